@@ -1,0 +1,1 @@
+"""rancf: recursive absolute nodal coordinate formulation for planar flexible chains."""
