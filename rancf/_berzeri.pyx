@@ -13,54 +13,68 @@ contraction with the element coordinates and no quadrature is done inside a time
 
 Python wrappers and the tensor construction live in :mod:`rancf.modal.berzeri`.
 """
-cdef double element_berzeri(const double* e, const double* D, const double* c,
+cdef double element_berzeri(const double* e, const double* d, const double* c,
                             const double* Kt, double a_l, double* f, double* K,
                             bint with_tangent) noexcept nogil:
     """Force ``f[8]``, tangent ``K[64]`` (row-major, if ``with_tangent``) and energy of one element.
 
+    ``d[256]`` and ``c[16]`` are the scalar factors of ``D = d (x) I2 (x) I2`` and
+    ``c = c_s (x) I2`` (the shape functions act on x and y alike, so S1 = (s' s'^T) (x) I2):
+    with the Gram matrix ``G_KL = r_K . r_L`` of the four nodal vectors, ``K_l = w (x) I2``
+    with ``w = d:G - c_s``, and ``V_im = sum_JK d_IJKM e_(2J+p_i) e_(2K+p_m)``.
     ``a_l`` is ``a l = E A l / 2``, the constant term of the axial energy.
     """
-    cdef double W[64]
-    cdef double quartic = 0.0, quad = 0.0, bend = 0.0, s, ek
-    cdef int i, j, k, m
-    cdef const double* Dij
-    for i in range(8):
-        for j in range(i, 8):
-            Dij = D + (i * 8 + j) * 64
+    cdef double G[16]
+    cdef double w[16]
+    cdef double quartic = 0.0, quad = 0.0, bend = 0.0, s, s00, s01, s10, s11
+    cdef int I, J, Kk, M, i, j, p
+    cdef const double* dIJ
+    for I in range(4):
+        for J in range(I, 4):
+            G[I * 4 + J] = e[2 * I] * e[2 * J] + e[2 * I + 1] * e[2 * J + 1]
+            G[J * 4 + I] = G[I * 4 + J]
+    for I in range(4):
+        for J in range(I, 4):
+            dIJ = d + (I * 4 + J) * 16
             s = 0.0
-            for k in range(8):
-                ek = e[k]
-                for m in range(8):
-                    s += Dij[k * 8 + m] * ek * e[m]
-            W[i * 8 + j] = s - c[i * 8 + j]
-            W[j * 8 + i] = W[i * 8 + j]
+            for Kk in range(16):
+                s += dIJ[Kk] * G[Kk]
+            w[I * 4 + J] = s - c[I * 4 + J]
+            w[J * 4 + I] = w[I * 4 + J]
+    for I in range(16):
+        quartic += (w[I] + c[I]) * G[I]
+        quad += c[I] * G[I]
     for i in range(8):
         s = 0.0
         for j in range(8):
-            s += (W[i * 8 + j] + Kt[i * 8 + j]) * e[j]
-            quad += c[i * 8 + j] * e[i] * e[j]
-            bend += Kt[i * 8 + j] * e[i] * e[j]
+            s += Kt[i * 8 + j] * e[j]
+        bend += s * e[i]
+        p = i & 1
+        for J in range(4):
+            s += w[(i >> 1) * 4 + J] * e[2 * J + p]
         f[i] = s
-    # e^T K_l e = D:eeee - c:ee, so D:eeee = e^T K_l e + c:ee
-    for i in range(8):
-        for j in range(8):
-            quartic += (W[i * 8 + j] + c[i * 8 + j]) * e[i] * e[j]
     if with_tangent:
-        # V_im = D_ijkm e_j e_k; D is symmetric under (ij)<->(kl), so D_ijkm = D_kmij.
-        for i in range(8):
-            for m in range(8):
-                s = 0.0
-                for k in range(8):
-                    Dij = D + (k * 8 + m) * 64 + i * 8
-                    ek = e[k]
-                    for j in range(8):
-                        s += Dij[j] * e[j] * ek
-                K[i * 8 + m] = W[i * 8 + m] + Kt[i * 8 + m] + 2.0 * s
+        for i in range(64):
+            K[i] = Kt[i]
+        for I in range(4):
+            for M in range(4):
+                s00 = 0.0; s01 = 0.0; s10 = 0.0; s11 = 0.0
+                for J in range(4):
+                    for Kk in range(4):
+                        s = d[((I * 4 + J) * 4 + Kk) * 4 + M]
+                        s00 += s * e[2 * J] * e[2 * Kk]
+                        s01 += s * e[2 * J] * e[2 * Kk + 1]
+                        s10 += s * e[2 * J + 1] * e[2 * Kk]
+                        s11 += s * e[2 * J + 1] * e[2 * Kk + 1]
+                K[(2 * I) * 8 + 2 * M] += w[I * 4 + M] + 2.0 * s00
+                K[(2 * I) * 8 + 2 * M + 1] += 2.0 * s01
+                K[(2 * I + 1) * 8 + 2 * M] += 2.0 * s10
+                K[(2 * I + 1) * 8 + 2 * M + 1] += w[I * 4 + M] + 2.0 * s11
     return 0.25 * (quartic - 2.0 * quad + a_l) + 0.5 * bend
 
 
 def assemble(const double[::1] q, const int[:, ::1] dofs, const int[::1] etype,
-             const double[:, ::1] D, const double[:, ::1] c, const double[:, ::1] Kt,
+             const double[:, ::1] d, const double[:, ::1] c, const double[:, ::1] Kt,
              const double[::1] a_l, double[::1] force, double[::1] tangent_data,
              const int[:, ::1] positions, bint with_tangent):
     """Assemble the elastic force (and tangent) of all elements; return the elastic energy.
@@ -69,8 +83,9 @@ def assemble(const double[::1] q, const int[:, ::1] dofs, const int[::1] etype,
     ----------
     q : (n,) global coordinates.
     dofs : (n_el, 8) global index of each element coordinate.
-    etype : (n_el,) row of ``D``, ``c``, ``Kt``, ``a_l`` holding the element's constants.
-    D, c, Kt : (n_types, 4096), (n_types, 64), (n_types, 64) element tensors (see module doc).
+    etype : (n_el,) row of ``d``, ``c``, ``Kt``, ``a_l`` holding the element's constants.
+    d, c, Kt : (n_types, 256), (n_types, 16), (n_types, 64): scalar axial tensor ``d`` and
+        matrix ``c_s`` (see :func:`element_berzeri`) and the bending stiffness ``K_t``.
     a_l : (n_types,) ``E A l / 2``.
     force : (n,) output, overwritten at the element coordinates only (added, so zero it first).
     tangent_data : output, CSR data array of the global pattern; element entries are added.
@@ -88,7 +103,7 @@ def assemble(const double[::1] q, const int[:, ::1] dofs, const int[::1] etype,
             t = etype[el]
             for i in range(8):
                 e[i] = q[dofs[el, i]]
-            energy += element_berzeri(e, &D[t, 0], &c[t, 0], &Kt[t, 0], a_l[t], f, K,
+            energy += element_berzeri(e, &d[t, 0], &c[t, 0], &Kt[t, 0], a_l[t], f, K,
                                       with_tangent)
             for i in range(8):
                 force[dofs[el, i]] += f[i]

@@ -45,24 +45,27 @@ def element_matrices(l, E, A, I, rho):
 
     Returns a dict with ``mass`` (8, 8) ``rho A int S^T S dx`` (kg),
     ``gravity_shape`` (8, 2) ``rho A int S^T dx`` (kg; times the gravity vector gives the
-    generalized gravity force), ``K_t`` (8, 8) (N/m), ``D`` (8, 8, 8, 8) and ``c`` (8, 8)
-    (scaled by ``a = E A / 2``, see the module docstring) and ``a_l = E A l / 2`` (N m).
+    generalized gravity force), ``K_t`` (8, 8) (N/m), ``d`` (4, 4, 4, 4) and ``c`` (4, 4), the
+    scalar factors of ``D = d (x) I2 (x) I2`` and ``a int S1 dx = c (x) I2`` (the shape
+    functions act on x and y alike, so ``S1 = (s' s'^T) (x) I2`` with the scalar shape
+    function derivatives ``s'`` (4,); both scaled by ``a = E A / 2``), and ``a_l = E A l / 2``
+    (N m).
     """
     mass = np.zeros((8, 8))
     grav = np.zeros((8, 2))
     Kt = np.zeros((8, 8))
-    D = np.zeros((8, 8, 8, 8))
-    c = np.zeros((8, 8))
+    d = np.zeros((4, 4, 4, 4))
+    c = np.zeros((4, 4))
     for x, w in zip(_GAUSS_X, _GAUSS_W):
         S, dS, ddS = shape_derivatives(x, l)
-        S1 = dS.T @ dS
+        s1 = np.outer(dS[0, ::2], dS[0, ::2])  # S1 = s1 (x) I2
         wl = w * l
         mass += wl * rho * A * S.T @ S
         grav += wl * rho * A * S.T
         Kt += wl * E * I * ddS.T @ ddS
-        D += wl * 0.5 * E * A * np.einsum("ij,kl->ijkl", S1, S1)
-        c += wl * 0.5 * E * A * S1
-    return {"mass": mass, "gravity_shape": grav, "K_t": Kt, "D": D, "c": c,
+        d += wl * 0.5 * E * A * np.einsum("ij,kl->ijkl", s1, s1)
+        c += wl * 0.5 * E * A * s1
+    return {"mass": mass, "gravity_shape": grav, "K_t": Kt, "d": d, "c": c,
             "a_l": 0.5 * E * A * l}
 
 
@@ -87,7 +90,7 @@ def elastic_force(e, l, E, A, I, with_tangent=False):
     tangent = np.zeros(64)
     energy = _berzeri.assemble(
         e, np.arange(8, dtype=np.int32)[None, :], np.zeros(1, dtype=np.int32),
-        mats["D"].reshape(1, 4096), mats["c"].reshape(1, 64), mats["K_t"].reshape(1, 64),
+        mats["d"].reshape(1, 256), mats["c"].reshape(1, 16), mats["K_t"].reshape(1, 64),
         np.array([mats["a_l"]]), force, tangent, np.arange(64, dtype=np.int32)[None, :],
         with_tangent)
     if with_tangent:
