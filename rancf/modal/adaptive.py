@@ -49,14 +49,16 @@ class AdaptiveModalStep:
     tol : greedy Gauss-Newton tolerance (residual norm and step, see its module).
     seed : seed of the Latin-hypercube sampling (int or numpy Generator).
     max_iter : greedy Gauss-Newton iterations per step.
+    max_support : int or sequence, optional: cap on the support during a step (default
+        ``sparsity``; see :func:`rancf.modal.greedy_gauss_newton.greedy_gauss_newton`).
 
     Attributes after :meth:`setup`: ``reductors`` (one :class:`CraigBampton` per flexible
     component), ``rows`` (sampled equation indices), ``candidates`` (positions of the modal
     coordinates in ``c``), ``statuses`` (count of each greedy Gauss-Newton outcome).
     """
 
-    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=10):
-        self.sparsity, self.n_samples = sparsity, n_samples
+    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=10, max_support=None):
+        self.sparsity, self.n_samples, self.max_support = sparsity, n_samples, max_support
         self.tol, self.seed, self.max_iter = float(tol), seed, int(max_iter)
         if not self.tol > 0 or self.max_iter < 1:
             raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
@@ -124,7 +126,7 @@ class AdaptiveModalStep:
     def solve(self, x):
         result = greedy_gauss_newton(self._residual, self.to_modal(x), self.candidates,
                                      self.sparsity_per_group, self.groups, self.tol,
-                                     self.max_iter, self.eq.timer)
+                                     self.max_iter, self.eq.timer, self.max_support)
         self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
         self._last = result
         finite = np.all(np.isfinite(result.x))

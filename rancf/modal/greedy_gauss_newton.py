@@ -19,8 +19,9 @@ coordinates), of which at most ``s`` per group may be non-zero. Iteration:
    column l alone can give in the linear model).
 3. Gauss-Newton direction on the support, ``d_S = -L^+ f`` (QR), with a backtracking line
    search on ``||f||`` (halving, sufficient decrease ``1e-4``).
-4. ``P_lambda`` again: a group holding more than ``s`` non-zero candidates drops its smallest,
-   so a full support exchanges a coordinate instead of growing.
+4. ``P_lambda`` again with the cap ``max_support`` (default ``s``): a group holding more
+   non-zero candidates than the cap drops its smallest, so a full support exchanges a
+   coordinate instead of growing.
 
 Stops when ``||f|| <= tol`` (``converged``), when an iteration leaves the support unchanged and
 moves ``x`` by at most ``tol`` in the max-norm (a stationary point of the least-squares problem
@@ -66,7 +67,7 @@ def _prune(x, candidates, groups, sparsity):
 
 
 def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-11,
-                        max_iter=50, timer=None):
+                        max_iter=50, timer=None, max_support=None):
     """Sparse solution of ``f(x) = 0`` by greedy Gauss-Newton (module docstring).
 
     Parameters
@@ -79,6 +80,10 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
     tol : residual and step tolerance.
     max_iter : iteration limit.
     timer : optional :class:`rancf.modal.bdf.Timer`; linear algebra is charged to "matrix".
+    max_support : int or sequence, optional
+        Cap on the non-zero candidates per group during the iteration (step 4); default
+        ``sparsity``. A larger cap lets the support grow beyond the initial ``sparsity`` until
+        the tolerance is met (the literal reading of the paper's figure 3).
     """
     x = np.array(x0, dtype=float)
     candidates = np.asarray(candidates, dtype=np.int64)
@@ -88,6 +93,10 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         raise ValueError("groups must have the shape of candidates")
     if sparsity.size != groups.max(initial=0) + 1 or np.any(sparsity < 0):
         raise ValueError(f"sparsity must give one non-negative count per group, got {sparsity}")
+    cap = sparsity if max_support is None else np.broadcast_to(
+        np.asarray(max_support, dtype=np.int64), sparsity.shape)
+    if np.any(cap < sparsity):
+        raise ValueError(f"max_support must be >= sparsity, got {max_support}")
     if not tol > 0 or int(max_iter) < 1:
         raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
     clock = (lambda: timer("matrix")) if timer is not None else contextlib.nullcontext
@@ -104,7 +113,7 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
             S = np.concatenate([known, candidates[support]])
             Q, R = sla.qr(J[:, S], mode="economic", check_finite=False)
             outside = np.flatnonzero(~support)
-            if outside.size:
+            if outside.size and S.size < f.size:  # keep the least-squares problem overdetermined
                 Jo = J[:, candidates[outside]]
                 pf = f - Q @ (Q.T @ f)
                 numerator = np.abs(pf @ Jo)
@@ -131,7 +140,7 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
             status = "no_descent"
             break
         previous, x = x, trial
-        support = _prune(x, candidates, groups, sparsity)
+        support = _prune(x, candidates, groups, cap)
         if np.max(np.abs(x - previous)) <= tol and np.array_equal(support, before):
             status = "stationary"
             break
