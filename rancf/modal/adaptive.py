@@ -124,7 +124,13 @@ class AdaptiveModalStep:
         return R[self.rows], Jc
 
     def solve(self, x):
-        result = greedy_gauss_newton(self._residual, self.to_modal(x), self.candidates,
+        c = self.to_modal(x)
+        # the basis change leaves round-off (~1e-16 |x|) on modes that are zero in exact
+        # arithmetic; P_lambda keeps only non-zero coordinates, so these count as zero
+        xi = c[self.candidates]
+        xi[np.abs(xi) <= 1e-13 * max(1.0, np.max(np.abs(x)))] = 0.0
+        c[self.candidates] = xi
+        result = greedy_gauss_newton(self._residual, c, self.candidates,
                                      self.sparsity_per_group, self.groups, self.tol,
                                      self.max_iter, self.eq.timer, self.max_support)
         self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
