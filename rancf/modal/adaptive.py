@@ -30,13 +30,18 @@ from rancf.modal.greedy_gauss_newton import greedy_gauss_newton
 def latin_hypercube_rows(n_rows, n_samples, seed):
     """``n_samples`` distinct row indices in ``[0, n_rows)`` by Latin-hypercube sampling.
 
-    One sample falls in each of ``n_samples`` equal strata of ``[0, 1)``; scaled to
-    ``n_rows >= n_samples`` the strata are at least one row wide, so the rows are distinct.
+    The LHS puts one point ``u`` in each stratum ``[j/n, (j+1)/n)`` of ``[0, 1)``. Row stratum
+    ``j`` is the rows ``ceil(j N / n) <= i < ceil((j+1) N / n)`` (disjoint, non-empty for
+    ``N >= n``); the point's position inside its stratum picks the row, so the rows are
+    distinct (flooring ``u N`` alone can pick the same row from two neighbouring strata).
     """
     if not 1 <= n_samples <= n_rows:
         raise ValueError(f"n_samples must be in [1, {n_rows}], got {n_samples}")
-    u = qmc.LatinHypercube(d=1, seed=seed).random(n_samples)[:, 0]
-    return np.sort(np.floor(u * n_rows).astype(np.int64))
+    u = qmc.LatinHypercube(d=1, seed=seed).random(n_samples)[:, 0] * n_samples
+    j = np.minimum(np.floor(u).astype(np.int64), n_samples - 1)
+    lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
+    hi = -((-(j + 1) * n_rows) // n_samples)
+    return np.sort(lo + np.floor((u - j) * (hi - lo)).astype(np.int64))
 
 
 class AdaptiveModalStep:
