@@ -21,7 +21,9 @@ coordinates), of which at most ``s`` per group may be non-zero. Iteration:
    search on ``||f||`` (halving, sufficient decrease ``1e-4``).
 4. ``P_lambda`` again with the cap ``max_support`` (default ``s``): a group holding more
    non-zero candidates than the cap drops its smallest, so a full support exchanges a
-   coordinate instead of growing.
+   coordinate instead of growing. If the coordinate just added is the one dropped, the
+   exchange is rejected and the rest of the call iterates Gauss-Newton on the support only
+   (otherwise the same index would be added and dropped again at every iteration).
 
 Stops when ``||f|| <= tol`` (``converged``), when an iteration leaves the support unchanged and
 moves ``x`` by at most ``tol`` in the max-norm (a stationary point of the least-squares problem
@@ -102,30 +104,36 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
     clock = (lambda: timer("matrix")) if timer is not None else contextlib.nullcontext
     known = np.setdiff1d(np.arange(x.size), candidates)
     support = _prune(x, candidates, groups, sparsity)
-    status, norm = "max_iter", np.inf
+    status, norm, growing = "max_iter", np.inf, True
     for it in range(1, int(max_iter) + 1):
         f, J = residual(x, True)
         norm = np.linalg.norm(f)
         if norm <= tol:
             return GGNResult(x, support, norm, it - 1, "converged")
         before = support.copy()
+        added = None
         with clock():
             S = np.concatenate([known, candidates[support]])
             Q, R = sla.qr(J[:, S], mode="economic", check_finite=False)
             outside = np.flatnonzero(~support)
-            if outside.size and S.size < f.size:  # keep the least-squares problem overdetermined
+            # keep the least-squares problem on the support overdetermined
+            if growing and outside.size and S.size < f.size:
                 Jo = J[:, candidates[outside]]
-                pf = f - Q @ (Q.T @ f)
-                numerator = np.abs(pf @ Jo)
-                denominator2 = np.einsum("ij,ij->j", Jo, Jo) - np.einsum("ij,ij->j", Q.T @ Jo,
-                                                                        Q.T @ Jo)
-                gain = numerator / np.sqrt(np.maximum(denominator2, 1e-300))
-                gain[denominator2 <= 1e-24 * np.einsum("ij,ij->j", Jo, Jo)] = 0.0
+                QtJo = Q.T @ Jo
+                norms2 = np.einsum("ij,ij->j", Jo, Jo)
+                residual2 = norms2 - np.einsum("ij,ij->j", QtJo, QtJo)  # ||(I - L L^+) J_l||^2
+                gain = np.abs((f - Q @ (Q.T @ f)) @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
+                gain[residual2 <= 1e-24 * norms2] = 0.0  # columns already in span(L)
                 best = int(np.argmax(gain))
                 if gain[best] > tol:
-                    support[outside[best]] = True
-                    S = np.concatenate([known, candidates[support]])
-                    Q, R = sla.qr(J[:, S], mode="economic", check_finite=False)
+                    added = outside[best]
+                    support[added] = True
+                    # append the column to the QR factors (one Gram-Schmidt step)
+                    w = Jo[:, best] - Q @ QtJo[:, best]
+                    rho = np.linalg.norm(w)
+                    Q = np.column_stack([Q, w / rho])
+                    R = np.block([[R, QtJo[:, best:best + 1]], [np.zeros((1, R.shape[1])), rho]])
+                    S = np.append(S, candidates[added])
             d = -sla.solve_triangular(R, Q.T @ f, check_finite=False)
         alpha, accepted = 1.0, False
         while alpha >= 2.0**-10:
@@ -141,6 +149,8 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
             break
         previous, x = x, trial
         support = _prune(x, candidates, groups, cap)
+        if added is not None and not support[added]:
+            growing = False  # the exchange was rejected: Gauss-Newton on this support only
         if np.max(np.abs(x - previous)) <= tol and np.array_equal(support, before):
             status = "stationary"
             break
