@@ -62,7 +62,7 @@ class AdaptiveModalStep:
     coordinates in ``c``), ``statuses`` (count of each greedy Gauss-Newton outcome).
     """
 
-    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=10, max_support=None):
+    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=50, max_support=None):
         self.sparsity, self.n_samples, self.max_support = sparsity, n_samples, max_support
         self.tol, self.seed, self.max_iter = float(tol), seed, int(max_iter)
         if not self.tol > 0 or self.max_iter < 1:

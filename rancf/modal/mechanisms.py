@@ -60,6 +60,12 @@ class ThreeRRR:
 
     def joints(self, t):
         """Rigid inverse kinematics: platform joints P (3, 2), elbows E (3, 2)."""
+        if getattr(self, "_cached", (None,))[0] == t:  # every constraint row asks per step
+            return self._cached[1]
+        self._cached = (t, self._joints(t))
+        return self._cached[1]
+
+    def _joints(self, t):
         x, y, th = self.platform(t)
         R = np.array([[np.cos(th), -np.sin(th)], [np.sin(th), np.cos(th)]])
         P = np.array([x, y]) + self.platform_points @ R.T
@@ -103,8 +109,7 @@ def three_rrr(n_elements=100, driving=(2.01e11, 2700.0, 0.01, 0.03),
                                                rhs=lambda t, b=geo.base[i]: b))
         system.add_constraint(LinearConstraint(
             np.column_stack([B, A]), [[1.0, -1.0], [1.0, -1.0]],
-            rhs=lambda t, i=i: geo.L1 * np.array([np.cos(geo.driving_angles(t)[i]),
-                                                  np.sin(geo.driving_angles(t)[i])])))
+            rhs=lambda t, i=i: geo.joints(t)[1][i] - geo.base[i]))  # = L1 (cos phi, sin phi)
         first = system.index(3 + i, beams[i].node(0))
         system.add_constraint(LinearConstraint(np.column_stack([first, B]),
                                                [[1.0, -1.0], [1.0, -1.0]]))
