@@ -104,7 +104,7 @@ class AdaptiveModalStep:
             candidates.append(a)
             groups.append(np.full(na, g))
             self.reductors.append(cb)
-            self._blocks.append((a, b, cb.normal_modes.T @ cb._Maa, cb.constraint_modes))
+            self._blocks.append((a, b, cb.modal_projector, cb.constraint_modes))
         self.Phi = Phi
         self.rows = np.flatnonzero(rows)
         self.candidates = np.concatenate(candidates)

@@ -76,7 +76,6 @@ class BDF1Equations:
         self._nnz = ukeys.size
 
     def set_step(self, q_prev, v_prev, t):
-        self.q_prev = q_prev
         self.q_pred = q_prev + self.h * v_prev
         self.t = t
 

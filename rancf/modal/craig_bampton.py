@@ -94,7 +94,8 @@ class CraigBampton:
             w2, modes = sla.eigh(Kaa, Maa)
         self.normal_modes = modes
         self.frequencies = np.sqrt(np.maximum(w2, 0.0))
-        self._Maa = Maa
+        #: ``Phi_n^T M_aa`` (n_a, n_a): maps interior displacements to modal coordinates
+        self.modal_projector = modes.T @ Maa
         self._M, self._K = M, K
         T = np.zeros((n, n))
         nb = b.size
@@ -122,5 +123,5 @@ class CraigBampton:
         ``xi = Phi_n^T M_aa (e_a - Phi_c e_b)`` (mass orthonormality of the modes)."""
         e = np.asarray(e, dtype=float)
         eb = e[self.boundary]
-        xi = self.normal_modes.T @ (self._Maa @ (e[self.interior] - self.constraint_modes @ eb))
+        xi = self.modal_projector @ (e[self.interior] - self.constraint_modes @ eb)
         return np.concatenate([eb, xi])

@@ -108,18 +108,17 @@ class RigidPlate:
 class LinearConstraint:
     """Rows ``sum_k coeffs[i, k] q[cols[i, k]] - rhs(t)[i] = 0``.
 
-    ``rhs`` (callable t -> (m,), or None for 0) and ``rhs_rate`` (its time derivative, needed
-    only to check initial velocities) make it rheonomic, e.g. a prescribed driving angle.
+    ``rhs`` (callable t -> (m,), or None for 0) makes it rheonomic, e.g. a prescribed
+    driving angle.
     """
 
-    def __init__(self, cols, coeffs, rhs=None, rhs_rate=None):
+    def __init__(self, cols, coeffs, rhs=None):
         self.cols = np.atleast_2d(np.asarray(cols, dtype=np.int64))
         self.coeffs = np.atleast_2d(np.asarray(coeffs, dtype=float))
         if self.cols.shape != self.coeffs.shape:
             raise ValueError("cols and coeffs must have the same shape")
         self.n_rows = self.cols.shape[0]
         self.rhs = rhs
-        self.rhs_rate = rhs_rate
 
     def value(self, q, t):
         c = (self.coeffs * q[self.cols]).sum(axis=1)
@@ -131,10 +130,6 @@ class LinearConstraint:
 
     def hessian(self, q, lam):
         return None
-
-    def rate(self, t):
-        """``-dC/dt`` (m,)."""
-        return self.rhs_rate(t) if self.rhs_rate is not None else np.zeros(self.n_rows)
 
 
 class PlateAttachment:
@@ -170,9 +165,6 @@ class PlateAttachment:
         # d^2(-R p)/dtheta^2 = R p
         Rp = self._rotated(q[self.plate[2]])
         return [self.plate[2]], [self.plate[2]], [lam @ Rp]
-
-    def rate(self, t):
-        return np.zeros(2)
 
 
 @dataclass
@@ -250,7 +242,7 @@ class System:
         self.pattern_indptr = np.searchsorted(ukeys // n, np.arange(n + 1)).astype(np.int32)
         self.mass_data = np.zeros(ukeys.size)
         np.add.at(self.mass_data, np.searchsorted(ukeys, keys), np.concatenate(mass_vals))
-        self.mass = self._csr(self.mass_data)
+        self.mass = self.pattern_matrix(self.mass_data)
         type_list = sorted(types.values(), key=lambda v: v[0])
         self.element_dofs = np.array(dofs, dtype=np.int32).reshape(-1, 8)
         self.element_type = np.array(etype, dtype=np.int32)
@@ -262,7 +254,8 @@ class System:
                  + self.element_dofs[:, None, :]).reshape(-1, 64)
         self.element_positions = np.searchsorted(ukeys, ekeys).astype(np.int32)
 
-    def _csr(self, data):
+    def pattern_matrix(self, data):
+        """CSR (n, n) matrix with ``data`` on the mass / stiffness sparsity pattern."""
         return sp.csr_matrix((data, self.pattern_indices, self.pattern_indptr),
                              shape=(self.n, self.n))
 
@@ -280,7 +273,7 @@ class System:
         data = np.zeros(self.mass_data.size)
         for el, (_, Kt) in enumerate(self.bending):
             np.add.at(data, self.element_positions[el], Kt.ravel())
-        return self._csr(data)
+        return self.pattern_matrix(data)
 
     def constraint(self, q, t):
         """Constraint values ``C(q, t)`` (m,)."""
@@ -313,9 +306,6 @@ class System:
             r0 += c.n_rows
         return (np.asarray(rows, dtype=int), np.asarray(cols, dtype=int),
                 np.asarray(vals, dtype=float))
-
-    def constraint_rate(self, t):
-        return np.concatenate([c.rate(t) for c in self.constraints])
 
     def energy(self, q, v):
         """Kinetic, elastic and gravity energy (J) of one state."""
