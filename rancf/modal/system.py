@@ -199,10 +199,9 @@ class System:
 
     def _build(self):
         types = {}
-        dofs, etype, blocks = [], [], []
+        dofs, etype = [], []
         mass_rows, mass_cols, mass_vals = [], [], []
         self.gravity_force = np.zeros(self.n)
-        self.bending = []  # (dofs, K_t) per element: the constant part of the stiffness
         g = np.array([0.0, -self.gravity])
         for k, comp in enumerate(self.components):
             off = self.offsets[k]
@@ -215,12 +214,10 @@ class System:
                     d = off + 4 * i + np.arange(8)
                     dofs.append(d)
                     etype.append(t)
-                    blocks.append(d)
                     rr, cc = np.meshgrid(d, d, indexing="ij")
                     mass_rows.append(rr.ravel()); mass_cols.append(cc.ravel())
                     mass_vals.append(mats["mass"].ravel())
                     self.gravity_force[d] += mats["gravity_shape"] @ g
-                    self.bending.append((d, mats["K_t"]))
             else:
                 d = off + np.arange(comp.n_coordinates)
                 if isinstance(comp, RigidBar):
@@ -271,8 +268,7 @@ class System:
     def bending_stiffness(self):
         """The constant bending stiffness ``K_t`` (n, n) CSR (paper eq. 15, 18)."""
         data = np.zeros(self.mass_data.size)
-        for el, (_, Kt) in enumerate(self.bending):
-            np.add.at(data, self.element_positions[el], Kt.ravel())
+        np.add.at(data, self.element_positions.ravel(), self._Kt[self.element_type].ravel())
         return self.pattern_matrix(data)
 
     def constraint(self, q, t):
