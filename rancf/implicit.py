@@ -105,6 +105,10 @@ class IndexThreeDAE:
         """M(q), (n, n) ndarray or scipy.sparse matrix."""
         raise NotImplementedError
 
+    def mass_action(self, q, a):
+        """M(q) a, shape (n,); override when M is applied without forming it."""
+        return self.mass(q) @ a
+
     def mass_derivative(self, q, a):
         """d(M(q) a)/dq, (n, n); None when M is constant (the default)."""
         return None
@@ -316,7 +320,7 @@ class ImplicitIntegrator:
             # The old-step part of the weighted equilibrium (zero for Newmark).
             r_old = 0.0
             if am != 1.0:
-                r_old = r_old + (1.0 - am) * (p.mass(qn) @ an)
+                r_old = r_old + (1.0 - am) * p.mass_action(qn, an)
             if af != 1.0:
                 Fn = p.force(qn, vn, tn)
                 self.nfev += 1
@@ -330,13 +334,13 @@ class ImplicitIntegrator:
                 q_e = (1.0 - af) * qn + af * q1
                 v_e = (1.0 - af) * vn + af * v1
                 a_e = (1.0 - am) * an + am * a1
-                r = p.mass(q_e) @ a_e - p.force(q_e, v_e, t_e)
+                r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, t_e)
                 if p.n_constraints:
                     r = r + p.constraint_jacobian(q_e).T @ lam
                 w, c_mq = 1.0, af * hb
             else:
                 q_e, v_e, a_e = q1, v1, a1
-                r = am * (p.mass(q1) @ a1) + af * (-p.force(q1, v1, t1))
+                r = am * p.mass_action(q1, a1) - af * p.force(q1, v1, t1)
                 if p.n_constraints:
                     r = r + af * (p.constraint_jacobian(q1).T @ lam)
                 r = r + r_old
