@@ -349,9 +349,13 @@ class ImplicitIntegrator:
             r_con = p.constraint(q1) / hb
             if not (np.all(np.isfinite(r)) and np.all(np.isfinite(r_con))):
                 raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
-            fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
-            self.njev += 1
-            da, dl = fac.solve(-r, -r_con)
+            try:
+                fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
+                self.njev += 1
+                da, dl = fac.solve(-r, -r_con)
+            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+                # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
+                raise _StepFailure("failed", f"Newton matrix could not be factored at t = {t1:.6g} s: {exc}")
             a1 += da
             lam += dl
             self.newton_iterations += 1
