@@ -38,7 +38,7 @@ cdef class NewtonMatrix:
         self.data = model.data       # constants shared; workspace replaced below
         self.mass = model.data.M
         self.arrays = {k: np.zeros_like(v) for k, v in model.arrays.items()
-                       if k in ("M", "e", "VE", "bias", "kappa", "U", "gam", "tau", "ups", "L", "Psi")}
+                       if k in ("M", "e", "VE", "bias", "kappa", "U", "gam", "tau", "ups", "Pinv", "Psi", "z")}
         self.arrays["chi"] = model.arrays["chi"].copy()
         self.arrays["eps"] = model.arrays["eps"].copy()
         a = self.arrays
@@ -54,8 +54,9 @@ cdef class NewtonMatrix:
         dv = a["gam"]; self.data.gam = &dv[0]
         dv = a["tau"].reshape(-1); self.data.tau = &dv[0]
         dv = a["ups"].reshape(-1); self.data.ups = &dv[0]
-        dv = a["L"].reshape(-1); self.data.L = &dv[0]
+        dv = a["Pinv"].reshape(-1); self.data.Pinv = &dv[0]
         dv = a["Psi"].reshape(-1); self.data.Psi = &dv[0]
+        dv = a["z"].reshape(-1); self.data.z = &dv[0]
 
     def factor(self, const double[:, :, ::1] K, double c_m, double c_k):
         """Factor ``c_m Omega + c_k B^T diag(K_s) B``; K (n_el, 8, 8) element tangents.
