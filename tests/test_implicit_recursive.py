@@ -37,17 +37,17 @@ def test_newton_solve_equals_dense_solve_of_finite_difference_jacobian():
         return am * p.mass_action(None, a) - af * p.force(q_pred + hb * a, v_pred + hg * a, 0.0)
 
     a = rng.standard_normal(n)
-    h = 1e-5
+    h = 1e-3   # the residual is nearly linear in a at this step: truncation error ~1e-9
     J = np.array([(residual(a + h * u) - residual(a - h * u)) / (2 * h) for u in np.eye(n)]).T
     q1 = q_pred + hb * a
     fac = p.newton_matrix(q1, a, None, v_pred + hg * a, 0.0, q1, am, 0.0, af * hb, af * hg, af)
     r = residual(a)
     x, _ = fac.solve(r, None)
     expected = np.linalg.solve(J, r)
-    assert np.abs(x - expected).max() < 1e-6 * np.abs(expected).max()
+    assert np.abs(x - expected).max() < 1e-5 * np.abs(expected).max()   # cond(S) ~ 3e4
     # the matrix itself: S^{-1} applied to unit vectors, inverted, equals J
     S = np.linalg.inv(np.array([fac.solve(u, None)[0] for u in np.eye(n)]).T)
-    assert np.abs(S - J).max() < 1e-6 * np.abs(J).max()
+    assert np.abs(S - J).max() < 1e-7 * np.abs(J).max()
     # ... and the stiffness part is not negligible in it
     assert np.abs(S - am * np.linalg.inv(np.array([p.newton_matrix(q1, a, None, v_pred, 0.0, q1, 1.0,
                   0.0, 0.0, 0.0, 1.0).solve(u, None)[0] for u in np.eye(n)]).T)).max() > 1e-2 * np.abs(J).max()
