@@ -156,3 +156,21 @@ def test_coefficients():
 def test_bad_input(kwargs, name):
     with pytest.raises((ValueError, TypeError), match=name):
         integrate(RigidPendulum(), np.array([1.0, 0.0]), np.zeros(2), 1.0, 0.01, **kwargs)
+
+
+def test_rod_slider_derivatives_against_complex_step():
+    model = RodSlider()
+    rng = np.random.default_rng(0)
+    q, v, a = rng.standard_normal(6), rng.standard_normal(6), rng.standard_normal(6)
+
+    def cs(fun, x):
+        return np.array([fun(x + 1e-30j * u).imag / 1e-30 for u in np.eye(6)]).T
+
+    assert np.allclose(model.mass_derivative(q, a), cs(lambda x: model.mass(x) @ a, q), atol=1e-12)
+    assert np.allclose(model.stiffness(q, v, 0.0), -cs(lambda x: model.force(x, v, 0.0), q), atol=1e-11)
+    assert np.allclose(model.damping(q, v, 0.0), -cs(lambda x: model.force(q, x, 0.0), v), atol=1e-12)
+    # the mass matrix is the kinetic energy's: T = 1/2 m_B |r_B'|^2 + 1/2 m_A |r_C'|^2 + 1/2 J_C w^2
+    t, n = np.array([np.cos(q[4]), np.sin(q[4])]), np.array([-np.sin(q[4]), np.cos(q[4])])
+    vb = v[:2] + v[5] * t + q[5] * v[4] * n
+    T = 0.5 * model.m_b * vb @ vb + 0.5 * model.m_a * v[2:4] @ v[2:4] + 0.5 * model.j_c * v[4] ** 2
+    assert np.isclose(0.5 * v @ model.mass(q) @ v, T)
