@@ -82,7 +82,7 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         For the implicit methods: ``projection`` (bool, "dae" only: project q, q', q'' on
         the constraint manifolds every step), ``linear_solver`` ("dense" | "sparse", "dae"
         only), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf`` (generalized-alpha methods, in
-        [0, 1]), ``tol`` (Newton tolerance on the position increment, relative),
+        [0, 1]), ``tol`` (Newton tolerance on the position increment, absolute, m; default 1e-10),
         ``max_iter`` (Newton iterations per step). ``Result.extra`` then holds
         ``constraint_violation`` and ``newton_iterations`` (:func:`rancf.dae.chain_result`).
 
