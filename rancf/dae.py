@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _dae
-from .implicit import LINEAR_SOLVERS, IndexThreeDAE, _Factor, integrate
+from .implicit import LINEAR_SOLVERS, IndexThreeDAE, NewtonFactor, integrate
 from .result import Result
 
 # Bilinear prismatic constraints a^T R b: the (row, col) entries of R = [[0, 1], [-1, 0]].
@@ -207,14 +207,14 @@ class ChainDAE(IndexThreeDAE):
             np.add.at(data, self._pos_g, g_new)
             np.add.at(data, self._pos_gt, w * g_e)
             S = sp.csc_matrix((data, self._csc_indices, self._csc_indptr), shape=(n + m, n + m))
-            return _Factor(S, m, True)
+            return NewtonFactor(S, m, True)
         S = np.zeros((n + m, n + m))
         _dae.newton_blocks_dense(*self._el, self._Me, q_e, c_m, c_k, S)
         np.add.at(S, (self._h_rows, self._h_cols), h_vals)
         rows, cols, _ = self._jacobian_cache or self._jacobian(q_e)
         np.add.at(S, (n + rows, cols), g_new)
         np.add.at(S, (cols, n + rows), w * g_e)
-        return _Factor(S, m, False)
+        return NewtonFactor(S, m, False)
 
 
 def chain_result(chain, sol, method, formulation, to_nodes):

@@ -165,14 +165,14 @@ class IndexThreeDAE:
                 A = A + c * conv(mat)
         m = self.n_constraints
         if m == 0:
-            return _Factor(A, 0, sparse)
+            return NewtonFactor(A, 0, sparse)
         G = conv(self.constraint_jacobian(q_e)) * w
         B = conv(self.constraint_jacobian(q_new))
         if sparse:
             S = sp.bmat([[A, G.T], [B, None]], format="csc")
         else:
             S = np.block([[A, G.T], [B, np.zeros((m, m))]])
-        return _Factor(S, m, sparse)
+        return NewtonFactor(S, m, sparse)
 
     def gram_solver(self, J):
         """Return ``solve(r) = (J J^T)^{-1} r`` for the projections (J = Phi_q, full row rank)."""
@@ -187,8 +187,8 @@ def _dense(mat):
     return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
 
 
-class _Factor:
-    """LU factors of a Newton matrix, split into (da, dlam) on solve."""
+class NewtonFactor:
+    """LU factors (LAPACK or SuperLU) of a Newton matrix; ``solve`` splits the solution into (da, dlam)."""
 
     def __init__(self, S, m, sparse):
         self.m = m
