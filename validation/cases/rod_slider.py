@@ -214,7 +214,7 @@ def run_scheme(method, parameters, projection, t_end, dt=0.01, model=None):
 
 
 def run(quick: bool) -> Outcome:
-    t_end = 10.0 if quick else 300.0
+    t_end = 5.0 if quick else 300.0
     dt = 0.01
     model = RodSlider()
     rows, histories = [], {}
