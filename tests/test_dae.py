@@ -104,12 +104,13 @@ def test_constraint_derivatives():
     assert np.allclose(p.acceleration_bias(q, v), xi, atol=1e-9)
 
 
-def test_projection_brings_violations_to_round_off():
+@pytest.mark.parametrize("projection", [True, "mass"])
+def test_projection_brings_violations_to_round_off(projection):
     chain = mixed_chain("shabana", JOINTS)
     state = random_state(chain, np.random.default_rng(8), amplitude=0.02)
     kw = dict(method="generalized-alpha", rho_inf=0.8, formulation="dae", state=state, output_every=1)
     free = rancf.simulate(chain, 0.05, 1e-3, **kw)
-    proj = rancf.simulate(chain, 0.05, 1e-3, projection=True, **kw)
+    proj = rancf.simulate(chain, 0.05, 1e-3, projection=projection, **kw)
     vf = free.extra["constraint_violation"].max(axis=0)
     vp = proj.extra["constraint_violation"].max(axis=0)
     assert vf[1] > 1e-8 and vf[2] > 1e-6          # index-3 schemes leave Phi', Phi'' violated

@@ -174,3 +174,25 @@ def test_rod_slider_derivatives_against_complex_step():
     vb = v[:2] + v[5] * t + q[5] * v[4] * n
     T = 0.5 * model.m_b * vb @ vb + 0.5 * model.m_a * v[2:4] @ v[2:4] + 0.5 * model.j_c * v[4] ** 2
     assert np.isclose(0.5 * v @ model.mass(q) @ v, T)
+
+
+def test_mass_projection_is_kinetic_energy_orthogonal():
+    """projection='mass': the projected v satisfies Phi_q v = 0, never has more kinetic energy,
+    and the removed part is M-orthogonal to every admissible velocity."""
+    model = RodSlider()
+    q0, v0 = model.initial_state(theta=0.4, s=1.2)
+    integ = METHODS["newmark"](model, 0.0, q0, v0, 0.01, projection="mass")
+    rng = np.random.default_rng(3)
+    v_raw, a_raw = rng.standard_normal(6), rng.standard_normal(6)
+    _, v, a = integ._project(q0, v_raw, a_raw)
+    J, M = model.constraint_jacobian(q0), model.mass(q0)
+    assert np.abs(J @ v).max() < 1e-13
+    assert np.abs(J @ a + model.acceleration_bias(q0, v)).max() < 1e-12
+    assert v @ M @ v <= v_raw @ M @ v_raw
+    null = np.linalg.svd(J)[2][4:]        # admissible velocities span the null space of J
+    assert np.abs(null @ M @ (v_raw - v)).max() < 1e-12
+
+
+def test_bad_projection():
+    with pytest.raises(ValueError, match="projection"):
+        integrate(RigidPendulum(), np.array([1.0, 0.0]), np.zeros(2), 1.0, 0.01, projection="l2")
