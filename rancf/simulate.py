@@ -79,8 +79,9 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         with ``omega_max`` bounded from below by power iteration at the initial state.
 
     implicit_options
-        For the implicit methods: ``projection`` (bool, "dae" only: project q, q', q'' on
-        the constraint manifolds every step), ``linear_solver`` ("dense" | "sparse", "dae"
+        For the implicit methods: ``projection`` ("dae" only: project q, q', q'' on the
+        constraint manifolds every step; False, True / "euclidean" as the paper, or "mass"
+        for the kinetic-energy metric), ``linear_solver`` ("dense" | "sparse", "dae"
         only), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf`` (generalized-alpha methods, in
         [0, 1]), ``tol`` (Newton tolerance on the position increment, absolute, m; default 1e-10),
         ``max_iter`` (Newton iterations per step). ``Result.extra`` then holds
