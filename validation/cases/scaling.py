@@ -1,0 +1,150 @@
+"""``scaling``: CPU time per step against the number of degrees of freedom.
+
+RANCF paper, fig. 12: time per step grows linearly with the DOF (5 ... 40 bodies of 5
+elements, 110 ... 880 DOF, MATLAB on an i7-5500U). Here: the same chains and far longer
+ones (to about 100,000 DOF) for every formulation this checkout offers; each point is the
+median of repeated timings taken in this one run; linear fit with R^2 for RANCF and
+log-log slopes for all.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from validation.case import Case, Check, Outcome, progress
+from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, timed
+
+E = 21e6  # Pa
+DT = 1e-3  # s
+PAPER_BODIES = tuple(range(5, 45, 5))  # 110 ... 880 DOF
+DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
+#: Longest chains per formulation (bodies); the O(n) recursion goes to ~100k DOF.
+EXTENDED = {"recursive": (80, 160, 320, 640, 1280, 2560, 4545), "dae": (80, 160, 320)}
+BUDGET = {True: 1.5, False: 8.0}  # s of stepping per point (quick / full), before repeats
+REPEATS = {True: 3, False: 5}
+STOP_PER_STEP = 1.0  # s: larger chains are skipped once one step costs this much
+
+
+def time_per_step(chain, kwargs, quick: bool):
+    """Median, min and max of the wall time per step over repeated runs, and the steps used."""
+    _, first = timed(chain, 2 * DT, DT, output_every=2, **kwargs)  # warm-up and a first estimate
+    per_step = first / 2
+    steps = int(np.clip(BUDGET[quick] / REPEATS[quick] / max(per_step, 1e-9), 2, 2000))
+    samples = []
+    for _ in range(REPEATS[quick]):
+        res, wall = timed(chain, steps * DT, DT, output_every=steps, **kwargs)
+        if res.status != "ok":
+            raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
+        samples.append(wall / steps)
+    return float(np.median(samples)), min(samples), max(samples), steps
+
+
+def linear_fit(dof, t):
+    """Least-squares ``t = a n + b`` and its coefficient of determination R^2."""
+    a, b = np.polyfit(dof, t, 1)
+    residual = t - (a * dof + b)
+    return a, b, 1.0 - residual @ residual / np.sum((t - t.mean()) ** 2)
+
+
+def loglog_slope(dof, t):
+    return float(np.polyfit(np.log(dof), np.log(t), 1)[0])
+
+
+def run(quick: bool) -> Outcome:
+    variants = probe(FORMULATIONS)
+    rows = []
+    for v in variants:
+        if not v.available:
+            continue
+        bodies = PAPER_BODIES if quick else PAPER_BODIES + EXTENDED[v.kwargs["formulation"]]
+        if quick and v.kwargs["formulation"] == "recursive":
+            bodies = PAPER_BODIES + (160,)
+        for n in bodies:
+            progress(f"{v.label}: {n} bodies")
+            median, low, high, steps = time_per_step(pendulum(E, n_bodies=n), v.kwargs, quick)
+            rows.append({"formulation": v.label, "bodies": n, "DOF": n * DOF_PER_BODY,
+                         "steps": steps, "repeats": REPEATS[quick], "median time per step (s)": median,
+                         "min (s)": low, "max (s)": high})
+            if median > STOP_PER_STEP:
+                break
+    timings = pd.DataFrame(rows)
+
+    fits, checks = [], []
+    for label, group in timings.groupby("formulation", sort=False):
+        dof = group["DOF"].to_numpy(float)
+        t = group["median time per step (s)"].to_numpy()
+        paper = dof <= PAPER_BODIES[-1] * DOF_PER_BODY
+        row = {"formulation": label, "DOF range": f"{int(dof.min())} - {int(dof.max())}",
+               "log-log slope (all)": loglog_slope(dof, t),
+               "log-log slope (110-880 DOF)": loglog_slope(dof[paper], t[paper])}
+        if "RANCF" in label:
+            a, b, r2 = linear_fit(dof[paper], t[paper])
+            a_all, b_all, r2_all = linear_fit(dof, t)
+            row.update({"slope a (s/DOF, 110-880)": a, "intercept b (s, 110-880)": b, "R^2 (110-880)": r2,
+                        "slope a (s/DOF, all)": a_all, "R^2 (all)": r2_all})
+            checks.append(Check(f"{label}: linear in DOF", "paper: CPU time per step linear in DOF "
+                                "(fig. 12); criterion: R^2 >= 0.98 on 110-880 DOF and on the full range",
+                                f"R^2 = {r2:.4f} (110-880 DOF), {r2_all:.4f} ({row['DOF range']} DOF); "
+                                f"{a * 1e6:.3g} us per DOF", bool(r2 >= 0.98 and r2_all >= 0.98)))
+            checks.append(Check(f"{label}: O(n)", "criterion: log-log slope within 0.85 ... 1.15 "
+                                "over the full range", f"slope {row['log-log slope (all)']:.3f}",
+                                bool(0.85 <= row["log-log slope (all)"] <= 1.15)))
+        fits.append(row)
+    fits = pd.DataFrame(fits)
+    missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
+                            for v in variants])
+
+    fig_lin, ax = plt.subplots(figsize=(7.5, 4.8))
+    fig_log, ax2 = plt.subplots(figsize=(7.5, 4.8))
+    for i, (label, group) in enumerate(timings.groupby("formulation", sort=False)):
+        dof = group["DOF"].to_numpy(float)
+        t = group["median time per step (s)"].to_numpy()
+        paper = dof <= PAPER_BODIES[-1] * DOF_PER_BODY
+        ax.plot(dof[paper], t[paper] * 1e3, "o", color=f"C{i}", label=label)
+        if "RANCF" in label:
+            a, b, r2 = linear_fit(dof[paper], t[paper])
+            ax.plot(dof[paper], (a * dof[paper] + b) * 1e3, "-", color=f"C{i}", label=f"linear fit, R^2 = {r2:.4f}")
+        ax2.errorbar(dof, t * 1e3, yerr=[(t - group["min (s)"]) * 1e3, (group["max (s)"] - t) * 1e3],
+                     fmt="o-", color=f"C{i}", capsize=2,
+                     label=f"{label} (slope {loglog_slope(dof, t):.2f})")
+    ax.set(xlabel="degrees of freedom", ylabel="CPU time per step (ms)",
+           title="Time per step, paper's range (fig. 12)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    lo, hi = timings["DOF"].min(), timings["DOF"].max()
+    ref = np.array([lo, hi], float)
+    t0 = timings["median time per step (s)"].min() * 1e3
+    ax2.loglog(ref, t0 * ref / lo, "k:", label="slope 1")
+    ax2.set(xscale="log", yscale="log", xlabel="degrees of freedom", ylabel="CPU time per step (ms)",
+            title="Time per step vs DOF (medians, bars: min-max)")
+    ax2.legend(fontsize=8)
+    ax2.grid(alpha=0.3, which="both")
+
+    return Outcome(
+        tables={"timings": timings, "fits": fits, "formulations": missing},
+        figures={"time_per_step_paper_range": fig_lin, "time_per_step_loglog": fig_log},
+        checks=checks,
+        parameters={**{k: v for k, v in REFERENCE.items() if k != "n_bodies"}, "E (Pa)": E, "dt (s)": DT,
+                    "bodies": "5, 10, ..., 40 (110 ... 880 DOF)" + ("" if quick else
+                              " and up to 4545 (100,000 DOF) where the formulation allows"),
+                    "repeats per point": REPEATS[quick], "stepping time per point (s)": BUDGET[quick],
+                    "formulations not available": ", ".join(v.label for v in variants if not v.available) or "none"},
+        assumptions=ASSUMPTIONS[:1] + [
+            "Longer chains repeat the 5 m, 5-element body; every body adds 22 DOF.",
+            "Time per step = wall time of rancf.simulate over a fixed number of steps (setup "
+            "included, amortised over the steps) divided by the steps; the median of the repeats is "
+            "plotted. Machines are shared and noisy: compare ratios measured in this one run.",
+            "Points for a formulation stop once one step costs more than 1 s.",
+            "Formulations this checkout does not offer are listed as not available (table formulations).",
+        ],
+    )
+
+
+CASE = Case(
+    name="scaling",
+    title="CPU time per step vs degrees of freedom",
+    claim="RANCF's CPU time per step grows linearly with the number of DOF (RANCF paper, fig. 12, "
+          "110-880 DOF).",
+    run=run,
+)
