@@ -39,7 +39,7 @@ def run(quick: bool) -> Outcome:
             kwargs, dt, how = dict(implicit.kwargs), OUTPUT_DT, implicit.label
         else:
             kwargs, dt = {"formulation": "recursive", "method": "rk4"}, rk4_step(chain, OUTPUT_DT)
-            how = "RANCF explicit RK4, step below half the stability limit"
+            how = "RANCF explicit RK4, step below 80 % of its stability limit"
         res, wall = timed(chain, t_end, dt, output_every=int(round(OUTPUT_DT / dt)), **kwargs)
         if res.status != "ok":
             raise RuntimeError(f"E = {E:g} Pa: simulation {res.status}: {res.message}")
@@ -118,7 +118,7 @@ def run(quick: bool) -> Outcome:
             "code deviates by about 0.75 % of L near t = 2.1 s), hence the sweep over E.",
         ] + ([] if implicit.available else
              [f"Implicit RANCF not available ({implicit.reason}); explicit RK4 used with a step below "
-              "half its stability limit, bounded by the highest element frequency."]),
+              "80 % of its stability limit, bounded by the highest element frequency."]),
     )
 
 
