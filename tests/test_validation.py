@@ -56,6 +56,23 @@ def test_a_rerun_replaces_only_that_case(tmp_path):
     assert records["good"]["quick"] is True
 
 
+def test_ctrl_c_keeps_finished_cases_and_writes_the_report(tmp_path, monkeypatch):
+    import validation.__main__ as runner
+
+    def interrupted(quick):
+        raise KeyboardInterrupt
+
+    cases = {"first": Case("first", "First", "claims", fine_case),
+             "second": Case("second", "Second", "claims", interrupted),
+             "third": Case("third", "Third", "claims", fine_case)}
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(runner, "discover", lambda: cases)
+    assert runner.main(["--out", str(tmp_path)]) == 130
+    assert (tmp_path / "first" / "result.json").exists()
+    assert not (tmp_path / "second").exists() and not (tmp_path / "third").exists()
+    assert "## first:" in (tmp_path / "README.md").read_text()
+
+
 def test_atomic_write_leaves_no_temporary_files(tmp_path):
     atomic_write(tmp_path / "a" / "x.txt", "one")
     atomic_write(tmp_path / "a" / "x.txt", b"two")
