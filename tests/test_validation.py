@@ -104,3 +104,11 @@ def test_quick_run_of_every_case_writes_all_files(tmp_path):
         if record["status"] != "skipped":
             assert record["figures"] and record["tables"], name
         assert f"## {name}:" in readme and f'id="{name}"' in html
+
+
+def test_peers_reports_itself_skipped_without_exudyn(monkeypatch):
+    from validation.cases import peers
+
+    monkeypatch.setattr(peers, "exudyn_version", lambda: None)
+    outcome = peers.CASE.run(True)
+    assert outcome.skipped and "exudyn" in outcome.skipped and not outcome.checks
