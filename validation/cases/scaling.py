@@ -20,34 +20,56 @@ DT = 1e-3  # s
 PAPER_BODIES = tuple(range(5, 45, 5))  # 110 ... 880 DOF
 DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: Longest chains per formulation (bodies); the O(n) recursion goes to ~100k DOF.
-EXTENDED = {"recursive": (80, 160, 320, 640, 1280, 2560, 4545), "dae": (80, 160, 320)}
+EXTENDED = {"recursive": (80, 160, 320, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280)}
 BUDGET = {True: 1.0, False: 3.0}  # s of stepping per point (quick / full), before repeats
 REPEATS = {True: 3, False: 5}
 STOP_PER_STEP = 0.5  # s: larger chains are skipped once one step is predicted to cost more
 
 
-def time_per_step(chain, kwargs, quick: bool, estimate: float | None):
-    """Median, min and max of the stepping time per step over repeated runs, and the steps used.
+def sample(chain, kwargs, steps: int) -> float:
+    """One timing: the stepping time per step of a run of ``steps`` steps (s)."""
+    res, wall = timed(chain, steps * DT, DT, output_every=steps, **kwargs)
+    if res.status != "ok":
+        raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
+    return (res.wall_time or wall) / steps
 
-    ``estimate`` (s per step, e.g. scaled from the previous chain) sizes the runs; without it a
-    two-step warm-up run provides one.
+
+def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
+    """Median time per step of ``variant`` for each chain length in ``bodies``.
+
+    A first round, in order of size, sizes each run (``BUDGET / REPEATS`` seconds of stepping,
+    from a warm-up run for the first chain, then from the prediction) and stops before a chain
+    predicted to cost more than ``STOP_PER_STEP`` per step. The further repeats go round-robin
+    over the chains kept, so a burst of load on the shared machine hits all sizes alike.
     """
-    if estimate is None:
-        warm, wall = timed(chain, 2 * DT, DT, output_every=2, **kwargs)
-        estimate = (warm.wall_time or wall) / 2
-    steps = int(np.clip(BUDGET[quick] / REPEATS[quick] / max(estimate, 1e-9), 2, 2000))
-    samples = []
-    for _ in range(REPEATS[quick]):
-        res, wall = timed(chain, steps * DT, DT, output_every=steps, **kwargs)
-        if res.status != "ok":
-            raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
-        samples.append((res.wall_time or wall) / steps)
-    return float(np.median(samples)), min(samples), max(samples), steps
+    chains, steps, samples = [], [], []
+    estimate, previous = None, None
+    for n in bodies:
+        if estimate is not None and estimate > STOP_PER_STEP:
+            skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
+            break
+        progress(f"{variant.label}: {n} bodies")
+        chain = pendulum(E, n_bodies=n)
+        if estimate is None:
+            estimate = sample(chain, variant.kwargs, 2)
+        chains.append(chain)
+        steps.append(int(np.clip(BUDGET[quick] / REPEATS[quick] / max(estimate, 1e-9), 2, 2000)))
+        samples.append([sample(chain, variant.kwargs, steps[-1])])
+        estimate = predict(previous, (n, samples[-1][0]), bodies, n)
+        previous = (n, samples[-1][0])
+    for r in range(1, REPEATS[quick]):
+        progress(f"{variant.label}: repeat {r + 1} of {REPEATS[quick]}")
+        for chain, k, times in zip(chains, steps, samples):
+            times.append(sample(chain, variant.kwargs, k))
+    return [{"formulation": variant.label, "bodies": chain.n_bodies, "DOF": chain.n_dof, "steps": k,
+             "repeats": len(times), "median time per step (s)": float(np.median(times)),
+             "min (s)": min(times), "max (s)": max(times)}
+            for chain, k, times in zip(chains, steps, samples)]
 
 
 def predict(previous, current, bodies, n):
-    """Time per step of the next chain in ``bodies``, extrapolated with the local log-log slope
-    of the last two points (clipped to 1 ... 3, dense LU being cubic), so dense solvers stop before a point takes minutes."""
+    """Time per step of the chain after ``n`` in ``bodies``, extrapolated with the log-log slope
+    of the last two points (clipped to 1 ... 3, dense LU being cubic); None after the last."""
     if n == bodies[-1]:
         return None
     slope = 1.0
@@ -77,18 +99,7 @@ def run(quick: bool) -> Outcome:
         bodies = PAPER_BODIES if quick else PAPER_BODIES + EXTENDED[v.kwargs["formulation"]]
         if quick and v.kwargs["formulation"] == "recursive":
             bodies = PAPER_BODIES + (160,)
-        estimate, previous = None, None
-        for n in bodies:
-            if estimate is not None and estimate > STOP_PER_STEP:
-                skipped.append(f"{v.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
-                break
-            progress(f"{v.label}: {n} bodies")
-            median, low, high, steps = time_per_step(pendulum(E, n_bodies=n), v.kwargs, quick, estimate)
-            rows.append({"formulation": v.label, "bodies": n, "DOF": n * DOF_PER_BODY,
-                         "steps": steps, "repeats": REPEATS[quick], "median time per step (s)": median,
-                         "min (s)": low, "max (s)": high})
-            estimate = predict(previous, (n, median), bodies, n)
-            previous = (n, median)
+        rows += measure(v, bodies, quick, skipped)
     timings = pd.DataFrame(rows)
 
     fits, checks = [], []
@@ -155,7 +166,8 @@ def run(quick: bool) -> Outcome:
             "Longer chains repeat the 5 m, 5-element body; every body adds 22 DOF.",
             "Time per step = the stepping time rancf reports (Result.wall_time: the time-stepping loop, "
             "without building the model or checking the stability limit) over a fixed number of "
-            "steps, divided by the steps; the median of the repeats is plotted. Machines are shared and noisy: compare ratios measured in this one run.",
+            "steps, divided by the steps; the median of the repeats is plotted. Repeats go "
+            "round-robin over the chain lengths so that load bursts hit all sizes alike. Machines are shared and noisy: compare ratios measured in this one run.",
             f"Points for a formulation stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
             "Formulations this checkout does not offer are listed as not available (table formulations).",
