@@ -181,6 +181,8 @@ BADGE = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "skipped": "#
 
 
 def _fmt(value) -> str:
+    if isinstance(value, float) and np.isnan(value):
+        return ""  # a missing entry (e.g. a run that does not apply to this row)
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
