@@ -103,7 +103,9 @@ def rancf_tip(E, model, t_end, variant, elements_per_body=5):
     """rancf's tip on the 1 ms grid, its wall time, step and label."""
     chain = pendulum(E, elastic_model=model, elements_per_body=elements_per_body)
     dt = OUTPUT_DT if variant.implicit else rk4_step(chain, OUTPUT_DT)
-    res, wall = timed(chain, t_end, dt, output_every=int(round(OUTPUT_DT / dt)), **variant.kwargs)
+    # Implicit rancf runs Exudyn's scheme: generalized-alpha with the same spectral radius and step.
+    kwargs = {**variant.kwargs, "rho_inf": RHO_INF} if variant.implicit else variant.kwargs
+    res, wall = timed(chain, t_end, dt, output_every=int(round(OUTPUT_DT / dt)), **kwargs)
     if res.status != "ok":
         raise RuntimeError(f"rancf {variant.label} ({model}, E = {E:g}): {res.status}: {res.message}")
     return res.t, res.tip(), wall, dt
@@ -119,7 +121,8 @@ def run(quick: bool) -> Outcome:
     h_ref = 1e-4 if quick else H_REF
     grid = np.round(np.arange(0, t_end + 1e-12, OUTPUT_DT), 9)
     cmp = grid <= t_cmp + 1e-12
-    variants = probe(FORMULATIONS)
+    # Dense and sparse DAE give the same trajectory; only the sparse one (Exudyn's choice) runs here.
+    variants = [v for v in probe(FORMULATIONS) if "dense" not in v.kwargs.get("linear_solver", "")]
 
     rows, series = [], {}
     for E in (21e6, 210e9):
@@ -199,15 +202,23 @@ def run(quick: bool) -> Outcome:
     ax.grid(alpha=0.3, which="both")
 
     checks = []
+    # Like with like: an implicit rancf run uses Exudyn's scheme and step, so it is compared with
+    # Exudyn at h = 1e-3; RK4 (fourth order) is far more accurate at that step and is compared
+    # with the converged Exudyn run.
     soft = comparison[(comparison["E (Pa)"] == 21e6) & (comparison["code"] == "rancf")
                       & (comparison["elastic model"] == "reissner") & comparison["dt (s)"].notna()]
     for _, r in soft.iterrows():
-        d = r["max tip diff. to Exudyn reference (mm)"]
-        checks.append(Check(f"rancf {r['method']} (reissner) vs converged Exudyn, E = 21 MPa",
+        explicit_run = "explicit" in r["method"]
+        column = "max tip diff. to Exudyn reference (mm)" if explicit_run else "max tip diff. to Exudyn h=1e-3 (mm)"
+        against = f"converged Exudyn (h = {h_ref:g} s)" if explicit_run else f"Exudyn, same scheme and step (h = {H:g} s)"
+        d = r[column]
+        checks.append(Check(f"rancf {r['method']} (reissner) vs {against}, E = 21 MPa",
                             f"same element model: tips agree to about 1 mm over t <= {t_cmp:g} s; "
                             f"criterion < {CRITERION_MM:g} mm",
-                            f"{d:.3g} mm; wall time {r['wall time (s)']:.2f} s = "
-                            f"{r['wall time / Exudyn h=1e-3']:.3g} x Exudyn (h = 1e-3)", bool(d < CRITERION_MM)))
+                            f"{d:.3g} mm (to the converged Exudyn run: "
+                            f"{r['max tip diff. to Exudyn reference (mm)']:.3g} mm); wall time "
+                            f"{r['wall time (s)']:.2f} s = {r['wall time / Exudyn h=1e-3']:.3g} x Exudyn (h = 1e-3)",
+                            bool(d < CRITERION_MM)))
     checks.append(Check("Shabana vs Reissner model gap shrinks with the mesh",
                         "DESIGN.md prototype: 2.9 m (5), 1.2 m (10), 0.5 m (20 elements per body)",
                         ", ".join(f"{g:.3g} m ({n})" for n, g in zip(mesh["elements per body"],
@@ -239,6 +250,11 @@ def run(quick: bool) -> Outcome:
             "integration of a stiff chain, not of the recursion.",
             "Wall times of both codes are measured in this run around the solver call only (model "
             "assembly excluded).",
+            "Implicit rancf runs use Exudyn's scheme (generalized-alpha, same spectral radius, h = 1e-3) and "
+            "are checked against Exudyn at that step; their distance to the converged run is the time "
+            "discretisation error the two codes share. RK4 is checked against the converged run.",
+            "The dense DAE is not run here: it follows the same trajectory as the sparse one (the scaling "
+            "case times both).",
         ],
     )
 
