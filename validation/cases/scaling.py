@@ -18,6 +18,7 @@ from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, 
 E = 21e6  # Pa
 DT = 1e-3  # s
 PAPER_BODIES = tuple(range(5, 45, 5))  # 110 ... 880 DOF
+QUICK_BODIES = (5, 10, 20, 40)
 DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: Longest chains per formulation (bodies); the O(n) recursion goes to ~100k DOF.
 EXTENDED = {"recursive": (80, 160, 320, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280)}
@@ -97,9 +98,10 @@ def run(quick: bool) -> Outcome:
     for v in variants:
         if not v.available:
             continue
-        bodies = PAPER_BODIES if quick else PAPER_BODIES + EXTENDED[v.kwargs["formulation"]]
-        if quick and v.kwargs["formulation"] == "recursive":
-            bodies = PAPER_BODIES + (160,)
+        if quick:
+            bodies = QUICK_BODIES + ((160,) if v.kwargs["formulation"] == "recursive" else ())
+        else:
+            bodies = PAPER_BODIES + EXTENDED[v.kwargs["formulation"]]
         rows += measure(v, bodies, quick, skipped)
     timings = pd.DataFrame(rows)
 
@@ -120,9 +122,9 @@ def run(quick: bool) -> Outcome:
                                 "(fig. 12); criterion: R^2 >= 0.98 on 110-880 DOF and on the full range",
                                 f"R^2 = {r2:.4f} (110-880 DOF), {r2_all:.4f} ({row['DOF range']} DOF); "
                                 f"{a * 1e6:.3g} us per DOF", bool(r2 >= 0.98 and r2_all >= 0.98)))
-            checks.append(Check(f"{label}: O(n)", "criterion: log-log slope within 0.85 ... 1.15 "
-                                "over the full range", f"slope {row['log-log slope (all)']:.3f}",
-                                bool(0.85 <= row["log-log slope (all)"] <= 1.15)))
+            checks.append(Check(f"{label}: O(n)", "criterion: log-log slope <= 1.15 over the full range "
+                                "(no worse than linear; below 1 where a fixed per-step cost dominates)",
+                                f"slope {row['log-log slope (all)']:.3f}", bool(row["log-log slope (all)"] <= 1.15)))
         fits.append(row)
     fits = pd.DataFrame(fits)
     missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
@@ -159,8 +161,9 @@ def run(quick: bool) -> Outcome:
         figures={"time_per_step_paper_range": fig_lin, "time_per_step_loglog": fig_log},
         checks=checks,
         parameters={**{k: v for k, v in REFERENCE.items() if k != "n_bodies"}, "E (Pa)": E, "dt (s)": DT,
-                    "bodies": "5, 10, ..., 40 (110 ... 880 DOF)" + ("" if quick else
-                              " and up to 4545 (100,000 DOF) where the formulation allows"),
+                    "bodies": "5, 10, 20, 40 (quick run)" if quick else
+                              "5, 10, ..., 40 (110 ... 880 DOF) and up to 4545 (100,000 DOF) where the "
+                              "formulation allows",
                     "repeats per point": REPEATS[quick], "stepping time per point (s)": BUDGET[quick],
                     "formulations not available": ", ".join(v.label for v in variants if not v.available) or "none"},
         assumptions=ASSUMPTIONS[:1] + [
