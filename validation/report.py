@@ -149,7 +149,7 @@ def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick
                       assumptions=list(outcome.assumptions), skipped=outcome.skipped)
         for name, frame in outcome.tables.items():
             buf = io.StringIO()
-            frame.to_csv(buf, index=False)
+            frame.to_csv(buf, index=False, float_format="%.10g")  # 10 digits: beyond any measured accuracy
             atomic_write(folder / f"{name}.csv", buf.getvalue())
             record["tables"].append({"name": name, "file": f"{name}.csv", "rows": len(frame)})
         for name, fig in outcome.figures.items():
