@@ -8,7 +8,7 @@ step from the element frequencies, and points along the deformed beams for drawi
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import eigh
@@ -82,7 +82,7 @@ class Variant:
     kwargs: dict
     available: bool = True
     reason: str = ""
-    implicit: bool = field(default=False)
+    implicit: bool = False
 
 
 #: Every formulation the scaling and peers cases try, in the order they are reported.

@@ -122,13 +122,15 @@ class RigidChain:
 
 @dataclass
 class RigidSolution:
-    """Samples of a rigid-chain motion: ``t`` (n,), ``theta`` and ``omega`` (n, N)."""
+    """Samples of a rigid-chain motion: ``t`` (n,), ``theta`` and ``omega`` (n, N); ``events``:
+    the event times found by ``solve_ivp`` (one array per event function)."""
 
     chain: RigidChain
     t: np.ndarray
     theta: np.ndarray
     omega: np.ndarray
     nfev: int
+    events: list | None = None
 
     def tip(self) -> np.ndarray:
         """Free-end position, shape (n, 2), in m."""
@@ -160,7 +162,7 @@ def simulate_rigid(chain: RigidChain, t_end: float, t_eval=None, theta0=None, om
 
     Returns
     -------
-    RigidSolution (with ``.events`` set to the solver's ``t_events`` when events are given)
+    RigidSolution
     """
     if not (np.isfinite(t_end) and t_end > 0):
         raise ValueError("t_end must be a finite value > 0 (s)")
@@ -177,6 +179,4 @@ def simulate_rigid(chain: RigidChain, t_end: float, t_eval=None, theta0=None, om
                     t_eval=t_eval, rtol=rtol, atol=atol, events=events)
     if sol.status < 0:
         raise RuntimeError(f"rigid chain integration failed: {sol.message}")
-    out = RigidSolution(chain, sol.t, sol.y[:n].T, sol.y[n:].T, sol.nfev)
-    out.events = sol.t_events
-    return out
+    return RigidSolution(chain, sol.t, sol.y[:n].T, sol.y[n:].T, sol.nfev, sol.t_events)
