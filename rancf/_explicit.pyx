@@ -1,0 +1,134 @@
+"""The stepping loop of the explicit Runge-Kutta schemes, written once (GIL released).
+
+It takes the scheme's Butcher tableau; a scheme with an embedded error estimate is stepped
+adaptively (Hairer's step-size controller), one without at the fixed step ``h``. Steps are
+shortened to land on the output times exactly.
+
+Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
+generalized mass, 4 step size underflow (adaptive only).
+"""
+import numpy as np
+
+from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
+
+from rancf._recursive cimport ChainData, RecursiveModel, rhs
+
+
+cdef int _check(const double* y, int n_y, int n_nodes, double bound) noexcept nogil:
+    cdef int i
+    for i in range(n_y):
+        if not isfinite(y[i]):
+            return 1
+    for i in range(n_nodes):
+        if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
+            return 2
+    return 0
+
+
+def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_out,
+              double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
+              const double[::1] b_err, bint fsal, int order, double rtol, double atol,
+              double bound, double[:, ::1] Y):
+    """Integrate y' = f(y) from t = 0 and store y at the times ``t_out`` into ``Y``.
+
+    Parameters
+    ----------
+    model : RecursiveModel
+        Right-hand side.
+    y0 : (n_y,)
+        Initial state; ``t_out[0]`` must be 0.
+    t_out : (n_out,)
+        Increasing output times (s).
+    h : float
+        Fixed step (s), or the initial step of an adaptive scheme.
+    A, b, c : Butcher tableau (n_stages x n_stages, n_stages, n_stages).
+    b_err : (n_stages,) or empty
+        ``b - b_hat`` of an embedded pair; empty for a fixed-step scheme.
+    fsal : bool
+        Last stage is f at the new point (reused as the next first stage).
+    order : int
+        Order of the error estimate's lower-order solution + 1 (the controller exponent).
+    rtol, atol : float
+        Tolerances of the adaptive controller.
+    bound : float
+        Largest admissible |x| or |y| of a node (m).
+    Y : (n_out, n_y)
+        Output, filled row by row.
+
+    Returns
+    -------
+    n_saved, status, t, nfev, n_accepted, n_rejected
+    """
+    cdef ChainData* d = &model.data
+    cdef int n_y = model.n_y, n_stages = b.shape[0], n_out = t_out.shape[0]
+    cdef bint adaptive = b_err.shape[0] > 0
+    cdef double[:, ::1] k = np.zeros((n_stages, n_y))
+    cdef double[::1] y = np.array(y0)
+    cdef double[::1] ys = np.empty(n_y)
+    cdef double[::1] yn = np.empty(n_y)
+    cdef int n_saved = 1, status = 0, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
+    cdef bint have_k0 = False, hit
+    cdef double t = 0.0, hh, err, sc, e, target, factor
+    Y[0, :] = y0
+    with nogil:
+        while n_saved < n_out:
+            target = t_out[n_saved]
+            hh = h
+            hit = t + hh >= target - 1e-6 * hh
+            if hit:
+                hh = target - t
+            if not have_k0:
+                status = 3 if rhs(d, &y[0], &k[0, 0]) else 0
+                nfev += 1
+                if status:
+                    break
+            for i in range(1, n_stages):
+                for m in range(n_y):
+                    ys[m] = y[m]
+                    for j in range(i):
+                        ys[m] += hh * A[i, j] * k[j, m]
+                nfev += 1
+                if rhs(d, &ys[0], &k[i, 0]):
+                    status = 3
+                    break
+            if status:
+                break
+            for m in range(n_y):
+                yn[m] = y[m]
+                for j in range(n_stages):
+                    yn[m] += hh * b[j] * k[j, m]
+            if adaptive:
+                err = 0.0
+                for m in range(n_y):
+                    e = 0.0
+                    for j in range(n_stages):
+                        e += hh * b_err[j] * k[j, m]
+                    sc = atol + rtol * fmax(fabs(y[m]), fabs(yn[m]))
+                    err += (e / sc) * (e / sc)
+                err = sqrt(err / n_y)
+                factor = 5.0 if err == 0.0 else fmin(5.0, fmax(0.2, 0.9 * pow(err, -1.0 / order)))
+                if not err <= 1.0:
+                    n_rej += 1
+                    h = hh * fmin(1.0, factor)
+                    have_k0 = True
+                    if h < 1e-14 * fmax(1.0, t):
+                        status = 4
+                        break
+                    continue
+                h = fmax(h, hh * factor) if hit else hh * factor
+            n_acc += 1
+            t = target if hit else t + hh
+            for m in range(n_y):
+                y[m] = yn[m]
+            if fsal:
+                for m in range(n_y):
+                    k[0, m] = k[n_stages - 1, m]
+            have_k0 = fsal
+            status = _check(&y[0], n_y, d.n_nodes, bound)
+            if status:
+                break
+            if hit:
+                for m in range(n_y):
+                    Y[n_saved, m] = y[m]
+                n_saved += 1
+    return n_saved, status, t, nfev, n_acc, n_rej
