@@ -134,6 +134,7 @@ def _run_scipy(chain, method, y0, t_out, dt, rtol, atol, bound):
     n_nodes = chain.n_nodes
 
     def fun(t, y):
+        y = np.ascontiguousarray(y, dtype=float)   # Radau/BDF pass strided Jacobian columns
         ydot = np.empty_like(y)
         model.rhs(y, ydot)
         return ydot
