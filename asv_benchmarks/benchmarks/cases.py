@@ -19,3 +19,33 @@ class EnergyCase:
 
     def time_run_1s(self):
         self.simulate(self.chain, 1.0, 1e-3, method="rk4", output_every=10)
+
+
+#: The integrators of the rod-slider case (generalized-alpha paper, table 1), by the labels
+#: of ``validation.cases.rod_slider.SCHEMES``, which holds their methods and parameters.
+ROD_SLIDER_SCHEMES = [
+    "Newmark", "HHT-I3 alpha=1", "HHT-I3 alpha=0.9", "HHT-I3 alpha=2/3",
+    "generalized-alpha rho=1", "generalized-alpha rho=0.9", "generalized-alpha rho=0",
+    "generalized-alpha-S rho=1", "generalized-alpha-S rho=0.9",
+]
+
+
+class RodSliderCase:
+    """``rod-slider`` case: one integrator, h = 0.01 s, 10 s of its 300 s (before Newmark's
+    divergence near 15.5 s), with and without projection."""
+
+    params = (ROD_SLIDER_SCHEMES, [False, True])
+    param_names = ["scheme", "projection"]
+    timeout = 300
+    # Seconds per call in Python-level Newton iterations, 18 combinations: one call each.
+    rounds, repeat, warmup_time = 1, 1, 0.0
+
+    def setup(self, label, projection):
+        self.run_scheme, schemes = require("validation.cases.rod_slider", "run_scheme", "SCHEMES")
+        found = [(method, parameters) for name, method, parameters in schemes if name == label]
+        if not found:
+            raise NotImplementedError(f"the rod-slider case has no scheme {label!r}")
+        self.method, self.parameters = found[0]
+
+    def time_run_10s(self, label, projection):
+        self.run_scheme(self.method, self.parameters, projection, 10.0)
