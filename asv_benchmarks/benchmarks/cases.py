@@ -3,7 +3,7 @@
 Parameters are those of CASES.md; only the simulated time is cut, so that a
 benchmark takes seconds instead of minutes.
 """
-from .common import E_SOFT, pendulum, require
+from .common import E_SOFT, memoized, pendulum, require
 
 REFERENCE_DOF = 110  # 5 bodies x 5 elements
 
@@ -49,3 +49,43 @@ class RodSliderCase:
 
     def time_run_10s(self, label, projection):
         self.run_scheme(self.method, self.parameters, projection, 10.0)
+
+
+@memoized
+def modal_pendulum():
+    """``(system, q0, v0, paper, settings)`` of the ``modal`` case's default (not quick) run."""
+    paper, settings = require("validation.cases.modal", "PAPER", "_settings")
+    pendulum = require("rancf.modal.mechanisms", "pendulum")
+    cfg = settings(False)
+    system, q0, v0 = pendulum(paper["length"], cfg["n_elements"], paper["E"], paper["rho"],
+                              paper["A"], paper["I"])
+    return system, q0, v0, paper, cfg
+
+
+class ModalCase:
+    """``modal`` case: free-falling 1 m pendulum, 160 Berzeri elements (644 coordinates),
+    BDF-1 at h = 1 ms, 20 steps of its 1100: full ANCF (Newton) and adaptive modal
+    (Craig-Bampton, sparsity 100, 308 samples, tol 1e-11), set-up included."""
+
+    params = ["full ANCF", "adaptive modal"]
+    param_names = ["method"]
+    timeout = 900
+    # The adaptive run takes about 100 s on a loaded 2-core machine: one call.
+    rounds, repeat, warmup_time = 1, 1, 0.0
+
+    def setup(self, method):
+        self.integrate, newton = require("rancf.modal.bdf", "integrate", "NewtonStep")
+        adaptive = require("rancf.modal.adaptive", "AdaptiveModalStep")
+        self.system, self.q0, self.v0, paper, cfg = modal_pendulum()
+        self.h = paper["h"]
+        if method == "full ANCF":
+            self.step = lambda: newton(paper["tol"])
+        else:
+            self.step = lambda: adaptive(cfg["sparsity"], cfg["n_samples"], paper["tol"], seed=0,
+                                         max_iter=cfg["max_iter"])
+
+    def time_20_steps(self, method):
+        result = self.integrate(self.system, self.step(), self.q0, self.v0, 20 * self.h, self.h,
+                                output_every=20)
+        if result.status != "ok":
+            raise RuntimeError(f"{result.status}: {result.message}")
