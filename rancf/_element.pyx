@@ -18,7 +18,8 @@ ctypedef fused real:
     double
     double complex
 
-# Gauss-Legendre points and weights on [0, 1].
+# Gauss-Legendre points and weights on [0, 1], and the shape-function derivatives there:
+# dS_k/dxi (DS) and d2S_k/dxi2 (DDS) with the factor l of S2, S4 left out (see _shape_derivatives).
 cdef double G3X[3]
 cdef double G3W[3]
 cdef double G5X[5]
@@ -28,6 +29,29 @@ G3W[:] = [0.2777777777777778, 0.4444444444444444, 0.2777777777777778]
 G5X[:] = [0.04691007703066800, 0.2307653449471585, 0.5, 0.7692346550528415, 0.9530899229693320]
 G5W[:] = [0.1184634425280945, 0.2393143352496832, 0.2844444444444444, 0.2393143352496832,
           0.1184634425280945]
+cdef double DS3[3][4]
+cdef double DDS3[3][4]
+cdef double DS5[5][4]
+cdef double DDS5[5][4]
+
+
+cdef void _tabulate(const double* x, int n, double[][4] ds, double[][4] dds) noexcept:
+    cdef int g
+    cdef double xi
+    for g in range(n):
+        xi = x[g]
+        ds[g][0] = -6.0 * xi + 6.0 * xi * xi
+        ds[g][1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
+        ds[g][2] = 6.0 * xi - 6.0 * xi * xi
+        ds[g][3] = 3.0 * xi * xi - 2.0 * xi
+        dds[g][0] = -6.0 + 12.0 * xi
+        dds[g][1] = -4.0 + 6.0 * xi
+        dds[g][2] = 6.0 - 12.0 * xi
+        dds[g][3] = 6.0 * xi - 2.0
+
+
+_tabulate(G3X, 3, DS3, DDS3)
+_tabulate(G5X, 5, DS5, DDS5)
 
 cdef double COMPLEX_STEP = 1e-30
 
@@ -41,16 +65,17 @@ cdef inline real _sqrt(real x) noexcept nogil:
         return r + (x.imag / (2.0 * r)) * 1j
 
 
-cdef inline void _shape_derivatives(double xi, double l, double* sp, double* spp) noexcept nogil:
-    """Values of S_k'(s) = dS_k/ds and S_k''(s) at xi = s/l, k = 1..4 (DESIGN.md section 1)."""
-    sp[0] = (-6.0 * xi + 6.0 * xi * xi) / l
-    sp[1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
-    sp[2] = (6.0 * xi - 6.0 * xi * xi) / l
-    sp[3] = 3.0 * xi * xi - 2.0 * xi
-    spp[0] = (-6.0 + 12.0 * xi) / (l * l)
-    spp[1] = (-4.0 + 6.0 * xi) / l
-    spp[2] = (6.0 - 12.0 * xi) / (l * l)
-    spp[3] = (6.0 * xi - 2.0) / l
+cdef inline void _shape_derivatives(const double* ds, const double* dds, double il,
+                                    double* sp, double* spp) noexcept nogil:
+    """S_k'(s) = dS_k/ds and S_k''(s), k = 1..4, from the tabulated xi-derivatives; il = 1/l."""
+    sp[0] = ds[0] * il
+    sp[1] = ds[1]
+    sp[2] = ds[2] * il
+    sp[3] = ds[3]
+    spp[0] = dds[0] * il * il
+    spp[1] = dds[1] * il
+    spp[2] = dds[2] * il * il
+    spp[3] = dds[3] * il
 
 
 cdef inline void _interpolate(const real* e, const double* s, real* r) noexcept nogil:
@@ -65,11 +90,13 @@ cdef real _shabana(const real* e, double l, double EA, double EI, real* f) noexc
     U = 1/2 int [EA (t.r' - 1)^2 + EI (n.r'')^2] ds, with the chord frame t, n of the
     element; F = dU/de including the chord-angle terms (n.r') da/de and -(t.r'') da/de.
     """
+    cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
     cdef real d0 = e[4] - e[0], d1 = e[5] - e[1]
     cdef real chord = _sqrt(d0 * d0 + d1 * d1)
-    cdef real t0 = d0 / chord, t1 = d1 / chord
+    cdef real ic = 1.0 / chord
+    cdef real t0 = d0 * ic, t1 = d1 * ic
     cdef real n0 = -t1, n1 = t0
     cdef real r1[2]
     cdef real r2[2]
@@ -78,7 +105,7 @@ cdef real _shabana(const real* e, double l, double EA, double EI, real* f) noexc
     cdef int g, k
     memset(f, 0, 8 * sizeof(real))
     for g in range(3):
-        _shape_derivatives(G3X[g], l, sp, spp)
+        _shape_derivatives(DS3[g], DDS3[g], il, sp, spp)
         w = G3W[g] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
@@ -90,10 +117,11 @@ cdef real _shabana(const real* e, double l, double EA, double EI, real* f) noexc
             f[2 * k + 1] += w * (EA * ul * sp[k] * t1 + EI * ut * spp[k] * n1)
         a_coef += w * (EA * ul * (n0 * r1[0] + n1 * r1[1]) - EI * ut * (t0 * r2[0] + t1 * r2[1]))
     # da/de = n^T (dr_B/de - dr_A/de) / |r_B - r_A|
-    f[0] -= a_coef * n0 / chord
-    f[1] -= a_coef * n1 / chord
-    f[4] += a_coef * n0 / chord
-    f[5] += a_coef * n1 / chord
+    a_coef = a_coef * ic
+    f[0] -= a_coef * n0
+    f[1] -= a_coef * n1
+    f[4] += a_coef * n0
+    f[5] += a_coef * n1
     return U
 
 
@@ -102,6 +130,7 @@ cdef real _berzeri(const real* e, double l, double EA, double EI, real* f) noexc
 
     U = 1/2 int [EA eps^2 + EI r''.r''] ds, eps = (r'.r' - 1)/2 (Green strain).
     """
+    cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
     cdef real r1[2]
@@ -111,7 +140,7 @@ cdef real _berzeri(const real* e, double l, double EA, double EI, real* f) noexc
     cdef int g, k
     memset(f, 0, 8 * sizeof(real))
     for g in range(5):
-        _shape_derivatives(G5X[g], l, sp, spp)
+        _shape_derivatives(DS5[g], DDS5[g], il, sp, spp)
         w = G5W[g] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
@@ -129,6 +158,7 @@ cdef real _reissner(const real* e, double l, double EA, double EI, real* f) noex
     eps = |r'| - 1 (5 Gauss points), kappa = (r' x r'') / |r'|^2 (3 Gauss points),
     U = 1/2 int [EA eps^2 + EI kappa^2] ds.
     """
+    cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
     cdef real r1[2]
@@ -138,7 +168,7 @@ cdef real _reissner(const real* e, double l, double EA, double EI, real* f) noex
     cdef int g, k
     memset(f, 0, 8 * sizeof(real))
     for g in range(5):
-        _shape_derivatives(G5X[g], l, sp, spp)
+        _shape_derivatives(DS5[g], DDS5[g], il, sp, spp)
         w = G5W[g] * l
         _interpolate(e, sp, r1)
         norm = _sqrt(r1[0] * r1[0] + r1[1] * r1[1])
@@ -148,7 +178,7 @@ cdef real _reissner(const real* e, double l, double EA, double EI, real* f) noex
             f[2 * k] += w * EA * eps * sp[k] * r1[0] / norm
             f[2 * k + 1] += w * EA * eps * sp[k] * r1[1] / norm
     for g in range(3):
-        _shape_derivatives(G3X[g], l, sp, spp)
+        _shape_derivatives(DS3[g], DDS3[g], il, sp, spp)
         w = G3W[g] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)

@@ -22,8 +22,9 @@ cdef struct ChainData:
     double* gam             # generalized forces gamma, then z of the forward sweep (n_dof)
     double* tau             # diagonal blocks of Omega, n_el x 6 x 6
     double* ups             # sub-diagonal blocks upsilon_{s,s-1} (nb_s x nb_{s-1} in a 6 x 6)
-    double* L               # Cholesky factors of P_s, n_el x 6 x 6
-    double* Psi             # Psi_{s,s-1} (nb_s x nb_{s-1} in a 6 x 6)
+    double* Pinv            # P_s^{-1}, zero-padded to 6 x 6
+    double* Psi             # Psi_{s,s-1} (nb_s x nb_{s-1}), zero-padded to 6 x 6
+    double* z               # sweep vectors, n_el x 6 (a 4-block padded with zeros)
 
 cdef void kinematics(ChainData* d, const double* q, const double* beta, double* qdot) noexcept nogil
 cdef void element_forces(ChainData* d) noexcept nogil

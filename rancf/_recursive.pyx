@@ -185,7 +185,8 @@ cdef int factorize(ChainData* d) noexcept nogil:
 
     tau_s = C_s^T (M_s + Phi_{s+1,s}^T M_{s+1} Phi_{s+1,s}) C_s,
     upsilon_{s,s-1} = C_s^T M_s Phi_{s,s-1} C_{s-1}  (RANCF paper eq. 44-48).
-    Returns 0, or s + 1 when P_s is not positive definite.
+    Stores P_s^{-1} (from its Cholesky factor) and Psi_{s,s-1}, zero-padded to 6 x 6 so the
+    sweeps run fixed-size loops. Returns 0, or s + 1 when P_s is not positive definite.
     """
     cdef double A[64]
     cdef double C[48]
@@ -194,13 +195,14 @@ cdef int factorize(ChainData* d) noexcept nogil:
     cdef double MPC[48]
     cdef double X[36]
     cdef double col[6]
+    cdef double Ls[36]
     cdef int s, i, j, k, n, m, offp
     cdef const double* Ms
     cdef const double* Mn
     cdef const double* chi
     cdef double* tau
     cdef double* ups
-    cdef double* Ls
+    cdef double* Pinv
     cdef double* psi
     for s in range(d.n_el):
         n = d.nb[s]
@@ -227,7 +229,6 @@ cdef int factorize(ChainData* d) noexcept nogil:
             for j in range(n):
                 for k in range(8):
                     tau[6 * i + j] += C[6 * k + i] * AC[6 * k + j]
-        Ls = d.L + 36 * s
         memcpy(Ls, tau, 36 * sizeof(double))
         if s > 0:
             m = d.nb[s - 1]
@@ -249,10 +250,12 @@ cdef int factorize(ChainData* d) noexcept nogil:
             for j in range(n):
                 for i in range(m):
                     col[i] = ups[6 * j + i]
-                _cholesky_solve(d.L + 36 * (s - 1), m, col)
                 for i in range(m):
-                    X[6 * i + j] = col[i]
+                    X[6 * i + j] = 0.0
+                    for k in range(m):
+                        X[6 * i + j] += d.Pinv[36 * (s - 1) + 6 * i + k] * col[k]
             psi = d.Psi + 36 * s
+            memset(psi, 0, 36 * sizeof(double))
             for i in range(n):
                 for j in range(m):
                     psi[6 * i + j] = -X[6 * j + i]
@@ -262,6 +265,14 @@ cdef int factorize(ChainData* d) noexcept nogil:
                         Ls[6 * i + j] -= ups[6 * i + k] * X[6 * k + j]
         if _cholesky(Ls, n):
             return s + 1
+        Pinv = d.Pinv + 36 * s
+        memset(Pinv, 0, 36 * sizeof(double))
+        for j in range(n):
+            memset(col, 0, 6 * sizeof(double))
+            col[j] = 1.0
+            _cholesky_solve(Ls, n, col)
+            for i in range(n):
+                Pinv[6 * i + j] = col[i]
     return 0
 
 
@@ -291,28 +302,38 @@ cdef void generalized_forces(ChainData* d) noexcept nogil:
 
 
 cdef void solve_mass(ChainData* d, double* x) noexcept nogil:
-    """x = Omega^{-1} gamma by the two sweeps of eq. 55 (Psi, not Phi); gamma is overwritten."""
-    cdef int s, i, j, n, m
+    """x = Omega^{-1} gamma by the two sweeps of eq. 55 (Psi, not Phi).
+
+    Forward z_s = gamma_s + Psi_{s,s-1} z_{s-1}; backward
+    x_s = P_s^{-1} z_s + Psi_{s+1,s}^T x_{s+1}, on zero-padded 6-blocks.
+    """
+    cdef int s, i, j
     cdef double* z
-    cdef const double* psi
-    for s in range(1, d.n_el):
-        n = d.nb[s]
-        m = d.nb[s - 1]
-        z = d.gam + d.boff[s]
-        psi = d.Psi + 36 * s
-        for i in range(n):
-            for j in range(m):
-                z[i] += psi[6 * i + j] * d.gam[d.boff[s - 1] + j]
+    cdef double xs[6]
+    cdef const double* A
+    for s in range(d.n_el):
+        z = d.z + 6 * s
+        memset(z, 0, 6 * sizeof(double))
+        memcpy(z, d.gam + d.boff[s], d.nb[s] * sizeof(double))
+        if s > 0:
+            A = d.Psi + 36 * s
+            for i in range(6):
+                for j in range(6):
+                    z[i] += A[6 * i + j] * z[j - 6]
     for s in range(d.n_el - 1, -1, -1):
-        n = d.nb[s]
-        memcpy(x + d.boff[s], d.gam + d.boff[s], n * sizeof(double))
-        _cholesky_solve(d.L + 36 * s, n, x + d.boff[s])
+        z = d.z + 6 * s
+        A = d.Pinv + 36 * s
+        for i in range(6):
+            xs[i] = 0.0
+            for j in range(6):
+                xs[i] += A[6 * i + j] * z[j]
         if s + 1 < d.n_el:
-            m = d.nb[s + 1]
-            psi = d.Psi + 36 * (s + 1)
-            for i in range(n):
-                for j in range(m):
-                    x[d.boff[s] + i] += psi[6 * j + i] * x[d.boff[s + 1] + j]
+            A = d.Psi + 36 * (s + 1)
+            for i in range(6):
+                for j in range(6):
+                    xs[i] += A[6 * j + i] * z[6 + j]
+        memcpy(z, xs, 6 * sizeof(double))
+        memcpy(x + d.boff[s], z, d.nb[s] * sizeof(double))
 
 
 cdef int rhs(ChainData* d, const double* y, double* ydot) noexcept nogil:
@@ -356,7 +377,7 @@ cdef class RecursiveModel:
             e=np.zeros((nel, 8)), VE=np.zeros((nel, 8)), chi=chi, eps=eps,
             bias=np.zeros((nel, 8)), kappa=np.zeros((nel, 8)), U=np.zeros(nel),
             gam=np.zeros(chain.n_dof), tau=np.zeros((nel, 6, 6)), ups=np.zeros((nel, 6, 6)),
-            L=np.zeros((nel, 6, 6)), Psi=np.zeros((nel, 6, 6)))
+            Pinv=np.zeros((nel, 6, 6)), Psi=np.zeros((nel, 6, 6)), z=np.zeros((nel, 6)))
         a = self.arrays
         cdef int[::1] iv
         cdef double[::1] dv
@@ -380,7 +401,8 @@ cdef class RecursiveModel:
         dv = a["gam"]; self.data.gam = &dv[0]
         dv = a["tau"].reshape(-1); self.data.tau = &dv[0]
         dv = a["ups"].reshape(-1); self.data.ups = &dv[0]
-        dv = a["L"].reshape(-1); self.data.L = &dv[0]
+        dv = a["Pinv"].reshape(-1); self.data.Pinv = &dv[0]
+        dv = a["z"].reshape(-1); self.data.z = &dv[0]
         dv = a["Psi"].reshape(-1); self.data.Psi = &dv[0]
         self.data.n_el = nel
         self.data.n_nodes = chain.n_nodes
@@ -413,7 +435,7 @@ cdef class RecursiveModel:
         status = factorize(&self.data)
         if status:
             raise ArithmeticError(f"generalized mass singular at element {status - 1}")
-        return {k: self.arrays[k].copy() for k in ("tau", "ups", "L", "Psi", "chi", "eps", "VE", "bias")}
+        return {k: self.arrays[k].copy() for k in ("tau", "ups", "Pinv", "Psi", "chi", "eps", "VE", "bias")}
 
     def generalized_forces(self, const double[::1] q, const double[::1] beta):
         """gamma (n_dof,) at (q, beta), without solving."""
