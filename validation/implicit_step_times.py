@@ -11,20 +11,15 @@ formulation (1 = O(n)). Run::
 
 The validation ``scaling`` case calls the same formulations through :func:`rancf.simulate`.
 
-BLAS runs single-threaded (``OPENBLAS_NUM_THREADS=1``, set here before numpy loads unless
-already set): on a shared 2-core machine OpenBLAS threads made a 260 x 260 LU 100 times
-slower (0.28 s instead of 2.4 ms, measured), which would bias the dense DAE.
+BLAS runs single-threaded (set by the ``validation`` package, see its docstring).
 """
-import os
 import sys
 import time
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402  (after the BLAS thread setting)
-import pandas as pd  # noqa: E402
-
-import rancf  # noqa: E402
+import rancf
 
 FORMULATIONS = {
     "DAE dense": dict(formulation="dae", linear_solver="dense"),
