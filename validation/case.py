@@ -54,3 +54,16 @@ class Case:
     claim: str
     run: Callable[[bool], Outcome]
     default: bool = True  # part of ``python -m validation`` without names
+
+
+_progress_hook: Callable[[str], None] | None = None
+
+
+def progress(message: str) -> None:
+    """Tell the runner what a long case is doing now (shown on a terminal, else ignored).
+
+    Cases may call this between their runs, e.g. ``progress("E = 2.1e12 Pa")``; it costs
+    nothing when no runner listens.
+    """
+    if _progress_hook is not None:
+        _progress_hook(message)

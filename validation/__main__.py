@@ -1,0 +1,145 @@
+"""``python -m validation [names...] [--quick] [--out reports/]``: run cases, write the report.
+
+Without names, every case marked ``default`` runs. Each case's outputs are written as soon
+as it finishes and the report is rebuilt after every case, so Ctrl-C keeps what finished.
+A case that raises is reported as an error with its traceback; the others still run.
+Exit status: 0, or 1 when a case raised (2 for bad arguments, 130 after Ctrl-C).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # cases draw into files only; never open a window
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from validation import case as case_module  # noqa: E402
+from validation.registry import Broken, discover  # noqa: E402
+from validation.report import save_case, write_report  # noqa: E402
+
+
+class Progress:
+    """A one-line status on a terminal (case i/n, elapsed time, the case's own message).
+
+    Silent when stderr is not a terminal or ``CI`` is set: logs then get one line per case.
+    """
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.stream = stream
+        self.live = stream.isatty() and os.environ.get("CI", "").lower() not in ("1", "true", "yes")
+        self.total = total
+        self.index = 0
+        self.name = ""
+        self.message = ""
+        self.start = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = None
+
+    def begin(self, index: int, name: str) -> None:
+        self.index, self.name, self.message, self.start = index, name, "", time.monotonic()
+        case_module._progress_hook = self.note
+        if self.live and self._thread is None:
+            self._thread = threading.Thread(target=self._tick, daemon=True)
+            self._thread.start()
+
+    def note(self, message: str) -> None:
+        self.message = message
+
+    def _line(self) -> str:
+        elapsed = time.monotonic() - self.start
+        text = f"[{self.index}/{self.total}] {self.name} {elapsed:6.0f} s  {self.message}"
+        return text[:118]
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            self.stream.write("\r\033[K" + self._line())
+            self.stream.flush()
+
+    def end(self, status: str, seconds: float) -> None:
+        case_module._progress_hook = None
+        if self.live:
+            self.stream.write("\r\033[K")
+        self.stream.write(f"[{self.index}/{self.total}] {self.name}: {status} ({seconds:.1f} s)\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        case_module._progress_hook = None
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="python -m validation", description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="cases to run (default: every default case)")
+    parser.add_argument("--quick", action="store_true", help="short versions (a minute or less each)")
+    parser.add_argument("--out", default="reports", type=Path, help="output folder (default: reports/)")
+    parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    return parser.parse_args(argv)
+
+
+def run_one(entry, quick: bool, out: Path) -> dict:
+    """Run one case (or report a broken module) and write its outputs."""
+    start = time.monotonic()
+    if isinstance(entry, Broken):
+        return save_case(out, entry, None, seconds=0.0, quick=quick, error=entry.traceback)
+    try:
+        outcome = entry.run(quick)
+        error = None
+    except KeyboardInterrupt:
+        raise
+    except Exception:  # reported in the report, the run goes on
+        outcome, error = None, traceback.format_exc()
+    try:
+        return save_case(out, entry, outcome, seconds=time.monotonic() - start, quick=quick, error=error)
+    finally:
+        if outcome is not None:
+            for fig in outcome.figures.values():
+                plt.close(fig)
+
+
+def main(argv=None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    cases = discover()
+    if args.list:
+        for name, entry in cases.items():
+            flag = "" if entry.default else " (not default)"
+            print(f"{name:14s} {entry.title}{flag}")
+        return 0
+    unknown = [n for n in args.names if n not in cases]
+    if unknown:
+        print(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(cases)}", file=sys.stderr)
+        return 2
+    names = args.names or [n for n, c in cases.items() if c.default]
+    order = list(cases)
+    progress = Progress(len(names))
+    errors = 0
+    try:
+        for i, name in enumerate(names, 1):
+            progress.begin(i, name)
+            record = run_one(cases[name], args.quick, args.out)
+            errors += record["status"] == "error"
+            progress.end(record["status"], record["seconds"])
+            write_report(args.out, order)
+    except KeyboardInterrupt:
+        progress.close()
+        write_report(args.out, order)
+        print(f"\ninterrupted: finished cases kept, report in {args.out}/index.html", file=sys.stderr)
+        return 130
+    finally:
+        progress.close()
+    write_report(args.out, order)
+    print(f"report: {args.out / 'index.html'} and {args.out / 'README.md'}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
