@@ -18,7 +18,7 @@ import rancf
 from rancf.modal.adaptive import AdaptiveModalStep
 from rancf.modal.bdf import integrate, NewtonStep
 from rancf.modal.mechanisms import pendulum
-from validation.case import Case, Check, Outcome
+from validation.case import Case, Check, Outcome, progress
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
          "t_end": 1.1, "tol": 1e-11}
@@ -43,7 +43,9 @@ def run(quick: bool) -> Outcome:
     cfg = _settings(quick)
     p = PAPER
     system, q0, v0 = pendulum(p["length"], cfg["n_elements"], p["E"], p["rho"], p["A"], p["I"])
+    progress("full ANCF, BDF-1 + Newton")
     full = integrate(system, NewtonStep(p["tol"]), q0, v0, cfg["t_full"], p["h"], output_every=5)
+    progress("adaptive modal (greedy Gauss-Newton)")
     step = AdaptiveModalStep(cfg["sparsity"], cfg["n_samples"], p["tol"], seed=0,
                              max_iter=cfg["max_iter"])
     adaptive = integrate(system, step, q0, v0, cfg["t_adaptive"], p["h"], output_every=5)
@@ -51,6 +53,7 @@ def run(quick: bool) -> Outcome:
     chain = rancf.Chain([rancf.Body(length=p["length"], n_elements=cfg["n_elements"], E=p["E"],
                                     rho=p["rho"], A=p["A"], I=p["I"], joint="revolute")],
                         gravity=9.81, elastic_model="berzeri")
+    progress("RANCF reference and the full solver at h/2, h/4")
     # below the RK4 stability limit (3.2e-5 s for 160 elements), output on the 5 ms grid
     dt_rancf = 5e-3 / 170
     start = time.perf_counter()

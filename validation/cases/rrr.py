@@ -15,7 +15,7 @@ import pandas as pd
 from rancf.modal import mechanisms
 from rancf.modal.adaptive import AdaptiveModalStep
 from rancf.modal.bdf import integrate, NewtonStep
-from validation.case import Case, Check, Outcome
+from validation.case import Case, Check, Outcome, progress
 
 H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
@@ -46,7 +46,9 @@ def _deflection(system, q, k):
 def run(quick: bool) -> Outcome:
     cfg = _settings(quick)
     system, q0, v0, geo = mechanisms.three_rrr(cfg["n_elements"])
+    progress("full ANCF, BDF-1 + Newton")
     full = integrate(system, NewtonStep(TOL), q0, v0, cfg["t_full"], H, output_every=5)
+    progress("adaptive modal (greedy Gauss-Newton)")
     step = AdaptiveModalStep(cfg["sparsity"], cfg["n_samples"], TOL, seed=0,
                              max_iter=cfg["max_iter"])
     adaptive = integrate(system, step, q0, v0, cfg["t_adaptive"], H, output_every=5)
