@@ -174,13 +174,16 @@ class Chain:
 
     def mass_matrices(self):
         """Constant element mass matrices (Nbar, 8, 8), kg and kg m."""
-        return np.array([element.mass_matrix(rhoA, 1.0, l)
-                         for rhoA, l in zip(self.element_rhoA, self.element_length)])
+        # the elements of a body are equal: one matrix per body, repeated
+        per_body = np.array([element.mass_matrix(b.rho, b.A, b.length / b.n_elements)
+                             for b in self.bodies])
+        return per_body[self.element_body]
 
     def gravity_forces(self):
         """Generalized gravity forces of the elements (Nbar, 8), N and N m."""
-        return np.array([element.gravity_force(rhoA, 1.0, l, self.gravity)
-                         for rhoA, l in zip(self.element_rhoA, self.element_length)])
+        per_body = np.array([element.gravity_force(b.rho, b.A, b.length / b.n_elements,
+                                                   self.gravity) for b in self.bodies])
+        return per_body[self.element_body]
 
     def straight_state(self):
         """The reference state: straight along +x from the origin, unit slopes, at rest."""
