@@ -32,19 +32,21 @@ ROD_SLIDER_SCHEMES = [
 
 class RodSliderCase:
     """``rod-slider`` case: one integrator, h = 0.01 s, 10 s of its 300 s (before Newmark's
-    divergence near 15.5 s), with and without projection."""
+    divergence near 15.5 s), without projection, with the paper's (Euclidean) projection
+    and with the kinetic-energy-metric one."""
 
-    params = (ROD_SLIDER_SCHEMES, [False, True])
+    params = (ROD_SLIDER_SCHEMES, [False, "euclidean", "mass"])
     param_names = ["scheme", "projection"]
     timeout = 300
-    # Seconds per call in Python-level Newton iterations, 18 combinations: one call each.
+    # Seconds per call in Python-level Newton iterations, 27 combinations: one call each.
     rounds, repeat, warmup_time = 1, 1, 0.0
 
     def setup(self, label, projection):
-        self.run_scheme, schemes = require("validation.cases.rod_slider", "run_scheme", "SCHEMES")
+        self.run_scheme, schemes, projections = require(
+            "validation.cases.rod_slider", "run_scheme", "SCHEMES", "PROJECTIONS")
         found = [(method, parameters) for name, method, parameters in schemes if name == label]
-        if not found:
-            raise NotImplementedError(f"the rod-slider case has no scheme {label!r}")
+        if not found or projection not in projections:
+            raise NotImplementedError(f"the rod-slider case has no {label!r}, {projection!r}")
         self.method, self.parameters = found[0]
 
     def time_run_10s(self, label, projection):
