@@ -19,6 +19,7 @@ from rancf.modal.adaptive import AdaptiveModalStep
 from rancf.modal.bdf import integrate, NewtonStep
 from rancf.modal.mechanisms import pendulum
 from validation.case import Case, Check, Outcome, progress
+from validation.modal_timing import timing_table
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
          "t_end": 1.1, "tol": 1e-11}
@@ -87,18 +88,7 @@ def run(quick: bool) -> Outcome:
     tip["adaptive y (m)"] = np.nan
     tip.loc[:n_ad - 1, "adaptive y (m)"] = tip_ad[:, 1]
 
-    steps_full, steps_ad = full.stats["steps"], adaptive.stats["steps"]
-    rows = []
-    for name, res, steps in (("full ANCF", full, steps_full), ("adaptive modal", adaptive, steps_ad)):
-        mat, upd, tot = PAPER_TIMES[name]
-        rows.append({"method": name, "simulated (s)": res.t[-1], "steps": steps,
-                     "matrix operations (s)": res.timing["matrix"],
-                     "Jacobian/stiffness/residual updates (s)": res.timing["update"],
-                     "total (s)": res.timing["total"], "setup (s)": res.timing["setup"],
-                     "total per step (ms)": 1e3 * res.timing["total"] / max(steps, 1),
-                     "paper matrix (s)": mat, "paper updates (s)": upd, "paper total (s)": tot,
-                     "paper per step (ms)": 1e3 * tot / 1100})
-    timing = pd.DataFrame(rows)
+    timing = timing_table((("full ANCF", full), ("adaptive modal", adaptive)), PAPER_TIMES, 1100)
     ratio = timing["total per step (ms)"].iloc[1] / timing["total per step (ms)"].iloc[0]
     paper_ratio = PAPER_TIMES["adaptive modal"][2] / PAPER_TIMES["full ANCF"][2]
 

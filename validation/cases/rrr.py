@@ -16,6 +16,7 @@ from rancf.modal import mechanisms
 from rancf.modal.adaptive import AdaptiveModalStep
 from rancf.modal.bdf import integrate, NewtonStep
 from validation.case import Case, Check, Outcome, progress
+from validation.modal_timing import timing_table
 
 H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
@@ -66,18 +67,7 @@ def run(quick: bool) -> Outcome:
     theta_diff = np.abs(full.q[:n_ad, -1] - adaptive.q[:, -1])
     circle_dev = np.linalg.norm(full.q[:, -3:-1] - circle[:, :2], axis=1)
 
-    rows = []
-    for name, res in (("full ANCF", full), ("adaptive modal", adaptive)):
-        mat, upd, tot = PAPER_TIMES[name]
-        steps = res.stats["steps"]
-        rows.append({"method": name, "simulated (s)": res.t[-1], "steps": steps,
-                     "matrix operations (s)": res.timing["matrix"],
-                     "Jacobian/stiffness/residual updates (s)": res.timing["update"],
-                     "total (s)": res.timing["total"], "setup (s)": res.timing["setup"],
-                     "total per step (ms)": 1e3 * res.timing["total"] / max(steps, 1),
-                     "paper matrix (s)": mat, "paper updates (s)": upd, "paper total (s)": tot,
-                     "paper per step (ms)": 1e3 * tot / 2000})
-    timing = pd.DataFrame(rows)
+    timing = timing_table((("full ANCF", full), ("adaptive modal", adaptive)), PAPER_TIMES, 2000)
     ratio = timing["total per step (ms)"].iloc[1] / timing["total per step (ms)"].iloc[0]
 
     fig, axes = plt.subplots(4, 1, figsize=(8, 10), sharex=True)
