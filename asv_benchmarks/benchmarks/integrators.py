@@ -1,0 +1,85 @@
+"""Time steps of every integrator / formulation pair vs DOF.
+
+Each call runs ``rancf.simulate`` over ``STEPS`` steps of ``DT`` from the same
+deformed, moving state, so the per-step cost is the reported time / 10, with the
+call's fixed overhead (input checks, result assembly) spread over ten steps; the
+adaptive DOPRI5 (rtol 1e-6) covers the same 10 ms with the steps it chooses. Pairs
+whose formulation is not in the commit, and sizes a solver is not meant for
+(dense DAE above 880 DOF), are skipped.
+"""
+from .common import DOF_PER_BODY, DOFS, DOFS_PAPER, memoized, pendulum, reference_system, require
+
+STEPS = 10
+DT = 1e-3  # s: the reference step of the energy case (E = 21 MPa)
+
+#: label -> (simulate keyword arguments, largest DOF it is benchmarked at)
+SCHEMES = {
+    # dt = 1e-3 s is inside RK4's stability limit for E = 21 MPa; the check (power
+    # iteration, about as costly as the ten steps) is skipped so the steps are timed.
+    "rancf-rk4": (dict(formulation="recursive", method="rk4", check_stability=False), DOFS[-1]),
+    "rancf-dopri5": (dict(formulation="recursive", method="dopri5"), DOFS[-1]),
+    "rancf-implicit": (dict(formulation="recursive", method="generalized-alpha"), DOFS[-1]),
+    "dae-dense": (dict(formulation="dae", method="generalized-alpha", linear_solver="dense"),
+                  DOFS_PAPER[-1]),
+    "dae-sparse": (dict(formulation="dae", method="generalized-alpha", linear_solver="sparse"),
+                   DOFS[-2]),
+}
+
+
+@memoized
+def unavailable(label):
+    """Why ``label`` cannot run in this commit (None if it can).
+
+    A one-step probe on a one-body chain: ``simulate`` rejects an unknown method or
+    formulation with a ValueError "method must be one of ..." / "formulation must be
+    one of ...", and an option of a formulation it lacks with a TypeError
+    "unexpected keyword argument"; any other error is a real failure and propagates.
+    """
+    simulate = require("rancf", "simulate")
+    try:
+        simulate(pendulum(DOF_PER_BODY), DT, DT, **SCHEMES[label][0])
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        if message.startswith(("method must be one of", "formulation must be one of")) \
+                or "unexpected keyword argument" in message:
+            return message
+        raise
+    return None
+
+
+def scheme(label, n_dof):
+    """The simulate keywords of ``label``; NotImplementedError when not runnable here."""
+    options, largest = SCHEMES[label]
+    if n_dof > largest:
+        raise NotImplementedError(f"{label} is not benchmarked above {largest} DOF")
+    why = unavailable(label)
+    if why:
+        raise NotImplementedError(f"{label}: {why}")
+    return options
+
+
+class Steps:
+    """Ten steps of ``rancf.simulate(chain, 10 dt, dt, ...)`` for each scheme and size."""
+
+    params = (list(SCHEMES), DOFS)
+    param_names = ["scheme", "n_dof"]
+    timeout = 300
+    repeat = (1, 5, 10.0)  # a 1e5-DOF or dense 880-DOF call takes seconds
+
+    def setup(self, label, n_dof):
+        self.simulate = require("rancf", "simulate")
+        self.options = scheme(label, n_dof)
+        self.chain, self.state = reference_system(n_dof)
+        if not hasattr(self, "warm"):
+            self.run()  # one-off set-up (model, factorizations) outside the timing
+            self.warm = True
+
+    def run(self):
+        result = self.simulate(self.chain, STEPS * DT, DT, state=self.state,
+                               output_every=STEPS, **self.options)
+        if result.status != "ok":
+            raise RuntimeError(f"{self.options}: {result.status}: {result.message}")
+        return result
+
+    def time_10_steps(self, label, n_dof):
+        self.run()
