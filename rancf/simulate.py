@@ -7,6 +7,7 @@ from scipy.integrate import solve_ivp
 from . import _explicit
 from .explicit import SCHEMES
 from .recursive import highest_frequency, model_of, state_vector
+from .implicit import METHODS as IMPLICIT_METHODS
 from .result import Result
 
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
@@ -43,7 +44,7 @@ def _check_arguments(chain, t_end, dt, output_every, rtol, atol):
 
 def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
              formulation="recursive", rtol=1e-6, atol=1e-8, max_displacement=None,
-             check_stability=True):
+             check_stability=True, **implicit_options):
     """Integrate the motion of ``chain`` from ``state`` (default: straight, at rest) to ``t_end``.
 
     Parameters
@@ -57,13 +58,17 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         ``"rk4"`` (fixed step, Cython, GIL released), ``"dopri5"`` (adaptive Dormand-Prince
         5(4), Cython, ``rtol``/``atol``), or ``"scipy:RK45" | "scipy:DOP853" |
         "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``scipy.integrate.solve_ivp`` on the
-        same right-hand side).
+        same right-hand side), or an implicit method of :mod:`rancf.implicit`: ``"newmark" |
+        "hht" | "generalized-alpha" | "generalized-alpha-s"`` (fixed step, Newton iterations;
+        for ``formulation="recursive"``, revolute chains only, :mod:`rancf.implicit_recursive`).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
     state : State, optional
         Initial state (:meth:`Chain.state`).
-    formulation : {"recursive"}
-        The O(n) recursive formulation.
+    formulation : {"recursive", "dae"}
+        The O(n) recursive formulation, or the classical one (all node coordinates, joint
+        constraints, Lagrange multipliers; :mod:`rancf.dae`), which takes the implicit
+        methods only.
     rtol, atol : float
         Tolerances of the adaptive methods.
     max_displacement : float, optional
@@ -73,15 +78,30 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         For ``"rk4"``, reject a step beyond the stability limit ``2 sqrt(2) / omega_max``,
         with ``omega_max`` bounded from below by power iteration at the initial state.
 
+    implicit_options
+        For the implicit methods: ``projection`` ("dae" only: project q, q', q'' on the
+        constraint manifolds every step; False, True / "euclidean" as the paper, or "mass"
+        for the kinetic-energy metric), ``linear_solver`` ("dense" | "sparse", "dae"
+        only), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf`` (generalized-alpha methods, in
+        [0, 1]), ``tol`` (Newton tolerance on the position increment, absolute, m; default 1e-10),
+        ``max_iter`` (Newton iterations per step). ``Result.extra`` then holds
+        ``constraint_violation`` and ``newton_iterations`` (:func:`rancf.dae.chain_result`).
+
     Returns
     -------
     Result
         ``status`` is "ok", or "diverged"/"failed" with the results up to that time.
     """
     t_end, dt = _check_arguments(chain, t_end, dt, output_every, rtol, atol)
-    if formulation != "recursive":
-        raise ValueError(f"formulation must be one of ['recursive'], got {formulation!r}")
+    if formulation not in ("recursive", "dae"):
+        raise ValueError(f"formulation must be one of ['dae', 'recursive'], got {formulation!r}")
     state = chain.straight_state() if state is None else state
+    if formulation == "dae" or method in IMPLICIT_METHODS:
+        return _run_implicit(chain, t_end, dt, method, output_every,
+                             chain.state(state.nodes, state.beta), formulation, **implicit_options)
+    if implicit_options:
+        raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
+                        f"{sorted(IMPLICIT_METHODS)} only")
     y0 = state_vector(chain, state)
     bound = 100.0 * chain.total_length if max_displacement is None else \
         float(max_displacement)
@@ -161,3 +181,18 @@ def _run_scipy(chain, method, y0, t_out, dt, rtol, atol, bound):
         status, message = "diverged", f"the state became non-finite after t = {t[max(n - 1, 0)]:.6g} s"
         t, Y = t[:n], Y[:n]
     return _result(chain, t, Y, method, status, message, stats, time.perf_counter() - start)
+
+
+def _run_implicit(chain, t_end, dt, method, output_every, state, formulation, **options):
+    """The implicit methods: the classical DAE or the implicit recursive formulation."""
+    if method not in IMPLICIT_METHODS:
+        raise ValueError(f"method must be one of {sorted(IMPLICIT_METHODS)} for formulation "
+                         f"{formulation!r}, got {method!r}")
+    steps = t_end / dt
+    if abs(steps - round(steps)) > 1e-9 * steps:
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+    if formulation == "dae":
+        from .dae import simulate as run
+    else:
+        from .implicit_recursive import simulate as run
+    return run(chain, t_end, dt, method, output_every, state, **options)

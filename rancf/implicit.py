@@ -1,0 +1,546 @@
+"""Implicit integrators for index-3 DAEs of multibody dynamics (generalized-alpha family).
+
+The problem (Ding & Pan 2013, eq. 1; DESIGN.md section 4) is::
+
+    M(q) q'' + Phi_q(q)^T lambda = F(q, q', t),        Phi(q) = 0            (m constraints)
+
+with scleronomic constraints (no explicit time dependence), so that the velocity and
+acceleration constraints are ``Phi' = Phi_q q' = 0`` and ``Phi'' = Phi_q q'' + xi(q, q') = 0``
+with ``xi = (Phi_q q')_q q'``.
+
+Every scheme of the family updates positions and velocities with Newmark's formulas
+(paper eq. 3 and 5)::
+
+    q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}
+    v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1}
+
+and differs in where the equilibrium is enforced. In the paper's convention (weights on the
+*new* step, so ``alpha = 1`` is Newmark):
+
+* ``intermediate = False`` (Newmark, HHT-I3, generalized-alpha; paper eq. 6, 9, 12)::
+
+      (1 - am) M_n a_n + am M_{n+1} a_{n+1}
+          + (1 - af) (Phi_q^T lambda - F)_n + af (Phi_q^T lambda - F)_{n+1} = 0
+
+* ``intermediate = True`` (generalized-alpha-S, paper eq. 14): the equation of motion is
+  evaluated once, at the intermediate state ``q_f = (1 - af) q_n + af q_{n+1}`` (same for
+  v and t), with acceleration ``a_m = (1 - am) a_n + am a_{n+1}`` and the unknown multiplier
+  taken as ``lambda`` at that point::
+
+      M(q_f) a_m + Phi_q(q_f)^T lambda - F(q_f, v_f, t_f) = 0
+
+and ``Phi(q_{n+1}) = 0`` in both. The unknowns ``a_{n+1}`` and ``lambda`` are found by Newton
+iterations on the full system; the constraint row is divided by ``h^2 beta`` so the Newton
+matrix stays O(1) as h -> 0::
+
+    [ am M + cmq d(M a)/dq + af h^2 beta (K + d(Phi_q^T lambda)/dq) + af h gamma C   w Phi_q^T ] [da]   [-r ]
+    [ Phi_q(q_{n+1})                                                                 0        ] [dl] = [-Phi / (h^2 beta)]
+
+(``K = -dF/dq``, ``C = -dF/dv``; ``w = af`` without, ``w = 1`` with the intermediate point;
+``cmq = am h^2 beta`` or ``af h^2 beta``).
+
+With ``projection=True`` each converged step is followed by the projections of paper
+eq. 15-17: q onto ``Phi = 0`` (Gauss-Newton iterations ``q <- q - Phi_q^T (Phi_q Phi_q^T)^-1 Phi``,
+i.e. eq. 15 with Phi_q frozen at the current iterate), then v onto ``Phi_q v = 0`` and a onto
+``Phi_q a + xi = 0`` (both linear, exact). The projected q, v, a start the next step.
+The paper's projections are orthogonal in the Euclidean metric of the coordinates
+(``projection=True`` or ``"euclidean"``); that metric does not respect kinetic energy, and the
+velocity projection can feed energy in every step (it does on the rod-slider with the rod's
+centre as coordinates: 0.33 J/s, until the run diverges). ``projection="mass"`` projects v and
+a orthogonally in the kinetic-energy metric instead,
+``[M Phi_q^T; Phi_q 0] [v; nu] = [M v~; 0]`` and ``[M Phi_q^T; Phi_q 0] [a; w] = [M a~; -xi]``,
+which never increases ``v^T M v`` and works with a singular M (only the saddle-point matrix must
+be regular); q is projected as before.
+
+Coefficients (paper section 1; the OCR of the HHT formulas is damaged, DESIGN.md gives them):
+
+=====================  =====================  ====================  ================  =======================
+scheme                 am                     af                    gamma             beta
+=====================  =====================  ====================  ================  =======================
+Newmark                1                      1                     1/2               1/4
+HHT-I3 (alpha)         1                      alpha in [2/3, 1]     3/2 - alpha       (2 - alpha)^2 / 4
+generalized-alpha(rho) (2 - rho)/(rho + 1)    1/(rho + 1)           1/2 + am - af     (1 + am - af)^2 / 4
+=====================  =====================  ====================  ================  =======================
+
+(generalized-alpha-S uses the generalized-alpha coefficients.) All are second-order accurate
+in q and v (Arnold & Bruls 2007); tests check it on problems with known solutions.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, Optional
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+__all__ = [
+    "IndexThreeDAE",
+    "ImplicitIntegrator",
+    "Newmark",
+    "HHT",
+    "GeneralizedAlpha",
+    "GeneralizedAlphaS",
+    "METHODS",
+    "ImplicitSolution",
+    "integrate",
+]
+
+LINEAR_SOLVERS = ("dense", "sparse")
+
+
+class IndexThreeDAE:
+    """The contract a problem offers the integrators (override what your problem has).
+
+    Attributes
+    ----------
+    n_coordinates : int
+        n, the number of coordinates q.
+    n_constraints : int
+        m, the number of constraint equations.
+    linear_solver : {"dense", "sparse"}
+        How the default :meth:`newton_matrix` assembles and factors (LAPACK LU or SuperLU).
+    """
+
+    n_coordinates: int = 0
+    n_constraints: int = 0
+    linear_solver: str = "dense"
+
+    # --- model -------------------------------------------------------------------------
+    def mass(self, q):
+        """M(q), (n, n) ndarray or scipy.sparse matrix."""
+        raise NotImplementedError
+
+    def mass_action(self, q, a):
+        """M(q) a, shape (n,); override when M is applied without forming it."""
+        return self.mass(q) @ a
+
+    def mass_derivative(self, q, a):
+        """d(M(q) a)/dq, (n, n); None when M is constant (the default)."""
+        return None
+
+    def force(self, q, v, t):
+        """Applied, elastic and velocity-dependent forces F(q, v, t), shape (n,)."""
+        raise NotImplementedError
+
+    def stiffness(self, q, v, t):
+        """K = -dF/dq, (n, n) (ndarray or sparse); None when F does not depend on q."""
+        return None
+
+    def damping(self, q, v, t):
+        """C = -dF/dv, (n, n); None when F does not depend on v (the default)."""
+        return None
+
+    def constraint(self, q):
+        """Phi(q), shape (m,)."""
+        return np.zeros(0)
+
+    def constraint_jacobian(self, q):
+        """Phi_q(q), (m, n) ndarray or sparse."""
+        return np.zeros((0, self.n_coordinates))
+
+    def constraint_curvature(self, q, lam):
+        """d(Phi_q^T lam)/dq, (n, n); None for linear constraints (the default)."""
+        return None
+
+    def acceleration_bias(self, q, v):
+        """xi = (Phi_q v)_q v, shape (m,): Phi'' = Phi_q a + xi. Zero for linear constraints."""
+        return np.zeros(self.n_constraints)
+
+    def energy(self, q, v):
+        """Total mechanical energy (J), if the problem is conservative; None otherwise."""
+        return None
+
+    # --- linear algebra ----------------------------------------------------------------
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, c_m, c_mq, c_k, c_c, w):
+        """Factor the Newton matrix of the module docstring and return an object whose
+        ``solve(r_dyn, r_con)`` returns ``(da, dlam)`` with ``S [da; dlam] = [r_dyn; r_con]``.
+
+        ``q_e, a_e, lam, v_e, t_e`` is the point where the equation of motion is evaluated,
+        ``q_new`` where the constraints are; ``c_m, c_mq, c_k, c_c, w`` the scheme's weights
+        (mass, mass derivative, stiffness and constraint curvature, damping, multiplier column).
+        """
+        sparse = self.linear_solver == "sparse"
+        conv = sp.csr_matrix if sparse else _dense
+        A = c_m * conv(self.mass(q_e))
+        for c, mat in ((c_mq, self.mass_derivative(q_e, a_e) if c_mq else None),
+                       (c_k, self.stiffness(q_e, v_e, t_e) if c_k else None),
+                       (c_k, self.constraint_curvature(q_e, lam) if c_k and self.n_constraints else None),
+                       (c_c, self.damping(q_e, v_e, t_e) if c_c else None)):
+            if mat is not None:
+                A = A + c * conv(mat)
+        m = self.n_constraints
+        if m == 0:
+            return NewtonFactor(A, 0, sparse)
+        G = conv(self.constraint_jacobian(q_e)) * w
+        B = conv(self.constraint_jacobian(q_new))
+        if sparse:
+            S = sp.bmat([[A, G.T], [B, None]], format="csc")
+        else:
+            S = np.block([[A, G.T], [B, np.zeros((m, m))]])
+        return NewtonFactor(S, m, sparse)
+
+    def gram_solver(self, J):
+        """Return ``solve(r) = (J J^T)^{-1} r`` for the projections (J = Phi_q, full row rank)."""
+        if sp.issparse(J):
+            lu = spla.splu(sp.csc_matrix(J @ J.T))
+            return lu.solve
+        c = sla.cho_factor(J @ J.T)
+        return lambda r: sla.cho_solve(c, r)
+
+
+def _dense(mat):
+    return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
+
+
+class NewtonFactor:
+    """LU factors (LAPACK or SuperLU) of a Newton matrix; ``solve`` splits the solution into (da, dlam)."""
+
+    def __init__(self, S, m, sparse):
+        self.m = m
+        self.sparse = sparse
+        if sparse:
+            self.lu = spla.splu(sp.csc_matrix(S))
+        else:
+            self.lu = sla.lu_factor(S, check_finite=False)
+
+    def solve(self, r_dyn, r_con):
+        r = np.concatenate([r_dyn, r_con]) if self.m else r_dyn
+        x = self.lu.solve(r) if self.sparse else sla.lu_solve(self.lu, r, check_finite=False)
+        n = x.size - self.m
+        return x[:n], x[n:]
+
+
+@dataclass
+class ImplicitSolution:
+    """Output of :func:`integrate`: states at the output steps and per-step monitors.
+
+    ``violations[k] = (|Phi|, |Phi'|, |Phi''|)`` (infinity norms) and ``newton_iterations[k]``
+    are the maxima over the steps since the previous output (per step when output_every = 1).
+    ``status`` is "ok", "failed" (Newton did not converge) or "diverged" (non-finite or
+    unbounded state); on failure the arrays hold the steps before it.
+    """
+
+    t: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    lam: np.ndarray
+    violations: np.ndarray
+    newton_iterations: np.ndarray
+    status: str = "ok"
+    message: str = ""
+    stats: Dict[str, int] = field(default_factory=dict)
+    wall_time: float = 0.0
+
+
+class ImplicitIntegrator:
+    """Base of the generalized-alpha family: one Newton loop, coefficients from the subclass.
+
+    A subclass sets the class attributes ``alpha_m, alpha_f, gamma, beta`` (paper convention,
+    see the module docstring) and ``intermediate`` (True for the -S variant), or computes them
+    from its parameter in :meth:`_set_parameters`. Work counters: ``nfev`` (force
+    evaluations), ``njev`` (Newton matrices assembled and factored), ``newton_iterations``
+    (total), ``steps``.
+
+    Parameters
+    ----------
+    problem : IndexThreeDAE
+    t0 : float
+    q0, v0 : ndarray (n,)
+        Initial state; must satisfy the position and velocity constraints (not checked here).
+    dt : float
+        Step size h > 0 (s).
+    projection : bool or {"euclidean", "mass"}
+        Project q, q', q'' onto the constraint manifolds after every step (paper eq. 15-17).
+    tol : float
+        Newton stops when the position increment ``max|dq| <= tol`` (dq = h^2 beta da), an
+        absolute tolerance in the units of q (m for node coordinates), so that formulations
+        with different coordinates (absolute nodes, relative minimal coordinates) stop alike.
+    max_iter : int
+        Newton iteration cap per step; reaching it stops the run with status "failed".
+    """
+
+    name = "base"
+    alpha_m = 1.0
+    alpha_f = 1.0
+    gamma = 0.5
+    beta = 0.25
+    intermediate = False
+    divergence_bound = 1e8
+
+    def __init__(self, problem, t0, q0, v0, dt, projection=False, tol=1e-10, max_iter=25, **parameters):
+        if not (np.isfinite(dt) and dt > 0):
+            raise ValueError(f"dt must be a positive finite number, got {dt!r}")
+        if not (tol > 0):
+            raise ValueError(f"tol must be > 0, got {tol!r}")
+        if int(max_iter) < 1:
+            raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
+        self._set_parameters(**parameters)
+        self.problem = problem
+        self.h = float(dt)
+        if projection not in (False, True, "euclidean", "mass"):
+            raise ValueError(f"projection must be False, True, 'euclidean' or 'mass', got {projection!r}")
+        self.projection = "euclidean" if projection is True else projection
+        self.tol = float(tol)
+        self.max_iter = int(max_iter)
+        self.t = float(t0)
+        self.q = np.array(q0, dtype=float)
+        self.v = np.array(v0, dtype=float)
+        n = problem.n_coordinates
+        if self.q.shape != (n,) or self.v.shape != (n,):
+            raise ValueError(f"q0 and v0 must have shape ({n},), got {self.q.shape} and {self.v.shape}")
+        self.nfev = self.njev = self.newton_iterations = self.steps = 0
+        self.a, self.lam = self._consistent_acceleration(self.q, self.v, self.t)
+
+    def _set_parameters(self, **parameters):
+        if parameters:
+            raise TypeError(f"{self.name} takes no parameters, got {sorted(parameters)}")
+
+    # --------------------------------------------------------------------------------
+    def _consistent_acceleration(self, q, v, t):
+        """Solve [M Phi_q^T; Phi_q 0] [a; lam] = [F; -xi] for the initial a and lambda."""
+        p = self.problem
+        F = p.force(q, v, t)
+        self.nfev += 1
+        fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(p.n_constraints), v, t, q, 1.0, 0.0, 0.0, 0.0, 1.0)
+        self.njev += 1
+        return fac.solve(F, -p.acceleration_bias(q, v))
+
+    def step(self):
+        """Advance one step of size h. Returns the number of Newton iterations.
+
+        Raises
+        ------
+        _StepFailure
+            When Newton does not converge or the state leaves the finite range.
+        """
+        p, h = self.problem, self.h
+        am, af, g, b = self.alpha_m, self.alpha_f, self.gamma, self.beta
+        qn, vn, an, lamn, tn = self.q, self.v, self.a, self.lam, self.t
+        t1 = tn + h
+        q_pred = qn + h * vn + h * h * (0.5 - b) * an
+        v_pred = vn + h * (1.0 - g) * an
+        hb, hg = h * h * b, h * g
+        if self.intermediate:
+            t_e = tn + af * h
+            r_old = None
+        else:
+            t_e = t1
+            # The old-step part of the weighted equilibrium (zero for Newmark).
+            r_old = 0.0
+            if am != 1.0:
+                r_old = r_old + (1.0 - am) * p.mass_action(qn, an)
+            if af != 1.0:
+                Fn = p.force(qn, vn, tn)
+                self.nfev += 1
+                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn).T @ lamn - Fn)
+        a1, lam = an.copy(), lamn.copy()
+        for it in range(1, self.max_iter + 1):
+            q1 = q_pred + hb * a1
+            v1 = v_pred + hg * a1
+            if self.intermediate:
+                q_e = (1.0 - af) * qn + af * q1
+                v_e = (1.0 - af) * vn + af * v1
+                a_e = (1.0 - am) * an + am * a1
+                r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, t_e)
+                if p.n_constraints:
+                    r = r + p.constraint_jacobian(q_e).T @ lam
+                w, c_mq = 1.0, af * hb
+            else:
+                q_e, v_e, a_e = q1, v1, a1
+                r = am * p.mass_action(q1, a1) - af * p.force(q1, v1, t1)
+                if p.n_constraints:
+                    r = r + af * (p.constraint_jacobian(q1).T @ lam)
+                r = r + r_old
+                w, c_mq = af, am * hb
+            self.nfev += 1
+            r_con = p.constraint(q1) / hb
+            if not (np.all(np.isfinite(r)) and np.all(np.isfinite(r_con))):
+                raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
+            try:
+                fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
+                self.njev += 1
+                da, dl = fac.solve(-r, -r_con)
+            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+                # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
+                raise _StepFailure("failed", f"Newton matrix could not be factored at t = {t1:.6g} s: {exc}")
+            a1 += da
+            lam += dl
+            self.newton_iterations += 1
+            dq = hb * np.max(np.abs(da), initial=0.0)
+            if not np.isfinite(dq):
+                raise _StepFailure("diverged", f"non-finite Newton increment at t = {t1:.6g} s")
+            if dq <= self.tol:
+                break
+        else:
+            raise _StepFailure(
+                "failed",
+                f"Newton did not converge at t = {t1:.6g} s within {self.max_iter} iterations "
+                f"(last |dq| = {dq:.3g}, tolerance {self.tol:.3g})",
+            )
+        q1 = q_pred + hb * a1
+        v1 = v_pred + hg * a1
+        if self.projection and p.n_constraints:
+            q1, v1, a1 = self._project(q1, v1, a1)
+        if not (np.max(np.abs(q1)) < self.divergence_bound and np.max(np.abs(v1)) < self.divergence_bound):
+            raise _StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {t1:.6g} s")
+        self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
+        self.steps += 1
+        return it
+
+    def _project(self, q, v, a):
+        """Paper eq. 15-17: q onto Phi = 0, v onto Phi_q v = 0, a onto Phi_q a + xi = 0."""
+        p = self.problem
+        for _ in range(10):
+            phi = p.constraint(q)
+            J = p.constraint_jacobian(q)
+            if np.max(np.abs(phi)) <= 1e-15 * (1.0 + np.max(np.abs(q))):
+                break
+            q = q - J.T @ p.gram_solver(J)(phi)
+        if self.projection == "mass":
+            m = p.n_constraints
+            fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(m), v, self.t, q, 1.0, 0.0, 0.0, 0.0, 1.0)
+            v = fac.solve(p.mass_action(q, v), np.zeros(m))[0]
+            a = fac.solve(p.mass_action(q, a), -p.acceleration_bias(q, v))[0]
+            return q, v, a
+        solve = p.gram_solver(J)
+        v = v - J.T @ solve(J @ v)
+        a = a - J.T @ solve(J @ a + p.acceleration_bias(q, v))
+        return q, v, a
+
+    def violations(self):
+        """(|Phi|, |Phi_q v|, |Phi_q a + xi|) at the current state, infinity norms."""
+        p = self.problem
+        if not p.n_constraints:
+            return 0.0, 0.0, 0.0
+        J = p.constraint_jacobian(self.q)
+        return (
+            float(np.max(np.abs(p.constraint(self.q)))),
+            float(np.max(np.abs(J @ self.v))),
+            float(np.max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)))),
+        )
+
+    def stats(self):
+        return {"nfev": self.nfev, "njev": self.njev, "nlu": self.njev,
+                "newton_iterations": self.newton_iterations, "steps": self.steps}
+
+
+class _StepFailure(Exception):
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Newmark(ImplicitIntegrator):
+    """Newmark's average-acceleration scheme (gamma = 1/2, beta = 1/4), paper eq. 3-6."""
+
+    name = "newmark"
+
+
+class HHT(ImplicitIntegrator):
+    """HHT-I3 in the paper's convention (eq. 9): ``alpha`` in [2/3, 1], 1 is Newmark.
+
+    alpha_m = 1, alpha_f = alpha, gamma = 3/2 - alpha, beta = (2 - alpha)^2 / 4
+    (the classical HHT parameter is alpha - 1 in [-1/3, 0]).
+    """
+
+    name = "hht"
+
+    def _set_parameters(self, alpha=0.9):
+        alpha = float(alpha)
+        if not (2.0 / 3.0 - 1e-12 <= alpha <= 1.0):
+            raise ValueError(f"alpha must be in [2/3, 1] for method 'hht', got {alpha!r}")
+        self.alpha_m, self.alpha_f = 1.0, alpha
+        self.gamma, self.beta = 1.5 - alpha, (2.0 - alpha) ** 2 / 4.0
+
+
+class GeneralizedAlpha(ImplicitIntegrator):
+    """Generalized-alpha (paper eq. 12) with spectral radius at infinity ``rho_inf`` in [0, 1].
+
+    1 - alpha_m = (2 rho - 1)/(rho + 1), 1 - alpha_f = rho/(rho + 1),
+    gamma = 1/2 + alpha_m - alpha_f, beta = (1 + alpha_m - alpha_f)^2 / 4.
+    """
+
+    name = "generalized-alpha"
+
+    def _set_parameters(self, rho_inf=0.9):
+        rho = float(rho_inf)
+        if not (0.0 <= rho <= 1.0):
+            raise ValueError(f"rho_inf must be in [0, 1], got {rho_inf!r}")
+        self.alpha_m = 1.0 - (2.0 * rho - 1.0) / (rho + 1.0)
+        self.alpha_f = 1.0 - rho / (rho + 1.0)
+        self.gamma = 0.5 + self.alpha_m - self.alpha_f
+        self.beta = (1.0 + self.alpha_m - self.alpha_f) ** 2 / 4.0
+
+
+class GeneralizedAlphaS(GeneralizedAlpha):
+    """Generalized-alpha-S (paper eq. 14): equilibrium at the intermediate state, for M(q)."""
+
+    name = "generalized-alpha-s"
+    intermediate = True
+
+
+METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, GeneralizedAlphaS)}
+
+
+def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
+              projection=False, tol=1e-10, max_iter=25, **parameters):
+    """Integrate an :class:`IndexThreeDAE` from t0 to t_end with fixed step dt.
+
+    Parameters
+    ----------
+    method : {"newmark", "hht", "generalized-alpha", "generalized-alpha-s"}
+    output_every : int
+        Store every k-th step (the first and the last state are always stored).
+    parameters
+        ``alpha`` for "hht", ``rho_inf`` for the generalized-alpha methods.
+
+    Returns
+    -------
+    ImplicitSolution
+        A run stopped by a Newton failure or a divergence keeps the steps before it, with
+        ``status`` and ``message`` saying what happened.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {sorted(METHODS)}, got {method!r}")
+    if int(output_every) < 1:
+        raise ValueError(f"output_every must be >= 1, got {output_every!r}")
+    if not (t_end > t0):
+        raise ValueError(f"t_end must be > t0 = {t0}, got {t_end!r}")
+    output_every = int(output_every)
+    start = time.perf_counter()
+    integ = METHODS[method](problem, t0, q0, v0, dt, projection=projection, tol=tol,
+                            max_iter=max_iter, **parameters)
+    n_steps = int(round((t_end - t0) / dt))
+    if n_steps < 1 or abs(n_steps * dt - (t_end - t0)) > 1e-9 * max(1.0, abs(t_end)):
+        raise ValueError(f"(t_end - t0) / dt must be a positive integer, got {(t_end - t0) / dt!r}")
+    ts, qs, vs, as_, ls = [integ.t], [integ.q], [integ.v], [integ.a], [integ.lam]
+    viol, iters = [integ.violations()], [0]
+    status, message = "ok", ""
+    worst_v, worst_it = np.zeros(3), 0
+    for k in range(1, n_steps + 1):
+        try:
+            it = integ.step()
+        except _StepFailure as exc:
+            status, message = exc.status, exc.message
+            break
+        worst_v = np.maximum(worst_v, integ.violations())
+        worst_it = max(worst_it, it)
+        if k % output_every == 0 or k == n_steps:
+            ts.append(integ.t)
+            qs.append(integ.q)
+            vs.append(integ.v)
+            as_.append(integ.a)
+            ls.append(integ.lam)
+            viol.append(worst_v)
+            iters.append(worst_it)
+            worst_v, worst_it = np.zeros(3), 0
+    return ImplicitSolution(
+        t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
+        violations=np.array(viol), newton_iterations=np.array(iters), status=status,
+        message=message, stats=integ.stats(), wall_time=time.perf_counter() - start,
+    )
