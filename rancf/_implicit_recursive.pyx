@@ -16,8 +16,8 @@ untouched.
 """
 import numpy as np
 
-from rancf._recursive cimport (ChainData, RecursiveModel, factorize, generalized_forces,
-                               kinematics, solve_mass)
+from rancf._recursive cimport (ChainData, RecursiveModel, bind_arrays, factorize,
+                               generalized_forces, kinematics, solve_mass)
 
 
 cdef class NewtonMatrix:
@@ -41,22 +41,7 @@ cdef class NewtonMatrix:
                        if k in ("M", "e", "VE", "bias", "kappa", "U", "gam", "tau", "ups", "Pinv", "Psi", "z")}
         self.arrays["chi"] = model.arrays["chi"].copy()
         self.arrays["eps"] = model.arrays["eps"].copy()
-        a = self.arrays
-        cdef double[::1] dv
-        dv = a["M"].reshape(-1); self.data.M = &dv[0]
-        dv = a["e"].reshape(-1); self.data.e = &dv[0]
-        dv = a["VE"].reshape(-1); self.data.VE = &dv[0]
-        dv = a["chi"].reshape(-1); self.data.chi = &dv[0]
-        dv = a["eps"].reshape(-1); self.data.eps = &dv[0]
-        dv = a["bias"].reshape(-1); self.data.bias = &dv[0]
-        dv = a["kappa"].reshape(-1); self.data.kappa = &dv[0]
-        dv = a["U"]; self.data.U = &dv[0]
-        dv = a["gam"]; self.data.gam = &dv[0]
-        dv = a["tau"].reshape(-1); self.data.tau = &dv[0]
-        dv = a["ups"].reshape(-1); self.data.ups = &dv[0]
-        dv = a["Pinv"].reshape(-1); self.data.Pinv = &dv[0]
-        dv = a["Psi"].reshape(-1); self.data.Psi = &dv[0]
-        dv = a["z"].reshape(-1); self.data.z = &dv[0]
+        bind_arrays(&self.data, self.arrays)
 
     def factor(self, const double[:, :, ::1] K, double c_m, double c_k):
         """Factor ``c_m Omega + c_k B^T diag(K_s) B``; K (n_el, 8, 8) element tangents.

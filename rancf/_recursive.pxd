@@ -32,6 +32,7 @@ cdef int factorize(ChainData* d) noexcept nogil
 cdef void generalized_forces(ChainData* d) noexcept nogil
 cdef void solve_mass(ChainData* d, double* x) noexcept nogil
 cdef int rhs(ChainData* d, const double* y, double* ydot) noexcept nogil
+cdef void bind_arrays(ChainData* d, dict arrays) except *
 
 cdef class RecursiveModel:
     cdef ChainData data

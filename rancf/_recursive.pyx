@@ -351,6 +351,45 @@ cdef int rhs(ChainData* d, const double* y, double* ydot) noexcept nogil:
     return 0
 
 
+cdef void bind_arrays(ChainData* d, dict arrays) except *:
+    """Point the fields of ``d`` named in ``arrays`` (C-contiguous ndarrays) at their data.
+
+    The arrays must outlive ``d``: the owner keeps them (``RecursiveModel.arrays``).
+    """
+    cdef int[::1] iv
+    cdef double[::1] dv
+    for name, array in arrays.items():
+        if array.dtype == np.intc:
+            iv = array.reshape(-1)
+            if name == "joint": d.joint = &iv[0]
+            elif name == "nb": d.nb = &iv[0]
+            elif name == "boff": d.boff = &iv[0]
+            elif name == "left": d.left = &iv[0]
+            elif name == "right": d.right = &iv[0]
+            else: raise KeyError(name)
+            continue
+        dv = array.reshape(-1)
+        if name == "length": d.length = &dv[0]
+        elif name == "EA": d.EA = &dv[0]
+        elif name == "EI": d.EI = &dv[0]
+        elif name == "M": d.M = &dv[0]
+        elif name == "FG": d.FG = &dv[0]
+        elif name == "e": d.e = &dv[0]
+        elif name == "VE": d.VE = &dv[0]
+        elif name == "chi": d.chi = &dv[0]
+        elif name == "eps": d.eps = &dv[0]
+        elif name == "bias": d.bias = &dv[0]
+        elif name == "kappa": d.kappa = &dv[0]
+        elif name == "U": d.U = &dv[0]
+        elif name == "gam": d.gam = &dv[0]
+        elif name == "tau": d.tau = &dv[0]
+        elif name == "ups": d.ups = &dv[0]
+        elif name == "Pinv": d.Pinv = &dv[0]
+        elif name == "Psi": d.Psi = &dv[0]
+        elif name == "z": d.z = &dv[0]
+        else: raise KeyError(name)
+
+
 cdef class RecursiveModel:
     """The kernels' view of a :class:`rancf.Chain`: constants plus a preallocated workspace.
 
@@ -378,32 +417,7 @@ cdef class RecursiveModel:
             bias=np.zeros((nel, 8)), kappa=np.zeros((nel, 8)), U=np.zeros(nel),
             gam=np.zeros(chain.n_dof), tau=np.zeros((nel, 6, 6)), ups=np.zeros((nel, 6, 6)),
             Pinv=np.zeros((nel, 6, 6)), Psi=np.zeros((nel, 6, 6)), z=np.zeros((nel, 6)))
-        a = self.arrays
-        cdef int[::1] iv
-        cdef double[::1] dv
-        iv = a["joint"]; self.data.joint = &iv[0]
-        iv = a["nb"]; self.data.nb = &iv[0]
-        iv = a["boff"]; self.data.boff = &iv[0]
-        iv = a["left"]; self.data.left = &iv[0]
-        iv = a["right"]; self.data.right = &iv[0]
-        dv = a["length"]; self.data.length = &dv[0]
-        dv = a["EA"]; self.data.EA = &dv[0]
-        dv = a["EI"]; self.data.EI = &dv[0]
-        dv = a["M"].reshape(-1); self.data.M = &dv[0]
-        dv = a["FG"].reshape(-1); self.data.FG = &dv[0]
-        dv = a["e"].reshape(-1); self.data.e = &dv[0]
-        dv = a["VE"].reshape(-1); self.data.VE = &dv[0]
-        dv = a["chi"].reshape(-1); self.data.chi = &dv[0]
-        dv = a["eps"].reshape(-1); self.data.eps = &dv[0]
-        dv = a["bias"].reshape(-1); self.data.bias = &dv[0]
-        dv = a["kappa"].reshape(-1); self.data.kappa = &dv[0]
-        dv = a["U"]; self.data.U = &dv[0]
-        dv = a["gam"]; self.data.gam = &dv[0]
-        dv = a["tau"].reshape(-1); self.data.tau = &dv[0]
-        dv = a["ups"].reshape(-1); self.data.ups = &dv[0]
-        dv = a["Pinv"].reshape(-1); self.data.Pinv = &dv[0]
-        dv = a["z"].reshape(-1); self.data.z = &dv[0]
-        dv = a["Psi"].reshape(-1); self.data.Psi = &dv[0]
+        bind_arrays(&self.data, self.arrays)
         self.data.n_el = nel
         self.data.n_nodes = chain.n_nodes
         self.data.n_dof = chain.n_dof

@@ -1,0 +1,156 @@
+"""Adaptive modal selection (adaptive-modal paper section 2, DESIGN.md section 5).
+
+Per flexible component: boundary coordinates ``b`` are the nodes that appear in a constraint
+(joint nodes), the interior ``a`` the rest; the Craig-Bampton transform of the component's
+mass and constant bending stiffness ``K_t`` (the nonlinear axial force is the pseudo-load of
+eq. 23) with *all* interior modes kept gives the sparse basis
+
+    x = (q, lam_hat) = Phi c,   c = (all non-interior coordinates, xi for every component, lam_hat)
+
+(eq. 29). Latin-hypercube sampling (``scipy.stats.qmc.LatinHypercube``, seedable) picks
+``n_samples`` rows Omega of each component's interior equations (eq. 30-32); every other row
+(boundary, rigid bodies, constraints) is kept. Each BDF-1 step (eq. 33-35) then solves the
+sampled residual for a solution with at most ``sparsity`` non-zero modal coordinates per
+component (eq. 36) by greedy Gauss-Newton (:mod:`rancf.modal.greedy_gauss_newton`, eq. 37,
+figure 3), starting from the forward-difference predictor ``q_{t-1} + h v_{t-1}`` and the
+previous multipliers (the paper's step 2). The selected modes of every recorded step are
+returned. With ``sparsity`` equal to all interior modes and ``n_samples`` equal to all
+interior rows the system is square and greedy Gauss-Newton is Newton's method in the modal
+coordinates (a linear change of variables of the full step).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import qmc
+
+from rancf.modal.craig_bampton import CraigBampton
+from rancf.modal.greedy_gauss_newton import greedy_gauss_newton
+
+
+def latin_hypercube_rows(n_rows, n_samples, seed):
+    """``n_samples`` distinct row indices in ``[0, n_rows)`` by Latin-hypercube sampling.
+
+    The LHS puts one point ``u`` in each stratum ``[j/n, (j+1)/n)`` of ``[0, 1)``. Row stratum
+    ``j`` is the rows ``ceil(j N / n) <= i < ceil((j+1) N / n)`` (disjoint, non-empty for
+    ``N >= n``); the point's position inside its stratum picks the row, so the rows are
+    distinct (flooring ``u N`` alone can pick the same row from two neighbouring strata).
+    """
+    if not 1 <= n_samples <= n_rows:
+        raise ValueError(f"n_samples must be in [1, {n_rows}], got {n_samples}")
+    u = qmc.LatinHypercube(d=1, seed=seed).random(n_samples)[:, 0] * n_samples
+    j = np.minimum(np.floor(u).astype(np.int64), n_samples - 1)
+    lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
+    hi = -((-(j + 1) * n_rows) // n_samples)
+    return np.sort(lo + np.floor((u - j) * (hi - lo)).astype(np.int64))
+
+
+class AdaptiveModalStep:
+    """Step solver of the adaptive modal method, for :func:`rancf.modal.bdf.integrate`.
+
+    Parameters
+    ----------
+    sparsity : int or sequence (one per flexible component): modal coordinates kept per step.
+    n_samples : int or sequence: interior equations kept per component (Latin hypercube).
+    tol : greedy Gauss-Newton tolerance (residual norm and step, see its module).
+    seed : seed of the Latin-hypercube sampling (int or numpy Generator).
+    max_iter : greedy Gauss-Newton iterations per step.
+    max_support : int or sequence, optional: cap on the support during a step (default
+        ``sparsity``; see :func:`rancf.modal.greedy_gauss_newton.greedy_gauss_newton`).
+
+    Attributes after :meth:`setup`: ``reductors`` (one :class:`CraigBampton` per flexible
+    component), ``rows`` (sampled equation indices), ``candidates`` (positions of the modal
+    coordinates in ``c``), ``statuses`` (count of each greedy Gauss-Newton outcome).
+    """
+
+    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=50, max_support=None):
+        self.sparsity, self.n_samples, self.max_support = sparsity, n_samples, max_support
+        self.tol, self.seed, self.max_iter = float(tol), seed, int(max_iter)
+        if not self.tol > 0 or self.max_iter < 1:
+            raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
+
+    def setup(self, equations):
+        self.eq = eq = equations
+        system = eq.system
+        beams = system.beams
+        if not beams:
+            raise ValueError("the system has no flexible component")
+        sparsity, n_samples = (np.broadcast_to(np.asarray(v, dtype=np.int64), (len(beams),))
+                               for v in (self.sparsity, self.n_samples))
+        Cq_cols = set(system.constraint_triplets(np.zeros(system.n))[1].tolist())
+        K = system.bending_stiffness()
+        M = system.mass
+        Phi = np.eye(eq.N)
+        rows = np.ones(eq.N, dtype=bool)
+        candidates, groups, self.reductors, self._blocks = [], [], [], []
+        rng = np.random.default_rng(self.seed)
+        for g, k in enumerate(beams):
+            comp = system.components[k]
+            glob = system.index(k, np.arange(comp.n_coordinates))
+            joint_nodes = sorted({(i - glob[0]) // 4 for i in Cq_cols if glob[0] <= i <= glob[-1]})
+            if not joint_nodes:
+                raise ValueError(f"flexible component {k} has no joint node (no boundary)")
+            boundary = np.concatenate([4 * j + np.arange(4) for j in joint_nodes])
+            cb = CraigBampton(M[glob][:, glob], K[glob][:, glob], boundary)
+            a, b = glob[cb.interior], glob[cb.boundary]
+            na = a.size
+            if not 0 <= sparsity[g] <= min(na, n_samples[g]):
+                raise ValueError(f"sparsity must be in [0, min(interior coordinates {na}, "
+                                 f"n_samples {n_samples[g]})] for component {k}, got "
+                                 f"{sparsity[g]} (the sampled rows determine the kept modes)")
+            Phi[np.ix_(a, b)] = cb.constraint_modes
+            Phi[np.ix_(a, a)] = cb.normal_modes
+            rows[a] = False
+            rows[a[latin_hypercube_rows(na, int(n_samples[g]), rng)]] = True
+            candidates.append(a)
+            groups.append(np.full(na, g))
+            self.reductors.append(cb)
+            self._blocks.append((a, b, cb.modal_projector, cb.constraint_modes))
+        self.Phi = Phi
+        self.rows = np.flatnonzero(rows)
+        self.candidates = np.concatenate(candidates)
+        self.groups = np.concatenate(groups)
+        self.sparsity_per_group = np.asarray(sparsity)
+        self.statuses = {}
+
+    def to_modal(self, x):
+        """``c = Phi^{-1} x``: interior coordinates replaced by modal coordinates."""
+        c = np.array(x, dtype=float)
+        for a, b, PtM, Pc in self._blocks:
+            c[a] = PtM @ (x[a] - Pc @ x[b])
+        return c
+
+    def _residual(self, c, with_jacobian):
+        x = self.Phi @ c
+        if not with_jacobian:
+            return self.eq.residual(x)[self.rows]
+        R, J = self.eq.residual(x, with_jacobian=True)
+        with self.eq.timer("matrix"):
+            Jc = J.tocsr()[self.rows] @ self.Phi
+        return R[self.rows], Jc
+
+    def solve(self, x):
+        c = self.to_modal(x)
+        # the basis change leaves round-off (~1e-16 |x|) on modes that are zero in exact
+        # arithmetic; P_lambda keeps only non-zero coordinates, so these count as zero
+        xi = c[self.candidates]
+        xi[np.abs(xi) <= 1e-13 * max(1.0, np.max(np.abs(x)))] = 0.0
+        c[self.candidates] = xi
+        result = greedy_gauss_newton(self._residual, c, self.candidates,
+                                     self.sparsity_per_group, self.groups, self.tol,
+                                     self.max_iter, self.eq.timer, self.max_support)
+        self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
+        self._last = result
+        finite = np.all(np.isfinite(result.x))
+        return self.Phi @ result.x, {"iterations": result.iterations, "converged": finite,
+                                     "residual_norm": result.residual_norm}
+
+    def record(self, x, info):
+        """Per output step: modal coordinates, selected modes, greedy Gauss-Newton residual."""
+        if info is None:
+            xi = self.to_modal(x)[self.candidates]
+            selected = np.zeros(xi.size, dtype=bool)
+        else:  # the solver's own modal coordinates: exact zeros off the support
+            xi, selected = self._last.x[self.candidates], self._last.support.copy()
+        return {"modal_coordinates": xi, "selected": selected,
+                "residual_norm": info["residual_norm"] if info is not None else 0.0,
+                "iterations": info["iterations"] if info is not None else 0}
