@@ -112,3 +112,17 @@ def test_peers_reports_itself_skipped_without_exudyn(monkeypatch):
     monkeypatch.setattr(peers, "exudyn_version", lambda: None)
     outcome = peers.CASE.run(True)
     assert outcome.skipped and "exudyn" in outcome.skipped and not outcome.checks
+
+
+@pytest.mark.parametrize("model", ["shabana", "berzeri", "reissner"])
+def test_element_frequency_bound_is_above_the_chains_highest_frequency(model):
+    # The explicit step of the cases comes from an upper bound (element eigenvalue theorem);
+    # rancf's power iteration gives a lower bound: the two must bracket the same frequency.
+    from rancf.recursive import highest_frequency
+    from validation.pendulum import max_frequency, pendulum
+
+    chain = pendulum(210e9, elastic_model=model)
+    upper = max_frequency(chain)
+    lower = highest_frequency(chain, chain.straight_state(), iterations=200)
+    assert lower <= upper * (1 + 1e-9)
+    assert upper < 2.0 * lower  # tight enough not to waste RK4 steps
