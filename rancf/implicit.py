@@ -64,6 +64,8 @@ generalized-alpha(rho) (2 - rho)/(rho + 1)    1/(rho + 1)           1/2 + am - a
 
 (generalized-alpha-S uses the generalized-alpha coefficients.) All are second-order accurate
 in q and v (Arnold & Bruls 2007); tests check it on problems with known solutions.
+``"backward-euler"`` (:class:`BackwardEuler`, BDF-1 as in the adaptive-modal paper, eq. 34) is
+first order and shares the Newton loop with am = af = gamma = beta = 1 and its own predictor.
 """
 from __future__ import annotations
 
@@ -83,6 +85,7 @@ __all__ = [
     "HHT",
     "GeneralizedAlpha",
     "GeneralizedAlphaS",
+    "BackwardEuler",
     "METHODS",
     "ImplicitSolution",
     "integrate",
@@ -321,8 +324,7 @@ class ImplicitIntegrator:
         am, af, g, b = self.alpha_m, self.alpha_f, self.gamma, self.beta
         qn, vn, an, lamn, tn = self.q, self.v, self.a, self.lam, self.t
         t1 = tn + h
-        q_pred = qn + h * vn + h * h * (0.5 - b) * an
-        v_pred = vn + h * (1.0 - g) * an
+        q_pred, v_pred = self._predictors(qn, vn, an)
         hb, hg = h * h * b, h * g
         if self.intermediate:
             t_e = tn + af * h
@@ -390,6 +392,11 @@ class ImplicitIntegrator:
         self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
         self.steps += 1
         return it
+
+    def _predictors(self, qn, vn, an):
+        """The parts of q_{n+1}, v_{n+1} known before the step (Newmark: eq. 3 and 5 at a = 0)."""
+        h = self.h
+        return qn + h * vn + h * h * (0.5 - self.beta) * an, vn + h * (1.0 - self.gamma) * an
 
     def _project(self, q, v, a):
         """Paper eq. 15-17: q onto Phi = 0, v onto Phi_q v = 0, a onto Phi_q a + xi = 0."""
@@ -484,7 +491,27 @@ class GeneralizedAlphaS(GeneralizedAlpha):
     intermediate = True
 
 
-METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, GeneralizedAlphaS)}
+class BackwardEuler(ImplicitIntegrator):
+    """First-order BDF (backward Euler) on q and q', the adaptive-modal paper's eq. 34::
+
+        v_{n+1} = v_n + h a_{n+1},   q_{n+1} = q_n + h v_{n+1} = q_n + h v_n + h^2 a_{n+1}
+
+    with the equilibrium at the new step. Not a Newmark scheme (the weights of the
+    accelerations in q sum to 1, not 1/2): first-order accurate and strongly dissipative.
+    It is here so that other solvers using it (:mod:`rancf.modal.bdf`) can be compared with
+    the same time discretization.
+    """
+
+    name = "backward-euler"
+    gamma = 1.0
+    beta = 1.0
+
+    def _predictors(self, qn, vn, an):
+        return qn + self.h * vn, vn
+
+
+METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, GeneralizedAlphaS,
+                                     BackwardEuler)}
 
 
 def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
@@ -493,7 +520,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
 
     Parameters
     ----------
-    method : {"newmark", "hht", "generalized-alpha", "generalized-alpha-s"}
+    method : {"newmark", "hht", "generalized-alpha", "generalized-alpha-s", "backward-euler"}
     output_every : int
         Store every k-th step (the first and the last state are always stored).
     parameters

@@ -59,7 +59,7 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         5(4), Cython, ``rtol``/``atol``), or ``"scipy:RK45" | "scipy:DOP853" |
         "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``scipy.integrate.solve_ivp`` on the
         same right-hand side), or an implicit method of :mod:`rancf.implicit`: ``"newmark" |
-        "hht" | "generalized-alpha" | "generalized-alpha-s"`` (fixed step, Newton iterations;
+        "hht" | "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton iterations;
         for ``formulation="recursive"``, revolute chains only, :mod:`rancf.implicit_recursive`).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).

@@ -71,6 +71,22 @@ def test_rigid_pendulum_second_order(method, params, projection):
     assert err[-1] < 5e-3
 
 
+@pytest.mark.parametrize("projection", [False, "mass"])
+def test_rigid_pendulum_backward_euler_first_order(projection):
+    model = RigidPendulum()
+    phi0, t_end = -0.3, 1.0
+    q0 = np.array([np.cos(phi0), np.sin(phi0)])
+    ref = model.reference(t_end, phi0)
+    steps = np.array([0.002, 0.001, 0.0005])
+    err = []
+    for h in steps:
+        sol = integrate(model, q0, np.zeros(2), t_end, h, method="backward-euler",
+                        projection=projection)
+        assert sol.status == "ok", sol.message
+        err.append(np.max(np.abs(sol.q[-1] - ref)))
+    assert 0.9 < _order(err, steps) < 1.2, err
+
+
 @pytest.mark.parametrize("method,params,order", [
     ("newmark", {}, 2.0), ("generalized-alpha-s", {"rho_inf": 0.8}, 2.0),
     ("generalized-alpha-s", {"rho_inf": 0.0}, 2.0),

@@ -8,9 +8,12 @@ from rancf.implicit_recursive import RecursiveImplicit
 from chains import mixed_chain, random_state
 
 
-@pytest.mark.parametrize("method,params", [("newmark", {}), ("hht", {"alpha": 0.8}),
-                                           ("generalized-alpha-s", {"rho_inf": 0.6})])
-def test_same_steps_as_the_dae(method, params):
+# Newton starts from a_{n+1} = a_n: the first guess of q_{n+1} is off by h^2 beta da, four
+# times more for backward Euler (beta = 1) than for the beta = 1/4 schemes, hence one iteration more
+@pytest.mark.parametrize("method,params,iterations", [
+    ("newmark", {}, 3), ("hht", {"alpha": 0.8}, 3), ("generalized-alpha-s", {"rho_inf": 0.6}, 3),
+    ("backward-euler", {}, 4)])
+def test_same_steps_as_the_dae(method, params, iterations):
     """Revolute constraints are linear, so the scheme commutes with the elimination
     nodes = nodes_0 + B q: both formulations give the same discrete trajectory."""
     chain = mixed_chain("reissner", ("revolute",) * 3)
@@ -21,7 +24,7 @@ def test_same_steps_as_the_dae(method, params):
     assert a.status == b.status == "ok"
     assert np.abs(a.nodes - b.nodes).max() < 1e-10
     assert np.abs(a.velocities - b.velocities).max() < 1e-7 * np.abs(b.velocities).max()
-    assert a.beta is not None and a.extra["newton_iterations"][1:].max() <= 3
+    assert a.beta is not None and a.extra["newton_iterations"][1:].max() <= iterations
 
 
 def test_newton_solve_equals_dense_solve_of_finite_difference_jacobian():
