@@ -162,7 +162,8 @@ def test_coefficients():
         assert np.isclose(ga.gamma, 0.5 + ga.alpha_m - ga.alpha_f)
     hht = HHT(model, 0.0, q0, np.zeros(2), 0.01, alpha=2 / 3)
     assert np.isclose(hht.gamma, 5 / 6) and np.isclose(hht.beta, 4 / 9)
-    assert set(METHODS) == {"newmark", "hht", "generalized-alpha", "generalized-alpha-s"}
+    assert set(METHODS) == {"newmark", "hht", "generalized-alpha", "generalized-alpha-s",
+                            "backward-euler"}
 
 
 @pytest.mark.parametrize("kwargs,name", [({"method": "hht", "alpha": 0.5}, "alpha"),

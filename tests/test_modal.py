@@ -128,11 +128,31 @@ def test_adaptive_all_modes_reproduces_full_step():
     assert np.abs(x_ad[:system.n] - x_full[:system.n]).max() <= 1e-11
 
 
-def test_adaptive_rejects_bad_parameters():
-    system, q0, v0 = pendulum(n_elements=4)
-    step = AdaptiveModalStep(sparsity=20, n_samples=10)
-    with pytest.raises(ValueError, match="sparsity"):
+@pytest.mark.parametrize("kwargs,name", [
+    ({"sparsity": 16, "n_samples": 12}, "sparsity"), ({"sparsity": 4, "n_samples": 10}, "n_samples"),
+    ({"sparsity": 4, "n_samples": 20}, "n_samples"), ({"sparsity": 4, "n_samples": 0}, "n_samples"),
+    ({"sparsity": 4, "n_samples": 10, "sample": "row"}, None)])
+def test_adaptive_rejects_bad_parameters(kwargs, name):
+    system, q0, v0 = pendulum(n_elements=4)  # 4 interior nodes, 16 interior equations
+    step = AdaptiveModalStep(**kwargs)
+    if name is None:
         step.setup(BDF1Equations(system, 1e-3))
+        return
+    with pytest.raises(ValueError, match=name):
+        step.setup(BDF1Equations(system, 1e-3))
+    with pytest.raises(ValueError, match="sample"):
+        AdaptiveModalStep(4, 8, sample="element")
+
+
+def test_node_sampling_keeps_whole_nodes():
+    system, q0, v0 = pendulum(n_elements=40)
+    step = AdaptiveModalStep(sparsity=20, n_samples=80, seed=3)
+    step.setup(BDF1Equations(system, 1e-3))
+    interior = np.arange(4, system.n)  # the pinned node is the boundary
+    sampled = np.isin(interior, step.rows).reshape(-1, 4)
+    assert sampled.sum() == 80 and np.all(sampled.all(axis=1) | ~sampled.any(axis=1))
+    # boundary rows and the constraint rows are always kept
+    assert np.isin(np.r_[0:4, system.n:system.n + system.m], step.rows).all()
 
 
 def test_full_solver_matches_rancf_pendulum():

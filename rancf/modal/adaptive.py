@@ -9,7 +9,23 @@ eq. 23) with *all* interior modes kept gives the sparse basis
 
 (eq. 29). Latin-hypercube sampling (``scipy.stats.qmc.LatinHypercube``, seedable) picks
 ``n_samples`` rows Omega of each component's interior equations (eq. 30-32); every other row
-(boundary, rigid bodies, constraints) is kept. Each BDF-1 step (eq. 33-35) then solves the
+(boundary, rigid bodies, constraints) is kept. Two choices the paper leaves open are made so
+that the sampled system keeps the physics of a beam (``sample`` and ``free_ends`` restore the
+plain reading):
+
+* the sampling draws interior *nodes* and keeps all four equations of each: the equations of
+  x and y at a node then turn together with the beam;
+* the equations of a free beam end (an end node without a joint, an interior node of the
+  Craig-Bampton split) are always kept and count in ``n_samples``. A uniform axial stress
+  gives no force at interior nodes; only the end equations (the natural boundary condition)
+  fix the stretch, and the stretch is carried by the boundary slopes through the constraint
+  modes, which are not sparse.
+
+On the paper's pendulum (308 of 640 rows) a sample without the x- and y-equations of the free
+end lets the stretch drift: the sampled residual stays near 1e-8 while the unsampled one grows
+to O(1) and the beam runs away (row sampling for every seed tried, once the beam swings
+towards the vertical; node sampling exactly for the seeds whose sample misses the tip node).
+Validation case ``modal`` measures both. Each BDF-1 step (eq. 33-35) then solves the
 sampled residual for a solution with at most ``sparsity`` non-zero modal coordinates per
 component (eq. 36) by greedy Gauss-Newton (:mod:`rancf.modal.greedy_gauss_newton`, eq. 37,
 figure 3), starting from the forward-difference predictor ``q_{t-1} + h v_{t-1}`` and the
@@ -25,6 +41,10 @@ from scipy.stats import qmc
 
 from rancf.modal.craig_bampton import CraigBampton
 from rancf.modal.greedy_gauss_newton import greedy_gauss_newton
+
+
+#: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
+SAMPLE_UNITS = {"node": 4, "row": 1}
 
 
 def latin_hypercube_rows(n_rows, n_samples, seed):
@@ -53,6 +73,10 @@ class AdaptiveModalStep:
     n_samples : int or sequence: interior equations kept per component (Latin hypercube).
     tol : greedy Gauss-Newton tolerance (residual norm and step, see its module).
     seed : seed of the Latin-hypercube sampling (int or numpy Generator).
+    sample : "node" (default: whole interior nodes, ``n_samples`` a multiple of 4) or "row"
+        (single interior equations, the literal reading of eq. 30; see the module docstring).
+    free_ends : keep the equations of the free beam ends in every sample (default True; they
+        count in ``n_samples``; see the module docstring). False is the paper's plain sampling.
     max_iter : greedy Gauss-Newton iterations per step.
     max_support : int or sequence, optional: cap on the support during a step (default
         ``sparsity``; see :func:`rancf.modal.greedy_gauss_newton.greedy_gauss_newton`).
@@ -62,8 +86,12 @@ class AdaptiveModalStep:
     coordinates in ``c``), ``statuses`` (count of each greedy Gauss-Newton outcome).
     """
 
-    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=50, max_support=None):
+    def __init__(self, sparsity, n_samples, tol=1e-11, seed=0, max_iter=50, max_support=None,
+                 sample="node", free_ends=True):
+        if sample not in SAMPLE_UNITS:
+            raise ValueError(f"sample must be one of {sorted(SAMPLE_UNITS)}, got {sample!r}")
         self.sparsity, self.n_samples, self.max_support = sparsity, n_samples, max_support
+        self.sample, self.free_ends = sample, bool(free_ends)
         self.tol, self.seed, self.max_iter = float(tol), seed, int(max_iter)
         if not self.tol > 0 or self.max_iter < 1:
             raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
@@ -93,6 +121,11 @@ class AdaptiveModalStep:
             cb = CraigBampton(M[glob][:, glob], K[glob][:, glob], boundary)
             a, b = glob[cb.interior], glob[cb.boundary]
             na = a.size
+            unit = SAMPLE_UNITS[self.sample]
+            if not unit <= n_samples[g] <= na or n_samples[g] % unit:
+                raise ValueError(f"n_samples must be in [{unit}, {na}] (interior equations of "
+                                 f"component {k}) and a multiple of {unit} with sample="
+                                 f"{self.sample!r}, got {n_samples[g]}")
             if not 0 <= sparsity[g] <= min(na, n_samples[g]):
                 raise ValueError(f"sparsity must be in [0, min(interior coordinates {na}, "
                                  f"n_samples {n_samples[g]})] for component {k}, got "
@@ -100,7 +133,20 @@ class AdaptiveModalStep:
             Phi[np.ix_(a, b)] = cb.constraint_modes
             Phi[np.ix_(a, a)] = cb.normal_modes
             rows[a] = False
-            rows[a[latin_hypercube_rows(na, int(n_samples[g]), rng)]] = True
+            # interior nodes are whole (the boundary is joint nodes), so units never straddle
+            units = a.reshape(-1, unit)
+            free = np.zeros(units.shape[0], dtype=bool)
+            if self.free_ends:
+                ends = [4 * j for j in (0, comp.n_elements) if j not in joint_nodes]
+                free = np.isin(units[:, 0] - glob[0], [e + i for e in ends for i in range(4)])
+            n_draw = (int(n_samples[g]) - unit * int(free.sum())) // unit
+            if n_draw < 0:
+                raise ValueError(f"n_samples must be >= {unit * free.sum()} for component {k}: "
+                                 f"the equations of its free ends are always kept, got "
+                                 f"{n_samples[g]}")
+            rest = units[~free]
+            picked = rest[latin_hypercube_rows(rest.shape[0], n_draw, rng)] if n_draw else rest[:0]
+            rows[np.concatenate([units[free].ravel(), picked.ravel()])] = True
             candidates.append(a)
             groups.append(np.full(na, g))
             self.reductors.append(cb)
