@@ -73,7 +73,8 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         Tolerances of the adaptive methods.
     max_displacement : float, optional
         A node farther than this from the origin along x or y (m) counts as divergence;
-        default 100 times the chain length.
+        default 100 times the chain length. Explicit methods only (an implicit run stops when
+        Newton fails or the state exceeds 1e8; passing it there is an error).
     check_stability : bool
         For ``"rk4"``, reject a step beyond the stability limit ``2 sqrt(2) / omega_max``,
         with ``omega_max`` bounded from below by power iteration at the initial state.
@@ -97,6 +98,9 @@ def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
         raise ValueError(f"formulation must be one of ['dae', 'recursive'], got {formulation!r}")
     state = chain.straight_state() if state is None else state
     if formulation == "dae" or method in IMPLICIT_METHODS:
+        if max_displacement is not None:
+            raise TypeError("max_displacement applies to the explicit methods; the implicit "
+                            "methods stop when Newton fails or the state exceeds 1e8")
         return _run_implicit(chain, t_end, dt, method, output_every,
                              chain.state(state.nodes, state.beta), formulation, **implicit_options)
     if implicit_options:

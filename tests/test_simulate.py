@@ -156,6 +156,11 @@ def test_bad_simulate_arguments_are_named(pendulum, kwargs, match):
         rancf.simulate(pendulum, **args)
 
 
+def test_max_displacement_is_refused_by_implicit_methods(pendulum):
+    with pytest.raises(TypeError, match="max_displacement"):
+        rancf.simulate(pendulum, 0.01, 1e-3, method="newmark", max_displacement=10.0)
+
+
 @pytest.mark.parametrize("kwargs,match", [
     (dict(length=-1.0), "length"), (dict(n_elements=0), "n_elements"), (dict(E=0.0), "E must"),
     (dict(rho=-5.0), "rho"), (dict(A=0.0), "A must"), (dict(I=-1.0), "I must"),
