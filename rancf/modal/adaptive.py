@@ -24,7 +24,7 @@ import numpy as np
 from scipy.stats import qmc
 
 from rancf.modal.craig_bampton import CraigBampton
-from rancf.modal.greedy_gauss_newton import greedy_gauss_newton
+from rancf.modal.greedy_gauss_newton import BlockJacobian, greedy_gauss_newton
 
 
 def latin_hypercube_rows(n_rows, n_samples, seed):
@@ -79,9 +79,8 @@ class AdaptiveModalStep:
         Cq_cols = set(system.constraint_triplets(np.zeros(system.n))[1].tolist())
         K = system.bending_stiffness()
         M = system.mass
-        Phi = np.eye(eq.N)
         rows = np.ones(eq.N, dtype=bool)
-        candidates, groups, self.reductors, self._blocks = [], [], [], []
+        candidates, groups, self.reductors, parts = [], [], [], []
         rng = np.random.default_rng(self.seed)
         for g, k in enumerate(beams):
             comp = system.components[k]
@@ -97,36 +96,59 @@ class AdaptiveModalStep:
                 raise ValueError(f"sparsity must be in [0, min(interior coordinates {na}, "
                                  f"n_samples {n_samples[g]})] for component {k}, got "
                                  f"{sparsity[g]} (the sampled rows determine the kept modes)")
-            Phi[np.ix_(a, b)] = cb.constraint_modes
-            Phi[np.ix_(a, a)] = cb.normal_modes
             rows[a] = False
             rows[a[latin_hypercube_rows(na, int(n_samples[g]), rng)]] = True
             candidates.append(a)
             groups.append(np.full(na, g))
             self.reductors.append(cb)
-            self._blocks.append((a, b, cb.modal_projector, cb.constraint_modes))
-        self.Phi = Phi
+            parts.append((a, b, glob, cb))
         self.rows = np.flatnonzero(rows)
         self.candidates = np.concatenate(candidates)
         self.groups = np.concatenate(groups)
         self.sparsity_per_group = np.asarray(sparsity)
         self.statuses = {}
+        # Phi is the identity but for each component's interior rows a (Phi[a, b] = Phi_c,
+        # Phi[a, a] = Phi_n), so it is applied block by block. Interior coordinates appear in
+        # no constraint: the columns a of the Jacobian are non-zero only on the component's own
+        # equations, the rows ``own`` (positions in ``rows``) of the modal Jacobian's blocks.
+        self._known = np.setdiff1d(np.arange(eq.N), self.candidates)
+        self._blocks = [(a, b, np.flatnonzero(np.isin(self.rows, glob)),
+                         np.searchsorted(self._known, b), cb.normal_modes, cb.constraint_modes,
+                         cb.modal_projector) for a, b, glob, cb in parts]
 
     def to_modal(self, x):
-        """``c = Phi^{-1} x``: interior coordinates replaced by modal coordinates."""
+        """``c = Phi^{-1} x`` (N,): interior coordinates replaced by modal coordinates."""
         c = np.array(x, dtype=float)
-        for a, b, PtM, Pc in self._blocks:
+        for a, b, _, _, _, Pc, PtM in self._blocks:
             c[a] = PtM @ (x[a] - Pc @ x[b])
         return c
 
+    def to_physical(self, c):
+        """``x = Phi c`` (N,): ``x_a = Phi_c c_b + Phi_n xi`` per component, the rest as is."""
+        with self.eq.timer("matrix"):
+            x = np.array(c, dtype=float)
+            for a, b, _, _, Pn, Pc, _ in self._blocks:
+                x[a] = Pc @ c[b] + Pn @ c[a]
+            return x
+
     def _residual(self, c, with_jacobian):
-        x = self.Phi @ c
+        """Sampled residual ``R(Phi c)[rows]`` and, if asked, its Jacobian ``J[rows] Phi`` as a
+        :class:`BlockJacobian` (the known columns dense, each component's modal columns on its
+        own rows only)."""
+        x = self.to_physical(c)
         if not with_jacobian:
             return self.eq.residual(x)[self.rows]
         R, J = self.eq.residual(x, with_jacobian=True)
         with self.eq.timer("matrix"):
-            Jc = J.tocsr()[self.rows] @ self.Phi
-        return R[self.rows], Jc
+            Jr = J.tocsr()[self.rows]
+            known = Jr[:, self._known].toarray()
+            blocks, own_rows = [], []
+            for a, _, own, b_known, Pn, Pc, _ in self._blocks:
+                Ja = Jr[own][:, a]
+                blocks.append(Ja @ Pn)
+                own_rows.append(own)
+                known[np.ix_(own, b_known)] += Ja @ Pc
+        return R[self.rows], BlockJacobian(known, blocks, own_rows)
 
     def solve(self, x):
         c = self.to_modal(x)
@@ -141,7 +163,7 @@ class AdaptiveModalStep:
         self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
         self._last = result
         finite = np.all(np.isfinite(result.x))
-        return self.Phi @ result.x, {"iterations": result.iterations, "converged": finite,
+        return self.to_physical(result.x), {"iterations": result.iterations, "converged": finite,
                                      "residual_norm": result.residual_norm}
 
     def record(self, x, info):

@@ -68,13 +68,40 @@ def _prune(x, candidates, groups, sparsity):
     return keep
 
 
+@dataclass
+class BlockJacobian:
+    """A Jacobian ``J`` (m, N) whose candidate columns vanish outside a few rows per group.
+
+    In modal coordinates each component's modal columns are non-zero only on that component's
+    equations, so greedy Gauss-Newton works on ``J`` in this form instead of dense (m, N).
+
+    known : (m, n_known) ``J[:, known]``, ``known`` the non-candidate indices, increasing.
+    blocks : list over groups g of (len(rows[g]), n_g) arrays, ``J[rows[g]]`` restricted to the
+        candidates of group g in the order they have in ``candidates``.
+    rows : list over groups of row-index arrays; ``J`` is zero on the other rows of group g's
+        candidate columns.
+    """
+
+    known: np.ndarray
+    blocks: list
+    rows: list
+
+    @classmethod
+    def from_dense(cls, J, known, candidates, groups):
+        """Every group on all ``m`` rows of the dense ``J`` (m, N)."""
+        members = [candidates[groups == g] for g in range(groups.max(initial=0) + 1)]
+        rows = np.arange(J.shape[0])
+        return cls(J[:, known], [J[:, c] for c in members], [rows] * len(members))
+
+
 def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-11,
                         max_iter=50, timer=None, max_support=None):
     """Sparse solution of ``f(x) = 0`` by greedy Gauss-Newton (module docstring).
 
     Parameters
     ----------
-    residual : callable ``(x, with_jacobian) -> f`` or ``(f, J)``, ``J`` dense (m, N).
+    residual : callable ``(x, with_jacobian) -> f`` or ``(f, J)``, ``f`` (m,), ``J`` the
+        Jacobian (m, N), dense or as a :class:`BlockJacobian`.
     x0 : (N,) start point.
     candidates : int array, indices of the sparse coordinates; the rest is the known support.
     sparsity : int or sequence of int, the maximum number of non-zero candidates per group.
@@ -103,8 +130,14 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
     clock = (lambda: timer("matrix")) if timer is not None else contextlib.nullcontext
     known = np.setdiff1d(np.arange(x.size), candidates)
+    # column of each candidate in its group's block of the BlockJacobian
+    local = np.empty(candidates.size, dtype=np.int64)
+    for g in range(sparsity.size):
+        members = groups == g
+        local[members] = np.arange(np.count_nonzero(members))
     support = _prune(x, candidates, groups, sparsity)
-    status, norm, growing = "max_iter", np.inf, True
+    status, growing = "max_iter", True
+    f_x = None  # residual(x, False) once the line search has evaluated it at x
     for it in range(1, int(max_iter) + 1):
         f, J = residual(x, True)
         norm = np.linalg.norm(f)
@@ -113,33 +146,52 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         before = support.copy()
         added = None
         with clock():
-            S = np.concatenate([known, candidates[support]])
-            Q, R = sla.qr(J[:, S], mode="economic", check_finite=False)
+            if not isinstance(J, BlockJacobian):
+                J = BlockJacobian.from_dense(J, known, candidates, groups)
+            inside = np.flatnonzero(support)
+            S = np.concatenate([known, candidates[inside]])
+            L = np.zeros((f.size, S.size))
+            L[:, :known.size] = J.known
+            for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
+                mine = groups[inside] == g
+                L[np.ix_(rows, known.size + np.flatnonzero(mine))] = block[:, local[inside[mine]]]
+            Q, R = sla.qr(L, mode="economic", check_finite=False)
             outside = np.flatnonzero(~support)
             # keep the least-squares problem on the support overdetermined
             if growing and outside.size and S.size < f.size:
-                Jo = J[:, candidates[outside]]
-                QtJo = Q.T @ Jo
-                norms2 = np.einsum("ij,ij->j", Jo, Jo)
-                residual2 = norms2 - np.einsum("ij,ij->j", QtJo, QtJo)  # ||(I - L L^+) J_l||^2
-                gain = np.abs((f - Q @ (Q.T @ f)) @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
-                gain[residual2 <= 1e-24 * norms2] = 0.0  # columns already in span(L)
+                # eq. 37 group by group, on the rows where the group's columns are non-zero
+                r = f - Q @ (Q.T @ f)
+                gain = np.empty(outside.size)
+                parts = []
+                for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
+                    mine = np.flatnonzero(groups[outside] == g)
+                    Jo = block[:, local[outside[mine]]]
+                    QtJo = Q[rows].T @ Jo
+                    norms2 = np.einsum("ij,ij->j", Jo, Jo)
+                    residual2 = norms2 - np.einsum("ij,ij->j", QtJo, QtJo)  # ||(I - L L^+) J_l||^2
+                    gain[mine] = np.abs(r[rows] @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
+                    gain[mine[residual2 <= 1e-24 * norms2]] = 0.0  # columns already in span(L)
+                    parts.append((mine, Jo, QtJo, rows))
                 best = int(np.argmax(gain))
                 if gain[best] > tol:
                     added = outside[best]
                     support[added] = True
                     # append the column to the QR factors (one Gram-Schmidt step)
-                    w = Jo[:, best] - Q @ QtJo[:, best]
+                    mine, Jo, QtJo, rows = parts[groups[added]]
+                    k = int(np.searchsorted(mine, best))
+                    w = -(Q @ QtJo[:, k])
+                    w[rows] += Jo[:, k]
                     rho = np.linalg.norm(w)
                     Q = np.column_stack([Q, w / rho])
-                    R = np.block([[R, QtJo[:, best:best + 1]], [np.zeros((1, R.shape[1])), rho]])
+                    R = np.block([[R, QtJo[:, k:k + 1]], [np.zeros((1, R.shape[1])), rho]])
                     S = np.append(S, candidates[added])
             d = -sla.solve_triangular(R, Q.T @ f, check_finite=False)
         alpha, accepted = 1.0, False
         while alpha >= 2.0**-10:
             trial = x.copy()
             trial[S] += alpha * d
-            if (np.linalg.norm(residual(trial, False)) <= (1.0 - 1e-4 * alpha) * norm
+            f_trial = residual(trial, False)
+            if (np.linalg.norm(f_trial) <= (1.0 - 1e-4 * alpha) * norm
                     or alpha * np.max(np.abs(d)) <= tol):
                 accepted = True
                 break
@@ -147,14 +199,14 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         if not accepted:
             status = "no_descent"
             break
-        previous, x = x, trial
+        previous, x, f_x = x, trial, f_trial
         support = _prune(x, candidates, groups, cap)
         if added is not None and not support[added]:
             growing = False  # the exchange was rejected: Gauss-Newton on this support only
         if np.max(np.abs(x - previous)) <= tol and np.array_equal(support, before):
             status = "stationary"
             break
-    norm = np.linalg.norm(residual(x, False))
+    norm = np.linalg.norm(residual(x, False) if f_x is None else f_x)
     if norm <= tol:
         status = "converged"
     return GGNResult(x, support, norm, it, status)
