@@ -21,6 +21,7 @@ coordinates (a linear change of variables of the full step).
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.stats import qmc
 
 from rancf.modal.craig_bampton import CraigBampton
@@ -111,15 +112,26 @@ class AdaptiveModalStep:
         # Phi[a, a] = Phi_n), so it is applied block by block. Interior coordinates appear in
         # no constraint: the columns a of the Jacobian are non-zero only on the component's own
         # equations, the rows ``own`` (positions in ``rows``) of the modal Jacobian's blocks.
+        # The Jacobian's pattern is fixed, so its sampled parts are gathered from its values
+        # through index maps (``position``: 1 + index into J.data) built here once.
         self._known = np.setdiff1d(np.arange(eq.N), self.candidates)
-        self._blocks = [(a, b, np.flatnonzero(np.isin(self.rows, glob)),
-                         np.searchsorted(self._known, b), cb.normal_modes, cb.constraint_modes,
-                         cb.modal_projector) for a, b, glob, cb in parts]
+        indices, indptr = eq.jacobian_pattern
+        position = sp.csc_matrix((np.arange(1.0, indices.size + 1), indices, indptr),
+                                 shape=(eq.N, eq.N)).tocsr()[self.rows]
+        known = position[:, self._known].tocoo()
+        self._known_map = (known.row, known.col, known.data.astype(np.int64) - 1)
+        self._blocks = []
+        for a, b, glob, cb in parts:
+            own = np.flatnonzero(np.isin(self.rows, glob))
+            Ja = position[own][:, a].tocsr()
+            self._blocks.append((a, b, own, np.searchsorted(self._known, b),
+                                 (Ja.data.astype(np.int64) - 1, Ja.indices, Ja.indptr, Ja.shape),
+                                 cb.normal_modes, cb.constraint_modes, cb.modal_projector))
 
     def to_modal(self, x):
         """``c = Phi^{-1} x`` (N,): interior coordinates replaced by modal coordinates."""
         c = np.array(x, dtype=float)
-        for a, b, _, _, _, Pc, PtM in self._blocks:
+        for a, b, _, _, _, _, Pc, PtM in self._blocks:
             c[a] = PtM @ (x[a] - Pc @ x[b])
         return c
 
@@ -127,7 +139,7 @@ class AdaptiveModalStep:
         """``x = Phi c`` (N,): ``x_a = Phi_c c_b + Phi_n xi`` per component, the rest as is."""
         with self.eq.timer("matrix"):
             x = np.array(c, dtype=float)
-            for a, b, _, _, Pn, Pc, _ in self._blocks:
+            for a, b, _, _, _, Pn, Pc, _ in self._blocks:
                 x[a] = Pc @ c[b] + Pn @ c[a]
             return x
 
@@ -140,11 +152,12 @@ class AdaptiveModalStep:
             return self.eq.residual(x)[self.rows]
         R, J = self.eq.residual(x, with_jacobian=True)
         with self.eq.timer("matrix"):
-            Jr = J.tocsr()[self.rows]
-            known = Jr[:, self._known].toarray()
+            known = np.zeros((self.rows.size, self._known.size))
+            r, col, pos = self._known_map
+            known[r, col] = J.data[pos]
             blocks, own_rows = [], []
-            for a, _, own, b_known, Pn, Pc, _ in self._blocks:
-                Ja = Jr[own][:, a]
+            for _, _, own, b_known, (pos, ind, ptr, shape), Pn, Pc, _ in self._blocks:
+                Ja = sp.csr_matrix((J.data[pos], ind, ptr), shape=shape)  # J[rows][own][:, a]
                 blocks.append(Ja @ Pn)
                 own_rows.append(own)
                 known[np.ix_(own, b_known)] += Ja @ Pc
