@@ -20,6 +20,8 @@ coordinates (a linear change of variables of the full step).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.stats import qmc
@@ -43,6 +45,27 @@ def latin_hypercube_rows(n_rows, n_samples, seed):
     lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
     hi = -((-(j + 1) * n_rows) // n_samples)
     return np.sort(lo + np.floor((u - j) * (hi - lo)).astype(np.int64))
+
+
+class _Block(NamedTuple):
+    """One flexible component's part of ``Phi`` and of the sampled modal Jacobian.
+
+    ``a``, ``b``: interior and boundary indices in x; ``own``: positions in ``rows`` of the
+    component's equations; ``b_known``: positions of ``b`` among the known columns; ``Ja_map``:
+    (positions in J.data, indices, indptr, shape) of the CSR ``J[rows][own][:, a]``;
+    ``Phi_n`` (n_a, n_a) and its C-contiguous transpose ``Phi_n_T``; ``Phi_c`` (n_a, n_b);
+    ``projector`` ``Phi_n^T M_aa`` (n_a, n_a).
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    own: np.ndarray
+    b_known: np.ndarray
+    Ja_map: tuple
+    Phi_n: np.ndarray
+    Phi_n_T: np.ndarray
+    Phi_c: np.ndarray
+    projector: np.ndarray
 
 
 class AdaptiveModalStep:
@@ -124,23 +147,28 @@ class AdaptiveModalStep:
         for a, b, glob, cb in parts:
             own = np.flatnonzero(np.isin(self.rows, glob))
             Ja = position[own][:, a].tocsr()
-            self._blocks.append((a, b, own, np.searchsorted(self._known, b),
-                                 (Ja.data.astype(np.int64) - 1, Ja.indices, Ja.indptr, Ja.shape),
-                                 cb.normal_modes, cb.constraint_modes, cb.modal_projector))
+            self._blocks.append(_Block(a, b, own, np.searchsorted(self._known, b),
+                                       (Ja.data.astype(np.int64) - 1, Ja.indices, Ja.indptr,
+                                        Ja.shape),
+                                       cb.normal_modes, np.ascontiguousarray(cb.normal_modes.T),
+                                       cb.constraint_modes, cb.modal_projector))
 
     def to_modal(self, x):
         """``c = Phi^{-1} x`` (N,): interior coordinates replaced by modal coordinates."""
         c = np.array(x, dtype=float)
-        for a, b, _, _, _, _, Pc, PtM in self._blocks:
-            c[a] = PtM @ (x[a] - Pc @ x[b])
+        for k in self._blocks:
+            c[k.a] = k.projector @ (x[k.a] - k.Phi_c @ x[k.b])
         return c
 
     def to_physical(self, c):
-        """``x = Phi c`` (N,): ``x_a = Phi_c c_b + Phi_n xi`` per component, the rest as is."""
+        """``x = Phi c`` (N,): ``x_a = Phi_c c_b + Phi_n xi`` per component, the rest as is
+        (the greedy Gauss-Newton iterates have few non-zero ``xi``)."""
         with self.eq.timer("matrix"):
             x = np.array(c, dtype=float)
-            for a, b, _, _, _, Pn, Pc, _ in self._blocks:
-                x[a] = Pc @ c[b] + Pn @ c[a]
+            for k in self._blocks:
+                xi = c[k.a]
+                nz = np.flatnonzero(xi)
+                x[k.a] = k.Phi_c @ c[k.b] + xi[nz] @ k.Phi_n_T[nz]
             return x
 
     def _residual(self, c, with_jacobian):
@@ -156,11 +184,12 @@ class AdaptiveModalStep:
             r, col, pos = self._known_map
             known[r, col] = J.data[pos]
             blocks, own_rows = [], []
-            for _, _, own, b_known, (pos, ind, ptr, shape), Pn, Pc, _ in self._blocks:
+            for k in self._blocks:
+                pos, ind, ptr, shape = k.Ja_map
                 Ja = sp.csr_matrix((J.data[pos], ind, ptr), shape=shape)  # J[rows][own][:, a]
-                blocks.append(Ja @ Pn)
-                own_rows.append(own)
-                known[np.ix_(own, b_known)] += Ja @ Pc
+                blocks.append(Ja @ k.Phi_n)
+                own_rows.append(k.own)
+                known[np.ix_(k.own, k.b_known)] += Ja @ k.Phi_c
         return R[self.rows], BlockJacobian(known, blocks, own_rows)
 
     def solve(self, x):
