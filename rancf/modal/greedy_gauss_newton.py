@@ -94,6 +94,97 @@ class BlockJacobian:
         return cls(J[:, known], [J[:, c] for c in members], [rows] * len(members))
 
 
+class _SupportQR:
+    """Thin QR factors ``L[:, order] = Q R`` of the support's Jacobian ``L = J[:, S]`` (m, |S|),
+    ``S = (known, candidates[inside])``, that keep the block structure of a BlockJacobian.
+
+    A panel (one group, or all groups together when their rows overlap) is non-zero on its rows
+    only, so it is factored there (Householder, m_p x k_p instead of m x |S|); the known columns
+    are orthogonalized against the panels (classical Gram-Schmidt, twice) and factored, and
+    appended columns join them. ``Q`` is held as the panels' ``Q_p`` (m_p, k_p) and the dense
+    ``Q_d`` (m, k_d); ``order`` gives the position in S of each column of ``R``.
+    """
+
+    def __init__(self, J, inside, groups, local):
+        rows = J.rows
+        joined = np.concatenate(rows)
+        if np.unique(joined).size == joined.size:
+            self.panel_rows, self.panel_of = list(rows), np.arange(len(rows))
+            self.within = [np.arange(r.size) for r in rows]
+        else:
+            union = np.unique(joined)
+            self.panel_rows, self.panel_of = [union], np.zeros(len(rows), dtype=np.int64)
+            self.within = [np.searchsorted(union, r) for r in rows]
+        n_known = J.known.shape[1]
+        g_in = groups[inside]
+        self.Qp, Rp, order, self.offsets = [], [], [], [0]
+        for p, prow in enumerate(self.panel_rows):
+            members = np.flatnonzero(self.panel_of[g_in] == p)
+            B = np.zeros((prow.size, members.size))
+            for g in np.flatnonzero(self.panel_of == p):
+                mine = np.flatnonzero(g_in[members] == g)
+                B[np.ix_(self.within[g], mine)] = J.blocks[g][:, local[inside[members[mine]]]]
+            Q, R = (sla.qr(B, mode="economic", check_finite=False) if members.size
+                    else (B, np.zeros((0, 0))))
+            self.Qp.append(Q)
+            Rp.append(R)
+            order.append(n_known + members)
+            self.offsets.append(self.offsets[-1] + members.size)
+        n_panels = self.offsets[-1]
+        K = np.array(J.known)
+        C = np.zeros((n_panels, n_known))
+        for _ in range(2):  # the second pass restores orthogonality lost to cancellation
+            for p, prow in enumerate(self.panel_rows):
+                coef = self.Qp[p].T @ K[prow]
+                K[prow] -= self.Qp[p] @ coef
+                C[self.offsets[p]:self.offsets[p + 1]] += coef
+        self.Qd, Rk = sla.qr(K, mode="economic", check_finite=False)
+        self.R = np.zeros((n_panels + n_known, n_panels + n_known))
+        for p, Rblock in enumerate(Rp):
+            self.R[self.offsets[p]:self.offsets[p + 1], self.offsets[p]:self.offsets[p + 1]] = Rblock
+        self.R[:n_panels, n_panels:] = C
+        self.R[n_panels:, n_panels:] = Rk
+        self.order = np.concatenate(order + [np.arange(n_known)])
+
+    def Qt(self, v):
+        """``Q^T v`` (k,) of ``v`` (m,)."""
+        return np.concatenate([Q.T @ v[prow] for Q, prow in zip(self.Qp, self.panel_rows)]
+                              + [self.Qd.T @ v])
+
+    def Q(self, y):
+        """``Q y`` (m,) of ``y`` (k,)."""
+        out = self.Qd @ y[self.offsets[-1]:]
+        for p, prow in enumerate(self.panel_rows):
+            out[prow] += self.Qp[p] @ y[self.offsets[p]:self.offsets[p + 1]]
+        return out
+
+    def Qt_group(self, g, V):
+        """``Q^T V`` split into the panel and the dense part, for ``V`` (len(rows_g), k) group
+        g's columns on its rows ``rows_g`` (zero elsewhere, so other panels give zero)."""
+        p = self.panel_of[g]
+        return self.Qp[p][self.within[g]].T @ V, self.Qd[self.panel_rows[p][self.within[g]]].T @ V
+
+    def append(self, g, column, Qt_parts, position):
+        """Append a column of group g, ``column`` (len(rows_g),) on its rows, at S position
+        ``position`` (one Gram-Schmidt step), given its :meth:`Qt_group` parts."""
+        p = self.panel_of[g]
+        Qtv = np.zeros(self.R.shape[0])
+        Qtv[self.offsets[p]:self.offsets[p + 1]] = Qt_parts[0]
+        Qtv[self.offsets[-1]:] = Qt_parts[1]
+        w = -self.Q(Qtv)
+        w[self.panel_rows[p][self.within[g]]] += column
+        rho = np.linalg.norm(w)
+        self.Qd = np.column_stack([self.Qd, w / rho])
+        self.R = np.block([[self.R, Qtv[:, None]], [np.zeros((1, self.R.shape[1])), rho]])
+        self.order = np.append(self.order, position)
+
+    def solve(self, f):
+        """Least-squares ``d`` (|S|,) minimising ``||L d - f||`` in S order."""
+        d = np.empty(self.order.size)
+        d[self.order] = sla.solve_triangular(self.R, self.Qt(f), check_finite=False)
+        return d
+
+
 def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-11,
                         max_iter=50, timer=None, max_support=None):
     """Sparse solution of ``f(x) = 0`` by greedy Gauss-Newton (module docstring).
@@ -150,42 +241,34 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
                 J = BlockJacobian.from_dense(J, known, candidates, groups)
             inside = np.flatnonzero(support)
             S = np.concatenate([known, candidates[inside]])
-            L = np.zeros((f.size, S.size))
-            L[:, :known.size] = J.known
-            for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
-                mine = groups[inside] == g
-                L[np.ix_(rows, known.size + np.flatnonzero(mine))] = block[:, local[inside[mine]]]
-            Q, R = sla.qr(L, mode="economic", check_finite=False)
+            qr = _SupportQR(J, inside, groups, local)
             outside = np.flatnonzero(~support)
             # keep the least-squares problem on the support overdetermined
             if growing and outside.size and S.size < f.size:
                 # eq. 37 group by group, on the rows where the group's columns are non-zero
-                r = f - Q @ (Q.T @ f)
+                r = f - qr.Q(qr.Qt(f))
                 gain = np.empty(outside.size)
                 parts = []
                 for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
                     mine = np.flatnonzero(groups[outside] == g)
                     Jo = block[:, local[outside[mine]]]
-                    QtJo = Q[rows].T @ Jo
+                    QtJo = qr.Qt_group(g, Jo)
                     norms2 = np.einsum("ij,ij->j", Jo, Jo)
-                    residual2 = norms2 - np.einsum("ij,ij->j", QtJo, QtJo)  # ||(I - L L^+) J_l||^2
+                    residual2 = (norms2 - np.einsum("ij,ij->j", QtJo[0], QtJo[0])
+                                 - np.einsum("ij,ij->j", QtJo[1], QtJo[1]))  # ||(I - L L^+) J_l||^2
                     gain[mine] = np.abs(r[rows] @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
                     gain[mine[residual2 <= 1e-24 * norms2]] = 0.0  # columns already in span(L)
-                    parts.append((mine, Jo, QtJo, rows))
+                    parts.append((mine, Jo, QtJo))
                 best = int(np.argmax(gain))
                 if gain[best] > tol:
                     added = outside[best]
                     support[added] = True
-                    # append the column to the QR factors (one Gram-Schmidt step)
-                    mine, Jo, QtJo, rows = parts[groups[added]]
+                    g = groups[added]
+                    mine, Jo, QtJo = parts[g]
                     k = int(np.searchsorted(mine, best))
-                    w = -(Q @ QtJo[:, k])
-                    w[rows] += Jo[:, k]
-                    rho = np.linalg.norm(w)
-                    Q = np.column_stack([Q, w / rho])
-                    R = np.block([[R, QtJo[:, k:k + 1]], [np.zeros((1, R.shape[1])), rho]])
+                    qr.append(g, Jo[:, k], (QtJo[0][:, k], QtJo[1][:, k]), S.size)
                     S = np.append(S, candidates[added])
-            d = -sla.solve_triangular(R, Q.T @ f, check_finite=False)
+            d = -qr.solve(f)
         alpha, accepted = 1.0, False
         while alpha >= 2.0**-10:
             trial = x.copy()
