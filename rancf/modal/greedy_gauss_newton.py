@@ -141,7 +141,8 @@ class _SupportQR:
         self.Qd, Rk = sla.qr(K, mode="economic", check_finite=False)
         self.R = np.zeros((n_panels + n_known, n_panels + n_known))
         for p, Rblock in enumerate(Rp):
-            self.R[self.offsets[p]:self.offsets[p + 1], self.offsets[p]:self.offsets[p + 1]] = Rblock
+            panel = slice(self.offsets[p], self.offsets[p + 1])
+            self.R[panel, panel] = Rblock
         self.R[:n_panels, n_panels:] = C
         self.R[n_panels:, n_panels:] = Rk
         self.order = np.concatenate(order + [np.arange(n_known)])
