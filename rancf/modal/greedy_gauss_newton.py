@@ -102,7 +102,8 @@ class _SupportQR:
     only, so it is factored there (Householder, m_p x k_p instead of m x |S|); the known columns
     are orthogonalized against the panels (classical Gram-Schmidt, twice) and factored, and
     appended columns join them. ``Q`` is held as the panels' ``Q_p`` (m_p, k_p) and the dense
-    ``Q_d`` (m, k_d); ``order`` gives the position in S of each column of ``R``.
+    ``Q_d`` (m, k_d); ``order`` gives the position in S of each column of ``R``; ``within[g]``
+    selects group g's rows in its panel (all of them when the groups are disjoint).
     """
 
     def __init__(self, J, inside, groups, local):
@@ -110,7 +111,7 @@ class _SupportQR:
         joined = np.concatenate(rows)
         if np.unique(joined).size == joined.size:
             self.panel_rows, self.panel_of = list(rows), np.arange(len(rows))
-            self.within = [np.arange(r.size) for r in rows]
+            self.within = [slice(None)] * len(rows)
         else:
             union = np.unique(joined)
             self.panel_rows, self.panel_of = [union], np.zeros(len(rows), dtype=np.int64)
@@ -123,7 +124,9 @@ class _SupportQR:
             B = np.zeros((prow.size, members.size))
             for g in np.flatnonzero(self.panel_of == p):
                 mine = np.flatnonzero(g_in[members] == g)
-                B[np.ix_(self.within[g], mine)] = J.blocks[g][:, local[inside[members[mine]]]]
+                within = self.within[g]
+                B[within if isinstance(within, slice) else within[:, None], mine] = \
+                    J.blocks[g][:, local[inside[members[mine]]]]
             Q, R = (sla.qr(B, mode="economic", check_finite=False) if members.size
                     else (B, np.zeros((0, 0))))
             self.Qp.append(Q)
