@@ -53,7 +53,8 @@ class _Block(NamedTuple):
     ``a``, ``b``: interior and boundary indices in x; ``own``: positions in ``rows`` of the
     component's equations; ``b_known``: positions of ``b`` among the known columns; ``Ja_map``:
     (positions in J.data, indices, indptr, shape) of the CSR ``J[rows][own][:, a]``;
-    ``Phi_n`` (n_a, n_a) and its C-contiguous transpose ``Phi_n_T``; ``Phi_c`` (n_a, n_b);
+    ``Phi_nc`` = ``[Phi_n, Phi_c]`` (n_a, n_a + n_b) (one product gives the modal and the
+    boundary columns); ``Phi_n_T`` the C-contiguous transpose of ``Phi_n``; ``Phi_c`` (n_a, n_b);
     ``projector`` ``Phi_n^T M_aa`` (n_a, n_a).
     """
 
@@ -62,7 +63,7 @@ class _Block(NamedTuple):
     own: np.ndarray
     b_known: np.ndarray
     Ja_map: tuple
-    Phi_n: np.ndarray
+    Phi_nc: np.ndarray
     Phi_n_T: np.ndarray
     Phi_c: np.ndarray
     projector: np.ndarray
@@ -150,7 +151,8 @@ class AdaptiveModalStep:
             self._blocks.append(_Block(a, b, own, np.searchsorted(self._known, b),
                                        (Ja.data.astype(np.int64) - 1, Ja.indices, Ja.indptr,
                                         Ja.shape),
-                                       cb.normal_modes, np.ascontiguousarray(cb.normal_modes.T),
+                                       np.hstack([cb.normal_modes, cb.constraint_modes]),
+                                       np.ascontiguousarray(cb.normal_modes.T),
                                        cb.constraint_modes, cb.modal_projector))
 
     def to_modal(self, x):
@@ -187,9 +189,10 @@ class AdaptiveModalStep:
             for k in self._blocks:
                 pos, ind, ptr, shape = k.Ja_map
                 Ja = sp.csr_matrix((J.data[pos], ind, ptr), shape=shape)  # J[rows][own][:, a]
-                blocks.append(Ja @ k.Phi_n)
+                Y = Ja @ k.Phi_nc
+                blocks.append(Y[:, :k.a.size])
                 own_rows.append(k.own)
-                known[np.ix_(k.own, k.b_known)] += Ja @ k.Phi_c
+                known[np.ix_(k.own, k.b_known)] += Y[:, k.a.size:]
         return R[self.rows], BlockJacobian(known, blocks, own_rows)
 
     def solve(self, x):

@@ -98,57 +98,63 @@ class _SupportQR:
     """Thin QR factors ``L[:, order] = Q R`` of the support's Jacobian ``L = J[:, S]`` (m, |S|),
     ``S = (known, candidates[inside])``, that keep the block structure of a BlockJacobian.
 
-    A panel (one group, or all groups together when their rows overlap) is non-zero on its rows
-    only, so it is factored there (Householder, m_p x k_p instead of m x |S|); the known columns
-    are orthogonalized against the panels (classical Gram-Schmidt, twice) and factored, and
-    appended columns join them. ``Q`` is held as the panels' ``Q_p`` (m_p, k_p) and the dense
+    With several groups on disjoint rows, each group's support columns (a panel) are factored
+    on its rows only (Householder, m_g x k_g instead of m x |S|), and the known columns, on all
+    rows, are orthogonalized against the panels (classical Gram-Schmidt, twice) and factored.
+    Otherwise (one group, or groups sharing rows) a single panel on all rows holds the known
+    columns first and every support column: the Householder QR of ``L`` itself. Appended
+    columns join the dense part. ``Q`` is held as the panels' ``Q_p`` (m_p, k_p) and the dense
     ``Q_d`` (m, k_d); ``order`` gives the position in S of each column of ``R``; ``within[g]``
-    selects group g's rows in its panel (all of them when the groups are disjoint).
+    selects group g's rows in its panel.
     """
 
     def __init__(self, J, inside, groups, local):
+        m, n_known = J.known.shape
         rows = J.rows
         joined = np.concatenate(rows)
-        if np.unique(joined).size == joined.size:
+        if len(rows) > 1 and np.unique(joined).size == joined.size:
             self.panel_rows, self.panel_of = list(rows), np.arange(len(rows))
             self.within = [slice(None)] * len(rows)
+            lead = 0  # known columns in the panel
         else:
-            union = np.unique(joined)
-            self.panel_rows, self.panel_of = [union], np.zeros(len(rows), dtype=np.int64)
-            self.within = [np.searchsorted(union, r) for r in rows]
-        n_known = J.known.shape[1]
+            self.panel_rows, self.panel_of = [np.arange(m)], np.zeros(len(rows), dtype=np.int64)
+            self.within = list(rows)
+            lead = n_known
         g_in = groups[inside]
         self.Qp, Rp, order, self.offsets = [], [], [], [0]
         for p, prow in enumerate(self.panel_rows):
             members = np.flatnonzero(self.panel_of[g_in] == p)
-            B = np.zeros((prow.size, members.size))
+            B = np.zeros((prow.size, lead + members.size))
+            if lead:
+                B[:, :lead] = J.known
             for g in np.flatnonzero(self.panel_of == p):
                 mine = np.flatnonzero(g_in[members] == g)
-                within = self.within[g]
-                B[within if isinstance(within, slice) else within[:, None], mine] = \
-                    J.blocks[g][:, local[inside[members[mine]]]]
-            Q, R = (sla.qr(B, mode="economic", check_finite=False) if members.size
-                    else (B, np.zeros((0, 0))))
+                w, cols = self.within[g], lead + mine
+                if cols.size and cols[-1] - cols[0] + 1 == cols.size:
+                    cols = slice(cols[0], cols[-1] + 1)  # one group per panel: no 2-d fancy index
+                B[(w, cols) if isinstance(w, slice) or isinstance(cols, slice)
+                  else np.ix_(w, cols)] = J.blocks[g][:, local[inside[members[mine]]]]
+            Q, R = sla.qr(B, mode="economic", check_finite=False) if B.size else (B, B[:0])
             self.Qp.append(Q)
             Rp.append(R)
-            order.append(n_known + members)
-            self.offsets.append(self.offsets[-1] + members.size)
+            order.append(np.concatenate([np.arange(lead), n_known + members]))
+            self.offsets.append(self.offsets[-1] + B.shape[1])
         n_panels = self.offsets[-1]
-        K = np.array(J.known)
-        C = np.zeros((n_panels, n_known))
+        K = np.array(J.known[:, lead:])
+        C = np.zeros((n_panels, K.shape[1]))
         for _ in range(2):  # the second pass restores orthogonality lost to cancellation
             for p, prow in enumerate(self.panel_rows):
                 coef = self.Qp[p].T @ K[prow]
                 K[prow] -= self.Qp[p] @ coef
                 C[self.offsets[p]:self.offsets[p + 1]] += coef
-        self.Qd, Rk = sla.qr(K, mode="economic", check_finite=False)
-        self.R = np.zeros((n_panels + n_known, n_panels + n_known))
+        self.Qd, Rk = sla.qr(K, mode="economic", check_finite=False) if K.size else (K, K[:0])
+        self.R = np.zeros((n_panels + K.shape[1], n_panels + K.shape[1]))
         for p, Rblock in enumerate(Rp):
             panel = slice(self.offsets[p], self.offsets[p + 1])
             self.R[panel, panel] = Rblock
         self.R[:n_panels, n_panels:] = C
         self.R[n_panels:, n_panels:] = Rk
-        self.order = np.concatenate(order + [np.arange(n_known)])
+        self.order = np.concatenate(order + [np.arange(lead, n_known)])
 
     def Qt(self, v):
         """``Q^T v`` (k,) of ``v`` (m,)."""
@@ -165,8 +171,8 @@ class _SupportQR:
     def Qt_group(self, g, V):
         """``Q^T V`` split into the panel and the dense part, for ``V`` (len(rows_g), k) group
         g's columns on its rows ``rows_g`` (zero elsewhere, so other panels give zero)."""
-        p = self.panel_of[g]
-        return self.Qp[p][self.within[g]].T @ V, self.Qd[self.panel_rows[p][self.within[g]]].T @ V
+        p, w = self.panel_of[g], self.within[g]
+        return self.Qp[p][w].T @ V, self.Qd[self.panel_rows[p][w]].T @ V
 
     def append(self, g, column, Qt_parts, position):
         """Append a column of group g, ``column`` (len(rows_g),) on its rows, at S position
