@@ -32,6 +32,10 @@ the last iterate), or after ``max_iter`` iterations. When the support is smaller
 number of equations the problem on the support is overdetermined, so ``||f||`` generally stays
 above ``tol`` and the iteration ends stationary or at ``max_iter``: the returned
 ``residual_norm`` says how well the sparse solution satisfies the equations.
+
+The Jacobian may come as a :class:`BlockJacobian`, each group's candidate columns on the rows
+where they are non-zero (the modal coordinates of separate components); the QR of ``L`` and
+the projections of eq. 37 then work group by group (:class:`_SupportQR`).
 """
 from __future__ import annotations
 
@@ -118,7 +122,9 @@ class _SupportQR:
             lead = 0  # known columns in the panel
         else:
             self.panel_rows, self.panel_of = [np.arange(m)], np.zeros(len(rows), dtype=np.int64)
-            self.within = list(rows)
+            # a contiguous row range as a slice: views instead of copies of Q's rows
+            self.within = [slice(r[0], r[-1] + 1) if r.size and r[-1] - r[0] + 1 == r.size
+                           else r for r in rows]
             lead = n_known
         g_in = groups[inside]
         self.Qp, Rp, order, self.offsets = [], [], [], [0]
