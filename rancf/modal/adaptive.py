@@ -36,11 +36,14 @@ coordinates (a linear change of variables of the full step).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+import scipy.sparse as sp
 from scipy.stats import qmc
 
 from rancf.modal.craig_bampton import CraigBampton
-from rancf.modal.greedy_gauss_newton import greedy_gauss_newton
+from rancf.modal.greedy_gauss_newton import BlockJacobian, greedy_gauss_newton
 
 
 #: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
@@ -62,6 +65,28 @@ def latin_hypercube_rows(n_rows, n_samples, seed):
     lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
     hi = -((-(j + 1) * n_rows) // n_samples)
     return np.sort(lo + np.floor((u - j) * (hi - lo)).astype(np.int64))
+
+
+class _Block(NamedTuple):
+    """One flexible component's part of ``Phi`` and of the sampled modal Jacobian.
+
+    ``a``, ``b``: interior and boundary indices in x; ``own``: positions in ``rows`` of the
+    component's equations; ``b_known``: positions of ``b`` among the known columns; ``Ja_map``:
+    (positions in J.data, indices, indptr, shape) of the CSR ``J[rows][own][:, a]``;
+    ``Phi_nc`` = ``[Phi_n, Phi_c]`` (n_a, n_a + n_b) (one product gives the modal and the
+    boundary columns); ``Phi_n_T`` the C-contiguous transpose of ``Phi_n``; ``Phi_c`` (n_a, n_b);
+    ``projector`` ``Phi_n^T M_aa`` (n_a, n_a).
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    own: np.ndarray
+    b_known: np.ndarray
+    Ja_map: tuple
+    Phi_nc: np.ndarray
+    Phi_n_T: np.ndarray
+    Phi_c: np.ndarray
+    projector: np.ndarray
 
 
 class AdaptiveModalStep:
@@ -107,9 +132,8 @@ class AdaptiveModalStep:
         Cq_cols = set(system.constraint_triplets(np.zeros(system.n))[1].tolist())
         K = system.bending_stiffness()
         M = system.mass
-        Phi = np.eye(eq.N)
         rows = np.ones(eq.N, dtype=bool)
-        candidates, groups, self.reductors, self._blocks = [], [], [], []
+        candidates, groups, self.reductors, parts = [], [], [], []
         rng = np.random.default_rng(self.seed)
         for g, k in enumerate(beams):
             comp = system.components[k]
@@ -130,8 +154,6 @@ class AdaptiveModalStep:
                 raise ValueError(f"sparsity must be in [0, min(interior coordinates {na}, "
                                  f"n_samples {n_samples[g]})] for component {k}, got "
                                  f"{sparsity[g]} (the sampled rows determine the kept modes)")
-            Phi[np.ix_(a, b)] = cb.constraint_modes
-            Phi[np.ix_(a, a)] = cb.normal_modes
             rows[a] = False
             # interior nodes are whole (the boundary is joint nodes), so units never straddle
             units = a.reshape(-1, unit)
@@ -150,29 +172,74 @@ class AdaptiveModalStep:
             candidates.append(a)
             groups.append(np.full(na, g))
             self.reductors.append(cb)
-            self._blocks.append((a, b, cb.modal_projector, cb.constraint_modes))
-        self.Phi = Phi
+            parts.append((a, b, glob, cb))
         self.rows = np.flatnonzero(rows)
         self.candidates = np.concatenate(candidates)
         self.groups = np.concatenate(groups)
         self.sparsity_per_group = np.asarray(sparsity)
         self.statuses = {}
+        # Phi is the identity but for each component's interior rows a (Phi[a, b] = Phi_c,
+        # Phi[a, a] = Phi_n), so it is applied block by block. Interior coordinates appear in
+        # no constraint: the columns a of the Jacobian are non-zero only on the component's own
+        # equations, the rows ``own`` (positions in ``rows``) of the modal Jacobian's blocks.
+        # The Jacobian's pattern is fixed, so its sampled parts are gathered from its values
+        # through index maps (``position``: 1 + index into J.data) built here once.
+        self._known = np.setdiff1d(np.arange(eq.N), self.candidates)
+        indices, indptr = eq.jacobian_pattern
+        position = sp.csc_matrix((np.arange(1.0, indices.size + 1), indices, indptr),
+                                 shape=(eq.N, eq.N)).tocsr()[self.rows]
+        known = position[:, self._known].tocoo()
+        self._known_map = (known.row, known.col, known.data.astype(np.int64) - 1)
+        self._blocks = []
+        for a, b, glob, cb in parts:
+            own = np.flatnonzero(np.isin(self.rows, glob))
+            Ja = position[own][:, a].tocsr()
+            self._blocks.append(_Block(a, b, own, np.searchsorted(self._known, b),
+                                       (Ja.data.astype(np.int64) - 1, Ja.indices, Ja.indptr,
+                                        Ja.shape),
+                                       np.hstack([cb.normal_modes, cb.constraint_modes]),
+                                       np.ascontiguousarray(cb.normal_modes.T),
+                                       cb.constraint_modes, cb.modal_projector))
 
     def to_modal(self, x):
-        """``c = Phi^{-1} x``: interior coordinates replaced by modal coordinates."""
+        """``c = Phi^{-1} x`` (N,): interior coordinates replaced by modal coordinates."""
         c = np.array(x, dtype=float)
-        for a, b, PtM, Pc in self._blocks:
-            c[a] = PtM @ (x[a] - Pc @ x[b])
+        for k in self._blocks:
+            c[k.a] = k.projector @ (x[k.a] - k.Phi_c @ x[k.b])
         return c
 
+    def to_physical(self, c):
+        """``x = Phi c`` (N,): ``x_a = Phi_c c_b + Phi_n xi`` per component, the rest as is
+        (the greedy Gauss-Newton iterates have few non-zero ``xi``)."""
+        with self.eq.timer("matrix"):
+            x = np.array(c, dtype=float)
+            for k in self._blocks:
+                xi = c[k.a]
+                nz = np.flatnonzero(xi)
+                x[k.a] = k.Phi_c @ c[k.b] + xi[nz] @ k.Phi_n_T[nz]
+            return x
+
     def _residual(self, c, with_jacobian):
-        x = self.Phi @ c
+        """Sampled residual ``R(Phi c)[rows]`` and, if asked, its Jacobian ``J[rows] Phi`` as a
+        :class:`BlockJacobian` (the known columns dense, each component's modal columns on its
+        own rows only)."""
+        x = self.to_physical(c)
         if not with_jacobian:
             return self.eq.residual(x)[self.rows]
         R, J = self.eq.residual(x, with_jacobian=True)
         with self.eq.timer("matrix"):
-            Jc = J.tocsr()[self.rows] @ self.Phi
-        return R[self.rows], Jc
+            known = np.zeros((self.rows.size, self._known.size))
+            r, col, pos = self._known_map
+            known[r, col] = J.data[pos]
+            blocks, own_rows = [], []
+            for k in self._blocks:
+                pos, ind, ptr, shape = k.Ja_map
+                Ja = sp.csr_matrix((J.data[pos], ind, ptr), shape=shape)  # J[rows][own][:, a]
+                Y = Ja @ k.Phi_nc
+                blocks.append(Y[:, :k.a.size])
+                own_rows.append(k.own)
+                known[np.ix_(k.own, k.b_known)] += Y[:, k.a.size:]
+        return R[self.rows], BlockJacobian(known, blocks, own_rows)
 
     def solve(self, x):
         c = self.to_modal(x)
@@ -187,7 +254,7 @@ class AdaptiveModalStep:
         self.statuses[result.status] = self.statuses.get(result.status, 0) + 1
         self._last = result
         finite = np.all(np.isfinite(result.x))
-        return self.Phi @ result.x, {"iterations": result.iterations, "converged": finite,
+        return self.to_physical(result.x), {"iterations": result.iterations, "converged": finite,
                                      "residual_norm": result.residual_norm}
 
     def record(self, x, info):

@@ -81,6 +81,12 @@ class BDF1Equations:
         self._indptr = np.searchsorted(ukeys // N, np.arange(N + 1)).astype(np.int32)
         self._nnz = ukeys.size
 
+    @property
+    def jacobian_pattern(self):
+        """``(indices, indptr)`` of the CSC Jacobian (N, N): the same at every evaluation, so a
+        Jacobian's ``data`` lists its values in this pattern's order."""
+        return self._indices, self._indptr
+
     def set_step(self, q_prev, v_prev, t):
         self.q_pred = q_prev + self.h * v_prev
         self.t = t

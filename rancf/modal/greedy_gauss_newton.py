@@ -32,6 +32,10 @@ the last iterate), or after ``max_iter`` iterations. When the support is smaller
 number of equations the problem on the support is overdetermined, so ``||f||`` generally stays
 above ``tol`` and the iteration ends stationary or at ``max_iter``: the returned
 ``residual_norm`` says how well the sparse solution satisfies the equations.
+
+The Jacobian may come as a :class:`BlockJacobian`, each group's candidate columns on the rows
+where they are non-zero (the modal coordinates of separate components); the QR of ``L`` and
+the projections of eq. 37 then work group by group (:class:`_SupportQR`).
 """
 from __future__ import annotations
 
@@ -68,13 +72,143 @@ def _prune(x, candidates, groups, sparsity):
     return keep
 
 
+@dataclass
+class BlockJacobian:
+    """A Jacobian ``J`` (m, N) whose candidate columns vanish outside a few rows per group.
+
+    In modal coordinates each component's modal columns are non-zero only on that component's
+    equations, so greedy Gauss-Newton works on ``J`` in this form instead of dense (m, N).
+
+    known : (m, n_known) ``J[:, known]``, ``known`` the non-candidate indices, increasing.
+    blocks : list over groups g of (len(rows[g]), n_g) arrays, ``J[rows[g]]`` restricted to the
+        candidates of group g in the order they have in ``candidates``.
+    rows : list over groups of row-index arrays; ``J`` is zero on the other rows of group g's
+        candidate columns.
+    """
+
+    known: np.ndarray
+    blocks: list
+    rows: list
+
+    @classmethod
+    def from_dense(cls, J, known, candidates, groups):
+        """Every group on all ``m`` rows of the dense ``J`` (m, N)."""
+        members = [candidates[groups == g] for g in range(groups.max(initial=0) + 1)]
+        rows = np.arange(J.shape[0])
+        return cls(J[:, known], [J[:, c] for c in members], [rows] * len(members))
+
+
+class _SupportQR:
+    """Thin QR factors ``L[:, order] = Q R`` of the support's Jacobian ``L = J[:, S]`` (m, |S|),
+    ``S = (known, candidates[inside])``, that keep the block structure of a BlockJacobian.
+
+    With several groups on disjoint rows, each group's support columns (a panel) are factored
+    on its rows only (Householder, m_g x k_g instead of m x |S|), and the known columns, on all
+    rows, are orthogonalized against the panels (classical Gram-Schmidt, twice) and factored.
+    Otherwise (one group, or groups sharing rows) a single panel on all rows holds the known
+    columns first and every support column: the Householder QR of ``L`` itself. Appended
+    columns join the dense part. ``Q`` is held as the panels' ``Q_p`` (m_p, k_p) and the dense
+    ``Q_d`` (m, k_d); ``order`` gives the position in S of each column of ``R``; ``within[g]``
+    selects group g's rows in its panel.
+    """
+
+    def __init__(self, J, inside, groups, local):
+        m, n_known = J.known.shape
+        rows = J.rows
+        joined = np.concatenate(rows)
+        if len(rows) > 1 and np.unique(joined).size == joined.size:
+            self.panel_rows, self.panel_of = list(rows), np.arange(len(rows))
+            self.within = [slice(None)] * len(rows)
+            lead = 0  # known columns in the panel
+        else:
+            self.panel_rows, self.panel_of = [np.arange(m)], np.zeros(len(rows), dtype=np.int64)
+            # a contiguous row range as a slice: views instead of copies of Q's rows
+            self.within = [slice(r[0], r[-1] + 1) if r.size and r[-1] - r[0] + 1 == r.size
+                           else r for r in rows]
+            lead = n_known
+        g_in = groups[inside]
+        self.Qp, Rp, order, self.offsets = [], [], [], [0]
+        for p, prow in enumerate(self.panel_rows):
+            members = np.flatnonzero(self.panel_of[g_in] == p)
+            B = np.zeros((prow.size, lead + members.size))
+            if lead:
+                B[:, :lead] = J.known
+            for g in np.flatnonzero(self.panel_of == p):
+                mine = np.flatnonzero(g_in[members] == g)
+                w, cols = self.within[g], lead + mine
+                if cols.size and cols[-1] - cols[0] + 1 == cols.size:
+                    cols = slice(cols[0], cols[-1] + 1)  # one group per panel: no 2-d fancy index
+                B[(w, cols) if isinstance(w, slice) or isinstance(cols, slice)
+                  else np.ix_(w, cols)] = J.blocks[g][:, local[inside[members[mine]]]]
+            Q, R = sla.qr(B, mode="economic", check_finite=False) if B.size else (B, B[:0])
+            self.Qp.append(Q)
+            Rp.append(R)
+            order.append(np.concatenate([np.arange(lead), n_known + members]))
+            self.offsets.append(self.offsets[-1] + B.shape[1])
+        n_panels = self.offsets[-1]
+        K = np.array(J.known[:, lead:])
+        C = np.zeros((n_panels, K.shape[1]))
+        for _ in range(2):  # the second pass restores orthogonality lost to cancellation
+            for p, prow in enumerate(self.panel_rows):
+                coef = self.Qp[p].T @ K[prow]
+                K[prow] -= self.Qp[p] @ coef
+                C[self.offsets[p]:self.offsets[p + 1]] += coef
+        self.Qd, Rk = sla.qr(K, mode="economic", check_finite=False) if K.size else (K, K[:0])
+        self.R = np.zeros((n_panels + K.shape[1], n_panels + K.shape[1]))
+        for p, Rblock in enumerate(Rp):
+            panel = slice(self.offsets[p], self.offsets[p + 1])
+            self.R[panel, panel] = Rblock
+        self.R[:n_panels, n_panels:] = C
+        self.R[n_panels:, n_panels:] = Rk
+        self.order = np.concatenate(order + [np.arange(lead, n_known)])
+
+    def Qt(self, v):
+        """``Q^T v`` (k,) of ``v`` (m,)."""
+        return np.concatenate([Q.T @ v[prow] for Q, prow in zip(self.Qp, self.panel_rows)]
+                              + [self.Qd.T @ v])
+
+    def Q(self, y):
+        """``Q y`` (m,) of ``y`` (k,)."""
+        out = self.Qd @ y[self.offsets[-1]:]
+        for p, prow in enumerate(self.panel_rows):
+            out[prow] += self.Qp[p] @ y[self.offsets[p]:self.offsets[p + 1]]
+        return out
+
+    def Qt_group(self, g, V):
+        """``Q^T V`` split into the panel and the dense part, for ``V`` (len(rows_g), k) group
+        g's columns on its rows ``rows_g`` (zero elsewhere, so other panels give zero)."""
+        p, w = self.panel_of[g], self.within[g]
+        return self.Qp[p][w].T @ V, self.Qd[self.panel_rows[p][w]].T @ V
+
+    def append(self, g, column, Qt_parts, position):
+        """Append a column of group g, ``column`` (len(rows_g),) on its rows, at S position
+        ``position`` (one Gram-Schmidt step), given its :meth:`Qt_group` parts."""
+        p = self.panel_of[g]
+        Qtv = np.zeros(self.R.shape[0])
+        Qtv[self.offsets[p]:self.offsets[p + 1]] = Qt_parts[0]
+        Qtv[self.offsets[-1]:] = Qt_parts[1]
+        w = -self.Q(Qtv)
+        w[self.panel_rows[p][self.within[g]]] += column
+        rho = np.linalg.norm(w)
+        self.Qd = np.column_stack([self.Qd, w / rho])
+        self.R = np.block([[self.R, Qtv[:, None]], [np.zeros((1, self.R.shape[1])), rho]])
+        self.order = np.append(self.order, position)
+
+    def solve(self, f):
+        """Least-squares ``d`` (|S|,) minimising ``||L d - f||`` in S order."""
+        d = np.empty(self.order.size)
+        d[self.order] = sla.solve_triangular(self.R, self.Qt(f), check_finite=False)
+        return d
+
+
 def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-11,
                         max_iter=50, timer=None, max_support=None):
     """Sparse solution of ``f(x) = 0`` by greedy Gauss-Newton (module docstring).
 
     Parameters
     ----------
-    residual : callable ``(x, with_jacobian) -> f`` or ``(f, J)``, ``J`` dense (m, N).
+    residual : callable ``(x, with_jacobian) -> f`` or ``(f, J)``, ``f`` (m,), ``J`` the
+        Jacobian (m, N), dense or as a :class:`BlockJacobian`.
     x0 : (N,) start point.
     candidates : int array, indices of the sparse coordinates; the rest is the known support.
     sparsity : int or sequence of int, the maximum number of non-zero candidates per group.
@@ -103,8 +237,14 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         raise ValueError(f"need tol > 0 and max_iter >= 1, got {tol}, {max_iter}")
     clock = (lambda: timer("matrix")) if timer is not None else contextlib.nullcontext
     known = np.setdiff1d(np.arange(x.size), candidates)
+    # column of each candidate in its group's block of the BlockJacobian
+    local = np.empty(candidates.size, dtype=np.int64)
+    for g in range(sparsity.size):
+        members = groups == g
+        local[members] = np.arange(np.count_nonzero(members))
     support = _prune(x, candidates, groups, sparsity)
-    status, norm, growing = "max_iter", np.inf, True
+    status, growing = "max_iter", True
+    f_x = None  # residual(x, False) once the line search has evaluated it at x
     for it in range(1, int(max_iter) + 1):
         f, J = residual(x, True)
         norm = np.linalg.norm(f)
@@ -113,33 +253,44 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         before = support.copy()
         added = None
         with clock():
-            S = np.concatenate([known, candidates[support]])
-            Q, R = sla.qr(J[:, S], mode="economic", check_finite=False)
+            if not isinstance(J, BlockJacobian):
+                J = BlockJacobian.from_dense(J, known, candidates, groups)
+            inside = np.flatnonzero(support)
+            S = np.concatenate([known, candidates[inside]])
+            qr = _SupportQR(J, inside, groups, local)
             outside = np.flatnonzero(~support)
             # keep the least-squares problem on the support overdetermined
             if growing and outside.size and S.size < f.size:
-                Jo = J[:, candidates[outside]]
-                QtJo = Q.T @ Jo
-                norms2 = np.einsum("ij,ij->j", Jo, Jo)
-                residual2 = norms2 - np.einsum("ij,ij->j", QtJo, QtJo)  # ||(I - L L^+) J_l||^2
-                gain = np.abs((f - Q @ (Q.T @ f)) @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
-                gain[residual2 <= 1e-24 * norms2] = 0.0  # columns already in span(L)
+                # eq. 37 group by group, on the rows where the group's columns are non-zero
+                r = f - qr.Q(qr.Qt(f))
+                gain = np.empty(outside.size)
+                parts = []
+                for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
+                    mine = np.flatnonzero(groups[outside] == g)
+                    Jo = block[:, local[outside[mine]]]
+                    QtJo = qr.Qt_group(g, Jo)
+                    norms2 = np.einsum("ij,ij->j", Jo, Jo)
+                    residual2 = (norms2 - np.einsum("ij,ij->j", QtJo[0], QtJo[0])
+                                 - np.einsum("ij,ij->j", QtJo[1], QtJo[1]))  # ||(I - L L^+) J_l||^2
+                    gain[mine] = np.abs(r[rows] @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
+                    gain[mine[residual2 <= 1e-24 * norms2]] = 0.0  # columns already in span(L)
+                    parts.append((mine, Jo, QtJo))
                 best = int(np.argmax(gain))
                 if gain[best] > tol:
                     added = outside[best]
                     support[added] = True
-                    # append the column to the QR factors (one Gram-Schmidt step)
-                    w = Jo[:, best] - Q @ QtJo[:, best]
-                    rho = np.linalg.norm(w)
-                    Q = np.column_stack([Q, w / rho])
-                    R = np.block([[R, QtJo[:, best:best + 1]], [np.zeros((1, R.shape[1])), rho]])
+                    g = groups[added]
+                    mine, Jo, QtJo = parts[g]
+                    k = int(np.searchsorted(mine, best))
+                    qr.append(g, Jo[:, k], (QtJo[0][:, k], QtJo[1][:, k]), S.size)
                     S = np.append(S, candidates[added])
-            d = -sla.solve_triangular(R, Q.T @ f, check_finite=False)
+            d = -qr.solve(f)
         alpha, accepted = 1.0, False
         while alpha >= 2.0**-10:
             trial = x.copy()
             trial[S] += alpha * d
-            if (np.linalg.norm(residual(trial, False)) <= (1.0 - 1e-4 * alpha) * norm
+            f_trial = residual(trial, False)
+            if (np.linalg.norm(f_trial) <= (1.0 - 1e-4 * alpha) * norm
                     or alpha * np.max(np.abs(d)) <= tol):
                 accepted = True
                 break
@@ -147,14 +298,14 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         if not accepted:
             status = "no_descent"
             break
-        previous, x = x, trial
+        previous, x, f_x = x, trial, f_trial
         support = _prune(x, candidates, groups, cap)
         if added is not None and not support[added]:
             growing = False  # the exchange was rejected: Gauss-Newton on this support only
         if np.max(np.abs(x - previous)) <= tol and np.array_equal(support, before):
             status = "stationary"
             break
-    norm = np.linalg.norm(residual(x, False))
+    norm = np.linalg.norm(residual(x, False) if f_x is None else f_x)
     if norm <= tol:
         status = "converged"
     return GGNResult(x, support, norm, it, status)
