@@ -183,18 +183,17 @@ class IndexThreeDAE:
                 return NewtonFactor(A, 0, True)
             S = sp.bmat([[A, (sp.csr_matrix(G) * w).T], [sp.csr_matrix(B), None]], format="csc")
             return NewtonFactor(S, m, True)
-        # Filled in place, in Fortran order so that LAPACK factors it without a copy; the
-        # terms are added in the same order as in the sparse branch (same round-off).
-        S = np.empty((n + m, n + m), order="F")
-        A = S[:n, :n]
-        np.multiply(c_m, _dense(self.mass(q_e)), out=A)
+        # The terms in the same order as in the sparse branch (same round-off); built on
+        # contiguous arrays, as numpy's per-call overhead dominates at these sizes.
+        A = c_m * _dense(self.mass(q_e))
         for c, mat in terms:
             if mat is not None:
                 A += c * _dense(mat)
+        S = np.zeros((n + m, n + m))
+        S[:n, :n] = A
         if m:
-            np.multiply(_dense(G).T, w, out=S[:n, n:])
+            S[:n, n:] = (_dense(G) * w).T
             S[n:, :n] = _dense(B)
-            S[n:, n:] = 0.0
         return NewtonFactor(S, m, False)
 
     def gram_solver(self, J):
@@ -211,6 +210,8 @@ class IndexThreeDAE:
 
 
 def _dense(mat):
+    if isinstance(mat, np.ndarray):
+        return mat
     return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
 
 
@@ -223,7 +224,7 @@ class NewtonFactor:
 
     A dense S is handed to LAPACK's getrf/getrs directly (as :func:`scipy.linalg.lu_factor`
     does, without its argument checks, which dominate on the small systems of rigid-body
-    models); a Fortran-ordered S is factored in place.
+    models).
     """
 
     def __init__(self, S, m, sparse):
