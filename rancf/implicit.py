@@ -215,6 +215,10 @@ def _dense(mat):
     return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
 
 
+# The ufunc reductions called directly: ndarray.max and .all go through a Python wrapper that
+# costs as much as the reduction itself on the short vectors of small models.
+_max, _all = np.maximum.reduce, np.logical_and.reduce
+
 _getrf, _getrs, _potrf, _potrs = sla.get_lapack_funcs(("getrf", "getrs", "potrf", "potrs"),
                                                        dtype=np.float64)
 
@@ -390,7 +394,7 @@ class ImplicitIntegrator:
                 r += r_old
             self.nfev += 1
             r_con = p.constraint(q1) / hb
-            if not (np.isfinite(r).all() and np.isfinite(r_con).all()):
+            if not (_all(np.isfinite(r)) and _all(np.isfinite(r_con))):
                 raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
             try:
                 fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
@@ -402,7 +406,7 @@ class ImplicitIntegrator:
             a1 += da
             lam += dl
             self.newton_iterations += 1
-            dq = hb * np.abs(da).max(initial=0.0)
+            dq = hb * _max(np.abs(da), initial=0.0)
             if not np.isfinite(dq):
                 raise _StepFailure("diverged", f"non-finite Newton increment at t = {t1:.6g} s")
             if dq <= self.tol:
@@ -417,7 +421,7 @@ class ImplicitIntegrator:
         v1 = v_pred + hg * a1
         if self.projection and m:
             q1, v1, a1 = self._project(q1, v1, a1)
-        if not (np.abs(q1).max() < self.divergence_bound and np.abs(v1).max() < self.divergence_bound):
+        if not (_max(np.abs(q1)) < self.divergence_bound and _max(np.abs(v1)) < self.divergence_bound):
             raise _StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {t1:.6g} s")
         self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
         self.steps += 1
@@ -434,7 +438,7 @@ class ImplicitIntegrator:
         for _ in range(10):
             phi = p.constraint(q)
             J = p.constraint_jacobian(q)
-            if np.abs(phi).max() <= 1e-15 * (1.0 + np.abs(q).max()):
+            if _max(np.abs(phi)) <= 1e-15 * (1.0 + _max(np.abs(q))):
                 break
             q = q - J.T @ p.gram_solver(J)(phi)
         if self.projection == "mass":
@@ -455,9 +459,9 @@ class ImplicitIntegrator:
             return 0.0, 0.0, 0.0
         J = p.constraint_jacobian(self.q)
         return (
-            float(np.abs(p.constraint(self.q)).max()),
-            float(np.abs(J @ self.v).max()),
-            float(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)).max()),
+            float(_max(np.abs(p.constraint(self.q)))),
+            float(_max(np.abs(J @ self.v))),
+            float(_max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)))),
         )
 
     def stats(self):
