@@ -237,7 +237,7 @@ class NewtonFactor:
         if sparse:
             self.lu = spla.splu(sp.csc_matrix(S))
             return
-        self.lu, self.piv, info = _getrf(S, overwrite_a=True)
+        self.lu, self.piv, info = _getrf(S)
         if info > 0:
             # as scipy.linalg.lu_factor: the solve then gives non-finite increments
             warnings.warn(f"Diagonal number {info} is exactly zero. Singular matrix.",
