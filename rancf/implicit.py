@@ -70,6 +70,7 @@ first order and shares the Newton loop with am = af = gamma = beta = 1 and its o
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Dict, Optional
 
@@ -165,53 +166,86 @@ class IndexThreeDAE:
         ``q_new`` where the constraints are; ``c_m, c_mq, c_k, c_c, w`` the scheme's weights
         (mass, mass derivative, stiffness and constraint curvature, damping, multiplier column).
         """
-        sparse = self.linear_solver == "sparse"
-        conv = sp.csr_matrix if sparse else _dense
-        A = c_m * conv(self.mass(q_e))
-        for c, mat in ((c_mq, self.mass_derivative(q_e, a_e) if c_mq else None),
-                       (c_k, self.stiffness(q_e, v_e, t_e) if c_k else None),
-                       (c_k, self.constraint_curvature(q_e, lam) if c_k and self.n_constraints else None),
-                       (c_c, self.damping(q_e, v_e, t_e) if c_c else None)):
+        n, m = self.n_coordinates, self.n_constraints
+        terms = ((c_mq, self.mass_derivative(q_e, a_e) if c_mq else None),
+                 (c_k, self.stiffness(q_e, v_e, t_e) if c_k else None),
+                 (c_k, self.constraint_curvature(q_e, lam) if c_k and m else None),
+                 (c_c, self.damping(q_e, v_e, t_e) if c_c else None))
+        B = self.constraint_jacobian(q_new) if m else None
+        # Phi_q is evaluated once when both blocks sit at the same point (every scheme but -S).
+        G = (B if q_e is q_new else self.constraint_jacobian(q_e)) if m else None
+        if self.linear_solver == "sparse":
+            A = c_m * sp.csr_matrix(self.mass(q_e))
+            for c, mat in terms:
+                if mat is not None:
+                    A = A + c * sp.csr_matrix(mat)
+            if m == 0:
+                return NewtonFactor(A, 0, True)
+            S = sp.bmat([[A, (sp.csr_matrix(G) * w).T], [sp.csr_matrix(B), None]], format="csc")
+            return NewtonFactor(S, m, True)
+        # The terms in the same order as in the sparse branch (same round-off); built on
+        # contiguous arrays, as numpy's per-call overhead dominates at these sizes.
+        A = c_m * _dense(self.mass(q_e))
+        for c, mat in terms:
             if mat is not None:
-                A = A + c * conv(mat)
-        m = self.n_constraints
-        if m == 0:
-            return NewtonFactor(A, 0, sparse)
-        G = conv(self.constraint_jacobian(q_e)) * w
-        B = conv(self.constraint_jacobian(q_new))
-        if sparse:
-            S = sp.bmat([[A, G.T], [B, None]], format="csc")
-        else:
-            S = np.block([[A, G.T], [B, np.zeros((m, m))]])
-        return NewtonFactor(S, m, sparse)
+                A += c * _dense(mat)
+        S = np.zeros((n + m, n + m))
+        S[:n, :n] = A
+        if m:
+            S[:n, n:] = (_dense(G) * w).T
+            S[n:, :n] = _dense(B)
+        return NewtonFactor(S, m, False)
 
     def gram_solver(self, J):
         """Return ``solve(r) = (J J^T)^{-1} r`` for the projections (J = Phi_q, full row rank)."""
         if sp.issparse(J):
             lu = spla.splu(sp.csc_matrix(J @ J.T))
             return lu.solve
-        c = sla.cho_factor(J @ J.T)
-        return lambda r: sla.cho_solve(c, r)
+        # LAPACK directly: scipy.linalg.cho_factor's argument checks cost more than the
+        # factorization of an m x m Gram matrix.
+        c, info = _potrf(J @ J.T, lower=False, clean=False)
+        if info:
+            raise np.linalg.LinAlgError(f"J J^T is not positive definite (LAPACK potrf info = {info})")
+        return lambda r: _potrs(c, r, lower=False)[0]
 
 
 def _dense(mat):
+    if isinstance(mat, np.ndarray):
+        return mat
     return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
 
 
+# The ufunc reductions called directly: ndarray.max and .all go through a Python wrapper that
+# costs as much as the reduction itself on the short vectors of small models.
+_max, _all = np.maximum.reduce, np.logical_and.reduce
+
+_getrf, _getrs, _potrf, _potrs = sla.get_lapack_funcs(("getrf", "getrs", "potrf", "potrs"),
+                                                       dtype=np.float64)
+
+
 class NewtonFactor:
-    """LU factors (LAPACK or SuperLU) of a Newton matrix; ``solve`` splits the solution into (da, dlam)."""
+    """LU factors (LAPACK or SuperLU) of a Newton matrix; ``solve`` splits the solution into (da, dlam).
+
+    A dense S is handed to LAPACK's getrf/getrs directly (as :func:`scipy.linalg.lu_factor`
+    does, without its argument checks, which dominate on the small systems of rigid-body
+    models).
+    """
 
     def __init__(self, S, m, sparse):
         self.m = m
         self.sparse = sparse
         if sparse:
             self.lu = spla.splu(sp.csc_matrix(S))
-        else:
-            self.lu = sla.lu_factor(S, check_finite=False)
+            return
+        self.lu, self.piv, info = _getrf(S)
+        if info > 0:
+            # as scipy.linalg.lu_factor: the solve then gives non-finite increments
+            warnings.warn(f"Diagonal number {info} is exactly zero. Singular matrix.",
+                          sla.LinAlgWarning, stacklevel=2)
 
     def solve(self, r_dyn, r_con):
         r = np.concatenate([r_dyn, r_con]) if self.m else r_dyn
-        x = self.lu.solve(r) if self.sparse else sla.lu_solve(self.lu, r, check_finite=False)
+        x = self.lu.solve(r) if self.sparse else _getrs(self.lu, self.piv, r)[0]
         n = x.size - self.m
         return x[:n], x[n:]
 
@@ -323,14 +357,18 @@ class ImplicitIntegrator:
         p, h = self.problem, self.h
         am, af, g, b = self.alpha_m, self.alpha_f, self.gamma, self.beta
         qn, vn, an, lamn, tn = self.q, self.v, self.a, self.lam, self.t
+        m = p.n_constraints
         t1 = tn + h
         q_pred, v_pred = self._predictors(qn, vn, an)
         hb, hg = h * h * b, h * g
         if self.intermediate:
             t_e = tn + af * h
-            r_old = None
+            w, c_mq = 1.0, af * hb
+            # The old-step parts of the intermediate point, fixed during the step.
+            q_old, v_old, a_old = (1.0 - af) * qn, (1.0 - af) * vn, (1.0 - am) * an
         else:
             t_e = t1
+            w, c_mq = af, am * hb
             # The old-step part of the weighted equilibrium (zero for Newmark).
             r_old = 0.0
             if am != 1.0:
@@ -344,23 +382,19 @@ class ImplicitIntegrator:
             q1 = q_pred + hb * a1
             v1 = v_pred + hg * a1
             if self.intermediate:
-                q_e = (1.0 - af) * qn + af * q1
-                v_e = (1.0 - af) * vn + af * v1
-                a_e = (1.0 - am) * an + am * a1
+                q_e, v_e, a_e = q_old + af * q1, v_old + af * v1, a_old + am * a1
                 r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, t_e)
-                if p.n_constraints:
-                    r = r + p.constraint_jacobian(q_e).T @ lam
-                w, c_mq = 1.0, af * hb
+                if m:
+                    r += p.constraint_jacobian(q_e).T @ lam
             else:
                 q_e, v_e, a_e = q1, v1, a1
                 r = am * p.mass_action(q1, a1) - af * p.force(q1, v1, t1)
-                if p.n_constraints:
-                    r = r + af * (p.constraint_jacobian(q1).T @ lam)
-                r = r + r_old
-                w, c_mq = af, am * hb
+                if m:
+                    r += af * (p.constraint_jacobian(q1).T @ lam)
+                r += r_old
             self.nfev += 1
             r_con = p.constraint(q1) / hb
-            if not (np.all(np.isfinite(r)) and np.all(np.isfinite(r_con))):
+            if not (_all(np.isfinite(r)) and _all(np.isfinite(r_con))):
                 raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
             try:
                 fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
@@ -372,7 +406,7 @@ class ImplicitIntegrator:
             a1 += da
             lam += dl
             self.newton_iterations += 1
-            dq = hb * np.max(np.abs(da), initial=0.0)
+            dq = hb * _max(np.abs(da), initial=0.0)
             if not np.isfinite(dq):
                 raise _StepFailure("diverged", f"non-finite Newton increment at t = {t1:.6g} s")
             if dq <= self.tol:
@@ -385,9 +419,9 @@ class ImplicitIntegrator:
             )
         q1 = q_pred + hb * a1
         v1 = v_pred + hg * a1
-        if self.projection and p.n_constraints:
+        if self.projection and m:
             q1, v1, a1 = self._project(q1, v1, a1)
-        if not (np.max(np.abs(q1)) < self.divergence_bound and np.max(np.abs(v1)) < self.divergence_bound):
+        if not (_max(np.abs(q1)) < self.divergence_bound and _max(np.abs(v1)) < self.divergence_bound):
             raise _StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {t1:.6g} s")
         self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
         self.steps += 1
@@ -404,7 +438,7 @@ class ImplicitIntegrator:
         for _ in range(10):
             phi = p.constraint(q)
             J = p.constraint_jacobian(q)
-            if np.max(np.abs(phi)) <= 1e-15 * (1.0 + np.max(np.abs(q))):
+            if _max(np.abs(phi)) <= 1e-15 * (1.0 + _max(np.abs(q))):
                 break
             q = q - J.T @ p.gram_solver(J)(phi)
         if self.projection == "mass":
@@ -425,9 +459,9 @@ class ImplicitIntegrator:
             return 0.0, 0.0, 0.0
         J = p.constraint_jacobian(self.q)
         return (
-            float(np.max(np.abs(p.constraint(self.q)))),
-            float(np.max(np.abs(J @ self.v))),
-            float(np.max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)))),
+            float(_max(np.abs(p.constraint(self.q)))),
+            float(_max(np.abs(J @ self.v))),
+            float(_max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)))),
         )
 
     def stats(self):

@@ -145,9 +145,22 @@ class RodSlider(IndexThreeDAE):
         return np.array([0.0, 0.0, h * np.cos(q[4]), h * np.sin(q[4])])
 
     def energy(self, q, v):
-        y_b = q[1] + q[5] * np.sin(q[4])
-        return (0.5 * v @ self.mass(q) @ v + self.g * (self.m_b * y_b + self.m_a * q[3])
-                + 0.5 * self.k * (q[5] - self.s0) ** 2)
+        """Total energy H = T + V (J) of states q, v of shape (..., 6); shape (...).
+
+        ``T = 1/2 m_B |r_B'|^2 + 1/2 m_A |r_C'|^2 + 1/2 J_C theta'^2`` (= 1/2 v^T M v) with
+        ``r_B' = r_O' + s' t + s theta' n``, V of the module docstring. Vectorised over the
+        leading axes, so that a whole trajectory is one call.
+        """
+        q, v = np.asarray(q), np.asarray(v)
+        s, w = q[..., 5], v[..., 4]
+        c, si = np.cos(q[..., 4]), np.sin(q[..., 4])
+        vb_x = v[..., 0] + v[..., 5] * c - s * w * si
+        vb_y = v[..., 1] + v[..., 5] * si + s * w * c
+        kinetic = 0.5 * (self.m_b * (vb_x ** 2 + vb_y ** 2) + self.m_a * (v[..., 2] ** 2 + v[..., 3] ** 2)
+                         + self.j_c * w ** 2)
+        y_b = q[..., 1] + s * si
+        return (kinetic + self.g * (self.m_b * y_b + self.m_a * q[..., 3])
+                + 0.5 * self.k * (s - self.s0) ** 2)
 
     def initial_state(self, theta=0.0, s=REST_LENGTH):
         """Rest, rod at angle theta (rad), slider at s (m): consistent q0, v0."""
@@ -214,7 +227,7 @@ def run_scheme(method, parameters, projection, t_end, dt=0.01, model=None):
     model = model or RodSlider()
     q0, v0 = model.initial_state()
     sol = integrate(model, q0, v0, t_end, dt, method=method, projection=projection, **parameters)
-    energy = np.array([model.energy(q, v) for q, v in zip(sol.q, sol.v)])
+    energy = model.energy(sol.q, sol.v)
     return sol, energy - energy[0]
 
 
