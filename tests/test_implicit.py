@@ -188,6 +188,14 @@ def test_rod_slider_derivatives_against_complex_step():
     vb = v[:2] + v[5] * t + q[5] * v[4] * n
     T = 0.5 * model.m_b * vb @ vb + 0.5 * model.m_a * v[2:4] @ v[2:4] + 0.5 * model.j_c * v[4] ** 2
     assert np.isclose(0.5 * v @ model.mass(q) @ v, T)
+    # energy(): kinetic part 1/2 v^T M v, potential part whose -gradient is the force at rest,
+    # vectorised over a stack of states
+    Q, V = rng.standard_normal((3, 6)), rng.standard_normal((3, 6))
+    H = model.energy(Q, V)
+    for qi, vi, h in zip(Q, V, H):
+        assert np.isclose(h - model.energy(qi, np.zeros(6)), 0.5 * vi @ model.mass(qi) @ vi)
+        assert np.allclose(-cs(lambda x: model.energy(x, np.zeros(6))[None], qi)[0],
+                           model.force(qi, np.zeros(6), 0.0), atol=1e-10)
 
 
 def test_mass_projection_is_kinetic_energy_orthogonal():

@@ -131,17 +131,29 @@ def test_adaptive_all_modes_reproduces_full_step():
 @pytest.mark.parametrize("kwargs,name", [
     ({"sparsity": 16, "n_samples": 12}, "sparsity"), ({"sparsity": 4, "n_samples": 10}, "n_samples"),
     ({"sparsity": 4, "n_samples": 20}, "n_samples"), ({"sparsity": 4, "n_samples": 0}, "n_samples"),
-    ({"sparsity": 4, "n_samples": 10, "sample": "row"}, None)])
+    ({"sparsity": 2, "n_samples": 3, "sample": "row", "free_ends": True}, "free ends")])
 def test_adaptive_rejects_bad_parameters(kwargs, name):
     system, q0, v0 = pendulum(n_elements=4)  # 4 interior nodes, 16 interior equations
-    step = AdaptiveModalStep(**kwargs)
-    if name is None:
-        step.setup(BDF1Equations(system, 1e-3))
-        return
     with pytest.raises(ValueError, match=name):
-        step.setup(BDF1Equations(system, 1e-3))
+        AdaptiveModalStep(**kwargs).setup(BDF1Equations(system, 1e-3))
+
+
+def test_adaptive_rejects_unknown_sampling_unit():
     with pytest.raises(ValueError, match="sample"):
         AdaptiveModalStep(4, 8, sample="element")
+
+
+def test_row_sampling_count_and_free_end():
+    """Row sampling takes exactly n_samples interior rows; with free_ends the tip's four rows
+    are among them."""
+    system, q0, v0 = pendulum(n_elements=40)
+    tip = np.arange(system.n - 4, system.n)
+    for free_ends in (False, True):
+        step = AdaptiveModalStep(sparsity=20, n_samples=81, seed=3, sample="row",
+                                 free_ends=free_ends)
+        step.setup(BDF1Equations(system, 1e-3))
+        assert np.isin(np.arange(4, system.n), step.rows).sum() == 81
+    assert np.isin(tip, step.rows).all()
 
 
 def test_node_sampling_keeps_whole_nodes():
