@@ -1,8 +1,10 @@
 """Build the Cython extensions of rancf.
 
-Compiler directives are set here, once, for every extension (scikit-learn's
-pattern). ``RANCF_BOUNDSCHECK=1`` switches bounds and wrap-around checking back
-on for a debugging build.
+Every ``_*.pyx`` under ``rancf/`` (subpackages too) is an extension. Compiler
+directives are set here, once, for every extension (scikit-learn's pattern).
+``RANCF_DEBUG=1`` switches bounds, wrap-around and initialization checking back on
+for a debugging build (and forces the Cython sources to be translated again, so no
+stale release ``.c`` file is reused); ``RANCF_BOUNDSCHECK=1`` is its former name.
 """
 import glob
 import os
@@ -11,7 +13,7 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-debug = os.environ.get("RANCF_BOUNDSCHECK", "0") == "1"
+debug = "1" in (os.environ.get("RANCF_DEBUG", "0"), os.environ.get("RANCF_BOUNDSCHECK", "0"))
 directives = {
     "language_level": 3,
     "boundscheck": debug,
@@ -27,6 +29,6 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=["-O3"],
     )
-    for path in sorted(glob.glob(os.path.join("rancf", "_*.pyx")))
+    for path in sorted(glob.glob(os.path.join("rancf", "**", "_*.pyx"), recursive=True))
 ]
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=debug))

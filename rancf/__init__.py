@@ -1,18 +1,21 @@
-"""rancf: recursive absolute nodal coordinate formulation for planar flexible chains.
+"""rancf: planar flexible multibody dynamics with the recursive absolute nodal coordinate
+formulation (RANCF), the classical ANCF DAE formulation and implicit integrators.
 
 Quick start::
 
     import rancf
-    chain = rancf.pendulum(n_bodies=5, elements_per_body=5, body_length=5.0, E=21e6)
-    result = rancf.simulate(chain, t_end=4.0, dt=1e-3, method="rk4")
-    result.tip(), result.energy()
+    m = rancf.Model(gravity=(0.0, -9.81))
+    b = m.add_beam(length=2.0, n_elements=8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    result = rancf.simulate(m, t_end=1.0, dt=1e-4, method="rk4")
+    result.position(b.end), result.energy()
 """
-from . import element
-from .chain import Body, Chain, State, pendulum
-from .recursive import accelerations, node_velocities
+from . import elements
+from .integrators import implicit
+from .model import Model, pendulum
+from .model.state import State
 from .result import Result, load
 from .simulate import simulate
 
-__all__ = ["Body", "Chain", "State", "pendulum", "accelerations", "node_velocities",
-           "simulate", "Result", "load", "element"]
-__version__ = "0.1.0"
+__all__ = ["Model", "pendulum", "State", "simulate", "Result", "load", "elements", "implicit"]
+__version__ = "0.2.0"

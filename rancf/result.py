@@ -1,4 +1,4 @@
-"""Simulation results: trajectories at the output times, energies, saving and loading."""
+"""Results of every formulation: trajectories at the output times, joints, energies, files."""
 import json
 import os
 import tempfile
@@ -6,120 +6,234 @@ import tempfile
 import numpy as np
 import pandas as pd
 
-from . import _element
-from .chain import Chain
+from .elements import _beam
+from .model.items import Point
+from .model.joints import Joint
+from .model.state import State
+
+#: Work counters every Result carries (0 where a method has none).
+COUNTERS = ("steps", "nfev", "njev", "nlu", "newton_iterations", "rejected")
+#: Values of Result.status.
+STATUSES = ("ok", "diverged", "failed", "interrupted")
+FORMAT_VERSION = 2
+
+
+def energies(assembly, nodes, velocities):
+    """Kinetic, elastic and gravity energy (J) at every output, (n_out, 3).
+
+    Kinetic ``1/2 sum V_E^T M_E V_E + 1/2 sum (m |r'|^2 + I_G |u'|^2)``, elastic ``sum U(e)``,
+    gravity ``-F_G . x`` (a linear potential in absolute coordinates).
+    """
+    A = assembly
+    nodes = np.ascontiguousarray(nodes, dtype=float)
+    velocities = np.ascontiguousarray(velocities, dtype=float)
+    out = np.zeros((len(nodes), 3))
+    if A.n_elements:
+        out[:, :2] = _beam.beam_energies(A.model_code, A.element_vertices, A.element_length,
+                                         A.element_EA, A.element_EI, A.element_mass, nodes,
+                                         velocities)
+    if len(A.bodies):
+        vb = velocities[:, A.body_vertex, :]
+        out[:, 0] += 0.5 * (A.body_mass * (vb[:, :, 0]**2 + vb[:, :, 1]**2)).sum(axis=1)
+        out[:, 0] += 0.5 * (A.body_inertia * (vb[:, :, 2]**2 + vb[:, :, 3]**2)).sum(axis=1)
+    out[:, 2] = -nodes.reshape(len(nodes), -1) @ A.gravity_force
+    return out
 
 
 class Result:
-    """The outcome of :func:`rancf.simulate`.
+    """The outcome of :func:`rancf.simulate` or :func:`rancf.static`, whatever the formulation.
 
     Attributes
     ----------
-    chain : Chain
+    model : rancf.Model or None
+        None for a Result loaded without its model (then only the stored arrays are there).
     t : ndarray (n_out,)
-        Output times (s).
-    nodes : ndarray (n_out, n_nodes, 4)
-        Node coordinates ``[x, y, x', y']`` (m, dimensionless slopes), joint nodes duplicated.
-    velocities : ndarray (n_out, n_nodes, 4)
-        Node velocities (m/s, 1/s).
-    beta : ndarray (n_out, n_dof) or None
-        Generalized velocities of the recursive formulation (None for formulations without).
-    status : {"ok", "diverged", "failed"}
-        "diverged": non-finite state or a node beyond the displacement bound; "failed": the
-        solver could not continue (singular matrix, step-size underflow, Newton failure).
-        The arrays hold what was computed up to then.
-    message : str
+        Output times (s); for :func:`rancf.static` the load factor of each frame.
+    nodes : ndarray (n_out, n_vertices, 4)
+        Coordinates of every vertex: ``[x, y, x', y']`` of the beam nodes (beam by beam, each
+        beam with its own nodes), then ``[x, y, u_x, u_y]`` of the rigid bodies (m).
+    velocities : ndarray (n_out, n_vertices, 4)
+        Their rates (m/s, 1/s).
+    joint_q, joint_qd : ndarray (n_out, n_joints)
+        Joint coordinates (rad or m, unwrapped) and their rates.
+    reactions : ndarray (n_out, n_joints)
+        The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
+        drive's motor torque, a clamp's moment); 0 for free joints.
+    work, dissipated : ndarray (n_out,)
+        Work of the applied forces, moments, efforts and drives (not gravity, a potential) and
+        the energy dissipated by damping since t = 0 (J), integrated during the run.
+    status : {"ok", "diverged", "failed", "interrupted"}
+        "diverged": the state became non-finite or left its bound; "failed": the solver could
+        not continue (singular matrix, step-size underflow, Newton failure, an input function
+        raised). The arrays hold what was computed up to then; ``message`` says what happened.
     method, formulation : str
     stats : dict
-        Work counters (``nfev``, ``steps``, ``rejected``, ...).
+        Work counters ``steps, nfev, njev, nlu, newton_iterations, rejected``.
     extra : dict of ndarray
-        Formulation-specific outputs, first axis n_out (constraint violations, Newton
-        iterations, ...).
+        Formulation-specific outputs with first axis n_out: ``constraint_violation`` (n_out, 3)
+        of the DAE (max |Phi|, |Phi'|, |Phi''| since the previous output), ``newton_iterations``,
+        ``beta`` (recursive generalized velocities), ``load_factor`` (static).
     wall_time : float
         Wall-clock time of the integration (s).
     """
 
-    def __init__(self, chain, t, nodes, velocities, beta=None, status="ok", message="",
-                 method="", formulation="", stats=None, extra=None, wall_time=0.0):
-        self.chain = chain
+    def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
+                 dissipated, status="ok", message="", method="", formulation="", stats=None,
+                 extra=None, wall_time=0.0, energy_table=None):
+        self.model = model
         self.t = np.asarray(t, dtype=float)
-        self.nodes = np.asarray(nodes, dtype=float)
-        self.velocities = np.asarray(velocities, dtype=float)
-        self.beta = None if beta is None else np.asarray(beta, dtype=float)
-        self.status = status
-        self.message = message
-        self.method = method
-        self.formulation = formulation
-        self.stats = dict(stats or {})
+        n = len(self.t)
+        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, 4)
+        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, 4)
+        self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
+        self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
+        self.reactions = np.asarray(reactions, dtype=float).reshape(n, -1)
+        self.work = np.asarray(work, dtype=float).reshape(n)
+        self.dissipated = np.asarray(dissipated, dtype=float).reshape(n)
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+        self.status, self.message = status, message
+        self.method, self.formulation = method, formulation
+        self.stats = {k: 0 for k in COUNTERS}
+        self.stats.update({k: (int(v) if isinstance(v, (int, np.integer)) else v)
+                           for k, v in (stats or {}).items()})
         self.extra = {k: np.asarray(v) for k, v in (extra or {}).items()}
         self.wall_time = float(wall_time)
-        self._energy = None
+        if energy_table is None:
+            if model is None:
+                raise ValueError("a Result needs its model or its energy table")
+            e = energies(model.build(), self.nodes, self.velocities)
+            energy_table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
+        self._energy = pd.DataFrame({"t": self.t, **{k: np.asarray(energy_table[k], dtype=float)
+                                                      for k in ("kinetic", "elastic", "gravity")},
+                                     "work": self.work, "dissipated": self.dissipated})
+        self._energy["total"] = (self._energy.kinetic + self._energy.elastic + self._energy.gravity
+                                 - self._energy.work + self._energy.dissipated)
 
     def __repr__(self):
+        end = self.t[-1] if len(self.t) else 0.0
         return (f"Result({self.formulation}/{self.method}, {len(self.t)} outputs to "
-                f"t = {self.t[-1] if len(self.t) else 0:g} s, status={self.status!r})")
+                f"t = {end:g} s, status={self.status!r})")
+
+    # --- reading -------------------------------------------------------------------------------
+    def _assembly(self, what):
+        if self.model is None:
+            raise ValueError(f"{what} needs the model: this Result was loaded without it; use "
+                             "rancf.load(path, model=...)")
+        return self.model.build()
+
+    def position(self, point):
+        """Position (n_out, 2), m, of a point of the model (``b.end``, ``r.point(dx, dy)``, ...)."""
+        if not isinstance(point, Point):
+            raise TypeError(f"point must be a point of the model, got {point!r}")
+        A = self._assembly("position()")
+        if point.item.model is not self.model:
+            raise ValueError(f"point {point!r} belongs to another model")
+        return A.point_position(point, self.nodes.reshape(len(self.t), -1))
 
     def tip(self):
-        """Position of the free end (last node) at every output time, (n_out, 2), m."""
-        return self.nodes[:, -1, :2].copy()
+        """Position (n_out, 2) of the end of the last beam added (the tip of a chain), m."""
+        return self.position(self._assembly("tip()").tip_point())
+
+    def _joint_index(self, joint):
+        if isinstance(joint, Joint):
+            if self.model is not None and joint.child.item.model is not self.model:
+                raise ValueError(f"joint {joint!r} belongs to another model")
+            return joint.index
+        n = self.joint_q.shape[1]
+        if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and 0 <= joint < n:
+            return int(joint)
+        raise ValueError(f"joint must be a Joint of the model or an index in [0, {n - 1}], got {joint!r}")
+
+    def joint(self, joint):
+        """``(q, qd)``, each (n_out,): the joint's coordinate (rad or m, unwrapped) and rate."""
+        k = self._joint_index(joint)
+        return self.joint_q[:, k].copy(), self.joint_qd[:, k].copy()
+
+    def reaction(self, joint):
+        """(n_out,): the torque (N m) or force (N) that holds a fixed or driven joint's
+        coordinate (0 for a free joint)."""
+        return self.reactions[:, self._joint_index(joint)].copy()
+
+    def state(self, i=-1):
+        """The :class:`rancf.State` of output i (to restart a run from it)."""
+        return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
 
     def energy(self):
-        """DataFrame with columns ``t, kinetic, elastic, gravity, total`` (s, J)."""
-        if self._energy is None:
-            c = self.chain
-            e = _element.chain_energies(
-                c.model_code, c.element_nodes, c.element_length, c.element_EA, c.element_EI,
-                np.ascontiguousarray(c.mass_matrices()), np.ascontiguousarray(c.gravity_forces()),
-                np.ascontiguousarray(self.nodes), np.ascontiguousarray(self.velocities))
-            self._energy = pd.DataFrame({"t": self.t, "kinetic": e[:, 0], "elastic": e[:, 1],
-                                         "gravity": e[:, 2], "total": e.sum(axis=1)})
+        """DataFrame ``t, kinetic, elastic, gravity, work, dissipated, total`` (s, J), with
+        ``total = kinetic + elastic + gravity - work + dissipated``, conserved by the motion."""
         return self._energy.copy()
 
     def energy_drift(self):
         """``max |E_total(t) - E_total(0)| / max kinetic`` (DESIGN.md section 1)."""
-        e = self.energy()
-        return float(np.abs(e.total - e.total.iloc[0]).max() / e.kinetic.max())
+        e = self._energy
+        scale = e.kinetic.max()
+        if not scale > 0.0:
+            raise ValueError("energy_drift needs a motion: the kinetic energy is zero throughout")
+        return float(np.abs(e.total - e.total.iloc[0]).max() / scale)
 
     def to_frame(self):
-        """Long-format DataFrame: one row per output time and node, columns
-        ``t, node, x, y, dx_ds, dy_ds, vx, vy, dvx_ds, dvy_ds``."""
-        n_out, n_nodes, _ = self.nodes.shape
-        data = {"t": np.repeat(self.t, n_nodes), "node": np.tile(np.arange(n_nodes), n_out)}
-        for j, name in enumerate(("x", "y", "dx_ds", "dy_ds")):
+        """Long-format DataFrame, one row per output time and vertex: ``t, vertex, x, y, d1, d2,
+        vx, vy, vd1, vd2`` (d1, d2: a beam node's slope or a rigid body's axis u)."""
+        n_out, n_v, _ = self.nodes.shape
+        data = {"t": np.repeat(self.t, n_v), "vertex": np.tile(np.arange(n_v), n_out)}
+        for j, name in enumerate(("x", "y", "d1", "d2")):
             data[name] = self.nodes[:, :, j].ravel()
-        for j, name in enumerate(("vx", "vy", "dvx_ds", "dvy_ds")):
+        for j, name in enumerate(("vx", "vy", "vd1", "vd2")):
             data[name] = self.velocities[:, :, j].ravel()
         return pd.DataFrame(data)
 
+    # --- files ---------------------------------------------------------------------------------
     def save(self, path):
-        """Write to ``path`` (.npz) atomically: a temporary file in the same folder, then a rename."""
+        """Write to ``path`` (.npz) atomically (a temporary file in the same folder, then a
+        rename), with the energies, so that it loads without the model."""
         path = os.fspath(path)
-        meta = {"chain": self.chain.spec(), "status": self.status, "message": self.message,
-                "method": self.method, "formulation": self.formulation, "stats": self.stats,
+        meta = {"format": FORMAT_VERSION, "status": self.status, "message": self.message,
+                "method": self.method, "formulation": self.formulation,
+                "stats": {k: (int(v) if isinstance(v, (int, np.integer)) else float(v))
+                          for k, v in self.stats.items()},
                 "wall_time": self.wall_time}
         arrays = {"t": self.t, "nodes": self.nodes, "velocities": self.velocities,
-                  "meta": np.array(json.dumps(meta))}
-        if self.beta is not None:
-            arrays["beta"] = self.beta
+                  "joint_q": self.joint_q, "joint_qd": self.joint_qd, "reactions": self.reactions,
+                  "work": self.work, "dissipated": self.dissipated,
+                  "kinetic": self._energy.kinetic.to_numpy(),
+                  "elastic": self._energy.elastic.to_numpy(),
+                  "gravity": self._energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
         arrays.update({"extra__" + k: v for k, v in self.extra.items()})
         folder = os.path.dirname(os.path.abspath(path))
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
         try:
             with os.fdopen(fd, "wb") as f:
                 np.savez_compressed(f, **arrays)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
             os.replace(tmp, path)
         except BaseException:
-            os.unlink(tmp)
+            if os.path.exists(tmp):
+                os.unlink(tmp)
             raise
 
 
-def load(path):
-    """Read a :class:`Result` written by :meth:`Result.save`."""
-    with np.load(path, allow_pickle=False) as f:
+def load(path, model=None):
+    """Read a :class:`Result` written by :meth:`Result.save`.
+
+    Without ``model`` the arrays and energies are there, but not what needs the model
+    (positions of points, the tip); with it, the file must match the model's size.
+    """
+    with np.load(os.fspath(path), allow_pickle=False) as f:
         meta = json.loads(str(f["meta"]))
-        extra = {k[len("extra__"):]: f[k] for k in f.files if k.startswith("extra__")}
-        return Result(Chain.from_spec(meta["chain"]), f["t"], f["nodes"], f["velocities"],
-                      beta=f["beta"] if "beta" in f.files else None, status=meta["status"],
-                      message=meta["message"], method=meta["method"],
-                      formulation=meta["formulation"], stats=meta["stats"], extra=extra,
-                      wall_time=meta["wall_time"])
+        if meta.get("format") != FORMAT_VERSION:
+            raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
+                             f"(found {meta.get('format')!r})")
+        arrays = {k: f[k] for k in f.files}
+    extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
+    if model is not None and model.build().n_vertices != arrays["nodes"].shape[1]:
+        raise ValueError(f"{path}: {arrays['nodes'].shape[1]} vertices in the file, "
+                         f"{model.build().n_vertices} in the model")
+    return Result(model, arrays["t"], arrays["nodes"], arrays["velocities"], arrays["joint_q"],
+                  arrays["joint_qd"], arrays["reactions"], arrays["work"], arrays["dissipated"],
+                  status=meta["status"], message=meta["message"], method=meta["method"],
+                  formulation=meta["formulation"], stats=meta["stats"], extra=extra,
+                  wall_time=meta["wall_time"],
+                  energy_table={k: arrays[k] for k in ("kinetic", "elastic", "gravity")})

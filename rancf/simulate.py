@@ -1,16 +1,22 @@
-"""``rancf.simulate``: time integration of a chain, dispatched by formulation and method."""
+"""``rancf.simulate``: time integration of a model, dispatched by formulation and method."""
 import time
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from . import _explicit
-from .explicit import SCHEMES
-from .recursive import highest_frequency, model_of, state_vector
-from .implicit import METHODS as IMPLICIT_METHODS
+from . import checks
+from .formulations import recursive
+from .formulations.dae import DAE
+from .integrators import _explicit
+from .integrators.explicit import SCHEMES
+from .integrators.implicit import METHODS as IMPLICIT_METHODS
+from .integrators.implicit import integrate
+from .model.model import Model
+from .model.state import State
 from .result import Result
 
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
+FORMULATIONS = ("auto", "recursive", "dae")
 _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
            2: ("diverged", "a node left the displacement bound"),
            3: ("failed", "the generalized mass became singular"),
@@ -27,144 +33,159 @@ def output_times(t_end, dt, output_every):
     return t
 
 
-def _check_arguments(chain, t_end, dt, output_every, rtol, atol):
-    from .chain import Chain
-    from .element import check_positive
-    if not isinstance(chain, Chain):
-        raise TypeError(f"chain must be a rancf.Chain, got {type(chain).__name__}")
-    t_end, dt = check_positive("t_end", t_end), check_positive("dt", dt)
-    if dt > t_end:
-        raise ValueError(f"dt must be in (0, t_end = {t_end}], got {dt}")
-    if isinstance(output_every, bool) or not isinstance(output_every, (int, np.integer)) \
-            or output_every < 1:
-        raise ValueError(f"output_every must be an integer >= 1, got {output_every!r}")
-    check_positive("rtol", rtol), check_positive("atol", atol)
-    return t_end, dt
+def choose_formulation(assembly, method, formulation):
+    """The formulation ``"auto"`` stands for: recursive for trees (and for the implicit methods
+    only where the recursion's velocity map is constant), DAE otherwise."""
+    checks.choice("formulation", formulation, FORMULATIONS)
+    explicit = method in SCHEMES or (isinstance(method, str) and method.startswith("scipy:"))
+    if formulation == "dae" and explicit:
+        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation; "
+                         f"formulation 'dae' takes the implicit methods {sorted(IMPLICIT_METHODS)}")
+    if formulation != "auto":
+        return formulation
+    if assembly.recursive_reason is not None:
+        if explicit:
+            raise ValueError(f"method {method!r} needs the recursive formulation, which cannot run "
+                             f"this model ({assembly.recursive_reason}); use an implicit method "
+                             f"{sorted(IMPLICIT_METHODS)}, which runs formulation 'dae'")
+        return "dae"
+    if explicit:
+        return "recursive"
+    tables = recursive.tree_tables(assembly)
+    return "recursive" if tables["constant"] and not len(assembly.bodies) else "dae"
 
 
-def simulate(chain, t_end, dt, method="rk4", output_every=10, state=None,
-             formulation="recursive", rtol=1e-6, atol=1e-8, max_displacement=None,
-             check_stability=True, **implicit_options):
-    """Integrate the motion of ``chain`` from ``state`` (default: straight, at rest) to ``t_end``.
+def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formulation="auto",
+             rtol=1e-6, atol=1e-8, max_displacement=None, check_stability=True, **implicit_options):
+    """Integrate the motion of ``model`` from ``state`` (default: its reference configuration at
+    rest, but for the drives) to ``t_end``.
 
     Parameters
     ----------
-    chain : Chain
+    model : Model
     t_end : float
         Final time (s), > 0.
     dt : float
         Step (s) of a fixed-step method; initial step of an adaptive one. 0 < dt <= t_end.
     method : str
-        ``"rk4"`` (fixed step, Cython, GIL released), ``"dopri5"`` (adaptive Dormand-Prince
-        5(4), Cython, ``rtol``/``atol``), or ``"scipy:RK45" | "scipy:DOP853" |
-        "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``scipy.integrate.solve_ivp`` on the
-        same right-hand side), or an implicit method of :mod:`rancf.implicit`: ``"newmark" |
-        "hht" | "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton iterations;
-        for ``formulation="recursive"``, revolute chains only, :mod:`rancf.implicit_recursive`).
+        Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
+        ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
+        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``solve_ivp`` on the same
+        right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
+        "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
     state : State, optional
-        Initial state (:meth:`Chain.state`).
-    formulation : {"recursive", "dae"}
-        The O(n) recursive formulation, or the classical one (all node coordinates, joint
-        constraints, Lagrange multipliers; :mod:`rancf.dae`), which takes the implicit
-        methods only.
+        Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run).
+    formulation : {"auto", "recursive", "dae"}
+        ``"recursive"``: the O(n) recursive formulation (trees rooted at the ground, child beams
+        jointed at their start); with an implicit method only trees of beams on revolute joints.
+        ``"dae"``: absolute coordinates, every joint a constraint (any topology, implicit
+        methods). ``"auto"``: recursive where it applies, DAE otherwise.
     rtol, atol : float
         Tolerances of the adaptive methods.
     max_displacement : float, optional
-        A node farther than this from the origin along x or y (m) counts as divergence;
-        default 100 times the chain length. Explicit methods only (an implicit run stops when
-        Newton fails or the state exceeds 1e8; passing it there is an error).
+        Explicit methods: a vertex farther than this from the origin along x or y (m) counts
+        as divergence; default 100 times the model size.
     check_stability : bool
-        For ``"rk4"``, reject a step beyond the stability limit ``2 sqrt(2) / omega_max``,
-        with ``omega_max`` bounded from below by power iteration at the initial state.
-
+        For ``"rk4"``, refuse a step beyond the stability limit ``2 sqrt(2) / omega_max``, with
+        ``omega_max`` bounded from below by power iteration at the initial state.
     implicit_options
-        For the implicit methods: ``projection`` ("dae" only: project q, q', q'' on the
-        constraint manifolds every step; False, True / "euclidean" as the paper, or "mass"
-        for the kinetic-energy metric), ``linear_solver`` ("dense" | "sparse", "dae"
-        only), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf`` (generalized-alpha methods, in
-        [0, 1]), ``tol`` (Newton tolerance on the position increment, absolute, m; default 1e-10),
-        ``max_iter`` (Newton iterations per step). ``Result.extra`` then holds
-        ``constraint_violation`` and ``newton_iterations`` (:func:`rancf.dae.chain_result`).
+        ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
+        | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
+        (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
+        increment, m; default 1e-10), ``max_iter`` (Newton iterations per step).
 
     Returns
     -------
     Result
         ``status`` is "ok", or "diverged"/"failed" with the results up to that time.
     """
-    t_end, dt = _check_arguments(chain, t_end, dt, output_every, rtol, atol)
-    if formulation not in ("recursive", "dae"):
-        raise ValueError(f"formulation must be one of ['dae', 'recursive'], got {formulation!r}")
-    state = chain.straight_state() if state is None else state
-    if formulation == "dae" or method in IMPLICIT_METHODS:
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    if dt > t_end:
+        raise ValueError(f"dt must be in (0, t_end = {t_end:g}], got {dt!r}")
+    output_every = checks.integer("output_every", output_every, 1, 10**9)
+    rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
+    A = model.build()
+    if state is not None and not isinstance(state, State):
+        raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+    x0, v0 = state.checked(A.n_x) if state is not None else (None, None)
+    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + sorted(IMPLICIT_METHODS)
+    if method not in known:
+        raise ValueError(f"method must be one of {known}, got {method!r}")
+    formulation = choose_formulation(A, method, formulation)
+    if method in IMPLICIT_METHODS:
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
                             "methods stop when Newton fails or the state exceeds 1e8")
-        return _run_implicit(chain, t_end, dt, method, output_every,
-                             chain.state(state.nodes, state.beta), formulation, **implicit_options)
+        return _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation,
+                             **implicit_options)
     if implicit_options:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
                         f"{sorted(IMPLICIT_METHODS)} only")
-    y0 = state_vector(chain, state)
-    bound = 100.0 * chain.total_length if max_displacement is None else \
-        float(max_displacement)
+    bound = 100.0 * A.size if max_displacement is None else \
+        checks.positive("max_displacement", max_displacement)
+    rec = recursive.of(A)
+    y0 = rec.initial_state(x0, v0)
     t_out = output_times(t_end, dt, output_every)
     if method in SCHEMES:
         scheme = SCHEMES[method]
         if check_stability and scheme.imaginary_stability is not None:
-            omega = highest_frequency(chain, state)
+            omega = rec.highest_frequency(y0)
             if dt * omega > scheme.imaginary_stability:
                 limit = scheme.imaginary_stability / omega
                 raise ValueError(
                     f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this "
-                    f"chain (highest natural frequency >= {omega:.4g} rad/s at the initial "
+                    f"model (highest natural frequency >= {omega:.4g} rad/s at the initial "
                     f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
-        return _run_explicit(chain, scheme, method, y0, t_out, dt, rtol, atol, bound)
-    if isinstance(method, str) and method.startswith("scipy:") and \
-            method[6:] in SCIPY_METHODS:
-        return _run_scipy(chain, method, y0, t_out, dt, rtol, atol, bound)
-    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS]
-    raise ValueError(f"method must be one of {known}, got {method!r}")
+        return _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound)
+    return _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound)
 
 
-def _result(chain, t, Y, method, status, message, stats, wall_time):
-    model = model_of(chain)
-    n = 4 * chain.n_nodes
-    velocities = np.empty((len(t), n))
-    for i in range(len(t)):
-        model.node_velocities(Y[i, :n], Y[i, n:], velocities[i])
-    return Result(chain, t, Y[:, :n].reshape(len(t), -1, 4), velocities.reshape(len(t), -1, 4),
-                  beta=Y[:, n:], status=status, message=message, method=method,
-                  formulation="recursive", stats=stats, wall_time=wall_time)
+def _recursive_result(model, rec, t, Y, Q, method, status, message, stats, wall):
+    """A Result from recursive states Y (n_out, n_y) and the angle branches Q at the outputs
+    (None: unwrap output to output)."""
+    n = len(t)
+    X, V = np.empty((n, rec.n_x)), np.empty((n, rec.n_x))
+    nj = rec.assembly.n_joints
+    q, qd, reaction = np.empty((n, nj)), np.empty((n, nj)), np.empty((n, nj))
+    for i in range(n):
+        X[i], V[i], q[i], qd[i], reaction[i] = rec.outputs(t[i], Y[i], None if Q is None else Q[i])
+    beta = Y[:, rec.n_x:rec.n_x + rec.n_dof]
+    return Result(model, t, X, V, q, qd, reaction, Y[:, -2], Y[:, -1], status=status,
+                  message=message, method=method, formulation="recursive", stats=stats,
+                  extra={"beta": beta}, wall_time=wall)
 
 
-def _run_explicit(chain, scheme, method, y0, t_out, dt, rtol, atol, bound):
-    model = model_of(chain)
-    Y = np.empty((len(t_out), model.n_y))
+def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound):
+    Y = np.empty((len(t_out), rec.n_y))
+    Q = np.empty((len(t_out), max(rec.assembly.n_joints, 1)))
     start = time.perf_counter()
     n_saved, code, t, nfev, n_acc, n_rej = _explicit.integrate(
-        model, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
-        scheme.error_order, rtol, atol, bound, Y)
+        rec.kernel, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
+        scheme.error_order, rtol, atol, bound, Y, Q)
     wall = time.perf_counter() - start
-    status, why = _STATUS[code]
-    message = f"{why} at t = {t:.6g} s" if code else ""
+    if code == 5:
+        status, message = "failed", f"an input function raised at t = {t:.6g} s: {rec.inputs.failure()}"
+    else:
+        status, why = _STATUS[code]
+        message = f"{why} at t = {t:.6g} s" if code else ""
     stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
-    return _result(chain, t_out[:n_saved], Y[:n_saved], method, status, message, stats, wall)
+    return _recursive_result(model, rec, t_out[:n_saved], Y[:n_saved], Q[:n_saved], method,
+                             status, message, stats, wall)
 
 
-def _run_scipy(chain, method, y0, t_out, dt, rtol, atol, bound):
-    model = model_of(chain)
-    n_nodes = chain.n_nodes
+def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
+    n_x = rec.n_x
 
     def fun(t, y):
-        y = np.ascontiguousarray(y, dtype=float)   # Radau/BDF pass strided Jacobian columns
-        ydot = np.empty_like(y)
-        model.rhs(y, ydot)
-        return ydot
+        # Radau/BDF pass strided Jacobian columns
+        return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
 
     def escaped(t, y):
-        return bound - np.abs(y[:4 * n_nodes].reshape(-1, 4)[:, :2]).max()
+        return bound - np.abs(y[:n_x].reshape(-1, 4)[:, :2]).max()
     escaped.terminal = True
 
     start = time.perf_counter()
@@ -175,28 +196,50 @@ def _run_scipy(chain, method, y0, t_out, dt, rtol, atol, bound):
         if sol.status == 1:
             status, message = "diverged", f"a node left the displacement bound at t = {sol.t_events[0][0]:.6g} s"
         t, Y = sol.t, np.ascontiguousarray(sol.y.T)
-        stats = {"nfev": sol.nfev, "njev": sol.njev, "nlu": sol.nlu}
-    except ArithmeticError as exc:
+        stats = {"nfev": int(sol.nfev), "njev": int(sol.njev), "nlu": int(sol.nlu)}
+    except (ArithmeticError, RuntimeError) as exc:
         t, Y = t_out[:1], y0[None, :].copy()
         status, message, stats = "failed", str(exc), {}
     if not np.all(np.isfinite(Y)):
         good = np.all(np.isfinite(Y), axis=1)
-        n = int(np.argmin(good)) if not good.all() else len(good)
+        n = int(np.argmin(good))
         status, message = "diverged", f"the state became non-finite after t = {t[max(n - 1, 0)]:.6g} s"
         t, Y = t[:n], Y[:n]
-    return _result(chain, t, Y, method, status, message, stats, time.perf_counter() - start)
+    wall = time.perf_counter() - start
+    # solve_ivp keeps no branch of the angles: unwrap them output to output
+    rec.kernel.arrays["qref"][:rec.assembly.n_joints] = rec.assembly.joint_q0
+    return _recursive_result(model, rec, t, Y, None, method, status, message, stats, wall)
 
 
-def _run_implicit(chain, t_end, dt, method, output_every, state, formulation, **options):
-    """The implicit methods: the classical DAE or the implicit recursive formulation."""
-    if method not in IMPLICIT_METHODS:
-        raise ValueError(f"method must be one of {sorted(IMPLICIT_METHODS)} for formulation "
-                         f"{formulation!r}, got {method!r}")
+def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, projection=False,
+                  linear_solver="sparse", tol=1e-10, max_iter=25, **parameters):
+    """The implicit methods on the DAE or the implicit recursive formulation."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+    tol = checks.positive("tol", tol)
+    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":
-        from .dae import simulate as run
+        problem = DAE(A, linear_solver)
+        q0, qd0 = problem.initial_state(x0, v0)
+        to_nodes = lambda q, v: (q, v)
+        beta = None
     else:
-        from .implicit_recursive import simulate as run
-    return run(chain, t_end, dt, method, output_every, state, **options)
+        if projection is not False or linear_solver != "sparse":
+            raise TypeError("projection and linear_solver apply to formulation='dae' only")
+        rec = recursive.of(A)
+        y0 = rec.initial_state(x0, v0)
+        problem = recursive.ImplicitRecursive(A, y0)
+        q0, qd0 = np.zeros(problem.n_coordinates), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
+        to_nodes = lambda q, v: (problem.positions(q), problem.map(v))
+    sol = integrate(problem, q0, qd0, t_end, dt, method=method, output_every=output_every,
+                    projection=projection, tol=tol, max_iter=max_iter, **parameters)
+    nodes, vel = zip(*(to_nodes(q, v) for q, v in zip(sol.q, sol.v)))
+    extra = {"constraint_violation": sol.violations, "newton_iterations": sol.newton_iterations,
+             "lambda": sol.lam}
+    if formulation == "recursive":
+        extra["beta"] = sol.v
+    return Result(model, sol.t, np.array(nodes), np.array(vel), sol.extra["joint_q"],
+                  sol.extra["joint_qd"], sol.extra["reactions"], sol.work, sol.dissipated,
+                  status=sol.status, message=sol.message, method=method, formulation=formulation,
+                  stats=sol.stats, extra=extra, wall_time=sol.wall_time)

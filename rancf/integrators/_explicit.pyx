@@ -4,36 +4,42 @@ It takes the scheme's Butcher tableau; a scheme with an embedded error estimate 
 adaptively (Hairer's step-size controller), one without at the fixed step ``h``. Steps are
 shortened to land on the output times exactly.
 
+The right-hand side is the recursive formulation's (``rancf/formulations/_recursive.pyx``),
+called with the stage times, so drives and loads see t. At every output the joint angles' branch
+(``qref``) is kept beside the state, so the angles are read on the right branch afterwards.
+
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
-generalized mass, 4 step size underflow (adaptive only).
+generalized mass, 4 step size underflow (adaptive only), 5 an input function raised.
 """
 import numpy as np
 
 from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
 
-from rancf._recursive cimport ChainData, RecursiveModel, rhs
+from libc.string cimport memcpy
+
+from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs
 
 
-cdef int _check(const double* y, int n_y, int n_nodes, double bound) noexcept nogil:
+cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept nogil:
     cdef int i
     for i in range(n_y):
         if not isfinite(y[i]):
             return 1
-    for i in range(n_nodes):
+    for i in range(n_vertices):
         if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
             return 2
     return 0
 
 
-def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_out,
+def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_out,
               double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
               const double[::1] b_err, bint fsal, int order, double rtol, double atol,
-              double bound, double[:, ::1] Y):
-    """Integrate y' = f(y) from t = 0 and store y at the times ``t_out`` into ``Y``.
+              double bound, double[:, ::1] Y, double[:, ::1] Q):
+    """Integrate y' = f(t, y) from t = 0 and store y at the times ``t_out`` into ``Y``.
 
     Parameters
     ----------
-    model : RecursiveModel
+    model : RecursiveKernel
         Right-hand side.
     y0 : (n_y,)
         Initial state; ``t_out[0]`` must be 0.
@@ -54,13 +60,16 @@ def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_ou
         Largest admissible |x| or |y| of a node (m).
     Y : (n_out, n_y)
         Output, filled row by row.
+    Q : (n_out, max(n_joints, 1))
+        The branch of the joint angles at each output.
 
     Returns
     -------
     n_saved, status, t, nfev, n_accepted, n_rejected
     """
-    cdef ChainData* d = &model.data
+    cdef Tree* d = &model.data
     cdef int n_y = model.n_y, n_stages = b.shape[0], n_out = t_out.shape[0]
+    cdef int n_q = Q.shape[1]
     cdef bint adaptive = b_err.shape[0] > 0
     cdef double[:, ::1] k = np.zeros((n_stages, n_y))
     cdef double[::1] y = np.array(y0)
@@ -70,6 +79,7 @@ def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_ou
     cdef bint have_k0 = False, hit
     cdef double t = 0.0, hh, err, sc, e, target, factor
     Y[0, :] = y0
+    memcpy(&Q[0, 0], d.qref, n_q * sizeof(double))
     with nogil:
         while n_saved < n_out:
             target = t_out[n_saved]
@@ -78,7 +88,7 @@ def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_ou
             if hit:
                 hh = target - t
             if not have_k0:
-                status = 3 if rhs(d, &y[0], &k[0, 0]) else 0
+                status = rhs(d, t, &y[0], &k[0, 0])
                 nfev += 1
                 if status:
                     break
@@ -88,8 +98,8 @@ def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_ou
                     for j in range(i):
                         ys[m] += hh * A[i, j] * k[j, m]
                 nfev += 1
-                if rhs(d, &ys[0], &k[i, 0]):
-                    status = 3
+                status = rhs(d, t + c[i] * hh, &ys[0], &k[i, 0])
+                if status:
                     break
             if status:
                 break
@@ -124,11 +134,12 @@ def integrate(RecursiveModel model, const double[::1] y0, const double[::1] t_ou
                 for m in range(n_y):
                     k[0, m] = k[n_stages - 1, m]
             have_k0 = fsal
-            status = _check(&y[0], n_y, d.n_nodes, bound)
+            status = _check(&y[0], n_y, d.n_v, bound)
             if status:
                 break
             if hit:
                 for m in range(n_y):
                     Y[n_saved, m] = y[m]
+                memcpy(&Q[n_saved, 0], d.qref, n_q * sizeof(double))
                 n_saved += 1
     return n_saved, status, t, nfev, n_acc, n_rej

@@ -2,11 +2,11 @@
 
 The problem (Ding & Pan 2013, eq. 1; DESIGN.md section 4) is::
 
-    M(q) q'' + Phi_q(q)^T lambda = F(q, q', t),        Phi(q) = 0            (m constraints)
+    M(q) q'' + Phi_q(q, t)^T lambda = F(q, q', t),        Phi(q, t) = 0            (m constraints)
 
-with scleronomic constraints (no explicit time dependence), so that the velocity and
-acceleration constraints are ``Phi' = Phi_q q' = 0`` and ``Phi'' = Phi_q q'' + xi(q, q') = 0``
-with ``xi = (Phi_q q')_q q'``.
+where the constraints may depend on time (drives), so that the velocity and acceleration
+constraints are ``Phi' = Phi_q q' + Phi_t = 0`` and ``Phi'' = Phi_q q'' + xi(q, q', t) = 0``
+with ``xi = (Phi_q q')_q q' + 2 Phi_qt q' + Phi_tt``.
 
 Every scheme of the family updates positions and velocities with Newmark's formulas
 (paper eq. 3 and 5)::
@@ -29,7 +29,7 @@ and differs in where the equilibrium is enforced. In the paper's convention (wei
 
       M(q_f) a_m + Phi_q(q_f)^T lambda - F(q_f, v_f, t_f) = 0
 
-and ``Phi(q_{n+1}) = 0`` in both. The unknowns ``a_{n+1}`` and ``lambda`` are found by Newton
+and ``Phi(q_{n+1}, t_{n+1}) = 0`` in both. The unknowns ``a_{n+1}`` and ``lambda`` are found by Newton
 iterations on the full system; the constraint row is divided by ``h^2 beta`` so the Newton
 matrix stays O(1) as h -> 0::
 
@@ -41,14 +41,14 @@ matrix stays O(1) as h -> 0::
 
 With ``projection=True`` each converged step is followed by the projections of paper
 eq. 15-17: q onto ``Phi = 0`` (Gauss-Newton iterations ``q <- q - Phi_q^T (Phi_q Phi_q^T)^-1 Phi``,
-i.e. eq. 15 with Phi_q frozen at the current iterate), then v onto ``Phi_q v = 0`` and a onto
-``Phi_q a + xi = 0`` (both linear, exact). The projected q, v, a start the next step.
+i.e. eq. 15 with Phi_q frozen at the current iterate), then v onto ``Phi_q v + Phi_t = 0`` and a
+onto ``Phi_q a + xi = 0`` (both linear, exact). The projected q, v, a start the next step.
 The paper's projections are orthogonal in the Euclidean metric of the coordinates
 (``projection=True`` or ``"euclidean"``); that metric does not respect kinetic energy, and the
 velocity projection can feed energy in every step (it does on the rod-slider with the rod's
 centre as coordinates: 0.33 J/s, until the run diverges). ``projection="mass"`` projects v and
 a orthogonally in the kinetic-energy metric instead,
-``[M Phi_q^T; Phi_q 0] [v; nu] = [M v~; 0]`` and ``[M Phi_q^T; Phi_q 0] [a; w] = [M a~; -xi]``,
+``[M Phi_q^T; Phi_q 0] [v; nu] = [M v~; -Phi_t]`` and ``[M Phi_q^T; Phi_q 0] [a; w] = [M a~; -xi]``,
 which never increases ``v^T M v`` and works with a singular M (only the saddle-point matrix must
 be regular); q is projected as before.
 
@@ -66,18 +66,23 @@ generalized-alpha(rho) (2 - rho)/(rho + 1)    1/(rho + 1)           1/2 + am - a
 in q and v (Arnold & Bruls 2007); tests check it on problems with known solutions.
 ``"backward-euler"`` (:class:`BackwardEuler`, BDF-1 as in the adaptive-modal paper, eq. 34) is
 first order and shares the Newton loop with am = af = gamma = beta = 1 and its own predictor.
+
+A problem that defines :meth:`IndexThreeDAE.power` has the work of its external forces and
+drives and its dissipated energy integrated by the loop at every step (trapezoidal rule).
 """
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field
-from typing import Dict, Optional
+from typing import Dict
 
 import numpy as np
-import scipy.linalg as sla
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
+
+from ..formulations.problem import LINEAR_SOLVERS, IndexThreeDAE, NewtonFactor
+
+# The ufunc reductions called directly: ndarray.max and .all go through a Python wrapper that
+# costs as much as the reduction itself on the short vectors of small models.
+_max, _all = np.maximum.reduce, np.logical_and.reduce
 
 __all__ = [
     "IndexThreeDAE",
@@ -92,172 +97,17 @@ __all__ = [
     "integrate",
 ]
 
-LINEAR_SOLVERS = ("dense", "sparse")
-
-
-class IndexThreeDAE:
-    """The contract a problem offers the integrators (override what your problem has).
-
-    Attributes
-    ----------
-    n_coordinates : int
-        n, the number of coordinates q.
-    n_constraints : int
-        m, the number of constraint equations.
-    linear_solver : {"dense", "sparse"}
-        How the default :meth:`newton_matrix` assembles and factors (LAPACK LU or SuperLU).
-    """
-
-    n_coordinates: int = 0
-    n_constraints: int = 0
-    linear_solver: str = "dense"
-
-    # --- model -------------------------------------------------------------------------
-    def mass(self, q):
-        """M(q), (n, n) ndarray or scipy.sparse matrix."""
-        raise NotImplementedError
-
-    def mass_action(self, q, a):
-        """M(q) a, shape (n,); override when M is applied without forming it."""
-        return self.mass(q) @ a
-
-    def mass_derivative(self, q, a):
-        """d(M(q) a)/dq, (n, n); None when M is constant (the default)."""
-        return None
-
-    def force(self, q, v, t):
-        """Applied, elastic and velocity-dependent forces F(q, v, t), shape (n,)."""
-        raise NotImplementedError
-
-    def stiffness(self, q, v, t):
-        """K = -dF/dq, (n, n) (ndarray or sparse); None when F does not depend on q."""
-        return None
-
-    def damping(self, q, v, t):
-        """C = -dF/dv, (n, n); None when F does not depend on v (the default)."""
-        return None
-
-    def constraint(self, q):
-        """Phi(q), shape (m,)."""
-        return np.zeros(0)
-
-    def constraint_jacobian(self, q):
-        """Phi_q(q), (m, n) ndarray or sparse."""
-        return np.zeros((0, self.n_coordinates))
-
-    def constraint_curvature(self, q, lam):
-        """d(Phi_q^T lam)/dq, (n, n); None for linear constraints (the default)."""
-        return None
-
-    def acceleration_bias(self, q, v):
-        """xi = (Phi_q v)_q v, shape (m,): Phi'' = Phi_q a + xi. Zero for linear constraints."""
-        return np.zeros(self.n_constraints)
-
-    def energy(self, q, v):
-        """Total mechanical energy (J), if the problem is conservative; None otherwise."""
-        return None
-
-    # --- linear algebra ----------------------------------------------------------------
-    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, c_m, c_mq, c_k, c_c, w):
-        """Factor the Newton matrix of the module docstring and return an object whose
-        ``solve(r_dyn, r_con)`` returns ``(da, dlam)`` with ``S [da; dlam] = [r_dyn; r_con]``.
-
-        ``q_e, a_e, lam, v_e, t_e`` is the point where the equation of motion is evaluated,
-        ``q_new`` where the constraints are; ``c_m, c_mq, c_k, c_c, w`` the scheme's weights
-        (mass, mass derivative, stiffness and constraint curvature, damping, multiplier column).
-        """
-        n, m = self.n_coordinates, self.n_constraints
-        terms = ((c_mq, self.mass_derivative(q_e, a_e) if c_mq else None),
-                 (c_k, self.stiffness(q_e, v_e, t_e) if c_k else None),
-                 (c_k, self.constraint_curvature(q_e, lam) if c_k and m else None),
-                 (c_c, self.damping(q_e, v_e, t_e) if c_c else None))
-        B = self.constraint_jacobian(q_new) if m else None
-        # Phi_q is evaluated once when both blocks sit at the same point (every scheme but -S).
-        G = (B if q_e is q_new else self.constraint_jacobian(q_e)) if m else None
-        if self.linear_solver == "sparse":
-            A = c_m * sp.csr_matrix(self.mass(q_e))
-            for c, mat in terms:
-                if mat is not None:
-                    A = A + c * sp.csr_matrix(mat)
-            if m == 0:
-                return NewtonFactor(A, 0, True)
-            S = sp.bmat([[A, (sp.csr_matrix(G) * w).T], [sp.csr_matrix(B), None]], format="csc")
-            return NewtonFactor(S, m, True)
-        # The terms in the same order as in the sparse branch (same round-off); built on
-        # contiguous arrays, as numpy's per-call overhead dominates at these sizes.
-        A = c_m * _dense(self.mass(q_e))
-        for c, mat in terms:
-            if mat is not None:
-                A += c * _dense(mat)
-        S = np.zeros((n + m, n + m))
-        S[:n, :n] = A
-        if m:
-            S[:n, n:] = (_dense(G) * w).T
-            S[n:, :n] = _dense(B)
-        return NewtonFactor(S, m, False)
-
-    def gram_solver(self, J):
-        """Return ``solve(r) = (J J^T)^{-1} r`` for the projections (J = Phi_q, full row rank)."""
-        if sp.issparse(J):
-            lu = spla.splu(sp.csc_matrix(J @ J.T))
-            return lu.solve
-        # LAPACK directly: scipy.linalg.cho_factor's argument checks cost more than the
-        # factorization of an m x m Gram matrix.
-        c, info = _potrf(J @ J.T, lower=False, clean=False)
-        if info:
-            raise np.linalg.LinAlgError(f"J J^T is not positive definite (LAPACK potrf info = {info})")
-        return lambda r: _potrs(c, r, lower=False)[0]
-
-
-def _dense(mat):
-    if isinstance(mat, np.ndarray):
-        return mat
-    return mat.toarray() if sp.issparse(mat) else np.asarray(mat, dtype=float)
-
-
-# The ufunc reductions called directly: ndarray.max and .all go through a Python wrapper that
-# costs as much as the reduction itself on the short vectors of small models.
-_max, _all = np.maximum.reduce, np.logical_and.reduce
-
-_getrf, _getrs, _potrf, _potrs = sla.get_lapack_funcs(("getrf", "getrs", "potrf", "potrs"),
-                                                       dtype=np.float64)
-
-
-class NewtonFactor:
-    """LU factors (LAPACK or SuperLU) of a Newton matrix; ``solve`` splits the solution into (da, dlam).
-
-    A dense S is handed to LAPACK's getrf/getrs directly (as :func:`scipy.linalg.lu_factor`
-    does, without its argument checks, which dominate on the small systems of rigid-body
-    models).
-    """
-
-    def __init__(self, S, m, sparse):
-        self.m = m
-        self.sparse = sparse
-        if sparse:
-            self.lu = spla.splu(sp.csc_matrix(S))
-            return
-        self.lu, self.piv, info = _getrf(S)
-        if info > 0:
-            # as scipy.linalg.lu_factor: the solve then gives non-finite increments
-            warnings.warn(f"Diagonal number {info} is exactly zero. Singular matrix.",
-                          sla.LinAlgWarning, stacklevel=2)
-
-    def solve(self, r_dyn, r_con):
-        r = np.concatenate([r_dyn, r_con]) if self.m else r_dyn
-        x = self.lu.solve(r) if self.sparse else _getrs(self.lu, self.piv, r)[0]
-        n = x.size - self.m
-        return x[:n], x[n:]
-
-
 @dataclass
 class ImplicitSolution:
     """Output of :func:`integrate`: states at the output steps and per-step monitors.
 
     ``violations[k] = (|Phi|, |Phi'|, |Phi''|)`` (infinity norms) and ``newton_iterations[k]``
     are the maxima over the steps since the previous output (per step when output_every = 1).
-    ``status`` is "ok", "failed" (Newton did not converge) or "diverged" (non-finite or
-    unbounded state); on failure the arrays hold the steps before it.
+    ``work`` and ``dissipated`` (J) are the trapezoidal integrals of :meth:`IndexThreeDAE.power`
+    (zero when the problem does not define it); ``extra`` stacks what the problem's optional
+    ``observe(q, v, t, lam) -> dict`` returns at every output. ``status`` is "ok", "failed" (Newton did not
+    converge, or the problem raised) or "diverged" (non-finite or unbounded state); on failure
+    the arrays hold the steps before it.
     """
 
     t: np.ndarray
@@ -267,10 +117,13 @@ class ImplicitSolution:
     lam: np.ndarray
     violations: np.ndarray
     newton_iterations: np.ndarray
+    work: np.ndarray = None
+    dissipated: np.ndarray = None
     status: str = "ok"
     message: str = ""
     stats: Dict[str, int] = field(default_factory=dict)
     wall_time: float = 0.0
+    extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class ImplicitIntegrator:
@@ -342,9 +195,10 @@ class ImplicitIntegrator:
         p = self.problem
         F = p.force(q, v, t)
         self.nfev += 1
-        fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(p.n_constraints), v, t, q, 1.0, 0.0, 0.0, 0.0, 1.0)
+        fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(p.n_constraints), v, t, q, t,
+                              1.0, 0.0, 0.0, 0.0, 1.0)
         self.njev += 1
-        return fac.solve(F, -p.acceleration_bias(q, v))
+        return fac.solve(F, -p.acceleration_bias(q, v, t))
 
     def step(self):
         """Advance one step of size h. Returns the number of Newton iterations.
@@ -376,7 +230,7 @@ class ImplicitIntegrator:
             if af != 1.0:
                 Fn = p.force(qn, vn, tn)
                 self.nfev += 1
-                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn).T @ lamn - Fn)
+                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn, tn).T @ lamn - Fn)
         a1, lam = an.copy(), lamn.copy()
         for it in range(1, self.max_iter + 1):
             q1 = q_pred + hb * a1
@@ -385,19 +239,19 @@ class ImplicitIntegrator:
                 q_e, v_e, a_e = q_old + af * q1, v_old + af * v1, a_old + am * a1
                 r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, t_e)
                 if m:
-                    r += p.constraint_jacobian(q_e).T @ lam
+                    r += p.constraint_jacobian(q_e, t_e).T @ lam
             else:
                 q_e, v_e, a_e = q1, v1, a1
                 r = am * p.mass_action(q1, a1) - af * p.force(q1, v1, t1)
                 if m:
-                    r += af * (p.constraint_jacobian(q1).T @ lam)
+                    r += af * (p.constraint_jacobian(q1, t1).T @ lam)
                 r += r_old
             self.nfev += 1
-            r_con = p.constraint(q1) / hb
+            r_con = p.constraint(q1, t1) / hb
             if not (_all(np.isfinite(r)) and _all(np.isfinite(r_con))):
                 raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
             try:
-                fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, am, c_mq, af * hb, af * hg, w)
+                fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, t1, am, c_mq, af * hb, af * hg, w)
                 self.njev += 1
                 da, dl = fac.solve(-r, -r_con)
             except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
@@ -420,7 +274,7 @@ class ImplicitIntegrator:
         q1 = q_pred + hb * a1
         v1 = v_pred + hg * a1
         if self.projection and m:
-            q1, v1, a1 = self._project(q1, v1, a1)
+            q1, v1, a1 = self._project(q1, v1, a1, t1)
         if not (_max(np.abs(q1)) < self.divergence_bound and _max(np.abs(v1)) < self.divergence_bound):
             raise _StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {t1:.6g} s")
         self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
@@ -432,36 +286,36 @@ class ImplicitIntegrator:
         h = self.h
         return qn + h * vn + h * h * (0.5 - self.beta) * an, vn + h * (1.0 - self.gamma) * an
 
-    def _project(self, q, v, a):
-        """Paper eq. 15-17: q onto Phi = 0, v onto Phi_q v = 0, a onto Phi_q a + xi = 0."""
+    def _project(self, q, v, a, t):
+        """Paper eq. 15-17: q onto Phi = 0, v onto Phi_q v + Phi_t = 0, a onto Phi_q a + xi = 0."""
         p = self.problem
         for _ in range(10):
-            phi = p.constraint(q)
-            J = p.constraint_jacobian(q)
+            phi = p.constraint(q, t)
+            J = p.constraint_jacobian(q, t)
             if _max(np.abs(phi)) <= 1e-15 * (1.0 + _max(np.abs(q))):
                 break
             q = q - J.T @ p.gram_solver(J)(phi)
         if self.projection == "mass":
             m = p.n_constraints
-            fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(m), v, self.t, q, 1.0, 0.0, 0.0, 0.0, 1.0)
-            v = fac.solve(p.mass_action(q, v), np.zeros(m))[0]
-            a = fac.solve(p.mass_action(q, a), -p.acceleration_bias(q, v))[0]
+            fac = p.newton_matrix(q, np.zeros_like(q), np.zeros(m), v, t, q, t, 1.0, 0.0, 0.0, 0.0, 1.0)
+            v = fac.solve(p.mass_action(q, v), -p.velocity_bias(q, t))[0]
+            a = fac.solve(p.mass_action(q, a), -p.acceleration_bias(q, v, t))[0]
             return q, v, a
         solve = p.gram_solver(J)
-        v = v - J.T @ solve(J @ v)
-        a = a - J.T @ solve(J @ a + p.acceleration_bias(q, v))
+        v = v - J.T @ solve(J @ v + p.velocity_bias(q, t))
+        a = a - J.T @ solve(J @ a + p.acceleration_bias(q, v, t))
         return q, v, a
 
     def violations(self):
-        """(|Phi|, |Phi_q v|, |Phi_q a + xi|) at the current state, infinity norms."""
-        p = self.problem
+        """(|Phi|, |Phi_q v + Phi_t|, |Phi_q a + xi|) at the current state, infinity norms."""
+        p, t = self.problem, self.t
         if not p.n_constraints:
             return 0.0, 0.0, 0.0
-        J = p.constraint_jacobian(self.q)
+        J = p.constraint_jacobian(self.q, t)
         return (
-            float(_max(np.abs(p.constraint(self.q)))),
-            float(_max(np.abs(J @ self.v))),
-            float(_max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v)))),
+            float(_max(np.abs(p.constraint(self.q, t)))),
+            float(_max(np.abs(J @ self.v + p.velocity_bias(self.q, t)))),
+            float(_max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v, t)))),
         )
 
     def stats(self):
@@ -581,13 +435,26 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         raise ValueError(f"(t_end - t0) / dt must be a positive integer, got {(t_end - t0) / dt!r}")
     ts, qs, vs, as_, ls = [integ.t], [integ.q], [integ.v], [integ.a], [integ.lam]
     viol, iters = [integ.violations()], [0]
+    observe = getattr(problem, "observe", None)
+    seen = [observe(integ.q, integ.v, integ.t, integ.lam)] if observe else []
+    power = problem.power(integ.q, integ.v, integ.t, integ.lam)
+    energy = np.zeros(2)
+    works = [energy.copy()]
     status, message = "ok", ""
     worst_v, worst_it = np.zeros(3), 0
     for k in range(1, n_steps + 1):
         try:
             it = integ.step()
+            if power is not None:
+                new = problem.power(integ.q, integ.v, integ.t, integ.lam)
+                energy += 0.5 * integ.h * (np.asarray(power) + np.asarray(new))
+                power = new
         except _StepFailure as exc:
             status, message = exc.status, exc.message
+            break
+        except (ArithmeticError, ValueError, RuntimeError) as exc:
+            # an input function of the problem raised: stop, keep the steps so far
+            status, message = "failed", f"at t = {integ.t + integ.h:.6g} s: {exc}"
             break
         worst_v = np.maximum(worst_v, integ.violations())
         worst_it = max(worst_it, it)
@@ -599,9 +466,15 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
             ls.append(integ.lam)
             viol.append(worst_v)
             iters.append(worst_it)
+            works.append(energy.copy())
+            if observe:
+                seen.append(observe(integ.q, integ.v, integ.t, integ.lam))
             worst_v, worst_it = np.zeros(3), 0
+    works = np.array(works)
     return ImplicitSolution(
         t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
-        violations=np.array(viol), newton_iterations=np.array(iters), status=status,
-        message=message, stats=integ.stats(), wall_time=time.perf_counter() - start,
+        violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],
+        dissipated=works[:, 1], status=status, message=message, stats=integ.stats(),
+        wall_time=time.perf_counter() - start,
+        extra={k: np.array([s[k] for s in seen]) for k in (seen[0] if seen else ())},
     )

@@ -1,0 +1,50 @@
+# Forces of a model in absolute coordinates, shared by every formulation (see _forces.pyx).
+
+cdef enum:
+    P_GROUND = 0
+    P_NODE = 1
+    P_BODY = 2
+    J_REVOLUTE = 0
+    J_PRISMATIC = 1
+    J_FIXED = 2
+
+cdef struct ModelData:
+    int n_v, n_el, n_joints, n_loads, model
+    const int* el_vertices     # n_el x 2: left, right vertex
+    const double* el_length    # m
+    const double* el_EA        # N
+    const double* el_EI        # N m^2
+    const double* el_damping   # s
+    const double* el_mass      # n_el x 8 x 8
+    const double* gravity      # n_x: assembled gravity force
+    const double* body_mass    # 4 per vertex: diag(m, m, I, I) for a rigid body, else 0
+    const int* j_kind          # J_REVOLUTE | J_PRISMATIC | J_FIXED
+    const int* j_driven
+    const int* j_has_effort
+    const int* p_kind          # parent point kind
+    const int* p_vertex
+    const double* p_offset     # n_joints x 2: ground position or body-frame point (m)
+    const double* p_angle      # ground point angle (rad)
+    const int* c_kind
+    const int* c_vertex
+    const double* c_offset
+    const double* j_axis       # rail angle (rad) of prismatic joints
+    const double* j_theta0     # initial relative angle (rad)
+    const int* l_kind
+    const int* l_vertex
+    const double* l_offset
+    double* drive              # n_joints x 3: q, qd, qdd of driven joints at the current time
+    double* effort             # n_joints: effort values at the current time and state
+    double* load_force         # n_loads x 2
+    double* load_moment        # n_loads
+
+cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
+                     const double* x, const double* v, double* r, double* p, double* vr,
+                     double* vp) noexcept nogil
+cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
+                            const double* qref, double* q, double* qd) noexcept nogil
+cdef double applied_forces(const ModelData* d, const double* x, const double* v,
+                           const double* q, const double* qd, double* F) noexcept nogil
+cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
+                           double* U) noexcept nogil
+cdef void bind_model(ModelData* d, dict arrays) except *

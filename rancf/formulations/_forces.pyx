@@ -1,0 +1,409 @@
+"""Generalized forces of a model in absolute coordinates (DESIGN.md section 6), shared by the
+recursive and the DAE formulations.
+
+Coordinates ``x`` (4 per vertex: a beam node ``[r, r']`` or a rigid body ``[r_G, u]``) and
+their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kernels:
+
+``attachment``
+    position and direction of a joint or load point and their rates: a ground point
+    ``(g, (cos a, sin a))``, a beam node ``(r, r')``, a body point ``(r_G + A(d) u, u)``.
+``joint_coordinates``
+    q and qd of every joint: the relative angle ``atan2(p x c, p . c)`` unwrapped to the branch
+    nearest ``qref`` (revolute, fixed) or the slide ``(r_c - r_a) . a`` along the rail
+    ``a = R(axis) p / |p|`` (prismatic).
+``applied_forces``
+    gravity, point forces (on positions), moments ``M J d / |d|^2`` on the direction ``d`` of
+    the point (``delta theta = (d x delta d) / |d|^2``), joint efforts (revolute: ``+tau J c/|c|^2``
+    on the child's direction, ``-tau J p/|p|^2`` on the parent's; prismatic: ``+f a`` on the
+    child's point, ``-f a`` on the parent's); returns their power (W).
+``element_forces``
+    ``-(F_K + F_D)`` of every beam element; returns the dissipated power (W).
+"""
+cimport numpy as cnp
+from libc.math cimport atan2, sqrt, cos, sin, floor, M_PI
+from libc.string cimport memset
+
+import numpy as np
+
+from rancf.elements._beam cimport beam_force, beam_tangent
+
+cnp.import_array()
+
+
+cdef inline void _body_point(const double* X, const double* d, double* r) noexcept nogil:
+    """r = r_G + A(d) u for X = [r_G, u]."""
+    r[0] = X[0] + d[0] * X[2] - d[1] * X[3]
+    r[1] = X[1] + d[1] * X[2] + d[0] * X[3]
+
+
+cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
+                     const double* x, const double* v, double* r, double* p, double* vr,
+                     double* vp) noexcept nogil:
+    """Position r, direction p and their rates vr, vp of a point (rates skipped if v is NULL)."""
+    cdef const double* X
+    if kind == P_GROUND:
+        r[0] = offset[0]
+        r[1] = offset[1]
+        p[0] = cos(angle)
+        p[1] = sin(angle)
+        if v != NULL:
+            vr[0] = vr[1] = vp[0] = vp[1] = 0.0
+        return
+    X = x + 4 * vertex
+    p[0] = X[2]
+    p[1] = X[3]
+    if kind == P_NODE:
+        r[0] = X[0]
+        r[1] = X[1]
+    else:
+        _body_point(X, offset, r)
+    if v == NULL:
+        return
+    X = v + 4 * vertex
+    vp[0] = X[2]
+    vp[1] = X[3]
+    if kind == P_NODE:
+        vr[0] = X[0]
+        vr[1] = X[1]
+    else:
+        _body_point(X, offset, vr)
+
+
+cdef inline double _wrap(double a) noexcept nogil:
+    """a in [-pi, pi)."""
+    return a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
+
+
+cdef inline void _rotate(const ModelData* d, int j, const double* w, double* out) noexcept nogil:
+    """out = R(axis_j) w."""
+    cdef double ca = cos(d.j_axis[j]), sa = sin(d.j_axis[j])
+    out[0] = ca * w[0] - sa * w[1]
+    out[1] = sa * w[0] + ca * w[1]
+
+
+cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept nogil:
+    """Unit rail direction a = R(axis) p / |p|."""
+    cdef double rho = sqrt(p[0] * p[0] + p[1] * p[1])
+    cdef double w[2]
+    w[0] = p[0] / rho
+    w[1] = p[1] / rho
+    _rotate(d, j, w, a)
+
+
+cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
+                            const double* qref, double* q, double* qd) noexcept nogil:
+    """q, qd (n_joints) of every joint at (x, v); angles on the branch nearest qref."""
+    cdef double ra[2]
+    cdef double p[2]
+    cdef double va[2]
+    cdef double vp[2]
+    cdef double rc[2]
+    cdef double c[2]
+    cdef double vc[2]
+    cdef double vcc[2]
+    cdef double a[2]
+    cdef double da[2]
+    cdef double w[2]
+    cdef double raw, rho2, pv
+    cdef int j
+    for j in range(d.n_joints):
+        attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, v,
+                   ra, p, va, vp)
+        attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, v, rc, c, vc, vcc)
+        if d.j_kind[j] == J_PRISMATIC:
+            _rail(d, j, p, a)
+            q[j] = (rc[0] - ra[0]) * a[0] + (rc[1] - ra[1]) * a[1]
+            # a' = R(axis) (p' - p (p.p')/|p|^2) / |p|
+            rho2 = p[0] * p[0] + p[1] * p[1]
+            pv = (p[0] * vp[0] + p[1] * vp[1]) / rho2
+            raw = sqrt(rho2)
+            w[0] = (vp[0] - p[0] * pv) / raw
+            w[1] = (vp[1] - p[1] * pv) / raw
+            _rotate(d, j, w, da)
+            qd[j] = ((vc[0] - va[0]) * a[0] + (vc[1] - va[1]) * a[1]
+                     + (rc[0] - ra[0]) * da[0] + (rc[1] - ra[1]) * da[1])
+        else:
+            raw = atan2(p[0] * c[1] - p[1] * c[0], p[0] * c[0] + p[1] * c[1])
+            q[j] = qref[j] + _wrap(raw - qref[j])
+            qd[j] = ((c[0] * vcc[1] - c[1] * vcc[0]) / (c[0] * c[0] + c[1] * c[1])
+                     - (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1]))
+
+
+cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const double* offset,
+                         double fx, double fy) noexcept nogil:
+    """Generalized force of the point force (fx, fy) at a point: [f; A(d)^T f] on a body."""
+    if kind == P_GROUND:
+        return
+    F[4 * vertex] += fx
+    F[4 * vertex + 1] += fy
+    if kind == P_BODY:
+        F[4 * vertex + 2] += offset[0] * fx + offset[1] * fy
+        F[4 * vertex + 3] += -offset[1] * fx + offset[0] * fy
+
+
+cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
+                             double m) noexcept nogil:
+    """A moment m on the direction coordinates d of a vertex: m J d / |d|^2."""
+    cdef const double* dd
+    cdef double n2
+    if kind == P_GROUND:
+        return
+    dd = x + 4 * vertex + 2
+    n2 = dd[0] * dd[0] + dd[1] * dd[1]
+    F[4 * vertex + 2] += -m * dd[1] / n2
+    F[4 * vertex + 3] += m * dd[0] / n2
+
+
+cdef double applied_forces(const ModelData* d, const double* x, const double* v,
+                           const double* q, const double* qd, double* F) noexcept nogil:
+    """F += gravity, loads and efforts at (x, v); returns the power of loads and efforts (W).
+
+    Gravity is a potential: its power is not counted (DECISIONS.md 6). ``d.gravity`` may be
+    NULL (no gravity added).
+    """
+    cdef int i, j, k
+    cdef double r[2]
+    cdef double p[2]
+    cdef double vr[2]
+    cdef double vp[2]
+    cdef double c[2]
+    cdef double a[2]
+    cdef double power = 0.0, tau
+    if d.gravity != NULL:
+        for i in range(4 * d.n_v):
+            F[i] += d.gravity[i]
+    for k in range(d.n_loads):
+        attachment(d, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, 0.0, x, v, r, p, vr, vp)
+        _add_at(x, F, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k,
+                d.load_force[2 * k], d.load_force[2 * k + 1])
+        _add_moment(x, F, d.l_kind[k], d.l_vertex[k], d.load_moment[k])
+        power += d.load_force[2 * k] * vr[0] + d.load_force[2 * k + 1] * vr[1]
+        power += d.load_moment[k] * (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1])
+    for j in range(d.n_joints):
+        if not d.j_has_effort[j]:
+            continue
+        tau = d.effort[j]
+        power += tau * qd[j]
+        if d.j_kind[j] == J_PRISMATIC:
+            attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
+                       r, p, vr, vp)
+            _rail(d, j, p, a)
+            _add_at(x, F, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, tau * a[0], tau * a[1])
+            _add_at(x, F, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, -tau * a[0], -tau * a[1])
+        else:
+            _add_moment(x, F, d.c_kind[j], d.c_vertex[j], tau)
+            _add_moment(x, F, d.p_kind[j], d.p_vertex[j], -tau)
+    return power
+
+
+cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
+                           double* U) noexcept nogil:
+    """F -= F_K + F_D of every element; U = total strain energy (J); returns 2 D (W)."""
+    cdef double e[8]
+    cdef double ed[8]
+    cdef double f[8]
+    cdef double diss, power = 0.0, energy = 0.0
+    cdef int s, i, a, b
+    for s in range(d.n_el):
+        a = 4 * d.el_vertices[2 * s]
+        b = 4 * d.el_vertices[2 * s + 1]
+        for i in range(4):
+            e[i] = x[a + i]
+            e[4 + i] = x[b + i]
+        if d.el_damping[s] != 0.0:
+            for i in range(4):
+                ed[i] = v[a + i]
+                ed[4 + i] = v[b + i]
+        diss = 0.0
+        energy += beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
+                             d.el_damping[s], f, &diss)
+        power += diss
+        for i in range(4):
+            F[a + i] -= f[i]
+            F[b + i] -= f[4 + i]
+    U[0] = energy
+    return power
+
+
+cdef inline void* _ptr(dict arrays, str name, object dtype) except NULL:
+    """Data pointer of arrays[name], which must be C-contiguous of ``dtype`` and non-empty."""
+    cdef cnp.ndarray a = arrays[name]
+    if a.dtype != dtype or not a.flags.c_contiguous or a.size == 0:
+        raise ValueError(f"kernel array {name!r} must be a non-empty C-contiguous {dtype} array")
+    return cnp.PyArray_DATA(a)
+
+
+cdef void bind_model(ModelData* d, dict a) except *:
+    """Point the fields of ``d`` at the arrays of ``a`` (see :func:`model_arrays`); ``a`` must
+    outlive ``d``."""
+    d.el_vertices = <const int*>_ptr(a, "el_vertices", np.intc)
+    d.el_length = <const double*>_ptr(a, "el_length", np.float64)
+    d.el_EA = <const double*>_ptr(a, "el_EA", np.float64)
+    d.el_EI = <const double*>_ptr(a, "el_EI", np.float64)
+    d.el_damping = <const double*>_ptr(a, "el_damping", np.float64)
+    d.el_mass = <const double*>_ptr(a, "el_mass", np.float64)
+    d.gravity = <const double*>_ptr(a, "gravity", np.float64)
+    d.body_mass = <const double*>_ptr(a, "body_mass", np.float64)
+    d.j_kind = <const int*>_ptr(a, "j_kind", np.intc)
+    d.j_driven = <const int*>_ptr(a, "j_driven", np.intc)
+    d.j_has_effort = <const int*>_ptr(a, "j_has_effort", np.intc)
+    d.p_kind = <const int*>_ptr(a, "p_kind", np.intc)
+    d.p_vertex = <const int*>_ptr(a, "p_vertex", np.intc)
+    d.p_offset = <const double*>_ptr(a, "p_offset", np.float64)
+    d.p_angle = <const double*>_ptr(a, "p_angle", np.float64)
+    d.c_kind = <const int*>_ptr(a, "c_kind", np.intc)
+    d.c_vertex = <const int*>_ptr(a, "c_vertex", np.intc)
+    d.c_offset = <const double*>_ptr(a, "c_offset", np.float64)
+    d.j_axis = <const double*>_ptr(a, "j_axis", np.float64)
+    d.j_theta0 = <const double*>_ptr(a, "j_theta0", np.float64)
+    d.l_kind = <const int*>_ptr(a, "l_kind", np.intc)
+    d.l_vertex = <const int*>_ptr(a, "l_vertex", np.intc)
+    d.l_offset = <const double*>_ptr(a, "l_offset", np.float64)
+    d.drive = <double*>_ptr(a, "drive", np.float64)
+    d.effort = <double*>_ptr(a, "effort", np.float64)
+    d.load_force = <double*>_ptr(a, "load_force", np.float64)
+    d.load_moment = <double*>_ptr(a, "load_moment", np.float64)
+
+
+def model_arrays(assembly):
+    """The kernel arrays of an :class:`rancf.model.Assembly` (constants and input buffers).
+
+    Every array is C-contiguous and has at least one entry (padded), so the kernels can take
+    pointers to them; the counts in :class:`ModelData` say how many entries are used.
+    """
+    A = assembly
+    pad = lambda arr, dtype, width=1: np.ascontiguousarray(
+        np.concatenate([np.asarray(arr, dtype=dtype).reshape(-1, width),
+                        np.zeros((1, width), dtype=dtype)]).reshape(-1) if np.size(arr) == 0
+        else np.asarray(arr, dtype=dtype).reshape(-1), dtype=dtype)
+    nj, nl = A.n_joints, len(A.loads)
+    body_mass = np.zeros((A.n_vertices, 4))
+    for k, vtx in enumerate(A.body_vertex):
+        body_mass[vtx] = [A.body_mass[k], A.body_mass[k], A.body_inertia[k], A.body_inertia[k]]
+    constant_effort = np.array([j.effort if (j.effort is not None and not callable(j.effort))
+                                else 0.0 for j in A.joints], dtype=float)
+    forces = np.array([[0.0, 0.0] if callable(l.force) else l.force for l in A.loads]).reshape(-1, 2)
+    moments = np.array([0.0 if callable(l.moment) else l.moment for l in A.loads], dtype=float)
+    drive = np.zeros((max(nj, 1), 3))
+    drive[:nj, 0] = A.joint_q0
+    return {
+        "el_vertices": pad(A.element_vertices, np.intc, 2),
+        "el_length": pad(A.element_length, np.float64), "el_EA": pad(A.element_EA, np.float64),
+        "el_EI": pad(A.element_EI, np.float64), "el_damping": pad(A.element_damping, np.float64),
+        "el_mass": pad(A.element_mass, np.float64, 64),
+        "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(body_mass, np.float64, 4),
+        "j_kind": pad(A.joint_kind, np.intc), "j_driven": pad(A.joint_driven, np.intc),
+        "j_has_effort": pad([j.effort is not None for j in A.joints], np.intc),
+        "p_kind": pad(A.parent_kind, np.intc), "p_vertex": pad(A.parent_vertex, np.intc),
+        "p_offset": pad(A.parent_offset, np.float64, 2), "p_angle": pad(A.parent_angle, np.float64),
+        "c_kind": pad(A.child_kind, np.intc), "c_vertex": pad(A.child_vertex, np.intc),
+        "c_offset": pad(A.child_offset, np.float64, 2),
+        "j_axis": pad(A.joint_axis, np.float64), "j_theta0": pad(A.joint_theta0, np.float64),
+        "l_kind": pad(A.load_kind, np.intc), "l_vertex": pad(A.load_vertex, np.intc),
+        "l_offset": pad(A.load_offset, np.float64, 2),
+        "drive": np.ascontiguousarray(drive.reshape(-1)),
+        "effort": pad(constant_effort, np.float64),
+        "load_force": pad(forces, np.float64, 2), "load_moment": pad(moments, np.float64),
+    }
+
+
+cdef class ForceKernel:
+    """The force kernels on a model's arrays, for formulations written in Python (the DAE).
+
+    Inputs that vary in time (drive values, efforts, load values) live in ``arrays`` under
+    ``drive``, ``effort``, ``load_force``, ``load_moment`` and are read at every call.
+    """
+
+    cdef ModelData data
+    cdef readonly dict arrays
+    cdef readonly int n_x
+
+    def __init__(self, assembly):
+        self.arrays = model_arrays(assembly)
+        bind_model(&self.data, self.arrays)
+        self.data.n_v = assembly.n_vertices
+        self.data.n_el = assembly.n_elements
+        self.data.n_joints = assembly.n_joints
+        self.data.n_loads = len(assembly.loads)
+        self.data.model = assembly.model_code
+        self.n_x = assembly.n_x
+
+    def _check(self, name, a, size):
+        if a.shape != (size,) or a.dtype != np.float64 or not a.flags.c_contiguous:
+            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
+
+    def joint_coordinates(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qref,
+                          cnp.ndarray q, cnp.ndarray qd):
+        """q, qd (n_joints,) at (x, v), angles on the branch nearest qref."""
+        nj = max(self.data.n_joints, 1)
+        self._check("x", x, self.n_x)
+        self._check("v", v, self.n_x)
+        for name, a in (("qref", qref), ("q", q), ("qd", qd)):
+            self._check(name, a, nj)
+        joint_coordinates(&self.data, <double*>cnp.PyArray_DATA(x), <double*>cnp.PyArray_DATA(v),
+                          <double*>cnp.PyArray_DATA(qref), <double*>cnp.PyArray_DATA(q),
+                          <double*>cnp.PyArray_DATA(qd))
+
+    def forces(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
+        """F = applied - internal forces (n_x,) at (x, v); returns (U, load power, dissipation)."""
+        cdef double U = 0.0, p_load, p_diss
+        self._check("x", x, self.n_x)
+        self._check("v", v, self.n_x)
+        self._check("F", F, self.n_x)
+        self._check("qd", qd, max(self.data.n_joints, 1))
+        F[:] = 0.0
+        p_load = applied_forces(&self.data, <double*>cnp.PyArray_DATA(x),
+                                <double*>cnp.PyArray_DATA(v), NULL, <double*>cnp.PyArray_DATA(qd),
+                                <double*>cnp.PyArray_DATA(F))
+        p_diss = element_forces(&self.data, <double*>cnp.PyArray_DATA(x),
+                                <double*>cnp.PyArray_DATA(v), <double*>cnp.PyArray_DATA(F), &U)
+        return U, p_load, p_diss
+
+    def loads(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
+        """F = loads and efforts (n_x,) at (x, v), without gravity and element forces."""
+        cdef ModelData d = self.data
+        self._check("x", x, self.n_x)
+        self._check("v", v, self.n_x)
+        self._check("F", F, self.n_x)
+        self._check("qd", qd, max(self.data.n_joints, 1))
+        F[:] = 0.0
+        d.gravity = NULL
+        applied_forces(&d, <double*>cnp.PyArray_DATA(x), <double*>cnp.PyArray_DATA(v), NULL,
+                       <double*>cnp.PyArray_DATA(qd), <double*>cnp.PyArray_DATA(F))
+
+    def element_blocks(self, cnp.ndarray x, cnp.ndarray v, double c_m, double c_k, double c_c,
+                       double[:, ::1] out):
+        """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el, 64) with the element tangents
+        K_s = d(F_K + F_D)/de and C_s = dF_D/dedot at (x, v) (complex step)."""
+        cdef double e[8]
+        cdef double ed[8]
+        cdef double K[64]
+        cdef double C[64]
+        cdef const double* xp
+        cdef const double* vp
+        cdef int s, i, a, b
+        cdef ModelData* d = &self.data
+        self._check("x", x, self.n_x)
+        self._check("v", v, self.n_x)
+        if out.shape[0] != d.n_el or out.shape[1] != 64:
+            raise ValueError(f"out must have shape ({d.n_el}, 64)")
+        xp = <const double*>cnp.PyArray_DATA(x)
+        vp = <const double*>cnp.PyArray_DATA(v)
+        with nogil:
+            for s in range(d.n_el):
+                a = 4 * d.el_vertices[2 * s]
+                b = 4 * d.el_vertices[2 * s + 1]
+                for i in range(4):
+                    e[i] = xp[a + i]
+                    e[4 + i] = xp[b + i]
+                    ed[i] = vp[a + i]
+                    ed[4 + i] = vp[b + i]
+                if c_k != 0.0 or c_c != 0.0:
+                    beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
+                                 d.el_damping[s], K, C)
+                for i in range(64):
+                    out[s, i] = c_m * d.el_mass[64 * s + i]
+                    if c_k != 0.0:
+                        out[s, i] += c_k * K[i]
+                    if c_c != 0.0:
+                        out[s, i] += c_c * C[i]

@@ -1,0 +1,59 @@
+# O(n) kernels of the recursive formulation on trees (see rancf/formulations/_recursive.pyx).
+
+from rancf.formulations._forces cimport ModelData
+
+cdef enum:
+    FREE = 0          # a beam node after the first: its four rates are free
+    BEAM_REV = 1      # first node of a beam on a revolute joint: eta = slope rates (2)
+    BEAM_POLAR = 2    # ... on a fixed or driven revolute joint: eta = s' (1)
+    BEAM_PRISM = 3    # ... on a prismatic joint: eta = (gam', s') or s' if driven
+    BODY_REV = 4      # rigid body on a revolute joint: eta = phi' (1)
+    BODY_POLAR = 5    # ... on a fixed or driven revolute joint: no eta
+    BODY_PRISM = 6    # ... on a prismatic joint: eta = gam', none if driven
+
+cdef struct Tree:
+    ModelData* m
+    int n_v, n_beta, n_x, constant, need_q, callbacks, effort_callbacks
+    void* inputs          # the Python object that evaluates drives, loads and efforts
+    const int* order      # vertices root to leaves
+    const int* code       # FREE or the joint code of a first vertex
+    const int* pred       # beam predecessor of a free node
+    const int* elem       # element between pred and a free node
+    const int* parent     # parent vertex of a first vertex (-1: ground)
+    const int* joint      # tree joint of a first vertex
+    const int* boff       # offset of the vertex's rates in beta
+    const int* nb         # number of rates
+    const double* Mel     # element matrices factored (mass, or a Newton matrix): n_el x 64
+    const double* Mbody   # rigid-body matrix diagonals: 4 per vertex
+    double* X             # consistent coordinates (rebuilt from the parents), 4 per vertex
+    double* V             # velocities
+    double* A             # accelerations
+    double* f             # generalized node forces, reduced in place by the backward sweep
+    double* H             # articulated blocks (16 per vertex)
+    double* Hinv
+    double* G             # Hinv M21 (free nodes)
+    double* L             # M12 Hinv (free nodes)
+    double* chi           # joint maps (first vertices), 16 per vertex
+    double* eps           # 4 x 2 per vertex
+    double* bh            # velocity term of a driven coordinate, 4 per vertex
+    double* c             # bias accelerations, 4 per vertex
+    double* HE            # H eps (4 x 2)
+    double* EH            # eps^T H (2 x 4)
+    double* Dinv          # (eps^T H eps)^-1 (2 x 2)
+    double* T             # chi^T (I - H eps Dinv eps^T)
+    double* W             # chi^T H eps Dinv (4 x 2)
+    double* chiTHa        # chi^T (H - H eps Dinv eps^T H)
+    double* q             # joint coordinates
+    double* qd
+    double* qref          # branch of the unwrapped angles
+    double* reaction      # generalized reaction of each joint (N m or N)
+
+cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
+
+cdef class RecursiveKernel:
+    cdef Tree data
+    cdef ModelData model
+    cdef readonly dict arrays
+    cdef readonly int n_y, n_beta, n_x
+    cdef readonly object inputs
+    cdef void _bind(self)

@@ -1,0 +1,876 @@
+"""O(n) kernels of the recursive formulation on trees (DESIGN.md sections 2, 3 and 6).
+
+Vertices are the beam nodes and the rigid bodies, four coordinates each. The first vertex of
+a body (a beam's first node, a rigid body) hangs on its parent's point through its tree
+joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``, with the joint
+table of DESIGN.md section 6 ("Joints in the recursion"; prismatic rails along ``R(axis) ph``,
+DECISIONS.md 5; a prismatic child keeps its initial relative angle, in the polar form of a
+fixed joint). A beam's other nodes have their own four rates. The generalized velocities
+``beta`` are, vertex by vertex root to leaves, the eta of a first vertex and the four rates of
+every other node.
+
+The passes, each a ``noexcept nogil`` kernel on a :c:type:`Tree`:
+
+``kinematics`` (root to leaves)
+    rebuilds every first vertex from its parent and its recovered joint coordinate (so the
+    joints hold exactly: a polar slope ``s R(q(t)) ph``, a body's ``u`` and centre), and gives
+    the joint maps ``chi, eps, bh``, the velocities V and the bias accelerations c.
+``factorize`` (leaves to root)
+    block elimination of ``Omega = B^T M B`` from the leaves: a free node k is eliminated into
+    its beam predecessor (``H_{k-1} -= M12 H_k^-1 M21``), a first vertex into its parent
+    (``H_p += chi^T (H - H eps D^-1 eps^T H) chi``, ``D = eps^T H eps``); siblings add into the node
+    they hang on. Constant for trees of beams on revolute joints (chi, eps constant): then it
+    runs once. Works on any element matrices (the mass, or a Newton matrix).
+``solve`` (leaves to root, then root to leaves)
+    reduces the node forces with the stored factors and returns the accelerations
+    ``A_k = H_k^-1 f_k - H_k^-1 M21 A_{k-1}``, ``eta' = D^-1 (eps^T f - eps^T H (chi A_p + c))``.
+
+No matrix of size n is formed; the cost is O(n) for any tree. The reaction of a fixed or
+driven joint (the torque or force that holds its coordinate) is ``bh^T (H A - f)`` at the child.
+"""
+cimport numpy as cnp
+from libc.math cimport sqrt, cos, sin, atan2, isfinite, fabs
+from libc.string cimport memset, memcpy
+
+import numpy as np
+
+from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_PRISMATIC,
+                                         applied_forces, element_forces, joint_coordinates,
+                                         bind_model)
+from rancf.formulations._forces import model_arrays
+
+cnp.import_array()
+
+
+# --- small dense blocks (row-major) ----------------------------------------------------------
+cdef inline void _mv(const double* M, const double* x, double* y, int n, int k) noexcept nogil:
+    """y (n) = M (n x k) x (k)."""
+    cdef int i, j
+    for i in range(n):
+        y[i] = 0.0
+        for j in range(k):
+            y[i] += M[k * i + j] * x[j]
+
+
+cdef inline void _mtv(const double* M, const double* x, double* y, int n, int k) noexcept nogil:
+    """y (k) = M^T x, M (n x k)."""
+    cdef int i, j
+    for j in range(k):
+        y[j] = 0.0
+    for i in range(n):
+        for j in range(k):
+            y[j] += M[k * i + j] * x[i]
+
+
+cdef inline void _block(const double* M8, int r, int c, double* B) noexcept nogil:
+    """B = the 4 x 4 block (r, c) of an 8 x 8 matrix (r, c in {0, 1})."""
+    cdef int i, j
+    for i in range(4):
+        for j in range(4):
+            B[4 * i + j] = M8[8 * (4 * r + i) + 4 * c + j]
+
+
+cdef int _inv4(const double* A, double* X) noexcept nogil:
+    """X = A^-1 (4 x 4) by Gauss-Jordan elimination with partial pivoting; 1 if singular."""
+    cdef double M[16]
+    cdef double t, big, scale
+    cdef int i, j, k, p
+    memcpy(M, A, 16 * sizeof(double))
+    memset(X, 0, 16 * sizeof(double))
+    X[0] = X[5] = X[10] = X[15] = 1.0
+    scale = 0.0
+    for i in range(16):
+        scale = max(scale, fabs(A[i]))
+    for k in range(4):
+        p = k
+        big = fabs(M[4 * k + k])
+        for i in range(k + 1, 4):
+            if fabs(M[4 * i + k]) > big:
+                big = fabs(M[4 * i + k])
+                p = i
+        if not big > 1e-14 * scale:
+            return 1
+        if p != k:
+            for j in range(4):
+                t = M[4 * k + j]; M[4 * k + j] = M[4 * p + j]; M[4 * p + j] = t
+                t = X[4 * k + j]; X[4 * k + j] = X[4 * p + j]; X[4 * p + j] = t
+        t = 1.0 / M[4 * k + k]
+        for j in range(4):
+            M[4 * k + j] *= t
+            X[4 * k + j] *= t
+        for i in range(4):
+            if i != k and M[4 * i + k] != 0.0:
+                t = M[4 * i + k]
+                for j in range(4):
+                    M[4 * i + j] -= t * M[4 * k + j]
+                    X[4 * i + j] -= t * X[4 * k + j]
+    return 0
+
+
+cdef inline void _Ad(const double* d, const double* x, double* y) noexcept nogil:
+    """y = A(d) x = (d0 x0 - d1 x1, d1 x0 + d0 x1)."""
+    y[0] = d[0] * x[0] - d[1] * x[1]
+    y[1] = d[1] * x[0] + d[0] * x[1]
+
+
+cdef inline void _rot(double a, const double* x, double* y) noexcept nogil:
+    """y = R(a) x."""
+    cdef double ca = cos(a), sa = sin(a)
+    y[0] = ca * x[0] - sa * x[1]
+    y[1] = sa * x[0] + ca * x[1]
+
+
+# --- kinematics ------------------------------------------------------------------------------
+cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
+    """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring)."""
+    cdef ModelData* m = d.m
+    cdef int j = d.joint[v], pv = d.parent[v], code = d.code[v], b = d.boff[v], i, k
+    cdef bint driven = m.j_driven[j]
+    cdef const double* Xp
+    cdef const double* Vp
+    cdef const double* yc = y + 4 * v
+    cdef const double* dq = m.drive + 3 * j
+    cdef const double* dc = m.c_offset + 2 * j
+    cdef double* X = d.X + 4 * v
+    cdef double* chi = d.chi + 16 * v
+    cdef double* eps = d.eps + 8 * v
+    cdef double* bh = d.bh + 4 * v
+    cdef double* c = d.c + 4 * v
+    cdef double* V = d.V + 4 * v
+    cdef double P[8]
+    cdef double nrow[4]
+    cdef double ra[2]
+    cdef double p[2]
+    cdef double w[2]
+    cdef double ph[2]
+    cdef double n[2]
+    cdef double ah[2]
+    cdef double Jah[2]
+    cdef double ch[2]
+    cdef double Jch[2]
+    cdef double u[2]
+    cdef double Ju[2]
+    cdef double tmp[2]
+    cdef double AJu[2]
+    cdef double kk[2]
+    cdef double Ak[2]
+    cdef double zpos[2]
+    cdef double zdir[2]
+    cdef double rho, om_p, sig, om_c, s, sd, g, gd, gdd, phi, phid, qv, qd, qdd, slide_rate
+    memset(P, 0, 8 * sizeof(double))
+    memset(nrow, 0, 4 * sizeof(double))
+    memset(chi, 0, 16 * sizeof(double))
+    memset(eps, 0, 8 * sizeof(double))
+    memset(bh, 0, 4 * sizeof(double))
+    memset(c, 0, 4 * sizeof(double))
+    w[0] = w[1] = 0.0
+    if pv < 0:
+        ra[0] = m.p_offset[2 * j]
+        ra[1] = m.p_offset[2 * j + 1]
+        p[0] = cos(m.p_angle[j])
+        p[1] = sin(m.p_angle[j])
+    else:
+        Xp = d.X + 4 * pv
+        Vp = d.V + 4 * pv
+        P[0] = P[5] = 1.0
+        if m.p_kind[j] == P_BODY:
+            _Ad(m.p_offset + 2 * j, Xp + 2, ra)
+            ra[0] += Xp[0]
+            ra[1] += Xp[1]
+            P[2] = m.p_offset[2 * j]
+            P[3] = -m.p_offset[2 * j + 1]
+            P[6] = m.p_offset[2 * j + 1]
+            P[7] = m.p_offset[2 * j]
+        else:
+            ra[0] = Xp[0]
+            ra[1] = Xp[1]
+        p[0] = Xp[2]
+        p[1] = Xp[3]
+        w[0] = Vp[2]
+        w[1] = Vp[3]
+    rho = sqrt(p[0] * p[0] + p[1] * p[1])
+    ph[0] = p[0] / rho
+    ph[1] = p[1] / rho
+    n[0] = -ph[1]
+    n[1] = ph[0]
+    om_p = (n[0] * w[0] + n[1] * w[1]) / rho
+    sig = (ph[0] * w[0] + ph[1] * w[1]) / rho
+    if pv >= 0:
+        nrow[2] = n[0] / rho
+        nrow[3] = n[1] / rho
+    # position rows of chi start from P
+    for k in range(4):
+        chi[k] = P[k]
+        chi[4 + k] = P[4 + k]
+    qv, qd, qdd = dq[0], dq[1], dq[2]
+    if code == BEAM_REV:
+        X[0] = ra[0]
+        X[1] = ra[1]
+        X[2] = yc[2]
+        X[3] = yc[3]
+        eps[4] = 1.0      # eps = [0; I2], stored 4 x 2
+        eps[7] = 1.0
+    elif code == BEAM_POLAR:
+        _rot(qv, ph, ch)
+        Jch[0] = -ch[1]
+        Jch[1] = ch[0]
+        s = ch[0] * yc[2] + ch[1] * yc[3]
+        sd = beta[b]
+        X[0] = ra[0]
+        X[1] = ra[1]
+        X[2] = s * ch[0]
+        X[3] = s * ch[1]
+        for k in range(4):
+            chi[8 + k] = s * Jch[0] * nrow[k]
+            chi[12 + k] = s * Jch[1] * nrow[k]
+        eps[4] = ch[0]
+        eps[6] = ch[1]
+        bh[2] = s * Jch[0]
+        bh[3] = s * Jch[1]
+        om_c = om_p + qd
+        for i in range(2):
+            c[2 + i] = (2.0 * sd * om_c * Jch[i] - s * om_c * om_c * ch[i]
+                        + s * (qdd - 2.0 * om_p * sig) * Jch[i])
+    elif code == BEAM_PRISM or code == BODY_PRISM:
+        _rot(m.j_axis[j], ph, ah)
+        Jah[0] = -ah[1]
+        Jah[1] = ah[0]
+        if code == BEAM_PRISM:
+            tmp[0] = yc[0]
+            tmp[1] = yc[1]
+        else:
+            _Ad(dc, yc + 2, tmp)    # the child's joint point from the stored state
+            tmp[0] += yc[0]
+            tmp[1] += yc[1]
+        if driven:
+            g, gd, gdd = dq[0], dq[1], dq[2]
+        else:
+            g = (tmp[0] - ra[0]) * ah[0] + (tmp[1] - ra[1]) * ah[1]
+            gd = beta[b]
+            gdd = 0.0
+        # joint point, its chi rows and bias (rail turning with the parent)
+        for i in range(2):
+            zpos[i] = ra[i] + g * ah[i]
+            c[i] = (2.0 * gd * om_p * Jah[i] - g * om_p * om_p * ah[i]
+                    - 2.0 * g * om_p * sig * Jah[i] + gdd * ah[i])
+            for k in range(4):
+                chi[4 * i + k] += g * Jah[i] * nrow[k]
+        if driven:
+            bh[0] = ah[0]
+            bh[1] = ah[1]
+        else:
+            eps[0] = ah[0]
+            eps[2] = ah[1]
+        if code == BEAM_PRISM:
+            _rot(m.j_theta0[j], ph, ch)
+            Jch[0] = -ch[1]
+            Jch[1] = ch[0]
+            s = ch[0] * yc[2] + ch[1] * yc[3]
+            sd = beta[b + (0 if driven else 1)]
+            X[0] = zpos[0]
+            X[1] = zpos[1]
+            X[2] = s * ch[0]
+            X[3] = s * ch[1]
+            k = 0 if driven else 1
+            eps[4 + k] = ch[0]
+            eps[6 + k] = ch[1]
+            for k in range(4):
+                chi[8 + k] = s * Jch[0] * nrow[k]
+                chi[12 + k] = s * Jch[1] * nrow[k]
+            for i in range(2):
+                c[2 + i] = (2.0 * sd * om_p * Jch[i] - s * om_p * om_p * ch[i]
+                            - 2.0 * s * om_p * sig * Jch[i])
+        else:
+            _rot(m.j_theta0[j], ph, u)
+            Ju[0] = -u[1]
+            Ju[1] = u[0]
+            _Ad(dc, u, tmp)
+            X[0] = zpos[0] - tmp[0]
+            X[1] = zpos[1] - tmp[1]
+            X[2] = u[0]
+            X[3] = u[1]
+            _Ad(dc, Ju, AJu)
+            for k in range(4):
+                chi[k] -= AJu[0] * nrow[k]
+                chi[4 + k] -= AJu[1] * nrow[k]
+                chi[8 + k] = Ju[0] * nrow[k]
+                chi[12 + k] = Ju[1] * nrow[k]
+            for i in range(2):
+                kk[i] = -2.0 * om_p * sig * Ju[i] - om_p * om_p * u[i]
+            _Ad(dc, kk, Ak)
+            c[0] -= Ak[0]
+            c[1] -= Ak[1]
+            c[2] = kk[0]
+            c[3] = kk[1]
+        qd = gd if driven else 0.0
+    elif code == BODY_REV:
+        phi = atan2(yc[3], yc[2])
+        u[0] = cos(phi)
+        u[1] = sin(phi)
+        Ju[0] = -u[1]
+        Ju[1] = u[0]
+        phid = beta[b]
+        _Ad(dc, u, tmp)
+        X[0] = ra[0] - tmp[0]
+        X[1] = ra[1] - tmp[1]
+        X[2] = u[0]
+        X[3] = u[1]
+        _Ad(dc, Ju, AJu)
+        eps[0] = -AJu[0]
+        eps[2] = -AJu[1]
+        eps[4] = Ju[0]
+        eps[6] = Ju[1]
+        c[0] = phid * phid * tmp[0]
+        c[1] = phid * phid * tmp[1]
+        c[2] = -phid * phid * u[0]
+        c[3] = -phid * phid * u[1]
+    else:  # BODY_POLAR
+        _rot(qv, ph, u)
+        Ju[0] = -u[1]
+        Ju[1] = u[0]
+        _Ad(dc, u, tmp)
+        X[0] = ra[0] - tmp[0]
+        X[1] = ra[1] - tmp[1]
+        X[2] = u[0]
+        X[3] = u[1]
+        _Ad(dc, Ju, AJu)
+        for k in range(4):
+            chi[k] -= AJu[0] * nrow[k]
+            chi[4 + k] -= AJu[1] * nrow[k]
+            chi[8 + k] = Ju[0] * nrow[k]
+            chi[12 + k] = Ju[1] * nrow[k]
+        bh[0] = -AJu[0]
+        bh[1] = -AJu[1]
+        bh[2] = Ju[0]
+        bh[3] = Ju[1]
+        om_c = om_p + qd
+        for i in range(2):
+            kk[i] = (qdd - 2.0 * om_p * sig) * Ju[i] - om_c * om_c * u[i]
+        _Ad(dc, kk, Ak)
+        c[0] = -Ak[0]
+        c[1] = -Ak[1]
+        c[2] = kk[0]
+        c[3] = kk[1]
+    # V = chi V_p + eps eta + bh qd
+    for i in range(4):
+        V[i] = bh[i] * qd
+        if pv >= 0:
+            for k in range(4):
+                V[i] += chi[4 * i + k] * Vp[k]
+        for k in range(d.nb[v]):
+            V[i] += eps[2 * i + k] * beta[b + k]
+
+
+cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
+    """Root-to-leaves pass: consistent X, joint maps, V and c of every vertex."""
+    cdef int idx, v
+    for idx in range(d.n_v):
+        v = d.order[idx]
+        if d.code[v] == FREE:
+            memcpy(d.X + 4 * v, y + 4 * v, 4 * sizeof(double))
+            memcpy(d.V + 4 * v, beta + d.boff[v], 4 * sizeof(double))
+        else:
+            _first_vertex(d, v, y, beta)
+
+
+# --- factorization and solve ----------------------------------------------------------------
+cdef int factorize(Tree* d) noexcept nogil:
+    """Leaves-to-root block elimination of B^T Mel B; returns 0 or vertex + 1 if singular."""
+    cdef int s, v, idx, u, i, j, k, nb, pv
+    cdef const double* M8
+    cdef double B[16]
+    cdef double Ha[16]
+    cdef double tmp[16]
+    cdef double Dm[4]
+    cdef double det
+    cdef double* H
+    cdef double* HE
+    cdef double* EH
+    cdef double* Di
+    cdef const double* eps
+    cdef const double* chi
+    memset(d.H, 0, 16 * d.n_v * sizeof(double))
+    for s in range(d.m.n_el):
+        M8 = d.Mel + 64 * s
+        u = d.m.el_vertices[2 * s]
+        v = d.m.el_vertices[2 * s + 1]
+        for i in range(4):
+            for j in range(4):
+                d.H[16 * u + 4 * i + j] += M8[8 * i + j]
+                d.H[16 * v + 4 * i + j] += M8[8 * (4 + i) + 4 + j]
+    for v in range(d.n_v):
+        for i in range(4):
+            d.H[16 * v + 5 * i] += d.Mbody[4 * v + i]
+    for idx in range(d.n_v - 1, -1, -1):
+        v = d.order[idx]
+        H = d.H + 16 * v
+        if d.code[v] == FREE:
+            if _inv4(H, d.Hinv + 16 * v):
+                return v + 1
+            M8 = d.Mel + 64 * d.elem[v]
+            u = d.pred[v]
+            _block(M8, 1, 0, B)     # M21
+            for i in range(4):
+                for j in range(4):
+                    d.G[16 * v + 4 * i + j] = 0.0
+                    for k in range(4):
+                        d.G[16 * v + 4 * i + j] += d.Hinv[16 * v + 4 * i + k] * B[4 * k + j]
+            _block(M8, 0, 1, B)     # M12
+            for i in range(4):
+                for j in range(4):
+                    d.L[16 * v + 4 * i + j] = 0.0
+                    for k in range(4):
+                        d.L[16 * v + 4 * i + j] += B[4 * i + k] * d.Hinv[16 * v + 4 * k + j]
+                        d.H[16 * u + 4 * i + j] -= B[4 * i + k] * d.G[16 * v + 4 * k + j]
+            continue
+        nb = d.nb[v]
+        eps = d.eps + 8 * v
+        chi = d.chi + 16 * v
+        HE = d.HE + 8 * v
+        EH = d.EH + 8 * v
+        Di = d.Dinv + 4 * v
+        memcpy(Ha, H, 16 * sizeof(double))
+        if nb:
+            for i in range(4):
+                for k in range(nb):
+                    HE[2 * i + k] = 0.0
+                    EH[4 * k + i] = 0.0
+                    for j in range(4):
+                        HE[2 * i + k] += H[4 * i + j] * eps[2 * j + k]
+                        EH[4 * k + i] += eps[2 * j + k] * H[4 * j + i]
+            for i in range(nb):
+                for k in range(nb):
+                    Dm[2 * i + k] = 0.0
+                    for j in range(4):
+                        Dm[2 * i + k] += eps[2 * j + i] * HE[2 * j + k]
+            if nb == 1:
+                if Dm[0] == 0.0 or not isfinite(Dm[0]):
+                    return v + 1
+                Di[0] = 1.0 / Dm[0]
+            else:
+                det = Dm[0] * Dm[3] - Dm[1] * Dm[2]
+                if not fabs(det) > 1e-300 or not isfinite(det):
+                    return v + 1
+                Di[0] = Dm[3] / det
+                Di[1] = -Dm[1] / det
+                Di[2] = -Dm[2] / det
+                Di[3] = Dm[0] / det
+            # tmp (4 x nb) = HE Dinv; Ha = H - tmp EH
+            for i in range(4):
+                for k in range(nb):
+                    tmp[2 * i + k] = 0.0
+                    for j in range(nb):
+                        tmp[2 * i + k] += HE[2 * i + j] * Di[2 * j + k]
+            for i in range(4):
+                for j in range(4):
+                    for k in range(nb):
+                        Ha[4 * i + j] -= tmp[2 * i + k] * EH[4 * k + j]
+        pv = d.parent[v]
+        if pv < 0:
+            continue
+        # W = chi^T HE Dinv (4 x nb); T = chi^T - W eps^T; chiTHa = chi^T Ha; H_p += chiTHa chi
+        for i in range(4):
+            for k in range(nb):
+                d.W[8 * v + 2 * i + k] = 0.0
+                for j in range(4):
+                    d.W[8 * v + 2 * i + k] += chi[4 * j + i] * tmp[2 * j + k]
+            for j in range(4):
+                d.T[16 * v + 4 * i + j] = chi[4 * j + i]
+                for k in range(nb):
+                    d.T[16 * v + 4 * i + j] -= d.W[8 * v + 2 * i + k] * eps[2 * j + k]
+                d.chiTHa[16 * v + 4 * i + j] = 0.0
+                for k in range(4):
+                    d.chiTHa[16 * v + 4 * i + j] += chi[4 * k + i] * Ha[4 * k + j]
+        for i in range(4):
+            for j in range(4):
+                for k in range(4):
+                    d.H[16 * pv + 4 * i + j] += d.chiTHa[16 * v + 4 * i + k] * chi[4 * k + j]
+    return 0
+
+
+cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil:
+    """Accelerations of ``B^T Mel B beta' = B^T f + g`` (f in d.f, reduced in place).
+
+    ``g`` (n_beta, or NULL) adds generalized forces on the rates; ``bias`` includes the joint
+    bias accelerations c (off for a pure matrix solve). Node accelerations go to d.A, the
+    generalized ones to ``out`` (n_beta).
+    """
+    cdef int idx, v, pv, i, k, nb, b
+    cdef double y4[4]
+    cdef double r[2]
+    cdef double eta[2]
+    cdef double* f
+    cdef double* fp
+    cdef const double* c
+    # leaves to root
+    for idx in range(d.n_v - 1, -1, -1):
+        v = d.order[idx]
+        f = d.f + 4 * v
+        b = d.boff[v]
+        if d.code[v] == FREE:
+            if g != NULL:
+                for i in range(4):
+                    f[i] += g[b + i]
+            fp = d.f + 4 * d.pred[v]
+            for i in range(4):
+                for k in range(4):
+                    fp[i] -= d.L[16 * v + 4 * i + k] * f[k]
+            continue
+        pv = d.parent[v]
+        if pv < 0:
+            continue
+        fp = d.f + 4 * pv
+        nb = d.nb[v]
+        c = d.c + 4 * v
+        for i in range(4):
+            for k in range(4):
+                fp[i] += d.T[16 * v + 4 * i + k] * f[k]
+                if bias:
+                    fp[i] -= d.chiTHa[16 * v + 4 * i + k] * c[k]
+            if g != NULL:
+                for k in range(nb):
+                    fp[i] -= d.W[8 * v + 2 * i + k] * g[b + k]
+    # root to leaves
+    for idx in range(d.n_v):
+        v = d.order[idx]
+        f = d.f + 4 * v
+        b = d.boff[v]
+        if d.code[v] == FREE:
+            _mv(d.Hinv + 16 * v, f, d.A + 4 * v, 4, 4)
+            pv = d.pred[v]
+            for i in range(4):
+                for k in range(4):
+                    d.A[4 * v + i] -= d.G[16 * v + 4 * i + k] * d.A[4 * pv + k]
+            memcpy(out + b, d.A + 4 * v, 4 * sizeof(double))
+            continue
+        pv = d.parent[v]
+        for i in range(4):
+            y4[i] = d.c[4 * v + i] if bias else 0.0
+            if pv >= 0:
+                for k in range(4):
+                    y4[i] += d.chi[16 * v + 4 * i + k] * d.A[4 * pv + k]
+        nb = d.nb[v]
+        for k in range(nb):
+            r[k] = 0.0 if g == NULL else g[b + k]
+            for i in range(4):
+                r[k] += d.eps[8 * v + 2 * i + k] * f[i] - d.EH[8 * v + 4 * k + i] * y4[i]
+        for k in range(nb):
+            eta[k] = 0.0
+            for i in range(nb):
+                eta[k] += d.Dinv[4 * v + 2 * k + i] * r[i]
+            out[b + k] = eta[k]
+        for i in range(4):
+            d.A[4 * v + i] = y4[i]
+            for k in range(nb):
+                d.A[4 * v + i] += d.eps[8 * v + 2 * i + k] * eta[k]
+
+
+cdef double drive_power(Tree* d) noexcept nogil:
+    """Reactions bh^T (H A - f) of the fixed and driven joints (into d.reaction) and the
+    power of the drives (W). Call after :func:`solve` (f holds the reduced forces)."""
+    cdef int idx, v, i, k, j
+    cdef double z, tau, power = 0.0
+    for idx in range(d.n_v):
+        v = d.order[idx]
+        if d.code[v] == FREE:
+            continue
+        j = d.joint[v]
+        tau = 0.0
+        for i in range(4):
+            z = -d.f[4 * v + i]
+            for k in range(4):
+                z += d.H[16 * v + 4 * i + k] * d.A[4 * v + k]
+            tau += d.bh[4 * v + i] * z
+        d.reaction[j] = tau
+        if d.m.j_driven[j]:
+            power += tau * d.m.drive[3 * j + 1]
+    return power
+
+
+cdef int _callback(Tree* d, int which, double t) noexcept with gil:
+    """Evaluate the model's Python inputs: 0 drives and loads at t, 1 efforts at (t, q, qd)."""
+    try:
+        if which == 0:
+            (<object>d.inputs).at_time(t)
+        else:
+            (<object>d.inputs).efforts(t)
+        return 0
+    except BaseException as exc:
+        (<object>d.inputs).error = exc
+        return 1
+
+
+cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) noexcept nogil:
+    """Inputs at t, kinematics, joint coordinates and the node forces into d.f.
+
+    power[0] receives the power of loads and efforts, power[1] the dissipated power.
+    Returns 0, or 5 when a Python input raised.
+    """
+    cdef double U
+    cdef const double* beta = y + d.n_x
+    if d.callbacks and _callback(d, 0, t):
+        return 5
+    kinematics(d, y, beta)
+    if d.need_q:
+        joint_coordinates(d.m, d.X, d.V, d.qref, d.q, d.qd)
+        memcpy(d.qref, d.q, d.m.n_joints * sizeof(double))
+        if d.effort_callbacks and _callback(d, 1, t):
+            return 5
+    memset(F, 0, d.n_x * sizeof(double))
+    power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F)
+    power[1] = element_forces(d.m, d.X, d.V, F, &U)
+    return 0
+
+
+cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
+    """ydot = [V, beta', P_ext, P_diss] for y = [x, beta, W_ext, W_diss] (module docstring).
+
+    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised.
+    """
+    cdef double power[2]
+    cdef int status = evaluate(d, t, y, d.f, power)
+    if status:
+        return status
+    if not d.constant:
+        if factorize(d):
+            return 3
+    solve(d, NULL, True, ydot + d.n_x)
+    memcpy(ydot, d.V, d.n_x * sizeof(double))
+    ydot[d.n_x + d.n_beta] = power[0] + drive_power(d)
+    ydot[d.n_x + d.n_beta + 1] = power[1]
+    return 0
+
+
+cdef class RecursiveKernel:
+    """The kernels' view of a model: constants, tree tables and a preallocated workspace.
+
+    Built once per model by :class:`rancf.formulations.recursive.Recursive`; not thread-safe
+    (the workspace is shared by every call). ``arrays`` keeps every buffer the struct points to.
+    """
+
+    def __init__(self, assembly, tables):
+        nv, nx, nb = assembly.n_vertices, assembly.n_x, tables["n_beta"]
+        self.arrays = model_arrays(assembly)
+        bind_model(&self.model, self.arrays)
+        self.model.n_v = nv
+        self.model.n_el = assembly.n_elements
+        self.model.n_joints = assembly.n_joints
+        self.model.n_loads = len(assembly.loads)
+        self.model.model = assembly.model_code
+        nj = max(assembly.n_joints, 1)
+        work = dict(X=nv * 4, V=nv * 4, A=nv * 4, f=nv * 4, H=nv * 16, Hinv=nv * 16, G=nv * 16,
+                    L=nv * 16, chi=nv * 16, eps=nv * 8, bh=nv * 4, c=nv * 4, HE=nv * 8, EH=nv * 8,
+                    Dinv=nv * 4, T=nv * 16, W=nv * 8, chiTHa=nv * 16, q=nj, qd=nj, qref=nj,
+                    reaction=nj)
+        for name, size in work.items():
+            self.arrays[name] = np.zeros(size)
+        self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
+        for name in ("order", "code", "pred", "elem", "parent", "joint", "boff", "nb"):
+            self.arrays[name] = np.ascontiguousarray(tables[name], dtype=np.intc)
+        self.arrays["Mel"] = self.arrays["el_mass"]
+        self.arrays["Mbody"] = self.arrays["body_mass"]
+        self._bind()
+        self.data.m = &self.model
+        self.data.n_v = nv
+        self.data.n_x = nx
+        self.data.n_beta = nb
+        self.n_x, self.n_beta, self.n_y = nx, nb, nx + nb + 2
+        self.data.need_q = int(assembly.n_joints > 0)
+        self.data.constant = 0
+        self.data.callbacks = self.data.effort_callbacks = 0
+
+    def set_inputs(self, inputs):
+        """The object whose ``at_time(t)`` and ``efforts(t)`` write the model's Python inputs
+        into ``arrays`` (:class:`rancf.formulations.inputs.Inputs`); kept alive here."""
+        self.inputs = inputs
+        self.data.inputs = <void*>inputs
+        self.data.callbacks = int(inputs.time_dependent)
+        self.data.effort_callbacks = int(inputs.effort_dependent)
+
+    cdef void _bind(self):
+        a = self.arrays
+        cdef Tree* d = &self.data
+        d.order = <const int*>cnp.PyArray_DATA(a["order"])
+        d.code = <const int*>cnp.PyArray_DATA(a["code"])
+        d.pred = <const int*>cnp.PyArray_DATA(a["pred"])
+        d.elem = <const int*>cnp.PyArray_DATA(a["elem"])
+        d.parent = <const int*>cnp.PyArray_DATA(a["parent"])
+        d.joint = <const int*>cnp.PyArray_DATA(a["joint"])
+        d.boff = <const int*>cnp.PyArray_DATA(a["boff"])
+        d.nb = <const int*>cnp.PyArray_DATA(a["nb"])
+        d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
+        d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
+        d.X = <double*>cnp.PyArray_DATA(a["X"])
+        d.V = <double*>cnp.PyArray_DATA(a["V"])
+        d.A = <double*>cnp.PyArray_DATA(a["A"])
+        d.f = <double*>cnp.PyArray_DATA(a["f"])
+        d.H = <double*>cnp.PyArray_DATA(a["H"])
+        d.Hinv = <double*>cnp.PyArray_DATA(a["Hinv"])
+        d.G = <double*>cnp.PyArray_DATA(a["G"])
+        d.L = <double*>cnp.PyArray_DATA(a["L"])
+        d.chi = <double*>cnp.PyArray_DATA(a["chi"])
+        d.eps = <double*>cnp.PyArray_DATA(a["eps"])
+        d.bh = <double*>cnp.PyArray_DATA(a["bh"])
+        d.c = <double*>cnp.PyArray_DATA(a["c"])
+        d.HE = <double*>cnp.PyArray_DATA(a["HE"])
+        d.EH = <double*>cnp.PyArray_DATA(a["EH"])
+        d.Dinv = <double*>cnp.PyArray_DATA(a["Dinv"])
+        d.T = <double*>cnp.PyArray_DATA(a["T"])
+        d.W = <double*>cnp.PyArray_DATA(a["W"])
+        d.chiTHa = <double*>cnp.PyArray_DATA(a["chiTHa"])
+        d.q = <double*>cnp.PyArray_DATA(a["q"])
+        d.qd = <double*>cnp.PyArray_DATA(a["qd"])
+        d.qref = <double*>cnp.PyArray_DATA(a["qref"])
+        d.reaction = <double*>cnp.PyArray_DATA(a["reaction"])
+
+    def _vector(self, name, a, size):
+        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
+                and a.shape == (size,)):
+            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} must be finite")
+        return a
+
+    def set_constant(self, bint constant):
+        """Factor the generalized mass now and keep it (chi and eps constant), or refactor at
+        every evaluation. Returns 0, or vertex + 1 if it is singular."""
+        cdef int status = 0
+        if constant:
+            with nogil:
+                status = factorize(&self.data)
+        self.data.constant = constant and status == 0
+        return status
+
+    def _out(self, name, a, size):
+        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
+                and a.shape == (size,)):
+            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
+        return a
+
+    def rhs(self, double t, cnp.ndarray y, cnp.ndarray ydot):
+        """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error)."""
+        cdef int status
+        cdef double* yp
+        cdef double* yd
+        self._vector("y", y, self.n_y)
+        self._out("ydot", ydot, self.n_y)
+        yp = <double*>cnp.PyArray_DATA(y)
+        yd = <double*>cnp.PyArray_DATA(ydot)
+        with nogil:
+            status = rhs(&self.data, t, yp, yd)
+        return status
+
+    def kinematics(self, double t, cnp.ndarray y, bint joints=True):
+        """Inputs at t and the root-to-leaves pass at y; the rebuilt coordinates and velocities
+        are in ``arrays['X']``, ``arrays['V']`` and, if ``joints``, the joint coordinates in
+        ``arrays['q']``, ``arrays['qd']``. Returns 0 or 5 (a Python input raised)."""
+        cdef double* yp
+        self._vector("y", y, self.n_y)
+        yp = <double*>cnp.PyArray_DATA(y)
+        if self.data.callbacks and _callback(&self.data, 0, t):
+            return 5
+        with nogil:
+            kinematics(&self.data, yp, yp + self.n_x)
+            if joints:
+                joint_coordinates(self.data.m, self.data.X, self.data.V, self.data.qref,
+                                  self.data.q, self.data.qd)
+                memcpy(self.data.qref, self.data.q, self.data.m.n_joints * sizeof(double))
+        return 0
+
+    def factorize(self):
+        """Factor B^T Mel B at the last kinematics; 0 or vertex + 1 if singular."""
+        cdef int status
+        with nogil:
+            status = factorize(&self.data)
+        return status
+
+    def solve(self, cnp.ndarray f, cnp.ndarray g, bint bias, cnp.ndarray out):
+        """Solve with the last factorization: node forces f (n_x, copied), generalized forces g
+        (n_beta) and the bias c if asked; generalized accelerations into ``out`` (n_beta), node
+        accelerations in ``arrays['A']``."""
+        cdef double* gp = NULL
+        cdef double* op
+        self._vector("f", f, self.n_x)
+        self._vector("g", g, self.n_beta)
+        self._out("out", out, self.n_beta)
+        self.arrays["f"][:] = f
+        if self.n_beta:
+            gp = <double*>cnp.PyArray_DATA(g)
+        op = <double*>cnp.PyArray_DATA(out)
+        with nogil:
+            solve(&self.data, gp, bias, op)
+
+    def transpose(self, cnp.ndarray f, cnp.ndarray out):
+        """out = B^T f (n_beta): generalized forces of the node forces f (n_x) at the last
+        kinematics (leaves-to-root accumulation ``F_p += chi^T F_c``)."""
+        cdef double[::1] F
+        cdef double[::1] o
+        cdef int idx, v, pv, i, k, b, nb
+        cdef Tree* d = &self.data
+        self._vector("f", f, self.n_x)
+        self._out("out", out, self.n_beta)
+        F = f.copy()
+        o = out
+        with nogil:
+            for idx in range(d.n_v - 1, -1, -1):
+                v = d.order[idx]
+                b = d.boff[v]
+                if d.code[v] == FREE:
+                    for i in range(4):
+                        o[b + i] = F[4 * v + i]
+                    continue
+                nb = d.nb[v]
+                for k in range(nb):
+                    o[b + k] = 0.0
+                    for i in range(4):
+                        o[b + k] += d.eps[8 * v + 2 * i + k] * F[4 * v + i]
+                pv = d.parent[v]
+                if pv >= 0:
+                    for i in range(4):
+                        for k in range(4):
+                            F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
+
+    def velocities(self, cnp.ndarray beta, cnp.ndarray out):
+        """out = B beta (n_x): node velocities of the rates beta at the last kinematics, without
+        the drives' terms."""
+        cdef double[::1] bt
+        cdef double[::1] o
+        cdef int idx, v, pv, i, k, b
+        cdef Tree* d = &self.data
+        self._vector("beta", beta, self.n_beta)
+        self._out("out", out, self.n_x)
+        bt = beta
+        o = out
+        with nogil:
+            for idx in range(d.n_v):
+                v = d.order[idx]
+                b = d.boff[v]
+                if d.code[v] == FREE:
+                    for i in range(4):
+                        o[4 * v + i] = bt[b + i]
+                    continue
+                pv = d.parent[v]
+                for i in range(4):
+                    o[4 * v + i] = 0.0
+                    if pv >= 0:
+                        for k in range(4):
+                            o[4 * v + i] += d.chi[16 * v + 4 * i + k] * o[4 * pv + k]
+                    for k in range(d.nb[v]):
+                        o[4 * v + i] += d.eps[8 * v + 2 * i + k] * bt[b + k]
+
+    def set_element_matrices(self, cnp.ndarray Mel):
+        """Factor with these element matrices (n_el x 64) instead of the mass (None: the mass)."""
+        if Mel is None:
+            self.arrays["Mel"] = self.arrays["el_mass"]
+        else:
+            if not (Mel.dtype == np.float64 and Mel.flags.c_contiguous
+                    and Mel.size == self.arrays["el_mass"].size):
+                raise ValueError("Mel must be a C-contiguous float64 array of the element mass shape")
+            self.arrays["Mel"] = Mel
+        self.data.Mel = <const double*>cnp.PyArray_DATA(self.arrays["Mel"])
+
+    def reactions(self):
+        """Reactions of the fixed and driven joints after a solve (n_joints,) and the drives'
+        power (W)."""
+        power = drive_power(&self.data)
+        return self.arrays["reaction"][:self.model.n_joints].copy(), power

@@ -1,0 +1,64 @@
+"""The time-dependent inputs of a model: drives, load functions and joint efforts.
+
+The compiled kernels read drives, loads and efforts from arrays (``drive`` (n_joints, 3) of
+q, qd, qdd; ``effort``; ``load_force``; ``load_moment``). Constant ones are written once; the
+Python callables of a model are evaluated here, once per evaluation of the equations: drives
+and load functions of t before the kinematics (:meth:`Inputs.at_time`), efforts of (t, q, qd)
+after the joint coordinates are known (:meth:`Inputs.efforts`). A callable that raises stops the
+run: the kernel returns a status and the exception is kept in ``error``.
+"""
+import numpy as np
+
+
+class Inputs:
+    """Writes a model's time-dependent inputs into the kernel arrays.
+
+    Parameters
+    ----------
+    assembly : rancf.model.Assembly
+    arrays : dict of ndarray
+        The kernel arrays (``drive``, ``effort``, ``load_force``, ``load_moment``).
+    q, qd : ndarray (n_joints,)
+        Where the kernel leaves the joint coordinates read by the efforts.
+    """
+
+    def __init__(self, assembly, arrays, q, qd):
+        self.drive = arrays["drive"].reshape(-1, 3)
+        self.effort = arrays["effort"]
+        self.load_force = arrays["load_force"].reshape(-1, 2)
+        self.load_moment = arrays["load_moment"]
+        self.q, self.qd = q, qd
+        self.driven = [(k, j) for k, j in enumerate(assembly.joints) if j.driven]
+        self.timed = [(k, l) for k, l in enumerate(assembly.loads) if l.time_dependent]
+        self.effort_joints = [(k, j) for k, j in enumerate(assembly.joints) if callable(j.effort)]
+        self.time_dependent = bool(self.driven or self.timed)
+        self.effort_dependent = bool(self.effort_joints)
+        self.error = None
+
+    def at_time(self, t):
+        """Drive values and load functions at t (s)."""
+        for k, j in self.driven:
+            self.drive[k] = j.drive_values(t)
+        for k, load in self.timed:
+            self.load_force[k], self.load_moment[k] = load.values(t)
+
+    def efforts(self, t):
+        """Effort functions at (t, q, qd) of their joints."""
+        for k, j in self.effort_joints:
+            self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
+
+    def failure(self):
+        """The message of the exception a callable raised (and forget it)."""
+        exc, self.error = self.error, None
+        return f"{type(exc).__name__}: {exc}" if exc is not None else "an input function failed"
+
+
+def drive_history(assembly, t):
+    """Prescribed (q, qd) (n_out, n_joints) of the driven joints at the times t; NaN elsewhere."""
+    q = np.full((len(t), assembly.n_joints), np.nan)
+    qd = np.full_like(q, np.nan)
+    for k, j in enumerate(assembly.joints):
+        if j.driven:
+            values = np.array([j.drive_values(ti) for ti in t])
+            q[:, k], qd[:, k] = values[:, 0], values[:, 1]
+    return q, qd

@@ -1,0 +1,327 @@
+"""The recursive formulation of a model (RANCF on trees; kernels in ``_recursive.pyx``).
+
+State ``y = [x, beta, W_ext, W_diss]``: the absolute coordinates x of every vertex (n_x, the
+layout of :class:`rancf.model.Assembly`), the generalized velocities beta (``n_dof``: per vertex,
+root to leaves, the rates of a first vertex's tree joint and the four rates of every other beam
+node), and the work of the external forces and drives and the dissipated energy since t = 0
+(J), integrated with the motion (DECISIONS.md 6). The first vertex of every body is rebuilt from
+its parent at every evaluation, so the joints hold exactly whatever the integrator does to its
+copy in x. ``y' = [V, beta', P_ext, P_diss]``.
+
+The model must be a tree rooted at the ground whose child beams are jointed at their start
+(:attr:`rancf.model.Assembly.recursive_reason`); closed loops need ``formulation="dae"``.
+"""
+import numpy as np
+
+from ..elements import _beam
+from .problem import IndexThreeDAE
+from ._forces import ForceKernel
+from ._recursive import RecursiveKernel
+from .inputs import Inputs
+
+FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR, BODY_PRISM = range(7)
+_RATES = {BEAM_REV: (2, 2), BEAM_POLAR: (1, 1), BEAM_PRISM: (2, 1), BODY_REV: (1, 1),
+          BODY_POLAR: (0, 0), BODY_PRISM: (1, 0)}   # (free, driven)
+
+
+def tree_tables(assembly):
+    """Vertex tables of the recursion: order root to leaves, joint codes, predecessors, rates."""
+    A = assembly
+    if A.recursive_reason is not None:
+        raise ValueError(f"formulation 'recursive' cannot run this model: {A.recursive_reason}")
+    nv, nb = A.n_vertices, len(A.beams)
+    t = {k: np.full(nv, -1, dtype=np.intc) for k in ("code", "pred", "elem", "parent", "joint",
+                                                      "boff", "nb")}
+    first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in A.beams])[:-1]]).astype(int) \
+        if nb else np.zeros(0, int)
+    order = []
+    for item in A.item_order:
+        j = int(A.item_parent_joint[item])
+        joint = A.joints[j]
+        if item < nb:
+            first = int(A.beam_first_vertex[item])
+            code = {"revolute": BEAM_POLAR if joint.driven else BEAM_REV, "fixed": BEAM_POLAR,
+                    "prismatic": BEAM_PRISM}[joint.kind]
+            vertices = [first + k for k in range(A.beams[item].n_nodes)]
+            for k, v in enumerate(vertices[1:], 1):
+                t["code"][v], t["pred"][v], t["nb"][v] = FREE, v - 1, 4
+                t["elem"][v] = first_element[item] + k - 1
+        else:
+            first = int(A.body_vertex[item - nb])
+            code = {"revolute": BODY_POLAR if joint.driven else BODY_REV, "fixed": BODY_POLAR,
+                    "prismatic": BODY_PRISM}[joint.kind]
+            vertices = [first]
+        t["code"][first], t["joint"][first] = code, j
+        t["parent"][first] = A.parent_vertex[j]
+        t["nb"][first] = _RATES[code][1 if joint.driven else 0]
+        order.extend(vertices)
+    t["order"] = np.array(order, dtype=np.intc)
+    offsets = np.concatenate([[0], np.cumsum(t["nb"][t["order"]])])
+    t["boff"][t["order"]] = offsets[:-1]
+    t["n_beta"] = int(offsets[-1])
+    t["constant"] = bool(np.all(np.isin(t["code"], (FREE, BEAM_REV))))
+    return t
+
+
+class Recursive:
+    """A model in the recursive formulation (see the module docstring).
+
+    Built once per model and cached (:func:`of`). Attributes: ``assembly``, ``kernel``
+    (:class:`rancf.formulations._recursive.RecursiveKernel`), ``n_dof`` (generalized
+    velocities), ``n_y`` (state size), ``tables`` (:func:`tree_tables`).
+    """
+
+    def __init__(self, assembly):
+        self.assembly = assembly
+        self.tables = tree_tables(assembly)
+        self.kernel = RecursiveKernel(assembly, self.tables)
+        arrays = self.kernel.arrays
+        self.inputs = Inputs(assembly, arrays, arrays["q"], arrays["qd"])
+        self.kernel.set_inputs(self.inputs)
+        self.n_x, self.n_dof, self.n_y = assembly.n_x, self.tables["n_beta"], self.kernel.n_y
+        if self.tables["constant"]:
+            y = np.concatenate([assembly.x0, np.zeros(self.n_dof + 2)])
+            self._kinematics(0.0, y)
+            if self.kernel.set_constant(True):
+                raise ValueError("the generalized mass matrix of this model is singular")
+
+    def _kinematics(self, t, y):
+        if self.kernel.kinematics(t, y):
+            raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
+
+    # --- states -------------------------------------------------------------------------------
+    def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
+        """``y0`` (n_y,) from coordinates x and velocities v (n_x,), checked against the joints.
+
+        Default: the reference configuration at rest but for the drives (DECISIONS.md 2). The
+        coordinates must satisfy every joint to ``tol`` times the model size, the velocities to
+        ``tol`` times their largest entry (plus 1e-12).
+        """
+        A = self.assembly
+        x = A.x0.copy() if x is None else np.array(x, dtype=float)
+        y = np.concatenate([x, np.zeros(self.n_dof + 2)])
+        self.kernel.arrays["qref"][:A.n_joints] = A.joint_q0
+        self._kinematics(t, y)
+        X = self.kernel.arrays["X"]
+        gap = np.abs(X - x).reshape(-1, 4).max(axis=1)
+        bad = np.flatnonzero(gap > tol * A.size)
+        if bad.size:
+            raise ValueError(f"the coordinates do not satisfy the joints at vertex {bad[0]} (off by "
+                             f"{gap[bad[0]]:.3g}); pass coordinates that satisfy every joint")
+        if v is None:
+            return y
+        v = np.asarray(v, dtype=float)
+        beta = self._rates_of(v)
+        y[self.n_x:self.n_x + self.n_dof] = beta
+        self._kinematics(t, y)
+        V = self.kernel.arrays["V"]
+        off = np.abs(V - v).max()
+        if off > tol * np.abs(v).max() + 1e-12:
+            raise ValueError(f"the velocities do not satisfy the joints (off by {off:.3g}); pass "
+                             "velocities that satisfy every joint")
+        return y
+
+    def _rates_of(self, v):
+        """beta whose node velocities are closest to v, joint by joint root to leaves."""
+        k = self.kernel.arrays
+        t = self.tables
+        beta = np.zeros(self.n_dof)
+        V = np.zeros(self.n_x)
+        drive = k["drive"].reshape(-1, 3)
+        for vtx in t["order"]:
+            b, nb = t["boff"][vtx], t["nb"][vtx]
+            if t["code"][vtx] == FREE:
+                beta[b:b + 4] = V[4 * vtx:4 * vtx + 4] = v[4 * vtx:4 * vtx + 4]
+                continue
+            chi = k["chi"][16 * vtx:16 * vtx + 16].reshape(4, 4)
+            eps = k["eps"][8 * vtx:8 * vtx + 8].reshape(4, 2)[:, :nb]
+            bh = k["bh"][4 * vtx:4 * vtx + 4]
+            pv, j = t["parent"][vtx], t["joint"][vtx]
+            known = bh * drive[j, 1] + (chi @ V[4 * pv:4 * pv + 4] if pv >= 0 else 0.0)
+            if nb:
+                beta[b:b + nb] = np.linalg.lstsq(eps, v[4 * vtx:4 * vtx + 4] - known, rcond=None)[0]
+            V[4 * vtx:4 * vtx + 4] = known + eps @ beta[b:b + nb]
+        return beta
+
+    # --- evaluations --------------------------------------------------------------------------
+    def derivative(self, t, y):
+        """``y'`` (n_y,) at (t, y)."""
+        ydot = np.empty(self.n_y)
+        status = self.kernel.rhs(t, np.ascontiguousarray(y, dtype=float), ydot)
+        if status == 3:
+            raise ArithmeticError("the generalized mass matrix is singular at this state")
+        if status == 5:
+            raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
+        return ydot
+
+    def accelerations(self, t, y):
+        """Node accelerations (n_x,) at (t, y): the second derivative of the coordinates."""
+        self.derivative(t, y)
+        return self.kernel.arrays["A"].copy()
+
+    def outputs(self, t, y, qref=None):
+        """What a Result keeps of the state y at t: coordinates, velocities (n_x,), joint q, qd
+        and reactions (n_joints,). ``qref`` picks the branch of the joint angles."""
+        if qref is not None:
+            self.kernel.arrays["qref"][:len(qref)] = qref
+        self.derivative(t, y)
+        k, nj = self.kernel.arrays, self.assembly.n_joints
+        reaction, _ = self.kernel.reactions()
+        return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
+
+    def highest_frequency(self, y, iterations=40):
+        """A lower bound of the highest natural frequency (rad/s) linearised at the state y.
+
+        Power iteration on ``Omega^-1 B^T K B`` with the element tangents at y: the Rayleigh
+        quotient never exceeds the largest eigenvalue, so the bound is safe for rejecting a
+        step that is certainly unstable.
+        """
+        A = self.assembly
+        if A.n_elements == 0 or self.n_dof == 0:
+            return 0.0
+        self._kinematics(0.0, y)
+        if not self.tables["constant"] and self.kernel.factorize():
+            raise ArithmeticError("the generalized mass matrix is singular at this state")
+        X = self.kernel.arrays["X"].reshape(-1, 4)
+        ev = A.element_vertices
+        E = np.concatenate([X[ev[:, 0]], X[ev[:, 1]]], axis=1)
+        K = np.empty((A.n_elements, 8, 8))
+        C, zero = np.empty((8, 8)), np.zeros(8)
+        for s, (e, l, ea, ei) in enumerate(zip(E, A.element_length, A.element_EA, A.element_EI)):
+            _beam.tangent(A.model_code, np.ascontiguousarray(e), zero, l, ea, ei, 0.0, K[s], C)
+        x = np.random.default_rng(0).standard_normal(self.n_dof)
+        V, f, out = np.empty(self.n_x), np.empty(self.n_x), np.empty(self.n_dof)
+        body = self.kernel.arrays["body_mass"][:self.n_x]
+        best = 0.0
+        for _ in range(iterations):
+            self.kernel.velocities(x, V)
+            Vn = V.reshape(-1, 4)
+            VE = np.concatenate([Vn[ev[:, 0]], Vn[ev[:, 1]]], axis=1)
+            KV = np.einsum("sij,sj->si", K, VE)
+            xkx = float(np.einsum("si,si->", VE, KV))
+            xmx = float(np.einsum("si,sij,sj->", VE, A.element_mass, VE) + body @ (V * V))
+            best = max(best, xkx / xmx)
+            f[:] = 0.0
+            fn = f.reshape(-1, 4)
+            np.add.at(fn, ev[:, 0], -KV[:, :4])
+            np.add.at(fn, ev[:, 1], -KV[:, 4:])
+            self.kernel.solve(f, np.zeros(self.n_dof), False, out)
+            x = -out / np.abs(out).max()
+        return float(np.sqrt(max(best, 0.0)))
+
+
+def of(assembly):
+    """The cached :class:`Recursive` of an assembly."""
+    cache = assembly.__dict__.setdefault("_formulations", {})
+    if "recursive" not in cache:
+        cache["recursive"] = Recursive(assembly)
+    return cache["recursive"]
+
+
+class ImplicitRecursive(IndexThreeDAE):
+    """A tree of beams on revolute joints in the minimal coordinates q, for the implicit methods.
+
+    For such trees the node velocities are ``V = B beta`` with a constant B (every chi and eps
+    constant), so ``x = x_0 + B q`` with ``q' = beta``: the motion is the ODE
+    ``Omega q'' = B^T F(x_0 + B q, B q', t)`` with constant ``Omega = B^T M B``. Its Newton matrix
+    ``c_m Omega + B^T (c_k K + c_c C) B`` (element tangents and damping matrices) is factored by
+    the recursion's leaves-first elimination with the element matrices ``c_m M + c_k K + c_c C``
+    in place of the mass, and solved in O(n). The Jacobians of loads and efforts are left out
+    of the Newton matrix (their residual is exact, so only the convergence rate changes).
+
+    Rigid bodies, fixed, driven and prismatic joints make B depend on the state: use the
+    DAE formulation or an explicit method for those.
+    """
+
+    n_constraints = 0
+
+    def __init__(self, assembly, y0):
+        tables = tree_tables(assembly)
+        if not tables["constant"] or len(assembly.bodies):
+            raise ValueError("formulation 'recursive' with an implicit method needs a tree of beams "
+                             "on revolute joints (B is state-dependent with rigid bodies, fixed, "
+                             "driven or prismatic joints); use formulation='dae' or an explicit "
+                             "method")
+        self.assembly = assembly
+        self.tables = tables
+        self.kernel = RecursiveKernel(assembly, tables)
+        self.kernel.kinematics(0.0, np.ascontiguousarray(y0))
+        self.x0 = self.kernel.arrays["X"].copy()
+        self.forces = ForceKernel(assembly)
+        nj = max(assembly.n_joints, 1)
+        self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
+        self.qref[:assembly.n_joints] = assembly.joint_q0
+        self.inputs = Inputs(assembly, self.forces.arrays, self.q, self.qd)
+        self.n_coordinates = tables["n_beta"]
+        self._blocks = np.empty((assembly.n_elements, 64))
+        self._power = (0.0, 0.0)
+        self._t = None
+
+    def map(self, q):
+        """``B q`` (n_x,): node velocities of the rates q, or the displacement of coordinates q."""
+        out = np.empty(self.assembly.n_x)
+        self.kernel.velocities(np.ascontiguousarray(q, dtype=float), out)
+        return out
+
+    def positions(self, q):
+        """``x_0 + B q`` (n_x,)."""
+        return self.x0 + self.map(q)
+
+    def _generalized(self, F):
+        out = np.empty(self.n_coordinates)
+        self.kernel.transpose(F, out)
+        return out
+
+    def mass_action(self, q, a):
+        A = self.assembly
+        V = self.map(a).reshape(-1, 4)
+        ev = A.element_vertices
+        VE = np.concatenate([V[ev[:, 0]], V[ev[:, 1]]], axis=1)
+        MV = np.einsum("sij,sj->si", A.element_mass, VE)
+        f = np.zeros_like(V)
+        np.add.at(f, ev[:, 0], MV[:, :4])
+        np.add.at(f, ev[:, 1], MV[:, 4:])
+        return self._generalized(f.ravel())
+
+    def _state(self, q, v, t):
+        x, V = self.positions(q), self.map(v)
+        if t != self._t:
+            self.inputs.at_time(t)
+            self._t = t
+        self.forces.joint_coordinates(x, V, self.qref, self.q, self.qd)
+        self.qref[:] = self.q
+        if self.inputs.effort_dependent:
+            self.inputs.efforts(t)
+        return x, V
+
+    def force(self, q, v, t):
+        x, V = self._state(q, v, t)
+        F = np.empty(self.assembly.n_x)
+        _, p_load, p_diss = self.forces.forces(x, V, self.qd, F)
+        self._power = (p_load, p_diss)
+        return self._generalized(F)
+
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+        x, V = self.positions(q_e), self.map(v_e)
+        self.forces.element_blocks(x, V, c_m, c_k, c_c, self._blocks)
+        self.kernel.set_element_matrices(self._blocks)
+        status = self.kernel.factorize()
+        if status:
+            raise ArithmeticError(f"Newton matrix singular at vertex {status - 1}")
+        return self
+
+    def solve(self, r_dyn, r_con):
+        out = np.empty(self.n_coordinates)
+        self.kernel.solve(np.zeros(self.assembly.n_x), np.ascontiguousarray(r_dyn, dtype=float),
+                          False, out)
+        return out, np.zeros(0)
+
+    def power(self, q, v, t, lam):
+        self.force(q, v, t)
+        return self._power
+
+    def observe(self, q, v, t, lam):
+        self._state(q, v, t)
+        nj = self.assembly.n_joints
+        return {"joint_q": self.q[:nj].copy(), "joint_qd": self.qd[:nj].copy(),
+                "reactions": np.zeros(nj)}

@@ -1,0 +1,287 @@
+"""The frozen, checked arrays of a model that every formulation reads (DESIGN.md section 6).
+
+Coordinates. Every beam node and every rigid body is a *vertex* with four coordinates:
+``[x, y, x', y']`` for a beam node (position, slope), ``[x, y, u_x, u_y]`` for a rigid body
+(centre of mass, unit axis). Beam nodes come first, beam by beam in the order added, then the
+rigid bodies; each beam has its own nodes, so a joint between two beams has a node on each.
+The coordinate vector of the whole model is ``x`` (``n_x = 4 n_vertices``) in this order, the
+same for every formulation.
+
+Joints as arrays (index j): the parent and child point kinds (0 ground, 1 beam node, 2 body
+point), vertices and offsets, the joint kind, whether it is driven, its rail angle, its initial
+relative angle ``theta0`` (child orientation minus parent orientation) and its initial coordinate
+``q0`` (the drive's q(0) for a driven joint, theta0 for a revolute or fixed one, 0 m for a
+prismatic one).
+
+Topology. Following joints from parent to child away from the ground gives a spanning tree
+(joints taken in the order added); the joints it leaves out close loops. ``recursive_reason``
+says why the recursive formulation cannot run the model (None when it can).
+"""
+import numpy as np
+
+from ..elements import beam as beam_element
+from ..elements import rigid as rigid_element
+from .items import BODY, GROUND, NODE
+from .joints import FIXED, KINDS, PRISMATIC, REVOLUTE
+
+
+def _wrap(angle):
+    """Angle in (-pi, pi]."""
+    return angle - 2.0 * np.pi * np.ceil((angle - np.pi) / (2.0 * np.pi))
+
+
+class Assembly:
+    """Arrays of a built :class:`rancf.Model` (read-only; see the module docstring).
+
+    Attributes
+    ----------
+    model : Model
+    n_vertices, n_x : int
+    vertex_kind : ndarray of int (n_vertices,)
+        0 beam node, 1 rigid body.
+    beam_first_vertex : ndarray of int (n_beams,)
+    body_vertex : ndarray of int (n_bodies,)
+    element_vertices : ndarray of intc (n_elements, 2)
+        Left and right vertex of each element.
+    element_length, element_EA, element_EI, element_damping : ndarray (n_elements,)
+        l (m), EA (N), EI (N m^2), Kelvin-Voigt damping time c (s).
+    element_mass : ndarray (n_elements, 8, 8)
+    body_mass, body_inertia : ndarray (n_bodies,)
+    gravity_force : ndarray (n_x,)
+        Assembled generalized gravity force (constant in absolute coordinates).
+    mass_diagonal_blocks : ndarray (n_vertices, 4, 4)
+        Sum of the mass blocks on each vertex (the diagonal of the block mass matrix).
+    x0 : ndarray (n_x,)
+        The reference configuration.
+    size : float
+        Largest distance between reference points (m; 1 m if zero): the scale of tolerances.
+    """
+
+    def __init__(self, model):
+        self.model = model
+        self.elastic_model = model.elastic_model
+        self.model_code = beam_element.model_code(model.elastic_model)
+        self.gravity = model.gravity.copy()
+        beams, bodies = model.beams, model.rigid_bodies
+        self.beams, self.bodies, self.joints, self.loads = beams, bodies, model.joints, model.loads
+        if not beams and not bodies:
+            raise ValueError("the model has no beam and no rigid body")
+
+        counts = np.array([b.n_nodes for b in beams], dtype=int)
+        self.beam_first_vertex = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int) \
+            if beams else np.zeros(0, int)
+        n_beam_vertices = int(counts.sum())
+        self.n_beam_vertices = n_beam_vertices
+        self.body_vertex = n_beam_vertices + np.arange(len(bodies))
+        self.n_vertices = n_beam_vertices + len(bodies)
+        self.n_x = 4 * self.n_vertices
+        self.vertex_kind = np.concatenate([np.zeros(n_beam_vertices, int),
+                                           np.ones(len(bodies), int)])
+        self.vertex_item = np.concatenate(
+            [np.repeat(np.arange(len(beams)), counts), np.arange(len(bodies))]).astype(int)
+
+        # elements
+        rows = []
+        for b, first in zip(beams, self.beam_first_vertex):
+            for i in range(b.n_elements):
+                rows.append((first + i, first + i + 1, b))
+        self.n_elements = len(rows)
+        self.element_vertices = np.array([(a, c) for a, c, _ in rows], dtype=np.intc).reshape(-1, 2)
+        self.element_beam = np.array([b.index for _, _, b in rows], dtype=int)
+        per = lambda f: np.array([f(b) for _, _, b in rows], dtype=float)
+        self.element_length = per(lambda b: b.length / b.n_elements)
+        self.element_EA = per(lambda b: b.E * b.A)
+        self.element_EI = per(lambda b: b.E * b.I)
+        self.element_rhoA = per(lambda b: b.rho * b.A)
+        self.element_damping = per(lambda b: b.damping)
+        per_beam_mass = [beam_element.mass_matrix(b.rho, b.A, b.length / b.n_elements) for b in beams]
+        per_beam_gravity = [beam_element.gravity_force(b.rho, b.A, b.length / b.n_elements,
+                                                       self.gravity) for b in beams]
+        self.element_mass = np.ascontiguousarray(
+            np.array([per_beam_mass[b.index] for _, _, b in rows]).reshape(-1, 8, 8))
+        self.element_gravity = np.array([per_beam_gravity[b.index] for _, _, b in rows]).reshape(-1, 8)
+        self.body_mass = np.array([r.mass for r in bodies], dtype=float)
+        self.body_inertia = np.array([r.inertia for r in bodies], dtype=float)
+
+        # assembled constants
+        fg = np.zeros((self.n_vertices, 4))
+        blocks = np.zeros((self.n_vertices, 4, 4))
+        for (a, c), Me, Fe in zip(self.element_vertices, self.element_mass, self.element_gravity):
+            fg[a] += Fe[:4]
+            fg[c] += Fe[4:]
+            blocks[a] += Me[:4, :4]
+            blocks[c] += Me[4:, 4:]
+        for r, v in zip(bodies, self.body_vertex):
+            fg[v] += rigid_element.gravity_force(r.mass, self.gravity)
+            blocks[v] += rigid_element.mass_matrix(r.mass, r.inertia)
+        self.gravity_force = fg.ravel()
+        self.mass_diagonal_blocks = blocks
+        self.x0 = np.concatenate([b.reference_nodes().ravel() for b in beams]
+                                 + [r.reference_coordinates() for r in bodies])
+        pts = self.x0.reshape(-1, 4)[:, :2]
+        extent = float(np.max(np.ptp(pts, axis=0))) if len(pts) > 1 else 0.0
+        extent = max(extent, max((b.length for b in beams), default=0.0))
+        self.size = extent if extent > 0.0 else 1.0
+
+        self._joint_arrays()
+        self._check_geometry()
+        self._loads_arrays()
+        self._topology()
+        self.has_callables = (any(j.driven or callable(j.effort) for j in self.joints)
+                              or any(load.time_dependent for load in self.loads))
+
+    # --- points -----------------------------------------------------------------------------
+    def vertex_of(self, point):
+        """Vertex index of a point (-1 for the ground)."""
+        if point.kind == GROUND:
+            return -1
+        if point.kind == NODE:
+            return int(self.beam_first_vertex[point.item.index] + point.node)
+        return int(self.body_vertex[point.item.index])
+
+    def point_position(self, point, x):
+        """Position (..., 2) of ``point`` for coordinates x (..., n_x)."""
+        if point.kind == GROUND:
+            return np.broadcast_to(point.offset, x.shape[:-1] + (2,)).copy()
+        X = x[..., 4 * self.vertex_of(point):4 * self.vertex_of(point) + 4]
+        if point.kind == NODE:
+            return X[..., :2].copy()
+        d = point.offset
+        return X[..., :2] + np.stack([d[0] * X[..., 2] - d[1] * X[..., 3],
+                                      d[1] * X[..., 2] + d[0] * X[..., 3]], axis=-1)
+
+    def point_direction(self, point, x):
+        """Direction vector (..., 2) at ``point``: a beam's slope, a body's axis, a ground
+        point's (cos a, sin a)."""
+        if point.kind == GROUND:
+            d = np.array([np.cos(point.angle), np.sin(point.angle)])
+            return np.broadcast_to(d, x.shape[:-1] + (2,)).copy()
+        v = self.vertex_of(point)
+        return x[..., 4 * v + 2:4 * v + 4].copy()
+
+    # --- joints -----------------------------------------------------------------------------
+    def _joint_arrays(self):
+        joints = self.joints
+        n = len(joints)
+        self.n_joints = n
+        self.joint_kind = np.array([KINDS[j.kind] for j in joints], dtype=np.intc)
+        self.joint_driven = np.array([j.driven for j in joints], dtype=np.intc)
+        self.joint_axis = np.array([0.0 if j.axis is None else j.axis for j in joints])
+        for side in ("parent", "child"):
+            pts = [getattr(j, side) for j in joints]
+            setattr(self, f"{side}_kind", np.array([p.kind for p in pts], dtype=np.intc))
+            setattr(self, f"{side}_vertex", np.array([self.vertex_of(p) for p in pts], dtype=np.intc))
+            setattr(self, f"{side}_offset", np.array([p.offset for p in pts], dtype=float).reshape(n, 2))
+            setattr(self, f"{side}_angle", np.array([p.angle for p in pts], dtype=float))
+        x0 = self.x0
+        theta0 = np.zeros(n)
+        for k, j in enumerate(joints):
+            p = self.point_direction(j.parent, x0)
+            c = self.point_direction(j.child, x0)
+            theta0[k] = np.arctan2(p[0] * c[1] - p[1] * c[0], p @ c)
+        self.joint_theta0 = theta0
+        self.joint_q0 = np.where(self.joint_kind == PRISMATIC, 0.0, theta0)
+
+    def _check_geometry(self):
+        """DECISIONS.md 1: joint points coincide; drives start at the initial geometry."""
+        tol = 1e-9 * self.size
+        for k, j in enumerate(self.joints):
+            gap = np.linalg.norm(self.point_position(j.parent, self.x0)
+                                 - self.point_position(j.child, self.x0))
+            if gap > tol:
+                raise ValueError(f"joint {k} ({j.kind}): the parent point {j.parent!r} and the child "
+                                 f"point {j.child!r} are {gap:.6g} m apart in the initial "
+                                 f"configuration; joint points must coincide (within {tol:.3g} m)")
+            if not j.driven:
+                continue
+            q, _, _ = j.drive_values(0.0)
+            if self.joint_kind[k] == PRISMATIC:
+                if abs(q) > tol:
+                    raise ValueError(f"joint {k} (prismatic): drive q(0) = {q!r} m, but the slide "
+                                     "starts at 0 (the joint points coincide)")
+            else:
+                mismatch = abs(_wrap(q - self.joint_theta0[k]))
+                if mismatch > 1e-8:
+                    raise ValueError(f"joint {k} (revolute): drive q(0) = {q!r} rad does not match "
+                                     f"the initial relative angle {self.joint_theta0[k]!r} rad "
+                                     "(modulo 2 pi) of the child and the parent")
+                self.joint_q0[k] = q
+            if self.joint_kind[k] == PRISMATIC and self.parent_kind[k] == NODE:
+                raise ValueError(f"joint {k}: a driven prismatic joint needs a ground or rigid-body "
+                                 "parent (the slide along a stretching beam tangent is not defined "
+                                 "as a drive)")
+
+    def _loads_arrays(self):
+        loads = self.loads
+        self.load_kind = np.array([l.point.kind for l in loads], dtype=np.intc)
+        self.load_vertex = np.array([self.vertex_of(l.point) for l in loads], dtype=np.intc)
+        self.load_offset = np.array([l.point.offset for l in loads], dtype=float).reshape(-1, 2)
+
+    # --- topology ---------------------------------------------------------------------------
+    def _topology(self):
+        """Connectivity, the spanning tree from the ground, and whether recursion applies."""
+        n_items = len(self.beams) + len(self.bodies)
+        item = lambda p: (-1 if p.kind == GROUND else
+                          p.item.index if p.kind == NODE else len(self.beams) + p.item.index)
+        edges = [(item(j.parent), item(j.child)) for j in self.joints]
+        # undirected reachability from the ground
+        seen, frontier = {-1}, [-1]
+        while frontier:
+            nxt = []
+            for a, b in edges:
+                for u, v in ((a, b), (b, a)):
+                    if u in frontier and v not in seen:
+                        seen.add(v)
+                        nxt.append(v)
+            frontier = nxt
+        loose = [k for k in range(n_items) if k not in seen]
+        if loose:
+            names = [repr(self.beams[k]) if k < len(self.beams) else
+                     repr(self.bodies[k - len(self.beams)]) for k in loose]
+            raise ValueError(f"{', '.join(names)} not connected to the ground by any chain of "
+                             "joints; every item must be (no free-floating bodies)")
+        # directed spanning tree, parent to child, joints in the order added
+        parent_joint = np.full(n_items, -1, dtype=int)
+        visited = {-1}
+        order = []
+        changed = True
+        while changed:
+            changed = False
+            for k, (a, b) in enumerate(edges):
+                if a in visited and b not in visited:
+                    visited.add(b)
+                    parent_joint[b] = k
+                    order.append(b)
+                    changed = True
+        tree = set(parent_joint[parent_joint >= 0].tolist())
+        self.loop_joints = [k for k in range(len(edges)) if k not in tree]
+        self.item_parent_joint = parent_joint
+        self.item_order = order
+        reason = None
+        if len(order) < n_items:
+            missing = [k for k in range(n_items) if k not in visited]
+            reason = (f"item {missing[0]} cannot be reached from the ground going from parent to "
+                      "child points: write each joint parent first")
+        elif self.loop_joints:
+            reason = (f"joints {self.loop_joints} close loops (the recursive formulation takes "
+                      "trees only): use formulation='dae'")
+        else:
+            for k in tree:
+                j = self.joints[k]
+                if j.child.kind == NODE and j.child.node != 0:
+                    reason = (f"joint {k} attaches beam {j.child.item.index} at node "
+                              f"{j.child.node}; the recursive formulation needs every child beam "
+                              "jointed at its start: use formulation='dae'")
+                    break
+        self.recursive_reason = reason
+
+    @property
+    def is_tree(self):
+        """True when the joints form a tree rooted at the ground (no closed loop)."""
+        return not self.loop_joints
+
+    def tip_point(self):
+        """The end of the last beam added (the tip of a chain)."""
+        if not self.beams:
+            raise ValueError("the model has no beam, so no tip")
+        return self.beams[-1].end

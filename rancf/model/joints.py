@@ -1,0 +1,144 @@
+"""Joints and loads of a mechanism (DESIGN.md section 6, DECISIONS.md 1-5).
+
+A joint connects a parent point to a child point. Its coordinate q is the child's orientation
+minus the parent's (revolute, fixed; rad) or the slide of the child's point along the rail
+(prismatic; m), where a beam's orientation at a node is the angle of its slope r' and a rigid
+body's the angle of its axis u. Joint coordinates are continuous: they are unwrapped from their
+initial value, so 12 turns read as 75 rad (DECISIONS.md 4).
+"""
+import numbers
+
+import numpy as np
+
+from .. import checks
+from .items import GROUND
+
+#: Joint kinds and their kernel codes.
+KINDS = {"revolute": 0, "prismatic": 1, "fixed": 2}
+REVOLUTE, PRISMATIC, FIXED = 0, 1, 2
+
+
+def _is_real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+class Joint:
+    """A joint of the model (see :meth:`rancf.Model.add_joint`).
+
+    Attributes
+    ----------
+    index : int
+        Its number in the model (the order added).
+    kind : {"revolute", "prismatic", "fixed"}
+    parent, child : Point
+    axis : float or None
+        Prismatic only: the rail's angle (rad) in the parent's frame; None is the parent's
+        direction at the point (a beam's tangent, a body's axis, a ground point's angle).
+    drive : callable or None
+        ``drive(t) -> (q, qd, qdd)``: the prescribed joint coordinate and its first two time
+        derivatives (rad or m, per s, per s^2).
+    effort : callable, float or None
+        The generalized force in the joint (N m for revolute, N for prismatic): a constant or
+        ``effort(t, q, qd) -> float``.
+    """
+
+    def __init__(self, index, kind, parent, child, axis, drive, effort):
+        self.index = index
+        self.kind = checks.choice("kind", kind, KINDS)
+        self.parent, self.child = parent, child
+        self.axis = None if axis is None else checks.real("axis", axis)
+        if axis is not None and kind != "prismatic":
+            raise ValueError(f"axis applies to prismatic joints only, got axis={axis!r} for a "
+                             f"{kind} joint")
+        if drive is not None and not callable(drive):
+            raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
+        if effort is not None and not (callable(effort) or _is_real(effort)):
+            raise TypeError(f"effort must be a real number or a callable effort(t, q, qd), "
+                            f"got {effort!r}")
+        if effort is not None and _is_real(effort):
+            effort = checks.real("effort", effort)
+        if kind == "fixed" and (drive is not None or effort is not None):
+            raise ValueError("a fixed joint takes neither a drive nor an effort (it holds its "
+                             "initial relative pose); use a driven revolute joint instead")
+        if drive is not None and effort is not None:
+            raise ValueError("a driven joint takes no effort (the drive prescribes its motion; "
+                             "its reaction is in the result)")
+        if child.kind == GROUND:
+            raise ValueError(f"child must be a point of a beam or rigid body, got {child!r} "
+                             "(the ground can only be a parent)")
+        if parent.item is child.item:
+            raise ValueError(f"parent and child must belong to different items, got {parent!r} "
+                             f"and {child!r}")
+        self.drive, self.effort = drive, effort
+
+    @property
+    def driven(self):
+        return self.drive is not None
+
+    def __repr__(self):
+        extra = " driven" if self.driven else ""
+        return f"Joint({self.index}: {self.kind}{extra}, {self.parent!r} -> {self.child!r})"
+
+    def drive_values(self, t):
+        """``(q, qd, qdd)`` of the drive at time t, checked finite."""
+        try:
+            values = np.asarray(self.drive(t), dtype=float)
+        except Exception as exc:
+            raise type(exc)(f"drive of joint {self.index} raised at t = {t:g} s: {exc}") from exc
+        if values.shape != (3,) or not np.all(np.isfinite(values)):
+            raise ValueError(f"drive of joint {self.index} must return three finite numbers "
+                             f"(q, qd, qdd), got {values!r} at t = {t:g} s")
+        return values
+
+    def effort_value(self, t, q, qd):
+        """The effort at (t, q, qd), checked finite."""
+        if not callable(self.effort):
+            return self.effort
+        try:
+            value = float(self.effort(t, q, qd))
+        except Exception as exc:
+            raise type(exc)(f"effort of joint {self.index} raised at t = {t:g} s: {exc}") from exc
+        if not np.isfinite(value):
+            raise ValueError(f"effort of joint {self.index} returned {value!r} at t = {t:g} s")
+        return value
+
+
+class Load:
+    """A point force and moment (see :meth:`rancf.Model.add_force`).
+
+    ``force`` (N, (2,)) and ``moment`` (N m) are constants or callables of t (s).
+    """
+
+    def __init__(self, index, point, force, moment):
+        if point.kind == GROUND:
+            raise ValueError(f"point must be a point of a beam or rigid body, got {point!r}")
+        self.index, self.point = index, point
+        if callable(force):
+            self.force = force
+        else:
+            self.force = checks.vector("force", force)
+        if callable(moment):
+            self.moment = moment
+        elif _is_real(moment):
+            self.moment = checks.real("moment", moment)
+        else:
+            raise TypeError(f"moment must be a real number or a callable moment(t), got {moment!r}")
+
+    @property
+    def time_dependent(self):
+        return callable(self.force) or callable(self.moment)
+
+    def values(self, t):
+        """``(force (2,), moment)`` at time t, checked finite."""
+        force, moment = self.force, self.moment
+        try:
+            if callable(force):
+                force = np.asarray(force(t), dtype=float)
+            if callable(moment):
+                moment = float(moment(t))
+        except Exception as exc:
+            raise type(exc)(f"load {self.index} raised at t = {t:g} s: {exc}") from exc
+        if np.shape(force) != (2,) or not np.all(np.isfinite(force)) or not np.isfinite(moment):
+            raise ValueError(f"load {self.index} must give a finite force (2,) and moment, got "
+                             f"{force!r}, {moment!r} at t = {t:g} s")
+        return force, moment

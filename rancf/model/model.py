@@ -1,0 +1,196 @@
+"""``rancf.Model``: the one description of a planar mechanism that every formulation runs.
+
+A model is built by adding items (beams, rigid bodies), joints and loads; it is frozen the
+first time it is used (:meth:`Model.build`, called by ``rancf.simulate`` and ``rancf.static``)
+and cannot change afterwards. Everything a user gives is checked where it enters, with an
+error naming the parameter; the whole model is checked when it is built (joint points
+coincide, drives start where the geometry is, every item is connected to the ground).
+"""
+from .. import checks
+from ..elements import beam as beam_element
+from .assembly import Assembly
+from .items import Beam, Ground, Point, RigidBody
+from .joints import Joint, Load
+
+
+class Model:
+    """A planar mechanism of ANCF beams and rigid bodies, in SI units.
+
+    Parameters
+    ----------
+    gravity : sequence of 2 floats
+        Gravitational acceleration vector (m/s^2), default ``(0, -9.81)``.
+    elastic_model : {"shabana", "berzeri", "reissner"}
+        Elastic model of every beam (:mod:`rancf.elements.beam`).
+
+    Examples
+    --------
+    >>> m = rancf.Model(gravity=(0.0, -9.81))
+    >>> b = m.add_beam(length=2.0, n_elements=8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
+    >>> j = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    >>> m.add_force(b.end, force=(0.0, -1e3))
+    """
+
+    def __init__(self, gravity=(0.0, -9.81), elastic_model="shabana"):
+        self.gravity = checks.vector("gravity", gravity)
+        beam_element.model_code(elastic_model)
+        self.elastic_model = elastic_model
+        self.ground = Ground(self)
+        self._beams, self._bodies, self._joints, self._loads = [], [], [], []
+        self._assembly = None
+
+    def __repr__(self):
+        return (f"Model({len(self._beams)} beams, {len(self._bodies)} rigid bodies, "
+                f"{len(self._joints)} joints, {len(self._loads)} loads"
+                f"{', frozen' if self.frozen else ''})")
+
+    # --- building -------------------------------------------------------------------------
+    @property
+    def frozen(self):
+        """True once the model has been built (it can no longer change)."""
+        return self._assembly is not None
+
+    def _check_open(self):
+        if self.frozen:
+            raise RuntimeError("this model is frozen: it was built when it was first simulated "
+                               "or solved; build a new rancf.Model to change it")
+
+    def _check_point(self, name, point):
+        if not isinstance(point, Point):
+            raise TypeError(f"{name} must be a point (ground.point(...), beam.start/.end/"
+                            f".node(i), body.point(dx, dy)), got {point!r}")
+        if point.item.model is not self:
+            raise ValueError(f"{name} {point!r} belongs to another model")
+        return point
+
+    def add_beam(self, length, n_elements, E, rho, A, I, start=(0.0, 0.0), angle=0.0,
+                 damping=0.0):
+        """Add a straight, unstressed, uniform beam of ``n_elements`` equal elements.
+
+        Parameters
+        ----------
+        length : float
+            m, > 0.
+        n_elements : int
+            >= 1.
+        E, rho, A, I : float
+            Young's modulus (Pa), density (kg/m^3), section area (m^2), second moment of
+            area (m^4); all > 0.
+        start : sequence of 2 floats
+            Position of the first node (m).
+        angle : float
+            Direction of the beam (rad from +x).
+        damping : float
+            Kelvin-Voigt damping time c (s, >= 0): the stresses are ``E (eps + c epsdot)``;
+            0 keeps the beam conservative.
+
+        Returns
+        -------
+        Beam
+            With points ``start``, ``end`` and ``node(i)``.
+        """
+        self._check_open()
+        b = Beam(self, len(self._beams), length, n_elements, E, rho, A, I, start, angle, damping)
+        self._beams.append(b)
+        return b
+
+    def add_rigid_body(self, mass, inertia, position=(0.0, 0.0), angle=0.0):
+        """Add a rigid body: ``mass`` (kg), ``inertia`` about its centre of mass (kg m^2),
+        initial centre ``position`` (m) and ``angle`` (rad). Returns a :class:`RigidBody`
+        whose ``point(dx, dy)`` are points of its frame (m, from the centre of mass)."""
+        self._check_open()
+        r = RigidBody(self, len(self._bodies), mass, inertia, position, angle)
+        self._bodies.append(r)
+        return r
+
+    def add_joint(self, kind, parent, child, axis=None, drive=None, effort=None):
+        """Add a joint between a parent point and a child point (they must coincide).
+
+        Parameters
+        ----------
+        kind : {"revolute", "prismatic", "fixed"}
+            Revolute: positions equal, relative angle free. Fixed: relative angle and position
+            held at their initial values (a clamp or weld). Prismatic: the child's point slides
+            along the rail through the parent's point, and the relative angle is held.
+        parent, child : Point
+            The child must be a point of a beam or rigid body.
+        axis : float, optional
+            Prismatic only: rail angle (rad) in the parent's frame; default along the
+            parent's direction at the point (a beam's tangent, a body's axis, a ground point's
+            angle).
+        drive : callable, optional
+            ``drive(t) -> (q, qd, qdd)`` prescribes the joint coordinate (a motor with perfect
+            speed control; its reaction is in the result). ``q(0)`` must match the initial
+            geometry (modulo 2 pi for angles).
+        effort : float or callable, optional
+            Generalized force in the joint: N m (revolute) or N (prismatic), a constant or
+            ``effort(t, q, qd)``; e.g. a spring-damper ``lambda t, q, qd: -k * q - c * qd``.
+
+        Returns
+        -------
+        Joint
+        """
+        self._check_open()
+        self._check_point("parent", parent)
+        self._check_point("child", child)
+        j = Joint(len(self._joints), kind, parent, child, axis, drive, effort)
+        self._joints.append(j)
+        return j
+
+    def add_force(self, point, force=(0.0, 0.0), moment=0.0):
+        """Add a force (N, (2,), fixed direction in space) and a moment (N m) at ``point``:
+        constants or callables of t (s)."""
+        self._check_open()
+        self._check_point("point", point)
+        load = Load(len(self._loads), point, force, moment)
+        self._loads.append(load)
+        return load
+
+    # --- reading ------------------------------------------------------------------------------
+    @property
+    def beams(self):
+        return tuple(self._beams)
+
+    @property
+    def rigid_bodies(self):
+        return tuple(self._bodies)
+
+    @property
+    def joints(self):
+        return tuple(self._joints)
+
+    @property
+    def loads(self):
+        return tuple(self._loads)
+
+    def build(self):
+        """Check the whole model, freeze it and return its :class:`Assembly` (cached)."""
+        if self._assembly is None:
+            self._assembly = Assembly(self)
+        return self._assembly
+
+
+def pendulum(n_bodies=5, elements_per_body=5, body_length=5.0, E=21e6, rho=7800.0, side=0.03,
+             joint="revolute", gravity=9.81, elastic_model="shabana"):
+    """The reference chain of the RANCF paper: ``n_bodies`` equal beams of square section.
+
+    Body 1 is pinned at the origin; consecutive bodies are joined by ``joint`` ("revolute" or
+    "prismatic", the child's start on the parent's end); all start straight along +x at rest.
+    ``side`` (m) gives ``A = side^2`` and ``I = side^4 / 12``; ``gravity`` (m/s^2) acts along
+    -y. Defaults: 5 x 5 elements of 1 m, E = 21 MPa, rho = 7800 kg/m^3, side 0.03 m
+    (CASES.md reconstruction). Returns a :class:`Model`.
+    """
+    n_bodies = checks.integer("n_bodies", n_bodies, 1, 10**5)
+    elements_per_body = checks.integer("elements_per_body", elements_per_body, 1, 10**6)
+    body_length = checks.positive("body_length", body_length)
+    side = checks.positive("side", side)
+    checks.choice("joint", joint, ("revolute", "prismatic"))
+    model = Model(gravity=(0.0, -checks.non_negative("gravity", gravity)),
+                  elastic_model=elastic_model)
+    parent = model.ground.point(0.0, 0.0)
+    for k in range(n_bodies):
+        b = model.add_beam(body_length, elements_per_body, E, rho, side**2, side**4 / 12.0,
+                           start=(k * body_length, 0.0))
+        model.add_joint("revolute" if k == 0 else joint, parent, b.start)
+        parent = b.end
+    return model

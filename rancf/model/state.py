@@ -1,0 +1,30 @@
+"""A state of a model: absolute coordinates and velocities of every vertex."""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class State:
+    """Coordinates x and velocities v, each (n_x,) in the layout of
+    :class:`rancf.model.Assembly` (4 per beam node, then 4 per rigid body), SI units.
+
+    ``rancf.simulate(model, ..., state=State(x, v))`` starts from it; the coordinates must
+    satisfy every joint and the velocities every joint's velocity condition.
+    ``Result.state(i)`` gives the state of output i.
+    """
+
+    x: np.ndarray
+    v: np.ndarray
+
+    def checked(self, n_x):
+        """(x, v) as float arrays of shape (n_x,), finite; ``ValueError`` naming what is wrong."""
+        out = []
+        for name, a in (("state.x", self.x), ("state.v", self.v)):
+            a = np.array(a, dtype=float).reshape(-1)
+            if a.shape != (n_x,):
+                raise ValueError(f"{name} must have {n_x} entries (4 per vertex), got {a.size}")
+            if not np.all(np.isfinite(a)):
+                raise ValueError(f"{name} must be finite")
+            out.append(a)
+        return tuple(out)
