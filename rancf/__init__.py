@@ -12,10 +12,12 @@ Quick start::
 """
 from . import elements
 from .integrators import implicit
+from .integrators.static import static
 from .model import Model, pendulum
 from .model.state import State
 from .result import Result, load
 from .simulate import simulate
 
-__all__ = ["Model", "pendulum", "State", "simulate", "Result", "load", "elements", "implicit"]
+__all__ = ["Model", "pendulum", "State", "simulate", "static", "Result", "load", "elements",
+           "implicit"]
 __version__ = "0.2.0"

@@ -10,6 +10,7 @@ cdef enum:
 
 cdef struct ModelData:
     int n_v, n_el, n_joints, n_loads, model
+    double load_factor         # scales gravity, loads and efforts (statics' load stepping)
     const int* el_vertices     # n_el x 2: left, right vertex
     const double* el_length    # m
     const double* el_EA        # N

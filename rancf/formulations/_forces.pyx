@@ -168,21 +168,23 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
     cdef double vp[2]
     cdef double c[2]
     cdef double a[2]
-    cdef double power = 0.0, tau
+    cdef double power = 0.0, tau, fx, fy, mz, s = d.load_factor
     if d.gravity != NULL:
         for i in range(4 * d.n_v):
-            F[i] += d.gravity[i]
+            F[i] += s * d.gravity[i]
     for k in range(d.n_loads):
         attachment(d, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, 0.0, x, v, r, p, vr, vp)
-        _add_at(x, F, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k,
-                d.load_force[2 * k], d.load_force[2 * k + 1])
-        _add_moment(x, F, d.l_kind[k], d.l_vertex[k], d.load_moment[k])
-        power += d.load_force[2 * k] * vr[0] + d.load_force[2 * k + 1] * vr[1]
-        power += d.load_moment[k] * (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1])
+        fx = s * d.load_force[2 * k]
+        fy = s * d.load_force[2 * k + 1]
+        mz = s * d.load_moment[k]
+        _add_at(x, F, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, fx, fy)
+        _add_moment(x, F, d.l_kind[k], d.l_vertex[k], mz)
+        power += fx * vr[0] + fy * vr[1]
+        power += mz * (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1])
     for j in range(d.n_joints):
         if not d.j_has_effort[j]:
             continue
-        tau = d.effort[j]
+        tau = s * d.effort[j]
         power += tau * qd[j]
         if d.j_kind[j] == J_PRISMATIC:
             attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
@@ -235,7 +237,8 @@ cdef inline void* _ptr(dict arrays, str name, object dtype) except NULL:
 
 cdef void bind_model(ModelData* d, dict a) except *:
     """Point the fields of ``d`` at the arrays of ``a`` (see :func:`model_arrays`); ``a`` must
-    outlive ``d``."""
+    outlive ``d``. The load factor starts at 1."""
+    d.load_factor = 1.0
     d.el_vertices = <const int*>_ptr(a, "el_vertices", np.intc)
     d.el_length = <const double*>_ptr(a, "el_length", np.float64)
     d.el_EA = <const double*>_ptr(a, "el_EA", np.float64)
@@ -327,6 +330,10 @@ cdef class ForceKernel:
         self.data.n_loads = len(assembly.loads)
         self.data.model = assembly.model_code
         self.n_x = assembly.n_x
+
+    def set_load_factor(self, double s):
+        """Scale gravity, loads and efforts by s (statics' load stepping; 1 by default)."""
+        self.data.load_factor = s
 
     def _check(self, name, a, size):
         if a.shape != (size,) or a.dtype != np.float64 or not a.flags.c_contiguous:

@@ -13,7 +13,9 @@ cdef enum:
 
 cdef struct Tree:
     ModelData* m
-    int n_v, n_beta, n_x, constant, need_q, callbacks, effort_callbacks
+    int n_v, n_beta, n_x, constant, callbacks, effort_callbacks
+    int need_q            # joint coordinates at every evaluation (the model has efforts)
+    int has_drives
     void* inputs          # the Python object that evaluates drives, loads and efforts
     const int* order      # vertices root to leaves
     const int* code       # FREE or the joint code of a first vertex
@@ -49,6 +51,7 @@ cdef struct Tree:
     double* reaction      # generalized reaction of each joint (N m or N)
 
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
+cdef void track_joints(Tree* d) noexcept nogil
 
 cdef class RecursiveKernel:
     cdef Tree data

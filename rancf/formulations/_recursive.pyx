@@ -622,6 +622,13 @@ cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) 
     return 0
 
 
+cdef void track_joints(Tree* d) noexcept nogil:
+    """Joint coordinates at the last evaluation's state; their angles become the branch
+    ``qref`` (the stepping loops call it once per accepted step)."""
+    joint_coordinates(d.m, d.X, d.V, d.qref, d.q, d.qd)
+    memcpy(d.qref, d.q, d.m.n_joints * sizeof(double))
+
+
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
     """ydot = [V, beta', P_ext, P_diss] for y = [x, beta, W_ext, W_diss] (module docstring).
 
@@ -636,7 +643,7 @@ cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
             return 3
     solve(d, NULL, True, ydot + d.n_x)
     memcpy(ydot, d.V, d.n_x * sizeof(double))
-    ydot[d.n_x + d.n_beta] = power[0] + drive_power(d)
+    ydot[d.n_x + d.n_beta] = power[0] + (drive_power(d) if d.has_drives else 0.0)
     ydot[d.n_x + d.n_beta + 1] = power[1]
     return 0
 
@@ -675,7 +682,8 @@ cdef class RecursiveKernel:
         self.data.n_x = nx
         self.data.n_beta = nb
         self.n_x, self.n_beta, self.n_y = nx, nb, nx + nb + 2
-        self.data.need_q = int(assembly.n_joints > 0)
+        self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
+        self.data.has_drives = int(any(j.driven for j in assembly.joints))
         self.data.constant = 0
         self.data.callbacks = self.data.effort_callbacks = 0
 

@@ -96,7 +96,7 @@ class ConstraintTable:
                 continue
             row = self._row()
             self.angle_row[k] = row
-            if j.driven:
+            if j.driven and j.kind == "revolute":
                 for a, b, coef, mode in ((0, 0, -1.0, SIN), (0, 1, 1.0, COS), (1, 0, -1.0, COS),
                                          (1, 1, -1.0, SIN)):
                     self._bilinear(row, [dir_p[a]], [dir_c[b]], np.array([[coef]]), mode, k)
@@ -300,7 +300,8 @@ class DAE(IndexThreeDAE):
         self._power = (p_load, p_diss)
         return F
 
-    def _loads(self, x, v, t):
+    def loads(self, x, v, t):
+        """Loads and efforts (n_x,) at (x, v, t), without gravity and element forces."""
         self._joints(x, v, t)
         F = np.empty(self.n_coordinates)
         self.kernel.loads(x, v, self.qd, F)
@@ -319,9 +320,9 @@ class DAE(IndexThreeDAE):
             minus[c] -= h
             args = ((plus, v), (minus, v)) if which == "x" else ((x, plus), (x, minus))
             self.qref[:] = qref
-            Fp = self._loads(*args[0], t)
+            Fp = self.loads(*args[0], t)
             self.qref[:] = qref
-            Fm = self._loads(*args[1], t)
+            Fm = self.loads(*args[1], t)
             out[idx] = -(Fp[rows[idx]] - Fm[rows[idx]]) / (2.0 * h)
         self.qref[:] = qref
         return out

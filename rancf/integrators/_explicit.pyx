@@ -17,7 +17,7 @@ from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
 
 from libc.string cimport memcpy
 
-from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs
+from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs, track_joints
 
 
 cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept nogil:
@@ -134,6 +134,9 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
                 for m in range(n_y):
                     k[0, m] = k[n_stages - 1, m]
             have_k0 = fsal
+            # the last evaluation (the last stage, at t + h) is within one step of the accepted
+            # state: close enough to follow the branch of the joint angles
+            track_joints(d)
             status = _check(&y[0], n_y, d.n_v, bound)
             if status:
                 break

@@ -1,0 +1,100 @@
+"""``rancf.static``: static equilibrium of a model under all its loads at t = 0 (DESIGN.md
+section 6, "Statics").
+
+Unknowns: the absolute coordinates x and the multipliers lambda of the DAE formulation
+(:mod:`rancf.formulations.dae`). The equations, with the applied forces (gravity, loads,
+efforts) scaled by the load factor s::
+
+    F_K(x) - s Q(x) + Phi_x(x)^T lambda = 0,        Phi(x, 0) = 0
+
+are solved by Newton's method for ``s = 1/n, 2/n, ..., 1`` (``n = load_steps``), each load step
+starting from the last equilibrium (the force kernels scale the applied forces by s). The Newton matrix is the DAE's with ``c_k = 1``:
+``[[K + d(Phi_x^T lambda)/dx, Phi_x^T], [Phi_x, 0]]``.
+"""
+import time
+
+import numpy as np
+
+from .. import checks
+from ..formulations.dae import DAE
+from ..model.model import Model
+from ..result import Result
+
+
+def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):
+    """Static equilibrium of ``model`` under all its loads at t = 0.
+
+    Parameters
+    ----------
+    model : Model
+    load_steps : int
+        Number of equal load increments (>= 1); raise it when a step does not converge.
+    tol : float
+        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0).
+    max_iter : int
+        Newton iterations per load step.
+    linear_solver : {"dense", "sparse"}
+
+    Returns
+    -------
+    Result
+        One frame (t = 0) with the equilibrium coordinates, zero velocities, the joint
+        coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
+        the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
+        iterations of each load step. A step that does not converge stops with
+        ``status == "failed"``, a message naming the step, and the last equilibrium found.
+    """
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+    load_steps = checks.integer("load_steps", load_steps, 1, 10**6)
+    tol = checks.positive("tol", tol)
+    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    A = model.build()
+    dae = DAE(A, linear_solver)
+    start = time.perf_counter()
+    x, _ = dae.initial_state()
+    v = np.zeros(A.n_x)
+    lam = np.zeros(dae.n_constraints)
+    scale = tol * A.size
+    status, message, reached, iterations = "ok", "", 0.0, []
+    for k in range(1, load_steps + 1):
+        s = k / load_steps
+        x_k, lam_k = x.copy(), lam.copy()
+        dae.kernel.set_load_factor(s)
+        for it in range(1, max_iter + 1):
+            R = -dae.force(x_k, v, 0.0)
+            if dae.n_constraints:
+                R += dae.constraint_jacobian(x_k, 0.0).T @ lam_k
+            try:
+                fac = dae.newton_matrix(x_k, v, lam_k, v, 0.0, x_k, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+                dx, dl = fac.solve(-R, -dae.constraint(x_k, 0.0))
+            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+                dx = np.full(A.n_x, np.nan)
+                message = f"the stiffness matrix is singular ({exc}); is the model a mechanism?"
+            if not np.all(np.isfinite(dx)):
+                break
+            x_k += dx
+            lam_k += dl
+            if np.abs(dx).max() <= scale:
+                break
+        else:
+            it = max_iter + 1
+        if it > max_iter or not np.all(np.isfinite(x_k)):
+            status = "failed"
+            why = message or f"Newton did not converge in {max_iter} iterations"
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {why}; the result "
+                       f"is the equilibrium at load factor {reached:.4g}; raise load_steps")
+            break
+        x, lam, reached = x_k, lam_k, s
+        iterations.append(it)
+    dae.kernel.set_load_factor(reached)
+    seen = dae.observe(x, v, 0.0, lam)
+    return Result(model, [0.0], x[None], v[None], seen["joint_q"][None], seen["joint_qd"][None],
+                  seen["reactions"][None], [0.0], [0.0], status=status, message=message,
+                  method="newton", formulation="dae",
+                  stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
+                         "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                  extra={"load_factor": [reached], "lambda": lam[None],
+                         "iterations": np.array([iterations + [0] * (load_steps - len(iterations))])},
+                  wall_time=time.perf_counter() - start)
+
