@@ -385,9 +385,11 @@ class DAE(IndexThreeDAE):
                              shape=(n, n))
 
     # --- Newton matrix ------------------------------------------------------------------------
-    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
+                      factor=True):
         """``[[c_m M + c_k (K + d(Phi_x^T lam)/dx) + c_c C, w Phi_x(q_e)^T], [Phi_x(q_new), 0]]``
-        assembled on the fixed pattern and factored (M constant: ``c_mq`` drops out)."""
+        assembled on the fixed pattern (:attr:`pattern`) and factored, or returned as a CSC or
+        dense matrix with ``factor=False`` (M constant: ``c_mq`` drops out)."""
         x = np.ascontiguousarray(q_e, dtype=float)
         v = np.ascontiguousarray(v_e, dtype=float)
         self.kernel.element_blocks(x, v, c_m, c_k, c_c, self._blocks)
@@ -404,9 +406,8 @@ class DAE(IndexThreeDAE):
             values["G"] = w * self._jacobian_values(x, (fl[0], fq[0]))
             fl, fq, _ = self._terms(t_new)
             values["B"] = self._jacobian_values(np.asarray(q_new, dtype=float), (fl[0], fq[0]))
-        if self.linear_solver == "sparse":
-            return NewtonFactor(self.pattern.csc(values), self.n_constraints, True)
-        return NewtonFactor(self.pattern.dense(values), self.n_constraints, False)
+        S = self.pattern.csc(values) if self.linear_solver == "sparse" else self.pattern.dense(values)
+        return NewtonFactor(S, self.n_constraints, self.linear_solver == "sparse") if factor else S
 
     # --- energy and outputs -------------------------------------------------------------------
     def power(self, q, v, t, lam):

@@ -84,14 +84,15 @@ class IndexThreeDAE:
         return None
 
     # --- linear algebra ----------------------------------------------------------------
-    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
+                      factor=True):
         """Factor the Newton matrix of the module docstring and return an object whose
         ``solve(r_dyn, r_con)`` returns ``(da, dlam)`` with ``S [da; dlam] = [r_dyn; r_con]``.
 
         ``q_e, a_e, lam, v_e, t_e`` is the point where the equation of motion is evaluated,
         ``q_new, t_new`` where the constraints are; ``c_m, c_mq, c_k, c_c, w`` the scheme's
         weights (mass, mass derivative, stiffness and constraint curvature, damping, multiplier
-        column).
+        column). ``factor=False`` returns the assembled matrix instead (ndarray or CSC).
         """
         n, m = self.n_coordinates, self.n_constraints
         terms = ((c_mq, self.mass_derivative(q_e, a_e) if c_mq else None),
@@ -106,10 +107,9 @@ class IndexThreeDAE:
             for c, mat in terms:
                 if mat is not None:
                     A = A + c * sp.csr_matrix(mat)
-            if m == 0:
-                return NewtonFactor(A, 0, True)
-            S = sp.bmat([[A, (sp.csr_matrix(G) * w).T], [sp.csr_matrix(B), None]], format="csc")
-            return NewtonFactor(S, m, True)
+            S = sp.csc_matrix(A) if m == 0 else \
+                sp.bmat([[A, (sp.csr_matrix(G) * w).T], [sp.csr_matrix(B), None]], format="csc")
+            return NewtonFactor(S, m, True) if factor else S
         # The terms in the same order as in the sparse branch (same round-off); built on
         # contiguous arrays, as numpy's per-call overhead dominates at these sizes.
         A = c_m * _dense(self.mass(q_e))
@@ -121,7 +121,7 @@ class IndexThreeDAE:
         if m:
             S[:n, n:] = (_dense(G) * w).T
             S[n:, :n] = _dense(B)
-        return NewtonFactor(S, m, False)
+        return NewtonFactor(S, m, False) if factor else S
 
     def gram_solver(self, J):
         """Return ``solve(r) = (J J^T)^{-1} r`` for the projections (J = Phi_q, full row rank)."""

@@ -301,7 +301,10 @@ class ImplicitRecursive(IndexThreeDAE):
         self._power = (p_load, p_diss)
         return self._generalized(F)
 
-    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
+                      factor=True):
+        if not factor:
+            raise NotImplementedError("the recursive Newton matrix is only held factored")
         x, V = self.positions(q_e), self.map(v_e)
         self.forces.element_blocks(x, V, c_m, c_k, c_c, self._blocks)
         self.kernel.set_element_matrices(self._blocks)

@@ -94,6 +94,9 @@ __all__ = [
     "BackwardEuler",
     "METHODS",
     "ImplicitSolution",
+    "NewtonSolver",
+    "StepEquations",
+    "StepFailure",
     "integrate",
 ]
 
@@ -126,8 +129,128 @@ class ImplicitSolution:
     extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 
+class StepEquations:
+    """The nonlinear equations of one step of an :class:`ImplicitIntegrator`, in the unknowns
+    ``(a_{n+1}, lambda)`` (module docstring): ``q_{n+1} = q_pred + hb a_{n+1}``,
+    ``v_{n+1} = v_pred + hg a_{n+1}``, residual ``(r, Phi(q_{n+1}, t_{n+1}) / hb)``.
+
+    A nonlinear solver (:class:`NewtonSolver`, or a formulation's own, such as the adaptive
+    modal one) calls :meth:`residual` and :meth:`matrix`; they count the work in the
+    integrator's counters.
+    """
+
+    def __init__(self, integ):
+        self.problem = p = integ.problem
+        self._integ = integ
+        h = integ.h
+        self.am, self.af = am, af = integ.alpha_m, integ.alpha_f
+        qn, vn, an, lamn, tn = integ.q, integ.v, integ.a, integ.lam, integ.t
+        self.t1 = tn + h
+        self.q_pred, self.v_pred = integ._predictors(qn, vn, an)
+        self.hb, self.hg = h * h * integ.beta, h * integ.gamma
+        self.intermediate = integ.intermediate
+        self.m = p.n_constraints
+        if self.intermediate:
+            self.t_e = tn + af * h
+            self.w, self.c_mq = 1.0, af * self.hb
+            # The old-step parts of the intermediate point, fixed during the step.
+            self.q_old, self.v_old, self.a_old = (1.0 - af) * qn, (1.0 - af) * vn, (1.0 - am) * an
+        else:
+            self.t_e = self.t1
+            self.w, self.c_mq = af, am * self.hb
+            # The old-step part of the weighted equilibrium (zero for Newmark).
+            r_old = 0.0
+            if am != 1.0:
+                r_old = r_old + (1.0 - am) * p.mass_action(qn, an)
+            if af != 1.0:
+                Fn = p.force(qn, vn, tn)
+                integ.nfev += 1
+                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn, tn).T @ lamn - Fn)
+            self.r_old = r_old
+
+    def point(self, a1):
+        """``(q1, q_e, v_e, a_e)``: the new positions and where the equation of motion is taken."""
+        q1 = self.q_pred + self.hb * a1
+        v1 = self.v_pred + self.hg * a1
+        if self.intermediate:
+            af = self.af
+            return q1, self.q_old + af * q1, self.v_old + af * v1, self.a_old + self.am * a1
+        return q1, q1, v1, a1
+
+    def residual(self, a1, lam):
+        """``(r_dyn (n,), r_con (m,))`` at (a1, lam); StepFailure if not finite."""
+        p, af, t1 = self.problem, self.af, self.t1
+        q1, q_e, v_e, a_e = self.point(a1)
+        if self.intermediate:
+            r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, self.t_e)
+            if self.m:
+                r += p.constraint_jacobian(q_e, self.t_e).T @ lam
+        else:
+            r = self.am * p.mass_action(q1, a1) - af * p.force(q1, v_e, t1)
+            if self.m:
+                r += af * (p.constraint_jacobian(q1, t1).T @ lam)
+            r += self.r_old
+        self._integ.nfev += 1
+        r_con = p.constraint(q1, t1) / self.hb
+        if not (_all(np.isfinite(r)) and _all(np.isfinite(r_con))):
+            raise StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
+        return r, r_con
+
+    def matrix(self, a1, lam, factor=True):
+        """The Newton matrix at (a1, lam): factored (``solve(r_dyn, r_con)``), or assembled only
+        (``factor=False``, for solvers that use its entries)."""
+        q1, q_e, v_e, a_e = self.point(a1)
+        af = self.af
+        try:
+            out = self.problem.newton_matrix(q_e, a_e, lam, v_e, self.t_e, q1, self.t1, self.am,
+                                           self.c_mq, af * self.hb, af * self.hg, self.w,
+                                           factor=factor)
+        except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+            # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
+            raise StepFailure("failed", f"Newton matrix could not be factored at t = {self.t1:.6g} s: {exc}")
+        self._integ.njev += 1
+        return out
+
+
+class NewtonSolver:
+    """Newton's method on the step equations: the default nonlinear solver.
+
+    Stops when the position increment ``max |dq| <= tol`` (``dq = hb da``; absolute, in the
+    units of q) and fails after ``max_iter`` iterations.
+    """
+
+    def __init__(self, tol=1e-10, max_iter=25):
+        if not (tol > 0):
+            raise ValueError(f"tol must be > 0, got {tol!r}")
+        if int(max_iter) < 1:
+            raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
+        self.tol, self.max_iter = float(tol), int(max_iter)
+
+    def solve(self, eq, a1, lam):
+        """``(a1, lam, iterations)`` solving the step equations from the guess (a1, lam)."""
+        for it in range(1, self.max_iter + 1):
+            r, r_con = eq.residual(a1, lam)
+            try:
+                da, dl = eq.matrix(a1, lam).solve(-r, -r_con)
+            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+                raise StepFailure("failed", f"Newton matrix could not be used at t = {eq.t1:.6g} s: {exc}")
+            a1 += da
+            lam += dl
+            eq._integ.newton_iterations += 1
+            dq = eq.hb * _max(np.abs(da), initial=0.0)
+            if not np.isfinite(dq):
+                raise StepFailure("diverged", f"non-finite Newton increment at t = {eq.t1:.6g} s")
+            if dq <= self.tol:
+                return a1, lam, it
+        raise StepFailure(
+            "failed",
+            f"Newton did not converge at t = {eq.t1:.6g} s within {self.max_iter} iterations "
+            f"(last |dq| = {dq:.3g}, tolerance {self.tol:.3g})",
+        )
+
+
 class ImplicitIntegrator:
-    """Base of the generalized-alpha family: one Newton loop, coefficients from the subclass.
+    """Base of the generalized-alpha family: one stepping loop, coefficients from the subclass.
 
     A subclass sets the class attributes ``alpha_m, alpha_f, gamma, beta`` (paper convention,
     see the module docstring) and ``intermediate`` (True for the -S variant), or computes them
@@ -151,6 +274,9 @@ class ImplicitIntegrator:
         with different coordinates (absolute nodes, relative minimal coordinates) stop alike.
     max_iter : int
         Newton iteration cap per step; reaching it stops the run with status "failed".
+    solver : optional
+        The nonlinear solver of a step (``solve(eq, a, lam) -> (a, lam, iterations)`` on a
+        :class:`StepEquations`); default :class:`NewtonSolver` ``(tol, max_iter)``.
     """
 
     name = "base"
@@ -161,21 +287,17 @@ class ImplicitIntegrator:
     intermediate = False
     divergence_bound = 1e8
 
-    def __init__(self, problem, t0, q0, v0, dt, projection=False, tol=1e-10, max_iter=25, **parameters):
+    def __init__(self, problem, t0, q0, v0, dt, projection=False, tol=1e-10, max_iter=25,
+                 solver=None, **parameters):
         if not (np.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be a positive finite number, got {dt!r}")
-        if not (tol > 0):
-            raise ValueError(f"tol must be > 0, got {tol!r}")
-        if int(max_iter) < 1:
-            raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
+        self.solver = NewtonSolver(tol, max_iter) if solver is None else solver
         self._set_parameters(**parameters)
         self.problem = problem
         self.h = float(dt)
         if projection not in (False, True, "euclidean", "mass"):
             raise ValueError(f"projection must be False, True, 'euclidean' or 'mass', got {projection!r}")
         self.projection = "euclidean" if projection is True else projection
-        self.tol = float(tol)
-        self.max_iter = int(max_iter)
         self.t = float(t0)
         self.q = np.array(q0, dtype=float)
         self.v = np.array(v0, dtype=float)
@@ -201,83 +323,21 @@ class ImplicitIntegrator:
         return fac.solve(F, -p.acceleration_bias(q, v, t))
 
     def step(self):
-        """Advance one step of size h. Returns the number of Newton iterations.
+        """Advance one step of size h. Returns the number of nonlinear iterations.
 
         Raises
         ------
-        _StepFailure
-            When Newton does not converge or the state leaves the finite range.
+        StepFailure
+            When the step's nonlinear solve fails or the state leaves the finite range.
         """
-        p, h = self.problem, self.h
-        am, af, g, b = self.alpha_m, self.alpha_f, self.gamma, self.beta
-        qn, vn, an, lamn, tn = self.q, self.v, self.a, self.lam, self.t
-        m = p.n_constraints
-        t1 = tn + h
-        q_pred, v_pred = self._predictors(qn, vn, an)
-        hb, hg = h * h * b, h * g
-        if self.intermediate:
-            t_e = tn + af * h
-            w, c_mq = 1.0, af * hb
-            # The old-step parts of the intermediate point, fixed during the step.
-            q_old, v_old, a_old = (1.0 - af) * qn, (1.0 - af) * vn, (1.0 - am) * an
-        else:
-            t_e = t1
-            w, c_mq = af, am * hb
-            # The old-step part of the weighted equilibrium (zero for Newmark).
-            r_old = 0.0
-            if am != 1.0:
-                r_old = r_old + (1.0 - am) * p.mass_action(qn, an)
-            if af != 1.0:
-                Fn = p.force(qn, vn, tn)
-                self.nfev += 1
-                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn, tn).T @ lamn - Fn)
-        a1, lam = an.copy(), lamn.copy()
-        for it in range(1, self.max_iter + 1):
-            q1 = q_pred + hb * a1
-            v1 = v_pred + hg * a1
-            if self.intermediate:
-                q_e, v_e, a_e = q_old + af * q1, v_old + af * v1, a_old + am * a1
-                r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, t_e)
-                if m:
-                    r += p.constraint_jacobian(q_e, t_e).T @ lam
-            else:
-                q_e, v_e, a_e = q1, v1, a1
-                r = am * p.mass_action(q1, a1) - af * p.force(q1, v1, t1)
-                if m:
-                    r += af * (p.constraint_jacobian(q1, t1).T @ lam)
-                r += r_old
-            self.nfev += 1
-            r_con = p.constraint(q1, t1) / hb
-            if not (_all(np.isfinite(r)) and _all(np.isfinite(r_con))):
-                raise _StepFailure("diverged", f"non-finite residual at t = {t1:.6g} s")
-            try:
-                fac = p.newton_matrix(q_e, a_e, lam, v_e, t_e, q1, t1, am, c_mq, af * hb, af * hg, w)
-                self.njev += 1
-                da, dl = fac.solve(-r, -r_con)
-            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
-                # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
-                raise _StepFailure("failed", f"Newton matrix could not be factored at t = {t1:.6g} s: {exc}")
-            a1 += da
-            lam += dl
-            self.newton_iterations += 1
-            dq = hb * _max(np.abs(da), initial=0.0)
-            if not np.isfinite(dq):
-                raise _StepFailure("diverged", f"non-finite Newton increment at t = {t1:.6g} s")
-            if dq <= self.tol:
-                break
-        else:
-            raise _StepFailure(
-                "failed",
-                f"Newton did not converge at t = {t1:.6g} s within {self.max_iter} iterations "
-                f"(last |dq| = {dq:.3g}, tolerance {self.tol:.3g})",
-            )
-        q1 = q_pred + hb * a1
-        v1 = v_pred + hg * a1
-        if self.projection and m:
-            q1, v1, a1 = self._project(q1, v1, a1, t1)
+        eq = StepEquations(self)
+        a1, lam, it = self.solver.solve(eq, self.a.copy(), self.lam.copy())
+        q1, v1 = eq.q_pred + eq.hb * a1, eq.v_pred + eq.hg * a1
+        if self.projection and self.problem.n_constraints:
+            q1, v1, a1 = self._project(q1, v1, a1, eq.t1)
         if not (_max(np.abs(q1)) < self.divergence_bound and _max(np.abs(v1)) < self.divergence_bound):
-            raise _StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {t1:.6g} s")
-        self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, t1
+            raise StepFailure("diverged", f"state exceeded {self.divergence_bound:g} at t = {eq.t1:.6g} s")
+        self.q, self.v, self.a, self.lam, self.t = q1, v1, a1, lam, eq.t1
         self.steps += 1
         return it
 
@@ -323,7 +383,7 @@ class ImplicitIntegrator:
                 "newton_iterations": self.newton_iterations, "steps": self.steps}
 
 
-class _StepFailure(Exception):
+class StepFailure(Exception):
     def __init__(self, status, message):
         super().__init__(message)
         self.status = status
@@ -403,7 +463,7 @@ METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, Generalized
 
 
 def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
-              projection=False, tol=1e-10, max_iter=25, **parameters):
+              projection=False, tol=1e-10, max_iter=25, solver=None, **parameters):
     """Integrate an :class:`IndexThreeDAE` from t0 to t_end with fixed step dt.
 
     Parameters
@@ -411,6 +471,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     method : {"newmark", "hht", "generalized-alpha", "generalized-alpha-s", "backward-euler"}
     output_every : int
         Store every k-th step (the first and the last state are always stored).
+    solver : optional
+        The nonlinear solver of a step (see :class:`ImplicitIntegrator`).
     parameters
         ``alpha`` for "hht", ``rho_inf`` for the generalized-alpha methods.
 
@@ -429,7 +491,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     output_every = int(output_every)
     start = time.perf_counter()
     integ = METHODS[method](problem, t0, q0, v0, dt, projection=projection, tol=tol,
-                            max_iter=max_iter, **parameters)
+                            max_iter=max_iter, solver=solver, **parameters)
     n_steps = int(round((t_end - t0) / dt))
     if n_steps < 1 or abs(n_steps * dt - (t_end - t0)) > 1e-9 * max(1.0, abs(t_end)):
         raise ValueError(f"(t_end - t0) / dt must be a positive integer, got {(t_end - t0) / dt!r}")
@@ -449,7 +511,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
                 new = problem.power(integ.q, integ.v, integ.t, integ.lam)
                 energy += 0.5 * integ.h * (np.asarray(power) + np.asarray(new))
                 power = new
-        except _StepFailure as exc:
+        except StepFailure as exc:
             status, message = exc.status, exc.message
             break
         except (ArithmeticError, ValueError, RuntimeError) as exc:
