@@ -33,13 +33,13 @@ def integrate(chain, t_end, implicit, notes):
         res, wall = timed(chain, t_end, OUTPUT_DT, output_every=1, **implicit.kwargs)
         if res.status == "ok":
             return res, wall, OUTPUT_DT, implicit.label
-        notes.append(f"{implicit.label} {res.status} for E = {chain.bodies[0].E:.3g} Pa ({res.message}); "
+        notes.append(f"{implicit.label} {res.status} for E = {chain.beams[0].E:.3g} Pa ({res.message}); "
                      "explicit RK4 used instead.")
     dt = rk4_step(chain, OUTPUT_DT)
     res, wall = timed(chain, t_end, dt, output_every=int(round(OUTPUT_DT / dt)), formulation="recursive",
                       method="rk4")
     if res.status != "ok":
-        raise RuntimeError(f"E = {chain.bodies[0].E:g} Pa: RK4 {res.status}: {res.message}")
+        raise RuntimeError(f"E = {chain.beams[0].E:g} Pa: RK4 {res.status}: {res.message}")
     return res, wall, dt, "RANCF explicit RK4, step below 80 % of its stability limit"
 
 

@@ -30,7 +30,7 @@ leave a system at rest at rest; we put it in the vertical plane (gravity g = 9.8
 spring rest length s0 = l/2 = 1 m, released from rest with the rod horizontal (theta = 0) and
 the slider at s = 1 m. The energy error is ``max_t |H(t) - H(0)|`` in J (the paper does not say
 whether its figure is absolute; H(0) = 0 here). Divergence: a Newton failure or a state beyond
-1e8 (:mod:`rancf.implicit`). The independent reference is the same system in its two minimal
+1e8 (:mod:`rancf.integrators.implicit`). The independent reference is the same system in its two minimal
 coordinates (theta, s), integrated with scipy's DOP853 at rtol 1e-12::
 
     (J_O + m_B s^2) theta'' + 2 m_B s s' theta' + (m_A l/2 + m_B s) g cos theta = 0
@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from scipy.integrate import solve_ivp
 
-from rancf.implicit import IndexThreeDAE, integrate
+from rancf.integrators.implicit import IndexThreeDAE, integrate
 from validation.case import Case, Check, Outcome
 
 LENGTH, M_ROD, M_SLIDER, K_SPRING, GRAVITY = 2.0, 2.0, 5.0, 1000.0, 9.81
@@ -123,11 +123,11 @@ class RodSlider(IndexThreeDAE):
         C[5, 4] = -2.0 * mb * s * w
         return C
 
-    def constraint(self, q):
+    def constraint(self, q, t):
         h = 0.5 * self.l
         return np.array([q[0], q[1], q[2] - h * np.cos(q[4]), q[3] - h * np.sin(q[4])])
 
-    def constraint_jacobian(self, q):
+    def constraint_jacobian(self, q, t):
         h = 0.5 * self.l
         J = np.zeros((4, 6))
         J[0, 0] = J[1, 1] = J[2, 2] = J[3, 3] = 1.0
@@ -135,12 +135,12 @@ class RodSlider(IndexThreeDAE):
         J[3, 4] = -h * np.cos(q[4])
         return J
 
-    def constraint_curvature(self, q, lam):
+    def constraint_curvature(self, q, lam, t):
         H = np.zeros((6, 6))
         H[4, 4] = 0.5 * self.l * (lam[2] * np.cos(q[4]) + lam[3] * np.sin(q[4]))
         return H
 
-    def acceleration_bias(self, q, v):
+    def acceleration_bias(self, q, v, t):
         h = 0.5 * self.l * v[4] ** 2
         return np.array([0.0, 0.0, h * np.cos(q[4]), h * np.sin(q[4])])
 
@@ -218,7 +218,7 @@ PAPER = {
 
 
 #: No projection, the paper's projection (eq. 15-17, Euclidean metric), and the projection of
-#: v and a in the kinetic-energy metric (rancf.implicit).
+#: v and a in the kinetic-energy metric (rancf.integrators.implicit).
 PROJECTIONS = (False, "euclidean", "mass")
 
 

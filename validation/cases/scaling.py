@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from validation.case import Case, Check, Outcome, progress
-from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, timed
+from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, dof, pendulum, probe, timed
 
 E = 21e6  # Pa
 DT = 1e-3  # s
@@ -63,7 +63,7 @@ def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
         progress(f"{variant.label}: repeat {r + 1} of {REPEATS[quick]}")
         for chain, k, times in zip(chains, steps, samples):
             times.append(sample(chain, variant.kwargs, k))
-    return [{"formulation": variant.label, "bodies": chain.n_bodies, "DOF": chain.n_dof, "steps": k,
+    return [{"formulation": variant.label, "bodies": len(chain.beams), "DOF": dof(chain), "steps": k,
              "repeats": len(times), "median time per step (s)": float(np.median(times)),
              "min (s)": min(times), "max (s)": max(times)}
             for chain, k, times in zip(chains, steps, samples)]
