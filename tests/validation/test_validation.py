@@ -17,7 +17,7 @@ from validation.case import Case, Check, Outcome  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
 from validation.report import atomic_write, write_report  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def fine_case(quick):
@@ -118,11 +118,12 @@ def test_peers_reports_itself_skipped_without_exudyn(monkeypatch):
 def test_element_frequency_bound_is_above_the_chains_highest_frequency(model):
     # The explicit step of the cases comes from an upper bound (element eigenvalue theorem);
     # rancf's power iteration gives a lower bound: the two must bracket the same frequency.
-    from rancf.recursive import highest_frequency
+    from rancf.formulations import recursive
     from validation.pendulum import max_frequency, pendulum
 
     chain = pendulum(210e9, elastic_model=model)
     upper = max_frequency(chain)
-    lower = highest_frequency(chain, chain.straight_state(), iterations=200)
+    formulation = recursive.of(chain.build())
+    lower = formulation.highest_frequency(formulation.initial_state(), iterations=200)
     assert lower <= upper * (1 + 1e-9)
     assert upper < 2.0 * lower  # tight enough not to waste RK4 steps
