@@ -43,7 +43,8 @@ class RodSliderCase:
 
     def setup(self, label, projection):
         self.run_scheme, schemes, projections = require(
-            "validation.cases.rod_slider", "run_scheme", "SCHEMES", "PROJECTIONS")
+            "validation.cases.rod_slider", "run_scheme", "SCHEMES", "PROJECTIONS",
+            feature="rod-slider")
         found = [(method, parameters) for name, method, parameters in schemes if name == label]
         if not found or projection not in projections:
             raise NotImplementedError(f"the rod-slider case has no {label!r}, {projection!r}")
@@ -56,8 +57,8 @@ class RodSliderCase:
 @memoized
 def modal_pendulum():
     """``(system, q0, v0, paper, settings)`` of the ``modal`` case's default (not quick) run."""
-    paper, settings = require("validation.cases.modal", "PAPER", "_settings")
-    pendulum = require("rancf.modal.mechanisms", "pendulum")
+    paper, settings = require("validation.cases.modal", "PAPER", "_settings", feature="modal")
+    pendulum = require("rancf.modal.mechanisms", "pendulum", feature="modal")
     cfg = settings(False)
     system, q0, v0 = pendulum(paper["length"], cfg["n_elements"], paper["E"], paper["rho"],
                               paper["A"], paper["I"])
@@ -76,8 +77,9 @@ class ModalCase:
     rounds, repeat, warmup_time = 1, 1, 0.0
 
     def setup(self, method):
-        self.integrate, newton = require("rancf.modal.bdf", "integrate", "NewtonStep")
-        adaptive = require("rancf.modal.adaptive", "AdaptiveModalStep")
+        self.integrate, newton = require("rancf.modal.bdf", "integrate", "NewtonStep",
+                                         feature="modal")
+        adaptive = require("rancf.modal.adaptive", "AdaptiveModalStep", feature="modal")
         self.system, self.q0, self.v0, paper, cfg = modal_pendulum()
         self.h = paper["h"]
         if method == "full ANCF":

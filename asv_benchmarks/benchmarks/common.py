@@ -1,13 +1,25 @@
 """Shared set-up of the rancf benchmarks: systems, states, and feature look-up.
 
-asv runs the suite against every commit of the history, including commits from
-before a feature existed. Benchmarks therefore reach every feature through
-:func:`require`, which raises ``NotImplementedError`` when it is missing: asv
-reports such a benchmark as skipped (``n/a``) instead of failed, and it starts
-measuring on the first commit that has the feature. A feature that exists but
-fails to import is a real error and is not turned into a skip.
+asv runs the suite (as it is at HEAD) against every commit of the history, including commits
+from before a feature existed. Benchmarks therefore reach every feature through
+:func:`require`, which decides between a skip and a failure when a name is missing
+(DECISIONS.md 22):
+
+* the commit asv benchmarks (``ASV_COMMIT``) is older than the feature, i.e. it lacks the
+  file that marks the feature in :data:`FEATURES`: ``NotImplementedError``, which asv reports
+  as skipped (``n/a``); the benchmark starts measuring on the first commit with the feature;
+* otherwise (the commit has the feature, or no commit is given: the installed working tree,
+  as with ``asv run --python=same`` or pytest): :class:`MissingName`, a failure, since a
+  name the suite asks for that is missing where the feature exists is a renamed or broken
+  feature, not an old commit.
+
+A feature that exists but fails to import is a real error and is never turned into a skip.
 """
+import functools
 import importlib
+import os
+import subprocess
+from pathlib import Path
 
 import numpy as np
 
@@ -27,16 +39,66 @@ DOF_PER_BODY = 4 * ELEMENTS_PER_BODY + 2
 DOFS_PAPER = [110, 220, 440, 880]
 DOFS = DOFS_PAPER + [455 * DOF_PER_BODY, 4545 * DOF_PER_BODY]
 
+#: The repository asv benchmarks ("repo": ".." in asv.conf.json).
+REPOSITORY = Path(__file__).resolve().parents[2]
+#: Features the suite needs, each marked by a file that exists from the commit that introduced
+#: the feature on. "model": the mechanism model of issue 11 (rancf.Model, rancf.State(x, v),
+#: rancf.formulations, rancf.integrators, rancf.elements), which every benchmark of rancf's
+#: own API uses.
+FEATURES = {
+    "model": "rancf/model/model.py",
+    "rod-slider": "validation/cases/rod_slider.py",
+    "modal": "rancf/modal/adaptive.py",
+}
 
-def require(module, *names):
+
+class MissingName(LookupError):
+    """A name the suite asks for is missing from a commit that has its feature."""
+
+
+def older_than(feature):
+    """True when the commit asv benchmarks (``ASV_COMMIT``) predates ``feature``: it lacks the
+    feature's marker file. False without ``ASV_COMMIT`` (the installed working tree has every
+    feature of HEAD)."""
+    if feature not in FEATURES:
+        raise ValueError(f"feature must be one of {sorted(FEATURES)}, got {feature!r}")
+    commit = os.environ.get("ASV_COMMIT")
+    return bool(commit) and not _has_file(commit, FEATURES[feature])
+
+
+@functools.lru_cache(maxsize=None)
+def _has_file(commit, path):
+    """Whether ``commit`` of :data:`REPOSITORY` has the file ``path``."""
+    def exists(obj):
+        return subprocess.run(["git", "-C", str(REPOSITORY), "cat-file", "-e", obj],
+                              capture_output=True).returncode == 0
+
+    if not exists(f"{commit}^{{commit}}"):
+        raise RuntimeError(f"ASV_COMMIT={commit} is not a commit of {REPOSITORY}")
+    return exists(f"{commit}:{path}")
+
+
+def _missing(what, feature):
+    if older_than(feature):
+        raise NotImplementedError(f"{what} is not available in this commit (older than the "
+                                  f"feature {feature!r})")
+    commit = os.environ.get("ASV_COMMIT")
+    where = (f"commit {commit} has the feature {feature!r} ({FEATURES[feature]} exists)" if commit
+             else "the installed rancf is not an asv build of an old commit (no ASV_COMMIT)")
+    raise MissingName(f"{what} is missing, but {where}: a renamed or broken feature")
+
+
+def require(module, *names, feature="model"):
     """Import ``module`` and return it, or the attributes ``names`` of it.
 
     Parameters
     ----------
     module : str
-        Dotted module name, e.g. ``"rancf.dae"``.
+        Dotted module name, e.g. ``"rancf.formulations.recursive"``.
     *names : str
-        Dotted attribute paths inside the module, e.g. ``"element.mass_matrix"``.
+        Dotted attribute paths inside the module, e.g. ``"elements.beam.mass_matrix"``.
+    feature : str
+        The key of :data:`FEATURES` the names belong to.
 
     Returns
     -------
@@ -45,7 +107,10 @@ def require(module, *names):
     Raises
     ------
     NotImplementedError
-        When the submodule or one of the attributes does not exist (asv: skip).
+        When the submodule or an attribute does not exist and the commit is older than
+        ``feature`` (asv: skip).
+    MissingName
+        When it does not exist although the commit has ``feature`` (asv: failure).
         A missing ``rancf`` package, or an ImportError raised *inside* an existing
         module, propagates unchanged.
     """
@@ -55,14 +120,14 @@ def require(module, *names):
         # Only a missing submodule is a missing feature; without rancf itself the
         # environment is broken and every benchmark must fail, not skip.
         if exc.name not in (None, "rancf") and (module + ".").startswith(exc.name + "."):
-            raise NotImplementedError(f"{module} is not available in this commit") from None
+            _missing(module, feature)
         raise
     found = []
     for name in names:
         obj = mod
         for part in name.split("."):
             if not hasattr(obj, part):
-                raise NotImplementedError(f"{module}.{name} is not available in this commit")
+                _missing(f"{module}.{name}", feature)
             obj = getattr(obj, part)
         found.append(obj)
     if not names:
@@ -76,7 +141,7 @@ def memoized(build):
     asv may re-run ``setup`` before every timed call (asv_runner >= 0.3 does, so that
     each call sees a freshly set-up state); building a 1e5-DOF chain takes seconds,
     so set-ups fetch their systems from this cache. Only objects the benchmarked
-    calls do not modify are cached.
+    calls do not modify are cached (a model is frozen once built).
     """
     cache = {}
 
@@ -89,7 +154,7 @@ def memoized(build):
 
 
 def pendulum(n_dof, E=E_SOFT, elastic_model="shabana"):
-    """The reference pendulum extended to ``n_dof`` degrees of freedom.
+    """The reference pendulum (a ``rancf.Model``) extended to ``n_dof`` degrees of freedom.
 
     ``n_dof`` must be a multiple of :data:`DOF_PER_BODY` (22): ``n_dof / 22`` bodies
     of 5 elements each, revolute joints, pinned at the origin.
@@ -102,32 +167,37 @@ def pendulum(n_dof, E=E_SOFT, elastic_model="shabana"):
                 gravity=9.81, elastic_model=elastic_model)
 
 
-def wavy_state(chain, amplitude=0.1, wavelength=5.0, seed=0):
-    """A deformed, moving state of ``chain``: every element stretched and bent.
+def wavy_state(model, amplitude=0.1, wavelength=5.0, seed=0):
+    """A deformed, moving state of a pendulum ``model``: every element stretched and bent.
 
     The straight state at rest has zero elastic force, which would flatter kernels
     that skip work on zeros. Here the centre line is ``r(s) = (s, a sin(k s))``
-    with slopes ``r'(s) = (1, a k cos(k s))``, ``k = 2 pi / wavelength`` (m), so
-    joint copies of a node share their position, and the generalized velocities
-    are seeded random numbers of order 0.1 (m/s, 1/s).
+    with slopes ``r'(s) = (1, a k cos(k s))``, ``k = 2 pi / wavelength`` (m), so the
+    two nodes of a joint share their position; the node velocities are seeded random
+    numbers of order 0.1 (m/s, 1/s), with the pin at rest and the two nodes of a joint
+    moving together (the velocity conditions of the revolute joints).
 
     Returns
     -------
     rancf.State
     """
+    State = require("rancf", "State")
+    assembly = model.build()
     k = 2.0 * np.pi / wavelength
-    ends = np.concatenate([[0.0], np.cumsum(chain.element_length)])
-    s = np.empty(chain.n_nodes)
-    s[chain.element_nodes[:, 0]] = ends[:-1]
-    s[chain.element_nodes[:, 1]] = ends[1:]
+    s = np.concatenate([b.start_position[0] + np.linspace(0.0, b.length, b.n_nodes)
+                        for b in model.beams])
     nodes = np.column_stack([s, amplitude * np.sin(k * s),
                              np.ones_like(s), amplitude * k * np.cos(k * s)])
-    beta = 0.1 * np.random.default_rng(seed).standard_normal(chain.n_dof)
-    return chain.state(nodes, beta)
+    v = 0.1 * np.random.default_rng(seed).standard_normal(nodes.shape)
+    first = assembly.beam_first_vertex
+    v[0, :2] = 0.0
+    v[first[1:], :2] = v[first[1:] - 1, :2]
+    return State(nodes.ravel(), v.ravel())
 
 
 @memoized
 def reference_system(n_dof, E=E_SOFT, elastic_model="shabana"):
-    """``(chain, state)``: :func:`pendulum` and its :func:`wavy_state`, built once per process."""
-    chain = pendulum(n_dof, E, elastic_model)
-    return chain, wavy_state(chain)
+    """``(model, state)``: :func:`pendulum` and its :func:`wavy_state`, built once per process."""
+    require("rancf", "Model")  # the State(x, v) of the mechanism model
+    model = pendulum(n_dof, E, elastic_model)
+    return model, wavy_state(model)

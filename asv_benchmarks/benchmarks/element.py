@@ -1,14 +1,15 @@
-"""Element kernels: constant matrices, elastic force and tangent of one element.
+"""Element kernels: constant matrices, elastic force and tangent of one element; model set-up.
 
-The single-element functions of ``rancf.element`` are Python wrappers of the
-Cython kernels, so their times include the wrapper's call overhead; the
-chain-level set-up (all elements at once) shows the per-element cost.
+The single-element functions of ``rancf.elements.beam`` are Python wrappers of the
+Cython kernels, so their times include the wrapper's call overhead; the model-level
+set-up (all elements at once) shows the per-element cost.
 """
 import numpy as np
 
-from .common import DOFS, E_SOFT, RHO, SIDE, pendulum, reference_system, require
+from .common import DOFS, E_SOFT, RHO, SIDE, pendulum, require
 
 MODELS = ["shabana", "berzeri", "reissner"]
+GRAVITY = (0.0, -9.81)  # m/s^2
 
 
 def deformed_element(l=1.0):
@@ -23,13 +24,13 @@ class ElementConstants:
     """Mass matrix (8, 8) and gravity force (8,) of one 1 m element."""
 
     def setup(self):
-        self.element = require("rancf", "element")
+        self.element = require("rancf", "elements.beam")
 
     def time_mass_matrix(self):
         self.element.mass_matrix(RHO, SIDE**2, 1.0)
 
     def time_gravity_force(self):
-        self.element.gravity_force(RHO, SIDE**2, 1.0, 9.81)
+        self.element.gravity_force(RHO, SIDE**2, 1.0, GRAVITY)
 
 
 class ElementElastic:
@@ -39,7 +40,7 @@ class ElementElastic:
     param_names = ["elastic_model"]
 
     def setup(self, model):
-        self.element = require("rancf", "element")
+        self.element = require("rancf", "elements.beam")
         self.e = deformed_element()
         self.args = (1.0, E_SOFT, SIDE**2, SIDE**4 / 12.0, model)
 
@@ -54,24 +55,24 @@ class ElementElastic:
 
 
 class ChainConstants:
-    """Model set-up of a whole chain vs DOF: building it, element mass matrices, gravity."""
+    """Model set-up of a whole pendulum vs DOF: the model and its Assembly (topology, element
+    constants, mass matrices, gravity forces), and the recursive formulation of it (kernel
+    tables, the constant block LDL^T of Omega)."""
 
     params = DOFS
     param_names = ["n_dof"]
     timeout = 300
 
     def setup(self, n_dof):
-        self.chain = reference_system(n_dof)[0]
+        self.Recursive = require("rancf.formulations.recursive", "Recursive")
+        self.assembly = pendulum(n_dof).build()
         if n_dof > 1000:
             # Up to seconds per call: a few samples. Smaller sizes keep asv's default
             # sampling, which its significance test in `asv continuous` needs.
             self.repeat, self.warmup_time = (1, 3, 10.0), 0.0
 
     def time_build_chain(self, n_dof):
-        pendulum(n_dof)
+        pendulum(n_dof).build()
 
-    def time_mass_matrices(self, n_dof):
-        self.chain.mass_matrices()
-
-    def time_gravity_forces(self, n_dof):
-        self.chain.gravity_forces()
+    def time_recursive_formulation(self, n_dof):
+        self.Recursive(self.assembly)

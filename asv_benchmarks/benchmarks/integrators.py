@@ -3,11 +3,11 @@
 Each call runs ``rancf.simulate`` over ``STEPS`` steps of ``DT`` from the same
 deformed, moving state, so the per-step cost is the reported time / 10, with the
 call's fixed overhead (input checks, result assembly) spread over ten steps; the
-adaptive DOPRI5 (rtol 1e-6) covers the same 10 ms with the steps it chooses. Pairs
-whose formulation is not in the commit, and sizes a solver is not meant for
-(dense DAE above 880 DOF), are skipped.
+adaptive DOPRI5 (rtol 1e-6) covers the same 10 ms with the steps it chooses. Sizes a
+solver is not meant for (dense DAE above 880 DOF) are skipped, and so is every pair on a
+commit older than the mechanism model (:func:`common.require`).
 """
-from .common import DOF_PER_BODY, DOFS, DOFS_PAPER, memoized, pendulum, reference_system, require
+from .common import DOFS, DOFS_PAPER, reference_system, require
 
 STEPS = 10
 DT = 1e-3  # s: the reference step of the energy case (E = 21 MPa)
@@ -26,35 +26,12 @@ SCHEMES = {
 }
 
 
-@memoized
-def unavailable(label):
-    """Why ``label`` cannot run in this commit (None if it can).
-
-    A one-step probe on a one-body chain: ``simulate`` rejects an unknown method or
-    formulation with a ValueError "method must be one of ..." / "formulation must be
-    one of ...", and an option of a formulation it lacks with a TypeError
-    "unexpected keyword argument"; any other error is a real failure and propagates.
-    """
-    simulate = require("rancf", "simulate")
-    try:
-        simulate(pendulum(DOF_PER_BODY), DT, DT, **SCHEMES[label][0])
-    except (ValueError, TypeError) as exc:
-        message = str(exc)
-        if message.startswith(("method must be one of", "formulation must be one of")) \
-                or "unexpected keyword argument" in message:
-            return message
-        raise
-    return None
-
-
 def scheme(label, n_dof):
-    """The simulate keywords of ``label``; NotImplementedError when not runnable here."""
+    """The simulate keywords of ``label``; NotImplementedError (asv: skipped) above the
+    largest size it is benchmarked at."""
     options, largest = SCHEMES[label]
     if n_dof > largest:
         raise NotImplementedError(f"{label} is not benchmarked above {largest} DOF")
-    why = unavailable(label)
-    if why:
-        raise NotImplementedError(f"{label}: {why}")
     return options
 
 

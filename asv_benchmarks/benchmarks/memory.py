@@ -16,6 +16,7 @@ class PeakMemory:
 
     def setup(self, label):
         self.simulate = require("rancf", "simulate")
+        require("rancf", "Model")  # the options of the mechanism model's simulate
         self.options = scheme(label, SIZES[label])
 
     def peakmem_10_steps(self, label):
