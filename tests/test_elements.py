@@ -1,9 +1,10 @@
-"""The element against independent computations: finite differences of the energy,
-numerical integration of the defining integrals, rigid-motion invariance, uniform stretch."""
+"""The elements against independent computations: finite differences of the energy and of
+the dissipation function, numerical integration of the defining integrals, rigid-motion
+invariance, uniform stretch."""
 import numpy as np
 import pytest
 
-from rancf import element as el
+from rancf.elements import beam as el
 
 L, E, A, I = 0.8, 2.1e7, 9e-4, 6.75e-8
 MODELS = sorted(el.MODELS)
@@ -81,8 +82,8 @@ def test_mass_matrix_is_integral_of_shape_functions():
 
 
 def test_gravity_force_is_integral_of_weight():
-    rho, g = 7800.0, 9.81
-    F = gauss(lambda xi: L * el.shape_functions(xi, L).T @ np.array([0.0, -rho * A * g]))
+    rho, g = 7800.0, np.array([1.3, -9.81])
+    F = gauss(lambda xi: L * el.shape_functions(xi, L).T @ (rho * A * g))
     assert np.allclose(el.gravity_force(rho, A, L, g), F, rtol=1e-13, atol=1e-12)
 
 
@@ -98,9 +99,77 @@ def test_shape_functions_interpolate_nodes():
     (lambda: el.elastic_force(straight(), L, 0.0, A, I), "E must be"),
     (lambda: el.elastic_force(straight(), L, E, A, I, "timoshenko"), "elastic_model"),
     (lambda: el.mass_matrix(7800.0, -A, L), "A must be"),
-    (lambda: el.gravity_force(7800.0, A, L, -9.81), "gravity"),
+    (lambda: el.gravity_force(7800.0, A, L, (0.0, np.nan)), "gravity"),
+    (lambda: el.internal_force(straight(), straight(), L, E, A, I, -1.0), "damping"),
     (lambda: el.shape_functions(1.5, L), "xi"),
 ])
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- material damping ------------------------------------------------------------------------
+C_DAMP = 0.02   # s
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_damping_force_is_gradient_of_dissipation_rate(model):
+    """F_D = dD/dedot and D is quadratic in edot, so D(edot) = F_D(edot) . edot / 2: the
+    dissipated power F_D . edot equals 2 D, and F_D is the central-difference gradient in edot
+    of P/2 = F_D . edot / 2 (a homogeneous quadratic)."""
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        e, edot = random_deformed(rng), rng.standard_normal(8)
+        undamped = el.elastic_force(e, L, E, A, I, model)
+        f, power = el.internal_force(e, edot, L, E, A, I, C_DAMP, model)
+        fd = f - undamped
+        assert power == pytest.approx(fd @ edot, rel=1e-12)
+        assert power >= 0.0
+        half_power = lambda v: el.internal_force(e, v, L, E, A, I, C_DAMP, model)[1] / 2
+        grad = central_differences(half_power, edot)
+        assert np.allclose(grad, fd, rtol=1e-6, atol=1e-7 * np.abs(fd).max())
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_damping_is_the_strain_rate_stiffness(model):
+    """Kelvin-Voigt: the damping matrix C = dF_D/dedot is c times the material part of the
+    tangent stiffness, i.e. the Hessian of U minus the terms with second derivatives of the
+    strains; both parts are symmetric, and C is positive semi-definite with the rigid motions of
+    a straight element in its null space."""
+    rng = np.random.default_rng(3)
+    e, edot = random_deformed(rng), rng.standard_normal(8)
+    C = el.damping_matrix(e, edot, L, E, A, I, C_DAMP, model)
+    assert np.allclose(C, C.T, atol=1e-9 * np.abs(C).max())
+    assert np.linalg.eigvalsh(0.5 * (C + C.T)).min() > -1e-9 * np.abs(C).max()
+    # linear in edot: C edot = F_D
+    fd = el.internal_force(e, edot, L, E, A, I, C_DAMP, model)[0] - el.elastic_force(e, L, E, A, I, model)
+    assert np.allclose(C @ edot, fd, rtol=1e-10, atol=1e-10 * np.abs(fd).max())
+    s = straight(angle=0.4)
+    rigid = np.array([0.0, 0.0, -np.sin(0.4), np.cos(0.4), -L * np.sin(0.4), L * np.cos(0.4),
+                      -np.sin(0.4), np.cos(0.4)])     # rotation rate about the first node
+    for v in (np.tile([1.0, 0.0, 0.0, 0.0], 2), np.tile([0.0, 1.0, 0.0, 0.0], 2), rigid):
+        f, power = el.internal_force(s, v, L, E, A, I, C_DAMP, model)
+        assert abs(power) < 1e-12 * E * A
+        assert np.abs(f).max() < 1e-6
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_damped_tangent_is_jacobian_of_damped_force(model):
+    rng = np.random.default_rng(4)
+    e, edot = random_deformed(rng), rng.standard_normal(8)
+    K = el.tangent_stiffness(e, L, E, A, I, model, edot=edot, damping=C_DAMP)
+    fd = central_differences(lambda x: el.internal_force(x, edot, L, E, A, I, C_DAMP, model)[0], e)
+    assert np.allclose(K, fd, rtol=1e-5, atol=1e-6 * np.abs(K).max())
+
+
+def test_rigid_body_point_map_and_mass():
+    """A point d of the body frame: r + A(d) u is the rotation of d by the body angle."""
+    from rancf.elements import rigid
+    phi, d = 0.7, np.array([0.3, -0.2])
+    u = np.array([np.cos(phi), np.sin(phi)])
+    R = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
+    assert np.allclose(rigid.point_map(d) @ u, R @ d)
+    # kinetic energy 1/2 m |r'|^2 + 1/2 I phi'^2 = 1/2 X'^T M X' with u' = phi' J u
+    m, Ig, rdot, phid = 2.0, 0.3, np.array([0.5, -1.0]), 1.7
+    Xdot = np.concatenate([rdot, phid * np.array([-u[1], u[0]])])
+    assert Xdot @ rigid.mass_matrix(m, Ig) @ Xdot / 2 == pytest.approx(0.5 * m * rdot @ rdot + 0.5 * Ig * phid**2)

@@ -785,6 +785,11 @@ cdef class RecursiveKernel:
                 memcpy(self.data.qref, self.data.q, self.data.m.n_joints * sizeof(double))
         return 0
 
+    def joint_coordinates(self):
+        """Joint coordinates at the last kinematics into ``arrays['q']``, ``arrays['qd']`` (the
+        angles on the branch nearest ``arrays['qref']``, which then follows them)."""
+        track_joints(&self.data)
+
     def factorize(self):
         """Factor B^T Mel B at the last kinematics; 0 or vertex + 1 if singular."""
         cdef int status

@@ -165,6 +165,7 @@ class Recursive:
         if qref is not None:
             self.kernel.arrays["qref"][:len(qref)] = qref
         self.derivative(t, y)
+        self.kernel.joint_coordinates()
         k, nj = self.kernel.arrays, self.assembly.n_joints
         reaction, _ = self.kernel.reactions()
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)

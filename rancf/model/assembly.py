@@ -197,15 +197,15 @@ class Assembly:
             q, _, _ = j.drive_values(0.0)
             if self.joint_kind[k] == PRISMATIC:
                 if abs(q) > tol:
-                    raise ValueError(f"joint {k} (prismatic): drive q(0) = {q!r} m, but the slide "
+                    raise ValueError(f"joint {k} (prismatic): drive q(0) = {q:.6g} m, but the slide "
                                      "starts at 0 (the joint points coincide)")
             else:
                 mismatch = abs(_wrap(q - self.joint_theta0[k]))
                 if mismatch > 1e-8:
-                    raise ValueError(f"joint {k} (revolute): drive q(0) = {q!r} rad does not match "
-                                     f"the initial relative angle {self.joint_theta0[k]!r} rad "
+                    raise ValueError(f"joint {k} (revolute): drive q(0) = {q:.6g} rad does not match "
+                                     f"the initial relative angle {self.joint_theta0[k]:.6g} rad "
                                      "(modulo 2 pi) of the child and the parent")
-                self.joint_q0[k] = q
+                self.joint_q0[k] = float(q)
             if self.joint_kind[k] == PRISMATIC and self.parent_kind[k] == NODE:
                 raise ValueError(f"joint {k}: a driven prismatic joint needs a ground or rigid-body "
                                  "parent (the slide along a stretching beam tangent is not defined "

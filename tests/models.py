@@ -1,0 +1,105 @@
+"""Test models: a branched tree with every joint kind, a closed four-bar linkage, and random
+states that satisfy every joint (rebuilt by the recursion from random coordinates)."""
+import numpy as np
+
+import rancf
+from rancf.formulations import recursive
+
+E, RHO, AREA, INERTIA = 5e6, 2000.0, 4e-4, 2e-8
+
+
+def R(a):
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+
+def ramp(t, rise=0.2):
+    """0 at t = 0, 1 from t = rise on, C^1 (loads that start smoothly excite no stiff modes)."""
+    return np.sin(0.5 * np.pi * min(t / rise, 1.0)) ** 2
+
+
+def branched_tree(elastic_model="shabana", damping=0.01, gravity=(0.3, -9.81), E=E, smooth=False):
+    """Two trees on the ground with every joint kind of DESIGN.md section 6.
+
+    Tree 1: beam b1 pinned at the origin; b2 revolute at b1's end with a spring-damper effort;
+    b3 clamped (fixed) at b1's interior node; rigid r1 revolute at b2's end (off its centre);
+    rigid r2 driven revolute on r1; beam b4 prismatic on r1 (rail at 0.7 rad, constant effort);
+    rigid r3 prismatic on b2's interior node. Tree 2: beam b5 driven from a ground point with an
+    angle; rigid r4 fixed at b5's end; rigid r5 on a driven prismatic joint on r4. Loads: a
+    force and moment on b2's end, time functions on r1, a moment on b3's end; damping in b1.
+    ``smooth``: the loads and efforts rise from 0 over 0.2 s (:func:`ramp`) instead of being
+    applied at once (a concentrated load applied at once excites the stiff modes).
+    """
+    k = ramp if smooth else (lambda t: 1.0)
+    m = rancf.Model(gravity=gravity, elastic_model=elastic_model)
+    b1 = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA, damping=damping)
+    b2 = m.add_beam(1.2, 3, E, RHO, AREA, INERTIA, start=(1.0, 0.0), angle=-0.4)
+    b3 = m.add_beam(0.8, 2, E, RHO, AREA, INERTIA, start=(0.5, 0.0), angle=1.2)
+    m.add_joint("revolute", m.ground.point(0, 0), b1.start)
+    m.add_joint("revolute", b1.end, b2.start, effort=lambda t, q, qd: -3.0 * k(t) * q - 0.2 * qd)
+    m.add_joint("fixed", b1.node(1), b3.start)
+    end2 = np.array([1.0, 0.0]) + 1.2 * np.array([np.cos(-0.4), np.sin(-0.4)])
+    c1 = end2 + [0.1, -0.05]
+    r1 = m.add_rigid_body(2.0, 0.05, position=c1, angle=0.3)
+    m.add_joint("revolute", b2.end, r1.point(*(R(-0.3) @ -np.array([0.1, -0.05]))))
+    d1 = np.array([0.15, 0.05])
+    p1 = c1 + R(0.3) @ d1
+    r2 = m.add_rigid_body(0.7, 0.01, position=p1 + R(-0.9) @ [0.1, 0.0], angle=-0.9)
+    m.add_joint("revolute", r1.point(*d1), r2.point(-0.1, 0.0),
+                drive=lambda t: (-1.2 + 0.5 * np.sin(2 * t), np.cos(2 * t), -2.0 * np.sin(2 * t)))
+    b4 = m.add_beam(0.6, 2, E, RHO, AREA, INERTIA, start=p1, angle=1.0)
+    m.add_joint("prismatic", r1.point(*d1), b4.start, axis=0.7,
+                effort=(lambda t, q, qd: 0.5 * k(t)) if smooth else 0.5)
+    p = np.array([1.0, 0.0]) + 0.4 * np.array([np.cos(-0.4), np.sin(-0.4)])
+    r3 = m.add_rigid_body(0.5, 0.02, position=p + R(0.2) @ [0.05, 0.02], angle=0.2)
+    m.add_joint("prismatic", b2.node(1), r3.point(-0.05, -0.02))
+    b5 = m.add_beam(0.9, 2, E, RHO, AREA, INERTIA, start=(-1.0, 0.5), angle=2.0)
+    m.add_joint("revolute", m.ground.point(-1.0, 0.5, angle=0.5), b5.start,
+                drive=(lambda t: (1.5 + 0.1 * t**3, 0.3 * t**2, 0.6 * t)) if smooth else
+                (lambda t: (1.5 + 0.2 * t**2, 0.4 * t, 0.4)))
+    end5 = b5.reference_nodes()[-1, :2]
+    r4 = m.add_rigid_body(0.3, 0.004, position=end5 + R(2.0) @ [0.1, 0.0], angle=2.0)
+    m.add_joint("fixed", b5.end, r4.point(-0.1, 0.0))
+    r5 = m.add_rigid_body(0.4, 0.003, position=end5 + R(2.0) @ [0.1, 0.0] + R(2.3) @ [0.2, 0.0],
+                          angle=2.3)
+    m.add_joint("prismatic", r4.centre, r5.point(-0.2, 0.0), axis=0.3,
+                drive=lambda t: (0.1 * np.sin(3 * t), 0.3 * np.cos(3 * t), -0.9 * np.sin(3 * t)))
+    if smooth:
+        m.add_force(b2.end, force=lambda t: (k(t), -2.0 * k(t)), moment=lambda t: 0.3 * k(t))
+        m.add_force(b3.end, moment=lambda t: -0.2 * k(t))
+    else:
+        m.add_force(b2.end, force=(1.0, -2.0), moment=0.3)
+        m.add_force(b3.end, moment=-0.2)
+    m.add_force(r1.point(0.05, 0.0), force=lambda t: (np.cos(t) * k(t), 0.5 * k(t)),
+                moment=lambda t: 0.1 * t)
+    return m
+
+
+def four_bar(n_elements=3, E_bar=2e7, gravity=(0.0, -9.81), tilt=0.3):
+    """A closed four-bar linkage of three beams between ground pins at (0, 0) and (1, 0): a
+    parallelogram with 0.4 m crank and rocker leaning ``tilt`` rad from the vertical and a
+    1 m coupler, at rest."""
+    m = rancf.Model(gravity=gravity)
+    up = np.pi / 2 - tilt
+    top = 0.4 * np.array([np.cos(up), np.sin(up)])
+    crank = m.add_beam(0.4, n_elements, E_bar, RHO, AREA, INERTIA, angle=up)
+    coupler = m.add_beam(1.0, n_elements, E_bar, RHO, AREA, INERTIA, start=top)
+    rocker = m.add_beam(0.4, n_elements, E_bar, RHO, AREA, INERTIA, start=top + [1.0, 0.0],
+                        angle=up + np.pi)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), crank.start)
+    m.add_joint("revolute", crank.end, coupler.start)
+    m.add_joint("revolute", coupler.end, rocker.start)
+    m.add_joint("revolute", m.ground.point(1.0, 0.0), rocker.end)
+    return m, (crank, coupler, rocker)
+
+
+def random_state(model, rng, t=0.3, amplitude=0.05):
+    """A random state ``y`` of the recursive formulation that satisfies every joint at t, with
+    its coordinates x and velocities v (n_x,)."""
+    rec = recursive.of(model.build())
+    A = rec.assembly
+    y = np.concatenate([A.x0 + amplitude * rng.standard_normal(A.n_x),
+                        rng.standard_normal(rec.n_dof), [0.0, 0.0]])
+    for _ in range(2):      # rebuild the first vertices, then the velocities at the rebuilt x
+        rec.kernel.kinematics(t, y)
+        y[:A.n_x] = rec.kernel.arrays["X"]
+    return y, rec.kernel.arrays["X"].copy(), rec.kernel.arrays["V"].copy()

@@ -1,0 +1,224 @@
+"""The recursive and the DAE formulations of one model against each other: two independent
+derivations (relative coordinates with the joint table of DESIGN.md section 6, eliminated in
+O(n); absolute coordinates with constraint rows and multipliers, solved densely)."""
+import numpy as np
+import pytest
+
+import rancf
+from rancf.formulations import recursive
+from rancf.formulations.dae import DAE
+from models import branched_tree, four_bar, random_state
+
+MODELS = ["shabana", "berzeri", "reissner"]
+
+
+def dae_accelerations(dae, x, v, t):
+    """(a, lambda) of the index-3 DAE at a consistent state, by a dense saddle-point solve."""
+    F = dae.force(x, v, t)
+    fac = dae.newton_matrix(x, np.zeros_like(x), np.zeros(dae.n_constraints), v, t, x, t,
+                            1.0, 0.0, 0.0, 0.0, 1.0)
+    return fac.solve(F, -dae.acceleration_bias(x, v, t))
+
+
+@pytest.mark.parametrize("elastic_model", MODELS)
+def test_recursive_accelerations_equal_the_dae(elastic_model):
+    """DECISIONS.md 7: at random consistent states of a branched tree with rigid bodies,
+    fixed, driven, actuated and prismatic joints, loads, damping and tilted gravity."""
+    m = branched_tree(elastic_model)
+    A = m.build()
+    rec, dae = recursive.of(A), DAE(A, "dense")
+    rng = np.random.default_rng(1)
+    for t in (0.3, 1.7):
+        y, x, v = random_state(m, rng, t)
+        a = dae_accelerations(dae, x, v, t)[0]
+        assert np.abs(rec.accelerations(t, y) - a).max() <= 1e-10 * np.abs(a).max()
+
+
+def test_recursive_velocities_satisfy_the_velocity_constraints():
+    """V = chi V_p + eps eta + bh q'(t) lies on Phi_x V + Phi_t = 0 (the drives' Phi_t included)
+    and the rebuilt coordinates on Phi = 0: the joint table against the constraint rows."""
+    m = branched_tree()
+    A = m.build()
+    dae = DAE(A, "dense")
+    rng = np.random.default_rng(2)
+    for t in (0.0, 0.8):
+        _, x, v = random_state(m, rng, t, amplitude=0.2)
+        assert np.abs(dae.constraint(x, t)).max() <= 1e-13
+        assert np.abs(dae.constraint_jacobian(x, t) @ v + dae.velocity_bias(x, t)).max() \
+            <= 1e-12 * np.abs(v).max()
+
+
+def test_joint_coordinates_and_reactions_equal_the_dae():
+    """Drive torques, clamp moments and the driven slide force: the recursion's
+    ``bh^T (H A - f)`` against the DAE's ``-lambda |p| |c|`` and ``-lambda``."""
+    m = branched_tree()
+    A = m.build()
+    rec, dae = recursive.of(A), DAE(A, "dense")
+    y, x, v = random_state(m, np.random.default_rng(3))
+    t = 0.3
+    _, _, q, qd, reaction = rec.outputs(t, y)
+    lam = dae_accelerations(dae, x, v, t)[1]
+    seen = dae.observe(x, v, t, lam)
+    assert np.allclose(seen["joint_q"], q, rtol=0, atol=1e-14)
+    assert np.allclose(seen["joint_qd"], qd, rtol=0, atol=1e-12)
+    held = [k for k, j in enumerate(A.joints) if j.kind == "fixed" or j.driven]
+    assert len(held) == 5 and np.all(np.abs(reaction[held]) > 1e-3)
+    assert np.allclose(seen["reactions"], reaction, rtol=1e-10, atol=1e-12)
+
+
+def test_trajectories_agree_as_converged_solutions():
+    """DECISIONS.md 7: recursive DOPRI5 at rtol = atol = 1e-11 against the DAE with
+    generalized-alpha at h and h/2 from the same state, extrapolated (second order), over
+    0.5 s. The loads rise smoothly: a concentrated load applied at once excites stiff modes
+    (about 1700 rad/s) that generalized-alpha resolves only for h below about 1e-5 s."""
+    m = branched_tree(smooth=True)
+    L = m.build().size
+    ref = rancf.simulate(m, 0.5, 1e-3, method="dopri5", rtol=1e-11, atol=1e-11, output_every=100)
+    runs = [rancf.simulate(m, 0.5, h, method="generalized-alpha", output_every=round(0.1 / h),
+                           state=ref.state(0), tol=1e-12, formulation="dae").nodes[:, :, :2]
+            for h in (2.5e-4, 1.25e-4)]
+    errors = [np.abs(r - ref.nodes[:, :, :2]).max() / L for r in runs]
+    assert np.log2(errors[0] / errors[1]) > 1.8
+    extrapolated = (4.0 * runs[1] - runs[0]) / 3.0
+    assert np.abs(extrapolated - ref.nodes[:, :, :2]).max() <= 1e-7 * L
+
+
+@pytest.mark.parametrize("linear_solver", ["dense", "sparse"])
+def test_dae_newton_matrix_is_the_jacobian_of_the_step_residual(linear_solver):
+    """[[c_m M + c_k K + c_c C, w G^T], [G, 0]] against central differences of the DAE's force,
+    constraint and constraint-force terms (loads, efforts and damping included)."""
+    m = branched_tree()
+    A = m.build()
+    dae = DAE(A, linear_solver)
+    _, x, v = random_state(m, np.random.default_rng(4))
+    t, n = 0.3, A.n_x
+    lam = np.random.default_rng(5).standard_normal(dae.n_constraints)
+    c_m, c_k, c_c, w = 0.7, 0.2, 0.05, 0.9
+    S = dae.newton_matrix(x, v, lam, v, t, x, t, c_m, 0.0, c_k, c_c, w, factor=False)
+    S = S.toarray() if hasattr(S, "toarray") else S
+
+    def residual(xx, vv):
+        return -dae.force(xx, vv, t) + dae.constraint_jacobian(xx, t).T @ lam
+
+    h = 1e-6
+    K, C, G = np.zeros((n, n)), np.zeros((n, n)), np.zeros((dae.n_constraints, n))
+    for k in range(n):
+        e = np.zeros(n)
+        e[k] = h
+        K[:, k] = (residual(x + e, v) - residual(x - e, v)) / (2 * h)
+        C[:, k] = (residual(x, v + e) - residual(x, v - e)) / (2 * h)
+        G[:, k] = (dae.constraint(x + e, t) - dae.constraint(x - e, t)) / (2 * h)
+    M = dae.M.toarray()
+    expected = np.block([[c_m * M + c_k * K + c_c * C, w * G.T], [G, np.zeros((G.shape[0],) * 2)]])
+    assert np.allclose(S, expected, rtol=1e-5, atol=1e-6 * np.abs(expected).max())
+
+
+def test_constraint_time_derivatives_against_finite_differences():
+    """Along a path x(s) = x + s v + s^2/2 a at time t + s: d Phi/ds = Phi_x v + Phi_t and
+    d^2 Phi/ds^2 = Phi_x a + xi + 2 Phi_xt v + Phi_tt (the drives' rheonomic rows included)."""
+    m = branched_tree()
+    dae = DAE(m.build(), "dense")
+    rng = np.random.default_rng(6)
+    _, x, v = random_state(m, rng)
+    a, t, h = rng.standard_normal(x.size), 0.4, 1e-4
+    phi = lambda s: dae.constraint(x + s * v + 0.5 * s * s * a, t + s)
+    first = (phi(h) - phi(-h)) / (2 * h)
+    second = (phi(h) - 2 * phi(0.0) + phi(-h)) / h**2
+    J = dae.constraint_jacobian(x, t)
+    assert np.allclose(first, J @ v + dae.velocity_bias(x, t), rtol=0, atol=1e-7)
+    assert np.allclose(second, J @ a + dae.acceleration_bias(x, v, t), rtol=0, atol=1e-5)
+
+
+def test_closed_loop_stays_closed_and_conserves_energy():
+    """A four-bar of beams (DAE: the loop closes by constraints) released under gravity from a
+    tilted parallelogram: the loop stays closed to round-off at every output, and the energy
+    error of generalized-alpha falls at second order with the step (a wrong force, constraint
+    or multiplier term would leave an error that does not fall)."""
+    m, (crank, coupler, rocker) = four_bar()
+    A = m.build()
+    assert A.recursive_reason is not None and "loop" in A.recursive_reason
+    drifts = []
+    for h in (1e-3, 5e-4):
+        res = rancf.simulate(m, 0.5, h, method="generalized-alpha", rho_inf=0.9,
+                             output_every=round(0.01 / h))
+        assert res.formulation == "dae" and res.status == "ok"
+        assert res.extra["constraint_violation"][:, 0].max() < 1e-12
+        assert np.abs(res.position(rocker.end) - np.array([1.0, 0.0])).max() < 1e-12
+        drifts.append(res.energy_drift())
+    assert np.log2(drifts[0] / drifts[1]) > 1.8
+
+
+def test_recursive_formulation_refuses_loops_and_auto_picks_dae():
+    m, _ = four_bar()
+    with pytest.raises(ValueError, match="close loops.*formulation='dae'"):
+        rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", formulation="recursive")
+    with pytest.raises(ValueError, match="needs the recursive formulation"):
+        rancf.simulate(m, 0.01, 1e-3, method="rk4")
+
+
+@pytest.mark.parametrize("method,params", [("newmark", {}), ("generalized-alpha", {"rho_inf": 0.8}),
+                                           ("backward-euler", {})])
+def test_implicit_recursive_takes_the_same_steps_as_the_dae(method, params):
+    """For a tree of beams on revolute joints the map q -> x is linear and constant, so a step of
+    implicit RANCF is the DAE's step with the same scheme: equal to the Newton tolerance."""
+    m = rancf.pendulum(n_bodies=3, elements_per_body=2, E=210e9)
+    a = rancf.simulate(m, 0.2, 1e-3, method=method, formulation="recursive", tol=1e-12, **params)
+    b = rancf.simulate(m, 0.2, 1e-3, method=method, formulation="dae", tol=1e-12, **params)
+    assert a.formulation == "recursive" and b.formulation == "dae"
+    assert np.abs(a.nodes - b.nodes).max() < 1e-9 * m.build().size
+    assert a.stats["newton_iterations"] <= 2 * a.stats["steps"] + 1
+
+
+def test_implicit_recursive_refuses_state_dependent_maps():
+    m = rancf.pendulum(n_bodies=2, elements_per_body=2, joint="prismatic")
+    with pytest.raises(ValueError, match="revolute joints"):
+        rancf.simulate(m, 0.01, 1e-3, method="newmark", formulation="recursive")
+    assert rancf.simulate(m, 0.01, 1e-3, method="newmark").formulation == "dae"
+
+
+def test_stiff_pendulum_at_large_steps_converges_to_rk4_at_second_order():
+    """5 x 5, E = 210 GPa: implicit RANCF (generalized-alpha) at 1e-3 and 5e-4 s, 100 and 50
+    times RK4's stable step, against RK4 at 1e-5 s over 0.2 s: the error falls at the scheme's
+    second order, so the large step integrates the same motion."""
+    chain = rancf.pendulum(E=210e9)
+    ref = rancf.simulate(chain, 0.2, 1e-5, method="rk4", output_every=1000)
+    errors = []
+    for h in (1e-3, 5e-4):
+        res = rancf.simulate(chain, 0.2, h, method="generalized-alpha", rho_inf=0.9,
+                             output_every=round(0.01 / h))
+        assert res.status == "ok" and res.formulation == "recursive"
+        errors.append(np.abs(res.tip() - ref.tip()).max())
+    assert np.log2(errors[0] / errors[1]) > 1.8
+
+
+@pytest.mark.parametrize("projection", [True, "mass"])
+def test_projection_brings_violations_to_round_off(projection):
+    """The index-3 schemes hold Phi but leave Phi' and Phi'' violated; projection (paper eq.
+    15-17, drives' Phi_t included) brings all three to round-off."""
+    m = branched_tree(smooth=True)
+    kw = dict(method="generalized-alpha", rho_inf=0.8, formulation="dae", output_every=1)
+    free = rancf.simulate(m, 0.05, 1e-3, **kw)
+    proj = rancf.simulate(m, 0.05, 1e-3, projection=projection, **kw)
+    vf = free.extra["constraint_violation"].max(axis=0)
+    vp = proj.extra["constraint_violation"].max(axis=0)
+    assert vf[1] > 1e-8 and vf[2] > 1e-6
+    assert vp[0] < 1e-13 and vp[1] < 1e-11 and vp[2] < 1e-9, vp
+
+
+def test_newton_failure_is_reported_and_keeps_results():
+    res = rancf.simulate(rancf.pendulum(n_bodies=2, elements_per_body=2), 0.1, 1e-2,
+                         method="newmark", formulation="dae", max_iter=1, tol=1e-16)
+    assert res.status == "failed" and "Newton did not converge" in res.message
+    assert len(res.t) == 1
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    (dict(formulation="dae", method="newmark", linear_solver="cholmod"), "linear_solver"),
+    (dict(formulation="dae", method="hht", alpha=0.2), "alpha"),
+    (dict(formulation="dae", method="generalized-alpha", rho_inf=-1), "rho_inf"),
+    (dict(method="newmark", tol=-1.0), "tol"), (dict(method="newmark", max_iter=0), "max_iter"),
+    (dict(method="newmark", formulation="recursive", projection=True), "projection"),
+])
+def test_bad_implicit_options_are_named(kwargs, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        rancf.simulate(rancf.pendulum(n_bodies=2, elements_per_body=2), 0.1, 1e-2, **kwargs)

@@ -1,0 +1,84 @@
+"""The one Result: the same fields from every formulation, files written atomically and read
+back with or without the model."""
+import os
+import stat
+
+import numpy as np
+import pytest
+
+import rancf
+from models import branched_tree
+
+
+@pytest.fixture(scope="module")
+def tree_runs():
+    m = branched_tree()
+    return m, {f: rancf.simulate(m, 0.05, 1e-3 if f == "dae" else 1e-4, method=meth,
+                                 output_every=10 if f == "dae" else 100, formulation=f)
+               for f, meth in (("recursive", "rk4"), ("dae", "generalized-alpha"))}
+
+
+def test_every_formulation_fills_the_same_fields(tree_runs):
+    m, runs = tree_runs
+    A = m.build()
+    for res in runs.values():
+        n = len(res.t)
+        assert res.nodes.shape == res.velocities.shape == (n, A.n_vertices, 4)
+        assert res.joint_q.shape == res.joint_qd.shape == res.reactions.shape == (n, A.n_joints)
+        assert res.work.shape == res.dissipated.shape == (n,)
+        assert set(res.stats) >= {"steps", "nfev", "njev", "nlu", "newton_iterations", "rejected"}
+        assert list(res.energy().columns) == ["t", "kinetic", "elastic", "gravity", "work",
+                                              "dissipated", "total"]
+    assert "constraint_violation" in runs["dae"].extra and "beta" in runs["recursive"].extra
+
+
+def test_positions_of_points_follow_the_coordinates(tree_runs):
+    """A rigid-body point is r + R(phi) d; a beam node is its coordinates; the tip is the last
+    beam's end."""
+    m, runs = tree_runs
+    res = runs["recursive"]
+    r1 = m.rigid_bodies[0]
+    d = np.array([0.05, -0.02])
+    X = res.nodes[:, m.build().body_vertex[0]]
+    phi = np.arctan2(X[:, 3], X[:, 2])
+    expected = X[:, :2] + np.column_stack([np.cos(phi) * d[0] - np.sin(phi) * d[1],
+                                           np.sin(phi) * d[0] + np.cos(phi) * d[1]])
+    np.testing.assert_allclose(res.position(r1.point(*d)), expected, atol=1e-14)
+    np.testing.assert_array_equal(res.tip(), res.position(m.beams[-1].end))
+    with pytest.raises(ValueError, match="another model"):
+        res.position(branched_tree().beams[0].end)
+    with pytest.raises(ValueError, match="joint must be a Joint"):
+        res.joint(99)
+
+
+def test_save_load_roundtrip(tmp_path, tree_runs):
+    m, runs = tree_runs
+    res = runs["dae"]
+    path = tmp_path / "run.npz"
+    res.save(path)
+    assert os.listdir(tmp_path) == ["run.npz"]      # no temporary file left behind
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~umask
+    for back in (rancf.load(path), rancf.load(path, model=m)):
+        for name in ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work",
+                     "dissipated"):
+            np.testing.assert_array_equal(getattr(back, name), getattr(res, name))
+        assert back.status == res.status and back.stats == res.stats
+        np.testing.assert_array_equal(back.extra["constraint_violation"],
+                                      res.extra["constraint_violation"])
+        np.testing.assert_allclose(back.energy().to_numpy(), res.energy().to_numpy(), rtol=0, atol=0)
+    assert np.array_equal(rancf.load(path, model=m).tip(), res.tip())
+    with pytest.raises(ValueError, match="loaded without"):
+        rancf.load(path).tip()
+    with pytest.raises(ValueError, match="vertices in the file"):
+        rancf.load(path, model=rancf.pendulum())
+
+
+def test_a_state_from_a_result_continues_the_run():
+    """Two half runs from the state at the middle equal one run (RK4, same steps)."""
+    m = rancf.pendulum(n_bodies=2, elements_per_body=2)
+    whole = rancf.simulate(m, 0.2, 1e-3, output_every=100)
+    first = rancf.simulate(m, 0.1, 1e-3, output_every=100)
+    second = rancf.simulate(m, 0.1, 1e-3, output_every=100, state=first.state(-1))
+    np.testing.assert_allclose(second.nodes[-1], whole.nodes[-1], rtol=0, atol=1e-12)

@@ -1,0 +1,85 @@
+"""Static equilibrium against analytic solutions: the inextensible elastica of a cantilever under
+a tip force, the semicircle of a beam under a pure end moment, and equilibrium of forces."""
+import numpy as np
+import pytest
+
+import rancf
+
+L, E, RHO = 2.0, 2.07e11, 7800.0
+# Inextensible elastica, cantilever with a tip force of fixed direction (CASES.md, solve_bvp):
+# k = P L^2 / EI -> (shortening u_x / L, deflection u_y / L, end rotation in rad)
+ELASTICA = {1: (0.056433, 0.301721, 0.461352), 3: (0.254420, 0.603253, 0.986017)}
+
+
+def cantilever(n_elements, A, I, elastic_model="reissner"):
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model=elastic_model)
+    b = m.add_beam(L, n_elements, E, RHO, A, I)
+    clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    return m, b, clamp
+
+
+@pytest.mark.parametrize("k", sorted(ELASTICA))
+def test_cantilever_approaches_the_inextensible_elastica(k):
+    """The elastica is inextensible; the beam's axial stretch falls as 1/EA, so the distance to
+    the elastica must fall about 10x when EA grows 10x at fixed EI (and be small: a 16-element
+    Reissner beam is converged to better than 1e-4 L in bending)."""
+    I = 8.333e-6
+    errors = []
+    for A in (0.01, 0.1):
+        m, b, clamp = cantilever(16, A, I)
+        P = k * E * I / L**2
+        m.add_force(b.end, force=(0.0, -P))
+        eq = rancf.static(m, load_steps=5)
+        assert eq.status == "ok"
+        tip = eq.position(b.end)[0]
+        slope = eq.nodes[0, -1, 2:]
+        ux, uy, rot = ELASTICA[k]
+        errors.append(max(abs((L - tip[0]) / L - ux), abs(-tip[1] / L - uy),
+                          abs(-np.arctan2(slope[1], slope[0]) - rot)))
+        # the clamp holds the moment of the tip force about the origin
+        assert eq.reaction(clamp)[0] == pytest.approx(P * tip[0], rel=1e-8)
+    assert errors[1] < 0.2 * errors[0] and errors[1] < 1e-4
+
+
+def test_pure_end_moment_bends_a_semicircle():
+    """M = pi E I / L: a circle of radius L / pi, tip at (0, 2 L / pi) (Reissner model: its
+    curvature is the exact bending strain, so the error is the discretization's, fourth order)."""
+    errors = []
+    for n in (8, 16):
+        m, b, _ = cantilever(n, 0.01, 8.333e-6)
+        m.add_force(b.end, moment=np.pi * E * 8.333e-6 / L)
+        eq = rancf.static(m, load_steps=10)
+        assert eq.status == "ok"
+        errors.append(np.linalg.norm(eq.position(b.end)[0] - [0.0, 2 * L / np.pi]) / L)
+    assert errors[1] < 1e-4 and errors[0] / errors[1] > 8.0
+
+
+def test_hanging_rigid_body_and_beam_under_gravity():
+    """A rigid body hanging from a revolute joint at its top point: equilibrium with the centre
+    straight below the pin; the pin carries the weight, the free joint no moment."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    r = m.add_rigid_body(2.0, 0.1, position=(0.0, -0.5), angle=-np.pi / 2)
+    j = m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
+    eq = rancf.static(m)
+    np.testing.assert_allclose(eq.position(r.centre)[0], [0.0, -0.5], atol=1e-12)
+    assert eq.reaction(j)[0] == 0.0
+    assert eq.energy().gravity.iloc[0] == pytest.approx(-2.0 * 9.81 * 0.5)   # m g y, y = -0.5 m
+
+
+def test_failed_load_step_is_reported_with_the_last_equilibrium():
+    m, b, _ = cantilever(4, 0.01, 8.333e-6)
+    m.add_force(b.end, force=(0.0, -10 * E * 8.333e-6 / L**2))
+    eq = rancf.static(m, load_steps=1, max_iter=2)
+    assert eq.status == "failed" and "load step 1 of 1" in eq.message and "raise load_steps" in eq.message
+    assert eq.extra["load_factor"][0] == 0.0
+    np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
+
+
+@pytest.mark.parametrize("kwargs,error,match", [
+    (dict(load_steps=0), ValueError, "load_steps"), (dict(tol=-1.0), ValueError, "tol"),
+    (dict(max_iter=1.5), TypeError, "max_iter"), (dict(linear_solver="cg"), ValueError, "linear_solver"),
+])
+def test_bad_static_arguments_are_named(kwargs, error, match):
+    m, b, _ = cantilever(2, 0.01, 8.333e-6)
+    with pytest.raises(error, match=match):
+        rancf.static(m, **kwargs)
