@@ -310,20 +310,33 @@ cdef void beam_tangent(int model, const double* e, const double* edot, double l,
             C[8 * i + j] = fz[i].imag / COMPLEX_STEP
 
 
+cdef _check_element(int model, e, edot, double l, out):
+    """The kernels' contract: a known model, 8-vectors, l > 0, an output of 8 or 8 x 8."""
+    if model not in (SHABANA, BERZERI, REISSNER):
+        raise ValueError(f"model must be 0, 1 or 2, got {model}")
+    if e.shape[0] != 8 or edot.shape[0] != 8:
+        raise ValueError("e and edot must have 8 entries")
+    if not l > 0.0:
+        raise ValueError(f"l must be > 0, got {l}")
+
+
 def force(int model, const double[::1] e, const double[::1] edot, double l, double EA,
           double EI, double c, double[::1] f):
-    """Python entry to :c:func:`beam_force`: returns ``(U, dissipated power)``.
-
-    Shapes are checked by :mod:`rancf.elements.beam`.
-    """
+    """Python entry to :c:func:`beam_force`: returns ``(U, dissipated power)``."""
     cdef double P = 0.0
+    _check_element(model, e, edot, l, f)
+    if f.shape[0] != 8:
+        raise ValueError("f must have 8 entries")
     cdef double U = beam_force(model, &e[0], &edot[0], l, EA, EI, c, &f[0], &P)
     return U, P
 
 
 def tangent(int model, const double[::1] e, const double[::1] edot, double l, double EA,
             double EI, double c, double[:, ::1] K, double[:, ::1] C):
-    """Python entry to :c:func:`beam_tangent` (shapes checked by rancf.elements.beam)."""
+    """Python entry to :c:func:`beam_tangent`: K and C (8, 8)."""
+    _check_element(model, e, edot, l, K)
+    if K.shape[0] != 8 or K.shape[1] != 8 or C.shape[0] != 8 or C.shape[1] != 8:
+        raise ValueError("K and C must have shape (8, 8)")
     beam_tangent(model, &e[0], &edot[0], l, EA, EI, c, &K[0, 0], &C[0, 0])
 
 
@@ -341,6 +354,15 @@ def beam_energies(int model, const int[:, ::1] element_nodes, const double[::1] 
     cdef double v[8]
     cdef double f[8]
     cdef double P
+    if model not in (SHABANA, BERZERI, REISSNER):
+        raise ValueError(f"model must be 0, 1 or 2, got {model}")
+    if (nodes.shape[2] != 4 or velocities.shape[0] != n_out or velocities.shape[1] != nodes.shape[1]
+            or velocities.shape[2] != 4 or element_nodes.shape[1] != 2
+            or length.shape[0] < n_el or EA.shape[0] < n_el or EI.shape[0] < n_el
+            or M.shape[0] < n_el or M.shape[1] != 8 or M.shape[2] != 8):
+        raise ValueError("beam_energies: inconsistent array shapes")
+    if n_el and (np.min(element_nodes) < 0 or np.max(element_nodes) >= nodes.shape[1]):
+        raise ValueError("beam_energies: element_nodes out of range")
     with nogil:
         for t in range(n_out):
             for s in range(n_el):

@@ -70,6 +70,14 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
     cdef Tree* d = &model.data
     cdef int n_y = model.n_y, n_stages = b.shape[0], n_out = t_out.shape[0]
     cdef int n_q = Q.shape[1]
+    if (y0.shape[0] != n_y or Y.shape[0] != n_out or Y.shape[1] != n_y or Q.shape[0] != n_out
+            or n_q != max(d.m.n_joints, 1) or A.shape[0] != n_stages or A.shape[1] != n_stages
+            or c.shape[0] != n_stages or (b_err.shape[0] not in (0, n_stages)) or n_out < 1
+            or n_stages < 1):
+        raise ValueError("integrate: inconsistent array shapes")
+    if not (h > 0.0 and t_out[0] == 0.0 and np.all(np.diff(t_out) > 0.0)
+            and np.all(np.isfinite(y0))):
+        raise ValueError("integrate: need h > 0, increasing output times from 0, a finite y0")
     cdef bint adaptive = b_err.shape[0] > 0
     cdef double[:, ::1] k = np.zeros((n_stages, n_y))
     cdef double[::1] y = np.array(y0)
