@@ -121,6 +121,79 @@ cdef inline void _rot(double a, const double* x, double* y) noexcept nogil:
 
 
 # --- kinematics ------------------------------------------------------------------------------
+cdef void _polar_slope(double angle, const double* ph, const double* slope, double sd,
+                      double om_c, double accel, const double* nrow, int col, double* X,
+                      double* chi, double* eps, double* bh, double* c) noexcept nogil:
+    """A beam child's slope held at ``angle`` to the parent's direction (the polar form of
+    DESIGN.md 6): ``r'_c = s ch``, ``ch = R(angle) ph``, s recovered from the stored slope, its
+    rate sd the eta of column ``col``. Slope rows: chi ``(s/rho) J ch n^T D`` (``nrow`` is
+    ``n^T D / rho``), eps ``ch``, bh ``s J ch`` (not written if NULL), bias
+    ``2 s' om_c J ch - s om_c^2 ch + s accel J ch`` with ``accel = q'' - 2 om_p sig``."""
+    cdef double ch[2]
+    cdef double Jch[2]
+    cdef double s
+    cdef int i, k
+    _rot(angle, ph, ch)
+    Jch[0] = -ch[1]
+    Jch[1] = ch[0]
+    s = ch[0] * slope[0] + ch[1] * slope[1]
+    X[2] = s * ch[0]
+    X[3] = s * ch[1]
+    for k in range(4):
+        chi[8 + k] = s * Jch[0] * nrow[k]
+        chi[12 + k] = s * Jch[1] * nrow[k]
+    eps[4 + col] = ch[0]
+    eps[6 + col] = ch[1]
+    if bh != NULL:
+        bh[2] = s * Jch[0]
+        bh[3] = s * Jch[1]
+    for i in range(2):
+        c[2 + i] = 2.0 * sd * om_c * Jch[i] - s * om_c * om_c * ch[i] + s * accel * Jch[i]
+
+
+cdef void _held_body(double angle, const double* ph, const double* dc, const double* point,
+                     double om_c, double accel, const double* nrow, double* X, double* chi,
+                     double* bh, double* c) noexcept nogil:
+    """A rigid child whose axis is held at ``angle`` to the parent's direction, its joint point
+    (``dc`` in the body frame) at ``point``: ``u = R(angle) ph``, ``r_G = point - A(dc) u``. With
+    ``K = J u n^T D / rho``: chi's position rows get ``-A(dc) K`` (added to their parent part),
+    its direction rows are K; bh ``[-A(dc) J u; J u]`` (not written if NULL); the bias gets
+    ``[-A(dc) k; k]``, ``k = accel J u - om_c^2 u`` (its position rows added)."""
+    cdef double u[2]
+    cdef double Ju[2]
+    cdef double Au[2]
+    cdef double AJu[2]
+    cdef double kk[2]
+    cdef double Ak[2]
+    cdef int i, k
+    _rot(angle, ph, u)
+    Ju[0] = -u[1]
+    Ju[1] = u[0]
+    _Ad(dc, u, Au)
+    _Ad(dc, Ju, AJu)
+    X[0] = point[0] - Au[0]
+    X[1] = point[1] - Au[1]
+    X[2] = u[0]
+    X[3] = u[1]
+    for k in range(4):
+        chi[k] -= AJu[0] * nrow[k]
+        chi[4 + k] -= AJu[1] * nrow[k]
+        chi[8 + k] = Ju[0] * nrow[k]
+        chi[12 + k] = Ju[1] * nrow[k]
+    if bh != NULL:
+        bh[0] = -AJu[0]
+        bh[1] = -AJu[1]
+        bh[2] = Ju[0]
+        bh[3] = Ju[1]
+    for i in range(2):
+        kk[i] = accel * Ju[i] - om_c * om_c * u[i]
+    _Ad(dc, kk, Ak)
+    c[0] -= Ak[0]
+    c[1] -= Ak[1]
+    c[2] = kk[0]
+    c[3] = kk[1]
+
+
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
     """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring)."""
     cdef ModelData* m = d.m
@@ -146,17 +219,12 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef double n[2]
     cdef double ah[2]
     cdef double Jah[2]
-    cdef double ch[2]
-    cdef double Jch[2]
     cdef double u[2]
     cdef double Ju[2]
     cdef double tmp[2]
     cdef double AJu[2]
-    cdef double kk[2]
-    cdef double Ak[2]
     cdef double zpos[2]
-    cdef double zdir[2]
-    cdef double rho, om_p, sig, om_c, s, sd, g, gd, gdd, phi, phid, qv, qd, qdd, slide_rate
+    cdef double rho, om_p, sig, g, gd, gdd, phi, phid, qv, qd, qdd
     memset(P, 0, 8 * sizeof(double))
     memset(nrow, 0, 4 * sizeof(double))
     memset(chi, 0, 16 * sizeof(double))
@@ -211,26 +279,10 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         eps[4] = 1.0      # eps = [0; I2], stored 4 x 2
         eps[7] = 1.0
     elif code == BEAM_POLAR:
-        _rot(qv, ph, ch)
-        Jch[0] = -ch[1]
-        Jch[1] = ch[0]
-        s = ch[0] * yc[2] + ch[1] * yc[3]
-        sd = beta[b]
         X[0] = ra[0]
         X[1] = ra[1]
-        X[2] = s * ch[0]
-        X[3] = s * ch[1]
-        for k in range(4):
-            chi[8 + k] = s * Jch[0] * nrow[k]
-            chi[12 + k] = s * Jch[1] * nrow[k]
-        eps[4] = ch[0]
-        eps[6] = ch[1]
-        bh[2] = s * Jch[0]
-        bh[3] = s * Jch[1]
-        om_c = om_p + qd
-        for i in range(2):
-            c[2 + i] = (2.0 * sd * om_c * Jch[i] - s * om_c * om_c * ch[i]
-                        + s * (qdd - 2.0 * om_p * sig) * Jch[i])
+        _polar_slope(qv, ph, yc + 2, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow, 0, X, chi,
+                     eps, bh, c)
     elif code == BEAM_PRISM or code == BODY_PRISM:
         _rot(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
@@ -262,46 +314,13 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             eps[0] = ah[0]
             eps[2] = ah[1]
         if code == BEAM_PRISM:
-            _rot(m.j_theta0[j], ph, ch)
-            Jch[0] = -ch[1]
-            Jch[1] = ch[0]
-            s = ch[0] * yc[2] + ch[1] * yc[3]
-            sd = beta[b + (0 if driven else 1)]
             X[0] = zpos[0]
             X[1] = zpos[1]
-            X[2] = s * ch[0]
-            X[3] = s * ch[1]
             k = 0 if driven else 1
-            eps[4 + k] = ch[0]
-            eps[6 + k] = ch[1]
-            for k in range(4):
-                chi[8 + k] = s * Jch[0] * nrow[k]
-                chi[12 + k] = s * Jch[1] * nrow[k]
-            for i in range(2):
-                c[2 + i] = (2.0 * sd * om_p * Jch[i] - s * om_p * om_p * ch[i]
-                            - 2.0 * s * om_p * sig * Jch[i])
+            _polar_slope(m.j_theta0[j], ph, yc + 2, beta[b + k], om_p, -2.0 * om_p * sig, nrow, k,
+                         X, chi, eps, NULL, c)
         else:
-            _rot(m.j_theta0[j], ph, u)
-            Ju[0] = -u[1]
-            Ju[1] = u[0]
-            _Ad(dc, u, tmp)
-            X[0] = zpos[0] - tmp[0]
-            X[1] = zpos[1] - tmp[1]
-            X[2] = u[0]
-            X[3] = u[1]
-            _Ad(dc, Ju, AJu)
-            for k in range(4):
-                chi[k] -= AJu[0] * nrow[k]
-                chi[4 + k] -= AJu[1] * nrow[k]
-                chi[8 + k] = Ju[0] * nrow[k]
-                chi[12 + k] = Ju[1] * nrow[k]
-            for i in range(2):
-                kk[i] = -2.0 * om_p * sig * Ju[i] - om_p * om_p * u[i]
-            _Ad(dc, kk, Ak)
-            c[0] -= Ak[0]
-            c[1] -= Ak[1]
-            c[2] = kk[0]
-            c[3] = kk[1]
+            _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
         qd = gd if driven else 0.0
     elif code == BODY_REV:
         phi = atan2(yc[3], yc[2])
@@ -325,32 +344,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         c[2] = -phid * phid * u[0]
         c[3] = -phid * phid * u[1]
     else:  # BODY_POLAR
-        _rot(qv, ph, u)
-        Ju[0] = -u[1]
-        Ju[1] = u[0]
-        _Ad(dc, u, tmp)
-        X[0] = ra[0] - tmp[0]
-        X[1] = ra[1] - tmp[1]
-        X[2] = u[0]
-        X[3] = u[1]
-        _Ad(dc, Ju, AJu)
-        for k in range(4):
-            chi[k] -= AJu[0] * nrow[k]
-            chi[4 + k] -= AJu[1] * nrow[k]
-            chi[8 + k] = Ju[0] * nrow[k]
-            chi[12 + k] = Ju[1] * nrow[k]
-        bh[0] = -AJu[0]
-        bh[1] = -AJu[1]
-        bh[2] = Ju[0]
-        bh[3] = Ju[1]
-        om_c = om_p + qd
-        for i in range(2):
-            kk[i] = (qdd - 2.0 * om_p * sig) * Ju[i] - om_c * om_c * u[i]
-        _Ad(dc, kk, Ak)
-        c[0] = -Ak[0]
-        c[1] = -Ak[1]
-        c[2] = kk[0]
-        c[3] = kk[1]
+        _held_body(qv, ph, dc, ra, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
     # V = chi V_p + eps eta + bh qd
     for i in range(4):
         V[i] = bh[i] * qd
