@@ -169,6 +169,8 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound):
     wall = time.perf_counter() - start
     if code == 5:
         status, message = "failed", f"an input function raised at t = {t:.6g} s: {rec.inputs.failure()}"
+    elif code == 6:
+        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
     else:
         status, why = _STATUS[code]
         message = f"{why} at t = {t:.6g} s" if code else ""
@@ -200,6 +202,10 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
     except (ArithmeticError, RuntimeError) as exc:
         t, Y = t_out[:1], y0[None, :].copy()
         status, message, stats = "failed", str(exc), {}
+    except KeyboardInterrupt:
+        # solve_ivp keeps nothing of an interrupted run but the initial state
+        t, Y = t_out[:1], y0[None, :].copy()
+        status, message, stats = "interrupted", "interrupted (Ctrl-C); solve_ivp keeps no partial results", {}
     if not np.all(np.isfinite(Y)):
         good = np.all(np.isfinite(Y), axis=1)
         n = int(np.argmin(good))

@@ -212,3 +212,28 @@ def test_bad_simulate_arguments_are_named(pendulum, kwargs, error, match):
 def test_simulate_needs_a_model():
     with pytest.raises(TypeError, match="model must be a rancf.Model"):
         rancf.simulate("pendulum", 1.0, 1e-3)
+
+
+@pytest.mark.parametrize("method", ["rk4", "dopri5", "generalized-alpha"])
+def test_ctrl_c_returns_the_partial_result(pendulum, method):
+    """SIGINT (Ctrl-C) sent during a long run stops it within half a second (DECISIONS.md 15)
+    with status "interrupted" and the outputs so far."""
+    import os
+    import signal
+    import threading
+    import time
+    sent = []
+
+    def interrupt():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+    timer = threading.Timer(0.5, interrupt)
+    timer.start()
+    try:
+        r = rancf.simulate(pendulum, 1e4, 1e-3, method=method, output_every=1000)
+    finally:
+        timer.cancel()
+    stopped = time.perf_counter()
+    assert r.status == "interrupted" and "Ctrl-C" in r.message
+    assert stopped - sent[0] < 0.5
+    assert 1 < len(r.t) and r.t[-1] < 1e4 and np.all(np.isfinite(r.nodes))

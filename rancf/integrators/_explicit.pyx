@@ -9,7 +9,8 @@ called with the stage times, so drives and loads see t. At every output the join
 (``qref``) is kept beside the state, so the angles are read on the right branch afterwards.
 
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
-generalized mass, 4 step size underflow (adaptive only), 5 an input function raised.
+generalized mass, 4 step size underflow (adaptive only), 5 an input function raised,
+6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`).
 """
 import numpy as np
 
@@ -18,6 +19,7 @@ from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
 from libc.string cimport memcpy
 
 from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs, track_joints
+from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
 cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept nogil:
@@ -86,9 +88,11 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
     cdef int n_saved = 1, status = 0, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
     cdef bint have_k0 = False, hit
     cdef double t = 0.0, hh, err, sc, e, target, factor
+    cdef Watch watch
     Y[0, :] = y0
     memcpy(&Q[0, 0], d.qref, n_q * sizeof(double))
     with nogil:
+        start_watch(&watch)
         while n_saved < n_out:
             target = t_out[n_saved]
             hh = h
@@ -147,6 +151,9 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
             track_joints(d)
             status = _check(&y[0], n_y, d.n_v, bound)
             if status:
+                break
+            if interrupted(&watch):
+                status = 6
                 break
             if hit:
                 for m in range(n_y):

@@ -108,9 +108,9 @@ class ImplicitSolution:
     are the maxima over the steps since the previous output (per step when output_every = 1).
     ``work`` and ``dissipated`` (J) are the trapezoidal integrals of :meth:`IndexThreeDAE.power`
     (zero when the problem does not define it); ``extra`` stacks what the problem's optional
-    ``observe(q, v, t, lam) -> dict`` returns at every output. ``status`` is "ok", "failed" (Newton did not
-    converge, or the problem raised) or "diverged" (non-finite or unbounded state); on failure
-    the arrays hold the steps before it.
+    ``observe(q, v, t, lam) -> dict`` returns at every output. ``status`` is "ok", "failed"
+    (Newton did not converge, or the problem raised), "diverged" (non-finite or unbounded
+    state) or "interrupted" (Ctrl-C); the arrays then hold the steps before it.
     """
 
     t: np.ndarray
@@ -495,13 +495,18 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     n_steps = int(round((t_end - t0) / dt))
     if n_steps < 1 or abs(n_steps * dt - (t_end - t0)) > 1e-9 * max(1.0, abs(t_end)):
         raise ValueError(f"(t_end - t0) / dt must be a positive integer, got {(t_end - t0) / dt!r}")
-    ts, qs, vs, as_, ls = [integ.t], [integ.q], [integ.v], [integ.a], [integ.lam]
-    viol, iters = [integ.violations()], [0]
     observe = getattr(problem, "observe", None)
-    seen = [observe(integ.q, integ.v, integ.t, integ.lam)] if observe else []
+
+    def record(violation, iterations, energy):
+        # one append per output, so that an interruption never leaves ragged lists
+        seen = observe(integ.q, integ.v, integ.t, integ.lam) if observe else {}
+        records.append((integ.t, integ.q, integ.v, integ.a, integ.lam, violation, iterations,
+                        energy.copy(), seen))
+
+    records = []
     power = problem.power(integ.q, integ.v, integ.t, integ.lam)
     energy = np.zeros(2)
-    works = [energy.copy()]
+    record(np.array(integ.violations()), 0, energy)
     status, message = "ok", ""
     worst_v, worst_it = np.zeros(3), 0
     for k in range(1, n_steps + 1):
@@ -511,6 +516,11 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
                 new = problem.power(integ.q, integ.v, integ.t, integ.lam)
                 energy += 0.5 * integ.h * (np.asarray(power) + np.asarray(new))
                 power = new
+            worst_v = np.maximum(worst_v, integ.violations())
+            worst_it = max(worst_it, it)
+            if k % output_every == 0 or k == n_steps:
+                record(worst_v, worst_it, energy)
+                worst_v, worst_it = np.zeros(3), 0
         except StepFailure as exc:
             status, message = exc.status, exc.message
             break
@@ -518,20 +528,10 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
             # an input function of the problem raised: stop, keep the steps so far
             status, message = "failed", f"at t = {integ.t + integ.h:.6g} s: {exc}"
             break
-        worst_v = np.maximum(worst_v, integ.violations())
-        worst_it = max(worst_it, it)
-        if k % output_every == 0 or k == n_steps:
-            ts.append(integ.t)
-            qs.append(integ.q)
-            vs.append(integ.v)
-            as_.append(integ.a)
-            ls.append(integ.lam)
-            viol.append(worst_v)
-            iters.append(worst_it)
-            works.append(energy.copy())
-            if observe:
-                seen.append(observe(integ.q, integ.v, integ.t, integ.lam))
-            worst_v, worst_it = np.zeros(3), 0
+        except KeyboardInterrupt:
+            status, message = "interrupted", f"interrupted (Ctrl-C) at t = {integ.t:.6g} s"
+            break
+    ts, qs, vs, as_, ls, viol, iters, works, seen = (list(c) for c in zip(*records))
     works = np.array(works)
     return ImplicitSolution(
         t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
