@@ -23,7 +23,7 @@ WARM_UP = 0.2
 AREA, INERTIA = SIDE**2, SIDE**4 / 12.0
 #: Branches of the tree (one per trunk body): about 43 DOF each.
 BRANCHES = [5, 40, 320]
-#: Elements per bar of the four-bar linkage: 12 (n + 1) coordinates and 8 + 12 n constraints.
+#: Elements per bar of the four-bar linkage: 12 (n + 1) coordinates and 8 constraints.
 ELEMENTS_PER_BAR = [4, 16, 64, 256]
 
 
