@@ -2,6 +2,7 @@
 import json
 import os
 import tempfile
+import zipfile
 
 import numpy as np
 import pandas as pd
@@ -201,7 +202,10 @@ class Result:
                   "gravity": self._energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
         arrays.update({"extra__" + k: v for k, v in self.extra.items()})
         folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror}") from exc
         try:
             with os.fdopen(fd, "wb") as f:
                 np.savez_compressed(f, **arrays)
@@ -209,10 +213,36 @@ class Result:
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
             os.replace(tmp, path)
-        except BaseException:
+        except BaseException as exc:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+            if isinstance(exc, OSError):
+                raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
             raise
+
+
+def _check_file(path, a):
+    """The arrays of a Result file agree with each other (shapes, finiteness of the times)."""
+    need = ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated",
+            "kinetic", "elastic", "gravity")
+    missing = [k for k in need if k not in a]
+    if missing:
+        raise ValueError(f"{path}: not a complete rancf Result (missing {', '.join(missing)})")
+    n = a["t"].shape[0] if a["t"].ndim == 1 else -1
+    if n < 0 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
+        raise ValueError(f"{path}: t must be (n_out,) and nodes (n_out, n_vertices, 4), got "
+                         f"{a['t'].shape} and {a['nodes'].shape}")
+    if a["velocities"].shape != a["nodes"].shape:
+        raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
+                         f"{a['nodes'].shape}")
+    for k in ("joint_q", "joint_qd", "reactions"):
+        if a[k].ndim != 2 or a[k].shape[0] != n or a[k].shape[1] != a["joint_q"].shape[1]:
+            raise ValueError(f"{path}: {k} must be (n_out, n_joints), got {a[k].shape}")
+    for k in ("work", "dissipated", "kinetic", "elastic", "gravity"):
+        if a[k].shape != (n,):
+            raise ValueError(f"{path}: {k} must be (n_out,) = ({n},), got {a[k].shape}")
+    if not np.all(np.isfinite(a["t"])) or np.any(np.diff(a["t"]) < 0):
+        raise ValueError(f"{path}: the output times must be finite and increasing")
 
 
 def load(path, model=None):
@@ -221,12 +251,17 @@ def load(path, model=None):
     Without ``model`` the arrays and energies are there, but not what needs the model
     (positions of points, the tip); with it, the file must match the model's size.
     """
-    with np.load(os.fspath(path), allow_pickle=False) as f:
-        meta = json.loads(str(f["meta"]))
-        if meta.get("format") != FORMAT_VERSION:
-            raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
-                             f"(found {meta.get('format')!r})")
-        arrays = {k: f[k] for k in f.files}
+    path = os.fspath(path)
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            arrays = {k: f[k] for k in f.files}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"{path}: not a readable rancf Result file ({type(exc).__name__}: {exc})") from exc
+    if meta.get("format") != FORMAT_VERSION:
+        raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
+                         f"(found {meta.get('format')!r})")
+    _check_file(path, arrays)
     extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
     if model is not None and model.build().n_vertices != arrays["nodes"].shape[1]:
         raise ValueError(f"{path}: {arrays['nodes'].shape[1]} vertices in the file, "

@@ -1,4 +1,5 @@
 """``rancf.simulate``: time integration of a model, dispatched by formulation and method."""
+import os
 import time
 
 import numpy as np
@@ -33,6 +34,35 @@ def output_times(t_end, dt, output_every):
     return t
 
 
+def available_memory():
+    """Memory available to a new allocation (bytes): MemAvailable of /proc/meminfo where there is
+    one, else the free physical pages."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def check_memory(n_out, per_output, max_memory):
+    """Refuse a run whose outputs (``n_out`` of ``per_output`` doubles each, kept twice while the
+    Result is built) would not fit in ``max_memory`` bytes (default: the available memory)."""
+    need = 2.0 * 8.0 * n_out * per_output
+    if max_memory is None:
+        limit, have = available_memory(), "only {:.3g} GiB are available"
+    else:
+        limit, have = checks.positive("max_memory", max_memory), "max_memory allows {:.3g} GiB"
+    if need > limit:
+        raise MemoryError(
+            f"the outputs of this run need about {need / 2**30:.3g} GiB ({n_out:,} outputs of "
+            f"{per_output:,} numbers, twice while the Result is built) and "
+            f"{have.format(limit / 2**30)}: raise output_every, shorten t_end, or pass max_memory "
+            "(bytes) to allow more")
+
+
 def choose_formulation(assembly, method, formulation):
     """The formulation ``"auto"`` stands for: recursive for trees (and for the implicit methods
     only where the recursion's velocity map is constant), DAE otherwise."""
@@ -56,7 +86,8 @@ def choose_formulation(assembly, method, formulation):
 
 
 def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formulation="auto",
-             rtol=1e-6, atol=1e-8, max_displacement=None, check_stability=True, **implicit_options):
+             rtol=1e-6, atol=1e-8, max_displacement=None, check_stability=True, max_memory=None,
+             **implicit_options):
     """Integrate the motion of ``model`` from ``state`` (default: its reference configuration at
     rest, but for the drives) to ``t_end``.
 
@@ -90,6 +121,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     check_stability : bool
         For ``"rk4"``, refuse a step beyond the stability limit ``2 sqrt(2) / omega_max``, with
         ``omega_max`` bounded from below by power iteration at the initial state.
+    max_memory : float, optional
+        Bytes the outputs may take; by default the memory available. A run whose outputs would
+        not fit is refused before it starts (``MemoryError`` with the estimate).
     implicit_options
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
@@ -116,6 +150,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     formulation = choose_formulation(A, method, formulation)
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    check_memory(n_out, 4 * A.n_x + 4 * A.n_joints + 8, max_memory)
     if method in IMPLICIT_METHODS:
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "

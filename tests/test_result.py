@@ -82,3 +82,35 @@ def test_a_state_from_a_result_continues_the_run():
     first = rancf.simulate(m, 0.1, 1e-3, output_every=100)
     second = rancf.simulate(m, 0.1, 1e-3, output_every=100, state=first.state(-1))
     np.testing.assert_allclose(second.nodes[-1], whole.nodes[-1], rtol=0, atol=1e-12)
+
+
+def test_damaged_files_are_refused_with_the_path(tmp_path, tree_runs):
+    """load validates the whole file: a damaged archive, a missing array or arrays that
+    disagree get an error naming the file, never a wrong Result."""
+    _, runs = tree_runs
+    good = tmp_path / "good.npz"
+    runs["recursive"].save(good)
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"not a zip archive")
+    with pytest.raises(ValueError, match="garbage.npz: not a readable rancf Result"):
+        rancf.load(garbage)
+    with np.load(good) as f:
+        arrays = {k: f[k] for k in f.files}
+    for name, change in (("velocities", lambda a: a[:, :-1]), ("work", lambda a: a[:-1]),
+                         ("t", lambda a: a[::-1])):
+        bad = dict(arrays, **{name: change(arrays[name])})
+        path = tmp_path / f"bad_{name}.npz"
+        np.savez(path, **bad)
+        with pytest.raises(ValueError, match=f"bad_{name}.npz"):
+            rancf.load(path)
+    del arrays["joint_q"]
+    np.savez(tmp_path / "missing.npz", **arrays)
+    with pytest.raises(ValueError, match="missing joint_q"):
+        rancf.load(tmp_path / "missing.npz")
+
+
+def test_a_save_that_fails_names_the_path_and_leaves_nothing(tmp_path, tree_runs):
+    _, runs = tree_runs
+    with pytest.raises(OSError, match="cannot write .*nowhere/run.npz"):
+        runs["dae"].save(tmp_path / "nowhere" / "run.npz")
+    assert os.listdir(tmp_path) == []

@@ -237,3 +237,11 @@ def test_ctrl_c_returns_the_partial_result(pendulum, method):
     assert r.status == "interrupted" and "Ctrl-C" in r.message
     assert stopped - sent[0] < 0.5
     assert 1 < len(r.t) and r.t[-1] < 1e4 and np.all(np.isfinite(r.nodes))
+
+
+def test_outputs_that_do_not_fit_in_memory_are_refused_up_front(pendulum):
+    with pytest.raises(MemoryError, match=r"GiB .*raise output_every"):
+        rancf.simulate(pendulum, 1e6, 1e-3, output_every=1)
+    with pytest.raises(MemoryError, match="max_memory allows"):
+        rancf.simulate(pendulum, 1.0, 1e-3, output_every=1, max_memory=1e5)
+    assert rancf.simulate(pendulum, 0.01, 1e-3, max_memory=1e7).status == "ok"
