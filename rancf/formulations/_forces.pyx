@@ -366,6 +366,43 @@ cdef class ForceKernel:
                                 <double*>cnp.PyArray_DATA(v), <double*>cnp.PyArray_DATA(F), &U)
         return U, p_load, p_diss
 
+    def power(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd):
+        """``(P_load, P_diss)`` (W) at (x, v): the power of loads and efforts and the power
+        dissipated by the damped elements, without assembling any force of the undamped ones."""
+        cdef ModelData d = self.data
+        cdef double p_load, p_diss = 0.0, U
+        cdef double e[8]
+        cdef double ed[8]
+        cdef double f[8]
+        cdef double diss
+        cdef int s, i, a, b
+        cdef const double* xp
+        cdef const double* vp
+        self._check("x", x, self.n_x)
+        self._check("v", v, self.n_x)
+        self._check("qd", qd, max(self.data.n_joints, 1))
+        xp = <const double*>cnp.PyArray_DATA(x)
+        vp = <const double*>cnp.PyArray_DATA(v)
+        d.gravity = NULL
+        scratch = np.zeros(self.n_x)
+        p_load = applied_forces(&d, xp, vp, NULL, <double*>cnp.PyArray_DATA(qd),
+                                <double*>cnp.PyArray_DATA(scratch))
+        for s in range(d.n_el):
+            if d.el_damping[s] == 0.0:
+                continue
+            a = 4 * d.el_vertices[2 * s]
+            b = 4 * d.el_vertices[2 * s + 1]
+            for i in range(4):
+                e[i] = xp[a + i]
+                e[4 + i] = xp[b + i]
+                ed[i] = vp[a + i]
+                ed[4 + i] = vp[b + i]
+            diss = 0.0
+            beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
+                       &diss)
+            p_diss += diss
+        return p_load, p_diss
+
     def loads(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
         """F = loads and efforts (n_x,) at (x, v), without gravity and element forces."""
         cdef ModelData d = self.data

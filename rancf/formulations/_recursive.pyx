@@ -726,11 +726,11 @@ cdef class RecursiveKernel:
         d.reaction = <double*>cnp.PyArray_DATA(a["reaction"])
 
     def _vector(self, name, a, size):
+        # what memory safety needs; a non-finite entry only makes the results non-finite, which
+        # the stepping loops report as a divergence
         if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
                 and a.shape == (size,)):
             raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} must be finite")
         return a
 
     def set_constant(self, bint constant):
@@ -864,6 +864,28 @@ cdef class RecursiveKernel:
                             o[4 * v + i] += d.chi[16 * v + 4 * i + k] * o[4 * pv + k]
                     for k in range(d.nb[v]):
                         o[4 * v + i] += d.eps[8 * v + 2 * i + k] * bt[b + k]
+
+    def mass_action(self, cnp.ndarray a, cnp.ndarray out):
+        """out = Omega a = B^T M B a (n_beta,): the generalized mass times rates a, by the
+        velocity sweep, the element and body mass matrices, and the force sweep (no matrix
+        formed)."""
+        cdef Tree* d = &self.data
+        cdef double[::1] V = np.empty(self.n_x)
+        cdef double[::1] f = np.zeros(self.n_x)
+        cdef const double* M
+        cdef int s, i, j, u, v
+        self.velocities(a, np.asarray(V))
+        with nogil:
+            for s in range(d.m.n_el):
+                M = d.m.el_mass + 64 * s
+                u = 4 * d.m.el_vertices[2 * s]
+                v = 4 * d.m.el_vertices[2 * s + 1]
+                for i in range(8):
+                    for j in range(8):
+                        f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * V[(u if j < 4 else v - 4) + j]
+            for i in range(d.n_x):
+                f[i] += d.m.body_mass[i] * V[i]
+        self.transpose(np.asarray(f), out)
 
     def set_element_matrices(self, cnp.ndarray Mel):
         """Factor with these element matrices (n_el x 64) instead of the mass (None: the mass)."""

@@ -222,6 +222,8 @@ class DAE(IndexThreeDAE):
         self._t = None
         self.table = ConstraintTable(A)
         self.n_constraints = m = self.table.n_rows
+        self._rheonomic = bool(A.joint_driven.any())
+        self._terms_t = self._terms_cache = None
         # mass
         ev = A.element_vertices
         dofs = (4 * ev[:, :, None] + np.arange(4)).reshape(-1, 8)
@@ -329,11 +331,18 @@ class DAE(IndexThreeDAE):
 
     # --- constraints --------------------------------------------------------------------------
     def _terms(self, t):
+        """The coefficient factors of the constraint terms at t (cached: they change with the
+        drives only, and not at all in a model without drives)."""
+        if self._terms_t is not None and (self._terms_t == t or not self._rheonomic):
+            return self._terms_cache
         self._at(t)
         drive = self.inputs.drive
         tb = self.table
-        return (ConstraintTable.factors(tb.lin, drive), ConstraintTable.factors(tb.quad, drive),
-                ConstraintTable.factors(tb.const, drive))
+        self._terms_cache = (ConstraintTable.factors(tb.lin, drive),
+                             ConstraintTable.factors(tb.quad, drive),
+                             ConstraintTable.factors(tb.const, drive))
+        self._terms_t = t
+        return self._terms_cache
 
     def _sum(self, x, fl, fq, fc):
         L, Q, C = self.table.lin, self.table.quad, self.table.const
@@ -354,6 +363,16 @@ class DAE(IndexThreeDAE):
         L, Q = self.table.lin, self.table.quad
         return np.concatenate([L["coef"] * f[0], Q["coef"] * f[1] * q[Q["k"]],
                                Q["coef"] * f[1] * q[Q["i"]]])
+
+    def constraint_force(self, q, lam, t):
+        fl, fq, _ = self._terms(t)
+        return np.bincount(self._g_cols, self._jacobian_values(q, (fl[0], fq[0])) * lam[self._g_rows],
+                           minlength=self.n_coordinates)
+
+    def constraint_rate(self, q, v, t):
+        fl, fq, _ = self._terms(t)
+        return np.bincount(self._g_rows, self._jacobian_values(q, (fl[0], fq[0])) * v[self._g_cols],
+                           minlength=self.n_constraints)
 
     def constraint_jacobian(self, q, t):
         fl, fq, _ = self._terms(t)
@@ -412,9 +431,11 @@ class DAE(IndexThreeDAE):
     # --- energy and outputs -------------------------------------------------------------------
     def power(self, q, v, t, lam):
         """Power of loads, efforts and drives (``lambda . Phi_t``), and the dissipated power."""
-        self.force(q, v, t)
-        p_load, p_diss = self._power
-        drive = float(lam @ self.velocity_bias(q, t)) if self.n_constraints else 0.0
+        x, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
+        self._at(t)
+        self._joints(x, v, t)
+        p_load, p_diss = self.kernel.power(x, v, self.qd)
+        drive = float(lam @ self.velocity_bias(x, t)) if self._rheonomic else 0.0
         return p_load + drive, p_diss
 
     def observe(self, q, v, t, lam):

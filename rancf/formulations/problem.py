@@ -66,6 +66,14 @@ class IndexThreeDAE:
         """Phi_q(q, t), (m, n) ndarray or sparse."""
         return np.zeros((0, self.n_coordinates))
 
+    def constraint_force(self, q, lam, t):
+        """``Phi_q(q, t)^T lam``, shape (n,); override when it is cheaper than forming Phi_q."""
+        return self.constraint_jacobian(q, t).T @ lam
+
+    def constraint_rate(self, q, v, t):
+        """``Phi_q(q, t) v``, shape (m,); override when it is cheaper than forming Phi_q."""
+        return self.constraint_jacobian(q, t) @ v
+
     def constraint_curvature(self, q, lam, t):
         """d(Phi_q^T lam)/dq, (n, n); None for linear constraints (the default)."""
         return None

@@ -274,15 +274,9 @@ class ImplicitRecursive(IndexThreeDAE):
         return out
 
     def mass_action(self, q, a):
-        A = self.assembly
-        V = self.map(a).reshape(-1, 4)
-        ev = A.element_vertices
-        VE = np.concatenate([V[ev[:, 0]], V[ev[:, 1]]], axis=1)
-        MV = np.einsum("sij,sj->si", A.element_mass, VE)
-        f = np.zeros_like(V)
-        np.add.at(f, ev[:, 0], MV[:, :4])
-        np.add.at(f, ev[:, 1], MV[:, 4:])
-        return self._generalized(f.ravel())
+        out = np.empty(self.n_coordinates)
+        self.kernel.mass_action(np.ascontiguousarray(a, dtype=float), out)
+        return out
 
     def _state(self, q, v, t):
         x, V = self.positions(q), self.map(v)
@@ -321,8 +315,8 @@ class ImplicitRecursive(IndexThreeDAE):
         return out, np.zeros(0)
 
     def power(self, q, v, t, lam):
-        self.force(q, v, t)
-        return self._power
+        x, V = self._state(q, v, t)
+        return self.forces.power(x, V, self.qd)
 
     def observe(self, q, v, t, lam):
         self._state(q, v, t)

@@ -165,7 +165,7 @@ class StepEquations:
             if af != 1.0:
                 Fn = p.force(qn, vn, tn)
                 integ.nfev += 1
-                r_old = r_old + (1.0 - af) * (p.constraint_jacobian(qn, tn).T @ lamn - Fn)
+                r_old = r_old + (1.0 - af) * (p.constraint_force(qn, lamn, tn) - Fn)
             self.r_old = r_old
 
     def point(self, a1):
@@ -184,11 +184,11 @@ class StepEquations:
         if self.intermediate:
             r = p.mass_action(q_e, a_e) - p.force(q_e, v_e, self.t_e)
             if self.m:
-                r += p.constraint_jacobian(q_e, self.t_e).T @ lam
+                r += p.constraint_force(q_e, lam, self.t_e)
         else:
             r = self.am * p.mass_action(q1, a1) - af * p.force(q1, v_e, t1)
             if self.m:
-                r += af * (p.constraint_jacobian(q1, t1).T @ lam)
+                r += af * p.constraint_force(q1, lam, t1)
             r += self.r_old
         self._integ.nfev += 1
         r_con = p.constraint(q1, t1) / self.hb
@@ -371,11 +371,11 @@ class ImplicitIntegrator:
         p, t = self.problem, self.t
         if not p.n_constraints:
             return 0.0, 0.0, 0.0
-        J = p.constraint_jacobian(self.q, t)
+        q = self.q
         return (
-            float(_max(np.abs(p.constraint(self.q, t)))),
-            float(_max(np.abs(J @ self.v + p.velocity_bias(self.q, t)))),
-            float(_max(np.abs(J @ self.a + p.acceleration_bias(self.q, self.v, t)))),
+            float(_max(np.abs(p.constraint(q, t)))),
+            float(_max(np.abs(p.constraint_rate(q, self.v, t) + p.velocity_bias(q, t)))),
+            float(_max(np.abs(p.constraint_rate(q, self.a, t) + p.acceleration_bias(q, self.v, t)))),
         )
 
     def stats(self):
