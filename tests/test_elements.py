@@ -173,3 +173,18 @@ def test_rigid_body_point_map_and_mass():
     m, Ig, rdot, phid = 2.0, 0.3, np.array([0.5, -1.0]), 1.7
     Xdot = np.concatenate([rdot, phid * np.array([-u[1], u[0]])])
     assert Xdot @ rigid.mass_matrix(m, Ig) @ Xdot / 2 == pytest.approx(0.5 * m * rdot @ rdot + 0.5 * Ig * phid**2)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_undamped_tangent_is_the_symmetric_hessian_of_the_energy(model):
+    """Without damping K = d^2 U / de^2: symmetric, and equal to second differences of U."""
+    rng = np.random.default_rng(5)
+    e = random_deformed(rng)
+    K = el.tangent_stiffness(e, L, E, A, I, model)
+    assert np.allclose(K, K.T, rtol=0, atol=1e-12 * np.abs(K).max())
+    h = 1e-4 * np.abs(e).max()
+    U = lambda x: el.elastic_energy(x, L, E, A, I, model)
+    for i, j in ((0, 0), (2, 5), (3, 7), (1, 6)):
+        ei, ej = h * np.eye(8)[i], h * np.eye(8)[j]
+        second = (U(e + ei + ej) - U(e + ei - ej) - U(e - ei + ej) + U(e - ei - ej)) / (4 * h * h)
+        assert second == pytest.approx(K[i, j], rel=1e-4, abs=1e-6 * np.abs(K).max())

@@ -10,20 +10,15 @@ function ``D = c/2 int (EA epsdot^2 + EI kappadot^2) ds`` of the same strains, s
 ``F = dU/de + dD/dedot`` is the elastic force with the stresses ``EA (eps + c epsdot)`` and
 ``EI (kappa + c kappadot)``; the dissipated power is ``2 D = F_D . edot >= 0``.
 
-One force routine per elastic model, written once over the fused type ``real`` (double or
-double complex): the double version is the force, the complex version gives the tangents
-``K = dF/de`` and ``C = dF/dedot`` by the complex step ``K[:, j] = Im F(e + i h u_j) / h``,
-exact to round-off. Square roots go through ``_sqrt``, whose complex branch is the
-first-order expansion, exact for a complex step.
+Each elastic model lists its strains at its Gauss points with their gradients and Hessians in
+e (written out in the model's routine); one accumulation (:c:func:`_add`) turns them into the
+force ``F``, the tangent ``K = dF/de``, the damping matrix ``C = dF/dedot``, the energy and the
+dissipated power, so the force and its tangents come from one description of each model.
 """
 from libc.math cimport sqrt
 from libc.string cimport memset
 
 import numpy as np
-
-ctypedef fused real:
-    double
-    double complex
 
 # Gauss-Legendre points and weights on [0, 1], and the shape-function derivatives there:
 # dS_k/dxi (DS) and d2S_k/dxi2 (DDS) with the factor l of S2, S4 left out (see _shape_derivatives).
@@ -60,18 +55,6 @@ cdef void _tabulate(const double* x, int n, double[][4] ds, double[][4] dds) noe
 _tabulate(G3X, 3, DS3, DDS3)
 _tabulate(G5X, 5, DS5, DDS5)
 
-cdef double COMPLEX_STEP = 1e-30
-
-
-cdef inline real _sqrt(real x) noexcept nogil:
-    cdef double r
-    if real is double:
-        return sqrt(x)
-    else:
-        r = sqrt(x.real)
-        return r + (x.imag / (2.0 * r)) * 1j
-
-
 cdef inline void _shape_derivatives(const double* ds, const double* dds, double il,
                                     double* sp, double* spp) noexcept nogil:
     """S_k'(s) = dS_k/ds and S_k''(s), k = 1..4, from the tabulated xi-derivatives; il = 1/l."""
@@ -85,185 +68,293 @@ cdef inline void _shape_derivatives(const double* ds, const double* dds, double 
     spp[3] = dds[3] * il
 
 
-cdef inline void _interpolate(const real* e, const double* s, real* r) noexcept nogil:
+cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
     """r = sum_k s_k [e_{2k}, e_{2k+1}]: a derivative of the position field."""
     r[0] = s[0] * e[0] + s[1] * e[2] + s[2] * e[4] + s[3] * e[6]
     r[1] = s[0] * e[1] + s[1] * e[3] + s[2] * e[5] + s[3] * e[7]
 
 
-cdef real _shabana(const real* e, const real* ed, double l, double EA, double EI, double c,
-                   real* f, real* diss) noexcept nogil:
+cdef inline void _spread(const double* s, const double* v, double* out) noexcept nogil:
+    """out = S^T v (8,) for the shape-function derivatives s (4,) and a vector v (2,)."""
+    cdef int k
+    for k in range(4):
+        out[2 * k] = s[k] * v[0]
+        out[2 * k + 1] = s[k] * v[1]
+
+
+cdef inline void _sym(double* H, const double* a, const double* b, double coef) noexcept nogil:
+    """H += coef (a b^T + b a^T), 8 x 8."""
+    cdef int i, j
+    for i in range(8):
+        for j in range(8):
+            H[8 * i + j] += coef * (a[i] * b[j] + b[i] * a[j])
+
+
+cdef inline void _blocks(double* H, const double* s, const double* t, const double* A) noexcept nogil:
+    """H += S^T A T (8 x 8) for shape-function derivatives s, t (4,) and A (2 x 2)."""
+    cdef int k, l, i, j
+    for k in range(4):
+        for l in range(4):
+            for i in range(2):
+                for j in range(2):
+                    H[8 * (2 * k + i) + 2 * l + j] += s[k] * t[l] * A[2 * i + j]
+
+
+cdef struct Sums:
+    double* f          # 8: F = dU/de + dD/dedot
+    double* K          # 64 or NULL: dF/de
+    double* C          # 64 or NULL: dF/dedot
+    const double* ed   # 8, read when c != 0
+    double c           # Kelvin-Voigt damping time (s)
+    double U           # strain energy (J)
+    double P           # dissipated power (W)
+
+
+cdef inline void _add(Sums* a, double w, double k, double value, const double* g,
+                      const double* H) noexcept nogil:
+    """One strain (value, gradient g, Hessian H or NULL if linear in e) at one Gauss point of
+    weight w (m), stiffness k (EA or EI): ``U += w k value^2/2``; with the rate ``r = g . edot``
+    and the stress ``sigma = k (value + c r)``: ``F += w sigma g``,
+    ``K += w (k g g^T + sigma H + c k g (H edot)^T)``, ``C += w c k g g^T``, ``P += w c k r^2``."""
+    cdef double rate = 0.0, sigma, wsigma, x
+    cdef double Hed[8]
+    cdef int i, j
+    cdef bint damped = a.c != 0.0
+    if damped:
+        for i in range(8):
+            rate += g[i] * a.ed[i]
+        a.P += w * a.c * k * rate * rate
+    sigma = k * (value + a.c * rate)
+    wsigma = w * sigma
+    a.U += 0.5 * w * k * value * value
+    for i in range(8):
+        a.f[i] += wsigma * g[i]
+    if a.K == NULL:
+        return
+    if damped and H != NULL:
+        for i in range(8):
+            Hed[i] = 0.0
+            for j in range(8):
+                Hed[i] += H[8 * i + j] * a.ed[j]
+    for i in range(8):
+        for j in range(8):
+            x = k * g[i] * g[j]
+            if H != NULL:
+                x += sigma * H[8 * i + j]
+                if damped:
+                    x += a.c * k * g[i] * Hed[j]
+            a.K[8 * i + j] += w * x
+            if damped and a.C != NULL:
+                a.C[8 * i + j] += w * a.c * k * g[i] * g[j]
+
+
+cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
     """Local-frame model (RANCF paper eq. 5-7), 3 Gauss points (integrand degree 4).
 
-    eps = t.r' - 1, kappa = n.r'' in the chord frame t, n of the element (angle a);
-    F = dU/de including the chord-angle terms (n.r') da/de and -(t.r'') da/de. With damping,
-    epsdot = t.r'dot + (n.r') adot and kappadot = n.r''dot - (t.r'') adot.
+    Chord d = r_B - r_A, t = d/|d|, n = J t; ``gv = Dd^T n/|d|``, ``hv = Dd^T t/|d|`` (Dd = dd/de),
+    so dt/de = n gv^T, dn/de = -t gv^T, d gv/de = -(hv gv^T + gv hv^T). Strains and derivatives:
+    ``eps = t.r' - 1``, ``g = S'^T t + (n.r') gv``,
+    ``H = S'^T n gv^T + gv n^T S' - (t.r') gv gv^T - (n.r')(hv gv^T + gv hv^T)``;
+    ``kappa = n.r''``, ``g = S''^T n - (t.r'') gv``,
+    ``H = -S''^T t gv^T - gv t^T S'' - (n.r'') gv gv^T + (t.r'')(hv gv^T + gv hv^T)``.
     """
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
-    cdef real d0 = e[4] - e[0], d1 = e[5] - e[1]
-    cdef real chord = _sqrt(d0 * d0 + d1 * d1)
-    cdef real ic = 1.0 / chord
-    cdef real t0 = d0 * ic, t1 = d1 * ic
-    cdef real n0 = -t1, n1 = t0
-    cdef real r1[2]
-    cdef real r2[2]
-    cdef real v1[2]
-    cdef real v2[2]
-    cdef real ul, ut, ul_d, ut_d, sa, sb, adot = 0.0, a_coef = 0.0, U = 0.0, P = 0.0
-    cdef double w
-    cdef int g, k
-    cdef bint damped = c != 0.0
-    memset(f, 0, 8 * sizeof(real))
-    if damped:
-        adot = (n0 * (ed[4] - ed[0]) + n1 * (ed[5] - ed[1])) * ic
-    for g in range(3):
-        _shape_derivatives(DS3[g], DDS3[g], il, sp, spp)
-        w = G3W[g] * l
+    cdef double r1[2]
+    cdef double r2[2]
+    cdef double tv[2]
+    cdef double nv[2]
+    cdef double gv[8]
+    cdef double hv[8]
+    cdef double g[8]
+    cdef double Sn[8]
+    cdef double St[8]
+    cdef double H[64]
+    cdef double d0 = e[4] - e[0], d1 = e[5] - e[1]
+    cdef double chord = sqrt(d0 * d0 + d1 * d1)
+    cdef double tr, nr, w
+    cdef bint hess = a.K != NULL
+    cdef int gp, i
+    tv[0] = d0 / chord
+    tv[1] = d1 / chord
+    nv[0] = -tv[1]
+    nv[1] = tv[0]
+    memset(gv, 0, 8 * sizeof(double))
+    memset(hv, 0, 8 * sizeof(double))
+    gv[0], gv[1], gv[4], gv[5] = -nv[0] / chord, -nv[1] / chord, nv[0] / chord, nv[1] / chord
+    hv[0], hv[1], hv[4], hv[5] = -tv[0] / chord, -tv[1] / chord, tv[0] / chord, tv[1] / chord
+    for gp in range(3):
+        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        w = G3W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
-        ul = t0 * r1[0] + t1 * r1[1] - 1.0
-        ut = n0 * r2[0] + n1 * r2[1]
-        U += 0.5 * w * (EA * ul * ul + EI * ut * ut)
-        sa = EA * ul
-        sb = EI * ut
-        if damped:
-            _interpolate(ed, sp, v1)
-            _interpolate(ed, spp, v2)
-            ul_d = t0 * v1[0] + t1 * v1[1] + (n0 * r1[0] + n1 * r1[1]) * adot
-            ut_d = n0 * v2[0] + n1 * v2[1] - (t0 * r2[0] + t1 * r2[1]) * adot
-            sa = sa + c * EA * ul_d
-            sb = sb + c * EI * ut_d
-            P += w * c * (EA * ul_d * ul_d + EI * ut_d * ut_d)
-        for k in range(4):
-            f[2 * k] += w * (sa * sp[k] * t0 + sb * spp[k] * n0)
-            f[2 * k + 1] += w * (sa * sp[k] * t1 + sb * spp[k] * n1)
-        a_coef += w * (sa * (n0 * r1[0] + n1 * r1[1]) - sb * (t0 * r2[0] + t1 * r2[1]))
-    # da/de = n^T (dr_B/de - dr_A/de) / |r_B - r_A|
-    a_coef = a_coef * ic
-    f[0] -= a_coef * n0
-    f[1] -= a_coef * n1
-    f[4] += a_coef * n0
-    f[5] += a_coef * n1
-    diss[0] = P
-    return U
+        # axial
+        tr = tv[0] * r1[0] + tv[1] * r1[1]
+        nr = nv[0] * r1[0] + nv[1] * r1[1]
+        _spread(sp, tv, g)
+        g[0] += nr * gv[0]      # gv is zero on the slopes
+        g[1] += nr * gv[1]
+        g[4] += nr * gv[4]
+        g[5] += nr * gv[5]
+        if hess:
+            _spread(sp, nv, Sn)
+            memset(H, 0, 64 * sizeof(double))
+            _sym(H, Sn, gv, 1.0)
+            _sym(H, gv, gv, -0.5 * tr)
+            _sym(H, hv, gv, -nr)
+        _add(a, w, EA, tr - 1.0, g, H if hess else NULL)
+        # bending
+        tr = tv[0] * r2[0] + tv[1] * r2[1]
+        nr = nv[0] * r2[0] + nv[1] * r2[1]
+        _spread(spp, nv, g)
+        g[0] -= tr * gv[0]
+        g[1] -= tr * gv[1]
+        g[4] -= tr * gv[4]
+        g[5] -= tr * gv[5]
+        if hess:
+            _spread(spp, tv, St)
+            memset(H, 0, 64 * sizeof(double))
+            _sym(H, St, gv, -1.0)
+            _sym(H, gv, gv, -0.5 * nr)
+            _sym(H, hv, gv, tr)
+        _add(a, w, EI, nr, g, H if hess else NULL)
 
 
-cdef real _berzeri(const real* e, const real* ed, double l, double EA, double EI, double c,
-                   real* f, real* diss) noexcept nogil:
+cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
     """Continuum model (adaptive-modal paper eq. 8-16), 5 Gauss points (integrand degree 8).
 
-    eps = (r'.r' - 1)/2 (Green strain), bending measured by the vector r'' (U = 1/2 EI r''.r'');
-    epsdot = r'.r'dot, bending rate r''dot.
+    ``eps = (r'.r' - 1)/2``, ``g = S'^T r'``, ``H = S'^T S'``; bending by the vector r'' (U has
+    ``EI r''.r''/2``): two strains linear in e, ``r''_x`` and ``r''_y``, gradients ``S''^T e_x``,
+    ``S''^T e_y``.
     """
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
-    cdef real r1[2]
-    cdef real r2[2]
-    cdef real v1[2]
-    cdef real v2[2]
-    cdef real eps, eps_d, sa, b0, b1, U = 0.0, P = 0.0
+    cdef double r1[2]
+    cdef double r2[2]
+    cdef double g[8]
+    cdef double H[64]
+    cdef double ex[2]
+    cdef double I2[4]
     cdef double w
-    cdef int g, k
-    cdef bint damped = c != 0.0
-    memset(f, 0, 8 * sizeof(real))
-    for g in range(5):
-        _shape_derivatives(DS5[g], DDS5[g], il, sp, spp)
-        w = G5W[g] * l
+    cdef bint hess = a.K != NULL
+    cdef int gp, i
+    I2[0], I2[1], I2[2], I2[3] = 1.0, 0.0, 0.0, 1.0
+    for gp in range(5):
+        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        w = G5W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
-        eps = 0.5 * (r1[0] * r1[0] + r1[1] * r1[1] - 1.0)
-        U += 0.5 * w * (EA * eps * eps + EI * (r2[0] * r2[0] + r2[1] * r2[1]))
-        sa = EA * eps
-        b0 = EI * r2[0]
-        b1 = EI * r2[1]
-        if damped:
-            _interpolate(ed, sp, v1)
-            _interpolate(ed, spp, v2)
-            eps_d = r1[0] * v1[0] + r1[1] * v1[1]
-            sa = sa + c * EA * eps_d
-            b0 = b0 + c * EI * v2[0]
-            b1 = b1 + c * EI * v2[1]
-            P += w * c * (EA * eps_d * eps_d + EI * (v2[0] * v2[0] + v2[1] * v2[1]))
-        for k in range(4):
-            f[2 * k] += w * (sa * sp[k] * r1[0] + spp[k] * b0)
-            f[2 * k + 1] += w * (sa * sp[k] * r1[1] + spp[k] * b1)
-    diss[0] = P
-    return U
+        _spread(sp, r1, g)
+        if hess:
+            memset(H, 0, 64 * sizeof(double))
+            _blocks(H, sp, sp, I2)
+        _add(a, w, EA, 0.5 * (r1[0] * r1[0] + r1[1] * r1[1] - 1.0), g, H if hess else NULL)
+        for i in range(2):
+            ex[0] = 1.0 - i
+            ex[1] = <double>i
+            _spread(spp, ex, g)
+            _add(a, w, EI, r2[i], g, NULL)
 
 
-cdef real _reissner(const real* e, const real* ed, double l, double EA, double EI, double c,
-                    real* f, real* diss) noexcept nogil:
+cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
     """Reissner / Euler-Bernoulli model of Exudyn's ANCFCable2D.
 
-    eps = |r'| - 1 (5 Gauss points), kappa = (r' x r'') / |r'|^2 (3 Gauss points),
-    U = 1/2 int [EA eps^2 + EI kappa^2] ds; the rates are the strains' gradients times edot.
+    ``eps = |r'| - 1`` (5 Gauss points): ``g = S'^T r'/|r'|``,
+    ``H = S'^T (I/|r'| - r' r'^T/|r'|^3) S'``. ``kappa = c/q``, ``c = r' x r''``, ``q = r'.r'``
+    (3 Gauss points): with ``c1 = dc/dr' = (r''_y, -r''_x)``, ``c2 = dc/dr'' = (-r'_y, r'_x)``:
+    ``dk/dr' = c1/q - 2 kappa r'/q``, ``dk/dr'' = c2/q``;
+    ``d2k/dr'2 = -2 (c1 r'^T + r' c1^T)/q^2 + 8 c r' r'^T/q^3 - 2 c I/q^2``,
+    ``d2k/dr'dr'' = J^T/q - 2 r' c2^T/q^2``, ``d2k/dr''2 = 0``.
     """
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
-    cdef real r1[2]
-    cdef real r2[2]
-    cdef real v1[2]
-    cdef real v2[2]
-    cdef real norm, eps, eps_d, sa, q, kappa, kap_d, sb, dk_a0, dk_a1, dk_b0, dk_b1
-    cdef real U = 0.0, P = 0.0
-    cdef double w
-    cdef int g, k
-    cdef bint damped = c != 0.0
-    memset(f, 0, 8 * sizeof(real))
-    for g in range(5):
-        _shape_derivatives(DS5[g], DDS5[g], il, sp, spp)
-        w = G5W[g] * l
+    cdef double r1[2]
+    cdef double r2[2]
+    cdef double da[2]
+    cdef double db[2]
+    cdef double c1[2]
+    cdef double c2[2]
+    cdef double g[8]
+    cdef double gb[8]
+    cdef double H[64]
+    cdef double A11[4]
+    cdef double A12[4]
+    cdef double A21[4]
+    cdef double norm, q, cc, kappa, w
+    cdef bint hess = a.K != NULL
+    cdef int gp, i, j
+    for gp in range(5):
+        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        w = G5W[gp] * l
         _interpolate(e, sp, r1)
-        norm = _sqrt(r1[0] * r1[0] + r1[1] * r1[1])
-        eps = norm - 1.0
-        U += 0.5 * w * EA * eps * eps
-        sa = EA * eps
-        if damped:
-            _interpolate(ed, sp, v1)
-            eps_d = (r1[0] * v1[0] + r1[1] * v1[1]) / norm
-            sa = sa + c * EA * eps_d
-            P += w * c * EA * eps_d * eps_d
-        for k in range(4):
-            f[2 * k] += w * sa * sp[k] * r1[0] / norm
-            f[2 * k + 1] += w * sa * sp[k] * r1[1] / norm
-    for g in range(3):
-        _shape_derivatives(DS3[g], DDS3[g], il, sp, spp)
-        w = G3W[g] * l
+        norm = sqrt(r1[0] * r1[0] + r1[1] * r1[1])
+        da[0] = r1[0] / norm
+        da[1] = r1[1] / norm
+        _spread(sp, da, g)
+        if hess:
+            memset(H, 0, 64 * sizeof(double))
+            for i in range(2):
+                for j in range(2):
+                    A11[2 * i + j] = ((1.0 if i == j else 0.0) - da[i] * da[j]) / norm
+            _blocks(H, sp, sp, A11)
+        _add(a, w, EA, norm - 1.0, g, H if hess else NULL)
+    for gp in range(3):
+        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        w = G3W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
         q = r1[0] * r1[0] + r1[1] * r1[1]
-        kappa = (r1[0] * r2[1] - r1[1] * r2[0]) / q
-        # d kappa / d r' and d kappa / d r''
-        dk_a0 = r2[1] / q - 2.0 * kappa * r1[0] / q
-        dk_a1 = -r2[0] / q - 2.0 * kappa * r1[1] / q
-        dk_b0 = -r1[1] / q
-        dk_b1 = r1[0] / q
-        U += 0.5 * w * EI * kappa * kappa
-        sb = EI * kappa
-        if damped:
-            _interpolate(ed, sp, v1)
-            _interpolate(ed, spp, v2)
-            kap_d = dk_a0 * v1[0] + dk_a1 * v1[1] + dk_b0 * v2[0] + dk_b1 * v2[1]
-            sb = sb + c * EI * kap_d
-            P += w * c * EI * kap_d * kap_d
-        for k in range(4):
-            f[2 * k] += w * sb * (sp[k] * dk_a0 + spp[k] * dk_b0)
-            f[2 * k + 1] += w * sb * (sp[k] * dk_a1 + spp[k] * dk_b1)
-    diss[0] = P
-    return U
+        cc = r1[0] * r2[1] - r1[1] * r2[0]
+        kappa = cc / q
+        c1[0], c1[1] = r2[1], -r2[0]
+        c2[0], c2[1] = -r1[1], r1[0]
+        da[0] = c1[0] / q - 2.0 * kappa * r1[0] / q
+        da[1] = c1[1] / q - 2.0 * kappa * r1[1] / q
+        db[0] = c2[0] / q
+        db[1] = c2[1] / q
+        _spread(sp, da, g)
+        _spread(spp, db, gb)
+        for i in range(8):
+            g[i] += gb[i]
+        if hess:
+            memset(H, 0, 64 * sizeof(double))
+            for i in range(2):
+                for j in range(2):
+                    A11[2 * i + j] = (-2.0 * (c1[i] * r1[j] + r1[i] * c1[j]) / (q * q)
+                                      + 8.0 * cc * r1[i] * r1[j] / (q * q * q)
+                                      - (2.0 * cc / (q * q) if i == j else 0.0))
+                    A12[2 * i + j] = -2.0 * r1[i] * c2[j] / (q * q)
+            A12[1] += 1.0 / q      # J^T = [[0, 1], [-1, 0]]
+            A12[2] -= 1.0 / q
+            for i in range(2):
+                for j in range(2):
+                    A21[2 * i + j] = A12[2 * j + i]
+            _blocks(H, sp, sp, A11)
+            _blocks(H, sp, spp, A12)
+            _blocks(H, spp, sp, A21)
+        _add(a, w, EI, kappa, g, H if hess else NULL)
 
 
-cdef inline real _force(int model, const real* e, const real* ed, double l, double EA,
-                        double EI, double c, real* f, real* diss) noexcept nogil:
+cdef void _sums(int model, const double* e, const double* edot, double l, double EA, double EI,
+                double c, double* f, double* K, double* C, double* U, double* P) noexcept nogil:
+    cdef Sums a
+    memset(f, 0, 8 * sizeof(double))
+    if K != NULL:
+        memset(K, 0, 64 * sizeof(double))
+    if C != NULL:
+        memset(C, 0, 64 * sizeof(double))
+    a.f, a.K, a.C, a.ed, a.c, a.U, a.P = f, K, C, edot, c, 0.0, 0.0
     if model == SHABANA:
-        return _shabana(e, ed, l, EA, EI, c, f, diss)
+        _shabana(e, l, EA, EI, &a)
     elif model == BERZERI:
-        return _berzeri(e, ed, l, EA, EI, c, f, diss)
-    return _reissner(e, ed, l, EA, EI, c, f, diss)
+        _berzeri(e, l, EA, EI, &a)
+    else:
+        _reissner(e, l, EA, EI, &a)
+    U[0] = a.U
+    P[0] = a.P
 
 
 cdef double beam_force(int model, const double* e, const double* edot, double l, double EA,
@@ -273,41 +364,21 @@ cdef double beam_force(int model, const double* e, const double* edot, double l,
     ``dissipation`` receives the dissipated power ``F_D . edot`` (W). ``edot`` is read only
     when ``c != 0`` (it may be NULL for an undamped beam).
     """
-    return _force(model, e, edot, l, EA, EI, c, f, dissipation)
+    cdef double U
+    _sums(model, e, edot, l, EA, EI, c, f, NULL, NULL, &U, dissipation)
+    return U
 
 
 cdef void beam_tangent(int model, const double* e, const double* edot, double l, double EA,
                        double EI, double c, double* K, double* C) noexcept nogil:
-    """K = dF/de and, when C is not NULL, C = dF/dedot (8 x 8 row-major) by the complex step.
+    """K = dF/de and, when C is not NULL, C = dF/dedot (8 x 8 row-major), exact (the strains'
+    gradients and Hessians written out; see the model routines).
 
     K in N/m (N for slope columns), C in N s/m; C is zero for an undamped beam.
     """
-    cdef double complex ez[8]
-    cdef double complex vz[8]
-    cdef double complex fz[8]
-    cdef double complex pz
-    cdef int i, j
-    for j in range(8):
-        for i in range(8):
-            ez[i] = e[i]
-            vz[i] = edot[i] if c != 0.0 else 0.0
-        ez[j] = e[j] + COMPLEX_STEP * 1j
-        _force(model, ez, vz, l, EA, EI, c, fz, &pz)
-        for i in range(8):
-            K[8 * i + j] = fz[i].imag / COMPLEX_STEP
-    if C == NULL:
-        return
-    if c == 0.0:
-        memset(C, 0, 64 * sizeof(double))
-        return
-    for j in range(8):
-        for i in range(8):
-            ez[i] = e[i]
-            vz[i] = edot[i]
-        vz[j] = edot[j] + COMPLEX_STEP * 1j
-        _force(model, ez, vz, l, EA, EI, c, fz, &pz)
-        for i in range(8):
-            C[8 * i + j] = fz[i].imag / COMPLEX_STEP
+    cdef double f[8]
+    cdef double U, P
+    _sums(model, e, edot, l, EA, EI, c, f, K, C, &U, &P)
 
 
 cdef _check_element(int model, e, edot, double l, out):
