@@ -128,7 +128,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
         (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
-        increment, m; default 1e-10), ``max_iter`` (Newton iterations per step).
+        increment, m; default 1e-10), ``max_iter`` (Newton iterations per step), ``jacobian``
+        ("every-iteration" or "reuse": Newton's matrix kept while the iteration contracts).
 
     Returns
     -------
@@ -254,7 +255,8 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
 
 
 def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, projection=False,
-                  linear_solver="sparse", tol=1e-10, max_iter=25, **parameters):
+                  linear_solver="sparse", tol=1e-10, max_iter=25, jacobian="reuse",
+                  **parameters):
     """The implicit methods on the DAE or the implicit recursive formulation."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
@@ -271,11 +273,12 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
         rec = recursive.of(A)
         y0 = rec.initial_state(x0, v0)
-        problem = recursive.ImplicitRecursive(A, y0)
-        q0, qd0 = np.zeros(problem.n_coordinates), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
-        to_nodes = lambda q, v: (problem.positions(q), problem.map(v))
+        problem = recursive.implicit_problem(A, y0)
+        q0, qd0 = np.zeros(problem.n), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
+        to_nodes = lambda q, v: (problem.positions(q), problem.velocities(v))
     sol = integrate(problem, q0, qd0, t_end, dt, method=method, output_every=output_every,
-                    projection=projection, tol=tol, max_iter=max_iter, **parameters)
+                    projection=projection, tol=tol, max_iter=max_iter, jacobian=jacobian,
+                    **parameters)
     nodes, vel = zip(*(to_nodes(q, v) for q, v in zip(sol.q, sol.v)))
     extra = {"constraint_violation": sol.violations, "newton_iterations": sol.newton_iterations,
              "lambda": sol.lam}

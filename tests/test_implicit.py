@@ -91,19 +91,18 @@ def test_dense_and_sparse_linear_solvers_agree():
 
 
 def test_coefficients():
-    model, q0 = RigidPendulum(), np.array([1.0, 0.0])
-    nm = Newmark(model, 0.0, q0, np.zeros(2), 0.01)
-    hht1 = HHT(model, 0.0, q0, np.zeros(2), 0.01, alpha=1.0)
-    ga1 = GeneralizedAlpha(model, 0.0, q0, np.zeros(2), 0.01, rho_inf=1.0)
+    nm = Newmark()
+    hht1 = HHT(alpha=1.0)
+    ga1 = GeneralizedAlpha(rho_inf=1.0)
     for s in (hht1, ga1):
         assert (s.gamma, s.beta) == (nm.gamma, nm.beta) == (0.5, 0.25)
     assert (hht1.alpha_m, hht1.alpha_f) == (1.0, 1.0)
     for rho in (0.0, 0.3, 0.9):
-        ga = GeneralizedAlpha(model, 0.0, q0, np.zeros(2), 0.01, rho_inf=rho)
+        ga = GeneralizedAlpha(rho_inf=rho)
         # Chung & Hulbert in the paper's convention: am = 1 - (2 rho - 1)/(rho + 1), af = 1/(rho + 1)
         assert np.isclose(ga.alpha_m, (2 - rho) / (rho + 1)) and np.isclose(ga.alpha_f, 1 / (rho + 1))
         assert np.isclose(ga.gamma, 0.5 + ga.alpha_m - ga.alpha_f)
-    hht = HHT(model, 0.0, q0, np.zeros(2), 0.01, alpha=2 / 3)
+    hht = HHT(alpha=2 / 3)
     assert np.isclose(hht.gamma, 5 / 6) and np.isclose(hht.beta, 4 / 9)
     assert set(METHODS) == {"newmark", "hht", "generalized-alpha", "generalized-alpha-s",
                             "backward-euler"}

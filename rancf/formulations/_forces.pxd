@@ -49,3 +49,10 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
 cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
                            double* U) noexcept nogil
 cdef void bind_model(ModelData* d, dict arrays) except *
+cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
+                 double* scratch, double* p) noexcept nogil
+
+cdef class ForceKernel:
+    cdef ModelData data
+    cdef readonly dict arrays
+    cdef readonly int n_x

@@ -227,6 +227,36 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     return power
 
 
+cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
+                 double* scratch, double* p) noexcept nogil:
+    """p[0] = the power of loads and efforts, p[1] = the power dissipated by the damped elements
+    (W), at (x, v), without assembling the forces of undamped elements (scratch: n_x)."""
+    cdef ModelData e = d[0]
+    cdef double el[8]
+    cdef double ed[8]
+    cdef double f[8]
+    cdef double diss
+    cdef int s, i, a, b
+    e.gravity = NULL
+    memset(scratch, 0, 4 * d.n_v * sizeof(double))
+    p[0] = applied_forces(&e, x, v, NULL, qd, scratch)
+    p[1] = 0.0
+    for s in range(d.n_el):
+        if d.el_damping[s] == 0.0:
+            continue
+        a = 4 * d.el_vertices[2 * s]
+        b = 4 * d.el_vertices[2 * s + 1]
+        for i in range(4):
+            el[i] = x[a + i]
+            el[4 + i] = x[b + i]
+            ed[i] = v[a + i]
+            ed[4 + i] = v[b + i]
+        diss = 0.0
+        beam_force(d.model, el, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
+                   &diss)
+        p[1] += diss
+
+
 cdef inline void* _ptr(dict arrays, str name, object dtype) except NULL:
     """Data pointer of arrays[name], which must be C-contiguous of ``dtype`` and non-empty."""
     cdef cnp.ndarray a = arrays[name]
@@ -311,15 +341,11 @@ def model_arrays(assembly):
 
 
 cdef class ForceKernel:
-    """The force kernels on a model's arrays, for formulations written in Python (the DAE).
+    """The force kernels on a model's arrays (for the DAE and the implicit recursive problem).
 
     Inputs that vary in time (drive values, efforts, load values) live in ``arrays`` under
     ``drive``, ``effort``, ``load_force``, ``load_moment`` and are read at every call.
     """
-
-    cdef ModelData data
-    cdef readonly dict arrays
-    cdef readonly int n_x
 
     def __init__(self, assembly):
         self.arrays = model_arrays(assembly)
@@ -369,39 +395,14 @@ cdef class ForceKernel:
     def power(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd):
         """``(P_load, P_diss)`` (W) at (x, v): the power of loads and efforts and the power
         dissipated by the damped elements, without assembling any force of the undamped ones."""
-        cdef ModelData d = self.data
-        cdef double p_load, p_diss = 0.0, U
-        cdef double e[8]
-        cdef double ed[8]
-        cdef double f[8]
-        cdef double diss
-        cdef int s, i, a, b
-        cdef const double* xp
-        cdef const double* vp
+        cdef double p[2]
+        cdef double[::1] scratch = np.empty(self.n_x)
         self._check("x", x, self.n_x)
         self._check("v", v, self.n_x)
         self._check("qd", qd, max(self.data.n_joints, 1))
-        xp = <const double*>cnp.PyArray_DATA(x)
-        vp = <const double*>cnp.PyArray_DATA(v)
-        d.gravity = NULL
-        scratch = np.zeros(self.n_x)
-        p_load = applied_forces(&d, xp, vp, NULL, <double*>cnp.PyArray_DATA(qd),
-                                <double*>cnp.PyArray_DATA(scratch))
-        for s in range(d.n_el):
-            if d.el_damping[s] == 0.0:
-                continue
-            a = 4 * d.el_vertices[2 * s]
-            b = 4 * d.el_vertices[2 * s + 1]
-            for i in range(4):
-                e[i] = xp[a + i]
-                e[4 + i] = xp[b + i]
-                ed[i] = vp[a + i]
-                ed[4 + i] = vp[b + i]
-            diss = 0.0
-            beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
-                       &diss)
-            p_diss += diss
-        return p_load, p_diss
+        powers(&self.data, <const double*>cnp.PyArray_DATA(x), <const double*>cnp.PyArray_DATA(v),
+               <const double*>cnp.PyArray_DATA(qd), &scratch[0], p)
+        return p[0], p[1]
 
     def loads(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
         """F = loads and efforts (n_x,) at (x, v), without gravity and element forces."""

@@ -52,6 +52,12 @@ cdef struct Tree:
 
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
 cdef void track_joints(Tree* d) noexcept nogil
+cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil
+cdef int factorize(Tree* d) noexcept nogil
+cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
+cdef void apply_B(Tree* d, const double* beta, double* V) noexcept nogil
+cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
+cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
 
 cdef class RecursiveKernel:
     cdef Tree data

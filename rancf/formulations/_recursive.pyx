@@ -581,6 +581,65 @@ cdef double drive_power(Tree* d) noexcept nogil:
     return power
 
 
+cdef void apply_B(Tree* d, const double* beta, double* V) noexcept nogil:
+    """V = B beta (n_x): node velocities of the rates beta at the last kinematics, without the
+    drives' terms (root to leaves)."""
+    cdef int idx, v, pv, i, k, b
+    for idx in range(d.n_v):
+        v = d.order[idx]
+        b = d.boff[v]
+        if d.code[v] == FREE:
+            memcpy(V + 4 * v, beta + b, 4 * sizeof(double))
+            continue
+        pv = d.parent[v]
+        for i in range(4):
+            V[4 * v + i] = 0.0
+            if pv >= 0:
+                for k in range(4):
+                    V[4 * v + i] += d.chi[16 * v + 4 * i + k] * V[4 * pv + k]
+            for k in range(d.nb[v]):
+                V[4 * v + i] += d.eps[8 * v + 2 * i + k] * beta[b + k]
+
+
+cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
+    """out = B^T F (n_beta): generalized forces of the node forces F (n_x, overwritten by the
+    leaves-to-root accumulation ``F_p += chi^T F_c``) at the last kinematics."""
+    cdef int idx, v, pv, i, k, b
+    for idx in range(d.n_v - 1, -1, -1):
+        v = d.order[idx]
+        b = d.boff[v]
+        if d.code[v] == FREE:
+            memcpy(out + b, F + 4 * v, 4 * sizeof(double))
+            continue
+        for k in range(d.nb[v]):
+            out[b + k] = 0.0
+            for i in range(4):
+                out[b + k] += d.eps[8 * v + 2 * i + k] * F[4 * v + i]
+        pv = d.parent[v]
+        if pv >= 0:
+            for i in range(4):
+                for k in range(4):
+                    F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
+
+
+cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:
+    """out = Omega a = B^T M B a (n_beta) with work arrays V, f (n_x)."""
+    cdef const double* M
+    cdef int s, i, j, u, v
+    apply_B(d, a, V)
+    memset(f, 0, d.n_x * sizeof(double))
+    for s in range(d.m.n_el):
+        M = d.m.el_mass + 64 * s
+        u = 4 * d.m.el_vertices[2 * s]
+        v = 4 * d.m.el_vertices[2 * s + 1]
+        for i in range(8):
+            for j in range(8):
+                f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * V[(u if j < 4 else v - 4) + j]
+    for i in range(d.n_x):
+        f[i] += d.m.body_mass[i] * V[i]
+    apply_BT(d, f, out)
+
+
 cdef int _callback(Tree* d, int which, double t) noexcept with gil:
     """Evaluate the model's Python inputs: 0 drives and loads at t, 1 efforts at (t, q, qd)."""
     try:
@@ -809,83 +868,29 @@ cdef class RecursiveKernel:
 
     def transpose(self, cnp.ndarray f, cnp.ndarray out):
         """out = B^T f (n_beta): generalized forces of the node forces f (n_x) at the last
-        kinematics (leaves-to-root accumulation ``F_p += chi^T F_c``)."""
+        kinematics."""
         cdef double[::1] F
-        cdef double[::1] o
-        cdef int idx, v, pv, i, k, b, nb
-        cdef Tree* d = &self.data
         self._vector("f", f, self.n_x)
         self._out("out", out, self.n_beta)
         F = f.copy()
-        o = out
-        with nogil:
-            for idx in range(d.n_v - 1, -1, -1):
-                v = d.order[idx]
-                b = d.boff[v]
-                if d.code[v] == FREE:
-                    for i in range(4):
-                        o[b + i] = F[4 * v + i]
-                    continue
-                nb = d.nb[v]
-                for k in range(nb):
-                    o[b + k] = 0.0
-                    for i in range(4):
-                        o[b + k] += d.eps[8 * v + 2 * i + k] * F[4 * v + i]
-                pv = d.parent[v]
-                if pv >= 0:
-                    for i in range(4):
-                        for k in range(4):
-                            F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
+        apply_BT(&self.data, &F[0], <double*>cnp.PyArray_DATA(out))
 
     def velocities(self, cnp.ndarray beta, cnp.ndarray out):
         """out = B beta (n_x): node velocities of the rates beta at the last kinematics, without
         the drives' terms."""
-        cdef double[::1] bt
-        cdef double[::1] o
-        cdef int idx, v, pv, i, k, b
-        cdef Tree* d = &self.data
         self._vector("beta", beta, self.n_beta)
         self._out("out", out, self.n_x)
-        bt = beta
-        o = out
-        with nogil:
-            for idx in range(d.n_v):
-                v = d.order[idx]
-                b = d.boff[v]
-                if d.code[v] == FREE:
-                    for i in range(4):
-                        o[4 * v + i] = bt[b + i]
-                    continue
-                pv = d.parent[v]
-                for i in range(4):
-                    o[4 * v + i] = 0.0
-                    if pv >= 0:
-                        for k in range(4):
-                            o[4 * v + i] += d.chi[16 * v + 4 * i + k] * o[4 * pv + k]
-                    for k in range(d.nb[v]):
-                        o[4 * v + i] += d.eps[8 * v + 2 * i + k] * bt[b + k]
+        apply_B(&self.data, <const double*>cnp.PyArray_DATA(beta), <double*>cnp.PyArray_DATA(out))
 
     def mass_action(self, cnp.ndarray a, cnp.ndarray out):
-        """out = Omega a = B^T M B a (n_beta,): the generalized mass times rates a, by the
-        velocity sweep, the element and body mass matrices, and the force sweep (no matrix
+        """out = Omega a = B^T M B a (n_beta,): the generalized mass times rates a (no matrix
         formed)."""
-        cdef Tree* d = &self.data
         cdef double[::1] V = np.empty(self.n_x)
-        cdef double[::1] f = np.zeros(self.n_x)
-        cdef const double* M
-        cdef int s, i, j, u, v
-        self.velocities(a, np.asarray(V))
-        with nogil:
-            for s in range(d.m.n_el):
-                M = d.m.el_mass + 64 * s
-                u = 4 * d.m.el_vertices[2 * s]
-                v = 4 * d.m.el_vertices[2 * s + 1]
-                for i in range(8):
-                    for j in range(8):
-                        f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * V[(u if j < 4 else v - 4) + j]
-            for i in range(d.n_x):
-                f[i] += d.m.body_mass[i] * V[i]
-        self.transpose(np.asarray(f), out)
+        cdef double[::1] f = np.empty(self.n_x)
+        self._vector("a", a, self.n_beta)
+        self._out("out", out, self.n_beta)
+        mass_times(&self.data, <const double*>cnp.PyArray_DATA(a), &V[0], &f[0],
+                   <double*>cnp.PyArray_DATA(out))
 
     def set_element_matrices(self, cnp.ndarray Mel):
         """Factor with these element matrices (n_el x 64) instead of the mass (None: the mass)."""

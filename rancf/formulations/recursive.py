@@ -14,8 +14,8 @@ The model must be a tree rooted at the ground whose child beams are jointed at t
 import numpy as np
 
 from ..elements import _beam
-from .problem import IndexThreeDAE
 from ._forces import ForceKernel
+from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
 from .inputs import Inputs
 
@@ -219,107 +219,23 @@ def of(assembly):
     return cache["recursive"]
 
 
-class ImplicitRecursive(IndexThreeDAE):
-    """A tree of beams on revolute joints in the minimal coordinates q, for the implicit methods.
+def implicit_problem(assembly, y0):
+    """Implicit RANCF of a tree of beams on revolute joints, from the recursive state y0, as a
+    compiled :class:`rancf.formulations._implicit_recursive.RecursiveProblem` (minimal
+    coordinates ``q`` with ``x = x_0 + B q``, q = 0 at y0).
 
-    For such trees the node velocities are ``V = B beta`` with a constant B (every chi and eps
-    constant), so ``x = x_0 + B q`` with ``q' = beta``: the motion is the ODE
-    ``Omega q'' = B^T F(x_0 + B q, B q', t)`` with constant ``Omega = B^T M B``. Its Newton matrix
-    ``c_m Omega + B^T (c_k K + c_c C) B`` (element tangents and damping matrices) is factored by
-    the recursion's leaves-first elimination with the element matrices ``c_m M + c_k K + c_c C``
-    in place of the mass, and solved in O(n). The Jacobians of loads and efforts are left out
-    of the Newton matrix (their residual is exact, so only the convergence rate changes).
-
-    Rigid bodies, fixed, driven and prismatic joints make B depend on the state: use the
-    DAE formulation or an explicit method for those.
+    Rigid bodies, fixed, driven and prismatic joints make B depend on the state: those run the
+    DAE formulation or an explicit method.
     """
-
-    n_constraints = 0
-
-    def __init__(self, assembly, y0):
-        tables = tree_tables(assembly)
-        if not tables["constant"] or len(assembly.bodies):
-            raise ValueError("formulation 'recursive' with an implicit method needs a tree of beams "
-                             "on revolute joints (B is state-dependent with rigid bodies, fixed, "
-                             "driven or prismatic joints); use formulation='dae' or an explicit "
-                             "method")
-        self.assembly = assembly
-        self.tables = tables
-        self.kernel = RecursiveKernel(assembly, tables)
-        self.kernel.kinematics(0.0, np.ascontiguousarray(y0))
-        self.x0 = self.kernel.arrays["X"].copy()
-        self.forces = ForceKernel(assembly)
-        nj = max(assembly.n_joints, 1)
-        self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
-        self.qref[:assembly.n_joints] = assembly.joint_q0
-        self.inputs = Inputs(assembly, self.forces.arrays, self.q, self.qd)
-        self.n_coordinates = tables["n_beta"]
-        self._blocks = np.empty((assembly.n_elements, 64))
-        self._power = (0.0, 0.0)
-        self._t = None
-
-    def map(self, q):
-        """``B q`` (n_x,): node velocities of the rates q, or the displacement of coordinates q."""
-        out = np.empty(self.assembly.n_x)
-        self.kernel.velocities(np.ascontiguousarray(q, dtype=float), out)
-        return out
-
-    def positions(self, q):
-        """``x_0 + B q`` (n_x,)."""
-        return self.x0 + self.map(q)
-
-    def _generalized(self, F):
-        out = np.empty(self.n_coordinates)
-        self.kernel.transpose(F, out)
-        return out
-
-    def mass_action(self, q, a):
-        out = np.empty(self.n_coordinates)
-        self.kernel.mass_action(np.ascontiguousarray(a, dtype=float), out)
-        return out
-
-    def _state(self, q, v, t):
-        x, V = self.positions(q), self.map(v)
-        if t != self._t:
-            self.inputs.at_time(t)
-            self._t = t
-        self.forces.joint_coordinates(x, V, self.qref, self.q, self.qd)
-        self.qref[:] = self.q
-        if self.inputs.effort_dependent:
-            self.inputs.efforts(t)
-        return x, V
-
-    def force(self, q, v, t):
-        x, V = self._state(q, v, t)
-        F = np.empty(self.assembly.n_x)
-        _, p_load, p_diss = self.forces.forces(x, V, self.qd, F)
-        self._power = (p_load, p_diss)
-        return self._generalized(F)
-
-    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
-                      factor=True):
-        if not factor:
-            raise NotImplementedError("the recursive Newton matrix is only held factored")
-        x, V = self.positions(q_e), self.map(v_e)
-        self.forces.element_blocks(x, V, c_m, c_k, c_c, self._blocks)
-        self.kernel.set_element_matrices(self._blocks)
-        status = self.kernel.factorize()
-        if status:
-            raise ArithmeticError(f"Newton matrix singular at vertex {status - 1}")
-        return self
-
-    def solve(self, r_dyn, r_con):
-        out = np.empty(self.n_coordinates)
-        self.kernel.solve(np.zeros(self.assembly.n_x), np.ascontiguousarray(r_dyn, dtype=float),
-                          False, out)
-        return out, np.zeros(0)
-
-    def power(self, q, v, t, lam):
-        x, V = self._state(q, v, t)
-        return self.forces.power(x, V, self.qd)
-
-    def observe(self, q, v, t, lam):
-        self._state(q, v, t)
-        nj = self.assembly.n_joints
-        return {"joint_q": self.q[:nj].copy(), "joint_qd": self.qd[:nj].copy(),
-                "reactions": np.zeros(nj)}
+    tables = tree_tables(assembly)
+    if not tables["constant"] or len(assembly.bodies):
+        raise ValueError("formulation 'recursive' with an implicit method needs a tree of beams "
+                         "on revolute joints (B is state-dependent with rigid bodies, fixed, "
+                         "driven or prismatic joints); use formulation='dae' or an explicit "
+                         "method")
+    kernel = RecursiveKernel(assembly, tables)
+    kernel.kinematics(0.0, np.ascontiguousarray(y0, dtype=float))
+    forces = ForceKernel(assembly)
+    nj = max(assembly.n_joints, 1)
+    inputs = Inputs(assembly, forces.arrays, np.zeros(nj), np.zeros(nj))
+    return RecursiveProblem(kernel, forces, inputs, kernel.arrays["X"].copy(), assembly.joint_q0)

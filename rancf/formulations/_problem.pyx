@@ -1,0 +1,204 @@
+"""The C-level contract between a formulation and the compiled implicit stepping loop.
+
+:class:`StepProblem` lists what the loop of :mod:`rancf.integrators.implicit` calls (the index-3
+DAE ``M(q) q'' + Phi_q^T lambda = F(q, q', t)``, ``Phi(q, t) = 0`` of
+:class:`rancf.formulations.problem.IndexThreeDAE`, at the level of pointers): a compiled
+formulation implements these ``cdef`` methods in C, so a step runs without Python calls.
+:class:`PythonProblem` adapts any :class:`~rancf.formulations.problem.IndexThreeDAE` written in
+Python (the DAE formulation, the rod-slider of the validation layer): its methods call the
+problem's, with the GIL, on NumPy views of the loop's buffers.
+
+Every method returns 0 (``power`` returns 1 when the problem does not track work) or raises.
+"""
+import numpy as np
+
+from rancf.formulations.problem import IndexThreeDAE
+
+
+cdef class StepProblem:
+    """Base of the C-level problems: ``n`` coordinates, ``m`` constraints (see the module
+    docstring). ``solve`` takes the right-hand side ``[r_dyn; r_con]`` (n + m) and leaves the
+    solution ``[da; dlam]`` in place, with the matrix of the last ``factor``."""
+
+    cdef int mass_action(self, const double* q, const double* a, double* out) except -1:
+        raise NotImplementedError
+
+    cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
+        raise NotImplementedError
+
+    cdef int constraint(self, const double* q, double t, double* out) except -1:
+        raise NotImplementedError
+
+    cdef int constraint_force(self, const double* q, const double* lam, double t,
+                              double* out) except -1:
+        raise NotImplementedError
+
+    cdef int acceleration_bias(self, const double* q, const double* v, double t,
+                               double* out) except -1:
+        raise NotImplementedError
+
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        raise NotImplementedError
+
+    cdef int solve(self, double* x) except -1:
+        raise NotImplementedError
+
+    cdef int power(self, const double* q, const double* v, double t, const double* lam,
+                   double* p) except -1:
+        return 1
+
+    cdef int violations(self, const double* q, const double* v, const double* a, double t,
+                        double* out) except -1:
+        out[0] = out[1] = out[2] = 0.0
+        return 0
+
+    cdef int project(self, double* q, double* v, double* a, double t) except -1:
+        return 0
+
+    def observe(self, q, v, t, lam):
+        """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
+        return {}
+
+
+cdef inline object _view(const double* p, int n):
+    """A NumPy array viewing n doubles at p (no copy)."""
+    if n == 0:
+        return np.zeros(0)
+    return np.asarray(<double[:n]> <double*> p)
+
+
+cdef class PythonProblem(StepProblem):
+    """An :class:`~rancf.formulations.problem.IndexThreeDAE` written in Python, for the loop.
+
+    Parameters
+    ----------
+    problem : IndexThreeDAE
+    projection : {False, "euclidean", "mass"}
+        Project q, q', q'' after every step (paper eq. 15-17; see
+        :mod:`rancf.integrators.implicit`).
+    """
+
+    cdef readonly object problem
+    cdef readonly object projection
+    cdef object fac
+
+    def __init__(self, problem, projection=False):
+        if not isinstance(problem, IndexThreeDAE):
+            raise TypeError(f"problem must be an IndexThreeDAE, got {type(problem).__name__}")
+        self.problem = problem
+        self.n, self.m = problem.n_coordinates, problem.n_constraints
+        self.projection = projection
+
+    def observe(self, q, v, t, lam):
+        observe = getattr(self.problem, "observe", None)
+        return observe(q, v, t, lam) if observe is not None else {}
+
+    cdef int mass_action(self, const double* q, const double* a, double* out) except -1:
+        _view(out, self.n)[:] = self.problem.mass_action(_view(q, self.n), _view(a, self.n))
+        return 0
+
+    cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
+        _view(out, self.n)[:] = self.problem.force(_view(q, self.n), _view(v, self.n), t)
+        return 0
+
+    cdef int constraint(self, const double* q, double t, double* out) except -1:
+        if self.m:
+            _view(out, self.m)[:] = self.problem.constraint(_view(q, self.n), t)
+        return 0
+
+    cdef int constraint_force(self, const double* q, const double* lam, double t,
+                              double* out) except -1:
+        _view(out, self.n)[:] = self.problem.constraint_force(_view(q, self.n),
+                                                              _view(lam, self.m), t)
+        return 0
+
+    cdef int acceleration_bias(self, const double* q, const double* v, double t,
+                               double* out) except -1:
+        if self.m:
+            _view(out, self.m)[:] = self.problem.acceleration_bias(_view(q, self.n),
+                                                                   _view(v, self.n), t)
+        return 0
+
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        cdef int n = self.n
+        # the same array for q_e and q_new tells the problem that both sit at one point
+        qe = _view(q_e, n)
+        qn = qe if q_new == q_e else _view(q_new, n)
+        self.fac = self.problem.newton_matrix(qe, _view(a_e, n), _view(lam, self.m),
+                                              _view(v_e, n), t_e, qn, t_new, c_m, c_mq, c_k,
+                                              c_c, w)
+        return 0
+
+    def matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+        """The assembled Newton matrix (for nonlinear solvers that use its entries)."""
+        return self.problem.newton_matrix(q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq,
+                                          c_k, c_c, w, factor=False)
+
+    cdef int solve(self, double* x) except -1:
+        cdef int n = self.n, m = self.m
+        da, dl = self.fac.solve(_view(x, n).copy(), _view(x + n, m).copy())
+        _view(x, n)[:] = da
+        if m:
+            _view(x + n, m)[:] = dl
+        return 0
+
+    cdef int power(self, const double* q, const double* v, double t, const double* lam,
+                   double* p) except -1:
+        out = self.problem.power(_view(q, self.n), _view(v, self.n), t, _view(lam, self.m))
+        if out is None:
+            return 1
+        p[0], p[1] = out
+        return 0
+
+    cdef int violations(self, const double* q, const double* v, const double* a, double t,
+                        double* out) except -1:
+        """(|Phi|, |Phi_q v + Phi_t|, |Phi_q a + xi|), infinity norms."""
+        cdef int n = self.n
+        if not self.m:
+            out[0] = out[1] = out[2] = 0.0
+            return 0
+        p = self.problem
+        qq, vv, aa = _view(q, n), _view(v, n), _view(a, n)
+        out[0] = np.abs(p.constraint(qq, t)).max()
+        out[1] = np.abs(p.constraint_rate(qq, vv, t) + p.velocity_bias(qq, t)).max()
+        out[2] = np.abs(p.constraint_rate(qq, aa, t) + p.acceleration_bias(qq, vv, t)).max()
+        return 0
+
+    def projected(self, q, v, a, t):
+        """Copies of (q, v, a) projected as after a step (see :meth:`project`)."""
+        cdef double[::1] qq = np.array(q, dtype=float)
+        cdef double[::1] vv = np.array(v, dtype=float)
+        cdef double[::1] aa = np.array(a, dtype=float)
+        self.project(&qq[0], &vv[0], &aa[0], t)
+        return np.asarray(qq), np.asarray(vv), np.asarray(aa)
+
+    cdef int project(self, double* q, double* v, double* a, double t) except -1:
+        """Paper eq. 15-17: q onto Phi = 0 (Gauss-Newton, Phi_q frozen at each iterate), then v
+        onto Phi_q v + Phi_t = 0 and a onto Phi_q a + xi = 0, orthogonally in the Euclidean
+        metric or, with ``projection="mass"``, in the kinetic-energy metric."""
+        cdef int n = self.n, m = self.m
+        if not self.projection or not self.m:
+            return 0
+        p = self.problem
+        qq, vv, aa = _view(q, n), _view(v, n), _view(a, n)
+        x = qq.copy()
+        for _ in range(10):
+            phi = p.constraint(x, t)
+            J = p.constraint_jacobian(x, t)
+            if np.abs(phi).max() <= 1e-15 * (1.0 + np.abs(x).max()):
+                break
+            x = x - J.T @ p.gram_solver(J)(phi)
+        qq[:] = x
+        if self.projection == "mass":
+            fac = p.newton_matrix(x, np.zeros(n), np.zeros(m), vv, t, x, t, 1.0, 0.0, 0.0, 0.0, 1.0)
+            vv[:] = fac.solve(p.mass_action(x, vv), -p.velocity_bias(x, t))[0]
+            aa[:] = fac.solve(p.mass_action(x, aa), -p.acceleration_bias(x, vv, t))[0]
+            return 0
+        solve = p.gram_solver(J)
+        vv -= J.T @ solve(J @ vv + p.velocity_bias(x, t))
+        aa -= J.T @ solve(J @ aa + p.acceleration_bias(x, vv, t))
+        return 0

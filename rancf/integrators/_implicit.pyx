@@ -1,0 +1,457 @@
+"""The stepping loop of the implicit schemes, written once and compiled.
+
+One loop for every formulation and every scheme of :mod:`rancf.integrators.implicit` (the
+module docstring there gives the equations): the predictor, the Newton iterations (residual,
+Newton matrix, factorization, solve, update), the projection, the work integrals, the
+constraint monitors, the outputs and the Ctrl-C watch. It calls the problem through the C-level
+contract of :class:`rancf.formulations._problem.StepProblem`: for a compiled formulation no
+Python runs inside a step (Python input functions of a model excepted, once per evaluation).
+
+Newton's matrix is kept across iterations and steps (``reuse=True``, modified Newton) while
+the iteration contracts well: an increment larger than ``theta`` (0.5) times the previous one
+asks for a new matrix at the current iterate, so the iteration kept contracts at a rate below
+theta and the error left when ``max |dq| <= tol`` stops it is below ``tol theta / (1 - theta)
+<= tol`` (Hairer and Wanner, Solving ODEs II, IV.8); a step that does not converge with a kept
+matrix is retried once from its predictor with a matrix refactored at every iteration (full
+Newton), as stiff solvers do. ``reuse=False`` refactors at every iteration (full Newton).
+
+A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
+iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
+are the loop's own.
+"""
+import numpy as np
+
+from libc.math cimport fabs, isfinite
+from libc.string cimport memcpy
+
+from rancf.formulations._problem cimport StepProblem
+from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
+
+
+class StepFailure(Exception):
+    """A step that could not be taken: ``status`` ("failed" or "diverged") and ``message``."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+cdef inline double _maxabs(const double* x, int n) noexcept nogil:
+    cdef double m = 0.0
+    cdef int i
+    for i in range(n):
+        if not fabs(x[i]) <= m:        # NaN propagates
+            m = fabs(x[i])
+    return m
+
+
+cdef class Stepper:
+    """State, scheme and work arrays of the loop (see the module docstring).
+
+    Parameters
+    ----------
+    problem : StepProblem
+    am, af, gamma, beta : float
+        Scheme coefficients in the paper's convention (rancf.integrators.implicit).
+    intermediate : bool
+        Equilibrium at the intermediate point (generalized-alpha-S).
+    bdf1 : bool
+        Backward Euler's predictor ``q + h v, v`` instead of Newmark's.
+    h, tol, max_iter
+        Step (s), Newton tolerance on ``max |dq|`` and iteration cap.
+    reuse : bool
+        Keep Newton's matrix while the iteration contracts by ``theta`` (default 0.5).
+    strategy : optional
+        A Python nonlinear solver, ``solve(equations, a, lam) -> (a, lam, iterations)``.
+    """
+
+    cdef StepProblem p
+    cdef readonly double am, af, gamma, beta, h, tol, t, theta
+    cdef readonly bint intermediate, bdf1, reuse
+    cdef readonly int max_iter, n, m
+    cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
+    cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
+    cdef public long nfev, njev, nlu, newton_iterations, steps
+    cdef bint factored
+    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq
+    cdef object strategy
+    cdef object equations
+
+    def __init__(self, StepProblem problem, double am, double af, double gamma, double beta,
+                 bint intermediate, bint bdf1, double h, double tol, int max_iter, bint reuse,
+                 strategy=None, double theta=0.5):
+        self.p = problem
+        self.n, self.m = problem.n, problem.m
+        self.am, self.af, self.gamma, self.beta = am, af, gamma, beta
+        self.intermediate, self.bdf1 = intermediate, bdf1
+        self.h, self.tol, self.max_iter, self.reuse, self.theta = h, tol, max_iter, reuse, theta
+        n, m = self.n, self.m
+        self.q, self.v, self.a = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.q_pred, self.v_pred = np.zeros(n), np.zeros(n)
+        self.q1, self.v1, self.a1 = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.q_e, self.v_e, self.a_e = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.q_old, self.v_old, self.a_old = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.r_old, self.f = np.zeros(n), np.zeros(n)
+        self.lam, self.lam1 = np.zeros(max(m, 1)), np.zeros(max(m, 1))
+        self.x = np.zeros(n + m)
+        self.viol = np.zeros(3)
+        self.strategy = strategy
+        self.equations = StepEquations(self) if strategy is not None else None
+        self.nfev = self.njev = self.nlu = self.newton_iterations = self.steps = 0
+        self.factored = False
+
+    # --- the step's equations -----------------------------------------------------------------
+    cdef void _prepare(self):
+        """Predictors and the old-step parts of the step from t to t + h."""
+        cdef int i, n = self.n
+        cdef double h = self.h, am = self.am, af = self.af
+        self.t1 = self.t + h
+        self.hb, self.hg = h * h * self.beta, h * self.gamma
+        for i in range(n):
+            if self.bdf1:
+                self.q_pred[i] = self.q[i] + h * self.v[i]
+                self.v_pred[i] = self.v[i]
+            else:
+                self.q_pred[i] = self.q[i] + h * self.v[i] + h * h * (0.5 - self.beta) * self.a[i]
+                self.v_pred[i] = self.v[i] + h * (1.0 - self.gamma) * self.a[i]
+        if self.intermediate:
+            self.t_e = self.t + af * h
+            self.w, self.c_mq = 1.0, af * self.hb
+            for i in range(n):
+                self.q_old[i] = (1.0 - af) * self.q[i]
+                self.v_old[i] = (1.0 - af) * self.v[i]
+                self.a_old[i] = (1.0 - am) * self.a[i]
+        else:
+            self.t_e = self.t1
+            self.w, self.c_mq = af, am * self.hb
+
+    cdef int _old_residual(self) except -1:
+        """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark)."""
+        cdef int i, n = self.n
+        for i in range(n):
+            self.r_old[i] = 0.0
+        if self.intermediate:
+            return 0
+        if self.am != 1.0:
+            self.p.mass_action(&self.q[0], &self.a[0], &self.f[0])
+            for i in range(n):
+                self.r_old[i] += (1.0 - self.am) * self.f[i]
+        if self.af != 1.0:
+            self.p.force(&self.q[0], &self.v[0], self.t, &self.f[0])
+            self.nfev += 1
+            for i in range(n):
+                self.r_old[i] -= (1.0 - self.af) * self.f[i]
+            if self.m:
+                self.p.constraint_force(&self.q[0], &self.lam[0], self.t, &self.f[0])
+                for i in range(n):
+                    self.r_old[i] += (1.0 - self.af) * self.f[i]
+        return 0
+
+    cdef int _point(self, const double* a1) except -1:
+        """q1, v1 of the iterate a1 and the point (q_e, v_e, a_e) of the equation of motion."""
+        cdef int i
+        cdef double af = self.af, am = self.am
+        for i in range(self.n):
+            self.q1[i] = self.q_pred[i] + self.hb * a1[i]
+            self.v1[i] = self.v_pred[i] + self.hg * a1[i]
+            if self.intermediate:
+                self.q_e[i] = self.q_old[i] + af * self.q1[i]
+                self.v_e[i] = self.v_old[i] + af * self.v1[i]
+                self.a_e[i] = self.a_old[i] + am * a1[i]
+        return 0
+
+    cdef int residual(self, const double* a1, const double* lam, double* r) except -1:
+        """r = [r_dyn (n); r_con (m)] at (a1, lam) (rancf.integrators.implicit's docstring)."""
+        cdef int i, n = self.n, m = self.m
+        cdef double af = self.af, am = self.am
+        self._point(a1)
+        if self.intermediate:
+            self.p.mass_action(&self.q_e[0], &self.a_e[0], r)
+            self.p.force(&self.q_e[0], &self.v_e[0], self.t_e, &self.f[0])
+            for i in range(n):
+                r[i] -= self.f[i]
+            if m:
+                self.p.constraint_force(&self.q_e[0], lam, self.t_e, &self.f[0])
+                for i in range(n):
+                    r[i] += self.f[i]
+        else:
+            self.p.mass_action(&self.q1[0], a1, r)
+            self.p.force(&self.q1[0], &self.v1[0], self.t1, &self.f[0])
+            for i in range(n):
+                r[i] = am * r[i] - af * self.f[i] + self.r_old[i]
+            if m:
+                self.p.constraint_force(&self.q1[0], lam, self.t1, &self.f[0])
+                for i in range(n):
+                    r[i] += af * self.f[i]
+        self.nfev += 1
+        if m:
+            self.p.constraint(&self.q1[0], self.t1, r + n)
+            for i in range(m):
+                r[n + i] /= self.hb
+        for i in range(n + m):
+            if not isfinite(r[i]):
+                raise StepFailure("diverged", f"non-finite residual at t = {self.t1:.6g} s")
+        return 0
+
+    cdef int factor(self, const double* a1, const double* lam) except -1:
+        """Newton's matrix at the iterate (a1, lam), assembled and factored."""
+        cdef const double* qe
+        cdef const double* ve
+        cdef const double* ae
+        self._point(a1)
+        if self.intermediate:
+            qe, ve, ae = &self.q_e[0], &self.v_e[0], &self.a_e[0]
+        else:
+            qe, ve, ae = &self.q1[0], &self.v1[0], a1
+        try:
+            self.p.factor(qe, ae, lam, ve, self.t_e, &self.q1[0], self.t1, self.am, self.c_mq,
+                          self.af * self.hb, self.af * self.hg, self.w)
+        except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
+            # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
+            raise StepFailure("failed", f"Newton matrix could not be factored at "
+                                        f"t = {self.t1:.6g} s: {exc}")
+        self.njev += 1
+        self.nlu += 1
+        self.factored = True
+        return 0
+
+    # --- Newton -------------------------------------------------------------------------------
+    cdef int _newton(self, bint full) except -2:
+        """Newton iterations from the current (a1, lam1); the iteration count, or -1 when it does
+        not converge within max_iter."""
+        cdef int it, i, n = self.n, m = self.m
+        cdef double dq = 0.0, dq_prev = 0.0
+        cdef double* x = &self.x[0]
+        for it in range(1, self.max_iter + 1):
+            self.residual(&self.a1[0], &self.lam1[0], x)
+            for i in range(n + m):
+                x[i] = -x[i]
+            if full or not self.factored:
+                self.factor(&self.a1[0], &self.lam1[0])
+            self.p.solve(x)
+            dq = self.hb * _maxabs(x, n)
+            for i in range(n):
+                self.a1[i] += x[i]
+            for i in range(m):
+                self.lam1[i] += x[n + i]
+            self.newton_iterations += 1
+            if not isfinite(dq):
+                raise StepFailure("diverged", f"non-finite Newton increment at t = {self.t1:.6g} s")
+            if dq <= self.tol:
+                return it
+            if not full and it >= 2 and dq > self.theta * dq_prev:
+                self.factored = False       # slow contraction: a new matrix next iteration
+            dq_prev = dq
+        self._last_dq = dq
+        return -1
+
+    cdef int step(self) except -1:
+        """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
+        cdef int it, i, n = self.n, m = self.m
+        self._prepare()
+        self._old_residual()
+        memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
+        memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
+        if self.strategy is not None:
+            a1, lam1, it = self.strategy.solve(self.equations, np.asarray(self.a1).copy(),
+                                               np.asarray(self.lam1)[:m].copy())
+            np.asarray(self.a1)[:] = a1
+            np.asarray(self.lam1)[:m] = lam1
+        else:
+            it = self._newton(not self.reuse)
+            if it < 0 and self.reuse:
+                # retry once from the predictor with full Newton
+                memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
+                memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
+                it = self._newton(True)
+            if it < 0:
+                raise StepFailure(
+                    "failed", f"Newton did not converge at t = {self.t1:.6g} s within "
+                              f"{self.max_iter} iterations (last |dq| = {self._last_dq:.3g}, "
+                              f"tolerance {self.tol:.3g})")
+        self._point(&self.a1[0])
+        self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
+        if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
+            raise StepFailure("diverged", f"state exceeded 1e+08 at t = {self.t1:.6g} s")
+        memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
+        memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
+        memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
+        memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
+        self.t = self.t1
+        self.steps += 1
+        return it
+
+    # --- start and run ------------------------------------------------------------------------
+    def start(self, double t0, q0, v0):
+        """Set the state at t0 and its consistent acceleration and multipliers:
+        ``[M Phi_q^T; Phi_q 0] [a; lam] = [F; -xi]``."""
+        cdef int n = self.n, m = self.m
+        self.t = t0
+        np.asarray(self.q)[:] = q0
+        np.asarray(self.v)[:] = v0
+        self.p.force(&self.q[0], &self.v[0], t0, &self.x[0])
+        self.nfev += 1
+        if m:
+            self.p.acceleration_bias(&self.q[0], &self.v[0], t0, &self.x[n])
+            np.asarray(self.x)[n:] *= -1.0
+        np.asarray(self.lam1)[:] = 0.0
+        np.asarray(self.a1)[:] = 0.0
+        self.p.factor(&self.q[0], &self.a1[0], &self.lam1[0], &self.v[0], t0, &self.q[0], t0,
+                      1.0, 0.0, 0.0, 0.0, 1.0)
+        self.njev += 1
+        self.nlu += 1
+        self.p.solve(&self.x[0])
+        np.asarray(self.a)[:] = np.asarray(self.x)[:n]
+        np.asarray(self.lam)[:m] = np.asarray(self.x)[n:]
+        self.factored = False       # the mass matrix is not the step's Newton matrix
+
+    def state(self):
+        """(t, q, v, a, lam) copies of the current state."""
+        return (self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
+                np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy())
+
+    def run(self, long n_steps, long output_every, record):
+        """Take n_steps steps; ``record(t, q, v, a, lam, violations, iterations, energy)`` is
+        called at every output step (and the last). Returns (status, message)."""
+        cdef long k
+        cdef int it, i, worst_it = 0, tracked
+        cdef double p_old[2]
+        cdef double p_new[2]
+        cdef double energy[2]
+        cdef double worst[3]
+        cdef Watch watch
+        cdef int n = self.n
+        energy[0] = energy[1] = 0.0
+        worst[0] = worst[1] = worst[2] = 0.0
+        tracked = self.p.power(&self.q[0], &self.v[0], self.t, &self.lam[0], p_old) == 0
+        self._record(record, 0, energy)
+        start_watch(&watch)
+        status, message = "ok", ""
+        for k in range(1, n_steps + 1):
+            try:
+                it = self.step()
+                if tracked:
+                    self.p.power(&self.q[0], &self.v[0], self.t, &self.lam[0], p_new)
+                    energy[0] += 0.5 * self.h * (p_old[0] + p_new[0])
+                    energy[1] += 0.5 * self.h * (p_old[1] + p_new[1])
+                    p_old[0], p_old[1] = p_new[0], p_new[1]
+                if self.m:
+                    self.p.violations(&self.q[0], &self.v[0], &self.a[0], self.t, &self.viol[0])
+                    for i in range(3):
+                        worst[i] = max(worst[i], self.viol[i])
+                worst_it = max(worst_it, it)
+                if k % output_every == 0 or k == n_steps:
+                    np.asarray(self.viol)[:] = (worst[0], worst[1], worst[2])
+                    self._record(record, worst_it, energy)
+                    worst[0] = worst[1] = worst[2] = 0.0
+                    worst_it = 0
+            except StepFailure as exc:
+                return exc.status, exc.message
+            except (ArithmeticError, ValueError, RuntimeError) as exc:
+                # an input function of the problem raised: stop, keep the steps so far
+                return "failed", f"at t = {self.t + self.h:.6g} s: {exc}"
+            except KeyboardInterrupt:
+                return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
+            if interrupted(&watch):
+                return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
+        return status, message
+
+    cdef _record(self, record, int iterations, double* energy):
+        if self.steps == 0 and self.m:
+            self.p.violations(&self.q[0], &self.v[0], &self.a[0], self.t, &self.viol[0])
+        record(self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
+               np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy(),
+               np.asarray(self.viol).copy(), iterations, (energy[0], energy[1]))
+
+    def stats(self):
+        return {"nfev": self.nfev, "njev": self.njev, "nlu": self.nlu,
+                "newton_iterations": self.newton_iterations, "steps": self.steps}
+
+
+cdef class StepEquations:
+    """The nonlinear equations of one step, for a nonlinear solver written in Python.
+
+    Unknowns ``(a_{n+1}, lambda)``; ``q_{n+1} = q_pred + hb a``, ``v_{n+1} = v_pred + hg a``.
+    ``residual(a, lam) -> (r_dyn, r_con)`` and ``matrix(a, lam, factor=True)`` (a factor
+    with ``solve(r_dyn, r_con) -> (da, dlam)``, or with ``factor=False`` the assembled matrix)
+    are the loop's own, with its work counters.
+    """
+
+    cdef Stepper s
+
+    def __init__(self, Stepper stepper):
+        self.s = stepper
+
+    @property
+    def t1(self):
+        return self.s.t1
+
+    @property
+    def hb(self):
+        return self.s.hb
+
+    @property
+    def hg(self):
+        return self.s.hg
+
+    @property
+    def q_pred(self):
+        return np.asarray(self.s.q_pred).copy()
+
+    @property
+    def v_pred(self):
+        return np.asarray(self.s.v_pred).copy()
+
+    @property
+    def problem(self):
+        return self.s.p
+
+    def residual(self, a, lam):
+        cdef Stepper s = self.s
+        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] ll = np.zeros(max(s.m, 1))
+        cdef double[::1] r = np.empty(s.n + s.m)
+        np.asarray(ll)[:s.m] = lam
+        s.residual(&aa[0], &ll[0], &r[0])
+        out = np.asarray(r)
+        return out[:s.n].copy(), out[s.n:].copy()
+
+    def count_iteration(self):
+        """Count one nonlinear iteration of the solver in the loop's statistics."""
+        self.s.newton_iterations += 1
+
+    def matrix(self, a, lam, factor=True):
+        cdef Stepper s = self.s
+        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] ll = np.zeros(max(s.m, 1))
+        np.asarray(ll)[:s.m] = lam
+        if factor:
+            s.factor(&aa[0], &ll[0])
+            return _Factor(s)
+        s._point(&aa[0])
+        af = s.af
+        qe = np.asarray(s.q_e if s.intermediate else s.q1).copy()
+        ve = np.asarray(s.v_e if s.intermediate else s.v1).copy()
+        ae = np.asarray(s.a_e if s.intermediate else aa).copy()
+        q1 = qe if not s.intermediate else np.asarray(s.q1).copy()
+        s.njev += 1
+        return s.p.matrix(qe, ae, np.asarray(ll)[:s.m].copy(), ve, s.t_e, q1, s.t1, s.am,
+                          s.c_mq, af * s.hb, af * s.hg, s.w)
+
+
+cdef class _Factor:
+    """The loop's last factorization, seen from Python."""
+
+    cdef Stepper s
+
+    def __init__(self, Stepper stepper):
+        self.s = stepper
+
+    def solve(self, r_dyn, r_con):
+        cdef Stepper s = self.s
+        cdef double[::1] x = np.concatenate([np.asarray(r_dyn, dtype=float),
+                                             np.asarray(r_con, dtype=float)])
+        s.p.solve(&x[0])
+        out = np.asarray(x)
+        return out[:s.n].copy(), out[s.n:].copy()
