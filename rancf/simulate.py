@@ -266,20 +266,20 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     if formulation == "dae":
         problem = DAE(A, linear_solver)
         q0, qd0 = problem.initial_state(x0, v0)
-        to_nodes = lambda q, v: (q, v)
-        beta = None
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
         rec = recursive.of(A)
         y0 = rec.initial_state(x0, v0)
         problem = recursive.implicit_problem(A, y0)
-        q0, qd0 = np.zeros(problem.n), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
-        to_nodes = lambda q, v: (problem.positions(q), problem.velocities(v))
+        q0, qd0 = problem.theta(y0), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
     sol = integrate(problem, q0, qd0, t_end, dt, method=method, output_every=output_every,
                     projection=projection, tol=tol, max_iter=max_iter, jacobian=jacobian,
                     **parameters)
-    nodes, vel = zip(*(to_nodes(q, v) for q, v in zip(sol.q, sol.v)))
+    if formulation == "dae":
+        nodes, vel = sol.q, sol.v
+    else:
+        nodes, vel = zip(*(problem.state_at(q, v, t) for t, q, v in zip(sol.t, sol.q, sol.v)))
     extra = {"constraint_violation": sol.violations, "newton_iterations": sol.newton_iterations,
              "lambda": sol.lam}
     if formulation == "recursive":

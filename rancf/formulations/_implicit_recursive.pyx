@@ -1,17 +1,26 @@
-"""Implicit RANCF as a compiled :class:`~rancf.formulations._problem.StepProblem`.
+"""Implicit RANCF as a compiled :class:`~rancf.formulations._problem.StepProblem`, for any tree.
 
-For a tree of beams on revolute joints every joint map chi, eps is constant, so the node
-velocities are ``V = B beta`` with a constant B and the coordinates ``x = x_0 + B q`` with
-``q' = beta``: the motion is the ODE ``Omega q'' = B^T F(x_0 + B q, B q', t)``, ``Omega =
-B^T M B`` (DESIGN.md sections 2, 3 and 6). Every operation of the stepping loop is a sweep of the
-recursion's kernels: ``Omega a`` (:c:func:`mass_times`), ``B^T F`` after the force kernels, and
-Newton's matrix ``c_m Omega + B^T (c_k K + c_c C) B`` factored by the leaves-first elimination
-with the element matrices ``c_m M_s + c_k K_s + c_c C_s`` (analytic element tangents) and solved
-by its two sweeps: O(n) each, no Python inside a step unless the model has Python input
-functions (called once per force evaluation).
+Coordinates. The implicit schemes need positions whose rates are the generalized velocities
+beta of the recursion: the joints' position coordinates theta (a revolute beam child's slope,
+a polar slope's length s, a slide, a rigid body's angle) and the four coordinates of every other
+beam node (DESIGN.md section 6, "State"). Every evaluation rebuilds the node coordinates
+``x(theta, t)`` from the ground out (the recursion's kinematics with theta given, drives at t),
+so the joints hold exactly. The motion is the ODE ``Omega(theta) theta'' = g(theta, theta', t)``
+with ``Omega = B^T M B`` and ``g = B^T (F - M A_b)``, ``A_b`` the node accelerations of the
+joints' bias terms (DESIGN.md sections 3 and 6); ``Omega a - g = B^T (M (B a + A_b) - F)`` is
+evaluated by sweeps, without forming Omega.
 
-The Jacobians of loads and efforts are left out of Newton's matrix (their residual is exact,
-so only the convergence rate changes).
+Newton's matrix ``c_m Omega + B^T (c_k K + c_c C) B`` with the element tangents and damping
+matrices is factored by the recursion's leaves-first elimination with the element matrices
+``c_m M_s + c_k K_s + c_c C_s`` and solved by its two sweeps (O(n)). The terms of the state
+dependence of B (chi and eps turning with the parents), of the bias and of the loads and
+efforts are left out (DECISIONS.md 13): the residual is exact, only the convergence rate changes;
+for a tree of beams on revolute joints B is constant and the matrix is exact but for loads.
+
+Where Omega depends on theta (rigid bodies, fixed, driven and prismatic joints), HHT and
+generalized-alpha weight the equilibrium (Ding & Pan eq. 9, 12) and drop to first order (the
+DAE formulation, whose mass is constant, keeps them second order); Newmark and
+generalized-alpha-S stay second order.
 """
 cimport numpy as cnp
 from libc.string cimport memcpy, memset
@@ -23,23 +32,21 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          joint_coordinates, powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
-                                            factorize, mass_times, solve)
+                                            factorize, kinematics, mass_times, node_mass, solve)
 
 cnp.import_array()
 
 
 cdef class RecursiveProblem(StepProblem):
-    """A tree of beams on revolute joints in its minimal coordinates (module docstring).
+    """A tree in its joints' position coordinates theta (module docstring).
 
     Parameters
     ----------
     kernel : RecursiveKernel
-        Its own kernel, after the kinematics at the initial state (chi and eps constant).
+        Its own kernel (the explicit formulation keeps the mass factorization of its own).
     forces : ForceKernel
+        Force kernels on the same model; their input buffers are the ones ``inputs`` writes.
     inputs : rancf.formulations.inputs.Inputs
-        Writes the Python input functions' values into ``forces.arrays``.
-    x0 : ndarray (n_x,)
-        The coordinates at q = 0.
     q0 : ndarray (n_joints,)
         The joints' initial coordinates (the branch of the angles).
     """
@@ -47,20 +54,22 @@ cdef class RecursiveProblem(StepProblem):
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
-    cdef bint timed, effort_timed
+    cdef bint timed, effort_timed, driven
     cdef Tree* d
     cdef ModelData* md
-    cdef double[::1] x0, x, V, F, q, qd, qref, blocks, scratch, g
+    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero
     cdef double last_t
 
-    def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, x0, q0):
+    def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
         self.kernel, self.forces, self.inputs = kernel, forces, inputs
         self.d = &kernel.data
         self.md = &forces.data
         self.n, self.m = kernel.n_beta, 0
         n_x = kernel.n_x
-        self.x0 = np.array(x0, dtype=float)
-        self.x, self.V, self.F = np.zeros(n_x), np.zeros(n_x), np.zeros(n_x)
+        self.y = np.zeros(kernel.n_y)
+        self.beta = np.zeros(max(self.n, 1))
+        self.zero = np.zeros(max(self.n, 1))
+        self.A, self.F, self.f = np.zeros(n_x), np.zeros(n_x), np.zeros(n_x)
         self.scratch = np.zeros(n_x)
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
@@ -68,46 +77,69 @@ cdef class RecursiveProblem(StepProblem):
         self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
         self.g = np.zeros(max(self.n, 1))
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
+        self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
         self.last_t = np.nan
-        # factorization works on these element matrices from now on (the kernel is this
-        # problem's own: the explicit one keeps its mass factorization)
+        # drives, loads and efforts come from the force kernels' input buffers
+        self.d.m = self.md
         kernel.arrays["Mel"] = np.asarray(self.blocks)
         self.d.Mel = &self.blocks[0]
 
-    cdef void _state(self, const double* q, const double* v) noexcept nogil:
-        """x = x_0 + B q and V = B v."""
-        cdef int i
-        apply_B(self.d, q, &self.x[0])
-        for i in range(self.d.n_x):
-            self.x[i] += self.x0[i]
-        apply_B(self.d, v, &self.V[0])
+    def theta(self, y):
+        """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s
+        layout), recovered by the kinematics at t = 0."""
+        cdef double[::1] yy = np.ascontiguousarray(y, dtype=float)
+        out = np.zeros(max(self.n, 1))
+        cdef double[::1] o = out
+        self._at_time(0.0)
+        self.d.theta_in = NULL
+        self.d.theta_out = &o[0]
+        kinematics(self.d, &yy[0], &yy[self.d.n_x])
+        self.d.theta_out = NULL
+        return out[:self.n].copy()
 
-    cdef int _inputs(self, double t) except -1:
-        """The model's Python input functions at t (drives and loads) and, after the joint
-        coordinates, the efforts."""
+    cdef int _at_time(self, double t) except -1:
         if self.timed and t != self.last_t:
             self.inputs.at_time(t)
             self.last_t = t
-        joint_coordinates(self.md, &self.x[0], &self.V[0], &self.qref[0], &self.q[0], &self.qd[0])
+        return 0
+
+    cdef int _kinematics(self, const double* theta, const double* v, double t) except -1:
+        """x(theta, t), the joint maps, V = B v + bh q'(t) and the bias at (theta, v, t)."""
+        self._at_time(t)
+        self.d.theta_in = theta
+        kinematics(self.d, &self.y[0], v)
+        self.d.theta_in = NULL
+        return 0
+
+    cdef int _forces(self, double t) except -1:
+        """F = applied + internal node forces at the last kinematics (efforts evaluated)."""
+        cdef double U
+        joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         memcpy(&self.qref[0], &self.q[0], self.md.n_joints * sizeof(double))
         if self.effort_timed:
             np.asarray(self.inputs.q)[:] = np.asarray(self.q)
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd)
             self.inputs.efforts(t)
+        memset(&self.F[0], 0, self.d.n_x * sizeof(double))
+        applied_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
+        element_forces(self.md, self.d.X, self.d.V, &self.F[0], &U)
         return 0
 
-    cdef int mass_action(self, const double* q, const double* a, double* out) except -1:
-        mass_times(self.d, a, &self.V[0], &self.F[0], out)
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
+        self._kinematics(q, &self.zero[0], t)
+        mass_times(self.d, a, &self.A[0], &self.f[0], out)
         return 0
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
-        cdef double U
-        self._state(q, v)
-        self._inputs(t)
-        memset(&self.F[0], 0, self.d.n_x * sizeof(double))
-        applied_forces(self.md, &self.x[0], &self.V[0], &self.q[0], &self.qd[0], &self.F[0])
-        element_forces(self.md, &self.x[0], &self.V[0], &self.F[0], &U)
-        apply_BT(self.d, &self.F[0], out)
+        """g = B^T (F - M A_b)."""
+        cdef int i
+        self._kinematics(q, v, t)
+        self._forces(t)
+        apply_B(self.d, &self.zero[0], &self.A[0], True)
+        node_mass(self.d, &self.A[0], &self.f[0])
+        for i in range(self.d.n_x):
+            self.f[i] = self.F[i] - self.f[i]
+        apply_BT(self.d, &self.f[0], out)
         return 0
 
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
@@ -119,16 +151,19 @@ cdef class RecursiveProblem(StepProblem):
         cdef double K[64]
         cdef double C[64]
         cdef ModelData* md = self.md
-        self._state(q_e, v_e)
+        cdef const double* X
+        cdef const double* V
+        self._kinematics(q_e, v_e, t_e)
+        X, V = self.d.X, self.d.V
         with nogil:
             for s in range(md.n_el):
                 a = 4 * md.el_vertices[2 * s]
                 b = 4 * md.el_vertices[2 * s + 1]
                 for i in range(4):
-                    e[i] = self.x[a + i]
-                    e[4 + i] = self.x[b + i]
-                    ed[i] = self.V[a + i]
-                    ed[4 + i] = self.V[b + i]
+                    e[i] = X[a + i]
+                    e[4 + i] = X[b + i]
+                    ed[i] = V[a + i]
+                    ed[4 + i] = V[b + i]
                 if c_k != 0.0 or c_c != 0.0:
                     beam_tangent(md.model, e, ed, md.el_length[s], md.el_EA[s], md.el_EI[s],
                                  md.el_damping[s], K, C)
@@ -161,35 +196,57 @@ cdef class RecursiveProblem(StepProblem):
                                double* out) except -1:
         return 0
 
-    cdef int power(self, const double* q, const double* v, double t, const double* lam,
-                   double* p) except -1:
-        self._state(q, v)
-        self._inputs(t)
-        powers(self.md, &self.x[0], &self.V[0], &self.qd[0], &self.scratch[0], p)
+    cdef int _reactions(self, const double* a) except -1:
+        """The torque or force holding each fixed or driven joint, ``bh^T Z_c`` with ``Z_c`` the
+        residual ``M A - F`` of the child's subtree gathered on its first vertex (after the
+        kinematics and forces of the state); into ``kernel.arrays['reaction']``."""
+        cdef int i, idx, v, j
+        cdef double tau
+        apply_B(self.d, a, &self.A[0], True)
+        node_mass(self.d, &self.A[0], &self.f[0])
+        for i in range(self.d.n_x):
+            self.f[i] -= self.F[i]
+        apply_BT(self.d, &self.f[0], &self.g[0])     # leaves each first vertex's Z_c in f
+        for idx in range(self.d.n_v):
+            v = self.d.order[idx]
+            if self.d.code[v] == 0:
+                continue
+            j = self.d.joint[v]
+            tau = 0.0
+            for i in range(4):
+                tau += self.d.bh[4 * v + i] * self.f[4 * v + i]
+            self.d.reaction[j] = tau
         return 0
 
-    def positions(self, q):
-        """``x_0 + B q`` (n_x,)."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        out = np.empty(self.d.n_x)
-        cdef double[::1] o = out
-        apply_B(self.d, &qq[0], &o[0])
-        return out + np.asarray(self.x0)
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
+        cdef int j
+        self._kinematics(q, v, t)
+        self._forces(t)
+        powers(self.md, self.d.X, self.d.V, &self.qd[0], &self.scratch[0], p)
+        if self.driven:
+            self._reactions(a)
+            for j in range(self.md.n_joints):
+                if self.md.j_driven[j]:
+                    p[0] += self.d.reaction[j] * self.md.drive[3 * j + 1]
+        return 0
 
-    def velocities(self, v):
-        """``B v`` (n_x,)."""
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
-        out = np.empty(self.d.n_x)
-        cdef double[::1] o = out
-        apply_B(self.d, &vv[0], &o[0])
-        return out
-
-    def observe(self, q, v, t, lam):
-        """Joint coordinates at an output (no reactions: every joint is free)."""
+    def state_at(self, q, v, t):
+        """``(x, V)`` (n_x,) at theta = q, theta' = v and time t."""
         cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
         cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
+        return (np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
+                np.asarray(<double[:self.d.n_x]> self.d.V).copy())
+
+    def observe(self, q, v, a, t, lam):
+        """Joint coordinates and the reactions of the fixed and driven joints at an output."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
         cdef int nj = self.md.n_joints
-        self._state(&qq[0], &vv[0])
-        self._inputs(t)
+        self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
+        self._forces(t)
+        self._reactions(&aa[0] if self.n else &self.zero[0])
         return {"joint_q": np.asarray(self.q)[:nj].copy(), "joint_qd": np.asarray(self.qd)[:nj].copy(),
-                "reactions": np.zeros(nj)}
+                "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy()}

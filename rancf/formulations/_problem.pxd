@@ -2,7 +2,7 @@
 
 cdef class StepProblem:
     cdef readonly int n, m
-    cdef int mass_action(self, const double* q, const double* a, double* out) except -1
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1
     cdef int constraint(self, const double* q, double t, double* out) except -1
     cdef int constraint_force(self, const double* q, const double* lam, double t,
@@ -13,8 +13,8 @@ cdef class StepProblem:
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1
     cdef int solve(self, double* x) except -1
-    cdef int power(self, const double* q, const double* v, double t, const double* lam,
-                   double* p) except -1
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
                         double* out) except -1
     cdef int project(self, double* q, double* v, double* a, double t) except -1

@@ -20,7 +20,7 @@ cdef class StepProblem:
     docstring). ``solve`` takes the right-hand side ``[r_dyn; r_con]`` (n + m) and leaves the
     solution ``[da; dlam]`` in place, with the matrix of the last ``factor``."""
 
-    cdef int mass_action(self, const double* q, const double* a, double* out) except -1:
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         raise NotImplementedError
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
@@ -45,8 +45,8 @@ cdef class StepProblem:
     cdef int solve(self, double* x) except -1:
         raise NotImplementedError
 
-    cdef int power(self, const double* q, const double* v, double t, const double* lam,
-                   double* p) except -1:
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
         return 1
 
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
@@ -57,7 +57,7 @@ cdef class StepProblem:
     cdef int project(self, double* q, double* v, double* a, double t) except -1:
         return 0
 
-    def observe(self, q, v, t, lam):
+    def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
         return {}
 
@@ -91,11 +91,11 @@ cdef class PythonProblem(StepProblem):
         self.n, self.m = problem.n_coordinates, problem.n_constraints
         self.projection = projection
 
-    def observe(self, q, v, t, lam):
+    def observe(self, q, v, a, t, lam):
         observe = getattr(self.problem, "observe", None)
         return observe(q, v, t, lam) if observe is not None else {}
 
-    cdef int mass_action(self, const double* q, const double* a, double* out) except -1:
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         _view(out, self.n)[:] = self.problem.mass_action(_view(q, self.n), _view(a, self.n))
         return 0
 
@@ -146,8 +146,8 @@ cdef class PythonProblem(StepProblem):
             _view(x + n, m)[:] = dl
         return 0
 
-    cdef int power(self, const double* q, const double* v, double t, const double* lam,
-                   double* p) except -1:
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
         out = self.problem.power(_view(q, self.n), _view(v, self.n), t, _view(lam, self.m))
         if out is None:
             return 1

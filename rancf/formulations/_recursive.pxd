@@ -49,15 +49,18 @@ cdef struct Tree:
     double* qd
     double* qref          # branch of the unwrapped angles
     double* reaction      # generalized reaction of each joint (N m or N)
+    const double* theta_in   # joint position coordinates to build X from (NULL: recover them)
+    double* theta_out        # where the recovered ones go (NULL: nowhere)
 
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
 cdef void track_joints(Tree* d) noexcept nogil
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil
 cdef int factorize(Tree* d) noexcept nogil
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
-cdef void apply_B(Tree* d, const double* beta, double* V) noexcept nogil
+cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
+cdef void node_mass(Tree* d, const double* A, double* f) noexcept nogil
 
 cdef class RecursiveKernel:
     cdef Tree data

@@ -121,13 +121,15 @@ cdef inline void _rot(double a, const double* x, double* y) noexcept nogil:
 
 
 # --- kinematics ------------------------------------------------------------------------------
-cdef void _polar_slope(double angle, const double* ph, const double* slope, double sd,
-                      double om_c, double accel, const double* nrow, int col, double* X,
-                      double* chi, double* eps, double* bh, double* c) noexcept nogil:
+cdef void _polar_slope(double angle, const double* ph, const double* slope, double* s_coord,
+                      bint given, double sd, double om_c, double accel, const double* nrow,
+                      int col, double* X, double* chi, double* eps, double* bh,
+                      double* c) noexcept nogil:
     """A beam child's slope held at ``angle`` to the parent's direction (the polar form of
-    DESIGN.md 6): ``r'_c = s ch``, ``ch = R(angle) ph``, s recovered from the stored slope, its
-    rate sd the eta of column ``col``. Slope rows: chi ``(s/rho) J ch n^T D`` (``nrow`` is
-    ``n^T D / rho``), eps ``ch``, bh ``s J ch`` (not written if NULL), bias
+    DESIGN.md 6): ``r'_c = s ch``, ``ch = R(angle) ph``; s is ``*s_coord`` when ``given``, else it
+    is recovered from the stored slope and written to ``*s_coord``; its rate sd is the eta of
+    column ``col``. Slope rows: chi ``(s/rho) J ch n^T D`` (``nrow`` is ``n^T D / rho``), eps
+    ``ch``, bh ``s J ch`` (not written if NULL), bias
     ``2 s' om_c J ch - s om_c^2 ch + s accel J ch`` with ``accel = q'' - 2 om_p sig``."""
     cdef double ch[2]
     cdef double Jch[2]
@@ -136,7 +138,11 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
     _rot(angle, ph, ch)
     Jch[0] = -ch[1]
     Jch[1] = ch[0]
-    s = ch[0] * slope[0] + ch[1] * slope[1]
+    if given:
+        s = s_coord[0]
+    else:
+        s = ch[0] * slope[0] + ch[1] * slope[1]
+        s_coord[0] = s
     X[2] = s * ch[0]
     X[3] = s * ch[1]
     for k in range(4):
@@ -195,7 +201,12 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
 
 
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
-    """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring)."""
+    """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring).
+
+    The joint's position coordinates (the ones whose rates are its eta: a revolute beam
+    child's slope, a polar slope's s, a slide, a body's angle) come from ``d.theta_in`` when it
+    is set, else they are recovered from the stored coordinates y (and written to
+    ``d.theta_out`` when that is set)."""
     cdef ModelData* m = d.m
     cdef int j = d.joint[v], pv = d.parent[v], code = d.code[v], b = d.boff[v], i, k
     cdef bint driven = m.j_driven[j]
@@ -225,6 +236,11 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef double AJu[2]
     cdef double zpos[2]
     cdef double rho, om_p, sig, g, gd, gdd, phi, phid, qv, qd, qdd
+    cdef double th[2]
+    cdef bint given = d.theta_in != NULL
+    if given:
+        th[0] = d.theta_in[b]
+        th[1] = d.theta_in[b + 1] if d.nb[v] > 1 else 0.0
     memset(P, 0, 8 * sizeof(double))
     memset(nrow, 0, 4 * sizeof(double))
     memset(chi, 0, 16 * sizeof(double))
@@ -272,17 +288,19 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         chi[4 + k] = P[4 + k]
     qv, qd, qdd = dq[0], dq[1], dq[2]
     if code == BEAM_REV:
+        if not given:
+            th[0], th[1] = yc[2], yc[3]
         X[0] = ra[0]
         X[1] = ra[1]
-        X[2] = yc[2]
-        X[3] = yc[3]
+        X[2] = th[0]
+        X[3] = th[1]
         eps[4] = 1.0      # eps = [0; I2], stored 4 x 2
         eps[7] = 1.0
     elif code == BEAM_POLAR:
         X[0] = ra[0]
         X[1] = ra[1]
-        _polar_slope(qv, ph, yc + 2, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow, 0, X, chi,
-                     eps, bh, c)
+        _polar_slope(qv, ph, yc + 2, th, given, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow,
+                     0, X, chi, eps, bh, c)
     elif code == BEAM_PRISM or code == BODY_PRISM:
         _rot(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
@@ -297,7 +315,11 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         if driven:
             g, gd, gdd = dq[0], dq[1], dq[2]
         else:
-            g = (tmp[0] - ra[0]) * ah[0] + (tmp[1] - ra[1]) * ah[1]
+            if given:
+                g = th[0]
+            else:
+                g = (tmp[0] - ra[0]) * ah[0] + (tmp[1] - ra[1]) * ah[1]
+                th[0] = g
             gd = beta[b]
             gdd = 0.0
         # joint point, its chi rows and bias (rail turning with the parent)
@@ -317,13 +339,17 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             X[0] = zpos[0]
             X[1] = zpos[1]
             k = 0 if driven else 1
-            _polar_slope(m.j_theta0[j], ph, yc + 2, beta[b + k], om_p, -2.0 * om_p * sig, nrow, k,
-                         X, chi, eps, NULL, c)
+            _polar_slope(m.j_theta0[j], ph, yc + 2, th + k, given, beta[b + k], om_p,
+                         -2.0 * om_p * sig, nrow, k, X, chi, eps, NULL, c)
         else:
             _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
         qd = gd if driven else 0.0
     elif code == BODY_REV:
-        phi = atan2(yc[3], yc[2])
+        if given:
+            phi = th[0]
+        else:
+            phi = atan2(yc[3], yc[2])
+            th[0] = phi
         u[0] = cos(phi)
         u[1] = sin(phi)
         Ju[0] = -u[1]
@@ -345,6 +371,9 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         c[3] = -phid * phid * u[1]
     else:  # BODY_POLAR
         _held_body(qv, ph, dc, ra, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
+    if d.theta_out != NULL:
+        for k in range(d.nb[v]):
+            d.theta_out[b + k] = th[k]
     # V = chi V_p + eps eta + bh qd
     for i in range(4):
         V[i] = bh[i] * qd
@@ -361,7 +390,12 @@ cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogi
     for idx in range(d.n_v):
         v = d.order[idx]
         if d.code[v] == FREE:
-            memcpy(d.X + 4 * v, y + 4 * v, 4 * sizeof(double))
+            if d.theta_in != NULL:
+                memcpy(d.X + 4 * v, d.theta_in + d.boff[v], 4 * sizeof(double))
+            else:
+                memcpy(d.X + 4 * v, y + 4 * v, 4 * sizeof(double))
+                if d.theta_out != NULL:
+                    memcpy(d.theta_out + d.boff[v], y + 4 * v, 4 * sizeof(double))
             memcpy(d.V + 4 * v, beta + d.boff[v], 4 * sizeof(double))
         else:
             _first_vertex(d, v, y, beta)
@@ -581,9 +615,10 @@ cdef double drive_power(Tree* d) noexcept nogil:
     return power
 
 
-cdef void apply_B(Tree* d, const double* beta, double* V) noexcept nogil:
-    """V = B beta (n_x): node velocities of the rates beta at the last kinematics, without the
-    drives' terms (root to leaves)."""
+cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil:
+    """V = B beta (n_x) at the last kinematics (root to leaves): node velocities of the rates
+    beta without the drives' terms, or, with ``bias``, the node accelerations
+    ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta."""
     cdef int idx, v, pv, i, k, b
     for idx in range(d.n_v):
         v = d.order[idx]
@@ -593,7 +628,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V) noexcept nogil:
             continue
         pv = d.parent[v]
         for i in range(4):
-            V[4 * v + i] = 0.0
+            V[4 * v + i] = d.c[4 * v + i] if bias else 0.0
             if pv >= 0:
                 for k in range(4):
                     V[4 * v + i] += d.chi[16 * v + 4 * i + k] * V[4 * pv + k]
@@ -622,11 +657,10 @@ cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
                     F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
 
 
-cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:
-    """out = Omega a = B^T M B a (n_beta) with work arrays V, f (n_x)."""
+cdef void node_mass(Tree* d, const double* A, double* f) noexcept nogil:
+    """f = M A (n_x): the block mass matrix (elements and rigid bodies) times node vectors A."""
     cdef const double* M
     cdef int s, i, j, u, v
-    apply_B(d, a, V)
     memset(f, 0, d.n_x * sizeof(double))
     for s in range(d.m.n_el):
         M = d.m.el_mass + 64 * s
@@ -634,9 +668,15 @@ cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out
         v = 4 * d.m.el_vertices[2 * s + 1]
         for i in range(8):
             for j in range(8):
-                f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * V[(u if j < 4 else v - 4) + j]
+                f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * A[(u if j < 4 else v - 4) + j]
     for i in range(d.n_x):
-        f[i] += d.m.body_mass[i] * V[i]
+        f[i] += d.m.body_mass[i] * A[i]
+
+
+cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:
+    """out = Omega a = B^T M B a (n_beta) with work arrays V, f (n_x)."""
+    apply_B(d, a, V, False)
+    node_mass(d, V, f)
     apply_BT(d, f, out)
 
 
@@ -735,6 +775,8 @@ cdef class RecursiveKernel:
         self.data.n_x = nx
         self.data.n_beta = nb
         self.n_x, self.n_beta, self.n_y = nx, nb, nx + nb + 2
+        self.data.theta_in = NULL
+        self.data.theta_out = NULL
         self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
         self.data.has_drives = int(any(j.driven for j in assembly.joints))
         self.data.constant = 0
@@ -880,7 +922,7 @@ cdef class RecursiveKernel:
         the drives' terms."""
         self._vector("beta", beta, self.n_beta)
         self._out("out", out, self.n_x)
-        apply_B(&self.data, <const double*>cnp.PyArray_DATA(beta), <double*>cnp.PyArray_DATA(out))
+        apply_B(&self.data, <const double*>cnp.PyArray_DATA(beta), <double*>cnp.PyArray_DATA(out), False)
 
     def mass_action(self, cnp.ndarray a, cnp.ndarray out):
         """out = Omega a = B^T M B a (n_beta,): the generalized mass times rates a (no matrix

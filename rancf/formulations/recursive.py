@@ -220,22 +220,12 @@ def of(assembly):
 
 
 def implicit_problem(assembly, y0):
-    """Implicit RANCF of a tree of beams on revolute joints, from the recursive state y0, as a
-    compiled :class:`rancf.formulations._implicit_recursive.RecursiveProblem` (minimal
-    coordinates ``q`` with ``x = x_0 + B q``, q = 0 at y0).
-
-    Rigid bodies, fixed, driven and prismatic joints make B depend on the state: those run the
-    DAE formulation or an explicit method.
-    """
+    """Implicit RANCF of a tree, from the recursive state y0: a compiled
+    :class:`rancf.formulations._implicit_recursive.RecursiveProblem` in the joints' position
+    coordinates theta, with ``(theta0, theta0')`` = ``(problem.theta(y0), beta0)``."""
     tables = tree_tables(assembly)
-    if not tables["constant"] or len(assembly.bodies):
-        raise ValueError("formulation 'recursive' with an implicit method needs a tree of beams "
-                         "on revolute joints (B is state-dependent with rigid bodies, fixed, "
-                         "driven or prismatic joints); use formulation='dae' or an explicit "
-                         "method")
     kernel = RecursiveKernel(assembly, tables)
-    kernel.kinematics(0.0, np.ascontiguousarray(y0, dtype=float))
     forces = ForceKernel(assembly)
     nj = max(assembly.n_joints, 1)
     inputs = Inputs(assembly, forces.arrays, np.zeros(nj), np.zeros(nj))
-    return RecursiveProblem(kernel, forces, inputs, kernel.arrays["X"].copy(), assembly.joint_q0)
+    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0)

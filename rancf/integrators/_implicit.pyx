@@ -134,7 +134,7 @@ cdef class Stepper:
         if self.intermediate:
             return 0
         if self.am != 1.0:
-            self.p.mass_action(&self.q[0], &self.a[0], &self.f[0])
+            self.p.mass_action(&self.q[0], self.t, &self.a[0], &self.f[0])
             for i in range(n):
                 self.r_old[i] += (1.0 - self.am) * self.f[i]
         if self.af != 1.0:
@@ -167,7 +167,7 @@ cdef class Stepper:
         cdef double af = self.af, am = self.am
         self._point(a1)
         if self.intermediate:
-            self.p.mass_action(&self.q_e[0], &self.a_e[0], r)
+            self.p.mass_action(&self.q_e[0], self.t_e, &self.a_e[0], r)
             self.p.force(&self.q_e[0], &self.v_e[0], self.t_e, &self.f[0])
             for i in range(n):
                 r[i] -= self.f[i]
@@ -176,7 +176,7 @@ cdef class Stepper:
                 for i in range(n):
                     r[i] += self.f[i]
         else:
-            self.p.mass_action(&self.q1[0], a1, r)
+            self.p.mass_action(&self.q1[0], self.t1, a1, r)
             self.p.force(&self.q1[0], &self.v1[0], self.t1, &self.f[0])
             for i in range(n):
                 r[i] = am * r[i] - af * self.f[i] + self.r_old[i]
@@ -324,7 +324,7 @@ cdef class Stepper:
         cdef int n = self.n
         energy[0] = energy[1] = 0.0
         worst[0] = worst[1] = worst[2] = 0.0
-        tracked = self.p.power(&self.q[0], &self.v[0], self.t, &self.lam[0], p_old) == 0
+        tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
         self._record(record, 0, energy)
         start_watch(&watch)
         status, message = "ok", ""
@@ -332,7 +332,7 @@ cdef class Stepper:
             try:
                 it = self.step()
                 if tracked:
-                    self.p.power(&self.q[0], &self.v[0], self.t, &self.lam[0], p_new)
+                    self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_new)
                     energy[0] += 0.5 * self.h * (p_old[0] + p_new[0])
                     energy[1] += 0.5 * self.h * (p_old[1] + p_new[1])
                     p_old[0], p_old[1] = p_new[0], p_new[1]

@@ -305,7 +305,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     def record(t, q, v, a, lam, violation, iterations, energy):
         # one append per output, so that an interruption never leaves ragged lists
         records.append((t, q, v, a, lam, violation, iterations, energy,
-                        compiled.observe(q, v, t, lam)))
+                        compiled.observe(q, v, a, t, lam)))
 
     status, message = stepper.run(n_steps, int(output_every), record)
     ts, qs, vs, as_, ls, viol, iters, works, seen = (list(c) for c in zip(*records))
