@@ -264,8 +264,9 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     tol = checks.positive("tol", tol)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":
-        problem = DAE(A, linear_solver)
-        q0, qd0 = problem.initial_state(x0, v0)
+        dae = DAE(A, linear_solver, projection)
+        q0, qd0 = dae.initial_state(x0, v0)
+        problem, projection = dae.compiled, False     # the kernel projects
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")

@@ -227,6 +227,23 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     return power
 
 
+cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil:
+    """out = M a (n_x): the model's block mass matrix (element mass matrices on their two
+    vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a."""
+    cdef const double* M
+    cdef int s, i, j, u, v
+    memset(out, 0, 4 * d.n_v * sizeof(double))
+    for s in range(d.n_el):
+        M = d.el_mass + 64 * s
+        u = 4 * d.el_vertices[2 * s]
+        v = 4 * d.el_vertices[2 * s + 1]
+        for i in range(8):
+            for j in range(8):
+                out[(u if i < 4 else v - 4) + i] += M[8 * i + j] * a[(u if j < 4 else v - 4) + j]
+    for i in range(4 * d.n_v):
+        out[i] += d.body_mass[i] * a[i]
+
+
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
                  double* scratch, double* p) noexcept nogil:
     """p[0] = the power of loads and efforts, p[1] = the power dissipated by the damped elements

@@ -32,7 +32,8 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          joint_coordinates, powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
-                                            factorize, kinematics, mass_times, node_mass, solve)
+                                            factorize, kinematics, mass_times, solve)
+from rancf.formulations._forces cimport mass_times as block_mass_times
 
 cnp.import_array()
 
@@ -136,7 +137,7 @@ cdef class RecursiveProblem(StepProblem):
         self._kinematics(q, v, t)
         self._forces(t)
         apply_B(self.d, &self.zero[0], &self.A[0], True)
-        node_mass(self.d, &self.A[0], &self.f[0])
+        block_mass_times(self.md, &self.A[0], &self.f[0])
         for i in range(self.d.n_x):
             self.f[i] = self.F[i] - self.f[i]
         apply_BT(self.d, &self.f[0], out)
@@ -203,7 +204,7 @@ cdef class RecursiveProblem(StepProblem):
         cdef int i, idx, v, j
         cdef double tau
         apply_B(self.d, a, &self.A[0], True)
-        node_mass(self.d, &self.A[0], &self.f[0])
+        block_mass_times(self.md, &self.A[0], &self.f[0])
         for i in range(self.d.n_x):
             self.f[i] -= self.F[i]
         apply_BT(self.d, &self.f[0], &self.g[0])     # leaves each first vertex's Z_c in f

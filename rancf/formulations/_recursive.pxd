@@ -60,7 +60,6 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
 cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
-cdef void node_mass(Tree* d, const double* A, double* f) noexcept nogil
 
 cdef class RecursiveKernel:
     cdef Tree data

@@ -37,6 +37,7 @@ import numpy as np
 from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_PRISMATIC,
                                          applied_forces, element_forces, joint_coordinates,
                                          bind_model)
+from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import model_arrays
 
 cnp.import_array()
@@ -657,26 +658,10 @@ cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
                     F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
 
 
-cdef void node_mass(Tree* d, const double* A, double* f) noexcept nogil:
-    """f = M A (n_x): the block mass matrix (elements and rigid bodies) times node vectors A."""
-    cdef const double* M
-    cdef int s, i, j, u, v
-    memset(f, 0, d.n_x * sizeof(double))
-    for s in range(d.m.n_el):
-        M = d.m.el_mass + 64 * s
-        u = 4 * d.m.el_vertices[2 * s]
-        v = 4 * d.m.el_vertices[2 * s + 1]
-        for i in range(8):
-            for j in range(8):
-                f[(u if i < 4 else v - 4) + i] += M[8 * i + j] * A[(u if j < 4 else v - 4) + j]
-    for i in range(d.n_x):
-        f[i] += d.m.body_mass[i] * A[i]
-
-
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:
     """out = Omega a = B^T M B a (n_beta) with work arrays V, f (n_x)."""
     apply_B(d, a, V, False)
-    node_mass(d, V, f)
+    block_mass_times(d.m, V, f)
     apply_BT(d, f, out)
 
 

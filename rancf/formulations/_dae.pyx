@@ -1,0 +1,648 @@
+"""The DAE formulation compiled: a :class:`~rancf.formulations._problem.StepProblem` whose every
+operation is C (DESIGN.md sections 4 and 6; the equations are in rancf/formulations/dae.py).
+
+Constraint rows are the terms of :class:`rancf.formulations.dae.ConstraintTable`:
+``coef f(q_j(t)) x_i`` (linear), ``coef f x_i x_k`` (quadratic) and ``coef f`` (constant), with
+``f`` one of 1, cos q, sin q, q of a driven joint j; their time derivatives follow from the
+drive's (q, qd, qdd). Newton's matrix ``[[c_m M + c_k (K + d(Phi_x^T lam)/dx) + c_c C,
+w Phi_x^T], [Phi_x, 0]]`` is summed on a pattern fixed when the formulation is built and
+factored by LAPACK: ``"dense"`` (dgetrf) or ``"sparse"``: the rows and columns renumbered once
+by reverse Cuthill-McKee (scipy.sparse.csgraph) so that the matrix is banded, then the banded
+LU with partial pivoting (dgbtrf), O(n b^2) for bandwidth b: the ordering and the bandwidth are
+the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddle-point systems
+``[W Phi_x^T; Phi_x 0]`` (W = I or M) with the same solver and its own factors.
+
+The Jacobians of loads and efforts are central differences on the coordinates they touch.
+"""
+cimport numpy as cnp
+from libc.math cimport cos, sin, fabs
+from libc.string cimport memcpy, memset
+from scipy.linalg.cython_lapack cimport dgetrf, dgetrs, dgbtrf, dgbtrs
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from rancf.elements._beam cimport beam_tangent
+from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
+                                         joint_coordinates, mass_times, powers)
+from rancf.formulations._problem cimport StepProblem
+
+cnp.import_array()
+
+cdef enum:
+    CONSTANT = 0
+    COS = 1
+    SIN = 2
+    LINEAR = 3
+
+
+cdef class LinearSystem:
+    """LU factors of an (N, N) matrix given on a fixed sparsity pattern: dense (dgetrf) or, after a
+    reverse Cuthill-McKee renumbering computed once, banded (dgbtrf)."""
+
+    cdef int N, kl, ku, ldab
+    cdef bint banded
+    cdef int[::1] rows, cols, iperm, ipiv
+    cdef double[::1] work, rhs
+
+    def __init__(self, int N, rows, cols, bint banded):
+        self.N, self.banded = N, banded
+        self.rows = np.ascontiguousarray(rows, dtype=np.intc)
+        self.cols = np.ascontiguousarray(cols, dtype=np.intc)
+        self.ipiv = np.zeros(max(N, 1), dtype=np.intc)
+        self.rhs = np.zeros(max(N, 1))
+        if banded:
+            pattern = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(N, N))
+            perm = reverse_cuthill_mckee((pattern + pattern.T).tocsr(), symmetric_mode=True)
+            iperm = np.empty(N, dtype=np.intc)
+            iperm[perm] = np.arange(N, dtype=np.intc)
+            self.iperm = iperm
+            d = iperm[np.asarray(rows)] - iperm[np.asarray(cols)]
+            self.kl = max(int(d.max()) if len(d) else 0, 0)
+            self.ku = max(int(-d.min()) if len(d) else 0, 0)
+            self.ldab = 2 * self.kl + self.ku + 1
+            self.work = np.zeros(self.ldab * max(N, 1))
+        else:
+            self.iperm = np.arange(max(N, 1), dtype=np.intc)
+            self.work = np.zeros(max(N * N, 1))
+
+    @property
+    def bandwidth(self):
+        """(kl, ku) of the renumbered matrix (banded), or None (dense)."""
+        return (self.kl, self.ku) if self.banded else None
+
+    cdef int factor(self, const double* values) except -1:
+        """Factor the matrix with ``values[k]`` at ``(rows[k], cols[k])`` (duplicates summed)."""
+        cdef int k, r, c, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab
+        cdef double* w = &self.work[0]
+        if self.banded:
+            memset(w, 0, ldab * N * sizeof(double))
+            for k in range(self.rows.shape[0]):
+                r, c = self.iperm[self.rows[k]], self.iperm[self.cols[k]]
+                w[kl + ku + r - c + c * ldab] += values[k]
+            dgbtrf(&N, &N, &kl, &ku, w, &ldab, &self.ipiv[0], &info)
+        else:
+            memset(w, 0, N * N * sizeof(double))
+            for k in range(self.rows.shape[0]):
+                w[self.rows[k] + self.cols[k] * N] += values[k]
+            dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
+        if info > 0:
+            raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
+        return 0
+
+    cdef int solve(self, double* x) except -1:
+        """x <- A^-1 x with the last factors."""
+        cdef int i, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab, one = 1
+        cdef char trans = b'N'
+        if self.banded:
+            for i in range(N):
+                self.rhs[self.iperm[i]] = x[i]
+            dgbtrs(&trans, &N, &kl, &ku, &one, &self.work[0], &ldab, &self.ipiv[0], &self.rhs[0],
+                   &N, &info)
+            for i in range(N):
+                x[i] = self.rhs[self.iperm[i]]
+        else:
+            dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
+        return 0
+
+
+cdef class DAEKernel(StepProblem):
+    """The DAE formulation of a model, compiled (module docstring).
+
+    Built by :class:`rancf.formulations.dae.DAE`, which gives the constraint terms (``table``),
+    the Newton matrix pattern (``parts``: name -> (rows, cols), in the order the values are
+    summed; ``diagonal``: positions in ``el``/``body`` of the diagonal entries), the load
+    difference pattern and the projection mode.
+    """
+
+    cdef ForceKernel forces
+    cdef object inputs
+    cdef ModelData* md
+    cdef readonly bint timed, effort_timed, rheonomic
+    cdef readonly object projection
+    cdef int n_lin, n_quad, n_const, n_g, n_el, n_body, n_fdx, n_fdv
+    cdef int[::1] lin_row, lin_col, lin_mode, lin_joint
+    cdef int[::1] quad_row, quad_i, quad_k, quad_mode, quad_joint
+    cdef int[::1] const_row, const_mode, const_joint
+    cdef double[::1] lin_coef, quad_coef, const_coef
+    cdef double[:, ::1] fl, fq, fc
+    cdef double terms_t
+    cdef bint terms_valid
+    cdef int[::1] g_rows, g_cols
+    cdef double[::1] gvals, body_diag, values, blocks, xs, vs, Fp, Fm, scratch
+    cdef int[::1] fdx_cols, fdx_ptr, fdx_rows, fdv_cols, fdv_ptr, fdv_rows
+    cdef int off_el, off_body, off_fdx, off_fdv, off_curv, off_B, off_G, nnz_parts
+    cdef int[::1] diag_pos
+    cdef LinearSystem lu, lu_proj
+    cdef readonly object csc_indices, csc_indptr, csc_map
+    cdef double[::1] q_j, qd_j, qref
+    cdef double last_t
+    cdef public object owner
+
+    def __init__(self, ForceKernel forces, inputs, table, parts, diagonal, fd_x, fd_v, qref0,
+                 bint banded, projection=False):
+        self.forces, self.inputs = forces, inputs
+        self.md = &forces.data
+        self.n, self.m = forces.n_x, table.n_rows
+        self.projection = projection
+        self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
+        ints = lambda a: np.ascontiguousarray(a, dtype=np.intc)
+        floats = lambda a: np.ascontiguousarray(a, dtype=float)
+        L, Q, C = table.lin, table.quad, table.const
+        self.n_lin, self.n_quad, self.n_const = len(L["row"]), len(Q["row"]), len(C["row"])
+        pad = lambda a, f: f(np.concatenate([np.asarray(a), np.zeros(1, dtype=np.asarray(a).dtype)]))
+        self.lin_row, self.lin_col = pad(L["row"], ints), pad(L["col"], ints)
+        self.lin_mode, self.lin_joint, self.lin_coef = pad(L["mode"], ints), pad(L["joint"], ints), pad(L["coef"], floats)
+        self.quad_row, self.quad_i, self.quad_k = pad(Q["row"], ints), pad(Q["i"], ints), pad(Q["k"], ints)
+        self.quad_mode, self.quad_joint, self.quad_coef = pad(Q["mode"], ints), pad(Q["joint"], ints), pad(Q["coef"], floats)
+        self.const_row, self.const_mode = pad(C["row"], ints), pad(C["mode"], ints)
+        self.const_joint, self.const_coef = pad(C["joint"], ints), pad(C["coef"], floats)
+        self.fl = np.ones((3, self.n_lin + 1))
+        self.fq = np.ones((3, self.n_quad + 1))
+        self.fc = np.ones((3, self.n_const + 1))
+        self.rheonomic = bool(np.any(np.asarray(L["mode"]) != 0) or np.any(np.asarray(Q["mode"]) != 0)
+                              or np.any(np.asarray(C["mode"]) != 0))
+        self.terms_valid = False
+        self.n_g = self.n_lin + 2 * self.n_quad
+        self.g_rows = pad(np.concatenate([L["row"], Q["row"], Q["row"]]), ints)
+        self.g_cols = pad(np.concatenate([L["col"], Q["i"], Q["k"]]), ints)
+        self.gvals = np.zeros(self.n_g + 1)
+        # Newton matrix: the parts in a fixed order, one value each
+        order = ("el", "body", "fd_x", "fd_v", "curv", "B", "G")
+        sizes = [len(parts[k][0]) for k in order]
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        (self.off_el, self.off_body, self.off_fdx, self.off_fdv, self.off_curv, self.off_B,
+         self.off_G) = (int(o) for o in offsets[:-1])
+        self.nnz_parts = int(offsets[-1])
+        rows = np.concatenate([np.asarray(parts[k][0], dtype=np.int64) for k in order])
+        cols = np.concatenate([np.asarray(parts[k][1], dtype=np.int64) for k in order])
+        N = self.n + self.m
+        self.lu = LinearSystem(N, rows, cols, banded)
+        self.lu_proj = LinearSystem(N, rows, cols, banded) if projection else None
+        keys = cols * N + rows
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        self.csc_indices = (uniq % N).astype(np.int32)
+        self.csc_indptr = np.concatenate([[0], np.cumsum(np.bincount(uniq // N, minlength=N))]).astype(np.int32)
+        self.csc_map = inverse
+        self.values = np.zeros(max(self.nnz_parts, 1))
+        self.n_el = self.md.n_el
+        self.blocks = np.zeros(max(self.n_el, 1) * 64)
+        self.body_diag = floats(parts["body_diag"]) if len(parts["body_diag"]) else np.zeros(1)
+        self.n_body = len(parts["body_diag"])
+        self.diag_pos = ints(diagonal)
+        self.n_fdx, self.n_fdv = len(fd_x[0]), len(fd_v[0])
+        self.fdx_cols, self.fdx_ptr, self.fdx_rows = (ints(a) for a in fd_x[2:])
+        self.fdv_cols, self.fdv_ptr, self.fdv_rows = (ints(a) for a in fd_v[2:])
+        n = self.n
+        self.xs, self.vs, self.Fp, self.Fm, self.scratch = (np.zeros(n) for _ in range(5))
+        nj = max(self.md.n_joints, 1)
+        self.q_j, self.qd_j, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
+        np.asarray(self.qref)[:len(qref0)] = qref0
+        self.last_t = np.nan
+
+    @property
+    def linear_system(self):
+        return self.lu
+
+    def observe(self, q, v, a, t, lam):
+        """Joint coordinates and reactions at an output (by the owning DAE)."""
+        return self.owner.observe(q, v, t, lam)
+
+    # --- inputs, terms, forces ----------------------------------------------------------------
+    cdef int _at(self, double t) except -1:
+        """Drives and load functions at t, and the constraint terms' time factors."""
+        if self.timed and t != self.last_t:
+            self.inputs.at_time(t)
+            self.last_t = t
+        if not self.terms_valid or (self.rheonomic and t != self.terms_t):
+            self._factors(self.fl, self.lin_mode, self.lin_joint, self.n_lin)
+            self._factors(self.fq, self.quad_mode, self.quad_joint, self.n_quad)
+            self._factors(self.fc, self.const_mode, self.const_joint, self.n_const)
+            self.terms_t, self.terms_valid = t, True
+        return 0
+
+    cdef void _factors(self, double[:, ::1] f, int[::1] mode, int[::1] joint, int n) noexcept:
+        """f, df/dt, d2f/dt2 of each term's coefficient from its drive's q, qd, qdd."""
+        cdef int k
+        cdef double q, qd, qdd, c, s
+        cdef const double* dr = self.md.drive
+        for k in range(n):
+            if mode[k] == CONSTANT:
+                f[0, k], f[1, k], f[2, k] = 1.0, 0.0, 0.0
+                continue
+            q, qd, qdd = dr[3 * joint[k]], dr[3 * joint[k] + 1], dr[3 * joint[k] + 2]
+            c, s = cos(q), sin(q)
+            if mode[k] == COS:
+                f[0, k], f[1, k], f[2, k] = c, -s * qd, -c * qd * qd - s * qdd
+            elif mode[k] == SIN:
+                f[0, k], f[1, k], f[2, k] = s, c * qd, -s * qd * qd + c * qdd
+            else:
+                f[0, k], f[1, k], f[2, k] = q, qd, qdd
+
+    cdef int _joints(self, const double* x, const double* v, double t) except -1:
+        joint_coordinates(self.md, x, v, &self.qref[0], &self.q_j[0], &self.qd_j[0])
+        memcpy(&self.qref[0], &self.q_j[0], self.md.n_joints * sizeof(double))
+        if self.effort_timed:
+            np.asarray(self.inputs.q)[:] = np.asarray(self.q_j)
+            np.asarray(self.inputs.qd)[:] = np.asarray(self.qd_j)
+            self.inputs.efforts(t)
+        return 0
+
+    cdef int _loads(self, const double* x, const double* v, double t, double* out) except -1:
+        """Loads and efforts (no gravity, no element forces) at (x, v, t)."""
+        cdef ModelData e = self.md[0]
+        self._joints(x, v, t)
+        e.gravity = NULL
+        memset(out, 0, self.n * sizeof(double))
+        applied_forces(&e, x, v, &self.q_j[0], &self.qd_j[0], out)
+        return 0
+
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
+        mass_times(self.md, a, out)
+        return 0
+
+    cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
+        cdef double U
+        self._at(t)
+        self._joints(q, v, t)
+        memset(out, 0, self.n * sizeof(double))
+        applied_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
+        element_forces(self.md, q, v, out, &U)
+        return 0
+
+    # --- constraints --------------------------------------------------------------------------
+    cdef void _phi(self, const double* q, int which, double* out) noexcept:
+        """out = sum of the terms' d^which/dt^which f times their coordinates (m,)."""
+        cdef int k
+        memset(out, 0, self.m * sizeof(double))
+        for k in range(self.n_lin):
+            out[self.lin_row[k]] += self.lin_coef[k] * self.fl[which, k] * q[self.lin_col[k]]
+        for k in range(self.n_quad):
+            out[self.quad_row[k]] += (self.quad_coef[k] * self.fq[which, k] * q[self.quad_i[k]]
+                                      * q[self.quad_k[k]])
+        for k in range(self.n_const):
+            out[self.const_row[k]] += self.const_coef[k] * self.fc[which, k]
+
+    cdef void _jacobian(self, const double* q, int which) noexcept:
+        """gvals = the entries of d/dt^which Phi_x at q (pattern g_rows, g_cols)."""
+        cdef int k, nl = self.n_lin, nq = self.n_quad
+        for k in range(nl):
+            self.gvals[k] = self.lin_coef[k] * self.fl[which, k]
+        for k in range(nq):
+            self.gvals[nl + k] = self.quad_coef[k] * self.fq[which, k] * q[self.quad_k[k]]
+            self.gvals[nl + nq + k] = self.quad_coef[k] * self.fq[which, k] * q[self.quad_i[k]]
+
+    cdef void _rate(self, const double* x, double* out) noexcept:
+        """out (m) += gvals x (the Jacobian of the last _jacobian times x)."""
+        cdef int k
+        for k in range(self.n_g):
+            out[self.g_rows[k]] += self.gvals[k] * x[self.g_cols[k]]
+
+    cdef int constraint(self, const double* q, double t, double* out) except -1:
+        self._at(t)
+        self._phi(q, 0, out)
+        return 0
+
+    cdef int constraint_force(self, const double* q, const double* lam, double t,
+                              double* out) except -1:
+        cdef int k
+        self._at(t)
+        self._jacobian(q, 0)
+        memset(out, 0, self.n * sizeof(double))
+        for k in range(self.n_g):
+            out[self.g_cols[k]] += self.gvals[k] * lam[self.g_rows[k]]
+        return 0
+
+    cdef int acceleration_bias(self, const double* q, const double* v, double t,
+                               double* out) except -1:
+        """xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt."""
+        cdef int k
+        self._at(t)
+        self._phi(q, 2, out)
+        for k in range(self.n_quad):
+            out[self.quad_row[k]] += (2.0 * self.quad_coef[k] * self.fq[0, k] * v[self.quad_i[k]]
+                                      * v[self.quad_k[k]])
+        if self.rheonomic:
+            self._jacobian(q, 1)
+            for k in range(self.n_g):
+                out[self.g_rows[k]] += 2.0 * self.gvals[k] * v[self.g_cols[k]]
+        return 0
+
+    cdef int _velocity_bias(self, const double* q, double t, double* out) except -1:
+        self._at(t)
+        self._phi(q, 1, out)
+        return 0
+
+    # --- Newton matrix ------------------------------------------------------------------------
+    cdef int _difference(self, const double* x, const double* v, double t, bint in_x,
+                         double* out) except -1:
+        """Central differences of -loads in x (or v) on the pattern of the load groups."""
+        cdef int[::1] cols = self.fdx_cols if in_x else self.fdv_cols
+        cdef int[::1] ptr = self.fdx_ptr if in_x else self.fdv_ptr
+        cdef int[::1] rows = self.fdx_rows if in_x else self.fdv_rows
+        cdef double[::1] qref = np.asarray(self.qref).copy()
+        cdef const double* base = x if in_x else v
+        cdef double h
+        cdef int c, j, col
+        cdef double* moved = &self.xs[0] if in_x else &self.vs[0]
+        memcpy(&self.xs[0], x, self.n * sizeof(double))
+        memcpy(&self.vs[0], v, self.n * sizeof(double))
+        for c in range(cols.shape[0]):
+            col = cols[c]
+            h = 1e-7 * max(1.0, fabs(base[col]))
+            moved[col] = base[col] + h
+            memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
+            self._loads(&self.xs[0], &self.vs[0], t, &self.Fp[0])
+            moved[col] = base[col] - h
+            memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
+            self._loads(&self.xs[0], &self.vs[0], t, &self.Fm[0])
+            moved[col] = base[col]
+            for j in range(ptr[c], ptr[c + 1]):
+                out[j] = -(self.Fp[rows[j]] - self.Fm[rows[j]]) / (2.0 * h)
+        memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
+        return 0
+
+    cdef int _assemble(self, const double* q_e, const double* a_e, const double* lam,
+                       const double* v_e, double t_e, const double* q_new, double t_new,
+                       double c_m, double c_k, double c_c, double w) except -1:
+        """values = the entries of Newton's matrix, part by part."""
+        cdef int s, i, a, b, k
+        cdef double e[8]
+        cdef double ed[8]
+        cdef double K[64]
+        cdef double C[64]
+        cdef ModelData* md = self.md
+        cdef double* val = &self.values[0]
+        self._at(t_e)
+        with nogil:
+            for s in range(md.n_el):
+                a = 4 * md.el_vertices[2 * s]
+                b = 4 * md.el_vertices[2 * s + 1]
+                for i in range(4):
+                    e[i] = q_e[a + i]
+                    e[4 + i] = q_e[b + i]
+                    ed[i] = v_e[a + i]
+                    ed[4 + i] = v_e[b + i]
+                if c_k != 0.0 or c_c != 0.0:
+                    beam_tangent(md.model, e, ed, md.el_length[s], md.el_EA[s], md.el_EI[s],
+                                 md.el_damping[s], K, C)
+                for i in range(64):
+                    val[self.off_el + 64 * s + i] = c_m * md.el_mass[64 * s + i]
+                    if c_k != 0.0:
+                        val[self.off_el + 64 * s + i] += c_k * K[i]
+                    if c_c != 0.0:
+                        val[self.off_el + 64 * s + i] += c_c * C[i]
+            for i in range(self.n_body):
+                val[self.off_body + i] = c_m * self.body_diag[i]
+        for i in range(self.off_fdx, self.off_curv):
+            val[i] = 0.0
+        if c_k != 0.0 and self.n_fdx:
+            self._difference(q_e, v_e, t_e, True, val + self.off_fdx)
+            for i in range(self.n_fdx):
+                val[self.off_fdx + i] *= c_k
+        if c_c != 0.0 and self.n_fdv:
+            self._difference(q_e, v_e, t_e, False, val + self.off_fdv)
+            for i in range(self.n_fdv):
+                val[self.off_fdv + i] *= c_c
+        if self.m:
+            self._at(t_e)
+            for k in range(self.n_quad):
+                val[self.off_curv + k] = c_k * lam[self.quad_row[k]] * self.quad_coef[k] * self.fq[0, k]
+                val[self.off_curv + self.n_quad + k] = val[self.off_curv + k]
+            self._jacobian(q_e, 0)
+            for k in range(self.n_g):
+                val[self.off_G + k] = w * self.gvals[k]
+            self._at(t_new)
+            self._jacobian(q_new, 0)
+            for k in range(self.n_g):
+                val[self.off_B + k] = self.gvals[k]
+        return 0
+
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        self._assemble(q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_k, c_c, w)
+        self.lu.factor(&self.values[0])
+        return 0
+
+    cdef int solve(self, double* x) except -1:
+        return self.lu.solve(x)
+
+    def matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+        """The assembled Newton matrix (CSC, on the fixed pattern ``csc_indices, csc_indptr``)."""
+        cdef double[::1] qe = np.ascontiguousarray(q_e, dtype=float)
+        cdef double[::1] ae = np.ascontiguousarray(a_e, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        cdef double[::1] ve = np.ascontiguousarray(v_e, dtype=float)
+        cdef double[::1] qn = np.ascontiguousarray(q_new, dtype=float)
+        np.asarray(ll)[:self.m] = lam
+        self._assemble(&qe[0], &ae[0], &ll[0], &ve[0], t_e, &qn[0], t_new, c_m, c_k, c_c, w)
+        data = np.bincount(self.csc_map, np.asarray(self.values)[:self.nnz_parts],
+                           minlength=len(self.csc_indices))
+        N = self.n + self.m
+        return sp.csc_matrix((data, self.csc_indices, self.csc_indptr), shape=(N, N))
+
+    # --- monitors, power, projection ----------------------------------------------------------
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
+        """Loads and efforts, drives (lambda . Phi_t), and the dissipated power."""
+        cdef int k
+        self._at(t)
+        self._joints(q, v, t)
+        powers(self.md, q, v, &self.qd_j[0], &self.scratch[0], p)
+        if self.rheonomic and self.m:
+            self._velocity_bias(q, t, &self.Fp[0])
+            for k in range(self.m):
+                p[0] += lam[k] * self.Fp[k]
+        return 0
+
+    cdef int violations(self, const double* q, const double* v, const double* a, double t,
+                        double* out) except -1:
+        cdef int i
+        cdef double* r = &self.Fp[0]
+        if not self.m:
+            out[0] = out[1] = out[2] = 0.0
+            return 0
+        self.constraint(q, t, r)
+        out[0] = 0.0
+        for i in range(self.m):
+            out[0] = max(out[0], fabs(r[i]))
+        self._velocity_bias(q, t, r)
+        self._jacobian(q, 0)
+        self._rate(v, r)
+        out[1] = 0.0
+        for i in range(self.m):
+            out[1] = max(out[1], fabs(r[i]))
+        self.acceleration_bias(q, v, t, r)
+        self._jacobian(q, 0)
+        self._rate(a, r)
+        out[2] = 0.0
+        for i in range(self.m):
+            out[2] = max(out[2], fabs(r[i]))
+        return 0
+
+    cdef int _saddle(self, const double* q, double t, bint mass) except -1:
+        """Factor [W Phi_x^T; Phi_x 0] at q (W = M, or I) into the projection's factors."""
+        cdef int i
+        cdef double* val = &self.values[0]
+        cdef double[::1] zero = np.zeros(max(self.m, 1))
+        self._assemble(q, q, &zero[0], q, t, q, t, 1.0 if mass else 0.0, 0.0, 0.0, 1.0)
+        if not mass:
+            for i in range(self.diag_pos.shape[0]):
+                val[self.diag_pos[i]] = 1.0
+        self.lu_proj.factor(val)
+        return 0
+
+    cdef int project(self, double* q, double* v, double* a, double t) except -1:
+        """Paper eq. 15-17: q onto Phi = 0 by Gauss-Newton steps, each the least (Euclidean)
+        change ``[I Phi_x^T; Phi_x 0] [dq; mu] = [0; -Phi]``; then v onto Phi_x v + Phi_t = 0
+        and a onto Phi_x a + xi = 0 as the least change in the Euclidean metric, or with
+        ``projection="mass"`` in the kinetic-energy metric (``[W Phi_x^T; Phi_x 0] [v'; mu] =
+        [W v; -Phi_t]``, W = M)."""
+        cdef int it, i, n = self.n, m = self.m
+        cdef double worst, scale
+        cdef double[::1] x = np.zeros(n + m)
+        cdef bint mass = self.projection == "mass"
+        if not self.projection or not m:
+            return 0
+        for it in range(10):
+            self.constraint(q, t, &x[n])
+            worst, scale = 0.0, 1.0
+            for i in range(m):
+                worst = max(worst, fabs(x[n + i]))
+            for i in range(n):
+                scale = max(scale, 1.0 + fabs(q[i]))
+            if worst <= 1e-15 * scale:
+                break
+            self._saddle(q, t, False)
+            for i in range(n):
+                x[i] = 0.0
+            for i in range(m):
+                x[n + i] = -x[n + i]
+            self.lu_proj.solve(&x[0])
+            for i in range(n):
+                q[i] += x[i]
+        self._saddle(q, t, mass)
+        # v: [W v'; mu] = [W v; -Phi_t]
+        if mass:
+            mass_times(self.md, v, &x[0])
+        else:
+            memcpy(&x[0], v, n * sizeof(double))
+        self._velocity_bias(q, t, &x[n])
+        for i in range(m):
+            x[n + i] = -x[n + i]
+        self.lu_proj.solve(&x[0])
+        memcpy(v, &x[0], n * sizeof(double))
+        # a: [W a'; mu] = [W a; -xi]
+        if mass:
+            mass_times(self.md, a, &x[0])
+        else:
+            memcpy(&x[0], a, n * sizeof(double))
+        self.acceleration_bias(q, v, t, &x[n])
+        for i in range(m):
+            x[n + i] = -x[n + i]
+        self.lu_proj.solve(&x[0])
+        memcpy(a, &x[0], n * sizeof(double))
+        return 0
+
+    # --- Python views (the DAE class and the static solver use these) -------------------------
+    def py_force(self, q, v, t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        out = np.empty(self.n)
+        cdef double[::1] o = out
+        self.force(&qq[0], &vv[0], t, &o[0])
+        return out
+
+    def py_loads(self, q, v, t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        out = np.empty(self.n)
+        cdef double[::1] o = out
+        self._loads(&qq[0], &vv[0], t, &o[0])
+        return out
+
+    def py_phi(self, q, t, int which):
+        """d^which Phi / dt^which at (q, t) with q fixed (0: Phi, 1: Phi_t, 2: Phi_tt)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        out = np.zeros(max(self.m, 1))
+        cdef double[::1] o = out
+        self._at(t)
+        self._phi(&qq[0], which, &o[0])
+        return out[:self.m].copy()
+
+    def py_acceleration_bias(self, q, v, t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        out = np.zeros(max(self.m, 1))
+        cdef double[::1] o = out
+        self.acceleration_bias(&qq[0], &vv[0], t, &o[0])
+        return out[:self.m].copy()
+
+    def py_jacobian(self, q, t):
+        """Phi_x(q, t) as CSR (m, n)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        self._at(t)
+        self._jacobian(&qq[0], 0)
+        return sp.csr_matrix((np.asarray(self.gvals)[:self.n_g].copy(),
+                              (np.asarray(self.g_rows)[:self.n_g], np.asarray(self.g_cols)[:self.n_g])),
+                             shape=(self.m, self.n))
+
+    def py_curvature(self, lam, t):
+        """d(Phi_x^T lam)/dx (constant in x: the constraints are quadratic), CSR (n, n)."""
+        self._at(t)
+        nq = self.n_quad
+        vals = (np.asarray(lam)[np.asarray(self.quad_row)[:nq]] * np.asarray(self.quad_coef)[:nq]
+                * np.asarray(self.fq)[0, :nq])
+        i, k = np.asarray(self.quad_i)[:nq], np.asarray(self.quad_k)[:nq]
+        return sp.csr_matrix((np.concatenate([vals, vals]), (np.concatenate([i, k]), np.concatenate([k, i]))),
+                             shape=(self.n, self.n))
+
+    def py_factor(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
+        """Factor Newton's matrix; returns an object with ``solve(r_dyn, r_con)``."""
+        cdef double[::1] qe = np.ascontiguousarray(q_e, dtype=float)
+        cdef double[::1] ae = np.ascontiguousarray(a_e, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        cdef double[::1] ve = np.ascontiguousarray(v_e, dtype=float)
+        cdef double[::1] qn = np.ascontiguousarray(q_new, dtype=float)
+        np.asarray(ll)[:self.m] = lam
+        self.factor(&qe[0], &ae[0], &ll[0], &ve[0], t_e, &qn[0], t_new, c_m, c_mq, c_k, c_c, w)
+        return _Factor(self)
+
+    def py_power(self, q, v, t, lam):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        cdef double p[2]
+        np.asarray(ll)[:self.m] = lam
+        self.power(&qq[0], &vv[0], &vv[0], t, &ll[0], p)
+        return p[0], p[1]
+
+    def joints(self, q, v, t):
+        """Joint coordinates (q, qd) at (q, v, t), angles on the running branch."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        nj = self.md.n_joints
+        self._at(t)
+        self._joints(&qq[0], &vv[0], t)
+        return np.asarray(self.q_j)[:nj].copy(), np.asarray(self.qd_j)[:nj].copy()
+
+    def set_load_factor(self, double s):
+        """Scale gravity, loads and efforts by s (statics' load stepping)."""
+        self.forces.set_load_factor(s)
+
+
+cdef class _Factor:
+    cdef DAEKernel k
+
+    def __init__(self, DAEKernel kernel):
+        self.k = kernel
+
+    def solve(self, r_dyn, r_con):
+        cdef int n = self.k.n, m = self.k.m
+        cdef double[::1] x = np.concatenate([np.asarray(r_dyn, dtype=float),
+                                             np.asarray(r_con, dtype=float)])
+        self.k.solve(&x[0])
+        out = np.asarray(x)
+        return out[:n].copy(), out[n:].copy()
