@@ -17,7 +17,8 @@ from .model import Model, pendulum
 from .model.state import State
 from .result import Result, load
 from .simulate import simulate
+from .sweep import sweep
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "Result", "load", "elements",
-           "implicit"]
+           "implicit", "sweep"]
 __version__ = "0.2.0"
