@@ -1,0 +1,188 @@
+"""rancf.sweep: a local dask cluster gives the serial table, failures are rows, an interrupted
+study resumes from its store to the uninterrupted table, the grid and the samplers."""
+import itertools
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rancf
+import sweep_runs
+
+# ok rows, a row simulate refuses (dt beyond RK4's stability limit: "error") and the same row
+# run anyway ("diverged")
+CASES = pd.DataFrame({"E": [1e6, 1e7, 1e6, 1e7, 1e11, 1e11],
+                      "length": [0.5, 0.5, 1.0, 1.0, 0.5, 0.5],
+                      "check_stability": [True, True, True, True, True, False]},
+                     index=[f"case {i}" for i in range(6)])
+GRID = {"E": [1e6, 3e6, 1e7], "length": [0.5, 1.0]}
+
+
+def numbers(table):
+    return table.drop(columns="wall_time")
+
+
+def test_local_cluster_of_two_processes_equals_serial():
+    serial = rancf.sweep(sweep_runs.pendulum, CASES, scheduler="serial", progress=False)
+    cluster = rancf.sweep(sweep_runs.pendulum, CASES, n_workers=2, progress=False)
+    pd.testing.assert_frame_equal(numbers(cluster), numbers(serial), check_exact=True)
+    assert list(serial.index) == list(CASES.index)
+    assert list(serial.status) == ["ok"] * 4 + ["error", "diverged"]
+    # the sweep passes the numbers through: a direct call gives the same row
+    direct = sweep_runs.pendulum(**CASES.iloc[3].to_dict())
+    assert serial.iloc[3][list(direct)].to_dict() == direct
+
+
+def test_local_cluster_runs_in_worker_processes():
+    table = rancf.sweep(sweep_runs.where, {"x": list(range(8))}, n_workers=2, progress=False)
+    assert os.getpid() not in set(table.pid) and 1 <= table.pid.nunique() <= 2
+
+
+def test_failures_are_rows_with_their_status_and_message():
+    table = rancf.sweep(sweep_runs.pendulum, CASES, scheduler="serial", progress=False)
+    with pytest.raises(ValueError) as refused:
+        sweep_runs.pendulum(1e11, 0.5)
+    error, diverged = table.iloc[4], table.iloc[5]
+    assert error.status == "error" and error.message == f"ValueError: {refused.value}"
+    assert np.isnan(error.tip_x) and error.wall_time > 0
+    assert diverged.status == "diverged" and "displacement bound" in diverged.message
+    assert (table.message[:4] == "").all()
+    wrong = rancf.sweep(sweep_runs.wrong_return, {"a": [1], "b": [2], "c": [3]},
+                        scheduler="serial", progress=False)
+    assert wrong.status[0] == "error" and "run returned a list" in wrong.message[0]
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_interrupted_sweep_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch, suffix):
+    store = tmp_path / f"study{suffix}"
+    monkeypatch.setattr(sweep_runs, "stop_at", (1e7, 0.5))       # row 4 of 6
+    with pytest.warns(RuntimeWarning, match="interrupted with 4 of 6 rows done"):
+        partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler="serial",
+                              progress=False, store=store, write_every=0.0)
+    assert list(partial.status) == ["ok"] * 4 + ["interrupted"] * 2
+    monkeypatch.setattr(sweep_runs, "stop_at", None)
+    resumed = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler="serial",
+                          progress=False, store=store)
+    whole = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler="serial", progress=False)
+    pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
+    # the four stored rows were read back, not run again
+    assert list(resumed.wall_time[:4]) == list(partial.wall_time[:4])
+
+
+def test_partial_store_resumes_on_a_cluster_by_parameter_values(tmp_path):
+    store = tmp_path / "study.parquet"
+    cases = CASES.reset_index(drop=True)
+    first = rancf.sweep(sweep_runs.pendulum, cases[:3], scheduler="serial", progress=False,
+                        store=store, write_every=0.0)
+    assert len(os.listdir(store)) == 3                            # one file per write
+    reordered = cases[::-1]                                       # rows found by value
+    resumed = rancf.sweep(sweep_runs.pendulum, reordered, n_workers=2, progress=False,
+                          store=store)
+    whole = rancf.sweep(sweep_runs.pendulum, reordered, scheduler="serial", progress=False)
+    pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
+    assert list(resumed.wall_time[3:]) == list(first.wall_time[::-1])
+
+
+def test_stored_rows_match_whatever_the_numeric_type(tmp_path):
+    store = tmp_path / "study.parquet"
+    rancf.sweep(sweep_runs.echo, {"a": [1.0, 2.5], "b": [np.float32(0.1)], "c": ["x"]},
+                scheduler="serial", progress=False, store=store)
+    # ints for integral floats, Python floats for float32 values: the same rows, none run
+    again = rancf.sweep(sweep_runs.refuse, {"a": [1, 2.5], "b": [float(np.float32(0.1))],
+                                            "c": ["x"]},
+                        scheduler="serial", progress=False, store=store)
+    assert list(again.status) == ["ok", "ok"] and list(again.a_seen) == [1.0, 2.5]
+    # another study in the same store: its rows and columns stay out of this one's table
+    other = [rancf.sweep(sweep_runs.where, {"x": [1, 2]}, scheduler="serial", progress=False,
+                         store=store) for _ in range(2)]
+    assert list(other[1].columns) == ["x", "pid", "status", "message", "wall_time"]
+    pd.testing.assert_frame_equal(other[1], other[0], check_exact=True)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_retry_errors_runs_stored_errors_again(tmp_path, suffix):
+    store, grid = tmp_path / f"study{suffix}", {"a": [1, 2], "b": [3], "c": ["x"]}
+    failed = rancf.sweep(sweep_runs.refuse, grid, scheduler="serial", progress=False, store=store)
+    assert list(failed.message) == ["RuntimeError: refused"] * 2
+    kept = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False, store=store)
+    assert list(kept.status) == ["error", "error"]
+    retried = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False, store=store,
+                          retry_errors=True)
+    fresh = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False)
+    pd.testing.assert_frame_equal(numbers(retried), numbers(fresh), check_exact=True)
+    stored = rancf.sweep(sweep_runs.refuse, grid, scheduler="serial", progress=False, store=store)
+    pd.testing.assert_frame_equal(numbers(stored), numbers(fresh), check_exact=True)
+
+
+def test_grid_is_the_full_product_in_the_order_given():
+    grid = {"a": [3, 1, 2], "b": [0.5, -0.25], "c": ["p", "q"]}
+    table = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False)
+    product = list(itertools.product(*grid.values()))
+    assert list(table[["a", "b", "c"]].itertuples(index=False, name=None)) == product
+    assert list(table[["a_seen", "b_seen", "c_seen"]].itertuples(index=False, name=None)) == \
+        product
+    assert list(table.columns) == ["a", "b", "c", "a_seen", "b_seen", "c_seen", "status",
+                                   "message", "wall_time"]
+
+
+@pytest.mark.parametrize("method", ["sobol", "lhs"])
+def test_sample_stays_within_bounds_one_point_per_stratum(method):
+    bounds = {"E": (1e6, 1e8), "length": (0.5, 1.5), "damping": (-1.0, 0.0)}
+    n = 64
+    points = rancf.sweep.sample(bounds, n, method=method, seed=3)
+    assert list(points.columns) == list(bounds) and len(points) == n
+    for name, (low, high) in bounds.items():
+        x = points[name].to_numpy()
+        assert np.all((x >= low) & (x <= high))
+        # Latin hypercube, and Sobol' nets of 2^6 points: each of n equal strata holds one point
+        assert sorted(np.floor((x - low) / (high - low) * n).astype(int)) == list(range(n))
+    pd.testing.assert_frame_equal(rancf.sweep.sample(bounds, n, method=method, seed=3), points)
+    assert not rancf.sweep.sample(bounds, n, method=method, seed=4).equals(points)
+
+
+def test_run_the_workers_cannot_import_is_named(tmp_path, monkeypatch):
+    import importlib.util
+
+    path = tmp_path / "local_only.py"
+    path.write_text("def run(x):\n    return {'y': x}\n")
+    spec = importlib.util.spec_from_file_location("local_only", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setitem(__import__("sys").modules, "local_only", module)
+    with pytest.raises(TypeError, match="cannot be loaded by the dask workers"):
+        rancf.sweep(module.run, {"x": [1, 2]}, n_workers=1, progress=False)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(parameters=np.zeros((3, 2))), TypeError, "a bare array names no parameters"),
+    (dict(parameters={"a": 1.0}), TypeError, r"parameters\['a'\] must be a list"),
+    (dict(parameters={"a": "abc"}), TypeError, r"parameters\['a'\] must be a list"),
+    (dict(parameters={"a": []}), ValueError, r"parameters\['a'\] must hold at least one"),
+    (dict(parameters={"status": [1]}), ValueError, "parameter name 'status' is taken"),
+    (dict(parameters=pd.DataFrame({"a": [[1, 2]]})), TypeError, r"parameter 'a' \(row 0\)"),
+    (dict(scheduler="local"), ValueError, "scheduler must be None, 'serial'"),
+    (dict(scheduler=4), TypeError, "scheduler must be None, 'serial'"),
+    (dict(scheduler="serial", n_workers=2), ValueError, "n_workers applies to scheduler=None"),
+    (dict(scheduler=None, n_workers=0), ValueError, r"n_workers must be an integer in \[1, 4096\]"),
+    (dict(progress="yes"), ValueError, "progress must be True, False or 'always'"),
+    (dict(store="study.txt"), ValueError, "store must be a path ending in one of"),
+    (dict(write_every=-1.0), ValueError, "write_every must be finite and in"),
+])
+def test_bad_input_is_named(kwargs, error, match):
+    args = dict(run=sweep_runs.where, parameters={"x": [1]}, scheduler="serial") | kwargs
+    with pytest.raises(error, match=match):
+        rancf.sweep(**args)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(bounds={"a": (1.0, 1.0)}), ValueError, r"bounds\['a'\] must be \(low, high\)"),
+    (dict(bounds={"a": (0.0, np.inf)}), ValueError, r"bounds\['a'\] must be finite"),
+    (dict(bounds=[(0.0, 1.0)]), TypeError, "bounds must be a non-empty dict"),
+    (dict(n=0), ValueError, r"n must be an integer in \[1, "),
+    (dict(method="halton"), ValueError, r"method must be one of \['lhs', 'sobol'\]"),
+])
+def test_bad_sample_input_is_named(kwargs, error, match):
+    args = dict(bounds={"a": (0.0, 1.0)}, n=8) | kwargs
+    with pytest.raises(error, match=match):
+        rancf.sweep.sample(**args)
