@@ -184,6 +184,160 @@ class Result:
             data[name] = self.velocities[:, :, j].ravel()
         return pd.DataFrame(data)
 
+    # --- pictures (rancf.plotting; matplotlib is imported on first use) ------------------------
+    def plot(self, t=None, ax=None, trace=()):
+        """Draw the deformed mechanism at one output time or several, overlaid.
+
+        Each beam is drawn through its element shape functions (17 points per element, nodes
+        marked), each rigid body as its centre and frame with lines to its joint and load
+        points, joints by kind and the ground points. Several times are told apart by colour,
+        with a colorbar of t; one time is named in the title.
+
+        Parameters
+        ----------
+        t : float or sequence of float, optional
+            Time(s) to draw (s), within ``[t[0], t[-1]]``; a time that is not an output time
+            takes the nearest output. Default: the last output.
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+        trace : Point or sequence of Point
+            Points whose paths over the whole run are drawn (dashed), e.g.
+            ``(b.end, r.point(0.1, 0.0))``.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            With equal aspect and axes in m.
+
+        Raises
+        ------
+        ValueError
+            A time outside the run, or a Result loaded without its model (pass ``model=`` to
+            :func:`rancf.load`).
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        >>> res = rancf.simulate(m, t_end=0.2, dt=1e-3)
+        >>> ax = res.plot(t=[0.0, 0.1, 0.2], trace=m.beams[-1].end)
+        """
+        from .plotting import plot_result
+        return plot_result(self, t, ax, trace)
+
+    def animate(self, path=None, fps=30, speed=1.0, trace=()):
+        """Animate the mechanism over the run, with the time in each frame (DECISIONS 26).
+
+        Frame k shows the output nearest to ``t[0] + k speed / fps``, so a run of duration T
+        gives ``floor(T / speed * fps) + 1`` frames (a video of about ``T / speed`` s); the
+        frames index the stored outputs, which are not copied.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            File to write: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg: on the PATH, or the one that
+            ``pip install imageio-ffmpeg`` ships), written atomically (a temporary file in the
+            same folder, then a rename). None writes nothing.
+        fps : float
+            Frames per second of video, > 0.
+        speed : float
+            Simulated seconds per second of video, > 0 (0.5 is slow motion).
+        trace : Point or sequence of Point
+            Points whose paths are drawn, growing up to each frame's time.
+
+        Returns
+        -------
+        rancf.plotting.MechanismAnimation
+            A :class:`matplotlib.animation.FuncAnimation` with ``frame_times`` (s),
+            ``output_index``, ``fps``, ``speed`` and ``duration`` (s of video).
+
+        Raises
+        ------
+        RuntimeError
+            ``.mp4`` asked for and no ffmpeg found (the message says how to get one).
+        ValueError
+            A path of another suffix, more than 100,000 frames, or a Result loaded without
+            its model (pass ``model=`` to :func:`rancf.load`).
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        >>> res = rancf.simulate(m, t_end=0.5, dt=1e-3)
+        >>> anim = res.animate(fps=20, speed=0.5)
+        >>> len(anim.frame_times)
+        21
+        """
+        from .plotting import animate_result
+        return animate_result(self, path, fps, speed, trace)
+
+    def plot_energy(self, ax=None):
+        """Plot the energies of :meth:`energy` against t: kinetic, elastic, gravity, work,
+        dissipated and the balance ``total`` (conserved by the motion).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            t in s, energies in J.
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        >>> ax = rancf.simulate(m, t_end=0.2, dt=1e-3).plot_energy()
+        """
+        from .plotting import plot_energy
+        return plot_energy(self, ax)
+
+    def plot_joint(self, joint, ax=None):
+        """Plot a joint's coordinate q (on ``ax``) and its rate qd (on a twin y axis) against t.
+
+        Parameters
+        ----------
+        joint : Joint or int
+            A joint of the model or its index.
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The axes of q (rad for a revolute or fixed joint, m for a prismatic one; qd in
+            rad/s or m/s on its twin), t in s.
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        >>> ax = rancf.simulate(m, t_end=0.2, dt=1e-3).plot_joint(m.joints[1])
+        """
+        from .plotting import plot_joint
+        return plot_joint(self, joint, ax)
+
+    def plot_position(self, point, ax=None):
+        """Plot the x and y of a point of the model against t.
+
+        Parameters
+        ----------
+        point : Point
+            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ...
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            Positions in m, t in s.
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        >>> ax = rancf.simulate(m, t_end=0.2, dt=1e-3).plot_position(m.beams[-1].end)
+        """
+        from .plotting import plot_position
+        return plot_position(self, point, ax)
+
     # --- files ---------------------------------------------------------------------------------
     def save(self, path):
         """Write to ``path`` (.npz) atomically (a temporary file in the same folder, then a

@@ -169,6 +169,37 @@ class Model:
             self._assembly = Assembly(self)
         return self._assembly
 
+    def plot(self, ax=None):
+        """Draw the reference configuration: the check to do before a long run.
+
+        Beams are drawn as their centrelines through the element shape functions (nodes
+        marked), rigid bodies as their centre and frame with lines to their joint and load
+        points, joints by kind (revolute, prismatic with its rail, fixed, driven), ground
+        points, and forces and moments as arrows (callable loads at t = 0; the longest force
+        arrow is a fifth of the model size). The model is checked as when it is built (joint
+        points must coincide) but not frozen. Imports matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            With equal aspect and axes in m.
+
+        Examples
+        --------
+        >>> m = rancf.Model(gravity=(0.0, -9.81))
+        >>> b = m.add_beam(length=2.0, n_elements=8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
+        >>> j = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+        >>> load = m.add_force(b.end, force=(0.0, -1e3))
+        >>> ax = m.plot()
+        """
+        from ..plotting import plot_model
+        return plot_model(self, ax)
+
 
 def pendulum(n_bodies=5, elements_per_body=5, body_length=5.0, E=21e6, rho=7800.0, side=0.03,
              joint="revolute", gravity=9.81, elastic_model="shabana"):
