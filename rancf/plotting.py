@@ -318,13 +318,15 @@ class MechanismAnimation(animation.FuncAnimation):
         The output each frame shows.
     duration : float
         Length of the video (s): ``n_frames / fps``.
+    axes : matplotlib.axes.Axes
+        The axes drawn on (its figure is the animation's).
     """
 
-    def __init__(self, fig, draw, frame_times, output_index, fps, speed):
-        self.fps, self.speed = fps, speed
+    def __init__(self, ax, draw, frame_times, output_index, fps, speed):
+        self.axes, self.fps, self.speed = ax, fps, speed
         self.frame_times, self.output_index = frame_times, output_index
         self.duration = len(frame_times) / fps
-        super().__init__(fig, draw, frames=len(frame_times), interval=1000.0 / fps,
+        super().__init__(ax.figure, draw, frames=len(frame_times), interval=1000.0 / fps,
                          cache_frame_data=False)
 
 
@@ -335,6 +337,9 @@ def _writer(path):
     if suffix not in WRITERS:
         raise ValueError(f"path must end in .gif (written with Pillow) or .mp4 (written with "
                          f"ffmpeg), got {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):   # refused before any frame is drawn
+        raise FileNotFoundError(f"cannot write {path}: there is no folder {folder}")
     if WRITERS[suffix] == "pillow":
         return animation.PillowWriter, {}
     if animation.writers.is_available("ffmpeg"):
@@ -434,7 +439,7 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
         return mechanism.artists() + traces
 
     draw(0)
-    anim = MechanismAnimation(fig, draw, frame_times, output_index, fps, speed)
+    anim = MechanismAnimation(ax, draw, frame_times, output_index, fps, speed)
     if path is not None:
         _save(anim, path, writer, rc)
     return anim

@@ -248,7 +248,7 @@ class Result:
         -------
         rancf.plotting.MechanismAnimation
             A :class:`matplotlib.animation.FuncAnimation` with ``frame_times`` (s),
-            ``output_index``, ``fps``, ``speed`` and ``duration`` (s of video).
+            ``output_index``, ``fps``, ``speed``, ``duration`` (s of video) and ``axes``.
 
         Raises
         ------

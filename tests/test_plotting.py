@@ -247,7 +247,7 @@ def test_animation_frames_follow_fps_and_speed(run, tmp_path):
             durations.append(gif.info["duration"])
     assert sum(durations) / 1000 == pytest.approx(n / fps)
     # saved: the figure shows the last frame (its time, the beam at that output, the trace so far)
-    ax = anim._fig.axes[0]
+    ax = anim.axes
     i = anim.output_index[-1]
     assert ax.get_title() == f"t = {res.t[i]:.3f} s"
     A = m.build()
@@ -353,3 +353,6 @@ def test_bad_arguments_get_named_errors(run, tmp_path):
         res.plot_position("tip")
     assert os.listdir(tmp_path) == []
     assert plt.get_fignums() == []    # no figure left behind by a refused call
+    with pytest.raises(OSError, match="cannot write .*missing"):
+        res.animate(tmp_path / "missing" / "x.gif", fps=2)
+    assert os.listdir(tmp_path) == []
