@@ -1,9 +1,11 @@
 """``python -m validation [names...] [--quick] [--out reports/]``: run cases, write the report.
 
 Without names, every case marked ``default`` runs. Each case's outputs are written as soon
-as it finishes and the report is rebuilt after every case, so Ctrl-C keeps what finished.
+as it finishes (into a new folder renamed into place, so Ctrl-C keeps every finished case and
+the previous results of the unfinished one) and the report is rebuilt after every case.
 A case that raises is reported as an error with its traceback; the others still run.
-Exit status: 0, or 1 when a case raised (2 for bad arguments, 130 after Ctrl-C).
+Exit status: 0; 1 when a case raised, a check failed that is not a known deviation, or a known
+deviation passed (see :class:`validation.case.Check`); 2 for bad arguments, 130 after Ctrl-C.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from validation import case as case_module  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
-from validation.report import save_case, write_report  # noqa: E402
+from validation.report import fails_run, save_case, write_report  # noqa: E402
 
 
 class Progress:
@@ -121,12 +123,13 @@ def main(argv=None) -> int:
     names = args.names or [n for n, c in cases.items() if c.default]
     order = list(cases)
     progress = Progress(len(names))
-    errors = 0
+    failed = []
     try:
         for i, name in enumerate(names, 1):
             progress.begin(i, name)
             record = run_one(cases[name], args.quick, args.out)
-            errors += record["status"] == "error"
+            if fails_run(record):
+                failed.append(f"{name} ({record['status']})")
             progress.end(record["status"], record["seconds"])
             write_report(args.out, order)
     except KeyboardInterrupt:
@@ -138,7 +141,9 @@ def main(argv=None) -> int:
         progress.close()
     write_report(args.out, order)
     print(f"report: {args.out / 'index.html'} and {args.out / 'README.md'}", file=sys.stderr)
-    return 1 if errors else 0
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

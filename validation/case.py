@@ -2,35 +2,160 @@
 
 A case is a module ``validation/cases/<name>.py`` that defines::
 
-    CASE = Case(name="energy", title="...", claim="...", run=run)
+    CASE = Case(name="energy", title="...", claim="...", claim_by="RANCF paper (Hu & Wang 2016)",
+                run=run)
 
     def run(quick: bool) -> Outcome: ...
 
 ``run`` does the work (``quick=True``: a short version of a minute or less, used by the
 smoke test) and returns an :class:`Outcome`: its data as pandas DataFrames (written as
-CSV beside the report), its figures (matplotlib, written as PNG), the checks against the
-paper's claims, the parameters used and the assumptions made. Cases never write files
-themselves: the report does, atomically.
+CSV beside the report), its figures (matplotlib, written as PNG), the checks, the parameters
+used and the assumptions made. Cases never write files themselves: the report does, atomically.
+
+A check is data (:class:`Check`): the value measured, the limit it is held to (fixed before the
+run), the comparison, the unit and where the limit comes from; the verdict is computed here,
+never given. A claim of a paper that does not hold in our runs is a *known deviation*: it shows
+FAIL against the paper with its reason and does not fail the run, like pytest's xfail; if it
+starts to hold, the run fails, so the reason is revisited.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple, Union
 
 import pandas as pd
 
+#: How a value is held to its limit: at most, at least, or inside a closed interval (low, high).
+COMPARISONS = ("<=", ">=", "within")
 
-@dataclass
+#: A verdict, as stored in result.json and shown in the report.
+PASS, FAIL, DEVIATION, UNEXPECTED_PASS, MEASURED = ("pass", "FAIL", "FAIL (known deviation)",
+                                                    "pass (known deviation no longer holds)", "-")
+
+
 class Check:
-    """One criterion of a case: what the paper claims, what we measured, pass or fail.
+    """One criterion of a case, with its verdict computed from value, comparison and limit.
 
-    ``passed`` is None for a figure reported without a pass/fail criterion.
+    New form (DECISIONS.md 17), keywords after the name and the claim::
+
+        Check(name, claim, value=0.76, limit=0.6, unit="% of L", comparison="<=",
+              source="paper", known_deviation="our section is not quite rigid at 210 GPa")
+
+    Parameters
+    ----------
+    name : str
+        Short name of the check.
+    claim : str
+        What is claimed, in the paper's words (quoted, with its equation, figure or table) when
+        the claim is a paper's; otherwise the statement checked.
+    value : float, optional
+        What we measured, in ``unit``. NaN (or None) means it could not be measured: with a
+        limit, that fails.
+    limit : float or (float, float), optional
+        The limit, fixed before the run; ``(low, high)`` for ``"within"``. None: a measured
+        figure reported without a verdict.
+    unit : str
+        Unit of value and limit ("" for dimensionless).
+    comparison : {"<=", ">=", "within"}
+    source : str
+        Where the limit comes from: ``"paper"`` (the claim quotes it), ``"independent
+        reference: <which>"`` or ``"rancf target: <why>"``.
+    known_deviation : str, optional
+        Why the claim does not hold in our runs (a known FAIL, like pytest's xfail).
+    detail : str
+        What the row needs besides the numbers (where or when it was measured, the runs behind it).
+
+    Old form, ``Check(name, claim, measured, passed)`` with a text ``measured`` and a given
+    ``passed`` (True, False or None): kept only for the cases not yet converted (modal, rrr and
+    the mechanism cases); it goes once every case is converted.
     """
 
-    name: str
-    claim: str
-    measured: str
-    passed: bool | None
+    def __init__(self, name: str, claim: str, measured: str | None = None,
+                 passed: bool | None = None, *, value: float | None = None,
+                 limit: Union[float, Tuple[float, float], None] = None, unit: str = "",
+                 comparison: str = "<=", source: str | None = None,
+                 known_deviation: str | None = None, detail: str = ""):
+        self.name, self.claim = str(name), str(claim)
+        self.legacy = measured is not None
+        if self.legacy:
+            if value is not None or limit is not None or source is not None or known_deviation:
+                raise TypeError(f"check {name!r}: the old form Check(name, claim, measured, passed) "
+                                "takes no value, limit, source or known_deviation")
+            if passed not in (True, False, None):
+                raise TypeError(f"check {name!r}: passed must be True, False or None, got {passed!r}")
+            self.measured, self._given = str(measured), passed
+            self.value = self.limit = self.source = self.known_deviation = None
+            self.unit, self.comparison, self.detail = "", "", ""
+            return
+        if passed is not None:
+            raise TypeError(f"check {name!r}: passed is computed from value, comparison and limit, "
+                            "never given")
+        if comparison not in COMPARISONS:
+            raise ValueError(f"check {name!r}: comparison must be one of {COMPARISONS}, got {comparison!r}")
+        if not source:
+            raise ValueError(f"check {name!r}: source must say where the limit comes from ('paper', "
+                             "'independent reference: ...' or 'rancf target: ...')")
+        if limit is not None:
+            if comparison == "within":
+                low, high = (float(x) for x in limit)
+                if not low <= high:
+                    raise ValueError(f"check {name!r}: limit (low, high) needs low <= high, got {limit!r}")
+                limit = (low, high)
+            else:
+                limit = float(limit)
+        if known_deviation is not None and limit is None:
+            raise ValueError(f"check {name!r}: a known deviation needs a limit to deviate from")
+        self.value = math.nan if value is None else float(value)
+        self.limit, self.unit, self.comparison = limit, str(unit), comparison
+        self.source, self.known_deviation, self.detail = str(source), known_deviation, str(detail)
+        self.measured, self._given = None, None
+
+    @property
+    def passed(self) -> bool | None:
+        """Does the value meet the limit? None without a limit (a measured figure)."""
+        if self.legacy:
+            return self._given
+        if self.limit is None:
+            return None
+        v = self.value
+        if math.isnan(v):
+            return False
+        if self.comparison == "<=":
+            return v <= self.limit
+        if self.comparison == ">=":
+            return v >= self.limit
+        return self.limit[0] <= v <= self.limit[1]
+
+    @property
+    def verdict(self) -> str:
+        """``pass``, ``FAIL``, ``FAIL (known deviation)``, ``pass (known deviation no longer
+        holds)`` or ``-`` (no verdict)."""
+        ok = self.passed
+        if ok is None:
+            return MEASURED
+        if self.known_deviation:
+            return UNEXPECTED_PASS if ok else DEVIATION
+        return PASS if ok else FAIL
+
+    @property
+    def fails_run(self) -> bool:
+        """A failed check that is not a known deviation, or a known deviation that passes."""
+        return self.verdict in (FAIL, UNEXPECTED_PASS)
+
+    def to_record(self) -> dict:
+        """The check as stored in result.json (verdict included, for the report)."""
+        return {"name": self.name, "claim": self.claim, "legacy": self.legacy,
+                "measured": self.measured, "value": self.value, "limit": self.limit,
+                "unit": self.unit, "comparison": self.comparison, "source": self.source,
+                "known_deviation": self.known_deviation, "detail": self.detail,
+                "passed": self.passed, "verdict": self.verdict, "fails_run": self.fails_run}
+
+    def __repr__(self) -> str:
+        if self.legacy:
+            return f"Check({self.name!r}, measured={self.measured!r}, passed={self._given!r})"
+        return (f"Check({self.name!r}, value={self.value!r} {self.comparison} {self.limit!r} "
+                f"{self.unit}, {self.verdict})")
 
 
 @dataclass
@@ -47,13 +172,18 @@ class Outcome:
 
 @dataclass
 class Case:
-    """A named reference case; ``run(quick)`` returns an :class:`Outcome`."""
+    """A named reference case; ``run(quick)`` returns an :class:`Outcome`.
+
+    ``claim_by`` names the paper whose claim ``claim`` is (the report heads it "Paper's
+    claim"); None when the claim is this project's own (headed "Claim").
+    """
 
     name: str
     title: str
     claim: str
     run: Callable[[bool], Outcome]
     default: bool = True  # part of ``python -m validation`` without names
+    claim_by: str | None = None
 
 
 _progress_hook: Callable[[str], None] | None = None

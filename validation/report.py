@@ -8,15 +8,22 @@ Layout of the output folder::
     <out>/<case>/<table>.csv         one CSV per table of the case
     <out>/<case>/<figure>.png        one PNG per figure of the case
 
-A case's folder is written as soon as that case finishes, and the report is rebuilt from
-the folders present, so an interrupted run keeps what it finished, and running a subset of
-cases updates those and keeps the others (each case records its own commit and date).
-Every file is written atomically (temporary file in the same folder + ``os.replace``).
+A case's folder is written as soon as that case finishes, into a new folder renamed into place
+when complete, so an interrupted run keeps every finished case and the previous results of the
+unfinished one; the report is rebuilt from the folders present, so running a subset of cases
+updates those and keeps the others. Each case records its commit; a section whose commit is
+not the report's is marked stale (a marker in Markdown, red in HTML). Every file is written
+atomically (temporary file in the same folder + ``os.replace``).
+
+Checks are rendered as columns (value, comparison, limit, unit, source, verdict; see
+:class:`validation.case.Check`), and the claims whose limit is a paper's are gathered in one
+table, "Seed claims in our runs".
 """
 from __future__ import annotations
 
 import base64
 import datetime as _dt
+import hashlib
 import html
 import io
 import json
@@ -31,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from validation.case import Outcome
+from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Outcome
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("rancf", "numpy", "scipy", "pandas", "matplotlib", "Cython", "exudyn")
@@ -75,15 +82,29 @@ def _jsonable(value):
 
 
 def git_commit() -> str:
-    """HEAD of the repository (with ``+dirty`` when sources outside reports/ are modified)."""
+    """HEAD of the repository; ``+dirty.<hash>`` when sources outside reports/ differ from it.
+
+    The hash covers the diff against HEAD and the untracked files (names and contents), so two
+    runs on the same modified tree carry the same commit and a change in between shows.
+    """
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, check=True).stdout
+
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
-                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", ".", ":!reports"], cwd=REPO,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        head = git("rev-parse", "HEAD").decode().strip()
+        status = git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!reports")
+        if not status.strip():
+            return head
+        digest = hashlib.sha1(git("diff", "HEAD", "--", ".", ":!reports"))
+        for line in status.decode().splitlines():
+            if line.startswith("??"):
+                path = REPO / line[3:]
+                digest.update(line.encode())
+                if path.is_file():
+                    digest.update(path.read_bytes())
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
-    return head + ("+dirty" if dirty else "")
+    return f"{head}+dirty.{digest.hexdigest()[:10]}"
 
 
 def machine_info() -> dict:
@@ -116,60 +137,100 @@ def package_versions() -> dict:
 
 
 def status_of(outcome: Outcome) -> str:
-    """``skipped``, ``fail`` (a check failed), ``pass`` (all checks passed) or ``reported``."""
+    """``skipped``; ``fail`` (a check fails the run: see :attr:`Check.fails_run`); ``deviation``
+    (known deviations, nothing else failed); ``pass`` (every verdict passed); ``reported``
+    (no verdicts)."""
     if outcome.skipped:
         return "skipped"
-    verdicts = [c.passed for c in outcome.checks if c.passed is not None]
-    if any(v is False for v in verdicts):
+    if any(c.fails_run for c in outcome.checks):
         return "fail"
-    return "pass" if verdicts else "reported"
+    if any(c.verdict == DEVIATION for c in outcome.checks):
+        return "deviation"
+    return "pass" if any(c.passed is not None for c in outcome.checks) else "reported"
+
+
+def fails_run(record: dict) -> bool:
+    """Does this stored case make ``python -m validation`` fail (an error, or a check that fails
+    the run)?"""
+    return record["status"] in ("error", "fail")
+
+
+def _restore(folder: Path) -> None:
+    """Put back the previous results of a case whose replacement was interrupted between the two
+    renames of :func:`save_case`."""
+    if folder.exists():
+        return
+    for old in sorted(folder.parent.glob(f".{folder.name}.old-*")):
+        if (old / "result.json").exists():
+            old.rename(folder)
+            return
 
 
 def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick: bool,
               error: str | None = None) -> dict:
     """Write one case's tables, figures and ``result.json`` into ``out/<name>/``.
 
-    ``outcome`` is None and ``error`` holds the traceback when the case raised.
-    Returns the stored record.
+    Everything goes into a new hidden folder first, which replaces the case's folder only when
+    complete: an interruption leaves the previous results in place. ``outcome`` is None and
+    ``error`` holds the traceback when the case raised. Returns the stored record.
     """
-    folder = Path(out) / case.name
-    if folder.exists():  # drop files of an earlier run of this case (names may have changed)
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    record = {
-        "name": case.name, "title": case.title, "claim": case.claim,
-        "status": "error" if error is not None else status_of(outcome),
-        "quick": quick, "seconds": round(seconds, 2),
-        "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-        "commit": git_commit(), "traceback": error, "checks": [], "parameters": {},
-        "assumptions": [], "skipped": None, "tables": [], "figures": [],
-    }
-    if outcome is not None:
-        record.update(checks=[vars(c) for c in outcome.checks], parameters=outcome.parameters,
-                      assumptions=list(outcome.assumptions), skipped=outcome.skipped)
-        for name, frame in outcome.tables.items():
-            buf = io.StringIO()
-            frame.to_csv(buf, index=False, float_format="%.10g")  # 10 digits: beyond any measured accuracy
-            atomic_write(folder / f"{name}.csv", buf.getvalue())
-            record["tables"].append({"name": name, "file": f"{name}.csv", "rows": len(frame)})
-        for name, fig in outcome.figures.items():
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-            atomic_write(folder / f"{name}.png", buf.getvalue())
-            record["figures"].append({"name": name, "file": f"{name}.png"})
-    record = _jsonable(record)
-    atomic_write(folder / "result.json", json.dumps(record, indent=1))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    final = out / case.name
+    _restore(final)
+    folder = Path(tempfile.mkdtemp(dir=out, prefix=f".{case.name}.new-"))
+    try:
+        record = {
+            "name": case.name, "title": case.title, "claim": case.claim,
+            "claim_by": getattr(case, "claim_by", None),
+            "status": "error" if error is not None else status_of(outcome),
+            "quick": quick, "seconds": round(seconds, 2),
+            "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+            "commit": git_commit(), "traceback": error, "checks": [], "parameters": {},
+            "assumptions": [], "skipped": None, "tables": [], "figures": [],
+        }
+        if outcome is not None:
+            record.update(checks=[c.to_record() for c in outcome.checks], parameters=outcome.parameters,
+                          assumptions=list(outcome.assumptions), skipped=outcome.skipped)
+            for name, frame in outcome.tables.items():
+                buf = io.StringIO()
+                frame.to_csv(buf, index=False, float_format="%.10g")  # 10 digits: beyond any measured accuracy
+                atomic_write(folder / f"{name}.csv", buf.getvalue())
+                record["tables"].append({"name": name, "file": f"{name}.csv", "rows": len(frame)})
+            for name, fig in outcome.figures.items():
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+                atomic_write(folder / f"{name}.png", buf.getvalue())
+                record["figures"].append({"name": name, "file": f"{name}.png"})
+        record = _jsonable(record)
+        atomic_write(folder / "result.json", json.dumps(record, indent=1))
+        old = None
+        if final.exists():
+            old = Path(tempfile.mkdtemp(dir=out, prefix=f".{case.name}.old-"))
+            os.rmdir(old)
+            final.rename(old)
+        folder.rename(final)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
     return record
 
 
 def load_results(out: Path, order=()) -> list[dict]:
-    """Every ``out/*/result.json``, the names in ``order`` first, then the rest by name."""
+    """Every ``out/<case>/result.json``, the names in ``order`` first, then the rest by name."""
     records = {}
-    for path in sorted(Path(out).glob("*/result.json")):
+    out = Path(out)
+    for old in sorted(out.glob(".*.old-*")):
+        _restore(out / old.name[1:].rsplit(".old-", 1)[0])
+    for folder in sorted(out.glob("*/")):
+        if folder.name.startswith("."):
+            continue  # a case being written, or the previous results being replaced
         try:
-            records[path.parent.name] = json.loads(path.read_text())
+            records[folder.name] = json.loads((folder / "result.json").read_text())
         except (OSError, ValueError):
-            continue  # a folder of a case killed while writing: its result.json never appeared
+            continue
     first = [records.pop(name) for name in order if name in records]
     return first + [records[name] for name in sorted(records)]
 
@@ -177,7 +238,10 @@ def load_results(out: Path, order=()) -> list[dict]:
 # ----------------------------------------------------------------------------- rendering
 
 BADGE = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "skipped": "#6e7781",
-         "reported": "#0969da"}
+         "reported": "#0969da", "deviation": "#bc4c00"}
+STATUS_TEXT = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skipped": "SKIPPED",
+               "reported": "REPORTED", "deviation": "PASS WITH KNOWN DEVIATIONS"}
+CHECK_HEADER = ["check", "claim", "value", "comparison", "limit", "unit", "source", "verdict"]
 
 
 def _fmt(value) -> str:
@@ -188,8 +252,26 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def _verdict(passed) -> str:
-    return {True: "pass", False: "FAIL", None: "-"}[passed]
+def _num(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and np.isnan(value):
+        return "not measured"
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def _check_row(c: dict) -> list:
+    """One check as the report's columns (the old form shows its text in the value column)."""
+    if "value" not in c or c.get("legacy"):
+        verdict = c.get("verdict") or {True: PASS, False: FAIL, None: MEASURED}[c["passed"]]
+        return [c["name"], c["claim"], c["measured"], "", "", "", "(old form: criterion in the claim)",
+                verdict]
+    limit = c["limit"]
+    if isinstance(limit, list):
+        limit = f"[{_num(limit[0])}, {_num(limit[1])}]"
+    value = _num(c["value"]) + (f" ({c['detail']})" if c["detail"] else "")
+    return [c["name"], c["claim"], value, c["comparison"] if limit is not None else "",
+            _num(limit), c["unit"], c["source"], c["verdict"]]
 
 
 def _md_table(header, rows) -> str:
@@ -201,10 +283,17 @@ def _md_table(header, rows) -> str:
     return "\n".join(lines)
 
 
-def _html_table(header, rows) -> str:
+def _html_table(header, rows, verdict_column=None) -> str:
     head = "".join(f"<th>{html.escape(_fmt(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(x))}</td>" for x in row) + "</tr>"
-                   for row in rows)
+
+    def cell(i, x):
+        text = html.escape(_fmt(x))
+        if i == verdict_column and x in (FAIL, UNEXPECTED_PASS):
+            return f'<td class="bad">{text}</td>'
+        if i == verdict_column and x == DEVIATION:
+            return f'<td class="known">{text}</td>'
+        return f"<td>{text}</td>"
+    body = "".join("<tr>" + "".join(cell(i, x) for i, x in enumerate(row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -213,28 +302,50 @@ def _frame_rows(path: Path):
     return list(frame.columns), frame.itertuples(index=False, name=None)
 
 
-def _summary_rows(records):
+def _stale(r, info) -> bool:
+    return r["commit"] != info["commit"]
+
+
+def _summary_rows(records, info):
     for r in records:
         mode = "quick" if r["quick"] else "full"
-        yield [r["name"], r["status"], f"{r['seconds']:.1f} s ({mode})", r["title"]]
+        commit = r["commit"][:12] + (" STALE" if _stale(r, info) else "")
+        yield [r["name"], STATUS_TEXT.get(r["status"], r["status"]), f"{r['seconds']:.1f} s ({mode})",
+               commit, r["title"]]
 
 
-def _case_blocks(r):
+def _seed_rows(records):
+    """Every check whose limit is a paper's, across the cases: does the claim hold in our runs?"""
+    for r in records:
+        for c in r["checks"]:
+            if c.get("legacy") or "value" not in c or c.get("source") != "paper" or c["limit"] is None:
+                continue
+            holds = "holds" if c["passed"] else "does not hold"
+            yield [r["name"], c["name"], c["claim"], holds, c["verdict"], c.get("known_deviation") or ""]
+
+
+def _case_blocks(r, info):
     """(kind, payload) pieces of one case section, shared by both renderers."""
     yield "h2", f"{r['name']}: {r['title']}"
-    yield "p", f"Status: {r['status'].upper()}. Run time {r['seconds']:.1f} s "\
+    if _stale(r, info):
+        yield "stale", (f"STALE: this section was generated at commit {r['commit']}, the report at "
+                        f"{info['commit']}; rerun `python -m validation {r['name']}`.")
+    yield "p", f"Status: {STATUS_TEXT.get(r['status'], r['status'])}. Run time {r['seconds']:.1f} s "\
                f"({'quick' if r['quick'] else 'full'} mode), finished {r['finished']}, commit {r['commit']}."
     if r["claim"]:
-        yield "p", f"Paper's claim: {r['claim']}"
+        by = r.get("claim_by")
+        yield "p", (f"Paper's claim ({by}): " if by else "Claim (this project's): ") + r["claim"]
     if r["skipped"]:
         yield "p", f"Skipped: {r['skipped']}"
     if r["traceback"]:
         yield "pre", r["traceback"]
     if r["checks"]:
         yield "h3", "Checks"
-        yield "table", (["check", "paper / criterion", "measured", "verdict"],
-                        [[c["name"], c["claim"], c["measured"], _verdict(c["passed"])]
-                         for c in r["checks"]])
+        yield "checks", (CHECK_HEADER, [_check_row(c) for c in r["checks"]])
+        known = [c for c in r["checks"] if c.get("known_deviation")]
+        if known:
+            yield "h3", "Known deviations"
+            yield "list", [f"{c['name']}: {c['known_deviation']} (verdict: {c['verdict']})" for c in known]
     for fig in r["figures"]:
         yield "figure", (r["name"], fig)
     if r["tables"]:
@@ -256,26 +367,39 @@ def _header():
     }
 
 
+INTRO = ("Each case lists its checks: the value measured, the limit it is held to (fixed before the run), "
+         "the unit, where the limit comes from (the paper, an independent reference, or a target of this "
+         "project) and the verdict computed from them. A paper's claim that does not hold in our runs is a "
+         "known deviation: FAIL against the paper, with its reason; it does not fail the run, unless it "
+         "starts to hold.")
+SEED_HEADER = ["case", "check", "paper's claim", "in our runs", "verdict", "reason"]
+
+
 def render_markdown(out: Path, records, info) -> str:
+    stale = [r["name"] for r in records if _stale(r, info)]
     parts = ["# rancf validation report", "",
-             f"Generated {info['generated']} from commit `{info['commit']}` by "
-             "`python -m validation`. Each case lists the paper's claim, what we measured and "
-             "whether it meets the stated criterion.", "", RECONSTRUCTION_NOTE, "",
-             "## Summary", "", _md_table(["case", "status", "run time", "title"],
-                                         _summary_rows(records)), "",
-             "## Machine and packages", "",
-             _md_table(["item", "value"], list(info["machine"].items()) + list(info["packages"].items())), ""]
+             f"Generated {info['generated']} from commit `{info['commit']}` by `python -m validation`. "
+             + INTRO, "", RECONSTRUCTION_NOTE, ""]
+    if stale:
+        parts += [f"**STALE sections (another commit than this report's): {', '.join(stale)}.**", ""]
+    parts += ["## Summary", "", _md_table(["case", "status", "run time", "commit", "title"],
+                                          _summary_rows(records, info)), "",
+              "## Seed claims in our runs", "", _md_table(SEED_HEADER, _seed_rows(records)), "",
+              "## Machine and packages", "",
+              _md_table(["item", "value"], list(info["machine"].items()) + list(info["packages"].items())), ""]
     for r in records:
-        for kind, payload in _case_blocks(r):
+        for kind, payload in _case_blocks(r, info):
             if kind == "h2":
                 parts += [f"## {payload}", ""]
             elif kind == "h3":
                 parts += [f"### {payload}", ""]
+            elif kind == "stale":
+                parts += [f"> **{payload}**", ""]
             elif kind == "p":
                 parts += [payload, ""]
             elif kind == "pre":
                 parts += ["```", payload.rstrip(), "```", ""]
-            elif kind == "table":
+            elif kind in ("table", "checks"):
                 parts += [_md_table(*payload), ""]
             elif kind == "list":
                 parts += [f"- {a}" for a in payload] + [""]
@@ -290,44 +414,56 @@ def render_markdown(out: Path, records, info) -> str:
     return "\n".join(parts)
 
 
-CSS = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;color:#1f2328}
+CSS = """body{font-family:system-ui,sans-serif;max-width:80em;margin:2em auto;padding:0 1em;color:#1f2328}
 table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #d0d7de;padding:.25em .6em;
 text-align:left;vertical-align:top;font-size:.92em}th{background:#f6f8fa}pre{background:#f6f8fa;padding:1em;
 overflow:auto}img{max-width:100%;border:1px solid #d0d7de;margin:.5em 0}.status{color:#fff;padding:.1em .5em;
-border-radius:.3em;font-weight:600}h2{border-top:2px solid #d0d7de;padding-top:1em}"""
+border-radius:.3em;font-weight:600}h2{border-top:2px solid #d0d7de;padding-top:1em}
+td.bad{color:#fff;background:#cf222e;font-weight:600}td.known{background:#fff1e5;color:#bc4c00;font-weight:600}
+.stale{color:#fff;background:#cf222e;padding:.5em 1em;font-weight:600}section.stale-section{border-left:6px solid #cf222e;padding-left:1em}"""
 
 
 def render_html(out: Path, records, info) -> str:
     esc = html.escape
 
     def badge(status):
-        return f'<span class="status" style="background:{BADGE.get(status, "#000")}">{esc(status.upper())}</span>'
+        return (f'<span class="status" style="background:{BADGE.get(status, "#000")}">'
+                f'{esc(STATUS_TEXT.get(status, status))}</span>')
 
     summary = "".join(
         f'<tr><td><a href="#{esc(r["name"])}">{esc(r["name"])}</a></td><td>{badge(r["status"])}</td>'
-        f'<td>{r["seconds"]:.1f} s ({"quick" if r["quick"] else "full"})</td><td>{esc(r["title"])}</td></tr>'
+        f'<td>{r["seconds"]:.1f} s ({"quick" if r["quick"] else "full"})</td>'
+        + (f'<td class="bad">{esc(r["commit"][:12])} STALE</td>' if _stale(r, info) else
+           f'<td>{esc(r["commit"][:12])}</td>')
+        + f'<td>{esc(r["title"])}</td></tr>'
         for r in records)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>rancf validation report</title>"
              f"<style>{CSS}</style></head><body><h1>rancf validation report</h1>",
              f"<p>Generated {esc(info['generated'])} from commit <code>{esc(info['commit'])}</code> by "
-             "<code>python -m validation</code>. Each case lists the paper's claim, what we measured "
-             "and whether it meets the stated criterion.</p>",
+             f"<code>python -m validation</code>. {esc(INTRO)}</p>",
              f"<p>{esc(RECONSTRUCTION_NOTE)}</p><h2>Summary</h2>",
-             f"<table><thead><tr><th>case</th><th>status</th><th>run time</th><th>title</th></tr></thead>"
-             f"<tbody>{summary}</tbody></table><h2>Machine and packages</h2>",
+             f"<table><thead><tr><th>case</th><th>status</th><th>run time</th><th>commit</th><th>title</th>"
+             f"</tr></thead><tbody>{summary}</tbody></table><h2>Seed claims in our runs</h2>",
+             _html_table(SEED_HEADER, _seed_rows(records), verdict_column=4),
+             "<h2>Machine and packages</h2>",
              _html_table(["item", "value"], list(info["machine"].items()) + list(info["packages"].items()))]
     for r in records:
-        for kind, payload in _case_blocks(r):
+        parts.append(f'<section class="{"stale-section" if _stale(r, info) else "case"}">')
+        for kind, payload in _case_blocks(r, info):
             if kind == "h2":
                 parts.append(f'<h2 id="{esc(r["name"])}">{esc(payload)} {badge(r["status"])}</h2>')
             elif kind == "h3":
                 parts.append(f"<h3>{esc(payload)}</h3>")
+            elif kind == "stale":
+                parts.append(f'<p class="stale">{esc(payload)}</p>')
             elif kind == "p":
                 parts.append(f"<p>{esc(payload)}</p>")
             elif kind == "pre":
                 parts.append(f"<pre>{esc(payload)}</pre>")
             elif kind == "table":
                 parts.append(_html_table(*payload))
+            elif kind == "checks":
+                parts.append(_html_table(*payload, verdict_column=len(CHECK_HEADER) - 1))
             elif kind == "list":
                 parts.append("<ul>" + "".join(f"<li>{esc(a)}</li>" for a in payload) + "</ul>")
             elif kind == "figure":
@@ -343,6 +479,7 @@ def render_html(out: Path, records, info) -> str:
                              f'{esc(tab["file"])}</a>, {tab["rows"]} rows)</p>')
                 if tab["rows"] <= INLINE_ROWS and (out / name / tab["file"]).exists():
                     parts.append(_html_table(*_frame_rows(out / name / tab["file"])))
+        parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
