@@ -1,8 +1,10 @@
 """``rigid-limit``: the stiff 5 x 5 pendulum against an independent rigid 5-link pendulum.
 
-RANCF paper, fig. 7-8: with E = 210 GPa the flexible chain should move like the rigid one,
-tip error below 0.6 % of L. Our reconstructed section is not quite rigid at 210 GPa, so the
-case also runs E = 2.1e12 and 2.1e13 Pa and shows the error falling roughly as 1/E.
+RANCF paper, fig. 7-8: with E = 210 GPa the flexible chain should move like the rigid one
+(MSC.ADAMS in the paper), normalised tip errors ``delta_X = dX / L``, ``delta_Y = dY / L``
+(eq. 58, L = 25 m) within 0.6 %. Our reconstructed section is not quite rigid at 210 GPa (the
+paper's table 1 did not survive), so the claim fails here; the case runs E = 2.1e12 and 2.1e13 Pa
+too and checks that the error falls as 1/E, i.e. that what remains is the chain's elasticity.
 """
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ from validation.rigid import RigidChain, simulate_rigid
 
 MODULI = (210e9, 2.1e12, 2.1e13)  # Pa
 OUTPUT_DT = 1e-3  # s
+#: Step of the implicit runs: a quarter of the output step, so that the scheme's own error (second
+#: order, 1.5e-5 L at 1 ms on this chain) is 16 times below the elastic deviation at 2.1e13 Pa.
+STEP = 2.5e-4  # s
+PAPER_LIMIT = 0.6  # % of L, fig. 8
 
 
 def rigid_reference() -> RigidChain:
@@ -30,9 +36,9 @@ def integrate(chain, t_end, implicit, notes):
     """Implicit RANCF at the output step where offered, else (or if it fails) explicit RK4 below
     its stability limit. Returns the result, wall time (s), step (s) and a description."""
     if implicit.available:
-        res, wall = timed(chain, t_end, OUTPUT_DT, output_every=1, **implicit.kwargs)
+        res, wall = timed(chain, t_end, STEP, output_every=int(round(OUTPUT_DT / STEP)), **implicit.kwargs)
         if res.status == "ok":
-            return res, wall, OUTPUT_DT, implicit.label
+            return res, wall, STEP, implicit.label
         notes.append(f"{implicit.label} {res.status} for E = {chain.beams[0].E:.3g} Pa ({res.message}); "
                      "explicit RK4 used instead.")
     dt = rk4_step(chain, OUTPUT_DT)
@@ -44,7 +50,7 @@ def integrate(chain, t_end, implicit, notes):
 
 
 def run(quick: bool) -> Outcome:
-    t_end = 0.5 if quick else 4.0
+    t_end = 4.0  # the paper's run; a few seconds, so the quick run is the full one
     total_length = REFERENCE["n_bodies"] * REFERENCE["body_length"]
     implicit = probe([FORMULATIONS[1]])[0]
     rigid = None
@@ -78,7 +84,7 @@ def run(quick: bool) -> Outcome:
     ax.plot(t, tip[:, 0], "C0--", label="RANCF x (E = 210 GPa)")
     ax.plot(t, rigid_tip[:, 1], "k-.", label="rigid y")
     ax.plot(t, tip[:, 1], "C1--", label="RANCF y (E = 210 GPa)")
-    ax.set(xlabel="t (s)", ylabel="tip position (m)", title="Tip of the 5 x 5 pendulum: flexible vs rigid")
+    ax.set(xlabel="t (s)", ylabel="tip position (m)", title="Tip of the 5 x 5 pendulum: flexible vs rigid (fig. 7)")
     ax.legend()
     ax.grid(alpha=0.3)
 
@@ -86,7 +92,7 @@ def run(quick: bool) -> Outcome:
     for E, (tt, _, d) in series.items():
         axes[0].plot(tt, d[:, 0], label=f"E = {E:.3g} Pa")
         axes[1].plot(tt, d[:, 1], label=f"E = {E:.3g} Pa")
-    axes[0].set(ylabel="delta_X (% of L)", title="Normalised tip error (flexible - rigid) / L x 100 %")
+    axes[0].set(ylabel="delta_X (% of L)", title="Normalised tip error (flexible - rigid) / L x 100 % (fig. 8)")
     axes[1].set(xlabel="t (s)", ylabel="delta_Y (% of L)")
     for a in axes:
         a.grid(alpha=0.3)
@@ -94,21 +100,35 @@ def run(quick: bool) -> Outcome:
 
     Es = summary["E (Pa)"].to_numpy()
     err = summary["max distance (% of L)"].to_numpy()
+    paper_err = summary[["max |dX| (% of L)", "max |dY| (% of L)"]].max(axis=1).to_numpy()
     fig_e, ax = plt.subplots(figsize=(6.5, 4.5))
-    ax.loglog(Es, err, "o-", label="max tip distance / L")
-    ax.loglog(Es, err[0] * Es[0] / Es, "k:", label="~ 1/E")
+    ax.loglog(Es, paper_err, "o-", label="max(|delta_X|, |delta_Y|) (eq. 58)")
+    ax.loglog(Es, err, "s--", label="max tip distance / L")
+    ax.loglog(Es, paper_err[0] * Es[0] / Es, "k:", label="~ 1/E")
+    ax.axhline(PAPER_LIMIT, color="C3", lw=1, label="paper: 0.6 % (fig. 8)")
     ax.set(xlabel="Young's modulus E (Pa)", ylabel="max normalised tip error (% of L)",
            title="Approach to the rigid limit")
-    ax.legend()
+    ax.legend(fontsize=8)
     ax.grid(alpha=0.3, which="both")
 
-    ratios = err[:-1] / err[1:]
+    slope = float(np.polyfit(np.log10(Es), np.log10(paper_err), 1)[0])
     window = f"over 0 <= t <= {t_end:g} s"
     checks = [
-        Check("error at E = 210 GPa", "paper: < 0.6 % of L (unknown section); criterion here: < 1 %",
-              f"{err[0]:.3g} % of L at t = {summary['at t (s)'][0]:.3f} s ({window})", bool(err[0] < 1.0)),
-        Check("error falls with E", "at least 5x smaller per decade of E (rigid limit ~ 1/E)",
-              "ratios per decade: " + ", ".join(f"{r:.3g}" for r in ratios), bool(np.all(ratios >= 5))),
+        Check("fig. 8: tip error at E = 210 GPa", "RANCF paper fig. 8: 'the normalised error of RANCF is within "
+              "0.6 %' (delta_X = dX / L, delta_Y = dY / L, eq. 58, L = 25 m; reference MSC.ADAMS, rigid)",
+              value=paper_err[0], limit=PAPER_LIMIT, unit="% of L", source="paper",
+              known_deviation="our reconstructed section (0.03 m square; the paper's table 1 did not survive) "
+                              "is not quite rigid at 210 GPa: the chain's own elastic deformation puts the tip "
+                              "about 0.7 % of L off the rigid chain; the next row shows it is elasticity (1/E)",
+              detail=f"max(|delta_X|, |delta_Y|) {window}: delta_X {summary['max |dX| (% of L)'][0]:.3g} %, "
+                     f"delta_Y {summary['max |dY| (% of L)'][0]:.3g} %; Euclidean tip distance {err[0]:.3g} % at "
+                     f"t = {summary['at t (s)'][0]:.3f} s"),
+        Check("rigid limit: error falls as 1/E", "the remaining error is the elastic deformation, which falls "
+              "as 1/E: log-log slope of max(|delta_X|, |delta_Y|) over E = 2.1e11, 2.1e12, 2.1e13 Pa",
+              value=slope, limit=(-1.1, -0.9), comparison="within", unit="log-log slope",
+              source="rancf target: static deflection under the chain's inertial and gravity loads is "
+                     "proportional to 1/E (slope -1); 0.1 allows for the dynamic, O(1/E^2) part",
+              detail="errors " + ", ".join(f"{e:.3g} %" for e in paper_err) + f" {window}"),
     ]
     return Outcome(
         tables={"errors_vs_E": summary, "tip_series": table},
@@ -122,10 +142,12 @@ def run(quick: bool) -> Outcome:
             "The rigid reference is a chain of uniform thin rods (inertia m L^2 / 12 about the centre) "
             "with the flexible bodies' lengths and masses; the flexible beams have the same mass "
             "distribution plus the small rotary inertia of the ANCF section, which ANCF ignores too.",
-            "Errors are normalised by the total length L = 25 m; the criterion uses the Euclidean "
-            "tip distance, which bounds both delta_X and delta_Y.",
+            "Errors are normalised by the total length L = 25 m as in the paper's eq. 58; the paper's "
+            "claim is checked on max(|delta_X|, |delta_Y|); the Euclidean tip distance is in the table.",
             "With this section the chain is not rigid at 210 GPa (an independent converged flexible "
             "code deviates by about 0.75 % of L near t = 2.1 s), hence the sweep over E.",
+            f"Implicit RANCF (generalized-alpha, rho_inf = 0.9) at h = {STEP:g} s, outputs every "
+            f"{OUTPUT_DT:g} s.",
         ] + notes + ([] if implicit.available else
              [f"Implicit RANCF not available ({implicit.reason}); explicit RK4 used with a step below "
               "80 % of its stability limit, bounded by the highest element frequency."]),
@@ -135,7 +157,8 @@ def run(quick: bool) -> Outcome:
 CASE = Case(
     name="rigid-limit",
     title="Rigid limit: stiff 5 x 5 pendulum vs an independent rigid 5-link pendulum",
-    claim="With E = 210 GPa the tip of the flexible chain follows the rigid chain within 0.6 % of L "
-          "(RANCF paper, fig. 7-8).",
+    claim="With E = 210 GPa the chain is close to rigid: the tip follows the rigid chain (MSC.ADAMS) with a "
+          "normalised error within 0.6 % of L (fig. 7-8, eq. 58).",
+    claim_by="RANCF paper (Hu & Wang 2016)",
     run=run,
 )
