@@ -13,12 +13,13 @@ Quick start::
 from . import elements
 from .integrators import implicit
 from .integrators.static import static
+from .formulations.reduced import reduce
 from .model import Model, pendulum
 from .model.state import State
 from .result import Result, load
 from .simulate import simulate
 from .sweep import sweep
 
-__all__ = ["Model", "pendulum", "State", "simulate", "static", "Result", "load", "elements",
-           "implicit", "sweep"]
+__all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",
+           "elements", "implicit", "sweep"]
 __version__ = "0.2.0"

@@ -8,6 +8,7 @@ from scipy.integrate import solve_ivp
 from . import checks
 from .formulations import recursive
 from .formulations.dae import DAE
+from .formulations.reduced import ReducedModel
 from .integrators import _explicit
 from .integrators.explicit import SCHEMES
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
@@ -135,7 +136,13 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     -------
     Result
         ``status`` is "ok", or "diverged"/"failed" with the results up to that time.
+
+    A :class:`~rancf.formulations.reduced.ReducedModel` (:func:`rancf.reduce`) runs by its own
+    :meth:`~rancf.formulations.reduced.ReducedModel.simulate` (method "backward-euler").
     """
+    if isinstance(model, ReducedModel):
+        return model.simulate(t_end, dt, method=method, output_every=output_every, state=state,
+                              formulation=formulation, **implicit_options)
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)

@@ -46,6 +46,10 @@ import numpy as np
 import scipy.linalg as sla
 
 
+#: the outcomes of a call (module docstring)
+STATUSES = ("converged", "stationary", "no_descent", "max_iter")
+
+
 @dataclass
 class GGNResult:
     """``x`` (N,), ``support`` (bool over the candidates), ``residual_norm`` ||f(x)||,
@@ -215,7 +219,8 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
     groups : int array (len(candidates),) group of each candidate (default: one group).
     tol : residual and step tolerance.
     max_iter : iteration limit.
-    timer : optional :class:`rancf.modal.bdf.Timer`; linear algebra is charged to "matrix".
+    timer : optional :class:`~rancf.formulations.reduced.timing.Timer`; linear algebra is
+        charged to "matrix".
     max_support : int or sequence, optional
         Cap on the non-zero candidates per group during the iteration (step 4); default
         ``sparsity``. A larger cap lets the support grow beyond the initial ``sparsity`` until

@@ -1,0 +1,18 @@
+"""The adaptive modal reduction of a model (Liu et al. 2023; DESIGN.md section 5), a reductor of
+:class:`rancf.Model` run by the one implicit stepping loop.
+
+Modules: :mod:`~rancf.formulations.reduced.reductor` (:func:`reduce`, :class:`ReducedModel`:
+bases, sampling, ``reconstruct``, the run), :mod:`~rancf.formulations.reduced.craig_bampton`,
+:mod:`~rancf.formulations.reduced.greedy_gauss_newton`,
+:mod:`~rancf.formulations.reduced.adaptive` (the step's nonlinear solver, a strategy of
+:func:`rancf.integrators.implicit.integrate`) and :mod:`~rancf.formulations.reduced.timing`
+(the paper's table-2 time split). "Modal" is the user's word for it.
+"""
+from .adaptive import AdaptiveModalSolver
+from .craig_bampton import CraigBampton
+from .greedy_gauss_newton import greedy_gauss_newton
+from .reductor import ReducedModel, latin_hypercube_rows, reduce, simulate_timed
+from .timing import Timer, TimedDAE
+
+__all__ = ["AdaptiveModalSolver", "CraigBampton", "ReducedModel", "Timer", "TimedDAE",
+           "greedy_gauss_newton", "latin_hypercube_rows", "reduce", "simulate_timed"]

@@ -1,0 +1,412 @@
+"""``rancf.reduce``: the adaptive modal reduction of a model (Liu et al. 2023; DESIGN.md section 5),
+shaped like a pyMOR reductor: :func:`reduce` builds a :class:`ReducedModel` from the full model,
+:meth:`ReducedModel.reconstruct` maps modal coordinates back to node coordinates, and
+``rancf.simulate(reduced, ...)`` runs it in the one implicit stepping loop with the adaptive
+strategy of :mod:`~rancf.formulations.reduced.adaptive` and returns an ordinary
+:class:`rancf.Result` of reconstructed node coordinates.
+
+Per beam (the paper's flexible component): the boundary coordinates ``b`` are the nodes that
+appear in a joint, the interior ``a`` the rest. The Craig-Bampton transform of the beam's mass
+and constant bending stiffness ``K_t = EI int S''^T S'' ds`` (the Berzeri-Shabana model's bending
+part; the nonlinear axial force is the pseudo-load of eq. 23, which is why the method needs
+``elastic_model="berzeri"``) with *all* interior modes kept gives the sparse basis
+``x = Phi c`` (eq. 29): ``x_a = Phi_c x_b + Phi_n xi``, every other coordinate (rigid bodies,
+boundary nodes) as it is.
+
+Row sampling (eq. 30-32): ``n_samples`` of each beam's interior equations are kept by
+Latin-hypercube sampling (``scipy.stats.qmc.LatinHypercube``, seedable); every other row
+(boundary nodes, rigid bodies, constraints) is kept. Two choices the paper leaves open are made
+so that the sampled system keeps the physics of a beam (``sample="row", free_ends=False`` is the
+plain reading):
+
+* ``sample="node"`` draws interior *nodes* and keeps all four equations of each: the equations
+  of x and y at a node then turn together with the beam;
+* ``free_ends=True`` always keeps the equations of a free beam end (an end node without a joint,
+  an interior node of the Craig-Bampton split); they count in ``n_samples``. A uniform axial
+  stress gives no force at interior nodes; only the end equations (the natural boundary
+  condition) fix the stretch, and the stretch is carried by the boundary slopes through the
+  constraint modes, which are not sparse.
+
+On the paper's pendulum (308 of 640 rows) a sample without the x- and y-equations of the free
+end lets the stretch drift: the sampled residual stays near 1e-8 while the unsampled one grows
+to O(1) and the beam runs away (row sampling for every seed tried, once the beam swings towards
+the vertical; node sampling exactly for the seeds whose sample misses the tip node). Validation
+case ``modal`` measures both.
+"""
+from __future__ import annotations
+
+import contextlib
+import numbers
+import time
+from typing import NamedTuple
+
+import numpy as np
+from scipy.stats import qmc
+
+from ... import checks
+from ...elements import _beam
+from ...elements.beam import MODELS
+from ...integrators.implicit import integrate
+from ...model.items import NODE
+from ...model.model import Model
+from ...model.state import State
+from ...result import Result
+from ..dae import DAE
+from .adaptive import AdaptiveModalSolver
+from .craig_bampton import CraigBampton
+from .greedy_gauss_newton import STATUSES
+from .timing import Timer, TimedDAE
+
+try:
+    from threadpoolctl import threadpool_limits
+except ImportError:  # optional: without it BLAS keeps its default thread count
+    threadpool_limits = None
+
+#: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
+SAMPLE_UNITS = {"node": 4, "row": 1}
+
+
+def latin_hypercube_rows(n_rows, n_samples, seed):
+    """``n_samples`` distinct indices in ``[0, n_rows)`` by Latin-hypercube sampling.
+
+    The LHS puts one point ``u`` in each stratum ``[j/n, (j+1)/n)`` of ``[0, 1)``. Row stratum
+    ``j`` is the rows ``ceil(j N / n) <= i < ceil((j+1) N / n)`` (disjoint, non-empty for
+    ``N >= n``); the point's position inside its stratum picks the row, so the rows are
+    distinct (flooring ``u N`` alone can pick the same row from two neighbouring strata).
+    ``seed``: int or numpy Generator.
+    """
+    if not 1 <= n_samples <= n_rows:
+        raise ValueError(f"n_samples must be in [1, {n_rows}], got {n_samples}")
+    u = qmc.LatinHypercube(d=1, seed=seed).random(n_samples)[:, 0] * n_samples
+    j = np.minimum(np.floor(u).astype(np.int64), n_samples - 1)
+    lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
+    hi = -((-(j + 1) * n_rows) // n_samples)
+    return np.sort(lo + np.floor((u - j) * (hi - lo)).astype(np.int64))
+
+
+class ReducedBeam(NamedTuple):
+    """One beam's part of ``Phi`` (indices in the model's coordinates x).
+
+    ``beam``: all its coordinates; ``a``, ``b``: interior and boundary ones; ``Phi_nc`` =
+    ``[Phi_n, Phi_c]`` (n_a, n_a + n_b) (one product gives the modal and the boundary columns
+    of a Jacobian); ``Phi_n_T`` the C-contiguous transpose of ``Phi_n``; ``Phi_c`` (n_a, n_b);
+    ``projector`` ``Phi_n^T M_aa`` (n_a, n_a); ``basis`` the :class:`CraigBampton` reductor.
+    """
+
+    beam: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    Phi_nc: np.ndarray
+    Phi_n_T: np.ndarray
+    Phi_c: np.ndarray
+    projector: np.ndarray
+    basis: CraigBampton
+
+
+def _per_beam(name, value, n_beams):
+    """An int or one int per beam, as an int array (n_beams,)."""
+    values = np.atleast_1d(np.asarray(value, dtype=object))
+    if values.ndim != 1 or values.size not in (1, n_beams) or not all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        raise TypeError(f"{name} must be an integer or {n_beams} integers (one per beam), "
+                        f"got {value!r}")
+    return np.broadcast_to(values.astype(np.int64), (n_beams,)).copy()
+
+
+def beam_matrices(A, k):
+    """Mass and constant bending stiffness ``K_t`` (4 n_nodes, 4 n_nodes) of beam k: the
+    element masses, and the Berzeri tangent of the element kernel with EA = 0 (its bending part
+    ``EI int S''^T S'' ds`` does not depend on the coordinates)."""
+    beam = A.beams[k]
+    n = 4 * beam.n_nodes
+    elements = np.flatnonzero(A.element_beam == k)
+    l, EI = A.element_length[elements[0]], A.element_EI[elements[0]]
+    Kt, C = np.empty((8, 8)), np.empty((8, 8))
+    _beam.tangent(MODELS["berzeri"], np.zeros(8), np.zeros(8), l, 0.0, EI, 0.0, Kt, C)
+    M, K = np.zeros((n, n)), np.zeros((n, n))
+    for i, s in enumerate(elements):
+        d = slice(4 * i, 4 * i + 8)
+        M[d, d] += A.element_mass[s]
+        K[d, d] += Kt
+    return M, K
+
+
+class ReducedModel:
+    """A model reduced by the adaptive modal method (module docstring); built by :func:`reduce`.
+
+    Attributes
+    ----------
+    model : rancf.Model
+    assembly : rancf.model.Assembly
+    n_x : int
+        Coordinates of the full model.
+    blocks : list of ReducedBeam
+        One per beam, in the order added.
+    rows : ndarray of int
+        The dynamic equations kept (indices in x; the constraint rows are all kept).
+    candidates : ndarray of int
+        Positions of the modal coordinates in ``c`` (each beam's interior indices), beam by beam.
+    groups : ndarray of int
+        Beam of each candidate.
+    sparsity, n_samples : ndarray of int (n_beams,)
+    max_support : ndarray of int (n_beams,) or None
+    tol, max_iter, seed, sample, free_ends
+        The settings given to :func:`reduce`.
+    setup_time : float
+        Wall time (s) of the reduction (Craig-Bampton bases and sampling).
+    """
+
+    def __init__(self, model, sparsity, n_samples, seed, sample, free_ends, tol, max_iter,
+                 max_support):
+        start = time.perf_counter()
+        if not isinstance(model, Model):
+            raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+        if model.elastic_model != "berzeri":
+            raise ValueError(
+                f"the adaptive modal method needs elastic_model='berzeri' (its nonlinear axial "
+                f"force is the pseudo-load of the paper's eq. 23, leaving the constant bending "
+                f"stiffness for the Craig-Bampton modes); the model has "
+                f"elastic_model={model.elastic_model!r}")
+        checks.choice("sample", sample, SAMPLE_UNITS)
+        if not isinstance(free_ends, (bool, np.bool_)):
+            raise TypeError(f"free_ends must be True or False, got {free_ends!r}")
+        self.tol = checks.positive("tol", tol)
+        self.max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+        A = self.assembly = model.build()
+        if not A.beams:
+            raise ValueError("the model has no beam to reduce")
+        self.model, self.n_x = model, A.n_x
+        self.seed, self.sample, self.free_ends = seed, sample, bool(free_ends)
+        n_beams = len(A.beams)
+        self.sparsity = _per_beam("sparsity", sparsity, n_beams)
+        self.n_samples = _per_beam("n_samples", n_samples, n_beams)
+        self.max_support = None if max_support is None else \
+            _per_beam("max_support", max_support, n_beams)
+        unit = SAMPLE_UNITS[sample]
+        rows = np.ones(A.n_x, dtype=bool)
+        rng = np.random.default_rng(seed)
+        self.blocks, candidates, groups = [], [], []
+        for k, beam in enumerate(A.beams):
+            first = 4 * int(A.beam_first_vertex[k])
+            glob = first + np.arange(4 * beam.n_nodes)
+            joint_nodes = sorted({p.node for j in A.joints for p in (j.parent, j.child)
+                                  if p.kind == NODE and p.item is beam})
+            if not joint_nodes:
+                raise ValueError(f"beam {k} is in no joint: the Craig-Bampton split needs its "
+                                 "joint nodes as the boundary")
+            boundary = np.concatenate([4 * j + np.arange(4) for j in joint_nodes])
+            cb = CraigBampton(*beam_matrices(A, k), boundary)
+            a, b = glob[cb.interior], glob[cb.boundary]
+            na, ns, s = a.size, int(self.n_samples[k]), int(self.sparsity[k])
+            if not unit <= ns <= na or ns % unit:
+                raise ValueError(f"n_samples must be in [{unit}, {na}] (interior equations of "
+                                 f"beam {k}) and a multiple of {unit} with sample={sample!r}, "
+                                 f"got {ns}")
+            if not 0 <= s <= min(na, ns):
+                raise ValueError(f"sparsity must be in [0, min(interior coordinates {na}, "
+                                 f"n_samples {ns})] for beam {k}, got {s} (the sampled rows "
+                                 "determine the kept modes)")
+            if self.max_support is not None and not s <= self.max_support[k] <= na:
+                raise ValueError(f"max_support must be in [sparsity {s}, {na}] for beam {k}, "
+                                 f"got {self.max_support[k]}")
+            rows[a] = False
+            # interior nodes are whole (the boundary is joint nodes), so units never straddle
+            units = a.reshape(-1, unit)
+            free = np.zeros(units.shape[0], dtype=bool)
+            if self.free_ends:
+                ends = [4 * j for j in (0, beam.n_elements) if j not in joint_nodes]
+                free = np.isin(units[:, 0] - first, [e + i for e in ends for i in range(4)])
+            n_draw = (ns - unit * int(free.sum())) // unit
+            if n_draw < 0:
+                raise ValueError(f"n_samples must be >= {unit * free.sum()} for beam {k}: the "
+                                 f"equations of its free ends are always kept, got {ns}")
+            rest = units[~free]
+            picked = rest[latin_hypercube_rows(rest.shape[0], n_draw, rng)] if n_draw else rest[:0]
+            rows[np.concatenate([units[free].ravel(), picked.ravel()])] = True
+            candidates.append(a)
+            groups.append(np.full(na, k))
+            self.blocks.append(ReducedBeam(glob, a, b,
+                                           np.hstack([cb.normal_modes, cb.constraint_modes]),
+                                           np.ascontiguousarray(cb.normal_modes.T),
+                                           cb.constraint_modes, cb.modal_projector, cb))
+        self.rows = np.flatnonzero(rows)
+        self.candidates = np.concatenate(candidates)
+        self.groups = np.concatenate(groups)
+        self.setup_time = time.perf_counter() - start
+
+    def __repr__(self):
+        return (f"ReducedModel({len(self.blocks)} beams, sparsity {self.sparsity.tolist()}, "
+                f"n_samples {self.n_samples.tolist()}, sample={self.sample!r})")
+
+    def reconstruct(self, c):
+        """Node coordinates ``x = Phi c`` (n_x,) from modal coordinates ``c`` (n_x,): each beam's
+        interior ``x_a = Phi_c c_b + Phi_n xi`` (only the non-zero ``xi`` are used), the rest as
+        it is."""
+        c = np.asarray(c, dtype=float)
+        if c.shape != (self.n_x,):
+            raise ValueError(f"c must have shape ({self.n_x},), got {c.shape}")
+        x = c.copy()
+        for k in self.blocks:
+            xi = c[k.a]
+            nz = np.flatnonzero(xi)
+            x[k.a] = k.Phi_c @ c[k.b] + xi[nz] @ k.Phi_n_T[nz]
+        return x
+
+    def project(self, x):
+        """Modal coordinates ``c = Phi^{-1} x`` (n_x,), the exact inverse of :meth:`reconstruct`:
+        ``xi = Phi_n^T M_aa (x_a - Phi_c x_b)`` (mass orthonormality of the modes)."""
+        x = np.asarray(x, dtype=float)
+        if x.shape != (self.n_x,):
+            raise ValueError(f"x must have shape ({self.n_x},), got {x.shape}")
+        c = x.copy()
+        for k in self.blocks:
+            c[k.a] = k.projector @ (x[k.a] - k.Phi_c @ x[k.b])
+        return c
+
+    def simulate(self, t_end, dt, method="backward-euler", output_every=10, state=None,
+                 formulation="auto", blas_threads=1):
+        """Run the reduced model (``rancf.simulate(reduced, ...)`` comes here).
+
+        Parameters
+        ----------
+        t_end, dt : float
+            Final time and step (s); ``t_end / dt`` an integer.
+        method : {"backward-euler"}
+            The BDF-1 of the paper's eq. 34, the only scheme of the method.
+        output_every : int
+            Results every ``output_every`` steps (and the last).
+        state : rancf.State, optional
+            Initial coordinates and velocities (default: the reference configuration at rest
+            but for the drives, DECISIONS 2).
+        formulation : {"auto", "dae"}
+            The reduced model runs on the DAE formulation (absolute coordinates).
+        blas_threads : int or None
+            BLAS threads during the run (threadpoolctl; None leaves them as they are): the step
+            does many small dense QR factorizations and products, which on a shared 2-core
+            machine ran 40 times slower with OpenBLAS's default threads competing with other
+            processes.
+
+        Returns
+        -------
+        Result
+            ``formulation="reduced"``; node coordinates reconstructed from the modal ones.
+            ``extra`` adds, per output: ``selected`` (bool, n_out x n_modal: the modes of the
+            step's solution), ``modal_coordinates`` (n_out x n_modal), ``residual_norm`` (the
+            sampled residual, m) and ``gauss_newton_iterations``; ``stats`` adds ``time_update``
+            and ``time_matrix`` (s, the paper's table 2; the total is ``wall_time``),
+            ``time_setup`` (the reduction) and ``greedy_converged``, ``greedy_stationary``,
+            ``greedy_no_descent``, ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome).
+        """
+        if method != "backward-euler":
+            raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
+                             f"adaptive modal method's BDF-1), got {method!r}")
+        checks.choice("formulation", formulation, ("auto", "dae"))
+        t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+        output_every = checks.integer("output_every", output_every, 1, 10**9)
+        if blas_threads is not None:
+            blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
+        timer = Timer()
+        dae = DAE(self.assembly, "sparse")
+        x0, v0 = _initial_state(dae, state)
+        solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, timer)
+        limit = (threadpool_limits(limits=blas_threads, user_api="blas")
+                 if blas_threads is not None and threadpool_limits is not None
+                 else contextlib.nullcontext())
+        with limit:
+            sol = integrate(dae.compiled, x0, v0, t_end, dt, method="backward-euler",
+                            output_every=output_every, tol=self.tol, max_iter=self.max_iter,
+                            solver=solver)
+        log = solver.log
+        steps = np.rint(sol.t / dt).astype(np.int64)
+        selected = np.zeros((len(sol.t), self.candidates.size), dtype=bool)
+        residual, iterations = np.zeros(len(sol.t)), np.zeros(len(sol.t), dtype=np.int64)
+        for i, k in enumerate(steps):
+            if k > 0:  # the initial state has no step
+                selected[i] = log["support"][k - 1]
+                residual[i] = log["residual_norm"][k - 1]
+                iterations[i] = log["iterations"][k - 1]
+        modal = np.array([self.project(q)[self.candidates] for q in sol.q])
+        return _result(self.model, sol, "reduced", timer,
+                       {"selected": selected, "modal_coordinates": modal,
+                        "residual_norm": residual, "gauss_newton_iterations": iterations},
+                       {"time_setup": self.setup_time,
+                        **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}})
+
+
+def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, tol=1e-11,
+           max_iter=50, max_support=None):
+    """The adaptive modal reduction of ``model`` (module docstring; Liu et al. 2023).
+
+    Parameters
+    ----------
+    model : rancf.Model
+        With ``elastic_model="berzeri"`` (the method's pseudo-load split, eq. 23); every beam in
+        at least one joint (its joint nodes are the Craig-Bampton boundary).
+    sparsity : int or sequence of int (one per beam)
+        The number of modal coordinates kept at each step per beam: greedy Gauss-Newton keeps
+        the s largest (eq. 36 prints ``||xi||_1 <= s``, but s = 100 is a count: the operator
+        ``P_lambda`` keeps the s largest coordinates; DECISIONS 11). In
+        ``[0, min(interior coordinates, n_samples)]``.
+    n_samples : int or sequence of int
+        Interior equations kept per beam (Latin hypercube, eq. 30-32); with ``sample="node"``
+        a multiple of 4.
+    seed : int or numpy Generator
+        Seed of the sampling.
+    sample : {"node", "row"}
+        Draw whole interior nodes (default) or single interior equations (the literal reading).
+    free_ends : bool
+        Always keep the equations of free beam ends (default; they count in ``n_samples``).
+    tol : float
+        Greedy Gauss-Newton tolerance on the sampled residual and the step (m).
+    max_iter : int
+        Greedy Gauss-Newton iterations per step.
+    max_support : int or sequence of int, optional
+        Cap on the support during a step (default ``sparsity``; see
+        :func:`~rancf.formulations.reduced.greedy_gauss_newton.greedy_gauss_newton`).
+
+    Returns
+    -------
+    ReducedModel
+        Run it with ``rancf.simulate(reduced, t_end, dt, method="backward-euler")``.
+    """
+    return ReducedModel(model, sparsity, n_samples, seed, sample, free_ends, tol, max_iter,
+                        max_support)
+
+
+def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):
+    """The full model with backward Euler in the one stepping loop and its default Newton, its
+    evaluations timed for the paper's table 2 (:class:`~rancf.formulations.reduced.timing.TimedDAE`).
+
+    Parameters as :func:`rancf.simulate` (method "backward-euler", formulation "dae"). Returns a
+    :class:`rancf.Result` whose ``stats`` add ``time_update`` and ``time_matrix`` (s).
+    """
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    output_every = checks.integer("output_every", output_every, 1, 10**9)
+    dae = TimedDAE(model.build(), Timer())
+    x0, v0 = _initial_state(dae, state)
+    dae.timer = timer = Timer()  # the initial state is not a step
+    sol = integrate(dae, x0, v0, t_end, dt, method="backward-euler", output_every=output_every,
+                    tol=tol, max_iter=max_iter)
+    return _result(model, sol, "dae", timer, {}, {})
+
+
+def _initial_state(dae, state):
+    """(x0, v0) from a :class:`rancf.State` or None (DECISIONS 2), checked by the DAE."""
+    if state is not None and not isinstance(state, State):
+        raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+    x0, v0 = state.checked(dae.assembly.n_x) if state is not None else (None, None)
+    return dae.initial_state(x0, v0)
+
+
+def _result(model, sol, formulation, timer, extra, stats):
+    """A :class:`rancf.Result` of a backward-Euler run on the DAE."""
+    return Result(model, sol.t, sol.q, sol.v, sol.extra["joint_q"], sol.extra["joint_qd"],
+                  sol.extra["reactions"], sol.work, sol.dissipated, status=sol.status,
+                  message=sol.message, method="backward-euler", formulation=formulation,
+                  stats={**sol.stats, **stats, "time_update": timer.seconds["update"],
+                         "time_matrix": timer.seconds["matrix"]},
+                  extra={"constraint_violation": sol.violations,
+                         "newton_iterations": sol.newton_iterations, "lambda": sol.lam, **extra},
+                  wall_time=sol.wall_time)
