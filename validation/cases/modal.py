@@ -33,6 +33,13 @@ MODE_TIMES = (0.005, 0.1, 0.5, 1.0)
 SNAPSHOTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.1)
 RANCF_CRITERION = 0.005  # tip distance / length, the issue's cross-check
 AGREEMENT = 0.01  # tip vertical difference / length: the paper's fig. 6 plotted at 1 m scale
+CLAIM_FIG6 = ("Liu et al. 2023, fig. 6 (tip vertical position): 'the results of the proposed "
+              "method are clearly highly consistent with conventional ANCF'")
+CLAIM_TABLE2 = ("Liu et al. 2023, table 2: 'the total computing time of the proposed method is "
+                "531.855 s, of conventional ANCF 787.071 s: at least 30 % more efficient'")
+CLAIM_EQ36 = ("Liu et al. 2023, eq. 36: min ||Phi^k|| subject to ||xi_t^k||_1 <= s^k; the s "
+              "largest modal coordinates are kept (the operator P_lambda; the 3-RRR text: 'the 80 "
+              "modal coordinates of largest absolute value are selected')")
 #: the row samplings compared: ours (whole nodes, free end always kept) and the paper's plain one
 SAMPLINGS = {"nodes + free end": {"sample": "node", "free_ends": True},
              "rows (paper, plain)": {"sample": "row", "free_ends": False}}
@@ -139,47 +146,53 @@ def run(quick: bool) -> Outcome:
     ours = sampling[sampling["sampling"] == next(iter(SAMPLINGS))]
     plain = sampling[sampling["sampling"] != next(iter(SAMPLINGS))]
     checks = [
-        Check("full ANCF vs RANCF, same time discretization (implicit RANCF, backward Euler = "
-              "BDF-1, h = 1 ms): an independent formulation of the same discrete equations",
-              f"nodes equal up to the Newton tolerance: max difference / L <= steps x tol / L "
-              f"= {same_limit:.1e}",
-              f"max |nodes_DAE - nodes_RANCF| / L = {same_dev:.2e} over {full.t[-1]:g} s "
-              f"(implicit RANCF {same.wall_time:.1f} s, DAE {compiled.wall_time:.1f} s wall; the "
-              f"timed run of the same DAE differs from the compiled one by {timed_dev:.1e} L)",
-              bool(same_dev <= same_limit)),
-        Check("full ANCF converges to converged RANCF (RK4) at the order of BDF-1",
-              "observed order of the tip distance to RANCF >= 0.8 for h, h/2, h/4 (first order)",
-              f"distances {', '.join(f'{d:.3%}' for d in dev_c)} of L (at the paper's h, first "
-              f"above {RANCF_CRITERION:.1%} at t = "
-              f"{_first_above(full.t, rancf_dev, RANCF_CRITERION)}: BDF-1's time error, "
-              f"which the adaptive method shares); observed orders "
-              f"{', '.join(f'{o:.2f}' for o in orders)} "
-              f"(RANCF RK4 dt = {dt_rancf:g} s, {ref.wall_time:.1f} s wall)",
-              bool(np.all(orders >= 0.8))),
-        Check("adaptive vs full ANCF, tip vertical position (paper fig. 6: 'highly consistent'), "
-              "our sampling (whole nodes, free end kept), every seed",
-              f"max |dy_tip| / L <= {AGREEMENT:.0%} (the figure's resolution)",
-              "; ".join(f"seed {seed}: {dy:.3%}"
-                        for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
-              + f" over {adaptive.t[-1]:g} s",
-              bool(ours["max |dy_tip| / L"].max() <= AGREEMENT)),
-        Check("adaptive vs full ANCF with the paper's plain row sampling (measured, no claim)",
-              f"max |dy_tip| / L (criterion of the previous check: {AGREEMENT:.0%})",
-              "; ".join(f"seed {seed}: {dy:.3%} (first above {AGREEMENT:.0%}: {first})"
-                        for seed, dy, first in zip(plain["seed"], plain["max |dy_tip| / L"],
-                                                   plain[f"first |dy_tip| > {AGREEMENT:.0%} L"])),
-              None),
-        Check("adaptive modal faster than full ANCF (paper table 2: 531.9 s vs 787.1 s, ratio "
-              f"{paper_ratio:.2f})",
-              "time per step ratio adaptive / full < 1",
-              f"{ratio:.1f} ({per_step['adaptive modal']:.1f} ms vs "
-              f"{per_step['full ANCF']:.1f} ms per step; the compiled full run "
-              f"{per_step['full ANCF, compiled']:.2f} ms). {ADAPTIVE_COST}",
-              bool(ratio < 1.0)),
-        Check("modes selected per step", f"at most {cfg['sparsity']} (paper fig. 7)",
-              f"max {selected.sum(axis=1).max()}, greedy Gauss-Newton outcomes "
-              f"{outcomes(adaptive)}",
-              None),
+        Check("same backward Euler, two formulations",
+              "the DAE (absolute coordinates, a multiplier for the pin) and implicit RANCF "
+              "(relative coordinates) discretize the same equations with the same backward Euler "
+              "(h = 1 ms), so their trajectories agree to the Newton tolerance",
+              value=same_dev, limit=same_limit, unit="of L",
+              source="rancf target: the Newton tolerance (1e-11 m) per step, over the steps",
+              detail=f"max |nodes_DAE - nodes_RANCF| over {full.t[-1]:g} s (implicit RANCF "
+                     f"{same.wall_time:.1f} s, DAE {compiled.wall_time:.1f} s wall); the timed run "
+                     f"of the same DAE differs from the compiled one by {timed_dev:.1e} L"),
+        Check("full ANCF converges to RANCF at BDF-1's order",
+              "backward Euler is first order: the tip distance to the converged solution halves "
+              "with h", value=orders.min(), limit=0.8, comparison=">=",
+              source="independent reference: RANCF (recursive, Berzeri) with RK4 at dt = "
+                     f"{dt_rancf:.3g} s; order 1 less 0.2 for pre-asymptotic steps",
+              detail=f"observed orders {', '.join(f'{o:.2f}' for o in orders)} for h, h/2, h/4; "
+                     f"distances {', '.join(f'{d:.3%}' for d in dev_c)} of L (at the paper's h "
+                     f"first above {RANCF_CRITERION:.1%} at t = "
+                     f"{_first_above(full.t, rancf_dev, RANCF_CRITERION)}: BDF-1's time error, "
+                     f"which the adaptive method shares)"),
+        Check("fig. 6: adaptive vs full ANCF, our sampling", CLAIM_FIG6,
+              value=ours["max |dy_tip| / L"].max(), limit=AGREEMENT, unit="of L",
+              source=f"paper: 'highly consistent' read as the figure's resolution, "
+                     f"{AGREEMENT:.0%} of the 1 m pendulum",
+              detail="max |y_tip,adaptive - y_tip,full| over every seed: "
+                     + "; ".join(f"seed {seed}: {dy:.3%}"
+                                 for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
+                     + f" over {adaptive.t[-1]:g} s (whole nodes sampled, free end kept)"),
+        Check("fig. 6: adaptive vs full ANCF, the paper's plain row sampling", CLAIM_FIG6,
+              value=plain["max |dy_tip| / L"].max(), unit="of L",
+              source="paper: eq. 30-32 as printed (single rows, nothing always kept); measured, "
+                     f"the previous row holds ours to {AGREEMENT:.0%}",
+              detail="; ".join(f"seed {seed}: {dy:.3%} (first above {AGREEMENT:.0%}: {first})"
+                               for seed, dy, first in zip(plain["seed"],
+                                                          plain["max |dy_tip| / L"],
+                                                          plain[f"first |dy_tip| > {AGREEMENT:.0%} L"]))),
+        Check("table 2: adaptive faster than full ANCF", CLAIM_TABLE2, value=ratio, limit=1.0,
+              unit="time per step, adaptive / full",
+              source=f"paper: table 2, 531.855 s / 787.071 s = {paper_ratio:.2f}; 'faster' read "
+                     "as a ratio below 1",
+              known_deviation=ADAPTIVE_COST,
+              detail=f"{per_step['adaptive modal']:.1f} ms vs {per_step['full ANCF']:.1f} ms per "
+                     f"step (timed full run); the compiled full run "
+                     f"{per_step['full ANCF, compiled']:.2f} ms"),
+        Check("eq. 36: modes selected per step", CLAIM_EQ36, value=selected.sum(axis=1).max(),
+              limit=cfg["sparsity"], unit="modes",
+              source="paper: eq. 36 with s a count (DECISIONS 11)",
+              detail=f"greedy Gauss-Newton outcomes per step {outcomes(adaptive)}"),
     ]
     assumptions = [
         "Backward Euler (BDF-1, paper eq. 34) of the one implicit stepping loop for every run; "
@@ -261,4 +274,4 @@ def _figures(full, adaptive, tip, cfg):
 CASE = Case(name="modal", title="Adaptive modal selection: free-falling pendulum (Liu et al. 2023, 3.1)",
             claim="The adaptive modal method reproduces the full ANCF tip response and is at least "
                   "30 % faster (787.071 s vs 531.855 s in MATLAB).",
-            run=run)
+            claim_by="adaptive-modal paper (Liu et al. 2023)", run=run)
