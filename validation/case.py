@@ -59,8 +59,10 @@ class Check:
         Unit of value and limit ("" for dimensionless).
     comparison : {"<=", ">=", "within"}
     source : str
-        Where the limit comes from: ``"paper"`` (the claim quotes it), ``"independent
-        reference: <which>"`` or ``"rancf target: <why>"``.
+        Where the limit comes from: ``"paper"`` (the claim quotes it; ``"paper: <how its words
+        are read>"`` when they need reading, e.g. 'of order 0.1 J'), ``"independent reference:
+        <which>"``, ``"rancf target: <why>"``, or ``"measured"`` for a figure without a limit.
+        The report gathers the checks whose source starts with "paper" as the seed claims.
     known_deviation : str, optional
         Why the claim does not hold in our runs (a known FAIL, like pytest's xfail).
     detail : str

@@ -4,16 +4,32 @@ rod-slider system's own derivatives against the complex step."""
 import numpy as np
 import pytest
 
+from unittest import mock
+
 from rancf.formulations._problem import PythonProblem
 from rancf.integrators.implicit import METHODS, integrate
-from validation.cases.rod_slider import RodSlider
+from validation.cases.rod_slider import LinearAcceleration, RodSlider, run_scheme
 
 CASES = [("newmark", {}), ("hht", {"alpha": 0.9}), ("hht", {"alpha": 2 / 3}),
          ("generalized-alpha", {"rho_inf": 0.8}), ("generalized-alpha-s", {"rho_inf": 0.8})]
+STEPS = (0.01, 0.005, 0.0025, 0.00125)
 
 
-def _order(errors, steps):
-    return np.polyfit(np.log(steps), np.log(errors), 1)[0]
+def _last_order(method, params, projection=False, t_end=1.0):
+    """Observed order of the last step halving of the largest (theta, s) error over t <= t_end
+    against the minimal-coordinate solution (full Newton at tol 1e-12: its error stays far below
+    the scheme's)."""
+    model = RodSlider()
+    q0, v0 = model.initial_state()
+    grid = np.round(np.arange(0.0, t_end + 1e-9, STEPS[0]), 10)
+    ref = model.reference(grid)[:, :2]
+    err = []
+    for h in STEPS:
+        sol = integrate(model, q0, v0, t_end, h, method=method, projection=projection, tol=1e-12,
+                        jacobian="every-iteration", output_every=round(STEPS[0] / h), **params)
+        assert sol.status == "ok", sol.message
+        err.append(np.abs(sol.q[:, 4:] - ref).max())
+    return np.log2(err[-2] / err[-1])
 
 
 @pytest.mark.parametrize("method,params,order", [
@@ -23,22 +39,16 @@ def _order(errors, steps):
 def test_rod_slider_order_against_minimal_coordinates(method, params, order):
     """Configuration-dependent mass, the paper's point (section 1): the weighted equilibrium of
     HHT-I3 and generalized-alpha (eq. 9, 12) drops to first order when M depends on q, while
-    Newmark and generalized-alpha-S (eq. 14) stay second order."""
-    model = RodSlider()
-    q0, v0 = model.initial_state()
-    t_end = 0.2
-    ref = model.reference(np.array([t_end]))[0]
-    steps = np.array([0.002, 0.001, 0.0005])
-    err = []
-    for h in steps:
-        # full Newton: its error per step (~tol^2) stays far below the scheme's
-        sol = integrate(model, q0, v0, t_end, h, method=method, jacobian="every-iteration",
-                        **params)
-        assert sol.status == "ok", sol.message
-        err.append(np.max(np.abs(sol.q[-1, 4:] - ref)))
-    # first order shows pre-asymptotic contamination (measured 1.2 over these steps)
-    low, high = (1.8, 2.2) if order == 2.0 else (0.8, 1.5)
-    assert low < _order(err, steps) < high, err
+    Newmark and generalized-alpha-S (eq. 14) stay second order. Measured 2.00 and 0.99-1.00 over
+    these steps; margin 0.05."""
+    assert _last_order(method, params) == pytest.approx(order, abs=0.05)
+
+
+@pytest.mark.parametrize("projection,order", [("euclidean", 1.0), ("mass", 2.0)])
+def test_projection_metric_decides_the_order(projection, order):
+    """The paper's projection (eq. 15-17, Euclidean metric) drops Newmark to first order; the
+    kinetic-energy metric keeps its second order (measured 0.99 and 2.00; margin 0.05)."""
+    assert _last_order("newmark", {}, projection) == pytest.approx(order, abs=0.05)
 
 
 def test_projection_reaches_round_off_and_is_needed():
@@ -48,9 +58,10 @@ def test_projection_reaches_round_off_and_is_needed():
     free = integrate(model, q0, v0, 2.0, 0.01, **kw)
     proj = integrate(model, q0, v0, 2.0, 0.01, projection=True, **kw)
     vf, vp = free.violations.max(axis=0), proj.violations.max(axis=0)
-    # Without projection the index-3 schemes keep Phi only; Phi' and Phi'' drift.
-    assert vf[0] < 1e-13 and vf[1] > 1e-6 and vf[2] > 1e-4
-    assert np.all(vp < 1e-12), vp
+    # Without projection the index-3 schemes keep Phi only (measured 8e-16); Phi' and Phi''
+    # drift (5.7e-4, 0.11); projected, all three stay at round-off (measured <= 1.8e-15).
+    assert vf[0] < 1e-14 and vf[1] > 1e-4 and vf[2] > 1e-2
+    assert np.all(vp < 1e-14), vp
 
 
 def test_newton_failure_is_reported_and_keeps_results():
@@ -64,7 +75,8 @@ def test_newton_failure_is_reported_and_keeps_results():
 
 def test_newton_converges_fast_with_exact_matrix():
     """Work-counter bounds: full Newton with the exact matrix needs at most 3 iterations a step;
-    modified Newton (the default) factors far fewer matrices for the same trajectory."""
+    modified Newton (the default) factors a matrix only a few times in 100 steps (measured 6-7)
+    for the same trajectory (measured within 9e-9 of it: tol 1e-10 over 100 steps; margin 2)."""
     model = RodSlider()
     q0, v0 = model.initial_state()
     for method, params in CASES:
@@ -72,8 +84,8 @@ def test_newton_converges_fast_with_exact_matrix():
         assert full.newton_iterations.max() <= 3, method
         assert full.stats["steps"] == 100 and full.stats["nlu"] == full.stats["newton_iterations"] + 1
         kept = integrate(model, q0, v0, 1.0, 0.01, method=method, **params)
-        assert kept.stats["nlu"] < 0.5 * full.stats["nlu"], method
-        assert np.abs(kept.q - full.q).max() < 1e-8, method
+        assert kept.stats["nlu"] <= 10, method
+        assert np.abs(kept.q - full.q).max() < 2e-8, method
 
 
 def test_rod_slider_derivatives_against_complex_step():
@@ -92,8 +104,8 @@ def test_rod_slider_derivatives_against_complex_step():
     vb = v[:2] + v[5] * t + q[5] * v[4] * n
     T = 0.5 * model.m_b * vb @ vb + 0.5 * model.m_a * v[2:4] @ v[2:4] + 0.5 * model.j_c * v[4] ** 2
     assert np.isclose(0.5 * v @ model.mass(q) @ v, T)
-    # energy(): kinetic part 1/2 v^T M v, potential part whose -gradient is the force at rest,
-    # vectorised over a stack of states
+    # energy(): kinetic part 1/2 v^T M v, potential part (the spring) whose -gradient is the force
+    # at rest, vectorised over a stack of states
     Q, V = rng.standard_normal((3, 6)), rng.standard_normal((3, 6))
     H = model.energy(Q, V)
     for qi, vi, h in zip(Q, V, H):
@@ -116,3 +128,49 @@ def test_mass_projection_is_kinetic_energy_orthogonal():
     assert v @ M @ v <= v_raw @ M @ v_raw
     null = np.linalg.svd(J)[2][4:]        # admissible velocities span the null space of J
     assert np.abs(null @ M @ (v_raw - v)).max() < 1e-12
+
+
+@pytest.mark.parametrize("rod_inertia,about_o", [("centre", 1.0 / 3.0), ("printed", 7.0 / 12.0)])
+def test_rod_inertia_about_the_pivot(rod_inertia, about_o):
+    """A rod turning about its end has the inertia m l^2 / 3 there; the paper's printed entry
+    (eq. 23: m_A l^2 / 3 beside the centre's translation) counts the rod twice, 7/12 m_A l^2. With
+    the slider at the pivot and the spring at rest, H is the rod's kinetic energy."""
+    model = RodSlider(s0=0.0, rod_inertia=rod_inertia)
+    q, v = model.initial_state(theta=0.7, s=0.0, omega=3.0)
+    assert model.energy(q, v) == pytest.approx(0.5 * about_o * model.m_a * model.l ** 2 * 9.0, rel=1e-14)
+    assert np.abs(model.constraint(q, 0.0)).max() < 1e-15
+    assert np.abs(model.constraint_jacobian(q, 0.0) @ v).max() < 1e-15
+
+
+def test_minimal_coordinates_conserve_energy_and_angular_momentum():
+    """The reference (DOP853 at 1e-13) keeps H and the angular momentum about O,
+    (J_O + m_B s^2) theta', to 1e-10 relative over 5 s (both are invariants of the rod-slider
+    without gravity; measured 1e-12); the DAE's H formula, on the same states embedded in its six
+    coordinates, gives the same H."""
+    model = RodSlider()
+    t = np.linspace(0.0, 5.0, 501)
+    th, x, om, xd = model.reference(t).T
+    j_o = model.j_c + model.m_a * model.l ** 2 / 4
+    H = 0.5 * (j_o + model.m_b * x ** 2) * om ** 2 + 0.5 * model.m_b * xd ** 2 + 0.5 * model.k * (x - model.s0) ** 2
+    momentum = (j_o + model.m_b * x ** 2) * om
+    assert np.abs(H / H[0] - 1).max() < 1e-10
+    assert np.abs(momentum / momentum[0] - 1).max() < 1e-10
+    assert np.ptp(x) > 0.1 and np.ptp(om) > 0.5          # the slider and the rotation really exchange energy
+    q, v = np.zeros((len(t), 6)), np.zeros((len(t), 6))
+    q[:, 2], q[:, 3], q[:, 4], q[:, 5] = np.cos(th), np.sin(th), th, x
+    v[:, 2], v[:, 3], v[:, 4], v[:, 5] = -np.sin(th) * om, np.cos(th) * om, om, xd
+    np.testing.assert_allclose(model.energy(q, v), H, rtol=1e-13)
+
+
+def test_linear_acceleration_newmark_is_lent_for_one_call():
+    """Newmark beta = 1/6 (ours) runs through rancf's integrator without staying registered; with
+    the kinetic-energy projection it is second order; without projection it fails at once (at
+    index 3 the scheme amplifies the constraint forces for beta < 1/4: measured 0.22 s)."""
+    assert LinearAcceleration.beta == pytest.approx(1 / 6) and LinearAcceleration.gamma == 0.5
+    sol, de, _ = run_scheme(LinearAcceleration.name, {}, False, 1.0)
+    assert sol.status != "ok" and sol.t[-1] < 0.5
+    assert LinearAcceleration.name not in METHODS
+    sol, de, _ = run_scheme(LinearAcceleration.name, {}, "mass", 1.0)
+    assert sol.status == "ok" and np.abs(de).max() < 0.06    # J; measured 0.042 J of H = 39.7 J
+    with mock.patch.dict(METHODS, {LinearAcceleration.name: LinearAcceleration}):
+        assert _last_order(LinearAcceleration.name, {}, "mass") == pytest.approx(2.0, abs=0.05)

@@ -1,4 +1,6 @@
-"""The validation framework: discovery, error isolation, atomic outputs, and a --quick smoke run."""
+"""The validation framework: verdicts computed from value and limit, known deviations, the report's
+columns and stale sections, atomic and interruption-safe outputs, the exit status, probe(); and
+the quick run of the converted cases, with their values."""
 import json
 import os
 import subprocess
@@ -12,20 +14,87 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import validation.report as report  # noqa: E402
 from validation.__main__ import run_one  # noqa: E402
-from validation.case import Case, Check, Outcome  # noqa: E402
+from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Case, Check, Outcome  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
 from validation.report import atomic_write, write_report  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
+OURS = ("energy", "rigid-limit", "scaling", "implicit-stiff", "peers", "rod-slider", "prismatic-chain")
 
+
+# ----------------------------------------------------------------------------- Check
+
+@pytest.mark.parametrize("value,comparison,limit,verdict", [
+    (0.5, "<=", 1.0, PASS), (1.0, "<=", 1.0, PASS), (1.5, "<=", 1.0, FAIL),
+    (2.0, ">=", 1.0, PASS), (0.5, ">=", 1.0, FAIL),
+    (0.5, "within", (0.0, 1.0), PASS), (1.0, "within", (0.0, 1.0), PASS), (-0.1, "within", (0.0, 1.0), FAIL),
+    (float("nan"), "<=", 1.0, FAIL), (None, ">=", 1.0, FAIL), (0.5, "<=", None, MEASURED)])
+def test_verdict_is_computed_from_value_comparison_and_limit(value, comparison, limit, verdict):
+    c = Check("c", "claim", value=value, limit=limit, comparison=comparison, unit="m", source="paper")
+    assert c.verdict == verdict
+    assert c.fails_run == (verdict == FAIL)
+    assert c.passed == {PASS: True, FAIL: False, MEASURED: None}[verdict]
+
+
+def test_a_known_deviation_is_an_xfail_and_its_pass_fails_the_run():
+    failing = Check("c", "claim", value=0.76, limit=0.6, unit="% of L", source="paper",
+                    known_deviation="section not quite rigid")
+    assert failing.verdict == DEVIATION and failing.passed is False and not failing.fails_run
+    holding = Check("c", "claim", value=0.5, limit=0.6, unit="% of L", source="paper",
+                    known_deviation="section not quite rigid")
+    assert holding.verdict == UNEXPECTED_PASS and holding.passed is True and holding.fails_run
+
+
+def test_passed_is_never_given_and_the_source_is_required():
+    with pytest.raises(TypeError, match="computed"):
+        Check("c", "claim", passed=True, value=1.0, limit=2.0, source="paper")
+    with pytest.raises(ValueError, match="source"):
+        Check("c", "claim", value=1.0, limit=2.0)
+    with pytest.raises(ValueError, match="comparison"):
+        Check("c", "claim", value=1.0, limit=2.0, comparison="<", source="paper")
+    with pytest.raises(ValueError, match="low <= high"):
+        Check("c", "claim", value=1.0, limit=(2.0, 1.0), comparison="within", source="paper")
+    with pytest.raises(ValueError, match="known deviation needs a limit"):
+        Check("c", "claim", value=1.0, source="paper", known_deviation="why")
+
+
+def test_the_old_form_keeps_working():
+    c = Check("c", "< 1", "0.5", True)
+    assert c.legacy and c.verdict == PASS and not c.fails_run
+    assert Check("c", "< 1", "1.5", False).fails_run
+    assert Check("c", "figure", "3 m", None).verdict == MEASURED
+    with pytest.raises(TypeError):
+        Check("c", "< 1", "0.5", True, value=0.5)
+
+
+# ----------------------------------------------------------------------------- report and runner
 
 def fine_case(quick):
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
     return Outcome(tables={"series": pd.DataFrame({"t (s)": [0.0, 1.0], "x (m)": [1.0, 2.0]})},
-                   figures={"plot": fig}, checks=[Check("c", "< 1", "0.5", True)],
+                   figures={"plot": fig},
+                   checks=[Check("tip error", "paper fig. 8: within 0.6 %", value=0.25, limit=0.6,
+                                 unit="% of L", source="paper"),
+                           Check("old row", "< 1", "0.5", True)],
                    parameters={"E (Pa)": 2.1e11}, assumptions=["reconstructed"])
+
+
+def deviating_case(quick):
+    return Outcome(checks=[Check("tip error", "paper fig. 8: within 0.6 %", value=0.76, limit=0.6, unit="% of L",
+                                 source="paper", known_deviation="our section is not rigid")])
+
+
+def failing_check_case(quick):
+    return Outcome(checks=[Check("speed", "faster than RK4", value=2.0, limit=1.0, unit="ratio",
+                                 source="rancf target: issue 3")])
+
+
+def passing_deviation_case(quick):
+    return Outcome(checks=[Check("tip error", "within 0.6 %", value=0.5, limit=0.6, unit="% of L",
+                                 source="paper", known_deviation="our section is not rigid")])
 
 
 def failing_case(quick):
@@ -47,6 +116,46 @@ def test_a_raising_case_is_reported_not_fatal(tmp_path):
     assert pd.read_csv(tmp_path / "good" / "series.csv").shape == (2, 2)
 
 
+def test_the_report_prints_the_columns_and_the_seed_claims(tmp_path):
+    run_one(Case("good", "Good", "the paper's claim", fine_case, claim_by="RANCF paper"), True, tmp_path)
+    run_one(Case("dev", "Deviating", "our claim", deviating_case), True, tmp_path)
+    records = {r["name"]: r for r in write_report(tmp_path, ["good", "dev"])}
+    assert records["dev"]["status"] == "deviation"
+    readme = (tmp_path / "README.md").read_text()
+    assert "| check | claim | value | comparison | limit | unit | source | verdict |" in readme
+    assert "| tip error | paper fig. 8: within 0.6 % | 0.25 | <= | 0.6 | % of L | paper | pass |" in readme
+    assert "| old row | < 1 | 0.5 |  |  |  | (old form: criterion in the claim) | pass |" in readme
+    assert f"| 0.76 | <= | 0.6 | % of L | paper | {DEVIATION} |" in readme
+    assert "- tip error: our section is not rigid" in readme            # listed once with its reason
+    assert "Paper's claim (RANCF paper): the paper's claim" in readme
+    assert "Claim (this project's): our claim" in readme and "Paper's claim (None)" not in readme
+    seeds = readme.split("## Seed claims in our runs")[1].split("## Machine")[0]
+    assert "| good | tip error |" in seeds and "holds" in seeds
+    assert "| dev | tip error |" in seeds and "does not hold" in seeds
+    assert 'class="known"' in (tmp_path / "index.html").read_text()
+
+
+def test_a_section_from_another_commit_is_marked_stale(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "git_commit", lambda: "aaaa")
+    run_one(Case("old", "Old", "claims", fine_case), True, tmp_path)
+    monkeypatch.setattr(report, "git_commit", lambda: "bbbb")
+    run_one(Case("new", "New", "claims", fine_case), True, tmp_path)
+    write_report(tmp_path, ["old", "new"])
+    readme = (tmp_path / "README.md").read_text()
+    html = (tmp_path / "index.html").read_text()
+    assert "STALE sections (another commit than this report's): old." in readme
+    assert "> **STALE: this section was generated at commit aaaa, the report at bbbb" in readme
+    assert "section was generated at commit bbbb" not in readme
+    assert html.count('class="stale-section"') == 1 and '<p class="stale">' in html
+
+
+def test_git_commit_names_a_dirty_tree_by_its_diff():
+    commit = report.git_commit()
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    assert commit == head or (commit.startswith(head + "+dirty.") and len(commit) == len(head) + 17)
+    assert report.git_commit() == commit  # the same tree, the same name
+
+
 def test_a_rerun_replaces_only_that_case(tmp_path):
     run_one(Case("good", "Good", "claims", fine_case), True, tmp_path)
     run_one(Case("bad", "Bad", "claims", failing_case), True, tmp_path)
@@ -54,23 +163,60 @@ def test_a_rerun_replaces_only_that_case(tmp_path):
     records = {r["name"]: r for r in write_report(tmp_path)}
     assert records["bad"]["status"] == "pass" and records["bad"]["quick"] is False
     assert records["good"]["quick"] is True
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "bad", "good", "index.html"]
 
 
-def test_ctrl_c_keeps_finished_cases_and_writes_the_report(tmp_path, monkeypatch):
+def test_ctrl_c_keeps_finished_cases_and_the_previous_results_of_the_unfinished(tmp_path, monkeypatch):
     import validation.__main__ as runner
 
     def interrupted(quick):
         raise KeyboardInterrupt
 
+    run_one(Case("second", "Second", "claims", fine_case), False, tmp_path)  # a previous run
     cases = {"first": Case("first", "First", "claims", fine_case),
              "second": Case("second", "Second", "claims", interrupted),
              "third": Case("third", "Third", "claims", fine_case)}
     monkeypatch.setenv("CI", "true")
     monkeypatch.setattr(runner, "discover", lambda: cases)
     assert runner.main(["--out", str(tmp_path)]) == 130
-    assert (tmp_path / "first" / "result.json").exists()
-    assert not (tmp_path / "second").exists() and not (tmp_path / "third").exists()
+    assert json.loads((tmp_path / "first" / "result.json").read_text())["quick"] is False
+    previous = json.loads((tmp_path / "second" / "result.json").read_text())
+    assert previous["quick"] is False and previous["status"] == "pass"
+    assert (tmp_path / "second" / "plot.png").exists() and not (tmp_path / "third").exists()
     assert "## first:" in (tmp_path / "README.md").read_text()
+
+
+def test_an_interruption_while_writing_keeps_the_previous_results(tmp_path, monkeypatch):
+    run_one(Case("case", "Case", "claims", fine_case), False, tmp_path)
+    before = (tmp_path / "case" / "result.json").read_text()
+
+    def interrupted_savefig(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", interrupted_savefig)
+    with pytest.raises(KeyboardInterrupt):
+        run_one(Case("case", "Case", "claims", fine_case), True, tmp_path)
+    assert (tmp_path / "case" / "result.json").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case"]  # no half-written folder left
+
+
+def test_an_interruption_between_the_renames_is_repaired(tmp_path):
+    run_one(Case("case", "Case", "claims", fine_case), True, tmp_path)
+    (tmp_path / "case").rename(tmp_path / ".case.old-x1")  # the state between the two renames
+    records = write_report(tmp_path)
+    assert [r["name"] for r in records] == ["case"] and (tmp_path / "case" / "result.json").exists()
+
+
+@pytest.mark.parametrize("run,code", [(fine_case, 0), (deviating_case, 0), (failing_check_case, 1),
+                                      (passing_deviation_case, 1), (failing_case, 1)])
+def test_exit_status(tmp_path, monkeypatch, run, code):
+    """0 unless a check fails that is not a known deviation, a known deviation passes, or a case
+    raises."""
+    import validation.__main__ as runner
+
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(runner, "discover", lambda: {"c": Case("c", "C", "claims", run)})
+    assert runner.main(["--out", str(tmp_path)]) == code
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path):
@@ -80,30 +226,47 @@ def test_atomic_write_leaves_no_temporary_files(tmp_path):
     assert os.listdir(tmp_path / "a") == ["x.txt"]
 
 
-def test_discovery_finds_the_cases_of_this_issue():
+def test_discovery_finds_the_cases():
     cases = discover()
-    for name in ("rigid-limit", "energy", "scaling", "peers"):
+    for name in OURS:
         assert name in cases and not isinstance(cases[name], Broken), cases.get(name)
 
 
-def test_quick_run_of_every_case_writes_all_files(tmp_path):
-    """Smoke test: ``python -m validation --quick`` for every registered case."""
-    names = list(discover())
-    env = {**os.environ, "CI": "true", "MPLBACKEND": "Agg"}
-    proc = subprocess.run([sys.executable, "-m", "validation", *names, "--quick", "--out", str(tmp_path)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
-    assert proc.returncode in (0, 1), proc.stderr
-    readme = (tmp_path / "README.md").read_text()
-    html = (tmp_path / "index.html").read_text()
-    for name in names:
-        record = json.loads((tmp_path / name / "result.json").read_text())
-        assert record["quick"] is True
-        assert record["status"] != "error", f"{name} raised:\n{record['traceback']}"
-        for item in record["tables"] + record["figures"]:
-            assert (tmp_path / name / item["file"]).stat().st_size > 0, item
-        if record["status"] != "skipped":
-            assert record["figures"] and record["tables"], name
-        assert f"## {name}:" in readme and f'id="{name}"' in html
+# ----------------------------------------------------------------------------- probe
+
+def test_probe_reports_only_a_missing_optional_peer(monkeypatch):
+    import rancf
+    from validation import pendulum
+
+    variant = pendulum.Variant("v", {"formulation": "recursive", "method": "rk4"})
+    assert pendulum.probe([variant])[0].available
+
+    def raising(exc):
+        def simulate(*args, **kwargs):
+            raise exc
+        return simulate
+
+    monkeypatch.setattr(rancf, "simulate", raising(ModuleNotFoundError("no exudyn", name="exudyn")))
+    missing = pendulum.probe([variant])[0]
+    assert not missing.available and "exudyn" in missing.reason
+    monkeypatch.setattr(rancf, "simulate", raising(ModuleNotFoundError("no thing", name="thing")))
+    with pytest.raises(ImportError):
+        pendulum.probe([variant])
+    monkeypatch.setattr(rancf, "simulate", raising(ZeroDivisionError("a crash")))
+    with pytest.raises(ZeroDivisionError):
+        pendulum.probe([variant])
+
+
+def test_probe_refuses_a_run_that_does_not_end_ok(monkeypatch):
+    import rancf
+    from validation import pendulum
+
+    class Diverged:
+        status, message = "diverged", "state exceeded 1e8"
+
+    monkeypatch.setattr(rancf, "simulate", lambda *a, **k: Diverged())
+    with pytest.raises(RuntimeError, match="diverged"):
+        pendulum.probe([pendulum.Variant("v", {})])
 
 
 def test_peers_reports_itself_skipped_without_exudyn(monkeypatch):
@@ -127,3 +290,131 @@ def test_element_frequency_bound_is_above_the_chains_highest_frequency(model):
     lower = formulation.highest_frequency(formulation.initial_state(), iterations=200)
     assert lower <= upper * (1 + 1e-9)
     assert upper < 2.0 * lower  # tight enough not to waste RK4 steps
+
+
+# ----------------------------------------------------------------------------- operation count
+
+def test_callgrind_reader_and_instruction_products(tmp_path):
+    """A hand-written callgrind file: self costs per address with relative addresses, the cost
+    line after ``calls=`` (a callee's inclusive cost) skipped; mul/div per lane."""
+    from validation.cases.scaling import _callgrind_costs, _mnemonic_products
+
+    (tmp_path / "cg").write_text("positions: instr line\nevents: Ir\n\nob=(1) /lib/a.so\nfl=(1) ???\n"
+                                 "fn=(1) f\n0x100 0 5\n+4 * 5\ncfn=(2) g\ncalls=5 0x200 0\n+3 0 999\n"
+                                 "+2 0 5\nob=(2) /lib/b.so\nfn=(3) h\n0x10 0 7\n")
+    assert _callgrind_costs(tmp_path / "cg") == {("/lib/a.so", 0x100): 5, ("/lib/a.so", 0x104): 5,
+                                                 ("/lib/a.so", 0x109): 5, ("/lib/b.so", 0x10): 7}
+    assert _mnemonic_products("mulsd", "%xmm1,%xmm0") == (1, 0)
+    assert _mnemonic_products("mulpd", "%xmm1,%xmm0") == (2, 0)
+    assert _mnemonic_products("vmulpd", "%ymm1,%ymm2,%ymm0") == (4, 0)
+    assert _mnemonic_products("vfmadd231sd", "%xmm1,%xmm2,%xmm0") == (1, 0)
+    assert _mnemonic_products("divpd", "%xmm1,%xmm0") == (0, 2)
+    assert _mnemonic_products("imul", "%rax,%rbx") == (0, 0)
+    assert _mnemonic_products("addsd", "%xmm1,%xmm0") == (0, 0)
+
+
+def test_derived_count_is_linear_in_the_chain():
+    """The hand count of the loops: per element and per body it adds a fixed amount (eq. 57's O(n))."""
+    from validation.cases.scaling import derived_multiplications
+
+    c5, c10, c20 = (derived_multiplications(n, 5) for n in (5, 10, 20))
+    for key in ("evaluation", "factorization"):
+        assert c20[key] - c10[key] == 2 * (c10[key] - c5[key])
+    assert c5["evaluation"] == 8684 and c5["factorization"] == 9638  # 5 x 5: the docstring's sums
+
+
+# ----------------------------------------------------------------------------- the quick run
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """``python -m validation <our cases> --quick`` once; the tests below read its values."""
+    out = tmp_path_factory.mktemp("quick")
+    env = {**os.environ, "CI": "true", "MPLBACKEND": "Agg"}
+    proc = subprocess.run([sys.executable, "-m", "validation", *OURS, "--quick", "--out", str(out)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
+    records = {name: json.loads((out / name / "result.json").read_text()) for name in OURS}
+    return proc, records
+
+
+def values(record):
+    return {c["name"]: c for c in record["checks"]}
+
+
+def test_quick_run_exits_0(quick_run):
+    proc, records = quick_run
+    failing = {n: [c["name"] for c in r["checks"] if c["fails_run"]] or r["traceback"]
+               for n, r in records.items() if r["status"] in ("fail", "error")}
+    assert proc.returncode == 0, (failing, proc.stderr[-2000:])
+    assert all(r["quick"] for r in records.values())
+
+
+def test_quick_energy(quick_run):
+    c = values(quick_run[1]["energy"])
+    # RK4 at h = 1 ms over 4 s: 2.34e-5 relative, 0.456 J (margins 1.3 and 1.1)
+    assert c["fig. 11: relative energy error"]["value"] < 3e-5
+    assert c["fig. 11: fluctuation of order 0.1 J"]["verdict"] == DEVIATION
+    assert 0.4 < c["fig. 11: fluctuation of order 0.1 J"]["value"] < 0.5
+    assert c["fig. 9: tip converged at the paper's step"]["value"] < 2e-5     # 1.44e-5 L
+    assert c["conclusion: no constraint violation"]["value"] == 0.0           # joints rebuilt exactly
+
+
+def test_quick_rigid_limit(quick_run):
+    c = values(quick_run[1]["rigid-limit"])
+    paper = c["fig. 8: tip error at E = 210 GPa"]
+    assert paper["verdict"] == DEVIATION and 0.65 < paper["value"] < 0.72    # 0.688 % of L
+    assert -1.0 < c["rigid limit: error falls as 1/E"]["value"] < -0.95     # -0.976
+
+
+def test_quick_scaling_operation_count(quick_run):
+    c = values(quick_run[1]["scaling"])
+    assert c["eq. 57, counted from the kernels' loops"]["value"] == pytest.approx(8684 / 110)
+    if c["eq. 57, instrumented"]["limit"] is not None:                        # valgrind installed
+        assert 70 < c["eq. 57, instrumented"]["value"] < 78                   # 74.5 per DOF
+        assert 0.9 < c["derived count describes the compiled code"]["value"] < 1.0   # 0.943
+        assert c["matrix processing, instrumented"]["value"] < 400            # 322 per element
+
+
+def test_quick_implicit_stiff(quick_run):
+    c = values(quick_run[1]["implicit-stiff"])
+    assert c["accuracy at dt = 1e-3"]["value"] < 2.5e-5                       # 1.74e-5 L
+
+
+def test_quick_peers(quick_run):
+    record = quick_run[1]["peers"]
+    if record["status"] == "skipped":
+        pytest.skip(record["skipped"])
+    c = values(record)
+    same = [v for k, v in c.items() if "same scheme and step" in k]
+    assert same and all(v["value"] < 0.01 for v in same)                     # 0.0036 mm
+    converged = [v for k, v in c.items() if "converged Exudyn" in k]
+    assert converged and all(v["value"] < 1.0 for v in converged)             # 0.78 mm
+    assert c["Shabana vs Reissner gap shrinks with the mesh"]["value"] < 0.45  # 0.419
+
+
+def test_quick_rod_slider(quick_run):
+    c = values(quick_run[1]["rod-slider"])
+    assert c["order: Newmark and generalized-alpha-S"]["value"] == pytest.approx(2.0, abs=0.02)
+    assert c["order: HHT-I3 and generalized-alpha with M(q)"]["value"] == pytest.approx(1.0, abs=0.02)
+    euclid = c["order: the paper's projection keeps the scheme's order"]
+    assert euclid["verdict"] == DEVIATION and euclid["value"] == pytest.approx(1.0, abs=0.03)
+    assert c["order: the kinetic-energy projection keeps the scheme's order"]["value"] == pytest.approx(2.0, abs=0.02)
+    newmark = c["table 1: Newmark: diverges"]
+    assert newmark["limit"] is None and 12.5 < newmark["value"] < 12.8      # 12.66 s (the paper: 15.52 s)
+
+
+def test_quick_prismatic_chain(quick_run):
+    c = values(quick_run[1]["prismatic-chain"])
+    assert c["energy balance, converged recursion"]["value"] < 1e-12          # 7.5e-14
+    assert 3.8 < c["energy balance, DAE at second order"]["value"] < 4.2      # 4.00
+    assert c["recursive vs DAE, converged"]["value"] < 2e-8                   # 1.06e-8 L
+    assert c["implicit recursion converges at second order"]["value"] == pytest.approx(2.0, abs=0.05)
+    assert c["rails held by the recursion"]["value"] < 1e-15                  # 4.4e-16
+
+
+def test_the_quick_report_names_the_seed_claims(quick_run):
+    proc, records = quick_run
+    out = Path(proc.args[proc.args.index("--out") + 1])
+    seeds = (out / "README.md").read_text().split("## Seed claims in our runs")[1].split("## Machine")[0]
+    for name in ("fig. 11: relative energy error", "fig. 8: tip error at E = 210 GPa",
+                 "eq. 57, counted from the kernels' loops", "order: Newmark and generalized-alpha-S"):
+        assert f"| {name} |" in seeds
