@@ -81,21 +81,26 @@ def _jsonable(value):
     return str(value)
 
 
-def git_commit() -> str:
-    """HEAD of the repository; ``+dirty.<hash>`` when sources outside reports/ differ from it.
+#: What the results depend on: a change elsewhere (tests, docs, reports) does not make them stale.
+SOURCES = ("rancf", "validation", "setup.py", "pyproject.toml")
 
-    The hash covers the diff against HEAD and the untracked files (names and contents), so two
-    runs on the same modified tree carry the same commit and a change in between shows.
+
+def git_commit() -> str:
+    """HEAD of the repository; ``+dirty.<hash>`` when the sources the results depend on
+    (:data:`SOURCES`) differ from it.
+
+    The hash covers their diff against HEAD and their untracked files (names and contents), so
+    two runs on the same modified tree carry the same commit and a change in between shows.
     """
     def git(*args):
         return subprocess.run(["git", *args], cwd=REPO, capture_output=True, check=True).stdout
 
     try:
         head = git("rev-parse", "HEAD").decode().strip()
-        status = git("status", "--porcelain", "--untracked-files=all", "--", ".", ":!reports")
+        status = git("status", "--porcelain", "--untracked-files=all", "--", *SOURCES)
         if not status.strip():
             return head
-        digest = hashlib.sha1(git("diff", "HEAD", "--", ".", ":!reports"))
+        digest = hashlib.sha1(git("diff", "HEAD", "--", *SOURCES))
         for line in status.decode().splitlines():
             if line.startswith("??"):
                 path = REPO / line[3:]
