@@ -3,16 +3,27 @@
 Every ``_*.pyx`` under ``rancf/`` (subpackages too) is an extension. Compiler
 directives are set here, once, for every extension (scikit-learn's pattern).
 ``RANCF_DEBUG=1`` switches bounds, wrap-around and initialization checking back on
-for a debugging build (and forces the Cython sources to be translated again, so no
-stale release ``.c`` file is reused); ``RANCF_BOUNDSCHECK=1`` is its former name.
+for a debugging build; ``RANCF_BOUNDSCHECK=1`` is its former name (deprecated,
+DECISIONS 21).
+
+The generated ``.c`` files depend on the directives, but ``cythonize`` only compares
+time stamps: the directives of the last translation are kept in
+``build/cython-directives.json`` and every source is translated again when they
+change (a debug build after a release one, and back) or when that record is missing,
+so that no stale ``.c`` file of the other kind is compiled.
 """
 import glob
+import json
 import os
+import warnings
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+if os.environ.get("RANCF_BOUNDSCHECK", "0") == "1":
+    warnings.warn("RANCF_BOUNDSCHECK=1 is deprecated and will be removed; use RANCF_DEBUG=1",
+                  DeprecationWarning, stacklevel=1)
 debug = "1" in (os.environ.get("RANCF_DEBUG", "0"), os.environ.get("RANCF_BOUNDSCHECK", "0"))
 directives = {
     "language_level": 3,
@@ -31,4 +42,15 @@ extensions = [
     )
     for path in sorted(glob.glob(os.path.join("rancf", "**", "_*.pyx"), recursive=True))
 ]
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=debug))
+stamp = os.path.join("build", "cython-directives.json")
+try:
+    with open(stamp) as f:
+        translated_with = json.load(f)
+except (OSError, ValueError):
+    translated_with = None
+ext_modules = cythonize(extensions, compiler_directives=directives,
+                        force=translated_with != directives)
+os.makedirs("build", exist_ok=True)
+with open(stamp, "w") as f:
+    json.dump(directives, f)
+setup(ext_modules=ext_modules)
