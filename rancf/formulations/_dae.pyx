@@ -23,9 +23,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from rancf.elements._beam cimport beam_tangent
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
-                                         joint_coordinates, mass_times, powers)
+                                         element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
 
 cnp.import_array()
@@ -367,32 +366,11 @@ cdef class DAEKernel(StepProblem):
                        const double* v_e, double t_e, const double* q_new, double t_new,
                        double c_m, double c_k, double c_c, double w) except -1:
         """values = the entries of Newton's matrix, part by part."""
-        cdef int s, i, a, b, k
-        cdef double e[8]
-        cdef double ed[8]
-        cdef double K[64]
-        cdef double C[64]
-        cdef ModelData* md = self.md
+        cdef int i, k
         cdef double* val = &self.values[0]
         self._at(t_e)
         with nogil:
-            for s in range(md.n_el):
-                a = 4 * md.el_vertices[2 * s]
-                b = 4 * md.el_vertices[2 * s + 1]
-                for i in range(4):
-                    e[i] = q_e[a + i]
-                    e[4 + i] = q_e[b + i]
-                    ed[i] = v_e[a + i]
-                    ed[4 + i] = v_e[b + i]
-                if c_k != 0.0 or c_c != 0.0:
-                    beam_tangent(md.model, e, ed, md.el_length[s], md.el_EA[s], md.el_EI[s],
-                                 md.el_damping[s], K, C)
-                for i in range(64):
-                    val[self.off_el + 64 * s + i] = c_m * md.el_mass[64 * s + i]
-                    if c_k != 0.0:
-                        val[self.off_el + 64 * s + i] += c_k * K[i]
-                    if c_c != 0.0:
-                        val[self.off_el + 64 * s + i] += c_c * C[i]
+            element_matrices(self.md, q_e, v_e, c_m, c_k, c_c, val + self.off_el)
             for i in range(self.n_body):
                 val[self.off_body + i] = c_m * self.body_diag[i]
         for i in range(self.off_fdx, self.off_curv):

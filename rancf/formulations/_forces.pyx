@@ -227,6 +227,34 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     return power
 
 
+cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
+                           double c_k, double c_c, double* out) noexcept nogil:
+    """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
+    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v)."""
+    cdef double e[8]
+    cdef double ed[8]
+    cdef double K[64]
+    cdef double C[64]
+    cdef int s, i, a, b
+    for s in range(d.n_el):
+        a = 4 * d.el_vertices[2 * s]
+        b = 4 * d.el_vertices[2 * s + 1]
+        for i in range(4):
+            e[i] = x[a + i]
+            e[4 + i] = x[b + i]
+            ed[i] = v[a + i]
+            ed[4 + i] = v[b + i]
+        if c_k != 0.0 or c_c != 0.0:
+            beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
+                         K, C)
+        for i in range(64):
+            out[64 * s + i] = c_m * d.el_mass[64 * s + i]
+            if c_k != 0.0:
+                out[64 * s + i] += c_k * K[i]
+            if c_c != 0.0:
+                out[64 * s + i] += c_c * C[i]
+
+
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil:
     """out = M a (n_x): the model's block mass matrix (element mass matrices on their two
     vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a."""
@@ -435,37 +463,10 @@ cdef class ForceKernel:
 
     def element_blocks(self, cnp.ndarray x, cnp.ndarray v, double c_m, double c_k, double c_c,
                        double[:, ::1] out):
-        """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el, 64) with the element tangents
-        K_s = d(F_K + F_D)/de and C_s = dF_D/dedot at (x, v) (complex step)."""
-        cdef double e[8]
-        cdef double ed[8]
-        cdef double K[64]
-        cdef double C[64]
-        cdef const double* xp
-        cdef const double* vp
-        cdef int s, i, a, b
-        cdef ModelData* d = &self.data
+        """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el, 64) at (x, v) (exact element tangents)."""
         self._check("x", x, self.n_x)
         self._check("v", v, self.n_x)
-        if out.shape[0] != d.n_el or out.shape[1] != 64:
-            raise ValueError(f"out must have shape ({d.n_el}, 64)")
-        xp = <const double*>cnp.PyArray_DATA(x)
-        vp = <const double*>cnp.PyArray_DATA(v)
-        with nogil:
-            for s in range(d.n_el):
-                a = 4 * d.el_vertices[2 * s]
-                b = 4 * d.el_vertices[2 * s + 1]
-                for i in range(4):
-                    e[i] = xp[a + i]
-                    e[4 + i] = xp[b + i]
-                    ed[i] = vp[a + i]
-                    ed[4 + i] = vp[b + i]
-                if c_k != 0.0 or c_c != 0.0:
-                    beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
-                                 d.el_damping[s], K, C)
-                for i in range(64):
-                    out[s, i] = c_m * d.el_mass[64 * s + i]
-                    if c_k != 0.0:
-                        out[s, i] += c_k * K[i]
-                    if c_c != 0.0:
-                        out[s, i] += c_c * C[i]
+        if out.shape[0] != self.data.n_el or out.shape[1] != 64:
+            raise ValueError(f"out must have shape ({self.data.n_el}, 64)")
+        element_matrices(&self.data, <const double*>cnp.PyArray_DATA(x),
+                         <const double*>cnp.PyArray_DATA(v), c_m, c_k, c_c, &out[0, 0])

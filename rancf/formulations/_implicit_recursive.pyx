@@ -27,9 +27,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from rancf.elements._beam cimport beam_tangent
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
-                                         joint_coordinates, powers)
+                                         element_matrices, joint_coordinates, powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
                                             factorize, kinematics, mass_times, solve)
@@ -146,34 +145,10 @@ cdef class RecursiveProblem(StepProblem):
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
-        cdef int s, i, a, b, status
-        cdef double e[8]
-        cdef double ed[8]
-        cdef double K[64]
-        cdef double C[64]
-        cdef ModelData* md = self.md
-        cdef const double* X
-        cdef const double* V
+        cdef int status
         self._kinematics(q_e, v_e, t_e)
-        X, V = self.d.X, self.d.V
         with nogil:
-            for s in range(md.n_el):
-                a = 4 * md.el_vertices[2 * s]
-                b = 4 * md.el_vertices[2 * s + 1]
-                for i in range(4):
-                    e[i] = X[a + i]
-                    e[4 + i] = X[b + i]
-                    ed[i] = V[a + i]
-                    ed[4 + i] = V[b + i]
-                if c_k != 0.0 or c_c != 0.0:
-                    beam_tangent(md.model, e, ed, md.el_length[s], md.el_EA[s], md.el_EI[s],
-                                 md.el_damping[s], K, C)
-                for i in range(64):
-                    self.blocks[64 * s + i] = c_m * md.el_mass[64 * s + i]
-                    if c_k != 0.0:
-                        self.blocks[64 * s + i] += c_k * K[i]
-                    if c_c != 0.0:
-                        self.blocks[64 * s + i] += c_c * C[i]
+            element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
             status = factorize(self.d)
         if status:
             raise ArithmeticError(f"Newton matrix singular at vertex {status - 1}")
