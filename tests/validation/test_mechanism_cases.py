@@ -1,12 +1,6 @@
 """The mechanism cases of issue 11 (cantilever, spin-up, rigid-period): their independent references
 against closed forms, and the quick run of the three cases with its values asserted (the
 measured value in each comment, the margin in the bound)."""
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy.integrate import simpson
@@ -14,7 +8,6 @@ from scipy.integrate import simpson
 from validation.cases import rigid_period, spin_up
 from validation.elastica import elastica
 
-REPO = Path(__file__).resolve().parents[2]
 CASES = ("cantilever", "spin-up", "rigid-period")
 
 
@@ -77,13 +70,8 @@ def test_period_from_crossings_of_a_known_signal():
 # ----------------------------------------------------------------------------- the quick run
 
 @pytest.fixture(scope="module")
-def quick_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("mechanism")
-    env = {**os.environ, "CI": "true", "MPLBACKEND": "Agg"}
-    proc = subprocess.run([sys.executable, "-m", "validation", *CASES, "--quick", "--out", str(out)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    records = {name: json.loads((out / name / "result.json").read_text()) for name in CASES}
-    return proc, records, out
+def quick_run(run_quick):
+    return run_quick(CASES, timeout=600)
 
 
 def values(record):
