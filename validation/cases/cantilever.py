@@ -67,7 +67,7 @@ def equilibrium(model):
 
 
 def tip_values(n_elements: int, elastic_model: str, area: float, k: float):
-    """(u_x / L, u_y / L, end rotation) of the beam under load k, and its equilibrium nodes."""
+    """(u_x / L, u_y / L, end rotation) of the beam under load k, the model and its equilibrium nodes."""
     m, b = cantilever(n_elements, elastic_model, area, k=k)
     eq = equilibrium(m)
     tip, slope = eq.position(b.end)[0], eq.nodes[0, -1, 2:]
@@ -215,8 +215,8 @@ def run(quick: bool) -> Outcome:
               source="independent reference: the extensible elastica is first order in EI / (EA L^2); +-0.05 "
                      "allows for its second-order term",
               detail="max over k: " + ", ".join(f"{v:.3g}" for v in by_area.to_numpy())
-                     + f" at EA = {', '.join(f'{E * a:.3g}' for a in AREAS)} N ({CHECKED}, {EA_MESH} elements; the distance to "
-                       f"the extensible elastica stays below {ea['error vs extensible'].max():.2g})"),
+                     + f" at EA = {', '.join(f'{E * a:.3g}' for a in AREAS)} N ({CHECKED}, {EA_MESH} elements; "
+                       f"the distance to the extensible elastica stays below {ea['error vs extensible'].max():.2g})"),
         Check("mesh convergence, tip force", f"the {CHECKED} beam converges to the extensible elastica at the "
               "cubic Hermite element's nodal order (4)", value=order(reissner[:-1]), limit=3.5, comparison=">=",
               unit="order", source="rancf target: fourth order for cubic Hermite elements; 3.5 allows for the "
