@@ -4,7 +4,6 @@ the quick run of the converted cases, with their values."""
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import matplotlib
@@ -326,14 +325,9 @@ def test_derived_count_is_linear_in_the_chain():
 # ----------------------------------------------------------------------------- the quick run
 
 @pytest.fixture(scope="module")
-def quick_run(tmp_path_factory):
+def quick_run(run_quick):
     """``python -m validation <our cases> --quick`` once; the tests below read its values."""
-    out = tmp_path_factory.mktemp("quick")
-    env = {**os.environ, "CI": "true", "MPLBACKEND": "Agg"}
-    proc = subprocess.run([sys.executable, "-m", "validation", *OURS, "--quick", "--out", str(out)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=1500)
-    records = {name: json.loads((out / name / "result.json").read_text()) for name in OURS}
-    return proc, records
+    return run_quick(OURS, timeout=1500)
 
 
 def values(record):
@@ -341,7 +335,7 @@ def values(record):
 
 
 def test_quick_run_exits_0(quick_run):
-    proc, records = quick_run
+    proc, records, _ = quick_run
     failing = {n: [c["name"] for c in r["checks"] if c["fails_run"]] or r["traceback"]
                for n, r in records.items() if r["status"] in ("fail", "error")}
     assert proc.returncode == 0, (failing, proc.stderr[-2000:])
@@ -412,7 +406,7 @@ def test_quick_prismatic_chain(quick_run):
 
 
 def test_the_quick_report_names_the_seed_claims(quick_run):
-    proc, records = quick_run
+    proc, records, _ = quick_run
     out = Path(proc.args[proc.args.index("--out") + 1])
     seeds = (out / "README.md").read_text().split("## Seed claims in our runs")[1].split("## Machine")[0]
     for name in ("fig. 11: relative energy error", "fig. 8: tip error at E = 210 GPa",
