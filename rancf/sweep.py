@@ -641,7 +641,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
     ['E', 'length', 'lowest_tip', 'status', 'message', 'wall_time']
     >>> table.status.tolist()
     ['ok', 'ok', 'error', 'ok']
-    >>> table.message[2][:58]
+    >>> table.message[2][:57]
     'ValueError: dt = 0.001 s exceeds the rk4 stability limit'
     """
     if not callable(run):
