@@ -48,6 +48,6 @@ result.plot_position(model.beams[-1].end, ax=ax1)
 result.plot_joint(model.joints[0], ax=ax2)
 
 # %%
-# The animation (15 frames per simulated second, real time).
+# The animation (10 frames per second, real time).
 
-animation = result.animate(fps=15, speed=1.0, trace=model.beams[-1].end)
+animation = result.animate(fps=10, speed=1.0, trace=model.beams[-1].end)

@@ -49,8 +49,3 @@ ax1.set(xlabel="t (s)", ylabel="tip y (m)")
 ax2.set(xlabel="t (s)", ylabel="change of the energy balance (J)")
 ax1.legend()
 ax2.legend()
-
-# %%
-# The animation, at half speed.
-
-animation = alpha.animate(fps=20, speed=0.5, trace=beam.end)

@@ -64,6 +64,6 @@ result.plot_energy()
 result.plot(t=np.arange(0.0, 15.1, 1.0))
 
 # %%
-# The animation, four simulated seconds per second of video.
+# The animation, five simulated seconds per second of video.
 
-animation = result.animate(fps=10, speed=4.0, trace=beam.end)
+animation = result.animate(fps=8, speed=5.0, trace=beam.end)

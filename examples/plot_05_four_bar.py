@@ -76,4 +76,4 @@ ax2.set(xlabel="t (s)", ylabel="coupler midpoint off its chord (mm)")
 res.plot_energy()
 
 # %%
-animation = res.animate(fps=15, speed=1.0, trace=mass.centre)
+animation = res.animate(fps=10, speed=1.0, trace=mass.centre)

@@ -76,4 +76,4 @@ res.plot_energy()
 res.plot(t=np.linspace(0.0, 1.0, 6), trace=arm.end)
 
 # %%
-animation = res.animate(fps=15, speed=0.5, trace=arm.end)
+animation = res.animate(fps=10, speed=1.0, trace=arm.end)

@@ -59,4 +59,4 @@ ax.set(xlabel="t (s)", ylabel="branch angle relative to the trunk (deg)")
 ax.legend()
 
 # %%
-animation = res.animate(fps=15, speed=0.5, trace=fruit.centre)
+animation = res.animate(fps=12, speed=0.75, trace=fruit.centre)

@@ -452,6 +452,10 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
         return mechanism.artists() + traces
 
     draw(0)
+    # lay the figure out once: constrained layout at every frame took half of each frame's
+    # drawing time, and a fixed layout keeps the axes from shifting as the title changes
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
     anim = MechanismAnimation(ax, draw, frame_times, output_index, fps, speed)
     if path is not None:
         _save(anim, path, writer, rc)
