@@ -16,17 +16,17 @@ import rancf
 
 m = rancf.Model(gravity=(0.0, -9.81), elastic_model="reissner")
 props = dict(E=5e6, rho=1000.0, A=4e-4, I=5e-8)   # soft tubes: EA 2 kN, EI 0.25 N m^2
-trunk = m.add_beam(length=1.0, n_elements=6, angle=np.pi / 2, **props)
-left = m.add_beam(length=0.6, n_elements=4, start=(0.0, 0.5), angle=np.radians(150), **props)
-right = m.add_beam(length=0.7, n_elements=4, start=(0.0, 1.0), angle=np.radians(30), **props)
+trunk = m.add_beam(length=1.0, n_elements=4, angle=np.pi / 2, **props)
+left = m.add_beam(length=0.6, n_elements=3, start=(0.0, 0.5), angle=np.radians(150), **props)
+right = m.add_beam(length=0.7, n_elements=3, start=(0.0, 1.0), angle=np.radians(30), **props)
 twig_start = left.reference_nodes()[2, :2]
-twig = m.add_beam(length=0.3, n_elements=2, start=twig_start, angle=np.radians(100), **props)
+twig = m.add_beam(length=0.3, n_elements=1, start=twig_start, angle=np.radians(100), **props)
 tip_of_right = right.reference_nodes()[-1, :2]
 fruit = m.add_rigid_body(mass=0.2, inertia=1e-4, position=tip_of_right)
 
 m.add_joint("revolute", m.ground.point(0.0, 0.0), trunk.start,
             effort=lambda t, q, qd: -40.0 * q - 0.2 * qd)        # torsion spring-damper
-m.add_joint("revolute", trunk.node(3), left.start)               # an interior node
+m.add_joint("revolute", trunk.node(2), left.start)               # an interior node
 m.add_joint("revolute", trunk.end, right.start)
 m.add_joint("fixed", left.node(2), twig.start)                   # welded to the branch
 m.add_joint("fixed", right.end, fruit.centre)
