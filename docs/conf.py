@@ -102,6 +102,7 @@ html_static_path = ["_static"]
 html_css_files = ["rancf.css"]
 html_theme_options = {
     "navbar_align": "left",
+    "header_links_before_dropdown": 6,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],
