@@ -4,7 +4,7 @@ A flexible four-bar linkage
 
 A crank-rocker: a crank of 0.3 m turned by a motor at 2 rad/s, a coupler of 1 m and a rocker
 of 0.8 m pinned to the ground 1 m from the crank (Grashof: the crank turns fully, the rocker
-swings), all flexible aluminium strips 20 mm x 5 mm (E = 70 GPa, with 1 ms of material
+swings), all flexible aluminium strips 20 mm x 5 mm (E = 70 GPa, with 0.1 ms of material
 damping), with a mass welded to the
 middle of the coupler and a varying force on the rocker. The loop closes at the rocker's
 ground pin, so the recursive formulation (trees only) cannot run it: the DAE formulation
@@ -32,7 +32,7 @@ coupler_angle = np.arctan2(*(p - a)[::-1])
 rocker_angle = np.arctan2(*(b - p)[::-1])
 
 m = rancf.Model(gravity=(0.0, -9.81), elastic_model="reissner")
-props = dict(E=7e10, rho=2700.0, A=1e-4, I=0.02 * 0.005**3 / 12, damping=1e-3)
+props = dict(E=7e10, rho=2700.0, A=1e-4, I=0.02 * 0.005**3 / 12, damping=1e-4)
 crank = m.add_beam(length=crank_length, n_elements=3, angle=np.pi / 2, **props)
 coupler = m.add_beam(length=coupler_length, n_elements=8, start=a, angle=coupler_angle, **props)
 rocker = m.add_beam(length=rocker_length, n_elements=6, start=p, angle=rocker_angle, **props)
