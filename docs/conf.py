@@ -33,6 +33,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # MathJax shipped with the site (24 MB), so that the equations render without a network
+    "sphinx-mathjax-offline",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
 ]
