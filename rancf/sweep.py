@@ -33,8 +33,6 @@ RESERVED = SWEEP_COLUMNS + (KEY,)
 SAMPLERS = ("sobol", "lhs")
 STORE_SUFFIXES = (".parquet", ".csv")
 # read_csv gives back the floats to_csv wrote (their repr) exactly: by default from pandas 3 on,
-# which deprecates the option that earlier versions need for it
-# read_csv gives back the floats to_csv wrote (their repr) exactly: by default from pandas 3 on,
 # which deprecates the option that earlier versions need; nullable dtypes (pandas >= 2) read a
 # column of integers with empty cells as integers
 _PANDAS = int(pd.__version__.split(".")[0])
@@ -412,18 +410,19 @@ class _Store:
 # Progress
 # ---------------------------------------------------------------------------------------------
 class _Progress:
-    """A tqdm bar of the rows: done (with the rate and the time left) and failed."""
+    """A tqdm bar of the rows: done (with the rate and the time left), failed (status not "ok")
+    and left to run; rows read from the store count as done, and as failed if they are."""
 
-    def __init__(self, progress, total, initial):
-        self.bar, self.failed = None, 0
+    def __init__(self, progress, total, stored_failed, stored):
+        self.bar, self.failed = None, stored_failed
         if progress is False or (progress is True and not sys.stderr.isatty()):
             return
         try:
             from tqdm import tqdm
         except ImportError as exc:
             raise _missing("tqdm (for the progress bar; progress=False needs none)", exc) from None
-        self.bar = tqdm(total=total, initial=initial, unit="run", desc="sweep", smoothing=0.1,
-                        file=sys.stderr)
+        self.bar = tqdm(total=total, initial=stored, unit="run", desc="sweep", smoothing=0.1,
+                        file=sys.stderr, postfix={"failed": self.failed, "left": total - stored})
 
     def update(self, status):
         if self.bar is None:
@@ -631,7 +630,8 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
             records[i] = stored[key]
     jobs = [(i, rows[i]) for i in range(len(rows)) if records[i] is None]
 
-    bar = _Progress(progress, len(rows), len(rows) - len(jobs))
+    bar = _Progress(progress, len(rows), sum(r is not None and r["status"] != "ok"
+                                             for r in records), len(rows) - len(jobs))
     pending, last_write = [], time.monotonic()
     client = cluster = None
     interrupted = False
