@@ -13,6 +13,7 @@ Euler, and RK4 converged in time.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -22,6 +23,7 @@ import rancf
 from rancf.formulations.reduced import simulate_timed
 from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
+from validation.parallel import map_runs
 from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
@@ -54,31 +56,45 @@ def _settings(quick):
 
 
 def _sampling_study(model, full, cfg):
-    """Adaptive runs for every sampling and seed; the first (ours, seed 0) is the case's run.
+    """Adaptive runs for every sampling and seed; the first (ours, seed 0) is the case's run,
+    timed (table 2), so it runs here alone; the others through validation.parallel.
 
-    Returns the runs {(sampling, seed): Result} and a table of their agreement with the full
-    solver."""
-    p, runs, rows = PAPER, {}, []
+    Returns the case's run, the tips {(sampling, seed): (n, 2) array} and a table of their
+    agreement with the full solver."""
+    first = next(iter(SAMPLINGS)), cfg["seeds"][0]
+    adaptive, row = _adaptive(model, full.tip(), cfg, *first)
+    others = [{"name": name, "seed": seed} for name in SAMPLINGS for seed in cfg["seeds"]
+              if (name, seed) != first]
+    runs = map_runs(partial(_untimed, model, full.tip(), cfg), others)
+    tips = {first: adaptive.tip(), **{(o["name"], o["seed"]): tip for o, (tip, _) in zip(others, runs)}}
+    return adaptive, tips, pd.DataFrame([row] + [r for _, r in runs])
+
+
+def _adaptive(model, full_tip, cfg, name, seed):
+    """One adaptive run of the sampling study: its Result and its row of the table."""
+    p, options = PAPER, SAMPLINGS[name]
     n_x = model.build().n_x
-    for name, options in SAMPLINGS.items():
-        for seed in cfg["seeds"]:
-            progress(f"adaptive modal, sampling {name}, seed {seed}")
-            reduced = rancf.reduce(model, cfg["sparsity"], cfg["n_samples"], seed=seed,
-                                   tol=p["tol"], max_iter=cfg["max_iter"], **options)
-            res = rancf.simulate(reduced, cfg["t_adaptive"], p["h"], method="backward-euler",
-                                 output_every=5)
-            runs[name, seed] = res
-            d = full.tip()[:len(res.t)] - res.tip()
-            dy = np.abs(d[:, 1]) / p["length"]
-            tip_node = n_x - 4  # first row of the free end's equations
-            rows.append({"sampling": name, "seed": seed, "status": res.status,
-                         "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
-                                                        f"{int(tip_node + 1 in reduced.rows)}",
-                         "max |dy_tip| / L": dy.max(),
-                         "max |tip - tip_full| / L": np.hypot(*d.T).max() / p["length"],
-                         f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
-                         "wall time (s)": res.wall_time})
-    return runs, pd.DataFrame(rows)
+    progress(f"adaptive modal, sampling {name}, seed {seed}")
+    reduced = rancf.reduce(model, cfg["sparsity"], cfg["n_samples"], seed=seed,
+                           tol=p["tol"], max_iter=cfg["max_iter"], **options)
+    res = rancf.simulate(reduced, cfg["t_adaptive"], p["h"], method="backward-euler",
+                         output_every=5)
+    d = full_tip[:len(res.t)] - res.tip()
+    dy = np.abs(d[:, 1]) / p["length"]
+    tip_node = n_x - 4  # first row of the free end's equations
+    return res, {"sampling": name, "seed": seed, "status": res.status,
+                 "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
+                                                f"{int(tip_node + 1 in reduced.rows)}",
+                 "max |dy_tip| / L": dy.max(),
+                 "max |tip - tip_full| / L": np.hypot(*d.T).max() / p["length"],
+                 f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
+                 "wall time (s)": res.wall_time}
+
+
+def _untimed(model, full_tip, cfg, name, seed):
+    """:func:`_adaptive`'s tip (n, 2) and row (a Result does not pickle)."""
+    res, row = _adaptive(model, full_tip, cfg, name, seed)
+    return res.tip(), row
 
 
 def _backward_euler(model, t_end, h, formulation):
@@ -94,8 +110,7 @@ def run(quick: bool) -> Outcome:
     full = simulate_timed(model, cfg["t_full"], p["h"], output_every=5, tol=p["tol"])
     progress("full ANCF (DAE), compiled")
     compiled = _backward_euler(model, cfg["t_full"], p["h"], "dae")
-    runs, sampling = _sampling_study(model, full, cfg)
-    adaptive = runs[next(iter(SAMPLINGS)), cfg["seeds"][0]]
+    adaptive, tips, sampling = _sampling_study(model, full, cfg)
 
     progress("implicit RANCF, the same backward Euler")
     same = _backward_euler(model, cfg["t_full"], p["h"], "recursive")
@@ -129,10 +144,10 @@ def run(quick: bool) -> Outcome:
     tip = pd.DataFrame({"t (s)": full.t, "full x (m)": tip_full[:, 0], "full y (m)": tip_full[:, 1],
                         "RANCF RK4 x (m)": tip_ref[:, 0], "RANCF RK4 y (m)": tip_ref[:, 1]})
     for name in SAMPLINGS:
-        res = runs[name, cfg["seeds"][0]]
+        run_tip = tips[name, cfg["seeds"][0]]
         column = f"adaptive, {name}, y (m)"
         tip[column] = np.nan
-        tip.loc[:len(res.t) - 1, column] = res.tip()[:, 1]
+        tip.loc[:len(run_tip) - 1, column] = run_tip[:, 1]
 
     timing = timing_table((("full ANCF", full, "full ANCF"),
                            ("full ANCF, compiled", compiled, None),
