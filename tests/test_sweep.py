@@ -100,7 +100,6 @@ def test_failures_are_rows_with_their_status_and_message():
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_interrupted_sweep_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch, suffix):
     store = tmp_path / f"study{suffix}"
-    monkeypatch.setattr(sweep_runs, "stop_at", (1e7, 0.5))       # row 4 of 6
     with pytest.warns(RuntimeWarning, match="interrupted with 4 of 6 rows done"):
         partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler="serial",
                               progress=False, store=store, write_every=0.0)
@@ -112,6 +111,22 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_table(tmp_path, monkeypa
     pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
     # the four stored rows were read back, not run again
     assert list(resumed.wall_time[:4]) == list(partial.wall_time[:4])
+
+
+def test_interrupted_sweep_on_a_cluster_resumes_to_the_uninterrupted_table(tmp_path, cluster):
+    # a run raising KeyboardInterrupt on a worker stops the sweep as Ctrl-C would: the rows
+    # running or waiting are cancelled and "interrupted", the finished ones stored
+    store = tmp_path / "study.parquet"
+    with pytest.warns(RuntimeWarning, match="interrupted with [0-5] of 6 rows done"):
+        partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler=cluster,
+                              progress=False, store=store)
+    done = partial.status == "ok"
+    assert partial.status[3] == "interrupted" and set(partial.status[~done]) == {"interrupted"}
+    resumed = rancf.sweep(sweep_runs.pendulum, GRID, scheduler=cluster, progress=False,
+                          store=store)
+    whole = rancf.sweep(sweep_runs.pendulum, GRID, scheduler="serial", progress=False)
+    pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
+    assert list(resumed.wall_time[done]) == list(partial.wall_time[done])
 
 
 def test_partial_store_resumes_on_a_cluster_by_parameter_values(tmp_path, cluster):
