@@ -568,8 +568,8 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
         (dask-jobqueue, Kubernetes, ``dask scheduler`` / ``dask worker``); the workers need
         rancf and the module of ``run``; a Client given stays open.
     progress : bool or "always"
-        A tqdm bar (rows done, rate, time left, failed): True shows it when stderr is a
-        terminal, "always" also when it is not, False never.
+        A tqdm bar (rows done, rate, time left, failed, left to run): True shows it when
+        stderr is a terminal, "always" also when it is not, False never.
     store : str or os.PathLike, optional
         ``"study.parquet"``: a folder of Parquet files, one per write of finished rows (needs
         pyarrow); ``"study.csv"``: one CSV file, rewritten whole at each write. Files are written
