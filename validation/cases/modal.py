@@ -23,8 +23,8 @@ import rancf
 from rancf.formulations.reduced import simulate_timed
 from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
-from validation.parallel import map_runs
 from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table
+from validation.parallel import map_runs
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
          "t_end": 1.1, "tol": 1e-11}
