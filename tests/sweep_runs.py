@@ -5,7 +5,7 @@ import os
 
 import rancf
 
-#: (E, length) at which :func:`pendulum_or_stop` raises KeyboardInterrupt (row 4 of 6 of the
+#: (E, length) at which :func:`pendulum_or_stop` raises KeyboardInterrupt (row 4, the fifth of the
 #: tests' grid). Worker processes see this value; a serial sweep may change it (monkeypatch).
 stop_at = (1e7, 0.5)
 

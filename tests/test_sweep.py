@@ -121,7 +121,7 @@ def test_interrupted_sweep_on_a_cluster_resumes_to_the_uninterrupted_table(tmp_p
         partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler=cluster,
                               progress=False, store=store)
     done = partial.status == "ok"
-    assert partial.status[3] == "interrupted" and set(partial.status[~done]) == {"interrupted"}
+    assert partial.status[4] == "interrupted" and set(partial.status[~done]) == {"interrupted"}
     resumed = rancf.sweep(sweep_runs.pendulum, GRID, scheduler=cluster, progress=False,
                           store=store)
     whole = rancf.sweep(sweep_runs.pendulum, GRID, scheduler="serial", progress=False)
