@@ -38,6 +38,11 @@ def where(x):
     return {"pid": os.getpid()}
 
 
+def malloc_trim(x):
+    """The process's MALLOC_TRIM_THRESHOLD_ (None when unset)."""
+    return {"malloc_trim": os.environ.get("MALLOC_TRIM_THRESHOLD_")}
+
+
 def echo(a, b, c):
     """The parameters as run received them."""
     return {"a_seen": a, "b_seen": b, "c_seen": c}

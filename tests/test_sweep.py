@@ -27,12 +27,11 @@ def numbers(table):
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A Client of a local cluster of 2 processes, one thread each, shared by the tests of an
-    existing cluster (starting one takes seconds)."""
-    from distributed import Client, LocalCluster
+    """A Client of a local cluster of 2 processes, one thread each (the sweep's own kind),
+    shared by the tests of an existing cluster (starting one takes seconds)."""
+    from distributed import Client
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as local, Client(local) as client:
+    with rancf.sweep.local_cluster(2) as local, Client(local) as client:
         yield client
 
 
@@ -50,6 +49,22 @@ def test_local_cluster_of_two_processes_equals_serial():
 def test_cluster_runs_in_worker_processes(cluster):
     table = rancf.sweep(sweep_runs.where, {"x": list(range(8))}, scheduler=cluster, progress=False)
     assert os.getpid() not in set(table.pid) and 1 <= table.pid.nunique() <= 2
+
+
+def test_local_cluster_workers_keep_the_allocator_default(cluster, monkeypatch):
+    # dask's nannies set MALLOC_TRIM_THRESHOLD_=65536, which doubled the time of an adaptive
+    # modal run in a worker; the sweep's local cluster leaves the variable unset
+    import distributed
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    table = rancf.sweep(sweep_runs.malloc_trim, {"x": [1, 2, 3, 4]}, scheduler=cluster,
+                        progress=False)
+    assert table.malloc_trim.isna().all()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1,
+                                  dashboard_address=None) as plain:
+        default = rancf.sweep(sweep_runs.malloc_trim, {"x": [1]}, scheduler=plain.scheduler_address,
+                              progress=False)
+    assert list(default.malloc_trim) == ["65536"]                  # what is avoided
 
 
 def test_existing_cluster_by_address_or_client_equals_serial(cluster):

@@ -33,7 +33,8 @@ def engine(workers: int | None = None, scheduler: str | None = None):
     Parameters
     ----------
     workers : int, optional
-        Start a local cluster of this many processes (>= 1), one thread each.
+        Start a local cluster of this many processes (>= 1), one thread each
+        (``rancf.sweep.local_cluster``).
     scheduler : str, optional
         Address of a running dask scheduler (``"tcp://host:8786"``); its workers need rancf and
         this ``validation`` package importable.
@@ -47,14 +48,13 @@ def engine(workers: int | None = None, scheduler: str | None = None):
     if workers is None and scheduler is None:
         yield
         return
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     with contextlib.ExitStack() as stack:
         if workers is not None:
             if not isinstance(workers, int) or workers < 1:
                 raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
-            scheduler = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+            scheduler = stack.enter_context(rancf.sweep.local_cluster(workers))
         client = stack.enter_context(Client(scheduler))
         previous, _scheduler = _scheduler, client
         try:
