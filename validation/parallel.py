@@ -88,11 +88,22 @@ def map_runs(function, parameter_sets: list[dict]) -> list:
 
     Raises
     ------
+    TypeError
+        When ``function`` does not pickle, serial runs too, so that a case that runs serially
+        also runs on workers (a model that has been simulated holds its compiled kernels and
+        does not pickle: bind a fresh one).
     RuntimeError
         When a run raised: its parameter set and the exception's type and message.
     KeyboardInterrupt
         After Ctrl-C, as a serial loop would.
     """
+    name = getattr(getattr(function, "func", function), "__qualname__", function)
+    try:
+        pickle.dumps(function)
+    except Exception as exc:
+        raise TypeError(f"map_runs needs a function that pickles (workers receive it so): "
+                        f"{name} with its bound arguments does not ({type(exc).__name__}: "
+                        f"{exc})") from None
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "the sweep was interrupted", RuntimeWarning)
         table = rancf.sweep(functools.partial(_pickled, function), pd.DataFrame(parameter_sets),
@@ -101,6 +112,5 @@ def map_runs(function, parameter_sets: list[dict]) -> list:
         raise KeyboardInterrupt
     for parameters, status, message in zip(parameter_sets, table["status"], table["message"]):
         if status != "ok":
-            name = getattr(getattr(function, "func", function), "__qualname__", function)
             raise RuntimeError(f"{name}(**{parameters}): {message}")
     return [pickle.loads(base64.b64decode(value)) for value in table["value"]]

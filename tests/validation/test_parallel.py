@@ -2,6 +2,7 @@
 dask cluster gives the serial run's tables (wall times aside); map_runs keeps the order and the
 values, and reports a failed run or Ctrl-C as a serial loop would."""
 import json
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -35,6 +36,16 @@ def test_map_runs_keeps_order_and_values():
     runs = parallel.map_runs(squares, [{"x": 3, "offset": 0.5}, {"x": -1, "offset": 0.25}])
     assert [r["x"] for r in runs] == [3, -1]
     assert [r["square"].tolist() for r in runs] == [[9.5], [1.25]]
+
+
+def test_a_function_that_does_not_pickle_is_refused_serially_too():
+    import rancf
+
+    model = rancf.pendulum(n_bodies=1, elements_per_body=2)
+    assert parallel.map_runs(partial(squares, offset=0.0), [{"x": 2}])[0]["x"] == 2
+    rancf.simulate(model, 1e-3, 1e-4)                   # now holds its compiled kernels
+    with pytest.raises(TypeError, match="squares with its bound arguments does not"):
+        parallel.map_runs(partial(squares, offset=model), [{"x": 2}])
 
 
 def fails(x):
