@@ -14,7 +14,7 @@ distance from an independent rigid pendulum), and a study varies the number of s
 """
 from __future__ import annotations
 
-import time
+from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -26,6 +26,7 @@ from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
 from validation.rigid import RigidChain, simulate_rigid
 from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table
+from validation.parallel import map_runs
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
          "t_end": 1.1, "tol": 1e-11}
@@ -91,39 +92,56 @@ def _adaptive(model, cfg, n_samples, seed, options, t_end):
                                    output_every=5)
 
 
-def _agreement(res, full, flexible):
-    """Tip differences of an adaptive run from the full one: max |dy| / L, max distance / L, and
-    max distance over the flexible part's size in the same window (``flexible``: the full tip's
-    distance from the rigid pendulum's per output, m); |dy| / L per output."""
-    n = len(res.t)
-    d = full.tip()[:n] - res.tip()
+def _agreement(tip, full_tip, flexible):
+    """Tip differences of an adaptive run's ``tip`` (n, 2) from the full one: max |dy| / L, max
+    distance / L, and max distance over the flexible part's size in the same window
+    (``flexible``: the full tip's distance from the rigid pendulum's per output, m); |dy| / L
+    per output."""
+    n = len(tip)
+    d = full_tip[:n] - tip
     dy = np.abs(d[:, 1]) / PAPER["length"]
     distance = np.hypot(*d.T).max()
     return dy.max(), distance / PAPER["length"], distance / flexible[:n].max(), dy
 
 
-def _sampling_study(model, full, flexible, cfg):
-    """Adaptive runs for every sampling and seed; the first (ours, first seed) is the case's run.
+def _study_run(model, full_tip, flexible, cfg, name, seed):
+    """One adaptive run of the sampling study: its Result and its row of the table."""
+    progress(f"adaptive modal, sampling {name}, seed {seed}")
+    reduced, res = _adaptive(model, cfg, cfg["n_samples"], seed, SAMPLINGS[name],
+                             cfg["t_adaptive"])
+    dy_max, distance, relative, dy = _agreement(res.tip(), full_tip, flexible)
+    tip_node = model.build().n_x - 4  # first row of the free end's equations
+    return res, {"sampling": name, "seed": seed, "status": res.status,
+                 "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
+                                                f"{int(tip_node + 1 in reduced.rows)}",
+                 "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
+                 "max |tip - tip_full| / flexible part": relative,
+                 f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
+                 "wall time (s)": res.wall_time}
 
-    Returns the runs {(sampling, seed): Result} and a table of their agreement with the full
-    solver (``flexible``: the flexible part per output, as in :func:`_agreement`)."""
-    runs, rows = {}, []
-    n_x = model.build().n_x
-    for name, options in SAMPLINGS.items():
-        for seed in cfg["seeds"]:
-            progress(f"adaptive modal, sampling {name}, seed {seed}")
-            reduced, res = _adaptive(model, cfg, cfg["n_samples"], seed, options, cfg["t_adaptive"])
-            runs[name, seed] = res
-            dy_max, distance, relative, dy = _agreement(res, full, flexible)
-            tip_node = n_x - 4  # first row of the free end's equations
-            rows.append({"sampling": name, "seed": seed, "status": res.status,
-                         "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
-                                                        f"{int(tip_node + 1 in reduced.rows)}",
-                         "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
-                         "max |tip - tip_full| / flexible part": relative,
-                         f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
-                         "wall time (s)": res.wall_time})
-    return runs, pd.DataFrame(rows)
+
+def _untimed(model, full_tip, flexible, cfg, name, seed):
+    """:func:`_study_run`'s tip (n, 2) and row (a Result does not pickle)."""
+    res, row = _study_run(model, full_tip, flexible, cfg, name, seed)
+    return res.tip(), row
+
+
+def _sampling_study(model, full, flexible, cfg):
+    """Adaptive runs for every sampling and seed; the first (ours, first seed) is the case's run,
+    timed (table 2), so it runs here alone; the others through validation.parallel.
+
+    Returns the case's run, the tips {(sampling, seed): (n, 2) array} and a table of their
+    agreement with the full solver (``flexible``: the flexible part per output, as in
+    :func:`_agreement`)."""
+    first = OURS, cfg["seeds"][0]
+    full_tip = full.tip()
+    adaptive, row = _study_run(model, full_tip, flexible, cfg, *first)
+    others = [{"name": name, "seed": seed} for name in SAMPLINGS for seed in cfg["seeds"]
+              if (name, seed) != first]
+    runs = map_runs(partial(_untimed, model, full_tip, flexible, cfg), others)
+    tips = {first: adaptive.tip(),
+            **{(o["name"], o["seed"]): tip for o, (tip, _) in zip(others, runs)}}
+    return adaptive, tips, pd.DataFrame([row] + [r for _, r in runs])
 
 
 def _samples_study(model, full, flexible, cfg):
@@ -132,7 +150,7 @@ def _samples_study(model, full, flexible, cfg):
     for n_samples in cfg["study_samples"]:
         progress(f"samples study: {n_samples} samples")
         _, res = _adaptive(model, cfg, n_samples, cfg["seeds"][0], SAMPLINGS[OURS], cfg["t_study"])
-        dy_max, distance, relative, _ = _agreement(res, full, flexible)
+        dy_max, distance, relative, _ = _agreement(res.tip(), full.tip(), flexible)
         rows.append({"samples per beam": n_samples, "status": res.status, "simulated (s)": res.t[-1],
                      "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
                      "max |tip - tip_full| / flexible part": relative,
@@ -160,8 +178,7 @@ def run(quick: bool) -> Outcome:
     rigid = simulate_rigid(RigidChain(lengths=[p["length"]], masses=[p["rho"] * p["A"] * p["length"]],
                                       gravity=9.81), float(full.t[-1]), t_eval=full.t)
     flexible = np.linalg.norm(full.tip() - rigid.tip(), axis=1)
-    runs, sampling = _sampling_study(model, full, flexible, cfg)
-    adaptive = runs[OURS, cfg["seeds"][0]]
+    adaptive, tips, sampling = _sampling_study(model, full, flexible, cfg)
     samples = _samples_study(model, full, flexible, cfg)
 
     progress("implicit RANCF, the same backward Euler")
@@ -197,10 +214,10 @@ def run(quick: bool) -> Outcome:
                         "RANCF RK4 x (m)": tip_ref[:, 0], "RANCF RK4 y (m)": tip_ref[:, 1],
                         "rigid x (m)": rigid.tip()[:, 0], "rigid y (m)": rigid.tip()[:, 1]})
     for name in SAMPLINGS:
-        res = runs[name, cfg["seeds"][0]]
+        run_tip = tips[name, cfg["seeds"][0]]
         column = f"adaptive, {name}, y (m)"
         tip[column] = np.nan
-        tip.loc[:len(res.t) - 1, column] = res.tip()[:, 1]
+        tip.loc[:len(run_tip) - 1, column] = run_tip[:, 1]
 
     timing = timing_table((("full ANCF", full, "full ANCF"),
                            ("full ANCF, compiled", compiled, None),
