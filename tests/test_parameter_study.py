@@ -1,4 +1,4 @@
-"""The parameter-study example (examples/plot_parameter_study.py, also in README.md): its coarse,
+"""The parameter-study example (examples/plot_10_parameter_study.py, also in README.md): its coarse,
 short runs against the README's spin-up discretization run by the other formulation, and the
 README's copy of the script against the script."""
 import re
@@ -11,7 +11,7 @@ import pytest
 import rancf
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "plot_parameter_study.py"
+EXAMPLE = ROOT / "examples" / "plot_10_parameter_study.py"
 study = runpy.run_path(str(EXAMPLE))        # the definitions; the study itself is under __main__
 
 
