@@ -259,15 +259,24 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
     """out = M a (n_x): the model's block mass matrix (element mass matrices on their two
     vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a."""
     cdef const double* M
+    cdef const double* au
+    cdef const double* av
+    cdef double su, sv
     cdef int s, i, j, u, v
     memset(out, 0, 4 * d.n_v * sizeof(double))
     for s in range(d.n_el):
         M = d.el_mass + 64 * s
         u = 4 * d.el_vertices[2 * s]
         v = 4 * d.el_vertices[2 * s + 1]
-        for i in range(8):
-            for j in range(8):
-                out[(u if i < 4 else v - 4) + i] += M[8 * i + j] * a[(u if j < 4 else v - 4) + j]
+        au = a + u
+        av = a + v
+        for i in range(4):
+            su = sv = 0.0
+            for j in range(4):
+                su += M[8 * i + j] * au[j] + M[8 * i + 4 + j] * av[j]
+                sv += M[8 * (4 + i) + j] * au[j] + M[8 * (4 + i) + 4 + j] * av[j]
+            out[u + i] += su
+            out[v + i] += sv
     for i in range(4 * d.n_v):
         out[i] += d.body_mass[i] * a[i]
 
