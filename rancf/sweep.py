@@ -16,7 +16,6 @@ import itertools
 import math
 import numbers
 import os
-import sys
 import time
 import warnings
 
@@ -24,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from . import checks
+from .progress import bar as progress_bar
+from .progress import check as check_progress
 
 #: Columns the sweep adds to every row; neither a parameter nor an output may take these names.
 SWEEP_COLUMNS = ("status", "message", "wall_time")
@@ -415,15 +416,9 @@ class _Progress:
     """A tqdm bar of the rows: done (with the rate and the time left) and failed."""
 
     def __init__(self, progress, total, initial):
-        self.bar, self.failed = None, 0
-        if progress is False or (progress is True and not sys.stderr.isatty()):
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError as exc:
-            raise _missing("tqdm (for the progress bar; progress=False needs none)", exc) from None
-        self.bar = tqdm(total=total, initial=initial, unit="run", desc="sweep", smoothing=0.1,
-                        file=sys.stderr)
+        self.failed = 0
+        self.bar = progress_bar(progress, hint='install the sweep extra: pip install "rancf[sweep]"',
+                       total=total, initial=initial, unit="run", desc="sweep", smoothing=0.1)
 
     def update(self, status):
         if self.bar is None:
@@ -615,8 +610,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
     else:
         n_workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
             (os.cpu_count() or 1)
-    if not (isinstance(progress, bool) or progress == "always"):
-        raise ValueError(f"progress must be True, False or 'always', got {progress!r}")
+    check_progress(progress)
     write_every = checks.non_negative("write_every", write_every)
     if not isinstance(retry_errors, bool):
         raise TypeError(f"retry_errors must be a bool, got {retry_errors!r}")

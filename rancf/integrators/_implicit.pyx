@@ -318,9 +318,10 @@ cdef class Stepper:
         return (self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
                 np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy())
 
-    def run(self, long n_steps, long output_every, record):
+    def run(self, long n_steps, long output_every, record, progress=None):
         """Take n_steps steps; ``record(t, q, v, a, lam, violations, iterations, energy)`` is
-        called at every output step (and the last). Returns (status, message)."""
+        called at every output step (and the last), ``progress(t, steps)`` every 0.1 s of wall
+        time (rancf.integrators._interrupt). Returns (status, message)."""
         cdef long k
         cdef int it, i, worst_it = 0, tracked
         cdef double p_old[2]
@@ -333,7 +334,7 @@ cdef class Stepper:
         worst[0] = worst[1] = worst[2] = 0.0
         tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
         self._record(record, 0, energy)
-        start_watch(&watch)
+        start_watch(&watch, progress)
         status, message = "ok", ""
         for k in range(1, n_steps + 1):
             try:
@@ -360,7 +361,7 @@ cdef class Stepper:
                 return "failed", f"at t = {self.t + self.h:.6g} s: {exc}"
             except KeyboardInterrupt:
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
-            if interrupted(&watch):
+            if interrupted(&watch, self.t):
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
         return status, message
 
