@@ -218,10 +218,13 @@ def test_simulate_needs_a_model():
         rancf.simulate("pendulum", 1.0, 1e-3)
 
 
-@pytest.mark.parametrize("method", ["rk4", "dopri5", "generalized-alpha"])
-def test_ctrl_c_returns_the_partial_result(pendulum, method):
+@pytest.mark.parametrize("method,formulation", [("rk4", "auto"), ("dopri5", "auto"),
+                                                ("generalized-alpha", "recursive"),
+                                                ("generalized-alpha", "dae")])
+def test_ctrl_c_returns_the_partial_result(pendulum, method, formulation):
     """SIGINT (Ctrl-C) sent during a long run stops it within half a second (DECISIONS.md 15)
-    with status "interrupted" and the outputs so far."""
+    with status "interrupted" and the outputs so far: the explicit loop and the implicit one on
+    both compiled formulations."""
     import os
     import signal
     import threading
@@ -234,7 +237,8 @@ def test_ctrl_c_returns_the_partial_result(pendulum, method):
     timer = threading.Timer(0.5, interrupt)
     timer.start()
     try:
-        r = rancf.simulate(pendulum, 1e4, 1e-3, method=method, output_every=1000)
+        r = rancf.simulate(pendulum, 1e4, 1e-3, method=method, formulation=formulation,
+                           output_every=1000)
     finally:
         timer.cancel()
     stopped = time.perf_counter()
