@@ -208,8 +208,11 @@ def speed_comparison(repeats: int):
     return pd.DataFrame(rows)
 
 
-def speed_checks(speed):
-    """The issue-12 targets on the speed table (limits fixed here, before any run)."""
+def speed_checks(speed, quick: bool):
+    """The issue-12 targets on the speed table (limits fixed here, before any run). The ratios
+    to Exudyn are measured pair by pair, so a load on the shared machine cancels; the absolute
+    30 us of a step is judged in the full run only (a quick run is a smoke test, and runs while
+    the machine does other work)."""
     checks = []
     target = speed[(speed["code"] == "rancf")].groupby("case").head(1).set_index("case")
     source = "rancf target: issue 12, against Exudyn 1.13 with its defaults at 1 ms (DECISIONS 14)"
@@ -224,10 +227,12 @@ def speed_checks(speed):
     stiff = target.loc["stiff"]
     checks.append(Check("implicit step at 110 DOF", "issue 12: an implicit step of the 5 x 5 pendulum "
                         "(110 DOF, E = 210 GPa, DECISIONS 14) takes at most 30 us",
-                        value=stiff["time per step (us)"], limit=STEP_LIMIT_US, unit="us",
-                        source="rancf target: issue 12",
+                        value=stiff["time per step (us)"], limit=None if quick else STEP_LIMIT_US,
+                        unit="us", source="measured" if quick else "rancf target: issue 12",
                         detail=f"median of the 4 s runs over 4000 steps, "
-                               f"{stiff['factorizations per step']:.2f} factorizations per step"))
+                               f"{stiff['factorizations per step']:.2f} factorizations per step"
+                               + ("; quick run: no verdict (the 30 us are judged in the full run)"
+                                  if quick else "")))
     checks.append(Check("Newton iterations on the stiff pendulum", "DECISIONS 13: the Newton matrix "
                         "is acceptable when it converges in at most 4 iterations per step on the "
                         "stiff pendulum", value=stiff["Newton iterations per step"],
@@ -405,7 +410,7 @@ def run(quick: bool) -> Outcome:
                             value=r["wall time / Exudyn h=1e-3"], unit="time ratio", source="measured",
                             detail=f"{r['wall time (s)']:.3g} s, dt = {r['dt (s)']:.3g} s; tip to Exudyn "
                                    f"{r['max tip diff. to Exudyn h=1e-3 (mm)']:.3g} mm"))
-    checks += speed_checks(speed)
+    checks += speed_checks(speed, quick)
     return Outcome(
         tables={"comparison": comparison, "speed": speed, "model_vs_mesh": mesh,
                 "formulations": pd.DataFrame([{"formulation": v.label, "available": v.available,

@@ -156,8 +156,9 @@ def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
     * gravity: one product per coordinate, ``4 n_v``.
     * element forces, per element: ``1/l`` 1, the chord 2, its unit vectors 2, ``gv``, ``hv`` 8;
       per Gauss point (3): shape-function derivatives 8, ``w`` 1, ``r'``, ``r''`` 16, and per strain
-      (2) ``t.r``, ``n.r`` 4, ``S^T`` 8, the chord terms 4, the accumulation ``_add`` 15 (stress 2,
-      ``w sigma`` 1, energy 4, force 8): 87; 13 + 3 x 87 = 274 (the energy's 24 included).
+      (2) ``t.r``, ``n.r`` 4, ``S^T`` 8, the chord terms 4, the accumulation ``_strain`` 14
+      (``w k`` 1, ``w sigma`` 2, energy 3, force 8): 85; 13 + 3 x 85 = 268 (the energy's 18
+      included).
     * ``solve``: a free node 16 (leaves to root) + 32 (root to leaves); a first vertex 32 + 44
       (the root 0 + 28).
 
@@ -171,7 +172,7 @@ def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
     N, m = n_bodies, elements_per_body
     elements, nodes = N * m, N * (m + 1)
     counts = {"kinematics": 22 + 40 * (N - 1), "gravity": 4 * nodes,
-              "element forces": 274 * elements, "sweeps": 48 * elements + 28 + 76 * (N - 1)}
+              "element forces": 268 * elements, "sweeps": 48 * elements + 28 + 76 * (N - 1)}
     counts["evaluation"] = sum(counts.values())
     counts["factorization"] = 328 * elements + 134 + 326 * (N - 1)
     return counts
