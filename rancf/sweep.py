@@ -16,7 +16,6 @@ import itertools
 import math
 import numbers
 import os
-import sys
 import time
 import warnings
 
@@ -24,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from . import checks
+from .progress import bar as progress_bar
+from .progress import check as check_progress
 
 #: Columns the sweep adds to every row; neither a parameter nor an output may take these names.
 SWEEP_COLUMNS = ("status", "message", "wall_time")
@@ -430,15 +431,11 @@ class _Progress:
     and left to run; rows read from the store count as done, and as failed if they are."""
 
     def __init__(self, progress, total, stored_failed, stored):
-        self.bar, self.failed = None, stored_failed
-        if progress is False or (progress is True and not sys.stderr.isatty()):
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError as exc:
-            raise _missing("tqdm (for the progress bar; progress=False needs none)", exc) from None
-        self.bar = tqdm(total=total, initial=stored, unit="run", desc="sweep", smoothing=0.1,
-                        file=sys.stderr, postfix={"failed": self.failed, "left": total - stored})
+        self.failed = stored_failed
+        self.bar = progress_bar(progress, hint='install the sweep extra: pip install "rancf[sweep]"',
+                                total=total, initial=stored, unit="run", desc="sweep",
+                                smoothing=0.1, postfix={"failed": stored_failed,
+                                                        "left": total - stored})
 
     def update(self, status):
         if self.bar is None:
@@ -687,8 +684,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
             raise ValueError(f"n_workers applies to scheduler=None (the local cluster), got "
                              f"n_workers={n_workers!r} with scheduler={scheduler!r}")
         n_workers = checks.integer("n_workers", n_workers, 1, 4096)
-    if not (isinstance(progress, bool) or progress == "always"):
-        raise ValueError(f"progress must be True, False or 'always', got {progress!r}")
+    check_progress(progress)
     write_every = checks.non_negative("write_every", write_every)
     if not isinstance(retry_errors, bool):
         raise TypeError(f"retry_errors must be a bool, got {retry_errors!r}")

@@ -266,3 +266,25 @@ def test_kept_and_refactored_newton_matrices_give_the_same_motion(formulation):
     assert kept.stats["nlu"] < 0.2 * full.stats["nlu"]
     with pytest.raises(ValueError, match="jacobian must be one of"):
         rancf.simulate(m, 0.01, 1e-3, jacobian="sometimes", **{k: v for k, v in kw.items() if k != "tol"})
+
+
+@pytest.mark.parametrize("formulation", ["recursive", "dae"])
+@pytest.mark.parametrize("method,params,order", [
+    ("newmark", {}, 2.0), ("hht", {"alpha": 0.9}, 2.0), ("generalized-alpha", {"rho_inf": 0.8}, 2.0),
+    ("generalized-alpha-s", {"rho_inf": 0.8}, 2.0), ("backward-euler", {}, 1.0)])
+def test_every_implicit_method_converges_at_its_order_in_the_compiled_loop(formulation, method,
+                                                                          params, order):
+    """Every scheme through the compiled loop and problems, against the recursive DOPRI5
+    solution at rtol = atol = 1e-11 (an explicit integrator, independent of the Newton loop):
+    halving h divides the tip error by 2^order (2 for the Newmark family: the mass matrix is
+    constant in both formulations of a revolute chain; 1 for backward Euler): measured 2.06 to
+    2.08 and 0.94 (both formulations alike), checked within 0.25."""
+    m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0, E=2e8)
+    ref = rancf.simulate(m, 0.1, 1e-4, method="dopri5", rtol=1e-11, atol=1e-11, output_every=100)
+    errors = []
+    for h in (1e-3, 5e-4):
+        res = rancf.simulate(m, 0.1, h, method=method, formulation=formulation, tol=1e-12,
+                             output_every=round(0.01 / h), **params)
+        assert res.status == "ok" and res.formulation == formulation
+        errors.append(np.abs(res.tip() - ref.tip()).max())
+    assert abs(np.log2(errors[0] / errors[1]) - order) < 0.25, errors

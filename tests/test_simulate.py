@@ -1,6 +1,9 @@
 """Time integration against conservation laws, analytic solutions (among them Euler-Bernoulli's
 cantilever frequencies), convergence orders, a second integrator and the stability theory of RK4;
 failure modes."""
+import re
+import time
+
 import numpy as np
 import pytest
 from scipy.special import ellipk
@@ -8,6 +11,7 @@ from scipy.special import ellipk
 import rancf
 from rancf.formulations import recursive
 from rancf.integrators.explicit import SCHEMES
+from rancf.progress import RunProgress
 from models import AREA, INERTIA, RHO, branched_tree
 
 
@@ -254,10 +258,13 @@ def test_simulate_needs_a_model():
         rancf.simulate("pendulum", 1.0, 1e-3)
 
 
-@pytest.mark.parametrize("method", ["rk4", "dopri5", "generalized-alpha"])
-def test_ctrl_c_returns_the_partial_result(pendulum, method):
+@pytest.mark.parametrize("method,formulation", [("rk4", "auto"), ("dopri5", "auto"),
+                                                ("generalized-alpha", "recursive"),
+                                                ("generalized-alpha", "dae")])
+def test_ctrl_c_returns_the_partial_result(pendulum, method, formulation):
     """SIGINT (Ctrl-C) sent during a long run stops it within half a second (DECISIONS.md 15)
-    with status "interrupted" and the outputs so far."""
+    with status "interrupted" and the outputs so far: the explicit loop and the implicit one on
+    both compiled formulations."""
     import os
     import signal
     import threading
@@ -270,13 +277,63 @@ def test_ctrl_c_returns_the_partial_result(pendulum, method):
     timer = threading.Timer(0.5, interrupt)
     timer.start()
     try:
-        r = rancf.simulate(pendulum, 1e4, 1e-3, method=method, output_every=1000)
+        r = rancf.simulate(pendulum, 1e4, 1e-3, method=method, formulation=formulation,
+                           output_every=1000)
     finally:
         timer.cancel()
     stopped = time.perf_counter()
     assert r.status == "interrupted" and "Ctrl-C" in r.message
     assert stopped - sent[0] < 0.5
     assert 1 < len(r.t) and r.t[-1] < 1e4 and np.all(np.isfinite(r.nodes))
+
+
+@pytest.mark.parametrize("method", ["rk4", "generalized-alpha", "scipy:RK45"])
+def test_progress_bar_shows_simulated_time_and_rate(pendulum, method, capsys):
+    """progress="always": a tqdm bar on stderr, ending at t_end with the rate; none by default."""
+    rancf.simulate(pendulum, 0.05, 1e-3, method=method)
+    assert capsys.readouterr().err == ""
+    res = rancf.simulate(pendulum, 0.05, 1e-3, method=method, progress="always")
+    last = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    assert res.status == "ok"
+    assert last.startswith(method) and "100%" in last and "0.05/0.05 s simulated" in last
+    assert re.search(r"[\d,]+ (steps|evaluations)/s", last), last
+
+
+@pytest.mark.parametrize("method", ["rk4", "generalized-alpha"])
+def test_compiled_loops_feed_the_progress_every_tenth_of_a_second(pendulum, method, monkeypatch):
+    """The compiled loops report (t, steps) at their Ctrl-C checks, every 0.1 s of wall time
+    (rancf.integrators._interrupt), and the steps they report are t / dt."""
+    calls = []
+    report = RunProgress.report
+
+    def spy(self, t, steps):
+        calls.append((time.perf_counter(), t, steps))
+        report(self, t, steps)
+    monkeypatch.setattr(RunProgress, "report", spy)
+    start = time.perf_counter()
+    rancf.simulate(pendulum, 30.0, 1e-3, method=method, progress="always", output_every=1000)
+    wall = time.perf_counter() - start
+    during = np.array(calls[:-1]).reshape(-1, 3)      # the last report is the run's end
+    assert len(during) >= min(3, int(wall / 0.1) - 2), (wall, len(during))
+    assert np.all(np.diff(during[:, 0]) >= 0.099) and np.all(np.diff(during[:, 1]) > 0)
+    assert np.allclose(during[:, 2], np.round(during[:, 1] / 1e-3))
+    assert calls[-1][1:] == (pytest.approx(30.0), 30000)
+
+
+def test_a_failing_progress_report_warns_and_the_run_goes_on(pendulum, monkeypatch):
+    def broken(self, t, steps):
+        raise OSError("stream closed")
+    monkeypatch.setattr(RunProgress, "report", broken)
+    monkeypatch.setattr(RunProgress, "close", lambda self, t, steps=None: None)
+    # 20,000 steps: longer than the 0.1 s between reports on any machine
+    with pytest.warns(RuntimeWarning, match="progress report raised OSError"):
+        res = rancf.simulate(pendulum, 20.0, 1e-3, method="rk4", progress="always")
+    assert res.status == "ok" and res.t[-1] == pytest.approx(20.0)
+
+
+def test_bad_progress_is_named(pendulum):
+    with pytest.raises(ValueError, match="progress must be True, False or 'always', got 'yes'"):
+        rancf.simulate(pendulum, 0.01, 1e-3, progress="yes")
 
 
 def test_outputs_that_do_not_fit_in_memory_are_refused_up_front(pendulum):

@@ -3,7 +3,7 @@
 Parameters are those of CASES.md; only the simulated time is cut, so that a
 benchmark takes seconds instead of minutes.
 """
-from .common import E_SOFT, memoized, pendulum, require
+from .common import E_SOFT, E_STEEL, pendulum, require
 
 REFERENCE_DOF = 110  # 5 bodies x 5 elements
 
@@ -54,42 +54,66 @@ class RodSliderCase:
         self.run_scheme(self.method, self.parameters, projection, 10.0)
 
 
-@memoized
-def modal_pendulum():
-    """``(system, q0, v0, paper, settings)`` of the ``modal`` case's default (not quick) run."""
-    paper, settings = require("validation.cases.modal", "PAPER", "_settings", feature="modal")
-    pendulum = require("rancf.modal.mechanisms", "pendulum", feature="modal")
-    cfg = settings(False)
-    system, q0, v0 = pendulum(paper["length"], cfg["n_elements"], paper["E"], paper["rho"],
-                              paper["A"], paper["I"])
-    return system, q0, v0, paper, cfg
-
-
 class ModalCase:
     """``modal`` case: free-falling 1 m pendulum, 160 Berzeri elements (644 coordinates),
-    BDF-1 at h = 1 ms, 20 steps of its 1100: full ANCF (Newton) and adaptive modal
-    (Craig-Bampton, sparsity 100, 308 samples, tol 1e-11), set-up included."""
+    h = 1 ms, 20 steps of its 1100, every way rancf runs it: the full model with backward Euler
+    on the DAE (the paper's "conventional ANCF") and on implicit RANCF, rancf's default
+    (generalized-alpha, implicit RANCF: the issue-12 comparison with Exudyn), and the adaptive
+    modal method (``rancf.reduce``: Craig-Bampton, sparsity 100, 308 samples, tol 1e-11; the
+    reduction is set up outside the timing)."""
 
-    params = ["full ANCF", "adaptive modal"]
+    params = ["full DAE backward-euler", "full RANCF backward-euler",
+              "full RANCF generalized-alpha", "adaptive modal"]
     param_names = ["method"]
     timeout = 900
-    # The adaptive run takes about 100 s on a loaded 2-core machine: one call.
+    # The adaptive run takes seconds per step on a loaded 2-core machine: one call.
     rounds, repeat, warmup_time = 1, 1, 0.0
 
     def setup(self, method):
-        self.integrate, newton = require("rancf.modal.bdf", "integrate", "NewtonStep",
-                                         feature="modal")
-        adaptive = require("rancf.modal.adaptive", "AdaptiveModalStep", feature="modal")
-        self.system, self.q0, self.v0, paper, cfg = modal_pendulum()
-        self.h = paper["h"]
-        if method == "full ANCF":
-            self.step = lambda: newton(paper["tol"])
-        else:
-            self.step = lambda: adaptive(cfg["sparsity"], cfg["n_samples"], paper["tol"], seed=0,
-                                         max_iter=cfg["max_iter"])
+        self.simulate, self.reduce = require("rancf", "simulate", "reduce", feature="reduced")
+        paper, settings = require("validation.cases.modal", "PAPER", "_settings",
+                                  feature="reduced")
+        pendulum = require("validation.mechanisms", "pendulum", feature="reduced")
+        cfg = settings(False)
+        self.h, self.model = paper["h"], pendulum(cfg["n_elements"])
+        self.options = {
+            "full DAE backward-euler": dict(method="backward-euler", formulation="dae",
+                                            tol=paper["tol"]),
+            "full RANCF backward-euler": dict(method="backward-euler", formulation="recursive",
+                                              tol=paper["tol"]),
+            "full RANCF generalized-alpha": dict(method="generalized-alpha"),
+            "adaptive modal": dict(method="backward-euler"),
+        }[method]
+        if method == "adaptive modal":
+            self.model = self.reduce(self.model, cfg["sparsity"], cfg["n_samples"], seed=0,
+                                     tol=paper["tol"], max_iter=cfg["max_iter"])
 
     def time_20_steps(self, method):
-        result = self.integrate(self.system, self.step(), self.q0, self.v0, 20 * self.h, self.h,
-                                output_every=20)
+        result = self.simulate(self.model, 20 * self.h, self.h, output_every=20, **self.options)
+        if result.status != "ok":
+            raise RuntimeError(f"{result.status}: {result.message}")
+
+
+class StiffPendulum:
+    """Issue 12's first target: the 5 x 5 pendulum with E = 210 GPa released from rest, 4 s at
+    h = 1 ms with rancf's defaults (generalized-alpha, rho_inf 0.9, implicit RANCF; Exudyn
+    1.13 took about 0.5 s on the reference machine, the ``peers`` case times both), and the
+    DAE's sparse and dense solvers on the same run."""
+
+    params = ["rancf-implicit", "dae-sparse", "dae-dense"]
+    param_names = ["formulation"]
+    timeout = 300
+    repeat = (1, 5, 30.0)
+
+    def setup(self, label):
+        self.simulate = require("rancf", "simulate")
+        self.chain = pendulum(REFERENCE_DOF, E=E_STEEL)
+        self.options = {"rancf-implicit": {},
+                        "dae-sparse": dict(formulation="dae", linear_solver="sparse"),
+                        "dae-dense": dict(formulation="dae", linear_solver="dense")}[label]
+
+    def time_4s(self, label):
+        result = self.simulate(self.chain, 4.0, 1e-3, method="generalized-alpha",
+                               output_every=100, **self.options)
         if result.status != "ok":
             raise RuntimeError(f"{result.status}: {result.message}")

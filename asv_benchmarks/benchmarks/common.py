@@ -44,11 +44,13 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 #: Features the suite needs, each marked by a file that exists from the commit that introduced
 #: the feature on. "model": the mechanism model of issue 11 (rancf.Model, rancf.State(x, v),
 #: rancf.formulations, rancf.integrators, rancf.elements), which every benchmark of rancf's
-#: own API uses.
+#: own API uses. "reduced": the adaptive modal method as ``rancf.reduce`` (DECISIONS 8);
+#: "progress": ``rancf.simulate(..., progress=...)`` (issue 15).
 FEATURES = {
     "model": "rancf/model/model.py",
     "rod-slider": "validation/cases/rod_slider.py",
-    "modal": "rancf/modal/adaptive.py",
+    "reduced": "rancf/formulations/reduced/reductor.py",
+    "progress": "rancf/progress.py",
 }
 
 

@@ -60,3 +60,26 @@ class Steps:
 
     def time_10_steps(self, label, n_dof):
         self.run()
+
+
+class Progress:
+    """1e5 RK4 steps (100 s) of the 5 x 5 pendulum, E = 21 MPa, dt = 1 ms, with and without
+    the progress bar (``progress="always"``: drawn on stderr, which asv does not show as a
+    terminal). Issue 15: the bar, fed by the compiled loop at its 0.1 s Ctrl-C checks, may not
+    slow the run by more than 2 %: compare the two parameters."""
+
+    params = [False, "always"]
+    param_names = ["progress"]
+    timeout = 300
+    number, repeat = 1, (3, 10, 60.0)
+
+    def setup(self, progress):
+        self.simulate = require("rancf", "simulate")
+        require("rancf.progress", "RunProgress", feature="progress")
+        self.chain, self.state = reference_system(DOFS[0])
+
+    def time_1e5_rk4_steps(self, progress):
+        result = self.simulate(self.chain, 100.0, DT, state=self.state, method="rk4",
+                               check_stability=False, output_every=1000, progress=progress)
+        if result.status != "ok":
+            raise RuntimeError(f"{result.status}: {result.message}")

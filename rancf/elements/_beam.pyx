@@ -11,9 +11,13 @@ function ``D = c/2 int (EA epsdot^2 + EI kappadot^2) ds`` of the same strains, s
 ``EI (kappa + c kappadot)``; the dissipated power is ``2 D = F_D . edot >= 0``.
 
 Each elastic model lists its strains at its Gauss points with their gradients and Hessians in
-e (written out in the model's routine); one accumulation (:c:func:`_add`) turns them into the
-force ``F``, the tangent ``K = dF/de``, the damping matrix ``C = dF/dedot``, the energy and the
-dissipated power, so the force and its tangents come from one description of each model.
+e (written out in the model's routine, the Hessians as sums of symmetric terms); one
+accumulation (:c:func:`_strain`, the Hessian terms :c:func:`_hsym`, :c:func:`_hpair` and
+:c:func:`_tangent`) turns
+them into the force ``F``, the tangent ``K = dF/de``, the damping matrix ``C = dF/dedot``, the
+energy and the dissipated power, so the force and its tangents come from one description of
+each model. The symmetric parts of K and C are summed on their upper triangles and mirrored
+once per element.
 """
 from libc.math cimport sqrt
 from libc.string cimport memset
@@ -82,70 +86,116 @@ cdef inline void _spread(const double* s, const double* v, double* out) noexcept
         out[2 * k + 1] = s[k] * v[1]
 
 
-cdef inline void _sym(double* H, const double* a, const double* b, double coef) noexcept nogil:
-    """H += coef (a b^T + b a^T), 8 x 8."""
-    cdef int i, j
-    for i in range(8):
-        for j in range(8):
-            H[8 * i + j] += coef * (a[i] * b[j] + b[i] * a[j])
-
-
-cdef inline void _blocks(double* H, const double* s, const double* t, const double* A) noexcept nogil:
-    """H += S^T A T (8 x 8) for shape-function derivatives s, t (4,) and A (2 x 2)."""
-    cdef int k, l, i, j
-    for k in range(4):
-        for l in range(4):
-            for i in range(2):
-                for j in range(2):
-                    H[8 * (2 * k + i) + 2 * l + j] += s[k] * t[l] * A[2 * i + j]
-
-
 cdef struct Sums:
     double* f          # 8: F = dU/de + dD/dedot
-    double* K          # 64 or NULL: dF/de
-    double* C          # 64 or NULL: dF/dedot
+    double* K          # 64 or NULL: dF/de (its symmetric part summed on the upper triangle)
+    double* C          # 64 or NULL: dF/dedot (upper triangle)
+    double* Kd         # 64: the damping's non-symmetric part of K (read when c != 0)
     const double* ed   # 8, read when c != 0
     double c           # Kelvin-Voigt damping time (s)
     double U           # strain energy (J)
     double P           # dissipated power (W)
+    double ws          # w sigma of the current strain
+    double wk          # w k of the current strain
+    double Hed[8]      # H edot of the current strain (damped)
 
 
-cdef inline void _add(Sums* a, double w, double k, double value, const double* g,
-                      const double* H) noexcept nogil:
-    """One strain (value, gradient g, Hessian H or NULL if linear in e) at one Gauss point of
-    weight w (m), stiffness k (EA or EI): ``U += w k value^2/2``; with the rate ``r = g . edot``
-    and the stress ``sigma = k (value + c r)``: ``F += w sigma g``,
-    ``K += w (k g g^T + sigma H + c k g (H edot)^T)``, ``C += w c k g g^T``, ``P += w c k r^2``."""
-    cdef double rate = 0.0, sigma, wsigma, x
-    cdef double Hed[8]
+cdef inline void _strain(Sums* a, double w, double k, double value, const double* g) noexcept nogil:
+    """One strain (value, gradient g) at one Gauss point of weight w (m), stiffness k (EA or EI):
+    ``U += w k value^2/2``; with the rate ``r = g . edot`` and the stress
+    ``sigma = k (value + c r)``: ``F += w sigma g``, ``P += w c k r^2``. For the tangents, the
+    strain's Hessian H (if it is not linear in e) follows as terms (:c:func:`_hsym`,
+    :c:func:`_hpair`) that add ``w sigma H`` to K, then :c:func:`_tangent` adds the rest.
+    (Pointers are copied to locals throughout: Python's -fno-strict-aliasing would otherwise
+    reload them after every store.)"""
+    cdef double rate = 0.0, wk = w * k, ws
+    cdef double* f = a.f
+    cdef const double* ed = a.ed
+    cdef int i
+    if a.c != 0.0:
+        for i in range(8):
+            rate += g[i] * ed[i]
+            a.Hed[i] = 0.0
+        a.P += wk * a.c * rate * rate
+    ws = wk * (value + a.c * rate)
+    a.ws, a.wk = ws, wk
+    a.U += 0.5 * wk * value * value
+    for i in range(8):
+        f[i] += ws * g[i]
+
+
+cdef inline void _tangent(Sums* a, const double* g) noexcept nogil:
+    """After the Hessian terms of the strain with gradient g: ``K += w k g g^T`` and, damped,
+    ``C += w c k g g^T`` and ``K += w c k g (H edot)^T``."""
+    cdef double* K = a.K
+    cdef double* C = a.C
+    cdef double* Kd = a.Kd
+    cdef double wk = a.wk, wck = a.wk * a.c, x
     cdef int i, j
-    cdef bint damped = a.c != 0.0
-    if damped:
-        for i in range(8):
-            rate += g[i] * a.ed[i]
-        a.P += w * a.c * k * rate * rate
-    sigma = k * (value + a.c * rate)
-    wsigma = w * sigma
-    a.U += 0.5 * w * k * value * value
     for i in range(8):
-        a.f[i] += wsigma * g[i]
-    if a.K == NULL:
+        x = wk * g[i]
+        for j in range(i, 8):
+            K[8 * i + j] += x * g[j]
+    if a.c == 0.0:
         return
-    if damped and H != NULL:
-        for i in range(8):
-            Hed[i] = 0.0
-            for j in range(8):
-                Hed[i] += H[8 * i + j] * a.ed[j]
     for i in range(8):
+        x = wck * g[i]
         for j in range(8):
-            x = k * g[i] * g[j]
-            if H != NULL:
-                x += sigma * H[8 * i + j]
-                if damped:
-                    x += a.c * k * g[i] * Hed[j]
-            a.K[8 * i + j] += w * x
-            if damped and a.C != NULL:
-                a.C[8 * i + j] += w * a.c * k * g[i] * g[j]
+            Kd[8 * i + j] += x * a.Hed[j]
+        if C != NULL:
+            for j in range(i, 8):
+                C[8 * i + j] += x * g[j]
+
+
+cdef inline void _hsym(Sums* a, const double* u, const double* v, double coef) noexcept nogil:
+    """The strain's Hessian has the term ``coef (u v^T + v u^T)`` (8 x 8)."""
+    cdef double x = a.ws * coef, ue = 0.0, ve = 0.0, ux, vx
+    cdef double* K = a.K
+    cdef const double* ed = a.ed
+    cdef int i, j
+    for i in range(8):
+        ux = x * u[i]
+        vx = x * v[i]
+        for j in range(i, 8):
+            K[8 * i + j] += ux * v[j] + vx * u[j]
+    if a.c != 0.0:
+        for i in range(8):
+            ue += u[i] * ed[i]
+            ve += v[i] * ed[i]
+        for i in range(8):
+            a.Hed[i] += coef * (u[i] * ve + v[i] * ue)
+
+
+cdef inline void _hpair(Sums* a, const double* s, const double* t, const double* A,
+                        double coef) noexcept nogil:
+    """The strain's Hessian has the term ``coef (S^T A T + T^T A^T S)`` for shape-function
+    derivatives s, t (4,) and A (2 x 2): entry (2k+i, 2l+j) is
+    ``coef (s_k t_l A_ij + t_k s_l A_ji)`` (``S^T A S`` is the pair with coef 1/2)."""
+    cdef double x = a.ws * coef
+    cdef double* K = a.K
+    cdef const double* ed = a.ed
+    cdef double se[2]
+    cdef double te[2]
+    cdef double B[4]
+    cdef int r, c, k, l, i, j
+    for i in range(2):
+        for j in range(2):
+            B[2 * i + j] = x * A[2 * i + j]
+    for r in range(8):
+        k, i = r >> 1, r & 1
+        for c in range(r, 8):
+            l, j = c >> 1, c & 1
+            K[8 * r + c] += s[k] * t[l] * B[2 * i + j] + t[k] * s[l] * B[2 * j + i]
+    if a.c != 0.0:
+        for j in range(2):
+            se[j] = te[j] = 0.0
+            for l in range(4):
+                se[j] += s[l] * ed[2 * l + j]
+                te[j] += t[l] * ed[2 * l + j]
+        for k in range(4):
+            for i in range(2):
+                a.Hed[2 * k + i] += coef * (s[k] * (A[2 * i] * te[0] + A[2 * i + 1] * te[1])
+                                            + t[k] * (A[i] * se[0] + A[2 + i] * se[1]))
 
 
 cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
@@ -157,6 +207,7 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
     ``H = S'^T n gv^T + gv n^T S' - (t.r') gv gv^T - (n.r')(hv gv^T + gv hv^T)``;
     ``kappa = n.r''``, ``g = S''^T n - (t.r'') gv``,
     ``H = -S''^T t gv^T - gv t^T S'' - (n.r'') gv gv^T + (t.r'')(hv gv^T + gv hv^T)``.
+    Both Hessians are ``p gv^T + gv p^T``: one symmetric term each.
     """
     cdef double il = 1.0 / l
     cdef double sp[4]
@@ -168,9 +219,7 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
     cdef double gv[8]
     cdef double hv[8]
     cdef double g[8]
-    cdef double Sn[8]
-    cdef double St[8]
-    cdef double H[64]
+    cdef double p[8]
     cdef double d0 = e[4] - e[0], d1 = e[5] - e[1]
     cdef double chord = sqrt(d0 * d0 + d1 * d1)
     cdef double tr, nr, w
@@ -197,13 +246,14 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
         g[1] += nr * gv[1]
         g[4] += nr * gv[4]
         g[5] += nr * gv[5]
+        _strain(a, w, EA, tr - 1.0, g)
         if hess:
-            _spread(sp, nv, Sn)
-            memset(H, 0, 64 * sizeof(double))
-            _sym(H, Sn, gv, 1.0)
-            _sym(H, gv, gv, -0.5 * tr)
-            _sym(H, hv, gv, -nr)
-        _add(a, w, EA, tr - 1.0, g, H if hess else NULL)
+            # H = sym(S'^T n - (t.r'/2) gv - (n.r') hv, gv)
+            _spread(sp, nv, p)
+            for i in range(8):
+                p[i] -= 0.5 * tr * gv[i] + nr * hv[i]
+            _hsym(a, p, gv, 1.0)
+            _tangent(a, g)
         # bending
         tr = tv[0] * r2[0] + tv[1] * r2[1]
         nr = nv[0] * r2[0] + nv[1] * r2[1]
@@ -212,13 +262,14 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
         g[1] -= tr * gv[1]
         g[4] -= tr * gv[4]
         g[5] -= tr * gv[5]
+        _strain(a, w, EI, nr, g)
         if hess:
-            _spread(spp, tv, St)
-            memset(H, 0, 64 * sizeof(double))
-            _sym(H, St, gv, -1.0)
-            _sym(H, gv, gv, -0.5 * nr)
-            _sym(H, hv, gv, tr)
-        _add(a, w, EI, nr, g, H if hess else NULL)
+            # H = sym(-S''^T t - (n.r''/2) gv + (t.r'') hv, gv)
+            _spread(spp, tv, p)
+            for i in range(8):
+                p[i] = -p[i] - 0.5 * nr * gv[i] + tr * hv[i]
+            _hsym(a, p, gv, 1.0)
+            _tangent(a, g)
 
 
 cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
@@ -234,7 +285,6 @@ cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noe
     cdef double r1[2]
     cdef double r2[2]
     cdef double g[8]
-    cdef double H[64]
     cdef double ex[2]
     cdef double I2[4]
     cdef double w
@@ -247,15 +297,17 @@ cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noe
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
         _spread(sp, r1, g)
+        _strain(a, w, EA, 0.5 * (r1[0] * r1[0] + r1[1] * r1[1] - 1.0), g)
         if hess:
-            memset(H, 0, 64 * sizeof(double))
-            _blocks(H, sp, sp, I2)
-        _add(a, w, EA, 0.5 * (r1[0] * r1[0] + r1[1] * r1[1] - 1.0), g, H if hess else NULL)
+            _hpair(a, sp, sp, I2, 0.5)
+            _tangent(a, g)
         for i in range(2):
             ex[0] = 1.0 - i
             ex[1] = <double>i
             _spread(spp, ex, g)
-            _add(a, w, EI, r2[i], g, NULL)
+            _strain(a, w, EI, r2[i], g)
+            if hess:
+                _tangent(a, g)
 
 
 cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
@@ -279,10 +331,8 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
     cdef double c2[2]
     cdef double g[8]
     cdef double gb[8]
-    cdef double H[64]
     cdef double A11[4]
     cdef double A12[4]
-    cdef double A21[4]
     cdef double norm, q, cc, kappa, w
     cdef bint hess = a.K != NULL
     cdef int gp, i, j
@@ -294,13 +344,13 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
         da[0] = r1[0] / norm
         da[1] = r1[1] / norm
         _spread(sp, da, g)
+        _strain(a, w, EA, norm - 1.0, g)
         if hess:
-            memset(H, 0, 64 * sizeof(double))
             for i in range(2):
                 for j in range(2):
                     A11[2 * i + j] = ((1.0 if i == j else 0.0) - da[i] * da[j]) / norm
-            _blocks(H, sp, sp, A11)
-        _add(a, w, EA, norm - 1.0, g, H if hess else NULL)
+            _hpair(a, sp, sp, A11, 0.5)
+            _tangent(a, g)
     for gp in range(3):
         _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
         w = G3W[gp] * l
@@ -319,8 +369,8 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
         _spread(spp, db, gb)
         for i in range(8):
             g[i] += gb[i]
+        _strain(a, w, EI, kappa, g)
         if hess:
-            memset(H, 0, 64 * sizeof(double))
             for i in range(2):
                 for j in range(2):
                     A11[2 * i + j] = (-2.0 * (c1[i] * r1[j] + r1[i] * c1[j]) / (q * q)
@@ -329,30 +379,40 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
                     A12[2 * i + j] = -2.0 * r1[i] * c2[j] / (q * q)
             A12[1] += 1.0 / q      # J^T = [[0, 1], [-1, 0]]
             A12[2] -= 1.0 / q
-            for i in range(2):
-                for j in range(2):
-                    A21[2 * i + j] = A12[2 * j + i]
-            _blocks(H, sp, sp, A11)
-            _blocks(H, sp, spp, A12)
-            _blocks(H, spp, sp, A21)
-        _add(a, w, EI, kappa, g, H if hess else NULL)
+            _hpair(a, sp, sp, A11, 0.5)
+            _hpair(a, sp, spp, A12, 1.0)   # with its transpose, the d2k/dr''dr' block
+            _tangent(a, g)
 
 
 cdef void _sums(int model, const double* e, const double* edot, double l, double EA, double EI,
                 double c, double* f, double* K, double* C, double* U, double* P) noexcept nogil:
     cdef Sums a
+    cdef double Kd[64]
+    cdef int i, j
     memset(f, 0, 8 * sizeof(double))
     if K != NULL:
         memset(K, 0, 64 * sizeof(double))
+        if c != 0.0:
+            memset(Kd, 0, 64 * sizeof(double))
     if C != NULL:
         memset(C, 0, 64 * sizeof(double))
-    a.f, a.K, a.C, a.ed, a.c, a.U, a.P = f, K, C, edot, c, 0.0, 0.0
+    a.f, a.K, a.C, a.Kd, a.ed, a.c, a.U, a.P = f, K, C, Kd, edot, c, 0.0, 0.0
     if model == SHABANA:
         _shabana(e, l, EA, EI, &a)
     elif model == BERZERI:
         _berzeri(e, l, EA, EI, &a)
     else:
         _reissner(e, l, EA, EI, &a)
+    # the symmetric parts were summed on the upper triangles
+    for i in range(8):
+        for j in range(i):
+            if K != NULL:
+                K[8 * i + j] = K[8 * j + i]
+            if C != NULL:
+                C[8 * i + j] = C[8 * j + i]
+    if K != NULL and c != 0.0:
+        for i in range(64):
+            K[i] += Kd[i]
     U[0] = a.U
     P[0] = a.P
 

@@ -26,6 +26,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
+from rancf.formulations._problem import factor_cost
 
 cnp.import_array()
 
@@ -65,6 +66,14 @@ cdef class LinearSystem:
         else:
             self.iperm = np.arange(max(N, 1), dtype=np.intc)
             self.work = np.zeros(max(N * N, 1))
+
+    def flops(self):
+        """(factorization, solve) floating-point operations: banded ``2 N kl (kl + ku + 1)``,
+        ``2 N (2 kl + ku + 1)``; dense ``2 N^3 / 3``, ``2 N^2``."""
+        cdef double N = self.N
+        if self.banded:
+            return 2.0 * N * self.kl * (self.kl + self.ku + 1), 2.0 * N * (2 * self.kl + self.ku + 1)
+        return 2.0 * N ** 3 / 3.0, 2.0 * N * N
 
     @property
     def bandwidth(self):
@@ -178,6 +187,7 @@ cdef class DAEKernel(StepProblem):
         cols = np.concatenate([np.asarray(parts[k][1], dtype=np.int64) for k in order])
         N = self.n + self.m
         self.lu = LinearSystem(N, rows, cols, banded)
+        self.factor_cost = factor_cost(self.md.n_el, *self.lu.flops())
         self.lu_proj = LinearSystem(N, rows, cols, banded) if projection else None
         keys = cols * N + rows
         uniq, inverse = np.unique(keys, return_inverse=True)

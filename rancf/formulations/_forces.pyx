@@ -257,17 +257,37 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
 
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil:
     """out = M a (n_x): the model's block mass matrix (element mass matrices on their two
-    vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a."""
+    vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a.
+
+    An element mass matrix is ``kron(m, I2)`` (``S = [s_k I2]``; :func:`bind_model` checks it),
+    so its x-x entries ``m_kl = M[2k, 2l]`` act on the x and the y components alike: 32
+    multiplications an element instead of 64."""
     cdef const double* M
-    cdef int s, i, j, u, v
+    cdef const double* au
+    cdef const double* av
+    cdef double* ou
+    cdef double* ov
+    cdef double sx, sy
+    cdef int s, i, k
     memset(out, 0, 4 * d.n_v * sizeof(double))
     for s in range(d.n_el):
         M = d.el_mass + 64 * s
-        u = 4 * d.el_vertices[2 * s]
-        v = 4 * d.el_vertices[2 * s + 1]
-        for i in range(8):
-            for j in range(8):
-                out[(u if i < 4 else v - 4) + i] += M[8 * i + j] * a[(u if j < 4 else v - 4) + j]
+        au = a + 4 * d.el_vertices[2 * s]
+        av = a + 4 * d.el_vertices[2 * s + 1]
+        ou = out + 4 * d.el_vertices[2 * s]
+        ov = out + 4 * d.el_vertices[2 * s + 1]
+        # shape k of the element: node A's position (0) and slope (1), node B's (2, 3)
+        for k in range(4):
+            sx = (M[16 * k] * au[0] + M[16 * k + 2] * au[2]
+                  + M[16 * k + 4] * av[0] + M[16 * k + 6] * av[2])
+            sy = (M[16 * k] * au[1] + M[16 * k + 2] * au[3]
+                  + M[16 * k + 4] * av[1] + M[16 * k + 6] * av[3])
+            if k < 2:
+                ou[2 * k] += sx
+                ou[2 * k + 1] += sy
+            else:
+                ov[2 * k - 4] += sx
+                ov[2 * k - 3] += sy
     for i in range(4 * d.n_v):
         out[i] += d.body_mass[i] * a[i]
 
@@ -319,6 +339,10 @@ cdef void bind_model(ModelData* d, dict a) except *:
     d.el_EA = <const double*>_ptr(a, "el_EA", np.float64)
     d.el_EI = <const double*>_ptr(a, "el_EI", np.float64)
     d.el_damping = <const double*>_ptr(a, "el_damping", np.float64)
+    M = a["el_mass"].reshape(-1, 4, 2, 4, 2)
+    if not (np.all(M[:, :, 0, :, 1] == 0.0) and np.all(M[:, :, 1, :, 0] == 0.0)
+            and np.all(M[:, :, 0, :, 0] == M[:, :, 1, :, 1])):
+        raise ValueError("element mass matrices must be kron(m, I2) (mass_times relies on it)")
     d.el_mass = <const double*>_ptr(a, "el_mass", np.float64)
     d.gravity = <const double*>_ptr(a, "gravity", np.float64)
     d.body_mass = <const double*>_ptr(a, "body_mass", np.float64)

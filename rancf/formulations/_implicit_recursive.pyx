@@ -54,7 +54,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
-    cdef bint timed, effort_timed, driven
+    cdef bint timed, effort_timed, driven, powerless
     cdef Tree* d
     cdef ModelData* md
     cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero
@@ -78,7 +78,14 @@ cdef class RecursiveProblem(StepProblem):
         self.g = np.zeros(max(self.n, 1))
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
+        # no loads, efforts, drives or damping: no work done and nothing dissipated
+        self.powerless = not (self.driven or self.md.n_loads
+                              or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
+                              or np.asarray(forces.arrays["el_damping"])[:self.md.n_el].any())
         self.last_t = np.nan
+        # element tangents and the leaves-first elimination against the residual's forces and
+        # sweeps, all O(n): 7.9 (Shabana) and 6.4 (Berzeri) iterations measured with callgrind
+        self.factor_cost = 7.0
         # drives, loads and efforts come from the force kernels' input buffers
         self.d.m = self.md
         kernel.arrays["Mel"] = np.asarray(self.blocks)
@@ -111,15 +118,21 @@ cdef class RecursiveProblem(StepProblem):
         self.d.theta_in = NULL
         return 0
 
-    cdef int _forces(self, double t) except -1:
-        """F = applied + internal node forces at the last kinematics (efforts evaluated)."""
-        cdef double U
+    cdef int _joints(self, double t) except -1:
+        """Joint coordinates at the last kinematics (the angles' branch follows them) and the
+        efforts at them."""
         joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         memcpy(&self.qref[0], &self.q[0], self.md.n_joints * sizeof(double))
         if self.effort_timed:
             np.asarray(self.inputs.q)[:] = np.asarray(self.q)
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd)
             self.inputs.efforts(t)
+        return 0
+
+    cdef int _forces(self, double t) except -1:
+        """F = applied + internal node forces at the last kinematics (efforts evaluated)."""
+        cdef double U
+        self._joints(t)
         memset(&self.F[0], 0, self.d.n_x * sizeof(double))
         applied_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
         element_forces(self.md, self.d.X, self.d.V, &self.F[0], &U)
@@ -132,14 +145,31 @@ cdef class RecursiveProblem(StepProblem):
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
         """g = B^T (F - M A_b)."""
-        cdef int i
+        return self.dynamic_residual(q, v, t, &self.zero[0], 0.0, -1.0, out)
+
+    cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
+                              double c_m, double c_f, double* out) except -1:
+        """``c_m Omega a - c_f g = B^T (M (c_m B a + c_f A_b) - c_f F)`` in one kinematics pass
+        and one pair of sweeps."""
+        cdef int i, n = self.n
+        cdef double s
+        if c_f == 0.0:
+            self.mass_action(q, t, a, out)
+            for i in range(n):
+                out[i] *= c_m
+            return 0
         self._kinematics(q, v, t)
         self._forces(t)
-        apply_B(self.d, &self.zero[0], &self.A[0], True)
-        block_mass_times(self.md, &self.A[0], &self.f[0])
-        for i in range(self.d.n_x):
-            self.f[i] = self.F[i] - self.f[i]
-        apply_BT(self.d, &self.f[0], out)
+        s = c_m / c_f
+        for i in range(n):
+            self.g[i] = s * a[i]
+        with nogil:
+            # A = B (c_m / c_f) a + A_b, f = c_f (M A - F), out = B^T f
+            apply_B(self.d, &self.g[0], &self.A[0], True)
+            block_mass_times(self.md, &self.A[0], &self.f[0])
+            for i in range(self.d.n_x):
+                self.f[i] = c_f * (self.f[i] - self.F[i])
+            apply_BT(self.d, &self.f[0], out)
         return 0
 
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
@@ -197,8 +227,14 @@ cdef class RecursiveProblem(StepProblem):
     cdef int power(self, const double* q, const double* v, const double* a, double t,
                    const double* lam, double* p) except -1:
         cdef int j
+        if self.powerless:
+            p[0] = p[1] = 0.0
+            return 0
         self._kinematics(q, v, t)
-        self._forces(t)
+        if self.driven:
+            self._forces(t)     # the reactions of the drives need the node forces
+        else:
+            self._joints(t)
         powers(self.md, self.d.X, self.d.V, &self.qd[0], &self.scratch[0], p)
         if self.driven:
             self._reactions(a)

@@ -2,8 +2,12 @@
 
 cdef class StepProblem:
     cdef readonly int n, m
+    cdef public double factor_cost
+    cdef object _work      # (n,) work array of dynamic_residual, made on first use
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1
+    cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
+                              double c_m, double c_f, double* out) except -1
     cdef int constraint(self, const double* q, double t, double* out) except -1
     cdef int constraint_force(self, const double* q, const double* lam, double t,
                               double* out) except -1

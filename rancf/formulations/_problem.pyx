@@ -9,6 +9,7 @@ Python (the DAE formulation, the rod-slider of the validation layer): its method
 problem's, with the GIL, on NumPy views of the loop's buffers.
 
 Every method returns 0 (``power`` returns 1 when the problem does not track work) or raises.
+:func:`factor_cost` estimates what a factorization costs in Newton iterations.
 """
 import numpy as np
 
@@ -18,13 +19,45 @@ from rancf.formulations.problem import IndexThreeDAE
 cdef class StepProblem:
     """Base of the C-level problems: ``n`` coordinates, ``m`` constraints (see the module
     docstring). ``solve`` takes the right-hand side ``[r_dyn; r_con]`` (n + m) and leaves the
-    solution ``[da; dlam]`` in place, with the matrix of the last ``factor``."""
+    solution ``[da; dlam]`` in place, with the matrix of the last ``factor``.
+
+    ``factor_cost`` is the cost of one ``factor`` in Newton iterations (one residual and one
+    solve), estimated by the formulation from its operation counts (10 when unknown); the loop
+    weighs it against the iterations a stale matrix costs (rancf/integrators/_implicit.pyx).
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self.factor_cost = 10.0
 
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         raise NotImplementedError
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
         raise NotImplementedError
+
+    cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
+                              double c_m, double c_f, double* out) except -1:
+        """out = c_m M(q) a - c_f F(q, v, t) (n): the loop's residual without the constraint
+        terms. A term whose coefficient is zero is not evaluated. This default calls
+        ``mass_action`` and ``force``; a formulation that shares work between the two (the
+        recursion's kinematics and sweeps) evaluates them in one pass."""
+        cdef int i, n = self.n
+        cdef double[::1] work
+        if c_m != 0.0:
+            self.mass_action(q, t, a, out)
+            for i in range(n):
+                out[i] *= c_m
+        else:
+            for i in range(n):
+                out[i] = 0.0
+        if c_f != 0.0:
+            if self._work is None:
+                self._work = np.zeros(max(n, 1))
+            work = self._work
+            self.force(q, v, t, &work[0])
+            for i in range(n):
+                out[i] -= c_f * work[i]
+        return 0
 
     cdef int constraint(self, const double* q, double t, double* out) except -1:
         raise NotImplementedError
@@ -60,6 +93,23 @@ cdef class StepProblem:
     def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
         return {}
+
+
+#: Operation counts (flops) of one beam element's force and of its tangent matrices, the
+#: element's share of a residual and of a Newton matrix (from rancf/elements/_beam.pyx: about
+#: 300 for the force at three to five Gauss points, ten times that for the tangents).
+ELEMENT_FORCE_FLOPS = 300.0
+ELEMENT_TANGENT_FLOPS = 3000.0
+
+
+def factor_cost(int n_elements, double factor_flops, double solve_flops):
+    """A factorization's cost in Newton iterations: ``(n_el T + LU) / (n_el F + S)`` with the
+    element's force F and tangent T (:data:`ELEMENT_FORCE_FLOPS`, :data:`ELEMENT_TANGENT_FLOPS`)
+    and the linear solver's factorization LU and solve S (flops). An order of magnitude is what
+    the loop needs (measured with callgrind on the 5 x 5 pendulum: 6.8 for the banded DAE, 18
+    for the dense one; the recursion's sweeps are O(n) like its residual: 6.4 to 7.9)."""
+    return ((n_elements * ELEMENT_TANGENT_FLOPS + factor_flops)
+            / max(n_elements * ELEMENT_FORCE_FLOPS + solve_flops, 1.0))
 
 
 cdef inline object _view(const double* p, int n):

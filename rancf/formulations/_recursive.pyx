@@ -517,6 +517,15 @@ cdef int factorize(Tree* d) noexcept nogil:
     return 0
 
 
+cdef inline void _gemv4(const double* M, const double* x, double s, double* y) noexcept nogil:
+    """y += s M x for a 4 x 4 block M (row-major); x is read once into registers (the blocks and
+    vectors all live in the tree's arrays, which the compiler must assume may overlap)."""
+    cdef double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3]
+    cdef int i
+    for i in range(4):
+        y[i] += s * (M[4 * i] * x0 + M[4 * i + 1] * x1 + M[4 * i + 2] * x2 + M[4 * i + 3] * x3)
+
+
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil:
     """Accelerations of ``B^T Mel B beta' = B^T f + g`` (f in d.f, reduced in place).
 
@@ -529,8 +538,8 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     cdef double r[2]
     cdef double eta[2]
     cdef double* f
-    cdef double* fp
-    cdef const double* c
+    cdef double* A
+    cdef const double* W
     # leaves to root
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
@@ -540,44 +549,37 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             if g != NULL:
                 for i in range(4):
                     f[i] += g[b + i]
-            fp = d.f + 4 * d.pred[v]
-            for i in range(4):
-                for k in range(4):
-                    fp[i] -= d.L[16 * v + 4 * i + k] * f[k]
+            _gemv4(d.L + 16 * v, f, -1.0, d.f + 4 * d.pred[v])
             continue
         pv = d.parent[v]
         if pv < 0:
             continue
-        fp = d.f + 4 * pv
-        nb = d.nb[v]
-        c = d.c + 4 * v
-        for i in range(4):
-            for k in range(4):
-                fp[i] += d.T[16 * v + 4 * i + k] * f[k]
-                if bias:
-                    fp[i] -= d.chiTHa[16 * v + 4 * i + k] * c[k]
-            if g != NULL:
+        _gemv4(d.T + 16 * v, f, 1.0, d.f + 4 * pv)
+        if bias:
+            _gemv4(d.chiTHa + 16 * v, d.c + 4 * v, -1.0, d.f + 4 * pv)
+        if g != NULL:
+            nb = d.nb[v]
+            W = d.W + 8 * v
+            for i in range(4):
                 for k in range(nb):
-                    fp[i] -= d.W[8 * v + 2 * i + k] * g[b + k]
+                    d.f[4 * pv + i] -= W[2 * i + k] * g[b + k]
     # root to leaves
     for idx in range(d.n_v):
         v = d.order[idx]
         f = d.f + 4 * v
+        A = d.A + 4 * v
         b = d.boff[v]
         if d.code[v] == FREE:
-            _mv(d.Hinv + 16 * v, f, d.A + 4 * v, 4, 4)
-            pv = d.pred[v]
-            for i in range(4):
-                for k in range(4):
-                    d.A[4 * v + i] -= d.G[16 * v + 4 * i + k] * d.A[4 * pv + k]
-            memcpy(out + b, d.A + 4 * v, 4 * sizeof(double))
+            A[0] = A[1] = A[2] = A[3] = 0.0
+            _gemv4(d.Hinv + 16 * v, f, 1.0, A)
+            _gemv4(d.G + 16 * v, d.A + 4 * d.pred[v], -1.0, A)
+            memcpy(out + b, A, 4 * sizeof(double))
             continue
         pv = d.parent[v]
         for i in range(4):
             y4[i] = d.c[4 * v + i] if bias else 0.0
-            if pv >= 0:
-                for k in range(4):
-                    y4[i] += d.chi[16 * v + 4 * i + k] * d.A[4 * pv + k]
+        if pv >= 0:
+            _gemv4(d.chi + 16 * v, d.A + 4 * pv, 1.0, y4)
         nb = d.nb[v]
         for k in range(nb):
             r[k] = 0.0 if g == NULL else g[b + k]
@@ -589,9 +591,9 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
                 eta[k] += d.Dinv[4 * v + 2 * k + i] * r[i]
             out[b + k] = eta[k]
         for i in range(4):
-            d.A[4 * v + i] = y4[i]
+            A[i] = y4[i]
             for k in range(nb):
-                d.A[4 * v + i] += d.eps[8 * v + 2 * i + k] * eta[k]
+                A[i] += d.eps[8 * v + 2 * i + k] * eta[k]
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -621,41 +623,44 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
     beta without the drives' terms, or, with ``bias``, the node accelerations
     ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta."""
     cdef int idx, v, pv, i, k, b
+    cdef double* Vv
     for idx in range(d.n_v):
         v = d.order[idx]
         b = d.boff[v]
+        Vv = V + 4 * v
         if d.code[v] == FREE:
-            memcpy(V + 4 * v, beta + b, 4 * sizeof(double))
+            memcpy(Vv, beta + b, 4 * sizeof(double))
             continue
         pv = d.parent[v]
         for i in range(4):
-            V[4 * v + i] = d.c[4 * v + i] if bias else 0.0
-            if pv >= 0:
-                for k in range(4):
-                    V[4 * v + i] += d.chi[16 * v + 4 * i + k] * V[4 * pv + k]
+            Vv[i] = d.c[4 * v + i] if bias else 0.0
             for k in range(d.nb[v]):
-                V[4 * v + i] += d.eps[8 * v + 2 * i + k] * beta[b + k]
+                Vv[i] += d.eps[8 * v + 2 * i + k] * beta[b + k]
+        if pv >= 0:
+            _gemv4(d.chi + 16 * v, V + 4 * pv, 1.0, Vv)
 
 
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
     """out = B^T F (n_beta): generalized forces of the node forces F (n_x, overwritten by the
     leaves-to-root accumulation ``F_p += chi^T F_c``) at the last kinematics."""
     cdef int idx, v, pv, i, k, b
+    cdef double f0, f1, f2, f3
+    cdef const double* chi
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
         b = d.boff[v]
         if d.code[v] == FREE:
             memcpy(out + b, F + 4 * v, 4 * sizeof(double))
             continue
+        f0, f1, f2, f3 = F[4 * v], F[4 * v + 1], F[4 * v + 2], F[4 * v + 3]
         for k in range(d.nb[v]):
-            out[b + k] = 0.0
-            for i in range(4):
-                out[b + k] += d.eps[8 * v + 2 * i + k] * F[4 * v + i]
+            out[b + k] = (d.eps[8 * v + k] * f0 + d.eps[8 * v + 2 + k] * f1
+                          + d.eps[8 * v + 4 + k] * f2 + d.eps[8 * v + 6 + k] * f3)
         pv = d.parent[v]
         if pv >= 0:
+            chi = d.chi + 16 * v
             for i in range(4):
-                for k in range(4):
-                    F[4 * pv + i] += d.chi[16 * v + 4 * k + i] * F[4 * v + k]
+                F[4 * pv + i] += chi[i] * f0 + chi[4 + i] * f1 + chi[8 + i] * f2 + chi[12 + i] * f3
 
 
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:

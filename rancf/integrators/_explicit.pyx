@@ -10,7 +10,8 @@ called with the stage times, so drives and loads see t. At every output the join
 
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
 generalized mass, 4 step size underflow (adaptive only), 5 an input function raised,
-6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`).
+6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`, which also
+feeds a progress report).
 """
 import numpy as np
 
@@ -36,7 +37,7 @@ cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept
 def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_out,
               double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
               const double[::1] b_err, bint fsal, int order, double rtol, double atol,
-              double bound, double[:, ::1] Y, double[:, ::1] Q):
+              double bound, double[:, ::1] Y, double[:, ::1] Q, progress=None):
     """Integrate y' = f(t, y) from t = 0 and store y at the times ``t_out`` into ``Y``.
 
     Parameters
@@ -64,6 +65,8 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
         Output, filled row by row.
     Q : (n_out, max(n_joints, 1))
         The branch of the joint angles at each output.
+    progress : callable, optional
+        ``progress(t, steps)``, called every 0.1 s of wall time (rancf.integrators._interrupt).
 
     Returns
     -------
@@ -91,8 +94,8 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
     cdef Watch watch
     Y[0, :] = y0
     memcpy(&Q[0, 0], d.qref, n_q * sizeof(double))
+    start_watch(&watch, progress)
     with nogil:
-        start_watch(&watch)
         while n_saved < n_out:
             target = t_out[n_saved]
             hh = h
@@ -152,7 +155,7 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
             status = _check(&y[0], n_y, d.n_v, bound)
             if status:
                 break
-            if interrupted(&watch):
+            if interrupted(&watch, t):
                 status = 6
                 break
             if hit:

@@ -13,7 +13,12 @@ asks for a new matrix at the current iterate, so the iteration kept contracts at
 theta and the error left when ``max |dq| <= tol`` stops it is below ``tol theta / (1 - theta)
 <= tol`` (Hairer and Wanner, Solving ODEs II, IV.8); a step that does not converge with a kept
 matrix is retried once from its predictor with a matrix refactored at every iteration (full
-Newton), as stiff solvers do. ``reuse=False`` refactors at every iteration (full Newton).
+Newton), as stiff solvers do. A step that took k iterations starts the next one with a new
+matrix made at its predictor when the iterations it would save, ``(k - 2)`` over the ``3`` steps
+a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
+iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
+within a step wastes iterations (5 x 5 pendulum, E = 210 GPa: 4.9 -> 3.8 iterations per step;
+modal pendulum: 9.6 -> 4.0). ``reuse=False`` refactors at every iteration (full Newton).
 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
@@ -55,6 +60,12 @@ class StepFailure(Exception):
         self.message = message
 
 
+#: Iterations a step takes with a Newton matrix made at its predictor (2 on the stiff pendulum,
+#: 2 to 3 on the modal one), and the steps a new matrix serves before it is as stale as the old.
+cdef int FRESH_ITERATIONS = 2
+cdef int HORIZON = 3
+
+
 cdef inline double _maxabs(const double* x, int n) noexcept nogil:
     cdef double m = 0.0
     cdef int i
@@ -92,6 +103,7 @@ cdef class Stepper:
     cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
+    cdef int last_iterations
     cdef double hb, hg, t1, t_e, w, c_mq, _last_dq
     cdef object strategy
     cdef object equations
@@ -118,6 +130,7 @@ cdef class Stepper:
         self.equations = StepEquations(self) if strategy is not None else None
         self.nfev = self.njev = self.nlu = self.newton_iterations = self.steps = 0
         self.factored = False
+        self.last_iterations = 0
 
     # --- the step's equations -----------------------------------------------------------------
     cdef void _prepare(self):
@@ -147,19 +160,14 @@ cdef class Stepper:
     cdef int _old_residual(self) except -1:
         """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark)."""
         cdef int i, n = self.n
-        for i in range(n):
-            self.r_old[i] = 0.0
-        if self.intermediate:
+        if self.intermediate or (self.am == 1.0 and self.af == 1.0):
+            for i in range(n):
+                self.r_old[i] = 0.0
             return 0
-        if self.am != 1.0:
-            self.p.mass_action(&self.q[0], self.t, &self.a[0], &self.f[0])
-            for i in range(n):
-                self.r_old[i] += (1.0 - self.am) * self.f[i]
+        self.p.dynamic_residual(&self.q[0], &self.v[0], self.t, &self.a[0], 1.0 - self.am,
+                                1.0 - self.af, &self.r_old[0])
         if self.af != 1.0:
-            self.p.force(&self.q[0], &self.v[0], self.t, &self.f[0])
             self.nfev += 1
-            for i in range(n):
-                self.r_old[i] -= (1.0 - self.af) * self.f[i]
             if self.m:
                 self.p.constraint_force(&self.q[0], &self.lam[0], self.t, &self.f[0])
                 for i in range(n):
@@ -185,19 +193,15 @@ cdef class Stepper:
         cdef double af = self.af, am = self.am
         self._point(a1)
         if self.intermediate:
-            self.p.mass_action(&self.q_e[0], self.t_e, &self.a_e[0], r)
-            self.p.force(&self.q_e[0], &self.v_e[0], self.t_e, &self.f[0])
-            for i in range(n):
-                r[i] -= self.f[i]
+            self.p.dynamic_residual(&self.q_e[0], &self.v_e[0], self.t_e, &self.a_e[0], 1.0, 1.0, r)
             if m:
                 self.p.constraint_force(&self.q_e[0], lam, self.t_e, &self.f[0])
                 for i in range(n):
                     r[i] += self.f[i]
         else:
-            self.p.mass_action(&self.q1[0], self.t1, a1, r)
-            self.p.force(&self.q1[0], &self.v1[0], self.t1, &self.f[0])
+            self.p.dynamic_residual(&self.q1[0], &self.v1[0], self.t1, a1, am, af, r)
             for i in range(n):
-                r[i] = am * r[i] - af * self.f[i] + self.r_old[i]
+                r[i] += self.r_old[i]
             if m:
                 self.p.constraint_force(&self.q1[0], lam, self.t1, &self.f[0])
                 for i in range(n):
@@ -277,6 +281,8 @@ cdef class Stepper:
             np.asarray(self.a1)[:] = a1
             np.asarray(self.lam1)[:m] = lam1
         else:
+            if (self.last_iterations - FRESH_ITERATIONS) * HORIZON > self.p.factor_cost:
+                self.factored = False       # the kept matrix has grown stale: a new one now
             it = self._newton(not self.reuse)
             if it < 0 and self.reuse:
                 # retry once from the predictor with full Newton
@@ -298,6 +304,7 @@ cdef class Stepper:
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
         self.steps += 1
+        self.last_iterations = it
         return it
 
     # --- start and run ------------------------------------------------------------------------
@@ -329,9 +336,10 @@ cdef class Stepper:
         return (self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
                 np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy())
 
-    def run(self, long n_steps, long output_every, record):
+    def run(self, long n_steps, long output_every, record, progress=None):
         """Take n_steps steps; ``record(t, q, v, a, lam, violations, iterations, energy)`` is
-        called at every output step (and the last). Returns (status, message)."""
+        called at every output step (and the last), ``progress(t, steps)`` every 0.1 s of wall
+        time (rancf.integrators._interrupt). Returns (status, message)."""
         cdef long k
         cdef int it, i, worst_it = 0, tracked
         cdef double p_old[2]
@@ -344,7 +352,7 @@ cdef class Stepper:
         worst[0] = worst[1] = worst[2] = 0.0
         tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
         self._record(record, 0, energy)
-        start_watch(&watch)
+        start_watch(&watch, progress)
         status, message = "ok", ""
         for k in range(1, n_steps + 1):
             try:
@@ -371,7 +379,7 @@ cdef class Stepper:
                 return "failed", f"at t = {self.t + self.h:.6g} s: {exc}"
             except KeyboardInterrupt:
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
-            if interrupted(&watch):
+            if interrupted(&watch, self.t):
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
         return status, message
 

@@ -331,7 +331,7 @@ def test_derived_count_is_linear_in_the_chain():
     c5, c10, c20 = (derived_multiplications(n, 5) for n in (5, 10, 20))
     for key in ("evaluation", "factorization"):
         assert c20[key] - c10[key] == 2 * (c10[key] - c5[key])
-    assert c5["evaluation"] == 8684 and c5["factorization"] == 9638  # 5 x 5: the docstring's sums
+    assert c5["evaluation"] == 8534 and c5["factorization"] == 9638  # 5 x 5: the docstring's sums
 
 
 # ----------------------------------------------------------------------------- the quick run
@@ -373,10 +373,10 @@ def test_quick_rigid_limit(quick_run):
 
 def test_quick_scaling_operation_count(quick_run):
     c = values(quick_run[1]["scaling"])
-    assert c["eq. 57, counted from the kernels' loops"]["value"] == pytest.approx(8684 / 110)
+    assert c["eq. 57, counted from the kernels' loops"]["value"] == pytest.approx(8534 / 110)
     if c["eq. 57, instrumented"]["limit"] is not None:                        # valgrind installed
-        assert 70 < c["eq. 57, instrumented"]["value"] < 78                   # 74.5 per DOF
-        assert 0.9 < c["derived count describes the compiled code"]["value"] < 1.0   # 0.943
+        assert 70 < c["eq. 57, instrumented"]["value"] < 78                   # 73.5 per DOF
+        assert 0.9 < c["derived count describes the compiled code"]["value"] < 1.0   # 0.948
         assert c["matrix processing, instrumented"]["value"] < 400            # 322 per element
 
 
@@ -395,6 +395,11 @@ def test_quick_peers(quick_run):
     converged = [v for k, v in c.items() if "converged Exudyn" in k]
     assert converged and all(v["value"] < 1.0 for v in converged)             # 0.78 mm
     assert c["Shabana vs Reissner gap shrinks with the mesh"]["value"] < 0.45  # 0.419
+    # issue 12 against Exudyn (ratios pair by pair; measured 0.17, 0.19, 0.16; limits 0.5, 0.5, 0.25)
+    speed = [v for k, v in c.items() if k.startswith("speed: ")]
+    assert len(speed) == 3 and all(v["verdict"] == PASS for v in speed)
+    assert c["Newton iterations on the stiff pendulum"]["value"] < 3.9        # 3.82
+    assert c["implicit step at 110 DOF"]["limit"] is None                     # judged in full runs
 
 
 def test_quick_rod_slider(quick_run):

@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+import rancf
 from validation.case import Case, Check, Outcome, progress
 from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, rk4_step, timed
 
@@ -34,6 +35,13 @@ MESHES = (5, 10, 20)  # elements per body for the model-difference study
 CRITERION_MM = 5.0  # mm: rancf reissner (RK4) vs converged Exudyn at E = 21 MPa over t <= 3.5 s
 SAME_SCHEME_MM = 0.1  # mm: rancf implicit vs Exudyn, same element model, scheme and step
 MESH_RATIO = 0.7  # largest ratio of the Shabana-Reissner gap per doubling of the mesh
+#: Speed (issue 12, DECISIONS 14): rancf's defaults against Exudyn's generalized-alpha with its
+#: default spectral radius 0.9, modified Newton and tolerances, sparse solver, both at 1 ms.
+SPEED_RHO_INF = 0.9
+SPEED_LIMITS = {"stiff": 0.5, "modal": 0.5, "soft": 0.25}  # rancf / Exudyn wall time
+STEP_LIMIT_US = 30.0  # implicit step at 110 DOF, E = 210 GPa
+ITERATION_LIMIT = 4.0  # Newton iterations per step on the stiff pendulum (DECISIONS 13)
+SPEED_REPEATS = {True: 3, False: 5}
 
 
 def exudyn_version():
@@ -44,46 +52,45 @@ def exudyn_version():
     return exudyn.__version__
 
 
-def exudyn_tip(E: float, t_end: float, h: float, elements_per_body: int = 5):
-    """Simulate the reference chain in Exudyn; returns t (n,), tip (n, 2) and the wall time (s).
-
-    The wall time covers ``SolveDynamic`` only (model building excluded, as for rancf where
-    the chain is built before ``simulate``).
-    """
-    import exudyn as exu
+def _exudyn_beams(mbs, beams, rho_A, EA, EI, gravity):
+    """Exudyn cables (ObjectANCFCable2D, nodes NodePoint2DSlope1) along +x: ``beams`` is a list
+    of (x0, length, elements); each beam's first node is pinned by an ObjectJointRevolute2D to
+    the previous beam's last node (the first to the origin), gravity a LoadMassProportional.
+    Returns the last node."""
+    import exudyn as exu  # noqa: F401  (the item interface needs the module loaded)
     from exudyn.itemInterface import (LoadMassProportional, MarkerBodyMass, MarkerBodyPosition,
                                       MarkerNodePosition, NodePoint2DSlope1, ObjectANCFCable2D,
-                                      ObjectGround, ObjectJointRevolute2D, SensorNode)
+                                      ObjectGround, ObjectJointRevolute2D)
 
-    p = REFERENCE
-    A, I = p["side"] ** 2, p["side"] ** 4 / 12
-    l = p["body_length"] / elements_per_body
-    SC = exu.SystemContainer()
-    mbs = SC.AddSystem()
     ground = mbs.AddObject(ObjectGround())
     previous = mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0]))
-    for b in range(p["n_bodies"]):
-        x0 = b * p["body_length"]
+    for x0, length, n_el in beams:
+        l = length / n_el
         nodes = [mbs.AddNode(NodePoint2DSlope1(referenceCoordinates=[x0 + i * l, 0, 1, 0]))
-                 for i in range(elements_per_body + 1)]
-        for i in range(elements_per_body):
-            cable = mbs.AddObject(ObjectANCFCable2D(length=l, massPerLength=p["rho"] * A,
-                                                    bendingStiffness=E * I, axialStiffness=E * A,
-                                                    nodeNumbers=[nodes[i], nodes[i + 1]]))
+                 for i in range(n_el + 1)]
+        for i in range(n_el):
+            cable = mbs.AddObject(ObjectANCFCable2D(length=l, massPerLength=rho_A, bendingStiffness=EI,
+                                                    axialStiffness=EA, nodeNumbers=[nodes[i], nodes[i + 1]]))
             mass = mbs.AddMarker(MarkerBodyMass(bodyNumber=cable))
-            mbs.AddLoad(LoadMassProportional(markerNumber=mass, loadVector=[0, -p["gravity"], 0]))
+            mbs.AddLoad(LoadMassProportional(markerNumber=mass, loadVector=[0, -gravity, 0]))
         first = mbs.AddMarker(MarkerNodePosition(nodeNumber=nodes[0]))
         mbs.AddObject(ObjectJointRevolute2D(markerNumbers=[previous, first]))
         previous = mbs.AddMarker(MarkerNodePosition(nodeNumber=nodes[-1]))
-    sensor = mbs.AddSensor(SensorNode(nodeNumber=nodes[-1], storeInternal=True, writeToFile=False,
-                                      outputVariableType=exu.OutputVariableType.Position))
-    mbs.Assemble()
+    return nodes[-1]
+
+
+def _exudyn_solve(mbs, t_end: float, h: float, rho_inf: float):
+    """Exudyn's generalized-alpha at the fixed step h with spectral radius rho_inf, its default
+    Newton (modified Newton, relative tolerance 1e-8, absolute 1e-10) and the sparse solver;
+    returns the wall time of ``SolveDynamic`` (s): assembly excluded, as rancf's wall time
+    excludes building the model."""
+    import exudyn as exu
 
     s = exu.SimulationSettings()
     s.timeIntegration.endTime = t_end
     s.timeIntegration.numberOfSteps = int(round(t_end / h))
     s.timeIntegration.automaticStepSize = False
-    s.timeIntegration.generalizedAlpha.spectralRadius = RHO_INF
+    s.timeIntegration.generalizedAlpha.spectralRadius = rho_inf
     s.timeIntegration.verboseMode = 0
     s.solution.sensors.writePeriod = OUTPUT_DT
     s.solution.file.write = False
@@ -92,9 +99,38 @@ def exudyn_tip(E: float, t_end: float, h: float, elements_per_body: int = 5):
     ok = mbs.SolveDynamic(s, solverType=exu.DynamicSolverType.GeneralizedAlpha)
     wall = time.perf_counter() - start
     if not ok:
-        raise RuntimeError(f"Exudyn did not converge (E = {E:g} Pa, h = {h:g} s)")
+        raise RuntimeError(f"Exudyn did not converge (h = {h:g} s)")
+    return wall
+
+
+def exudyn_tip(E: float, t_end: float, h: float, elements_per_body: int = 5, rho_inf: float = RHO_INF):
+    """Simulate the reference chain in Exudyn; returns t (n,), tip (n, 2) and the wall time (s)."""
+    import exudyn as exu
+    from exudyn.itemInterface import SensorNode
+
+    p = REFERENCE
+    A, I = p["side"] ** 2, p["side"] ** 4 / 12
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    tip = _exudyn_beams(mbs, [(b * p["body_length"], p["body_length"], elements_per_body)
+                              for b in range(p["n_bodies"])], p["rho"] * A, E * A, E * I, p["gravity"])
+    sensor = mbs.AddSensor(SensorNode(nodeNumber=tip, storeInternal=True, writeToFile=False,
+                                      outputVariableType=exu.OutputVariableType.Position))
+    mbs.Assemble()
+    wall = _exudyn_solve(mbs, t_end, h, rho_inf)
     data = mbs.GetSensorStoredData(sensor)
     return data[:, 0], data[:, 1:3], wall
+
+
+def exudyn_wall_time(beams, rho_A, EA, EI, gravity, t_end, h=H, rho_inf=SPEED_RHO_INF):
+    """Exudyn's wall time (s) for a pendulum of cables (:func:`_exudyn_beams`), no sensor."""
+    import exudyn as exu
+
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    _exudyn_beams(mbs, beams, rho_A, EA, EI, gravity)
+    mbs.Assemble()
+    return _exudyn_solve(mbs, t_end, h, rho_inf)
 
 
 def on_grid(t, tip, grid):
@@ -112,6 +148,131 @@ def rancf_tip(E, model, t_end, variant, elements_per_body=5):
     if res.status != "ok":
         raise RuntimeError(f"rancf {variant.label} ({model}, E = {E:g}): {res.status}: {res.message}")
     return res.t, res.tip(), wall, dt
+
+
+def speed_cases():
+    """Issue 12's speed cases: key -> (title, rancf model, t_end (s), rancf variants, Exudyn's
+    cables). The first variant is rancf's default, the one the targets judge; the others are the
+    formulations the same run can take."""
+    from validation.mechanisms import PENDULUM, pendulum as beam_pendulum
+
+    p, m = REFERENCE, PENDULUM
+    A, I = p["side"] ** 2, p["side"] ** 4 / 12
+    chain = [(b * p["body_length"], p["body_length"], p["elements_per_body"]) for b in range(p["n_bodies"])]
+    implicit = {"method": "generalized-alpha"}
+    dae = [("DAE sparse", {**implicit, "formulation": "dae", "linear_solver": "sparse"}),
+           ("DAE dense", {**implicit, "formulation": "dae", "linear_solver": "dense"})]
+    return {
+        "stiff": ("5 x 5 pendulum, E = 210 GPa, 4 s", pendulum(210e9), 4.0,
+                  [("RANCF implicit (default)", implicit)] + dae,
+                  (chain, p["rho"] * A, 210e9 * A, 210e9 * I, p["gravity"])),
+        "modal": ("modal case's pendulum, 160 elements (644 coordinates), 1.1 s", beam_pendulum(), 1.1,
+                  [("RANCF implicit (default)", implicit), dae[0]],
+                  ([(0.0, m["length"], m["n_elements"])], m["rho"] * m["A"], m["E"] * m["A"],
+                   m["E"] * m["I"], 9.81)),
+        "soft": ("5 x 5 pendulum, E = 21 MPa, 4 s", pendulum(21e6), 4.0,
+                 [("RANCF explicit (RK4)", {"method": "rk4"}), ("RANCF implicit", implicit)],
+                 (chain, p["rho"] * A, 21e6 * A, 21e6 * I, p["gravity"])),
+    }
+
+
+def speed_comparison(repeats: int):
+    """rancf and Exudyn side by side (DECISIONS 14), each run ``repeats`` times, interleaved
+    (Exudyn, then every rancf variant, per case and repeat), so that a burst of load on the
+    shared machine hits both. Returns a table of medians (wall time and time per step; ratio =
+    median of the per-repeat ratios to the Exudyn run of the same repeat)."""
+    rows = []
+    for key, (title, model, t_end, variants, cables) in speed_cases().items():
+        walls, stats = {"Exudyn": []}, {}
+        for r in range(repeats):
+            progress(f"speed: {title}, repeat {r + 1} of {repeats}")
+            walls["Exudyn"].append(exudyn_wall_time(*cables, t_end))
+            for label, kwargs in variants:
+                res = rancf.simulate(model, t_end, H, output_every=100, **kwargs)
+                if res.status != "ok":
+                    raise RuntimeError(f"{title}, {label}: {res.status}: {res.message}")
+                walls.setdefault(label, []).append(res.wall_time)
+                stats[label] = res.stats
+        exu = np.array(walls["Exudyn"])
+        steps = int(round(t_end / H))
+        for label, w in walls.items():
+            w = np.array(w)
+            st = stats.get(label, {})
+            rows.append({"case": key, "title": title, "code": "Exudyn" if label == "Exudyn" else "rancf",
+                         "formulation": "generalized-alpha rho_inf 0.9, sparse" if label == "Exudyn" else label,
+                         "median wall time (s)": np.median(w), "min (s)": w.min(), "max (s)": w.max(),
+                         "steps": steps, "time per step (us)": 1e6 * np.median(w) / steps,
+                         "wall time / Exudyn": float(np.median(w / exu)),
+                         "Newton iterations per step": st.get("newton_iterations", np.nan) / steps,
+                         "factorizations per step": st.get("nlu", np.nan) / steps})
+    return pd.DataFrame(rows)
+
+
+def speed_checks(speed, quick: bool):
+    """The issue-12 targets on the speed table (limits fixed here, before any run). The ratios
+    to Exudyn are measured pair by pair, so a load on the shared machine cancels; the absolute
+    30 us of a step is judged in the full run only (a quick run is a smoke test, and runs while
+    the machine does other work)."""
+    checks = []
+    target = speed[(speed["code"] == "rancf")].groupby("case").head(1).set_index("case")
+    source = "rancf target: issue 12, against Exudyn 1.13 with its defaults at 1 ms (DECISIONS 14)"
+    for key, limit in SPEED_LIMITS.items():
+        r = target.loc[key]
+        checks.append(Check(f"speed: {r['title']}, {r['formulation']} / Exudyn",
+                            "issue 12: rancf at most " + ("a quarter" if limit == 0.25 else "half")
+                            + " of Exudyn's wall time", value=r["wall time / Exudyn"], limit=limit,
+                            unit="time ratio", source=source,
+                            detail=f"medians: rancf {r['median wall time (s)']:.3g} s, "
+                                   f"{r['time per step (us)']:.3g} us per step"))
+    stiff = target.loc["stiff"]
+    checks.append(Check("implicit step at 110 DOF", "issue 12: an implicit step of the 5 x 5 pendulum "
+                        "(110 DOF, E = 210 GPa, DECISIONS 14) takes at most 30 us",
+                        value=stiff["time per step (us)"], limit=None if quick else STEP_LIMIT_US,
+                        unit="us", source="measured" if quick else "rancf target: issue 12",
+                        detail=f"median of the 4 s runs over 4000 steps, "
+                               f"{stiff['factorizations per step']:.2f} factorizations per step"
+                               + ("; quick run: no verdict (the 30 us are judged in the full run)"
+                                  if quick else "")))
+    checks.append(Check("Newton iterations on the stiff pendulum", "DECISIONS 13: the Newton matrix "
+                        "is acceptable when it converges in at most 4 iterations per step on the "
+                        "stiff pendulum", value=stiff["Newton iterations per step"],
+                        limit=ITERATION_LIMIT, unit="iterations per step",
+                        source="rancf target: DECISIONS 13",
+                        detail="modified Newton (the default), mean over the 4000 steps"))
+    return checks
+
+
+def speed_figure(speed):
+    """Time per step of every code and formulation, per case (log scale), with the ratio to
+    Exudyn's wall time over each bar."""
+    import textwrap
+
+    fig, ax = plt.subplots(figsize=(9, 5))
+    labels = list(dict.fromkeys(speed["formulation"]))
+    colour = {label: f"C{i}" for i, label in enumerate(labels)}
+    ticks, names, seen = [], [], set()
+    x = 0.0
+    for case, group in speed.groupby("case", sort=False):
+        start = x
+        for _, r in group.iterrows():
+            label = ("Exudyn " if r["code"] == "Exudyn" else "rancf ") + r["formulation"]
+            bar = ax.bar(x, r["time per step (us)"], 0.8, color=colour[r["formulation"]],
+                         label=None if label in seen else label)
+            seen.add(label)
+            ax.annotate(f"{r['wall time / Exudyn']:.2f}", (x, bar[0].get_height()), ha="center",
+                        va="bottom", fontsize=7)
+            x += 1.0
+        ticks.append((start + x - 1.0) / 2)
+        names.append(textwrap.fill(group["title"].iloc[0], 28))
+        x += 1.0
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(names, fontsize=8)
+    ax.set(yscale="log", ylabel="wall time per step (us)",
+           title="rancf and Exudyn at h = 1 ms (over the bars: wall time / Exudyn's)")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3, which="both", axis="y")
+    fig.tight_layout()
+    return fig
 
 
 def run(quick: bool) -> Outcome:
@@ -166,6 +327,7 @@ def run(quick: bool) -> Outcome:
                              1e3 * np.max(np.linalg.norm(tip[cmp] - ref_tip, axis=1)),
                              "wall time / Exudyn h=1e-3": wall / wall_exu})
     comparison = pd.DataFrame(rows)
+    speed = speed_comparison(SPEED_REPEATS[quick])
 
     # Modelling vs numerics: Shabana against Reissner in rancf under mesh refinement.
     explicit = variants[0]
@@ -248,13 +410,15 @@ def run(quick: bool) -> Outcome:
                             value=r["wall time / Exudyn h=1e-3"], unit="time ratio", source="measured",
                             detail=f"{r['wall time (s)']:.3g} s, dt = {r['dt (s)']:.3g} s; tip to Exudyn "
                                    f"{r['max tip diff. to Exudyn h=1e-3 (mm)']:.3g} mm"))
+    checks += speed_checks(speed, quick)
     return Outcome(
-        tables={"comparison": comparison, "model_vs_mesh": mesh,
+        tables={"comparison": comparison, "speed": speed, "model_vs_mesh": mesh,
                 "formulations": pd.DataFrame([{"formulation": v.label, "available": v.available,
                                                "reason": v.reason} for v in variants]),
                 "tips": pd.DataFrame({"t (s)": grid, **{f"{k[1]} E={k[0]:.3g} {c} (m)": tip[:, i]
                                                         for k, tip in series.items() for i, c in enumerate("xy")}})},
-        figures={"tip_difference": fig_d, "tip_height": fig_t, "model_vs_mesh": fig_m},
+        figures={"tip_difference": fig_d, "tip_height": fig_t, "model_vs_mesh": fig_m,
+                 "speed": speed_figure(speed)},
         checks=checks,
         parameters={**REFERENCE, "E (Pa)": "21e6, 210e9",
                     "rancf formulations not available": ", ".join(
@@ -277,8 +441,16 @@ def run(quick: bool) -> Outcome:
             "Implicit rancf runs use Exudyn's scheme (generalized-alpha, same spectral radius, h = 1e-3) and "
             "are checked against Exudyn at that step; their distance to the converged run is the time "
             "discretisation error the two codes share. RK4 is checked against the converged run.",
-            "The dense DAE is not run here: it follows the same trajectory as the sparse one (the scaling "
-            "case times both).",
+            "The dense DAE is not run in the accuracy comparison: it follows the same trajectory as the "
+            "sparse one (the speed table and the scaling case time both).",
+            f"Speed (table speed, issue 12): rancf's defaults (generalized-alpha rho_inf 0.9, Newton "
+            f"tolerance 1e-10 m, modified Newton; RK4 where the target is RK4's) against Exudyn's "
+            f"generalized-alpha with its defaults (spectral radius 0.9, modified Newton, relative "
+            f"tolerance 1e-8, absolute 1e-10) and the EigenSparse solver, both at 1 ms (DECISIONS 14), "
+            f"{SPEED_REPEATS[quick]} repeats each, interleaved; the wall times cover the stepping only "
+            "(rancf's Result.wall_time, Exudyn's SolveDynamic). The modal case's pendulum runs rancf's "
+            "Berzeri model and Exudyn's cable (Reissner) element: the same 160 two-node ANCF elements "
+            "and 644 coordinates; its dense DAE (646 unknowns, seconds per run) is not timed here.",
         ],
     )
 

@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from validation.case import Case, Check, Outcome, progress
-from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, dof, pendulum, probe, timed
+import rancf
+from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, Variant, dof, pendulum, probe, timed
 
 E = 21e6  # Pa
 DT = 1e-3  # s
@@ -30,18 +31,48 @@ PAPER_BODIES = tuple(range(5, 45, 5))  # 110 ... 880 DOF
 QUICK_BODIES = (5, 10, 20, 40)
 DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: Longest chains per formulation (bodies); the O(n) recursion goes to ~100k DOF.
-EXTENDED = {"recursive": (80, 160, 320, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280)}
+EXTENDED = {"recursive": (80, 160, 320, 500, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280),
+            "reduced": ()}
 BUDGET = {True: 1.0, False: 2.0}  # s of stepping per point (quick / full), before repeats
 REPEATS = {True: 3, False: 5}
 STOP_PER_STEP = 0.5  # s: larger chains are skipped once one step is predicted to cost more
+#: The adaptive modal method (rancf.reduce) on the chain of Berzeri beams, per beam: 8 of a body's
+#: 16 interior modal coordinates kept at each step and 8 of its 16 interior equations sampled
+#: (two nodes; the modal case keeps 100 of 636 and samples 308).
+REDUCED = Variant("adaptive modal (reduced, backward Euler)", {"method": "backward-euler"},
+                  implicit=True)
+REDUCTION = {"sparsity": 8, "n_samples": 8}
+#: Issue 12: the cost per DOF of a step flat within 30 % (RANCF implicit 110 - 100,000 DOF,
+#: RANCF explicit 110 - 11,000 DOF).
+FLAT = {"RANCF implicit (generalized-alpha)": 100_000, "RANCF explicit (RK4)": 11_000}
+FLAT_LIMIT = 1.3
 
 
 def sample(chain, kwargs, steps: int) -> float:
-    """One timing: the stepping time per step of a run of ``steps`` steps (s)."""
-    res, wall = timed(chain, steps * DT, DT, output_every=steps, **kwargs)
-    if res.status != "ok":
-        raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
-    return (res.wall_time or wall) / steps
+    """One timing: the time of a step (s), ``(T(2 k) - T(k)) / k`` from the stepping times T of
+    runs of k and 2 k steps, so that what a run does once (the first factorization, the start
+    of the loop, the result) does not weigh on the long chains run for few steps."""
+    walls = []
+    for k in (steps, 2 * steps):
+        res, wall = timed(chain, k * DT, DT, output_every=k, **kwargs)
+        if res.status != "ok":
+            raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
+        walls.append(res.wall_time or wall)
+    return max(walls[1] - walls[0], 1e-12) / steps
+
+
+def chain_of(variant, n):
+    """The chain of ``n`` bodies a variant runs, and the full model it stands for."""
+    if variant is REDUCED:
+        full = pendulum(E, elastic_model="berzeri", n_bodies=n)
+        return rancf.reduce(full, **REDUCTION), full
+    chain = pendulum(E, n_bodies=n)
+    return chain, chain
+
+
+def family(variant):
+    """The key of :data:`EXTENDED` of a variant."""
+    return "reduced" if variant is REDUCED else variant.kwargs["formulation"]
 
 
 def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
@@ -60,22 +91,22 @@ def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
             skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
             break
         progress(f"{variant.label}: {n} bodies")
-        chain = pendulum(E, n_bodies=n)
+        chain, full = chain_of(variant, n)
         if estimate is None:
             estimate = sample(chain, variant.kwargs, 2)
-        chains.append(chain)
+        chains.append((chain, full))
         steps.append(int(np.clip(BUDGET[quick] / REPEATS[quick] / max(estimate, 1e-9), 2, 2000)))
         samples.append([sample(chain, variant.kwargs, steps[-1])])
         estimate = predict(previous, (n, samples[-1][0]), bodies, n)
         previous = (n, samples[-1][0])
     for r in range(1, REPEATS[quick]):
         progress(f"{variant.label}: repeat {r + 1} of {REPEATS[quick]}")
-        for chain, k, times in zip(chains, steps, samples):
+        for (chain, _), k, times in zip(chains, steps, samples):
             times.append(sample(chain, variant.kwargs, k))
-    return [{"formulation": variant.label, "bodies": len(chain.beams), "DOF": dof(chain), "steps": k,
+    return [{"formulation": variant.label, "bodies": len(full.beams), "DOF": dof(full), "steps": k,
              "repeats": len(times), "median time per step (s)": float(np.median(times)),
              "min (s)": min(times), "max (s)": max(times)}
-            for chain, k, times in zip(chains, steps, samples)]
+            for (_, full), k, times in zip(chains, steps, samples)]
 
 
 def predict(previous, current, bodies, n):
@@ -125,8 +156,9 @@ def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
     * gravity: one product per coordinate, ``4 n_v``.
     * element forces, per element: ``1/l`` 1, the chord 2, its unit vectors 2, ``gv``, ``hv`` 8;
       per Gauss point (3): shape-function derivatives 8, ``w`` 1, ``r'``, ``r''`` 16, and per strain
-      (2) ``t.r``, ``n.r`` 4, ``S^T`` 8, the chord terms 4, the accumulation ``_add`` 15 (stress 2,
-      ``w sigma`` 1, energy 4, force 8): 87; 13 + 3 x 87 = 274 (the energy's 24 included).
+      (2) ``t.r``, ``n.r`` 4, ``S^T`` 8, the chord terms 4, the accumulation ``_strain`` 14
+      (``w k`` 1, ``w sigma`` 2, energy 3, force 8): 85; 13 + 3 x 85 = 268 (the energy's 18
+      included).
     * ``solve``: a free node 16 (leaves to root) + 32 (root to leaves); a first vertex 32 + 44
       (the root 0 + 28).
 
@@ -140,7 +172,7 @@ def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
     N, m = n_bodies, elements_per_body
     elements, nodes = N * m, N * (m + 1)
     counts = {"kinematics": 22 + 40 * (N - 1), "gravity": 4 * nodes,
-              "element forces": 274 * elements, "sweeps": 48 * elements + 28 + 76 * (N - 1)}
+              "element forces": 268 * elements, "sweeps": 48 * elements + 28 + 76 * (N - 1)}
     counts["evaluation"] = sum(counts.values())
     counts["factorization"] = 328 * elements + 134 + 326 * (N - 1)
     return counts
@@ -330,15 +362,15 @@ def operation_count(quick: bool):
 
 def run(quick: bool) -> Outcome:
     ops, checks = operation_count(quick)
-    variants = probe(FORMULATIONS)
+    variants = probe(FORMULATIONS) + [REDUCED]
     rows, skipped = [], []
     for v in variants:
         if not v.available:
             continue
         if quick:
-            bodies = QUICK_BODIES + ((160,) if v.kwargs["formulation"] == "recursive" else ())
+            bodies = QUICK_BODIES + ((160,) if family(v) == "recursive" else ())
         else:
-            bodies = PAPER_BODIES + EXTENDED[v.kwargs["formulation"]]
+            bodies = PAPER_BODIES + EXTENDED[family(v)]
         rows += measure(v, bodies, quick, skipped)
     timings = pd.DataFrame(rows)
 
@@ -379,6 +411,18 @@ def run(quick: bool) -> Outcome:
                                 unit="log-log slope", source="measured", detail=f"over {row['DOF range']} DOF"))
         fits.append(row)
     fits = pd.DataFrame(fits)
+    for label, largest in FLAT.items():
+        group = timings[(timings["formulation"] == label) & (timings["DOF"] <= largest)]
+        per_dof = group["median time per step (s)"].to_numpy() / group["DOF"].to_numpy()
+        checks.append(Check(
+            f"{label}: cost per DOF flat, 110 - {largest:,} DOF",
+            f"issue 12: the cost per DOF of a step is flat within 30 % from 110 to {largest:,} DOF",
+            value=per_dof.max() / per_dof.min() if len(per_dof) > 1 else None, limit=FLAT_LIMIT,
+            unit="largest / smallest time per step and DOF",
+            source="rancf target: issue 12",
+            detail=f"over {int(group['DOF'].min())} - {int(group['DOF'].max())} DOF (the chains this run "
+                   "has); ns per DOF and step: " + ", ".join(
+                       f"{1e9 * c:.0f} ({int(n)})" for c, n in zip(per_dof, group["DOF"]))))
     missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
                             for v in variants])
 
@@ -420,13 +464,18 @@ def run(quick: bool) -> Outcome:
                     "formulations not available": ", ".join(v.label for v in variants if not v.available) or "none"},
         assumptions=ASSUMPTIONS[:1] + [
             "Longer chains repeat the 5 m, 5-element body; every body adds 22 DOF.",
-            "Time per step = the stepping time rancf reports (Result.wall_time: the time-stepping loop, "
-            "without building the model or checking the stability limit) over a fixed number of "
-            "steps, divided by the steps; the median of the repeats is plotted. Repeats go "
+            "Time per step = the difference of the stepping times rancf reports (Result.wall_time: the "
+            "time-stepping loop, without building the model or checking the stability limit) of runs "
+            "of 2 k and k steps, over k, so that what a run does once does not weigh on the long "
+            "chains run for few steps; the median of the repeats is plotted. Repeats go "
             "round-robin over the chain lengths so that load bursts hit all sizes alike. Machines are shared and noisy: compare ratios measured in this one run.",
             f"Beyond 880 DOF, points stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
             "Formulations this checkout does not offer are listed as not available (table formulations).",
+            f"The adaptive modal method runs the same chains with Berzeri beams (the method needs its "
+            f"pseudo-load split, DECISIONS 10), reduced by rancf.reduce with sparsity "
+            f"{REDUCTION['sparsity']} and {REDUCTION['n_samples']} sampled equations per beam (of a body's "
+            f"16 interior ones), backward Euler; its DOF are the full chain's.",
             "Operation count (eq. 57): multiplications and divisions of one evaluation of the recursion "
             "(kinematics, gravity, element forces, the two sweeps of the solve), for the 5 x 5 pendulum "
             "(Shabana model, revolute joints). 'Derived': counted by hand from the loops of "

@@ -343,7 +343,7 @@ class ReducedModel:
         return c
 
     def simulate(self, t_end, dt, method="backward-euler", output_every=10, state=None,
-                 formulation="auto", blas_threads=1):
+                 formulation="auto", blas_threads=1, progress=False):
         """Run the reduced model (``rancf.simulate(reduced, ...)`` comes here).
 
         Parameters
@@ -364,6 +364,8 @@ class ReducedModel:
             does many small dense QR factorizations and products, which on a shared 2-core
             machine ran 40 times slower with OpenBLAS's default threads competing with other
             processes.
+        progress : bool or "always"
+            A tqdm bar of the simulated time (:func:`rancf.simulate`).
 
         Returns
         -------
@@ -409,7 +411,7 @@ class ReducedModel:
         with limit:
             sol = integrate(dae.compiled, x0, v0, t_end, dt, method="backward-euler",
                             output_every=output_every, tol=self.tol, max_iter=self.max_iter,
-                            solver=solver)
+                            solver=solver, progress=progress)
         log = solver.log
         steps = np.rint(sol.t / dt).astype(np.int64)
         selected = np.zeros((len(sol.t), self.candidates.size), dtype=bool)
