@@ -150,6 +150,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         raise ValueError(f"dt must be in (0, t_end = {t_end:g}], got {dt!r}")
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
+    check_stability = checks.boolean("check_stability", check_stability)
     A = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")

@@ -559,10 +559,6 @@ def _not_numeric(value):
 #: (entry, parameter) -> the invalid values of a known defect (an xfail test at the end), left
 #: out of property (c) until the defect is fixed.
 KNOWN_DEFECTS = {
-    ("simulate-implicit", "rho_inf"): lambda v: not _is_real(v),
-    ("simulate-hht", "alpha"): lambda v: not _is_real(v),
-    ("State", "x"): _not_numeric,
-    ("State", "v"): _not_numeric,
     ("load", "path"): lambda v: not isinstance(v, (str, bytes, os.PathLike)),
     ("load", "model"): lambda v: not isinstance(v, str) or v != "other model",
 }
@@ -718,25 +714,18 @@ def test_a_damaged_result_file_is_refused_naming_it(damage):
 
 # --- defects found by the properties (xfail until fixed; then remove the mark and the entry of
 # KNOWN_DEFECTS or known_file_defect that keeps the values out of the property) --------------
-@pytest.mark.xfail(strict=True, reason="simulate does not check check_stability: 'no' (truthy) "
-                   "is accepted and an array raises numpy's unnamed 'truth value' ValueError")
 @pytest.mark.parametrize("value", ["no", np.zeros(2)], ids=["str", "array"])
 def test_check_stability_must_be_a_bool(value):
     named_error(lambda: _simulate(t_end=0.002, dt=0.001, check_stability=value),
                 "check_stability")
 
 
-@pytest.mark.xfail(strict=True, reason="HHT's alpha and generalized-alpha's rho_inf go through "
-                   "float(): the string '1.0' and True are accepted, None and 'x' raise float()'s "
-                   "unnamed TypeError/ValueError")
 @pytest.mark.parametrize("method, name", [("hht", "alpha"), ("generalized-alpha", "rho_inf")])
 @pytest.mark.parametrize("value", ["1.0", True, None, "x"])
 def test_scheme_parameters_are_checked_by_type(method, name, value):
     named_error(lambda: _simulate(t_end=0.002, dt=0.001, method=method, **{name: value}), name)
 
 
-@pytest.mark.xfail(strict=True, reason="State.checked converts with np.array(a, dtype=float): "
-                   "a string or dict gives numpy's unnamed error")
 @pytest.mark.parametrize("value", ["ab", {}], ids=["str", "dict"])
 def test_a_state_of_non_numbers_is_named(value):
     named_error(lambda: _state(x=value), "state.x")
@@ -881,30 +870,40 @@ KERNEL_CALLS = {
                                "0.0, 0.0, 1.0).solve(np.zeros(1), np.zeros(0))",
     "implicit_problem.theta": "problem.theta(np.zeros(1))",
     "implicit_problem.state_at": "problem.state_at(np.zeros(1), np.zeros(1), 0.0)",
+    "implicit_problem.observe": "problem.observe(*[np.zeros(1)] * 3, 0.0, np.zeros(0))",
+    "DAE.force-nan": "dae.force(np.full(A.n_x, np.nan), np.zeros(A.n_x), 0.0)",
+    "DAE.force-strings": "dae.force(np.array(['a'] * A.n_x), np.zeros(A.n_x), 0.0)",
 }
 
 
-@pytest.mark.xfail(strict=True, reason="the Python views of the compiled DAE (force, constraint, "
-                   "newton_matrix and its solve) and of the implicit recursive problem (theta, "
-                   "state_at, observe) take &a[0] of whatever array they get: a short array is "
-                   "read (and, by solve, written) past its end; on a 200,000-element pendulum "
-                   "newton_matrix and solve segfault")
-@pytest.mark.parametrize("call", sorted(KERNEL_CALLS))
-def test_kernel_views_refuse_arrays_of_the_wrong_size(call):
-    """In a subprocess (a crash is a return code): a ValueError, not a result or a signal."""
-    code = ("import numpy as np, rancf\n"
+@functools.lru_cache(maxsize=None)
+def kernel_call_outcomes():
+    """Every call of KERNEL_CALLS in one subprocess (a crash is a return code, and leaves the
+    calls after it without an outcome): {call: the exception's type name, or "accepted"}."""
+    code = ("import json, numpy as np, rancf\n"
             "from rancf.formulations import recursive\n"
             "from rancf.formulations.dae import DAE\n"
             "A = rancf.pendulum(1, 2, 1.0).build()\n"
             "dae = DAE(A, 'dense')\n"
             "problem = recursive.implicit_problem(A, recursive.of(A).initial_state())\n"
-            "try:\n"
-            f"    {KERNEL_CALLS[call]}\n"
-            "except ValueError:\n"
-            "    raise SystemExit(3)\n")
+            f"for name, call in {KERNEL_CALLS!r}.items():\n"
+            "    try:\n"
+            "        eval(call)\n"
+            "        outcome = 'accepted'\n"
+            "    except Exception as exc:\n"
+            "        outcome = type(exc).__name__\n"
+            "    print(json.dumps([name, outcome]), flush=True)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
-    assert proc.returncode == 3, (proc.returncode, proc.stderr[-500:])
+    outcomes = dict(json.loads(line) for line in proc.stdout.splitlines())
+    return outcomes, proc.returncode, proc.stderr[-500:]
+
+
+@pytest.mark.parametrize("call", sorted(KERNEL_CALLS))
+def test_kernel_views_refuse_arrays_of_the_wrong_size(call):
+    """A ValueError or TypeError, not a result or a crash."""
+    outcomes, code, stderr = kernel_call_outcomes()
+    assert outcomes.get(call) in ("ValueError", "TypeError"), (outcomes.get(call), code, stderr)
 
 
 @pytest.mark.xfail(strict=True, reason="the 4 x 4 block inversion of the recursion refuses a "

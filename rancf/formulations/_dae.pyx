@@ -26,6 +26,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
+from rancf.formulations._forces import checked
 
 cnp.import_array()
 
@@ -407,14 +408,17 @@ cdef class DAEKernel(StepProblem):
     cdef int solve(self, double* x) except -1:
         return self.lu.solve(x)
 
+    def _newton_arguments(self, q_e, a_e, lam, v_e, q_new):
+        """The checked arrays of :meth:`matrix` and :meth:`py_factor` (lam padded to >= 1)."""
+        ll = np.zeros(max(self.m, 1))
+        ll[:self.m] = checked("lam", lam, self.m)
+        return (checked("q_e", q_e, self.n), checked("a_e", a_e, self.n), ll,
+                checked("v_e", v_e, self.n), checked("q_new", q_new, self.n))
+
     def matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
         """The assembled Newton matrix (CSC, on the fixed pattern ``csc_indices, csc_indptr``)."""
-        cdef double[::1] qe = np.ascontiguousarray(q_e, dtype=float)
-        cdef double[::1] ae = np.ascontiguousarray(a_e, dtype=float)
-        cdef double[::1] ll = np.zeros(max(self.m, 1))
-        cdef double[::1] ve = np.ascontiguousarray(v_e, dtype=float)
-        cdef double[::1] qn = np.ascontiguousarray(q_new, dtype=float)
-        np.asarray(ll)[:self.m] = lam
+        cdef double[::1] qe, ae, ll, ve, qn
+        qe, ae, ll, ve, qn = self._newton_arguments(q_e, a_e, lam, v_e, q_new)
         self._assemble(&qe[0], &ae[0], &ll[0], &ve[0], t_e, &qn[0], t_new, c_m, c_k, c_c, w)
         data = np.bincount(self.csc_map, np.asarray(self.values)[:self.nnz_parts],
                            minlength=len(self.csc_indices))
@@ -526,16 +530,16 @@ cdef class DAEKernel(StepProblem):
 
     # --- Python views (the DAE class and the static solver use these) -------------------------
     def py_force(self, q, v, t):
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         out = np.empty(self.n)
         cdef double[::1] o = out
         self.force(&qq[0], &vv[0], t, &o[0])
         return out
 
     def py_loads(self, q, v, t):
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("x", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         out = np.empty(self.n)
         cdef double[::1] o = out
         self._loads(&qq[0], &vv[0], t, &o[0])
@@ -543,7 +547,7 @@ cdef class DAEKernel(StepProblem):
 
     def py_phi(self, q, t, int which):
         """d^which Phi / dt^which at (q, t) with q fixed (0: Phi, 1: Phi_t, 2: Phi_tt)."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
         out = np.zeros(max(self.m, 1))
         cdef double[::1] o = out
         self._at(t)
@@ -551,8 +555,8 @@ cdef class DAEKernel(StepProblem):
         return out[:self.m].copy()
 
     def py_acceleration_bias(self, q, v, t):
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         out = np.zeros(max(self.m, 1))
         cdef double[::1] o = out
         self.acceleration_bias(&qq[0], &vv[0], t, &o[0])
@@ -560,7 +564,7 @@ cdef class DAEKernel(StepProblem):
 
     def py_jacobian(self, q, t):
         """Phi_x(q, t) as CSR (m, n)."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
         self._at(t)
         self._jacobian(&qq[0], 0)
         return sp.csr_matrix((np.asarray(self.gvals)[:self.n_g].copy(),
@@ -569,9 +573,10 @@ cdef class DAEKernel(StepProblem):
 
     def py_curvature(self, lam, t):
         """d(Phi_x^T lam)/dx (constant in x: the constraints are quadratic), CSR (n, n)."""
+        lam = checked("lam", lam, self.m)
         self._at(t)
         nq = self.n_quad
-        vals = (np.asarray(lam)[np.asarray(self.quad_row)[:nq]] * np.asarray(self.quad_coef)[:nq]
+        vals = (lam[np.asarray(self.quad_row)[:nq]] * np.asarray(self.quad_coef)[:nq]
                 * np.asarray(self.fq)[0, :nq])
         i, k = np.asarray(self.quad_i)[:nq], np.asarray(self.quad_k)[:nq]
         return sp.csr_matrix((np.concatenate([vals, vals]), (np.concatenate([i, k]), np.concatenate([k, i]))),
@@ -579,28 +584,24 @@ cdef class DAEKernel(StepProblem):
 
     def py_factor(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w):
         """Factor Newton's matrix; returns an object with ``solve(r_dyn, r_con)``."""
-        cdef double[::1] qe = np.ascontiguousarray(q_e, dtype=float)
-        cdef double[::1] ae = np.ascontiguousarray(a_e, dtype=float)
-        cdef double[::1] ll = np.zeros(max(self.m, 1))
-        cdef double[::1] ve = np.ascontiguousarray(v_e, dtype=float)
-        cdef double[::1] qn = np.ascontiguousarray(q_new, dtype=float)
-        np.asarray(ll)[:self.m] = lam
+        cdef double[::1] qe, ae, ll, ve, qn
+        qe, ae, ll, ve, qn = self._newton_arguments(q_e, a_e, lam, v_e, q_new)
         self.factor(&qe[0], &ae[0], &ll[0], &ve[0], t_e, &qn[0], t_new, c_m, c_mq, c_k, c_c, w)
         return _Factor(self)
 
     def py_power(self, q, v, t, lam):
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         cdef double[::1] ll = np.zeros(max(self.m, 1))
         cdef double p[2]
-        np.asarray(ll)[:self.m] = lam
+        np.asarray(ll)[:self.m] = checked("lam", lam, self.m)
         self.power(&qq[0], &vv[0], &vv[0], t, &ll[0], p)
         return p[0], p[1]
 
     def joints(self, q, v, t):
         """Joint coordinates (q, qd) at (q, v, t), angles on the running branch."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         nj = self.md.n_joints
         self._at(t)
         self._joints(&qq[0], &vv[0], t)
@@ -619,8 +620,8 @@ cdef class _Factor:
 
     def solve(self, r_dyn, r_con):
         cdef int n = self.k.n, m = self.k.m
-        cdef double[::1] x = np.concatenate([np.asarray(r_dyn, dtype=float),
-                                             np.asarray(r_con, dtype=float)])
+        cdef double[::1] x = np.concatenate([checked("r_dyn", r_dyn, n),
+                                             checked("r_con", r_con, m)])
         self.k.solve(&x[0])
         out = np.asarray(x)
         return out[:n].copy(), out[n:].copy()

@@ -33,6 +33,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
                                             factorize, kinematics, mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.formulations._forces import checked
 
 cnp.import_array()
 
@@ -87,7 +88,7 @@ cdef class RecursiveProblem(StepProblem):
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s
         layout), recovered by the kinematics at t = 0."""
-        cdef double[::1] yy = np.ascontiguousarray(y, dtype=float)
+        cdef double[::1] yy = checked("y", y, self.d.n_x + self.d.n_beta + 2)
         out = np.zeros(max(self.n, 1))
         cdef double[::1] o = out
         self._at_time(0.0)
@@ -209,17 +210,17 @@ cdef class RecursiveProblem(StepProblem):
 
     def state_at(self, q, v, t):
         """``(x, V)`` (n_x,) at theta = q, theta' = v and time t."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
         return (np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
                 np.asarray(<double[:self.d.n_x]> self.d.V).copy())
 
     def observe(self, q, v, a, t, lam):
         """Joint coordinates and the reactions of the fixed and driven joints at an output."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        cdef double[::1] aa = checked("a", a, self.n)
         cdef int nj = self.md.n_joints
         self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
         self._forces(t)

@@ -12,6 +12,7 @@ Every method returns 0 (``power`` returns 1 when the problem does not track work
 """
 import numpy as np
 
+from rancf.formulations._forces import checked
 from rancf.formulations.problem import IndexThreeDAE
 
 
@@ -170,9 +171,9 @@ cdef class PythonProblem(StepProblem):
 
     def projected(self, q, v, a, t):
         """Copies of (q, v, a) projected as after a step (see :meth:`project`)."""
-        cdef double[::1] qq = np.array(q, dtype=float)
-        cdef double[::1] vv = np.array(v, dtype=float)
-        cdef double[::1] aa = np.array(a, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n).copy()
+        cdef double[::1] vv = checked("v", v, self.n).copy()
+        cdef double[::1] aa = checked("a", a, self.n).copy()
         self.project(&qq[0], &vv[0], &aa[0], t)
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 

@@ -38,7 +38,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_
                                          applied_forces, element_forces, joint_coordinates,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
-from rancf.formulations._forces import model_arrays
+from rancf.formulations._forces import checked, model_arrays
 
 cnp.import_array()
 
@@ -811,14 +811,6 @@ cdef class RecursiveKernel:
         d.qref = <double*>cnp.PyArray_DATA(a["qref"])
         d.reaction = <double*>cnp.PyArray_DATA(a["reaction"])
 
-    def _vector(self, name, a, size):
-        # what memory safety needs; a non-finite entry only makes the results non-finite, which
-        # the stepping loops report as a divergence
-        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
-                and a.shape == (size,)):
-            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-        return a
-
     def set_constant(self, bint constant):
         """Factor the generalized mass now and keep it (chi and eps constant), or refactor at
         every evaluation. Returns 0, or vertex + 1 if it is singular."""
@@ -829,19 +821,13 @@ cdef class RecursiveKernel:
         self.data.constant = constant and status == 0
         return status
 
-    def _out(self, name, a, size):
-        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
-                and a.shape == (size,)):
-            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-        return a
-
     def rhs(self, double t, cnp.ndarray y, cnp.ndarray ydot):
         """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error)."""
         cdef int status
         cdef double* yp
         cdef double* yd
-        self._vector("y", y, self.n_y)
-        self._out("ydot", ydot, self.n_y)
+        y = checked("y", y, self.n_y, finite=False)
+        ydot = checked("ydot", ydot, self.n_y, output=True)
         yp = <double*>cnp.PyArray_DATA(y)
         yd = <double*>cnp.PyArray_DATA(ydot)
         with nogil:
@@ -853,7 +839,7 @@ cdef class RecursiveKernel:
         are in ``arrays['X']``, ``arrays['V']`` and, if ``joints``, the joint coordinates in
         ``arrays['q']``, ``arrays['qd']``. Returns 0 or 5 (a Python input raised)."""
         cdef double* yp
-        self._vector("y", y, self.n_y)
+        y = checked("y", y, self.n_y, finite=False)
         yp = <double*>cnp.PyArray_DATA(y)
         if self.data.callbacks and _callback(&self.data, 0, t):
             return 5
@@ -883,9 +869,9 @@ cdef class RecursiveKernel:
         accelerations in ``arrays['A']``."""
         cdef double* gp = NULL
         cdef double* op
-        self._vector("f", f, self.n_x)
-        self._vector("g", g, self.n_beta)
-        self._out("out", out, self.n_beta)
+        f = checked("f", f, self.n_x, finite=False)
+        g = checked("g", g, self.n_beta, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         self.arrays["f"][:] = f
         if self.n_beta:
             gp = <double*>cnp.PyArray_DATA(g)
@@ -897,16 +883,16 @@ cdef class RecursiveKernel:
         """out = B^T f (n_beta): generalized forces of the node forces f (n_x) at the last
         kinematics."""
         cdef double[::1] F
-        self._vector("f", f, self.n_x)
-        self._out("out", out, self.n_beta)
+        f = checked("f", f, self.n_x, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         F = f.copy()
         apply_BT(&self.data, &F[0], <double*>cnp.PyArray_DATA(out))
 
     def velocities(self, cnp.ndarray beta, cnp.ndarray out):
         """out = B beta (n_x): node velocities of the rates beta at the last kinematics, without
         the drives' terms."""
-        self._vector("beta", beta, self.n_beta)
-        self._out("out", out, self.n_x)
+        beta = checked("beta", beta, self.n_beta, finite=False)
+        out = checked("out", out, self.n_x, output=True)
         apply_B(&self.data, <const double*>cnp.PyArray_DATA(beta), <double*>cnp.PyArray_DATA(out), False)
 
     def mass_action(self, cnp.ndarray a, cnp.ndarray out):
@@ -914,8 +900,8 @@ cdef class RecursiveKernel:
         formed)."""
         cdef double[::1] V = np.empty(self.n_x)
         cdef double[::1] f = np.empty(self.n_x)
-        self._vector("a", a, self.n_beta)
-        self._out("out", out, self.n_beta)
+        a = checked("a", a, self.n_beta, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         mass_times(&self.data, <const double*>cnp.PyArray_DATA(a), &V[0], &f[0],
                    <double*>cnp.PyArray_DATA(out))
 

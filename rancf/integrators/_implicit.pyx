@@ -24,6 +24,7 @@ import numpy as np
 from libc.math cimport fabs, isfinite
 from libc.string cimport memcpy
 
+from rancf.formulations._forces import checked
 from rancf.formulations._problem cimport StepProblem
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
@@ -409,10 +410,10 @@ cdef class StepEquations:
 
     def residual(self, a, lam):
         cdef Stepper s = self.s
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))
         cdef double[::1] r = np.empty(s.n + s.m)
-        np.asarray(ll)[:s.m] = lam
+        np.asarray(ll)[:s.m] = checked("lam", lam, s.m, finite=False)
         s.residual(&aa[0], &ll[0], &r[0])
         out = np.asarray(r)
         return out[:s.n].copy(), out[s.n:].copy()
@@ -423,9 +424,9 @@ cdef class StepEquations:
 
     def matrix(self, a, lam, factor=True):
         cdef Stepper s = self.s
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))
-        np.asarray(ll)[:s.m] = lam
+        np.asarray(ll)[:s.m] = checked("lam", lam, s.m, finite=False)
         if factor:
             s.factor(&aa[0], &ll[0])
             return _Factor(s)
@@ -450,8 +451,8 @@ cdef class _Factor:
 
     def solve(self, r_dyn, r_con):
         cdef Stepper s = self.s
-        cdef double[::1] x = np.concatenate([np.asarray(r_dyn, dtype=float),
-                                             np.asarray(r_con, dtype=float)])
+        cdef double[::1] x = np.concatenate([checked("r_dyn", r_dyn, s.n, finite=False),
+                                             checked("r_con", r_con, s.m, finite=False)])
         s.p.solve(&x[0])
         out = np.asarray(x)
         return out[:s.n].copy(), out[s.n:].copy()

@@ -3,6 +3,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import checks
+
 
 @dataclass(frozen=True)
 class State:
@@ -18,13 +20,6 @@ class State:
     v: np.ndarray
 
     def checked(self, n_x):
-        """(x, v) as float arrays of shape (n_x,), finite; ``ValueError`` naming what is wrong."""
-        out = []
-        for name, a in (("state.x", self.x), ("state.v", self.v)):
-            a = np.array(a, dtype=float).reshape(-1)
-            if a.shape != (n_x,):
-                raise ValueError(f"{name} must have {n_x} entries (4 per vertex), got {a.size}")
-            if not np.all(np.isfinite(a)):
-                raise ValueError(f"{name} must be finite")
-            out.append(a)
-        return tuple(out)
+        """(x, v) as float arrays of shape (n_x,), finite; ``TypeError``/``ValueError`` naming
+        what is wrong."""
+        return (checks.vector("state.x", self.x, n_x), checks.vector("state.v", self.v, n_x))
