@@ -71,8 +71,15 @@ def test_save_load_roundtrip(tmp_path, tree_runs):
     assert np.array_equal(rancf.load(path, model=m).tip(), res.tip())
     with pytest.raises(ValueError, match="loaded without"):
         rancf.load(path).tip()
-    with pytest.raises(ValueError, match="vertices in the file"):
+    with pytest.raises(ValueError, match="another layout .10 items in the file, 5 in the model"):
         rancf.load(path, model=rancf.pendulum())
+    # a file saved from a Result loaded without its model has no layout: the counts decide
+    rancf.load(path).save(tmp_path / "again.npz")
+    assert rancf.load(tmp_path / "again.npz", model=m).tip().shape == res.tip().shape
+    other = rancf.pendulum()
+    counts = f"{m.build().n_vertices} vertices in the file, {other.build().n_vertices} in the model"
+    with pytest.raises(ValueError, match=counts):
+        rancf.load(tmp_path / "again.npz", model=other)
 
 
 def test_a_state_from_a_result_continues_the_run():
