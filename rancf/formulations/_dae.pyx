@@ -15,7 +15,7 @@ the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddl
 The Jacobians of loads and efforts are central differences on the coordinates they touch.
 """
 cimport numpy as cnp
-from libc.math cimport cos, sin, fabs
+from libc.math cimport cos, sin, fabs, sqrt
 from libc.string cimport memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs, dgbtrf, dgbtrs
 
@@ -38,20 +38,31 @@ cdef enum:
 
 
 cdef class LinearSystem:
-    """LU factors of an (N, N) matrix given on a fixed sparsity pattern: dense (dgetrf) or, after a
-    reverse Cuthill-McKee renumbering computed once, banded (dgbtrf)."""
+    """LU factors of an (N, N) saddle-point matrix ``[[A, B^T], [C, 0]]`` (A: n x n) given on a
+    fixed sparsity pattern: dense (dgetrf) or, after a reverse Cuthill-McKee renumbering
+    computed once, banded (dgbtrf).
 
-    cdef int N, kl, ku, ldab
+    The matrix is equilibrated before the LU, ``D S D`` with D diagonal: ``1 / sqrt|A_ii|``
+    for the first n unknowns (the mass or Newton block to a unit diagonal), then for each
+    constraint row ``1 / max_j |C_ij D_j|`` (its largest scaled entry to 1). Partial pivoting
+    alone fails on the raw system of a small model: a millimetre beam's slope inertias
+    (1e-17 kg m^2) beside constraint entries of 1 give a condition number of 1.6e17, and the
+    LU's accelerations were 13 % off; the scaled system's condition number is that of the
+    physics. ``solve`` undoes the scaling (``x = D (D S D)^-1 D b``).
+    """
+
+    cdef int N, n, kl, ku, ldab
     cdef bint banded
     cdef int[::1] rows, cols, iperm, ipiv
-    cdef double[::1] work, rhs
+    cdef double[::1] work, rhs, scale
 
-    def __init__(self, int N, rows, cols, bint banded):
-        self.N, self.banded = N, banded
+    def __init__(self, int N, int n, rows, cols, bint banded):
+        self.N, self.n, self.banded = N, n, banded
         self.rows = np.ascontiguousarray(rows, dtype=np.intc)
         self.cols = np.ascontiguousarray(cols, dtype=np.intc)
         self.ipiv = np.zeros(max(N, 1), dtype=np.intc)
         self.rhs = np.zeros(max(N, 1))
+        self.scale = np.ones(max(N, 1))
         if banded:
             pattern = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(N, N))
             perm = reverse_cuthill_mckee((pattern + pattern.T).tocsr(), symmetric_mode=True)
@@ -72,38 +83,70 @@ cdef class LinearSystem:
         """(kl, ku) of the renumbered matrix (banded), or None (dense)."""
         return (self.kl, self.ku) if self.banded else None
 
+    cdef void _equilibrate(self, const double* values) noexcept:
+        """The scaling D of the class docstring from the values (duplicates summed on the
+        diagonal; a constraint row's largest entry taken term by term, which is as good a
+        scale)."""
+        cdef int k, r, c, N = self.N, n = self.n
+        cdef double* d = &self.scale[0]
+        cdef double a
+        memset(d, 0, N * sizeof(double))
+        for k in range(self.rows.shape[0]):
+            r, c = self.rows[k], self.cols[k]
+            if r == c and r < n:
+                d[r] += values[k]
+        for r in range(n):
+            d[r] = 1.0 / sqrt(fabs(d[r])) if d[r] != 0.0 else 1.0
+        for k in range(self.rows.shape[0]):
+            r, c = self.rows[k], self.cols[k]
+            if r >= n and c < n:
+                a = fabs(values[k]) * d[c]
+                if a > d[r]:
+                    d[r] = a
+        for r in range(n, N):
+            d[r] = 1.0 / d[r] if d[r] > 0.0 else 1.0
+
     cdef int factor(self, const double* values) except -1:
-        """Factor the matrix with ``values[k]`` at ``(rows[k], cols[k])`` (duplicates summed)."""
+        """Factor the matrix with ``values[k]`` at ``(rows[k], cols[k])`` (duplicates summed),
+        equilibrated."""
         cdef int k, r, c, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab
         cdef double* w = &self.work[0]
+        cdef const double* d = &self.scale[0]
+        self._equilibrate(values)
         if self.banded:
             memset(w, 0, ldab * N * sizeof(double))
             for k in range(self.rows.shape[0]):
                 r, c = self.iperm[self.rows[k]], self.iperm[self.cols[k]]
-                w[kl + ku + r - c + c * ldab] += values[k]
+                w[kl + ku + r - c + c * ldab] += values[k] * d[self.rows[k]] * d[self.cols[k]]
             dgbtrf(&N, &N, &kl, &ku, w, &ldab, &self.ipiv[0], &info)
         else:
             memset(w, 0, N * N * sizeof(double))
             for k in range(self.rows.shape[0]):
-                w[self.rows[k] + self.cols[k] * N] += values[k]
+                r, c = self.rows[k], self.cols[k]
+                w[r + c * N] += values[k] * d[r] * d[c]
             dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
         if info > 0:
             raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
         return 0
 
     cdef int solve(self, double* x) except -1:
-        """x <- A^-1 x with the last factors."""
+        """x <- S^-1 x with the last factors."""
         cdef int i, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab, one = 1
         cdef char trans = b'N'
+        cdef const double* d = &self.scale[0]
         if self.banded:
             for i in range(N):
-                self.rhs[self.iperm[i]] = x[i]
+                self.rhs[self.iperm[i]] = x[i] * d[i]
             dgbtrs(&trans, &N, &kl, &ku, &one, &self.work[0], &ldab, &self.ipiv[0], &self.rhs[0],
                    &N, &info)
             for i in range(N):
-                x[i] = self.rhs[self.iperm[i]]
+                x[i] = self.rhs[self.iperm[i]] * d[i]
         else:
+            for i in range(N):
+                x[i] *= d[i]
             dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
+            for i in range(N):
+                x[i] *= d[i]
         return 0
 
 
@@ -178,8 +221,8 @@ cdef class DAEKernel(StepProblem):
         rows = np.concatenate([np.asarray(parts[k][0], dtype=np.int64) for k in order])
         cols = np.concatenate([np.asarray(parts[k][1], dtype=np.int64) for k in order])
         N = self.n + self.m
-        self.lu = LinearSystem(N, rows, cols, banded)
-        self.lu_proj = LinearSystem(N, rows, cols, banded) if projection else None
+        self.lu = LinearSystem(N, self.n, rows, cols, banded)
+        self.lu_proj = LinearSystem(N, self.n, rows, cols, banded) if projection else None
         keys = cols * N + rows
         uniq, inverse = np.unique(keys, return_inverse=True)
         self.csc_indices = (uniq % N).astype(np.int32)
