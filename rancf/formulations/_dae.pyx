@@ -284,8 +284,9 @@ cdef class DAEKernel(StepProblem):
                 f[0, k], f[1, k], f[2, k] = q, qd, qdd
 
     cdef int _joints(self, const double* x, const double* v, double t) except -1:
+        """q_j, qd_j at (x, v), the angles on the branch of the last accepted state (qref), and
+        the efforts at them."""
         joint_coordinates(self.md, x, v, &self.qref[0], &self.q_j[0], &self.qd_j[0])
-        memcpy(&self.qref[0], &self.q_j[0], self.md.n_joints * sizeof(double))
         if self.effort_timed:
             np.asarray(self.inputs.q)[:] = np.asarray(self.q_j)
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd_j)
@@ -299,6 +300,13 @@ cdef class DAEKernel(StepProblem):
         e.gravity = NULL
         memset(out, 0, self.n * sizeof(double))
         applied_forces(&e, x, v, &self.q_j[0], &self.qd_j[0], out)
+        return 0
+
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The branch of the joint angles follows the accepted state (DECISIONS.md 4)."""
+        self._at(t)
+        self._joints(q, v, t)
+        memcpy(&self.qref[0], &self.q_j[0], self.md.n_joints * sizeof(double))
         return 0
 
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
@@ -384,7 +392,6 @@ cdef class DAEKernel(StepProblem):
         cdef int[::1] cols = self.fdx_cols if in_x else self.fdv_cols
         cdef int[::1] ptr = self.fdx_ptr if in_x else self.fdv_ptr
         cdef int[::1] rows = self.fdx_rows if in_x else self.fdv_rows
-        cdef double[::1] qref = np.asarray(self.qref).copy()
         cdef const double* base = x if in_x else v
         cdef double h
         cdef int c, j, col
@@ -395,15 +402,12 @@ cdef class DAEKernel(StepProblem):
             col = cols[c]
             h = 1e-7 * max(1.0, fabs(base[col]))
             moved[col] = base[col] + h
-            memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
             self._loads(&self.xs[0], &self.vs[0], t, &self.Fp[0])
             moved[col] = base[col] - h
-            memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
             self._loads(&self.xs[0], &self.vs[0], t, &self.Fm[0])
             moved[col] = base[col]
             for j in range(ptr[c], ptr[c + 1]):
                 out[j] = -(self.Fp[rows[j]] - self.Fm[rows[j]]) / (2.0 * h)
-        memcpy(&self.qref[0], &qref[0], qref.shape[0] * sizeof(double))
         return 0
 
     cdef int _assemble(self, const double* q_e, const double* a_e, const double* lam,
@@ -649,6 +653,12 @@ cdef class DAEKernel(StepProblem):
         self._at(t)
         self._joints(&qq[0], &vv[0], t)
         return np.asarray(self.q_j)[:nj].copy(), np.asarray(self.qd_j)[:nj].copy()
+
+    def py_accept(self, q, v, t):
+        """Advance the branch of the joint angles to the accepted state (q, v) at t."""
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        self.accept(&qq[0], &vv[0], t)
 
     def set_load_factor(self, double s):
         """Scale gravity, loads and efforts by s (statics' load stepping)."""

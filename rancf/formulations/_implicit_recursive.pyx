@@ -112,11 +112,18 @@ cdef class RecursiveProblem(StepProblem):
         self.d.theta_in = NULL
         return 0
 
-    cdef int _forces(self, double t) except -1:
-        """F = applied + internal node forces at the last kinematics (efforts evaluated)."""
-        cdef double U
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The branch of the joint angles follows the accepted state (DECISIONS.md 4)."""
+        self._kinematics(q if self.n else &self.zero[0], v if self.n else &self.zero[0], t)
         joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         memcpy(&self.qref[0], &self.q[0], self.md.n_joints * sizeof(double))
+        return 0
+
+    cdef int _forces(self, double t) except -1:
+        """F = applied + internal node forces at the last kinematics (efforts evaluated; the
+        joint angles on the branch of the last accepted state)."""
+        cdef double U
+        joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         if self.effort_timed:
             np.asarray(self.inputs.q)[:] = np.asarray(self.q)
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd)

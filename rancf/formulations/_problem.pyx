@@ -58,6 +58,13 @@ cdef class StepProblem:
     cdef int project(self, double* q, double* v, double* a, double t) except -1:
         return 0
 
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The loop accepted the state (q, v) at t (the start, then every step). A problem
+        whose evaluations depend on the path (the branch of its joint angles, unwrapped from
+        one accepted state to the next, DECISIONS.md 4) advances it here, never at Newton's
+        iterates, which may turn a direction through half turns before they converge."""
+        return 0
+
     def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
         return {}

@@ -281,6 +281,7 @@ cdef class Stepper:
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
         self.steps += 1
+        self.p.accept(&self.q[0], &self.v[0], self.t)
         return it
 
     # --- start and run ------------------------------------------------------------------------
@@ -291,6 +292,7 @@ cdef class Stepper:
         self.t = t0
         np.asarray(self.q)[:] = q0
         np.asarray(self.v)[:] = v0
+        self.p.accept(&self.q[0], &self.v[0], t0)
         self.p.force(&self.q[0], &self.v[0], t0, &self.x[0])
         self.nfev += 1
         if m:
