@@ -22,7 +22,8 @@ FORMULATIONS = ("auto", "recursive", "dae")
 _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
            2: ("diverged", "a node left the displacement bound"),
            3: ("failed", "the generalized mass became singular"),
-           4: ("failed", "the step size underflowed")}
+           4: ("failed", "the step size underflowed"), 7: ("failed", "")}
+
 
 
 def output_times(t_end, dt, output_every):
@@ -219,6 +220,8 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound):
     else:
         status, why = _STATUS[code]
         message = f"{why} at t = {t:.6g} s" if code else ""
+        if code == 7:
+            message = rec.kernel.inverted_message(t)
     stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
     return _recursive_result(model, rec, t_out[:n_saved], Y[:n_saved], Q[:n_saved], method,
                              status, message, stats, wall)

@@ -15,7 +15,7 @@ the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddl
 The Jacobians of loads and efforts are central differences on the coordinates they touch.
 """
 cimport numpy as cnp
-from libc.math cimport cos, sin, fabs, sqrt
+from libc.math cimport cos, sin, fabs, sqrt, isfinite
 from libc.string cimport memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs, dgbtrf, dgbtrs
 
@@ -23,7 +23,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
+from rancf.formulations._forces cimport (ModelData, ForceKernel, J_REVOLUTE, attachment,
+                                         applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._forces import checked
@@ -303,11 +304,63 @@ cdef class DAEKernel(StepProblem):
         return 0
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
-        """The branch of the joint angles follows the accepted state (DECISIONS.md 4)."""
+        """The branch of the joint angles follows the accepted state (DECISIONS.md 4), which
+        must hold its joints as meant (:meth:`_held`): ``ArithmeticError`` otherwise."""
+        cdef int j
         self._at(t)
         self._joints(q, v, t)
+        for j in range(self.md.n_joints):
+            if not (isfinite(self.q_j[j]) and isfinite(self.qd_j[j]) and self._held(q, j)):
+                raise ArithmeticError(self._degenerate(q, j))
         memcpy(&self.qref[0], &self.q_j[0], self.md.n_joints * sizeof(double))
         return 0
+
+    cdef bint _held(self, const double* x, int j) noexcept:
+        """Whether joint j's held angle holds on its branch: ``(R(q) p) . c > 0`` for the
+        parent's and child's directions p, c and the held angle q (a fixed joint's or a
+        prismatic joint's initial one, a driven revolute joint's drive). The constraint row
+        ``p^T B(q) c = |p| |c| sin(phi_c - phi_p - q) = 0`` also holds with the child turned
+        half a turn, or with p or c of zero length, which Newton's iterations may reach at a
+        large step (the child's direction passing through zero); neither is the joint."""
+        cdef double ra[2]
+        cdef double p[2]
+        cdef double rc[2]
+        cdef double c[2]
+        cdef double held, cq, sq
+        cdef const ModelData* d = self.md
+        if d.j_kind[j] == J_REVOLUTE and not d.j_driven[j]:
+            return True
+        held = d.drive[3 * j] if d.j_kind[j] == J_REVOLUTE else d.j_theta0[j]
+        attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
+                   ra, p, NULL, NULL)
+        attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, NULL, rc, c,
+                   NULL, NULL)
+        cq, sq = cos(held), sin(held)
+        return (cq * p[0] - sq * p[1]) * c[0] + (sq * p[0] + cq * p[1]) * c[1] > 0.0
+
+    cdef str _degenerate(self, const double* x, int j):
+        """What is wrong with joint j at the state x, and what to change, in words."""
+        cdef double ra[2]
+        cdef double p[2]
+        cdef double rc[2]
+        cdef double c[2]
+        cdef const ModelData* d = self.md
+        attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
+                   ra, p, NULL, NULL)
+        attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, NULL, rc, c,
+                   NULL, NULL)
+        kind = self.owner.assembly.joints[j].kind
+        if p[0] == 0.0 and p[1] == 0.0 or c[0] == 0.0 and c[1] == 0.0:
+            side = "parent" if p[0] == 0.0 and p[1] == 0.0 else "child"
+            what = (f"the direction of its {side} (a beam's slope or a body's axis) has "
+                    "collapsed to zero length, so the joint's angle (a prismatic joint's rail) is "
+                    "undefined")
+        else:
+            what = ("its child turned over against the held angle (half a turn: its direction "
+                    "passed through zero length)")
+        return (f"joint {j} ({kind}): {what}; the step is too large for this model (reduce dt) "
+                "or its beams too soft for their load (stiffen them, or refine them near the "
+                "joint)")
 
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         mass_times(self.md, a, out)

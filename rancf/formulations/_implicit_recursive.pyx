@@ -113,8 +113,11 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
-        """The branch of the joint angles follows the accepted state (DECISIONS.md 4)."""
+        """The branch of the joint angles follows the accepted state (DECISIONS.md 4), whose
+        held slopes must not have turned over (``ArithmeticError``)."""
         self._kinematics(q if self.n else &self.zero[0], v if self.n else &self.zero[0], t)
+        if self.d.inverted:
+            raise ArithmeticError(self.kernel.inverted_message(t))
         joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         memcpy(&self.qref[0], &self.q[0], self.md.n_joints * sizeof(double))
         return 0

@@ -201,6 +201,14 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
     c[3] = kk[1]
 
 
+cdef inline void _check_polar(Tree* d, int v, double s) noexcept nogil:
+    """Note the first held slope whose length s is not positive: ``s ch`` with s <= 0 points
+    against the held direction ch (the beam's first element compressed through zero length),
+    a state the polar form reaches but that is not the joint (the angle reads pi off)."""
+    if not s > 0.0 and d.inverted == 0:
+        d.inverted = v + 1
+
+
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
     """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring).
 
@@ -302,6 +310,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         X[1] = ra[1]
         _polar_slope(qv, ph, yc + 2, th, given, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow,
                      0, X, chi, eps, bh, c)
+        _check_polar(d, v, th[0])
     elif code == BEAM_PRISM or code == BODY_PRISM:
         _rot(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
@@ -342,6 +351,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             k = 0 if driven else 1
             _polar_slope(m.j_theta0[j], ph, yc + 2, th + k, given, beta[b + k], om_p,
                          -2.0 * om_p * sig, nrow, k, X, chi, eps, NULL, c)
+            _check_polar(d, v, th[k])
         else:
             _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
         qd = gd if driven else 0.0
@@ -386,8 +396,10 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
-    """Root-to-leaves pass: consistent X, joint maps, V and c of every vertex."""
+    """Root-to-leaves pass: consistent X, joint maps, V and c of every vertex; ``d.inverted``
+    notes a held slope turned over (:func:`_check_polar`)."""
     cdef int idx, v
+    d.inverted = 0
     for idx in range(d.n_v):
         v = d.order[idx]
         if d.code[v] == FREE:
@@ -710,12 +722,15 @@ cdef void track_joints(Tree* d) noexcept nogil:
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
     """ydot = [V, beta', P_ext, P_diss] for y = [x, beta, W_ext, W_diss] (module docstring).
 
-    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised.
+    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised, 7 when a
+    held slope turned over (``d.inverted``).
     """
     cdef double power[2]
     cdef int status = evaluate(d, t, y, d.f, power)
     if status:
         return status
+    if d.inverted:
+        return 7
     if not d.constant:
         if factorize(d):
             return 3
@@ -765,6 +780,7 @@ cdef class RecursiveKernel:
         self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
         self.data.has_drives = int(any(j.driven for j in assembly.joints))
         self.data.constant = 0
+        self.data.inverted = 0
         self.data.callbacks = self.data.effort_callbacks = 0
 
     def set_inputs(self, inputs):
@@ -822,7 +838,8 @@ cdef class RecursiveKernel:
         return status
 
     def rhs(self, double t, cnp.ndarray y, cnp.ndarray ydot):
-        """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error)."""
+        """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error, 7 a
+        held slope turned over)."""
         cdef int status
         cdef double* yp
         cdef double* yd
@@ -850,6 +867,18 @@ cdef class RecursiveKernel:
                                   self.data.q, self.data.qd)
                 memcpy(self.data.qref, self.data.q, self.data.m.n_joints * sizeof(double))
         return 0
+
+    def inverted_message(self, double t):
+        """What it means that a held slope turned over at the last kinematics, at time t (s)
+        (status 7), and what to change; None if none did."""
+        if not self.data.inverted:
+            return None
+        j = self.data.joint[self.data.inverted - 1]
+        return (f"the slope held by joint {j} turned over at t = {t:.6g} s: its length passed "
+                "through zero (the "
+                "beam's first element compressed to nothing), which no beam model describes; "
+                "the beam is too soft for its load (stiffen it or refine it near the joint), or "
+                "the step too large")
 
     def joint_coordinates(self):
         """Joint coordinates at the last kinematics into ``arrays['q']``, ``arrays['qd']`` (the

@@ -152,6 +152,8 @@ class Recursive:
             raise ArithmeticError("the generalized mass matrix is singular at this state")
         if status == 5:
             raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
+        if status == 7:
+            raise ArithmeticError(self.kernel.inverted_message(t))
         return ydot
 
     def accelerations(self, t, y):

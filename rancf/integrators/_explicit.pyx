@@ -10,7 +10,8 @@ called with the stage times, so drives and loads see t. At every output the join
 
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
 generalized mass, 4 step size underflow (adaptive only), 5 an input function raised,
-6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`).
+6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`), 7 a held
+slope turned over (the right-hand side's status).
 """
 import numpy as np
 

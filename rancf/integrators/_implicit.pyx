@@ -275,13 +275,13 @@ cdef class Stepper:
         self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08 at t = {self.t1:.6g} s")
+        self.p.accept(&self.q1[0], &self.v1[0], self.t1)
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
         memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
         self.steps += 1
-        self.p.accept(&self.q[0], &self.v[0], self.t)
         return it
 
     # --- start and run ------------------------------------------------------------------------
