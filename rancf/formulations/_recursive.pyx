@@ -72,16 +72,27 @@ cdef inline void _block(const double* M8, int r, int c, double* B) noexcept nogi
 
 
 cdef int _inv4(const double* A, double* X) noexcept nogil:
-    """X = A^-1 (4 x 4) by Gauss-Jordan elimination with partial pivoting; 1 if singular."""
+    """X = A^-1 (4 x 4); 1 if singular.
+
+    A block couples positions (m) and slopes (1): its slope entries are ``l^2`` times its
+    position entries for elements of length l, 1e-12 for l = 1 um. So the inverse is taken of
+    the symmetrically scaled ``S A S``, ``S = diag(1 / sqrt|A_ii|)`` (a mass block's scaled
+    entries are at most 1, its diagonal 1), by Gauss-Jordan elimination with partial pivoting,
+    a pivot below 1e-14 of the scaled block's largest entry counting as singular; then
+    ``X = S (S A S)^-1 S``."""
     cdef double M[16]
+    cdef double S[4]
     cdef double t, big, scale
     cdef int i, j, k, p
-    memcpy(M, A, 16 * sizeof(double))
+    for i in range(4):
+        S[i] = 1.0 / sqrt(fabs(A[5 * i])) if A[5 * i] != 0.0 else 1.0
+    scale = 0.0
+    for i in range(4):
+        for j in range(4):
+            M[4 * i + j] = S[i] * A[4 * i + j] * S[j]
+            scale = max(scale, fabs(M[4 * i + j]))
     memset(X, 0, 16 * sizeof(double))
     X[0] = X[5] = X[10] = X[15] = 1.0
-    scale = 0.0
-    for i in range(16):
-        scale = max(scale, fabs(A[i]))
     for k in range(4):
         p = k
         big = fabs(M[4 * k + k])
@@ -105,6 +116,9 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
                 for j in range(4):
                     M[4 * i + j] -= t * M[4 * k + j]
                     X[4 * i + j] -= t * X[4 * k + j]
+    for i in range(4):
+        for j in range(4):
+            X[4 * i + j] *= S[i] * S[j]
     return 0
 
 
