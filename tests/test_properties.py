@@ -23,9 +23,9 @@ Profiles (select with the environment variable ``HYPOTHESIS_PROFILE``):
   ``HYPOTHESIS_PROFILE=nightly python -m pytest -q tests/test_properties.py``; a failure prints
   the spec of the model (Python that rebuilds it) and a blob for ``@reproduce_failure``.
 
-Defects the properties found are kept as explicit ``xfail(strict=True)`` tests at the end with
-a minimal reproducer; the value classes they cover are left out of the properties until they
-are fixed (``KNOWN_DEFECTS``): when a defect is fixed, remove its xfail test and its entry.
+Defects the properties found are kept at the end as regression tests, each with its minimal
+reproducer. A new one goes there as an ``xfail(strict=True)`` test, with the value class it
+covers left out of the property (an ``assume``) until it is fixed; then both go.
 """
 import functools
 import io
@@ -42,7 +42,7 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 from scipy.linalg import eigh
-from hypothesis import HealthCheck, Phase, assume, event, given, note, settings
+from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 
 import rancf
@@ -537,16 +537,6 @@ CASES = [
 MESSAGE_NAMES = {("State", "x"): "state.x", ("State", "v"): "state.v"}
 
 
-#: (entry, parameter) -> the invalid values of a known defect (an xfail test at the end), left
-#: out of property (c) until the defect is fixed.
-KNOWN_DEFECTS = {
-}
-
-
-def known_defect(entry, name, value):
-    return KNOWN_DEFECTS.get((entry, name), lambda v: False)(value)
-
-
 def named_error(call, *names):
     """Call; it must raise ValueError or TypeError whose message names one of ``names`` (as a
     word). Returns the exception."""
@@ -574,7 +564,6 @@ def test_the_valid_calls_of_the_invalid_argument_cases_are_accepted(entry):
 def test_an_invalid_argument_raises_a_named_error(entry, name, values, data):
     """(c) One invalid argument, the others valid: ValueError or TypeError naming it."""
     value = data.draw(values, label=name)
-    assume(not known_defect(entry, name, value))
     call, valid = ENTRIES[entry]
     kwargs = {**valid, name: value}
     if isinstance(value, str) and value == "beam":
@@ -672,8 +661,7 @@ def test_a_damaged_result_file_is_refused_naming_it(damage):
     assert loaded.energy().shape == (n, 7)
 
 
-# --- defects found by the properties (xfail until fixed; then remove the mark and the entry of
-# KNOWN_DEFECTS or known_file_defect that keeps the values out of the property) --------------
+# --- defects the properties found (regression tests, each with its minimal reproducer) --------
 @pytest.mark.parametrize("value", ["no", np.zeros(2)], ids=["str", "array"])
 def test_check_stability_must_be_a_bool(value):
     named_error(lambda: _simulate(t_end=0.002, dt=0.001, check_stability=value),
@@ -829,7 +817,7 @@ def test_an_inverted_slope_is_not_ok(method):
     assert np.abs(res.joint(0)[0] - res.joint(0)[0][0]).max() <= 1e-6
 
 
-# --- defects found by the fuzz runs (compiled kernels' Python entries) --------------------------
+# --- defects the fuzz runs found (compiled kernels' Python entries) -----------------------------
 KERNEL_CALLS = {
     "DAE.force": "dae.force(np.zeros(1), np.zeros(1), 0.0)",
     "DAE.constraint": "dae.constraint(np.zeros(1), 0.0)",
