@@ -3,7 +3,7 @@ import os
 import time
 
 import numpy as np
-from scipy.integrate import solve_ivp
+import scipy.integrate
 
 from . import checks
 from .formulations import recursive
@@ -103,7 +103,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     method : str
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
-        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``solve_ivp`` on the same
+        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (SciPy's solvers on the same
         right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
         "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton).
     output_every : int
@@ -228,41 +228,50 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound):
 
 
 def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
+    """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
+    failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output."""
     n_x = rec.n_x
 
     def fun(t, y):
         # Radau/BDF pass strided Jacobian columns
         return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
 
-    def escaped(t, y):
-        return bound - np.abs(y[:n_x].reshape(-1, 4)[:, :2]).max()
-    escaped.terminal = True
-
     start = time.perf_counter()
+    solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
+                                            first_step=dt)
+    Y, steps = [y0.copy()], 0
+    status, message = "ok", ""
     try:
-        sol = solve_ivp(fun, (0.0, t_out[-1]), y0, method=method[6:], t_eval=t_out,
-                        rtol=rtol, atol=atol, first_step=dt, events=escaped)
-        status, message = ("ok", "") if sol.status == 0 else ("failed", sol.message)
-        if sol.status == 1:
-            status, message = "diverged", f"a node left the displacement bound at t = {sol.t_events[0][0]:.6g} s"
-        t, Y = sol.t, np.ascontiguousarray(sol.y.T)
-        stats = {"nfev": int(sol.nfev), "njev": int(sol.njev), "nlu": int(sol.nlu)}
+        while solver.status == "running":
+            t_old = solver.t
+            why = solver.step()
+            if solver.status == "failed":
+                status, message = "failed", f"{why} at t = {solver.t:.6g} s"
+                break
+            steps += 1
+            # a step that ends diverged keeps none of its outputs
+            if not np.all(np.isfinite(solver.y)):
+                status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
+                break
+            if not np.abs(solver.y[:n_x].reshape(-1, 4)[:, :2]).max() <= bound:
+                status = "diverged"
+                message = (f"a node left the displacement bound between t = {t_old:.6g} and "
+                           f"{solver.t:.6g} s")
+                break
+            due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
+            if len(due):
+                Y.extend(solver.dense_output()(due).T)
     except (ArithmeticError, RuntimeError) as exc:
-        t, Y = t_out[:1], y0[None, :].copy()
-        status, message, stats = "failed", str(exc), {}
+        status, message = "failed", str(exc)
     except KeyboardInterrupt:
-        # solve_ivp keeps nothing of an interrupted run but the initial state
-        t, Y = t_out[:1], y0[None, :].copy()
-        status, message, stats = "interrupted", "interrupted (Ctrl-C); solve_ivp keeps no partial results", {}
-    if not np.all(np.isfinite(Y)):
-        good = np.all(np.isfinite(Y), axis=1)
-        n = int(np.argmin(good))
-        status, message = "diverged", f"the state became non-finite after t = {t[max(n - 1, 0)]:.6g} s"
-        t, Y = t[:n], Y[:n]
+        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
     wall = time.perf_counter() - start
-    # solve_ivp keeps no branch of the angles: unwrap them output to output
+    stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
+             "steps": steps}
+    # SciPy keeps no branch of the angles: unwrap them output to output
     rec.kernel.arrays["qref"][:rec.assembly.n_joints] = rec.assembly.joint_q0
-    return _recursive_result(model, rec, t, Y, None, method, status, message, stats, wall)
+    return _recursive_result(model, rec, t_out[:len(Y)], np.array(Y), None, method, status,
+                             message, stats, wall)
 
 
 def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, projection=False,

@@ -803,7 +803,8 @@ def test_an_inverted_slope_is_not_ok(method):
     passes through zero at t = 2.2 s (DOPRI5 at rtol = 1e-9: |r'| = 0.008 at 2.19 s), the
     clamped slope inverts, and the run said "ok" with the joint reading pi off (DOPRI5's
     per-step branch tracking then added 2 pi). Every method stops as "failed" now, naming the
-    joint, and keeps the steps before (the DAE's methods: test_dae_ok_run_has_finite_joint_rates)."""
+    joint, and keeps the steps before (the DAE's methods: see also
+    test_dae_ok_run_has_finite_joint_rates)."""
     spec = ModelSpec(scale=109.81123621921365, E=1e5, rho=2429.3895574730295, slenderness=0.01,
                      elastic_model="berzeri", items=(
                          Item(at=0.730636933710605, joint="fixed", angle=-1.8374007530629481,
