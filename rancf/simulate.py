@@ -21,8 +21,7 @@ SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
 FORMULATIONS = ("auto", "recursive", "dae")
 _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
            2: ("diverged", "a node left the displacement bound"),
-           3: ("failed", "the generalized mass became singular"),
-           4: ("failed", "the step size underflowed"), 7: ("failed", "")}
+           3: ("failed", "the generalized mass became singular")}
 
 
 
@@ -178,16 +177,34 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     t_out = output_times(t_end, dt, output_every)
     if method in SCHEMES:
         scheme = SCHEMES[method]
-        if check_stability and scheme.imaginary_stability is not None:
+        if check_stability and not len(scheme.b_err):
             omega = rec.highest_frequency(y0)
-            if dt * omega > scheme.imaginary_stability:
-                limit = scheme.imaginary_stability / omega
+            decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+            limit = scheme.stable_step(top_eigenvalue(omega, decay))
+            if dt > limit:
                 raise ValueError(
                     f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this "
-                    f"model (highest natural frequency >= {omega:.4g} rad/s at the initial "
-                    f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
+                    f"model ({_stiffness(omega, decay)} at the initial state); use dt <= "
+                    f"{limit:.3g} s or an adaptive or implicit method")
         return _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound)
     return _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound)
+
+
+def top_eigenvalue(omega, decay):
+    """The eigenvalue (1/s) of the linearised motion an explicit step must resolve, from the
+    highest natural frequency omega and the fastest decay rate of the damping: the faster
+    root of ``s^2 + decay s + omega^2 = 0`` (a mode with Kelvin-Voigt damping c has
+    ``decay = c omega^2``), ``i omega`` undamped."""
+    return -0.5 * decay - np.sqrt(complex(0.25 * decay * decay - omega * omega))
+
+
+def _stiffness(omega, decay):
+    """The rates an explicit step must resolve, in words."""
+    words = f"highest natural frequency >= {omega:.4g} rad/s"
+    if decay:
+        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
+                  "damping time c)")
+    return words
 
 
 def _recursive_result(model, rec, t, Y, Q, method, status, message, stats, wall):
@@ -213,15 +230,23 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound):
         rec.kernel, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
         scheme.error_order, rtol, atol, bound, Y, Q)
     wall = time.perf_counter() - start
-    if code == 5:
+    if code == 4:
+        status = "failed"
+        y = Y[n_saved - 1]
+        message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
+                   f"are too stiff for an explicit method ("
+                   f"{_stiffness(rec.highest_frequency(y), rec.highest_decay_rate(y))} at the "
+                   "last output); use an implicit method (e.g. 'generalized-alpha', which damps "
+                   "what it cannot resolve)")
+    elif code == 5:
         status, message = "failed", f"an input function raised at t = {t:.6g} s: {rec.inputs.failure()}"
     elif code == 6:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
+    elif code == 7:
+        status, message = "failed", rec.kernel.inverted_message(t)
     else:
         status, why = _STATUS[code]
         message = f"{why} at t = {t:.6g} s" if code else ""
-        if code == 7:
-            message = rec.kernel.inverted_message(t)
     stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
     return _recursive_result(model, rec, t_out[:n_saved], Y[:n_saved], Q[:n_saved], method,
                              status, message, stats, wall)
@@ -232,9 +257,16 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
     failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output."""
     n_x = rec.n_x
 
+    turned = []
+
     def fun(t, y):
         # Radau/BDF pass strided Jacobian columns
-        return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
+        try:
+            return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
+        except recursive.TurnedOver as exc:
+            # not defined there: NaN makes the solver reject the step (as DOPRI5's loop does)
+            turned.append(str(exc))
+            return np.full(len(y), np.nan)
 
     start = time.perf_counter()
     solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
@@ -249,6 +281,7 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
                 status, message = "failed", f"{why} at t = {solver.t:.6g} s"
                 break
             steps += 1
+            turned.clear()
             # a step that ends diverged keeps none of its outputs
             if not np.all(np.isfinite(solver.y)):
                 status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
@@ -265,6 +298,9 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
         status, message = "failed", str(exc)
     except KeyboardInterrupt:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
+    if status in ("failed", "diverged") and turned:
+        # the steps since the last accepted one met a held slope turned over
+        status, message = "failed", turned[-1]
     wall = time.perf_counter() - start
     stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
              "steps": steps}

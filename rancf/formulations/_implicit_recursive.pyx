@@ -30,8 +30,8 @@ import numpy as np
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
                                          element_matrices, joint_coordinates, powers)
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
-                                            factorize, kinematics, mass_times, solve)
+from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
+                                            apply_BT, factorize, kinematics, mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked
 
@@ -55,7 +55,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
-    cdef bint timed, effort_timed, driven
+    cdef bint timed, effort_timed, driven, constant
     cdef Tree* d
     cdef ModelData* md
     cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero
@@ -79,6 +79,7 @@ cdef class RecursiveProblem(StepProblem):
         self.g = np.zeros(max(self.n, 1))
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
+        self.constant = bool(np.all(np.isin(np.asarray(kernel.arrays["code"]), (FREE, BEAM_REV))))
         self.last_t = np.nan
         # drives, loads and efforts come from the force kernels' input buffers
         self.d.m = self.md
@@ -217,6 +218,15 @@ cdef class RecursiveProblem(StepProblem):
                 if self.md.j_driven[j]:
                     p[0] += self.d.reaction[j] * self.md.drive[3 * j + 1]
         return 0
+
+    def newton_advice(self):
+        """Newton's matrix leaves out the turning of the joint maps (DECISIONS.md 13), exact
+        only for trees of beams on free revolute joints: elsewhere Newton converges linearly,
+        slowly at large steps, where the DAE's exact matrix converges quadratically."""
+        if self.constant:
+            return ""
+        return ("this formulation's Newton matrix leaves out the turning of its fixed, driven "
+                "and prismatic joints and rigid bodies: formulation='dae' has the exact one")
 
     def state_at(self, q, v, t):
         """``(x, V)`` (n_x,) at theta = q, theta' = v and time t."""

@@ -69,6 +69,11 @@ cdef class StepProblem:
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
         return {}
 
+    def newton_advice(self):
+        """What the user may change, beside the step and the iterations, when Newton's
+        iterations do not converge on this problem ("" if nothing)."""
+        return ""
+
 
 cdef inline object _view(const double* p, int n):
     """A NumPy array viewing n doubles at p (no copy)."""

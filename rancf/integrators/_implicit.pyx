@@ -21,7 +21,7 @@ are the loop's own.
 """
 import numpy as np
 
-from libc.math cimport fabs, isfinite
+from libc.math cimport fabs, isfinite, ceil, log
 from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
@@ -75,7 +75,7 @@ cdef class Stepper:
     cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
-    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq
+    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate
     cdef object strategy
     cdef object equations
 
@@ -222,7 +222,7 @@ cdef class Stepper:
         """Newton iterations from the current (a1, lam1); the iteration count, or -1 when it does
         not converge within max_iter."""
         cdef int it, i, n = self.n, m = self.m
-        cdef double dq = 0.0, dq_prev = 0.0
+        cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
         for it in range(1, self.max_iter + 1):
             self.residual(&self.a1[0], &self.lam1[0], x)
@@ -243,9 +243,30 @@ cdef class Stepper:
                 return it
             if not full and it >= 2 and dq > self.theta * dq_prev:
                 self.factored = False       # slow contraction: a new matrix next iteration
+            if it == 1:
+                dq_first = dq
             dq_prev = dq
         self._last_dq = dq
+        # the mean contraction per iteration of the whole attempt
+        self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
+
+    cdef str _newton_failure(self):
+        """What a step whose Newton iterations did not converge tells the user to change: an
+        iteration that contracted (by a mean rate of the attempt below 0.9 per iteration) asks
+        for more iterations (how many it would take at that rate) or a smaller step, one that
+        did not for a smaller step; the problem may add its own advice
+        (``StepProblem.newton_advice``)."""
+        if self._rate < 0.9 and self._last_dq > 0.0:
+            more = int(ceil(log(self.tol / self._last_dq) / log(self._rate)))
+            how = (f"contracting by {self._rate:.2f} per iteration (about {more} more would "
+                   "reach the tolerance): raise max_iter, or reduce dt")
+        else:
+            how = "not contracting: the step is too large for this model's nonlinearity, reduce dt"
+        extra = self.p.newton_advice()
+        return (f"Newton did not converge at t = {self.t1:.6g} s within {self.max_iter} "
+                f"iterations (last |dq| = {self._last_dq:.3g}, tolerance {self.tol:.3g}), "
+                f"{how}" + (f"; {extra}" if extra else ""))
 
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
@@ -267,10 +288,7 @@ cdef class Stepper:
                 memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
                 it = self._newton(True)
             if it < 0:
-                raise StepFailure(
-                    "failed", f"Newton did not converge at t = {self.t1:.6g} s within "
-                              f"{self.max_iter} iterations (last |dq| = {self._last_dq:.3g}, "
-                              f"tolerance {self.tol:.3g})")
+                raise StepFailure("failed", self._newton_failure())
         self._point(&self.a1[0])
         self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
