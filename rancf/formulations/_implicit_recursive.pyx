@@ -58,7 +58,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef bint timed, effort_timed, driven, constant
     cdef Tree* d
     cdef ModelData* md
-    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero
+    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
     cdef double last_t
 
     def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
@@ -85,6 +85,11 @@ cdef class RecursiveProblem(StepProblem):
         self.d.m = self.md
         kernel.arrays["Mel"] = np.asarray(self.blocks)
         self.d.Mel = &self.blocks[0]
+        # and the rigid bodies' diagonals c_m diag(m, m, I, I), set by each factor
+        self.body_mass = kernel.arrays["body_mass"]
+        self.body = np.zeros(self.body_mass.shape[0])
+        kernel.arrays["Mbody"] = np.asarray(self.body)
+        self.d.Mbody = &self.body[0]
 
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s
@@ -157,8 +162,10 @@ cdef class RecursiveProblem(StepProblem):
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
-        cdef int status
+        cdef int status, i
         self._kinematics(q_e, v_e, t_e)
+        for i in range(self.body.shape[0]):
+            self.body[i] = c_m * self.body_mass[i]
         with nogil:
             element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
             status = factorize(self.d)

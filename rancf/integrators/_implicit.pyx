@@ -21,7 +21,7 @@ are the loop's own.
 """
 import numpy as np
 
-from libc.math cimport fabs, isfinite, ceil, log
+from libc.math cimport fabs, isfinite, ceil, log, INFINITY
 from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
@@ -210,8 +210,7 @@ cdef class Stepper:
                           self.af * self.hb, self.af * self.hg, self.w)
         except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
             # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
-            raise StepFailure("failed", f"Newton matrix could not be factored at "
-                                        f"t = {self.t1:.6g} s: {exc}")
+            raise StepFailure("failed", self._factor_failure(a1, exc))
         self.njev += 1
         self.nlu += 1
         self.factored = True
@@ -241,6 +240,11 @@ cdef class Stepper:
                 raise StepFailure("diverged", f"non-finite Newton increment at t = {self.t1:.6g} s")
             if dq <= self.tol:
                 return it
+            if dq > 1e8:
+                # beyond the loop's state bound: the iterates diverge (left alone they went on
+                # to 1e100 m before a Newton matrix could no longer be factored)
+                self._last_dq, self._rate = dq, INFINITY
+                return -1
             if not full and it >= 2 and dq > self.theta * dq_prev:
                 self.factored = False       # slow contraction: a new matrix next iteration
             if it == 1:
@@ -251,22 +255,40 @@ cdef class Stepper:
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
 
+    cdef str _factor_failure(self, const double* a1, exc):
+        """What a Newton matrix that cannot be factored tells the user: at an iterate that
+        moved away from the predicted positions Newton is diverging; at the predicted state
+        itself the model is singular there."""
+        cdef double moved = 0.0
+        cdef int i
+        for i in range(self.n):
+            moved = max(moved, self.hb * fabs(a1[i] - self.a[i]))
+        why = (f"Newton's iterate had moved {moved:.3g} from the predicted positions: it is "
+               "diverging, reduce dt" if moved > 0.0 else
+               "at the predicted state: reduce dt, or the model may be a mechanism there")
+        return f"Newton matrix could not be factored at t = {self.t1:.6g} s ({exc}); {why}"
+
     cdef str _newton_failure(self):
         """What a step whose Newton iterations did not converge tells the user to change: an
         iteration that contracted (by a mean rate of the attempt below 0.9 per iteration) asks
         for more iterations (how many it would take at that rate) or a smaller step, one that
         did not for a smaller step; the problem may add its own advice
         (``StepProblem.newton_advice``)."""
-        if self._rate < 0.9 and self._last_dq > 0.0:
+        if self._rate == INFINITY:
+            within = "diverging"
+            how = "its increment exceeded 1e8: the step is too large for this model, reduce dt"
+        elif self._rate < 0.9 and self._last_dq > 0.0:
+            within = f"{self.max_iter} iterations"
             more = int(ceil(log(self.tol / self._last_dq) / log(self._rate)))
             how = (f"contracting by {self._rate:.2f} per iteration (about {more} more would "
                    "reach the tolerance): raise max_iter, or reduce dt")
         else:
+            within = f"{self.max_iter} iterations"
             how = "not contracting: the step is too large for this model's nonlinearity, reduce dt"
         extra = self.p.newton_advice()
-        return (f"Newton did not converge at t = {self.t1:.6g} s within {self.max_iter} "
-                f"iterations (last |dq| = {self._last_dq:.3g}, tolerance {self.tol:.3g}), "
-                f"{how}" + (f"; {extra}" if extra else ""))
+        return (f"Newton did not converge at t = {self.t1:.6g} s ({within}, last |dq| = "
+                f"{self._last_dq:.3g}, tolerance {self.tol:.3g}): {how}"
+                + (f"; {extra}" if extra else ""))
 
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""

@@ -91,9 +91,15 @@ class Joint:
         return values
 
     def effort_value(self, t, q, qd):
-        """The effort at (t, q, qd), checked finite."""
+        """The effort at (t, q, qd), checked finite (``ArithmeticError`` where q or qd is not
+        defined)."""
         if not callable(self.effort):
             return self.effort
+        if not (np.isfinite(q) and np.isfinite(qd)):
+            raise ArithmeticError(
+                f"joint {self.index}'s coordinate is not defined at the state evaluated at "
+                f"t = {t:g} s (q = {q!r}, qd = {qd!r}: a direction of zero length), nor its "
+                "effort; in an implicit run Newton's iterate went there: reduce dt")
         try:
             value = float(self.effort(t, q, qd))
         except Exception as exc:
