@@ -92,7 +92,8 @@ cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept 
 
 cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
                             const double* qref, double* q, double* qd) noexcept nogil:
-    """q, qd (n_joints) of every joint at (x, v); angles on the branch nearest qref."""
+    """q, qd (n_joints) of every joint at (x, v); angles on the branch nearest qref (a driven
+    joint's: nearest its drive's q at the current time)."""
     cdef double ra[2]
     cdef double p[2]
     cdef double va[2]
@@ -104,7 +105,7 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
     cdef double a[2]
     cdef double da[2]
     cdef double w[2]
-    cdef double raw, rho2, pv
+    cdef double raw, rho2, pv, ref
     cdef int j
     for j in range(d.n_joints):
         attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, v,
@@ -123,8 +124,10 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
             qd[j] = ((vc[0] - va[0]) * a[0] + (vc[1] - va[1]) * a[1]
                      + (rc[0] - ra[0]) * da[0] + (rc[1] - ra[1]) * da[1])
         else:
+            # a driven joint's branch is its drive's (which may turn by more than pi in a step)
+            ref = d.drive[3 * j] if d.j_driven[j] else qref[j]
             raw = atan2(p[0] * c[1] - p[1] * c[0], p[0] * c[0] + p[1] * c[1])
-            q[j] = qref[j] + _wrap(raw - qref[j])
+            q[j] = ref + _wrap(raw - ref)
             qd[j] = ((c[0] * vcc[1] - c[1] * vcc[0]) / (c[0] * c[0] + c[1] * c[1])
                      - (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1]))
 
