@@ -306,6 +306,10 @@ class MechanismAnimation(animation.FuncAnimation):
     """The :class:`~matplotlib.animation.FuncAnimation` that :meth:`rancf.Result.animate`
     returns: frame k shows the output nearest to the simulated time ``frame_times[k]``.
 
+    Not constructed directly: :meth:`rancf.Result.animate` returns it. Show it with
+    ``plt.show()``, save it with ``anim.save(path)`` or ``Result.animate(path=...)``, or
+    show it in a notebook with ``anim.to_jshtml()``.
+
     Attributes
     ----------
     fps : float
@@ -320,6 +324,15 @@ class MechanismAnimation(animation.FuncAnimation):
         Length of the video (s): ``n_frames / fps``.
     axes : matplotlib.axes.Axes
         The axes drawn on (its figure is the animation's).
+
+    Examples
+    --------
+    A run of 0.5 s at half speed and 20 frames per second is a video of 1 s:
+
+    >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+    >>> anim = rancf.simulate(m, t_end=0.5, dt=1e-3).animate(fps=20, speed=0.5)
+    >>> len(anim.frame_times), anim.duration
+    (21, 1.05)
     """
 
     def __init__(self, ax, draw, frame_times, output_index, fps, speed):
@@ -439,6 +452,10 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
         return mechanism.artists() + traces
 
     draw(0)
+    # lay the figure out once: constrained layout at every frame took half of each frame's
+    # drawing time, and a fixed layout keeps the axes from shifting as the title changes
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
     anim = MechanismAnimation(ax, draw, frame_times, output_index, fps, speed)
     if path is not None:
         _save(anim, path, writer, rc)

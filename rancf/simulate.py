@@ -24,7 +24,6 @@ _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
            3: ("failed", "the generalized mass became singular")}
 
 
-
 def output_times(t_end, dt, output_every):
     """Output times ``0, dt*output_every, 2 dt*output_every, ...`` plus ``t_end`` (s)."""
     step = dt * output_every
@@ -102,8 +101,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     method : str
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
-        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (SciPy's solvers on the same
-        right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
+        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (SciPy's solvers on the
+        same right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
         "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
@@ -120,12 +119,15 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         Explicit methods: a vertex farther than this from the origin along x or y (m) counts
         as divergence; default 100 times the model size.
     check_stability : bool
-        For ``"rk4"``, refuse a step beyond the stability limit ``2 sqrt(2) / omega_max``, with
-        ``omega_max`` bounded from below by power iteration at the initial state.
+        For ``"rk4"``, refuse a step beyond the stability limit: where the ray of the top
+        eigenvalue of ``s^2 + d s + omega^2 = 0`` leaves the scheme's stability region
+        (``2 sqrt(2) / omega`` undamped), with the highest natural frequency omega and the
+        fastest decay rate d of the element damping (``c omega^2``) bounded from below by power
+        iteration at the initial state.
     max_memory : float, optional
         Bytes the outputs may take; by default the memory available. A run whose outputs would
         not fit is refused before it starts (``MemoryError`` with the estimate).
-    implicit_options
+    **implicit_options
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
         (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
@@ -135,10 +137,54 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     Returns
     -------
     Result
-        ``status`` is "ok", or "diverged"/"failed" with the results up to that time.
+        ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound),
+        "failed" (Newton did not converge, a singular matrix, the step size fell below its
+        floor, a held slope turned over, an input function raised) or "interrupted" (Ctrl-C),
+        with ``message`` saying what, when and what to change, and the results up to that
+        time.
 
+    Raises
+    ------
+    TypeError
+        ``model`` or ``state`` of the wrong type; implicit options with an explicit method,
+        ``max_displacement`` with an implicit one, ``projection`` or ``linear_solver`` with
+        the recursive formulation.
+    ValueError
+        A parameter out of its range (named in the message); an unknown method; a
+        formulation that cannot run the model (a closed loop in the recursive formulation,
+        an explicit method on the DAE); an RK4 step beyond the stability limit; ``t_end / dt``
+        not an integer for an implicit method; a model that does not assemble
+        (:meth:`Model.build`).
+    MemoryError
+        The outputs would not fit in ``max_memory``.
+
+    Notes
+    -----
     A :class:`~rancf.formulations.reduced.ReducedModel` (:func:`rancf.reduce`) runs by its own
     :meth:`~rancf.formulations.reduced.ReducedModel.simulate` (method "backward-euler").
+    The user guide's pages on formulations and integrators say which to choose.
+
+    Examples
+    --------
+    The RANCF paper's pendulum (2 of its 5 bodies) with the default explicit RK4 on the
+    recursive formulation, then the same model with an implicit method on the DAE:
+
+    >>> m = rancf.pendulum(n_bodies=2, elements_per_body=5, body_length=5.0)
+    >>> res = rancf.simulate(m, t_end=0.5, dt=1e-3)
+    >>> res.formulation, res.method, res.status
+    ('recursive', 'rk4', 'ok')
+    >>> dae = rancf.simulate(m, 0.5, 1e-3, method="generalized-alpha", formulation="dae",
+    ...                      rho_inf=0.9)
+    >>> bool(np.abs(dae.tip() - res.tip()).max() < 1e-5)   # m, of a 10 m chain (2.4e-6 here)
+    True
+
+    A step beyond RK4's stability limit is refused before the run:
+
+    >>> stiff = rancf.pendulum(n_bodies=2, elements_per_body=5, E=2.1e11)
+    >>> rancf.simulate(stiff, 0.5, 1e-3)
+    Traceback (most recent call last):
+    ...
+    ValueError: dt = 0.001 s exceeds the rk4 stability limit ...
     """
     if isinstance(model, ReducedModel):
         return model.simulate(t_end, dt, method=method, output_every=output_every, state=state,

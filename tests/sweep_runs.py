@@ -5,9 +5,9 @@ import os
 
 import rancf
 
-#: (E, length) at which :func:`pendulum_or_stop` raises KeyboardInterrupt (serial sweeps only:
-#: worker processes do not see a change of it).
-stop_at = None
+#: (E, length) at which :func:`pendulum_or_stop` raises KeyboardInterrupt (row 4, the fifth of the
+#: tests' grid). Worker processes see this value; a serial sweep may change it (monkeypatch).
+stop_at = (1e7, 0.5)
 
 
 def pendulum(E, length, check_stability=True):
@@ -36,6 +36,11 @@ def pendulum_or_stop(E, length):
 def where(x):
     """The process that ran the row."""
     return {"pid": os.getpid()}
+
+
+def malloc_trim(x):
+    """The process's MALLOC_TRIM_THRESHOLD_ (None when unset)."""
+    return {"malloc_trim": os.environ.get("MALLOC_TRIM_THRESHOLD_")}
 
 
 def echo(a, b, c):

@@ -6,6 +6,8 @@ from pathlib import Path
 import matplotlib
 import pytest
 
+import rancf
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -16,6 +18,11 @@ def test_readme_examples_run():
     namespace = {}
     for i, block in enumerate(blocks):
         exec(compile(block, f"README.md python block {i}", "exec"), namespace)
+        # every run a block leaves behind finished: a failed or diverged run still returns
+        # a Result, so running without an exception is not enough
+        for name, value in namespace.items():
+            if isinstance(value, rancf.Result):
+                assert value.status == "ok", f"block {i}: {name}.status {value.status!r}: {value.message}"
         if "across" in block:
             # the spin-up block's comment: the tip deflection peaks at -0.574 m near t = 6.8 s
             # (the recursive formulation with DOPRI5 at rtol 1e-8 gives -0.5737 m at 6.80 s)

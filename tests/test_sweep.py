@@ -1,7 +1,9 @@
-"""rancf.sweep: a local dask cluster gives the serial table, failures are rows, an interrupted
-study resumes from its store to the uninterrupted table, the grid and the samplers."""
+"""rancf.sweep: a local dask cluster (the sweep's own, or one given by address or Client) gives
+the serial table, failures are rows, an interrupted study resumes from its store to the
+uninterrupted table, the progress bar counts done, failed and left, the grid and the samplers."""
 import itertools
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -23,10 +25,20 @@ def numbers(table):
     return table.drop(columns="wall_time")
 
 
+@pytest.fixture(scope="module")
+def cluster():
+    """A Client of a local cluster of 2 processes, one thread each (the sweep's own kind),
+    shared by the tests of an existing cluster (starting one takes seconds)."""
+    from distributed import Client
+
+    with rancf.sweep.local_cluster(2) as local, Client(local) as client:
+        yield client
+
+
 def test_local_cluster_of_two_processes_equals_serial():
     serial = rancf.sweep(sweep_runs.pendulum, CASES, scheduler="serial", progress=False)
-    cluster = rancf.sweep(sweep_runs.pendulum, CASES, n_workers=2, progress=False)
-    pd.testing.assert_frame_equal(numbers(cluster), numbers(serial), check_exact=True)
+    local = rancf.sweep(sweep_runs.pendulum, CASES, n_workers=2, progress=False)
+    pd.testing.assert_frame_equal(numbers(local), numbers(serial), check_exact=True)
     assert list(serial.index) == list(CASES.index)
     assert list(serial.status) == ["ok"] * 4 + ["error", "diverged"]
     # the sweep passes the numbers through: a direct call gives the same row
@@ -34,9 +46,56 @@ def test_local_cluster_of_two_processes_equals_serial():
     assert serial.iloc[3][list(direct)].to_dict() == direct
 
 
-def test_local_cluster_runs_in_worker_processes():
-    table = rancf.sweep(sweep_runs.where, {"x": list(range(8))}, n_workers=2, progress=False)
+def test_cluster_runs_in_worker_processes(cluster):
+    table = rancf.sweep(sweep_runs.where, {"x": list(range(8))}, scheduler=cluster, progress=False)
     assert os.getpid() not in set(table.pid) and 1 <= table.pid.nunique() <= 2
+
+
+def test_local_cluster_workers_keep_the_allocator_default(cluster, monkeypatch):
+    # dask's nannies set MALLOC_TRIM_THRESHOLD_=65536, which doubled the time of an adaptive
+    # modal run in a worker; the sweep's local cluster leaves the variable unset
+    import distributed
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    table = rancf.sweep(sweep_runs.malloc_trim, {"x": [1, 2, 3, 4]}, scheduler=cluster,
+                        progress=False)
+    assert table.malloc_trim.isna().all()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1,
+                                  dashboard_address=None) as plain:
+        default = rancf.sweep(sweep_runs.malloc_trim, {"x": [1]}, scheduler=plain.scheduler_address,
+                              progress=False)
+    assert list(default.malloc_trim) == ["65536"]                  # what is avoided
+
+
+def test_existing_cluster_by_address_or_client_equals_serial(cluster):
+    serial = rancf.sweep(sweep_runs.pendulum, CASES, scheduler="serial", progress=False)
+    by_address = rancf.sweep(sweep_runs.pendulum, CASES, scheduler=cluster.scheduler.address,
+                             progress=False)
+    by_client = rancf.sweep(sweep_runs.pendulum, CASES, scheduler=cluster, progress=False)
+    assert cluster.status == "running"                              # a Client given stays open
+    for table in (by_address, by_client):
+        pd.testing.assert_frame_equal(numbers(table), numbers(serial), check_exact=True)
+
+
+def bar_line(text):
+    """The bar as last drawn (tqdm redraws the line after a carriage return)."""
+    return text.rstrip().split("\r")[-1]
+
+
+def test_progress_bar_shows_done_failed_left_and_rate(tmp_path, capsys):
+    store = tmp_path / "study.parquet"
+    cases = CASES.reset_index(drop=True)
+    rancf.sweep(sweep_runs.pendulum, cases[:5], scheduler="serial", progress="always",
+                store=store)
+    assert re.fullmatch(r"sweep: 100%\|.*\| 5/5 \[.*run/s, failed=1, left=0\]",
+                        bar_line(capsys.readouterr().err))
+    # resumed: the five stored rows (one "error") count as done and failed from the start
+    rancf.sweep(sweep_runs.pendulum, cases, scheduler="serial", progress="always", store=store)
+    drawn = capsys.readouterr().err.split("\r")
+    assert re.search(r" 5/6 \[.*failed=1, left=1\]", drawn[1])
+    assert re.fullmatch(r"sweep: 100%\|.*\| 6/6 \[.*run/s, failed=2, left=0\]", bar_line(drawn[-1]))
+    rancf.sweep(sweep_runs.pendulum, cases[:2], scheduler="serial", progress=True)
+    assert capsys.readouterr().err == ""                            # stderr is not a terminal
 
 
 def test_failures_are_rows_with_their_status_and_message():
@@ -56,7 +115,6 @@ def test_failures_are_rows_with_their_status_and_message():
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
 def test_interrupted_sweep_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch, suffix):
     store = tmp_path / f"study{suffix}"
-    monkeypatch.setattr(sweep_runs, "stop_at", (1e7, 0.5))       # row 4 of 6
     with pytest.warns(RuntimeWarning, match="interrupted with 4 of 6 rows done"):
         partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler="serial",
                               progress=False, store=store, write_every=0.0)
@@ -70,14 +128,30 @@ def test_interrupted_sweep_resumes_to_the_uninterrupted_table(tmp_path, monkeypa
     assert list(resumed.wall_time[:4]) == list(partial.wall_time[:4])
 
 
-def test_partial_store_resumes_on_a_cluster_by_parameter_values(tmp_path):
+def test_interrupted_sweep_on_a_cluster_resumes_to_the_uninterrupted_table(tmp_path, cluster):
+    # a run raising KeyboardInterrupt on a worker stops the sweep as Ctrl-C would: the rows
+    # running or waiting are cancelled and "interrupted", the finished ones stored
+    store = tmp_path / "study.parquet"
+    with pytest.warns(RuntimeWarning, match="interrupted with [0-5] of 6 rows done"):
+        partial = rancf.sweep(sweep_runs.pendulum_or_stop, GRID, scheduler=cluster,
+                              progress=False, store=store)
+    done = partial.status == "ok"
+    assert partial.status[4] == "interrupted" and set(partial.status[~done]) == {"interrupted"}
+    resumed = rancf.sweep(sweep_runs.pendulum, GRID, scheduler=cluster, progress=False,
+                          store=store)
+    whole = rancf.sweep(sweep_runs.pendulum, GRID, scheduler="serial", progress=False)
+    pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
+    assert list(resumed.wall_time[done]) == list(partial.wall_time[done])
+
+
+def test_partial_store_resumes_on_a_cluster_by_parameter_values(tmp_path, cluster):
     store = tmp_path / "study.parquet"
     cases = CASES.reset_index(drop=True)
     first = rancf.sweep(sweep_runs.pendulum, cases[:3], scheduler="serial", progress=False,
                         store=store, write_every=0.0)
     assert len(os.listdir(store)) == 3                            # one file per write
     reordered = cases[::-1]                                       # rows found by value
-    resumed = rancf.sweep(sweep_runs.pendulum, reordered, n_workers=2, progress=False,
+    resumed = rancf.sweep(sweep_runs.pendulum, reordered, scheduler=cluster, progress=False,
                           store=store)
     whole = rancf.sweep(sweep_runs.pendulum, reordered, scheduler="serial", progress=False)
     pd.testing.assert_frame_equal(numbers(resumed), numbers(whole), check_exact=True)
@@ -141,7 +215,7 @@ def test_sample_stays_within_bounds_one_point_per_stratum(method):
     assert not rancf.sweep.sample(bounds, n, method=method, seed=4).equals(points)
 
 
-def test_run_the_workers_cannot_import_is_named(tmp_path, monkeypatch):
+def test_run_the_workers_cannot_import_is_named(tmp_path, monkeypatch, cluster):
     import importlib.util
 
     path = tmp_path / "local_only.py"
@@ -151,7 +225,7 @@ def test_run_the_workers_cannot_import_is_named(tmp_path, monkeypatch):
     spec.loader.exec_module(module)
     monkeypatch.setitem(__import__("sys").modules, "local_only", module)
     with pytest.raises(TypeError, match="cannot be loaded by the dask workers"):
-        rancf.sweep(module.run, {"x": [1, 2]}, n_workers=1, progress=False)
+        rancf.sweep(module.run, {"x": [1, 2]}, scheduler=cluster, progress=False)
 
 
 @pytest.mark.parametrize("kwargs, error, match", [

@@ -1,4 +1,4 @@
-"""``python -m validation [names...] [--quick] [--out reports/]``: run cases, write the report.
+"""``python -m validation [names...] [--quick] [--out reports/] [--workers N]``: run cases, write the report.
 
 Without names, every case marked ``default`` runs. Each case's outputs are written as soon
 as it finishes (into a new folder renamed into place, so Ctrl-C keeps every finished case and
@@ -6,6 +6,10 @@ the previous results of the unfinished one) and the report is rebuilt after ever
 A case that raises is reported as an error with its traceback; the others still run.
 Exit status: 0; 1 when a case raised, a check failed that is not a known deviation, or a known
 deviation passed (see :class:`validation.case.Check`); 2 for bad arguments, 130 after Ctrl-C.
+
+Cases run one after the other in this process. ``--workers`` / ``--scheduler`` send the untimed
+studies inside them (:mod:`validation.parallel`) to a dask cluster; timed runs stay here, alone
+(DECISIONS 18), and every value but a wall time is the serial run's.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ matplotlib.use("Agg")  # cases draw into files only; never open a window
 import matplotlib.pyplot as plt  # noqa: E402
 
 from validation import case as case_module  # noqa: E402
+from validation.parallel import engine  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
 from validation.report import fails_run, save_case, write_report  # noqa: E402
 
@@ -85,7 +90,29 @@ def parse(argv):
     parser.add_argument("--quick", action="store_true", help="short versions (a minute or less each)")
     parser.add_argument("--out", default="reports", type=Path, help="output folder (default: reports/)")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=workers, metavar="N",
+                       help="run the untimed studies inside cases (the E sweep of rigid-limit, the "
+                            "sampling seeds of modal) on a local dask cluster of N processes; "
+                            "timed runs (the DOF sweep of scaling, the timings of modal, rrr, "
+                            "implicit-stiff, peers) stay serial and alone in this process; cases "
+                            "run one after the other; the values are the serial run's (wall times "
+                            "aside)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="as --workers, on a running dask cluster (tcp://host:8786) whose "
+                            "workers can import rancf and validation")
     return parser.parse_args(argv)
+
+
+def workers(text: str) -> int:
+    """``--workers`` as an integer >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return n
 
 
 def run_one(entry, quick: bool, out: Path) -> dict:
@@ -125,13 +152,14 @@ def main(argv=None) -> int:
     progress = Progress(len(names))
     failed = []
     try:
-        for i, name in enumerate(names, 1):
-            progress.begin(i, name)
-            record = run_one(cases[name], args.quick, args.out)
-            if fails_run(record):
-                failed.append(f"{name} ({record['status']})")
-            progress.end(record["status"], record["seconds"])
-            write_report(args.out, order)
+        with engine(args.workers, args.scheduler):
+            for i, name in enumerate(names, 1):
+                progress.begin(i, name)
+                record = run_one(cases[name], args.quick, args.out)
+                if fails_run(record):
+                    failed.append(f"{name} ({record['status']})")
+                progress.end(record["status"], record["seconds"])
+                write_report(args.out, order)
     except KeyboardInterrupt:
         progress.close()
         write_report(args.out, order)

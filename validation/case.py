@@ -37,7 +37,7 @@ PASS, FAIL, DEVIATION, UNEXPECTED_PASS, MEASURED = ("pass", "FAIL", "FAIL (known
 class Check:
     """One criterion of a case, with its verdict computed from value, comparison and limit.
 
-    New form (DECISIONS.md 17), keywords after the name and the claim::
+    DECISIONS.md 17; keywords after the name and the claim::
 
         Check(name, claim, value=0.76, limit=0.6, unit="% of L", comparison="<=",
               source="paper", known_deviation="our section is not quite rigid at 210 GPa")
@@ -68,31 +68,14 @@ class Check:
     detail : str
         What the row needs besides the numbers (where or when it was measured, the runs behind it).
 
-    Old form, ``Check(name, claim, measured, passed)`` with a text ``measured`` and a given
-    ``passed`` (True, False or None): kept only for the cases not yet converted (modal, rrr and
-    the mechanism cases); it goes once every case is converted.
+    The verdict is never given: there is no ``passed`` argument (:attr:`passed` is computed).
     """
 
-    def __init__(self, name: str, claim: str, measured: str | None = None,
-                 passed: bool | None = None, *, value: float | None = None,
+    def __init__(self, name: str, claim: str, *, value: float | None = None,
                  limit: Union[float, Tuple[float, float], None] = None, unit: str = "",
                  comparison: str = "<=", source: str | None = None,
                  known_deviation: str | None = None, detail: str = ""):
         self.name, self.claim = str(name), str(claim)
-        self.legacy = measured is not None
-        if self.legacy:
-            if value is not None or limit is not None or source is not None or known_deviation:
-                raise TypeError(f"check {name!r}: the old form Check(name, claim, measured, passed) "
-                                "takes no value, limit, source or known_deviation")
-            if passed not in (True, False, None):
-                raise TypeError(f"check {name!r}: passed must be True, False or None, got {passed!r}")
-            self.measured, self._given = str(measured), passed
-            self.value = self.limit = self.source = self.known_deviation = None
-            self.unit, self.comparison, self.detail = "", "", ""
-            return
-        if passed is not None:
-            raise TypeError(f"check {name!r}: passed is computed from value, comparison and limit, "
-                            "never given")
         if comparison not in COMPARISONS:
             raise ValueError(f"check {name!r}: comparison must be one of {COMPARISONS}, got {comparison!r}")
         if not source:
@@ -111,13 +94,10 @@ class Check:
         self.value = math.nan if value is None else float(value)
         self.limit, self.unit, self.comparison = limit, str(unit), comparison
         self.source, self.known_deviation, self.detail = str(source), known_deviation, str(detail)
-        self.measured, self._given = None, None
 
     @property
     def passed(self) -> bool | None:
         """Does the value meet the limit? None without a limit (a measured figure)."""
-        if self.legacy:
-            return self._given
         if self.limit is None:
             return None
         v = self.value
@@ -147,15 +127,12 @@ class Check:
 
     def to_record(self) -> dict:
         """The check as stored in result.json (verdict included, for the report)."""
-        return {"name": self.name, "claim": self.claim, "legacy": self.legacy,
-                "measured": self.measured, "value": self.value, "limit": self.limit,
+        return {"name": self.name, "claim": self.claim, "value": self.value, "limit": self.limit,
                 "unit": self.unit, "comparison": self.comparison, "source": self.source,
                 "known_deviation": self.known_deviation, "detail": self.detail,
                 "passed": self.passed, "verdict": self.verdict, "fails_run": self.fails_run}
 
     def __repr__(self) -> str:
-        if self.legacy:
-            return f"Check({self.name!r}, measured={self.measured!r}, passed={self._given!r})"
         return (f"Check({self.name!r}, value={self.value!r} {self.comparison} {self.limit!r} "
                 f"{self.unit}, {self.verdict})")
 

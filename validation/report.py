@@ -266,8 +266,9 @@ def _num(value) -> str:
 
 
 def _check_row(c: dict) -> list:
-    """One check as the report's columns (the old form shows its text in the value column)."""
-    if "value" not in c or c.get("legacy"):
+    """One check as the report's columns (a record stored before checks had values, by an older
+    commit, shows its text in the value column; its section is marked stale)."""
+    if "value" not in c:
         verdict = c.get("verdict") or {True: PASS, False: FAIL, None: MEASURED}[c["passed"]]
         return [c["name"], c["claim"], c["measured"], "", "", "", "(old form: criterion in the claim)",
                 verdict]
@@ -325,7 +326,7 @@ def _seed_rows(records):
     for r in records:
         for c in r["checks"]:
             # "paper", or "paper: <how its words are read>": the limit is the paper's
-            if c.get("legacy") or "value" not in c or not str(c.get("source")).startswith("paper") \
+            if "value" not in c or not str(c.get("source")).startswith("paper") \
                     or c["limit"] is None:
                 continue
             holds = "holds" if c["passed"] else "does not hold"

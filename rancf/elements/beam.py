@@ -37,12 +37,61 @@ MODELS = {"shabana": 0, "berzeri": 1, "reissner": 2}
 
 
 def model_code(model):
-    """Kernel code of an elastic model name; ``ValueError`` for an unknown name."""
+    """Kernel code of an elastic model name.
+
+    Parameters
+    ----------
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model name.
+
+    Returns
+    -------
+    int
+        0, 1 or 2, as the compiled kernels number the models.
+
+    Raises
+    ------
+    ValueError
+        An unknown name.
+
+    Examples
+    --------
+    >>> from rancf.elements import beam
+    >>> beam.model_code("reissner")
+    2
+    """
     return MODELS[checks.choice("elastic_model", model, MODELS)]
 
 
 def shape_functions(xi, l):
-    """Shape-function matrix ``S(xi)`` (2, 8) of an element of length ``l`` (m), 0 <= xi <= 1."""
+    """Shape-function matrix of an element: ``r(xi) = S(xi) e``.
+
+    Parameters
+    ----------
+    xi : float
+        Position along the element, ``s / l`` in [0, 1].
+    l : float
+        Element length (m), > 0.
+
+    Returns
+    -------
+    ndarray (2, 8)
+        ``[S1 I2, S2 I2, S3 I2, S4 I2]`` (module docstring).
+
+    Raises
+    ------
+    ValueError
+        ``xi`` outside [0, 1] or ``l`` not positive.
+
+    Examples
+    --------
+    The middle of a straight element lies halfway between its nodes:
+
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0])    # 0.5 m along +x
+    >>> beam.shape_functions(0.5, 0.5) @ e
+    array([0.25, 0.  ])
+    """
     l = checks.positive("l", l)
     xi = checks.real("xi", xi, 0.0, 1.0)
     s = (1 - 3 * xi**2 + 2 * xi**3, l * (xi - 2 * xi**2 + xi**3),
@@ -51,9 +100,38 @@ def shape_functions(xi, l):
 
 
 def mass_matrix(rho, A, l):
-    """Constant element mass matrix ``M_E = int rho A S^T S ds`` (8, 8), kg and kg m.
+    """Constant element mass matrix ``M_E = int rho A S^T S ds``.
 
     Closed form of DESIGN.md section 1 with ``m = rho A l``.
+
+    Parameters
+    ----------
+    rho : float
+        Density (kg/m^3), > 0.
+    A : float
+        Section area (m^2), > 0.
+    l : float
+        Element length (m), > 0.
+
+    Returns
+    -------
+    ndarray (8, 8)
+        kg on the position rows and columns, kg m and kg m^2 where slopes enter.
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not positive.
+
+    Examples
+    --------
+    A rigid translation v moves the whole mass: ``v^T M v = m |v|^2``.
+
+    >>> from rancf.elements import beam
+    >>> M = beam.mass_matrix(7800.0, 1e-4, 0.5)
+    >>> v = np.array([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
+    >>> bool(np.isclose(v @ M @ v, 7800.0 * 1e-4 * 0.5))
+    True
     """
     rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
     m = rho * A * l
@@ -67,9 +145,35 @@ def mass_matrix(rho, A, l):
 
 
 def gravity_force(rho, A, l, gravity):
-    """Generalized gravity force ``F_G = int S^T rho A g ds`` (8,), N and N m.
+    """Generalized gravity force ``F_G = int S^T rho A g ds``.
 
-    ``gravity`` is the vector g (2,), m/s^2. The gravity potential is ``V = -F_G . e``.
+    The gravity potential is ``V = -F_G . e``.
+
+    Parameters
+    ----------
+    rho, A, l : float
+        Density (kg/m^3), section area (m^2) and element length (m), > 0.
+    gravity : sequence of 2 floats
+        The gravity vector g (m/s^2).
+
+    Returns
+    -------
+    ndarray (8,)
+        N on the positions, N m on the slopes.
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not positive, a gravity that is not two finite numbers.
+
+    Examples
+    --------
+    The position entries add up to the element's weight:
+
+    >>> from rancf.elements import beam
+    >>> F = beam.gravity_force(7800.0, 1e-4, 0.5, (0.0, -9.81))
+    >>> bool(np.isclose(F[1] + F[5], -7800.0 * 1e-4 * 0.5 * 9.81))
+    True
     """
     rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
     g = checks.vector("gravity", gravity)
@@ -92,21 +196,120 @@ def _element_args(e, l, E, A, I, model, edot=None, damping=0.0):
 
 
 def elastic_energy(e, l, E, A, I, model="shabana"):
-    """Strain energy ``U(e)`` (J) of one element; ``E`` in Pa, ``A`` in m^2, ``I`` in m^4."""
+    """Strain energy ``U(e)`` of one element.
+
+    Parameters
+    ----------
+    e : array_like (8,)
+        Element coordinates ``[r_A, r'_A, r_B, r'_B]`` (m; slopes dimensionless).
+    l : float
+        Element length (m).
+    E, A, I : float
+        Young's modulus (Pa), section area (m^2), second moment of area (m^4).
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model (module docstring).
+
+    Returns
+    -------
+    float
+        J.
+
+    Raises
+    ------
+    ValueError
+        ``e`` not (8,) or not finite, a parameter that is not positive, an unknown model.
+
+    Examples
+    --------
+    A straight unstretched element stores no energy; stretched by 1e-3 it stores
+    ``E A l eps^2 / 2``:
+
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0])
+    >>> bool(abs(beam.elastic_energy(e, 0.5, 2e9, 1e-4, 1e-9, "reissner")) < 1e-20)
+    True
+    >>> s = 1.001 * e
+    >>> u = beam.elastic_energy(s, 0.5, 2e9, 1e-4, 1e-9, "reissner")
+    >>> bool(np.isclose(u, 2e9 * 1e-4 * 0.5 * 1e-3**2 / 2))
+    True
+    """
     return _beam.force(*_element_args(e, l, E, A, I, model), np.empty(8))[0]
 
 
 def elastic_force(e, l, E, A, I, model="shabana"):
-    """Elastic force ``F_K = dU/de`` (8,) of one element, N and N m."""
+    """Elastic force ``F_K = dU/de`` of one element.
+
+    Parameters
+    ----------
+    e : array_like (8,)
+        Element coordinates (m; slopes dimensionless).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model.
+
+    Returns
+    -------
+    ndarray (8,)
+        N on the positions, N m on the slopes.
+
+    Raises
+    ------
+    ValueError
+        As :func:`elastic_energy`.
+
+    Examples
+    --------
+    The gradient of :func:`elastic_energy`, checked by a central difference:
+
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.01, 1.0, 0.0])
+    >>> args = (0.5, 2e9, 1e-4, 1e-9, "reissner")
+    >>> d = np.zeros(8); d[5] = 1e-7
+    >>> fd = (beam.elastic_energy(e + d, *args) - beam.elastic_energy(e - d, *args)) / 2e-7
+    >>> bool(np.isclose(beam.elastic_force(e, *args)[5], fd, rtol=1e-6))
+    True
+    """
     f = np.empty(8)
     _beam.force(*_element_args(e, l, E, A, I, model), f)
     return f
 
 
 def internal_force(e, edot, l, E, A, I, damping, model="shabana"):
-    """``F_K + F_D`` (8,) and the dissipated power ``F_D . edot`` (W) of one element.
+    """Elastic plus damping force of one element, and the power it dissipates.
 
-    ``damping`` is the Kelvin-Voigt damping time c (s, >= 0).
+    Parameters
+    ----------
+    e, edot : array_like (8,)
+        Element coordinates (m; slopes dimensionless) and their rates (m/s, 1/s).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model.
+
+    Returns
+    -------
+    force : ndarray (8,)
+        ``F_K + F_D`` (N, N m).
+    power : float
+        Dissipated power ``F_D . edot = 2 D >= 0`` (W).
+
+    Raises
+    ------
+    ValueError
+        As :func:`elastic_energy`, or a negative damping.
+
+    Examples
+    --------
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.01, 1.0, 0.0])
+    >>> f, power = beam.internal_force(e, np.ones(8), 0.5, 2e9, 1e-4, 1e-9, 1e-3, "reissner")
+    >>> bool(power > 0.0)
+    True
     """
     f = np.empty(8)
     power = _beam.force(*_element_args(e, l, E, A, I, model, edot, damping), f)[1]
@@ -114,14 +317,80 @@ def internal_force(e, edot, l, E, A, I, damping, model="shabana"):
 
 
 def tangent_stiffness(e, l, E, A, I, model="shabana", edot=None, damping=0.0):
-    """Tangent stiffness ``K = d(F_K + F_D)/de`` (8, 8), exact to round-off (complex step)."""
+    """Tangent stiffness ``K = d(F_K + F_D)/de`` of one element, exact to round-off.
+
+    Computed by complex-step differentiation of the force kernel.
+
+    Parameters
+    ----------
+    e : array_like (8,)
+        Element coordinates (m; slopes dimensionless).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model.
+    edot : array_like (8,), optional
+        Coordinate rates (m/s, 1/s) for the damping force's part; default zero.
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+
+    Returns
+    -------
+    ndarray (8, 8)
+        N/m and its mixed units; symmetric without damping (the Hessian of U).
+
+    Raises
+    ------
+    ValueError
+        As :func:`internal_force`.
+
+    Examples
+    --------
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.01, 1.0, 0.0])
+    >>> K = beam.tangent_stiffness(e, 0.5, 2e9, 1e-4, 1e-9, "reissner")
+    >>> bool(np.allclose(K, K.T))
+    True
+    """
     K, C = np.empty((8, 8)), np.empty((8, 8))
     _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
     return K
 
 
 def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
-    """``C = dF_D/dedot`` (8, 8), N s/m: symmetric, positive semi-definite."""
+    """Damping matrix ``C = dF_D/dedot`` of one element.
+
+    Parameters
+    ----------
+    e, edot : array_like (8,)
+        Element coordinates and their rates.
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+    model : {"shabana", "berzeri", "reissner"}
+        Elastic model.
+
+    Returns
+    -------
+    ndarray (8, 8)
+        N s/m and its mixed units: symmetric, positive semi-definite.
+
+    Raises
+    ------
+    ValueError
+        As :func:`internal_force`.
+
+    Examples
+    --------
+    >>> from rancf.elements import beam
+    >>> e = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.01, 1.0, 0.0])
+    >>> C = beam.damping_matrix(e, np.zeros(8), 0.5, 2e9, 1e-4, 1e-9, 1e-3, "reissner")
+    >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
+    True
+    """
     K, C = np.empty((8, 8)), np.empty((8, 8))
     _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
     return C

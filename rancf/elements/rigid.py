@@ -11,15 +11,72 @@ import numpy as np
 
 
 def point_map(d):
-    """``A(d)`` (2, 2): the body point d (m, body frame) is at ``r + A(d) u``."""
+    """The map from a body's axis to a point of it: the point d is at ``r + A(d) u``.
+
+    Parameters
+    ----------
+    d : sequence of 2 floats
+        The point in the body frame, from the centre of mass (m).
+
+    Returns
+    -------
+    ndarray (2, 2)
+        ``A(d) = [[d_x, -d_y], [d_y, d_x]]`` (m).
+
+    Examples
+    --------
+    A body turned by 90 degrees (u = (0, 1)) carries its point (1, 0) to (0, 1) from r:
+
+    >>> from rancf.elements import rigid
+    >>> rigid.point_map([1.0, 0.0]) @ np.array([0.0, 1.0])
+    array([0., 1.])
+    """
     return np.array([[d[0], -d[1]], [d[1], d[0]]])
 
 
 def mass_matrix(mass, inertia):
-    """``diag(m, m, I_G, I_G)`` (4, 4): kg and kg m^2."""
+    """Mass matrix of a rigid body in natural coordinates.
+
+    Parameters
+    ----------
+    mass : float
+        kg.
+    inertia : float
+        Moment of inertia about the centre of mass (kg m^2).
+
+    Returns
+    -------
+    ndarray (4, 4)
+        ``diag(m, m, I_G, I_G)``.
+
+    Examples
+    --------
+    >>> from rancf.elements import rigid
+    >>> np.diag(rigid.mass_matrix(2.0, 0.1))
+    array([2. , 2. , 0.1, 0.1])
+    """
     return np.diag([mass, mass, inertia, inertia])
 
 
 def gravity_force(mass, gravity):
-    """Generalized gravity force ``[m g, 0, 0]`` (4,), N; the potential is ``-F_G . X``."""
+    """Generalized gravity force of a rigid body; the potential is ``-F_G . X``.
+
+    Parameters
+    ----------
+    mass : float
+        kg.
+    gravity : sequence of 2 floats
+        The gravity vector (m/s^2).
+
+    Returns
+    -------
+    ndarray (4,)
+        ``[m g_x, m g_y, 0, 0]`` (N).
+
+    Examples
+    --------
+    >>> from rancf.elements import rigid
+    >>> rigid.gravity_force(2.0, (0.0, -9.81))
+    array([  0.  , -19.62,   0.  ,   0.  ])
+    """
     return np.concatenate([mass * np.asarray(gravity, dtype=float), [0.0, 0.0]])

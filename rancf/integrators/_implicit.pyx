@@ -30,7 +30,25 @@ from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
 class StepFailure(Exception):
-    """A step that could not be taken: ``status`` ("failed" or "diverged") and ``message``."""
+    """A step that could not be taken; the loop stops the run with its status and message.
+
+    A nonlinear solver passed as ``solver=`` to :func:`rancf.implicit.integrate` raises it
+    when its iteration fails; the run then ends with ``status`` and ``message`` and keeps
+    the steps before.
+
+    Parameters
+    ----------
+    status : {"failed", "diverged"}
+        The run's status.
+    message : str
+        What happened (and at what time).
+
+    Examples
+    --------
+    >>> exc = rancf.implicit.StepFailure("failed", "no convergence at t = 0.1 s")
+    >>> exc.status, str(exc)
+    ('failed', 'no convergence at t = 0.1 s')
+    """
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -415,10 +433,35 @@ cdef class Stepper:
 cdef class StepEquations:
     """The nonlinear equations of one step, for a nonlinear solver written in Python.
 
-    Unknowns ``(a_{n+1}, lambda)``; ``q_{n+1} = q_pred + hb a``, ``v_{n+1} = v_pred + hg a``.
-    ``residual(a, lam) -> (r_dyn, r_con)`` and ``matrix(a, lam, factor=True)`` (a factor
-    with ``solve(r_dyn, r_con) -> (da, dlam)``, or with ``factor=False`` the assembled matrix)
-    are the loop's own, with its work counters.
+    Not constructed directly: the loop of :func:`rancf.implicit.integrate` passes it to the
+    ``solve(equations, a, lam) -> (a, lam, iterations)`` method of the ``solver=`` object at
+    every step. Unknowns ``(a_{n+1}, lambda)``; ``q_{n+1} = q_pred + hb a``,
+    ``v_{n+1} = v_pred + hg a``. :meth:`residual` and :meth:`matrix` are the loop's own, with
+    its work counters.
+
+    Examples
+    --------
+    Plain Newton written as a solver (the loop's own Newton does the same, compiled):
+
+    >>> class PlainNewton:
+    ...     def solve(self, eq, a, lam):
+    ...         for k in range(1, 26):
+    ...             r_dyn, r_con = eq.residual(a, lam)
+    ...             da, dlam = eq.matrix(a, lam).solve(-r_dyn, -r_con)
+    ...             a, lam = a + da, lam + dlam
+    ...             eq.count_iteration()
+    ...             if np.abs(eq.hb * da).max() <= 1e-12:      # the position increment, m
+    ...                 return a, lam, k
+    ...         raise rancf.implicit.StepFailure("failed", f"no convergence at t = {eq.t1} s")
+    >>> m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+    >>> res = rancf.simulate(m, 0.05, 1e-3, method="newmark", formulation="dae")
+    >>> from rancf.formulations.dae import DAE
+    >>> dae = DAE(m.build(), "sparse")
+    >>> q0, v0 = dae.initial_state()
+    >>> sol = rancf.implicit.integrate(dae.compiled, q0, v0, 0.05, 1e-3, method="newmark",
+    ...                                solver=PlainNewton())
+    >>> bool(np.allclose(sol.q[-1], res.nodes[-1].ravel(), rtol=0, atol=1e-9))
+    True
     """
 
     cdef Stepper s
@@ -428,29 +471,111 @@ cdef class StepEquations:
 
     @property
     def t1(self):
+        """Time of the new step (s).
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return self.s.t1
 
     @property
     def hb(self):
+        """``h^2 beta``: the weight of the new acceleration in the new coordinates.
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return self.s.hb
 
     @property
     def hg(self):
+        """``h gamma``: the weight of the new acceleration in the new velocities.
+
+        Returns
+        -------
+        float
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return self.s.hg
 
     @property
     def q_pred(self):
+        """The coordinates' predictor: ``q_{n+1} = q_pred + hb a_{n+1}``.
+
+        Returns
+        -------
+        ndarray (n,)
+            A copy.
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return np.asarray(self.s.q_pred).copy()
 
     @property
     def v_pred(self):
+        """The velocities' predictor: ``v_{n+1} = v_pred + hg a_{n+1}``.
+
+        Returns
+        -------
+        ndarray (n,)
+            A copy.
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return np.asarray(self.s.v_pred).copy()
 
     @property
     def problem(self):
+        """The compiled problem of the loop.
+
+        Returns
+        -------
+        rancf.formulations._problem.StepProblem
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         return self.s.p
 
     def residual(self, a, lam):
+        """The step's residual at a trial acceleration and multipliers.
+
+        Parameters
+        ----------
+        a : array_like (n,)
+            Trial new accelerations.
+        lam : array_like (m,)
+            Trial multipliers.
+
+        Returns
+        -------
+        r_dyn : ndarray (n,)
+            The equation of motion's residual (the scheme's weighted equilibrium).
+        r_con : ndarray (m,)
+            ``Phi(q_{n+1}) / (h^2 beta)``.
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         cdef Stepper s = self.s
         cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))
@@ -461,10 +586,36 @@ cdef class StepEquations:
         return out[:s.n].copy(), out[s.n:].copy()
 
     def count_iteration(self):
-        """Count one nonlinear iteration of the solver in the loop's statistics."""
+        """Count one nonlinear iteration of the solver in the loop's statistics.
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         self.s.newton_iterations += 1
 
     def matrix(self, a, lam, factor=True):
+        """Newton's matrix of the step at a trial acceleration and multipliers.
+
+        Parameters
+        ----------
+        a : array_like (n,)
+            Trial new accelerations.
+        lam : array_like (m,)
+            Trial multipliers.
+        factor : bool
+            Factor it (default) or return the assembled matrix.
+
+        Returns
+        -------
+        object or ndarray or scipy.sparse matrix
+            A factorization with ``solve(r_dyn, r_con) -> (da, dlam)``; with
+            ``factor=False`` the matrix (n + m, n + m).
+
+        Notes
+        -----
+        The class example shows it in use.
+        """
         cdef Stepper s = self.s
         cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))

@@ -43,6 +43,30 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
         iterations of each load step. A step that does not converge stops with
         ``status == "failed"``, a message naming the step, and the last equilibrium found.
+
+    Raises
+    ------
+    TypeError
+        ``model`` is not a :class:`rancf.Model`.
+    ValueError
+        A parameter out of its range, a model that does not assemble.
+
+    Examples
+    --------
+    A cantilever of 2 m under a tip force of fixed direction, ``P L^2 / (E I) = 1``, against
+    the inextensible elastica (tip at ``(1 - 0.056433, -0.301721) L``; the beam's finite axial
+    stiffness accounts for part of the difference):
+
+    >>> E, I, L = 2.07e11, 0.1**4 / 12, 2.0
+    >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    >>> b = m.add_beam(L, 8, E=E, rho=7800.0, A=0.01, I=I)
+    >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    >>> tip = m.add_force(b.end, force=(0.0, -E * I / L**2))
+    >>> res = rancf.static(m, load_steps=10)
+    >>> res.status
+    'ok'
+    >>> bool(np.allclose(res.tip()[0] / L, [1 - 0.056433, -0.301721], rtol=0, atol=1e-4))
+    True
     """
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")

@@ -18,6 +18,9 @@ GROUND, NODE, BODY = 0, 1, 2
 class Point:
     """A point of the mechanism that joints and loads attach to.
 
+    Not constructed directly: ``m.ground.point(x, y)``, ``b.start``, ``b.end``, ``b.node(i)``,
+    ``r.point(dx, dy)`` and ``r.centre`` return points. A point belongs to one model.
+
     Attributes
     ----------
     item : Ground, Beam or RigidBody
@@ -32,6 +35,14 @@ class Point:
     angle : float
         For a ground point, the direction (rad from +x) that fixed, driven and prismatic
         joints to the ground use; 0 otherwise.
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> b = m.add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    >>> p = b.node(2)
+    >>> p.node, p.item
+    (2, beam[0])
     """
 
     item: object
@@ -49,7 +60,17 @@ class Point:
 
 
 class Ground:
-    """The fixed frame. ``ground.point(x, y, angle=0.0)`` is a point of it."""
+    """The fixed frame of a model, ``m.ground``.
+
+    Not constructed directly: every :class:`rancf.Model` has one. Its points,
+    ``m.ground.point(x, y, angle=0.0)``, can only be the parent of a joint.
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> m.ground.point(1.0, 0.5, angle=np.pi / 2)
+    ground.point(1, 0.5, angle=1.5708)
+    """
 
     index = -1
 
@@ -60,13 +81,42 @@ class Ground:
         return "ground"
 
     def point(self, x, y, angle=0.0):
-        """The ground point (x, y) (m) with direction ``angle`` (rad from +x, DECISIONS 3)."""
+        """The ground point (x, y) with a direction.
+
+        Parameters
+        ----------
+        x, y : float
+            Position (m).
+        angle : float
+            Direction (rad from +x) that fixed, driven and prismatic joints to the ground use:
+            a prismatic joint's rail runs along it, a fixed or driven joint's angle is measured
+            from it.
+
+        Returns
+        -------
+        Point
+
+        Raises
+        ------
+        ValueError
+            A coordinate or angle that is not a finite number.
+
+        Examples
+        --------
+        A slider on a rail at 30 degrees:
+
+        >>> m = rancf.Model()
+        >>> r = m.add_rigid_body(1.0, 0.01)
+        >>> rail = m.add_joint("prismatic", m.ground.point(0.0, 0.0, angle=np.pi / 6), r.centre)
+        """
         return Point(self, GROUND, offset=np.array([checks.real("x", x), checks.real("y", y)]),
                      angle=checks.real("angle", angle))
 
 
 class Beam:
-    """A straight, unstressed, uniform ANCF beam of equal elements (see :meth:`Model.add_beam`).
+    """A straight, unstressed, uniform ANCF beam of equal elements.
+
+    Not constructed directly: :meth:`rancf.Model.add_beam` returns it.
 
     Attributes
     ----------
@@ -75,8 +125,16 @@ class Beam:
     length, E, rho, A, I, damping, angle : float
         SI units (m, Pa, kg/m^3, m^2, m^4, s, rad).
     n_elements : int
+        Number of elements.
     start_position : ndarray (2,)
         Where the beam starts (m).
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> b = m.add_beam(2.0, 8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
+    >>> b, b.n_elements, b.length
+    (beam[0], 8, 2.0)
     """
 
     def __init__(self, model, index, length, n_elements, E, rho, A, I, start, angle, damping):
@@ -97,32 +155,104 @@ class Beam:
 
     @property
     def n_nodes(self):
+        """Number of nodes, ``n_elements + 1``.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b.n_nodes
+        5
+        """
         return self.n_elements + 1
 
     def node(self, i):
-        """Node ``i`` (0 = start, ``n_elements`` = end; negative counts from the end)."""
+        """Node ``i`` of the beam, a point for joints and loads.
+
+        Parameters
+        ----------
+        i : int
+            0 is the start, ``n_elements`` the end; negative numbers count from the end
+            (-1 is the end).
+
+        Returns
+        -------
+        Point
+
+        Raises
+        ------
+        ValueError
+            ``i`` outside ``[-n_nodes, n_elements]`` or not an integer.
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b.node(2), b.node(-1)
+        (beam[0].node(2), beam[0].node(4))
+        """
         i = checks.integer("i", i, -self.n_nodes, self.n_elements)
         return Point(self, NODE, node=i % self.n_nodes)
 
     @property
     def start(self):
-        """The first node."""
+        """The first node, ``node(0)``.
+
+        Returns
+        -------
+        Point
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b.start
+        beam[0].node(0)
+        """
         return self.node(0)
 
     @property
     def end(self):
-        """The last node."""
+        """The last node, ``node(n_elements)``.
+
+        Returns
+        -------
+        Point
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b.end
+        beam[0].node(4)
+        """
         return self.node(self.n_elements)
 
     def reference_nodes(self):
-        """Node coordinates ``[x, y, x', y']`` (n_nodes, 4) of the straight unstressed beam."""
+        """Node coordinates of the straight unstressed beam.
+
+        Returns
+        -------
+        ndarray (n_nodes, 4)
+            ``[x, y, x', y']`` of each node: position (m) and unit slope.
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9, start=(0, 1))
+        >>> b.reference_nodes()
+        array([[0. , 1. , 1. , 0. ],
+               [0.5, 1. , 1. , 0. ],
+               [1. , 1. , 1. , 0. ]])
+        """
         u = np.array([np.cos(self.angle), np.sin(self.angle)])
         s = np.linspace(0.0, self.length, self.n_nodes)
         return np.hstack([self.start_position + s[:, None] * u, np.tile(u, (self.n_nodes, 1))])
 
 
 class RigidBody:
-    """A rigid body in natural coordinates (see :meth:`Model.add_rigid_body`).
+    """A rigid body in natural coordinates ``[x, y, u_x, u_y]`` (centre of mass, unit axis).
+
+    Not constructed directly: :meth:`rancf.Model.add_rigid_body` returns it.
 
     Attributes
     ----------
@@ -134,6 +264,12 @@ class RigidBody:
         Initial centre of mass (m).
     angle : float
         Initial angle of the body frame (rad).
+
+    Examples
+    --------
+    >>> r = rancf.Model().add_rigid_body(mass=2.0, inertia=0.1, position=(1.0, 0.0))
+    >>> r, r.mass
+    (rigid_body[0], 2.0)
     """
 
     def __init__(self, model, index, mass, inertia, position, angle):
@@ -148,14 +284,58 @@ class RigidBody:
         return f"rigid_body[{self.index}]"
 
     def point(self, dx=0.0, dy=0.0):
-        """The point (dx, dy) (m) of the body frame, from the centre of mass."""
+        """A point of the body, given in its frame.
+
+        Parameters
+        ----------
+        dx, dy : float
+            Position in the body frame from the centre of mass (m); dx along the body's
+            axis (its ``angle``), dy normal to it.
+
+        Returns
+        -------
+        Point
+
+        Raises
+        ------
+        ValueError
+            A coordinate that is not a finite number.
+
+        Examples
+        --------
+        >>> r = rancf.Model().add_rigid_body(mass=2.0, inertia=0.1)
+        >>> r.point(-0.25, 0.0)
+        rigid_body[0].point(-0.25, 0)
+        """
         return Point(self, BODY, offset=np.array([checks.real("dx", dx), checks.real("dy", dy)]))
 
     @property
     def centre(self):
-        """The centre of mass."""
+        """The centre of mass, ``point(0, 0)``.
+
+        Returns
+        -------
+        Point
+
+        Examples
+        --------
+        >>> rancf.Model().add_rigid_body(mass=2.0, inertia=0.1).centre
+        rigid_body[0].point(0, 0)
+        """
         return self.point(0.0, 0.0)
 
     def reference_coordinates(self):
-        """``[x, y, u_x, u_y]`` (4,) of the initial pose."""
+        """Natural coordinates of the initial pose.
+
+        Returns
+        -------
+        ndarray (4,)
+            ``[x, y, u_x, u_y]``: centre of mass (m) and unit axis.
+
+        Examples
+        --------
+        >>> r = rancf.Model().add_rigid_body(1.0, 0.1, position=(1.0, 2.0), angle=np.pi / 2)
+        >>> r.reference_coordinates().round(12)
+        array([1., 2., 0., 1.])
+        """
         return np.concatenate([self.position, [np.cos(self.angle), np.sin(self.angle)]])

@@ -23,14 +23,20 @@ def _is_real(x):
 
 
 class Joint:
-    """A joint of the model (see :meth:`rancf.Model.add_joint`).
+    """A joint of the model.
+
+    Not constructed directly: :meth:`rancf.Model.add_joint` returns it; pass it to
+    :meth:`rancf.Result.joint`, :meth:`rancf.Result.reaction` and
+    :meth:`rancf.Result.plot_joint`.
 
     Attributes
     ----------
     index : int
         Its number in the model (the order added).
     kind : {"revolute", "prismatic", "fixed"}
+        What it holds (:meth:`rancf.Model.add_joint`).
     parent, child : Point
+        The points it joins.
     axis : float or None
         Prismatic only: the rail's angle (rad) in the parent's frame; None is the parent's
         direction at the point (a beam's tangent, a body's axis, a ground point's angle).
@@ -40,6 +46,12 @@ class Joint:
     effort : callable, float or None
         The generalized force in the joint (N m for revolute, N for prismatic): a constant or
         ``effort(t, q, qd) -> float``.
+
+    Examples
+    --------
+    >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+    >>> m.joints[1]
+    Joint(1: revolute, beam[0].node(2) -> beam[1].node(0))
     """
 
     def __init__(self, index, kind, parent, child, axis, drive, effort):
@@ -73,6 +85,20 @@ class Joint:
 
     @property
     def driven(self):
+        """True for a joint with a drive (a prescribed coordinate).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> m.add_joint("revolute", m.ground.point(0, 0), b.start,
+        ...             drive=lambda t: (t, 1.0, 0.0)).driven
+        True
+        """
         return self.drive is not None
 
     def __repr__(self):
@@ -80,7 +106,34 @@ class Joint:
         return f"Joint({self.index}: {self.kind}{extra}, {self.parent!r} -> {self.child!r})"
 
     def drive_values(self, t):
-        """``(q, qd, qdd)`` of the drive at time t, checked finite."""
+        """The drive's values at a time, checked.
+
+        Parameters
+        ----------
+        t : float
+            Time (s).
+
+        Returns
+        -------
+        ndarray (3,)
+            ``(q, qd, qdd)``: rad or m, per s, per s^2.
+
+        Raises
+        ------
+        ValueError
+            The drive does not return three finite numbers.
+        Exception
+            What the drive raised, of the same type, with the joint and time in the message.
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> j = m.add_joint("revolute", m.ground.point(0, 0), b.start,
+        ...                 drive=lambda t: (t**2, 2 * t, 2.0))
+        >>> j.drive_values(0.5)
+        array([0.25, 1.  , 2.  ])
+        """
         try:
             values = np.asarray(self.drive(t), dtype=float)
         except Exception as exc:
@@ -91,8 +144,38 @@ class Joint:
         return values
 
     def effort_value(self, t, q, qd):
-        """The effort at (t, q, qd), checked finite (``ArithmeticError`` where q or qd is not
-        defined)."""
+        """The effort at a time and joint state, checked.
+
+        Parameters
+        ----------
+        t : float
+            Time (s).
+        q, qd : float
+            Joint coordinate (rad or m) and its rate.
+
+        Returns
+        -------
+        float
+            N m (revolute) or N (prismatic).
+
+        Raises
+        ------
+        ValueError
+            The effort is not finite.
+        ArithmeticError
+            q or qd is not finite (the joint's coordinate is undefined at the state).
+        Exception
+            What the effort function raised, of the same type, with the joint and time.
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> j = m.add_joint("revolute", m.ground.point(0, 0), b.start,
+        ...                 effort=lambda t, q, qd: -10.0 * q - 0.1 * qd)
+        >>> j.effort_value(0.0, 0.5, 1.0)
+        -5.1
+        """
         if not callable(self.effort):
             return self.effort
         if not (np.isfinite(q) and np.isfinite(qd)):
@@ -110,9 +193,28 @@ class Joint:
 
 
 class Load:
-    """A point force and moment (see :meth:`rancf.Model.add_force`).
+    """A point force and moment.
 
-    ``force`` (N, (2,)) and ``moment`` (N m) are constants or callables of t (s).
+    Not constructed directly: :meth:`rancf.Model.add_force` returns it.
+
+    Attributes
+    ----------
+    index : int
+        Its number among the model's loads.
+    point : Point
+        Where it acts.
+    force : ndarray (2,) or callable
+        N, fixed direction in space, or ``force(t)``.
+    moment : float or callable
+        N m, or ``moment(t)``.
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    >>> load = m.add_force(b.end, force=(0.0, -10.0))
+    >>> load.point, load.force
+    (beam[0].node(2), array([  0., -10.]))
     """
 
     def __init__(self, index, point, force, moment):
@@ -132,10 +234,51 @@ class Load:
 
     @property
     def time_dependent(self):
+        """True when the force or the moment is a function of time.
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> m.add_force(b.end, moment=np.sin).time_dependent
+        True
+        """
         return callable(self.force) or callable(self.moment)
 
     def values(self, t):
-        """``(force (2,), moment)`` at time t, checked finite."""
+        """The force and moment at a time, checked.
+
+        Parameters
+        ----------
+        t : float
+            Time (s).
+
+        Returns
+        -------
+        force : ndarray (2,)
+            N.
+        moment : float
+            N m.
+
+        Raises
+        ------
+        ValueError
+            A force that is not two finite numbers or a moment that is not finite.
+        Exception
+            What a load function raised, of the same type, with the load and time.
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> load = m.add_force(b.end, force=lambda t: (0.0, -10.0 * t), moment=2.0)
+        >>> load.values(0.5)
+        (array([ 0., -5.]), 2.0)
+        """
         force, moment = self.force, self.moment
         try:
             if callable(force):

@@ -21,14 +21,24 @@ class Model:
     gravity : sequence of 2 floats
         Gravitational acceleration vector (m/s^2), default ``(0, -9.81)``.
     elastic_model : {"shabana", "berzeri", "reissner"}
-        Elastic model of every beam (:mod:`rancf.elements.beam`).
+        Elastic model of every beam (:mod:`rancf.elements.beam`): ``"shabana"`` the RANCF
+        paper's local-frame model, ``"berzeri"`` the Berzeri-Shabana continuum model (the
+        adaptive modal method needs it), ``"reissner"`` the geometrically exact strains
+        (converges to the elastica at large deflection).
+
+    Raises
+    ------
+    ValueError
+        A gravity that is not two finite numbers, an unknown elastic model.
 
     Examples
     --------
     >>> m = rancf.Model(gravity=(0.0, -9.81))
     >>> b = m.add_beam(length=2.0, n_elements=8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
     >>> j = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
-    >>> m.add_force(b.end, force=(0.0, -1e3))
+    >>> load = m.add_force(b.end, force=(0.0, -1e3))
+    >>> m
+    Model(1 beams, 0 rigid bodies, 1 joints, 1 loads)
     """
 
     def __init__(self, gravity=(0.0, -9.81), elastic_model="shabana"):
@@ -47,7 +57,21 @@ class Model:
     # --- building -------------------------------------------------------------------------
     @property
     def frozen(self):
-        """True once the model has been built (it can no longer change)."""
+        """True once the model has been built (it can no longer change).
+
+        Returns
+        -------
+        bool
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+        >>> m.frozen
+        False
+        >>> _ = rancf.static(m)
+        >>> m.frozen
+        True
+        """
         return self._assembly is not None
 
     def _check_open(self):
@@ -88,6 +112,24 @@ class Model:
         -------
         Beam
             With points ``start``, ``end`` and ``node(i)``.
+
+        Raises
+        ------
+        ValueError
+            A parameter out of its range (the message names it).
+        RuntimeError
+            The model is frozen (it has been simulated or solved).
+
+        Examples
+        --------
+        A steel beam of 2 m, 0.1 m square, along +y from the origin, with 1 ms of material
+        damping:
+
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(length=2.0, n_elements=8, E=2.07e11, rho=7800.0, A=0.01,
+        ...                I=0.1**4 / 12, angle=np.pi / 2, damping=1e-3)
+        >>> b.end
+        beam[0].node(8)
         """
         self._check_open()
         b = Beam(self, len(self._beams), length, n_elements, E, rho, A, I, start, angle, damping)
@@ -95,9 +137,41 @@ class Model:
         return b
 
     def add_rigid_body(self, mass, inertia, position=(0.0, 0.0), angle=0.0):
-        """Add a rigid body: ``mass`` (kg), ``inertia`` about its centre of mass (kg m^2),
-        initial centre ``position`` (m) and ``angle`` (rad). Returns a :class:`RigidBody`
-        whose ``point(dx, dy)`` are points of its frame (m, from the centre of mass)."""
+        """Add a rigid body, described in its centre-of-mass frame.
+
+        Parameters
+        ----------
+        mass : float
+            kg, > 0.
+        inertia : float
+            Moment of inertia about the centre of mass (kg m^2), > 0.
+        position : sequence of 2 floats
+            Initial position of the centre of mass (m).
+        angle : float
+            Initial angle of the body frame (rad from +x).
+
+        Returns
+        -------
+        RigidBody
+            Whose ``point(dx, dy)`` are points of its frame (m, from the centre of mass) and
+            ``centre`` its centre of mass.
+
+        Raises
+        ------
+        ValueError
+            A parameter out of its range.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A uniform bar of 1 kg and 0.5 m, hanging from a pin at its top end:
+
+        >>> m = rancf.Model()
+        >>> bar = m.add_rigid_body(mass=1.0, inertia=1.0 * 0.5**2 / 12, position=(0.0, -0.25),
+        ...                        angle=-np.pi / 2)
+        >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), bar.point(-0.25, 0.0))
+        """
         self._check_open()
         r = RigidBody(self, len(self._bodies), mass, inertia, position, angle)
         self._bodies.append(r)
@@ -129,6 +203,35 @@ class Model:
         Returns
         -------
         Joint
+            Pass it to :meth:`Result.joint` and :meth:`Result.reaction`.
+
+        Raises
+        ------
+        TypeError
+            A parent or child that is not a point, a drive that is not callable, an effort
+            that is neither a number nor a callable.
+        ValueError
+            An unknown kind; a point of another model; ``axis`` on a joint that is not
+            prismatic; a drive or effort on a fixed joint; both a drive and an effort; the
+            ground as the child; parent and child on the same item. Points that do not
+            coincide are refused when the model is built.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A beam clamped to a hub that a motor turns at 2 rad/s, and a second beam hinged to
+        its end with a torsion spring-damper:
+
+        >>> m = rancf.Model(gravity=(0.0, 0.0))
+        >>> b1 = m.add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b2 = m.add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9, start=(1.0, 0.0))
+        >>> motor = m.add_joint("revolute", m.ground.point(0.0, 0.0), b1.start,
+        ...                     drive=lambda t: (2.0 * t, 2.0, 0.0))
+        >>> elbow = m.add_joint("revolute", b1.end, b2.start,
+        ...                     effort=lambda t, q, qd: -50.0 * q - 0.5 * qd)
+        >>> motor
+        Joint(0: revolute driven, ground.point(0, 0, angle=0) -> beam[0].node(0))
         """
         self._check_open()
         self._check_point("parent", parent)
@@ -138,8 +241,37 @@ class Model:
         return j
 
     def add_force(self, point, force=(0.0, 0.0), moment=0.0):
-        """Add a force (N, (2,), fixed direction in space) and a moment (N m) at ``point``:
-        constants or callables of t (s)."""
+        """Add a point force and a moment at a point of a beam or rigid body.
+
+        Parameters
+        ----------
+        point : Point
+            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ... (not a ground point).
+        force : sequence of 2 floats or callable
+            N, fixed direction in space; or ``force(t) -> (fx, fy)`` with t in s.
+        moment : float or callable
+            N m, counter-clockwise positive; or ``moment(t) -> float``.
+
+        Returns
+        -------
+        Load
+
+        Raises
+        ------
+        TypeError
+            ``point`` is not a point, or ``moment`` neither a number nor a callable.
+        ValueError
+            A ground point, a point of another model, a force that is not two finite numbers.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        >>> m = rancf.Model(gravity=(0.0, 0.0))
+        >>> b = m.add_beam(2.0, 8, E=2.07e11, rho=7800.0, A=0.01, I=8.333e-6)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+        >>> tip = m.add_force(b.end, force=(0.0, -1e3), moment=lambda t: 10.0 * np.sin(t))
+        """
         self._check_open()
         self._check_point("point", point)
         load = Load(len(self._loads), point, force, moment)
@@ -149,22 +281,93 @@ class Model:
     # --- reading ------------------------------------------------------------------------------
     @property
     def beams(self):
+        """The beams, in the order added.
+
+        Returns
+        -------
+        tuple of Beam
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=3, elements_per_body=2, body_length=1.0)
+        >>> len(m.beams)
+        3
+        """
         return tuple(self._beams)
 
     @property
     def rigid_bodies(self):
+        """The rigid bodies, in the order added.
+
+        Returns
+        -------
+        tuple of RigidBody
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=3, elements_per_body=2, body_length=1.0)
+        >>> len(m.rigid_bodies)
+        0
+        """
         return tuple(self._bodies)
 
     @property
     def joints(self):
+        """The joints, in the order added.
+
+        Returns
+        -------
+        tuple of Joint
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=3, elements_per_body=2, body_length=1.0)
+        >>> len(m.joints)
+        3
+        """
         return tuple(self._joints)
 
     @property
     def loads(self):
+        """The loads (point forces and moments), in the order added.
+
+        Returns
+        -------
+        tuple of Load
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=3, elements_per_body=2, body_length=1.0)
+        >>> len(m.loads)
+        0
+        """
         return tuple(self._loads)
 
     def build(self):
-        """Check the whole model, freeze it and return its :class:`Assembly` (cached)."""
+        """Check the whole model, freeze it and return its assembly (cached).
+
+        :func:`rancf.simulate` and :func:`rancf.static` call it; call it yourself to check a
+        model before a run.
+
+        Returns
+        -------
+        rancf.model.Assembly
+            The frozen arrays the formulations read: ``n_x`` coordinates (4 per vertex),
+            ``n_vertices``, ``n_joints``, ``size`` (m) among others.
+
+        Raises
+        ------
+        ValueError
+            Joint points that do not coincide (within 1e-9 of the model's size), a drive whose
+            q(0) does not match the geometry, an item not connected to the ground, a model
+            without items.
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=2, elements_per_body=3, body_length=1.0)
+        >>> m.build().n_x
+        32
+        """
         if self._assembly is None:
             self._assembly = Assembly(self)
         return self._assembly
@@ -189,6 +392,13 @@ class Model:
         matplotlib.axes.Axes
             With equal aspect and axes in m.
 
+        Raises
+        ------
+        TypeError
+            ``ax`` is not a matplotlib Axes.
+        ValueError
+            The model does not assemble (joint points apart, ...), as in :meth:`build`.
+
         Examples
         --------
         >>> m = rancf.Model(gravity=(0.0, -9.81))
@@ -205,11 +415,51 @@ def pendulum(n_bodies=5, elements_per_body=5, body_length=5.0, E=21e6, rho=7800.
              joint="revolute", gravity=9.81, elastic_model="shabana"):
     """The reference chain of the RANCF paper: ``n_bodies`` equal beams of square section.
 
-    Body 1 is pinned at the origin; consecutive bodies are joined by ``joint`` ("revolute" or
-    "prismatic", the child's start on the parent's end); all start straight along +x at rest.
-    ``side`` (m) gives ``A = side^2`` and ``I = side^4 / 12``; ``gravity`` (m/s^2) acts along
-    -y. Defaults: 5 x 5 elements of 1 m, E = 21 MPa, rho = 7800 kg/m^3, side 0.03 m
-    (CASES.md reconstruction). Returns a :class:`Model`.
+    Body 1 is pinned at the origin; consecutive bodies are joined by ``joint`` (the child's
+    start on the parent's end); all start straight along +x at rest. The defaults are the
+    paper's 5 x 5 pendulum (110 degrees of freedom): 5 bodies of 5 m in 5 elements each,
+    E = 21 MPa, rho = 7800 kg/m^3, side 0.03 m (the project's reconstruction of the paper's
+    data).
+
+    Parameters
+    ----------
+    n_bodies : int
+        Number of beams, >= 1.
+    elements_per_body : int
+        Elements of each beam, >= 1.
+    body_length : float
+        Length of each beam (m), > 0.
+    E : float
+        Young's modulus (Pa), > 0.
+    rho : float
+        Density (kg/m^3), > 0.
+    side : float
+        Side of the square section (m), > 0: ``A = side^2``, ``I = side^4 / 12``.
+    joint : {"revolute", "prismatic"}
+        The joint between consecutive bodies (the first is always pinned to the ground).
+    gravity : float
+        Gravitational acceleration along -y (m/s^2), >= 0.
+    elastic_model : {"shabana", "berzeri", "reissner"}
+        As in :class:`Model`.
+
+    Returns
+    -------
+    Model
+        Not yet frozen: more items, joints and loads can be added.
+
+    Raises
+    ------
+    ValueError
+        A parameter out of its range.
+
+    Examples
+    --------
+    >>> m = rancf.pendulum()
+    >>> m.build().n_x, len(m.beams)
+    (120, 5)
+    >>> res = rancf.simulate(rancf.pendulum(n_bodies=2, elements_per_body=2), 0.1, 1e-3)
+    >>> res.status
+    'ok'
     """
     n_bodies = checks.integer("n_bodies", n_bodies, 1, 10**5)
     elements_per_body = checks.integer("elements_per_body", elements_per_body, 1, 10**6)

@@ -8,18 +8,59 @@ from .. import checks
 
 @dataclass(frozen=True)
 class State:
-    """Coordinates x and velocities v, each (n_x,) in the layout of
-    :class:`rancf.model.Assembly` (4 per beam node, then 4 per rigid body), SI units.
+    """Absolute coordinates and velocities of a model: an initial state for a run.
 
     ``rancf.simulate(model, ..., state=State(x, v))`` starts from it; the coordinates must
     satisfy every joint and the velocities every joint's velocity condition.
-    ``Result.state(i)`` gives the state of output i.
+    :meth:`rancf.Result.state` gives the state of an output (to continue a run, or to start
+    two formulations from the same state).
+
+    Parameters
+    ----------
+    x : array_like (n_x,)
+        Coordinates in the layout of :class:`rancf.Result`'s ``nodes`` flattened: ``[x, y,
+        x', y']`` of every beam node (beam by beam), then ``[x, y, u_x, u_y]`` of every rigid
+        body (m; slopes and axes dimensionless).
+    v : array_like (n_x,)
+        Their rates (m/s, 1/s).
+
+    Examples
+    --------
+    >>> m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+    >>> first = rancf.simulate(m, 0.1, 1e-3)
+    >>> rest = rancf.simulate(m, 0.1, 1e-3, state=first.state(-1))   # t restarts at 0
+    >>> bool(np.allclose(rest.nodes[0], first.nodes[-1]))
+    True
     """
 
     x: np.ndarray
     v: np.ndarray
 
     def checked(self, n_x):
-        """(x, v) as float arrays of shape (n_x,), finite; ``TypeError``/``ValueError`` naming
-        what is wrong."""
+        """The state as checked float arrays.
+
+        Parameters
+        ----------
+        n_x : int
+            Number of coordinates the model has (``model.build().n_x``).
+
+        Returns
+        -------
+        x, v : ndarray (n_x,)
+
+        Raises
+        ------
+        TypeError
+            Entries that are not numbers (the message names state.x or state.v).
+        ValueError
+            A wrong number of entries or a non-finite entry (the message names which).
+
+        Examples
+        --------
+        >>> x, v = rancf.State(np.zeros(8), np.ones(8)).checked(8)
+        >>> rancf.State(np.zeros(8), np.ones(4)).checked(8)
+        Traceback (most recent call last):
+        ...
+        ValueError: state.v must have 8 components, got array([1., 1., 1., 1.])
+        """
         return (checks.vector("state.x", self.x, n_x), checks.vector("state.v", self.v, n_x))

@@ -1,5 +1,5 @@
-"""The adaptive-modal paper's systems (validation.mechanisms) and the quick runs of the cases
-``modal`` and ``rrr``."""
+"""The adaptive-modal paper's systems (validation.mechanisms); the quick runs of the cases
+``modal`` and ``rrr`` are read in tests/validation/test_validation.py."""
 import numpy as np
 import pytest
 
@@ -73,18 +73,3 @@ def test_step_matrix_is_the_jacobian_on_three_rrr():
     integrate(dae.compiled, x0, v0, 0.002, 1e-3, method="backward-euler", solver=Check())
     assert len(errors) == 2 and max(errors) <= 1e-8
 
-
-def test_modal_case_quick():
-    from validation.cases.modal import CASE
-    outcome = CASE.run(True)
-    assert outcome.checks[0].passed  # DAE and implicit RANCF: the same backward Euler
-    assert outcome.checks[1].passed and outcome.checks[2].passed
-    assert set(outcome.figures) == {"configurations", "tip", "modes"}
-    assert outcome.tables["timing"].shape[0] == 3
-
-
-def test_rrr_case_quick():
-    from validation.cases.rrr import CASE
-    outcome = CASE.run(True)
-    assert "platform" in outcome.tables and "timing" in outcome.tables
-    assert outcome.checks[0].passed and outcome.checks[-1].passed

@@ -5,14 +5,16 @@ straight along +x at rest; E = 7e5 Pa, rho = 7200, A = 4e-4, I = 1.333e-8; BDF-1
 Full ANCF (the DAE formulation, backward Euler, Newton) against the adaptive modal method
 (``rancf.reduce``: Craig-Bampton + Latin-hypercube rows + greedy Gauss-Newton, sparsity 100, 308
 samples, tol 1e-11) with our sampling (whole nodes, free end always kept;
-:mod:`rancf.formulations.reduced.reductor`) and the paper's plain row sampling, over several
-seeds; both run by the one implicit stepping loop (``rancf.simulate``). The full solver is checked
-against an independent formulation, RANCF (Berzeri model): implicit RANCF with the same backward
-Euler, and RK4 converged in time.
+:mod:`rancf.formulations.reduced.reductor`), the paper's plain row sampling, and single rows with
+the free end kept, over several seeds; all run by the one implicit stepping loop
+(``rancf.simulate``). The full solver is checked against an independent formulation, RANCF
+(Berzeri model): implicit RANCF with the same backward Euler, and RK4 converged in time. The
+adaptive runs are compared with the full one on the flexible part of the motion (the tip's
+distance from an independent rigid pendulum), and a study varies the number of samples.
 """
 from __future__ import annotations
 
-import time
+from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -22,7 +24,9 @@ import rancf
 from rancf.formulations.reduced import simulate_timed
 from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
+from validation.rigid import RigidChain, simulate_rigid
 from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table
+from validation.parallel import map_runs
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
          "t_end": 1.1, "tol": 1e-11}
@@ -33,52 +37,126 @@ MODE_TIMES = (0.005, 0.1, 0.5, 1.0)
 SNAPSHOTS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.1)
 RANCF_CRITERION = 0.005  # tip distance / length, the issue's cross-check
 AGREEMENT = 0.01  # tip vertical difference / length: the paper's fig. 6 plotted at 1 m scale
+#: tip difference / the flexible part's size (the tip's largest distance from the rigid pendulum)
+FLEXIBLE_AGREEMENT = 0.1
 CLAIM_FIG6 = ("Liu et al. 2023, fig. 6 (tip vertical position): 'the results of the proposed "
               "method are clearly highly consistent with conventional ANCF'")
 CLAIM_TABLE2 = ("Liu et al. 2023, table 2: 'the total computing time of the proposed method is "
                 "531.855 s, of conventional ANCF 787.071 s: at least 30 % more efficient'")
-CLAIM_EQ36 = ("Liu et al. 2023, eq. 36: min ||Phi^k|| subject to ||xi_t^k||_1 <= s^k; the s "
-              "largest modal coordinates are kept (the operator P_lambda; the 3-RRR text: 'the 80 "
-              "modal coordinates of largest absolute value are selected')")
-#: the row samplings compared: ours (whole nodes, free end always kept) and the paper's plain one
-SAMPLINGS = {"nodes + free end": {"sample": "node", "free_ends": True},
-             "rows (paper, plain)": {"sample": "row", "free_ends": False}}
+CLAIM_EQ36 = ("Liu et al. 2023, section 2.3, eq. 36: the l1-norm optimization problem "
+              "'||xi_t^k||_1 <= s^k subject to Phi^k(e_bt^k, xi_t^k, lambda_t^k) = 0', 's^k the "
+              "sparsity of the modal coordinates xi_t^k'; section 2.4: 'a nonlinear mapping operator "
+              "P_lambda keeps for each flexible part the s^k non-zero modal coordinates of largest "
+              "absolute value'; section 3.1: sparsity 100, fig. 7: 'the 100 selected modes'")
+EQ36_READING = ("read as a count (DECISIONS 11): P_lambda keeps the s largest coordinates, and the "
+                "modal amplitudes carry units, so an l1 radius of 100 would bound nothing; no "
+                "second algorithm is run")
+#: the row samplings compared: ours (whole nodes, free end always kept), the paper's plain one, and
+#: the paper's single rows with the free end kept (which separates the free end's part from the
+#: nodes')
+OURS, PLAIN = "nodes + free end", "rows (paper, plain)"
+SAMPLINGS = {OURS: {"sample": "node", "free_ends": True},
+             PLAIN: {"sample": "row", "free_ends": False},
+             "rows + free end": {"sample": "row", "free_ends": True}}
+#: why the paper's plain row sampling fails here (measured: table 'sampling')
+PLAIN_REASON = ("eq. 30-32 draw single interior equations by Latin hypercube and keep nothing "
+                "always: with single rows the tip runs away from the full solution for every seed "
+                "(the time it first leaves it by 1 % of L is in table 'sampling'). Keeping the free "
+                "end's equations alone does not cure it (rows 'rows + free end' run away too, later "
+                "for some seeds); drawing whole nodes, all four equations of each, with the free end "
+                "kept (ours) stays within 1 %. The paper says neither whether it draws single "
+                "equations or nodes nor how it treats the free end")
+#: samples per beam in the study of samples vs speed and accuracy (our sampling; 640 = every
+#: interior equation)
+STUDY_SAMPLES = (100, 200, 308, 400, 640)
 
 
 def _settings(quick):
     if quick:
-        return {"n_elements": 160, "sparsity": 100, "n_samples": 308, "t_full": 0.05,
-                "t_adaptive": 0.05, "max_iter": 50, "seeds": (0,)}
+        # seed 2: the draw whose plain row sampling leaves the full solution earliest (0.08 s),
+        # so that the short run shows the paper's method as written failing
+        return {"n_elements": 160, "sparsity": 100, "n_samples": 308, "t_full": 0.15,
+                "t_adaptive": 0.15, "max_iter": 50, "seeds": (2,), "study_samples": (100, 308, 640),
+                "t_study": 0.05}
     return {"n_elements": 160, "sparsity": 100, "n_samples": 308, "t_full": 1.1,
-            "t_adaptive": 1.1, "max_iter": 50, "seeds": (0, 1, 2)}
+            "t_adaptive": 1.1, "max_iter": 50, "seeds": (0, 1, 2), "study_samples": STUDY_SAMPLES,
+            "t_study": 0.5}
 
 
-def _sampling_study(model, full, cfg):
-    """Adaptive runs for every sampling and seed; the first (ours, seed 0) is the case's run.
+def _adaptive(model, cfg, n_samples, seed, options, t_end):
+    """One adaptive modal run (backward Euler, h = 1 ms, outputs every 5 ms)."""
+    p = PAPER
+    reduced = rancf.reduce(model, cfg["sparsity"], n_samples, seed=seed, tol=p["tol"],
+                           max_iter=cfg["max_iter"], **options)
+    return reduced, rancf.simulate(reduced, t_end, p["h"], method="backward-euler",
+                                   output_every=5)
 
-    Returns the runs {(sampling, seed): Result} and a table of their agreement with the full
-    solver."""
-    p, runs, rows = PAPER, {}, []
-    n_x = model.build().n_x
-    for name, options in SAMPLINGS.items():
-        for seed in cfg["seeds"]:
-            progress(f"adaptive modal, sampling {name}, seed {seed}")
-            reduced = rancf.reduce(model, cfg["sparsity"], cfg["n_samples"], seed=seed,
-                                   tol=p["tol"], max_iter=cfg["max_iter"], **options)
-            res = rancf.simulate(reduced, cfg["t_adaptive"], p["h"], method="backward-euler",
-                                 output_every=5)
-            runs[name, seed] = res
-            d = full.tip()[:len(res.t)] - res.tip()
-            dy = np.abs(d[:, 1]) / p["length"]
-            tip_node = n_x - 4  # first row of the free end's equations
-            rows.append({"sampling": name, "seed": seed, "status": res.status,
-                         "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
-                                                        f"{int(tip_node + 1 in reduced.rows)}",
-                         "max |dy_tip| / L": dy.max(),
-                         "max |tip - tip_full| / L": np.hypot(*d.T).max() / p["length"],
-                         f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
-                         "wall time (s)": res.wall_time})
-    return runs, pd.DataFrame(rows)
+
+def _agreement(tip, full_tip, flexible):
+    """Tip differences of an adaptive run's ``tip`` (n, 2) from the full one: max |dy| / L, max
+    distance / L, and max distance over the flexible part's size in the same window
+    (``flexible``: the full tip's distance from the rigid pendulum's per output, m); |dy| / L
+    per output."""
+    n = len(tip)
+    d = full_tip[:n] - tip
+    dy = np.abs(d[:, 1]) / PAPER["length"]
+    distance = np.hypot(*d.T).max()
+    return dy.max(), distance / PAPER["length"], distance / flexible[:n].max(), dy
+
+
+def _study_run(model, full_tip, flexible, cfg, name, seed):
+    """One adaptive run of the sampling study: its Result and its row of the table."""
+    progress(f"adaptive modal, sampling {name}, seed {seed}")
+    reduced, res = _adaptive(model, cfg, cfg["n_samples"], seed, SAMPLINGS[name],
+                             cfg["t_adaptive"])
+    dy_max, distance, relative, dy = _agreement(res.tip(), full_tip, flexible)
+    tip_node = model.build().n_x - 4  # first row of the free end's equations
+    return res, {"sampling": name, "seed": seed, "status": res.status,
+                 "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
+                                                f"{int(tip_node + 1 in reduced.rows)}",
+                 "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
+                 "max |tip - tip_full| / flexible part": relative,
+                 f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
+                 "wall time (s)": res.wall_time}
+
+
+def _untimed(model, full_tip, flexible, cfg, name, seed):
+    """:func:`_study_run`'s tip (n, 2) and row (a Result does not pickle)."""
+    res, row = _study_run(model, full_tip, flexible, cfg, name, seed)
+    return res.tip(), row
+
+
+def _sampling_study(model, full, flexible, cfg):
+    """Adaptive runs for every sampling and seed; the first (ours, first seed) is the case's run,
+    timed (table 2), so it runs here alone; the others through validation.parallel.
+
+    Returns the case's run, the tips {(sampling, seed): (n, 2) array} and a table of their
+    agreement with the full solver (``flexible``: the flexible part per output, as in
+    :func:`_agreement`)."""
+    first = OURS, cfg["seeds"][0]
+    full_tip = full.tip()
+    adaptive, row = _study_run(model, full_tip, flexible, cfg, *first)
+    others = [{"name": name, "seed": seed} for name in SAMPLINGS for seed in cfg["seeds"]
+              if (name, seed) != first]
+    runs = map_runs(partial(_untimed, model, full_tip, flexible, cfg), others)
+    tips = {first: adaptive.tip(),
+            **{(o["name"], o["seed"]): tip for o, (tip, _) in zip(others, runs)}}
+    return adaptive, tips, pd.DataFrame([row] + [r for _, r in runs])
+
+
+def _samples_study(model, full, flexible, cfg):
+    """Samples per beam vs accuracy and cost: our sampling, the first seed, over t_study."""
+    rows = []
+    for n_samples in cfg["study_samples"]:
+        progress(f"samples study: {n_samples} samples")
+        _, res = _adaptive(model, cfg, n_samples, cfg["seeds"][0], SAMPLINGS[OURS], cfg["t_study"])
+        dy_max, distance, relative, _ = _agreement(res.tip(), full.tip(), flexible)
+        rows.append({"samples per beam": n_samples, "status": res.status, "simulated (s)": res.t[-1],
+                     "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
+                     "max |tip - tip_full| / flexible part": relative,
+                     "time per step (ms)": 1e3 * res.wall_time / max(res.stats["steps"], 1),
+                     "greedy outcomes": str(outcomes(res))})
+    return pd.DataFrame(rows)
 
 
 def _backward_euler(model, t_end, h, formulation):
@@ -94,8 +172,14 @@ def run(quick: bool) -> Outcome:
     full = simulate_timed(model, cfg["t_full"], p["h"], output_every=5, tol=p["tol"])
     progress("full ANCF (DAE), compiled")
     compiled = _backward_euler(model, cfg["t_full"], p["h"], "dae")
-    runs, sampling = _sampling_study(model, full, cfg)
-    adaptive = runs[next(iter(SAMPLINGS)), cfg["seeds"][0]]
+    # the flexible part of the motion: the tip's distance from the rigid pendulum (a uniform rod
+    # of the beam's length and mass, validation.rigid), of which the adaptive runs must follow
+    # most, not only the rigid swing that any rigid answer reproduces
+    rigid = simulate_rigid(RigidChain(lengths=[p["length"]], masses=[p["rho"] * p["A"] * p["length"]],
+                                      gravity=9.81), float(full.t[-1]), t_eval=full.t)
+    flexible = np.linalg.norm(full.tip() - rigid.tip(), axis=1)
+    adaptive, tips, sampling = _sampling_study(model, full, flexible, cfg)
+    samples = _samples_study(model, full, flexible, cfg)
 
     progress("implicit RANCF, the same backward Euler")
     same = _backward_euler(model, cfg["t_full"], p["h"], "recursive")
@@ -127,12 +211,13 @@ def run(quick: bool) -> Outcome:
     rancf_dev = np.linalg.norm(tip_full - tip_ref, axis=1) / p["length"]
 
     tip = pd.DataFrame({"t (s)": full.t, "full x (m)": tip_full[:, 0], "full y (m)": tip_full[:, 1],
-                        "RANCF RK4 x (m)": tip_ref[:, 0], "RANCF RK4 y (m)": tip_ref[:, 1]})
+                        "RANCF RK4 x (m)": tip_ref[:, 0], "RANCF RK4 y (m)": tip_ref[:, 1],
+                        "rigid x (m)": rigid.tip()[:, 0], "rigid y (m)": rigid.tip()[:, 1]})
     for name in SAMPLINGS:
-        res = runs[name, cfg["seeds"][0]]
+        run_tip = tips[name, cfg["seeds"][0]]
         column = f"adaptive, {name}, y (m)"
         tip[column] = np.nan
-        tip.loc[:len(res.t) - 1, column] = res.tip()[:, 1]
+        tip.loc[:len(run_tip) - 1, column] = run_tip[:, 1]
 
     timing = timing_table((("full ANCF", full, "full ANCF"),
                            ("full ANCF, compiled", compiled, None),
@@ -142,9 +227,13 @@ def run(quick: bool) -> Outcome:
     paper_ratio = PAPER_TIMES["adaptive modal"][2] / PAPER_TIMES["full ANCF"][2]
 
     figures = _figures(full, adaptive, tip, cfg)
+    figures["samples"] = _samples_figure(samples)
     selected = adaptive.extra["selected"]
-    ours = sampling[sampling["sampling"] == next(iter(SAMPLINGS))]
-    plain = sampling[sampling["sampling"] != next(iter(SAMPLINGS))]
+    l1 = np.abs(adaptive.extra["modal_coordinates"]).sum(axis=1).max()
+    ours = sampling[sampling["sampling"] == OURS]
+    plain = sampling[sampling["sampling"] == PLAIN]
+    kept = sampling[sampling["sampling"] == "rows + free end"]
+    relative = "max |tip - tip_full| / flexible part"
     checks = [
         Check("same backward Euler, two formulations",
               "the DAE (absolute coordinates, a multiplier for the pin) and implicit RANCF "
@@ -174,13 +263,32 @@ def run(quick: bool) -> Outcome:
                                  for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
                      + f" over {adaptive.t[-1]:g} s (whole nodes sampled, free end kept)"),
         Check("fig. 6: adaptive vs full ANCF, the paper's plain row sampling", CLAIM_FIG6,
-              value=plain["max |dy_tip| / L"].max(), unit="of L",
-              source="paper: eq. 30-32 as printed (single rows, nothing always kept); measured, "
-                     f"the previous row holds ours to {AGREEMENT:.0%}",
-              detail="; ".join(f"seed {seed}: {dy:.3%} (first above {AGREEMENT:.0%}: {first})"
-                               for seed, dy, first in zip(plain["seed"],
-                                                          plain["max |dy_tip| / L"],
-                                                          plain[f"first |dy_tip| > {AGREEMENT:.0%} L"]))),
+              value=plain["max |dy_tip| / L"].max(), limit=AGREEMENT, unit="of L",
+              source=f"paper: 'highly consistent' read as the figure's resolution, {AGREEMENT:.0%} "
+                     "of the 1 m pendulum; the method as printed (eq. 30-32: single rows, nothing "
+                     "always kept)",
+              known_deviation=PLAIN_REASON,
+              detail="; ".join(f"seed {seed}: {dy:.3%} (first above {AGREEMENT:.0%}: {first}; free-end "
+                               f"x, y rows sampled: {rows})"
+                               for seed, dy, first, rows in zip(
+                                   plain["seed"], plain["max |dy_tip| / L"],
+                                   plain[f"first |dy_tip| > {AGREEMENT:.0%} L"],
+                                   plain["free-end x, y rows sampled"]))
+                     + f"; single rows with the free end kept: up to {kept['max |dy_tip| / L'].max():.3%}"
+                     + f" over {adaptive.t[-1]:g} s"),
+        Check("flexible part: adaptive vs full ANCF, our sampling",
+              "the adaptive model reproduces the flexible part of the motion, not only the rigid "
+              "swing: max |tip_adaptive - tip_full| over the largest distance of the full model's "
+              "tip from the rigid pendulum's", value=ours[relative].max(),
+              limit=FLEXIBLE_AGREEMENT, unit="of the flexible part",
+              source=f"rancf target: {FLEXIBLE_AGREEMENT:.0%} of the flexible response's own size, "
+                     "the most by which two curves a figure calls 'highly consistent' can differ; a "
+                     "rigid answer scores 100 %",
+              detail=f"flexible part up to {flexible.max() * 1e3:.1f} mm (rigid reference: uniform rod of the "
+                     f"beam's length and mass, DOP853 at 1e-12); per seed "
+                     + ", ".join(f"{v:.2%}" for v in ours[relative])
+                     + f"; the paper's plain row sampling up to {plain[relative].max():.3g}"
+                     + f"; over {adaptive.t[-1]:g} s"),
         Check("table 2: adaptive faster than full ANCF", CLAIM_TABLE2, value=ratio, limit=1.0,
               unit="time per step, adaptive / full",
               source=f"paper: table 2, 531.855 s / 787.071 s = {paper_ratio:.2f}; 'faster' read "
@@ -189,10 +297,11 @@ def run(quick: bool) -> Outcome:
               detail=f"{per_step['adaptive modal']:.1f} ms vs {per_step['full ANCF']:.1f} ms per "
                      f"step (timed full run); the compiled full run "
                      f"{per_step['full ANCF, compiled']:.2f} ms"),
-        Check("eq. 36: modes selected per step", CLAIM_EQ36, value=selected.sum(axis=1).max(),
-              limit=cfg["sparsity"], unit="modes",
-              source="paper: eq. 36 with s a count (DECISIONS 11)",
-              detail=f"greedy Gauss-Newton outcomes per step {outcomes(adaptive)}"),
+        Check("eq. 36: modes selected per step (the l1 objective as a count)", CLAIM_EQ36,
+              value=selected.sum(axis=1).max(), limit=cfg["sparsity"], unit="modes",
+              source="paper: eq. 36 with s = 100 " + EQ36_READING,
+              detail=f"largest ||xi||_1 of the run {l1:.3g} (an l1 radius of 100 would never be "
+                     f"active); greedy Gauss-Newton outcomes per step {outcomes(adaptive)}"),
     ]
     assumptions = [
         "Backward Euler (BDF-1, paper eq. 34) of the one implicit stepping loop for every run; "
@@ -209,15 +318,24 @@ def run(quick: bool) -> Outcome:
         "Row sampling: the paper draws 308 of the 640 interior equations by Latin hypercube and "
         "does not say more. Ours draws whole nodes (77 nodes, all four equations each) and always "
         "keeps the free end's node (it counts in the 308): the free end's equations are the only "
-        "ones that fix a uniform stretch. Table 'sampling' runs both over the seeds "
-        f"{', '.join(map(str, cfg['seeds']))}.",
+        "ones that fix a uniform stretch. Table 'sampling' runs ours, the paper's plain rows and "
+        "single rows with the free end kept over the seeds "
+        f"{', '.join(map(str, cfg['seeds']))}"
+        + (" (the quick run: seed 2 only, whose plain draw fails earliest)." if len(cfg["seeds"]) == 1
+           else "."),
+        f"Flexible part of the motion: the full model's tip distance from a rigid pendulum (uniform "
+        f"rod of the beam's length and mass, validation.rigid), {flexible.max() * 1e3:.1f} mm at most "
+        f"over {full.t[-1]:g} s; the adaptive runs are compared with the full one relative to it.",
+        f"Samples study (table 'samples', figure 'samples'): our sampling, seed {cfg['seeds'][0]}, "
+        f"{', '.join(map(str, cfg['study_samples']))} samples per beam over {cfg['t_study']:g} s; "
+        "640 keeps every interior equation.",
         f"Run: full solver and RANCF over {cfg['t_full']} s, adaptive over {cfg['t_adaptive']} s.",
         FULL_TIMING,
         "Timings are wall-clock seconds on a shared 2-core machine, the adaptive runs with one "
         "BLAS thread (threadpoolctl); the paper's are MATLAB R2016a on an i7-7500U.",
     ]
     return Outcome(tables={"tip": tip, "timing": timing, "convergence_to_rancf": convergence,
-                           "sampling": sampling},
+                           "sampling": sampling, "samples": samples},
                    figures=figures, checks=checks,
                    parameters={**p, **cfg, "RANCF dt": dt_rancf},
                    assumptions=assumptions)
@@ -246,7 +364,8 @@ def _figures(full, adaptive, tip, cfg):
     fig_t, ax = plt.subplots(figsize=(8, 4))
     ax.plot(tip["t (s)"], tip["full y (m)"], "k-", label="full ANCF (BDF-1)")
     ax.plot(tip["t (s)"], tip["RANCF RK4 y (m)"], "b:", label="RANCF (RK4, converged in time)")
-    for (name, style) in zip(SAMPLINGS, ("r--", "g-.")):
+    ax.plot(tip["t (s)"], tip["rigid y (m)"], "0.6", lw=0.8, label="rigid pendulum")
+    for (name, style) in zip(SAMPLINGS, ("r--", "g-.", "m:")):
         ax.plot(tip["t (s)"], tip[f"adaptive, {name}, y (m)"], style,
                 label=f"adaptive modal, {name}, seed {cfg['seeds'][0]}")
     ax.set_ylim(tip["full y (m)"].min() - 0.3, 0.3)
@@ -269,6 +388,24 @@ def _figures(full, adaptive, tip, cfg):
     axes[-1].set_xlabel("mode number (x and y modes alternate, ascending frequency)")
     fig_m.tight_layout()
     return {"configurations": fig_c, "tip": fig_t, "modes": fig_m}
+
+
+def _samples_figure(samples):
+    """Samples per beam against the tip difference (flexible part) and the time per step."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    n = samples["samples per beam"]
+    ax.semilogy(n, samples["max |tip - tip_full| / flexible part"], "o-", color="C0")
+    ax.set(xlabel="samples per beam (interior equations kept)",
+           ylabel="max |tip - tip_full| / flexible part",
+           title=f"Samples vs accuracy and cost (over {samples['simulated (s)'].max():g} s)")
+    ax.tick_params(axis="y", colors="C0")
+    right = ax.twinx()
+    right.plot(n, samples["time per step (ms)"], "s--", color="C3")
+    right.set_ylabel("time per step (ms)", color="C3")
+    right.tick_params(axis="y", colors="C3")
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
 
 
 CASE = Case(name="modal", title="Adaptive modal selection: free-falling pendulum (Liu et al. 2023, 3.1)",

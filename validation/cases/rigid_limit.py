@@ -8,11 +8,14 @@ too and checks that the error falls as 1/E, i.e. that what remains is the chain'
 """
 from __future__ import annotations
 
+from functools import partial
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from validation.case import Case, Check, Outcome, progress
+from validation.parallel import map_runs
 from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, rk4_step, timed
 from validation.rigid import RigidChain, simulate_rigid
 
@@ -49,27 +52,35 @@ def integrate(chain, t_end, implicit, notes):
     return res, wall, dt, "RANCF explicit RK4, step below 80 % of its stability limit"
 
 
+def flexible(implicit, t_end, E):
+    """The chain with modulus ``E`` (Pa) by :func:`integrate`: output times (s), tip (m), wall
+    time (s), step (s), method and notes; one run of the E sweep (validation.parallel)."""
+    progress(f"E = {E:.3g} Pa")
+    notes = []
+    res, wall, dt, how = integrate(pendulum(E), t_end, implicit, notes)
+    return res.t, res.tip(), wall, dt, how, notes
+
+
 def run(quick: bool) -> Outcome:
     t_end = 4.0  # the paper's run; a few seconds, so the quick run is the full one
     total_length = REFERENCE["n_bodies"] * REFERENCE["body_length"]
     implicit = probe([FORMULATIONS[1]])[0]
     rigid = None
     rows, series, notes = [], {}, []
-    for E in MODULI:
-        progress(f"E = {E:.3g} Pa")
-        chain = pendulum(E)
-        res, wall, dt, how = integrate(chain, t_end, implicit, notes)
+    runs = map_runs(partial(flexible, implicit, t_end), [{"E": E} for E in MODULI])
+    for E, (t, tip, wall, dt, how, run_notes) in zip(MODULI, runs):
+        notes += run_notes
         if rigid is None:
-            rigid = simulate_rigid(rigid_reference(), float(res.t[-1]), t_eval=res.t)
+            rigid = simulate_rigid(rigid_reference(), float(t[-1]), t_eval=t)
             rigid_tip = rigid.tip()
-        delta = (res.tip() - rigid_tip) / total_length * 100.0  # percent of L
+        delta = (tip - rigid_tip) / total_length * 100.0  # percent of L
         dist = np.hypot(delta[:, 0], delta[:, 1])
-        series[E] = (res.t, res.tip(), delta)
+        series[E] = (t, tip, delta)
         k = int(np.argmax(dist))
         rows.append({"E (Pa)": E, "method": how, "dt (s)": dt, "steps": int(round(t_end / dt)),
                      "wall time (s)": round(wall, 2), "max |dX| (% of L)": np.abs(delta[:, 0]).max(),
                      "max |dY| (% of L)": np.abs(delta[:, 1]).max(), "max distance (% of L)": dist[k],
-                     "at t (s)": res.t[k]})
+                     "at t (s)": t[k]})
     summary = pd.DataFrame(rows)
 
     t, tip, delta = series[MODULI[0]]

@@ -23,7 +23,9 @@ H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
 PAPER_TIMES = {"full ANCF": (566.2836, 766.148, 1390.966),
                "adaptive modal": (184.131, 223.639, 421.281)}
-AGREEMENT = 0.01  # platform position difference / circle radius
+#: adaptive - full, relative to the flexible part of the response (the platform's deviation from
+#: the rigid kinematics, which a rigid answer misses by 100 %)
+AGREEMENT = 0.1
 CLAIM_FIG10 = ("Liu et al. 2023, fig. 10 (platform x, y and theta): 'clearly, the simulation "
                "results are highly consistent'")
 CLAIM_TABLE4 = ("Liu et al. 2023, table 4: full ANCF 1390.966 s, the proposed method 421.281 s "
@@ -32,6 +34,8 @@ CLAIM_TABLE4 = ("Liu et al. 2023, table 4: full ANCF 1390.966 s, the proposed me
 
 def _settings(quick):
     if quick:
+        # a smoke run: links of 20 elements with 16 modes do not resolve the deflection of the
+        # paper's 100 elements and 80 modes, so the accuracy rows carry no verdict
         return {"n_elements": 20, "sparsity": 16, "n_samples": 40, "t_full": 0.05,
                 "t_adaptive": 0.05, "max_iter": 50}
     # the adaptive step costs about 0.5 s here (50 greedy iterations per step), so the paper's
@@ -109,16 +113,24 @@ def run(quick: bool) -> Outcome:
     fig_m.tight_layout()
 
     steps_tol = full.stats["steps"] * TOL
+    limit = None if quick else AGREEMENT
+    no_verdict = " (quick run: 20 elements and 16 modes per passive link; no verdict)" if quick else ""
+    reading = (f"paper: 'highly consistent' read as {AGREEMENT:.0%} of the flexible part of the "
+               "response (the platform's deviation from the rigid kinematics, which a rigid answer "
+               "misses by 100 %)")
+    theta_full = np.abs(pose_full[:n_ad, 2]).max()
     checks = [
-        Check("fig. 10: platform x, y, adaptive vs full ANCF", CLAIM_FIG10,
-              value=pos_diff.max() / geo.radius, limit=AGREEMENT, unit="of the 0.1 m radius",
-              source=f"paper: 'highly consistent' read as {AGREEMENT:.0%} of the circle's radius",
-              detail=f"{pos_diff.max():.2e} m, theta {theta_diff.max():.2e} rad, over "
-                     f"{adaptive.t[-1]:g} s; against the flexible part of the response (platform "
-                     f"off the circle by up to {circle_dev[:n_ad].max():.2e} m, |theta| up to "
-                     f"{np.abs(pose_full[:n_ad, 2]).max():.2e} rad): "
-                     f"{pos_diff.max() / max(circle_dev[:n_ad].max(), 1e-300):.1%} and "
-                     f"{theta_diff.max() / max(np.abs(pose_full[:n_ad, 2]).max(), 1e-300):.1%}"),
+        Check("fig. 10: platform x, y, adaptive vs full ANCF (flexible part)", CLAIM_FIG10,
+              value=pos_diff.max() / circle_dev[:n_ad].max(), limit=limit,
+              unit="of the platform's distance from the circle", source=reading,
+              detail=f"{pos_diff.max():.2e} m against the full model's platform off the prescribed "
+                     f"circle by up to {circle_dev[:n_ad].max():.2e} m, over {adaptive.t[-1]:g} s "
+                     f"({pos_diff.max() / geo.radius:.1e} of the 0.1 m radius){no_verdict}"),
+        Check("fig. 10: platform theta, adaptive vs full ANCF (flexible part)", CLAIM_FIG10,
+              value=theta_diff.max() / theta_full, limit=limit, unit="of max |theta|",
+              source=reading + "; theta = 0 for rigid links",
+              detail=f"{theta_diff.max():.2e} rad against |theta| up to {theta_full:.2e} rad, over "
+                     f"{adaptive.t[-1]:g} s{no_verdict}"),
         Check("table 4: adaptive faster than full ANCF", CLAIM_TABLE4, value=ratio, limit=1.0,
               unit="time per step, adaptive / full",
               source="paper: table 4, 421.281 s / 1390.966 s = 0.30; 'faster' read as a ratio "
@@ -130,10 +142,12 @@ def run(quick: bool) -> Outcome:
                      f"step: {outcomes(adaptive)}"),
         Check("deflection of passive link 1, adaptive vs full ANCF",
               "the flexible response itself (no paper figure): max |deflection difference| / "
-              "max deflection", value=deflection_diff.max() / max(deflection[:n_ad].max(), 1e-300),
-              source="measured (no limit)",
+              "max deflection", value=deflection_diff.max() / deflection[:n_ad].max(), limit=limit,
+              unit="of max deflection",
+              source=f"rancf target: {AGREEMENT:.0%} of the deflection, the reading of fig. 10 "
+                     "above applied to the link itself",
               detail=f"{deflection_diff.max():.2e} m of {deflection[:n_ad].max():.2e} m over "
-                     f"{adaptive.t[-1]:g} s"),
+                     f"{adaptive.t[-1]:g} s{no_verdict}"),
         Check("platform off the prescribed circle",
               "driven links, flexible passive links: the platform leaves the rigid kinematics' "
               "circle by the links' deflection", value=circle_dev.max(), unit="m",
