@@ -302,7 +302,6 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
     """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
     failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output."""
     n_x = rec.n_x
-
     turned = []
 
     def fun(t, y):
@@ -327,7 +326,6 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
                 status, message = "failed", f"{why} at t = {solver.t:.6g} s"
                 break
             steps += 1
-            turned.clear()
             # a step that ends diverged keeps none of its outputs
             if not np.all(np.isfinite(solver.y)):
                 status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
@@ -337,10 +335,13 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound):
                 message = (f"a node left the displacement bound between t = {t_old:.6g} and "
                            f"{solver.t:.6g} s")
                 break
+            turned.clear()
             due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
             if len(due):
                 Y.extend(solver.dense_output()(due).T)
-    except (ArithmeticError, RuntimeError) as exc:
+    except (ArithmeticError, RuntimeError, ValueError) as exc:
+        # a singular mass, an input function, or the solver's own linear algebra meeting the
+        # NaN of a turned-over state (Radau's LU of a differenced Jacobian)
         status, message = "failed", str(exc)
     except KeyboardInterrupt:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
