@@ -1,6 +1,7 @@
 """Checks of user input at the Python boundary: every error names the parameter, its value and
 the accepted range (``TypeError`` for a wrong type, ``ValueError`` for a wrong value)."""
 import numbers
+import reprlib
 
 import numpy as np
 
@@ -46,16 +47,25 @@ def integer(name, value, low=None, high=None):
     return value
 
 
+def boolean(name, value):
+    """``value`` if it is a bool (numpy's included), as a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def vector(name, value, size=2):
-    """``value`` as a finite float array of shape (size,)."""
+    """``value`` as a finite float array of shape (size,) (the message shows a shortened
+    repr of it: a state's vector may have millions of entries)."""
     try:
         arr = np.array(value, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a sequence of {size} real numbers, got {value!r}") from None
+        raise TypeError(f"{name} must be a sequence of {size} real numbers, got "
+                        f"{reprlib.repr(value)}") from None
     if arr.shape != (size,):
-        raise ValueError(f"{name} must have {size} components, got {value!r}")
+        raise ValueError(f"{name} must have {size} components, got {reprlib.repr(value)}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+        raise ValueError(f"{name} must be finite, got {reprlib.repr(value)}")
     return arr
 
 

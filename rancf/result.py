@@ -2,7 +2,6 @@
 import json
 import os
 import tempfile
-import zipfile
 
 import numpy as np
 import pandas as pd
@@ -10,6 +9,7 @@ import pandas as pd
 from .elements import _beam
 from .model.items import Point
 from .model.joints import Joint
+from .model.model import Model
 from .model.state import State
 
 #: Work counters every Result carries (0 where a method has none).
@@ -68,7 +68,7 @@ class Result:
         the energy dissipated by damping since t = 0 (J), integrated during the run.
     status : {"ok", "diverged", "failed", "interrupted"}
         "diverged": the state became non-finite or left its bound; "failed": the solver could
-        not continue (singular matrix, step-size underflow, Newton failure, an input function
+        not continue (singular matrix, step below the floor, Newton failure, an input function
         raised). The arrays hold what was computed up to then; ``message`` says what happened.
     method, formulation : str
     stats : dict
@@ -532,7 +532,8 @@ class Result:
 
         The arrays, energies, status, message, counters and ``extra`` are stored, so that
         :func:`rancf.load` reads them back without the model (the model itself is not stored:
-        drives and efforts are Python functions).
+        drives and efforts are Python functions), and the model's layout (:func:`layout`),
+        so that it loads only onto a model of the same items and joints.
 
         Parameters
         ----------
@@ -561,6 +562,8 @@ class Result:
                 "stats": {k: (int(v) if isinstance(v, (int, np.integer)) else float(v))
                           for k, v in self.stats.items()},
                 "wall_time": self.wall_time}
+        if self.model is not None:
+            meta["layout"] = layout(self.model.build())
         arrays = {"t": self.t, "nodes": self.nodes, "velocities": self.velocities,
                   "joint_q": self.joint_q, "joint_qd": self.joint_qd, "reactions": self.reactions,
                   "work": self.work, "dissipated": self.dissipated,
@@ -588,17 +591,69 @@ class Result:
             raise
 
 
+def layout(assembly):
+    """What a Result file must share with the model it is loaded onto, as JSON-ready lists:
+    the items (``["beam", n_elements]``, ``["body", 0]``, in vertex order) and the joints
+    (``[kind, parent vertex, child vertex]``, -1 for the ground)."""
+    A = assembly
+    return {"items": [["beam", b.n_elements] for b in A.beams] + [["body", 0] for _ in A.bodies],
+            "joints": [[j.kind, int(p), int(c)]
+                       for j, p, c in zip(A.joints, A.parent_vertex, A.child_vertex)]}
+
+
+#: The arrays every Result file holds (besides ``meta`` and the ``extra__`` ones).
+ARRAYS = ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated",
+          "kinetic", "elastic", "gravity")
+
+
+def _is_real(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_meta(path, meta):
+    """The meta record of a Result file: its format, status, texts, counters and wall time."""
+    if not isinstance(meta, dict):
+        raise ValueError(f"{path}: the meta record must be a JSON object, got "
+                         f"{type(meta).__name__}")
+    found = meta.get("format")
+    if not (isinstance(found, int) and not isinstance(found, bool) and found == FORMAT_VERSION):
+        raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
+                         f"(found {found!r})")
+    missing = [k for k in ("status", "message", "method", "formulation", "stats", "wall_time")
+               if k not in meta]
+    if missing:
+        raise ValueError(f"{path}: the meta record lacks {', '.join(missing)}")
+    if meta["status"] not in STATUSES:
+        raise ValueError(f"{path}: status must be one of {STATUSES}, got {meta['status']!r}")
+    for k in ("message", "method", "formulation"):
+        if not isinstance(meta[k], str):
+            raise ValueError(f"{path}: {k} must be a string, got {meta[k]!r}")
+    stats = meta["stats"]
+    if not (isinstance(stats, dict) and all(_is_real(v) for v in stats.values())):
+        raise ValueError(f"{path}: stats must map names to numbers, got {stats!r}")
+    wall = meta["wall_time"]
+    if not (_is_real(wall) and 0.0 <= wall < float("inf")):
+        raise ValueError(f"{path}: wall_time must be a number of seconds >= 0, got {wall!r}")
+    if "layout" in meta and not (isinstance(meta["layout"], dict)
+                                 and set(meta["layout"]) == {"items", "joints"}):
+        raise ValueError(f"{path}: the model layout must hold items and joints, got "
+                         f"{meta['layout']!r}")
+
+
 def _check_file(path, a):
-    """The arrays of a Result file agree with each other (shapes, finiteness of the times)."""
-    need = ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated",
-            "kinetic", "elastic", "gravity")
-    missing = [k for k in need if k not in a]
+    """The arrays of a Result file: real numbers (booleans too in ``extra``), shapes that
+    agree, at least one output, finite increasing times."""
+    missing = [k for k in ARRAYS if k not in a]
     if missing:
         raise ValueError(f"{path}: not a complete rancf Result (missing {', '.join(missing)})")
+    for k, v in a.items():
+        kinds = "biuf" if k.startswith("extra__") else "iuf"
+        if v.dtype.kind not in kinds:
+            raise ValueError(f"{path}: {k} must hold real numbers, got dtype {v.dtype}")
     n = a["t"].shape[0] if a["t"].ndim == 1 else -1
-    if n < 0 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
-        raise ValueError(f"{path}: t must be (n_out,) and nodes (n_out, n_vertices, 4), got "
-                         f"{a['t'].shape} and {a['nodes'].shape}")
+    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
+        raise ValueError(f"{path}: t must be (n_out,) with n_out >= 1 and nodes "
+                         f"(n_out, n_vertices, 4), got {a['t'].shape} and {a['nodes'].shape}")
     if a["velocities"].shape != a["nodes"].shape:
         raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
                          f"{a['nodes'].shape}")
@@ -608,8 +663,41 @@ def _check_file(path, a):
     for k in ("work", "dissipated", "kinetic", "elastic", "gravity"):
         if a[k].shape != (n,):
             raise ValueError(f"{path}: {k} must be (n_out,) = ({n},), got {a[k].shape}")
+    for k, v in a.items():
+        if k.startswith("extra__") and (v.ndim < 1 or v.shape[0] != n):
+            raise ValueError(f"{path}: {k} must have n_out = {n} rows, got shape {v.shape}")
     if not np.all(np.isfinite(a["t"])) or np.any(np.diff(a["t"]) < 0):
         raise ValueError(f"{path}: the output times must be finite and increasing")
+
+
+def _difference(name, plural, theirs, ours):
+    """The first difference of two lists of layout entries, in words (None if equal)."""
+    if len(theirs) != len(ours):
+        return f"{len(theirs)} {plural} in the file, {len(ours)} in the model"
+    for k, (a, b) in enumerate(zip(theirs, ours)):
+        if a != b:
+            return f"{name} {k} is {a} in the file, {b} in the model"
+    return None
+
+
+def _check_model(path, model, meta, arrays):
+    """The model a file is loaded onto has the file's layout (items and joints), or, for a
+    file saved without it (a Result loaded without its model), its numbers of vertices and
+    joints."""
+    A = model.build()
+    if "layout" in meta:
+        ours = layout(A)
+        theirs = meta["layout"]["items"], meta["layout"]["joints"]
+        found = [_difference("item", "items", theirs[0], ours["items"]),
+                 _difference("joint", "joints", theirs[1], ours["joints"])]
+    else:
+        found = [_difference("vertex", "vertices", [0] * arrays["nodes"].shape[1],
+                             [0] * A.n_vertices),
+                 _difference("joint", "joints", [0] * arrays["joint_q"].shape[1],
+                             [0] * A.n_joints)]
+    found = [f for f in found if f]
+    if found:
+        raise ValueError(f"{path}: saved from a model of another layout ({'; '.join(found)})")
 
 
 def load(path, model=None):
@@ -622,7 +710,9 @@ def load(path, model=None):
     model : Model, optional
         The model that was run. Without it the arrays, energies, joints, reactions and status
         are there, but not what needs the model (positions of points, the tip, pictures);
-        with it, the file must have the model's number of vertices.
+        with it, the file must have been saved from a model of the same layout (items and
+        joints, :func:`layout`; a file saved without a model: the same numbers of vertices
+        and joints).
 
     Returns
     -------
@@ -630,9 +720,12 @@ def load(path, model=None):
 
     Raises
     ------
+    TypeError
+        ``path`` is not a path, or ``model`` not a Model.
     ValueError
-        The file cannot be read, is not a rancf Result of this format, its arrays disagree, or
-        it does not match ``model``.
+        The file cannot be read, is not a rancf Result of this format, its meta record or
+        arrays are damaged or disagree, or it does not match ``model``: the message names
+        ``path`` and what is wrong (the whole file is checked).
 
     Examples
     --------
@@ -645,21 +738,29 @@ def load(path, model=None):
     >>> rancf.load(path, model=m).tip().shape
     (11, 2)
     """
-    path = os.fspath(path)
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    path = os.fsdecode(path)
+    if model is not None and not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model or None, got {type(model).__name__}")
     try:
-        with np.load(path, allow_pickle=False) as f:
-            meta = json.loads(str(f["meta"]))
+        f = np.load(path, allow_pickle=False)
+        if not isinstance(f, np.lib.npyio.NpzFile):
+            raise ValueError("a single array (.npy), not an archive of arrays")
+        with f:
             arrays = {k: f[k] for k in f.files}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{path}: not a readable rancf Result file ({type(exc).__name__}: {exc})") from exc
-    if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
-                         f"(found {meta.get('format')!r})")
+        meta = json.loads(str(arrays.pop("meta")))
+    except Exception as exc:
+        # a damaged file fails wherever numpy, zipfile or zlib meet the damage (a bad header,
+        # checksum or compressed stream, a missing member, a size beyond memory): all are the
+        # same for the user, a file that cannot be read
+        raise ValueError(f"{path}: not a readable rancf Result file ({type(exc).__name__}: "
+                         f"{exc})") from exc
+    _check_meta(path, meta)
     _check_file(path, arrays)
+    if model is not None:
+        _check_model(path, model, meta, arrays)
     extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
-    if model is not None and model.build().n_vertices != arrays["nodes"].shape[1]:
-        raise ValueError(f"{path}: {arrays['nodes'].shape[1]} vertices in the file, "
-                         f"{model.build().n_vertices} in the model")
     return Result(model, arrays["t"], arrays["nodes"], arrays["velocities"], arrays["joint_q"],
                   arrays["joint_qd"], arrays["reactions"], arrays["work"], arrays["dissipated"],
                   status=meta["status"], message=meta["message"], method=meta["method"],

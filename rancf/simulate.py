@@ -3,7 +3,7 @@ import os
 import time
 
 import numpy as np
-from scipy.integrate import solve_ivp
+import scipy.integrate
 
 from . import checks
 from .formulations import recursive
@@ -23,8 +23,7 @@ SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
 FORMULATIONS = ("auto", "recursive", "dae")
 _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
            2: ("diverged", "a node left the displacement bound"),
-           3: ("failed", "the generalized mass became singular"),
-           4: ("failed", "the step size underflowed")}
+           3: ("failed", "the generalized mass became singular")}
 
 
 def output_times(t_end, dt, output_every):
@@ -104,8 +103,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     method : str
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
-        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (``solve_ivp`` on the same
-        right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
+        "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (SciPy's solvers on the
+        same right-hand side). Implicit (:mod:`rancf.integrators.implicit`): ``"newmark" | "hht" |
         "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
@@ -122,8 +121,11 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         Explicit methods: a vertex farther than this from the origin along x or y (m) counts
         as divergence; default 100 times the model size.
     check_stability : bool
-        For ``"rk4"``, refuse a step beyond the stability limit ``2 sqrt(2) / omega_max``, with
-        ``omega_max`` bounded from below by power iteration at the initial state.
+        For ``"rk4"``, refuse a step beyond the stability limit: where the ray of the top
+        eigenvalue of ``s^2 + d s + omega^2 = 0`` leaves the scheme's stability region
+        (``2 sqrt(2) / omega`` undamped), with the highest natural frequency omega and the
+        fastest decay rate d of the element damping (``c omega^2``) bounded from below by power
+        iteration at the initial state.
     max_memory : float, optional
         Bytes the outputs may take; by default the memory available. A run whose outputs would
         not fit is refused before it starts (``MemoryError`` with the estimate).
@@ -143,9 +145,10 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     -------
     Result
         ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound),
-        "failed" (Newton did not converge, a singular matrix, the step size underflowed, an
-        input function raised) or "interrupted" (Ctrl-C), with ``message`` saying what and
-        when, and the results up to that time.
+        "failed" (Newton did not converge, a singular matrix, the step size fell below its
+        floor, a held slope turned over, an input function raised) or "interrupted" (Ctrl-C),
+        with ``message`` saying what, when and what to change, and the results up to that
+        time.
 
     Raises
     ------
@@ -201,6 +204,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
+    check_stability = checks.boolean("check_stability", check_stability)
     A = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
@@ -227,17 +231,35 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     t_out = output_times(t_end, dt, output_every)
     if method in SCHEMES:
         scheme = SCHEMES[method]
-        if check_stability and scheme.imaginary_stability is not None:
+        if check_stability and not len(scheme.b_err):
             omega = rec.highest_frequency(y0)
-            if dt * omega > scheme.imaginary_stability:
-                limit = scheme.imaginary_stability / omega
+            decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+            limit = scheme.stable_step(top_eigenvalue(omega, decay))
+            if dt > limit:
                 raise ValueError(
                     f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this "
-                    f"model (highest natural frequency >= {omega:.4g} rad/s at the initial "
-                    f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
+                    f"model ({_stiffness(omega, decay)} at the initial state); use dt <= "
+                    f"{limit:.3g} s or an adaptive or implicit method")
         return _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound,
                              progress)
     return _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound, progress)
+
+
+def top_eigenvalue(omega, decay):
+    """The eigenvalue (1/s) of the linearised motion an explicit step must resolve, from the
+    highest natural frequency omega and the fastest decay rate of the damping: the faster
+    root of ``s^2 + decay s + omega^2 = 0`` (a mode with Kelvin-Voigt damping c has
+    ``decay = c omega^2``), ``i omega`` undamped."""
+    return -0.5 * decay - np.sqrt(complex(0.25 * decay * decay - omega * omega))
+
+
+def _stiffness(omega, decay):
+    """The rates an explicit step must resolve, in words."""
+    words = f"highest natural frequency >= {omega:.4g} rad/s"
+    if decay:
+        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
+                  "damping time c)")
+    return words
 
 
 def _recursive_result(model, rec, t, Y, Q, method, status, message, stats, wall):
@@ -265,10 +287,20 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound, 
         scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
     wall = time.perf_counter() - start
     report.close(t, n_acc)
-    if code == 5:
+    if code == 4:
+        status = "failed"
+        y = Y[n_saved - 1]
+        message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
+                   f"are too stiff for an explicit method ("
+                   f"{_stiffness(rec.highest_frequency(y), rec.highest_decay_rate(y))} at the "
+                   "last output); use an implicit method (e.g. 'generalized-alpha', which damps "
+                   "what it cannot resolve)")
+    elif code == 5:
         status, message = "failed", f"an input function raised at t = {t:.6g} s: {rec.inputs.failure()}"
     elif code == 6:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
+    elif code == 7:
+        status, message = "failed", rec.kernel.inverted_message(t)
     else:
         status, why = _STATUS[code]
         message = f"{why} at t = {t:.6g} s" if code else ""
@@ -278,46 +310,67 @@ def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound, 
 
 
 def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound, progress):
+    """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
+    failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output."""
     n_x = rec.n_x
     report = RunProgress(progress, 0.0, t_out[-1], method, unit="evaluations")
     reached = [0.0]
+    turned = []
 
     def fun(t, y):
         reached[0] = max(reached[0], t)
         report.poll(reached[0])
         # Radau/BDF pass strided Jacobian columns
-        return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
-
-    def escaped(t, y):
-        return bound - np.abs(y[:n_x].reshape(-1, 4)[:, :2]).max()
-    escaped.terminal = True
+        try:
+            return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
+        except recursive.TurnedOver as exc:
+            # not defined there: NaN makes the solver reject the step (as DOPRI5's loop does)
+            turned.append(str(exc))
+            return np.full(len(y), np.nan)
 
     start = time.perf_counter()
+    solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
+                                            first_step=dt)
+    Y, steps = [y0.copy()], 0
+    status, message = "ok", ""
     try:
-        sol = solve_ivp(fun, (0.0, t_out[-1]), y0, method=method[6:], t_eval=t_out,
-                        rtol=rtol, atol=atol, first_step=dt, events=escaped)
-        status, message = ("ok", "") if sol.status == 0 else ("failed", sol.message)
-        if sol.status == 1:
-            status, message = "diverged", f"a node left the displacement bound at t = {sol.t_events[0][0]:.6g} s"
-        t, Y = sol.t, np.ascontiguousarray(sol.y.T)
-        stats = {"nfev": int(sol.nfev), "njev": int(sol.njev), "nlu": int(sol.nlu)}
-    except (ArithmeticError, RuntimeError) as exc:
-        t, Y = t_out[:1], y0[None, :].copy()
-        status, message, stats = "failed", str(exc), {}
+        while solver.status == "running":
+            t_old = solver.t
+            why = solver.step()
+            if solver.status == "failed":
+                status, message = "failed", f"{why} at t = {solver.t:.6g} s"
+                break
+            steps += 1
+            # a step that ends diverged keeps none of its outputs
+            if not np.all(np.isfinite(solver.y)):
+                status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
+                break
+            if not np.abs(solver.y[:n_x].reshape(-1, 4)[:, :2]).max() <= bound:
+                status = "diverged"
+                message = (f"a node left the displacement bound between t = {t_old:.6g} and "
+                           f"{solver.t:.6g} s")
+                break
+            turned.clear()
+            due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
+            if len(due):
+                Y.extend(solver.dense_output()(due).T)
+    except (ArithmeticError, RuntimeError, ValueError) as exc:
+        # a singular mass, an input function, or the solver's own linear algebra meeting the
+        # NaN of a turned-over state (Radau's LU of a differenced Jacobian)
+        status, message = "failed", str(exc)
     except KeyboardInterrupt:
-        # solve_ivp keeps nothing of an interrupted run but the initial state
-        t, Y = t_out[:1], y0[None, :].copy()
-        status, message, stats = "interrupted", "interrupted (Ctrl-C); solve_ivp keeps no partial results", {}
-    if not np.all(np.isfinite(Y)):
-        good = np.all(np.isfinite(Y), axis=1)
-        n = int(np.argmin(good))
-        status, message = "diverged", f"the state became non-finite after t = {t[max(n - 1, 0)]:.6g} s"
-        t, Y = t[:n], Y[:n]
+        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
+    if status in ("failed", "diverged") and turned:
+        # the steps since the last accepted one met a held slope turned over
+        status, message = "failed", turned[-1]
     wall = time.perf_counter() - start
     report.close(reached[0])
-    # solve_ivp keeps no branch of the angles: unwrap them output to output
+    stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
+             "steps": steps}
+    # SciPy keeps no branch of the angles: unwrap them output to output
     rec.kernel.arrays["qref"][:rec.assembly.n_joints] = rec.assembly.joint_q0
-    return _recursive_result(model, rec, t, Y, None, method, status, message, stats, wall)
+    return _recursive_result(model, rec, t_out[:len(Y)], np.array(Y), None, method, status,
+                             message, stats, wall)
 
 
 def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, progress,

@@ -242,6 +242,19 @@ def test_newton_failure_is_reported_and_keeps_results():
     assert len(res.t) == 1
 
 
+def test_a_newton_failure_says_what_to_change():
+    """A contracting iteration cut short asks for more iterations or a smaller step; the
+    implicit recursive formulation of a model with a fixed joint (its Newton matrix
+    approximate, DECISIONS.md 13) points to the DAE's exact one."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, 1e6, 1e3, 1e-4, 1e-9)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    res = rancf.simulate(m, 0.1, 1e-2, method="newmark", formulation="recursive", max_iter=3,
+                         tol=1e-15)
+    assert res.status == "failed" and "contracting" in res.message
+    assert "raise max_iter" in res.message and "formulation='dae'" in res.message
+
+
 @pytest.mark.parametrize("kwargs,name", [
     (dict(formulation="dae", method="newmark", linear_solver="cholmod"), "linear_solver"),
     (dict(formulation="dae", method="hht", alpha=0.2), "alpha"),

@@ -92,7 +92,8 @@ cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept 
 
 cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
                             const double* qref, double* q, double* qd) noexcept nogil:
-    """q, qd (n_joints) of every joint at (x, v); angles on the branch nearest qref."""
+    """q, qd (n_joints) of every joint at (x, v); angles on the branch nearest qref (a driven
+    joint's: nearest its drive's q at the current time)."""
     cdef double ra[2]
     cdef double p[2]
     cdef double va[2]
@@ -104,7 +105,7 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
     cdef double a[2]
     cdef double da[2]
     cdef double w[2]
-    cdef double raw, rho2, pv
+    cdef double raw, rho2, pv, ref
     cdef int j
     for j in range(d.n_joints):
         attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, v,
@@ -123,8 +124,10 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
             qd[j] = ((vc[0] - va[0]) * a[0] + (vc[1] - va[1]) * a[1]
                      + (rc[0] - ra[0]) * da[0] + (rc[1] - ra[1]) * da[1])
         else:
+            # a driven joint's branch is its drive's (which may turn by more than pi in a step)
+            ref = d.drive[3 * j] if d.j_driven[j] else qref[j]
             raw = atan2(p[0] * c[1] - p[1] * c[0], p[0] * c[0] + p[1] * c[1])
-            q[j] = qref[j] + _wrap(raw - qref[j])
+            q[j] = ref + _wrap(raw - ref)
             qd[j] = ((c[0] * vcc[1] - c[1] * vcc[0]) / (c[0] * c[0] + c[1] * c[1])
                      - (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1]))
 
@@ -322,6 +325,38 @@ cdef void powers(const ModelData* d, const double* x, const double* v, const dou
         p[1] += diss
 
 
+def checked(str name, object a, Py_ssize_t size, bint finite=True, bint output=False):
+    """The array a kernel may take a pointer to, from what Python passed as ``name``: a
+    C-contiguous float64 array of shape (size,). The one check of every array that crosses
+    from Python into a compiled kernel (once per call; the kernels trust it).
+
+    An input (``output=False``) is converted from any array_like (a copy only where needed) and
+    must be finite if ``finite``; an output must already be such an array, writable (the kernel
+    writes into it). ``TypeError``/``ValueError`` naming ``name``, the expected and the given
+    shape otherwise. Stepping loops pass ``finite=False``: a non-finite state there only makes
+    the results non-finite, which they report as a divergence.
+    """
+    if output:
+        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
+                and a.flags.writeable and a.shape == (size,)):
+            got = (f"{a.dtype} array of shape {a.shape}" if isinstance(a, np.ndarray)
+                   else type(a).__name__)
+            raise ValueError(f"{name} must be a writable C-contiguous float64 array of shape "
+                             f"({size},), got a {got}")
+        return a
+    try:
+        arr = np.ascontiguousarray(a, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of {size} real numbers, got "
+                        f"{type(a).__name__}") from None
+    if arr.shape != (size,):
+        raise ValueError(f"{name} must have shape ({size},), got {arr.shape}")
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite, got {np.count_nonzero(~np.isfinite(arr))} "
+                         "non-finite entries")
+    return arr
+
+
 cdef inline void* _ptr(dict arrays, str name, object dtype) except NULL:
     """Data pointer of arrays[name], which must be C-contiguous of ``dtype`` and non-empty."""
     cdef cnp.ndarray a = arrays[name]
@@ -430,18 +465,13 @@ cdef class ForceKernel:
         """Scale gravity, loads and efforts by s (statics' load stepping; 1 by default)."""
         self.data.load_factor = s
 
-    def _check(self, name, a, size):
-        if a.shape != (size,) or a.dtype != np.float64 or not a.flags.c_contiguous:
-            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-
     def joint_coordinates(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qref,
                           cnp.ndarray q, cnp.ndarray qd):
         """q, qd (n_joints,) at (x, v), angles on the branch nearest qref."""
         nj = max(self.data.n_joints, 1)
-        self._check("x", x, self.n_x)
-        self._check("v", v, self.n_x)
-        for name, a in (("qref", qref), ("q", q), ("qd", qd)):
-            self._check(name, a, nj)
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        qref = checked("qref", qref, nj)
+        q, qd = checked("q", q, nj, output=True), checked("qd", qd, nj, output=True)
         joint_coordinates(&self.data, <double*>cnp.PyArray_DATA(x), <double*>cnp.PyArray_DATA(v),
                           <double*>cnp.PyArray_DATA(qref), <double*>cnp.PyArray_DATA(q),
                           <double*>cnp.PyArray_DATA(qd))
@@ -449,10 +479,9 @@ cdef class ForceKernel:
     def forces(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
         """F = applied - internal forces (n_x,) at (x, v); returns (U, load power, dissipation)."""
         cdef double U = 0.0, p_load, p_diss
-        self._check("x", x, self.n_x)
-        self._check("v", v, self.n_x)
-        self._check("F", F, self.n_x)
-        self._check("qd", qd, max(self.data.n_joints, 1))
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        qd = checked("qd", qd, max(self.data.n_joints, 1))
+        F = checked("F", F, self.n_x, output=True)
         F[:] = 0.0
         p_load = applied_forces(&self.data, <double*>cnp.PyArray_DATA(x),
                                 <double*>cnp.PyArray_DATA(v), NULL, <double*>cnp.PyArray_DATA(qd),
@@ -466,9 +495,8 @@ cdef class ForceKernel:
         dissipated by the damped elements, without assembling any force of the undamped ones."""
         cdef double p[2]
         cdef double[::1] scratch = np.empty(self.n_x)
-        self._check("x", x, self.n_x)
-        self._check("v", v, self.n_x)
-        self._check("qd", qd, max(self.data.n_joints, 1))
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        qd = checked("qd", qd, max(self.data.n_joints, 1))
         powers(&self.data, <const double*>cnp.PyArray_DATA(x), <const double*>cnp.PyArray_DATA(v),
                <const double*>cnp.PyArray_DATA(qd), &scratch[0], p)
         return p[0], p[1]
@@ -476,10 +504,9 @@ cdef class ForceKernel:
     def loads(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
         """F = loads and efforts (n_x,) at (x, v), without gravity and element forces."""
         cdef ModelData d = self.data
-        self._check("x", x, self.n_x)
-        self._check("v", v, self.n_x)
-        self._check("F", F, self.n_x)
-        self._check("qd", qd, max(self.data.n_joints, 1))
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        qd = checked("qd", qd, max(self.data.n_joints, 1))
+        F = checked("F", F, self.n_x, output=True)
         F[:] = 0.0
         d.gravity = NULL
         applied_forces(&d, <double*>cnp.PyArray_DATA(x), <double*>cnp.PyArray_DATA(v), NULL,
@@ -488,8 +515,7 @@ cdef class ForceKernel:
     def element_blocks(self, cnp.ndarray x, cnp.ndarray v, double c_m, double c_k, double c_c,
                        double[:, ::1] out):
         """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el, 64) at (x, v) (exact element tangents)."""
-        self._check("x", x, self.n_x)
-        self._check("v", v, self.n_x)
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
         if out.shape[0] != self.data.n_el or out.shape[1] != 64:
             raise ValueError(f"out must have shape ({self.data.n_el}, 64)")
         element_matrices(&self.data, <const double*>cnp.PyArray_DATA(x),

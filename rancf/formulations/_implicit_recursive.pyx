@@ -30,9 +30,10 @@ import numpy as np
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
                                          element_matrices, joint_coordinates, powers)
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B, apply_BT,
-                                            factorize, kinematics, mass_times, solve)
+from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
+                                            apply_BT, factorize, kinematics, mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.formulations._forces import checked
 
 cnp.import_array()
 
@@ -54,10 +55,10 @@ cdef class RecursiveProblem(StepProblem):
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
-    cdef bint timed, effort_timed, driven, powerless
+    cdef bint timed, effort_timed, driven, powerless, constant
     cdef Tree* d
     cdef ModelData* md
-    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero
+    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
     cdef double last_t
 
     def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
@@ -82,6 +83,7 @@ cdef class RecursiveProblem(StepProblem):
         self.powerless = not (self.driven or self.md.n_loads
                               or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
                               or np.asarray(forces.arrays["el_damping"])[:self.md.n_el].any())
+        self.constant = bool(np.all(np.isin(np.asarray(kernel.arrays["code"]), (FREE, BEAM_REV))))
         self.last_t = np.nan
         # element tangents and the leaves-first elimination against the residual's forces and
         # sweeps, all O(n): 7.9 (Shabana) and 6.4 (Berzeri) iterations measured with callgrind
@@ -90,11 +92,16 @@ cdef class RecursiveProblem(StepProblem):
         self.d.m = self.md
         kernel.arrays["Mel"] = np.asarray(self.blocks)
         self.d.Mel = &self.blocks[0]
+        # and the rigid bodies' diagonals c_m diag(m, m, I, I), set by each factor
+        self.body_mass = kernel.arrays["body_mass"]
+        self.body = np.zeros(self.body_mass.shape[0])
+        kernel.arrays["Mbody"] = np.asarray(self.body)
+        self.d.Mbody = &self.body[0]
 
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s
         layout), recovered by the kinematics at t = 0."""
-        cdef double[::1] yy = np.ascontiguousarray(y, dtype=float)
+        cdef double[::1] yy = checked("y", y, self.d.n_x + self.d.n_beta + 2)
         out = np.zeros(max(self.n, 1))
         cdef double[::1] o = out
         self._at_time(0.0)
@@ -118,11 +125,20 @@ cdef class RecursiveProblem(StepProblem):
         self.d.theta_in = NULL
         return 0
 
-    cdef int _joints(self, double t) except -1:
-        """Joint coordinates at the last kinematics (the angles' branch follows them) and the
-        efforts at them."""
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The branch of the joint angles follows the accepted state (DECISIONS.md 4), whose
+        held slopes must not have turned over (``ArithmeticError``)."""
+        self._kinematics(q if self.n else &self.zero[0], v if self.n else &self.zero[0], t)
+        if self.d.inverted:
+            raise ArithmeticError(self.kernel.inverted_message(t))
         joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         memcpy(&self.qref[0], &self.q[0], self.md.n_joints * sizeof(double))
+        return 0
+
+    cdef int _joints(self, double t) except -1:
+        """Joint coordinates at the last kinematics, on the branch of the last accepted state,
+        and the efforts at them."""
+        joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
         if self.effort_timed:
             np.asarray(self.inputs.q)[:] = np.asarray(self.q)
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd)
@@ -175,8 +191,10 @@ cdef class RecursiveProblem(StepProblem):
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
-        cdef int status
+        cdef int status, i
         self._kinematics(q_e, v_e, t_e)
+        for i in range(self.body.shape[0]):
+            self.body[i] = c_m * self.body_mass[i]
         with nogil:
             element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
             status = factorize(self.d)
@@ -243,19 +261,28 @@ cdef class RecursiveProblem(StepProblem):
                     p[0] += self.d.reaction[j] * self.md.drive[3 * j + 1]
         return 0
 
+    def newton_advice(self):
+        """Newton's matrix leaves out the turning of the joint maps (DECISIONS.md 13), exact
+        only for trees of beams on free revolute joints: elsewhere Newton converges linearly,
+        slowly at large steps, where the DAE's exact matrix converges quadratically."""
+        if self.constant:
+            return ""
+        return ("this formulation's Newton matrix leaves out the turning of its fixed, driven "
+                "and prismatic joints and rigid bodies: formulation='dae' has the exact one")
+
     def state_at(self, q, v, t):
         """``(x, V)`` (n_x,) at theta = q, theta' = v and time t."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
         self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
         return (np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
                 np.asarray(<double[:self.d.n_x]> self.d.V).copy())
 
     def observe(self, q, v, a, t, lam):
         """Joint coordinates and the reactions of the fixed and driven joints at an output."""
-        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
-        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        cdef double[::1] aa = checked("a", a, self.n)
         cdef int nj = self.md.n_joints
         self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
         self._forces(t)

@@ -22,3 +22,4 @@ cdef class StepProblem:
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
                         double* out) except -1
     cdef int project(self, double* q, double* v, double* a, double t) except -1
+    cdef int accept(self, const double* q, const double* v, double t) except -1

@@ -13,6 +13,7 @@ Every method returns 0 (``power`` returns 1 when the problem does not track work
 """
 import numpy as np
 
+from rancf.formulations._forces import checked
 from rancf.formulations.problem import IndexThreeDAE
 
 
@@ -90,9 +91,21 @@ cdef class StepProblem:
     cdef int project(self, double* q, double* v, double* a, double t) except -1:
         return 0
 
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The loop accepted the state (q, v) at t (the start, then every step). A problem
+        whose evaluations depend on the path (the branch of its joint angles, unwrapped from
+        one accepted state to the next, DECISIONS.md 4) advances it here, never at Newton's
+        iterates, which may turn a direction through half turns before they converge."""
+        return 0
+
     def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
         return {}
+
+    def newton_advice(self):
+        """What the user may change, beside the step and the iterations, when Newton's
+        iterations do not converge on this problem ("" if nothing)."""
+        return ""
 
 
 #: Operation counts (flops) of one beam element's force and of its tangent matrices, the
@@ -220,9 +233,9 @@ cdef class PythonProblem(StepProblem):
 
     def projected(self, q, v, a, t):
         """Copies of (q, v, a) projected as after a step (see :meth:`project`)."""
-        cdef double[::1] qq = np.array(q, dtype=float)
-        cdef double[::1] vv = np.array(v, dtype=float)
-        cdef double[::1] aa = np.array(a, dtype=float)
+        cdef double[::1] qq = checked("q", q, self.n).copy()
+        cdef double[::1] vv = checked("v", v, self.n).copy()
+        cdef double[::1] aa = checked("a", a, self.n).copy()
         self.project(&qq[0], &vv[0], &aa[0], t)
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 

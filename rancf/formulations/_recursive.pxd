@@ -16,6 +16,7 @@ cdef struct Tree:
     int n_v, n_beta, n_x, constant, callbacks, effort_callbacks
     int need_q            # joint coordinates at every evaluation (the model has efforts)
     int has_drives
+    int inverted          # first vertex + 1 of a held slope turned over at the last kinematics
     void* inputs          # the Python object that evaluates drives, loads and efforts
     const int* order      # vertices root to leaves
     const int* code       # FREE or the joint code of a first vertex

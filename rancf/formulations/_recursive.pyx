@@ -38,7 +38,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_
                                          applied_forces, element_forces, joint_coordinates,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
-from rancf.formulations._forces import model_arrays
+from rancf.formulations._forces import checked, model_arrays
 
 cnp.import_array()
 
@@ -72,16 +72,27 @@ cdef inline void _block(const double* M8, int r, int c, double* B) noexcept nogi
 
 
 cdef int _inv4(const double* A, double* X) noexcept nogil:
-    """X = A^-1 (4 x 4) by Gauss-Jordan elimination with partial pivoting; 1 if singular."""
+    """X = A^-1 (4 x 4); 1 if singular.
+
+    A block couples positions (m) and slopes (1): its slope entries are ``l^2`` times its
+    position entries for elements of length l, 1e-12 for l = 1 um. So the inverse is taken of
+    the symmetrically scaled ``S A S``, ``S = diag(1 / sqrt|A_ii|)`` (a mass block's scaled
+    entries are at most 1, its diagonal 1), by Gauss-Jordan elimination with partial pivoting,
+    a pivot below 1e-14 of the scaled block's largest entry counting as singular; then
+    ``X = S (S A S)^-1 S``."""
     cdef double M[16]
+    cdef double S[4]
     cdef double t, big, scale
     cdef int i, j, k, p
-    memcpy(M, A, 16 * sizeof(double))
+    for i in range(4):
+        S[i] = 1.0 / sqrt(fabs(A[5 * i])) if A[5 * i] != 0.0 else 1.0
+    scale = 0.0
+    for i in range(4):
+        for j in range(4):
+            M[4 * i + j] = S[i] * A[4 * i + j] * S[j]
+            scale = max(scale, fabs(M[4 * i + j]))
     memset(X, 0, 16 * sizeof(double))
     X[0] = X[5] = X[10] = X[15] = 1.0
-    scale = 0.0
-    for i in range(16):
-        scale = max(scale, fabs(A[i]))
     for k in range(4):
         p = k
         big = fabs(M[4 * k + k])
@@ -105,6 +116,9 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
                 for j in range(4):
                     M[4 * i + j] -= t * M[4 * k + j]
                     X[4 * i + j] -= t * X[4 * k + j]
+    for i in range(4):
+        for j in range(4):
+            X[4 * i + j] *= S[i] * S[j]
     return 0
 
 
@@ -199,6 +213,14 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
     c[1] -= Ak[1]
     c[2] = kk[0]
     c[3] = kk[1]
+
+
+cdef inline void _check_polar(Tree* d, int v, double s) noexcept nogil:
+    """Note the first held slope whose length s is not positive: ``s ch`` with s <= 0 points
+    against the held direction ch (the beam's first element compressed through zero length),
+    a state the polar form reaches but that is not the joint (the angle reads pi off)."""
+    if not s > 0.0 and d.inverted == 0:
+        d.inverted = v + 1
 
 
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
@@ -302,6 +324,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         X[1] = ra[1]
         _polar_slope(qv, ph, yc + 2, th, given, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow,
                      0, X, chi, eps, bh, c)
+        _check_polar(d, v, th[0])
     elif code == BEAM_PRISM or code == BODY_PRISM:
         _rot(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
@@ -342,6 +365,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             k = 0 if driven else 1
             _polar_slope(m.j_theta0[j], ph, yc + 2, th + k, given, beta[b + k], om_p,
                          -2.0 * om_p * sig, nrow, k, X, chi, eps, NULL, c)
+            _check_polar(d, v, th[k])
         else:
             _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
         qd = gd if driven else 0.0
@@ -386,8 +410,10 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
-    """Root-to-leaves pass: consistent X, joint maps, V and c of every vertex."""
+    """Root-to-leaves pass: consistent X, joint maps, V and c of every vertex; ``d.inverted``
+    notes a held slope turned over (:func:`_check_polar`)."""
     cdef int idx, v
+    d.inverted = 0
     for idx in range(d.n_v):
         v = d.order[idx]
         if d.code[v] == FREE:
@@ -715,12 +741,15 @@ cdef void track_joints(Tree* d) noexcept nogil:
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
     """ydot = [V, beta', P_ext, P_diss] for y = [x, beta, W_ext, W_diss] (module docstring).
 
-    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised.
+    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised, 7 when a
+    held slope turned over (``d.inverted``).
     """
     cdef double power[2]
     cdef int status = evaluate(d, t, y, d.f, power)
     if status:
         return status
+    if d.inverted:
+        return 7
     if not d.constant:
         if factorize(d):
             return 3
@@ -770,6 +799,7 @@ cdef class RecursiveKernel:
         self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
         self.data.has_drives = int(any(j.driven for j in assembly.joints))
         self.data.constant = 0
+        self.data.inverted = 0
         self.data.callbacks = self.data.effort_callbacks = 0
 
     def set_inputs(self, inputs):
@@ -816,14 +846,6 @@ cdef class RecursiveKernel:
         d.qref = <double*>cnp.PyArray_DATA(a["qref"])
         d.reaction = <double*>cnp.PyArray_DATA(a["reaction"])
 
-    def _vector(self, name, a, size):
-        # what memory safety needs; a non-finite entry only makes the results non-finite, which
-        # the stepping loops report as a divergence
-        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
-                and a.shape == (size,)):
-            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-        return a
-
     def set_constant(self, bint constant):
         """Factor the generalized mass now and keep it (chi and eps constant), or refactor at
         every evaluation. Returns 0, or vertex + 1 if it is singular."""
@@ -834,19 +856,14 @@ cdef class RecursiveKernel:
         self.data.constant = constant and status == 0
         return status
 
-    def _out(self, name, a, size):
-        if not (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.flags.c_contiguous
-                and a.shape == (size,)):
-            raise ValueError(f"{name} must be a C-contiguous float64 array of shape ({size},)")
-        return a
-
     def rhs(self, double t, cnp.ndarray y, cnp.ndarray ydot):
-        """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error)."""
+        """ydot = f(t, y) (n_y,); returns the status (0, 3 singular mass, 5 input error, 7 a
+        held slope turned over)."""
         cdef int status
         cdef double* yp
         cdef double* yd
-        self._vector("y", y, self.n_y)
-        self._out("ydot", ydot, self.n_y)
+        y = checked("y", y, self.n_y, finite=False)
+        ydot = checked("ydot", ydot, self.n_y, output=True)
         yp = <double*>cnp.PyArray_DATA(y)
         yd = <double*>cnp.PyArray_DATA(ydot)
         with nogil:
@@ -858,7 +875,7 @@ cdef class RecursiveKernel:
         are in ``arrays['X']``, ``arrays['V']`` and, if ``joints``, the joint coordinates in
         ``arrays['q']``, ``arrays['qd']``. Returns 0 or 5 (a Python input raised)."""
         cdef double* yp
-        self._vector("y", y, self.n_y)
+        y = checked("y", y, self.n_y, finite=False)
         yp = <double*>cnp.PyArray_DATA(y)
         if self.data.callbacks and _callback(&self.data, 0, t):
             return 5
@@ -869,6 +886,18 @@ cdef class RecursiveKernel:
                                   self.data.q, self.data.qd)
                 memcpy(self.data.qref, self.data.q, self.data.m.n_joints * sizeof(double))
         return 0
+
+    def inverted_message(self, double t):
+        """What it means that a held slope turned over at the last kinematics, at time t (s)
+        (status 7), and what to change; None if none did."""
+        if not self.data.inverted:
+            return None
+        j = self.data.joint[self.data.inverted - 1]
+        return (f"the slope held by joint {j} turned over at t = {t:.6g} s: its length passed "
+                "through zero (the "
+                "beam's first element compressed to nothing), which no beam model describes; "
+                "the beam is too soft for its load (stiffen it or refine it near the joint), or "
+                "the step too large")
 
     def joint_coordinates(self):
         """Joint coordinates at the last kinematics into ``arrays['q']``, ``arrays['qd']`` (the
@@ -888,9 +917,9 @@ cdef class RecursiveKernel:
         accelerations in ``arrays['A']``."""
         cdef double* gp = NULL
         cdef double* op
-        self._vector("f", f, self.n_x)
-        self._vector("g", g, self.n_beta)
-        self._out("out", out, self.n_beta)
+        f = checked("f", f, self.n_x, finite=False)
+        g = checked("g", g, self.n_beta, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         self.arrays["f"][:] = f
         if self.n_beta:
             gp = <double*>cnp.PyArray_DATA(g)
@@ -902,16 +931,16 @@ cdef class RecursiveKernel:
         """out = B^T f (n_beta): generalized forces of the node forces f (n_x) at the last
         kinematics."""
         cdef double[::1] F
-        self._vector("f", f, self.n_x)
-        self._out("out", out, self.n_beta)
+        f = checked("f", f, self.n_x, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         F = f.copy()
         apply_BT(&self.data, &F[0], <double*>cnp.PyArray_DATA(out))
 
     def velocities(self, cnp.ndarray beta, cnp.ndarray out):
         """out = B beta (n_x): node velocities of the rates beta at the last kinematics, without
         the drives' terms."""
-        self._vector("beta", beta, self.n_beta)
-        self._out("out", out, self.n_x)
+        beta = checked("beta", beta, self.n_beta, finite=False)
+        out = checked("out", out, self.n_x, output=True)
         apply_B(&self.data, <const double*>cnp.PyArray_DATA(beta), <double*>cnp.PyArray_DATA(out), False)
 
     def mass_action(self, cnp.ndarray a, cnp.ndarray out):
@@ -919,8 +948,8 @@ cdef class RecursiveKernel:
         formed)."""
         cdef double[::1] V = np.empty(self.n_x)
         cdef double[::1] f = np.empty(self.n_x)
-        self._vector("a", a, self.n_beta)
-        self._out("out", out, self.n_beta)
+        a = checked("a", a, self.n_beta, finite=False)
+        out = checked("out", out, self.n_beta, output=True)
         mass_times(&self.data, <const double*>cnp.PyArray_DATA(a), &V[0], &f[0],
                    <double*>cnp.PyArray_DATA(out))
 

@@ -271,6 +271,12 @@ class DAE(IndexThreeDAE):
         """Power of loads, efforts and drives (``lambda . Phi_t``), and the dissipated power."""
         return self.compiled.py_power(q, v, t, lam)
 
+    def accept(self, q, v, t):
+        """Advance the branch of the joint angles to the accepted state (q, v) at t: efforts
+        and :meth:`observe` unwrap the angles from it (DECISIONS.md 4); the stepping loop does
+        this after every step, the static solver after every load step."""
+        self.compiled.py_accept(q, v, t)
+
     def observe(self, q, v, t, lam):
         """Joint coordinates and reactions at an output (torque ``-lambda |p| |c|`` of a held
         angle, force ``-lambda`` of a driven slide)."""

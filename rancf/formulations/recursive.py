@@ -19,6 +19,11 @@ from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
 from .inputs import Inputs
 
+class TurnedOver(ArithmeticError):
+    """A held slope turned over (its polar length s <= 0) at the state evaluated: the motion
+    is not defined there (``RecursiveKernel.inverted_message`` says which joint)."""
+
+
 FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR, BODY_PRISM = range(7)
 _RATES = {BEAM_REV: (2, 2), BEAM_POLAR: (1, 1), BEAM_PRISM: (2, 1), BODY_REV: (1, 1),
           BODY_POLAR: (0, 0), BODY_PRISM: (1, 0)}   # (free, driven)
@@ -152,6 +157,8 @@ class Recursive:
             raise ArithmeticError("the generalized mass matrix is singular at this state")
         if status == 5:
             raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
+        if status == 7:
+            raise TurnedOver(self.kernel.inverted_message(t))
         return ydot
 
     def accelerations(self, t, y):
@@ -171,11 +178,23 @@ class Recursive:
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
 
     def highest_frequency(self, y, iterations=40):
-        """A lower bound of the highest natural frequency (rad/s) linearised at the state y.
+        """A lower bound of the highest natural frequency (rad/s) linearised at the state y:
+        the square root of :meth:`highest_eigenvalue` of the element tangents."""
+        return float(np.sqrt(self.highest_eigenvalue(y, "stiffness", iterations)))
 
-        Power iteration on ``Omega^-1 B^T K B`` with the element tangents at y: the Rayleigh
-        quotient never exceeds the largest eigenvalue, so the bound is safe for rejecting a
-        step that is certainly unstable.
+    def highest_decay_rate(self, y, iterations=40):
+        """A lower bound of the fastest decay rate (1/s) of the elements' damping (the largest
+        eigenvalue of ``Omega^-1 B^T C B``; ``c omega^2`` for a Kelvin-Voigt damping time c):
+        an explicit step must resolve it as well as the highest frequency."""
+        return self.highest_eigenvalue(y, "damping", iterations)
+
+    def highest_eigenvalue(self, y, which, iterations=40):
+        """A lower bound of the largest eigenvalue of ``Omega^-1 B^T X B`` linearised at the
+        state y, X the element tangents (``which="stiffness"``) or damping matrices
+        (``"damping"``), 1/s^2 or 1/s.
+
+        Power iteration: the Rayleigh quotient never exceeds the largest eigenvalue, so the
+        bound is safe for rejecting a step that is certainly unstable.
         """
         A = self.assembly
         if A.n_elements == 0 or self.n_dof == 0:
@@ -186,10 +205,12 @@ class Recursive:
         X = self.kernel.arrays["X"].reshape(-1, 4)
         ev = A.element_vertices
         E = np.concatenate([X[ev[:, 0]], X[ev[:, 1]]], axis=1)
-        K = np.empty((A.n_elements, 8, 8))
-        C, zero = np.empty((8, 8)), np.zeros(8)
-        for s, (e, l, ea, ei) in enumerate(zip(E, A.element_length, A.element_EA, A.element_EI)):
-            _beam.tangent(A.model_code, np.ascontiguousarray(e), zero, l, ea, ei, 0.0, K[s], C)
+        K, C = np.empty((A.n_elements, 8, 8)), np.empty((A.n_elements, 8, 8))
+        zero = np.zeros(8)
+        for s, (e, l, ea, ei, c) in enumerate(zip(E, A.element_length, A.element_EA,
+                                                   A.element_EI, A.element_damping)):
+            _beam.tangent(A.model_code, np.ascontiguousarray(e), zero, l, ea, ei, c, K[s], C[s])
+        K = K if which == "stiffness" else C
         x = np.random.default_rng(0).standard_normal(self.n_dof)
         V, f, out = np.empty(self.n_x), np.empty(self.n_x), np.empty(self.n_dof)
         body = self.kernel.arrays["body_mass"][:self.n_x]
@@ -207,9 +228,10 @@ class Recursive:
             np.add.at(fn, ev[:, 0], -KV[:, :4])
             np.add.at(fn, ev[:, 1], -KV[:, 4:])
             self.kernel.solve(f, np.zeros(self.n_dof), False, out)
+            if not np.any(out):
+                break
             x = -out / np.abs(out).max()
-        return float(np.sqrt(max(best, 0.0)))
-
+        return float(best)
 
 def of(assembly):
     """The cached :class:`Recursive` of an assembly."""

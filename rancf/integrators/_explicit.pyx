@@ -11,7 +11,8 @@ called with the stage times, so drives and loads see t. At every output the join
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
 generalized mass, 4 step size underflow (adaptive only), 5 an input function raised,
 6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`, which also
-feeds a progress report).
+feeds a progress report), 7 a held slope turned over (the right-hand side's status; an adaptive
+scheme rejects a step that meets it at a stage, and stops with it at the step floor).
 """
 import numpy as np
 
@@ -116,6 +117,17 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
                 status = rhs(d, t + c[i] * hh, &ys[0], &k[i, 0])
                 if status:
                     break
+            if status == 7 and adaptive:
+                # a stage's held slope turned over: the motion is not defined there, reject the
+                # step as one whose error is too large (a slope that really turns over ends at
+                # the step floor, with status 7)
+                n_rej += 1
+                h = 0.2 * hh
+                have_k0 = True
+                if h < 1e-14 * fmax(1.0, t):
+                    break
+                status = 0
+                continue
             if status:
                 break
             for m in range(n_y):

@@ -26,9 +26,10 @@ are the loop's own.
 """
 import numpy as np
 
-from libc.math cimport fabs, isfinite
+from libc.math cimport fabs, isfinite, ceil, log, INFINITY
 from libc.string cimport memcpy
 
+from rancf.formulations._forces import checked
 from rancf.formulations._problem cimport StepProblem
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
@@ -104,7 +105,7 @@ cdef class Stepper:
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
     cdef int last_iterations
-    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq
+    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate
     cdef object strategy
     cdef object equations
 
@@ -231,8 +232,7 @@ cdef class Stepper:
                           self.af * self.hb, self.af * self.hg, self.w)
         except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
             # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
-            raise StepFailure("failed", f"Newton matrix could not be factored at "
-                                        f"t = {self.t1:.6g} s: {exc}")
+            raise StepFailure("failed", self._factor_failure(a1, exc))
         self.njev += 1
         self.nlu += 1
         self.factored = True
@@ -243,7 +243,7 @@ cdef class Stepper:
         """Newton iterations from the current (a1, lam1); the iteration count, or -1 when it does
         not converge within max_iter."""
         cdef int it, i, n = self.n, m = self.m
-        cdef double dq = 0.0, dq_prev = 0.0
+        cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
         for it in range(1, self.max_iter + 1):
             self.residual(&self.a1[0], &self.lam1[0], x)
@@ -262,11 +262,55 @@ cdef class Stepper:
                 raise StepFailure("diverged", f"non-finite Newton increment at t = {self.t1:.6g} s")
             if dq <= self.tol:
                 return it
+            if dq > 1e8:
+                # beyond the loop's state bound: the iterates diverge (left alone they went on
+                # to 1e100 m before a Newton matrix could no longer be factored)
+                self._last_dq, self._rate = dq, INFINITY
+                return -1
             if not full and it >= 2 and dq > self.theta * dq_prev:
                 self.factored = False       # slow contraction: a new matrix next iteration
+            if it == 1:
+                dq_first = dq
             dq_prev = dq
         self._last_dq = dq
+        # the mean contraction per iteration of the whole attempt
+        self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
+
+    cdef str _factor_failure(self, const double* a1, exc):
+        """What a Newton matrix that cannot be factored tells the user: at an iterate that
+        moved away from the predicted positions Newton is diverging; at the predicted state
+        itself the model is singular there."""
+        cdef double moved = 0.0
+        cdef int i
+        for i in range(self.n):
+            moved = max(moved, self.hb * fabs(a1[i] - self.a[i]))
+        why = (f"Newton's iterate had moved {moved:.3g} from the predicted positions: it is "
+               "diverging, reduce dt" if moved > 0.0 else
+               "at the predicted state: reduce dt, or the model may be a mechanism there")
+        return f"Newton matrix could not be factored at t = {self.t1:.6g} s ({exc}); {why}"
+
+    cdef str _newton_failure(self):
+        """What a step whose Newton iterations did not converge tells the user to change: an
+        iteration that contracted (by a mean rate of the attempt below 0.9 per iteration) asks
+        for more iterations (how many it would take at that rate) or a smaller step, one that
+        did not for a smaller step; the problem may add its own advice
+        (``StepProblem.newton_advice``)."""
+        if self._rate == INFINITY:
+            within = "diverging"
+            how = "its increment exceeded 1e8: the step is too large for this model, reduce dt"
+        elif self._rate < 0.9 and self._last_dq > 0.0:
+            within = f"{self.max_iter} iterations"
+            more = int(ceil(log(self.tol / self._last_dq) / log(self._rate)))
+            how = (f"contracting by {self._rate:.2f} per iteration (about {more} more would "
+                   "reach the tolerance): raise max_iter, or reduce dt")
+        else:
+            within = f"{self.max_iter} iterations"
+            how = "not contracting: the step is too large for this model's nonlinearity, reduce dt"
+        extra = self.p.newton_advice()
+        return (f"Newton did not converge at t = {self.t1:.6g} s ({within}, last |dq| = "
+                f"{self._last_dq:.3g}, tolerance {self.tol:.3g}): {how}"
+                + (f"; {extra}" if extra else ""))
 
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
@@ -290,14 +334,12 @@ cdef class Stepper:
                 memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
                 it = self._newton(True)
             if it < 0:
-                raise StepFailure(
-                    "failed", f"Newton did not converge at t = {self.t1:.6g} s within "
-                              f"{self.max_iter} iterations (last |dq| = {self._last_dq:.3g}, "
-                              f"tolerance {self.tol:.3g})")
+                raise StepFailure("failed", self._newton_failure())
         self._point(&self.a1[0])
         self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08 at t = {self.t1:.6g} s")
+        self.p.accept(&self.q1[0], &self.v1[0], self.t1)
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
         memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
@@ -315,6 +357,7 @@ cdef class Stepper:
         self.t = t0
         np.asarray(self.q)[:] = q0
         np.asarray(self.v)[:] = v0
+        self.p.accept(&self.q[0], &self.v[0], t0)
         self.p.force(&self.q[0], &self.v[0], t0, &self.x[0])
         self.nfev += 1
         if m:
@@ -542,10 +585,10 @@ cdef class StepEquations:
         The class example shows it in use.
         """
         cdef Stepper s = self.s
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))
         cdef double[::1] r = np.empty(s.n + s.m)
-        np.asarray(ll)[:s.m] = lam
+        np.asarray(ll)[:s.m] = checked("lam", lam, s.m, finite=False)
         s.residual(&aa[0], &ll[0], &r[0])
         out = np.asarray(r)
         return out[:s.n].copy(), out[s.n:].copy()
@@ -582,9 +625,9 @@ cdef class StepEquations:
         The class example shows it in use.
         """
         cdef Stepper s = self.s
-        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        cdef double[::1] aa = checked("a", a, s.n, finite=False)
         cdef double[::1] ll = np.zeros(max(s.m, 1))
-        np.asarray(ll)[:s.m] = lam
+        np.asarray(ll)[:s.m] = checked("lam", lam, s.m, finite=False)
         if factor:
             s.factor(&aa[0], &ll[0])
             return _Factor(s)
@@ -609,8 +652,8 @@ cdef class _Factor:
 
     def solve(self, r_dyn, r_con):
         cdef Stepper s = self.s
-        cdef double[::1] x = np.concatenate([np.asarray(r_dyn, dtype=float),
-                                             np.asarray(r_con, dtype=float)])
+        cdef double[::1] x = np.concatenate([checked("r_dyn", r_dyn, s.n, finite=False),
+                                             checked("r_con", r_con, s.m, finite=False)])
         s.p.solve(&x[0])
         out = np.asarray(x)
         return out[:s.n].copy(), out[s.n:].copy()

@@ -83,6 +83,7 @@ from typing import Dict
 
 import numpy as np
 
+from .. import checks
 from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import LINEAR_SOLVERS, IndexThreeDAE, NewtonFactor
 from ..progress import RunProgress
@@ -239,9 +240,8 @@ class HHT(Scheme):
     name = "hht"
 
     def _set_parameters(self, alpha=0.9):
-        alpha = float(alpha)
-        if not (2.0 / 3.0 - 1e-12 <= alpha <= 1.0):
-            raise ValueError(f"alpha must be in [2/3, 1] for method 'hht', got {alpha!r}")
+        # 2/3 - 1e-12: the user's 2/3 rounded to a float is accepted
+        alpha = checks.real("alpha", alpha, 2.0 / 3.0 - 1e-12, 1.0)
         self.alpha_m, self.alpha_f = 1.0, alpha
         self.gamma, self.beta = 1.5 - alpha, (2.0 - alpha) ** 2 / 4.0
 
@@ -273,9 +273,7 @@ class GeneralizedAlpha(Scheme):
     name = "generalized-alpha"
 
     def _set_parameters(self, rho_inf=0.9):
-        rho = float(rho_inf)
-        if not (0.0 <= rho <= 1.0):
-            raise ValueError(f"rho_inf must be in [0, 1], got {rho_inf!r}")
+        rho = checks.real("rho_inf", rho_inf, 0.0, 1.0)
         self.alpha_m = 1.0 - (2.0 * rho - 1.0) / (rho + 1.0)
         self.alpha_f = 1.0 - rho / (rho + 1.0)
         self.gamma = 0.5 + self.alpha_m - self.alpha_f

@@ -110,6 +110,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                        f"is the equilibrium at load factor {reached:.4g}; raise load_steps")
             break
         x, lam, reached = x_k, lam_k, s
+        dae.accept(x, v, 0.0)
         iterations.append(it)
     dae.kernel.set_load_factor(reached)
     seen = dae.observe(x, v, 0.0, lam)

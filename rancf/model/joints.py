@@ -162,6 +162,8 @@ class Joint:
         ------
         ValueError
             The effort is not finite.
+        ArithmeticError
+            q or qd is not finite (the joint's coordinate is undefined at the state).
         Exception
             What the effort function raised, of the same type, with the joint and time.
 
@@ -176,6 +178,11 @@ class Joint:
         """
         if not callable(self.effort):
             return self.effort
+        if not (np.isfinite(q) and np.isfinite(qd)):
+            raise ArithmeticError(
+                f"joint {self.index}'s coordinate is not defined at the state evaluated at "
+                f"t = {t:g} s (q = {q!r}, qd = {qd!r}: a direction of zero length), nor its "
+                "effort; in an implicit run Newton's iterate went there: reduce dt")
         try:
             value = float(self.effort(t, q, qd))
         except Exception as exc:

@@ -3,6 +3,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import checks
+
 
 @dataclass(frozen=True)
 class State:
@@ -48,6 +50,8 @@ class State:
 
         Raises
         ------
+        TypeError
+            Entries that are not numbers (the message names state.x or state.v).
         ValueError
             A wrong number of entries or a non-finite entry (the message names which).
 
@@ -57,14 +61,6 @@ class State:
         >>> rancf.State(np.zeros(8), np.ones(4)).checked(8)
         Traceback (most recent call last):
         ...
-        ValueError: state.v must have 8 entries (4 per vertex), got 4
+        ValueError: state.v must have 8 components, got array([1., 1., 1., 1.])
         """
-        out = []
-        for name, a in (("state.x", self.x), ("state.v", self.v)):
-            a = np.array(a, dtype=float).reshape(-1)
-            if a.shape != (n_x,):
-                raise ValueError(f"{name} must have {n_x} entries (4 per vertex), got {a.size}")
-            if not np.all(np.isfinite(a)):
-                raise ValueError(f"{name} must be finite")
-            out.append(a)
-        return tuple(out)
+        return (checks.vector("state.x", self.x, n_x), checks.vector("state.v", self.v, n_x))

@@ -60,12 +60,22 @@ SAMPLINGS = {OURS: {"sample": "node", "free_ends": True},
              "rows + free end": {"sample": "row", "free_ends": True}}
 #: why the paper's plain row sampling fails here (measured: table 'sampling')
 PLAIN_REASON = ("eq. 30-32 draw single interior equations by Latin hypercube and keep nothing "
-                "always: with single rows the tip runs away from the full solution for every seed "
-                "(the time it first leaves it by 1 % of L is in table 'sampling'). Keeping the free "
-                "end's equations alone does not cure it (rows 'rows + free end' run away too, later "
-                "for some seeds); drawing whole nodes, all four equations of each, with the free end "
-                "kept (ours) stays within 1 %. The paper says neither whether it draws single "
-                "equations or nodes nor how it treats the free end")
+                "always: with single rows the tip runs away from the full solution for every seed, "
+                "by metres (the time it first leaves it by 1 % of L is in table 'sampling'). "
+                "Keeping the free end's equations alone does not cure it (rows 'rows + free end' "
+                "run away for some seeds); drawing whole nodes, all four equations of each, with "
+                "the free end kept (ours) stays within a few % of L (its own row). The paper says "
+                "neither whether it draws single equations or nodes nor how it treats the free end")
+#: why our sampling does not meet fig. 6's reading either (measured: table 'sampling')
+OURS_REASON = ("the adaptive solution leaves the full one by more than 1 % of L for some seeds even "
+               "with whole nodes and the free end sampled (table 'sampling'): the greedy selection "
+               "of 100 of 640 modes per step truncates the interior motion, and which modes it "
+               "selects changes with the last bits of the arithmetic, so the figure also varies "
+               "between builds (0.3 to 1.0 % of L for the same seeds in an earlier build, 1.2 to "
+               "1.6 % in this one); it never runs away as the paper's plain sampling does")
+#: quick runs (0.15 s) are too short for the agreement rows to carry a verdict: at that length
+#: the adaptive solutions are 0.1 to 1.6 % of L off depending on the build's round-off
+QUICK_NOTE = " (quick run over 0.15 s, seed 2: no verdict)"
 #: samples per beam in the study of samples vs speed and accuracy (our sampling; 640 = every
 #: interior equation)
 STUDY_SAMPLES = (100, 200, 308, 400, 640)
@@ -73,8 +83,8 @@ STUDY_SAMPLES = (100, 200, 308, 400, 640)
 
 def _settings(quick):
     if quick:
-        # seed 2: the draw whose plain row sampling leaves the full solution earliest (0.08 s),
-        # so that the short run shows the paper's method as written failing
+        # seed 2: the draw whose plain row sampling leaves the full solution earliest in the
+        # full run; the agreement rows carry no verdict (QUICK_NOTE)
         return {"n_elements": 160, "sparsity": 100, "n_samples": 308, "t_full": 0.15,
                 "t_adaptive": 0.15, "max_iter": 50, "seeds": (2,), "study_samples": (100, 308, 640),
                 "t_study": 0.05}
@@ -234,6 +244,8 @@ def run(quick: bool) -> Outcome:
     plain = sampling[sampling["sampling"] == PLAIN]
     kept = sampling[sampling["sampling"] == "rows + free end"]
     relative = "max |tip - tip_full| / flexible part"
+    agreement = None if quick else AGREEMENT
+    no_verdict = QUICK_NOTE if quick else ""
     checks = [
         Check("same backward Euler, two formulations",
               "the DAE (absolute coordinates, a multiplier for the pin) and implicit RANCF "
@@ -255,19 +267,21 @@ def run(quick: bool) -> Outcome:
                      f"{_first_above(full.t, rancf_dev, RANCF_CRITERION)}: BDF-1's time error, "
                      f"which the adaptive method shares)"),
         Check("fig. 6: adaptive vs full ANCF, our sampling", CLAIM_FIG6,
-              value=ours["max |dy_tip| / L"].max(), limit=AGREEMENT, unit="of L",
+              value=ours["max |dy_tip| / L"].max(), limit=agreement, unit="of L",
               source=f"paper: 'highly consistent' read as the figure's resolution, "
                      f"{AGREEMENT:.0%} of the 1 m pendulum",
+              known_deviation=None if quick else OURS_REASON,
               detail="max |y_tip,adaptive - y_tip,full| over every seed: "
                      + "; ".join(f"seed {seed}: {dy:.3%}"
                                  for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
-                     + f" over {adaptive.t[-1]:g} s (whole nodes sampled, free end kept)"),
+                     + f" over {adaptive.t[-1]:g} s (whole nodes sampled, free end kept)"
+                     + no_verdict),
         Check("fig. 6: adaptive vs full ANCF, the paper's plain row sampling", CLAIM_FIG6,
-              value=plain["max |dy_tip| / L"].max(), limit=AGREEMENT, unit="of L",
+              value=plain["max |dy_tip| / L"].max(), limit=agreement, unit="of L",
               source=f"paper: 'highly consistent' read as the figure's resolution, {AGREEMENT:.0%} "
                      "of the 1 m pendulum; the method as printed (eq. 30-32: single rows, nothing "
                      "always kept)",
-              known_deviation=PLAIN_REASON,
+              known_deviation=None if quick else PLAIN_REASON,
               detail="; ".join(f"seed {seed}: {dy:.3%} (first above {AGREEMENT:.0%}: {first}; free-end "
                                f"x, y rows sampled: {rows})"
                                for seed, dy, first, rows in zip(
@@ -275,12 +289,12 @@ def run(quick: bool) -> Outcome:
                                    plain[f"first |dy_tip| > {AGREEMENT:.0%} L"],
                                    plain["free-end x, y rows sampled"]))
                      + f"; single rows with the free end kept: up to {kept['max |dy_tip| / L'].max():.3%}"
-                     + f" over {adaptive.t[-1]:g} s"),
+                     + f" over {adaptive.t[-1]:g} s" + no_verdict),
         Check("flexible part: adaptive vs full ANCF, our sampling",
               "the adaptive model reproduces the flexible part of the motion, not only the rigid "
               "swing: max |tip_adaptive - tip_full| over the largest distance of the full model's "
               "tip from the rigid pendulum's", value=ours[relative].max(),
-              limit=FLEXIBLE_AGREEMENT, unit="of the flexible part",
+              limit=None if quick else FLEXIBLE_AGREEMENT, unit="of the flexible part",
               source=f"rancf target: {FLEXIBLE_AGREEMENT:.0%} of the flexible response's own size, "
                      "the most by which two curves a figure calls 'highly consistent' can differ; a "
                      "rigid answer scores 100 %",
@@ -288,7 +302,7 @@ def run(quick: bool) -> Outcome:
                      f"beam's length and mass, DOP853 at 1e-12); per seed "
                      + ", ".join(f"{v:.2%}" for v in ours[relative])
                      + f"; the paper's plain row sampling up to {plain[relative].max():.3g}"
-                     + f"; over {adaptive.t[-1]:g} s"),
+                     + f"; over {adaptive.t[-1]:g} s" + no_verdict),
         Check("table 2: adaptive faster than full ANCF", CLAIM_TABLE2, value=ratio, limit=1.0,
               unit="time per step, adaptive / full",
               source=f"paper: table 2, 531.855 s / 787.071 s = {paper_ratio:.2f}; 'faster' read "

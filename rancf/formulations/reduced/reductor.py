@@ -324,14 +324,15 @@ class ReducedModel:
         Examples
         --------
         The reference configuration of a straight beam has no interior deformation, so every
-        fixed-interface mode's amplitude is zero:
+        fixed-interface mode's amplitude is zero (to round-off of the 1 m coordinates through
+        the constraint modes ``-K_aa^-1 K_ab``, about 1e-12):
 
         >>> m = rancf.Model(elastic_model="berzeri")
         >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
         >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
         >>> reduced = rancf.reduce(m, sparsity=10, n_samples=20)
         >>> xi = reduced.project(m.build().x0)[reduced.candidates]
-        >>> bool(np.abs(xi).max() < 1e-12)
+        >>> bool(np.abs(xi).max() < 1e-10)
         True
         """
         x = np.asarray(x, dtype=float)
