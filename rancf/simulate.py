@@ -1,4 +1,5 @@
 """``rancf.simulate``: time integration of a model, dispatched by formulation and method."""
+import contextlib
 import os
 import time
 
@@ -8,7 +9,7 @@ import scipy.integrate
 from . import checks
 from .formulations import recursive
 from .formulations.dae import DAE
-from .formulations.reduced import ReducedModel
+from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_result
 from .integrators import _explicit
 from .integrators.explicit import SCHEMES
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
@@ -18,6 +19,11 @@ from .model.state import State
 from .progress import RunProgress
 from .progress import check as check_progress
 from .result import Result
+
+try:
+    from threadpoolctl import threadpool_limits
+except ImportError:  # optional: without it BLAS keeps its default thread count
+    threadpool_limits = None
 
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
 FORMULATIONS = ("auto", "recursive", "dae")
@@ -167,8 +173,13 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
 
     Notes
     -----
-    A :class:`~rancf.formulations.reduced.ReducedModel` (:func:`rancf.reduce`) runs by its own
-    :meth:`~rancf.formulations.reduced.ReducedModel.simulate` (method "backward-euler").
+    A :class:`~rancf.formulations.reduced.ReducedModel` (:func:`rancf.reduce`) runs with
+    method "backward-euler" (the adaptive modal method's BDF-1) on formulation "auto" or
+    "dae", and takes one more option, ``blas_threads`` (default 1: BLAS threads during the
+    run, by threadpoolctl; None leaves them as they are: the adaptive step does many small
+    dense QR factorizations, which on a shared 2-core machine ran 40 times slower with
+    OpenBLAS's default threads competing with other processes); its Result is described by
+    :meth:`~rancf.formulations.reduced.ReducedModel.result`.
     The user guide's pages on formulations and integrators say which to choose.
 
     Examples
@@ -194,8 +205,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     ValueError: dt = 0.001 s exceeds the rk4 stability limit ...
     """
     if isinstance(model, ReducedModel):
-        return model.simulate(t_end, dt, method=method, output_every=output_every, state=state,
-                              formulation=formulation, progress=progress, **implicit_options)
+        return _run_reduced(model, t_end, dt, method, output_every, state, formulation, progress,
+                            **implicit_options)
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
@@ -408,3 +419,63 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
                   sol.extra["joint_qd"], sol.extra["reactions"], sol.work, sol.dissipated,
                   status=sol.status, message=sol.message, method=method, formulation=formulation,
                   stats=sol.stats, extra=extra, wall_time=sol.wall_time)
+
+
+def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, progress,
+                 blas_threads=1):
+    """A reduced model (the adaptive modal method) in the implicit loop, its step solved by
+    greedy Gauss-Newton on the sampled rows."""
+    if method != "backward-euler":
+        raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
+                         f"adaptive modal method's BDF-1), got {method!r}")
+    checks.choice("formulation", formulation, ("auto", "dae"))
+    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    output_every = checks.integer("output_every", output_every, 1, 10**9)
+    if blas_threads is not None:
+        blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
+    problem, x0, v0, solver = reduced.equations(state)
+    limit = (threadpool_limits(limits=blas_threads, user_api="blas")
+             if blas_threads is not None and threadpool_limits is not None
+             else contextlib.nullcontext())
+    with limit:
+        sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
+                        output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
+                        solver=solver, progress=progress)
+    return reduced.result(sol, dt, solver)
+
+
+def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):
+    """The full model with backward Euler in the one stepping loop and its default Newton, its
+    evaluations timed for the adaptive-modal paper's table 2
+    (:class:`~rancf.formulations.reduced.timing.TimedDAE`).
+
+    Parameters
+    ----------
+    model : Model
+    t_end, dt : float
+        Final time and step (s), as :func:`simulate` (method "backward-euler", formulation
+        "dae").
+    output_every : int
+        Results every ``output_every`` steps.
+    state : State, optional
+        Initial state (default: the reference configuration, DECISIONS 2).
+    tol : float
+        Newton tolerance on the position increment (m).
+    max_iter : int
+        Newton iterations per step.
+
+    Returns
+    -------
+    Result
+        Its ``stats`` add ``time_update`` and ``time_matrix`` (s).
+    """
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    output_every = checks.integer("output_every", output_every, 1, 10**9)
+    dae = TimedDAE(model.build(), Timer())
+    x0, v0 = initial_state(dae, state)
+    dae.timer = timer = Timer()  # the initial state is not a step
+    sol = integrate(dae, x0, v0, t_end, dt, method="backward-euler", output_every=output_every,
+                    tol=tol, max_iter=max_iter)
+    return timed_result(model, sol, "dae", timer, {}, {})

@@ -10,10 +10,10 @@ import pytest
 import rancf
 from rancf.formulations.dae import DAE
 from rancf.formulations.reduced import (AdaptiveModalSolver, CraigBampton, Timer,
-                                        greedy_gauss_newton, latin_hypercube_rows,
-                                        simulate_timed)
+                                        greedy_gauss_newton, latin_hypercube_rows)
 from rancf.formulations.reduced.greedy_gauss_newton import STATUSES, BlockJacobian
 from rancf.formulations.reduced.reductor import beam_matrices
+from rancf.simulate import simulate_timed
 
 PEND = dict(length=1.0, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
 

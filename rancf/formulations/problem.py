@@ -4,7 +4,8 @@
 what a formulation offers the integrators of :mod:`rancf.integrators.implicit` (mass, forces and
 their Jacobians, constraints and their derivatives, the Newton matrix of a step and its
 factorization), with dense and sparse defaults that a formulation overrides where it knows
-better. :class:`NewtonFactor` holds the LU factors of a Newton matrix.
+better. :class:`NewtonFactor` holds the LU factors of a Newton matrix; :class:`StepFailure` is what
+a step's nonlinear solver raises when it cannot take the step.
 """
 import warnings
 
@@ -15,6 +16,33 @@ import scipy.sparse.linalg as spla
 
 LINEAR_SOLVERS = ("dense", "sparse")
 
+
+
+class StepFailure(Exception):
+    """A step that could not be taken; the loop stops the run with its status and message.
+
+    A nonlinear solver passed as ``solver=`` to :func:`rancf.implicit.integrate` raises it
+    when its iteration fails; the run then ends with ``status`` and ``message`` and keeps
+    the steps before.
+
+    Parameters
+    ----------
+    status : {"failed", "diverged"}
+        The run's status.
+    message : str
+        What happened (and at what time).
+
+    Examples
+    --------
+    >>> exc = rancf.implicit.StepFailure("failed", "no convergence at t = 0.1 s")
+    >>> exc.status, str(exc)
+    ('failed', 'no convergence at t = 0.1 s')
+    """
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
 
 class IndexThreeDAE:
     """The contract a problem offers the integrators (override what your problem has).

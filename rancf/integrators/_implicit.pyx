@@ -31,34 +31,8 @@ from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
 from rancf.formulations._problem cimport StepProblem
+from rancf.formulations.problem import StepFailure
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
-
-
-class StepFailure(Exception):
-    """A step that could not be taken; the loop stops the run with its status and message.
-
-    A nonlinear solver passed as ``solver=`` to :func:`rancf.implicit.integrate` raises it
-    when its iteration fails; the run then ends with ``status`` and ``message`` and keeps
-    the steps before.
-
-    Parameters
-    ----------
-    status : {"failed", "diverged"}
-        The run's status.
-    message : str
-        What happened (and at what time).
-
-    Examples
-    --------
-    >>> exc = rancf.implicit.StepFailure("failed", "no convergence at t = 0.1 s")
-    >>> exc.status, str(exc)
-    ('failed', 'no convergence at t = 0.1 s')
-    """
-
-    def __init__(self, status, message):
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 #: Iterations a step takes with a Newton matrix made at its predictor (2 on the stiff pendulum,

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 import rancf
-from rancf.formulations.reduced import simulate_timed
+from rancf.simulate import simulate_timed
 from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
 from validation.rigid import RigidChain, simulate_rigid

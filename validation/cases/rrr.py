@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 import rancf
-from rancf.formulations.reduced import simulate_timed
+from rancf.simulate import simulate_timed
 from validation import mechanisms
 from validation.case import Case, Check, Outcome, progress
 from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table

@@ -2,7 +2,8 @@
 :class:`rancf.Model` run by the one implicit stepping loop.
 
 Modules: :mod:`~rancf.formulations.reduced.reductor` (:func:`reduce`, :class:`ReducedModel`:
-bases, sampling, ``reconstruct``, the run), :mod:`~rancf.formulations.reduced.craig_bampton`,
+bases, sampling, ``reconstruct``, the equations and result of a run, which
+:func:`rancf.simulate` runs), :mod:`~rancf.formulations.reduced.craig_bampton`,
 :mod:`~rancf.formulations.reduced.greedy_gauss_newton`,
 :mod:`~rancf.formulations.reduced.adaptive` (the step's nonlinear solver, a strategy of
 :func:`rancf.integrators.implicit.integrate`) and :mod:`~rancf.formulations.reduced.timing`
@@ -11,8 +12,9 @@ bases, sampling, ``reconstruct``, the run), :mod:`~rancf.formulations.reduced.cr
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
 from .greedy_gauss_newton import greedy_gauss_newton
-from .reductor import ReducedModel, latin_hypercube_rows, reduce, simulate_timed
+from .reductor import ReducedModel, initial_state, latin_hypercube_rows, reduce, timed_result
 from .timing import Timer, TimedDAE
 
 __all__ = ["AdaptiveModalSolver", "CraigBampton", "ReducedModel", "Timer", "TimedDAE",
-           "greedy_gauss_newton", "latin_hypercube_rows", "reduce", "simulate_timed"]
+           "greedy_gauss_newton", "initial_state", "latin_hypercube_rows", "reduce",
+           "timed_result"]

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ...integrators.implicit import StepFailure
+from ..problem import StepFailure
 from .greedy_gauss_newton import BlockJacobian, greedy_gauss_newton
 
 

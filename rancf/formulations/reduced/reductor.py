@@ -35,7 +35,6 @@ case ``modal`` measures both.
 """
 from __future__ import annotations
 
-import contextlib
 import numbers
 import time
 from typing import NamedTuple
@@ -46,7 +45,6 @@ from scipy.stats import qmc
 from ... import checks
 from ...elements import _beam
 from ...elements.beam import MODELS
-from ...integrators.implicit import integrate
 from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
@@ -55,12 +53,7 @@ from ..dae import DAE
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
 from .greedy_gauss_newton import STATUSES
-from .timing import Timer, TimedDAE
-
-try:
-    from threadpoolctl import threadpool_limits
-except ImportError:  # optional: without it BLAS keeps its default thread count
-    threadpool_limits = None
+from .timing import Timer
 
 #: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
 SAMPLE_UNITS = {"node": 4, "row": 1}
@@ -135,7 +128,7 @@ class ReducedModel:
     """A model reduced by the adaptive modal method (module docstring).
 
     Not constructed directly: :func:`rancf.reduce` returns it, and
-    ``rancf.simulate(reduced, ...)`` or :meth:`simulate` runs it.
+    ``rancf.simulate(reduced, t_end, dt, method="backward-euler")`` runs it.
 
     Attributes
     ----------
@@ -343,30 +336,59 @@ class ReducedModel:
             c[k.a] = k.projector @ (x[k.a] - k.Phi_c @ x[k.b])
         return c
 
-    def simulate(self, t_end, dt, method="backward-euler", output_every=10, state=None,
-                 formulation="auto", blas_threads=1, progress=False):
-        """Run the reduced model (``rancf.simulate(reduced, ...)`` comes here).
+    def equations(self, state=None):
+        """What the implicit loop runs for this model: the full model's DAE, whose residual and
+        Newton matrix the adaptive solver samples, its initial state and the step's solver.
+
+        :func:`rancf.simulate` (method "backward-euler") runs them and :meth:`result` turns
+        the loop's solution into a :class:`rancf.Result`.
 
         Parameters
         ----------
-        t_end, dt : float
-            Final time and step (s); ``t_end / dt`` an integer.
-        method : {"backward-euler"}
-            The BDF-1 of the paper's eq. 34, the only scheme of the method.
-        output_every : int
-            Results every ``output_every`` steps (and the last).
         state : rancf.State, optional
             Initial coordinates and velocities (default: the reference configuration at rest
             but for the drives, DECISIONS 2).
-        formulation : {"auto", "dae"}
-            The reduced model runs on the DAE formulation (absolute coordinates).
-        blas_threads : int or None
-            BLAS threads during the run (threadpoolctl; None leaves them as they are): the step
-            does many small dense QR factorizations and products, which on a shared 2-core
-            machine ran 40 times slower with OpenBLAS's default threads competing with other
-            processes.
-        progress : bool or "always"
-            A tqdm bar of the simulated time (:func:`rancf.simulate`).
+
+        Returns
+        -------
+        problem : StepProblem
+            The compiled DAE of the full model (sparse).
+        x0, v0 : ndarray (n_x,)
+            Consistent initial coordinates and velocities.
+        solver : AdaptiveModalSolver
+            Greedy Gauss-Newton on the sampled rows, the step's nonlinear solver; it keeps the
+            per-step log and the table-2 timer that :meth:`result` reads.
+
+        Raises
+        ------
+        TypeError
+            ``state`` that is not a :class:`rancf.State`.
+
+        Examples
+        --------
+        >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
+        >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
+        >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+        >>> problem, x0, v0, solver = rancf.reduce(m, sparsity=10, n_samples=20).equations()
+        >>> x0.shape, float(np.abs(v0).max())           # 11 nodes, at rest
+        ((44,), 0.0)
+        """
+        dae = DAE(self.assembly, "sparse")
+        x0, v0 = initial_state(dae, state)
+        solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, Timer())
+        return dae.compiled, x0, v0, solver
+
+    def result(self, sol, dt, solver):
+        """The :class:`rancf.Result` of a run of :meth:`equations`.
+
+        Parameters
+        ----------
+        sol : ImplicitSolution
+            What the loop returned.
+        dt : float
+            Its step (s).
+        solver : AdaptiveModalSolver
+            The solver of :meth:`equations`, with its log of the steps.
 
         Returns
         -------
@@ -379,40 +401,18 @@ class ReducedModel:
             ``time_setup`` (the reduction) and ``greedy_converged``, ``greedy_stationary``,
             ``greedy_no_descent``, ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome).
 
-        Raises
-        ------
-        ValueError
-            A method other than "backward-euler", a formulation other than "auto" or "dae", a
-            parameter out of its range.
-
         Examples
         --------
+        :func:`rancf.simulate` calls it at the end of a run:
+
         >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
         >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
         >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
-        >>> res = rancf.reduce(m, sparsity=10, n_samples=20).simulate(0.05, 1e-3)
+        >>> reduced = rancf.reduce(m, sparsity=10, n_samples=20)
+        >>> res = rancf.simulate(reduced, 0.05, 1e-3, method="backward-euler")
         >>> res.status, res.formulation, int(res.extra["selected"][-1].sum())
         ('ok', 'reduced', 10)
         """
-        if method != "backward-euler":
-            raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
-                             f"adaptive modal method's BDF-1), got {method!r}")
-        checks.choice("formulation", formulation, ("auto", "dae"))
-        t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
-        output_every = checks.integer("output_every", output_every, 1, 10**9)
-        if blas_threads is not None:
-            blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
-        timer = Timer()
-        dae = DAE(self.assembly, "sparse")
-        x0, v0 = _initial_state(dae, state)
-        solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, timer)
-        limit = (threadpool_limits(limits=blas_threads, user_api="blas")
-                 if blas_threads is not None and threadpool_limits is not None
-                 else contextlib.nullcontext())
-        with limit:
-            sol = integrate(dae.compiled, x0, v0, t_end, dt, method="backward-euler",
-                            output_every=output_every, tol=self.tol, max_iter=self.max_iter,
-                            solver=solver, progress=progress)
         log = solver.log
         steps = np.rint(sol.t / dt).astype(np.int64)
         selected = np.zeros((len(sol.t), self.candidates.size), dtype=bool)
@@ -423,12 +423,11 @@ class ReducedModel:
                 residual[i] = log["residual_norm"][k - 1]
                 iterations[i] = log["iterations"][k - 1]
         modal = np.array([self.project(q)[self.candidates] for q in sol.q])
-        return _result(self.model, sol, "reduced", timer,
-                       {"selected": selected, "modal_coordinates": modal,
-                        "residual_norm": residual, "gauss_newton_iterations": iterations},
-                       {"time_setup": self.setup_time,
-                        **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}})
-
+        return timed_result(self.model, sol, "reduced", solver.timer,
+                            {"selected": selected, "modal_coordinates": modal,
+                             "residual_norm": residual, "gauss_newton_iterations": iterations},
+                            {"time_setup": self.setup_time,
+                             **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}})
 
 def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, tol=1e-11,
            max_iter=50, max_support=None):
@@ -493,26 +492,7 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
                         max_support)
 
 
-def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):
-    """The full model with backward Euler in the one stepping loop and its default Newton, its
-    evaluations timed for the paper's table 2 (:class:`~rancf.formulations.reduced.timing.TimedDAE`).
-
-    Parameters as :func:`rancf.simulate` (method "backward-euler", formulation "dae"). Returns a
-    :class:`rancf.Result` whose ``stats`` add ``time_update`` and ``time_matrix`` (s).
-    """
-    if not isinstance(model, Model):
-        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
-    output_every = checks.integer("output_every", output_every, 1, 10**9)
-    dae = TimedDAE(model.build(), Timer())
-    x0, v0 = _initial_state(dae, state)
-    dae.timer = timer = Timer()  # the initial state is not a step
-    sol = integrate(dae, x0, v0, t_end, dt, method="backward-euler", output_every=output_every,
-                    tol=tol, max_iter=max_iter)
-    return _result(model, sol, "dae", timer, {}, {})
-
-
-def _initial_state(dae, state):
+def initial_state(dae, state):
     """(x0, v0) from a :class:`rancf.State` or None (DECISIONS 2), checked by the DAE."""
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
@@ -520,8 +500,9 @@ def _initial_state(dae, state):
     return dae.initial_state(x0, v0)
 
 
-def _result(model, sol, formulation, timer, extra, stats):
-    """A :class:`rancf.Result` of a backward-Euler run on the DAE."""
+def timed_result(model, sol, formulation, timer, extra, stats):
+    """A :class:`rancf.Result` of a backward-Euler run on the DAE, with the table-2 times of
+    ``timer`` (:class:`~rancf.formulations.reduced.timing.Timer`) in its ``stats``."""
     return Result(model, sol.t, sol.q, sol.v, sol.extra["joint_q"], sol.extra["joint_qd"],
                   sol.extra["reactions"], sol.work, sol.dissipated, status=sol.status,
                   message=sol.message, method="backward-euler", formulation=formulation,
