@@ -26,7 +26,6 @@ from matplotlib import animation
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
-from matplotlib.path import Path
 
 from . import checks
 from .elements import beam as beam_element

@@ -175,7 +175,7 @@ class DAE(IndexThreeDAE):
         nj = max(A.n_joints, 1)
         self.inputs = Inputs(A, self.kernel.arrays, np.zeros(nj), np.zeros(nj))
         self.table = ConstraintTable(A)
-        self.n_constraints = m = self.table.n_rows
+        self.n_constraints = self.table.n_rows
         ev = A.element_vertices
         dofs = (4 * ev[:, :, None] + np.arange(4)).reshape(-1, 8)
         el_rows = np.repeat(dofs, 8, axis=1).ravel()

@@ -85,7 +85,7 @@ import numpy as np
 
 from .. import checks
 from ..formulations._problem import PythonProblem, StepProblem
-from ..formulations.problem import LINEAR_SOLVERS, IndexThreeDAE, NewtonFactor
+from ..formulations.problem import IndexThreeDAE
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
 

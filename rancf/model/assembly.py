@@ -21,8 +21,8 @@ import numpy as np
 
 from ..elements import beam as beam_element
 from ..elements import rigid as rigid_element
-from .items import BODY, GROUND, NODE
-from .joints import FIXED, KINDS, PRISMATIC, REVOLUTE
+from .items import GROUND, NODE
+from .joints import KINDS, PRISMATIC
 
 
 def _wrap(angle):

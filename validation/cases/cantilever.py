@@ -229,7 +229,7 @@ def run(quick: bool) -> Outcome:
               limit=1e-6, unit="of L", source="rancf target: the 1e-6 of the tip force at the same mesh",
               detail="distance of the tip to (0, 2L/pi) over L at " + ", ".join(
                   f"{n}: {e:.2g}" for n, e in zip(MESHES, circ[CHECKED]))),
-        Check("pure end moment: fourth order", f"README, Assumptions: 'under a pure end moment the Reissner model "
+        Check("pure end moment: fourth order", "README, Assumptions: 'under a pure end moment the Reissner model "
               "converges to the exact semicircle at fourth order'", value=order(circ[CHECKED][:-1]), limit=3.5,
               comparison=">=", unit="order", source="rancf target: README's fourth order; 3.5 allows for the "
                                                      "pre-asymptotic range",

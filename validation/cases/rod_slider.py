@@ -527,7 +527,7 @@ def energy_figure(histories, t_end):
                                   fontsize=9)
         axes[0, column].set_ylim(-2, 2)
         axes[1, column].set(xlabel="t (s)", xlim=(0, t_end), ylim=(1e-8, 1e18))
-        axes[1, column].set_title(f"|H(t) - H(0)|, whole run", fontsize=9)
+        axes[1, column].set_title("|H(t) - H(0)|, whole run", fontsize=9)
     axes[0, 0].set_ylabel("J (fig. 2-4 style, first 10 s)")
     axes[1, 0].set_ylabel("J")
     axes[0, 0].legend(fontsize=7)
