@@ -79,5 +79,4 @@ if __name__ == "__main__":
               ylabel="largest deflection / quasi-static", title="1: no stiffening")
     right.grid(alpha=0.3, which="both")
     fig.tight_layout()
-    fig.savefig("spin_up_study.png", dpi=120)
     plt.show()
