@@ -74,6 +74,54 @@ def branched_tree(elastic_model="shabana", damping=0.01, gravity=(0.3, -9.81), E
     return m
 
 
+def sprung_tree(elastic_model="reissner"):
+    """Every joint kind that takes an effort, with nonlinear spring-dampers of (q, qd) in each:
+    beam b1 on the ground, rigid r1 revolute at b1's end, beam b2 prismatic on r1 (rail at
+    0.4 rad), rigid r2 prismatic on b1's interior node, beam b3 revolute on r1; moments on b1's
+    end (constant), on r1 (a function of t) and on b3's end; gravity, damping in b1."""
+    m = rancf.Model(gravity=(0.2, -9.81), elastic_model=elastic_model)
+    b1 = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA, angle=0.3, damping=0.01)
+    m.add_joint("revolute", m.ground.point(0, 0), b1.start,
+                effort=lambda t, q, qd: -4.0 * np.sin(q - 0.3) - 0.3 * qd - 0.1 * qd**3)
+    end1 = np.array([np.cos(0.3), np.sin(0.3)])
+    c1 = end1 + R(0.5) @ [0.1, 0.05]
+    r1 = m.add_rigid_body(1.5, 0.04, position=c1, angle=0.5)
+    m.add_joint("revolute", b1.end, r1.point(-0.1, -0.05),
+                effort=lambda t, q, qd: -2.0 * q * (1.0 + q**2) - 0.2 * qd)
+    d1 = np.array([0.12, 0.04])
+    p1 = c1 + R(0.5) @ d1
+    b2 = m.add_beam(0.7, 2, E, RHO, AREA, INERTIA, start=p1, angle=1.1)
+    m.add_joint("prismatic", r1.point(*d1), b2.start, axis=0.4,
+                effort=lambda t, q, qd: -60.0 * q - 3.0 * qd * (1.0 + qd**2) + np.sin(t))
+    mid = 0.5 * end1
+    r2 = m.add_rigid_body(0.4, 0.01, position=mid + R(1.0) @ [0.06, 0.02], angle=1.0)
+    m.add_joint("prismatic", b1.node(1), r2.point(-0.06, -0.02),
+                effort=lambda t, q, qd: -40.0 * q * (1.0 + 10.0 * q**2) - 1.5 * qd)
+    b3 = m.add_beam(0.6, 2, E, RHO, AREA, INERTIA, start=c1, angle=-0.6)
+    m.add_joint("revolute", r1.centre, b3.start, effort=lambda t, q, qd: -3.0 * np.sin(q + 1.1) - 0.1 * qd)
+    m.add_force(b1.end, moment=0.4)
+    m.add_force(r1.point(0.05, 0.0), force=(0.5, -1.0), moment=lambda t: 0.2 * np.cos(t))
+    m.add_force(b3.end, force=lambda t: (0.0, -0.3 * t), moment=-0.25)
+    return m
+
+
+def spring_tree(elastic_model="reissner"):
+    """A trunk and a branch of beams on revolute joints with nonlinear torsion spring-dampers of
+    (q, qd), a moment of t and a constant one, a force, damping in the trunk: a tree whose map
+    from joint coordinates to node coordinates is linear and constant (the recursion's Newton
+    matrix is exact), with loads that depend on the state."""
+    m = rancf.Model(gravity=(0.3, -9.81), elastic_model=elastic_model)
+    trunk = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA, angle=np.pi / 2, damping=0.01)
+    left = m.add_beam(0.6, 2, E, RHO, AREA, INERTIA, start=(0.0, 0.5), angle=np.radians(150))
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), trunk.start,
+                effort=lambda t, q, qd: -40.0 * np.sin(q - 1.5) - 0.2 * qd - 0.05 * qd**3)
+    m.add_joint("revolute", trunk.node(1), left.start,
+                effort=lambda t, q, qd: -5.0 * q * (1.0 + q**2) - 0.05 * qd)
+    m.add_force(left.end, force=(0.0, -1.0), moment=lambda t: 0.3 * np.cos(t))
+    m.add_force(trunk.end, moment=-0.2)
+    return m
+
+
 def four_bar(n_elements=3, E_bar=2e7, gravity=(0.0, -9.81), tilt=0.3):
     """A closed four-bar linkage of three beams between ground pins at (0, 0) and (1, 0): a
     parallelogram with 0.4 m crank and rocker leaning ``tilt`` rad from the vertical and a

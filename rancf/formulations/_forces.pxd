@@ -52,6 +52,9 @@ cdef void bind_model(ModelData* d, dict arrays) except *
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
                            double c_k, double c_c, double* out) noexcept nogil
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil
+cdef void load_tangents(const ModelData* d, const double* x, const double* v,
+                        const double* tau_q, const double* tau_qd, double c_k, double c_c,
+                        double* E) noexcept nogil
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
                  double* scratch, double* p) noexcept nogil
 

@@ -18,6 +18,8 @@ their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kern
     child's point, ``-f a`` on the parent's); returns their power (W).
 ``element_forces``
     ``-(F_K + F_D)`` of every beam element; returns the dissipated power (W).
+``load_tangents``
+    the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments and joint efforts Q.
 """
 cimport numpy as cnp
 from libc.math cimport atan2, sqrt, cos, sin, floor, M_PI
@@ -256,6 +258,152 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
                 out[64 * s + i] += c_k * K[i]
             if c_c != 0.0:
                 out[64 * s + i] += c_c * C[i]
+
+
+cdef inline void _angle_curvature(const double* dd, double sign, double* g,
+                                  double* H) noexcept nogil:
+    """The gradient g (2) and Hessian H (2 x 2) of ``sign`` times the angle of a direction d:
+    ``g = sign J d / |d|^2``, ``H = sign [[2 d_x d_y, d_y^2 - d_x^2], [d_y^2 - d_x^2,
+    -2 d_x d_y]] / |d|^4``."""
+    cdef double n2 = dd[0] * dd[0] + dd[1] * dd[1]
+    cdef double s = sign / (n2 * n2)
+    g[0] = -sign * dd[1] / n2
+    g[1] = sign * dd[0] / n2
+    H[0] = 2.0 * s * dd[0] * dd[1]
+    H[1] = H[2] = s * (dd[1] * dd[1] - dd[0] * dd[0])
+    H[3] = -H[0]
+
+
+cdef inline void _point_rows(int kind, const double* offset, const double* a, double sign,
+                             double* f) noexcept nogil:
+    """f (4) = sign P^T a: the generalized force of the point force ``sign a`` at a node
+    (``[a; 0]``) or a body point d (``[a; A(d)^T a]``)."""
+    f[0] = sign * a[0]
+    f[1] = sign * a[1]
+    f[2] = f[3] = 0.0
+    if kind == P_BODY:
+        f[2] = sign * (offset[0] * a[0] + offset[1] * a[1])
+        f[3] = sign * (-offset[1] * a[0] + offset[0] * a[1])
+
+
+cdef void load_tangents(const ModelData* d, const double* x, const double* v,
+                        const double* tau_q, const double* tau_qd, double c_k, double c_c,
+                        double* E) noexcept nogil:
+    """E (48 per vertex) = the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments and
+    joint efforts Q of :func:`applied_forces` at (x, v), the efforts' values in ``d.effort``
+    and their derivatives ``tau_q = dtau/dq``, ``tau_qd = dtau/dqd`` (n_joints, zero for a
+    constant effort), all scaled by the load factor.
+
+    Layout: ``E[48 k : 48 k + 16]`` is vertex k's own 4 x 4 block; for a joint with an effort,
+    its child vertex c (one joint per child vertex: a tree) holds the coupling with the parent
+    vertex, ``E[48 c + 16 :]`` child rows x parent columns and ``E[48 c + 32 :]`` parent rows x
+    child columns (row-major). Gravity and point forces are constant in x: no block.
+
+    A moment m on a direction d is ``m g``, ``g = J d / |d|^2`` the gradient of its angle: its
+    block is ``-c_k m H`` (H the Hessian of the angle). An effort is ``tau(q, qd) f`` with the
+    coordinates' f of the joint (revolute: ``J c/|c|^2`` on the child's direction, ``-J p/|p|^2``
+    on the parent's, which is ``g = dq/dx``; prismatic: ``[P_c^T a; -P_p^T a]`` on the points,
+    a = R(axis) p/|p| the rail, equal to dq/dx where the joint holds, as the recursion's x
+    does). With ``qd = g . v``: ``-(c_k tau_q + c_c tau_qd) f g^T - c_k tau_qd f (dqd/dx)^T
+    - c_k tau df/dx``; revolute: ``dqd/dx = H v``, ``df/dx = H`` (block diagonal, child and
+    parent); prismatic: ``df/dx`` the turning of the rail with p, ``(I - ph ph^T)/|p|`` rotated,
+    and ``dqd/dx`` on the points and on p (the rail turns with p)."""
+    cdef double f[8]
+    cdef double w[8]
+    cdef double col[8]
+    cdef double G[64]
+    cdef double H[4]
+    cdef double a[2]
+    cdef double z[2]
+    cdef double ra[2]
+    cdef double p[2]
+    cdef double va[2]
+    cdef double vp[2]
+    cdef double rc[2]
+    cdef double dc[2]
+    cdef double vc[2]
+    cdef double vdc[2]
+    cdef double Da[4]
+    cdef double rho, ph0, ph1, ca, sa, m, tau, cg, cw, qv, s = d.load_factor
+    cdef int k, j, i, l, c, pv
+    cdef bint ground
+    memset(E, 0, 48 * d.n_v * sizeof(double))
+    for k in range(d.n_loads):
+        m = s * d.load_moment[k]
+        if d.l_kind[k] == P_GROUND or m == 0.0:
+            continue
+        c = d.l_vertex[k]
+        _angle_curvature(x + 4 * c + 2, 1.0, a, H)
+        for i in range(2):
+            for l in range(2):
+                E[48 * c + 4 * (2 + i) + 2 + l] -= c_k * m * H[2 * i + l]
+    for j in range(d.n_joints):
+        if not d.j_has_effort[j]:
+            continue
+        tau = s * d.effort[j]
+        c, pv = d.c_vertex[j], d.p_vertex[j]
+        ground = d.p_kind[j] == P_GROUND
+        memset(f, 0, 8 * sizeof(double))
+        memset(w, 0, 8 * sizeof(double))
+        memset(G, 0, 64 * sizeof(double))
+        if d.j_kind[j] == J_PRISMATIC:
+            attachment(d, d.p_kind[j], pv, d.p_offset + 2 * j, d.p_angle[j], x, v, ra, p, va, vp)
+            attachment(d, d.c_kind[j], c, d.c_offset + 2 * j, 0.0, x, v, rc, dc, vc, vdc)
+            _rail(d, j, p, a)
+            _point_rows(d.c_kind[j], d.c_offset + 2 * j, a, 1.0, f)
+            if not ground:
+                _point_rows(d.p_kind[j], d.p_offset + 2 * j, a, -1.0, f + 4)
+                # the rail a = R(axis) p/|p| turns with p: da/dp = R(axis) (I - ph ph^T)/|p|
+                rho = sqrt(p[0] * p[0] + p[1] * p[1])
+                ph0, ph1 = p[0] / rho, p[1] / rho
+                ca, sa = cos(d.j_axis[j]), sin(d.j_axis[j])
+                Da[0] = (ca * (1.0 - ph0 * ph0) + sa * ph0 * ph1) / rho
+                Da[1] = (-ca * ph0 * ph1 - sa * (1.0 - ph1 * ph1)) / rho
+                Da[2] = (sa * (1.0 - ph0 * ph0) - ca * ph0 * ph1) / rho
+                Da[3] = (-sa * ph0 * ph1 + ca * (1.0 - ph1 * ph1)) / rho
+                for l in range(2):          # df/dp, column by column
+                    z[0], z[1] = Da[l], Da[2 + l]
+                    _point_rows(d.c_kind[j], d.c_offset + 2 * j, z, tau, col)
+                    _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -tau, col + 4)
+                    for i in range(8):
+                        G[8 * i + 6 + l] = col[i]
+                # qd = (v_c - v_a) . a + (r_c - r_a) . a', a' = Da p': dqd/dx on the points
+                # (+-P^T a') and on p (Da^T (v_c - v_a) - q Da^T a', using a . a = 1)
+                z[0] = Da[0] * vp[0] + Da[1] * vp[1]
+                z[1] = Da[2] * vp[0] + Da[3] * vp[1]
+                _point_rows(d.c_kind[j], d.c_offset + 2 * j, z, 1.0, w)
+                _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -1.0, w + 4)
+                qv = (rc[0] - ra[0]) * a[0] + (rc[1] - ra[1]) * a[1]
+                z[0] = vc[0] - va[0] - qv * z[0]
+                z[1] = vc[1] - va[1] - qv * z[1]
+                w[6] += Da[0] * z[0] + Da[2] * z[1]
+                w[7] += Da[1] * z[0] + Da[3] * z[1]
+        else:
+            _angle_curvature(x + 4 * c + 2, 1.0, f + 2, H)
+            w[2] = H[0] * v[4 * c + 2] + H[1] * v[4 * c + 3]
+            w[3] = H[2] * v[4 * c + 2] + H[3] * v[4 * c + 3]
+            for i in range(2):
+                for l in range(2):
+                    G[8 * (2 + i) + 2 + l] = tau * H[2 * i + l]
+            if not ground:
+                _angle_curvature(x + 4 * pv + 2, -1.0, f + 6, H)
+                w[6] = H[0] * v[4 * pv + 2] + H[1] * v[4 * pv + 3]
+                w[7] = H[2] * v[4 * pv + 2] + H[3] * v[4 * pv + 3]
+                for i in range(2):
+                    for l in range(2):
+                        G[8 * (6 + i) + 6 + l] = tau * H[2 * i + l]
+        cg = c_k * s * tau_q[j] + c_c * s * tau_qd[j]
+        cw = c_k * s * tau_qd[j]
+        for i in range(8):
+            for l in range(8):
+                G[8 * i + l] = -(cg * f[i] * f[l] + cw * f[i] * w[l] + c_k * G[8 * i + l])
+        for i in range(4):
+            for l in range(4):
+                E[48 * c + 4 * i + l] += G[8 * i + l]
+                if not ground:
+                    E[48 * pv + 4 * i + l] += G[8 * (4 + i) + 4 + l]
+                    E[48 * c + 16 + 4 * i + l] += G[8 * i + 4 + l]
+                    E[48 * c + 32 + 4 * i + l] += G[8 * (4 + i) + l]
 
 
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil:
@@ -520,3 +668,26 @@ cdef class ForceKernel:
             raise ValueError(f"out must have shape ({self.data.n_el}, 64)")
         element_matrices(&self.data, <const double*>cnp.PyArray_DATA(x),
                          <const double*>cnp.PyArray_DATA(v), c_m, c_k, c_c, &out[0, 0])
+
+    def load_blocks(self, cnp.ndarray x, cnp.ndarray v, tau_q, tau_qd, double c_k, double c_c):
+        """``-(c_k dQ/dx + c_c dQ/dv)`` (n_x, n_x), dense, of the moments and efforts Q at
+        (x, v) (:func:`load_tangents`: the efforts' values in ``arrays['effort']``, their
+        derivatives ``tau_q``, ``tau_qd`` (n_joints,); a tree's joints, one per child vertex)."""
+        nj, nv = max(self.data.n_joints, 1), self.data.n_v
+        x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        tq, tqd = checked("tau_q", tau_q, nj), checked("tau_qd", tau_qd, nj)
+        E = np.zeros((nv, 48))
+        load_tangents(&self.data, <const double*>cnp.PyArray_DATA(x),
+                      <const double*>cnp.PyArray_DATA(v), <const double*>cnp.PyArray_DATA(tq),
+                      <const double*>cnp.PyArray_DATA(tqd), c_k, c_c,
+                      <double*>cnp.PyArray_DATA(E))
+        out = np.zeros((self.n_x, self.n_x))
+        for k in range(nv):
+            out[4 * k:4 * k + 4, 4 * k:4 * k + 4] = E[k, :16].reshape(4, 4)
+        a = self.arrays
+        for j in range(self.data.n_joints):
+            c, p = a["c_vertex"][j], a["p_vertex"][j]
+            if a["j_has_effort"][j] and a["p_kind"][j] != P_GROUND:
+                out[4 * c:4 * c + 4, 4 * p:4 * p + 4] = E[c, 16:32].reshape(4, 4)
+                out[4 * p:4 * p + 4, 4 * c:4 * c + 4] = E[c, 32:].reshape(4, 4)
+        return out

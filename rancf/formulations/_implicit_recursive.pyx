@@ -10,12 +10,22 @@ with ``Omega = B^T M B`` and ``g = B^T (F - M A_b)``, ``A_b`` the node accelerat
 joints' bias terms (DESIGN.md sections 3 and 6); ``Omega a - g = B^T (M (B a + A_b) - F)`` is
 evaluated by sweeps, without forming Omega.
 
-Newton's matrix ``c_m Omega + B^T (c_k K + c_c C) B`` with the element tangents and damping
-matrices is factored by the recursion's leaves-first elimination with the element matrices
-``c_m M_s + c_k K_s + c_c C_s`` and solved by its two sweeps (O(n)). The terms of the state
-dependence of B (chi and eps turning with the parents), of the bias and of the loads and
-efforts are left out (DECISIONS.md 13): the residual is exact, only the convergence rate changes;
-for a tree of beams on revolute joints B is constant and the matrix is exact but for loads.
+Newton's matrix ``c_m Omega + B^T (c_k K + c_c C + N) B`` with the element tangents and
+damping matrices and the blocks N of the moments and joint efforts (``load_tangents`` of
+rancf/formulations/_forces.pyx: an effort couples its child's first vertex with its parent's
+vertex) is factored by the recursion's leaves-first elimination with the element matrices
+``c_m M_s + c_k K_s + c_c C_s`` and solved by its two sweeps (O(n)). The derivatives of an
+effort function come from central differences (:meth:`Inputs.effort_slopes
+<rancf.formulations.inputs.Inputs.effort_slopes>`, four calls per factorization). The terms of
+the state dependence of B (chi and eps turning with the parents) and of the bias are left out
+(DECISIONS.md 13): the residual is exact, only the convergence rate changes; for a tree of beams
+on revolute joints B is constant and the matrix is exact.
+
+The reactions of fixed and driven joints (the drives' power, :meth:`RecursiveProblem.observe`)
+are those of the state (q, v, t): from its true accelerations, one forward-dynamics
+factorization and solve of the generalized mass (O(n)) in a second workspace, not from the
+loop's accelerations, which generalized-alpha shifts in time by ``(alpha_m - alpha_f) h``
+(a first-order error in the drives' work).
 
 Where Omega depends on theta (rigid bodies, fixed, driven and prismatic joints), HHT and
 generalized-alpha weight the equilibrium (Ding & Pan eq. 9, 12) and drop to first order (the
@@ -27,11 +37,14 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces, element_forces,
-                                         element_matrices, joint_coordinates, powers)
+from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applied_forces,
+                                         element_forces,
+                                         element_matrices, joint_coordinates, load_tangents,
+                                         powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
-                                            apply_BT, factorize, kinematics, mass_times, solve)
+                                            apply_BT, drive_power, factorize, kinematics,
+                                            mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked
 
@@ -55,10 +68,13 @@ cdef class RecursiveProblem(StepProblem):
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
-    cdef bint timed, effort_timed, driven, powerless, constant
+    cdef bint timed, effort_timed, driven, held, powerless, constant, loaded
     cdef Tree* d
+    cdef Tree dyn          # the forward dynamics of the state (reactions): d's kinematics
+    cdef dict dyn_arrays   # and its own factors
     cdef ModelData* md
     cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
+    cdef double[::1] E, tau_q, tau_qd, acc
     cdef double last_t
 
     def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
@@ -79,11 +95,19 @@ cdef class RecursiveProblem(StepProblem):
         self.g = np.zeros(max(self.n, 1))
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
+        # joints with a reaction: driven or fixed
+        self.held = self.driven or bool((np.asarray(forces.arrays["j_kind"])[:self.md.n_joints]
+                                         == J_FIXED).any())
         # no loads, efforts, drives or damping: no work done and nothing dissipated
         self.powerless = not (self.driven or self.md.n_loads
                               or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
                               or np.asarray(forces.arrays["el_damping"])[:self.md.n_el].any())
         self.constant = bool(np.all(np.isin(np.asarray(kernel.arrays["code"]), (FREE, BEAM_REV))))
+        # moments and efforts: their blocks in Newton's matrix
+        self.loaded = bool(self.md.n_loads
+                           or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())
+        self.E = np.zeros(48 * max(self.md.n_v, 1))
+        self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
         # element tangents and the leaves-first elimination against the residual's forces and
         # sweeps, all O(n): 7.9 (Shabana) and 6.4 (Berzeri) iterations measured with callgrind
@@ -97,6 +121,33 @@ cdef class RecursiveProblem(StepProblem):
         self.body = np.zeros(self.body_mass.shape[0])
         kernel.arrays["Mbody"] = np.asarray(self.body)
         self.d.Mbody = &self.body[0]
+        self._bind_dynamics(kernel.arrays)
+
+    cdef void _bind_dynamics(self, dict arrays):
+        """The workspace of the forward dynamics: d's kinematics (X, V, joint maps, bias),
+        the mass's element matrices, its own factors, forces and accelerations."""
+        cdef Tree* t = &self.dyn
+        cdef double[::1] buf
+        self.dyn = self.d[0]
+        t.E = NULL
+        t.Mel = <const double*>cnp.PyArray_DATA(arrays["el_mass"])
+        t.Mbody = <const double*>cnp.PyArray_DATA(arrays["body_mass"])
+        self.dyn_arrays = {name: np.zeros(np.asarray(arrays[name]).size)
+                           for name in ("A", "f", "H", "Hinv", "G", "L", "HE", "EH", "Dinv", "T",
+                                        "W", "chiTHa")}
+        self.acc = np.zeros(max(self.n, 1))
+        buf = self.dyn_arrays["A"]; t.A = &buf[0]
+        buf = self.dyn_arrays["f"]; t.f = &buf[0]
+        buf = self.dyn_arrays["H"]; t.H = &buf[0]
+        buf = self.dyn_arrays["Hinv"]; t.Hinv = &buf[0]
+        buf = self.dyn_arrays["G"]; t.G = &buf[0]
+        buf = self.dyn_arrays["L"]; t.L = &buf[0]
+        buf = self.dyn_arrays["HE"]; t.HE = &buf[0]
+        buf = self.dyn_arrays["EH"]; t.EH = &buf[0]
+        buf = self.dyn_arrays["Dinv"]; t.Dinv = &buf[0]
+        buf = self.dyn_arrays["T"]; t.T = &buf[0]
+        buf = self.dyn_arrays["W"]; t.W = &buf[0]
+        buf = self.dyn_arrays["chiTHa"]; t.chiTHa = &buf[0]
 
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s
@@ -195,6 +246,14 @@ cdef class RecursiveProblem(StepProblem):
         self._kinematics(q_e, v_e, t_e)
         for i in range(self.body.shape[0]):
             self.body[i] = c_m * self.body_mass[i]
+        self.d.E = NULL
+        if self.loaded and (c_k != 0.0 or c_c != 0.0):
+            self._joints(t_e)
+            if self.effort_timed:
+                self.inputs.effort_slopes(t_e, np.asarray(self.tau_q), np.asarray(self.tau_qd))
+            load_tangents(self.md, self.d.X, self.d.V, &self.tau_q[0], &self.tau_qd[0], c_k, c_c,
+                          &self.E[0])
+            self.d.E = &self.E[0]
         with nogil:
             element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
             status = factorize(self.d)
@@ -220,31 +279,27 @@ cdef class RecursiveProblem(StepProblem):
                                double* out) except -1:
         return 0
 
-    cdef int _reactions(self, const double* a) except -1:
-        """The torque or force holding each fixed or driven joint, ``bh^T Z_c`` with ``Z_c`` the
-        residual ``M A - F`` of the child's subtree gathered on its first vertex (after the
-        kinematics and forces of the state); into ``kernel.arrays['reaction']``."""
-        cdef int i, idx, v, j
-        cdef double tau
-        apply_B(self.d, a, &self.A[0], True)
-        block_mass_times(self.md, &self.A[0], &self.f[0])
-        for i in range(self.d.n_x):
-            self.f[i] -= self.F[i]
-        apply_BT(self.d, &self.f[0], &self.g[0])     # leaves each first vertex's Z_c in f
-        for idx in range(self.d.n_v):
-            v = self.d.order[idx]
-            if self.d.code[v] == 0:
-                continue
-            j = self.d.joint[v]
-            tau = 0.0
-            for i in range(4):
-                tau += self.d.bh[4 * v + i] * self.f[4 * v + i]
-            self.d.reaction[j] = tau
-        return 0
+    cdef double _reactions(self, double t) except? -1.0:
+        """The torque or force holding each fixed or driven joint at the state of the last
+        kinematics and forces (into ``kernel.arrays['reaction']``) and the drives' power (W):
+        the true accelerations of the state by the forward dynamics (the mass factored and
+        solved in its own workspace), then ``bh^T (H A - f)`` at every child (DESIGN.md 6,
+        "Reaction torque")."""
+        cdef int status
+        cdef double power
+        memcpy(self.dyn.f, &self.F[0], self.d.n_x * sizeof(double))
+        with nogil:
+            status = factorize(&self.dyn)
+            if status == 0:
+                solve(&self.dyn, NULL, True, &self.acc[0])
+                power = drive_power(&self.dyn)
+        if status:
+            raise ArithmeticError(f"the generalized mass is singular at vertex {status - 1} "
+                                  f"at t = {t:.6g} s")
+        return power
 
     cdef int power(self, const double* q, const double* v, const double* a, double t,
                    const double* lam, double* p) except -1:
-        cdef int j
         if self.powerless:
             p[0] = p[1] = 0.0
             return 0
@@ -255,10 +310,7 @@ cdef class RecursiveProblem(StepProblem):
             self._joints(t)
         powers(self.md, self.d.X, self.d.V, &self.qd[0], &self.scratch[0], p)
         if self.driven:
-            self._reactions(a)
-            for j in range(self.md.n_joints):
-                if self.md.j_driven[j]:
-                    p[0] += self.d.reaction[j] * self.md.drive[3 * j + 1]
+            p[0] += self._reactions(t)
         return 0
 
     def newton_advice(self):
@@ -279,13 +331,14 @@ cdef class RecursiveProblem(StepProblem):
                 np.asarray(<double[:self.d.n_x]> self.d.V).copy())
 
     def observe(self, q, v, a, t, lam):
-        """Joint coordinates and the reactions of the fixed and driven joints at an output."""
+        """Joint coordinates and the reactions of the fixed and driven joints at an output (those
+        of the state (q, v, t): the loop's accelerations ``a`` are not used)."""
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
-        cdef double[::1] aa = checked("a", a, self.n)
         cdef int nj = self.md.n_joints
         self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
         self._forces(t)
-        self._reactions(&aa[0] if self.n else &self.zero[0])
+        if self.held:
+            self._reactions(t)
         return {"joint_q": np.asarray(self.q)[:nj].copy(), "joint_qd": np.asarray(self.qd)[:nj].copy(),
                 "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy()}

@@ -28,6 +28,11 @@ cdef struct Tree:
     const int* nb         # number of rates
     const double* Mel     # element matrices factored (mass, or a Newton matrix): n_el x 64
     const double* Mbody   # rigid-body matrix diagonals: 4 per vertex
+    const double* E       # NULL, or Newton blocks of moments and efforts, 48 per vertex: the
+                          # vertex's own (4 x 4), then for a first vertex whose joint has an
+                          # effort its couplings to the parent vertex, child rows x parent
+                          # columns and parent rows x child columns (rancf.formulations._forces
+                          # load_tangents)
     double* X             # consistent coordinates (rebuilt from the parents), 4 per vertex
     double* V             # velocities
     double* A             # accelerations
@@ -61,6 +66,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
 cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
+cdef double drive_power(Tree* d) noexcept nogil
 
 cdef class RecursiveKernel:
     cdef Tree data

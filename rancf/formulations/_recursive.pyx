@@ -429,8 +429,54 @@ cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogi
 
 
 # --- factorization and solve ----------------------------------------------------------------
+cdef inline bint _coupled(const Tree* d, int v) noexcept nogil:
+    """First vertex v (with a parent vertex) has Newton blocks coupling it to its parent."""
+    return d.E != NULL and d.m.j_has_effort[d.joint[v]]
+
+
+cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
+    """The coupling blocks of first vertex v with its parent pv (``N_cp`` child rows x parent
+    columns, ``N_pc`` parent rows x child columns, in d.E) in the blocks pulled back to the
+    parent, after the uncoupled W, T and chiTHa of v are made and before ``H_p += chiTHa chi``.
+
+    With ``A_c = chi A_p + eps eta + c`` the rows of the child and its parent read
+    ``H A_c + N_cp A_p - f`` and ``N_pc A_c + ...``; eliminating eta gives, with
+    ``X = N_pc eps D^-1``: ``W += X``, ``T -= X eps^T``, ``chiTHa += N_pc - X eps^T H`` and
+    ``H_p += chiTHa chi + T N_cp``; the forward sweep subtracts ``eps^T N_cp A_p`` from eta's
+    right-hand side (:func:`solve`)."""
+    cdef const double* Ncp = d.E + 48 * v + 16
+    cdef const double* Npc = d.E + 48 * v + 32
+    cdef const double* eps = d.eps + 8 * v
+    cdef const double* Di = d.Dinv + 4 * v
+    cdef const double* EH = d.EH + 8 * v
+    cdef double ED[8]
+    cdef double X[8]
+    cdef int i, j, k
+    for i in range(4):
+        for k in range(nb):
+            ED[2 * i + k] = 0.0
+            for j in range(nb):
+                ED[2 * i + k] += eps[2 * i + j] * Di[2 * j + k]
+    for i in range(4):
+        for k in range(nb):
+            X[2 * i + k] = 0.0
+            for j in range(4):
+                X[2 * i + k] += Npc[4 * i + j] * ED[2 * j + k]
+            d.W[8 * v + 2 * i + k] += X[2 * i + k]
+        for j in range(4):
+            d.chiTHa[16 * v + 4 * i + j] += Npc[4 * i + j]
+            for k in range(nb):
+                d.T[16 * v + 4 * i + j] -= X[2 * i + k] * eps[2 * j + k]
+                d.chiTHa[16 * v + 4 * i + j] -= X[2 * i + k] * EH[4 * k + j]
+    for i in range(4):
+        for j in range(4):
+            for k in range(4):
+                d.H[16 * pv + 4 * i + j] += d.T[16 * v + 4 * i + k] * Ncp[4 * k + j]
+
+
 cdef int factorize(Tree* d) noexcept nogil:
-    """Leaves-to-root block elimination of B^T Mel B; returns 0 or vertex + 1 if singular."""
+    """Leaves-to-root block elimination of B^T Mel B (plus the blocks of d.E); returns 0 or
+    vertex + 1 if singular."""
     cdef int s, v, idx, u, i, j, k, nb, pv
     cdef const double* M8
     cdef double B[16]
@@ -456,6 +502,10 @@ cdef int factorize(Tree* d) noexcept nogil:
     for v in range(d.n_v):
         for i in range(4):
             d.H[16 * v + 5 * i] += d.Mbody[4 * v + i]
+    if d.E != NULL:
+        for v in range(d.n_v):
+            for i in range(16):
+                d.H[16 * v + i] += d.E[48 * v + i]
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
         H = d.H + 16 * v
@@ -536,6 +586,8 @@ cdef int factorize(Tree* d) noexcept nogil:
                 d.chiTHa[16 * v + 4 * i + j] = 0.0
                 for k in range(4):
                     d.chiTHa[16 * v + 4 * i + j] += chi[4 * k + i] * Ha[4 * k + j]
+        if _coupled(d, v):
+            _couple(d, v, pv, nb)
         for i in range(4):
             for j in range(4):
                 for k in range(4):
@@ -561,6 +613,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     """
     cdef int idx, v, pv, i, k, nb, b
     cdef double y4[4]
+    cdef double z[4]
     cdef double r[2]
     cdef double eta[2]
     cdef double* f
@@ -611,6 +664,12 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             r[k] = 0.0 if g == NULL else g[b + k]
             for i in range(4):
                 r[k] += d.eps[8 * v + 2 * i + k] * f[i] - d.EH[8 * v + 4 * k + i] * y4[i]
+        if pv >= 0 and _coupled(d, v):
+            z[0] = z[1] = z[2] = z[3] = 0.0
+            _gemv4(d.E + 48 * v + 16, d.A + 4 * pv, 1.0, z)
+            for k in range(nb):
+                for i in range(4):
+                    r[k] -= d.eps[8 * v + 2 * i + k] * z[i]
         for k in range(nb):
             eta[k] = 0.0
             for i in range(nb):
@@ -790,6 +849,7 @@ cdef class RecursiveKernel:
         self.arrays["Mbody"] = self.arrays["body_mass"]
         self._bind()
         self.data.m = &self.model
+        self.data.E = NULL
         self.data.n_v = nv
         self.data.n_x = nx
         self.data.n_beta = nb

@@ -4,7 +4,8 @@ The compiled kernels read drives, loads and efforts from arrays (``drive`` (n_jo
 q, qd, qdd; ``effort``; ``load_force``; ``load_moment``). Constant ones are written once; the
 Python callables of a model are evaluated here, once per evaluation of the equations: drives
 and load functions of t before the kinematics (:meth:`Inputs.at_time`), efforts of (t, q, qd)
-after the joint coordinates are known (:meth:`Inputs.efforts`). A callable that raises stops the
+after the joint coordinates are known (:meth:`Inputs.efforts`; their derivatives for Newton's
+matrix by :meth:`Inputs.effort_slopes`). A callable that raises stops the
 run: the kernel returns a status and the exception is kept in ``error``.
 """
 import numpy as np
@@ -46,6 +47,19 @@ class Inputs:
         """Effort functions at (t, q, qd) of their joints."""
         for k, j in self.effort_joints:
             self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
+
+    def effort_slopes(self, t, tau_q, tau_qd):
+        """The derivatives ``dtau/dq`` and ``dtau/dqd`` of the effort functions at (t, q, qd)
+        of their joints, into ``tau_q``, ``tau_qd`` (n_joints; constant efforts' entries are
+        left alone), by central differences with steps ``1e-6 max(1, |q|)`` and
+        ``1e-6 max(1, |qd|)`` (exact for the affine spring-dampers ``-k q - c qd``): four
+        calls of each function."""
+        for k, j in self.effort_joints:
+            q, qd = float(self.q[k]), float(self.qd[k])
+            h, hd = 1e-6 * max(1.0, abs(q)), 1e-6 * max(1.0, abs(qd))
+            tau_q[k] = (j.effort_value(t, q + h, qd) - j.effort_value(t, q - h, qd)) / (2.0 * h)
+            tau_qd[k] = ((j.effort_value(t, q, qd + hd) - j.effort_value(t, q, qd - hd))
+                         / (2.0 * hd))
 
     def failure(self):
         """The message of the exception a callable raised (and forget it)."""
