@@ -43,8 +43,8 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applie
                                          powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
-                                            apply_BT, drive_power, factorize, kinematics,
-                                            mass_times, solve)
+                                            apply_BT, bind_factors, drive_power, factorize,
+                                            kinematics, mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked
 
@@ -126,28 +126,14 @@ cdef class RecursiveProblem(StepProblem):
     cdef void _bind_dynamics(self, dict arrays):
         """The workspace of the forward dynamics: d's kinematics (X, V, joint maps, bias),
         the mass's element matrices, its own factors, forces and accelerations."""
-        cdef Tree* t = &self.dyn
-        cdef double[::1] buf
         self.dyn = self.d[0]
-        t.E = NULL
-        t.Mel = <const double*>cnp.PyArray_DATA(arrays["el_mass"])
-        t.Mbody = <const double*>cnp.PyArray_DATA(arrays["body_mass"])
+        self.dyn.E = NULL
         self.dyn_arrays = {name: np.zeros(np.asarray(arrays[name]).size)
                            for name in ("A", "f", "H", "Hinv", "G", "L", "HE", "EH", "Dinv", "T",
                                         "W", "chiTHa")}
+        self.dyn_arrays["Mel"], self.dyn_arrays["Mbody"] = arrays["el_mass"], arrays["body_mass"]
+        bind_factors(&self.dyn, self.dyn_arrays)
         self.acc = np.zeros(max(self.n, 1))
-        buf = self.dyn_arrays["A"]; t.A = &buf[0]
-        buf = self.dyn_arrays["f"]; t.f = &buf[0]
-        buf = self.dyn_arrays["H"]; t.H = &buf[0]
-        buf = self.dyn_arrays["Hinv"]; t.Hinv = &buf[0]
-        buf = self.dyn_arrays["G"]; t.G = &buf[0]
-        buf = self.dyn_arrays["L"]; t.L = &buf[0]
-        buf = self.dyn_arrays["HE"]; t.HE = &buf[0]
-        buf = self.dyn_arrays["EH"]; t.EH = &buf[0]
-        buf = self.dyn_arrays["Dinv"]; t.Dinv = &buf[0]
-        buf = self.dyn_arrays["T"]; t.T = &buf[0]
-        buf = self.dyn_arrays["W"]; t.W = &buf[0]
-        buf = self.dyn_arrays["chiTHa"]; t.chiTHa = &buf[0]
 
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s

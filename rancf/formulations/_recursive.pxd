@@ -67,6 +67,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
 cdef double drive_power(Tree* d) noexcept nogil
+cdef void bind_factors(Tree* d, dict a) except *
 
 cdef class RecursiveKernel:
     cdef Tree data

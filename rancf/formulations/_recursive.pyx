@@ -429,6 +429,26 @@ cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogi
 
 
 # --- factorization and solve ----------------------------------------------------------------
+cdef void bind_factors(Tree* d, dict a) except *:
+    """Point d's matrices (``Mel``, ``Mbody``), accelerations and forces (``A``, ``f``) and the
+    elimination's workspace (``H`` ... ``chiTHa``) at the arrays of a (sized as
+    :class:`RecursiveKernel`'s): a second set of factors over the same kinematics."""
+    d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
+    d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
+    d.A = <double*>cnp.PyArray_DATA(a["A"])
+    d.f = <double*>cnp.PyArray_DATA(a["f"])
+    d.H = <double*>cnp.PyArray_DATA(a["H"])
+    d.Hinv = <double*>cnp.PyArray_DATA(a["Hinv"])
+    d.G = <double*>cnp.PyArray_DATA(a["G"])
+    d.L = <double*>cnp.PyArray_DATA(a["L"])
+    d.HE = <double*>cnp.PyArray_DATA(a["HE"])
+    d.EH = <double*>cnp.PyArray_DATA(a["EH"])
+    d.Dinv = <double*>cnp.PyArray_DATA(a["Dinv"])
+    d.T = <double*>cnp.PyArray_DATA(a["T"])
+    d.W = <double*>cnp.PyArray_DATA(a["W"])
+    d.chiTHa = <double*>cnp.PyArray_DATA(a["chiTHa"])
+
+
 cdef inline bint _coupled(const Tree* d, int v) noexcept nogil:
     """First vertex v (with a parent vertex) has Newton blocks coupling it to its parent."""
     return d.E != NULL and d.m.j_has_effort[d.joint[v]]
@@ -881,26 +901,13 @@ cdef class RecursiveKernel:
         d.joint = <const int*>cnp.PyArray_DATA(a["joint"])
         d.boff = <const int*>cnp.PyArray_DATA(a["boff"])
         d.nb = <const int*>cnp.PyArray_DATA(a["nb"])
-        d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
-        d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
         d.X = <double*>cnp.PyArray_DATA(a["X"])
         d.V = <double*>cnp.PyArray_DATA(a["V"])
-        d.A = <double*>cnp.PyArray_DATA(a["A"])
-        d.f = <double*>cnp.PyArray_DATA(a["f"])
-        d.H = <double*>cnp.PyArray_DATA(a["H"])
-        d.Hinv = <double*>cnp.PyArray_DATA(a["Hinv"])
-        d.G = <double*>cnp.PyArray_DATA(a["G"])
-        d.L = <double*>cnp.PyArray_DATA(a["L"])
         d.chi = <double*>cnp.PyArray_DATA(a["chi"])
         d.eps = <double*>cnp.PyArray_DATA(a["eps"])
         d.bh = <double*>cnp.PyArray_DATA(a["bh"])
         d.c = <double*>cnp.PyArray_DATA(a["c"])
-        d.HE = <double*>cnp.PyArray_DATA(a["HE"])
-        d.EH = <double*>cnp.PyArray_DATA(a["EH"])
-        d.Dinv = <double*>cnp.PyArray_DATA(a["Dinv"])
-        d.T = <double*>cnp.PyArray_DATA(a["T"])
-        d.W = <double*>cnp.PyArray_DATA(a["W"])
-        d.chiTHa = <double*>cnp.PyArray_DATA(a["chiTHa"])
+        bind_factors(d, a)
         d.q = <double*>cnp.PyArray_DATA(a["q"])
         d.qd = <double*>cnp.PyArray_DATA(a["qd"])
         d.qref = <double*>cnp.PyArray_DATA(a["qref"])

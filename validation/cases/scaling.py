@@ -75,6 +75,11 @@ def family(variant):
     return "reduced" if variant is REDUCED else variant.kwargs["formulation"]
 
 
+#: A quick run is a smoke test that runs while the machine does other work (the test suite runs
+#: it): timings taken at different sizes, not pair by pair, carry a verdict in the full run only.
+QUICK_NOTE = {True: "; quick run: no verdict (timings are judged in the full run)", False: ""}
+
+
 def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
     """Median time per step of ``variant`` for each chain length in ``bodies``.
 
@@ -396,15 +401,18 @@ def run(quick: bool) -> Outcome:
                 f"{label}: linear in DOF, 110-880",
                 ("claim of this project (the implicit recursion is not in the paper): " if ours else "")
                 + "RANCF paper fig. 12: 'the DOF-CPU time curve of RANCF fits a linear relation' "
-                "(110, 220, ..., 880 DOF)", value=r2, limit=0.98, comparison=">=", unit="R^2",
-                source=linear_source if ours else "paper: fig. 12 'linear'; " + linear_source,
-                detail=f"{a * 1e6:.3g} us per DOF + {b * 1e6:.3g} us"))
+                "(110, 220, ..., 880 DOF)", value=r2, limit=None if quick else 0.98, comparison=">=",
+                unit="R^2", source="measured" if quick else
+                linear_source if ours else "paper: fig. 12 'linear'; " + linear_source,
+                detail=f"{a * 1e6:.3g} us per DOF + {b * 1e6:.3g} us" + QUICK_NOTE[quick]))
             checks.append(Check(f"{label}: O(n) far beyond the paper", "time per step grows no faster "
                                 "than the DOF up to about 100,000 DOF", value=row["log-log slope (all)"],
-                                limit=1.15, unit="log-log slope",
-                                source="rancf target: O(n); 0.15 allows for cache effects at 1e5 DOF "
+                                limit=None if quick else 1.15, unit="log-log slope",
+                                source="measured" if quick else
+                                       "rancf target: O(n); 0.15 allows for cache effects at 1e5 DOF "
                                        "(below 1 where a fixed per-step cost dominates)",
-                                detail=f"over {row['DOF range']} DOF; R^2 of the linear fit {r2_all:.4f}"))
+                                detail=f"over {row['DOF range']} DOF; R^2 of the linear fit {r2_all:.4f}"
+                                       + QUICK_NOTE[quick]))
         else:
             checks.append(Check(f"{label}: growth with DOF", "log-log slope of the time per step (the "
                                 "baseline the paper compares against)", value=row["log-log slope (all)"],
@@ -417,12 +425,13 @@ def run(quick: bool) -> Outcome:
         checks.append(Check(
             f"{label}: cost per DOF flat, 110 - {largest:,} DOF",
             f"issue 12: the cost per DOF of a step is flat within 30 % from 110 to {largest:,} DOF",
-            value=per_dof.max() / per_dof.min() if len(per_dof) > 1 else None, limit=FLAT_LIMIT,
-            unit="largest / smallest time per step and DOF",
-            source="rancf target: issue 12",
+            value=per_dof.max() / per_dof.min() if len(per_dof) > 1 else None,
+            limit=None if quick else FLAT_LIMIT, unit="largest / smallest time per step and DOF",
+            source="measured" if quick else "rancf target: issue 12",
             detail=f"over {int(group['DOF'].min())} - {int(group['DOF'].max())} DOF (the chains this run "
                    "has); ns per DOF and step: " + ", ".join(
-                       f"{1e9 * c:.0f} ({int(n)})" for c, n in zip(per_dof, group["DOF"]))))
+                       f"{1e9 * c:.0f} ({int(n)})" for c, n in zip(per_dof, group["DOF"]))
+                   + QUICK_NOTE[quick]))
     missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
                             for v in variants])
 
