@@ -155,3 +155,15 @@ def test_pendulum_keeps_its_signature_and_checks_it():
         rancf.pendulum(joint="spherical")
     with pytest.raises(ValueError, match="gravity"):
         rancf.pendulum(gravity=-9.81)
+
+
+def test_a_model_and_result_that_have_run_pickle():
+    """A study sends models to Dask workers and results back: after a run (which caches compiled
+    kernels on the model) both pickle, and the unpickled model runs the same motion."""
+    import pickle
+    m = rancf.pendulum(n_bodies=2, elements_per_body=2)
+    res = rancf.simulate(m, 0.01, 1e-3)
+    again = rancf.simulate(pickle.loads(pickle.dumps(m)), 0.01, 1e-3)
+    back = pickle.loads(pickle.dumps(res))
+    assert np.array_equal(again.nodes, res.nodes) and np.array_equal(back.nodes, res.nodes)
+    assert back.energy_drift() == res.energy_drift()
