@@ -260,8 +260,9 @@ cdef class DAEKernel(StepProblem):
         return self.lu
 
     def observe(self, q, v, a, t, lam):
-        """Joint coordinates and reactions at an output (by the owning DAE)."""
-        return self.owner.observe(q, v, t, lam)
+        """Joint coordinates and reactions at an output (by the owning DAE, from the state's own
+        multipliers, not the scheme's ``lam``)."""
+        return self.owner.observe(q, v, t)
 
     # --- inputs, terms, forces ----------------------------------------------------------------
     cdef int _at(self, double t) except -1:
