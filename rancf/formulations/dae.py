@@ -27,6 +27,7 @@ central differences on the few coordinates they touch; the elements' are exact.
 """
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg
 
 from ..model.items import GROUND, NODE
 from ._dae import DAEKernel
@@ -282,9 +283,11 @@ class DAE(IndexThreeDAE):
         motion through it, from ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]``
         (gamma the acceleration bias, :meth:`acceleration_bias`)."""
         x = np.ascontiguousarray(q, dtype=float)
-        fac = self.newton_matrix(x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
-                                 1.0, 0.0, 0.0, 0.0, 1.0)
-        return fac.solve(self.force(x, v, t), -self.acceleration_bias(x, v, t))[1]
+        # assembled, not factored: the stepping loop keeps its own factors between steps
+        S = self.newton_matrix(x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
+                               1.0, 0.0, 0.0, 0.0, 1.0, factor=False)
+        rhs = np.concatenate([self.force(x, v, t), -self.acceleration_bias(x, v, t)])
+        return scipy.sparse.linalg.spsolve(sp.csc_matrix(S), rhs)[x.size:]
 
     def observe(self, q, v, t, lam=None):
         """Joint coordinates and reactions at an output (torque ``-lambda |p| |c|`` of a held
