@@ -17,6 +17,7 @@ cdef struct ModelData:
     const double* el_EI        # N m^2
     const double* el_damping   # s
     const double* el_mass      # n_el x 8 x 8
+    const double* el_mass_kron # n_el x 4 x 4: m of el_mass = kron(m, I2), for mass_times
     const double* gravity      # n_x: assembled gravity force
     const double* body_mass    # 4 per vertex: diag(m, m, I, I) for a rigid body, else 0
     const int* j_kind          # J_REVOLUTE | J_PRISMATIC | J_FIXED

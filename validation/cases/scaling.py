@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -33,8 +34,12 @@ DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: Longest chains per formulation (bodies); the O(n) recursion goes to ~100k DOF.
 EXTENDED = {"recursive": (80, 160, 320, 500, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280),
             "reduced": ()}
-BUDGET = {True: 1.0, False: 2.0}  # s of stepping per point (quick / full), before repeats
+BUDGET = {True: 1.0, False: 2.0}  # s of runs per point (quick / full), all repeats
 REPEATS = {True: 3, False: 5}
+#: Steps k + 1 ... 2 k from rest are timed on every chain (fewer only where they cost more than
+#: a repeat's budget): the same steps, so the same Newton iterations and factorizations per step.
+WINDOW = 10
+MAX_PAIRS = 400
 STOP_PER_STEP = 0.5  # s: larger chains are skipped once one step is predicted to cost more
 #: The adaptive modal method (rancf.reduce) on the chain of Berzeri beams, per beam: 8 of a body's
 #: 16 interior modal coordinates kept at each step and 8 of its 16 interior equations sampled
@@ -42,23 +47,41 @@ STOP_PER_STEP = 0.5  # s: larger chains are skipped once one step is predicted t
 REDUCED = Variant("adaptive modal (reduced, backward Euler)", {"method": "backward-euler"},
                   implicit=True)
 REDUCTION = {"sparsity": 8, "n_samples": 8}
+#: Implicit RANCF with a new factorization at every Newton iteration: its steps' cost is mostly
+#: the O(n) block elimination, which the default (reuse) does not repeat in the steps timed.
+FULL_NEWTON = Variant("RANCF implicit (generalized-alpha, full Newton)",
+                      {"formulation": "recursive", "method": "generalized-alpha", "jacobian": "every-iteration"},
+                      implicit=True)
 #: Issue 12: the cost per DOF of a step flat within 30 % (RANCF implicit 110 - 100,000 DOF,
 #: RANCF explicit 110 - 11,000 DOF).
-FLAT = {"RANCF implicit (generalized-alpha)": 100_000, "RANCF explicit (RK4)": 11_000}
+FLAT = {"RANCF implicit (generalized-alpha)": 100_000, FULL_NEWTON.label: 100_000,
+        "RANCF explicit (RK4)": 11_000}
 FLAT_LIMIT = 1.3
 
 
-def sample(chain, kwargs, steps: int) -> float:
-    """One timing: the time of a step (s), ``(T(2 k) - T(k)) / k`` from the stepping times T of
-    runs of k and 2 k steps, so that what a run does once (the first factorization, the start
-    of the loop, the result) does not weigh on the long chains run for few steps."""
-    walls = []
-    for k in (steps, 2 * steps):
-        res, wall = timed(chain, k * DT, DT, output_every=k, **kwargs)
-        if res.status != "ok":
-            raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
-        walls.append(res.wall_time or wall)
-    return max(walls[1] - walls[0], 1e-12) / steps
+def sample(chain, kwargs, steps: int, pairs: int) -> dict:
+    """One timing of a step: ``(sum T(2 k) - sum T(k)) / (pairs k)`` from ``pairs`` runs each of
+    k and 2 k steps (T: the stepping time rancf reports), so that what a run does once (the
+    first factorization, the start of the loop, the result) does not count, and the steps
+    timed are steps k + 1 ... 2 k from the straight chain at rest.
+
+    Returns the time per step (s), the wall time of one pair of runs (s, set-up included) and,
+    from the runs' counters, the Newton iterations and factorizations per timed step (the
+    work a step does, which depends on how far the motion has gone: from rest 2 iterations and
+    no new factorization; a 5-body chain swinging after 2 s, 3.9 and about one in two).
+    """
+    walls, stats, start = [0.0, 0.0], [], time.perf_counter()
+    for _ in range(pairs):
+        stats = []
+        for i, k in enumerate((steps, 2 * steps)):
+            res, wall = timed(chain, k * DT, DT, output_every=k, **kwargs)
+            if res.status != "ok":
+                raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
+            walls[i] += res.wall_time or wall
+            stats.append(res.stats)
+    work = {key: (stats[1].get(key, 0) - stats[0].get(key, 0)) / steps for key in ("newton_iterations", "nlu")}
+    return {"step": max(walls[1] - walls[0], 1e-12) / (pairs * steps),
+            "pair": (time.perf_counter() - start) / pairs, **work}
 
 
 def chain_of(variant, n):
@@ -81,16 +104,20 @@ QUICK_NOTE = {True: "; quick run: no verdict (timings are judged in the full run
 
 
 def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
-    """Median time per step of ``variant`` for each chain length in ``bodies``.
+    """Median time per step of ``variant`` for each chain length in ``bodies``, over the same
+    steps (``WINDOW + 1 ... 2 WINDOW`` from rest) for every chain, so every size does the same
+    work per step (a budget of fewer steps only where ``3 WINDOW`` steps cost more than a
+    repeat's share of ``BUDGET``).
 
-    A first round, in order of size, sizes each run (``BUDGET / REPEATS`` seconds of stepping,
-    from a warm-up run for the first chain, then from the prediction) and stops before a chain
-    beyond the paper's 880 DOF predicted to cost more than ``STOP_PER_STEP`` per step. The
-    further repeats go round-robin over the chains kept, so a burst of load on the shared
-    machine hits all sizes alike.
+    A first round, in order of size, sizes each point (steps and pairs of runs per repeat, from
+    a warm-up pair for the first chain, then from the extrapolated time per step) and stops
+    before a chain beyond the paper's 880 DOF predicted to cost more than ``STOP_PER_STEP`` per
+    step. The further repeats go round-robin over the chains kept, so a burst of load on the
+    shared machine hits all sizes alike.
     """
-    chains, steps, samples = [], [], []
-    estimate, previous = None, None
+    share = BUDGET[quick] / REPEATS[quick]
+    chains, plans, samples = [], [], []
+    estimate, previous, overhead = None, None, None
     for n in bodies:
         if estimate is not None and estimate > STOP_PER_STEP and n not in PAPER_BODIES:
             skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
@@ -98,20 +125,29 @@ def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
         progress(f"{variant.label}: {n} bodies")
         chain, full = chain_of(variant, n)
         if estimate is None:
-            estimate = sample(chain, variant.kwargs, 2)
+            warm = sample(chain, variant.kwargs, WINDOW, 1)
+            estimate, overhead = warm["step"], max(warm["pair"] - 3 * WINDOW * warm["step"], 0.0)
+        k = int(np.clip(share / (3 * estimate), 2, WINDOW))
+        pairs = int(np.clip(share / (3 * k * estimate + overhead), 1, MAX_PAIRS))
         chains.append((chain, full))
-        steps.append(int(np.clip(BUDGET[quick] / REPEATS[quick] / max(estimate, 1e-9), 2, 2000)))
-        samples.append([sample(chain, variant.kwargs, steps[-1])])
-        estimate = predict(previous, (n, samples[-1][0]), bodies, n)
-        previous = (n, samples[-1][0])
+        plans.append((k, pairs))
+        samples.append([sample(chain, variant.kwargs, k, pairs)])
+        estimate = predict(previous, (n, samples[-1][0]["step"]), bodies, n)
+        previous = (n, samples[-1][0]["step"])
     for r in range(1, REPEATS[quick]):
         progress(f"{variant.label}: repeat {r + 1} of {REPEATS[quick]}")
-        for (chain, _), k, times in zip(chains, steps, samples):
-            times.append(sample(chain, variant.kwargs, k))
-    return [{"formulation": variant.label, "bodies": len(full.beams), "DOF": dof(full), "steps": k,
-             "repeats": len(times), "median time per step (s)": float(np.median(times)),
-             "min (s)": min(times), "max (s)": max(times)}
-            for (_, full), k, times in zip(chains, steps, samples)]
+        for (chain, _), (k, pairs), runs in zip(chains, plans, samples):
+            runs.append(sample(chain, variant.kwargs, k, pairs))
+    rows = []
+    for (_, full), (k, pairs), runs in zip(chains, plans, samples):
+        times = [s["step"] for s in runs]
+        rows.append({"formulation": variant.label, "bodies": len(full.beams), "DOF": dof(full),
+                     "steps timed": f"{k + 1}-{2 * k}", "runs per repeat": 2 * pairs, "repeats": len(times),
+                     "median time per step (s)": float(np.median(times)), "min (s)": min(times),
+                     "max (s)": max(times),
+                     "Newton iterations per step": runs[-1]["newton_iterations"] if variant.implicit else None,
+                     "factorizations per step": runs[-1]["nlu"] if variant.implicit else None})
+    return rows
 
 
 def predict(previous, current, bodies, n):
@@ -124,6 +160,16 @@ def predict(previous, current, bodies, n):
         slope = np.clip(np.log(current[1] / previous[1]) / np.log(current[0] / previous[0]), 1.0, 3.0)
     following = bodies[bodies.index(n) + 1]
     return current[1] * (following / n) ** slope
+
+
+def work(group) -> str:
+    """The Newton iterations and factorizations per timed step of a formulation's chains (the
+    same at every size when the steps timed are the same), for a check's detail."""
+    if group["Newton iterations per step"].isna().all():
+        return ""
+    span = lambda col: f"{group[col].min():.3g} - {group[col].max():.3g}"
+    return (f"; per timed step {span('Newton iterations per step')} Newton iterations and "
+            f"{span('factorizations per step')} factorizations")
 
 
 def linear_fit(dof, t):
@@ -367,7 +413,9 @@ def operation_count(quick: bool):
 
 def run(quick: bool) -> Outcome:
     ops, checks = operation_count(quick)
-    variants = probe(FORMULATIONS) + [REDUCED]
+    variants = probe(FORMULATIONS)
+    variants.insert(2, FULL_NEWTON)
+    variants.append(REDUCED)
     rows, skipped = [], []
     for v in variants:
         if not v.available:
@@ -431,7 +479,7 @@ def run(quick: bool) -> Outcome:
             detail=f"over {int(group['DOF'].min())} - {int(group['DOF'].max())} DOF (the chains this run "
                    "has); ns per DOF and step: " + ", ".join(
                        f"{1e9 * c:.0f} ({int(n)})" for c, n in zip(per_dof, group["DOF"]))
-                   + QUICK_NOTE[quick]))
+                   + work(group) + QUICK_NOTE[quick]))
     missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
                             for v in variants])
 
@@ -469,15 +517,24 @@ def run(quick: bool) -> Outcome:
                     "bodies": "5, 10, 20, 40 (quick run)" if quick else
                               "5, 10, ..., 40 (110 ... 880 DOF) and up to 4545 (100,000 DOF) where the "
                               "formulation allows",
-                    "repeats per point": REPEATS[quick], "stepping time per point (s)": BUDGET[quick],
+                    "repeats per point": REPEATS[quick], "time of runs per point (s)": BUDGET[quick],
+                    "steps timed": f"{WINDOW + 1}-{2 * WINDOW} from rest",
                     "formulations not available": ", ".join(v.label for v in variants if not v.available) or "none"},
         assumptions=ASSUMPTIONS[:1] + [
             "Longer chains repeat the 5 m, 5-element body; every body adds 22 DOF.",
             "Time per step = the difference of the stepping times rancf reports (Result.wall_time: the "
             "time-stepping loop, without building the model or checking the stability limit) of runs "
-            "of 2 k and k steps, over k, so that what a run does once does not weigh on the long "
-            "chains run for few steps; the median of the repeats is plotted. Repeats go "
-            "round-robin over the chain lengths so that load bursts hit all sizes alike. Machines are shared and noisy: compare ratios measured in this one run.",
+            "of 2 k and k steps, over k (summed over several pairs of runs on short chains), so that "
+            "what a run does once does not count. Every chain is timed over the same steps, "
+            f"k = {WINDOW} (steps {WINDOW + 1}-{2 * WINDOW} from the straight chain at rest; fewer only "
+            "where they would cost more than a repeat's budget: table timings, 'steps timed'), so "
+            "every size does the same work per step (the Newton iterations and factorizations per "
+            "step are in the table). Timing each chain over as many steps as a fixed budget allows, "
+            "as this case did before, compared a short chain swinging after seconds (3.9 iterations "
+            "and about one factorization in two per step) with long chains a few steps from rest "
+            "(2 iterations, none). The median of the repeats is plotted. Repeats go round-robin "
+            "over the chain lengths so that load bursts hit all sizes alike. Machines are shared and "
+            "noisy: compare ratios measured in this one run.",
             f"Beyond 880 DOF, points stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
             "Formulations this checkout does not offer are listed as not available (table formulations).",
