@@ -47,6 +47,7 @@ from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_RE
                                             kinematics, mass_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked
+from rancf.workspace import arena
 
 cnp.import_array()
 
@@ -83,16 +84,15 @@ cdef class RecursiveProblem(StepProblem):
         self.md = &forces.data
         self.n, self.m = kernel.n_beta, 0
         n_x = kernel.n_x
-        self.y = np.zeros(kernel.n_y)
-        self.beta = np.zeros(max(self.n, 1))
-        self.zero = np.zeros(max(self.n, 1))
-        self.A, self.F, self.f = np.zeros(n_x), np.zeros(n_x), np.zeros(n_x)
-        self.scratch = np.zeros(n_x)
+        n = max(self.n, 1)
+        w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, A=n_x, F=n_x, f=n_x, scratch=n_x,
+                       E=48 * max(self.md.n_v, 1)))
+        self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
+        self.A, self.F, self.f, self.scratch, self.E = w["A"], w["F"], w["f"], w["scratch"], w["E"]
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(q0)] = q0
         self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
-        self.g = np.zeros(max(self.n, 1))
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
         # joints with a reaction: driven or fixed
@@ -106,7 +106,6 @@ cdef class RecursiveProblem(StepProblem):
         # moments and efforts: their blocks in Newton's matrix
         self.loaded = bool(self.md.n_loads
                            or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())
-        self.E = np.zeros(48 * max(self.md.n_v, 1))
         self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
         # element tangents and the leaves-first elimination against the residual's forces and
@@ -128,12 +127,11 @@ cdef class RecursiveProblem(StepProblem):
         the mass's element matrices, its own factors, forces and accelerations."""
         self.dyn = self.d[0]
         self.dyn.E = NULL
-        self.dyn_arrays = {name: np.zeros(np.asarray(arrays[name]).size)
-                           for name in ("A", "f", "H", "Hinv", "G", "L", "HE", "EH", "Dinv", "T",
-                                        "W", "chiTHa")}
+        self.dyn_arrays = arena({name: np.asarray(arrays[name]).size
+                                 for name in ("A", "f", "H", "Hinv", "G", "L", "HE", "EH", "Dinv", "T",
+                                              "W", "chiTHa")})
         self.dyn_arrays["Mel"], self.dyn_arrays["Mbody"] = arrays["el_mass"], arrays["body_mass"]
         bind_factors(&self.dyn, self.dyn_arrays)
-        self.acc = np.zeros(max(self.n, 1))
 
     def theta(self, y):
         """The joints' position coordinates theta (n,) of a recursive state y (``Recursive``'s

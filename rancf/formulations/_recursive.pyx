@@ -39,6 +39,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked, model_arrays
+from rancf.workspace import arena
 
 cnp.import_array()
 
@@ -860,8 +861,7 @@ cdef class RecursiveKernel:
                     L=nv * 16, chi=nv * 16, eps=nv * 8, bh=nv * 4, c=nv * 4, HE=nv * 8, EH=nv * 8,
                     Dinv=nv * 4, T=nv * 16, W=nv * 8, chiTHa=nv * 16, q=nj, qd=nj, qref=nj,
                     reaction=nj)
-        for name, size in work.items():
-            self.arrays[name] = np.zeros(size)
+        self.arrays.update(arena(work))
         self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
         for name in ("order", "code", "pred", "elem", "parent", "joint", "boff", "nb"):
             self.arrays[name] = np.ascontiguousarray(tables[name], dtype=np.intc)

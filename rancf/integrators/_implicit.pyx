@@ -30,6 +30,7 @@ from libc.math cimport fabs, isfinite, ceil, log, INFINITY
 from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
+from rancf.workspace import arena
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations.problem import StepFailure
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
@@ -92,15 +93,17 @@ cdef class Stepper:
         self.intermediate, self.bdf1 = intermediate, bdf1
         self.h, self.tol, self.max_iter, self.reuse, self.theta = h, tol, max_iter, reuse, theta
         n, m = self.n, self.m
-        self.q, self.v, self.a = np.zeros(n), np.zeros(n), np.zeros(n)
-        self.q_pred, self.v_pred = np.zeros(n), np.zeros(n)
-        self.q1, self.v1, self.a1 = np.zeros(n), np.zeros(n), np.zeros(n)
-        self.q_e, self.v_e, self.a_e = np.zeros(n), np.zeros(n), np.zeros(n)
-        self.q_old, self.v_old, self.a_old = np.zeros(n), np.zeros(n), np.zeros(n)
-        self.r_old, self.f = np.zeros(n), np.zeros(n)
-        self.lam, self.lam1 = np.zeros(max(m, 1)), np.zeros(max(m, 1))
-        self.x = np.zeros(n + m)
-        self.viol = np.zeros(3)
+        w = arena(dict(q=n, v=n, a=n, q_pred=n, v_pred=n, q1=n, v1=n, a1=n, q_e=n, v_e=n, a_e=n,
+                       q_old=n, v_old=n, a_old=n, r_old=n, f=n, lam=max(m, 1), lam1=max(m, 1),
+                       x=n + m, viol=3))
+        self.q, self.v, self.a = w["q"], w["v"], w["a"]
+        self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
+        self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
+        self.q_e, self.v_e, self.a_e = w["q_e"], w["v_e"], w["a_e"]
+        self.q_old, self.v_old, self.a_old = w["q_old"], w["v_old"], w["a_old"]
+        self.r_old, self.f = w["r_old"], w["f"]
+        self.lam, self.lam1 = w["lam"], w["lam1"]
+        self.x, self.viol = w["x"], w["viol"]
         self.strategy = strategy
         self.equations = StepEquations(self) if strategy is not None else None
         self.nfev = self.njev = self.nlu = self.newton_iterations = self.steps = 0
