@@ -21,6 +21,13 @@ the state dependence of B (chi and eps turning with the parents) and of the bias
 (DECISIONS.md 13): the residual is exact, only the convergence rate changes; for a tree of beams
 on revolute joints B is constant and the matrix is exact.
 
+Where the elimination meets a singular pivot block (DECISIONS.md 13's "non-positive pivot": its
+block inverses are pivoted Gauss-Jordan, not Cholesky, so an indefinite matrix passes and only a
+singular pivot stops it) while the whole matrix is regular, which an effort of negative
+stiffness or a compressed element's geometric stiffness can cause, the matrix is assembled
+(:meth:`RecursiveProblem.matrix`) and factored by a sparse LU instead, until the next
+factorization, with a warning: O(n^2) to assemble, a rare fallback.
+
 The reactions of fixed and driven joints (the drives' power, :meth:`RecursiveProblem.observe`)
 are those of the state (q, v, t): from its true accelerations, one forward-dynamics
 factorization and solve of the generalized mass (O(n)) in a second workspace, not from the
@@ -35,7 +42,11 @@ generalized-alpha-S stay second order.
 cimport numpy as cnp
 from libc.string cimport memcpy, memset
 
+import warnings
+
 import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
 
 from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applied_forces,
                                          element_forces,
@@ -44,7 +55,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applie
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
-                                            kinematics, mass_times, solve)
+                                            kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
@@ -64,6 +75,12 @@ cdef class RecursiveProblem(StepProblem):
     inputs : rancf.formulations.inputs.Inputs
     q0 : ndarray (n_joints,)
         The joints' initial coordinates (the branch of the angles).
+
+    Attributes
+    ----------
+    _always_lu : bool
+        For tests only: factor every Newton matrix by the sparse LU fallback, as if the block
+        elimination had failed (False).
     """
 
     cdef RecursiveKernel kernel
@@ -77,6 +94,10 @@ cdef class RecursiveProblem(StepProblem):
     cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
     cdef double[::1] E, tau_q, tau_qd, acc
     cdef double last_t
+    cdef object lu          # None, or the sparse LU of the scaled matrix, until the next factor
+    cdef double[::1] lu_scale
+    cdef bint warned
+    cdef public bint _always_lu
 
     def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
         self.kernel, self.forces, self.inputs = kernel, forces, inputs
@@ -108,6 +129,7 @@ cdef class RecursiveProblem(StepProblem):
                            or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())
         self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
+        self.lu, self.warned, self._always_lu = None, False, False
         # element tangents and the leaves-first elimination against the residual's forces and
         # sweeps, all O(n): 7.9 (Shabana) and 6.4 (Berzeri) iterations measured with callgrind
         self.factor_cost = 7.0
@@ -223,10 +245,11 @@ cdef class RecursiveProblem(StepProblem):
             apply_BT(self.d, &self.f[0], out)
         return 0
 
-    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
-                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
-                    double c_mq, double c_k, double c_c, double w) except -1:
-        cdef int status, i
+    cdef int _newton_blocks(self, const double* q_e, const double* v_e, double t_e, double c_m,
+                            double c_k, double c_c) except -1:
+        """The blocks of Newton's matrix at (q_e, v_e, t_e): kinematics, the bodies' diagonals,
+        the element matrices and the blocks of moments and efforts (module docstring)."""
+        cdef int i
         self._kinematics(q_e, v_e, t_e)
         for i in range(self.body.shape[0]):
             self.body[i] = c_m * self.body_mass[i]
@@ -240,15 +263,103 @@ cdef class RecursiveProblem(StepProblem):
             self.d.E = &self.E[0]
         with nogil:
             element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
-            status = factorize(self.d)
-        if status:
-            raise ArithmeticError(f"Newton matrix singular at vertex {status - 1}")
         return 0
 
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        """The block elimination of Newton's matrix (O(n)); where it meets a singular pivot,
+        the sparse LU of the assembled matrix (:meth:`_fall_back`)."""
+        cdef int status
+        self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c)
+        if self.lu is not None:
+            self.lu = None
+        with nogil:
+            status = factorize(self.d)
+        if status or self._always_lu:
+            self._fall_back(status, t_e)
+        return 0
+
+    cdef object _assembled(self):
+        """The Newton matrix of the last blocks (scipy.sparse CSC, n x n), column by column:
+        ``newton_times`` of the unit vectors, only their nonzeros kept. O(n^2) (n columns of
+        O(n) each): for the fallback and for tests, never in a normal step."""
+        cdef int j, n = self.n, nnz = 0
+        cdef double[::1] e = np.zeros(max(n, 1))
+        cdef double[::1] col = np.zeros(max(n, 1))
+        column = np.asarray(col)[:n]
+        rows, values, starts = [], [], [0]
+        for j in range(n):
+            e[j] = 1.0
+            with nogil:
+                newton_times(self.d, &e[0], &self.A[0], &self.f[0], &col[0])
+            e[j] = 0.0
+            nonzero = np.flatnonzero(column)
+            rows.append(nonzero)
+            values.append(column[nonzero])
+            nnz += nonzero.size
+            starts.append(nnz)
+        return scipy.sparse.csc_matrix(
+            (np.concatenate(values) if n else np.zeros(0), np.concatenate(rows) if n else
+             np.zeros(0, dtype=np.intc), np.asarray(starts)), shape=(n, n))
+
+    cdef int _fall_back(self, int status, double t) except -1:
+        """Factor the assembled Newton matrix N by a sparse LU (SuperLU), symmetrically scaled
+        as the elimination's blocks are (``S N S``, ``S = diag(1 / sqrt|N_ii|)``): positions and
+        slopes differ in scale by the elements' squared lengths. A pivot of U below 1e-14 of
+        the scaled matrix's largest entry counts as singular (``ArithmeticError``). Warns the
+        first time (``RuntimeWarning``)."""
+        where = (f"met a singular pivot at vertex {status - 1}" if status else
+                 "was bypassed (the tests' switch _always_lu)")
+        N = self._assembled()
+        diagonal = np.abs(N.diagonal())
+        scale = np.ones(self.n)
+        scale[diagonal > 0.0] = 1.0 / np.sqrt(diagonal[diagonal > 0.0])
+        N = scipy.sparse.diags(scale) @ N @ scipy.sparse.diags(scale)
+        big = np.abs(N.data).max() if N.nnz else 0.0
+        try:
+            if not np.isfinite(big):
+                raise RuntimeError("non-finite entries")
+            lu = scipy.sparse.linalg.splu(N.tocsc())
+            if not np.abs(lu.U.diagonal()).min() > 1e-14 * big:
+                raise RuntimeError("a pivot below 1e-14 of the largest entry")
+        except RuntimeError as exc:
+            raise ArithmeticError(
+                f"Newton matrix singular: the block elimination {where}, and its sparse LU "
+                f"failed ({exc})") from None
+        if not self.warned:
+            warnings.warn(f"implicit RANCF: the block elimination {where} (t = {t:.6g} s); "
+                          "solving this Newton matrix by a sparse LU of the assembled matrix "
+                          f"(O(n^2) to assemble, n = {self.n}) instead, until the elimination "
+                          "succeeds again", RuntimeWarning)
+            self.warned = True
+        self.lu, self.lu_scale = lu, scale
+        return 0
+
+    def matrix(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
+               double c_mq, double c_k, double c_c, double w):
+        """Newton's matrix at these arguments of ``factor`` (scipy.sparse CSC, n x n), assembled
+        (O(n^2), :meth:`_assembled`): the operator the block elimination factors. It rebuilds
+        the blocks, as ``factor`` would at the same arguments."""
+        cdef double[::1] qq = checked("q_e", q_e, self.n)
+        cdef double[::1] vv = checked("v_e", v_e, self.n)
+        self._newton_blocks(&qq[0] if self.n else &self.zero[0],
+                            &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c)
+        return self._assembled()
+
     cdef int solve(self, double* x) except -1:
+        if self.lu is not None:
+            return self._lu_solve(x)
         memset(self.d.f, 0, self.d.n_x * sizeof(double))
         memcpy(&self.g[0], x, self.n * sizeof(double))
         solve(self.d, &self.g[0], False, x)
+        return 0
+
+    cdef int _lu_solve(self, double* x) except -1:
+        """x = N^-1 x by the fallback's LU: ``S (S N S)^-1 S x``."""
+        xx = np.asarray(<double[:self.n]> x)
+        scale = np.asarray(self.lu_scale)
+        xx[:] = scale * self.lu.solve(scale * xx)
         return 0
 
     cdef int constraint(self, const double* q, double t, double* out) except -1:

@@ -66,6 +66,8 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
 cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
+cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
+                       double* out) noexcept nogil
 cdef double drive_power(Tree* d) noexcept nogil
 cdef void bind_factors(Tree* d, dict a) except *
 

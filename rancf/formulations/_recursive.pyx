@@ -495,15 +495,38 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
                 d.H[16 * pv + 4 * i + j] += d.T[16 * v + 4 * i + k] * Ncp[4 * k + j]
 
 
+cdef inline void _pivot_scale(const double* H, const double* eps, int nb,
+                              double* S) noexcept nogil:
+    """S (nb x nb) = |eps|^T |H| |eps|: the size of the terms summed into ``D = eps^T H eps``,
+    which bounds its rounding errors (about 1e-16 S)."""
+    cdef double AE[8]
+    cdef int i, j, k
+    for i in range(4):
+        for k in range(nb):
+            AE[2 * i + k] = 0.0
+            for j in range(4):
+                AE[2 * i + k] += fabs(H[4 * i + j]) * fabs(eps[2 * j + k])
+    for i in range(nb):
+        for k in range(nb):
+            S[2 * i + k] = 0.0
+            for j in range(4):
+                S[2 * i + k] += fabs(eps[2 * j + i]) * AE[2 * j + k]
+
+
 cdef int factorize(Tree* d) noexcept nogil:
     """Leaves-to-root block elimination of B^T Mel B (plus the blocks of d.E); returns 0 or
-    vertex + 1 if singular."""
+    vertex + 1 if a pivot block is singular: a free node's 4 x 4 block by :func:`_inv4`'s test,
+    a first vertex's ``D = eps^T H eps`` (1 x 1 or 2 x 2) when its determinant is not above
+    1e-14 of its terms' size (:func:`_pivot_scale`: what is left is rounding). The block
+    inverses are pivoted, not Cholesky: an indefinite matrix passes, only a singular pivot
+    stops the elimination."""
     cdef int s, v, idx, u, i, j, k, nb, pv
     cdef const double* M8
     cdef double B[16]
     cdef double Ha[16]
     cdef double tmp[16]
     cdef double Dm[4]
+    cdef double Ds[4]
     cdef double det
     cdef double* H
     cdef double* HE
@@ -569,13 +592,15 @@ cdef int factorize(Tree* d) noexcept nogil:
                     Dm[2 * i + k] = 0.0
                     for j in range(4):
                         Dm[2 * i + k] += eps[2 * j + i] * HE[2 * j + k]
+            _pivot_scale(H, eps, nb, Ds)
             if nb == 1:
-                if Dm[0] == 0.0 or not isfinite(Dm[0]):
+                if not fabs(Dm[0]) > 1e-14 * Ds[0] or not isfinite(Dm[0]):
                     return v + 1
                 Di[0] = 1.0 / Dm[0]
             else:
                 det = Dm[0] * Dm[3] - Dm[1] * Dm[2]
-                if not fabs(det) > 1e-300 or not isfinite(det):
+                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[3] + Ds[1] * Ds[2])
+                        or not isfinite(det)):
                     return v + 1
                 Di[0] = Dm[3] / det
                 Di[1] = -Dm[1] / det
@@ -773,6 +798,42 @@ cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out
     """out = Omega a = B^T M B a (n_beta) with work arrays V, f (n_x)."""
     apply_B(d, a, V, False)
     block_mass_times(d.m, V, f)
+    apply_BT(d, f, out)
+
+
+cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
+                       double* out) noexcept nogil:
+    """out = B^T N B beta (n_beta): the operator that :func:`factorize` eliminates and
+    :func:`solve` inverts, at the last kinematics, with work arrays V, f (n_x).
+
+    N is the node-space matrix of d's blocks: every element matrix ``Mel`` (8 x 8) on its two
+    vertices, the rigid bodies' diagonals ``Mbody`` and, when ``d.E`` is set, each vertex's own
+    block of the moments and efforts and, at a first vertex c whose joint has an effort, the
+    couplings with its parent p: ``N_cp`` in c's rows and p's columns, ``N_pc`` in p's rows and
+    c's columns (:func:`_couple`)."""
+    cdef int s, u, v, i, j, pv
+    cdef const double* M8
+    cdef const double* Ev
+    apply_B(d, beta, V, False)
+    memset(f, 0, d.n_x * sizeof(double))
+    for s in range(d.m.n_el):
+        M8 = d.Mel + 64 * s
+        u = 4 * d.m.el_vertices[2 * s]
+        v = 4 * d.m.el_vertices[2 * s + 1]
+        for i in range(4):
+            for j in range(4):
+                f[u + i] += M8[8 * i + j] * V[u + j] + M8[8 * i + 4 + j] * V[v + j]
+                f[v + i] += M8[8 * (4 + i) + j] * V[u + j] + M8[8 * (4 + i) + 4 + j] * V[v + j]
+    for i in range(d.n_x):
+        f[i] += d.Mbody[i] * V[i]
+    if d.E != NULL:
+        for v in range(d.n_v):
+            Ev = d.E + 48 * v
+            _gemv4(Ev, V + 4 * v, 1.0, f + 4 * v)
+            pv = d.parent[v]
+            if d.code[v] != FREE and pv >= 0 and _coupled(d, v):
+                _gemv4(Ev + 16, V + 4 * pv, 1.0, f + 4 * v)
+                _gemv4(Ev + 32, V + 4 * v, 1.0, f + 4 * pv)
     apply_BT(d, f, out)
 
 
