@@ -1,27 +1,44 @@
-"""One buffer for a kernel's work arrays.
+"""One buffer for a kernel's arrays.
 
-The compiled kernels sweep their work arrays once or more per Newton iteration. On a long chain
-(100,000 DOF: 25,000 vertices) each array is a few MB, below the 4 MB from which numpy asks
-the kernel for huge pages (``madvise``), and the sweeps' reads then miss the TLB every 4 KB
-page, costly under a virtual machine's nested paging: there, an implicit RANCF step cost
-about 1.5 times as much per DOF at 100,000 DOF as at 880. Views of one buffer share its huge
-pages, and the same step then costs about what it costs at 880 DOF.
+The compiled kernels sweep their arrays once or more per Newton iteration. On a long chain
+(100,000 DOF: 25,000 vertices) each array is a few MB or less, below the 4 MB from which numpy
+asks the operating system for huge pages (``madvise``), and the sweeps then miss the TLB at
+every 4 KB page, which is costly under a virtual machine's nested paging. Views of one buffer
+share its huge pages.
 """
 import numpy as np
 
 
-def arena(sizes):
-    """Zeroed float64 arrays, views of one buffer, each starting on a 64-byte cache line.
+def pack(arrays):
+    """Copies of ``arrays`` as views of one buffer, each starting on a 64-byte cache line.
 
     Parameters
     ----------
-    sizes : dict of str to int
-        Number of doubles of each array (>= 0).
+    arrays : dict of str to ndarray
+        Any shapes and dtypes.
 
     Returns
     -------
     dict of str to ndarray
-        One C-contiguous 1-d array per name, in the order given.
+        C-contiguous copies, same names (in the order given), shapes and dtypes.
+    """
+    arrays = {name: np.ascontiguousarray(a) for name, a in arrays.items()}
+    offsets, total = {}, 0
+    for name, a in arrays.items():
+        offsets[name] = total
+        total += -(-max(a.nbytes, 1) // 64) * 64
+    buffer = np.zeros(total + 64, dtype=np.uint8)
+    start = -buffer.ctypes.data % 64        # numpy aligns to 16 bytes only
+    out = {}
+    for name, a in arrays.items():
+        view = buffer[start + offsets[name]:start + offsets[name] + a.nbytes].view(a.dtype).reshape(a.shape)
+        view[...] = a
+        out[name] = view
+    return out
+
+
+def arena(sizes):
+    """Zeroed float64 arrays of the given sizes (>= 0), views of one buffer (:func:`pack`).
 
     Examples
     --------
@@ -29,11 +46,4 @@ def arena(sizes):
     >>> w["x"].shape, w["v"].shape, w["v"].base is w["x"].base
     ((3,), (5,), True)
     """
-    offsets, total = {}, 0
-    for name, size in sizes.items():
-        offsets[name] = total
-        total += -(-max(int(size), 1) // 8) * 8     # 8 doubles = 64 bytes
-    buffer = np.zeros(total + 8)
-    start = (-buffer.ctypes.data % 64) // 8     # numpy aligns to 16 bytes only
-    return {name: buffer[start + offsets[name]:start + offsets[name] + int(size)]
-            for name, size in sizes.items()}
+    return pack({name: np.zeros(int(size)) for name, size in sizes.items()})

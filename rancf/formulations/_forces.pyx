@@ -28,6 +28,7 @@ from libc.string cimport memset
 import numpy as np
 
 from rancf.elements._beam cimport beam_force, beam_tangent
+from rancf.workspace import pack
 
 cnp.import_array()
 
@@ -554,7 +555,8 @@ def model_arrays(assembly):
     """The kernel arrays of an :class:`rancf.model.Assembly` (constants and input buffers).
 
     Every array is C-contiguous and has at least one entry (padded), so the kernels can take
-    pointers to them; the counts in :class:`ModelData` say how many entries are used.
+    pointers to them; the counts in :class:`ModelData` say how many entries are used. They are
+    views of one buffer (:func:`rancf.workspace.pack`: huge pages on long chains).
     """
     A = assembly
     pad = lambda arr, dtype, width=1: np.ascontiguousarray(
@@ -571,7 +573,7 @@ def model_arrays(assembly):
     moments = np.array([0.0 if callable(l.moment) else l.moment for l in A.loads], dtype=float)
     drive = np.zeros((max(nj, 1), 3))
     drive[:nj, 0] = A.joint_q0
-    return {
+    return pack({
         "el_vertices": pad(A.element_vertices, np.intc, 2),
         "el_length": pad(A.element_length, np.float64), "el_EA": pad(A.element_EA, np.float64),
         "el_EI": pad(A.element_EI, np.float64), "el_damping": pad(A.element_damping, np.float64),
@@ -590,7 +592,7 @@ def model_arrays(assembly):
         "drive": np.ascontiguousarray(drive.reshape(-1)),
         "effort": pad(constant_effort, np.float64),
         "load_force": pad(forces, np.float64, 2), "load_moment": pad(moments, np.float64),
-    }
+    })
 
 
 cdef class ForceKernel:

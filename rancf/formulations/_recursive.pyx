@@ -39,7 +39,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.formulations._forces import checked, model_arrays
-from rancf.workspace import arena
+from rancf.workspace import pack
 
 cnp.import_array()
 
@@ -922,10 +922,11 @@ cdef class RecursiveKernel:
                     L=nv * 16, chi=nv * 16, eps=nv * 8, bh=nv * 4, c=nv * 4, HE=nv * 8, EH=nv * 8,
                     Dinv=nv * 4, T=nv * 16, W=nv * 8, chiTHa=nv * 16, q=nj, qd=nj, qref=nj,
                     reaction=nj)
-        self.arrays.update(arena(work))
+        self.arrays.update(pack({**{name: np.zeros(size) for name, size in work.items()},
+                                 **{name: np.asarray(tables[name], dtype=np.intc)
+                                    for name in ("order", "code", "pred", "elem", "parent", "joint",
+                                                 "boff", "nb")}}))
         self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
-        for name in ("order", "code", "pred", "elem", "parent", "joint", "boff", "nb"):
-            self.arrays[name] = np.ascontiguousarray(tables[name], dtype=np.intc)
         self.arrays["Mel"] = self.arrays["el_mass"]
         self.arrays["Mbody"] = self.arrays["body_mass"]
         self._bind()
