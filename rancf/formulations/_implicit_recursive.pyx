@@ -272,8 +272,7 @@ cdef class RecursiveProblem(StepProblem):
         the sparse LU of the assembled matrix (:meth:`_fall_back`)."""
         cdef int status
         self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c)
-        if self.lu is not None:
-            self.lu = None
+        self.lu = None
         with nogil:
             status = factorize(self.d)
         if status or self._always_lu:
