@@ -48,10 +48,11 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.linalg
 
-from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applied_forces,
+from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_forces,
                                          element_matrices, joint_coordinates, load_tangents,
                                          powers)
+from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
@@ -116,9 +117,9 @@ cdef class RecursiveProblem(StepProblem):
         self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
-        # joints with a reaction: driven or fixed
-        self.held = self.driven or bool((np.asarray(forces.arrays["j_kind"])[:self.md.n_joints]
-                                         == J_FIXED).any())
+        # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
+        self.held = self.driven or bool(np.isin(np.asarray(kernel.arrays["code"]),
+                                                (BEAM_POLAR, BODY_POLAR)).any())
         # no loads, efforts, drives or damping: no work done and nothing dissipated
         self.powerless = not (self.driven or self.md.n_loads
                               or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
