@@ -43,15 +43,16 @@ def slot():
     unregister("slot")
 
 
-def swinging_body(length=0.5, angle=1.0, mass=2.0, inertia=0.05):
+def swinging_body(length=0.5, angle=1.0, mass=2.0, inertia=0.05, effort=None):
     """A rigid body hanging from a horizontal ground slot at its point (0, length) (body frame),
-    released from rest with its axis at ``angle`` (rad) from horizontal."""
+    released from rest with its axis at ``angle`` (rad) from horizontal; ``effort`` (N) in the
+    slot."""
     m = rancf.Model(gravity=(0.0, -9.81))
     u = np.array([np.cos(angle), np.sin(angle)])
     # r_G + A(d) u = 0 for d = (0, L): A(d) u = L (-u_y, u_x)
     centre = -length * np.array([-u[1], u[0]])
     body = m.add_rigid_body(mass, inertia, position=tuple(centre), angle=angle)
-    m.add_joint("slot", m.ground.point(0.0, 0.0), body.point(0.0, length))
+    m.add_joint("slot", m.ground.point(0.0, 0.0), body.point(0.0, length), effort=effort)
     return m, body
 
 
@@ -108,6 +109,22 @@ def test_slot_pendulum_conserves_energy_and_horizontal_momentum(slot, method):
     assert drifts[0] < 1e-2
     ratio = drifts[0] / drifts[1]
     assert 3.0 < ratio < 5.0, (drifts, ratio)
+
+
+def test_slot_effort_is_a_force_along_its_rail(slot):
+    """An effort f in the slot pushes the child's point along the rail (and the ground back):
+    the only horizontal force on the body, so its centre of mass moves as x_G(t) = x_G(0) +
+    f t^2 / (2 m); the effort's work enters the energy balance, which closes as dt^2."""
+    f, mass = 1.5, 2.0
+    m, _ = swinging_body(mass=mass, effort=f)
+    drifts = []
+    for dt in (2e-3, 1e-3):
+        res, centre, _ = body_run(m, dt, 0.6, "newmark")
+        expected = centre[0, 0] + f * res.t ** 2 / (2.0 * mass)
+        assert np.abs(centre[:, 0] - expected).max() < 1e-9
+        assert res.energy().work.iloc[-1] > 0.1
+        drifts.append(res.energy_drift())
+    assert 3.0 < drifts[0] / drifts[1] < 5.0, drifts
 
 
 def sliding_block(kind_pairs, rail=np.pi / 6, half=0.2):

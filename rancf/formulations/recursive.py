@@ -250,4 +250,4 @@ def implicit_problem(assembly, y0):
     forces = ForceKernel(assembly)
     nj = max(assembly.n_joints, 1)
     inputs = Inputs(assembly, forces.arrays, np.zeros(nj), np.zeros(nj))
-    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0)
+    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0, tables["constant"])
