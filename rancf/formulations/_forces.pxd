@@ -1,7 +1,6 @@
 # Forces of a model in absolute coordinates, shared by every formulation (see _forces.pyx).
 
-from rancf.joints._codes cimport (P_GROUND, P_NODE, P_BODY, ANGLE, SLIDE, DIRECTION_FREE,
-                                  DIRECTION_HELD)
+from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, ANGLE, SLIDE, DIRECTION_FREE
 
 cdef struct ModelData:
     int n_v, n_el, n_joints, n_loads, model
