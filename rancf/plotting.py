@@ -8,9 +8,10 @@ What is drawn. A beam is its centreline ``r(s) = S(xi) e`` through the element s
 (:func:`rancf.elements.beam.shape_functions`) at ``POINTS_PER_ELEMENT`` points per element, evenly
 spaced in ``xi``, with its nodes marked. A rigid body is a marker at its centre of mass, its frame
 (the axis ``u`` and, half as long, its normal) and lines from the centre to the points of it that
-joints and loads attach to. Joints are markers at the child's point, one artist per kind: open
-circle (revolute), open diamond with a dashed rail along its axis (prismatic), filled square
-(fixed), red circle (driven, whatever the kind); ground points are grey triangles; forces are
+joints and loads attach to. Joints are markers at the child's point, one artist per kind, in the
+kind's ``style`` (:class:`rancf.joints.kind.JointKind`): open circle (revolute), open diamond
+(prismatic), filled square (fixed), red circle (driven, whatever the kind); a kind that holds
+the child's point on a rail is drawn with a dashed rail along its axis; ground points are grey triangles; forces are
 straight arrows from their point (the largest ``FORCE_ARROW`` times the model size), moments curved
 arrows around it (counter-clockwise for a positive moment). Every artist carries a ``gid`` naming
 what it shows (``"beam 0"``, ``"rigid body 0 frame"``, ``"rigid body 0 links"``, ``"joints
@@ -29,6 +30,8 @@ from matplotlib.colors import Normalize
 
 from . import checks
 from .elements import beam as beam_element
+from .joints import REGISTRY
+from .joints._codes import ON_RAIL
 from .model.assembly import Assembly
 from .model.items import BODY, GROUND, Point
 from .model.joints import Joint
@@ -40,13 +43,8 @@ POINTS_PER_ELEMENT = 17
 FRAME, FORCE_ARROW, RAIL, MOMENT_ARROW = 0.06, 0.2, 0.12, 0.05
 #: Most frames an animation may have (``T / speed * fps``).
 MAX_FRAMES = 100_000
-#: How each joint category is marked.
-JOINT_STYLES = {
-    "revolute": dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k"),
-    "prismatic": dict(marker="D", markersize=6, markerfacecolor="white", markeredgecolor="k"),
-    "fixed": dict(marker="s", markersize=6, markerfacecolor="k", markeredgecolor="k"),
-    "driven": dict(marker="o", markersize=8, markerfacecolor="tab:red", markeredgecolor="k"),
-}
+#: How a driven joint is marked, whatever its kind (the others: their kind's ``style``).
+DRIVEN_STYLE = dict(marker="o", markersize=8, markerfacecolor="tab:red", markeredgecolor="k")
 #: Video writers by file suffix.
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg"}
 
@@ -126,6 +124,10 @@ def _joint_category(joint):
     return "driven" if joint.driven else joint.kind
 
 
+def _joint_style(joint):
+    return DRIVEN_STYLE if joint.driven else joint.type.style
+
+
 class _Mechanism:
     """The artists of one configuration of an assembly: created once, moved by ``update(x)``.
 
@@ -156,14 +158,16 @@ class _Mechanism:
                        for r in A.bodies]
         self.links = [ax.plot([], [], color=color, lw=3, alpha=0.5,
                               gid=f"rigid body {r.index} links")[0] for r in A.bodies]
-        self._groups = {}
+        self._groups, styles = {}, {}
         for j in A.joints:
             self._groups.setdefault(_joint_category(j), []).append(j)
+            styles[_joint_category(j)] = _joint_style(j)
+        rank = {c: k for k, c in enumerate([*REGISTRY, "driven"])}   # the kinds, then driven
         self.joints = {c: ax.plot([], [], linestyle="none", zorder=3, gid=f"joints {c}",
                                   label=f"{c} joint" if legend else "_nolegend_",
-                                  **JOINT_STYLES[c])[0]
-                       for c in JOINT_STYLES if c in self._groups}
-        self._rails = [j for j in A.joints if j.kind == "prismatic"]
+                                  **styles[c])[0]
+                       for c in sorted(self._groups, key=lambda c: rank.get(c, len(rank)))}
+        self._rails = [j for j in A.joints if j.type.position == ON_RAIL]
         self.rails = ax.plot([], [], color="0.4", lw=1, linestyle="--", zorder=1.5,
                              gid="rails")[0] if self._rails else None
         self.update(x)
@@ -479,12 +483,12 @@ def plot_joint(res, joint, ax=None):
     """:meth:`rancf.Result.plot_joint`: q on ``ax``, qd on a twin axis sharing t."""
     q, qd = res.joint(joint)
     if isinstance(joint, Joint):
-        kind = joint.kind
+        kind, unit = joint.kind, joint.type.unit
     elif res.model is not None:
-        kind = res.model.joints[res._joint_index(joint)].kind
+        j = res.model.joints[res._joint_index(joint)]
+        kind, unit = j.kind, j.type.unit
     else:
-        kind = None
-    unit = {"prismatic": "m", None: "rad or m"}.get(kind, "rad")
+        kind, unit = None, "rad or m"
     ax = _axes(ax)
     twin = ax.twinx()
     lines = ax.plot(res.t, q, color="C0", label=f"q ({unit})", gid="q")

@@ -23,7 +23,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from rancf.formulations._forces cimport (ModelData, ForceKernel, J_REVOLUTE, attachment,
+from rancf.formulations._forces cimport (ModelData, ForceKernel, ANGLE, DIRECTION_FREE,
+                                         attachment,
                                          applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
@@ -32,11 +33,7 @@ from rancf.formulations._problem import factor_cost
 
 cnp.import_array()
 
-cdef enum:
-    CONSTANT = 0
-    COS = 1
-    SIN = 2
-    LINEAR = 3
+from rancf.joints._codes cimport CONSTANT, COS, SIN, LINEAR
 
 
 cdef class LinearSystem:
@@ -338,10 +335,12 @@ cdef class DAEKernel(StepProblem):
         cdef double rc[2]
         cdef double c[2]
         cdef double held, cq, sq
+        cdef bint driven_angle
         cdef const ModelData* d = self.md
-        if d.j_kind[j] == J_REVOLUTE and not d.j_driven[j]:
+        driven_angle = d.j_driven[j] and d.j_coordinate[j] == ANGLE
+        if d.j_direction[j] == DIRECTION_FREE and not driven_angle:
             return True
-        held = d.drive[3 * j] if d.j_kind[j] == J_REVOLUTE else d.j_theta0[j]
+        held = d.drive[3 * j] if driven_angle else d.j_theta0[j]
         attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
                    ra, p, NULL, NULL)
         attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, NULL, rc, c,

@@ -1,12 +1,6 @@
 # Forces of a model in absolute coordinates, shared by every formulation (see _forces.pyx).
 
-cdef enum:
-    P_GROUND = 0
-    P_NODE = 1
-    P_BODY = 2
-    J_REVOLUTE = 0
-    J_PRISMATIC = 1
-    J_FIXED = 2
+from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, ANGLE, SLIDE, DIRECTION_FREE
 
 cdef struct ModelData:
     int n_v, n_el, n_joints, n_loads, model
@@ -20,7 +14,8 @@ cdef struct ModelData:
     const double* el_mass_kron # n_el x 4 x 4: m of el_mass = kron(m, I2), for mass_times
     const double* gravity      # n_x: assembled gravity force
     const double* body_mass    # 4 per vertex: diag(m, m, I, I) for a rigid body, else 0
-    const int* j_kind          # J_REVOLUTE | J_PRISMATIC | J_FIXED
+    const int* j_coordinate    # ANGLE | SLIDE (rancf.joints.kind)
+    const int* j_direction     # DIRECTION_FREE | DIRECTION_HELD
     const int* j_driven
     const int* j_has_effort
     const int* p_kind          # parent point kind

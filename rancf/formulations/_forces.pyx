@@ -9,12 +9,12 @@ their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kern
     ``(g, (cos a, sin a))``, a beam node ``(r, r')``, a body point ``(r_G + A(d) u, u)``.
 ``joint_coordinates``
     q and qd of every joint: the relative angle ``atan2(p x c, p . c)`` unwrapped to the branch
-    nearest ``qref`` (revolute, fixed) or the slide ``(r_c - r_a) . a`` along the rail
-    ``a = R(axis) p / |p|`` (prismatic).
+    nearest ``qref`` (an ``ANGLE`` coordinate) or the slide ``(r_c - r_a) . a`` along the rail
+    ``a = R(axis) p / |p|`` (a ``SLIDE``; the joint kinds' primitives, rancf.joints.kind).
 ``applied_forces``
     gravity, point forces (on positions), moments ``M J d / |d|^2`` on the direction ``d`` of
-    the point (``delta theta = (d x delta d) / |d|^2``), joint efforts (revolute: ``+tau J c/|c|^2``
-    on the child's direction, ``-tau J p/|p|^2`` on the parent's; prismatic: ``+f a`` on the
+    the point (``delta theta = (d x delta d) / |d|^2``), joint efforts (angle: ``+tau J c/|c|^2``
+    on the child's direction, ``-tau J p/|p|^2`` on the parent's; slide: ``+f a`` on the
     child's point, ``-f a`` on the parent's); returns their power (W).
 ``element_forces``
     ``-(F_K + F_D)`` of every beam element; returns the dissipated power (W).
@@ -114,7 +114,7 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
         attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, v,
                    ra, p, va, vp)
         attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, v, rc, c, vc, vcc)
-        if d.j_kind[j] == J_PRISMATIC:
+        if d.j_coordinate[j] == SLIDE:
             _rail(d, j, p, a)
             q[j] = (rc[0] - ra[0]) * a[0] + (rc[1] - ra[1]) * a[1]
             # a' = R(axis) (p' - p (p.p')/|p|^2) / |p|
@@ -192,7 +192,7 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
             continue
         tau = s * d.effort[j]
         power += tau * qd[j]
-        if d.j_kind[j] == J_PRISMATIC:
+        if d.j_coordinate[j] == SLIDE:
             attachment(d, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, d.p_angle[j], x, NULL,
                        r, p, vr, vp)
             _rail(d, j, p, a)
@@ -302,12 +302,12 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
 
     A moment m on a direction d is ``m g``, ``g = J d / |d|^2`` the gradient of its angle: its
     block is ``-c_k m H`` (H the Hessian of the angle). An effort is ``tau(q, qd) f`` with the
-    coordinates' f of the joint (revolute: ``J c/|c|^2`` on the child's direction, ``-J p/|p|^2``
-    on the parent's, which is ``g = dq/dx``; prismatic: ``[P_c^T a; -P_p^T a]`` on the points,
+    coordinates' f of the joint (angle: ``J c/|c|^2`` on the child's direction, ``-J p/|p|^2``
+    on the parent's, which is ``g = dq/dx``; slide: ``[P_c^T a; -P_p^T a]`` on the points,
     a = R(axis) p/|p| the rail, equal to dq/dx where the joint holds, as the recursion's x
     does). With ``qd = g . v``: ``-(c_k tau_q + c_c tau_qd) f g^T - c_k tau_qd f (dqd/dx)^T
-    - c_k tau df/dx``; revolute: ``dqd/dx = H v``, ``df/dx = H`` (block diagonal, child and
-    parent); prismatic: ``df/dx`` the turning of the rail with p, ``(I - ph ph^T)/|p|`` rotated,
+    - c_k tau df/dx``; angle: ``dqd/dx = H v``, ``df/dx = H`` (block diagonal, child and
+    parent); slide: ``df/dx`` the turning of the rail with p, ``(I - ph ph^T)/|p|`` rotated,
     and ``dqd/dx`` on the points and on p (the rail turns with p)."""
     cdef double f[8]
     cdef double w[8]
@@ -347,7 +347,7 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
         memset(f, 0, 8 * sizeof(double))
         memset(w, 0, 8 * sizeof(double))
         memset(G, 0, 64 * sizeof(double))
-        if d.j_kind[j] == J_PRISMATIC:
+        if d.j_coordinate[j] == SLIDE:
             attachment(d, d.p_kind[j], pv, d.p_offset + 2 * j, d.p_angle[j], x, v, ra, p, va, vp)
             attachment(d, d.c_kind[j], c, d.c_offset + 2 * j, 0.0, x, v, rc, dc, vc, vdc)
             _rail(d, j, p, a)
@@ -530,7 +530,8 @@ cdef void bind_model(ModelData* d, dict a) except *:
     d.el_mass_kron = <const double*>_ptr(a, "el_mass_kron", np.float64)
     d.gravity = <const double*>_ptr(a, "gravity", np.float64)
     d.body_mass = <const double*>_ptr(a, "body_mass", np.float64)
-    d.j_kind = <const int*>_ptr(a, "j_kind", np.intc)
+    d.j_coordinate = <const int*>_ptr(a, "j_coordinate", np.intc)
+    d.j_direction = <const int*>_ptr(a, "j_direction", np.intc)
     d.j_driven = <const int*>_ptr(a, "j_driven", np.intc)
     d.j_has_effort = <const int*>_ptr(a, "j_has_effort", np.intc)
     d.p_kind = <const int*>_ptr(a, "p_kind", np.intc)
@@ -580,7 +581,8 @@ def model_arrays(assembly):
         "el_mass": pad(A.element_mass, np.float64, 64),
         "el_mass_kron": pad(np.reshape(A.element_mass, (-1, 4, 2, 4, 2))[:, :, 0, :, 0], np.float64, 16),
         "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(body_mass, np.float64, 4),
-        "j_kind": pad(A.joint_kind, np.intc), "j_driven": pad(A.joint_driven, np.intc),
+        "j_coordinate": pad(A.joint_coordinate, np.intc),
+        "j_direction": pad(A.joint_direction, np.intc), "j_driven": pad(A.joint_driven, np.intc),
         "j_has_effort": pad([j.effort is not None for j in A.joints], np.intc),
         "p_kind": pad(A.parent_kind, np.intc), "p_vertex": pad(A.parent_vertex, np.intc),
         "p_offset": pad(A.parent_offset, np.float64, 2), "p_angle": pad(A.parent_angle, np.float64),

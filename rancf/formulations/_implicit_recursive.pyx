@@ -48,12 +48,13 @@ import numpy as np
 import scipy.sparse
 import scipy.sparse.linalg
 
-from rancf.formulations._forces cimport (ModelData, ForceKernel, J_FIXED, applied_forces,
+from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_forces,
                                          element_matrices, joint_coordinates, load_tangents,
                                          powers)
+from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_REV, apply_B,
+from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
                                             kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
@@ -75,6 +76,9 @@ cdef class RecursiveProblem(StepProblem):
     inputs : rancf.formulations.inputs.Inputs
     q0 : ndarray (n_joints,)
         The joints' initial coordinates (the branch of the angles).
+    constant : bool
+        Whether the joints' maps chi and eps are constant (the joint kinds say so:
+        :func:`rancf.formulations.recursive.tree_tables`).
 
     Attributes
     ----------
@@ -99,7 +103,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef bint warned
     cdef public bint _always_lu
 
-    def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0):
+    def __init__(self, RecursiveKernel kernel, ForceKernel forces, inputs, q0, bint constant):
         self.kernel, self.forces, self.inputs = kernel, forces, inputs
         self.d = &kernel.data
         self.md = &forces.data
@@ -116,14 +120,14 @@ cdef class RecursiveProblem(StepProblem):
         self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
-        # joints with a reaction: driven or fixed
-        self.held = self.driven or bool((np.asarray(forces.arrays["j_kind"])[:self.md.n_joints]
-                                         == J_FIXED).any())
+        # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
+        self.held = self.driven or bool(np.isin(np.asarray(kernel.arrays["code"]),
+                                                (BEAM_POLAR, BODY_POLAR)).any())
         # no loads, efforts, drives or damping: no work done and nothing dissipated
         self.powerless = not (self.driven or self.md.n_loads
                               or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
                               or np.asarray(forces.arrays["el_damping"])[:self.md.n_el].any())
-        self.constant = bool(np.all(np.isin(np.asarray(kernel.arrays["code"]), (FREE, BEAM_REV))))
+        self.constant = constant
         # moments and efforts: their blocks in Newton's matrix
         self.loaded = bool(self.md.n_loads
                            or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())

@@ -1,15 +1,8 @@
 # O(n) kernels of the recursive formulation on trees (see rancf/formulations/_recursive.pyx).
 
 from rancf.formulations._forces cimport ModelData
-
-cdef enum:
-    FREE = 0          # a beam node after the first: its four rates are free
-    BEAM_REV = 1      # first node of a beam on a revolute joint: eta = slope rates (2)
-    BEAM_POLAR = 2    # ... on a fixed or driven revolute joint: eta = s' (1)
-    BEAM_PRISM = 3    # ... on a prismatic joint: eta = (gam', s') or s' if driven
-    BODY_REV = 4      # rigid body on a revolute joint: eta = phi' (1)
-    BODY_POLAR = 5    # ... on a fixed or driven revolute joint: no eta
-    BODY_PRISM = 6    # ... on a prismatic joint: eta = gam', none if driven
+from rancf.joints._codes cimport (FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR,
+                                  BODY_PRISM)
 
 cdef struct Tree:
     ModelData* m

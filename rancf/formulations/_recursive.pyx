@@ -34,7 +34,7 @@ from libc.string cimport memset, memcpy
 
 import numpy as np
 
-from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY, J_PRISMATIC,
+from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
                                          applied_forces, element_forces, joint_coordinates,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times

@@ -7,17 +7,12 @@ constant block-diagonal mass M (element mass matrices and ``diag(m, m, I_G, I_G)
 forces of :mod:`rancf.formulations._forces` (the same kernels as the recursive formulation).
 
 Constraints. Every row is a polynomial of degree two in x whose coefficients may depend on
-time through a drive (:class:`ConstraintTable`):
-
-* revolute and fixed joints: the two points coincide, ``r_c - r_p = 0`` (linear in x: a body
-  point is ``r_G + A(d) u``);
-* fixed and driven revolute joints, and the held angle of a prismatic joint:
-  ``p^T B(q) c = |p| |c| sin(phi_c - phi_p - q) = 0`` with ``B(q) = cos q J^T - sin q I``, p
-  and c the parent's and child's directions, q the held or prescribed angle (its multiplier
-  gives the torque ``-lambda |p| |c|`` on the child);
-* prismatic joints: the child's point on the rail, ``(r_c - r_p) x R(axis) p = 0``, and for a
-  driven one the slide ``(r_c - r_p) . R(axis) p - q(t) = 0`` (ground or body parents, |p| = 1);
-* rigid bodies: ``u . u - 1 = 0``.
+time through a drive (:class:`ConstraintTable`). Each joint's kind adds its rows
+(:meth:`rancf.joints.kind.JointKind.constraint_rows`: coincident points ``r_c - r_p = 0``, linear
+in x since a body point is ``r_G + A(d) u``; the point on a rail, ``(r_c - r_p) x R(axis) p = 0``,
+and a driven slide; a held or driven angle ``p^T B(q) c = |p| |c| sin(phi_c - phi_p - q) = 0``,
+whose multiplier gives the torque ``-lambda |p| |c|`` on the child); every rigid body adds
+``u . u - 1 = 0``.
 
 The numbers are computed by the compiled kernel of ``rancf/formulations/_dae.pyx`` (Newton's
 matrix on a pattern fixed when the formulation is built; ``"dense"`` LAPACK LU, or ``"sparse"``:
@@ -29,13 +24,12 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg
 
+from ..joints._codes import ANGLE, CONSTANT
 from ..model.items import GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
 from .problem import LINEAR_SOLVERS, IndexThreeDAE
-
-CONSTANT, COS, SIN, LINEAR = range(4)
 
 
 class _Form:
@@ -65,10 +59,13 @@ def _point_forms(A, point):
 
 class ConstraintTable:
     """Constraint rows as terms: ``coef f(q_j(t)) x_i`` (linear), ``coef f x_i x_k`` (quadratic)
-    and ``coef f`` (constant), with ``f`` one of 1, cos q, sin q, q of a driven joint j.
+    and ``coef f`` (constant), with ``f`` one of 1, cos q, sin q, q of a driven joint j (the
+    ``TermMode`` codes of :mod:`rancf.joints._codes`).
 
     Attributes: ``n_rows``, ``angle_row`` and ``slide_row`` (per joint, -1 where none),
     and the term arrays ``lin``, ``quad``, ``const`` (dicts of row, columns, coef, mode, joint).
+    The joints' kinds add their rows through :meth:`row`, :meth:`linear`, :meth:`bilinear` and
+    :meth:`constant`.
     """
 
     def __init__(self, assembly):
@@ -78,37 +75,10 @@ class ConstraintTable:
         self.angle_row = np.full(A.n_joints, -1)
         self.slide_row = np.full(A.n_joints, -1)
         for k, j in enumerate(A.joints):
-            pos_p, dir_p = _point_forms(A, j.parent)
-            pos_c, dir_c = _point_forms(A, j.child)
-            delta = [pos_c[0] - pos_p[0], pos_c[1] - pos_p[1]]
-            if j.kind == "prismatic":
-                al = A.joint_axis[k]
-                ca, sa = np.cos(al), np.sin(al)
-                row = self._row()
-                self._bilinear(row, delta, dir_p, np.array([[sa, ca], [-ca, sa]]))   # J^T R(axis)
-                if j.driven:
-                    row = self._row()
-                    self.slide_row[k] = row
-                    self._bilinear(row, delta, dir_p, np.array([[ca, -sa], [sa, ca]]))  # R(axis)
-                    self.const.append((row, -1.0, LINEAR, k))
-            else:
-                for i in range(2):
-                    row = self._row()
-                    self._linear(row, delta[i], 1.0)
-            if j.kind == "revolute" and not j.driven:
-                continue
-            row = self._row()
-            self.angle_row[k] = row
-            if j.driven and j.kind == "revolute":
-                for a, b, coef, mode in ((0, 0, -1.0, SIN), (0, 1, 1.0, COS), (1, 0, -1.0, COS),
-                                         (1, 1, -1.0, SIN)):
-                    self._bilinear(row, [dir_p[a]], [dir_c[b]], np.array([[coef]]), mode, k)
-            else:
-                q = A.joint_theta0[k]
-                self._bilinear(row, dir_p, dir_c, np.array([[-np.sin(q), np.cos(q)],
-                                                            [-np.cos(q), -np.sin(q)]]))
+            forms = _point_forms(A, j.parent) + _point_forms(A, j.child)
+            j.type.constraint_rows(self, k, j, forms, A.joint_axis[k], A.joint_theta0[k])
         for v in A.body_vertex:
-            row = self._row()
+            row = self.row()
             self.quad += [(row, 4 * v + 2, 4 * v + 2, 1.0, CONSTANT, -1),
                           (row, 4 * v + 3, 4 * v + 3, 1.0, CONSTANT, -1)]
             self.const.append((row, -1.0, CONSTANT, -1))
@@ -116,16 +86,22 @@ class ConstraintTable:
         self.quad = _arrays(self.quad, ("row", "i", "k", "coef", "mode", "joint"))
         self.const = _arrays(self.const, ("row", "coef", "mode", "joint"))
 
-    def _row(self):
+    def row(self):
+        """Open a row; returns its number."""
         self.n_rows += 1
         return self.n_rows - 1
 
-    def _linear(self, row, form, coef, mode=CONSTANT, joint=-1):
+    def constant(self, row, coef, mode=CONSTANT, joint=-1):
+        """Add ``coef f`` to the row (f by ``mode`` of joint ``joint``'s drive)."""
+        self.const.append((row, coef, mode, joint))
+
+    def linear(self, row, form, coef, mode=CONSTANT, joint=-1):
+        """Add ``coef f form`` (a linear form) to the row."""
         self.lin += [(row, c, coef * a, mode, joint) for c, a in form.terms]
         if form.const:
             self.const.append((row, coef * form.const, mode, joint))
 
-    def _bilinear(self, row, left, right, M, mode=CONSTANT, joint=-1):
+    def bilinear(self, row, left, right, M, mode=CONSTANT, joint=-1):
         """Add ``sum_ab left_a M_ab right_b`` (linear forms) to the row."""
         for a, fa in enumerate(left):
             for b, fb in enumerate(right):
@@ -134,8 +110,8 @@ class ConstraintTable:
                     continue
                 self.quad += [(row, i, k, m * ai * bk, mode, joint)
                               for i, ai in fa.terms for k, bk in fb.terms]
-                self._linear(row, _Form(fa.terms), m * fb.const, mode, joint)
-                self._linear(row, _Form(fb.terms), m * fa.const, mode, joint)
+                self.linear(row, _Form(fa.terms), m * fb.const, mode, joint)
+                self.linear(row, _Form(fb.terms), m * fa.const, mode, joint)
                 if fa.const * fb.const:
                     self.const.append((row, m * fa.const * fb.const, mode, joint))
 
@@ -308,7 +284,7 @@ class DAE(IndexThreeDAE):
         for k, j in enumerate(A.joints):
             if self.table.slide_row[k] >= 0:
                 reaction[k] = -lam[self.table.slide_row[k]]
-            elif self.table.angle_row[k] >= 0 and j.kind != "prismatic":
+            elif self.table.angle_row[k] >= 0 and j.type.coordinate == ANGLE:
                 p = A.point_direction(j.parent, x)
                 c = A.point_direction(j.child, x)
                 reaction[k] = -lam[self.table.angle_row[k]] * np.linalg.norm(p) * np.linalg.norm(c)

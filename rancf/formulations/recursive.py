@@ -14,6 +14,8 @@ The model must be a tree rooted at the ground whose child beams are jointed at t
 import numpy as np
 
 from ..elements import _beam
+from ..joints._codes import (BEAM_POLAR, BEAM_PRISM, BEAM_REV, BODY_POLAR, BODY_PRISM, BODY_REV,
+                             FREE, P_BODY, P_NODE)
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
@@ -24,7 +26,6 @@ class TurnedOver(ArithmeticError):
     is not defined there (``RecursiveKernel.inverted_message`` says which joint)."""
 
 
-FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR, BODY_PRISM = range(7)
 _RATES = {BEAM_REV: (2, 2), BEAM_POLAR: (1, 1), BEAM_PRISM: (2, 1), BODY_REV: (1, 1),
           BODY_POLAR: (0, 0), BODY_PRISM: (1, 0)}   # (free, driven)
 
@@ -39,23 +40,22 @@ def tree_tables(assembly):
                                                       "boff", "nb")}
     first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in A.beams])[:-1]]).astype(int) \
         if nb else np.zeros(0, int)
-    order = []
+    order, constant = [], True
     for item in A.item_order:
         j = int(A.item_parent_joint[item])
         joint = A.joints[j]
         if item < nb:
             first = int(A.beam_first_vertex[item])
-            code = {"revolute": BEAM_POLAR if joint.driven else BEAM_REV, "fixed": BEAM_POLAR,
-                    "prismatic": BEAM_PRISM}[joint.kind]
             vertices = [first + k for k in range(A.beams[item].n_nodes)]
             for k, v in enumerate(vertices[1:], 1):
                 t["code"][v], t["pred"][v], t["nb"][v] = FREE, v - 1, 4
                 t["elem"][v] = first_element[item] + k - 1
         else:
             first = int(A.body_vertex[item - nb])
-            code = {"revolute": BODY_POLAR if joint.driven else BODY_REV, "fixed": BODY_POLAR,
-                    "prismatic": BODY_PRISM}[joint.kind]
             vertices = [first]
+        # Assembly.recursive_reason has refused kinds without maps
+        code, held_constant = joint.type.recursion(P_NODE if item < nb else P_BODY, joint.driven)
+        constant = constant and held_constant
         t["code"][first], t["joint"][first] = code, j
         t["parent"][first] = A.parent_vertex[j]
         t["nb"][first] = _RATES[code][1 if joint.driven else 0]
@@ -64,7 +64,7 @@ def tree_tables(assembly):
     offsets = np.concatenate([[0], np.cumsum(t["nb"][t["order"]])])
     t["boff"][t["order"]] = offsets[:-1]
     t["n_beta"] = int(offsets[-1])
-    t["constant"] = bool(np.all(np.isin(t["code"], (FREE, BEAM_REV))))
+    t["constant"] = constant
     return t
 
 
@@ -250,4 +250,4 @@ def implicit_problem(assembly, y0):
     forces = ForceKernel(assembly)
     nj = max(assembly.n_joints, 1)
     inputs = Inputs(assembly, forces.arrays, np.zeros(nj), np.zeros(nj))
-    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0)
+    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0, tables["constant"])

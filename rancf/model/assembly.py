@@ -7,11 +7,12 @@ rigid bodies; each beam has its own nodes, so a joint between two beams has a no
 The coordinate vector of the whole model is ``x`` (``n_x = 4 n_vertices``) in this order, the
 same for every formulation.
 
-Joints as arrays (index j): the parent and child point kinds (0 ground, 1 beam node, 2 body
-point), vertices and offsets, the joint kind, whether it is driven, its rail angle, its initial
-relative angle ``theta0`` (child orientation minus parent orientation) and its initial coordinate
-``q0`` (the drive's q(0) for a driven joint, theta0 for a revolute or fixed one, 0 m for a
-prismatic one).
+Joints as arrays (index j): the parent and child point kinds (``PointKind`` of
+:mod:`rancf.joints._codes`), vertices and offsets, the primitives of the joint's kind that the
+kernels run (its ``Coordinate`` and ``Direction``, :mod:`rancf.joints.kind`), whether it is
+driven, its rail angle, its initial relative angle ``theta0`` (child orientation minus parent
+orientation) and its initial coordinate ``q0`` (the drive's q(0) for a driven joint, theta0 for
+an angle, 0 m for a slide).
 
 Topology. Following joints from parent to child away from the ground gives a spanning tree
 (joints taken in the order added); the joints it leaves out close loops. ``recursive_reason``
@@ -22,12 +23,6 @@ import numpy as np
 from ..elements import beam as beam_element
 from ..elements import rigid as rigid_element
 from .items import GROUND, NODE
-from .joints import KINDS, PRISMATIC
-
-
-def _wrap(angle):
-    """Angle in (-pi, pi]."""
-    return angle - 2.0 * np.pi * np.ceil((angle - np.pi) / (2.0 * np.pi))
 
 
 class Assembly:
@@ -172,7 +167,8 @@ class Assembly:
         joints = self.joints
         n = len(joints)
         self.n_joints = n
-        self.joint_kind = np.array([KINDS[j.kind] for j in joints], dtype=np.intc)
+        self.joint_coordinate = np.array([j.type.coordinate for j in joints], dtype=np.intc)
+        self.joint_direction = np.array([j.type.direction for j in joints], dtype=np.intc)
         self.joint_driven = np.array([j.driven for j in joints], dtype=np.intc)
         self.joint_axis = np.array([0.0 if j.axis is None else j.axis for j in joints])
         for side in ("parent", "child"):
@@ -188,7 +184,7 @@ class Assembly:
             c = self.point_direction(j.child, x0)
             theta0[k] = np.arctan2(p[0] * c[1] - p[1] * c[0], p @ c)
         self.joint_theta0 = theta0
-        self.joint_q0 = np.where(self.joint_kind == PRISMATIC, 0.0, theta0)
+        self.joint_q0 = np.array([j.type.q0(t0) for j, t0 in zip(joints, theta0)])
 
     def _check_geometry(self):
         """DECISIONS.md 1: joint points coincide; drives start at the initial geometry."""
@@ -203,21 +199,7 @@ class Assembly:
             if not j.driven:
                 continue
             q, _, _ = j.drive_values(0.0)
-            if self.joint_kind[k] == PRISMATIC:
-                if abs(q) > tol:
-                    raise ValueError(f"joint {k} (prismatic): drive q(0) = {q:.6g} m, but the slide "
-                                     "starts at 0 (the joint points coincide)")
-            else:
-                mismatch = abs(_wrap(q - self.joint_theta0[k]))
-                if mismatch > 1e-8:
-                    raise ValueError(f"joint {k} (revolute): drive q(0) = {q:.6g} rad does not match "
-                                     f"the initial relative angle {self.joint_theta0[k]:.6g} rad "
-                                     "(modulo 2 pi) of the child and the parent")
-                self.joint_q0[k] = float(q)
-            if self.joint_kind[k] == PRISMATIC and self.parent_kind[k] == NODE:
-                raise ValueError(f"joint {k}: a driven prismatic joint needs a ground or rigid-body "
-                                 "parent (the slide along a stretching beam tangent is not defined "
-                                 "as a drive)")
+            self.joint_q0[k] = j.type.drive_start(k, j, q, self.joint_theta0[k], tol)
 
     def _loads_arrays(self):
         loads = self.loads
@@ -280,6 +262,10 @@ class Assembly:
                     reason = (f"joint {k} attaches beam {j.child.item.index} at node "
                               f"{j.child.node}; the recursive formulation needs every child beam "
                               "jointed at its start: use formulation='dae'")
+                    break
+                if j.type.recursion(j.child.kind, j.driven) is None:
+                    reason = (f"joint {k} ({j.kind}): {j.type.recursion_reason}; use "
+                              "formulation='dae'")
                     break
         self.recursive_reason = reason
 

@@ -9,9 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import checks
-
-#: Point kinds, as the kernels number them.
-GROUND, NODE, BODY = 0, 1, 2
+from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 
 
 @dataclass(frozen=True, eq=False)

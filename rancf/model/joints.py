@@ -11,11 +11,8 @@ import numbers
 import numpy as np
 
 from .. import checks
+from ..joints import REGISTRY
 from .items import GROUND
-
-#: Joint kinds and their kernel codes.
-KINDS = {"revolute": 0, "prismatic": 1, "fixed": 2}
-REVOLUTE, PRISMATIC, FIXED = 0, 1, 2
 
 
 def _is_real(x):
@@ -33,8 +30,11 @@ class Joint:
     ----------
     index : int
         Its number in the model (the order added).
-    kind : {"revolute", "prismatic", "fixed"}
-        What it holds (:meth:`rancf.Model.add_joint`).
+    kind : str
+        What it holds (:meth:`rancf.Model.add_joint`): a registered kind's name, "revolute",
+        "prismatic" or "fixed" built in.
+    type : rancf.joints.kind.JointKind
+        That kind (its coordinate, checks, constraint rows, recursion maps, drawing).
     parent, child : Point
         The points it joins.
     axis : float or None
@@ -56,12 +56,10 @@ class Joint:
 
     def __init__(self, index, kind, parent, child, axis, drive, effort):
         self.index = index
-        self.kind = checks.choice("kind", kind, KINDS)
+        self.kind = checks.choice("kind", kind, REGISTRY)
+        self.type = REGISTRY[kind]
         self.parent, self.child = parent, child
         self.axis = None if axis is None else checks.real("axis", axis)
-        if axis is not None and kind != "prismatic":
-            raise ValueError(f"axis applies to prismatic joints only, got axis={axis!r} for a "
-                             f"{kind} joint")
         if drive is not None and not callable(drive):
             raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
         if effort is not None and not (callable(effort) or _is_real(effort)):
@@ -69,19 +67,14 @@ class Joint:
                             f"got {effort!r}")
         if effort is not None and _is_real(effort):
             effort = checks.real("effort", effort)
-        if kind == "fixed" and (drive is not None or effort is not None):
-            raise ValueError("a fixed joint takes neither a drive nor an effort (it holds its "
-                             "initial relative pose); use a driven revolute joint instead")
-        if drive is not None and effort is not None:
-            raise ValueError("a driven joint takes no effort (the drive prescribes its motion; "
-                             "its reaction is in the result)")
+        self.drive, self.effort = drive, effort
+        self.type.check(self, REGISTRY)
         if child.kind == GROUND:
             raise ValueError(f"child must be a point of a beam or rigid body, got {child!r} "
                              "(the ground can only be a parent)")
         if parent.item is child.item:
             raise ValueError(f"parent and child must belong to different items, got {parent!r} "
                              f"and {child!r}")
-        self.drive, self.effort = drive, effort
 
     @property
     def driven(self):

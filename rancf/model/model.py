@@ -182,10 +182,11 @@ class Model:
 
         Parameters
         ----------
-        kind : {"revolute", "prismatic", "fixed"}
+        kind : {"revolute", "prismatic", "fixed"} or another registered kind
             Revolute: positions equal, relative angle free. Fixed: relative angle and position
             held at their initial values (a clamp or weld). Prismatic: the child's point slides
-            along the rail through the parent's point, and the relative angle is held.
+            along the rail through the parent's point, and the relative angle is held. The kinds
+            are those of :data:`rancf.joints.REGISTRY` (one module each, :mod:`rancf.joints`).
         parent, child : Point
             The child must be a point of a beam or rigid body.
         axis : float, optional

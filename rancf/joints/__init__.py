@@ -1,0 +1,63 @@
+"""Joint kinds (DESIGN.md section 6): one module per kind, registered here in one line each.
+
+A kind is a :class:`~rancf.joints.kind.JointKind` subclass (its docstring lists what a kind
+provides); :meth:`rancf.Model.add_joint` looks its ``kind`` string up in :data:`REGISTRY`. To add a
+kind, write its module and add ``register(MyKind)`` below (or, for a kind of your own outside
+rancf, call :func:`register` before building models with it).
+"""
+from .fixed import Fixed
+from .kind import JointKind
+from .prismatic import Prismatic
+from .revolute import Revolute
+
+#: The registered kinds by name (instances of their classes).
+REGISTRY = {}
+
+
+def register(kind, registry=None):
+    """Register a joint kind under its ``name``.
+
+    Parameters
+    ----------
+    kind : type
+        A :class:`~rancf.joints.kind.JointKind` subclass with a ``name`` not yet registered.
+    registry : dict, optional
+        Where to register (default :data:`REGISTRY`).
+
+    Returns
+    -------
+    JointKind
+        The instance registered.
+
+    Raises
+    ------
+    TypeError
+        ``kind`` is not a JointKind subclass.
+    ValueError
+        Its name is not a non-empty string, or is taken.
+    """
+    registry = REGISTRY if registry is None else registry
+    if not (isinstance(kind, type) and issubclass(kind, JointKind)):
+        raise TypeError(f"kind must be a JointKind subclass, got {kind!r}")
+    if not isinstance(kind.name, str) or not kind.name:
+        raise ValueError(f"kind.name must be a non-empty string, got {kind.name!r}")
+    if kind.name in registry:
+        raise ValueError(f"kind.name {kind.name!r} is registered already (registered: "
+                         f"{sorted(registry)})")
+    registry[kind.name] = kind()
+    return registry[kind.name]
+
+
+def unregister(name, registry=None):
+    """Remove the kind registered as ``name`` (models built with it keep working)."""
+    registry = REGISTRY if registry is None else registry
+    if name not in registry:
+        raise ValueError(f"name must be a registered kind {sorted(registry)}, got {name!r}")
+    del registry[name]
+
+
+register(Revolute)
+register(Prismatic)
+register(Fixed)
+
+__all__ = ["JointKind", "REGISTRY", "register", "unregister"]

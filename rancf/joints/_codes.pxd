@@ -1,0 +1,41 @@
+# The integer codes the compiled kernels switch on, defined here once (DESIGN.md section 6).
+# The kernels cimport them; Python imports their mirror from rancf.joints._codes (a cpdef enum
+# becomes an IntEnum there), so no table of codes is written anywhere else.
+
+cpdef enum PointKind:
+    # what a joint or load point belongs to (rancf.model.Point.kind)
+    P_GROUND = 0      # a ground point: position g, direction (cos a, sin a)
+    P_NODE = 1        # a beam node [r, r']: position r, direction r'
+    P_BODY = 2        # a rigid-body point d: position r_G + A(d) u, direction u
+
+cpdef enum Position:
+    # how a joint holds the child's point relative to the parent's point
+    COINCIDENT = 0    # r_c = r_a (two constraint rows)
+    ON_RAIL = 1       # r_c on the line through r_a along R(axis) p (one row)
+
+cpdef enum Direction:
+    # how a joint holds the child's direction relative to the parent's
+    DIRECTION_FREE = 0    # free (held only when the joint's angle coordinate is driven)
+    DIRECTION_HELD = 1    # at its initial relative angle (one row)
+
+cpdef enum Coordinate:
+    # what a joint's q is, and so where its effort acts and what its drive prescribes
+    ANGLE = 0         # child orientation minus parent's (rad); effort a moment pair (N m)
+    SLIDE = 1         # (r_c - r_a) . R(axis) p / |p| along the rail (m); effort a force pair (N)
+
+cpdef enum RecursionCode:
+    # how the recursive formulation parametrizes a vertex (rancf/formulations/_recursive.pyx)
+    FREE = 0          # a beam node after the first: its four rates are free
+    BEAM_REV = 1      # first node of a beam on a revolute joint: eta = slope rates (2)
+    BEAM_POLAR = 2    # ... on a fixed or driven revolute joint: eta = s' (1)
+    BEAM_PRISM = 3    # ... on a prismatic joint: eta = (gam', s') or s' if driven
+    BODY_REV = 4      # rigid body on a revolute joint: eta = phi' (1)
+    BODY_POLAR = 5    # ... on a fixed or driven revolute joint: no eta
+    BODY_PRISM = 6    # ... on a prismatic joint: eta = gam', none if driven
+
+cpdef enum TermMode:
+    # the time factor of a DAE constraint term (rancf.formulations.dae.ConstraintTable)
+    CONSTANT = 0      # 1
+    COS = 1           # cos q(t) of the term's driven joint
+    SIN = 2           # sin q(t)
+    LINEAR = 3        # q(t)

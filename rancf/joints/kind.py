@@ -1,0 +1,255 @@
+"""The contract of a joint kind (DESIGN.md section 6, "Joints in the recursion").
+
+A planar joint holds some of the child point's position relative to the parent's point and some
+of the child's direction relative to the parent's. Three primitives (integer codes of
+:mod:`rancf.joints._codes`, the ones the compiled kernels switch on) say which:
+
+``position``
+    ``COINCIDENT`` (``r_c = r_a``, two rows) or ``ON_RAIL`` (``r_c`` on the line through
+    ``r_a`` along the rail ``a = R(axis) p / |p|``, one row).
+``direction``
+    ``DIRECTION_FREE`` or ``DIRECTION_HELD`` (at the initial relative angle ``theta0``).
+``coordinate``
+    ``ANGLE`` (q = child orientation minus parent's, rad; an effort is a moment pair, N m) or
+    ``SLIDE`` (q = ``(r_c - r_a) . a``, m; an effort is a force pair along the rail, N). A drive
+    prescribes the coordinate: a driven angle is held at q(t), a driven slide at q(t).
+
+revolute = coincident + free angle, prismatic = on rail + held angle (coordinate the slide),
+fixed = coincident + held angle. Every kernel of the forces (coordinates, efforts, their Newton
+blocks, powers) and of the DAE runs on these primitives, so a kind that is a new composition of
+them runs on the DAE formulation without an edit outside its module. The recursive formulation
+has maps (chi, eps, bias) only for the built-in compositions: a kind says which of them it is,
+or why it has none.
+"""
+import numpy as np
+
+from ._codes import (ANGLE, COINCIDENT, COS, DIRECTION_FREE, DIRECTION_HELD, LINEAR, ON_RAIL,
+                     P_NODE, SIN, SLIDE)
+
+#: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
+PARAMETERS = ("axis", "drive", "effort")
+
+
+class JointKind:
+    """One kind of joint: subclass it in a module of its own and register it
+    (:func:`rancf.joints.register`).
+
+    A kind provides, as class attributes:
+
+    ``name`` : str
+        What :meth:`rancf.Model.add_joint` takes as ``kind`` (and :attr:`rancf.Joint.kind` is).
+    ``position``, ``direction``, ``coordinate`` : int
+        Its primitives (module docstring; codes of :mod:`rancf.joints._codes`): what the
+        compiled kernels run (joint coordinate, effort, drive, held angle) and what
+        :meth:`constraint_rows` builds by default.
+    ``parameters`` : tuple of str
+        Which of ``"axis"``, ``"drive"``, ``"effort"`` it takes (:meth:`check` refuses the
+        others; ``axis`` is the rail's angle in the parent's frame, rad).
+    ``style`` : dict
+        Matplotlib ``Line2D`` properties of its marker at the child's point
+        (:mod:`rancf.plotting`; a driven joint of any kind is drawn as driven, and an
+        ``ON_RAIL`` kind with its dashed rail).
+    ``recursion_reason`` : str or None
+        Why the recursive formulation cannot run it (None: :meth:`recursion` gives its maps).
+
+    and as methods, each with a default from the primitives:
+
+    :meth:`check` (the parameters given, when the joint is made), :attr:`unit` and
+    :attr:`effort_unit`, :meth:`q0` (the coordinate of the reference geometry),
+    :meth:`drive_start` (a drive's q(0) against the reference geometry), :meth:`constraint_rows`
+    (its rows of the DAE formulation) and :meth:`recursion` (its code in the recursive
+    formulation and whether its maps are constant).
+    """
+
+    name = None
+    position = COINCIDENT
+    direction = DIRECTION_FREE
+    coordinate = ANGLE
+    parameters = ("drive", "effort")
+    style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
+    recursion_reason = "the recursive formulation has no maps for it"
+
+    # --- the joint's parameters -------------------------------------------------------------
+    def check(self, joint, registered):
+        """Refuse what this kind does not take (called when the joint is made).
+
+        Parameters
+        ----------
+        joint : rancf.Joint
+            With ``axis``, ``drive``, ``effort`` already type-checked.
+        registered : dict
+            The registered kinds by name (to name those that take a refused parameter).
+
+        Raises
+        ------
+        ValueError
+            A parameter the kind does not take, or an effort on a driven joint.
+        """
+        if joint.axis is not None and "axis" not in self.parameters:
+            takers = ", ".join(n for n, k in registered.items() if "axis" in k.parameters)
+            raise ValueError(f"axis applies to {takers} joints only, got axis={joint.axis!r} for "
+                             f"a {self.name} joint")
+        for name in ("drive", "effort"):
+            if getattr(joint, name) is not None and name not in self.parameters:
+                raise ValueError(f"a {self.name} joint takes no {name}, got {name}="
+                                 f"{getattr(joint, name)!r}")
+        if joint.drive is not None and joint.effort is not None:
+            raise ValueError("a driven joint takes no effort (the drive prescribes its motion; "
+                             "its reaction is in the result)")
+
+    @property
+    def unit(self):
+        """Unit of q: ``"rad"`` (an angle) or ``"m"`` (a slide)."""
+        return "m" if self.coordinate == SLIDE else "rad"
+
+    @property
+    def effort_unit(self):
+        """Unit of its effort and reaction: ``"N m"`` (an angle) or ``"N"`` (a slide)."""
+        return "N" if self.coordinate == SLIDE else "N m"
+
+    # --- the reference geometry -------------------------------------------------------------
+    def q0(self, theta0):
+        """The coordinate of the reference geometry, where the joint points coincide.
+
+        Parameters
+        ----------
+        theta0 : float
+            Initial relative angle (rad), ``atan2(p x c, p . c)``.
+
+        Returns
+        -------
+        float
+            theta0 (rad) for an angle, 0 m for a slide.
+        """
+        return 0.0 if self.coordinate == SLIDE else float(theta0)
+
+    def drive_start(self, index, joint, q, theta0, tol):
+        """Check a drive's q(0) against the reference geometry; return the joint's q0.
+
+        Parameters
+        ----------
+        index : int
+            The joint's number (for messages).
+        joint : rancf.Joint
+        q : float
+            The drive's q(0) (rad or m).
+        theta0 : float
+            Initial relative angle (rad).
+        tol : float
+            Length tolerance (m).
+
+        Returns
+        -------
+        float
+            q0: the drive's q(0) for an angle (its turn, which theta0 does not know), 0 m for a
+            slide.
+
+        Raises
+        ------
+        ValueError
+            q(0) off the reference geometry (a slide not 0 within ``tol``, an angle not theta0
+            modulo 2 pi within 1e-8 rad), or a driven slide on a beam node (the slide along a
+            stretching tangent is not defined as a drive).
+        """
+        if self.coordinate == SLIDE:
+            if abs(q) > tol:
+                raise ValueError(f"joint {index} ({self.name}): drive q(0) = {q:.6g} m, but the "
+                                 "slide starts at 0 (the joint points coincide)")
+            if joint.parent.kind == P_NODE:
+                raise ValueError(f"joint {index}: a driven {self.name} joint needs a ground or "
+                                 "rigid-body parent (the slide along a stretching beam tangent "
+                                 "is not defined as a drive)")
+            return 0.0
+        mismatch = abs(_wrap(q - theta0))
+        if mismatch > 1e-8:
+            raise ValueError(f"joint {index} ({self.name}): drive q(0) = {q:.6g} rad does not "
+                             f"match the initial relative angle {theta0:.6g} rad (modulo 2 pi) "
+                             "of the child and the parent")
+        return float(q)
+
+    # --- the DAE formulation ----------------------------------------------------------------
+    def constraint_rows(self, table, index, joint, forms, axis, theta0):
+        """Add the joint's rows to the DAE's constraint table.
+
+        Each row is a polynomial of degree two in the coordinates x, built from linear forms
+        (objects with ``terms`` and ``const``, which subtract): the parent's and child's point
+        positions ``r_a``, ``r_c`` and directions p, c. The primitives give:
+
+        * ``COINCIDENT``: ``r_c - r_a = 0`` (two rows);
+        * ``ON_RAIL``: ``(r_c - r_a) x R(axis) p = 0``, and a driven slide
+          ``(r_c - r_a) . R(axis) p - q(t) = 0`` (its row is ``table.slide_row[index]``;
+          |p| = 1 for the ground and bodies that a driven slide takes);
+        * a held direction (``DIRECTION_HELD``, or a driven ``ANGLE``): ``p^T B(q) c =
+          |p| |c| sin(phi_c - phi_p - q) = 0``, ``B(q) = cos q J^T - sin q I``, q the drive's
+          q(t) or theta0 (its row is ``table.angle_row[index]``).
+
+        Parameters
+        ----------
+        table : rancf.formulations.dae.ConstraintTable
+            ``row()`` opens a row; ``linear(row, form, coef, mode, joint)``,
+            ``bilinear(row, left, right, M, mode, joint)`` and ``constant(row, coef, mode,
+            joint)`` add terms, mode one of the codes ``CONSTANT``, ``COS``, ``SIN``,
+            ``LINEAR`` (a factor 1, cos q, sin q, q of the joint's drive).
+        index : int
+            The joint's number.
+        joint : rancf.Joint
+        forms : tuple
+            ``(r_a, p, r_c, c)``, each a list of two linear forms.
+        axis : float
+            The rail's angle in the parent's frame (rad; 0 when not given).
+        theta0 : float
+            Initial relative angle (rad).
+        """
+        pos_p, dir_p, pos_c, dir_c = forms
+        delta = [pos_c[0] - pos_p[0], pos_c[1] - pos_p[1]]
+        if self.position == ON_RAIL:
+            ca, sa = np.cos(axis), np.sin(axis)
+            row = table.row()
+            table.bilinear(row, delta, dir_p, np.array([[sa, ca], [-ca, sa]]))   # J^T R(axis)
+            if joint.driven and self.coordinate == SLIDE:
+                row = table.row()
+                table.slide_row[index] = row
+                table.bilinear(row, delta, dir_p, np.array([[ca, -sa], [sa, ca]]))  # R(axis)
+                table.constant(row, -1.0, LINEAR, index)
+        else:
+            for i in range(2):
+                row = table.row()
+                table.linear(row, delta[i], 1.0)
+        driven_angle = joint.driven and self.coordinate == ANGLE
+        if self.direction != DIRECTION_HELD and not driven_angle:
+            return
+        row = table.row()
+        table.angle_row[index] = row
+        if driven_angle:
+            for a, b, coef, mode in ((0, 0, -1.0, SIN), (0, 1, 1.0, COS), (1, 0, -1.0, COS),
+                                     (1, 1, -1.0, SIN)):
+                table.bilinear(row, [dir_p[a]], [dir_c[b]], np.array([[coef]]), mode, index)
+        else:
+            q = theta0
+            table.bilinear(row, dir_p, dir_c, np.array([[-np.sin(q), np.cos(q)],
+                                                        [-np.cos(q), -np.sin(q)]]))
+
+    # --- the recursive formulation ----------------------------------------------------------
+    def recursion(self, child_kind, driven):
+        """The joint's code in the recursive formulation, and whether its maps are constant.
+
+        Parameters
+        ----------
+        child_kind : int
+            ``P_NODE`` (a beam's first node) or ``P_BODY`` (a rigid body).
+        driven : bool
+
+        Returns
+        -------
+        (int, bool) or None
+            The ``RecursionCode`` of the child's first vertex (its chi, eps, bias and reaction
+            rows of DESIGN.md section 6) and whether chi and eps are constant (a factorization
+            that need not be redone); None when the recursion has no maps for the kind
+            (:attr:`recursion_reason` says why).
+        """
+        return None
+
+
+def _wrap(angle):
+    """Angle in (-pi, pi]."""
+    return angle - 2.0 * np.pi * np.ceil((angle - np.pi) / (2.0 * np.pi))

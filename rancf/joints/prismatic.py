@@ -1,0 +1,26 @@
+"""The prismatic joint: the child's point on the parent's rail, the angle held.
+
+The rail is the line through the parent's point along ``a = R(axis) p / |p|`` (p the parent's
+direction; ``axis`` in rad, default 0: along p). Coordinate q: the slide ``(r_c - r_a) . a`` (m),
+0 in the reference geometry; an effort is a force pair along the rail (N); a drive prescribes
+q(t) (ground or rigid-body parents). The relative angle stays at its initial value. In the
+recursion (DESIGN.md section 6): eta = (gam', lam') for a beam child, gam' for a rigid body
+(state-dependent maps).
+"""
+from ._codes import BEAM_PRISM, BODY_PRISM, DIRECTION_HELD, ON_RAIL, P_NODE, SLIDE
+from .kind import JointKind
+
+
+class Prismatic(JointKind):
+    """On the rail, held angle, the slide its coordinate (:class:`rancf.joints.kind.JointKind`)."""
+
+    name = "prismatic"
+    position = ON_RAIL
+    direction = DIRECTION_HELD
+    coordinate = SLIDE
+    parameters = ("axis", "drive", "effort")
+    style = dict(marker="D", markersize=6, markerfacecolor="white", markeredgecolor="k")
+    recursion_reason = None
+
+    def recursion(self, child_kind, driven):
+        return (BEAM_PRISM if child_kind == P_NODE else BODY_PRISM), False

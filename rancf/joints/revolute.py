@@ -1,0 +1,28 @@
+"""The revolute joint: the child's point on the parent's, the angle free (a pin).
+
+Coordinate q: the child's orientation minus the parent's (rad), unwrapped; an effort is a
+moment pair (N m, +tau on the child, -tau on the parent); a drive prescribes q(t) and holds the
+angle there. In the recursion (DESIGN.md section 6): a beam child's slope rates are its eta
+(constant chi and eps), a rigid body's angle rate phi'; driven, the polar slope (no rate) of the
+fixed joint.
+"""
+from ._codes import ANGLE, BEAM_POLAR, BEAM_REV, BODY_POLAR, BODY_REV, COINCIDENT, DIRECTION_FREE
+from ._codes import P_NODE
+from .kind import JointKind
+
+
+class Revolute(JointKind):
+    """Coincident points, free angle (:class:`rancf.joints.kind.JointKind`)."""
+
+    name = "revolute"
+    position = COINCIDENT
+    direction = DIRECTION_FREE
+    coordinate = ANGLE
+    parameters = ("drive", "effort")
+    style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
+    recursion_reason = None
+
+    def recursion(self, child_kind, driven):
+        if child_kind == P_NODE:
+            return (BEAM_POLAR, False) if driven else (BEAM_REV, True)
+        return (BODY_POLAR if driven else BODY_REV), False
