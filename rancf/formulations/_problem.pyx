@@ -338,7 +338,8 @@ cdef class PythonProblem(StepProblem):
         return 0
 
     cdef int saddle_solve(self, double* x) except -1:
-        """``[I J^T; J 0] [y; mu] = [r; c]`` is ``mu = (J J^T)^-1 (J r - c)``, ``y = r - J^T mu``."""
+        """W = I: ``[I J^T; J 0] [y; mu] = [r; c]`` is ``mu = (J J^T)^-1 (J r - c)``,
+        ``y = r - J^T mu``; W = M: the factored Newton matrix."""
         cdef int n = self.n, m = self.m
         r, c = _view(x, n), _view(x + n, m)
         if self.saddle is not None:

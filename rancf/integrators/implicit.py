@@ -342,7 +342,8 @@ class Static(Scheme):
     predictor and a step ``h = 1`` (in the unknown only: time does not advance, drives stay
     at their t), a step from an equilibrium ``q_n`` at rest (``v_n = 0``, ``a_n = 0``) has::
 
-        q_{n+1} = q_n + h v_n + h^2 beta a_{n+1} = q_n + a_{n+1},    v_{n+1} = v_n + h gamma a_{n+1} = 0
+        q_{n+1} = q_n + h v_n + h^2 beta a_{n+1} = q_n + a_{n+1}
+        v_{n+1} = v_n + h gamma a_{n+1} = 0
 
     so the unknown ``a_{n+1}`` is the displacement ``q_{n+1} - q_n`` and a Newton increment
     of it is the increment of the coordinates (the loop's ``max |dq| = h^2 beta max |da|``
