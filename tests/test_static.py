@@ -100,3 +100,60 @@ def test_bad_static_arguments_are_named(kwargs, error, match):
     m, b, _ = cantilever(2, 0.01, 8.333e-6)
     with pytest.raises(error, match=match):
         rancf.static(m, **kwargs)
+
+
+def test_driven_joint_is_held_at_its_angle_at_t_0():
+    """Statics holds drives at t = 0 (its load steps do not advance time): a cantilever on a
+    driven pin whose drive turns at 0.5 rad/s sags as the clamped one, P L^3 / (3 EI), and the
+    drive holds the moment of the tip force about the pin."""
+    I = 8.333e-6
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    b = m.add_beam(L, 4, E, RHO, 0.01, I)
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start,
+                      drive=lambda t: (0.5 * t, 0.5, 0.0))
+    P = 1e-3 * E * I / L**2
+    m.add_force(b.end, force=(0.0, -P))
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    tip = eq.position(b.end)[0]
+    assert -tip[1] == pytest.approx(P * L**3 / (3 * E * I), rel=3e-7)
+    assert eq.reaction(pin)[0] == pytest.approx(P * tip[0], rel=1e-8)
+
+
+@pytest.mark.parametrize("formulation", ["recursive", "dae"])
+def test_equilibrium_is_the_limit_of_a_damped_motion(formulation):
+    """A beam on a damped torsion-spring pin under gravity and a tip force, released from its
+    straight reference: backward Euler's motion (mass, Kelvin-Voigt and pin damping, in either
+    formulation) settles on the static equilibrium. The slowest mode, the pin's, is critically
+    damped (c = 2 sqrt(k J), J = m L^2 / 3): after 2 s what is left of the transient is below
+    Newton's tolerances (1e-10 m)."""
+    I, k = 8.333e-6, 2e6
+    J = RHO * 0.01 * L * L**2 / 3
+
+    def model():
+        m = rancf.Model(gravity=(0.0, -9.81), elastic_model="reissner")
+        b = m.add_beam(L, 8, E, RHO, 0.01, I, damping=1e-3)
+        m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start,
+                    effort=lambda t, q, qd: -k * q - 2 * np.sqrt(k * J) * qd)
+        m.add_force(b.end, force=(0.0, -0.3 * E * I / L**2))
+        return m
+    eq = rancf.static(model())
+    assert eq.status == "ok"
+    res = rancf.simulate(model(), 2.0, 0.005, method="backward-euler", formulation=formulation,
+                         output_every=400)
+    assert res.status == "ok"
+    np.testing.assert_allclose(res.nodes[-1], eq.nodes[0], rtol=0, atol=1e-9)
+    assert np.abs(eq.nodes[0] - res.nodes[0]).max() > 0.1        # the load moved it
+
+
+def test_mechanism_is_reported():
+    """A pinned rigid body under a sideways load has no equilibrium near its reference: the
+    stiffness matrix is singular (docs/user_guide/statics.rst), the run fails at the first load
+    step and keeps the reference configuration."""
+    m = rancf.Model(gravity=(9.81, 0.0))
+    r = m.add_rigid_body(2.0, 0.1, position=(0.0, -0.5), angle=-np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
+    eq = rancf.static(m)
+    assert eq.status == "failed" and "load step 1 of 10" in eq.message
+    assert "mechanism" in eq.message and eq.extra["load_factor"][0] == 0.0
+    np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)

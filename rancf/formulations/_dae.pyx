@@ -170,7 +170,6 @@ cdef class DAEKernel(StepProblem):
     cdef object inputs
     cdef ModelData* md
     cdef readonly bint timed, effort_timed, rheonomic
-    cdef readonly object projection
     cdef int n_lin, n_quad, n_const, n_g, n_el, n_body, n_fdx, n_fdv
     cdef int[::1] lin_row, lin_col, lin_mode, lin_joint
     cdef int[::1] quad_row, quad_i, quad_k, quad_mode, quad_joint
@@ -443,7 +442,7 @@ cdef class DAEKernel(StepProblem):
                 out[self.g_rows[k]] += 2.0 * self.gvals[k] * v[self.g_cols[k]]
         return 0
 
-    cdef int _velocity_bias(self, const double* q, double t, double* out) except -1:
+    cdef int velocity_bias(self, const double* q, double t, double* out) except -1:
         self._at(t)
         self._phi(q, 1, out)
         return 0
@@ -544,7 +543,7 @@ cdef class DAEKernel(StepProblem):
         self._joints(q, v, t)
         powers(self.md, q, v, &self.qd_j[0], &self.scratch[0], p)
         if self.rheonomic and self.m:
-            self._velocity_bias(q, t, &self.Fp[0])
+            self.velocity_bias(q, t, &self.Fp[0])
             for k in range(self.m):
                 p[0] += lam[k] * self.Fp[k]
         return 0
@@ -560,7 +559,7 @@ cdef class DAEKernel(StepProblem):
         out[0] = 0.0
         for i in range(self.m):
             out[0] = max(out[0], fabs(r[i]))
-        self._velocity_bias(q, t, r)
+        self.velocity_bias(q, t, r)
         self._jacobian(q, 0)
         self._rate(v, r)
         out[1] = 0.0
@@ -574,8 +573,9 @@ cdef class DAEKernel(StepProblem):
             out[2] = max(out[2], fabs(r[i]))
         return 0
 
-    cdef int _saddle(self, const double* q, double t, bint mass) except -1:
-        """Factor [W Phi_x^T; Phi_x 0] at q (W = M, or I) into the projection's factors."""
+    cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
+        """Factor [W Phi_x^T; Phi_x 0] at q (W = M, or I) into the projection's factors (the
+        projection is :meth:`StepProblem.project`)."""
         cdef int i
         cdef double* val = &self.values[0]
         cdef double[::1] zero = np.zeros(max(self.m, 1))
@@ -586,57 +586,8 @@ cdef class DAEKernel(StepProblem):
         self.lu_proj.factor(val)
         return 0
 
-    cdef int project(self, double* q, double* v, double* a, double t) except -1:
-        """Paper eq. 15-17: q onto Phi = 0 by Gauss-Newton steps, each the least (Euclidean)
-        change ``[I Phi_x^T; Phi_x 0] [dq; mu] = [0; -Phi]``; then v onto Phi_x v + Phi_t = 0
-        and a onto Phi_x a + xi = 0 as the least change in the Euclidean metric, or with
-        ``projection="mass"`` in the kinetic-energy metric (``[W Phi_x^T; Phi_x 0] [v'; mu] =
-        [W v; -Phi_t]``, W = M)."""
-        cdef int it, i, n = self.n, m = self.m
-        cdef double worst, scale
-        cdef double[::1] x = np.zeros(n + m)
-        cdef bint mass = self.projection == "mass"
-        if not self.projection or not m:
-            return 0
-        for it in range(10):
-            self.constraint(q, t, &x[n])
-            worst, scale = 0.0, 1.0
-            for i in range(m):
-                worst = max(worst, fabs(x[n + i]))
-            for i in range(n):
-                scale = max(scale, 1.0 + fabs(q[i]))
-            if worst <= 1e-15 * scale:
-                break
-            self._saddle(q, t, False)
-            for i in range(n):
-                x[i] = 0.0
-            for i in range(m):
-                x[n + i] = -x[n + i]
-            self.lu_proj.solve(&x[0])
-            for i in range(n):
-                q[i] += x[i]
-        self._saddle(q, t, mass)
-        # v: [W v'; mu] = [W v; -Phi_t]
-        if mass:
-            mass_times(self.md, v, &x[0])
-        else:
-            memcpy(&x[0], v, n * sizeof(double))
-        self._velocity_bias(q, t, &x[n])
-        for i in range(m):
-            x[n + i] = -x[n + i]
-        self.lu_proj.solve(&x[0])
-        memcpy(v, &x[0], n * sizeof(double))
-        # a: [W a'; mu] = [W a; -xi]
-        if mass:
-            mass_times(self.md, a, &x[0])
-        else:
-            memcpy(&x[0], a, n * sizeof(double))
-        self.acceleration_bias(q, v, t, &x[n])
-        for i in range(m):
-            x[n + i] = -x[n + i]
-        self.lu_proj.solve(&x[0])
-        memcpy(a, &x[0], n * sizeof(double))
-        return 0
+    cdef int saddle_solve(self, double* x) except -1:
+        return self.lu_proj.solve(x)
 
     # --- Python views (the DAE class and the static solver use these) -------------------------
     def py_force(self, q, v, t):

@@ -4,6 +4,8 @@ cdef class StepProblem:
     cdef readonly int n, m
     cdef public double factor_cost
     cdef object _work      # (n,) work array of dynamic_residual, made on first use
+    cdef readonly object projection     # False, "euclidean" or "mass" (see project)
+    cdef object _projection_work        # (n + m,) work array of project, made on first use
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1
     cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
@@ -13,6 +15,7 @@ cdef class StepProblem:
                               double* out) except -1
     cdef int acceleration_bias(self, const double* q, const double* v, double t,
                                double* out) except -1
+    cdef int velocity_bias(self, const double* q, double t, double* out) except -1
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1
@@ -22,4 +25,6 @@ cdef class StepProblem:
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
                         double* out) except -1
     cdef int project(self, double* q, double* v, double* a, double t) except -1
+    cdef int saddle_factor(self, const double* q, double t, bint mass) except -1
+    cdef int saddle_solve(self, double* x) except -1
     cdef int accept(self, const double* q, const double* v, double t) except -1

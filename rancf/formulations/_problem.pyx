@@ -10,8 +10,17 @@ problem's, with the GIL, on NumPy views of the loop's buffers.
 
 Every method returns 0 (``power`` returns 1 when the problem does not track work) or raises.
 :func:`factor_cost` estimates what a factorization costs in Newton iterations.
+
+The projection of paper eq. 15-17 (:meth:`StepProblem.project`) is written once, in the base
+class, over the contract: a problem that projects provides the factorization and solve of the
+saddle-point matrix ``[W Phi_q^T; Phi_q 0]`` (W = I or M) and its velocity bias; the compiled
+DAE by its own LU, :class:`PythonProblem` by the Gram matrix ``Phi_q Phi_q^T`` of its problem
+(:meth:`~rancf.formulations.problem.IndexThreeDAE.gram_solver`) and its Newton matrix.
 """
 import numpy as np
+
+from libc.math cimport fabs
+from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
 from rancf.formulations.problem import IndexThreeDAE
@@ -71,6 +80,10 @@ cdef class StepProblem:
                                double* out) except -1:
         raise NotImplementedError
 
+    cdef int velocity_bias(self, const double* q, double t, double* out) except -1:
+        """out = Phi_t (m), so that ``Phi' = Phi_q v + Phi_t`` (for the projection)."""
+        raise NotImplementedError
+
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
@@ -89,7 +102,72 @@ cdef class StepProblem:
         return 0
 
     cdef int project(self, double* q, double* v, double* a, double t) except -1:
+        """Paper eq. 15-17, when ``projection`` is "euclidean" or "mass": q onto Phi = 0 by
+        Gauss-Newton steps, each the least Euclidean change ``[I Phi_q^T; Phi_q 0] [dq; mu] =
+        [0; -Phi]`` (Phi_q at the current iterate), until ``max |Phi| <= 1e-15 (1 + max |q|)``
+        (at most 10); then v onto ``Phi_q v + Phi_t = 0`` and a onto ``Phi_q a + xi = 0`` as
+        the least change in the metric W, ``[W Phi_q^T; Phi_q 0] [v'; mu] = [W v; -Phi_t]``
+        and ``[W Phi_q^T; Phi_q 0] [a'; mu] = [W a; -xi]``: W = I ("euclidean") or the mass
+        matrix M ("mass", the kinetic-energy metric). q, v, a (n) are changed in place."""
+        cdef int it, i, n = self.n, m = self.m
+        cdef double worst, scale
+        cdef double[::1] work
+        cdef double* x
+        cdef bint mass = self.projection == "mass"
+        if not self.projection or not m:
+            return 0
+        if self._projection_work is None:
+            self._projection_work = np.zeros(n + m)
+        work = self._projection_work
+        x = &work[0]
+        for it in range(10):
+            self.constraint(q, t, x + n)
+            worst, scale = 0.0, 1.0
+            for i in range(m):
+                worst = max(worst, fabs(x[n + i]))
+            for i in range(n):
+                scale = max(scale, 1.0 + fabs(q[i]))
+            if worst <= 1e-15 * scale:
+                break
+            self.saddle_factor(q, t, False)
+            for i in range(n):
+                x[i] = 0.0
+            for i in range(m):
+                x[n + i] = -x[n + i]
+            self.saddle_solve(x)
+            for i in range(n):
+                q[i] += x[i]
+        self.saddle_factor(q, t, mass)
+        # v: [W v'; mu] = [W v; -Phi_t]
+        if mass:
+            self.mass_action(q, t, v, x)
+        else:
+            memcpy(x, v, n * sizeof(double))
+        self.velocity_bias(q, t, x + n)
+        for i in range(m):
+            x[n + i] = -x[n + i]
+        self.saddle_solve(x)
+        memcpy(v, x, n * sizeof(double))
+        # a: [W a'; mu] = [W a; -xi]
+        if mass:
+            self.mass_action(q, t, a, x)
+        else:
+            memcpy(x, a, n * sizeof(double))
+        self.acceleration_bias(q, v, t, x + n)
+        for i in range(m):
+            x[n + i] = -x[n + i]
+        self.saddle_solve(x)
+        memcpy(a, x, n * sizeof(double))
         return 0
+
+    cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
+        """Factor ``[W Phi_q(q, t)^T; Phi_q(q, t) 0]`` (W = M if mass, else I) for
+        :meth:`saddle_solve`, keeping the Newton matrix's factors."""
+        raise NotImplementedError
+
+    cdef int saddle_solve(self, double* x) except -1:
+        """x (n + m) <- the solution of the last :meth:`saddle_factor`'s system."""
+        raise NotImplementedError
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
         """The loop accepted the state (q, v) at t (the start, then every step). A problem
@@ -144,8 +222,8 @@ cdef class PythonProblem(StepProblem):
     """
 
     cdef readonly object problem
-    cdef readonly object projection
     cdef object fac
+    cdef object saddle, J, gram       # the projection's factors (mass) or J and its Gram solver
 
     def __init__(self, problem, projection=False):
         if not isinstance(problem, IndexThreeDAE):
@@ -182,6 +260,11 @@ cdef class PythonProblem(StepProblem):
         if self.m:
             _view(out, self.m)[:] = self.problem.acceleration_bias(_view(q, self.n),
                                                                    _view(v, self.n), t)
+        return 0
+
+    cdef int velocity_bias(self, const double* q, double t, double* out) except -1:
+        if self.m:
+            _view(out, self.m)[:] = self.problem.velocity_bias(_view(q, self.n), t)
         return 0
 
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
@@ -239,29 +322,31 @@ cdef class PythonProblem(StepProblem):
         self.project(&qq[0], &vv[0], &aa[0], t)
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 
-    cdef int project(self, double* q, double* v, double* a, double t) except -1:
-        """Paper eq. 15-17: q onto Phi = 0 (Gauss-Newton, Phi_q frozen at each iterate), then v
-        onto Phi_q v + Phi_t = 0 and a onto Phi_q a + xi = 0, orthogonally in the Euclidean
-        metric or, with ``projection="mass"``, in the kinetic-energy metric."""
+    cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
+        """W = M: the problem's Newton matrix with ``c_m = 1`` alone; W = I: Phi_q and the
+        solver of its Gram matrix (:meth:`saddle_solve` eliminates the first block row)."""
+        cdef int n = self.n
+        qq = _view(q, n)
+        if mass:
+            zero = np.zeros(n)
+            self.saddle = self.problem.newton_matrix(qq, zero, np.zeros(self.m), zero, t, qq, t,
+                                                     1.0, 0.0, 0.0, 0.0, 1.0)
+        else:
+            self.saddle = None
+            self.J = self.problem.constraint_jacobian(qq, t)
+            self.gram = self.problem.gram_solver(self.J)
+        return 0
+
+    cdef int saddle_solve(self, double* x) except -1:
+        """W = I: ``[I J^T; J 0] [y; mu] = [r; c]`` is ``mu = (J J^T)^-1 (J r - c)``,
+        ``y = r - J^T mu``; W = M: the factored Newton matrix."""
         cdef int n = self.n, m = self.m
-        if not self.projection or not self.m:
-            return 0
-        p = self.problem
-        qq, vv, aa = _view(q, n), _view(v, n), _view(a, n)
-        x = qq.copy()
-        for _ in range(10):
-            phi = p.constraint(x, t)
-            J = p.constraint_jacobian(x, t)
-            if np.abs(phi).max() <= 1e-15 * (1.0 + np.abs(x).max()):
-                break
-            x = x - J.T @ p.gram_solver(J)(phi)
-        qq[:] = x
-        if self.projection == "mass":
-            fac = p.newton_matrix(x, np.zeros(n), np.zeros(m), vv, t, x, t, 1.0, 0.0, 0.0, 0.0, 1.0)
-            vv[:] = fac.solve(p.mass_action(x, vv), -p.velocity_bias(x, t))[0]
-            aa[:] = fac.solve(p.mass_action(x, aa), -p.acceleration_bias(x, vv, t))[0]
-            return 0
-        solve = p.gram_solver(J)
-        vv -= J.T @ solve(J @ vv + p.velocity_bias(x, t))
-        aa -= J.T @ solve(J @ aa + p.acceleration_bias(x, vv, t))
+        r, c = _view(x, n), _view(x + n, m)
+        if self.saddle is not None:
+            y, mu = self.saddle.solve(r.copy(), c.copy())
+        else:
+            mu = self.gram(self.J @ r - c)
+            y = r - self.J.T @ mu
+        r[:] = y
+        c[:] = mu
         return 0

@@ -23,11 +23,18 @@ modal pendulum: 9.6 -> 4.0). ``reuse=False`` refactors at every iteration (full 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
 are the loop's own.
+
+Statics (:func:`rancf.static`) is this loop's Newton iteration with the inertia and damping
+coefficients at zero (``static=True``, the coefficients of
+:class:`rancf.integrators.implicit.Static`): a step is a load step, time stays where it
+started (drives held), the unknown ``a_{n+1}`` is the displacement from the last equilibrium
+``q_{n+1} - q_n`` (``h^2 beta = 1``, predictor ``q_n``, velocities zero) and the acceleration
+kept between steps is zero, so that every load step starts Newton at the last equilibrium.
 """
 import numpy as np
 
 from libc.math cimport fabs, isfinite, ceil, log, INFINITY
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
@@ -69,11 +76,14 @@ cdef class Stepper:
         Keep Newton's matrix while the iteration contracts by ``theta`` (default 0.5).
     strategy : optional
         A Python nonlinear solver, ``solve(equations, a, lam) -> (a, lam, iterations)``.
+    static : bool
+        Load steps of statics (module docstring): time does not advance, the acceleration
+        after a step is zero, the failure messages speak of load steps.
     """
 
     cdef StepProblem p
     cdef readonly double am, af, gamma, beta, h, tol, t, theta
-    cdef readonly bint intermediate, bdf1, reuse
+    cdef readonly bint intermediate, bdf1, reuse, static
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
     cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
@@ -86,8 +96,9 @@ cdef class Stepper:
 
     def __init__(self, StepProblem problem, double am, double af, double gamma, double beta,
                  bint intermediate, bint bdf1, double h, double tol, int max_iter, bint reuse,
-                 strategy=None, double theta=0.5):
+                 strategy=None, double theta=0.5, bint static=False):
         self.p = problem
+        self.static = static
         self.n, self.m = problem.n, problem.m
         self.am, self.af, self.gamma, self.beta = am, af, gamma, beta
         self.intermediate, self.bdf1 = intermediate, bdf1
@@ -115,7 +126,7 @@ cdef class Stepper:
         """Predictors and the old-step parts of the step from t to t + h."""
         cdef int i, n = self.n
         cdef double h = self.h, am = self.am, af = self.af
-        self.t1 = self.t + h
+        self.t1 = self.t if self.static else self.t + h
         self.hb, self.hg = h * h * self.beta, h * self.gamma
         for i in range(n):
             if self.bdf1:
@@ -136,9 +147,10 @@ cdef class Stepper:
             self.w, self.c_mq = af, am * self.hb
 
     cdef int _old_residual(self) except -1:
-        """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark)."""
+        """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark, and
+        for statics: a_n = 0, af = 1)."""
         cdef int i, n = self.n
-        if self.intermediate or (self.am == 1.0 and self.af == 1.0):
+        if self.intermediate or (self.am == 1.0 and self.af == 1.0) or self.static:
             for i in range(n):
                 self.r_old[i] = 0.0
             return 0
@@ -191,7 +203,7 @@ cdef class Stepper:
                 r[n + i] /= self.hb
         for i in range(n + m):
             if not isfinite(r[i]):
-                raise StepFailure("diverged", f"non-finite residual at t = {self.t1:.6g} s")
+                raise StepFailure("diverged", f"non-finite residual{self._where()}")
         return 0
 
     cdef int factor(self, const double* a1, const double* lam) except -1:
@@ -236,7 +248,7 @@ cdef class Stepper:
                 self.lam1[i] += x[n + i]
             self.newton_iterations += 1
             if not isfinite(dq):
-                raise StepFailure("diverged", f"non-finite Newton increment at t = {self.t1:.6g} s")
+                raise StepFailure("diverged", f"non-finite Newton increment{self._where()}")
             if dq <= self.tol:
                 return it
             if dq > 1e8:
@@ -254,14 +266,26 @@ cdef class Stepper:
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
 
+    cdef str _where(self):
+        """Where a failure happened, for its message: the time of the step (nothing in
+        statics, whose caller names the load step)."""
+        return "" if self.static else f" at t = {self.t1:.6g} s"
+
     cdef str _factor_failure(self, const double* a1, exc):
         """What a Newton matrix that cannot be factored tells the user: at an iterate that
         moved away from the predicted positions Newton is diverging; at the predicted state
-        itself the model is singular there."""
+        itself the model is singular there (in statics, at the last equilibrium: the
+        stiffness matrix is singular, a mechanism)."""
         cdef double moved = 0.0
         cdef int i
         for i in range(self.n):
             moved = max(moved, self.hb * fabs(a1[i] - self.a[i]))
+        if self.static:
+            return (f"the stiffness matrix could not be factored ({exc}) after Newton's iterate "
+                    f"had moved {moved:.3g} from the last equilibrium: it is diverging, raise "
+                    "load_steps"
+                    if moved > 0.0 else
+                    f"the stiffness matrix is singular ({exc}); is the model a mechanism?")
         why = (f"Newton's iterate had moved {moved:.3g} from the predicted positions: it is "
                "diverging, reduce dt" if moved > 0.0 else
                "at the predicted state: reduce dt, or the model may be a mechanism there")
@@ -272,20 +296,23 @@ cdef class Stepper:
         iteration that contracted (by a mean rate of the attempt below 0.9 per iteration) asks
         for more iterations (how many it would take at that rate) or a smaller step, one that
         did not for a smaller step; the problem may add its own advice
-        (``StepProblem.newton_advice``)."""
+        (``StepProblem.newton_advice``). In statics the step is a load step, made smaller by
+        more load steps."""
+        step, smaller = ("load step", "raise load_steps") if self.static else ("step", "reduce dt")
         if self._rate == INFINITY:
             within = "diverging"
-            how = "its increment exceeded 1e8: the step is too large for this model, reduce dt"
+            how = f"its increment exceeded 1e8: the {step} is too large for this model, {smaller}"
         elif self._rate < 0.9 and self._last_dq > 0.0:
             within = f"{self.max_iter} iterations"
             more = int(ceil(log(self.tol / self._last_dq) / log(self._rate)))
             how = (f"contracting by {self._rate:.2f} per iteration (about {more} more would "
-                   "reach the tolerance): raise max_iter, or reduce dt")
+                   f"reach the tolerance): raise max_iter, or {smaller}")
         else:
             within = f"{self.max_iter} iterations"
-            how = "not contracting: the step is too large for this model's nonlinearity, reduce dt"
+            how = (f"not contracting: the {step} is too large for this model's nonlinearity, "
+                   f"{smaller}")
         extra = self.p.newton_advice()
-        return (f"Newton did not converge at t = {self.t1:.6g} s ({within}, last |dq| = "
+        return (f"Newton did not converge{self._where()} ({within}, last |dq| = "
                 f"{self._last_dq:.3g}, tolerance {self.tol:.3g}): {how}"
                 + (f"; {extra}" if extra else ""))
 
@@ -315,11 +342,15 @@ cdef class Stepper:
         self._point(&self.a1[0])
         self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
-            raise StepFailure("diverged", f"state exceeded 1e+08 at t = {self.t1:.6g} s")
+            raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
-        memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
+        if self.static:
+            # a1 was the displacement; at an equilibrium the acceleration is zero
+            memset(&self.a[0], 0, n * sizeof(double))
+        else:
+            memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
         self.steps += 1
@@ -350,6 +381,23 @@ cdef class Stepper:
         np.asarray(self.a)[:] = np.asarray(self.x)[:n]
         np.asarray(self.lam)[:m] = np.asarray(self.x)[n:]
         self.factored = False       # the mass matrix is not the step's Newton matrix
+
+    def start_at_rest(self, double t0, q0):
+        """Set the state at t0 to q0 at rest: zero velocities, accelerations and multipliers
+        (the start of statics, where Newton finds the multipliers with the coordinates)."""
+        self.t = t0
+        np.asarray(self.q)[:] = q0
+        np.asarray(self.v)[:] = 0.0
+        np.asarray(self.a)[:] = 0.0
+        np.asarray(self.lam)[:] = 0.0
+        self.p.accept(&self.q[0], &self.v[0], t0)
+        self.factored = False
+
+    def advance(self):
+        """One step (a load step in statics) from Python; returns Newton's iterations, or
+        raises :class:`~rancf.formulations.problem.StepFailure` leaving the state at the last
+        accepted step."""
+        return self.step()
 
     def state(self):
         """(t, q, v, a, lam) copies of the current state."""

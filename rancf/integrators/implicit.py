@@ -97,6 +97,7 @@ __all__ = [
     "GeneralizedAlpha",
     "GeneralizedAlphaS",
     "BackwardEuler",
+    "Static",
     "METHODS",
     "JACOBIANS",
     "ImplicitSolution",
@@ -188,6 +189,7 @@ class Scheme:
     beta = 0.25
     intermediate = False
     bdf1 = False
+    static = False
 
     def __init__(self, **parameters):
         self._set_parameters(**parameters)
@@ -330,6 +332,50 @@ class BackwardEuler(Scheme):
     gamma = 1.0
     beta = 1.0
     bdf1 = True
+
+
+class Static(Scheme):
+    """Statics as a scheme of the loop: a load step is a step whose inertia and damping
+    coefficients are zero (:func:`rancf.static` runs it, one step per load factor).
+
+    With ``alpha_m = 0``, ``alpha_f = 1``, ``gamma = 0``, ``beta = 1``, backward Euler's
+    predictor and a step ``h = 1`` (in the unknown only: time does not advance, drives stay
+    at their t), a step from an equilibrium ``q_n`` at rest (``v_n = 0``, ``a_n = 0``) has::
+
+        q_{n+1} = q_n + h v_n + h^2 beta a_{n+1} = q_n + a_{n+1}
+        v_{n+1} = v_n + h gamma a_{n+1} = 0
+
+    so the unknown ``a_{n+1}`` is the displacement ``q_{n+1} - q_n`` and a Newton increment
+    of it is the increment of the coordinates (the loop's ``max |dq| = h^2 beta max |da|``
+    test is ``max |dq| <= tol``). The equation of the step is the equilibrium
+    (``c_m = c_mq = c_c = 0``, ``c_k = 1``, ``w = 1`` in the Newton matrix)::
+
+        -F(q_{n+1}, 0, t) + Phi_q(q_{n+1}, t)^T lambda = 0,    Phi(q_{n+1}, t) = 0
+
+    with the Newton matrix ``[[K + d(Phi_q^T lambda)/dq, Phi_q^T], [Phi_q, 0]]``. The loop,
+    told ``static=True``, keeps t, sets the acceleration to zero after each step (each load
+    step starts Newton at the last equilibrium) and words its failures for load steps. Not a
+    method of :func:`integrate`.
+
+    Parameters
+    ----------
+    **parameters
+        None: the scheme takes no parameter.
+
+    Examples
+    --------
+    >>> s = rancf.implicit.Static()
+    >>> s.alpha_m, s.alpha_f, s.gamma, s.beta, s.bdf1, s.static
+    (0.0, 1.0, 0.0, 1.0, True, True)
+    """
+
+    name = "static"
+    alpha_m = 0.0
+    alpha_f = 1.0
+    gamma = 0.0
+    beta = 1.0
+    bdf1 = True
+    static = True
 
 
 METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, GeneralizedAlphaS,

@@ -10,6 +10,13 @@ efforts) scaled by the load factor s::
 are solved by Newton's method for ``s = 1/n, 2/n, ..., 1`` (``n = load_steps``), each load step
 starting from the last equilibrium (the force kernels scale the applied forces by s). The Newton matrix is the DAE's with ``c_k = 1``:
 ``[[K + d(Phi_x^T lambda)/dx, Phi_x^T], [Phi_x, 0]]``.
+
+Newton's iterations are those of the implicit stepping loop (``rancf/integrators/_implicit.pyx``)
+with the coefficients of :class:`rancf.integrators.implicit.Static`: a load step is a step of the
+loop with zero inertia and damping, whose unknown is the displacement from the last equilibrium,
+``x_k = x_{k-1} + a`` (``h^2 beta = 1``, zero velocities), so Newton's increment of ``a`` is
+that of x; its matrix is refactored at every iteration (full Newton); this module steps the load
+factor between the loop's steps.
 """
 import time
 
@@ -17,8 +24,11 @@ import numpy as np
 
 from .. import checks
 from ..formulations.dae import DAE
+from ..formulations.problem import StepFailure
 from ..model.model import Model
 from ..result import Result
+from ._implicit import Stepper
+from .implicit import Static
 
 
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):
@@ -78,40 +88,26 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     start = time.perf_counter()
     x, _ = dae.initial_state()
     v = np.zeros(A.n_x)
-    lam = np.zeros(dae.n_constraints)
-    scale = tol * A.size
+    scheme = Static()
+    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                      scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
+                      static=scheme.static)
+    stepper.start_at_rest(0.0, x)
     status, message, reached, iterations = "ok", "", 0.0, []
     for k in range(1, load_steps + 1):
         s = k / load_steps
-        x_k, lam_k = x.copy(), lam.copy()
         dae.kernel.set_load_factor(s)
-        for it in range(1, max_iter + 1):
-            R = -dae.force(x_k, v, 0.0)
-            if dae.n_constraints:
-                R += dae.constraint_jacobian(x_k, 0.0).T @ lam_k
-            try:
-                fac = dae.newton_matrix(x_k, v, lam_k, v, 0.0, x_k, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
-                dx, dl = fac.solve(-R, -dae.constraint(x_k, 0.0))
-            except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
-                dx = np.full(A.n_x, np.nan)
-                message = f"the stiffness matrix is singular ({exc}); is the model a mechanism?"
-            if not np.all(np.isfinite(dx)):
-                break
-            x_k += dx
-            lam_k += dl
-            if np.abs(dx).max() <= scale:
-                break
-        else:
-            it = max_iter + 1
-        if it > max_iter or not np.all(np.isfinite(x_k)):
+        try:
+            iterations.append(stepper.advance())
+        except StepFailure as exc:
             status = "failed"
-            why = message or f"Newton did not converge in {max_iter} iterations"
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {why}; the result "
-                       f"is the equilibrium at load factor {reached:.4g}; raise load_steps")
+            # the loop's message says what to change, except for a divergence it only detected
+            advice = "; raise load_steps" if exc.status == "diverged" else ""
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
+                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
             break
-        x, lam, reached = x_k, lam_k, s
-        dae.accept(x, v, 0.0)
-        iterations.append(it)
+        reached = s
+    _, x, _, _, lam = stepper.state()
     dae.kernel.set_load_factor(reached)
     seen = dae.observe(x, v, 0.0, lam)
     return Result(model, [0.0], x[None], v[None], seen["joint_q"][None], seen["joint_qd"][None],
