@@ -169,6 +169,8 @@ cdef class DAEKernel(StepProblem):
     difference pattern and the projection mode.
     """
 
+    formulation = "dae"
+
     cdef ForceKernel forces
     cdef object inputs
     cdef ModelData* md

@@ -1,6 +1,7 @@
 # O(n) kernels of the recursive formulation on trees (see rancf/formulations/_recursive.pyx).
 
 from rancf.formulations._forces cimport ModelData
+from rancf.formulations._problem cimport ODEProblem
 
 cdef enum:
     FREE = 0          # a beam node after the first: its four rates are free
@@ -71,10 +72,15 @@ cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
 cdef double drive_power(Tree* d) noexcept nogil
 cdef void bind_factors(Tree* d, dict a) except *
 
-cdef class RecursiveKernel:
+cdef class RecursiveKernel(ODEProblem):
     cdef Tree data
     cdef ModelData model
     cdef readonly dict arrays
-    cdef readonly int n_y, n_beta, n_x
+    cdef readonly int n_beta, n_x
     cdef readonly object inputs
+    cdef public object owner
     cdef void _bind(self)
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
+    cdef int check(self, const double* y, double bound) noexcept nogil
+    cdef void accept(self) noexcept nogil
+    cdef void keep_branch(self, double* out) noexcept nogil

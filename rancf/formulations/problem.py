@@ -363,7 +363,7 @@ class IndexThreeDAE:
     def power(self, q, v, t, lam):
         """Power of the external forces and drives, and the dissipated power.
 
-        The loop integrates them (trapezoidal rule) into :class:`ImplicitSolution`'s ``work``
+        The loop integrates them (trapezoidal rule) into :class:`~rancf.integrators.solution.Solution`'s ``work``
         and ``dissipated``.
 
         Parameters

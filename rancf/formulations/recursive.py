@@ -11,6 +11,9 @@ copy in x. ``y' = [V, beta', P_ext, P_diss]``.
 The model must be a tree rooted at the ground whose child beams are jointed at their start
 (:attr:`rancf.model.Assembly.recursive_reason`); closed loops need ``formulation="dae"``.
 """
+import collections
+import threading
+
 import numpy as np
 
 from ..elements import _beam
@@ -18,10 +21,6 @@ from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
 from .inputs import Inputs
-
-class TurnedOver(ArithmeticError):
-    """A held slope turned over (its polar length s <= 0) at the state evaluated: the motion
-    is not defined there (``RecursiveKernel.inverted_message`` says which joint)."""
 
 
 FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR, BODY_PRISM = range(7)
@@ -72,8 +71,10 @@ class Recursive:
     """A model in the recursive formulation (see the module docstring).
 
     Built once per model and cached (:func:`of`). Attributes: ``assembly``, ``kernel``
-    (:class:`rancf.formulations._recursive.RecursiveKernel`), ``n_dof`` (generalized
-    velocities), ``n_y`` (state size), ``tables`` (:func:`tree_tables`).
+    (:class:`rancf.formulations._recursive.RecursiveKernel`, the formulation's
+    :class:`~rancf.formulations._problem.ODEProblem`, whose ``observe`` and ``stiffness`` are
+    this object's), ``n_dof`` (generalized velocities), ``n_y`` (state size), ``tables``
+    (:func:`tree_tables`).
     """
 
     def __init__(self, assembly):
@@ -83,6 +84,7 @@ class Recursive:
         arrays = self.kernel.arrays
         self.inputs = Inputs(assembly, arrays, arrays["q"], arrays["qd"])
         self.kernel.set_inputs(self.inputs)
+        self.kernel.owner = self
         self.n_x, self.n_dof, self.n_y = assembly.n_x, self.tables["n_beta"], self.kernel.n_y
         if self.tables["constant"]:
             y = np.concatenate([assembly.x0, np.zeros(self.n_dof + 2)])
@@ -150,16 +152,10 @@ class Recursive:
 
     # --- evaluations --------------------------------------------------------------------------
     def derivative(self, t, y):
-        """``y'`` (n_y,) at (t, y)."""
-        ydot = np.empty(self.n_y)
-        status = self.kernel.rhs(t, np.ascontiguousarray(y, dtype=float), ydot)
-        if status == 3:
-            raise ArithmeticError("the generalized mass matrix is singular at this state")
-        if status == 5:
-            raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
-        if status == 7:
-            raise TurnedOver(self.kernel.inverted_message(t))
-        return ydot
+        """``y'`` (n_y,) at (t, y) (:meth:`ODEProblem.derivative
+        <rancf.formulations._problem.ODEProblem.derivative>`, which raises on a singular mass,
+        an input function that raised or a held slope turned over)."""
+        return self.kernel.derivative(t, np.ascontiguousarray(y, dtype=float))
 
     def accelerations(self, t, y):
         """Node accelerations (n_x,) at (t, y): the second derivative of the coordinates."""
@@ -176,6 +172,21 @@ class Recursive:
         k, nj = self.kernel.arrays, self.assembly.n_joints
         reaction, _ = self.kernel.reactions()
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
+
+    def observe(self, t, y, branch=None):
+        """The model-level arrays of the state y at t, as the integrators keep them at an output
+        (:meth:`rancf.formulations._problem.ODEProblem.observe`): :meth:`outputs` as ``nodes``,
+        ``velocities``, ``joint_q``, ``joint_qd``, ``reactions``, the integrated ``work`` and
+        ``dissipated`` energy (J) and the generalized velocities ``beta``."""
+        nodes, velocities, joint_q, joint_qd, reactions = self.outputs(t, y, branch)
+        return {"nodes": nodes, "velocities": velocities, "joint_q": joint_q,
+                "joint_qd": joint_qd, "reactions": reactions, "work": y[-2],
+                "dissipated": y[-1], "beta": y[self.n_x:self.n_x + self.n_dof]}
+
+    def stiffness(self, y):
+        """The rates an explicit step must resolve at the state y, in words
+        (:func:`rates_in_words` of :meth:`highest_frequency` and :meth:`highest_decay_rate`)."""
+        return rates_in_words(self.highest_frequency(y), self.highest_decay_rate(y))
 
     def highest_frequency(self, y, iterations=40):
         """A lower bound of the highest natural frequency (rad/s) linearised at the state y:
@@ -233,12 +244,40 @@ class Recursive:
             x = -out / np.abs(out).max()
         return float(best)
 
+def rates_in_words(omega, decay):
+    """The rates an explicit step must resolve, in words: the highest natural frequency omega
+    (rad/s) and the fastest decay rate of the element damping (1/s, 0 without damping)."""
+    words = f"highest natural frequency >= {omega:.4g} rad/s"
+    if decay:
+        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
+                  "damping time c)")
+    return words
+
+
+#: How many assemblies' :class:`Recursive` are kept (:func:`of`).
+CACHE_SIZE = 4
+_cache = collections.OrderedDict()
+_cache_lock = threading.Lock()
+
+
 def of(assembly):
-    """The cached :class:`Recursive` of an assembly."""
-    cache = assembly.__dict__.setdefault("_formulations", {})
-    if "recursive" not in cache:
-        cache["recursive"] = Recursive(assembly)
-    return cache["recursive"]
+    """The :class:`Recursive` of an assembly, kept for the last :data:`CACHE_SIZE` assemblies
+    asked for (a run after a run of the same model reuses its kernels and factorization).
+
+    The cache is this module's, not the assembly's: the model layer holds no formulation, and a
+    model that has run pickles as it is. It is not a weak-key dictionary: a Recursive reaches
+    its assembly (through its joints' items and their model), so a weak key would never die.
+    """
+    # keyed by id: an entry holds its assembly, so no other object can take that id meanwhile
+    key = id(assembly)
+    with _cache_lock:
+        rec = _cache.get(key)
+        if rec is None:
+            rec = _cache[key] = Recursive(assembly)
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+        _cache.move_to_end(key)
+    return rec
 
 
 def implicit_problem(assembly, y0):
