@@ -311,7 +311,8 @@ cdef class ODEProblem:
 
     Python level: :meth:`derivative` (raising on a failed evaluation, for SciPy's solvers),
     :meth:`check_state`, :meth:`branch`, :meth:`failure`, :meth:`stiffness` and
-    :meth:`observe`. ``formulation`` names the formulation ("" here).
+    :meth:`observe`. ``formulation`` names the formulation ("" here). This base has no
+    equations: its ``rate`` fails (status 3) and its ``observe`` raises.
     """
 
     formulation = ""

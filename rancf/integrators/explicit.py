@@ -95,9 +95,9 @@ SCHEMES = {"rk4": RK4, "dopri5": DormandPrince54}
 
 #: SciPy's solvers, as ``method="scipy:<name>"``.
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
+#: The compiled loop's own statuses (the right-hand side's, 3, 5 and 7, the problem words).
 _STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
-           2: ("diverged", "a node left the displacement bound"),
-           3: ("failed", "the generalized mass became singular")}
+           2: ("diverged", "a node left the displacement bound")}
 
 
 def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False):
@@ -158,7 +158,7 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
         message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
                    f"are too stiff for an explicit method{rates}; use an implicit method (e.g. "
                    "'generalized-alpha', which damps what it cannot resolve)")
-    elif code in (5, 7):
+    elif code in (3, 5, 7):
         status, message = "failed", problem.failure(code, t)
     elif code == 6:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"

@@ -528,8 +528,9 @@ class Result:
 
         The arrays, energies, status, message, counters and ``extra`` are stored, so that
         :func:`rancf.load` reads them back without the model (the model itself is not stored:
-        drives and efforts are Python functions), and the model's layout (:func:`rancf.results.files.layout`),
-        so that it loads only onto a model of the same items and joints.
+        drives and efforts are Python functions), and the model's layout
+        (:func:`rancf.results.files.layout`), so that it loads only onto a model of the same
+        items and joints.
 
         Parameters
         ----------
