@@ -309,6 +309,8 @@ cdef class ODEProblem:
         Copies the branch (``n_branch`` numbers) into ``out``, kept beside each output so that
         :meth:`observe` reads the angles on the branch they had.
 
+    The loop calls :meth:`observe` once, after the run, on all the outputs.
+
     Python level: :meth:`derivative` (raising on a failed evaluation, for SciPy's solvers),
     :meth:`check_state`, :meth:`branch`, :meth:`failure`, :meth:`stiffness` and
     :meth:`observe`. ``formulation`` names the formulation ("" here). This base has no
@@ -382,9 +384,10 @@ cdef class ODEProblem:
         """The rates an explicit step must resolve at the state y, in words ("" if unknown)."""
         return ""
 
-    def observe(self, double t, y, branch=None):
-        """What the model makes of the state y at t: a dict of model-level arrays (``nodes``,
-        ``velocities``, ``joint_q``, ``joint_qd``, ``reactions``) and formulation-specific
-        ones. ``branch`` (from :meth:`branch` or the loop) picks the branch of the joint angles;
-        None continues from the last call's."""
+    def observe(self, t, Y, branches):
+        """What the model makes of the states Y (n_out, n_y) at the times t (n_out,): a dict of
+        model-level arrays with n_out rows (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
+        ``reactions``, ``work``, ``dissipated``) and formulation-specific ones.
+        ``branches[i]`` (a row kept by the loop, or from :meth:`branch`) picks the branch of the
+        joint angles at output i; None continues from output i - 1's."""
         raise NotImplementedError

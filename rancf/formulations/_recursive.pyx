@@ -983,11 +983,11 @@ cdef class RecursiveKernel(ODEProblem):
         the owning formulation's power iteration)."""
         return "" if self.owner is None else self.owner.stiffness(y)
 
-    def observe(self, double t, y, branch=None):
-        """Node coordinates and velocities, joint coordinates, rates and reactions, and the
-        generalized velocities ``beta`` at the state y and time t (by the owning formulation,
-        :meth:`rancf.formulations.recursive.Recursive.observe`)."""
-        return self.owner.observe(t, y, branch)
+    def observe(self, t, Y, branches):
+        """Node coordinates and velocities, joint coordinates, rates and reactions, work,
+        dissipated energy and the generalized velocities ``beta`` at the outputs (by the owning
+        formulation, :meth:`rancf.formulations.recursive.Recursive.observe`)."""
+        return self.owner.observe(t, Y, branches)
 
     def set_inputs(self, inputs):
         """The object whose ``at_time(t)`` and ``efforts(t)`` write the model's Python inputs

@@ -155,7 +155,7 @@ class Recursive:
         """``y'`` (n_y,) at (t, y) (:meth:`ODEProblem.derivative
         <rancf.formulations._problem.ODEProblem.derivative>`, which raises on a singular mass,
         an input function that raised or a held slope turned over)."""
-        return self.kernel.derivative(t, np.ascontiguousarray(y, dtype=float))
+        return self.kernel.derivative(t, y)
 
     def accelerations(self, t, y):
         """Node accelerations (n_x,) at (t, y): the second derivative of the coordinates."""
@@ -173,15 +173,21 @@ class Recursive:
         reaction, _ = self.kernel.reactions()
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
 
-    def observe(self, t, y, branch=None):
-        """The model-level arrays of the state y at t, as the integrators keep them at an output
-        (:meth:`rancf.formulations._problem.ODEProblem.observe`): :meth:`outputs` as ``nodes``,
-        ``velocities``, ``joint_q``, ``joint_qd``, ``reactions``, the integrated ``work`` and
-        ``dissipated`` energy (J) and the generalized velocities ``beta``."""
-        nodes, velocities, joint_q, joint_qd, reactions = self.outputs(t, y, branch)
-        return {"nodes": nodes, "velocities": velocities, "joint_q": joint_q,
-                "joint_qd": joint_qd, "reactions": reactions, "work": y[-2],
-                "dissipated": y[-1], "beta": y[self.n_x:self.n_x + self.n_dof]}
+    def observe(self, t, Y, branches):
+        """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
+        integrators keep them (:meth:`rancf.formulations._problem.ODEProblem.observe`):
+        :meth:`outputs` as ``nodes``, ``velocities`` (n_out, n_x), ``joint_q``, ``joint_qd``,
+        ``reactions`` (n_out, n_joints), the integrated ``work`` and ``dissipated`` energy (J)
+        and the generalized velocities ``beta`` (n_out, n_dof). ``branches[i]`` picks the
+        branch of the joint angles at output i (None: from output i - 1's)."""
+        n, nj = len(t), self.assembly.n_joints
+        X, V = np.empty((n, self.n_x)), np.empty((n, self.n_x))
+        q, qd, reaction = np.empty((n, nj)), np.empty((n, nj)), np.empty((n, nj))
+        for i in range(n):
+            X[i], V[i], q[i], qd[i], reaction[i] = self.outputs(t[i], Y[i], branches[i])
+        return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
+                "work": Y[:, -2], "dissipated": Y[:, -1],
+                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
 
     def stiffness(self, y):
         """The rates an explicit step must resolve at the state y, in words

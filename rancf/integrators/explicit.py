@@ -20,7 +20,7 @@ import scipy.integrate
 from ..formulations._problem import TurnedOver
 from ..progress import RunProgress
 from . import _explicit
-from .solution import Solution, observed
+from .solution import Solution, split
 
 
 class ExplicitRungeKutta:
@@ -131,8 +131,7 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     run = _run_compiled if method in SCHEMES else _run_scipy
     t, Y, branches, status, message, stats, wall = run(problem, method, y0, t_out, dt, rtol,
                                                        atol, bound, progress)
-    seen = [problem.observe(ti, yi, branch) for ti, yi, branch in zip(t, Y, branches)]
-    model, extra = observed(seen)
+    model, extra = split(problem.observe(t, Y, branches))
     return Solution(t=t, y=Y, status=status, message=message, method=method,
                     formulation=problem.formulation, stats=stats, wall_time=wall, extra=extra,
                     **model)
@@ -183,9 +182,9 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     def fun(t, y):
         reached[0] = max(reached[0], t)
         report.poll(reached[0])
-        # Radau/BDF pass strided Jacobian columns
         try:
-            return problem.derivative(t, np.ascontiguousarray(y, dtype=float))
+            # a contiguous copy of Radau's and BDF's strided Jacobian columns is made there
+            return problem.derivative(t, y)
         except TurnedOver as exc:
             # not defined there: NaN makes the solver reject the step (as DOPRI5's loop does)
             turned.append(str(exc))
@@ -205,7 +204,7 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
                 break
             steps += 1
             # a step that ends diverged keeps none of its outputs
-            code = problem.check_state(np.ascontiguousarray(solver.y, dtype=float), bound)
+            code = problem.check_state(solver.y, bound)
             if code == 1:
                 status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
                 break

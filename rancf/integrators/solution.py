@@ -104,10 +104,14 @@ class Solution:
     extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 
+def split(stacked):
+    """``(model-level arrays, the others)`` of a dict of stacked arrays (:data:`MODEL_ARRAYS`)."""
+    stacked = dict(stacked)
+    return {name: stacked.pop(name) for name in MODEL_ARRAYS if name in stacked}, stacked
+
+
 def observed(records):
-    """The model-level arrays and the extra ones of a list of ``observe`` dicts, one per output,
-    stacked: ``({name: (n_out, ...)} for MODEL_ARRAYS present, {name: (n_out, ...)} others)``."""
+    """:func:`split` of a list of ``observe`` dicts, one per output, stacked along a first axis
+    (n_out, ...)."""
     names = records[0].keys() if records else ()
-    stacked = {name: np.array([r[name] for r in records]) for name in names}
-    model = {name: stacked.pop(name) for name in MODEL_ARRAYS if name in stacked}
-    return model, stacked
+    return split({name: np.array([r[name] for r in records]) for name in names})
