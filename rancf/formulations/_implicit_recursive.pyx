@@ -439,6 +439,7 @@ cdef class RecursiveProblem(StepProblem):
             self._reactions(t)
         return {"nodes": np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
                 "velocities": np.asarray(<double[:self.d.n_x]> self.d.V).copy(),
-                "joint_q": np.asarray(self.q)[:nj].copy(), "joint_qd": np.asarray(self.qd)[:nj].copy(),
+                "joint_q": np.asarray(self.q)[:nj].copy(),
+                "joint_qd": np.asarray(self.qd)[:nj].copy(),
                 "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy(),
                 "beta": np.asarray(vv).copy()}

@@ -1,5 +1,5 @@
-"""The C-level contracts between a formulation and the compiled stepping loops: :class:`StepProblem`
-for the implicit loop, :class:`ODEProblem` for the explicit one.
+"""The C-level contracts between a formulation and the compiled stepping loops:
+:class:`StepProblem` for the implicit loop, :class:`ODEProblem` for the explicit one.
 
 :class:`StepProblem` lists what the loop of :mod:`rancf.integrators.implicit` calls (the index-3
 DAE ``M(q) q'' + Phi_q^T lambda = F(q, q', t)``, ``Phi(q, t) = 0`` of

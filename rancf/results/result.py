@@ -368,7 +368,7 @@ class Result:
             data[name] = self.velocities[:, :, j].ravel()
         return pd.DataFrame(data)
 
-    # --- pictures (rancf.results.plotting; matplotlib is imported on first use) ------------------------
+    # --- pictures (rancf.results.plotting; matplotlib is imported on first use) ----------------
     def plot(self, t=None, ax=None, trace=()):
         """Draw the deformed mechanism at one output time or several, overlaid.
 
