@@ -12,12 +12,11 @@ Quick start::
 """
 from . import elements
 from .integrators import implicit
-from .integrators.static import static
 from .formulations.reduced import reduce
 from .model import Model, pendulum
 from .model.state import State
-from .result import Result, load
-from .simulate import simulate
+from .results import Result, load
+from .simulate import simulate, static
 from .sweep import sweep
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",

@@ -1,35 +1,30 @@
-"""``rancf.simulate``: time integration of a model, dispatched by formulation and method."""
+"""``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its
+integrator run, its Solution made a :class:`rancf.Result` (:func:`rancf.results.result_of`)."""
 import contextlib
 import os
-import time
 
 import numpy as np
-import scipy.integrate
 
 from . import checks
 from .formulations import recursive
 from .formulations.dae import DAE
-from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_result
-from .integrators import _explicit
-from .integrators.explicit import SCHEMES
+from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
+from .integrators import explicit
+from .integrators import static as statics
+from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .model.model import Model
 from .model.state import State
-from .progress import RunProgress
 from .progress import check as check_progress
-from .result import Result
+from .results import result_of
 
 try:
     from threadpoolctl import threadpool_limits
 except ImportError:  # optional: without it BLAS keeps its default thread count
     threadpool_limits = None
 
-SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
 FORMULATIONS = ("auto", "recursive", "dae")
-_STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
-           2: ("diverged", "a node left the displacement bound"),
-           3: ("failed", "the generalized mass became singular")}
 
 
 def output_times(t_end, dt, output_every):
@@ -179,7 +174,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     run, by threadpoolctl; None leaves them as they are: the adaptive step does many small
     dense QR factorizations, which on a shared 2-core machine ran 40 times slower with
     OpenBLAS's default threads competing with other processes); its Result is described by
-    :meth:`~rancf.formulations.reduced.ReducedModel.result`.
+    :meth:`~rancf.formulations.reduced.ReducedModel.solution`.
     The user guide's pages on formulations and integrators say which to choose.
 
     Examples
@@ -249,11 +244,10 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
             if dt > limit:
                 raise ValueError(
                     f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this "
-                    f"model ({_stiffness(omega, decay)} at the initial state); use dt <= "
-                    f"{limit:.3g} s or an adaptive or implicit method")
-        return _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound,
-                             progress)
-    return _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound, progress)
+                    f"model ({recursive.rates_in_words(omega, decay)} at the initial state); "
+                    f"use dt <= {limit:.3g} s or an adaptive or implicit method")
+    return result_of(model, explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol,
+                                               bound, progress))
 
 
 def top_eigenvalue(omega, decay):
@@ -262,126 +256,6 @@ def top_eigenvalue(omega, decay):
     root of ``s^2 + decay s + omega^2 = 0`` (a mode with Kelvin-Voigt damping c has
     ``decay = c omega^2``), ``i omega`` undamped."""
     return -0.5 * decay - np.sqrt(complex(0.25 * decay * decay - omega * omega))
-
-
-def _stiffness(omega, decay):
-    """The rates an explicit step must resolve, in words."""
-    words = f"highest natural frequency >= {omega:.4g} rad/s"
-    if decay:
-        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
-                  "damping time c)")
-    return words
-
-
-def _recursive_result(model, rec, t, Y, Q, method, status, message, stats, wall):
-    """A Result from recursive states Y (n_out, n_y) and the angle branches Q at the outputs
-    (None: unwrap output to output)."""
-    n = len(t)
-    X, V = np.empty((n, rec.n_x)), np.empty((n, rec.n_x))
-    nj = rec.assembly.n_joints
-    q, qd, reaction = np.empty((n, nj)), np.empty((n, nj)), np.empty((n, nj))
-    for i in range(n):
-        X[i], V[i], q[i], qd[i], reaction[i] = rec.outputs(t[i], Y[i], None if Q is None else Q[i])
-    beta = Y[:, rec.n_x:rec.n_x + rec.n_dof]
-    return Result(model, t, X, V, q, qd, reaction, Y[:, -2], Y[:, -1], status=status,
-                  message=message, method=method, formulation="recursive", stats=stats,
-                  extra={"beta": beta}, wall_time=wall)
-
-
-def _run_explicit(model, rec, scheme, method, y0, t_out, dt, rtol, atol, bound, progress):
-    Y = np.empty((len(t_out), rec.n_y))
-    Q = np.empty((len(t_out), max(rec.assembly.n_joints, 1)))
-    report = RunProgress(progress, 0.0, t_out[-1], method)
-    start = time.perf_counter()
-    n_saved, code, t, nfev, n_acc, n_rej = _explicit.integrate(
-        rec.kernel, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
-        scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
-    wall = time.perf_counter() - start
-    report.close(t, n_acc)
-    if code == 4:
-        status = "failed"
-        y = Y[n_saved - 1]
-        message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
-                   f"are too stiff for an explicit method ("
-                   f"{_stiffness(rec.highest_frequency(y), rec.highest_decay_rate(y))} at the "
-                   "last output); use an implicit method (e.g. 'generalized-alpha', which damps "
-                   "what it cannot resolve)")
-    elif code == 5:
-        status, message = "failed", f"an input function raised at t = {t:.6g} s: {rec.inputs.failure()}"
-    elif code == 6:
-        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
-    elif code == 7:
-        status, message = "failed", rec.kernel.inverted_message(t)
-    else:
-        status, why = _STATUS[code]
-        message = f"{why} at t = {t:.6g} s" if code else ""
-    stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
-    return _recursive_result(model, rec, t_out[:n_saved], Y[:n_saved], Q[:n_saved], method,
-                             status, message, stats, wall)
-
-
-def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound, progress):
-    """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
-    failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output."""
-    n_x = rec.n_x
-    report = RunProgress(progress, 0.0, t_out[-1], method, unit="evaluations")
-    reached = [0.0]
-    turned = []
-
-    def fun(t, y):
-        reached[0] = max(reached[0], t)
-        report.poll(reached[0])
-        # Radau/BDF pass strided Jacobian columns
-        try:
-            return rec.derivative(t, np.ascontiguousarray(y, dtype=float))
-        except recursive.TurnedOver as exc:
-            # not defined there: NaN makes the solver reject the step (as DOPRI5's loop does)
-            turned.append(str(exc))
-            return np.full(len(y), np.nan)
-
-    start = time.perf_counter()
-    solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
-                                            first_step=dt)
-    Y, steps = [y0.copy()], 0
-    status, message = "ok", ""
-    try:
-        while solver.status == "running":
-            t_old = solver.t
-            why = solver.step()
-            if solver.status == "failed":
-                status, message = "failed", f"{why} at t = {solver.t:.6g} s"
-                break
-            steps += 1
-            # a step that ends diverged keeps none of its outputs
-            if not np.all(np.isfinite(solver.y)):
-                status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
-                break
-            if not np.abs(solver.y[:n_x].reshape(-1, 4)[:, :2]).max() <= bound:
-                status = "diverged"
-                message = (f"a node left the displacement bound between t = {t_old:.6g} and "
-                           f"{solver.t:.6g} s")
-                break
-            turned.clear()
-            due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
-            if len(due):
-                Y.extend(solver.dense_output()(due).T)
-    except (ArithmeticError, RuntimeError, ValueError) as exc:
-        # a singular mass, an input function, or the solver's own linear algebra meeting the
-        # NaN of a turned-over state (Radau's LU of a differenced Jacobian)
-        status, message = "failed", str(exc)
-    except KeyboardInterrupt:
-        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
-    if status in ("failed", "diverged") and turned:
-        # the steps since the last accepted one met a held slope turned over
-        status, message = "failed", turned[-1]
-    wall = time.perf_counter() - start
-    report.close(reached[0])
-    stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
-             "steps": steps}
-    # SciPy keeps no branch of the angles: unwrap them output to output
-    rec.kernel.arrays["qref"][:rec.assembly.n_joints] = rec.assembly.joint_q0
-    return _recursive_result(model, rec, t_out[:len(Y)], np.array(Y), None, method, status,
-                             message, stats, wall)
 
 
 def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, progress,
@@ -404,21 +278,10 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
         y0 = rec.initial_state(x0, v0)
         problem = recursive.implicit_problem(A, y0)
         q0, qd0 = problem.theta(y0), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
-    sol = integrate(problem, q0, qd0, t_end, dt, method=method, output_every=output_every,
-                    projection=projection, tol=tol, max_iter=max_iter, jacobian=jacobian,
-                    progress=progress, **parameters)
-    if formulation == "dae":
-        nodes, vel = sol.q, sol.v
-    else:
-        nodes, vel = zip(*(problem.state_at(q, v, t) for t, q, v in zip(sol.t, sol.q, sol.v)))
-    extra = {"constraint_violation": sol.violations, "newton_iterations": sol.newton_iterations,
-             "lambda": sol.lam}
-    if formulation == "recursive":
-        extra["beta"] = sol.v
-    return Result(model, sol.t, np.array(nodes), np.array(vel), sol.extra["joint_q"],
-                  sol.extra["joint_qd"], sol.extra["reactions"], sol.work, sol.dissipated,
-                  status=sol.status, message=sol.message, method=method, formulation=formulation,
-                  stats=sol.stats, extra=extra, wall_time=sol.wall_time)
+    return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
+                                      output_every=output_every, projection=projection, tol=tol,
+                                      max_iter=max_iter, jacobian=jacobian, progress=progress,
+                                      **parameters))
 
 
 def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, progress,
@@ -441,7 +304,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, p
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         solver=solver, progress=progress)
-    return reduced.result(sol, dt, solver)
+    return result_of(reduced.model, reduced.solution(sol, dt, solver))
 
 
 def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):
@@ -478,4 +341,54 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     dae.timer = timer = Timer()  # the initial state is not a step
     sol = integrate(dae, x0, v0, t_end, dt, method="backward-euler", output_every=output_every,
                     tol=tol, max_iter=max_iter)
-    return timed_result(model, sol, "dae", timer, {}, {})
+    return result_of(model, timed_solution(sol, timer, {}, {}))
+
+
+def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):
+    """Static equilibrium of ``model`` under all its loads at t = 0.
+
+    Parameters
+    ----------
+    model : Model
+    load_steps : int
+        Number of equal load increments (>= 1); raise it when a step does not converge.
+    tol : float
+        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0).
+    max_iter : int
+        Newton iterations per load step.
+    linear_solver : {"dense", "sparse"}
+
+    Returns
+    -------
+    Result
+        One frame (t = 0) with the equilibrium coordinates, zero velocities, the joint
+        coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
+        the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
+        iterations of each load step. A step that does not converge stops with
+        ``status == "failed"``, a message naming the step, and the last equilibrium found.
+
+    Raises
+    ------
+    TypeError
+        ``model`` is not a :class:`rancf.Model`.
+    ValueError
+        A parameter out of its range, a model that does not assemble.
+
+    Examples
+    --------
+    A cantilever of 2 m under a tip force of fixed direction, ``P L^2 / (E I) = 1``, against
+    the inextensible elastica (tip at ``(1 - 0.056433, -0.301721) L``; the beam's finite axial
+    stiffness accounts for part of the difference):
+
+    >>> E, I, L = 2.07e11, 0.1**4 / 12, 2.0
+    >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    >>> b = m.add_beam(L, 8, E=E, rho=7800.0, A=0.01, I=I)
+    >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    >>> tip = m.add_force(b.end, force=(0.0, -E * I / L**2))
+    >>> res = rancf.static(m, load_steps=10)
+    >>> res.status
+    'ok'
+    >>> bool(np.allclose(res.tip()[0] / L, [1 - 0.056433, -0.301721], rtol=0, atol=1e-4))
+    True
+    """
+    return result_of(model, statics.static(model, load_steps, tol, max_iter, linear_solver))

@@ -20,8 +20,9 @@ import rancf  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 #: The modules whose docstrings the API reference renders.
 MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "rancf.model.state",
-           "rancf.result", "rancf.simulate", "rancf.integrators.static",
-           "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.plotting",
+           "rancf.results.result", "rancf.results.files", "rancf.simulate",
+           "rancf.integrators.static", "rancf.integrators.solution",
+           "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
            "rancf.elements.beam", "rancf.elements.rigid", "rancf.integrators.implicit",
            "rancf.formulations.problem", "rancf.integrators._implicit"]
 

@@ -166,6 +166,8 @@ cdef class DAEKernel(StepProblem):
     difference pattern and the projection mode.
     """
 
+    formulation = "dae"
+
     cdef ForceKernel forces
     cdef object inputs
     cdef ModelData* md

@@ -87,6 +87,8 @@ cdef class RecursiveProblem(StepProblem):
         elimination had failed (False).
     """
 
+    formulation = "recursive"
+
     cdef RecursiveKernel kernel
     cdef ForceKernel forces
     cdef object inputs
@@ -429,8 +431,9 @@ cdef class RecursiveProblem(StepProblem):
                 np.asarray(<double[:self.d.n_x]> self.d.V).copy())
 
     def observe(self, q, v, a, t, lam):
-        """Joint coordinates and the reactions of the fixed and driven joints at an output (those
-        of the state (q, v, t): the loop's accelerations ``a`` are not used)."""
+        """Node coordinates and velocities, joint coordinates and the reactions of the fixed and
+        driven joints at an output (those of the state (q, v, t): the loop's accelerations ``a``
+        are not used), and the generalized velocities ``beta`` (= v)."""
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
         cdef int nj = self.md.n_joints
@@ -438,5 +441,9 @@ cdef class RecursiveProblem(StepProblem):
         self._forces(t)
         if self.held:
             self._reactions(t)
-        return {"joint_q": np.asarray(self.q)[:nj].copy(), "joint_qd": np.asarray(self.qd)[:nj].copy(),
-                "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy()}
+        return {"nodes": np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
+                "velocities": np.asarray(<double[:self.d.n_x]> self.d.V).copy(),
+                "joint_q": np.asarray(self.q)[:nj].copy(),
+                "joint_qd": np.asarray(self.qd)[:nj].copy(),
+                "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy(),
+                "beta": np.asarray(vv).copy()}

@@ -28,3 +28,13 @@ cdef class StepProblem:
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1
     cdef int saddle_solve(self, double* x) except -1
     cdef int accept(self, const double* q, const double* v, double t) except -1
+
+
+# The C-level contract between a formulation and the explicit stepping loop (see _problem.pyx).
+
+cdef class ODEProblem:
+    cdef readonly int n_y, n_branch
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
+    cdef int check(self, const double* y, double bound) noexcept nogil
+    cdef void accept(self) noexcept nogil
+    cdef void keep_branch(self, double* out) noexcept nogil

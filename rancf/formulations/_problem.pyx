@@ -1,4 +1,5 @@
-"""The C-level contract between a formulation and the compiled implicit stepping loop.
+"""The C-level contracts between a formulation and the compiled stepping loops:
+:class:`StepProblem` for the implicit loop, :class:`ODEProblem` for the explicit one.
 
 :class:`StepProblem` lists what the loop of :mod:`rancf.integrators.implicit` calls (the index-3
 DAE ``M(q) q'' + Phi_q^T lambda = F(q, q', t)``, ``Phi(q, t) = 0`` of
@@ -16,10 +17,16 @@ class, over the contract: a problem that projects provides the factorization and
 saddle-point matrix ``[W Phi_q^T; Phi_q 0]`` (W = I or M) and its velocity bias; the compiled
 DAE by its own LU, :class:`PythonProblem` by the Gram matrix ``Phi_q Phi_q^T`` of its problem
 (:meth:`~rancf.formulations.problem.IndexThreeDAE.gram_solver`) and its Newton matrix.
+
+:class:`ODEProblem` lists what the explicit Runge-Kutta loop of :mod:`rancf.integrators.explicit`
+calls (``y' = f(t, y)``, the checks on a state and the branch of the joint angles), ``noexcept
+nogil`` so that a step runs without the GIL, and the Python-level methods by which SciPy's
+solvers run the same right-hand side and the integrators read the model-level arrays at the
+outputs.
 """
 import numpy as np
 
-from libc.math cimport fabs
+from libc.math cimport fabs, isfinite
 from libc.string cimport memcpy
 
 from rancf.formulations._forces import checked
@@ -34,7 +41,10 @@ cdef class StepProblem:
     ``factor_cost`` is the cost of one ``factor`` in Newton iterations (one residual and one
     solve), estimated by the formulation from its operation counts (10 when unknown); the loop
     weighs it against the iterations a stale matrix costs (rancf/integrators/_implicit.pyx).
+    ``formulation`` names the formulation ("" here).
     """
+
+    formulation = ""
 
     def __cinit__(self, *args, **kwargs):
         self.factor_cost = 10.0
@@ -177,7 +187,9 @@ cdef class StepProblem:
         return 0
 
     def observe(self, q, v, a, t, lam):
-        """What the problem keeps at an output beside q, v, a, lambda (dict of arrays)."""
+        """What the problem keeps at an output beside q, v, a, lambda (dict of arrays): the
+        model-level arrays (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
+        ``reactions``) of a formulation of a model, and whatever else it wants kept."""
         return {}
 
     def newton_advice(self):
@@ -231,6 +243,10 @@ cdef class PythonProblem(StepProblem):
         self.problem = problem
         self.n, self.m = problem.n_coordinates, problem.n_constraints
         self.projection = projection
+
+    @property
+    def formulation(self):
+        return getattr(self.problem, "formulation", "")
 
     def observe(self, q, v, a, t, lam):
         observe = getattr(self.problem, "observe", None)
@@ -350,3 +366,111 @@ cdef class PythonProblem(StepProblem):
         r[:] = y
         c[:] = mu
         return 0
+
+
+class TurnedOver(ArithmeticError):
+    """A held slope turned over (its polar length s <= 0) at the state evaluated: the motion
+    is not defined there (the message says which joint)."""
+
+
+cdef class ODEProblem:
+    """Base of the C-level ODE problems ``y' = f(t, y)`` of ``n_y`` states.
+
+    C level (the compiled loop, without the GIL):
+
+    ``rate(t, y, ydot)``
+        ``ydot = f(t, y)``; returns 0, 3 (a singular mass), 5 (an input function raised) or 7
+        (the state is outside the motion's domain: a held slope turned over; an adaptive loop
+        rejects the step).
+    ``check(y, bound)``
+        0 for an admissible state, 1 if one of its entries is not finite, 2 if a node is
+        farther than ``bound`` (m) from the origin along x or y.
+    ``accept()``
+        The loop accepted a step whose last evaluation was near its state: the branch of the
+        joint angles (unwrapped from one accepted state to the next) follows that evaluation.
+    ``keep_branch(out)``
+        Copies the branch (``n_branch`` numbers) into ``out``, kept beside each output so that
+        :meth:`observe` reads the angles on the branch they had.
+
+    The loop calls :meth:`observe` once, after the run, on all the outputs.
+
+    Python level: :meth:`derivative` (raising on a failed evaluation, for SciPy's solvers),
+    :meth:`check_state`, :meth:`branch`, :meth:`failure`, :meth:`stiffness` and
+    :meth:`observe`. ``formulation`` names the formulation ("" here). This base has no
+    equations: its ``rate`` fails (status 3) and its ``observe`` raises.
+    """
+
+    formulation = ""
+
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil:
+        return 3
+
+    cdef int check(self, const double* y, double bound) noexcept nogil:
+        cdef int i
+        for i in range(self.n_y):
+            if not isfinite(y[i]):
+                return 1
+        return 0
+
+    cdef void accept(self) noexcept nogil:
+        pass
+
+    cdef void keep_branch(self, double* out) noexcept nogil:
+        cdef int i
+        for i in range(self.n_branch):
+            out[i] = 0.0
+
+    def derivative(self, double t, y):
+        """``y'`` (n_y,) at (t, y).
+
+        Raises
+        ------
+        TurnedOver
+            The state is outside the motion's domain (status 7).
+        ArithmeticError
+            A singular mass (status 3).
+        RuntimeError
+            An input function raised (status 5).
+        """
+        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        cdef double[::1] ydot = np.empty(max(self.n_y, 1))
+        cdef int status
+        with nogil:
+            status = self.rate(t, &yy[0], &ydot[0])
+        if status == 7:
+            raise TurnedOver(self.failure(status, t))
+        if status == 3:
+            raise ArithmeticError(self.failure(status, t))
+        if status:
+            raise RuntimeError(self.failure(status, t))
+        return np.asarray(ydot)[:self.n_y]
+
+    def check_state(self, y, double bound):
+        """0 for an admissible state y (n_y,), 1 if not finite, 2 beyond ``bound`` (m)."""
+        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        return self.check(&yy[0], bound)
+
+    def branch(self):
+        """A copy of the branch of the joint angles (``n_branch``,)."""
+        cdef double[::1] out = np.empty(max(self.n_branch, 1))
+        self.keep_branch(&out[0])
+        return np.asarray(out)[:self.n_branch]
+
+    def failure(self, int status, double t):
+        """What a status of :meth:`rate` at time t (s) means, in words."""
+        return {3: f"the generalized mass became singular at t = {t:.6g} s",
+                5: f"an input function raised at t = {t:.6g} s",
+                7: f"the state left the motion's domain at t = {t:.6g} s"}.get(
+                    status, f"status {status} at t = {t:.6g} s")
+
+    def stiffness(self, y):
+        """The rates an explicit step must resolve at the state y, in words ("" if unknown)."""
+        return ""
+
+    def observe(self, t, Y, branches):
+        """What the model makes of the states Y (n_out, n_y) at the times t (n_out,): a dict of
+        model-level arrays with n_out rows (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
+        ``reactions``, ``work``, ``dissipated``) and formulation-specific ones.
+        ``branches[i]`` (a row kept by the loop, or from :meth:`branch`) picks the branch of the
+        joint angles at output i; None continues from output i - 1's."""
+        raise NotImplementedError

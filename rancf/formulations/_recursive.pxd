@@ -3,6 +3,7 @@
 from rancf.formulations._forces cimport ModelData
 from rancf.joints._codes cimport (FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR,
                                   BODY_PRISM)
+from rancf.formulations._problem cimport ODEProblem
 
 cdef struct Tree:
     ModelData* m
@@ -64,10 +65,15 @@ cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
 cdef double drive_power(Tree* d) noexcept nogil
 cdef void bind_factors(Tree* d, dict a) except *
 
-cdef class RecursiveKernel:
+cdef class RecursiveKernel(ODEProblem):
     cdef Tree data
     cdef ModelData model
     cdef readonly dict arrays
-    cdef readonly int n_y, n_beta, n_x
+    cdef readonly int n_beta, n_x
     cdef readonly object inputs
+    cdef public object owner
     cdef void _bind(self)
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
+    cdef int check(self, const double* y, double bound) noexcept nogil
+    cdef void accept(self) noexcept nogil
+    cdef void keep_branch(self, double* out) noexcept nogil

@@ -901,12 +901,17 @@ cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
     return 0
 
 
-cdef class RecursiveKernel:
+cdef class RecursiveKernel(ODEProblem):
     """The kernels' view of a model: constants, tree tables and a preallocated workspace.
 
-    Built once per model by :class:`rancf.formulations.recursive.Recursive`; not thread-safe
-    (the workspace is shared by every call). ``arrays`` keeps every buffer the struct points to.
+    Built once per model by :class:`rancf.formulations.recursive.Recursive` (its ``owner``);
+    not thread-safe (the workspace is shared by every call). ``arrays`` keeps every buffer the
+    struct points to. It is the recursive formulation's
+    :class:`~rancf.formulations._problem.ODEProblem`: the state ``y = [x, beta, W_ext, W_diss]``,
+    the right-hand side :func:`rhs`, the branch of the joint angles ``qref``.
     """
+
+    formulation = "recursive"
 
     def __init__(self, assembly, tables):
         nv, nx, nb = assembly.n_vertices, assembly.n_x, tables["n_beta"]
@@ -936,6 +941,7 @@ cdef class RecursiveKernel:
         self.data.n_x = nx
         self.data.n_beta = nb
         self.n_x, self.n_beta, self.n_y = nx, nb, nx + nb + 2
+        self.n_branch = nj
         self.data.theta_in = NULL
         self.data.theta_out = NULL
         self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
@@ -943,6 +949,45 @@ cdef class RecursiveKernel:
         self.data.constant = 0
         self.data.inverted = 0
         self.data.callbacks = self.data.effort_callbacks = 0
+
+    # --- the ODE contract (rancf.formulations._problem.ODEProblem) ------------------------------
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil:
+        return rhs(&self.data, t, y, ydot)
+
+    cdef int check(self, const double* y, double bound) noexcept nogil:
+        cdef int i
+        for i in range(self.n_y):
+            if not isfinite(y[i]):
+                return 1
+        for i in range(self.data.n_v):
+            if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
+                return 2
+        return 0
+
+    cdef void accept(self) noexcept nogil:
+        track_joints(&self.data)
+
+    cdef void keep_branch(self, double* out) noexcept nogil:
+        memcpy(out, self.data.qref, self.n_branch * sizeof(double))
+
+    def failure(self, int status, double t):
+        """What a status of :func:`rhs` at time t (s) means, in words."""
+        if status == 5:
+            return f"an input function raised at t = {t:.6g} s: {self.inputs.failure()}"
+        if status == 7:
+            return self.inverted_message(t)
+        return ODEProblem.failure(self, status, t)
+
+    def stiffness(self, y):
+        """The highest natural frequency and fastest decay rate at the state y, in words (by
+        the owning formulation's power iteration)."""
+        return "" if self.owner is None else self.owner.stiffness(y)
+
+    def observe(self, t, Y, branches):
+        """Node coordinates and velocities, joint coordinates, rates and reactions, work,
+        dissipated energy and the generalized velocities ``beta`` at the outputs (by the owning
+        formulation, :meth:`rancf.formulations.recursive.Recursive.observe`)."""
+        return self.owner.observe(t, Y, branches)
 
     def set_inputs(self, inputs):
         """The object whose ``at_time(t)`` and ``efforts(t)`` write the model's Python inputs

@@ -140,6 +140,8 @@ class DAE(IndexThreeDAE):
         Project q, q', q'' after every step (paper eq. 15-17).
     """
 
+    formulation = "dae"
+
     def __init__(self, assembly, linear_solver="sparse", projection=False):
         if linear_solver not in LINEAR_SOLVERS:
             raise ValueError(f"linear_solver must be one of {list(LINEAR_SOLVERS)}, got {linear_solver!r}")
@@ -266,7 +268,8 @@ class DAE(IndexThreeDAE):
         return scipy.sparse.linalg.spsolve(sp.csc_matrix(S), rhs)[x.size:]
 
     def observe(self, q, v, t, lam=None):
-        """Joint coordinates and reactions at an output (torque ``-lambda |p| |c|`` of a held
+        """Node coordinates and velocities (q and v: the DAE's coordinates are the model's),
+        joint coordinates and reactions at an output (torque ``-lambda |p| |c|`` of a held
         angle, force ``-lambda`` of a driven slide).
 
         ``lam`` None: the state's own multipliers (:meth:`multipliers`), as the stepping loop
@@ -288,7 +291,8 @@ class DAE(IndexThreeDAE):
                 p = A.point_direction(j.parent, x)
                 c = A.point_direction(j.child, x)
                 reaction[k] = -lam[self.table.angle_row[k]] * np.linalg.norm(p) * np.linalg.norm(c)
-        return {"joint_q": joint_q, "joint_qd": joint_qd, "reactions": reaction}
+        return {"nodes": x, "velocities": np.asarray(v, dtype=float), "joint_q": joint_q,
+                "joint_qd": joint_qd, "reactions": reaction}
 
     def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
         """(x0, v0) checked against the constraints; v0 by default the mass-weighted least

@@ -363,8 +363,8 @@ class IndexThreeDAE:
     def power(self, q, v, t, lam):
         """Power of the external forces and drives, and the dissipated power.
 
-        The loop integrates them (trapezoidal rule) into :class:`ImplicitSolution`'s ``work``
-        and ``dissipated``.
+        The loop integrates them (trapezoidal rule) into the ``work`` and ``dissipated`` of its
+        :class:`~rancf.integrators.solution.Solution`.
 
         Parameters
         ----------

@@ -11,6 +11,9 @@ copy in x. ``y' = [V, beta', P_ext, P_diss]``.
 The model must be a tree rooted at the ground whose child beams are jointed at their start
 (:attr:`rancf.model.Assembly.recursive_reason`); closed loops need ``formulation="dae"``.
 """
+import collections
+import threading
+
 import numpy as np
 
 from ..elements import _beam
@@ -20,10 +23,6 @@ from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
 from .inputs import Inputs
-
-class TurnedOver(ArithmeticError):
-    """A held slope turned over (its polar length s <= 0) at the state evaluated: the motion
-    is not defined there (``RecursiveKernel.inverted_message`` says which joint)."""
 
 
 _RATES = {BEAM_REV: (2, 2), BEAM_POLAR: (1, 1), BEAM_PRISM: (2, 1), BODY_REV: (1, 1),
@@ -72,8 +71,10 @@ class Recursive:
     """A model in the recursive formulation (see the module docstring).
 
     Built once per model and cached (:func:`of`). Attributes: ``assembly``, ``kernel``
-    (:class:`rancf.formulations._recursive.RecursiveKernel`), ``n_dof`` (generalized
-    velocities), ``n_y`` (state size), ``tables`` (:func:`tree_tables`).
+    (:class:`rancf.formulations._recursive.RecursiveKernel`, the formulation's
+    :class:`~rancf.formulations._problem.ODEProblem`, whose ``observe`` and ``stiffness`` are
+    this object's), ``n_dof`` (generalized velocities), ``n_y`` (state size), ``tables``
+    (:func:`tree_tables`).
     """
 
     def __init__(self, assembly):
@@ -83,6 +84,7 @@ class Recursive:
         arrays = self.kernel.arrays
         self.inputs = Inputs(assembly, arrays, arrays["q"], arrays["qd"])
         self.kernel.set_inputs(self.inputs)
+        self.kernel.owner = self
         self.n_x, self.n_dof, self.n_y = assembly.n_x, self.tables["n_beta"], self.kernel.n_y
         if self.tables["constant"]:
             y = np.concatenate([assembly.x0, np.zeros(self.n_dof + 2)])
@@ -150,16 +152,10 @@ class Recursive:
 
     # --- evaluations --------------------------------------------------------------------------
     def derivative(self, t, y):
-        """``y'`` (n_y,) at (t, y)."""
-        ydot = np.empty(self.n_y)
-        status = self.kernel.rhs(t, np.ascontiguousarray(y, dtype=float), ydot)
-        if status == 3:
-            raise ArithmeticError("the generalized mass matrix is singular at this state")
-        if status == 5:
-            raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
-        if status == 7:
-            raise TurnedOver(self.kernel.inverted_message(t))
-        return ydot
+        """``y'`` (n_y,) at (t, y) (:meth:`ODEProblem.derivative
+        <rancf.formulations._problem.ODEProblem.derivative>`, which raises on a singular mass,
+        an input function that raised or a held slope turned over)."""
+        return self.kernel.derivative(t, y)
 
     def accelerations(self, t, y):
         """Node accelerations (n_x,) at (t, y): the second derivative of the coordinates."""
@@ -176,6 +172,27 @@ class Recursive:
         k, nj = self.kernel.arrays, self.assembly.n_joints
         reaction, _ = self.kernel.reactions()
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
+
+    def observe(self, t, Y, branches):
+        """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
+        integrators keep them (:meth:`rancf.formulations._problem.ODEProblem.observe`):
+        :meth:`outputs` as ``nodes``, ``velocities`` (n_out, n_x), ``joint_q``, ``joint_qd``,
+        ``reactions`` (n_out, n_joints), the integrated ``work`` and ``dissipated`` energy (J)
+        and the generalized velocities ``beta`` (n_out, n_dof). ``branches[i]`` picks the
+        branch of the joint angles at output i (None: from output i - 1's)."""
+        n, nj = len(t), self.assembly.n_joints
+        X, V = np.empty((n, self.n_x)), np.empty((n, self.n_x))
+        q, qd, reaction = np.empty((n, nj)), np.empty((n, nj)), np.empty((n, nj))
+        for i in range(n):
+            X[i], V[i], q[i], qd[i], reaction[i] = self.outputs(t[i], Y[i], branches[i])
+        return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
+                "work": Y[:, -2], "dissipated": Y[:, -1],
+                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
+
+    def stiffness(self, y):
+        """The rates an explicit step must resolve at the state y, in words
+        (:func:`rates_in_words` of :meth:`highest_frequency` and :meth:`highest_decay_rate`)."""
+        return rates_in_words(self.highest_frequency(y), self.highest_decay_rate(y))
 
     def highest_frequency(self, y, iterations=40):
         """A lower bound of the highest natural frequency (rad/s) linearised at the state y:
@@ -233,12 +250,40 @@ class Recursive:
             x = -out / np.abs(out).max()
         return float(best)
 
+def rates_in_words(omega, decay):
+    """The rates an explicit step must resolve, in words: the highest natural frequency omega
+    (rad/s) and the fastest decay rate of the element damping (1/s, 0 without damping)."""
+    words = f"highest natural frequency >= {omega:.4g} rad/s"
+    if decay:
+        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
+                  "damping time c)")
+    return words
+
+
+#: How many assemblies' :class:`Recursive` are kept (:func:`of`).
+CACHE_SIZE = 4
+_cache = collections.OrderedDict()
+_cache_lock = threading.Lock()
+
+
 def of(assembly):
-    """The cached :class:`Recursive` of an assembly."""
-    cache = assembly.__dict__.setdefault("_formulations", {})
-    if "recursive" not in cache:
-        cache["recursive"] = Recursive(assembly)
-    return cache["recursive"]
+    """The :class:`Recursive` of an assembly, kept for the last :data:`CACHE_SIZE` assemblies
+    asked for (a run after a run of the same model reuses its kernels and factorization).
+
+    The cache is this module's, not the assembly's: the model layer holds no formulation, and a
+    model that has run pickles as it is. It is not a weak-key dictionary: a Recursive reaches
+    its assembly (through its joints' items and their model), so a weak key would never die.
+    """
+    # keyed by id: an entry holds its assembly, so no other object can take that id meanwhile
+    key = id(assembly)
+    with _cache_lock:
+        rec = _cache.get(key)
+        if rec is None:
+            rec = _cache[key] = Recursive(assembly)
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+        _cache.move_to_end(key)
+    return rec
 
 
 def implicit_problem(assembly, y0):

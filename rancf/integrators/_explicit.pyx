@@ -4,38 +4,27 @@ It takes the scheme's Butcher tableau; a scheme with an embedded error estimate 
 adaptively (Hairer's step-size controller), one without at the fixed step ``h``. Steps are
 shortened to land on the output times exactly.
 
-The right-hand side is the recursive formulation's (``rancf/formulations/_recursive.pyx``),
-called with the stage times, so drives and loads see t. At every output the joint angles' branch
-(``qref``) is kept beside the state, so the angles are read on the right branch afterwards.
+It runs any formulation through the ODE contract
+(:class:`rancf.formulations._problem.ODEProblem`): the right-hand side, called with the stage
+times so that drives and loads see t, the check of each accepted state, and the branch of the
+joint angles, which follows every accepted step and is kept beside the state at every output so
+that the angles are read on the right branch afterwards.
 
-Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded, 3 singular
-generalized mass, 4 step size underflow (adaptive only), 5 an input function raised,
-6 interrupted (Ctrl-C; checked once per step, :mod:`rancf.integrators._interrupt`, which also
-feeds a progress report), 7 a held slope turned over (the right-hand side's status; an adaptive
-scheme rejects a step that meets it at a stage, and stops with it at the step floor).
+Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded (the contract's
+check), 3 singular generalized mass, 5 an input function raised, 7 a held slope turned over (the
+right-hand side's; an adaptive scheme rejects a step that meets 7 at a stage, and stops with it
+at the step floor), 4 step size underflow (adaptive only), 6 interrupted (Ctrl-C; checked once
+per step, :mod:`rancf.integrators._interrupt`, which also feeds a progress report).
 """
 import numpy as np
 
-from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
+from libc.math cimport fabs, sqrt, pow, fmax, fmin
 
-from libc.string cimport memcpy
-
-from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs, track_joints
+from rancf.formulations._problem cimport ODEProblem
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
-cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept nogil:
-    cdef int i
-    for i in range(n_y):
-        if not isfinite(y[i]):
-            return 1
-    for i in range(n_vertices):
-        if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
-            return 2
-    return 0
-
-
-def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_out,
+def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
               double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
               const double[::1] b_err, bint fsal, int order, double rtol, double atol,
               double bound, double[:, ::1] Y, double[:, ::1] Q, progress=None):
@@ -43,8 +32,8 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
 
     Parameters
     ----------
-    model : RecursiveKernel
-        Right-hand side.
+    problem : ODEProblem
+        Right-hand side, checks and branch (module docstring).
     y0 : (n_y,)
         Initial state; ``t_out[0]`` must be 0.
     t_out : (n_out,)
@@ -64,7 +53,7 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
         Largest admissible |x| or |y| of a node (m).
     Y : (n_out, n_y)
         Output, filled row by row.
-    Q : (n_out, max(n_joints, 1))
+    Q : (n_out, problem.n_branch)
         The branch of the joint angles at each output.
     progress : callable, optional
         ``progress(t, steps)``, called every 0.1 s of wall time (rancf.integrators._interrupt).
@@ -73,11 +62,9 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
     -------
     n_saved, status, t, nfev, n_accepted, n_rejected
     """
-    cdef Tree* d = &model.data
-    cdef int n_y = model.n_y, n_stages = b.shape[0], n_out = t_out.shape[0]
-    cdef int n_q = Q.shape[1]
+    cdef int n_y = problem.n_y, n_stages = b.shape[0], n_out = t_out.shape[0]
     if (y0.shape[0] != n_y or Y.shape[0] != n_out or Y.shape[1] != n_y or Q.shape[0] != n_out
-            or n_q != max(d.m.n_joints, 1) or A.shape[0] != n_stages or A.shape[1] != n_stages
+            or Q.shape[1] != problem.n_branch or A.shape[0] != n_stages or A.shape[1] != n_stages
             or c.shape[0] != n_stages or (b_err.shape[0] not in (0, n_stages)) or n_out < 1
             or n_stages < 1):
         raise ValueError("integrate: inconsistent array shapes")
@@ -94,7 +81,7 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
     cdef double t = 0.0, hh, err, sc, e, target, factor
     cdef Watch watch
     Y[0, :] = y0
-    memcpy(&Q[0, 0], d.qref, n_q * sizeof(double))
+    problem.keep_branch(&Q[0, 0])
     start_watch(&watch, progress)
     with nogil:
         while n_saved < n_out:
@@ -104,7 +91,7 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
             if hit:
                 hh = target - t
             if not have_k0:
-                status = rhs(d, t, &y[0], &k[0, 0])
+                status = problem.rate(t, &y[0], &k[0, 0])
                 nfev += 1
                 if status:
                     break
@@ -114,7 +101,7 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
                     for j in range(i):
                         ys[m] += hh * A[i, j] * k[j, m]
                 nfev += 1
-                status = rhs(d, t + c[i] * hh, &ys[0], &k[i, 0])
+                status = problem.rate(t + c[i] * hh, &ys[0], &k[i, 0])
                 if status:
                     break
             if status == 7 and adaptive:
@@ -163,8 +150,8 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
             have_k0 = fsal
             # the last evaluation (the last stage, at t + h) is within one step of the accepted
             # state: close enough to follow the branch of the joint angles
-            track_joints(d)
-            status = _check(&y[0], n_y, d.n_v, bound)
+            problem.accept()
+            status = problem.check(&y[0], bound)
             if status:
                 break
             if interrupted(&watch, t):
@@ -173,6 +160,6 @@ def integrate(RecursiveKernel model, const double[::1] y0, const double[::1] t_o
             if hit:
                 for m in range(n_y):
                     Y[n_saved, m] = y[m]
-                memcpy(&Q[n_saved, 0], d.qref, n_q * sizeof(double))
+                problem.keep_branch(&Q[n_saved, 0])
                 n_saved += 1
     return n_saved, status, t, nfev, n_acc, n_rej

@@ -1,11 +1,26 @@
-"""Explicit Runge-Kutta schemes for the recursive formulation.
+"""Explicit integrators of an ODE problem ``y' = f(t, y)``: Runge-Kutta schemes in the compiled
+loop, and SciPy's solvers on the same right-hand side.
 
 Each scheme is a small class holding its Butcher tableau (SciPy ``_ivp/rk.py`` style);
-the stepping loop is written once, in Cython (``rancf/_explicit.pyx``), and runs without
-the GIL. A scheme keeps this contract: ``A`` strictly lower triangular, ``A.sum(1) == c``,
-``sum(b) == 1``; an adaptive one also gives ``b_err = b - b_hat`` and its ``error_order``.
+the stepping loop is written once, in Cython (``rancf/integrators/_explicit.pyx``), and runs
+without the GIL. A scheme keeps this contract: ``A`` strictly lower triangular,
+``A.sum(1) == c``, ``sum(b) == 1``; an adaptive one also gives ``b_err = b - b_hat`` and its
+``error_order``.
+
+:func:`integrate` runs any formulation's :class:`~rancf.formulations._problem.ODEProblem` (the
+recursive formulation's is its kernel) and returns a
+:class:`~rancf.integrators.solution.Solution` with the model-level arrays the problem maps its
+states to at the outputs.
 """
+import time
+
 import numpy as np
+import scipy.integrate
+
+from ..formulations._problem import TurnedOver
+from ..progress import RunProgress
+from . import _explicit
+from .solution import Solution, split
 
 
 class ExplicitRungeKutta:
@@ -77,3 +92,143 @@ class DormandPrince54(ExplicitRungeKutta):
 
 #: Method names of ``rancf.simulate`` for the explicit schemes.
 SCHEMES = {"rk4": RK4, "dopri5": DormandPrince54}
+
+#: SciPy's solvers, as ``method="scipy:<name>"``.
+SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
+#: The compiled loop's own statuses (the right-hand side's, 3, 5 and 7, the problem words).
+_STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
+           2: ("diverged", "a node left the displacement bound")}
+
+
+def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False):
+    """Integrate the ODE problem from ``y0`` at t = 0 to the output times.
+
+    Parameters
+    ----------
+    problem : rancf.formulations._problem.ODEProblem
+    y0 : ndarray (n_y,)
+        Initial state.
+    t_out : ndarray (n_out,)
+        Increasing output times from 0 (s).
+    dt : float
+        Step (s) of a fixed-step scheme; the initial step of an adaptive one.
+    method : str
+        A scheme of :data:`SCHEMES` (the compiled loop) or ``"scipy:<name>"``,
+        name in :data:`SCIPY_METHODS`.
+    rtol, atol : float
+        Tolerances of the adaptive methods.
+    bound : float
+        Largest admissible distance of a node from the origin along x or y (m).
+    progress : bool or "always"
+        A progress bar (:class:`rancf.progress.RunProgress`).
+
+    Returns
+    -------
+    Solution
+        ``y`` the states, the model-level arrays from ``problem.observe``; a run stopped by a
+        divergence, a failure or Ctrl-C keeps the outputs before it.
+    """
+    run = _run_compiled if method in SCHEMES else _run_scipy
+    t, Y, branches, status, message, stats, wall = run(problem, method, y0, t_out, dt, rtol,
+                                                       atol, bound, progress)
+    model, extra = split(problem.observe(t, Y, branches))
+    return Solution(t=t, y=Y, status=status, message=message, method=method,
+                    formulation=problem.formulation, stats=stats, wall_time=wall, extra=extra,
+                    **model)
+
+
+def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
+    """The compiled loop with the scheme's tableau: (t, Y, branches, status, message, stats,
+    wall), the branch of the joint angles at every output."""
+    scheme = SCHEMES[method]
+    Y = np.empty((len(t_out), problem.n_y))
+    Q = np.empty((len(t_out), problem.n_branch))
+    report = RunProgress(progress, 0.0, t_out[-1], method)
+    start = time.perf_counter()
+    n_saved, code, t, nfev, n_acc, n_rej = _explicit.integrate(
+        problem, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
+        scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
+    wall = time.perf_counter() - start
+    report.close(t, n_acc)
+    if code == 4:
+        status = "failed"
+        rates = problem.stiffness(Y[n_saved - 1])
+        rates = f" ({rates} at the last output)" if rates else ""
+        message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
+                   f"are too stiff for an explicit method{rates}; use an implicit method (e.g. "
+                   "'generalized-alpha', which damps what it cannot resolve)")
+    elif code in (3, 5, 7):
+        status, message = "failed", problem.failure(code, t)
+    elif code == 6:
+        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
+    else:
+        status, why = _STATUS[code]
+        message = f"{why} at t = {t:.6g} s" if code else ""
+    stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
+    return t_out[:n_saved], Y[:n_saved], Q[:n_saved], status, message, stats, wall
+
+
+def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
+    """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
+    failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output.
+    Returns (t, Y, branches, status, message, stats, wall), the branch of the joint angles given
+    at the start only (None after it: SciPy keeps none, so they are unwrapped output to
+    output)."""
+    report = RunProgress(progress, 0.0, t_out[-1], method, unit="evaluations")
+    reached = [0.0]
+    turned = []
+    branch = problem.branch()
+
+    def fun(t, y):
+        reached[0] = max(reached[0], t)
+        report.poll(reached[0])
+        try:
+            # a contiguous copy of Radau's and BDF's strided Jacobian columns is made there
+            return problem.derivative(t, y)
+        except TurnedOver as exc:
+            # not defined there: NaN makes the solver reject the step (as DOPRI5's loop does)
+            turned.append(str(exc))
+            return np.full(len(y), np.nan)
+
+    start = time.perf_counter()
+    solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
+                                            first_step=dt)
+    Y, steps = [y0.copy()], 0
+    status, message = "ok", ""
+    try:
+        while solver.status == "running":
+            t_old = solver.t
+            why = solver.step()
+            if solver.status == "failed":
+                status, message = "failed", f"{why} at t = {solver.t:.6g} s"
+                break
+            steps += 1
+            # a step that ends diverged keeps none of its outputs
+            code = problem.check_state(solver.y, bound)
+            if code == 1:
+                status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
+                break
+            if code == 2:
+                status = "diverged"
+                message = (f"a node left the displacement bound between t = {t_old:.6g} and "
+                           f"{solver.t:.6g} s")
+                break
+            turned.clear()
+            due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
+            if len(due):
+                Y.extend(solver.dense_output()(due).T)
+    except (ArithmeticError, RuntimeError, ValueError) as exc:
+        # a singular mass, an input function, or the solver's own linear algebra meeting the
+        # NaN of a turned-over state (Radau's LU of a differenced Jacobian)
+        status, message = "failed", str(exc)
+    except KeyboardInterrupt:
+        status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
+    if status in ("failed", "diverged") and turned:
+        # the steps since the last accepted one met a held slope turned over
+        status, message = "failed", turned[-1]
+    wall = time.perf_counter() - start
+    report.close(reached[0])
+    stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
+             "steps": steps}
+    branches = [branch] + [None] * (len(Y) - 1)
+    return t_out[:len(Y)], np.array(Y), branches, status, message, stats, wall

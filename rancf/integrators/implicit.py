@@ -78,8 +78,6 @@ dissipated energy integrated by the loop at every step (trapezoidal rule).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Dict
 
 import numpy as np
 
@@ -88,6 +86,7 @@ from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import IndexThreeDAE
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
+from .solution import Solution, observed
 
 __all__ = [
     "IndexThreeDAE",
@@ -100,7 +99,7 @@ __all__ = [
     "Static",
     "METHODS",
     "JACOBIANS",
-    "ImplicitSolution",
+    "Solution",
     "StepEquations",
     "StepFailure",
     "integrate",
@@ -108,53 +107,6 @@ __all__ = [
 
 #: Newton's matrix at every iteration, or kept while the iteration contracts (modified Newton).
 JACOBIANS = ("every-iteration", "reuse")
-
-
-@dataclass
-class ImplicitSolution:
-    """Output of :func:`integrate`: states at the output steps and per-step monitors.
-
-    Not constructed directly: :func:`integrate` returns it. Arrays have the output steps
-    along their first axis: ``t`` (s), ``q``, ``v``, ``a`` (coordinates and their first two
-    time derivatives), ``lam`` (multipliers).
-
-    ``violations[k] = (|Phi|, |Phi'|, |Phi''|)`` (infinity norms) and ``newton_iterations[k]``
-    are the maxima over the steps since the previous output (per step when output_every = 1).
-    ``work`` and ``dissipated`` (J) are the trapezoidal integrals of :meth:`IndexThreeDAE.power`
-    (zero when the problem does not define it); ``extra`` stacks what the problem's optional
-    ``observe(q, v, t, lam) -> dict`` returns at every output. ``status`` is "ok", "failed"
-    (Newton did not converge, or the problem raised), "diverged" (non-finite or unbounded
-    state) or "interrupted" (Ctrl-C); the arrays then hold the steps before it.
-
-    Examples
-    --------
-    A free particle under gravity (no constraints), exact for Newmark's scheme:
-
-    >>> class Fall(rancf.implicit.IndexThreeDAE):
-    ...     n_coordinates = 1
-    ...     def mass(self, q):
-    ...         return np.eye(1)
-    ...     def force(self, q, v, t):
-    ...         return np.array([-9.81])
-    >>> sol = rancf.implicit.integrate(Fall(), [0.0], [0.0], 1.0, 0.1, method="newmark")
-    >>> sol.status, sol.q.shape, round(float(sol.q[-1, 0]), 6)       # -g t^2 / 2
-    ('ok', (11, 1), -4.905)
-    """
-
-    t: np.ndarray
-    q: np.ndarray
-    v: np.ndarray
-    a: np.ndarray
-    lam: np.ndarray
-    violations: np.ndarray
-    newton_iterations: np.ndarray
-    work: np.ndarray = None
-    dissipated: np.ndarray = None
-    status: str = "ok"
-    message: str = ""
-    stats: Dict[str, int] = field(default_factory=dict)
-    wall_time: float = 0.0
-    extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class Scheme:
@@ -427,9 +379,14 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
 
     Returns
     -------
-    ImplicitSolution
-        A run stopped by a Newton failure, a divergence or Ctrl-C keeps the steps before it,
-        with ``status`` and ``message`` saying what happened.
+    Solution
+        ``t, q, v, a, lam, violations, newton_iterations`` at the outputs, ``work`` and
+        ``dissipated`` (the trapezoidal integrals of :meth:`IndexThreeDAE.power`, zero when the
+        problem does not define it), the model-level arrays of the problem's ``observe`` (a
+        formulation of a model: ``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
+        ``reactions``) and the rest of it stacked in ``extra``. A run stopped by a Newton
+        failure, a divergence or Ctrl-C keeps the steps before it, with ``status`` and
+        ``message`` saying what happened.
 
     Raises
     ------
@@ -509,10 +466,11 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         report.close(stepper.t, stepper.steps)
     ts, qs, vs, as_, ls, viol, iters, works, seen = (list(c) for c in zip(*records))
     works = np.array(works)
-    return ImplicitSolution(
+    model, extra = observed(seen)
+    return Solution(
         t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
         violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],
-        dissipated=works[:, 1], status=status, message=message, stats=stepper.stats(),
-        wall_time=time.perf_counter() - start,
-        extra={k: np.array([s[k] for s in seen]) for k in (seen[0] if seen else ())},
+        dissipated=works[:, 1], status=status, message=message, method=method,
+        formulation=compiled.formulation, stats=stepper.stats(),
+        wall_time=time.perf_counter() - start, extra=extra, **model,
     )

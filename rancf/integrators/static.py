@@ -26,9 +26,9 @@ from .. import checks
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
 from ..model.model import Model
-from ..result import Result
 from ._implicit import Stepper
 from .implicit import Static
+from .solution import Solution
 
 
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):
@@ -47,12 +47,13 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
 
     Returns
     -------
-    Result
+    Solution
         One frame (t = 0) with the equilibrium coordinates, zero velocities, the joint
         coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
         the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
         iterations of each load step. A step that does not converge stops with
         ``status == "failed"``, a message naming the step, and the last equilibrium found.
+        :func:`rancf.static` returns its :class:`rancf.Result`.
 
     Raises
     ------
@@ -110,12 +111,14 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     _, x, _, _, lam = stepper.state()
     dae.kernel.set_load_factor(reached)
     seen = dae.observe(x, v, 0.0, lam)
-    return Result(model, [0.0], x[None], v[None], seen["joint_q"][None], seen["joint_qd"][None],
-                  seen["reactions"][None], [0.0], [0.0], status=status, message=message,
-                  method="newton", formulation="dae",
-                  stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                         "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
-                  extra={"load_factor": [reached], "lambda": lam[None],
-                         "iterations": np.array([iterations + [0] * (load_steps - len(iterations))])},
-                  wall_time=time.perf_counter() - start)
-
+    return Solution(t=np.zeros(1), q=x[None], nodes=seen["nodes"][None],
+                    velocities=seen["velocities"][None],
+                    joint_q=seen["joint_q"][None], joint_qd=seen["joint_qd"][None],
+                    reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
+                    lam=lam[None], status=status, message=message, method="newton",
+                    formulation="dae",
+                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
+                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    extra={"load_factor": np.array([reached]), "iterations": np.array(
+                        [iterations + [0] * (load_steps - len(iterations))])},
+                    wall_time=time.perf_counter() - start)

@@ -127,13 +127,6 @@ class Assembly:
 
     # --- points -----------------------------------------------------------------------------
 
-    def __getstate__(self):
-        """Pickled without the formulations built on it (compiled kernels, rebuilt on demand):
-        a model or result that has run travels to a Dask worker or a file."""
-        state = self.__dict__.copy()
-        state.pop("_formulations", None)
-        return state
-
     def vertex_of(self, point):
         """Vertex index of a point (-1 for the ground)."""
         if point.kind == GROUND:

@@ -408,7 +408,7 @@ class Model:
         >>> load = m.add_force(b.end, force=(0.0, -1e3))
         >>> ax = m.plot()
         """
-        from ..plotting import plot_model
+        from ..results.plotting import plot_model
         return plot_model(self, ax)
 
 

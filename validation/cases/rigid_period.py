@@ -33,7 +33,7 @@ import pandas as pd
 from scipy.special import ellipk
 
 import rancf
-from rancf.result import energies
+from rancf.results import energies
 from validation.case import Case, Check, Outcome, progress
 
 G, RHO, SIDE, E_STIFF = 9.81, 7800.0, 0.02, 2.1e13  # m/s^2, kg/m^3, m, Pa

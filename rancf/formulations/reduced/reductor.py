@@ -3,7 +3,7 @@ shaped like a pyMOR reductor: :func:`reduce` builds a :class:`ReducedModel` from
 :meth:`ReducedModel.reconstruct` maps modal coordinates back to node coordinates, and
 ``rancf.simulate(reduced, ...)`` runs it in the one implicit stepping loop with the adaptive
 strategy of :mod:`~rancf.formulations.reduced.adaptive` and returns an ordinary
-:class:`rancf.Result` of reconstructed node coordinates.
+:class:`rancf.Result` of reconstructed node coordinates (from :meth:`ReducedModel.solution`).
 
 Per beam (the paper's flexible component): the boundary coordinates ``b`` are the nodes that
 appear in a joint, the interior ``a`` the rest. The Craig-Bampton transform of the beam's mass
@@ -35,6 +35,7 @@ case ``modal`` measures both.
 """
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import time
 from typing import NamedTuple
@@ -48,7 +49,6 @@ from ...elements.beam import MODELS
 from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
-from ...result import Result
 from ..dae import DAE
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
@@ -340,8 +340,8 @@ class ReducedModel:
         """What the implicit loop runs for this model: the full model's DAE, whose residual and
         Newton matrix the adaptive solver samples, its initial state and the step's solver.
 
-        :func:`rancf.simulate` (method "backward-euler") runs them and :meth:`result` turns
-        the loop's solution into a :class:`rancf.Result`.
+        :func:`rancf.simulate` (method "backward-euler") runs them and :meth:`solution` completes
+        the loop's solution (then made a :class:`rancf.Result`).
 
         Parameters
         ----------
@@ -357,7 +357,7 @@ class ReducedModel:
             Consistent initial coordinates and velocities.
         solver : AdaptiveModalSolver
             Greedy Gauss-Newton on the sampled rows, the step's nonlinear solver; it keeps the
-            per-step log and the table-2 timer that :meth:`result` reads.
+            per-step log and the table-2 timer that :meth:`solution` reads.
 
         Raises
         ------
@@ -378,12 +378,13 @@ class ReducedModel:
         solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, Timer())
         return dae.compiled, x0, v0, solver
 
-    def result(self, sol, dt, solver):
-        """The :class:`rancf.Result` of a run of :meth:`equations`.
+    def solution(self, sol, dt, solver):
+        """The Solution of a run of :meth:`equations`, with what the reduction adds (the
+        :class:`rancf.Result` that :func:`rancf.simulate` returns is made from it).
 
         Parameters
         ----------
-        sol : ImplicitSolution
+        sol : rancf.integrators.solution.Solution
             What the loop returned.
         dt : float
             Its step (s).
@@ -392,7 +393,7 @@ class ReducedModel:
 
         Returns
         -------
-        Result
+        rancf.integrators.solution.Solution
             ``formulation="reduced"``; node coordinates reconstructed from the modal ones.
             ``extra`` adds, per output: ``selected`` (bool, n_out x n_modal: the modes of the
             step's solution), ``modal_coordinates`` (n_out x n_modal), ``residual_norm`` (the
@@ -423,11 +424,13 @@ class ReducedModel:
                 residual[i] = log["residual_norm"][k - 1]
                 iterations[i] = log["iterations"][k - 1]
         modal = np.array([self.project(q)[self.candidates] for q in sol.q])
-        return timed_result(self.model, sol, "reduced", solver.timer,
-                            {"selected": selected, "modal_coordinates": modal,
-                             "residual_norm": residual, "gauss_newton_iterations": iterations},
-                            {"time_setup": self.setup_time,
-                             **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}})
+        return dataclasses.replace(
+            timed_solution(sol, solver.timer,
+                           {"selected": selected, "modal_coordinates": modal,
+                            "residual_norm": residual, "gauss_newton_iterations": iterations},
+                           {"time_setup": self.setup_time,
+                            **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}}),
+            formulation="reduced")
 
 def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, tol=1e-11,
            max_iter=50, max_support=None):
@@ -500,14 +503,11 @@ def initial_state(dae, state):
     return dae.initial_state(x0, v0)
 
 
-def timed_result(model, sol, formulation, timer, extra, stats):
-    """A :class:`rancf.Result` of a backward-Euler run on the DAE, with the table-2 times of
-    ``timer`` (:class:`~rancf.formulations.reduced.timing.Timer`) in its ``stats``."""
-    return Result(model, sol.t, sol.q, sol.v, sol.extra["joint_q"], sol.extra["joint_qd"],
-                  sol.extra["reactions"], sol.work, sol.dissipated, status=sol.status,
-                  message=sol.message, method="backward-euler", formulation=formulation,
-                  stats={**sol.stats, **stats, "time_update": timer.seconds["update"],
-                         "time_matrix": timer.seconds["matrix"]},
-                  extra={"constraint_violation": sol.violations,
-                         "newton_iterations": sol.newton_iterations, "lambda": sol.lam, **extra},
-                  wall_time=sol.wall_time)
+def timed_solution(sol, timer, extra, stats):
+    """A backward-Euler run's Solution with the table-2 times of ``timer``
+    (:class:`~rancf.formulations.reduced.timing.Timer`) and ``stats`` added to its ``stats``
+    and ``extra`` to its ``extra``."""
+    return dataclasses.replace(sol, stats={**sol.stats, **stats,
+                                           "time_update": timer.seconds["update"],
+                                           "time_matrix": timer.seconds["matrix"]},
+                               extra={**sol.extra, **extra})

@@ -28,13 +28,13 @@ from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
-from . import checks
-from .elements import beam as beam_element
-from .joints import REGISTRY
-from .joints._codes import ON_RAIL
-from .model.assembly import Assembly
-from .model.items import BODY, GROUND, Point
-from .model.joints import Joint
+from .. import checks
+from ..elements import beam as beam_element
+from ..joints import REGISTRY
+from ..joints._codes import ON_RAIL
+from ..model.assembly import Assembly
+from ..model.items import BODY, GROUND, Point
+from ..model.joints import Joint
 
 #: Points drawn per element along a beam's centreline (both ends included).
 POINTS_PER_ELEMENT = 17

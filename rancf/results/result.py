@@ -1,22 +1,18 @@
-"""Results of every formulation: trajectories at the output times, joints, energies, files."""
-import json
-import os
-import tempfile
-
+"""Results of every formulation: trajectories at the output times, joints, energies; the one
+place a :class:`Result` is made from an integrator's :class:`~rancf.integrators.solution.Solution`
+(:func:`result_of`)."""
 import numpy as np
 import pandas as pd
 
-from .elements import _beam
-from .model.items import Point
-from .model.joints import Joint
-from .model.model import Model
-from .model.state import State
+from ..elements import _beam
+from ..model.items import Point
+from ..model.joints import Joint
+from ..model.state import State
 
 #: Work counters every Result carries (0 where a method has none).
 COUNTERS = ("steps", "nfev", "njev", "nlu", "newton_iterations", "rejected")
 #: Values of Result.status.
 STATUSES = ("ok", "diverged", "failed", "interrupted")
-FORMAT_VERSION = 2
 
 
 def energies(assembly, nodes, velocities):
@@ -372,7 +368,7 @@ class Result:
             data[name] = self.velocities[:, :, j].ravel()
         return pd.DataFrame(data)
 
-    # --- pictures (rancf.plotting; matplotlib is imported on first use) ------------------------
+    # --- pictures (rancf.results.plotting; matplotlib is imported on first use) ----------------
     def plot(self, t=None, ax=None, trace=()):
         """Draw the deformed mechanism at one output time or several, overlaid.
 
@@ -434,7 +430,7 @@ class Result:
 
         Returns
         -------
-        rancf.plotting.MechanismAnimation
+        rancf.results.plotting.MechanismAnimation
             A :class:`matplotlib.animation.FuncAnimation` with ``frame_times`` (s),
             ``output_index``, ``fps``, ``speed``, ``duration`` (s of video) and ``axes``.
 
@@ -532,8 +528,9 @@ class Result:
 
         The arrays, energies, status, message, counters and ``extra`` are stored, so that
         :func:`rancf.load` reads them back without the model (the model itself is not stored:
-        drives and efforts are Python functions), and the model's layout (:func:`layout`),
-        so that it loads only onto a model of the same items and joints.
+        drives and efforts are Python functions), and the model's layout
+        (:func:`rancf.results.files.layout`), so that it loads only onto a model of the same
+        items and joints.
 
         Parameters
         ----------
@@ -556,214 +553,34 @@ class Result:
         >>> bool(np.array_equal(rancf.load(path).nodes, res.nodes))
         True
         """
-        path = os.fspath(path)
-        meta = {"format": FORMAT_VERSION, "status": self.status, "message": self.message,
-                "method": self.method, "formulation": self.formulation,
-                "stats": {k: (int(v) if isinstance(v, (int, np.integer)) else float(v))
-                          for k, v in self.stats.items()},
-                "wall_time": self.wall_time}
-        if self.model is not None:
-            meta["layout"] = layout(self.model.build())
-        arrays = {"t": self.t, "nodes": self.nodes, "velocities": self.velocities,
-                  "joint_q": self.joint_q, "joint_qd": self.joint_qd, "reactions": self.reactions,
-                  "work": self.work, "dissipated": self.dissipated,
-                  "kinetic": self._energy.kinetic.to_numpy(),
-                  "elastic": self._energy.elastic.to_numpy(),
-                  "gravity": self._energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
-        arrays.update({"extra__" + k: v for k, v in self.extra.items()})
-        folder = os.path.dirname(os.path.abspath(path))
-        try:
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
-        except OSError as exc:
-            raise OSError(f"cannot write {path}: {exc.strerror}") from exc
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez_compressed(f, **arrays)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
-        except BaseException as exc:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            if isinstance(exc, OSError):
-                raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
-            raise
+        from .files import save
+        save(self, path)
 
 
-def layout(assembly):
-    """What a Result file must share with the model it is loaded onto, as JSON-ready lists:
-    the items (``["beam", n_elements]``, ``["body", 0]``, in vertex order) and the joints
-    (``[kind, parent vertex, child vertex]``, -1 for the ground)."""
-    A = assembly
-    return {"items": [["beam", b.n_elements] for b in A.beams] + [["body", 0] for _ in A.bodies],
-            "joints": [[j.kind, int(p), int(c)]
-                       for j, p, c in zip(A.joints, A.parent_vertex, A.child_vertex)]}
+def result_of(model, solution):
+    """The :class:`Result` of a run: what an integrator returned, for the model it ran.
 
-
-#: The arrays every Result file holds (besides ``meta`` and the ``extra__`` ones).
-ARRAYS = ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated",
-          "kinetic", "elastic", "gravity")
-
-
-def _is_real(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _check_meta(path, meta):
-    """The meta record of a Result file: its format, status, texts, counters and wall time."""
-    if not isinstance(meta, dict):
-        raise ValueError(f"{path}: the meta record must be a JSON object, got "
-                         f"{type(meta).__name__}")
-    found = meta.get("format")
-    if not (isinstance(found, int) and not isinstance(found, bool) and found == FORMAT_VERSION):
-        raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
-                         f"(found {found!r})")
-    missing = [k for k in ("status", "message", "method", "formulation", "stats", "wall_time")
-               if k not in meta]
-    if missing:
-        raise ValueError(f"{path}: the meta record lacks {', '.join(missing)}")
-    if meta["status"] not in STATUSES:
-        raise ValueError(f"{path}: status must be one of {STATUSES}, got {meta['status']!r}")
-    for k in ("message", "method", "formulation"):
-        if not isinstance(meta[k], str):
-            raise ValueError(f"{path}: {k} must be a string, got {meta[k]!r}")
-    stats = meta["stats"]
-    if not (isinstance(stats, dict) and all(_is_real(v) for v in stats.values())):
-        raise ValueError(f"{path}: stats must map names to numbers, got {stats!r}")
-    wall = meta["wall_time"]
-    if not (_is_real(wall) and 0.0 <= wall < float("inf")):
-        raise ValueError(f"{path}: wall_time must be a number of seconds >= 0, got {wall!r}")
-    if "layout" in meta and not (isinstance(meta["layout"], dict)
-                                 and set(meta["layout"]) == {"items", "joints"}):
-        raise ValueError(f"{path}: the model layout must hold items and joints, got "
-                         f"{meta['layout']!r}")
-
-
-def _check_file(path, a):
-    """The arrays of a Result file: real numbers (booleans too in ``extra``), shapes that
-    agree, at least one output, finite increasing times."""
-    missing = [k for k in ARRAYS if k not in a]
-    if missing:
-        raise ValueError(f"{path}: not a complete rancf Result (missing {', '.join(missing)})")
-    for k, v in a.items():
-        kinds = "biuf" if k.startswith("extra__") else "iuf"
-        if v.dtype.kind not in kinds:
-            raise ValueError(f"{path}: {k} must hold real numbers, got dtype {v.dtype}")
-    n = a["t"].shape[0] if a["t"].ndim == 1 else -1
-    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
-        raise ValueError(f"{path}: t must be (n_out,) with n_out >= 1 and nodes "
-                         f"(n_out, n_vertices, 4), got {a['t'].shape} and {a['nodes'].shape}")
-    if a["velocities"].shape != a["nodes"].shape:
-        raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
-                         f"{a['nodes'].shape}")
-    for k in ("joint_q", "joint_qd", "reactions"):
-        if a[k].ndim != 2 or a[k].shape[0] != n or a[k].shape[1] != a["joint_q"].shape[1]:
-            raise ValueError(f"{path}: {k} must be (n_out, n_joints), got {a[k].shape}")
-    for k in ("work", "dissipated", "kinetic", "elastic", "gravity"):
-        if a[k].shape != (n,):
-            raise ValueError(f"{path}: {k} must be (n_out,) = ({n},), got {a[k].shape}")
-    for k, v in a.items():
-        if k.startswith("extra__") and (v.ndim < 1 or v.shape[0] != n):
-            raise ValueError(f"{path}: {k} must have n_out = {n} rows, got shape {v.shape}")
-    if not np.all(np.isfinite(a["t"])) or np.any(np.diff(a["t"]) < 0):
-        raise ValueError(f"{path}: the output times must be finite and increasing")
-
-
-def _difference(name, plural, theirs, ours):
-    """The first difference of two lists of layout entries, in words (None if equal)."""
-    if len(theirs) != len(ours):
-        return f"{len(theirs)} {plural} in the file, {len(ours)} in the model"
-    for k, (a, b) in enumerate(zip(theirs, ours)):
-        if a != b:
-            return f"{name} {k} is {a} in the file, {b} in the model"
-    return None
-
-
-def _check_model(path, model, meta, arrays):
-    """The model a file is loaded onto has the file's layout (items and joints), or, for a
-    file saved without it (a Result loaded without its model), its numbers of vertices and
-    joints."""
-    A = model.build()
-    if "layout" in meta:
-        ours = layout(A)
-        theirs = meta["layout"]["items"], meta["layout"]["joints"]
-        found = [_difference("item", "items", theirs[0], ours["items"]),
-                 _difference("joint", "joints", theirs[1], ours["joints"])]
-    else:
-        found = [_difference("vertex", "vertices", [0] * arrays["nodes"].shape[1],
-                             [0] * A.n_vertices),
-                 _difference("joint", "joints", [0] * arrays["joint_q"].shape[1],
-                             [0] * A.n_joints)]
-    found = [f for f in found if f]
-    if found:
-        raise ValueError(f"{path}: saved from a model of another layout ({'; '.join(found)})")
-
-
-def load(path, model=None):
-    """Read a :class:`Result` written by :meth:`Result.save`.
+    The one place a Result is made from a run (:func:`rancf.load` makes one from a file). The
+    Solution carries the model-level arrays at its outputs (node coordinates and velocities,
+    joint coordinates, rates and reactions, work and dissipated energy), which its formulation
+    mapped from the integrator's states; ``extra`` gains the implicit loop's monitors
+    (``constraint_violation``, ``newton_iterations``, ``lambda``) where it kept them.
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The file.
-    model : Model, optional
-        The model that was run. Without it the arrays, energies, joints, reactions and status
-        are there, but not what needs the model (positions of points, the tip, pictures);
-        with it, the file must have been saved from a model of the same layout (items and
-        joints, :func:`layout`; a file saved without a model: the same numbers of vertices
-        and joints).
+    model : rancf.Model
+        The model that was run (the energies are computed from it).
+    solution : rancf.integrators.solution.Solution
 
     Returns
     -------
     Result
-
-    Raises
-    ------
-    TypeError
-        ``path`` is not a path, or ``model`` not a Model.
-    ValueError
-        The file cannot be read, is not a rancf Result of this format, its meta record or
-        arrays are damaged or disagree, or it does not match ``model``: the message names
-        ``path`` and what is wrong (the whole file is checked).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
-    >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
-    >>> rancf.simulate(m, t_end=0.1, dt=1e-3).save(path)
-    >>> rancf.load(path).energy().shape
-    (11, 7)
-    >>> rancf.load(path, model=m).tip().shape
-    (11, 2)
     """
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    path = os.fsdecode(path)
-    if model is not None and not isinstance(model, Model):
-        raise TypeError(f"model must be a rancf.Model or None, got {type(model).__name__}")
-    try:
-        f = np.load(path, allow_pickle=False)
-        if not isinstance(f, np.lib.npyio.NpzFile):
-            raise ValueError("a single array (.npy), not an archive of arrays")
-        with f:
-            arrays = {k: f[k] for k in f.files}
-        meta = json.loads(str(arrays.pop("meta")))
-    except Exception as exc:
-        # a damaged file fails wherever numpy, zipfile or zlib meet the damage (a bad header,
-        # checksum or compressed stream, a missing member, a size beyond memory): all are the
-        # same for the user, a file that cannot be read
-        raise ValueError(f"{path}: not a readable rancf Result file ({type(exc).__name__}: "
-                         f"{exc})") from exc
-    _check_meta(path, meta)
-    _check_file(path, arrays)
-    if model is not None:
-        _check_model(path, model, meta, arrays)
-    extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
-    return Result(model, arrays["t"], arrays["nodes"], arrays["velocities"], arrays["joint_q"],
-                  arrays["joint_qd"], arrays["reactions"], arrays["work"], arrays["dissipated"],
-                  status=meta["status"], message=meta["message"], method=meta["method"],
-                  formulation=meta["formulation"], stats=meta["stats"], extra=extra,
-                  wall_time=meta["wall_time"],
-                  energy_table={k: arrays[k] for k in ("kinetic", "elastic", "gravity")})
+    s = solution
+    extra = {name: value for name, value in (("constraint_violation", s.violations),
+                                             ("newton_iterations", s.newton_iterations),
+                                             ("lambda", s.lam)) if value is not None}
+    extra.update(s.extra)
+    return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, s.work,
+                  s.dissipated, status=s.status, message=s.message, method=s.method,
+                  formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time)

@@ -1,0 +1,117 @@
+"""What every integrator returns: one :class:`Solution` type for the explicit loop, SciPy's
+methods, the implicit loop, statics and the reduced model's run.
+
+A Solution holds two kinds of arrays at the output times: the integrator's own states (``y`` of
+an ODE, or ``q, v, a, lam`` of the index-3 DAE) and the model-level arrays its formulation maps
+them to (node coordinates and velocities, joint coordinates, rates and reactions), which the
+integrator asks the formulation's contract for at each output. The results layer turns a
+Solution and a model into a :class:`rancf.Result` (:func:`rancf.results.result_of`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict
+
+import numpy as np
+
+#: The keys of a contract's ``observe`` that are model-level arrays (fields of a Solution);
+#: any other key it returns goes to ``extra``.
+MODEL_ARRAYS = ("nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated")
+
+
+@dataclass
+class Solution:
+    """Output of an integrator: states at the output steps, what the model makes of them, and
+    per-step monitors.
+
+    Not constructed directly: the integrators return it. Arrays have the outputs along their
+    first axis; an integrator that has no such quantity leaves it None.
+
+    Attributes
+    ----------
+    t : ndarray (n_out,)
+        Output times (s); for statics the load factor's frame (0).
+    q, v, a, lam : ndarray (n_out, n), (n_out, m)
+        The implicit loop's coordinates, their first two time derivatives and the multipliers.
+    violations : ndarray (n_out, 3)
+        ``(|Phi|, |Phi'|, |Phi''|)`` (infinity norms), the maxima over the steps since the
+        previous output (implicit loop).
+    newton_iterations : ndarray (n_out,)
+        The most Newton iterations of a step since the previous output (implicit loop).
+    y : ndarray (n_out, n_y)
+        The states of an ODE (explicit methods).
+    nodes, velocities : ndarray (n_out, n_x)
+        The model's node coordinates and their rates (m, 1, m/s, 1/s), from the formulation.
+    joint_q, joint_qd, reactions : ndarray (n_out, n_joints)
+        Joint coordinates (rad or m, unwrapped), rates, and the reactions of fixed and driven
+        joints (N m or N), from the formulation.
+    work, dissipated : ndarray (n_out,)
+        Work of the applied forces and drives and the energy dissipated since the start (J):
+        integrated by the implicit loop (zeros when the problem does not track them), or
+        states of an ODE that the formulation reads out.
+    status : {"ok", "diverged", "failed", "interrupted"}
+        "failed": Newton did not converge, a singular matrix, the step fell below its floor,
+        the problem raised; "diverged": non-finite or unbounded state; "interrupted": Ctrl-C.
+        The arrays then hold the outputs before it; ``message`` says what happened.
+    method, formulation : str
+        The integrator's method and the formulation of the problem it ran ("" for a problem
+        that names none).
+    stats : dict
+        Work counters (``steps``, ``nfev``, ``njev``, ``nlu``, ``newton_iterations``,
+        ``rejected``, and whatever else the integrator counts).
+    wall_time : float
+        Wall-clock time of the integration (s).
+    extra : dict of ndarray
+        What the problem's ``observe`` returned at every output besides the model-level arrays
+        (stacked), and what a formulation adds (the reduced model's modal coordinates).
+
+    Examples
+    --------
+    A free particle under gravity (no constraints), exact for Newmark's scheme:
+
+    >>> class Fall(rancf.implicit.IndexThreeDAE):
+    ...     n_coordinates = 1
+    ...     def mass(self, q):
+    ...         return np.eye(1)
+    ...     def force(self, q, v, t):
+    ...         return np.array([-9.81])
+    >>> sol = rancf.implicit.integrate(Fall(), [0.0], [0.0], 1.0, 0.1, method="newmark")
+    >>> sol.status, sol.q.shape, round(float(sol.q[-1, 0]), 6)       # -g t^2 / 2
+    ('ok', (11, 1), -4.905)
+    """
+
+    t: np.ndarray
+    q: np.ndarray = None
+    v: np.ndarray = None
+    a: np.ndarray = None
+    lam: np.ndarray = None
+    violations: np.ndarray = None
+    newton_iterations: np.ndarray = None
+    y: np.ndarray = None
+    nodes: np.ndarray = None
+    velocities: np.ndarray = None
+    joint_q: np.ndarray = None
+    joint_qd: np.ndarray = None
+    reactions: np.ndarray = None
+    work: np.ndarray = None
+    dissipated: np.ndarray = None
+    status: str = "ok"
+    message: str = ""
+    method: str = ""
+    formulation: str = ""
+    stats: Dict[str, int] = field(default_factory=dict)
+    wall_time: float = 0.0
+    extra: Dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def split(stacked):
+    """``(model-level arrays, the others)`` of a dict of stacked arrays (:data:`MODEL_ARRAYS`)."""
+    stacked = dict(stacked)
+    return {name: stacked.pop(name) for name in MODEL_ARRAYS if name in stacked}, stacked
+
+
+def observed(records):
+    """:func:`split` of a list of ``observe`` dicts, one per output, stacked along a first axis
+    (n_out, ...)."""
+    names = records[0].keys() if records else ()
+    return split({name: np.array([r[name] for r in records]) for name in names})
