@@ -27,6 +27,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, J_REVOLUTE, att
                                          applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
+from rancf.elements._beam cimport ELEMENT_BLOCK
 from rancf.formulations._forces import checked
 from rancf.formulations._problem import factor_cost
 
@@ -241,7 +242,7 @@ cdef class DAEKernel(StepProblem):
         self.csc_map = inverse
         self.values = np.zeros(max(self.nnz_parts, 1))
         self.n_el = self.md.n_el
-        self.blocks = np.zeros(max(self.n_el, 1) * 64)
+        self.blocks = np.zeros(max(self.n_el, 1) * ELEMENT_BLOCK)
         self.body_diag = floats(parts["body_diag"]) if len(parts["body_diag"]) else np.zeros(1)
         self.n_body = len(parts["body_diag"])
         self.diag_pos = ints(diagonal)

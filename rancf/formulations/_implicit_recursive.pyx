@@ -57,6 +57,7 @@ from rancf.formulations._recursive cimport (Tree, RecursiveKernel, FREE, BEAM_RE
                                             apply_BT, bind_factors, drive_power, factorize,
                                             kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.elements._beam cimport NODE_BLOCK, ELEMENT_BLOCK
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
 
@@ -107,13 +108,13 @@ cdef class RecursiveProblem(StepProblem):
         n_x = kernel.n_x
         n = max(self.n, 1)
         w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, A=n_x, F=n_x, f=n_x, scratch=n_x,
-                       E=48 * max(self.md.n_v, 1)))
+                       E=3 * NODE_BLOCK * max(self.md.n_v, 1)))
         self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
         self.A, self.F, self.f, self.scratch, self.E = w["A"], w["F"], w["f"], w["scratch"], w["E"]
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(q0)] = q0
-        self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
+        self.blocks = np.zeros(max(self.md.n_el, 1) * ELEMENT_BLOCK)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
         # joints with a reaction: driven or fixed

@@ -20,6 +20,7 @@ from libc.math cimport fabs, sqrt, pow, isfinite, fmax, fmin
 
 from libc.string cimport memcpy
 
+from rancf.elements._beam cimport NODE
 from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs, track_joints
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
@@ -30,7 +31,7 @@ cdef int _check(const double* y, int n_y, int n_vertices, double bound) noexcept
         if not isfinite(y[i]):
             return 1
     for i in range(n_vertices):
-        if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
+        if fabs(y[NODE * i]) > bound or fabs(y[NODE * i + 1]) > bound:
             return 2
     return 0
 
