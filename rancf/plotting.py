@@ -28,7 +28,6 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
 from . import checks
-from .elements import beam as beam_element
 from .model.assembly import Assembly
 from .model.items import BODY, GROUND, Point
 from .model.joints import Joint
@@ -144,10 +143,8 @@ class _Mechanism:
     def __init__(self, ax, A, x, color, legend=False):
         self.A = A
         p = POINTS_PER_ELEMENT
-        xi = np.linspace(0.0, 1.0, p)
         # S(xi) of each beam's elements, (p, 2, 8): a beam's elements are all of one length
-        self._shapes = [np.array([beam_element.shape_functions(s, b.length / b.n_elements)
-                                  for s in xi]) for b in A.beams]
+        self._shapes = [A.element_kind.shape_matrices(b.length / b.n_elements, p) for b in A.beams]
         self.beams = [ax.plot([], [], color=color, lw=2, marker=".", markersize=5,
                               markevery=p - 1, gid=f"beam {b.index}")[0] for b in A.beams]
         self._links = [_attached_points(A, r) for r in A.bodies]
@@ -175,7 +172,7 @@ class _Mechanism:
     def update(self, x):
         """Move the artists to the coordinates x (n_x,)."""
         A = self.A
-        vertices = x.reshape(-1, 4)
+        vertices = x.reshape(-1, A.node_size)
         for b, S, line in zip(A.beams, self._shapes, self.beams):
             line.set_data(*centreline(S, vertices[A.beam_first_vertex[b.index]:][:b.n_nodes]).T)
         for r, links, frame, link_line in zip(A.bodies, self._links, self.frames, self.links):

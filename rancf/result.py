@@ -6,7 +6,7 @@ import tempfile
 import numpy as np
 import pandas as pd
 
-from .elements import _beam
+from .elements.beam import PlanarANCFBeam
 from .model.items import Point
 from .model.joints import Joint
 from .model.model import Model
@@ -30,9 +30,8 @@ def energies(assembly, nodes, velocities):
     velocities = np.ascontiguousarray(velocities, dtype=float)
     out = np.zeros((len(nodes), 3))
     if A.n_elements:
-        out[:, :2] = _beam.beam_energies(A.model_code, A.element_vertices, A.element_length,
-                                         A.element_EA, A.element_EI, A.element_mass, nodes,
-                                         velocities)
+        out[:, :2] = A.element_kind.energies(A.element_vertices, A.element_length, A.element_EA,
+                                             A.element_EI, A.element_mass, nodes, velocities)
     if len(A.bodies):
         vb = velocities[:, A.body_vertex, :]
         out[:, 0] += 0.5 * (A.body_mass * (vb[:, :, 0]**2 + vb[:, :, 1]**2)).sum(axis=1)
@@ -99,8 +98,10 @@ class Result:
         self.model = model
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
-        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, 4)
-        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, 4)
+        # a file read without its model keeps the node size it was saved with
+        ns = model.build().node_size if model is not None else np.shape(nodes)[-1]
+        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, ns)
+        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, ns)
         self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
         self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
         self.reactions = np.asarray(reactions, dtype=float).reshape(n, -1)
@@ -651,9 +652,10 @@ def _check_file(path, a):
         if v.dtype.kind not in kinds:
             raise ValueError(f"{path}: {k} must hold real numbers, got dtype {v.dtype}")
     n = a["t"].shape[0] if a["t"].ndim == 1 else -1
-    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
+    ns = PlanarANCFBeam.node_size    # the planar kinds' nodes: the only ones a file holds yet
+    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != ns:
         raise ValueError(f"{path}: t must be (n_out,) with n_out >= 1 and nodes "
-                         f"(n_out, n_vertices, 4), got {a['t'].shape} and {a['nodes'].shape}")
+                         f"(n_out, n_vertices, {ns}), got {a['t'].shape} and {a['nodes'].shape}")
     if a["velocities"].shape != a["nodes"].shape:
         raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
                          f"{a['nodes'].shape}")

@@ -356,7 +356,7 @@ def _run_scipy(model, rec, method, y0, t_out, dt, rtol, atol, bound, progress):
             if not np.all(np.isfinite(solver.y)):
                 status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
                 break
-            if not np.abs(solver.y[:n_x].reshape(-1, 4)[:, :2]).max() <= bound:
+            if not np.abs(solver.y[:n_x].reshape(-1, rec.assembly.node_size)[:, :2]).max() <= bound:
                 status = "diverged"
                 message = (f"a node left the displacement bound between t = {t_old:.6g} and "
                            f"{solver.t:.6g} s")

@@ -54,7 +54,7 @@ def _point_forms(A, point):
         a = point.angle
         return ([_Form(const=point.offset[0]), _Form(const=point.offset[1])],
                 [_Form(const=np.cos(a)), _Form(const=np.sin(a))])
-    v = 4 * A.vertex_of(point)
+    v = A.node_size * A.vertex_of(point)
     direction = [_Form([(v + 2, 1.0)]), _Form([(v + 3, 1.0)])]
     if point.kind == NODE:
         return [_Form([(v, 1.0)]), _Form([(v + 1, 1.0)])], direction
@@ -109,8 +109,9 @@ class ConstraintTable:
                                                             [-np.cos(q), -np.sin(q)]]))
         for v in A.body_vertex:
             row = self._row()
-            self.quad += [(row, 4 * v + 2, 4 * v + 2, 1.0, CONSTANT, -1),
-                          (row, 4 * v + 3, 4 * v + 3, 1.0, CONSTANT, -1)]
+            u = A.node_size * v + 2    # the body's axis, after its centre of mass
+            self.quad += [(row, u, u, 1.0, CONSTANT, -1),
+                          (row, u + 1, u + 1, 1.0, CONSTANT, -1)]
             self.const.append((row, -1.0, CONSTANT, -1))
         self.lin = _arrays(self.lin, ("row", "col", "coef", "mode", "joint"))
         self.quad = _arrays(self.quad, ("row", "i", "k", "coef", "mode", "joint"))
@@ -178,10 +179,10 @@ class DAE(IndexThreeDAE):
         self.table = ConstraintTable(A)
         self.n_constraints = self.table.n_rows
         ev = A.element_vertices
-        dofs = (4 * ev[:, :, None] + np.arange(4)).reshape(-1, 8)
-        el_rows = np.repeat(dofs, 8, axis=1).ravel()
-        el_cols = np.tile(dofs, (1, 8)).ravel()
-        body = (4 * A.body_vertex[:, None] + np.arange(4)).ravel()
+        dofs, es = A.element_kind.dofs(ev), A.element_kind.element_size
+        el_rows = np.repeat(dofs, es, axis=1).ravel()
+        el_cols = np.tile(dofs, (1, es)).ravel()
+        body = (A.node_size * A.body_vertex[:, None] + np.arange(A.node_size)).ravel()
         body_diag = np.column_stack([A.body_mass, A.body_mass, A.body_inertia,
                                      A.body_inertia]).ravel()
         self.M = sp.csr_matrix((np.concatenate([A.element_mass.ravel(), body_diag]),
@@ -191,11 +192,12 @@ class DAE(IndexThreeDAE):
         groups_x, groups_v = [], []
         for load in A.loads:
             if callable(load.moment) or load.moment != 0.0:
-                groups_x.append(4 * A.vertex_of(load.point) + np.arange(4))
+                groups_x.append(A.node_size * A.vertex_of(load.point) + np.arange(A.node_size))
         for j in A.joints:
             if j.effort is None:
                 continue
-            ends = [4 * A.vertex_of(p) + np.arange(4) for p in (j.parent, j.child) if p.kind != GROUND]
+            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
+                    for p in (j.parent, j.child) if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         fd_x, fd_v = self._fd_pattern(groups_x), self._fd_pattern(groups_v)

@@ -44,7 +44,7 @@ from scipy.stats import qmc
 
 from ... import checks
 from ...elements import _beam
-from ...elements.beam import MODELS
+from ...elements.beam import MODELS, PlanarANCFBeam
 from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
@@ -56,7 +56,7 @@ from .greedy_gauss_newton import STATUSES
 from .timing import Timer
 
 #: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
-SAMPLE_UNITS = {"node": 4, "row": 1}
+SAMPLE_UNITS = {"node": PlanarANCFBeam.node_size, "row": 1}
 
 
 def latin_hypercube_rows(n_rows, n_samples, seed):
@@ -111,14 +111,15 @@ def beam_matrices(A, k):
     element masses, and the Berzeri tangent of the element kernel with EA = 0 (its bending part
     ``EI int S''^T S'' ds`` does not depend on the coordinates)."""
     beam = A.beams[k]
-    n = 4 * beam.n_nodes
+    ns, es = A.node_size, A.element_kind.element_size
+    n = ns * beam.n_nodes
     elements = np.flatnonzero(A.element_beam == k)
     l, EI = A.element_length[elements[0]], A.element_EI[elements[0]]
-    Kt, C = np.empty((8, 8)), np.empty((8, 8))
-    _beam.tangent(MODELS["berzeri"], np.zeros(8), np.zeros(8), l, 0.0, EI, 0.0, Kt, C)
+    Kt, C = np.empty((es, es)), np.empty((es, es))
+    _beam.tangent(MODELS["berzeri"], np.zeros(es), np.zeros(es), l, 0.0, EI, 0.0, Kt, C)
     M, K = np.zeros((n, n)), np.zeros((n, n))
     for i, s in enumerate(elements):
-        d = slice(4 * i, 4 * i + 8)
+        d = slice(ns * i, ns * i + es)
         M[d, d] += A.element_mass[s]
         K[d, d] += Kt
     return M, K
@@ -198,14 +199,14 @@ class ReducedModel:
         rng = np.random.default_rng(seed)
         self.blocks, candidates, groups = [], [], []
         for k, beam in enumerate(A.beams):
-            first = 4 * int(A.beam_first_vertex[k])
-            glob = first + np.arange(4 * beam.n_nodes)
+            first = A.node_size * int(A.beam_first_vertex[k])
+            glob = first + np.arange(A.node_size * beam.n_nodes)
             joint_nodes = sorted({p.node for j in A.joints for p in (j.parent, j.child)
                                   if p.kind == NODE and p.item is beam})
             if not joint_nodes:
                 raise ValueError(f"beam {k} is in no joint: the Craig-Bampton split needs its "
                                  "joint nodes as the boundary")
-            boundary = np.concatenate([4 * j + np.arange(4) for j in joint_nodes])
+            boundary = np.concatenate([A.node_size * j + np.arange(A.node_size) for j in joint_nodes])
             cb = CraigBampton(*beam_matrices(A, k), boundary)
             a, b = glob[cb.interior], glob[cb.boundary]
             na, ns, s = a.size, int(self.n_samples[k]), int(self.sparsity[k])
@@ -225,8 +226,9 @@ class ReducedModel:
             units = a.reshape(-1, unit)
             free = np.zeros(units.shape[0], dtype=bool)
             if self.free_ends:
-                ends = [4 * j for j in (0, beam.n_elements) if j not in joint_nodes]
-                free = np.isin(units[:, 0] - first, [e + i for e in ends for i in range(4)])
+                ends = [A.node_size * j for j in (0, beam.n_elements) if j not in joint_nodes]
+                free = np.isin(units[:, 0] - first,
+                               [e + i for e in ends for i in range(A.node_size)])
             n_draw = (ns - unit * int(free.sum())) // unit
             if n_draw < 0:
                 raise ValueError(f"n_samples must be >= {unit * free.sum()} for beam {k}: the "
