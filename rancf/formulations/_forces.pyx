@@ -31,8 +31,12 @@ from rancf.elements._beam cimport (beam_force, beam_tangent, DIM, NODE, ELEMENT,
                                    ELEMENT_BLOCK, SHAPES)
 from rancf.workspace import pack
 
-cdef enum:
-    PAIR = 2 * NODE    # the coordinates of a joint's child and parent vertex (load_tangents)
+# the coordinates of a joint's child and parent vertex (load_tangents), typed as NODE is
+cdef extern from *:
+    """
+    #define RANCF_FORCES_PAIR (2 * RANCF_BEAM_NODE)
+    """
+    const long PAIR "RANCF_FORCES_PAIR"
 
 cnp.import_array()
 

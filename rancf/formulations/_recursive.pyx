@@ -42,8 +42,12 @@ from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
 from rancf.formulations._forces import checked, model_arrays
 from rancf.workspace import pack
 
-cdef enum:
-    RATES = 2    # most rates eta a joint gives its child's first vertex: eps is NODE x RATES
+# the most rates eta a joint gives its child's first vertex (eps is NODE x RATES), typed as NODE is
+cdef extern from *:
+    """
+    #define RANCF_RECURSIVE_RATES 2
+    """
+    const long RATES "RANCF_RECURSIVE_RATES"
 
 cnp.import_array()
 
