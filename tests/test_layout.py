@@ -140,3 +140,24 @@ def test_no_literal_node_size_outside_the_element_kinds():
     assert seen > 20
     assert not found, ("literal node or element sizes outside rancf/elements/ (read them from "
                        "the element kind):\n" + "\n".join(found))
+
+
+def test_kernel_sizes_are_the_kinds():
+    """The sizes the kernels cimport (the macros of rancf/elements/_beam.pxd) are those the
+    Python kinds state: the two statements of a node cannot drift apart."""
+    from rancf.elements.beam import PlanarANCFBeam
+    from rancf.elements.rigid import RigidBody
+    text = (ROOT / "elements" / "_beam.pxd").read_text()
+    macros = dict(re.findall(r"#define RANCF_BEAM_(\w+) (.+)", text))
+
+    def value(name):
+        return eval(re.sub(r"RANCF_BEAM_(\w+)", lambda m: str(value(m[1])), macros[name]))
+
+    kind = PlanarANCFBeam()
+    assert value("NODE") == kind.node_size == RigidBody.node_size
+    assert value("NODES") == kind.nodes_per_element
+    assert value("ELEMENT") == kind.element_size
+    assert value("DIM") == kind.dimension == RigidBody.dimension
+    assert value("NODE_BLOCK") == kind.node_size ** 2
+    assert value("ELEMENT_BLOCK") == kind.element_size ** 2
+    assert value("SHAPES") * value("DIM") == kind.element_size
