@@ -4,7 +4,7 @@ Every ``_*.pyx`` under ``rancf/`` (subpackages too) is an extension. Compiler
 directives are set here, once, for every extension (scikit-learn's pattern).
 ``RANCF_DEBUG=1`` switches bounds, wrap-around and initialization checking back on
 for a debugging build; ``RANCF_BOUNDSCHECK=1`` is its former name (deprecated,
-DECISIONS 21).
+developer: Build and debug build).
 
 The generated ``.c`` files depend on the directives, but ``cythonize`` only compares
 time stamps: the directives of the last translation are kept in

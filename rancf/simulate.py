@@ -172,8 +172,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     method "backward-euler" (the adaptive modal method's BDF-1) on formulation "auto" or
     "dae", and takes one more option, ``blas_threads`` (default 1: BLAS threads during the
     run, by threadpoolctl; None leaves them as they are: the adaptive step does many small
-    dense QR factorizations, which on a shared 2-core machine ran 40 times slower with
-    OpenBLAS's default threads competing with other processes); its Result is described by
+    dense QR factorizations, which threads slow down, all the more when other processes
+    compete for the cores); its Result is described by
     :meth:`~rancf.formulations.reduced.ReducedModel.solution`.
     The user guide's pages on formulations and integrators say which to choose.
 
@@ -321,7 +321,8 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     output_every : int
         Results every ``output_every`` steps.
     state : State, optional
-        Initial state (default: the reference configuration, DECISIONS 2).
+        Initial state (default: the reference configuration, theory: Assembly and the initial
+        state).
     tol : float
         Newton tolerance on the position increment (m).
     max_iter : int

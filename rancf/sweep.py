@@ -4,7 +4,8 @@ A study is a function ``run(**row)`` that builds and simulates a model and retur
 and a table of parameter sets. :func:`sweep` runs ``run`` once per row (on a local cluster of
 processes, an existing dask cluster, or serially), records failures instead of stopping, shows a
 progress bar, and stores finished rows so that an interrupted study resumes where it stopped
-(DECISIONS 24, 25). :func:`sample` draws quasi-random parameter sets within bounds.
+(developer: Results, files and sweeps). :func:`sample` draws quasi-random parameter sets within
+bounds.
 
 dask.distributed, tqdm and pyarrow are the optional dependencies of the ``sweep`` extra
 (``pip install "rancf[sweep]"``); the serial scheduler needs none of them.
@@ -240,9 +241,9 @@ def _outputs(returned, parameters):
 def _execute(run, row):
     """Call ``run(**row)``; a record (outputs, status, message, wall_time) whatever happens.
 
-    An exception is the row's status "error" with the exception's message (DECISIONS 24);
-    KeyboardInterrupt is "interrupted", which stops the sweep and is never stored.
-    """
+    An exception is the row's status "error" with the exception's message (developer: Results,
+    files and sweeps); KeyboardInterrupt is "interrupted", which stops the sweep and is never
+    stored. """
     start = time.perf_counter()
     try:
         returned = run(**row)
@@ -335,8 +336,8 @@ def _record_frame(records):
 
 class _Store:
     """Finished rows on disk, by key. ``.parquet``: a folder of chunk files, one per write
-    (DECISIONS 25). ``.csv``: one file, rewritten whole at each write (a CSV has one header, and
-    the outputs of later rows may add columns)."""
+    (developer: Results, files and sweeps). ``.csv``: one file, rewritten whole at each write (a
+    CSV has one header, and the outputs of later rows may add columns)."""
 
     def __init__(self, path):
         if not isinstance(path, (str, os.PathLike)):
@@ -480,9 +481,8 @@ def local_cluster(n_workers=None):
     ``n_workers`` processes of one thread each (the compiled loops are CPU-bound), no dashboard,
     and without the ``MALLOC_TRIM_THRESHOLD_=65536`` that dask's nanny puts in its workers'
     environment: with it glibc hands freed memory back to the system at once, and runs that
-    allocate many short-lived arrays slow down (an adaptive modal run of the ``modal``
-    validation case took 2 times as long in a worker as in the calling process; without it, as
-    long). Also reachable as ``rancf.sweep.local_cluster``; to share one cluster among sweeps::
+    allocate many short-lived arrays slow down (the adaptive modal method does). Also
+    reachable as ``rancf.sweep.local_cluster``; to share one cluster among sweeps::
 
         with rancf.sweep.local_cluster(4) as cluster, distributed.Client(cluster) as client:
             first = rancf.sweep(run, parameters, scheduler=client)
@@ -590,7 +590,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
 
     Each row is independent: a run that raises is recorded (status "error" and the exception's
     message), a run that reports a status (``"diverged"``, ``"failed"``, from its Result) keeps
-    it; neither stops the sweep (DECISIONS 24). Ctrl-C (or a run raising KeyboardInterrupt)
+    it; neither stops the sweep. Ctrl-C (or a run raising KeyboardInterrupt)
     stops it: the finished rows are stored and returned, the others have status "interrupted".
 
     On ``scheduler=None`` (a local cluster of processes) the calling script must start the sweep

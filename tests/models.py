@@ -18,7 +18,7 @@ def ramp(t, rise=0.2):
 
 
 def branched_tree(elastic_model="shabana", damping=0.01, gravity=(0.3, -9.81), E=E, smooth=False):
-    """Two trees on the ground with every joint kind of DESIGN.md section 6.
+    """Two trees on the ground with every joint kind (theory: Joints in the recursion).
 
     Tree 1: beam b1 pinned at the origin; b2 revolute at b1's end with a spring-damper effort;
     b3 clamped (fixed) at b1's interior node; rigid r1 revolute at b2's end (off its centre);

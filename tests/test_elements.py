@@ -223,3 +223,104 @@ def test_undamped_tangent_is_the_symmetric_hessian_of_the_energy(model):
         ei, ej = h * np.eye(8)[i], h * np.eye(8)[j]
         second = (U(e + ei + ej) - U(e + ei - ej) - U(e - ei + ej) + U(e - ei - ej)) / (4 * h * h)
         assert second == pytest.approx(K[i, j], rel=1e-4, abs=1e-6 * np.abs(K).max())
+
+
+# --- the element kind (issue 27): the class states its sizes and delegates -------------------
+
+@pytest.mark.parametrize("model", MODELS)
+def test_kind_forces_and_tangents_against_differences(model):
+    """The kind's damped force is the gradient of its energy plus the damping force, its
+    tangents the Jacobians of that force in e and in edot (central differences)."""
+    kind = el.PlanarANCFBeam(model)
+    assert kind.element_size == kind.nodes_per_element * kind.node_size
+    rng = np.random.default_rng(11)
+    e, edot = random_deformed(rng), rng.standard_normal(kind.element_size)
+    c = 2e-3
+    f, power = kind.forces(e, edot, L, E, A, I, c)
+    K, C = kind.tangents(e, L, E, A, I, edot=edot, damping=c)
+    assert f.shape == (kind.element_size,) and K.shape == C.shape == (kind.element_size,) * 2
+    grad = central_differences(lambda x: kind.energy(x, L, E, A, I), e)
+    assert np.allclose(f, grad + C @ edot, rtol=1e-6, atol=1e-6 * np.abs(f).max())
+    assert power == pytest.approx(edot @ C @ edot, rel=1e-9)
+    fd = central_differences(lambda x: kind.forces(x, edot, L, E, A, I, c)[0], e)
+    assert np.allclose(K, fd, rtol=1e-5, atol=1e-6 * np.abs(K).max())
+    fd = central_differences(lambda x: kind.forces(e, x, L, E, A, I, c)[0], edot)
+    assert np.allclose(C, fd, rtol=1e-6, atol=1e-8 * np.abs(C).max())
+
+
+def test_kind_mass_and_gravity_are_the_integrals():
+    """The kind's mass and gravity force against Gauss integration of S^T S and S^T g."""
+    kind = el.PlanarANCFBeam()
+    rho, g = 2700.0, np.array([0.4, -9.81])
+    M = gauss(lambda xi: el.shape_functions(xi, L).T @ el.shape_functions(xi, L)) * rho * A * L
+    F = gauss(lambda xi: el.shape_functions(xi, L).T @ g) * rho * A * L
+    assert np.allclose(kind.mass(rho, A, L), M, rtol=1e-12, atol=1e-12 * np.abs(M).max())
+    assert np.allclose(kind.gravity_force(rho, A, L, g), F, rtol=1e-12, atol=1e-12 * np.abs(F).max())
+
+
+def test_kind_gather_and_scatter_are_transposes():
+    """gather picks an element's nodes one after the other; scatter is its transpose:
+    ``gather(x) . f = x . scatter(f)`` for every x and f."""
+    kind = el.PlanarANCFBeam()
+    rng = np.random.default_rng(3)
+    n_vertices, ns = 5, kind.node_size
+    x = rng.standard_normal(n_vertices * ns)
+    vertices = np.array([[0, 1], [1, 2], [3, 4]])
+    nodes = x.reshape(n_vertices, ns)
+    for v in vertices:
+        assert np.array_equal(kind.gather(x, v), np.concatenate([nodes[v[0]], nodes[v[1]]]))
+    E_all = kind.gather(x, vertices)
+    assert E_all.shape == (3, kind.element_size)
+    f = rng.standard_normal((3, kind.element_size))
+    out = kind.scatter(f, vertices, np.zeros_like(x))
+    assert float(np.sum(E_all * f)) == pytest.approx(float(x @ out), rel=1e-13)
+    # a batch of states gathers each state alike
+    X = rng.standard_normal((4, x.size))
+    assert np.array_equal(kind.gather(X, vertices[1])[2], kind.gather(X[2], vertices[1]))
+
+
+def test_kind_shape_runs_through_the_nodes():
+    """The drawn centreline starts at node A's position and ends at node B's (S(0), S(1)), and a
+    straight element's centreline is the straight segment."""
+    kind = el.PlanarANCFBeam()
+    rng = np.random.default_rng(4)
+    e = random_deformed(rng)
+    r = kind.shape(e, L, 7)
+    assert r.shape == (7, kind.dimension)
+    assert np.allclose(r[0], e[:2]) and np.allclose(r[-1], e[kind.node_size:kind.node_size + 2])
+    s = straight(angle=0.3)
+    t = np.array([np.cos(0.3), np.sin(0.3)])
+    assert np.allclose(kind.shape(s, L, 5), np.outer(np.linspace(0, L, 5), t), atol=1e-15)
+    with pytest.raises(ValueError, match="n_points"):
+        kind.shape(e, L, 1)
+
+
+def test_kind_energies_against_element_by_element_sums():
+    """The compiled energies of a small chain: kinetic 1/2 V_E^T M_E V_E and the elastic energy
+    of each element summed in Python."""
+    kind = el.PlanarANCFBeam("berzeri")
+    rng = np.random.default_rng(6)
+    n_out, n_vertices = 2, 3
+    vertices = np.array([[0, 1], [1, 2]], dtype=np.intc)
+    nodes = np.stack([np.concatenate([straight(), straight(origin=(L, 0.0))[4:]])
+                      + 0.05 * rng.standard_normal(n_vertices * 4) for _ in range(n_out)])
+    nodes = nodes.reshape(n_out, n_vertices, kind.node_size)
+    vel = rng.standard_normal(nodes.shape)
+    M = np.array([kind.mass(7800.0, A, L)] * 2)
+    lengths = np.full(2, L)
+    out = kind.energies(vertices, lengths, np.full(2, E * A), np.full(2, E * I), M, nodes, vel)
+    for k in range(n_out):
+        e = [kind.gather(nodes[k].ravel(), v) for v in vertices]
+        ed = [kind.gather(vel[k].ravel(), v) for v in vertices]
+        kinetic = sum(0.5 * d @ M[0] @ d for d in ed)
+        elastic = sum(kind.energy(x, L, E, A, I) for x in e)
+        assert out[k] == pytest.approx([kinetic, elastic], rel=1e-12)
+
+
+def test_rigid_body_kind():
+    from rancf.elements import rigid
+    kind = rigid.RigidBody()
+    M = kind.mass(2.0, 0.3)
+    assert M.shape == (kind.node_size, kind.node_size)
+    assert np.array_equal(M, rigid.mass_matrix(2.0, 0.3))
+    assert np.array_equal(kind.gravity_force(2.0, (0.0, -9.81)), [0.0, -19.62, 0.0, 0.0])

@@ -1,6 +1,6 @@
 """The recursive and the DAE formulations of one model against each other: two independent
-derivations (relative coordinates with the joint table of DESIGN.md section 6, eliminated in
-O(n); absolute coordinates with constraint rows and multipliers, solved densely)."""
+derivations (relative coordinates with the joint table of theory: Joints in the recursion,
+eliminated in O(n); absolute coordinates with constraint rows and multipliers, solved densely)."""
 import numpy as np
 import pytest
 
@@ -24,8 +24,9 @@ def dae_accelerations(dae, x, v, t):
 
 @pytest.mark.parametrize("elastic_model", MODELS)
 def test_recursive_accelerations_equal_the_dae(elastic_model):
-    """DECISIONS.md 7: at random consistent states of a branched tree with rigid bodies,
-    fixed, driven, actuated and prismatic joints, loads, damping and tilted gravity."""
+    """developer: Tolerances of the cross-checks: at random consistent states of a branched tree
+    with rigid bodies, fixed, driven, actuated and prismatic joints, loads, damping and tilted
+    gravity."""
     m = branched_tree(elastic_model)
     A = m.build()
     rec, dae = recursive.of(A), DAE(A, "dense")
@@ -89,9 +90,9 @@ def test_dae_reactions_are_those_of_the_state_whatever_the_scheme(method):
 
 
 def test_trajectories_agree_as_converged_solutions():
-    """DECISIONS.md 7: recursive DOPRI5 at rtol = atol = 1e-11 against the DAE with
-    generalized-alpha at h and h/2 from the same state, extrapolated (second order), over
-    0.5 s. The loads rise smoothly: a concentrated load applied at once excites stiff modes
+    """developer: Tolerances of the cross-checks: recursive DOPRI5 at rtol = atol = 1e-11 against
+    the DAE with generalized-alpha at h and h/2 from the same state, extrapolated (second order),
+    over 0.5 s. The loads rise smoothly: a concentrated load applied at once excites stiff modes
     (about 1700 rad/s) that generalized-alpha resolves only for h below about 1e-5 s."""
     m = branched_tree(smooth=True)
     L = m.build().size
@@ -272,10 +273,10 @@ def test_implicit_recursive_newton_matrix_has_the_efforts_and_moments(method):
 
 @pytest.mark.parametrize("model", [spring_tree, sprung_tree, branched_tree])
 def test_assembled_newton_matrix_is_the_one_the_elimination_solves(model):
-    """The Newton matrix assembled column by column (the sparse LU fallback's, DECISIONS.md 13)
-    is the operator the block elimination inverts: times the block solves of the unit vectors
-    it gives the identity, on trees with every joint kind, efforts and moments (their blocks,
-    with the child-parent couplings, in both), under generalized-alpha from a random
+    """The Newton matrix assembled column by column (the sparse LU fallback's, developer: Newton
+    matrix of implicit RANCF) is the operator the block elimination inverts: times the block solves
+    of the unit vectors it gives the identity, on trees with every joint kind, efforts and moments
+    (their blocks, with the child-parent couplings, in both), under generalized-alpha from a random
     velocity."""
     A = model().build()
     y0 = recursive.of(A).initial_state()
@@ -413,7 +414,7 @@ def test_newton_failure_is_reported_and_keeps_results():
 def test_a_newton_failure_says_what_to_change():
     """A contracting iteration cut short asks for more iterations or a smaller step; the
     implicit recursive formulation of a model with a fixed joint (its Newton matrix
-    approximate, DECISIONS.md 13) points to the DAE's exact one."""
+    approximate, developer: Newton matrix of implicit RANCF) points to the DAE's exact one."""
     m = rancf.Model()
     b = m.add_beam(1.0, 2, 1e6, 1e3, 1e-4, 1e-9)
     m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)

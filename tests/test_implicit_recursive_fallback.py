@@ -1,5 +1,6 @@
-"""Implicit RANCF's fallback (DECISIONS.md 13): where the block elimination of Newton's matrix
-meets a singular pivot, the sparse LU of the assembled matrix, with a warning."""
+"""Implicit RANCF's fallback (developer: Newton matrix of implicit RANCF): where the block
+elimination of Newton's matrix meets a singular pivot, the sparse LU of the assembled matrix, with
+a warning."""
 import warnings
 
 import numpy as np

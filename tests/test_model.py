@@ -79,7 +79,8 @@ def test_bad_joints_are_named():
 
 
 def test_build_checks_the_geometry():
-    """DECISIONS.md 1 and 3: joint points coincide; drives start at the geometry."""
+    """Joint points coincide; drives start at the geometry (theory: Assembly and the initial
+    state)."""
     m, b = beam_model()
     m.add_joint("revolute", m.ground.point(0.0, 0.1), b.start)
     with pytest.raises(ValueError, match="0.1 m apart"):
@@ -167,3 +168,29 @@ def test_a_model_and_result_that_have_run_pickle():
     back = pickle.loads(pickle.dumps(res))
     assert np.array_equal(again.nodes, res.nodes) and np.array_equal(back.nodes, res.nodes)
     assert back.energy_drift() == res.energy_drift()
+
+
+def test_nodes_are_laid_out_per_kind():
+    """Each node kind is one block of x: the beam nodes' coordinates are the beams' reference
+    nodes, the bodies' block their natural coordinates; the blocks tile x in order, and the
+    node size is the kinds' (issue 27)."""
+    m = branched_tree()
+    A = m.build()
+    kinds = [block.kind for block in A.node_kinds]
+    assert kinds == [A.element_kind, A.body_kind]
+    assert {k.node_size for k in kinds} == {A.node_size}
+    start = 0
+    for block in A.node_kinds:
+        n = block.vertices.stop - block.vertices.start
+        assert block.coordinates == slice(start, start + block.kind.node_size * n)
+        start = block.coordinates.stop
+    assert start == A.n_x == A.node_size * A.n_vertices
+    beams, bodies = A.node_kinds
+    assert np.array_equal(A.x0[beams.coordinates],
+                          np.concatenate([b.reference_nodes().ravel() for b in A.beams]))
+    assert np.array_equal(A.x0[bodies.coordinates].reshape(-1, A.body_kind.node_size),
+                          [r.reference_coordinates() for r in A.bodies])
+    assert list(range(*bodies.vertices.indices(A.n_vertices))) == list(A.body_vertex)
+    # a model of beams only has one block
+    only = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0).build()
+    assert [b.kind for b in only.node_kinds] == [only.element_kind]

@@ -1,8 +1,8 @@
 """Pictures of a mechanism (issue 17): the numbers behind each picture, read back from the artists,
 against the stored coordinates: beams through the element shape functions (an independent
 Hermite interpolation here), rigid bodies at their stored pose, joints, loads and traces where the
-model puts them, animation frame counts and durations from DECISIONS 26, GIF frames read back with
-Pillow."""
+model puts them, animation frame counts and durations from developer: Results, files and sweeps,
+GIF frames read back with Pillow."""
 import os
 import subprocess
 import sys
@@ -225,8 +225,9 @@ def test_model_plot_refuses_joint_points_apart():
 
 
 def test_animation_frames_follow_fps_and_speed(run, tmp_path):
-    """DECISIONS 26: T / speed * fps frames (to within one), a video of T / speed s; every frame
-    shows the output nearest to its time; the GIF has those frames and that duration."""
+    """developer: Results, files and sweeps: T / speed * fps frames (to within one), a video of T /
+    speed s; every frame shows the output nearest to its time; the GIF has those frames and that
+    duration."""
     m, res, (b1, b2, _, _) = run
     T, fps, speed = res.t[-1] - res.t[0], 10, 0.5
     path = tmp_path / "chain.gif"

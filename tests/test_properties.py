@@ -257,8 +257,8 @@ def check_outcome(res, model, t_end):
     """The contract of a finished short run (property (b)): status "ok" with results at t_end,
     or "diverged"/"failed" with a message and the outputs before; whatever the status, the
     outputs kept are finite and, but for a divergence, their held joints hold (a fixed joint's
-    coordinate stays at its initial value, on the same branch, DECISIONS 4; a driven one
-    follows its drive)."""
+    coordinate stays at its initial value, on the same branch, theory: Joint coordinates; a driven
+    one follows its drive)."""
     assert res.status in ("ok", "diverged", "failed"), (res.status, res.message)
     assert len(res.t) >= 1 and res.t[0] == 0.0
     if res.status == "ok":

@@ -44,8 +44,8 @@ def test_rk4_energy_drift_is_fourth_order(pendulum):
 
 
 def test_energy_balance_with_loads_drives_efforts_and_damping():
-    """kinetic + elastic + gravity - work + dissipated is conserved (DESIGN.md section 6): the
-    work of forces, moments, efforts and drives and the dissipation are integrated with the
+    """kinetic + elastic + gravity - work + dissipated is conserved (theory: The energy balance):
+    the work of forces, moments, efforts and drives and the dissipation are integrated with the
     motion, so the balance closes at the integrator's order (RK4: 16x per halving)."""
     m = branched_tree()
     drifts = []
@@ -136,8 +136,8 @@ def test_cantilever_vibrates_at_the_euler_bernoulli_frequencies(elastic_model):
     assert continuous[1] == pytest.approx(omega[1], rel=2e-4)
 
 def test_driven_joint_follows_its_drive_exactly():
-    """The polar parametrization holds q(t) to round-off (DESIGN.md section 6), and the result's
-    joint history unwraps through several turns (DECISIONS.md 4)."""
+    """The polar parametrization holds q(t) to round-off (theory: Drives as polar slopes), and the
+    result's joint history unwraps through several turns (theory: Joint coordinates)."""
     m = rancf.Model(gravity=(0.0, 0.0))
     b = m.add_beam(1.0, 3, 5e6, RHO, AREA, INERTIA)
     w = 20.0
@@ -305,9 +305,9 @@ def test_simulate_needs_a_model():
     *[(m, f) for m in ("newmark", "hht", "generalized-alpha", "generalized-alpha-s",
                        "backward-euler") for f in ("auto", "dae")]])
 def test_ctrl_c_returns_the_partial_result(pendulum, method, formulation):
-    """SIGINT (Ctrl-C) sent during a long run stops it within half a second (DECISIONS.md 15)
-    with status "interrupted" and the outputs so far: the explicit loop and the implicit one on
-    both compiled formulations."""
+    """SIGINT (Ctrl-C) sent during a long run stops it within half a second (developer: Ctrl-C and
+    progress in compiled loops) with status "interrupted" and the outputs so far: the explicit loop
+    and the implicit one on both compiled formulations."""
     import os
     import signal
     import threading

@@ -78,6 +78,7 @@ def test_hanging_rigid_body_and_beam_under_gravity():
     r = m.add_rigid_body(2.0, 0.1, position=(0.0, -0.5), angle=-np.pi / 2)
     j = m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
     eq = rancf.static(m)
+    assert eq.status == "ok", eq.message      # the reference is its equilibrium
     np.testing.assert_allclose(eq.position(r.centre)[0], [0.0, -0.5], atol=1e-12)
     assert eq.reaction(j)[0] == 0.0
     assert eq.energy().gravity.iloc[0] == pytest.approx(-2.0 * 9.81 * 0.5)   # m g y, y = -0.5 m

@@ -9,7 +9,7 @@ deviation passed (see :class:`validation.case.Check`); 2 for bad arguments, 130 
 
 Cases run one after the other in this process. ``--workers`` / ``--scheduler`` send the untimed
 studies inside them (:mod:`validation.parallel`) to a dask cluster; timed runs stay here, alone
-(DECISIONS 18), and every value but a wall time is the serial run's.
+(developer: The validation layer), and every value but a wall time is the serial run's.
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ PASS, FAIL, DEVIATION, UNEXPECTED_PASS, MEASURED = ("pass", "FAIL", "FAIL (known
 class Check:
     """One criterion of a case, with its verdict computed from value, comparison and limit.
 
-    DECISIONS.md 17; keywords after the name and the claim::
+    developer: The validation layer; keywords after the name and the claim::
 
         Check(name, claim, value=0.76, limit=0.6, unit="% of L", comparison="<=",
               source="paper", known_deviation="our section is not quite rigid at 210 GPa")

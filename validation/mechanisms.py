@@ -22,8 +22,8 @@
   - moving stage: an aluminium plate (rho = 2700) 0.01 m thick, mass ``rho t sqrt(3)/4 a^2``,
     inertia ``m a^2 / 12`` about its centre;
   - initial state: the rigid kinematics at t = 0 (straight, unstretched passive links) and its
-    time derivative (DECISIONS 2; the paper's printed initial platform velocity 0.1 pi m/s does
-    not match its circle, whose speed is 0.2 pi m/s).
+    time derivative (theory: Assembly and the initial state; the paper's printed initial platform
+    velocity 0.1 pi m/s does not match its circle, whose speed is 0.2 pi m/s).
 """
 from __future__ import annotations
 

@@ -5,7 +5,8 @@ a sampling study) to :func:`map_runs`; ``python -m validation`` decides where th
 :func:`engine`): in its own process, in order (the default), or on a dask cluster
 (``--workers N``: a local cluster of N processes; ``--scheduler ADDRESS``: an existing one).
 Either way they go through :func:`rancf.sweep`, the engine users get, and give the same values.
-A run whose wall time is a result stays out of here, in the case's process, alone (DECISIONS 18).
+A run whose wall time is a result stays out of here, in the case's process, alone (developer: The
+validation layer).
 
 rancf.sweep keeps scalar outputs; a case needs arrays, so each run's return value travels
 pickled in one text output and comes back as it was returned.

@@ -3,7 +3,7 @@
 asv runs the suite (as it is at HEAD) against every commit of the history, including commits
 from before a feature existed. Benchmarks therefore reach every feature through
 :func:`require`, which decides between a skip and a failure when a name is missing
-(DECISIONS.md 22):
+(developer: Build and debug build):
 
 * the commit asv benchmarks (``ASV_COMMIT``) is older than the feature, i.e. it lacks the
   file that marks the feature in :data:`FEATURES`: ``NotImplementedError``, which asv reports
@@ -32,7 +32,7 @@ SIDE = 0.03
 E_SOFT = 21e6
 E_STEEL = 210e9
 
-#: Degrees of freedom per revolute body, n = 4 Nbar + 2 N (DESIGN.md section 2).
+#: Degrees of freedom per revolute body, n = 4 Nbar + 2 N (theory: Chains of beams).
 DOF_PER_BODY = 4 * ELEMENTS_PER_BODY + 2
 #: Chain sizes in degrees of freedom: the paper's 5 ... 40 bodies, then 455 and
 #: 4545 bodies (about 1e4 and 1e5 DOF).
@@ -44,8 +44,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 #: Features the suite needs, each marked by a file that exists from the commit that introduced
 #: the feature on. "model": the mechanism model of issue 11 (rancf.Model, rancf.State(x, v),
 #: rancf.formulations, rancf.integrators, rancf.elements), which every benchmark of rancf's
-#: own API uses. "reduced": the adaptive modal method as ``rancf.reduce`` (DECISIONS 8);
-#: "progress": ``rancf.simulate(..., progress=...)`` (issue 15).
+#: own API uses. "reduced": the adaptive modal method as ``rancf.reduce`` (developer: What stays
+#: public); "progress": ``rancf.simulate(..., progress=...)`` (issue 15).
 FEATURES = {
     "model": "rancf/model/model.py",
     "rod-slider": "validation/cases/rod_slider.py",

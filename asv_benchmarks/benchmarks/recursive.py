@@ -1,7 +1,7 @@
 """One right-hand-side evaluation of the recursive formulation vs DOF.
 
 ``f(y)`` = element forces + kinematic recursion + the two O(n) sweeps of the block
-LDL^T (DESIGN.md section 3), the call every explicit step makes. Issue 2's targets:
+LDL^T (theory: The O(n) recursion), the call every explicit step makes. Issue 2's targets:
 at most 10 us at 110 DOF, and a cost per DOF constant within +-20 % up to 1e5 DOF.
 ``Recursive.accelerations`` is the same evaluation behind the formulation's Python
 method, which also checks the kernel's status and copies the node accelerations out.

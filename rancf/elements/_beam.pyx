@@ -1,4 +1,4 @@
-"""Cython kernels of the planar two-node ANCF beam element (DESIGN.md sections 1 and 6).
+"""Cython kernels of the planar two-node ANCF beam element (theory: The ANCF beam element).
 
 Element coordinates ``e = [r_A, r'_A, r_B, r'_B]`` (8, SI: m and dimensionless slopes), their
 rates ``edot`` (m/s, 1/s), length ``l`` (m), axial stiffness ``EA`` (N), bending stiffness

@@ -1,4 +1,4 @@
-"""The planar two-node ANCF beam element of Shabana (DESIGN.md sections 1 and 6).
+"""The planar two-node ANCF beam element of Shabana (theory: The ANCF beam element).
 
 Node coordinates are ``[x, y, x', y']``: position (m) and slope ``dr/ds``
 (dimensionless; unit length for an unstretched beam). Element coordinates are
@@ -33,7 +33,7 @@ from .. import checks
 from . import _beam
 
 #: Elastic model names and their kernel codes.
-MODELS = {"shabana": 0, "berzeri": 1, "reissner": 2}
+MODELS = {m.name.lower(): int(m) for m in _beam.ElasticModel}
 
 
 def model_code(model):
@@ -102,7 +102,7 @@ def shape_functions(xi, l):
 def mass_matrix(rho, A, l):
     """Constant element mass matrix ``M_E = int rho A S^T S ds``.
 
-    Closed form of DESIGN.md section 1 with ``m = rho A l``.
+    Closed form (theory: The ANCF beam element) with ``m = rho A l``.
 
     Parameters
     ----------
@@ -394,3 +394,152 @@ def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
     K, C = np.empty((8, 8)), np.empty((8, 8))
     _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
     return C
+
+
+class PlanarANCFBeam:
+    """The planar two-node ANCF beam as an element kind: what an assembly and a formulation need
+    to know of it, in one place.
+
+    An element kind states its node (``node_size`` coordinates each: here ``[x, y, x', y']``), its
+    ``nodes_per_element`` and ``element_size`` (their product) and the ``dimension`` of the space
+    it lives in, and provides the element's mass, gravity force, forces, tangents, energy and the
+    centreline drawn for it, and the gather of an element's coordinates from a model's coordinate
+    vector and the scatter of an element vector back into one. The numbers here are those the
+    compiled kernels cimport from ``rancf/elements/_beam.pxd``; the methods delegate to the
+    functions of this module.
+
+    Parameters
+    ----------
+    elastic_model : {"shabana", "berzeri", "reissner"}
+        Elastic model (module docstring).
+
+    Raises
+    ------
+    ValueError
+        An unknown elastic model.
+
+    Examples
+    --------
+    The middle of a straight element, and its coordinates gathered from a model's vector:
+
+    >>> from rancf.elements import beam
+    >>> kind = beam.PlanarANCFBeam("reissner")
+    >>> kind.node_size, kind.element_size
+    (4, 8)
+    >>> x = np.array([0.0, 0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
+    >>> e = kind.gather(x, [1, 2])
+    >>> kind.shape(e, 0.5, 3)[1]
+    array([0.75, 0.  ])
+    """
+
+    #: Coordinates of a node: position r (m) and slope r' (dimensionless).
+    node_size = 4
+    #: Nodes of an element.
+    nodes_per_element = 2
+    #: Coordinates of an element, ``nodes_per_element * node_size``.
+    element_size = 8
+    #: Coordinates of a point.
+    dimension = 2
+
+    def __init__(self, elastic_model="shabana"):
+        self.code = model_code(elastic_model)
+        self.elastic_model = elastic_model
+
+    def __repr__(self):
+        return f"PlanarANCFBeam({self.elastic_model!r})"
+
+    def mass(self, rho, A, l):
+        """Element mass matrix (element_size, element_size): :func:`mass_matrix`."""
+        return mass_matrix(rho, A, l)
+
+    def gravity_force(self, rho, A, l, gravity):
+        """Generalized gravity force (element_size,): :func:`gravity_force`."""
+        return gravity_force(rho, A, l, gravity)
+
+    def forces(self, e, edot, l, E, A, I, damping=0.0):
+        """Elastic plus damping force (element_size,) and dissipated power (W):
+        :func:`internal_force`."""
+        return internal_force(e, edot, l, E, A, I, damping, self.elastic_model)
+
+    def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
+        """Tangent stiffness and damping matrix, each (element_size, element_size):
+        :func:`tangent_stiffness` and :func:`damping_matrix` in one kernel call."""
+        K, C = np.empty((self.element_size,) * 2), np.empty((self.element_size,) * 2)
+        _beam.tangent(*_element_args(e, l, E, A, I, self.elastic_model, edot, damping), K, C)
+        return K, C
+
+    def energy(self, e, l, E, A, I):
+        """Strain energy (J): :func:`elastic_energy`."""
+        return elastic_energy(e, l, E, A, I, self.elastic_model)
+
+    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities):
+        """Kinetic ``1/2 sum V_E^T M_E V_E`` and elastic ``sum U(e)`` energy (J) of elements at
+        n_out instants, (n_out, 2), in one compiled pass.
+
+        Parameters
+        ----------
+        vertices : ndarray of intc (n_elements, nodes_per_element)
+        lengths, EA, EI : ndarray (n_elements,)
+            m, N, N m^2.
+        masses : ndarray (n_elements, element_size, element_size)
+            kg (and kg m, kg m^2 where slopes enter).
+        nodes, velocities : ndarray (n_out, n_vertices, node_size)
+            Node coordinates and their rates.
+        """
+        return _beam.beam_energies(self.code, vertices, lengths, EA, EI, masses, nodes, velocities)
+
+    def shape(self, e, l, n_points):
+        """The element's centreline ``S(xi) e`` at n_points values of xi evenly in [0, 1]:
+        the shape drawn for it.
+
+        Parameters
+        ----------
+        e : array_like (element_size,)
+            Element coordinates.
+        l : float
+            Element length (m), > 0.
+        n_points : int
+            Points, >= 2.
+
+        Returns
+        -------
+        ndarray (n_points, dimension)
+            m.
+        """
+        return self.shape_matrices(l, n_points) @ np.asarray(e, dtype=float)
+
+    def shape_matrices(self, l, n_points):
+        """The shape-function matrices ``S(xi)`` (:func:`shape_functions`) at n_points values of
+        xi evenly in [0, 1], (n_points, dimension, element_size): what :meth:`shape` applies,
+        kept by a drawing that moves the same elements many times."""
+        if int(n_points) != n_points or n_points < 2:
+            raise ValueError(f"n_points must be an integer >= 2, got {n_points!r}")
+        return np.array([shape_functions(xi, l) for xi in np.linspace(0.0, 1.0, int(n_points))])
+
+    def dofs(self, vertices):
+        """Indices in a model's coordinate vector of the elements on ``vertices``.
+
+        Parameters
+        ----------
+        vertices : array_like of int (..., nodes_per_element)
+            The vertices of each element, in the order of its nodes.
+
+        Returns
+        -------
+        ndarray of int (..., element_size)
+            ``node_size * vertex + i`` for each node, ``i < node_size``.
+        """
+        v = np.asarray(vertices, dtype=np.intp)
+        idx = self.node_size * v[..., None] + np.arange(self.node_size)
+        return idx.reshape(v.shape[:-1] + (self.element_size,))
+
+    def gather(self, x, vertices):
+        """Element coordinates ``e`` (..., element_size) from x (..., n_x): the nodes of the
+        element on ``vertices`` (nodes_per_element,) one after the other."""
+        return np.asarray(x)[..., self.dofs(vertices)]
+
+    def scatter(self, f, vertices, out):
+        """out[dofs] += f: an element vector (element_size,) added into a model's (n_x,)
+        vector (the transpose of :meth:`gather`); returns out."""
+        np.add.at(out, self.dofs(vertices), f)
+        return out

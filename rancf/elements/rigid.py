@@ -1,4 +1,4 @@
-"""The planar rigid body in natural coordinates (DESIGN.md section 6).
+"""The planar rigid body in natural coordinates (theory: Rigid bodies).
 
 Coordinates ``X = [x, y, u_x, u_y]``: the centre of mass r (m) and the unit body axis u
 (dimensionless, ``u . u = 1``), so that the body's angle is ``atan2(u_y, u_x)``. A point d
@@ -80,3 +80,31 @@ def gravity_force(mass, gravity):
     array([  0.  , -19.62,   0.  ,   0.  ])
     """
     return np.concatenate([mass * np.asarray(gravity, dtype=float), [0.0, 0.0]])
+
+
+class RigidBody:
+    """The planar rigid body as a node kind: one node ``[x, y, u_x, u_y]`` (module docstring),
+    mass and gravity force by the functions of this module.
+
+    Examples
+    --------
+    >>> from rancf.elements import rigid
+    >>> rigid.RigidBody.node_size
+    4
+    """
+
+    #: Coordinates of the node: centre of mass r (m) and unit axis u.
+    node_size = 4
+    #: Coordinates of a point.
+    dimension = 2
+
+    def __repr__(self):
+        return "RigidBody()"
+
+    def mass(self, mass, inertia):
+        """Mass matrix (node_size, node_size): :func:`mass_matrix`."""
+        return mass_matrix(mass, inertia)
+
+    def gravity_force(self, mass, gravity):
+        """Generalized gravity force (node_size,): :func:`gravity_force`."""
+        return gravity_force(mass, gravity)

@@ -1,5 +1,5 @@
 """The DAE formulation compiled: a :class:`~rancf.formulations._problem.StepProblem` whose every
-operation is C (DESIGN.md sections 4 and 6; the equations are in rancf/formulations/dae.py).
+operation is C (theory: The DAE formulation; the equations are in rancf/formulations/dae.py).
 
 Constraint rows are the terms of :class:`rancf.formulations.dae.ConstraintTable`:
 ``coef f(q_j(t)) x_i`` (linear), ``coef f x_i x_k`` (quadratic) and ``coef f`` (constant), with
@@ -28,6 +28,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, ANGLE, DIRECTIO
                                          applied_forces, element_forces,
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
+from rancf.elements._beam cimport ELEMENT_BLOCK
 from rancf.formulations._forces import checked
 from rancf.formulations._problem import factor_cost
 
@@ -45,9 +46,9 @@ cdef class LinearSystem:
     for the first n unknowns (the mass or Newton block to a unit diagonal), then for each
     constraint row ``1 / max_j |C_ij D_j|`` (its largest scaled entry to 1). Partial pivoting
     alone fails on the raw system of a small model: a millimetre beam's slope inertias
-    (1e-17 kg m^2) beside constraint entries of 1 give a condition number of 1.6e17, and the
-    LU's accelerations were 13 % off; the scaled system's condition number is that of the
-    physics. ``solve`` undoes the scaling (``x = D (D S D)^-1 D b``).
+    (1e-17 kg m^2) beside constraint entries of 1 make its condition number about 1e17; the
+    scaled system's condition number is that of the physics. ``solve`` undoes the scaling
+    (``x = D (D S D)^-1 D b``).
     """
 
     cdef int N, n, kl, ku, ldab
@@ -239,7 +240,7 @@ cdef class DAEKernel(StepProblem):
         self.csc_map = inverse
         self.values = np.zeros(max(self.nnz_parts, 1))
         self.n_el = self.md.n_el
-        self.blocks = np.zeros(max(self.n_el, 1) * 64)
+        self.blocks = np.zeros(max(self.n_el, 1) * ELEMENT_BLOCK)
         self.body_diag = floats(parts["body_diag"]) if len(parts["body_diag"]) else np.zeros(1)
         self.n_body = len(parts["body_diag"])
         self.diag_pos = ints(diagonal)
@@ -313,8 +314,8 @@ cdef class DAEKernel(StepProblem):
         return 0
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
-        """The branch of the joint angles follows the accepted state (DECISIONS.md 4), which
-        must hold its joints as meant (:meth:`_held`): ``ArithmeticError`` otherwise."""
+        """The branch of the joint angles follows the accepted state (theory: Joint coordinates),
+        which must hold its joints as meant (:meth:`_held`): ``ArithmeticError`` otherwise."""
         cdef int j
         self._at(t)
         self._joints(q, v, t)

@@ -1,4 +1,4 @@
-"""Generalized forces of a model in absolute coordinates (DESIGN.md section 6), shared by the
+"""Generalized forces of a model in absolute coordinates (theory: Loads), shared by the
 recursive and the DAE formulations.
 
 Coordinates ``x`` (4 per vertex: a beam node ``[r, r']`` or a rigid body ``[r_G, u]``) and
@@ -27,8 +27,16 @@ from libc.string cimport memset
 
 import numpy as np
 
-from rancf.elements._beam cimport beam_force, beam_tangent
+from rancf.elements._beam cimport (beam_force, beam_tangent, DIM, NODE, ELEMENT, NODE_BLOCK,
+                                   ELEMENT_BLOCK, SHAPES)
 from rancf.workspace import pack
+
+# the coordinates of a joint's child and parent vertex (load_tangents), typed as NODE is
+cdef extern from *:
+    """
+    #define RANCF_FORCES_PAIR (2 * RANCF_BEAM_NODE)
+    """
+    const long PAIR "RANCF_FORCES_PAIR"
 
 cnp.import_array()
 
@@ -52,7 +60,7 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         if v != NULL:
             vr[0] = vr[1] = vp[0] = vp[1] = 0.0
         return
-    X = x + 4 * vertex
+    X = x + NODE * vertex
     p[0] = X[2]
     p[1] = X[3]
     if kind == P_NODE:
@@ -62,7 +70,7 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         _body_point(X, offset, r)
     if v == NULL:
         return
-    X = v + 4 * vertex
+    X = v + NODE * vertex
     vp[0] = X[2]
     vp[1] = X[3]
     if kind == P_NODE:
@@ -140,11 +148,11 @@ cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const
     """Generalized force of the point force (fx, fy) at a point: [f; A(d)^T f] on a body."""
     if kind == P_GROUND:
         return
-    F[4 * vertex] += fx
-    F[4 * vertex + 1] += fy
+    F[NODE * vertex] += fx
+    F[NODE * vertex + 1] += fy
     if kind == P_BODY:
-        F[4 * vertex + 2] += offset[0] * fx + offset[1] * fy
-        F[4 * vertex + 3] += -offset[1] * fx + offset[0] * fy
+        F[NODE * vertex + 2] += offset[0] * fx + offset[1] * fy
+        F[NODE * vertex + 3] += -offset[1] * fx + offset[0] * fy
 
 
 cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
@@ -154,18 +162,18 @@ cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
     cdef double n2
     if kind == P_GROUND:
         return
-    dd = x + 4 * vertex + 2
+    dd = x + NODE * vertex + 2
     n2 = dd[0] * dd[0] + dd[1] * dd[1]
-    F[4 * vertex + 2] += -m * dd[1] / n2
-    F[4 * vertex + 3] += m * dd[0] / n2
+    F[NODE * vertex + 2] += -m * dd[1] / n2
+    F[NODE * vertex + 3] += m * dd[0] / n2
 
 
 cdef double applied_forces(const ModelData* d, const double* x, const double* v,
                            const double* q, const double* qd, double* F) noexcept nogil:
     """F += gravity, loads and efforts at (x, v); returns the power of loads and efforts (W).
 
-    Gravity is a potential: its power is not counted (DECISIONS.md 6). ``d.gravity`` may be
-    NULL (no gravity added).
+    Gravity is a potential: its power is not counted (theory: The energy balance). ``d.gravity``
+    may be NULL (no gravity added).
     """
     cdef int i, j, k
     cdef double r[2]
@@ -176,7 +184,7 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
     cdef double a[2]
     cdef double power = 0.0, tau, fx, fy, mz, s = d.load_factor
     if d.gravity != NULL:
-        for i in range(4 * d.n_v):
+        for i in range(NODE * d.n_v):
             F[i] += s * d.gravity[i]
     for k in range(d.n_loads):
         attachment(d, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, 0.0, x, v, r, p, vr, vp)
@@ -207,28 +215,28 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
 cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
                            double* U) noexcept nogil:
     """F -= F_K + F_D of every element; U = total strain energy (J); returns 2 D (W)."""
-    cdef double e[8]
-    cdef double ed[8]
-    cdef double f[8]
+    cdef double e[ELEMENT]
+    cdef double ed[ELEMENT]
+    cdef double f[ELEMENT]
     cdef double diss, power = 0.0, energy = 0.0
     cdef int s, i, a, b
     for s in range(d.n_el):
-        a = 4 * d.el_vertices[2 * s]
-        b = 4 * d.el_vertices[2 * s + 1]
-        for i in range(4):
+        a = NODE * d.el_vertices[2 * s]
+        b = NODE * d.el_vertices[2 * s + 1]
+        for i in range(NODE):
             e[i] = x[a + i]
-            e[4 + i] = x[b + i]
+            e[NODE + i] = x[b + i]
         if d.el_damping[s] != 0.0:
-            for i in range(4):
+            for i in range(NODE):
                 ed[i] = v[a + i]
-                ed[4 + i] = v[b + i]
+                ed[NODE + i] = v[b + i]
         diss = 0.0
         energy += beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
                              d.el_damping[s], f, &diss)
         power += diss
-        for i in range(4):
+        for i in range(NODE):
             F[a + i] -= f[i]
-            F[b + i] -= f[4 + i]
+            F[b + i] -= f[NODE + i]
     U[0] = energy
     return power
 
@@ -237,28 +245,28 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
                            double c_k, double c_c, double* out) noexcept nogil:
     """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
     K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v)."""
-    cdef double e[8]
-    cdef double ed[8]
-    cdef double K[64]
-    cdef double C[64]
+    cdef double e[ELEMENT]
+    cdef double ed[ELEMENT]
+    cdef double K[ELEMENT_BLOCK]
+    cdef double C[ELEMENT_BLOCK]
     cdef int s, i, a, b
     for s in range(d.n_el):
-        a = 4 * d.el_vertices[2 * s]
-        b = 4 * d.el_vertices[2 * s + 1]
-        for i in range(4):
+        a = NODE * d.el_vertices[2 * s]
+        b = NODE * d.el_vertices[2 * s + 1]
+        for i in range(NODE):
             e[i] = x[a + i]
-            e[4 + i] = x[b + i]
+            e[NODE + i] = x[b + i]
             ed[i] = v[a + i]
-            ed[4 + i] = v[b + i]
+            ed[NODE + i] = v[b + i]
         if c_k != 0.0 or c_c != 0.0:
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
-        for i in range(64):
-            out[64 * s + i] = c_m * d.el_mass[64 * s + i]
+        for i in range(ELEMENT_BLOCK):
+            out[ELEMENT_BLOCK * s + i] = c_m * d.el_mass[ELEMENT_BLOCK * s + i]
             if c_k != 0.0:
-                out[64 * s + i] += c_k * K[i]
+                out[ELEMENT_BLOCK * s + i] += c_k * K[i]
             if c_c != 0.0:
-                out[64 * s + i] += c_c * C[i]
+                out[ELEMENT_BLOCK * s + i] += c_c * C[i]
 
 
 cdef inline void _angle_curvature(const double* dd, double sign, double* g,
@@ -309,10 +317,10 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     - c_k tau df/dx``; angle: ``dqd/dx = H v``, ``df/dx = H`` (block diagonal, child and
     parent); slide: ``df/dx`` the turning of the rail with p, ``(I - ph ph^T)/|p|`` rotated,
     and ``dqd/dx`` on the points and on p (the rail turns with p)."""
-    cdef double f[8]
-    cdef double w[8]
-    cdef double col[8]
-    cdef double G[64]
+    cdef double f[PAIR]
+    cdef double w[PAIR]
+    cdef double col[PAIR]
+    cdef double G[PAIR * PAIR]
     cdef double H[4]
     cdef double a[2]
     cdef double z[2]
@@ -328,32 +336,32 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     cdef double rho, ph0, ph1, ca, sa, m, tau, cg, cw, qv, s = d.load_factor
     cdef int k, j, i, l, c, pv
     cdef bint ground
-    memset(E, 0, 48 * d.n_v * sizeof(double))
+    memset(E, 0, 3 * NODE_BLOCK * d.n_v * sizeof(double))
     for k in range(d.n_loads):
         m = s * d.load_moment[k]
         if d.l_kind[k] == P_GROUND or m == 0.0:
             continue
         c = d.l_vertex[k]
-        _angle_curvature(x + 4 * c + 2, 1.0, a, H)
+        _angle_curvature(x + NODE * c + 2, 1.0, a, H)
         for i in range(2):
             for l in range(2):
-                E[48 * c + 4 * (2 + i) + 2 + l] -= c_k * m * H[2 * i + l]
+                E[3 * NODE_BLOCK * c + NODE * (DIM + i) + DIM + l] -= c_k * m * H[2 * i + l]
     for j in range(d.n_joints):
         if not d.j_has_effort[j]:
             continue
         tau = s * d.effort[j]
         c, pv = d.c_vertex[j], d.p_vertex[j]
         ground = d.p_kind[j] == P_GROUND
-        memset(f, 0, 8 * sizeof(double))
-        memset(w, 0, 8 * sizeof(double))
-        memset(G, 0, 64 * sizeof(double))
+        memset(f, 0, PAIR * sizeof(double))
+        memset(w, 0, PAIR * sizeof(double))
+        memset(G, 0, PAIR * PAIR * sizeof(double))
         if d.j_coordinate[j] == SLIDE:
             attachment(d, d.p_kind[j], pv, d.p_offset + 2 * j, d.p_angle[j], x, v, ra, p, va, vp)
             attachment(d, d.c_kind[j], c, d.c_offset + 2 * j, 0.0, x, v, rc, dc, vc, vdc)
             _rail(d, j, p, a)
             _point_rows(d.c_kind[j], d.c_offset + 2 * j, a, 1.0, f)
             if not ground:
-                _point_rows(d.p_kind[j], d.p_offset + 2 * j, a, -1.0, f + 4)
+                _point_rows(d.p_kind[j], d.p_offset + 2 * j, a, -1.0, f + NODE)
                 # the rail a = R(axis) p/|p| turns with p: da/dp = R(axis) (I - ph ph^T)/|p|
                 rho = sqrt(p[0] * p[0] + p[1] * p[1])
                 ph0, ph1 = p[0] / rho, p[1] / rho
@@ -365,46 +373,46 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
                 for l in range(2):          # df/dp, column by column
                     z[0], z[1] = Da[l], Da[2 + l]
                     _point_rows(d.c_kind[j], d.c_offset + 2 * j, z, tau, col)
-                    _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -tau, col + 4)
-                    for i in range(8):
-                        G[8 * i + 6 + l] = col[i]
+                    _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -tau, col + NODE)
+                    for i in range(PAIR):
+                        G[PAIR * i + NODE + DIM + l] = col[i]
                 # qd = (v_c - v_a) . a + (r_c - r_a) . a', a' = Da p': dqd/dx on the points
                 # (+-P^T a') and on p (Da^T (v_c - v_a) - q Da^T a', using a . a = 1)
                 z[0] = Da[0] * vp[0] + Da[1] * vp[1]
                 z[1] = Da[2] * vp[0] + Da[3] * vp[1]
                 _point_rows(d.c_kind[j], d.c_offset + 2 * j, z, 1.0, w)
-                _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -1.0, w + 4)
+                _point_rows(d.p_kind[j], d.p_offset + 2 * j, z, -1.0, w + NODE)
                 qv = (rc[0] - ra[0]) * a[0] + (rc[1] - ra[1]) * a[1]
                 z[0] = vc[0] - va[0] - qv * z[0]
                 z[1] = vc[1] - va[1] - qv * z[1]
-                w[6] += Da[0] * z[0] + Da[2] * z[1]
-                w[7] += Da[1] * z[0] + Da[3] * z[1]
+                w[NODE + DIM] += Da[0] * z[0] + Da[2] * z[1]
+                w[NODE + DIM + 1] += Da[1] * z[0] + Da[3] * z[1]
         else:
-            _angle_curvature(x + 4 * c + 2, 1.0, f + 2, H)
-            w[2] = H[0] * v[4 * c + 2] + H[1] * v[4 * c + 3]
-            w[3] = H[2] * v[4 * c + 2] + H[3] * v[4 * c + 3]
+            _angle_curvature(x + NODE * c + 2, 1.0, f + 2, H)
+            w[2] = H[0] * v[NODE * c + 2] + H[1] * v[NODE * c + 3]
+            w[3] = H[2] * v[NODE * c + 2] + H[3] * v[NODE * c + 3]
             for i in range(2):
                 for l in range(2):
-                    G[8 * (2 + i) + 2 + l] = tau * H[2 * i + l]
+                    G[PAIR * (DIM + i) + DIM + l] = tau * H[2 * i + l]
             if not ground:
-                _angle_curvature(x + 4 * pv + 2, -1.0, f + 6, H)
-                w[6] = H[0] * v[4 * pv + 2] + H[1] * v[4 * pv + 3]
-                w[7] = H[2] * v[4 * pv + 2] + H[3] * v[4 * pv + 3]
+                _angle_curvature(x + NODE * pv + 2, -1.0, f + NODE + DIM, H)
+                w[NODE + DIM] = H[0] * v[NODE * pv + 2] + H[1] * v[NODE * pv + 3]
+                w[NODE + DIM + 1] = H[2] * v[NODE * pv + 2] + H[3] * v[NODE * pv + 3]
                 for i in range(2):
                     for l in range(2):
-                        G[8 * (6 + i) + 6 + l] = tau * H[2 * i + l]
+                        G[PAIR * (NODE + DIM + i) + NODE + DIM + l] = tau * H[2 * i + l]
         cg = c_k * s * tau_q[j] + c_c * s * tau_qd[j]
         cw = c_k * s * tau_qd[j]
-        for i in range(8):
-            for l in range(8):
-                G[8 * i + l] = -(cg * f[i] * f[l] + cw * f[i] * w[l] + c_k * G[8 * i + l])
-        for i in range(4):
-            for l in range(4):
-                E[48 * c + 4 * i + l] += G[8 * i + l]
+        for i in range(PAIR):
+            for l in range(PAIR):
+                G[PAIR * i + l] = -(cg * f[i] * f[l] + cw * f[i] * w[l] + c_k * G[PAIR * i + l])
+        for i in range(NODE):
+            for l in range(NODE):
+                E[3 * NODE_BLOCK * c + NODE * i + l] += G[PAIR * i + l]
                 if not ground:
-                    E[48 * pv + 4 * i + l] += G[8 * (4 + i) + 4 + l]
-                    E[48 * c + 16 + 4 * i + l] += G[8 * i + 4 + l]
-                    E[48 * c + 32 + 4 * i + l] += G[8 * (4 + i) + l]
+                    E[3 * NODE_BLOCK * pv + NODE * i + l] += G[PAIR * (NODE + i) + NODE + l]
+                    E[3 * NODE_BLOCK * c + NODE_BLOCK + NODE * i + l] += G[PAIR * i + NODE + l]
+                    E[3 * NODE_BLOCK * c + 2 * NODE_BLOCK + NODE * i + l] += G[PAIR * (NODE + i) + l]
 
 
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil:
@@ -422,24 +430,26 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
     cdef double* ov
     cdef double sx, sy
     cdef int s, i, k
-    memset(out, 0, 4 * d.n_v * sizeof(double))
+    memset(out, 0, NODE * d.n_v * sizeof(double))
     for s in range(d.n_el):
-        M = d.el_mass_kron + 16 * s
-        au = a + 4 * d.el_vertices[2 * s]
-        av = a + 4 * d.el_vertices[2 * s + 1]
-        ou = out + 4 * d.el_vertices[2 * s]
-        ov = out + 4 * d.el_vertices[2 * s + 1]
+        M = d.el_mass_kron + SHAPES * SHAPES * s
+        au = a + NODE * d.el_vertices[2 * s]
+        av = a + NODE * d.el_vertices[2 * s + 1]
+        ou = out + NODE * d.el_vertices[2 * s]
+        ov = out + NODE * d.el_vertices[2 * s + 1]
         # shape k of the element: node A's position (0) and slope (1), node B's (2, 3)
-        for k in range(4):
-            sx = M[4 * k] * au[0] + M[4 * k + 1] * au[2] + M[4 * k + 2] * av[0] + M[4 * k + 3] * av[2]
-            sy = M[4 * k] * au[1] + M[4 * k + 1] * au[3] + M[4 * k + 2] * av[1] + M[4 * k + 3] * av[3]
+        for k in range(SHAPES):
+            sx = (M[SHAPES * k] * au[0] + M[SHAPES * k + 1] * au[2] + M[SHAPES * k + 2] * av[0]
+                  + M[SHAPES * k + 3] * av[2])
+            sy = (M[SHAPES * k] * au[1] + M[SHAPES * k + 1] * au[3] + M[SHAPES * k + 2] * av[1]
+                  + M[SHAPES * k + 3] * av[3])
             if k < 2:
                 ou[2 * k] += sx
                 ou[2 * k + 1] += sy
             else:
                 ov[2 * k - 4] += sx
                 ov[2 * k - 3] += sy
-    for i in range(4 * d.n_v):
+    for i in range(NODE * d.n_v):
         out[i] += d.body_mass[i] * a[i]
 
 
@@ -448,25 +458,25 @@ cdef void powers(const ModelData* d, const double* x, const double* v, const dou
     """p[0] = the power of loads and efforts, p[1] = the power dissipated by the damped elements
     (W), at (x, v), without assembling the forces of undamped elements (scratch: n_x)."""
     cdef ModelData e = d[0]
-    cdef double el[8]
-    cdef double ed[8]
-    cdef double f[8]
+    cdef double el[ELEMENT]
+    cdef double ed[ELEMENT]
+    cdef double f[ELEMENT]
     cdef double diss
     cdef int s, i, a, b
     e.gravity = NULL
-    memset(scratch, 0, 4 * d.n_v * sizeof(double))
+    memset(scratch, 0, NODE * d.n_v * sizeof(double))
     p[0] = applied_forces(&e, x, v, NULL, qd, scratch)
     p[1] = 0.0
     for s in range(d.n_el):
         if d.el_damping[s] == 0.0:
             continue
-        a = 4 * d.el_vertices[2 * s]
-        b = 4 * d.el_vertices[2 * s + 1]
-        for i in range(4):
+        a = NODE * d.el_vertices[2 * s]
+        b = NODE * d.el_vertices[2 * s + 1]
+        for i in range(NODE):
             el[i] = x[a + i]
-            el[4 + i] = x[b + i]
+            el[NODE + i] = x[b + i]
             ed[i] = v[a + i]
-            ed[4 + i] = v[b + i]
+            ed[NODE + i] = v[b + i]
         diss = 0.0
         beam_force(d.model, el, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
                    &diss)
@@ -522,7 +532,7 @@ cdef void bind_model(ModelData* d, dict a) except *:
     d.el_EA = <const double*>_ptr(a, "el_EA", np.float64)
     d.el_EI = <const double*>_ptr(a, "el_EI", np.float64)
     d.el_damping = <const double*>_ptr(a, "el_damping", np.float64)
-    M = a["el_mass"].reshape(-1, 4, 2, 4, 2)
+    M = a["el_mass"].reshape(-1, SHAPES, DIM, SHAPES, DIM)
     if not (np.all(M[:, :, 0, :, 1] == 0.0) and np.all(M[:, :, 1, :, 0] == 0.0)
             and np.all(M[:, :, 0, :, 0] == M[:, :, 1, :, 1])):
         raise ValueError("element mass matrices must be kron(m, I2) (mass_times relies on it)")
@@ -565,7 +575,7 @@ def model_arrays(assembly):
                         np.zeros((1, width), dtype=dtype)]).reshape(-1) if np.size(arr) == 0
         else np.asarray(arr, dtype=dtype).reshape(-1), dtype=dtype)
     nj, nl = A.n_joints, len(A.loads)
-    body_mass = np.zeros((A.n_vertices, 4))
+    body_mass = np.zeros((A.n_vertices, NODE))
     for k, vtx in enumerate(A.body_vertex):
         body_mass[vtx] = [A.body_mass[k], A.body_mass[k], A.body_inertia[k], A.body_inertia[k]]
     constant_effort = np.array([j.effort if (j.effort is not None and not callable(j.effort))
@@ -578,9 +588,10 @@ def model_arrays(assembly):
         "el_vertices": pad(A.element_vertices, np.intc, 2),
         "el_length": pad(A.element_length, np.float64), "el_EA": pad(A.element_EA, np.float64),
         "el_EI": pad(A.element_EI, np.float64), "el_damping": pad(A.element_damping, np.float64),
-        "el_mass": pad(A.element_mass, np.float64, 64),
-        "el_mass_kron": pad(np.reshape(A.element_mass, (-1, 4, 2, 4, 2))[:, :, 0, :, 0], np.float64, 16),
-        "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(body_mass, np.float64, 4),
+        "el_mass": pad(A.element_mass, np.float64, ELEMENT_BLOCK),
+        "el_mass_kron": pad(np.reshape(A.element_mass, (-1, SHAPES, DIM, SHAPES, DIM))[:, :, 0, :, 0],
+                            np.float64, SHAPES * SHAPES),
+        "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(body_mass, np.float64, NODE),
         "j_coordinate": pad(A.joint_coordinate, np.intc),
         "j_direction": pad(A.joint_direction, np.intc), "j_driven": pad(A.joint_driven, np.intc),
         "j_has_effort": pad([j.effort is not None for j in A.joints], np.intc),
@@ -669,8 +680,8 @@ cdef class ForceKernel:
                        double[:, ::1] out):
         """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el, 64) at (x, v) (exact element tangents)."""
         x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
-        if out.shape[0] != self.data.n_el or out.shape[1] != 64:
-            raise ValueError(f"out must have shape ({self.data.n_el}, 64)")
+        if out.shape[0] != self.data.n_el or out.shape[1] != ELEMENT_BLOCK:
+            raise ValueError(f"out must have shape ({self.data.n_el}, {ELEMENT_BLOCK})")
         element_matrices(&self.data, <const double*>cnp.PyArray_DATA(x),
                          <const double*>cnp.PyArray_DATA(v), c_m, c_k, c_c, &out[0, 0])
 
@@ -681,18 +692,21 @@ cdef class ForceKernel:
         nj, nv = max(self.data.n_joints, 1), self.data.n_v
         x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
         tq, tqd = checked("tau_q", tau_q, nj), checked("tau_qd", tau_qd, nj)
-        E = np.zeros((nv, 48))
+        E = np.zeros((nv, 3 * NODE_BLOCK))
         load_tangents(&self.data, <const double*>cnp.PyArray_DATA(x),
                       <const double*>cnp.PyArray_DATA(v), <const double*>cnp.PyArray_DATA(tq),
                       <const double*>cnp.PyArray_DATA(tqd), c_k, c_c,
                       <double*>cnp.PyArray_DATA(E))
         out = np.zeros((self.n_x, self.n_x))
         for k in range(nv):
-            out[4 * k:4 * k + 4, 4 * k:4 * k + 4] = E[k, :16].reshape(4, 4)
+            out[NODE * k:NODE * k + NODE, NODE * k:NODE * k + NODE] = \
+                E[k, :NODE_BLOCK].reshape(NODE, NODE)
         a = self.arrays
         for j in range(self.data.n_joints):
             c, p = a["c_vertex"][j], a["p_vertex"][j]
             if a["j_has_effort"][j] and a["p_kind"][j] != P_GROUND:
-                out[4 * c:4 * c + 4, 4 * p:4 * p + 4] = E[c, 16:32].reshape(4, 4)
-                out[4 * p:4 * p + 4, 4 * c:4 * c + 4] = E[c, 32:].reshape(4, 4)
+                out[NODE * c:NODE * c + NODE, NODE * p:NODE * p + NODE] = \
+                    E[c, NODE_BLOCK:2 * NODE_BLOCK].reshape(NODE, NODE)
+                out[NODE * p:NODE * p + NODE, NODE * c:NODE * c + NODE] = \
+                    E[c, 2 * NODE_BLOCK:].reshape(NODE, NODE)
         return out

@@ -3,11 +3,11 @@
 Coordinates. The implicit schemes need positions whose rates are the generalized velocities
 beta of the recursion: the joints' position coordinates theta (a revolute beam child's slope,
 a polar slope's length s, a slide, a rigid body's angle) and the four coordinates of every other
-beam node (DESIGN.md section 6, "State"). Every evaluation rebuilds the node coordinates
-``x(theta, t)`` from the ground out (the recursion's kinematics with theta given, drives at t),
-so the joints hold exactly. The motion is the ODE ``Omega(theta) theta'' = g(theta, theta', t)``
-with ``Omega = B^T M B`` and ``g = B^T (F - M A_b)``, ``A_b`` the node accelerations of the
-joints' bias terms (DESIGN.md sections 3 and 6); ``Omega a - g = B^T (M (B a + A_b) - F)`` is
+beam node (theory: The state of the recursive formulation). Every evaluation rebuilds the node
+coordinates ``x(theta, t)`` from the ground out (the recursion's kinematics with theta given,
+drives at t), so the joints hold exactly. The motion is the ODE ``Omega(theta) theta'' = g(theta,
+theta', t)`` with ``Omega = B^T M B`` and ``g = B^T (F - M A_b)``, ``A_b`` the node accelerations
+of the joints' bias terms (theory: Implicit RANCF); ``Omega a - g = B^T (M (B a + A_b) - F)`` is
 evaluated by sweeps, without forming Omega.
 
 Newton's matrix ``c_m Omega + B^T (c_k K + c_c C + N) B`` with the element tangents and
@@ -18,10 +18,10 @@ vertex) is factored by the recursion's leaves-first elimination with the element
 effort function come from central differences (:meth:`Inputs.effort_slopes
 <rancf.formulations.inputs.Inputs.effort_slopes>`, four calls per factorization). The terms of
 the state dependence of B (chi and eps turning with the parents) and of the bias are left out
-(DECISIONS.md 13): the residual is exact, only the convergence rate changes; for a tree of beams
-on revolute joints B is constant and the matrix is exact.
+(developer: Newton matrix of implicit RANCF): the residual is exact, only the convergence rate
+changes; for a tree of beams on revolute joints B is constant and the matrix is exact.
 
-Where the elimination meets a singular pivot block (DECISIONS.md 13's "non-positive pivot": its
+Where the elimination meets a singular pivot block (developer: Newton matrix of implicit RANCF; its
 block inverses are pivoted Gauss-Jordan, not Cholesky, so an indefinite matrix passes and only a
 singular pivot stops it) while the whole matrix is regular, which an effort of negative
 stiffness or a compressed element's geometric stiffness can cause, the matrix is assembled
@@ -58,6 +58,7 @@ from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
                                             kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.elements._beam cimport NODE_BLOCK, ELEMENT_BLOCK
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
 
@@ -113,13 +114,13 @@ cdef class RecursiveProblem(StepProblem):
         n_x = kernel.n_x
         n = max(self.n, 1)
         w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, A=n_x, F=n_x, f=n_x, scratch=n_x,
-                       E=48 * max(self.md.n_v, 1)))
+                       E=3 * NODE_BLOCK * max(self.md.n_v, 1)))
         self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
         self.A, self.F, self.f, self.scratch, self.E = w["A"], w["F"], w["f"], w["scratch"], w["E"]
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(q0)] = q0
-        self.blocks = np.zeros(max(self.md.n_el, 1) * 64)
+        self.blocks = np.zeros(max(self.md.n_el, 1) * ELEMENT_BLOCK)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
         # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
@@ -137,7 +138,7 @@ cdef class RecursiveProblem(StepProblem):
         self.last_t = np.nan
         self.lu, self.warned, self._always_lu = None, False, False
         # element tangents and the leaves-first elimination against the residual's forces and
-        # sweeps, all O(n): 7.9 (Shabana) and 6.4 (Berzeri) iterations measured with callgrind
+        # sweeps, all O(n): about 7 iterations' worth (factor_cost in _problem.pyx)
         self.factor_cost = 7.0
         # drives, loads and efforts come from the force kernels' input buffers
         self.d.m = self.md
@@ -189,8 +190,8 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
-        """The branch of the joint angles follows the accepted state (DECISIONS.md 4), whose
-        held slopes must not have turned over (``ArithmeticError``)."""
+        """The branch of the joint angles follows the accepted state (theory: Joint coordinates),
+        whose held slopes must not have turned over (``ArithmeticError``)."""
         self._kinematics(q if self.n else &self.zero[0], v if self.n else &self.zero[0], t)
         if self.d.inverted:
             raise ArithmeticError(self.kernel.inverted_message(t))
@@ -383,8 +384,8 @@ cdef class RecursiveProblem(StepProblem):
         """The torque or force holding each fixed or driven joint at the state of the last
         kinematics and forces (into ``kernel.arrays['reaction']``) and the drives' power (W):
         the true accelerations of the state by the forward dynamics (the mass factored and
-        solved in its own workspace), then ``bh^T (H A - f)`` at every child (DESIGN.md 6,
-        "Reaction torque")."""
+        solved in its own workspace), then ``bh^T (H A - f)`` at every child (theory:
+        Reactions)."""
         cdef int status
         cdef double power
         memcpy(self.dyn.f, &self.F[0], self.d.n_x * sizeof(double))
@@ -414,9 +415,10 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     def newton_advice(self):
-        """Newton's matrix leaves out the turning of the joint maps (DECISIONS.md 13), exact
-        only for trees of beams on free revolute joints: elsewhere Newton converges linearly,
-        slowly at large steps, where the DAE's exact matrix converges quadratically."""
+        """Newton's matrix leaves out the turning of the joint maps (developer: Newton matrix of
+        implicit RANCF), exact only for trees of beams on free revolute joints: elsewhere Newton
+        converges linearly, slowly at large steps, where the DAE's exact matrix converges
+        quadratically."""
         if self.constant:
             return ""
         return ("this formulation's Newton matrix leaves out the turning of its fixed, driven "

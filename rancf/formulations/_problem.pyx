@@ -182,8 +182,8 @@ cdef class StepProblem:
     cdef int accept(self, const double* q, const double* v, double t) except -1:
         """The loop accepted the state (q, v) at t (the start, then every step). A problem
         whose evaluations depend on the path (the branch of its joint angles, unwrapped from
-        one accepted state to the next, DECISIONS.md 4) advances it here, never at Newton's
-        iterates, which may turn a direction through half turns before they converge."""
+        one accepted state to the next, theory: Joint coordinates) advances it here, never at
+        Newton's iterates, which may turn a direction through half turns before they converge."""
         return 0
 
     def observe(self, q, v, a, t, lam):
@@ -209,8 +209,8 @@ def factor_cost(int n_elements, double factor_flops, double solve_flops):
     """A factorization's cost in Newton iterations: ``(n_el T + LU) / (n_el F + S)`` with the
     element's force F and tangent T (:data:`ELEMENT_FORCE_FLOPS`, :data:`ELEMENT_TANGENT_FLOPS`)
     and the linear solver's factorization LU and solve S (flops). An order of magnitude is what
-    the loop needs (measured with callgrind on the 5 x 5 pendulum: 6.8 for the banded DAE, 18
-    for the dense one; the recursion's sweeps are O(n) like its residual: 6.4 to 7.9)."""
+    the loop needs: on the 5 x 5 pendulum about 7 for the banded DAE and for the recursion
+    (whose elimination is O(n) like its residual), about 20 for the dense DAE."""
     return ((n_elements * ELEMENT_TANGENT_FLOPS + factor_flops)
             / max(n_elements * ELEMENT_FORCE_FLOPS + solve_flops, 1.0))
 

@@ -1,10 +1,10 @@
-"""O(n) kernels of the recursive formulation on trees (DESIGN.md sections 2, 3 and 6).
+"""O(n) kernels of the recursive formulation on trees (theory: The O(n) recursion).
 
 Vertices are the beam nodes and the rigid bodies, four coordinates each. The first vertex of
 a body (a beam's first node, a rigid body) hangs on its parent's point through its tree
 joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``, with the joint
-table of DESIGN.md section 6 ("Joints in the recursion"; prismatic rails along ``R(axis) ph``,
-DECISIONS.md 5; a prismatic child keeps its initial relative angle, in the polar form of a
+table (theory: Joints in the recursion; prismatic rails along ``R(axis) ph``,
+a prismatic child keeps its initial relative angle, in the polar form of a
 fixed joint). A beam's other nodes have their own four rates. The generalized velocities
 ``beta`` are, vertex by vertex root to leaves, the eta of a first vertex and the four rates of
 every other node.
@@ -38,8 +38,16 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
                                          applied_forces, element_forces, joint_coordinates,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
 from rancf.formulations._forces import checked, model_arrays
 from rancf.workspace import pack
+
+# the most rates eta a joint gives its child's first vertex (eps is NODE x RATES), typed as NODE is
+cdef extern from *:
+    """
+    #define RANCF_RECURSIVE_RATES 2
+    """
+    const long RATES "RANCF_RECURSIVE_RATES"
 
 cnp.import_array()
 
@@ -67,9 +75,9 @@ cdef inline void _mtv(const double* M, const double* x, double* y, int n, int k)
 cdef inline void _block(const double* M8, int r, int c, double* B) noexcept nogil:
     """B = the 4 x 4 block (r, c) of an 8 x 8 matrix (r, c in {0, 1})."""
     cdef int i, j
-    for i in range(4):
-        for j in range(4):
-            B[4 * i + j] = M8[8 * (4 * r + i) + 4 * c + j]
+    for i in range(NODE):
+        for j in range(NODE):
+            B[NODE * i + j] = M8[ELEMENT * (NODE * r + i) + NODE * c + j]
 
 
 cdef int _inv4(const double* A, double* X) noexcept nogil:
@@ -81,45 +89,45 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
     entries are at most 1, its diagonal 1), by Gauss-Jordan elimination with partial pivoting,
     a pivot below 1e-14 of the scaled block's largest entry counting as singular; then
     ``X = S (S A S)^-1 S``."""
-    cdef double M[16]
-    cdef double S[4]
+    cdef double M[NODE_BLOCK]
+    cdef double S[NODE]
     cdef double t, big, scale
     cdef int i, j, k, p
-    for i in range(4):
-        S[i] = 1.0 / sqrt(fabs(A[5 * i])) if A[5 * i] != 0.0 else 1.0
+    for i in range(NODE):
+        S[i] = 1.0 / sqrt(fabs(A[(NODE + 1) * i])) if A[(NODE + 1) * i] != 0.0 else 1.0
     scale = 0.0
-    for i in range(4):
-        for j in range(4):
-            M[4 * i + j] = S[i] * A[4 * i + j] * S[j]
-            scale = max(scale, fabs(M[4 * i + j]))
-    memset(X, 0, 16 * sizeof(double))
+    for i in range(NODE):
+        for j in range(NODE):
+            M[NODE * i + j] = S[i] * A[NODE * i + j] * S[j]
+            scale = max(scale, fabs(M[NODE * i + j]))
+    memset(X, 0, NODE_BLOCK * sizeof(double))
     X[0] = X[5] = X[10] = X[15] = 1.0
-    for k in range(4):
+    for k in range(NODE):
         p = k
-        big = fabs(M[4 * k + k])
-        for i in range(k + 1, 4):
-            if fabs(M[4 * i + k]) > big:
-                big = fabs(M[4 * i + k])
+        big = fabs(M[NODE * k + k])
+        for i in range(k + 1, NODE):
+            if fabs(M[NODE * i + k]) > big:
+                big = fabs(M[NODE * i + k])
                 p = i
         if not big > 1e-14 * scale:
             return 1
         if p != k:
-            for j in range(4):
-                t = M[4 * k + j]; M[4 * k + j] = M[4 * p + j]; M[4 * p + j] = t
-                t = X[4 * k + j]; X[4 * k + j] = X[4 * p + j]; X[4 * p + j] = t
-        t = 1.0 / M[4 * k + k]
-        for j in range(4):
-            M[4 * k + j] *= t
-            X[4 * k + j] *= t
-        for i in range(4):
-            if i != k and M[4 * i + k] != 0.0:
-                t = M[4 * i + k]
-                for j in range(4):
-                    M[4 * i + j] -= t * M[4 * k + j]
-                    X[4 * i + j] -= t * X[4 * k + j]
-    for i in range(4):
-        for j in range(4):
-            X[4 * i + j] *= S[i] * S[j]
+            for j in range(NODE):
+                t = M[NODE * k + j]; M[NODE * k + j] = M[NODE * p + j]; M[NODE * p + j] = t
+                t = X[NODE * k + j]; X[NODE * k + j] = X[NODE * p + j]; X[NODE * p + j] = t
+        t = 1.0 / M[NODE * k + k]
+        for j in range(NODE):
+            M[NODE * k + j] *= t
+            X[NODE * k + j] *= t
+        for i in range(NODE):
+            if i != k and M[NODE * i + k] != 0.0:
+                t = M[NODE * i + k]
+                for j in range(NODE):
+                    M[NODE * i + j] -= t * M[NODE * k + j]
+                    X[NODE * i + j] -= t * X[NODE * k + j]
+    for i in range(NODE):
+        for j in range(NODE):
+            X[NODE * i + j] *= S[i] * S[j]
     return 0
 
 
@@ -142,10 +150,10 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
                       int col, double* X, double* chi, double* eps, double* bh,
                       double* c) noexcept nogil:
     """A beam child's slope held at ``angle`` to the parent's direction (the polar form of
-    DESIGN.md 6): ``r'_c = s ch``, ``ch = R(angle) ph``; s is ``*s_coord`` when ``given``, else it
-    is recovered from the stored slope and written to ``*s_coord``; its rate sd is the eta of
-    column ``col``. Slope rows: chi ``(s/rho) J ch n^T D`` (``nrow`` is ``n^T D / rho``), eps
-    ``ch``, bh ``s J ch`` (not written if NULL), bias
+    a drive; theory: Drives as polar slopes): ``r'_c = s ch``, ``ch = R(angle) ph``; s is
+    ``*s_coord`` when ``given``, else it is recovered from the stored slope and written to
+    ``*s_coord``; its rate sd is the eta of column ``col``. Slope rows: chi ``(s/rho) J ch n^T D``
+    (``nrow`` is ``n^T D / rho``), eps ``ch``, bh ``s J ch`` (not written if NULL), bias
     ``2 s' om_c J ch - s om_c^2 ch + s accel J ch`` with ``accel = q'' - 2 om_p sig``."""
     cdef double ch[2]
     cdef double Jch[2]
@@ -161,10 +169,10 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
         s_coord[0] = s
     X[2] = s * ch[0]
     X[3] = s * ch[1]
-    for k in range(4):
-        chi[8 + k] = s * Jch[0] * nrow[k]
-        chi[12 + k] = s * Jch[1] * nrow[k]
-    eps[4 + col] = ch[0]
+    for k in range(NODE):
+        chi[2 * NODE + k] = s * Jch[0] * nrow[k]
+        chi[3 * NODE + k] = s * Jch[1] * nrow[k]
+    eps[2 * RATES + col] = ch[0]
     eps[6 + col] = ch[1]
     if bh != NULL:
         bh[2] = s * Jch[0]
@@ -197,11 +205,11 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
     X[1] = point[1] - Au[1]
     X[2] = u[0]
     X[3] = u[1]
-    for k in range(4):
+    for k in range(NODE):
         chi[k] -= AJu[0] * nrow[k]
-        chi[4 + k] -= AJu[1] * nrow[k]
-        chi[8 + k] = Ju[0] * nrow[k]
-        chi[12 + k] = Ju[1] * nrow[k]
+        chi[NODE + k] -= AJu[1] * nrow[k]
+        chi[2 * NODE + k] = Ju[0] * nrow[k]
+        chi[3 * NODE + k] = Ju[1] * nrow[k]
     if bh != NULL:
         bh[0] = -AJu[0]
         bh[1] = -AJu[1]
@@ -236,17 +244,17 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef bint driven = m.j_driven[j]
     cdef const double* Xp
     cdef const double* Vp
-    cdef const double* yc = y + 4 * v
+    cdef const double* yc = y + NODE * v
     cdef const double* dq = m.drive + 3 * j
     cdef const double* dc = m.c_offset + 2 * j
-    cdef double* X = d.X + 4 * v
-    cdef double* chi = d.chi + 16 * v
-    cdef double* eps = d.eps + 8 * v
-    cdef double* bh = d.bh + 4 * v
-    cdef double* c = d.c + 4 * v
-    cdef double* V = d.V + 4 * v
-    cdef double P[8]
-    cdef double nrow[4]
+    cdef double* X = d.X + NODE * v
+    cdef double* chi = d.chi + NODE_BLOCK * v
+    cdef double* eps = d.eps + NODE * RATES * v
+    cdef double* bh = d.bh + NODE * v
+    cdef double* c = d.c + NODE * v
+    cdef double* V = d.V + NODE * v
+    cdef double P[DIM * NODE]
+    cdef double nrow[NODE]
     cdef double ra[2]
     cdef double p[2]
     cdef double w[2]
@@ -265,12 +273,12 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     if given:
         th[0] = d.theta_in[b]
         th[1] = d.theta_in[b + 1] if d.nb[v] > 1 else 0.0
-    memset(P, 0, 8 * sizeof(double))
-    memset(nrow, 0, 4 * sizeof(double))
-    memset(chi, 0, 16 * sizeof(double))
-    memset(eps, 0, 8 * sizeof(double))
-    memset(bh, 0, 4 * sizeof(double))
-    memset(c, 0, 4 * sizeof(double))
+    memset(P, 0, DIM * NODE * sizeof(double))
+    memset(nrow, 0, NODE * sizeof(double))
+    memset(chi, 0, NODE_BLOCK * sizeof(double))
+    memset(eps, 0, NODE * RATES * sizeof(double))
+    memset(bh, 0, NODE * sizeof(double))
+    memset(c, 0, NODE * sizeof(double))
     w[0] = w[1] = 0.0
     if pv < 0:
         ra[0] = m.p_offset[2 * j]
@@ -278,8 +286,8 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         p[0] = cos(m.p_angle[j])
         p[1] = sin(m.p_angle[j])
     else:
-        Xp = d.X + 4 * pv
-        Vp = d.V + 4 * pv
+        Xp = d.X + NODE * pv
+        Vp = d.V + NODE * pv
         P[0] = P[5] = 1.0
         if m.p_kind[j] == P_BODY:
             _Ad(m.p_offset + 2 * j, Xp + 2, ra)
@@ -307,9 +315,9 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         nrow[2] = n[0] / rho
         nrow[3] = n[1] / rho
     # position rows of chi start from P
-    for k in range(4):
+    for k in range(NODE):
         chi[k] = P[k]
-        chi[4 + k] = P[4 + k]
+        chi[NODE + k] = P[NODE + k]
     qv, qd, qdd = dq[0], dq[1], dq[2]
     if code == BEAM_REV:
         if not given:
@@ -318,7 +326,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         X[1] = ra[1]
         X[2] = th[0]
         X[3] = th[1]
-        eps[4] = 1.0      # eps = [0; I2], stored 4 x 2
+        eps[2 * RATES] = 1.0      # eps = [0; I2], stored 4 x 2
         eps[7] = 1.0
     elif code == BEAM_POLAR:
         X[0] = ra[0]
@@ -352,8 +360,8 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             zpos[i] = ra[i] + g * ah[i]
             c[i] = (2.0 * gd * om_p * Jah[i] - g * om_p * om_p * ah[i]
                     - 2.0 * g * om_p * sig * Jah[i] + gdd * ah[i])
-            for k in range(4):
-                chi[4 * i + k] += g * Jah[i] * nrow[k]
+            for k in range(NODE):
+                chi[NODE * i + k] += g * Jah[i] * nrow[k]
         if driven:
             bh[0] = ah[0]
             bh[1] = ah[1]
@@ -389,7 +397,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         _Ad(dc, Ju, AJu)
         eps[0] = -AJu[0]
         eps[2] = -AJu[1]
-        eps[4] = Ju[0]
+        eps[2 * RATES] = Ju[0]
         eps[6] = Ju[1]
         c[0] = phid * phid * tmp[0]
         c[1] = phid * phid * tmp[1]
@@ -401,11 +409,11 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         for k in range(d.nb[v]):
             d.theta_out[b + k] = th[k]
     # V = chi V_p + eps eta + bh qd
-    for i in range(4):
+    for i in range(NODE):
         V[i] = bh[i] * qd
         if pv >= 0:
-            for k in range(4):
-                V[i] += chi[4 * i + k] * Vp[k]
+            for k in range(NODE):
+                V[i] += chi[NODE * i + k] * Vp[k]
         for k in range(d.nb[v]):
             V[i] += eps[2 * i + k] * beta[b + k]
 
@@ -419,12 +427,12 @@ cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogi
         v = d.order[idx]
         if d.code[v] == FREE:
             if d.theta_in != NULL:
-                memcpy(d.X + 4 * v, d.theta_in + d.boff[v], 4 * sizeof(double))
+                memcpy(d.X + NODE * v, d.theta_in + d.boff[v], NODE * sizeof(double))
             else:
-                memcpy(d.X + 4 * v, y + 4 * v, 4 * sizeof(double))
+                memcpy(d.X + NODE * v, y + NODE * v, NODE * sizeof(double))
                 if d.theta_out != NULL:
-                    memcpy(d.theta_out + d.boff[v], y + 4 * v, 4 * sizeof(double))
-            memcpy(d.V + 4 * v, beta + d.boff[v], 4 * sizeof(double))
+                    memcpy(d.theta_out + d.boff[v], y + NODE * v, NODE * sizeof(double))
+            memcpy(d.V + NODE * v, beta + d.boff[v], NODE * sizeof(double))
         else:
             _first_vertex(d, v, y, beta)
 
@@ -465,51 +473,52 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
     ``X = N_pc eps D^-1``: ``W += X``, ``T -= X eps^T``, ``chiTHa += N_pc - X eps^T H`` and
     ``H_p += chiTHa chi + T N_cp``; the forward sweep subtracts ``eps^T N_cp A_p`` from eta's
     right-hand side (:func:`solve`)."""
-    cdef const double* Ncp = d.E + 48 * v + 16
-    cdef const double* Npc = d.E + 48 * v + 32
-    cdef const double* eps = d.eps + 8 * v
-    cdef const double* Di = d.Dinv + 4 * v
-    cdef const double* EH = d.EH + 8 * v
-    cdef double ED[8]
-    cdef double X[8]
+    cdef const double* Ncp = d.E + 3 * NODE_BLOCK * v + NODE_BLOCK
+    cdef const double* Npc = d.E + 3 * NODE_BLOCK * v + 2 * NODE_BLOCK
+    cdef const double* eps = d.eps + NODE * RATES * v
+    cdef const double* Di = d.Dinv + RATES * RATES * v
+    cdef const double* EH = d.EH + NODE * RATES * v
+    cdef double ED[NODE * RATES]
+    cdef double X[NODE * RATES]
     cdef int i, j, k
-    for i in range(4):
+    for i in range(NODE):
         for k in range(nb):
             ED[2 * i + k] = 0.0
             for j in range(nb):
                 ED[2 * i + k] += eps[2 * i + j] * Di[2 * j + k]
-    for i in range(4):
+    for i in range(NODE):
         for k in range(nb):
             X[2 * i + k] = 0.0
-            for j in range(4):
-                X[2 * i + k] += Npc[4 * i + j] * ED[2 * j + k]
-            d.W[8 * v + 2 * i + k] += X[2 * i + k]
-        for j in range(4):
-            d.chiTHa[16 * v + 4 * i + j] += Npc[4 * i + j]
+            for j in range(NODE):
+                X[2 * i + k] += Npc[NODE * i + j] * ED[2 * j + k]
+            d.W[NODE * RATES * v + 2 * i + k] += X[2 * i + k]
+        for j in range(NODE):
+            d.chiTHa[NODE_BLOCK * v + NODE * i + j] += Npc[NODE * i + j]
             for k in range(nb):
-                d.T[16 * v + 4 * i + j] -= X[2 * i + k] * eps[2 * j + k]
-                d.chiTHa[16 * v + 4 * i + j] -= X[2 * i + k] * EH[4 * k + j]
-    for i in range(4):
-        for j in range(4):
-            for k in range(4):
-                d.H[16 * pv + 4 * i + j] += d.T[16 * v + 4 * i + k] * Ncp[4 * k + j]
+                d.T[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * eps[2 * j + k]
+                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * EH[NODE * k + j]
+    for i in range(NODE):
+        for j in range(NODE):
+            for k in range(NODE):
+                d.H[NODE_BLOCK * pv + NODE * i + j] += \
+                    d.T[NODE_BLOCK * v + NODE * i + k] * Ncp[NODE * k + j]
 
 
 cdef inline void _pivot_scale(const double* H, const double* eps, int nb,
                               double* S) noexcept nogil:
     """S (nb x nb) = |eps|^T |H| |eps|: the size of the terms summed into ``D = eps^T H eps``,
     which bounds its rounding errors (about 1e-16 S)."""
-    cdef double AE[8]
+    cdef double AE[NODE * RATES]
     cdef int i, j, k
-    for i in range(4):
+    for i in range(NODE):
         for k in range(nb):
             AE[2 * i + k] = 0.0
-            for j in range(4):
-                AE[2 * i + k] += fabs(H[4 * i + j]) * fabs(eps[2 * j + k])
+            for j in range(NODE):
+                AE[2 * i + k] += fabs(H[NODE * i + j]) * fabs(eps[2 * j + k])
     for i in range(nb):
         for k in range(nb):
             S[2 * i + k] = 0.0
-            for j in range(4):
+            for j in range(NODE):
                 S[2 * i + k] += fabs(eps[2 * j + i]) * AE[2 * j + k]
 
 
@@ -522,11 +531,11 @@ cdef int factorize(Tree* d) noexcept nogil:
     stops the elimination."""
     cdef int s, v, idx, u, i, j, k, nb, pv
     cdef const double* M8
-    cdef double B[16]
-    cdef double Ha[16]
-    cdef double tmp[16]
-    cdef double Dm[4]
-    cdef double Ds[4]
+    cdef double B[NODE_BLOCK]
+    cdef double Ha[NODE_BLOCK]
+    cdef double tmp[NODE_BLOCK]
+    cdef double Dm[RATES * RATES]
+    cdef double Ds[RATES * RATES]
     cdef double det
     cdef double* H
     cdef double* HE
@@ -534,63 +543,66 @@ cdef int factorize(Tree* d) noexcept nogil:
     cdef double* Di
     cdef const double* eps
     cdef const double* chi
-    memset(d.H, 0, 16 * d.n_v * sizeof(double))
+    memset(d.H, 0, NODE_BLOCK * d.n_v * sizeof(double))
     for s in range(d.m.n_el):
-        M8 = d.Mel + 64 * s
+        M8 = d.Mel + ELEMENT_BLOCK * s
         u = d.m.el_vertices[2 * s]
         v = d.m.el_vertices[2 * s + 1]
-        for i in range(4):
-            for j in range(4):
-                d.H[16 * u + 4 * i + j] += M8[8 * i + j]
-                d.H[16 * v + 4 * i + j] += M8[8 * (4 + i) + 4 + j]
+        for i in range(NODE):
+            for j in range(NODE):
+                d.H[NODE_BLOCK * u + NODE * i + j] += M8[ELEMENT * i + j]
+                d.H[NODE_BLOCK * v + NODE * i + j] += M8[ELEMENT * (NODE + i) + NODE + j]
     for v in range(d.n_v):
-        for i in range(4):
-            d.H[16 * v + 5 * i] += d.Mbody[4 * v + i]
+        for i in range(NODE):
+            d.H[NODE_BLOCK * v + (NODE + 1) * i] += d.Mbody[NODE * v + i]
     if d.E != NULL:
         for v in range(d.n_v):
-            for i in range(16):
-                d.H[16 * v + i] += d.E[48 * v + i]
+            for i in range(NODE_BLOCK):
+                d.H[NODE_BLOCK * v + i] += d.E[3 * NODE_BLOCK * v + i]
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
-        H = d.H + 16 * v
+        H = d.H + NODE_BLOCK * v
         if d.code[v] == FREE:
-            if _inv4(H, d.Hinv + 16 * v):
+            if _inv4(H, d.Hinv + NODE_BLOCK * v):
                 return v + 1
-            M8 = d.Mel + 64 * d.elem[v]
+            M8 = d.Mel + ELEMENT_BLOCK * d.elem[v]
             u = d.pred[v]
             _block(M8, 1, 0, B)     # M21
-            for i in range(4):
-                for j in range(4):
-                    d.G[16 * v + 4 * i + j] = 0.0
-                    for k in range(4):
-                        d.G[16 * v + 4 * i + j] += d.Hinv[16 * v + 4 * i + k] * B[4 * k + j]
+            for i in range(NODE):
+                for j in range(NODE):
+                    d.G[NODE_BLOCK * v + NODE * i + j] = 0.0
+                    for k in range(NODE):
+                        d.G[NODE_BLOCK * v + NODE * i + j] += \
+                            d.Hinv[NODE_BLOCK * v + NODE * i + k] * B[NODE * k + j]
             _block(M8, 0, 1, B)     # M12
-            for i in range(4):
-                for j in range(4):
-                    d.L[16 * v + 4 * i + j] = 0.0
-                    for k in range(4):
-                        d.L[16 * v + 4 * i + j] += B[4 * i + k] * d.Hinv[16 * v + 4 * k + j]
-                        d.H[16 * u + 4 * i + j] -= B[4 * i + k] * d.G[16 * v + 4 * k + j]
+            for i in range(NODE):
+                for j in range(NODE):
+                    d.L[NODE_BLOCK * v + NODE * i + j] = 0.0
+                    for k in range(NODE):
+                        d.L[NODE_BLOCK * v + NODE * i + j] += \
+                            B[NODE * i + k] * d.Hinv[NODE_BLOCK * v + NODE * k + j]
+                        d.H[NODE_BLOCK * u + NODE * i + j] -= \
+                            B[NODE * i + k] * d.G[NODE_BLOCK * v + NODE * k + j]
             continue
         nb = d.nb[v]
-        eps = d.eps + 8 * v
-        chi = d.chi + 16 * v
-        HE = d.HE + 8 * v
-        EH = d.EH + 8 * v
-        Di = d.Dinv + 4 * v
-        memcpy(Ha, H, 16 * sizeof(double))
+        eps = d.eps + NODE * RATES * v
+        chi = d.chi + NODE_BLOCK * v
+        HE = d.HE + NODE * RATES * v
+        EH = d.EH + NODE * RATES * v
+        Di = d.Dinv + RATES * RATES * v
+        memcpy(Ha, H, NODE_BLOCK * sizeof(double))
         if nb:
-            for i in range(4):
+            for i in range(NODE):
                 for k in range(nb):
                     HE[2 * i + k] = 0.0
-                    EH[4 * k + i] = 0.0
-                    for j in range(4):
-                        HE[2 * i + k] += H[4 * i + j] * eps[2 * j + k]
-                        EH[4 * k + i] += eps[2 * j + k] * H[4 * j + i]
+                    EH[NODE * k + i] = 0.0
+                    for j in range(NODE):
+                        HE[2 * i + k] += H[NODE * i + j] * eps[2 * j + k]
+                        EH[NODE * k + i] += eps[2 * j + k] * H[NODE * j + i]
             for i in range(nb):
                 for k in range(nb):
                     Dm[2 * i + k] = 0.0
-                    for j in range(4):
+                    for j in range(NODE):
                         Dm[2 * i + k] += eps[2 * j + i] * HE[2 * j + k]
             _pivot_scale(H, eps, nb, Ds)
             if nb == 1:
@@ -607,37 +619,39 @@ cdef int factorize(Tree* d) noexcept nogil:
                 Di[2] = -Dm[2] / det
                 Di[3] = Dm[0] / det
             # tmp (4 x nb) = HE Dinv; Ha = H - tmp EH
-            for i in range(4):
+            for i in range(NODE):
                 for k in range(nb):
                     tmp[2 * i + k] = 0.0
                     for j in range(nb):
                         tmp[2 * i + k] += HE[2 * i + j] * Di[2 * j + k]
-            for i in range(4):
-                for j in range(4):
+            for i in range(NODE):
+                for j in range(NODE):
                     for k in range(nb):
-                        Ha[4 * i + j] -= tmp[2 * i + k] * EH[4 * k + j]
+                        Ha[NODE * i + j] -= tmp[2 * i + k] * EH[NODE * k + j]
         pv = d.parent[v]
         if pv < 0:
             continue
         # W = chi^T HE Dinv (4 x nb); T = chi^T - W eps^T; chiTHa = chi^T Ha; H_p += chiTHa chi
-        for i in range(4):
+        for i in range(NODE):
             for k in range(nb):
-                d.W[8 * v + 2 * i + k] = 0.0
-                for j in range(4):
-                    d.W[8 * v + 2 * i + k] += chi[4 * j + i] * tmp[2 * j + k]
-            for j in range(4):
-                d.T[16 * v + 4 * i + j] = chi[4 * j + i]
+                d.W[NODE * RATES * v + 2 * i + k] = 0.0
+                for j in range(NODE):
+                    d.W[NODE * RATES * v + 2 * i + k] += chi[NODE * j + i] * tmp[2 * j + k]
+            for j in range(NODE):
+                d.T[NODE_BLOCK * v + NODE * i + j] = chi[NODE * j + i]
                 for k in range(nb):
-                    d.T[16 * v + 4 * i + j] -= d.W[8 * v + 2 * i + k] * eps[2 * j + k]
-                d.chiTHa[16 * v + 4 * i + j] = 0.0
-                for k in range(4):
-                    d.chiTHa[16 * v + 4 * i + j] += chi[4 * k + i] * Ha[4 * k + j]
+                    d.T[NODE_BLOCK * v + NODE * i + j] -= \
+                        d.W[NODE * RATES * v + 2 * i + k] * eps[2 * j + k]
+                d.chiTHa[NODE_BLOCK * v + NODE * i + j] = 0.0
+                for k in range(NODE):
+                    d.chiTHa[NODE_BLOCK * v + NODE * i + j] += chi[NODE * k + i] * Ha[NODE * k + j]
         if _coupled(d, v):
             _couple(d, v, pv, nb)
-        for i in range(4):
-            for j in range(4):
-                for k in range(4):
-                    d.H[16 * pv + 4 * i + j] += d.chiTHa[16 * v + 4 * i + k] * chi[4 * k + j]
+        for i in range(NODE):
+            for j in range(NODE):
+                for k in range(NODE):
+                    d.H[NODE_BLOCK * pv + NODE * i + j] += \
+                        d.chiTHa[NODE_BLOCK * v + NODE * i + k] * chi[NODE * k + j]
     return 0
 
 
@@ -646,8 +660,9 @@ cdef inline void _gemv4(const double* M, const double* x, double s, double* y) n
     vectors all live in the tree's arrays, which the compiler must assume may overlap)."""
     cdef double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3]
     cdef int i
-    for i in range(4):
-        y[i] += s * (M[4 * i] * x0 + M[4 * i + 1] * x1 + M[4 * i + 2] * x2 + M[4 * i + 3] * x3)
+    for i in range(NODE):
+        y[i] += s * (M[NODE * i] * x0 + M[NODE * i + 1] * x1
+                     + M[NODE * i + 2] * x2 + M[NODE * i + 3] * x3)
 
 
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil:
@@ -658,8 +673,8 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     generalized ones to ``out`` (n_beta).
     """
     cdef int idx, v, pv, i, k, nb, b
-    cdef double y4[4]
-    cdef double z[4]
+    cdef double y4[NODE]
+    cdef double z[NODE]
     cdef double r[2]
     cdef double eta[2]
     cdef double* f
@@ -668,63 +683,64 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     # leaves to root
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
-        f = d.f + 4 * v
+        f = d.f + NODE * v
         b = d.boff[v]
         if d.code[v] == FREE:
             if g != NULL:
-                for i in range(4):
+                for i in range(NODE):
                     f[i] += g[b + i]
-            _gemv4(d.L + 16 * v, f, -1.0, d.f + 4 * d.pred[v])
+            _gemv4(d.L + NODE_BLOCK * v, f, -1.0, d.f + NODE * d.pred[v])
             continue
         pv = d.parent[v]
         if pv < 0:
             continue
-        _gemv4(d.T + 16 * v, f, 1.0, d.f + 4 * pv)
+        _gemv4(d.T + NODE_BLOCK * v, f, 1.0, d.f + NODE * pv)
         if bias:
-            _gemv4(d.chiTHa + 16 * v, d.c + 4 * v, -1.0, d.f + 4 * pv)
+            _gemv4(d.chiTHa + NODE_BLOCK * v, d.c + NODE * v, -1.0, d.f + NODE * pv)
         if g != NULL:
             nb = d.nb[v]
-            W = d.W + 8 * v
-            for i in range(4):
+            W = d.W + NODE * RATES * v
+            for i in range(NODE):
                 for k in range(nb):
-                    d.f[4 * pv + i] -= W[2 * i + k] * g[b + k]
+                    d.f[NODE * pv + i] -= W[2 * i + k] * g[b + k]
     # root to leaves
     for idx in range(d.n_v):
         v = d.order[idx]
-        f = d.f + 4 * v
-        A = d.A + 4 * v
+        f = d.f + NODE * v
+        A = d.A + NODE * v
         b = d.boff[v]
         if d.code[v] == FREE:
             A[0] = A[1] = A[2] = A[3] = 0.0
-            _gemv4(d.Hinv + 16 * v, f, 1.0, A)
-            _gemv4(d.G + 16 * v, d.A + 4 * d.pred[v], -1.0, A)
-            memcpy(out + b, A, 4 * sizeof(double))
+            _gemv4(d.Hinv + NODE_BLOCK * v, f, 1.0, A)
+            _gemv4(d.G + NODE_BLOCK * v, d.A + NODE * d.pred[v], -1.0, A)
+            memcpy(out + b, A, NODE * sizeof(double))
             continue
         pv = d.parent[v]
-        for i in range(4):
-            y4[i] = d.c[4 * v + i] if bias else 0.0
+        for i in range(NODE):
+            y4[i] = d.c[NODE * v + i] if bias else 0.0
         if pv >= 0:
-            _gemv4(d.chi + 16 * v, d.A + 4 * pv, 1.0, y4)
+            _gemv4(d.chi + NODE_BLOCK * v, d.A + NODE * pv, 1.0, y4)
         nb = d.nb[v]
         for k in range(nb):
             r[k] = 0.0 if g == NULL else g[b + k]
-            for i in range(4):
-                r[k] += d.eps[8 * v + 2 * i + k] * f[i] - d.EH[8 * v + 4 * k + i] * y4[i]
+            for i in range(NODE):
+                r[k] += d.eps[NODE * RATES * v + 2 * i + k] * f[i] \
+                    - d.EH[NODE * RATES * v + NODE * k + i] * y4[i]
         if pv >= 0 and _coupled(d, v):
             z[0] = z[1] = z[2] = z[3] = 0.0
-            _gemv4(d.E + 48 * v + 16, d.A + 4 * pv, 1.0, z)
+            _gemv4(d.E + 3 * NODE_BLOCK * v + NODE_BLOCK, d.A + NODE * pv, 1.0, z)
             for k in range(nb):
-                for i in range(4):
-                    r[k] -= d.eps[8 * v + 2 * i + k] * z[i]
+                for i in range(NODE):
+                    r[k] -= d.eps[NODE * RATES * v + 2 * i + k] * z[i]
         for k in range(nb):
             eta[k] = 0.0
             for i in range(nb):
-                eta[k] += d.Dinv[4 * v + 2 * k + i] * r[i]
+                eta[k] += d.Dinv[RATES * RATES * v + 2 * k + i] * r[i]
             out[b + k] = eta[k]
-        for i in range(4):
+        for i in range(NODE):
             A[i] = y4[i]
             for k in range(nb):
-                A[i] += d.eps[8 * v + 2 * i + k] * eta[k]
+                A[i] += d.eps[NODE * RATES * v + 2 * i + k] * eta[k]
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -738,11 +754,11 @@ cdef double drive_power(Tree* d) noexcept nogil:
             continue
         j = d.joint[v]
         tau = 0.0
-        for i in range(4):
-            z = -d.f[4 * v + i]
-            for k in range(4):
-                z += d.H[16 * v + 4 * i + k] * d.A[4 * v + k]
-            tau += d.bh[4 * v + i] * z
+        for i in range(NODE):
+            z = -d.f[NODE * v + i]
+            for k in range(NODE):
+                z += d.H[NODE_BLOCK * v + NODE * i + k] * d.A[NODE * v + k]
+            tau += d.bh[NODE * v + i] * z
         d.reaction[j] = tau
         if d.m.j_driven[j]:
             power += tau * d.m.drive[3 * j + 1]
@@ -758,17 +774,17 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
     for idx in range(d.n_v):
         v = d.order[idx]
         b = d.boff[v]
-        Vv = V + 4 * v
+        Vv = V + NODE * v
         if d.code[v] == FREE:
-            memcpy(Vv, beta + b, 4 * sizeof(double))
+            memcpy(Vv, beta + b, NODE * sizeof(double))
             continue
         pv = d.parent[v]
-        for i in range(4):
-            Vv[i] = d.c[4 * v + i] if bias else 0.0
+        for i in range(NODE):
+            Vv[i] = d.c[NODE * v + i] if bias else 0.0
             for k in range(d.nb[v]):
-                Vv[i] += d.eps[8 * v + 2 * i + k] * beta[b + k]
+                Vv[i] += d.eps[NODE * RATES * v + 2 * i + k] * beta[b + k]
         if pv >= 0:
-            _gemv4(d.chi + 16 * v, V + 4 * pv, 1.0, Vv)
+            _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 
 
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
@@ -781,17 +797,19 @@ cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
         v = d.order[idx]
         b = d.boff[v]
         if d.code[v] == FREE:
-            memcpy(out + b, F + 4 * v, 4 * sizeof(double))
+            memcpy(out + b, F + NODE * v, NODE * sizeof(double))
             continue
-        f0, f1, f2, f3 = F[4 * v], F[4 * v + 1], F[4 * v + 2], F[4 * v + 3]
+        f0, f1, f2, f3 = F[NODE * v], F[NODE * v + 1], F[NODE * v + 2], F[NODE * v + 3]
         for k in range(d.nb[v]):
-            out[b + k] = (d.eps[8 * v + k] * f0 + d.eps[8 * v + 2 + k] * f1
-                          + d.eps[8 * v + 4 + k] * f2 + d.eps[8 * v + 6 + k] * f3)
+            out[b + k] = (d.eps[NODE * RATES * v + k] * f0 + d.eps[NODE * RATES * v + RATES + k] * f1
+                          + d.eps[NODE * RATES * v + 2 * RATES + k] * f2
+                          + d.eps[NODE * RATES * v + 3 * RATES + k] * f3)
         pv = d.parent[v]
         if pv >= 0:
-            chi = d.chi + 16 * v
-            for i in range(4):
-                F[4 * pv + i] += chi[i] * f0 + chi[4 + i] * f1 + chi[8 + i] * f2 + chi[12 + i] * f3
+            chi = d.chi + NODE_BLOCK * v
+            for i in range(NODE):
+                F[NODE * pv + i] += chi[i] * f0 + chi[NODE + i] * f1 \
+                    + chi[2 * NODE + i] * f2 + chi[3 * NODE + i] * f3
 
 
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil:
@@ -817,23 +835,24 @@ cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
     apply_B(d, beta, V, False)
     memset(f, 0, d.n_x * sizeof(double))
     for s in range(d.m.n_el):
-        M8 = d.Mel + 64 * s
-        u = 4 * d.m.el_vertices[2 * s]
-        v = 4 * d.m.el_vertices[2 * s + 1]
-        for i in range(4):
-            for j in range(4):
-                f[u + i] += M8[8 * i + j] * V[u + j] + M8[8 * i + 4 + j] * V[v + j]
-                f[v + i] += M8[8 * (4 + i) + j] * V[u + j] + M8[8 * (4 + i) + 4 + j] * V[v + j]
+        M8 = d.Mel + ELEMENT_BLOCK * s
+        u = NODE * d.m.el_vertices[2 * s]
+        v = NODE * d.m.el_vertices[2 * s + 1]
+        for i in range(NODE):
+            for j in range(NODE):
+                f[u + i] += M8[ELEMENT * i + j] * V[u + j] + M8[ELEMENT * i + NODE + j] * V[v + j]
+                f[v + i] += M8[ELEMENT * (NODE + i) + j] * V[u + j] \
+                    + M8[ELEMENT * (NODE + i) + NODE + j] * V[v + j]
     for i in range(d.n_x):
         f[i] += d.Mbody[i] * V[i]
     if d.E != NULL:
         for v in range(d.n_v):
-            Ev = d.E + 48 * v
-            _gemv4(Ev, V + 4 * v, 1.0, f + 4 * v)
+            Ev = d.E + 3 * NODE_BLOCK * v
+            _gemv4(Ev, V + NODE * v, 1.0, f + NODE * v)
             pv = d.parent[v]
             if d.code[v] != FREE and pv >= 0 and _coupled(d, v):
-                _gemv4(Ev + 16, V + 4 * pv, 1.0, f + 4 * v)
-                _gemv4(Ev + 32, V + 4 * v, 1.0, f + 4 * pv)
+                _gemv4(Ev + NODE_BLOCK, V + NODE * pv, 1.0, f + NODE * v)
+                _gemv4(Ev + 2 * NODE_BLOCK, V + NODE * v, 1.0, f + NODE * pv)
     apply_BT(d, f, out)
 
 
@@ -923,9 +942,11 @@ cdef class RecursiveKernel(ODEProblem):
         self.model.n_loads = len(assembly.loads)
         self.model.model = assembly.model_code
         nj = max(assembly.n_joints, 1)
-        work = dict(X=nv * 4, V=nv * 4, A=nv * 4, f=nv * 4, H=nv * 16, Hinv=nv * 16, G=nv * 16,
-                    L=nv * 16, chi=nv * 16, eps=nv * 8, bh=nv * 4, c=nv * 4, HE=nv * 8, EH=nv * 8,
-                    Dinv=nv * 4, T=nv * 16, W=nv * 8, chiTHa=nv * 16, q=nj, qd=nj, qref=nj,
+        work = dict(X=nv * NODE, V=nv * NODE, A=nv * NODE, f=nv * NODE, H=nv * NODE_BLOCK,
+                    Hinv=nv * NODE_BLOCK, G=nv * NODE_BLOCK, L=nv * NODE_BLOCK, chi=nv * NODE_BLOCK,
+                    eps=nv * NODE * RATES, bh=nv * NODE, c=nv * NODE, HE=nv * NODE * RATES,
+                    EH=nv * NODE * RATES, Dinv=nv * RATES * RATES, T=nv * NODE_BLOCK,
+                    W=nv * NODE * RATES, chiTHa=nv * NODE_BLOCK, q=nj, qd=nj, qref=nj,
                     reaction=nj)
         self.arrays.update(pack({**{name: np.zeros(size) for name, size in work.items()},
                                  **{name: np.asarray(tables[name], dtype=np.intc)
@@ -960,7 +981,7 @@ cdef class RecursiveKernel(ODEProblem):
             if not isfinite(y[i]):
                 return 1
         for i in range(self.data.n_v):
-            if fabs(y[4 * i]) > bound or fabs(y[4 * i + 1]) > bound:
+            if fabs(y[NODE * i]) > bound or fabs(y[NODE * i + 1]) > bound:
                 return 2
         return 0
 

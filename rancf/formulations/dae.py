@@ -1,5 +1,5 @@
-"""The DAE formulation of a model: absolute coordinates, every joint a constraint (DESIGN.md
-sections 4 and 6), for any topology, closed loops included.
+"""The DAE formulation of a model: absolute coordinates, every joint a constraint (theory: The
+DAE formulation), for any topology, closed loops included.
 
 Coordinates ``x`` are those of :class:`rancf.model.Assembly` (4 per beam node and per rigid
 body). The index-3 DAE ``M x'' + Phi_x^T lambda = F(x, x', t)``, ``Phi(x, t) = 0`` has the
@@ -48,7 +48,7 @@ def _point_forms(A, point):
         a = point.angle
         return ([_Form(const=point.offset[0]), _Form(const=point.offset[1])],
                 [_Form(const=np.cos(a)), _Form(const=np.sin(a))])
-    v = 4 * A.vertex_of(point)
+    v = A.node_size * A.vertex_of(point)
     direction = [_Form([(v + 2, 1.0)]), _Form([(v + 3, 1.0)])]
     if point.kind == NODE:
         return [_Form([(v, 1.0)]), _Form([(v + 1, 1.0)])], direction
@@ -79,8 +79,9 @@ class ConstraintTable:
             j.type.constraint_rows(self, k, j, forms, A.joint_axis[k], A.joint_theta0[k])
         for v in A.body_vertex:
             row = self.row()
-            self.quad += [(row, 4 * v + 2, 4 * v + 2, 1.0, CONSTANT, -1),
-                          (row, 4 * v + 3, 4 * v + 3, 1.0, CONSTANT, -1)]
+            u = A.node_size * v + 2    # the body's axis, after its centre of mass
+            self.quad += [(row, u, u, 1.0, CONSTANT, -1),
+                          (row, u + 1, u + 1, 1.0, CONSTANT, -1)]
             self.const.append((row, -1.0, CONSTANT, -1))
         self.lin = _arrays(self.lin, ("row", "col", "coef", "mode", "joint"))
         self.quad = _arrays(self.quad, ("row", "i", "k", "coef", "mode", "joint"))
@@ -156,10 +157,10 @@ class DAE(IndexThreeDAE):
         self.table = ConstraintTable(A)
         self.n_constraints = self.table.n_rows
         ev = A.element_vertices
-        dofs = (4 * ev[:, :, None] + np.arange(4)).reshape(-1, 8)
-        el_rows = np.repeat(dofs, 8, axis=1).ravel()
-        el_cols = np.tile(dofs, (1, 8)).ravel()
-        body = (4 * A.body_vertex[:, None] + np.arange(4)).ravel()
+        dofs, es = A.element_kind.dofs(ev), A.element_kind.element_size
+        el_rows = np.repeat(dofs, es, axis=1).ravel()
+        el_cols = np.tile(dofs, (1, es)).ravel()
+        body = (A.node_size * A.body_vertex[:, None] + np.arange(A.node_size)).ravel()
         body_diag = np.column_stack([A.body_mass, A.body_mass, A.body_inertia,
                                      A.body_inertia]).ravel()
         self.M = sp.csr_matrix((np.concatenate([A.element_mass.ravel(), body_diag]),
@@ -169,11 +170,12 @@ class DAE(IndexThreeDAE):
         groups_x, groups_v = [], []
         for load in A.loads:
             if callable(load.moment) or load.moment != 0.0:
-                groups_x.append(4 * A.vertex_of(load.point) + np.arange(4))
+                groups_x.append(A.node_size * A.vertex_of(load.point) + np.arange(A.node_size))
         for j in A.joints:
             if j.effort is None:
                 continue
-            ends = [4 * A.vertex_of(p) + np.arange(4) for p in (j.parent, j.child) if p.kind != GROUND]
+            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
+                    for p in (j.parent, j.child) if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         fd_x, fd_v = self._fd_pattern(groups_x), self._fd_pattern(groups_v)
@@ -252,8 +254,8 @@ class DAE(IndexThreeDAE):
 
     def accept(self, q, v, t):
         """Advance the branch of the joint angles to the accepted state (q, v) at t: efforts
-        and :meth:`observe` unwrap the angles from it (DECISIONS.md 4); the stepping loop does
-        this after every step, the static solver after every load step."""
+        and :meth:`observe` unwrap the angles from it (theory: Joint coordinates); the stepping
+        loop does this after every step, the static solver after every load step."""
         self.compiled.py_accept(q, v, t)
 
     def multipliers(self, q, v, t):
@@ -274,9 +276,8 @@ class DAE(IndexThreeDAE):
 
         ``lam`` None: the state's own multipliers (:meth:`multipliers`), as the stepping loop
         asks for at its outputs: its multipliers are the scheme's, which Newmark leaves
-        oscillating and generalized-alpha-S takes at its intermediate point (on the branched
-        test tree's driven slide 18-37 % and up to 12 times off the state's; HHT's and
-        generalized-alpha's equal it)."""
+        oscillating and generalized-alpha-S takes at its intermediate point, so they are not
+        the state's (HHT's and generalized-alpha's are)."""
         A = self.assembly
         x = np.ascontiguousarray(q, dtype=float)
         joint_q, joint_qd = self.compiled.joints(x, v, t)
@@ -296,7 +297,8 @@ class DAE(IndexThreeDAE):
 
     def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
         """(x0, v0) checked against the constraints; v0 by default the mass-weighted least
-        change from rest that satisfies ``Phi_x v = -Phi_t`` (DECISIONS.md 2)."""
+        change from rest that satisfies ``Phi_x v = -Phi_t`` (theory: Assembly and the initial
+        state)."""
         A = self.assembly
         x = A.x0.copy() if x is None else np.array(x, dtype=float)
         m = self.n_constraints

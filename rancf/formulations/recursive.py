@@ -4,9 +4,9 @@ State ``y = [x, beta, W_ext, W_diss]``: the absolute coordinates x of every vert
 layout of :class:`rancf.model.Assembly`), the generalized velocities beta (``n_dof``: per vertex,
 root to leaves, the rates of a first vertex's tree joint and the four rates of every other beam
 node), and the work of the external forces and drives and the dissipated energy since t = 0
-(J), integrated with the motion (DECISIONS.md 6). The first vertex of every body is rebuilt from
-its parent at every evaluation, so the joints hold exactly whatever the integrator does to its
-copy in x. ``y' = [V, beta', P_ext, P_diss]``.
+(J), integrated with the motion (theory: The energy balance). The first vertex of every body is
+rebuilt from its parent at every evaluation, so the joints hold exactly whatever the integrator
+does to its copy in x. ``y' = [V, beta', P_ext, P_diss]``.
 
 The model must be a tree rooted at the ground whose child beams are jointed at their start
 (:attr:`rancf.model.Assembly.recursive_reason`); closed loops need ``formulation="dae"``.
@@ -47,7 +47,7 @@ def tree_tables(assembly):
             first = int(A.beam_first_vertex[item])
             vertices = [first + k for k in range(A.beams[item].n_nodes)]
             for k, v in enumerate(vertices[1:], 1):
-                t["code"][v], t["pred"][v], t["nb"][v] = FREE, v - 1, 4
+                t["code"][v], t["pred"][v], t["nb"][v] = FREE, v - 1, A.node_size
                 t["elem"][v] = first_element[item] + k - 1
         else:
             first = int(A.body_vertex[item - nb])
@@ -100,9 +100,9 @@ class Recursive:
     def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
         """``y0`` (n_y,) from coordinates x and velocities v (n_x,), checked against the joints.
 
-        Default: the reference configuration at rest but for the drives (DECISIONS.md 2). The
-        coordinates must satisfy every joint to ``tol`` times the model size, the velocities to
-        ``tol`` times their largest entry (plus 1e-12).
+        Default: the reference configuration at rest but for the drives (theory: Assembly and the
+        initial state). The coordinates must satisfy every joint to ``tol`` times the model size,
+        the velocities to ``tol`` times their largest entry (plus 1e-12).
         """
         A = self.assembly
         x = A.x0.copy() if x is None else np.array(x, dtype=float)
@@ -110,7 +110,7 @@ class Recursive:
         self.kernel.arrays["qref"][:A.n_joints] = A.joint_q0
         self._kinematics(t, y)
         X = self.kernel.arrays["X"]
-        gap = np.abs(X - x).reshape(-1, 4).max(axis=1)
+        gap = np.abs(X - x).reshape(-1, A.node_size).max(axis=1)
         bad = np.flatnonzero(gap > tol * A.size)
         if bad.size:
             raise ValueError(f"the coordinates do not satisfy the joints at vertex {bad[0]} (off by "
@@ -135,19 +135,21 @@ class Recursive:
         beta = np.zeros(self.n_dof)
         V = np.zeros(self.n_x)
         drive = k["drive"].reshape(-1, 3)
+        ns = self.assembly.node_size
         for vtx in t["order"]:
             b, nb = t["boff"][vtx], t["nb"][vtx]
             if t["code"][vtx] == FREE:
-                beta[b:b + 4] = V[4 * vtx:4 * vtx + 4] = v[4 * vtx:4 * vtx + 4]
+                beta[b:b + ns] = V[ns * vtx:ns * vtx + ns] = v[ns * vtx:ns * vtx + ns]
                 continue
-            chi = k["chi"][16 * vtx:16 * vtx + 16].reshape(4, 4)
-            eps = k["eps"][8 * vtx:8 * vtx + 8].reshape(4, 2)[:, :nb]
-            bh = k["bh"][4 * vtx:4 * vtx + 4]
+            # the kernel's joint maps: chi (node x node), eps (node x 2 joint rates) a vertex
+            chi = k["chi"][ns * ns * vtx:ns * ns * (vtx + 1)].reshape(ns, ns)
+            eps = k["eps"][2 * ns * vtx:2 * ns * (vtx + 1)].reshape(ns, 2)[:, :nb]
+            bh = k["bh"][ns * vtx:ns * vtx + ns]
             pv, j = t["parent"][vtx], t["joint"][vtx]
-            known = bh * drive[j, 1] + (chi @ V[4 * pv:4 * pv + 4] if pv >= 0 else 0.0)
+            known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)
             if nb:
-                beta[b:b + nb] = np.linalg.lstsq(eps, v[4 * vtx:4 * vtx + 4] - known, rcond=None)[0]
-            V[4 * vtx:4 * vtx + 4] = known + eps @ beta[b:b + nb]
+                beta[b:b + nb] = np.linalg.lstsq(eps, v[ns * vtx:ns * vtx + ns] - known, rcond=None)[0]
+            V[ns * vtx:ns * vtx + ns] = known + eps @ beta[b:b + nb]
         return beta
 
     # --- evaluations --------------------------------------------------------------------------
@@ -219,11 +221,11 @@ class Recursive:
         self._kinematics(0.0, y)
         if not self.tables["constant"] and self.kernel.factorize():
             raise ArithmeticError("the generalized mass matrix is singular at this state")
-        X = self.kernel.arrays["X"].reshape(-1, 4)
+        kind, es = A.element_kind, A.element_kind.element_size
         ev = A.element_vertices
-        E = np.concatenate([X[ev[:, 0]], X[ev[:, 1]]], axis=1)
-        K, C = np.empty((A.n_elements, 8, 8)), np.empty((A.n_elements, 8, 8))
-        zero = np.zeros(8)
+        E = kind.gather(self.kernel.arrays["X"], ev)
+        K, C = np.empty((A.n_elements, es, es)), np.empty((A.n_elements, es, es))
+        zero = np.zeros(es)
         for s, (e, l, ea, ei, c) in enumerate(zip(E, A.element_length, A.element_EA,
                                                    A.element_EI, A.element_damping)):
             _beam.tangent(A.model_code, np.ascontiguousarray(e), zero, l, ea, ei, c, K[s], C[s])
@@ -234,16 +236,13 @@ class Recursive:
         best = 0.0
         for _ in range(iterations):
             self.kernel.velocities(x, V)
-            Vn = V.reshape(-1, 4)
-            VE = np.concatenate([Vn[ev[:, 0]], Vn[ev[:, 1]]], axis=1)
+            VE = kind.gather(V, ev)
             KV = np.einsum("sij,sj->si", K, VE)
             xkx = float(np.einsum("si,si->", VE, KV))
             xmx = float(np.einsum("si,sij,sj->", VE, A.element_mass, VE) + body @ (V * V))
             best = max(best, xkx / xmx)
             f[:] = 0.0
-            fn = f.reshape(-1, 4)
-            np.add.at(fn, ev[:, 0], -KV[:, :4])
-            np.add.at(fn, ev[:, 1], -KV[:, 4:])
+            kind.scatter(-KV, ev, f)
             self.kernel.solve(f, np.zeros(self.n_dof), False, out)
             if not np.any(out):
                 break

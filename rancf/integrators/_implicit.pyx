@@ -17,8 +17,7 @@ Newton), as stiff solvers do. A step that took k iterations starts the next one 
 matrix made at its predictor when the iterations it would save, ``(k - 2)`` over the ``3`` steps
 a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
 iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
-within a step wastes iterations (5 x 5 pendulum, E = 210 GPa: 4.9 -> 3.8 iterations per step;
-modal pendulum: 9.6 -> 4.0). ``reuse=False`` refactors at every iteration (full Newton).
+within a step wastes iterations. ``reuse=False`` refactors at every iteration (full Newton).
 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
@@ -298,7 +297,9 @@ cdef class Stepper:
         did not for a smaller step; the problem may add its own advice
         (``StepProblem.newton_advice``). In statics the step is a load step, made smaller by
         more load steps."""
-        step, smaller = ("load step", "raise load_steps") if self.static else ("step", "reduce dt")
+        step, smaller = (("load step", "raise load_steps, or make sure the model is not a "
+                          "mechanism (a free motion has no equilibrium to converge to)")
+                         if self.static else ("step", "reduce dt"))
         if self._rate == INFINITY:
             within = "diverging"
             how = f"its increment exceeded 1e8: the {step} is too large for this model, {smaller}"
@@ -382,14 +383,15 @@ cdef class Stepper:
         np.asarray(self.lam)[:m] = np.asarray(self.x)[n:]
         self.factored = False       # the mass matrix is not the step's Newton matrix
 
-    def start_at_rest(self, double t0, q0):
-        """Set the state at t0 to q0 at rest: zero velocities, accelerations and multipliers
-        (the start of statics, where Newton finds the multipliers with the coordinates)."""
+    def start_at_rest(self, double t0, q0, lam0):
+        """Set the state at t0 to q0 at rest: zero velocities and accelerations, multipliers
+        lam0 (m,) (the start of statics, where Newton finds the multipliers with the
+        coordinates)."""
         self.t = t0
         np.asarray(self.q)[:] = q0
         np.asarray(self.v)[:] = 0.0
         np.asarray(self.a)[:] = 0.0
-        np.asarray(self.lam)[:] = 0.0
+        np.asarray(self.lam)[:self.m] = lam0
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.factored = False
 

@@ -1,4 +1,5 @@
-"""Ctrl-C (SIGINT) and progress reports inside the compiled stepping loops (DECISIONS.md 15).
+"""Ctrl-C (SIGINT) and progress reports inside the compiled stepping loops (developer: Ctrl-C and
+progress in compiled loops).
 
 The loops run without the GIL (or without Python calls), so Python's signal handler cannot run
 until they return. They call :c:func:`interrupted` once per step: it counts the step and reads

@@ -1,6 +1,6 @@
 """Implicit integrators for index-3 DAEs of multibody dynamics (generalized-alpha family).
 
-The problem (Ding & Pan 2013, eq. 1; DESIGN.md section 4) is::
+The problem (Ding & Pan 2013, eq. 1; theory: The DAE formulation) is::
 
     M(q) q'' + Phi_q(q, t)^T lambda = F(q, q', t),        Phi(q, t) = 0            (m constraints)
 
@@ -52,7 +52,8 @@ a orthogonally in the kinetic-energy metric instead,
 which never increases ``v^T M v`` and works with a singular M (only the saddle-point matrix must
 be regular); q is projected as before.
 
-Coefficients (paper section 1; the OCR of the HHT formulas is damaged, DESIGN.md gives them):
+Coefficients (paper section 1; the OCR of the HHT formulas is damaged, theory: The
+generalized-alpha family gives them):
 
 =====================  =====================  ====================  ================  =======================
 scheme                 am                     af                    gamma             beta

@@ -1,5 +1,5 @@
-"""``rancf.static``: static equilibrium of a model under all its loads at t = 0 (DESIGN.md
-section 6, "Statics").
+"""``rancf.static``: static equilibrium of a model under all its loads at t = 0 (theory:
+Statics).
 
 Unknowns: the absolute coordinates x and the multipliers lambda of the DAE formulation
 (:mod:`rancf.formulations.dae`). The equations, with the applied forces (gravity, loads,
@@ -93,7 +93,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
-    stepper.start_at_rest(0.0, x)
+    stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     status, message, reached, iterations = "ok", "", 0.0, []
     for k in range(1, load_steps + 1):
         s = k / load_steps
@@ -122,3 +122,16 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start)
+
+
+def _least_squares_multipliers(dae, x, s):
+    """The multipliers (m,) that best balance the loads at load factor s at x:
+    ``lambda = (Phi_x Phi_x^T)^-1 Phi_x (s Q - F_K)``, Newton's start. With zero multipliers a
+    model whose stiffness at x comes from its joint forces alone (a rigid body hanging from a
+    pin: no elastic stiffness about the pin, only the weight's geometric stiffness through
+    lambda) has a singular first Newton matrix though x is its equilibrium."""
+    if not dae.n_constraints:
+        return np.zeros(0)
+    dae.kernel.set_load_factor(s)
+    J = dae.constraint_jacobian(x, 0.0)
+    return dae.gram_solver(J)(J @ dae.force(x, np.zeros_like(x), 0.0))

@@ -1,4 +1,5 @@
-"""Joint kinds (DESIGN.md section 6): one module per kind, registered here in one line each.
+"""Joint kinds (theory: Joints in the recursion): one module per kind, registered here in one line
+each.
 
 A kind is a :class:`~rancf.joints.kind.JointKind` subclass (its docstring lists what a kind
 provides); :meth:`rancf.Model.add_joint` looks its ``kind`` string up in :data:`REGISTRY`. To add a

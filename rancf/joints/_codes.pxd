@@ -1,6 +1,6 @@
-# The integer codes the compiled kernels switch on, defined here once (DESIGN.md section 6).
-# The kernels cimport them; Python imports their mirror from rancf.joints._codes (a cpdef enum
-# becomes an IntEnum there), so no table of codes is written anywhere else.
+# The integer codes the compiled kernels switch on, defined here once (theory: Joints in the
+# recursion). The kernels cimport them; Python imports their mirror from rancf.joints._codes (a
+# cpdef enum becomes an IntEnum there), so no table of codes is written anywhere else.
 
 cpdef enum PointKind:
     # what a joint or load point belongs to (rancf.model.Point.kind)

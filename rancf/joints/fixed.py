@@ -1,9 +1,9 @@
 """The fixed joint (a clamp): the child's point on the parent's, the angle held.
 
 Coordinate q: the relative angle (rad), held at its initial value; it takes neither a drive nor
-an effort (a driven revolute joint is a clamp that moves). In the recursion (DESIGN.md section
-6) it is the polar slope of a driven joint with q = q0: a beam child keeps its slope length s as
-its one rate, a rigid body is lumped into its parent.
+an effort (a driven revolute joint is a clamp that moves). In the recursion (theory:
+Drives as polar slopes) it is the polar slope of a driven joint with q = q0: a beam child keeps its
+slope length s as its one rate, a rigid body is lumped into its parent.
 """
 from ._codes import ANGLE, BEAM_POLAR, BODY_POLAR, COINCIDENT, DIRECTION_HELD, P_NODE
 from .kind import JointKind

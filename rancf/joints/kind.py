@@ -1,4 +1,4 @@
-"""The contract of a joint kind (DESIGN.md section 6, "Joints in the recursion").
+"""The contract of a joint kind (theory: Joints in the recursion).
 
 A planar joint holds some of the child point's position relative to the parent's point and some
 of the child's direction relative to the parent's. Three primitives (integer codes of
@@ -47,7 +47,7 @@ class JointKind:
         others; ``axis`` is the rail's angle in the parent's frame, rad).
     ``style`` : dict
         Matplotlib ``Line2D`` properties of its marker at the child's point
-        (:mod:`rancf.plotting`; a driven joint of any kind is drawn as driven, and an
+        (:mod:`rancf.results.plotting`; a driven joint of any kind is drawn as driven, and an
         ``ON_RAIL`` kind with its dashed rail).
     ``recursion_reason`` : str or None
         Why the recursive formulation cannot run it (None: :meth:`recursion` gives its maps).
@@ -243,9 +243,9 @@ class JointKind:
         -------
         (int, bool) or None
             The ``RecursionCode`` of the child's first vertex (its chi, eps, bias and reaction
-            rows of DESIGN.md section 6) and whether chi and eps are constant (a factorization
-            that need not be redone); None when the recursion has no maps for the kind
-            (:attr:`recursion_reason` says why).
+            rows of theory: Joints in the recursion) and whether chi and eps are constant (a
+            factorization that need not be redone); None when the recursion has no maps for the
+            kind (:attr:`recursion_reason` says why).
         """
         return None
 

@@ -4,8 +4,8 @@ The rail is the line through the parent's point along ``a = R(axis) p / |p|`` (p
 direction; ``axis`` in rad, default 0: along p). Coordinate q: the slide ``(r_c - r_a) . a`` (m),
 0 in the reference geometry; an effort is a force pair along the rail (N); a drive prescribes
 q(t) (ground or rigid-body parents). The relative angle stays at its initial value. In the
-recursion (DESIGN.md section 6): eta = (gam', lam') for a beam child, gam' for a rigid body
-(state-dependent maps).
+recursion (theory: Joints in the recursion): eta = (gam', lam') for a beam child, gam' for a rigid
+body (state-dependent maps).
 """
 from ._codes import BEAM_PRISM, BODY_PRISM, DIRECTION_HELD, ON_RAIL, P_NODE, SLIDE
 from .kind import JointKind

@@ -2,9 +2,9 @@
 
 Coordinate q: the child's orientation minus the parent's (rad), unwrapped; an effort is a
 moment pair (N m, +tau on the child, -tau on the parent); a drive prescribes q(t) and holds the
-angle there. In the recursion (DESIGN.md section 6): a beam child's slope rates are its eta
-(constant chi and eps), a rigid body's angle rate phi'; driven, the polar slope (no rate) of the
-fixed joint.
+angle there. In the recursion (theory: Joints in the recursion): a beam child's slope rates are its
+eta (constant chi and eps), a rigid body's angle rate phi'; driven, the polar slope (no rate) of
+the fixed joint.
 """
 from ._codes import ANGLE, BEAM_POLAR, BEAM_REV, BODY_POLAR, BODY_REV, COINCIDENT, DIRECTION_FREE
 from ._codes import P_NODE

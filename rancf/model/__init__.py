@@ -1,4 +1,5 @@
-"""The mechanism model (DESIGN.md section 6): items, points, joints, loads; frozen when built."""
+"""The mechanism model (theory: The mechanism model): items, points, joints, loads; frozen when
+built."""
 from .assembly import Assembly
 from .items import Beam, Ground, Point, RigidBody
 from .joints import Joint, Load

@@ -1,11 +1,14 @@
-"""The frozen, checked arrays of a model that every formulation reads (DESIGN.md section 6).
+"""The frozen, checked arrays of a model that every formulation reads (theory: The mechanism
+model).
 
-Coordinates. Every beam node and every rigid body is a *vertex* with four coordinates:
-``[x, y, x', y']`` for a beam node (position, slope), ``[x, y, u_x, u_y]`` for a rigid body
-(centre of mass, unit axis). Beam nodes come first, beam by beam in the order added, then the
-rigid bodies; each beam has its own nodes, so a joint between two beams has a node on each.
-The coordinate vector of the whole model is ``x`` (``n_x = 4 n_vertices``) in this order, the
-same for every formulation.
+Coordinates. Every beam node and every rigid body is a *vertex*, a node of its kind with
+``node_size`` coordinates (the kinds state it: :class:`rancf.elements.beam.PlanarANCFBeam`,
+:class:`rancf.elements.rigid.RigidBody`): ``[x, y, x', y']`` for a beam node (position, slope),
+``[x, y, u_x, u_y]`` for a rigid body (centre of mass, unit axis). Beam nodes come first, beam by
+beam in the order added, then the rigid bodies; each beam has its own nodes, so a joint between
+two beams has a node on each. The coordinate vector of the whole model is ``x`` (``n_x =
+node_size n_vertices``) in this order, the same for every formulation. The nodes of one kind
+are one block of x (``node_kinds``), so a kind with nodes of another size adds its own block.
 
 Joints as arrays (index j): the parent and child point kinds (``PointKind`` of
 :mod:`rancf.joints._codes`), vertices and offsets, the primitives of the joint's kind that the
@@ -25,12 +28,42 @@ from ..elements import rigid as rigid_element
 from .items import GROUND, NODE
 
 
+class NodeBlock:
+    """The nodes of one kind in a model's coordinate vector.
+
+    Attributes
+    ----------
+    kind : object
+        The node kind (:class:`rancf.elements.beam.PlanarANCFBeam` for beam nodes,
+        :class:`rancf.elements.rigid.RigidBody`); ``kind.node_size`` coordinates a node.
+    vertices : slice
+        Its vertices, consecutive.
+    coordinates : slice
+        Its coordinates in x, ``node_size * vertices``.
+    """
+
+    def __init__(self, kind, first, count, offset):
+        self.kind = kind
+        self.vertices = slice(first, first + count)
+        self.coordinates = slice(offset, offset + kind.node_size * count)
+
+    def __repr__(self):
+        return f"NodeBlock({self.kind!r}, vertices={self.vertices}, coordinates={self.coordinates})"
+
+
 class Assembly:
     """Arrays of a built :class:`rancf.Model` (read-only; see the module docstring).
 
     Attributes
     ----------
     model : Model
+    element_kind : PlanarANCFBeam
+        The beams' element kind (with the model's elastic model).
+    body_kind : RigidBody
+    node_kinds : list of NodeBlock
+        The nodes of each kind present, in the order of x: beam nodes, then rigid bodies.
+    node_size : int
+        Coordinates per vertex, the kinds' (all kinds today have nodes of 4).
     n_vertices, n_x : int
     vertex_kind : ndarray of int (n_vertices,)
         0 beam node, 1 rigid body.
@@ -40,11 +73,11 @@ class Assembly:
         Left and right vertex of each element.
     element_length, element_EA, element_EI, element_damping : ndarray (n_elements,)
         l (m), EA (N), EI (N m^2), Kelvin-Voigt damping time c (s).
-    element_mass : ndarray (n_elements, 8, 8)
+    element_mass : ndarray (n_elements, element_size, element_size)
     body_mass, body_inertia : ndarray (n_bodies,)
     gravity_force : ndarray (n_x,)
         Assembled generalized gravity force (constant in absolute coordinates).
-    mass_diagonal_blocks : ndarray (n_vertices, 4, 4)
+    mass_diagonal_blocks : ndarray (n_vertices, node_size, node_size)
         Sum of the mass blocks on each vertex (the diagonal of the block mass matrix).
     x0 : ndarray (n_x,)
         The reference configuration.
@@ -56,6 +89,8 @@ class Assembly:
         self.model = model
         self.elastic_model = model.elastic_model
         self.model_code = beam_element.model_code(model.elastic_model)
+        self.element_kind = beam_element.PlanarANCFBeam(model.elastic_model)
+        self.body_kind = rigid_element.RigidBody()
         self.gravity = model.gravity.copy()
         beams, bodies = model.beams, model.rigid_bodies
         self.beams, self.bodies, self.joints, self.loads = beams, bodies, model.joints, model.loads
@@ -69,7 +104,7 @@ class Assembly:
         self.n_beam_vertices = n_beam_vertices
         self.body_vertex = n_beam_vertices + np.arange(len(bodies))
         self.n_vertices = n_beam_vertices + len(bodies)
-        self.n_x = 4 * self.n_vertices
+        self._node_layout(n_beam_vertices, len(bodies))
         self.vertex_kind = np.concatenate([np.zeros(n_beam_vertices, int),
                                            np.ones(len(bodies), int)])
         self.vertex_item = np.concatenate(
@@ -89,31 +124,33 @@ class Assembly:
         self.element_EI = per(lambda b: b.E * b.I)
         self.element_rhoA = per(lambda b: b.rho * b.A)
         self.element_damping = per(lambda b: b.damping)
-        per_beam_mass = [beam_element.mass_matrix(b.rho, b.A, b.length / b.n_elements) for b in beams]
-        per_beam_gravity = [beam_element.gravity_force(b.rho, b.A, b.length / b.n_elements,
-                                                       self.gravity) for b in beams]
+        kind, es = self.element_kind, self.element_kind.element_size
+        per_beam_mass = [kind.mass(b.rho, b.A, b.length / b.n_elements) for b in beams]
+        per_beam_gravity = [kind.gravity_force(b.rho, b.A, b.length / b.n_elements,
+                                               self.gravity) for b in beams]
         self.element_mass = np.ascontiguousarray(
-            np.array([per_beam_mass[b.index] for _, _, b in rows]).reshape(-1, 8, 8))
-        self.element_gravity = np.array([per_beam_gravity[b.index] for _, _, b in rows]).reshape(-1, 8)
+            np.array([per_beam_mass[b.index] for _, _, b in rows]).reshape(-1, es, es))
+        self.element_gravity = np.array([per_beam_gravity[b.index] for _, _, b in rows]).reshape(-1, es)
         self.body_mass = np.array([r.mass for r in bodies], dtype=float)
         self.body_inertia = np.array([r.inertia for r in bodies], dtype=float)
 
         # assembled constants
-        fg = np.zeros((self.n_vertices, 4))
-        blocks = np.zeros((self.n_vertices, 4, 4))
+        ns = self.node_size
+        fg = np.zeros((self.n_vertices, ns))
+        blocks = np.zeros((self.n_vertices, ns, ns))
         for (a, c), Me, Fe in zip(self.element_vertices, self.element_mass, self.element_gravity):
-            fg[a] += Fe[:4]
-            fg[c] += Fe[4:]
-            blocks[a] += Me[:4, :4]
-            blocks[c] += Me[4:, 4:]
+            fg[a] += Fe[:ns]
+            fg[c] += Fe[ns:]
+            blocks[a] += Me[:ns, :ns]
+            blocks[c] += Me[ns:, ns:]
         for r, v in zip(bodies, self.body_vertex):
-            fg[v] += rigid_element.gravity_force(r.mass, self.gravity)
-            blocks[v] += rigid_element.mass_matrix(r.mass, r.inertia)
+            fg[v] += self.body_kind.gravity_force(r.mass, self.gravity)
+            blocks[v] += self.body_kind.mass(r.mass, r.inertia)
         self.gravity_force = fg.ravel()
         self.mass_diagonal_blocks = blocks
         self.x0 = np.concatenate([b.reference_nodes().ravel() for b in beams]
                                  + [r.reference_coordinates() for r in bodies])
-        pts = self.x0.reshape(-1, 4)[:, :2]
+        pts = self.x0.reshape(-1, ns)[:, :2]
         extent = float(np.max(np.ptp(pts, axis=0))) if len(pts) > 1 else 0.0
         extent = max(extent, max((b.length for b in beams), default=0.0))
         self.size = extent if extent > 0.0 else 1.0
@@ -124,6 +161,22 @@ class Assembly:
         self._topology()
         self.has_callables = (any(j.driven or callable(j.effort) for j in self.joints)
                               or any(load.time_dependent for load in self.loads))
+
+    def _node_layout(self, n_beam_vertices, n_bodies):
+        """node_kinds, node_size and n_x: one block of x per node kind present."""
+        self.node_kinds, offset = [], 0
+        for kind, first, count in ((self.element_kind, 0, n_beam_vertices),
+                                   (self.body_kind, n_beam_vertices, n_bodies)):
+            if count:
+                self.node_kinds.append(NodeBlock(kind, first, count, offset))
+                offset += kind.node_size * count
+        sizes = {block.kind.node_size for block in self.node_kinds}
+        if len(sizes) != 1:
+            # the compiled kernels stride over vertices by one node size (rancf/elements/_beam.pxd)
+            raise ValueError(f"node kinds of sizes {sorted(sizes)} in one model: the formulations "
+                             "take one node size")
+        self.node_size = sizes.pop()
+        self.n_x = offset
 
     # --- points -----------------------------------------------------------------------------
 
@@ -139,7 +192,8 @@ class Assembly:
         """Position (..., 2) of ``point`` for coordinates x (..., n_x)."""
         if point.kind == GROUND:
             return np.broadcast_to(point.offset, x.shape[:-1] + (2,)).copy()
-        X = x[..., 4 * self.vertex_of(point):4 * self.vertex_of(point) + 4]
+        ns = self.node_size
+        X = x[..., ns * self.vertex_of(point):ns * self.vertex_of(point) + ns]
         if point.kind == NODE:
             return X[..., :2].copy()
         d = point.offset
@@ -153,7 +207,7 @@ class Assembly:
             d = np.array([np.cos(point.angle), np.sin(point.angle)])
             return np.broadcast_to(d, x.shape[:-1] + (2,)).copy()
         v = self.vertex_of(point)
-        return x[..., 4 * v + 2:4 * v + 4].copy()
+        return x[..., self.node_size * v + 2:self.node_size * (v + 1)].copy()
 
     # --- joints -----------------------------------------------------------------------------
     def _joint_arrays(self):
@@ -180,7 +234,8 @@ class Assembly:
         self.joint_q0 = np.array([j.type.q0(t0) for j, t0 in zip(joints, theta0)])
 
     def _check_geometry(self):
-        """DECISIONS.md 1: joint points coincide; drives start at the initial geometry."""
+        """Joint points coincide; drives start at the initial geometry (theory: Assembly and the
+        initial state)."""
         tol = 1e-9 * self.size
         for k, j in enumerate(self.joints):
             gap = np.linalg.norm(self.point_position(j.parent, self.x0)

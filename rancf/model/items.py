@@ -1,4 +1,4 @@
-"""The items of a mechanism and the points on them (DESIGN.md section 6).
+"""The items of a mechanism and the points on them (theory: The mechanism model).
 
 Handles returned by :class:`rancf.Model`: :class:`Ground`, :class:`Beam`, :class:`RigidBody`,
 and the :class:`Point` objects that joints and loads attach to. A handle belongs to one model;

@@ -1,10 +1,11 @@
-"""Joints and loads of a mechanism (DESIGN.md section 6, DECISIONS.md 1-5).
+"""Joints and loads of a mechanism (theory: The mechanism model; developer: Conventions of the
+model).
 
 A joint connects a parent point to a child point. Its coordinate q is the child's orientation
 minus the parent's (revolute, fixed; rad) or the slide of the child's point along the rail
 (prismatic; m), where a beam's orientation at a node is the angle of its slope r' and a rigid
 body's the angle of its axis u. Joint coordinates are continuous: they are unwrapped from their
-initial value, so 12 turns read as 75 rad (DECISIONS.md 4).
+initial value, so 12 turns read as 75 rad (theory: Joint coordinates).
 """
 import numbers
 

@@ -8,6 +8,7 @@ import tempfile
 
 import numpy as np
 
+from ..elements.beam import PlanarANCFBeam
 from ..model.model import Model
 from .result import STATUSES, Result
 
@@ -112,9 +113,10 @@ def _check_file(path, a):
         if v.dtype.kind not in kinds:
             raise ValueError(f"{path}: {k} must hold real numbers, got dtype {v.dtype}")
     n = a["t"].shape[0] if a["t"].ndim == 1 else -1
-    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != 4:
+    ns = PlanarANCFBeam.node_size    # the planar kinds' nodes: the only ones a file holds yet
+    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != ns:
         raise ValueError(f"{path}: t must be (n_out,) with n_out >= 1 and nodes "
-                         f"(n_out, n_vertices, 4), got {a['t'].shape} and {a['nodes'].shape}")
+                         f"(n_out, n_vertices, {ns}), got {a['t'].shape} and {a['nodes'].shape}")
     if a["velocities"].shape != a["nodes"].shape:
         raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
                          f"{a['nodes'].shape}")

@@ -29,7 +29,6 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
 from .. import checks
-from ..elements import beam as beam_element
 from ..joints import REGISTRY
 from ..joints._codes import ON_RAIL
 from ..model.assembly import Assembly
@@ -146,10 +145,8 @@ class _Mechanism:
     def __init__(self, ax, A, x, color, legend=False):
         self.A = A
         p = POINTS_PER_ELEMENT
-        xi = np.linspace(0.0, 1.0, p)
         # S(xi) of each beam's elements, (p, 2, 8): a beam's elements are all of one length
-        self._shapes = [np.array([beam_element.shape_functions(s, b.length / b.n_elements)
-                                  for s in xi]) for b in A.beams]
+        self._shapes = [A.element_kind.shape_matrices(b.length / b.n_elements, p) for b in A.beams]
         self.beams = [ax.plot([], [], color=color, lw=2, marker=".", markersize=5,
                               markevery=p - 1, gid=f"beam {b.index}")[0] for b in A.beams]
         self._links = [_attached_points(A, r) for r in A.bodies]
@@ -179,7 +176,7 @@ class _Mechanism:
     def update(self, x):
         """Move the artists to the coordinates x (n_x,)."""
         A = self.A
-        vertices = x.reshape(-1, 4)
+        vertices = x.reshape(-1, A.node_size)
         for b, S, line in zip(A.beams, self._shapes, self.beams):
             line.set_data(*centreline(S, vertices[A.beam_first_vertex[b.index]:][:b.n_nodes]).T)
         for r, links, frame, link_line in zip(A.bodies, self._links, self.frames, self.links):
@@ -405,8 +402,9 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
     if len(res.t) == 0:
         raise ValueError("the result has no outputs to animate")
     span = res.t[-1] - res.t[0]
-    # frames at t[0] + k speed / fps up to the last output (DECISIONS 26); the small allowance
-    # keeps the last frame when span / speed * fps is an integer up to round-off
+    # frames at t[0] + k speed / fps up to the last output (developer: Results, files and sweeps);
+    # the small allowance keeps the last frame when span / speed * fps is an integer up to
+    # round-off
     n_frames = int(np.floor(span / speed * fps + 1e-9)) + 1
     if n_frames > MAX_FRAMES:
         raise ValueError(f"speed = {speed:g} and fps = {fps:g} give {n_frames} frames for a run "

@@ -4,7 +4,6 @@ place a :class:`Result` is made from an integrator's :class:`~rancf.integrators.
 import numpy as np
 import pandas as pd
 
-from ..elements import _beam
 from ..model.items import Point
 from ..model.joints import Joint
 from ..model.state import State
@@ -26,9 +25,8 @@ def energies(assembly, nodes, velocities):
     velocities = np.ascontiguousarray(velocities, dtype=float)
     out = np.zeros((len(nodes), 3))
     if A.n_elements:
-        out[:, :2] = _beam.beam_energies(A.model_code, A.element_vertices, A.element_length,
-                                         A.element_EA, A.element_EI, A.element_mass, nodes,
-                                         velocities)
+        out[:, :2] = A.element_kind.energies(A.element_vertices, A.element_length, A.element_EA,
+                                             A.element_EI, A.element_mass, nodes, velocities)
     if len(A.bodies):
         vb = velocities[:, A.body_vertex, :]
         out[:, 0] += 0.5 * (A.body_mass * (vb[:, :, 0]**2 + vb[:, :, 1]**2)).sum(axis=1)
@@ -95,8 +93,10 @@ class Result:
         self.model = model
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
-        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, 4)
-        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, 4)
+        # a file read without its model keeps the node size it was saved with
+        ns = model.build().node_size if model is not None else np.shape(nodes)[-1]
+        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, ns)
+        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, ns)
         self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
         self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
         self.reactions = np.asarray(reactions, dtype=float).reshape(n, -1)
@@ -409,7 +409,7 @@ class Result:
         return plot_result(self, t, ax, trace)
 
     def animate(self, path=None, fps=30, speed=1.0, trace=()):
-        """Animate the mechanism over the run, with the time in each frame (DECISIONS 26).
+        """Animate the mechanism over the run, with the time in each frame.
 
         Frame k shows the output nearest to ``t[0] + k speed / fps``, so a run of duration T
         gives ``floor(T / speed * fps) + 1`` frames (a video of about ``T / speed`` s); the

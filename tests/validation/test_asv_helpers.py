@@ -2,8 +2,8 @@
 
 The suite itself runs in CI through ``asv check`` and ``asv run --quick`` (.ci/run); these
 tests pin down the rule that decides between a skip (a commit older than the feature) and a
-failure (a name missing where the feature exists, DECISIONS.md 22), which a quick asv run
-of the working tree cannot show.
+failure (a name missing where the feature exists, developer: Build and debug build), which a quick
+asv run of the working tree cannot show.
 """
 import subprocess
 import sys

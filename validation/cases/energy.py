@@ -21,7 +21,7 @@ DT = 1e-3  # s, the paper's step
 MODELS = ("shabana", "berzeri", "reissner")
 SNAPSHOTS = np.arange(1, 9) * 0.5  # s, fig. 10
 T_CONVERGED = 3.5  # s: the chain is very sensitive beyond (CASES.md), trajectories compared up to here
-REFERENCE_TOL = 1e-11  # DOPRI5 rtol = atol of the converged tip (DECISIONS.md 7)
+REFERENCE_TOL = 1e-11  # DOPRI5 rtol = atol of the converged tip (developer: Tolerances of the cross-checks)
 LARGE_ROTATION = 0.3  # rad
 CLAIM_FIG11 = ("RANCF paper fig. 11: 'the total energy fluctuates in the order of 0.1 J, against kinetic, "
                "elastic and potential energies in the order of 1e4 J; its relative error is 0.01 %'")

@@ -48,7 +48,7 @@ CLAIM_EQ36 = ("Liu et al. 2023, section 2.3, eq. 36: the l1-norm optimization pr
               "sparsity of the modal coordinates xi_t^k'; section 2.4: 'a nonlinear mapping operator "
               "P_lambda keeps for each flexible part the s^k non-zero modal coordinates of largest "
               "absolute value'; section 3.1: sparsity 100, fig. 7: 'the 100 selected modes'")
-EQ36_READING = ("read as a count (DECISIONS 11): P_lambda keeps the s largest coordinates, and the "
+EQ36_READING = ("read as a count (developer: Choices of the modal method): P_lambda keeps the s largest coordinates, and the "
                 "modal amplitudes carry units, so an l1 radius of 100 would bound nothing; no "
                 "second algorithm is run")
 #: the row samplings compared: ours (whole nodes, free end always kept), the paper's plain one, and

@@ -35,12 +35,13 @@ MESHES = (5, 10, 20)  # elements per body for the model-difference study
 CRITERION_MM = 5.0  # mm: rancf reissner (RK4) vs converged Exudyn at E = 21 MPa over t <= 3.5 s
 SAME_SCHEME_MM = 0.1  # mm: rancf implicit vs Exudyn, same element model, scheme and step
 MESH_RATIO = 0.7  # largest ratio of the Shabana-Reissner gap per doubling of the mesh
-#: Speed (issue 12, DECISIONS 14): rancf's defaults against Exudyn's generalized-alpha with its
-#: default spectral radius 0.9, modified Newton and tolerances, sparse solver, both at 1 ms.
+#: Speed (issue 12, developer: Comparisons with other codes): rancf's defaults against Exudyn's
+#: generalized-alpha with its default spectral radius 0.9, modified Newton and tolerances, sparse
+#: solver, both at 1 ms.
 SPEED_RHO_INF = 0.9
 SPEED_LIMITS = {"stiff": 0.5, "modal": 0.5, "soft": 0.25}  # rancf / Exudyn wall time
 STEP_LIMIT_US = 30.0  # implicit step at 110 DOF, E = 210 GPa
-ITERATION_LIMIT = 4.0  # Newton iterations per step on the stiff pendulum (DECISIONS 13)
+ITERATION_LIMIT = 4.0  # Newton iterations per step on the stiff pendulum (developer: Newton matrix of implicit RANCF)
 SPEED_REPEATS = {True: 3, False: 5}
 
 
@@ -177,10 +178,10 @@ def speed_cases():
 
 
 def speed_comparison(repeats: int):
-    """rancf and Exudyn side by side (DECISIONS 14), each run ``repeats`` times, interleaved
-    (Exudyn, then every rancf variant, per case and repeat), so that a burst of load on the
-    shared machine hits both. Returns a table of medians (wall time and time per step; ratio =
-    median of the per-repeat ratios to the Exudyn run of the same repeat)."""
+    """rancf and Exudyn side by side (developer: Comparisons with other codes), each run
+    ``repeats`` times, interleaved (Exudyn, then every rancf variant, per case and repeat), so that
+    a burst of load on the shared machine hits both. Returns a table of medians (wall time and time
+    per step; ratio = median of the per-repeat ratios to the Exudyn run of the same repeat)."""
     rows = []
     for key, (title, model, t_end, variants, cables) in speed_cases().items():
         walls, stats = {"Exudyn": []}, {}
@@ -215,7 +216,7 @@ def speed_checks(speed, quick: bool):
     the machine does other work)."""
     checks = []
     target = speed[(speed["code"] == "rancf")].groupby("case").head(1).set_index("case")
-    source = "rancf target: issue 12, against Exudyn 1.13 with its defaults at 1 ms (DECISIONS 14)"
+    source = "rancf target: issue 12, against Exudyn 1.13 with its defaults at 1 ms (developer: Comparisons with other codes)"
     for key, limit in SPEED_LIMITS.items():
         r = target.loc[key]
         checks.append(Check(f"speed: {r['title']}, {r['formulation']} / Exudyn",
@@ -226,18 +227,18 @@ def speed_checks(speed, quick: bool):
                                    f"{r['time per step (us)']:.3g} us per step"))
     stiff = target.loc["stiff"]
     checks.append(Check("implicit step at 110 DOF", "issue 12: an implicit step of the 5 x 5 pendulum "
-                        "(110 DOF, E = 210 GPa, DECISIONS 14) takes at most 30 us",
+                        "(110 DOF, E = 210 GPa, developer: Comparisons with other codes) takes at most 30 us",
                         value=stiff["time per step (us)"], limit=None if quick else STEP_LIMIT_US,
                         unit="us", source="measured" if quick else "rancf target: issue 12",
                         detail=f"median of the 4 s runs over 4000 steps, "
                                f"{stiff['factorizations per step']:.2f} factorizations per step"
                                + ("; quick run: no verdict (the 30 us are judged in the full run)"
                                   if quick else "")))
-    checks.append(Check("Newton iterations on the stiff pendulum", "DECISIONS 13: the Newton matrix "
+    checks.append(Check("Newton iterations on the stiff pendulum", "developer: Newton matrix of implicit RANCF: the Newton matrix "
                         "is acceptable when it converges in at most 4 iterations per step on the "
                         "stiff pendulum", value=stiff["Newton iterations per step"],
                         limit=ITERATION_LIMIT, unit="iterations per step",
-                        source="rancf target: DECISIONS 13",
+                        source="rancf target: developer: Newton matrix of implicit RANCF",
                         detail="modified Newton (the default), mean over the 4000 steps"))
     return checks
 
@@ -382,7 +383,7 @@ def run(quick: bool) -> Outcome:
                 f"same element model (Exudyn's ANCFCable2D = rancf's 'reissner'): the converged tips agree over "
                 f"t <= {t_cmp:g} s (Exudyn at h = {h_ref:g} s)",
                 value=r["max tip diff. to Exudyn reference (mm)"], limit=CRITERION_MM, unit="mm",
-                source="independent reference: Exudyn; limit: rancf target: DESIGN.md's prototype matched "
+                source="independent reference: Exudyn; limit: rancf target: the prototype in theory: The ANCF beam element matched "
                        "Exudyn to 0.8 mm, 5 mm (2e-4 L) leaves room for differing Gauss orders",
                 detail=timing))
         else:
@@ -400,7 +401,7 @@ def run(quick: bool) -> Outcome:
         "Shabana vs Reissner gap shrinks with the mesh", "the element models differ by metres at 5 elements "
         "per body for E = 21 MPa and converge to each other under refinement",
         value=float(np.max(gaps[1:] / gaps[:-1])), limit=MESH_RATIO, unit="gap ratio per doubling",
-        source="independent reference: DESIGN.md's prototype (2.9, 1.2, 0.5 m at 5, 10, 20 elements: ratios "
+        source="independent reference: the prototype in theory: The ANCF beam element (2.9, 1.2, 0.5 m at 5, 10, 20 elements: ratios "
                "0.41, 0.42); 0.7 leaves room for a slower start",
         detail=", ".join(f"{g:.3g} m ({n})" for n, g in zip(mesh["elements per body"], gaps))))
     stiff = comparison[(comparison["E (Pa)"] == 210e9) & (comparison["code"] == "rancf")]
@@ -446,7 +447,7 @@ def run(quick: bool) -> Outcome:
             f"Speed (table speed, issue 12): rancf's defaults (generalized-alpha rho_inf 0.9, Newton "
             f"tolerance 1e-10 m, modified Newton; RK4 where the target is RK4's) against Exudyn's "
             f"generalized-alpha with its defaults (spectral radius 0.9, modified Newton, relative "
-            f"tolerance 1e-8, absolute 1e-10) and the EigenSparse solver, both at 1 ms (DECISIONS 14), "
+            f"tolerance 1e-8, absolute 1e-10) and the EigenSparse solver, both at 1 ms (developer: Comparisons with other codes), "
             f"{SPEED_REPEATS[quick]} repeats each, interleaved; the wall times cover the stepping only "
             "(rancf's Result.wall_time, Exudyn's SolveDynamic). The modal case's pendulum runs rancf's "
             "Berzeri model and Exudyn's cable (Reissner) element: the same 160 two-node ANCF elements "
@@ -460,6 +461,6 @@ CASE = Case(
     title="Peers: the 5 x 5 pendulum in Exudyn vs rancf",
     claim="With the same element model rancf and Exudyn agree (tip within about a millimetre over 3.5 s); "
           "the Shabana model differs by metres at this mesh for E = 21 MPa, shrinking under refinement "
-          "(DESIGN.md's prototype; not a claim of the papers).",
+          "(the prototype in theory: The ANCF beam element; not a claim of the papers).",
     run=run,
 )

@@ -7,16 +7,17 @@ both kinds, beams and rigid bodies, under gravity and spring efforts in the pris
     ground -revolute- beam A -prismatic- beam B -revolute- body C -prismatic- body D
 
 Beam A (2 m, 4 elements) is pinned at the origin; beam B (1.5 m, 3 elements) slides along A's
-end tangent (the rail turns and bends with A, DESIGN.md section 2), held by a spring effort
+end tangent (the rail turns and bends with A, theory: Chains of beams), held by a spring effort
 ``-500 gamma`` N; body C (2 kg, 0.1 kg m^2) is pinned to B's end at 0.25 m from its centre;
 body D (1 kg, 0.02 kg m^2) slides along C's axis from the point 0.25 m ahead of C's centre,
 held by ``-300 gamma`` N. Beams: E = 2.1 GPa, rho = 7800 kg/m^3, square section 0.02 m,
 Shabana model; everything starts straight along +x at rest. Checks:
 
 * energy balance ``kinetic + elastic + gravity - work = const`` (the springs' work is the work
-  of the efforts, DECISIONS.md 6) in a converged recursive run (DOPRI5, rtol = atol = 1e-11) and
-  in the DAE (generalized-alpha, closing at second order);
-* recursive against DAE (DECISIONS.md 7): the converged recursion against the DAE at h and h/2,
+  of the efforts, theory: The energy balance) in a converged recursive run (DOPRI5, rtol = atol =
+  1e-11) and in the DAE (generalized-alpha, closing at second order);
+* recursive against DAE (developer: Tolerances of the cross-checks): the converged recursion
+against the DAE at h and h/2,
   Richardson-extrapolated, over 0.5 s, to 1e-7 L;
 * the implicit recursion (Newmark, generalized-alpha-S) converging to the explicit one at
   second order;
@@ -35,7 +36,7 @@ from validation.pendulum import beam_points
 E, RHO, SIDE = 2.1e9, 7800.0, 0.02  # Pa, kg/m^3, m
 K_AB, K_CD = 500.0, 300.0  # N/m, spring efforts of the prismatic joints
 T_ENERGY = 2.0  # s
-T_COMPARE = 0.5  # s, DECISIONS.md 7
+T_COMPARE = 0.5  # s, developer: Tolerances of the cross-checks
 OUTPUT_DT = 1e-3  # s
 DAE_STEPS = (2e-4, 1e-4)  # s
 IMPLICIT_STEPS = (2e-4, 1e-4)  # s
@@ -161,7 +162,7 @@ def run(quick: bool) -> Outcome:
 
     checks = [
         Check("energy balance, converged recursion", "kinetic + elastic + gravity - work of the efforts is "
-              "conserved (DESIGN.md section 6)", value=drift, limit=1e-9, unit="of max kinetic",
+              "conserved (theory: The energy balance)", value=drift, limit=1e-9, unit="of max kinetic",
               source="rancf target: a run converged to 1e-11 closes the balance to its tolerance; 1e-9 leaves "
                      "two decades for accumulation over 1e5 steps",
               detail=f"max |total - total(0)| / max kinetic ({energy['kinetic'].max():.4g} J), over "
@@ -175,7 +176,7 @@ def run(quick: bool) -> Outcome:
         Check("recursive vs DAE, converged", "the recursion (DOPRI5 at 1e-11) and the index-3 DAE "
               "(generalized-alpha at h and h/2, Richardson-extrapolated) give the same motion",
               value=dae_distance, limit=1e-7, unit="of L",
-              source="rancf target: DECISIONS.md 7 (1e-7 L over 0.5 s)",
+              source="rancf target: developer: Tolerances of the cross-checks (1e-7 L over 0.5 s)",
               detail=f"largest distance of any vertex, t <= {T_COMPARE:g} s, L = {L:g} m; DAE at h/2 alone "
                      f"{table.iloc[1][f'max |x - x_ref| / L, t <= {T_COMPARE:g} s']:.2g} L"),
         Check("implicit recursion converges at second order", "the implicit recursion (Newmark, generalized-"
@@ -188,7 +189,7 @@ def run(quick: bool) -> Outcome:
                      + f" (h = {IMPLICIT_STEPS[0]:g} -> {IMPLICIT_STEPS[1]:g} s, Newton tol {NEWTON_TOL:g} m, full "
                        "Newton; generalized-alpha is documented first order on branched trees)"),
         Check("rails held by the recursion", "the prismatic child stays on its rail and keeps its angle to it "
-              "(DESIGN.md section 2: invariants of the exact flow, only round-off remains)",
+              "(theory: Chains of beams: invariants of the exact flow, only round-off remains)",
               value=max(off, turn * L) / L, limit=1e-12, unit="of L",
               source="rancf target: round-off (1e-12 L)",
               detail=f"off the rail {off:.2g} m, angle change {turn:.2g} rad over {T_ENERGY:g} s; the DAE holds "
@@ -208,7 +209,7 @@ def run(quick: bool) -> Outcome:
                     "DAE": f"generalized-alpha rho_inf = 0.9, h = {DAE_STEPS}, Newton tol {NEWTON_TOL:g} m"},
         assumptions=[
             "A model of this project (the RANCF paper shows only revolute chains): the prismatic rails are "
-            "unbounded (no stop; DESIGN.md section 2), the springs are joint efforts whose work is counted in "
+            "unbounded (no stop; theory: Chains of beams), the springs are joint efforts whose work is counted in "
             "'work'.",
             f"The convergence runs use Newton tolerance {NEWTON_TOL:g} m: rancf's default 1e-10 m on the "
             "position increment h^2 beta da admits acceleration errors of tol / (h^2 beta), which at these "

@@ -89,7 +89,7 @@ def pivot_inertia(length: float) -> float:
     (0, x_i), slope rates (0, 1))."""
     m, _ = stiff_beam(length)
     A = m.build()
-    nodes = A.x0.reshape(1, -1, 4)
+    nodes = A.x0.reshape(1, -1, A.node_size)
     velocities = np.zeros_like(nodes)
     velocities[0, :, 1] = nodes[0, :, 0]
     velocities[0, :, 3] = 1.0

@@ -5,9 +5,9 @@ configuration-dependent mass matrix.
 The model (choices the paper leaves open are marked *chosen*)
 -------------------------------------------------------------
 A uniform rigid rod OA (length l = 2 m, mass m_A = 2 kg) turns about the fixed point O "in the
-horizontal plane", so gravity does no work and is left out (DECISIONS.md 19); a slider B (point
-mass m_B = 5 kg) moves along it, held by a spring (k = 1000 N/m) attached at O. The paper's six
-coordinates are used::
+horizontal plane", so gravity does no work and is left out (developer: The validation layer); a
+slider B (point mass m_B = 5 kg) moves along it, held by a spring (k = 1000 N/m) attached at O. The
+paper's six coordinates are used::
 
     q = [x_O, y_O, x_C, y_C, theta, s]
 
@@ -371,7 +371,7 @@ def run(quick: bool) -> Outcome:
                     "rod inertia about O (kg m^2)": model.j_c + M_ROD * LENGTH ** 2 / 4,
                     "rod inertia about O with the printed M (kg m^2)": 7.0 / 12.0 * M_ROD * LENGTH ** 2},
         assumptions=[
-            "horizontal plane, as the paper says: gravity does no work and is not in the model (DECISIONS.md 19)",
+            "horizontal plane, as the paper says: gravity does no work and is not in the model (developer: The validation layer)",
             f"chosen (the paper gives neither): spring attached at O with rest length {REST_LENGTH:g} m; at t = 0 "
             f"the rod is at theta = 0 turning at {THETA_DOT0:g} rad/s and the slider at s = {SLIDE0:g} m, at rest "
             "along the rod (H(0) = 39.7 J: about 20 J in the rotation and 20 J in the spring); table 'variants' "

@@ -539,7 +539,7 @@ def run(quick: bool) -> Outcome:
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
             "Formulations this checkout does not offer are listed as not available (table formulations).",
             f"The adaptive modal method runs the same chains with Berzeri beams (the method needs its "
-            f"pseudo-load split, DECISIONS 10), reduced by rancf.reduce with sparsity "
+            f"pseudo-load split, developer: Choices of the modal method), reduced by rancf.reduce with sparsity "
             f"{REDUCTION['sparsity']} and {REDUCTION['n_samples']} sampled equations per beam (of a body's "
             f"16 interior ones), backward Euler; its DOF are the full chain's.",
             "Operation count (eq. 57): multiplications and divisions of one evaluation of the recursion "

@@ -11,9 +11,9 @@ small free vibration about the straight, centrifugally stretched beam. Measured:
 deflection across the arm in the frame turning with the hub, 0-20 s, with the DAE
 (generalized-alpha) and the recursive formulation (explicit RK4 below its stability limit in the
 full run, implicit generalized-alpha in the quick one) from the same initial state (the drive
-starts at rest: theta'(0) = 0, DECISIONS 2), mesh and step convergence, the steady stretch
-``rho A w^2 L^3 / (3 EA)`` (linear theory of the rotating bar), the frequency of the free
-vibration (the first lead-lag mode of the spinning beam, by Ritz) and the energy balance
+starts at rest: theta'(0) = 0, theory: Assembly and the initial state), mesh and step convergence,
+the steady stretch ``rho A w^2 L^3 / (3 EA)`` (linear theory of the rotating bar), the frequency of
+the free vibration (the first lead-lag mode of the spinning beam, by Ritz) and the energy balance
 ``kinetic + elastic - work of the drive``. Simo and Vu-Quoc's figure (1986) is not quoted: no
 number from it could be cited, so the peak is reported without a paper's verdict.
 """
@@ -269,8 +269,8 @@ def run(quick: bool) -> Outcome:
     settled = f"t >= {SETTLED:g} s"
     checks = [
         Check("same initial state", "the drive starts at rest (theta'(0) = 0), so the recursive and the DAE "
-              "formulations start from the same state: the straight beam at rest (DECISIONS 2)", value=start_gap,
-              limit=0.0, unit="m or m/s", source="rancf target: DECISIONS 2, exactly (no drive rate at t = 0)",
+              "formulations start from the same state: the straight beam at rest (theory: Assembly and the initial state)", value=start_gap,
+              limit=0.0, unit="m or m/s", source="rancf target: theory: Assembly and the initial state, exactly (no drive rate at t = 0)",
               detail="max of |v(0)| of both runs and |x_DAE(0) - x_recursive(0)|"),
         Check("recursive vs DAE, same scheme and step", "the recursive and the DAE formulations, both with "
               f"generalized-alpha at h = {H:g} s, give the same tip deflection", value=gap_same_scheme / L, limit=1e-6,
@@ -335,7 +335,7 @@ def run(quick: bool) -> Outcome:
         checks.append(Check(
             "recursive vs DAE, converged", f"the explicit recursion ({rec_label}) and the DAE converged in time "
             f"(Richardson from h = {steps[-2]:g}, {steps[-1]:g} s) give the same motion", value=converged_gap / L,
-            limit=1e-9, unit="of L", source="rancf target: a hundredth of DECISIONS 7's 1e-7 L for converged "
+            limit=1e-9, unit="of L", source="rancf target: a hundredth of the 1e-7 L (developer: Tolerances of the cross-checks) for converged "
                                             "trajectories: RK4's error at its step is far below, and Richardson "
                                             "leaves the DAE a third-order error",
             detail=f"max over 0-{T_END:g} s of the tip deflection, {ELEMENTS} elements; against the DAE at "

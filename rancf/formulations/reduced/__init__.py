@@ -1,5 +1,5 @@
-"""The adaptive modal reduction of a model (Liu et al. 2023; DESIGN.md section 5), a reductor of
-:class:`rancf.Model` run by the one implicit stepping loop.
+"""The adaptive modal reduction of a model (Liu et al. 2023; theory: Adaptive modal reduction), a
+reductor of :class:`rancf.Model` run by the one implicit stepping loop.
 
 Modules: :mod:`~rancf.formulations.reduced.reductor` (:func:`reduce`, :class:`ReducedModel`:
 bases, sampling, ``reconstruct``, the equations and solution of a run, which

@@ -1,5 +1,6 @@
-"""The adaptive modal step (adaptive-modal paper section 2, DESIGN.md section 5): a nonlinear
-solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate` (``solver=``).
+"""The adaptive modal step (adaptive-modal paper section 2, theory: Adaptive modal reduction): a
+nonlinear solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate`
+(``solver=``).
 
 The stepping loop is the shared one (predictor, BDF-1 formulas of eq. 34, status, counters,
 outputs); this module only replaces Newton's iterations inside a step. The loop's step equations
@@ -26,7 +27,7 @@ In the modal coordinates ``c`` of :class:`~rancf.formulations.reduced.reductor.R
 (``x = Phi c``: each beam's interior coordinates replaced by its Craig-Bampton modal
 coordinates, eq. 29) the step solves the sampled rows (eq. 30-32: the reduced model's kept
 dynamic rows and every constraint row) for at most ``sparsity`` non-zero modal coordinates per
-beam (eq. 36; a count, DECISIONS 11) by greedy Gauss-Newton
+beam (eq. 36; a count, developer: Choices of the modal method) by greedy Gauss-Newton
 (:mod:`~rancf.formulations.reduced.greedy_gauss_newton`, eq. 37, figure 3), starting from the
 paper's predictor ``q_1 = q_pred`` (a = 0, the forward difference ``q_0 + h v_0`` of its step 2)
 and the previous multipliers. Modes are chosen anew at every step. With all modes and all rows

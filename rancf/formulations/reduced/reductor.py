@@ -1,7 +1,7 @@
-"""``rancf.reduce``: the adaptive modal reduction of a model (Liu et al. 2023; DESIGN.md section 5),
-shaped like a pyMOR reductor: :func:`reduce` builds a :class:`ReducedModel` from the full model,
-:meth:`ReducedModel.reconstruct` maps modal coordinates back to node coordinates, and
-``rancf.simulate(reduced, ...)`` runs it in the one implicit stepping loop with the adaptive
+"""``rancf.reduce``: the adaptive modal reduction of a model (Liu et al. 2023; theory: Adaptive
+modal reduction), shaped like a pyMOR reductor: :func:`reduce` builds a :class:`ReducedModel` from
+the full model, :meth:`ReducedModel.reconstruct` maps modal coordinates back to node coordinates,
+and ``rancf.simulate(reduced, ...)`` runs it in the one implicit stepping loop with the adaptive
 strategy of :mod:`~rancf.formulations.reduced.adaptive` and returns an ordinary
 :class:`rancf.Result` of reconstructed node coordinates (from :meth:`ReducedModel.solution`).
 
@@ -45,7 +45,7 @@ from scipy.stats import qmc
 
 from ... import checks
 from ...elements import _beam
-from ...elements.beam import MODELS
+from ...elements.beam import MODELS, PlanarANCFBeam
 from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
@@ -56,7 +56,7 @@ from .greedy_gauss_newton import STATUSES
 from .timing import Timer
 
 #: interior equations per sampling unit: a whole ANCF node (x, y, x', y') or a single row
-SAMPLE_UNITS = {"node": 4, "row": 1}
+SAMPLE_UNITS = {"node": PlanarANCFBeam.node_size, "row": 1}
 
 
 def latin_hypercube_rows(n_rows, n_samples, seed):
@@ -111,14 +111,15 @@ def beam_matrices(A, k):
     element masses, and the Berzeri tangent of the element kernel with EA = 0 (its bending part
     ``EI int S''^T S'' ds`` does not depend on the coordinates)."""
     beam = A.beams[k]
-    n = 4 * beam.n_nodes
+    ns, es = A.node_size, A.element_kind.element_size
+    n = ns * beam.n_nodes
     elements = np.flatnonzero(A.element_beam == k)
     l, EI = A.element_length[elements[0]], A.element_EI[elements[0]]
-    Kt, C = np.empty((8, 8)), np.empty((8, 8))
-    _beam.tangent(MODELS["berzeri"], np.zeros(8), np.zeros(8), l, 0.0, EI, 0.0, Kt, C)
+    Kt, C = np.empty((es, es)), np.empty((es, es))
+    _beam.tangent(MODELS["berzeri"], np.zeros(es), np.zeros(es), l, 0.0, EI, 0.0, Kt, C)
     M, K = np.zeros((n, n)), np.zeros((n, n))
     for i, s in enumerate(elements):
-        d = slice(4 * i, 4 * i + 8)
+        d = slice(ns * i, ns * i + es)
         M[d, d] += A.element_mass[s]
         K[d, d] += Kt
     return M, K
@@ -198,14 +199,14 @@ class ReducedModel:
         rng = np.random.default_rng(seed)
         self.blocks, candidates, groups = [], [], []
         for k, beam in enumerate(A.beams):
-            first = 4 * int(A.beam_first_vertex[k])
-            glob = first + np.arange(4 * beam.n_nodes)
+            first = A.node_size * int(A.beam_first_vertex[k])
+            glob = first + np.arange(A.node_size * beam.n_nodes)
             joint_nodes = sorted({p.node for j in A.joints for p in (j.parent, j.child)
                                   if p.kind == NODE and p.item is beam})
             if not joint_nodes:
                 raise ValueError(f"beam {k} is in no joint: the Craig-Bampton split needs its "
                                  "joint nodes as the boundary")
-            boundary = np.concatenate([4 * j + np.arange(4) for j in joint_nodes])
+            boundary = np.concatenate([A.node_size * j + np.arange(A.node_size) for j in joint_nodes])
             cb = CraigBampton(*beam_matrices(A, k), boundary)
             a, b = glob[cb.interior], glob[cb.boundary]
             na, ns, s = a.size, int(self.n_samples[k]), int(self.sparsity[k])
@@ -225,8 +226,9 @@ class ReducedModel:
             units = a.reshape(-1, unit)
             free = np.zeros(units.shape[0], dtype=bool)
             if self.free_ends:
-                ends = [4 * j for j in (0, beam.n_elements) if j not in joint_nodes]
-                free = np.isin(units[:, 0] - first, [e + i for e in ends for i in range(4)])
+                ends = [A.node_size * j for j in (0, beam.n_elements) if j not in joint_nodes]
+                free = np.isin(units[:, 0] - first,
+                               [e + i for e in ends for i in range(A.node_size)])
             n_draw = (ns - unit * int(free.sum())) // unit
             if n_draw < 0:
                 raise ValueError(f"n_samples must be >= {unit * free.sum()} for beam {k}: the "
@@ -347,7 +349,7 @@ class ReducedModel:
         ----------
         state : rancf.State, optional
             Initial coordinates and velocities (default: the reference configuration at rest
-            but for the drives, DECISIONS 2).
+            but for the drives, theory: Assembly and the initial state).
 
         Returns
         -------
@@ -444,7 +446,7 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     sparsity : int or sequence of int (one per beam)
         The number of modal coordinates kept at each step per beam: greedy Gauss-Newton keeps
         the s largest (eq. 36 prints ``||xi||_1 <= s``, but s = 100 is a count: the operator
-        ``P_lambda`` keeps the s largest coordinates; DECISIONS 11). In
+        ``P_lambda`` keeps the s largest coordinates; developer: Choices of the modal method). In
         ``[0, min(interior coordinates, n_samples)]``.
     n_samples : int or sequence of int
         Interior equations kept per beam (Latin hypercube, eq. 30-32); with ``sample="node"``
@@ -496,7 +498,8 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
 
 
 def initial_state(dae, state):
-    """(x0, v0) from a :class:`rancf.State` or None (DECISIONS 2), checked by the DAE."""
+    """(x0, v0) from a :class:`rancf.State` or None (theory: Assembly and the initial state),
+    checked by the DAE."""
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     x0, v0 = state.checked(dae.assembly.n_x) if state is not None else (None, None)

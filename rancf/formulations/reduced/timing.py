@@ -8,8 +8,8 @@ wall time.
 
 The full model's Newton iterations are the compiled loop's own and call the DAE kernel from C,
 where nothing can be timed from outside. :class:`TimedDAE` runs the same DAE through the loop's
-adapter for problems written in Python (DECISIONS 12): the loop's Newton calls its residual
-terms and its Newton matrix from Python, each timed, and the matrix is factored by SuperLU
+adapter for problems written in Python (developer: What stays public): the loop's Newton calls its
+residual terms and its Newton matrix from Python, each timed, and the matrix is factored by SuperLU
 (:class:`rancf.formulations.problem.NewtonFactor`) so that assembly and factorization are timed
 apart. The callbacks make this run slower than the compiled one; the table says which is which.
 """
