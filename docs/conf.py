@@ -68,7 +68,9 @@ numpydoc_validation_checks = {"GL08", "PR01", "PR02", "PR10", "RT01", "EX01", "S
 # methods of the IndexThreeDAE and StepEquations contracts point to their class's example,
 # which shows them together
 # module constants (a "#:" comment) are tables, not callables: no Examples section
-numpydoc_validation_exclude = {r"^rancf\.elements\.beam\.MODELS$"}
+numpydoc_validation_exclude = {r"^rancf\.elements\.beam\.MODELS$",
+                               r"^rancf\.elements\.(beam\.PlanarANCFBeam|rigid\.RigidBody)\."
+                               r"(node_size|nodes_per_element|element_size|dimension)$"}
 numpydoc_validation_overrides = {
     "PR01": [r"Not constructed directly"],
     "EX01": [r"The class example shows it in use"],

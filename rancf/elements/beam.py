@@ -449,27 +449,117 @@ class PlanarANCFBeam:
         return f"PlanarANCFBeam({self.elastic_model!r})"
 
     def mass(self, rho, A, l):
-        """Element mass matrix (element_size, element_size): :func:`mass_matrix`."""
+        """Element mass matrix: :func:`mass_matrix`.
+
+        Parameters
+        ----------
+        rho : float
+            Density (kg/m^3).
+        A : float
+            Cross-section area (m^2).
+        l : float
+            Element length (m).
+
+        Returns
+        -------
+        ndarray (element_size, element_size)
+            kg (kg m, kg m^2 where slopes enter).
+
+        The class example shows it in use.
+        """
         return mass_matrix(rho, A, l)
 
     def gravity_force(self, rho, A, l, gravity):
-        """Generalized gravity force (element_size,): :func:`gravity_force`."""
+        """Generalized gravity force: :func:`gravity_force`.
+
+        Parameters
+        ----------
+        rho : float
+            Density (kg/m^3).
+        A : float
+            Cross-section area (m^2).
+        l : float
+            Element length (m).
+        gravity : array_like (dimension,)
+            m/s^2.
+
+        Returns
+        -------
+        ndarray (element_size,)
+            N (N m on the slopes).
+
+        The class example shows it in use.
+        """
         return gravity_force(rho, A, l, gravity)
 
     def forces(self, e, edot, l, E, A, I, damping=0.0):
-        """Elastic plus damping force (element_size,) and dissipated power (W):
-        :func:`internal_force`."""
+        """Elastic plus damping force and dissipated power: :func:`internal_force`.
+
+        Parameters
+        ----------
+        e, edot : array_like (element_size,)
+            Element coordinates and their rates.
+        l : float
+            Element length (m).
+        E, A, I : float
+            Young's modulus (Pa), area (m^2), second moment of area (m^4).
+        damping : float
+            Kelvin-Voigt damping time (s).
+
+        Returns
+        -------
+        force : ndarray (element_size,)
+            N (N m on the slopes).
+        power : float
+            Dissipated power (W).
+
+        The class example shows it in use.
+        """
         return internal_force(e, edot, l, E, A, I, damping, self.elastic_model)
 
     def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
-        """Tangent stiffness and damping matrix, each (element_size, element_size):
-        :func:`tangent_stiffness` and :func:`damping_matrix` in one kernel call."""
+        """Tangent stiffness and damping matrix: :func:`tangent_stiffness` and
+        :func:`damping_matrix` in one kernel call.
+
+        Parameters
+        ----------
+        e : array_like (element_size,)
+            Element coordinates.
+        l, E, A, I : float
+            Element length (m), Young's modulus (Pa), area (m^2), second moment of area (m^4).
+        edot : array_like (element_size,), optional
+            Coordinate rates (the damping force's stiffness needs them); default zero.
+        damping : float
+            Kelvin-Voigt damping time (s).
+
+        Returns
+        -------
+        K, C : ndarray (element_size, element_size)
+            ``dF/de`` (N/m) and ``dF/dedot`` (N s/m).
+
+        The class example shows it in use.
+        """
         K, C = np.empty((self.element_size,) * 2), np.empty((self.element_size,) * 2)
         _beam.tangent(*_element_args(e, l, E, A, I, self.elastic_model, edot, damping), K, C)
         return K, C
 
     def energy(self, e, l, E, A, I):
-        """Strain energy (J): :func:`elastic_energy`."""
+        """Strain energy: :func:`elastic_energy`.
+
+        Parameters
+        ----------
+        e : array_like (element_size,)
+            Element coordinates.
+        l, E, A, I : float
+            Element length (m), Young's modulus (Pa), area (m^2), second moment of area (m^4).
+
+        Returns
+        -------
+        float
+            J.
+
+        The class example shows it in use.
+        """
         return elastic_energy(e, l, E, A, I, self.elastic_model)
 
     def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities):
@@ -485,6 +575,13 @@ class PlanarANCFBeam:
             kg (and kg m, kg m^2 where slopes enter).
         nodes, velocities : ndarray (n_out, n_vertices, node_size)
             Node coordinates and their rates.
+
+        Returns
+        -------
+        ndarray (n_out, 2)
+            Kinetic and elastic energy (J).
+
+        The class example shows it in use.
         """
         return _beam.beam_energies(self.code, vertices, lengths, EA, EI, masses, nodes, velocities)
 
@@ -505,13 +602,29 @@ class PlanarANCFBeam:
         -------
         ndarray (n_points, dimension)
             m.
+
+        The class example shows it in use.
         """
         return self.shape_matrices(l, n_points) @ np.asarray(e, dtype=float)
 
     def shape_matrices(self, l, n_points):
         """The shape-function matrices ``S(xi)`` (:func:`shape_functions`) at n_points values of
-        xi evenly in [0, 1], (n_points, dimension, element_size): what :meth:`shape` applies,
-        kept by a drawing that moves the same elements many times."""
+        xi evenly in [0, 1]: what :meth:`shape` applies, kept by a drawing that moves the same
+        elements many times.
+
+        Parameters
+        ----------
+        l : float
+            Element length (m), > 0.
+        n_points : int
+            Points, >= 2.
+
+        Returns
+        -------
+        ndarray (n_points, dimension, element_size)
+
+        The class example shows it in use.
+        """
         if int(n_points) != n_points or n_points < 2:
             raise ValueError(f"n_points must be an integer >= 2, got {n_points!r}")
         return np.array([shape_functions(xi, l) for xi in np.linspace(0.0, 1.0, int(n_points))])
@@ -528,18 +641,51 @@ class PlanarANCFBeam:
         -------
         ndarray of int (..., element_size)
             ``node_size * vertex + i`` for each node, ``i < node_size``.
+
+        The class example shows it in use.
         """
         v = np.asarray(vertices, dtype=np.intp)
         idx = self.node_size * v[..., None] + np.arange(self.node_size)
         return idx.reshape(v.shape[:-1] + (self.element_size,))
 
     def gather(self, x, vertices):
-        """Element coordinates ``e`` (..., element_size) from x (..., n_x): the nodes of the
-        element on ``vertices`` (nodes_per_element,) one after the other."""
+        """Element coordinates from a model's coordinates: the nodes of the element on
+        ``vertices`` one after the other.
+
+        Parameters
+        ----------
+        x : array_like (..., n_x)
+            A model's coordinates.
+        vertices : array_like of int (nodes_per_element,)
+            The element's vertices.
+
+        Returns
+        -------
+        ndarray (..., element_size)
+
+        The class example shows it in use.
+        """
         return np.asarray(x)[..., self.dofs(vertices)]
 
     def scatter(self, f, vertices, out):
-        """out[dofs] += f: an element vector (element_size,) added into a model's (n_x,)
-        vector (the transpose of :meth:`gather`); returns out."""
+        """``out[dofs] += f``: an element vector added into a model's vector (the transpose of
+        :meth:`gather`).
+
+        Parameters
+        ----------
+        f : array_like (element_size,)
+            The element vector.
+        vertices : array_like of int (nodes_per_element,)
+            The element's vertices.
+        out : ndarray (n_x,)
+            The model's vector, added to in place.
+
+        Returns
+        -------
+        ndarray (n_x,)
+            ``out``.
+
+        The class example shows it in use.
+        """
         np.add.at(out, self.dofs(vertices), f)
         return out

@@ -91,6 +91,8 @@ class RigidBody:
     >>> from rancf.elements import rigid
     >>> rigid.RigidBody.node_size
     4
+    >>> float(rigid.RigidBody().mass(2.0, 0.1)[2, 2])     # diag(m, m, I, I): I, kg m^2
+    0.1
     """
 
     #: Coordinates of the node: centre of mass r (m) and unit axis u.
@@ -102,9 +104,39 @@ class RigidBody:
         return "RigidBody()"
 
     def mass(self, mass, inertia):
-        """Mass matrix (node_size, node_size): :func:`mass_matrix`."""
+        """Mass matrix: :func:`mass_matrix`.
+
+        Parameters
+        ----------
+        mass : float
+            kg.
+        inertia : float
+            Moment of inertia about the centre of mass (kg m^2).
+
+        Returns
+        -------
+        ndarray (node_size, node_size)
+            ``diag(m, m, I, I)``.
+
+        The class example shows it in use.
+        """
         return mass_matrix(mass, inertia)
 
     def gravity_force(self, mass, gravity):
-        """Generalized gravity force (node_size,): :func:`gravity_force`."""
+        """Generalized gravity force: :func:`gravity_force`.
+
+        Parameters
+        ----------
+        mass : float
+            kg.
+        gravity : array_like (dimension,)
+            m/s^2.
+
+        Returns
+        -------
+        ndarray (node_size,)
+            N.
+
+        The class example shows it in use.
+        """
         return gravity_force(mass, gravity)
