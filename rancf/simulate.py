@@ -232,22 +232,23 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
                         f"{sorted(IMPLICIT_METHODS)} only")
     bound = 100.0 * A.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
-    rec = recursive.of(A)
-    y0 = rec.initial_state(x0, v0)
     t_out = output_times(t_end, dt, output_every)
-    if method in SCHEMES:
-        scheme = SCHEMES[method]
-        if check_stability and not len(scheme.b_err):
-            omega = rec.highest_frequency(y0)
-            decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
-            limit = scheme.stable_step(top_eigenvalue(omega, decay))
-            if dt > limit:
-                raise ValueError(
-                    f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this "
-                    f"model ({recursive.rates_in_words(omega, decay)} at the initial state); "
-                    f"use dt <= {limit:.3g} s or an adaptive or implicit method")
-    return result_of(model, explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol,
-                                               bound, progress))
+    with recursive.checkout(A) as rec:
+        y0 = rec.initial_state(x0, v0)
+        if method in SCHEMES:
+            scheme = SCHEMES[method]
+            if check_stability and not len(scheme.b_err):
+                omega = rec.highest_frequency(y0)
+                decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+                limit = scheme.stable_step(top_eigenvalue(omega, decay))
+                if dt > limit:
+                    raise ValueError(
+                        f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of "
+                        f"this model ({recursive.rates_in_words(omega, decay)} at the initial "
+                        f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
+        solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
+                                      progress)
+    return result_of(model, solution)
 
 
 def top_eigenvalue(omega, decay):
@@ -274,10 +275,11 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
-        rec = recursive.of(A)
-        y0 = rec.initial_state(x0, v0)
+        with recursive.checkout(A) as rec:
+            y0 = rec.initial_state(x0, v0)
+            qd0 = y0[rec.n_x:rec.n_x + rec.n_dof].copy()
         problem = recursive.implicit_problem(A, y0)
-        q0, qd0 = problem.theta(y0), y0[rec.n_x:rec.n_x + rec.n_dof].copy()
+        q0 = problem.theta(y0)
     return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
                                       output_every=output_every, projection=projection, tol=tol,
                                       max_iter=max_iter, jacobian=jacobian, progress=progress,

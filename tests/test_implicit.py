@@ -120,3 +120,27 @@ def test_bad_input(kwargs, name):
 def test_bad_projection():
     with pytest.raises(ValueError, match="projection"):
         integrate(RigidPendulum(), np.array([1.0, 0.0]), np.zeros(2), 1.0, 0.01, projection="l2")
+
+
+def test_a_problem_of_your_own_keeps_all_it_observes_in_extra():
+    """integrate's Solution keeps a user problem's observe() whole in ``extra``, whatever its
+    keys (the loop's own work and dissipated stay the loop's): here x(t) = -g t^2 / 2 of a
+    free fall, exact under Newmark."""
+    class Fall(IndexThreeDAE):
+        n_coordinates = 1
+
+        def mass(self, q):
+            return np.eye(1)
+
+        def force(self, q, v, t):
+            return np.array([-9.81])
+
+        def observe(self, q, v, t, lam):
+            return {"work": q[0], "nodes": 2.0 * q[0]}
+
+    sol = integrate(Fall(), [0.0], [0.0], 1.0, 0.1, method="newmark")
+    t = np.linspace(0.0, 1.0, 11)
+    np.testing.assert_allclose(sol.extra["work"], -9.81 * t**2 / 2, atol=1e-12)
+    np.testing.assert_allclose(sol.extra["nodes"], -9.81 * t**2, atol=1e-12)
+    assert sol.nodes is None and not np.any(sol.work)
+

@@ -22,12 +22,6 @@ LAYERS = [
 ]
 RANK = {name: k for k, (name, _) in enumerate(LAYERS)}
 
-#: The one import that goes up, on purpose: Model.plot draws the model with the results'
-#: plotting module (imported when called, as every picture is, so that ``import rancf`` does
-#: not import matplotlib).
-ALLOWED = {("rancf.model.model", "rancf.results.plotting")}
-
-
 def layer(module):
     """The layer of a dotted module name of rancf (None for a module outside rancf)."""
     if module == "rancf":
@@ -104,10 +98,10 @@ def imports_of(path):
 
 
 def upward(module, imported):
-    """The imports of ``module`` that go to a higher layer (not counting :data:`ALLOWED`)."""
+    """The imports of ``module`` that go to a higher layer."""
     own = RANK[layer(module)]
     return sorted(m for m in imported
-                  if layer(m) is not None and RANK[layer(m)] > own and (module, m) not in ALLOWED)
+                  if layer(m) is not None and RANK[layer(m)] > own)
 
 
 def sources():

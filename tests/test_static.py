@@ -91,6 +91,8 @@ def test_failed_load_step_is_reported_with_the_last_equilibrium():
     assert eq.status == "failed" and "load step 1 of 1" in eq.message and "raise load_steps" in eq.message
     assert eq.extra["load_factor"][0] == 0.0
     np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
+    # the unloaded, unstressed reference holds no force: Newton's start is not reported
+    assert not np.any(eq.extra["lambda"]) and not np.any(eq.reactions)
 
 
 @pytest.mark.parametrize("kwargs,error,match", [

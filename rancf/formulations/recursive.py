@@ -12,6 +12,7 @@ The model must be a tree rooted at the ground whose child beams are jointed at t
 (:attr:`rancf.model.Assembly.recursive_reason`); closed loops need ``formulation="dae"``.
 """
 import collections
+import contextlib
 import threading
 
 import numpy as np
@@ -283,6 +284,27 @@ def of(assembly):
                 _cache.popitem(last=False)
         _cache.move_to_end(key)
     return rec
+
+
+@contextlib.contextmanager
+def checkout(assembly):
+    """The :class:`Recursive` of an assembly for one run, as a context manager: the one kept by
+    :func:`of`, taken out of the cache while the run holds it, and put back after. A Recursive's
+    kernel holds the state of the run that evaluates it, so a second run of the same model
+    meanwhile (another thread) finds no entry and builds its own, instead of sharing a kernel
+    whose arrays the first run is writing."""
+    key = id(assembly)
+    with _cache_lock:
+        rec = _cache.pop(key, None)
+    if rec is None:
+        rec = Recursive(assembly)
+    try:
+        yield rec
+    finally:
+        with _cache_lock:
+            _cache[key] = rec
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
 
 
 def implicit_problem(assembly, y0):

@@ -87,7 +87,7 @@ from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import IndexThreeDAE
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
-from .solution import Solution, observed
+from .solution import Solution, observed, stacked
 
 __all__ = [
     "IndexThreeDAE",
@@ -383,9 +383,10 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     Solution
         ``t, q, v, a, lam, violations, newton_iterations`` at the outputs, ``work`` and
         ``dissipated`` (the trapezoidal integrals of :meth:`IndexThreeDAE.power`, zero when the
-        problem does not define it), the model-level arrays of the problem's ``observe`` (a
-        formulation of a model: ``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
-        ``reactions``) and the rest of it stacked in ``extra``. A run stopped by a Newton
+        problem does not define it), the model-level arrays of the problem's ``observe`` where
+        the problem is a formulation of a model (a ``formulation`` name: ``nodes``,
+        ``velocities``, ``joint_q``, ``joint_qd``, ``reactions``) and the rest of it, or all
+        of it for a problem of your own, stacked in ``extra``. A run stopped by a Newton
         failure, a divergence or Ctrl-C keeps the steps before it, with ``status`` and
         ``message`` saying what happened.
 
@@ -467,7 +468,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         report.close(stepper.t, stepper.steps)
     ts, qs, vs, as_, ls, viol, iters, works, seen = (list(c) for c in zip(*records))
     works = np.array(works)
-    model, extra = observed(seen)
+    # a formulation's observe gives the model-level arrays; a user's problem's goes to extra
+    model, extra = observed(seen) if compiled.formulation else ({}, stacked(seen))
     return Solution(
         t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
         violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],

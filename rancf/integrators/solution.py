@@ -104,14 +104,19 @@ class Solution:
     extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def split(stacked):
+def split(arrays):
     """``(model-level arrays, the others)`` of a dict of stacked arrays (:data:`MODEL_ARRAYS`)."""
-    stacked = dict(stacked)
-    return {name: stacked.pop(name) for name in MODEL_ARRAYS if name in stacked}, stacked
+    arrays = dict(arrays)
+    return {name: arrays.pop(name) for name in MODEL_ARRAYS if name in arrays}, arrays
+
+
+def stacked(records):
+    """A list of ``observe`` dicts, one per output, as one dict of arrays stacked along a first
+    axis (n_out, ...)."""
+    names = records[0].keys() if records else ()
+    return {name: np.array([r[name] for r in records]) for name in names}
 
 
 def observed(records):
-    """:func:`split` of a list of ``observe`` dicts, one per output, stacked along a first axis
-    (n_out, ...)."""
-    names = records[0].keys() if records else ()
-    return split({name: np.array([r[name] for r in records]) for name in names})
+    """:func:`split` of :func:`stacked` records."""
+    return split(stacked(records))

@@ -109,6 +109,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
             break
         reached = s
     _, x, _, _, lam = stepper.state()
+    if not iterations:
+        # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
+        # load factor 0 the unstressed reference holds no force
+        lam = np.zeros_like(lam)
     dae.kernel.set_load_factor(reached)
     seen = dae.observe(x, v, 0.0, lam)
     return Solution(t=np.zeros(1), q=x[None], nodes=seen["nodes"][None],

@@ -408,7 +408,7 @@ class Model:
         >>> load = m.add_force(b.end, force=(0.0, -1e3))
         >>> ax = m.plot()
         """
-        from ..results.plotting import plot_model
+        from .drawing import plot_model    # imports matplotlib: only when a plot is asked for
         return plot_model(self, ax)
 
 

@@ -24,38 +24,21 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import animation
-from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
 from .. import checks
-from ..joints import REGISTRY
-from ..joints._codes import ON_RAIL
-from ..model.assembly import Assembly
-from ..model.items import BODY, GROUND, Point
+from ..model.drawing import _axes, _draw_ground, _finish, _Mechanism
+from ..model.items import Point
 from ..model.joints import Joint
 
-#: Points drawn per element along a beam's centreline (both ends included).
-POINTS_PER_ELEMENT = 17
-#: Length of a rigid body's frame axis, of the largest force arrow, half length of a prismatic
-#: rail and radius of a moment arrow, as fractions of the model size (Assembly.size).
-FRAME, FORCE_ARROW, RAIL, MOMENT_ARROW = 0.06, 0.2, 0.12, 0.05
 #: Most frames an animation may have (``T / speed * fps``).
 MAX_FRAMES = 100_000
-#: How a driven joint is marked, whatever its kind (the others: their kind's ``style``).
-DRIVEN_STYLE = dict(marker="o", markersize=8, markerfacecolor="tab:red", markeredgecolor="k")
 #: Video writers by file suffix.
 WRITERS = {".gif": "pillow", ".mp4": "ffmpeg"}
 
 
 # --- arguments -------------------------------------------------------------------------------
-def _axes(ax):
-    """``ax``, or the Axes of a new figure when it is None."""
-    if ax is None:
-        return plt.subplots()[1]
-    if not isinstance(ax, Axes):
-        raise TypeError(f"ax must be a matplotlib Axes or None, got {ax!r}")
-    return ax
 
 
 def _trace_points(trace):
@@ -101,179 +84,9 @@ def _output_indices(res, t):
 
 
 # --- the mechanism ---------------------------------------------------------------------------
-def _polyline(segments):
-    """(n, 2) points of line segments separated by NaN rows (one Line2D for many pieces)."""
-    if not segments:
-        return np.zeros((0, 2))
-    gap = np.full((1, 2), np.nan)
-    return np.concatenate([piece for s in segments for piece in (np.asarray(s), gap)][:-1])
-
-
-def _attached_points(A, body):
-    """The points of a rigid body that joints and loads attach to (one per offset)."""
-    points = [p for j in A.joints for p in (j.parent, j.child)] + [load.point for load in A.loads]
-    unique = {}
-    for p in points:
-        if p.kind == BODY and p.item is body:
-            unique.setdefault(tuple(p.offset), p)
-    return list(unique.values())
-
-
-def _joint_category(joint):
-    return "driven" if joint.driven else joint.kind
-
-
-def _joint_style(joint):
-    return DRIVEN_STYLE if joint.driven else joint.type.style
-
-
-class _Mechanism:
-    """The artists of one configuration of an assembly: created once, moved by ``update(x)``.
-
-    Parameters
-    ----------
-    ax : Axes
-    A : rancf.model.Assembly
-    x : ndarray (n_x,)
-        Coordinates to draw.
-    color : matplotlib colour
-        Of the beams and rigid bodies.
-    legend : bool
-        Label the joint artists for a legend.
-    """
-
-    def __init__(self, ax, A, x, color, legend=False):
-        self.A = A
-        p = POINTS_PER_ELEMENT
-        # S(xi) of each beam's elements, (p, 2, 8): a beam's elements are all of one length
-        self._shapes = [A.element_kind.shape_matrices(b.length / b.n_elements, p) for b in A.beams]
-        self.beams = [ax.plot([], [], color=color, lw=2, marker=".", markersize=5,
-                              markevery=p - 1, gid=f"beam {b.index}")[0] for b in A.beams]
-        self._links = [_attached_points(A, r) for r in A.bodies]
-        self.frames = [ax.plot([], [], color=color, lw=1.5, marker="o", markersize=6,
-                               markevery=[0], gid=f"rigid body {r.index} frame")[0]
-                       for r in A.bodies]
-        self.links = [ax.plot([], [], color=color, lw=3, alpha=0.5,
-                              gid=f"rigid body {r.index} links")[0] for r in A.bodies]
-        self._groups, styles = {}, {}
-        for j in A.joints:
-            self._groups.setdefault(_joint_category(j), []).append(j)
-            styles[_joint_category(j)] = _joint_style(j)
-        rank = {c: k for k, c in enumerate([*REGISTRY, "driven"])}   # the kinds, then driven
-        self.joints = {c: ax.plot([], [], linestyle="none", zorder=3, gid=f"joints {c}",
-                                  label=f"{c} joint" if legend else "_nolegend_",
-                                  **styles[c])[0]
-                       for c in sorted(self._groups, key=lambda c: rank.get(c, len(rank)))}
-        self._rails = [j for j in A.joints if j.type.position == ON_RAIL]
-        self.rails = ax.plot([], [], color="0.4", lw=1, linestyle="--", zorder=1.5,
-                             gid="rails")[0] if self._rails else None
-        self.update(x)
-
-    def artists(self):
-        lines = self.beams + self.frames + self.links + list(self.joints.values())
-        return lines + ([self.rails] if self.rails is not None else [])
-
-    def update(self, x):
-        """Move the artists to the coordinates x (n_x,)."""
-        A = self.A
-        vertices = x.reshape(-1, A.node_size)
-        for b, S, line in zip(A.beams, self._shapes, self.beams):
-            line.set_data(*centreline(S, vertices[A.beam_first_vertex[b.index]:][:b.n_nodes]).T)
-        for r, links, frame, link_line in zip(A.bodies, self._links, self.frames, self.links):
-            c, u = vertices[A.body_vertex[r.index], :2], vertices[A.body_vertex[r.index], 2:]
-            a = FRAME * A.size
-            frame.set_data(*_polyline([[c, c + a * u], [c, c + 0.5 * a * np.array([-u[1], u[0]])]]).T)
-            link_line.set_data(*_polyline([[c, A.point_position(p, x)] for p in links]).T)
-        for category, line in self.joints.items():
-            pts = np.array([A.point_position(j.child, x) for j in self._groups[category]])
-            line.set_data(pts[:, 0], pts[:, 1])
-        if self.rails is not None:
-            segments = []
-            for j in self._rails:
-                p, d = A.point_position(j.parent, x), A.point_direction(j.parent, x)
-                alpha = j.axis or 0.0
-                d = np.array([np.cos(alpha) * d[0] - np.sin(alpha) * d[1],
-                              np.sin(alpha) * d[0] + np.cos(alpha) * d[1]]) / np.hypot(*d)
-                segments.append([p - RAIL * A.size * d, p + RAIL * A.size * d])
-            self.rails.set_data(*_polyline(segments).T)
-
-    def bounds(self):
-        """(xmin, ymin, xmax, ymax) of what is drawn now (m)."""
-        pts = np.concatenate([np.column_stack(line.get_data()) for line in self.artists()])
-        return np.concatenate([np.nanmin(pts, axis=0), np.nanmax(pts, axis=0)])
-
-
-def centreline(S, nodes):
-    """Points of a beam's centreline, ``(n_elements (p - 1) + 1, 2)`` (m).
-
-    ``S`` (p, 2, 8) holds the shape-function matrices at p values of xi, ``nodes`` (n_nodes, 4)
-    the beam's node coordinates ``[x, y, x', y']``; element k has ``e = [nodes[k], nodes[k+1]]``
-    and its points ``S(xi) e``. The node shared by two elements appears once.
-    """
-    e = np.concatenate([nodes[:-1], nodes[1:]], axis=1)
-    r = np.einsum("pij,ej->epi", S, e)
-    return np.concatenate([r[:, :-1].reshape(-1, 2), r[-1, -1:]])
-
-
-def _draw_ground(ax, A, legend=False):
-    pts = np.array([j.parent.offset for j in A.joints if j.parent.kind == GROUND]).reshape(-1, 2)
-    if len(pts):
-        ax.plot(pts[:, 0], pts[:, 1], linestyle="none", marker="^", markersize=14, color="0.6",
-                zorder=2.5, gid="ground", label="ground" if legend else "_nolegend_")
-
-
-def _draw_loads(ax, A, x):
-    """One arrow per nonzero force and per nonzero moment of each load at t = 0, a cross for a
-    load that is zero then; returns the arrows' end points (to include in the data limits)."""
-    values = [load.values(0.0) for load in A.loads]
-    largest = max((np.hypot(*f) for f, _ in values), default=0.0)
-    ends = []
-    for load, (force, moment) in zip(A.loads, values):
-        p = A.point_position(load.point, x)
-        gid = f"load {load.index}"
-        style = dict(arrowstyle="-|>", color="tab:red", lw=1.5, shrinkA=0, shrinkB=0,
-                     mutation_scale=12)
-        if np.any(force != 0.0):
-            head = p + FORCE_ARROW * A.size * force / largest
-            ax.annotate("", xy=head, xytext=p, arrowprops=style, gid=gid)
-            ends.append(head)
-        if moment != 0.0:
-            # an arc from below the point round to above it on the +x side: counter-clockwise
-            # for a positive moment; the arrow runs the other way for a negative one
-            r = MOMENT_ARROW * A.size * np.array([0.0, 1.0])
-            tail, head = (p - r, p + r) if moment > 0 else (p + r, p - r)
-            ax.annotate("", xy=head, xytext=tail, gid=gid,
-                        arrowprops=dict(style, connectionstyle=f"arc3,rad={np.sign(moment):g}"))
-            ends += [p + np.array([MOMENT_ARROW * A.size, 0.0]), tail, head]
-        if not np.any(force != 0.0) and moment == 0.0:
-            ax.plot(*p, marker="x", color="tab:red", markersize=8, gid=gid)
-    return ends
-
-
-def _finish(ax, extra_points=()):
-    """Data limits from every line (and the given points), equal aspect, axis labels."""
-    ax.relim()
-    if len(extra_points):
-        ax.update_datalim(np.asarray(extra_points).reshape(-1, 2))
-    ax.autoscale_view()
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.set_xlabel("x (m)")
-    ax.set_ylabel("y (m)")
-    return ax
 
 
 # --- entry points ----------------------------------------------------------------------------
-def plot_model(model, ax=None):
-    """:meth:`rancf.Model.plot`: the reference configuration, joints, ground and loads."""
-    # an unfrozen model is checked in a throw-away Assembly, so that plotting does not freeze it
-    A = model.build() if model.frozen else Assembly(model)
-    ax = _axes(ax)
-    _draw_ground(ax, A, legend=True)
-    _Mechanism(ax, A, A.x0, "tab:blue", legend=True)
-    ends = _draw_loads(ax, A, A.x0)
-    if A.joints:
-        ax.legend(loc="best", fontsize="small")
-    return _finish(ax, ends)
 
 
 def plot_result(res, t=None, ax=None, trace=()):
