@@ -195,6 +195,8 @@ def test_the_checker_finds_what_the_layers_forbade_before():
     loop = cython_imports("from rancf.formulations._recursive cimport Tree, RecursiveKernel, rhs\n",
                           "rancf.integrators._explicit", False)
     assert loop == {"rancf.formulations._recursive"}
+    # the rule of test_the_explicit_loop_knows_only_the_ode_contract refuses that cimport
+    assert {m for m in loop if layer(m) == "formulations"} != {"rancf.formulations._problem"}
 
 
 def test_an_assembly_that_has_run_holds_no_formulation():
