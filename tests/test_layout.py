@@ -27,6 +27,7 @@ PATTERNS = {
     "a square block": re.compile(r"\((?:4, 4|8, 8)\b"),
     "a slice at a node boundary": re.compile(r"\[(?:[^\]]*, )?:(?:4|8)\]|\[(?:4|8):"),
     "an offset of a row in a block": re.compile(r"\[(?:4|8|12) \+ "),
+    "an offset back by a node": re.compile(r"- (?:4|8)\]"),
     "a block size of its own": re.compile(r"(?<![\w.])(?<!e-)(?:48|64)(?![\w.])"),
 }
 
@@ -38,8 +39,6 @@ ALLOWED = {
     ("workspace.py", "total += -(-max(a.nbytes, 1) // 64) * 64"),
     ("workspace.py", "buffer = np.zeros(total + 64, dtype=np.uint8)"),
     ("workspace.py", "start = -buffer.ctypes.data % 64"),
-    # the four modes of a constraint coefficient
-    ("dae.py", "CONSTANT, COS, SIN, LINEAR = range(4)"),
 }
 
 #: One line of each kind this test must catch: how the code wrote sizes before.
@@ -58,6 +57,7 @@ SAMPLES = [
     "fg[a] += Fe[:4]",
     "np.add.at(fn, ev[:, 0], -KV[:, :4])",
     "e[4 + i] = x[b + i]",
+    "ov[2 * k - 4] += sx",
     "chi[8 + k] = s * Jch[0] * nrow[k]",
     "out[s] = c_m * d.el_mass[64 * s + i]",
     "E = np.zeros((nv, 48))",

@@ -444,11 +444,11 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
             sy = (M[SHAPES * k] * au[1] + M[SHAPES * k + 1] * au[3] + M[SHAPES * k + 2] * av[1]
                   + M[SHAPES * k + 3] * av[3])
             if k < 2:
-                ou[2 * k] += sx
-                ou[2 * k + 1] += sy
+                ou[DIM * k] += sx
+                ou[DIM * k + 1] += sy
             else:
-                ov[2 * k - 4] += sx
-                ov[2 * k - 3] += sy
+                ov[DIM * k - NODE] += sx
+                ov[DIM * k - NODE + 1] += sy
     for i in range(NODE * d.n_v):
         out[i] += d.body_mass[i] * a[i]
 

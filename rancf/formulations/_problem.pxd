@@ -32,6 +32,18 @@ cdef class StepProblem:
 
 # The C-level contract between a formulation and the explicit stepping loop (see _problem.pyx).
 
+# What an evaluation of an ODE problem, a check of its state and the explicit loop report,
+# defined here once (mirrored to Python by _problem.pyx as ODEStatus).
+cpdef enum ODEStatus:
+    ODE_OK = 0
+    ODE_NONFINITE = 1        # a state entry is not finite
+    ODE_UNBOUNDED = 2        # a node left the displacement bound
+    ODE_SINGULAR = 3         # the generalized mass is singular
+    ODE_STEP_FLOOR = 4       # the adaptive step fell below its floor
+    ODE_INPUT_RAISED = 5     # an input function (drive, effort, load) raised
+    ODE_INTERRUPTED = 6      # Ctrl-C
+    ODE_TURNED_OVER = 7      # a held slope turned over: outside the motion's domain
+
 cdef class ODEProblem:
     cdef readonly int n_y, n_branch
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil

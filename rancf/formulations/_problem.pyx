@@ -379,12 +379,14 @@ cdef class ODEProblem:
     C level (the compiled loop, without the GIL):
 
     ``rate(t, y, ydot)``
-        ``ydot = f(t, y)``; returns 0, 3 (a singular mass), 5 (an input function raised) or 7
-        (the state is outside the motion's domain: a held slope turned over; an adaptive loop
-        rejects the step).
+        ``ydot = f(t, y)``; returns an :class:`ODEStatus` (``_problem.pxd``): ``ODE_OK``,
+        ``ODE_SINGULAR`` (a singular mass), ``ODE_INPUT_RAISED`` (an input function raised) or
+        ``ODE_TURNED_OVER`` (the state is outside the motion's domain: a held slope turned
+        over; an adaptive loop rejects the step).
     ``check(y, bound)``
-        0 for an admissible state, 1 if one of its entries is not finite, 2 if a node is
-        farther than ``bound`` (m) from the origin along x or y.
+        ``ODE_OK`` for an admissible state, ``ODE_NONFINITE`` if one of its entries is not
+        finite, ``ODE_UNBOUNDED`` if a node is farther than ``bound`` (m) from the origin
+        along x or y.
     ``accept()``
         The loop accepted a step whose last evaluation was near its state: the branch of the
         joint angles (unwrapped from one accepted state to the next) follows that evaluation.
@@ -397,20 +399,20 @@ cdef class ODEProblem:
     Python level: :meth:`derivative` (raising on a failed evaluation, for SciPy's solvers),
     :meth:`check_state`, :meth:`branch`, :meth:`failure`, :meth:`stiffness` and
     :meth:`observe`. ``formulation`` names the formulation ("" here). This base has no
-    equations: its ``rate`` fails (status 3) and its ``observe`` raises.
+    equations: its ``rate`` fails (``ODE_SINGULAR``) and its ``observe`` raises.
     """
 
     formulation = ""
 
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil:
-        return 3
+        return ODE_SINGULAR
 
     cdef int check(self, const double* y, double bound) noexcept nogil:
         cdef int i
         for i in range(self.n_y):
             if not isfinite(y[i]):
-                return 1
-        return 0
+                return ODE_NONFINITE
+        return ODE_OK
 
     cdef void accept(self) noexcept nogil:
         pass
@@ -426,27 +428,28 @@ cdef class ODEProblem:
         Raises
         ------
         TurnedOver
-            The state is outside the motion's domain (status 7).
+            The state is outside the motion's domain (``ODE_TURNED_OVER``).
         ArithmeticError
-            A singular mass (status 3).
+            A singular mass (``ODE_SINGULAR``).
         RuntimeError
-            An input function raised (status 5).
+            An input function raised (``ODE_INPUT_RAISED``).
         """
         cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
         cdef double[::1] ydot = np.empty(max(self.n_y, 1))
         cdef int status
         with nogil:
             status = self.rate(t, &yy[0], &ydot[0])
-        if status == 7:
+        if status == ODE_TURNED_OVER:
             raise TurnedOver(self.failure(status, t))
-        if status == 3:
+        if status == ODE_SINGULAR:
             raise ArithmeticError(self.failure(status, t))
         if status:
             raise RuntimeError(self.failure(status, t))
         return np.asarray(ydot)[:self.n_y]
 
     def check_state(self, y, double bound):
-        """0 for an admissible state y (n_y,), 1 if not finite, 2 beyond ``bound`` (m)."""
+        """The :class:`ODEStatus` of a state y (n_y,): ``ODE_OK``, ``ODE_NONFINITE`` or
+        ``ODE_UNBOUNDED`` (beyond ``bound``, m)."""
         cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
         return self.check(&yy[0], bound)
 
@@ -458,9 +461,9 @@ cdef class ODEProblem:
 
     def failure(self, int status, double t):
         """What a status of :meth:`rate` at time t (s) means, in words."""
-        return {3: f"the generalized mass became singular at t = {t:.6g} s",
-                5: f"an input function raised at t = {t:.6g} s",
-                7: f"the state left the motion's domain at t = {t:.6g} s"}.get(
+        return {ODE_SINGULAR: f"the generalized mass became singular at t = {t:.6g} s",
+                ODE_INPUT_RAISED: f"an input function raised at t = {t:.6g} s",
+                ODE_TURNED_OVER: f"the state left the motion's domain at t = {t:.6g} s"}.get(
                     status, f"status {status} at t = {t:.6g} s")
 
     def stiffness(self, y):

@@ -3,7 +3,8 @@
 from rancf.formulations._forces cimport ModelData
 from rancf.joints._codes cimport (FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR,
                                   BODY_PRISM)
-from rancf.formulations._problem cimport ODEProblem
+from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
+                                          ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
 
 cdef struct Tree:
     ModelData* m

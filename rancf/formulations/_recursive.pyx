@@ -873,22 +873,22 @@ cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) 
     """Inputs at t, kinematics, joint coordinates and the node forces into d.f.
 
     power[0] receives the power of loads and efforts, power[1] the dissipated power.
-    Returns 0, or 5 when a Python input raised.
+    Returns ODE_OK, or ODE_INPUT_RAISED when a Python input raised.
     """
     cdef double U
     cdef const double* beta = y + d.n_x
     if d.callbacks and _callback(d, 0, t):
-        return 5
+        return ODE_INPUT_RAISED
     kinematics(d, y, beta)
     if d.need_q:
         joint_coordinates(d.m, d.X, d.V, d.qref, d.q, d.qd)
         memcpy(d.qref, d.q, d.m.n_joints * sizeof(double))
         if d.effort_callbacks and _callback(d, 1, t):
-            return 5
+            return ODE_INPUT_RAISED
     memset(F, 0, d.n_x * sizeof(double))
     power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F)
     power[1] = element_forces(d.m, d.X, d.V, F, &U)
-    return 0
+    return ODE_OK
 
 
 cdef void track_joints(Tree* d) noexcept nogil:
@@ -901,23 +901,23 @@ cdef void track_joints(Tree* d) noexcept nogil:
 cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil:
     """ydot = [V, beta', P_ext, P_diss] for y = [x, beta, W_ext, W_diss] (module docstring).
 
-    Returns 0, 3 when the generalized mass is singular, 5 when a Python input raised, 7 when a
-    held slope turned over (``d.inverted``).
+    Returns an ODEStatus: ODE_OK, ODE_SINGULAR (the generalized mass), ODE_INPUT_RAISED (a
+    Python input) or ODE_TURNED_OVER (a held slope, ``d.inverted``).
     """
     cdef double power[2]
     cdef int status = evaluate(d, t, y, d.f, power)
     if status:
         return status
     if d.inverted:
-        return 7
+        return ODE_TURNED_OVER
     if not d.constant:
         if factorize(d):
-            return 3
+            return ODE_SINGULAR
     solve(d, NULL, True, ydot + d.n_x)
     memcpy(ydot, d.V, d.n_x * sizeof(double))
     ydot[d.n_x + d.n_beta] = power[0] + (drive_power(d) if d.has_drives else 0.0)
     ydot[d.n_x + d.n_beta + 1] = power[1]
-    return 0
+    return ODE_OK
 
 
 cdef class RecursiveKernel(ODEProblem):
@@ -979,11 +979,11 @@ cdef class RecursiveKernel(ODEProblem):
         cdef int i
         for i in range(self.n_y):
             if not isfinite(y[i]):
-                return 1
+                return ODE_NONFINITE
         for i in range(self.data.n_v):
             if fabs(y[NODE * i]) > bound or fabs(y[NODE * i + 1]) > bound:
-                return 2
-        return 0
+                return ODE_UNBOUNDED
+        return ODE_OK
 
     cdef void accept(self) noexcept nogil:
         track_joints(&self.data)
@@ -993,9 +993,9 @@ cdef class RecursiveKernel(ODEProblem):
 
     def failure(self, int status, double t):
         """What a status of :func:`rhs` at time t (s) means, in words."""
-        if status == 5:
+        if status == ODE_INPUT_RAISED:
             return f"an input function raised at t = {t:.6g} s: {self.inputs.failure()}"
-        if status == 7:
+        if status == ODE_TURNED_OVER:
             return self.inverted_message(t)
         return ODEProblem.failure(self, status, t)
 
@@ -1068,19 +1068,19 @@ cdef class RecursiveKernel(ODEProblem):
     def kinematics(self, double t, cnp.ndarray y, bint joints=True):
         """Inputs at t and the root-to-leaves pass at y; the rebuilt coordinates and velocities
         are in ``arrays['X']``, ``arrays['V']`` and, if ``joints``, the joint coordinates in
-        ``arrays['q']``, ``arrays['qd']``. Returns 0 or 5 (a Python input raised)."""
+        ``arrays['q']``, ``arrays['qd']``. Returns ODE_OK or ODE_INPUT_RAISED."""
         cdef double* yp
         y = checked("y", y, self.n_y, finite=False)
         yp = <double*>cnp.PyArray_DATA(y)
         if self.data.callbacks and _callback(&self.data, 0, t):
-            return 5
+            return ODE_INPUT_RAISED
         with nogil:
             kinematics(&self.data, yp, yp + self.n_x)
             if joints:
                 joint_coordinates(self.data.m, self.data.X, self.data.V, self.data.qref,
                                   self.data.q, self.data.qd)
                 memcpy(self.data.qref, self.data.q, self.data.m.n_joints * sizeof(double))
-        return 0
+        return ODE_OK
 
     def inverted_message(self, double t):
         """What it means that a held slope turned over at the last kinematics, at time t (s)

@@ -20,7 +20,8 @@ import numpy as np
 
 from libc.math cimport fabs, sqrt, pow, fmax, fmin
 
-from rancf.formulations._problem cimport ODEProblem
+from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_STEP_FLOOR, ODE_INTERRUPTED,
+                                          ODE_TURNED_OVER)
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
@@ -76,7 +77,7 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
     cdef double[::1] y = np.array(y0)
     cdef double[::1] ys = np.empty(n_y)
     cdef double[::1] yn = np.empty(n_y)
-    cdef int n_saved = 1, status = 0, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
+    cdef int n_saved = 1, status = ODE_OK, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
     cdef bint have_k0 = False, hit
     cdef double t = 0.0, hh, err, sc, e, target, factor
     cdef Watch watch
@@ -104,16 +105,16 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                 status = problem.rate(t + c[i] * hh, &ys[0], &k[i, 0])
                 if status:
                     break
-            if status == 7 and adaptive:
+            if status == ODE_TURNED_OVER and adaptive:
                 # a stage's held slope turned over: the motion is not defined there, reject the
                 # step as one whose error is too large (a slope that really turns over ends at
-                # the step floor, with status 7)
+                # the step floor, with that status)
                 n_rej += 1
                 h = 0.2 * hh
                 have_k0 = True
                 if h < 1e-14 * fmax(1.0, t):
                     break
-                status = 0
+                status = ODE_OK
                 continue
             if status:
                 break
@@ -136,7 +137,7 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                     h = hh * fmin(1.0, factor)
                     have_k0 = True
                     if h < 1e-14 * fmax(1.0, t):
-                        status = 4
+                        status = ODE_STEP_FLOOR
                         break
                     continue
                 h = fmax(h, hh * factor) if hit else hh * factor
@@ -155,7 +156,7 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
             if status:
                 break
             if interrupted(&watch, t):
-                status = 6
+                status = ODE_INTERRUPTED
                 break
             if hit:
                 for m in range(n_y):

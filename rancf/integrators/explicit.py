@@ -17,7 +17,7 @@ import time
 import numpy as np
 import scipy.integrate
 
-from ..formulations._problem import TurnedOver
+from ..formulations._problem import ODEStatus, TurnedOver
 from ..progress import RunProgress
 from . import _explicit
 from .solution import Solution, split
@@ -95,9 +95,10 @@ SCHEMES = {"rk4": RK4, "dopri5": DormandPrince54}
 
 #: SciPy's solvers, as ``method="scipy:<name>"``.
 SCIPY_METHODS = ("RK45", "DOP853", "Radau", "BDF", "LSODA")
-#: The compiled loop's own statuses (the right-hand side's, 3, 5 and 7, the problem words).
-_STATUS = {0: ("ok", ""), 1: ("diverged", "the state became non-finite"),
-           2: ("diverged", "a node left the displacement bound")}
+#: The statuses of a state's check (the right-hand side's the problem words, ODEProblem.failure).
+_STATUS = {ODEStatus.ODE_OK: ("ok", ""),
+           ODEStatus.ODE_NONFINITE: ("diverged", "the state became non-finite"),
+           ODEStatus.ODE_UNBOUNDED: ("diverged", "a node left the displacement bound")}
 
 
 def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False):
@@ -150,16 +151,17 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
         scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
     wall = time.perf_counter() - start
     report.close(t, n_acc)
-    if code == 4:
+    if code == ODEStatus.ODE_STEP_FLOOR:
         status = "failed"
         rates = problem.stiffness(Y[n_saved - 1])
         rates = f" ({rates} at the last output)" if rates else ""
         message = (f"the step size fell below its floor (1e-14 s) at t = {t:.6g} s: the equations "
                    f"are too stiff for an explicit method{rates}; use an implicit method (e.g. "
                    "'generalized-alpha', which damps what it cannot resolve)")
-    elif code in (3, 5, 7):
+    elif code in (ODEStatus.ODE_SINGULAR, ODEStatus.ODE_INPUT_RAISED,
+                  ODEStatus.ODE_TURNED_OVER):
         status, message = "failed", problem.failure(code, t)
-    elif code == 6:
+    elif code == ODEStatus.ODE_INTERRUPTED:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
     else:
         status, why = _STATUS[code]
@@ -205,10 +207,10 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
             steps += 1
             # a step that ends diverged keeps none of its outputs
             code = problem.check_state(solver.y, bound)
-            if code == 1:
+            if code == ODEStatus.ODE_NONFINITE:
                 status, message = "diverged", f"the state became non-finite after t = {t_old:.6g} s"
                 break
-            if code == 2:
+            if code == ODEStatus.ODE_UNBOUNDED:
                 status = "diverged"
                 message = (f"a node left the displacement bound between t = {t_old:.6g} and "
                            f"{solver.t:.6g} s")
