@@ -199,11 +199,11 @@ def test_damped_tangent_is_jacobian_of_damped_force(model):
 
 def test_rigid_body_point_map_and_mass():
     """A point d of the body frame: r + A(d) u is the rotation of d by the body angle."""
-    from rancf.elements import rigid
+    from rancf.elements import planar, rigid
     phi, d = 0.7, np.array([0.3, -0.2])
     u = np.array([np.cos(phi), np.sin(phi)])
     R = np.array([[np.cos(phi), -np.sin(phi)], [np.sin(phi), np.cos(phi)]])
-    assert np.allclose(rigid.point_map(d) @ u, R @ d)
+    assert np.allclose(planar.point_map(d) @ u, R @ d)
     # kinetic energy 1/2 m |r'|^2 + 1/2 I phi'^2 = 1/2 X'^T M X' with u' = phi' J u
     m, Ig, rdot, phid = 2.0, 0.3, np.array([0.5, -1.0]), 1.7
     Xdot = np.concatenate([rdot, phid * np.array([-u[1], u[0]])])

@@ -35,3 +35,14 @@ cdef double beam_force(int model, const double* e, const double* edot, double l,
                        double EI, double c, double* f, double* dissipation) noexcept nogil
 cdef void beam_tangent(int model, const double* e, const double* edot, double l, double EA,
                        double EI, double c, double* K, double* C) noexcept nogil
+
+
+cdef inline void gather(const double* x, const int* vertices, double* e) noexcept nogil:
+    """e (ELEMENT) = the element's coordinates from a model's coordinates x: the NODE
+    coordinates of each of its NODES vertices, node after node (the compiled
+    PlanarANCFBeam.gather)."""
+    cdef long k, i, a
+    for k in range(NODES):
+        a = NODE * vertices[k]
+        for i in range(NODE):
+            e[NODE * k + i] = x[a + i]

@@ -479,7 +479,7 @@ def beam_energies(int model, const int[:, ::1] element_nodes, const double[::1] 
     Kinetic ``1/2 sum V_E^T M_E V_E``, elastic ``sum U(e)``, from node coordinates and node
     velocities (n_out, n_nodes, 4) of any formulation.
     """
-    cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j, a, b
+    cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j
     cdef double[:, ::1] out = np.zeros((n_out, 2))
     cdef double e[8]
     cdef double v[8]
@@ -497,13 +497,8 @@ def beam_energies(int model, const int[:, ::1] element_nodes, const double[::1] 
     with nogil:
         for t in range(n_out):
             for s in range(n_el):
-                a = element_nodes[s, 0]
-                b = element_nodes[s, 1]
-                for i in range(4):
-                    e[i] = nodes[t, a, i]
-                    e[4 + i] = nodes[t, b, i]
-                    v[i] = velocities[t, a, i]
-                    v[4 + i] = velocities[t, b, i]
+                gather(&nodes[t, 0, 0], &element_nodes[s, 0], e)
+                gather(&velocities[t, 0, 0], &element_nodes[s, 0], v)
                 out[t, 1] += beam_force(model, e, v, length[s], EA[s], EI[s], 0.0, f, &P)
                 for i in range(8):
                     for j in range(8):

@@ -3,35 +3,12 @@
 Coordinates ``X = [x, y, u_x, u_y]``: the centre of mass r (m) and the unit body axis u
 (dimensionless, ``u . u = 1``), so that the body's angle is ``atan2(u_y, u_x)``. A point d
 given in the body frame (m, from the centre of mass) sits at ``r + A(d) u`` with
-``A(d) = [[d_x, -d_y], [d_y, d_x]]``, linear in X. With ``|u| = 1`` the kinetic energy
+``A(d) = [[d_x, -d_y], [d_y, d_x]]``, linear in X (:func:`rancf.elements.planar.body_point`,
+:func:`rancf.elements.planar.point_map`). With ``|u| = 1`` the kinetic energy
 ``1/2 m |r'|^2 + 1/2 I_G |u'|^2`` is ``1/2 m |r'|^2 + 1/2 I_G phi'^2``: the mass matrix is the
 constant ``diag(m, m, I_G, I_G)``.
 """
 import numpy as np
-
-
-def point_map(d):
-    """The map from a body's axis to a point of it: the point d is at ``r + A(d) u``.
-
-    Parameters
-    ----------
-    d : sequence of 2 floats
-        The point in the body frame, from the centre of mass (m).
-
-    Returns
-    -------
-    ndarray (2, 2)
-        ``A(d) = [[d_x, -d_y], [d_y, d_x]]`` (m).
-
-    Examples
-    --------
-    A body turned by 90 degrees (u = (0, 1)) carries its point (1, 0) to (0, 1) from r:
-
-    >>> from rancf.elements import rigid
-    >>> rigid.point_map([1.0, 0.0]) @ np.array([0.0, 1.0])
-    array([0., 1.])
-    """
-    return np.array([[d[0], -d[1]], [d[1], d[0]]])
 
 
 def mass_matrix(mass, inertia):

@@ -29,6 +29,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, ANGLE, DIRECTIO
                                          element_matrices, joint_coordinates, mass_times, powers)
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._beam cimport ELEMENT_BLOCK
+from rancf.elements._planar cimport rotate
 from rancf.formulations._forces import checked
 from rancf.formulations._problem import factor_cost
 
@@ -336,7 +337,8 @@ cdef class DAEKernel(StepProblem):
         cdef double p[2]
         cdef double rc[2]
         cdef double c[2]
-        cdef double held, cq, sq
+        cdef double rp[2]
+        cdef double held
         cdef bint driven_angle
         cdef const ModelData* d = self.md
         driven_angle = d.j_driven[j] and d.j_coordinate[j] == ANGLE
@@ -347,8 +349,8 @@ cdef class DAEKernel(StepProblem):
                    ra, p, NULL, NULL)
         attachment(d, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, 0.0, x, NULL, rc, c,
                    NULL, NULL)
-        cq, sq = cos(held), sin(held)
-        return (cq * p[0] - sq * p[1]) * c[0] + (sq * p[0] + cq * p[1]) * c[1] > 0.0
+        rotate(held, p, rp)
+        return rp[0] * c[0] + rp[1] * c[1] > 0.0
 
     cdef str _degenerate(self, const double* x, int j):
         """What is wrong with joint j at the state x, and what to change, in words."""

@@ -22,13 +22,15 @@ their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kern
     the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments and joint efforts Q.
 """
 cimport numpy as cnp
-from libc.math cimport atan2, sqrt, cos, sin, floor, M_PI
+from libc.math cimport sqrt, cos, sin
 from libc.string cimport memset
 
 import numpy as np
 
-from rancf.elements._beam cimport (beam_force, beam_tangent, DIM, NODE, ELEMENT, NODE_BLOCK,
-                                   ELEMENT_BLOCK, SHAPES)
+from rancf.elements._beam cimport (beam_force, beam_tangent, gather, DIM, NODE, ELEMENT,
+                                   NODE_BLOCK, ELEMENT_BLOCK, SHAPES)
+from rancf.elements._planar cimport (body_point, direction, joint_angle, point_map_transposed,
+                                     rotate, wrap)
 from rancf.workspace import pack
 
 # the coordinates of a joint's child and parent vertex (load_tangents), typed as NODE is
@@ -41,12 +43,6 @@ cdef extern from *:
 cnp.import_array()
 
 
-cdef inline void _body_point(const double* X, const double* d, double* r) noexcept nogil:
-    """r = r_G + A(d) u for X = [r_G, u]."""
-    r[0] = X[0] + d[0] * X[2] - d[1] * X[3]
-    r[1] = X[1] + d[1] * X[2] + d[0] * X[3]
-
-
 cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
                      const double* x, const double* v, double* r, double* p, double* vr,
                      double* vp) noexcept nogil:
@@ -55,8 +51,7 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
     if kind == P_GROUND:
         r[0] = offset[0]
         r[1] = offset[1]
-        p[0] = cos(angle)
-        p[1] = sin(angle)
+        direction(angle, p)
         if v != NULL:
             vr[0] = vr[1] = vp[0] = vp[1] = 0.0
         return
@@ -67,7 +62,7 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         r[0] = X[0]
         r[1] = X[1]
     else:
-        _body_point(X, offset, r)
+        body_point(X, offset, r)
     if v == NULL:
         return
     X = v + NODE * vertex
@@ -77,19 +72,7 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         vr[0] = X[0]
         vr[1] = X[1]
     else:
-        _body_point(X, offset, vr)
-
-
-cdef inline double _wrap(double a) noexcept nogil:
-    """a in [-pi, pi)."""
-    return a - 2.0 * M_PI * floor((a + M_PI) / (2.0 * M_PI))
-
-
-cdef inline void _rotate(const ModelData* d, int j, const double* w, double* out) noexcept nogil:
-    """out = R(axis_j) w."""
-    cdef double ca = cos(d.j_axis[j]), sa = sin(d.j_axis[j])
-    out[0] = ca * w[0] - sa * w[1]
-    out[1] = sa * w[0] + ca * w[1]
+        body_point(X, offset, vr)
 
 
 cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept nogil:
@@ -98,7 +81,7 @@ cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept 
     cdef double w[2]
     w[0] = p[0] / rho
     w[1] = p[1] / rho
-    _rotate(d, j, w, a)
+    rotate(d.j_axis[j], w, a)
 
 
 cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
@@ -131,14 +114,13 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
             raw = sqrt(rho2)
             w[0] = (vp[0] - p[0] * pv) / raw
             w[1] = (vp[1] - p[1] * pv) / raw
-            _rotate(d, j, w, da)
+            rotate(d.j_axis[j], w, da)
             qd[j] = ((vc[0] - va[0]) * a[0] + (vc[1] - va[1]) * a[1]
                      + (rc[0] - ra[0]) * da[0] + (rc[1] - ra[1]) * da[1])
         else:
             # a driven joint's branch is its drive's (which may turn by more than pi in a step)
             ref = d.drive[3 * j] if d.j_driven[j] else qref[j]
-            raw = atan2(p[0] * c[1] - p[1] * c[0], p[0] * c[0] + p[1] * c[1])
-            q[j] = ref + _wrap(raw - ref)
+            q[j] = ref + wrap(joint_angle(p, c) - ref)
             qd[j] = ((c[0] * vcc[1] - c[1] * vcc[0]) / (c[0] * c[0] + c[1] * c[1])
                      - (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1]))
 
@@ -146,13 +128,18 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
 cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const double* offset,
                          double fx, double fy) noexcept nogil:
     """Generalized force of the point force (fx, fy) at a point: [f; A(d)^T f] on a body."""
+    cdef double f[2]
+    cdef double g[2]
     if kind == P_GROUND:
         return
     F[NODE * vertex] += fx
     F[NODE * vertex + 1] += fy
     if kind == P_BODY:
-        F[NODE * vertex + 2] += offset[0] * fx + offset[1] * fy
-        F[NODE * vertex + 3] += -offset[1] * fx + offset[0] * fy
+        f[0] = fx
+        f[1] = fy
+        point_map_transposed(offset, f, g)
+        F[NODE * vertex + 2] += g[0]
+        F[NODE * vertex + 3] += g[1]
 
 
 cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
@@ -223,13 +210,9 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     for s in range(d.n_el):
         a = NODE * d.el_vertices[2 * s]
         b = NODE * d.el_vertices[2 * s + 1]
-        for i in range(NODE):
-            e[i] = x[a + i]
-            e[NODE + i] = x[b + i]
+        gather(x, d.el_vertices + 2 * s, e)
         if d.el_damping[s] != 0.0:
-            for i in range(NODE):
-                ed[i] = v[a + i]
-                ed[NODE + i] = v[b + i]
+            gather(v, d.el_vertices + 2 * s, ed)
         diss = 0.0
         energy += beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
                              d.el_damping[s], f, &diss)
@@ -249,15 +232,10 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
     cdef double ed[ELEMENT]
     cdef double K[ELEMENT_BLOCK]
     cdef double C[ELEMENT_BLOCK]
-    cdef int s, i, a, b
+    cdef int s, i
     for s in range(d.n_el):
-        a = NODE * d.el_vertices[2 * s]
-        b = NODE * d.el_vertices[2 * s + 1]
-        for i in range(NODE):
-            e[i] = x[a + i]
-            e[NODE + i] = x[b + i]
-            ed[i] = v[a + i]
-            ed[NODE + i] = v[b + i]
+        gather(x, d.el_vertices + 2 * s, e)
+        gather(v, d.el_vertices + 2 * s, ed)
         if c_k != 0.0 or c_c != 0.0:
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
@@ -291,8 +269,9 @@ cdef inline void _point_rows(int kind, const double* offset, const double* a, do
     f[1] = sign * a[1]
     f[2] = f[3] = 0.0
     if kind == P_BODY:
-        f[2] = sign * (offset[0] * a[0] + offset[1] * a[1])
-        f[3] = sign * (-offset[1] * a[0] + offset[0] * a[1])
+        point_map_transposed(offset, a, f + 2)
+        f[2] = sign * f[2]
+        f[3] = sign * f[3]
 
 
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
@@ -462,7 +441,7 @@ cdef void powers(const ModelData* d, const double* x, const double* v, const dou
     cdef double ed[ELEMENT]
     cdef double f[ELEMENT]
     cdef double diss
-    cdef int s, i, a, b
+    cdef int s
     e.gravity = NULL
     memset(scratch, 0, NODE * d.n_v * sizeof(double))
     p[0] = applied_forces(&e, x, v, NULL, qd, scratch)
@@ -470,13 +449,8 @@ cdef void powers(const ModelData* d, const double* x, const double* v, const dou
     for s in range(d.n_el):
         if d.el_damping[s] == 0.0:
             continue
-        a = NODE * d.el_vertices[2 * s]
-        b = NODE * d.el_vertices[2 * s + 1]
-        for i in range(NODE):
-            el[i] = x[a + i]
-            el[NODE + i] = x[b + i]
-            ed[i] = v[a + i]
-            ed[NODE + i] = v[b + i]
+        gather(x, d.el_vertices + 2 * s, el)
+        gather(v, d.el_vertices + 2 * s, ed)
         diss = 0.0
         beam_force(d.model, el, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
                    &diss)
@@ -575,9 +549,6 @@ def model_arrays(assembly):
                         np.zeros((1, width), dtype=dtype)]).reshape(-1) if np.size(arr) == 0
         else np.asarray(arr, dtype=dtype).reshape(-1), dtype=dtype)
     nj, nl = A.n_joints, len(A.loads)
-    body_mass = np.zeros((A.n_vertices, NODE))
-    for k, vtx in enumerate(A.body_vertex):
-        body_mass[vtx] = [A.body_mass[k], A.body_mass[k], A.body_inertia[k], A.body_inertia[k]]
     constant_effort = np.array([j.effort if (j.effort is not None and not callable(j.effort))
                                 else 0.0 for j in A.joints], dtype=float)
     forces = np.array([[0.0, 0.0] if callable(l.force) else l.force for l in A.loads]).reshape(-1, 2)
@@ -591,7 +562,7 @@ def model_arrays(assembly):
         "el_mass": pad(A.element_mass, np.float64, ELEMENT_BLOCK),
         "el_mass_kron": pad(np.reshape(A.element_mass, (-1, SHAPES, DIM, SHAPES, DIM))[:, :, 0, :, 0],
                             np.float64, SHAPES * SHAPES),
-        "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(body_mass, np.float64, NODE),
+        "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(A.body_mass_diagonal, np.float64),
         "j_coordinate": pad(A.joint_coordinate, np.intc),
         "j_direction": pad(A.joint_direction, np.intc), "j_driven": pad(A.joint_driven, np.intc),
         "j_has_effort": pad([j.effort is not None for j in A.joints], np.intc),

@@ -29,7 +29,7 @@ No matrix of size n is formed; the cost is O(n) for any tree. The reaction of a 
 driven joint (the torque or force that holds its coordinate) is ``bh^T (H A - f)`` at the child.
 """
 cimport numpy as cnp
-from libc.math cimport sqrt, cos, sin, atan2, isfinite, fabs
+from libc.math cimport sqrt, atan2, isfinite, fabs
 from libc.string cimport memset, memcpy
 
 import numpy as np
@@ -39,6 +39,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
+from rancf.elements._planar cimport direction, point_map, point_map_rows, rotate
 from rancf.formulations._forces import checked, model_arrays
 from rancf.workspace import pack
 
@@ -131,19 +132,6 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
     return 0
 
 
-cdef inline void _Ad(const double* d, const double* x, double* y) noexcept nogil:
-    """y = A(d) x = (d0 x0 - d1 x1, d1 x0 + d0 x1)."""
-    y[0] = d[0] * x[0] - d[1] * x[1]
-    y[1] = d[1] * x[0] + d[0] * x[1]
-
-
-cdef inline void _rot(double a, const double* x, double* y) noexcept nogil:
-    """y = R(a) x."""
-    cdef double ca = cos(a), sa = sin(a)
-    y[0] = ca * x[0] - sa * x[1]
-    y[1] = sa * x[0] + ca * x[1]
-
-
 # --- kinematics ------------------------------------------------------------------------------
 cdef void _polar_slope(double angle, const double* ph, const double* slope, double* s_coord,
                       bint given, double sd, double om_c, double accel, const double* nrow,
@@ -159,7 +147,7 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
     cdef double Jch[2]
     cdef double s
     cdef int i, k
-    _rot(angle, ph, ch)
+    rotate(angle, ph, ch)
     Jch[0] = -ch[1]
     Jch[1] = ch[0]
     if given:
@@ -196,11 +184,11 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
     cdef double kk[2]
     cdef double Ak[2]
     cdef int i, k
-    _rot(angle, ph, u)
+    rotate(angle, ph, u)
     Ju[0] = -u[1]
     Ju[1] = u[0]
-    _Ad(dc, u, Au)
-    _Ad(dc, Ju, AJu)
+    point_map(dc, u, Au)
+    point_map(dc, Ju, AJu)
     X[0] = point[0] - Au[0]
     X[1] = point[1] - Au[1]
     X[2] = u[0]
@@ -217,7 +205,7 @@ cdef void _held_body(double angle, const double* ph, const double* dc, const dou
         bh[3] = Ju[1]
     for i in range(2):
         kk[i] = accel * Ju[i] - om_c * om_c * u[i]
-    _Ad(dc, kk, Ak)
+    point_map(dc, kk, Ak)
     c[0] -= Ak[0]
     c[1] -= Ak[1]
     c[2] = kk[0]
@@ -283,20 +271,18 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     if pv < 0:
         ra[0] = m.p_offset[2 * j]
         ra[1] = m.p_offset[2 * j + 1]
-        p[0] = cos(m.p_angle[j])
-        p[1] = sin(m.p_angle[j])
+        direction(m.p_angle[j], p)
     else:
         Xp = d.X + NODE * pv
         Vp = d.V + NODE * pv
         P[0] = P[5] = 1.0
         if m.p_kind[j] == P_BODY:
-            _Ad(m.p_offset + 2 * j, Xp + 2, ra)
+            # the joint point r_G + A(d) u through its Jacobian P = [I, A(d)] (the sum's order
+            # is the kinematics', _planar.body_point)
+            point_map_rows(m.p_offset + 2 * j, P + DIM, NODE)
+            point_map(m.p_offset + 2 * j, Xp + 2, ra)
             ra[0] += Xp[0]
             ra[1] += Xp[1]
-            P[2] = m.p_offset[2 * j]
-            P[3] = -m.p_offset[2 * j + 1]
-            P[6] = m.p_offset[2 * j + 1]
-            P[7] = m.p_offset[2 * j]
         else:
             ra[0] = Xp[0]
             ra[1] = Xp[1]
@@ -335,14 +321,14 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
                      0, X, chi, eps, bh, c)
         _check_polar(d, v, th[0])
     elif code == BEAM_PRISM or code == BODY_PRISM:
-        _rot(m.j_axis[j], ph, ah)
+        rotate(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
         Jah[1] = ah[0]
         if code == BEAM_PRISM:
             tmp[0] = yc[0]
             tmp[1] = yc[1]
         else:
-            _Ad(dc, yc + 2, tmp)    # the child's joint point from the stored state
+            point_map(dc, yc + 2, tmp)    # the child's joint point from the stored state
             tmp[0] += yc[0]
             tmp[1] += yc[1]
         if driven:
@@ -384,17 +370,16 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         else:
             phi = atan2(yc[3], yc[2])
             th[0] = phi
-        u[0] = cos(phi)
-        u[1] = sin(phi)
+        direction(phi, u)
         Ju[0] = -u[1]
         Ju[1] = u[0]
         phid = beta[b]
-        _Ad(dc, u, tmp)
+        point_map(dc, u, tmp)
         X[0] = ra[0] - tmp[0]
         X[1] = ra[1] - tmp[1]
         X[2] = u[0]
         X[3] = u[1]
-        _Ad(dc, Ju, AJu)
+        point_map(dc, Ju, AJu)
         eps[0] = -AJu[0]
         eps[2] = -AJu[1]
         eps[2 * RATES] = Ju[0]

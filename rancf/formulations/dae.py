@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg
 
+from ..elements import planar
 from ..joints._codes import ANGLE, CONSTANT
 from ..model.items import GROUND, NODE
 from ._dae import DAEKernel
@@ -45,9 +46,9 @@ class _Form:
 def _point_forms(A, point):
     """Position and direction of a point as linear forms ([x, y], [d1, d2])."""
     if point.kind == GROUND:
-        a = point.angle
+        p = planar.direction(point.angle)
         return ([_Form(const=point.offset[0]), _Form(const=point.offset[1])],
-                [_Form(const=np.cos(a)), _Form(const=np.sin(a))])
+                [_Form(const=p[0]), _Form(const=p[1])])
     v = A.node_size * A.vertex_of(point)
     direction = [_Form([(v + 2, 1.0)]), _Form([(v + 3, 1.0)])]
     if point.kind == NODE:
@@ -156,16 +157,13 @@ class DAE(IndexThreeDAE):
         self.inputs = Inputs(A, self.kernel.arrays, np.zeros(nj), np.zeros(nj))
         self.table = ConstraintTable(A)
         self.n_constraints = self.table.n_rows
-        ev = A.element_vertices
-        dofs, es = A.element_kind.dofs(ev), A.element_kind.element_size
-        el_rows = np.repeat(dofs, es, axis=1).ravel()
-        el_cols = np.tile(dofs, (1, es)).ravel()
-        body = (A.node_size * A.body_vertex[:, None] + np.arange(A.node_size)).ravel()
-        body_diag = np.column_stack([A.body_mass, A.body_mass, A.body_inertia,
-                                     A.body_inertia]).ravel()
-        self.M = sp.csr_matrix((np.concatenate([A.element_mass.ravel(), body_diag]),
-                                (np.concatenate([el_rows, body]), np.concatenate([el_cols, body]))),
-                               shape=(n, n))
+        self.M = A.mass_matrix()
+        # Newton's matrix holds M's entries, the elements' (replaced by their Newton blocks)
+        # apart from the bodies' diagonals
+        rows, cols, values = A.mass_entries()
+        n_el_entries = A.element_mass.size
+        el_rows, el_cols = rows[:n_el_entries], cols[:n_el_entries]
+        body, body_diag = rows[n_el_entries:], values[n_el_entries:]
         # loads and efforts: coordinates they touch, for their difference Jacobians
         groups_x, groups_v = [], []
         for load in A.loads:

@@ -23,6 +23,7 @@ or why it has none.
 """
 import numpy as np
 
+from ..elements import planar
 from ._codes import (ANGLE, COINCIDENT, COS, DIRECTION_FREE, DIRECTION_HELD, LINEAR, ON_RAIL,
                      P_NODE, SIN, SLIDE)
 
@@ -160,7 +161,7 @@ class JointKind:
                                  "rigid-body parent (the slide along a stretching beam tangent "
                                  "is not defined as a drive)")
             return 0.0
-        mismatch = abs(_wrap(q - theta0))
+        mismatch = abs(planar.wrap(q - theta0))
         if mismatch > 1e-8:
             raise ValueError(f"joint {index} ({self.name}): drive q(0) = {q:.6g} rad does not "
                              f"match the initial relative angle {theta0:.6g} rad (modulo 2 pi) "
@@ -203,13 +204,13 @@ class JointKind:
         pos_p, dir_p, pos_c, dir_c = forms
         delta = [pos_c[0] - pos_p[0], pos_c[1] - pos_p[1]]
         if self.position == ON_RAIL:
-            ca, sa = np.cos(axis), np.sin(axis)
+            rail = planar.rotation(axis)
             row = table.row()
-            table.bilinear(row, delta, dir_p, np.array([[sa, ca], [-ca, sa]]))   # J^T R(axis)
+            table.bilinear(row, delta, dir_p, _transposed_J_times(rail))
             if joint.driven and self.coordinate == SLIDE:
                 row = table.row()
                 table.slide_row[index] = row
-                table.bilinear(row, delta, dir_p, np.array([[ca, -sa], [sa, ca]]))  # R(axis)
+                table.bilinear(row, delta, dir_p, rail)
                 table.constant(row, -1.0, LINEAR, index)
         else:
             for i in range(2):
@@ -225,9 +226,8 @@ class JointKind:
                                      (1, 1, -1.0, SIN)):
                 table.bilinear(row, [dir_p[a]], [dir_c[b]], np.array([[coef]]), mode, index)
         else:
-            q = theta0
-            table.bilinear(row, dir_p, dir_c, np.array([[-np.sin(q), np.cos(q)],
-                                                        [-np.cos(q), -np.sin(q)]]))
+            # B(theta0) = cos J^T - sin I = J^T R(theta0)^T
+            table.bilinear(row, dir_p, dir_c, _transposed_J_times(planar.rotation(theta0).T))
 
     # --- the recursive formulation ----------------------------------------------------------
     def recursion(self, child_kind, driven):
@@ -250,6 +250,7 @@ class JointKind:
         return None
 
 
-def _wrap(angle):
-    """Angle in (-pi, pi]."""
-    return angle - 2.0 * np.pi * np.ceil((angle - np.pi) / (2.0 * np.pi))
+def _transposed_J_times(M):
+    """``J^T M`` for a 2 x 2 matrix M, ``J = [[0, -1], [1, 0]]`` the quarter turn: M's second
+    row over minus its first (exact: no arithmetic but signs)."""
+    return np.array([M[1], -M[0]])

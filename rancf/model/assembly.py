@@ -22,8 +22,10 @@ Topology. Following joints from parent to child away from the ground gives a spa
 says why the recursive formulation cannot run the model (None when it can).
 """
 import numpy as np
+import scipy.sparse as sp
 
 from ..elements import beam as beam_element
+from ..elements import planar
 from ..elements import rigid as rigid_element
 from .items import GROUND, NODE
 
@@ -77,8 +79,11 @@ class Assembly:
     body_mass, body_inertia : ndarray (n_bodies,)
     gravity_force : ndarray (n_x,)
         Assembled generalized gravity force (constant in absolute coordinates).
-    mass_diagonal_blocks : ndarray (n_vertices, node_size, node_size)
-        Sum of the mass blocks on each vertex (the diagonal of the block mass matrix).
+    body_coordinates : ndarray of int (n_bodies node_size,)
+        The rigid bodies' coordinates in x, body after body.
+    body_mass_diagonal : ndarray (n_x,)
+        The rigid bodies' mass matrices, diagonal in natural coordinates (``diag(m, m, I_G,
+        I_G)``, :func:`rancf.elements.rigid.mass_matrix`), on their coordinates; 0 on beam nodes.
     x0 : ndarray (n_x,)
         The reference configuration.
     size : float
@@ -136,18 +141,15 @@ class Assembly:
 
         # assembled constants
         ns = self.node_size
-        fg = np.zeros((self.n_vertices, ns))
-        blocks = np.zeros((self.n_vertices, ns, ns))
-        for (a, c), Me, Fe in zip(self.element_vertices, self.element_mass, self.element_gravity):
-            fg[a] += Fe[:ns]
-            fg[c] += Fe[ns:]
-            blocks[a] += Me[:ns, :ns]
-            blocks[c] += Me[ns:, ns:]
+        self.body_coordinates = (ns * self.body_vertex[:, None] + np.arange(ns)).reshape(-1)
+        self.body_mass_diagonal = np.zeros(self.n_x)
+        fg = np.zeros(self.n_x)
+        kind.scatter(self.element_gravity, self.element_vertices, fg)
         for r, v in zip(bodies, self.body_vertex):
-            fg[v] += self.body_kind.gravity_force(r.mass, self.gravity)
-            blocks[v] += self.body_kind.mass(r.mass, r.inertia)
-        self.gravity_force = fg.ravel()
-        self.mass_diagonal_blocks = blocks
+            self.body_mass_diagonal[ns * v:ns * v + ns] = np.diagonal(
+                self.body_kind.mass(r.mass, r.inertia))
+            fg[ns * v:ns * v + ns] += self.body_kind.gravity_force(r.mass, self.gravity)
+        self.gravity_force = fg
         self.x0 = np.concatenate([b.reference_nodes().ravel() for b in beams]
                                  + [r.reference_coordinates() for r in bodies])
         pts = self.x0.reshape(-1, ns)[:, :2]
@@ -178,6 +180,62 @@ class Assembly:
         self.node_size = sizes.pop()
         self.n_x = offset
 
+    # --- the mass matrix ----------------------------------------------------------------------
+    def mass_entries(self):
+        """The global mass matrix M (n_x, n_x), entry by entry: the one assembly of it (theory:
+        The DAE formulation), which the formulations and the reductor take.
+
+        Every element's mass matrix on its coordinates (the element kind's ``dofs``), then each
+        rigid body's diagonal (:attr:`body_mass_diagonal`). M is their sum; an entry on a node
+        two elements share is summed from two terms, in either order the same number.
+
+        Returns
+        -------
+        rows, cols : ndarray of int (n_entries,)
+            Indices in x.
+        values : ndarray (n_entries,)
+            kg (kg m, kg m^2 where slopes and axes enter). The first ``n_elements
+            element_size^2`` are the elements' matrices, element after element, row-major
+            (``element_mass.ravel()``); the rest, ``body_mass_diagonal[body_coordinates]``.
+        """
+        es = self.element_kind.element_size
+        dofs = self.element_kind.dofs(self.element_vertices)
+        body = self.body_coordinates
+        rows = np.concatenate([np.repeat(dofs, es, axis=1).reshape(-1), body])
+        cols = np.concatenate([np.tile(dofs, (1, es)).reshape(-1), body])
+        values = np.concatenate([self.element_mass.reshape(-1), self.body_mass_diagonal[body]])
+        return rows, cols, values
+
+    def mass_matrix(self):
+        """The global mass matrix M (n_x, n_x), sparse (CSR): the sum of :meth:`mass_entries`.
+
+        Examples
+        --------
+        A rigid translation v moves the whole mass: ``v^T M v = m |v|^2``.
+
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> _ = m.add_joint("revolute", m.ground.point(0, 0), b.start)
+        >>> A = m.build()
+        >>> v = np.tile([1.0, 0.0, 0.0, 0.0], A.n_vertices)
+        >>> bool(np.isclose(v @ A.mass_matrix() @ v, 7800.0 * 1e-4 * 1.0))
+        True
+        """
+        rows, cols, values = self.mass_entries()
+        return sp.csr_matrix((values, (rows, cols)), shape=(self.n_x, self.n_x))
+
+    @property
+    def mass_diagonal_blocks(self):
+        """The mass matrix's block on each vertex, (n_vertices, node_size, node_size): the sum of
+        the mass blocks there (the diagonal of the block mass matrix), from
+        :meth:`mass_entries`."""
+        rows, cols, values = self.mass_entries()
+        ns = self.node_size
+        own = rows // ns == cols // ns
+        blocks = np.zeros((self.n_vertices, ns, ns))
+        np.add.at(blocks, (rows[own] // ns, rows[own] % ns, cols[own] % ns), values[own])
+        return blocks
+
     # --- points -----------------------------------------------------------------------------
 
     def vertex_of(self, point):
@@ -196,16 +254,13 @@ class Assembly:
         X = x[..., ns * self.vertex_of(point):ns * self.vertex_of(point) + ns]
         if point.kind == NODE:
             return X[..., :2].copy()
-        d = point.offset
-        return X[..., :2] + np.stack([d[0] * X[..., 2] - d[1] * X[..., 3],
-                                      d[1] * X[..., 2] + d[0] * X[..., 3]], axis=-1)
+        return planar.body_point(X, point.offset)
 
     def point_direction(self, point, x):
         """Direction vector (..., 2) at ``point``: a beam's slope, a body's axis, a ground
         point's (cos a, sin a)."""
         if point.kind == GROUND:
-            d = np.array([np.cos(point.angle), np.sin(point.angle)])
-            return np.broadcast_to(d, x.shape[:-1] + (2,)).copy()
+            return np.broadcast_to(planar.direction(point.angle), x.shape[:-1] + (2,)).copy()
         v = self.vertex_of(point)
         return x[..., self.node_size * v + 2:self.node_size * (v + 1)].copy()
 
@@ -229,7 +284,7 @@ class Assembly:
         for k, j in enumerate(joints):
             p = self.point_direction(j.parent, x0)
             c = self.point_direction(j.child, x0)
-            theta0[k] = np.arctan2(p[0] * c[1] - p[1] * c[0], p @ c)
+            theta0[k] = planar.joint_angle(p, c)
         self.joint_theta0 = theta0
         self.joint_q0 = np.array([j.type.q0(t0) for j, t0 in zip(joints, theta0)])
 

@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..elements import planar
 from ..joints import REGISTRY
 from ..joints._codes import ON_RAIL
 from .assembly import Assembly
@@ -91,6 +92,7 @@ class _Mechanism:
         p = POINTS_PER_ELEMENT
         # S(xi) of each beam's elements, (p, 2, 8): a beam's elements are all of one length
         self._shapes = [A.element_kind.shape_matrices(b.length / b.n_elements, p) for b in A.beams]
+        self._elements = [A.element_vertices[A.element_beam == b.index] for b in A.beams]
         self.beams = [ax.plot([], [], color=color, lw=2, marker=".", markersize=5,
                               markevery=p - 1, gid=f"beam {b.index}")[0] for b in A.beams]
         self._links = [_attached_points(A, r) for r in A.bodies]
@@ -121,8 +123,8 @@ class _Mechanism:
         """Move the artists to the coordinates x (n_x,)."""
         A = self.A
         vertices = x.reshape(-1, A.node_size)
-        for b, S, line in zip(A.beams, self._shapes, self.beams):
-            line.set_data(*centreline(S, vertices[A.beam_first_vertex[b.index]:][:b.n_nodes]).T)
+        for S, elements, line in zip(self._shapes, self._elements, self.beams):
+            line.set_data(*centreline(S, A.element_kind.gather(x, elements)).T)
         for r, links, frame, link_line in zip(A.bodies, self._links, self.frames, self.links):
             c, u = vertices[A.body_vertex[r.index], :2], vertices[A.body_vertex[r.index], 2:]
             a = FRAME * A.size
@@ -135,9 +137,7 @@ class _Mechanism:
             segments = []
             for j in self._rails:
                 p, d = A.point_position(j.parent, x), A.point_direction(j.parent, x)
-                alpha = j.axis or 0.0
-                d = np.array([np.cos(alpha) * d[0] - np.sin(alpha) * d[1],
-                              np.sin(alpha) * d[0] + np.cos(alpha) * d[1]]) / np.hypot(*d)
+                d = planar.rotation(j.axis or 0.0) @ d / np.hypot(*d)
                 segments.append([p - RAIL * A.size * d, p + RAIL * A.size * d])
             self.rails.set_data(*_polyline(segments).T)
 
@@ -147,14 +147,14 @@ class _Mechanism:
         return np.concatenate([np.nanmin(pts, axis=0), np.nanmax(pts, axis=0)])
 
 
-def centreline(S, nodes):
+def centreline(S, e):
     """Points of a beam's centreline, ``(n_elements (p - 1) + 1, 2)`` (m).
 
-    ``S`` (p, 2, 8) holds the shape-function matrices at p values of xi, ``nodes`` (n_nodes, 4)
-    the beam's node coordinates ``[x, y, x', y']``; element k has ``e = [nodes[k], nodes[k+1]]``
-    and its points ``S(xi) e``. The node shared by two elements appears once.
+    ``S`` (p, 2, element_size) holds the shape-function matrices at p values of xi, ``e``
+    (n_elements, element_size) the coordinates of the beam's elements in order (the element
+    kind's ``gather``); element k's points are ``S(xi) e[k]``. The node shared by two elements
+    appears once.
     """
-    e = np.concatenate([nodes[:-1], nodes[1:]], axis=1)
     r = np.einsum("pij,ej->epi", S, e)
     return np.concatenate([r[:, :-1].reshape(-1, 2), r[-1, -1:]])
 

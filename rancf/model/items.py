@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import checks
+from ..elements import planar
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 
 
@@ -242,7 +243,7 @@ class Beam:
                [0.5, 1. , 1. , 0. ],
                [1. , 1. , 1. , 0. ]])
         """
-        u = np.array([np.cos(self.angle), np.sin(self.angle)])
+        u = planar.direction(self.angle)
         s = np.linspace(0.0, self.length, self.n_nodes)
         return np.hstack([self.start_position + s[:, None] * u, np.tile(u, (self.n_nodes, 1))])
 
@@ -336,4 +337,4 @@ class RigidBody:
         >>> r.reference_coordinates().round(12)
         array([1., 2., 0., 1.])
         """
-        return np.concatenate([self.position, [np.cos(self.angle), np.sin(self.angle)]])
+        return np.concatenate([self.position, planar.direction(self.angle)])

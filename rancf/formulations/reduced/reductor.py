@@ -107,20 +107,22 @@ def _per_beam(name, value, n_beams):
 
 
 def beam_matrices(A, k):
-    """Mass and constant bending stiffness ``K_t`` (4 n_nodes, 4 n_nodes) of beam k: the
-    element masses, and the Berzeri tangent of the element kernel with EA = 0 (its bending part
-    ``EI int S''^T S'' ds`` does not depend on the coordinates)."""
+    """Mass and constant bending stiffness ``K_t`` (4 n_nodes, 4 n_nodes) of beam k: its block
+    of the model's mass matrix (its nodes are its own), and the Berzeri tangent of the element
+    kernel with EA = 0 (its bending part ``EI int S''^T S'' ds`` does not depend on the
+    coordinates)."""
     beam = A.beams[k]
     ns, es = A.node_size, A.element_kind.element_size
     n = ns * beam.n_nodes
+    first = ns * int(A.beam_first_vertex[k])
+    M = A.mass_matrix()[first:first + n, first:first + n].toarray()
     elements = np.flatnonzero(A.element_beam == k)
     l, EI = A.element_length[elements[0]], A.element_EI[elements[0]]
     Kt, C = np.empty((es, es)), np.empty((es, es))
     _beam.tangent(MODELS["berzeri"], np.zeros(es), np.zeros(es), l, 0.0, EI, 0.0, Kt, C)
-    M, K = np.zeros((n, n)), np.zeros((n, n))
-    for i, s in enumerate(elements):
+    K = np.zeros((n, n))
+    for i in range(len(elements)):
         d = slice(ns * i, ns * i + es)
-        M[d, d] += A.element_mass[s]
         K[d, d] += Kt
     return M, K
 
