@@ -23,7 +23,7 @@ MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "ranc
            "rancf.results.result", "rancf.results.files", "rancf.simulate",
            "rancf.integrators.static", "rancf.integrators.solution",
            "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
-           "rancf.elements.beam", "rancf.elements.rigid", "rancf.integrators.implicit",
+           "rancf.elements.beam", "rancf.elements.rigid", "rancf.elements.planar", "rancf.integrators.implicit",
            "rancf.formulations.problem", "rancf.integrators._implicit"]
 
 

@@ -45,6 +45,12 @@ def direction(angle):
     Returns
     -------
     ndarray (2,)
+
+    Examples
+    --------
+    >>> from rancf.elements import planar
+    >>> planar.direction(np.pi).round(12)
+    array([-1.,  0.])
     """
     return np.array([np.cos(angle), np.sin(angle)])
 
@@ -91,6 +97,14 @@ def body_point(X, d):
     ndarray (..., 2)
         m. Computed as ``r_G + (A(d) u)``, as the recursion's kinematics do; the force kernels'
         ``body_point`` (``_planar.pxd``) sums left to right, which may differ in the last bit.
+
+    Examples
+    --------
+    A body at (1, 2) m whose axis points along y: its point 0.5 m along the axis.
+
+    >>> from rancf.elements import planar
+    >>> planar.body_point(np.array([1.0, 2.0, 0.0, 1.0]), (0.5, 0.0))
+    array([1. , 2.5])
     """
     return X[..., :2] + np.stack([d[0] * X[..., 2] - d[1] * X[..., 3],
                                   d[1] * X[..., 2] + d[0] * X[..., 3]], axis=-1)
@@ -108,6 +122,12 @@ def wrap(angle):
     -------
     float or ndarray
         rad, differing from ``angle`` by a whole number of turns.
+
+    Examples
+    --------
+    >>> from rancf.elements import planar
+    >>> float(planar.wrap(3 * np.pi / 2))
+    -1.5707963267948966
     """
     return angle - 2.0 * np.pi * np.floor((angle + np.pi) / (2.0 * np.pi))
 

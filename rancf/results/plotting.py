@@ -1,21 +1,12 @@
-"""Pictures of a mechanism: a model's reference configuration, a result's deformed mechanism at
-chosen times, animations, and time plots of the energies, a joint and a point.
+"""Pictures of a result: its deformed mechanism at chosen times, animations, and time plots of
+the energies, a joint and a point.
 
-Reached through :meth:`rancf.Model.plot` and the plotting methods of :class:`rancf.Result`, which
-import this module on first use, so that ``import rancf`` does not import matplotlib.
+Reached through the plotting methods of :class:`rancf.Result`, which import this module on first
+use, so that ``import rancf`` does not import matplotlib.
 
-What is drawn. A beam is its centreline ``r(s) = S(xi) e`` through the element shape functions
-(:func:`rancf.elements.beam.shape_functions`) at ``POINTS_PER_ELEMENT`` points per element, evenly
-spaced in ``xi``, with its nodes marked. A rigid body is a marker at its centre of mass, its frame
-(the axis ``u`` and, half as long, its normal) and lines from the centre to the points of it that
-joints and loads attach to. Joints are markers at the child's point, one artist per kind, in the
-kind's ``style`` (:class:`rancf.joints.kind.JointKind`): open circle (revolute), open diamond
-(prismatic), filled square (fixed), red circle (driven, whatever the kind); a kind that holds
-the child's point on a rail is drawn with a dashed rail along its axis; ground points are grey triangles; forces are
-straight arrows from their point (the largest ``FORCE_ARROW`` times the model size), moments curved
-arrows around it (counter-clockwise for a positive moment). Every artist carries a ``gid`` naming
-what it shows (``"beam 0"``, ``"rigid body 0 frame"``, ``"rigid body 0 links"``, ``"joints
-revolute"``, ``"rails"``, ``"ground"``, ``"load 0"``, ``"trace 0"``), to find it again.
+What is drawn is the mechanism of :mod:`rancf.model.drawing` (beams, rigid bodies, joints,
+rails, ground; every artist with a ``gid`` naming what it shows), moved to each output's
+coordinates, and a point's path as a line with ``gid`` ``"trace k"``.
 """
 import os
 import tempfile
