@@ -1,0 +1,210 @@
+# Rotations in space for the compiled kernels (theory: Spatial beams): SO(3) as inline functions.
+#
+# Vectors are double[3]; matrices double[9], row-major (M[3 * i + j]). For a rotation vector p
+# with angle a = |p| and skew matrix P = p^ (P x = p x x):
+#   exp(P) = I + s1(a) P + c1(a) P^2,            s1 = sin a / a,  c1 = (1 - cos a) / a^2
+#   J_l(p) = I + c1(a) P + c2(a) P^2,            c2 = (a - sin a) / a^3
+#   J_l(p)^-1 = I - P / 2 + c3(a) P^2,           c3 = 1 / a^2 - (1 + cos a) / (2 a sin a)
+# J_l is the left Jacobian: the spatial angular velocity of exp(p^) is J_l(p) p'. Below
+# a = SMALL the coefficients are their Taylor series to a^6 (truncation below 1e-15 relative);
+# above it, the closed forms lose at most about 1e-14 to cancellation.
+
+from libc.math cimport atan2, cos, sin, sqrt
+
+cdef extern from *:
+    """
+    #define RANCF_ROTATION_SMALL 0.1
+    """
+    const double SMALL "RANCF_ROTATION_SMALL"
+
+
+cdef inline void skew(const double* p, double* P) noexcept nogil:
+    """P = p^, the cross-product matrix: P x = p x x."""
+    P[0] = 0.0
+    P[1] = -p[2]
+    P[2] = p[1]
+    P[3] = p[2]
+    P[4] = 0.0
+    P[5] = -p[0]
+    P[6] = -p[1]
+    P[7] = p[0]
+    P[8] = 0.0
+
+
+cdef inline void cross(const double* a, const double* b, double* c) noexcept nogil:
+    """c = a x b (c must not alias a or b)."""
+    c[0] = a[1] * b[2] - a[2] * b[1]
+    c[1] = a[2] * b[0] - a[0] * b[2]
+    c[2] = a[0] * b[1] - a[1] * b[0]
+
+
+cdef inline double dot(const double* a, const double* b) noexcept nogil:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+cdef inline void matvec(const double* M, const double* x, double* y) noexcept nogil:
+    """y = M x (y must not alias x)."""
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2]
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2]
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2]
+
+
+cdef inline void matTvec(const double* M, const double* x, double* y) noexcept nogil:
+    """y = M^T x (y must not alias x)."""
+    y[0] = M[0] * x[0] + M[3] * x[1] + M[6] * x[2]
+    y[1] = M[1] * x[0] + M[4] * x[1] + M[7] * x[2]
+    y[2] = M[2] * x[0] + M[5] * x[1] + M[8] * x[2]
+
+
+cdef inline void matmul(const double* A, const double* B, double* C) noexcept nogil:
+    """C = A B (C must not alias A or B)."""
+    cdef int i, j
+    for i in range(3):
+        for j in range(3):
+            C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j]
+
+
+cdef inline void matTmul(const double* A, const double* B, double* C) noexcept nogil:
+    """C = A^T B (C must not alias A or B)."""
+    cdef int i, j
+    for i in range(3):
+        for j in range(3):
+            C[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j]
+
+
+cdef inline void matmulT(const double* A, const double* B, double* C) noexcept nogil:
+    """C = A B^T (C must not alias A or B)."""
+    cdef int i, j
+    for i in range(3):
+        for j in range(3):
+            C[3 * i + j] = A[3 * i] * B[3 * j] + A[3 * i + 1] * B[3 * j + 1] \
+                + A[3 * i + 2] * B[3 * j + 2]
+
+
+cdef inline void coefficients(double a, double* s1, double* c1, double* c2) noexcept nogil:
+    """s1 = sin a / a, c1 = (1 - cos a) / a^2, c2 = (a - sin a) / a^3 (a >= 0, rad)."""
+    cdef double a2 = a * a
+    if a < SMALL:
+        s1[0] = 1.0 - a2 / 6.0 * (1.0 - a2 / 20.0 * (1.0 - a2 / 42.0))
+        c1[0] = 0.5 - a2 / 24.0 * (1.0 - a2 / 30.0 * (1.0 - a2 / 56.0))
+        c2[0] = 1.0 / 6.0 - a2 / 120.0 * (1.0 - a2 / 42.0 * (1.0 - a2 / 72.0))
+    else:
+        s1[0] = sin(a) / a
+        c1[0] = (1.0 - cos(a)) / a2
+        c2[0] = (a - sin(a)) / (a2 * a)
+
+
+cdef inline void coefficient_rates(double a, double* d1, double* d2) noexcept nogil:
+    """d1 = c1'(a) / a, d2 = c2'(a) / a: with a' = p . p' / a, ``c1(a)' = d1 (p . p')``."""
+    cdef double a2 = a * a
+    if a < SMALL:
+        d1[0] = -1.0 / 12.0 + a2 / 180.0 * (1.0 - a2 / 37.333333333333336)
+        d2[0] = -1.0 / 60.0 + a2 / 1260.0 * (1.0 - a2 / 48.0)
+    else:
+        d1[0] = (a * sin(a) - 2.0 * (1.0 - cos(a))) / (a2 * a2)
+        d2[0] = (1.0 - cos(a)) / (a2 * a2) - 3.0 * (a - sin(a)) / (a2 * a2 * a)
+
+
+cdef inline void add_series(double c0, double c1, double c2, const double* P,
+                            double* M) noexcept nogil:
+    """M = c0 I + c1 P + c2 P^2 for a skew P."""
+    cdef int i, j
+    cdef double P2
+    for i in range(3):
+        for j in range(3):
+            P2 = P[3 * i] * P[j] + P[3 * i + 1] * P[3 + j] + P[3 * i + 2] * P[6 + j]
+            M[3 * i + j] = c1 * P[3 * i + j] + c2 * P2
+        M[4 * i] += c0
+
+
+cdef inline void expm(const double* p, double* R) noexcept nogil:
+    """R = exp(p^) (Rodrigues' formula), p a rotation vector (rad)."""
+    cdef double P[9]
+    cdef double s1, c1, c2
+    coefficients(sqrt(dot(p, p)), &s1, &c1, &c2)
+    skew(p, P)
+    add_series(1.0, s1, c1, P, R)
+
+
+cdef inline void left_jacobian(const double* p, double* J) noexcept nogil:
+    """J = J_l(p) = I + c1 P + c2 P^2: ``w = J_l(p) p'`` for ``R = exp(p^)``, ``R' R^T = w^``."""
+    cdef double P[9]
+    cdef double s1, c1, c2
+    coefficients(sqrt(dot(p, p)), &s1, &c1, &c2)
+    skew(p, P)
+    add_series(1.0, c1, c2, P, J)
+
+
+cdef inline void left_jacobian_rate(const double* p, const double* pd,
+                                    double* Jd) noexcept nogil:
+    """Jd = d/dt J_l(p) for p' = pd:
+    ``c1' P + c1 P' + c2' P^2 + c2 (P' P + P P')`` with ``ck' = dk (p . p')``."""
+    cdef double P[9]
+    cdef double Pd[9]
+    cdef double s1, c1, c2, d1, d2, a = sqrt(dot(p, p)), pp = dot(p, pd)
+    cdef int i, j, k
+    coefficients(a, &s1, &c1, &c2)
+    coefficient_rates(a, &d1, &d2)
+    skew(p, P)
+    skew(pd, Pd)
+    for i in range(3):
+        for j in range(3):
+            Jd[3 * i + j] = d1 * pp * P[3 * i + j] + c1 * Pd[3 * i + j]
+            for k in range(3):
+                Jd[3 * i + j] += d2 * pp * P[3 * i + k] * P[3 * k + j] \
+                    + c2 * (Pd[3 * i + k] * P[3 * k + j] + P[3 * i + k] * Pd[3 * k + j])
+
+
+cdef inline void left_jacobian_inverse(const double* p, double* Ji) noexcept nogil:
+    """Ji = J_l(p)^-1 = I - P / 2 + c3 P^2 (|p| < 2 pi)."""
+    cdef double P[9]
+    cdef double a = sqrt(dot(p, p)), a2 = a * a, c3
+    if a < SMALL:
+        c3 = 1.0 / 12.0 + a2 / 720.0 * (1.0 + a2 / 42.0 * (1.0 + a2 / 40.0))
+    else:
+        c3 = 1.0 / a2 - (1.0 + cos(a)) / (2.0 * a * sin(a))
+    skew(p, P)
+    add_series(1.0, -0.5, c3, P, Ji)
+
+
+cdef inline void logm(const double* R, double* p) noexcept nogil:
+    """p = log(R): the rotation vector of R with |p| <= pi, through the unit quaternion of R
+    (Shepperd's choice of the largest component), so that it is accurate at every angle,
+    including near 0 and pi."""
+    cdef double tr = R[0] + R[4] + R[8], w, x, y, z, s, n, a, f
+    if tr >= R[0] and tr >= R[4] and tr >= R[8]:
+        s = 2.0 * sqrt(1.0 + tr)
+        w = 0.25 * s
+        x = (R[7] - R[5]) / s
+        y = (R[2] - R[6]) / s
+        z = (R[3] - R[1]) / s
+    elif R[0] >= R[4] and R[0] >= R[8]:
+        s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8])
+        w = (R[7] - R[5]) / s
+        x = 0.25 * s
+        y = (R[1] + R[3]) / s
+        z = (R[2] + R[6]) / s
+    elif R[4] >= R[8]:
+        s = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8])
+        w = (R[2] - R[6]) / s
+        x = (R[1] + R[3]) / s
+        y = 0.25 * s
+        z = (R[5] + R[7]) / s
+    else:
+        s = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4])
+        w = (R[3] - R[1]) / s
+        x = (R[2] + R[6]) / s
+        y = (R[5] + R[7]) / s
+        z = 0.25 * s
+    if w < 0.0:
+        w, x, y, z = -w, -x, -y, -z
+    n = sqrt(x * x + y * y + z * z)
+    a = 2.0 * atan2(n, w)
+    # p = (a / n) (x, y, z), a = 2 atan(n / w) = (2 n / w) (1 - n^2 / (3 w^2) + ...)
+    if n < 1e-8:
+        f = 2.0 / w * (1.0 - n * n / (3.0 * w * w))
+    else:
+        f = a / n
+    p[0] = f * x
+    p[1] = f * y
+    p[2] = f * z
