@@ -39,3 +39,16 @@ cpdef enum TermMode:
     COS = 1           # cos q(t) of the term's driven joint
     SIN = 2           # sin q(t)
     LINEAR = 3        # q(t)
+
+cpdef enum Motion:
+    # how a spatial link moves its child body relative to its parent body (theory: Spatial
+    # trees): r_c = r_p + A_p (anchor + t(q)) - A_c offset, A_c = A_p R(q) Q, with the axes a0, a1
+    # in the parent's frame (rancf/formulations/_spatial.pyx)
+    M_FIXED = 0        # t = 0, R = I (no coordinate)
+    M_REVOLUTE = 1     # R = exp(q a0^) (1)
+    M_PRISMATIC = 2    # t = q a0 (1)
+    M_CYLINDRICAL = 3  # t = q0 a0, R = exp(q1 a0^) (2)
+    M_UNIVERSAL = 4    # R = exp(q0 a0^) exp(q1 a1^) (2)
+    M_SPHERICAL = 5    # R = exp(q^), q a rotation vector (3)
+    M_FREE = 6         # t = q[0:3], R = exp(q[3:6]^) (6)
+    M_ELEMENT = 7      # as M_FREE, with the beam element's elastic and damping forces (6)

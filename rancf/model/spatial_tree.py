@@ -1,0 +1,118 @@
+"""The arrays of a spatial model that the spatial formulations read (theory: Spatial trees).
+
+A spatial model is a tree of **bodies**, each a rigid body in space with a position ``r`` (m) and
+a frame ``A`` (3 x 3 rotation, columns the body's axes in global coordinates): a rigid body's
+frame at its centre of mass, or a beam node with its lumped mass (the node frame's columns are
+the beam axis x and the section axes y, z). Every body hangs from its parent body (or from the
+ground, parent -1) by one **link** whose motion (``rancf.joints._codes.Motion``) moves it:
+
+    A_c = A_p R(q) Q,     r_c = r_p + A_p (anchor + t(q)) - A_c offset,
+
+with ``q`` the link's coordinates, ``Q`` the reference relative orientation (so q = 0 is the
+reference configuration), ``anchor`` the link's point in the parent's frame and ``offset`` the
+same point in the child's frame (the ground's frame is the identity at the origin). A joint of
+the model is a link; an element of a beam is an ``M_ELEMENT`` link from node k-1 to node k
+(``anchor = s_k``, ``Q = C_k``, ``offset = 0``: DESIGN section 7). Bodies are numbered so that
+a parent comes before its children.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class SpatialTree:
+    """The frozen arrays of a spatial tree; n bodies, e elements, ``q_offset[-1]`` coordinates.
+
+    Every array is read-only.
+
+    Attributes
+    ----------
+    parent : int64 (n,)
+        Parent body of each body; -1 the ground. ``parent[i] < i``.
+    mass : float (n,)
+        kg, > 0.
+    inertia : float (n, 3, 3)
+        Inertia tensor about the body's origin (its centre of mass) in the body frame (kg m^2).
+    r0 : float (n, 3)
+        Reference position of the body's origin (m).
+    A0 : float (n, 3, 3)
+        Reference frame (rotation matrix, columns the body axes in global coordinates).
+    motion : int64 (n,)
+        The link's motion, a ``rancf.joints._codes.Motion`` code.
+    q_offset : int64 (n + 1,)
+        Coordinates of body i's link are ``q[q_offset[i]:q_offset[i + 1]]``.
+    anchor : float (n, 3)
+        The link's point in the parent's frame (m; global for the ground).
+    offset : float (n, 3)
+        The same point in the child's frame (m).
+    relative : float (n, 3, 3)
+        ``Q = A0_parent^T A0_child``, the reference relative orientation.
+    axes : float (n, 2, 3)
+        Unit axes of the link in the parent's frame (``a0``, ``a1``; zeros where unused).
+    element : int64 (n,)
+        Index of the element whose link this is (``M_ELEMENT``), else -1.
+    length : float (e,)
+        Element length l (m): the norm of the translation of the SE(3) logarithm of the
+        reference relative pose (the chord for a straight element, the arc for a circular one).
+    stiffness : float (e, 6)
+        ``diag(EA, k_y G A, k_z G A, G J, E I_y, E I_z)`` (N, N, N, N m^2, N m^2, N m^2).
+    strain0 : float (e, 6)
+        Reference strains ``(gamma0, kappa0)`` (1, 1/m).
+    damping : float (e,)
+        Kelvin-Voigt time c (s): the section forces are ``C (eps - eps0 + c eps')``.
+    gravity : float (3,)
+        m/s^2.
+    joint_body : int64 (j,)
+        The body whose link is joint j of the model (in the order the joints were added).
+    load_body : int64 (l,)
+        The body each load of the model acts on (in the order the loads were added).
+    load_offset : float (l, 3)
+        The load's point in that body's frame (m).
+    load_follower : bool (l,)
+        True: the load's force and moment are given in the body's frame and turn with it;
+        False: in global coordinates.
+    size : float
+        Model size (m), the largest distance between reference positions (for bounds and
+        tolerances).
+    """
+
+    parent: np.ndarray
+    mass: np.ndarray
+    inertia: np.ndarray
+    r0: np.ndarray
+    A0: np.ndarray
+    motion: np.ndarray
+    q_offset: np.ndarray
+    anchor: np.ndarray
+    offset: np.ndarray
+    relative: np.ndarray
+    axes: np.ndarray
+    element: np.ndarray
+    length: np.ndarray
+    stiffness: np.ndarray
+    strain0: np.ndarray
+    damping: np.ndarray
+    gravity: np.ndarray
+    joint_body: np.ndarray
+    load_body: np.ndarray
+    load_offset: np.ndarray
+    load_follower: np.ndarray
+    size: float
+
+    def __post_init__(self):
+        for name, value in vars(self).items():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+
+    @property
+    def n_bodies(self):
+        """Number of bodies (beam nodes and rigid bodies)."""
+        return len(self.parent)
+
+    @property
+    def n_q(self):
+        """Number of link coordinates (joints and elements)."""
+        return int(self.q_offset[-1])
