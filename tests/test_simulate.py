@@ -391,25 +391,51 @@ def test_outputs_that_do_not_fit_in_memory_are_refused_up_front(pendulum):
     assert rancf.simulate(pendulum, 0.01, 1e-3, max_memory=1e7).status == "ok"
 
 
-def test_concurrent_runs_of_one_model_equal_a_serial_run():
-    """Runs of one model in threads (the kernels release the GIL) each get their own kernel:
-    every thread's trajectory equals the serial run's exactly. Sharing the cached kernel, they
-    wrote into each other's arrays (nodes 0.2-0.3 m off, false joint errors)."""
+@pytest.mark.parametrize("method, formulation", [
+    ("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
+    ("generalized-alpha", "recursive"), ("generalized-alpha", "dae")])
+def test_concurrent_runs_of_one_model_equal_a_serial_run(method, formulation):
+    """Runs of one model in threads (the kernels release the GIL) each get their own kernel
+    and workspace: every thread's trajectory equals the serial run's exactly, for every
+    formulation and family of methods. Sharing the cached kernel, explicit runs wrote into each
+    other's arrays (nodes 0.2-0.3 m off, false joint errors)."""
     import threading
 
     m = rancf.pendulum(n_bodies=3, elements_per_body=4)
-    serial = rancf.simulate(m, 0.3, 1e-4, output_every=100)
+    m.add_force(m.beams[-1].end, force=lambda t: (0.0, -10.0 * t))
+    dt = 1e-4 if method == "rk4" else 1e-3
+    run_options = dict(method=method, formulation=formulation, output_every=10)
+    serial = rancf.simulate(m, 0.1, dt, **run_options)
     results = [None] * 4
 
     def run(k):
-        results[k] = rancf.simulate(m, 0.3, 1e-4, output_every=100)
+        results[k] = rancf.simulate(m, 0.1, dt, **run_options)
 
     threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    assert serial.status == "ok", serial.message
     for res in results:
         assert res.status == "ok", res.message
         np.testing.assert_array_equal(res.nodes, serial.nodes)
+        np.testing.assert_array_equal(res.reactions, serial.reactions)
+
+
+def test_a_built_model_is_read_only():
+    """A built model's arrays cannot be written (DECISIONS 33): a run cannot change the model
+    another run reads."""
+    m = rancf.pendulum(n_bodies=2, elements_per_body=2)
+    body = m.add_rigid_body(1.0, 0.1, position=(12.0, 0.0))
+    m.add_joint("revolute", m.beams[-1].end, body.point(-2.0, 0.0))
+    m.add_force(body.centre, force=(1.0, 0.0))
+    A = m.build()
+    arrays = {name: value for name, value in vars(A).items()
+              if isinstance(value, np.ndarray) and value.size}
+    assert len(arrays) > 20
+    for name, value in arrays.items():
+        with pytest.raises(ValueError, match="read-only"):
+            value.flat[0] = value.flat[0]
+    assert rancf.simulate(m, 0.01, 1e-4).status == "ok"
 

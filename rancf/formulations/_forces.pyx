@@ -486,7 +486,9 @@ def checked(str name, object a, Py_ssize_t size, bint finite=True, bint output=F
     if finite and not np.isfinite(arr).all():
         raise ValueError(f"{name} must be finite, got {np.count_nonzero(~np.isfinite(arr))} "
                          "non-finite entries")
-    return arr
+    # a model's frozen arrays are read-only and the kernels' memoryviews take writable
+    # buffers: such an input is copied (the kernels never write into their inputs)
+    return arr if arr.flags.writeable else arr.copy()
 
 
 cdef inline void* _ptr(dict arrays, str name, object dtype) except NULL:

@@ -163,6 +163,9 @@ class Assembly:
         self._topology()
         self.has_callables = (any(j.driven or callable(j.effort) for j in self.joints)
                               or any(load.time_dependent for load in self.loads))
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
 
     def _node_layout(self, n_beam_vertices, n_bodies):
         """node_kinds, node_size and n_x: one block of x per node kind present."""
