@@ -4,12 +4,18 @@ each.
 A kind is a :class:`~rancf.joints.kind.JointKind` subclass (its docstring lists what a kind
 provides); :meth:`rancf.Model.add_joint` looks its ``kind`` string up in :data:`REGISTRY`. To add a
 kind, write its module and add ``register(MyKind)`` below (or, for a kind of your own outside
-rancf, call :func:`register` before building models with it).
+rancf, call :func:`register` before building models with it). One registry serves both
+dimensions: a kind says what it is in each (:mod:`rancf.joints.kind`), and a model takes the kinds
+of its dimension.
 """
+from .cylindrical import Cylindrical
 from .fixed import Fixed
-from .kind import JointKind
+from .free import Free
+from .kind import JointKind, SpatialMotion
 from .prismatic import Prismatic
 from .revolute import Revolute
+from .spherical import Spherical
+from .universal import Universal
 
 #: The registered kinds by name (instances of their classes).
 REGISTRY = {}
@@ -60,5 +66,9 @@ def unregister(name, registry=None):
 register(Revolute)
 register(Prismatic)
 register(Fixed)
+register(Cylindrical)
+register(Universal)
+register(Spherical)
+register(Free)
 
-__all__ = ["JointKind", "REGISTRY", "register", "unregister"]
+__all__ = ["JointKind", "REGISTRY", "SpatialMotion", "register", "unregister"]
