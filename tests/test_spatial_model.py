@@ -589,3 +589,40 @@ def test_docstring_examples(name):
         runner.run(test)
     failed, attempted = runner.summarize(verbose=False)
     assert failed == 0, f"{failed} of {attempted} examples of {name} failed (output above)"
+
+
+def test_a_spatial_kind_is_a_plug_in():
+    """A kind of one's own, spatial only, registered in one line: the model takes its axes and
+    the tree its motion and coordinates; a kind of no dimension, or a motion that is not a
+    joint's, is refused."""
+    from rancf.joints._codes import M_CYLINDRICAL
+    from rancf.joints.kind import SpatialMotion
+
+    class Screwless(JointKind):
+        name = "screwless"
+        planar = False
+        spatial = SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "rad"))
+
+    register(Screwless)
+    try:
+        m, b, r = spatial_model()
+        m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+        m.add_joint("screwless", b.end, r.centre, axis=(0.0, 1.0, 0.0))
+        tree = m.build()
+        assert tree.motion[tree.joint_body[1]] == M_CYLINDRICAL and tree.n_q == 2 * 6 + 2
+        with pytest.raises(ValueError, match="the joint kind 'screwless' belongs to a spatial"):
+            pm, pb, pr = planar_model()
+            pm.add_joint("screwless", pb.end, pr.centre)
+    finally:
+        unregister("screwless")
+
+    class Nowhere(JointKind):
+        name = "nowhere"
+        planar = False
+
+    with pytest.raises(ValueError, match="neither planar nor spatial"):
+        register(Nowhere)
+    with pytest.raises(ValueError, match="motion must be a joint's Motion code"):
+        SpatialMotion(M_ELEMENT, axes=0, units=("m",) * 6)
+    with pytest.raises(ValueError, match="units must be a tuple of 'rad' and 'm'"):
+        SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "deg"))

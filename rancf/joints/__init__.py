@@ -39,15 +39,20 @@ def register(kind, registry=None):
     Raises
     ------
     TypeError
-        ``kind`` is not a JointKind subclass.
+        ``kind`` is not a JointKind subclass, or its ``spatial`` not a SpatialMotion.
     ValueError
-        Its name is not a non-empty string, or is taken.
+        Its name is not a non-empty string, or is taken; a kind of neither dimension.
     """
     registry = REGISTRY if registry is None else registry
     if not (isinstance(kind, type) and issubclass(kind, JointKind)):
         raise TypeError(f"kind must be a JointKind subclass, got {kind!r}")
     if not isinstance(kind.name, str) or not kind.name:
         raise ValueError(f"kind.name must be a non-empty string, got {kind.name!r}")
+    if kind.spatial is not None and not isinstance(kind.spatial, SpatialMotion):
+        raise TypeError(f"kind.spatial must be a SpatialMotion or None, got {kind.spatial!r}")
+    if not kind.planar and kind.spatial is None:
+        raise ValueError(f"kind {kind.name!r} is neither planar nor spatial (planar = False, "
+                         "spatial = None)")
     if kind.name in registry:
         raise ValueError(f"kind.name {kind.name!r} is registered already (registered: "
                          f"{sorted(registry)})")

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..elements import planar
 from ._codes import (ANGLE, COINCIDENT, COS, DIRECTION_FREE, DIRECTION_HELD, LINEAR, ON_RAIL,
-                     P_NODE, SIN, SLIDE)
+                     P_NODE, SIN, SLIDE, Motion)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
@@ -70,6 +70,15 @@ class SpatialMotion:
     motion: int
     axes: int
     units: tuple
+
+    def __post_init__(self):
+        if self.motion not in set(Motion) - {Motion.M_ELEMENT}:
+            raise ValueError(f"motion must be a joint's Motion code (rancf.joints._codes), got "
+                             f"{self.motion!r}")
+        if self.axes not in (0, 1, 2):
+            raise ValueError(f"axes must be 0, 1 or 2, got {self.axes!r}")
+        if not (isinstance(self.units, tuple) and set(self.units) <= {"rad", "m"}):
+            raise ValueError(f"units must be a tuple of 'rad' and 'm', got {self.units!r}")
 
     @property
     def n_coordinates(self):

@@ -299,8 +299,12 @@ class SpatialBeam:
             raise ValueError("a curved beam takes both points and tangents (shape (n_elements + "
                              f"1, 3)), got {'tangents' if points is None else 'points'} only")
         shape = (self.n_nodes, 3)
-        P = np.array(points, dtype=float)
-        T = np.array(tangents, dtype=float)
+        try:
+            P = np.array(points, dtype=float)
+            T = np.array(tangents, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"points and tangents must be arrays of real numbers of shape {shape}"
+                            ) from None
         for name, value, arr in (("points", points, P), ("tangents", tangents, T)):
             if arr.shape != shape:
                 raise ValueError(f"{name} must have shape {shape} (n_elements + 1 nodes), got "
