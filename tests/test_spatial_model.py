@@ -192,6 +192,28 @@ def test_loads_sit_where_they_were_put():
     assert tree.load_body[0] == tree.node_body[2] and tree.load_body[1] == tree.rigid_body[3]
 
 
+def test_every_point_is_on_its_body():
+    """body_of: every node on its body at offset 0; both points of every joint (which coincide)
+    at ``r0 + A0 offset`` = the child point's position computed from the user's input."""
+    m, parts = every_joint_model()
+    tree = m.build()
+    r_user, _ = expected_poses(m, parts)
+    for b in m.beams:
+        for i in range(b.n_nodes):
+            body, offset = m.body_of(b.node(i))
+            assert np.array_equal(offset, np.zeros(3)) and np.allclose(tree.r0[body], r_user[body])
+    for j in m.joints:
+        child = j.child.item
+        if j.child.kind == 1:       # a beam node
+            expected = r_user[tree.node_body[tree.beam_nodes[child.index] + j.child.node]]
+        else:
+            expected = child.position + child.orientation @ j.child.offset
+        for point in (j.parent, j.child):
+            body, offset = m.body_of(point)
+            A, r = (np.eye(3), np.zeros(3)) if body < 0 else (tree.A0[body], tree.r0[body])
+            assert np.allclose(r + A @ offset, expected, rtol=0, atol=1e-12)
+
+
 def test_lumped_masses_sum_to_the_beam():
     m = rancf.Model(dim=3)
     length, n = 1.7, 7

@@ -67,7 +67,8 @@ def build_tree(model):
     order, parent_joint = _tree(model)
 
     rows = _Bodies()
-    node_body = [np.full(b.n_nodes, -1, dtype=np.int64) for b in beams]
+    beam_nodes = np.concatenate([[0], np.cumsum([b.n_nodes for b in beams])]).astype(np.int64)
+    node_body = np.full(beam_nodes[-1], -1, dtype=np.int64)
     rigid_body = np.full(len(bodies), -1, dtype=np.int64)
     joint_body = np.full(len(joints), -1, dtype=np.int64)
     first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in beams])]).astype(int)
@@ -76,14 +77,7 @@ def build_tree(model):
     length, strain0 = np.zeros(n_elements), np.zeros((n_elements, 6))
     stiffness, damping = np.zeros((n_elements, 6)), np.zeros(n_elements)
 
-    def body_of(point):
-        """Body index and the point's offset in that body's frame."""
-        if point.kind == P_GROUND:
-            return -1, point.offset
-        if point.kind == P_NODE:
-            return int(node_body[point.item.index][point.node]), np.zeros(3)
-        return int(rigid_body[point.item.index]), point.offset
-
+    body_of = lambda point: point_body(point, node_body, beam_nodes, rigid_body)
     frame = lambda body: np.eye(3) if body < 0 else rows.rows[body]["A0"]
     for item in order:
         j = joints[parent_joint[item]]
@@ -107,7 +101,8 @@ def build_tree(model):
             root = j.child.node
             c = rows.add(**link, mass=mass[root], inertia=inertia[root], r0=r0[root],
                          A0=A0[root], offset=np.zeros(3), relative=A_p.T @ A0[root])
-            node_body[b.index][root] = c
+            own = node_body[beam_nodes[b.index]:beam_nodes[b.index + 1]]    # a view
+            own[root] = c
             C = b.stiffness()
             for reverse, nodes in ((False, range(root + 1, b.n_nodes)),
                                    (True, range(root - 1, -1, -1))):
@@ -117,8 +112,8 @@ def build_tree(model):
                     e = k if reverse else k - 1
                     g = first_element[b.index] + e
                     prev = k + 1 if reverse else k - 1
-                    node_body[b.index][k] = rows.add(
-                        parent=int(node_body[b.index][prev]), motion=int(M_ELEMENT), n_q=6,
+                    own[k] = rows.add(
+                        parent=int(own[prev]), motion=int(M_ELEMENT), n_q=6,
                         anchor=s[e], axes=np.zeros((2, 3)), element=g, mass=mass[k],
                         inertia=inertia[k], r0=r0[k], A0=A0[k], offset=np.zeros(3),
                         relative=Q[e])
@@ -133,7 +128,6 @@ def build_tree(model):
         load_body.append(body)
         load_offset.append(offset)
     n_q = rows.array("n_q", np.int64)
-    beam_nodes = np.concatenate([[0], np.cumsum([b.n_nodes for b in beams])]).astype(np.int64)
     return SpatialTree(
         parent=rows.array("parent", np.int64), mass=rows.array("mass"),
         inertia=rows.array("inertia").reshape(-1, 3, 3), r0=rows.array("r0").reshape(-1, 3),
@@ -147,8 +141,32 @@ def build_tree(model):
         load_body=np.array(load_body, dtype=np.int64),
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
-        node_body=np.concatenate(node_body + [np.zeros(0, np.int64)]), beam_nodes=beam_nodes,
+        node_body=node_body, beam_nodes=beam_nodes,
         rigid_body=rigid_body, element_reversed=reversed_)
+
+
+def point_body(point, node_body, beam_nodes, rigid_body):
+    """The body a point is on and its offset in that body's frame.
+
+    Parameters
+    ----------
+    point : SpatialPoint
+    node_body, beam_nodes, rigid_body : ndarray of int
+        The tree's maps from items to bodies (:class:`SpatialTree`).
+
+    Returns
+    -------
+    body : int
+        -1 for a ground point.
+    offset : ndarray (3,)
+        m: a ground point's global position, a rigid-body point's offset from the centre of mass
+        in the body frame, zero for a beam node.
+    """
+    if point.kind == P_GROUND:
+        return -1, point.offset
+    if point.kind == P_NODE:
+        return int(node_body[beam_nodes[point.item.index] + point.node]), np.zeros(3)
+    return int(rigid_body[point.item.index]), point.offset
 
 
 def point_position(point):

@@ -9,7 +9,7 @@ loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial
 from .dimension import refuse, refuse_parameters
 from .items import Point
 from .model import Model
-from .spatial_build import build_tree
+from .spatial_build import build_tree, point_body
 from .spatial_items import SpatialBeam, SpatialGround, SpatialRigidBody, vector3
 from .spatial_joints import SpatialJoint, SpatialLoad
 
@@ -319,6 +319,36 @@ class SpatialModel(Model):
         if self._assembly is None:
             self._assembly = build_tree(self)
         return self._assembly
+
+    def body_of(self, point):
+        """The body of the tree a point is on, and its offset in that body's frame.
+
+        Builds the model (:meth:`build`) if it is not yet built.
+
+        Parameters
+        ----------
+        point : SpatialPoint
+            A point of this model.
+
+        Returns
+        -------
+        body : int
+            Index in the tree's arrays; -1 for a ground point.
+        offset : ndarray (3,)
+            m: the point is at ``r0[body] + A0[body] @ offset`` in the reference configuration
+            (a ground point at ``offset``).
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.eye(3) * 0.01, position=(0, 0, -0.5))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(0, 0, 0.5))
+        >>> m.body_of(r.point(0.1, 0, 0))
+        (0, array([0.1, 0. , 0. ]))
+        """
+        self._check_point("point", point)
+        tree = self.build()
+        return point_body(point, tree.node_body, tree.beam_nodes, tree.rigid_body)
 
     def plot(self, ax=None):
         """Not yet available for spatial models (3D drawing comes with the next round of
