@@ -18,20 +18,6 @@ from .spatial_tree import SpatialTree
 LOOP_MESSAGE = "a spatial closed loop needs the spatial DAE formulation, not yet available"
 
 
-class _Bodies:
-    """The per-body rows of the tree, appended parent first."""
-
-    def __init__(self):
-        self.rows = []
-
-    def add(self, **row):
-        self.rows.append(row)
-        return len(self.rows) - 1
-
-    def array(self, name, dtype=float):
-        return np.array([row[name] for row in self.rows], dtype=dtype)
-
-
 def build_tree(model):
     """Check a spatial model and return its tree (the arrays of :class:`SpatialTree`).
 
@@ -66,11 +52,17 @@ def build_tree(model):
             j.drive_start(tol)
     order, parent_joint = _tree(model)
 
-    rows = _Bodies()
     beam_nodes = np.concatenate([[0], np.cumsum([b.n_nodes for b in beams])]).astype(np.int64)
+    n = int(beam_nodes[-1]) + len(bodies)
     node_body = np.full(beam_nodes[-1], -1, dtype=np.int64)
     rigid_body = np.full(len(bodies), -1, dtype=np.int64)
     joint_body = np.full(len(joints), -1, dtype=np.int64)
+    # the per-body rows, filled parent first (``filled`` bodies so far)
+    parent, motion = np.full(n, -1, dtype=np.int64), np.full(n, M_ELEMENT, dtype=np.int64)
+    n_q, element = np.full(n, 6, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    mass, inertia = np.zeros(n), np.zeros((n, 3, 3))
+    r0, A0, relative = np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3, 3))
+    anchor, offset, axes = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 2, 3))
     first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in beams])]).astype(int)
     n_elements = int(first_element[-1])
     reversed_ = np.zeros(n_elements, dtype=bool)
@@ -78,64 +70,58 @@ def build_tree(model):
     stiffness, damping = np.zeros((n_elements, 6)), np.zeros(n_elements)
 
     body_of = lambda point: point_body(point, node_body, beam_nodes, rigid_body)
-    frame = lambda body: np.eye(3) if body < 0 else rows.rows[body]["A0"]
+    filled = 0
     for item in order:
         j = joints[parent_joint[item]]
-        p, anchor = body_of(j.parent)
-        A_p = frame(p)
-        axes = np.zeros((2, 3))
+        # the item's first body: the joint's link
+        c = filled
+        filled += 1
+        joint_body[j.index] = c
+        parent[c], anchor[c] = body_of(j.parent)
+        A_p = np.eye(3) if parent[c] < 0 else A0[parent[c]]
         given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
         for k, a in enumerate(given):
-            axes[k] = A_p.T @ a
-        link = dict(parent=p, motion=int(j.type.spatial.motion),
-                    n_q=j.type.spatial.n_coordinates, anchor=anchor, axes=axes, element=-1)
+            axes[c, k] = A_p.T @ a
+        motion[c], n_q[c] = j.type.spatial.motion, j.type.spatial.n_coordinates
         if j.child.kind == P_BODY:
             r = j.child.item
-            c = rows.add(**link, mass=r.mass, inertia=r.inertia, r0=r.position, A0=r.orientation,
-                         offset=j.child.offset, relative=A_p.T @ r.orientation)
             rigid_body[r.index] = c
-        else:
-            b = j.child.item
-            mass, inertia = b.node_masses()
-            r0, A0 = b.positions, b.frames
-            root = j.child.node
-            c = rows.add(**link, mass=mass[root], inertia=inertia[root], r0=r0[root],
-                         A0=A0[root], offset=np.zeros(3), relative=A_p.T @ A0[root])
-            own = node_body[beam_nodes[b.index]:beam_nodes[b.index + 1]]    # a view
-            own[root] = c
-            C = b.stiffness()
-            for reverse, nodes in ((False, range(root + 1, b.n_nodes)),
-                                   (True, range(root - 1, -1, -1))):
-                s, Q, l, eps0 = b.reference_elements(reverse)
-                for k in nodes:
-                    # element e joins nodes e and e + 1 of the beam
-                    e = k if reverse else k - 1
-                    g = first_element[b.index] + e
-                    prev = k + 1 if reverse else k - 1
-                    own[k] = rows.add(
-                        parent=int(own[prev]), motion=int(M_ELEMENT), n_q=6,
-                        anchor=s[e], axes=np.zeros((2, 3)), element=g, mass=mass[k],
-                        inertia=inertia[k], r0=r0[k], A0=A0[k], offset=np.zeros(3),
-                        relative=Q[e])
-                    reversed_[g] = reverse
-                    length[g], strain0[g] = l[e], eps0[e]
-                    stiffness[g], damping[g] = C[e], b.damping
-        joint_body[j.index] = c
+            mass[c], inertia[c], r0[c], A0[c] = r.mass, r.inertia, r.position, r.orientation
+            offset[c] = j.child.offset
+            relative[c] = A_p.T @ r.orientation
+            continue
+        # a beam: its node ``root`` on the joint, then the two chains of elements from it
+        b, root = j.child.item, j.child.node
+        own = node_body[beam_nodes[b.index]:beam_nodes[b.index + 1]]    # a view
+        own[root] = c
+        node_mass, node_inertia = b.node_masses()
+        mass[c], inertia[c] = node_mass[root], node_inertia[root]
+        r0[c], A0[c] = b.positions[root], b.frames[root]
+        relative[c] = A_p.T @ b.frames[root]
+        C = b.stiffness()
+        for reverse, nodes in ((False, np.arange(root + 1, b.n_nodes)),
+                               (True, np.arange(root - 1, -1, -1))):
+            if not nodes.size:
+                continue
+            s, Q, l, eps0 = b.reference_elements(reverse)
+            e = nodes if reverse else nodes - 1      # element e joins nodes e and e + 1
+            new = filled + np.arange(nodes.size)
+            filled += nodes.size
+            own[nodes] = new
+            parent[new] = np.concatenate([[c], new[:-1]])
+            element[new] = first_element[b.index] + e
+            anchor[new], relative[new] = s[e], Q[e]
+            mass[new], inertia[new] = node_mass[nodes], node_inertia[nodes]
+            r0[new], A0[new] = b.positions[nodes], b.frames[nodes]
+            g = first_element[b.index] + e
+            reversed_[g], length[g], strain0[g] = reverse, l[e], eps0[e]
+            stiffness[g], damping[g] = C[e], b.damping
 
-    load_body, load_offset = [], []
-    for load in loads:
-        body, offset = body_of(load.point)
-        load_body.append(body)
-        load_offset.append(offset)
-    n_q = rows.array("n_q", np.int64)
+    load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
     return SpatialTree(
-        parent=rows.array("parent", np.int64), mass=rows.array("mass"),
-        inertia=rows.array("inertia").reshape(-1, 3, 3), r0=rows.array("r0").reshape(-1, 3),
-        A0=rows.array("A0").reshape(-1, 3, 3), motion=rows.array("motion", np.int64),
-        q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64),
-        anchor=rows.array("anchor").reshape(-1, 3), offset=rows.array("offset").reshape(-1, 3),
-        relative=rows.array("relative").reshape(-1, 3, 3),
-        axes=rows.array("axes").reshape(-1, 2, 3), element=rows.array("element", np.int64),
+        parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
+        q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64), anchor=anchor,
+        offset=offset, relative=relative, axes=axes, element=element,
         length=length, stiffness=stiffness, strain0=strain0, damping=damping,
         gravity=np.array(model.gravity, dtype=float), joint_body=joint_body,
         load_body=np.array(load_body, dtype=np.int64),

@@ -107,16 +107,6 @@ def section_frame(x, up, where):
     return np.column_stack([x, y, np.cross(x, y)])
 
 
-def skew(v):
-    """The skew matrices ``v^`` (..., 3, 3) of vectors v (..., 3): ``v^ w = v x w``."""
-    v = np.asarray(v, dtype=float)
-    out = np.zeros(v.shape[:-1] + (3, 3))
-    out[..., 0, 1], out[..., 0, 2] = -v[..., 2], v[..., 1]
-    out[..., 1, 0], out[..., 1, 2] = v[..., 2], -v[..., 0]
-    out[..., 2, 0], out[..., 2, 1] = -v[..., 1], v[..., 0]
-    return out
-
-
 def _reference_strain(s, Q):
     """Length and reference strains of elements from their reference relative poses.
 
@@ -149,9 +139,8 @@ def _reference_strain(s, Q):
     # the series 1/12 + a^2/720 where the closed form loses digits to cancellation
     coef = np.where(small, 1.0 / 12.0 + a**2 / 720.0,
                     1.0 / safe**2 - (1.0 + np.cos(safe)) / (2.0 * safe * np.sin(safe)))
-    P = skew(psi)
-    v = s - 0.5 * np.einsum("eij,ej->ei", P, s) \
-        + coef[:, None] * np.einsum("eij,ejk,ek->ei", P, P, s)
+    Ps = np.cross(psi, s)       # psi^ s
+    v = s - 0.5 * Ps + coef[:, None] * np.cross(psi, Ps)
     l = np.linalg.norm(v, axis=1)
     return l, np.hstack([v, psi]) / l[:, None]
 
@@ -275,6 +264,7 @@ class SpatialBeam:
         self.kappa = (checks.positive("kappa[0]", k[0]), checks.positive("kappa[1]", k[1]))
         self.damping = checks.non_negative("damping", damping)
         self.up = direction("up", (0.0, 0.0, 1.0) if up is None else up)
+        self._reference = {}
         self.curved = points is not None or tangents is not None
         if self.curved:
             self._curved(length, start, direction_, points, tangents)
@@ -385,13 +375,18 @@ class SpatialBeam:
         strain0 : ndarray (n_elements, 6)
             ``(gamma0, kappa0)`` (1, 1/m).
         """
+        if reverse in self._reference:       # the reference geometry does not change
+            return self._reference[reverse]
         r, A = self.positions, self.frames
         first, second = (slice(1, None), slice(None, -1)) if reverse else \
             (slice(None, -1), slice(1, None))
         s = np.einsum("eji,ej->ei", A[first], r[second] - r[first])
         Q = np.einsum("eji,ejk->eik", A[first], A[second])
         l, strain0 = _reference_strain(s, Q)
-        return s, Q, l, strain0
+        for array in (s, Q, l, strain0):
+            array.setflags(write=False)
+        self._reference[reverse] = s, Q, l, strain0
+        return self._reference[reverse]
 
     def element_lengths(self):
         """Element lengths (n_elements,) (m), :meth:`reference_elements`' l."""
