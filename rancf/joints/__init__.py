@@ -4,12 +4,18 @@ each.
 A kind is a :class:`~rancf.joints.kind.JointKind` subclass (its docstring lists what a kind
 provides); :meth:`rancf.Model.add_joint` looks its ``kind`` string up in :data:`REGISTRY`. To add a
 kind, write its module and add ``register(MyKind)`` below (or, for a kind of your own outside
-rancf, call :func:`register` before building models with it).
+rancf, call :func:`register` before building models with it). One registry serves both
+dimensions: a kind says what it is in each (:mod:`rancf.joints.kind`), and a model takes the kinds
+of its dimension.
 """
+from .cylindrical import Cylindrical
 from .fixed import Fixed
-from .kind import JointKind
+from .free import Free
+from .kind import JointKind, SpatialMotion
 from .prismatic import Prismatic
 from .revolute import Revolute
+from .spherical import Spherical
+from .universal import Universal
 
 #: The registered kinds by name (instances of their classes).
 REGISTRY = {}
@@ -33,15 +39,20 @@ def register(kind, registry=None):
     Raises
     ------
     TypeError
-        ``kind`` is not a JointKind subclass.
+        ``kind`` is not a JointKind subclass, or its ``spatial`` not a SpatialMotion.
     ValueError
-        Its name is not a non-empty string, or is taken.
+        Its name is not a non-empty string, or is taken; a kind of neither dimension.
     """
     registry = REGISTRY if registry is None else registry
     if not (isinstance(kind, type) and issubclass(kind, JointKind)):
         raise TypeError(f"kind must be a JointKind subclass, got {kind!r}")
     if not isinstance(kind.name, str) or not kind.name:
         raise ValueError(f"kind.name must be a non-empty string, got {kind.name!r}")
+    if kind.spatial is not None and not isinstance(kind.spatial, SpatialMotion):
+        raise TypeError(f"kind.spatial must be a SpatialMotion or None, got {kind.spatial!r}")
+    if not kind.planar and kind.spatial is None:
+        raise ValueError(f"kind {kind.name!r} is neither planar nor spatial (planar = False, "
+                         "spatial = None)")
     if kind.name in registry:
         raise ValueError(f"kind.name {kind.name!r} is registered already (registered: "
                          f"{sorted(registry)})")
@@ -60,5 +71,9 @@ def unregister(name, registry=None):
 register(Revolute)
 register(Prismatic)
 register(Fixed)
+register(Cylindrical)
+register(Universal)
+register(Spherical)
+register(Free)
 
-__all__ = ["JointKind", "REGISTRY", "register", "unregister"]
+__all__ = ["JointKind", "REGISTRY", "SpatialMotion", "register", "unregister"]

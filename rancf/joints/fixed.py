@@ -4,9 +4,12 @@ Coordinate q: the relative angle (rad), held at its initial value; it takes neit
 an effort (a driven revolute joint is a clamp that moves). In the recursion (theory:
 Drives as polar slopes) it is the polar slope of a driven joint with q = q0: a beam child keeps its
 slope length s as its one rate, a rigid body is lumped into its parent.
+
+Spatial: the child's pose relative to the parent held at the reference configuration (no
+coordinate).
 """
-from ._codes import ANGLE, BEAM_POLAR, BODY_POLAR, COINCIDENT, DIRECTION_HELD, P_NODE
-from .kind import JointKind
+from ._codes import ANGLE, BEAM_POLAR, BODY_POLAR, COINCIDENT, DIRECTION_HELD, M_FIXED, P_NODE
+from .kind import JointKind, SpatialMotion
 
 
 class Fixed(JointKind):
@@ -19,6 +22,7 @@ class Fixed(JointKind):
     parameters = ()
     style = dict(marker="s", markersize=6, markerfacecolor="k", markeredgecolor="k")
     recursion_reason = None
+    spatial = SpatialMotion(M_FIXED, axes=0, units=())
 
     def check(self, joint, registered):
         if joint.drive is not None or joint.effort is not None:

@@ -20,15 +20,80 @@ blocks, powers) and of the DAE runs on these primitives, so a kind that is a new
 them runs on the DAE formulation without an edit outside its module. The recursive formulation
 has maps (chi, eps, bias) only for the built-in compositions: a kind says which of them it is,
 or why it has none.
+
+**Both dimensions.** A kind module says what the kind is in a planar model (the primitives
+above; ``planar = False`` for a kind that has no planar form) and in a spatial model (its
+``spatial`` attribute, a :class:`SpatialMotion`, or None for a kind that is planar only). A
+spatial kind is a motion of the spatial recursion (a ``Motion`` code of
+:mod:`rancf.joints._codes`, whose comment states t(q) and R(q)), the number of axes it takes
+(global unit vectors of the reference configuration, stored in the parent body's frame), and the
+units of its coordinates, which count them. Drives and efforts apply to the kinds of one
+coordinate.
 """
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..elements import planar
 from ._codes import (ANGLE, COINCIDENT, COS, DIRECTION_FREE, DIRECTION_HELD, LINEAR, ON_RAIL,
-                     P_NODE, SIN, SLIDE)
+                     P_NODE, SIN, SLIDE, Motion)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
+
+
+@dataclass(frozen=True)
+class SpatialMotion:
+    """What a joint kind is in a spatial model (``rancf.Model(dim=3)``).
+
+    Attributes
+    ----------
+    motion : int
+        Its ``Motion`` code (:mod:`rancf.joints._codes`): how the link moves the child body,
+        ``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) - A_c offset``
+        (:mod:`rancf.model.spatial_tree`).
+    axes : int
+        How many axes it takes: 0; 1 (``axis=(ax, ay, az)``, the motion's ``a0``); 2
+        (``axes=(a0, a1)``, orthogonal). Unit vectors in global coordinates of the reference
+        configuration.
+    units : tuple of str
+        The unit of each coordinate (``"rad"`` or ``"m"``) in the order of q; their number is
+        the motion's number of coordinates.
+
+    Examples
+    --------
+    >>> from rancf.joints import REGISTRY
+    >>> REGISTRY["cylindrical"].spatial.units
+    ('m', 'rad')
+    """
+
+    motion: int
+    axes: int
+    units: tuple
+
+    def __post_init__(self):
+        if self.motion not in set(Motion) - {Motion.M_ELEMENT}:
+            raise ValueError(f"motion must be a joint's Motion code (rancf.joints._codes), got "
+                             f"{self.motion!r}")
+        if self.axes not in (0, 1, 2):
+            raise ValueError(f"axes must be 0, 1 or 2, got {self.axes!r}")
+        if not (isinstance(self.units, tuple) and set(self.units) <= {"rad", "m"}):
+            raise ValueError(f"units must be a tuple of 'rad' and 'm', got {self.units!r}")
+
+    @property
+    def n_coordinates(self):
+        """Number of coordinates of the joint (0 to 6)."""
+        return len(self.units)
+
+    @property
+    def takes_drive(self):
+        """True when it takes a drive and an effort (a kind of one coordinate)."""
+        return self.n_coordinates == 1
+
+    @property
+    def effort_unit(self):
+        """Unit of the effort and reaction of a one-coordinate kind: ``"N m"`` or ``"N"``."""
+        return "N" if self.units == ("m",) else "N m"
 
 
 class JointKind:
@@ -52,6 +117,12 @@ class JointKind:
         ``ON_RAIL`` kind with its dashed rail).
     ``recursion_reason`` : str or None
         Why the recursive formulation cannot run it (None: :meth:`recursion` gives its maps).
+    ``planar`` : bool
+        False for a kind that is spatial only (then the planar attributes are unused and a
+        planar model refuses it).
+    ``spatial`` : SpatialMotion or None
+        What it is in a spatial model; None for a kind that is planar only (a spatial model
+        refuses it).
 
     and as methods, each with a default from the primitives:
 
@@ -69,6 +140,8 @@ class JointKind:
     parameters = ("drive", "effort")
     style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
     recursion_reason = "the recursive formulation has no maps for it"
+    planar = True
+    spatial = None
 
     # --- the joint's parameters -------------------------------------------------------------
     def check(self, joint, registered):

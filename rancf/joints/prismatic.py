@@ -6,9 +6,13 @@ direction; ``axis`` in rad, default 0: along p). Coordinate q: the slide ``(r_c 
 q(t) (ground or rigid-body parents). The relative angle stays at its initial value. In the
 recursion (theory: Joints in the recursion): eta = (gam', lam') for a beam child, gam' for a rigid
 body (state-dependent maps).
+
+Spatial: the child slides along ``axis`` (a global unit vector of the reference configuration)
+and keeps its orientation relative to the parent; q the slide (m) from the reference
+configuration, ``t = q a0``.
 """
-from ._codes import BEAM_PRISM, BODY_PRISM, DIRECTION_HELD, ON_RAIL, P_NODE, SLIDE
-from .kind import JointKind
+from ._codes import BEAM_PRISM, BODY_PRISM, DIRECTION_HELD, M_PRISMATIC, ON_RAIL, P_NODE, SLIDE
+from .kind import JointKind, SpatialMotion
 
 
 class Prismatic(JointKind):
@@ -21,6 +25,7 @@ class Prismatic(JointKind):
     parameters = ("axis", "drive", "effort")
     style = dict(marker="D", markersize=6, markerfacecolor="white", markeredgecolor="k")
     recursion_reason = None
+    spatial = SpatialMotion(M_PRISMATIC, axes=1, units=("m",))
 
     def recursion(self, child_kind, driven):
         return (BEAM_PRISM if child_kind == P_NODE else BODY_PRISM), False

@@ -5,10 +5,13 @@ moment pair (N m, +tau on the child, -tau on the parent); a drive prescribes q(t
 angle there. In the recursion (theory: Joints in the recursion): a beam child's slope rates are its
 eta (constant chi and eps), a rigid body's angle rate phi'; driven, the polar slope (no rate) of
 the fixed joint.
+
+Spatial: the child turns about ``axis`` (a global unit vector of the reference configuration)
+through the joint point; q the angle (rad) from the reference configuration, ``R = exp(q a0^)``.
 """
 from ._codes import ANGLE, BEAM_POLAR, BEAM_REV, BODY_POLAR, BODY_REV, COINCIDENT, DIRECTION_FREE
-from ._codes import P_NODE
-from .kind import JointKind
+from ._codes import M_REVOLUTE, P_NODE
+from .kind import JointKind, SpatialMotion
 
 
 class Revolute(JointKind):
@@ -21,6 +24,7 @@ class Revolute(JointKind):
     parameters = ("drive", "effort")
     style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
     recursion_reason = None
+    spatial = SpatialMotion(M_REVOLUTE, axes=1, units=("rad",))
 
     def recursion(self, child_kind, driven):
         if child_kind == P_NODE:

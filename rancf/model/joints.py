@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import checks
 from ..joints import REGISTRY
+from .dimension import refuse
 from .items import GROUND
 
 
@@ -57,7 +58,11 @@ class Joint:
 
     def __init__(self, index, kind, parent, child, axis, drive, effort):
         self.index = index
-        self.kind = checks.choice("kind", kind, REGISTRY)
+        planar = {n: k for n, k in REGISTRY.items() if k.planar}
+        if isinstance(kind, str) and kind in REGISTRY and kind not in planar:
+            refuse(2, f"kind must be one of {sorted(planar)} in a planar model; the joint kind "
+                      f"{kind!r}")
+        self.kind = checks.choice("kind", kind, planar)
         self.type = REGISTRY[kind]
         self.parent, self.child = parent, child
         self.axis = None if axis is None else checks.real("axis", axis)
@@ -69,7 +74,7 @@ class Joint:
         if effort is not None and _is_real(effort):
             effort = checks.real("effort", effort)
         self.drive, self.effort = drive, effort
-        self.type.check(self, REGISTRY)
+        self.type.check(self, planar)
         if child.kind == GROUND:
             raise ValueError(f"child must be a point of a beam or rigid body, got {child!r} "
                              "(the ground can only be a parent)")

@@ -1,4 +1,9 @@
-"""``rancf.Model``: the one description of a planar mechanism that every formulation runs.
+"""``rancf.Model``: the one description of a mechanism that every formulation runs.
+
+``rancf.Model()`` is planar (``dim=2``, this module); ``rancf.Model(dim=3)`` makes a spatial
+model (:class:`rancf.model.spatial_model.SpatialModel`, a subclass with its own items, joints,
+loads and builder). Parameters, joint kinds and load forms of the other dimension are refused
+with a ``ValueError`` naming it (:mod:`rancf.model.dimension`).
 
 A model is built by adding items (beams, rigid bodies), joints and loads; it is frozen the
 first time it is used (:meth:`Model.build`, called by ``rancf.simulate`` and ``rancf.static``)
@@ -9,12 +14,23 @@ coincide, drives start where the geometry is, every item is connected to the gro
 from .. import checks
 from ..elements import beam as beam_element
 from .assembly import Assembly
+from .dimension import refuse_parameters, refuse_shape
 from .items import Beam, Ground, Point, RigidBody
 from .joints import Joint, Load
 
 
+#: The parameters of the spatial model's methods that a planar model refuses naming the dimension.
+SPATIAL_PARAMETERS = {
+    "add_beam": ("J", "G", "direction", "up", "shear", "kappa", "points", "tangents"),
+    "add_rigid_body": ("orientation",),
+    "add_joint": ("axes",),
+    "add_force": ("follower",),
+}
+
+
 class Model:
-    """A planar mechanism of ANCF beams and rigid bodies, in SI units.
+    """A planar mechanism of ANCF beams and rigid bodies, in SI units (or, with ``dim=3``, a
+    spatial one: :class:`rancf.model.spatial_model.SpatialModel`).
 
     Parameters
     ----------
@@ -25,11 +41,15 @@ class Model:
         paper's local-frame model, ``"berzeri"`` the Berzeri-Shabana continuum model (the
         adaptive modal method needs it), ``"reissner"`` the geometrically exact strains
         (converges to the elastica at large deflection).
+    dim : {2, 3}
+        2 (planar, this class); 3 makes a spatial model
+        (:class:`~rancf.model.spatial_model.SpatialModel`, gravity default ``(0, 0, -9.81)``).
 
     Raises
     ------
     ValueError
-        A gravity that is not two finite numbers, an unknown elastic model.
+        A gravity that is not two finite numbers (three: a spatial model's), an unknown
+        elastic model, a dim other than 2 or 3.
 
     Examples
     --------
@@ -41,7 +61,21 @@ class Model:
     Model(1 beams, 0 rigid bodies, 1 joints, 1 loads)
     """
 
-    def __init__(self, gravity=(0.0, -9.81), elastic_model="shabana"):
+    dim = 2
+
+    def __new__(cls, *args, dim=None, **kwargs):
+        # the one place where the dimension chooses the class (None: the class's own, as
+        # pickle and copy make it)
+        dim = checks.integer("dim", cls.dim if dim is None else dim, 2, 3)
+        if cls is Model and dim == 3:
+            from .spatial_model import SpatialModel    # a subclass: imported when used
+            cls = SpatialModel
+        elif dim != cls.dim:
+            raise ValueError(f"dim must be {cls.dim} for {cls.__name__}, got {dim!r}")
+        return super().__new__(cls)
+
+    def __init__(self, gravity=(0.0, -9.81), elastic_model="shabana", *, dim=2):
+        refuse_shape(2, "gravity", gravity, (3,))
         self.gravity = checks.vector("gravity", gravity)
         beam_element.model_code(elastic_model)
         self.elastic_model = elastic_model
@@ -88,7 +122,7 @@ class Model:
         return point
 
     def add_beam(self, length, n_elements, E, rho, A, I, start=(0.0, 0.0), angle=0.0,
-                 damping=0.0):
+                 damping=0.0, **spatial):
         """Add a straight, unstressed, uniform beam of ``n_elements`` equal elements.
 
         Parameters
@@ -107,6 +141,9 @@ class Model:
         damping : float
             Kelvin-Voigt damping time c (s, >= 0): the stresses are ``E (eps + c epsdot)``;
             0 keeps the beam conservative.
+        **spatial
+            A spatial beam's parameters (``J``, ``G``, ``up``, ...): refused, naming the
+            dimension.
 
         Returns
         -------
@@ -116,7 +153,8 @@ class Model:
         Raises
         ------
         ValueError
-            A parameter out of its range (the message names it).
+            A parameter out of its range (the message names it); a spatial beam's parameter
+            (or a 3-vector ``start``, a pair ``I``), named with the dimension.
         RuntimeError
             The model is frozen (it has been simulated or solved).
 
@@ -132,11 +170,14 @@ class Model:
         beam[0].node(8)
         """
         self._check_open()
+        refuse_parameters(2, "add_beam", spatial, SPATIAL_PARAMETERS["add_beam"])
+        refuse_shape(2, "start", start, (3,))
+        refuse_shape(2, "I", I, (2,))
         b = Beam(self, len(self._beams), length, n_elements, E, rho, A, I, start, angle, damping)
         self._beams.append(b)
         return b
 
-    def add_rigid_body(self, mass, inertia, position=(0.0, 0.0), angle=0.0):
+    def add_rigid_body(self, mass, inertia, position=(0.0, 0.0), angle=0.0, **spatial):
         """Add a rigid body, described in its centre-of-mass frame.
 
         Parameters
@@ -149,6 +190,8 @@ class Model:
             Initial position of the centre of mass (m).
         angle : float
             Initial angle of the body frame (rad from +x).
+        **spatial
+            A spatial body's ``orientation``: refused, naming the dimension.
 
         Returns
         -------
@@ -159,7 +202,8 @@ class Model:
         Raises
         ------
         ValueError
-            A parameter out of its range.
+            A parameter out of its range; a spatial body's parameter (``orientation``, a
+            3-vector ``position``, a 3 x 3 ``inertia``), named with the dimension.
         RuntimeError
             The model is frozen.
 
@@ -173,11 +217,14 @@ class Model:
         >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), bar.point(-0.25, 0.0))
         """
         self._check_open()
+        refuse_parameters(2, "add_rigid_body", spatial, SPATIAL_PARAMETERS["add_rigid_body"])
+        refuse_shape(2, "position", position, (3,))
+        refuse_shape(2, "inertia", inertia, (3, 3))
         r = RigidBody(self, len(self._bodies), mass, inertia, position, angle)
         self._bodies.append(r)
         return r
 
-    def add_joint(self, kind, parent, child, axis=None, drive=None, effort=None):
+    def add_joint(self, kind, parent, child, axis=None, drive=None, effort=None, **spatial):
         """Add a joint between a parent point and a child point (they must coincide).
 
         Parameters
@@ -200,6 +247,8 @@ class Model:
         effort : float or callable, optional
             Generalized force in the joint: N m (revolute) or N (prismatic), a constant or
             ``effort(t, q, qd)``; e.g. a spring-damper ``lambda t, q, qd: -k * q - c * qd``.
+        **spatial
+            A spatial joint's ``axes``: refused, naming the dimension.
 
         Returns
         -------
@@ -212,8 +261,9 @@ class Model:
             A parent or child that is not a point, a drive that is not callable, an effort
             that is neither a number nor a callable.
         ValueError
-            An unknown kind; a point of another model; ``axis`` on a joint that is not
-            prismatic; a drive or effort on a fixed joint; both a drive and an effort; the
+            An unknown kind (a spatial-only kind is named with the dimension); a point of
+            another model; ``axis`` on a joint that is not prismatic (a vector: a spatial
+            joint's); a drive or effort on a fixed joint; both a drive and an effort; the
             ground as the child; parent and child on the same item. Points that do not
             coincide are refused when the model is built.
         RuntimeError
@@ -235,13 +285,15 @@ class Model:
         Joint(0: revolute driven, ground.point(0, 0, angle=0) -> beam[0].node(0))
         """
         self._check_open()
+        refuse_parameters(2, "add_joint", spatial, SPATIAL_PARAMETERS["add_joint"])
+        refuse_shape(2, "axis", axis, (3,))
         self._check_point("parent", parent)
         self._check_point("child", child)
         j = Joint(len(self._joints), kind, parent, child, axis, drive, effort)
         self._joints.append(j)
         return j
 
-    def add_force(self, point, force=(0.0, 0.0), moment=0.0):
+    def add_force(self, point, force=(0.0, 0.0), moment=0.0, **spatial):
         """Add a point force and a moment at a point of a beam or rigid body.
 
         Parameters
@@ -252,6 +304,8 @@ class Model:
             N, fixed direction in space; or ``force(t) -> (fx, fy)`` with t in s.
         moment : float or callable
             N m, counter-clockwise positive; or ``moment(t) -> float``.
+        **spatial
+            A spatial load's ``follower``: refused, naming the dimension.
 
         Returns
         -------
@@ -262,7 +316,9 @@ class Model:
         TypeError
             ``point`` is not a point, or ``moment`` neither a number nor a callable.
         ValueError
-            A ground point, a point of another model, a force that is not two finite numbers.
+            A ground point, a point of another model, a force that is not two finite numbers;
+            a spatial load's form (``follower``, a 3-vector force or moment), named with the
+            dimension.
         RuntimeError
             The model is frozen.
 
@@ -274,6 +330,9 @@ class Model:
         >>> tip = m.add_force(b.end, force=(0.0, -1e3), moment=lambda t: 10.0 * np.sin(t))
         """
         self._check_open()
+        refuse_parameters(2, "add_force", spatial, SPATIAL_PARAMETERS["add_force"])
+        refuse_shape(2, "force", force, (3,))
+        refuse_shape(2, "moment", moment, (3,))
         self._check_point("point", point)
         load = Load(len(self._loads), point, force, moment)
         self._loads.append(load)

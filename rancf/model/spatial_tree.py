@@ -17,7 +17,7 @@ a parent comes before its children.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -75,8 +75,22 @@ class SpatialTree:
         True: the load's force and moment are given in the body's frame and turn with it;
         False: in global coordinates.
     size : float
-        Model size (m), the largest distance between reference positions (for bounds and
-        tolerances).
+        Model size (m), the largest extent along x, y or z of the reference positions (at
+        least the longest beam; for bounds and tolerances).
+    node_body : int64 (N,)
+        The body of each beam node, beam after beam in the order added, node after node
+        (``node_body[beam_nodes[b] + i]`` is node i of beam b). Optional (empty) in a tree
+        built by hand, as are the next three.
+    beam_nodes : int64 (n_beams + 1,)
+        Where each beam's nodes start in ``node_body``.
+    rigid_body : int64 (n_rigid,)
+        The body of each rigid body of the model, in the order added.
+    element_reversed : bool (e,)
+        Elements are numbered beam after beam, element k of a beam joining its nodes k and
+        k + 1; True where the element's link runs from node k + 1 to node k (a beam jointed at
+        an inner node: the chain towards its start). Its strains are then those of the forward
+        element with the opposite sign (the SE(3) logarithm of the inverse pose), its energy
+        the same.
     """
 
     parent: np.ndarray
@@ -101,6 +115,10 @@ class SpatialTree:
     load_offset: np.ndarray
     load_follower: np.ndarray
     size: float
+    node_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    beam_nodes: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    rigid_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    element_reversed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
     def __post_init__(self):
         for name, value in vars(self).items():

@@ -1,0 +1,15 @@
+"""The free joint (spatial only, a floating base): six coordinates, nothing held.
+
+Coordinates q = (translation (m), rotation vector (rad)) of the child from the reference
+configuration, both in the parent's frame: ``t = q[0:3]``, ``R = exp(q[3:6]^)``.
+"""
+from ._codes import M_FREE
+from .kind import JointKind, SpatialMotion
+
+
+class Free(JointKind):
+    """Six free coordinates (:class:`rancf.joints.kind.JointKind`)."""
+
+    name = "free"
+    planar = False
+    spatial = SpatialMotion(M_FREE, axes=0, units=("m", "m", "m", "rad", "rad", "rad"))

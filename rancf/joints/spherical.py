@@ -1,0 +1,15 @@
+"""The spherical joint (spatial only, a ball joint): the child turns freely about the joint point.
+
+Coordinates q: the rotation vector (rad) of the child's rotation from the reference
+configuration, in the parent's frame: ``R = exp(q^)``.
+"""
+from ._codes import M_SPHERICAL
+from .kind import JointKind, SpatialMotion
+
+
+class Spherical(JointKind):
+    """Coincident points, free rotation (:class:`rancf.joints.kind.JointKind`)."""
+
+    name = "spherical"
+    planar = False
+    spatial = SpatialMotion(M_SPHERICAL, axes=0, units=("rad", "rad", "rad"))

@@ -1,0 +1,17 @@
+"""The universal joint (spatial only, a Cardan joint): the child turns about two orthogonal axes.
+
+``axes=(a0, a1)``: global unit vectors of the reference configuration, orthogonal; a0 is fixed in
+the parent, a1 turns with the first rotation (the cross of a Cardan joint). Coordinates q = the
+two angles (rad) from the reference configuration: ``R = exp(q0 a0^) exp(q1 a1^)``, both axes
+stored in the parent's frame.
+"""
+from ._codes import M_UNIVERSAL
+from .kind import JointKind, SpatialMotion
+
+
+class Universal(JointKind):
+    """Turn about two orthogonal axes (:class:`rancf.joints.kind.JointKind`)."""
+
+    name = "universal"
+    planar = False
+    spatial = SpatialMotion(M_UNIVERSAL, axes=2, units=("rad", "rad"))

@@ -1,0 +1,244 @@
+"""The builder of a spatial model's :class:`~rancf.model.spatial_tree.SpatialTree` (theory:
+Spatial trees).
+
+Bodies: every beam node (its lumped mass and rotary inertia, DESIGN section 7) and every rigid
+body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT``). An item hangs
+from the ground through the joint whose child it is; following joints from parent to child
+reaches every item once (a tree: a joint that reaches an item a second time closes a loop, which
+the recursion cannot run). A beam jointed at node j is two chains from that node: nodes j+1..n
+through the elements forward, nodes j-1..0 through them reversed (the link from node k+1 to node
+k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
+j+1..n, j-1..0: a parent always comes first.
+"""
+import numpy as np
+
+from ..joints._codes import M_ELEMENT, P_BODY, P_GROUND, P_NODE
+from .spatial_tree import SpatialTree
+
+LOOP_MESSAGE = "a spatial closed loop needs the spatial DAE formulation, not yet available"
+
+
+def build_tree(model):
+    """Check a spatial model and return its tree (the arrays of :class:`SpatialTree`).
+
+    Parameters
+    ----------
+    model : rancf.Model
+        A spatial model (``dim=3``).
+
+    Returns
+    -------
+    SpatialTree
+
+    Raises
+    ------
+    ValueError
+        A model without items; joint points apart (more than 1e-9 of the model size); an item
+        not connected to the ground; a joint written child first (its child is nearer the
+        ground); a joint that closes a loop; a drive whose q(0) is not 0.
+    """
+    beams, bodies, joints, loads = model.beams, model.rigid_bodies, model.joints, model.loads
+    if not beams and not bodies:
+        raise ValueError("the model has no beam and no rigid body")
+    size = _size(model)
+    tol = 1e-9 * size
+    for j in joints:
+        gap = float(np.linalg.norm(point_position(j.parent) - point_position(j.child)))
+        if gap > tol:
+            raise ValueError(f"joint {j.index} ({j.kind}): the parent point {j.parent!r} and the "
+                             f"child point {j.child!r} are {gap:.6g} m apart in the reference "
+                             f"configuration; joint points must coincide (within {tol:.3g} m)")
+        if j.driven:
+            j.drive_start(tol)
+    order, parent_joint = _tree(model)
+
+    beam_nodes = np.concatenate([[0], np.cumsum([b.n_nodes for b in beams])]).astype(np.int64)
+    n = int(beam_nodes[-1]) + len(bodies)
+    node_body = np.full(beam_nodes[-1], -1, dtype=np.int64)
+    rigid_body = np.full(len(bodies), -1, dtype=np.int64)
+    joint_body = np.full(len(joints), -1, dtype=np.int64)
+    # the per-body rows, filled parent first (``filled`` bodies so far)
+    parent, motion = np.full(n, -1, dtype=np.int64), np.full(n, M_ELEMENT, dtype=np.int64)
+    n_q, element = np.full(n, 6, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    mass, inertia = np.zeros(n), np.zeros((n, 3, 3))
+    r0, A0, relative = np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3, 3))
+    anchor, offset, axes = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 2, 3))
+    first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in beams])]).astype(int)
+    n_elements = int(first_element[-1])
+    reversed_ = np.zeros(n_elements, dtype=bool)
+    length, strain0 = np.zeros(n_elements), np.zeros((n_elements, 6))
+    stiffness, damping = np.zeros((n_elements, 6)), np.zeros(n_elements)
+
+    body_of = lambda point: point_body(point, node_body, beam_nodes, rigid_body)
+    filled = 0
+    for item in order:
+        j = joints[parent_joint[item]]
+        # the item's first body: the joint's link
+        c = filled
+        filled += 1
+        joint_body[j.index] = c
+        parent[c], anchor[c] = body_of(j.parent)
+        A_p = np.eye(3) if parent[c] < 0 else A0[parent[c]]
+        given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
+        for k, a in enumerate(given):
+            axes[c, k] = A_p.T @ a
+        motion[c], n_q[c] = j.type.spatial.motion, j.type.spatial.n_coordinates
+        if j.child.kind == P_BODY:
+            r = j.child.item
+            rigid_body[r.index] = c
+            mass[c], inertia[c], r0[c], A0[c] = r.mass, r.inertia, r.position, r.orientation
+            offset[c] = j.child.offset
+            relative[c] = A_p.T @ r.orientation
+            continue
+        # a beam: its node ``root`` on the joint, then the two chains of elements from it
+        b, root = j.child.item, j.child.node
+        own = node_body[beam_nodes[b.index]:beam_nodes[b.index + 1]]    # a view
+        own[root] = c
+        node_mass, node_inertia = b.node_masses()
+        mass[c], inertia[c] = node_mass[root], node_inertia[root]
+        r0[c], A0[c] = b.positions[root], b.frames[root]
+        relative[c] = A_p.T @ b.frames[root]
+        C = b.stiffness()
+        for reverse, nodes in ((False, np.arange(root + 1, b.n_nodes)),
+                               (True, np.arange(root - 1, -1, -1))):
+            if not nodes.size:
+                continue
+            s, Q, l, eps0 = b.reference_elements(reverse)
+            e = nodes if reverse else nodes - 1      # element e joins nodes e and e + 1
+            new = filled + np.arange(nodes.size)
+            filled += nodes.size
+            own[nodes] = new
+            parent[new] = np.concatenate([[c], new[:-1]])
+            element[new] = first_element[b.index] + e
+            anchor[new], relative[new] = s[e], Q[e]
+            mass[new], inertia[new] = node_mass[nodes], node_inertia[nodes]
+            r0[new], A0[new] = b.positions[nodes], b.frames[nodes]
+            g = first_element[b.index] + e
+            reversed_[g], length[g], strain0[g] = reverse, l[e], eps0[e]
+            stiffness[g], damping[g] = C[e], b.damping
+
+    load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
+    return SpatialTree(
+        parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
+        q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64), anchor=anchor,
+        offset=offset, relative=relative, axes=axes, element=element,
+        length=length, stiffness=stiffness, strain0=strain0, damping=damping,
+        gravity=np.array(model.gravity, dtype=float), joint_body=joint_body,
+        load_body=np.array(load_body, dtype=np.int64),
+        load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
+        load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
+        node_body=node_body, beam_nodes=beam_nodes,
+        rigid_body=rigid_body, element_reversed=reversed_)
+
+
+def point_body(point, node_body, beam_nodes, rigid_body):
+    """The body a point is on and its offset in that body's frame.
+
+    Parameters
+    ----------
+    point : SpatialPoint
+    node_body, beam_nodes, rigid_body : ndarray of int
+        The tree's maps from items to bodies (:class:`SpatialTree`).
+
+    Returns
+    -------
+    body : int
+        -1 for a ground point.
+    offset : ndarray (3,)
+        m: a ground point's global position, a rigid-body point's offset from the centre of mass
+        in the body frame, zero for a beam node.
+    """
+    if point.kind == P_GROUND:
+        return -1, point.offset
+    if point.kind == P_NODE:
+        return int(node_body[beam_nodes[point.item.index] + point.node]), np.zeros(3)
+    return int(rigid_body[point.item.index]), point.offset
+
+
+def point_position(point):
+    """Reference position (3,) of a point (m)."""
+    if point.kind == P_GROUND:
+        return point.offset
+    if point.kind == P_NODE:
+        return point.item.positions[point.node]
+    return point.item.position + point.item.orientation @ point.offset
+
+
+def _size(model):
+    """The model size (m): the largest extent along x, y or z of the reference positions (beam
+    nodes, rigid bodies and their joint and load points, ground joint points), at least the
+    longest beam; 1 m if zero. The scale of length tolerances, as the planar model's."""
+    points = [b.positions for b in model.beams]
+    points += [r.position[None] for r in model.rigid_bodies]
+    points += [point_position(p)[None] for j in model.joints for p in (j.parent, j.child)]
+    points += [point_position(load.point)[None] for load in model.loads]
+    extent = float(np.max(np.ptp(np.concatenate(points), axis=0)))
+    extent = max(extent, max((b.length for b in model.beams), default=0.0))
+    return extent if extent > 0.0 else 1.0
+
+
+def _tree(model):
+    """The items in the order the tree reaches them and the joint each hangs from.
+
+    Items are numbered beams first, then rigid bodies (``item = beam.index`` or ``n_beams +
+    body.index``). Joints are followed from parent to child, in the order added, from the
+    ground.
+
+    Returns
+    -------
+    order : list of int
+        Items, each after the item of its joint's parent.
+    parent_joint : dict
+        Item -> index of its joint.
+
+    Raises
+    ------
+    ValueError
+        An item not connected to the ground by any chain of joints; an item reached only
+        through a joint written child first; a joint that closes a loop (:data:`LOOP_MESSAGE`).
+    """
+    beams, bodies, joints = model.beams, model.rigid_bodies, model.joints
+    n_beams = len(beams)
+    item = lambda p: (-1 if p.kind == P_GROUND else
+                      p.item.index if p.kind == P_NODE else n_beams + p.item.index)
+    name = lambda k: repr(beams[k]) if k < n_beams else repr(bodies[k - n_beams])
+    edges = [(item(j.parent), item(j.child)) for j in joints]
+    n_items = n_beams + len(bodies)
+    # undirected reachability from the ground
+    seen, frontier = {-1}, [-1]
+    while frontier:
+        nxt = []
+        for a, b in edges:
+            for u, v in ((a, b), (b, a)):
+                if u in frontier and v not in seen:
+                    seen.add(v)
+                    nxt.append(v)
+        frontier = nxt
+    loose = [name(k) for k in range(n_items) if k not in seen]
+    if loose:
+        raise ValueError(f"{', '.join(loose)} not connected to the ground by any chain of joints; "
+                         "every item must be (a floating body hangs from the ground by a 'free' "
+                         "joint)")
+    # parent to child from the ground, joints in the order added
+    placed, order, parent_joint = {-1}, [], {}
+    changed = True
+    while changed:
+        changed = False
+        for k, (a, b) in enumerate(edges):
+            if a in placed and b not in placed:
+                placed.add(b)
+                parent_joint[b] = k
+                order.append(b)
+                changed = True
+    if len(order) < n_items:
+        k = next(k for k, (a, b) in enumerate(edges) if b in placed and a not in placed)
+        j = joints[k]
+        raise ValueError(f"joint {k} ({j.kind}, {j.parent!r} -> {j.child!r}) is written child "
+                         f"first: {j.child!r} is nearer the ground than {j.parent!r}; write each "
+                         "joint parent first (from the ground outwards)")
+    tree = set(parent_joint.values())
+    for k, j in enumerate(joints):
+        if k not in tree:
+            raise ValueError(f"joint {k} ({j.kind}, {j.parent!r} -> {j.child!r}) closes a loop: "
+                             f"{LOOP_MESSAGE}")
+    return order, parent_joint

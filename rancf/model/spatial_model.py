@@ -1,0 +1,361 @@
+"""The spatial model, ``rancf.Model(dim=3)``: beams of the relative-nodal-coordinate formulation,
+rigid bodies, spatial joints and loads, built into a :class:`~rancf.model.spatial_tree.SpatialTree`
+(theory: Spatial trees).
+
+``rancf.Model(dim=3)`` makes a :class:`SpatialModel` (a :class:`rancf.Model`): the same reading
+and freezing as the planar model, its own items (:mod:`rancf.model.spatial_items`), joints and
+loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial_build`).
+"""
+from .dimension import refuse, refuse_parameters
+from .items import Point
+from .model import Model
+from .spatial_build import build_tree, point_body
+from .spatial_items import SpatialBeam, SpatialGround, SpatialRigidBody, vector3
+from .spatial_joints import SpatialJoint, SpatialLoad
+
+
+class SpatialModel(Model):
+    """A spatial mechanism of beams and rigid bodies, in SI units: ``rancf.Model(dim=3)``.
+
+    Parameters
+    ----------
+    gravity : sequence of 3 floats
+        Gravitational acceleration (m/s^2), default ``(0, 0, -9.81)`` (z up).
+    elastic_model : None
+        Planar only: a spatial beam's elements have the SE(3) strain (DESIGN section 7).
+
+    Raises
+    ------
+    ValueError
+        A gravity that is not three finite numbers (two: a planar model's), an elastic model.
+
+    Examples
+    --------
+    A steel cantilever along x, clamped at the origin, with a tip load:
+
+    >>> m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    >>> b = m.add_beam(length=1.0, n_elements=8, E=2.1e11, rho=7800.0, A=1e-4,
+    ...                I=(8.33e-10, 8.33e-10), J=1.41e-9, G=8.1e10, up=(0, 0, 1))
+    >>> clamp = m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+    >>> tip = m.add_force(b.end, force=(0.0, 0.0, -10.0))
+    >>> m
+    Model(dim=3, 1 beams, 0 rigid bodies, 1 joints, 1 loads)
+    >>> tree = m.build()
+    >>> tree.n_bodies, tree.n_q
+    (9, 48)
+    """
+
+    dim = 3
+
+    def __init__(self, gravity=(0.0, 0.0, -9.81), elastic_model=None, *, dim=3):
+        if elastic_model is not None:
+            refuse(3, f"elastic_model={elastic_model!r}")
+        self.gravity = vector3("gravity", gravity)
+        self.elastic_model = None
+        self.ground = SpatialGround(self)
+        self._beams, self._bodies, self._joints, self._loads = [], [], [], []
+        self._assembly = None
+
+    def __repr__(self):
+        return f"Model(dim=3, {Model.__repr__(self)[len('Model('):]}"
+
+    def _check_point(self, name, point):
+        if not isinstance(point, Point):
+            raise TypeError(f"{name} must be a point (ground.point(x, y, z), beam.start/.end/"
+                            f".node(i), body.point(dx, dy, dz)), got {point!r}")
+        if point.item.model is not self:
+            raise ValueError(f"{name} {point!r} belongs to another model")
+        return point
+
+    def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
+                 G=None, start=None, direction=None, up=None, shear=True,
+                 kappa=(5.0 / 6.0, 5.0 / 6.0), damping=0.0, points=None, tangents=None,
+                 **planar):
+        """Add a uniform spatial beam of ``n_elements`` elements, straight or curved.
+
+        Straight: ``length``, ``start``, ``direction`` (equal elements). Curved: ``points`` and
+        ``tangents``, the nodes on the centreline and the unit tangents there. Node frames:
+        x the tangent, y ``up`` projected normal to x, ``z = x cross y``; the section's y and z
+        axes are those of ``I = (I_y, I_z)``.
+
+        Parameters
+        ----------
+        length : float
+            m, > 0 (straight beams).
+        n_elements : int
+            >= 1.
+        E, rho, A : float
+            Young's modulus (Pa), density (kg/m^3), section area (m^2); > 0.
+        I : sequence of 2 floats
+            ``(I_y, I_z)``: second moments of area about the section's y and z axes (m^4), > 0.
+        J : float
+            Torsion constant (m^4), > 0.
+        G : float
+            Shear modulus (Pa), > 0.
+        start : sequence of 3 floats
+            First node (m), default the origin (straight beams).
+        direction : sequence of 3 floats
+            The beam's axis (normalised; non-zero), default +x (straight beams).
+        up : sequence of 3 floats
+            Fixes the section's y axis (projected normal to the beam axis and normalised),
+            default +z; refused within 1e-6 rad of the beam's axis.
+        shear : bool
+            True: Timoshenko (shear stiffness ``k G A``); False: the Euler-Bernoulli limit (a
+            shear penalty, :meth:`rancf.model.spatial_items.SpatialBeam.stiffness`).
+        kappa : sequence of 2 floats
+            Shear correction factors ``(k_y, k_z)``, default 5/6 (rectangle-like sections).
+        damping : float
+            Kelvin-Voigt time c (s, >= 0): section forces ``C (eps - eps0 + c eps')``.
+        points, tangents : array (n_elements + 1, 3), optional
+            A curved beam: node positions (m) and unit tangents (norm 1 within 1e-9), each
+            element's chord pointing ahead along both its end tangents. The length follows
+            (the elements' arc lengths).
+
+        Returns
+        -------
+        SpatialBeam
+            With points ``start``, ``end`` and ``node(i)``.
+
+        Raises
+        ------
+        ValueError
+            A parameter out of its range; ``up`` parallel to the beam; a planar beam's
+            parameter (``angle``, a 2-vector ``start``, a single ``I``), named with the
+            dimension.
+        TypeError
+            A missing parameter, or one of the wrong type.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A quarter circle of radius 1 m in the x-y plane, section y axis along +z:
+
+        >>> m = rancf.Model(dim=3)
+        >>> t = np.linspace(0.0, np.pi / 2, 9)
+        >>> P = np.column_stack([np.cos(t), np.sin(t), 0 * t])
+        >>> T = np.column_stack([-np.sin(t), np.cos(t), 0 * t])
+        >>> arc = m.add_beam(n_elements=8, E=2.1e11, rho=7800.0, A=1e-4, I=(8e-10, 8e-10),
+        ...                  J=1.4e-9, G=8e10, points=P, tangents=T, up=(0, 0, 1))
+        >>> round(arc.length, 12) == round(np.pi / 2, 12)
+        True
+        """
+        self._check_open()
+        refuse_parameters(3, "add_beam", planar, ("angle",))
+        for name, value in (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
+                            ("I", I), ("J", J), ("G", G)):
+            if value is None:
+                raise TypeError(f"add_beam() missing the parameter {name}")
+        b = SpatialBeam(self, len(self._beams), length, n_elements, E, rho, A, I, J, G, start,
+                        direction, up, shear, kappa, damping, points, tangents)
+        self._beams.append(b)
+        return b
+
+    def add_rigid_body(self, mass, inertia, position=(0.0, 0.0, 0.0), orientation=None,
+                       **planar):
+        """Add a rigid body, described at its centre of mass in its body frame.
+
+        Parameters
+        ----------
+        mass : float
+            kg, > 0.
+        inertia : array (3, 3)
+            Inertia tensor about the centre of mass in the body frame (kg m^2): symmetric
+            (within 1e-9 of its largest entry) and positive definite.
+        position : sequence of 3 floats
+            Reference centre of mass (m).
+        orientation : array (3, 3) or sequence of 4 floats, optional
+            Reference body frame: a rotation matrix (columns the body axes in global
+            coordinates; orthogonal within 1e-9, determinant +1) or a unit quaternion ``(w, x,
+            y, z)`` (norm 1 within 1e-9); default the identity.
+
+        Returns
+        -------
+        SpatialRigidBody
+            Whose ``point(dx, dy, dz)`` are points of its frame and ``centre`` its centre of
+            mass.
+
+        Raises
+        ------
+        ValueError
+            A parameter out of its range: an inertia that is not symmetric positive definite,
+            an orientation that is not a rotation; a planar body's parameter (``angle``, a
+            2-vector ``position``, a scalar ``inertia``), named with the dimension.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> rod = m.add_rigid_body(2.0, np.diag([1e-4, 0.04, 0.04]), position=(0.4, 0, 0))
+        >>> pin = m.add_joint("revolute", m.ground.point(0, 0, 0), rod.point(-0.4, 0, 0),
+        ...                   axis=(0, 1, 0))
+        """
+        self._check_open()
+        refuse_parameters(3, "add_rigid_body", planar, ("angle",))
+        r = SpatialRigidBody(self, len(self._bodies), mass, inertia, position, orientation)
+        self._bodies.append(r)
+        return r
+
+    def add_joint(self, kind, parent, child, axis=None, axes=None, drive=None, effort=None):
+        """Add a joint between a parent point and a child point (they must coincide).
+
+        Parameters
+        ----------
+        kind : str
+            A registered kind with a spatial side (:data:`rancf.joints.REGISTRY`):
+            ``"fixed"`` (no coordinate), ``"revolute"`` (axis; q an angle, rad),
+            ``"prismatic"`` (axis; q a slide, m; the relative rotation held),
+            ``"cylindrical"`` (axis; slide and angle), ``"universal"`` (axes; two angles),
+            ``"spherical"`` (a rotation vector, rad), ``"free"`` (translation and rotation
+            vector: a floating base). q = 0 in the reference configuration.
+        parent, child : SpatialPoint
+            The child a point of a beam (any node: the beam then hangs from it in two chains)
+            or a rigid body; the parent nearer the ground.
+        axis : sequence of 3 floats, optional
+            Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
+            configuration (norm 1 within 1e-9).
+        axes : array (2, 3), optional
+            Universal: ``(a0, a1)``, global unit vectors orthogonal within 1e-9 (``|a0 . a1| <=
+            1e-9``); a0 fixed in the parent, a1 turning with the first rotation.
+        drive : callable, optional
+            Revolute and prismatic: ``drive(t) -> (q, qd, qdd)``, q(0) = 0 (modulo 2 pi for an
+            angle).
+        effort : float or callable, optional
+            Revolute and prismatic: N m or N, a constant or ``effort(t, q, qd)``.
+
+        Returns
+        -------
+        SpatialJoint
+
+        Raises
+        ------
+        ValueError
+            An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
+            or non-orthogonal axes, a drive or effort on a kind of more than one coordinate (or
+            none), the ground as the child, parent and child on one item. Points apart and
+            loops are refused when the model is built.
+        TypeError
+            A point that is not a point, a drive that is not callable.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A rigid link on a universal joint to the ground:
+
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.diag([1e-3, 0.02, 0.02]), position=(0, 0, -0.5),
+        ...                      orientation=[[0, 0, 1], [0, 1, 0], [-1, 0, 0]])
+        >>> m.add_joint("universal", m.ground.point(0, 0, 0), r.point(-0.5, 0, 0),
+        ...             axes=[(1, 0, 0), (0, 1, 0)])
+        Joint(0: universal, ground.point(0, 0, 0) -> rigid_body[0].point(-0.5, 0, 0))
+        """
+        self._check_open()
+        self._check_point("parent", parent)
+        self._check_point("child", child)
+        j = SpatialJoint(len(self._joints), kind, parent, child, axis, axes, drive, effort)
+        self._joints.append(j)
+        return j
+
+    def add_force(self, point, force=(0.0, 0.0, 0.0), moment=(0.0, 0.0, 0.0), follower=False):
+        """Add a point force and a moment at a point of a beam or rigid body.
+
+        Parameters
+        ----------
+        point : SpatialPoint
+            Not a ground point.
+        force : sequence of 3 floats or callable
+            N, or ``force(t) -> (fx, fy, fz)``.
+        moment : sequence of 3 floats or callable
+            N m, or ``moment(t) -> (mx, my, mz)``.
+        follower : bool
+            False: force and moment in global coordinates; True: in the frame of the point's
+            body (a beam node's frame, a rigid body's), turning with it.
+
+        Returns
+        -------
+        SpatialLoad
+
+        Raises
+        ------
+        ValueError
+            A ground point; a force or moment that is not three finite numbers (a planar
+            load's two-component force or scalar moment is named with the dimension).
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A follower moment rolling a cantilever up about its section's z axis:
+
+        >>> m = rancf.Model(dim=3, gravity=(0, 0, 0))
+        >>> b = m.add_beam(1.0, 8, E=1e7, rho=1e3, A=1e-2, I=(1e-5, 1e-5), J=2e-5, G=5e6)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+        >>> roll = m.add_force(b.end, moment=(0, 0, 2 * np.pi * 1e7 * 1e-5), follower=True)
+        """
+        self._check_open()
+        self._check_point("point", point)
+        load = SpatialLoad(len(self._loads), point, force, moment, follower)
+        self._loads.append(load)
+        return load
+
+    def build(self):
+        """Check the whole model, freeze it and return its tree (cached).
+
+        Returns
+        -------
+        rancf.model.spatial_tree.SpatialTree
+            The frozen arrays the spatial formulations read.
+
+        Raises
+        ------
+        ValueError
+            Joint points apart (more than 1e-9 of the model size), an item not connected to
+            the ground, a joint written child first, a closed loop (the spatial DAE
+            formulation is not yet available), a drive whose q(0) is not 0, a model without
+            items.
+        """
+        if self._assembly is None:
+            self._assembly = build_tree(self)
+        return self._assembly
+
+    def body_of(self, point):
+        """The body of the tree a point is on, and its offset in that body's frame.
+
+        Builds the model (:meth:`build`) if it is not yet built.
+
+        Parameters
+        ----------
+        point : SpatialPoint
+            A point of this model.
+
+        Returns
+        -------
+        body : int
+            Index in the tree's arrays; -1 for a ground point.
+        offset : ndarray (3,)
+            m: the point is at ``r0[body] + A0[body] @ offset`` in the reference configuration
+            (a ground point at ``offset``).
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.eye(3) * 0.01, position=(0, 0, -0.5))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(0, 0, 0.5))
+        >>> m.body_of(r.point(0.1, 0, 0))
+        (0, array([0.1, 0. , 0. ]))
+        """
+        self._check_point("point", point)
+        tree = self.build()
+        return point_body(point, tree.node_body, tree.beam_nodes, tree.rigid_body)
+
+    def plot(self, ax=None):
+        """Not yet available for spatial models (3D drawing comes with the next round of
+        issue 22).
+
+        Raises
+        ------
+        NotImplementedError
+        """
+        raise NotImplementedError("drawing a spatial model (dim=3) is not yet available")
