@@ -38,9 +38,10 @@ result = rancf.simulate(model, t_end=20.0, dt=1e-3, method="generalized-alpha",
 print(result, f"{result.wall_time:.1f} s")
 
 # %%
-# The tip's deflection across the beam, in the frame that turns with the hub (the classic
-# figure of this case): about -0.57 m near t = 7 s, then a free vibration about zero (there
-# is no damping, so it does not decay).
+# Left, the tip's deflection across the beam, in the frame that turns with the hub (the
+# classic figure of this case): about -0.57 m near t = 7 s, then a free vibration about zero
+# (there is no damping, so it does not decay). Right, the motor torque that imposes the
+# angle (the drive's reaction).
 
 theta = np.array([hub(t)[0] for t in result.t])
 tip = result.tip()
@@ -48,14 +49,13 @@ across = -tip[:, 0] * np.sin(theta) + tip[:, 1] * np.cos(theta)
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 ax1.plot(result.t, across)
 ax1.set(xlabel="t (s)", ylabel="tip deflection in the hub frame (m)")
+ax2.plot(result.t, result.reaction(motor))
+ax2.set(xlabel="t (s)", ylabel="motor torque (N m)")
 print(f"largest lag {across.min():.3f} m at t = {result.t[across.argmin()]:.2f} s")
 
 # %%
-# The motor torque that imposes the angle (the drive's reaction) and the work it does,
-# which ends as the kinetic and elastic energy of the beam.
+# The work the motor does ends as the kinetic and elastic energy of the beam.
 
-ax2.plot(result.t, result.reaction(motor))
-ax2.set(xlabel="t (s)", ylabel="motor torque (N m)")
 result.plot_energy()
 
 # %%

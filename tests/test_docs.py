@@ -2,7 +2,14 @@
 docstrings (doctest, with ``rancf`` and ``np`` in the namespace, as the API reference says) and
 the code blocks of the getting-started page, in order, in one namespace. The results they print
 are checked by doctest against the text; the expected values are independent of the code under
-test (closed forms, scipy, the elastica) where the docstrings say so."""
+test (closed forms, scipy, the elastica) where the docstrings say so.
+
+Two checks guard what Sphinx's ``-W`` lets through because it is valid reST: a directive
+written so that it renders as text (``==.. list-table::`` became a nested list, a page's
+table lost), and a gallery figure with an empty panel (an axes drawn on in a later cell than
+the one that made the figure: sphinx-gallery saves and closes every figure at the end of its
+cell)."""
+import ast
 import doctest
 import importlib
 import re
@@ -14,6 +21,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+
+from docutils import nodes  # noqa: E402
+from docutils.core import publish_doctree  # noqa: E402
 
 import rancf  # noqa: E402
 
@@ -60,3 +70,120 @@ def test_getting_started_runs():
     res = namespace["res"]
     assert res.status == "ok" and len(res.t) == 401      # as the page's comment says
     assert Path("pendulum.gif").stat().st_size > 0
+
+
+# --- reST that renders as text --------------------------------------------------------------
+#: A directive's opening (``.. name::``, ``.. domain:name::``, with or without the space).
+DIRECTIVE = re.compile(r"\.\.\s*[A-Za-z][\w-]*(?::[\w-]+)?::")
+#: Nodes whose text is not prose: code, comments, and docutils' reports of the Sphinx roles
+#: and directives it does not know (Sphinx renders those; ``-W`` catches their errors).
+NOT_PROSE = (nodes.literal, nodes.literal_block, nodes.doctest_block, nodes.comment,
+             nodes.raw, nodes.system_message, nodes.problematic)
+EXAMPLES = sorted((ROOT / "examples").glob("plot_*.py"))
+#: sphinx-gallery's cell separator.
+CELL = re.compile(r"^# %%.*$", re.M)
+
+
+def _prose(node):
+    """The text nodes of a doctree that a reader sees as prose."""
+    if isinstance(node, NOT_PROSE):
+        return []
+    if isinstance(node, nodes.Text):
+        return [str(node)]
+    return [text for child in node.children for text in _prose(child)]
+
+
+def _example_text(path):
+    """The reST of a gallery example: its docstring and the comment blocks of its cells."""
+    source = path.read_text()
+    blocks = [ast.get_docstring(ast.parse(source))]
+    for cell in CELL.split(source)[1:]:
+        lines = []
+        for line in cell.lstrip("\n").splitlines():
+            if not line.startswith("#"):
+                break
+            lines.append(line[2:])
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+RST = sorted(p for p in (ROOT / "docs").rglob("*.rst")
+             if not {"_templates", "generated", "auto_examples", "_build"} & set(p.parts))
+
+
+@pytest.mark.parametrize("path", RST + EXAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_directive_rendered_as_text(path):
+    text = _example_text(path) if path.suffix == ".py" else path.read_text()
+    tree = publish_doctree(text, source_path=str(path),
+                           settings_overrides={"report_level": 5, "halt_level": 5,
+                                               "file_insertion_enabled": False})
+    prose = _prose(tree)
+    assert prose, f"{path} parsed to no text"
+    stray = [s for s in prose if DIRECTIVE.search(s)]
+    assert not stray, (f"{path.relative_to(ROOT)}: a directive renders as text (a character "
+                       f"before its '..', or no blank line above it): {stray}")
+
+
+# --- gallery figures without empty panels ---------------------------------------------------
+#: Calls that return axes.
+AXES_MAKERS = {"subplots", "subplot", "add_subplot", "add_axes", "gca", "twinx", "twiny",
+               "subplot_mosaic", "inset_axes"}
+
+
+def _names(target):
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for element in target.elts for n in _names(element)]
+    return []
+
+
+def _axes_bound(cell):
+    """Names a cell binds to axes (``fig, (ax1, ax2) = plt.subplots(...)``, ``ax = ...gca()``)."""
+    bound = set()
+    for node in ast.walk(cell):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name not in AXES_MAKERS:
+            continue
+        for target in node.targets:
+            if name in ("subplots", "subplot_mosaic") and isinstance(target, (ast.Tuple, ast.List)):
+                bound.update(n for element in target.elts[1:] for n in _names(element))
+            else:
+                bound.update(_names(target))
+    return bound
+
+
+def _assigned(cell):
+    return {n for node in ast.walk(cell) if isinstance(node, (ast.Assign, ast.For))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            for n in _names(target)}
+
+
+def _loaded(cell):
+    return {node.id for node in ast.walk(cell)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_gallery_axes_filled_in_their_cell(path):
+    """Every axes an example makes is used in the cell that makes it and in no later cell.
+
+    A structural check (the examples' runs take minutes, the parameter study alone several):
+    sphinx-gallery saves and closes the figures at the end of each cell, so an axes first
+    drawn in a later cell is an empty panel on the page, and an axes not used in its cell
+    is empty too."""
+    cells = [ast.parse(cell) for cell in CELL.split(path.read_text())]
+    made = {}                                   # axes name -> index of the cell that made it
+    for i, cell in enumerate(cells):
+        loaded = _loaded(cell)
+        late = {n for n in loaded & made.keys() if n not in _assigned(cell)}
+        assert not late, (f"{path.name}: cell {i} draws on {sorted(late)}, made in cell "
+                          f"{[made[n] for n in sorted(late)]}: that figure is already saved "
+                          "and closed; draw in the cell that makes the figure")
+        new = _axes_bound(cell)
+        unused = new - loaded
+        assert not unused, f"{path.name}: cell {i} makes axes {sorted(unused)} and never uses them"
+        made = {n: c for n, c in made.items() if n not in _assigned(cell)} | dict.fromkeys(new, i)

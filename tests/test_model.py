@@ -26,6 +26,9 @@ def beam_model(**overrides):
     (dict(A=0.0), ValueError, "A must"), (dict(I=np.inf), ValueError, "I must"),
     (dict(start=(0.0,)), ValueError, "start must have 2"), (dict(angle=np.nan), ValueError, "angle"),
     (dict(damping=-0.1), ValueError, "damping"), (dict(start="ab"), TypeError, "start"),
+    # numeric text is not a number, though NumPy would convert it
+    (dict(start=("0", "0")), TypeError, "start must be a sequence of 2 real numbers"),
+    (dict(start=(0.0, "1")), TypeError, "start must be a sequence of 2 real numbers"),
 ])
 def test_bad_beam_parameters_are_named(kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -35,6 +38,8 @@ def test_bad_beam_parameters_are_named(kwargs, error, match):
 @pytest.mark.parametrize("kwargs,error,match", [
     (dict(mass=0.0), ValueError, "mass"), (dict(inertia=-1.0), ValueError, "inertia"),
     (dict(position=(0, 0, 0)), ValueError, "position"), (dict(angle=np.inf), ValueError, "angle"),
+    (dict(position=("0", 0.5)), TypeError, "position must be a sequence of 2 real numbers"),
+    (dict(mass="1"), TypeError, "mass must be a real number"),
 ])
 def test_bad_rigid_body_parameters_are_named(kwargs, error, match):
     m = rancf.Model()
@@ -46,6 +51,7 @@ def test_bad_rigid_body_parameters_are_named(kwargs, error, match):
     (dict(gravity=9.81), ValueError, "gravity must have 2"),
     (dict(gravity=(0.0, np.nan)), ValueError, "gravity must be finite"),
     (dict(elastic_model="timoshenko"), ValueError, "elastic_model must be one of"),
+    (dict(gravity=("0", "-9.81")), TypeError, "gravity must be a sequence of 2 real numbers"),
 ])
 def test_bad_model_parameters_are_named(kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -72,10 +78,22 @@ def test_bad_joints_are_named():
         (lambda: m.add_force(g, force=(1.0, 0.0)), ValueError, "point must be a point of a beam"),
         (lambda: m.add_force(b.end, force=(1.0,)), ValueError, "force must have 2"),
         (lambda: m.add_force(b.end, moment="big"), TypeError, "moment must be"),
+        (lambda: m.add_force(b.end, force=("1", "0")), TypeError, "force must be a sequence of 2"),
+        (lambda: m.add_force(b.end, moment="0"), TypeError, "moment must be"),
+        (lambda: m.ground.point("0", 0.0), TypeError, "x must be a real number"),
     ]
     for call, error, match in cases:
         with pytest.raises(error, match=match):
             call()
+
+
+def test_load_repr_says_what_and_where():
+    m, b = beam_model()
+    r = m.add_rigid_body(mass=1.0, inertia=0.1, position=(2.0, 0.0))
+    assert repr(m.add_force(b.end, force=(0.0, -10.0), moment=2.5)) == \
+        "Load(0: force=(0, -10) N, moment=2.5 N m at beam[0].node(2))"
+    assert repr(m.add_force(r.point(0.1, 0.0), force=lambda t: (t, 0.0), moment=np.sin)) == \
+        "Load(1: force(t), moment(t) at rigid_body[0].point(0.1, 0))"
 
 
 def test_build_checks_the_geometry():

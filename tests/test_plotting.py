@@ -269,6 +269,24 @@ def test_mp4_is_written_or_names_ffmpeg(run, tmp_path):
         assert os.listdir(tmp_path) == ["chain.mp4"] and path.stat().st_size > 0
 
 
+def test_energy_legend_covers_no_curve(run):
+    """The energy legend sits outside the axes (six curves that cross leave no free corner)
+    and inside the figure that plot_energy makes; a stored energy equal to a flow (kinetic
+    energy and a drive's work) stays visible under the flow's dotted line."""
+    _, res, _ = run
+    ax = res.plot_energy()
+    fig = ax.figure
+    fig.canvas.draw()
+    legend = ax.get_legend().get_window_extent()
+    box = ax.get_window_extent()
+    assert legend.x0 >= box.x1 or legend.y0 >= box.y1 or legend.x1 <= box.x0 or legend.y1 <= box.y0
+    assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)
+    for name in ("work", "dissipated"):
+        assert lines(ax, name)[0].get_linestyle() == ":"
+    for name in ("kinetic", "elastic", "gravity"):
+        assert lines(ax, name)[0].get_linestyle() == "-"
+
+
 def test_time_series(run):
     m, res, (_, b2, _, j2) = run
     e = res.energy()

@@ -29,3 +29,26 @@ def test_readme_examples_run():
             across, t = namespace["across"], namespace["res"].t
             assert across.min() == pytest.approx(-0.574, abs=5e-4)
             assert t[across.argmin()] == pytest.approx(6.8, abs=0.05)
+
+
+def test_readme_says_what_the_report_command_does_before_it():
+    """A command that runs the full report (minutes, and it rewrites the committed ``reports/``)
+    is announced, with its duration and what it overwrites, in the paragraph above its block."""
+    text = README.read_text()
+    for block in re.finditer(r"```bash\n(.*?)```", text, re.S):
+        if not re.search(r"python -m validation(?!.*--quick).*--out reports/", block.group(1)):
+            continue
+        before = text[:block.start()].rstrip().rsplit("\n\n", 1)[-1]
+        assert re.search(r"\d+\s+minutes", before) and "overwrites" in before and \
+            "`reports/`" in before, f"no warning above the report command: {before!r}"
+        break
+    else:
+        pytest.fail("the README has no command that runs the report into reports/")
+
+
+def test_readme_parameter_study_claims_no_timing():
+    """The study's run times are the machine's (its runs printed them): the README does not
+    type a CPU or wall time for them."""
+    paragraph = re.search(r"The 256 runs are.*?\n\n", README.read_text(), re.S).group(0)
+    claims = re.findall(r"[^.;(]*\b(?:CPU|took|wall time)\b[^.;)]*\d[^.;)]*", paragraph)
+    assert not claims, claims

@@ -149,6 +149,39 @@ def test_equilibrium_is_the_limit_of_a_damped_motion(formulation):
     assert np.abs(eq.nodes[0] - res.nodes[0]).max() > 0.1        # the load moved it
 
 
+def test_pendulum_under_a_sideways_load_finds_its_equilibrium():
+    """A pendulum under gravity and a sideways force has an equilibrium (docs/user_guide/
+    statics.rst): turned until the moments about the pin balance. A rigid body pinned at its
+    top end, default load steps: tan(theta) = F l / (m g l / 2) for a force F at the far end
+    of a body of length l. A pinned steel beam (100 load steps): the moments about the pin of
+    the tip force and of the weight of the deformed beam cancel, the weight's from the exact
+    integral of the cubic shape, int_0^l x ds = l (x_A + x_B) / 2 + l^2 (x'_A - x'_B) / 12."""
+    F, g = 5.0, 9.81
+    m = rancf.Model(gravity=(0.0, -g))
+    r = m.add_rigid_body(2.0, 0.1, position=(0.0, -0.5), angle=-np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
+    m.add_force(r.point(0.5, 0.0), force=(F, 0.0))
+    eq = rancf.static(m)
+    assert eq.status == "ok", eq.message
+    theta = np.arctan2(F * 1.0, 2.0 * g * 0.5)
+    np.testing.assert_allclose(eq.position(r.centre)[0], 0.5 * np.array([np.sin(theta), -np.cos(theta)]),
+                               atol=1e-10)
+
+    length, n, A = 1.0, 8, 1e-4
+    m = rancf.Model(gravity=(0.0, -g), elastic_model="reissner")
+    b = m.add_beam(length, n, E=2e11, rho=RHO, A=A, I=1e-9, angle=-np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    m.add_force(b.end, force=(F, 0.0))
+    eq = rancf.static(m, load_steps=100)
+    assert eq.status == "ok", eq.message
+    nodes, l = eq.nodes[0], length / n
+    x, slope = nodes[:, 0], nodes[:, 2]
+    weight = -RHO * A * g * np.sum(l * (x[:-1] + x[1:]) / 2 + l**2 * (slope[:-1] - slope[1:]) / 12)
+    tip_force = -nodes[-1, 1] * F
+    assert nodes[-1, 0] > 0.5 * length           # turned well away from hanging straight
+    assert abs(tip_force + weight) <= 1e-9 * tip_force
+
+
 def test_mechanism_is_reported():
     """A pinned rigid body under a sideways load has no equilibrium near its reference: the
     stiffness matrix is singular (docs/user_guide/statics.rst), the run fails at the first load

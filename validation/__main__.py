@@ -139,9 +139,10 @@ def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     cases = discover()
     if args.list:
+        width = max(map(len, cases), default=0)
         for name, entry in cases.items():
             flag = "" if entry.default else " (not default)"
-            print(f"{name:14s} {entry.title}{flag}")
+            print(f"{name:{width}s}  {entry.title}{flag}")
         return 0
     unknown = [n for n in args.names if n not in cases]
     if unknown:

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import rancf
 from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Outcome
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,10 +133,13 @@ def machine_info() -> dict:
 
 
 def package_versions() -> dict:
+    """Versions of the packages a report depends on: rancf's from the code that ran (an editable
+    install's metadata keeps the version it was installed with), the others' from their
+    installed metadata."""
     versions = {}
     for name in PACKAGES:
         try:
-            versions[name] = metadata.version(name)
+            versions[name] = rancf.__version__ if name == "rancf" else metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = "not installed"
     return versions

@@ -212,6 +212,8 @@ class Load:
     >>> m = rancf.Model()
     >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
     >>> load = m.add_force(b.end, force=(0.0, -10.0))
+    >>> load
+    Load(0: force=(0, -10) N, moment=0 N m at beam[0].node(2))
     >>> load.point, load.force
     (beam[0].node(2), array([  0., -10.]))
     """
@@ -230,6 +232,12 @@ class Load:
             self.moment = checks.real("moment", moment)
         else:
             raise TypeError(f"moment must be a real number or a callable moment(t), got {moment!r}")
+
+    def __repr__(self):
+        force = "force(t)" if callable(self.force) else \
+            f"force=({self.force[0]:g}, {self.force[1]:g}) N"
+        moment = "moment(t)" if callable(self.moment) else f"moment={self.moment:g} N m"
+        return f"Load({self.index}: {force}, {moment} at {self.point!r})"
 
     @property
     def time_dependent(self):

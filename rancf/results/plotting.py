@@ -269,15 +269,22 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
 
 def plot_energy(res, ax=None):
     """:meth:`rancf.Result.plot_energy`."""
-    ax = _axes(ax)
+    # six curves that cross and coincide (work and kinetic energy of a driven run, zeros)
+    # leave no corner free inside the axes: the legend goes outside, on the right, in a
+    # figure laid out to hold it
+    ax = plt.subplots(figsize=(8.0, 4.8), layout="constrained")[1] if ax is None else _axes(ax)
     e = res.energy()
-    for name in ("kinetic", "elastic", "gravity", "work", "dissipated"):
+    for name in ("kinetic", "elastic", "gravity"):
         ax.plot(e.t, e[name], label=name, gid=name)
+    # the energy that flows in and out dotted, so that a stored energy equal to it shows
+    # (the work of a drive becomes the kinetic energy of a rigid spin-up)
+    for name in ("work", "dissipated"):
+        ax.plot(e.t, e[name], linestyle=":", linewidth=2.0, label=name, gid=name)
     ax.plot(e.t, e.total, color="k", linestyle="--",
-            label="total = kinetic + elastic + gravity - work + dissipated", gid="total")
+            label="total = kinetic\n+ elastic + gravity\n- work + dissipated", gid="total")
     ax.set_xlabel("t (s)")
     ax.set_ylabel("energy (J)")
-    ax.legend(loc="best", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize="small")
     return ax
 
 

@@ -2,7 +2,6 @@
 place a :class:`Result` is made from an integrator's :class:`~rancf.integrators.solution.Solution`
 (:func:`result_of`)."""
 import numpy as np
-import pandas as pd
 
 from ..model.items import Point
 from ..model.joints import Joint
@@ -116,6 +115,7 @@ class Result:
                 raise ValueError("a Result needs its model or its energy table")
             e = energies(model.build(), self.nodes, self.velocities)
             energy_table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
+        import pandas as pd     # here, not at the top: it takes a second of `import rancf`
         self._energy = pd.DataFrame({"t": self.t, **{k: np.asarray(energy_table[k], dtype=float)
                                                       for k in ("kinetic", "elastic", "gravity")},
                                      "work": self.work, "dissipated": self.dissipated})
@@ -366,6 +366,7 @@ class Result:
             data[name] = self.nodes[:, :, j].ravel()
         for j, name in enumerate(("vx", "vy", "vd1", "vd2")):
             data[name] = self.velocities[:, :, j].ravel()
+        import pandas as pd     # (see __init__)
         return pd.DataFrame(data)
 
     # --- pictures (rancf.results.plotting; matplotlib is imported on first use) ----------------

@@ -466,3 +466,17 @@ def test_the_quick_report_names_the_seed_claims(quick_run):
     for name in ("fig. 11: relative energy error", "fig. 8: tip error at E = 210 GPa",
                  "eq. 57, counted from the kernels' loops", "order: Newmark and generalized-alpha-S"):
         assert f"| {name} |" in seeds
+
+
+def test_list_aligns_the_titles(capsys):
+    """``--list``: one line per case, every title starting in the same column (the longest name
+    and two spaces)."""
+    from validation.__main__ import main
+
+    assert main(["--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = list(discover())
+    assert [line.split()[0] for line in lines] == names
+    column = max(map(len, names)) + 2
+    for line, name in zip(lines, names):
+        assert line[:column] == name.ljust(column) and line[column] != " ", line
