@@ -44,7 +44,7 @@ and wraps them).
 """
 from libc.math cimport M_PI, sqrt
 
-from rancf.elements cimport _rotation as rot
+cimport rancf.elements._rotation as rot
 
 
 cdef inline void _series_derivative(const double* p, const double* w, double b, double db,

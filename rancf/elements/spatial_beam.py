@@ -302,7 +302,8 @@ def node_inertia(rho, A, Iy, Iz, l_left, l_right):
     """
     rho, A = checks.positive("rho", rho), checks.positive("A", A)
     Iy, Iz = checks.positive("Iy", Iy), checks.positive("Iz", Iz)
-    l_left, l_right = checks.non_negative("l_left", l_left), checks.non_negative("l_right", l_right)
+    l_left = checks.non_negative("l_left", l_left)
+    l_right = checks.non_negative("l_right", l_right)
     half = 0.5 * (l_left + l_right)
     if not half > 0.0:
         raise ValueError(f"l_left and l_right must not both be zero, got {l_left!r}, {l_right!r}")
