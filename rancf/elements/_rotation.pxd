@@ -87,7 +87,7 @@ cdef inline void matmulT(const double* A, const double* B, double* C) noexcept n
 
 cdef inline void coefficients(double a, double* s1, double* c1, double* c2) noexcept nogil:
     """s1 = sin a / a, c1 = (1 - cos a) / a^2, c2 = (a - sin a) / a^3 (a >= 0, rad)."""
-    cdef double a2 = a * a, h
+    cdef double a2 = a * a, h, s
     if a < SMALL:
         s1[0] = 1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0 - a2 * (
             1.0 / 362880.0 - a2 / 39916800.0))))
@@ -97,23 +97,33 @@ cdef inline void coefficients(double a, double* s1, double* c1, double* c2) noex
             1.0 / 39916800.0 - a2 / 6227020800.0))))
     else:
         h = sin(0.5 * a)
-        s1[0] = sin(a) / a
+        s = sin(a)
+        s1[0] = s / a
         c1[0] = 2.0 * h * h / a2        # 1 - cos a without its cancellation at small a
-        c2[0] = (a - sin(a)) / (a2 * a)
+        c2[0] = (a - s) / (a2 * a)
 
 
-cdef inline void coefficient_rates(double a, double* d1, double* d2) noexcept nogil:
-    """d1 = c1'(a) / a, d2 = c2'(a) / a: with a' = p . p' / a, ``c1(a)' = d1 (p . p')``."""
-    cdef double a2 = a * a, h
+cdef inline void rates_of(double a, double s1, double c1, double c2, double* d1,
+                          double* d2) noexcept nogil:
+    """d1 = c1'(a) / a, d2 = c2'(a) / a from the coefficients s1, c1, c2 of the same a (rad):
+    ``d1 = (s1 - 2 c1) / a^2``, ``d2 = (c1 - 3 c2) / a^2`` above SMALL (no trigonometric call:
+    a kernel that has the coefficients gets the rates for a few flops), the series below."""
+    cdef double a2 = a * a
     if a < SMALL:
         d1[0] = -1.0 / 12.0 + a2 * (1.0 / 180.0 - a2 * (1.0 / 6720.0 - a2 * (
             1.0 / 453600.0 - a2 * (1.0 / 47900160.0 - a2 / 7264857600.0))))
         d2[0] = -1.0 / 60.0 + a2 * (1.0 / 1260.0 - a2 * (1.0 / 60480.0 - a2 * (
             1.0 / 4989600.0 - a2 * (1.0 / 622702080.0 - a2 / 108972864000.0))))
     else:
-        h = sin(0.5 * a)
-        d1[0] = (a * sin(a) - 4.0 * h * h) / (a2 * a2)
-        d2[0] = 2.0 * h * h / (a2 * a2) - 3.0 * (a - sin(a)) / (a2 * a2 * a)
+        d1[0] = (s1 - 2.0 * c1) / a2
+        d2[0] = (c1 - 3.0 * c2) / a2
+
+
+cdef inline void coefficient_rates(double a, double* d1, double* d2) noexcept nogil:
+    """d1 = c1'(a) / a, d2 = c2'(a) / a: with a' = p . p' / a, ``c1(a)' = d1 (p . p')``."""
+    cdef double s1, c1, c2
+    coefficients(a, &s1, &c1, &c2)
+    rates_of(a, s1, c1, c2, d1, d2)
 
 
 cdef inline void add_series(double c0, double c1, double c2, const double* P,
@@ -155,7 +165,7 @@ cdef inline void left_jacobian_rate(const double* p, const double* pd,
     cdef double s1, c1, c2, d1, d2, a = sqrt(dot(p, p)), pp = dot(p, pd)
     cdef int i, j, k
     coefficients(a, &s1, &c1, &c2)
-    coefficient_rates(a, &d1, &d2)
+    rates_of(a, s1, c1, c2, &d1, &d2)
     skew(p, P)
     skew(pd, Pd)
     for i in range(3):

@@ -68,19 +68,27 @@ cdef inline void _series_derivative(const double* p, const double* w, double b, 
 
 
 cdef int _strains(const double* s, const double* Q, const double* e, double l, double* d,
-                  double* p, double* eps, double* Ji, double* coef) noexcept nogil:
+                  double* p, double* eps, double* Ji, double* coef, double* Jpsi,
+                  double* psi_coef) noexcept nogil:
     """The relative position d (3), the rotation vector p = log(exp(psi^) Q) (3), the strains
-    eps (6) of (1), J_l(p)^-1 (9) and the coefficients (c3, d3, e3) of |p| in coef (3).
-    Returns -1 (nothing written) if |psi| >= pi, else 0."""
+    eps (6) of (1), J_l(p)^-1 (9), the coefficients (c3, d3, e3) of |p| in coef (3), J_l(psi)
+    (9) and the coefficients (s1, c1, c2) of |psi| in psi_coef (3) (each computed once: the
+    trigonometric calls are most of the cost). Returns -1 (nothing written) if |psi| >= pi,
+    else 0."""
+    cdef const double* psi = e + 3
     cdef double E[9]
     cdef double R[9]
     cdef double P[9]
+    cdef double a2 = rot.dot(psi, psi)
     cdef int i
-    if rot.dot(e + 3, e + 3) >= M_PI * M_PI:
+    if a2 >= M_PI * M_PI:
         return -1
     for i in range(3):
         d[i] = s[i] + e[i]
-    rot.expm(e + 3, E)
+    rot.coefficients(sqrt(a2), psi_coef, psi_coef + 1, psi_coef + 2)
+    rot.skew(psi, P)
+    rot.add_series(1.0, psi_coef[0], psi_coef[1], P, E)
+    rot.add_series(1.0, psi_coef[1], psi_coef[2], P, Jpsi)
     rot.matmul(E, Q, R)
     rot.logm(R, p)
     rot.inverse_coefficients(sqrt(rot.dot(p, p)), coef, coef + 1, coef + 2)
@@ -93,12 +101,10 @@ cdef int _strains(const double* s, const double* Q, const double* e, double l, d
     return 0
 
 
-cdef void _strain_map(const double* e, const double* d, const double* p, const double* Ji,
-                      const double* coef, double* G, double* H, double* HG) noexcept nogil:
+cdef void _strain_map(const double* d, const double* p, const double* Ji, const double* coef,
+                      const double* Jpsi, double* G, double* H, double* HG) noexcept nogil:
     """G = J_l(p)^-1 J_l(psi), H = dh/dp and HG = H G (9 each) of (3):
     B = 1/l [[Ji, HG], [0, G]]."""
-    cdef double Jpsi[9]
-    rot.left_jacobian(e + 3, Jpsi)
     rot.matmul(Ji, Jpsi, G)
     _series_derivative(p, d, -0.5, 0.0, coef[0], coef[1], H)
     rot.matmul(H, G, HG)
@@ -138,7 +144,8 @@ cdef void _material_matrix(const double* Ji, const double* G, const double* HG, 
 
 cdef void _geometric_matrix(const double* e, const double* d, const double* p, const double* Ji,
                             const double* coef, const double* G, const double* H,
-                            const double* lam, const double* mu, double* K) noexcept nogil:
+                            const double* Jpsi, const double* psi_coef, const double* lam,
+                            const double* mu, double* K) noexcept nogil:
     """Adds to K (36) the second term of (4) for the section forces (lam, mu) (N, N m)."""
     cdef const double* psi = e + 3
     cdef double c3 = coef[0], d3 = coef[1], e3 = coef[2]
@@ -146,12 +153,11 @@ cdef void _geometric_matrix(const double* e, const double* d, const double* p, c
     cdef double MG[9]
     cdef double Hp[9]
     cdef double T[9]
-    cdef double Jpsi[9]
     cdef double gq[3]
     cdef double w[3]
     cdef double v[3]
     cdef double pl = rot.dot(p, lam), pd = rot.dot(p, d), ld = rot.dot(lam, d)
-    cdef double pp = rot.dot(p, p), q, a, s1, c1, c2, d1, d2, t
+    cdef double pp = rot.dot(p, p), q, a, d1, d2, t
     cdef int i, j, k
     # u-psi: d(J_l(p)^-T lam)/dp G
     _series_derivative(p, lam, 0.5, 0.0, c3, d3, M)
@@ -178,16 +184,14 @@ cdef void _geometric_matrix(const double* e, const double* d, const double* p, c
     rot.matTvec(Ji, w, v)
     _series_derivative(p, w, 0.5, 0.0, c3, d3, M)
     rot.matmul(M, G, MG)
-    rot.left_jacobian(psi, Jpsi)
     rot.matTmul(Jpsi, MG, M)
     # T += M^T
     for i in range(3):
         for j in range(3):
             T[3 * i + j] += M[3 * j + i]
     a = sqrt(rot.dot(psi, psi))
-    rot.coefficients(a, &s1, &c1, &c2)
-    rot.coefficient_rates(a, &d1, &d2)
-    _series_derivative(psi, v, -c1, -d1, c2, d2, M)
+    rot.rates_of(a, psi_coef[0], psi_coef[1], psi_coef[2], &d1, &d2)
+    _series_derivative(psi, v, -psi_coef[1], -d1, psi_coef[2], d2, M)
     for i in range(3):
         for j in range(i + 1):
             t = 0.5 * (T[3 * i + j] + T[3 * j + i] + M[3 * j + i] + M[3 * i + j])
@@ -216,14 +220,16 @@ cdef int element_force(const double* s, const double* Q, const double* e, const 
     cdef double sel[6]
     cdef double sig[6]
     cdef double coef[3]
+    cdef double psi_coef[3]
     cdef double Ji[9]
+    cdef double Jpsi[9]
     cdef double G[9]
     cdef double H[9]
     cdef double HG[9]
     cdef int i
-    if _strains(s, Q, e, l, d, p, eps, Ji, coef) != 0:
+    if _strains(s, Q, e, l, d, p, eps, Ji, coef, Jpsi, psi_coef) != 0:
         return -1
-    _strain_map(e, d, p, Ji, coef, G, H, HG)
+    _strain_map(d, p, Ji, coef, Jpsi, G, H, HG)
     # rate = l B ed
     rot.matvec(Ji, ed, rate)
     rot.matvec(HG, ed + 3, sig)
@@ -245,7 +251,7 @@ cdef int element_force(const double* s, const double* Q, const double* e, const 
             sigma[i] = sig[i]
     if K != NULL:
         _material_matrix(Ji, G, HG, l, C, 1.0, K)
-        _geometric_matrix(e, d, p, Ji, coef, G, H, sel, sel + 3, K)
+        _geometric_matrix(e, d, p, Ji, coef, G, H, Jpsi, psi_coef, sel, sel + 3, K)
     return 0
 
 
@@ -287,13 +293,15 @@ cdef int element_damping(const double* s, const double* Q, const double* e, doub
     cdef double p[3]
     cdef double eps[6]
     cdef double coef[3]
+    cdef double psi_coef[3]
     cdef double Ji[9]
+    cdef double Jpsi[9]
     cdef double G[9]
     cdef double H[9]
     cdef double HG[9]
-    if _strains(s, Q, e, l, d, p, eps, Ji, coef) != 0:
+    if _strains(s, Q, e, l, d, p, eps, Ji, coef, Jpsi, psi_coef) != 0:
         return -1
-    _strain_map(e, d, p, Ji, coef, G, H, HG)
+    _strain_map(d, p, Ji, coef, Jpsi, G, H, HG)
     _material_matrix(Ji, G, HG, l, C, c, D)
     return 0
 
