@@ -150,7 +150,7 @@ def test_series_and_closed_forms_are_the_coefficients(a):
     c3, d3, e3 = kernels.rotation_inverse_coefficients(a)
     ref = closed_forms(a)
     got = dict(s1=s1, c1=c1, c2=c2, d1=d1, d2=d2, c3=c3, d3=d3, e3=e3)
-    tol = dict(s1=4e-16, c1=4e-16, c2=1e-14, d1=5e-14, d2=5e-12, c3=5e-14, d3=5e-11, e3=5e-8)
+    tol = dict(s1=4e-16, c1=4e-16, c2=1e-14, d1=1e-13, d2=5e-12, c3=1e-13, d3=5e-11, e3=5e-8)
     for name, value in got.items():
         exact = float(ref[name])
         assert abs(value - exact) <= tol[name] * abs(exact), (name, value, exact)
@@ -208,7 +208,7 @@ def test_tangent_is_hessian_of_energy():
             fd = -central_differences(
                 lambda x: sb.element_force(s, Q, x, np.zeros(6), l, C, eps0)[0], e)
             assert np.abs(K - fd).max() <= 1e-7 * np.abs(K).max()
-            assert np.abs(K - K.T).max() <= 1e-15 * np.abs(K).max()
+            assert np.array_equal(K, K.T)     # symmetrized in the kernel
 
 
 def test_tangent_with_physical_stiffness():

@@ -9,7 +9,7 @@
 # a = SMALL = 0.25 the coefficients are their Taylor series to a^10 (truncation below 1e-16
 # relative); above it, the closed forms (1 - cos a written 2 sin^2(a/2), cot(a/2) as
 # cos(a/2) / sin(a/2), so that neither cancels near 0 or pi) lose to cancellation at most,
-# relative, just above SMALL: 1e-14 (c2), 5e-14 (d1, c3), 5e-12 (d2), 5e-11 (d3), 5e-8 (e3)
+# relative, just above SMALL: 1e-14 (c2), 1e-13 (d1, c3), 5e-12 (d2), 5e-11 (d3), 5e-8 (e3)
 # (s1 and c1 about 4e-16). The rates d2, d3, e3 multiply higher powers of p than c1 and c3,
 # so that each term of J_l's rate and of the beam's Hessian keeps about 1e-14 relative.
 
@@ -185,7 +185,7 @@ cdef inline void inverse_coefficients(double a, double* c3, double* d3, double* 
     ``d3' = e3 (p . p')``: the gradients of the strain of a spatial beam and their Hessian need
     them. Below a = SMALL = 0.25 the Taylor series to a^10 (truncation below 1e-16 relative: the
     series converge for a < 2 pi, each term about (a / 2 pi)^2 of the one before); above it the
-    closed forms, which cancel to about 5e-14 (c3), 5e-11 (d3) and 5e-8 (e3) relative at
+    closed forms, which cancel to about 1e-13 (c3), 5e-11 (d3) and 5e-8 (e3) relative at
     a = SMALL; d3 and e3 multiply terms of order a^2 and a^4 smaller than c3's, so each term
     keeps about 1e-14 relative."""
     cdef double a2 = a * a, t, u

@@ -127,19 +127,23 @@ cdef void _material_matrix(const double* Ji, const double* G, const double* HG, 
             CG[3 * i + j] = C[3 + i] * G[3 * i + j]
     for i in range(3):
         for j in range(3):
-            t = 0.0
-            for k in range(3):
-                t = t + Ji[3 * k + i] * CJ[3 * k + j]
-            K[6 * i + j] = w * t
+            if j <= i:      # diagonal blocks mirrored: symmetric to the last bit
+                t = 0.0
+                for k in range(3):
+                    t = t + Ji[3 * k + i] * CJ[3 * k + j]
+                K[6 * i + j] = w * t
+                K[6 * j + i] = w * t
             t = 0.0
             for k in range(3):
                 t = t + Ji[3 * k + i] * CHG[3 * k + j]
             K[6 * i + 3 + j] = w * t
             K[6 * (3 + j) + i] = w * t
-            t = 0.0
-            for k in range(3):
-                t = t + HG[3 * k + i] * CHG[3 * k + j] + G[3 * k + i] * CG[3 * k + j]
-            K[6 * (3 + i) + 3 + j] = w * t
+            if j <= i:
+                t = 0.0
+                for k in range(3):
+                    t = t + HG[3 * k + i] * CHG[3 * k + j] + G[3 * k + i] * CG[3 * k + j]
+                K[6 * (3 + i) + 3 + j] = w * t
+                K[6 * (3 + j) + 3 + i] = w * t
 
 
 cdef void _geometric_matrix(const double* e, const double* d, const double* p, const double* Ji,
@@ -158,7 +162,7 @@ cdef void _geometric_matrix(const double* e, const double* d, const double* p, c
     cdef double v[3]
     cdef double pl = rot.dot(p, lam), pd = rot.dot(p, d), ld = rot.dot(lam, d)
     cdef double pp = rot.dot(p, p), q, a, d1, d2, t
-    cdef int i, j, k
+    cdef int i, j
     # u-psi: d(J_l(p)^-T lam)/dp G
     _series_derivative(p, lam, 0.5, 0.0, c3, d3, M)
     rot.matmul(M, G, MG)
@@ -185,13 +189,15 @@ cdef void _geometric_matrix(const double* e, const double* d, const double* p, c
     _series_derivative(p, w, 0.5, 0.0, c3, d3, M)
     rot.matmul(M, G, MG)
     rot.matTmul(Jpsi, MG, M)
-    # T += M^T
+    # the part through J_l(p)^-T enters transposed: it is the derivative of row b of w^T G in
+    # psi_a, and K's (a, b) entry is wanted
     for i in range(3):
         for j in range(3):
             T[3 * i + j] += M[3 * j + i]
     a = sqrt(rot.dot(psi, psi))
     rot.rates_of(a, psi_coef[0], psi_coef[1], psi_coef[2], &d1, &d2)
     _series_derivative(psi, v, -psi_coef[1], -d1, psi_coef[2], d2, M)
+    # symmetrized once: the exact Hessian is symmetric, round-off need not be
     for i in range(3):
         for j in range(i + 1):
             t = 0.5 * (T[3 * i + j] + T[3 * j + i] + M[3 * j + i] + M[3 * i + j])
