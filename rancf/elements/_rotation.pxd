@@ -6,14 +6,18 @@
 #   J_l(p) = I + c1(a) P + c2(a) P^2,            c2 = (a - sin a) / a^3
 #   J_l(p)^-1 = I - P / 2 + c3(a) P^2,           c3 = 1 / a^2 - (1 + cos a) / (2 a sin a)
 # J_l is the left Jacobian: the spatial angular velocity of exp(p^) is J_l(p) p'. Below
-# a = SMALL the coefficients are their Taylor series to a^6 (truncation below 1e-15 relative);
-# above it, the closed forms lose at most about 1e-14 to cancellation.
+# a = SMALL = 0.25 the coefficients are their Taylor series to a^10 (truncation below 1e-16
+# relative); above it, the closed forms (1 - cos a written 2 sin^2(a/2), cot(a/2) as
+# cos(a/2) / sin(a/2), so that neither cancels near 0 or pi) lose to cancellation at most,
+# relative, just above SMALL: 1e-14 (c2), 1e-13 (d1, c3), 5e-12 (d2), 5e-11 (d3), 5e-8 (e3)
+# (s1 and c1 about 4e-16). The rates d2, d3, e3 multiply higher powers of p than c1 and c3,
+# so that each term of J_l's rate and of the beam's Hessian keeps about 1e-14 relative.
 
 from libc.math cimport atan2, cos, sin, sqrt
 
 cdef extern from *:
     """
-    #define RANCF_ROTATION_SMALL 0.1
+    #define RANCF_ROTATION_SMALL 0.25
     """
     const double SMALL "RANCF_ROTATION_SMALL"
 
@@ -83,26 +87,43 @@ cdef inline void matmulT(const double* A, const double* B, double* C) noexcept n
 
 cdef inline void coefficients(double a, double* s1, double* c1, double* c2) noexcept nogil:
     """s1 = sin a / a, c1 = (1 - cos a) / a^2, c2 = (a - sin a) / a^3 (a >= 0, rad)."""
+    cdef double a2 = a * a, h, s
+    if a < SMALL:
+        s1[0] = 1.0 - a2 * (1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0 - a2 * (
+            1.0 / 362880.0 - a2 / 39916800.0))))
+        c1[0] = 0.5 - a2 * (1.0 / 24.0 - a2 * (1.0 / 720.0 - a2 * (1.0 / 40320.0 - a2 * (
+            1.0 / 3628800.0 - a2 / 479001600.0))))
+        c2[0] = 1.0 / 6.0 - a2 * (1.0 / 120.0 - a2 * (1.0 / 5040.0 - a2 * (1.0 / 362880.0 - a2 * (
+            1.0 / 39916800.0 - a2 / 6227020800.0))))
+    else:
+        h = sin(0.5 * a)
+        s = sin(a)
+        s1[0] = s / a
+        c1[0] = 2.0 * h * h / a2        # 1 - cos a without its cancellation at small a
+        c2[0] = (a - s) / (a2 * a)
+
+
+cdef inline void rates_of(double a, double s1, double c1, double c2, double* d1,
+                          double* d2) noexcept nogil:
+    """d1 = c1'(a) / a, d2 = c2'(a) / a from the coefficients s1, c1, c2 of the same a (rad):
+    ``d1 = (s1 - 2 c1) / a^2``, ``d2 = (c1 - 3 c2) / a^2`` above SMALL (no trigonometric call:
+    a kernel that has the coefficients gets the rates for a few flops), the series below."""
     cdef double a2 = a * a
     if a < SMALL:
-        s1[0] = 1.0 - a2 / 6.0 * (1.0 - a2 / 20.0 * (1.0 - a2 / 42.0))
-        c1[0] = 0.5 - a2 / 24.0 * (1.0 - a2 / 30.0 * (1.0 - a2 / 56.0))
-        c2[0] = 1.0 / 6.0 - a2 / 120.0 * (1.0 - a2 / 42.0 * (1.0 - a2 / 72.0))
+        d1[0] = -1.0 / 12.0 + a2 * (1.0 / 180.0 - a2 * (1.0 / 6720.0 - a2 * (
+            1.0 / 453600.0 - a2 * (1.0 / 47900160.0 - a2 / 7264857600.0))))
+        d2[0] = -1.0 / 60.0 + a2 * (1.0 / 1260.0 - a2 * (1.0 / 60480.0 - a2 * (
+            1.0 / 4989600.0 - a2 * (1.0 / 622702080.0 - a2 / 108972864000.0))))
     else:
-        s1[0] = sin(a) / a
-        c1[0] = (1.0 - cos(a)) / a2
-        c2[0] = (a - sin(a)) / (a2 * a)
+        d1[0] = (s1 - 2.0 * c1) / a2
+        d2[0] = (c1 - 3.0 * c2) / a2
 
 
 cdef inline void coefficient_rates(double a, double* d1, double* d2) noexcept nogil:
     """d1 = c1'(a) / a, d2 = c2'(a) / a: with a' = p . p' / a, ``c1(a)' = d1 (p . p')``."""
-    cdef double a2 = a * a
-    if a < SMALL:
-        d1[0] = -1.0 / 12.0 + a2 / 180.0 * (1.0 - a2 / 37.333333333333336)
-        d2[0] = -1.0 / 60.0 + a2 / 1260.0 * (1.0 - a2 / 48.0)
-    else:
-        d1[0] = (a * sin(a) - 2.0 * (1.0 - cos(a))) / (a2 * a2)
-        d2[0] = (1.0 - cos(a)) / (a2 * a2) - 3.0 * (a - sin(a)) / (a2 * a2 * a)
+    cdef double s1, c1, c2
+    coefficients(a, &s1, &c1, &c2)
+    rates_of(a, s1, c1, c2, d1, d2)
 
 
 cdef inline void add_series(double c0, double c1, double c2, const double* P,
@@ -144,7 +165,7 @@ cdef inline void left_jacobian_rate(const double* p, const double* pd,
     cdef double s1, c1, c2, d1, d2, a = sqrt(dot(p, p)), pp = dot(p, pd)
     cdef int i, j, k
     coefficients(a, &s1, &c1, &c2)
-    coefficient_rates(a, &d1, &d2)
+    rates_of(a, s1, c1, c2, &d1, &d2)
     skew(p, P)
     skew(pd, Pd)
     for i in range(3):
@@ -155,14 +176,40 @@ cdef inline void left_jacobian_rate(const double* p, const double* pd,
                     + c2 * (Pd[3 * i + k] * P[3 * k + j] + P[3 * i + k] * Pd[3 * k + j])
 
 
+cdef inline void inverse_coefficients(double a, double* c3, double* d3, double* e3) noexcept nogil:
+    """The coefficient of J_l^-1 and its rates (a >= 0, rad; |a| < 2 pi):
+    ``c3 = 1/a^2 - (1 + cos a) / (2 a sin a) = 1/a^2 - t / (2 a)``, ``t = cot(a / 2)``,
+    ``d3 = c3'(a) / a = -2/a^4 + t / (2 a^3) + (1 + t^2) / (4 a^2)``,
+    ``e3 = d3'(a) / a = 8/a^6 - 3 t / (2 a^5) - 3 (1 + t^2) / (4 a^4) - t (1 + t^2) / (4 a^3)``
+    (``t' = -(1 + t^2) / 2``), so that with a' = p . p' / a, ``c3' = d3 (p . p')`` and
+    ``d3' = e3 (p . p')``: the gradients of the strain of a spatial beam and their Hessian need
+    them. Below a = SMALL = 0.25 the Taylor series to a^10 (truncation below 1e-16 relative: the
+    series converge for a < 2 pi, each term about (a / 2 pi)^2 of the one before); above it the
+    closed forms, which cancel to about 1e-13 (c3), 5e-11 (d3) and 5e-8 (e3) relative at
+    a = SMALL; d3 and e3 multiply terms of order a^2 and a^4 smaller than c3's, so each term
+    keeps about 1e-14 relative."""
+    cdef double a2 = a * a, t, u
+    if a < SMALL:
+        c3[0] = 1.0 / 12.0 + a2 * (1.0 / 720.0 + a2 * (1.0 / 30240.0 + a2 * (
+            1.0 / 1209600.0 + a2 * (1.0 / 47900160.0 + a2 * (691.0 / 1307674368000.0)))))
+        d3[0] = 1.0 / 360.0 + a2 * (1.0 / 7560.0 + a2 * (1.0 / 201600.0 + a2 * (
+            1.0 / 5987520.0 + a2 * (691.0 / 130767436800.0 + a2 / 6227020800.0))))
+        e3[0] = 1.0 / 3780.0 + a2 * (1.0 / 50400.0 + a2 * (1.0 / 997920.0 + a2 * (
+            691.0 / 16345929600.0 + a2 * (1.0 / 622702080.0 + a2 * (
+                3617.0 / 63515612160000.0)))))
+    else:
+        t = cos(0.5 * a) / sin(0.5 * a)     # (1 + cos a) / sin a, exact also near pi
+        u = 1.0 + t * t
+        c3[0] = 1.0 / a2 - t / (2.0 * a)
+        d3[0] = (-2.0 / a2 + t / (2.0 * a) + u / 4.0) / a2
+        e3[0] = (8.0 / (a2 * a2) - 1.5 * t / (a2 * a) - 0.75 * u / a2 - 0.25 * t * u / a) / a2
+
+
 cdef inline void left_jacobian_inverse(const double* p, double* Ji) noexcept nogil:
     """Ji = J_l(p)^-1 = I - P / 2 + c3 P^2 (|p| < 2 pi)."""
     cdef double P[9]
-    cdef double a = sqrt(dot(p, p)), a2 = a * a, c3
-    if a < SMALL:
-        c3 = 1.0 / 12.0 + a2 / 720.0 * (1.0 + a2 / 42.0 * (1.0 + a2 / 40.0))
-    else:
-        c3 = 1.0 / a2 - (1.0 + cos(a)) / (2.0 * a * sin(a))
+    cdef double c3, d3, e3
+    inverse_coefficients(sqrt(dot(p, p)), &c3, &d3, &e3)
     skew(p, P)
     add_series(1.0, -0.5, c3, P, Ji)
 
