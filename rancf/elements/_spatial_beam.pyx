@@ -355,9 +355,12 @@ def energy(const double[::1] s, const double[::1] Q, const double[::1] e, double
     return element_energy(&s[0], &Q[0], &e[0], l, &C[0], &strain0[0])
 
 
-def reference(const double[::1] s, const double[::1] Q, double[::1] strain0):
-    """reference_strain into strain0 (6); returns l."""
-    return reference_strain(&s[0], &Q[0], &strain0[0])
+def reference(const double[:, ::1] s, const double[:, ::1] Q, double[::1] l,
+              double[:, ::1] strain0):
+    """reference_strain of e elements: s (e, 3), Q (e, 9) into l (e,) and strain0 (e, 6)."""
+    cdef Py_ssize_t k
+    for k in range(s.shape[0]):
+        l[k] = reference_strain(&s[k, 0], &Q[k, 0], &strain0[k, 0])
 
 
 def rotation_exp(const double[::1] p, double[::1] R):

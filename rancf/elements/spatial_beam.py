@@ -103,23 +103,23 @@ def reference_strain(s, Q):
 
     Parameters
     ----------
-    s : array_like (3,)
+    s : array_like (3,) or (e, 3)
         Reference position of the element's second node in its first node's frame (m), not
-        zero.
-    Q : array_like (3, 3)
-        Reference orientation of the second node's frame in the first's (a rotation matrix).
+        zero; one element, or e of them.
+    Q : array_like (3, 3) or (e, 3, 3)
+        Reference orientation of the second node's frame in the first's (rotation matrices).
 
     Returns
     -------
-    l : float
+    l : float or ndarray (e,)
         m.
-    strain0 : ndarray (6,)
+    strain0 : ndarray (6,) or (e, 6)
         ``(gamma0, kappa0)``: dimensionless and 1/m.
 
     Raises
     ------
     ValueError
-        ``s`` zero or not 3 finite numbers, ``Q`` not a rotation matrix.
+        ``s`` zero or not finite 3-vectors, ``Q`` not rotation matrices, shapes that differ.
 
     Examples
     --------
@@ -130,13 +130,28 @@ def reference_strain(s, Q):
     >>> l, strain0
     (0.5, array([1., 0., 0., 0., 0., 0.]))
     """
-    s = checks.vector("s", s, 3)
-    Q = _rotation("Q", Q)
-    strain0 = np.zeros(6)
-    l = _spatial_beam.reference(s, Q, strain0)
-    if not l > 0.0:
-        raise ValueError(f"s must be a non-zero relative position, got {s!r}")
-    return l, strain0
+    single = np.ndim(s) == 1
+    try:
+        s = np.array(s, dtype=float, ndmin=2)
+        Q = np.array(Q, dtype=float, ndmin=3)
+    except (TypeError, ValueError):
+        raise TypeError(f"s and Q must be arrays of 3-vectors and 3 x 3 matrices, got {s!r}, "
+                        f"{Q!r}") from None
+    if s.ndim != 2 or s.shape[1] != 3 or Q.shape != (len(s), 3, 3):
+        raise ValueError(f"s must have shape (3,) or (e, 3) and Q (3, 3) or (e, 3, 3), got "
+                         f"{s.shape} and {Q.shape}")
+    if not (np.isfinite(s).all() and np.isfinite(Q).all()):
+        raise ValueError("s and Q must be finite")
+    residual = np.abs(np.einsum("eji,ejk->eik", Q, Q) - np.eye(3)).max(initial=0.0)
+    if residual > 1e-9 or (np.linalg.det(Q) < 0.0).any():
+        raise ValueError(f"Q must hold rotation matrices (Q^T Q = I to 1e-9, det Q = +1), got "
+                         f"a departure of {residual:.3g}")
+    l, strain0 = np.zeros(len(s)), np.zeros((len(s), 6))
+    _spatial_beam.reference(np.ascontiguousarray(s), np.ascontiguousarray(Q.reshape(-1, 9)), l,
+                            strain0)
+    if not (l > 0.0).all():
+        raise ValueError(f"s must hold non-zero relative positions, got {s[~(l > 0.0)][0]!r}")
+    return (float(l[0]), strain0[0]) if single else (l, strain0)
 
 
 def _element_args(s, Q, e, l, C, strain0):

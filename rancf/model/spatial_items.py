@@ -10,6 +10,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from .. import checks
+from ..elements import spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape
 from .items import Ground, Point
@@ -105,44 +106,6 @@ def section_frame(x, up, where):
                          "an up that is not along the beam (it fixes the section's y axis)")
     y = y / sine
     return np.column_stack([x, y, np.cross(x, y)])
-
-
-def _reference_strain(s, Q):
-    """Length and reference strains of elements from their reference relative poses.
-
-    Stands in for ``rancf.elements.spatial_beam.reference_strain`` (the element's own function,
-    through the same C code as its forces), which replaces it when it exists. The SE(3) strain
-    of DESIGN section 7: with ``psi = log(Q)`` (the rotation vector) and ``v = J_l(psi)^-1 s``
-    (the translation of the SE(3) logarithm), ``l = |v|``, ``gamma0 = v / l``, ``kappa0 = psi /
-    l``; ``J_l^-1(p) = I - p^/2 + (1/a^2 - (1 + cos a)/(2 a sin a)) p^ p^``, a = |p|. Exact for
-    constant strain: a straight element gives its chord and ``(1, 0, 0, 0, 0, 0)``, an arc of a
-    circle or a helix its arc length.
-
-    Parameters
-    ----------
-    s : ndarray (e, 3)
-        Chords in the first node's frame (m).
-    Q : ndarray (e, 3, 3)
-        Relative orientations ``A0_first^T A0_second``.
-
-    Returns
-    -------
-    l : ndarray (e,)
-        m.
-    strain0 : ndarray (e, 6)
-        ``(gamma0, kappa0)`` (1, 1/m).
-    """
-    psi = Rotation.from_matrix(Q).as_rotvec()
-    a = np.linalg.norm(psi, axis=1)
-    small = a < 1e-4
-    safe = np.where(small, 1.0, a)
-    # the series 1/12 + a^2/720 where the closed form loses digits to cancellation
-    coef = np.where(small, 1.0 / 12.0 + a**2 / 720.0,
-                    1.0 / safe**2 - (1.0 + np.cos(safe)) / (2.0 * safe * np.sin(safe)))
-    Ps = np.cross(psi, s)       # psi^ s
-    v = s - 0.5 * Ps + coef[:, None] * np.cross(psi, Ps)
-    l = np.linalg.norm(v, axis=1)
-    return l, np.hstack([v, psi]) / l[:, None]
 
 
 class SpatialPoint(Point):
@@ -382,7 +345,7 @@ class SpatialBeam:
             (slice(None, -1), slice(1, None))
         s = np.einsum("eji,ej->ei", A[first], r[second] - r[first])
         Q = np.einsum("eji,ejk->eik", A[first], A[second])
-        l, strain0 = _reference_strain(s, Q)
+        l, strain0 = spatial_beam.reference_strain(s, Q)
         for array in (s, Q, l, strain0):
             array.setflags(write=False)
         self._reference[reverse] = s, Q, l, strain0
