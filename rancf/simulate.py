@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from . import checks
-from .formulations import recursive
+from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
 from .integrators import explicit
@@ -211,6 +211,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
     check_stability = checks.boolean("check_stability", check_stability)
+    if model.dim == 3:
+        return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
+                            atol, max_displacement, max_memory, progress, implicit_options)
     A = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
@@ -248,6 +251,36 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
                         f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
+    return result_of(model, solution)
+
+
+def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
+                 max_displacement, max_memory, progress, implicit_options):
+    """A spatial tree on the O(n) spatial formulation with an explicit method (the implicit
+    methods, statics and closed loops of spatial models are not available in this version)."""
+    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS]
+    if method in IMPLICIT_METHODS:
+        raise ValueError(f"method {method!r}: spatial models run the explicit methods {known} "
+                         "in this version")
+    if method not in known:
+        raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
+    checks.choice("formulation", formulation, ("auto", "recursive"))
+    if state is not None:
+        raise ValueError("state: a spatial run starts from its reference configuration at rest "
+                         "in this version")
+    if implicit_options:
+        raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
+                        f"{sorted(IMPLICIT_METHODS)} only")
+    tree = model.build()
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
+    check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
+    bound = 100.0 * tree.size if max_displacement is None else \
+        checks.positive("max_displacement", max_displacement)
+    formulation = spatial.of_model(model)
+    solution = explicit.integrate(formulation.kernel, formulation.initial_state(),
+                                  output_times(t_end, dt, output_every), dt, method, rtol, atol,
+                                  bound, progress)
     return result_of(model, solution)
 
 

@@ -56,6 +56,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     load_steps = checks.integer("load_steps", load_steps, 1, 10**6)
     tol = checks.positive("tol", tol)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    if model.dim == 3:
+        raise ValueError("rancf.static solves planar models in this version; a spatial "
+                         "model's equilibrium is not available yet")
     A = model.build()
     dae = DAE(A, linear_solver)
     start = time.perf_counter()

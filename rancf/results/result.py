@@ -11,6 +11,9 @@ from ..model.state import State
 COUNTERS = ("steps", "nfev", "njev", "nlu", "newton_iterations", "rejected")
 #: Values of Result.status.
 STATUSES = ("ok", "diverged", "failed", "interrupted")
+#: A spatial body's entries in ``Result.nodes`` (its origin r, then its frame A row-major) and
+#: in ``Result.velocities`` (v, then the angular velocity w; global coordinates).
+SPATIAL_POSE, SPATIAL_VELOCITY = 12, 6
 
 
 def energies(assembly, nodes, velocities):
@@ -46,11 +49,14 @@ class Result:
         None for a Result loaded without its model (then only the stored arrays are there).
     t : ndarray (n_out,)
         Output times (s); for :func:`rancf.static` the load factor of each frame.
-    nodes : ndarray (n_out, n_vertices, 4)
-        Coordinates of every vertex: ``[x, y, x', y']`` of the beam nodes (beam by beam, each
-        beam with its own nodes), then ``[x, y, u_x, u_y]`` of the rigid bodies (m).
-    velocities : ndarray (n_out, n_vertices, 4)
-        Their rates (m/s, 1/s).
+    nodes : ndarray (n_out, n_vertices, 4) or (n_out, n_bodies, 12)
+        Planar: coordinates of every vertex: ``[x, y, x', y']`` of the beam nodes (beam by
+        beam, each beam with its own nodes), then ``[x, y, u_x, u_y]`` of the rigid bodies (m).
+        Spatial: the pose of every body of the tree (beam nodes and rigid bodies, numbered as
+        :meth:`rancf.Model.body_of` says): its origin r (m), then its frame A row-major.
+    velocities : ndarray (n_out, n_vertices, 4) or (n_out, n_bodies, 6)
+        Planar: their rates (m/s, 1/s). Spatial: each body's velocity v (m/s) and angular
+        velocity w (rad/s), global coordinates.
     joint_q, joint_qd : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped) and their rates.
     reactions : ndarray (n_out, n_joints)
@@ -92,10 +98,15 @@ class Result:
         self.model = model
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
-        # a file read without its model keeps the node size it was saved with
-        ns = model.build().node_size if model is not None else np.shape(nodes)[-1]
-        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, ns)
-        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, ns)
+        # a file read without its model keeps the node sizes it was saved with
+        if model is None:
+            sizes = np.shape(nodes)[-1], np.shape(velocities)[-1]
+        elif model.dim == 3:
+            sizes = SPATIAL_POSE, SPATIAL_VELOCITY
+        else:
+            sizes = (model.build().node_size,) * 2
+        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, sizes[0])
+        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, sizes[1])
         self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
         self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
         self.reactions = np.asarray(reactions, dtype=float).reshape(n, -1)
@@ -134,18 +145,44 @@ class Result:
                              "rancf.load(path, model=...)")
         return self.model.build()
 
+    def _point(self, point, what):
+        """Check a point of this Result's model; the model's assembly."""
+        if not isinstance(point, Point):
+            raise TypeError(f"point must be a point of the model, got {point!r}")
+        A = self._assembly(what)
+        if point.item.model is not self.model:
+            raise ValueError(f"point {point!r} belongs to another model")
+        return A
+
+    def _body_motion(self, point, what):
+        """A spatial point's body pose and velocity at every output: r (n_out, 3), frame
+        (n_out, 3, 3), v, w (n_out, 3) of its body's origin, and its offset in the body frame
+        (a ground point: its position, at rest)."""
+        self._point(point, what)
+        if self.model.dim != 3:
+            raise ValueError(f"{what} is for spatial models (rancf.Model(dim=3)); a planar "
+                             "point's position is position(point), its slope in nodes")
+        body, offset = self.model.body_of(point)
+        n = len(self.t)
+        if body < 0:
+            zero = np.zeros((n, 3))
+            return zero, np.broadcast_to(np.eye(3), (n, 3, 3)).copy(), zero, zero, offset
+        pose, rate = self.nodes[:, body], self.velocities[:, body]
+        return (pose[:, :3], pose[:, 3:].reshape(n, 3, 3), rate[:, :3], rate[:, 3:], offset)
+
     def position(self, point):
         """Trajectory of a point of the model.
 
         Parameters
         ----------
         point : Point
-            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ``r.centre``, ...
+            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)`` (``r.point(dx, dy, dz)`` in a spatial
+            model), ``r.centre``, ...
 
         Returns
         -------
-        ndarray (n_out, 2)
-            x and y at every output (m).
+        ndarray (n_out, 2) or (n_out, 3)
+            x, y (and z in a spatial model) at every output (m).
 
         Raises
         ------
@@ -161,12 +198,104 @@ class Result:
         >>> res.position(m.beams[0].node(2)).shape
         (4, 2)
         """
-        if not isinstance(point, Point):
-            raise TypeError(f"point must be a point of the model, got {point!r}")
-        A = self._assembly("position()")
-        if point.item.model is not self.model:
-            raise ValueError(f"point {point!r} belongs to another model")
+        A = self._point(point, "position()")
+        if self.model.dim == 3:
+            r, frame, _, _, offset = self._body_motion(point, "position()")
+            return r + frame @ offset
         return A.point_position(point, self.nodes.reshape(len(self.t), -1))
+
+    def orientation(self, point):
+        """The frame of the body a point is on, at every output (spatial models).
+
+        Parameters
+        ----------
+        point : Point
+            A point of a spatial model: a beam node's frame (columns: the beam axis x and the
+            section axes y, z) or a rigid body's frame; the identity for a ground point.
+
+        Returns
+        -------
+        ndarray (n_out, 3, 3)
+            Rotation matrices, columns the body axes in global coordinates.
+
+        Raises
+        ------
+        TypeError
+            ``point`` is not a point.
+        ValueError
+            A planar model's point, a point of another model, or a Result loaded without its
+            model.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(-0.5, 0, 0))
+        >>> res = rancf.simulate(m, t_end=0.1, dt=1e-3)
+        >>> frames = res.orientation(r.centre)
+        >>> bool(np.allclose(frames @ frames.transpose(0, 2, 1), np.eye(3)))
+        True
+        """
+        return self._body_motion(point, "orientation()")[1].copy()
+
+    def velocity(self, point):
+        """Velocity of a point at every output (spatial models): ``v + w x (A offset)``.
+
+        Parameters
+        ----------
+        point : Point
+            A point of a spatial model.
+
+        Returns
+        -------
+        ndarray (n_out, 3)
+            m/s, global coordinates.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`orientation`.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(-0.5, 0, 0))
+        >>> res = rancf.simulate(m, t_end=0.1, dt=1e-3)
+        >>> bool(np.allclose(res.velocity(r.point(-0.5, 0, 0)), 0.0, atol=1e-12))  # the pin
+        True
+        """
+        _, frame, v, w, offset = self._body_motion(point, "velocity()")
+        return v + np.cross(w, frame @ offset)
+
+    def angular_velocity(self, point):
+        """Angular velocity of the body a point is on, at every output (spatial models).
+
+        Parameters
+        ----------
+        point : Point
+            A point of a spatial model.
+
+        Returns
+        -------
+        ndarray (n_out, 3)
+            rad/s, global coordinates (zero for a ground point).
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`orientation`.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(-0.5, 0, 0))
+        >>> res = rancf.simulate(m, t_end=0.1, dt=1e-3)
+        >>> res.angular_velocity(r.centre).shape
+        (11, 3)
+        """
+        return self._body_motion(point, "angular_velocity()")[3].copy()
 
     def tip(self):
         """Trajectory of the end of the last beam added (the tip of a chain).
@@ -190,17 +319,31 @@ class Result:
         >>> bool(tip[-1, 1] < tip[0, 1] == 0.0)
         True
         """
-        return self.position(self._assembly("tip()").tip_point())
+        self._assembly("tip()")
+        if not self.model.beams:
+            raise ValueError("the model has no beam, so no tip")
+        return self.position(self.model.beams[-1].end)
 
     def _joint_index(self, joint):
+        n = len(self.model.joints) if self.model is not None else self.joint_q.shape[1]
         if isinstance(joint, Joint):
             if self.model is not None and joint.child.item.model is not self.model:
                 raise ValueError(f"joint {joint!r} belongs to another model")
             return joint.index
-        n = self.joint_q.shape[1]
         if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and 0 <= joint < n:
             return int(joint)
         raise ValueError(f"joint must be a Joint of the model or an index in [0, {n - 1}], got {joint!r}")
+
+    def _joint_columns(self, joint):
+        """The columns of a joint's coordinates in joint_q: one per planar joint; a spatial
+        joint's coordinates (its kind's ``spatial.n_coordinates``) follow those of the joints
+        added before it."""
+        k = self._joint_index(joint)
+        if self.model is None or self.model.dim != 3:
+            return k
+        counts = [j.type.spatial.n_coordinates for j in self.model.joints]
+        first = sum(counts[:k])
+        return first if counts[k] == 1 else slice(first, first + counts[k])
 
     def joint(self, joint):
         """A joint's coordinate and rate over the run.
@@ -212,10 +355,13 @@ class Result:
 
         Returns
         -------
-        q : ndarray (n_out,)
-            The child's orientation minus the parent's (rad; revolute and fixed joints) or the
-            slide (m; prismatic), continuous: turns are not wrapped to (-pi, pi].
-        qd : ndarray (n_out,)
+        q : ndarray (n_out,) or (n_out, k)
+            Planar: the child's orientation minus the parent's (rad; revolute and fixed joints)
+            or the slide (m; prismatic), continuous: turns are not wrapped to (-pi, pi].
+            Spatial: the joint's k coordinates (rad or m, in the order and units of its kind's
+            ``spatial.units``; a rotation vector for spherical and free joints), (n_out,) when
+            k = 1.
+        qd : ndarray, the shape of q
             Its rate (rad/s or m/s).
 
         Raises
@@ -231,7 +377,7 @@ class Result:
         >>> bool(q[-1] < 0.0 and qd[-1] < 0.0)
         True
         """
-        k = self._joint_index(joint)
+        k = self._joint_columns(joint)
         return self.joint_q[:, k].copy(), self.joint_qd[:, k].copy()
 
     def reaction(self, joint):
@@ -264,6 +410,9 @@ class Result:
         >>> round(float(res.reaction(clamp)[0]), 2), round(7800.0 * 1e-4 * 9.81 / 2, 2)
         (3.83, 3.83)
         """
+        if self.model is not None and self.model.dim == 3:
+            raise ValueError("joint reactions of spatial models are not computed in this "
+                             "version")
         return self.reactions[:, self._joint_index(joint)].copy()
 
     def state(self, i=-1):
@@ -292,6 +441,9 @@ class Result:
         >>> dae.status
         'ok'
         """
+        if self.model is not None and self.model.dim == 3:
+            raise ValueError("a spatial run starts from its reference configuration at rest in "
+                             "this version: state() is for planar models")
         return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
 
     def energy(self):
@@ -351,7 +503,9 @@ class Result:
         pandas.DataFrame
             Columns ``t`` (s), ``vertex`` (index into ``nodes``' second axis), ``x, y`` (m),
             ``d1, d2`` (a beam node's slope or a rigid body's axis u), and their rates
-            ``vx, vy, vd1, vd2``.
+            ``vx, vy, vd1, vd2``; in a spatial model ``x, y, z`` of each body's origin (m), its
+            velocity ``vx, vy, vz`` (m/s) and angular velocity ``wx, wy, wz`` (rad/s), with
+            ``vertex`` the body's index (its frame is in ``nodes``).
 
         Examples
         --------
@@ -360,11 +514,15 @@ class Result:
         >>> frame.shape                       # 3 outputs x 3 vertices, 10 columns
         (9, 10)
         """
-        n_out, n_v, _ = self.nodes.shape
+        n_out, n_v, size = self.nodes.shape
         data = {"t": np.repeat(self.t, n_v), "vertex": np.tile(np.arange(n_v), n_out)}
-        for j, name in enumerate(("x", "y", "d1", "d2")):
+        if size == SPATIAL_POSE:
+            names = ("x", "y", "z"), ("vx", "vy", "vz", "wx", "wy", "wz")
+        else:
+            names = ("x", "y", "d1", "d2"), ("vx", "vy", "vd1", "vd2")
+        for j, name in enumerate(names[0]):
             data[name] = self.nodes[:, :, j].ravel()
-        for j, name in enumerate(("vx", "vy", "vd1", "vd2")):
+        for j, name in enumerate(names[1]):
             data[name] = self.velocities[:, :, j].ravel()
         import pandas as pd     # (see __init__)
         return pd.DataFrame(data)
@@ -582,6 +740,12 @@ def result_of(model, solution):
                                              ("newton_iterations", s.newton_iterations),
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
+    energy_table = None
+    if model.dim == 3:
+        # the spatial formulation evaluates the energies with the states (its elastic energy
+        # needs the element coordinates, which the poses in nodes hold only implicitly)
+        energy_table = {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, s.work,
                   s.dissipated, status=s.status, message=s.message, method=s.method,
-                  formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time)
+                  formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
+                  energy_table=energy_table)
