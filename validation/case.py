@@ -14,7 +14,8 @@ used and the assumptions made. Cases never write files themselves: the report do
 
 A check is data (:class:`Check`): the value measured, the limit it is held to (fixed before the
 run), the comparison, the unit and where the limit comes from; the verdict is computed here,
-never given. A claim of a paper that does not hold in our runs is a *known deviation*: it shows
+never given. A row that only informs (a figure true by construction, or a quick run too short
+for the claim) carries no verdict and says why (``no_verdict``). A claim of a paper that does not hold in our runs is a *known deviation*: it shows
 FAIL against the paper with its reason and does not fail the run, like pytest's xfail; if it
 starts to hold, the run fails, so the reason is revisited.
 """
@@ -65,6 +66,9 @@ class Check:
         The report gathers the checks whose source starts with "paper" as the seed claims.
     known_deviation : str, optional
         Why the claim does not hold in our runs (a known FAIL, like pytest's xfail).
+    no_verdict : str, optional
+        Why this row informs only and carries no verdict, e.g. "true by construction: ..." or
+        "quick run: ...". A limit given with it is shown (stated before the run) but not judged.
     detail : str
         What the row needs besides the numbers (where or when it was measured, the runs behind it).
 
@@ -74,7 +78,7 @@ class Check:
     def __init__(self, name: str, claim: str, *, value: float | None = None,
                  limit: Union[float, Tuple[float, float], None] = None, unit: str = "",
                  comparison: str = "<=", source: str | None = None,
-                 known_deviation: str | None = None, detail: str = ""):
+                 known_deviation: str | None = None, no_verdict: str | None = None, detail: str = ""):
         self.name, self.claim = str(name), str(claim)
         if comparison not in COMPARISONS:
             raise ValueError(f"check {name!r}: comparison must be one of {COMPARISONS}, got {comparison!r}")
@@ -91,14 +95,20 @@ class Check:
                 limit = float(limit)
         if known_deviation is not None and limit is None:
             raise ValueError(f"check {name!r}: a known deviation needs a limit to deviate from")
+        if no_verdict is not None and known_deviation is not None:
+            raise ValueError(f"check {name!r}: a row without a verdict cannot be a known deviation")
+        if no_verdict is not None and not str(no_verdict).strip():
+            raise ValueError(f"check {name!r}: no_verdict must say why the row has no verdict, got {no_verdict!r}")
         self.value = math.nan if value is None else float(value)
         self.limit, self.unit, self.comparison = limit, str(unit), comparison
         self.source, self.known_deviation, self.detail = str(source), known_deviation, str(detail)
+        self.no_verdict = None if no_verdict is None else str(no_verdict)
 
     @property
     def passed(self) -> bool | None:
-        """Does the value meet the limit? None without a limit (a measured figure)."""
-        if self.limit is None:
+        """Does the value meet the limit? None without a limit (a measured figure) or with
+        ``no_verdict``."""
+        if self.limit is None or self.no_verdict is not None:
             return None
         v = self.value
         if math.isnan(v):
@@ -129,7 +139,8 @@ class Check:
         """The check as stored in result.json (verdict included, for the report)."""
         return {"name": self.name, "claim": self.claim, "value": self.value, "limit": self.limit,
                 "unit": self.unit, "comparison": self.comparison, "source": self.source,
-                "known_deviation": self.known_deviation, "detail": self.detail,
+                "known_deviation": self.known_deviation, "no_verdict": self.no_verdict,
+                "detail": self.detail,
                 "passed": self.passed, "verdict": self.verdict, "fails_run": self.fails_run}
 
     def __repr__(self) -> str:

@@ -15,9 +15,9 @@ updates those and keeps the others. Each case records its commit; a section whos
 not the report's is marked stale (a marker in Markdown, red in HTML). Every file is written
 atomically (temporary file in the same folder + ``os.replace``).
 
-Checks are rendered as columns (value, comparison, limit, unit, source, verdict; see
-:class:`validation.case.Check`), and the claims whose limit is a paper's are gathered in one
-table, "Seed claims in our runs".
+Checks are rendered as columns (value, comparison, limit, unit, source, verdict, and for a row
+without a verdict the reason; see :class:`validation.case.Check`), and the claims whose limit is
+a paper's are gathered in one table, "Seed claims in our runs".
 """
 from __future__ import annotations
 
@@ -280,8 +280,9 @@ def _check_row(c: dict) -> list:
     if isinstance(limit, list):
         limit = f"[{_num(limit[0])}, {_num(limit[1])}]"
     value = _num(c["value"]) + (f" ({c['detail']})" if c["detail"] else "")
+    verdict = c["verdict"] + (f" (no verdict: {c['no_verdict']})" if c.get("no_verdict") else "")
     return [c["name"], c["claim"], value, c["comparison"] if limit is not None else "",
-            _num(limit), c["unit"], c["source"], c["verdict"]]
+            _num(limit), c["unit"], c["source"], verdict]
 
 
 def _md_table(header, rows) -> str:
@@ -329,9 +330,10 @@ def _seed_rows(records):
     does the claim hold in our runs?"""
     for r in records:
         for c in r["checks"]:
-            # "paper", or "paper: <how its words are read>": the limit is the paper's
+            # "paper", or "paper: <how its words are read>": the limit is the paper's; a row
+            # without a verdict (no limit, or no_verdict) does not say whether the claim holds
             if "value" not in c or not str(c.get("source")).startswith("paper") \
-                    or c["limit"] is None:
+                    or c["passed"] is None:
                 continue
             holds = "holds" if c["passed"] else "does not hold"
             yield [r["name"], c["name"], c["claim"], holds, c["verdict"], c.get("known_deviation") or ""]

@@ -60,6 +60,18 @@ def test_passed_is_never_given_and_the_source_is_required():
         Check("c", "claim", value=1.0, source="paper", known_deviation="why")
 
 
+def test_a_row_without_a_verdict_says_why_and_shows_its_limit():
+    """``no_verdict``: a row true by construction, or a quick run too short for the claim, is shown
+    with its limit but not judged; it cannot be a known deviation and needs a reason."""
+    c = Check("c", "claim", value=5.0, limit=1.0, unit="m", source="paper", no_verdict="true by construction")
+    assert c.passed is None and c.verdict == MEASURED and not c.fails_run
+    assert c.to_record()["no_verdict"] == "true by construction" and c.to_record()["limit"] == 1.0
+    with pytest.raises(ValueError, match="known deviation"):
+        Check("c", "claim", value=5.0, limit=1.0, source="paper", no_verdict="why", known_deviation="why")
+    with pytest.raises(ValueError, match="no_verdict must say why"):
+        Check("c", "claim", value=5.0, limit=1.0, source="paper", no_verdict=" ")
+
+
 def test_the_old_form_is_gone():
     """Check(name, claim, measured, passed): a text and a given verdict, refused."""
     with pytest.raises(TypeError):
@@ -75,7 +87,9 @@ def fine_case(quick):
                    figures={"plot": fig},
                    checks=[Check("tip error", "paper fig. 8: within 0.6 %", value=0.25, limit=0.6,
                                  unit="% of L", source="paper"),
-                           Check("figure", "a measured figure", value=3.0, unit="m", source="measured")],
+                           Check("figure", "a measured figure", value=3.0, unit="m", source="measured"),
+                           Check("scale", "paper: of order 1e4 J", value=2e4, limit=(3e3, 3e4), comparison="within",
+                                 unit="J", source="paper", no_verdict="true by construction: chosen so")],
                    parameters={"E (Pa)": 2.1e11}, assumptions=["reconstructed"])
 
 
@@ -122,12 +136,15 @@ def test_the_report_prints_the_columns_and_the_seed_claims(tmp_path):
     assert "| check | claim | value | comparison | limit | unit | source | verdict |" in readme
     assert "| tip error | paper fig. 8: within 0.6 % | 0.25 | <= | 0.6 | % of L | paper | pass |" in readme
     assert "| figure | a measured figure | 3 |  |  | m | measured | - |" in readme
+    assert "| scale | paper: of order 1e4 J | 2e+04 | within | [3000, 3e+04] | J | paper | " \
+           "- (no verdict: true by construction: chosen so) |" in readme
     assert f"| 0.76 | <= | 0.6 | % of L | paper | {DEVIATION} |" in readme
     assert "- tip error: our section is not rigid" in readme            # listed once with its reason
     assert "Paper's claim (RANCF paper): the paper's claim" in readme
     assert "Claim (this project's): our claim" in readme and "Paper's claim (None)" not in readme
     seeds = readme.split("## Seed claims in our runs")[1].split("## Machine")[0]
     assert "| good | tip error |" in seeds and "holds" in seeds
+    assert "| good | scale |" not in seeds  # no verdict: not a claim that holds or not
     assert "| dev | tip error |" in seeds and "does not hold" in seeds
     assert 'class="known"' in (tmp_path / "index.html").read_text()
 
@@ -331,7 +348,8 @@ def test_derived_count_is_linear_in_the_chain():
     c5, c10, c20 = (derived_multiplications(n, 5) for n in (5, 10, 20))
     for key in ("evaluation", "factorization"):
         assert c20[key] - c10[key] == 2 * (c10[key] - c5[key])
-    assert c5["evaluation"] == 8534 and c5["factorization"] == 9638  # 5 x 5: the docstring's sums
+    # RANCF paper eq. 57: fewer than 92 x 64 multiplications per element and evaluation
+    assert c5["evaluation"] < 92 * 64 * 25
 
 
 # ----------------------------------------------------------------------------- the quick run
@@ -356,33 +374,47 @@ def test_quick_run_exits_0(quick_run):
 
 def test_quick_energy(quick_run):
     c = values(quick_run[1]["energy"])
-    # RK4 at h = 1 ms over 4 s: 2.34e-5 relative, 0.456 J (margins 1.3 and 1.1)
-    assert c["fig. 11: relative energy error"]["value"] < 3e-5
+    # the paper's 0.01 % (fig. 11), relative to the energies
+    assert c["fig. 11: relative energy error"]["value"] < 1e-4
+    # against the paper's 'order of 0.1 J' read as half a decade: the known deviation
     assert c["fig. 11: fluctuation of order 0.1 J"]["verdict"] == DEVIATION
-    assert 0.4 < c["fig. 11: fluctuation of order 0.1 J"]["value"] < 0.5
-    assert c["fig. 9: tip converged at the paper's step"]["value"] < 2e-5     # 1.44e-5 L
-    assert c["conclusion: no constraint violation"]["value"] == 0.0           # joints rebuilt exactly
+    # against DOPRI5 at rtol = atol = 1e-11 (an independent integrator): 1e-4 L, ten times finer
+    # than a plot of the 25 m chain resolves
+    assert c["fig. 9: tip converged at the paper's step"]["value"] < 1e-4
+    # true by construction (our section gives 1e4 J; relative coordinates have no joint
+    # equation): shown without a verdict, with the reason
+    for name in ("fig. 11: energies of order 1e4 J", "conclusion: no constraint violation"):
+        assert c[name]["passed"] is None and c[name]["no_verdict"].startswith("true by construction")
 
 
 def test_quick_rigid_limit(quick_run):
     c = values(quick_run[1]["rigid-limit"])
     paper = c["fig. 8: tip error at E = 210 GPa"]
-    assert paper["verdict"] == DEVIATION and 0.65 < paper["value"] < 0.72    # 0.688 % of L
-    assert -1.0 < c["rigid limit: error falls as 1/E"]["value"] < -0.95     # -0.976
+    # CASES.md: an independent converged flexible solution is 0.75 % of L from the rigid one,
+    # beyond the paper's 0.6 %
+    assert paper["verdict"] == DEVIATION
+    # the elastic deflection under inertial and gravity loads is proportional to 1/E (slope -1);
+    # 0.1 for its dynamic O(1/E^2) part
+    assert c["rigid limit: error falls as 1/E"]["value"] == pytest.approx(-1.0, abs=0.1)
 
 
 def test_quick_scaling_operation_count(quick_run):
     c = values(quick_run[1]["scaling"])
-    assert c["eq. 57, counted from the kernels' loops"]["value"] == pytest.approx(8534 / 110)
+    # RANCF paper eq. 57: fewer than 1472 multiplications per DOF and evaluation
+    assert c["eq. 57, counted from the kernels' loops"]["value"] < 1472
     if c["eq. 57, instrumented"]["limit"] is not None:                        # valgrind installed
-        assert 70 < c["eq. 57, instrumented"]["value"] < 78                   # 73.5 per DOF
-        assert 0.9 < c["derived count describes the compiled code"]["value"] < 1.0   # 0.948
-        assert c["matrix processing, instrumented"]["value"] < 400            # 322 per element
+        # the compiled kernels' executed multiplications (callgrind), an independent count of
+        # the same loops: the hand count within -15 % / +5 % (inlining and vector lanes)
+        assert c["eq. 57, instrumented"]["value"] < 1472
+        assert 0.85 <= c["derived count describes the compiled code"]["value"] <= 1.05
+        # the paper's bound for the matrix processing: 10 x 8^3 per element (section 1.4)
+        assert c["matrix processing, instrumented"]["value"] < 10 * 8 ** 3
 
 
 def test_quick_implicit_stiff(quick_run):
     c = values(quick_run[1]["implicit-stiff"])
-    assert c["accuracy at dt = 1e-3"]["value"] < 2.5e-5                       # 1.74e-5 L
+    # against the converged RK4 reference: issue 3's 0.1 % of L
+    assert c["accuracy at dt = 1e-3"]["value"] < 1e-3
 
 
 def test_quick_peers(quick_run):
@@ -398,7 +430,8 @@ def test_quick_peers(quick_run):
     # issue 12 against Exudyn (ratios pair by pair; measured 0.17, 0.19, 0.16; limits 0.5, 0.5, 0.25)
     speed = [v for k, v in c.items() if k.startswith("speed: ")]
     assert len(speed) == 3 and all(v["verdict"] == PASS for v in speed)
-    assert c["Newton iterations on the stiff pendulum"]["value"] < 3.9        # 3.82
+    # DECISIONS 13: the approximate Newton matrix is acceptable at <= 4 iterations per step
+    assert c["Newton iterations on the stiff pendulum"]["value"] <= 4
     assert c["implicit step at 110 DOF"]["limit"] is None                     # judged in full runs
 
 
@@ -409,54 +442,70 @@ def test_quick_rod_slider(quick_run):
     euclid = c["order: the paper's projection keeps the scheme's order"]
     assert euclid["verdict"] == DEVIATION and euclid["value"] == pytest.approx(1.0, abs=0.03)
     assert c["order: the kinetic-energy projection keeps the scheme's order"]["value"] == pytest.approx(2.0, abs=0.02)
-    newmark = c["table 1: Newmark: diverges"]
-    assert newmark["limit"] is None and 12.5 < newmark["value"] < 12.8      # 12.66 s (the paper: 15.52 s)
+    # the paper's "about 15.52 s", in the window stated before the run ([10 s, 21.04 s]: its
+    # figures show the run intact over 10 s); the quick run (20 s) shows it without a verdict
+    newmark = c["table 1: Newmark: diverges near the paper's time"]
+    assert newmark["passed"] is None and newmark["no_verdict"].startswith("quick run")
+    assert newmark["limit"] == pytest.approx([10.0, 21.04])
+    assert 10.0 <= newmark["value"] <= 21.04 and newmark["value"] < 20.0  # it stopped inside the quick run
 
 
 def test_quick_prismatic_chain(quick_run):
     c = values(quick_run[1]["prismatic-chain"])
-    assert c["energy balance, converged recursion"]["value"] < 1e-12          # 7.5e-14
-    assert 3.8 < c["energy balance, DAE at second order"]["value"] < 4.2      # 4.00
-    assert c["recursive vs DAE, converged"]["value"] < 2e-8                   # 1.06e-8 L
+    # the energy balance (a conservation law) of a run converged to 1e-11: 1e-9 with two decades
+    # for accumulation over 1e5 steps
+    assert c["energy balance, converged recursion"]["value"] < 1e-9
+    # second order: the drift falls by 2^2 per halving; 0.5 for the pre-asymptotic range
+    assert c["energy balance, DAE at second order"]["value"] == pytest.approx(4.0, abs=0.5)
+    # DECISIONS 7: two converged formulations agree to 1e-7 L
+    assert c["recursive vs DAE, converged"]["value"] < 1e-7
     assert c["implicit recursion converges at second order"]["value"] == pytest.approx(2.0, abs=0.05)
-    assert c["rails held by the recursion"]["value"] < 1e-15                  # 4.4e-16
+    # an invariant of the exact flow: round-off only (1e-12 L)
+    assert c["rails held by the recursion"]["value"] < 1e-12
 
 
 def test_quick_modal(quick_run):
     _, records, out = quick_run
     c = values(records["modal"])
-    # two formulations, the same backward Euler: the Newton tolerance (3.1e-14 L achieved)
-    assert c["same backward Euler, two formulations"]["value"] < 1e-12
+    # two formulations, the same backward Euler: within the Newton tolerance per step, summed
+    same = c["same backward Euler, two formulations"]
+    assert same["value"] <= same["limit"]
     # against RANCF with RK4 (an independent formulation): BDF-1's first order (0.96 achieved)
     assert c["full ANCF converges to RANCF at BDF-1's order"]["value"] == pytest.approx(1.0, abs=0.15)
-    # the agreement rows of the 0.15 s quick run carry no verdict: the adaptive solutions there
-    # are 0.06 to 0.1 % of L off with our sampling and 1.0 to 1.6 % with the paper's plain one,
-    # depending on the build's round-off; what holds in every build, with margins of 3 or more:
+    # the agreement rows of the 0.15 s quick run carry no verdict (their values depend on the
+    # build's round-off); against the full model, our sampling stays within the paper's fig. 6
+    # resolution (1 % of the 1 m pendulum)
     ours = c["fig. 6: adaptive vs full ANCF, our sampling"]
     plain = c["fig. 6: adaptive vs full ANCF, the paper's plain row sampling"]
     assert ours["limit"] is None and plain["limit"] is None
-    assert ours["value"] < 3e-3 and plain["value"] > 3 * ours["value"]
-    # a rigid answer scores 1 here: the flexible part is followed to about 2 %
+    assert ours["value"] < 0.01
+    # a rigid answer scores 1 here (the rigid pendulum is the independent reference)
     assert c["flexible part: adaptive vs full ANCF, our sampling"]["value"] < 0.1
-    assert c["eq. 36: modes selected per step (the l1 objective as a count)"]["value"] == 100
+    # eq. 36's count is capped by construction: shown without a verdict; its constraint row
+    # (the sampled equations solved) is judged
+    count = c["eq. 36: modes selected per step (the l1 objective as a count)"]
+    assert count["passed"] is None and count["no_verdict"].startswith("true by construction")
+    assert c["eq. 36: the sampled equations solved at every step"]["passed"] is not None
     samples = pd.read_csv(out / "modal" / "samples.csv").set_index("samples per beam")
     assert list(samples.index) == [100, 308, 640] and (samples["status"] == "ok").all()
-    # 100 samples run away (8 L by 0.05 s); the paper's 308 and every interior equation agree
-    # with the full model (0.8e-4 to 4.4e-4 L over builds)
-    assert samples.loc[100, "max |tip - tip_full| / L"] > 1.0
-    assert samples.loc[[308, 640], "max |tip - tip_full| / L"].max() < 2e-3
+    # the paper's 308 samples and every interior equation follow the full model within the
+    # paper's fig. 6 resolution (1 % of L)
+    assert samples.loc[[308, 640], "max |tip - tip_full| / L"].max() < 0.01
 
 
 def test_quick_rrr(quick_run):
     c = values(quick_run[1]["rrr"])
-    assert c["timed and compiled full runs solve the same equations"]["value"] < 1e-13   # 4.6e-15 m
+    # the same equations: within the Newton tolerance per step, summed over the steps
+    same = c["timed and compiled full runs solve the same equations"]
+    assert same["value"] <= same["limit"]
     # the flexible response of 20-element links equals the 100-element one (1.18698e-5 m, a
     # finer mesh run separately) to 1e-4
     assert c["platform off the prescribed circle"]["value"] == pytest.approx(1.18698e-5, rel=1e-4)
-    # smoke run: no verdict on accuracy, but a rigid answer (ratio 1) would be far off (0.18, 0.20)
+    # smoke run: no verdict on accuracy, but closer to the full model than a rigid answer, which
+    # scores 1 (the flexible part is the reference scale)
     for name in ("fig. 10: platform x, y, adaptive vs full ANCF (flexible part)",
                  "fig. 10: platform theta, adaptive vs full ANCF (flexible part)"):
-        assert c[name]["limit"] is None and c[name]["value"] < 0.3
+        assert c[name]["limit"] is None and c[name]["value"] < 1.0
 
 
 def test_the_quick_report_names_the_seed_claims(quick_run):

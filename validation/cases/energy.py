@@ -136,6 +136,9 @@ def run(quick: bool) -> Outcome:
         Check("fig. 11: energies of order 1e4 J", CLAIM_FIG11, value=energy["kinetic"].max(),
               limit=(10**3.5, 10**4.5), comparison="within", unit="J",
               source="paper: 'order of 1e4 J' read as within half a decade of 1e4 J",
+              no_verdict="true by construction: the paper's parameter table is lost and our section and "
+                         "density were chosen to give energies of this order (CASES.md), so the row shows "
+                         "the scale the relative error is taken against and tests nothing",
               detail=f"max kinetic energy {window}; elastic up to {energy['elastic'].max():.4g} J, "
                      f"gravity down to {energy['gravity'].min():.4g} J"),
         Check("fig. 11: fluctuation of order 0.1 J", CLAIM_FIG11, value=fluctuation,
@@ -159,7 +162,10 @@ def run(quick: bool) -> Outcome:
               detail=f"largest rotation of a body's end slope against its start slope, {window}"),
         Check("conclusion: no constraint violation", "RANCF paper section 3: 'the method solves an ODE and "
               "avoids the constraint violation of a DAE'", value=joint_gap(chain, res.nodes) / L,
-              limit=1e-12, unit="of L", source="paper: 'no constraint violation' read as round-off (1e-12 L)",
+              unit="of L", source="measured",
+              no_verdict="true by construction: in relative coordinates a body's first node is computed "
+                         "from its parent's joint point, so there is no joint equation to violate; shown "
+                         "beside the DAE's gap for contrast",
               detail=f"largest gap of a joint (duplicated joint nodes, pin) in the RK4 run, {window}; the "
                      f"index-3 DAE runs of the table hold their joints to {dae_gap:.2g} m"),
     ]

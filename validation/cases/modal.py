@@ -239,6 +239,8 @@ def run(quick: bool) -> Outcome:
     figures = _figures(full, adaptive, tip, cfg)
     figures["samples"] = _samples_figure(samples)
     selected = adaptive.extra["selected"]
+    greedy = outcomes(adaptive)
+    solved, steps = greedy.get("converged", 0), sum(greedy.values())
     l1 = np.abs(adaptive.extra["modal_coordinates"]).sum(axis=1).max()
     ours = sampling[sampling["sampling"] == OURS]
     plain = sampling[sampling["sampling"] == PLAIN]
@@ -314,8 +316,22 @@ def run(quick: bool) -> Outcome:
         Check("eq. 36: modes selected per step (the l1 objective as a count)", CLAIM_EQ36,
               value=selected.sum(axis=1).max(), limit=cfg["sparsity"], unit="modes",
               source="paper: eq. 36 with s = 100 " + EQ36_READING,
+              no_verdict="true by construction: P_lambda caps the support at the sparsity "
+                         "(greedy_gauss_newton.py), so the count cannot exceed s; the next row "
+                         "judges eq. 36's constraint",
               detail=f"largest ||xi||_1 of the run {l1:.3g} (an l1 radius of 100 would never be "
-                     f"active); greedy Gauss-Newton outcomes per step {outcomes(adaptive)}"),
+                     f"active)"),
+        Check("eq. 36: the sampled equations solved at every step", CLAIM_EQ36,
+              value=solved / steps, limit=1.0, comparison=">=", unit="of the steps",
+              source=f"paper: eq. 36 'subject to Phi = 0' read as: each step's sampled equations "
+                     f"solved to the paper's tolerance {p['tol']:g}",
+              known_deviation=None if solved == steps else
+              f"the greedy Gauss-Newton ends {steps - solved} of {steps} steps without reaching the "
+              f"tolerance on the sampled equations (outcomes {greedy}): the sampled system on a "
+              f"support of {cfg['sparsity']} modes is overdetermined and the step keeps its "
+              f"least-squares point; why it does not converge is open (issue 24)",
+              detail=f"steps whose greedy Gauss-Newton ended 'converged' (||f|| <= tol); outcomes "
+                     f"per step {greedy}"),
     ]
     assumptions = [
         "Backward Euler (BDF-1, paper eq. 34) of the one implicit stepping loop for every run; "

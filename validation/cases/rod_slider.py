@@ -259,14 +259,56 @@ PAPER = {
 #: v and a in the kinetic-energy metric (rancf.integrators.implicit, projection="mass", ours).
 PROJECTIONS = (False, "euclidean", "mass")
 PROJECTION_NAME = {False: "none", "euclidean": "paper's (Euclidean)", "mass": "kinetic-energy metric (ours)"}
-EUCLIDEAN_REASON = (
-    "eq. 15-17 project q, q', q'' orthogonally in the Euclidean metric of the coordinates, which mixes "
-    "lengths with an angle and ignores the masses: each velocity projection moves velocity between the "
-    "rod's centre and theta' and changes the kinetic energy, here feeding energy in until the run "
-    "diverges (the same with the printed mass matrix and from two other initial states); the paper "
-    "states neither its metric, nor its initial state and spring rest length, nor its Newton settings, "
-    "which could explain its stable runs; projecting v and a in the kinetic-energy metric keeps every run "
-    "stable (rows 'mass')")
+#: The window a "diverges" row of table 1 is held to, fixed before the run: the paper gives the
+#: time as "about 15.52 s" (16.73 s), and its figures 2-3 draw these runs over their first 10 s
+#: only, intact (before divergence "the energy is not dissipated"), so the finest the paper
+#: resolves is "after 10 s". The window is [10 s, 2 t_paper - 10 s]: the figures' lower bound,
+#: mirrored about the paper's time (+-36 % at 15.52 s, +-40 % at 16.73 s). The paper's initial
+#: state, spring rest length and Newton settings, on which the time of a blow-up depends, are
+#: not in its text (ours are chosen).
+FIGURE_SPAN = 10.0  # s, the time axis of the paper's fig. 2-4
+
+
+def divergence_window(t_paper):
+    """(low, high) in s for a "diverges after about t_paper" row (see FIGURE_SPAN)."""
+    return FIGURE_SPAN, 2.0 * t_paper - FIGURE_SPAN
+
+
+#: A "completes" row of table 1 is held to the paper's max |eps(H)| within this factor either way,
+#: fixed before the run: the paper's figures belong to its initial state and spring rest length,
+#: which it does not give (ours carry H(0) = 39.7 J), so the energy scale may differ; a factor 10
+#: still separates the table's groups (generalized-alpha-S 0.003-0.004 J, generalized-alpha and
+#: HHT-I3 0.23-4.5 J).
+ENERGY_FACTOR = 10.0
+
+
+def paper_energy(text):
+    """The paper's max |eps(H)| (J) from a row's text of PAPER ("time; energy; ...")."""
+    return float(text.split(";")[1])
+
+
+def euclidean_reason(table, variants):
+    """Why the paper's projected rows fail here, from this run's table 1 and 'variants'."""
+    euclid = table[table.projection == "euclidean"]
+    ended = euclid[euclid.status != "ok"]
+    runs = []
+    for _, r in variants[variants.projection == "euclidean"].iterrows():
+        e, h0 = r["max |energy error| (J)"], r["H(0) (J)"]
+        runs.append(f"{r.variant}, {r.scheme}: " + (
+            f"completes with a max energy error of {e:.3g} J ({e / h0:.0%} of H(0) = {h0:.3g} J)"
+            if r.status == "ok" else f"{r.status} at {r['reached t (s)']:.4g} s"))
+    return (
+        "eq. 15-17 project q, q', q'' orthogonally in the Euclidean metric of the coordinates, which mixes "
+        "lengths with an angle and ignores the masses: each velocity projection moves velocity between the "
+        "rod's centre and theta' and changes the kinetic energy. From the case's initial state "
+        f"{len(ended)} of the {len(euclid)} runs with it end before the last step"
+        + (f" (between {ended['reached t (s)'].min():.4g} and {ended['reached t (s)'].max():.4g} s)"
+           if len(ended) else "")
+        + "; table 'variants': " + "; ".join(runs)
+        + ". So the blow-up depends on the initial state, and where a run completes its energy error is a "
+        "large part of H(0), far above the paper's. The paper states neither its metric, nor its initial "
+        "state and spring rest length, nor its Newton settings; projecting v and a in the kinetic-energy "
+        "metric keeps every run stable (rows 'mass')")
 
 
 def run_scheme(method, parameters, projection, t_end, dt=DT, model=None, state=None, **options):
@@ -355,7 +397,7 @@ def run(quick: bool) -> Outcome:
                               "H(0) (J)": m.energy(sol.q[0], sol.v[0]), "run time (s)": wall})
     variants = pd.DataFrame(extra)
 
-    checks = table_checks(table, t_end, quick) + order_checks(orders)
+    checks = table_checks(table, variants, t_end, quick) + order_checks(orders)
     return Outcome(
         tables={"rod_slider_table1": table, "order_of_accuracy": orders, "variants": variants},
         figures={"rod_slider_energy": energy_figure(histories, t_end),
@@ -381,7 +423,11 @@ def run(quick: bool) -> Outcome:
             "= 4.67 kg m^2 about O instead of 1/3 m_A l^2 = 2.67 kg m^2: table 'variants' repeats Newmark and "
             "generalized-alpha-S rho = 1 with the printed matrix",
             "energy error absolute, in J, every step; the paper's absolute figures (0.0214 J, ...) belong to its "
-            "unknown initial state and are compared only as orderings between schemes",
+            f"unknown initial state: a completed row of table 1 is held to the paper's value within a factor "
+            f"{ENERGY_FACTOR:g} either way, and the orderings between schemes are checked as well",
+            f"a 'diverges' row of table 1 is held to [{FIGURE_SPAN:g} s, 2 t_paper - {FIGURE_SPAN:g} s] around the "
+            f"paper's time: its figures 2-3 show the runs intact over their first {FIGURE_SPAN:g} s, the finest "
+            "it resolves the time of divergence ('about 15.52 s' in the table)",
             "projection run twice: the paper's eq. 15-17 (Euclidean metric; the table's projected rows are "
             "checked against it) and v, a projected in the kinetic-energy metric (projection='mass', ours)",
             "Newmark beta = 1/6 (linear acceleration, paper section 1) is a row of ours, not of table 1",
@@ -394,28 +440,56 @@ def run(quick: bool) -> Outcome:
     )
 
 
-def table_checks(table, t_end, quick):
-    """Table 1 and its text, row by row (the projected rows with the paper's projection)."""
+def table_checks(table, variants, t_end, quick):
+    """Table 1 and its text, row by row (the projected rows with the paper's projection): a
+    "diverges" row by the time the run stops (:func:`divergence_window`), a completed row by its
+    energy error against the paper's (:data:`ENERGY_FACTOR`)."""
     def row(label, projection):
         return table[(table.scheme == label) & (table.projection == str(projection))].iloc[0]
 
     window = f"h = {DT:g} s, {t_end:g} s"
-    no_verdict = quick  # the paper's claims are about 300 s; a 20 s run shows values only
+    # the paper's claims are about 300 s; a 20 s run shows values and limits only
+    no_verdict = (f"quick run over {t_end:g} s: table 1's claims are about {T_END:g} s" if quick else None)
+    euclid_reason = euclidean_reason(table, variants)
     checks = []
-    stop = t_end - 0.5 * DT
     for (label, projected), (diverges, text) in PAPER.items():
         projection = "euclidean" if projected else False
         r = row(label, projection)
         name = f"table 1: {label}" + (" + projection" if projected else "")
         claim = f"Ding & Pan table 1, {label}{' projection' if projected else ''}: {text}"
-        stable_row = diverges is None
-        deviation = EUCLIDEAN_REASON if projected and stable_row else None
+        error, reached = r["max |energy error| (J)"], r["reached t (s)"]
+        state = f"{r.status} at {reached:.4g} s" if r.status != "ok" else "completed"
+        if diverges is not None:
+            low, high = divergence_window(diverges)
+            deviation = (f"with the paper's projection the run stops at {reached:.4g} s: " + euclid_reason
+                         if projected else None)
+            checks.append(Check(
+                name + ": diverges near the paper's time", claim, value=reached, limit=(low, high),
+                comparison="within", unit="s (time the run stops)",
+                source=f"paper: 'about {diverges:g} s'; window [{FIGURE_SPAN:g} s, 2 x {diverges:g} - "
+                       f"{FIGURE_SPAN:g} s]: its fig. 2-3 show these runs intact over their {FIGURE_SPAN:g} s, "
+                       "mirrored about its time",
+                known_deviation=None if quick else deviation, no_verdict=no_verdict,
+                detail=f"{state}; max |energy error| {error:.3g} J; {window}"))
+            continue
+        paper = paper_energy(text)
+        if projected:
+            deviation = euclid_reason
+        elif label in SECOND_ORDER:
+            deviation = None
+        else:  # the first-order schemes: see SECOND_ORDER
+            deviation = (f"HHT-I3 and generalized-alpha below alpha = rho = 1 weight M_n a_n and M_(n+1) "
+                         f"a_(n+1) (eq. 9, 12) and are first order with the configuration-dependent M (order "
+                         f"rows): over {t_end:g} s the energy error reaches {error:.3g} J of H(0) = "
+                         f"{r['H(0) (J)']:.3g} J, {error / paper:.3g} x the paper's {paper:g} J; whether the "
+                         "paper's values come from a constant mass matrix is open (issue 24)")
         checks.append(Check(
-            name + (": completes the run" if stable_row else ": diverges"), claim, value=r["reached t (s)"],
-            limit=None if no_verdict else stop, comparison=">=" if stable_row else "<=", unit="s reached",
-            source="paper", known_deviation=None if no_verdict else deviation,
-            detail=f"{r.status}; max |energy error| {r['max |energy error| (J)']:.3g} J; {window}"
-                   + (" (quick run: no verdict)" if no_verdict else "")))
+            name + ": completes with the paper's energy error", claim, value=error,
+            limit=(paper / ENERGY_FACTOR, paper * ENERGY_FACTOR), comparison="within", unit="J",
+            source=f"paper: max |eps(H)| = {paper:g} J, within a factor {ENERGY_FACTOR:g} either way "
+                   "(its initial state and spring rest length are not given)",
+            known_deviation=None if quick else deviation, no_verdict=no_verdict,
+            detail=f"{state}; max |H(t) - H(0)| over the run, H(0) = {r['H(0) (J)']:.3g} J; {window}"))
     free = table[(table.projection == "False") & (table.status == "ok") & ~table.ours]
     best = row("generalized-alpha-S rho=1", False)["max |energy error| (J)"]
     others = free[free.scheme != "generalized-alpha-S rho=1"]["max |energy error| (J)"].min()
@@ -437,9 +511,9 @@ def table_checks(table, t_end, quick):
              text + "'compared with generalized-alpha at the same rho, its accuracy is higher' (0.0044 against "
              "0.2321 at rho = 0.9): generalized-alpha-S over generalized-alpha at rho = 0.9",
              energy["generalized-alpha-S rho=0.9"] / energy["generalized-alpha rho=0.9"])]:
-        checks.append(Check(name, claim, value=value, limit=None if no_verdict else 1.0, unit="energy error ratio",
+        checks.append(Check(name, claim, value=value, limit=1.0, unit="energy error ratio",
                             source="paper: an ordering of table 1's errors (ratio below 1)",
-                            detail=window + (" (quick run: no verdict)" if no_verdict else "")))
+                            no_verdict=no_verdict, detail=window))
     euclid = table[table.projection == "euclidean"]
     for level, column, limit, why in (
             ("velocity", "max |Phi'| while |dH| <= H(0)", 1e-13,
@@ -459,7 +533,7 @@ def table_checks(table, t_end, quick):
     checks.append(Check(
         "kinetic-energy projection: every run completes", "projecting v and a in the kinetic-energy metric "
         "(ours) never adds kinetic energy, so no scheme is driven unstable by the projection",
-        value=float((mass.status != "ok").sum()), limit=None if no_verdict else 0, unit="runs not completed",
+        value=float((mass.status != "ok").sum()), limit=0, unit="runs not completed", no_verdict=no_verdict,
         source="rancf target: the projection never increases v^T M v (tests/validation)",
         detail=f"of {len(mass)} runs; {window}"))
     return checks
