@@ -1,0 +1,185 @@
+"""The spatial formulation of a tree (O(n) articulated-body recursion; kernel ``_spatial.pyx``).
+
+State ``y = (q, qd)``: the coordinates of every link (joints and beam elements, in the order of
+``SpatialTree.q_offset``) and their rates, ``n_y = 2 n_q``; ``y' = (qd, qdd)``. The kernel
+(:class:`rancf.formulations._spatial.SpatialKernel`) is an
+:class:`~rancf.formulations._problem.ODEProblem`, so the compiled explicit loop and SciPy's
+solvers run it through :func:`rancf.integrators.explicit.integrate`.
+
+Rotation vectors of spherical and free links are used as they are: ``J_l(q)`` is singular at
+``|q| = 2 pi``, so a link that turns by more than about a full turn from its reference needs
+the re-centring ``q <- q (1 - 2 pi / |q|)`` (same rotation, ``qd`` mapped to keep the angular
+velocity), which the ODE contract does not let a problem apply to the loop's state.
+"""
+import numpy as np
+
+from ._spatial import SpatialKernel
+
+
+class Inputs:
+    """Writes the loads and efforts of a spatial tree into the kernel arrays.
+
+    Parameters
+    ----------
+    tree : rancf.model.spatial_tree.SpatialTree
+    arrays : dict of ndarray
+        The kernel arrays (``load_force``, ``load_moment`` (3 l), ``effort`` (n_q), and
+        ``q``, ``qd`` (n_q), where the kernel leaves the state before the effort functions).
+    loads : sequence of (force, moment), optional
+        One pair per load of the tree (``tree.load_body`` order): each a 3-vector (N, N m) or a
+        callable of t (s) returning one; in global coordinates, or in the body's frame for a
+        follower load.
+    efforts : dict, optional
+        ``{joint index: effort}``: a number for a one-coordinate joint (N m or N), a torque
+        3-vector for a spherical joint, ``(force, torque)`` 6-vector for a free joint (in the
+        parent's frame), or a callable ``effort(t, q, qd)`` returning that (q, qd numbers for a
+        one-coordinate joint, arrays otherwise). Joints of two coordinates (cylindrical,
+        universal) take a 2-vector of generalized forces.
+    """
+
+    def __init__(self, tree, arrays, loads=None, efforts=None):
+        nl = len(tree.load_body)
+        self.load_force = arrays["load_force"][:3 * nl].reshape(nl, 3)
+        self.load_moment = arrays["load_moment"][:3 * nl].reshape(nl, 3)
+        self.effort = arrays["effort"]
+        self.q, self.qd = arrays["q"], arrays["qd"]
+        loads = [] if loads is None else list(loads)
+        if len(loads) not in (0, nl):
+            raise ValueError(f"loads must give one (force, moment) pair per load of the tree "
+                             f"({nl}), got {len(loads)}")
+        self.timed = []
+        for k, pair in enumerate(loads):
+            if len(pair) != 2:
+                raise ValueError(f"loads[{k}] must be a (force, moment) pair")
+            for name, value, out in (("force", pair[0], self.load_force),
+                                     ("moment", pair[1], self.load_moment)):
+                if callable(value):
+                    self.timed.append((out[k], value))
+                else:
+                    out[k] = _vector(f"loads[{k}] {name}", value, 3)
+        self.effort_functions = []
+        qo = np.asarray(tree.q_offset)
+        for j, value in (efforts or {}).items():
+            if not 0 <= j < len(tree.joint_body):
+                raise ValueError(f"efforts: joint {j} is not a joint of the tree "
+                                 f"(0..{len(tree.joint_body) - 1})")
+            b = int(tree.joint_body[j])
+            s = slice(int(qo[b]), int(qo[b + 1]))
+            if callable(value):
+                self.effort_functions.append((j, s, value))
+            else:
+                self.effort[s] = _vector(f"efforts[{j}]", value, s.stop - s.start)
+        self.time_dependent = bool(self.timed)
+        self.effort_dependent = bool(self.effort_functions)
+        self.error = None
+
+    def at_time(self, t):
+        """Load functions at t (s)."""
+        for out, f in self.timed:
+            out[:] = f(t)
+
+    def efforts(self, t):
+        """Effort functions at (t, q, qd) of their joints."""
+        for j, s, f in self.effort_functions:
+            q, qd = self.q[s], self.qd[s]
+            if s.stop - s.start == 1:
+                self.effort[s] = f(t, float(q[0]), float(qd[0]))
+            else:
+                self.effort[s] = f(t, q.copy(), qd.copy())
+
+    def failure(self):
+        """The message of the exception a callable raised (and forget it)."""
+        exc, self.error = self.error, None
+        return f"{type(exc).__name__}: {exc}" if exc is not None else "an input function failed"
+
+
+def _vector(name, value, n):
+    v = np.asarray(value, dtype=float).reshape(-1)
+    if v.shape != (n,) or not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} must be {n} finite numbers, got {value!r}")
+    return v
+
+
+class Spatial:
+    """A spatial tree in the O(n) formulation (see the module docstring).
+
+    Parameters
+    ----------
+    tree : rancf.model.spatial_tree.SpatialTree
+    loads, efforts :
+        The load values and joint efforts (:class:`Inputs`).
+
+    Attributes
+    ----------
+    tree, kernel (the :class:`~rancf.formulations._problem.ODEProblem`), inputs, n_q, n_y.
+    """
+
+    def __init__(self, tree, loads=None, efforts=None):
+        self.tree = tree
+        self.kernel = SpatialKernel(tree)
+        self.inputs = Inputs(tree, self.kernel.arrays, loads, efforts)
+        self.kernel.set_inputs(self.inputs)
+        self.kernel.owner = self
+        self.n_q, self.n_y = tree.n_q, 2 * tree.n_q
+        qo = np.asarray(tree.q_offset)
+        self._joint_columns = np.concatenate(
+            [np.arange(qo[b], qo[b + 1]) for b in tree.joint_body] or [np.zeros(0, int)]
+        ).astype(int)
+
+    def initial_state(self, q=None, qd=None):
+        """``y0 = (q, qd)`` (n_y,); zeros (the reference configuration at rest) by default."""
+        y = np.zeros(self.n_y)
+        if q is not None:
+            y[:self.n_q] = _vector("q", q, self.n_q)
+        if qd is not None:
+            y[self.n_q:] = _vector("qd", qd, self.n_q)
+        return y
+
+    def derivative(self, t, y):
+        """``y' = (qd, qdd)`` (n_y,) at (t, y); raises as
+        :meth:`rancf.formulations._problem.ODEProblem.derivative`."""
+        return self.kernel.derivative(t, y)
+
+    def kinematics(self, y):
+        """Body origins (n, 3), frames (n, 3, 3) and velocities ``(v, w)`` (n, 6) at y."""
+        self.kernel.kinematics(y)
+        a, n = self.kernel.arrays, self.tree.n_bodies
+        return (a["r"][:3 * n].reshape(n, 3).copy(), a["A"][:9 * n].reshape(n, 3, 3).copy(),
+                a["V"][:6 * n].reshape(n, 6).copy())
+
+    def energy(self, y):
+        """``{"kinetic", "potential", "elastic"}`` (J) at y: ``1/2 sum (m v.v + w.A J A^T w)``,
+        the gravity potential ``-sum m g.r`` and the elastic energy of the elements."""
+        r, A, V = self.kinematics(y)
+        t = self.tree
+        Ig = np.einsum("nij,njk,nlk->nil", A, t.inertia, A)
+        w = V[:, 3:]
+        kinetic = 0.5 * (t.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
+                         + np.einsum("ni,nij,nj->", w, Ig, w))
+        potential = -float(t.mass @ (r @ t.gravity))
+        return {"kinetic": float(kinetic), "potential": potential, "elastic": 0.0}
+
+    def observe(self, t, Y, branches):
+        """The model-level arrays of the states Y (n_out, n_y) at the times t
+        (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r then
+        A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
+        (the joints' link coordinates, concatenated in joint order), and the energies
+        ``kinetic``, ``potential``, ``elastic`` (n_out,). ``branches`` is unused (no angle
+        branch: the coordinates are the state)."""
+        n, nq = self.tree.n_bodies, self.n_q
+        m = len(t)
+        nodes, vel = np.empty((m, 12 * n)), np.empty((m, 6 * n))
+        energies = {k: np.empty(m) for k in ("kinetic", "potential", "elastic")}
+        for i in range(m):
+            r, A, V = self.kinematics(Y[i])
+            nodes[i] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
+            vel[i] = V.ravel()
+            for k, e in self.energy(Y[i]).items():
+                energies[k][i] = e
+        Y = np.asarray(Y).reshape(m, -1)
+        return {"nodes": nodes, "velocities": vel, "joint_q": Y[:, self._joint_columns],
+                "joint_qd": Y[:, nq + self._joint_columns], **energies}
+
+    def stiffness(self, y):
+        """The rates an explicit step must resolve, in words: not estimated yet ("")."""
+        return ""

@@ -1,0 +1,400 @@
+"""The O(n) spatial recursion (rancf.formulations.spatial) against independent references: a
+dense solve of the assembled relative-coordinate equations (B built here, in numpy, by stacking
+the link maps; its bias by a complex step), central differences of the kinematics, a rigid-body
+integration of Euler's equations with a quaternion, and conservation laws."""
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+from rancf.formulations.spatial import Spatial
+from rancf.integrators import explicit
+from rancf.joints._codes import Motion
+from rancf.model.spatial_tree import SpatialTree
+
+SIZES = {Motion.M_FIXED: 0, Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
+         Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6, Motion.M_ELEMENT: 6}
+
+
+# --- an independent numpy model of the link kinematics (complex-safe, for the complex step) ----
+def skew(p):
+    return np.array([[0, -p[2], p[1]], [p[2], 0, -p[0]], [-p[1], p[0], 0]])
+
+
+def _series(p):
+    """sin a / a, (1 - cos a) / a^2, (a - sin a) / a^3 of a = |p| (as functions of a^2)."""
+    a2 = p @ p
+    if abs(a2) < 1e-6:
+        return 1 - a2 / 6 + a2 ** 2 / 120, 0.5 - a2 / 24 + a2 ** 2 / 720, 1 / 6 - a2 / 120 + a2 ** 2 / 5040
+    a = np.sqrt(a2)
+    return np.sin(a) / a, (1 - np.cos(a)) / a2, (a - np.sin(a)) / (a2 * a)
+
+
+def expm(p):
+    s1, c1, _ = _series(p)
+    P = skew(p)
+    return np.eye(3) + s1 * P + c1 * P @ P
+
+
+def jl(p):
+    _, c1, c2 = _series(p)
+    P = skew(p)
+    return np.eye(3) + c1 * P + c2 * P @ P
+
+
+def link_maps(m, a0, a1, q):
+    """t(q), R(q), T (3 x n) and Jr (3 x n) of a motion, from its definition in
+    rancf/joints/_codes.pxd."""
+    n = SIZES[m]
+    dt = complex if np.iscomplexobj(q) else float
+    t, R = np.zeros(3, dt), np.eye(3, dtype=dt)
+    T, J = np.zeros((3, n), dt), np.zeros((3, n), dt)
+    if m == Motion.M_REVOLUTE:
+        R, J[:, 0] = expm(q[0] * a0), a0
+    elif m == Motion.M_PRISMATIC:
+        t, T[:, 0] = q[0] * a0, a0
+    elif m == Motion.M_CYLINDRICAL:
+        t, T[:, 0], R, J[:, 1] = q[0] * a0, a0, expm(q[1] * a0), a0
+    elif m == Motion.M_UNIVERSAL:
+        R0 = expm(q[0] * a0)
+        R, J[:, 0], J[:, 1] = R0 @ expm(q[1] * a1), a0, R0 @ a1
+    elif m == Motion.M_SPHERICAL:
+        R, J[:] = expm(q), jl(q)
+    elif m in (Motion.M_FREE, Motion.M_ELEMENT):
+        t, T[:, :3], R, J[:, 3:] = q[:3], np.eye(3), expm(q[3:]), jl(q[3:])
+    return t, R, T, J
+
+
+def reference(tree, q):
+    """Origins (n, 3), frames (n, 3, 3) and the velocity map B (6 n x n_q), ``V = B qd``:
+    ``B_i = X_i B_p + [H_i in link i's columns]``, stacked root to leaves."""
+    n, nq = tree.n_bodies, tree.n_q
+    dt = complex if np.iscomplexobj(q) else float
+    r, A, B = np.zeros((n, 3), dt), np.zeros((n, 3, 3), dt), np.zeros((n, 6, nq), dt)
+    for i in range(n):
+        p, s = tree.parent[i], slice(tree.q_offset[i], tree.q_offset[i + 1])
+        Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
+        t, R, T, J = link_maps(tree.motion[i], tree.axes[i, 0], tree.axes[i, 1], q[s])
+        A[i] = Ap @ R @ tree.relative[i]
+        o = A[i] @ tree.offset[i]
+        r[i] = rp + Ap @ (tree.anchor[i] + t) - o
+        if p >= 0:
+            X = np.eye(6, dtype=dt)
+            X[:3, 3:] = -skew(r[i] - rp)
+            B[i] = X @ B[p]
+        B[i][:3, s] += Ap @ T + skew(o) @ Ap @ J
+        B[i][3:, s] += Ap @ J
+    return r, A, B.reshape(6 * n, nq)
+
+
+def make_tree(links, gravity=(0.0, 0.0, -9.81), loads=()):
+    """A SpatialTree from ``links``: dicts of parent, motion, mass, inertia (body frame, about
+    the origin), anchor, offset, relative (Q), axes (a0, a1); loads (body, offset, follower).
+    Reference poses from :func:`reference` at q = 0."""
+    n = len(links)
+    motion = np.array([lk["motion"] for lk in links])
+    q_offset = np.concatenate([[0], np.cumsum([SIZES[m] for m in motion])])
+    element = -np.ones(n, int)
+    elem = [i for i in range(n) if motion[i] == Motion.M_ELEMENT]
+    element[elem] = np.arange(len(elem))
+    axes = np.zeros((n, 2, 3))
+    for i, lk in enumerate(links):
+        for k, a in enumerate(lk.get("axes", ())):
+            axes[i, k] = a
+    tree = SpatialTree(
+        parent=np.array([lk["parent"] for lk in links]), mass=np.array([lk["mass"] for lk in links]),
+        inertia=np.array([lk["inertia"] for lk in links]), r0=np.zeros((n, 3)),
+        A0=np.zeros((n, 3, 3)), motion=motion, q_offset=q_offset,
+        anchor=np.array([lk.get("anchor", np.zeros(3)) for lk in links]),
+        offset=np.array([lk.get("offset", np.zeros(3)) for lk in links]),
+        relative=np.array([lk.get("relative", np.eye(3)) for lk in links]), axes=axes,
+        element=element, length=np.ones(len(elem)), stiffness=np.zeros((len(elem), 6)),
+        strain0=np.zeros((len(elem), 6)), damping=np.zeros(len(elem)),
+        gravity=np.array(gravity, float), joint_body=np.array([i for i in range(n)
+                                                               if motion[i] != Motion.M_ELEMENT]),
+        load_body=np.array([b for b, _, _ in loads], int),
+        load_offset=np.array([o for _, o, _ in loads], float).reshape(-1, 3),
+        load_follower=np.array([f for _, _, f in loads], bool), size=1.0)
+    r0, A0, _ = reference(tree, np.zeros(tree.n_q))
+    return SpatialTree(**{**vars(tree), "r0": r0, "A0": A0})
+
+
+def random_rotation(rng):
+    return expm(rng.uniform(-2, 2, 3))
+
+
+def random_inertia(rng):
+    L = rng.standard_normal((3, 3))
+    return L @ L.T + 0.5 * np.eye(3)
+
+
+def random_tree(rng, motions, loads=()):
+    links = []
+    for i, m in enumerate(motions):
+        a0 = rng.standard_normal(3)
+        a0 /= np.linalg.norm(a0)
+        a1 = np.cross(a0, rng.standard_normal(3))
+        a1 /= np.linalg.norm(a1)
+        links.append(dict(parent=int(rng.integers(-1, i)) if i else -1, motion=m,
+                          mass=rng.uniform(0.5, 2.0), inertia=random_inertia(rng),
+                          anchor=rng.standard_normal(3), offset=rng.standard_normal(3),
+                          relative=random_rotation(rng), axes=(a0, a1)))
+    return make_tree(links, gravity=rng.standard_normal(3) * 5, loads=loads)
+
+
+ALL = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_CYLINDRICAL,
+       Motion.M_UNIVERSAL, Motion.M_SPHERICAL, Motion.M_ELEMENT, Motion.M_FIXED,
+       Motion.M_SPHERICAL, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_ELEMENT]
+
+
+def dense_accelerations(tree, q, qd, load_values, efforts):
+    """qdd of ``B^T M B qdd = B^T (F - M cbar) + tau`` assembled densely: M = diag(m I, A J
+    A^T), F gravity, gyroscopic moments and loads, cbar = (dB/dq qd) qd by a complex step."""
+    n = tree.n_bodies
+    r, A, B = reference(tree, q)
+    h = 1e-30
+    cbar = (reference(tree, q + 1j * h * qd)[2].imag / h) @ qd
+    V = (B @ qd).reshape(n, 6)
+    M = np.zeros((6 * n, 6 * n))
+    F = np.zeros((n, 6))
+    for i in range(n):
+        Ig = A[i] @ tree.inertia[i] @ A[i].T
+        M[6 * i:6 * i + 3, 6 * i:6 * i + 3] = tree.mass[i] * np.eye(3)
+        M[6 * i + 3:6 * i + 6, 6 * i + 3:6 * i + 6] = Ig
+        F[i, :3] = tree.mass[i] * tree.gravity
+        F[i, 3:] = -np.cross(V[i, 3:], Ig @ V[i, 3:])
+    for (force, moment), b, o, fol in zip(load_values, tree.load_body, tree.load_offset,
+                                          tree.load_follower):
+        if fol:
+            force, moment = A[b] @ force, A[b] @ moment
+        F[b, :3] += force
+        F[b, 3:] += moment + np.cross(A[b] @ o, force)
+    # efforts: one coordinate: tau itself; spherical: the torque (parent frame) on the relative
+    # angular velocity, by its power tau . qd = (A_p torque) . (w_c - w_p)
+    tau = np.zeros(tree.n_q)
+    Bw = B.reshape(n, 6, -1)[:, 3:]
+    for j, e in efforts.items():
+        b = tree.joint_body[j]
+        p, s = tree.parent[b], slice(tree.q_offset[b], tree.q_offset[b + 1])
+        if tree.motion[b] == Motion.M_SPHERICAL:
+            Ap = A[p] if p >= 0 else np.eye(3)
+            rel = Bw[b] - (Bw[p] if p >= 0 else 0.0)
+            tau += rel.T @ (Ap @ e)
+        else:
+            tau[s] += e
+    lhs = B.T @ M @ B
+    rhs = B.T @ (F.ravel() - M @ cbar) + tau
+    return np.linalg.solve(lhs, rhs), V
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_accelerations_equal_a_dense_solve(seed):
+    rng = np.random.default_rng(seed)
+    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
+    tree = random_tree(rng, ALL, loads)
+    values = [(rng.standard_normal(3), rng.standard_normal(3)) for _ in loads]
+    joints = {int(j): tree.motion[b] for j, b in enumerate(tree.joint_body)}
+    efforts = {}
+    for j, m in joints.items():
+        if m in (Motion.M_REVOLUTE, Motion.M_PRISMATIC):
+            efforts[j] = rng.standard_normal()
+        elif m == Motion.M_SPHERICAL:
+            efforts[j] = rng.standard_normal(3)
+    model = Spatial(tree, loads=values, efforts=efforts)
+    q = rng.uniform(-1.5, 1.5, tree.n_q)
+    qd = rng.uniform(-2, 2, tree.n_q)
+    y = np.concatenate([q, qd])
+    ydot = model.derivative(0.3, y)
+    expected, V = dense_accelerations(tree, q, qd, values,
+                                      {j: np.atleast_1d(e) for j, e in efforts.items()})
+    assert np.array_equal(ydot[:tree.n_q], qd)
+    scale = np.abs(expected).max()
+    assert np.abs(ydot[tree.n_q:] - expected).max() <= 1e-10 * scale
+    # the velocities and poses agree with the stacked map too
+    r, A, Vk = model.kinematics(y)
+    r_ref, A_ref, _ = reference(tree, q)
+    assert np.abs(Vk - V).max() <= 1e-12 * np.abs(V).max()
+    assert np.abs(r - r_ref).max() <= 1e-13 * np.abs(r_ref).max()
+    assert np.abs(A - A_ref).max() <= 1e-14
+
+
+def test_velocities_and_bias_equal_central_differences():
+    """V is the derivative of the poses (v = r', w^ = A' A^T) and ``V' = X V_p' + H qdd + c``
+    that of V, along q(t) = q + qd t + qdd t^2 / 2, by central differences."""
+    rng = np.random.default_rng(7)
+    tree = random_tree(rng, ALL)
+    model = Spatial(tree)
+    k = model.kernel
+    n = tree.n_bodies
+    q, qd, qdd = (rng.uniform(-1.5, 1.5, tree.n_q) for _ in range(3))
+    state = lambda s: np.concatenate([q + qd * s + qdd * s * s / 2, qd + qdd * s])
+    k.kinematics(state(0.0), qdd)
+    V = k.arrays["V"][:6 * n].reshape(n, 6).copy()
+    acc = k.arrays["acc"][:6 * n].reshape(n, 6).copy()
+    h = 1e-5
+    (rp, Ap, Vp), (rm, Am, Vm) = model.kinematics(state(h)), model.kinematics(state(-h))
+    _, A0, _ = model.kinematics(state(0.0))
+    v_fd = (rp - rm) / (2 * h)
+    W = np.einsum("nij,nkj->nik", (Ap - Am) / (2 * h), A0)          # w^ = A' A^T
+    w_fd = np.stack([W[:, 2, 1], W[:, 0, 2], W[:, 1, 0]], axis=1)
+    acc_fd = (Vp - Vm) / (2 * h)
+    assert np.abs(V[:, :3] - v_fd).max() <= 1e-8 * np.abs(V).max()
+    assert np.abs(V[:, 3:] - w_fd).max() <= 1e-8 * np.abs(V).max()
+    assert np.abs(acc - acc_fd).max() <= 1e-7 * np.abs(acc).max()
+
+
+def pendulum_body(offset, inertia, mass, relative=np.eye(3)):
+    return make_tree([dict(parent=-1, motion=Motion.M_SPHERICAL, mass=mass, inertia=inertia,
+                           anchor=np.zeros(3), offset=offset, relative=relative)])
+
+
+def quaternion_rotation(e):
+    w, x, y, z = e / np.linalg.norm(e)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def rigid_reference(mass, J, o, g, A0, w0, t_out):
+    """The body's centre (pivot at 0, body point o the pivot) by Euler's equations about the
+    pivot in the body frame, ``I_p w' + w x I_p w = (-o) x (A^T m g)``, ``I_p = J + m (|o|^2 I
+    - o o^T)``, and the quaternion ``e' = e (0, w) / 2``."""
+    Ip = J + mass * (o @ o * np.eye(3) - np.outer(o, o))
+
+    def f(t, s):
+        e, w = s[:4], s[4:]
+        A = quaternion_rotation(e)
+        torque = np.cross(-o, A.T @ (mass * g))
+        wd = np.linalg.solve(Ip, torque - np.cross(w, Ip @ w))
+        E = np.array([[-e[1], -e[2], -e[3]], [e[0], -e[3], e[2]], [e[3], e[0], -e[1]],
+                      [-e[2], e[1], e[0]]])
+        return np.concatenate([0.5 * E @ w, wd])
+
+    # the quaternion of A0 (trace > 0 for the frames used here)
+    w = np.sqrt(1 + np.trace(A0)) / 2
+    e0 = np.array([w, (A0[2, 1] - A0[1, 2]) / (4 * w), (A0[0, 2] - A0[2, 0]) / (4 * w),
+                   (A0[1, 0] - A0[0, 1]) / (4 * w)])
+    sol = solve_ivp(f, (0, t_out[-1]), np.concatenate([e0, w0]), t_eval=t_out, rtol=1e-12,
+                    atol=1e-12, method="DOP853")
+    return np.array([-quaternion_rotation(e) @ o for e in sol.y[:4].T])
+
+
+@pytest.mark.parametrize("method", ["rk4", "dopri5", "scipy:DOP853"])
+def test_rigid_spherical_pendulum_follows_eulers_equations(method):
+    rng = np.random.default_rng(3)
+    J = np.diag([0.3, 0.5, 0.7])
+    o = np.array([0.2, -0.1, 0.6])
+    Q = expm(np.array([0.3, -0.2, 0.4]))
+    tree = pendulum_body(o, J, 2.0, Q)
+    model = Spatial(tree)
+    w0 = rng.standard_normal(3)                     # body frame
+    y0 = model.initial_state(qd=Q @ w0)             # J_l(0) = I: qd = w in the parent frame
+    t_out = np.linspace(0, 1.5, 16)
+    sol = explicit.integrate(model.kernel, y0, t_out, 1e-3, method, 1e-11, 1e-11, 1e3)
+    assert sol.status == "ok"
+    centre = sol.nodes.reshape(len(t_out), 1, 12)[:, 0, :3]
+    expected = rigid_reference(2.0, J, o, tree.gravity, Q, w0, t_out)
+    assert np.abs(centre - expected).max() <= 1e-8
+    # the energies the formulation observes are conserved
+    total = sol.extra["kinetic"] + sol.extra["potential"]
+    assert np.ptp(total) <= 1e-8 * np.abs(sol.extra["kinetic"]).max()
+
+
+def test_heavy_symmetric_top_conserves_energy_and_axial_momentum():
+    I1, I3, m, l = 0.4, 0.2, 1.0, 0.5
+    tilt = expm(np.array([0.5, 0.0, 0.0]))
+    tree = pendulum_body(np.array([0, 0, -l]), np.diag([I1, I1, I3]), m, tilt)
+    model = Spatial(tree)
+    w0 = np.array([0.3, -0.2, 30.0])               # fast spin about the body's z axis
+    y0 = model.initial_state(qd=tilt @ w0)
+    t_out = np.linspace(0, 1.0, 11)
+    sol = explicit.integrate(model.kernel, y0, t_out, 2e-4, "rk4", 0, 0, 1e3)
+    assert sol.status == "ok"
+    nodes = sol.nodes.reshape(-1, 12)
+    A = nodes[:, 3:].reshape(-1, 3, 3)
+    w = sol.velocities.reshape(-1, 6)[:, 3:]
+    axial = I3 * np.einsum("ni,ni->n", A[:, :, 2], w)          # I3 (w . e3)
+    vertical = np.einsum("nij,jk,nlk,nl->n", A, np.diag([I1, I1, I3]), A, w)
+    # about the vertical axis through the pivot: the body's momentum about its centre plus
+    # that of its centre's motion (r x m v)
+    r, v = nodes[:, :3], sol.velocities.reshape(-1, 6)[:, :3]
+    vertical = np.einsum("nij,jk,nlk,nk->ni", A, np.diag([I1, I1, I3]), A, w)[:, 2] \
+        + m * np.cross(r, v)[:, 2]
+    energy = sol.extra["kinetic"] + sol.extra["potential"]
+    assert np.ptp(energy) <= 1e-9 * energy[0]
+    assert np.ptp(axial) <= 1e-9 * abs(axial[0])
+    assert np.ptp(vertical) <= 1e-9 * np.abs(axial).max()
+    assert np.ptp(r[:, 2]) > 1e-3                  # the top does nutate: not a trivial motion
+
+
+def free_chain(rng, gravity=(0.0, 0.0, 0.0)):
+    motions = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_SPHERICAL,
+               Motion.M_CYLINDRICAL, Motion.M_ELEMENT, Motion.M_PRISMATIC]
+    links = []
+    for i, m in enumerate(motions):
+        a0 = rng.standard_normal(3)
+        a0 /= np.linalg.norm(a0)
+        a1 = np.cross(a0, rng.standard_normal(3))
+        a1 /= np.linalg.norm(a1)
+        links.append(dict(parent=i - 1, motion=m, mass=rng.uniform(0.5, 2.0),
+                          inertia=random_inertia(rng) * 0.1, anchor=rng.uniform(-0.5, 0.5, 3),
+                          offset=rng.uniform(-0.5, 0.5, 3), relative=random_rotation(rng),
+                          axes=(a0, a1)))
+    return make_tree(links, gravity=gravity)
+
+
+def test_free_floating_chain_conserves_energy_and_momenta():
+    rng = np.random.default_rng(11)
+    tree = free_chain(rng)
+    model = Spatial(tree)
+    y0 = model.initial_state(q=rng.uniform(-0.5, 0.5, tree.n_q), qd=rng.uniform(-1, 1, tree.n_q))
+    t_out = np.linspace(0, 1.0, 6)
+    sol = explicit.integrate(model.kernel, y0, t_out, 1e-3, "dopri5", 1e-11, 1e-11, 1e3)
+    assert sol.status == "ok"
+    n = tree.n_bodies
+    r = sol.nodes.reshape(-1, n, 12)[:, :, :3]
+    A = sol.nodes.reshape(-1, n, 12)[:, :, 3:].reshape(-1, n, 3, 3)
+    V = sol.velocities.reshape(-1, n, 6)
+    p = np.einsum("b,tbi->ti", tree.mass, V[:, :, :3])
+    L = (np.einsum("b,tbi->ti", tree.mass, np.cross(r, V[:, :, :3]))
+         + np.einsum("tbij,bjk,tblk,tbl->ti", A, tree.inertia, A, V[:, :, 3:]))
+    E = sol.extra["kinetic"]
+    assert np.ptp(E) <= 1e-8 * E[0]
+    assert np.abs(p - p[0]).max() <= 1e-8 * np.abs(p[0]).max()
+    assert np.abs(L - L[0]).max() <= 1e-8 * np.abs(L[0]).max()
+
+
+def test_heavy_chain_conserves_energy_under_rk4_at_fourth_order():
+    rng = np.random.default_rng(5)
+    tree = free_chain(rng, gravity=(0.0, -9.81, -3.0))
+    model = Spatial(tree)
+    y0 = model.initial_state(q=rng.uniform(-0.5, 0.5, tree.n_q), qd=rng.uniform(-1, 1, tree.n_q))
+    t_out = np.array([0.0, 0.5])
+    drift = []
+    for dt in (4e-3, 2e-3):
+        sol = explicit.integrate(model.kernel, y0, t_out, dt, "rk4", 0, 0, 1e3)
+        E = sol.extra["kinetic"] + sol.extra["potential"]
+        drift.append(abs(E[-1] - E[0]))
+    assert 2 ** 3.5 <= drift[0] / drift[1] <= 2 ** 5.5
+
+
+def test_singular_link_is_reported():
+    tree = make_tree([dict(parent=-1, motion=Motion.M_REVOLUTE, mass=1.0,
+                           inertia=np.diag([1.0, 1.0, 0.0]), axes=(np.array([0.0, 0, 1]),))])
+    with pytest.raises(ArithmeticError, match="body 0"):
+        Spatial(tree).derivative(0.0, np.zeros(2))
+
+
+def test_effort_functions_and_load_functions_are_evaluated():
+    """A revolute joint with a spring-damper effort and a load growing in time: the kernel's
+    qdd equals the dense solve with those values."""
+    rng = np.random.default_rng(2)
+    tree = random_tree(rng, [Motion.M_REVOLUTE, Motion.M_SPHERICAL], [(1, np.ones(3), False)])
+    model = Spatial(tree, loads=[(lambda t: np.array([t, 2 * t, 0.0]), np.zeros(3))],
+                    efforts={0: lambda t, q, qd: -3.0 * q - 0.5 * qd,
+                             1: lambda t, q, qd: -2.0 * q})
+    q, qd = rng.uniform(-1, 1, 4), rng.uniform(-1, 1, 4)
+    ydot = model.derivative(0.7, np.concatenate([q, qd]))
+    # the spherical joint's torque -2 q in the parent frame
+    expected, _ = dense_accelerations(tree, q, qd, [(np.array([0.7, 1.4, 0.0]), np.zeros(3))],
+                                      {0: np.array([-3.0 * q[0] - 0.5 * qd[0]]), 1: -2.0 * q[1:]})
+    assert np.abs(ydot[4:] - expected).max() <= 1e-10 * np.abs(expected).max()
