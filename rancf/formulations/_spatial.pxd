@@ -66,3 +66,4 @@ cdef class SpatialKernel(ODEProblem):
     cdef public object owner
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
     cdef int check(self, const double* y, double bound) noexcept nogil
+    cdef int recentre(self, double* y) noexcept nogil

@@ -34,13 +34,13 @@ root to leaves
 No matrix of size n is formed: the cost is linear in the number of bodies for any tree.
 """
 cimport numpy as cnp
-from libc.math cimport fabs, isfinite, sqrt
+from libc.math cimport M_PI, fabs, isfinite, sqrt
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_rate,
-                                       matmul, matvec, matTvec)
+from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
+                                       left_jacobian_rate, matmul, matvec)
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
@@ -536,6 +536,35 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
     return articulated(d, ydot + d.n_q)
 
 
+cdef int recentre(SpatialData* d, double* y) noexcept nogil:
+    """Re-centre the rotation vectors of spherical and free links in y (SpatialKernel.recentre);
+    1 if one changed."""
+    cdef double J[9]
+    cdef double w[3]
+    cdef double* p
+    cdef double* pd
+    cdef double a, s
+    cdef int i, k, m, changed = 0
+    for i in range(d.n):
+        m = d.motion[i]
+        if m != M_SPHERICAL and m != M_FREE:
+            continue
+        p = y + d.q_offset[i] + (3 if m == M_FREE else 0)
+        pd = p + d.n_q
+        a = sqrt(dot(p, p))
+        if a <= M_PI:
+            continue
+        left_jacobian(p, J)
+        matvec(J, pd, w)
+        s = 1.0 - 2.0 * M_PI / a
+        for k in range(3):
+            p[k] *= s
+        left_jacobian_inverse(p, J)
+        matvec(J, w, pd)
+        changed = 1
+    return changed
+
+
 cdef inline const void* _ptr(dict a, str name):
     return <const void*>cnp.PyArray_DATA(a[name])
 
@@ -635,6 +664,20 @@ cdef class SpatialKernel(ODEProblem):
             if fabs(self.data.r[i]) > bound:
                 return ODE_UNBOUNDED
         return ODE_OK
+
+    cdef int recentre(self, double* y) noexcept nogil:
+        """The rotation vector q of a spherical or free link with ``|q| > pi`` becomes
+        ``q (1 - 2 pi / |q|)`` (the same rotation, angle below pi), its rate
+        ``J_l(q_new)^-1 J_l(q) qd`` (the same angular velocity): J_l is singular at
+        ``|q| = 2 pi``, which a spinning link would otherwise reach. Returns 1 if y changed."""
+        return recentre(&self.data, y)
+
+    def recentred(self, y):
+        """A copy of the state y (n_y,) with its rotation vectors re-centred (as after an
+        accepted step of the compiled loop)."""
+        cdef double[::1] yy = checked("y", y, self.n_y).copy()
+        recentre(&self.data, &yy[0])
+        return np.asarray(yy)
 
     def failure(self, int status, double t):
         """What a status of :func:`rhs` at time t (s) means, in words."""

@@ -6,10 +6,12 @@ State ``y = (q, qd)``: the coordinates of every link (joints and beam elements, 
 :class:`~rancf.formulations._problem.ODEProblem`, so the compiled explicit loop and SciPy's
 solvers run it through :func:`rancf.integrators.explicit.integrate`.
 
-Rotation vectors of spherical and free links are used as they are: ``J_l(q)`` is singular at
-``|q| = 2 pi``, so a link that turns by more than about a full turn from its reference needs
-the re-centring ``q <- q (1 - 2 pi / |q|)`` (same rotation, ``qd`` mapped to keep the angular
-velocity), which the ODE contract does not let a problem apply to the loop's state.
+Rotation vectors of spherical and free links are re-centred after every accepted step of the
+compiled loop (``ODEProblem.recentre``): ``q <- q (1 - 2 pi / |q|)`` when ``|q| > pi``, the same
+rotation, with ``qd`` mapped to keep the angular velocity, since ``J_l(q)`` is singular at
+``|q| = 2 pi``. SciPy's solvers offer no such hook: there a link must stay below about a full
+turn from its reference (their ``joint_q`` are the unwrapped vectors, the compiled loop's the
+re-centred ones).
 """
 import numpy as np
 
