@@ -98,8 +98,9 @@ cdef inline void coefficient_rates(double a, double* d1, double* d2) noexcept no
     """d1 = c1'(a) / a, d2 = c2'(a) / a: with a' = p . p' / a, ``c1(a)' = d1 (p . p')``."""
     cdef double a2 = a * a
     if a < SMALL:
-        d1[0] = -1.0 / 12.0 + a2 / 180.0 * (1.0 - a2 / 37.333333333333336)
-        d2[0] = -1.0 / 60.0 + a2 / 1260.0 * (1.0 - a2 / 48.0)
+        # to a^6: the a^8 terms are below 3e-15 relative at a = SMALL
+        d1[0] = -1.0 / 12.0 + a2 * (1.0 / 180.0 - a2 * (1.0 / 6720.0 - a2 / 453600.0))
+        d2[0] = -1.0 / 60.0 + a2 * (1.0 / 1260.0 - a2 * (1.0 / 60480.0 - a2 / 4989600.0))
     else:
         d1[0] = (a * sin(a) - 2.0 * (1.0 - cos(a))) / (a2 * a2)
         d2[0] = (1.0 - cos(a)) / (a2 * a2) - 3.0 * (a - sin(a)) / (a2 * a2 * a)
@@ -155,14 +156,40 @@ cdef inline void left_jacobian_rate(const double* p, const double* pd,
                     + c2 * (Pd[3 * i + k] * P[3 * k + j] + P[3 * i + k] * Pd[3 * k + j])
 
 
+cdef inline void inverse_coefficients(double a, double* c3, double* d3, double* e3) noexcept nogil:
+    """The coefficient of J_l^-1 and its rates (a >= 0, rad; |a| < 2 pi):
+    ``c3 = 1/a^2 - (1 + cos a) / (2 a sin a) = 1/a^2 - t / (2 a)``, ``t = cot(a / 2)``,
+    ``d3 = c3'(a) / a = -2/a^4 + t / (2 a^3) + (1 + t^2) / (4 a^2)``,
+    ``e3 = d3'(a) / a = 8/a^6 - 3 t / (2 a^5) - 3 (1 + t^2) / (4 a^4) - t (1 + t^2) / (4 a^3)``
+    (``t' = -(1 + t^2) / 2``), so that with a' = p . p' / a, ``c3' = d3 (p . p')`` and
+    ``d3' = e3 (p . p')``: the gradients of the strain of a spatial beam and their Hessian need
+    them. Below a = 0.25 the Taylor series to a^10 (truncation below 1e-16 relative: the series
+    converge for a < 2 pi, each term about (a / 2 pi)^2 of the one before); above it the closed
+    forms, which cancel to about 1e-14 (c3), 2e-11 (d3) and 1e-8 (e3) relative at a = 0.25; d3
+    and e3 multiply terms of order a^2 and a^4 smaller than c3's, so each term keeps about
+    1e-14 relative."""
+    cdef double a2 = a * a, t, u
+    if a < 0.25:
+        c3[0] = 1.0 / 12.0 + a2 * (1.0 / 720.0 + a2 * (1.0 / 30240.0 + a2 * (
+            1.0 / 1209600.0 + a2 * (1.0 / 47900160.0 + a2 * (691.0 / 1307674368000.0)))))
+        d3[0] = 1.0 / 360.0 + a2 * (1.0 / 7560.0 + a2 * (1.0 / 201600.0 + a2 * (
+            1.0 / 5987520.0 + a2 * (691.0 / 130767436800.0 + a2 / 6227020800.0))))
+        e3[0] = 1.0 / 3780.0 + a2 * (1.0 / 50400.0 + a2 * (1.0 / 997920.0 + a2 * (
+            691.0 / 16345929600.0 + a2 * (1.0 / 622702080.0 + a2 * (
+                3617.0 / 63515612160000.0)))))
+    else:
+        t = (1.0 + cos(a)) / sin(a)
+        u = 1.0 + t * t
+        c3[0] = 1.0 / a2 - t / (2.0 * a)
+        d3[0] = (-2.0 / a2 + t / (2.0 * a) + u / 4.0) / a2
+        e3[0] = (8.0 / (a2 * a2) - 1.5 * t / (a2 * a) - 0.75 * u / a2 - 0.25 * t * u / a) / a2
+
+
 cdef inline void left_jacobian_inverse(const double* p, double* Ji) noexcept nogil:
     """Ji = J_l(p)^-1 = I - P / 2 + c3 P^2 (|p| < 2 pi)."""
     cdef double P[9]
-    cdef double a = sqrt(dot(p, p)), a2 = a * a, c3
-    if a < SMALL:
-        c3 = 1.0 / 12.0 + a2 / 720.0 * (1.0 + a2 / 42.0 * (1.0 + a2 / 40.0))
-    else:
-        c3 = 1.0 / a2 - (1.0 + cos(a)) / (2.0 * a * sin(a))
+    cdef double c3, d3, e3
+    inverse_coefficients(sqrt(dot(p, p)), &c3, &d3, &e3)
     skew(p, P)
     add_series(1.0, -0.5, c3, P, Ji)
 
