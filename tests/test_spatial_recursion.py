@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
+from rancf.elements import spatial_beam
 from rancf.formulations.spatial import Spatial
 from rancf.integrators import explicit
 from rancf.joints._codes import Motion
@@ -88,8 +89,10 @@ def reference(tree, q):
 
 def make_tree(links, gravity=(0.0, 0.0, -9.81), loads=()):
     """A SpatialTree from ``links``: dicts of parent, motion, mass, inertia (body frame, about
-    the origin), anchor, offset, relative (Q), axes (a0, a1); loads (body, offset, follower).
-    Reference poses from :func:`reference` at q = 0."""
+    the origin), anchor, offset, relative (Q), axes (a0, a1), and for an element its stiffness
+    C (6) and damping time (zero by default); loads (body, offset, follower). Reference poses
+    from :func:`reference` at q = 0; element lengths and strains from
+    ``spatial_beam.reference_strain``."""
     n = len(links)
     motion = np.array([lk["motion"] for lk in links])
     q_offset = np.concatenate([[0], np.cumsum([SIZES[m] for m in motion])])
@@ -107,15 +110,21 @@ def make_tree(links, gravity=(0.0, 0.0, -9.81), loads=()):
         anchor=np.array([lk.get("anchor", np.zeros(3)) for lk in links]),
         offset=np.array([lk.get("offset", np.zeros(3)) for lk in links]),
         relative=np.array([lk.get("relative", np.eye(3)) for lk in links]), axes=axes,
-        element=element, length=np.ones(len(elem)), stiffness=np.zeros((len(elem), 6)),
-        strain0=np.zeros((len(elem), 6)), damping=np.zeros(len(elem)),
+        element=element, length=np.ones(len(elem)),
+        stiffness=np.array([links[i].get("C", np.zeros(6)) for i in elem]).reshape(-1, 6),
+        strain0=np.zeros((len(elem), 6)),
+        damping=np.array([links[i].get("damping", 0.0) for i in elem]),
         gravity=np.array(gravity, float), joint_body=np.array([i for i in range(n)
                                                                if motion[i] != Motion.M_ELEMENT]),
         load_body=np.array([b for b, _, _ in loads], int),
         load_offset=np.array([o for _, o, _ in loads], float).reshape(-1, 3),
         load_follower=np.array([f for _, _, f in loads], bool), size=1.0)
     r0, A0, _ = reference(tree, np.zeros(tree.n_q))
-    return SpatialTree(**{**vars(tree), "r0": r0, "A0": A0})
+    ref = [spatial_beam.reference_strain(tree.anchor[i], tree.relative[i]) for i in elem]
+    length = np.array([l for l, _ in ref]).reshape(-1)
+    strain0 = np.array([e0 for _, e0 in ref]).reshape(-1, 6)
+    return SpatialTree(**{**vars(tree), "r0": r0, "A0": A0, "length": length,
+                          "strain0": strain0})
 
 
 def random_rotation(rng):
@@ -138,6 +147,10 @@ def random_tree(rng, motions, loads=()):
                           mass=rng.uniform(0.5, 2.0), inertia=random_inertia(rng),
                           anchor=rng.standard_normal(3), offset=rng.standard_normal(3),
                           relative=random_rotation(rng), axes=(a0, a1)))
+        if m == Motion.M_ELEMENT:
+            # an elastic, damped element from node to node (offset 0, as a beam's)
+            links[-1].update(offset=np.zeros(3), C=rng.uniform(1.0, 10.0, 6),
+                             damping=rng.uniform(0.01, 0.1))
     return make_tree(links, gravity=rng.standard_normal(3) * 5, loads=loads)
 
 
@@ -181,6 +194,12 @@ def dense_accelerations(tree, q, qd, load_values, efforts):
             tau += rel.T @ (Ap @ e)
         else:
             tau[s] += e
+    # elements: their elastic and damping forces (rancf.elements.spatial_beam, tested there)
+    for b in np.flatnonzero(tree.motion == Motion.M_ELEMENT):
+        k, s = tree.element[b], slice(tree.q_offset[b], tree.q_offset[b + 1])
+        tau[s] += spatial_beam.element_force(tree.anchor[b], tree.relative[b], q[s], qd[s],
+                                             tree.length[k], tree.stiffness[k],
+                                             tree.strain0[k], tree.damping[k])[0]
     lhs = B.T @ M @ B
     rhs = B.T @ (F.ravel() - M @ cbar) + tau
     return np.linalg.solve(lhs, rhs), V
@@ -417,3 +436,83 @@ def test_effort_functions_and_load_functions_are_evaluated():
     expected, _ = dense_accelerations(tree, q, qd, [(np.array([0.7, 1.4, 0.0]), np.zeros(3))],
                                       {0: np.array([-3.0 * q[0] - 0.5 * qd[0]]), 1: -2.0 * q[1:]})
     assert np.abs(ydot[4:] - expected).max() <= 1e-10 * np.abs(expected).max()
+
+
+def beam(n, length=1.0, rho_a=1.0, EA=1e3, GA=1e3, GJ=1.0, EI=(1.0, 1.0), rho_i=(1e-4, 1e-4),
+         damping=0.0, root=Motion.M_FIXED):
+    """A straight beam along x of n elements, node 0 on the ground by ``root``: lumped node
+    masses and rotary inertias (DESIGN section 7), elements from node to node."""
+    h = length / n
+    C = np.array([EA, GA, GA, GJ, EI[0], EI[1]])
+    links = []
+    for k in range(n + 1):
+        w = h * ((k > 0) + (k < n)) / 2
+        links.append(dict(parent=k - 1, motion=Motion.M_ELEMENT if k else root, mass=rho_a * w,
+                          inertia=w * np.diag([rho_i[0] + rho_i[1], rho_i[0], rho_i[1]]),
+                          anchor=np.array([h, 0.0, 0.0]) if k else np.zeros(3), C=C,
+                          damping=damping))
+    return links
+
+
+def test_passive_elastic_chain_conserves_energy_at_fourth_order():
+    """A beam on a spherical joint, released bent and twisted under gravity: kinetic +
+    gravity + strain energy drifts as dt^4 under RK4."""
+    tree = make_tree(beam(6, root=Motion.M_SPHERICAL, EI=(2.0, 1.0), rho_i=(2e-3, 1e-3)),
+                     gravity=(0.0, 0.0, -9.81))
+    model = Spatial(tree)
+    rng = np.random.default_rng(8)
+    q = rng.uniform(-0.01, 0.01, tree.n_q)
+    q[:3] = [0.2, -0.3, 0.1]
+    y0 = model.initial_state(q=q, qd=rng.uniform(-0.5, 0.5, tree.n_q))
+    t_out = np.array([0.0, 0.2])
+    drift = []
+    for dt in (1e-4, 5e-5):
+        sol = explicit.integrate(model.kernel, y0, t_out, dt, "rk4", 0, 0, 1e3)
+        assert sol.status == "ok"
+        E = sol.extra["kinetic"] + sol.extra["potential"] + sol.extra["elastic"]
+        drift.append(abs(E[-1] - E[0]) / sol.extra["elastic"][0])
+    assert sol.extra["elastic"][0] > 0.1 * sol.extra["kinetic"][0]     # a real elastic motion
+    assert drift[1] <= 1e-6
+    # at least fourth order (an oscillator's energy under RK4 drifts as dt^5)
+    assert 2 ** 3.5 <= drift[0] / drift[1] <= 2 ** 5.5
+
+
+def test_element_damping_dissipates():
+    tree = make_tree(beam(4, root=Motion.M_SPHERICAL, damping=1e-3), gravity=(0.0, 0.0, 0.0))
+    model = Spatial(tree)
+    rng = np.random.default_rng(9)
+    y0 = model.initial_state(q=rng.uniform(-0.05, 0.05, tree.n_q))
+    sol = explicit.integrate(model.kernel, y0, np.linspace(0, 0.1, 11), 1e-3, "dopri5", 1e-9,
+                             1e-9, 1e3)
+    E = sol.extra["kinetic"] + sol.extra["elastic"]
+    assert np.all(np.diff(E) < 0.0)
+
+
+def linear_frequencies(model):
+    """omega (rad/s) of the motion linearised at rest in the reference configuration:
+    ``qdd = -K q`` by central differences of the accelerations in q."""
+    n = model.n_q
+    K = np.empty((n, n))
+    h = 1e-7
+    for j in range(n):
+        y = np.zeros(2 * n)
+        y[j] = h
+        ap = model.derivative(0.0, y)[n:]
+        y[j] = -h
+        K[:, j] = -(ap - model.derivative(0.0, y)[n:]) / (2 * h)
+    return np.sort(np.sqrt(np.linalg.eigvals(K).real))
+
+
+def test_cantilever_bending_frequencies_converge_to_euler_bernoulli():
+    """First bending frequencies in both planes (EI_z = 1, EI_y = 4) of a clamped slender beam
+    (rotary inertia and shear flexibility about 1e-5 relative) against
+    ``1.87510407^2 sqrt(EI / (rho A L^4))``, at second order in the element size."""
+    analytic = 1.87510407 ** 2 * np.sqrt(np.array([1.0, 4.0]))
+    errors = []
+    for n in (8, 16):
+        tree = make_tree(beam(n, EA=1e6, GA=1e6, GJ=1.0, EI=(4.0, 1.0), rho_i=(4e-6, 1e-6)),
+                         gravity=(0.0, 0.0, 0.0))
+        errors.append(linear_frequencies(Spatial(tree))[:2] / analytic - 1)
+    errors = np.array(errors)
+    assert np.all(np.abs(errors[1]) <= 1.2e-3)
+    assert np.all((3.6 <= errors[0] / errors[1]) & (errors[0] / errors[1] <= 4.4))

@@ -41,6 +41,7 @@ import numpy as np
 
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matmul, matvec)
+from rancf.elements._spatial_beam cimport element_energy, element_force
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
@@ -252,7 +253,9 @@ cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept 
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
-    parent's frame through T^T and Jr^T), after :func:`kinematics`. Returns 0."""
+    parent's frame through T^T and Jr^T; an element link's elastic and damping force
+    ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`. Returns
+    ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an element's rotation reached pi."""
     cdef double AJ[9]
     cdef double Iw[3]
     cdef double g[3]
@@ -308,10 +311,17 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
                 d.tau[off + j] = d.effort[off + j]
                 d.tau[off + 3 + j] = Jr[3 + j] * d.effort[off + 3] \
                     + Jr[9 + j] * d.effort[off + 4] + Jr[15 + j] * d.effort[off + 5]
+        elif m == M_ELEMENT:
+            b = d.element[i]
+            if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
+                             d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
+                             d.tau + off, NULL, NULL):
+                d.failed = i + 1
+                return ODE_TURNED_OVER
         else:
             for j in range(n_i):
                 d.tau[off + j] = d.effort[off + j]
-    return 0
+    return ODE_OK
 
 
 # --- 6 x 6 blocks (row-major) ----------------------------------------------------------------
@@ -519,9 +529,10 @@ cdef int _callback(SpatialData* d, int which, double t) noexcept with gil:
 
 cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil:
     """``ydot = (qd, qdd)`` for ``y = (q, qd)``: inputs, kinematics, forces, the recursion.
-    Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED)."""
+    Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)."""
     cdef const double* q = y
     cdef const double* qd = y + d.n_q
+    cdef int status
     d.failed = 0
     if d.callbacks and _callback(d, 0, t):
         return ODE_INPUT_RAISED
@@ -531,7 +542,9 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
         if _callback(d, 1, t):
             return ODE_INPUT_RAISED
     kinematics(d, q, qd)
-    forces(d, q, qd)
+    status = forces(d, q, qd)
+    if status:
+        return status
     memcpy(ydot, qd, d.n_q * sizeof(double))
     return articulated(d, ydot + d.n_q)
 
@@ -683,6 +696,10 @@ cdef class SpatialKernel(ODEProblem):
         """What a status of :func:`rhs` at time t (s) means, in words."""
         if status == ODE_INPUT_RAISED and self.inputs is not None:
             return f"an input function raised at t = {t:.6g} s: {self.inputs.failure()}"
+        if status == ODE_TURNED_OVER and self.data.failed:
+            return (f"the rotation of the element ending at body {self.data.failed - 1} reached "
+                    f"pi at t = {t:.6g} s (the element turned by half a turn: refine the beam "
+                    "or shorten the step)")
         if status == ODE_SINGULAR and self.data.failed:
             return (f"the articulated inertia of body {self.data.failed - 1} seen through its "
                     f"link (D = H^T I^A H) is not positive definite at t = {t:.6g} s")
@@ -718,6 +735,19 @@ cdef class SpatialKernel(ODEProblem):
             a = checked("qdd", qdd, nq)
             with nogil:
                 accelerations(&self.data, &a[0])
+
+    def elastic_energy(self, y):
+        """The elements' strain energy (J) at the state y (2 n_q,): ``element_energy``."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        cdef SpatialData* d = &self.data
+        cdef double U = 0.0
+        cdef int i, b, off
+        for i in range(d.n):
+            if d.motion[i] == M_ELEMENT:
+                b, off = d.element[i], d.q_offset[i]
+                U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, &yy[0] + off,
+                                    d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
+        return U
 
     def evaluate(self, double t, y):
         """The whole evaluation at (t, y): ``(status, ydot)``; the workspace (forces ``f``,

@@ -159,7 +159,8 @@ class Spatial:
         kinetic = 0.5 * (t.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
                          + np.einsum("ni,nij,nj->", w, Ig, w))
         potential = -float(t.mass @ (r @ t.gravity))
-        return {"kinetic": float(kinetic), "potential": potential, "elastic": 0.0}
+        return {"kinetic": float(kinetic), "potential": potential,
+                "elastic": float(self.kernel.elastic_energy(y))}
 
     def observe(self, t, Y, branches):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
