@@ -159,9 +159,11 @@ ALL = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_CYLINDRICA
        Motion.M_SPHERICAL, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_ELEMENT]
 
 
-def dense_accelerations(tree, q, qd, load_values, efforts):
+def dense_accelerations(tree, q, qd, load_values, efforts, driven=None):
     """qdd of ``B^T M B qdd = B^T (F - M cbar) + tau`` assembled densely: M = diag(m I, A J
-    A^T), F gravity, gyroscopic moments and loads, cbar = (dB/dq qd) qd by a complex step."""
+    A^T), F gravity, gyroscopic moments and loads, cbar = (dB/dq qd) qd by a complex step.
+    ``driven`` ({coordinate: qdd}): those columns of B move to the right-hand side,
+    ``B_f^T M B_f qdd_f = B_f^T (F - M (cbar + B_d qdd_d)) + tau_f``."""
     n = tree.n_bodies
     r, A, B = reference(tree, q)
     h = 1e-30
@@ -200,8 +202,12 @@ def dense_accelerations(tree, q, qd, load_values, efforts):
         tau[s] += spatial_beam.element_force(tree.anchor[b], tree.relative[b], q[s], qd[s],
                                              tree.length[k], tree.stiffness[k],
                                              tree.strain0[k], tree.damping[k])[0]
-    lhs = B.T @ M @ B
-    rhs = B.T @ (F.ravel() - M @ cbar) + tau
+    driven = driven or {}
+    d = np.array(sorted(driven), int)
+    f = np.setdiff1d(np.arange(tree.n_q), d)
+    known = cbar + B[:, d] @ np.array([driven[k] for k in d]) if len(d) else cbar
+    lhs = B[:, f].T @ M @ B[:, f]
+    rhs = B[:, f].T @ (F.ravel() - M @ known) + tau[f]
     return np.linalg.solve(lhs, rhs), V
 
 
@@ -516,3 +522,34 @@ def test_cantilever_bending_frequencies_converge_to_euler_bernoulli():
     errors = np.array(errors)
     assert np.all(np.abs(errors[1]) <= 1.2e-3)
     assert np.all((3.6 <= errors[0] / errors[1]) & (errors[0] / errors[1] <= 4.4))
+
+
+def test_drives_leave_the_state_and_equal_a_dense_solve():
+    """Two driven joints (a revolute by a function of t, a prismatic held): the state keeps the
+    other coordinates and the accelerations equal the dense solve with the driven columns of B
+    on the right-hand side."""
+    rng = np.random.default_rng(12)
+    tree = random_tree(rng, ALL + [Motion.M_PRISMATIC])
+    joints = {tree.motion[b]: j for j, b in enumerate(tree.joint_body)}
+    rev, pri = joints[Motion.M_REVOLUTE], joints[Motion.M_PRISMATIC]
+    drive = lambda t: (np.sin(2 * t), 2 * np.cos(2 * t), -4 * np.sin(2 * t))
+    model = Spatial(tree, drives={rev: drive, pri: 0.3})
+    assert model.n_y == 2 * (tree.n_q - 2)
+    qo = tree.q_offset
+    cr, cp = qo[tree.joint_body[rev]], qo[tree.joint_body[pri]]
+    q, qd = rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)
+    t = 0.4
+    q[cr], qd[cr], qdd_r = drive(t)
+    q[cp], qd[cp] = 0.3, 0.0
+    free = np.setdiff1d(np.arange(tree.n_q), [cr, cp])
+    ydot = model.derivative(t, np.concatenate([q[free], qd[free]]))
+    expected, _ = dense_accelerations(tree, q, qd, [], {}, {cr: qdd_r, cp: 0.0})
+    assert np.abs(ydot[len(free):] - expected).max() <= 1e-10 * np.abs(expected).max()
+    # a run: the outputs' joint coordinates of the driven joints are the drives'
+    y0 = model.initial_state()
+    sol = explicit.integrate(model.kernel, y0, np.linspace(0, 0.2, 5), 1e-3, "rk4", 0, 0, 1e3)
+    assert sol.status == "ok"
+    columns = np.concatenate([np.arange(qo[b], qo[b + 1]) for b in tree.joint_body])
+    at = lambda c: list(columns).index(c)
+    assert np.allclose(sol.joint_q[:, at(cr)], np.sin(2 * sol.t), rtol=0, atol=1e-15)
+    assert np.all(sol.joint_q[:, at(cp)] == 0.3)

@@ -5,6 +5,7 @@ from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE
 
 cdef struct SpatialData:
     int n, n_q, n_loads
+    int n_free             # coordinates in the state (n_q less the driven ones)
     int callbacks, effort_callbacks
     int failed             # body + 1 whose D was not positive definite, or whose element
                            # rotation left its domain, at the last evaluation (0: none)
@@ -33,8 +34,11 @@ cdef struct SpatialData:
     const double* load_moment  # 3 per load
     const double* effort       # n_q: generalized efforts; spherical and free links: force and
                                # torque vectors in the parent's frame
-    double* q                  # n_q: copies of the coordinates for the effort functions
+    const int* smap            # n_q: a coordinate's index in the state's q, -1 if driven
+    const double* drive        # 3 per coordinate: a driven one's q, qd, qdd
+    double* q                  # n_q: every link coordinate (the state's and the drives')
     double* qd
+    double* qdd
     # workspace, per body
     double* r        # 3: origin
     double* A        # 9: frame
@@ -61,7 +65,7 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
 cdef class SpatialKernel(ODEProblem):
     cdef SpatialData data
     cdef readonly dict arrays
-    cdef readonly int n_q, n_bodies
+    cdef readonly int n_q, n_bodies, n_free
     cdef readonly object inputs
     cdef public object owner
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil

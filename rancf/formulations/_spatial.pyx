@@ -2,7 +2,9 @@
 
 The tree is :class:`rancf.model.spatial_tree.SpatialTree`: bodies (rigid bodies and beam nodes
 with lumped masses), each on a link to its parent with coordinates q_i, a
-``rancf.joints._codes.Motion``. The state is ``y = (q, qd)`` (2 n_q); ``y' = (qd, qdd)``.
+``rancf.joints._codes.Motion``. The state is ``y = (q, qd)`` of the free coordinates (all
+but those of driven one-coordinate joints, whose ``q, qd, qdd`` are prescribed); ``y' = (qd,
+qdd)``. A driven link enters the recursion with no unknown: its ``H qdd`` joins the bias c.
 
 Body i's origin r_i and frame A_i follow from its parent p (``A_p = I``, ``r_p = 0`` for the
 ground) by ``A_i = A_p R(q) Q``, ``r_i = r_p + A_p (anchor + t(q)) - A_i offset``. With
@@ -247,7 +249,18 @@ cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept 
         cross(o, c + 3, col)
         for k in range(3):
             c[k] += y[k] + col[k]
+        if n_i == 1 and d.smap[off] < 0:
+            for k in range(6):
+                c[k] += H[6 * k] * d.drive[3 * off + 2]
     return 0
+
+
+cdef inline int free_size(SpatialData* d, int i) noexcept nogil:
+    """The unknown accelerations of body i's link: its coordinates, none if driven."""
+    cdef int off = d.q_offset[i]
+    if d.q_offset[i + 1] - off == 1 and d.smap[off] < 0:
+        return 0
+    return d.q_offset[i + 1] - off
 
 
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
@@ -305,7 +318,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         if m == M_SPHERICAL:
             for j in range(3):
                 d.tau[off + j] = Jr[j] * d.effort[off] + Jr[6 + j] * d.effort[off + 1] \
-                    + Jr[12 + j] * d.effort[off + 2]
+                    + Jr[6 * 2 + j] * d.effort[off + 2]
         elif m == M_FREE:
             for j in range(3):
                 d.tau[off + j] = d.effort[off + j]
@@ -346,7 +359,7 @@ cdef inline void add_transformed(const double* S, const double* dd, double* out)
         for j in range(6):
             out[6 * i + j] += Y[6 * i + j]
             out[6 * (3 + i) + j] += Y[6 * (3 + i) + j] + D[3 * i] * Y[j] \
-                + D[3 * i + 1] * Y[6 + j] + D[3 * i + 2] * Y[12 + j]
+                + D[3 * i + 1] * Y[6 + j] + D[3 * i + 2] * Y[6 * 2 + j]
 
 
 cdef inline int cholesky(double* D, int n) noexcept nogil:
@@ -420,7 +433,7 @@ cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
         c = d.c + 6 * i
         p = d.parent[i]
         off = d.q_offset[i]
-        n_i = d.q_offset[i + 1] - off
+        n_i = free_size(d, i)
         # U = I^A H (6 x n_i), D = H^T U, u = tau - H^T p^A - U^T c
         for r in range(6):
             for j in range(n_i):
@@ -468,7 +481,9 @@ cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
     for i in range(d.n):
         p = d.parent[i]
         off = d.q_offset[i]
-        n_i = d.q_offset[i + 1] - off
+        n_i = free_size(d, i)
+        if n_i == 0 and d.q_offset[i + 1] > off:
+            qdd[off] = d.drive[3 * off + 2]
         _transform_acceleration(d, i, p, xa)
         W = d.W + 36 * i
         H = d.H + 36 * i
@@ -500,13 +515,14 @@ cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* x
 
 
 cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil:
-    """Body accelerations ``acc`` of given link accelerations qdd, after :func:`kinematics`:
-    ``V_i' = X_i V_p' + H_i qdd + c_i`` root to leaves."""
+    """Body accelerations ``acc`` of given link accelerations qdd (n_q; a driven link's are
+    in c already), after :func:`kinematics`: ``V_i' = X_i V_p' + H_i qdd + c_i`` root to
+    leaves."""
     cdef double xa[6]
     cdef int i, r, j, off, n_i
     for i in range(d.n):
         off = d.q_offset[i]
-        n_i = d.q_offset[i + 1] - off
+        n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
         for r in range(6):
             d.acc[6 * i + r] = xa[r] + d.c[6 * i + r]
@@ -527,26 +543,43 @@ cdef int _callback(SpatialData* d, int which, double t) noexcept with gil:
         return 1
 
 
+cdef void gather(SpatialData* d, const double* y) noexcept nogil:
+    """Every link coordinate and rate (``d.q``, ``d.qd``) from the state y and the drives."""
+    cdef int k, s
+    for k in range(d.n_q):
+        s = d.smap[k]
+        if s >= 0:
+            d.q[k] = y[s]
+            d.qd[k] = y[d.n_free + s]
+        else:
+            d.q[k] = d.drive[3 * k]
+            d.qd[k] = d.drive[3 * k + 1]
+
+
 cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil:
-    """``ydot = (qd, qdd)`` for ``y = (q, qd)``: inputs, kinematics, forces, the recursion.
-    Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)."""
-    cdef const double* q = y
-    cdef const double* qd = y + d.n_q
-    cdef int status
+    """``ydot = (qd, qdd)`` for ``y = (q, qd)`` (free coordinates): inputs, kinematics, forces,
+    the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED,
+    ODE_TURNED_OVER)."""
+    cdef int status, k, s
     d.failed = 0
     if d.callbacks and _callback(d, 0, t):
         return ODE_INPUT_RAISED
-    if d.effort_callbacks:
-        memcpy(d.q, q, d.n_q * sizeof(double))
-        memcpy(d.qd, qd, d.n_q * sizeof(double))
-        if _callback(d, 1, t):
-            return ODE_INPUT_RAISED
-    kinematics(d, q, qd)
-    status = forces(d, q, qd)
+    gather(d, y)
+    if d.effort_callbacks and _callback(d, 1, t):
+        return ODE_INPUT_RAISED
+    kinematics(d, d.q, d.qd)
+    status = forces(d, d.q, d.qd)
     if status:
         return status
-    memcpy(ydot, qd, d.n_q * sizeof(double))
-    return articulated(d, ydot + d.n_q)
+    status = articulated(d, d.qdd)
+    if status:
+        return status
+    for k in range(d.n_q):
+        s = d.smap[k]
+        if s >= 0:
+            ydot[s] = d.qd[k]
+            ydot[d.n_free + s] = d.qdd[k]
+    return ODE_OK
 
 
 cdef int recentre(SpatialData* d, double* y) noexcept nogil:
@@ -562,8 +595,9 @@ cdef int recentre(SpatialData* d, double* y) noexcept nogil:
         m = d.motion[i]
         if m != M_SPHERICAL and m != M_FREE:
             continue
-        p = y + d.q_offset[i] + (3 if m == M_FREE else 0)
-        pd = p + d.n_q
+        # spherical and free links are never driven: their coordinates are the state's
+        p = y + d.smap[d.q_offset[i] + (3 if m == M_FREE else 0)]
+        pd = p + d.n_free
         a = sqrt(dot(p, p))
         if a <= M_PI:
             continue
@@ -607,7 +641,9 @@ cdef class SpatialKernel(ODEProblem):
                   for name in ("mass", "inertia", "anchor", "offset", "relative", "axes",
                                "length", "stiffness", "strain0", "damping", "gravity",
                                "load_offset")}
-        work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, q=nq, qd=nq, r=3 * n,
+        ints["smap"] = np.arange(nq, dtype=np.intc)
+        work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
+                    qdd=nq, r=3 * n,
                     A=9 * n, V=6 * n, acc=6 * n, c=6 * n, d=3 * n, H=36 * n, Jr=18 * n,
                     Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, z=6 * n, tau=nq)
         # every array at least one entry, so that every pointer is valid
@@ -640,8 +676,11 @@ cdef class SpatialKernel(ODEProblem):
         d.load_force = <const double*>_ptr(a, "load_force")
         d.load_moment = <const double*>_ptr(a, "load_moment")
         d.effort = <const double*>_ptr(a, "effort")
+        d.smap = <const int*>_ptr(a, "smap")
+        d.drive = <const double*>_ptr(a, "drive")
         d.q = <double*>_ptr(a, "q")
         d.qd = <double*>_ptr(a, "qd")
+        d.qdd = <double*>_ptr(a, "qdd")
         d.r = <double*>_ptr(a, "r")
         d.A = <double*>_ptr(a, "A")
         d.V = <double*>_ptr(a, "V")
@@ -657,7 +696,8 @@ cdef class SpatialKernel(ODEProblem):
         d.W = <double*>_ptr(a, "W")
         d.z = <double*>_ptr(a, "z")
         d.tau = <double*>_ptr(a, "tau")
-        self.n_q, self.n_bodies = nq, n
+        self.n_q, self.n_bodies, self.n_free = nq, n, nq
+        d.n_free = nq
         self.n_y = 2 * nq
         self.n_branch = 0
 
@@ -672,7 +712,8 @@ cdef class SpatialKernel(ODEProblem):
         for i in range(self.n_y):
             if not isfinite(y[i]):
                 return ODE_NONFINITE
-        poses(&self.data, y)
+        gather(&self.data, y)
+        poses(&self.data, self.data.q)
         for i in range(3 * self.data.n):
             if fabs(self.data.r[i]) > bound:
                 return ODE_UNBOUNDED
@@ -721,31 +762,54 @@ cdef class SpatialKernel(ODEProblem):
         self.data.callbacks = int(inputs.time_dependent)
         self.data.effort_callbacks = int(inputs.effort_dependent)
 
+    def set_drives(self, coordinates):
+        """Prescribe these link coordinates (of one-coordinate links; their ``q, qd, qdd`` in
+        ``arrays['drive']``, 3 per coordinate): the state keeps the others, so ``n_y`` becomes
+        ``2 (n_q - len(coordinates))``."""
+        cdef SpatialData* d = &self.data
+        smap = self.arrays["smap"]
+        driven = np.zeros(self.n_q, bool)
+        driven[np.asarray(coordinates, dtype=int)] = True
+        smap[:self.n_q] = np.where(driven, -1, np.cumsum(~driven) - 1)
+        self.n_free = d.n_free = int(self.n_q - driven.sum())
+        self.n_y = 2 * self.n_free
+
     # --- Python access to the passes (tests, outputs) ---------------------------------------
-    def kinematics(self, y, qdd=None):
-        """The root-to-leaves pass at y (2 n_q,): ``arrays['r']``, ``['A']``, ``['V']``,
-        ``['H']``, ``['c']``; with qdd (n_q,) also the body accelerations ``arrays['acc']``
-        (``V_i' = X_i V_p' + H_i qdd + c_i``)."""
+    def full(self, y):
+        """Every link coordinate and rate ``(q, qd)`` (n_q,) at the state y, the driven ones
+        from the drive values last written."""
         cdef double[::1] yy = checked("y", y, self.n_y)
-        cdef double[::1] a
-        cdef int nq = self.n_q
+        gather(&self.data, &yy[0])
+        return self.arrays["q"][:self.n_q].copy(), self.arrays["qd"][:self.n_q].copy()
+
+    def kinematics(self, y, qdd=None):
+        """The root-to-leaves pass at y (n_y,): ``arrays['r']``, ``['A']``, ``['V']``,
+        ``['H']``, ``['c']``; with qdd (n_free,) also the body accelerations
+        ``arrays['acc']`` (``V_i' = X_i V_p' + H_i qdd + c_i``)."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        cdef SpatialData* d = &self.data
+        gather(d, &yy[0])
         with nogil:
-            kinematics(&self.data, &yy[0], &yy[0] + nq)
+            kinematics(d, d.q, d.qd)
         if qdd is not None:
-            a = checked("qdd", qdd, nq)
+            a = checked("qdd", qdd, self.n_free)
+            smap = self.arrays["smap"][:self.n_q]
+            full = self.arrays["qdd"]
+            full[:self.n_q] = np.where(smap >= 0, a[np.maximum(smap, 0)], 0.0)
             with nogil:
-                accelerations(&self.data, &a[0])
+                accelerations(d, d.qdd)
 
     def elastic_energy(self, y):
-        """The elements' strain energy (J) at the state y (2 n_q,): ``element_energy``."""
+        """The elements' strain energy (J) at the state y (n_y,): ``element_energy``."""
         cdef double[::1] yy = checked("y", y, self.n_y)
         cdef SpatialData* d = &self.data
         cdef double U = 0.0
         cdef int i, b, off
+        gather(d, &yy[0])
         for i in range(d.n):
             if d.motion[i] == M_ELEMENT:
                 b, off = d.element[i], d.q_offset[i]
-                U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, &yy[0] + off,
+                U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
                                     d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
         return U
 

@@ -1,7 +1,8 @@
 """The spatial formulation of a tree (O(n) articulated-body recursion; kernel ``_spatial.pyx``).
 
 State ``y = (q, qd)``: the coordinates of every link (joints and beam elements, in the order of
-``SpatialTree.q_offset``) and their rates, ``n_y = 2 n_q``; ``y' = (qd, qdd)``. The kernel
+``SpatialTree.q_offset``) but those of driven joints (whose q, qd, qdd are prescribed), and
+their rates; ``n_y = 2 n_free``, ``y' = (qd, qdd)``. The kernel
 (:class:`rancf.formulations._spatial.SpatialKernel`) is an
 :class:`~rancf.formulations._problem.ODEProblem`, so the compiled explicit loop and SciPy's
 solvers run it through :func:`rancf.integrators.explicit.integrate`.
@@ -37,9 +38,13 @@ class Inputs:
         parent's frame), or a callable ``effort(t, q, qd)`` returning that (q, qd numbers for a
         one-coordinate joint, arrays otherwise). Joints of two coordinates (cylindrical,
         universal) take a 2-vector of generalized forces.
+    drives : dict, optional
+        ``{joint index: drive}`` for one-coordinate joints (revolute, prismatic): a callable
+        of t (s) returning ``(q, qd, qdd)`` (rad or m and their rates), or a number, the
+        coordinate held there.
     """
 
-    def __init__(self, tree, arrays, loads=None, efforts=None):
+    def __init__(self, tree, arrays, loads=None, efforts=None, drives=None):
         nl = len(tree.load_body)
         self.load_force = arrays["load_force"][:3 * nl].reshape(nl, 3)
         self.load_moment = arrays["load_moment"][:3 * nl].reshape(nl, 3)
@@ -71,6 +76,23 @@ class Inputs:
                 self.effort_functions.append((j, s, value))
             else:
                 self.effort[s] = _vector(f"efforts[{j}]", value, s.stop - s.start)
+        drive = arrays["drive"][:3 * tree.n_q].reshape(-1, 3)
+        self.driven = []
+        for j, value in (drives or {}).items():
+            if not 0 <= j < len(tree.joint_body):
+                raise ValueError(f"drives: joint {j} is not a joint of the tree "
+                                 f"(0..{len(tree.joint_body) - 1})")
+            b = int(tree.joint_body[j])
+            if qo[b + 1] - qo[b] != 1:
+                raise ValueError(f"drives: joint {j} has {qo[b + 1] - qo[b]} coordinates; only "
+                                 "one-coordinate joints (revolute, prismatic) can be driven")
+            if j in (efforts or {}):
+                raise ValueError(f"joint {j} has both a drive and an effort; give one")
+            if callable(value):
+                self.timed.append((drive[qo[b]], value))
+            else:
+                drive[qo[b]] = (_vector(f"drives[{j}]", value, 1)[0], 0.0, 0.0)
+            self.driven.append(int(qo[b]))
         self.time_dependent = bool(self.timed)
         self.effort_dependent = bool(self.effort_functions)
         self.error = None
@@ -108,33 +130,36 @@ class Spatial:
     Parameters
     ----------
     tree : rancf.model.spatial_tree.SpatialTree
-    loads, efforts :
-        The load values and joint efforts (:class:`Inputs`).
+    loads, efforts, drives :
+        The load values, joint efforts and drives (:class:`Inputs`).
 
     Attributes
     ----------
-    tree, kernel (the :class:`~rancf.formulations._problem.ODEProblem`), inputs, n_q, n_y.
+    tree, kernel (the :class:`~rancf.formulations._problem.ODEProblem`), inputs, n_q (link
+    coordinates), n_free (those in the state), n_y.
     """
 
-    def __init__(self, tree, loads=None, efforts=None):
+    def __init__(self, tree, loads=None, efforts=None, drives=None):
         self.tree = tree
         self.kernel = SpatialKernel(tree)
-        self.inputs = Inputs(tree, self.kernel.arrays, loads, efforts)
+        self.inputs = Inputs(tree, self.kernel.arrays, loads, efforts, drives)
         self.kernel.set_inputs(self.inputs)
+        self.kernel.set_drives(self.inputs.driven)
         self.kernel.owner = self
-        self.n_q, self.n_y = tree.n_q, 2 * tree.n_q
+        self.n_q, self.n_free, self.n_y = tree.n_q, self.kernel.n_free, self.kernel.n_y
         qo = np.asarray(tree.q_offset)
         self._joint_columns = np.concatenate(
             [np.arange(qo[b], qo[b + 1]) for b in tree.joint_body] or [np.zeros(0, int)]
         ).astype(int)
 
     def initial_state(self, q=None, qd=None):
-        """``y0 = (q, qd)`` (n_y,); zeros (the reference configuration at rest) by default."""
+        """``y0 = (q, qd)`` (n_y,) of the free coordinates (n_free each); zeros (the
+        reference configuration at rest) by default."""
         y = np.zeros(self.n_y)
         if q is not None:
-            y[:self.n_q] = _vector("q", q, self.n_q)
+            y[:self.n_free] = _vector("q", q, self.n_free)
         if qd is not None:
-            y[self.n_q:] = _vector("qd", qd, self.n_q)
+            y[self.n_free:] = _vector("qd", qd, self.n_free)
         return y
 
     def derivative(self, t, y):
@@ -172,16 +197,18 @@ class Spatial:
         n, nq = self.tree.n_bodies, self.n_q
         m = len(t)
         nodes, vel = np.empty((m, 12 * n)), np.empty((m, 6 * n))
+        q, qd = np.empty((m, nq)), np.empty((m, nq))
         energies = {k: np.empty(m) for k in ("kinetic", "potential", "elastic")}
         for i in range(m):
+            self.inputs.at_time(t[i])
+            q[i], qd[i] = self.kernel.full(Y[i])
             r, A, V = self.kinematics(Y[i])
             nodes[i] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
             vel[i] = V.ravel()
             for k, e in self.energy(Y[i]).items():
                 energies[k][i] = e
-        Y = np.asarray(Y).reshape(m, -1)
-        return {"nodes": nodes, "velocities": vel, "joint_q": Y[:, self._joint_columns],
-                "joint_qd": Y[:, nq + self._joint_columns], **energies}
+        return {"nodes": nodes, "velocities": vel, "joint_q": q[:, self._joint_columns],
+                "joint_qd": qd[:, self._joint_columns], **energies}
 
     def stiffness(self, y):
         """The rates an explicit step must resolve, in words: not estimated yet ("")."""
