@@ -183,17 +183,24 @@ def dense_accelerations(tree, q, qd, load_values, efforts, driven=None):
             force, moment = A[b] @ force, A[b] @ moment
         F[b, :3] += force
         F[b, 3:] += moment + np.cross(A[b] @ o, force)
-    # efforts: one coordinate: tau itself; spherical: the torque (parent frame) on the relative
-    # angular velocity, by its power tau . qd = (A_p torque) . (w_c - w_p)
+    # efforts: one coordinate: tau itself; spherical and free: a force and torque (parent
+    # frame) between the two bodies at the joint point x, by their power tau . qd =
+    # (A_p force) . (velocity of x on the child - on the parent) + (A_p torque) . (w_c - w_p)
     tau = np.zeros(tree.n_q)
-    Bw = B.reshape(n, 6, -1)[:, 3:]
+    Bb = B.reshape(n, 6, -1)
     for j, e in efforts.items():
         b = tree.joint_body[j]
         p, s = tree.parent[b], slice(tree.q_offset[b], tree.q_offset[b + 1])
-        if tree.motion[b] == Motion.M_SPHERICAL:
+        if tree.motion[b] in (Motion.M_SPHERICAL, Motion.M_FREE):
             Ap = A[p] if p >= 0 else np.eye(3)
-            rel = Bw[b] - (Bw[p] if p >= 0 else 0.0)
-            tau += rel.T @ (Ap @ e)
+            force, torque = (np.zeros(3), e) if len(e) == 3 else (e[:3], e[3:])
+            x = r[b] + A[b] @ tree.offset[b]
+            point = Bb[b, :3] - skew(x - r[b]) @ Bb[b, 3:]
+            rel_w = Bb[b, 3:]
+            if p >= 0:
+                point = point - (Bb[p, :3] - skew(x - r[p]) @ Bb[p, 3:])
+                rel_w = rel_w - Bb[p, 3:]
+            tau += point.T @ (Ap @ force) + rel_w.T @ (Ap @ torque)
         else:
             tau[s] += e
     # elements: their elastic and damping forces (rancf.elements.spatial_beam, tested there)
@@ -224,6 +231,8 @@ def test_accelerations_equal_a_dense_solve(seed):
             efforts[j] = rng.standard_normal()
         elif m == Motion.M_SPHERICAL:
             efforts[j] = rng.standard_normal(3)
+        elif m in (Motion.M_FREE, Motion.M_CYLINDRICAL, Motion.M_UNIVERSAL):
+            efforts[j] = rng.standard_normal(6 if m == Motion.M_FREE else 2)
     model = Spatial(tree, loads=values, efforts=efforts)
     q = rng.uniform(-1.5, 1.5, tree.n_q)
     qd = rng.uniform(-2, 2, tree.n_q)
