@@ -34,6 +34,8 @@ root to leaves
     ``qdd = D^-1 (u - U^T X V_p')``, ``V_i' = X V_p' + H qdd + c``.
 
 No matrix of size n is formed: the cost is linear in the number of bodies for any tree.
+An element link (M_ELEMENT) adds the beam element's elastic and damping force
+(rancf/elements/_spatial_beam.pyx ``element_force``) to its tau.
 """
 cimport numpy as cnp
 from libc.math cimport M_PI, fabs, isfinite, sqrt
@@ -622,8 +624,9 @@ cdef class SpatialKernel(ODEProblem):
 
     Built by :class:`rancf.formulations.spatial.Spatial` (its ``owner``, which gives
     ``observe`` and ``stiffness``); not thread-safe (one workspace per kernel). ``arrays``
-    keeps every buffer the struct points to; ``load_force``, ``load_moment`` (l, 3) and
-    ``effort`` (n_q,) are the inputs Python writes.
+    keeps every buffer the struct points to; ``load_force``, ``load_moment`` (l, 3),
+    ``effort`` (n_q,) and ``drive`` (n_q, 3) are the inputs Python writes. After every
+    accepted step of the compiled loop the rotation vectors are re-centred (:meth:`recentre`).
 
     Parameters
     ----------
