@@ -159,11 +159,13 @@ ALL = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_CYLINDRICA
        Motion.M_SPHERICAL, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_ELEMENT]
 
 
-def dense_accelerations(tree, q, qd, load_values, efforts, driven=None):
+def dense_accelerations(tree, q, qd, load_values, efforts, driven=None, wrenches=False):
     """qdd of ``B^T M B qdd = B^T (F - M cbar) + tau`` assembled densely: M = diag(m I, A J
     A^T), F gravity, gyroscopic moments and loads, cbar = (dB/dq qd) qd by a complex step.
     ``driven`` ({coordinate: qdd}): those columns of B move to the right-hand side,
-    ``B_f^T M B_f qdd_f = B_f^T (F - M (cbar + B_d qdd_d)) + tau_f``."""
+    ``B_f^T M B_f qdd_f = B_f^T (F - M (cbar + B_d qdd_d)) + tau_f``. Returns qdd and the
+    body velocities V (n, 6), and with ``wrenches`` the bodies' ``M V' - F`` (n, 6) and
+    origins (n, 3)."""
     n = tree.n_bodies
     r, A, B = reference(tree, q)
     h = 1e-30
@@ -215,7 +217,12 @@ def dense_accelerations(tree, q, qd, load_values, efforts, driven=None):
     known = cbar + B[:, d] @ np.array([driven[k] for k in d]) if len(d) else cbar
     lhs = B[:, f].T @ M @ B[:, f]
     rhs = B[:, f].T @ (F.ravel() - M @ known) + tau[f]
-    return np.linalg.solve(lhs, rhs), V
+    qdd = np.linalg.solve(lhs, rhs)
+    # what the bodies do: V' = B_f qdd + (cbar + B_d qdd_d), and their inertial wrenches M V' - F
+    if wrenches:
+        acc = B[:, f] @ qdd + known
+        return qdd, V, (M @ acc - F.ravel()).reshape(n, 6), r
+    return qdd, V
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -562,3 +569,28 @@ def test_drives_leave_the_state_and_equal_a_dense_solve():
     at = lambda c: list(columns).index(c)
     assert np.allclose(sol.joint_q[:, at(cr)], np.sin(2 * sol.t), rtol=0, atol=1e-15)
     assert np.all(sol.joint_q[:, at(cp)] == 0.3)
+
+
+def test_reactions_balance_the_subtrees():
+    """A joint's reaction (force, moment about the joint point) is the sum of ``M V' - F`` over
+    its child's subtree moved to that point (Newton-Euler), V' from the dense solve."""
+    rng = np.random.default_rng(21)
+    tree = random_tree(rng, ALL)
+    model = Spatial(tree)
+    q, qd = rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)
+    y = np.concatenate([q, qd])
+    _, _, wrench, r = dense_accelerations(tree, q, qd, [], {}, wrenches=True)
+    _, A, B = reference(tree, q)
+    reaction = model.reactions(0.0, y)
+    children = [np.flatnonzero(tree.parent == i) for i in range(tree.n_bodies)]
+    for j, b in enumerate(tree.joint_body):
+        subtree, stack = [], [b]
+        while stack:
+            k = stack.pop()
+            subtree.append(k)
+            stack.extend(children[k])
+        x = r[b] + A[b] @ tree.offset[b]
+        force = wrench[subtree, :3].sum(axis=0)
+        moment = sum(wrench[k, 3:] + np.cross(r[k] - x, wrench[k, :3]) for k in subtree)
+        scale = np.abs(wrench).max() * max(1.0, np.abs(r).max())
+        assert np.abs(reaction[j] - np.concatenate([force, moment])).max() <= 1e-10 * scale

@@ -187,11 +187,32 @@ class Spatial:
         return {"kinetic": float(kinetic), "potential": potential,
                 "elastic": float(self.kernel.elastic_energy(y))}
 
+    def reactions(self, t, y):
+        """The reaction of every joint (n_joints, 6): ``[fx, fy, fz, mx, my, mz]``, the force
+        and moment the parent exerts on the child through the joint, global, the moment about
+        the joint point (N, N m; DECISIONS 29). From the recursion at (t, y): the link wrench
+        at the child's origin is ``W = I^A V' + p^A`` (the articulated inertia and bias force
+        of the child's subtree), moved to the joint point ``x = r + A offset`` by
+        ``M_x = M - (A offset) x F``. NaN if the evaluation failed."""
+        k, tree = self.kernel, self.tree
+        n, joints = tree.n_bodies, np.asarray(tree.joint_body, dtype=int)
+        status, _ = k.evaluate(t, y)
+        if status:
+            return np.full((len(joints), 6), np.nan)
+        a = k.arrays
+        IA = a["IA"][:36 * n].reshape(n, 6, 6)[joints]
+        W = np.einsum("jik,jk->ji", IA, a["acc"][:6 * n].reshape(n, 6)[joints]) \
+            + a["pA"][:6 * n].reshape(n, 6)[joints]
+        o = np.einsum("jik,jk->ji", a["A"][:9 * n].reshape(n, 3, 3)[joints], tree.offset[joints])
+        W[:, 3:] -= np.cross(o, W[:, :3])
+        return W
+
     def observe(self, t, Y, branches):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r then
         A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
-        (the joints' link coordinates, concatenated in joint order), and the energies
+        (the joints' link coordinates, concatenated in joint order), ``reactions`` (n_out,
+        6 n_joints: :meth:`reactions`, joint by joint), and the energies
         ``kinetic``, ``potential``, ``elastic`` (n_out,). ``branches`` is unused (no angle
         branch: the coordinates are the state)."""
         n, nq = self.tree.n_bodies, self.n_q
@@ -199,7 +220,9 @@ class Spatial:
         nodes, vel = np.empty((m, 12 * n)), np.empty((m, 6 * n))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
         energies = {k: np.empty(m) for k in ("kinetic", "potential", "elastic")}
+        reactions = np.empty((m, 6 * len(self.tree.joint_body)))
         for i in range(m):
+            reactions[i] = self.reactions(t[i], Y[i]).ravel()
             self.inputs.at_time(t[i])
             q[i], qd[i] = self.kernel.full(Y[i])
             r, A, V = self.kinematics(Y[i])
@@ -208,7 +231,7 @@ class Spatial:
             for k, e in self.energy(Y[i]).items():
                 energies[k][i] = e
         return {"nodes": nodes, "velocities": vel, "joint_q": q[:, self._joint_columns],
-                "joint_qd": qd[:, self._joint_columns], **energies}
+                "joint_qd": qd[:, self._joint_columns], "reactions": reactions, **energies}
 
     def stiffness(self, y):
         """The rates an explicit step must resolve, in words: not estimated yet ("")."""
