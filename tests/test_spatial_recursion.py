@@ -594,3 +594,25 @@ def test_reactions_balance_the_subtrees():
         moment = sum(wrench[k, 3:] + np.cross(r[k] - x, wrench[k, :3]) for k in subtree)
         scale = np.abs(wrench).max() * max(1.0, np.abs(r).max())
         assert np.abs(reaction[j] - np.concatenate([force, moment])).max() <= 1e-10 * scale
+
+
+def test_highest_rate_estimates_the_dense_spectrum():
+    """The power iteration's highest frequency and decay rate (an estimate for messages, to
+    2 %) against the eigenvalues of the motion linearised by central differences of the
+    accelerations (numpy's eig)."""
+    tree = make_tree(beam(4, root=Motion.M_SPHERICAL, damping=1e-3), gravity=(0.0, 0.0, -9.81))
+    model = Spatial(tree)
+    y = model.initial_state(q=np.random.default_rng(3).uniform(-0.05, 0.05, tree.n_q))
+    n, h = model.n_q, 1e-7
+    K, C = np.empty((n, n)), np.empty((n, n))
+    for j in range(2 * n):
+        yp, ym = y.copy(), y.copy()
+        yp[j] += h
+        ym[j] -= h
+        (K if j < n else C)[:, j % n] = \
+            -(model.derivative(0.0, yp)[n:] - model.derivative(0.0, ym)[n:]) / (2 * h)
+    omega = np.sqrt(np.abs(np.linalg.eigvals(K)).max())
+    decay = np.abs(np.linalg.eigvals(C)).max()
+    assert abs(model.highest_rate(y, "stiffness") / omega - 1) <= 2e-2
+    assert abs(model.highest_rate(y, "damping") / decay - 1) <= 2e-2
+    assert "rad/s" in model.kernel.stiffness(y)

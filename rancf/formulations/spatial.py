@@ -17,6 +17,7 @@ re-centred ones).
 import numpy as np
 
 from ._spatial import SpatialKernel
+from .recursive import rates_in_words
 
 
 class Inputs:
@@ -234,5 +235,32 @@ class Spatial:
                 "joint_qd": qd[:, self._joint_columns], "reactions": reactions, **energies}
 
     def stiffness(self, y):
-        """The rates an explicit step must resolve, in words: not estimated yet ("")."""
-        return ""
+        """The rates an explicit step must resolve at the state y, in words
+        (:func:`rancf.formulations.recursive.rates_in_words` of :meth:`highest_rate`)."""
+        return rates_in_words(self.highest_rate(y, "stiffness"), self.highest_rate(y, "damping"))
+
+    def highest_rate(self, y, which, t=0.0, iterations=40):
+        """An estimate of the highest natural frequency (rad/s, ``which="stiffness"``) or
+        decay rate (1/s, ``"damping"``) of the motion linearised at (t, y): the square root of
+        the dominant eigenvalue magnitude of ``d qdd / d q``, or that of ``-d qdd / d qd``,
+        by power iteration on central differences (steps ``1e-7 max(1, |y|)``), two
+        evaluations an iteration."""
+        n = self.n_free
+        if n == 0:
+            return 0.0
+        y = np.asarray(y, dtype=float)
+        part = slice(0, n) if which == "stiffness" else slice(n, 2 * n)
+        x = np.random.default_rng(0).standard_normal(n)
+        h = 1e-7 * max(1.0, float(np.abs(y).max()))
+        best = 0.0
+        for _ in range(iterations):
+            x /= np.linalg.norm(x)
+            yp, ym = y.copy(), y.copy()
+            yp[part] += h * x
+            ym[part] -= h * x
+            Jx = (self.derivative(t, yp)[n:] - self.derivative(t, ym)[n:]) / (2.0 * h)
+            best = float(np.linalg.norm(Jx))
+            if best == 0.0:
+                break
+            x = Jx
+        return float(np.sqrt(best)) if which == "stiffness" else best
