@@ -21,7 +21,7 @@ from .recursive import rates_in_words
 
 
 class Inputs:
-    """Writes the loads and efforts of a spatial tree into the kernel arrays.
+    """Writes the loads, efforts and drives of a spatial tree into the kernel arrays.
 
     Parameters
     ----------
