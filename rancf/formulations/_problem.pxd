@@ -49,4 +49,5 @@ cdef class ODEProblem:
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
     cdef int check(self, const double* y, double bound) noexcept nogil
     cdef void accept(self) noexcept nogil
+    cdef int recentre(self, double* y) noexcept nogil
     cdef void keep_branch(self, double* out) noexcept nogil

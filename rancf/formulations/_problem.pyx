@@ -390,6 +390,11 @@ cdef class ODEProblem:
     ``accept()``
         The loop accepted a step whose last evaluation was near its state: the branch of the
         joint angles (unwrapped from one accepted state to the next) follows that evaluation.
+    ``recentre(y)``
+        After ``accept``, the problem may move the accepted state y to another chart of the
+        same configuration and motion (a rotation vector past pi to its equivalent of angle
+        below pi); returns 1 if it changed y (the loop then drops a first-same-as-last stage),
+        0 otherwise (this base: never).
     ``keep_branch(out)``
         Copies the branch (``n_branch`` numbers) into ``out``, kept beside each output so that
         :meth:`observe` reads the angles on the branch they had.
@@ -416,6 +421,9 @@ cdef class ODEProblem:
 
     cdef void accept(self) noexcept nogil:
         pass
+
+    cdef int recentre(self, double* y) noexcept nogil:
+        return 0
 
     cdef void keep_branch(self, double* out) noexcept nogil:
         cdef int i

@@ -8,7 +8,8 @@ It runs any formulation through the ODE contract
 (:class:`rancf.formulations._problem.ODEProblem`): the right-hand side, called with the stage
 times so that drives and loads see t, the check of each accepted state, and the branch of the
 joint angles, which follows every accepted step and is kept beside the state at every output so
-that the angles are read on the right branch afterwards.
+that the angles are read on the right branch afterwards, and the problem's re-centring of an
+accepted state (a rotation vector moved to its equivalent below pi).
 
 Status codes: 0 finished, 1 non-finite state, 2 displacement bound exceeded (the contract's
 check), 3 singular generalized mass, 5 an input function raised, 7 a held slope turned over (the
@@ -152,6 +153,8 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
             # the last evaluation (the last stage, at t + h) is within one step of the accepted
             # state: close enough to follow the branch of the joint angles
             problem.accept()
+            if problem.recentre(&y[0]):
+                have_k0 = False
             status = problem.check(&y[0], bound)
             if status:
                 break

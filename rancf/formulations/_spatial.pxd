@@ -1,0 +1,73 @@
+# O(n) dynamics of a spatial tree (see rancf/formulations/_spatial.pyx).
+
+from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
+                                          ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
+
+cdef struct SpatialData:
+    int n, n_q, n_loads
+    int n_free             # coordinates in the state (n_q less the driven ones)
+    int callbacks, effort_callbacks
+    int failed             # body + 1 whose D was not positive definite, or whose element
+                           # rotation left its domain, at the last evaluation (0: none)
+    void* inputs           # the Python object that writes loads and efforts (spatial.Inputs)
+    # the tree (rancf.model.spatial_tree.SpatialTree), per body
+    const int* parent
+    const int* motion
+    const int* q_offset    # n + 1
+    const int* element
+    const double* mass
+    const double* inertia  # 9: about the origin, body frame
+    const double* anchor   # 3
+    const double* offset   # 3
+    const double* relative # 9: Q
+    const double* axes     # 6: a0, a1
+    const double* length   # per element
+    const double* stiffness    # 6 per element
+    const double* strain0      # 6 per element
+    const double* damping      # per element
+    const double* gravity      # 3
+    const int* load_body
+    const double* load_offset  # 3 per load
+    const int* load_follower
+    # inputs (written by Python between evaluations)
+    const double* load_force   # 3 per load
+    const double* load_moment  # 3 per load
+    const double* effort       # n_q: generalized efforts; spherical and free links: force and
+                               # torque vectors in the parent's frame
+    const int* smap            # n_q: a coordinate's index in the state's q, -1 if driven
+    const double* drive        # 3 per coordinate: a driven one's q, qd, qdd
+    double* q                  # n_q: every link coordinate (the state's and the drives')
+    double* qd
+    double* qdd
+    # workspace, per body
+    double* r        # 3: origin
+    double* A        # 9: frame
+    double* V        # 6: (v, w), global, at the origin
+    double* acc      # 6: V'
+    double* c        # 6: bias acceleration
+    double* d        # 3: r_c - r_p
+    double* H        # 36: motion subspace, 6 x n_i, row stride 6
+    double* Jr       # 18: the link's rotation Jacobian (3 x n_i, row stride 6), parent frame
+    double* Ig       # 9: A J A^T
+    double* f        # 6: applied wrench at the origin (gravity, gyroscopic, loads)
+    double* IA       # 36: articulated inertia
+    double* pA       # 6: articulated bias force
+    double* W        # 36: D^-1 U^T (n_i x 6)
+    double* z        # 6: D^-1 u
+    double* tau      # n_q: generalized link forces (efforts, element forces)
+
+cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil
+cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil
+cdef int articulated(SpatialData* d, double* qdd) noexcept nogil
+cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil
+cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil
+
+cdef class SpatialKernel(ODEProblem):
+    cdef SpatialData data
+    cdef readonly dict arrays
+    cdef readonly int n_q, n_bodies, n_free
+    cdef readonly object inputs
+    cdef public object owner
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
+    cdef int check(self, const double* y, double bound) noexcept nogil
+    cdef int recentre(self, double* y) noexcept nogil

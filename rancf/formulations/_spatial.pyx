@@ -1,0 +1,827 @@
+"""O(n) dynamics of a spatial tree (theory: Spatial trees; DESIGN section 7).
+
+The tree is :class:`rancf.model.spatial_tree.SpatialTree`: bodies (rigid bodies and beam nodes
+with lumped masses), each on a link to its parent with coordinates q_i, a
+``rancf.joints._codes.Motion``. The state is ``y = (q, qd)`` of the free coordinates (all
+but those of driven one-coordinate joints, whose ``q, qd, qdd`` are prescribed); ``y' = (qd,
+qdd)``. A driven link enters the recursion with no unknown: its ``H qdd`` joins the bias c.
+
+Body i's origin r_i and frame A_i follow from its parent p (``A_p = I``, ``r_p = 0`` for the
+ground) by ``A_i = A_p R(q) Q``, ``r_i = r_p + A_p (anchor + t(q)) - A_i offset``. With
+``V = (v, w)`` the velocity of the origin and the angular velocity (global), ``d = r_i - r_p``,
+``o = A_i offset``, the link's translation Jacobian T (t' = T qd, constant) and rotation
+Jacobian Jr (the relative angular velocity in the parent's frame is Jr qd: the axis, ``[a0,
+exp(q0 a0^) a1]`` for a universal joint, ``J_l(q)`` for a rotation vector), all global vectors:
+
+    V_i  = X_i V_p + H_i qd,     X_i = [[I, -d^], [0, I]],
+    H_i  = [[A_p T + o^ A_p Jr], [A_p Jr]],
+    V_i' = X_i V_p' + H_i qdd + c_i,  with u = A_p T qd, w_r = A_p Jr qd, ud = A_p Jr' qd:
+    c_ang = w_p x w_r + ud,
+    c_lin = w_p x (v_i - v_p) + w_p x u + (w_i x o) x w_r + o x c_ang
+
+(``-(d')^ w_p`` from X', ``d' = v_i - v_p``; the rest from H' with ``A_p' = w_p^ A_p`` and
+``o' = w_i x o``). Each body's equation at its origin, ``M_i V_i' = f_i + W_i - sum_children
+X_c^T W_c`` with ``M_i = diag(m I, A J A^T)``, the applied wrench ``f_i`` (gravity ``m g``, the
+gyroscopic moment ``-w x (A J A^T) w``, loads moved to the origin) and the link wrench W_i from
+the parent, held by ``H_i^T W_i = tau_i`` (efforts and element forces), is solved by the
+articulated-body recursion (Featherstone), the blocks 6 x 6:
+
+leaves to root
+    ``U = I^A H``, ``D = H^T U`` (n_i x n_i, Cholesky), ``u = tau - H^T p^A - U^T c``;
+    ``I^A_p += X^T (I^A - U D^-1 U^T) X``, ``p^A_p += X^T (p^A + I^A c + U D^-1 u)``, from
+    ``I^A = M``, ``p^A = -f``;
+root to leaves
+    ``qdd = D^-1 (u - U^T X V_p')``, ``V_i' = X V_p' + H qdd + c``.
+
+No matrix of size n is formed: the cost is linear in the number of bodies for any tree.
+An element link (M_ELEMENT) adds the beam element's elastic and damping force
+(rancf/elements/_spatial_beam.pyx ``element_force``) to its tau.
+"""
+cimport numpy as cnp
+from libc.math cimport M_PI, fabs, isfinite, sqrt
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
+                                       left_jacobian_rate, matmul, matvec)
+from rancf.elements._spatial_beam cimport element_energy, element_force
+from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
+                                  M_SPHERICAL, M_FREE, M_ELEMENT)
+from rancf.formulations._forces import checked
+from rancf.workspace import pack
+
+cnp.import_array()
+
+cdef double[9] EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+cdef double[6] ZERO6 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+
+# --- one link --------------------------------------------------------------------------------
+cdef inline void link(int motion, const double* ax, const double* q, const double* qd,
+                      bint rates, double* t, double* R, double* T, double* J,
+                      double* jd) noexcept nogil:
+    """The link's translation t(q) and rotation R(q) (``rancf.joints._codes.Motion``), and if
+    ``rates`` its Jacobians T, Jr (3 x n_i, row stride 6, parent frame) and ``jd = Jr' qd``."""
+    cdef double p[3]
+    cdef double R0[9]
+    cdef double R1[9]
+    cdef double Jl[9]
+    cdef double Jd[9]
+    cdef double b1[3]
+    cdef int i, j
+    memset(t, 0, 3 * sizeof(double))
+    memcpy(R, EYE, 9 * sizeof(double))
+    if rates:
+        memset(T, 0, 18 * sizeof(double))
+        memset(J, 0, 18 * sizeof(double))
+        memset(jd, 0, 3 * sizeof(double))
+    if motion == M_REVOLUTE:
+        for i in range(3):
+            p[i] = q[0] * ax[i]
+        expm(p, R)
+        if rates:
+            for i in range(3):
+                J[6 * i] = ax[i]
+    elif motion == M_PRISMATIC or motion == M_CYLINDRICAL:
+        for i in range(3):
+            t[i] = q[0] * ax[i]
+        if motion == M_CYLINDRICAL:
+            for i in range(3):
+                p[i] = q[1] * ax[i]
+            expm(p, R)
+        if rates:
+            for i in range(3):
+                T[6 * i] = ax[i]
+                if motion == M_CYLINDRICAL:
+                    J[6 * i + 1] = ax[i]
+    elif motion == M_UNIVERSAL:
+        for i in range(3):
+            p[i] = q[0] * ax[i]
+        expm(p, R0)
+        for i in range(3):
+            p[i] = q[1] * ax[3 + i]
+        expm(p, R1)
+        matmul(R0, R1, R)
+        if rates:
+            matvec(R0, ax + 3, b1)
+            for i in range(3):
+                J[6 * i] = ax[i]
+                J[6 * i + 1] = b1[i]
+            # d/dt (exp(q0 a0^) a1) = q0' a0 x b1
+            cross(ax, b1, p)
+            for i in range(3):
+                jd[i] = qd[0] * qd[1] * p[i]
+    elif motion == M_SPHERICAL:
+        expm(q, R)
+        if rates:
+            left_jacobian(q, Jl)
+            left_jacobian_rate(q, qd, Jd)
+            matvec(Jd, qd, jd)
+            for i in range(3):
+                for j in range(3):
+                    J[6 * i + j] = Jl[3 * i + j]
+    elif motion == M_FREE or motion == M_ELEMENT:
+        memcpy(t, q, 3 * sizeof(double))
+        expm(q + 3, R)
+        if rates:
+            left_jacobian(q + 3, Jl)
+            left_jacobian_rate(q + 3, qd + 3, Jd)
+            matvec(Jd, qd + 3, jd)
+            for i in range(3):
+                T[6 * i + i] = 1.0
+                for j in range(3):
+                    J[6 * i + 3 + j] = Jl[3 * i + j]
+
+
+cdef inline void pose(SpatialData* d, int i, const double* Ap, const double* rp, const double* R,
+                      const double* t, double* o) noexcept nogil:
+    """Body i's frame, origin and ``d = r_i - r_p`` from its parent's (Ap, rp) and its link's
+    R, t; o receives ``A_i offset``."""
+    cdef double RQ[9]
+    cdef double x[3]
+    cdef double y[3]
+    cdef double* A = d.A + 9 * i
+    cdef double* dd = d.d + 3 * i
+    cdef int k
+    matmul(R, d.relative + 9 * i, RQ)
+    matmul(Ap, RQ, A)
+    for k in range(3):
+        x[k] = d.anchor[3 * i + k] + t[k]
+    matvec(Ap, x, y)
+    matvec(A, d.offset + 3 * i, o)
+    for k in range(3):
+        dd[k] = y[k] - o[k]
+        d.r[3 * i + k] = rp[k] + dd[k]
+
+
+cdef void poses(SpatialData* d, const double* q) noexcept nogil:
+    """Frames and origins only (root to leaves)."""
+    cdef double t[3]
+    cdef double R[9]
+    cdef double o[3]
+    cdef int i, p
+    for i in range(d.n):
+        p = d.parent[i]
+        link(d.motion[i], d.axes + 6 * i, q + d.q_offset[i], NULL, False, t, R, NULL, NULL, NULL)
+        if p >= 0:
+            pose(d, i, d.A + 9 * p, d.r + 3 * p, R, t, o)
+        else:
+            pose(d, i, EYE, ZERO6, R, t, o)
+
+
+cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil:
+    """Root to leaves: frames, origins, velocities V, the motion subspaces H and the bias
+    accelerations c (module docstring). Returns 0."""
+    cdef double t[3]
+    cdef double R[9]
+    cdef double T[18]
+    cdef double o[3]
+    cdef double jd[3]
+    cdef double tq[3]
+    cdef double jq[3]
+    cdef double u[3]
+    cdef double wr[3]
+    cdef double ud[3]
+    cdef double x[3]
+    cdef double y[3]
+    cdef double col[3]
+    cdef const double* Ap
+    cdef const double* rp
+    cdef const double* vp
+    cdef const double* wp
+    cdef double* J
+    cdef double* H
+    cdef double* V
+    cdef double* c
+    cdef double* dd
+    cdef int i, p, k, j, n_i, off
+    for i in range(d.n):
+        p = d.parent[i]
+        off = d.q_offset[i]
+        n_i = d.q_offset[i + 1] - off
+        J = d.Jr + 18 * i
+        link(d.motion[i], d.axes + 6 * i, q + off, qd + off, True, t, R, T, J, jd)
+        if p >= 0:
+            Ap, rp, vp, wp = d.A + 9 * p, d.r + 3 * p, d.V + 6 * p, d.V + 6 * p + 3
+        else:
+            Ap, rp, vp, wp = EYE, ZERO6, ZERO6, ZERO6
+        pose(d, i, Ap, rp, R, t, o)
+        dd = d.d + 3 * i
+        H = d.H + 36 * i
+        V = d.V + 6 * i
+        c = d.c + 6 * i
+        # H columns: (A_p T_j + o x A_p Jr_j, A_p Jr_j)
+        for j in range(n_i):
+            for k in range(3):
+                x[k] = T[6 * k + j]
+                y[k] = J[6 * k + j]
+            matvec(Ap, x, u)
+            matvec(Ap, y, wr)
+            cross(o, wr, col)
+            for k in range(3):
+                H[6 * k + j] = u[k] + col[k]
+                H[6 * (3 + k) + j] = wr[k]
+        # relative rates u = A_p T qd, w_r = A_p Jr qd, ud = A_p Jr' qd
+        for k in range(3):
+            tq[k] = 0.0
+            jq[k] = 0.0
+            for j in range(n_i):
+                tq[k] += T[6 * k + j] * qd[off + j]
+                jq[k] += J[6 * k + j] * qd[off + j]
+        matvec(Ap, tq, u)
+        matvec(Ap, jq, wr)
+        matvec(Ap, jd, ud)
+        # V = X V_p + H qd
+        cross(wp, dd, x)
+        cross(o, wr, y)
+        for k in range(3):
+            V[k] = vp[k] + x[k] + u[k] + y[k]
+            V[3 + k] = wp[k] + wr[k]
+        # c_ang = w_p x w_r + ud
+        cross(wp, wr, x)
+        for k in range(3):
+            c[3 + k] = x[k] + ud[k]
+        # c_lin = w_p x (v_i - v_p) + w_p x u + (w_i x o) x w_r + o x c_ang
+        for k in range(3):
+            x[k] = V[k] - vp[k] + u[k]
+        cross(wp, x, c)
+        cross(V + 3, o, x)
+        cross(x, wr, y)
+        cross(o, c + 3, col)
+        for k in range(3):
+            c[k] += y[k] + col[k]
+        if n_i == 1 and d.smap[off] < 0:
+            for k in range(6):
+                c[k] += H[6 * k] * d.drive[3 * off + 2]
+    return 0
+
+
+cdef inline int free_size(SpatialData* d, int i) noexcept nogil:
+    """The unknown accelerations of body i's link: its coordinates, none if driven."""
+    cdef int off = d.q_offset[i]
+    if d.q_offset[i + 1] - off == 1 and d.smap[off] < 0:
+        return 0
+    return d.q_offset[i + 1] - off
+
+
+cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
+    """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
+    link forces tau (efforts; spherical and free links' force and torque vectors in the
+    parent's frame through T^T and Jr^T; an element link's elastic and damping force
+    ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`. Returns
+    ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an element's rotation reached pi."""
+    cdef double AJ[9]
+    cdef double Iw[3]
+    cdef double g[3]
+    cdef double x[3]
+    cdef double F[3]
+    cdef double Mo[3]
+    cdef double* f
+    cdef const double* A
+    cdef const double* w
+    cdef const double* Jr
+    cdef int i, j, k, b, off, n_i, m
+    for i in range(d.n):
+        A = d.A + 9 * i
+        w = d.V + 6 * i + 3
+        f = d.f + 6 * i
+        # A J A^T
+        matmul(A, d.inertia + 9 * i, AJ)
+        for j in range(3):
+            for k in range(3):
+                d.Ig[9 * i + 3 * j + k] = AJ[3 * j] * A[3 * k] + AJ[3 * j + 1] * A[3 * k + 1] \
+                    + AJ[3 * j + 2] * A[3 * k + 2]
+        matvec(d.Ig + 9 * i, w, Iw)
+        cross(w, Iw, x)
+        for k in range(3):
+            f[k] = d.mass[i] * d.gravity[k]
+            f[3 + k] = -x[k]
+    for j in range(d.n_loads):
+        b = d.load_body[j]
+        A = d.A + 9 * b
+        f = d.f + 6 * b
+        if d.load_follower[j]:
+            matvec(A, d.load_force + 3 * j, F)
+            matvec(A, d.load_moment + 3 * j, Mo)
+        else:
+            memcpy(F, d.load_force + 3 * j, 3 * sizeof(double))
+            memcpy(Mo, d.load_moment + 3 * j, 3 * sizeof(double))
+        matvec(A, d.load_offset + 3 * j, g)
+        cross(g, F, x)
+        for k in range(3):
+            f[k] += F[k]
+            f[3 + k] += Mo[k] + x[k]
+    for i in range(d.n):
+        off = d.q_offset[i]
+        n_i = d.q_offset[i + 1] - off
+        m = d.motion[i]
+        Jr = d.Jr + 18 * i
+        if m == M_SPHERICAL:
+            for j in range(3):
+                d.tau[off + j] = Jr[j] * d.effort[off] + Jr[6 + j] * d.effort[off + 1] \
+                    + Jr[6 * 2 + j] * d.effort[off + 2]
+        elif m == M_FREE:
+            for j in range(3):
+                d.tau[off + j] = d.effort[off + j]
+                d.tau[off + 3 + j] = Jr[3 + j] * d.effort[off + 3] \
+                    + Jr[9 + j] * d.effort[off + 4] + Jr[15 + j] * d.effort[off + 5]
+        elif m == M_ELEMENT:
+            b = d.element[i]
+            if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
+                             d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
+                             d.tau + off, NULL, NULL):
+                d.failed = i + 1
+                return ODE_TURNED_OVER
+        else:
+            for j in range(n_i):
+                d.tau[off + j] = d.effort[off + j]
+    return ODE_OK
+
+
+# --- 6 x 6 blocks (row-major) ----------------------------------------------------------------
+cdef inline void add_transformed(const double* S, const double* dd, double* out) noexcept nogil:
+    """out += X^T S X for ``X = [[I, -d^], [0, I]]`` and a 6 x 6 S."""
+    cdef double Y[36]
+    cdef double D[9]
+    cdef int i, j, k
+    # d^ (row-major)
+    D[0], D[1], D[2] = 0.0, -dd[2], dd[1]
+    D[3], D[4], D[5] = dd[2], 0.0, -dd[0]
+    D[6], D[7], D[8] = -dd[1], dd[0], 0.0
+    # Y = S X: the right column block S_:,3: - S_:,:3 d^
+    for i in range(6):
+        for j in range(3):
+            Y[6 * i + j] = S[6 * i + j]
+            Y[6 * i + 3 + j] = S[6 * i + 3 + j]
+            for k in range(3):
+                Y[6 * i + 3 + j] -= S[6 * i + k] * D[3 * k + j]
+    # X^T Y: the bottom row block Y_3:,: + d^ Y_:3,:
+    for i in range(3):
+        for j in range(6):
+            out[6 * i + j] += Y[6 * i + j]
+            out[6 * (3 + i) + j] += Y[6 * (3 + i) + j] + D[3 * i] * Y[j] \
+                + D[3 * i + 1] * Y[6 + j] + D[3 * i + 2] * Y[6 * 2 + j]
+
+
+cdef inline int cholesky(double* D, int n) noexcept nogil:
+    """D (n x n, row stride 6) <- its lower Cholesky factor L; -1 if D is not positive
+    definite."""
+    cdef int i, j, k
+    cdef double s
+    for j in range(n):
+        s = D[6 * j + j]
+        for k in range(j):
+            s -= D[6 * j + k] * D[6 * j + k]
+        if not s > 0.0 or not isfinite(s):
+            return -1
+        s = sqrt(s)
+        D[6 * j + j] = s
+        for i in range(j + 1, n):
+            for k in range(j):
+                D[6 * i + j] -= D[6 * i + k] * D[6 * j + k]
+            D[6 * i + j] /= s
+    return 0
+
+
+cdef inline void cholesky_solve(const double* L, int n, double* x) noexcept nogil:
+    """x <- (L L^T)^-1 x (L n x n, row stride 6)."""
+    cdef int i, k
+    for i in range(n):
+        for k in range(i):
+            x[i] -= L[6 * i + k] * x[k]
+        x[i] /= L[6 * i + i]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            x[i] -= L[6 * k + i] * x[k]
+        x[i] /= L[6 * i + i]
+
+
+cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
+    """The articulated-body recursion (module docstring) after :func:`kinematics` and
+    :func:`forces`: link accelerations qdd (n_q) and body accelerations ``acc``. Returns
+    ODE_OK, or ODE_SINGULAR (``d.failed`` = body + 1) if a D is not positive definite."""
+    cdef double U[36]
+    cdef double L[36]
+    cdef double S[36]
+    cdef double pa[6]
+    cdef double xa[6]
+    cdef double col[6]
+    cdef double x[3]
+    cdef double* IA
+    cdef double* pA
+    cdef double* H
+    cdef double* W
+    cdef double* z
+    cdef const double* c
+    cdef double* dd
+    cdef int i, j, k, r, p, n_i, off
+    # I^A = M = diag(m I, A J A^T), p^A = -f
+    memset(d.IA, 0, 36 * d.n * sizeof(double))
+    for i in range(d.n):
+        IA = d.IA + 36 * i
+        for k in range(3):
+            IA[7 * k] = d.mass[i]
+            for j in range(3):
+                IA[6 * (3 + k) + 3 + j] = d.Ig[9 * i + 3 * k + j]
+        for k in range(6):
+            d.pA[6 * i + k] = -d.f[6 * i + k]
+    for i in range(d.n - 1, -1, -1):
+        IA = d.IA + 36 * i
+        pA = d.pA + 6 * i
+        H = d.H + 36 * i
+        W = d.W + 36 * i
+        z = d.z + 6 * i
+        c = d.c + 6 * i
+        p = d.parent[i]
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        # U = I^A H (6 x n_i), D = H^T U, u = tau - H^T p^A - U^T c
+        for r in range(6):
+            for j in range(n_i):
+                U[6 * r + j] = 0.0
+                for k in range(6):
+                    U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
+        for j in range(n_i):
+            z[j] = d.tau[off + j]
+            for k in range(n_i):
+                L[6 * j + k] = 0.0
+                for r in range(6):
+                    L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
+            for r in range(6):
+                z[j] -= H[6 * r + j] * pA[r] + U[6 * r + j] * c[r]
+        if cholesky(L, n_i):
+            d.failed = i + 1
+            return ODE_SINGULAR
+        # z = D^-1 u, W = D^-1 U^T (n_i x 6)
+        cholesky_solve(L, n_i, z)
+        for r in range(6):
+            for j in range(n_i):
+                col[j] = U[6 * r + j]
+            cholesky_solve(L, n_i, col)
+            for j in range(n_i):
+                W[6 * j + r] = col[j]
+        if p < 0:
+            continue
+        # to the parent: X^T (I^A - U W) X and X^T (p^A + I^A c + U z)
+        for r in range(6):
+            pa[r] = pA[r]
+            for k in range(6):
+                S[6 * r + k] = IA[6 * r + k]
+                pa[r] += IA[6 * r + k] * c[k]
+            for j in range(n_i):
+                pa[r] += U[6 * r + j] * z[j]
+                for k in range(6):
+                    S[6 * r + k] -= U[6 * r + j] * W[6 * j + k]
+        dd = d.d + 3 * i
+        add_transformed(S, dd, d.IA + 36 * p)
+        cross(dd, pa, x)
+        for k in range(3):
+            d.pA[6 * p + k] += pa[k]
+            d.pA[6 * p + 3 + k] += pa[3 + k] + x[k]
+    # root to leaves: qdd = D^-1 u - W X a_p, a = X a_p + H qdd + c
+    for i in range(d.n):
+        p = d.parent[i]
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        if n_i == 0 and d.q_offset[i + 1] > off:
+            qdd[off] = d.drive[3 * off + 2]
+        _transform_acceleration(d, i, p, xa)
+        W = d.W + 36 * i
+        H = d.H + 36 * i
+        for j in range(n_i):
+            qdd[off + j] = d.z[6 * i + j]
+            if p >= 0:
+                for k in range(6):
+                    qdd[off + j] -= W[6 * j + k] * xa[k]
+        for r in range(6):
+            d.acc[6 * i + r] = xa[r] + d.c[6 * i + r]
+            for j in range(n_i):
+                d.acc[6 * i + r] += H[6 * r + j] * qdd[off + j]
+    return ODE_OK
+
+
+cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* xa) noexcept nogil:
+    """xa = X_i a_p (zero for the ground): ``(a_lin + a_ang x d, a_ang)``."""
+    cdef const double* ap
+    cdef double x[3]
+    cdef int k
+    if p < 0:
+        memset(xa, 0, 6 * sizeof(double))
+        return
+    ap = d.acc + 6 * p
+    cross(ap + 3, d.d + 3 * i, x)
+    for k in range(3):
+        xa[k] = ap[k] + x[k]
+        xa[3 + k] = ap[3 + k]
+
+
+cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil:
+    """Body accelerations ``acc`` of given link accelerations qdd (n_q; a driven link's are
+    in c already), after :func:`kinematics`: ``V_i' = X_i V_p' + H_i qdd + c_i`` root to
+    leaves."""
+    cdef double xa[6]
+    cdef int i, r, j, off, n_i
+    for i in range(d.n):
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        _transform_acceleration(d, i, d.parent[i], xa)
+        for r in range(6):
+            d.acc[6 * i + r] = xa[r] + d.c[6 * i + r]
+            for j in range(n_i):
+                d.acc[6 * i + r] += d.H[36 * i + 6 * r + j] * qdd[off + j]
+
+
+cdef int _callback(SpatialData* d, int which, double t) noexcept with gil:
+    """Evaluate the Python inputs: 0 loads and constant efforts at t, 1 efforts at (t, q, qd)."""
+    try:
+        if which == 0:
+            (<object>d.inputs).at_time(t)
+        else:
+            (<object>d.inputs).efforts(t)
+        return 0
+    except BaseException as exc:
+        (<object>d.inputs).error = exc
+        return 1
+
+
+cdef void gather(SpatialData* d, const double* y) noexcept nogil:
+    """Every link coordinate and rate (``d.q``, ``d.qd``) from the state y and the drives."""
+    cdef int k, s
+    for k in range(d.n_q):
+        s = d.smap[k]
+        if s >= 0:
+            d.q[k] = y[s]
+            d.qd[k] = y[d.n_free + s]
+        else:
+            d.q[k] = d.drive[3 * k]
+            d.qd[k] = d.drive[3 * k + 1]
+
+
+cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil:
+    """``ydot = (qd, qdd)`` for ``y = (q, qd)`` (free coordinates): inputs, kinematics, forces,
+    the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED,
+    ODE_TURNED_OVER)."""
+    cdef int status, k, s
+    d.failed = 0
+    if d.callbacks and _callback(d, 0, t):
+        return ODE_INPUT_RAISED
+    gather(d, y)
+    if d.effort_callbacks and _callback(d, 1, t):
+        return ODE_INPUT_RAISED
+    kinematics(d, d.q, d.qd)
+    status = forces(d, d.q, d.qd)
+    if status:
+        return status
+    status = articulated(d, d.qdd)
+    if status:
+        return status
+    for k in range(d.n_q):
+        s = d.smap[k]
+        if s >= 0:
+            ydot[s] = d.qd[k]
+            ydot[d.n_free + s] = d.qdd[k]
+    return ODE_OK
+
+
+cdef int recentre(SpatialData* d, double* y) noexcept nogil:
+    """Re-centre the rotation vectors of spherical and free links in y (SpatialKernel.recentre);
+    1 if one changed."""
+    cdef double J[9]
+    cdef double w[3]
+    cdef double* p
+    cdef double* pd
+    cdef double a, s
+    cdef int i, k, m, changed = 0
+    for i in range(d.n):
+        m = d.motion[i]
+        if m != M_SPHERICAL and m != M_FREE:
+            continue
+        # spherical and free links are never driven: their coordinates are the state's
+        p = y + d.smap[d.q_offset[i] + (3 if m == M_FREE else 0)]
+        pd = p + d.n_free
+        a = sqrt(dot(p, p))
+        if a <= M_PI:
+            continue
+        left_jacobian(p, J)
+        matvec(J, pd, w)
+        s = 1.0 - 2.0 * M_PI / a
+        for k in range(3):
+            p[k] *= s
+        left_jacobian_inverse(p, J)
+        matvec(J, w, pd)
+        changed = 1
+    return changed
+
+
+cdef inline const void* _ptr(dict a, str name):
+    return <const void*>cnp.PyArray_DATA(a[name])
+
+
+cdef class SpatialKernel(ODEProblem):
+    """A spatial tree's :class:`~rancf.formulations._problem.ODEProblem`: constants, a
+    preallocated workspace and the recursion (module docstring); ``y = (q, qd)``.
+
+    Built by :class:`rancf.formulations.spatial.Spatial` (its ``owner``, which gives
+    ``observe`` and ``stiffness``); not thread-safe (one workspace per kernel). ``arrays``
+    keeps every buffer the struct points to; ``load_force``, ``load_moment`` (l, 3),
+    ``effort`` (n_q,) and ``drive`` (n_q, 3) are the inputs Python writes. After every
+    accepted step of the compiled loop the rotation vectors are re-centred (:meth:`recentre`).
+
+    Parameters
+    ----------
+    tree : rancf.model.spatial_tree.SpatialTree
+    """
+
+    formulation = "spatial"
+
+    def __init__(self, tree):
+        n, nq, nl = tree.n_bodies, tree.n_q, len(tree.load_body)
+        ints = {name: np.asarray(getattr(tree, name), dtype=np.intc)
+                for name in ("parent", "motion", "q_offset", "element", "load_body")}
+        ints["load_follower"] = np.asarray(tree.load_follower, dtype=np.intc)
+        floats = {name: np.asarray(getattr(tree, name), dtype=float).ravel()
+                  for name in ("mass", "inertia", "anchor", "offset", "relative", "axes",
+                               "length", "stiffness", "strain0", "damping", "gravity",
+                               "load_offset")}
+        ints["smap"] = np.arange(nq, dtype=np.intc)
+        work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
+                    qdd=nq, r=3 * n,
+                    A=9 * n, V=6 * n, acc=6 * n, c=6 * n, d=3 * n, H=36 * n, Jr=18 * n,
+                    Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, z=6 * n, tau=nq)
+        # every array at least one entry, so that every pointer is valid
+        self.arrays = pack({**{k: v if v.size else np.zeros(1, v.dtype) for k, v in ints.items()},
+                            **{k: v if v.size else np.zeros(1) for k, v in floats.items()},
+                            **{k: np.zeros(max(s, 1)) for k, s in work.items()}})
+        a = self.arrays
+        cdef SpatialData* d = &self.data
+        d.n, d.n_q, d.n_loads = n, nq, nl
+        d.callbacks = d.effort_callbacks = d.failed = 0
+        d.inputs = NULL
+        d.parent = <const int*>_ptr(a, "parent")
+        d.motion = <const int*>_ptr(a, "motion")
+        d.q_offset = <const int*>_ptr(a, "q_offset")
+        d.element = <const int*>_ptr(a, "element")
+        d.load_body = <const int*>_ptr(a, "load_body")
+        d.load_follower = <const int*>_ptr(a, "load_follower")
+        d.mass = <const double*>_ptr(a, "mass")
+        d.inertia = <const double*>_ptr(a, "inertia")
+        d.anchor = <const double*>_ptr(a, "anchor")
+        d.offset = <const double*>_ptr(a, "offset")
+        d.relative = <const double*>_ptr(a, "relative")
+        d.axes = <const double*>_ptr(a, "axes")
+        d.length = <const double*>_ptr(a, "length")
+        d.stiffness = <const double*>_ptr(a, "stiffness")
+        d.strain0 = <const double*>_ptr(a, "strain0")
+        d.damping = <const double*>_ptr(a, "damping")
+        d.gravity = <const double*>_ptr(a, "gravity")
+        d.load_offset = <const double*>_ptr(a, "load_offset")
+        d.load_force = <const double*>_ptr(a, "load_force")
+        d.load_moment = <const double*>_ptr(a, "load_moment")
+        d.effort = <const double*>_ptr(a, "effort")
+        d.smap = <const int*>_ptr(a, "smap")
+        d.drive = <const double*>_ptr(a, "drive")
+        d.q = <double*>_ptr(a, "q")
+        d.qd = <double*>_ptr(a, "qd")
+        d.qdd = <double*>_ptr(a, "qdd")
+        d.r = <double*>_ptr(a, "r")
+        d.A = <double*>_ptr(a, "A")
+        d.V = <double*>_ptr(a, "V")
+        d.acc = <double*>_ptr(a, "acc")
+        d.c = <double*>_ptr(a, "c")
+        d.d = <double*>_ptr(a, "d")
+        d.H = <double*>_ptr(a, "H")
+        d.Jr = <double*>_ptr(a, "Jr")
+        d.Ig = <double*>_ptr(a, "Ig")
+        d.f = <double*>_ptr(a, "f")
+        d.IA = <double*>_ptr(a, "IA")
+        d.pA = <double*>_ptr(a, "pA")
+        d.W = <double*>_ptr(a, "W")
+        d.z = <double*>_ptr(a, "z")
+        d.tau = <double*>_ptr(a, "tau")
+        self.n_q, self.n_bodies, self.n_free = nq, n, nq
+        d.n_free = nq
+        self.n_y = 2 * nq
+        self.n_branch = 0
+
+    # --- the ODE contract (rancf.formulations._problem.ODEProblem) --------------------------
+    cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil:
+        return rhs(&self.data, t, y, ydot)
+
+    cdef int check(self, const double* y, double bound) noexcept nogil:
+        """Non-finite entries, or a body origin farther than ``bound`` (m) from the origin
+        along x, y or z (the frames of y, rebuilt here)."""
+        cdef int i
+        for i in range(self.n_y):
+            if not isfinite(y[i]):
+                return ODE_NONFINITE
+        gather(&self.data, y)
+        poses(&self.data, self.data.q)
+        for i in range(3 * self.data.n):
+            if fabs(self.data.r[i]) > bound:
+                return ODE_UNBOUNDED
+        return ODE_OK
+
+    cdef int recentre(self, double* y) noexcept nogil:
+        """The rotation vector q of a spherical or free link with ``|q| > pi`` becomes
+        ``q (1 - 2 pi / |q|)`` (the same rotation, angle below pi), its rate
+        ``J_l(q_new)^-1 J_l(q) qd`` (the same angular velocity): J_l is singular at
+        ``|q| = 2 pi``, which a spinning link would otherwise reach. Returns 1 if y changed."""
+        return recentre(&self.data, y)
+
+    def recentred(self, y):
+        """A copy of the state y (n_y,) with its rotation vectors re-centred (as after an
+        accepted step of the compiled loop)."""
+        cdef double[::1] yy = checked("y", y, self.n_y).copy()
+        recentre(&self.data, &yy[0])
+        return np.asarray(yy)
+
+    def failure(self, int status, double t):
+        """What a status of :func:`rhs` at time t (s) means, in words."""
+        if status == ODE_INPUT_RAISED and self.inputs is not None:
+            return f"an input function raised at t = {t:.6g} s: {self.inputs.failure()}"
+        if status == ODE_TURNED_OVER and self.data.failed:
+            return (f"the rotation of the element ending at body {self.data.failed - 1} reached "
+                    f"pi at t = {t:.6g} s (the element turned by half a turn: refine the beam "
+                    "or shorten the step)")
+        if status == ODE_SINGULAR and self.data.failed:
+            return (f"the articulated inertia of body {self.data.failed - 1} seen through its "
+                    f"link (D = H^T I^A H) is not positive definite at t = {t:.6g} s")
+        return ODEProblem.failure(self, status, t)
+
+    def stiffness(self, y):
+        return "" if self.owner is None else self.owner.stiffness(y)
+
+    def observe(self, t, Y, branches):
+        """Body poses and velocities, joint coordinates and rates and energies at the outputs
+        (by the owning formulation, :meth:`rancf.formulations.spatial.Spatial.observe`)."""
+        return self.owner.observe(t, Y, branches)
+
+    def set_inputs(self, inputs):
+        """The object whose ``at_time(t)`` and ``efforts(t)`` write the loads and efforts into
+        ``arrays`` (:class:`rancf.formulations.spatial.Inputs`); kept alive here."""
+        self.inputs = inputs
+        self.data.inputs = <void*>inputs
+        self.data.callbacks = int(inputs.time_dependent)
+        self.data.effort_callbacks = int(inputs.effort_dependent)
+
+    def set_drives(self, coordinates):
+        """Prescribe these link coordinates (of one-coordinate links; their ``q, qd, qdd`` in
+        ``arrays['drive']``, 3 per coordinate): the state keeps the others, so ``n_y`` becomes
+        ``2 (n_q - len(coordinates))``."""
+        cdef SpatialData* d = &self.data
+        smap = self.arrays["smap"]
+        driven = np.zeros(self.n_q, bool)
+        driven[np.asarray(coordinates, dtype=int)] = True
+        smap[:self.n_q] = np.where(driven, -1, np.cumsum(~driven) - 1)
+        self.n_free = d.n_free = int(self.n_q - driven.sum())
+        self.n_y = 2 * self.n_free
+
+    # --- Python access to the passes (tests, outputs) ---------------------------------------
+    def full(self, y):
+        """Every link coordinate and rate ``(q, qd)`` (n_q,) at the state y, the driven ones
+        from the drive values last written."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        gather(&self.data, &yy[0])
+        return self.arrays["q"][:self.n_q].copy(), self.arrays["qd"][:self.n_q].copy()
+
+    def kinematics(self, y, qdd=None):
+        """The root-to-leaves pass at y (n_y,): ``arrays['r']``, ``['A']``, ``['V']``,
+        ``['H']``, ``['c']``; with qdd (n_free,) also the body accelerations
+        ``arrays['acc']`` (``V_i' = X_i V_p' + H_i qdd + c_i``)."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        cdef SpatialData* d = &self.data
+        gather(d, &yy[0])
+        with nogil:
+            kinematics(d, d.q, d.qd)
+        if qdd is not None:
+            a = checked("qdd", qdd, self.n_free)
+            smap = self.arrays["smap"][:self.n_q]
+            full = self.arrays["qdd"]
+            full[:self.n_q] = np.where(smap >= 0, a[np.maximum(smap, 0)], 0.0)
+            with nogil:
+                accelerations(d, d.qdd)
+
+    def elastic_energy(self, y):
+        """The elements' strain energy (J) at the state y (n_y,): ``element_energy``."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        cdef SpatialData* d = &self.data
+        cdef double U = 0.0
+        cdef int i, b, off
+        gather(d, &yy[0])
+        for i in range(d.n):
+            if d.motion[i] == M_ELEMENT:
+                b, off = d.element[i], d.q_offset[i]
+                U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
+                                    d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
+        return U
+
+    def evaluate(self, double t, y):
+        """The whole evaluation at (t, y): ``(status, ydot)``; the workspace (forces ``f``,
+        ``tau``, accelerations ``acc``) is left in ``arrays``."""
+        cdef double[::1] yy = checked("y", y, self.n_y)
+        cdef double[::1] ydot = np.zeros(max(self.n_y, 1))
+        cdef int status
+        with nogil:
+            status = rhs(&self.data, t, &yy[0], &ydot[0])
+        return status, np.asarray(ydot)[:self.n_y].copy()
