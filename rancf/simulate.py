@@ -97,6 +97,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     Parameters
     ----------
     model : Model
+        Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
+        recursion (:mod:`rancf.formulations.spatial`) with the explicit methods; its implicit
+        methods, closed loops and a start from ``state`` are not available in this version.
     t_end : float
         Final time (s), > 0.
     dt : float
@@ -213,7 +216,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     check_stability = checks.boolean("check_stability", check_stability)
     if model.dim == 3:
         return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
-                            atol, max_displacement, max_memory, progress, implicit_options)
+                            atol, max_displacement, check_stability, max_memory, progress,
+                            implicit_options)
     A = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
@@ -238,24 +242,16 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     t_out = output_times(t_end, dt, output_every)
     with recursive.checkout(A) as rec:
         y0 = rec.initial_state(x0, v0)
-        if method in SCHEMES:
-            scheme = SCHEMES[method]
-            if check_stability and not len(scheme.b_err):
-                omega = rec.highest_frequency(y0)
-                decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
-                limit = scheme.stable_step(top_eigenvalue(omega, decay))
-                if dt > limit:
-                    raise ValueError(
-                        f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of "
-                        f"this model ({recursive.rates_in_words(omega, decay)} at the initial "
-                        f"state); use dt <= {limit:.3g} s or an adaptive or implicit method")
+        if check_stability and fixed_step(method):
+            check_step(method, dt, rec.highest_frequency(y0),
+                       rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
     return result_of(model, solution)
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
-                 max_displacement, max_memory, progress, implicit_options):
+                 max_displacement, check_stability, max_memory, progress, implicit_options):
     """A spatial tree on the O(n) spatial formulation with an explicit method (the implicit
     methods, statics and closed loops of spatial models are not available in this version)."""
     known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS]
@@ -278,10 +274,31 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     formulation = spatial.of_model(model)
-    solution = explicit.integrate(formulation.kernel, formulation.initial_state(),
+    y0 = formulation.initial_state()
+    if check_stability and fixed_step(method):
+        check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
+                   formulation.highest_rate(y0, "damping") if tree.damping.any() else 0.0)
+    solution = explicit.integrate(formulation.kernel, y0,
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,
                                   bound, progress)
     return result_of(model, solution)
+
+
+def fixed_step(method):
+    """True for an explicit method of fixed step (its step is checked against stability)."""
+    return method in SCHEMES and not len(SCHEMES[method].b_err)
+
+
+def check_step(method, dt, omega, decay):
+    """Refuse a fixed step beyond the explicit scheme's stability limit for the top eigenvalue
+    of the motion at the initial state: highest natural frequency omega (rad/s) and fastest
+    decay rate of the damping (1/s), both estimated by the formulation."""
+    limit = SCHEMES[method].stable_step(top_eigenvalue(omega, decay))
+    if dt > limit:
+        raise ValueError(
+            f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this model "
+            f"({recursive.rates_in_words(omega, decay)} at the initial state); use "
+            f"dt <= {limit:.3g} s or an adaptive or implicit method")
 
 
 def top_eigenvalue(omega, decay):

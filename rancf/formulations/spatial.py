@@ -176,7 +176,7 @@ class Spatial:
                 a["V"][:6 * n].reshape(n, 6).copy())
 
     def energy(self, y):
-        """``{"kinetic", "potential", "elastic"}`` (J) at y: ``1/2 sum (m v.v + w.A J A^T w)``,
+        """``{"kinetic", "gravity", "elastic"}`` (J) at y: ``1/2 sum (m v.v + w.A J A^T w)``,
         the gravity potential ``-sum m g.r`` and the elastic energy of the elements."""
         r, A, V = self.kinematics(y)
         t = self.tree
@@ -184,8 +184,8 @@ class Spatial:
         w = V[:, 3:]
         kinetic = 0.5 * (t.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
                          + np.einsum("ni,nij,nj->", w, Ig, w))
-        potential = -float(t.mass @ (r @ t.gravity))
-        return {"kinetic": float(kinetic), "potential": potential,
+        gravity = -float(t.mass @ (r @ t.gravity))
+        return {"kinetic": float(kinetic), "gravity": gravity,
                 "elastic": float(self.kernel.elastic_energy(y))}
 
     def reactions(self, t, y):
@@ -214,13 +214,13 @@ class Spatial:
         A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
         (the joints' link coordinates, concatenated in joint order), ``reactions`` (n_out,
         6 n_joints: :meth:`reactions`, joint by joint), and the energies
-        ``kinetic``, ``potential``, ``elastic`` (n_out,). ``branches`` is unused (no angle
+        ``kinetic``, ``gravity``, ``elastic`` (n_out,). ``branches`` is unused (no angle
         branch: the coordinates are the state)."""
         n, nq = self.tree.n_bodies, self.n_q
         m = len(t)
         nodes, vel = np.empty((m, 12 * n)), np.empty((m, 6 * n))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
-        energies = {k: np.empty(m) for k in ("kinetic", "potential", "elastic")}
+        energies = {k: np.empty(m) for k in ("kinetic", "gravity", "elastic")}
         reactions = np.empty((m, 6 * len(self.tree.joint_body)))
         for i in range(m):
             reactions[i] = self.reactions(t[i], Y[i]).ravel()
@@ -264,3 +264,27 @@ class Spatial:
                 break
             x = Jx
         return float(np.sqrt(best)) if which == "stiffness" else best
+
+
+def of_model(model):
+    """The spatial formulation of a spatial model (``rancf.Model(dim=3)``), built and frozen.
+
+    Its loads' forces and moments (constants or functions of t; global, or in the body's frame
+    for a follower load), the efforts of its joints and the drives of its one-coordinate joints
+    become the formulation's inputs (:class:`Inputs`).
+
+    Parameters
+    ----------
+    model : rancf.model.spatial_model.SpatialModel
+
+    Returns
+    -------
+    Spatial
+        A new formulation with its own kernel and workspace: runs in several threads each
+        make their own.
+    """
+    tree = model.build()
+    loads = [(load.force, load.moment) for load in model.loads]
+    efforts = {j.index: j.effort for j in model.joints if j.effort is not None}
+    drives = {j.index: j.drive for j in model.joints if j.drive is not None}
+    return Spatial(tree, loads, efforts, drives)

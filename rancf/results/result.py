@@ -381,7 +381,8 @@ class Result:
         return self.joint_q[:, k].copy(), self.joint_qd[:, k].copy()
 
     def reaction(self, joint):
-        """The torque or force that holds a fixed or driven joint's coordinate.
+        """The torque or force that holds a fixed or driven joint's coordinate (planar); the
+        joint's whole reaction (spatial).
 
         Parameters
         ----------
@@ -390,9 +391,11 @@ class Result:
 
         Returns
         -------
-        ndarray (n_out,)
-            N m (revolute, fixed) or N (prismatic), acting on the child; 0 for a free joint.
-            For a drive, the motor torque; its power is ``reaction * qd``.
+        ndarray (n_out,) or (n_out, 6)
+            Planar: N m (revolute, fixed) or N (prismatic), acting on the child; 0 for a free
+            joint. For a drive, the motor torque; its power is ``reaction * qd``.
+            Spatial: ``[fx, fy, fz, mx, my, mz]``, the force (N) and moment (N m) the parent
+            exerts on the child at the joint point, in global coordinates.
 
         Raises
         ------
@@ -410,10 +413,10 @@ class Result:
         >>> round(float(res.reaction(clamp)[0]), 2), round(7800.0 * 1e-4 * 9.81 / 2, 2)
         (3.83, 3.83)
         """
+        k = self._joint_index(joint)
         if self.model is not None and self.model.dim == 3:
-            raise ValueError("joint reactions of spatial models are not computed in this "
-                             "version")
-        return self.reactions[:, self._joint_index(joint)].copy()
+            return self.reactions[:, 6 * k:6 * k + 6].copy()
+        return self.reactions[:, k].copy()
 
     def state(self, i=-1):
         """The state of an output, to start another run from it.
@@ -740,12 +743,18 @@ def result_of(model, solution):
                                              ("newton_iterations", s.newton_iterations),
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
-    energy_table = None
+    energy_table, work, dissipated = None, s.work, s.dissipated
     if model.dim == 3:
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly)
         energy_table = {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
-    return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, s.work,
-                  s.dissipated, status=s.status, message=s.message, method=s.method,
+        # its explicit states do not integrate the work of inputs and the dissipation: zero
+        # for a passive model, unknown (NaN) otherwise
+        tree = model.build()
+        passive = not (model.loads or any(j.effort is not None or j.drive is not None
+                                          for j in model.joints) or tree.damping.any())
+        work = dissipated = np.full(len(s.t), 0.0 if passive else np.nan)
+    return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
+                  dissipated, status=s.status, message=s.message, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
                   energy_table=energy_table)
