@@ -147,9 +147,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     Result
         ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
-        floor, a held slope turned over, an input function raised) or "interrupted" (Ctrl-C),
-        with ``message`` saying what, when and what to change, and the results up to that
-        time.
+        floor, a held slope turned over, an input function raised: then ``error`` holds its
+        :class:`~rancf.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with ``message``
+        saying what, when and what to change, and the results up to that time.
 
     Raises
     ------
@@ -162,7 +162,11 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         formulation that cannot run the model (a closed loop in the recursive formulation,
         an explicit method on the DAE); an RK4 step beyond the stability limit; ``t_end / dt``
         not an integer for an implicit method; a model that does not assemble
-        (:meth:`Model.build`).
+        (:meth:`Model.build`); a drive, effort or load function that returns no valid
+        numbers at the initial state.
+    rancf.UserFunctionError
+        A drive, effort or load function raised at the initial state (the run has no output
+        yet; later it stops the run with status "failed").
     MemoryError
         The outputs would not fit in ``max_memory``.
 

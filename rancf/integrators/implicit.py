@@ -475,5 +475,5 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],
         dissipated=works[:, 1], status=status, message=message, method=method,
         formulation=compiled.formulation, stats=stepper.stats(),
-        wall_time=time.perf_counter() - start, extra=extra, **model,
+        wall_time=time.perf_counter() - start, error=stepper.error, extra=extra, **model,
     )
