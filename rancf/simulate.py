@@ -100,7 +100,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     t_end : float
         Final time (s), > 0.
     dt : float
-        Step (s) of a fixed-step method; initial step of an adaptive one. 0 < dt <= t_end.
+        Step (s) of a fixed-step method; initial step of an adaptive one.
+        ``1e-15 t_end <= dt <= t_end`` (a shorter step does not advance the clock at t_end in
+        double precision).
     method : str
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
@@ -139,8 +141,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
         (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
-        increment, m; default 1e-10), ``max_iter`` (Newton iterations per step), ``jacobian``
-        ("every-iteration" or "reuse": Newton's matrix kept while the iteration contracts).
+        increment, m, at most 1 % of the model's size; default 1e-10), ``max_iter`` (Newton
+        iterations per step), ``jacobian`` ("every-iteration" or "reuse": Newton's matrix kept
+        while the iteration contracts).
 
     Returns
     -------
@@ -208,9 +211,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
                             **implicit_options)
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
-    if dt > t_end:
-        raise ValueError(f"dt must be in (0, t_end = {t_end:g}], got {dt!r}")
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
@@ -270,7 +271,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
-    tol = checks.positive("tol", tol)
+    tol = checks.tolerance("tol", tol, A.size)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":
         dae = DAE(A, linear_solver, projection)
@@ -298,7 +299,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, p
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")
     checks.choice("formulation", formulation, ("auto", "dae"))
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     if blas_threads is not None:
         blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
@@ -341,7 +342,7 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     """
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     dae = TimedDAE(model.build(), Timer())
     x0, v0 = initial_state(dae, state)
@@ -360,7 +361,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float
-        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0).
+        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
+        (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model).
     max_iter : int
         Newton iterations per load step.
     linear_solver : {"dense", "sparse"}

@@ -54,7 +54,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     load_steps = checks.integer("load_steps", load_steps, 1, 10**6)
-    tol = checks.positive("tol", tol)
+    tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     A = model.build()
     dae = DAE(A, linear_solver)
