@@ -1,7 +1,6 @@
 """``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its
 integrator run, its Solution made a :class:`rancf.Result` (:func:`rancf.results.result_of`)."""
 import contextlib
-import os
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
+from .memory import available_memory
 from .model.model import Model
 from .model.state import State
 from .progress import check as check_progress
@@ -35,19 +35,6 @@ def output_times(t_end, dt, output_every):
     if t[-1] < t_end - 1e-9 * step:
         t = np.append(t, t_end)
     return t
-
-
-def available_memory():
-    """Memory available to a new allocation (bytes): MemAvailable of /proc/meminfo where there is
-    one, else the free physical pages."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def check_memory(n_out, per_output, max_memory):
