@@ -260,3 +260,20 @@ def test_bad_sample_input_is_named(kwargs, error, match):
     args = dict(bounds={"a": (0.0, 1.0)}, n=8) | kwargs
     with pytest.raises(error, match=match):
         rancf.sweep.sample(**args)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_stored_texts_come_back_as_written(tmp_path, suffix):
+    """Texts that read_csv takes for missing values by default ("NA", "nan", "null", the empty
+    text) and texts with backslashes, as parameters and outputs, resume as given: the resumed
+    table equals the one run in memory, with no row run again (``refuse`` would fail them)."""
+    store = tmp_path / f"study{suffix}"
+    texts = ["NA", "", "nan", "null", "None", "\\N", "\\", "\\\\x", " ", "n/a", "x"]
+    grid = {"a": [1, 2], "b": [0.5], "c": texts}
+    first = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False, store=store)
+    assert list(first.c_seen) == texts * 2
+    resumed = rancf.sweep(sweep_runs.refuse, grid, scheduler="serial", progress=False,
+                          store=store)
+    assert list(resumed.status) == ["ok"] * len(first)
+    assert list(resumed.c_seen) == list(first.c_seen) and list(resumed.c) == list(first.c)
+    assert list(resumed.message) == [""] * len(first)
