@@ -6,10 +6,16 @@ them (a zip bomb member is a few MB on disk)."""
 import io
 import json
 import os
+import signal
+import socket
+import stat
 import struct
+import subprocess
+import sys
 import threading
 import tracemalloc
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -278,3 +284,92 @@ def test_a_garbage_layout_is_named_with_or_without_a_model(tmp_path, saved, garb
     rewrite(path, arrays, meta=np.array(json.dumps(meta)))
     for model in (None, m):
         refused(path, "model layout must hold lists of items", model=model)
+
+
+# --- saving (finding 8) ------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+
+KILLED_SAVE = """
+import os, signal, sys
+import numpy as np
+import rancf
+
+res = rancf.simulate(rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0),
+                     0.01, 1e-3)
+
+def killed(f, **arrays):
+    f.write(b"half an archive")
+    f.flush()
+    os.kill(os.getpid(), signal.SIGKILL)     # kill -9 in the middle of the write
+
+np.savez_compressed = killed
+res.save(sys.argv[1])
+"""
+
+
+def temporaries(folder):
+    return sorted(n for n in os.listdir(folder) if n.startswith(".rancf-"))
+
+
+def test_a_temporary_left_by_a_killed_save_is_removed_by_the_next_save(tmp_path, saved):
+    """kill -9 during save left .rancf-*.npz temporaries forever. A save names its temporary
+    after its host and process; the next save to the folder removes those whose process is
+    gone, and leaves those of live processes (pid 1) and of other hosts."""
+    _, _, m = saved
+    target = tmp_path / "run.npz"
+    child = subprocess.run([sys.executable, "-c", KILLED_SAVE, str(target)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+    assert child.returncode == -signal.SIGKILL, child.stderr[-2000:]
+    left = temporaries(tmp_path)
+    assert len(left) == 1 and not target.exists()
+    host = socket.gethostname()
+    alive, elsewhere = f".rancf-{host}-1-0123abcd.npz", ".rancf-another-host-7-0123abcd.npz"
+    for name in (alive, elsewhere):
+        (tmp_path / name).write_bytes(b"")
+    res = rancf.simulate(m, 0.01, 1e-3)
+    res.save(target)
+    assert temporaries(tmp_path) == sorted([alive, elsewhere])
+    assert np.array_equal(rancf.load(target, model=m).nodes, res.nodes)
+
+
+def test_save_syncs_its_temporary_before_the_rename(tmp_path, saved, monkeypatch):
+    _, _, m = saved
+    events = []
+    fsync, replace = os.fsync, os.replace
+
+    def synced(fd):
+        events.append(("fsync", os.fstat(fd).st_ino))
+        fsync(fd)
+
+    def renamed(src, dst):
+        events.append(("replace", os.stat(src).st_ino))
+        replace(src, dst)
+    monkeypatch.setattr(os, "fsync", synced)
+    monkeypatch.setattr(os, "replace", renamed)
+    rancf.simulate(m, 0.01, 1e-3).save(tmp_path / "run.npz")
+    assert [e[0] for e in events] == ["fsync", "replace"] and events[0][1] == events[1][1]
+
+
+def test_a_save_that_fails_while_writing_leaves_nothing(tmp_path, saved, monkeypatch):
+    _, _, m = saved
+    res = rancf.simulate(m, 0.01, 1e-3)
+
+    def full(f, **arrays):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(np, "savez_compressed", full)
+    with pytest.raises(OSError, match="cannot write .*run.npz: No space left"):
+        res.save(tmp_path / "run.npz")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o077])
+def test_a_saved_file_has_the_users_umask(tmp_path, saved, umask):
+    """Not mkstemp's 0600: the file is created with mode 0666 and the umask applies."""
+    _, _, m = saved
+    res = rancf.simulate(m, 0.01, 1e-3)
+    old = os.umask(umask)
+    try:
+        res.save(tmp_path / "run.npz")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "run.npz").st_mode) == 0o666 & ~umask

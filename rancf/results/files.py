@@ -6,8 +6,9 @@ import json
 import math
 import os
 import reprlib
+import secrets
+import socket
 import stat
-import tempfile
 import zipfile
 from typing import NamedTuple
 
@@ -41,15 +42,15 @@ def save(result, path):
     arrays.update({"extra__" + k: v for k, v in result.extra.items()})
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
+        _remove_stale_temporaries(folder)
+        fd, tmp = _temporary(folder)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror}") from exc
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez_compressed(f, **arrays)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+            f.flush()
+            os.fsync(f.fileno())    # on disk before it takes the name: no empty file after a crash
         os.replace(tmp, path)
     except BaseException as exc:
         if os.path.exists(tmp):
@@ -57,6 +58,50 @@ def save(result, path):
         if isinstance(exc, OSError):
             raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise
+
+
+#: How the temporary file of a save is named, in the target's folder: its host and process,
+#: so that the next save to that folder can tell a temporary left by a killed save (whose
+#: process is gone) from one being written.
+TEMPORARY = ".rancf-{host}-{pid}-{token}.npz"
+
+
+def _temporary(folder):
+    """A new temporary file in ``folder`` (:data:`TEMPORARY`), opened for writing: (fd, path).
+    Created with mode 0666, so that the user's umask applies (not mkstemp's 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        name = TEMPORARY.format(host=socket.gethostname(), pid=os.getpid(),
+                                token=secrets.token_hex(4))
+        try:
+            return os.open(os.path.join(folder, name), flags, 0o666), os.path.join(folder, name)
+        except FileExistsError:
+            continue
+
+
+def _remove_stale_temporaries(folder):
+    """Remove the temporaries (:data:`TEMPORARY`) of this host's saves to ``folder`` whose
+    process is gone: left by a save killed before its rename. Those of live processes, of
+    other hosts (a shared folder) and of other programs are left alone. POSIX only: elsewhere
+    a process cannot be asked whether it lives without being signalled."""
+    if os.name != "posix":
+        return
+    head = ".rancf-" + socket.gethostname() + "-"
+    for name in os.listdir(folder):
+        if not (name.startswith(head) and name.endswith(".npz")):
+            continue
+        pid = name[len(head):-len(".npz")].rpartition("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:   # another save removed it first
+                pass
+        except OSError:                 # alive, another user's
+            pass
 
 
 def layout(assembly):

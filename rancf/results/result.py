@@ -543,7 +543,9 @@ class Result:
         ----------
         path : str or os.PathLike
             File to write (NumPy ``.npz``, compressed). It is written to a temporary file in
-            the same folder, then renamed: an interrupted save leaves any previous file whole.
+            the same folder, synced to disk, then renamed: an interrupted save leaves any
+            previous file whole, and a temporary left by a killed save is removed by the next
+            save to that folder. The file gets the permissions the user's umask gives.
 
         Raises
         ------
