@@ -62,9 +62,15 @@ def boolean(name, value):
 
 def vector(name, value, size=2):
     """``value`` as a finite float array of shape (size,) (the message shows a shortened
-    repr of it: a state's vector may have millions of entries)."""
+    repr of it: a state's vector may have millions of entries). Text is refused, numeric text
+    too: NumPy would convert ``("0", "1")``, where a number was meant and something else was
+    passed."""
     try:
-        arr = np.array(value, dtype=float)
+        raw = np.asarray(value)
+        if raw.dtype.kind in "USV" or (raw.dtype.kind == "O" and any(
+                isinstance(v, (str, bytes)) for v in raw.ravel())):
+            raise TypeError
+        arr = np.array(raw, dtype=float)
     except OverflowError:           # an integer beyond the largest float
         raise ValueError(f"{name} must be finite, got {reprlib.repr(value)}") from None
     except (TypeError, ValueError):
