@@ -71,11 +71,11 @@ def vector(name, value, size=2):
                 isinstance(v, (str, bytes)) for v in raw.ravel())):
             raise TypeError
         arr = np.array(raw, dtype=float)
-    except OverflowError:           # an integer beyond the largest float
-        raise ValueError(f"{name} must be finite, got {reprlib.repr(value)}") from None
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a sequence of {size} real numbers, got "
                         f"{reprlib.repr(value)}") from None
+    except OverflowError:           # an integer beyond the largest float
+        raise ValueError(f"{name} must be finite, got {reprlib.repr(value)}") from None
     if arr.shape != (size,):
         raise ValueError(f"{name} must have {size} components, got {reprlib.repr(value)}")
     if not np.all(np.isfinite(arr)):
