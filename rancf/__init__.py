@@ -11,6 +11,7 @@ Quick start::
     result.position(b.end), result.energy()
 """
 from . import elements
+from .errors import UserFunctionError
 from .integrators import implicit
 from .formulations.reduced import reduce
 from .model import Model, pendulum
@@ -20,5 +21,5 @@ from .simulate import simulate, static
 from .sweep import sweep
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",
-           "elements", "implicit", "sweep"]
+           "elements", "implicit", "sweep", "UserFunctionError"]
 __version__ = "0.2.0"

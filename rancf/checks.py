@@ -1,5 +1,6 @@
 """Checks of user input at the Python boundary: every error names the parameter, its value and
 the accepted range (``TypeError`` for a wrong type, ``ValueError`` for a wrong value)."""
+import math
 import numbers
 import reprlib
 
@@ -10,7 +11,11 @@ def real(name, value, low=None, high=None, low_open=False, high_open=False):
     """``value`` as a finite float within ``[low, high]`` (open ends if asked)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    given = value
+    try:
+        value = float(value)
+    except OverflowError:           # an integer beyond the largest float: not finite either
+        value = math.inf
     bad = not np.isfinite(value)
     if low is not None:
         bad |= value <= low if low_open else value < low
@@ -21,7 +26,8 @@ def real(name, value, low=None, high=None, low_open=False, high_open=False):
         hi = "inf" if high is None else f"{high:g}"
         bounds = ("(" if low_open or low is None else "[") + f"{lo}, {hi}" + \
             (")" if high_open or high is None else "]")
-        raise ValueError(f"{name} must be finite and in {bounds}, got {value!r}")
+        shown = repr(value) if np.isfinite(value) else reprlib.repr(given)
+        raise ValueError(f"{name} must be finite and in {bounds}, got {shown}")
     return value
 
 
@@ -68,6 +74,8 @@ def vector(name, value, size=2):
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a sequence of {size} real numbers, got "
                         f"{reprlib.repr(value)}") from None
+    except OverflowError:           # an integer beyond the largest float
+        raise ValueError(f"{name} must be finite, got {reprlib.repr(value)}") from None
     if arr.shape != (size,):
         raise ValueError(f"{name} must have {size} components, got {reprlib.repr(value)}")
     if not np.all(np.isfinite(arr)):
@@ -79,4 +87,54 @@ def choice(name, value, options):
     """``value`` if it is one of ``options``."""
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"{name} must be one of {sorted(options)}, got {value!r}")
+    return value
+
+
+#: The smallest and largest normal positive floats. A quantity computed from parameters (an
+#: element's mass, its stiffness) must lie between them: below, it loses digits and then
+#: becomes zero (a singular matrix); above, it is infinite.
+NORMAL = (float(np.finfo(float).tiny), float(np.finfo(float).max))
+
+
+def derived(what, value, **given):
+    """``value``, the quantity ``what`` computed from the parameters ``given`` (name=value), if
+    it is a normal positive float (:data:`NORMAL`); else a ValueError naming the parameters."""
+    if not NORMAL[0] <= value <= NORMAL[1]:
+        names = ", ".join(f"{k} = {v!r}" for k, v in given.items())
+        raise ValueError(f"{names} give {what} = {value!r}: it must be a positive float in "
+                         f"[{NORMAL[0]:.3g}, {NORMAL[1]:.3g}] (change {', '.join(given)})")
+    return value
+
+
+#: The smallest step a run takes, relative to its duration: ``t + dt`` differs from ``t`` up to
+#: ``t_end`` in double precision (whose resolution is 2.2e-16 t), and a run has at most 1e15
+#: steps (decades of computing even for the smallest model).
+SMALLEST_STEP = 1e-15
+
+
+def time_span(t_end, dt):
+    """``(t_end, dt)`` (s) as floats with ``0 < t_end`` and ``SMALLEST_STEP t_end <= dt <=
+    t_end``."""
+    t_end, dt = positive("t_end", t_end), positive("dt", dt)
+    if not SMALLEST_STEP * t_end <= dt <= t_end:
+        raise ValueError(f"dt must be in [{SMALLEST_STEP:g} t_end, t_end] = "
+                         f"[{SMALLEST_STEP * t_end:g}, {t_end:g}] s (a shorter step does not "
+                         f"advance the clock at t_end in floating point), got {dt!r}")
+    return t_end, dt
+
+
+#: The largest tolerance of Newton's method on a position increment, relative to the model's
+#: size: a larger one accepts steps wrong by more than 1 % of the model.
+LARGEST_TOL = 0.01
+
+
+def tolerance(name, value, size):
+    """``value``, a tolerance on a position increment (m), as a float in
+    ``(0, LARGEST_TOL size]`` (``size``: the model's, m)."""
+    value = positive(name, value)
+    if value > LARGEST_TOL * size:
+        raise ValueError(f"{name} must be in (0, {LARGEST_TOL:g} x the model's size] = "
+                         f"(0, {LARGEST_TOL * size:g}] m (a larger tolerance on the position "
+                         f"increment accepts steps wrong by more than {LARGEST_TOL:.0%} of the "
+                         f"model), got {value!r}")
     return value

@@ -1,7 +1,6 @@
 """``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its
 integrator run, its Solution made a :class:`rancf.Result` (:func:`rancf.results.result_of`)."""
 import contextlib
-import os
 
 import numpy as np
 
@@ -14,6 +13,7 @@ from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
+from .memory import available_memory
 from .model.model import Model
 from .model.state import State
 from .progress import check as check_progress
@@ -35,19 +35,6 @@ def output_times(t_end, dt, output_every):
     if t[-1] < t_end - 1e-9 * step:
         t = np.append(t, t_end)
     return t
-
-
-def available_memory():
-    """Memory available to a new allocation (bytes): MemAvailable of /proc/meminfo where there is
-    one, else the free physical pages."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
 def check_memory(n_out, per_output, max_memory):
@@ -103,7 +90,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     t_end : float
         Final time (s), > 0.
     dt : float
-        Step (s) of a fixed-step method; initial step of an adaptive one. 0 < dt <= t_end.
+        Step (s) of a fixed-step method; initial step of an adaptive one.
+        ``1e-15 t_end <= dt <= t_end`` (a shorter step does not advance the clock at t_end in
+        double precision).
     method : str
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
@@ -142,17 +131,18 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
         (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
-        increment, m; default 1e-10), ``max_iter`` (Newton iterations per step), ``jacobian``
-        ("every-iteration" or "reuse": Newton's matrix kept while the iteration contracts).
+        increment, m, at most 1 % of the model's size; default 1e-10), ``max_iter`` (Newton
+        iterations per step), ``jacobian`` ("every-iteration" or "reuse": Newton's matrix kept
+        while the iteration contracts).
 
     Returns
     -------
     Result
         ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
-        floor, a held slope turned over, an input function raised) or "interrupted" (Ctrl-C),
-        with ``message`` saying what, when and what to change, and the results up to that
-        time.
+        floor, a held slope turned over, an input function raised: then ``error`` holds its
+        :class:`~rancf.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with ``message``
+        saying what, when and what to change, and the results up to that time.
 
     Raises
     ------
@@ -165,7 +155,11 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         formulation that cannot run the model (a closed loop in the recursive formulation,
         an explicit method on the DAE); an RK4 step beyond the stability limit; ``t_end / dt``
         not an integer for an implicit method; a model that does not assemble
-        (:meth:`Model.build`).
+        (:meth:`Model.build`); a drive, effort or load function that returns no valid
+        numbers at the initial state.
+    rancf.UserFunctionError
+        A drive, effort or load function raised at the initial state (the run has no output
+        yet; later it stops the run with status "failed").
     MemoryError
         The outputs would not fit in ``max_memory``.
 
@@ -207,9 +201,7 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
                             **implicit_options)
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
-    if dt > t_end:
-        raise ValueError(f"dt must be in (0, t_end = {t_end:g}], got {dt!r}")
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
@@ -316,7 +308,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
-    tol = checks.positive("tol", tol)
+    tol = checks.tolerance("tol", tol, A.size)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":
         dae = DAE(A, linear_solver, projection)
@@ -344,7 +336,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, p
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")
     checks.choice("formulation", formulation, ("auto", "dae"))
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     if blas_threads is not None:
         blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
@@ -387,7 +379,7 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     """
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    t_end, dt = checks.positive("t_end", t_end), checks.positive("dt", dt)
+    t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     dae = TimedDAE(model.build(), Timer())
     x0, v0 = initial_state(dae, state)
@@ -406,7 +398,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float
-        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0).
+        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
+        (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model).
     max_iter : int
         Newton iterations per load step.
     linear_solver : {"dense", "sparse"}

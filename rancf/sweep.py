@@ -40,6 +40,10 @@ STORE_SUFFIXES = (".parquet", ".csv")
 _PANDAS = int(pd.__version__.split(".")[0])
 _READ_CSV = ({} if _PANDAS >= 3 else {"float_precision": "round_trip"}) | \
     ({"dtype_backend": "numpy_nullable"} if _PANDAS >= 2 else {})
+#: A missing cell of the CSV store (a row without that output). No text but this and the empty
+#: cell of stores written before it is missing: "NA", "nan" or "null" stay text; a text that is
+#: empty or starts with a backslash is written with one more backslash in front (_csv_text).
+CSV_MISSING = "\\N"
 NOT_RUN = "not run: the sweep was interrupted; rerun with the same store to resume"
 
 
@@ -309,6 +313,24 @@ def _atomic_write(path, data):
             os.remove(tmp)
 
 
+def _csv_texts(frame, escape):
+    """``frame`` with the texts of its text columns as the CSV store writes them (``escape``)
+    or as they were given (not ``escape``): one backslash in front of a text that is empty or
+    starts with one, so that neither an empty cell nor :data:`CSV_MISSING` is ever a text."""
+    def text(value):
+        if not isinstance(value, str):
+            return value
+        if escape:
+            return "\\" + value if value == "" or value.startswith("\\") else value
+        return value[1:] if value.startswith("\\") else value
+    frame = frame.copy()
+    for name in frame.columns:
+        if not (pd.api.types.is_numeric_dtype(frame[name])
+                or pd.api.types.is_bool_dtype(frame[name])):
+            frame[name] = frame[name].map(text, na_action="ignore")
+    return frame
+
+
 def _column(values):
     """Values of one stored column (Python scalars, None where a row has none) as an array of
     one type that keeps them: integers stay integers beside missing values (nullable Int64, or
@@ -372,8 +394,10 @@ class _Store:
             frames = [self._check(pd.read_parquet(p), p) for p in paths]
         elif os.path.exists(self.path):
             frame = pd.read_csv(self.path, dtype={KEY: str, "status": str, "message": str},
-                                **_READ_CSV)
-            frame["message"] = frame["message"].fillna("")   # an empty message reads as NaN
+                                keep_default_na=False, na_values=["", CSV_MISSING], **_READ_CSV)
+            frame = _csv_texts(frame, escape=False)
+            # an empty message of a store written before CSV_MISSING reads as missing
+            frame["message"] = frame["message"].fillna("")
             frames = [self._check(frame, self.path)]
         else:
             frames = []
@@ -420,7 +444,8 @@ class _Store:
             # a row run again (retry_errors) replaces its stored version
             self.frame = new if self.frame is None else pd.concat(
                 [self.frame, new], ignore_index=True).drop_duplicates(KEY, keep="last")
-            _atomic_write(self.path, self.frame.to_csv(index=False).encode())
+            text = _csv_texts(self.frame, escape=True)
+            _atomic_write(self.path, text.to_csv(index=False, na_rep=CSV_MISSING).encode())
         self.count += 1
 
 

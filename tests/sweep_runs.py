@@ -2,6 +2,7 @@
 function by its module, and this folder is on their sys.path (pytest puts it on the test
 process's, and the spawned worker processes inherit it)."""
 import os
+import time
 
 import rancf
 
@@ -54,3 +55,12 @@ def refuse(**row):
 
 def wrong_return(a, b, c):
     return [a, b, c]
+
+
+def wait(path):
+    """Write this process's id to ``path``, then run for two minutes (a row still running when
+    its sweep's process is killed)."""
+    with open(path, "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(120.0)
+    return {"pid": os.getpid()}

@@ -34,7 +34,7 @@ MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "ranc
            "rancf.integrators.static", "rancf.integrators.solution",
            "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
            "rancf.elements.beam", "rancf.elements.rigid", "rancf.elements.planar", "rancf.integrators.implicit",
-           "rancf.formulations.problem", "rancf.integrators._implicit"]
+           "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.errors"]
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rancf"
 
 #: Layers bottom to top; a module's layer is the first prefix of its dotted name listed here.
 LAYERS = [
-    ("utilities", ("rancf.checks", "rancf.workspace", "rancf.progress")),
+    ("utilities", ("rancf.checks", "rancf.errors", "rancf.memory", "rancf.workspace",
+                   "rancf.progress")),
     ("elements", ("rancf.elements", "rancf.joints")),
     ("model", ("rancf.model",)),
     ("formulations", ("rancf.formulations",)),

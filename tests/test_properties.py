@@ -328,11 +328,13 @@ NOT_NUMBERS = st.sampled_from(["1.0", "", None, [1.0], (1.0,), {}, {"a": 1}, obj
                                b"1", np.array([1.0, 2.0]), rancf, print])
 BOOLS = st.sampled_from([True, False, np.bool_(True)])
 NON_FINITE = st.sampled_from([NAN, INF, -INF, np.float64(NAN), np.float32(INF)])
+#: Integers beyond the largest float (float() of them raises OverflowError).
+HUGE = st.sampled_from([10**400, -10**400, 2**1024])
 
 
 def bad_real():
     """Values no finite real parameter accepts."""
-    return st.one_of(NON_FINITE, NOT_NUMBERS, BOOLS)
+    return st.one_of(NON_FINITE, NOT_NUMBERS, BOOLS, HUGE)
 
 
 def bad_positive():
@@ -360,6 +362,7 @@ def bad_vector():
     return st.one_of(
         st.lists(floats, max_size=5).filter(lambda v: len(v) != 2), st.tuples(floats, NON_FINITE),
         st.tuples(NON_FINITE, floats), st.tuples(floats, st.sampled_from(["a", None, [1.0]])),
+        st.tuples(floats, HUGE),
         st.sampled_from([None, "ab", 1.0, 0, np.zeros(3), np.zeros((2, 2)), np.zeros((2, 1)),
                          np.array(["a", "b"]), {}, object(), [[1.0, 2.0]], np.float64(1.0)]))
 
@@ -481,9 +484,17 @@ CASES = [
     ("Model", "gravity", bad_vector()), ("Model", "elastic_model",
                                          bad_choice(["shabana", "berzeri", "reissner"])),
     *[("add_beam", p, bad_positive()) for p in ("length", "E", "rho", "A", "I")],
+    # an element constant beyond the normal floats (with the other parameters of the valid
+    # call: l = length / 2, rho A l = 5e-5 rho, E A / l = 2e-4 E, E I / l^3 = 8e-9 E = 8e7 I)
+    ("add_beam", "length", st.one_of(st.floats(5e-324, 1e-306), st.floats(1e305, 1.7e308))),
+    ("add_beam", "rho", st.floats(5e-324, 1e-304)),
+    ("add_beam", "A", st.one_of(st.floats(5e-324, 1e-310), st.floats(1e301, 1.7e308))),
+    ("add_beam", "E", st.floats(5e-324, 1e-301)),
+    ("add_beam", "I", st.one_of(st.floats(5e-324, 1e-317), st.floats(1e301, 1.7e308))),
     ("add_beam", "n_elements", bad_integer(1, 10**6)), ("add_beam", "start", bad_vector()),
     ("add_beam", "angle", bad_real()), ("add_beam", "damping", bad_non_negative()),
     ("add_rigid_body", "mass", bad_positive()), ("add_rigid_body", "inertia", bad_positive()),
+    *[("add_rigid_body", p, st.floats(5e-324, 2.2e-308)) for p in ("mass", "inertia")],
     ("add_rigid_body", "position", bad_vector()), ("add_rigid_body", "angle", bad_real()),
     ("add_joint", "kind", bad_choice(["revolute", "prismatic", "fixed"])),
     ("add_joint", "parent", bad_point()), ("add_joint", "child", bad_point()),
@@ -502,6 +513,7 @@ CASES = [
     ("simulate", "model", st.sampled_from([None, "model", 1.0, rancf.pendulum, object()])),
     ("simulate", "t_end", bad_positive()), ("simulate", "dt", bad_positive()),
     ("simulate", "dt", st.floats(0.00201, 1e300)),
+    ("simulate", "dt", st.floats(5e-324, 1.9e-18)), ("simulate", "t_end", st.floats(1.1e12, 1e308)),
     ("simulate", "method", bad_choice(["rk4", "dopri5", "scipy:RK45", "scipy:DOP853",
                                        "scipy:Radau", "scipy:BDF", "scipy:LSODA", *IMPLICIT])),
     ("simulate", "output_every", bad_integer(1, 10**9)),
@@ -516,6 +528,7 @@ CASES = [
     ("simulate-hht", "alpha", st.one_of(bad_real(), st.floats(1.0001, 1e9),
                                         st.floats(-1e9, 0.666))),
     ("simulate-implicit", "tol", bad_positive()),
+    ("simulate-implicit", "tol", st.floats(0.0101, 1e308)),
     ("simulate-implicit", "max_iter", bad_integer(1, 10**6)),
     ("simulate-implicit", "jacobian", bad_choice(["reuse", "every-iteration"])),
     ("simulate-implicit", "max_displacement", st.just(1.0)),
@@ -523,8 +536,10 @@ CASES = [
     ("simulate-dae", "projection", st.one_of(bad_choice(["euclidean", "mass"]).filter(
         lambda v: not (isinstance(v, int) and v in (0, 1))), st.just(2))),
     ("simulate-dae", "linear_solver", bad_choice(["dense", "sparse"])),
+    ("simulate-dae", "projection", st.sampled_from([0, 1, np.int64(1), 1.0])),
     ("static", "model", st.sampled_from([None, "model", 1.0, object()])),
     ("static", "load_steps", bad_integer(1, 10**6)), ("static", "tol", bad_positive()),
+    ("static", "tol", st.floats(0.0101, 1e308)),
     ("static", "max_iter", bad_integer(1, 10**6)),
     ("static", "linear_solver", bad_choice(["dense", "sparse"])),
     ("State", "x", st.one_of(bad_vector(), st.just(np.full(12, NAN)), st.just(np.zeros(11)))),

@@ -4,6 +4,10 @@ uninterrupted table, the progress bar counts done, failed and left, the grid and
 import itertools
 import os
 import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -260,3 +264,66 @@ def test_bad_sample_input_is_named(kwargs, error, match):
     args = dict(bounds={"a": (0.0, 1.0)}, n=8) | kwargs
     with pytest.raises(error, match=match):
         rancf.sweep.sample(**args)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_stored_texts_come_back_as_written(tmp_path, suffix):
+    """Texts that read_csv takes for missing values by default ("NA", "nan", "null", the empty
+    text) and texts with backslashes, as parameters and outputs, resume as given: the resumed
+    table equals the one run in memory, with no row run again (``refuse`` would fail them)."""
+    store = tmp_path / f"study{suffix}"
+    texts = ["NA", "", "nan", "null", "None", "\\N", "\\", "\\\\x", " ", "n/a", "x"]
+    grid = {"a": [1, 2], "b": [0.5], "c": texts}
+    first = rancf.sweep(sweep_runs.echo, grid, scheduler="serial", progress=False, store=store)
+    assert list(first.c_seen) == texts * 2
+    resumed = rancf.sweep(sweep_runs.refuse, grid, scheduler="serial", progress=False,
+                          store=store)
+    assert list(resumed.status) == ["ok"] * len(first)
+    assert list(resumed.c_seen) == list(first.c_seen) and list(resumed.c) == list(first.c)
+    assert list(resumed.message) == [""] * len(first)
+
+
+KILLED_DRIVER = """
+import sys
+sys.path.insert(0, "tests")
+import rancf, sweep_runs
+rancf.sweep(sweep_runs.wait, {"path": sys.argv[1:]}, n_workers=2, progress=False)
+"""
+
+
+def running(pid):
+    """Whether process ``pid`` runs (a zombie, left for its new parent to reap, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_the_workers_of_a_killed_sweep_stop(tmp_path):
+    """kill -9 of the process running a sweep on its own local cluster: its worker processes,
+    busy with a row, stop too (distributed's workers watch a pipe from the process that
+    spawned them and exit when it closes; an ordinary end closes the cluster in a finally).
+    The waits are bounds, so that a regression fails instead of leaving workers behind."""
+    paths = [str(tmp_path / f"row{k}") for k in range(2)]
+    driver = subprocess.Popen([sys.executable, "-c", KILLED_DRIVER, *paths],
+                              cwd=Path(__file__).resolve().parent.parent,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(1200):
+            if all(os.path.exists(p) and open(p).read() for p in paths):
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the rows did not start within 120 s")
+        workers = [int(open(p).read()) for p in paths]
+        assert all(running(pid) for pid in workers)
+    finally:
+        driver.kill()
+        driver.wait()
+    for _ in range(600):
+        if not any(running(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(running(pid) for pid in workers), "workers outlived their sweep by 60 s"

@@ -29,6 +29,7 @@ import io
 import json
 import os
 import platform
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -52,15 +53,31 @@ RECONSTRUCTION_NOTE = (
 INLINE_ROWS = 40  # tables up to this size are shown in the report, longer ones only linked
 
 
+def _created(parent: Path, prefix: str, suffix: str, make):
+    """``make(path)`` of a new name ``parent/<prefix><random><suffix>`` (its result, path):
+    mkstemp and mkdtemp's own unique names, without their modes 0600 and 0700, so that the
+    report's files and folders get the user's umask like any other."""
+    while True:
+        path = parent / f"{prefix}{secrets.token_hex(4)}{suffix}"
+        try:
+            return make(path), path
+        except FileExistsError:
+            continue
+
+
 def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
+    """Write ``data`` to ``path`` via a temporary file in the same folder, synced, and
+    ``os.replace``; the file gets the permissions of the user's umask."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _created(path.parent, f".{path.name}.", ".tmp",
+                       lambda p: os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -187,7 +204,7 @@ def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick
     out.mkdir(parents=True, exist_ok=True)
     final = out / case.name
     _restore(final)
-    folder = Path(tempfile.mkdtemp(dir=out, prefix=f".{case.name}.new-"))
+    _, folder = _created(out, f".{case.name}.new-", "", lambda p: os.mkdir(p, 0o777))
     try:
         record = {
             "name": case.name, "title": case.title, "claim": case.claim,

@@ -30,7 +30,7 @@ from ..model.items import GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
-from .problem import LINEAR_SOLVERS, IndexThreeDAE
+from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
 
 
 class _Form:
@@ -147,8 +147,7 @@ class DAE(IndexThreeDAE):
     def __init__(self, assembly, linear_solver="sparse", projection=False):
         if linear_solver not in LINEAR_SOLVERS:
             raise ValueError(f"linear_solver must be one of {list(LINEAR_SOLVERS)}, got {linear_solver!r}")
-        if projection not in (False, True, "euclidean", "mass"):
-            raise ValueError(f"projection must be False, True, 'euclidean' or 'mass', got {projection!r}")
+        projection = projection_kind(projection)
         A = self.assembly = assembly
         self.linear_solver = linear_solver
         n = self.n_coordinates = A.n_x
@@ -191,8 +190,7 @@ class DAE(IndexThreeDAE):
         on_diagonal = np.flatnonzero(rows == cols)
         diagonal = on_diagonal[np.unique(rows[on_diagonal], return_index=True)[1]]
         self.compiled = DAEKernel(self.kernel, self.inputs, self.table, parts, diagonal, fd_x,
-                                  fd_v, A.joint_q0, linear_solver == "sparse",
-                                  "euclidean" if projection is True else projection)
+                                  fd_v, A.joint_q0, linear_solver == "sparse", projection)
         self.compiled.owner = self
 
     @staticmethod

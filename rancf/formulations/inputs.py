@@ -6,9 +6,12 @@ Python callables of a model are evaluated here, once per evaluation of the equat
 and load functions of t before the kinematics (:meth:`Inputs.at_time`), efforts of (t, q, qd)
 after the joint coordinates are known (:meth:`Inputs.efforts`; their derivatives for Newton's
 matrix by :meth:`Inputs.effort_slopes`). A callable that raises stops the
-run: the kernel returns a status and the exception is kept in ``error``.
+run: the kernel returns a status and the exception is kept in ``error`` (a
+:class:`rancf.UserFunctionError`, the callable's own exception chained to it).
 """
 import numpy as np
+
+from ..errors import UserFunctionError
 
 
 class Inputs:
@@ -62,9 +65,14 @@ class Inputs:
                          / (2.0 * hd))
 
     def failure(self):
-        """The message of the exception a callable raised (and forget it)."""
-        exc, self.error = self.error, None
-        return f"{type(exc).__name__}: {exc}" if exc is not None else "an input function failed"
+        """The message of the exception a callable raised (a UserFunctionError's names the
+        function and its exception already). The exception stays in ``error``, for the Result;
+        a run that cannot tell which of its failures an input caused (SciPy's) clears it at its
+        start."""
+        exc = self.error
+        if exc is None:
+            return "an input function failed"
+        return str(exc) if isinstance(exc, UserFunctionError) else f"{type(exc).__name__}: {exc}"
 
 
 def drive_history(assembly, t):

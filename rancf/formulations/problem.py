@@ -17,6 +17,17 @@ import scipy.sparse.linalg as spla
 LINEAR_SOLVERS = ("dense", "sparse")
 
 
+def projection_kind(projection):
+    """The projection a ``projection`` option asks for: False, "euclidean" (also True) or
+    "mass". Only a bool or one of those names is accepted: 1 or 0 are not bools here."""
+    if isinstance(projection, (bool, np.bool_)):
+        return "euclidean" if projection else False
+    if isinstance(projection, str) and projection in ("euclidean", "mass"):
+        return projection
+    raise ValueError(f"projection must be False, True, 'euclidean' or 'mass', got "
+                     f"{projection!r}")
+
+
 
 class StepFailure(Exception):
     """A step that could not be taken; the loop stops the run with its status and message.

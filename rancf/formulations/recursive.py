@@ -95,7 +95,10 @@ class Recursive:
 
     def _kinematics(self, t, y):
         if self.kernel.kinematics(t, y):
-            raise RuntimeError(f"an input function failed at t = {t:g} s: {self.inputs.failure()}")
+            # what an input function raised (a UserFunctionError, its cause chained), or the
+            # check of what it returned, as it was raised: no run holds a Result yet
+            exc, self.inputs.error = self.inputs.error, None
+            raise exc
 
     # --- states -------------------------------------------------------------------------------
     def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
@@ -156,9 +159,18 @@ class Recursive:
     # --- evaluations --------------------------------------------------------------------------
     def derivative(self, t, y):
         """``y'`` (n_y,) at (t, y) (:meth:`ODEProblem.derivative
-        <rancf.formulations._problem.ODEProblem.derivative>`, which raises on a singular mass,
-        an input function that raised or a held slope turned over)."""
-        return self.kernel.derivative(t, y)
+        <rancf.formulations._problem.ODEProblem.derivative>`, which raises on a singular mass
+        or a held slope turned over); what an input function raised (a UserFunctionError, or
+        the check of what it returned) is raised as it was: at a run's initial state, where the
+        run has no output yet to keep."""
+        self.inputs.error = None
+        try:
+            return self.kernel.derivative(t, y)
+        except RuntimeError:
+            if self.inputs.error is None:
+                raise
+        exc, self.inputs.error = self.inputs.error, None
+        raise exc
 
     def accelerations(self, t, y):
         """Node accelerations (n_x,) at (t, y): the second derivative of the coordinates."""

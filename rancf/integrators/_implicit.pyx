@@ -38,6 +38,7 @@ from libc.string cimport memcpy, memset
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
 from rancf.formulations._problem cimport StepProblem
+from rancf.errors import UserFunctionError
 from rancf.formulations.problem import StepFailure
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
@@ -92,6 +93,7 @@ cdef class Stepper:
     cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate
     cdef object strategy
     cdef object equations
+    cdef readonly object error     # what an input function of the problem raised, ending run()
 
     def __init__(self, StepProblem problem, double am, double af, double gamma, double beta,
                  bint intermediate, bint bdf1, double h, double tol, int max_iter, bint reuse,
@@ -218,6 +220,8 @@ cdef class Stepper:
         try:
             self.p.factor(qe, ae, lam, ve, self.t_e, &self.q1[0], self.t1, self.am, self.c_mq,
                           self.af * self.hb, self.af * self.hg, self.w)
+        except UserFunctionError:
+            raise       # an effort function raised while its slopes were taken: not the matrix
         except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
             # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
             raise StepFailure("failed", self._factor_failure(a1, exc))
@@ -446,6 +450,7 @@ cdef class Stepper:
                 return exc.status, exc.message
             except (ArithmeticError, ValueError, RuntimeError) as exc:
                 # an input function of the problem raised: stop, keep the steps so far
+                self.error = exc
                 return "failed", f"at t = {self.t + self.h:.6g} s: {exc}"
             except KeyboardInterrupt:
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"

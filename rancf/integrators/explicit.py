@@ -130,17 +130,17 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
         divergence, a failure or Ctrl-C keeps the outputs before it.
     """
     run = _run_compiled if method in SCHEMES else _run_scipy
-    t, Y, branches, status, message, stats, wall = run(problem, method, y0, t_out, dt, rtol,
-                                                       atol, bound, progress)
+    t, Y, branches, status, message, stats, wall, error = run(problem, method, y0, t_out, dt,
+                                                              rtol, atol, bound, progress)
     model, extra = split(problem.observe(t, Y, branches))
     return Solution(t=t, y=Y, status=status, message=message, method=method,
-                    formulation=problem.formulation, stats=stats, wall_time=wall, extra=extra,
-                    **model)
+                    formulation=problem.formulation, stats=stats, wall_time=wall, error=error,
+                    extra=extra, **model)
 
 
 def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     """The compiled loop with the scheme's tableau: (t, Y, branches, status, message, stats,
-    wall), the branch of the joint angles at every output."""
+    wall, error), the branch of the joint angles at every output."""
     scheme = SCHEMES[method]
     Y = np.empty((len(t_out), problem.n_y))
     Q = np.empty((len(t_out), problem.n_branch))
@@ -151,6 +151,7 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
         scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
     wall = time.perf_counter() - start
     report.close(t, n_acc)
+    error = None
     if code == ODEStatus.ODE_STEP_FLOOR:
         status = "failed"
         rates = problem.stiffness(Y[n_saved - 1])
@@ -160,6 +161,8 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
                    "'generalized-alpha', which damps what it cannot resolve)")
     elif code in (ODEStatus.ODE_SINGULAR, ODEStatus.ODE_INPUT_RAISED,
                   ODEStatus.ODE_TURNED_OVER):
+        if code == ODEStatus.ODE_INPUT_RAISED:
+            error = problem.inputs.error
         status, message = "failed", problem.failure(code, t)
     elif code == ODEStatus.ODE_INTERRUPTED:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
@@ -167,15 +170,15 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
         status, why = _STATUS[code]
         message = f"{why} at t = {t:.6g} s" if code else ""
     stats = {"nfev": nfev, "steps": n_acc, "rejected": n_rej}
-    return t_out[:n_saved], Y[:n_saved], Q[:n_saved], status, message, stats, wall
+    return t_out[:n_saved], Y[:n_saved], Q[:n_saved], status, message, stats, wall, error
 
 
 def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
     failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output.
-    Returns (t, Y, branches, status, message, stats, wall), the branch of the joint angles given
-    at the start only (None after it: SciPy keeps none, so they are unwrapped output to
-    output)."""
+    Returns (t, Y, branches, status, message, stats, wall, error), the branch of the joint
+    angles given at the start only (None after it: SciPy keeps none, so they are unwrapped
+    output to output)."""
     report = RunProgress(progress, 0.0, t_out[-1], method, unit="evaluations")
     reached = [0.0]
     turned = []
@@ -196,7 +199,10 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
                                             first_step=dt)
     Y, steps = [y0.copy()], 0
-    status, message = "ok", ""
+    status, message, error = "ok", "", None
+    inputs = getattr(problem, "inputs", None)
+    if inputs is not None:
+        inputs.error = None
     try:
         while solver.status == "running":
             t_old = solver.t
@@ -221,8 +227,10 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
                 Y.extend(solver.dense_output()(due).T)
     except (ArithmeticError, RuntimeError, ValueError) as exc:
         # a singular mass, an input function, or the solver's own linear algebra meeting the
-        # NaN of a turned-over state (Radau's LU of a differenced Jacobian)
+        # NaN of a turned-over state (Radau's LU of a differenced Jacobian); the input
+        # function's own exception rather than the RuntimeError that reported it
         status, message = "failed", str(exc)
+        error = inputs.error if inputs is not None and inputs.error is not None else exc
     except KeyboardInterrupt:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {solver.t:.6g} s"
     if status in ("failed", "diverged") and turned:
@@ -233,4 +241,4 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     stats = {"nfev": int(solver.nfev), "njev": int(solver.njev), "nlu": int(solver.nlu),
              "steps": steps}
     branches = [branch] + [None] * (len(Y) - 1)
-    return t_out[:len(Y)], np.array(Y), branches, status, message, stats, wall
+    return t_out[:len(Y)], np.array(Y), branches, status, message, stats, wall, error

@@ -84,7 +84,7 @@ import numpy as np
 
 from .. import checks
 from ..formulations._problem import PythonProblem, StepProblem
-from ..formulations.problem import IndexThreeDAE
+from ..formulations.problem import IndexThreeDAE, projection_kind
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
 from .solution import Solution, observed, stacked
@@ -428,14 +428,16 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         raise ValueError(f"output_every must be >= 1, got {output_every!r}")
     if not (t_end > t0):
         raise ValueError(f"t_end must be > t0 = {t0}, got {t_end!r}")
-    if not (np.isfinite(dt) and dt > 0):
-        raise ValueError(f"dt must be a positive finite number, got {dt!r}")
+    if not (np.isfinite(t_end - t0) and np.isfinite(dt)
+            and checks.SMALLEST_STEP * (t_end - t0) <= dt):
+        raise ValueError(f"dt must be finite and in [{checks.SMALLEST_STEP:g} (t_end - t0), "
+                         f"t_end - t0] (a shorter step does not advance the clock in floating "
+                         f"point), got {dt!r}")
     if not (tol > 0):
         raise ValueError(f"tol must be > 0, got {tol!r}")
     if int(max_iter) < 1:
         raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
-    if projection not in (False, True, "euclidean", "mass"):
-        raise ValueError(f"projection must be False, True, 'euclidean' or 'mass', got {projection!r}")
+    projection = projection_kind(projection)
     scheme = METHODS[method](**parameters)
     report = RunProgress(progress, t0, t_end, method)
     n_steps = int(round((t_end - t0) / dt))
@@ -446,7 +448,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
             raise TypeError("projection needs a problem written in Python (an IndexThreeDAE)")
         compiled = problem
     else:
-        compiled = PythonProblem(problem, "euclidean" if projection is True else projection)
+        compiled = PythonProblem(problem, projection)
     q0, v0 = np.array(q0, dtype=float), np.array(v0, dtype=float)
     if q0.shape != (compiled.n,) or v0.shape != (compiled.n,):
         raise ValueError(f"q0 and v0 must have shape ({compiled.n},), got {q0.shape} and {v0.shape}")
@@ -475,5 +477,5 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],
         dissipated=works[:, 1], status=status, message=message, method=method,
         formulation=compiled.formulation, stats=stepper.stats(),
-        wall_time=time.perf_counter() - start, extra=extra, **model,
+        wall_time=time.perf_counter() - start, error=stepper.error, extra=extra, **model,
     )

@@ -61,6 +61,10 @@ class Solution:
         ``rejected``, and whatever else the integrator counts).
     wall_time : float
         Wall-clock time of the integration (s).
+    error : Exception or None
+        The exception that stopped a run with status "failed", where one did (a
+        :class:`rancf.UserFunctionError` for a function of the model, its own exception
+        chained); None otherwise.
     extra : dict of ndarray
         What the problem's ``observe`` returned at every output besides the model-level arrays
         (stacked), and what a formulation adds (the reduced model's modal coordinates).
@@ -101,6 +105,7 @@ class Solution:
     formulation: str = ""
     stats: Dict[str, int] = field(default_factory=dict)
     wall_time: float = 0.0
+    error: BaseException = None
     extra: Dict[str, np.ndarray] = field(default_factory=dict)
 
 

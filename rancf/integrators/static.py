@@ -54,7 +54,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     load_steps = checks.integer("load_steps", load_steps, 1, 10**6)
-    tol = checks.positive("tol", tol)
+    tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
         raise ValueError("rancf.static solves planar models in this version; a spatial "
@@ -69,7 +69,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
-    status, message, reached, iterations = "ok", "", 0.0, []
+    status, message, error, reached, iterations = "ok", "", None, 0.0, []
     for k in range(1, load_steps + 1):
         s = k / load_steps
         dae.kernel.set_load_factor(s)
@@ -81,6 +81,13 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
             advice = "; raise load_steps" if exc.status == "diverged" else ""
             message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
                        f"result is the equilibrium at load factor {reached:.4g}{advice}")
+            break
+        except (ArithmeticError, ValueError, RuntimeError) as exc:
+            # an effort function raised (or returned no number) at Newton's iterate: stop, as the
+            # implicit loop does, with the equilibrium reached so far
+            status, error = "failed", exc
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the result "
+                       f"is the equilibrium at load factor {reached:.4g}")
             break
         reached = s
     _, x, _, _, lam = stepper.state()
@@ -100,7 +107,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                            "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
-                    wall_time=time.perf_counter() - start)
+                    wall_time=time.perf_counter() - start, error=error)
 
 
 def _least_squares_multipliers(dae, x, s):

@@ -115,7 +115,13 @@ class Ground:
 class Beam:
     """A straight, unstressed, uniform ANCF beam of equal elements.
 
-    Not constructed directly: :meth:`rancf.Model.add_beam` returns it.
+    Not constructed directly: :meth:`rancf.Model.add_beam` returns it. Besides each parameter
+    in its range, the constants its elements are computed from (the element length
+    ``l = length / n_elements``, mass ``rho A l``, slope inertia ``rho A l^3``, stiffnesses
+    ``E A / l`` and ``E I / l^3``) must be normal floats, in [2.2e-308, 1.8e308]: a
+    ``ValueError`` names the parameters otherwise (below that range a constant loses its digits
+    and then is zero, a singular mass matrix; above it, infinite). No physical bound beyond
+    that: scaled units and micro-scale beams are fine.
 
     Attributes
     ----------
@@ -148,6 +154,19 @@ class Beam:
         self.start_position = checks.vector("start", start)
         self.angle = checks.real("angle", angle)
         self.damping = checks.non_negative("damping", damping)
+        # the constants of its elements must be computable, each a normal float
+        n = dict(length=self.length, n_elements=self.n_elements)
+        l = checks.derived("an element length l = length / n_elements (m)",
+                           self.length / self.n_elements, **n)
+        rho_a, e_a, e_i = (dict(rho=self.rho, A=self.A, **n), dict(E=self.E, A=self.A, **n),
+                           dict(E=self.E, I=self.I, **n))
+        for what, value, given in (
+                ("an element mass rho A l (kg)", self.rho * self.A * l, rho_a),
+                ("an element's slope inertia rho A l^3 (kg m^2)", self.rho * self.A * l * l * l,
+                 rho_a),
+                ("an axial stiffness E A / l (N/m)", self.E * self.A / l, e_a),
+                ("a bending stiffness E I / l^3 (N/m)", self.E * self.I / l / l / l, e_i)):
+            checks.derived(what, value, **given)
 
     def __repr__(self):
         return f"beam[{self.index}]"
@@ -251,7 +270,8 @@ class Beam:
 class RigidBody:
     """A rigid body in natural coordinates ``[x, y, u_x, u_y]`` (centre of mass, unit axis).
 
-    Not constructed directly: :meth:`rancf.Model.add_rigid_body` returns it.
+    Not constructed directly: :meth:`rancf.Model.add_rigid_body` returns it. ``mass`` and
+    ``inertia`` must be normal floats (>= 2.2e-308), so that its mass matrix can be inverted.
 
     Attributes
     ----------
@@ -274,8 +294,9 @@ class RigidBody:
     def __init__(self, model, index, mass, inertia, position, angle):
         self.model = model
         self.index = index
-        self.mass = checks.positive("mass", mass)
-        self.inertia = checks.positive("inertia", inertia)
+        # positive normal floats: a mass matrix of them can be inverted
+        self.mass = checks.real("mass", mass, low=checks.NORMAL[0])
+        self.inertia = checks.real("inertia", inertia, low=checks.NORMAL[0])
         self.position = checks.vector("position", position)
         self.angle = checks.real("angle", angle)
 

@@ -7,11 +7,14 @@ minus the parent's (revolute, fixed; rad) or the slide of the child's point alon
 body's the angle of its axis u. Joint coordinates are continuous: they are unwrapped from their
 initial value, so 12 turns read as 75 rad (theory: Joint coordinates).
 """
+import math
 import numbers
+import reprlib
 
 import numpy as np
 
 from .. import checks
+from ..errors import raised
 from ..joints import REGISTRY
 from .dimension import refuse
 from .items import GROUND
@@ -19,6 +22,25 @@ from .items import GROUND
 
 def _is_real(x):
     return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+
+
+def _numbers(value):
+    """What a user function returned as a float array, or None unless it holds real numbers
+    only (a numeric string such as ``"1.5"``, a bool, a complex or an object is not one)."""
+    try:
+        arr = np.asarray(value)
+    except ValueError:              # a ragged sequence
+        return None
+    return arr.astype(float, copy=False) if arr.dtype.kind in "iuf" else None
+
+
+def _number(value):
+    """What a user function returned as a float if it is one real number (as :func:`_numbers`),
+    else None."""
+    if type(value) is float:        # the common case, without numpy's conversion
+        return value
+    arr = _numbers(value)
+    return float(arr) if arr is not None and arr.shape == () else None
 
 
 class Joint:
@@ -120,9 +142,9 @@ class Joint:
         Raises
         ------
         ValueError
-            The drive does not return three finite numbers.
-        Exception
-            What the drive raised, of the same type, with the joint and time in the message.
+            The drive does not return three finite real numbers.
+        rancf.UserFunctionError
+            The drive raised (its exception chained), naming the joint and the time.
 
         Examples
         --------
@@ -134,12 +156,13 @@ class Joint:
         array([0.25, 1.  , 2.  ])
         """
         try:
-            values = np.asarray(self.drive(t), dtype=float)
+            returned = self.drive(t)
         except Exception as exc:
-            raise type(exc)(f"drive of joint {self.index} raised at t = {t:g} s: {exc}") from exc
-        if values.shape != (3,) or not np.all(np.isfinite(values)):
+            raise raised(exc, "drive", "joint", self.index, t) from exc
+        values = _numbers(returned)
+        if values is None or values.shape != (3,) or not np.all(np.isfinite(values)):
             raise ValueError(f"drive of joint {self.index} must return three finite numbers "
-                             f"(q, qd, qdd), got {values!r} at t = {t:g} s")
+                             f"(q, qd, qdd), got {reprlib.repr(returned)} at t = {t:g} s")
         return values
 
     def effort_value(self, t, q, qd):
@@ -160,11 +183,11 @@ class Joint:
         Raises
         ------
         ValueError
-            The effort is not finite.
+            The effort is not a finite real number.
         ArithmeticError
             q or qd is not finite (the joint's coordinate is undefined at the state).
-        Exception
-            What the effort function raised, of the same type, with the joint and time.
+        rancf.UserFunctionError
+            The effort function raised (its exception chained), naming the joint and the time.
 
         Examples
         --------
@@ -183,11 +206,13 @@ class Joint:
                 f"t = {t:g} s (q = {q!r}, qd = {qd!r}: a direction of zero length), nor its "
                 "effort; in an implicit run Newton's iterate went there: reduce dt")
         try:
-            value = float(self.effort(t, q, qd))
+            returned = self.effort(t, q, qd)
         except Exception as exc:
-            raise type(exc)(f"effort of joint {self.index} raised at t = {t:g} s: {exc}") from exc
-        if not np.isfinite(value):
-            raise ValueError(f"effort of joint {self.index} returned {value!r} at t = {t:g} s")
+            raise raised(exc, "effort", "joint", self.index, t) from exc
+        value = _number(returned)
+        if value is None or not math.isfinite(value):
+            raise ValueError(f"effort of joint {self.index} must return a finite number, got "
+                             f"{reprlib.repr(returned)} at t = {t:g} s")
         return value
 
 
@@ -274,9 +299,10 @@ class Load:
         Raises
         ------
         ValueError
-            A force that is not two finite numbers or a moment that is not finite.
-        Exception
-            What a load function raised, of the same type, with the load and time.
+            A force that is not two finite real numbers or a moment that is not a finite real
+            number.
+        rancf.UserFunctionError
+            A load function raised (its exception chained), naming the load and the time.
 
         Examples
         --------
@@ -286,15 +312,23 @@ class Load:
         >>> load.values(0.5)
         (array([ 0., -5.]), 2.0)
         """
-        force, moment = self.force, self.moment
-        try:
-            if callable(force):
-                force = np.asarray(force(t), dtype=float)
-            if callable(moment):
-                moment = float(moment(t))
-        except Exception as exc:
-            raise type(exc)(f"load {self.index} raised at t = {t:g} s: {exc}") from exc
-        if np.shape(force) != (2,) or not np.all(np.isfinite(force)) or not np.isfinite(moment):
-            raise ValueError(f"load {self.index} must give a finite force (2,) and moment, got "
-                             f"{force!r}, {moment!r} at t = {t:g} s")
+        force = self._call("force", t) if callable(self.force) else self.force
+        moment = self._call("moment", t) if callable(self.moment) else self.moment
         return force, moment
+
+    def _call(self, function, t):
+        """The load's ``function`` ("force" or "moment") at t, checked (see :meth:`values`)."""
+        try:
+            returned = getattr(self, function)(t)
+        except Exception as exc:
+            raise raised(exc, function, "load", self.index, t) from exc
+        if function == "force":
+            value, what = _numbers(returned), "two finite numbers (fx, fy)"
+            bad = value is None or value.shape != (2,) or not np.all(np.isfinite(value))
+        else:
+            value, what = _number(returned), "a finite number"
+            bad = value is None or not math.isfinite(value)
+        if bad:
+            raise ValueError(f"{function} of load {self.index} must return {what}, got "
+                             f"{reprlib.repr(returned)} at t = {t:g} s")
+        return value

@@ -3,12 +3,19 @@ arrays and energies with a JSON meta record (format, status, texts, counters, wa
 layout of the model it ran), written atomically by :func:`save` and read back, checked whole, by
 :func:`load`."""
 import json
+import math
 import os
-import tempfile
+import reprlib
+import secrets
+import socket
+import stat
+import zipfile
+from typing import NamedTuple
 
 import numpy as np
 
 from ..elements.beam import PlanarANCFBeam
+from ..memory import available_memory
 from ..model.model import Model
 from .result import STATUSES, Result
 
@@ -35,15 +42,15 @@ def save(result, path):
     arrays.update({"extra__" + k: v for k, v in result.extra.items()})
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
+        _remove_stale_temporaries(folder)
+        fd, tmp = _temporary(folder)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror}") from exc
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez_compressed(f, **arrays)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+            f.flush()
+            os.fsync(f.fileno())    # on disk before it takes the name: no empty file after a crash
         os.replace(tmp, path)
     except BaseException as exc:
         if os.path.exists(tmp):
@@ -51,6 +58,50 @@ def save(result, path):
         if isinstance(exc, OSError):
             raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise
+
+
+#: How the temporary file of a save is named, in the target's folder: its host and process,
+#: so that the next save to that folder can tell a temporary left by a killed save (whose
+#: process is gone) from one being written.
+TEMPORARY = ".rancf-{host}-{pid}-{token}.npz"
+
+
+def _temporary(folder):
+    """A new temporary file in ``folder`` (:data:`TEMPORARY`), opened for writing: (fd, path).
+    Created with mode 0666, so that the user's umask applies (not mkstemp's 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        name = TEMPORARY.format(host=socket.gethostname(), pid=os.getpid(),
+                                token=secrets.token_hex(4))
+        try:
+            return os.open(os.path.join(folder, name), flags, 0o666), os.path.join(folder, name)
+        except FileExistsError:
+            continue
+
+
+def _remove_stale_temporaries(folder):
+    """Remove the temporaries (:data:`TEMPORARY`) of this host's saves to ``folder`` whose
+    process is gone: left by a save killed before its rename. Those of live processes, of
+    other hosts (a shared folder) and of other programs are left alone. POSIX only: elsewhere
+    a process cannot be asked whether it lives without being signalled."""
+    if os.name != "posix":
+        return
+    head = ".rancf-" + socket.gethostname() + "-"
+    for name in os.listdir(folder):
+        if not (name.startswith(head) and name.endswith(".npz")):
+            continue
+        pid = name[len(head):-len(".npz")].rpartition("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                os.unlink(os.path.join(folder, name))
+            except FileNotFoundError:   # another save removed it first
+                pass
+        except OSError:                 # alive, another user's
+            pass
 
 
 def layout(assembly):
@@ -96,15 +147,35 @@ def _check_meta(path, meta):
     wall = meta["wall_time"]
     if not (_is_real(wall) and 0.0 <= wall < float("inf")):
         raise ValueError(f"{path}: wall_time must be a number of seconds >= 0, got {wall!r}")
-    if "layout" in meta and not (isinstance(meta["layout"], dict)
-                                 and set(meta["layout"]) == {"items", "joints"}):
-        raise ValueError(f"{path}: the model layout must hold items and joints, got "
-                         f"{meta['layout']!r}")
+    if "layout" in meta and not _is_layout(meta["layout"]):
+        raise ValueError(f"{path}: the model layout must hold lists of items [kind, count] and "
+                         f"of joints [kind, parent, child], got {reprlib.repr(meta['layout'])}")
+
+
+def _is_layout(value):
+    """Whether ``value`` has the form :func:`layout` gives: items ``[str, int]``, joints
+    ``[str, int, int]``."""
+    def entries(rows, n):
+        return isinstance(rows, list) and all(
+            isinstance(r, list) and len(r) == n and isinstance(r[0], str)
+            and all(isinstance(k, int) and not isinstance(k, bool) for k in r[1:]) for r in rows)
+    return (isinstance(value, dict) and set(value) == {"items", "joints"}
+            and entries(value["items"], 2) and entries(value["joints"], 3))
+
+
+class _Header(NamedTuple):
+    """What an array's ``.npy`` header declares, read before its data."""
+    shape: tuple
+    dtype: np.dtype
+
+    @property
+    def ndim(self):
+        return len(self.shape)
 
 
 def _check_file(path, a):
-    """The arrays of a Result file: real numbers (booleans too in ``extra``), shapes that
-    agree, at least one output, finite increasing times."""
+    """The arrays of a Result file, from their headers (:class:`_Header`; arrays do as well):
+    real numbers (booleans too in ``extra``), shapes that agree, at least one output."""
     missing = [k for k in ARRAYS if k not in a]
     if missing:
         raise ValueError(f"{path}: not a complete rancf Result (missing {', '.join(missing)})")
@@ -129,8 +200,20 @@ def _check_file(path, a):
     for k, v in a.items():
         if k.startswith("extra__") and (v.ndim < 1 or v.shape[0] != n):
             raise ValueError(f"{path}: {k} must have n_out = {n} rows, got shape {v.shape}")
-    if not np.all(np.isfinite(a["t"])) or np.any(np.diff(a["t"]) < 0):
-        raise ValueError(f"{path}: the output times must be finite and increasing")
+
+
+def _check_values(path, name, value):
+    """The values of an array of a Result file: finite times, strictly increasing (each output
+    is a later state), and finite coordinates, joint values and energies (a run keeps only
+    finite states: one that diverges stops before)."""
+    if name in ARRAYS and not np.all(np.isfinite(value)):
+        k = int(np.flatnonzero(~np.isfinite(value.reshape(-1)))[0])
+        raise ValueError(f"{path}: {name} must be finite, got {value.reshape(-1)[k]!r} at flat "
+                         f"index {k}")
+    if name == "t" and np.any(np.diff(value) <= 0.0):
+        k = int(np.flatnonzero(np.diff(value) <= 0.0)[0])
+        raise ValueError(f"{path}: the output times must increase strictly, got t[{k}] = "
+                         f"{value[k]!r} and t[{k + 1}] = {value[k + 1]!r}")
 
 
 def _difference(name, plural, theirs, ours):
@@ -163,6 +246,130 @@ def _check_model(path, model, meta, arrays):
         raise ValueError(f"{path}: saved from a model of another layout ({'; '.join(found)})")
 
 
+#: The largest ratio of what a deflate stream expands to over its own size (RFC 1951: a match
+#: of 258 bytes costs at least 2 bits): a member that claims more holds less than it says.
+DEFLATE_RATIO = 1032
+
+_FILE_TYPES = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(path, mode):
+    what = next((name for test, name in _FILE_TYPES if test(mode)), "not a regular file")
+    return ValueError(f"{path}: not a rancf Result file: {what}, not a regular file")
+
+
+def _open(path):
+    """``path`` opened for reading (binary) and its size (bytes), if it is a regular file. It is
+    stat'ed before it is opened: opening a FIFO blocks until a writer comes, reading a device
+    may never end. The open does not block either (O_NONBLOCK, which regular files ignore), and
+    is checked again, for what another process put at ``path`` in between."""
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(path, mode)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise ValueError(f"{path}: not a readable rancf Result file ({exc.strerror})") from exc
+    f = os.fdopen(fd, "rb")
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        f.close()
+        raise _not_regular(path, info.st_mode)
+    return f, info.st_size
+
+
+def _header(path, archive, member):
+    """The :class:`_Header` of a member of a Result file, read (and its first bytes only
+    decompressed) after the sizes the archive records for it are checked: a member must be an
+    array of the format (a ``.npy`` of a known name), hold as many bytes as its header declares,
+    and not claim more than deflate can expand its compressed bytes to (a zip bomb)."""
+    name = member.filename
+    key = name[:-len(".npy")]
+    if not (name.endswith(".npy") and (key in ARRAYS or key == "meta"
+                                       or key.startswith("extra__"))):
+        raise ValueError(f"{path}: not a rancf Result file (it holds {name!r})")
+    if member.flag_bits & 0x1 or member.compress_type not in (zipfile.ZIP_STORED,
+                                                              zipfile.ZIP_DEFLATED):
+        raise ValueError(f"{path}: not a rancf Result file ({name} is encrypted or compressed "
+                         "by a method other than deflate)")
+    ratio = 1 if member.compress_type == zipfile.ZIP_STORED else DEFLATE_RATIO
+    if member.file_size > ratio * member.compress_size:
+        raise ValueError(f"{path}: damaged: {name} claims {member.file_size:,} bytes from "
+                         f"{member.compress_size:,} compressed, more than "
+                         f"{'storing' if ratio == 1 else 'deflate'} can give")
+    try:
+        with archive.open(member) as data:
+            version = np.lib.format.read_magic(data)
+            read = {(1, 0): np.lib.format.read_array_header_1_0,
+                    (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if read is None:
+                raise ValueError(f"a .npy of format version {version}")
+            shape, _, dtype = read(data)
+            header_size = data.tell()
+    except Exception as exc:
+        # numpy, zipfile or zlib meeting the damage: a bad header, local header or stream
+        raise ValueError(f"{path}: not a readable rancf Result file ({name}: "
+                         f"{type(exc).__name__}: {exc})") from exc
+    if dtype.hasobject or (key == "meta") != (dtype.kind == "U") or \
+            (key == "meta" and shape != ()):
+        raise ValueError(f"{path}: not a rancf Result file ({name} holds {dtype} {shape}: "
+                         "the meta record is one text, the others arrays of numbers)")
+    size = header_size + math.prod(shape) * dtype.itemsize
+    if size != member.file_size:
+        raise ValueError(f"{path}: damaged: {name} declares {dtype} {shape} ({size:,} bytes) "
+                         f"and holds {member.file_size:,} bytes")
+    return _Header(shape, dtype)
+
+
+def _read(path, f, size):
+    """The meta record and the arrays of the Result file ``f`` of ``size`` bytes, checked. Every
+    member's header is read and checked, and their shapes against each other
+    (:func:`_check_file`) and their total against the memory available, before any data is
+    decompressed; then the times (strictly increasing), the meta record and the other arrays
+    (finite), each checked as it is read."""
+    try:
+        archive = zipfile.ZipFile(f)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable rancf Result file (not a .npz archive of "
+                         f"arrays: {exc})") from exc
+    with archive:
+        members = {m.filename[:-len(".npy")]: m for m in archive.infolist()}
+        if len(members) != len(archive.infolist()):
+            raise ValueError(f"{path}: damaged: a member is there twice")
+        if sum(m.compress_size for m in members.values()) > size:
+            raise ValueError(f"{path}: damaged: its members claim more bytes than the file has")
+        headers = {key: _header(path, archive, m) for key, m in members.items()}
+        if "meta" not in headers:
+            raise ValueError(f"{path}: not a complete rancf Result (missing meta)")
+        _check_file(path, {k: h for k, h in headers.items() if k != "meta"})
+        need, have = (sum(math.prod(h.shape) * h.dtype.itemsize for h in headers.values()),
+                      available_memory())
+        if need > have:
+            raise MemoryError(f"{path}: its arrays need {need / 2**30:.3g} GiB and only "
+                              f"{have / 2**30:.3g} GiB are available")
+        arrays = {}
+        for key in ["t", "meta"] + [k for k in members if k not in ("t", "meta")]:
+            try:
+                with archive.open(members[key]) as data:
+                    arrays[key] = np.lib.format.read_array(data, allow_pickle=False)
+                    data.read(1)        # at the end: zipfile checks the CRC there
+            except Exception as exc:
+                raise ValueError(f"{path}: not a readable rancf Result file ({key}.npy: "
+                                 f"{type(exc).__name__}: {exc})") from exc
+            if key == "meta":
+                try:
+                    meta = json.loads(str(arrays.pop("meta")))
+                except Exception as exc:    # not JSON, or nested beyond the recursion limit
+                    raise ValueError(f"{path}: the meta record is not JSON "
+                                     f"({type(exc).__name__}: {exc})") from exc
+                _check_meta(path, meta)
+            else:
+                _check_values(path, key, arrays[key])
+    return meta, arrays
+
+
 def load(path, model=None):
     """Read a :class:`Result` written by :meth:`Result.save`.
 
@@ -186,9 +393,20 @@ def load(path, model=None):
     TypeError
         ``path`` is not a path, or ``model`` not a Model.
     ValueError
-        The file cannot be read, is not a rancf Result of this format, its meta record or
-        arrays are damaged or disagree, or it does not match ``model``: the message names
-        ``path`` and what is wrong (the whole file is checked).
+        The file cannot be read, is not a regular file (a FIFO, a directory, a device), is not
+        a rancf Result of this format, its meta record or arrays are damaged, disagree or hold
+        values no run writes (non-finite coordinates or energies, times that do not increase
+        strictly), or it does not match ``model``: the message names ``path`` and what is
+        wrong. The whole file is checked, and every array's header, against the others and the
+        sizes the archive records, before any data is decompressed (a zip bomb is refused
+        without being expanded).
+    MemoryError
+        The arrays its headers declare would not fit in the memory available.
+
+    Notes
+    -----
+    Loading never runs code from the file (no pickles), and never reads more than the
+    headers declare.
 
     Examples
     --------
@@ -206,21 +424,9 @@ def load(path, model=None):
     path = os.fsdecode(path)
     if model is not None and not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model or None, got {type(model).__name__}")
-    try:
-        f = np.load(path, allow_pickle=False)
-        if not isinstance(f, np.lib.npyio.NpzFile):
-            raise ValueError("a single array (.npy), not an archive of arrays")
-        with f:
-            arrays = {k: f[k] for k in f.files}
-        meta = json.loads(str(arrays.pop("meta")))
-    except Exception as exc:
-        # a damaged file fails wherever numpy, zipfile or zlib meet the damage (a bad header,
-        # checksum or compressed stream, a missing member, a size beyond memory): all are the
-        # same for the user, a file that cannot be read
-        raise ValueError(f"{path}: not a readable rancf Result file ({type(exc).__name__}: "
-                         f"{exc})") from exc
-    _check_meta(path, meta)
-    _check_file(path, arrays)
+    f, size = _open(path)
+    with f:
+        meta, arrays = _read(path, f, size)
     if model is not None:
         _check_model(path, model, meta, arrays)
     extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}

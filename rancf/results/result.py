@@ -79,6 +79,12 @@ class Result:
         velocities), ``load_factor`` (static).
     wall_time : float
         Wall-clock time of the integration (s).
+    error : Exception or None
+        The exception that stopped a run with status "failed", where one did: a
+        :class:`rancf.UserFunctionError` when a function of the model raised (a drive, an
+        effort, a load function; the function's own exception is its ``__cause__``), or the
+        check of what such a function returned. None otherwise, and for a loaded Result (a
+        file keeps the message only).
 
     Examples
     --------
@@ -94,7 +100,7 @@ class Result:
 
     def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
                  dissipated, status="ok", message="", method="", formulation="", stats=None,
-                 extra=None, wall_time=0.0, energy_table=None):
+                 extra=None, wall_time=0.0, energy_table=None, error=None):
         self.model = model
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
@@ -121,6 +127,7 @@ class Result:
                            for k, v in (stats or {}).items()})
         self.extra = {k: np.asarray(v) for k, v in (extra or {}).items()}
         self.wall_time = float(wall_time)
+        self.error = error
         if energy_table is None:
             if model is None:
                 raise ValueError("a Result needs its model or its energy table")
@@ -698,7 +705,9 @@ class Result:
         ----------
         path : str or os.PathLike
             File to write (NumPy ``.npz``, compressed). It is written to a temporary file in
-            the same folder, then renamed: an interrupted save leaves any previous file whole.
+            the same folder, synced to disk, then renamed: an interrupted save leaves any
+            previous file whole, and a temporary left by a killed save is removed by the next
+            save to that folder. The file gets the permissions the user's umask gives.
 
         Raises
         ------
@@ -757,4 +766,4 @@ def result_of(model, solution):
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
                   dissipated, status=s.status, message=s.message, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
-                  energy_table=energy_table)
+                  energy_table=energy_table, error=s.error)

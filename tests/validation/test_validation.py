@@ -3,6 +3,7 @@ columns and stale sections, atomic and interruption-safe outputs, the exit statu
 the quick run of the converted cases, with their values."""
 import json
 import os
+import stat
 import subprocess
 from pathlib import Path
 
@@ -252,6 +253,22 @@ def test_atomic_write_leaves_no_temporary_files(tmp_path):
     atomic_write(tmp_path / "a" / "x.txt", b"two")
     assert (tmp_path / "a" / "x.txt").read_text() == "two"
     assert os.listdir(tmp_path / "a") == ["x.txt"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_report_files_and_case_folders_have_the_users_umask(tmp_path, umask):
+    """They were created 0600 and 0700 (mkstemp's and mkdtemp's modes)."""
+    old = os.umask(umask)
+    try:
+        atomic_write(tmp_path / "x.txt", "one")
+        report.save_case(tmp_path, Case("demo", "Demo", "claims", lambda quick: None), None,
+                         seconds=0.0, quick=True, error="Traceback: demo")
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path).as_posix(): stat.S_IMODE(p.stat().st_mode)
+             for p in (tmp_path / "x.txt", tmp_path / "demo", tmp_path / "demo" / "result.json")}
+    assert modes == {"x.txt": 0o666 & ~umask, "demo": 0o777 & ~umask,
+                     "demo/result.json": 0o666 & ~umask}
 
 
 def test_discovery_finds_the_cases():

@@ -187,6 +187,7 @@ class ReducedModel:
         self.tol = checks.positive("tol", tol)
         self.max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
         A = self.assembly = model.build()
+        checks.tolerance("tol", self.tol, A.size)
         if not A.beams:
             raise ValueError("the model has no beam to reduce")
         self.model, self.n_x = model, A.n_x
@@ -460,7 +461,8 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     free_ends : bool
         Always keep the equations of free beam ends (default; they count in ``n_samples``).
     tol : float
-        Greedy Gauss-Newton tolerance on the sampled residual and the step (m).
+        Greedy Gauss-Newton tolerance on the sampled residual and the step (m), at most 1 %
+        of the model's size.
     max_iter : int
         Greedy Gauss-Newton iterations per step.
     max_support : int or sequence of int, optional

@@ -1,0 +1,56 @@
+"""The exception of a function given to a model that raised: one type for every drive, effort
+and load function, the function's own exception chained to it unchanged."""
+
+
+class UserFunctionError(RuntimeError):
+    """A function given to a model raised: a joint's ``drive(t)`` or ``effort(t, q, qd)``, a
+    load's ``force(t)`` or ``moment(t)``.
+
+    Raised ``from`` the function's exception, which is its ``__cause__``, unchanged (type,
+    arguments, attributes and traceback: it is not re-created, so an exception whose constructor
+    takes other arguments than a message comes through as raised). The message names the
+    function, its joint or load and the time. A run that meets it stops with status
+    ``"failed"``, keeps its outputs up to then and holds it in :attr:`rancf.Result.error`;
+    outside a run (:meth:`rancf.Model.build` evaluates the drives at t = 0) it is raised.
+
+    A ``RuntimeError``: what failed is an evaluation of the model while it ran, not an argument
+    of a call (those are ``ValueError`` or ``TypeError``, naming the parameter); a
+    ``RuntimeError`` is what the stepping loops take as the failure of a run.
+
+    Attributes
+    ----------
+    function : {"drive", "effort", "force", "moment"}
+        Which function raised.
+    index : int
+        The number of its joint (``drive``, ``effort``) or load (``force``, ``moment``).
+    t : float
+        The time of the call (s).
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    >>> def effort(t, q, qd):
+    ...     if t > 0.01:
+    ...         raise KeyError("sensor 3")
+    ...     return 0.0
+    >>> j = m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=effort)
+    >>> res = rancf.simulate(m, 0.05, 1e-4)      # RK4, outputs every 1 ms
+    >>> res.status, float(res.t[-1])             # the outputs before the failure are kept
+    ('failed', 0.01)
+    >>> res.error                                # at the midpoint stage of the step from 0.01 s
+    UserFunctionError("effort of joint 0 raised KeyError at t = 0.01005 s: 'sensor 3'")
+    >>> res.error.__cause__
+    KeyError('sensor 3')
+    """
+
+    def __init__(self, message, function=None, index=None, t=None):
+        super().__init__(message)
+        self.function, self.index, self.t = function, index, t
+
+
+def raised(exc, function, owner, index, t):
+    """The :class:`UserFunctionError` of ``exc``, raised by the ``function`` of ``owner``
+    (``"joint"`` or ``"load"``) number ``index`` at time ``t`` (s); raise it ``from exc``."""
+    return UserFunctionError(f"{function} of {owner} {index} raised {type(exc).__name__} at "
+                             f"t = {t:g} s: {exc}", function, index, t)

@@ -1,0 +1,160 @@
+"""Functions given to a model (drives, efforts, load functions) that raise or return what is not
+a number (issue 26, findings 6 and 7): one exception type, ``rancf.UserFunctionError``, with the
+function's own exception chained unchanged; every run keeps its outputs up to the failure."""
+import pickle
+
+import numpy as np
+import pytest
+
+import rancf
+
+E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
+T_FAIL = 0.01005                # s: the functions below raise after it, mid-step
+
+
+class TwoArgumentError(Exception):
+    """A user's exception whose constructor takes two required arguments (re-creating it from
+    a message, ``type(exc)(message)``, raises a TypeError that hides it)."""
+
+    def __init__(self, code, detail):
+        super().__init__(f"code {code}: {detail}")
+        self.code, self.detail = code, detail
+
+
+def failing(value):
+    """A function of t (and of q, qd for an effort) returning ``value`` until T_FAIL, then
+    raising TwoArgumentError."""
+    def f(t, *state):
+        if t > T_FAIL:
+            raise TwoArgumentError(7, "sensor lost")
+        return value
+    return f
+
+
+def model(where):
+    """A pinned beam of two elements whose ``where`` ("drive", "effort", "force", "moment")
+    function raises after T_FAIL."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+    if where == "drive":
+        hub = failing(None)
+        drive = lambda t: (hub(t) or (0.5 * t * t, t, 1.0))     # noqa: E731
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
+    elif where == "effort":
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=failing(0.0))
+    else:
+        m.add_joint("revolute", m.ground.point(0, 0), b.start)
+        m.add_force(b.end, **{where: failing((0.0, -1.0) if where == "force" else 0.5)})
+    return m
+
+
+RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
+        ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
+        ("backward-euler", "dae")]
+
+
+@pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
+@pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
+def test_a_raising_function_fails_the_run_and_keeps_its_exception(where, method, formulation):
+    """Explicit and implicit alike: status "failed", the outputs up to the failure, and
+    ``res.error`` the UserFunctionError whose cause is the very exception raised."""
+    res = rancf.simulate(model(where), 0.03, 1e-4, method=method, formulation=formulation,
+                         output_every=10)
+    assert res.status == "failed"
+    if method in ("dopri5", "scipy:RK45"):
+        # outputs up to the last step accepted, of an adaptive size
+        assert len(res.t) > 1 and res.t[-1] <= T_FAIL
+    else:
+        # outputs every 1 ms: the last before the failure in the step to 0.0101 s
+        assert res.t[-1] == pytest.approx(0.01, rel=1e-12)
+    assert np.all(np.isfinite(res.nodes))
+    assert isinstance(res.error, rancf.UserFunctionError)
+    assert isinstance(res.error, RuntimeError)
+    cause = res.error.__cause__
+    assert type(cause) is TwoArgumentError and (cause.code, cause.detail) == (7, "sensor lost")
+    index = 0
+    assert (res.error.function, res.error.index) == (where, index)
+    assert res.error.t > T_FAIL
+    owner = "joint" if where in ("drive", "effort") else "load"
+    assert f"{where} of {owner} 0 raised TwoArgumentError" in res.message
+    assert "code 7: sensor lost" in res.message
+
+
+def test_a_raising_effort_fails_statics_and_keeps_the_last_equilibrium():
+    """Statics evaluates an effort at Newton's iterates: a sensor that fails once, at its 201st
+    call (about 55 calls per load step here), fails that load step and keeps the equilibrium of
+    the steps before."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    b = m.add_beam(1.0, 2, 2e9, RHO, AREA, INERTIA)
+    calls = []
+
+    def spring(t, q, qd):
+        calls.append(q)
+        if len(calls) == 201:
+            raise TwoArgumentError(3, "sensor lost")
+        return -50.0 * q
+    m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=spring)
+    res = rancf.static(m, load_steps=10)
+    assert res.status == "failed" and "sensor lost" in res.message
+    assert type(res.error.__cause__) is TwoArgumentError
+    reached = res.extra["load_factor"][0]
+    assert 0.0 < reached < 1.0
+    # the equilibrium kept is the one at the load factor reached: the same model with every
+    # applied force (gravity, the spring) scaled by that factor, solved alone
+    ref = rancf.Model(gravity=(0.0, -9.81 * reached))
+    rb = ref.add_beam(1.0, 2, 2e9, RHO, AREA, INERTIA)
+    ref.add_joint("revolute", ref.ground.point(0, 0), rb.start,
+                  effort=lambda t, q, qd: -50.0 * reached * q)
+    expected = rancf.static(ref, load_steps=10)
+    assert expected.status == "ok"
+    np.testing.assert_allclose(res.nodes, expected.nodes, rtol=0, atol=1e-8)
+
+
+def test_a_drive_raising_at_build_raises_the_chained_error():
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+
+    def drive(t):
+        raise TwoArgumentError(1, "no encoder")
+    m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
+    with pytest.raises(rancf.UserFunctionError, match="drive of joint 0 raised TwoArgumentError "
+                       "at t = 0 s: code 1: no encoder") as info:
+        m.build()
+    assert type(info.value.__cause__) is TwoArgumentError
+
+
+def test_the_error_survives_pickling():
+    """A sweep's worker sends what it raised back to the driver by pickle."""
+    exc = rancf.UserFunctionError("effort of joint 2 raised KeyError at t = 0.5 s: 'x'",
+                                  "effort", 2, 0.5)
+    back = pickle.loads(pickle.dumps(exc))
+    assert (type(back), str(back), back.function, back.index, back.t) == \
+        (rancf.UserFunctionError, str(exc), "effort", 2, 0.5)
+
+
+@pytest.mark.parametrize("where, value", [
+    ("drive", ("0", "0", "0")), ("drive", (0.0, 0.0, 1j)), ("drive", True),
+    ("effort", "1.5"), ("effort", True), ("effort", [1.0]), ("effort", None),
+    ("force", ("0", "1")), ("force", (0.0, b"1")), ("moment", "2"), ("moment", np.str_("2")),
+    ("moment", False)])
+def test_a_function_must_return_real_numbers(where, value):
+    """Numbers from user functions are real numbers: a numeric string, a bool, a complex or a
+    list where one number is due is refused, naming the function (a ValueError at build or
+    before the run; status "failed" during one)."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+    function = lambda t, *state: value                          # noqa: E731
+    if where in ("drive", "effort"):
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, **{where: function})
+    else:
+        m.add_joint("revolute", m.ground.point(0, 0), b.start)
+        m.add_force(b.end, **{where: function})
+    owner = "joint" if where in ("drive", "effort") else "load"
+    words = f"{where} of {owner} 0 must return"
+    try:
+        res = rancf.simulate(m, 1e-3, 1e-4)
+    except ValueError as exc:
+        assert words in str(exc)
+    else:
+        assert res.status == "failed" and words in res.message
+        assert isinstance(res.error, ValueError)
