@@ -159,3 +159,46 @@ def test_spatial_accessors_refuse_a_planar_point():
     for accessor in (res.orientation, res.velocity, res.angular_velocity):
         with pytest.raises(ValueError, match="spatial"):
             accessor(m.beams[0].end)
+
+
+class TwoArgumentError(Exception):
+    """An exception whose constructor takes two required arguments (not a message)."""
+
+    def __init__(self, sensor, value):
+        super().__init__(sensor, value)
+        self.sensor, self.value = sensor, value
+
+
+@pytest.mark.parametrize("where", ["force", "moment", "effort", "drive"])
+def test_a_raising_user_function_stops_a_spatial_run_with_its_exception_chained(where):
+    """The user's exception comes through unchanged as the cause of one UserFunctionError
+    naming the function; the outputs before it are kept (status "failed")."""
+    def function(t, *state):
+        if t > 0.02:
+            raise TwoArgumentError("sensor 3", t)
+        if where == "drive":
+            return (0.0, 0.0, 0.0)
+        return 0.0 if where == "effort" else (0.0, 0.0, 0.1)
+
+    m = rancf.Model(dim=3)
+    body = m.add_rigid_body(1.0, INERTIA, position=(0.5, 0.0, 0.0))
+    if where in ("effort", "drive"):
+        m.add_joint("revolute", m.ground.point(0, 0, 0), body.point(-0.5, 0, 0),
+                    axis=(0.0, 1.0, 0.0), **{where: function})
+    else:
+        m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(-0.5, 0, 0))
+        m.add_force(body.centre, **{where: function})
+    res = rancf.simulate(m, 0.05, 1e-3, output_every=5)
+    assert res.status == "failed"
+    assert isinstance(res.error, rancf.UserFunctionError) and res.error.function == where
+    assert isinstance(res.error.__cause__, TwoArgumentError)
+    assert res.error.__cause__.sensor == "sensor 3"
+    np.testing.assert_allclose(res.t, [0.0, 0.005, 0.01, 0.015, 0.02])
+
+
+def test_a_spatial_load_function_must_return_real_numbers():
+    """Numeric text is not a number: refused at the first evaluation, as a planar load's."""
+    m, body, _ = spherical_pendulum()
+    m.add_force(body.centre, force=lambda t: ("1", "0", "0"))
+    with pytest.raises(ValueError, match="three finite numbers"):
+        rancf.simulate(m, 0.01, 1e-3)

@@ -439,8 +439,9 @@ cdef class ODEProblem:
             The state is outside the motion's domain (``ODE_TURNED_OVER``).
         ArithmeticError
             A singular mass (``ODE_SINGULAR``).
-        RuntimeError
-            An input function raised (``ODE_INPUT_RAISED``).
+        rancf.UserFunctionError, ValueError
+            An input function raised, or returned what is not a value (``ODE_INPUT_RAISED``:
+            the exception the problem's ``inputs`` kept; a RuntimeError if it kept none).
         """
         cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
         cdef double[::1] ydot = np.empty(max(self.n_y, 1))
@@ -451,6 +452,12 @@ cdef class ODEProblem:
             raise TurnedOver(self.failure(status, t))
         if status == ODE_SINGULAR:
             raise ArithmeticError(self.failure(status, t))
+        if status == ODE_INPUT_RAISED:
+            # the input function's own exception (a rancf.UserFunctionError naming it, or the
+            # ValueError of a value it returned), as a call outside the kernel raises it
+            error = getattr(getattr(self, "inputs", None), "error", None)
+            if error is not None:
+                raise error
         if status:
             raise RuntimeError(self.failure(status, t))
         return np.asarray(ydot)[:self.n_y]

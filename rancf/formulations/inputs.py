@@ -65,14 +65,18 @@ class Inputs:
                          / (2.0 * hd))
 
     def failure(self):
-        """The message of the exception a callable raised (a UserFunctionError's names the
-        function and its exception already). The exception stays in ``error``, for the Result;
-        a run that cannot tell which of its failures an input caused (SciPy's) clears it at its
-        start."""
-        exc = self.error
-        if exc is None:
-            return "an input function failed"
-        return str(exc) if isinstance(exc, UserFunctionError) else f"{type(exc).__name__}: {exc}"
+        """The message of the exception a callable raised (:func:`failure_message`). The
+        exception stays in ``error``, for the Result; a run that cannot tell which of its
+        failures an input caused (SciPy's) clears it at its start."""
+        return failure_message(self.error)
+
+
+def failure_message(exc):
+    """The message of an exception an input function raised (a UserFunctionError's names the
+    function and its exception already); ``exc`` None: an input function failed."""
+    if exc is None:
+        return "an input function failed"
+    return str(exc) if isinstance(exc, UserFunctionError) else f"{type(exc).__name__}: {exc}"
 
 
 def drive_history(assembly, t):

@@ -14,9 +14,12 @@ rotation, with ``qd`` mapped to keep the angular velocity, since ``J_l(q)`` is s
 turn from its reference (their ``joint_q`` are the unwrapped vectors, the compiled loop's the
 re-centred ones).
 """
+import functools
+
 import numpy as np
 
 from ._spatial import SpatialKernel
+from .inputs import failure_message
 from .recursive import rates_in_words
 
 
@@ -113,9 +116,9 @@ class Inputs:
                 self.effort[s] = f(t, q.copy(), qd.copy())
 
     def failure(self):
-        """The message of the exception a callable raised (and forget it)."""
-        exc, self.error = self.error, None
-        return f"{type(exc).__name__}: {exc}" if exc is not None else "an input function failed"
+        """The message of the exception a callable raised; the exception stays in ``error``,
+        for the Result (as :meth:`rancf.formulations.inputs.Inputs.failure`)."""
+        return failure_message(self.error)
 
 
 def _vector(name, value, n):
@@ -284,7 +287,12 @@ def of_model(model):
         make their own.
     """
     tree = model.build()
-    loads = [(load.force, load.moment) for load in model.loads]
-    efforts = {j.index: j.effort for j in model.joints if j.effort is not None}
-    drives = {j.index: j.drive for j in model.joints if j.drive is not None}
+    # the model's checked calls: a function's exception becomes a rancf.UserFunctionError
+    # naming it, and what it returns must be real numbers
+    loads = [tuple(functools.partial(load.value, name) if callable(getattr(load, name))
+                   else getattr(load, name) for name in ("force", "moment"))
+             for load in model.loads]
+    efforts = {j.index: j.effort_value if callable(j.effort) else j.effort
+               for j in model.joints if j.effort is not None}
+    drives = {j.index: j.drive_values for j in model.joints if j.drive is not None}
     return Spatial(tree, loads, efforts, drives)

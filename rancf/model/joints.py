@@ -291,16 +291,16 @@ class Load:
 
         Returns
         -------
-        force : ndarray (2,)
+        force : ndarray (2,) (planar) or (3,) (spatial)
             N.
-        moment : float
-            N m.
+        moment : float (planar) or ndarray (3,) (spatial)
+            N m; a spatial follower load's force and moment are in the point's body frame.
 
         Raises
         ------
         ValueError
             A force that is not two finite real numbers or a moment that is not a finite real
-            number.
+            number (spatial: three each).
         rancf.UserFunctionError
             A load function raised (its exception chained), naming the load and the time.
 
@@ -312,23 +312,48 @@ class Load:
         >>> load.values(0.5)
         (array([ 0., -5.]), 2.0)
         """
-        force = self._call("force", t) if callable(self.force) else self.force
-        moment = self._call("moment", t) if callable(self.moment) else self.moment
-        return force, moment
+        return self.value("force", t), self.value("moment", t)
 
-    def _call(self, function, t):
-        """The load's ``function`` ("force" or "moment") at t, checked (see :meth:`values`)."""
+    def _checked_value(self, function, returned):
+        """What a load function returned as its value (None if it is not one) and what it
+        must be: the force two finite numbers, the moment one (a spatial load: three each)."""
+        if function == "force":
+            value = _numbers(returned)
+            ok = value is not None and value.shape == (2,) and np.all(np.isfinite(value))
+            return (value if ok else None), "two finite numbers (fx, fy)"
+        value = _number(returned)
+        return (value if value is not None and math.isfinite(value) else None), \
+            "a finite number"
+
+    def value(self, function, t):
+        """The load's force or moment at a time, checked: a constant as given, a function
+        called (its exception chained to a :class:`rancf.UserFunctionError`) and its value
+        checked.
+
+        Parameters
+        ----------
+        function : {"force", "moment"}
+        t : float
+            Time (s).
+
+        Returns
+        -------
+        ndarray (2,) or float (planar), ndarray (3,) (spatial)
+            N or N m.
+
+        Raises
+        ------
+        ValueError, rancf.UserFunctionError
+            As :meth:`values`.
+        """
+        if not callable(getattr(self, function)):
+            return getattr(self, function)
         try:
             returned = getattr(self, function)(t)
         except Exception as exc:
             raise raised(exc, function, "load", self.index, t) from exc
-        if function == "force":
-            value, what = _numbers(returned), "two finite numbers (fx, fy)"
-            bad = value is None or value.shape != (2,) or not np.all(np.isfinite(value))
-        else:
-            value, what = _number(returned), "a finite number"
-            bad = value is None or not math.isfinite(value)
-        if bad:
+        value, what = self._checked_value(function, returned)
+        if value is None:
             raise ValueError(f"{function} of load {self.index} must return {what}, got "
                              f"{reprlib.repr(returned)} at t = {t:g} s")
         return value

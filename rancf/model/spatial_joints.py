@@ -11,7 +11,7 @@ from .. import checks
 from ..joints import REGISTRY
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, _is_real
+from .joints import Joint, Load, _is_real, _numbers
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -172,36 +172,9 @@ class SpatialLoad(Load):
     def __repr__(self):
         return f"Load({self.index}: {self.point!r}{', follower' if self.follower else ''})"
 
-    def values(self, t):
-        """The force and moment at a time, checked.
-
-        Parameters
-        ----------
-        t : float
-            Time (s).
-
-        Returns
-        -------
-        force, moment : ndarray (3,)
-            N and N m (in the point's body frame for a follower load).
-
-        Raises
-        ------
-        ValueError
-            A force or moment that is not three finite numbers.
-        Exception
-            What a load function raised, of the same type, with the load and time.
-        """
-        force, moment = self.force, self.moment
-        try:
-            if callable(force):
-                force = np.asarray(force(t), dtype=float)
-            if callable(moment):
-                moment = np.asarray(moment(t), dtype=float)
-        except Exception as exc:
-            raise type(exc)(f"load {self.index} raised at t = {t:g} s: {exc}") from exc
-        if (np.shape(force) != (3,) or np.shape(moment) != (3,) or not np.all(np.isfinite(force))
-                or not np.all(np.isfinite(moment))):
-            raise ValueError(f"load {self.index} must give a finite force (3,) and moment (3,), "
-                             f"got {force!r}, {moment!r} at t = {t:g} s")
-        return force, moment
+    def _checked_value(self, function, returned):
+        """A spatial force or moment function must return three finite real numbers (in the
+        point's body frame for a follower load)."""
+        value = _numbers(returned)
+        ok = value is not None and value.shape == (3,) and np.all(np.isfinite(value))
+        return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
