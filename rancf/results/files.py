@@ -2,6 +2,7 @@
 arrays and energies with a JSON meta record (format, status, texts, counters, wall time and the
 layout of the model it ran), written atomically by :func:`save` and read back, checked whole, by
 :func:`load`."""
+import contextlib
 import json
 import os
 import tempfile
@@ -33,23 +34,53 @@ def save(result, path):
               "kinetic": energy.kinetic.to_numpy(), "elastic": energy.elastic.to_numpy(),
               "gravity": energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
     arrays.update({"extra__" + k: v for k, v in result.extra.items()})
+    with atomic_write(path, ".npz") as tmp:
+        try:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **arrays)
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+@contextlib.contextmanager
+def atomic_write(path, suffix):
+    """Write a file whole or not at all: yields a temporary file name in ``path``'s folder (an
+    empty file, closed), which becomes ``path`` (renamed, with the permissions a new file gets)
+    when the block ends, and is removed when it raises.
+
+    Every file rancf writes (results, animations, VTK frames) goes through here, so that an
+    interrupted write leaves any previous file under ``path`` whole.
+
+    Parameters
+    ----------
+    path : str
+        The final name.
+    suffix : str
+        Of the temporary name (writers that choose the format by suffix read it).
+
+    Raises
+    ------
+    OSError
+        The folder cannot be written (the message names ``path``).
+    """
     folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=".npz")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=suffix)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror}") from exc
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, **arrays)
+        yield tmp
         umask = os.umask(0)
         os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException as exc:
+        try:
+            os.chmod(tmp, 0o666 & ~umask)
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise
 
 
