@@ -207,6 +207,22 @@ def test_plot_position_has_x_y_z(run):
         np.testing.assert_array_equal(line[0].get_ydata(), xyz[:, k])
 
 
+def test_plot_joint_has_each_coordinate(run):
+    m, b, r, (pin, hinge, _), res = run
+    ax = res.plot_joint(pin)
+    twin = [a for a in ax.figure.axes if a is not ax][0]
+    q, qd = res.joint(pin)
+    for k in range(3):
+        drawn = [line for line in ax.lines if line.get_gid() == f"q{k}"]
+        np.testing.assert_array_equal(drawn[0].get_ydata(), q[:, k])
+        assert drawn[0].get_label() == f"q{k} (rad)"
+        drawn = [line for line in twin.lines if line.get_gid() == f"q{k}d"]
+        np.testing.assert_array_equal(drawn[0].get_ydata(), qd[:, k])
+    ax = res.plot_joint(hinge)
+    assert [line.get_label() for line in ax.lines] == ["q (rad)"]
+    np.testing.assert_array_equal(ax.lines[0].get_ydata(), res.joint(hinge)[0])
+
+
 def test_drawing_errors(run):
     m, b, r, _, res = run
     _, flat = plt.subplots()

@@ -88,7 +88,8 @@ class Layout:
 def _axes(ax):
     """``ax``, or the 3D Axes of a new figure when it is None."""
     if ax is None:
-        return plt.figure().add_subplot(projection="3d")
+        # laid out to hold a legend or colorbar outside the axes
+        return plt.figure(figsize=(8.0, 4.8), layout="constrained").add_subplot(projection="3d")
     if not isinstance(ax, Axes3D):
         raise TypeError(f"ax must be a matplotlib 3D Axes (fig.add_subplot(projection='3d')) "
                         f"or None for a spatial model, got {ax!r}")
@@ -272,5 +273,6 @@ def plot_model(model, ax=None):
     _Mechanism(ax, L, pose, "tab:blue", legend=True)
     ends = _draw_loads(ax, L, pose)
     if L.joints:
-        ax.legend(loc="upper left", fontsize="small")
+        # outside, on the right: a scene in 3D leaves no corner of its axes free
+        ax.legend(loc="upper left", bbox_to_anchor=(1.05, 1.0), fontsize="small")
     return _finish(ax, ends)

@@ -282,22 +282,33 @@ def plot_energy(res, ax=None):
 
 
 def plot_joint(res, joint, ax=None):
-    """:meth:`rancf.Result.plot_joint`: q on ``ax``, qd on a twin axis sharing t."""
+    """:meth:`rancf.Result.plot_joint`: q on ``ax``, qd on a twin axis sharing t; a joint of
+    several coordinates (spatial) one colour per coordinate, q solid and qd dashed."""
     q, qd = res.joint(joint)
+    q, qd = q.reshape(len(res.t), -1), qd.reshape(len(res.t), -1)
+    n = q.shape[1]
     if isinstance(joint, Joint):
-        kind, unit = joint.kind, joint.type.unit
-    elif res.model is not None:
-        j = res.model.joints[res._joint_index(joint)]
-        kind, unit = j.kind, j.type.unit
+        j = joint
     else:
-        kind, unit = None, "rad or m"
+        j = res.model.joints[res._joint_index(joint)] if res.model is not None else None
+    if j is None:
+        kind, units = None, ["rad or m"] * n
+    else:
+        kind = j.kind
+        units = list(j.type.spatial.units) if res.model.dim == 3 else [j.type.unit]
+    unit = ", ".join(sorted(set(units)))
     ax = _axes(ax)
     twin = ax.twinx()
-    lines = ax.plot(res.t, q, color="C0", label=f"q ({unit})", gid="q")
-    lines += twin.plot(res.t, qd, color="C1", label=f"qd ({unit}/s)", gid="qd")
+    lines = []
+    for k in range(n):
+        name = "q" if n == 1 else f"q{k}"
+        q_colour, qd_colour = ("C0", "C1") if n == 1 else (f"C{k}", f"C{k}")
+        lines += ax.plot(res.t, q[:, k], color=q_colour, label=f"{name} ({units[k]})", gid=name)
+        lines += twin.plot(res.t, qd[:, k], color=qd_colour, linestyle="-" if n == 1 else "--",
+                           label=f"{name}d ({units[k]}/s)", gid=f"{name}d")
     ax.set_xlabel("t (s)")
-    ax.set_ylabel(f"q ({unit})", color="C0")
-    twin.set_ylabel(f"qd ({unit}/s)", color="C1")
+    ax.set_ylabel(f"q ({unit})", color="C0" if n == 1 else "k")
+    twin.set_ylabel(f"qd ({unit}/s)", color="C1" if n == 1 else "k")
     ax.legend(lines, [line.get_label() for line in lines], loc="best", fontsize="small")
     ax.set_title(f"joint {res._joint_index(joint)}" + (f" ({kind})" if kind else ""))
     return ax

@@ -654,7 +654,9 @@ class Result:
         -------
         matplotlib.axes.Axes
             The axes of q (rad for a revolute or fixed joint, m for a prismatic one; qd in
-            rad/s or m/s on its twin), t in s.
+            rad/s or m/s on its twin), t in s. A spatial joint of several coordinates
+            (spherical, universal, cylindrical, free) has one colour per coordinate, ``q0``,
+            ``q1``, ... solid and their rates ``q0d``, ... dashed.
 
         Examples
         --------
