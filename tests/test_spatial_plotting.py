@@ -124,6 +124,59 @@ def test_model_plot_draws_the_reference_geometry_as_given():
     check_equal_scales(ax, np.concatenate([nodes, [centre, head]]))
 
 
+def arrow(ax, gid):
+    """Tail and head of a quiver arrow: its shaft, the first segment of mplot3d's
+    Line3DCollection, which holds it head first."""
+    arrows = [c for c in ax.collections if c.get_gid() == gid]
+    assert len(arrows) == 1
+    return np.asarray(arrows[0]._segments3d[0], dtype=float)[::-1]
+
+
+def test_model_plot_draws_loads_in_global_coordinates():
+    """A follower moment turned by its body's reference frame, a global force, a load that is
+    zero at t = 0 drawn as a cross."""
+    m = rancf.Model(dim=3)
+    turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])   # 90 deg about z
+    r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0, 0),
+                         orientation=turn)
+    m.add_joint("universal", m.ground.point(0, 0, 0), r.point(0, 0.5, 0),
+                axes=((0, 0, 1), (0, 1, 0)))
+    m.add_force(r.centre, force=(0.0, 0.0, -3.0), moment=(2.0, 0.0, 0.0), follower=True)
+    m.add_force(r.point(0, 0.1, 0), force=lambda t: (t, 0.0, 0.0))
+    ax = m.plot()
+    size = 0.5                          # the model's extent along x and y
+    reach = spatial_drawing.FORCE_ARROW * size
+    centre = np.array([0.5, 0.0, 0.0])
+    np.testing.assert_allclose(arrow(ax, "load 0"), [centre, centre - reach * turn[:, 2]],
+                               atol=1e-15)
+    np.testing.assert_allclose(arrow(ax, "load 0 moment"), [centre, centre + reach * turn[:, 0]],
+                               atol=1e-15)
+    cross = lines(ax, "load 1")
+    np.testing.assert_allclose(data(cross[0]), [centre + turn @ [0, 0.1, 0]], atol=1e-15)
+    assert cross[0].get_marker() == "x"
+
+
+def test_universal_axes_turn_with_parent_and_child():
+    """a0 stays with the ground, a1 turns with the body; the cross keeps them orthogonal."""
+    m = rancf.Model(dim=3)
+    r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.3, 0.2, -0.4))
+    a0, a1 = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    m.add_joint("universal", m.ground.point(0, 0, 0), r.point(-0.3, -0.2, 0.4), axes=(a0, a1))
+    res = rancf.simulate(m, 0.4, 1e-3, output_every=100)
+    assert res.status == "ok", res.message
+    ax = res.plot(t=res.t)
+    turned = 0.0
+    for i, line in enumerate(lines(ax, "joint axes")):
+        first, second = segments(data(line))
+        d0, d1 = first[1] - first[0], second[1] - second[0]
+        np.testing.assert_allclose(d0 / np.linalg.norm(d0), a0, atol=1e-14)
+        np.testing.assert_allclose(d1 / np.linalg.norm(d1), res.orientation(r.centre)[i] @ a1,
+                                   atol=1e-12)
+        assert abs(d0 @ d1) <= 1e-9 * np.linalg.norm(d0) * np.linalg.norm(d1)
+        turned = max(turned, np.linalg.norm(d1 / np.linalg.norm(d1) - a1))
+    assert turned > 0.1                          # a1 has turned away from where it started
+
+
 def test_result_plot_draws_each_time_at_the_results_positions(run):
     m, b, r, (pin, hinge, push), res = run
     times = [0.0, 0.15, 0.3]
