@@ -117,13 +117,11 @@ def _joint_axes(L):
     """
     t, out = L.tree, []
     for j in L.joints:
-        axes = [j.axis] if j.axis is not None else ([] if j.axes is None else list(j.axes))
-        c = int(t.joint_body[j.index])
-        for k in range(len(axes)):
-            if k == 0:
-                out.append((j, int(t.parent[c]), t.axes[c, 0]))
-            else:
-                out.append((j, c, t.relative[c].T @ t.axes[c, 1]))
+        c, n_axes = int(t.joint_body[j.index]), j.type.spatial.axes
+        if n_axes >= 1:
+            out.append((j, int(t.parent[c]), t.axes[c, 0]))
+        if n_axes == 2:
+            out.append((j, c, t.relative[c].T @ t.axes[c, 1]))
     return out
 
 
