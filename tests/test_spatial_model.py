@@ -329,8 +329,6 @@ def test_the_model_dispatches_on_its_dimension():
     assert m.frozen and m.build() is m.build()
     with pytest.raises(RuntimeError, match="frozen"):
         m.add_rigid_body(1.0, CUBE)
-    with pytest.raises(NotImplementedError, match="spatial"):
-        m.plot()
 
 
 def test_reprs():

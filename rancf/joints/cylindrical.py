@@ -13,4 +13,5 @@ class Cylindrical(JointKind):
 
     name = "cylindrical"
     planar = False
+    style = dict(marker="h", markersize=8, markerfacecolor="white", markeredgecolor="k")
     spatial = SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "rad"))

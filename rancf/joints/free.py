@@ -12,4 +12,5 @@ class Free(JointKind):
 
     name = "free"
     planar = False
+    style = dict(marker="*", markersize=10, markerfacecolor="white", markeredgecolor="k")
     spatial = SpatialMotion(M_FREE, axes=0, units=("m", "m", "m", "rad", "rad", "rad"))

@@ -12,4 +12,5 @@ class Spherical(JointKind):
 
     name = "spherical"
     planar = False
+    style = dict(marker="o", markersize=9, markerfacecolor="0.75", markeredgecolor="k")
     spatial = SpatialMotion(M_SPHERICAL, axes=0, units=("rad", "rad", "rad"))

@@ -14,4 +14,5 @@ class Universal(JointKind):
 
     name = "universal"
     planar = False
+    style = dict(marker="P", markersize=8, markerfacecolor="white", markeredgecolor="k")
     spatial = SpatialMotion(M_UNIVERSAL, axes=2, units=("rad", "rad"))

@@ -33,6 +33,9 @@ POINTS_PER_ELEMENT = 17
 #: Length of a rigid body's frame axis, of the largest force arrow, half length of a prismatic
 #: rail and radius of a moment arrow, as fractions of the model size (Assembly.size).
 FRAME, FORCE_ARROW, RAIL, MOMENT_ARROW = 0.06, 0.2, 0.12, 0.05
+#: Gap between the axes and the colorbar of time (fraction of the axes' width; matplotlib's
+#: default).
+COLORBAR_PAD = 0.05
 #: How a driven joint is marked, whatever its kind (the others: their kind's ``style``).
 DRIVEN_STYLE = dict(marker="o", markersize=8, markerfacecolor="tab:red", markeredgecolor="k")
 
@@ -46,11 +49,11 @@ def _axes(ax):
     return ax
 
 
-def _polyline(segments):
-    """(n, 2) points of line segments separated by NaN rows (one Line2D for many pieces)."""
+def _polyline(segments, dim=2):
+    """(n, dim) points of line segments separated by NaN rows (one line for many pieces)."""
     if not segments:
-        return np.zeros((0, 2))
-    gap = np.full((1, 2), np.nan)
+        return np.zeros((0, dim))
+    gap = np.full((1, dim), np.nan)
     return np.concatenate([piece for s in segments for piece in (np.asarray(s), gap)][:-1])
 
 
@@ -70,6 +73,21 @@ def _joint_category(joint):
 
 def _joint_style(joint):
     return DRIVEN_STYLE if joint.driven else joint.type.style
+
+
+def _joint_markers(ax, joints, legend, dim):
+    """The joints grouped by what marks them (their kind, or driven) and one empty marker
+    artist per group (``dim`` 2 or 3: the axes' dimension), kinds in the registry's order,
+    driven last."""
+    groups, styles = {}, {}
+    for j in joints:
+        groups.setdefault(_joint_category(j), []).append(j)
+        styles[_joint_category(j)] = _joint_style(j)
+    rank = {c: k for k, c in enumerate([*REGISTRY, "driven"])}
+    artists = {c: ax.plot(*[[]] * dim, linestyle="none", zorder=3, gid=f"joints {c}",
+                          label=f"{c} joint" if legend else "_nolegend_", **styles[c])[0]
+               for c in sorted(groups, key=lambda c: rank.get(c, len(rank)))}
+    return groups, artists
 
 
 class _Mechanism:
@@ -101,15 +119,7 @@ class _Mechanism:
                        for r in A.bodies]
         self.links = [ax.plot([], [], color=color, lw=3, alpha=0.5,
                               gid=f"rigid body {r.index} links")[0] for r in A.bodies]
-        self._groups, styles = {}, {}
-        for j in A.joints:
-            self._groups.setdefault(_joint_category(j), []).append(j)
-            styles[_joint_category(j)] = _joint_style(j)
-        rank = {c: k for k, c in enumerate([*REGISTRY, "driven"])}   # the kinds, then driven
-        self.joints = {c: ax.plot([], [], linestyle="none", zorder=3, gid=f"joints {c}",
-                                  label=f"{c} joint" if legend else "_nolegend_",
-                                  **styles[c])[0]
-                       for c in sorted(self._groups, key=lambda c: rank.get(c, len(rank)))}
+        self._groups, self.joints = _joint_markers(ax, A.joints, legend, 2)
         self._rails = [j for j in A.joints if j.type.position == ON_RAIL]
         self.rails = ax.plot([], [], color="0.4", lw=1, linestyle="--", zorder=1.5,
                              gid="rails")[0] if self._rails else None
@@ -204,6 +214,29 @@ def _finish(ax, extra_points=()):
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
     return ax
+
+
+def _set_line(line, points):
+    """Move a line to the points (n, 2) (m)."""
+    line.set_data(points[:, 0], points[:, 1])
+
+
+def _fix_view(ax, A, low, high):
+    """Fixed limits holding the box ``low``-``high`` (m; padded by 5 % of the larger of its
+    extent and the model size), equal aspect, and the figure shaped like the scene: what an
+    animation needs, whose frames must not rescale."""
+    pad = 0.05 * max(np.max(high - low), A.size)
+    low, high = low - pad, high + pad
+    ax.set_xlim(low[0], high[0])
+    ax.set_ylim(low[1], high[1])
+    ax.set_aspect("equal", adjustable="box")
+    # a figure shaped like the scene (an inch more for the title and labels), 6.4 in wide
+    fig = ax.figure
+    width = fig.get_figwidth()
+    fig.set_size_inches(width, np.clip(width * (high[1] - low[1]) / (high[0] - low[0]) + 1.0,
+                                       3.0, 1.5 * width))
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("y (m)")
 
 
 def plot_model(model, ax=None):

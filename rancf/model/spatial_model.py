@@ -351,11 +351,44 @@ class SpatialModel(Model):
         return point_body(point, tree.node_body, tree.beam_nodes, tree.rigid_body)
 
     def plot(self, ax=None):
-        """Not yet available for spatial models (3D drawing comes with the next round of
-        issue 22).
+        """Draw the reference configuration in 3D: the check to do before a long run.
+
+        Beams are drawn as the polylines through their nodes, with each node's section y axis
+        as a short tick; rigid bodies as their centre and frame axes (x, y, z of decreasing
+        length) with lines to their joint and load points; joints by kind, with their axes
+        dashed; ground points; forces (red) and moments (purple) as arrows in global
+        coordinates (callable loads at t = 0; the longest arrow of each is a fifth of the model
+        size). The three axes have one scale. The model is checked as when it is built (joint
+        points must coincide) but not frozen. Imports matplotlib
+        (:mod:`rancf.model.spatial_drawing` says what each artist is).
+
+        Parameters
+        ----------
+        ax : mpl_toolkits.mplot3d.axes3d.Axes3D, optional
+            Where to draw (``fig.add_subplot(projection="3d")``); a new figure when None.
+
+        Returns
+        -------
+        mpl_toolkits.mplot3d.axes3d.Axes3D
+            With equal scales and axes in m.
 
         Raises
         ------
-        NotImplementedError
+        TypeError
+            ``ax`` is not a 3D Axes.
+        ValueError
+            The model does not build (joint points apart, ...), as in :meth:`build`.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=(8e-10, 8e-10), J=1.4e-9,
+        ...                G=8e10, direction=(0, 0, -1), up=(1, 0, 0))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+        >>> tip = m.add_force(b.end, force=(0.0, 5.0, 0.0))
+        >>> ax = m.plot()
+        >>> m.frozen
+        False
         """
-        raise NotImplementedError("drawing a spatial model (dim=3) is not yet available")
+        from .spatial_drawing import plot_model    # imports matplotlib: only when asked for
+        return plot_model(self, ax)

@@ -2,6 +2,7 @@
 arrays and energies with a JSON meta record (format, status, texts, counters, wall time and the
 layout of the model it ran), written atomically by :func:`save` and read back, checked whole, by
 :func:`load`."""
+import contextlib
 import json
 import math
 import os
@@ -40,39 +41,72 @@ def save(result, path):
               "kinetic": energy.kinetic.to_numpy(), "elastic": energy.elastic.to_numpy(),
               "gravity": energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
     arrays.update({"extra__" + k: v for k, v in result.extra.items()})
+    with atomic_write(path, ".npz") as tmp:
+        try:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **arrays)
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+@contextlib.contextmanager
+def atomic_write(path, suffix):
+    """Write a file whole or not at all: yields a temporary file name in ``path``'s folder (an
+    empty file, closed), which becomes ``path`` (renamed, with the permissions a new file gets)
+    when the block ends, and is removed when it raises.
+
+    Every file rancf writes (results, animations, VTK frames) goes through here, so that an
+    interrupted write leaves any previous file under ``path`` whole.
+
+    Parameters
+    ----------
+    path : str
+        The final name.
+    suffix : str
+        Of the temporary name (writers that choose the format by suffix read it).
+
+    Raises
+    ------
+    OSError
+        The folder cannot be written (the message names ``path``).
+    """
     folder = os.path.dirname(os.path.abspath(path))
     try:
         _remove_stale_temporaries(folder)
-        fd, tmp = _temporary(folder)
+        fd, tmp = _temporary(folder, suffix)
     except OSError as exc:
         raise OSError(f"cannot write {path}: {exc.strerror}") from exc
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())    # on disk before it takes the name: no empty file after a crash
-        os.replace(tmp, path)
-    except BaseException as exc:
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)    # on disk before it takes the name: no empty file after a crash
+        finally:
+            os.close(fd)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise
 
 
-#: How the temporary file of a save is named, in the target's folder: its host and process,
-#: so that the next save to that folder can tell a temporary left by a killed save (whose
-#: process is gone) from one being written.
-TEMPORARY = ".rancf-{host}-{pid}-{token}.npz"
+#: How the temporary file of a write is named, in the target's folder: its host and process,
+#: so that the next write to that folder can tell a temporary left by a killed one (whose
+#: process is gone) from one being written; then the target's suffix.
+TEMPORARY = ".rancf-{host}-{pid}-{token}{suffix}"
 
 
-def _temporary(folder):
+def _temporary(folder, suffix):
     """A new temporary file in ``folder`` (:data:`TEMPORARY`), opened for writing: (fd, path).
     Created with mode 0666, so that the user's umask applies (not mkstemp's 0600)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
         name = TEMPORARY.format(host=socket.gethostname(), pid=os.getpid(),
-                                token=secrets.token_hex(4))
+                                token=secrets.token_hex(4), suffix=suffix)
         try:
             return os.open(os.path.join(folder, name), flags, 0o666), os.path.join(folder, name)
         except FileExistsError:
@@ -88,9 +122,9 @@ def _remove_stale_temporaries(folder):
         return
     head = ".rancf-" + socket.gethostname() + "-"
     for name in os.listdir(folder):
-        if not (name.startswith(head) and name.endswith(".npz")):
+        if not name.startswith(head):
             continue
-        pid = name[len(head):-len(".npz")].rpartition("-")[0]
+        pid = name[len(head):].partition("-")[0]
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:

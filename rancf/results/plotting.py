@@ -4,12 +4,15 @@ the energies, a joint and a point.
 Reached through the plotting methods of :class:`rancf.Result`, which import this module on first
 use, so that ``import rancf`` does not import matplotlib.
 
-What is drawn is the mechanism of :mod:`rancf.model.drawing` (beams, rigid bodies, joints,
-rails, ground; every artist with a ``gid`` naming what it shows), moved to each output's
-coordinates, and a point's path as a line with ``gid`` ``"trace k"``.
+What is drawn is the mechanism of :mod:`rancf.model.drawing` (planar) or
+:mod:`rancf.model.spatial_drawing` (spatial, in 3D; beams, rigid bodies, joints, rails or joint
+axes, ground; every artist with a ``gid`` naming what it shows), moved to each output's
+coordinates, and a point's path as a line with ``gid`` ``"trace k"``. The two drawing modules
+give the same private names (``_axes``, ``_draw_ground``, ``_Mechanism``, ``_finish``,
+``_fix_view``, ``_set_line``), so that one piece of code here draws, colours by time and
+animates a result of either dimension.
 """
 import os
-import tempfile
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -19,9 +22,10 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
 from .. import checks
-from ..model.drawing import _axes, _draw_ground, _finish, _Mechanism
+from ..model.drawing import _axes
 from ..model.items import Point
 from ..model.joints import Joint
+from .files import atomic_write
 
 #: Most frames an animation may have (``T / speed * fps``).
 MAX_FRAMES = 100_000
@@ -77,17 +81,28 @@ def _output_indices(res, t):
 # --- the mechanism ---------------------------------------------------------------------------
 
 
+def _drawing(res, what):
+    """The drawing module of the result's dimension and what its functions draw from: the
+    planar Assembly, or the spatial :class:`~rancf.model.spatial_drawing.Layout`."""
+    A = res._assembly(what)
+    if res.model.dim == 3:
+        from ..model import spatial_drawing
+        return spatial_drawing, spatial_drawing.Layout(res.model)
+    from ..model import drawing
+    return drawing, A
+
+
 # --- entry points ----------------------------------------------------------------------------
 
 
 def plot_result(res, t=None, ax=None, trace=()):
     """:meth:`rancf.Result.plot`: the mechanism at one or several output times."""
-    A = res._assembly("plot()")
+    drawing, A = _drawing(res, "plot()")
     index = _output_indices(res, t)
     points = _trace_points(trace)
     paths = [res.position(p) for p in points]
-    ax = _axes(ax)
-    _draw_ground(ax, A)
+    ax = drawing._axes(ax)
+    drawing._draw_ground(ax, A)
     if len(index) == 1:
         colors = ["tab:blue"]
         ax.set_title(f"t = {res.t[index[0]]:.6g} s")
@@ -95,15 +110,16 @@ def plot_result(res, t=None, ax=None, trace=()):
         cmap = mpl.colormaps["viridis"]
         norm = Normalize(res.t[index].min(), res.t[index].max())
         colors = cmap(norm(res.t[index]))
-        ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="t (s)")
+        ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, label="t (s)",
+                           pad=drawing.COLORBAR_PAD)
     for i, color in zip(index, colors):
-        _Mechanism(ax, A, res.nodes[i].reshape(-1), color)
+        drawing._Mechanism(ax, A, res.nodes[i].reshape(-1), color)
     for k, (p, path) in enumerate(zip(points, paths)):
-        ax.plot(path[:, 0], path[:, 1], color=f"C{k + 1}", lw=1, linestyle="--",
-                label=f"trace of {p!r}", gid=f"trace {k}")
+        ax.plot(*path.T, color=f"C{k + 1}", lw=1, linestyle="--", label=f"trace of {p!r}",
+                gid=f"trace {k}")
     if points:
         ax.legend(loc="best", fontsize="small")
-    return _finish(ax)
+    return drawing._finish(ax)
 
 
 class MechanismAnimation(animation.FuncAnimation):
@@ -173,29 +189,13 @@ def _writer(path):
 
 def _save(anim, path, writer, rc):
     """Write the animation to a temporary file in the target folder, then rename it."""
-    suffix = os.path.splitext(path)[1]
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rancf-", suffix=suffix)
-    except OSError as exc:
-        raise OSError(f"cannot write {path}: {exc.strerror}") from exc
-    os.close(fd)
-    try:
-        with mpl.rc_context(rc):
-            anim.save(tmp, writer=writer(fps=anim.fps))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, os.path.splitext(path)[1]) as tmp, mpl.rc_context(rc):
+        anim.save(tmp, writer=writer(fps=anim.fps))
 
 
 def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
     """:meth:`rancf.Result.animate`."""
-    A = res._assembly("animate()")
+    drawing, A = _drawing(res, "animate()")
     fps, speed = checks.positive("fps", fps), checks.positive("speed", speed)
     if path is not None:
         if not isinstance(path, (str, os.PathLike)):
@@ -218,9 +218,11 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
     output_index = _nearest(res.t, frame_times)
     paths = [res.position(p) for p in points]
 
-    fig, ax = plt.subplots(layout="constrained")
-    _draw_ground(ax, A)
-    mechanism = _Mechanism(ax, A, res.nodes[0].reshape(-1), "tab:blue")
+    ax = drawing._axes(None)
+    fig = ax.figure
+    fig.set_layout_engine("constrained")
+    drawing._draw_ground(ax, A)
+    mechanism = drawing._Mechanism(ax, A, res.nodes[0].reshape(-1), "tab:blue")
     # fixed limits that hold every frame: what is drawn at each output shown, and the traces
     bounds = []
     for i in np.unique(output_index):
@@ -229,20 +231,11 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
     for path_ in paths:
         bounds.append(np.concatenate([path_.min(axis=0), path_.max(axis=0)]))
     bounds = np.array(bounds)
-    low, high = bounds[:, :2].min(axis=0), bounds[:, 2:].max(axis=0)
-    pad = 0.05 * max(np.max(high - low), A.size)
-    low, high = low - pad, high + pad
-    ax.set_xlim(low[0], high[0])
-    ax.set_ylim(low[1], high[1])
-    ax.set_aspect("equal", adjustable="box")
-    # a figure shaped like the scene (an inch more for the title and labels), 6.4 in wide
-    width = fig.get_figwidth()
-    fig.set_size_inches(width, np.clip(width * (high[1] - low[1]) / (high[0] - low[0]) + 1.0,
-                                       3.0, 1.5 * width))
-    ax.set_xlabel("x (m)")
-    ax.set_ylabel("y (m)")
-    traces = [ax.plot([], [], color=f"C{k + 1}", lw=1, linestyle="--", label=f"trace of {p!r}",
-                      gid=f"trace {k}")[0] for k, p in enumerate(points)]
+    dim = bounds.shape[1] // 2
+    drawing._fix_view(ax, A, bounds[:, :dim].min(axis=0), bounds[:, dim:].max(axis=0))
+    traces = [ax.plot(*[[]] * dim, color=f"C{k + 1}", lw=1, linestyle="--",
+                      label=f"trace of {p!r}", gid=f"trace {k}")[0]
+              for k, p in enumerate(points)]
     if points:
         ax.legend(loc="upper right", fontsize="small")
     # enough decimals that consecutive frames read differently
@@ -252,7 +245,7 @@ def animate_result(res, path=None, fps=30, speed=1.0, trace=()):
         i = output_index[k]
         mechanism.update(res.nodes[i].reshape(-1))
         for line, path_ in zip(traces, paths):
-            line.set_data(path_[:i + 1, 0], path_[:i + 1, 1])
+            drawing._set_line(line, path_[:i + 1])
         ax.set_title(f"t = {res.t[i]:.{decimals}f} s")
         return mechanism.artists() + traces
 
@@ -289,22 +282,33 @@ def plot_energy(res, ax=None):
 
 
 def plot_joint(res, joint, ax=None):
-    """:meth:`rancf.Result.plot_joint`: q on ``ax``, qd on a twin axis sharing t."""
+    """:meth:`rancf.Result.plot_joint`: q on ``ax``, qd on a twin axis sharing t; a joint of
+    several coordinates (spatial) one colour per coordinate, q solid and qd dashed."""
     q, qd = res.joint(joint)
+    q, qd = q.reshape(len(res.t), -1), qd.reshape(len(res.t), -1)
+    n = q.shape[1]
     if isinstance(joint, Joint):
-        kind, unit = joint.kind, joint.type.unit
-    elif res.model is not None:
-        j = res.model.joints[res._joint_index(joint)]
-        kind, unit = j.kind, j.type.unit
+        j = joint
     else:
-        kind, unit = None, "rad or m"
+        j = res.model.joints[res._joint_index(joint)] if res.model is not None else None
+    if j is None:
+        kind, units = None, ["rad or m"] * n
+    else:
+        kind = j.kind
+        units = list(j.type.spatial.units) if res.model.dim == 3 else [j.type.unit]
+    unit = ", ".join(sorted(set(units)))
     ax = _axes(ax)
     twin = ax.twinx()
-    lines = ax.plot(res.t, q, color="C0", label=f"q ({unit})", gid="q")
-    lines += twin.plot(res.t, qd, color="C1", label=f"qd ({unit}/s)", gid="qd")
+    lines = []
+    for k in range(n):
+        name = "q" if n == 1 else f"q{k}"
+        q_colour, qd_colour = ("C0", "C1") if n == 1 else (f"C{k}", f"C{k}")
+        lines += ax.plot(res.t, q[:, k], color=q_colour, label=f"{name} ({units[k]})", gid=name)
+        lines += twin.plot(res.t, qd[:, k], color=qd_colour, linestyle="-" if n == 1 else "--",
+                           label=f"{name}d ({units[k]}/s)", gid=f"{name}d")
     ax.set_xlabel("t (s)")
-    ax.set_ylabel(f"q ({unit})", color="C0")
-    twin.set_ylabel(f"qd ({unit}/s)", color="C1")
+    ax.set_ylabel(f"q ({unit})", color="C0" if n == 1 else "k")
+    twin.set_ylabel(f"qd ({unit}/s)", color="C1" if n == 1 else "k")
     ax.legend(lines, [line.get_label() for line in lines], loc="best", fontsize="small")
     ax.set_title(f"joint {res._joint_index(joint)}" + (f" ({kind})" if kind else ""))
     return ax
@@ -312,10 +316,10 @@ def plot_joint(res, joint, ax=None):
 
 def plot_position(res, point, ax=None):
     """:meth:`rancf.Result.plot_position`."""
-    xy = res.position(point)
+    xyz = res.position(point)
     ax = _axes(ax)
-    ax.plot(res.t, xy[:, 0], label="x", gid="x")
-    ax.plot(res.t, xy[:, 1], label="y", gid="y")
+    for k, name in enumerate("xyz"[:xyz.shape[1]]):
+        ax.plot(res.t, xyz[:, k], label=name, gid=name)
     ax.set_xlabel("t (s)")
     ax.set_ylabel(f"position of {point!r} (m)")
     ax.legend(loc="best", fontsize="small")

@@ -544,7 +544,9 @@ class Result:
         Each beam is drawn through its element shape functions (17 points per element, nodes
         marked), each rigid body as its centre and frame with lines to its joint and load
         points, joints by kind and the ground points. Several times are told apart by colour,
-        with a colorbar of t; one time is named in the title.
+        with a colorbar of t; one time is named in the title. A spatial result is drawn in 3D
+        with equal scales (:meth:`rancf.Model.plot` of a spatial model says how): beams as the
+        polylines through their nodes with each node's section y axis as a tick.
 
         Parameters
         ----------
@@ -552,7 +554,7 @@ class Result:
             Time(s) to draw (s), within ``[t[0], t[-1]]``; a time that is not an output time
             takes the nearest output. Default: the last output.
         ax : matplotlib.axes.Axes, optional
-            Where to draw; a new figure when None.
+            Where to draw (a 3D Axes for a spatial result); a new figure when None.
         trace : Point or sequence of Point
             Points whose paths over the whole run are drawn (dashed), e.g.
             ``(b.end, r.point(0.1, 0.0))``.
@@ -560,7 +562,7 @@ class Result:
         Returns
         -------
         matplotlib.axes.Axes
-            With equal aspect and axes in m.
+            With equal aspect and axes in m (an ``Axes3D`` for a spatial result).
 
         Raises
         ------
@@ -583,6 +585,7 @@ class Result:
         Frame k shows the output nearest to ``t[0] + k speed / fps``, so a run of duration T
         gives ``floor(T / speed * fps) + 1`` frames (a video of about ``T / speed`` s); the
         frames index the stored outputs, which are not copied.
+        A spatial result is animated in 3D, as :meth:`plot` draws it.
 
         Parameters
         ----------
@@ -658,7 +661,9 @@ class Result:
         -------
         matplotlib.axes.Axes
             The axes of q (rad for a revolute or fixed joint, m for a prismatic one; qd in
-            rad/s or m/s on its twin), t in s.
+            rad/s or m/s on its twin), t in s. A spatial joint of several coordinates
+            (spherical, universal, cylindrical, free) has one colour per coordinate, ``q0``,
+            ``q1``, ... solid and their rates ``q0d``, ... dashed.
 
         Examples
         --------
@@ -669,12 +674,12 @@ class Result:
         return plot_joint(self, joint, ax)
 
     def plot_position(self, point, ax=None):
-        """Plot the x and y of a point of the model against t.
+        """Plot the x and y (and z in a spatial model) of a point of the model against t.
 
         Parameters
         ----------
         point : Point
-            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ...
+            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)`` (``r.point(dx, dy, dz)``), ...
         ax : matplotlib.axes.Axes, optional
             Where to draw; a new figure when None.
 
@@ -692,6 +697,57 @@ class Result:
         return plot_position(self, point, ax)
 
     # --- files ---------------------------------------------------------------------------------
+    def to_vtk(self, folder, name="result"):
+        """Write a spatial result as VTK files for ParaView: one ``.vtu`` per output and a
+        ``.pvd`` collection of them with their times (open the ``.pvd``).
+
+        Each file holds the bodies at their origins as points: each beam a polyline (one VTK
+        line cell per element), each rigid body a vertex. Point data: the body frame's axes
+        ``x_axis``, ``y_axis``, ``z_axis`` (unit vectors in global coordinates; a beam node's
+        tangent and section axes), ``velocity`` (m/s) and ``angular_velocity`` (rad/s); cell
+        data ``beam`` and ``rigid_body`` (the item's index, -1 on the other kind's cells).
+        Written with meshio (``pip install rancf[vtk]``), atomically: every frame goes to a
+        temporary name in ``folder``, the frames are renamed when all are written, the
+        collection last, so an interrupted write leaves no file under the final names.
+
+        Parameters
+        ----------
+        folder : str or os.PathLike
+            An existing folder.
+        name : str
+            The files are ``<name>_00000.vtu``, ``<name>_00001.vtu``, ... and ``<name>.pvd``.
+
+        Returns
+        -------
+        str
+            The path of the ``.pvd`` file.
+
+        Raises
+        ------
+        FileNotFoundError, NotADirectoryError
+            ``folder`` does not exist, or is a file.
+        OSError
+            ``folder`` cannot be written (the message names the file).
+        ValueError
+            A planar result (to_vtk is for spatial results), a Result loaded without its
+            model, a ``name`` with a folder in it.
+        ImportError
+            meshio is not installed.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> pin = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(-0.5, 0, 0))
+        >>> res = rancf.simulate(m, t_end=0.1, dt=1e-3, output_every=50)
+        >>> path = res.to_vtk(tempfile.mkdtemp(), name="swing")
+        >>> sorted(os.listdir(os.path.dirname(path)))
+        ['swing.pvd', 'swing_00000.vtu', 'swing_00001.vtu', 'swing_00002.vtu']
+        """
+        from .vtk import to_vtk
+        return to_vtk(self, folder, name)
+
     def save(self, path):
         """Write the result to a file, atomically, with its energies.
 
