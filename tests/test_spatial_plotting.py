@@ -373,7 +373,7 @@ def test_vtk_errors_are_named(run, tmp_path, monkeypatch):
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(result_files.tempfile, "mkstemp", refused)
+    monkeypatch.setattr(result_files, "_temporary", refused)
     with pytest.raises(OSError, match="cannot write .*result_00000.vtu: Permission denied"):
         res.to_vtk(tmp_path)
     monkeypatch.undo()
