@@ -98,8 +98,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     ----------
     model : Model
         Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
-        recursion (:mod:`rancf.formulations.spatial`) with the explicit methods; its implicit
-        methods, closed loops and a start from ``state`` are not available in this version.
+        recursion (:mod:`rancf.formulations.spatial`) with the explicit and the implicit
+        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``);
+        closed loops and a start from ``state`` are not available in this version.
     t_end : float
         Final time (s), > 0.
     dt : float
@@ -252,29 +253,35 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
                  max_displacement, check_stability, max_memory, progress, implicit_options):
-    """A spatial tree on the O(n) spatial formulation with an explicit method (the implicit
-    methods, statics and closed loops of spatial models are not available in this version)."""
-    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS]
-    if method in IMPLICIT_METHODS:
-        raise ValueError(f"method {method!r}: spatial models run the explicit methods {known} "
-                         "in this version")
+    """A spatial tree on the O(n) spatial formulation: the explicit methods through the
+    explicit loop, the implicit ones through the implicit loop
+    (:func:`rancf.formulations.spatial.implicit_problem`). Closed loops and a start from
+    ``state`` are not available in this version."""
+    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, ("auto", "recursive"))
     if state is not None:
         raise ValueError("state: a spatial run starts from its reference configuration at rest "
                          "in this version")
-    if implicit_options:
+    implicit = method in IMPLICIT_METHODS
+    if implicit_options and not implicit:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
                         f"{sorted(IMPLICIT_METHODS)} only")
+    if implicit and max_displacement is not None:
+        raise TypeError("max_displacement applies to the explicit methods; the implicit "
+                        "methods stop when Newton fails or the state exceeds 1e8")
     tree = model.build()
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
     check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
-    bound = 100.0 * tree.size if max_displacement is None else \
-        checks.positive("max_displacement", max_displacement)
     formulation = spatial.of_model(model)
     y0 = formulation.initial_state()
+    if implicit:
+        return result_of(model, _spatial_implicit(formulation, y0, t_end, dt, method,
+                                                  output_every, progress, **implicit_options))
+    bound = 100.0 * tree.size if max_displacement is None else \
+        checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
         check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
                    formulation.highest_rate(y0, "damping") if tree.damping.any() else 0.0)
@@ -282,6 +289,24 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,
                                   bound, progress)
     return result_of(model, solution)
+
+
+def _spatial_implicit(formulation, y0, t_end, dt, method, output_every, progress, tol=1e-10,
+                      max_iter=25, jacobian="reuse", projection=None, linear_solver=None,
+                      **parameters):
+    """The implicit loop on a spatial formulation from its state y0 = (q0, v0)."""
+    if projection is not None or linear_solver is not None:
+        raise TypeError("projection and linear_solver apply to formulation='dae' of planar "
+                        "models only")
+    steps = t_end / dt
+    if abs(steps - round(steps)) > 1e-9 * steps:
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+    tol = checks.positive("tol", tol)
+    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    n = formulation.n_free
+    return integrate(spatial.implicit_problem(formulation), y0[:n], y0[n:], t_end, dt,
+                     method=method, output_every=output_every, tol=tol, max_iter=max_iter,
+                     jacobian=jacobian, progress=progress, **parameters)
 
 
 def fixed_step(method):
