@@ -270,3 +270,50 @@ def test_static_of_a_mechanism_fails_clearly():
     assert res.status == "failed"
     assert "mechanism" in res.message and "load factor 0" in res.message
     np.testing.assert_allclose(res.position(body.centre)[0], [0.5, 0.0, 0.0], atol=1e-15)
+
+
+def test_roll_up_and_cantilever_in_a_frame_turned_in_space():
+    """The same statics in a frame turned arbitrarily: a beam along a skew direction with a
+    skew up vector (section axes x, y = up made normal to x, z = x cross y), clamped at a point
+    off the origin. The quarter roll-up about the section's z axis puts the tip at
+    ``start + R (L sin(a)/a, L (1 - cos a)/a, 0)``; a small force along the section's z axis
+    deflects it by the Timoshenko value of the unturned beam (to its discretization error of
+    the aligned test, which rotation leaves unchanged: the two equal to round-off)."""
+    x = np.array([1.0, 2.0, -0.5])
+    x /= np.linalg.norm(x)
+    up = np.array([0.3, -0.2, 1.0])
+    y = up - (up @ x) * x
+    y /= np.linalg.norm(y)
+    R = np.column_stack([x, y, np.cross(x, y)])
+    start = np.array([0.3, -1.0, 2.0])
+    width, height, L = 0.02, 0.01, 1.0
+    A, Iy, Iz = width * height, width * height**3 / 12.0, height * width**3 / 12.0
+
+    def turned(turn):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        b = m.add_beam(L, 4, E=E, rho=7800.0, A=A, I=(Iy, Iz), J=Iy + Iz, G=G,
+                       start=tuple(start) if turn else (0.0, 0.0, 0.0),
+                       direction=tuple(x) if turn else (1.0, 0.0, 0.0),
+                       up=tuple(up) if turn else (0.0, 1.0, 0.0))
+        m.add_joint("fixed", m.ground.point(*(start if turn else np.zeros(3))), b.start)
+        return m, b
+
+    m, b = turned(True)
+    a = np.pi / 2
+    m.add_force(b.end, moment=tuple(R @ [0.0, 0.0, a * E * Iz / L]))
+    res = rancf.static(m, load_steps=2)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(b.end)[0],
+                               start + R @ [L * np.sin(a) / a, L * (1 - np.cos(a)) / a, 0.0],
+                               rtol=0, atol=1e-10)
+    P = 1e-6 * E * Iy / L**2
+    tips = []
+    for turn in (True, False):
+        m, b = turned(turn)
+        m.add_force(b.end, force=tuple((R if turn else np.eye(3)) @ [0.0, 0.0, P]))
+        res = rancf.static(m, load_steps=1)
+        assert res.status == "ok", res.message
+        tips.append(res.position(b.end)[0] - (start if turn else 0.0))
+    np.testing.assert_allclose(R.T @ tips[0], tips[1], rtol=0, atol=1e-13)
+    exact = P * L**3 / (3 * E * Iy) + P * L / (5.0 / 6.0 * G * A)
+    assert abs(tips[1][2] / exact - 1.0) < 2e-2
