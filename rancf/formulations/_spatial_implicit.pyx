@@ -66,7 +66,8 @@ import numpy as np
 
 from rancf.elements._rotation cimport (dot, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matvec)
-from rancf.elements._spatial_beam cimport element_damping, element_force
+from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
+                                           element_force)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
                                           forces, inverse_dynamics, kinematics,
@@ -106,10 +107,11 @@ cdef void _gather(SpatialData* d, const double* q, const double* v) noexcept nog
 cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
                          double* scratch) noexcept nogil:
     """E (36 per body, row-major) <- ``c_k K + c_c D`` of every element link at ``d.q``,
-    ``d.qd`` (zero blocks elsewhere are never written); scratch holds 48 numbers. Returns 0,
-    or body + 1 whose element rotation is out of its domain."""
+    ``d.qd`` (zero blocks elsewhere are never written); scratch holds a block and a node's
+    force (SPATIAL_BLOCK + SPATIAL_NODE numbers). Returns 0, or body + 1 whose element
+    rotation is out of its domain."""
     cdef double* K = scratch
-    cdef double* f = scratch + 36
+    cdef double* f = scratch + SPATIAL_BLOCK
     cdef double* Ei
     cdef int i, k, b, off
     for i in range(d.n):
@@ -234,7 +236,7 @@ cdef class SpatialProblem(StepProblem):
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.zero = np.zeros(max(self.n, 1))
         self.E = np.zeros(36 * max(nb, 1))
-        self.scratch = np.zeros(48)
+        self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
         # kinematics, element tangents and the elimination against the residual's kinematics,
         # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
         # element, a residual 1.0 (1000 elements)
