@@ -428,13 +428,20 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     Parameters
     ----------
     model : Model
+        Planar (the DAE formulation's absolute coordinates and multipliers), or a spatial tree
+        (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's matrix
+        is the elements' stiffness without the load stiffness, rancf/formulations/
+        _spatial_implicit.pyx, so a mechanism, a joint that is neither held nor driven, fails
+        with a message saying so).
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float
-        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0).
+        Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, > 0); in a
+        spatial model dx holds the link coordinates (m and rad).
     max_iter : int
         Newton iterations per load step.
     linear_solver : {"dense", "sparse"}
+        Planar models only (a spatial model's solve is the O(n) elimination).
 
     Returns
     -------
