@@ -475,5 +475,19 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     'ok'
     >>> bool(np.allclose(res.tip()[0] / L, [1 - 0.056433, -0.301721], rtol=0, atol=1e-4))
     True
+
+    A spatial cantilever of 1 m rolled into a quarter circle by an end moment
+    ``(pi / 2) E I / L``: its tip at ``(2 / pi, 2 / pi, 0) L`` (the spatial element bends into
+    the arc exactly):
+
+    >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    >>> b3 = m3.add_beam(1.0, 4, E=E, rho=7800.0, A=0.01, I=(I, I), J=2 * I, G=E / 2.6,
+    ...                  direction=(1.0, 0.0, 0.0), up=(0.0, 1.0, 0.0))
+    >>> clamp3 = m3.add_joint("fixed", m3.ground.point(0.0, 0.0, 0.0), b3.start)
+    >>> end3 = m3.add_force(b3.end, moment=(0.0, 0.0, np.pi / 2 * E * I))
+    >>> res3 = rancf.static(m3, load_steps=2)
+    >>> res3.status, bool(np.allclose(res3.position(b3.end)[0], [2 / np.pi, 2 / np.pi, 0.0],
+    ...                               rtol=0, atol=1e-10))
+    ('ok', True)
     """
     return result_of(model, statics.static(model, load_steps, tol, max_iter, linear_solver))
