@@ -85,8 +85,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     ----------
     model : Model
         Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
-        recursion (:mod:`rancf.formulations.spatial`) with the explicit methods; its implicit
-        methods, closed loops and a start from ``state`` are not available in this version.
+        recursion (:mod:`rancf.formulations.spatial`) with the explicit and the implicit
+        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``);
+        closed loops and a start from ``state`` are not available in this version.
     t_end : float
         Final time (s), > 0.
     dt : float
@@ -244,29 +245,35 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
                  max_displacement, check_stability, max_memory, progress, implicit_options):
-    """A spatial tree on the O(n) spatial formulation with an explicit method (the implicit
-    methods, statics and closed loops of spatial models are not available in this version)."""
-    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS]
-    if method in IMPLICIT_METHODS:
-        raise ValueError(f"method {method!r}: spatial models run the explicit methods {known} "
-                         "in this version")
+    """A spatial tree on the O(n) spatial formulation: the explicit methods through the
+    explicit loop, the implicit ones through the implicit loop
+    (:func:`rancf.formulations.spatial.implicit_problem`). Closed loops and a start from
+    ``state`` are not available in this version."""
+    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, ("auto", "recursive"))
     if state is not None:
         raise ValueError("state: a spatial run starts from its reference configuration at rest "
                          "in this version")
-    if implicit_options:
+    implicit = method in IMPLICIT_METHODS
+    if implicit_options and not implicit:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
                         f"{sorted(IMPLICIT_METHODS)} only")
+    if implicit and max_displacement is not None:
+        raise TypeError("max_displacement applies to the explicit methods; the implicit "
+                        "methods stop when Newton fails or the state exceeds 1e8")
     tree = model.build()
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
     check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
-    bound = 100.0 * tree.size if max_displacement is None else \
-        checks.positive("max_displacement", max_displacement)
     formulation = spatial.of_model(model)
     y0 = formulation.initial_state()
+    if implicit:
+        return result_of(model, _spatial_implicit(formulation, y0, t_end, dt, method,
+                                                  output_every, progress, **implicit_options))
+    bound = 100.0 * tree.size if max_displacement is None else \
+        checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
         check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
                    formulation.highest_rate(y0, "damping") if tree.damping.any() else 0.0)
@@ -274,6 +281,24 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,
                                   bound, progress)
     return result_of(model, solution)
+
+
+def _spatial_implicit(formulation, y0, t_end, dt, method, output_every, progress, tol=1e-10,
+                      max_iter=25, jacobian="reuse", projection=None, linear_solver=None,
+                      **parameters):
+    """The implicit loop on a spatial formulation from its state y0 = (q0, v0)."""
+    if projection is not None or linear_solver is not None:
+        raise TypeError("projection and linear_solver apply to formulation='dae' of planar "
+                        "models only")
+    steps = t_end / dt
+    if abs(steps - round(steps)) > 1e-9 * steps:
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+    tol = checks.tolerance("tol", tol, formulation.tree.size)
+    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    n = formulation.n_free
+    return integrate(spatial.implicit_problem(formulation), y0[:n], y0[n:], t_end, dt,
+                     method=method, output_every=output_every, tol=tol, max_iter=max_iter,
+                     jacobian=jacobian, progress=progress, **parameters)
 
 
 def fixed_step(method):
@@ -395,14 +420,21 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     Parameters
     ----------
     model : Model
+        Planar (the DAE formulation's absolute coordinates and multipliers), or a spatial tree
+        (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's matrix
+        is the elements' stiffness without the load stiffness, rancf/formulations/
+        _spatial_implicit.pyx, so a mechanism, a joint that is neither held nor driven, fails
+        with a message saying so).
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float
         Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
-        (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model).
+        (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model); in a
+        spatial model dx holds the link coordinates (m and rad).
     max_iter : int
         Newton iterations per load step.
     linear_solver : {"dense", "sparse"}
+        Planar models only (a spatial model's solve is the O(n) elimination).
 
     Returns
     -------
@@ -436,5 +468,19 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     'ok'
     >>> bool(np.allclose(res.tip()[0] / L, [1 - 0.056433, -0.301721], rtol=0, atol=1e-4))
     True
+
+    A spatial cantilever of 1 m rolled into a quarter circle by an end moment
+    ``(pi / 2) E I / L``: its tip at ``(2 / pi, 2 / pi, 0) L`` (the spatial element bends into
+    the arc exactly):
+
+    >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    >>> b3 = m3.add_beam(1.0, 4, E=E, rho=7800.0, A=0.01, I=(I, I), J=2 * I, G=E / 2.6,
+    ...                  direction=(1.0, 0.0, 0.0), up=(0.0, 1.0, 0.0))
+    >>> clamp3 = m3.add_joint("fixed", m3.ground.point(0.0, 0.0, 0.0), b3.start)
+    >>> end3 = m3.add_force(b3.end, moment=(0.0, 0.0, np.pi / 2 * E * I))
+    >>> res3 = rancf.static(m3, load_steps=2)
+    >>> res3.status, bool(np.allclose(res3.position(b3.end)[0], [2 / np.pi, 2 / np.pi, 0.0],
+    ...                               rtol=0, atol=1e-10))
+    ('ok', True)
     """
     return result_of(model, statics.static(model, load_steps, tol, max_iter, linear_solver))

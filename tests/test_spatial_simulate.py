@@ -135,7 +135,6 @@ def test_loads_make_the_balance_unknown_not_wrong():
 
 
 @pytest.mark.parametrize("options, match", [
-    (dict(method="generalized-alpha"), "explicit methods"),
     (dict(method="euler"), "method must be one of"),
     (dict(formulation="dae"), "formulation"),
     (dict(state=object()), "state"),
@@ -145,12 +144,6 @@ def test_what_spatial_models_do_not_run_yet_is_refused_clearly(options, match):
     m, _, _ = spherical_pendulum()
     with pytest.raises((ValueError, TypeError), match=match):
         rancf.simulate(m, 0.1, 1e-3, **options)
-
-
-def test_static_refuses_a_spatial_model_clearly():
-    m, _, _ = spherical_pendulum()
-    with pytest.raises(ValueError, match="spatial"):
-        rancf.static(m)
 
 
 def test_spatial_accessors_refuse_a_planar_point():

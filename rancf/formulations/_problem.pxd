@@ -28,6 +28,7 @@ cdef class StepProblem:
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1
     cdef int saddle_solve(self, double* x) except -1
     cdef int accept(self, const double* q, const double* v, double t) except -1
+    cdef int recentre(self, double* q, double* v, double* a) except -1
 
 
 # The C-level contract between a formulation and the explicit stepping loop (see _problem.pyx).

@@ -186,6 +186,13 @@ cdef class StepProblem:
         Newton's iterates, which may turn a direction through half turns before they converge."""
         return 0
 
+    cdef int recentre(self, double* q, double* v, double* a) except -1:
+        """After each accepted step (before :meth:`accept`), the problem may move the state
+        (q, v, a) (n) to another chart of the same configuration and motion (a rotation vector
+        past pi to its equivalent below pi, with its rates mapped); returns 1 if it changed
+        them, 0 otherwise (this base: never)."""
+        return 0
+
     def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays): the
         model-level arrays (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,

@@ -51,13 +51,20 @@ cdef struct SpatialData:
     double* Ig       # 9: A J A^T
     double* f        # 6: applied wrench at the origin (gravity, gyroscopic, loads)
     double* IA       # 36: articulated inertia
-    double* pA       # 6: articulated bias force
+    double* pA       # 6: articulated bias force (the link wrench in inverse_dynamics)
     double* W        # 36: D^-1 U^T (n_i x 6)
+    double* U        # 36: I^A H (6 x n_i)
+    double* L        # 36: the LDL^T factors of D (n_i x n_i)
     double* z        # 6: D^-1 u
     double* tau      # n_q: generalized link forces (efforts, element forces)
 
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil
+cdef void rotated_inertias(SpatialData* d) noexcept nogil
+cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil
+cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil
+cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double c_f,
+                           double* out) noexcept nogil
 cdef int articulated(SpatialData* d, double* qdd) noexcept nogil
 cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil
 cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil

@@ -27,7 +27,7 @@ the parent, held by ``H_i^T W_i = tau_i`` (efforts and element forces), is solve
 articulated-body recursion (Featherstone), the blocks 6 x 6:
 
 leaves to root
-    ``U = I^A H``, ``D = H^T U`` (n_i x n_i, Cholesky), ``u = tau - H^T p^A - U^T c``;
+    ``U = I^A H``, ``D = H^T U`` (n_i x n_i, LDL^T), ``u = tau - H^T p^A - U^T c``;
     ``I^A_p += X^T (I^A - U D^-1 U^T) X``, ``p^A_p += X^T (p^A + I^A c + U D^-1 u)``, from
     ``I^A = M``, ``p^A = -f``;
 root to leaves
@@ -265,13 +265,27 @@ cdef inline int free_size(SpatialData* d, int i) noexcept nogil:
     return d.q_offset[i + 1] - off
 
 
+cdef void rotated_inertias(SpatialData* d) noexcept nogil:
+    """The bodies' rotational inertias about their origins in global axes, ``Ig = A J A^T``,
+    after :func:`kinematics` (or :func:`poses`)."""
+    cdef double AJ[9]
+    cdef const double* A
+    cdef int i, j, k
+    for i in range(d.n):
+        A = d.A + 9 * i
+        matmul(A, d.inertia + 9 * i, AJ)
+        for j in range(3):
+            for k in range(3):
+                d.Ig[9 * i + 3 * j + k] = AJ[3 * j] * A[3 * k] + AJ[3 * j + 1] * A[3 * k + 1] \
+                    + AJ[3 * j + 2] * A[3 * k + 2]
+
+
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
     parent's frame through T^T and Jr^T; an element link's elastic and damping force
     ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`. Returns
     ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an element's rotation reached pi."""
-    cdef double AJ[9]
     cdef double Iw[3]
     cdef double g[3]
     cdef double x[3]
@@ -282,16 +296,11 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef const double* w
     cdef const double* Jr
     cdef int i, j, k, b, off, n_i, m
+    rotated_inertias(d)
     for i in range(d.n):
         A = d.A + 9 * i
         w = d.V + 6 * i + 3
         f = d.f + 6 * i
-        # A J A^T
-        matmul(A, d.inertia + 9 * i, AJ)
-        for j in range(3):
-            for k in range(3):
-                d.Ig[9 * i + 3 * j + k] = AJ[3 * j] * A[3 * k] + AJ[3 * j + 1] * A[3 * k + 1] \
-                    + AJ[3 * j + 2] * A[3 * k + 2]
         matvec(d.Ig + 9 * i, w, Iw)
         cross(w, Iw, x)
         for k in range(3):
@@ -364,127 +373,165 @@ cdef inline void add_transformed(const double* S, const double* dd, double* out)
                 + D[3 * i + 1] * Y[6 + j] + D[3 * i + 2] * Y[6 * 2 + j]
 
 
-cdef inline int cholesky(double* D, int n) noexcept nogil:
-    """D (n x n, row stride 6) <- its lower Cholesky factor L; -1 if D is not positive
-    definite."""
+cdef inline int ldl(double* D, int n, bint positive) noexcept nogil:
+    """D (n x n, row stride 6, symmetric; its lower triangle is read) <- its factors
+    ``D = L diag(p) L^T``: L unit lower triangular below the diagonal, the pivots p on it
+    (no pivoting: the blocks are symmetric, and positive definite for a mass). -1 if a pivot
+    is not finite, or not positive (``positive``), or not above 1e-13 of its diagonal
+    entry's magnitude (a singular block: an indefinite one passes)."""
     cdef int i, j, k
-    cdef double s
+    cdef double s, p
     for j in range(n):
-        s = D[6 * j + j]
+        p = D[6 * j + j]
         for k in range(j):
-            s -= D[6 * j + k] * D[6 * j + k]
-        if not s > 0.0 or not isfinite(s):
+            p -= D[6 * j + k] * D[6 * j + k] * D[6 * k + k]
+        if not isfinite(p) or (positive and not p > 0.0) or \
+                not fabs(p) > 1e-13 * fabs(D[6 * j + j]):
             return -1
-        s = sqrt(s)
-        D[6 * j + j] = s
+        D[6 * j + j] = p
         for i in range(j + 1, n):
+            s = D[6 * i + j]
             for k in range(j):
-                D[6 * i + j] -= D[6 * i + k] * D[6 * j + k]
-            D[6 * i + j] /= s
+                s -= D[6 * i + k] * D[6 * j + k] * D[6 * k + k]
+            D[6 * i + j] = s / p
     return 0
 
 
-cdef inline void cholesky_solve(const double* L, int n, double* x) noexcept nogil:
-    """x <- (L L^T)^-1 x (L n x n, row stride 6)."""
+cdef inline void ldl_solve(const double* L, int n, double* x) noexcept nogil:
+    """x <- (L diag(p) L^T)^-1 x with the factors of :func:`ldl`."""
     cdef int i, k
     for i in range(n):
         for k in range(i):
             x[i] -= L[6 * i + k] * x[k]
+    for i in range(n):
         x[i] /= L[6 * i + i]
     for i in range(n - 1, -1, -1):
         for k in range(i + 1, n):
             x[i] -= L[6 * k + i] * x[k]
-        x[i] /= L[6 * i + i]
 
 
-cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
-    """The articulated-body recursion (module docstring) after :func:`kinematics` and
-    :func:`forces`: link accelerations qdd (n_q) and body accelerations ``acc``. Returns
-    ODE_OK, or ODE_SINGULAR (``d.failed`` = body + 1) if a D is not positive definite."""
-    cdef double U[36]
-    cdef double L[36]
+cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
+    """The leaves-to-root factorization of ``c_m B^T M B + E`` (the generalized mass for
+    ``c_m = 1`` and no E; an implicit step's Newton matrix otherwise), after
+    :func:`kinematics` and :func:`rotated_inertias`: from ``I^A = c_m M``, ``U = I^A H``,
+    ``D = H^T U + E_i`` (E: n_i x n_i blocks at row stride 6, 36 per body, or NULL), ``L``
+    its factors (:func:`ldl`), ``W = D^-1 U^T``, and ``I^A_p += X^T (I^A - U W) X``. Keeps
+    I^A, U, L and W per body for :func:`sweeps`. Returns 0, or body + 1 whose D is not
+    positive definite (without E: a mass) or is singular (with E: a Newton matrix's block,
+    which the element stiffness of a strained element may make indefinite)."""
     cdef double S[36]
-    cdef double pa[6]
-    cdef double xa[6]
     cdef double col[6]
-    cdef double x[3]
     cdef double* IA
-    cdef double* pA
     cdef double* H
     cdef double* W
-    cdef double* z
-    cdef const double* c
-    cdef double* dd
-    cdef int i, j, k, r, p, n_i, off
-    # I^A = M = diag(m I, A J A^T), p^A = -f
+    cdef double* U
+    cdef double* L
+    cdef const double* Ei
+    cdef int i, j, k, r, p, n_i
     memset(d.IA, 0, 36 * d.n * sizeof(double))
     for i in range(d.n):
         IA = d.IA + 36 * i
         for k in range(3):
-            IA[7 * k] = d.mass[i]
+            IA[7 * k] = c_m * d.mass[i]
             for j in range(3):
-                IA[6 * (3 + k) + 3 + j] = d.Ig[9 * i + 3 * k + j]
-        for k in range(6):
-            d.pA[6 * i + k] = -d.f[6 * i + k]
+                IA[6 * (3 + k) + 3 + j] = c_m * d.Ig[9 * i + 3 * k + j]
     for i in range(d.n - 1, -1, -1):
         IA = d.IA + 36 * i
-        pA = d.pA + 6 * i
         H = d.H + 36 * i
         W = d.W + 36 * i
-        z = d.z + 6 * i
-        c = d.c + 6 * i
+        U = d.U + 36 * i
+        L = d.L + 36 * i
         p = d.parent[i]
-        off = d.q_offset[i]
         n_i = free_size(d, i)
-        # U = I^A H (6 x n_i), D = H^T U, u = tau - H^T p^A - U^T c
+        # U = I^A H (6 x n_i), D = H^T U + E_i
         for r in range(6):
             for j in range(n_i):
                 U[6 * r + j] = 0.0
                 for k in range(6):
                     U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
+        Ei = E + 36 * i if E != NULL else NULL
         for j in range(n_i):
-            z[j] = d.tau[off + j]
             for k in range(n_i):
-                L[6 * j + k] = 0.0
+                L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
                 for r in range(6):
                     L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
-            for r in range(6):
-                z[j] -= H[6 * r + j] * pA[r] + U[6 * r + j] * c[r]
-        if cholesky(L, n_i):
-            d.failed = i + 1
-            return ODE_SINGULAR
-        # z = D^-1 u, W = D^-1 U^T (n_i x 6)
-        cholesky_solve(L, n_i, z)
+        if ldl(L, n_i, E == NULL):
+            return i + 1
+        # W = D^-1 U^T (n_i x 6)
         for r in range(6):
             for j in range(n_i):
                 col[j] = U[6 * r + j]
-            cholesky_solve(L, n_i, col)
+            ldl_solve(L, n_i, col)
             for j in range(n_i):
                 W[6 * j + r] = col[j]
         if p < 0:
             continue
-        # to the parent: X^T (I^A - U W) X and X^T (p^A + I^A c + U z)
+        # to the parent: X^T (I^A - U W) X
         for r in range(6):
-            pa[r] = pA[r]
             for k in range(6):
                 S[6 * r + k] = IA[6 * r + k]
-                pa[r] += IA[6 * r + k] * c[k]
+                for j in range(n_i):
+                    S[6 * r + k] -= U[6 * r + j] * W[6 * j + k]
+        add_transformed(S, d.d + 3 * i, d.IA + 36 * p)
+    return 0
+
+
+cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil:
+    """The two sweeps of the factorization of :func:`factor`: link accelerations qdd (n_q)
+    and body accelerations ``acc`` of the generalized forces tau (n_q), and with ``bias`` of
+    the applied wrenches f and the bias accelerations c (the forward dynamics; without it the
+    solve of the factored matrix). Leaves to root, from ``p^A = -f`` (or 0):
+    ``u = tau - H^T p^A - U^T c``, ``z = D^-1 u``, ``p^A_p += X^T (p^A + I^A c + U z)``; root
+    to leaves: ``qdd = z - W X a_p``, ``a = X a_p + H qdd + c``. A driven link's qdd is its
+    drive's (bias) or left as it is."""
+    cdef double pa[6]
+    cdef double xa[6]
+    cdef double x[3]
+    cdef double* IA
+    cdef double* pA
+    cdef double* H
+    cdef double* W
+    cdef double* U
+    cdef double* z
+    cdef const double* c
+    cdef int i, j, k, r, p, n_i, off
+    for i in range(d.n):
+        for k in range(6):
+            d.pA[6 * i + k] = -d.f[6 * i + k] if bias else 0.0
+    for i in range(d.n - 1, -1, -1):
+        IA = d.IA + 36 * i
+        pA = d.pA + 6 * i
+        U = d.U + 36 * i
+        z = d.z + 6 * i
+        c = d.c + 6 * i
+        p = d.parent[i]
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        for j in range(n_i):
+            z[j] = tau[off + j]
+            for r in range(6):
+                z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
+                if bias:
+                    z[j] -= U[6 * r + j] * c[r]
+        ldl_solve(d.L + 36 * i, n_i, z)
+        if p < 0:
+            continue
+        for r in range(6):
+            pa[r] = pA[r]
+            if bias:
+                for k in range(6):
+                    pa[r] += IA[6 * r + k] * c[k]
             for j in range(n_i):
                 pa[r] += U[6 * r + j] * z[j]
-                for k in range(6):
-                    S[6 * r + k] -= U[6 * r + j] * W[6 * j + k]
-        dd = d.d + 3 * i
-        add_transformed(S, dd, d.IA + 36 * p)
-        cross(dd, pa, x)
+        cross(d.d + 3 * i, pa, x)
         for k in range(3):
             d.pA[6 * p + k] += pa[k]
             d.pA[6 * p + 3 + k] += pa[3 + k] + x[k]
-    # root to leaves: qdd = D^-1 u - W X a_p, a = X a_p + H qdd + c
     for i in range(d.n):
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        if n_i == 0 and d.q_offset[i + 1] > off:
+        if bias and n_i == 0 and d.q_offset[i + 1] > off:
             qdd[off] = d.drive[3 * off + 2]
         _transform_acceleration(d, i, p, xa)
         W = d.W + 36 * i
@@ -495,10 +542,78 @@ cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
                 for k in range(6):
                     qdd[off + j] -= W[6 * j + k] * xa[k]
         for r in range(6):
-            d.acc[6 * i + r] = xa[r] + d.c[6 * i + r]
+            d.acc[6 * i + r] = xa[r] + (d.c[6 * i + r] if bias else 0.0)
             for j in range(n_i):
                 d.acc[6 * i + r] += H[6 * r + j] * qdd[off + j]
+
+
+cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
+    """The articulated-body recursion (module docstring) after :func:`kinematics` and
+    :func:`forces`: :func:`factor` of the generalized mass and the :func:`sweeps` of the
+    forces, giving the link accelerations qdd (n_q) and body accelerations ``acc``. Returns
+    ODE_OK, or ODE_SINGULAR (``d.failed`` = body + 1) if a D is not positive definite."""
+    cdef int failed = factor(d, 1.0, NULL)
+    if failed:
+        d.failed = failed
+        return ODE_SINGULAR
+    sweeps(d, d.tau, True, qdd)
     return ODE_OK
+
+
+cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double c_f,
+                           double* out) noexcept nogil:
+    """``out = c_m B^T M B qdd - c_f (B^T (f - M c) + tau)`` (n_q; a driven link's entries
+    are zero), the residual of the equations of motion, after :func:`kinematics` and
+    :func:`forces` (or :func:`rotated_inertias` alone when ``c_f = 0``: f, c and tau are not
+    read then), by the Newton-Euler recursion (O(n), no factorization): root to leaves the
+    body accelerations ``a_i = X_i a_p + c_m H_i qdd + c_f c_i``, leaves to root the link
+    wrenches ``W_i = M_i a_i - c_f f_i + sum_children X_c^T W_c`` (into ``pA``), and
+    ``out_i = H_i^T W_i - c_f tau_i``. The term whose coefficient is zero is not evaluated
+    (with ``c_m = 0`` qdd is not read)."""
+    cdef double xa[6]
+    cdef double x[3]
+    cdef double* a
+    cdef double* w
+    cdef const double* Ig
+    cdef int i, j, k, r, p, n_i, off
+    for i in range(d.n):
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        _transform_acceleration(d, i, d.parent[i], xa)
+        a = d.acc + 6 * i
+        for r in range(6):
+            a[r] = xa[r]
+            if c_f != 0.0:
+                a[r] += c_f * d.c[6 * i + r]
+            if c_m != 0.0:
+                for j in range(n_i):
+                    a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
+        w = d.pA + 6 * i
+        Ig = d.Ig + 9 * i
+        for k in range(3):
+            w[k] = d.mass[i] * a[k]
+            w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
+        if c_f != 0.0:
+            for k in range(6):
+                w[k] -= c_f * d.f[6 * i + k]
+    for i in range(d.n - 1, -1, -1):
+        w = d.pA + 6 * i
+        off = d.q_offset[i]
+        n_i = free_size(d, i)
+        for k in range(d.q_offset[i + 1] - off):
+            out[off + k] = 0.0
+        for j in range(n_i):
+            for r in range(6):
+                out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
+            if c_f != 0.0:
+                out[off + j] -= c_f * d.tau[off + j]
+        p = d.parent[i]
+        if p < 0:
+            continue
+        cross(d.d + 3 * i, w, x)
+        for k in range(3):
+            d.pA[6 * p + k] += w[k]
+            d.pA[6 * p + 3 + k] += w[3 + k] + x[k]
 
 
 cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* xa) noexcept nogil:
@@ -648,7 +763,8 @@ cdef class SpatialKernel(ODEProblem):
         work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
                     qdd=nq, r=3 * n,
                     A=9 * n, V=6 * n, acc=6 * n, c=6 * n, d=3 * n, H=36 * n, Jr=18 * n,
-                    Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, z=6 * n, tau=nq)
+                    Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, U=36 * n, L=36 * n, z=6 * n,
+                    tau=nq)
         # every array at least one entry, so that every pointer is valid
         self.arrays = pack({**{k: v if v.size else np.zeros(1, v.dtype) for k, v in ints.items()},
                             **{k: v if v.size else np.zeros(1) for k, v in floats.items()},
@@ -697,6 +813,8 @@ cdef class SpatialKernel(ODEProblem):
         d.IA = <double*>_ptr(a, "IA")
         d.pA = <double*>_ptr(a, "pA")
         d.W = <double*>_ptr(a, "W")
+        d.U = <double*>_ptr(a, "U")
+        d.L = <double*>_ptr(a, "L")
         d.z = <double*>_ptr(a, "z")
         d.tau = <double*>_ptr(a, "tau")
         self.n_q, self.n_bodies, self.n_free = nq, n, nq

@@ -19,6 +19,7 @@ import functools
 import numpy as np
 
 from ._spatial import SpatialKernel
+from ._spatial_implicit import SpatialProblem
 from .inputs import failure_message
 from .recursive import rates_in_words
 
@@ -267,6 +268,23 @@ class Spatial:
                 break
             x = Jx
         return float(np.sqrt(best)) if which == "stiffness" else best
+
+
+def implicit_problem(formulation, static=False):
+    """The implicit loop's problem of a spatial formulation: a compiled
+    :class:`rancf.formulations._spatial_implicit.SpatialProblem` on its kernel (the residual by
+    the Newton-Euler recursion, the approximate Newton matrix by the articulated-body
+    elimination, O(n); its docstring gives the terms left out), with n = ``n_free``
+    coordinates, no constraints, ``(q0, v0)`` the halves of :meth:`Spatial.initial_state`.
+
+    Parameters
+    ----------
+    formulation : Spatial
+    static : bool
+        For statics (:func:`rancf.static`): drives held, applied forces scaled by the problem's
+        ``load_factor``.
+    """
+    return SpatialProblem(formulation, static)
 
 
 def of_model(model):

@@ -348,6 +348,7 @@ cdef class Stepper:
         self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
+        self.p.recentre(&self.q1[0], &self.v1[0], &self.a1[0])
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from .. import checks
+from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
 from ..model.model import Model
@@ -57,8 +58,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
-        raise ValueError("rancf.static solves planar models in this version; a spatial "
-                         "model's equilibrium is not available yet")
+        return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
     dae = DAE(A, linear_solver)
     start = time.perf_counter()
@@ -108,6 +108,59 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+def _spatial_static(model, load_steps, tol, max_iter):
+    """Statics of a spatial tree: the same load steps through the same loop, on the spatial
+    formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
+    ``static=True``): unknowns its free link coordinates, Newton's matrix the elements'
+    stiffness (the load stiffness left out: the docstring of
+    rancf/formulations/_spatial_implicit.pyx says what that costs), no multipliers."""
+    tree = model.build()
+    formulation = spatial.of_model(model)
+    problem = spatial.implicit_problem(formulation, static=True)
+    start = time.perf_counter()
+    n = formulation.n_free
+    q = formulation.initial_state()[:n]
+    scheme = Static()
+    stepper = Stepper(problem, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                      scheme.intermediate, scheme.bdf1, 1.0, tol * tree.size, max_iter, False,
+                      static=scheme.static)
+    stepper.start_at_rest(0.0, q, np.zeros(0))
+    status, message, reached, iterations = "ok", "", 0.0, []
+    for k in range(1, load_steps + 1):
+        s = k / load_steps
+        problem.load_factor = s
+        try:
+            iterations.append(stepper.advance())
+        except StepFailure as exc:
+            status = "failed"
+            advice = "; raise load_steps" if exc.status == "diverged" else ""
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
+                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
+            break
+        except ArithmeticError as exc:
+            # the residual met an element turned by half a turn, or an input raised
+            status = "failed"
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the "
+                       f"result is the equilibrium at load factor {reached:.4g}")
+            break
+        reached = s
+    _, q, v, _, _ = stepper.state()
+    problem.load_factor = reached
+    seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
+    extra = {name: np.atleast_1d(seen[name]) for name in ("kinetic", "gravity", "elastic")}
+    return Solution(t=np.zeros(1), q=q[None], nodes=seen["nodes"][None],
+                    velocities=seen["velocities"][None],
+                    joint_q=seen["joint_q"][None], joint_qd=seen["joint_qd"][None],
+                    reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
+                    lam=np.zeros((1, 0)), status=status, message=message, method="newton",
+                    formulation="spatial",
+                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
+                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    extra={"load_factor": np.array([reached]), "iterations": np.array(
+                        [iterations + [0] * (load_steps - len(iterations))]), **extra},
+                    wall_time=time.perf_counter() - start)
 
 
 def _least_squares_multipliers(dae, x, s):

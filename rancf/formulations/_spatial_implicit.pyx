@@ -1,0 +1,462 @@
+"""Implicit steps and statics of a spatial tree as a compiled
+:class:`~rancf.formulations._problem.StepProblem` (theory: Spatial trees; DESIGN.md 7,
+"Implicit steps in O(n)"; DECISIONS 13).
+
+Coordinates: the free link coordinates q of :mod:`rancf.formulations.spatial` (n = n_free, no
+constraints, m = 0); the loop's unknown is their acceleration a. The motion is
+``M(q) a = F(q, v, t)`` with ``M = B^T M_b B`` (``M_b`` the bodies' masses and rotational
+inertias about their origins) and ``F = B^T (f - M_b c) + tau`` (f: gravity, gyroscopic
+moments, loads; c: the bias accelerations; tau: joint efforts and the elements' elastic and
+damping forces), all of :mod:`rancf.formulations._spatial`.
+
+Residual, exact and O(n): ``c_m M a - c_f F`` by the Newton-Euler recursion
+(``inverse_dynamics`` of the kernel): body accelerations ``A_i = X_i A_p + c_m H_i a_i +
+c_f c_i`` (a_i: link i's part of a) root to leaves, link wrenches ``W_i = M_i A_i - c_f f_i +
+sum X_c^T W_c`` leaves to root, ``r_i = H_i^T W_i - c_f tau_i``.
+
+Newton matrix, approximate (DECISIONS 13): ::
+
+    S = c_m B^T M_b B + c_c D + c_k K
+
+with K and D block-diagonal in the element coordinates: an element link's 6 x 6 blocks are the
+exact Hessian of its strain energy and its Kelvin-Voigt damping matrix ``c l B_e^T C B_e``
+(``element_force``'s K and ``element_damping`` of rancf/elements/_spatial_beam.pyx), every
+other link's zero. It is factored by the kernel's articulated-body elimination (``factor``)
+with the joint blocks ``D_i = c_m H_i^T I^A_i H_i + c_c D_i,el + c_k K_i,el`` (the stiffness
+enters like a motor's armature) and solved by its two sweeps (``sweeps``): O(n) for any tree.
+Left out of S (the residual keeps them all, so the step converges to the same solution):
+
+- ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
+  the mass matrix, of gravity's and the loads' generalized forces (the load stiffness, which
+  a follower or a fixed-direction end force has) and of the bias accelerations;
+- ``dF/dv`` but for the element damping: the gyroscopic and Coriolis terms;
+- the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
+  and the slopes of effort functions.
+
+Newton then converges linearly, at a rate of about the ratio of the dropped terms to the kept
+ones. Measured with full Newton (``jacobian="every-iteration"``, ``tol = 1e-10``,
+generalized-alpha, 8 elements of 1 m steel beams, 1 ms steps): 2.2 iterations a step (at most
+3) on a cantilever under gravity, 3 (at most 3) on a pendulum on a spherical joint; with the
+matrix kept across iterations and steps (the default) about 3 and 4. The dropped load stiffness
+matters where it is of the order of the elements' own: a slender beam whose tension gives it
+more lateral stiffness than its bending stiffness (``T l^2 > E I`` per element: a soft
+pendulum, a cable) needs smaller steps (a 1 m pendulum with E I = 0.02 N m^2 failed at 1 ms,
+took 3.4 iterations a step at 0.25 ms), and in statics a large fixed-direction moment or force
+on a deformation that leaves its plane converges at a rate of about the load's moment over
+``E I / l`` per iteration (the quarter roll-up under gravity: 0.7 per iteration, 20 to 50
+iterations a load step). In statics (``c_m = c_c = 0``) the matrix is the elements' stiffness
+alone: the planar roll-up under a pure end moment converges quadratically (the moment's
+generalized forces do not turn as the beam rolls up in its plane), a small-deflection
+cantilever in one or two iterations; a mechanism (a joint with no stiffness, a free body)
+makes a joint block singular, which fails with a message naming the body.
+
+Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are held at their
+value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
+loads, efforts) are scaled by ``load_factor``; the elements' forces are not.
+
+Two workspaces: the residual's (the kernel's own, also used by :meth:`observe`) and Newton's
+(its kinematics, articulated inertias and factors, kept across iterations and steps while the
+loop reuses the matrix); both share the kernel's constants and inputs.
+"""
+cimport numpy as cnp
+from libc.math cimport M_PI, sqrt
+from libc.string cimport memset
+
+import numpy as np
+
+from rancf.elements._rotation cimport (dot, left_jacobian, left_jacobian_inverse,
+                                       left_jacobian_rate, matvec)
+from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
+                                           element_force)
+from rancf.formulations._problem cimport StepProblem
+from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
+                                          forces, inverse_dynamics, kinematics,
+                                          rotated_inertias, sweeps)
+from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
+from rancf.formulations._forces import checked
+from rancf.workspace import arena
+
+cnp.import_array()
+
+#: The kernel's per-body and per-coordinate work arrays Newton's workspace has its own of
+#: (sizes per body, per coordinate).
+_NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(6, 0), acc=(6, 0), c=(6, 0), d=(3, 0), H=(36, 0),
+                      Jr=(18, 0), Ig=(9, 0), f=(6, 0), IA=(36, 0), pA=(6, 0), W=(36, 0),
+                      U=(36, 0), L=(36, 0), z=(6, 0), q=(0, 1), qd=(0, 1), qdd=(0, 1),
+                      tau=(0, 1))
+
+
+cdef inline double* _ptr(dict a, str name):
+    return <double*>cnp.PyArray_DATA(a[name])
+
+
+cdef void _gather(SpatialData* d, const double* q, const double* v) noexcept nogil:
+    """Every link coordinate and rate (``d.q``, ``d.qd``) from the loop's q, v (n_free; v
+    NULL: zero rates) and the drives."""
+    cdef int k, s
+    for k in range(d.n_q):
+        s = d.smap[k]
+        if s >= 0:
+            d.q[k] = q[s]
+            d.qd[k] = v[s] if v != NULL else 0.0
+        else:
+            d.q[k] = d.drive[3 * k]
+            d.qd[k] = d.drive[3 * k + 1]
+
+
+cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
+                         double* scratch) noexcept nogil:
+    """E (36 per body, row-major) <- ``c_k K + c_c D`` of every element link at ``d.q``,
+    ``d.qd`` (zero blocks elsewhere are never written); scratch holds a block and a node's
+    force (SPATIAL_BLOCK + SPATIAL_NODE numbers). Returns 0, or body + 1 whose element
+    rotation is out of its domain."""
+    cdef double* K = scratch
+    cdef double* f = scratch + SPATIAL_BLOCK
+    cdef double* Ei
+    cdef int i, k, b, off
+    for i in range(d.n):
+        if d.motion[i] != M_ELEMENT:
+            continue
+        b, off = d.element[i], d.q_offset[i]
+        Ei = E + 36 * i
+        memset(Ei, 0, 36 * sizeof(double))
+        if c_k != 0.0:
+            if element_force(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.qd + off,
+                             d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
+                             f, K, NULL):
+                return i + 1
+            for k in range(36):
+                Ei[k] = c_k * K[k]
+        if c_c != 0.0 and d.damping[b] != 0.0:
+            if element_damping(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.length[b],
+                               d.stiffness + 6 * b, d.damping[b], K):
+                return i + 1
+            for k in range(36):
+                Ei[k] += c_c * K[k]
+    return 0
+
+
+cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nogil:
+    """Re-centre the rotation vector p of every spherical and free link with ``|p| > pi`` in
+    the loop's q, v, a (n_free): ``p <- p (1 - 2 pi / |p|)`` (the same rotation), its rate and
+    acceleration mapped so that the angular velocity ``w = J_l(p) p'`` and acceleration
+    ``w' = J_l(p) p'' + J_l'(p, p') p'`` stay the same. Returns 1 if one changed."""
+    cdef double J[9]
+    cdef double Jd[9]
+    cdef double w[3]
+    cdef double wd[3]
+    cdef double x[3]
+    cdef double* p
+    cdef double* pd
+    cdef double* pdd
+    cdef double s, r
+    cdef int i, k, m, changed = 0
+    for i in range(d.n):
+        m = d.motion[i]
+        if m != M_SPHERICAL and m != M_FREE:
+            continue
+        # spherical and free links are never driven: their coordinates are the loop's
+        k = d.smap[d.q_offset[i] + (3 if m == M_FREE else 0)]
+        p, pd, pdd = q + k, v + k, a + k
+        r = sqrt(dot(p, p))
+        if r <= M_PI:
+            continue
+        left_jacobian(p, J)
+        matvec(J, pd, w)
+        matvec(J, pdd, wd)
+        left_jacobian_rate(p, pd, Jd)
+        matvec(Jd, pd, x)
+        s = 1.0 - 2.0 * M_PI / r
+        for k in range(3):
+            wd[k] += x[k]
+            p[k] *= s
+        left_jacobian_inverse(p, J)
+        matvec(J, w, pd)
+        left_jacobian_rate(p, pd, Jd)
+        matvec(Jd, pd, x)
+        for k in range(3):
+            wd[k] -= x[k]
+        matvec(J, wd, pdd)
+        changed = 1
+    return changed
+
+
+cdef class SpatialProblem(StepProblem):
+    """A spatial tree for the implicit loop and statics (module docstring).
+
+    Parameters
+    ----------
+    owner : rancf.formulations.spatial.Spatial
+        The formulation: its kernel evaluates the residuals, its ``observe`` the outputs.
+    static : bool
+        Statics (drives held, :attr:`load_factor` scales the applied forces).
+
+    Attributes
+    ----------
+    load_factor : float
+        The factor of gravity, loads and efforts (1; statics steps it).
+    """
+
+    formulation = "spatial"
+
+    cdef SpatialKernel kernel
+    cdef SpatialData* d          # the residual's workspace (the kernel's)
+    cdef SpatialData nd          # Newton's: own kinematics and factors
+    cdef readonly dict newton_arrays
+    cdef readonly object owner
+    cdef object inputs
+    cdef bint timed, effort_timed
+    cdef readonly bint static
+    cdef public double load_factor
+    cdef double last_t
+    cdef double[::1] full_a, full_out, zero, E, scratch
+
+    def __init__(self, owner, bint static=False):
+        cdef SpatialKernel kernel = owner.kernel
+        cdef SpatialData* nd
+        self.kernel, self.owner, self.inputs = kernel, owner, kernel.inputs
+        self.d = &kernel.data
+        self.n, self.m = kernel.n_free, 0
+        self.static = static
+        self.load_factor = 1.0
+        self.timed = bool(self.inputs.time_dependent)
+        self.effort_timed = bool(self.inputs.effort_dependent)
+        self.last_t = np.nan
+        nb, nq = kernel.n_bodies, kernel.n_q
+        self.newton_arrays = arena({name: max(per_body * nb + per_q * nq, 1)
+                                    for name, (per_body, per_q) in _NEWTON_ARRAYS.items()})
+        a = self.newton_arrays
+        self.nd = kernel.data
+        nd = &self.nd
+        nd.r, nd.A, nd.V, nd.acc = _ptr(a, "r"), _ptr(a, "A"), _ptr(a, "V"), _ptr(a, "acc")
+        nd.c, nd.d, nd.H, nd.Jr = _ptr(a, "c"), _ptr(a, "d"), _ptr(a, "H"), _ptr(a, "Jr")
+        nd.Ig, nd.f, nd.IA, nd.pA = _ptr(a, "Ig"), _ptr(a, "f"), _ptr(a, "IA"), _ptr(a, "pA")
+        nd.W, nd.U, nd.L, nd.z = _ptr(a, "W"), _ptr(a, "U"), _ptr(a, "L"), _ptr(a, "z")
+        nd.q, nd.qd, nd.qdd, nd.tau = _ptr(a, "q"), _ptr(a, "qd"), _ptr(a, "qdd"), _ptr(a, "tau")
+        self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
+        self.zero = np.zeros(max(self.n, 1))
+        self.E = np.zeros(36 * max(nb, 1))
+        self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
+        # kinematics, element tangents and the elimination against the residual's kinematics,
+        # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
+        # element, a residual 1.0 (1000 elements)
+        self.factor_cost = 2.0
+
+    # --- inputs ---------------------------------------------------------------------------
+    cdef int _at_time(self, double t) except -1:
+        """Loads, efforts and drives at t (s); in statics drives held (zero rates)."""
+        if self.timed and t != self.last_t:
+            self.inputs.at_time(t)
+            self.last_t = t
+            if self.static:
+                self.kernel.arrays["drive"][:3 * self.kernel.n_q].reshape(-1, 3)[:, 1:] = 0.0
+        return 0
+
+    cdef str _turned_over(self, int body, double t):
+        return (f"the rotation of the element ending at body {body - 1} reached pi at t = "
+                f"{t:.6g} s (the element turned by half a turn: refine the beam, or shorten "
+                "the step or the load step)")
+
+    # --- the contract -----------------------------------------------------------------------
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
+        return self.dynamic_residual(q, &self.zero[0], t, a, 1.0, 0.0, out)
+
+    cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
+        """F = B^T (f - M_b c) + tau."""
+        return self.dynamic_residual(q, v, t, &self.zero[0], 0.0, -1.0, out)
+
+    cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
+                              double c_m, double c_f, double* out) except -1:
+        """``c_m M a - c_f F`` by one kinematics pass, the forces and the Newton-Euler
+        recursion (module docstring)."""
+        cdef SpatialData* d = self.d
+        cdef int k, s, status = 0
+        cdef double lf = self.load_factor
+        self._at_time(t)
+        _gather(d, q, v)
+        if self.effort_timed and c_f != 0.0:
+            self.inputs.efforts(t)
+        with nogil:
+            kinematics(d, d.q, d.qd)
+            if c_f != 0.0:
+                d.failed = 0
+                status = forces(d, d.q, d.qd)
+            else:
+                rotated_inertias(d)
+        if status:
+            raise ArithmeticError(self._turned_over(d.failed, t))
+        if c_f != 0.0 and lf != 1.0:
+            # statics: the applied wrenches (at rest: gravity and loads) and the efforts
+            for k in range(6 * d.n):
+                d.f[k] *= lf
+            for k in range(d.n):
+                if d.motion[k] != M_ELEMENT:
+                    for s in range(d.q_offset[k], d.q_offset[k + 1]):
+                        d.tau[s] *= lf
+        for k in range(d.n_q):
+            s = d.smap[k]
+            self.full_a[k] = a[s] if s >= 0 and c_m != 0.0 else 0.0
+        with nogil:
+            inverse_dynamics(d, &self.full_a[0], c_m, c_f, &self.full_out[0])
+            for k in range(d.n_q):
+                s = d.smap[k]
+                if s >= 0:
+                    out[s] = self.full_out[k]
+        return 0
+
+    cdef int constraint(self, const double* q, double t, double* out) except -1:
+        return 0
+
+    cdef int constraint_force(self, const double* q, const double* lam, double t,
+                              double* out) except -1:
+        memset(out, 0, self.n * sizeof(double))
+        return 0
+
+    cdef int acceleration_bias(self, const double* q, const double* v, double t,
+                               double* out) except -1:
+        return 0
+
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        """``S = c_m B^T M_b B + c_c D + c_k K`` at (q_e, v_e, t_e) in Newton's workspace, by the
+        articulated-body elimination (module docstring; c_mq is not used: the terms it weighs
+        are left out)."""
+        cdef SpatialData* nd = &self.nd
+        cdef int status
+        self._at_time(t_e)
+        _gather(nd, q_e, v_e)
+        with nogil:
+            kinematics(nd, nd.q, nd.qd)
+            rotated_inertias(nd)
+            status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
+        if status:
+            raise ArithmeticError(self._turned_over(status, t_e))
+        with nogil:
+            status = factorize(nd, c_m, &self.E[0])
+        if status:
+            raise ArithmeticError(self._singular(status - 1, c_m))
+        return 0
+
+    cdef str _singular(self, int body, double c_m):
+        """Why the joint block of a body is not positive definite, in words."""
+        kinds = {M_ELEMENT: "a beam element", M_FREE: "a free joint",
+                 M_SPHERICAL: "a spherical joint"}
+        kind = kinds.get(self.nd.motion[body], "a joint")
+        if c_m == 0.0 and self.nd.motion[body] != M_ELEMENT:
+            return (f"the link of body {body} ({kind}) has no stiffness: in statics a joint "
+                    "that is neither held nor driven makes the model a mechanism, whose "
+                    "equilibrium this Newton matrix cannot find (hold or drive it)")
+        return f"the Newton matrix's joint block of body {body} ({kind}) is singular"
+
+    def matrix(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
+               double c_mq, double c_k, double c_c, double w):
+        """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
+        arguments of ``factor``, assembled column by column from ``mass_action`` and the
+        element blocks, without the elimination: O(n^2), for tests and Python solvers."""
+        cdef double[::1] qq = checked("q_e", q_e, self.n)
+        cdef double[::1] vv = checked("v_e", v_e, self.n)
+        cdef double[::1] e = np.zeros(max(self.n, 1))
+        cdef double[::1] col = np.zeros(max(self.n, 1))
+        cdef SpatialData* nd = &self.nd
+        cdef int j, i, k, r, s, off
+        S = np.zeros((self.n, self.n))
+        for j in range(self.n):
+            e[j] = 1.0
+            self.mass_action(&qq[0], t_e, &e[0], &col[0])
+            e[j] = 0.0
+            S[:, j] = c_m * np.asarray(col)[:self.n]
+        self._at_time(t_e)
+        _gather(nd, &qq[0], &vv[0])
+        status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
+        if status:
+            raise ArithmeticError(self._turned_over(status, t_e))
+        E = np.asarray(self.E)
+        for i in range(nd.n):
+            if nd.motion[i] == M_ELEMENT:
+                idx = [nd.smap[k] for k in range(nd.q_offset[i], nd.q_offset[i + 1])]
+                S[np.ix_(idx, idx)] += E[36 * i:36 * i + 36].reshape(6, 6)
+        return S
+
+    cdef int solve(self, double* x) except -1:
+        cdef SpatialData* nd = &self.nd
+        cdef int k, s
+        with nogil:
+            for k in range(nd.n_q):
+                s = nd.smap[k]
+                self.full_a[k] = x[s] if s >= 0 else 0.0
+            sweeps(nd, &self.full_a[0], False, &self.full_out[0])
+            for k in range(nd.n_q):
+                s = nd.smap[k]
+                if s >= 0:
+                    x[s] = self.full_out[k]
+        return 0
+
+    cdef int recentre(self, double* q, double* v, double* a) except -1:
+        """Rotation vectors of spherical and free links past pi re-centred (``_recentre``)."""
+        return _recentre(self.d, q, v, a)
+
+    # --- Python level -----------------------------------------------------------------------
+    def recentred(self, q, v, a):
+        """Copies of (q, v, a) (n,) with their rotation vectors re-centred (as the loop does
+        after every accepted step)."""
+        cdef double[::1] qq = checked("q", q, self.n).copy()
+        cdef double[::1] vv = checked("v", v, self.n).copy()
+        cdef double[::1] aa = checked("a", a, self.n).copy()
+        _recentre(self.d, &qq[0], &vv[0], &aa[0])
+        return np.asarray(qq), np.asarray(vv), np.asarray(aa)
+
+    def residual(self, q, v, double t, a, double c_m=1.0, double c_f=1.0):
+        """``c_m M(q) a - c_f F(q, v, t)`` (n,) (tests)."""
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        cdef double[::1] aa = checked("a", a, self.n)
+        cdef double[::1] out = np.zeros(max(self.n, 1))
+        self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_m, c_f, &out[0])
+        return np.asarray(out)[:self.n].copy()
+
+    def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
+        """``S^-1 r`` (n,) by the O(n) elimination, S the Newton matrix at (q, v, t) with these
+        coefficients (tests; :meth:`matrix` assembles the same S)."""
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        cdef double[::1] x = checked("r", r, self.n).copy()
+        self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
+        self.solve(&x[0])
+        return np.asarray(x)[:self.n].copy()
+
+    def static_reactions(self, q, double t):
+        """The joints' reactions (n_joints, 6) at an equilibrium q under the loads scaled by
+        :attr:`load_factor` (:meth:`rancf.formulations.spatial.Spatial.reactions`' layout): the
+        link wrench ``W_i = -f_i + sum X_c^T W_c`` of the Newton-Euler recursion at rest, moved
+        from the child's origin to the joint point."""
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] out = np.zeros(max(self.n, 1))
+        self.dynamic_residual(&qq[0], &self.zero[0], t, &self.zero[0], 0.0, 1.0, &out[0])
+        tree, a = self.owner.tree, self.kernel.arrays
+        nb = tree.n_bodies
+        joints = np.asarray(tree.joint_body, dtype=int)
+        W = a["pA"][:6 * nb].reshape(nb, 6)[joints].copy()
+        o = np.einsum("jik,jk->ji", a["A"][:9 * nb].reshape(nb, 3, 3)[joints],
+                      np.asarray(tree.offset)[joints])
+        W[:, 3:] -= np.cross(o, W[:, :3])
+        return W
+
+    def observe(self, q, v, a, t, lam):
+        """The outputs of the formulation (:meth:`rancf.formulations.spatial.Spatial.observe`)
+        at the state (q, v, t); in statics the reactions of the loads scaled by
+        :attr:`load_factor` (:meth:`static_reactions`)."""
+        y = np.concatenate([np.asarray(q, dtype=float), np.asarray(v, dtype=float)])
+        seen = self.owner.observe(np.array([t]), y[None], None)
+        self.last_t = np.nan        # the owner wrote the inputs at t, without the statics' hold
+        out = {k: np.asarray(value)[0] for k, value in seen.items()}
+        if self.static:
+            out["reactions"] = self.static_reactions(q, t).ravel()
+        return out
+
+    def newton_advice(self):
+        """Newton's matrix leaves out the turning of the mass, the loads and the gyroscopic
+        terms (module docstring): a smaller step converges faster."""
+        return ("this formulation's Newton matrix leaves out the configuration dependence of "
+                "the mass, gravity, loads and gyroscopic terms, which a smaller step makes "
+                "smaller")

@@ -1,0 +1,319 @@
+"""Implicit steps and statics of spatial trees (rancf/formulations/_spatial_implicit.pyx), each
+against something independent: the explicit forward dynamics, a dense solve, an RK4 reference,
+the energy of a conservative motion, analytic static solutions."""
+import numpy as np
+import pytest
+
+import rancf
+from rancf.formulations import spatial
+
+INERTIA = np.diag([0.01, 0.02, 0.03])
+E, NU = 2.1e11, 0.3
+G = E / (2.0 * (1.0 + NU))
+
+
+def spherical_pendulum():
+    """A rigid body of 1 kg hanging from a spherical joint 0.5 m from its centre, started
+    horizontally along x."""
+    m = rancf.Model(dim=3)
+    body = m.add_rigid_body(1.0, INERTIA, position=(0.5, 0.0, 0.0))
+    pin = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(-0.5, 0, 0))
+    return m, body, pin
+
+
+def flexible_pendulum(n_elements=3, damping=0.0):
+    """A soft beam of 1 m on a spherical joint with a rigid body at its end, released along x
+    with an up vector that is not a principal direction of the motion."""
+    m = rancf.Model(dim=3)
+    b = m.add_beam(1.0, n_elements, E=2e7, rho=7800.0, A=1e-4, I=(8.3e-10, 1.7e-9), J=2e-9,
+                   G=8e6, direction=(1.0, 0.0, 0.0), up=(0.0, 0.6, 0.8), damping=damping)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    return m, b
+
+
+def cantilever(n, width=0.02, height=0.01, L=1.0, shear=True, gravity=(0.0, 0.0, 0.0)):
+    """A steel cantilever along x clamped at the origin: section ``width`` along y, ``height``
+    along z."""
+    A = width * height
+    Iy, Iz = width * height**3 / 12.0, height * width**3 / 12.0
+    J = 0.0029 * width**4 if width == height else Iy + Iz
+    m = rancf.Model(dim=3, gravity=gravity)
+    b = m.add_beam(L, n, E=E, rho=7800.0, A=A, I=(Iy, Iz), J=J, G=G, direction=(1.0, 0.0, 0.0),
+                   up=(0.0, 1.0, 0.0), shear=shear)
+    m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+    return m, b, dict(A=A, Iy=Iy, Iz=Iz, J=J, L=L)
+
+
+# --- the problem against the explicit recursion and a dense solve ---------------------------
+def random_state(f, rng, scale=0.3):
+    n = f.n_free
+    return scale * rng.standard_normal(n), rng.standard_normal(n)
+
+
+def test_residual_vanishes_at_the_forward_dynamics_accelerations():
+    """The Newton-Euler residual ``M a - F`` is zero at the articulated-body recursion's
+    accelerations (two different algorithms), and ``mass_action`` columns make a symmetric
+    matrix."""
+    m, b = flexible_pendulum(3, damping=1e-3)
+    m.add_force(b.end, force=(0.1, 0.2, -0.3), moment=(0.01, 0.0, 0.02))
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f)
+    rng = np.random.default_rng(1)
+    q, v = random_state(f, rng)
+    qdd = f.derivative(0.0, np.concatenate([q, v]))[f.n_free:]
+    F = p.residual(q, v, 0.0, np.zeros(f.n_free), 0.0, -1.0)
+    assert np.abs(p.residual(q, v, 0.0, qdd)).max() < 1e-10 * np.abs(F).max()
+    M = p.matrix(q, q, [], v, 0.0, q, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    np.testing.assert_allclose(M, M.T, atol=1e-12 * np.abs(M).max())
+
+
+@pytest.mark.parametrize("c_m, c_k, c_c", [(1.0, 0.0, 0.0), (1.0, 1e-4, 1e-2), (0.0, 1.0, 0.0)])
+def test_newton_solve_equals_a_dense_solve(c_m, c_k, c_c):
+    """The O(n) elimination solves the assembled Newton matrix ``c_m M + blockdiag(c_k K +
+    c_c D)`` (mass columns by the Newton-Euler recursion, element blocks from the element
+    kernel) to 1e-10; statics (c_m = 0) on a cantilever, whose every link is an element."""
+    if c_m:
+        m, b = flexible_pendulum(4, damping=2e-3)
+    else:
+        m, b, _ = cantilever(4)
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f)
+    rng = np.random.default_rng(2)
+    q, v = random_state(f, rng, 0.05)
+    r = rng.standard_normal(f.n_free)
+    S = p.matrix(q, q, [], v, 0.0, q, 0.0, c_m, 0.0, c_k, c_c, 1.0)
+    x = p.newton_solve(q, v, 0.0, r, c_m, c_k, c_c)
+    expected = np.linalg.solve(S, r)
+    np.testing.assert_allclose(x, expected, rtol=0, atol=1e-10 * np.abs(expected).max())
+
+
+def test_recentring_keeps_the_rotation_and_the_angular_motion():
+    """A spherical joint's rotation vector past pi is moved below pi; the frame, the angular
+    velocity ``J_l(p) p'`` and acceleration ``J_l p'' + J_l' p'`` are unchanged (against
+    central differences of the rotation along the path)."""
+    from scipy.spatial.transform import Rotation
+    m, body, pin = spherical_pendulum()
+    p = spatial.implicit_problem(spatial.of_model(m))
+    rng = np.random.default_rng(3)
+    q0 = rng.standard_normal(3)
+    q0 *= 4.0 / np.linalg.norm(q0)
+    v0, a0 = rng.standard_normal(3), rng.standard_normal(3)
+    q1, v1, a1 = p.recentred(q0, v0, a0)
+    assert np.linalg.norm(q1) < np.pi
+
+    def frames(q, v, a, h):
+        return [Rotation.from_rotvec(q + s * h * v + 0.5 * (s * h)**2 * a).as_matrix()
+                for s in (-1.0, 0.0, 1.0)]
+
+    def angular(q, v, a, h=1e-4):
+        Rm, R0, Rp = frames(q, v, a, h)
+        W = (Rp - Rm) @ R0.T / (2 * h)
+        Wd = (Rp @ R0.T - 2 * np.eye(3) + Rm @ R0.T) / h**2     # w'^ + w^ w^
+        w = np.array([W[2, 1], W[0, 2], W[1, 0]])
+        wx = np.array([[0, -w[2], w[1]], [w[2], 0, -w[0]], [-w[1], w[0], 0]])
+        D = Wd - wx @ wx
+        return R0, w, np.array([D[2, 1], D[0, 2], D[1, 0]])
+
+    for before, after in zip(angular(q0, v0, a0), angular(q1, v1, a1)):
+        np.testing.assert_allclose(after, before, atol=1e-5 * (1 + np.abs(before).max()))
+
+
+# --- dynamics ---------------------------------------------------------------------------------
+def test_implicit_trajectories_converge_to_rk4_at_the_schemes_order():
+    """A flexible pendulum's tip over 0.1 s against an RK4 run at a step 50 times smaller:
+    Newmark and generalized-alpha-S (rho_inf = 0.8) converge at second order (the error falls
+    by about 4 per halved step); generalized-alpha and HHT, which weight the equilibrium
+    between the steps (rancf.integrators.implicit), at a rate between first and second order
+    where the mass depends on the configuration, as on planar recursive trees."""
+    m = rancf.Model(dim=3)
+    b = m.add_beam(1.0, 3, E=2e9, rho=7800.0, A=1e-4, I=(8.3e-10, 1.7e-9), J=2e-9, G=8e8,
+                   direction=(1.0, 0.0, 0.0), up=(0.0, 0.6, 0.8))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    ref = rancf.simulate(m, 0.1, 1e-5, output_every=10000)
+    assert ref.status == "ok", ref.message
+    tip = ref.position(b.end)[-1]
+    for method, options, low in (("newmark", {}, 1.8), ("generalized-alpha-s", dict(rho_inf=0.8), 1.8),
+                                 ("generalized-alpha", dict(rho_inf=0.8), 0.9),
+                                 ("hht", dict(alpha=0.9), 0.9)):
+        errors = []
+        for dt in (2e-3, 1e-3, 5e-4):
+            res = rancf.simulate(m, 0.1, dt, method=method, output_every=10, **options)
+            assert res.status == "ok", res.message
+            errors.append(np.abs(res.position(b.end)[-1] - tip).max())
+        rates = np.log2(np.array(errors[:-1]) / errors[1:])
+        assert np.all(rates > low) and np.all(rates < 2.3), (method, errors, rates)
+
+
+@pytest.mark.parametrize("joint", ["fixed", "spherical"])
+def test_stiff_steel_beams_converge_within_four_iterations(joint):
+    """DECISIONS 13's bound for the approximate Newton matrix: a steel cantilever and a steel
+    pendulum (8 elements, 1 ms steps, generalized-alpha) take at most 4 full-Newton iterations
+    a step."""
+    m = rancf.Model(dim=3)
+    b = m.add_beam(1.0, 8, E=E, rho=7800.0, A=1e-4, I=(8.3e-10, 1.7e-9), J=2e-9, G=G,
+                   direction=(1.0, 0.0, 0.0), up=(0.0, 0.6, 0.8))
+    m.add_joint(joint, m.ground.point(0, 0, 0), b.start)
+    res = rancf.simulate(m, 0.2, 1e-3, method="generalized-alpha", output_every=1,
+                         jacobian="every-iteration")
+    assert res.status == "ok", res.message
+    assert res.extra["newton_iterations"].max() <= 4
+
+
+def test_newmark_keeps_the_energy_of_a_rigid_spatial_pendulum_bounded():
+    """Newmark (beta = 1/4) on a passive rigid spatial pendulum: the energy oscillates without
+    drift, by an amount falling at second order with the step (the trapezoidal rule's known
+    behaviour for a nonlinear conservative system), and the run ends where RK4's does, within
+    that order."""
+    m, body, pin = spherical_pendulum()
+    deviations = []
+    for dt in (4e-3, 2e-3, 1e-3):
+        res = rancf.simulate(m, 2.0, dt, method="newmark", output_every=1)
+        assert res.status == "ok", res.message
+        e = res.energy()
+        total = (e.kinetic + e.gravity).to_numpy()
+        dev = np.abs(total - total[0])
+        deviations.append(dev.max())
+        # no drift: the second half of the run strays no farther than the first
+        half = len(dev) // 2
+        assert dev[half:].max() < 2.0 * dev[:half].max() + 1e-12
+    rates = np.log2(np.array(deviations[:-1]) / deviations[1:])
+    assert np.all(rates > 1.7), (deviations, rates)
+
+
+def test_backward_euler_dissipates_and_generalized_alpha_s_follows_newmark():
+    """Backward Euler loses energy on the passive pendulum (its numerical damping), HHT keeps
+    it to the order of Newmark's error, the -S variant runs it to the same end as Newmark
+    within their second-order errors."""
+    m, body, pin = spherical_pendulum()
+    ends = {}
+    for method, options in (("backward-euler", {}), ("hht", dict(alpha=0.8)),
+                            ("generalized-alpha-s", dict(rho_inf=0.9)), ("newmark", {})):
+        res = rancf.simulate(m, 1.0, 1e-3, method=method, output_every=100, **options)
+        assert res.status == "ok", res.message
+        e = res.energy()
+        total = (e.kinetic + e.gravity).to_numpy()
+        if method == "backward-euler":
+            assert total[-1] < total[0] - 1e-3
+        else:
+            assert np.abs(total - total[0]).max() < 1e-4
+        ends[method] = res.position(body.centre)[-1]
+    assert np.abs(ends["generalized-alpha-s"] - ends["newmark"]).max() < 1e-3
+
+
+# --- statics ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("axis", [1, 2])
+def test_cantilever_tip_deflection_converges_at_second_order_to_timoshenko(axis):
+    """A small tip force along the section's y (bending about z) or z: the tip deflection
+    against ``P L^3 / (3 E I) + P L / (k G A)``, the error falling by about 4 per halved
+    element."""
+    errors = []
+    for n in (2, 4, 8):
+        m, b, s = cantilever(n)
+        I = s["Iz"] if axis == 1 else s["Iy"]
+        P = 1e-6 * E * I / s["L"]**2
+        force = np.zeros(3)
+        force[axis] = P
+        m.add_force(b.end, force=force)
+        res = rancf.static(m, load_steps=1)
+        assert res.status == "ok", res.message
+        exact = P * s["L"]**3 / (3 * E * I) + P * s["L"] / (5.0 / 6.0 * G * s["A"])
+        errors.append(abs(res.position(b.end)[0, axis] / exact - 1.0))
+    rates = np.log2(np.array(errors[:-1]) / errors[1:])
+    assert np.all(rates > 1.8), (errors, rates)
+    assert errors[-1] < 2e-2
+
+
+def test_axial_stretch_and_pure_torsion_are_exact():
+    """Constant strain is exact at any mesh: an axial force P stretches by ``P L / (E A)`` and
+    a torque T twists the tip by ``T L / (G J)``."""
+    m, b, s = cantilever(3)
+    P = 1e-4 * E * s["A"]
+    m.add_force(b.end, force=(P, 0.0, 0.0))
+    res = rancf.static(m, load_steps=1)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(b.end)[0], [s["L"] + P * s["L"] / (E * s["A"]), 0, 0],
+                               rtol=0, atol=1e-12)
+    m, b, s = cantilever(3)
+    T = 0.3 * G * s["J"] / s["L"]
+    m.add_force(b.end, moment=(T, 0.0, 0.0))
+    res = rancf.static(m, load_steps=2)
+    assert res.status == "ok", res.message
+    angle = T * s["L"] / (G * s["J"])
+    R = res.orientation(b.end)[0]
+    np.testing.assert_allclose(R, [[1, 0, 0], [0, np.cos(angle), -np.sin(angle)],
+                                   [0, np.sin(angle), np.cos(angle)]], rtol=0, atol=1e-11)
+
+
+def test_quarter_and_full_roll_up_under_an_end_moment():
+    """An end moment ``f 2 pi E I / L`` about z bends the cantilever into an arc of angle
+    ``a = 2 pi f``: tip at ``(L sin(a)/a, L (1 - cos a)/a)`` (the SE(3) element gets the arc
+    exact at any mesh), back at the clamp for the full circle."""
+    for n, fraction, steps in ((4, 0.25, 2), (8, 1.0, 4)):
+        m, b, s = cantilever(n)
+        EI = E * s["Iz"]
+        m.add_force(b.end, moment=(0.0, 0.0, fraction * 2.0 * np.pi * EI / s["L"]))
+        res = rancf.static(m, load_steps=steps)
+        assert res.status == "ok", res.message
+        a = 2.0 * np.pi * fraction
+        L = s["L"]
+        np.testing.assert_allclose(res.position(b.end)[0], [L * np.sin(a) / a,
+                                                            L * (1 - np.cos(a)) / a, 0.0],
+                                   rtol=0, atol=1e-10)
+        assert res.extra["iterations"].max() <= 8
+
+
+def test_static_of_a_mechanism_fails_clearly():
+    """A rigid body on a spherical joint under gravity has no stiffness about the joint: the
+    load step fails with a message naming the mechanism, the result at load factor 0."""
+    m, body, pin = spherical_pendulum()
+    res = rancf.static(m)
+    assert res.status == "failed"
+    assert "mechanism" in res.message and "load factor 0" in res.message
+    np.testing.assert_allclose(res.position(body.centre)[0], [0.5, 0.0, 0.0], atol=1e-15)
+
+
+def test_roll_up_and_cantilever_in_a_frame_turned_in_space():
+    """The same statics in a frame turned arbitrarily: a beam along a skew direction with a
+    skew up vector (section axes x, y = up made normal to x, z = x cross y), clamped at a point
+    off the origin. The quarter roll-up about the section's z axis puts the tip at
+    ``start + R (L sin(a)/a, L (1 - cos a)/a, 0)``; a small force along the section's z axis
+    deflects it by the Timoshenko value of the unturned beam (to its discretization error of
+    the aligned test, which rotation leaves unchanged: the two equal to round-off)."""
+    x = np.array([1.0, 2.0, -0.5])
+    x /= np.linalg.norm(x)
+    up = np.array([0.3, -0.2, 1.0])
+    y = up - (up @ x) * x
+    y /= np.linalg.norm(y)
+    R = np.column_stack([x, y, np.cross(x, y)])
+    start = np.array([0.3, -1.0, 2.0])
+    width, height, L = 0.02, 0.01, 1.0
+    A, Iy, Iz = width * height, width * height**3 / 12.0, height * width**3 / 12.0
+
+    def turned(turn):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        b = m.add_beam(L, 4, E=E, rho=7800.0, A=A, I=(Iy, Iz), J=Iy + Iz, G=G,
+                       start=tuple(start) if turn else (0.0, 0.0, 0.0),
+                       direction=tuple(x) if turn else (1.0, 0.0, 0.0),
+                       up=tuple(up) if turn else (0.0, 1.0, 0.0))
+        m.add_joint("fixed", m.ground.point(*(start if turn else np.zeros(3))), b.start)
+        return m, b
+
+    m, b = turned(True)
+    a = np.pi / 2
+    m.add_force(b.end, moment=tuple(R @ [0.0, 0.0, a * E * Iz / L]))
+    res = rancf.static(m, load_steps=2)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(b.end)[0],
+                               start + R @ [L * np.sin(a) / a, L * (1 - np.cos(a)) / a, 0.0],
+                               rtol=0, atol=1e-10)
+    P = 1e-6 * E * Iy / L**2
+    tips = []
+    for turn in (True, False):
+        m, b = turned(turn)
+        m.add_force(b.end, force=tuple((R if turn else np.eye(3)) @ [0.0, 0.0, P]))
+        res = rancf.static(m, load_steps=1)
+        assert res.status == "ok", res.message
+        tips.append(res.position(b.end)[0] - (start if turn else 0.0))
+    np.testing.assert_allclose(R.T @ tips[0], tips[1], rtol=0, atol=1e-13)
+    exact = P * L**3 / (3 * E * Iy) + P * L / (5.0 / 6.0 * G * A)
+    assert abs(tips[1][2] / exact - 1.0) < 2e-2
