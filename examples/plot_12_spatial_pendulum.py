@@ -71,8 +71,9 @@ ax.set_box_aspect(np.ptp(path.reshape(-1, 3), axis=0))
 ax.legend(loc="upper left", fontsize=8)
 
 # %%
-# The tip's coordinates: the rod swings back and forth under the joint while the tip's y
-# shows the motion out of the starting plane's swing.
+# The tip's coordinates: it falls (z), swings through under the joint to the far side (x
+# and y both change sign) and back, nearly to where it started, with the kinks of the rod's
+# bending and twisting on the way.
 
 tip = res.position(rod.end)
 fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
