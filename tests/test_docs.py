@@ -34,7 +34,8 @@ MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "ranc
            "rancf.integrators.static", "rancf.integrators.solution",
            "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
            "rancf.elements.beam", "rancf.elements.rigid", "rancf.elements.planar", "rancf.integrators.implicit",
-           "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.errors"]
+           "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.errors",
+           "rancf.elements.spatial_beam"]
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +71,73 @@ def test_getting_started_runs():
     res = namespace["res"]
     assert res.status == "ok" and len(res.t) == 401      # as the page's comment says
     assert Path("pendulum.gif").stat().st_size > 0
+
+
+def _python_blocks(page):
+    """The ``.. code-block:: python`` blocks of a page under docs/, dedented, in order."""
+    text = (ROOT / "docs" / page).read_text()
+    blocks = re.findall(r"\.\. code-block:: python\n\n(.*?)(?=\n\S)", text, re.S)
+    return ["\n".join(line[3:] for line in block.splitlines()) for block in blocks]
+
+
+def test_spatial_guide_runs(capsys):
+    """The spatial page's blocks run in order, in one namespace, and what their comments say
+    holds against something independent: the arc length of a quarter circle, the node frame
+    of the page's rule (y = up, z = x cross y), the hub's angular velocity from its drive, the
+    refusal of a step beyond RK4's limit, and the shear-rotation frequency sqrt(k G A /
+    (rho I_y)) of the arm within 5 % above the model's estimated highest frequency (a lower
+    bound)."""
+    blocks = _python_blocks("user_guide/spatial.rst")
+    assert len(blocks) >= 8
+    namespace = {}
+    for i, code in enumerate(blocks):
+        exec(compile(code, f"user_guide/spatial.rst python block {i}", "exec"), namespace)
+    ns = namespace
+    res, printed = ns["res"], capsys.readouterr().out
+    assert res.status == "ok" and len(res.t) == 101, res.message
+    assert ns["whisker"].length == pytest.approx(np.pi * 0.2 / 2, rel=1e-12)
+    np.testing.assert_allclose(ns["arm"].frames[0], [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
+                               atol=1e-15)
+    np.testing.assert_allclose(ns["res"].angular_velocity(ns["hub"].centre),
+                               np.outer(4.0 * res.t, [0.0, 0.0, 1.0]), atol=1e-9)
+    refused = re.search(r"stability limit ([\d.e+-]+) s .*?>= ([\d.e+-]+) rad/s", printed)
+    assert refused, printed
+    limit, omega = float(refused.group(1)), float(refused.group(2))
+    assert limit < 1e-4 and limit == pytest.approx(2 * np.sqrt(2) / omega, rel=1e-2)
+    shear_rotation = np.sqrt(5 / 6 * ns["G"] * 6e-4 / (ns["rho"] * 2e-8))
+    assert 1.0 <= shear_rotation / omega <= 1.05
+    assert ns["reaction"].shape == (101, 6) and ns["q"].shape == (101, 2)
+    assert ns["energy"].work.isna().all()          # a drive and a load: work not integrated
+
+
+# --- citations of the theory and developer pages ---------------------------------------------
+#: A citation in code, ``(theory: Title)``, ``; theory: Title``, ``see theory: Title``, of
+#: either page (docs/developer.rst, "Citing the documentation in code").
+CITATION = re.compile(r"(?:\(|;\s|,\s|see\s)(theory|developer):\s+(.{1,120})")
+
+
+def _headings(page):
+    """The section titles of a page under docs/ (a line underlined by - ~ = or ^)."""
+    lines = (ROOT / "docs" / page).read_text().splitlines()
+    return {a.strip() for a, b in zip(lines, lines[1:])
+            if a.strip() and b and set(b) <= set("-~=^") and len(b) >= len(a.strip())}
+
+
+def test_citations_name_existing_sections():
+    """Every ``(theory: ...)`` and ``(developer: ...)`` citation in the code and the tests
+    names a section title of that page (a citation may wrap over lines and comment marks)."""
+    titles = {page: _headings(f"{page}.rst") for page in ("theory", "developer")}
+    files = [p for folder in ("rancf", "tests", "validation") if (ROOT / folder).exists()
+             for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".pyx", ".pxd")
+             and p != Path(__file__).resolve()]      # this file writes the form, not a citation
+    missing = []
+    for path in files:
+        # joined as one line: a title may wrap, a comment's "#" and indentation dropped
+        text = re.sub(r"\s*\n\s*#?\s*", " ", path.read_text())
+        for page, cited in CITATION.findall(text):
+            if not any(cited.startswith(title) for title in titles[page]):
+                missing.append(f"{path.relative_to(ROOT)}: ({page}: {cited[:60]}...)")
+    assert not missing, "citations of sections that do not exist:\n" + "\n".join(missing)
 
 
 # --- reST that renders as text --------------------------------------------------------------
