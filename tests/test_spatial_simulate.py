@@ -195,3 +195,30 @@ def test_a_spatial_load_function_must_return_real_numbers():
     m.add_force(body.centre, force=lambda t: ("1", "0", "0"))
     with pytest.raises(ValueError, match="three finite numbers"):
         rancf.simulate(m, 0.01, 1e-3)
+
+
+def test_a_spatial_result_saves_and_loads_whole(tmp_path):
+    """save then load (with the model, and without it) gives back every array and the energy
+    balance; a planar model of another layout is refused."""
+    m, body, pin = spherical_pendulum()
+    res = rancf.simulate(m, 0.05, 1e-3)
+    res.save(tmp_path / "run.npz")
+    for model in (m, None):
+        back = rancf.load(tmp_path / "run.npz", model=model)
+        for name in ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions"):
+            np.testing.assert_array_equal(getattr(back, name), getattr(res, name))
+        assert back.energy().equals(res.energy())
+    np.testing.assert_array_equal(rancf.load(tmp_path / "run.npz", model=m).position(body.centre),
+                                  res.position(body.centre))
+    with pytest.raises(ValueError, match="another layout"):
+        rancf.load(tmp_path / "run.npz", model=rancf.pendulum(n_bodies=1, elements_per_body=2))
+
+
+def test_a_spatial_result_with_unknown_work_saves_and_loads(tmp_path):
+    m, body, _ = spherical_pendulum()
+    m.add_force(body.centre, force=(0.0, 1.0, 0.0))
+    res = rancf.simulate(m, 0.02, 1e-3)
+    res.save(tmp_path / "run.npz")
+    back = rancf.load(tmp_path / "run.npz")
+    assert np.isnan(back.work).all()
+    np.testing.assert_array_equal(back.nodes, res.nodes)

@@ -18,7 +18,7 @@ import numpy as np
 from ..elements.beam import PlanarANCFBeam
 from ..memory import available_memory
 from ..model.model import Model
-from .result import STATUSES, Result
+from .result import SPATIAL_POSE, SPATIAL_VELOCITY, STATUSES, Result
 
 FORMAT_VERSION = 2
 
@@ -34,7 +34,7 @@ def save(result, path):
                       for k, v in result.stats.items()},
             "wall_time": result.wall_time}
     if result.model is not None:
-        meta["layout"] = layout(result.model.build())
+        meta["layout"] = layout(result.model)
     arrays = {"t": result.t, "nodes": result.nodes, "velocities": result.velocities,
               "joint_q": result.joint_q, "joint_qd": result.joint_qd,
               "reactions": result.reactions, "work": result.work, "dissipated": result.dissipated,
@@ -138,15 +138,26 @@ def _remove_stale_temporaries(folder):
             pass
 
 
-def layout(assembly):
+def layout(model):
     """What a Result file must share with the model it is loaded onto, as JSON-ready lists:
-    the items (``["beam", n_elements]``, ``["body", 0]``, in vertex order) and the joints
-    (``[kind, parent vertex, child vertex]``, -1 for the ground)."""
-    A = assembly
-    return {"items": [["beam", b.n_elements] for b in A.beams] + [["body", 0] for _ in A.bodies],
-            "joints": [[j.kind, int(p), int(c)]
-                       for j, p, c in zip(A.joints, A.parent_vertex, A.child_vertex)]}
+    the items (``["beam", n_elements]``, ``["body", 0]``, in vertex order; a spatial model's
+    ``["spatial beam", n_elements]``, ``["spatial body", 0]``) and the joints (``[kind, parent,
+    child]``: planar vertices, a spatial model's tree bodies, -1 for the ground)."""
+    A = model.build()
+    spatial = "spatial " if model.dim == 3 else ""
+    items = ([[spatial + "beam", b.n_elements] for b in model.beams]
+             + [[spatial + "body", 0] for _ in model.rigid_bodies])
+    if model.dim == 3:
+        parents, children = A.parent[A.joint_body], A.joint_body
+    else:
+        parents, children = A.parent_vertex, A.child_vertex
+    return {"items": items, "joints": [[j.kind, int(p), int(c)]
+                                       for j, p, c in zip(model.joints, parents, children)]}
 
+
+#: A node's entries in ``nodes`` and in ``velocities``: the planar kinds' coordinates, a spatial
+#: body's pose and velocity.
+NODE_SIZES = {PlanarANCFBeam.node_size: PlanarANCFBeam.node_size, SPATIAL_POSE: SPATIAL_VELOCITY}
 
 #: The arrays every Result file holds (besides ``meta`` and the ``extra__`` ones).
 ARRAYS = ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated",
@@ -218,16 +229,23 @@ def _check_file(path, a):
         if v.dtype.kind not in kinds:
             raise ValueError(f"{path}: {k} must hold real numbers, got dtype {v.dtype}")
     n = a["t"].shape[0] if a["t"].ndim == 1 else -1
-    ns = PlanarANCFBeam.node_size    # the planar kinds' nodes: the only ones a file holds yet
-    if n < 1 or a["nodes"].ndim != 3 or a["nodes"].shape[0] != n or a["nodes"].shape[2] != ns:
+    ns = a["nodes"].shape[2] if a["nodes"].ndim == 3 else None
+    if n < 1 or ns not in NODE_SIZES or a["nodes"].shape[0] != n:
         raise ValueError(f"{path}: t must be (n_out,) with n_out >= 1 and nodes "
-                         f"(n_out, n_vertices, {ns}), got {a['t'].shape} and {a['nodes'].shape}")
-    if a["velocities"].shape != a["nodes"].shape:
+                         f"(n_out, n_vertices, {PlanarANCFBeam.node_size}) or (n_out, n_bodies, "
+                         f"{SPATIAL_POSE}), got {a['t'].shape} and {a['nodes'].shape}")
+    if a["velocities"].shape != a["nodes"].shape[:2] + (NODE_SIZES[ns],):
         raise ValueError(f"{path}: velocities {a['velocities'].shape} do not match nodes "
                          f"{a['nodes'].shape}")
+    spatial = ns == SPATIAL_POSE
     for k in ("joint_q", "joint_qd", "reactions"):
-        if a[k].ndim != 2 or a[k].shape[0] != n or a[k].shape[1] != a["joint_q"].shape[1]:
-            raise ValueError(f"{path}: {k} must be (n_out, n_joints), got {a[k].shape}")
+        # a spatial joint has a six-entry reaction and as many coordinates as its kind says
+        wrench = k == "reactions" and spatial
+        columns_fit = a[k].ndim == 2 and (a[k].shape[1] % 6 == 0 if wrench
+                                          else a[k].shape[1] == a["joint_q"].shape[1])
+        if not columns_fit or a[k].shape[0] != n:
+            raise ValueError(f"{path}: {k} must be (n_out, "
+                             f"{'6 n_joints' if wrench else 'n_joints'}), got {a[k].shape}")
     for k in ("work", "dissipated", "kinetic", "elastic", "gravity"):
         if a[k].shape != (n,):
             raise ValueError(f"{path}: {k} must be (n_out,) = ({n},), got {a[k].shape}")
@@ -239,9 +257,12 @@ def _check_file(path, a):
 def _check_values(path, name, value):
     """The values of an array of a Result file: finite times, strictly increasing (each output
     is a later state), and finite coordinates, joint values and energies (a run keeps only
-    finite states: one that diverges stops before)."""
-    if name in ARRAYS and not np.all(np.isfinite(value)):
-        k = int(np.flatnonzero(~np.isfinite(value.reshape(-1)))[0])
+    finite states: one that diverges stops before); work and dissipation finite or unknown."""
+    # work and dissipation may be unknown (NaN: a spatial run with inputs does not integrate
+    # them), never infinite
+    finite = ~np.isinf(value) if name in ("work", "dissipated") else np.isfinite(value)
+    if name in ARRAYS and not np.all(finite):
+        k = int(np.flatnonzero(~finite.reshape(-1))[0])
         raise ValueError(f"{path}: {name} must be finite, got {value.reshape(-1)[k]!r} at flat "
                          f"index {k}")
     if name == "t" and np.any(np.diff(value) <= 0.0):
@@ -266,15 +287,19 @@ def _check_model(path, model, meta, arrays):
     joints."""
     A = model.build()
     if "layout" in meta:
-        ours = layout(A)
+        ours = layout(model)
         theirs = meta["layout"]["items"], meta["layout"]["joints"]
         found = [_difference("item", "items", theirs[0], ours["items"]),
                  _difference("joint", "joints", theirs[1], ours["joints"])]
     else:
+        spatial = model.dim == 3
+        n_nodes = A.n_bodies if spatial else A.n_vertices
+        n_columns = (sum(j.type.spatial.n_coordinates for j in model.joints) if spatial
+                     else A.n_joints)
         found = [_difference("vertex", "vertices", [0] * arrays["nodes"].shape[1],
-                             [0] * A.n_vertices),
-                 _difference("joint", "joints", [0] * arrays["joint_q"].shape[1],
-                             [0] * A.n_joints)]
+                             [0] * n_nodes),
+                 _difference("joint coordinate", "joint coordinates",
+                             [0] * arrays["joint_q"].shape[1], [0] * n_columns)]
     found = [f for f in found if f]
     if found:
         raise ValueError(f"{path}: saved from a model of another layout ({'; '.join(found)})")
