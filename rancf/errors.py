@@ -17,6 +17,13 @@ class UserFunctionError(RuntimeError):
     of a call (those are ``ValueError`` or ``TypeError``, naming the parameter); a
     ``RuntimeError`` is what the stepping loops take as the failure of a run.
 
+    Parameters
+    ----------
+    message : str
+        What raised, where and when (the message).
+    function, index, t
+        The attributes below (None when not known).
+
     Attributes
     ----------
     function : {"drive", "effort", "force", "moment"}

@@ -345,6 +345,14 @@ class Load:
         ------
         ValueError, rancf.UserFunctionError
             As :meth:`values`.
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> load = m.add_force(b.end, force=lambda t: (0.0, -10.0 * t), moment=2.0)
+        >>> load.value("force", 0.5), load.value("moment", 0.5)
+        (array([ 0., -5.]), 2.0)
         """
         if not callable(getattr(self, function)):
             return getattr(self, function)

@@ -11,6 +11,8 @@ and cannot change afterwards. Everything a user gives is checked where it enters
 error naming the parameter; the whole model is checked when it is built (joint points
 coincide, drives start where the geometry is, every item is connected to the ground).
 """
+import inspect
+
 from .. import checks
 from ..elements import beam as beam_element
 from .assembly import Assembly
@@ -73,6 +75,10 @@ class Model:
         elif dim != cls.dim:
             raise ValueError(f"dim must be {cls.dim} for {cls.__name__}, got {dim!r}")
         return super().__new__(cls)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__signature__ = constructor_signature(cls)
 
     def __init__(self, gravity=(0.0, -9.81), elastic_model="shabana", *, dim=2):
         refuse_shape(2, "gravity", gravity, (3,))
@@ -469,6 +475,16 @@ class Model:
         """
         from .drawing import plot_model    # imports matplotlib: only when a plot is asked for
         return plot_model(self, ax)
+
+
+def constructor_signature(cls):
+    """The signature of ``cls(...)``: its ``__init__``'s without ``self`` (``Model.__new__``
+    takes ``*args, **kwargs`` to choose the class, which is not what a user passes)."""
+    init = inspect.signature(cls.__init__)
+    return init.replace(parameters=tuple(init.parameters.values())[1:])
+
+
+Model.__signature__ = constructor_signature(Model)
 
 
 def pendulum(n_bodies=5, elements_per_body=5, body_length=5.0, E=21e6, rho=7800.0, side=0.03,
