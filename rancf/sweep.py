@@ -708,7 +708,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
 
     >>> def run(E, length):
     ...     m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=length, E=E)
-    ...     res = rancf.simulate(m, 0.2, 1e-3)
+    ...     res = rancf.simulate(m, 0.2, 1e-3, method="rk4")
     ...     return {"lowest_tip": res.tip()[:, 1].min(), "status": res.status,
     ...             "message": res.message}
     >>> table = rancf.sweep(run, {"E": [1e7, 1e8], "length": [0.5, 1.0]},
