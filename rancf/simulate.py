@@ -25,6 +25,8 @@ except ImportError:  # optional: without it BLAS keeps its default thread count
     threadpool_limits = None
 
 FORMULATIONS = ("auto", "recursive", "dae")
+#: What ``simulate(state=...)`` takes besides a State: the start it names.
+STARTS = ("static",)
 
 
 def output_times(t_end, dt, output_every):
@@ -75,11 +77,83 @@ def choose_formulation(assembly, method, formulation):
     return "recursive" if tables["constant"] and not len(assembly.bodies) else "dae"
 
 
-def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formulation="auto",
+def choose_method(model, dt, formulation="auto", x0=None, v0=None):
+    """The method ``method="auto"`` stands for, and why (what :attr:`Result.method_reason` says).
+
+    A planar tree that the recursive formulation runs gets ``"rk4"`` when ``dt`` is within
+    RK4's stability limit at the initial state: the step at which the faster root of
+    ``s^2 + d s + omega^2 = 0`` leaves RK4's stability region (``2 sqrt(2) / omega``
+    undamped), omega the highest natural frequency (rad/s) and d the fastest decay rate of
+    the element damping (1/s), both estimated at the initial state as the ``"rk4"`` check
+    does (:func:`check_step`). Otherwise ``"generalized-alpha"`` (rho_inf = 0.9 by default,
+    unconditionally stable): a step beyond that limit, a closed loop or another model the
+    recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
+    A spatial model gets ``"rk4"``: its implicit methods are not chosen in this version. A
+    reduced model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
+
+    Parameters
+    ----------
+    model : Model or ReducedModel
+    dt : float
+        The step (s), checked.
+    formulation : {"auto", "recursive", "dae"}
+        As :func:`simulate`.
+    x0, v0 : ndarray (n_x,), optional
+        The initial coordinates and velocities (planar; default the reference configuration
+        at rest but for the drives).
+
+    Returns
+    -------
+    method : str
+    reason : str
+        One sentence: the choice and the numbers it was made on.
+
+    Raises
+    ------
+    ValueError
+        The initial state does not satisfy the joints (planar trees).
+    ArithmeticError
+        The generalized mass matrix is singular at the initial state.
+
+    Notes
+    -----
+    The frequency estimate is a lower bound (power iteration), so the limit it gives is an
+    upper bound: a step just within it may still be slightly beyond the true limit, and the
+    frequencies change with the motion (a rotating beam's bending stiffens). Such a run
+    reports ``status == "diverged"``; name the method (``method="generalized-alpha"``) or take
+    a shorter step.
+    """
+    if isinstance(model, ReducedModel):
+        return "backward-euler", ("backward-euler (method 'auto'): the one method of a reduced "
+                                  "model")
+    if model.dim == 3:
+        return "rk4", "rk4 (method 'auto'): spatial models run the explicit methods here"
+    implicit = "generalized-alpha"
+    A = model.build()
+    if formulation == "dae":
+        return implicit, (f"{implicit} (method 'auto'): formulation 'dae' runs the implicit "
+                          "methods")
+    if A.recursive_reason is not None:
+        return implicit, (f"{implicit} (method 'auto'): the recursive formulation, which RK4 "
+                          f"needs, cannot run this model ({A.recursive_reason})")
+    with recursive.checkout(A) as rec:
+        y0 = rec.initial_state(x0, v0)
+        omega = rec.highest_frequency(y0)
+        decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+    limit = SCHEMES["rk4"].stable_step(top_eigenvalue(omega, decay))
+    rates = recursive.rates_in_words(omega, decay)
+    if dt <= limit:
+        return "rk4", (f"rk4 (method 'auto'): dt = {dt:g} s is within its stability limit "
+                       f"{limit:.3g} s at the initial state ({rates})")
+    return implicit, (f"{implicit} (method 'auto'): dt = {dt:g} s exceeds the rk4 stability "
+                      f"limit {limit:.3g} s at the initial state ({rates})")
+
+
+def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formulation="auto",
              rtol=1e-6, atol=1e-8, max_displacement=None, check_stability=True, max_memory=None,
              progress=False, **implicit_options):
     """Integrate the motion of ``model`` from ``state`` (default: its reference configuration at
-    rest, but for the drives) to ``t_end``.
+    rest, but for the drives; ``"static"``: its static equilibrium) to ``t_end``.
 
     Parameters
     ----------
@@ -95,6 +169,13 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         ``1e-15 t_end <= dt <= t_end`` (a shorter step does not advance the clock at t_end in
         double precision).
     method : str
+        ``"auto"`` (default): ``"rk4"`` for a tree that the recursive formulation runs when
+        ``dt`` is within RK4's stability limit at the initial state (the limit the
+        ``check_stability`` check computes), ``"generalized-alpha"`` (rho_inf = 0.9 unless
+        given) otherwise: beyond that limit, a closed loop, ``formulation="dae"``. Spatial
+        models: ``"rk4"``; reduced models: ``"backward-euler"``. The Result's ``method`` says
+        which ran and its ``method_reason`` why. Name the method for a run that must not
+        switch between models (a study over stiffness, a convergence test).
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
         ``"dopri5"`` (adaptive Dormand-Prince 5(4), ``rtol``/``atol``), ``"scipy:RK45" |
         "scipy:DOP853" | "scipy:Radau" | "scipy:BDF" | "scipy:LSODA"`` (SciPy's solvers on the
@@ -102,8 +183,12 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         "generalized-alpha" | "generalized-alpha-s" | "backward-euler"`` (fixed step, Newton).
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
-    state : State, optional
+    state : State or "static", optional
         Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run).
+        ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
+        loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
+        drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
+        unstressed shape. Planar models.
     formulation : {"auto", "recursive", "dae"}
         ``"recursive"``: the O(n) recursive formulation (trees rooted at the ground, child beams
         jointed at their start); with an implicit method only trees of beams on revolute joints.
@@ -119,7 +204,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         eigenvalue of ``s^2 + d s + omega^2 = 0`` leaves the scheme's stability region
         (``2 sqrt(2) / omega`` undamped), with the highest natural frequency omega and the
         fastest decay rate d of the element damping (``c omega^2``) bounded from below by power
-        iteration at the initial state.
+        iteration at the initial state. With ``method="auto"`` the same limit chooses the
+        method instead (the check does not apply).
     max_memory : float, optional
         Bytes the outputs may take; by default the memory available. A run whose outputs would
         not fit is refused before it starts (``MemoryError`` with the estimate).
@@ -152,7 +238,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
         ``max_displacement`` with an implicit one, ``projection`` or ``linear_solver`` with
         the recursive formulation.
     ValueError
-        A parameter out of its range (named in the message); an unknown method; a
+        A parameter out of its range (named in the message); an unknown method or start; the
+        static equilibrium of ``state="static"`` not found (the message is static's); a
         formulation that cannot run the model (a closed loop in the recursive formulation,
         an explicit method on the DAE); an RK4 step beyond the stability limit; ``t_end / dt``
         not an integer for an implicit method; a model that does not assemble
@@ -177,8 +264,9 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
 
     Examples
     --------
-    The RANCF paper's pendulum (2 of its 5 bodies) with the default explicit RK4 on the
-    recursive formulation, then the same model with an implicit method on the DAE:
+    The RANCF paper's pendulum (2 of its 5 bodies): the default method "auto" runs the explicit
+    RK4 on the recursive formulation (the step is within its stability limit); then the same
+    model with an implicit method on the DAE:
 
     >>> m = rancf.pendulum(n_bodies=2, elements_per_body=5, body_length=5.0)
     >>> res = rancf.simulate(m, t_end=0.5, dt=1e-3)
@@ -189,17 +277,26 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     >>> bool(np.abs(dae.tip() - res.tip()).max() < 1e-5)   # m, of a 10 m chain (2.4e-6 here)
     True
 
-    A step beyond RK4's stability limit is refused before the run:
+    A steel pendulum is too stiff for RK4 at this step: "auto" runs generalized-alpha and
+    says why; RK4 named is refused before the run:
 
     >>> stiff = rancf.pendulum(n_bodies=2, elements_per_body=5, E=2.1e11)
-    >>> rancf.simulate(stiff, 0.5, 1e-3)
+    >>> res = rancf.simulate(stiff, 0.5, 1e-3)
+    >>> res.method, res.status
+    ('generalized-alpha', 'ok')
+    >>> print(res.method_reason)
+    generalized-alpha (method 'auto'): dt = 0.001 s exceeds the rk4 stability limit ...
+    >>> rancf.simulate(stiff, 0.5, 1e-3, method="rk4")
     Traceback (most recent call last):
     ...
     ValueError: dt = 0.001 s exceeds the rk4 stability limit ...
     """
     if isinstance(model, ReducedModel):
-        return _run_reduced(model, t_end, dt, method, output_every, state, formulation, progress,
-                            **implicit_options)
+        reason = ""
+        if method == "auto":
+            method, reason = choose_method(model, dt)
+        return _chosen(_run_reduced(model, t_end, dt, method, output_every, state, formulation,
+                                    progress, **implicit_options), reason)
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.time_span(t_end, dt)
@@ -207,40 +304,84 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
     check_stability = checks.boolean("check_stability", check_stability)
+    if isinstance(state, str) and state not in STARTS:
+        raise ValueError(f"state must be a rancf.State or one of {list(STARTS)}, got {state!r}")
     if model.dim == 3:
-        return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
-                            atol, max_displacement, check_stability, max_memory, progress,
-                            implicit_options)
+        reason = ""
+        if method == "auto":
+            method, reason = choose_method(model, dt, formulation)
+        return _chosen(_run_spatial(model, t_end, dt, method, output_every, state, formulation,
+                                    rtol, atol, max_displacement, check_stability, max_memory,
+                                    progress, implicit_options), reason)
     A = model.build()
-    if state is not None and not isinstance(state, State):
-        raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
-    x0, v0 = state.checked(A.n_x) if state is not None else (None, None)
-    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + sorted(IMPLICIT_METHODS)
+    if state is not None and not isinstance(state, (State, str)):
+        raise TypeError(f"state must be a rancf.State or one of {list(STARTS)}, got "
+                        f"{type(state).__name__}")
+    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
+        sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
+    checks.choice("formulation", formulation, FORMULATIONS)
+    if isinstance(state, str):
+        x0, v0 = static_start(model), None
+    else:
+        x0, v0 = state.checked(A.n_x) if state is not None else (None, None)
+    reason = ""
+    if method == "auto":
+        method, reason = choose_method(model, dt, formulation, x0, v0)
     formulation = choose_formulation(A, method, formulation)
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     check_memory(n_out, 4 * A.n_x + 4 * A.n_joints + 8, max_memory)
     if method in IMPLICIT_METHODS:
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
-                            "methods stop when Newton fails or the state exceeds 1e8")
-        return _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation,
-                             progress, **implicit_options)
+                            f"methods stop when Newton fails or the state exceeds 1e8{_as(reason)}")
+        return _chosen(_run_implicit(model, A, t_end, dt, method, output_every, x0, v0,
+                                     formulation, progress, reason, **implicit_options), reason)
     if implicit_options:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
-                        f"{sorted(IMPLICIT_METHODS)} only")
+                        f"{sorted(IMPLICIT_METHODS)} only{_as(reason)}")
     bound = 100.0 * A.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     t_out = output_times(t_end, dt, output_every)
     with recursive.checkout(A) as rec:
         y0 = rec.initial_state(x0, v0)
-        if check_stability and fixed_step(method):
+        if check_stability and fixed_step(method) and not reason:    # "auto" checked it
             check_step(method, dt, rec.highest_frequency(y0),
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return result_of(model, solution)
+    return _chosen(result_of(model, solution), reason)
+
+
+def _as(reason):
+    """The end of an error message about a method that ``"auto"`` chose: the choice and why."""
+    return f"; {reason}" if reason else ""
+
+
+def _chosen(result, reason):
+    """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
+    method was named)."""
+    result.method_reason = reason
+    return result
+
+
+def static_start(model):
+    """The coordinates (n_x,) of ``state="static"``: the static equilibrium of
+    :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0).
+
+    Raises
+    ------
+    ValueError
+        The equilibrium was not found (static's message, and how to pass a start found with
+        other load steps).
+    """
+    eq = static(model)
+    if eq.status != "ok":
+        raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
+                         "find it with rancf.static(model, load_steps=...) and pass its "
+                         "state(0)")
+    return eq.nodes[0].ravel().copy()
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -327,12 +468,14 @@ def top_eigenvalue(omega, decay):
 
 
 def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, progress,
-                  projection=False, linear_solver="sparse", tol=1e-10, max_iter=25,
+                  reason="", projection=False, linear_solver="sparse", tol=1e-10, max_iter=25,
                   jacobian="reuse", **parameters):
-    """The implicit methods on the DAE or the implicit recursive formulation."""
+    """The implicit methods on the DAE or the implicit recursive formulation (``reason``: why
+    method "auto" chose it, for the messages)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
-        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
+                         f"{steps!r}{_as(reason)}")
     tol = checks.tolerance("tol", tol, A.size)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":

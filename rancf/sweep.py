@@ -21,7 +21,6 @@ import time
 import warnings
 
 import numpy as np
-import pandas as pd
 
 from . import checks
 from .progress import bar as progress_bar
@@ -34,17 +33,24 @@ KEY = "sweep_key"
 RESERVED = SWEEP_COLUMNS + (KEY,)
 SAMPLERS = ("sobol", "lhs")
 STORE_SUFFIXES = (".parquet", ".csv")
-# read_csv gives back the floats to_csv wrote (their repr) exactly: by default from pandas 3 on,
-# which deprecates the option that earlier versions need; nullable dtypes (pandas >= 2) read a
-# column of integers with empty cells as integers
-_PANDAS = int(pd.__version__.split(".")[0])
-_READ_CSV = ({} if _PANDAS >= 3 else {"float_precision": "round_trip"}) | \
-    ({"dtype_backend": "numpy_nullable"} if _PANDAS >= 2 else {})
 #: A missing cell of the CSV store (a row without that output). No text but this and the empty
 #: cell of stores written before it is missing: "NA", "nan" or "null" stay text; a text that is
 #: empty or starts with a backslash is written with one more backslash in front (_csv_text).
 CSV_MISSING = "\\N"
 NOT_RUN = "not run: the sweep was interrupted; rerun with the same store to resume"
+
+# pandas is imported by the functions that make or read tables, not with rancf: it takes a
+# large part of a second (tests/test_package.py)
+
+
+def _read_csv_options(pd):
+    """The options with which ``pd.read_csv`` gives back the floats ``to_csv`` wrote (their repr)
+    exactly: by default from pandas 3 on, which deprecates the option that earlier versions
+    need; nullable dtypes (pandas >= 2) read a column of integers with empty cells as
+    integers."""
+    major = int(pd.__version__.split(".")[0])
+    return ({} if major >= 3 else {"float_precision": "round_trip"}) | \
+        ({"dtype_backend": "numpy_nullable"} if major >= 2 else {})
 
 
 def _missing(extra, exc):
@@ -97,6 +103,7 @@ def sample(bounds, n, method="sobol", seed=None):
     >>> bool(params.E.between(1e6, 1e7).all())
     True
     """
+    import pandas as pd
     from scipy.stats import qmc
 
     if not isinstance(bounds, dict) or not bounds:
@@ -121,6 +128,7 @@ def sample(bounds, n, method="sobol", seed=None):
 def _grid(parameters):
     """The full grid of a dict of lists, the first key varying slowest (nested loops in the
     order given)."""
+    import pandas as pd
     names, values = [], []
     for name, vals in parameters.items():
         if isinstance(vals, (str, bytes)) or not hasattr(vals, "__len__") or \
@@ -136,6 +144,7 @@ def _grid(parameters):
 
 def _parameter_table(parameters):
     """``parameters`` as a checked DataFrame (its own index kept)."""
+    import pandas as pd
     if isinstance(parameters, dict):
         if not parameters:
             raise ValueError("parameters must name at least one parameter, got an empty dict")
@@ -169,6 +178,7 @@ def _canonical(value, name, row):
     """A text that equal parameter values share whatever their Python or NumPy type and however
     their floats print: integers and integral floats as the integer, other floats exactly as
     ``float.hex``, strings quoted."""
+    import pandas as pd
     if value is None or value is pd.NA or value is pd.NaT:
         return "nan"
     if isinstance(value, (bool, np.bool_)):
@@ -212,6 +222,7 @@ def _scalar(value):
 def _outputs(returned, parameters):
     """The outputs, status and message of what ``run`` returned, or TypeError saying what is
     wrong with it."""
+    import pandas as pd
     if isinstance(returned, pd.DataFrame):
         if len(returned) != 1:
             raise TypeError(f"run returned a DataFrame of {len(returned)} rows; it must return a "
@@ -317,6 +328,8 @@ def _csv_texts(frame, escape):
     """``frame`` with the texts of its text columns as the CSV store writes them (``escape``)
     or as they were given (not ``escape``): one backslash in front of a text that is empty or
     starts with one, so that neither an empty cell nor :data:`CSV_MISSING` is ever a text."""
+    import pandas as pd
+
     def text(value):
         if not isinstance(value, str):
             return value
@@ -336,6 +349,7 @@ def _column(values):
     one type that keeps them: integers stay integers beside missing values (nullable Int64, or
     a resumed table would read them back as floats); numbers and text mixed in one column are
     stored as text (a Parquet column has one type)."""
+    import pandas as pd
     kinds = {type(v) for v in values if v is not None and not (type(v) is float and math.isnan(v))}
     if kinds == {int}:
         return pd.array(values, dtype="Int64")
@@ -350,6 +364,7 @@ def _column(values):
 
 def _record_frame(records):
     """Stored rows as a DataFrame: key, parameters, outputs, status, message, wall_time."""
+    import pandas as pd
     rows = [{KEY: r["key"], **r["row"], **r["outputs"], "status": r["status"],
              "message": r["message"], "wall_time": r["wall_time"]} for r in records]
     names = list(dict.fromkeys(k for row in rows for k in row))
@@ -389,12 +404,14 @@ class _Store:
                       if f.endswith(".parquet") and not f.startswith("."))
 
     def _read(self):
+        import pandas as pd
         if self.kind == ".parquet":
             paths = self._chunks()
             frames = [self._check(pd.read_parquet(p), p) for p in paths]
         elif os.path.exists(self.path):
             frame = pd.read_csv(self.path, dtype={KEY: str, "status": str, "message": str},
-                                keep_default_na=False, na_values=["", CSV_MISSING], **_READ_CSV)
+                                keep_default_na=False, na_values=["", CSV_MISSING],
+                                **_read_csv_options(pd))
             frame = _csv_texts(frame, escape=False)
             # an empty message of a store written before CSV_MISSING reads as missing
             frame["message"] = frame["message"].fillna("")
@@ -413,6 +430,7 @@ class _Store:
 
     def stored(self, parameter_names):
         """Key -> record of every stored row; a later write of a key wins."""
+        import pandas as pd
         if self.frame is None:
             return {}
         frame = self.frame.drop_duplicates(KEY, keep="last")
@@ -430,6 +448,7 @@ class _Store:
 
     def write(self, records):
         """Add finished rows (a list of dicts: key, row, outputs, status, message, wall_time)."""
+        import pandas as pd
         if not records:
             return
         new = _record_frame(records)
@@ -590,6 +609,7 @@ def _distributed(client, run, jobs):
 def _table(parameters, records):
     """Parameters, outputs (columns in the order they first appear), status, message and
     wall_time, one row per parameter set; a row never run is "interrupted"."""
+    import pandas as pd
     outputs, status, message, wall = [], [], [], []
     for r in records:
         r = r or {"outputs": {}, "status": "interrupted", "message": NOT_RUN,
@@ -688,7 +708,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
 
     >>> def run(E, length):
     ...     m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=length, E=E)
-    ...     res = rancf.simulate(m, 0.2, 1e-3)
+    ...     res = rancf.simulate(m, 0.2, 1e-3, method="rk4")
     ...     return {"lowest_tip": res.tip()[:, 1].min(), "status": res.status,
     ...             "message": res.message}
     >>> table = rancf.sweep(run, {"E": [1e7, 1e8], "length": [0.5, 1.0]},

@@ -14,13 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Imports that ``import rancf`` must leave to the first call that needs them (each takes a
 #: large part of a second or more): statistics (Latin-hypercube sampling of the reductor and
 #: the sweeps), tables, the distributed scheduler, plotting.
-HEAVY = ["matplotlib", "dask",
-         pytest.param("scipy.stats", marks=pytest.mark.xfail(
-             strict=True, reason="rancf/formulations/reduced/reductor.py imports scipy.stats.qmc "
-             "at module level (outside helper N1's files): move it into the function that samples")),
-         pytest.param("pandas", marks=pytest.mark.xfail(
-             strict=True, reason="rancf/sweep.py imports pandas at module level (outside helper "
-             "N1's files): import it in the functions that make tables"))]
+HEAVY = ["matplotlib", "dask", "scipy.stats", "pandas"]
 
 
 @pytest.fixture(scope="module")

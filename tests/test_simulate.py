@@ -169,7 +169,7 @@ def test_scipy_radau_runs_short(pendulum):
 
 def test_rk4_step_beyond_stability_limit_is_rejected_in_advance():
     with pytest.raises(ValueError, match="dt = 0.001 s exceeds the rk4 stability limit"):
-        rancf.simulate(rancf.pendulum(E=210e9), 1.0, 1e-3)
+        rancf.simulate(rancf.pendulum(E=210e9), 1.0, 1e-3, method="rk4")
 
 
 def test_stability_limit_is_sharp_for_the_stiff_chain():
@@ -179,7 +179,8 @@ def test_stability_limit_is_sharp_for_the_stiff_chain():
     rec = recursive.of(stiff.build())
     limit = 2 * np.sqrt(2) / rec.highest_frequency(rec.initial_state())
     assert rancf.simulate(stiff, 0.05, 0.95 * limit, output_every=100).status == "ok"
-    r = rancf.simulate(stiff, 0.05, 1.05 * limit, check_stability=False, output_every=100)
+    r = rancf.simulate(stiff, 0.05, 1.05 * limit, method="rk4", check_stability=False,
+                       output_every=100)
     assert r.status == "diverged"
 
 
@@ -205,10 +206,11 @@ def test_stability_limit_is_sharp_with_damping(damping):
     for _ in range(100):
         lo, hi = (lo, 0.5 * (lo + hi)) if R(0.5 * (lo + hi)) > 1.0 else (0.5 * (lo + hi), hi)
     assert rancf.simulate(model(), 2000 * lo, 0.95 * lo, output_every=100).status == "ok"
-    r = rancf.simulate(model(), 2000 * lo, 1.05 * lo, check_stability=False, output_every=100)
+    r = rancf.simulate(model(), 2000 * lo, 1.05 * lo, method="rk4", check_stability=False,
+                       output_every=100)
     assert r.status == "diverged"
     with pytest.raises(ValueError, match="exceeds the rk4 stability limit"):
-        rancf.simulate(model(), 2000 * lo, 1.05 * lo)
+        rancf.simulate(model(), 2000 * lo, 1.05 * lo, method="rk4")
 
 
 def test_a_step_below_the_floor_says_the_model_is_too_stiff():
@@ -225,7 +227,8 @@ def test_a_step_below_the_floor_says_the_model_is_too_stiff():
 
 
 def test_divergence_stops_and_keeps_results():
-    r = rancf.simulate(rancf.pendulum(E=210e9), 1.0, 2e-4, check_stability=False, output_every=5)
+    r = rancf.simulate(rancf.pendulum(E=210e9), 1.0, 2e-4, method="rk4", check_stability=False,
+                       output_every=5)
     assert r.status == "diverged" and "at t = " in r.message
     assert 1 < len(r.t) < 1000 and np.all(np.isfinite(r.nodes))
     assert r.t[-1] <= float(r.message.split("t = ")[1].split()[0])

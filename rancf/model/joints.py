@@ -16,6 +16,7 @@ import numpy as np
 from .. import checks
 from ..errors import raised
 from ..joints import REGISTRY
+from ..joints._codes import COINCIDENT
 from .dimension import refuse
 from .items import GROUND
 
@@ -60,7 +61,15 @@ class Joint:
     type : rancf.joints.kind.JointKind
         That kind (its coordinate, checks, constraint rows, recursion maps, drawing).
     parent, child : Point
-        The points it joins.
+        The points it joins. The child is never a ground point: a joint written with the
+        ground as child is reversed (see ``reversed``).
+    reversed : bool
+        True for a joint written with a ground point as child (``add_joint(kind, beam.start,
+        m.ground.point(...))``): parent and child are swapped, so ``parent`` is the ground
+        point and its coordinate q is the beam's or body's orientation minus the ground's,
+        the negative of the order written (ground minus item); its drive prescribes, and its
+        effort (on the item) acts on, that q. Only kinds whose points coincide (revolute,
+        fixed) are reversed: the same joint either way round.
     axis : float or None
         Prismatic only: the rail's angle (rad) in the parent's frame; None is the parent's
         direction at the point (a beam's tangent, a body's axis, a ground point's angle).
@@ -78,6 +87,9 @@ class Joint:
     Joint(1: revolute, beam[0].node(2) -> beam[1].node(0))
     """
 
+    #: (A spatial joint, which shares this class's methods, is never reversed.)
+    reversed = False
+
     def __init__(self, index, kind, parent, child, axis, drive, effort):
         self.index = index
         planar = {n: k for n, k in REGISTRY.items() if k.planar}
@@ -86,6 +98,15 @@ class Joint:
                       f"{kind!r}")
         self.kind = checks.choice("kind", kind, planar)
         self.type = REGISTRY[kind]
+        # a ground point written as the child: the same joint is the one with the ground as
+        # parent where both points coincide (a rail belongs to its parent: a slide is not)
+        self.reversed = child.kind == GROUND and parent.kind != GROUND
+        if self.reversed and self.type.position != COINCIDENT:
+            raise ValueError(f"child must be a point of a beam or rigid body for a {self.kind} "
+                             f"joint, got {child!r} (its rail belongs to the parent: write the "
+                             "ground point as the parent)")
+        if self.reversed:
+            parent, child = child, parent
         self.parent, self.child = parent, child
         self.axis = None if axis is None else checks.real("axis", axis)
         if drive is not None and not callable(drive):
@@ -98,8 +119,8 @@ class Joint:
         self.drive, self.effort = drive, effort
         self.type.check(self, planar)
         if child.kind == GROUND:
-            raise ValueError(f"child must be a point of a beam or rigid body, got {child!r} "
-                             "(the ground can only be a parent)")
+            raise ValueError(f"parent and child must not both be ground points, got {parent!r} "
+                             f"and {child!r}")
         if parent.item is child.item:
             raise ValueError(f"parent and child must belong to different items, got {parent!r} "
                              f"and {child!r}")
@@ -123,7 +144,7 @@ class Joint:
         return self.drive is not None
 
     def __repr__(self):
-        extra = " driven" if self.driven else ""
+        extra = (" driven" if self.driven else "") + (" reversed" if self.reversed else "")
         return f"Joint({self.index}: {self.kind}{extra}, {self.parent!r} -> {self.child!r})"
 
     def drive_values(self, t):

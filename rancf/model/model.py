@@ -241,7 +241,12 @@ class Model:
             along the rail through the parent's point, and the relative angle is held. The kinds
             are those of :data:`rancf.joints.REGISTRY` (one module each, :mod:`rancf.joints`).
         parent, child : Point
-            The child must be a point of a beam or rigid body.
+            The child must be a point of a beam or rigid body. A revolute or fixed joint
+            written with a ground point as the child (a loop closed onto the ground,
+            ``add_joint("revolute", beam.end, m.ground.point(...))``) is reversed: stored with
+            the ground point as parent (:attr:`Joint.reversed`), so that its coordinate q is
+            the item's orientation minus the ground's, the negative of the order written; a
+            drive or effort given applies to that q.
         axis : float, optional
             Prismatic only: rail angle (rad) in the parent's frame; default along the
             parent's direction at the point (a beam's tangent, a body's axis, a ground point's
@@ -269,8 +274,9 @@ class Model:
         ValueError
             An unknown kind (a spatial-only kind is named with the dimension); a point of
             another model; ``axis`` on a joint that is not prismatic (a vector: a spatial
-            joint's); a drive or effort on a fixed joint; both a drive and an effort; the
-            ground as the child; parent and child on the same item. Points that do not
+            joint's); a drive or effort on a fixed joint; both a drive and an effort; a ground
+            point as the child of a prismatic joint (its rail belongs to the parent), or as
+            both points; parent and child on the same item. Points that do not
             coincide are refused when the model is built.
         RuntimeError
             The model is frozen.

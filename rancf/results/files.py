@@ -29,7 +29,8 @@ def save(result, path):
     path = os.fspath(path)
     energy = result.energy()
     meta = {"format": FORMAT_VERSION, "status": result.status, "message": result.message,
-            "method": result.method, "formulation": result.formulation,
+            "method": result.method, "method_reason": result.method_reason,
+            "formulation": result.formulation,
             "stats": {k: (int(v) if isinstance(v, (int, np.integer)) else float(v))
                       for k, v in result.stats.items()},
             "wall_time": result.wall_time}
@@ -183,7 +184,8 @@ def _check_meta(path, meta):
         raise ValueError(f"{path}: the meta record lacks {', '.join(missing)}")
     if meta["status"] not in STATUSES:
         raise ValueError(f"{path}: status must be one of {STATUSES}, got {meta['status']!r}")
-    for k in ("message", "method", "formulation"):
+    meta.setdefault("method_reason", "")      # files written before simulate chose methods
+    for k in ("message", "method", "method_reason", "formulation"):
         if not isinstance(meta[k], str):
             raise ValueError(f"{path}: {k} must be a string, got {meta[k]!r}")
     stats = meta["stats"]
@@ -492,6 +494,6 @@ def load(path, model=None):
     return Result(model, arrays["t"], arrays["nodes"], arrays["velocities"], arrays["joint_q"],
                   arrays["joint_qd"], arrays["reactions"], arrays["work"], arrays["dissipated"],
                   status=meta["status"], message=meta["message"], method=meta["method"],
-                  formulation=meta["formulation"], stats=meta["stats"], extra=extra,
-                  wall_time=meta["wall_time"],
+                  method_reason=meta["method_reason"], formulation=meta["formulation"],
+                  stats=meta["stats"], extra=extra, wall_time=meta["wall_time"],
                   energy_table={k: arrays[k] for k in ("kinetic", "elastic", "gravity")})

@@ -70,6 +70,11 @@ class Result:
         not continue (singular matrix, step below the floor, Newton failure, an input function
         raised). The arrays hold what was computed up to then; ``message`` says what happened.
     method, formulation : str
+        The method and formulation that ran.
+    method_reason : str
+        Why that method ran when :func:`rancf.simulate` chose it (``method="auto"``, the
+        default): the choice and the numbers it was made on, e.g. the step against RK4's
+        stability limit; "" when the method was named.
     stats : dict
         Work counters ``steps, nfev, njev, nlu, newton_iterations, rejected``.
     extra : dict of ndarray
@@ -100,7 +105,7 @@ class Result:
 
     def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
                  dissipated, status="ok", message="", method="", formulation="", stats=None,
-                 extra=None, wall_time=0.0, energy_table=None, error=None):
+                 extra=None, wall_time=0.0, energy_table=None, error=None, method_reason=""):
         self.model = model
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
@@ -122,6 +127,7 @@ class Result:
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
         self.status, self.message = status, message
         self.method, self.formulation = method, formulation
+        self.method_reason = method_reason
         self.stats = {k: 0 for k in COUNTERS}
         self.stats.update({k: (int(v) if isinstance(v, (int, np.integer)) else v)
                            for k, v in (stats or {}).items()})

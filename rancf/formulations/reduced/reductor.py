@@ -41,7 +41,6 @@ import time
 from typing import NamedTuple
 
 import numpy as np
-from scipy.stats import qmc
 
 from ... import checks
 from ...elements import _beam
@@ -70,6 +69,8 @@ def latin_hypercube_rows(n_rows, n_samples, seed):
     """
     if not 1 <= n_samples <= n_rows:
         raise ValueError(f"n_samples must be in [1, {n_rows}], got {n_samples}")
+    from scipy.stats import qmc     # here: scipy.stats takes most of a second to import
+
     u = qmc.LatinHypercube(d=1, seed=seed).random(n_samples)[:, 0] * n_samples
     j = np.minimum(np.floor(u).astype(np.int64), n_samples - 1)
     lo = -((-j * n_rows) // n_samples)  # ceil(j N / n) in integers
