@@ -88,8 +88,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     does (:func:`check_step`). Otherwise ``"generalized-alpha"`` (rho_inf = 0.9 by default,
     unconditionally stable): a step beyond that limit, a closed loop or another model the
     recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
-    A spatial model gets ``"rk4"``: its implicit methods are not chosen in this version. A
-    reduced model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
+    A spatial tree is chosen for the same way, with its formulation's estimates. A reduced
+    model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
 
     Parameters
     ----------
@@ -126,9 +126,13 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     if isinstance(model, ReducedModel):
         return "backward-euler", ("backward-euler (method 'auto'): the one method of a reduced "
                                   "model")
-    if model.dim == 3:
-        return "rk4", "rk4 (method 'auto'): spatial models run the explicit methods here"
     implicit = "generalized-alpha"
+    if model.dim == 3:
+        formulation_ = spatial.of_model(model)
+        y0 = formulation_.initial_state()
+        omega = formulation_.highest_rate(y0, "stiffness")
+        decay = formulation_.highest_rate(y0, "damping") if model.build().damping.any() else 0.0
+        return _within_rk4_limit(dt, omega, decay)
     A = model.build()
     if formulation == "dae":
         return implicit, (f"{implicit} (method 'auto'): formulation 'dae' runs the implicit "
@@ -140,6 +144,13 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
         y0 = rec.initial_state(x0, v0)
         omega = rec.highest_frequency(y0)
         decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+    return _within_rk4_limit(dt, omega, decay)
+
+
+def _within_rk4_limit(dt, omega, decay):
+    """"rk4" if dt is within its stability limit for the rates (omega rad/s, decay 1/s), else
+    "generalized-alpha"; and the reason."""
+    implicit = "generalized-alpha"
     limit = SCHEMES["rk4"].stable_step(top_eigenvalue(omega, decay))
     rates = recursive.rates_in_words(omega, decay)
     if dt <= limit:
@@ -172,8 +183,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"auto"`` (default): ``"rk4"`` for a tree that the recursive formulation runs when
         ``dt`` is within RK4's stability limit at the initial state (the limit the
         ``check_stability`` check computes), ``"generalized-alpha"`` (rho_inf = 0.9 unless
-        given) otherwise: beyond that limit, a closed loop, ``formulation="dae"``. Spatial
-        models: ``"rk4"``; reduced models: ``"backward-euler"``. The Result's ``method`` says
+        given) otherwise: beyond that limit, a closed loop, ``formulation="dae"``; spatial
+        trees likewise; reduced models: ``"backward-euler"``. The Result's ``method`` says
         which ran and its ``method_reason`` why. Name the method for a run that must not
         switch between models (a study over stiffness, a convergence test).
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),

@@ -84,10 +84,10 @@ def test_flexible_pendulum_conserves_energy_at_rk4_order():
     sqrt(k G A / (rho I_z)) = 3.2e4 rad/s, bounds it near 9e-5 s)."""
     m, b = flexible_pendulum()
     with pytest.raises(ValueError, match="stability limit"):
-        rancf.simulate(m, 0.2, 4e-4)
+        rancf.simulate(m, 0.2, 4e-4, method="rk4")
     drifts = []
     for dt in (8e-5, 4e-5):
-        res = rancf.simulate(m, 0.2, dt, output_every=10)
+        res = rancf.simulate(m, 0.2, dt, method="rk4", output_every=10)
         assert res.status == "ok", res.message
         assert res.energy().kinetic.iloc[-1] > 0.1
         drifts.append(res.energy_drift())
@@ -222,3 +222,17 @@ def test_a_spatial_result_with_unknown_work_saves_and_loads(tmp_path):
     back = rancf.load(tmp_path / "run.npz")
     assert np.isnan(back.work).all()
     np.testing.assert_array_equal(back.nodes, res.nodes)
+
+
+def test_auto_picks_rk4_within_its_limit_and_generalized_alpha_beyond():
+    """The flexible pendulum's RK4 limit is set by the lumped section's shear-rotation mode,
+    sqrt(k G A / (rho I_z)) = 3.2e4 rad/s, so about 2 sqrt(2) / 3.2e4 = 8.8e-5 s: auto picks
+    rk4 at half of that and generalized-alpha at 2e-4 s, and says why."""
+    m, b = flexible_pendulum(2)
+    omega = np.sqrt(5.0 / 6.0 * 8e7 * 1e-4 / (7800.0 * 8.3e-10))
+    limit = 2.0 * np.sqrt(2.0) / omega
+    slow = rancf.simulate(m, 0.002, limit / 2.0)
+    fast = rancf.simulate(m, 0.002, 2e-4)
+    assert slow.method == "rk4" and "within" in slow.method_reason
+    assert fast.method == "generalized-alpha" and "exceeds" in fast.method_reason
+    assert slow.status == fast.status == "ok"
