@@ -69,27 +69,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
-    status, message, error, reached, iterations = "ok", "", None, 0.0, []
-    for k in range(1, load_steps + 1):
-        s = k / load_steps
-        dae.kernel.set_load_factor(s)
-        try:
-            iterations.append(stepper.advance())
-        except StepFailure as exc:
-            status = "failed"
-            # the loop's message says what to change, except for a divergence it only detected
-            advice = "; raise load_steps" if exc.status == "diverged" else ""
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
-                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
-            break
-        except (ArithmeticError, ValueError, RuntimeError) as exc:
-            # an effort function raised (or returned no number) at Newton's iterate: stop, as the
-            # implicit loop does, with the equilibrium reached so far
-            status, error = "failed", exc
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the result "
-                       f"is the equilibrium at load factor {reached:.4g}")
-            break
-        reached = s
+    status, message, error, reached, iterations = step_loads(stepper, dae.kernel.set_load_factor,
+                                                             load_steps)
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
@@ -127,25 +108,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
                       scheme.intermediate, scheme.bdf1, 1.0, tol * tree.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, q, np.zeros(0))
-    status, message, reached, iterations = "ok", "", 0.0, []
-    for k in range(1, load_steps + 1):
-        s = k / load_steps
-        problem.load_factor = s
-        try:
-            iterations.append(stepper.advance())
-        except StepFailure as exc:
-            status = "failed"
-            advice = "; raise load_steps" if exc.status == "diverged" else ""
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
-                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
-            break
-        except ArithmeticError as exc:
-            # the residual met an element turned by half a turn, or an input raised
-            status = "failed"
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the "
-                       f"result is the equilibrium at load factor {reached:.4g}")
-            break
-        reached = s
+    status, message, error, reached, iterations = step_loads(
+        stepper, lambda s: setattr(problem, "load_factor", s), load_steps)
     _, q, v, _, _ = stepper.state()
     problem.load_factor = reached
     seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
@@ -160,7 +124,49 @@ def _spatial_static(model, load_steps, tol, max_iter):
                            "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]), **extra},
-                    wall_time=time.perf_counter() - start)
+                    wall_time=time.perf_counter() - start, error=error)
+
+
+def step_loads(stepper, set_load_factor, load_steps):
+    """The load steps of a static solve: the load factor ``s = k / load_steps`` set by
+    ``set_load_factor(s)``, then one step of the stepper (Newton from the last equilibrium),
+    for k = 1, 2, ... until the last or the first that fails.
+
+    Returns
+    -------
+    status : {"ok", "failed"}
+    message : str
+        What failed, at which load step and factor, and which equilibrium the result holds.
+    error : Exception or None
+        What an input function raised (or the ValueError of what it returned), for the Result.
+    reached : float
+        The load factor of the last equilibrium (0: none).
+    iterations : list of int
+        Newton's iterations of each converged load step.
+    """
+    status, message, error, reached, iterations = "ok", "", None, 0.0, []
+    for k in range(1, load_steps + 1):
+        s = k / load_steps
+        set_load_factor(s)
+        try:
+            iterations.append(stepper.advance())
+        except StepFailure as exc:
+            status = "failed"
+            # the loop's message says what to change, except for a divergence it only detected
+            advice = "; raise load_steps" if exc.status == "diverged" else ""
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
+                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
+            break
+        except (ArithmeticError, ValueError, RuntimeError) as exc:
+            # an input function raised (or returned no number) at Newton's iterate, or a
+            # spatial element turned by half a turn: stop, as the implicit loop does, with the
+            # equilibrium reached so far
+            status, error = "failed", exc
+            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the result "
+                       f"is the equilibrium at load factor {reached:.4g}")
+            break
+        reached = s
+    return status, message, error, reached, iterations
 
 
 def _least_squares_multipliers(dae, x, s):

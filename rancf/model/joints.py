@@ -87,7 +87,7 @@ class Joint:
     Joint(1: revolute, beam[0].node(2) -> beam[1].node(0))
     """
 
-    #: (A spatial joint, which shares this class's methods, is never reversed.)
+    # a spatial joint, which shares this class's methods, is never reversed
     reversed = False
 
     def __init__(self, index, kind, parent, child, axis, drive, effort):
