@@ -70,26 +70,37 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                       static=scheme.static)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     status, message, error, reached, iterations = "ok", "", None, 0.0, []
-    for k in range(1, load_steps + 1):
-        s = k / load_steps
-        dae.kernel.set_load_factor(s)
-        try:
-            iterations.append(stepper.advance())
-        except StepFailure as exc:
-            status = "failed"
-            # the loop's message says what to change, except for a divergence it only detected
-            advice = "; raise load_steps" if exc.status == "diverged" else ""
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
-                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
-            break
-        except (ArithmeticError, ValueError, RuntimeError) as exc:
-            # an effort function raised (or returned no number) at Newton's iterate: stop, as the
-            # implicit loop does, with the equilibrium reached so far
-            status, error = "failed", exc
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the result "
-                       f"is the equilibrium at load factor {reached:.4g}")
-            break
-        reached = s
+    try:
+        for k in range(1, load_steps + 1):
+            s = k / load_steps
+            dae.kernel.set_load_factor(s)
+            try:
+                iterations.append(stepper.advance())
+            except StepFailure as exc:
+                status = "failed"
+                # the loop's message says what to change, except for a divergence it only detected
+                advice = "; raise load_steps" if exc.status == "diverged" else ""
+                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; "
+                           f"the result is the equilibrium at load factor {reached:.4g}{advice}")
+                break
+            except (ArithmeticError, ValueError, RuntimeError) as exc:
+                # an effort function raised (or returned no number) at Newton's iterate: stop, as
+                # the implicit loop does, with the equilibrium reached so far
+                status, error = "failed", exc
+                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the "
+                           f"result is the equilibrium at load factor {reached:.4g}")
+                break
+            reached = s
+    except KeyboardInterrupt:
+        # Ctrl-C inside a load step leaves the stepper at the last equilibrium; one that arrives
+        # as a step returns finds it accepted, its iterations not yet appended: the stepper's
+        # counts say how far it got
+        done = stepper.steps
+        if done > len(iterations):
+            iterations.append(stepper.newton_iterations - sum(iterations))
+        reached, status = done / load_steps, "interrupted"
+        message = (f"interrupted (Ctrl-C) in load step {done + 1} of {load_steps}; the result "
+                   f"is the equilibrium at load factor {reached:.4g}")
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
