@@ -5,6 +5,8 @@ import contextlib
 import numpy as np
 
 from . import checks
+from .elements import beam as beam_element
+from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
@@ -13,8 +15,6 @@ from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
-from .elements import beam as beam_element
-from .elements import rigid as rigid_element
 from .memory import available_memory
 from .model.model import Model
 from .model.state import State
@@ -268,8 +268,8 @@ def simulate(model, t_end, dt, method="rk4", output_every=10, state=None, formul
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
-    # the whole run's memory before the build allocates any of it (the build of ten million
-    # coordinates takes minutes and gigabytes)
+    # the whole run's memory before the build allocates any of it (33 doubles a coordinate:
+    # gigabytes for ten million)
     n_x, n_joints = coordinates(model)
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,

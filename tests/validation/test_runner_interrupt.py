@@ -4,8 +4,8 @@ previous results are kept (not replaced by an error record), the exit status is 
 The runner runs in a subprocess whose registry holds one case (the runner's ``discover``
 replaced) that behaves as the probe's did: a first run, then runs in a loop, compared with it or
 not: a run cut short by Ctrl-C (rancf returns its Result with status "interrupted") raises a
-broadcast ValueError in the comparison; without it, the loop would go on forever. A marker file says when the
-case is in its loop; then the test sends SIGINT."""
+broadcast ValueError in the comparison; without it, the loop would go on forever. A marker file
+says when the case is in its loop; then the test sends SIGINT."""
 import json
 import os
 import signal
