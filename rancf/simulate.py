@@ -5,6 +5,8 @@ import contextlib
 import numpy as np
 
 from . import checks
+from .elements import beam as beam_element
+from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
@@ -39,20 +41,67 @@ def output_times(t_end, dt, output_every):
     return t
 
 
-def check_memory(n_out, per_output, max_memory):
-    """Refuse a run whose outputs (``n_out`` of ``per_output`` doubles each, kept twice while the
-    Result is built) would not fit in ``max_memory`` bytes (default: the available memory)."""
-    need = 2.0 * 8.0 * n_out * per_output
+def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
+                 advice="raise output_every, shorten t_end, use fewer elements, or pass "
+                        "max_memory (bytes) to allow more"):
+    """Refuse a run that would not fit in ``max_memory`` bytes (default: the available memory):
+    its outputs (``n_out`` of ``per_output`` doubles each, kept twice while the Result is built)
+    and ``workspace`` bytes of ``what`` (the state, workspaces and factorizations:
+    :func:`workspace_memory`); the MemoryError gives the estimate and ``advice``."""
+    outputs = 2.0 * 8.0 * n_out * per_output
+    need = outputs + workspace
     if max_memory is None:
         limit, have = available_memory(), "only {:.3g} GiB are available"
     else:
         limit, have = checks.positive("max_memory", max_memory), "max_memory allows {:.3g} GiB"
     if need > limit:
+        rest = f" and {what} about {workspace / 2**30:.3g} GiB" if workspace else ""
         raise MemoryError(
-            f"the outputs of this run need about {need / 2**30:.3g} GiB ({n_out:,} outputs of "
-            f"{per_output:,} numbers, twice while the Result is built) and "
-            f"{have.format(limit / 2**30)}: raise output_every, shorten t_end, or pass max_memory "
-            "(bytes) to allow more")
+            f"this run needs about {need / 2**30:.3g} GiB: the outputs of this run need about "
+            f"{outputs / 2**30:.3g} GiB ({n_out:,} outputs of {per_output:,} numbers, twice "
+            f"while the Result is built){rest}; {have.format(limit / 2**30)}: {advice}")
+
+
+#: Doubles per coordinate of a run's state and workspaces, by what runs (the peaks tracemalloc
+#: measured on chains of 2,000 to 8,000 elements, 10 to 25 % added): the assembly (its arrays
+#: and mass matrix: 33 measured); the recursive formulation with an explicit method (kernel,
+#: tables, stages: 112); the implicit recursive formulation (its kernels and the recursive
+#: one: 222); the DAE with its sparse Newton matrix and SuperLU factors (a chain's banded
+#: fill; statics alike: 317). Per squared coordinate: the dense DAE's matrix and LU (1.3
+#: measured), SciPy's implicit solvers' Jacobians and LU (Radau 28, BDF 20, LSODA 4).
+PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380}
+PER_SQUARED_COORDINATE = {"dense": 1.5, "scipy:Radau": 30, "scipy:BDF": 22, "scipy:LSODA": 5}
+
+
+def coordinates(model):
+    """An upper bound of ``model``'s coordinates and joints, read from its items without building
+    it (the build itself allocates tens of numbers per coordinate)."""
+    n_x = (beam_element.PlanarANCFBeam.node_size * sum(b.n_nodes for b in model.beams)
+           + rigid_element.RigidBody.node_size * len(model.rigid_bodies))
+    return n_x, len(model.joints)
+
+
+def workspace_memory(n_x, method, formulation, linear_solver="sparse"):
+    """Bytes of a run's state, workspaces and factorizations (:data:`PER_COORDINATE`) for
+    ``n_x`` coordinates: O(n) but for the dense DAE and SciPy's implicit solvers (O(n^2)).
+    ``formulation`` "auto" counts the larger of those it may choose."""
+    if method in SCHEMES or method in ("scipy:RK45", "scipy:DOP853"):
+        forms = ["recursive"]
+    elif isinstance(method, str) and method.startswith("scipy:"):
+        forms = [method]
+    elif formulation == "auto":
+        forms = ["implicit recursive", "dae"]
+    else:
+        forms = ["implicit recursive" if formulation == "recursive" else "dae"]
+    per = 0.0
+    for form in forms:
+        linear = PER_COORDINATE.get(form, PER_COORDINATE["recursive"]) * n_x
+        if form == "dae" and linear_solver == "dense":
+            linear += PER_SQUARED_COORDINATE["dense"] * float(n_x) ** 2
+        elif form.startswith("scipy:"):
+            linear += PER_SQUARED_COORDINATE[form] * float(n_x) ** 2
+        per = max(per, linear)
+    return 8.0 * (PER_COORDINATE["assembly"] * n_x + per)
 
 
 def choose_formulation(assembly, method, formulation):
@@ -218,8 +267,11 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         iteration at the initial state. With ``method="auto"`` the same limit chooses the
         method instead (the check does not apply).
     max_memory : float, optional
-        Bytes the outputs may take; by default the memory available. A run whose outputs would
-        not fit is refused before it starts (``MemoryError`` with the estimate).
+        Bytes the run may take; by default the memory available. Its outputs, state,
+        workspaces and factorizations (by formulation, method and linear solver: O(n) but for
+        the dense DAE and SciPy's implicit solvers, O(n^2)) are estimated from the model's
+        items before it is built; a run that would not fit is refused before it allocates
+        anything (``MemoryError`` with the estimate).
     progress : bool or "always"
         A tqdm bar of the simulated time and the steps per second (scipy's methods: right-hand
         side evaluations per second), fed by the compiled loops every 0.1 s of wall time at
@@ -260,7 +312,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         A drive, effort or load function raised at the initial state (the run has no output
         yet; later it stops the run with status "failed").
     MemoryError
-        The outputs would not fit in ``max_memory``.
+        The run would not fit in ``max_memory``.
 
     Notes
     -----
@@ -302,19 +354,22 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     ...
     ValueError: dt = 0.001 s exceeds the rk4 stability limit ...
     """
-    if isinstance(model, ReducedModel):
-        reason = ""
-        if method == "auto":
-            method, reason = choose_method(model, dt)
-        return _chosen(_run_reduced(model, t_end, dt, method, output_every, state, formulation,
-                                    progress, **implicit_options), reason)
-    if not isinstance(model, Model):
+    if not isinstance(model, (Model, ReducedModel)):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
     check_progress(progress)
     check_stability = checks.boolean("check_stability", check_stability)
+    if max_memory is not None:
+        max_memory = checks.positive("max_memory", max_memory)
+    if isinstance(model, ReducedModel):
+        reason = ""
+        if method == "auto":
+            method, reason = choose_method(model, dt)
+        return _chosen(_run_reduced(model, t_end, dt, method, output_every, state, formulation,
+                                    max_displacement, max_memory, progress,
+                                    **implicit_options), reason)
     if isinstance(state, str) and state not in STARTS:
         raise ValueError(f"state must be a rancf.State or one of {list(STARTS)}, got {state!r}")
     if model.dim == 3:
@@ -324,7 +379,6 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         return _chosen(_run_spatial(model, t_end, dt, method, output_every, state, formulation,
                                     rtol, atol, max_displacement, check_stability, max_memory,
                                     progress, implicit_options), reason)
-    A = model.build()
     if state is not None and not isinstance(state, (State, str)):
         raise TypeError(f"state must be a rancf.State or one of {list(STARTS)}, got "
                         f"{type(state).__name__}")
@@ -333,6 +387,16 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
+    # the whole run's memory before the build allocates any of it (33 doubles a coordinate:
+    # gigabytes for ten million); "auto" counts the dearer implicit formulations
+    n_x, n_joints = coordinates(model)
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
+                 workspace_memory(n_x, method, formulation,
+                                  implicit_options.get("linear_solver", "sparse")),
+                 f"its state, workspaces and factorizations ({method}, formulation "
+                 f"{formulation!r}, {n_x:,} coordinates)")
+    A = model.build()
     if isinstance(state, str):
         x0, v0 = static_start(model), None
     else:
@@ -341,8 +405,6 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     if method == "auto":
         method, reason = choose_method(model, dt, formulation, x0, v0)
     formulation = choose_formulation(A, method, formulation)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
-    check_memory(n_out, 4 * A.n_x + 4 * A.n_joints + 8, max_memory)
     if method in IMPLICIT_METHODS:
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
@@ -453,6 +515,12 @@ def _spatial_implicit(formulation, y0, t_end, dt, method, output_every, progress
                      jacobian=jacobian, progress=progress, **parameters)
 
 
+def output_numbers(n_x, n_joints):
+    """The numbers kept per output: positions and velocities (n_x each) and two more arrays of
+    each size, the joint coordinates, rates, reactions and efforts, and the energies."""
+    return 4 * n_x + 4 * n_joints + 8
+
+
 def fixed_step(method):
     """True for an explicit method of fixed step (its step is checked against stability)."""
     return method in SCHEMES and not len(SCHEMES[method].b_err)
@@ -507,18 +575,25 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
                                       **parameters))
 
 
-def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, progress,
-                 blas_threads=1):
+def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
+                 max_displacement, max_memory, progress, blas_threads=1):
     """A reduced model (the adaptive modal method) in the implicit loop, its step solved by
-    greedy Gauss-Newton on the sampled rows."""
+    greedy Gauss-Newton on the sampled rows; the options :func:`simulate` checked, the memory of
+    the full model's sparse DAE, which the method samples."""
     if method != "backward-euler":
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")
     checks.choice("formulation", formulation, ("auto", "dae"))
-    t_end, dt = checks.time_span(t_end, dt)
-    output_every = checks.integer("output_every", output_every, 1, 10**9)
+    if max_displacement is not None:
+        raise TypeError("max_displacement applies to the explicit methods; a reduced model runs "
+                        "the implicit 'backward-euler', which stops when Newton fails")
     if blas_threads is not None:
         blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
+    n_x, n_joints = reduced.n_x, len(reduced.model.joints)
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
+                 workspace_memory(n_x, method, "dae"),
+                 f"the full model's DAE ({n_x:,} coordinates)")
     problem, x0, v0, solver = reduced.equations(state)
     limit = (threadpool_limits(limits=blas_threads, user_api="blas")
              if blas_threads is not None and threadpool_limits is not None
@@ -605,6 +680,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         ``model`` is not a :class:`rancf.Model`.
     ValueError
         A parameter out of its range, a model that does not assemble.
+    MemoryError
+        Newton's matrix and factors would not fit in the available memory (estimated
+        before the model is built).
 
     Examples
     --------
@@ -637,4 +715,12 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     ...                               rtol=0, atol=1e-10))
     ('ok', True)
     """
+    if isinstance(model, Model) and model.dim == 2:
+        # the memory of Newton's matrix and factors before the build allocates any of it
+        n_x, n_joints = coordinates(model)
+        check_memory(1, output_numbers(n_x, n_joints), None,
+                     workspace_memory(n_x, "newton", "dae", linear_solver),
+                     f"its Newton matrix and factors ({linear_solver}, {n_x:,} coordinates)",
+                     "use fewer elements" + (", or linear_solver='sparse'"
+                                             if linear_solver == "dense" else ""))
     return result_of(model, statics.static(model, load_steps, tol, max_iter, linear_solver))

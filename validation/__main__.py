@@ -13,8 +13,10 @@ studies inside them (:mod:`validation.parallel`) to a dask cluster; timed runs s
 """
 from __future__ import annotations
 
+import _thread
 import argparse
 import os
+import signal
 import sys
 import threading
 import time
@@ -115,8 +117,56 @@ def workers(text: str) -> int:
     return n
 
 
-def run_one(entry, quick: bool, out: Path) -> dict:
-    """Run one case (or report a broken module) and write its outputs."""
+class CaseInterrupt:
+    """Ctrl-C (SIGINT) stops the case running (a context around it, in the main thread).
+
+    rancf turns a Ctrl-C into a Result of status "interrupted" (a sweep into rows not run), which
+    a case would take for its results: it would run on to its next runs, or fail on a truncated
+    reference, and its error record would replace its previous results. So after the first
+    SIGINT, :attr:`hit` is set and a KeyboardInterrupt is raised in the main thread every
+    :attr:`PERIOD` seconds until the context ends: each run it meets ends at its next check for
+    Ctrl-C, and the first that meets the case's own code (or rancf's outside a compiled loop)
+    ends the case. :func:`run_one` then writes nothing: the previous results stay.
+    """
+
+    PERIOD = 0.05  # s
+
+    def __init__(self):
+        self.hit = threading.Event()
+        self._done = threading.Event()
+        self._thread = None
+        self._previous = None
+
+    def __enter__(self):
+        self._previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        if self._done.is_set():
+            return  # one of ours, still pending as the case ended
+        if not self.hit.is_set():
+            self.hit.set()
+            self._thread = threading.Thread(target=self._repeat, daemon=True)
+            self._thread.start()
+        raise KeyboardInterrupt
+
+    def _repeat(self):
+        while not self._done.wait(self.PERIOD):
+            _thread.interrupt_main()
+
+    def __exit__(self, *exc):
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        # signal.signal runs the handlers of pending signals first, with ours (which ignores
+        # them now): none of the repeated interrupts outlives the context
+        signal.signal(signal.SIGINT, self._previous)
+        return False
+
+
+def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = None) -> dict:
+    """Run one case (or report a broken module) and write its outputs; under ``interrupt``, a
+    case a Ctrl-C reached is not written (KeyboardInterrupt)."""
     start = time.monotonic()
     if isinstance(entry, Broken):
         return save_case(out, entry, None, seconds=0.0, quick=quick, error=entry.traceback)
@@ -127,6 +177,9 @@ def run_one(entry, quick: bool, out: Path) -> dict:
         raise
     except Exception:  # reported in the report, the run goes on
         outcome, error = None, traceback.format_exc()
+    if interrupt is not None and interrupt.hit.is_set():
+        # what the case returned or raised after a Ctrl-C reached it is not its result
+        raise KeyboardInterrupt
     try:
         return save_case(out, entry, outcome, seconds=time.monotonic() - start, quick=quick, error=error)
     finally:
@@ -156,7 +209,8 @@ def main(argv=None) -> int:
         with engine(args.workers, args.scheduler):
             for i, name in enumerate(names, 1):
                 progress.begin(i, name)
-                record = run_one(cases[name], args.quick, args.out)
+                with CaseInterrupt() as interrupt:
+                    record = run_one(cases[name], args.quick, args.out, interrupt)
                 if fails_run(record):
                     failed.append(f"{name} ({record['status']})")
                 progress.end(record["status"], record["seconds"])

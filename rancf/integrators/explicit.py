@@ -152,6 +152,10 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     wall = time.perf_counter() - start
     report.close(t, n_acc)
     error = None
+    if code == ODEStatus.ODE_INPUT_RAISED and isinstance(problem.inputs.error, KeyboardInterrupt):
+        # Ctrl-C arrived while an input function ran: the kernel caught it with the functions'
+        # own exceptions, but it interrupts the run rather than failing it
+        problem.inputs.error, code = None, ODEStatus.ODE_INTERRUPTED
     if code == ODEStatus.ODE_STEP_FLOOR:
         status = "failed"
         rates = problem.stiffness(Y[n_saved - 1])

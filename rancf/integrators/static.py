@@ -130,11 +130,11 @@ def _spatial_static(model, load_steps, tol, max_iter):
 def step_loads(stepper, set_load_factor, load_steps):
     """The load steps of a static solve: the load factor ``s = k / load_steps`` set by
     ``set_load_factor(s)``, then one step of the stepper (Newton from the last equilibrium),
-    for k = 1, 2, ... until the last or the first that fails.
+    for k = 1, 2, ... until the last, the first that fails or a Ctrl-C.
 
     Returns
     -------
-    status : {"ok", "failed"}
+    status : {"ok", "failed", "interrupted"}
     message : str
         What failed, at which load step and factor, and which equilibrium the result holds.
     error : Exception or None
@@ -145,27 +145,40 @@ def step_loads(stepper, set_load_factor, load_steps):
         Newton's iterations of each converged load step.
     """
     status, message, error, reached, iterations = "ok", "", None, 0.0, []
-    for k in range(1, load_steps + 1):
-        s = k / load_steps
-        set_load_factor(s)
-        try:
-            iterations.append(stepper.advance())
-        except StepFailure as exc:
-            status = "failed"
-            # the loop's message says what to change, except for a divergence it only detected
-            advice = "; raise load_steps" if exc.status == "diverged" else ""
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc.message}; the "
-                       f"result is the equilibrium at load factor {reached:.4g}{advice}")
-            break
-        except (ArithmeticError, ValueError, RuntimeError) as exc:
-            # an input function raised (or returned no number) at Newton's iterate, or a
-            # spatial element turned by half a turn: stop, as the implicit loop does, with the
-            # equilibrium reached so far
-            status, error = "failed", exc
-            message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the result "
-                       f"is the equilibrium at load factor {reached:.4g}")
-            break
-        reached = s
+    try:
+        for k in range(1, load_steps + 1):
+            s = k / load_steps
+            set_load_factor(s)
+            try:
+                iterations.append(stepper.advance())
+            except StepFailure as exc:
+                status = "failed"
+                # the loop's message says what to change, except for a divergence it only
+                # detected
+                advice = "; raise load_steps" if exc.status == "diverged" else ""
+                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): "
+                           f"{exc.message}; the result is the equilibrium at load factor "
+                           f"{reached:.4g}{advice}")
+                break
+            except (ArithmeticError, ValueError, RuntimeError) as exc:
+                # an input function raised (or returned no number) at Newton's iterate, or a
+                # spatial element turned by half a turn: stop, as the implicit loop does, with
+                # the equilibrium reached so far
+                status, error = "failed", exc
+                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the "
+                           f"result is the equilibrium at load factor {reached:.4g}")
+                break
+            reached = s
+    except KeyboardInterrupt:
+        # Ctrl-C inside a load step leaves the stepper at the last equilibrium; one that arrives
+        # as a step returns finds it accepted, its iterations not yet appended: the stepper's
+        # counts say how far it got
+        done = stepper.steps
+        if done > len(iterations):
+            iterations.append(stepper.newton_iterations - sum(iterations))
+        reached, status = done / load_steps, "interrupted"
+        message = (f"interrupted (Ctrl-C) in load step {done + 1} of {load_steps}; the result "
+                   f"is the equilibrium at load factor {reached:.4g}")
     return status, message, error, reached, iterations
 
 

@@ -1,0 +1,182 @@
+"""Ctrl-C honoured wherever it arrives (issue 26, finding 2): inside a drive, effort or load
+function of an explicit or implicit run (status "interrupted", not "failed"), in statics (a
+Result with the last equilibrium instead of a KeyboardInterrupt), and in a serial sweep (the
+study stops, the row stays unrun, a resume runs it).
+
+The interrupt is a real SIGINT sent to this process: from inside the user function (its handler
+then raises KeyboardInterrupt there, as a Ctrl-C arriving during the function does) or from a
+timer thread."""
+import os
+import signal
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import rancf
+
+E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
+T_STOP = 0.01005                # s: the functions below send SIGINT at the first call after it
+
+
+def interrupting(value):
+    """A function of t (and of q, qd for an effort) returning ``value``, that sends SIGINT to
+    this process at its first call after T_STOP (Python's handler raises KeyboardInterrupt in
+    the function)."""
+    sent = []
+
+    def f(t, *state):
+        if t > T_STOP and not sent:
+            sent.append(t)
+            os.kill(os.getpid(), signal.SIGINT)
+        return value
+    return f
+
+
+def model(where):
+    """A pinned beam of two elements whose ``where`` ("drive", "effort", "force", "moment")
+    function sends SIGINT after T_STOP."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+    if where == "drive":
+        hub = interrupting(None)
+        drive = lambda t: (hub(t) or (0.5 * t * t, t, 1.0))     # noqa: E731
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
+    elif where == "effort":
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=interrupting(0.0))
+    else:
+        m.add_joint("revolute", m.ground.point(0, 0), b.start)
+        m.add_force(b.end, **{where: interrupting((0.0, -1.0) if where == "force" else 0.5)})
+    return m
+
+
+RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
+        ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
+        ("backward-euler", "dae")]
+
+
+@pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
+@pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
+def test_ctrl_c_in_a_user_function_interrupts_the_run(where, method, formulation):
+    """Explicit and implicit alike: status "interrupted" (no error kept), the outputs before the
+    Ctrl-C, and they are those of the same model run to the end (whose functions raise nothing
+    before T_STOP)."""
+    res = rancf.simulate(model(where), 0.03, 1e-4, method=method, formulation=formulation,
+                         output_every=10)
+    assert res.status == "interrupted", res.message
+    assert "Ctrl-C" in res.message and res.error is None
+    assert 1 < len(res.t) and res.t[-1] <= T_STOP + 1e-4
+    full = rancf.simulate(model(where), res.t[-1], 1e-4, method=method, formulation=formulation,
+                          output_every=10) if method not in ("dopri5", "scipy:RK45") else None
+    if full is not None:
+        # the same steps: the interrupted run's outputs are the run's, not a failure's leftovers
+        np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])
+
+
+def cantilever(scale=1.0, n_elements=6, interrupt=None):
+    """A beam on a revolute joint held by a stiff spring (its effort function), under gravity,
+    gravity and spring scaled by ``scale`` (as statics scales the applied forces, efforts
+    included, by its load factor); and the list of the spring's calls; ``interrupt(calls)`` is
+    called at each."""
+    m = rancf.Model(gravity=(0.0, -9.81 * scale), elastic_model="reissner")
+    b = m.add_beam(1.0, n_elements, 2e8, RHO, 1e-3, 1e-7)
+    calls = []
+
+    def spring(t, q, qd):
+        calls.append(q)
+        if interrupt is not None:
+            interrupt(calls)
+        return -1e3 * scale * q
+    m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=spring)
+    return m, b, calls
+
+
+def test_ctrl_c_in_statics_returns_the_last_equilibrium():
+    """rancf.static under Ctrl-C (inside the spring's function, halfway through its calls): a
+    Result of status "interrupted" holding the equilibrium at the load factor reached, which is
+    the equilibrium of the model whose applied forces are scaled by that factor, solved by the
+    same increments (a second, uninterrupted run)."""
+    n_steps = 10
+    clean_model, _, clean_calls = cantilever()
+    assert rancf.static(clean_model, load_steps=n_steps).status == "ok"
+    half = len(clean_calls) // 2
+
+    def interrupt(calls):
+        if len(calls) == half:
+            os.kill(os.getpid(), signal.SIGINT)
+    m, _, _ = cantilever(interrupt=interrupt)
+    res = rancf.static(m, load_steps=n_steps)
+    assert res.status == "interrupted" and "Ctrl-C" in res.message
+    s = float(res.extra["load_factor"][0])
+    done = round(s * n_steps)
+    assert 0 < done < n_steps and s == done / n_steps
+    assert np.all(res.extra["iterations"][0, :done] > 0)
+    assert np.all(res.extra["iterations"][0, done:] == 0)
+    reference = rancf.static(cantilever(scale=s)[0], load_steps=done)
+    assert reference.status == "ok"
+    sag = abs(reference.tip()[0, 1])
+    assert sag > 1e-3
+    assert np.abs(res.nodes - reference.nodes).max() <= 1e-8 * sag
+
+
+def test_ctrl_c_from_a_timer_during_statics_returns_a_result():
+    """The SIGINT of a timer thread (started at the spring's first call, so once the load steps
+    run) lands wherever statics is (in Newton, in a kernel, between load steps): a Result of
+    status "interrupted" whose load factor counts the load steps whose iterations it records."""
+    timers = []
+
+    def interrupt(calls):
+        if not timers:
+            timers.append(threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)))
+            timers[0].start()
+    m, _, _ = cantilever(n_elements=50, interrupt=interrupt)
+    try:
+        res = rancf.static(m, load_steps=100000)
+    finally:
+        timers[0].cancel()
+    assert res.status == "interrupted", res.message
+    s = float(res.extra["load_factor"][0])
+    done = round(s * 100000)
+    assert s == done / 100000 and np.count_nonzero(res.extra["iterations"][0]) == done
+    assert np.all(np.isfinite(res.nodes))
+
+
+def study(E, crash_at=None):
+    """One row: a pendulum run whose outputs do not include its status (a run returning only
+    numbers), sending SIGINT during the row whose E is ``crash_at``."""
+    m = rancf.pendulum(n_bodies=1, elements_per_body=2, E=E)
+    if E == crash_at:
+        m.add_force(m.beams[0].end, force=_sigint_after(0.05))
+    res = rancf.simulate(m, 0.1, 1e-4)
+    return {"lowest": float(res.tip()[:, 1].min())}
+
+
+def _sigint_after(t_stop):
+    sent = []
+
+    def force(t):
+        if t > t_stop and not sent:
+            sent.append(t)
+            os.kill(os.getpid(), signal.SIGINT)
+        return (0.0, 0.0)
+    return force
+
+
+def test_ctrl_c_stops_a_serial_sweep_and_the_row_is_run_on_resume(tmp_path):
+    """A Ctrl-C inside the third of five rows (whose run returns its outputs without the
+    Result's status): the study stops, the row is "interrupted" and not stored; a resume runs
+    it and the remaining rows, ending with the table of an uninterrupted study."""
+    grid = {"E": [1e6, 2e6, 3e6, 4e6, 5e6]}
+    store = tmp_path / "study.csv"
+    with pytest.warns(RuntimeWarning, match="interrupted with 2 of 5 rows done"):
+        partial = rancf.sweep(lambda E: study(E, crash_at=3e6), grid, scheduler="serial",
+                              progress=False, store=store)
+    assert list(partial.status) == ["ok", "ok", "interrupted", "interrupted", "interrupted"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resumed = rancf.sweep(study, grid, scheduler="serial", progress=False, store=store)
+    fresh = rancf.sweep(study, grid, scheduler="serial", progress=False)
+    assert list(resumed.status) == ["ok"] * 5
+    np.testing.assert_array_equal(resumed.lowest, fresh.lowest)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
