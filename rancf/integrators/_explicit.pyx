@@ -83,7 +83,9 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
     cdef double t = 0.0, hh, err, sc, e, target, factor
     cdef Watch watch
     Y[0, :] = y0
-    problem.keep_branch(&Q[0, 0])
+    # a problem without branches (a spatial tree) has empty rows of Q: no address to take
+    if problem.n_branch:
+        problem.keep_branch(&Q[0, 0])
     start_watch(&watch, progress)
     with nogil:
         while n_saved < n_out:
@@ -164,6 +166,7 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
             if hit:
                 for m in range(n_y):
                     Y[n_saved, m] = y[m]
-                problem.keep_branch(&Q[n_saved, 0])
+                if problem.n_branch:
+                    problem.keep_branch(&Q[n_saved, 0])
                 n_saved += 1
     return n_saved, status, t, nfev, n_acc, n_rej
