@@ -74,14 +74,18 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
             and np.all(np.isfinite(y0))):
         raise ValueError("integrate: need h > 0, increasing output times from 0, a finite y0")
     cdef bint adaptive = b_err.shape[0] > 0
-    cdef double[:, ::1] k = np.zeros((n_stages, n_y))
-    cdef double[::1] y = np.array(y0)
-    cdef double[::1] ys = np.empty(n_y)
-    cdef double[::1] yn = np.empty(n_y)
+    # work arrays of at least one entry: a tree whose every coordinate is driven has no state,
+    # and the loop still takes their addresses
+    cdef int n_work = max(n_y, 1)
+    cdef double[:, ::1] k = np.zeros((n_stages, n_work))
+    cdef double[::1] y = np.zeros(n_work)
+    cdef double[::1] ys = np.empty(n_work)
+    cdef double[::1] yn = np.empty(n_work)
     cdef int n_saved = 1, status = ODE_OK, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
     cdef bint have_k0 = False, hit
     cdef double t = 0.0, hh, err, sc, e, target, factor
     cdef Watch watch
+    y[:n_y] = y0
     Y[0, :] = y0
     # a problem without branches (a spatial tree) has empty rows of Q: no address to take
     if problem.n_branch:
