@@ -625,17 +625,34 @@ def _distributed(client, run, jobs):
     futures = client.map(_execute_payload, [payload] * len(jobs), [row for _, row in jobs],
                          pure=False)
     position = {f.key: i for f, (i, _) in zip(futures, jobs)}
+    rows = dict(jobs)
+    lost = []
     try:
         for future in as_completed(futures):
             try:
                 record = future.result()
-            except Exception as exc:       # the engine's failure (a worker died), not run's
-                record = {"outputs": {}, "status": "error",
-                          "message": f"{type(exc).__name__}: {exc}", "wall_time": math.nan}
-            yield position.pop(future.key), record
+            except Exception:       # the engine's failure (a worker died), not run's
+                lost.append(position.pop(future.key))
+            else:
+                yield position.pop(future.key), record
             future.release()
     finally:
         client.cancel([f for f in futures if f.key in position])
+    # A worker that dies takes every row it holds with it, so a lost row may be a bystander of
+    # another row's crash: each lost row runs again alone, and only a row that still loses its
+    # worker is recorded as the one that crashes it.
+    for i in lost:
+        future = client.submit(_execute_payload, payload, rows[i], pure=False)
+        try:
+            record = future.result()
+        except Exception as exc:
+            record = {"outputs": {}, "status": "error", "wall_time": math.nan,
+                      "message": f"this row crashed its worker process, also when run alone "
+                                 f"(os._exit, a segmentation fault or memory exhausted?): "
+                                 f"{rows[i]}; dask: {type(exc).__name__}: {exc}"}
+        finally:
+            future.release()
+        yield i, record
 
 
 # ---------------------------------------------------------------------------------------------

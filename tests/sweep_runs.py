@@ -64,3 +64,10 @@ def wait(path):
         f.write(str(os.getpid()))
     time.sleep(120.0)
     return {"pid": os.getpid()}
+
+
+def crash(x):
+    """Row x = 2 kills its worker process at once (as a segmentation fault would)."""
+    if x == 2:
+        os._exit(1)
+    return {"y": 2 * x}

@@ -55,6 +55,22 @@ def test_cluster_runs_in_worker_processes(cluster):
     assert os.getpid() not in set(table.pid) and 1 <= table.pid.nunique() <= 2
 
 
+def test_a_row_that_kills_its_worker_is_the_only_row_lost():
+    # With no retries a dead worker fails every row it holds, the crashing row's bystanders
+    # too; the sweep reruns the lost rows alone and names only the row that crashes again.
+    import dask
+    from distributed import Client
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            rancf.sweep.local_cluster(1) as local, Client(local) as client:
+        table = rancf.sweep(sweep_runs.crash, {"x": list(range(6))}, scheduler=client,
+                            progress=False)
+    assert list(table.status) == ["ok", "ok", "error", "ok", "ok", "ok"]
+    assert list(table.y[table.status == "ok"]) == [0, 2, 6, 8, 10]
+    assert "crashed its worker process, also when run alone" in table.message[2]
+    assert "{'x': 2}" in table.message[2]
+
+
 def test_local_cluster_workers_keep_the_allocator_default(cluster, monkeypatch):
     # dask's nannies set MALLOC_TRIM_THRESHOLD_=65536, which doubled the time of an adaptive
     # modal run in a worker; the sweep's local cluster leaves the variable unset
