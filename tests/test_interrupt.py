@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import rancf
+from user_function_models import AREA, E, INERTIA, RHO, RUNS, model
 
-E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
 T_STOP = 0.01005                # s: the functions below send SIGINT at the first call after it
 
 
@@ -34,41 +34,19 @@ def interrupting(value):
     return f
 
 
-def model(where):
-    """A pinned beam of two elements whose ``where`` ("drive", "effort", "force", "moment")
-    function sends SIGINT after T_STOP."""
-    m = rancf.Model()
-    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
-    if where == "drive":
-        hub = interrupting(None)
-        drive = lambda t: (hub(t) or (0.5 * t * t, t, 1.0))     # noqa: E731
-        m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
-    elif where == "effort":
-        m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=interrupting(0.0))
-    else:
-        m.add_joint("revolute", m.ground.point(0, 0), b.start)
-        m.add_force(b.end, **{where: interrupting((0.0, -1.0) if where == "force" else 0.5)})
-    return m
-
-
-RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
-        ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
-        ("backward-euler", "dae")]
-
-
 @pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
 @pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
 def test_ctrl_c_in_a_user_function_interrupts_the_run(where, method, formulation):
     """Explicit and implicit alike: status "interrupted" (no error kept), the outputs before the
     Ctrl-C, and they are those of the same model run to the end (whose functions raise nothing
     before T_STOP)."""
-    res = rancf.simulate(model(where), 0.03, 1e-4, method=method, formulation=formulation,
-                         output_every=10)
+    res = rancf.simulate(model(where, interrupting), 0.03, 1e-4, method=method,
+                         formulation=formulation, output_every=10)
     assert res.status == "interrupted", res.message
     assert "Ctrl-C" in res.message and res.error is None
     assert 1 < len(res.t) and res.t[-1] <= T_STOP + 1e-4
-    full = rancf.simulate(model(where), res.t[-1], 1e-4, method=method, formulation=formulation,
-                          output_every=10) if method not in ("dopri5", "scipy:RK45") else None
+    full = rancf.simulate(model(where, interrupting), res.t[-1], 1e-4, method=method,
+                          formulation=formulation, output_every=10) if method not in ("dopri5", "scipy:RK45") else None
     if full is not None:
         # the same steps: the interrupted run's outputs are the run's, not a failure's leftovers
         np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])

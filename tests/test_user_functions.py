@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import rancf
+from user_function_models import AREA, E, INERTIA, RHO, RUNS, model
 
-E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
 T_FAIL = 0.01005                # s: the functions below raise after it, mid-step
 
 
@@ -31,35 +31,13 @@ def failing(value):
     return f
 
 
-def model(where):
-    """A pinned beam of two elements whose ``where`` ("drive", "effort", "force", "moment")
-    function raises after T_FAIL."""
-    m = rancf.Model()
-    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
-    if where == "drive":
-        hub = failing(None)
-        drive = lambda t: (hub(t) or (0.5 * t * t, t, 1.0))     # noqa: E731
-        m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
-    elif where == "effort":
-        m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=failing(0.0))
-    else:
-        m.add_joint("revolute", m.ground.point(0, 0), b.start)
-        m.add_force(b.end, **{where: failing((0.0, -1.0) if where == "force" else 0.5)})
-    return m
-
-
-RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
-        ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
-        ("backward-euler", "dae")]
-
-
 @pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
 @pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
 def test_a_raising_function_fails_the_run_and_keeps_its_exception(where, method, formulation):
     """Explicit and implicit alike: status "failed", the outputs up to the failure, and
     ``res.error`` the UserFunctionError whose cause is the very exception raised."""
-    res = rancf.simulate(model(where), 0.03, 1e-4, method=method, formulation=formulation,
-                         output_every=10)
+    res = rancf.simulate(model(where, failing), 0.03, 1e-4, method=method,
+                         formulation=formulation, output_every=10)
     assert res.status == "failed"
     if method in ("dopri5", "scipy:RK45"):
         # outputs up to the last step accepted, of an adaptive size

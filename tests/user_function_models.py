@@ -1,0 +1,28 @@
+"""The model and runs shared by the tests of user functions that raise (test_user_functions.py)
+and that are interrupted (test_interrupt.py)."""
+import rancf
+
+E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
+
+#: (method, formulation): every family of stepping loop that calls user functions.
+RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
+        ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
+        ("backward-euler", "dae")]
+
+
+def model(where, make):
+    """A pinned beam of two elements whose ``where`` ("drive", "effort", "force", "moment")
+    function is ``make(value)``: a function of t (and of q, qd for an effort) meant to return
+    ``value`` (None for the drive, whose motion is t^2 / 2 rad)."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+    if where == "drive":
+        hub = make(None)
+        drive = lambda t: (hub(t) or (0.5 * t * t, t, 1.0))     # noqa: E731
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, drive=drive)
+    elif where == "effort":
+        m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=make(0.0))
+    else:
+        m.add_joint("revolute", m.ground.point(0, 0), b.start)
+        m.add_force(b.end, **{where: make((0.0, -1.0) if where == "force" else 0.5)})
+    return m
