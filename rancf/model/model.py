@@ -119,10 +119,12 @@ class Model:
             raise RuntimeError("this model is frozen: it was built when it was first simulated "
                                "or solved; build a new rancf.Model to change it")
 
+    #: How the points a joint or load takes are made (for the error naming a wrong one).
+    _POINTS = "ground.point(x, y), beam.start/.end/.node(i), body.point(dx, dy)"
+
     def _check_point(self, name, point):
         if not isinstance(point, Point):
-            raise TypeError(f"{name} must be a point (ground.point(...), beam.start/.end/"
-                            f".node(i), body.point(dx, dy)), got {point!r}")
+            raise TypeError(f"{name} must be a point ({self._POINTS}), got {point!r}")
         if point.item.model is not self:
             raise ValueError(f"{name} {point!r} belongs to another model")
         return point

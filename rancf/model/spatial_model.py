@@ -7,7 +7,6 @@ and freezing as the planar model, its own items (:mod:`rancf.model.spatial_items
 loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial_build`).
 """
 from .dimension import refuse, refuse_parameters
-from .items import Point
 from .model import Model
 from .spatial_build import build_tree, point_body
 from .spatial_items import SpatialBeam, SpatialGround, SpatialRigidBody, vector3
@@ -56,16 +55,10 @@ class SpatialModel(Model):
         self._beams, self._bodies, self._joints, self._loads = [], [], [], []
         self._assembly = None
 
+    _POINTS = "ground.point(x, y, z), beam.start/.end/.node(i), body.point(dx, dy, dz)"
+
     def __repr__(self):
         return f"Model(dim=3, {Model.__repr__(self)[len('Model('):]}"
-
-    def _check_point(self, name, point):
-        if not isinstance(point, Point):
-            raise TypeError(f"{name} must be a point (ground.point(x, y, z), beam.start/.end/"
-                            f".node(i), body.point(dx, dy, dz)), got {point!r}")
-        if point.item.model is not self:
-            raise ValueError(f"{name} {point!r} belongs to another model")
-        return point
 
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
                  G=None, start=None, direction=None, up=None, shear=True,
