@@ -19,7 +19,8 @@ from .model.state import State
 from .results import Result, load
 from .simulate import simulate, static
 from .sweep import sweep
+from .vibration import Modes, modes
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",
-           "elements", "implicit", "sweep", "UserFunctionError"]
+           "elements", "implicit", "sweep", "UserFunctionError", "modes", "Modes"]
 __version__ = "0.2.0"

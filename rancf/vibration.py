@@ -1,0 +1,263 @@
+"""``rancf.modes``: natural frequencies and mode shapes of a planar mechanism linearized about
+a static equilibrium (theory: Vibration modes).
+
+At an equilibrium ``x*`` with multipliers ``lambda*`` of the DAE formulation
+(:mod:`rancf.formulations.dae`), small motions ``x = x* + dx`` obey::
+
+    M dx'' + K_t dx + Phi_x^T dlambda = 0,      Phi_x dx = 0,
+    K_t = K(x*) - dQ/dx(x*) + d(Phi_x^T lambda*)/dx
+
+with M the constant mass matrix of the absolute coordinates, K the elements' tangent stiffness,
+Q the applied forces (gravity, loads, efforts: their stiffness enters for forces that depend
+on x) and the last term the constraints' curvature weighted by their forces (it gives a
+pendulum its restoring stiffness ``m g d``). Every joint row stays a constraint: held and
+driven coordinates are frozen (a drive at its value at t = 0). With ``N`` a basis of the null
+space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric eigenproblem
+``N^T K_t N y = omega^2 N^T M N y``, and their shapes are ``dx = N y``, normalized to unit
+modal mass ``dx^T M dx = 1``. The reduced problem is dense: its cost is O(n^3) in the number of
+coordinates n (a few seconds at n = 2000).
+"""
+import numpy as np
+
+from . import checks
+from .model.model import Model
+from .model.state import State
+
+#: Size of omega^2 relative to the largest below which a mode is a rigid-body mode: round-off
+#: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
+#: it 1e10 times its first bending one).
+RIGID_BODY = 1e-12
+
+
+class Modes:
+    """Vibration modes of a mechanism about an equilibrium (made by :func:`modes`).
+
+    Attributes
+    ----------
+    frequencies : ndarray (n,)
+        Natural frequencies ``omega / (2 pi)`` (Hz), ascending; rigid-body modes (zero frequency)
+        first.
+    omega : ndarray (n,)
+        Angular frequencies (rad/s).
+    shapes : ndarray (n, n_coordinates)
+        Mode shapes in the model's absolute node coordinates (the layout of
+        :class:`rancf.State`'s ``x``: m, and dimensionless slopes), unit modal mass
+        (``shape @ M @ shape = 1``, M in kg), the entry of largest magnitude positive.
+    rigid : ndarray of bool (n,)
+        The modes of zero frequency: motions the joints allow that no stiffness resists
+        (``omega^2`` below ``RIGID_BODY`` times the largest one found).
+    equilibrium : rancf.State
+        The state linearized about (velocities zero).
+    """
+
+    def __init__(self, model, equilibrium, omega, shapes, rigid):
+        self.model = model
+        self.equilibrium = equilibrium
+        self.omega = omega
+        self.frequencies = omega / (2.0 * np.pi)
+        self.shapes = shapes
+        self.rigid = rigid
+
+    def __len__(self):
+        return len(self.omega)
+
+    def __repr__(self):
+        listed = ", ".join(f"{f:.4g}" for f in self.frequencies[:5])
+        more = ", ..." if len(self) > 5 else ""
+        return f"Modes({len(self)} modes: [{listed}{more}] Hz)"
+
+    def _index(self, i):
+        i = checks.integer("i", i, -len(self), len(self) - 1)
+        return i % len(self)
+
+    def _amplitude(self, i, scale):
+        """Scale of mode i: ``scale`` times the model's size for its largest displacement."""
+        shape = self.shapes[self._index(i)]
+        A = self.model.build()
+        positions = np.abs(shape.reshape(-1, A.node_size)[:, :2]).max()
+        return checks.real("scale", scale, low=0.0, low_open=True) * A.size / positions
+
+    def motion(self, i, scale=0.1, n_frames=24):
+        """One period of mode ``i`` as a :class:`rancf.Result` (for plotting and animation):
+        ``x(t) = x* + a sin(omega t) shape`` with ``a`` such that the largest displacement is
+        ``scale`` times the model's size; a rigid-body mode is drawn over a unit time.
+
+        Parameters
+        ----------
+        i : int
+            Mode index (0 the lowest; negative counts from the end).
+        scale : float
+            Largest displacement over the model's size (dimensionless, > 0).
+        n_frames : int
+            Frames in the period (>= 2).
+
+        Returns
+        -------
+        rancf.Result
+            Its ``t`` the frames' times (s); its nodes, joint coordinates and energies those of
+            the frames (status "ok", method "modes").
+        """
+        from .formulations.dae import DAE
+        from .integrators.solution import Solution
+        from .results import result_of
+
+        i = self._index(i)
+        n_frames = checks.integer("n_frames", n_frames, 2, 10**6)
+        a = self._amplitude(i, scale)
+        period = 1.0 if self.rigid[i] else 2.0 * np.pi / self.omega[i]
+        t = np.linspace(0.0, period, n_frames + 1)
+        phase = np.sin(2.0 * np.pi * t / period)
+        x = self.equilibrium.x + a * phase[:, None] * self.shapes[i]
+        v = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * self.shapes[i]
+        dae = DAE(self.model.build())
+        seen = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints)) for xk, vk in zip(x, v)]
+        stack = {key: np.array([s[key] for s in seen]) for key in ("joint_q", "joint_qd")}
+        zeros = np.zeros(len(t))
+        return result_of(self.model, Solution(
+            t=t, q=x, nodes=x, velocities=v, joint_q=stack["joint_q"],
+            joint_qd=stack["joint_qd"], reactions=np.zeros_like(stack["joint_q"]), work=zeros,
+            dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
+            method="modes", formulation="dae"))
+
+    def plot(self, i, scale=0.1, ax=None):
+        """Draw mode ``i``: the equilibrium and the shape at its two extremes (coloured by the
+        time in the period), displaced by ``scale`` times the model's size (stated in the
+        title).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        motion = self.motion(i, scale, n_frames=4)
+        ax = motion.plot(t=motion.t[[0, 1, 3]], ax=ax)
+        i = self._index(i)
+        what = "rigid-body mode" if self.rigid[i] else f"{self.frequencies[i]:.4g} Hz"
+        ax.set_title(f"mode {i}: {what} (largest displacement {scale:g} x model size)")
+        return ax
+
+    def animate(self, i, path=None, scale=0.1, n_frames=24, **options):
+        """An animation of one period of mode ``i`` (:meth:`rancf.Result.animate` of
+        :meth:`motion`; ``path`` and ``options`` as there)."""
+        return self.motion(i, scale, n_frames).animate(path=path, **options)
+
+
+def modes(model, state=None, n=10, tol=1e-10):
+    """Natural frequencies and mode shapes of ``model`` linearized about an equilibrium.
+
+    The equations (module :mod:`rancf.vibration`): the DAE formulation's mass matrix and its
+    tangent stiffness at the equilibrium, including the load stiffness and the joints' forces
+    acting through their curvature, restricted to the motions every joint allows (held and
+    driven coordinates frozen, drives at t = 0); a dense symmetric eigenproblem, O(n^3) in the
+    number of coordinates.
+
+    Parameters
+    ----------
+    model : rancf.Model
+        A planar model (trees and closed loops).
+    state : rancf.State, optional
+        The equilibrium (its velocities are ignored). Default: the static equilibrium under
+        the loads at t = 0 (:func:`rancf.static`).
+    n : int
+        Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
+        motions).
+    tol : float
+        Newton tolerance of the static solve (as :func:`rancf.static`), and the relative
+        residual above which a given ``state`` is refused as not an equilibrium.
+
+    Returns
+    -------
+    Modes
+
+    Raises
+    ------
+    TypeError
+        ``model`` not a rancf.Model, ``state`` not a rancf.State.
+    ValueError
+        A spatial model (not available yet); ``n`` < 1; no equilibrium found; a
+        ``state`` that is not an equilibrium; an unstable equilibrium (a negative ``omega^2``,
+        named); a linearized stiffness that is not symmetric (follower loads: the modes of a
+        non-conservative system are not those of this eigenproblem).
+
+    Examples
+    --------
+    A cantilever's first bending frequency, ``1.8751^2 sqrt(E I / (rho A L^4)) / (2 pi)``:
+
+    >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    >>> b = m.add_beam(1.0, 8, E=2.1e11, rho=7800.0, A=1e-4, I=1e-10)
+    >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    >>> found = rancf.modes(m, n=3)
+    >>> exact = 1.8751041**2 * np.sqrt(2.1e11 * 1e-10 / (7800.0 * 1e-4)) / (2 * np.pi)
+    >>> bool(abs(found.frequencies[0] / exact - 1.0) < 1e-4)
+    True
+    """
+    import scipy.linalg
+
+    from .formulations.dae import DAE
+    from .integrators.static import static
+
+    if not isinstance(model, Model):
+        raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
+    if model.dim != 2:
+        raise ValueError("modes: a spatial model (dim=3) is not available yet; planar models "
+                         "only")
+    n = checks.integer("n", n, 1, 10**9)
+    tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
+    A = model.build()
+    dae = DAE(A)
+    if state is None:
+        solution = static(model, tol=tol)
+        if solution.status != "ok":
+            raise ValueError(f"modes: no static equilibrium found ({solution.message}); pass "
+                             "state= an equilibrium")
+        x, lam = solution.q[0], solution.lam[0]
+    else:
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+        x, _ = state.checked(A.n_x)
+        x, _ = dae.initial_state(x, np.zeros(A.n_x))
+        lam = _multipliers(dae, x, tol)
+    n_x, v0 = A.n_x, np.zeros(A.n_x)
+    S = dae.newton_matrix(x, v0, lam, v0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, factor=False)
+    S = S.toarray()
+    K, G = S[:n_x, :n_x], S[n_x:, :n_x]
+    asymmetry = np.abs(K - K.T).max()
+    if asymmetry > 1e-8 * np.abs(K).max():
+        raise ValueError(f"modes: the linearized stiffness is not symmetric (by {asymmetry:.3g}, "
+                         f"of {np.abs(K).max():.3g}): follower loads or efforts that depend "
+                         "on the motion make the system non-conservative")
+    N = scipy.linalg.null_space(G) if G.shape[0] else np.eye(n_x)
+    n = min(n, N.shape[1])
+    K_r = N.T @ (0.5 * (K + K.T)) @ N
+    M_r = N.T @ (dae.M @ N)
+    omega2, y = scipy.linalg.eigh(K_r, M_r, subset_by_index=[0, n - 1])
+    largest = max(np.abs(scipy.linalg.eigh(K_r, M_r, eigvals_only=True,
+                                           subset_by_index=[N.shape[1] - 1] * 2))[0], 1e-300)
+    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    if ((omega2 < 0.0) & ~rigid).any():
+        k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
+        raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
+                         f"{omega2[k]:.6g} (rad/s)^2 < 0")
+    shapes = (N @ y).T
+    biggest = np.abs(shapes).argmax(axis=1)
+    shapes *= np.sign(shapes[np.arange(n), biggest])[:, None]
+    omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
+    return Modes(model, State(x.copy(), v0), omega, shapes, rigid)
+
+
+def _multipliers(dae, x, tol):
+    """The multipliers holding ``x`` in equilibrium: the least-squares solution of
+    ``Phi_x^T lambda = Q - F_K``; a residual above ``tol`` of the forces refuses ``x``."""
+    force = dae.force(x, np.zeros_like(x), 0.0)
+    if not dae.n_constraints:
+        lam, residual = np.zeros(0), force
+    else:
+        G = dae.constraint_jacobian(x, 0.0)
+        G = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+        lam = np.linalg.lstsq(G.T, force, rcond=None)[0]
+        residual = force - G.T @ lam
+    scale = max(np.abs(force).max(), 1.0)
+    if np.abs(residual).max() > max(tol, 1e-8) * scale:
+        raise ValueError(f"modes: state is not an equilibrium (unbalanced force "
+                         f"{np.abs(residual).max():.3g} N of {scale:.3g}); pass a static "
+                         "equilibrium (rancf.static(model).state(0)) or leave state=None")
+    return lam
