@@ -543,6 +543,31 @@ class PlanarANCFBeam:
         _beam.tangent(*_element_args(e, l, E, A, I, self.elastic_model, edot, damping), K, C)
         return K, C
 
+    def element_tangents(self, coordinates, lengths, EA, EI, damping):
+        """Tangent stiffness and damping matrices of many elements at rest, for formulations
+        working on a model's checked arrays (no checks here: the assembly made them).
+
+        Parameters
+        ----------
+        coordinates : ndarray (n_elements, element_size)
+            Element coordinates (m; slopes dimensionless).
+        lengths, EA, EI, damping : ndarray (n_elements,)
+            m, N, N m^2, s.
+
+        Returns
+        -------
+        K, C : ndarray (n_elements, element_size, element_size)
+            ``dF/de`` (N/m) and ``dF/dedot`` (N s/m) at zero coordinate rates.
+        """
+        n, es = len(lengths), self.element_size
+        K, C = np.empty((n, es, es)), np.empty((n, es, es))
+        zero = np.zeros(es)
+        for s in range(n):
+            _beam.tangent(self.code, np.ascontiguousarray(coordinates[s], dtype=float), zero,
+                          float(lengths[s]), float(EA[s]), float(EI[s]), float(damping[s]),
+                          K[s], C[s])
+        return K, C
+
     def energy(self, e, l, E, A, I):
         """Strain energy: :func:`elastic_energy`.
 

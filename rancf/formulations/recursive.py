@@ -17,7 +17,6 @@ import threading
 
 import numpy as np
 
-from ..elements import _beam
 from ..joints._codes import (BEAM_POLAR, BEAM_PRISM, BEAM_REV, BODY_POLAR, BODY_PRISM, BODY_REV,
                              FREE, P_BODY, P_NODE)
 from ._forces import ForceKernel
@@ -237,11 +236,8 @@ class Recursive:
         kind, es = A.element_kind, A.element_kind.element_size
         ev = A.element_vertices
         E = kind.gather(self.kernel.arrays["X"], ev)
-        K, C = np.empty((A.n_elements, es, es)), np.empty((A.n_elements, es, es))
-        zero = np.zeros(es)
-        for s, (e, l, ea, ei, c) in enumerate(zip(E, A.element_length, A.element_EA,
-                                                   A.element_EI, A.element_damping)):
-            _beam.tangent(A.model_code, np.ascontiguousarray(e), zero, l, ea, ei, c, K[s], C[s])
+        K, C = kind.element_tangents(E, A.element_length, A.element_EA, A.element_EI,
+                                     A.element_damping)
         K = K if which == "stiffness" else C
         x = np.random.default_rng(0).standard_normal(self.n_dof)
         V, f, out = np.empty(self.n_x), np.empty(self.n_x), np.empty(self.n_dof)

@@ -43,8 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import checks
-from ...elements import _beam
-from ...elements.beam import MODELS, PlanarANCFBeam
+from ...elements.beam import PlanarANCFBeam
 from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
@@ -119,8 +118,8 @@ def beam_matrices(A, k):
     M = A.mass_matrix()[first:first + n, first:first + n].toarray()
     elements = np.flatnonzero(A.element_beam == k)
     l, EI = A.element_length[elements[0]], A.element_EI[elements[0]]
-    Kt, C = np.empty((es, es)), np.empty((es, es))
-    _beam.tangent(MODELS["berzeri"], np.zeros(es), np.zeros(es), l, 0.0, EI, 0.0, Kt, C)
+    Kt = PlanarANCFBeam("berzeri").element_tangents(np.zeros((1, es)), [l], [0.0], [EI],
+                                                    [0.0])[0][0]
     K = np.zeros((n, n))
     for i in range(len(elements)):
         d = slice(ns * i, ns * i + es)
