@@ -117,3 +117,22 @@ class RigidBody:
         The class example shows it in use.
         """
         return gravity_force(mass, gravity)
+
+    def kinetic_energies(self, masses, inertias, velocities):
+        """Kinetic energy ``1/2 (m |r'|^2 + I |u'|^2)`` of bodies at many instants.
+
+        Parameters
+        ----------
+        masses, inertias : ndarray (n_bodies,)
+            kg, kg m^2.
+        velocities : ndarray (n_out, n_bodies, node_size)
+            Node rates ``[x', y', u_x', u_y']`` (m/s, 1/s).
+
+        Returns
+        -------
+        ndarray (n_out,)
+            J, summed over the bodies.
+        """
+        v = np.asarray(velocities, dtype=float)
+        return 0.5 * (masses * (v[..., :2]**2).sum(axis=-1)
+                      + inertias * (v[..., 2:]**2).sum(axis=-1)).sum(axis=-1)

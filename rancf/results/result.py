@@ -30,9 +30,8 @@ def energies(assembly, nodes, velocities):
         out[:, :2] = A.element_kind.energies(A.element_vertices, A.element_length, A.element_EA,
                                              A.element_EI, A.element_mass, nodes, velocities)
     if len(A.bodies):
-        vb = velocities[:, A.body_vertex, :]
-        out[:, 0] += 0.5 * (A.body_mass * (vb[:, :, 0]**2 + vb[:, :, 1]**2)).sum(axis=1)
-        out[:, 0] += 0.5 * (A.body_inertia * (vb[:, :, 2]**2 + vb[:, :, 3]**2)).sum(axis=1)
+        out[:, 0] += A.body_kind.kinetic_energies(A.body_mass, A.body_inertia,
+                                                  velocities[:, A.body_vertex, :])
     out[:, 2] = -nodes.reshape(len(nodes), -1) @ A.gravity_force
     return out
 
