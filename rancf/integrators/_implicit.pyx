@@ -420,19 +420,37 @@ cdef class Stepper:
         cdef double p_old[2]
         cdef double p_new[2]
         cdef double energy[2]
+        cdef double through[2]
+        cdef double t_node, slope
         cdef double worst[3]
         cdef Watch watch
         cdef int n = self.n
-        energy[0] = energy[1] = 0.0
+        energy[0] = energy[1] = through[0] = through[1] = 0.0
         worst[0] = worst[1] = worst[2] = 0.0
         tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
+        t_node = self.t
         self._record(record, 0, energy)
         start_watch(&watch, progress)
         status, message = "ok", ""
         for k in range(1, n_steps + 1):
             try:
                 it = self.step()
-                if tracked:
+                if tracked and self.intermediate:
+                    # generalized-alpha-S: the equation of motion, and so its multipliers and
+                    # acceleration, hold at the intermediate point t_e, not at the step's end;
+                    # the power is taken there and integrated through those points
+                    # (trapezoids, then linearly on to t), second order
+                    self._point(&self.a[0])
+                    self.p.power(&self.q_e[0], &self.v_e[0], &self.a_e[0], self.t_e,
+                                 &self.lam[0], p_new)
+                    for i in range(2):
+                        slope = (p_new[i] - p_old[i]) / (self.t_e - t_node)
+                        through[i] += 0.5 * (self.t_e - t_node) * (p_old[i] + p_new[i])
+                        energy[i] = through[i] + (self.t - self.t_e) * (
+                            p_new[i] + 0.5 * slope * (self.t - self.t_e))
+                        p_old[i] = p_new[i]
+                    t_node = self.t_e
+                elif tracked:
                     self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_new)
                     energy[0] += 0.5 * self.h * (p_old[0] + p_new[0])
                     energy[1] += 0.5 * self.h * (p_old[1] + p_new[1])
