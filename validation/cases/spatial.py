@@ -146,7 +146,7 @@ def frequency_study():
 
 def top_run():
     p = TOP
-    tilt = rancf_rotation(np.array([p["tilt"], 0.0, 0.0]))
+    tilt = rotation_matrix(np.array([p["tilt"], 0.0, 0.0]))
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     body = m.add_rigid_body(p["mass"], np.diag([p["I1"], p["I1"], p["I3"]]),
                             position=tuple(tilt @ [0.0, 0.0, p["l"]]), orientation=tilt)
@@ -169,7 +169,7 @@ def top_run():
                          "centre z (m)": nodes[:, 2]}), wall
 
 
-def rancf_rotation(p):
+def rotation_matrix(p):
     """Rodrigues' rotation matrix of a rotation vector (written here, not rancf's)."""
     a = np.linalg.norm(p)
     k = p / a
@@ -331,8 +331,8 @@ def run(quick: bool) -> Outcome:
     # --- figures ----------------------------------------------------------------------------
     fig_c, ax = plt.subplots(figsize=(6.5, 4.5))
     n = np.array(BEND_MESHES, float)
-    for label, frame in (("rancf, J = 1/6", bend[bend["J"] == bend45.J_POLAR]),):
-        ax.loglog(n, frame["|tip - DESIGN extrapolated|"], "o-", label=f"{label} vs DESIGN.md extrapolated")
+    ax.loglog(n, bend.loc[bend["J"] == bend45.J_POLAR, "|tip - DESIGN extrapolated|"], "o-",
+              label="rancf, J = 1/6")
     ax.loglog(list(bend45.PROTOTYPE), [np.linalg.norm(np.array(v) - ref) for v in bend45.PROTOTYPE.values()],
               "s--", label="prototype (DESIGN.md)")
     ax.loglog(list(bend45.EXUDYN_1_13), [np.linalg.norm(np.array(v) - ref) for v in bend45.EXUDYN_1_13.values()],
