@@ -333,3 +333,27 @@ def test_efforts_of_the_wrong_size_are_named():
         m.add_joint("universal", m.ground.point(0, 0, 0), r.point(0, 0, 0.5),
                     axes=((1, 0, 0), (0, 1, 0)), effort=lambda t, q, qd: (0.0, 0.0))
 
+
+
+def test_beam_held_at_an_inner_node_reads_in_its_own_direction():
+    """A beam clamped at its middle node under gravity: the half towards its start is a chain
+    of reversed element links in the tree, yet its section forces are given in the beam's
+    direction like the other half's. By the mirror symmetry of the load the two halves carry
+    the same normal force and bending moment M_y and opposite shear V_z, element for element
+    from the clamp out; and each element of the outer half carries the weight of the lumped
+    nodes beyond it, V_z = -W (small deflection: rtol 1e-4)."""
+    n, L = 6, 2.0
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(L, n, start=(-L / 2, 0.0, 0.0), up=(0.0, 1.0, 0.0), **STEEL)
+    m.add_joint("fixed", m.ground.point(0, 0, 0), b.node(n // 2))
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    sigma = res.internal_forces(b)[-1]
+    inner, outer = sigma[:n // 2][::-1], sigma[n // 2:]
+    mirror = np.array([1.0, 1.0, -1.0, 1.0, 1.0, 1.0])
+    np.testing.assert_allclose(inner * mirror, outer, rtol=1e-8,
+                               atol=1e-8 * np.abs(sigma).max())
+    mass, _ = b.node_masses()
+    beyond = np.cumsum(mass[::-1])[::-1][n // 2 + 1:] * 9.81
+    np.testing.assert_allclose(outer[:, 2], -beyond, rtol=1e-4)
+    assert np.all(outer[:, 4] > 0.0)
