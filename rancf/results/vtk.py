@@ -93,12 +93,14 @@ def to_vtk(res, folder, name="result"):
             tmp = written.enter_context(atomic_write(os.path.join(folder, file), ".vtu"))
             pose, rate = res.nodes[k], res.velocities[k]
             frame = pose[:, 3:].reshape(-1, 3, 3)
-            forces = {name: ([sections[k, :, j]] if sections.shape[1] else [])
+            forces = {component: ([sections[k, :, j]] if sections.shape[1] else [])
                       + ([np.full(n_vertices, np.nan)] if n_vertices else [])
-                      for j, name in enumerate(COMPONENTS)}
-            mesh = meshio.Mesh(pose[:, :3], cells, cell_data={**cell_data, **forces}, point_data={
-                "x_axis": frame[:, :, 0], "y_axis": frame[:, :, 1], "z_axis": frame[:, :, 2],
-                "velocity": rate[:, :3], "angular_velocity": rate[:, 3:]})
+                      for j, component in enumerate(COMPONENTS)}
+            points = {"x_axis": frame[:, :, 0], "y_axis": frame[:, :, 1],
+                      "z_axis": frame[:, :, 2], "velocity": rate[:, :3],
+                      "angular_velocity": rate[:, 3:]}
+            mesh = meshio.Mesh(pose[:, :3], cells, cell_data={**cell_data, **forces},
+                               point_data=points)
             meshio.write(tmp, mesh, file_format="vtu")
     collection = os.path.join(folder, name + ".pvd")
     with atomic_write(collection, ".pvd") as tmp, open(tmp, "w", encoding="utf-8") as f:
