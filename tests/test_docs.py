@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from scipy.optimize import brentq  # noqa: E402
 
 from docutils import nodes  # noqa: E402
 from docutils.core import publish_doctree  # noqa: E402
@@ -84,9 +85,10 @@ def test_spatial_guide_runs(capsys):
     """The spatial page's blocks run in order, in one namespace, and what their comments say
     holds against something independent: the arc length of a quarter circle, the node frame
     of the page's rule (y = up, z = x cross y), the hub's angular velocity from its drive, the
-    refusal of a step beyond RK4's limit, and the shear-rotation frequency sqrt(k G A /
+    refusal of a step beyond RK4's limit, the shear-rotation frequency sqrt(k G A /
     (rho I_y)) of the arm within 5 % above the model's estimated highest frequency (a lower
-    bound)."""
+    bound), and the rest angle of the spring-held ball joint (the root of its moment
+    balance)."""
     blocks = _python_blocks("user_guide/spatial.rst")
     assert len(blocks) >= 8
     namespace = {}
@@ -108,6 +110,11 @@ def test_spatial_guide_runs(capsys):
     assert 1.0 <= shear_rotation / omega <= 1.05
     assert ns["reaction"].shape == (101, 6) and ns["q"].shape == (101, 2)
     assert ns["energy"].work.isna().all()          # a drive and a load: work not integrated
+    # the ball-jointed rod settles where its spring holds the weight's moment (root by brentq)
+    sag = brentq(lambda a: 20.0 * a - 9.81 * 0.3 * np.cos(a), 0.0, 1.0)
+    np.testing.assert_allclose(ns["q_ball"][-1], [0.0, sag, 0.0], atol=1e-4)
+    assert ns["sections"].shape == (101, 6, 6)
+    np.testing.assert_array_equal(ns["root"], ns["sections"][:, 0])
 
 
 # --- citations of the theory and developer pages ---------------------------------------------

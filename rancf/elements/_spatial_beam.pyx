@@ -42,7 +42,7 @@ row-major over ``(u, psi)``. The functions ``rotation_*`` and ``force``, ``energ
 ``reference`` are thin Python entries for tests (rancf.elements.spatial_beam checks the input
 and wraps them).
 """
-from libc.math cimport M_PI, sqrt
+from libc.math cimport M_PI, NAN, sqrt
 
 cimport rancf.elements._rotation as rot
 
@@ -361,6 +361,58 @@ def reference(const double[:, ::1] s, const double[:, ::1] Q, double[::1] l,
     cdef Py_ssize_t k
     for k in range(s.shape[0]):
         l[k] = reference_strain(&s[k, 0], &Q[k, 0], &strain0[k, 0])
+
+
+def sections(const double[:, ::1] pose0, const double[:, ::1] pose1,
+             const double[:, ::1] rate0, const double[:, ::1] rate1, const double[:, ::1] s,
+             const double[:, ::1] Q, const double[::1] l, const double[:, ::1] C,
+             const double[:, ::1] strain0, const double[::1] c, double[:, ::1] sigma):
+    """Section forces of m elements from their end nodes' poses and velocities, into sigma
+    (m, 6): each row's element coordinates from the poses (DESIGN.md 7),
+    ``u = A0^T (r1 - r0) - s``, ``psi = log(A0^T A1 Q^T)``, and their rates from the
+    velocities, ``u' = A0^T (v1 - v0 - w0 x (r1 - r0))``, ``psi' = J_l(psi)^-1 A0^T (w1 - w0)``
+    (the inverse of the velocity map ``v1 = v0 + w0 x (r1 - r0) + A0 u'``,
+    ``w1 = w0 + A0 J_l(psi) psi'``), then :c:func:`element_force`'s sigma. ``pose`` rows are
+    ``(r, A row-major)`` (12), ``rate`` rows ``(v, w)`` (6), global; s (m, 3), Q (m, 9), l (m,),
+    C, strain0 (m, 6), c (m,) the element's constants. A row whose rotation psi is not below pi
+    gets NaN."""
+    cdef double d[3]
+    cdef double x[3]
+    cdef double y[3]
+    cdef double e[6]
+    cdef double ed[6]
+    cdef double f[6]
+    cdef double R[9]
+    cdef double P[9]
+    cdef double Ji[9]
+    cdef const double* A
+    cdef Py_ssize_t k
+    cdef int i
+    with nogil:
+        for k in range(pose0.shape[0]):
+            A = &pose0[k, 3]
+            for i in range(3):
+                d[i] = pose1[k, i] - pose0[k, i]
+            # u and its rate
+            rot.matTvec(A, d, e)
+            rot.cross(&rate0[k, 3], d, x)
+            for i in range(3):
+                e[i] -= s[k, i]
+                y[i] = rate1[k, i] - rate0[k, i] - x[i]
+            rot.matTvec(A, y, ed)
+            # psi and its rate
+            rot.matTmul(A, &pose1[k, 3], R)
+            rot.matmulT(R, &Q[k, 0], P)
+            rot.logm(P, e + 3)
+            for i in range(3):
+                x[i] = rate1[k, 3 + i] - rate0[k, 3 + i]
+            rot.matTvec(A, x, y)
+            rot.left_jacobian_inverse(e + 3, Ji)
+            rot.matvec(Ji, y, ed + 3)
+            if element_force(&s[k, 0], &Q[k, 0], e, ed, l[k], &C[k, 0], &strain0[k, 0], c[k],
+                             f, NULL, &sigma[k, 0]) != 0:
+                for i in range(6):
+                    sigma[k, i] = NAN
 
 
 def rotation_exp(const double[::1] p, double[::1] R):

@@ -5,10 +5,14 @@ A spatial joint moves its child relative to its parent by its kind's motion
 ``r_c = r_p + A_p (anchor + t(q)) - A_c offset`` (:mod:`rancf.model.spatial_tree`), with q = 0 in
 the reference configuration. Axes are global unit vectors of the reference configuration.
 """
+import reprlib
+
 import numpy as np
 
 from .. import checks
+from ..errors import raised
 from ..joints import REGISTRY
+from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
 from .joints import Joint, Load, _is_real, _numbers
@@ -71,17 +75,28 @@ class SpatialJoint(Joint):
                     raise ValueError(f"a {kind} joint takes no {name}, got {name}={value!r}")
         if drive is not None and not callable(drive):
             raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
-        if effort is not None and not (callable(effort) or _is_real(effort)):
-            raise TypeError(f"effort must be a real number or a callable effort(t, q, qd), "
-                            f"got {effort!r}")
-        if effort is not None and _is_real(effort):
-            effort = checks.real("effort", effort)
-        for name, value in (("drive", drive), ("effort", effort)):
-            if value is not None and not motion.takes_drive:
-                takers = sorted(n for n, k in kinds.items() if k.spatial.takes_drive)
-                raise ValueError(f"a {kind} joint takes no {name} (drives and efforts act on "
-                                 f"joints of one coordinate: {', '.join(takers)}), got {name}="
-                                 f"{value!r}")
+        size = effort_size(motion)
+        if drive is not None and not motion.takes_drive:
+            takers = sorted(n for n, k in kinds.items() if k.spatial.takes_drive)
+            raise ValueError(f"a {kind} joint takes no drive (drives act on joints of one "
+                             f"coordinate: {', '.join(takers)}), got drive={drive!r}")
+        if effort is not None and size == 0:
+            takers = sorted(n for n, k in kinds.items() if effort_size(k.spatial))
+            raise ValueError(f"a {kind} joint takes no effort (efforts act on {', '.join(takers)}"
+                             f" joints), got effort={effort!r}")
+        if effort is not None and not callable(effort):
+            if size == 1:
+                if not _is_real(effort):
+                    raise TypeError(f"effort must be a real number or a callable effort(t, q, "
+                                    f"qd), got {effort!r}")
+                effort = checks.real("effort", effort)
+            else:
+                vector = self._effort_vector(effort, size)
+                if vector is None:
+                    raise ValueError(f"effort of a {kind} joint must be {size} finite numbers "
+                                     f"({EFFORT_WORDS[size]}) or a callable effort(t, q, qd), "
+                                     f"got {reprlib.repr(effort)}")
+                effort = vector
         if drive is not None and effort is not None:
             raise ValueError("a driven joint takes no effort (the drive prescribes its motion; "
                              "its reaction is in the result)")
@@ -92,6 +107,73 @@ class SpatialJoint(Joint):
         if parent.item is child.item:
             raise ValueError(f"parent and child must belong to different items, got {parent!r} "
                              f"and {child!r}")
+
+    @staticmethod
+    def _effort_vector(returned, size):
+        """``returned`` as ``size`` finite real numbers, or None."""
+        value = _numbers(returned)
+        if value is None or value.shape != (size,) or not np.all(np.isfinite(value)):
+            return None
+        return value
+
+    def effort_value(self, t, q, qd):
+        """The effort at a time and joint state, checked.
+
+        Parameters
+        ----------
+        t : float
+            Time (s).
+        q, qd : float or ndarray
+            The joint's coordinates and their rates, in the order of its kind's
+            ``spatial.units``: one number each for a joint of one coordinate (rad or m); for a
+            spherical joint the rotation vector q (3, rad) of the child's frame relative to the
+            parent's (``R(q) = exp(q^)``, re-centred below pi by the compiled methods) and its
+            time derivative qd (3, rad/s), not the angular velocity (that is ``J_l(q) qd``, in
+            the parent's frame); for a free joint the translation of the child's point in the
+            parent's frame (3, m) and the rotation vector (3, rad), then their rates.
+
+        Returns
+        -------
+        float or ndarray
+            One coordinate: N m or N. Spherical: a torque (3,) (N m), free: a force (N) and
+            a torque (N m) (6,), the force at the child's point; vectors in the parent's frame,
+            acting on the child (the parent takes the opposite). Their generalized force on q
+            is ``J_l(q)^T`` times the torque (and the force itself on the translation): the
+            transpose of the joint's motion subspace.
+
+        Raises
+        ------
+        ValueError
+            The effort is not a finite real number, or not 3 (spherical) or 6 (free) of them.
+        rancf.UserFunctionError
+            The effort function raised (its exception chained), naming the joint and the time.
+
+        Examples
+        --------
+        A rotational spring on a ball joint:
+
+        >>> m = rancf.Model(dim=3)
+        >>> r = m.add_rigid_body(1.0, np.eye(3) * 0.01, position=(0.0, 0.0, -0.5))
+        >>> ball = m.add_joint("spherical", m.ground.point(0, 0, 0), r.point(0, 0, 0.5),
+        ...                    effort=lambda t, q, qd: -2.0 * q - 0.1 * qd)
+        >>> ball.effort_value(0.0, np.array([0.1, 0.3, 0.2]), np.ones(3))
+        array([-0.3, -0.7, -0.5])
+        """
+        size = effort_size(self.type.spatial)
+        if size == 1:
+            return Joint.effort_value(self, t, q, qd)
+        if not callable(self.effort):
+            return self.effort
+        try:
+            returned = self.effort(t, q, qd)
+        except Exception as exc:
+            raise raised(exc, "effort", "joint", self.index, t) from exc
+        value = self._effort_vector(returned, size)
+        if value is None:
+            raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
+                             f"finite numbers ({EFFORT_WORDS[size]}), got "
+                             f"{reprlib.repr(returned)} at t = {t:g} s")
+        return value
 
     def drive_start(self, tol):
         """Check the drive's q(0) against the reference configuration (q = 0).
@@ -113,6 +195,20 @@ class SpatialJoint(Joint):
             raise ValueError(f"joint {self.index} ({self.kind}): drive q(0) = {q:.6g} {unit}, "
                              "but a spatial joint's coordinate is 0 in the reference "
                              "configuration" + ("" if unit == "m" else " (modulo 2 pi)"))
+
+
+#: The effort of a joint of several coordinates, in words, by its size.
+EFFORT_WORDS = {3: "a torque vector in the parent's frame, N m",
+                6: "a force (N) then a torque (N m), vectors in the parent's frame"}
+
+
+def effort_size(motion):
+    """The numbers an effort of a joint of this :class:`~rancf.joints.kind.SpatialMotion` is:
+    1 for a joint of one coordinate, 3 (a torque) for a spherical joint, 6 (force and torque)
+    for a free one; 0 for a kind that takes no effort."""
+    if motion.takes_drive:
+        return 1
+    return {Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}.get(motion.motion, 0)
 
 
 def two_axes(axes):

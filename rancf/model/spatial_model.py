@@ -214,8 +214,14 @@ class SpatialModel(Model):
         drive : callable, optional
             Revolute and prismatic: ``drive(t) -> (q, qd, qdd)``, q(0) = 0 (modulo 2 pi for an
             angle).
-        effort : float or callable, optional
-            Revolute and prismatic: N m or N, a constant or ``effort(t, q, qd)``.
+        effort : float, array or callable, optional
+            Revolute and prismatic: N m or N, a constant or ``effort(t, q, qd)``. Spherical: a
+            torque (3, N m) in the parent's frame, a constant or ``effort(t, q, qd)`` of the
+            rotation vector q (rad) and its rate qd (rad/s), arrays (3,); free: a force (N, at
+            the child's point) and a torque (N m), (6,) in the parent's frame, of q, qd (6,):
+            the translation (m) and rotation vector (rad) and their rates
+            (:meth:`rancf.model.spatial_joints.SpatialJoint.effort_value`). The effort acts on
+            the child, its opposite on the parent.
 
         Returns
         -------
@@ -225,8 +231,9 @@ class SpatialModel(Model):
         ------
         ValueError
             An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
-            or non-orthogonal axes, a drive or effort on a kind of more than one coordinate (or
-            none), the ground as the child, parent and child on one item. Points apart and
+            or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
+            effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
+            size, the ground as the child, parent and child on one item. Points apart and
             loops are refused when the model is built.
         TypeError
             A point that is not a point, a drive that is not callable.

@@ -430,6 +430,69 @@ class Result:
             return self.reactions[:, 6 * k:6 * k + 6].copy()
         return self.reactions[:, k].copy()
 
+    def internal_forces(self, beam, s=None):
+        """Section forces of a beam at every output (spatial models).
+
+        Each element's strains are constant along it (the SE(3) strain: DESIGN.md 7), so its
+        section forces hold for its whole length: ``C (eps - eps0)``, plus the Kelvin-Voigt
+        part ``c C eps'`` when the beam has damping, in the element's section frame (normal
+        along its axis x, the section axes y and z). An arc length s gives the forces of the
+        element it lies in; a node between two elements belongs to the one that starts there,
+        the beam's end to the last element. They are computed from the stored node poses and
+        velocities when first asked (element coordinates ``u = A_{k-1}^T (r_k - r_{k-1}) -
+        s_k``, ``psi = log(A_{k-1}^T A_k C_k^T)``, and their rates) and kept on the Result.
+
+        In statics with a small deflection, the element's force is the section force at its
+        midpoint (the balance of the nodes beyond it, exactly, for any mesh), its moment the
+        moment about its midpoint; in general sigma is the average over the element of the
+        section forces along its SE(3) curve, so it equals the midpoint's to second order in
+        the element's length.
+
+        Parameters
+        ----------
+        beam : SpatialBeam or int
+            A beam of the model, or its index.
+        s : float or sequence of float, optional
+            Arc lengths along the beam's reference centreline (m), in ``[0, beam.length]``.
+            Default: the element midpoints.
+
+        Returns
+        -------
+        ndarray (n_out, n_points, 6)
+            Normal force, shear forces along the section's y and z (N), torsion, bending
+            moments about y and z (N m), in the section frame, at every output and point (one
+            point for a number s); NaN where an element's relative rotation reached pi.
+
+        Raises
+        ------
+        ValueError
+            A planar model (spatial only in this version), a beam of another model or an index
+            out of range, an s outside ``[0, beam.length]``, or a Result loaded without its
+            model.
+        TypeError
+            An s that is not numbers.
+
+        Examples
+        --------
+        A clamped bar pulled by 1 kN along its axis carries 1 kN in every element:
+
+        >>> m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        >>> b = m.add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=8e10)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+        >>> pull = m.add_force(b.end, force=(1e3, 0.0, 0.0))
+        >>> sections = rancf.static(m).internal_forces(b)
+        >>> sections.shape                  # outputs, elements, components
+        (1, 4, 6)
+        >>> np.round(sections[-1, :, 0], 6)
+        array([1000., 1000., 1000., 1000.])
+        """
+        self._assembly("internal_forces()")
+        if self.model.dim != 3:
+            raise ValueError("internal_forces is for spatial models (rancf.Model(dim=3)) in this "
+                             "version")
+        from .spatial_sections import internal_forces
+        return internal_forces(self, beam, s)
+
     def state(self, i=-1):
         """The state of an output, to start another run from it.
 
@@ -710,7 +773,10 @@ class Result:
         line cell per element), each rigid body a vertex. Point data: the body frame's axes
         ``x_axis``, ``y_axis``, ``z_axis`` (unit vectors in global coordinates; a beam node's
         tangent and section axes), ``velocity`` (m/s) and ``angular_velocity`` (rad/s); cell
-        data ``beam`` and ``rigid_body`` (the item's index, -1 on the other kind's cells).
+        data ``beam`` and ``rigid_body`` (the item's index, -1 on the other kind's cells) and
+        each element's section forces as six scalars, ``normal_force``, ``shear_force_y``,
+        ``shear_force_z`` (N), ``torsion``, ``bending_moment_y``, ``bending_moment_z`` (N m):
+        those of :meth:`internal_forces` at the element midpoints (NaN on a rigid body).
         Written with meshio (``pip install rancf[vtk]``), atomically: every frame goes to a
         temporary name in ``folder``, the frames are renamed when all are written, the
         collection last, so an interrupted write leaves no file under the final names.

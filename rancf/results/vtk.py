@@ -6,9 +6,12 @@ Each grid's points are the tree's bodies (beam nodes and rigid bodies, in the or
 (node k to node k + 1), a rigid body a vertex cell. Point data: the body frame's axes
 ``x_axis``, ``y_axis``, ``z_axis`` (unit 3-vectors in global coordinates: for a beam node the
 beam's tangent and its section axes y, z), ``velocity`` (m/s) and ``angular_velocity`` (rad/s).
-Cell data: ``beam`` (the beam's index, -1 on a rigid body's vertex) and ``rigid_body`` (its index,
--1 on a beam's line). A Result has no section forces yet; they will join the beams' point data
-when it has them.
+Cell data: ``beam`` (the beam's index, -1 on a rigid body's vertex), ``rigid_body`` (its index,
+-1 on a beam's line) and the section forces of each element, six scalars named by their
+component (:data:`rancf.results.spatial_sections.COMPONENTS`: ``normal_force``,
+``shear_force_y``, ``shear_force_z`` in N, ``torsion``, ``bending_moment_y``,
+``bending_moment_z`` in N m, in the element's section frame, as
+:meth:`rancf.Result.internal_forces` gives them; NaN on a rigid body's vertex).
 
 meshio is imported when a file is written (``import rancf`` does not import it): ``pip install
 rancf[vtk]``.
@@ -19,6 +22,7 @@ import os
 import numpy as np
 
 from .files import atomic_write
+from .spatial_sections import COMPONENTS, element_sections
 
 #: The .pvd collection: a ParaView data set per frame with its time.
 PVD_HEAD = ('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1" '
@@ -76,6 +80,10 @@ def to_vtk(res, folder, name="result"):
 
     cells, cell_data = _cells(tree, len(res.model.beams))
     n_out = len(res.t)
+    # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6)
+    sections = np.concatenate([element_sections(res, b) for b in range(len(res.model.beams))]
+                              or [np.zeros((n_out, 0, 6))], axis=1)
+    n_vertices = len(tree.rigid_body)
     width = max(5, len(str(n_out - 1)))
     files = [f"{name}_{k:0{width}d}.vtu" for k in range(n_out)]
     # every frame to a temporary name first, renamed together when all are written, the
@@ -85,9 +93,14 @@ def to_vtk(res, folder, name="result"):
             tmp = written.enter_context(atomic_write(os.path.join(folder, file), ".vtu"))
             pose, rate = res.nodes[k], res.velocities[k]
             frame = pose[:, 3:].reshape(-1, 3, 3)
-            mesh = meshio.Mesh(pose[:, :3], cells, cell_data=cell_data, point_data={
-                "x_axis": frame[:, :, 0], "y_axis": frame[:, :, 1], "z_axis": frame[:, :, 2],
-                "velocity": rate[:, :3], "angular_velocity": rate[:, 3:]})
+            forces = {component: ([sections[k, :, j]] if sections.shape[1] else [])
+                      + ([np.full(n_vertices, np.nan)] if n_vertices else [])
+                      for j, component in enumerate(COMPONENTS)}
+            points = {"x_axis": frame[:, :, 0], "y_axis": frame[:, :, 1],
+                      "z_axis": frame[:, :, 2], "velocity": rate[:, :3],
+                      "angular_velocity": rate[:, 3:]}
+            mesh = meshio.Mesh(pose[:, :3], cells, cell_data={**cell_data, **forces},
+                               point_data=points)
             meshio.write(tmp, mesh, file_format="vtu")
     collection = os.path.join(folder, name + ".pvd")
     with atomic_write(collection, ".pvd") as tmp, open(tmp, "w", encoding="utf-8") as f:
