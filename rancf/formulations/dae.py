@@ -64,7 +64,7 @@ class ConstraintTable:
     ``TermMode`` codes of :mod:`rancf.joints._codes`).
 
     Attributes: ``n_rows``, ``angle_row`` and ``slide_row`` (per joint, -1 where none),
-    and the term arrays ``lin``, ``quad``, ``const`` (dicts of row, columns, coef, mode, joint).
+    ``joint_rows`` (per joint, the range of its rows), and the term arrays ``lin``, ``quad``, ``const`` (dicts of row, columns, coef, mode, joint).
     The joints' kinds add their rows through :meth:`row`, :meth:`linear`, :meth:`bilinear` and
     :meth:`constant`.
     """
@@ -75,9 +75,12 @@ class ConstraintTable:
         self.n_rows = 0
         self.angle_row = np.full(A.n_joints, -1)
         self.slide_row = np.full(A.n_joints, -1)
+        self.joint_rows = []
         for k, j in enumerate(A.joints):
             forms = _point_forms(A, j.parent) + _point_forms(A, j.child)
+            first = self.n_rows
             j.type.constraint_rows(self, k, j, forms, A.joint_axis[k], A.joint_theta0[k])
+            self.joint_rows.append(range(first, self.n_rows))
         for v in A.body_vertex:
             row = self.row()
             u = A.node_size * v + 2    # the body's axis, after its centre of mass
@@ -258,12 +261,46 @@ class DAE(IndexThreeDAE):
         """The multipliers lambda (n_constraints,) of the state (q, v, t): those of the exact
         motion through it, from ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]``
         (gamma the acceleration bias, :meth:`acceleration_bias`)."""
+        return self.motion(q, v, t)[1]
+
+    def motion(self, q, v, t):
+        """The accelerations a (n_x,) and multipliers lambda (n_constraints,) of the exact
+        motion through the state (q, v, t): the solution of
+        ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]`` (one sparse LU of the
+        assembled saddle-point matrix, about the cost of a Newton iteration)."""
         x = np.ascontiguousarray(q, dtype=float)
         # assembled, not factored: the stepping loop keeps its own factors between steps
         S = self.newton_matrix(x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
                                1.0, 0.0, 0.0, 0.0, 1.0, factor=False)
         rhs = np.concatenate([self.force(x, v, t), -self.acceleration_bias(x, v, t)])
-        return scipy.sparse.linalg.spsolve(sp.csc_matrix(S), rhs)[x.size:]
+        solution = scipy.sparse.linalg.spsolve(sp.csc_matrix(S), rhs)
+        return solution[:x.size], solution[x.size:]
+
+    def joint_reactions(self, q, lam, t):
+        """The reaction of every joint on its child, (n_joints, 3): ``[fx, fy, m]``, the force
+        (N) and moment (N m, about the child's joint point) in global coordinates.
+
+        The joint's rows give the generalized force ``Q = -Phi_x,c^T lambda_joint`` on the
+        child's four coordinates (a node's ``[r; r']``, a body's ``[r_G; u]``): its position
+        rows are the force F; its direction rows give the moment ``d x Q_d`` (d the slope or
+        the axis u: a rotation ``delta d = J d delta theta`` does the work ``Q_d . J d``), about
+        the node or, for a body, about its centre of mass, moved to the joint point by
+        ``- (p_c - r_G) x F``.
+        """
+        A = self.assembly
+        x = np.ascontiguousarray(q, dtype=float)
+        jac = self.constraint_jacobian(x, t).tocsr()
+        out = np.zeros((A.n_joints, 3))
+        ns = A.node_size
+        for k, j in enumerate(A.joints):
+            rows = self.table.joint_rows[k]
+            v = A.vertex_of(j.child)
+            if v < 0 or not len(rows):
+                continue
+            cols = slice(ns * v, ns * v + ns)
+            Q = -(jac[rows.start:rows.stop, cols].T @ lam[rows.start:rows.stop])
+            out[k] = _wrench(A, j.child, x[cols], Q)
+        return out
 
     def observe(self, q, v, t, lam=None):
         """Node coordinates and velocities (q and v: the DAE's coordinates are the model's),
@@ -316,3 +353,15 @@ class DAE(IndexThreeDAE):
             fac = self.newton_matrix(x, v, np.zeros(m), v, t, x, t, 1.0, 0.0, 0.0, 0.0, 1.0)
             v = fac.solve(np.zeros(A.n_x), -self.velocity_bias(x, t))[0]
         return x, v
+
+
+def _wrench(assembly, point, X, Q):
+    """``[fx, fy, m]`` of a generalized force Q (4,) on the coordinates X (4,) of the vertex of
+    ``point`` (a beam node ``[r; r']`` or a rigid body ``[r_G; u]``): the force and the moment
+    about the point (theory: Loads, read backwards)."""
+    F, d = Q[:2], X[2:]
+    moment = d[0] * Q[3] - d[1] * Q[2]
+    if point.kind != NODE:
+        lever = planar.body_point(X, point.offset) - X[:2]
+        moment -= lever[0] * F[1] - lever[1] * F[0]
+    return np.array([F[0], F[1], moment])
