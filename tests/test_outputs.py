@@ -308,18 +308,52 @@ def test_rotating_beam_normal_force_is_centrifugal():
     """A beam spun up by a drive to omega about its start, then turning steadily (damped: the
     vibrations of the start die out; averaged over 3 s to 5 s, where they are below 1e-3):
     ``N(s) = rho A omega^2 (L^2 - s^2) / 2``, no moment. The elastic stretch changes it by
-    O(rho omega^2 L^2 / E) = 4e-5. One element and eight: the error falls with the mesh."""
-    L, rho, A, omega = 1.0, 7800.0, 1e-4, 10.0
+    O(rho omega^2 L^2 / E) = 4e-5. One element and eight: the error falls with the mesh.
+    The tip's deflection along the beam is the rod's stretch ``rho omega^2 L^3 / (3 E)``."""
+    L, rho, A, omega, E = 1.0, 7800.0, 1e-4, 10.0, 2.1e10
     s = np.linspace(0.0, L, 9)
     exact = rho * A * omega**2 * (L**2 - s**2) / 2
     errors = []
     for n_el in (1, 8):
         m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
-        b = m.add_beam(L, n_el, E=2.1e10, rho=rho, A=A, I=A * A / 12, damping=1e-2)
+        b = m.add_beam(L, n_el, E=E, rho=rho, A=A, I=A * A / 12, damping=1e-2)
         m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start, drive=spin)
         res = rancf.simulate(m, 5.0, 2e-3, method="generalized-alpha", output_every=5)
         assert res.status == "ok"
-        N, Q, M = res.internal_forces(b, s)[res.t >= 3.0].mean(axis=0).T
+        steady = res.t >= 3.0
+        N, Q, M = res.internal_forces(b, s)[steady].mean(axis=0).T
+        stretch = res.deflection(b.end, b)[steady].mean(axis=0)[0]
+        assert stretch == pytest.approx(rho * omega**2 * L**3 / (3 * E), rel=3e-3)
         errors.append(np.abs(N - exact).max() / exact[0])
         assert np.abs(M).max() < 1e-3 * exact[0] * L
     assert errors[1] < 0.5 * errors[0] and errors[1] < 3e-4
+
+
+# --- deflections ---------------------------------------------------------------------------
+@pytest.mark.parametrize("angle", [0.0, 2.0])
+def test_cantilever_tip_deflection_in_its_frame_whatever_the_clamp_angle(angle):
+    """Euler-Bernoulli: a transverse tip load P sags the tip by ``P L^3 / (3 E I)`` across the
+    beam, in the beam's own frame (k = P L^2 / EI = 1e-3: the geometric nonlinearity is 1e-7
+    of it, the shortening along the beam O(k^2) L)."""
+    L, E, I = 2.0, 2.07e11, 8.333e-6
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    b = m.add_beam(L, 4, E, 7800.0, 0.01, I, angle=angle)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0, angle=angle), b.start)
+    P = 1e-3 * E * I / L**2
+    m.add_force(b.end, force=(P * np.sin(angle), -P * np.cos(angle)))
+    along, across = rancf.static(m).deflection(b.end, b)[0]
+    assert across == pytest.approx(-P * L**3 / (3 * E * I), rel=3e-7)
+    assert abs(along) < 1e-5 * L
+
+
+def test_rigid_motion_has_no_deflection():
+    """A rigid body's points move rigidly with it: no deflection relative to it, however it
+    swings; a flexible beam's deflection relative to itself vanishes at its start."""
+    m, r, pin, _ = rigid_pendulum()
+    res = rancf.simulate(m, 1.0, 1e-3, method="rk4", output_every=100)
+    assert np.abs(res.deflection(r.point(0.3, -0.2), r)).max() < 1e-12
+    m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+    res = rancf.simulate(m, 0.3, 1e-3, output_every=100)
+    b = m.beams[0]
+    assert np.abs(res.deflection(b.start, b)).max() == 0.0
+    assert np.abs(res.deflection(b.end, b)).max() > 1e-6

@@ -12,7 +12,7 @@ saddle-point solve for the accelerations and multipliers
 """
 import numpy as np
 
-from ..model.items import GROUND, Beam
+from ..model.items import GROUND, Beam, RigidBody
 
 
 def dynamics(result):
@@ -114,3 +114,38 @@ def internal_forces(result, beam, s):
     vertices = first + element[:, None] + np.arange(kind.nodes_per_element)
     e = kind.gather(result.nodes.reshape(len(result.t), -1), vertices)    # (n_out, k, size)
     return kind.section_forces(e, s / l - element, l, beam.E * beam.A, beam.E * beam.I)
+
+
+# --- deflections -----------------------------------------------------------------------------
+def _frame(assembly, item, x):
+    """The floating frame of a beam (its start node and start tangent) or of a rigid body (its
+    centre of mass and axis u) for coordinates x (n, n_x): origin (n, 2), unit axis (n, 2)."""
+    point = item.start if isinstance(item, Beam) else item.centre
+    origin = assembly.point_position(point, x)
+    axis = assembly.point_direction(point, x)
+    return origin, axis / np.linalg.norm(axis, axis=-1, keepdims=True)
+
+
+def deflection(result, point, body):
+    """A point's displacement relative to a body's rigid motion, in the body's frame, at every
+    output (n_out, 2), m (planar models; :meth:`rancf.Result.deflection`).
+
+    The body's floating frame is its start node and start tangent (a beam: the frame a beam
+    is clamped in) or its centre of mass and axis (a rigid body). With ``o`` its origin and
+    ``R`` the rotation of its axis, the deflection is ``R(t)^T (p(t) - o(t)) - R_0^T (p_0 -
+    o_0)``, the point's position in the body frame now minus in the model's reference
+    configuration: zero under any rigid motion of the body with the point; a cantilever's tip
+    under a transverse load P has ``[~0, -P L^3 / (3 E I)]`` whatever the clamp's angle.
+    """
+    A = result._point(point, "deflection()")
+    if not isinstance(body, (Beam, RigidBody)):
+        raise TypeError(f"body must be a beam or rigid body of the model, got {body!r}")
+    if body.model is not result.model:
+        raise ValueError(f"body {body!r} belongs to another model")
+    x = np.concatenate([A.x0[None], result.nodes.reshape(len(result.t), -1)])
+    origin, axis = _frame(A, body, x)
+    rel = A.point_position(point, x) - origin
+    # R^T rel with R = [[a_x, -a_y], [a_y, a_x]]
+    local = np.stack([axis[:, 0] * rel[:, 0] + axis[:, 1] * rel[:, 1],
+                      axis[:, 0] * rel[:, 1] - axis[:, 1] * rel[:, 0]], axis=1)
+    return local[1:] - local[0]

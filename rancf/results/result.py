@@ -388,8 +388,60 @@ class Result:
         (array([-200., -100.]), array([-100., -100.]))
         """
         self._assembly("internal_forces()")
+        if self.model.dim != 2:
+            raise ValueError("internal_forces() of a spatial model is not in this version")
         from .outputs import internal_forces
         return internal_forces(self, beam, s)
+
+    def deflection(self, point, body):
+        """A point's displacement relative to a body's rigid motion, in the body's frame, at
+        every output (planar models).
+
+        The body's floating frame is a beam's start node and start tangent (the frame it is
+        clamped in) or a rigid body's centre of mass and axis; the deflection is the point's
+        position in that frame minus its position in it in the model's reference
+        configuration (:func:`rancf.results.outputs.deflection`): zero under any rigid motion
+        of the body with the point.
+
+        Parameters
+        ----------
+        point : Point
+            A point of the model.
+        body : Beam or RigidBody
+            The body whose rigid motion is taken out.
+
+        Returns
+        -------
+        ndarray (n_out, 2)
+            m: along the body's axis, across it.
+
+        Raises
+        ------
+        TypeError
+            ``point`` is not a point, ``body`` not a beam or rigid body.
+        ValueError
+            A point or body of another model, a spatial model, or a Result loaded without
+            its model.
+
+        Examples
+        --------
+        A cantilever clamped at 30 degrees under a tip load across it sags by
+        ``P L^3 / (3 E I)`` in its own frame.
+
+        >>> E, I, L, P = 2.07e11, 8.333e-6, 2.0, 100.0
+        >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+        >>> b = m.add_beam(L, 4, E=E, rho=7800.0, A=0.01, I=I, angle=np.pi / 6)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0, angle=np.pi / 6), b.start)
+        >>> tip = m.add_force(b.end, force=(P * np.sin(np.pi / 6), -P * np.cos(np.pi / 6)))
+        >>> sag = rancf.static(m).deflection(b.end, b)[0, 1]
+        >>> bool(abs(sag / (-P * L**3 / (3 * E * I)) - 1) < 1e-6)
+        True
+        """
+        self._point(point, "deflection()")
+        if self.model.dim != 2:
+            raise ValueError("deflection() is for planar models in this version")
+        from .outputs import deflection
+        return deflection(self, point, body)
 
     def angular_velocity(self, point):
         """Angular velocity of the body a point is on, at every output (spatial models).
