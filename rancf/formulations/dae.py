@@ -195,6 +195,7 @@ class DAE(IndexThreeDAE):
         self.compiled = DAEKernel(self.kernel, self.inputs, self.table, parts, diagonal, fd_x,
                                   fd_v, A.joint_q0, linear_solver == "sparse", projection)
         self.compiled.owner = self
+        self._row_joint = None      # the joint of each constraint row, -1 a body's own
 
     @staticmethod
     def _fd_pattern(groups):
@@ -263,17 +264,25 @@ class DAE(IndexThreeDAE):
         (gamma the acceleration bias, :meth:`acceleration_bias`)."""
         return self.motion(q, v, t)[1]
 
-    def motion(self, q, v, t):
+    def motion(self, q, v, t, compiled=False):
         """The accelerations a (n_x,) and multipliers lambda (n_constraints,) of the exact
         motion through the state (q, v, t): the solution of
-        ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]`` (one sparse LU of the
-        assembled saddle-point matrix, about the cost of a Newton iteration)."""
+        ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]``.
+
+        ``compiled`` False: scipy's sparse LU of the assembled matrix (0.7 ms on the
+        110-coordinate 5 x 5 pendulum), which leaves the kernel's factors alone, as a stepping
+        loop that asks at its outputs needs. True: the kernel's own LU (0.26 ms there), which
+        overwrites those factors: for a DAE that no run is stepping.
+        """
         x = np.ascontiguousarray(q, dtype=float)
-        # assembled, not factored: the stepping loop keeps its own factors between steps
-        S = self.newton_matrix(x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
-                               1.0, 0.0, 0.0, 0.0, 1.0, factor=False)
-        rhs = np.concatenate([self.force(x, v, t), -self.acceleration_bias(x, v, t)])
-        solution = scipy.sparse.linalg.spsolve(sp.csc_matrix(S), rhs)
+        args = (x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
+                1.0, 0.0, 0.0, 0.0, 1.0)
+        force, bias = self.force(x, v, t), -self.acceleration_bias(x, v, t)
+        if compiled:
+            a, lam = self.newton_matrix(*args).solve(force, bias)
+            return np.asarray(a), np.asarray(lam)
+        S = self.newton_matrix(*args, factor=False)
+        solution = scipy.sparse.linalg.spsolve(sp.csc_matrix(S), np.concatenate([force, bias]))
         return solution[:x.size], solution[x.size:]
 
     def joint_reactions(self, q, lam, t):
@@ -281,26 +290,26 @@ class DAE(IndexThreeDAE):
         (N) and moment (N m, about the child's joint point) in global coordinates.
 
         The joint's rows give the generalized force ``Q = -Phi_x,c^T lambda_joint`` on the
-        child's four coordinates (a node's ``[r; r']``, a body's ``[r_G; u]``): its position
-        rows are the force F; its direction rows give the moment ``d x Q_d`` (d the slope or
-        the axis u: a rotation ``delta d = J d delta theta`` does the work ``Q_d . J d``), about
+        child's coordinates (a node's ``[r; r']``, a body's ``[r_G; u]``): its position rows
+        are the force F; its direction rows give the moment ``d x Q_d`` (d the slope or the
+        axis u: a rotation ``delta d = J d delta theta`` does the work ``Q_d . J d``), about
         the node or, for a body, about its centre of mass, moved to the joint point by
         ``- (p_c - r_G) x F``.
         """
         A = self.assembly
         x = np.ascontiguousarray(q, dtype=float)
-        jac = self.constraint_jacobian(x, t).tocsr()
-        out = np.zeros((A.n_joints, 3))
         ns = A.node_size
-        for k, j in enumerate(A.joints):
-            rows = self.table.joint_rows[k]
-            v = A.vertex_of(j.child)
-            if v < 0 or not len(rows):
-                continue
-            cols = slice(ns * v, ns * v + ns)
-            Q = -(jac[rows.start:rows.stop, cols].T @ lam[rows.start:rows.stop])
-            out[k] = _wrench(A, j.child, x[cols], Q)
-        return out
+        if self._row_joint is None:
+            self._row_joint = np.full(self.n_constraints, -1)
+            for k, rows in enumerate(self.table.joint_rows):
+                self._row_joint[rows.start:rows.stop] = k
+        jac = self.constraint_jacobian(x, t).tocoo()
+        joint = self._row_joint[jac.row]
+        child = A.child_vertex[np.maximum(joint, 0)]
+        keep = (joint >= 0) & (child >= 0) & (jac.col // ns == child)
+        Q = np.zeros((A.n_joints, ns))
+        np.add.at(Q, (joint[keep], jac.col[keep] % ns), -jac.data[keep] * lam[jac.row[keep]])
+        return wrenches(A, x.reshape(-1, ns)[A.child_vertex], Q)
 
     def observe(self, q, v, t, lam=None):
         """Node coordinates and velocities (q and v: the DAE's coordinates are the model's),
@@ -355,13 +364,20 @@ class DAE(IndexThreeDAE):
         return x, v
 
 
-def _wrench(assembly, point, X, Q):
-    """``[fx, fy, m]`` of a generalized force Q (4,) on the coordinates X (4,) of the vertex of
-    ``point`` (a beam node ``[r; r']`` or a rigid body ``[r_G; u]``): the force and the moment
-    about the point (theory: Loads, read backwards)."""
-    F, d = Q[:2], X[2:]
-    moment = d[0] * Q[3] - d[1] * Q[2]
-    if point.kind != NODE:
-        lever = planar.body_point(X, point.offset) - X[:2]
-        moment -= lever[0] * F[1] - lever[1] * F[0]
-    return np.array([F[0], F[1], moment])
+def wrenches(assembly, X, Q):
+    """``[fx, fy, m]`` (n_joints, 3) of the generalized forces Q (n_joints, 4) of the joints
+    on the coordinates X (n_joints, 4) of their children's vertices (a beam node ``[r; r']``
+    or a rigid body ``[r_G; u]``): the force, and the moment about the child's joint point
+    (theory: Loads, read backwards). Zero for a joint whose child has no vertex."""
+    A = assembly
+    F, d = Q[:, :2], X[:, 2:]
+    moment = d[:, 0] * Q[:, 3] - d[:, 1] * Q[:, 2]
+    # a body point's lever from the centre of mass, A(offset) u
+    off = A.child_offset
+    lever = np.stack([off[:, 0] * d[:, 0] - off[:, 1] * d[:, 1],
+                      off[:, 1] * d[:, 0] + off[:, 0] * d[:, 1]], axis=1)
+    body = (A.child_kind != NODE)[:, None]
+    moment -= np.where(body[:, 0], lever[:, 0] * F[:, 1] - lever[:, 1] * F[:, 0], 0.0)
+    out = np.concatenate([F, moment[:, None]], axis=1)
+    out[A.child_vertex < 0] = 0.0
+    return out

@@ -197,22 +197,20 @@ class Recursive:
         ``M a + F_K - F_ext`` of the child's subtree on the vertex's four coordinates (a
         node's ``[r; r']``, a body's ``[r_G; u]``), which the joint supplies. It is turned
         into ``[fx, fy, m]``, the force (N) and the moment (N m) about the child's joint point
-        in global coordinates, as :func:`rancf.formulations.dae.joint_reactions` turns the
+        in global coordinates, as :meth:`rancf.formulations.dae.DAE.joint_reactions` turns the
         DAE's multipliers. ``qref`` picks the branch of the joint angles (efforts that depend
         on q).
         """
-        from .dae import _wrench
+        from .dae import wrenches
         if qref is not None:
             self.kernel.arrays["qref"][:len(qref)] = qref
         self.derivative(t, y)
         k, A, ns = self.kernel.arrays, self.assembly, self.assembly.node_size
-        H = k["H"].reshape(-1, ns, ns)
-        acc, f, X = k["A"].reshape(-1, ns), k["f"].reshape(-1, ns), k["X"].reshape(-1, ns)
-        out = np.zeros((A.n_joints, 3))
-        for j, joint in enumerate(A.joints):
-            v = A.vertex_of(joint.child)
-            out[j] = _wrench(A, joint.child, X[v], H[v] @ acc[v] - f[v])
-        return k["A"].copy(), out
+        v = A.child_vertex
+        H = k["H"].reshape(-1, ns, ns)[v]
+        acc, f, X = (k[name].reshape(-1, ns)[v] for name in ("A", "f", "X"))
+        G = np.einsum("jik,jk->ji", H, acc) - f
+        return k["A"].copy(), wrenches(A, X, G)
 
     def observe(self, t, Y, branches):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
