@@ -357,3 +357,26 @@ def test_rigid_motion_has_no_deflection():
     b = m.beams[0]
     assert np.abs(res.deflection(b.start, b)).max() == 0.0
     assert np.abs(res.deflection(b.end, b)).max() > 1e-6
+
+
+def test_closed_loop_reactions_balance_the_weight():
+    """A beam clamped at one end and pinned at the other by a joint written with the ground
+    as child (stored reversed: the beam is its child), carrying a welded body: the ground's
+    reactions on the beam carry the whole weight, the weld the body's weight and its moment
+    about the weld point (DAE multipliers of a statically indeterminate loop)."""
+    m = rancf.Model(gravity=(0.0, -G), elastic_model="reissner")
+    b = m.add_beam(2.0, 6, E=2e9, rho=7800.0, A=1e-3, I=2e-7)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    pin = m.add_joint("revolute", b.end, m.ground.point(2.0, 0.0))
+    assert pin.reversed
+    r = m.add_rigid_body(3.0, 0.1, position=(1.0, -0.3))
+    m.add_joint("fixed", b.node(3), r.point(0.0, 0.3))
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    R = torque_free_reactions(eq, m)[0]
+    weight = G * (7800.0 * 1e-3 * 2.0 + 3.0)
+    assert abs(R[0, 0] + R[1, 0]) < 1e-9 * weight
+    assert R[0, 1] + R[1, 1] == pytest.approx(weight, rel=1e-10)
+    lever = eq.position(r.centre)[0] - eq.position(r.point(0.0, 0.3))[0]
+    np.testing.assert_allclose(R[2], [0.0, 3.0 * G, -lever[0] * -3.0 * G],
+                               atol=1e-9 * 3.0 * G)
