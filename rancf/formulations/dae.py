@@ -64,7 +64,8 @@ class ConstraintTable:
     ``TermMode`` codes of :mod:`rancf.joints._codes`).
 
     Attributes: ``n_rows``, ``angle_row`` and ``slide_row`` (per joint, -1 where none),
-    ``joint_rows`` (per joint, the range of its rows), and the term arrays ``lin``, ``quad``, ``const`` (dicts of row, columns, coef, mode, joint).
+    ``joint_rows`` (per joint, the range of its rows), and the term arrays ``lin``, ``quad``,
+    ``const`` (dicts of row, columns, coef, mode, joint).
     The joints' kinds add their rows through :meth:`row`, :meth:`linear`, :meth:`bilinear` and
     :meth:`constant`.
     """

@@ -307,10 +307,10 @@ class Result:
 
     def acceleration(self, point):
         """Acceleration of a point at every output (planar models), from the forward dynamics
-        of the formulation that ran at each stored state (computed on the first call of this
-        method, :meth:`reaction` or :meth:`internal_forces`' neighbours, and kept: one
-        right-hand side of the recursive formulation, or one sparse saddle-point solve of the
-        DAE's, per output).
+        of the formulation that ran at each stored state: computed for every output on the
+        first call of this method or of :meth:`reaction`, and kept (one right-hand side of the
+        recursive formulation, or one saddle-point solve of the DAE's, per output:
+        :func:`rancf.results.outputs.dynamics`).
 
         Parameters
         ----------
@@ -350,9 +350,9 @@ class Result:
     def internal_forces(self, beam, s):
         """Normal force, shear force and bending moment of a beam at arc lengths s, at every
         output, from the element's strain measures and its elastic model's constitutive law
-        (:func:`rancf.results.outputs.internal_forces` says which for each model, the sign
+        (:func:`rancf.elements.beam.section_forces` says which for each model, the sign
         convention, and that the shear force comes from the moment's derivative: the planar
-        elements have no shear strain).
+        elements have no shear strain), computed from the stored frames.
 
         Parameters
         ----------
@@ -597,8 +597,7 @@ class Result:
 
         Examples
         --------
-        A beam clamped horizontally: the clamp holds its weight and its moment,
-        ``rho A g L^2 / 2``.
+        A beam clamped horizontally: the clamp holds its weight's moment, ``rho A g L^2 / 2``.
 
         >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="reissner")
         >>> b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=1e-9)
