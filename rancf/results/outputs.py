@@ -31,18 +31,23 @@ def dynamics(result):
         return kept
     A = result._assembly("the reactions and accelerations")
     n_out = len(result.t)
-    acc = np.zeros((n_out, A.n_x))
-    wrench = np.zeros((n_out, A.n_joints, 3))
+    acc = np.full((n_out, A.n_x), np.nan)
+    wrench = np.full((n_out, A.n_joints, 3), np.nan)
     X = result.nodes.reshape(n_out, -1)
     V = result.velocities.reshape(n_out, -1)
     beta = result.extra.get("beta")
+    # a run that diverged keeps its non-finite frames: NaN there
+    finite = np.flatnonzero(np.isfinite(X).all(axis=1) & np.isfinite(V).all(axis=1))
     if result.formulation == "recursive" and beta is not None and A.recursive_reason is None:
         from ..formulations import recursive
         with recursive.checkout(A) as rec:
             if beta.shape[1:] != (rec.n_dof,):
-                beta = np.array([rec._rates_of(v) for v in V])
+                # rates of another layout: the recursion's own, from the node velocities
+                beta = np.zeros((n_out, rec.n_dof))
+                for i in finite:
+                    beta[i] = rec._rates_of(V[i])
             tail = np.zeros(2)
-            for i in range(n_out):
+            for i in finite:
                 y = np.concatenate([X[i], beta[i], tail])
                 acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
             # the kernel is shared by the runs of this model: the next run starts from its
@@ -54,7 +59,7 @@ def dynamics(result):
         if factor is not None:
             # a static frame: the loads at the load factor reached
             dae.kernel.set_load_factor(float(np.ravel(factor)[-1]))
-        for i in range(n_out):
+        for i in finite:
             dae.accept(X[i], V[i], result.t[i])
             acc[i], lam = dae.motion(X[i], V[i], result.t[i], compiled=True)
             wrench[i] = dae.joint_reactions(X[i], lam, result.t[i])
