@@ -1,14 +1,15 @@
 """Outputs of a planar :class:`~rancf.results.result.Result` computed from its stored frames
-when asked (a stored frame holds the state only): the joints' full reactions, the
-accelerations of the nodes, the velocities and accelerations of points, and the internal
-forces of beams.
+when asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
+accelerations of the nodes, the velocities and accelerations of points, the internal forces
+of beams and the deflections of points relative to a body's rigid motion.
 
 The reactions and accelerations come from one evaluation of the forward dynamics of the
 formulation that ran, at each stored state (:func:`dynamics`): the recursive formulation's
 articulated forces (:meth:`rancf.formulations.recursive.Recursive.motion`), or the DAE's
 saddle-point solve for the accelerations and multipliers
-(:meth:`rancf.formulations.dae.DAE.motion`; also for the reduced formulation and
-:func:`rancf.static`). They are computed once per Result and kept on it.
+(:meth:`rancf.formulations.dae.DAE.motion`; also for :func:`rancf.static`, and for the
+reduced formulation, whose stored frames are the full model's reconstructed states). They
+are computed once per Result and kept on it.
 """
 import numpy as np
 
