@@ -49,7 +49,7 @@ across = -tip[:, 0] * np.sin(theta) + tip[:, 1] * np.cos(theta)
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 ax1.plot(result.t, across)
 ax1.set(xlabel="t (s)", ylabel="tip deflection in the hub frame (m)")
-ax2.plot(result.t, result.reaction(motor))
+ax2.plot(result.t, result.reaction(motor, "torque"))
 ax2.set(xlabel="t (s)", ylabel="motor torque (N m)")
 print(f"largest lag {across.min():.3f} m at t = {result.t[across.argmin()]:.2f} s")
 

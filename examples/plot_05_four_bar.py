@@ -63,7 +63,7 @@ res.plot(t=np.linspace(0.0, 3.2, 7), trace=mass.centre)
 # of its midpoint from the chord between its ends.
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
-ax1.plot(res.t, res.reaction(motor))
+ax1.plot(res.t, res.reaction(motor, "torque"))
 ax1.set(xlabel="t (s)", ylabel="motor torque (N m)")
 a, b, mid = res.position(coupler.start), res.position(coupler.end), res.position(coupler.node(4))
 chord = (b - a) / np.linalg.norm(b - a, axis=1)[:, None]

@@ -77,7 +77,7 @@ bend = (mid - a)[:, 0] * chord[:, 1] - (mid - a)[:, 1] * chord[:, 0]
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), layout="constrained")
 ax1.plot(res.t, 1e3 * bend)
 ax1.set(xlabel="t (s)", ylabel="rod midpoint off its chord (mm)")
-ax2.plot(res.t, res.reaction(motor))
+ax2.plot(res.t, res.reaction(motor, "torque"))
 ax2.set(xlabel="t (s)", ylabel="motor torque (N m)")
 
 # %%

@@ -396,6 +396,117 @@ def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
     return C
 
 
+def _shape_derivatives(xi, l):
+    """``dS/ds``, ``d2S/ds2``, ``d3S/ds3`` of the cubic shape functions at xi (any shape), each
+    (..., 4): the coefficients of the four node vectors ``r_A, r'_A, r_B, r'_B``."""
+    one = np.ones_like(xi)
+    d1 = np.stack([(-6 * xi + 6 * xi**2) / l, 1 - 4 * xi + 3 * xi**2,
+                   (6 * xi - 6 * xi**2) / l, 3 * xi**2 - 2 * xi], axis=-1)
+    d2 = np.stack([(-6 + 12 * xi) / l**2, (-4 + 6 * xi) / l,
+                   (6 - 12 * xi) / l**2, (6 * xi - 2) / l], axis=-1)
+    d3 = np.stack([12 * one / l**3, 6 * one / l**2, -12 * one / l**3, 6 * one / l**2], axis=-1)
+    return d1, d2, d3
+
+
+def _cross(a, b):
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _dot(a, b):
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+
+
+def section_forces(e, xi, l, EA, EI, model="shabana"):
+    """Normal force, shear force and bending moment at ``xi = s / l`` of elements, from the
+    elastic model's strain measures and constitutive law (the elastic stresses: material
+    damping's part is left out).
+
+    ``"reissner"``
+        ``N = E A (|r'| - 1)``, ``M = E I kappa``, ``kappa = (r' x r'') / |r'|^2``.
+    ``"shabana"``
+        ``N = E A (t . r' - 1)``, ``M = E I n . r''`` in the element's chord frame (t, n).
+    ``"berzeri"``
+        ``N = E A |r'| (r' . r' - 1) / 2`` (the Green strain's conjugate times the stretch:
+        the force in the deformed beam), ``M = E I |r''|`` with the sign of ``r' x r''`` (the
+        model's curvature is ``|r''|``); its shear force from the derivative of ``E I n . r''``
+        (n the unit normal), which is M where r'' is normal to r' and, unlike ``|r''|``, has
+        a derivative where the curvature passes through zero.
+
+    None of the three has a shear strain: the shear force is the one equilibrium gives,
+    ``Q = -(dM/ds) / |r'|`` (moment balance of a slice without distributed moments), from the
+    derivative of the element's M. With cubic shape functions M is of lower order than r and
+    Q lower still: both converge with the mesh, not within an element, and the axial strain of
+    a bent element oscillates along it (a few 1e-3 of a tip load at 4 elements per beam).
+
+    Sign convention: the force and moment that the part of the beam beyond s (towards its
+    end) exerts on the part before s; N along the tangent (tension positive), Q along the
+    normal ``J t`` (the tangent turned by +90 degrees), M counter-clockwise positive (the sign
+    of the curvature). A cantilever along +x under a downward tip load P has
+    ``M(s) = -P (L - s)`` and ``Q = -P``.
+
+    Parameters
+    ----------
+    e : array_like (..., 8)
+        Element coordinates.
+    xi : array_like, broadcastable with ``e[..., 0]``
+        Positions along the elements, in [0, 1].
+    l : float
+        Element length (m), > 0.
+    EA, EI : float
+        Axial (N) and bending (N m^2) stiffness.
+    model : {"shabana", "berzeri", "reissner"}
+
+    Returns
+    -------
+    ndarray (..., 3)
+        ``[N, Q, M]`` (N, N, N m).
+
+    Examples
+    --------
+    An element stretched by 1 % along an arc of curvature 0.2 1/m (Reissner):
+
+    >>> from rancf.elements import beam
+    >>> k, l = 0.2, 0.5
+    >>> e = 1.01 * np.array([0.0, 0.0, 1.0, 0.0, np.sin(k * l) / k, (1 - np.cos(k * l)) / k,
+    ...                      np.cos(k * l), np.sin(k * l)])
+    >>> N, Q, M = beam.section_forces(e, 0.5, l, 1e3, 10.0, "reissner")
+    >>> round(float(N), 3), round(float(M), 2)      # the cubic arc is 5e-4 off the circle
+    (10.0, 2.0)
+    """
+    checks.choice("model", model, MODELS)
+    e = np.asarray(e, dtype=float)
+    vec = e.reshape(e.shape[:-1] + (4, 2))
+    d1, d2, d3 = _shape_derivatives(np.asarray(xi, dtype=float), l)
+    r1, r2, r3 = (np.einsum("...j,...jd->...d", d, vec) for d in (d1, d2, d3))
+    stretch = np.sqrt(_dot(r1, r1))
+    if model == "reissner":
+        normal = EA * (stretch - 1.0)
+        c12 = _cross(r1, r2)
+        moment = EI * c12 / stretch**2
+        dmoment = EI * (_cross(r1, r3) / stretch**2 - 2.0 * c12 * _dot(r1, r2) / stretch**4)
+    elif model == "shabana":
+        chord = vec[..., 2, :] - vec[..., 0, :]
+        t = chord / np.sqrt(_dot(chord, chord))[..., None]
+        n = np.stack([-t[..., 1], t[..., 0]], axis=-1)
+        normal = EA * (_dot(t, r1) - 1.0)
+        moment = EI * _dot(n, r2)
+        dmoment = EI * _dot(n, r3)
+    else:
+        # the Green strain's conjugate is the force per unit stretch: E A eps |r'| is the
+        # force in the deformed beam
+        normal = EA * 0.5 * (stretch**2 - 1.0) * stretch
+        sign = np.where(_cross(r1, r2) < 0.0, -1.0, 1.0)
+        moment = EI * sign * np.sqrt(_dot(r2, r2))
+        # |r''| has no derivative where r'' passes through zero (a free end): the derivative
+        # of its normal part n . r'' (n = J r' / |r'|, |r''| where r'' is normal to r')
+        n = np.stack([-r1[..., 1], r1[..., 0]], axis=-1) / stretch[..., None]
+        n_rate = (np.stack([-r2[..., 1], r2[..., 0]], axis=-1)
+                  - n * (_dot(r1, r2) / stretch)[..., None]) / stretch[..., None]
+        dmoment = EI * (_dot(n, r3) + _dot(n_rate, r2))
+    shear = -dmoment / stretch
+    return np.stack([normal, shear, moment], axis=-1)
+
+
 class PlanarANCFBeam:
     """The planar two-node ANCF beam as an element kind: what an assembly and a formulation need
     to know of it, in one place.
@@ -609,6 +720,15 @@ class PlanarANCFBeam:
         The class example shows it in use.
         """
         return _beam.beam_energies(self.code, vertices, lengths, EA, EI, masses, nodes, velocities)
+
+    def section_forces(self, e, xi, l, EA, EI):
+        """Normal force, shear force and bending moment ``[N, Q, M]`` (..., 3) at xi of
+        elements e (..., element_size), from this kind's strains and law
+        (:func:`section_forces`, which states them and the sign convention).
+
+        The class example shows it in use.
+        """
+        return section_forces(e, xi, l, EA, EI, self.elastic_model)
 
     def shape(self, e, l, n_points):
         """The element's centreline ``S(xi) e`` at n_points values of xi evenly in [0, 1]:

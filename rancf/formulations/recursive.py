@@ -187,6 +187,30 @@ class Recursive:
         reaction, _ = self.kernel.reactions()
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
 
+    def motion(self, t, y, qref=None):
+        """The node accelerations (n_x,) and the reaction of every joint on its child
+        (n_joints, 3) at the state y at t, from one evaluation of the forward dynamics.
+
+        The reaction is the articulated residual at the child's first vertex,
+        ``G = H A - f`` (theory: Reactions): the generalized force
+        ``M a + F_K - F_ext`` of the child's subtree on the vertex's four coordinates (a
+        node's ``[r; r']``, a body's ``[r_G; u]``), which the joint supplies. It is turned
+        into ``[fx, fy, m]``, the force (N) and the moment (N m) about the child's joint point
+        in global coordinates, as :meth:`rancf.formulations.dae.DAE.joint_reactions` turns the
+        DAE's multipliers. ``qref`` picks the branch of the joint angles (efforts that depend
+        on q).
+        """
+        from .dae import wrenches
+        if qref is not None:
+            self.kernel.arrays["qref"][:len(qref)] = qref
+        self.derivative(t, y)
+        k, A, ns = self.kernel.arrays, self.assembly, self.assembly.node_size
+        v = A.child_vertex
+        H = k["H"].reshape(-1, ns, ns)[v]
+        acc, f, X = (k[name].reshape(-1, ns)[v] for name in ("A", "f", "X"))
+        G = np.einsum("jik,jk->ji", H, acc) - f
+        return k["A"].copy(), wrenches(A, X, G)
+
     def observe(self, t, Y, branches):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
         integrators keep them (:meth:`rancf.formulations._problem.ODEProblem.observe`):

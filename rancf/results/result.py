@@ -1,8 +1,11 @@
 """Results of every formulation: trajectories at the output times, joints, energies; the one
 place a :class:`Result` is made from an integrator's :class:`~rancf.integrators.solution.Solution`
 (:func:`result_of`)."""
+import warnings
+
 import numpy as np
 
+from ..joints._codes import DIRECTION_HELD
 from ..model.items import Point
 from ..model.joints import Joint
 from ..model.state import State
@@ -34,6 +37,21 @@ def energies(assembly, nodes, velocities):
                                                   velocities[:, A.body_vertex, :])
     out[:, 2] = -nodes.reshape(len(nodes), -1) @ A.gravity_force
     return out
+
+
+_warned = []
+
+
+def _warn_changed(joint):
+    """Warn once that ``reaction(joint)`` of a held or driven planar joint (which returned its
+    torque in earlier releases) now returns the full reaction."""
+    if _warned or not (joint.driven or joint.type.direction == DIRECTION_HELD):
+        return
+    _warned.append(True)
+    warnings.warn("Result.reaction(joint) of a planar joint now returns the full reaction "
+                  "[fx, fy, m] (n_out, 3); the torque or force holding its coordinate, which it "
+                  "returned before, is Result.reaction(joint, \"torque\")", FutureWarning,
+                  stacklevel=3)
 
 
 class Result:
@@ -251,22 +269,25 @@ class Result:
         return self._body_motion(point, "orientation()")[1].copy()
 
     def velocity(self, point):
-        """Velocity of a point at every output (spatial models): ``v + w x (A offset)``.
+        """Velocity of a point at every output: the stored rates of its coordinates (planar: a
+        node's ``r'``, a body point's ``r_G' + A(d) u'``); spatial: ``v + w x (A offset)``.
 
         Parameters
         ----------
         point : Point
-            A point of a spatial model.
+            A point of the model (zero velocity for a ground point).
 
         Returns
         -------
-        ndarray (n_out, 3)
+        ndarray (n_out, 2) or (n_out, 3)
             m/s, global coordinates.
 
         Raises
         ------
-        TypeError, ValueError
-            As :meth:`orientation`.
+        TypeError
+            ``point`` is not a point.
+        ValueError
+            A point of another model, or a Result loaded without its model.
 
         Examples
         --------
@@ -277,8 +298,149 @@ class Result:
         >>> bool(np.allclose(res.velocity(r.point(-0.5, 0, 0)), 0.0, atol=1e-12))  # the pin
         True
         """
+        if self.model is not None and self.model.dim == 2:
+            from .outputs import velocity
+            return velocity(self, point)
         _, frame, v, w, offset = self._body_motion(point, "velocity()")
         return v + np.cross(w, frame @ offset)
+
+    def acceleration(self, point):
+        """Acceleration of a point at every output (planar models), from the forward dynamics
+        of the formulation that ran at each stored state: computed for every output on the
+        first call of this method or of :meth:`reaction`, and kept (one right-hand side of the
+        recursive formulation, or one saddle-point solve of the DAE's, per output:
+        :func:`rancf.results.outputs.dynamics`).
+
+        Parameters
+        ----------
+        point : Point
+            A point of a planar model (zero acceleration for a ground point).
+
+        Returns
+        -------
+        ndarray (n_out, 2)
+            m/s^2, global coordinates.
+
+        Raises
+        ------
+        TypeError
+            ``point`` is not a point.
+        ValueError
+            A spatial model's point, a point of another model, or a Result loaded without
+            its model.
+
+        Examples
+        --------
+        A pendulum released at rest: its pin stays, its tip starts falling.
+
+        >>> m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+        >>> res = rancf.simulate(m, t_end=0.1, dt=1e-3, output_every=50)
+        >>> pin, tip = res.acceleration(m.beams[0].start), res.acceleration(m.beams[0].end)
+        >>> tip.shape, bool(np.abs(pin).max() < 1e-12 and tip[0, 1] < 0.0)
+        ((3, 2), True)
+        """
+        self._point(point, "acceleration()")
+        if self.model.dim != 2:
+            raise ValueError("acceleration() is for planar models in this version; a spatial "
+                             "point's velocity is velocity(point)")
+        from .outputs import acceleration
+        return acceleration(self, point)
+
+    def internal_forces(self, beam, s):
+        """Normal force, shear force and bending moment of a beam at arc lengths s, at every
+        output, from the element's strain measures and its elastic model's constitutive law
+        (:func:`rancf.elements.beam.section_forces` says which for each model, the sign
+        convention, and that the shear force comes from the moment's derivative: the planar
+        elements have no shear strain), computed from the stored frames.
+
+        Parameters
+        ----------
+        beam : Beam
+            A beam of the model.
+        s : float or array_like (k,)
+            Arc lengths along the undeformed beam from its start (m), in ``[0, length]``.
+
+        Returns
+        -------
+        ndarray (n_out, k, 3)
+            ``[N, Q, M]``: normal force (N, tension positive), shear force (N) and bending
+            moment (N m) that the part of the beam beyond s exerts on the part before it.
+
+        Raises
+        ------
+        TypeError
+            ``beam`` is not a beam.
+        ValueError
+            A beam of another model, s outside the beam, or a Result loaded without its
+            model.
+
+        Examples
+        --------
+        A cantilever under a tip load P: the moment at the clamp is ``-P L``.
+
+        >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+        >>> b = m.add_beam(2.0, 8, E=2.1e11, rho=7800.0, A=1e-2, I=1e-5)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+        >>> tip = m.add_force(b.end, force=(0.0, -100.0))
+        >>> N, Q, M = rancf.static(m).internal_forces(b, [0.0, 1.0])[0].T
+        >>> np.round(M, 3), np.round(Q, 3)
+        (array([-200., -100.]), array([-100., -100.]))
+        """
+        self._assembly("internal_forces()")
+        if self.model.dim != 2:
+            raise ValueError("internal_forces() of a spatial model is not in this version")
+        from .outputs import internal_forces
+        return internal_forces(self, beam, s)
+
+    def deflection(self, point, body):
+        """A point's displacement relative to a body's rigid motion, in the body's frame, at
+        every output (planar models).
+
+        The body's floating frame is a beam's start node and start tangent (the frame it is
+        clamped in) or a rigid body's centre of mass and axis; the deflection is the point's
+        position in that frame minus its position in it in the model's reference
+        configuration (:func:`rancf.results.outputs.deflection`): zero under any rigid motion
+        of the body with the point.
+
+        Parameters
+        ----------
+        point : Point
+            A point of the model.
+        body : Beam or RigidBody
+            The body whose rigid motion is taken out.
+
+        Returns
+        -------
+        ndarray (n_out, 2)
+            m: along the body's axis, across it.
+
+        Raises
+        ------
+        TypeError
+            ``point`` is not a point, ``body`` not a beam or rigid body.
+        ValueError
+            A point or body of another model, a spatial model, or a Result loaded without
+            its model.
+
+        Examples
+        --------
+        A cantilever clamped at 30 degrees under a tip load across it sags by
+        ``P L^3 / (3 E I)`` in its own frame.
+
+        >>> E, I, L, P = 2.07e11, 8.333e-6, 2.0, 100.0
+        >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+        >>> b = m.add_beam(L, 4, E=E, rho=7800.0, A=0.01, I=I, angle=np.pi / 6)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0, angle=np.pi / 6), b.start)
+        >>> tip = m.add_force(b.end, force=(P * np.sin(np.pi / 6), -P * np.cos(np.pi / 6)))
+        >>> sag = rancf.static(m).deflection(b.end, b)[0, 1]
+        >>> bool(abs(sag / (-P * L**3 / (3 * E * I)) - 1) < 1e-6)
+        True
+        """
+        self._point(point, "deflection()")
+        if self.model.dim != 2:
+            raise ValueError("deflection() is for planar models in this version")
+        from .outputs import deflection
+        return deflection(self, point, body)
 
     def angular_velocity(self, point):
         """Angular velocity of the body a point is on, at every output (spatial models).
@@ -392,27 +554,45 @@ class Result:
         k = self._joint_columns(joint)
         return self.joint_q[:, k].copy(), self.joint_qd[:, k].copy()
 
-    def reaction(self, joint):
-        """The torque or force that holds a fixed or driven joint's coordinate (planar); the
-        joint's whole reaction (spatial).
+    def reaction(self, joint, what=None):
+        """The reaction of a joint on its child: the force and moment (planar and spatial), or
+        the torque or force that holds a fixed or driven joint's coordinate (planar).
 
         Parameters
         ----------
         joint : Joint or int
             A joint of the model or its index.
+        what : {None, "torque", "angle", "slide"}, optional
+            None: the full reaction. ``"torque"`` (or the name of the joint's coordinate:
+            ``"angle"`` of a revolute or fixed joint, ``"slide"`` of a prismatic one), planar
+            only: the generalized reaction of the held or driven coordinate.
 
         Returns
         -------
-        ndarray (n_out,) or (n_out, 6)
-            Planar: N m (revolute, fixed) or N (prismatic), acting on the child; 0 for a free
-            joint. For a drive, the motor torque; its power is ``reaction * qd``.
+        ndarray (n_out, 3), (n_out, 6) or (n_out,)
+            Planar, full: ``[fx, fy, m]``, the force (N) and the moment (N m, about the child's
+            joint point) the parent exerts on the child, in global coordinates. Efforts,
+            loads and gravity are not part of it (they are applied forces). For a joint
+            written with the ground as child (:attr:`rancf.Joint.reversed`), the child is
+            the item. Computed from the stored frames on the first call and kept: by the
+            formulation that ran (the recursive formulation's articulated forces, the DAE's
+            multipliers of each stored state).
             Spatial: ``[fx, fy, fz, mx, my, mz]``, the force (N) and moment (N m) the parent
             exerts on the child at the joint point, in global coordinates.
+            ``"torque"``: N m (revolute, fixed) or N (prismatic), acting on the child; 0 for
+            a free joint. For a drive, the motor torque; its power is ``reaction * qd``.
 
         Raises
         ------
         ValueError
-            A joint of another model or an index out of range.
+            A joint of another model or an index out of range, an unknown ``what``, or the
+            full planar reaction of a Result loaded without its model.
+
+        Warns
+        -----
+        FutureWarning
+            Once, for ``reaction(joint)`` of a planar fixed, driven or prismatic joint: before
+            this release that call returned the held torque, now ``reaction(joint, "torque")``.
 
         Examples
         --------
@@ -422,12 +602,26 @@ class Result:
         >>> b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=1e-9)
         >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
         >>> res = rancf.static(m)
-        >>> round(float(res.reaction(clamp)[0]), 2), round(7800.0 * 1e-4 * 9.81 / 2, 2)
+        >>> round(float(res.reaction(clamp, "torque")[0]), 2), round(7800.0 * 1e-4 * 9.81 / 2, 2)
         (3.83, 3.83)
         """
         k = self._joint_index(joint)
         if self.model is not None and self.model.dim == 3:
+            if what is not None:
+                raise ValueError(f"what applies to planar joints; a spatial joint's reaction is "
+                                 f"its six components, got what={what!r}")
             return self.reactions[:, 6 * k:6 * k + 6].copy()
+        if what is None:
+            if self.model is not None:
+                _warn_changed(self.model.joints[k])
+            from .outputs import reaction
+            return reaction(self, k)
+        names = ("torque",)
+        if self.model is not None:
+            names += ("slide" if self.model.joints[k].type.unit == "m" else "angle",)
+        if what not in names:
+            raise ValueError(f"what must be None (the full reaction) or one of {names}, got "
+                             f"{what!r}")
         return self.reactions[:, k].copy()
 
     def internal_forces(self, beam, s=None):
