@@ -380,3 +380,13 @@ def test_closed_loop_reactions_balance_the_weight():
     lever = eq.position(r.centre)[0] - eq.position(r.point(0.0, 0.3))[0]
     np.testing.assert_allclose(R[2], [0.0, 3.0 * G, -lever[0] * -3.0 * G],
                                atol=1e-9 * 3.0 * G)
+
+
+def test_planar_internal_forces_default_to_the_element_midpoints():
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    b = m.add_beam(2.0, 4, E=2.1e11, rho=7800.0, A=1e-2, I=1e-5)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    m.add_force(b.end, force=(0.0, -100.0))
+    res = rancf.static(m)
+    midpoints = [0.25, 0.75, 1.25, 1.75]
+    np.testing.assert_array_equal(res.internal_forces(b), res.internal_forces(b, midpoints))

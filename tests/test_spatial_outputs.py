@@ -240,8 +240,8 @@ def test_internal_forces_refuse_bad_input():
         res.internal_forces(b, s="middle")
     planar = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
     res = rancf.simulate(planar, t_end=1e-3, dt=1e-4)
-    with pytest.raises(ValueError, match=r"internal_forces is for spatial models"):
-        res.internal_forces(0)
+    with pytest.raises(TypeError, match=r"beam must be a beam of the model"):
+        res.internal_forces(0)      # a spatial beam's index means nothing in a planar model
 
 
 def test_vtk_cell_data_are_the_section_forces(tmp_path):

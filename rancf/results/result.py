@@ -346,52 +346,6 @@ class Result:
         from .outputs import acceleration
         return acceleration(self, point)
 
-    def internal_forces(self, beam, s):
-        """Normal force, shear force and bending moment of a beam at arc lengths s, at every
-        output, from the element's strain measures and its elastic model's constitutive law
-        (:func:`rancf.elements.beam.section_forces` says which for each model, the sign
-        convention, and that the shear force comes from the moment's derivative: the planar
-        elements have no shear strain), computed from the stored frames.
-
-        Parameters
-        ----------
-        beam : Beam
-            A beam of the model.
-        s : float or array_like (k,)
-            Arc lengths along the undeformed beam from its start (m), in ``[0, length]``.
-
-        Returns
-        -------
-        ndarray (n_out, k, 3)
-            ``[N, Q, M]``: normal force (N, tension positive), shear force (N) and bending
-            moment (N m) that the part of the beam beyond s exerts on the part before it.
-
-        Raises
-        ------
-        TypeError
-            ``beam`` is not a beam.
-        ValueError
-            A beam of another model, s outside the beam, or a Result loaded without its
-            model.
-
-        Examples
-        --------
-        A cantilever under a tip load P: the moment at the clamp is ``-P L``.
-
-        >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
-        >>> b = m.add_beam(2.0, 8, E=2.1e11, rho=7800.0, A=1e-2, I=1e-5)
-        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
-        >>> tip = m.add_force(b.end, force=(0.0, -100.0))
-        >>> N, Q, M = rancf.static(m).internal_forces(b, [0.0, 1.0])[0].T
-        >>> np.round(M, 3), np.round(Q, 3)
-        (array([-200., -100.]), array([-100., -100.]))
-        """
-        self._assembly("internal_forces()")
-        if self.model.dim != 2:
-            raise ValueError("internal_forces() of a spatial model is not in this version")
-        from .outputs import internal_forces
-        return internal_forces(self, beam, s)
-
     def deflection(self, point, body):
         """A point's displacement relative to a body's rigid motion, in the body's frame, at
         every output (planar models).
@@ -625,50 +579,64 @@ class Result:
         return self.reactions[:, k].copy()
 
     def internal_forces(self, beam, s=None):
-        """Section forces of a beam at every output (spatial models).
+        """Section forces of a beam at arc lengths s, at every output, computed from the stored
+        frames when first asked.
 
-        Each element's strains are constant along it (the SE(3) strain: DESIGN.md 7), so its
-        section forces hold for its whole length: ``C (eps - eps0)``, plus the Kelvin-Voigt
-        part ``c C eps'`` when the beam has damping, in the element's section frame (normal
-        along its axis x, the section axes y and z). An arc length s gives the forces of the
-        element it lies in; a node between two elements belongs to the one that starts there,
-        the beam's end to the last element. They are computed from the stored node poses and
-        velocities when first asked (element coordinates ``u = A_{k-1}^T (r_k - r_{k-1}) -
-        s_k``, ``psi = log(A_{k-1}^T A_k C_k^T)``, and their rates) and kept on the Result.
+        Planar: ``[N, Q, M]``, normal force (tension positive), shear force and bending moment
+        that the part of the beam beyond s exerts on the part before it, from the element's
+        strain measures and its elastic model's law (:func:`rancf.elements.beam.section_forces`
+        says which for each model and the sign convention; the shear force is the moment's
+        derivative: the planar elements have no shear strain).
 
-        In statics with a small deflection, the element's force is the section force at its
-        midpoint (the balance of the nodes beyond it, exactly, for any mesh), its moment the
-        moment about its midpoint; in general sigma is the average over the element of the
-        section forces along its SE(3) curve, so it equals the midpoint's to second order in
-        the element's length.
+        Spatial: normal force, two shear forces, torsion and two bending moments in the
+        element's section frame (normal along its axis x, section axes y and z). Each
+        element's strains are constant along it (the SE(3) strain: DESIGN.md 7), so its
+        section forces ``C (eps - eps0)`` (plus the Kelvin-Voigt part ``c C eps'`` when the
+        beam has damping) hold for its whole length, from the element coordinates
+        ``u = A_{k-1}^T (r_k - r_{k-1}) - s_k``, ``psi = log(A_{k-1}^T A_k C_k^T)`` and their
+        rates. In statics with a small deflection, an element's force is the section force at
+        its midpoint (the balance of the nodes beyond it, exactly, for any mesh), its moment
+        the moment about its midpoint; in general it is the average over the element of the
+        section forces along its SE(3) curve, the midpoint's to second order in the element's
+        length.
+
+        An s at a node between two elements takes the element that starts there; the beam's
+        end takes the last element.
 
         Parameters
         ----------
-        beam : SpatialBeam or int
-            A beam of the model, or its index.
-        s : float or sequence of float, optional
-            Arc lengths along the beam's reference centreline (m), in ``[0, beam.length]``.
+        beam : Beam or SpatialBeam (or a spatial beam's index)
+            A beam of the model.
+        s : float or array_like (k,), optional
+            Arc lengths along the undeformed beam from its start (m), in ``[0, length]``.
             Default: the element midpoints.
 
         Returns
         -------
-        ndarray (n_out, n_points, 6)
-            Normal force, shear forces along the section's y and z (N), torsion, bending
-            moments about y and z (N m), in the section frame, at every output and point (one
-            point for a number s); NaN where an element's relative rotation reached pi.
+        ndarray (n_out, k, 3) planar, (n_out, k, 6) spatial
+            N and N m; spatial: NaN where an element's relative rotation reached pi.
 
         Raises
         ------
-        ValueError
-            A planar model (spatial only in this version), a beam of another model or an index
-            out of range, an s outside ``[0, beam.length]``, or a Result loaded without its
-            model.
         TypeError
-            An s that is not numbers.
+            ``beam`` not a beam, an s that is not numbers.
+        ValueError
+            A beam of another model (or a spatial index out of range), s outside the beam, or
+            a Result loaded without its model.
 
         Examples
         --------
-        A clamped bar pulled by 1 kN along its axis carries 1 kN in every element:
+        A planar cantilever under a tip load P: the moment at the clamp is ``-P L``.
+
+        >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+        >>> b = m.add_beam(2.0, 8, E=2.1e11, rho=7800.0, A=1e-2, I=1e-5)
+        >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+        >>> tip = m.add_force(b.end, force=(0.0, -100.0))
+        >>> N, Q, M = rancf.static(m).internal_forces(b, [0.0, 1.0])[0].T
+        >>> np.round(M, 3), np.round(Q, 3)
+        (array([-200., -100.]), array([-100., -100.]))
+
+        A spatial clamped bar pulled by 1 kN along its axis carries 1 kN in every element:
 
         >>> m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
         >>> b = m.add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=8e10)
@@ -681,10 +649,12 @@ class Result:
         array([1000., 1000., 1000., 1000.])
         """
         self._assembly("internal_forces()")
-        if self.model.dim != 3:
-            raise ValueError("internal_forces is for spatial models (rancf.Model(dim=3)) in this "
-                             "version")
-        from .spatial_sections import internal_forces
+        if self.model.dim == 3:
+            from .spatial_sections import internal_forces
+            return internal_forces(self, beam, s)
+        from .outputs import internal_forces
+        if s is None and hasattr(beam, "n_elements"):
+            s = (np.arange(beam.n_elements) + 0.5) * (beam.length / beam.n_elements)
         return internal_forces(self, beam, s)
 
     def state(self, i=-1):
