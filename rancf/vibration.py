@@ -30,7 +30,9 @@ RIGID_BODY = 1e-12
 
 
 class Modes:
-    """Vibration modes of a mechanism about an equilibrium (made by :func:`modes`).
+    """Vibration modes of a mechanism about an equilibrium.
+
+    Not constructed directly: :func:`rancf.modes` makes it.
 
     Attributes
     ----------
@@ -48,6 +50,20 @@ class Modes:
         (``omega^2`` below ``RIGID_BODY`` times the largest one found).
     equilibrium : rancf.State
         The state linearized about (velocities zero).
+
+    Examples
+    --------
+    A clamped beam's first two modes, drawn and animated:
+
+    >>> m = rancf.Model(gravity=(0.0, 0.0), elastic_model="reissner")
+    >>> b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=1e-10)
+    >>> clamp = m.add_joint("fixed", m.ground.point(0.0, 0.0), b.start)
+    >>> found = rancf.modes(m, n=2)
+    >>> len(found), found.shapes.shape, bool(found.rigid.any())
+    (2, (2, 20), False)
+    >>> ax = found.plot(1)                       # the equilibrium and both extremes
+    >>> period = found.motion(0, n_frames=8)     # a Result of one period
+    >>> anim = found.animate(0)                  # or found.animate(0, "mode0.gif")
     """
 
     def __init__(self, model, equilibrium, omega, shapes, rigid):
@@ -96,6 +112,8 @@ class Modes:
         rancf.Result
             Its ``t`` the frames' times (s); its nodes, joint coordinates and energies those of
             the frames (status "ok", method "modes").
+
+        The class example shows it in use.
         """
         from .formulations.dae import DAE
         from .integrators.solution import Solution
@@ -124,9 +142,20 @@ class Modes:
         time in the period), displaced by ``scale`` times the model's size (stated in the
         title).
 
+        Parameters
+        ----------
+        i : int
+            Mode index (0 the lowest; negative counts from the end).
+        scale : float
+            Largest displacement over the model's size (dimensionless, > 0).
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure when None.
+
         Returns
         -------
         matplotlib.axes.Axes
+
+        The class example shows it in use.
         """
         motion = self.motion(i, scale, n_frames=4)
         ax = motion.plot(t=motion.t[[0, 1, 3]], ax=ax)
@@ -136,8 +165,28 @@ class Modes:
         return ax
 
     def animate(self, i, path=None, scale=0.1, n_frames=24, **options):
-        """An animation of one period of mode ``i`` (:meth:`rancf.Result.animate` of
-        :meth:`motion`; ``path`` and ``options`` as there)."""
+        """An animation of one period of mode ``i``: :meth:`rancf.Result.animate` of
+        :meth:`motion`.
+
+        Parameters
+        ----------
+        i : int
+            Mode index (0 the lowest; negative counts from the end).
+        path : str or path-like, optional
+            File to write (``.gif`` or ``.mp4``), as :meth:`rancf.Result.animate`.
+        scale : float
+            Largest displacement over the model's size (dimensionless, > 0).
+        n_frames : int
+            Frames in the period (>= 2).
+        **options
+            ``fps``, ``speed``, ``trace`` of :meth:`rancf.Result.animate`.
+
+        Returns
+        -------
+        rancf.results.plotting.MechanismAnimation
+
+        The class example shows it in use.
+        """
         return self.motion(i, scale, n_frames).animate(path=path, **options)
 
 

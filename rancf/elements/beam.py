@@ -541,6 +541,13 @@ class PlanarANCFBeam:
     >>> e = kind.gather(x, [1, 2])
     >>> kind.shape(e, 0.5, 3)[1]
     array([0.75, 0.  ])
+
+    The tangents of many elements at once (here one, straight and unstressed: no axial
+    stiffness term survives a unit slope's transverse direction):
+
+    >>> K, C = kind.element_tangents(e[None], [0.5], [2e5], [2e3], [0.0])
+    >>> K.shape, bool(np.allclose(K[0], K[0].T))
+    ((1, 8, 8), True)
     """
 
     #: Coordinates of a node: position r (m) and slope r' (dimensionless).
@@ -669,6 +676,8 @@ class PlanarANCFBeam:
         -------
         K, C : ndarray (n_elements, element_size, element_size)
             ``dF/de`` (N/m) and ``dF/dedot`` (N s/m) at zero coordinate rates.
+
+        The class example shows it in use.
         """
         n, es = len(lengths), self.element_size
         K, C = np.empty((n, es, es)), np.empty((n, es, es))

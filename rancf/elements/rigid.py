@@ -70,6 +70,9 @@ class RigidBody:
     4
     >>> float(rigid.RigidBody().mass(2.0, 0.1)[2, 2])     # diag(m, m, I, I): I, kg m^2
     0.1
+    >>> v = np.array([[[1.0, 0.0, 0.0, 2.0]]])     # one instant, one body: r' = (1, 0), u' = (0, 2)
+    >>> rigid.RigidBody().kinetic_energies(np.array([2.0]), np.array([0.1]), v)
+    array([1.2])
     """
 
     #: Coordinates of the node: centre of mass r (m) and unit axis u.
@@ -132,6 +135,8 @@ class RigidBody:
         -------
         ndarray (n_out,)
             J, summed over the bodies.
+
+        The class example shows it in use.
         """
         v = np.asarray(velocities, dtype=float)
         return 0.5 * (masses * (v[..., :2]**2).sum(axis=-1)
