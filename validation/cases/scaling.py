@@ -488,26 +488,25 @@ def spatial_chain(n_elements):
 
 def measure_spatial(quick: bool) -> list[dict]:
     """Median time per implicit step of :func:`spatial_chain` for each size of
-    :data:`SPATIAL_ELEMENTS`, as :func:`measure` times the planar chains: steps ``WINDOW + 1 ...
-    2 WINDOW`` from rest on every chain (never fewer, so every size does the same steps), pairs of
-    runs sized from the last two points, the repeats round-robin over the sizes."""
+    :data:`SPATIAL_ELEMENTS`, timed as :func:`measure` times the planar chains (:func:`sample`:
+    steps ``WINDOW + 1 ... 2 WINDOW`` from rest, here on every chain, so every size does the same
+    steps; the repeats round-robin over the sizes). The pairs of runs per repeat are sized by
+    the wall time of a pair (set-up included), measured on the size before and scaled by the
+    ratio of the sizes: an upper bound, so a noisy small time per step cannot inflate them."""
     share = BUDGET[quick] / REPEATS[quick]
     sizes = SPATIAL_ELEMENTS[quick]
     chains, pairs, samples = [], [], []
-    estimate, previous, overhead = None, None, None
-    for n in sizes:
+    pair_wall = None
+    for i, n in enumerate(sizes):
         progress(f"{SPATIAL.label}: {n} elements")
         chain = spatial_chain(n)
-        if estimate is None:
-            warm = sample(chain, SPATIAL.kwargs, WINDOW, 1)
-            estimate = planning_step(warm, WINDOW)
-            overhead = max(warm["pair"] - 3 * WINDOW * estimate, 0.0)
+        if pair_wall is None:
+            pair_wall = sample(chain, SPATIAL.kwargs, WINDOW, 1)["pair"]
         chains.append(chain)
-        pairs.append(int(np.clip(share / (3 * WINDOW * estimate + overhead), 1, MAX_PAIRS)))
+        pairs.append(int(np.clip(share / pair_wall, 1, MAX_PAIRS)))
         samples.append([sample(chain, SPATIAL.kwargs, WINDOW, pairs[-1])])
-        step = planning_step(samples[-1][0], WINDOW)
-        estimate = predict(previous, (n, step), list(sizes), n)
-        previous = (n, step)
+        if i + 1 < len(sizes):
+            pair_wall = samples[-1][0]["pair"] * sizes[i + 1] / n
     for r in range(1, REPEATS[quick]):
         progress(f"{SPATIAL.label}: repeat {r + 1} of {REPEATS[quick]}")
         for chain, p, runs in zip(chains, pairs, samples):
