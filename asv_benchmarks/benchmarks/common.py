@@ -45,12 +45,14 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 #: the feature on. "model": the mechanism model of issue 11 (rancf.Model, rancf.State(x, v),
 #: rancf.formulations, rancf.integrators, rancf.elements), which every benchmark of rancf's
 #: own API uses. "reduced": the adaptive modal method as ``rancf.reduce`` (developer: What stays
-#: public); "progress": ``rancf.simulate(..., progress=...)`` (issue 15).
+#: public); "progress": ``rancf.simulate(..., progress=...)`` (issue 15); "spatial": spatial
+#: models, ``rancf.Model(dim=3)`` on the O(n) spatial formulation (issue 22).
 FEATURES = {
     "model": "rancf/model/model.py",
     "rod-slider": "validation/cases/rod_slider.py",
     "reduced": "rancf/formulations/reduced/reductor.py",
     "progress": "rancf/progress.py",
+    "spatial": "rancf/formulations/_spatial_implicit.pyx",
 }
 
 

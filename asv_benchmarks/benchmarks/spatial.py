@@ -1,0 +1,162 @@
+"""Spatial models (issue 22): the O(n) spatial recursion's right-hand side, explicit and implicit
+steps, and a static solve, vs the number of beam elements.
+
+* :func:`pendulum_beam`: the spatial counterpart of the reference pendulum (common.py): one beam
+  of 1 m elements (square section of side 0.03 m, E = 21 MPa, G = E / 2.6, rho = 7800 kg/m^3) on a
+  spherical joint at the origin, along +x, released from rest under gravity along -z; six
+  coordinates per element and three for the joint.
+* :func:`roll_up`: a steel cantilever rolled up into a full circle by the end moment
+  ``2 pi E I / L`` in load steps (``rancf.static``).
+
+The right-hand side is timed through the formulation's own entry point,
+``Spatial.derivative(t, y)`` (kinematics, forces, the articulated-body recursion; status check and
+copy of ``y'`` included), at a stretched, bent, twisted and moving state. The steps run
+``rancf.simulate`` from the reference configuration at rest (a spatial run starts there), so they
+time the first ``STEPS`` steps of the fall, the same at every commit.
+"""
+import numpy as np
+
+from .common import E_SOFT, RHO, SIDE, memoized, require
+
+#: Beam elements of the right-hand side and RK4 benchmarks (6 n + 3 coordinates).
+ELEMENTS = [10, 100, 1000, 10000]
+#: Beam elements of the implicit steps.
+ELEMENTS_IMPLICIT = [10, 100, 1000]
+#: Cantilever elements of the static roll-up.
+ELEMENTS_STATIC = [16, 64]
+STEPS = 10
+#: s: RK4's step, inside its stability limit set by the nodes' shear-rotation mode
+#: ``sqrt(k G A / (rho I))`` = 3.4e3 rad/s for this section (2 sqrt(2) / omega = 8.3e-4 s)
+DT_RK4 = 2e-4
+DT_IMPLICIT = 1e-3  # s, the reference step of the planar benchmarks
+G_SOFT = E_SOFT / 2.6
+#: The steel cantilever of the roll-up: 1 m, section 0.02 x 0.01 m.
+E_STEEL, G_STEEL = 2.1e11, 2.1e11 / 2.6
+LOAD_STEPS = 4
+
+
+def _section(side=SIDE):
+    """``A, (Iy, Iz), J`` of a square section (m^2, m^4): ``J = 0.141 side^4``."""
+    inertia = side**4 / 12.0
+    return side**2, (inertia, inertia), 0.141 * side**4
+
+
+@memoized
+def pendulum_beam(n_elements):
+    """A ``rancf.Model(dim=3)``: one beam of ``n_elements`` 1 m elements (E = 21 MPa) on a
+    spherical joint at the origin, along +x with its section's y axis along +y, gravity along
+    -z."""
+    require("rancf.formulations.spatial", "of_model", feature="spatial")
+    Model = require("rancf", "Model")
+    A, I, J = _section()
+    m = Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    beam = m.add_beam(float(n_elements), n_elements, E=E_SOFT, rho=RHO, A=A, I=I, J=J,
+                      G=G_SOFT, direction=(1.0, 0.0, 0.0), up=(0.0, 1.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), beam.start)
+    return m
+
+
+@memoized
+def pendulum_formulation(n_elements):
+    """``(formulation, y)``: the spatial formulation of :func:`pendulum_beam` and a deformed,
+    moving state of it (seeded): relative displacements of 1 cm and rotations of 0.02 rad per
+    element (every element stretched, sheared, bent and twisted; the joint turned by 0.3 rad), and
+    rates of order 0.1 (m/s, rad/s). A state at rest in the reference configuration would leave
+    the element forces at zero."""
+    of_model = require("rancf.formulations.spatial", "of_model", feature="spatial")
+    formulation = of_model(pendulum_beam(n_elements))
+    rng = np.random.default_rng(0)
+    n = formulation.n_free
+    q = 0.01 * rng.standard_normal(n)
+    q[:3] = 0.3 * rng.standard_normal(3)
+    q[3:] *= np.tile([1.0, 1.0, 1.0, 2.0, 2.0, 2.0], n // 6)
+    return formulation, formulation.initial_state(q, 0.1 * rng.standard_normal(n))
+
+
+@memoized
+def roll_up(n_elements):
+    """A ``rancf.Model(dim=3)``: a 1 m steel cantilever (section 0.02 x 0.01 m) of
+    ``n_elements`` clamped at the origin along +x, with the end moment ``2 pi E I_z / L`` about
+    z that rolls it into a full circle, no gravity."""
+    require("rancf.formulations.spatial", "of_model", feature="spatial")
+    Model = require("rancf", "Model")
+    width, height = 0.02, 0.01
+    A, Iy, Iz = width * height, width * height**3 / 12.0, height * width**3 / 12.0
+    m = Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    beam = m.add_beam(1.0, n_elements, E=E_STEEL, rho=RHO, A=A, I=(Iy, Iz), J=Iy + Iz,
+                      G=G_STEEL, direction=(1.0, 0.0, 0.0), up=(0.0, 1.0, 0.0))
+    m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), beam.start)
+    m.add_force(beam.end, moment=(0.0, 0.0, 2.0 * np.pi * E_STEEL * Iz))
+    return m
+
+
+def _checked(result, what):
+    if result.status != "ok":
+        raise RuntimeError(f"{what}: {result.status}: {result.message}")
+    return result
+
+
+class RightHandSide:
+    """``Spatial.derivative(t, y)``: one evaluation of the O(n) spatial recursion (the call
+    every explicit stage makes)."""
+
+    params = ELEMENTS
+    param_names = ["n_elements"]
+    timeout = 300
+
+    def setup(self, n_elements):
+        self.formulation, self.y = pendulum_formulation(n_elements)
+        # samples of about 10 ms (about 1 us per element and call)
+        self.number = max(1, 10_000 // n_elements)
+
+    def time_derivative(self, n_elements):
+        self.formulation.derivative(0.0, self.y)
+
+
+class Steps:
+    """``STEPS`` steps of ``rancf.simulate`` from rest: RK4 at ``DT_RK4`` (its stability check
+    left out) and generalized-alpha at ``DT_IMPLICIT`` (the compiled implicit loop on the O(n)
+    Newton matrix of the articulated-body elimination)."""
+
+    params = (["rk4", "generalized-alpha"], ELEMENTS)
+    param_names = ["method", "n_elements"]
+    timeout = 300
+    repeat = (1, 5, 10.0)  # a 1e4-element run takes a tenth of a second or more
+
+    def setup(self, method, n_elements):
+        if method != "rk4" and n_elements not in ELEMENTS_IMPLICIT:
+            raise NotImplementedError(f"{method} is benchmarked up to {ELEMENTS_IMPLICIT[-1]} "
+                                      "elements")
+        self.simulate = require("rancf", "simulate")
+        self.model = pendulum_beam(n_elements)
+        self.options = (dict(method="rk4", check_stability=False) if method == "rk4"
+                        else dict(method=method))
+        self.dt = DT_RK4 if method == "rk4" else DT_IMPLICIT
+        if not hasattr(self, "warm"):
+            self.run()  # one-off set-up outside the timing
+            self.warm = True
+
+    def run(self):
+        return _checked(self.simulate(self.model, STEPS * self.dt, self.dt, output_every=STEPS,
+                                      **self.options), self.options)
+
+    def time_10_steps(self, method, n_elements):
+        self.run()
+
+
+
+class StaticRollUp:
+    """``rancf.static``: the full roll-up of :func:`roll_up` in ``LOAD_STEPS`` load steps (a
+    Newton solve per step on the O(n) elimination of the element tangents)."""
+
+    params = ELEMENTS_STATIC
+    param_names = ["n_elements"]
+    timeout = 300
+
+    def setup(self, n_elements):
+        self.static = require("rancf", "static")
+        self.model = roll_up(n_elements)
+
+    def time_full_roll_up(self, n_elements):
+        _checked(self.static(self.model, load_steps=LOAD_STEPS), "static roll-up")
+
