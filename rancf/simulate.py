@@ -148,8 +148,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     formulation : {"auto", "recursive", "dae"}
         As :func:`simulate`.
     x0, v0 : ndarray (n_x,), optional
-        The initial coordinates and velocities (planar; default the reference configuration
-        at rest but for the drives).
+        The initial coordinates and velocities (default the reference configuration at rest
+        but for the drives); spatial: the bodies' poses and velocities (:class:`State`).
 
     Returns
     -------
@@ -178,10 +178,9 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     implicit = "generalized-alpha"
     if model.dim == 3:
         formulation_ = spatial.of_model(model)
-        y0 = formulation_.initial_state()
-        omega = formulation_.highest_rate(y0, "stiffness")
-        decay = formulation_.highest_rate(y0, "damping") if model.build().damping.any() else 0.0
-        return _within_rk4_limit(dt, omega, decay)
+        y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
+            x0, np.zeros(6 * formulation_.tree.n_bodies) if v0 is None else v0)
+        return _spatial_method(formulation_, y0, dt)
     A = model.build()
     if formulation == "dae":
         return implicit, (f"{implicit} (method 'auto'): formulation 'dae' runs the implicit "
@@ -193,6 +192,13 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
         y0 = rec.initial_state(x0, v0)
         omega = rec.highest_frequency(y0)
         decay = rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0
+    return _within_rk4_limit(dt, omega, decay)
+
+
+def _spatial_method(formulation, y0, dt):
+    """What ``method="auto"`` runs on a spatial formulation from its state y0, and why."""
+    omega = formulation.highest_rate(y0, "stiffness")
+    decay = formulation.highest_rate(y0, "damping") if formulation.tree.damping.any() else 0.0
     return _within_rk4_limit(dt, omega, decay)
 
 
@@ -221,7 +227,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
         recursion (:mod:`rancf.formulations.spatial`) with the explicit and the implicit
         methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``);
-        closed loops and a start from ``state`` are not available in this version.
+        closed loops are not available in this version.
     t_end : float
         Final time (s), > 0.
     dt : float
@@ -248,7 +254,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
         loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
         drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
-        unstressed shape. Planar models.
+        unstressed shape. A spatial model's State holds its bodies' poses and velocities
+        (``Result.state(i)`` of a spatial run); its link coordinates follow from them
+        (rotations as rotation vectors: a revolute angle comes back within (-pi, pi], as a
+        planar joint's), and they must satisfy the joints.
     formulation : {"auto", "recursive", "dae"}
         ``"recursive"``: the O(n) recursive formulation (trees rooted at the ground, child beams
         jointed at their start); with an implicit method only trees of beams on revolute joints.
@@ -372,16 +381,13 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
                                     **implicit_options), reason)
     if isinstance(state, str) and state not in STARTS:
         raise ValueError(f"state must be a rancf.State or one of {list(STARTS)}, got {state!r}")
-    if model.dim == 3:
-        reason = ""
-        if method == "auto":
-            method, reason = choose_method(model, dt, formulation)
-        return _chosen(_run_spatial(model, t_end, dt, method, output_every, state, formulation,
-                                    rtol, atol, max_displacement, check_stability, max_memory,
-                                    progress, implicit_options), reason)
     if state is not None and not isinstance(state, (State, str)):
         raise TypeError(f"state must be a rancf.State or one of {list(STARTS)}, got "
                         f"{type(state).__name__}")
+    if model.dim == 3:
+        return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
+                            atol, max_displacement, check_stability, max_memory, progress,
+                            implicit_options)
     known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
         sorted(IMPLICIT_METHODS)
     if method not in known:
@@ -459,17 +465,59 @@ def static_start(model):
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
                  max_displacement, check_stability, max_memory, progress, implicit_options):
-    """A spatial tree on the O(n) spatial formulation: the explicit methods through the
-    explicit loop, the implicit ones through the implicit loop
-    (:func:`rancf.formulations.spatial.implicit_problem`). Closed loops and a start from
-    ``state`` are not available in this version."""
-    known = sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + sorted(IMPLICIT_METHODS)
+    """A spatial tree on the O(n) spatial formulation from ``state`` (None, ``"static"`` or
+    a State of poses and velocities: :meth:`rancf.formulations.spatial.Spatial.state_of`):
+    the explicit methods through the explicit loop with the work and the dissipation in the
+    state (:meth:`~rancf.formulations.spatial.Spatial.tracked`), the implicit ones through the
+    implicit loop (:func:`rancf.formulations.spatial.implicit_problem`), which integrates them
+    by the trapezoidal rule. Closed loops are not available in this version."""
+    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
+        sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, ("auto", "recursive"))
-    if state is not None:
-        raise ValueError("state: a spatial run starts from its reference configuration at rest "
-                         "in this version")
+    tree = model.build()
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
+    check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
+    formulation = spatial.of_model(model)
+    y0 = _spatial_start(model, formulation, state)
+    reason = ""
+    if method == "auto":
+        method, reason = _spatial_method(formulation, y0, dt)
+    return _chosen(_run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
+                                       rtol, atol, max_displacement, check_stability and not reason,
+                                       progress, implicit_options), reason)
+
+
+def _spatial_start(model, formulation, state):
+    """The spatial formulation's initial state y0 (n_y,) of ``state``: None (the reference
+    configuration at rest but for the drives), ``"static"`` (the free link coordinates of
+    :func:`static`'s equilibrium, at rest but for the drives) or a :class:`State` of the
+    bodies' poses and velocities."""
+    if state is None:
+        return formulation.initial_state()
+    if isinstance(state, str):
+        eq = statics.static(model, 10, 1e-10, 50, "sparse")
+        if eq.status != "ok":
+            raise ValueError(f"state='static': the static equilibrium was not found "
+                             f"({eq.message}); find it with rancf.static(model, load_steps=...) "
+                             "and pass its state(0)")
+        return formulation.initial_state(q=eq.q[-1])
+    n = formulation.tree.n_bodies
+    x, v = np.asarray(state.x), np.asarray(state.v)
+    if x.shape != (12 * n,) or v.shape != (6 * n,):
+        raise ValueError(f"state: a state of this spatial model has the poses of its {n} bodies "
+                         f"in x (12 numbers a body: {12 * n}) and their velocities in v (6 a "
+                         f"body: {6 * n}), got {x.size} and {v.size} numbers; pass a state of "
+                         "this model (Result.state(i) of a run of it)")
+    x, v = state.checked(12 * n, 6 * n)
+    return formulation.state_of(x, v)
+
+
+def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
+                        max_displacement, check_stability, progress, implicit_options):
+    """:func:`_run_spatial` once the method is known."""
     implicit = method in IMPLICIT_METHODS
     if implicit_options and not implicit:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
@@ -477,12 +525,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     if implicit and max_displacement is not None:
         raise TypeError("max_displacement applies to the explicit methods; the implicit "
                         "methods stop when Newton fails or the state exceeds 1e8")
-    tree = model.build()
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
-    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
-    check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
-    formulation = spatial.of_model(model)
-    y0 = formulation.initial_state()
+    tree = formulation.tree
     if implicit:
         return result_of(model, _spatial_implicit(formulation, y0, t_end, dt, method,
                                                   output_every, progress, **implicit_options))
@@ -491,7 +534,8 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     if check_stability and fixed_step(method):
         check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
                    formulation.highest_rate(y0, "damping") if tree.damping.any() else 0.0)
-    solution = explicit.integrate(formulation.kernel, y0,
+    # the work of the inputs and the dissipation integrated with the motion, from 0
+    solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,
                                   bound, progress)
     return result_of(model, solution)

@@ -312,6 +312,41 @@ cdef int element_damping(const double* s, const double* Q, const double* e, doub
     return 0
 
 
+cdef double element_dissipation(const double* s, const double* Q, const double* e,
+                                const double* ed, double l, const double* C,
+                                double c) noexcept nogil:
+    """The power (W) the Kelvin-Voigt damping dissipates at the rates ``ed``:
+    ``ed . (l B^T C c B ed) = (c / l) sum_i C_i r_i^2`` with ``r = l B ed`` (3), the minus
+    power of the damping part of :c:func:`element_force`'s force, >= 0 (the energy balance's
+    dissipation). The arguments as for :c:func:`element_force`. 0 if ``c == 0`` or
+    |psi| >= pi."""
+    cdef double d[3]
+    cdef double p[3]
+    cdef double eps[6]
+    cdef double rate[6]
+    cdef double x[3]
+    cdef double coef[3]
+    cdef double psi_coef[3]
+    cdef double Ji[9]
+    cdef double Jpsi[9]
+    cdef double G[9]
+    cdef double H[9]
+    cdef double HG[9]
+    cdef double P = 0.0
+    cdef int i
+    if c == 0.0 or _strains(s, Q, e, l, d, p, eps, Ji, coef, Jpsi, psi_coef) != 0:
+        return 0.0
+    _strain_map(d, p, Ji, coef, Jpsi, G, H, HG)
+    rot.matvec(Ji, ed, rate)
+    rot.matvec(HG, ed + 3, x)
+    rot.matvec(G, ed + 3, rate + 3)
+    for i in range(3):
+        rate[i] += x[i]
+    for i in range(6):
+        P += C[i] * rate[i] * rate[i]
+    return c * P / l
+
+
 cdef double reference_strain(const double* s, const double* Q, double* strain0) noexcept nogil:
     """The length l (m, returned) and strains strain0 (6) of the reference relative pose
     (s, Q): l = |J_l(p0)^-1 s| with p0 = log(Q), the length of the translation part of the SE(3)

@@ -72,6 +72,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
                                           forces, inverse_dynamics, kinematics,
                                           rotated_inertias, sweeps)
+from rancf.formulations._spatial_energy cimport applied_power, dissipated_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
@@ -209,7 +210,7 @@ cdef class SpatialProblem(StepProblem):
     cdef readonly bint static
     cdef public double load_factor
     cdef double last_t
-    cdef double[::1] full_a, full_out, zero, E, scratch
+    cdef double[::1] full_a, full_out, zero, E, scratch, power_out
 
     def __init__(self, owner, bint static=False):
         cdef SpatialKernel kernel = owner.kernel
@@ -235,6 +236,7 @@ cdef class SpatialProblem(StepProblem):
         nd.q, nd.qd, nd.qdd, nd.tau = _ptr(a, "q"), _ptr(a, "qd"), _ptr(a, "qdd"), _ptr(a, "tau")
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.zero = np.zeros(max(self.n, 1))
+        self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(36 * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
         # kinematics, element tangents and the elimination against the residual's kinematics,
@@ -390,6 +392,21 @@ cdef class SpatialProblem(StepProblem):
                 s = nd.smap[k]
                 if s >= 0:
                     x[s] = self.full_out[k]
+        return 0
+
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
+        """p[0] the power of loads, efforts and drives, p[1] the power the element damping
+        dissipates (W) at the state (q, v, a, t) (rancf/formulations/_spatial_energy.pyx),
+        for the loop's trapezoidal work integrals: the residual's recursion gives the link
+        wrenches, from which the drives' forces follow. Statics tracks no work (returns 1)."""
+        cdef SpatialData* d = self.d
+        if self.static:
+            return 1
+        self.dynamic_residual(q, v, t, a, 1.0, 1.0, &self.power_out[0])
+        with nogil:
+            p[0] = applied_power(d) + drive_power(d, False)
+            p[1] = dissipated_power(d)
         return 0
 
     cdef int recentre(self, double* q, double* v, double* a) except -1:

@@ -18,7 +18,11 @@ import functools
 
 import numpy as np
 
+from ..elements._spatial_beam import rotation_log
+from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
+                             M_SPHERICAL, M_UNIVERSAL)
 from ._spatial import SpatialKernel
+from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
 from .inputs import failure_message
 from .recursive import rates_in_words
@@ -167,6 +171,95 @@ class Spatial:
             y[self.n_free:] = _vector("qd", qd, self.n_free)
         return y
 
+    def tracked(self):
+        """The kernel with the energy balance in its state (:class:`~rancf.formulations.
+        _spatial_energy.TrackedKernel`): ``y = (q, qd, W_ext, W_diss)``, ``n_y + 2`` entries,
+        what the explicit methods integrate (the work and the dissipation at their order)."""
+        return TrackedKernel(self.kernel)
+
+    def state_of(self, x, v, t=0.0, tol=1e-8):
+        """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v, checked against the
+        joints: the inverse of :meth:`kinematics`, as the planar
+        :meth:`rancf.formulations.recursive.Recursive.initial_state`.
+
+        Each link's coordinates follow from its parent's pose and its body's (``R(q) =
+        A_p^T A Q^T``, ``t(q) = A_p^T (r - r_p + A offset) - anchor``): an angle or a slide
+        along the link's axes, a rotation vector (``log``, angle at most pi) for spherical, free
+        and element links; a driven link's are its drive's at t. The rates, link by link root
+        to leaves, are the least-squares solution of ``H qd = V - X V_p`` (the parent's given
+        velocity). The poses and velocities these coordinates give must equal x and v: the
+        positions to ``tol`` times the model size, the frames to ``tol``, the velocities to
+        ``tol`` times their largest entry (plus 1e-12).
+
+        Parameters
+        ----------
+        x : ndarray (12 n_bodies,)
+            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`).
+        v : ndarray (6 n_bodies,)
+            Per body its velocity and angular velocity (m/s, rad/s; :attr:`rancf.Result.
+            velocities`).
+        t : float
+            The time of the drives (s).
+
+        Returns
+        -------
+        ndarray (n_y,)
+
+        Raises
+        ------
+        ValueError
+            The poses or velocities do not satisfy the joints (the body and the gap named).
+        """
+        tree, n = self.tree, self.tree.n_bodies
+        x = np.asarray(x, dtype=float).reshape(n, 12)
+        V = np.asarray(v, dtype=float).reshape(n, 6)
+        r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
+        qo = np.asarray(tree.q_offset)
+        q = np.zeros(self.n_q)
+        for i in range(n):
+            p = tree.parent[i]
+            Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
+            R = Ap.T @ A[i] @ tree.relative[i].T
+            tq = Ap.T @ (r[i] - rp + A[i] @ tree.offset[i]) - tree.anchor[i]
+            q[qo[i]:qo[i + 1]] = _link_coordinates(int(tree.motion[i]), tree.axes[i], R, tq)
+        self.inputs.at_time(t)
+        smap = self.kernel.arrays["smap"][:self.n_q]
+        free = smap >= 0
+        y = np.zeros(self.n_y)
+        y[smap[free]] = q[free]
+        r1, A1, _ = self.kinematics(y)
+        gap = np.maximum(np.abs(r1 - r).max(axis=1) / tree.size,
+                         np.abs(A1 - A).reshape(n, 9).max(axis=1)) if n else np.zeros(0)
+        bad = np.flatnonzero(gap > tol)
+        if bad.size:
+            raise ValueError(f"state: the poses do not satisfy the joints at body {bad[0]} (off "
+                             f"by {gap[bad[0]]:.3g} of the model size or in its frame); pass "
+                             "poses that satisfy every joint (Result.state of a run of this "
+                             "model)")
+        # rates root to leaves: H (6 x n_i, row stride 6) and d = r_i - r_p at these q
+        a = self.kernel.arrays
+        H = a["H"][:36 * n].reshape(n, 6, 6)
+        d = a["d"][:3 * n].reshape(n, 3)
+        qd = np.zeros(self.n_q)
+        for i in range(n):
+            k = np.arange(qo[i], qo[i + 1])
+            k = k[free[k]]
+            if not k.size:
+                continue
+            p = tree.parent[i]
+            known = np.zeros(6) if p < 0 else np.concatenate(
+                [V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
+            cols = k - qo[i]
+            qd[k] = np.linalg.lstsq(H[i][:, cols], V[i] - known, rcond=None)[0]
+        y[self.n_free + smap[free]] = qd[free]
+        _, _, V1 = self.kinematics(y)
+        off = np.abs(V1 - V).max() if n else 0.0
+        if off > tol * np.abs(V).max() + 1e-12:
+            body = int(np.abs(V1 - V).max(axis=1).argmax())
+            raise ValueError(f"state: the velocities do not satisfy the joints at body {body} "
+                             f"(off by {off:.3g}); pass velocities that satisfy every joint")
+        return y
+
     def derivative(self, t, y):
         """``y' = (qd, qdd)`` (n_y,) at (t, y); raises as
         :meth:`rancf.formulations._problem.ODEProblem.derivative`."""
@@ -268,6 +361,37 @@ class Spatial:
                 break
             x = Jx
         return float(np.sqrt(best)) if which == "stiffness" else best
+
+
+def _rotation_vector(R):
+    """log(R) (3,): the rotation vector, angle at most pi (the kernels' ``logm``)."""
+    p = np.zeros(3)
+    rotation_log(np.ascontiguousarray(R, dtype=float).ravel(), p)
+    return p
+
+
+def _link_coordinates(motion, axes, R, t):
+    """A link's coordinates of its relative rotation R (3, 3) and translation t (3,) in the
+    parent's frame (the inverse of the kernel's ``link``; ``axes`` (2, 3) its unit axes):
+    angles about and slides along the axes, rotation vectors. A universal link's
+    ``R = exp(q0 a0^) exp(q1 a1^)`` gives ``R^T a0 = exp(-q1 a1^) a0`` and
+    ``R a1 = exp(q0 a0^) a1`` (a0, a1 orthogonal)."""
+    a0, a1 = axes
+    if motion == M_REVOLUTE:
+        return [_rotation_vector(R) @ a0]
+    if motion == M_PRISMATIC:
+        return [t @ a0]
+    if motion == M_CYLINDRICAL:
+        return [t @ a0, _rotation_vector(R) @ a0]
+    if motion == M_UNIVERSAL:
+        n = np.cross(a0, a1)
+        b, c = R.T @ a0, R @ a1
+        return [np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)]
+    if motion == M_SPHERICAL:
+        return _rotation_vector(R)
+    if motion in (M_FREE, M_ELEMENT):
+        return np.concatenate([t, _rotation_vector(R)])
+    return []
 
 
 def implicit_problem(formulation, static=False):

@@ -20,9 +20,12 @@ class State:
     x : array_like (n_x,)
         Coordinates in the layout of :class:`rancf.Result`'s ``nodes`` flattened: ``[x, y,
         x', y']`` of every beam node (beam by beam), then ``[x, y, u_x, u_y]`` of every rigid
-        body (m; slopes and axes dimensionless).
+        body (m; slopes and axes dimensionless). Spatial models (``rancf.Model(dim=3)``): the
+        pose of every body of the tree, its origin (m) and its frame row-major (12 numbers a
+        body).
     v : array_like (n_x,)
-        Their rates (m/s, 1/s).
+        Their rates (m/s, 1/s). Spatial models: every body's velocity and angular velocity,
+        global (m/s, rad/s; 6 numbers a body).
 
     Examples
     --------
@@ -36,17 +39,21 @@ class State:
     x: np.ndarray
     v: np.ndarray
 
-    def checked(self, n_x):
+    def checked(self, n_x, n_v=None):
         """The state as checked float arrays.
 
         Parameters
         ----------
         n_x : int
-            Number of coordinates the model has (``model.build().n_x``).
+            Number of coordinates the model has (``model.build().n_x``; a spatial model's
+            ``12 n_bodies``).
+        n_v : int, optional
+            Number of velocities, if not n_x (a spatial model's ``6 n_bodies``).
 
         Returns
         -------
-        x, v : ndarray (n_x,)
+        x : ndarray (n_x,)
+        v : ndarray (n_v,)
 
         Raises
         ------
@@ -63,4 +70,5 @@ class State:
         ...
         ValueError: state.v must have 8 components, got array([1., 1., 1., 1.])
         """
-        return (checks.vector("state.x", self.x, n_x), checks.vector("state.v", self.v, n_x))
+        return (checks.vector("state.x", self.x, n_x),
+                checks.vector("state.v", self.v, n_x if n_v is None else n_v))

@@ -668,6 +668,8 @@ class Result:
         Returns
         -------
         State
+            Its node coordinates and velocities; of a spatial model, its bodies' poses and
+            velocities (``nodes[i]``, ``velocities[i]`` flattened).
 
         Raises
         ------
@@ -683,9 +685,6 @@ class Result:
         >>> dae.status
         'ok'
         """
-        if self.model is not None and self.model.dim == 3:
-            raise ValueError("a spatial run starts from its reference configuration at rest in "
-                             "this version: state() is for planar models")
         return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
 
     def energy(self):
@@ -1048,12 +1047,6 @@ def result_of(model, solution):
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly)
         energy_table = {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
-        # its explicit states do not integrate the work of inputs and the dissipation: zero
-        # for a passive model, unknown (NaN) otherwise
-        tree = model.build()
-        passive = not (model.loads or any(j.effort is not None or j.drive is not None
-                                          for j in model.joints) or tree.damping.any())
-        work = dissipated = np.full(len(s.t), 0.0 if passive else np.nan)
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
                   dissipated, status=s.status, message=s.message, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
