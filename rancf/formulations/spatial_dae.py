@@ -190,22 +190,27 @@ _D2 = np.array([2.0, -27.0, 270.0, -490.0, 270.0, -27.0, 2.0]) / 180.0
 
 
 class _Link:
-    """One joint link's constraint rows (module docstring's table)."""
+    """One joint's constraint rows (module docstring's table): parent body (-1 the ground),
+    child body, motion, anchor (parent's frame), offset (child's frame), Q (reference
+    relative orientation), axes a0, a1 (parent's frame), the drive's coordinate (or -1)."""
 
-    def __init__(self, tree, body, driven):
-        self.body, self.parent = body, int(tree.parent[body])
-        m = Motion(int(tree.motion[body]))
+    def __init__(self, parent, body, motion, anchor, offset, Q, a0, a1, driven=-1):
+        self.body, self.parent = int(body), int(parent)
+        m = Motion(int(motion))
+        if m not in _KINDS:
+            raise ValueError(f"a joint's motion must be one of {sorted(k.name for k in _KINDS)}, "
+                             f"got {m.name}")
         self.rot, self.tr = _KINDS[m]
         self.motion = m
-        self.anchor = np.array(tree.anchor[body], dtype=float)
-        self.offset = np.array(tree.offset[body], dtype=float)
-        Q = np.array(tree.relative[body], dtype=float)
+        self.anchor = np.array(anchor, dtype=float)
+        self.offset = np.array(offset, dtype=float)
+        Q = np.array(Q, dtype=float)
         self.qQc = _CONJ @ quaternion(Q)          # conj(q_Q)
-        self.a0 = np.array(tree.axes[body, 0], dtype=float)
-        self.a1 = np.array(tree.axes[body, 1], dtype=float)
+        self.a0 = np.array(a0, dtype=float)
+        self.a1 = np.array(a1, dtype=float)
         self.a1c = Q.T @ self.a1                  # a1 in the child's frame
         self.a01 = float(self.a0 @ self.a1)
-        self.driven = driven                      # the drive's coordinate, or -1
+        self.driven = driven
         if self.driven >= 0 and m == Motion.M_REVOLUTE:
             self.rot = _ROT_LOCK
         if self.driven >= 0 and m == Motion.M_PRISMATIC:
@@ -215,10 +220,17 @@ class _Link:
         self.n_rows = ({_ROT_NONE: 0, _ROT_LOCK: 3, _ROT_AXIS: 2, _ROT_UNIVERSAL: 1}[self.rot]
                        + {_TR_NONE: 0, _TR_LOCK: 3, _TR_PLANE: 2}[self.tr])
         # columns: the parent's (r, p) when it is a body, then the child's
-        c = 7 * body
+        c = 7 * self.body
         self.columns = np.concatenate([np.arange(7 * self.parent, 7 * self.parent + 7)
                                        if self.parent >= 0 else np.zeros(0, int),
                                        np.arange(c, c + 7)]).astype(int)
+
+    @classmethod
+    def of_tree(cls, tree, body, driven):
+        """The link of ``body`` in the tree."""
+        return cls(tree.parent[body], body, tree.motion[body], tree.anchor[body],
+                   tree.offset[body], tree.relative[body], tree.axes[body, 0],
+                   tree.axes[body, 1], driven)
 
     def target(self, value):
         """The drive's target from its coordinate value: the quaternion ``q_d`` of a revolute
@@ -318,6 +330,11 @@ class SpatialDAE(IndexThreeDAE):
         tree; the drives of one-coordinate joints).
     efforts : None
         Efforts are not available yet in this formulation.
+    loops : sequence of tuples
+        The joints that close loops, each ``(parent body, child body, motion, anchor, offset,
+        Q, a0, a1)`` as a tree link's (:class:`rancf.model.spatial_tree.SpatialTree`: anchor in
+        the parent's frame, offset in the child's, ``Q = A0_parent^T A0_child``, axes in the
+        parent's frame; parent -1 the ground); not driven.
 
     Attributes
     ----------
@@ -328,7 +345,7 @@ class SpatialDAE(IndexThreeDAE):
     formulation = "dae"
     linear_solver = "sparse"
 
-    def __init__(self, tree, loads=None, efforts=None, drives=None):
+    def __init__(self, tree, loads=None, efforts=None, drives=None, loops=()):
         if efforts:
             raise ValueError("efforts: joint efforts are not available yet in the spatial DAE "
                              f"formulation (got efforts for joints {sorted(efforts)}); use the "
@@ -346,8 +363,11 @@ class SpatialDAE(IndexThreeDAE):
         self.n_coordinates = 7 * nb
         qo = np.asarray(tree.q_offset)
         driven = set(self.inputs.driven)
-        self.links = [_Link(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
+        self.links = [_Link.of_tree(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
                       for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
+        # the joints that close loops: rows like a tree joint's, between two bodies
+        self.n_tree_links = len(self.links)
+        self.links += [_Link(*lk) for lk in loops]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
         starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
