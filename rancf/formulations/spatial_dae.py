@@ -705,21 +705,23 @@ class SpatialDAE(IndexThreeDAE):
         return sol[:self.n_coordinates], sol[self.n_coordinates:]
 
     def reactions(self, q, lam, t):
-        """The reaction of every joint of the tree (n_joints, 6): force and moment the parent
+        """The reaction of every joint (n_joints + n_loops, 6), the tree's joints in the order
+        of ``tree.joint_body``, then the joints that close loops: force and moment the parent
         exerts on the child through the joint, global, the moment about the joint point (the
         module docstring), from the multipliers lam."""
         J = self.constraint_jacobian(q, t)
-        r, A = self.poses(q)
         X = np.asarray(q).reshape(-1, 7)
-        out = np.zeros((len(self.tree.joint_body), 6))
-        for j, b in enumerate(np.asarray(self.tree.joint_body, dtype=int)):
-            k = self._link_of_body[int(b)]
-            s = self.link_rows[k]
+        r, A = self.poses(q)
+        order = [self._link_of_body[int(b)] for b in np.asarray(self.tree.joint_body, dtype=int)]
+        order += list(range(self.n_tree_links, len(self.links)))
+        out = np.zeros((len(order), 6))
+        for j, k in enumerate(order):
+            lk, s = self.links[k], self.link_rows[k]
+            b = lk.body
             g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
-            F = g[:3]
-            n = 0.5 * _E(X[b, 3:]) @ g[3:] / (X[b, 3:] @ X[b, 3:])
-            out[j, :3] = F
-            out[j, 3:] = n - np.cross(A[b] @ self.tree.offset[b], F)
+            p = X[b, 3:]
+            out[j, :3] = g[:3]
+            out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
         return out
 
     def energy(self, q, v):
