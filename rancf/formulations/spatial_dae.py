@@ -87,7 +87,9 @@ from ..joints._codes import Motion
 from .problem import IndexThreeDAE
 from .spatial import Spatial
 
-_EYE4 = np.eye(4)
+#: Euler parameters per body (a unit quaternion, scalar first)
+N_EULER = 4
+_EYE4 = np.eye(N_EULER)
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 
@@ -99,7 +101,7 @@ def skew(a):
 def _E(p):
     """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity."""
     p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, 4))
+    out = np.empty(p.shape[:-1] + (3, N_EULER))
     out[..., :, 0] = -p[..., 1:]
     out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) + _skews(p[..., 1:])
     return out
@@ -108,7 +110,7 @@ def _E(p):
 def _G(p):
     """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity."""
     p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, 4))
+    out = np.empty(p.shape[:-1] + (3, N_EULER))
     out[..., :, 0] = -p[..., 1:]
     out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) - _skews(p[..., 1:])
     return out
@@ -151,7 +153,7 @@ def qmul(a, b):
 
 def qleft(a):
     """L(a) with ``a (x) b = L(a) b``."""
-    L = np.empty((4, 4))
+    L = np.empty((N_EULER, N_EULER))
     L[0, 0], L[0, 1:], L[1:, 0] = a[0], -a[1:], a[1:]
     L[1:, 1:] = a[0] * np.eye(3) + skew(a[1:])
     return L
@@ -159,7 +161,7 @@ def qleft(a):
 
 def qright(b):
     """R(b) with ``a (x) b = R(b) a``."""
-    R = np.empty((4, 4))
+    R = np.empty((N_EULER, N_EULER))
     R[0, 0], R[0, 1:], R[1:, 0] = b[0], -b[1:], b[1:]
     R[1:, 1:] = b[0] * np.eye(3) - skew(b[1:])
     return R
@@ -244,7 +246,7 @@ class _Link:
         if self.motion == Motion.M_REVOLUTE:
             c, s = np.cos(q / 2), np.sin(q / 2)
             d1 = np.concatenate([[-s / 2], c / 2 * self.a0])
-            d2 = np.concatenate([[-c / 4], -s / 4 * self.a0])
+            d2 = -np.concatenate([[c], s * self.a0]) / 4.0
             t0 = np.concatenate([[c], s * self.a0])
             return t0, d1 * qd, d2 * qd ** 2 + d1 * qdd
         return q, qd, qdd
@@ -374,7 +376,7 @@ class SpatialDAE(IndexThreeDAE):
         self.n_joint_rows = int(starts[-1])
         self.n_constraints = self.n_joint_rows + nb
         self._link_of_body = {lk.body: k for k, lk in enumerate(self.links)}
-        self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(4)).ravel()
+        self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._r = (7 * np.arange(nb)[:, None] + np.arange(3)).ravel()
 
     # --- states ------------------------------------------------------------------------------
@@ -546,8 +548,8 @@ class SpatialDAE(IndexThreeDAE):
         nb = self.n_bodies
         X, Vx = q.reshape(-1, 7), np.asarray(v).reshape(-1, 7)
         h = 1e-7
-        D = np.zeros((nb, 7, 4))
-        for k in range(4):
+        D = np.zeros((nb, 7, N_EULER))
+        for k in range(N_EULER):
             dp = np.zeros((nb, 7))
             dp[:, 3 + k] = h
             fp = self._loads((X + dp).ravel()).reshape(-1, 7)
@@ -556,8 +558,8 @@ class SpatialDAE(IndexThreeDAE):
             fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
             D[:, :, k] = (fp - fm) / (2 * h)
         body = 7 * np.arange(nb)
-        rows.append((body[:, None, None] + np.arange(7)[None, :, None] + 0 * np.arange(4)).ravel())
-        cols.append((body[:, None, None] + 3 + np.arange(4)[None, None, :]
+        rows.append((body[:, None, None] + np.arange(7)[None, :, None] + 0 * np.arange(N_EULER)).ravel())
+        cols.append((body[:, None, None] + 3 + np.arange(N_EULER)[None, None, :]
                      + 0 * np.arange(7)[None, :, None]).ravel())
         vals.append(-D.ravel())
         n = self.n_coordinates
@@ -586,15 +588,15 @@ class SpatialDAE(IndexThreeDAE):
         nb = self.n_bodies
         X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
         h = 1e-7 * max(1.0, float(np.abs(Vx[:, 3:]).max(initial=0.0)))
-        D = np.zeros((nb, 4, 4))
-        for k in range(4):
-            dv = np.zeros((nb, 4))
+        D = np.zeros((nb, N_EULER, N_EULER))
+        for k in range(N_EULER):
+            dv = np.zeros((nb, N_EULER))
             dv[:, k] = h
             D[:, :, k] = -(self._gyroscopic(X[:, 3:], Vx[:, 3:] + dv)
                            - self._gyroscopic(X[:, 3:], Vx[:, 3:] - dv)) / (2 * h)
         p = 7 * np.arange(nb)[:, None, None] + 3
-        rows.append((p + np.arange(4)[None, :, None] + 0 * np.arange(4)).ravel())
-        cols.append((p + np.arange(4)[None, None, :] + 0 * np.arange(4)[None, :, None]).ravel())
+        rows.append((p + np.arange(N_EULER)[None, :, None] + 0 * np.arange(N_EULER)).ravel())
+        cols.append((p + np.arange(N_EULER)[None, None, :] + 0 * np.arange(N_EULER)[None, :, None]).ravel())
         vals.append(D.ravel())
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
@@ -633,7 +635,7 @@ class SpatialDAE(IndexThreeDAE):
             cols.append(np.tile(lk.columns, J.shape[0]))
             vals.append(J.ravel())
         nb = self.n_bodies
-        rows.append(np.repeat(self.n_joint_rows + np.arange(nb), 4))
+        rows.append(np.repeat(self.n_joint_rows + np.arange(nb), N_EULER))
         cols.append(self._p)
         vals.append(np.asarray(q)[self._p])
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
@@ -688,7 +690,7 @@ class SpatialDAE(IndexThreeDAE):
             vals.append(H.ravel())
         rows.append(self._p)
         cols.append(self._p)
-        vals.append(np.repeat(lam[self.n_joint_rows:], 4))
+        vals.append(np.repeat(lam[self.n_joint_rows:], N_EULER))
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                              shape=(n, n))
