@@ -95,7 +95,8 @@ _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 def skew(a):
     """The 3 x 3 cross-product matrix of a 3-vector."""
-    return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
+    x, y, z = float(a[0]), float(a[1]), float(a[2])
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
 def _E(p):
@@ -130,13 +131,22 @@ _GK = _G(_EYE4)
 
 def rotation(p):
     """``A(p) = E(p) G(p)^T`` (..., 3, 3), quadratic in p (a rotation where |p| = 1)."""
+    p = np.asarray(p, dtype=float)
+    if p.ndim == 1:
+        # the same product written out: (p0^2 - e.e) I + 2 e e^T + 2 p0 e^ (one p in the
+        # constraint rows, where the general form's array set-up dominates)
+        p0, e = p[0], p[1:]
+        return (p0 * p0 - e @ e) * np.eye(3) + 2.0 * np.outer(e, e) + 2.0 * p0 * skew(e)
     return np.einsum("...ik,...jk->...ij", _E(p), _G(p))
 
 
 def rotation_derivative(p):
-    """``dA/dp_k`` (4, 3, 3) at one p (4,)."""
-    E, G = _E(p), _G(p)
-    return np.einsum("kia,ja->kij", _EK, G) + np.einsum("ia,kja->kij", E, _GK)
+    """``dA/dp_k`` (4, 3, 3) at one p (4,), linear in p: ``sum_j p_j (dA/dp_k)(e_j)``."""
+    return np.tensordot(_DA, np.asarray(p, dtype=float), axes=([1], [0]))
+
+
+#: ``(dA/dp_k)(e_j)`` (4, 4, 3, 3): ``dA/dp_k = E_k G^T + E G_k^T`` at the unit quaternions e_j
+_DA = (np.einsum("kia,nja->knij", _EK, _GK) + np.einsum("nia,kja->knij", _EK, _GK))
 
 
 def quaternion(A):
@@ -147,24 +157,19 @@ def quaternion(A):
 
 def qmul(a, b):
     """Quaternion product a (x) b (scalar first)."""
-    return np.concatenate([[a[0] * b[0] - a[1:] @ b[1:]],
-                           a[0] * b[1:] + b[0] * a[1:] + np.cross(a[1:], b[1:])])
+    return qleft(a) @ b
 
 
 def qleft(a):
     """L(a) with ``a (x) b = L(a) b``."""
-    L = np.empty((N_EULER, N_EULER))
-    L[0, 0], L[0, 1:], L[1:, 0] = a[0], -a[1:], a[1:]
-    L[1:, 1:] = a[0] * np.eye(3) + skew(a[1:])
-    return L
+    w, x, y, z = float(a[0]), float(a[1]), float(a[2]), float(a[3])
+    return np.array([[w, -x, -y, -z], [x, w, -z, y], [y, z, w, -x], [z, -y, x, w]])
 
 
 def qright(b):
     """R(b) with ``a (x) b = R(b) a``."""
-    R = np.empty((N_EULER, N_EULER))
-    R[0, 0], R[0, 1:], R[1:, 0] = b[0], -b[1:], b[1:]
-    R[1:, 1:] = b[0] * np.eye(3) - skew(b[1:])
-    return R
+    w, x, y, z = float(b[0]), float(b[1]), float(b[2]), float(b[3])
+    return np.array([[w, -x, -y, -z], [x, w, z, -y], [y, -z, w, x], [z, y, -x, w]])
 
 
 def _complement(a):
@@ -377,7 +382,7 @@ class SpatialDAE(IndexThreeDAE):
         self.n_constraints = self.n_joint_rows + nb
         self._link_of_body = {lk.body: k for k, lk in enumerate(self.links)}
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
-        self._r = (7 * np.arange(nb)[:, None] + np.arange(3)).ravel()
+        self._jacobian = None
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
@@ -625,7 +630,16 @@ class SpatialDAE(IndexThreeDAE):
         return self._phi(q, [j[0] for j in self._targets(t)])
 
     def constraint_jacobian(self, q, t):
-        """``Phi_x`` (sparse, n_constraints x 7 n), analytic."""
+        """``Phi_x`` (sparse, n_constraints x 7 n), analytic; the last one is kept (the loop
+        asks for it at one state for its constraint force, rate and matrix)."""
+        key = (np.asarray(q, dtype=float).tobytes(), float(t))
+        if self._jacobian is not None and self._jacobian[0] == key:
+            return self._jacobian[1]
+        J = self._assemble_jacobian(q, t)
+        self._jacobian = (key, J)
+        return J
+
+    def _assemble_jacobian(self, q, t):
         targets = self._targets(t)
         rows, cols, vals = [], [], []
         for lk, s, tg in zip(self.links, self.link_rows, targets):
