@@ -709,6 +709,36 @@ class SpatialDAE(IndexThreeDAE):
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                              shape=(n, n))
 
+    def power(self, q, v, t, lam):
+        """``(P_ext, P_diss)`` (W): the power of the loads (``Q_loads . v``) and of the drives
+        (``lambda . Phi_t``: ``v^T (M a - F) = -lambda . Phi_x v = lambda . Phi_t``), and the
+        power the elements' Kelvin-Voigt damping dissipates (``-f_damp . e'``, f_damp the
+        element force less its value at ``e' = 0``). Gravity and the elastic forces are
+        potentials (:meth:`energy`)."""
+        self.inputs.at_time(t)
+        v = np.asarray(v, dtype=float)
+        p_ext = float(self._loads(q) @ v)
+        if self.n_joint_rows:
+            p_ext += float(np.asarray(lam)[:self.n_joint_rows]
+                           @ self.velocity_bias(q, t)[:self.n_joint_rows])
+        p_diss = 0.0
+        tree = self.tree
+        for b in self.elements:
+            k = int(tree.element[b])
+            if tree.damping[k] == 0.0:
+                continue
+            e, B, pa = self._element_map(q, b)
+            ed = B @ v[self._pair(pa, b)]
+            args = (np.ascontiguousarray(tree.anchor[b], dtype=float),
+                    np.ascontiguousarray(tree.relative[b].ravel(), dtype=float), e)
+            rest = (float(tree.length[k]), np.ascontiguousarray(tree.stiffness[k]),
+                    np.ascontiguousarray(tree.strain0[k]), float(tree.damping[k]))
+            f, f0, K, sigma = np.empty(6), np.empty(6), np.empty(36), np.empty(6)
+            _spatial_beam.force(*args, ed, *rest, f, K, sigma)
+            _spatial_beam.force(*args, np.zeros(6), *rest, f0, K, sigma)
+            p_diss -= float((f - f0) @ ed)
+        return p_ext, p_diss
+
     # --- what a run reports ----------------------------------------------------------------
     def multipliers(self, q, v, t):
         """The accelerations and multipliers of the exact motion through (q, v) at t:
