@@ -107,6 +107,32 @@ def test_constraint_jacobian_equals_central_differences(seed):
             <= 1e-5 * np.abs(second).max()
 
 
+def test_newton_matrix_terms_equal_central_differences():
+    """The terms of Newton's matrix against central differences of what they differentiate,
+    over the whole coordinate vector: ``d(M a)/dx`` (analytic) of the mass action, the
+    stiffness ``-dF/dx`` (per element and per body, assembled) and the damping ``-dF/dv``
+    (the elements' ``B^T D B``, analytic) of the force, the curvature of ``Phi_x^T lambda``."""
+    rng = np.random.default_rng(5)
+    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
+    tree = random_tree(rng, ALL, loads)
+    dae = SpatialDAE(tree, loads=[(rng.standard_normal(3), rng.standard_normal(3))
+                                  for _ in loads])
+    y = np.concatenate([rng.uniform(-1, 1, tree.n_q), rng.uniform(-1, 1, tree.n_q)])
+    x, v = dae.state_of(y)
+    t, h = 0.1, 1e-6
+    a = rng.standard_normal(x.size)
+    lam = rng.standard_normal(dae.n_constraints)
+    pairs = [
+        (dae.stiffness(x, v, t), -central(lambda z: dae.force(z, v, t), x, h)),
+        (dae.damping(x, v, t), -central(lambda w: dae.force(x, w, t), v, h)),
+        (dae.mass_derivative(x, a), central(lambda z: dae.mass_action(z, a), x, h)),
+        (dae.constraint_curvature(x, lam, t),
+         central(lambda z: dae.constraint_jacobian(z, t).T @ lam, x, h)),
+    ]
+    for matrix, expected in pairs:
+        assert np.abs(matrix.toarray() - expected).max() <= 1e-7 * np.abs(expected).max()
+
+
 def test_efforts_are_refused_until_available():
     rng = np.random.default_rng(0)
     tree = random_tree(rng, [Motion.M_REVOLUTE])

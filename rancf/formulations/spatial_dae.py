@@ -41,22 +41,20 @@ Constraints of a link (parent p, ground: ``r_p = 0``, ``p_p = (1, 0, 0, 0)``, no
 ``delta = A(p_p)^T (r_c + A(p_c) o - r_p) - anchor = t(q)`` the joint point's relative position
 in the parent's frame; ``b1, b2`` unit vectors completing the axis a0):
 
-=============  =============================================  ====================================
-kind           rotation rows                                  translation rows
-=============  =============================================  ====================================
-fixed          ``vec(rq) = 0`` (3)                            ``delta = 0`` (3)
-revolute       ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2);       ``delta = 0`` (3)
-               driven: ``vec(conj(q_d(t)) (x) rq) = 0`` (3),
-               ``q_d = (cos theta/2, sin theta/2 a0)``
-prismatic      ``vec(rq) = 0`` (3)                            ``delta . b1 = delta . b2 = 0`` (2);
-                                                              driven: ``delta - s(t) a0 = 0`` (3)
-cylindrical    ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2)        ``delta . b1 = delta . b2 = 0`` (2)
-universal      ``(A(p_p) a0) . (A(p_c) Q^T a1) - a0 . a1 = 0``  ``delta = 0`` (3)
-               (1: ``a0 . R a1`` is constant for
-               ``R = exp(q0 a0^) exp(q1 a1^)``)
-spherical      none                                           ``delta = 0`` (3)
-free           none                                           none
-=============  =============================================  ====================================
+Rows by kind (rotation rows; translation rows):
+
+- fixed: ``vec(rq) = 0`` (3); ``delta = 0`` (3).
+- revolute: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta = 0`` (3). Driven, the rotation
+  rows are ``vec(conj(q_d(t)) (x) rq) = 0`` (3) with ``q_d = (cos theta/2, sin theta/2 a0)``.
+- prismatic: ``vec(rq) = 0`` (3); ``delta . b1 = delta . b2 = 0`` (2). Driven, the
+  translation rows are ``delta - s(t) a0 = 0`` (3).
+- cylindrical: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta . b1 = delta . b2 = 0`` (2).
+- universal: ``(A(p_p) a0) . (A(p_c) Q^T a1) - a0 . a1 = 0`` (1: ``a0 . R a1`` is constant for
+  ``R = exp(q0 a0^) exp(q1 a1^)``); ``delta = 0`` (3).
+- spherical: none; ``delta = 0`` (3).
+- free: none; none.
+
+Joints that close loops add the rows of their kind between two bodies of the tree.
 
 Every row is a polynomial in x of degree four at most (A(p) quadratic, rq bilinear) and linear
 in the drive's target (``q_d`` or ``s a0``). The acceleration bias
@@ -73,6 +71,10 @@ position part is the force F, its Euler-parameter part ``Q_p`` the moment ``E(p_
 the child's origin, moved to the joint point by ``M_x = M - (A_c o) x F`` (the recursion's
 convention, :meth:`rancf.formulations.spatial.Spatial.reactions`).
 
+Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
+(``lambda . Phi_t``) and the elements' dissipation, so a run's ``work`` and ``dissipated`` close
+the energy balance with :meth:`SpatialDAE.energy`.
+
 Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
@@ -80,6 +82,7 @@ Efforts in joints are not available yet in this formulation (a ValueError says s
 """
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 
 from ..elements import _spatial_beam
@@ -562,10 +565,11 @@ class SpatialDAE(IndexThreeDAE):
             fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
             fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
             D[:, :, k] = (fp - fm) / (2 * h)
-        body = 7 * np.arange(nb)
-        rows.append((body[:, None, None] + np.arange(7)[None, :, None] + 0 * np.arange(N_EULER)).ravel())
-        cols.append((body[:, None, None] + 3 + np.arange(N_EULER)[None, None, :]
-                     + 0 * np.arange(7)[None, :, None]).ravel())
+        # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
+        r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
+        body = 7 * np.arange(nb)[:, None, None]
+        rows.append((body + r).ravel())
+        cols.append((body + c).ravel())
         vals.append(-D.ravel())
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
@@ -599,9 +603,10 @@ class SpatialDAE(IndexThreeDAE):
             dv[:, k] = h
             D[:, :, k] = -(self._gyroscopic(X[:, 3:], Vx[:, 3:] + dv)
                            - self._gyroscopic(X[:, 3:], Vx[:, 3:] - dv)) / (2 * h)
+        r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
         p = 7 * np.arange(nb)[:, None, None] + 3
-        rows.append((p + np.arange(N_EULER)[None, :, None] + 0 * np.arange(N_EULER)).ravel())
-        cols.append((p + np.arange(N_EULER)[None, None, :] + 0 * np.arange(N_EULER)[None, :, None]).ravel())
+        rows.append((p + r).ravel())
+        cols.append((p + c).ravel())
         vals.append(D.ravel())
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
@@ -746,7 +751,6 @@ class SpatialDAE(IndexThreeDAE):
         S = self.newton_matrix(q, np.zeros_like(q), np.zeros(self.n_constraints), v, t, q, t,
                                1.0, 0.0, 0.0, 0.0, 1.0, factor=False)
         rhs = np.concatenate([self.force(q, v, t), -self.acceleration_bias(q, v, t)])
-        import scipy.sparse.linalg as spla
         sol = spla.spsolve(sp.csc_matrix(S), rhs)
         return sol[:self.n_coordinates], sol[self.n_coordinates:]
 
