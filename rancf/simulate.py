@@ -475,6 +475,12 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
+    if formulation == "dae":
+        raise ValueError("formulation 'dae' of a spatial model is not available yet in "
+                         "rancf.simulate (the spatial DAE formulation, "
+                         "rancf.formulations.spatial_dae.SpatialDAE, runs through "
+                         "rancf.implicit.integrate); a spatial tree runs with formulation "
+                         "'auto' or 'recursive'")
     checks.choice("formulation", formulation, ("auto", "recursive"))
     tree = model.build()
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2

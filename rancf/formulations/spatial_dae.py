@@ -1,0 +1,813 @@
+"""The absolute-coordinate DAE of a spatial model (theory: The spatial DAE formulation).
+
+Every body of a :class:`rancf.model.spatial_tree.SpatialTree` (beam node or rigid body) is a rigid
+body in absolute coordinates ``x_i = (r_i, p_i)``: the position of its origin (m) and the **Euler
+parameters** ``p = (p0, e)`` of its frame (a unit quaternion, scalar first), 7 per body, with the
+norm constraint ``(p . p - 1) / 2 = 0``. Every link that is not a beam element is a joint whose
+kind adds constraint rows with analytic Jacobians; a beam element adds its strain energy, computed
+from its two nodes' frames by the element kernel of :mod:`rancf.elements.spatial_beam` (DESIGN
+section 7, "Closed loops")::
+
+    u = A_p^T (r_c - r_p) - s,    psi = log(A_p^T A_c Q^T),    F = (de/dx)^T f(u, psi, u', psi')
+
+with ``f = -dU/de - (damping)`` the element's force in its coordinates and ``de/dx`` the chain rule
+below. The index-3 DAE ``M(x) x'' + Phi_x^T lambda = F(x, x', t)``, ``Phi(x, t) = 0`` is an
+:class:`~rancf.formulations.problem.IndexThreeDAE`, so the one implicit loop
+(:func:`rancf.integrators.implicit.integrate`: Newmark, HHT, generalized-alpha,
+generalized-alpha-S, the projections) runs it as it runs the planar DAE; its matrices are
+``scipy.sparse``.
+
+Why Euler parameters. The implicit loop updates its coordinates additively (Newmark's formulas
+``x_{n+1} = x_n + h v_n + ...``); Euler parameters live in R^4, where that update is exact
+geometry, and they have no singular rotation, so a body turns through any angle without a chart
+change. The price is one constraint row per body and a mass matrix that depends on p
+(``4 G^T J G``), which the loop's contract already carries (``mass_derivative``, the -S scheme).
+A rotation vector on the Lie group would need a multiplicative update inside the loop (new
+machinery in the compiled stepper), and a plain rotation vector is singular at ``2 pi``.
+Because M turns with the body, the loop's generalized-alpha form (``(1 - am) M_n a_n + am
+M_{n+1} a_{n+1}``, exact for a constant M) is first order on fast rotations (a body tumbling at
+15 rad/s: frame errors 1.3e-2, 6.2e-3, 3.0e-3 at 4, 2, 1 ms over 0.3 s); Newmark, HHT
+(``am = 1``) and generalized-alpha-S, which evaluates ``M(q_f) a_m`` at one point, stay second
+order (1.7e-3, 4.2e-4, 1.0e-4 for -S).
+
+Kinematics (``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]``, 3 x 4, linear in p):
+``A(p) = E G^T`` (quadratic in p, a rotation where ``|p| = 1``), global angular velocity
+``w = 2 E p'``, body angular velocity ``2 G p'``, and on the manifold ``p' = E^T w / 2``. Where the
+element and the loads need an exact rotation off the manifold (Newton's iterates) they use
+``A(p) / (p . p)``, whose angular variation is ``dtheta = 2 E dp / (p . p)``.
+
+Mass and inertial forces. ``T = m v.v / 2 + 2 p'^T G^T J G p'`` (J the body-frame inertia about the
+origin, the centre of mass) gives ``M = diag(m I3, 4 G^T J G)`` per body and the quadratic
+velocity force ``8 G(p')^T J G(p') p`` (the gyroscopic moment); M is singular along p, which the
+norm row's multiplier takes.
+
+Constraints of a link (parent p, ground: ``r_p = 0``, ``p_p = (1, 0, 0, 0)``, no columns; child c;
+``rq = conj(p_p) (x) p_c (x) conj(q_Q)`` the relative quaternion, ``A(rq) = R(q)``;
+``delta = A(p_p)^T (r_c + A(p_c) o - r_p) - anchor = t(q)`` the joint point's relative position
+in the parent's frame; ``b1, b2`` unit vectors completing the axis a0):
+
+Rows by kind (rotation rows; translation rows):
+
+- fixed: ``vec(rq) = 0`` (3); ``delta = 0`` (3).
+- revolute: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta = 0`` (3). Driven, the rotation
+  rows are ``vec(conj(q_d(t)) (x) rq) = 0`` (3) with ``q_d = (cos theta/2, sin theta/2 a0)``.
+- prismatic: ``vec(rq) = 0`` (3); ``delta . b1 = delta . b2 = 0`` (2). Driven, the
+  translation rows are ``delta - s(t) a0 = 0`` (3).
+- cylindrical: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta . b1 = delta . b2 = 0`` (2).
+- universal: ``(A(p_p) a0) . (A(p_c) Q^T a1) - a0 . a1 = 0`` (1: ``a0 . R a1`` is constant for
+  ``R = exp(q0 a0^) exp(q1 a1^)``); ``delta = 0`` (3).
+- spherical: none; ``delta = 0`` (3).
+- free: none; none.
+
+Joints that close loops add the rows of their kind between two bodies of the tree.
+
+Every row is a polynomial in x of degree four at most (A(p) quadratic, rq bilinear) and linear
+in the drive's target (``q_d`` or ``s a0``). The acceleration bias
+``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` is the second derivative of ``Phi(x + tau v, t + tau)``
+at ``tau = 0`` with the target replaced by its Taylor polynomial of order two in tau (from the
+drive's ``(theta, theta', theta'')``): a polynomial of degree four at most in tau, whose
+derivatives the seven-point central stencils give exactly (they are exact up to degree six and
+seven), with a step that makes ``tau v`` of order one (round-off ``eps`` relative); ``Phi_t``
+likewise with v = 0. The curvature ``d(Phi_x^T lambda)/dx`` (Newton's matrix only) is central
+differences of the analytic ``Phi_x^T lambda``.
+
+Reactions. The generalized constraint force on a joint's child is ``-Phi_{x_c}^T lambda``: its
+position part is the force F, its Euler-parameter part ``Q_p`` the moment ``E(p_c) Q_p / 2`` about
+the child's origin, moved to the joint point by ``M_x = M - (A_c o) x F`` (the recursion's
+convention, :meth:`rancf.formulations.spatial.Spatial.reactions`).
+
+Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
+(``lambda . Phi_t``) and the elements' dissipation, so a run's ``work`` and ``dissipated`` close
+the energy balance with :meth:`SpatialDAE.energy`.
+
+Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
+change of ``de/dx``) by central differences of the element's force in x; the loads' and the
+gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
+Efforts in joints are not available yet in this formulation (a ValueError says so).
+"""
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from scipy.spatial.transform import Rotation
+
+from ..elements import _spatial_beam
+from ..joints._codes import Motion
+from .problem import IndexThreeDAE
+from .spatial import Spatial
+
+#: Euler parameters per body (a unit quaternion, scalar first)
+N_EULER = 4
+_EYE4 = np.eye(N_EULER)
+_CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
+
+
+def skew(a):
+    """The 3 x 3 cross-product matrix of a 3-vector."""
+    x, y, z = float(a[0]), float(a[1]), float(a[2])
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def _E(p):
+    """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity."""
+    p = np.asarray(p, dtype=float)
+    out = np.empty(p.shape[:-1] + (3, N_EULER))
+    out[..., :, 0] = -p[..., 1:]
+    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) + _skews(p[..., 1:])
+    return out
+
+
+def _G(p):
+    """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity."""
+    p = np.asarray(p, dtype=float)
+    out = np.empty(p.shape[:-1] + (3, N_EULER))
+    out[..., :, 0] = -p[..., 1:]
+    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) - _skews(p[..., 1:])
+    return out
+
+
+def _skews(a):
+    out = np.zeros(a.shape[:-1] + (3, 3))
+    out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -a[..., 2], a[..., 1], -a[..., 0]
+    out[..., 1, 0], out[..., 2, 0], out[..., 2, 1] = a[..., 2], -a[..., 1], a[..., 0]
+    return out
+
+
+#: E(p) = sum_k p_k EK[k], G likewise (both linear in p)
+_EK = _E(_EYE4)
+_GK = _G(_EYE4)
+
+
+def rotation(p):
+    """``A(p) = E(p) G(p)^T`` (..., 3, 3), quadratic in p (a rotation where |p| = 1)."""
+    p = np.asarray(p, dtype=float)
+    if p.ndim == 1:
+        # the same product written out: (p0^2 - e.e) I + 2 e e^T + 2 p0 e^ (one p in the
+        # constraint rows, where the general form's array set-up dominates)
+        p0, e = p[0], p[1:]
+        return (p0 * p0 - e @ e) * np.eye(3) + 2.0 * np.outer(e, e) + 2.0 * p0 * skew(e)
+    return np.einsum("...ik,...jk->...ij", _E(p), _G(p))
+
+
+def rotation_derivative(p):
+    """``dA/dp_k`` (4, 3, 3) at one p (4,), linear in p: ``sum_j p_j (dA/dp_k)(e_j)``."""
+    return np.tensordot(_DA, np.asarray(p, dtype=float), axes=([1], [0]))
+
+
+#: ``(dA/dp_k)(e_j)`` (4, 4, 3, 3): ``dA/dp_k = E_k G^T + E G_k^T`` at the unit quaternions e_j
+_DA = (np.einsum("kia,nja->knij", _EK, _GK) + np.einsum("nia,kja->knij", _EK, _GK))
+
+
+def quaternion(A):
+    """The unit quaternion (scalar first) of rotation matrices A (..., 3, 3)."""
+    x = Rotation.from_matrix(np.asarray(A, dtype=float).reshape(-1, 3, 3)).as_quat()
+    return np.concatenate([x[:, 3:], x[:, :3]], axis=1).reshape(np.shape(A)[:-2] + (4,))
+
+
+def qmul(a, b):
+    """Quaternion product a (x) b (scalar first)."""
+    return qleft(a) @ b
+
+
+def qleft(a):
+    """L(a) with ``a (x) b = L(a) b``."""
+    w, x, y, z = float(a[0]), float(a[1]), float(a[2]), float(a[3])
+    return np.array([[w, -x, -y, -z], [x, w, -z, y], [y, z, w, -x], [z, -y, x, w]])
+
+
+def qright(b):
+    """R(b) with ``a (x) b = R(b) a``."""
+    w, x, y, z = float(b[0]), float(b[1]), float(b[2]), float(b[3])
+    return np.array([[w, -x, -y, -z], [x, w, z, -y], [y, -z, w, x], [z, y, -x, w]])
+
+
+def _complement(a):
+    """Two unit vectors completing the unit vector a to an orthonormal basis (2, 3)."""
+    t = np.eye(3)[int(np.argmin(np.abs(a)))]
+    b1 = np.cross(a, t)
+    b1 /= np.linalg.norm(b1)
+    return np.array([b1, np.cross(a, b1)])
+
+
+# the rotation and translation row kinds of a link (module docstring's table)
+_ROT_NONE, _ROT_LOCK, _ROT_AXIS, _ROT_UNIVERSAL = 0, 1, 2, 3
+_TR_NONE, _TR_LOCK, _TR_PLANE = 0, 1, 2
+_KINDS = {
+    Motion.M_FIXED: (_ROT_LOCK, _TR_LOCK), Motion.M_REVOLUTE: (_ROT_AXIS, _TR_LOCK),
+    Motion.M_PRISMATIC: (_ROT_LOCK, _TR_PLANE), Motion.M_CYLINDRICAL: (_ROT_AXIS, _TR_PLANE),
+    Motion.M_UNIVERSAL: (_ROT_UNIVERSAL, _TR_LOCK), Motion.M_SPHERICAL: (_ROT_NONE, _TR_LOCK),
+    Motion.M_FREE: (_ROT_NONE, _TR_NONE),
+}
+
+# seven-point stencils, exact for polynomials of degree seven
+_TAUS = np.arange(-3, 4, dtype=float)
+_D1 = np.array([-1.0, 9.0, -45.0, 0.0, 45.0, -9.0, 1.0]) / 60.0
+_D2 = np.array([2.0, -27.0, 270.0, -490.0, 270.0, -27.0, 2.0]) / 180.0
+
+
+class _Link:
+    """One joint's constraint rows (module docstring's table): parent body (-1 the ground),
+    child body, motion, anchor (parent's frame), offset (child's frame), Q (reference
+    relative orientation), axes a0, a1 (parent's frame), the drive's coordinate (or -1)."""
+
+    def __init__(self, parent, body, motion, anchor, offset, Q, a0, a1, driven=-1):
+        self.body, self.parent = int(body), int(parent)
+        m = Motion(int(motion))
+        if m not in _KINDS:
+            raise ValueError(f"a joint's motion must be one of {sorted(k.name for k in _KINDS)}, "
+                             f"got {m.name}")
+        self.rot, self.tr = _KINDS[m]
+        self.motion = m
+        self.anchor = np.array(anchor, dtype=float)
+        self.offset = np.array(offset, dtype=float)
+        Q = np.array(Q, dtype=float)
+        self.qQc = _CONJ @ quaternion(Q)          # conj(q_Q)
+        self.a0 = np.array(a0, dtype=float)
+        self.a1 = np.array(a1, dtype=float)
+        self.a1c = Q.T @ self.a1                  # a1 in the child's frame
+        self.a01 = float(self.a0 @ self.a1)
+        self.driven = driven
+        if self.driven >= 0 and m == Motion.M_REVOLUTE:
+            self.rot = _ROT_LOCK
+        if self.driven >= 0 and m == Motion.M_PRISMATIC:
+            self.tr = _TR_LOCK
+        self.B = _complement(self.a0) if (self.rot == _ROT_AXIS or self.tr == _TR_PLANE) \
+            else None
+        self.n_rows = ({_ROT_NONE: 0, _ROT_LOCK: 3, _ROT_AXIS: 2, _ROT_UNIVERSAL: 1}[self.rot]
+                       + {_TR_NONE: 0, _TR_LOCK: 3, _TR_PLANE: 2}[self.tr])
+        # columns: the parent's (r, p) when it is a body, then the child's
+        c = 7 * self.body
+        self.columns = np.concatenate([np.arange(7 * self.parent, 7 * self.parent + 7)
+                                       if self.parent >= 0 else np.zeros(0, int),
+                                       np.arange(c, c + 7)]).astype(int)
+
+    @classmethod
+    def of_tree(cls, tree, body, driven):
+        """The link of ``body`` in the tree."""
+        return cls(tree.parent[body], body, tree.motion[body], tree.anchor[body],
+                   tree.offset[body], tree.relative[body], tree.axes[body, 0],
+                   tree.axes[body, 1], driven)
+
+    def target(self, value):
+        """The drive's target from its coordinate value: the quaternion ``q_d`` of a revolute
+        drive, the slide s of a prismatic one (both enter the rows linearly)."""
+        if self.motion == Motion.M_REVOLUTE:
+            return np.concatenate([[np.cos(value / 2)], np.sin(value / 2) * self.a0])
+        return value
+
+    def target_jet(self, q, qd, qdd):
+        """The target and its first two time derivatives (for Phi_t and xi)."""
+        if self.motion == Motion.M_REVOLUTE:
+            c, s = np.cos(q / 2), np.sin(q / 2)
+            d1 = np.concatenate([[-s / 2], c / 2 * self.a0])
+            d2 = -np.concatenate([[c], s * self.a0]) / 4.0
+            t0 = np.concatenate([[c], s * self.a0])
+            return t0, d1 * qd, d2 * qd ** 2 + d1 * qdd
+        return q, qd, qdd
+
+    def _poses(self, x):
+        c = 7 * self.body
+        rc, pc = x[c:c + 3], x[c + 3:c + 7]
+        if self.parent >= 0:
+            k = 7 * self.parent
+            return x[k:k + 3], x[k + 3:k + 7], rc, pc
+        return np.zeros(3), _EYE4[0], rc, pc
+
+    def rows(self, x, target):
+        """The link's rows (n_rows,) at the coordinates x and the drive's target."""
+        rp, pp, rc, pc = self._poses(x)
+        out = []
+        if self.rot != _ROT_NONE and self.rot != _ROT_UNIVERSAL:
+            rq = qmul(qmul(_CONJ @ pp, pc), self.qQc)
+            if self.rot == _ROT_LOCK:
+                v = qmul(_CONJ @ target, rq)[1:] if self.driven >= 0 and \
+                    self.motion == Motion.M_REVOLUTE else rq[1:]
+                out.append(v)
+            else:
+                out.append(self.B @ rq[1:])
+        elif self.rot == _ROT_UNIVERSAL:
+            out.append([(rotation(pp) @ self.a0) @ (rotation(pc) @ self.a1c) - self.a01])
+        if self.tr != _TR_NONE:
+            Ap = rotation(pp) if self.parent >= 0 else np.eye(3)
+            delta = Ap.T @ (rc + rotation(pc) @ self.offset - rp) - self.anchor
+            if self.tr == _TR_LOCK:
+                if self.driven >= 0 and self.motion == Motion.M_PRISMATIC:
+                    delta = delta - target * self.a0
+                out.append(delta)
+            else:
+                out.append(self.B @ delta)
+        return np.concatenate(out) if out else np.zeros(0)
+
+    def jacobian(self, x, target):
+        """d(rows)/dx on the link's columns (n_rows, len(columns))."""
+        rp, pp, rc, pc = self._poses(x)
+        ground = self.parent < 0
+        blocks = []            # each (rows, d/dr_p, d/dp_p, d/dr_c, d/dp_c)
+        if self.rot in (_ROT_LOCK, _ROT_AXIS):
+            lead = _CONJ @ target if self.driven >= 0 and self.motion == Motion.M_REVOLUTE \
+                else _EYE4[0]
+            # v = vec(lead (x) conj(pp) (x) pc (x) qQc)
+            d_pc = (qleft(qmul(lead, _CONJ @ pp)) @ qright(self.qQc))[1:]
+            d_pp = (qleft(lead) @ qright(qmul(pc, self.qQc)) @ _CONJ)[1:]
+            if self.rot == _ROT_AXIS:
+                d_pc, d_pp = self.B @ d_pc, self.B @ d_pp
+            k = d_pc.shape[0]
+            blocks.append((np.zeros((k, 3)), d_pp, np.zeros((k, 3)), d_pc))
+        elif self.rot == _ROT_UNIVERSAL:
+            wp, wc = rotation(pp) @ self.a0, rotation(pc) @ self.a1c
+            d_pp = np.einsum("kij,j,i->k", rotation_derivative(pp), self.a0, wc)[None]
+            d_pc = np.einsum("kij,j,i->k", rotation_derivative(pc), self.a1c, wp)[None]
+            blocks.append((np.zeros((1, 3)), d_pp, np.zeros((1, 3)), d_pc))
+        if self.tr != _TR_NONE:
+            Ap = rotation(pp) if not ground else np.eye(3)
+            w = rc + rotation(pc) @ self.offset - rp
+            d_rc = Ap.T
+            d_pc = Ap.T @ np.einsum("kij,j->ik", rotation_derivative(pc), self.offset)
+            d_rp = -Ap.T
+            d_pp = np.einsum("kji,j->ik", rotation_derivative(pp), w)
+            if self.tr == _TR_PLANE:
+                d_rp, d_pp, d_rc, d_pc = (self.B @ d for d in (d_rp, d_pp, d_rc, d_pc))
+            blocks.append((d_rp, d_pp, d_rc, d_pc))
+        if not blocks:
+            return np.zeros((0, len(self.columns)))
+        return np.vstack([np.hstack(b if not ground else b[2:]) for b in blocks])
+
+
+class SpatialDAE(IndexThreeDAE):
+    """A spatial model in absolute coordinates (see the module docstring).
+
+    Parameters
+    ----------
+    tree : rancf.model.spatial_tree.SpatialTree
+        Its links may close loops only through ``loops`` (below); a tree's links are its joints
+        and elements.
+    loads, drives :
+        As :class:`rancf.formulations.spatial.Inputs` (the load values, one pair per load of the
+        tree; the drives of one-coordinate joints).
+    efforts : None
+        Efforts are not available yet in this formulation.
+    loops : sequence of tuples
+        The joints that close loops, each ``(parent body, child body, motion, anchor, offset,
+        Q, a0, a1)`` as a tree link's (:class:`rancf.model.spatial_tree.SpatialTree`: anchor in
+        the parent's frame, offset in the child's, ``Q = A0_parent^T A0_child``, axes in the
+        parent's frame; parent -1 the ground); not driven.
+
+    Attributes
+    ----------
+    tree, n_bodies, n_coordinates (7 per body), n_constraints, links (the joint links),
+    inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`).
+    """
+
+    formulation = "dae"
+    linear_solver = "sparse"
+
+    def __init__(self, tree, loads=None, efforts=None, drives=None, loops=()):
+        if efforts:
+            raise ValueError("efforts: joint efforts are not available yet in the spatial DAE "
+                             f"formulation (got efforts for joints {sorted(efforts)}); use the "
+                             "recursive formulation")
+        self.tree = tree
+        # the recursion parses and checks the inputs, and maps joint coordinates to poses
+        self.recursion = Spatial(tree, loads, None, drives)
+        self.inputs = self.recursion.inputs
+        arrays = self.recursion.kernel.arrays
+        nl = len(tree.load_body)
+        self._load_force = arrays["load_force"][:3 * nl].reshape(nl, 3)
+        self._load_moment = arrays["load_moment"][:3 * nl].reshape(nl, 3)
+        self._drive = arrays["drive"][:3 * tree.n_q].reshape(-1, 3)
+        nb = self.n_bodies = tree.n_bodies
+        self.n_coordinates = 7 * nb
+        qo = np.asarray(tree.q_offset)
+        driven = set(self.inputs.driven)
+        self.links = [_Link.of_tree(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
+                      for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
+        # the joints that close loops: rows like a tree joint's, between two bodies
+        self.n_tree_links = len(self.links)
+        self.links += [_Link(*lk) for lk in loops]
+        self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
+        starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
+        self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
+        self.n_joint_rows = int(starts[-1])
+        self.n_constraints = self.n_joint_rows + nb
+        self._link_of_body = {lk.body: k for k, lk in enumerate(self.links)}
+        self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
+        self._jacobian = None
+
+    # --- states ------------------------------------------------------------------------------
+    def state_of(self, y, t=0.0):
+        """The absolute state ``(x, v)`` (7 n each) of the recursion's state y (joint and
+        element coordinates and rates, :meth:`rancf.formulations.spatial.Spatial.initial_state`)
+        at t (drives at t): positions and Euler parameters, their rates ``p' = E^T w / 2``."""
+        self.inputs.at_time(t)
+        r, A, V = self.recursion.kinematics(np.asarray(y, dtype=float))
+        p = quaternion(A)
+        pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
+        x = np.concatenate([r, p], axis=1).ravel()
+        v = np.concatenate([V[:, :3], pd], axis=1).ravel()
+        return x, v
+
+    def initial_state(self, q=None, qd=None):
+        """``(x0, v0)`` of the recursion's joint coordinates q and rates qd (its free ones;
+        the reference configuration at rest by default), drives at t = 0."""
+        return self.state_of(self.recursion.initial_state(q, qd), 0.0)
+
+    def poses(self, x):
+        """Origins (n, 3) and frames (n, 3, 3) (``A(p) / (p . p)``) of the coordinates x."""
+        X = np.asarray(x, dtype=float).reshape(-1, 7)
+        p = X[:, 3:]
+        return X[:, :3].copy(), rotation(p) / np.einsum("ni,ni->n", p, p)[:, None, None]
+
+    def velocities(self, x, v):
+        """Body velocities ``(v, w)`` (n, 6), ``w = 2 E(p) p' / (p . p)``."""
+        X, Vx = np.asarray(x).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        p = X[:, 3:]
+        w = 2.0 * np.einsum("nia,na->ni", _E(p), Vx[:, 3:]) / np.einsum("ni,ni->n", p, p)[:, None]
+        return np.concatenate([Vx[:, :3], w], axis=1)
+
+    def accelerations(self, x, v, a):
+        """Body accelerations ``(r'', w')`` (n, 6) of coordinate accelerations a on the
+        manifold: ``w' = 2 E(p) p''`` (``E(p') p' = 0``)."""
+        X, A_ = np.asarray(x).reshape(-1, 7), np.asarray(a).reshape(-1, 7)
+        return np.concatenate([A_[:, :3], 2.0 * np.einsum("nia,na->ni", _E(X[:, 3:]),
+                                                          A_[:, 3:])], axis=1)
+
+    # --- mass ------------------------------------------------------------------------------
+    def _rotary(self, x):
+        p = np.asarray(x).reshape(-1, 7)[:, 3:]
+        G = _G(p)
+        return p, G, 4.0 * np.einsum("nia,nij,njb->nab", G, self.tree.inertia, G)
+
+    def mass(self, q):
+        """``diag(m I3, 4 G^T J G)`` per body (sparse, 7 n x 7 n)."""
+        _, _, Mp = self._rotary(q)
+        blocks = np.zeros((self.n_bodies, 7, 7))
+        blocks[:, :3, :3] = self.tree.mass[:, None, None] * np.eye(3)
+        blocks[:, 3:, 3:] = Mp
+        return sp.block_diag(list(blocks), format="csr")
+
+    def mass_action(self, q, a):
+        _, _, Mp = self._rotary(q)
+        A_ = np.asarray(a).reshape(-1, 7)
+        out = np.empty_like(A_)
+        out[:, :3] = self.tree.mass[:, None] * A_[:, :3]
+        out[:, 3:] = np.einsum("nab,nb->na", Mp, A_[:, 3:])
+        return out.ravel()
+
+    def mass_derivative(self, q, a):
+        """``d(M(q) a)/dq``: ``4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p)`` per body."""
+        p, G, _ = self._rotary(q)
+        ap = np.asarray(a).reshape(-1, 7)[:, 3:]
+        JGa = np.einsum("nij,nja,na->ni", self.tree.inertia, G, ap)
+        D = 4.0 * (np.einsum("kia,ni->nak", _GK, JGa)
+                   - np.einsum("nia,nij,njb->nab", G, self.tree.inertia, _G(ap)))
+        blocks = np.zeros((self.n_bodies, 7, 7))
+        blocks[:, 3:, 3:] = D
+        return sp.block_diag(list(blocks), format="csr")
+
+    # --- forces ----------------------------------------------------------------------------
+    def _gyroscopic(self, p, pd):
+        """``8 G(p')^T J G(p') p`` (n, 4)."""
+        Gd = _G(pd)
+        return 8.0 * np.einsum("nia,nij,njb,nb->na", Gd, self.tree.inertia, Gd, p)
+
+    def _element_map(self, x, b):
+        """Element of link b: its coordinates e (6), the chain rule ``de/dx`` (6 x 14 on the
+        parent's then the child's (r, p)) and the two bodies."""
+        t = self.tree
+        pa = int(t.parent[b])
+        X = np.asarray(x).reshape(-1, 7)
+        rc, pc = X[b, :3], X[b, 3:]
+        rp, pp = (X[pa, :3], X[pa, 3:]) if pa >= 0 else (np.zeros(3), _EYE4[0])
+        Ap = rotation(pp) / (pp @ pp)
+        Ac = rotation(pc) / (pc @ pc)
+        u = Ap.T @ (rc - rp) - t.anchor[b]
+        R = Ap.T @ Ac @ t.relative[b].T
+        psi = np.empty(3)
+        _spatial_beam.rotation_log(np.ascontiguousarray(R.ravel()), psi)
+        Ji = np.empty(9)
+        _spatial_beam.rotation_left_jacobian_inverse(psi, Ji)
+        Ji = Ji.reshape(3, 3)
+        Tp, Tc = 2.0 * _E(pp) / (pp @ pp), 2.0 * _E(pc) / (pc @ pc)
+        B = np.zeros((6, 14))
+        B[:3, 0:3], B[:3, 7:10] = -Ap.T, Ap.T
+        B[:3, 3:7] = Ap.T @ skew(rc - rp) @ Tp
+        B[3:, 3:7] = -Ji @ Ap.T @ Tp
+        B[3:, 10:14] = Ji @ Ap.T @ Tc
+        return np.concatenate([u, psi]), (B if pa >= 0 else B[:, 7:]), pa
+
+    def _element_force(self, x, v, b):
+        """Generalized force of element link b on its two bodies (14,), with e, B."""
+        t, k = self.tree, int(self.tree.element[b])
+        e, B, pa = self._element_map(x, b)
+        cols = self._pair(pa, b)
+        ed = B @ np.asarray(v)[cols]
+        f, K, sigma = np.empty(6), np.empty(36), np.empty(6)
+        if _spatial_beam.force(np.ascontiguousarray(t.anchor[b], dtype=float),
+                               np.ascontiguousarray(t.relative[b].ravel(), dtype=float), e, ed,
+                               float(t.length[k]), np.ascontiguousarray(t.stiffness[k]),
+                               np.ascontiguousarray(t.strain0[k]), float(t.damping[k]), f, K,
+                               sigma):
+            raise FloatingPointError(f"element of body {b}: its rotation reached pi")
+        return B.T @ f, B, K.reshape(6, 6), e, cols
+
+    @staticmethod
+    def _pair(pa, b):
+        """The columns of an element's two bodies (the child's only on the ground)."""
+        child = np.arange(7 * b, 7 * b + 7)
+        return np.concatenate([np.arange(7 * pa, 7 * pa + 7), child]) if pa >= 0 else child
+
+    def _loads(self, x):
+        """Loads' generalized forces (7 n) at x (their values at the time of the last
+        ``inputs.at_time``)."""
+        t = self.tree
+        out = np.zeros(self.n_coordinates)
+        r, A = self.poses(x)
+        X = np.asarray(x).reshape(-1, 7)
+        for k, b in enumerate(np.asarray(t.load_body, dtype=int)):
+            F, Mo = self._load_force[k], self._load_moment[k]
+            if t.load_follower[k]:
+                F, Mo = A[b] @ F, A[b] @ Mo
+            arm = A[b] @ t.load_offset[k]
+            p = X[b, 3:]
+            out[7 * b:7 * b + 3] += F
+            out[7 * b + 3:7 * b + 7] += 2.0 * _E(p).T @ (Mo + np.cross(arm, F)) / (p @ p)
+        return out
+
+    def force(self, q, v, t):
+        """Gravity, loads, the gyroscopic force and the elements' forces (7 n) at (q, v, t)."""
+        self.inputs.at_time(t)
+        tree = self.tree
+        X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        out = np.zeros((self.n_bodies, 7))
+        out[:, :3] = tree.mass[:, None] * tree.gravity
+        out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
+        out = out.ravel() + self._loads(q)
+        for b in self.elements:
+            Fe, _, _, _, cols = self._element_force(q, v, b)
+            out[cols] += Fe
+        return out
+
+    def stiffness(self, q, v, t):
+        """``K = -dF/dq``: the elements' by central differences of their forces (the exact
+        ``B^T K B`` plus the geometric part), the loads' and gyroscopic forces' likewise."""
+        self.inputs.at_time(t)
+        rows, cols, vals = [], [], []
+        q = np.asarray(q, dtype=float)
+        for b in self.elements:
+            c = self._pair(int(self.tree.parent[b]), b)
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
+            vals.append(-_columns(lambda y: self._element_force(y, v, b)[0], q, c).ravel())
+        # loads and gyroscopic forces: per body, on its Euler parameters
+        nb = self.n_bodies
+        X, Vx = q.reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        h = 1e-7
+        D = np.zeros((nb, 7, N_EULER))
+        for k in range(N_EULER):
+            dp = np.zeros((nb, 7))
+            dp[:, 3 + k] = h
+            fp = self._loads((X + dp).ravel()).reshape(-1, 7)
+            fm = self._loads((X - dp).ravel()).reshape(-1, 7)
+            fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
+            fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
+            D[:, :, k] = (fp - fm) / (2 * h)
+        # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
+        r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
+        body = 7 * np.arange(nb)[:, None, None]
+        rows.append((body + r).ravel())
+        cols.append((body + c).ravel())
+        vals.append(-D.ravel())
+        n = self.n_coordinates
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(n, n))
+
+    def damping(self, q, v, t):
+        """``C = -dF/dv``: the elements' ``B^T D B`` (exact) and the gyroscopic force's
+        ``-d(8 G(p')^T J G(p') p)/dp'`` (central differences)."""
+        rows, cols, vals = [], [], []
+        tree = self.tree
+        for b in self.elements:
+            k = int(tree.element[b])
+            if tree.damping[k] == 0.0:
+                continue
+            e, B, pa = self._element_map(q, b)
+            D = np.empty(36)
+            _spatial_beam.damping(np.ascontiguousarray(tree.anchor[b], dtype=float),
+                                  np.ascontiguousarray(tree.relative[b].ravel(), dtype=float), e,
+                                  float(tree.length[k]), np.ascontiguousarray(tree.stiffness[k]),
+                                  float(tree.damping[k]), D)
+            c = self._pair(pa, b)
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
+            vals.append((B.T @ D.reshape(6, 6) @ B).ravel())
+        nb = self.n_bodies
+        X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        h = 1e-7 * max(1.0, float(np.abs(Vx[:, 3:]).max(initial=0.0)))
+        D = np.zeros((nb, N_EULER, N_EULER))
+        for k in range(N_EULER):
+            dv = np.zeros((nb, N_EULER))
+            dv[:, k] = h
+            D[:, :, k] = -(self._gyroscopic(X[:, 3:], Vx[:, 3:] + dv)
+                           - self._gyroscopic(X[:, 3:], Vx[:, 3:] - dv)) / (2 * h)
+        r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
+        p = 7 * np.arange(nb)[:, None, None] + 3
+        rows.append((p + r).ravel())
+        cols.append((p + c).ravel())
+        vals.append(D.ravel())
+        n = self.n_coordinates
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(n, n))
+
+    # --- constraints -----------------------------------------------------------------------
+    def _targets(self, t):
+        """The drives' targets at t, and their jets (value, first, second derivative)."""
+        self.inputs.at_time(t)
+        out = []
+        for lk in self.links:
+            if lk.driven < 0:
+                out.append((None, None, None))
+            else:
+                out.append(lk.target_jet(*self._drive[lk.driven]))
+        return out
+
+    def _phi(self, x, targets):
+        X = np.asarray(x).reshape(-1, 7)
+        rows = [lk.rows(x, tg) for lk, tg in zip(self.links, targets)]
+        rows.append(0.5 * (np.einsum("ni,ni->n", X[:, 3:], X[:, 3:]) - 1.0))
+        return np.concatenate(rows)
+
+    def constraint(self, q, t):
+        """Phi (n_constraints,): the links' rows, then the bodies' norms."""
+        return self._phi(q, [j[0] for j in self._targets(t)])
+
+    def constraint_jacobian(self, q, t):
+        """``Phi_x`` (sparse, n_constraints x 7 n), analytic; the last one is kept (the loop
+        asks for it at one state for its constraint force, rate and matrix)."""
+        key = (np.asarray(q, dtype=float).tobytes(), float(t))
+        if self._jacobian is not None and self._jacobian[0] == key:
+            return self._jacobian[1]
+        J = self._assemble_jacobian(q, t)
+        self._jacobian = (key, J)
+        return J
+
+    def _assemble_jacobian(self, q, t):
+        targets = self._targets(t)
+        rows, cols, vals = [], [], []
+        for lk, s, tg in zip(self.links, self.link_rows, targets):
+            J = lk.jacobian(q, tg[0])
+            r = np.arange(s.start, s.stop)
+            rows.append(np.repeat(r, J.shape[1]))
+            cols.append(np.tile(lk.columns, J.shape[0]))
+            vals.append(J.ravel())
+        nb = self.n_bodies
+        rows.append(np.repeat(self.n_joint_rows + np.arange(nb), N_EULER))
+        cols.append(self._p)
+        vals.append(np.asarray(q)[self._p])
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(self.n_constraints, self.n_coordinates))
+
+    def _along(self, q, v, t, stencil, with_v=True):
+        """A derivative of ``Phi(q + tau v, t + tau)`` at tau = 0 by the exact stencil."""
+        jets = self._targets(t)
+        v = np.asarray(v, dtype=float) if with_v else np.zeros(self.n_coordinates)
+        scale = float(np.abs(v).max(initial=0.0))
+        for tg in jets:
+            if tg[0] is not None:
+                scale = max(scale, float(np.max(np.abs(tg[1]))),
+                            float(np.sqrt(np.max(np.abs(tg[2])))))
+        if scale == 0.0:
+            return np.zeros(self.n_constraints)
+        h = 0.5 / scale
+        q = np.asarray(q, dtype=float)
+        out = np.zeros(self.n_constraints)
+        for w, tau in zip(stencil, _TAUS * h):
+            if w == 0.0:
+                continue
+            targets = [(tg[0] + tau * tg[1] + 0.5 * tau ** 2 * tg[2]) if tg[0] is not None
+                       else None for tg in jets]
+            out += w * self._phi(q + tau * v, targets)
+        order = 1 if stencil is _D1 else 2
+        return out / h ** order
+
+    def velocity_bias(self, q, t):
+        """``Phi_t`` (exact stencil along the drives' Taylor polynomials)."""
+        return self._along(q, None, t, _D1, with_v=False)
+
+    def acceleration_bias(self, q, v, t):
+        """``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` (module docstring)."""
+        return self._along(q, v, t, _D2)
+
+    def constraint_curvature(self, q, lam, t):
+        """``d(Phi_x^T lambda)/dx``: the exact stencil on the analytic ``Phi_x^T lambda`` of each
+        link along each of its coordinates, and ``lambda I4`` of the norms."""
+        targets = self._targets(t)
+        q = np.asarray(q, dtype=float)
+        lam = np.asarray(lam, dtype=float)
+        rows, cols, vals = [], [], []
+        for lk, s, tg in zip(self.links, self.link_rows, targets):
+            if lk.n_rows == 0:
+                continue
+            lj = lam[s]
+            scale = max(1.0, float(np.abs(q[lk.columns]).max()))
+            H = _columns(lambda y: lk.jacobian(y, tg[0]).T @ lj, q, lk.columns, scale)
+            rows.append(np.repeat(lk.columns, lk.columns.size))
+            cols.append(np.tile(lk.columns, lk.columns.size))
+            vals.append(H.ravel())
+        rows.append(self._p)
+        cols.append(self._p)
+        vals.append(np.repeat(lam[self.n_joint_rows:], N_EULER))
+        n = self.n_coordinates
+        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=(n, n))
+
+    def power(self, q, v, t, lam):
+        """``(P_ext, P_diss)`` (W): the power of the loads (``Q_loads . v``) and of the drives
+        (``lambda . Phi_t``: ``v^T (M a - F) = -lambda . Phi_x v = lambda . Phi_t``), and the
+        power the elements' Kelvin-Voigt damping dissipates (``-f_damp . e'``, f_damp the
+        element force less its value at ``e' = 0``). Gravity and the elastic forces are
+        potentials (:meth:`energy`)."""
+        self.inputs.at_time(t)
+        v = np.asarray(v, dtype=float)
+        p_ext = float(self._loads(q) @ v)
+        if self.n_joint_rows:
+            p_ext += float(np.asarray(lam)[:self.n_joint_rows]
+                           @ self.velocity_bias(q, t)[:self.n_joint_rows])
+        p_diss = 0.0
+        tree = self.tree
+        for b in self.elements:
+            k = int(tree.element[b])
+            if tree.damping[k] == 0.0:
+                continue
+            e, B, pa = self._element_map(q, b)
+            ed = B @ v[self._pair(pa, b)]
+            args = (np.ascontiguousarray(tree.anchor[b], dtype=float),
+                    np.ascontiguousarray(tree.relative[b].ravel(), dtype=float), e)
+            rest = (float(tree.length[k]), np.ascontiguousarray(tree.stiffness[k]),
+                    np.ascontiguousarray(tree.strain0[k]), float(tree.damping[k]))
+            f, f0, K, sigma = np.empty(6), np.empty(6), np.empty(36), np.empty(6)
+            _spatial_beam.force(*args, ed, *rest, f, K, sigma)
+            _spatial_beam.force(*args, np.zeros(6), *rest, f0, K, sigma)
+            p_diss -= float((f - f0) @ ed)
+        return p_ext, p_diss
+
+    # --- what a run reports ----------------------------------------------------------------
+    def multipliers(self, q, v, t):
+        """The accelerations and multipliers of the exact motion through (q, v) at t:
+        ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -xi]`` (sparse LU)."""
+        S = self.newton_matrix(q, np.zeros_like(q), np.zeros(self.n_constraints), v, t, q, t,
+                               1.0, 0.0, 0.0, 0.0, 1.0, factor=False)
+        rhs = np.concatenate([self.force(q, v, t), -self.acceleration_bias(q, v, t)])
+        sol = spla.spsolve(sp.csc_matrix(S), rhs)
+        return sol[:self.n_coordinates], sol[self.n_coordinates:]
+
+    def reactions(self, q, lam, t):
+        """The reaction of every joint (n_joints + n_loops, 6), the tree's joints in the order
+        of ``tree.joint_body``, then the joints that close loops: force and moment the parent
+        exerts on the child through the joint, global, the moment about the joint point (the
+        module docstring), from the multipliers lam."""
+        J = self.constraint_jacobian(q, t)
+        X = np.asarray(q).reshape(-1, 7)
+        r, A = self.poses(q)
+        order = [self._link_of_body[int(b)] for b in np.asarray(self.tree.joint_body, dtype=int)]
+        order += list(range(self.n_tree_links, len(self.links)))
+        out = np.zeros((len(order), 6))
+        for j, k in enumerate(order):
+            lk, s = self.links[k], self.link_rows[k]
+            b = lk.body
+            g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
+            p = X[b, 3:]
+            out[j, :3] = g[:3]
+            out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
+        return out
+
+    def energy(self, q, v):
+        """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v)."""
+        tree = self.tree
+        r, A = self.poses(q)
+        V = self.velocities(q, v)
+        wb = np.einsum("nji,nj->ni", A, V[:, 3:])
+        kinetic = 0.5 * (tree.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
+                         + np.einsum("ni,nij,nj->", wb, tree.inertia, wb))
+        elastic = 0.0
+        for b in self.elements:
+            k = int(tree.element[b])
+            e, _, _ = self._element_map(q, b)
+            elastic += _spatial_beam.energy(np.ascontiguousarray(tree.anchor[b], dtype=float),
+                                            np.ascontiguousarray(tree.relative[b].ravel(),
+                                                                 dtype=float), e,
+                                            float(tree.length[k]),
+                                            np.ascontiguousarray(tree.stiffness[k]),
+                                            np.ascontiguousarray(tree.strain0[k]))
+        return {"kinetic": float(kinetic), "gravity": -float(tree.mass @ (r @ tree.gravity)),
+                "elastic": float(elastic)}
+
+
+def _columns(f, x, cols, scale=1.0):
+    """Central differences ``df/dx[cols]`` (len(f) x len(cols)), steps ``1e-6 scale``."""
+    h = 1e-6 * scale
+    out = []
+    for c in cols:
+        xp, xm = x.copy(), x.copy()
+        xp[c] += h
+        xm[c] -= h
+        out.append((np.asarray(f(xp)) - np.asarray(f(xm))) / (2 * h))
+    return np.array(out).T
