@@ -731,9 +731,24 @@ class PlanarANCFBeam:
         return _beam.beam_energies(self.code, vertices, lengths, EA, EI, masses, nodes, velocities)
 
     def section_forces(self, e, xi, l, EA, EI):
-        """Normal force, shear force and bending moment ``[N, Q, M]`` (..., 3) at xi of
-        elements e (..., element_size), from this kind's strains and law
-        (:func:`section_forces`, which states them and the sign convention).
+        """Normal force, shear force and bending moment at xi of elements e, from this kind's
+        strains and law (:func:`section_forces`, which states them and the sign convention).
+
+        Parameters
+        ----------
+        e : array_like (..., element_size)
+            Element coordinates (m; slopes dimensionless).
+        xi : array_like (...)
+            Positions along the elements, s / l in [0, 1].
+        l : float
+            Element length (m).
+        EA, EI : float
+            Axial (N) and bending (N m^2) stiffness.
+
+        Returns
+        -------
+        ndarray (..., 3)
+            ``[N, Q, M]`` (N, N, N m).
 
         The class example shows it in use.
         """
