@@ -276,14 +276,21 @@ def save_run(out: Path, *, seconds: float, quick: bool, jobs: int, cases: list) 
     return entry
 
 
-def run_time_text(entry: dict | None) -> str:
-    """The sentence that states a full run's wall time (README and report)."""
+def run_time_text(entry: dict | None, records=()) -> str:
+    """The sentence that states a full run's wall time (README): from ``entry`` (run.json's
+    "full"), or without one from the case ``records`` of a report written before runs recorded
+    their time (the sum of their wall times: such reports ran their cases one after the other)."""
     if entry is None:
-        return "The full report's run time is written here by the next full run."
-    return (f"The full report took {entry['seconds'] / 60:.1f} minutes ({entry['seconds']:.0f} s wall "
+        full = [r for r in records if not r["quick"]]
+        total = sum(r["seconds"] for r in full)
+        commits = sorted({r["commit"][:12] for r in full})
+        return (f"the full report took about {total / 60:.0f} minutes on 2 cores ({total:.0f} s: "
+                f"the sum of the wall times its {len(full)} cases stored, run one after the other "
+                f"at commit {', '.join(commits)}; the next full run writes its own time here)")
+    return (f"the full report took {entry['seconds'] / 60:.1f} minutes ({entry['seconds']:.0f} s wall "
             f"time, {len(entry['cases'])} cases, {entry['jobs']} at once, on {entry['cores']} cores; "
             f"measured by `python -m validation` itself, {entry['finished']}, commit "
-            f"{entry['commit'][:12]}).")
+            f"{entry['commit'][:12]})")
 
 
 README_MARKERS = ("<!-- run time: written by python -m validation -->", "<!-- end of run time -->")

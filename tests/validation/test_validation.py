@@ -269,7 +269,8 @@ def test_the_readme_states_the_committed_reports_run_time():
     written by the run, not typed in."""
     begin, end = report.README_MARKERS
     stated = (REPO / "README.md").read_text().split(begin, 1)[1].split(end, 1)[0]
-    assert stated == report.run_time_text(report.load_run(REPO / "reports").get("full"))
+    assert stated == report.run_time_text(report.load_run(REPO / "reports").get("full"),
+                                          report.load_results(REPO / "reports"))
 
 
 def test_an_interruption_while_writing_keeps_the_previous_results(tmp_path, monkeypatch):
