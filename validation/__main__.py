@@ -7,14 +7,24 @@ A case that raises is reported as an error with its traceback; the others still 
 Exit status: 0; 1 when a case raised, a check failed that is not a known deviation, or a known
 deviation passed (see :class:`validation.case.Check`); 2 for bad arguments, 130 after Ctrl-C.
 
-Cases run one after the other in this process. ``--workers`` / ``--scheduler`` send the untimed
-studies inside them (:mod:`validation.parallel`) to a dask cluster; timed runs stay here, alone
-(developer: The validation layer), and every value but a wall time is the serial run's.
+The cases whose verdicts rest on no wall time (``Case.timed`` false) run first, ``--jobs`` of
+them at once, each in a process of its own (forked, so that it starts from this process's
+state; in its own process group, so that a Ctrl-C reaches this process only, which then stops
+them); a case that finishes is written and the report rebuilt at once, and a process that dies
+leaves an error record. The timed cases follow, one after the other in this process, alone
+(developer: The validation layer). The untimed studies inside the timed cases
+(:mod:`validation.parallel`) go to a local dask cluster of ``--jobs`` processes, started when
+first asked for (``--workers`` / ``--scheduler``: another cluster; ``--jobs 1``: serial); every
+value but a wall time is the serial run's. A run of every default case records its wall time in ``<out>/run.json``
+(shown in the report); into ``reports/``, also in the README (:func:`validation.report.update_readme`).
 """
 from __future__ import annotations
 
 import _thread
 import argparse
+import contextlib
+import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -32,7 +42,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from validation import case as case_module  # noqa: E402
 from validation.parallel import engine  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
-from validation.report import fails_run, save_case, write_report  # noqa: E402
+from validation.report import (REPO, discard_unfinished, fails_run, save_case, save_run,  # noqa: E402
+                               update_readme, write_report)
 
 
 class Progress:
@@ -72,11 +83,13 @@ class Progress:
             self.stream.write("\r\033[K" + self._line())
             self.stream.flush()
 
-    def end(self, status: str, seconds: float) -> None:
+    def end(self, status: str, seconds: float, name: str | None = None) -> None:
+        """One line for a finished case (``name``: a case of the parallel phase, which
+        finish in any order)."""
         case_module._progress_hook = None
         if self.live:
             self.stream.write("\r\033[K")
-        self.stream.write(f"[{self.index}/{self.total}] {self.name}: {status} ({seconds:.1f} s)\n")
+        self.stream.write(f"[{self.index}/{self.total}] {name or self.name}: {status} ({seconds:.1f} s)\n")
         self.stream.flush()
 
     def close(self) -> None:
@@ -92,18 +105,29 @@ def parse(argv):
     parser.add_argument("--quick", action="store_true", help="short versions (a minute or less each)")
     parser.add_argument("--out", default="reports", type=Path, help="output folder (default: reports/)")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--jobs", type=workers, metavar="N", default=default_jobs(),
+                        help="untimed cases run N at once, each in a process of its own, before "
+                             "the timed cases, which run alone, one after the other (default: "
+                             "the cores available, here %(default)s; 1: every case in this "
+                             "process, one after the other)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=workers, metavar="N",
                        help="run the untimed studies inside cases (the E sweep of rigid-limit, the "
                             "sampling seeds of modal) on a local dask cluster of N processes; "
                             "timed runs (the DOF sweep of scaling, the timings of modal, rrr, "
-                            "implicit-stiff, peers) stay serial and alone in this process; cases "
-                            "run one after the other; the values are the serial run's (wall times "
-                            "aside)")
+                            "implicit-stiff, peers) stay serial and alone in this process; the "
+                            "values are the serial run's (wall times aside). Default: with --jobs "
+                            "above 1, a local cluster of --jobs processes, started when a timed "
+                            "case first asks for one")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="as --workers, on a running dask cluster (tcp://host:8786) whose "
                             "workers can import rancf and validation")
     return parser.parse_args(argv)
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def workers(text: str) -> int:
@@ -167,7 +191,7 @@ class CaseInterrupt:
 def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = None) -> dict:
     """Run one case (or report a broken module) and write its outputs; under ``interrupt``, a
     case a Ctrl-C reached is not written (KeyboardInterrupt)."""
-    start = time.monotonic()
+    start, cpu = time.monotonic(), time.process_time()
     if isinstance(entry, Broken):
         return save_case(out, entry, None, seconds=0.0, quick=quick, error=entry.traceback)
     try:
@@ -181,11 +205,78 @@ def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = Non
         # what the case returned or raised after a Ctrl-C reached it is not its result
         raise KeyboardInterrupt
     try:
-        return save_case(out, entry, outcome, seconds=time.monotonic() - start, quick=quick, error=error)
+        return save_case(out, entry, outcome, seconds=time.monotonic() - start, quick=quick, error=error,
+                         cpu_seconds=time.process_time() - cpu)
     finally:
         if outcome is not None:
             for fig in outcome.figures.values():
                 plt.close(fig)
+
+
+def _child(entry, quick: bool, out: Path, conn) -> None:
+    """Run one case in a forked process and send ``("record", record)``, ``("interrupted",
+    None)`` (the case raised KeyboardInterrupt: nothing written) or ``("raised", traceback)``
+    (writing its results failed) back through ``conn``."""
+    os.setpgid(0, 0)  # a Ctrl-C at the terminal reaches the runner only, which stops us
+    case_module._progress_hook = None
+    try:
+        message = ("record", run_one(entry, quick, out))
+    except KeyboardInterrupt:
+        message = ("interrupted", None)
+    except BaseException:
+        message = ("raised", traceback.format_exc())
+    conn.send(message)
+    conn.close()
+
+
+def run_parallel(entries: list, quick: bool, out: Path, jobs: int):
+    """Run ``entries`` (untimed cases), ``jobs`` at once, each in a forked process; yield each
+    stored record as its case ends.
+
+    A process that ends without a record (killed, out of memory) leaves an error record; when
+    writing the results raised, the error is re-raised here. On any exception here (Ctrl-C),
+    the processes still running are terminated, their half-written folders removed (the
+    previous results stay) and the exception propagates.
+    """
+    context = multiprocessing.get_context("fork")
+    pending, running = list(entries), {}
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                entry = pending.pop(0)
+                reader, writer = context.Pipe(duplex=False)
+                # not a daemon: a case may start processes of its own
+                process = context.Process(target=_child, args=(entry, quick, out, writer),
+                                          name=f"validation {entry.name}")
+                process.start()
+                writer.close()
+                running[reader] = (process, entry, time.monotonic())
+            for reader in multiprocessing.connection.wait(list(running)):
+                process, entry, start = running.pop(reader)
+                try:
+                    kind, payload = reader.recv()
+                except EOFError:
+                    kind, payload = "died", None
+                reader.close()
+                process.join()
+                if kind == "interrupted":
+                    raise KeyboardInterrupt
+                if kind == "raised":
+                    raise RuntimeError(f"writing the results of {entry.name} failed:\n{payload}")
+                if kind == "died":
+                    discard_unfinished(out, entry.name)
+                    payload = save_case(out, entry, None, seconds=time.monotonic() - start,
+                                        quick=quick, error=f"the process running {entry.name} ended "
+                                                           f"with exit code {process.exitcode} "
+                                                           "before it wrote its results")
+                yield payload
+    finally:
+        for process, entry, _ in running.values():
+            process.terminate()
+        for reader, (process, entry, _) in running.items():
+            process.join()
+            reader.close()
+            discard_unfinished(out, entry.name)
 
 
 def main(argv=None) -> int:
@@ -203,18 +294,37 @@ def main(argv=None) -> int:
         return 2
     names = args.names or [n for n, c in cases.items() if c.default]
     order = list(cases)
+    # a broken module is no timed case: its error record is written at once
+    untimed = [n for n in names if not getattr(cases[n], "timed", False)]
+    serial = [n for n in names if n not in untimed] if args.jobs > 1 and len(untimed) > 1 else names
     progress = Progress(len(names))
     failed = []
+    start = time.monotonic()
+
+    def finished(record):
+        if fails_run(record):
+            failed.append(f"{record['name']} ({record['status']})")
+        write_report(args.out, order)
+
     try:
-        with engine(args.workers, args.scheduler):
-            for i, name in enumerate(names, 1):
+        if serial is not names:
+            progress.begin(0, f"{len(untimed)} untimed cases, {args.jobs} at once")
+            with contextlib.closing(run_parallel([cases[n] for n in untimed], args.quick,
+                                                 args.out, args.jobs)) as records:
+                for i, record in enumerate(records, 1):
+                    progress.index = i
+                    progress.end(record["status"], record["seconds"], record["name"])
+                    finished(record)
+        # the untimed studies inside timed cases (map_runs) go to a local cluster of --jobs
+        # processes, started when one is first asked for, unless --workers or --scheduler says
+        on_demand = args.workers is None and args.scheduler is None and args.jobs > 1
+        with engine(args.jobs if on_demand else args.workers, args.scheduler, on_first_use=on_demand):
+            for i, name in enumerate(serial, len(names) - len(serial) + 1):
                 progress.begin(i, name)
                 with CaseInterrupt() as interrupt:
                     record = run_one(cases[name], args.quick, args.out, interrupt)
-                if fails_run(record):
-                    failed.append(f"{name} ({record['status']})")
                 progress.end(record["status"], record["seconds"])
-                write_report(args.out, order)
+                finished(record)
     except KeyboardInterrupt:
         progress.close()
         write_report(args.out, order)
@@ -222,6 +332,11 @@ def main(argv=None) -> int:
         return 130
     finally:
         progress.close()
+    if not args.names:
+        run = save_run(args.out, seconds=time.monotonic() - start, quick=args.quick, jobs=args.jobs,
+                       cases=names)
+        if not args.quick and Path(args.out).resolve() == (REPO / "reports").resolve():
+            update_readme(REPO / "README.md", run)
     write_report(args.out, order)
     print(f"report: {args.out / 'index.html'} and {args.out / 'README.md'}", file=sys.stderr)
     if failed:

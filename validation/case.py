@@ -166,6 +166,11 @@ class Case:
 
     ``claim_by`` names the paper whose claim ``claim`` is (the report heads it "Paper's
     claim"); None when the claim is this project's own (headed "Claim").
+
+    ``timed``: a verdict of the case rests on a wall time it measures (a speed ratio, a time per
+    step). ``python -m validation`` runs such cases alone, one after the other, after the untimed
+    cases, which it runs several at once (``--jobs``); the wall times an untimed case merely
+    tables are then taken beside other cases.
     """
 
     name: str
@@ -174,6 +179,7 @@ class Case:
     run: Callable[[bool], Outcome]
     default: bool = True  # part of ``python -m validation`` without names
     claim_by: str | None = None
+    timed: bool = False
 
 
 _progress_hook: Callable[[str], None] | None = None

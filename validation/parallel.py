@@ -27,8 +27,22 @@ import rancf
 _scheduler = "serial"
 
 
+class _OnFirstUse:
+    """A local cluster of ``workers`` processes started when :func:`map_runs` first needs it
+    (most cases never call it), closed by the :func:`engine` that made it."""
+
+    def __init__(self, workers: int, stack: contextlib.ExitStack):
+        self.workers, self.stack = workers, stack
+
+    def client(self):
+        from distributed import Client
+
+        cluster = self.stack.enter_context(rancf.sweep.local_cluster(self.workers))
+        return self.stack.enter_context(Client(cluster))
+
+
 @contextlib.contextmanager
-def engine(workers: int | None = None, scheduler: str | None = None):
+def engine(workers: int | None = None, scheduler: str | None = None, on_first_use: bool = False):
     """Send the runs of :func:`map_runs` to a dask cluster while the block runs.
 
     Parameters
@@ -39,6 +53,9 @@ def engine(workers: int | None = None, scheduler: str | None = None):
     scheduler : str, optional
         Address of a running dask scheduler (``"tcp://host:8786"``); its workers need rancf and
         this ``validation`` package importable.
+    on_first_use : bool
+        With ``workers``: start the cluster only when :func:`map_runs` is first called (what
+        ``python -m validation`` does for its timed cases, whose untimed studies are few).
 
     Neither: the runs stay serial in this process. The cluster started is closed at the end.
     """
@@ -55,8 +72,12 @@ def engine(workers: int | None = None, scheduler: str | None = None):
         if workers is not None:
             if not isinstance(workers, int) or workers < 1:
                 raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
-            scheduler = stack.enter_context(rancf.sweep.local_cluster(workers))
-        client = stack.enter_context(Client(scheduler))
+        if workers is not None and on_first_use:
+            client = _OnFirstUse(workers, stack)
+        else:
+            if workers is not None:
+                scheduler = stack.enter_context(rancf.sweep.local_cluster(workers))
+            client = stack.enter_context(Client(scheduler))
         previous, _scheduler = _scheduler, client
         try:
             yield
@@ -105,6 +126,9 @@ def map_runs(function, parameter_sets: list[dict]) -> list:
         raise TypeError(f"map_runs needs a function that pickles (workers receive it so): "
                         f"{name} with its bound arguments does not ({type(exc).__name__}: "
                         f"{exc})") from None
+    global _scheduler
+    if isinstance(_scheduler, _OnFirstUse):
+        _scheduler = _scheduler.client()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "the sweep was interrupted", RuntimeWarning)
         table = rancf.sweep(functools.partial(_pickled, function), pd.DataFrame(parameter_sets),

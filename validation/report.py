@@ -3,6 +3,7 @@
 Layout of the output folder::
 
     <out>/index.html                 the report, figures embedded (self-contained)
+    <out>/run.json                   wall time of the last run of every default case (full, quick)
     <out>/README.md                  the same content in Markdown, figures linked beside it
     <out>/<case>/result.json         status, checks, parameters, assumptions, run time, traceback
     <out>/<case>/<table>.csv         one CSV per table of the case
@@ -193,8 +194,11 @@ def _restore(folder: Path) -> None:
 
 
 def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick: bool,
-              error: str | None = None) -> dict:
+              error: str | None = None, cpu_seconds: float | None = None) -> dict:
     """Write one case's tables, figures and ``result.json`` into ``out/<name>/``.
+
+    ``seconds`` is the case's wall time, ``cpu_seconds`` the CPU time of the process that ran
+    it (its own share of a loaded machine; a dask cluster's is not in it).
 
     Everything goes into a new hidden folder first, which replaces the case's folder only when
     complete: an interruption leaves the previous results in place. ``outcome`` is None and
@@ -211,6 +215,7 @@ def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick
             "claim_by": getattr(case, "claim_by", None),
             "status": "error" if error is not None else status_of(outcome),
             "quick": quick, "seconds": round(seconds, 2),
+            "cpu seconds": None if cpu_seconds is None else round(cpu_seconds, 2),
             "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
             "commit": git_commit(), "traceback": error, "checks": [], "parameters": {},
             "assumptions": [], "skipped": None, "tables": [], "figures": [],
@@ -242,6 +247,81 @@ def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
     return record
+
+
+def discard_unfinished(out: Path, name: str) -> None:
+    """Remove what a case stopped while writing left (its new folder) and put back its previous
+    results if it was stopped between the renames of :func:`save_case`."""
+    for folder in Path(out).glob(f".{name}.new-*"):
+        shutil.rmtree(folder, ignore_errors=True)
+    _restore(Path(out) / name)
+
+
+RUN_FILE = "run.json"
+
+
+def save_run(out: Path, *, seconds: float, quick: bool, jobs: int, cases: list) -> dict:
+    """Record the wall time of a run of every default case in ``out/run.json`` (one entry per
+    mode, "full" and "quick", the other kept) and return the entry."""
+    path = Path(out) / RUN_FILE
+    try:
+        runs = json.loads(path.read_text())
+    except (OSError, ValueError):
+        runs = {}
+    entry = {"seconds": round(seconds, 1), "jobs": jobs, "cases": list(cases),
+             "cores": machine_info()["logical cores"], "commit": git_commit(),
+             "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")}
+    runs["quick" if quick else "full"] = entry
+    atomic_write(path, json.dumps(runs, indent=1))
+    return entry
+
+
+def run_time_text(entry: dict | None, records=()) -> str:
+    """The sentence that states a full run's wall time (README): from ``entry`` (run.json's
+    "full"), or without one from the case ``records`` of a report written before runs recorded
+    their time (the sum of their wall times: such reports ran their cases one after the other)."""
+    if entry is None:
+        full = [r for r in records if not r["quick"]]
+        total = sum(r["seconds"] for r in full)
+        commits = sorted({r["commit"][:12] for r in full})
+        return (f"the full report took about {total / 60:.0f} minutes on 2 cores ({total:.0f} s: "
+                f"the sum of the wall times its {len(full)} cases stored, run one after the other "
+                f"at commit {', '.join(commits)}; the next full run writes its own time here)")
+    return (f"the full report took {entry['seconds'] / 60:.1f} minutes ({entry['seconds']:.0f} s wall "
+            f"time, {len(entry['cases'])} cases, {entry['jobs']} at once, on {entry['cores']} cores; "
+            f"measured by `python -m validation` itself, {entry['finished']}, commit "
+            f"{entry['commit'][:12]})")
+
+
+README_MARKERS = ("<!-- run time: written by python -m validation -->", "<!-- end of run time -->")
+
+
+def update_readme(readme: Path, entry: dict) -> None:
+    """Replace the text between :data:`README_MARKERS` in ``readme`` by :func:`run_time_text`
+    (nothing when the markers are absent)."""
+    readme = Path(readme)
+    text = readme.read_text()
+    begin, end = README_MARKERS
+    if begin not in text or end not in text:
+        return
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    atomic_write(readme, head + begin + run_time_text(entry) + end + tail)
+
+
+def load_run(out: Path) -> dict:
+    """``out/run.json`` (``{"full": entry, "quick": entry}``, either absent), or {}."""
+    try:
+        return json.loads((Path(out) / RUN_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _run_lines(runs: dict) -> list[str]:
+    return [f"Last {mode} run of every default case: {e['seconds']:.0f} s wall time "
+            f"({e['seconds'] / 60:.1f} min; {len(e['cases'])} cases, untimed ones {e['jobs']} at "
+            f"once, on {e['cores']} cores), finished {e['finished']}, commit {e['commit'][:12]}."
+            for mode, e in sorted(runs.items())]
 
 
 def load_results(out: Path, order=()) -> list[dict]:
@@ -339,7 +419,13 @@ def _summary_rows(records, info):
         mode = "quick" if r["quick"] else "full"
         commit = r["commit"][:12] + (" STALE" if _stale(r, info) else "")
         yield [r["name"], STATUS_TEXT.get(r["status"], r["status"]), f"{r['seconds']:.1f} s ({mode})",
-               commit, r["title"]]
+               _cpu(r), commit, r["title"]]
+
+
+def _cpu(record) -> str:
+    """A case's CPU time (s), or "" for a record written before it was measured."""
+    cpu = record.get("cpu seconds")
+    return "" if cpu is None else f"{cpu:.1f} s"
 
 
 def _seed_rows(records):
@@ -392,10 +478,11 @@ def _case_blocks(r, info):
         yield "list", r["assumptions"]
 
 
-def _header():
+def _header(out: Path):
     return {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
         "commit": git_commit(), "machine": machine_info(), "packages": package_versions(),
+        "runs": _run_lines(load_run(out)),
     }
 
 
@@ -411,10 +498,10 @@ def render_markdown(out: Path, records, info) -> str:
     stale = [r["name"] for r in records if _stale(r, info)]
     parts = ["# rancf validation report", "",
              f"Generated {info['generated']} from commit `{info['commit']}` by `python -m validation`. "
-             + INTRO, "", RECONSTRUCTION_NOTE, ""]
+             + INTRO, "", RECONSTRUCTION_NOTE, ""] + [x for line in info["runs"] for x in (line, "")]
     if stale:
         parts += [f"**STALE sections (another commit than this report's): {', '.join(stale)}.**", ""]
-    parts += ["## Summary", "", _md_table(["case", "status", "run time", "commit", "title"],
+    parts += ["## Summary", "", _md_table(["case", "status", "run time", "CPU time", "commit", "title"],
                                           _summary_rows(records, info)), "",
               "## Seed claims in our runs", "", _md_table(SEED_HEADER, _seed_rows(records)), "",
               "## Machine and packages", "",
@@ -464,7 +551,7 @@ def render_html(out: Path, records, info) -> str:
 
     summary = "".join(
         f'<tr><td><a href="#{esc(r["name"])}">{esc(r["name"])}</a></td><td>{badge(r["status"])}</td>'
-        f'<td>{r["seconds"]:.1f} s ({"quick" if r["quick"] else "full"})</td>'
+        f'<td>{r["seconds"]:.1f} s ({"quick" if r["quick"] else "full"})</td><td>{_cpu(r)}</td>'
         + (f'<td class="bad">{esc(r["commit"][:12])} STALE</td>' if _stale(r, info) else
            f'<td>{esc(r["commit"][:12])}</td>')
         + f'<td>{esc(r["title"])}</td></tr>'
@@ -473,8 +560,9 @@ def render_html(out: Path, records, info) -> str:
              f"<style>{CSS}</style></head><body><h1>rancf validation report</h1>",
              f"<p>Generated {esc(info['generated'])} from commit <code>{esc(info['commit'])}</code> by "
              f"<code>python -m validation</code>. {esc(INTRO)}</p>",
-             f"<p>{esc(RECONSTRUCTION_NOTE)}</p><h2>Summary</h2>",
-             f"<table><thead><tr><th>case</th><th>status</th><th>run time</th><th>commit</th><th>title</th>"
+             f"<p>{esc(RECONSTRUCTION_NOTE)}</p>",
+             *(f"<p>{esc(line)}</p>" for line in info["runs"]), "<h2>Summary</h2>",
+             f"<table><thead><tr><th>case</th><th>status</th><th>run time</th><th>CPU time</th><th>commit</th><th>title</th>"
              f"</tr></thead><tbody>{summary}</tbody></table><h2>Seed claims in our runs</h2>",
              _html_table(SEED_HEADER, _seed_rows(records), verdict_column=4),
              "<h2>Machine and packages</h2>",
@@ -520,7 +608,7 @@ def write_report(out: Path, order=()) -> list[dict]:
     """Rebuild ``index.html`` and ``README.md`` in ``out`` from the case folders present."""
     out = Path(out)
     records = load_results(out, order)
-    info = _header()
+    info = _header(out)
     atomic_write(out / "README.md", render_markdown(out, records, info))
     atomic_write(out / "index.html", render_html(out, records, info))
     return records

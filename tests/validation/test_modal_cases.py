@@ -73,3 +73,24 @@ def test_step_matrix_is_the_jacobian_on_three_rrr():
     integrate(dae.compiled, x0, v0, 0.002, 1e-3, method="backward-euler", solver=Check())
     assert len(errors) == 2 and max(errors) <= 1e-8
 
+
+
+def test_fig9_magnifies_the_links_deflection_from_their_chords():
+    """Liu fig. 9's drawing: nodes on circular arcs keep their place along the chord, and their
+    distance from it (the arc's sagitta at the middle, R (1 - cos(phi / 2))) grows by the scale."""
+    from types import SimpleNamespace
+
+    from validation.cases.rrr import link_shapes
+
+    n, R, phi = 21, 0.5, 0.2
+    angles = np.linspace(-phi / 2, phi / 2, n)
+    arc = np.column_stack([R * np.sin(angles), R * np.cos(angles)])  # chord along x at y = R cos
+    links = [arc + offset for offset in ([0.0, 0.0], [1.0, 2.0], [-3.0, 0.5])]
+    nodes = np.hstack([np.vstack(links), np.zeros((3 * n, 2))])
+    rrr = SimpleNamespace(passive=[SimpleNamespace(n_nodes=n)] * 3)
+    np.testing.assert_allclose(link_shapes(rrr, nodes, 1.0), np.array(links), atol=1e-15)
+    shapes = link_shapes(rrr, nodes, 10.0)
+    sagitta = R * (1.0 - np.cos(phi / 2))
+    for shape, link in zip(shapes, links):
+        np.testing.assert_allclose(shape[:, 0], link[:, 0], atol=1e-14)
+        assert np.abs(shape[:, 1] - shape[0, 1]).max() == pytest.approx(10 * sagitta, rel=1e-12)

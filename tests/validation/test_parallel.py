@@ -76,3 +76,16 @@ def test_engine_takes_workers_or_scheduler_not_both():
     with pytest.raises(SystemExit) as bad:
         main(["--workers", "0", "rigid-limit"])
     assert bad.value.code == 2
+
+
+def test_a_cluster_on_first_use_starts_only_for_map_runs_and_gives_the_serial_values():
+    """What ``python -m validation`` gives its timed cases: no cluster until a study asks."""
+    serial = parallel.map_runs(squares, [{"x": 3, "offset": 0.5}, {"x": -1, "offset": 0.25}])
+    with parallel.engine(1, on_first_use=True):
+        assert isinstance(parallel._scheduler, parallel._OnFirstUse)  # nothing started yet
+    assert parallel._scheduler == "serial"
+    with parallel.engine(1, on_first_use=True):
+        runs = parallel.map_runs(squares, [{"x": 3, "offset": 0.5}, {"x": -1, "offset": 0.25}])
+        assert not isinstance(parallel._scheduler, parallel._OnFirstUse)  # a client now
+    assert parallel._scheduler == "serial"
+    assert [r["square"].tolist() for r in runs] == [r["square"].tolist() for r in serial]

@@ -46,9 +46,11 @@ SCRIPT = textwrap.dedent("""
             if mode == "compares":
                 np.abs(tip - reference).max()  # a run cut short: a broadcast ValueError
 
-    runner.discover = lambda: {"case": Case("case", "Case", "claims",
-                                            fine if mode == "fine" else endless)}
-    sys.exit(runner.main(["--out", str(out)]))
+    cases = {"case": Case("case", "Case", "claims", fine if mode == "fine" else endless)}
+    if mode == "parallel":  # beside an untimed case that ends: the parallel phase, 2 at once
+        cases["other"] = Case("other", "Other", "claims", fine)
+    runner.discover = lambda: cases
+    sys.exit(runner.main(["--out", str(out), "--jobs", "2"]))
 """)
 
 
@@ -58,10 +60,11 @@ def runner(out, mode):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize("mode", ["compares", "runs on"])
+@pytest.mark.parametrize("mode", ["compares", "runs on", "parallel"])
 def test_sigint_stops_the_case_keeps_its_previous_record_and_exits_130(tmp_path, mode):
     """"compares": the case fails on the run cut short (the probe's implicit-stiff); "runs on":
-    it ignores the run's status and would run on forever (a study of many runs)."""
+    it ignores the run's status and would run on forever (a study of many runs); "parallel":
+    the case runs on in a process of the parallel phase, beside one that ends, which is kept."""
     first = runner(tmp_path, "fine")
     assert first.wait(timeout=300) == 0, first.stderr.read()
     before = json.loads((tmp_path / "case" / "result.json").read_text())
@@ -87,3 +90,6 @@ def test_sigint_stops_the_case_keeps_its_previous_record_and_exits_130(tmp_path,
     after = json.loads((tmp_path / "case" / "result.json").read_text())
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    if mode == "parallel":
+        assert json.loads((tmp_path / "other" / "result.json").read_text())["status"] == "pass"
+        assert "## other:" in (tmp_path / "README.md").read_text()

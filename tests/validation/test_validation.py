@@ -207,12 +207,70 @@ def test_ctrl_c_keeps_finished_cases_and_the_previous_results_of_the_unfinished(
              "third": Case("third", "Third", "claims", fine_case)}
     monkeypatch.setenv("CI", "true")
     monkeypatch.setattr(runner, "discover", lambda: cases)
-    assert runner.main(["--out", str(tmp_path)]) == 130
+    assert runner.main(["--out", str(tmp_path), "--jobs", "1"]) == 130
     assert json.loads((tmp_path / "first" / "result.json").read_text())["quick"] is False
     previous = json.loads((tmp_path / "second" / "result.json").read_text())
     assert previous["quick"] is False and previous["status"] == "pass"
     assert (tmp_path / "second" / "plot.png").exists() and not (tmp_path / "third").exists()
     assert "## first:" in (tmp_path / "README.md").read_text()
+
+
+def died_case(quick):
+    os._exit(3)  # the process running the case dies (killed, out of memory)
+
+
+def test_parallel_phase_keeps_finished_cases_and_records_a_dead_process(tmp_path, monkeypatch):
+    """Untimed cases two at once: each written as it ends; a process that dies leaves an error
+    record; the timed case runs after them, in this process; the exit status says a case failed."""
+    import validation.__main__ as runner
+
+    order = []
+    timed = Case("timed", "Timed", "claims", lambda quick: order.append("timed") or fine_case(quick),
+                 timed=True)
+    cases = {"first": Case("first", "First", "claims", fine_case),
+             "dies": Case("dies", "Dies", "claims", died_case),
+             "bad": Case("bad", "Bad", "claims", failing_case), "timed": timed}
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(runner, "discover", lambda: cases)
+    assert runner.main(["--out", str(tmp_path), "--jobs", "2"]) == 1
+    records = {r["name"]: r for r in report.load_results(tmp_path)}
+    assert {k: r["status"] for k, r in records.items()} == {"first": "pass", "dies": "error",
+                                                            "bad": "error", "timed": "pass"}
+    assert "exit code 3" in records["dies"]["traceback"]
+    assert "ZeroDivisionError" in records["bad"]["traceback"]
+    assert order == ["timed"]  # in this process (a forked case's append would not show here)
+    assert (tmp_path / "first" / "plot.png").stat().st_size > 1000
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_run_of_every_case_records_its_wall_time_and_the_readme_states_it(tmp_path, monkeypatch):
+    import validation.__main__ as runner
+
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(runner, "discover", lambda: {"c": Case("c", "C", "claims", fine_case)})
+    assert runner.main(["--out", str(tmp_path), "--quick"]) == 0
+    runs = json.loads((tmp_path / "run.json").read_text())
+    assert list(runs) == ["quick"] and runs["quick"]["cases"] == ["c"]
+    assert 0 < runs["quick"]["seconds"] < 600
+    assert "Last quick run of every default case" in (tmp_path / "README.md").read_text()
+    assert runner.main(["c", "--out", str(tmp_path)]) == 0  # a subset: no run time
+    assert list(json.loads((tmp_path / "run.json").read_text())) == ["quick"]
+    readme = tmp_path / "project.md"
+    begin, end = report.README_MARKERS
+    readme.write_text(f"before {begin}old{end} after")
+    report.update_readme(readme, runs["quick"])
+    text = readme.read_text()
+    assert text.startswith("before " + begin) and text.endswith(end + " after")
+    assert f"({runs['quick']['seconds']:.0f} s wall time, 1 cases" in text
+
+
+def test_the_readme_states_the_committed_reports_run_time():
+    """The README's run time is the one the committed report measured (reports/run.json),
+    written by the run, not typed in."""
+    begin, end = report.README_MARKERS
+    stated = (REPO / "README.md").read_text().split(begin, 1)[1].split(end, 1)[0]
+    assert stated == report.run_time_text(report.load_run(REPO / "reports").get("full"),
+                                          report.load_results(REPO / "reports"))
 
 
 def test_an_interruption_while_writing_keeps_the_previous_results(tmp_path, monkeypatch):

@@ -137,5 +137,5 @@ CASE = Case(
     title="Implicit RANCF on the stiff 5 x 5 pendulum (E = 210 GPa) at dt = 1e-3",
     claim="Stable at dt = 1e-3 s, tip within 0.1 % of L of RK4 at dt = 1e-5 s over 4 s, and faster than RK4 "
           "at its own stability limit (issue 3).",
-    run=run,
+    run=run, timed=True,
 )

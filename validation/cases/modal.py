@@ -441,4 +441,4 @@ def _samples_figure(samples):
 CASE = Case(name="modal", title="Adaptive modal selection: free-falling pendulum (Liu et al. 2023, 3.1)",
             claim="The adaptive modal method reproduces the full ANCF tip response and is at least "
                   "30 % faster (787.071 s vs 531.855 s in MATLAB).",
-            claim_by="adaptive-modal paper (Liu et al. 2023)", run=run)
+            claim_by="adaptive-modal paper (Liu et al. 2023)", run=run, timed=True)

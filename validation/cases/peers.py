@@ -470,5 +470,5 @@ CASE = Case(
     claim="With the same element model rancf and Exudyn agree (tip within about a millimetre over 3.5 s); "
           "the Shabana model differs by metres at this mesh for E = 21 MPa, shrinking under refinement "
           "(the prototype in theory: The ANCF beam element; not a claim of the papers).",
-    run=run,
+    run=run, timed=True,
 )
