@@ -222,7 +222,5 @@ CASE = Case(
     title="Peers 3D: the 45-degree bend's statics in rancf and Exudyn",
     claim="rancf and Exudyn's geometrically exact beam give the same tip on the 45-degree bend at 64 "
           "elements, rancf in at most 1 % of Exudyn's wall time (issue 22).",
-    run=run,
+    run=run, timed=True,
 )
-# A wall-time verdict: run alone, after the untimed cases (the ``timed`` field of Case).
-CASE.timed = True
