@@ -447,11 +447,11 @@ def test_quick_peers(quick_run):
     assert converged and all(v["value"] <= v["limit"] == 5.0 for v in converged)
     # the prototype's ratios per doubling of the mesh (theory: The ANCF beam element): 0.41, 0.42
     assert c["Shabana vs Reissner gap shrinks with the mesh"]["value"] == pytest.approx(0.42, abs=0.05)
-    # like for like: the four issue-12 pairs judged against their targets (timings on a shared
-    # machine are not asserted), the rancf side on Exudyn's (Reissner) element model
+    # like for like: the four issue-12 pairs with their targets, the rancf side on Exudyn's
+    # (Reissner) element model; judged in full runs only (timings on a shared machine)
     speed = {k: v for k, v in c.items() if k.startswith("speed: ")}
     assert sorted(v["limit"] for v in speed.values()) == [0.25, 0.5, 0.5, 0.5]
-    assert all("Reissner" in k and v["passed"] is not None for k, v in speed.items())
+    assert all("Reissner" in k and v["passed"] is None for k, v in speed.items())
     # each code's Newton tolerance in one norm (tip distance to its own tight run), both codes
     tolerance = [k for k in c if k.startswith("Newton tolerance in one norm")]
     assert len(tolerance) == 4 and all(c[k]["value"] >= 0 for k in tolerance)
