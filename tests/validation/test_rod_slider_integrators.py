@@ -8,7 +8,7 @@ from unittest import mock
 
 from rancf.formulations._problem import PythonProblem
 from rancf.integrators.implicit import METHODS, integrate
-from validation.cases.rod_slider import LinearAcceleration, RodSlider, run_scheme
+from validation.cases.rod_slider import ConstantMassRodSlider, LinearAcceleration, RodSlider, run_scheme
 
 CASES = [("newmark", {}), ("hht", {"alpha": 0.9}), ("hht", {"alpha": 2 / 3}),
          ("generalized-alpha", {"rho_inf": 0.8}), ("generalized-alpha-s", {"rho_inf": 0.8})]
@@ -186,3 +186,63 @@ def test_linear_acceleration_newmark_is_lent_for_one_call():
     assert errors[0] / errors[1] > 3.0, errors
     with mock.patch.dict(METHODS, {LinearAcceleration.name: LinearAcceleration}):
         assert _last_order(LinearAcceleration.name, {}, "mass") == pytest.approx(2.0, abs=0.05)
+
+
+def test_constant_mass_rod_slider_derivatives_against_complex_step():
+    """The body-coordinate rod-slider: stiffness, constraint Jacobian, curvature and acceleration
+    bias against complex steps of force and constraint; its energy and state agree with the
+    six-coordinate model's for the same motion."""
+    model = ConstantMassRodSlider()
+    rng = np.random.default_rng(1)
+    q, v, lam = rng.standard_normal(5), rng.standard_normal(5), rng.standard_normal(3)
+
+    def cs(fun, x):
+        return np.array([fun(x + 1e-30j * u).imag / 1e-30 for u in np.eye(5)]).T
+
+    assert np.allclose(model.stiffness(q, v, 0.0), -cs(lambda x: model.force(x, v, 0.0), q), atol=1e-10)
+    J = model.constraint_jacobian(q, 0.0)
+    assert np.allclose(J, cs(lambda x: model.constraint(x, 0.0), q), atol=1e-12)
+    # d(J^T lam)/dq, written out with the constraint's second derivatives
+    second = [np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, np.cos(q[2]), 0, 0], [0] * 5, [0] * 5]),
+              np.array([[0] * 5, [0] * 5, [0, 0, np.sin(q[2]), 0, 0], [0] * 5, [0] * 5])]
+    H = model.constraint_curvature(q, lam, 0.0)
+    c, s = np.cos(q[2]), np.sin(q[2])
+    phi3 = np.zeros((5, 5))
+    phi3[2, 2] = q[3] * s - q[4] * c
+    phi3[2, 3] = phi3[3, 2] = -c
+    phi3[2, 4] = phi3[4, 2] = -s
+    assert np.allclose(H, 0.5 * model.l * (lam[0] * second[0] + lam[1] * second[1]) + lam[2] * phi3, atol=1e-12)
+    # bias = (dJ/dt) v, J differentiated along v by central differences (O(eps^2) = 1e-12)
+    eps = 1e-6
+    dJ = (model.constraint_jacobian(q + eps * v, 0.0) - model.constraint_jacobian(q - eps * v, 0.0)) / (2 * eps)
+    assert np.allclose(model.acceleration_bias(q, v, 0.0), dJ @ v, atol=1e-8)
+    # the potential's -gradient is the force
+    assert np.allclose(-cs(lambda x: model.energy(x, np.zeros(5))[None], q)[0],
+                       model.force(q, np.zeros(5), 0.0), atol=1e-10)
+    # the same state in both coordinate sets: equal energies, consistent constraints
+    exact = RodSlider()
+    for state in ({}, {"theta": 0.4, "s": 1.3, "omega": -1.1, "s_dot": 0.6}):
+        qc, vc = model.initial_state(**state)
+        qe, ve = exact.initial_state(**state)
+        assert np.isclose(model.energy(qc, vc), exact.energy(qe, ve), rtol=1e-14)
+        assert np.allclose(model.constraint(qc, 0.0), 0.0, atol=1e-15)
+        assert np.allclose(model.constraint_jacobian(qc, 0.0) @ vc, 0.0, atol=1e-14)
+        assert np.allclose(model.minimal(qc), exact.minimal(qe))
+
+
+@pytest.mark.parametrize("method,params", CASES)
+def test_constant_mass_schemes_are_second_order(method, params):
+    """With a constant M, the paper's HHT-I3 and generalized-alpha (eq. 9, 12) are second order
+    (Arnold & Brüls 2007), Newmark and generalized-alpha-S too: the error in (theta, s) against
+    the minimal-coordinate solution falls by 4 per halving of h."""
+    model = ConstantMassRodSlider()
+    q0, v0 = model.initial_state()
+    grid = np.round(np.arange(0.0, 1.0 + 1e-9, STEPS[0]), 10)
+    ref = model.reference(grid)[:, :2]
+    err = []
+    for h in STEPS[1:]:
+        sol = integrate(model, q0, v0, 1.0, h, method=method, tol=1e-12, jacobian="every-iteration",
+                        output_every=round(STEPS[0] / h), **params)
+        assert sol.status == "ok", sol.message
+        err.append(np.abs(model.minimal(sol.q) - ref).max())
+    assert np.log2(err[-2] / err[-1]) == pytest.approx(2.0, abs=0.1)

@@ -497,14 +497,22 @@ def test_quick_peers(quick_run):
     if record["status"] == "skipped":
         pytest.skip(record["skipped"])
     c = values(record)
+    # Exudyn (another code) on the same element model: the same discrete motion within the case's
+    # stated 0.1 mm, RK4 within its 5 mm of the converged Exudyn run
     same = [v for k, v in c.items() if "same scheme and step" in k]
-    assert same and all(v["value"] < 0.01 for v in same)                     # 0.0036 mm
-    converged = [v for k, v in c.items() if "converged Exudyn" in k]
-    assert converged and all(v["value"] < 1.0 for v in converged)             # 0.78 mm
-    assert c["Shabana vs Reissner gap shrinks with the mesh"]["value"] < 0.45  # 0.419
-    # issue 12 against Exudyn (ratios pair by pair; measured 0.17, 0.19, 0.16; limits 0.5, 0.5, 0.25)
-    speed = [v for k, v in c.items() if k.startswith("speed: ")]
-    assert len(speed) == 3 and all(v["verdict"] == PASS for v in speed)
+    assert same and all(v["value"] <= v["limit"] == 0.1 for v in same)
+    converged = [v for k, v in c.items() if "rancf" in k and "converged Exudyn" in k]
+    assert converged and all(v["value"] <= v["limit"] == 5.0 for v in converged)
+    # the prototype's ratios per doubling of the mesh (theory: The ANCF beam element): 0.41, 0.42
+    assert c["Shabana vs Reissner gap shrinks with the mesh"]["value"] == pytest.approx(0.42, abs=0.05)
+    # like for like: the four issue-12 pairs with their targets, the rancf side on Exudyn's
+    # (Reissner) element model; judged in full runs only (timings on a shared machine)
+    speed = {k: v for k, v in c.items() if k.startswith("speed: ")}
+    assert sorted(v["limit"] for v in speed.values()) == [0.25, 0.5, 0.5, 0.5]
+    assert all("Reissner" in k and v["passed"] is None for k, v in speed.items())
+    # each code's Newton tolerance in one norm (tip distance to its own tight run), both codes
+    tolerance = [k for k in c if k.startswith("Newton tolerance in one norm")]
+    assert len(tolerance) == 4 and all(c[k]["value"] >= 0 for k in tolerance)
     # DECISIONS 13: the approximate Newton matrix is acceptable at <= 4 iterations per step
     assert c["Newton iterations on the stiff pendulum"]["value"] <= 4
     assert c["implicit step at 110 DOF"]["limit"] is None                     # judged in full runs
@@ -523,6 +531,14 @@ def test_quick_rod_slider(quick_run):
     assert newmark["passed"] is None and newmark["no_verdict"].startswith("quick run")
     assert newmark["limit"] == pytest.approx([10.0, 21.04])
     assert 10.0 <= newmark["value"] <= 21.04 and newmark["value"] < 20.0  # it stopped inside the quick run
+    # a constant mass matrix (the same motion in body coordinates): the paper's HHT-I3 and
+    # generalized-alpha are second order again (Arnold & Brüls 2007); its table-1 rows are held to
+    # the same limits as the exact M(q) rows, without a verdict in the quick run
+    assert c["order: HHT-I3 and generalized-alpha with a constant M"]["value"] == pytest.approx(2.0, abs=0.05)
+    constant = c["table 1, constant M: generalized-alpha rho=0.9: completes with the paper's energy error"]
+    exact = c["table 1: generalized-alpha rho=0.9: completes with the paper's energy error"]
+    assert constant["limit"] == exact["limit"] == pytest.approx([0.02321, 2.321])
+    assert constant["passed"] is None
 
 
 def test_quick_prismatic_chain(quick_run):
@@ -561,6 +577,9 @@ def test_quick_modal(quick_run):
     count = c["eq. 36: modes selected per step (the l1 objective as a count)"]
     assert count["passed"] is None and count["no_verdict"].startswith("true by construction")
     assert c["eq. 36: the sampled equations solved at every step"]["passed"] is not None
+    # the Berzeri model against the Reissner one on the same mesh and step: a row that informs
+    gap = c["element model: Berzeri vs Reissner, full ANCF"]
+    assert gap["passed"] is None and gap["no_verdict"] and gap["value"] > 0
     samples = pd.read_csv(out / "modal" / "samples.csv").set_index("samples per beam")
     assert list(samples.index) == [100, 308, 640] and (samples["status"] == "ok").all()
     # the paper's 308 samples and every interior equation follow the full model within the
