@@ -705,10 +705,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     ----------
     model : Model
         Planar (the DAE formulation's absolute coordinates and multipliers), or a spatial tree
-        (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's matrix
-        is the elements' stiffness without the load stiffness, rancf/formulations/
-        _spatial_implicit.pyx, so a mechanism, a joint that is neither held nor driven, fails
-        with a message saying so).
+        (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's step
+        solves the full tangent by GMRES preconditioned by the elements' stiffness,
+        rancf/formulations/_spatial_implicit.pyx, so a mechanism, a joint that is neither held
+        nor driven, fails with a message saying so).
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float

@@ -91,102 +91,19 @@ def model(n_elements: int, J: float = J_POLAR, force: float = FORCE):
 
 
 def solve(n_elements: int, J: float = J_POLAR, load_steps: int = 10, tol: float = 1e-10):
-    """rancf's discrete equilibrium of the bend (:func:`full_newton_static`).
+    """The bend's equilibrium by :func:`rancf.static` (Newton with the full tangent: GMRES on
+    the residual's derivative, rancf/formulations/_spatial_implicit.pyx).
 
     Returns
     -------
     dict
         ``tip`` (3,) the tip displacement, ``nodes`` (n + 1, 3) the deformed centreline,
-        ``iterations`` Newton's per load step, ``wall`` the solve's wall time (s).
+        ``iterations`` Newton's per load step, ``wall`` the solve's wall time (s, rancf's own
+        clock: the load steps, not building the model), ``load_factor`` the load factor
+        reached (1 unless rancf.static failed).
     """
-    import time
-
     m, beam = model(n_elements, J)
-    start = time.perf_counter()
-    q, iterations, problem = full_newton_static(m, load_steps, tol)
-    wall = time.perf_counter() - start
-    nodes = node_positions(m, problem, q)
-    return {"tip": nodes[-1] - TIP0, "nodes": nodes, "iterations": iterations, "wall": wall}
-
-
-def node_positions(model, problem, q):
-    """Positions (n_bodies, 3) of the model's bodies at q: for the bend, its beam's nodes from
-    the clamp to the tip (one beam and nothing else: body i is node i)."""
-    zero = np.zeros_like(q)
-    nodes = problem.observe(q, zero, zero, 0.0, np.zeros(0))["nodes"]
-    return np.asarray(nodes).reshape(model.build().n_bodies, 12)[:, :3].copy()
-
-
-def full_newton_static(model, load_steps: int = 10, tol: float = 1e-10, max_iter: int = 30):
-    """The static equilibrium of a spatial rancf model by Newton with its full tangent: the
-    same discrete equations as :func:`rancf.static`, another solver.
-
-    rancf.static's Newton matrix is the elements' stiffness alone (the load stiffness left out:
-    rancf/formulations/_spatial_implicit.pyx), so under a large fixed-direction force that bends
-    the beam out of its plane it contracts only while the load's moment stays below the
-    elements' ``E I / l``: on the bend it diverges above a load factor of about 0.6 at any
-    number of load steps. This solver keeps rancf's residual (``M a - F`` at rest, the
-    Newton-Euler recursion, :meth:`SpatialProblem.residual`) and solves each Newton step
-    ``(dR/dq) dq = -R`` by GMRES, with the Jacobian's action ``(R(q + e v) - R(q - e v)) / 2 e``
-    (central differences) and the O(n) elimination of the elements' stiffness
-    (:meth:`SpatialProblem.newton_solve`) as its preconditioner, so the load stiffness enters.
-
-    Parameters
-    ----------
-    model : rancf.Model (dim=3)
-        A tree without mechanisms (every joint held or an element).
-    load_steps : int
-        Equal load increments, as rancf.static's.
-    tol : float
-        Newton stops when ``max |dq| <= tol`` times the model size (rancf.static's criterion;
-        dq the link coordinates, m and rad).
-    max_iter : int
-        Newton iterations per load step.
-
-    Returns
-    -------
-    q : ndarray (n_free,)
-        The link coordinates of the equilibrium.
-    iterations : list of int
-        Newton iterations of each load step.
-    problem : SpatialProblem
-        For :meth:`observe` (node positions) at ``q``.
-    """
-    from scipy.sparse.linalg import LinearOperator, gmres
-
-    from rancf.formulations import spatial
-
-    formulation = spatial.of_model(model)
-    problem = spatial.implicit_problem(formulation, static=True)
-    n = formulation.n_free
-    zero = np.zeros(n)
-    limit = tol * model.build().size
-
-    def residual(q):
-        return problem.residual(q, zero, 0.0, zero, 0.0, 1.0)
-
-    q = formulation.initial_state()[:n].copy()
-    iterations = []
-    for k in range(1, load_steps + 1):
-        problem.load_factor = k / load_steps
-        for it in range(1, max_iter + 1):
-            r = residual(q)
-
-            def action(v, q=q):
-                size = np.abs(v).max()
-                if size == 0.0:
-                    return np.zeros(n)
-                h = 1e-6 / size
-                return (residual(q + h * v) - residual(q - h * v)) / (2.0 * h)
-
-            J = LinearOperator((n, n), matvec=action)
-            M = LinearOperator((n, n), matvec=lambda x, q=q: problem.newton_solve(q, zero, 0.0, x, 0.0, 1.0, 0.0))
-            dq, info = gmres(J, -r, M=M, rtol=1e-8, atol=0.0, restart=60, maxiter=5)
-            q = q + dq
-            if np.abs(dq).max() <= limit:
-                break
-        else:
-            raise RuntimeError(f"full Newton: load step {k} of {load_steps} did not converge in "
-                               f"{max_iter} iterations (last max |dq| = {np.abs(dq).max():.3g})")
-        iterations.append(it)
-    return q, iterations, problem
+    res = rancf.static(m, load_steps=load_steps, tol=tol)
+    nodes = np.array([res.position(beam.node(i))[0] for i in range(n_elements + 1)])
+    return {"tip": nodes[-1] - TIP0, "nodes": nodes, "iterations": [int(i) for i in res.extra["iterations"][0]],
+            "wall": res.wall_time, "load_factor": float(res.extra["load_factor"][0])}

@@ -33,34 +33,55 @@ Left out of S (the residual keeps them all, so the step converges to the same so
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
   and the slopes of effort functions.
 
-Newton then converges linearly, at a rate of about the ratio of the dropped terms to the kept
-ones. Measured with full Newton (``jacobian="every-iteration"``, ``tol = 1e-10``,
+With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
+dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
+kept ones. Measured with full Newton (``jacobian="every-iteration"``, ``tol = 1e-10``,
 generalized-alpha, 8 elements of 1 m steel beams, 1 ms steps): 2.2 iterations a step (at most
 3) on a cantilever under gravity, 3 (at most 3) on a pendulum on a spherical joint; with the
 matrix kept across iterations and steps (the default) about 3 and 4. The dropped load stiffness
 matters where it is of the order of the elements' own: a slender beam whose tension gives it
 more lateral stiffness than its bending stiffness (``T l^2 > E I`` per element: a soft
 pendulum, a cable) needs smaller steps (a 1 m pendulum with E I = 0.02 N m^2 failed at 1 ms,
-took 3.4 iterations a step at 0.25 ms), and in statics a large fixed-direction moment or force
-on a deformation that leaves its plane converges at a rate of about the load's moment over
-``E I / l`` per iteration (the quarter roll-up under gravity: 0.7 per iteration, 20 to 50
-iterations a load step). In statics (``c_m = c_c = 0``) the matrix is the elements' stiffness
-alone: the planar roll-up under a pure end moment converges quadratically (the moment's
-generalized forces do not turn as the beam rolls up in its plane), a small-deflection
-cantilever in one or two iterations; a mechanism (a joint with no stiffness, a free body)
+took 3.4 iterations a step at 0.25 ms), and in statics a large fixed-direction force or moment
+that bends a beam out of its plane makes the plain iteration diverge (the 45-degree bend of
+Bathe and Bolourchi above a load factor of about 0.6, at any number of load steps).
+
+Newton with the full tangent (:attr:`krylov`, the default in statics): :meth:`solve` finds the
+step ``J y = x`` with J the Jacobian of the step residual itself, every term above included,
+by restarted GMRES (Saad, Iterative Methods for Sparse Linear Systems, 6.5; ``RESTART`` = 25
+vectors a cycle, at most ``CYCLES`` = 8 cycles, until the linear residual is below
+``KRYLOV_TOL`` = 1e-8 of x's, 2-norms), right-preconditioned by S (``J S^-1 u = x``, ``y =
+S^-1 u``: the O(n) sweeps), from y = 0. J is never formed: its product with a vector z is the
+central difference of the residual along the direction the loop's unknown moves its q, v and
+a (:meth:`_jacobian_action`), at the point of the loop's last residual evaluation (the loop
+evaluates the residual at its iterate right before it solves), with the coordinates moved by
+``1e-6 (1 + max |q|)`` (error of order its square; round-off of order 1e-16 of the forces over
+that step). Newton then converges quadratically: on the bend at 64 elements the increments
+fall 6e-3, 8e-5, 2e-8, 2e-15 in a load step, 4 iterations a load step with 8 to 10 GMRES
+products each; statics of the bend at 64 elements took 0.13 s. In statics (``c_m = c_c =
+0``) S is the elements' stiffness alone: a mechanism (a joint with no stiffness, a free body)
 makes a joint block singular, which fails with a message naming the body.
+A product costs two residuals and an iteration of GMRES also one sweep pair of S, so an
+iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
+the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in 2 to 3
+iterations a step, GMRES saves no iteration (steel beams, 8 elements, 1 ms: 3.0 and 3.0
+iterations a step clamped, 3.15 and 2.96 on a spherical joint) and made a run of 1000 elements
+1.7 times as expensive, so it is off there (the soft pendulum above at 1 ms, up to 0.138 s
+where an element reaches half a turn either way: 3.1 iterations a step, at most 6, with it
+against 5.9, at most 23, without).
 
 Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are held at their
 value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
 loads, efforts) are scaled by ``load_factor``; the elements' forces are not.
 
-Two workspaces: the residual's (the kernel's own, also used by :meth:`observe`) and Newton's
-(its kinematics, articulated inertias and factors, kept across iterations and steps while the
-loop reuses the matrix); both share the kernel's constants and inputs.
+Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
+differences) and Newton's (its kinematics, articulated inertias and factors, kept across
+iterations and steps while the loop reuses the matrix); both share the kernel's constants and
+inputs. GMRES's vectors (n x 26, made when :attr:`krylov` is set) are the problem's own.
 """
 cimport numpy as cnp
-from libc.math cimport M_PI, sqrt
-from libc.string cimport memset
+from libc.math cimport M_PI, fabs, hypot, sqrt
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -85,6 +106,83 @@ _NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(6, 0), acc=(6, 0), c=(6, 0), d=(3, 
                       Jr=(18, 0), Ig=(9, 0), f=(6, 0), IA=(36, 0), pA=(6, 0), W=(36, 0),
                       U=(36, 0), L=(36, 0), z=(6, 0), q=(0, 1), qd=(0, 1), qdd=(0, 1),
                       tau=(0, 1))
+
+#: GMRES of the step's Newton equation (module docstring): Krylov vectors per cycle, cycles, the
+#: linear residual sought relative to the right-hand side's (2-norms), and the finite-difference
+#: step in the coordinates relative to ``1 + max |q|``.
+cdef int RESTART = 25
+cdef int CYCLES = 8
+cdef double KRYLOV_TOL = 1e-8
+cdef double DIFFERENCE_STEP = 1e-6
+
+
+cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
+    cdef double s = 0.0
+    cdef int i
+    for i in range(n):
+        s += x[i] * y[i]
+    return s
+
+
+cdef inline double _amax(const double* x, int n) noexcept nogil:
+    cdef double m = 0.0
+    cdef int i
+    for i in range(n):
+        if fabs(x[i]) > m:
+            m = fabs(x[i])
+    return m
+
+
+cdef int _arnoldi(double* V, double* H, double* cs, double* sn, double* g, int j, int n,
+                  int restart) noexcept nogil:
+    """One Arnoldi step of GMRES (Saad, Iterative Methods for Sparse Linear Systems, 6.5):
+    ``V[j + 1]`` (n per vector) holds ``w = A V[j]`` on entry; it is orthogonalized against
+    ``V[0..j]`` by modified Gram-Schmidt into column j of the Hessenberg matrix H ((restart + 1)
+    x restart, row-major), normalized, and column j is reduced by the Givens rotations (cs, sn)
+    of the earlier columns and a new one, which also turns the right-hand side g. Returns 1 on
+    a breakdown (the Krylov space is invariant: the solution is in it)."""
+    cdef double* w = V + (j + 1) * n
+    cdef double h, a, b, r
+    cdef int i, k
+    for i in range(j + 1):
+        h = _dot(w, V + i * n, n)
+        H[i * restart + j] = h
+        for k in range(n):
+            w[k] -= h * V[i * n + k]
+    h = sqrt(_dot(w, w, n))
+    H[(j + 1) * restart + j] = h
+    if h > 0.0:
+        for k in range(n):
+            w[k] /= h
+    for i in range(j):
+        a, b = H[i * restart + j], H[(i + 1) * restart + j]
+        H[i * restart + j] = cs[i] * a + sn[i] * b
+        H[(i + 1) * restart + j] = -sn[i] * a + cs[i] * b
+    a, b = H[j * restart + j], H[(j + 1) * restart + j]
+    r = hypot(a, b)
+    if r == 0.0:
+        return 1
+    cs[j], sn[j] = a / r, b / r
+    H[j * restart + j] = r
+    H[(j + 1) * restart + j] = 0.0
+    g[j + 1] = -sn[j] * g[j]
+    g[j] = cs[j] * g[j]
+    return 1 if h == 0.0 else 0
+
+
+cdef void _combine(const double* V, const double* H, double* g, int k, int n, int restart,
+                   double* u) noexcept nogil:
+    """u (n) <- ``V[0..k-1] y`` with y the solution of the k x k upper-triangular
+    ``H y = g`` (y overwrites g)."""
+    cdef int i, l
+    for i in range(k - 1, -1, -1):
+        for l in range(i + 1, k):
+            g[i] -= H[i * restart + l] * g[l]
+        g[i] /= H[i * restart + i]
+    memset(u, 0, n * sizeof(double))
+    for l in range(k):
+        for i in range(n):
+            u[i] += g[l] * V[l * n + i]
 
 
 cdef inline double* _ptr(dict a, str name):
@@ -196,6 +294,11 @@ cdef class SpatialProblem(StepProblem):
     ----------
     load_factor : float
         The factor of gravity, loads and efforts (1; statics steps it).
+    krylov : bool
+        Newton's equation solved by GMRES on the step residual's Jacobian, preconditioned by
+        the approximate matrix (module docstring); default: in statics.
+    krylov_iterations : int
+        Jacobian-vector products GMRES made so far.
     """
 
     formulation = "spatial"
@@ -211,6 +314,12 @@ cdef class SpatialProblem(StepProblem):
     cdef public double load_factor
     cdef double last_t
     cdef double[::1] full_a, full_out, zero, E, scratch, power_out
+    cdef bint _krylov, exact
+    cdef public long krylov_iterations
+    cdef double c_m, c_k, c_c                   # the last factor's coefficients
+    cdef double lin_t, lin_cm, lin_cf           # the last residual's time and coefficients
+    cdef double[::1] lin_q, lin_v, lin_a, lin_r     # and its point and value
+    cdef double[::1] kV, kH, kcs, ksn, kg, kb, ky, ku, kq, kv, ka, kr
 
     def __init__(self, owner, bint static=False):
         cdef SpatialKernel kernel = owner.kernel
@@ -243,6 +352,9 @@ cdef class SpatialProblem(StepProblem):
         # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
         # element, a residual 1.0 (1000 elements)
         self.factor_cost = 2.0
+        self.krylov_iterations = 0
+        self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
+        self.krylov = static
 
     # --- inputs ---------------------------------------------------------------------------
     cdef int _at_time(self, double t) except -1:
@@ -259,6 +371,26 @@ cdef class SpatialProblem(StepProblem):
                 f"{t:.6g} s (the element turned by half a turn: refine the beam, or shorten "
                 "the step or the load step)")
 
+    @property
+    def krylov(self):
+        return self._krylov
+
+    @krylov.setter
+    def krylov(self, bint on):
+        n = max(self.n, 1)
+        if on and self.kV.shape[0] == 0:
+            w = arena(dict(lin_q=n, lin_v=n, lin_a=n, lin_r=n, kV=n * (RESTART + 1),
+                           kH=(RESTART + 1) * RESTART, kcs=RESTART, ksn=RESTART, kg=RESTART + 1,
+                           kb=n, ky=n, ku=n, kq=n, kv=n, ka=n, kr=n))
+            self.lin_q, self.lin_v, self.lin_a, self.lin_r = (w["lin_q"], w["lin_v"], w["lin_a"],
+                                                              w["lin_r"])
+            self.kV, self.kH, self.kcs, self.ksn, self.kg = (w["kV"], w["kH"], w["kcs"],
+                                                             w["ksn"], w["kg"])
+            self.kb, self.ky, self.ku = w["kb"], w["ky"], w["ku"]
+            self.kq, self.kv, self.ka, self.kr = w["kq"], w["kv"], w["ka"], w["kr"]
+            self.lin_cf = 0.0
+        self._krylov = on
+
     # --- the contract -----------------------------------------------------------------------
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         return self.dynamic_residual(q, &self.zero[0], t, a, 1.0, 0.0, out)
@@ -269,6 +401,24 @@ cdef class SpatialProblem(StepProblem):
 
     cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
                               double c_m, double c_f, double* out) except -1:
+        """``c_m M a - c_f F`` (:meth:`_residual`); with :attr:`krylov` its point,
+        coefficients and value are kept: the loop evaluates the step residual at its iterate
+        before it solves, and GMRES differentiates it there."""
+        cdef int n = self.n
+        self._residual(q, v, t, a, c_m, c_f, out)
+        if self._krylov:
+            memcpy(&self.lin_q[0], q, n * sizeof(double))
+            memcpy(&self.lin_a[0], a, n * sizeof(double))
+            memcpy(&self.lin_r[0], out, n * sizeof(double))
+            if v != NULL:
+                memcpy(&self.lin_v[0], v, n * sizeof(double))
+            else:
+                memset(&self.lin_v[0], 0, n * sizeof(double))
+            self.lin_t, self.lin_cm, self.lin_cf = t, c_m, c_f
+        return 0
+
+    cdef int _residual(self, const double* q, const double* v, double t, const double* a,
+                       double c_m, double c_f, double* out) except -1:
         """``c_m M a - c_f F`` by one kinematics pass, the forces and the Newton-Euler
         recursion (module docstring)."""
         cdef SpatialData* d = self.d
@@ -326,6 +476,9 @@ cdef class SpatialProblem(StepProblem):
         are left out)."""
         cdef SpatialData* nd = &self.nd
         cdef int status
+        self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
+        # without stiffness (the start's mass matrix) S is the Jacobian itself
+        self.exact = c_k == 0.0
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
         with nogil:
@@ -381,6 +534,101 @@ cdef class SpatialProblem(StepProblem):
         return S
 
     cdef int solve(self, double* x) except -1:
+        """x (n) <- the Newton step: ``S^-1 x`` (:meth:`_precondition`), or with
+        :attr:`krylov` the solution of ``J y = x`` by GMRES (:meth:`_gmres`), J the Jacobian of
+        the step residual at the last residual's point."""
+        if self._krylov and not self.exact:
+            return self._gmres(x)
+        return self._precondition(x)
+
+    cdef int _jacobian_action(self, const double* z, double* out) except -1:
+        """out (n) <- ``J z``, the derivative of the last residual ``c_m' M(q) a - c_f' F(q, v,
+        t)`` (point and coefficients as :meth:`dynamic_residual` kept them) along ``dq = (c_k /
+        c_f') z``, ``dv = (c_c / c_f') z``, ``da = (c_m / c_m') z`` (c_m, c_k, c_c of the last
+        :meth:`factor`): the loop's q, v and a move so with its unknown, and ``c_m' c_k / c_f'``
+        is the factor's c_mq. Central differences with the coordinates moved by
+        ``DIFFERENCE_STEP (1 + max |q|)`` at most (error of order that step squared)."""
+        cdef int i, n = self.n
+        cdef double sq = self.c_k / self.lin_cf, sv = self.c_c / self.lin_cf
+        cdef double sa = self.c_m / self.lin_cm if self.lin_cm != 0.0 else 0.0
+        cdef double size = fabs(sq) * _amax(z, n)
+        cdef double e
+        if size == 0.0:
+            memset(out, 0, n * sizeof(double))
+            return 0
+        e = DIFFERENCE_STEP * (1.0 + _amax(&self.lin_q[0], n)) / size
+        for i in range(n):
+            self.kq[i] = self.lin_q[i] + e * sq * z[i]
+            self.kv[i] = self.lin_v[i] + e * sv * z[i]
+            self.ka[i] = self.lin_a[i] + e * sa * z[i]
+        self._residual(&self.kq[0], &self.kv[0], self.lin_t, &self.ka[0], self.lin_cm,
+                       self.lin_cf, out)
+        for i in range(n):
+            self.kq[i] = self.lin_q[i] - e * sq * z[i]
+            self.kv[i] = self.lin_v[i] - e * sv * z[i]
+            self.ka[i] = self.lin_a[i] - e * sa * z[i]
+        self._residual(&self.kq[0], &self.kv[0], self.lin_t, &self.ka[0], self.lin_cm,
+                       self.lin_cf, &self.kr[0])
+        for i in range(n):
+            out[i] = (out[i] - self.kr[i]) / (2.0 * e)
+        self.krylov_iterations += 1
+        return 0
+
+    cdef int _gmres(self, double* x) except -1:
+        """x (n) <- y with ``J y = x`` (:meth:`_jacobian_action`) by restarted GMRES, right
+        preconditioned by S (``J S^-1 u = x``, ``y = S^-1 u``), from y = 0, until the linear
+        residual is below ``KRYLOV_TOL`` times x's (2-norms), or after ``CYCLES`` cycles of
+        ``RESTART`` vectors (the best y so far: Newton goes on from it)."""
+        cdef int n = self.n, m = RESTART
+        cdef double* V = &self.kV[0]
+        cdef double* H = &self.kH[0]
+        cdef double* g = &self.kg[0]
+        cdef double* b = &self.kb[0]
+        cdef double* y = &self.ky[0]
+        cdef double* u = &self.ku[0]
+        cdef double beta0, beta, goal
+        cdef int cycle, i, j, k, stop
+        memcpy(b, x, n * sizeof(double))
+        memset(y, 0, n * sizeof(double))
+        beta0 = sqrt(_dot(b, b, n))
+        goal = KRYLOV_TOL * beta0
+        memcpy(V, b, n * sizeof(double))       # the first cycle's residual: y = 0
+        beta = beta0
+        for cycle in range(CYCLES):
+            if beta <= goal:
+                break
+            for i in range(n):
+                V[i] /= beta
+            memset(g, 0, (m + 1) * sizeof(double))
+            g[0] = beta
+            k = 0
+            for j in range(m):
+                memcpy(u, V + j * n, n * sizeof(double))
+                self._precondition(u)
+                self._jacobian_action(u, V + (j + 1) * n)
+                with nogil:
+                    stop = _arnoldi(V, H, &self.kcs[0], &self.ksn[0], g, j, n, m)
+                k = j + 1
+                if stop or fabs(g[k]) <= goal:
+                    break
+            beta = fabs(g[k])
+            with nogil:
+                _combine(V, H, g, k, n, m, u)
+            self._precondition(u)
+            for i in range(n):
+                y[i] += u[i]
+            if beta <= goal or cycle == CYCLES - 1:
+                break
+            # the next cycle starts from the true residual b - J y
+            self._jacobian_action(y, u)
+            for i in range(n):
+                V[i] = b[i] - u[i]
+            beta = sqrt(_dot(V, V, n))
+        memcpy(x, y, n * sizeof(double))
+        return 0
+
+    cdef int _precondition(self, double* x) except -1:
+        """x (n) <- ``S^-1 x`` by the two sweeps of the factored elimination."""
         cdef SpatialData* nd = &self.nd
         cdef int k, s
         with nogil:
@@ -439,6 +687,23 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] vv = checked("v", v, self.n)
         cdef double[::1] x = checked("r", r, self.n).copy()
         self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
+        self._precondition(&x[0])
+        return np.asarray(x)[:self.n].copy()
+
+    def step_solve(self, q, v, double t, a, r, double c_res_m, double c_res_f, double c_m,
+                   double c_k, double c_c):
+        """The loop's Newton step (n,) at a point (tests): the residual ``c_res_m M(q) a -
+        c_res_f F(q, v, t)`` evaluated there, the Newton matrix factored there with (c_m, c_k,
+        c_c), then :meth:`solve` of r: with :attr:`krylov` ``J^-1 r``, J the derivative of that
+        residual along ``(dq, dv, da) = (c_k / c_res_f, c_c / c_res_f, c_m / c_res_m) dx``."""
+        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] vv = checked("v", v, self.n)
+        cdef double[::1] aa = checked("a", a, self.n)
+        cdef double[::1] x = checked("r", r, self.n).copy()
+        cdef double[::1] out = np.zeros(max(self.n, 1))
+        self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_res_m, c_res_f, &out[0])
+        self.factor(&qq[0], &aa[0], NULL, &vv[0], t, &qq[0], t, c_m, c_res_m * c_k / c_res_f,
+                    c_k, c_c, c_res_f)
         self.solve(&x[0])
         return np.asarray(x)[:self.n].copy()
 

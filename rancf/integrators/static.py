@@ -94,9 +94,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
 def _spatial_static(model, load_steps, tol, max_iter):
     """Statics of a spatial tree: the same load steps through the same loop, on the spatial
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
-    ``static=True``): unknowns its free link coordinates, Newton's matrix the elements'
-    stiffness (the load stiffness left out: the docstring of
-    rancf/formulations/_spatial_implicit.pyx says what that costs), no multipliers."""
+    ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
+    (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
+    docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
