@@ -131,9 +131,10 @@ def test_spring_forces_are_minus_the_gradient_of_their_potential():
     F = np.zeros(A.n_x)
     forces.forces(x, np.zeros_like(x), qd, F, q)
     # gravity is zero: F is the elements' and the springs'; the elements' are their own
+    shape = (1, A.n_vertices, A.node_size)
     U_el = lambda x: A.element_kind.energies(A.element_vertices, A.element_length, A.element_EA,
-                                            A.element_EI, A.element_mass,
-                                            x.reshape(1, -1, 4), np.zeros((1, A.n_vertices, 4)))[0, 1]
+                                            A.element_EI, A.element_mass, x.reshape(shape),
+                                            np.zeros(shape))[0, 1]
     h = 1e-6
     grad = np.array([(energy(x + h * e) + U_el(x + h * e) - energy(x - h * e) - U_el(x - h * e))
                      / (2 * h) for e in np.eye(A.n_x)])
@@ -183,7 +184,8 @@ def drift(res):
 
 
 @pytest.mark.parametrize("method,formulation,order,dt",
-                         [("rk4", "recursive", 4, 1e-4), ("generalized-alpha", "recursive", 2, 1e-3),
+                         [("rk4", "recursive", 4, 1e-4),
+                          ("generalized-alpha", "recursive", 2, 1e-3),
                           ("generalized-alpha", "dae", 2, 1e-3)])
 def test_energy_balance_closes_at_the_integrator_s_order(method, formulation, order, dt):
     """kinetic + elastic (with the springs' potentials) + gravity + dissipated is constant: its
@@ -276,3 +278,14 @@ def test_modes_of_a_pendulum_on_a_torsion_spring():
     found = rancf.modes(m, n=1)
     exact = np.sqrt((k + mass * g * d) / (inertia + mass * d ** 2)) / (2 * np.pi)
     assert abs(found.frequencies[0] / exact - 1.0) < 1e-8
+
+
+def test_model_plot_draws_each_spring_between_its_points():
+    """The zigzag of a spring-damper starts and ends at its two points."""
+    import matplotlib
+    matplotlib.use("Agg")
+    m, _ = sliding_mass(200.0, 1.0)
+    ax = m.plot()
+    line = next(a for a in ax.get_lines() if a.get_gid() == "spring 0")
+    xy = np.column_stack(line.get_data())
+    assert np.allclose(xy[0], (0.0, 0.0)) and np.allclose(xy[-1], (1.0, 0.0))
