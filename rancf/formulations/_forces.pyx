@@ -381,7 +381,7 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     cdef double vc[2]
     cdef double vdc[2]
     cdef double Da[4]
-    cdef double rho, ph0, ph1, ca, sa, m, tau, tq, tqd, cg, cw, qv, s = d.load_factor
+    cdef double rho, ph0, ph1, ca, sa, m, tau, cg, cw, qv, s = d.load_factor
     cdef double n[2]
     cdef double wr[2]
     cdef double K[4]
@@ -438,11 +438,8 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
         if not d.j_has_effort[j] and not torsion:
             continue
         tau = s * d.effort[j]
-        tq, tqd = s * tau_q[j], s * tau_qd[j]
         if torsion:
             tau += -law[0] * (q[j] - law[2]) - law[1] * qd[j]
-            tq -= law[0]
-            tqd -= law[1]
         c, pv = d.c_vertex[j], d.p_vertex[j]
         ground = d.p_kind[j] == P_GROUND
         memset(f, 0, PAIR * sizeof(double))
@@ -494,8 +491,11 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
                 for i in range(2):
                     for l in range(2):
                         G[PAIR * (NODE + DIM + i) + NODE + DIM + l] = tau * H[2 * i + l]
-        cg = c_k * tq + c_c * tqd
-        cw = c_k * tqd
+        cg = c_k * s * tau_q[j] + c_c * s * tau_qd[j]
+        cw = c_k * s * tau_qd[j]
+        if torsion:     # its slopes -k, -c
+            cg -= c_k * law[0] + c_c * law[1]
+            cw -= c_k * law[1]
         for i in range(PAIR):
             for l in range(PAIR):
                 G[PAIR * i + l] = -(cg * f[i] * f[l] + cw * f[i] * w[l] + c_k * G[PAIR * i + l])
