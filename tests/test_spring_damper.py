@@ -289,3 +289,24 @@ def test_model_plot_draws_each_spring_between_its_points():
     line = next(a for a in ax.get_lines() if a.get_gid() == "spring 0")
     xy = np.column_stack(line.get_data())
     assert np.allclose(xy[0], (0.0, 0.0)) and np.allclose(xy[-1], (1.0, 0.0))
+
+
+def test_explicit_step_limit_sees_the_springs():
+    """The recursion's highest frequency of a mass on a spring (no element) is sqrt(k/m) and of
+    a pendulum on a torsion spring (gravity off) sqrt(k / I_O): an RK4 step beyond
+    2.785 / omega is refused."""
+    k, mass = 2e4, 2.0
+    m, _ = sliding_mass(k, 0.0, mass)
+    rec = recursive.of(m.build())
+    omega = rec.highest_frequency(rec.initial_state())
+    assert abs(omega / np.sqrt(k / mass) - 1.0) < 1e-12
+    with pytest.raises(ValueError, match="stability limit"):
+        rancf.simulate(m, 0.1, 3.0 / omega, method="rk4")
+    d, inertia = 0.4, 0.02
+    p = rancf.Model(gravity=(0.0, 0.0))
+    body = p.add_rigid_body(mass, inertia, position=(d, 0.0))
+    hinge = p.add_joint("revolute", p.ground.point(0.0, 0.0), body.point(-d, 0.0))
+    p.add_rotational_spring_damper(hinge, k)
+    rec = recursive.of(p.build())
+    omega = rec.highest_frequency(rec.initial_state())
+    assert abs(omega / np.sqrt(k / (inertia + mass * d ** 2)) - 1.0) < 1e-12

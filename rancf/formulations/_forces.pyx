@@ -240,9 +240,9 @@ cdef inline void _spring_line(const ModelData* d, int k, const double* x, const 
     cdef double p[2]
     cdef double v1[2]
     cdef double v2[2]
-    attachment(d, d.s_kind[2 * k], d.s_vertex[2 * k], d.s_offset + 4 * k, 0.0, x, v, r1, p, v1, p)
-    attachment(d, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], d.s_offset + 4 * k + 2, 0.0, x, v,
-               r2, p, v2, p)
+    cdef const double* o = d.s_offset + 2 * DIM * k     # the two points' offsets
+    attachment(d, d.s_kind[2 * k], d.s_vertex[2 * k], o, 0.0, x, v, r1, p, v1, p)
+    attachment(d, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], o + DIM, 0.0, x, v, r2, p, v2, p)
     n[0] = r2[0] - r1[0]
     n[1] = r2[1] - r1[1]
     l[0] = sqrt(n[0] * n[0] + n[1] * n[1])
@@ -264,15 +264,16 @@ cdef double spring_forces(const ModelData* d, const double* x, const double* v, 
     cdef double w[2]
     cdef double l, ldot, f, tau, power = 0.0
     cdef const double* law
+    cdef const double* o
     cdef int k, j
     for k in range(d.n_springs):
         law = d.s_law + 3 * k
         _spring_line(d, k, x, v, n, &l, &ldot, w)
         f = law[0] * (l - law[2]) + law[1] * ldot
         power += law[1] * ldot * ldot
-        _add_at(x, F, d.s_kind[2 * k], d.s_vertex[2 * k], d.s_offset + 4 * k, f * n[0], f * n[1])
-        _add_at(x, F, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], d.s_offset + 4 * k + 2,
-                -f * n[0], -f * n[1])
+        o = d.s_offset + 2 * DIM * k
+        _add_at(x, F, d.s_kind[2 * k], d.s_vertex[2 * k], o, f * n[0], f * n[1])
+        _add_at(x, F, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], o + DIM, -f * n[0], -f * n[1])
     for j in range(d.n_joints):
         law = d.t_law + 3 * j
         if law[0] == 0.0 and law[1] == 0.0:
@@ -387,6 +388,7 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     cdef double K[4]
     cdef double ln, ldot, fs, nw
     cdef const double* law
+    cdef const double* o
     cdef int k, j, i, l, c, pv, end
     cdef bint ground, torsion
     memset(E, 0, 3 * NODE_BLOCK * d.n_v * sizeof(double))
@@ -407,20 +409,21 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
             if d.s_kind[2 * k + end] == P_GROUND:
                 continue
             c = d.s_vertex[2 * k + end]
+            o = d.s_offset + 2 * DIM * k + DIM * end
             # columns P^T K P: the point rows of each column of K P
             for l in range(2):
                 a[0], a[1] = K[l], K[2 + l]
-                _point_rows(d.s_kind[2 * k + end], d.s_offset + 4 * k + 2 * end, a, 1.0, col)
+                _point_rows(d.s_kind[2 * k + end], o, a, 1.0, col)
                 for i in range(NODE):
                     E[3 * NODE_BLOCK * c + NODE * i + l] += col[i]
             if d.s_kind[2 * k + end] == P_BODY:
                 for l in range(2):
                     # the body point's columns on u: column l of A(d)
                     wr[0], wr[1] = float(l == 0), float(l == 1)
-                    point_map(d.s_offset + 4 * k + 2 * end, wr, z)
+                    point_map(o, wr, z)
                     a[0] = K[0] * z[0] + K[1] * z[1]
                     a[1] = K[2] * z[0] + K[3] * z[1]
-                    _point_rows(d.s_kind[2 * k + end], d.s_offset + 4 * k + 2 * end, a, 1.0, col)
+                    _point_rows(d.s_kind[2 * k + end], o, a, 1.0, col)
                     for i in range(NODE):
                         E[3 * NODE_BLOCK * c + NODE * i + DIM + l] += col[i]
     for k in range(d.n_loads):
@@ -719,7 +722,8 @@ def model_arrays(assembly):
         "load_force": pad(forces, np.float64, 2), "load_moment": pad(moments, np.float64),
         "s_count": np.array([len(A.springs)], dtype=np.intc),
         "s_kind": pad(A.spring_kind, np.intc, 2), "s_vertex": pad(A.spring_vertex, np.intc, 2),
-        "s_offset": pad(A.spring_offset, np.float64, 4), "s_law": pad(springs, np.float64, 3),
+        "s_offset": pad(A.spring_offset, np.float64, 2 * DIM),
+        "s_law": pad(springs, np.float64, 3),
         "t_law": np.ascontiguousarray(torsion.reshape(-1)),
     })
 
