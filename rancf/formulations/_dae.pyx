@@ -26,7 +26,8 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from rancf.formulations._forces cimport (ModelData, ForceKernel, ANGLE, DIRECTION_FREE,
                                          attachment,
                                          applied_forces, element_forces,
-                                         element_matrices, joint_coordinates, mass_times, powers)
+                                         element_matrices, joint_coordinates, mass_times, powers,
+                                         spring_forces)
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._beam cimport ELEMENT_BLOCK
 from rancf.elements._planar cimport rotate
@@ -306,12 +307,14 @@ cdef class DAEKernel(StepProblem):
         return 0
 
     cdef int _loads(self, const double* x, const double* v, double t, double* out) except -1:
-        """Loads and efforts (no gravity, no element forces) at (x, v, t)."""
+        """Loads, efforts and spring-dampers (no gravity, no element forces) at (x, v, t): the
+        forces whose Newton blocks are differenced (the load groups)."""
         cdef ModelData e = self.md[0]
         self._joints(x, v, t)
         e.gravity = NULL
         memset(out, 0, self.n * sizeof(double))
         applied_forces(&e, x, v, &self.q_j[0], &self.qd_j[0], out)
+        spring_forces(&e, x, v, &self.q_j[0], &self.qd_j[0], out)
         return 0
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
@@ -387,6 +390,7 @@ cdef class DAEKernel(StepProblem):
         memset(out, 0, self.n * sizeof(double))
         applied_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
         element_forces(self.md, q, v, out, &U)
+        spring_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
         return 0
 
     # --- constraints --------------------------------------------------------------------------

@@ -34,6 +34,13 @@ cdef struct ModelData:
     double* effort             # n_joints: effort values at the current time and state
     double* load_force         # n_loads x 2
     double* load_moment        # n_loads
+    int n_springs              # spring-dampers between points
+    const int* s_kind          # n_springs x 2: kinds of their two points
+    const int* s_vertex        # n_springs x 2
+    const double* s_offset     # n_springs x 2 x 2: ground position or body-frame point (m)
+    const double* s_law        # n_springs x 3: k (N/m), c (N s/m), rest length (m)
+    const double* t_law        # n_joints x 3: torsion spring-damper k (N m/rad), c (N m s/rad),
+                               # rest angle (rad) of each joint (zeros: none)
 
 cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
                      const double* x, const double* v, double* r, double* p, double* vr,
@@ -44,13 +51,15 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
                            const double* q, const double* qd, double* F) noexcept nogil
 cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
                            double* U) noexcept nogil
+cdef double spring_forces(const ModelData* d, const double* x, const double* v, const double* q,
+                          const double* qd, double* F) noexcept nogil
 cdef void bind_model(ModelData* d, dict arrays) except *
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
                            double c_k, double c_c, double* out) noexcept nogil
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
-                        const double* tau_q, const double* tau_qd, double c_k, double c_c,
-                        double* E) noexcept nogil
+                        const double* q, const double* qd, const double* tau_q,
+                        const double* tau_qd, double c_k, double c_c, double* E) noexcept nogil
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
                  double* scratch, double* p) noexcept nogil
 

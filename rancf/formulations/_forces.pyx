@@ -18,8 +18,14 @@ their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kern
     child's point, ``-f a`` on the parent's); returns their power (W).
 ``element_forces``
     ``-(F_K + F_D)`` of every beam element; returns the dissipated power (W).
+``spring_forces``
+    the spring-dampers: ``f n`` on a spring's first point and ``-f n`` on its second,
+    ``f = k (l - l0) + c l'``; the torsion ``tau = -k (q - q0) - c q'`` in a revolute joint as
+    an effort; returns their dissipated power ``c l'^2 + c q'^2`` (W). Internal forces: their
+    potential is elastic energy, not work (theory: The energy balance).
 ``load_tangents``
-    the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments and joint efforts Q.
+    the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments, joint efforts and
+    spring-dampers Q.
 """
 cimport numpy as cnp
 from libc.math cimport sqrt, cos, sin
@@ -29,7 +35,8 @@ import numpy as np
 
 from rancf.elements._beam cimport (beam_force, beam_tangent, gather, DIM, NODE, ELEMENT,
                                    NODE_BLOCK, ELEMENT_BLOCK, SHAPES)
-from rancf.elements._planar cimport (body_point, direction, joint_angle, point_map_transposed,
+from rancf.elements._planar cimport (body_point, direction, joint_angle, point_map,
+                                     point_map_transposed,
                                      rotate, wrap)
 from rancf.workspace import pack
 
@@ -224,6 +231,60 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     return power
 
 
+cdef inline void _spring_line(const ModelData* d, int k, const double* x, const double* v,
+                              double* n, double* l, double* ldot, double* w) noexcept nogil:
+    """Unit vector n from spring k's first point to its second, their distance l (m), its
+    rate l' (m/s) and the relative velocity w = v_2 - v_1 (v may be NULL: l' = 0)."""
+    cdef double r1[2]
+    cdef double r2[2]
+    cdef double p[2]
+    cdef double v1[2]
+    cdef double v2[2]
+    cdef const double* o = d.s_offset + 2 * DIM * k     # the two points' offsets
+    attachment(d, d.s_kind[2 * k], d.s_vertex[2 * k], o, 0.0, x, v, r1, p, v1, p)
+    attachment(d, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], o + DIM, 0.0, x, v, r2, p, v2, p)
+    n[0] = r2[0] - r1[0]
+    n[1] = r2[1] - r1[1]
+    l[0] = sqrt(n[0] * n[0] + n[1] * n[1])
+    n[0] /= l[0]
+    n[1] /= l[0]
+    if v == NULL:
+        w[0] = w[1] = ldot[0] = 0.0
+        return
+    w[0] = v2[0] - v1[0]
+    w[1] = v2[1] - v1[1]
+    ldot[0] = n[0] * w[0] + n[1] * w[1]
+
+
+cdef double spring_forces(const ModelData* d, const double* x, const double* v, const double* q,
+                          const double* qd, double* F) noexcept nogil:
+    """F += the forces of the spring-dampers at (x, v) and joint coordinates (q, qd); returns
+    the power they dissipate (W). Not scaled by the load factor: they are internal forces."""
+    cdef double n[2]
+    cdef double w[2]
+    cdef double l, ldot, f, tau, power = 0.0
+    cdef const double* law
+    cdef const double* o
+    cdef int k, j
+    for k in range(d.n_springs):
+        law = d.s_law + 3 * k
+        _spring_line(d, k, x, v, n, &l, &ldot, w)
+        f = law[0] * (l - law[2]) + law[1] * ldot
+        power += law[1] * ldot * ldot
+        o = d.s_offset + 2 * DIM * k
+        _add_at(x, F, d.s_kind[2 * k], d.s_vertex[2 * k], o, f * n[0], f * n[1])
+        _add_at(x, F, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], o + DIM, -f * n[0], -f * n[1])
+    for j in range(d.n_joints):
+        law = d.t_law + 3 * j
+        if law[0] == 0.0 and law[1] == 0.0:
+            continue
+        tau = -law[0] * (q[j] - law[2]) - law[1] * qd[j]
+        power += law[1] * qd[j] * qd[j]
+        _add_moment(x, F, d.c_kind[j], d.c_vertex[j], tau)
+        _add_moment(x, F, d.p_kind[j], d.p_vertex[j], -tau)
+    return power
+
+
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
                            double c_k, double c_c, double* out) noexcept nogil:
     """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
@@ -275,12 +336,21 @@ cdef inline void _point_rows(int kind, const double* offset, const double* a, do
 
 
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
-                        const double* tau_q, const double* tau_qd, double c_k, double c_c,
-                        double* E) noexcept nogil:
+                        const double* q, const double* qd, const double* tau_q,
+                        const double* tau_qd, double c_k, double c_c, double* E) noexcept nogil:
     """E (48 per vertex) = the Newton blocks ``-(c_k dQ/dx + c_c dQ/dv)`` of the moments and
     joint efforts Q of :func:`applied_forces` at (x, v), the efforts' values in ``d.effort``
     and their derivatives ``tau_q = dtau/dq``, ``tau_qd = dtau/dqd`` (n_joints, zero for a
-    constant effort), all scaled by the load factor.
+    constant effort), all scaled by the load factor; and of the spring-dampers of
+    :func:`spring_forces` at the joint coordinates (q, qd) (not scaled).
+
+    A torsion spring-damper is an effort ``tau = -k (q - q0) - c qd`` with ``tau_q = -k``,
+    ``tau_qd = -c``: its blocks are the effort's below, exact. A spring-damper between points
+    has ``d(f n)/dr_2 = -d(f n)/dr_1 = G = k n n^T + (f / l) (I - n n^T) + c n w^T (I - n n^T)
+    / l`` (w the points' relative velocity) and ``d(f n)/dw = c n n^T``: each of its points
+    gets the own block ``P^T (c_k G + c_c c n n^T) P`` (P the point's map, constant in x); the
+    coupling of its two vertices is left out of this block layout (the recursion's Newton
+    matrix is approximate, DECISIONS 13; it is exact for a spring to the ground).
 
     Layout: ``E[48 k : 48 k + 16]`` is vertex k's own 4 x 4 block; for a joint with an effort,
     its child vertex c (one joint per child vertex: a tree) holds the coupling with the parent
@@ -313,9 +383,49 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     cdef double vdc[2]
     cdef double Da[4]
     cdef double rho, ph0, ph1, ca, sa, m, tau, cg, cw, qv, s = d.load_factor
-    cdef int k, j, i, l, c, pv
-    cdef bint ground
+    cdef double n[2]
+    cdef double wr[2]
+    cdef double K[4]
+    cdef double ln, ldot, fs, nw
+    cdef const double* law
+    cdef const double* o
+    cdef int k, j, i, l, c, pv, end
+    cdef bint ground, torsion
     memset(E, 0, 3 * NODE_BLOCK * d.n_v * sizeof(double))
+    for k in range(d.n_springs):
+        law = d.s_law + 3 * k
+        _spring_line(d, k, x, v, n, &ln, &ldot, wr)
+        fs = law[0] * (ln - law[2]) + law[1] * ldot
+        # w^T (I - n n^T) / l
+        nw = n[0] * wr[0] + n[1] * wr[1]
+        z[0] = (wr[0] - nw * n[0]) / ln
+        z[1] = (wr[1] - nw * n[1]) / ln
+        for i in range(2):
+            for l in range(2):
+                K[2 * i + l] = (c_k * (law[0] * n[i] * n[l] + fs / ln * ((i == l) - n[i] * n[l])
+                                       + law[1] * n[i] * z[l])
+                                + c_c * law[1] * n[i] * n[l])
+        for end in range(2):
+            if d.s_kind[2 * k + end] == P_GROUND:
+                continue
+            c = d.s_vertex[2 * k + end]
+            o = d.s_offset + 2 * DIM * k + DIM * end
+            # columns P^T K P: the point rows of each column of K P
+            for l in range(2):
+                a[0], a[1] = K[l], K[2 + l]
+                _point_rows(d.s_kind[2 * k + end], o, a, 1.0, col)
+                for i in range(NODE):
+                    E[3 * NODE_BLOCK * c + NODE * i + l] += col[i]
+            if d.s_kind[2 * k + end] == P_BODY:
+                for l in range(2):
+                    # the body point's columns on u: column l of A(d)
+                    wr[0], wr[1] = float(l == 0), float(l == 1)
+                    point_map(o, wr, z)
+                    a[0] = K[0] * z[0] + K[1] * z[1]
+                    a[1] = K[2] * z[0] + K[3] * z[1]
+                    _point_rows(d.s_kind[2 * k + end], o, a, 1.0, col)
+                    for i in range(NODE):
+                        E[3 * NODE_BLOCK * c + NODE * i + DIM + l] += col[i]
     for k in range(d.n_loads):
         m = s * d.load_moment[k]
         if d.l_kind[k] == P_GROUND or m == 0.0:
@@ -326,9 +436,13 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
             for l in range(2):
                 E[3 * NODE_BLOCK * c + NODE * (DIM + i) + DIM + l] -= c_k * m * H[2 * i + l]
     for j in range(d.n_joints):
-        if not d.j_has_effort[j]:
+        law = d.t_law + 3 * j
+        torsion = law[0] != 0.0 or law[1] != 0.0
+        if not d.j_has_effort[j] and not torsion:
             continue
         tau = s * d.effort[j]
+        if torsion:
+            tau += -law[0] * (q[j] - law[2]) - law[1] * qd[j]
         c, pv = d.c_vertex[j], d.p_vertex[j]
         ground = d.p_kind[j] == P_GROUND
         memset(f, 0, PAIR * sizeof(double))
@@ -382,6 +496,9 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
                         G[PAIR * (NODE + DIM + i) + NODE + DIM + l] = tau * H[2 * i + l]
         cg = c_k * s * tau_q[j] + c_c * s * tau_qd[j]
         cw = c_k * s * tau_qd[j]
+        if torsion:     # its slopes -k, -c
+            cg -= c_k * law[0] + c_c * law[1]
+            cw -= c_k * law[1]
         for i in range(PAIR):
             for l in range(PAIR):
                 G[PAIR * i + l] = -(cg * f[i] * f[l] + cw * f[i] * w[l] + c_k * G[PAIR * i + l])
@@ -435,13 +552,16 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
                  double* scratch, double* p) noexcept nogil:
     """p[0] = the power of loads and efforts, p[1] = the power dissipated by the damped elements
-    (W), at (x, v), without assembling the forces of undamped elements (scratch: n_x)."""
+    and the spring-dampers (W), at (x, v), without assembling the forces of undamped elements
+    (scratch: n_x)."""
     cdef ModelData e = d[0]
     cdef double el[ELEMENT]
     cdef double ed[ELEMENT]
     cdef double f[ELEMENT]
-    cdef double diss
-    cdef int s
+    cdef double n[2]
+    cdef double w[2]
+    cdef double diss, l, ldot
+    cdef int s, k
     e.gravity = NULL
     memset(scratch, 0, NODE * d.n_v * sizeof(double))
     p[0] = applied_forces(&e, x, v, NULL, qd, scratch)
@@ -455,6 +575,13 @@ cdef void powers(const ModelData* d, const double* x, const double* v, const dou
         beam_force(d.model, el, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s], f,
                    &diss)
         p[1] += diss
+    for k in range(d.n_springs):
+        if d.s_law[3 * k + 1] != 0.0:
+            _spring_line(d, k, x, v, n, &l, &ldot, w)
+            p[1] += d.s_law[3 * k + 1] * ldot * ldot
+    for k in range(d.n_joints):
+        if d.t_law[3 * k + 1] != 0.0:
+            p[1] += d.t_law[3 * k + 1] * qd[k] * qd[k]
 
 
 def checked(str name, object a, Py_ssize_t size, bint finite=True, bint output=False):
@@ -536,6 +663,12 @@ cdef void bind_model(ModelData* d, dict a) except *:
     d.effort = <double*>_ptr(a, "effort", np.float64)
     d.load_force = <double*>_ptr(a, "load_force", np.float64)
     d.load_moment = <double*>_ptr(a, "load_moment", np.float64)
+    d.n_springs = (<const int*>_ptr(a, "s_count", np.intc))[0]
+    d.s_kind = <const int*>_ptr(a, "s_kind", np.intc)
+    d.s_vertex = <const int*>_ptr(a, "s_vertex", np.intc)
+    d.s_offset = <const double*>_ptr(a, "s_offset", np.float64)
+    d.s_law = <const double*>_ptr(a, "s_law", np.float64)
+    d.t_law = <const double*>_ptr(a, "t_law", np.float64)
 
 
 def model_arrays(assembly):
@@ -557,6 +690,15 @@ def model_arrays(assembly):
     moments = np.array([0.0 if callable(l.moment) else l.moment for l in A.loads], dtype=float)
     drive = np.zeros((max(nj, 1), 3))
     drive[:nj, 0] = A.joint_q0
+    # torsion spring-dampers by joint; several on one joint add up to one with the summed k and
+    # c and the k-weighted rest angle (the same torque)
+    torsion = np.zeros((max(nj, 1), 3))
+    np.add.at(torsion[:, 0], A.torsion_joint, A.torsion_k)
+    np.add.at(torsion[:, 1], A.torsion_joint, A.torsion_c)
+    np.add.at(torsion[:, 2], A.torsion_joint, A.torsion_k * A.torsion_rest)
+    torsion[:, 2] = np.divide(torsion[:, 2], torsion[:, 0], out=np.zeros(len(torsion)),
+                              where=torsion[:, 0] != 0.0)
+    springs = np.column_stack([A.spring_k, A.spring_c, A.spring_rest])
     return pack({
         "el_vertices": pad(A.element_vertices, np.intc, 2),
         "el_length": pad(A.element_length, np.float64), "el_EA": pad(A.element_EA, np.float64),
@@ -578,6 +720,11 @@ def model_arrays(assembly):
         "drive": np.ascontiguousarray(drive.reshape(-1)),
         "effort": pad(constant_effort, np.float64),
         "load_force": pad(forces, np.float64, 2), "load_moment": pad(moments, np.float64),
+        "s_count": np.array([len(A.springs)], dtype=np.intc),
+        "s_kind": pad(A.spring_kind, np.intc, 2), "s_vertex": pad(A.spring_vertex, np.intc, 2),
+        "s_offset": pad(A.spring_offset, np.float64, 2 * DIM),
+        "s_law": pad(springs, np.float64, 3),
+        "t_law": np.ascontiguousarray(torsion.reshape(-1)),
     })
 
 
@@ -613,11 +760,15 @@ cdef class ForceKernel:
                           <double*>cnp.PyArray_DATA(qref), <double*>cnp.PyArray_DATA(q),
                           <double*>cnp.PyArray_DATA(qd))
 
-    def forces(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F):
-        """F = applied - internal forces (n_x,) at (x, v); returns (U, load power, dissipation)."""
+    def forces(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd, cnp.ndarray F, q=None):
+        """F = applied + internal forces (n_x,) at (x, v) and joint coordinates (q, qd) (q only
+        read by torsion spring-dampers; None: zeros); returns (U of the elements, load power,
+        dissipation)."""
         cdef double U = 0.0, p_load, p_diss
         x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
-        qd = checked("qd", qd, max(self.data.n_joints, 1))
+        nj = max(self.data.n_joints, 1)
+        q = checked("q", np.zeros(nj) if q is None else q, nj)
+        qd = checked("qd", qd, nj)
         F = checked("F", F, self.n_x, output=True)
         F[:] = 0.0
         p_load = applied_forces(&self.data, <double*>cnp.PyArray_DATA(x),
@@ -625,6 +776,9 @@ cdef class ForceKernel:
                                 <double*>cnp.PyArray_DATA(F))
         p_diss = element_forces(&self.data, <double*>cnp.PyArray_DATA(x),
                                 <double*>cnp.PyArray_DATA(v), <double*>cnp.PyArray_DATA(F), &U)
+        p_diss += spring_forces(&self.data, <double*>cnp.PyArray_DATA(x),
+                                <double*>cnp.PyArray_DATA(v), <double*>cnp.PyArray_DATA(q),
+                                <double*>cnp.PyArray_DATA(qd), <double*>cnp.PyArray_DATA(F))
         return U, p_load, p_diss
 
     def power(self, cnp.ndarray x, cnp.ndarray v, cnp.ndarray qd):
@@ -658,16 +812,21 @@ cdef class ForceKernel:
         element_matrices(&self.data, <const double*>cnp.PyArray_DATA(x),
                          <const double*>cnp.PyArray_DATA(v), c_m, c_k, c_c, &out[0, 0])
 
-    def load_blocks(self, cnp.ndarray x, cnp.ndarray v, tau_q, tau_qd, double c_k, double c_c):
-        """``-(c_k dQ/dx + c_c dQ/dv)`` (n_x, n_x), dense, of the moments and efforts Q at
-        (x, v) (:func:`load_tangents`: the efforts' values in ``arrays['effort']``, their
-        derivatives ``tau_q``, ``tau_qd`` (n_joints,); a tree's joints, one per child vertex)."""
+    def load_blocks(self, cnp.ndarray x, cnp.ndarray v, tau_q, tau_qd, double c_k, double c_c,
+                    q=None, qd=None):
+        """``-(c_k dQ/dx + c_c dQ/dv)`` (n_x, n_x), dense, of the moments, efforts and
+        spring-dampers Q at (x, v) and joint coordinates (q, qd) (:func:`load_tangents`: the
+        efforts' values in ``arrays['effort']``, their derivatives ``tau_q``, ``tau_qd``
+        (n_joints,); a tree's joints, one per child vertex; q, qd None: zeros)."""
         nj, nv = max(self.data.n_joints, 1), self.data.n_v
         x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
+        q = checked("q", np.zeros(nj) if q is None else q, nj)
+        qd = checked("qd", np.zeros(nj) if qd is None else qd, nj)
         tq, tqd = checked("tau_q", tau_q, nj), checked("tau_qd", tau_qd, nj)
         E = np.zeros((nv, 3 * NODE_BLOCK))
         load_tangents(&self.data, <const double*>cnp.PyArray_DATA(x),
-                      <const double*>cnp.PyArray_DATA(v), <const double*>cnp.PyArray_DATA(tq),
+                      <const double*>cnp.PyArray_DATA(v), <const double*>cnp.PyArray_DATA(q),
+                      <const double*>cnp.PyArray_DATA(qd), <const double*>cnp.PyArray_DATA(tq),
                       <const double*>cnp.PyArray_DATA(tqd), c_k, c_c,
                       <double*>cnp.PyArray_DATA(E))
         out = np.zeros((self.n_x, self.n_x))
@@ -677,7 +836,8 @@ cdef class ForceKernel:
         a = self.arrays
         for j in range(self.data.n_joints):
             c, p = a["c_vertex"][j], a["p_vertex"][j]
-            if a["j_has_effort"][j] and a["p_kind"][j] != P_GROUND:
+            torsion = a["t_law"][3 * j] != 0.0 or a["t_law"][3 * j + 1] != 0.0
+            if (a["j_has_effort"][j] or torsion) and a["p_kind"][j] != P_GROUND:
                 out[NODE * c:NODE * c + NODE, NODE * p:NODE * p + NODE] = \
                     E[c, NODE_BLOCK:2 * NODE_BLOCK].reshape(NODE, NODE)
                 out[NODE * p:NODE * p + NODE, NODE * c:NODE * c + NODE] = \

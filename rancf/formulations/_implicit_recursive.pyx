@@ -51,7 +51,7 @@ import scipy.sparse.linalg
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_forces,
                                          element_matrices, joint_coordinates, load_tangents,
-                                         powers)
+                                         powers, spring_forces)
 from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
@@ -126,13 +126,16 @@ cdef class RecursiveProblem(StepProblem):
         # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
         self.held = self.driven or bool(np.isin(np.asarray(kernel.arrays["code"]),
                                                 (BEAM_POLAR, BODY_POLAR)).any())
-        # no loads, efforts, drives or damping: no work done and nothing dissipated
-        self.powerless = not (self.driven or self.md.n_loads
+        # no loads, efforts, drives, damping or spring-dampers: no work done and nothing
+        # dissipated
+        springs = bool(self.md.n_springs
+                       or np.asarray(forces.arrays["t_law"]).reshape(-1, 3)[:, :2].any())
+        self.powerless = not (self.driven or self.md.n_loads or springs
                               or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any()
                               or np.asarray(forces.arrays["el_damping"])[:self.md.n_el].any())
         self.constant = constant
-        # moments and efforts: their blocks in Newton's matrix
-        self.loaded = bool(self.md.n_loads
+        # moments, efforts and spring-dampers: their blocks in Newton's matrix
+        self.loaded = bool(self.md.n_loads or springs
                            or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())
         self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
@@ -216,6 +219,7 @@ cdef class RecursiveProblem(StepProblem):
         memset(&self.F[0], 0, self.d.n_x * sizeof(double))
         applied_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
         element_forces(self.md, self.d.X, self.d.V, &self.F[0], &U)
+        spring_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
         return 0
 
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
@@ -265,7 +269,8 @@ cdef class RecursiveProblem(StepProblem):
             self._joints(t_e)
             if self.effort_timed:
                 self.inputs.effort_slopes(t_e, np.asarray(self.tau_q), np.asarray(self.tau_qd))
-            load_tangents(self.md, self.d.X, self.d.V, &self.tau_q[0], &self.tau_qd[0], c_k, c_c,
+            load_tangents(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.tau_q[0],
+                          &self.tau_qd[0], c_k, c_c,
                           &self.E[0])
             self.d.E = &self.E[0]
         with nogil:

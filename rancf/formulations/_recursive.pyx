@@ -36,6 +36,7 @@ import numpy as np
 
 from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
                                          applied_forces, element_forces, joint_coordinates,
+                                         spring_forces,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
@@ -873,6 +874,7 @@ cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) 
     memset(F, 0, d.n_x * sizeof(double))
     power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F)
     power[1] = element_forces(d.m, d.X, d.V, F, &U)
+    power[1] += spring_forces(d.m, d.X, d.V, d.q, d.qd, F)
     return ODE_OK
 
 
@@ -950,7 +952,8 @@ cdef class RecursiveKernel(ODEProblem):
         self.n_branch = nj
         self.data.theta_in = NULL
         self.data.theta_out = NULL
-        self.data.need_q = int(any(j.effort is not None for j in assembly.joints))
+        self.data.need_q = int(any(j.effort is not None for j in assembly.joints)
+                               or len(assembly.torsions) > 0)
         self.data.has_drives = int(any(j.driven for j in assembly.joints))
         self.data.constant = 0
         self.data.inverted = 0

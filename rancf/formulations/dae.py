@@ -167,7 +167,8 @@ class DAE(IndexThreeDAE):
         n_el_entries = A.element_mass.size
         el_rows, el_cols = rows[:n_el_entries], cols[:n_el_entries]
         body, body_diag = rows[n_el_entries:], values[n_el_entries:]
-        # loads and efforts: coordinates they touch, for their difference Jacobians
+        # loads, efforts and spring-dampers: coordinates they touch, for their difference
+        # Jacobians
         groups_x, groups_v = [], []
         for load in A.loads:
             if callable(load.moment) or load.moment != 0.0:
@@ -177,6 +178,16 @@ class DAE(IndexThreeDAE):
                 continue
             ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
                     for p in (j.parent, j.child) if p.kind != GROUND]
+            groups_x.append(np.concatenate(ends))
+            groups_v.append(np.concatenate(ends))
+        for t in A.torsions:
+            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
+                    for p in (t.joint.parent, t.joint.child) if p.kind != GROUND]
+            groups_x.append(np.concatenate(ends))
+            groups_v.append(np.concatenate(ends))
+        for s in A.springs:
+            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
+                    for p in s.points if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         fd_x, fd_v = self._fd_pattern(groups_x), self._fd_pattern(groups_v)
@@ -223,7 +234,8 @@ class DAE(IndexThreeDAE):
         return self.compiled.py_force(q, v, t)
 
     def loads(self, x, v, t):
-        """Loads and efforts (n_x,) at (x, v, t), without gravity and element forces."""
+        """Loads, efforts and spring-dampers (n_x,) at (x, v, t), without gravity and element
+        forces."""
         return self.compiled.py_loads(x, v, t)
 
     def constraint(self, q, t):

@@ -17,8 +17,9 @@ import threading
 
 import numpy as np
 
+from ..elements import planar
 from ..joints._codes import (BEAM_POLAR, BEAM_PRISM, BEAM_REV, BODY_POLAR, BODY_PRISM, BODY_REV,
-                             FREE, P_BODY, P_NODE)
+                             FREE, P_BODY, P_GROUND, P_NODE)
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
@@ -246,20 +247,22 @@ class Recursive:
     def highest_eigenvalue(self, y, which, iterations=40):
         """A lower bound of the largest eigenvalue of ``Omega^-1 B^T X B`` linearised at the
         state y, X the element tangents (``which="stiffness"``) or damping matrices
-        (``"damping"``), 1/s^2 or 1/s.
+        (``"damping"``) with the spring-dampers' (:class:`_SpringRates`), 1/s^2 or 1/s.
 
         Power iteration: the Rayleigh quotient never exceeds the largest eigenvalue, so the
         bound is safe for rejecting a step that is certainly unstable.
         """
         A = self.assembly
-        if A.n_elements == 0 or self.n_dof == 0:
+        springs = _SpringRates(A, which)
+        if (A.n_elements == 0 and not springs) or self.n_dof == 0:
             return 0.0
         self._kinematics(0.0, y)
         if not self.tables["constant"] and self.kernel.factorize():
             raise ArithmeticError("the generalized mass matrix is singular at this state")
         kind, es = A.element_kind, A.element_kind.element_size
         ev = A.element_vertices
-        E = kind.gather(self.kernel.arrays["X"], ev)
+        X = self.kernel.arrays["X"]
+        E = kind.gather(X, ev)
         K, C = kind.element_tangents(E, A.element_length, A.element_EA, A.element_EI,
                                      A.element_damping)
         K = K if which == "stiffness" else C
@@ -271,16 +274,71 @@ class Recursive:
             self.kernel.velocities(x, V)
             VE = kind.gather(V, ev)
             KV = np.einsum("sij,sj->si", K, VE)
-            xkx = float(np.einsum("si,si->", VE, KV))
+            f[:] = 0.0
+            xkx = float(np.einsum("si,si->", VE, KV)) + springs.add(X, V, f)
             xmx = float(np.einsum("si,sij,sj->", VE, A.element_mass, VE) + body @ (V * V))
             best = max(best, xkx / xmx)
-            f[:] = 0.0
             kind.scatter(-KV, ev, f)
             self.kernel.solve(f, np.zeros(self.n_dof), False, out)
             if not np.any(out):
                 break
             x = -out / np.abs(out).max()
         return float(best)
+
+class _SpringRates:
+    """The spring-dampers' part of :meth:`Recursive.highest_eigenvalue`: their axial stiffness
+    ``k n n^T`` (or damping ``c n n^T``) between their points and the torsions' ``k`` (or ``c``)
+    on their joint's angle rate, as a quadratic form in the node velocities V (the tension's
+    geometric term left out: the quotient stays a lower bound)."""
+
+    def __init__(self, A, which):
+        column = 0 if which == "stiffness" else 1
+        self.A = A
+        self.points = [(s.points, (s.k, s.c)[column]) for s in A.springs
+                       if (s.k, s.c)[column] != 0.0]
+        self.torsions = [(t.joint, (t.k, t.c)[column]) for t in A.torsions
+                         if (t.k, t.c)[column] != 0.0]
+
+    def __bool__(self):
+        return bool(self.points or self.torsions)
+
+    def _velocity(self, p, V):
+        """The velocity (2,) of point p for node velocities V (body points are linear in them)."""
+        return np.zeros(2) if p.kind == P_GROUND else self.A.point_position(p, V)
+
+    def _add_at(self, p, a, f):
+        """f -= P^T a: the generalized force of the point force -a at p."""
+        if p.kind == P_GROUND:
+            return
+        ns, v = self.A.node_size, self.A.vertex_of(p)
+        f[ns * v:ns * v + 2] -= a
+        if p.kind == P_BODY:
+            f[ns * v + 2:ns * v + 4] -= planar.point_map(p.offset).T @ a
+
+    def add(self, X, V, f):
+        """``V^T K_s V`` of the springs at coordinates X, node velocities V; f -= K_s V."""
+        A, total = self.A, 0.0
+        for (p1, p2), k in self.points:
+            d = A.point_position(p2, X) - A.point_position(p1, X)
+            n = d / np.linalg.norm(d)
+            rate = n @ (self._velocity(p2, V) - self._velocity(p1, V))
+            total += k * rate * rate
+            self._add_at(p2, k * rate * n, f)
+            self._add_at(p1, -k * rate * n, f)
+        for joint, k in self.torsions:
+            rate, g = 0.0, []
+            for p, sign in ((joint.child, 1.0), (joint.parent, -1.0)):
+                if p.kind == P_GROUND:
+                    continue
+                c, vertex = A.point_direction(p, X), A.vertex_of(p)
+                J = sign * np.array([-c[1], c[0]]) / (c @ c)     # d(angle)/dc
+                rate += J @ V[A.node_size * vertex + 2:A.node_size * vertex + 4]
+                g.append((vertex, J))
+            total += k * rate * rate
+            for vertex, J in g:
+                f[A.node_size * vertex + 2:A.node_size * vertex + 4] -= k * rate * J
+        return total
+
 
 def rates_in_words(omega, decay):
     """The rates an explicit step must resolve, in words: the highest natural frequency omega

@@ -160,6 +160,7 @@ class Assembly:
         self._joint_arrays()
         self._check_geometry()
         self._loads_arrays()
+        self._spring_arrays(model)
         self._topology()
         self.has_callables = (any(j.driven or callable(j.effort) for j in self.joints)
                               or any(load.time_dependent for load in self.loads))
@@ -312,6 +313,51 @@ class Assembly:
         self.load_kind = np.array([l.point.kind for l in loads], dtype=np.intc)
         self.load_vertex = np.array([self.vertex_of(l.point) for l in loads], dtype=np.intc)
         self.load_offset = np.array([l.point.offset for l in loads], dtype=float).reshape(-1, 2)
+
+    def _spring_arrays(self, model):
+        """Spring-dampers between points (``spring_kind``, ``spring_vertex``, ``spring_offset``:
+        (n, 2), (n, 2), (n, 2, 2) of their two points; ``spring_k``, ``spring_c``,
+        ``spring_rest``: N/m, N s/m, m) and in revolute joints (``torsion_joint``,
+        ``torsion_k``, ``torsion_c``, ``torsion_rest``: N m/rad, N m s/rad, rad), the default
+        rest lengths and angles those of the reference configuration."""
+        springs = self.springs = model.spring_dampers
+        self.spring_kind = np.array([[p.kind for p in s.points] for s in springs],
+                                    dtype=np.intc).reshape(-1, 2)
+        self.spring_vertex = np.array([[self.vertex_of(p) for p in s.points] for s in springs],
+                                      dtype=np.intc).reshape(-1, 2)
+        self.spring_offset = np.array([[p.offset for p in s.points] for s in springs],
+                                      dtype=float).reshape(-1, 2, 2)
+        self.spring_k = np.array([s.k for s in springs], dtype=float)
+        self.spring_c = np.array([s.c for s in springs], dtype=float)
+        rest = np.zeros(len(springs))
+        for i, s in enumerate(springs):
+            length = float(np.linalg.norm(self.point_position(s.points[1], self.x0)
+                                          - self.point_position(s.points[0], self.x0)))
+            if length <= 1e-9 * self.size:
+                raise ValueError(f"spring-damper {i}: its points {s.points[0]!r} and "
+                                 f"{s.points[1]!r} coincide in the reference configuration "
+                                 f"({length:.3g} m apart): the line of its force is undefined; "
+                                 "attach it to points apart")
+            rest[i] = length if s.rest_length is None else s.rest_length
+        self.spring_rest = rest
+        torsions = self.torsions = model.rotational_spring_dampers
+        self.torsion_joint = np.array([t.joint.index for t in torsions], dtype=np.intc)
+        self.torsion_k = np.array([t.k for t in torsions], dtype=float)
+        self.torsion_c = np.array([t.c for t in torsions], dtype=float)
+        self.torsion_rest = np.array([self.joint_q0[t.joint.index] if t.rest_angle is None
+                                      else t.rest_angle for t in torsions], dtype=float)
+
+    def spring_energy(self, x, joint_q):
+        """Potential of the spring-dampers (J) at coordinates x (n_out, n_x) and joint
+        coordinates joint_q (n_out, n_joints): ``sum 1/2 k (l - l0)^2 + sum 1/2 k (q - q0)^2``."""
+        out = np.zeros(len(x))
+        for i, s in enumerate(self.springs):
+            d = self.point_position(s.points[1], x) - self.point_position(s.points[0], x)
+            out += 0.5 * self.spring_k[i] * (np.linalg.norm(d, axis=-1) - self.spring_rest[i]) ** 2
+        if len(self.torsions):
+            q = np.asarray(joint_q).reshape(len(x), -1)[:, self.torsion_joint]
+            out += (0.5 * self.torsion_k * (q - self.torsion_rest) ** 2).sum(axis=1)
+        return out
 
     # --- topology ---------------------------------------------------------------------------
     def _topology(self):

@@ -13,7 +13,8 @@ triangles; forces are straight arrows from their point (the largest ``FORCE_ARRO
 model size), moments curved arrows around it (counter-clockwise for a positive moment). Every
 artist carries a ``gid`` naming what it shows (``"beam 0"``, ``"rigid body 0 frame"``,
 ``"rigid body 0 links"``, ``"joints revolute"``, ``"rails"``, ``"ground"``, ``"load 0"``), to
-find it again.
+find it again. A spring-damper between points is a zigzag line between them (``"spring 0"``),
+its ground points grey triangles.
 
 The model layer draws itself so that :meth:`rancf.Model.plot` imports nothing above it;
 matplotlib is imported when this module is (on first use, not by ``import rancf``).
@@ -59,7 +60,9 @@ def _polyline(segments, dim=2):
 
 def _attached_points(A, body):
     """The points of a rigid body that joints and loads attach to (one per offset)."""
-    points = [p for j in A.joints for p in (j.parent, j.child)] + [load.point for load in A.loads]
+    points = ([p for j in A.joints for p in (j.parent, j.child)] + [load.point for load in A.loads]
+              # a spatial Layout has no spring-dampers (not available there yet)
+              + [p for spring in getattr(A, "springs", ()) for p in spring.points])
     unique = {}
     for p in points:
         if p.kind == BODY and p.item is body:
@@ -204,6 +207,25 @@ def _draw_loads(ax, A, x):
     return ends
 
 
+def _draw_springs(ax, A, x):
+    """A zigzag line between the two points of each spring-damper (six teeth, as wide as a
+    tenth of its length), its ground points as the joints' ground."""
+    for spring in A.springs:
+        a, b = (A.point_position(p, x) for p in spring.points)
+        d = b - a
+        s = np.linspace(0.0, 1.0, 15)
+        side = np.zeros_like(s)
+        side[1:-1:2], side[2:-1:2] = 0.05, -0.05
+        side[[1, -2]] = 0.0
+        normal = np.array([-d[1], d[0]])
+        pts = a + np.outer(s, d) + np.outer(side, normal)
+        ax.plot(pts[:, 0], pts[:, 1], color="0.3", lw=1.0, gid=f"spring {spring.index}")
+        for p, r in zip(spring.points, (a, b)):
+            if p.kind == GROUND:
+                ax.plot(*r, linestyle="none", marker="^", markersize=14, color="0.6",
+                        zorder=2.5)
+
+
 def _finish(ax, extra_points=()):
     """Data limits from every line (and the given points), equal aspect, axis labels."""
     ax.relim()
@@ -240,13 +262,15 @@ def _fix_view(ax, A, low, high):
 
 
 def plot_model(model, ax=None):
-    """:meth:`rancf.Model.plot`: the reference configuration, joints, ground and loads."""
+    """:meth:`rancf.Model.plot`: the reference configuration, joints, ground, loads and
+    spring-dampers."""
     # an unfrozen model is checked in a throw-away Assembly, so that plotting does not freeze it
     A = model.build() if model.frozen else Assembly(model)
     ax = _axes(ax)
     _draw_ground(ax, A, legend=True)
     _Mechanism(ax, A, A.x0, "tab:blue", legend=True)
     ends = _draw_loads(ax, A, A.x0)
+    _draw_springs(ax, A, A.x0)
     if A.joints:
         ax.legend(loc="best", fontsize="small")
     return _finish(ax, ends)

@@ -386,3 +386,98 @@ class Load:
             raise ValueError(f"{function} of load {self.index} must return {what}, got "
                              f"{reprlib.repr(returned)} at t = {t:g} s")
         return value
+
+
+class SpringDamper:
+    """A linear spring-damper between two points (theory: Loads).
+
+    Not constructed directly: :meth:`rancf.Model.add_spring_damper` returns it.
+
+    With ``d = r_2 - r_1``, its length ``l = |d|`` and the unit vector ``n = d / l``, it pulls
+    point 1 by ``f n`` and point 2 by ``-f n``, ``f = k (l - l0) + c l'`` (N). Its potential
+    ``1/2 k (l - l0)^2`` is elastic energy and ``c l'^2`` the power it dissipates (theory: The
+    energy balance).
+
+    Attributes
+    ----------
+    index : int
+        Its number among the model's spring-dampers.
+    points : tuple of Point
+        The two points (ground, beam node or body point).
+    k : float
+        Stiffness (N/m), >= 0.
+    c : float
+        Damping coefficient (N s/m), >= 0.
+    rest_length : float or None
+        l0 (m), > 0; None: the distance of the points in the reference configuration (set when the
+        model is built, :attr:`rest_length` then holds it).
+
+    Examples
+    --------
+    >>> m = rancf.Model(gravity=(0.0, 0.0))
+    >>> r = m.add_rigid_body(1.0, 0.1, position=(1.0, 0.0))
+    >>> m.add_spring_damper(m.ground.point(0.0, 0.0), r.point(0.0, 0.0), k=100.0, c=1.0)
+    SpringDamper(0: k=100 N/m, c=1 N s/m, ground.point(0, 0, angle=0) -- rigid_body[0].point(0, 0))
+    """
+
+    def __init__(self, index, p1, p2, k, c, rest_length):
+        if p1.kind == GROUND and p2.kind == GROUND:
+            raise ValueError(f"p1 and p2 are both ground points ({p1!r}, {p2!r}): a spring-damper "
+                             "needs a point of a beam or rigid body")
+        self.index, self.points = index, (p1, p2)
+        self.k = checks.non_negative("k", k)
+        self.c = checks.non_negative("c", c)
+        # a zero length leaves the line of action undefined
+        self.rest_length = None if rest_length is None else checks.positive("rest_length",
+                                                                            rest_length)
+
+    def __repr__(self):
+        return (f"SpringDamper({self.index}: k={self.k:g} N/m, c={self.c:g} N s/m, "
+                f"{self.points[0]!r} -- {self.points[1]!r})")
+
+
+class RotationalSpringDamper:
+    """A torsion spring-damper in a revolute joint (theory: Loads).
+
+    Not constructed directly: :meth:`rancf.Model.add_rotational_spring_damper` returns it.
+
+    The torque ``-k (q - q0) - c q'`` (N m) acts in the joint as an effort does, on its
+    continuous (unwrapped) coordinate q; its potential ``1/2 k (q - q0)^2`` is elastic energy and
+    ``c q'^2`` the power it dissipates.
+
+    Attributes
+    ----------
+    index : int
+        Its number among the model's rotational spring-dampers.
+    joint : Joint
+        The revolute joint.
+    k : float
+        Stiffness (N m/rad), >= 0.
+    c : float
+        Damping coefficient (N m s/rad), >= 0.
+    rest_angle : float or None
+        q0 (rad); None: the joint's initial coordinate.
+
+    Examples
+    --------
+    >>> m = rancf.Model(gravity=(0.0, 0.0))
+    >>> r = m.add_rigid_body(1.0, 0.1, position=(1.0, 0.0))
+    >>> hinge = m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-1.0, 0.0))
+    >>> m.add_rotational_spring_damper(hinge, k=10.0, c=0.1)
+    RotationalSpringDamper(0: k=10 N m/rad, c=0.1 N m s/rad, joint 0)
+    """
+
+    def __init__(self, index, joint, k, c, rest_angle):
+        if not isinstance(joint, Joint):
+            raise TypeError(f"joint must be a Joint (returned by add_joint), got {joint!r}")
+        if joint.kind != "revolute":
+            raise ValueError(f"joint must be a revolute joint, got joint {joint.index} of kind "
+                             f"{joint.kind!r}: a rotational spring-damper acts on a free angle")
+        self.index, self.joint = index, joint
+        self.k = checks.non_negative("k", k)
+        self.c = checks.non_negative("c", c)
+        self.rest_angle = None if rest_angle is None else checks.real("rest_angle", rest_angle)
+
+    def __repr__(self):
+        return (f"RotationalSpringDamper({self.index}: k={self.k:g} N m/rad, "
+                f"c={self.c:g} N m s/rad, joint {self.joint.index})")

@@ -18,7 +18,7 @@ from ..elements import beam as beam_element
 from .assembly import Assembly
 from .dimension import refuse_parameters, refuse_shape
 from .items import Beam, Ground, Point, RigidBody
-from .joints import Joint, Load
+from .joints import Joint, Load, RotationalSpringDamper, SpringDamper
 
 
 #: The parameters of the spatial model's methods that a planar model refuses naming the dimension.
@@ -87,6 +87,7 @@ class Model:
         self.elastic_model = elastic_model
         self.ground = Ground(self)
         self._beams, self._bodies, self._joints, self._loads = [], [], [], []
+        self._springs, self._rotational_springs = [], []
         self._assembly = None
 
     def __repr__(self):
@@ -352,6 +353,104 @@ class Model:
         self._loads.append(load)
         return load
 
+    def add_spring_damper(self, p1, p2, k, c=0.0, rest_length=None):
+        """Add a linear spring-damper between two points (theory: Loads).
+
+        Point 1 is pulled by ``f n`` and point 2 by ``-f n``, ``f = k (l - l0) + c l'`` (N),
+        with ``l`` the distance of the points and ``n`` the unit vector from point 1 to point 2.
+        Its potential ``1/2 k (l - l0)^2`` is in the ``elastic`` column of
+        :meth:`Result.energy` and its damping power ``c l'^2`` in ``dissipated``.
+
+        Parameters
+        ----------
+        p1, p2 : Point
+            Ground points, beam nodes or body points (not both on the ground); they must not
+            coincide in the reference configuration (the line of action would be undefined).
+        k : float
+            Stiffness (N/m), >= 0.
+        c : float
+            Damping coefficient (N s/m), >= 0.
+        rest_length : float, optional
+            l0 (m), > 0; default the distance of the points in the reference configuration.
+
+        Returns
+        -------
+        SpringDamper
+
+        Raises
+        ------
+        TypeError
+            A point that is not a point.
+        ValueError
+            A negative or non-finite k or c, a rest length that is not > 0, a point of another
+            model, two ground points; points that coincide in the reference configuration are
+            refused when the model is built.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A mass on a spring-damper to the ground (it oscillates at sqrt(k/m) rad/s):
+
+        >>> m = rancf.Model(gravity=(0.0, 0.0))
+        >>> mass = m.add_rigid_body(2.0, 0.1, position=(1.0, 0.0))
+        >>> spring = m.add_spring_damper(m.ground.point(0.0, 0.0), mass.point(0.0, 0.0),
+        ...                              k=200.0, c=0.5, rest_length=0.9)
+        """
+        self._check_open()
+        self._check_point("p1", p1)
+        self._check_point("p2", p2)
+        s = SpringDamper(len(self._springs), p1, p2, k, c, rest_length)
+        self._springs.append(s)
+        return s
+
+    def add_rotational_spring_damper(self, joint, k, c=0.0, rest_angle=None):
+        """Add a torsion spring-damper to a revolute joint (theory: Loads).
+
+        The torque ``-k (q - q0) - c q'`` (N m) acts on the joint's continuous (unwrapped)
+        coordinate q as an effort does. Its potential ``1/2 k (q - q0)^2`` is in the
+        ``elastic`` column of :meth:`Result.energy` and its damping power ``c q'^2`` in
+        ``dissipated``.
+
+        Parameters
+        ----------
+        joint : Joint
+            A revolute joint of this model.
+        k : float
+            Stiffness (N m/rad), >= 0.
+        c : float
+            Damping coefficient (N m s/rad), >= 0.
+        rest_angle : float, optional
+            q0 (rad); default the joint's initial coordinate.
+
+        Returns
+        -------
+        RotationalSpringDamper
+
+        Raises
+        ------
+        TypeError
+            ``joint`` is not a Joint.
+        ValueError
+            A joint of another model or of another kind than revolute (a prismatic or fixed
+            joint), a negative or non-finite k or c, a non-finite rest angle.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        >>> m = rancf.Model()
+        >>> bar = m.add_rigid_body(1.0, 0.08, position=(0.5, 0.0))
+        >>> hinge = m.add_joint("revolute", m.ground.point(0.0, 0.0), bar.point(-0.5, 0.0))
+        >>> torsion = m.add_rotational_spring_damper(hinge, k=20.0, c=0.1)
+        """
+        self._check_open()
+        if isinstance(joint, Joint) and joint.parent.item.model is not self:
+            raise ValueError(f"joint {joint!r} belongs to another model")
+        s = RotationalSpringDamper(len(self._rotational_springs), joint, k, c, rest_angle)
+        self._rotational_springs.append(s)
+        return s
+
     # --- reading ------------------------------------------------------------------------------
     @property
     def beams(self):
@@ -417,6 +516,26 @@ class Model:
         """
         return tuple(self._loads)
 
+    @property
+    def spring_dampers(self):
+        """The spring-dampers between points, in the order added.
+
+        Returns
+        -------
+        tuple of SpringDamper
+        """
+        return tuple(self._springs)
+
+    @property
+    def rotational_spring_dampers(self):
+        """The torsion spring-dampers of revolute joints, in the order added.
+
+        Returns
+        -------
+        tuple of RotationalSpringDamper
+        """
+        return tuple(self._rotational_springs)
+
     def build(self):
         """Check the whole model, freeze it and return its assembly (cached).
 
@@ -452,9 +571,9 @@ class Model:
         Beams are drawn as their centrelines through the element shape functions (nodes
         marked), rigid bodies as their centre and frame with lines to their joint and load
         points, joints by kind (revolute, prismatic with its rail, fixed, driven), ground
-        points, and forces and moments as arrows (callable loads at t = 0; the longest force
-        arrow is a fifth of the model size). The model is checked as when it is built (joint
-        points must coincide) but not frozen. Imports matplotlib.
+        points, spring-dampers as zigzag lines, and forces and moments as arrows (callable loads
+        at t = 0; the longest force arrow is a fifth of the model size). The model is checked
+        as when it is built (joint points must coincide) but not frozen. Imports matplotlib.
 
         Parameters
         ----------

@@ -53,6 +53,7 @@ class SpatialModel(Model):
         self.elastic_model = None
         self.ground = SpatialGround(self)
         self._beams, self._bodies, self._joints, self._loads = [], [], [], []
+        self._springs, self._rotational_springs = [], []
         self._assembly = None
 
     _POINTS = "ground.point(x, y, z), beam.start/.end/.node(i), body.point(dx, dy, dz)"
@@ -257,6 +258,16 @@ class SpatialModel(Model):
         j = SpatialJoint(len(self._joints), kind, parent, child, axis, axes, drive, effort)
         self._joints.append(j)
         return j
+
+    def add_spring_damper(self, p1, p2, k, c=0.0, rest_length=None):
+        """Not available for spatial models yet: ``ValueError``."""
+        raise ValueError("add_spring_damper is not available for spatial models yet (dim=3); "
+                         "it is available for planar models (dim=2)")
+
+    def add_rotational_spring_damper(self, joint, k, c=0.0, rest_angle=None):
+        """Not available for spatial models yet: ``ValueError``."""
+        raise ValueError("add_rotational_spring_damper is not available for spatial models yet "
+                         "(dim=3); it is available for planar models (dim=2)")
 
     def add_force(self, point, force=(0.0, 0.0, 0.0), moment=(0.0, 0.0, 0.0), follower=False):
         """Add a point force and a moment at a point of a beam or rigid body.

@@ -19,11 +19,13 @@ STATUSES = ("ok", "diverged", "failed", "interrupted")
 SPATIAL_POSE, SPATIAL_VELOCITY = 12, 6
 
 
-def energies(assembly, nodes, velocities):
+def energies(assembly, nodes, velocities, joint_q=None):
     """Kinetic, elastic and gravity energy (J) at every output, (n_out, 3).
 
-    Kinetic ``1/2 sum V_E^T M_E V_E + 1/2 sum (m |r'|^2 + I_G |u'|^2)``, elastic ``sum U(e)``,
-    gravity ``-F_G . x`` (a linear potential in absolute coordinates).
+    Kinetic ``1/2 sum V_E^T M_E V_E + 1/2 sum (m |r'|^2 + I_G |u'|^2)``, elastic ``sum U(e)``
+    plus the spring-dampers' potentials ``1/2 k (l - l0)^2`` and ``1/2 k (q - q0)^2`` (the
+    latter on the joint coordinates ``joint_q`` (n_out, n_joints), needed when the model has
+    torsion spring-dampers), gravity ``-F_G . x`` (a linear potential in absolute coordinates).
     """
     A = assembly
     nodes = np.ascontiguousarray(nodes, dtype=float)
@@ -36,6 +38,8 @@ def energies(assembly, nodes, velocities):
         out[:, 0] += A.body_kind.kinetic_energies(A.body_mass, A.body_inertia,
                                                   velocities[:, A.body_vertex, :])
     out[:, 2] = -nodes.reshape(len(nodes), -1) @ A.gravity_force
+    if len(A.springs) or len(A.torsions):
+        out[:, 1] += A.spring_energy(nodes.reshape(len(nodes), -1), joint_q)
     return out
 
 
@@ -154,7 +158,7 @@ class Result:
         if energy_table is None:
             if model is None:
                 raise ValueError("a Result needs its model or its energy table")
-            e = energies(model.build(), self.nodes, self.velocities)
+            e = energies(model.build(), self.nodes, self.velocities, self.joint_q)
             energy_table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
         import pandas as pd     # here, not at the top: it takes a second of `import rancf`
         self._energy = pd.DataFrame({"t": self.t, **{k: np.asarray(energy_table[k], dtype=float)
