@@ -1,5 +1,6 @@
 # O(n) dynamics of a spatial tree (see rancf/formulations/_spatial.pyx).
 
+from rancf.elements._rotation cimport matvec
 from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
                                           ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
 
@@ -57,6 +58,22 @@ cdef struct SpatialData:
     double* L        # 36: the LDL^T factors of D (n_i x n_i)
     double* z        # 6: D^-1 u
     double* tau      # n_q: generalized link forces (efforts, element forces)
+
+cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo,
+                              double* g) noexcept nogil:
+    """Load j's force F and moment Mo (global; a follower load's turned by its body's frame)
+    and its point's offset from the body origin, g = A offset (global)."""
+    cdef const double* A = d.A + 9 * d.load_body[j]
+    cdef int k
+    if d.load_follower[j]:
+        matvec(A, d.load_force + 3 * j, F)
+        matvec(A, d.load_moment + 3 * j, Mo)
+    else:
+        for k in range(3):
+            F[k] = d.load_force[3 * j + k]
+            Mo[k] = d.load_moment[3 * j + k]
+    matvec(A, d.load_offset + 3 * j, g)
+
 
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil

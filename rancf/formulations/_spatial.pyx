@@ -307,16 +307,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
     for j in range(d.n_loads):
-        b = d.load_body[j]
-        A = d.A + 9 * b
-        f = d.f + 6 * b
-        if d.load_follower[j]:
-            matvec(A, d.load_force + 3 * j, F)
-            matvec(A, d.load_moment + 3 * j, Mo)
-        else:
-            memcpy(F, d.load_force + 3 * j, 3 * sizeof(double))
-            memcpy(Mo, d.load_moment + 3 * j, 3 * sizeof(double))
-        matvec(A, d.load_offset + 3 * j, g)
+        f = d.f + 6 * d.load_body[j]
+        load_vectors(d, j, F, Mo, g)
         cross(g, F, x)
         for k in range(3):
             f[k] += F[k]

@@ -15,11 +15,10 @@ for the balance); the implicit loop by the trapezoidal rule at every step
 (:meth:`rancf.formulations._spatial_implicit.SpatialProblem.power`).
 """
 from libc.math cimport isfinite
-from libc.string cimport memcpy
 
 import numpy as np
 
-from rancf.elements._rotation cimport cross, matvec
+from rancf.elements._rotation cimport cross
 from rancf.elements._spatial_beam cimport element_dissipation
 from rancf.formulations._problem cimport ODE_OK, ODE_NONFINITE
 from rancf.joints._codes cimport M_ELEMENT
@@ -37,21 +36,12 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
     cdef double Mo[3]
     cdef double g[3]
     cdef double x[3]
-    cdef const double* A
     cdef const double* V
     cdef double P = 0.0
-    cdef int j, k, b, i
+    cdef int j, k, i
     for j in range(d.n_loads):
-        b = d.load_body[j]
-        A = d.A + 9 * b
-        V = d.V + 6 * b
-        if d.load_follower[j]:
-            matvec(A, d.load_force + 3 * j, F)
-            matvec(A, d.load_moment + 3 * j, Mo)
-        else:
-            memcpy(F, d.load_force + 3 * j, 3 * sizeof(double))
-            memcpy(Mo, d.load_moment + 3 * j, 3 * sizeof(double))
-        matvec(A, d.load_offset + 3 * j, g)
+        V = d.V + 6 * d.load_body[j]
+        load_vectors(d, j, F, Mo, g)
         cross(V + 3, g, x)
         for k in range(3):
             P += F[k] * (V[k] + x[k]) + Mo[k] * V[3 + k]
