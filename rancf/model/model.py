@@ -523,6 +523,14 @@ class Model:
         Returns
         -------
         tuple of SpringDamper
+
+        Examples
+        --------
+        >>> m = rancf.Model(gravity=(0.0, 0.0))
+        >>> body = m.add_rigid_body(1.0, 0.01, position=(1.0, 0.0))
+        >>> spring = m.add_spring_damper(m.ground.point(0.0, 0.0), body.centre, k=100.0, c=0.5)
+        >>> m.spring_dampers == (spring,)
+        True
         """
         return tuple(self._springs)
 
@@ -533,6 +541,13 @@ class Model:
         Returns
         -------
         tuple of RotationalSpringDamper
+
+        Examples
+        --------
+        >>> m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+        >>> torsion = m.add_rotational_spring_damper(m.joints[0], k=5.0)
+        >>> m.rotational_spring_dampers == (torsion,)
+        True
         """
         return tuple(self._rotational_springs)
 
