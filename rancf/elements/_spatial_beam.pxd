@@ -15,12 +15,9 @@ cdef extern from *:
 
 cdef int element_force(const double* s, const double* Q, const double* e, const double* ed,
                        double l, const double* C, const double* strain0, double c,
-                       double* f, double* K, double* sigma) noexcept nogil
+                       double* f, double* K, double* sigma, double* power) noexcept nogil
 cdef double element_energy(const double* s, const double* Q, const double* e, double l,
                            const double* C, const double* strain0) noexcept nogil
 cdef int element_damping(const double* s, const double* Q, const double* e, double l,
                          const double* C, double c, double* D) noexcept nogil
-cdef double element_dissipation(const double* s, const double* Q, const double* e,
-                                const double* ed, double l, const double* C,
-                                double c) noexcept nogil
 cdef double reference_strain(const double* s, const double* Q, double* strain0) noexcept nogil

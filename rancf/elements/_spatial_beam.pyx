@@ -208,8 +208,8 @@ cdef void _geometric_matrix(const double* e, const double* d, const double* p, c
 
 cdef int element_force(const double* s, const double* Q, const double* e, const double* ed,
                        double l, const double* C, const double* strain0, double c,
-                       double* f, double* K, double* sigma) noexcept nogil:
-    """The element's force, tangent and section forces (module docstring).
+                       double* f, double* K, double* sigma, double* power) noexcept nogil:
+    """The element's force, tangent, section forces and dissipated power (module docstring).
 
     Parameters: ``s`` (3, m) and ``Q`` (9) the reference relative position and orientation,
     ``e`` (6) the coordinates (u, psi) (m, rad), ``ed`` (6) their rates, ``l`` (m) the length,
@@ -217,7 +217,10 @@ cdef int element_force(const double* s, const double* Q, const double* e, const 
     reference strains, ``c`` (s) the Kelvin-Voigt damping time. Outputs: ``f`` (6) the force
     ``-dU/de - l B^T C c B ed`` (N, N m); ``K`` (36, row-major) the Hessian of U (4), or NULL;
     ``sigma`` (6) the section forces ``C (eps - eps0 + c B ed)`` (N, N, N, N m, N m, N m), or
-    NULL. Returns -1 (nothing written) if |psi| >= pi, else 0.
+    NULL; ``power`` (1) the power the Kelvin-Voigt damping dissipates,
+    ``ed . (l B^T C c B ed) = (c / l) sum_i C_i r_i^2 >= 0`` with ``r = l B ed`` (W: the energy
+    balance's dissipation, the minus power of the force's damping part), or NULL. Returns -1
+    (nothing written) if |psi| >= pi, else 0.
     """
     cdef double d[3]
     cdef double p[3]
@@ -232,6 +235,7 @@ cdef int element_force(const double* s, const double* Q, const double* e, const 
     cdef double G[9]
     cdef double H[9]
     cdef double HG[9]
+    cdef double P
     cdef int i
     if _strains(s, Q, e, l, d, p, eps, Ji, coef, Jpsi, psi_coef) != 0:
         return -1
@@ -245,6 +249,12 @@ cdef int element_force(const double* s, const double* Q, const double* e, const 
     for i in range(6):
         sel[i] = C[i] * (eps[i] - strain0[i])
         sig[i] = sel[i] + c * C[i] * rate[i] / l
+    if power != NULL:
+        # here, before the assembly of f below reuses rate
+        P = 0.0
+        for i in range(6):
+            P += C[i] * rate[i] * rate[i]
+        power[0] = c * P / l
     # f = -l B^T sig
     rot.matTvec(Ji, sig, f)
     rot.matTvec(HG, sig, rate)
@@ -312,41 +322,6 @@ cdef int element_damping(const double* s, const double* Q, const double* e, doub
     return 0
 
 
-cdef double element_dissipation(const double* s, const double* Q, const double* e,
-                                const double* ed, double l, const double* C,
-                                double c) noexcept nogil:
-    """The power (W) the Kelvin-Voigt damping dissipates at the rates ``ed``:
-    ``ed . (l B^T C c B ed) = (c / l) sum_i C_i r_i^2`` with ``r = l B ed`` (3), the minus
-    power of the damping part of :c:func:`element_force`'s force, >= 0 (the energy balance's
-    dissipation). The arguments as for :c:func:`element_force`. 0 if ``c == 0`` or
-    |psi| >= pi."""
-    cdef double d[3]
-    cdef double p[3]
-    cdef double eps[6]
-    cdef double rate[6]
-    cdef double x[3]
-    cdef double coef[3]
-    cdef double psi_coef[3]
-    cdef double Ji[9]
-    cdef double Jpsi[9]
-    cdef double G[9]
-    cdef double H[9]
-    cdef double HG[9]
-    cdef double P = 0.0
-    cdef int i
-    if c == 0.0 or _strains(s, Q, e, l, d, p, eps, Ji, coef, Jpsi, psi_coef) != 0:
-        return 0.0
-    _strain_map(d, p, Ji, coef, Jpsi, G, H, HG)
-    rot.matvec(Ji, ed, rate)
-    rot.matvec(HG, ed + 3, x)
-    rot.matvec(G, ed + 3, rate + 3)
-    for i in range(3):
-        rate[i] += x[i]
-    for i in range(6):
-        P += C[i] * rate[i] * rate[i]
-    return c * P / l
-
-
 cdef double reference_strain(const double* s, const double* Q, double* strain0) noexcept nogil:
     """The length l (m, returned) and strains strain0 (6) of the reference relative pose
     (s, Q): l = |J_l(p0)^-1 s| with p0 = log(Q), the length of the translation part of the SE(3)
@@ -375,7 +350,7 @@ def force(const double[::1] s, const double[::1] Q, const double[::1] e, const d
           double[::1] K, double[::1] sigma):
     """element_force into f (6), K (36), sigma (6); returns its status (0, or -1)."""
     return element_force(&s[0], &Q[0], &e[0], &ed[0], l, &C[0], &strain0[0], c, &f[0], &K[0],
-                         &sigma[0])
+                         &sigma[0], NULL)
 
 
 def damping(const double[::1] s, const double[::1] Q, const double[::1] e, double l,
@@ -445,7 +420,7 @@ def sections(const double[:, ::1] pose0, const double[:, ::1] pose1,
             rot.left_jacobian_inverse(e + 3, Ji)
             rot.matvec(Ji, y, ed + 3)
             if element_force(&s[k, 0], &Q[k, 0], e, ed, l[k], &C[k, 0], &strain0[k, 0], c[k],
-                             f, NULL, &sigma[k, 0]) != 0:
+                             f, NULL, &sigma[k, 0], NULL) != 0:
                 for i in range(6):
                     sigma[k, i] = NAN
 

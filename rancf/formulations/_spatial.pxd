@@ -10,6 +10,7 @@ cdef struct SpatialData:
     int callbacks, effort_callbacks
     int failed             # body + 1 whose D was not positive definite, or whose element
                            # rotation left its domain, at the last evaluation (0: none)
+    double dissipation     # W: the power the elements' damping dissipates at the last forces()
     void* inputs           # the Python object that writes loads and efforts (spatial.Inputs)
     # the tree (rancf.model.spatial_tree.SpatialTree), per body
     const int* parent

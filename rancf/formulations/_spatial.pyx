@@ -284,8 +284,11 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
     parent's frame through T^T and Jr^T; an element link's elastic and damping force
-    ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`. Returns
-    ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an element's rotation reached pi."""
+    ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`, and the
+    power the elements' damping dissipates, ``d.dissipation`` (W; the energy balance's, from the
+    same evaluation). Returns ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an
+    element's rotation reached pi."""
+    cdef double P
     cdef double Iw[3]
     cdef double g[3]
     cdef double x[3]
@@ -313,6 +316,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         for k in range(3):
             f[k] += F[k]
             f[3 + k] += Mo[k] + x[k]
+    d.dissipation = 0.0
     for i in range(d.n):
         off = d.q_offset[i]
         n_i = d.q_offset[i + 1] - off
@@ -331,9 +335,10 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             b = d.element[i]
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
                              d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
-                             d.tau + off, NULL, NULL):
+                             d.tau + off, NULL, NULL, &P):
                 d.failed = i + 1
                 return ODE_TURNED_OVER
+            d.dissipation += P
         else:
             for j in range(n_i):
                 d.tau[off + j] = d.effort[off + j]

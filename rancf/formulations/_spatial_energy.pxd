@@ -6,7 +6,6 @@ from rancf.formulations._spatial cimport SpatialData, SpatialKernel, load_vector
 
 cdef double applied_power(SpatialData* d) noexcept nogil
 cdef double drive_power(SpatialData* d, bint articulated) noexcept nogil
-cdef double dissipated_power(SpatialData* d) noexcept nogil
 
 cdef class TrackedKernel(ODEProblem):
     cdef readonly SpatialKernel kernel

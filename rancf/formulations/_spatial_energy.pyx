@@ -6,10 +6,11 @@ damping dissipates, at the state of the last evaluation of rancf/formulations/_s
 potential, not a work) and
 
     P_ext  = sum_loads (F . v_x + M . w) + sum_efforts tau_k qd_k + sum_drives tau_d qd_d,
-    P_diss = sum_elements ed . (l B^T C c B ed) >= 0,
+    P_diss = sum_elements ed . (l B^T C c B ed) >= 0   (``d.dissipation``),
 
 v_x the velocity of a load's point, w its body's angular velocity, tau_d the generalized force
-a drive exerts (``H^T W``, W the link wrench), qd_d its rate. The explicit methods integrate
+a drive exerts (``H^T W``, W the link wrench), qd_d its rate; P_diss comes from the elements'
+forces of the same evaluation (``element_force``'s power output). The explicit methods integrate
 W_ext and W_diss with the motion, as two more states (:class:`TrackedKernel`: the scheme's order
 for the balance); the implicit loop by the trapezoidal rule at every step
 (:meth:`rancf.formulations._spatial_implicit.SpatialProblem.power`).
@@ -19,7 +20,6 @@ from libc.math cimport isfinite
 import numpy as np
 
 from rancf.elements._rotation cimport cross
-from rancf.elements._spatial_beam cimport element_dissipation
 from rancf.formulations._problem cimport ODE_OK, ODE_NONFINITE
 from rancf.joints._codes cimport M_ELEMENT
 
@@ -81,22 +81,6 @@ cdef double drive_power(SpatialData* d, bint articulated) noexcept nogil:
     return P
 
 
-cdef double dissipated_power(SpatialData* d) noexcept nogil:
-    """The power (W, >= 0) the elements' Kelvin-Voigt damping dissipates at ``d.q``, ``d.qd``
-    (``element_dissipation`` of rancf/elements/_spatial_beam.pyx)."""
-    cdef double P = 0.0
-    cdef int i, b, off
-    for i in range(d.n):
-        if d.motion[i] != M_ELEMENT:
-            continue
-        b, off = d.element[i], d.q_offset[i]
-        if d.damping[b] != 0.0:
-            P += element_dissipation(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
-                                     d.qd + off, d.length[b], d.stiffness + 6 * b,
-                                     d.damping[b])
-    return P
-
-
 cdef class TrackedKernel(ODEProblem):
     """A :class:`~rancf.formulations._spatial.SpatialKernel` whose state carries the energy
     balance: ``y = (q, qd, W_ext, W_diss)``, ``y' = (qd, qdd, P_ext, P_diss)`` (module
@@ -124,7 +108,7 @@ cdef class TrackedKernel(ODEProblem):
         if status:
             return status
         ydot[n] = applied_power(d) + drive_power(d, True)
-        ydot[n + 1] = dissipated_power(d)
+        ydot[n + 1] = d.dissipation
         return ODE_OK
 
     cdef int check(self, const double* y, double bound) noexcept nogil:

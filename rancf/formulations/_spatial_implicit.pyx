@@ -93,7 +93,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
                                           forces, inverse_dynamics, kinematics,
                                           rotated_inertias, sweeps)
-from rancf.formulations._spatial_energy cimport applied_power, dissipated_power, drive_power
+from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
@@ -222,7 +222,7 @@ cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
         if c_k != 0.0:
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.qd + off,
                              d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
-                             f, K, NULL):
+                             f, K, NULL, NULL):
                 return i + 1
             for k in range(36):
                 Ei[k] = c_k * K[k]
@@ -654,7 +654,7 @@ cdef class SpatialProblem(StepProblem):
         self.dynamic_residual(q, v, t, a, 1.0, 1.0, &self.power_out[0])
         with nogil:
             p[0] = applied_power(d) + drive_power(d, False)
-            p[1] = dissipated_power(d)
+            p[1] = d.dissipation
         return 0
 
     cdef int recentre(self, double* q, double* v, double* a) except -1:
