@@ -254,11 +254,19 @@ cdef class DAEKernel(StepProblem):
         nj = max(self.md.n_joints, 1)
         self.q_j, self.qd_j, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(qref0)] = qref0
+        self.n_branch = self.md.n_joints
         self.last_t = np.nan
 
     @property
     def linear_system(self):
         return self.lu
+
+    cdef void keep_branch(self, double* out) noexcept:
+        """The branch of the joint angles, those of the last accepted state."""
+        memcpy(out, &self.qref[0], self.md.n_joints * sizeof(double))
+
+    cdef void use_branch(self, const double* row) noexcept:
+        memcpy(&self.qref[0], row, self.md.n_joints * sizeof(double))
 
     def observe(self, q, v, a, t, lam):
         """Joint coordinates and reactions at an output (by the owning DAE, from the state's own

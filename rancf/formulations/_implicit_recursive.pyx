@@ -120,6 +120,7 @@ cdef class RecursiveProblem(StepProblem):
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(q0)] = q0
+        self.n_branch = self.md.n_joints
         self.blocks = np.zeros(max(self.md.n_el, 1) * ELEMENT_BLOCK)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
@@ -437,6 +438,25 @@ cdef class RecursiveProblem(StepProblem):
         return (np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
                 np.asarray(<double[:self.d.n_x]> self.d.V).copy())
 
+    cdef void keep_branch(self, double* out) noexcept:
+        """The branch of the joint angles, those of the last accepted state."""
+        memcpy(out, &self.qref[0], self.md.n_joints * sizeof(double))
+
+    cdef void use_branch(self, const double* row) noexcept:
+        memcpy(&self.qref[0], row, self.md.n_joints * sizeof(double))
+
+    cdef int _observe_at(self, const double* q, const double* v, double t) except -1:
+        """Kinematics, joint coordinates (on the branch in ``qref``) and, where joints are
+        held, the reactions at the state (q, v, t)."""
+        self._kinematics(q if self.n else &self.zero[0], v if self.n else &self.zero[0], t)
+        if self.held:
+            # the reactions need the node forces (a residual's worth of element forces)
+            self._forces(t)
+            self._reactions(t)
+        else:
+            joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0], &self.qd[0])
+        return 0
+
     def observe(self, q, v, a, t, lam):
         """Node coordinates and velocities, joint coordinates and the reactions of the fixed and
         driven joints at an output (those of the state (q, v, t): the loop's accelerations ``a``
@@ -444,13 +464,48 @@ cdef class RecursiveProblem(StepProblem):
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
         cdef int nj = self.md.n_joints
-        self._kinematics(&qq[0] if self.n else &self.zero[0], &vv[0] if self.n else &self.zero[0], t)
-        self._forces(t)
-        if self.held:
-            self._reactions(t)
+        self._observe_at(&qq[0], &vv[0], t)
         return {"nodes": np.asarray(<double[:self.d.n_x]> self.d.X).copy(),
                 "velocities": np.asarray(<double[:self.d.n_x]> self.d.V).copy(),
                 "joint_q": np.asarray(self.q)[:nj].copy(),
                 "joint_qd": np.asarray(self.qd)[:nj].copy(),
                 "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy(),
                 "beta": np.asarray(vv).copy()}
+
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """:meth:`observe` of every output in one loop (each on its branch, ``branches``
+        (n_out, n_joints) kept by the loop), about a kinematics pass an output (and a residual
+        where joints are held)."""
+        cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
+        cdef double[:, ::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[:, ::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[:, ::1] bb = np.ascontiguousarray(branches, dtype=float)
+        cdef Py_ssize_t k, n_out = tt.shape[0]
+        cdef int nj = self.md.n_joints, n_x = self.d.n_x
+        out = {"nodes": np.empty((n_out, n_x)), "velocities": np.empty((n_out, n_x)),
+               "joint_q": np.empty((n_out, nj)), "joint_qd": np.empty((n_out, nj)),
+               "reactions": np.empty((n_out, nj)), "beta": np.array(vv)}
+        cdef double[:, ::1] X = out["nodes"], V = out["velocities"]
+        cdef double[:, ::1] Q = out["joint_q"], QD = out["joint_qd"], R = out["reactions"]
+        cdef double[::1] now = np.asarray(self.qref).copy()
+        if (qq.shape[0] != n_out or vv.shape[0] != n_out or bb.shape[0] != n_out
+                or (n_out and (qq.shape[1] != self.n or vv.shape[1] != self.n
+                               or bb.shape[1] != nj))):
+            raise ValueError(f"observe_frames: {n_out} outputs of {self.n} coordinates and "
+                             f"{nj} branch numbers expected, got q {np.shape(q)}, v "
+                             f"{np.shape(v)}, branches {np.shape(branches)}")
+        try:
+            for k in range(n_out):
+                if nj:
+                    self.use_branch(&bb[k, 0])
+                self._observe_at(&qq[k, 0] if self.n else NULL, &vv[k, 0] if self.n else NULL,
+                                 tt[k])
+                memcpy(&X[k, 0], self.d.X, n_x * sizeof(double))
+                memcpy(&V[k, 0], self.d.V, n_x * sizeof(double))
+                if nj:
+                    memcpy(&Q[k, 0], &self.q[0], nj * sizeof(double))
+                    memcpy(&QD[k, 0], &self.qd[0], nj * sizeof(double))
+                    memcpy(&R[k, 0], self.d.reaction, nj * sizeof(double))
+        finally:
+            self.use_branch(&now[0])
+        return out

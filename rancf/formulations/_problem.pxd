@@ -2,6 +2,7 @@
 
 cdef class StepProblem:
     cdef readonly int n, m
+    cdef readonly int n_branch          # numbers kept beside each output by keep_branch
     cdef public double factor_cost
     cdef object _work      # (n,) work array of dynamic_residual, made on first use
     cdef readonly object projection     # False, "euclidean" or "mass" (see project)
@@ -29,6 +30,8 @@ cdef class StepProblem:
     cdef int saddle_solve(self, double* x) except -1
     cdef int accept(self, const double* q, const double* v, double t) except -1
     cdef int recentre(self, double* q, double* v, double* a) except -1
+    cdef void keep_branch(self, double* out) noexcept
+    cdef void use_branch(self, const double* row) noexcept
 
 
 # The C-level contract between a formulation and the explicit stepping loop (see _problem.pyx).

@@ -193,11 +193,43 @@ cdef class StepProblem:
         them, 0 otherwise (this base: never)."""
         return 0
 
+    cdef void keep_branch(self, double* out) noexcept:
+        """Copies what :meth:`observe_frames` needs of the path at an output (``n_branch``
+        numbers: the branch of the joint angles after the last :meth:`accept`) into ``out``,
+        which the loop keeps beside the output's state (this base: nothing)."""
+        pass
+
+    cdef void use_branch(self, const double* row) noexcept:
+        """Makes a row of :meth:`keep_branch` the current branch (this base: nothing)."""
+        pass
+
     def observe(self, q, v, a, t, lam):
         """What the problem keeps at an output beside q, v, a, lambda (dict of arrays): the
         model-level arrays (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
         ``reactions``) of a formulation of a model, and whatever else it wants kept."""
         return {}
+
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """:meth:`observe` of every stored output, as one dict of arrays stacked along a first
+        axis (n_out, ...): the loop stores states only, and maps them once it has finished.
+        ``t`` (n_out,), ``q``, ``v``, ``a`` (n_out, n), ``lam`` (n_out, m), ``branches``
+        (n_out, n_branch) the rows of :meth:`keep_branch`. This base calls :meth:`observe`
+        output by output, each on its branch; a formulation may map them all in one compiled
+        loop."""
+        cdef double[:, ::1] rows = np.ascontiguousarray(branches, dtype=float).reshape(
+            len(t), self.n_branch)
+        cdef double[::1] now = np.empty(max(self.n_branch, 1))
+        records = []
+        self.keep_branch(&now[0])
+        try:
+            for k in range(len(t)):
+                if self.n_branch:
+                    self.use_branch(&rows[k, 0])
+                records.append(self.observe(q[k], v[k], a[k], t[k], lam[k]))
+        finally:
+            self.use_branch(&now[0])
+        names = records[0].keys() if records else ()
+        return {name: np.array([r[name] for r in records]) for name in names}
 
     def newton_advice(self):
         """What the user may change, beside the step and the iterations, when Newton's

@@ -87,6 +87,11 @@ cdef class Stepper:
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
     cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
+    # the outputs of run(), filled row by row (n_kept rows so far)
+    cdef double[::1] out_t
+    cdef double[:, ::1] out_q, out_v, out_a, out_lam, out_viol, out_energy, out_branch
+    cdef long[::1] out_iterations
+    cdef long n_kept
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
     cdef int last_iterations
@@ -411,11 +416,23 @@ cdef class Stepper:
         return (self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
                 np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy())
 
-    def run(self, long n_steps, long output_every, record, progress=None):
-        """Take n_steps steps; ``record(t, q, v, a, lam, violations, iterations, energy)`` is
-        called at every output step (and the last), ``progress(t, steps)`` every 0.1 s of wall
-        time (rancf.integrators._interrupt). Returns (status, message)."""
+    def run(self, long n_steps, long output_every, progress=None):
+        """Take n_steps steps, keeping the state at the start, at every output step and at
+        the last; ``progress(t, steps)`` is called every 0.1 s of wall time
+        (rancf.integrators._interrupt). Returns ``(status, message)``; :meth:`outputs` gives
+        the kept states, also after a failure or Ctrl-C. An output costs a copy of the state
+        (no Python call): the problem maps the states to its outputs once, afterwards
+        (:meth:`~rancf.formulations._problem.StepProblem.observe_frames`)."""
         cdef long k
+        cdef long n_out = 2 + n_steps // output_every
+        self.out_t = np.empty(n_out)
+        self.out_q, self.out_v, self.out_a = (np.empty((n_out, self.n)) for _ in range(3))
+        self.out_lam = np.empty((n_out, self.m))
+        self.out_viol = np.empty((n_out, 3))
+        self.out_energy = np.empty((n_out, 2))
+        self.out_branch = np.empty((n_out, self.p.n_branch))
+        self.out_iterations = np.empty(n_out, dtype=np.int_)
+        self.n_kept = 0
         cdef int it, i, worst_it = 0, tracked
         cdef double p_old[2]
         cdef double p_new[2]
@@ -429,7 +446,7 @@ cdef class Stepper:
         worst[0] = worst[1] = worst[2] = 0.0
         tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
         t_node = self.t
-        self._record(record, 0, energy)
+        self._record(0, energy)
         start_watch(&watch, progress)
         status, message = "ok", ""
         for k in range(1, n_steps + 1):
@@ -461,8 +478,8 @@ cdef class Stepper:
                         worst[i] = max(worst[i], self.viol[i])
                 worst_it = max(worst_it, it)
                 if k % output_every == 0 or k == n_steps:
-                    np.asarray(self.viol)[:] = (worst[0], worst[1], worst[2])
-                    self._record(record, worst_it, energy)
+                    self.viol[0], self.viol[1], self.viol[2] = worst[0], worst[1], worst[2]
+                    self._record(worst_it, energy)
                     worst[0] = worst[1] = worst[2] = 0.0
                     worst_it = 0
             except StepFailure as exc:
@@ -477,12 +494,39 @@ cdef class Stepper:
                 return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
         return status, message
 
-    cdef _record(self, record, int iterations, double* energy):
+    cdef int _record(self, int iterations, double* energy) except -1:
+        """The current state into the next row of the outputs (the row counted last, so that
+        an interruption never leaves a half-written row)."""
+        cdef long k = self.n_kept
         if self.steps == 0 and self.m:
             self.p.violations(&self.q[0], &self.v[0], &self.a[0], self.t, &self.viol[0])
-        record(self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
-               np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy(),
-               np.asarray(self.viol).copy(), iterations, (energy[0], energy[1]))
+        self.out_t[k] = self.t
+        if self.n:
+            memcpy(&self.out_q[k, 0], &self.q[0], self.n * sizeof(double))
+            memcpy(&self.out_v[k, 0], &self.v[0], self.n * sizeof(double))
+            memcpy(&self.out_a[k, 0], &self.a[0], self.n * sizeof(double))
+        if self.m:
+            memcpy(&self.out_lam[k, 0], &self.lam[0], self.m * sizeof(double))
+        memcpy(&self.out_viol[k, 0], &self.viol[0], 3 * sizeof(double))
+        self.out_energy[k, 0], self.out_energy[k, 1] = energy[0], energy[1]
+        if self.p.n_branch:
+            self.p.keep_branch(&self.out_branch[k, 0])
+        self.out_iterations[k] = iterations
+        self.n_kept = k + 1
+        return 0
+
+    def outputs(self):
+        """The states :meth:`run` kept: a dict of arrays with a first axis of outputs,
+        ``t``, ``q``, ``v``, ``a`` (n_out, n), ``lam`` (n_out, m), ``violations`` (n_out, 3),
+        ``iterations`` (the most Newton iterations of a step since the previous output),
+        ``energy`` (n_out, 2: work, dissipated) and ``branches`` (n_out, n_branch)."""
+        k = self.n_kept
+        return {"t": np.asarray(self.out_t)[:k], "q": np.asarray(self.out_q)[:k],
+                "v": np.asarray(self.out_v)[:k], "a": np.asarray(self.out_a)[:k],
+                "lam": np.asarray(self.out_lam)[:k], "violations": np.asarray(self.out_viol)[:k],
+                "iterations": np.asarray(self.out_iterations)[:k],
+                "energy": np.asarray(self.out_energy)[:k],
+                "branches": np.asarray(self.out_branch)[:k]}
 
     def stats(self):
         return {"nfev": self.nfev, "njev": self.njev, "nlu": self.nlu,

@@ -87,7 +87,7 @@ from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import IndexThreeDAE, projection_kind
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
-from .solution import Solution, observed, stacked
+from .solution import Solution, split
 
 __all__ = [
     "IndexThreeDAE",
@@ -457,25 +457,20 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
                       scheme.intermediate, scheme.bdf1, float(dt), float(tol), int(max_iter),
                       jacobian == "reuse", solver)
     stepper.start(float(t0), q0, v0)
-    records = []
-
-    def record(t, q, v, a, lam, violation, iterations, energy):
-        # one append per output, so that an interruption never leaves ragged lists
-        records.append((t, q, v, a, lam, violation, iterations, energy,
-                        compiled.observe(q, v, a, t, lam)))
-
     try:
-        status, message = stepper.run(n_steps, int(output_every), record, report.callback)
+        status, message = stepper.run(n_steps, int(output_every), report.callback)
     finally:
         report.close(stepper.t, stepper.steps)
-    ts, qs, vs, as_, ls, viol, iters, works, seen = (list(c) for c in zip(*records))
-    works = np.array(works)
+    out = stepper.outputs()
+    seen = compiled.observe_frames(out["t"], out["q"], out["v"], out["a"], out["lam"],
+                                   out["branches"])
     # a formulation's observe gives the model-level arrays; a user's problem's goes to extra
-    model, extra = observed(seen) if compiled.formulation else ({}, stacked(seen))
+    model, extra = split(seen) if compiled.formulation else ({}, seen)
     return Solution(
-        t=np.array(ts), q=np.array(qs), v=np.array(vs), a=np.array(as_), lam=np.array(ls),
-        violations=np.array(viol), newton_iterations=np.array(iters), work=works[:, 0],
-        dissipated=works[:, 1], status=status, message=message, method=method,
+        t=out["t"], q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
+        violations=out["violations"], newton_iterations=out["iterations"],
+        work=out["energy"][:, 0], dissipated=out["energy"][:, 1], status=status,
+        message=message, method=method,
         formulation=compiled.formulation, stats=stepper.stats(),
         wall_time=time.perf_counter() - start, error=stepper.error, extra=extra, **model,
     )

@@ -113,15 +113,3 @@ def split(arrays):
     """``(model-level arrays, the others)`` of a dict of stacked arrays (:data:`MODEL_ARRAYS`)."""
     arrays = dict(arrays)
     return {name: arrays.pop(name) for name in MODEL_ARRAYS if name in arrays}, arrays
-
-
-def stacked(records):
-    """A list of ``observe`` dicts, one per output, as one dict of arrays stacked along a first
-    axis (n_out, ...)."""
-    names = records[0].keys() if records else ()
-    return {name: np.array([r[name] for r in records]) for name in names}
-
-
-def observed(records):
-    """:func:`split` of :func:`stacked` records."""
-    return split(stacked(records))
