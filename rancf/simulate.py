@@ -548,9 +548,11 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
 def _spatial_dae_start(model, dae, state):
     """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
     at rest but for the drives), ``"static"`` (a tree's static equilibrium, as
-    :func:`_spatial_start`) or a :class:`State` of the bodies' poses and velocities (checked
-    against every joint); the first two moved onto the loops' constraints
-    (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`)."""
+    :func:`_spatial_start`) or a :class:`State` of the bodies' poses and velocities (its poses
+    checked against every joint), moved onto the constraints
+    (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the loops' of a
+    start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
+    only to its step's error)."""
     if isinstance(state, State):
         n = dae.n_bodies
         x, v = np.asarray(state.x), np.asarray(state.v)
@@ -559,8 +561,8 @@ def _spatial_dae_start(model, dae, state):
                              f"bodies in x (12 numbers a body: {12 * n}) and their velocities "
                              f"in v (6 a body: {6 * n}), got {x.size} and {v.size} numbers; pass "
                              "a state of this model (Result.state(i) of a run of it)")
-        return dae.state_of_poses(*state.checked(12 * n, 6 * n))
-    if state is None:
+        x0, v0 = dae.state_of_poses(*state.checked(12 * n, 6 * n))
+    elif state is None:
         x0, v0 = dae.initial_state()
     else:
         if len(dae.tree.loop_joint):
