@@ -34,7 +34,9 @@ def test_dae_and_recursion_converge_to_each_other_at_second_order():
     generalized-alpha-S at the same step: their trajectories differ by the two formulations'
     second-order errors, so the largest distance of the beam's end and the body's centre, the
     spherical joint's rotation vector (the DAE's from the poses) and the energy balance
-    between the two fall by about 4 when the step halves. The Results have the same arrays."""
+    between the two, and the drive's reaction (the DAE's from the state's multipliers, the
+    recursion's from its articulated forces) fall by about 4 when the step halves. The Results
+    have the same arrays."""
     m, beam, body, drive, pin = beam_and_body()
     T = 0.3
     gaps = []
@@ -53,7 +55,8 @@ def test_dae_and_recursion_converge_to_each_other_at_second_order():
         gaps.append([max(np.abs(dae.position(p) - rec.position(p)).max()
                          for p in (beam.end, body.centre)),
                      np.abs(dae.joint(pin)[0] - rec.joint(pin)[0]).max(),
-                     np.abs(dae.energy()["total"] - rec.energy()["total"]).max()])
+                     np.abs(dae.energy()["total"] - rec.energy()["total"]).max(),
+                     np.abs(dae.reaction(drive) - rec.reaction(drive)).max()])
     gaps = np.array(gaps)
     assert gaps[1, 0] <= 1e-5 * 0.4, gaps               # m, of a 0.4 m beam
     assert np.all(gaps[0] / gaps[1] >= 3.4), gaps
@@ -189,12 +192,14 @@ def test_rigid_spherical_four_bar_follows_the_closed_form():
     runs the DAE (the model has a loop); the loop holds to the Newton tolerance (1e-11 m,
     the rows to 1e-10), and the output angle (the rocker's revolute, from the poses) follows
     the closed form to 1e-9 rad: the motion is kinematic (one degree of freedom, driven), so
-    the step's error does not enter, only the rows' residuals over a lever of 0.2 m."""
+    the step's error does not enter, only the rows' residuals over a lever of 0.2 m. The
+    drive's reaction moment times its rate integrates to the drive's work (both Newmark's,
+    the trapezoidal rule's error at the outputs' spacing)."""
     fb = SphericalFourBar()
     m, j_in, j_out, loop = fb.rigid()
     tree = m.build()
     assert list(tree.loop_joint) == [loop.index] and tree.joint_body[loop.index] == -1
-    res = rancf.simulate(m, 1.0, 2e-2, method="newmark", output_every=5, tol=1e-11)
+    res = rancf.simulate(m, 1.0, 2e-2, method="newmark", output_every=1, tol=1e-11)
     assert res.status == "ok" and res.formulation == "dae"
     assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
     theta, phi = res.joint(j_in)[0], res.joint(j_out)[0]
@@ -202,6 +207,15 @@ def test_rigid_spherical_four_bar_follows_the_closed_form():
     assert theta[-1] == pytest.approx(np.pi) and np.ptp(phi) > 0.8     # the rocker swings
     assert np.abs(phi - fb.output(theta)).max() <= 1e-9
     assert res.reaction(loop).shape == (len(res.t), 6)
+    # the motor's power, its reaction moment along the axis times the drive's rate, integrated
+    # over the outputs (trapezoidal rule, h = 0.02 s), is the work the loop integrated
+    # (lambda . Phi_t); the velocities of an index-3 scheme hold the velocity rows only to its
+    # step's error, so the crank's rate from them is the drive's to Newmark's O(h^2)
+    rate = fb.drive(res.t)[1]
+    assert np.abs(res.joint(j_in)[1] - rate).max() <= 1e-3 * np.abs(rate).max()
+    power = (res.reaction(j_in)[:, 3:] @ fb.uA) * rate
+    work = np.trapezoid(power, res.t)
+    assert work > 1.0 and abs(work - res.energy().work.iloc[-1]) <= 1e-3 * work
 
 
 def test_flexible_spherical_four_bar_balances_energy_and_nears_the_closed_form():

@@ -909,7 +909,10 @@ class SpatialDAE(IndexThreeDAE):
         then A row-major, per body), ``velocities`` (6 n: v, w), ``joint_q``, ``joint_qd``
         (:meth:`joint_coordinates`; the angles of revolute, cylindrical and universal joints
         continued from the previous output, so that they are continuous where they turn by
-        less than pi between outputs), ``reactions`` (6 per joint: :meth:`reactions`) and the
+        less than pi between outputs), ``reactions`` (6 per joint: :meth:`reactions` of the
+        state's own multipliers, :meth:`multipliers`: the loop's ``lam`` are the scheme's,
+        which Newmark leaves oscillating and generalized-alpha-S takes at its intermediate
+        point, as the planar :meth:`rancf.formulations.dae.DAE.observe` says) and the
         energies ``kinetic``, ``gravity``, ``elastic`` (:meth:`energy`)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         r, A = self.poses(q)
@@ -921,7 +924,7 @@ class SpatialDAE(IndexThreeDAE):
         self._last_seen = (t, jq)
         return {"nodes": np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
                 "velocities": self.velocities(q, v).ravel(), "joint_q": jq, "joint_qd": jqd,
-                "reactions": self.reactions(q, np.asarray(lam, dtype=float), t).ravel(),
+                "reactions": self.reactions(q, self.multipliers(q, v, t)[1], t).ravel(),
                 **self.energy(q, v)}
 
     def energy(self, q, v):
