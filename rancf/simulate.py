@@ -547,8 +547,8 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
 
 def _spatial_dae_start(model, dae, state):
     """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
-    at rest but for the drives), ``"static"`` (a tree's static equilibrium, as
-    :func:`_spatial_start`) or a :class:`State` of the bodies' poses and velocities (its poses
+    at rest but for the drives), ``"static"`` (the static equilibrium of :func:`static`, at
+    rest but for the drives) or a :class:`State` of the bodies' poses and velocities (its poses
     checked against every joint), moved onto the constraints
     (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the loops' of a
     start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
@@ -564,11 +564,15 @@ def _spatial_dae_start(model, dae, state):
         x0, v0 = dae.state_of_poses(*state.checked(12 * n, 6 * n))
     elif state is None:
         x0, v0 = dae.initial_state()
+    elif len(dae.tree.loop_joint):
+        # statics of a loop run this formulation: its coordinates are the start's
+        eq = statics.static(model, 10, 1e-10, 50, "sparse")
+        if eq.status != "ok":
+            raise ValueError(f"state='static': the static equilibrium was not found "
+                             f"({eq.message}); find it with rancf.static(model, load_steps=...) "
+                             "and pass its state(0)")
+        x0, v0 = eq.q[-1], np.zeros(dae.n_coordinates)
     else:
-        if len(dae.tree.loop_joint):
-            raise ValueError("state='static' is not available for a spatial model with a closed "
-                             "loop in this version (rancf.static runs spatial trees); start "
-                             "from the reference configuration (state=None)")
         x0, v0 = dae.state_of(_spatial_start(model, dae.recursion, state))
     return dae.consistent_state(x0, v0)
 
@@ -796,7 +800,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's step
         solves the full tangent by GMRES preconditioned by the elements' stiffness,
         rancf/formulations/_spatial_implicit.pyx, so a mechanism, a joint that is neither held
-        nor driven, fails with a message saying so).
+        nor driven, fails with a message saying so); a spatial model with a closed loop on the
+        spatial DAE (its bodies' positions and Euler parameters and the multipliers, as the
+        planar statics').
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float
@@ -858,10 +864,6 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     ...                               rtol=0, atol=1e-10))
     ('ok', True)
     """
-    if isinstance(model, Model) and model.dim == 3 and len(model.build().loop_joint):
-        raise ValueError("rancf.static of a spatial model with a closed loop is not available "
-                         "in this version (its statics run the spatial recursion, which runs "
-                         "trees); rancf.simulate runs the model on formulation 'dae'")
     if isinstance(model, Model) and model.dim == 2:
         # the memory of Newton's matrix and factors before the build allocates any of it
         n_x, n_joints = coordinates(model)

@@ -401,6 +401,9 @@ class SpatialDAE(IndexThreeDAE):
                                        len(self.links)))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._last_seen = None
+        #: the factor of the applied forces (gravity and loads): 1 in dynamics, the load step's
+        #: in statics (``rancf.static``)
+        self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._jacobian = None
 
@@ -621,14 +624,15 @@ class SpatialDAE(IndexThreeDAE):
         return out
 
     def force(self, q, v, t):
-        """Gravity, loads, the gyroscopic force and the elements' forces (7 n) at (q, v, t)."""
+        """Gravity and loads (times :attr:`load_factor`), the gyroscopic force and the
+        elements' forces (7 n) at (q, v, t)."""
         self.inputs.at_time(t)
         tree = self.tree
         X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
         out = np.zeros((self.n_bodies, 7))
-        out[:, :3] = tree.mass[:, None] * tree.gravity
+        out[:, :3] = tree.mass[:, None] * (self.load_factor * tree.gravity)
         out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
-        out = out.ravel() + self._loads(q)
+        out = out.ravel() + self.load_factor * self._loads(q)
         for b in self.elements:
             Fe, _, _, _, cols = self._element_force(q, v, b)
             out[cols] += Fe
@@ -653,8 +657,8 @@ class SpatialDAE(IndexThreeDAE):
         for k in range(N_EULER):
             dp = np.zeros((nb, 7))
             dp[:, 3 + k] = h
-            fp = self._loads((X + dp).ravel()).reshape(-1, 7)
-            fm = self._loads((X - dp).ravel()).reshape(-1, 7)
+            fp = self.load_factor * self._loads((X + dp).ravel()).reshape(-1, 7)
+            fm = self.load_factor * self._loads((X - dp).ravel()).reshape(-1, 7)
             fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
             fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
             D[:, :, k] = (fp - fm) / (2 * h)

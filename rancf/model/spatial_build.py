@@ -6,9 +6,9 @@ body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT`
 from the ground through the joint whose child it is; following joints from parent to child
 reaches every item once. A joint that reaches an item a second time closes a loop: it is kept as
 a loop-closing link between the two bodies it joins (the tree's ``loop_*`` arrays), which the
-spatial DAE formulation runs and the recursion cannot. A beam jointed at node j is two chains from that node: nodes j+1..n
-through the elements forward, nodes j-1..0 through them reversed (the link from node k+1 to node
-k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
+spatial DAE formulation runs and the recursion cannot. A beam jointed at node j is two chains
+from that node: nodes j+1..n through the elements forward, nodes j-1..0 through them reversed
+(the link from node k+1 to node k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
 j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
