@@ -9,6 +9,7 @@ from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
+from .formulations.spatial_dae import SpatialDAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
 from .integrators import explicit
 from .integrators import static as statics
@@ -181,6 +182,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
                                   "model")
     implicit = "generalized-alpha"
     if model.dim == 3:
+        if formulation == "dae" or (formulation == "auto" and len(model.build().loop_joint)):
+            return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
             x0, np.zeros(6 * formulation_.tree.n_bodies) if v0 is None else v0)
@@ -208,6 +211,16 @@ def _spatial_method(formulation, y0, dt):
                              "where generalized-alpha is first order")
 
 
+def _spatial_dae_method(formulation):
+    """What ``method="auto"`` runs on the spatial DAE (a closed loop, or formulation "dae"
+    named), and why: generalized-alpha-S, for the reason :func:`_spatial_method` gives."""
+    why = "formulation 'dae' runs the implicit methods" if formulation == "dae" else \
+        "a closed loop runs formulation 'dae', which takes the implicit methods"
+    return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
+                                   "the mass of a spatial body turns with it, where "
+                                   "generalized-alpha is first order")
+
+
 def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
     """"rk4" if dt is within its stability limit for the rates (omega rad/s, decay 1/s), else
     ``implicit``; and the reason (``why`` appended to an implicit choice)."""
@@ -231,8 +244,11 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     model : Model
         Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
         recursion (:mod:`rancf.formulations.spatial`) with the explicit and the implicit
-        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``);
-        closed loops are not available in this version.
+        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``); a
+        spatial model with a closed loop, or any spatial model with ``formulation="dae"``,
+        runs the spatial DAE (:mod:`rancf.formulations.spatial_dae`: absolute coordinates,
+        every joint a constraint) with the implicit methods and the options of the planar
+        DAE (``projection``; ``linear_solver`` "sparse" only).
     t_end : float
         Final time (s), > 0.
     dt : float
@@ -267,7 +283,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"recursive"``: the O(n) recursive formulation (trees rooted at the ground, child beams
         jointed at their start); with an implicit method only trees of beams on revolute joints.
         ``"dae"``: absolute coordinates, every joint a constraint (any topology, implicit
-        methods). ``"auto"``: recursive where it applies, DAE otherwise.
+        methods). ``"auto"``: recursive where it applies, DAE otherwise (a closed loop; a
+        spatial closed loop runs the spatial DAE, and ``"recursive"`` on it is refused).
     rtol, atol : float
         Tolerances of the adaptive methods.
     max_displacement : float, optional
@@ -480,17 +497,19 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         sorted(IMPLICIT_METHODS)
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
-    if formulation == "dae":
-        raise ValueError("formulation 'dae' of a spatial model is not available yet in "
-                         "rancf.simulate (the spatial DAE formulation, "
-                         "rancf.formulations.spatial_dae.SpatialDAE, runs through "
-                         "rancf.implicit.integrate); a spatial tree runs with formulation "
-                         "'auto' or 'recursive'")
-    checks.choice("formulation", formulation, ("auto", "recursive"))
+    checks.choice("formulation", formulation, FORMULATIONS)
     tree = model.build()
+    loops = len(tree.loop_joint)
+    if loops and formulation == "recursive":
+        j = model.joints[int(tree.loop_joint[0])]
+        raise ValueError(f"formulation 'recursive' runs trees, but joint {j.index} ({j.kind}) "
+                         "closes a loop: a closed loop needs formulation 'dae' or 'auto'")
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
     check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
+    if formulation == "dae" or loops:
+        return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
+                                max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
     y0 = _spatial_start(model, formulation, state)
     reason = ""
@@ -499,6 +518,80 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     return _chosen(_run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
                                        rtol, atol, max_displacement, check_stability and not reason,
                                        progress, implicit_options), reason)
+
+
+def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
+                     max_displacement, progress, implicit_options):
+    """A spatial model on the absolute-coordinate DAE
+    (:class:`~rancf.formulations.spatial_dae.SpatialDAE`: a model with a closed loop, or
+    formulation "dae" named) through the one implicit loop, as the planar DAE runs; its
+    observe gives the Result the arrays a recursive run's has."""
+    reason = ""
+    if method == "auto":
+        method, reason = _spatial_dae_method(formulation)
+    if method not in IMPLICIT_METHODS:
+        why = "formulation 'dae' was named" if formulation == "dae" else "the model has a " \
+            "closed loop, which runs formulation 'dae'"
+        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
+                         f"but {why}; formulation 'dae' takes the implicit methods "
+                         f"{sorted(IMPLICIT_METHODS)}")
+    if max_displacement is not None:
+        raise TypeError("max_displacement applies to the explicit methods; the implicit "
+                        "methods stop when Newton fails or the state exceeds 1e8")
+    dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
+    x0, v0 = _spatial_dae_start(model, dae, state)
+    return _chosen(result_of(model, _spatial_dae_implicit(dae, x0, v0, t_end, dt, method,
+                                                         output_every, progress,
+                                                         **implicit_options)), reason)
+
+
+def _spatial_dae_start(model, dae, state):
+    """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
+    at rest but for the drives), ``"static"`` (the static equilibrium of :func:`static`, at
+    rest but for the drives) or a :class:`State` of the bodies' poses and velocities (its poses
+    checked against every joint), moved onto the constraints
+    (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the loops' of a
+    start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
+    only to its step's error)."""
+    if isinstance(state, State):
+        n = dae.n_bodies
+        x, v = np.asarray(state.x), np.asarray(state.v)
+        if x.shape != (12 * n,) or v.shape != (6 * n,):
+            raise ValueError(f"state: a state of this spatial model has the poses of its {n} "
+                             f"bodies in x (12 numbers a body: {12 * n}) and their velocities "
+                             f"in v (6 a body: {6 * n}), got {x.size} and {v.size} numbers; pass "
+                             "a state of this model (Result.state(i) of a run of it)")
+        x0, v0 = dae.state_of_poses(*state.checked(12 * n, 6 * n))
+    elif state is None:
+        x0, v0 = dae.initial_state()
+    elif len(dae.tree.loop_joint):
+        # statics of a loop run this formulation: its coordinates are the start's
+        eq = statics.static(model, 10, 1e-10, 50, "sparse")
+        if eq.status != "ok":
+            raise ValueError(f"state='static': the static equilibrium was not found "
+                             f"({eq.message}); find it with rancf.static(model, load_steps=...) "
+                             "and pass its state(0)")
+        x0, v0 = eq.q[-1], np.zeros(dae.n_coordinates)
+    else:
+        x0, v0 = dae.state_of(_spatial_start(model, dae.recursion, state))
+    return dae.consistent_state(x0, v0)
+
+
+def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress, tol=1e-10,
+                          max_iter=25, jacobian="reuse", projection=False, linear_solver=None,
+                          **parameters):
+    """The implicit loop on the spatial DAE from (x0, v0)."""
+    if linear_solver not in (None, "sparse"):
+        raise ValueError(f"linear_solver of the spatial DAE must be 'sparse' (its matrices are "
+                         f"scipy.sparse), got {linear_solver!r}")
+    steps = t_end / dt
+    if abs(steps - round(steps)) > 1e-9 * steps:
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
+    tol = checks.tolerance("tol", tol, dae.tree.size)
+    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    return integrate(dae, x0, v0, t_end, dt, method=method, output_every=output_every,
+                     projection=projection, tol=tol, max_iter=max_iter, jacobian=jacobian,
+                     progress=progress, **parameters)
 
 
 def _spatial_start(model, formulation, state):
@@ -557,8 +650,7 @@ def _spatial_implicit(formulation, y0, t_end, dt, method, output_every, progress
                       **parameters):
     """The implicit loop on a spatial formulation from its state y0 = (q0, v0)."""
     if projection is not None or linear_solver is not None:
-        raise TypeError("projection and linear_solver apply to formulation='dae' of planar "
-                        "models only")
+        raise TypeError("projection and linear_solver apply to formulation='dae' only")
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
@@ -708,7 +800,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's step
         solves the full tangent by GMRES preconditioned by the elements' stiffness,
         rancf/formulations/_spatial_implicit.pyx, so a mechanism, a joint that is neither held
-        nor driven, fails with a message saying so).
+        nor driven, fails with a message saying so); a spatial model with a closed loop on the
+        spatial DAE (its bodies' positions and Euler parameters and the multipliers, as the
+        planar statics').
     load_steps : int
         Number of equal load increments (>= 1); raise it when a step does not converge.
     tol : float

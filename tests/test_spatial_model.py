@@ -529,17 +529,22 @@ def test_planar_models_still_list_planar_kinds_only():
 
 # --- refused models: the whole model is checked when it is built -------------------------------
 
-def test_a_closed_loop_is_refused_naming_the_joint():
+def test_a_closed_loop_is_kept_and_the_recursion_refuses_it_naming_the_joint():
+    from rancf.formulations import spatial
     m, b, r = spatial_model()
     m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
     m.add_joint("spherical", b.end, r.point(0, 0, 0))
     m.add_joint("revolute", m.ground.point(1.0, 0, 0), r.centre, axis=(0, 1, 0))
-    with pytest.raises(ValueError, match=r"joint 2 \(revolute, ground.point\(1, 0, 0\) -> "
-                                         r"rigid_body\[0\].point\(0, 0, 0\)\) closes a loop: a "
-                                         r"spatial closed loop needs the spatial DAE formulation, "
-                                         "not yet available"):
-        m.build()
-    assert not m.frozen
+    tree = m.build()
+    assert list(tree.loop_joint) == [2] and tree.joint_body[2] == -1
+    (parent, child, motion, anchor, offset, Q, a0, a1), = tree.loops
+    assert (parent, child) == (-1, int(tree.rigid_body[0]))
+    np.testing.assert_array_equal(anchor, [1.0, 0, 0])
+    np.testing.assert_array_equal(a0, [0, 1.0, 0])
+    with pytest.raises(ValueError, match=r"joint 2 \(revolute\) closes a loop: a spatial "
+                                         r"closed loop needs the spatial DAE formulation: "
+                                         r"formulation 'dae' or 'auto'"):
+        spatial.of_model(m)
 
 
 def test_a_beam_held_at_two_nodes_is_a_loop():
@@ -547,8 +552,10 @@ def test_a_beam_held_at_two_nodes_is_a_loop():
     m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
     m.add_joint("fixed", r.centre, b.end)
     m.add_joint("free", m.ground.point(1, 0, 0), r.centre)
-    with pytest.raises(ValueError, match=r"joint 1 .* closes a loop"):
-        m.build()
+    tree = m.build()
+    assert list(tree.loop_joint) == [1]
+    assert list(tree.loop_parent) == [int(tree.rigid_body[0])]
+    assert list(tree.loop_child) == [int(tree.node_body[-1])]
 
 
 def test_an_item_not_connected_to_the_ground_is_refused():

@@ -142,7 +142,7 @@ def test_a_constant_force_does_its_work_and_the_balance_closes():
 
 @pytest.mark.parametrize("options, match", [
     (dict(method="euler"), "method must be one of"),
-    (dict(formulation="dae"), "formulation"),
+    (dict(formulation="dae", method="rk4"), "formulation 'dae' was named"),
     (dict(state=object()), "state"),
     (dict(jacobian="reuse"), "implicit methods"),
 ])

@@ -21,6 +21,7 @@ import numpy as np
 from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
                              M_SPHERICAL, M_UNIVERSAL)
+from ..model.spatial_build import LOOP_MESSAGE
 from ._spatial import SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
@@ -427,14 +428,27 @@ def of_model(model):
     Spatial
         A new formulation with its own kernel and workspace: runs in several threads each
         make their own.
+
+    Raises
+    ------
+    ValueError
+        The model has a closed loop (the recursion runs trees).
     """
     tree = model.build()
-    # the model's checked calls: a function's exception becomes a rancf.UserFunctionError
-    # naming it, and what it returns must be real numbers
+    if len(tree.loop_joint):
+        j = model.joints[int(tree.loop_joint[0])]
+        raise ValueError(f"joint {j.index} ({j.kind}) closes a loop: {LOOP_MESSAGE}")
+    return Spatial(tree, *model_inputs(model))
+
+
+def model_inputs(model):
+    """``(loads, efforts, drives)`` of a spatial model, as :class:`Inputs` takes them: the
+    model's checked calls (a function's exception becomes a :class:`rancf.UserFunctionError`
+    naming it, and what it returns must be real numbers)."""
     loads = [tuple(functools.partial(load.value, name) if callable(getattr(load, name))
                    else getattr(load, name) for name in ("force", "moment"))
              for load in model.loads]
     efforts = {j.index: j.effort_value if callable(j.effort) else j.effort
                for j in model.joints if j.effort is not None}
     drives = {j.index: j.drive_values for j in model.joints if j.drive is not None}
-    return Spatial(tree, loads, efforts, drives)
+    return loads, efforts, drives

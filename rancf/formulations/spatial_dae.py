@@ -93,7 +93,7 @@ from scipy.spatial.transform import Rotation
 from ..elements import _spatial_beam
 from ..joints._codes import Motion
 from .problem import IndexThreeDAE
-from .spatial import Spatial
+from .spatial import Spatial, _link_coordinates
 
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
@@ -346,10 +346,12 @@ class SpatialDAE(IndexThreeDAE):
     efforts : None
         Efforts are not available yet in this formulation.
     loops : sequence of tuples
-        The joints that close loops, each ``(parent body, child body, motion, anchor, offset,
-        Q, a0, a1)`` as a tree link's (:class:`rancf.model.spatial_tree.SpatialTree`: anchor in
-        the parent's frame, offset in the child's, ``Q = A0_parent^T A0_child``, axes in the
-        parent's frame; parent -1 the ground); not driven.
+        Joints that close loops besides the tree's own (:attr:`rancf.model.spatial_tree.
+        SpatialTree.loops`, which a model's builder keeps), each ``(parent body, child body,
+        motion, anchor, offset, Q, a0, a1)`` as a tree link's (:class:`rancf.model.
+        spatial_tree.SpatialTree`: anchor in the parent's frame, offset in the child's,
+        ``Q = A0_parent^T A0_child``, axes in the parent's frame; parent -1 the ground); not
+        driven.
 
     Attributes
     ----------
@@ -380,15 +382,28 @@ class SpatialDAE(IndexThreeDAE):
         driven = set(self.inputs.driven)
         self.links = [_Link.of_tree(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
                       for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
-        # the joints that close loops: rows like a tree joint's, between two bodies
+        # the joints that close loops: rows like a tree joint's, between two bodies; the
+        # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
-        self.links += [_Link(*lk) for lk in loops]
+        self.links += [_Link(*lk) for lk in list(tree.loops) + list(loops)]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
         starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
         self.n_joint_rows = int(starts[-1])
         self.n_constraints = self.n_joint_rows + nb
-        self._link_of_body = {lk.body: k for k, lk in enumerate(self.links)}
+        self._link_of_body = {lk.body: k for k, lk in enumerate(self.links[:self.n_tree_links])}
+        # the link of each joint of the model (tree.joint_body's order; a joint that closes a
+        # loop, joint_body -1, the tree's loop link of it), then the loops given
+        loop_of = {int(j): self.n_tree_links + k for k, j in enumerate(tree.loop_joint)}
+        self.joint_links = [self._link_of_body[int(b)] if b >= 0 else loop_of[j]
+                            for j, b in enumerate(np.asarray(tree.joint_body, dtype=int))]
+        self.joint_links += list(range(self.n_tree_links + len(tree.loop_joint),
+                                       len(self.links)))
+        self._angles = _angle_columns([self.links[k] for k in self.joint_links])
+        self._last_seen = None
+        #: the factor of the applied forces (gravity and loads): 1 in dynamics, the load step's
+        #: in statics (``rancf.static``)
+        self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._jacobian = None
 
@@ -429,6 +444,82 @@ class SpatialDAE(IndexThreeDAE):
         X, A_ = np.asarray(x).reshape(-1, 7), np.asarray(a).reshape(-1, 7)
         return np.concatenate([A_[:, :3], 2.0 * np.einsum("nia,na->ni", _E(X[:, 3:]),
                                                           A_[:, 3:])], axis=1)
+
+    def state_of_poses(self, x, v, t=0.0, tol=1e-8):
+        """The absolute state ``(x, v)`` (7 n each) of the bodies' poses and velocities in the
+        layout of :attr:`rancf.Result.nodes` and ``velocities`` (what ``Result.state(i)`` of a
+        spatial run holds), the poses checked against every joint (the loops' too). The
+        velocities are not checked: an index-3 scheme holds the positions to its Newton
+        tolerance but the velocity rows only to its step's error, so a run's own state would
+        fail a strict check (:meth:`consistent_state` projects them).
+
+        Parameters
+        ----------
+        x : ndarray (12 n,)
+            Per body its origin r (m) and frame A row-major.
+        v : ndarray (6 n,)
+            Per body its velocity and angular velocity (m/s, rad/s).
+        t : float
+            The time of the drives (s).
+        tol : float
+            The rows must hold to ``tol`` times the model size.
+
+        Returns
+        -------
+        x, v : ndarray (7 n,)
+            Positions and Euler parameters (:func:`quaternion` of the frames), their rates
+            ``p' = E(p)^T w / 2``.
+
+        Raises
+        ------
+        ValueError
+            The poses do not satisfy the joints (the largest gap named).
+        """
+        n = self.n_bodies
+        X = np.asarray(x, dtype=float).reshape(n, 12)
+        V = np.asarray(v, dtype=float).reshape(n, 6)
+        p = quaternion(X[:, 3:].reshape(n, 3, 3))
+        pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
+        q = np.concatenate([X[:, :3], p], axis=1).ravel()
+        qd = np.concatenate([V[:, :3], pd], axis=1).ravel()
+        gap = float(np.abs(self.constraint(q, t)).max(initial=0.0))
+        if gap > tol * self.tree.size:
+            raise ValueError(f"state: the poses do not satisfy the joints (a constraint off by "
+                             f"{gap:.3g}, more than {tol:g} of the model size); pass poses that "
+                             "satisfy every joint (Result.state of a run of this model)")
+        return q, qd
+
+    def consistent_state(self, x, v, t=0.0, tol=1e-12, max_iter=20):
+        """``(x, v)`` moved onto the constraints at t: positions by Gauss-Newton's least-change
+        steps ``dx = -Phi_x^+ Phi`` while ``|Phi| > tol`` times the model size, velocities
+        by the least-change projection ``v - Phi_x^+ (Phi_x v + Phi_t)`` (Euclidean in the
+        coordinates: what a run's start needs, velocities that satisfy the rows).
+
+        A model's reference configuration holds the tree's joints, and its loops to the
+        1e-9 of the model size its builder allows (joint points may be that far apart); a
+        start from the tree's coordinates (:meth:`initial_state`) gives a driven joint's rate
+        to the tree only, which this projection spreads over the loop (the drive's own row is
+        among the constraints, so its rate stays exact).
+
+        Raises
+        ------
+        ValueError
+            The positions did not reach the constraints within ``max_iter`` steps (a loop
+            that does not close near the reference configuration).
+        """
+        x = np.array(x, dtype=float)
+        for _ in range(max_iter):
+            phi = self.constraint(x, t)
+            if np.abs(phi).max(initial=0.0) <= tol * self.tree.size:
+                break
+            x -= _least_change(self.constraint_jacobian(x, t), phi)
+        else:
+            raise ValueError(f"the initial positions do not satisfy the joints (off by "
+                             f"{np.abs(phi).max():.3g} after {max_iter} Gauss-Newton steps); "
+                             "check that the loop closes in the reference configuration")
+        v = np.asarray(v, dtype=float)
+        J = self.constraint_jacobian(x, t)
+        return x, v - _least_change(J, J @ v + self.velocity_bias(x, t))
 
     # --- mass ------------------------------------------------------------------------------
     def _rotary(self, x):
@@ -533,14 +624,15 @@ class SpatialDAE(IndexThreeDAE):
         return out
 
     def force(self, q, v, t):
-        """Gravity, loads, the gyroscopic force and the elements' forces (7 n) at (q, v, t)."""
+        """Gravity and loads (times :attr:`load_factor`), the gyroscopic force and the
+        elements' forces (7 n) at (q, v, t)."""
         self.inputs.at_time(t)
         tree = self.tree
         X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
         out = np.zeros((self.n_bodies, 7))
-        out[:, :3] = tree.mass[:, None] * tree.gravity
+        out[:, :3] = tree.mass[:, None] * (self.load_factor * tree.gravity)
         out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
-        out = out.ravel() + self._loads(q)
+        out = out.ravel() + self.load_factor * self._loads(q)
         for b in self.elements:
             Fe, _, _, _, cols = self._element_force(q, v, b)
             out[cols] += Fe
@@ -565,8 +657,8 @@ class SpatialDAE(IndexThreeDAE):
         for k in range(N_EULER):
             dp = np.zeros((nb, 7))
             dp[:, 3 + k] = h
-            fp = self._loads((X + dp).ravel()).reshape(-1, 7)
-            fm = self._loads((X - dp).ravel()).reshape(-1, 7)
+            fp = self.load_factor * self._loads((X + dp).ravel()).reshape(-1, 7)
+            fm = self.load_factor * self._loads((X - dp).ravel()).reshape(-1, 7)
             fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
             fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
             D[:, :, k] = (fp - fm) / (2 * h)
@@ -760,17 +852,16 @@ class SpatialDAE(IndexThreeDAE):
         return sol[:self.n_coordinates], sol[self.n_coordinates:]
 
     def reactions(self, q, lam, t):
-        """The reaction of every joint (n_joints + n_loops, 6), the tree's joints in the order
-        of ``tree.joint_body``, then the joints that close loops: force and moment the parent
+        """The reaction of every joint (n_joints + n_loops, 6), the model's joints in the order
+        of ``tree.joint_body`` (those that close loops among them), then the loops given to
+        the constructor: force and moment the parent
         exerts on the child through the joint, global, the moment about the joint point (the
         module docstring), from the multipliers lam."""
         J = self.constraint_jacobian(q, t)
         X = np.asarray(q).reshape(-1, 7)
         r, A = self.poses(q)
-        order = [self._link_of_body[int(b)] for b in np.asarray(self.tree.joint_body, dtype=int)]
-        order += list(range(self.n_tree_links, len(self.links)))
-        out = np.zeros((len(order), 6))
-        for j, k in enumerate(order):
+        out = np.zeros((len(self.joint_links), 6))
+        for j, k in enumerate(self.joint_links):
             lk, s = self.links[k], self.link_rows[k]
             b = lk.body
             g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
@@ -778,6 +869,67 @@ class SpatialDAE(IndexThreeDAE):
             out[j, :3] = g[:3]
             out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
         return out
+
+    def joint_coordinates(self, q, v):
+        """The coordinates and rates of the model's joints (those of ``joint_links``,
+        concatenated; each joint's in its kind's order and units) from the bodies' poses and
+        velocities, by the recursion's map from a link's relative pose ``R = A_p^T A_c Q^T``,
+        ``t = A_p^T (r_c - r_p + A_c o) - anchor`` to its coordinates (angles about and slides
+        along its axes, rotation vectors of angle at most pi:
+        ``rancf.formulations.spatial._link_coordinates``). The rates are the derivative of that
+        map along ``x + tau v`` at tau = 0 (the same as along the motion: only the first
+        derivative enters), by the seven-point stencil with ``tau max|v| = 1e-3`` (truncation
+        below round-off). Angles come back within (-pi, pi] (:meth:`observe` continues them)."""
+        x, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        c0 = self._link_values(x)
+        scale = float(np.abs(v).max(initial=0.0))
+        if scale == 0.0:
+            return c0, np.zeros_like(c0)
+        h = 1e-3 / scale
+        rate = np.zeros_like(c0)
+        for w, tau in zip(_D1, _TAUS * h):
+            if w != 0.0:
+                c = self._link_values(x + tau * v)
+                c[self._angles] = c0[self._angles] + _wrapped(c[self._angles] - c0[self._angles])
+                rate += w * c
+        return c0, rate / h
+
+    def _link_values(self, x):
+        """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
+        r, A = self.poses(x)
+        out = []
+        for k in self.joint_links:
+            lk = self.links[k]
+            rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
+            # rotation(conj(q_Q)) is Q^T
+            R = Ap.T @ A[lk.body] @ rotation(lk.qQc)
+            tq = Ap.T @ (r[lk.body] - rp + A[lk.body] @ lk.offset) - lk.anchor
+            out.append(np.atleast_1d(_link_coordinates(int(lk.motion), (lk.a0, lk.a1), R, tq)))
+        return np.concatenate(out).astype(float) if out else np.zeros(0)
+
+    def observe(self, q, v, t, lam):
+        """The model-level arrays at an output (what the implicit loop keeps, as the
+        recursion's :meth:`rancf.formulations.spatial.Spatial.observe`): ``nodes`` (12 n: r
+        then A row-major, per body), ``velocities`` (6 n: v, w), ``joint_q``, ``joint_qd``
+        (:meth:`joint_coordinates`; the angles of revolute, cylindrical and universal joints
+        continued from the previous output, so that they are continuous where they turn by
+        less than pi between outputs), ``reactions`` (6 per joint: :meth:`reactions` of the
+        state's own multipliers, :meth:`multipliers`: the loop's ``lam`` are the scheme's,
+        which Newmark leaves oscillating and generalized-alpha-S takes at its intermediate
+        point, as the planar :meth:`rancf.formulations.dae.DAE.observe` says) and the
+        energies ``kinetic``, ``gravity``, ``elastic`` (:meth:`energy`)."""
+        q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        r, A = self.poses(q)
+        n = self.n_bodies
+        jq, jqd = self.joint_coordinates(q, v)
+        if self._last_seen is not None and t > self._last_seen[0]:
+            prev = self._last_seen[1][self._angles]
+            jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
+        self._last_seen = (t, jq)
+        return {"nodes": np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
+                "velocities": self.velocities(q, v).ravel(), "joint_q": jq, "joint_qd": jqd,
+                "reactions": self.reactions(q, self.multipliers(q, v, t)[1], t).ravel(),
+                **self.energy(q, v)}
 
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v)."""
@@ -799,6 +951,30 @@ class SpatialDAE(IndexThreeDAE):
                                             np.ascontiguousarray(tree.strain0[k]))
         return {"kinetic": float(kinetic), "gravity": -float(tree.mass @ (r @ tree.gravity)),
                 "elastic": float(elastic)}
+
+
+def _wrapped(a):
+    """Angles a (rad) wrapped to [-pi, pi)."""
+    return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def _angle_columns(links):
+    """Boolean mask of the angle coordinates (revolute, the cylindrical's second, universal)
+    among the links' coordinates concatenated (their kinds' ``link_coordinates`` order)."""
+    out = []
+    for lk in links:
+        m = lk.motion
+        out += {Motion.M_REVOLUTE: [True], Motion.M_PRISMATIC: [False],
+                Motion.M_CYLINDRICAL: [False, True], Motion.M_UNIVERSAL: [True, True],
+                Motion.M_SPHERICAL: [False] * 3, Motion.M_FREE: [False] * 6}.get(m, [])
+    return np.array(out, dtype=bool)
+
+
+def _least_change(J, b):
+    """The least-norm solution of ``J dx = b`` (J sparse with full row rank):
+    ``J^T (J J^T)^{-1} b``."""
+    J = sp.csr_matrix(J)
+    return J.T @ spla.spsolve(sp.csc_matrix(J @ J.T), b)
 
 
 def _columns(f, x, cols, scale=1.0):

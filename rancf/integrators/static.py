@@ -21,11 +21,15 @@ factor between the loop's steps.
 import time
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from .. import checks
 from ..formulations import spatial
+from ..formulations._problem import PythonProblem
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
+from ..formulations.spatial_dae import SpatialDAE
 from ..model.model import Model
 from ._implicit import Stepper
 from .implicit import Static
@@ -58,6 +62,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
+        if len(model.build().loop_joint):
+            return _spatial_dae_static(model, load_steps, tol, max_iter)
         return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
     dae = DAE(A, linear_solver)
@@ -124,6 +130,48 @@ def _spatial_static(model, load_steps, tol, max_iter):
                            "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]), **extra},
+                    wall_time=time.perf_counter() - start, error=error)
+
+
+def _spatial_dae_static(model, load_steps, tol, max_iter):
+    """Statics of a spatial model with a closed loop: the load steps of :func:`step_loads`
+    through the implicit loop's Newton iteration
+    (the :class:`~rancf.integrators.implicit.Static` scheme) on the spatial DAE, its gravity and
+    loads scaled by its ``load_factor``; the unknowns its coordinates and multipliers, as the
+    planar statics'. Newton starts each load step from the last equilibrium, the first from the
+    reference configuration with the multipliers that best balance the first load step
+    (least squares: a body hanging from a joint has no stiffness but the weight's through
+    lambda)."""
+    dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
+    start = time.perf_counter()
+    x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
+    v = np.zeros_like(x)
+    scheme = Static()
+    stepper = Stepper(PythonProblem(dae), scheme.alpha_m, scheme.alpha_f, scheme.gamma,
+                      scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol * dae.tree.size,
+                      max_iter, False, static=scheme.static)
+    dae.load_factor = 1.0 / load_steps
+    J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
+    lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
+    stepper.start_at_rest(0.0, x, lam0)
+    status, message, error, reached, iterations = step_loads(
+        stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+    _, x, _, _, lam = stepper.state()
+    dae.load_factor = reached
+    seen = dae.observe(x, v, 0.0, lam)
+    # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
+    # state off equilibrium would have, where a load step failed)
+    seen["reactions"] = dae.reactions(x, lam, 0.0).ravel()
+    return Solution(t=np.zeros(1), q=x[None], nodes=seen["nodes"][None],
+                    velocities=seen["velocities"][None], joint_q=seen["joint_q"][None],
+                    joint_qd=seen["joint_qd"][None], reactions=seen["reactions"][None],
+                    work=np.zeros(1), dissipated=np.zeros(1), lam=lam[None], status=status,
+                    message=message, method="newton", formulation="dae",
+                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
+                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    extra={"load_factor": np.array([reached]), "iterations": np.array(
+                        [iterations + [0] * (load_steps - len(iterations))]),
+                        **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")}},
                     wall_time=time.perf_counter() - start, error=error)
 
 

@@ -4,10 +4,11 @@ Spatial trees).
 Bodies: every beam node (its lumped mass and rotary inertia, DESIGN section 7) and every rigid
 body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT``). An item hangs
 from the ground through the joint whose child it is; following joints from parent to child
-reaches every item once (a tree: a joint that reaches an item a second time closes a loop, which
-the recursion cannot run). A beam jointed at node j is two chains from that node: nodes j+1..n
-through the elements forward, nodes j-1..0 through them reversed (the link from node k+1 to node
-k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
+reaches every item once. A joint that reaches an item a second time closes a loop: it is kept as
+a loop-closing link between the two bodies it joins (the tree's ``loop_*`` arrays), which the
+spatial DAE formulation runs and the recursion cannot. A beam jointed at node j is two chains
+from that node: nodes j+1..n through the elements forward, nodes j-1..0 through them reversed
+(the link from node k+1 to node k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
 j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
@@ -15,7 +16,8 @@ import numpy as np
 from ..joints._codes import M_ELEMENT, P_BODY, P_GROUND, P_NODE
 from .spatial_tree import SpatialTree
 
-LOOP_MESSAGE = "a spatial closed loop needs the spatial DAE formulation, not yet available"
+LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
+                "'auto' (the recursion runs trees)")
 
 
 def build_tree(model):
@@ -35,7 +37,8 @@ def build_tree(model):
     ValueError
         A model without items; joint points apart (more than 1e-9 of the model size); an item
         not connected to the ground; a joint written child first (its child is nearer the
-        ground); a joint that closes a loop; a drive whose q(0) is not 0.
+        ground); a drive or an effort on a joint that closes a loop; a drive whose q(0) is
+        not 0.
     """
     beams, bodies, joints, loads = model.beams, model.rigid_bodies, model.joints, model.loads
     if not beams and not bodies:
@@ -117,6 +120,7 @@ def build_tree(model):
             reversed_[g], length[g], strain0[g] = reverse, l[e], eps0[e]
             stiffness[g], damping[g] = C[e], b.damping
 
+    loop = _loop_links(joints, set(parent_joint.values()), body_of, A0)
     load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
@@ -128,7 +132,40 @@ def build_tree(model):
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
         node_body=node_body, beam_nodes=beam_nodes,
-        rigid_body=rigid_body, element_reversed=reversed_)
+        rigid_body=rigid_body, element_reversed=reversed_, **loop)
+
+
+def _loop_links(joints, tree_joints, body_of, A0):
+    """The ``loop_*`` arrays of :class:`SpatialTree` for the joints not in ``tree_joints``:
+    each joint's parent and child bodies and their offsets (``body_of``), its motion, its
+    reference relative orientation ``Q = A0_p^T A0_c`` and its axes in the parent's frame (as
+    a tree link's). A drive or an effort on such a joint is refused: the spatial DAE takes
+    neither on a loop-closing joint in this version."""
+    k = [j for j in joints if j.index not in tree_joints]
+    for j in k:
+        what = "drive" if j.drive is not None else "effort" if j.effort is not None else None
+        if what:
+            raise ValueError(f"joint {j.index} ({j.kind}, {j.parent!r} -> {j.child!r}) closes a "
+                             f"loop and has {'a' if what == 'drive' else 'an'} {what}: a joint "
+                             f"that closes a loop takes no {what} in this version; move the "
+                             f"{what} to a joint of the tree (one that does not close the loop)")
+    n = len(k)
+    out = dict(loop_joint=np.array([j.index for j in k], dtype=np.int64),
+               loop_parent=np.full(n, -1, dtype=np.int64),
+               loop_child=np.full(n, -1, dtype=np.int64),
+               loop_motion=np.array([j.type.spatial.motion for j in k], dtype=np.int64),
+               loop_anchor=np.zeros((n, 3)), loop_offset=np.zeros((n, 3)),
+               loop_relative=np.zeros((n, 3, 3)), loop_axes=np.zeros((n, 2, 3)))
+    for i, j in enumerate(k):
+        (p, out["loop_anchor"][i]), (c, out["loop_offset"][i]) = body_of(j.parent), body_of(j.child)
+        out["loop_parent"][i], out["loop_child"][i] = p, c
+        A_p = np.eye(3) if p < 0 else A0[p]
+        A_c = np.eye(3) if c < 0 else A0[c]
+        out["loop_relative"][i] = A_p.T @ A_c
+        given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
+        for a, axis in enumerate(given):
+            out["loop_axes"][i, a] = A_p.T @ np.asarray(axis, dtype=float)
+    return out
 
 
 def point_body(point, node_body, beam_nodes, rigid_body):
@@ -195,7 +232,8 @@ def _tree(model):
     ------
     ValueError
         An item not connected to the ground by any chain of joints; an item reached only
-        through a joint written child first; a joint that closes a loop (:data:`LOOP_MESSAGE`).
+        through a joint written child first. The joints that close loops are those not in
+        ``parent_joint``.
     """
     beams, bodies, joints = model.beams, model.rigid_bodies, model.joints
     n_beams = len(beams)
@@ -236,9 +274,4 @@ def _tree(model):
         raise ValueError(f"joint {k} ({j.kind}, {j.parent!r} -> {j.child!r}) is written child "
                          f"first: {j.child!r} is nearer the ground than {j.parent!r}; write each "
                          "joint parent first (from the ground outwards)")
-    tree = set(parent_joint.values())
-    for k, j in enumerate(joints):
-        if k not in tree:
-            raise ValueError(f"joint {k} ({j.kind}, {j.parent!r} -> {j.child!r}) closes a loop: "
-                             f"{LOOP_MESSAGE}")
     return order, parent_joint

@@ -116,12 +116,19 @@ def _joint_axes(L):
     ``Q^T a1`` in the child's frame.
     """
     t, out = L.tree, []
+    loop = {int(j): k for k, j in enumerate(t.loop_joint)}
     for j in L.joints:
         c, n_axes = int(t.joint_body[j.index]), j.type.spatial.axes
+        if c >= 0:
+            parent, child, axes, Q = int(t.parent[c]), c, t.axes[c], t.relative[c]
+        else:       # a joint that closes a loop: its link beside the tree
+            k = loop[j.index]
+            parent, child = int(t.loop_parent[k]), int(t.loop_child[k])
+            axes, Q = t.loop_axes[k], t.loop_relative[k]
         if n_axes >= 1:
-            out.append((j, int(t.parent[c]), t.axes[c, 0]))
+            out.append((j, parent, axes[0]))
         if n_axes == 2:
-            out.append((j, c, t.relative[c].T @ t.axes[c, 1]))
+            out.append((j, child, Q.T @ axes[1]))
     return out
 
 

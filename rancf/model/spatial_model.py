@@ -234,8 +234,9 @@ class SpatialModel(Model):
             An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
             or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
-            size, the ground as the child, parent and child on one item. Points apart and
-            loops are refused when the model is built.
+            size, the ground as the child, parent and child on one item. Points apart, and a
+            drive or effort on a joint that closes a loop, are refused when the model is
+            built.
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
@@ -323,9 +324,15 @@ class SpatialModel(Model):
         ------
         ValueError
             Joint points apart (more than 1e-9 of the model size), an item not connected to
-            the ground, a joint written child first, a closed loop (the spatial DAE
-            formulation is not yet available), a drive whose q(0) is not 0, a model without
-            items.
+            the ground, a joint written child first, a drive or effort on a joint that closes
+            a loop, a drive whose q(0) is not 0, a model without items.
+
+        Notes
+        -----
+        A joint that reaches an item the joints before it already reach closes a loop: the
+        tree keeps it as a loop-closing link (``tree.loop_joint``, ``tree.loops``), which
+        ``rancf.simulate`` runs on the spatial DAE (formulation "auto" or "dae"); the
+        recursion runs trees.
         """
         if self._assembly is None:
             self._assembly = build_tree(self)

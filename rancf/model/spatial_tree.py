@@ -14,6 +14,11 @@ same point in the child's frame (the ground's frame is the identity at the origi
 the model is a link; an element of a beam is an ``M_ELEMENT`` link from node k-1 to node k
 (``anchor = s_k``, ``Q = C_k``, ``offset = 0``: DESIGN section 7). Bodies are numbered so that
 a parent comes before its children.
+
+A joint that reaches a body the tree already reaches closes a loop: it is kept beside the tree
+as a **loop-closing link** between two bodies (the ``loop_*`` arrays, the same fields as a tree
+link's), which the spatial DAE formulation turns into constraint rows and the recursion cannot
+run (:attr:`SpatialTree.loops`).
 """
 from __future__ import annotations
 
@@ -66,7 +71,8 @@ class SpatialTree:
     gravity : float (3,)
         m/s^2.
     joint_body : int64 (j,)
-        The body whose link is joint j of the model (in the order the joints were added).
+        The body whose link is joint j of the model (in the order the joints were added); -1
+        for a joint that closes a loop (``loop_joint``).
     load_body : int64 (l,)
         The body each load of the model acts on (in the order the loads were added).
     load_offset : float (l, 3)
@@ -91,6 +97,19 @@ class SpatialTree:
         an inner node: the chain towards its start). Its strains are then those of the forward
         element with the opposite sign (the SE(3) logarithm of the inverse pose), its energy
         the same.
+    loop_joint : int64 (k,)
+        The model's joints that close loops (their ``joint_body`` is -1), in the order added;
+        empty for a tree. The next arrays give each one's link, as a tree link's fields:
+    loop_parent, loop_child : int64 (k,)
+        The bodies the joint joins (parent -1: the ground).
+    loop_motion : int64 (k,)
+        Its ``Motion`` code.
+    loop_anchor, loop_offset : float (k, 3)
+        The joint point in the parent's frame (global for the ground) and in the child's (m).
+    loop_relative : float (k, 3, 3)
+        ``Q = A0_parent^T A0_child``.
+    loop_axes : float (k, 2, 3)
+        Its unit axes in the parent's frame (zeros where unused).
     """
 
     parent: np.ndarray
@@ -119,6 +138,14 @@ class SpatialTree:
     beam_nodes: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     rigid_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     element_reversed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    loop_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_child: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_motion: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_anchor: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    loop_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    loop_relative: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
+    loop_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():
@@ -134,3 +161,11 @@ class SpatialTree:
     def n_q(self):
         """Number of link coordinates (joints and elements)."""
         return int(self.q_offset[-1])
+
+    @property
+    def loops(self):
+        """The loop-closing links as the tuples :class:`rancf.formulations.spatial_dae.
+        SpatialDAE` takes: ``(parent, child, motion, anchor, offset, Q, a0, a1)`` each."""
+        return [(int(self.loop_parent[k]), int(self.loop_child[k]), int(self.loop_motion[k]),
+                 self.loop_anchor[k], self.loop_offset[k], self.loop_relative[k],
+                 self.loop_axes[k, 0], self.loop_axes[k, 1]) for k in range(len(self.loop_joint))]

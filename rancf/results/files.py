@@ -149,7 +149,12 @@ def layout(model):
     items = ([[spatial + "beam", b.n_elements] for b in model.beams]
              + [[spatial + "body", 0] for _ in model.rigid_bodies])
     if model.dim == 3:
-        parents, children = A.parent[A.joint_body], A.joint_body
+        # a joint that closes a loop (joint_body -1) joins its loop link's bodies
+        loop = {int(j): k for k, j in enumerate(A.loop_joint)}
+        children = [int(b) if b >= 0 else int(A.loop_child[loop[j]])
+                    for j, b in enumerate(A.joint_body)]
+        parents = [int(A.parent[b]) if b >= 0 else int(A.loop_parent[loop[j]])
+                   for j, b in enumerate(A.joint_body)]
     else:
         parents, children = A.parent_vertex, A.child_vertex
     return {"items": items, "joints": [[j.kind, int(p), int(c)]

@@ -1,0 +1,351 @@
+"""Spatial closed loops through the public API: ``rancf.simulate`` of a spatial model on the
+absolute-coordinate DAE (formulation "dae", and "auto" on a model with a loop), against
+independent values: the O(n) recursion of the same tree, the closed-form input-output relation of
+the spherical four-bar, and the energy balance with the drive's work."""
+import numpy as np
+import pytest
+
+import rancf
+
+DEG = np.pi / 180
+
+
+# --- the DAE against the recursion on a tree --------------------------------------------------
+def beam_and_body():
+    """A soft beam of two elements on a driven revolute about z (``q = a (1 - cos w t)``), a
+    rigid body hanging from its end by a spherical joint, gravity along -z: the beam bends out
+    of the plane the drive turns it in, the body swings in space."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    r = 0.01
+    A, I = np.pi * r ** 2, np.pi * r ** 4 / 4
+    beam = m.add_beam(0.4, 2, E=5e7, rho=1000.0, A=A, I=(I, I), J=2 * I, G=5e7 / 2.6,
+                      direction=(1, 0, 0), up=(0, 0, 1))
+    body = m.add_rigid_body(0.2, np.diag([2e-4, 3e-4, 1e-4]), position=(0.4, 0.0, -0.1))
+    a, w = 0.5, 5.0
+    drive = m.add_joint("revolute", m.ground.point(0, 0, 0), beam.start, axis=(0, 0, 1),
+                        drive=lambda t: (a * (1 - np.cos(w * t)), a * w * np.sin(w * t),
+                                         a * w * w * np.cos(w * t)))
+    pin = m.add_joint("spherical", beam.end, body.point(0.0, 0.0, 0.1))
+    return m, beam, body, drive, pin
+
+
+def test_dae_and_recursion_converge_to_each_other_at_second_order():
+    """The same tree through ``rancf.simulate`` with formulation "dae" and "recursive", both
+    generalized-alpha-S at the same step: their trajectories differ by the two formulations'
+    second-order errors, so the largest distance of the beam's end and the body's centre, the
+    spherical joint's rotation vector (the DAE's from the poses) and the energy balance
+    between the two, and the drive's reaction (the DAE's from the state's multipliers, the
+    recursion's from its articulated forces) fall by about 4 when the step halves. The Results
+    have the same arrays."""
+    m, beam, body, drive, pin = beam_and_body()
+    T = 0.3
+    gaps = []
+    for dt in (4e-3, 2e-3):
+        runs = [rancf.simulate(m, T, dt, method="generalized-alpha-s", formulation=f,
+                               output_every=int(round(0.02 / dt)), tol=1e-11)
+                for f in ("dae", "recursive")]
+        dae, rec = runs
+        assert dae.status == rec.status == "ok"
+        assert dae.formulation == "dae" and rec.formulation != "dae"
+        assert dae.nodes.shape == rec.nodes.shape and dae.reactions.shape == rec.reactions.shape
+        assert dae.joint_q.shape == rec.joint_q.shape
+        assert np.abs(dae.extra["constraint_violation"][:, 0]).max() <= 1e-10
+        # the driven angle is the drive's (the DAE's from the poses)
+        assert np.abs(dae.joint(drive)[0] - 0.5 * (1 - np.cos(5 * dae.t))).max() <= 1e-9
+        gaps.append([max(np.abs(dae.position(p) - rec.position(p)).max()
+                         for p in (beam.end, body.centre)),
+                     np.abs(dae.joint(pin)[0] - rec.joint(pin)[0]).max(),
+                     np.abs(dae.energy()["total"] - rec.energy()["total"]).max(),
+                     np.abs(dae.reaction(drive) - rec.reaction(drive)).max()])
+    gaps = np.array(gaps)
+    assert gaps[1, 0] <= 1e-5 * 0.4, gaps               # m, of a 0.4 m beam
+    assert np.all(gaps[0] / gaps[1] >= 3.4), gaps
+
+
+# --- the spherical four-bar -------------------------------------------------------------------
+def rotation(u, a):
+    """The rotation by angle a about the unit vector u (Rodrigues)."""
+    K = np.array([[0, -u[2], u[1]], [u[2], 0, -u[0]], [-u[1], u[0], 0]])
+    return np.eye(3) + np.sin(a) * K + (1 - np.cos(a)) * K @ K
+
+
+class SphericalFourBar:
+    """A spherical four-bar: four joint axes through the origin O, the unit vectors ``u_A``,
+    ``u_D`` fixed (the frame, arc ``a1`` between them), ``u_B`` on the crank (arc ``a2`` from
+    ``u_A``), ``u_C`` on the rocker (arc ``a4`` from ``u_D``), the coupler keeping the arc ``a3``
+    between ``u_B`` and ``u_C``. Arcs 70, 25, 60 and 55 degrees: Grashof (25 + 70 <= 60 + 55)
+    with the crank shortest, a crank-rocker.
+
+    Input-output relation (derived here; the spherical form of Freudenstein's equation, as in
+    Chiang, *Kinematics of Spherical Mechanisms*, ch. 6). The crank turns ``u_B`` about ``u_A``
+    by the input angle theta, the rocker turns ``u_C`` about ``u_D`` by the output angle phi:
+    ``u_B = R(u_A, theta) u_B0``, ``u_C = R(u_D, phi) u_C0`` with Rodrigues'
+    ``R(u, phi) v = v cos phi + (u x v) sin phi + u (u . v)(1 - cos phi)``. The coupler's
+    condition ``u_B . u_C = cos a3`` is then ``P cos phi + S sin phi = C``::
+
+        P = u_B . u_C0 - (u_D . u_B)(u_D . u_C0),   S = u_B . (u_D x u_C0),
+        C = cos a3 - (u_D . u_B)(u_D . u_C0),
+
+    so ``phi = atan2(S, P) +- arccos(C / sqrt(P^2 + S^2))``, the branch the one through
+    phi = 0 at theta = 0, followed by continuity.
+
+    The model. Four revolute joints through one point give three redundant constraint rows
+    (Gruebler counts -2 degrees of freedom for a mechanism of one), which a DAE's saddle-point
+    matrix cannot take; the joints at B and C are a spherical and a universal joint instead (an
+    RSUR linkage: 5 + 3 + 4 + 5 = 17 independent rows, one degree of freedom), at the points
+    ``R u_B`` and ``R u_C`` of the sphere of radius R. Its motion is the spherical four-bar's:
+    two points of the coupler at ``R u_B`` and ``R u_C`` keep their distance
+    ``2 R sin(a3 / 2)`` exactly when ``u_B . u_C = cos a3``, and the universal joint's first axis
+    is ``u_C`` (fixed in coupler and rocker alike in the four-bar's motion), its second normal
+    to ``u_C`` and to the coupler, so that its one rotation row holds the coupler's spin about
+    the line BC.
+    """
+
+    a1, a2, a3, a4 = 70 * DEG, 25 * DEG, 60 * DEG, 55 * DEG
+    R = 0.5
+
+    def __init__(self):
+        self.uA = np.array([0.0, 0.0, 1.0])
+        self.uD = np.array([np.sin(self.a1), 0.0, np.cos(self.a1)])
+        th0 = 100 * DEG
+        self.uB = np.array([np.sin(self.a2) * np.cos(th0), np.sin(self.a2) * np.sin(th0),
+                            np.cos(self.a2)])
+        # u_C on the cones of half-angles a3 about u_B and a4 about u_D
+        base = np.linalg.lstsq(np.array([self.uB, self.uD]),
+                               [np.cos(self.a3), np.cos(self.a4)], rcond=None)[0]
+        n = np.cross(self.uB, self.uD)
+        self.uC = base + np.sqrt(1 - base @ base) / np.linalg.norm(n) * n
+        self.P = {k: self.R * getattr(self, "u" + k) for k in "ABCD"}
+        a = np.cross(self.uC, self.P["C"] - self.P["B"])
+        self.a_universal = a / np.linalg.norm(a)
+
+    @staticmethod
+    def drive(t):
+        """The crank's angle, from rest: ``(pi / 2)(1 - cos(pi t))``, half a turn in 1 s."""
+        return (np.pi / 2 * (1 - np.cos(np.pi * t)), np.pi ** 2 / 2 * np.sin(np.pi * t),
+                np.pi ** 3 / 2 * np.cos(np.pi * t))
+
+    def output(self, theta):
+        """The closed-form output angles (rad) of the input angles theta (in order)."""
+        out, prev = [], 0.0
+        for th in theta:
+            b = rotation(self.uA, th) @ self.uB
+            P = b @ self.uC - (self.uD @ b) * (self.uD @ self.uC)
+            S = b @ np.cross(self.uD, self.uC)
+            C = np.cos(self.a3) - (self.uD @ b) * (self.uD @ self.uC)
+            roots = np.arctan2(S, P) + np.array([1, -1]) * np.arccos(C / np.hypot(P, S))
+            roots = prev + (roots - prev + np.pi) % (2 * np.pi) - np.pi
+            prev = roots[np.argmin(np.abs(roots - prev))]
+            out.append(prev)
+        return np.array(out)
+
+    def joints(self, m, crank, coupler, rocker, at):
+        """The four joints between the links (points by ``at(link, point)``); the universal
+        joint closes the loop. Returns the input and output joints and the universal."""
+        P = self.P
+        j_in = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=self.uA,
+                           drive=self.drive)
+        m.add_joint("spherical", at(crank, "B"), at(coupler, "B"))
+        j_out = m.add_joint("revolute", m.ground.point(*P["D"]), at(rocker, "D"), axis=self.uD)
+        loop = m.add_joint("universal", at(coupler, "C"), at(rocker, "C"),
+                           axes=[self.uC, self.a_universal])
+        return j_in, j_out, loop
+
+    def rigid(self):
+        """The four-bar of three slender rigid rods (steel-like masses), gravity along -z."""
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+        P = self.P
+
+        def rod(mass, p, q):
+            L = np.linalg.norm(P[q] - P[p])
+            e = (P[q] - P[p]) / L
+            J = mass * L ** 2 / 12 * (np.eye(3) - np.outer(e, e)) + 1e-4 * np.eye(3)
+            return m.add_rigid_body(mass, J, position=(P[p] + P[q]) / 2)
+
+        links = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
+        return (m,) + self.joints(m, *links, lambda body, k: body.point(*(P[k] - body.position)))
+
+    E, rho, r = 2.1e11, 7800.0, 0.01
+
+    def flexible(self):
+        """The four-bar of three steel beams (one element each, round section of radius r),
+        gravity along -z."""
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+        P, E = self.P, self.E
+        A, I = np.pi * self.r ** 2, np.pi * self.r ** 4 / 4
+
+        ends = {}
+
+        def beam(p, q, up):
+            L = np.linalg.norm(P[q] - P[p])
+            b = m.add_beam(L, 1, E=E, rho=self.rho, A=A, I=(I, I), J=2 * I, G=E / 2.6,
+                           start=P[p], direction=(P[q] - P[p]) / L, up=up)
+            ends[b.index] = {p: b.start, q: b.end}
+            return b
+
+        links = beam("A", "B", self.uA), beam("B", "C", self.uB), beam("D", "C", self.uD)
+        return (m,) + self.joints(m, *links, lambda b, k: ends[b.index][k])
+
+
+def test_rigid_spherical_four_bar_follows_the_closed_form():
+    """The rigid four-bar driven through half a turn of its crank: ``formulation="auto"``
+    runs the DAE (the model has a loop); the loop holds to the Newton tolerance (1e-11 m,
+    the rows to 1e-10), and the output angle (the rocker's revolute, from the poses) follows
+    the closed form to 1e-9 rad: the motion is kinematic (one degree of freedom, driven), so
+    the step's error does not enter, only the rows' residuals over a lever of 0.2 m. The
+    drive's reaction moment times its rate integrates to the drive's work (both Newmark's,
+    the trapezoidal rule's error at the outputs' spacing)."""
+    fb = SphericalFourBar()
+    m, j_in, j_out, loop = fb.rigid()
+    tree = m.build()
+    assert list(tree.loop_joint) == [loop.index] and tree.joint_body[loop.index] == -1
+    res = rancf.simulate(m, 1.0, 2e-2, method="newmark", output_every=1, tol=1e-11)
+    assert res.status == "ok" and res.formulation == "dae"
+    assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
+    theta, phi = res.joint(j_in)[0], res.joint(j_out)[0]
+    assert np.abs(theta - fb.drive(res.t)[0]).max() <= 1e-9
+    assert theta[-1] == pytest.approx(np.pi) and np.ptp(phi) > 0.8     # the rocker swings
+    assert np.abs(phi - fb.output(theta)).max() <= 1e-9
+    assert res.reaction(loop).shape == (len(res.t), 6)
+    # the motor's power, its reaction moment along the axis times the drive's rate, integrated
+    # over the outputs (trapezoidal rule, h = 0.02 s), is the work the loop integrated
+    # (lambda . Phi_t); the velocities of an index-3 scheme hold the velocity rows only to its
+    # step's error, so the crank's rate from them is the drive's to Newmark's O(h^2)
+    rate = fb.drive(res.t)[1]
+    assert np.abs(res.joint(j_in)[1] - rate).max() <= 1e-3 * np.abs(rate).max()
+    power = (res.reaction(j_in)[:, 3:] @ fb.uA) * rate
+    work = np.trapezoid(power, res.t)
+    assert work > 1.0 and abs(work - res.energy().work.iloc[-1]) <= 1e-3 * work
+
+
+def test_flexible_spherical_four_bar_balances_energy_and_nears_the_closed_form():
+    """The four-bar of steel beams, driven from rest: the loop held to the Newton tolerance;
+    kinetic + elastic + gravity - the drive's work constant to Newmark's second order (its
+    largest change falls by about 4 when the step halves); the output angle within the links'
+    flexibility of the rigid closed form, a bound set before the run: three times the end slope
+    of the longest link as a cantilever under its weight and inertia, ``q L^3 / (6 E I)`` with
+    ``q = rho A (g + R (w^2 + w'))`` (w, w' the crank's largest rate and acceleration, R the
+    sphere's radius: every point of the mechanism is within R of its centre)."""
+    fb = SphericalFourBar()
+    m, j_in, j_out, loop = fb.flexible()
+    A, I = np.pi * fb.r ** 2, np.pi * fb.r ** 4 / 4
+    L = max(np.linalg.norm(fb.P[q] - fb.P[p]) for p, q in ("AB", "BC", "DC"))
+    q = fb.rho * A * (9.81 + fb.R * ((np.pi ** 2 / 2) ** 2 + np.pi ** 3 / 2))
+    bound = 3 * q * L ** 3 / (6 * fb.E * I)
+    T, drift = 0.2, []
+    for dt in (4e-3, 2e-3):
+        res = rancf.simulate(m, T, dt, method="newmark", output_every=int(round(0.02 / dt)),
+                             tol=1e-11)
+        assert res.status == "ok" and res.formulation == "dae"
+        assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
+        theta, phi = res.joint(j_in)[0], res.joint(j_out)[0]
+        assert np.abs(phi - fb.output(theta)).max() <= bound
+        e = res.energy()
+        assert e.work.iloc[-1] > 0.5 and e.elastic.max() > 0.0     # J: it did work and bend
+        drift.append(np.abs(e.total - e.total.iloc[0]).max() / e.work.iloc[-1])
+    assert drift[1] <= 1e-3 and drift[0] / drift[1] >= 3.4, drift
+
+
+def test_state_of_a_loop_run_continues_it():
+    """``Result.state(i)`` of a DAE run (poses and velocities) starts another run: the passive
+    rigid four-bar (its drive removed) falls under gravity for 0.1 s, then from that state for
+    0.1 s more. The second run starts at the state's poses (to the Newton tolerance) and lands
+    where one run of 0.2 s lands within the restart's change: the velocities are projected onto
+    the velocity rows, which Newmark holds only to its step's error: within 0.1 % of the
+    distance the mechanism moved."""
+    fb = SphericalFourBar()
+    fb.drive = None
+    m = fb.rigid()[0]
+    one = rancf.simulate(m, 0.2, 1e-2, method="newmark", output_every=10, tol=1e-12)
+    first = rancf.simulate(m, 0.1, 1e-2, method="newmark", output_every=10, tol=1e-12)
+    second = rancf.simulate(m, 0.1, 1e-2, method="newmark", output_every=10, tol=1e-12,
+                            state=first.state(-1))
+    assert one.status == first.status == second.status == "ok"
+    assert np.abs(second.nodes[0] - first.nodes[-1]).max() <= 1e-10
+    moved = np.abs(one.nodes[-1] - one.nodes[0]).max()
+    assert moved > 1e-2                                  # m
+    assert np.abs(second.nodes[-1] - one.nodes[-1]).max() <= 1e-3 * moved
+
+
+# --- statics -----------------------------------------------------------------------------------
+def simply_supported(n):
+    """A steel bar of 1 m (2 cm square) on two revolute joints about y at its ends, the second
+    closing a loop, under its weight along -z: a simply supported beam."""
+    L, h, E, G, rho = 1.0, 0.02, 2.1e11, 8e10, 7800.0
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(L, n, E=E, rho=rho, A=h * h, I=(h ** 4 / 12, h ** 4 / 12), J=0.141 * h ** 4,
+                   G=G, direction=(1, 0, 0), up=(0, 0, 1))
+    m.add_joint("revolute", m.ground.point(0, 0, 0), b.start, axis=(0, 1, 0))
+    m.add_joint("revolute", m.ground.point(L, 0, 0), b.end, axis=(0, 1, 0))
+    q = rho * h * h * 9.81
+    sag = 5 * q * L ** 4 / (384 * E * h ** 4 / 12) + q * L ** 2 / (8 * 5 / 6 * G * h * h)
+    return m, b, q * L, sag
+
+
+def test_static_of_a_loop_converges_to_the_simply_supported_beam():
+    """``rancf.static`` of a model with a loop runs the spatial DAE's statics: the bar's
+    midspan sag converges at second order in the element length to Timoshenko's
+    ``5 q L^4 / (384 E I) + q L^2 / (8 k G A)`` (the pinned ends' membrane tension changes it
+    by 1.5e-4 of it, ``T / (pi^2 E I / L^2)``), and each support carries half the weight
+    (the vertical reactions, from the multipliers)."""
+    errors = []
+    for n in (4, 8, 16):
+        m, b, weight, sag = simply_supported(n)
+        res = rancf.static(m, load_steps=1)
+        assert res.status == "ok" and res.formulation == "dae"
+        errors.append(abs(-res.position(b.node(n // 2))[0, 2] - sag) / sag)
+        for joint in m.joints:
+            assert res.reaction(joint)[0, 2] == pytest.approx(weight / 2, rel=1e-10)
+    assert errors[2] <= 1e-2 and errors[0] / errors[1] >= 3.5 and errors[1] / errors[2] >= 3.5, \
+        errors
+
+
+def test_a_loop_starts_from_its_static_equilibrium():
+    """``state="static"`` on a model with a loop: the run starts at rancf.static's equilibrium
+    and, passive, stays there (the sag moves by less than 1e-6 of itself over 0.05 s)."""
+    m, b, weight, sag = simply_supported(4)
+    eq = rancf.static(m)
+    res = rancf.simulate(m, 0.05, 5e-3, method="newmark", state="static", output_every=5,
+                         tol=1e-12)
+    assert res.status == "ok"
+    mid = res.position(b.node(2))[:, 2]
+    assert mid[0] == pytest.approx(eq.position(b.node(2))[0, 2], rel=1e-12)
+    assert np.abs(mid - mid[0]).max() <= 1e-6 * sag
+
+
+# --- what is refused ------------------------------------------------------------------------
+def test_loops_and_the_dae_refuse_what_they_cannot_run():
+    fb = SphericalFourBar()
+    m, j_in, j_out, loop = fb.rigid()
+    with pytest.raises(ValueError, match="closed loop needs formulation 'dae' or 'auto'"):
+        rancf.simulate(m, 0.1, 1e-2, formulation="recursive")
+    with pytest.raises(ValueError, match="'rk4' is explicit"):
+        rancf.simulate(m, 0.1, 1e-2, method="rk4")
+    # statics of the loop hold the drive at q(0): the ground's two joints carry the weight
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    support = eq.reaction(j_in)[0, :3] + eq.reaction(j_out)[0, :3]
+    np.testing.assert_allclose(support, [0.0, 0.0, (1.0 + 1.5 + 1.2) * 9.81], rtol=0,
+                               atol=1e-10)
+    tree_model = beam_and_body()[0]
+    with pytest.raises(ValueError, match="'dopri5' is explicit"):
+        rancf.simulate(tree_model, 0.1, 1e-2, method="dopri5", formulation="dae")
+    with pytest.raises(ValueError, match="linear_solver"):
+        rancf.simulate(tree_model, 0.1, 1e-2, method="newmark", formulation="dae",
+                       linear_solver="dense")
+    # a drive on the joint that closes the loop
+    m2 = rancf.Model(dim=3)
+    b = m2.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(0.5, 0.0, 0.0))
+    m2.add_joint("revolute", m2.ground.point(0, 0, 0), b.point(-0.5, 0, 0), axis=(0, 1, 0))
+    m2.add_joint("revolute", m2.ground.point(1, 0, 0), b.point(0.5, 0, 0), axis=(0, 1, 0),
+                 drive=lambda t: (t, 1.0, 0.0))
+    with pytest.raises(ValueError, match="closes a loop and has a drive"):
+        m2.build()
+
+
+def test_auto_method_on_a_loop_is_generalized_alpha_s():
+    fb = SphericalFourBar()
+    m = fb.rigid()[0]
+    res = rancf.simulate(m, 0.04, 2e-2)
+    assert res.status == "ok" and res.formulation == "dae"
+    assert res.method == "generalized-alpha-s" and "closed loop" in res.method_reason
