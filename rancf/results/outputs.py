@@ -1,7 +1,9 @@
-"""Outputs of a planar :class:`~rancf.results.result.Result` computed from its stored frames
-when asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
+"""Outputs of a :class:`~rancf.results.result.Result` computed from its stored frames when
+asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
 accelerations of the nodes, the velocities and accelerations of points, the internal forces
-of beams and the deflections of points relative to a body's rigid motion.
+of beams and the deflections of points relative to a body's rigid motion; planar, and for
+spatial models the accelerations and deflections (:func:`spatial_accelerations`,
+:func:`spatial_acceleration`, :func:`spatial_deflection`).
 
 The reactions and accelerations come from one evaluation of the forward dynamics of the
 formulation that ran, at each stored state (:func:`dynamics`): the recursive formulation's
@@ -156,3 +158,84 @@ def deflection(result, point, body):
     local = np.stack([axis[:, 0] * rel[:, 0] + axis[:, 1] * rel[:, 1],
                       axis[:, 0] * rel[:, 1] - axis[:, 1] * rel[:, 0]], axis=1)
     return local[1:] - local[0]
+
+
+# --- spatial models --------------------------------------------------------------------------
+def spatial_accelerations(result):
+    """Every body's acceleration ``(a, alpha)`` (n_out, n_bodies, 6; m/s^2 of its origin,
+    rad/s^2, global) at the stored states of a spatial Result, from the forward dynamics of
+    the spatial recursion: computed on the first call and kept on the Result.
+
+    Each stored frame's poses and velocities give back the link coordinates and rates
+    (:meth:`rancf.formulations.spatial.Spatial.state_of`), and one evaluation of the
+    recursion there (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
+    leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
+    velocities, so the output spacing does not enter. Cost per output: the recursion's
+    right-hand side and a least-squares solve of each link's rates (a Python loop over the
+    bodies). A frame of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the
+    solve failed); a non-finite frame of a diverged run gives NaN.
+    """
+    kept = getattr(result, "_spatial_accelerations", None)
+    if kept is not None:
+        return kept
+    from ..formulations import spatial
+    tree = result.model.build()
+    n_out, n = len(result.t), tree.n_bodies
+    acc = np.full((n_out, n, 6), np.nan)
+    X = result.nodes.reshape(n_out, -1)
+    V = result.velocities.reshape(n_out, -1)
+    finite = np.flatnonzero(np.isfinite(X).all(axis=1) & np.isfinite(V).all(axis=1))
+    if "load_factor" in result.extra:
+        if result.status == "ok":
+            acc[finite] = 0.0
+    else:
+        formulation = spatial.of_model(result.model)
+        for i in finite:
+            y = formulation.state_of(X[i], V[i], result.t[i])
+            status, _ = formulation.kernel.evaluate(result.t[i], y)
+            if not status:
+                acc[i] = formulation.kernel.arrays["acc"][:6 * n].reshape(n, 6)
+    result._spatial_accelerations = acc
+    return acc
+
+
+def spatial_acceleration(result, point):
+    """Acceleration of a point of a spatial model at every output (n_out, 3), m/s^2, global:
+    ``a + alpha x o + w x (w x o)`` of its body (:func:`spatial_accelerations`) with ``o =
+    A offset`` the point's offset from the body's origin (zero for a ground point)."""
+    body, offset = result.model.body_of(point)
+    n = len(result.t)
+    if body < 0:
+        return np.zeros((n, 3))
+    acc = spatial_accelerations(result)[:, body]
+    o = result.nodes[:, body, 3:].reshape(n, 3, 3) @ offset
+    w = result.velocities[:, body, 3:]
+    return acc[:, :3] + np.cross(acc[:, 3:], o) + np.cross(w, np.cross(w, o))
+
+
+def spatial_deflection(result, point, body):
+    """A point's displacement relative to a body's rigid motion, in the body's frame, at every
+    output (n_out, 3), m (spatial models; :meth:`rancf.Result.deflection`).
+
+    The same definition as the planar :func:`deflection`: the body's floating frame is a
+    beam's start node (its position and frame: the frame a beam is clamped in; columns the
+    beam axis and the section's y and z axes) or a rigid body's centre of mass and body
+    frame. With ``o``, ``A`` its origin and frame, the deflection is ``A(t)^T (p(t) - o(t)) -
+    A_0^T (p_0 - o_0)``, the point's position in the body frame now minus in the model's
+    reference configuration: zero under any rigid motion of the body with the point; a
+    cantilever's tip under a small tip force P along the section's y axis has ``[~0,
+    P L^3 / (3 E I_z), ~0]``.
+    """
+    from ..model.spatial_items import SpatialBeam, SpatialRigidBody
+    if not isinstance(body, (SpatialBeam, SpatialRigidBody)):
+        raise TypeError(f"body must be a beam or rigid body of the model, got {body!r}")
+    if body.model is not result.model:
+        raise ValueError(f"body {body!r} belongs to another model")
+    tree = result.model.build()
+    b, _ = result.model.body_of(body.start if isinstance(body, SpatialBeam) else body.centre)
+    n = len(result.t)
+    frame = result.nodes[:, b, 3:].reshape(n, 3, 3)
+    local = np.einsum("nji,nj->ni", frame, result.position(point) - result.nodes[:, b, :3])
+    p, offset = result.model.body_of(point)
+    p0 = offset if p < 0 else tree.r0[p] + tree.A0[p] @ offset
+    return local - tree.A0[b].T @ (p0 - tree.r0[b])

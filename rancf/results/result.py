@@ -309,29 +309,35 @@ class Result:
         return v + np.cross(w, frame @ offset)
 
     def acceleration(self, point):
-        """Acceleration of a point at every output (planar models), from the forward dynamics
-        of the formulation that ran at each stored state: computed for every output on the
-        first call of this method or of :meth:`reaction`, and kept (one right-hand side of the
-        recursive formulation, or one saddle-point solve of the DAE's, per output:
-        :func:`rancf.results.outputs.dynamics`).
+        """Acceleration of a point at every output, from the forward dynamics of the
+        formulation that ran at each stored state (not by differencing the stored
+        velocities): computed for every output on the first call and kept.
+
+        Planar: one right-hand side of the recursive formulation, or one saddle-point solve of
+        the DAE's, per output (:func:`rancf.results.outputs.dynamics`, shared with
+        :meth:`reaction`). Spatial: the link coordinates and rates of each stored frame
+        (:meth:`rancf.formulations.spatial.Spatial.state_of`) and one evaluation of the O(n)
+        recursion there give every body's acceleration ``(a, alpha)``; the point's is ``a +
+        alpha x o + w x (w x o)``, o its offset from the body's origin
+        (:func:`rancf.results.outputs.spatial_accelerations`). A frame of
+        :func:`rancf.static` is an equilibrium at rest: zero.
 
         Parameters
         ----------
         point : Point
-            A point of a planar model (zero acceleration for a ground point).
+            A point of the model (zero acceleration for a ground point).
 
         Returns
         -------
-        ndarray (n_out, 2)
-            m/s^2, global coordinates.
+        ndarray (n_out, 2) or (n_out, 3)
+            m/s^2, global coordinates (NaN at the non-finite frames of a diverged run).
 
         Raises
         ------
         TypeError
             ``point`` is not a point.
         ValueError
-            A spatial model's point, a point of another model, or a Result loaded without
-            its model.
+            A point of another model, or a Result loaded without its model.
 
         Examples
         --------
@@ -344,21 +350,23 @@ class Result:
         ((3, 2), True)
         """
         self._point(point, "acceleration()")
-        if self.model.dim != 2:
-            raise ValueError("acceleration() is for planar models in this version; a spatial "
-                             "point's velocity is velocity(point)")
+        if self.model.dim == 3:
+            from .outputs import spatial_acceleration
+            return spatial_acceleration(self, point)
         from .outputs import acceleration
         return acceleration(self, point)
 
     def deflection(self, point, body):
         """A point's displacement relative to a body's rigid motion, in the body's frame, at
-        every output (planar models).
+        every output.
 
         The body's floating frame is a beam's start node and start tangent (the frame it is
-        clamped in) or a rigid body's centre of mass and axis; the deflection is the point's
-        position in that frame minus its position in it in the model's reference
-        configuration (:func:`rancf.results.outputs.deflection`): zero under any rigid motion
-        of the body with the point.
+        clamped in; spatial: the start node's frame, columns the beam axis and the section's
+        y and z axes) or a rigid body's centre of mass and axis (spatial: its body frame); the
+        deflection is the point's position in that frame minus its position in it in the
+        model's reference configuration (:func:`rancf.results.outputs.deflection`,
+        :func:`rancf.results.outputs.spatial_deflection`): zero under any rigid motion of the
+        body with the point.
 
         Parameters
         ----------
@@ -369,16 +377,16 @@ class Result:
 
         Returns
         -------
-        ndarray (n_out, 2)
-            m: along the body's axis, across it.
+        ndarray (n_out, 2) or (n_out, 3)
+            m: planar along the body's axis and across it; spatial along the body frame's
+            axes x, y, z (a beam: its axis and section axes).
 
         Raises
         ------
         TypeError
             ``point`` is not a point, ``body`` not a beam or rigid body.
         ValueError
-            A point or body of another model, a spatial model, or a Result loaded without
-            its model.
+            A point or body of another model, or a Result loaded without its model.
 
         Examples
         --------
@@ -395,8 +403,9 @@ class Result:
         True
         """
         self._point(point, "deflection()")
-        if self.model.dim != 2:
-            raise ValueError("deflection() is for planar models in this version")
+        if self.model.dim == 3:
+            from .outputs import spatial_deflection
+            return spatial_deflection(self, point, body)
         from .outputs import deflection
         return deflection(self, point, body)
 
