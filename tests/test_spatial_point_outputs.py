@@ -102,7 +102,7 @@ def test_accelerations_are_the_rates_of_the_stored_velocities():
     m.add_joint("fixed", b.end, payload.point(0.0, 0.0, 0.1))
     m.add_force(b.node(2), force=lambda t: (0.0, 2.0 * np.sin(15.0 * t), 0.0))
     dt = 1e-5
-    res = rancf.simulate(m, t_end=0.05, dt=dt, method="rk4", output_every=1)
+    res = rancf.simulate(m, t_end=0.02, dt=dt, method="rk4", output_every=1)
     assert res.status == "ok", res.message
     for point in (b.node(2), b.end, payload.point(0.05, 0.0, -0.1)):
         v, a = res.velocity(point), res.acceleration(point)
@@ -112,6 +112,41 @@ def test_accelerations_are_the_rates_of_the_stored_velocities():
         error = np.abs(differences - a[1:-1]).max()
         assert error <= 2 * dt**2 / 6 * jerk2 + 1e-9 * np.abs(a).max(), (error, jerk2)
         assert np.abs(a).max() > 1.0
+
+
+def test_link_states_of_the_stored_frames_are_those_of_the_per_frame_inverse():
+    """The vectorized inverse of the kinematics that the accelerations start from
+    (:func:`rancf.results.outputs.link_states`: closed forms per joint kind) against
+    ``Spatial.state_of`` (a least-squares solve of each link's rates, per frame), on a chain
+    of every joint kind (spherical, element, universal, cylindrical, driven revolute,
+    prismatic, revolute, free with a spring) in motion."""
+    from rancf.formulations import spatial
+    from rancf.results.outputs import link_states
+
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(0.8, 4, E=5e7, rho=1000.0, A=1e-3, I=(2e-8, 3e-8), J=4e-8, G=2e7,
+                   direction=(1.0, 0.0, -1.0), up=(0.0, 1.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    parent, below = b.end, b.positions[-1]
+    axis = (0.0, 0.6, 0.8)
+    joints = [("universal", dict(axes=((1, 0, 0), (0, 1, 0)))), ("cylindrical", dict(axis=axis)),
+              ("revolute", dict(axis=axis, drive=lambda t: (np.sin(t), np.cos(t), -np.sin(t)))),
+              ("prismatic", dict(axis=axis)), ("revolute", dict(axis=axis)),
+              ("free", dict(effort=lambda t, q, qd: -10.0 * q))]
+    for kind, options in joints:
+        body = m.add_rigid_body(0.3, np.diag([1e-3, 2e-3, 3e-3]), position=below - (0, 0, 0.1))
+        m.add_joint(kind, parent, body.point(0.0, 0.0, 0.1), **options)
+        parent, below = body.point(0.0, 0.0, -0.1), below - (0, 0, 0.2)
+    m.add_force(b.node(2), force=lambda t: (0.0, 2.0 * np.sin(15.0 * t), 0.0))
+    res = rancf.simulate(m, t_end=1.0, dt=2e-4, method="generalized-alpha-s", output_every=500)
+    assert res.status == "ok", res.message
+    formulation = spatial.of_model(m)
+    n_out = len(res.t)
+    Y = link_states(formulation, res.nodes.reshape(n_out, -1), res.velocities.reshape(n_out, -1))
+    for i in range(n_out):
+        y = formulation.state_of(res.nodes[i].ravel(), res.velocities[i].ravel(), res.t[i])
+        np.testing.assert_allclose(Y[i], y, rtol=0, atol=1e-12 * max(1.0, np.abs(y).max()))
+    assert np.abs(Y[-1]).max() > 1.0
 
 
 @pytest.mark.parametrize("n", [4, 8, 16])
