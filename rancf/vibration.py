@@ -16,6 +16,17 @@ space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric
 ``N^T K_t N y = omega^2 N^T M N y``, and their shapes are ``dx = N y``, normalized to unit
 modal mass ``dx^T M dx = 1``. The reduced problem is dense: its cost is O(n^3) in the number of
 coordinates n (a few seconds at n = 2000).
+
+A spatial tree (``rancf.Model(dim=3)``) is linearized in its own coordinates, the free link
+coordinates q of the O(n) recursion (:mod:`rancf.formulations.spatial`; no constraints, so no
+null space): ``M(q*) dq'' + K dq = 0`` with M the tree's mass matrix, assembled from the body
+Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T diag(m_i,
+A_i J_i A_i^T) J_i``, and ``K = -M d qdd / dq`` at rest by central differences of the
+recursion's forward dynamics (the generalized forces vanish at the equilibrium, so this is
+their exact tangent up to the differences' error, about 1e-9 of its largest entry). Its shapes
+are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
+:meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
+vector (rad), global, 6 numbers.
 """
 import numpy as np
 
@@ -45,6 +56,9 @@ class Modes:
         Mode shapes in the model's absolute node coordinates (the layout of
         :class:`rancf.State`'s ``x``: m, and dimensionless slopes), unit modal mass
         (``shape @ M @ shape = 1``, M in kg), the entry of largest magnitude positive.
+        Spatial models: (n, 6 n_bodies), per body the displacement of its origin (m) and
+        its small rotation vector (rad), global (the bodies of :attr:`rancf.Result.nodes`);
+        unit modal mass ``sum_i m_i |dr_i|^2 + dth_i . I_i dth_i = 1``.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``omega^2`` below ``RIGID_BODY`` times the largest one found).
@@ -66,7 +80,9 @@ class Modes:
     >>> anim = found.animate(0)                  # or found.animate(0, "mode0.gif")
     """
 
-    def __init__(self, model, equilibrium, omega, shapes, rigid):
+    def __init__(self, model, equilibrium, omega, shapes, rigid, linear=None):
+        # a spatial model's frozen formulation, link coordinates q* and the modes' dq (n, n_q)
+        self._linear = linear
         self.model = model
         self.equilibrium = equilibrium
         self.omega = omega
@@ -90,7 +106,12 @@ class Modes:
         """Scale of mode i: ``scale`` times the model's size for its largest displacement."""
         shape = self.shapes[self._index(i)]
         A = self.model.build()
-        positions = np.abs(shape.reshape(-1, A.node_size)[:, :2]).max()
+        if self.model.dim == 3:
+            positions = np.abs(shape.reshape(-1, 6)[:, :3]).max()
+            # a mode that only turns bodies about their origins: scale its rotation instead
+            positions = max(positions, np.abs(shape.reshape(-1, 6)[:, 3:]).max() * A.size)
+        else:
+            positions = np.abs(shape.reshape(-1, A.node_size)[:, :2]).max()
         return checks.real("scale", scale, low=0.0, low_open=True) * A.size / positions
 
     def motion(self, i, scale=0.1, n_frames=24):
@@ -125,6 +146,8 @@ class Modes:
         period = 1.0 if self.rigid[i] else 2.0 * np.pi / self.omega[i]
         t = np.linspace(0.0, period, n_frames + 1)
         phase = np.sin(2.0 * np.pi * t / period)
+        if self._linear is not None:
+            return self._spatial_motion(i, a, t, period)
         x = self.equilibrium.x + a * phase[:, None] * self.shapes[i]
         v = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * self.shapes[i]
         dae = DAE(self.model.build())
@@ -136,6 +159,26 @@ class Modes:
             joint_qd=stack["joint_qd"], reactions=np.zeros_like(stack["joint_q"]), work=zeros,
             dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
             method="modes", formulation="dae"))
+
+    def _spatial_motion(self, i, a, t, period):
+        """:meth:`motion` of a spatial model: the link coordinates ``q* + a sin(omega t) dq``
+        through the tree's kinematics (the Result's poses exact for these coordinates)."""
+        from .integrators.solution import Solution
+        from .results import result_of
+
+        formulation, q, dq = self._linear
+        n = formulation.n_free
+        Y = np.zeros((len(t), 2 * n))
+        Y[:, :n] = q + a * np.sin(2.0 * np.pi * t / period)[:, None] * dq[i]
+        Y[:, n:] = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * dq[i]
+        seen = formulation.observe(np.zeros(len(t)), Y, None)
+        zeros = np.zeros(len(t))
+        return result_of(self.model, Solution(
+            t=t, y=Y, nodes=seen.pop("nodes"), velocities=seen.pop("velocities"),
+            joint_q=seen.pop("joint_q"), joint_qd=seen.pop("joint_qd"),
+            reactions=seen.pop("reactions"), work=zeros, dissipated=zeros, status="ok",
+            message=f"mode {i}, {self.frequencies[i]:.6g} Hz", method="modes",
+            formulation="spatial", extra=seen))
 
     def plot(self, i, scale=0.1, ax=None):
         """Draw mode ``i``: the equilibrium and the shape at its two extremes (coloured by the
@@ -202,7 +245,9 @@ def modes(model, state=None, n=10, tol=1e-10):
     Parameters
     ----------
     model : rancf.Model
-        A planar model (trees and closed loops).
+        A planar model (trees and closed loops) or a spatial tree (``dim=3``: linearized in
+        its link coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
+        dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
         The equilibrium (its velocities are ignored). Default: the static equilibrium under
         the loads at t = 0 (:func:`rancf.static`).
@@ -222,7 +267,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     TypeError
         ``model`` not a rancf.Model, ``state`` not a rancf.State.
     ValueError
-        A spatial model (not available yet); ``n`` < 1; no equilibrium found; a
+        ``n`` < 1; no equilibrium found; a
         ``state`` that is not an equilibrium; an unstable equilibrium (a negative ``omega^2``,
         named); a linearized stiffness that is not symmetric (follower loads: the modes of a
         non-conservative system are not those of this eigenproblem).
@@ -246,11 +291,10 @@ def modes(model, state=None, n=10, tol=1e-10):
 
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    if model.dim != 2:
-        raise ValueError("modes: a spatial model (dim=3) is not available yet; planar models "
-                         "only")
     n = checks.integer("n", n, 1, 10**9)
     tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
+    if model.dim == 3:
+        return _spatial_modes(model, state, n, tol)
     A = model.build()
     dae = DAE(A)
     if state is None:
@@ -310,3 +354,136 @@ def _multipliers(dae, x, tol):
                          f"{np.abs(residual).max():.3g} N of {scale:.3g}); pass a static "
                          "equilibrium (rancf.static(model).state(0)) or leave state=None")
     return lam
+
+
+def _frozen(model):
+    """The spatial formulation of ``model`` with each drive held at its value at t = 0 (its
+    rates zero), the loads and efforts as :func:`rancf.formulations.spatial.of_model` gives
+    them (evaluated at t = 0 here)."""
+    from .formulations import spatial
+
+    base = spatial.of_model(model)
+    drives = {j.index: float(j.drive_values(0.0)[0]) for j in model.joints
+              if j.drive is not None}
+    base.inputs.at_time(0.0)
+    loads = [(base.inputs.load_force[k].copy(), base.inputs.load_moment[k].copy())
+             for k in range(len(base.tree.load_body))]
+    efforts = {j.index: j.effort_value if callable(j.effort) else j.effort
+               for j in model.joints if j.effort is not None}
+    return spatial.Spatial(base.tree, loads, efforts, drives)
+
+
+def _length_coordinates(tree):
+    """True for the link coordinates that are lengths (m; slides and translations), False for
+    angles (rad), (n_q,)."""
+    from .joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
+
+    mask = np.zeros(tree.n_q, bool)
+    for i, motion in enumerate(tree.motion):
+        first = int(tree.q_offset[i])
+        if motion in (M_PRISMATIC, M_CYLINDRICAL):
+            mask[first] = True
+        elif motion in (M_FREE, M_ELEMENT):
+            mask[first:first + 3] = True
+    return mask
+
+
+def _spatial_modes(model, state, n, tol):
+    """:func:`modes` of a spatial tree (module docstring): ``K dq = omega^2 M dq`` in the free
+    link coordinates, a dense symmetric eigenproblem."""
+    import scipy.linalg
+
+    from .integrators import static as statics
+
+    tree = model.build()
+    formulation = _frozen(model)
+    n_free, n_b = formulation.n_free, tree.n_bodies
+    if state is None:
+        solution = statics.static(model, 10, tol, 50, "sparse")
+        q = np.array(solution.q[-1], dtype=float)
+        checked_state = solution.status != "ok"
+        if checked_state:
+            # Newton cannot solve a mechanism (a floating body, a free joint): its reference
+            # configuration may still be the equilibrium, when nothing loads it; checked below
+            failure = (f"modes: no static equilibrium found ({solution.message}); pass "
+                       "state= an equilibrium")
+            q = formulation.initial_state()[:n_free]
+    else:
+        failure = None
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+        x, _ = state.checked(12 * n_b, 6 * n_b)
+        q = formulation.state_of(x, np.zeros(6 * n_b))[:n_free]
+        checked_state = True
+    y = np.concatenate([q, np.zeros(n_free)])
+    # body Jacobians: the bodies' velocities (v, w) of unit rates, column by column
+    J = np.zeros((n_b, 6, n_free))
+    for k in range(n_free):
+        y[n_free + k] = 1.0
+        J[:, :, k] = formulation.kinematics(y)[2]
+        y[n_free + k] = 0.0
+    _, frames, _ = formulation.kinematics(y)
+    inertia = np.einsum("nij,njk,nlk->nil", frames, tree.inertia, frames)
+    M = np.einsum("nik,n,nil->kl", J[:, :3], tree.mass, J[:, :3]) + \
+        np.einsum("nik,nij,njl->kl", J[:, 3:], inertia, J[:, 3:])
+    M = 0.5 * (M + M.T)
+    smap = formulation.kernel.arrays["smap"][:tree.n_q]
+    step = np.where(_length_coordinates(tree)[smap >= 0], 1e-6 * tree.size, 1e-6)
+    step = step * np.maximum(1.0, np.abs(q) / np.where(step > 1e-6, tree.size, 1.0))
+    rate = np.zeros((n_free, n_free))
+    for k in range(n_free):
+        plus, minus = y.copy(), y.copy()
+        plus[k] += step[k]
+        minus[k] -= step[k]
+        rate[:, k] = (formulation.derivative(0.0, plus)[n_free:]
+                      - formulation.derivative(0.0, minus)[n_free:]) / (2.0 * step[k])
+    K = -M @ rate
+    if checked_state:
+        _refuse_unbalanced(formulation, y, M, K, J, tree, tol, failure)
+    biggest = max(np.abs(K).max(), 1e-300)
+    asymmetry = np.abs(K - K.T).max()
+    if asymmetry > 1e-6 * biggest:
+        raise ValueError(f"modes: the linearized stiffness is not symmetric (by {asymmetry:.3g}, "
+                         f"of {biggest:.3g}): follower loads or efforts that depend "
+                         "on the motion make the system non-conservative")
+    K = 0.5 * (K + K.T)
+    n = min(n, n_free)
+    omega2, dq = scipy.linalg.eigh(K, M, subset_by_index=[0, n - 1])
+    largest = max(abs(scipy.linalg.eigh(K, M, eigvals_only=True,
+                                        subset_by_index=[n_free - 1] * 2)[0]), 1e-300)
+    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    if ((omega2 < 0.0) & ~rigid).any():
+        k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
+        raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
+                         f"{omega2[k]:.6g} (rad/s)^2 < 0")
+    shapes = np.einsum("nik,km->mni", J, dq).reshape(n, 6 * n_b)
+    biggest = np.abs(shapes).argmax(axis=1)
+    sign = np.sign(shapes[np.arange(n), biggest])
+    shapes *= sign[:, None]
+    dq = (dq * sign).T
+    omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
+    r, frames, _ = formulation.kinematics(y)
+    x = np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel()
+    return Modes(model, State(x, np.zeros(6 * n_b)), omega, shapes, rigid,
+                 linear=(formulation, q, dq))
+
+
+def _refuse_unbalanced(formulation, y, M, K, J, tree, tol, failure=None):
+    """Refuse a given spatial state that is not an equilibrium: the generalized force left at
+    rest, ``M qdd``, must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
+    model size (Newton's own test in :func:`rancf.static`), and what no stiffness can balance
+    (along rigid-body motions) below ``1e-8`` of the weight's generalized force."""
+    n_free = formulation.n_free
+    force = M @ formulation.derivative(0.0, y)[n_free:]
+    move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros(n_free)
+    weight = np.einsum("nik,n,i->k", J[:, :3], tree.mass, tree.gravity)
+    scale = max(1.0, np.abs(weight).max())
+    left = np.abs(force - K @ move).max()
+    if np.abs(move).max() > max(tol, 1e-8) * tree.size or left > 1e-8 * scale:
+        if failure is not None:
+            raise ValueError(failure)
+        raise ValueError(f"modes: state is not an equilibrium (unbalanced generalized force "
+                         f"{np.abs(force).max():.3g}, a displacement of "
+                         f"{np.abs(move).max():.3g} or {left:.3g} along free motions); pass "
+                         "a static equilibrium (rancf.static(model).state(0)) or leave "
+                         "state=None")
