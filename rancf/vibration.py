@@ -63,7 +63,8 @@ class Modes:
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``omega^2`` below ``RIGID_BODY`` times the largest one found).
     equilibrium : rancf.State
-        The state linearized about (velocities zero).
+        The state linearized about (velocities zero); of a spatial model, its bodies' poses
+        (:meth:`rancf.Result.state`'s layout).
 
     Examples
     --------
@@ -283,6 +284,21 @@ def modes(model, state=None, n=10, tol=1e-10):
     >>> exact = 1.8751041**2 * np.sqrt(2.1e11 * 1e-10 / (7800.0 * 1e-4)) / (2 * np.pi)
     >>> bool(abs(found.frequencies[0] / exact - 1.0) < 1e-4)
     True
+
+    A spatial cantilever bends first along its section's z axis (about y, the smaller I);
+    its shapes hold 6 numbers per node (displacement, small rotation vector):
+
+    >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    >>> b3 = m3.add_beam(1.0, 16, E=2.1e11, rho=7800.0, A=1e-4, I=(1e-9, 4e-9), J=2e-9,
+    ...                  G=8.1e10, shear=False)
+    >>> clamp3 = m3.add_joint("fixed", m3.ground.point(0, 0, 0), b3.start)
+    >>> found3 = rancf.modes(m3, n=2)
+    >>> found3.shapes.shape
+    (2, 102)
+    >>> exact = 1.8751041**2 * np.sqrt(2.1e11 * np.array([1e-9, 4e-9]) / (7800.0 * 1e-4)) / (
+    ...     2 * np.pi)
+    >>> bool(np.all(abs(found3.frequencies / exact - 1.0) < 2e-3))     # second order
+    True
     """
     import scipy.linalg
 
@@ -428,8 +444,9 @@ def _spatial_modes(model, state, n, tol):
         np.einsum("nik,nij,njl->kl", J[:, 3:], inertia, J[:, 3:])
     M = 0.5 * (M + M.T)
     smap = formulation.kernel.arrays["smap"][:tree.n_q]
-    step = np.where(_length_coordinates(tree)[smap >= 0], 1e-6 * tree.size, 1e-6)
-    step = step * np.maximum(1.0, np.abs(q) / np.where(step > 1e-6, tree.size, 1.0))
+    # steps of 1e-6 of the model size (lengths) or rad (angles), or of the coordinate
+    scale = np.where(_length_coordinates(tree)[smap >= 0], tree.size, 1.0)
+    step = 1e-6 * np.maximum(scale, np.abs(q))
     rate = np.zeros((n_free, n_free))
     for k in range(n_free):
         plus, minus = y.copy(), y.copy()

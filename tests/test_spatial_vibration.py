@@ -58,6 +58,18 @@ def test_cantilever_bending_in_both_planes_and_torsion_converge_to_beam_theory()
         assert 3.5 < errors[0][k] / errors[1][k] < 4.5, (k, errors)
 
 
+def test_a_drive_is_frozen_like_a_clamp():
+    """A cantilever held by a driven revolute joint (the drive turning it at t = 0) vibrates
+    as the clamped one: modes freeze drives at their value at t = 0."""
+    m, _ = cantilever(6)
+    driven = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = driven.add_beam(L, 6, E=E, rho=RHO, A=AREA, I=(IY, IZ), J=J, G=G, shear=False)
+    driven.add_joint("revolute", driven.ground.point(0.0, 0.0, 0.0), b.start, axis=(0, 0, 1),
+                     drive=lambda t: (2.0 * t, 2.0, 0.0))
+    np.testing.assert_allclose(rancf.modes(driven, n=6).omega, rancf.modes(m, n=6).omega,
+                               rtol=1e-7)
+
+
 def test_a_rigid_spherical_pendulum_has_its_two_frequencies_from_gravity():
     """A body hanging at d below a spherical joint: small swings about the body's x and y
     axes at ``omega^2 = m g d / (I + m d^2)`` with its moments I_x, I_y about its centre
