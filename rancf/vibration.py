@@ -414,6 +414,9 @@ def _spatial_modes(model, state, n, tol):
     tree = model.build()
     formulation = _frozen(model)
     n_free, n_b = formulation.n_free, tree.n_bodies
+    if not n_free:
+        raise ValueError("modes: the model has no free coordinate (every joint is fixed or "
+                         "driven and there is no beam): nothing can vibrate")
     if state is None:
         solution = statics.static(model, 10, tol, 50, "sparse")
         q = np.array(solution.q[-1], dtype=float)

@@ -159,6 +159,11 @@ def test_a_given_equilibrium_gives_the_static_solves_modes_and_others_are_refuse
             np.zeros(6 * tree.n_bodies)))
     with pytest.raises(TypeError, match="state must be a rancf.State"):
         rancf.modes(m, state=equilibrium.x)
+    held = rancf.Model(dim=3)
+    body = held.add_rigid_body(1.0, np.eye(3))
+    held.add_joint("fixed", held.ground.point(0, 0, 0), body.centre)
+    with pytest.raises(ValueError, match="no free coordinate"):
+        rancf.modes(held)
 
 
 def test_a_spatial_mode_is_drawn_and_animated(tmp_path):
