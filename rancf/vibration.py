@@ -21,9 +21,10 @@ A spatial tree (``rancf.Model(dim=3)``) is linearized in its own coordinates, th
 coordinates q of the O(n) recursion (:mod:`rancf.formulations.spatial`; no constraints, so no
 null space): ``M(q*) dq'' + K dq = 0`` with M the tree's mass matrix, assembled from the body
 Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T diag(m_i,
-A_i J_i A_i^T) J_i``, and ``K = -M d qdd / dq`` at rest by central differences of the
-recursion's forward dynamics (the generalized forces vanish at the equilibrium, so this is
-their exact tangent up to the differences' error, about 1e-9 of its largest entry). Its shapes
+A_i J_i A_i^T) J_i``, and ``K = -dF/dq`` at rest by central differences of the generalized
+forces F, evaluated by the Newton-Euler recursion (the implicit loop's residual: no M^-1, so
+the differences are good to about 1e-13 of K's largest entry); the eigenvalues are refined by
+Rayleigh-Ritz on the solver's vectors (M of a long chain is ill-conditioned). Its shapes
 are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
 :meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
 vector (rad), global, 6 numbers.
@@ -38,6 +39,11 @@ from .model.state import State
 #: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
 #: it 1e10 times its first bending one).
 RIGID_BODY = 1e-12
+#: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
+#: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2``: the linearized stiffness
+#: comes from central differences, good to about 1e-13 of its largest entry (1e-9 leaves a
+#: margin for loads that scale the differences' round-off).
+SPATIAL_RIGID_BODY = 1e-9
 
 
 class Modes:
@@ -61,7 +67,9 @@ class Modes:
         unit modal mass ``sum_i m_i |dr_i|^2 + dth_i . I_i dth_i = 1``.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
-        (``omega^2`` below ``RIGID_BODY`` times the largest one found).
+        (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
+        stiffness it meets, ``|y|^T |K| |y|``, below ``SPATIAL_RIGID_BODY`` times ``max |K|
+        (sum |y|)^2``).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
         (:meth:`rancf.Result.state`'s layout).
@@ -409,6 +417,7 @@ def _spatial_modes(model, state, n, tol):
     link coordinates, a dense symmetric eigenproblem."""
     import scipy.linalg
 
+    from .formulations import spatial
     from .integrators import static as statics
 
     tree = model.build()
@@ -443,35 +452,48 @@ def _spatial_modes(model, state, n, tol):
         y[n_free + k] = 0.0
     _, frames, _ = formulation.kinematics(y)
     inertia = np.einsum("nij,njk,nlk->nil", frames, tree.inertia, frames)
-    M = np.einsum("nik,n,nil->kl", J[:, :3], tree.mass, J[:, :3]) + \
-        np.einsum("nik,nij,njl->kl", J[:, 3:], inertia, J[:, 3:])
+    linear, angular = J[:, :3].reshape(3 * n_b, n_free), J[:, 3:].reshape(3 * n_b, n_free)
+    M = linear.T @ (np.repeat(tree.mass, 3)[:, None] * linear) + \
+        angular.T @ (inertia @ J[:, 3:]).reshape(3 * n_b, n_free)
     M = 0.5 * (M + M.T)
     smap = formulation.kernel.arrays["smap"][:tree.n_q]
     # steps of 1e-6 of the model size (lengths) or rad (angles), or of the coordinate
     scale = np.where(_length_coordinates(tree)[smap >= 0], tree.size, 1.0)
     step = 1e-6 * np.maximum(scale, np.abs(q))
-    rate = np.zeros((n_free, n_free))
+    # -F(q) at rest by the Newton-Euler recursion (the implicit loop's residual): its
+    # differences are K without the forward dynamics' M^-1 and its round-off
+    problem = spatial.implicit_problem(formulation)
+    zero = np.zeros(n_free)
+    K = np.zeros((n_free, n_free))
     for k in range(n_free):
-        plus, minus = y.copy(), y.copy()
+        plus, minus = q.copy(), q.copy()
         plus[k] += step[k]
         minus[k] -= step[k]
-        rate[:, k] = (formulation.derivative(0.0, plus)[n_free:]
-                      - formulation.derivative(0.0, minus)[n_free:]) / (2.0 * step[k])
-    K = -M @ rate
+        K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
+                   - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
     if checked_state:
-        _refuse_unbalanced(formulation, y, M, K, J, tree, tol, failure)
+        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, J, tree, tol,
+                           failure)
     biggest = max(np.abs(K).max(), 1e-300)
     asymmetry = np.abs(K - K.T).max()
-    if asymmetry > 1e-6 * biggest:
+    if asymmetry > 1e-8 * biggest:
         raise ValueError(f"modes: the linearized stiffness is not symmetric (by {asymmetry:.3g}, "
                          f"of {biggest:.3g}): follower loads or efforts that depend "
                          "on the motion make the system non-conservative")
     K = 0.5 * (K + K.T)
     n = min(n, n_free)
     omega2, dq = scipy.linalg.eigh(K, M, subset_by_index=[0, n - 1])
-    largest = max(abs(scipy.linalg.eigh(K, M, eigvals_only=True,
-                                        subset_by_index=[n_free - 1] * 2)[0]), 1e-300)
-    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    # M of a long chain in relative coordinates is ill-conditioned (1e10 at 64 elements), and
+    # the solver's eigenvalues of a near-double pair are off by 0.3 %; the Rayleigh-Ritz
+    # values on the vectors it found are exact to second order in their error
+    omega2, turn = scipy.linalg.eigh(dq.T @ K @ dq, dq.T @ M @ dq)
+    dq = dq @ turn
+    # the stiffness a mode y meets, |y|^T |K| |y|, against the differences' error of K's
+    # entries: a rigid-body mode meets none. Not omega^2 against the largest: a slender
+    # beam's shear-rotation modes make that 1e12 times its first bending one, below the
+    # dense eigensolver's round-off of a zero omega^2 (1e-16 of the largest)
+    terms = np.einsum("km,kl,lm->m", np.abs(dq), np.abs(K), np.abs(dq))
+    rigid = terms <= SPATIAL_RIGID_BODY * np.abs(K).max() * np.abs(dq).sum(axis=0)**2
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -488,14 +510,12 @@ def _spatial_modes(model, state, n, tol):
                  linear=(formulation, q, dq))
 
 
-def _refuse_unbalanced(formulation, y, M, K, J, tree, tol, failure=None):
+def _refuse_unbalanced(force, K, J, tree, tol, failure=None):
     """Refuse a given spatial state that is not an equilibrium: the generalized force left at
-    rest, ``M qdd``, must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
+    rest (n_free,) must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
     model size (Newton's own test in :func:`rancf.static`), and what no stiffness can balance
     (along rigid-body motions) below ``1e-8`` of the weight's generalized force."""
-    n_free = formulation.n_free
-    force = M @ formulation.derivative(0.0, y)[n_free:]
-    move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros(n_free)
+    move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros_like(force)
     weight = np.einsum("nik,n,i->k", J[:, :3], tree.mass, tree.gravity)
     scale = max(1.0, np.abs(weight).max())
     left = np.abs(force - K @ move).max()

@@ -58,6 +58,21 @@ def test_cantilever_bending_in_both_planes_and_torsion_converge_to_beam_theory()
         assert 3.5 < errors[0][k] / errors[1][k] < 4.5, (k, errors)
 
 
+def test_a_slow_mode_of_a_long_boom_is_not_taken_for_a_rigid_body_mode():
+    """A 20 m steel boom of 64 elements: its first bending mode (0.0224 Hz, omega^2 = 0.02)
+    is 1e-12 of its elements' shear-rotation omega^2 (3e10 (rad/s)^2), yet it is elastic: it
+    matches Euler-Bernoulli to the mesh's error (second order: 0.11 % at 16 elements, 7e-5
+    at 64) in both planes (a double eigenvalue, which the ill-conditioned mass matrix of the
+    long chain makes hard for the eigensolver) and is not marked rigid."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = m.add_beam(20.0, 64, E=E, rho=RHO, A=AREA, I=(IY, IY), J=J, G=G, shear=False)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), b.start)
+    found = rancf.modes(m, n=2)
+    assert not found.rigid.any()
+    exact = BETA1**2 * np.sqrt(E * IY / (RHO * AREA * 20.0**4)) / (2 * np.pi)
+    np.testing.assert_allclose(found.frequencies, exact, rtol=1.5e-4)
+
+
 def test_a_drive_is_frozen_like_a_clamp():
     """A cantilever held by a driven revolute joint (the drive turning it at t = 0) vibrates
     as the clamped one: modes freeze drives at their value at t = 0."""
@@ -85,6 +100,31 @@ def test_a_rigid_spherical_pendulum_has_its_two_frequencies_from_gravity():
     expected = np.sqrt(mass * g * d / (np.diag(inertia)[[1, 0]] + mass * d * d))
     np.testing.assert_allclose(found.omega[1:], np.sort(expected), rtol=1e-7)
     assert found.frequencies[0] == 0.0
+
+
+def test_a_cantilever_loses_stability_at_the_lateral_torsional_buckling_load():
+    """A cantilever bent about its strong axis by a tip force at the centroid buckles
+    sideways and twists at Prandtl's ``P_cr = 4.013 sqrt(E I_weak G J) / L^2`` (EI_strong
+    large: the pre-buckling deflection raises it by about ``1 / sqrt((1 - EI_y / EI_z) (1 -
+    GJ / EI_z))``, 0.9 % here; the mesh's error is of the order of 1 / n^2). The load
+    stiffness of the tip force is what lowers the lateral-torsional frequency, so the
+    modes about the statics' planar equilibrium are stable at 0.95 P_cr and the first
+    omega^2 is negative at 1.05 P_cr."""
+    iy, iz = 1e-9, 1e-7                          # section y is global z (up): bending about z
+    critical = 4.013 * np.sqrt(E * iy * G * J) / L**2
+
+    def loaded(fraction):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        b = m.add_beam(L, 16, E=E, rho=RHO, A=1e-3, I=(iy, iz), J=J, G=G, shear=False)
+        m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), b.start)
+        m.add_force(b.end, force=(0.0, 0.0, -fraction * critical))
+        return m
+
+    below = rancf.modes(loaded(0.95), n=2)
+    assert not below.rigid.any() and below.omega[0] > 0.0
+    assert below.omega[0] < 0.5 * rancf.modes(loaded(0.0), n=1).omega[0]
+    with pytest.raises(ValueError, match="unstable: mode 0"):
+        rancf.modes(loaded(1.05), n=2)
 
 
 def test_a_free_free_body_lists_six_rigid_body_modes_first():
