@@ -40,10 +40,11 @@ from .model.state import State
 #: it 1e10 times its first bending one).
 RIGID_BODY = 1e-12
 #: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
-#: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2``: the linearized stiffness
-#: comes from central differences, good to about 1e-13 of its largest entry (1e-9 leaves a
-#: margin for loads that scale the differences' round-off).
-SPATIAL_RIGID_BODY = 1e-9
+#: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
+#: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
+#: stiffness comes from central differences, their asymmetry 1e-15 to 1e-13 of its largest
+#: entry. A pendulum's swing meets only gravity's stiffness, 1e-9 of a stiff beam's entries.
+SPATIAL_RIGID_BODY = 1e-12
 
 
 class Modes:
@@ -68,8 +69,8 @@ class Modes:
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
-        stiffness it meets, ``|y|^T |K| |y|``, below ``SPATIAL_RIGID_BODY`` times ``max |K|
-        (sum |y|)^2``).
+        stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
+        ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
         (:meth:`rancf.Result.state`'s layout).
@@ -426,18 +427,23 @@ def _spatial_modes(model, state, n, tol):
     if not n_free:
         raise ValueError("modes: the model has no free coordinate (every joint is fixed or "
                          "driven and there is no beam): nothing can vibrate")
+    problem = spatial.implicit_problem(formulation)
+    lengths = np.where(_length_coordinates(tree)[formulation.kernel.arrays["smap"][:tree.n_q]
+                                                 >= 0], tree.size, 1.0)
+    failure = None
     if state is None:
         solution = statics.static(model, 10, tol, 50, "sparse")
         q = np.array(solution.q[-1], dtype=float)
         checked_state = solution.status != "ok"
         if checked_state:
-            # Newton cannot solve a mechanism (a floating body, a free joint): its reference
-            # configuration may still be the equilibrium, when nothing loads it; checked below
+            # the static solve refuses a mechanism (a joint neither held nor driven: a
+            # pendulum, a floating body); Newton on the dense K from its reference
+            # configuration, least-squares steps along the motions no stiffness resists
             failure = (f"modes: no static equilibrium found ({solution.message}); pass "
                        "state= an equilibrium")
-            q = formulation.initial_state()[:n_free]
+            q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
+                                       tol * tree.size)
     else:
-        failure = None
         if not isinstance(state, State):
             raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
         x, _ = state.checked(12 * n_b, 6 * n_b)
@@ -456,22 +462,9 @@ def _spatial_modes(model, state, n, tol):
     M = linear.T @ (np.repeat(tree.mass, 3)[:, None] * linear) + \
         angular.T @ (inertia @ J[:, 3:]).reshape(3 * n_b, n_free)
     M = 0.5 * (M + M.T)
-    smap = formulation.kernel.arrays["smap"][:tree.n_q]
-    # steps of 1e-6 of the model size (lengths) or rad (angles), or of the coordinate
-    scale = np.where(_length_coordinates(tree)[smap >= 0], tree.size, 1.0)
-    step = 1e-6 * np.maximum(scale, np.abs(q))
-    # -F(q) at rest by the Newton-Euler recursion (the implicit loop's residual): its
-    # differences are K without the forward dynamics' M^-1 and its round-off
-    problem = spatial.implicit_problem(formulation)
-    zero = np.zeros(n_free)
-    K = np.zeros((n_free, n_free))
-    for k in range(n_free):
-        plus, minus = q.copy(), q.copy()
-        plus[k] += step[k]
-        minus[k] -= step[k]
-        K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
-                   - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
+    K = _stiffness(problem, q, lengths)
     if checked_state:
+        zero = np.zeros(n_free)
         _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, J, tree, tol,
                            failure)
     biggest = max(np.abs(K).max(), 1e-300)
@@ -493,7 +486,8 @@ def _spatial_modes(model, state, n, tol):
     # beam's shear-rotation modes make that 1e12 times its first bending one, below the
     # dense eigensolver's round-off of a zero omega^2 (1e-16 of the largest)
     terms = np.einsum("km,kl,lm->m", np.abs(dq), np.abs(K), np.abs(dq))
-    rigid = terms <= SPATIAL_RIGID_BODY * np.abs(K).max() * np.abs(dq).sum(axis=0)**2
+    noise = max(SPATIAL_RIGID_BODY * biggest, 100.0 * asymmetry)
+    rigid = terms <= noise * np.abs(dq).sum(axis=0)**2
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -508,6 +502,40 @@ def _spatial_modes(model, state, n, tol):
     x = np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel()
     return Modes(model, State(x, np.zeros(6 * n_b)), omega, shapes, rigid,
                  linear=(formulation, q, dq))
+
+
+def _stiffness(problem, q, lengths):
+    """``K = -dF/dq`` (n, n) at rest at q: central differences of the generalized forces F by
+    the Newton-Euler recursion (the implicit loop's residual ``-F`` at rest: no M^-1 and its
+    round-off), steps of 1e-6 of ``lengths`` (the model size for lengths, 1 rad for angles)
+    or of the coordinate."""
+    n = len(q)
+    step = 1e-6 * np.maximum(lengths, np.abs(q))
+    zero = np.zeros(n)
+    K = np.zeros((n, n))
+    for k in range(n):
+        plus, minus = q.copy(), q.copy()
+        plus[k] += step[k]
+        minus[k] -= step[k]
+        K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
+                   - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
+    return K
+
+
+def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
+    """Newton for ``F(q) = 0`` at rest with the dense K of :func:`_stiffness` (gravity's and
+    the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
+    mechanism's free turn about its load has no stiffness); stops when the step is below tol
+    (m, the model's size times the Newton tolerance) or after max_iter steps, the last
+    iterate returned (the caller checks it)."""
+    zero = np.zeros(len(q))
+    for _ in range(max_iter):
+        K = _stiffness(problem, q, lengths)
+        move = np.linalg.lstsq(K, problem.residual(q, zero, 0.0, zero, 0.0, 1.0), rcond=1e-10)[0]
+        q = q - move
+        if np.abs(move).max() <= tol:
+            break
+    return q
 
 
 def _refuse_unbalanced(force, K, J, tree, tol, failure=None):

@@ -127,6 +127,27 @@ def test_a_cantilever_loses_stability_at_the_lateral_torsional_buckling_load():
         rancf.modes(loaded(1.05), n=2)
 
 
+def test_a_hanging_flexible_pendulum_swings_as_its_lumped_masses():
+    """A stiff beam hanging from a spherical joint under gravity (a mechanism, which
+    rancf.static refuses here: modes find its equilibrium by their own Newton): one rigid-body mode
+    (the turn about the vertical), then the two swings at the compound pendulum's
+    ``omega^2 = g sum m_i d_i / sum (m_i d_i^2 + I_i)`` of its lumped node masses m_i at
+    depths d_i and their rotary inertias I_i about each swing axis. The beam's flexibility
+    lowers them by about omega^2 / omega_bending^2 = 2e-6."""
+    g = 9.81
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    b = m.add_beam(L, 8, E=100 * E, rho=RHO, A=AREA, I=(IY, IZ), J=J, G=100 * G,
+                   direction=(0.0, 0.0, -1.0), up=(1.0, 0.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), b.start)
+    found = rancf.modes(m, n=3)
+    assert list(found.rigid) == [True, False, False]
+    mass, inertia = b.node_masses()
+    depth = np.linspace(0.0, L, 9)
+    expected = [g * (mass * depth).sum() / ((mass * depth**2).sum() + inertia[:, k, k].sum())
+                for k in (1, 2)]
+    np.testing.assert_allclose(found.omega[1:]**2, np.sort(expected), rtol=1e-5)
+
+
 def test_a_free_free_body_lists_six_rigid_body_modes_first():
     """A rigid body floating on a free joint with a beam clamped to it, no gravity: six
     zero frequencies (translations and rotations), then the beam's bending, positive."""
