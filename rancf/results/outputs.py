@@ -171,8 +171,9 @@ def spatial_accelerations(result):
     recursion at each (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
     leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
     velocities, so the output spacing does not enter. Cost per output: about one
-    right-hand side of the recursion (an RK4 step has four). A frame of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the
-    solve failed); a non-finite frame of a diverged run gives NaN.
+    right-hand side of the recursion (an RK4 step has four). A frame of :func:`rancf.static`
+    is an equilibrium at rest: zeros (NaN where the solve failed); a non-finite frame of a
+    diverged run gives NaN.
     """
     kept = getattr(result, "_spatial_accelerations", None)
     if kept is not None:
