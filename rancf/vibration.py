@@ -260,7 +260,9 @@ def modes(model, state=None, n=10, tol=1e-10):
         dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
         The equilibrium (its velocities are ignored). Default: the static equilibrium under
-        the loads at t = 0 (:func:`rancf.static`).
+        the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
+        as a pendulum, by Newton on the dense linearization from the reference
+        configuration).
     n : int
         Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
         motions).
@@ -277,7 +279,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     TypeError
         ``model`` not a rancf.Model, ``state`` not a rancf.State.
     ValueError
-        ``n`` < 1; no equilibrium found; a
+        ``n`` < 1; no equilibrium found; a spatial model with no free coordinate; a
         ``state`` that is not an equilibrium; an unstable equilibrium (a negative ``omega^2``,
         named); a linearized stiffness that is not symmetric (follower loads: the modes of a
         non-conservative system are not those of this eigenproblem).
