@@ -348,6 +348,18 @@ class Result:
         >>> pin, tip = res.acceleration(m.beams[0].start), res.acceleration(m.beams[0].end)
         >>> tip.shape, bool(np.abs(pin).max() < 1e-12 and tip[0, 1] < 0.0)
         ((3, 2), True)
+
+        A spatial body turned about z at 3 rad/s: its centre, 0.5 m from the axis, accelerates
+        towards it by ``w^2 r = 4.5`` m/s^2.
+
+        >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        >>> r = m3.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> hub = m3.add_joint("revolute", m3.ground.point(0, 0, 0), r.point(-0.5, 0, 0),
+        ...                    axis=(0, 0, 1), drive=lambda t: (3.0 * t, 3.0, 0.0))
+        >>> res3 = rancf.simulate(m3, t_end=0.1, dt=1e-3, output_every=50)
+        >>> a = res3.acceleration(r.centre)
+        >>> np.round(np.linalg.norm(a, axis=1), 9)
+        array([4.5, 4.5, 4.5])
         """
         self._point(point, "acceleration()")
         if self.model.dim == 3:
