@@ -16,6 +16,18 @@ space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric
 ``N^T K_t N y = omega^2 N^T M N y``, and their shapes are ``dx = N y``, normalized to unit
 modal mass ``dx^T M dx = 1``. The reduced problem is dense: its cost is O(n^3) in the number of
 coordinates n (a few seconds at n = 2000).
+
+A spatial tree (``rancf.Model(dim=3)``) is linearized in its own coordinates, the free link
+coordinates q of the O(n) recursion (:mod:`rancf.formulations.spatial`; no constraints, so no
+null space): ``M(q*) dq'' + K dq = 0`` with M the tree's mass matrix, assembled from the body
+Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T diag(m_i,
+A_i J_i A_i^T) J_i``, and ``K = -dF/dq`` at rest by central differences of the generalized
+forces F, evaluated by the Newton-Euler recursion (the implicit loop's residual: no M^-1, so
+the differences are good to about 1e-13 of K's largest entry); the eigenvalues are refined by
+Rayleigh-Ritz on the solver's vectors (M of a long chain is ill-conditioned). Its shapes
+are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
+:meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
+vector (rad), global, 6 numbers.
 """
 import numpy as np
 
@@ -27,6 +39,12 @@ from .model.state import State
 #: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
 #: it 1e10 times its first bending one).
 RIGID_BODY = 1e-12
+#: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
+#: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
+#: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
+#: stiffness comes from central differences, their asymmetry 1e-15 to 1e-13 of its largest
+#: entry. A pendulum's swing meets only gravity's stiffness, 1e-9 of a stiff beam's entries.
+SPATIAL_RIGID_BODY = 1e-12
 
 
 class Modes:
@@ -45,11 +63,17 @@ class Modes:
         Mode shapes in the model's absolute node coordinates (the layout of
         :class:`rancf.State`'s ``x``: m, and dimensionless slopes), unit modal mass
         (``shape @ M @ shape = 1``, M in kg), the entry of largest magnitude positive.
+        Spatial models: (n, 6 n_bodies), per body the displacement of its origin (m) and
+        its small rotation vector (rad), global (the bodies of :attr:`rancf.Result.nodes`);
+        unit modal mass ``sum_i m_i |dr_i|^2 + dth_i . I_i dth_i = 1``.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
-        (``omega^2`` below ``RIGID_BODY`` times the largest one found).
+        (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
+        stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
+        ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
     equilibrium : rancf.State
-        The state linearized about (velocities zero).
+        The state linearized about (velocities zero); of a spatial model, its bodies' poses
+        (:meth:`rancf.Result.state`'s layout).
 
     Examples
     --------
@@ -66,7 +90,9 @@ class Modes:
     >>> anim = found.animate(0)                  # or found.animate(0, "mode0.gif")
     """
 
-    def __init__(self, model, equilibrium, omega, shapes, rigid):
+    def __init__(self, model, equilibrium, omega, shapes, rigid, linear=None):
+        # a spatial model's frozen formulation, link coordinates q* and the modes' dq (n, n_q)
+        self._linear = linear
         self.model = model
         self.equilibrium = equilibrium
         self.omega = omega
@@ -90,7 +116,12 @@ class Modes:
         """Scale of mode i: ``scale`` times the model's size for its largest displacement."""
         shape = self.shapes[self._index(i)]
         A = self.model.build()
-        positions = np.abs(shape.reshape(-1, A.node_size)[:, :2]).max()
+        if self.model.dim == 3:
+            positions = np.abs(shape.reshape(-1, 6)[:, :3]).max()
+            # a mode that only turns bodies about their origins: scale its rotation instead
+            positions = max(positions, np.abs(shape.reshape(-1, 6)[:, 3:]).max() * A.size)
+        else:
+            positions = np.abs(shape.reshape(-1, A.node_size)[:, :2]).max()
         return checks.real("scale", scale, low=0.0, low_open=True) * A.size / positions
 
     def motion(self, i, scale=0.1, n_frames=24):
@@ -125,6 +156,8 @@ class Modes:
         period = 1.0 if self.rigid[i] else 2.0 * np.pi / self.omega[i]
         t = np.linspace(0.0, period, n_frames + 1)
         phase = np.sin(2.0 * np.pi * t / period)
+        if self._linear is not None:
+            return self._spatial_motion(i, a, t, period)
         x = self.equilibrium.x + a * phase[:, None] * self.shapes[i]
         v = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * self.shapes[i]
         dae = DAE(self.model.build())
@@ -136,6 +169,26 @@ class Modes:
             joint_qd=stack["joint_qd"], reactions=np.zeros_like(stack["joint_q"]), work=zeros,
             dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
             method="modes", formulation="dae"))
+
+    def _spatial_motion(self, i, a, t, period):
+        """:meth:`motion` of a spatial model: the link coordinates ``q* + a sin(omega t) dq``
+        through the tree's kinematics (the Result's poses exact for these coordinates)."""
+        from .integrators.solution import Solution
+        from .results import result_of
+
+        formulation, q, dq = self._linear
+        n = formulation.n_free
+        Y = np.zeros((len(t), 2 * n))
+        Y[:, :n] = q + a * np.sin(2.0 * np.pi * t / period)[:, None] * dq[i]
+        Y[:, n:] = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * dq[i]
+        seen = formulation.observe(np.zeros(len(t)), Y, None)
+        zeros = np.zeros(len(t))
+        return result_of(self.model, Solution(
+            t=t, y=Y, nodes=seen.pop("nodes"), velocities=seen.pop("velocities"),
+            joint_q=seen.pop("joint_q"), joint_qd=seen.pop("joint_qd"),
+            reactions=seen.pop("reactions"), work=zeros, dissipated=zeros, status="ok",
+            message=f"mode {i}, {self.frequencies[i]:.6g} Hz", method="modes",
+            formulation="spatial", extra=seen))
 
     def plot(self, i, scale=0.1, ax=None):
         """Draw mode ``i``: the equilibrium and the shape at its two extremes (coloured by the
@@ -202,10 +255,14 @@ def modes(model, state=None, n=10, tol=1e-10):
     Parameters
     ----------
     model : rancf.Model
-        A planar model (trees and closed loops).
+        A planar model (trees and closed loops) or a spatial tree (``dim=3``: linearized in
+        its link coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
+        dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
         The equilibrium (its velocities are ignored). Default: the static equilibrium under
-        the loads at t = 0 (:func:`rancf.static`).
+        the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
+        as a pendulum, by Newton on the dense linearization from the reference
+        configuration).
     n : int
         Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
         motions).
@@ -222,7 +279,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     TypeError
         ``model`` not a rancf.Model, ``state`` not a rancf.State.
     ValueError
-        A spatial model (not available yet); ``n`` < 1; no equilibrium found; a
+        ``n`` < 1; no equilibrium found; a spatial model with no free coordinate; a
         ``state`` that is not an equilibrium; an unstable equilibrium (a negative ``omega^2``,
         named); a linearized stiffness that is not symmetric (follower loads: the modes of a
         non-conservative system are not those of this eigenproblem).
@@ -238,6 +295,21 @@ def modes(model, state=None, n=10, tol=1e-10):
     >>> exact = 1.8751041**2 * np.sqrt(2.1e11 * 1e-10 / (7800.0 * 1e-4)) / (2 * np.pi)
     >>> bool(abs(found.frequencies[0] / exact - 1.0) < 1e-4)
     True
+
+    A spatial cantilever bends first along its section's z axis (about y, the smaller I);
+    its shapes hold 6 numbers per node (displacement, small rotation vector):
+
+    >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    >>> b3 = m3.add_beam(1.0, 16, E=2.1e11, rho=7800.0, A=1e-4, I=(1e-9, 4e-9), J=2e-9,
+    ...                  G=8.1e10, shear=False)
+    >>> clamp3 = m3.add_joint("fixed", m3.ground.point(0, 0, 0), b3.start)
+    >>> found3 = rancf.modes(m3, n=2)
+    >>> found3.shapes.shape
+    (2, 102)
+    >>> exact = 1.8751041**2 * np.sqrt(2.1e11 * np.array([1e-9, 4e-9]) / (7800.0 * 1e-4)) / (
+    ...     2 * np.pi)
+    >>> bool(np.all(abs(found3.frequencies / exact - 1.0) < 2e-3))     # second order
+    True
     """
     import scipy.linalg
 
@@ -246,11 +318,10 @@ def modes(model, state=None, n=10, tol=1e-10):
 
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
-    if model.dim != 2:
-        raise ValueError("modes: a spatial model (dim=3) is not available yet; planar models "
-                         "only")
     n = checks.integer("n", n, 1, 10**9)
     tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
+    if model.dim == 3:
+        return _spatial_modes(model, state, n, tol)
     A = model.build()
     dae = DAE(A)
     if state is None:
@@ -310,3 +381,179 @@ def _multipliers(dae, x, tol):
                          f"{np.abs(residual).max():.3g} N of {scale:.3g}); pass a static "
                          "equilibrium (rancf.static(model).state(0)) or leave state=None")
     return lam
+
+
+def _frozen(model):
+    """The spatial formulation of ``model`` with each drive held at its value at t = 0 (its
+    rates zero), the loads and efforts as :func:`rancf.formulations.spatial.of_model` gives
+    them (evaluated at t = 0 here)."""
+    from .formulations import spatial
+
+    base = spatial.of_model(model)
+    drives = {j.index: float(j.drive_values(0.0)[0]) for j in model.joints
+              if j.drive is not None}
+    base.inputs.at_time(0.0)
+    loads = [(base.inputs.load_force[k].copy(), base.inputs.load_moment[k].copy())
+             for k in range(len(base.tree.load_body))]
+    efforts = {j.index: j.effort_value if callable(j.effort) else j.effort
+               for j in model.joints if j.effort is not None}
+    return spatial.Spatial(base.tree, loads, efforts, drives)
+
+
+def _length_coordinates(tree):
+    """True for the link coordinates that are lengths (m; slides and translations), False for
+    angles (rad), (n_q,)."""
+    from .joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
+
+    mask = np.zeros(tree.n_q, bool)
+    for i, motion in enumerate(tree.motion):
+        first = int(tree.q_offset[i])
+        if motion in (M_PRISMATIC, M_CYLINDRICAL):
+            mask[first] = True
+        elif motion in (M_FREE, M_ELEMENT):
+            mask[first:first + 3] = True
+    return mask
+
+
+def _spatial_modes(model, state, n, tol):
+    """:func:`modes` of a spatial tree (module docstring): ``K dq = omega^2 M dq`` in the free
+    link coordinates, a dense symmetric eigenproblem."""
+    import scipy.linalg
+
+    from .formulations import spatial
+    from .integrators import static as statics
+
+    tree = model.build()
+    formulation = _frozen(model)
+    n_free, n_b = formulation.n_free, tree.n_bodies
+    if not n_free:
+        raise ValueError("modes: the model has no free coordinate (every joint is fixed or "
+                         "driven and there is no beam): nothing can vibrate")
+    problem = spatial.implicit_problem(formulation)
+    lengths = np.where(_length_coordinates(tree)[formulation.kernel.arrays["smap"][:tree.n_q]
+                                                 >= 0], tree.size, 1.0)
+    failure = None
+    if state is None:
+        solution = statics.static(model, 10, tol, 50, "sparse")
+        q = np.array(solution.q[-1], dtype=float)
+        checked_state = solution.status != "ok"
+        if checked_state:
+            # the static solve refuses a mechanism (a joint neither held nor driven: a
+            # pendulum, a floating body); Newton on the dense K from its reference
+            # configuration, least-squares steps along the motions no stiffness resists
+            failure = (f"modes: no static equilibrium found ({solution.message}); pass "
+                       "state= an equilibrium")
+            q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
+                                       tol * tree.size)
+    else:
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+        x, _ = state.checked(12 * n_b, 6 * n_b)
+        q = formulation.state_of(x, np.zeros(6 * n_b))[:n_free]
+        checked_state = True
+    y = np.concatenate([q, np.zeros(n_free)])
+    # body Jacobians: the bodies' velocities (v, w) of unit rates, column by column
+    J = np.zeros((n_b, 6, n_free))
+    for k in range(n_free):
+        y[n_free + k] = 1.0
+        J[:, :, k] = formulation.kinematics(y)[2]
+        y[n_free + k] = 0.0
+    _, frames, _ = formulation.kinematics(y)
+    inertia = np.einsum("nij,njk,nlk->nil", frames, tree.inertia, frames)
+    linear, angular = J[:, :3].reshape(3 * n_b, n_free), J[:, 3:].reshape(3 * n_b, n_free)
+    M = linear.T @ (np.repeat(tree.mass, 3)[:, None] * linear) + \
+        angular.T @ (inertia @ J[:, 3:]).reshape(3 * n_b, n_free)
+    M = 0.5 * (M + M.T)
+    K = _stiffness(problem, q, lengths)
+    if checked_state:
+        zero = np.zeros(n_free)
+        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, J, tree, tol,
+                           failure)
+    biggest = max(np.abs(K).max(), 1e-300)
+    asymmetry = np.abs(K - K.T).max()
+    if asymmetry > 1e-8 * biggest:
+        raise ValueError(f"modes: the linearized stiffness is not symmetric (by {asymmetry:.3g}, "
+                         f"of {biggest:.3g}): follower loads or efforts that depend "
+                         "on the motion make the system non-conservative")
+    K = 0.5 * (K + K.T)
+    n = min(n, n_free)
+    omega2, dq = scipy.linalg.eigh(K, M, subset_by_index=[0, n - 1])
+    # M of a long chain in relative coordinates is ill-conditioned (1e10 at 64 elements), and
+    # the solver's eigenvalues of a near-double pair are off by 0.3 %; the Rayleigh-Ritz
+    # values on the vectors it found are exact to second order in their error
+    omega2, turn = scipy.linalg.eigh(dq.T @ K @ dq, dq.T @ M @ dq)
+    dq = dq @ turn
+    # the stiffness a mode y meets, |y|^T |K| |y|, against the differences' error of K's
+    # entries: a rigid-body mode meets none. Not omega^2 against the largest: a slender
+    # beam's shear-rotation modes make that 1e12 times its first bending one, below the
+    # dense eigensolver's round-off of a zero omega^2 (1e-16 of the largest)
+    terms = np.einsum("km,kl,lm->m", np.abs(dq), np.abs(K), np.abs(dq))
+    noise = max(SPATIAL_RIGID_BODY * biggest, 100.0 * asymmetry)
+    rigid = terms <= noise * np.abs(dq).sum(axis=0)**2
+    if ((omega2 < 0.0) & ~rigid).any():
+        k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
+        raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
+                         f"{omega2[k]:.6g} (rad/s)^2 < 0")
+    shapes = np.einsum("nik,km->mni", J, dq).reshape(n, 6 * n_b)
+    biggest = np.abs(shapes).argmax(axis=1)
+    sign = np.sign(shapes[np.arange(n), biggest])
+    shapes *= sign[:, None]
+    dq = (dq * sign).T
+    omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
+    r, frames, _ = formulation.kinematics(y)
+    x = np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel()
+    return Modes(model, State(x, np.zeros(6 * n_b)), omega, shapes, rigid,
+                 linear=(formulation, q, dq))
+
+
+def _stiffness(problem, q, lengths):
+    """``K = -dF/dq`` (n, n) at rest at q: central differences of the generalized forces F by
+    the Newton-Euler recursion (the implicit loop's residual ``-F`` at rest: no M^-1 and its
+    round-off), steps of 1e-6 of ``lengths`` (the model size for lengths, 1 rad for angles)
+    or of the coordinate."""
+    n = len(q)
+    step = 1e-6 * np.maximum(lengths, np.abs(q))
+    zero = np.zeros(n)
+    K = np.zeros((n, n))
+    for k in range(n):
+        plus, minus = q.copy(), q.copy()
+        plus[k] += step[k]
+        minus[k] -= step[k]
+        K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
+                   - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
+    return K
+
+
+def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
+    """Newton for ``F(q) = 0`` at rest with the dense K of :func:`_stiffness` (gravity's and
+    the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
+    mechanism's free turn about its load has no stiffness); stops when the step is below tol
+    (m, the model's size times the Newton tolerance) or after max_iter steps, the last
+    iterate returned (the caller checks it)."""
+    zero = np.zeros(len(q))
+    for _ in range(max_iter):
+        K = _stiffness(problem, q, lengths)
+        move = np.linalg.lstsq(K, problem.residual(q, zero, 0.0, zero, 0.0, 1.0), rcond=1e-10)[0]
+        q = q - move
+        if np.abs(move).max() <= tol:
+            break
+    return q
+
+
+def _refuse_unbalanced(force, K, J, tree, tol, failure=None):
+    """Refuse a given spatial state that is not an equilibrium: the generalized force left at
+    rest (n_free,) must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
+    model size (Newton's own test in :func:`rancf.static`), and what no stiffness can balance
+    (along rigid-body motions) below ``1e-8`` of the weight's generalized force."""
+    move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros_like(force)
+    weight = np.einsum("nik,n,i->k", J[:, :3], tree.mass, tree.gravity)
+    scale = max(1.0, np.abs(weight).max())
+    left = np.abs(force - K @ move).max()
+    if np.abs(move).max() > max(tol, 1e-8) * tree.size or left > 1e-8 * scale:
+        if failure is not None:
+            raise ValueError(failure)
+        raise ValueError(f"modes: state is not an equilibrium (unbalanced generalized force "
+                         f"{np.abs(force).max():.3g}, a displacement of "
+                         f"{np.abs(move).max():.3g} or {left:.3g} along free motions); pass "
+                         "a static equilibrium (rancf.static(model).state(0)) or leave "
+                         "state=None")

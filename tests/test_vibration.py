@@ -117,8 +117,8 @@ def test_bad_input_is_named():
         rancf.modes(m, n=0)
     with pytest.raises(TypeError, match="state must be a rancf.State"):
         rancf.modes(m, state="static")
-    with pytest.raises(ValueError, match="spatial model"):
-        rancf.modes(rancf.Model(dim=3))
+    with pytest.raises(ValueError, match="no beam and no rigid body"):
+        rancf.modes(rancf.Model(dim=3))     # spatial models have modes (issue 25 on dim=3)
     with pytest.raises(TypeError, match="model must be a rancf.Model"):
         rancf.modes(None)
 

@@ -1,7 +1,9 @@
-"""Outputs of a planar :class:`~rancf.results.result.Result` computed from its stored frames
-when asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
+"""Outputs of a :class:`~rancf.results.result.Result` computed from its stored frames when
+asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
 accelerations of the nodes, the velocities and accelerations of points, the internal forces
-of beams and the deflections of points relative to a body's rigid motion.
+of beams and the deflections of points relative to a body's rigid motion; planar, and for
+spatial models the accelerations and deflections (:func:`spatial_accelerations`,
+:func:`spatial_acceleration`, :func:`spatial_deflection`).
 
 The reactions and accelerations come from one evaluation of the forward dynamics of the
 formulation that ran, at each stored state (:func:`dynamics`): the recursive formulation's
@@ -156,3 +158,172 @@ def deflection(result, point, body):
     local = np.stack([axis[:, 0] * rel[:, 0] + axis[:, 1] * rel[:, 1],
                       axis[:, 0] * rel[:, 1] - axis[:, 1] * rel[:, 0]], axis=1)
     return local[1:] - local[0]
+
+
+# --- spatial models --------------------------------------------------------------------------
+def spatial_accelerations(result):
+    """Every body's acceleration ``(a, alpha)`` (n_out, n_bodies, 6; m/s^2 of its origin,
+    rad/s^2, global) at the stored states of a spatial Result, from the forward dynamics of
+    the spatial recursion: computed on the first call and kept on the Result.
+
+    The stored poses and velocities give back the link coordinates and rates of every
+    frame (:func:`link_states`, vectorized over the frames), and one evaluation of the
+    recursion at each (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
+    leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
+    velocities, so the output spacing does not enter. Cost per output: about one
+    right-hand side of the recursion (an RK4 step has four). A frame of :func:`rancf.static`
+    is an equilibrium at rest: zeros (NaN where the solve failed); a non-finite frame of a
+    diverged run gives NaN.
+    """
+    kept = getattr(result, "_spatial_accelerations", None)
+    if kept is not None:
+        return kept
+    from ..formulations import spatial
+    tree = result.model.build()
+    n_out, n = len(result.t), tree.n_bodies
+    acc = np.full((n_out, n, 6), np.nan)
+    X = result.nodes.reshape(n_out, -1)
+    V = result.velocities.reshape(n_out, -1)
+    finite = np.flatnonzero(np.isfinite(X).all(axis=1) & np.isfinite(V).all(axis=1))
+    if "load_factor" in result.extra:
+        if result.status == "ok":
+            acc[finite] = 0.0
+    else:
+        formulation = spatial.of_model(result.model)
+        Y = link_states(formulation, X[finite], V[finite])
+        for i, y in zip(finite, Y):
+            status, _ = formulation.kernel.evaluate(result.t[i], y)
+            if not status:
+                acc[i] = formulation.kernel.arrays["acc"][:6 * n].reshape(n, 6)
+    result._spatial_accelerations = acc
+    return acc
+
+
+def spatial_acceleration(result, point):
+    """Acceleration of a point of a spatial model at every output (n_out, 3), m/s^2, global:
+    ``a + alpha x o + w x (w x o)`` of its body (:func:`spatial_accelerations`) with ``o =
+    A offset`` the point's offset from the body's origin (zero for a ground point)."""
+    body, offset = result.model.body_of(point)
+    n = len(result.t)
+    if body < 0:
+        return np.zeros((n, 3))
+    acc = spatial_accelerations(result)[:, body]
+    o = result.nodes[:, body, 3:].reshape(n, 3, 3) @ offset
+    w = result.velocities[:, body, 3:]
+    return acc[:, :3] + np.cross(acc[:, 3:], o) + np.cross(w, np.cross(w, o))
+
+
+def spatial_deflection(result, point, body):
+    """A point's displacement relative to a body's rigid motion, in the body's frame, at every
+    output (n_out, 3), m (spatial models; :meth:`rancf.Result.deflection`).
+
+    The same definition as the planar :func:`deflection`: the body's floating frame is a
+    beam's start node (its position and frame: the frame a beam is clamped in; columns the
+    beam axis and the section's y and z axes) or a rigid body's centre of mass and body
+    frame. With ``o``, ``A`` its origin and frame, the deflection is ``A(t)^T (p(t) - o(t)) -
+    A_0^T (p_0 - o_0)``, the point's position in the body frame now minus in the model's
+    reference configuration: zero under any rigid motion of the body with the point; a
+    cantilever's tip under a small tip force P along the section's y axis has ``[~0,
+    P L^3 / (3 E I_z), ~0]``.
+    """
+    from ..model.spatial_items import SpatialBeam, SpatialRigidBody
+    if not isinstance(body, (SpatialBeam, SpatialRigidBody)):
+        raise TypeError(f"body must be a beam or rigid body of the model, got {body!r}")
+    if body.model is not result.model:
+        raise ValueError(f"body {body!r} belongs to another model")
+    tree = result.model.build()
+    b, _ = result.model.body_of(body.start if isinstance(body, SpatialBeam) else body.centre)
+    n = len(result.t)
+    frame = result.nodes[:, b, 3:].reshape(n, 3, 3)
+    local = np.einsum("nji,nj->ni", frame, result.position(point) - result.nodes[:, b, :3])
+    p, offset = result.model.body_of(point)
+    p0 = offset if p < 0 else tree.r0[p] + tree.A0[p] @ offset
+    return local - tree.A0[b].T @ (p0 - tree.r0[b])
+
+
+def _rotation_vectors(R):
+    """log(R) (m, 3) of rotations R (m, 3, 3), angle at most pi."""
+    from scipy.spatial.transform import Rotation
+    return Rotation.from_matrix(R).as_rotvec() if len(R) else np.zeros((0, 3))
+
+
+def _left_jacobian_inverse(p, w):
+    """``J_l(p)^-1 w`` (m, 3) for rotation vectors p and angular velocities w (m, 3): the
+    rotation vector's rate of ``exp(p^)`` turning at w (global). ``J_l^-1 = I - p^ / 2 +
+    (1 / a^2 - (1 + cos a) / (2 a sin a)) p^ p^``, a = |p| (series below 1e-4)."""
+    a = np.linalg.norm(p, axis=1)
+    small = a < 1e-4
+    safe = np.where(small, 1.0, a)
+    c = np.where(small, 1.0 / 12.0 + a**2 / 720.0,
+                 1.0 / safe**2 - (1.0 + np.cos(safe)) / (2.0 * safe * np.sin(safe)))
+    pw = np.cross(p, w)
+    return w - 0.5 * pw + c[:, None] * np.cross(p, pw)
+
+
+def link_states(formulation, X, V):
+    """The states ``y = (q, qd)`` (m, n_y) of the spatial formulation whose kinematics give the
+    bodies' poses X (m, 12 n) and velocities V (m, 6 n): the inverse of
+    :meth:`rancf.formulations.spatial.Spatial.kinematics`, as
+    :meth:`~rancf.formulations.spatial.Spatial.state_of` (which checks the result and is
+    per frame), vectorized over the frames, a loop over the bodies.
+
+    Body i on its link from parent p: ``R(q) = A_p^T A_i Q^T``, ``t(q) = A_p^T (x - r_p) -
+    anchor`` with ``x = r_i + A_i offset`` the link's point; its relative angular velocity
+    in the parent's frame ``w_r = A_p^T (w_i - w_p) = Jr qd`` and the rate of t, ``A_p^T (v_i
+    + w_i x o - v_p - w_p x (x - r_p)) = T qd``. Angles about the axes and slides along them,
+    rotation vectors (angle at most pi) with rates ``J_l(q)^-1 w_r``; a universal link's
+    rates are ``w_r`` along its two axes (orthogonal: ``a0`` and ``exp(q0 a0^) a1``).
+    """
+    from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
+                                 M_SPHERICAL, M_UNIVERSAL)
+    tree = formulation.tree
+    m, n = len(X), tree.n_bodies
+    X, V = X.reshape(m, n, 12), V.reshape(m, n, 6)
+    r, A = X[..., :3], X[..., 3:].reshape(m, n, 3, 3)
+    q, qd = np.zeros((m, tree.n_q)), np.zeros((m, tree.n_q))
+    for i in range(n):
+        p = tree.parent[i]
+        if p >= 0:
+            Ap, rp, vp, wp = A[:, p], r[:, p], V[:, p, :3], V[:, p, 3:]
+        else:
+            Ap = np.broadcast_to(np.eye(3), (m, 3, 3))
+            rp = vp = wp = np.zeros((m, 3))
+        o = A[:, i] @ tree.offset[i]
+        x = r[:, i] + o
+        back = Ap.transpose(0, 2, 1)
+        R = back @ A[:, i] @ tree.relative[i].T
+        # A_p^T applied to the joint's relative position, angular velocity and velocity
+        t, w_r, t_rate = np.moveaxis(back @ np.stack(
+            [x - rp, V[:, i, 3:] - wp,
+             V[:, i, :3] + np.cross(V[:, i, 3:], o) - vp - np.cross(wp, x - rp)], axis=2), 2, 0)
+        t = t - tree.anchor[i]
+        k = slice(int(tree.q_offset[i]), int(tree.q_offset[i + 1]))
+        a0, a1 = tree.axes[i]
+        motion = tree.motion[i]
+        if motion == M_REVOLUTE:
+            q[:, k], qd[:, k] = (_rotation_vectors(R) @ a0)[:, None], (w_r @ a0)[:, None]
+        elif motion == M_PRISMATIC:
+            q[:, k], qd[:, k] = (t @ a0)[:, None], (t_rate @ a0)[:, None]
+        elif motion == M_CYLINDRICAL:
+            q[:, k] = np.column_stack([t @ a0, _rotation_vectors(R) @ a0])
+            qd[:, k] = np.column_stack([t_rate @ a0, w_r @ a0])
+        elif motion == M_UNIVERSAL:
+            normal = np.cross(a0, a1)
+            b, c = np.einsum("mji,j->mi", R, a0), R @ a1
+            q0 = np.arctan2(c @ normal, c @ a1)
+            q[:, k] = np.column_stack([q0, np.arctan2(b @ normal, b @ a0)])
+            b1 = np.cos(q0)[:, None] * a1 + np.sin(q0)[:, None] * normal    # a0 _|_ a1
+            qd[:, k] = np.column_stack([w_r @ a0, np.einsum("mi,mi->m", w_r, b1)])
+        elif motion == M_SPHERICAL:
+            q[:, k] = _rotation_vectors(R)
+            qd[:, k] = _left_jacobian_inverse(q[:, k], w_r)
+        elif motion in (M_FREE, M_ELEMENT):
+            q[:, k.start:k.start + 3], qd[:, k.start:k.start + 3] = t, t_rate
+            q[:, k.start + 3:k.stop] = _rotation_vectors(R)
+            qd[:, k.start + 3:k.stop] = _left_jacobian_inverse(q[:, k.start + 3:k.stop], w_r)
+    smap = formulation.kernel.arrays["smap"][:tree.n_q]
+    free = smap >= 0
+    Y = np.zeros((m, formulation.n_y))
+    Y[:, smap[free]] = q[:, free]
+    Y[:, formulation.n_free + smap[free]] = qd[:, free]
+    return Y

@@ -309,29 +309,35 @@ class Result:
         return v + np.cross(w, frame @ offset)
 
     def acceleration(self, point):
-        """Acceleration of a point at every output (planar models), from the forward dynamics
-        of the formulation that ran at each stored state: computed for every output on the
-        first call of this method or of :meth:`reaction`, and kept (one right-hand side of the
-        recursive formulation, or one saddle-point solve of the DAE's, per output:
-        :func:`rancf.results.outputs.dynamics`).
+        """Acceleration of a point at every output, from the forward dynamics of the
+        formulation that ran at each stored state (not by differencing the stored
+        velocities): computed for every output on the first call and kept.
+
+        Planar: one right-hand side of the recursive formulation, or one saddle-point solve of
+        the DAE's, per output (:func:`rancf.results.outputs.dynamics`, shared with
+        :meth:`reaction`). Spatial: the link coordinates and rates of each stored frame
+        (:meth:`rancf.formulations.spatial.Spatial.state_of`) and one evaluation of the O(n)
+        recursion there give every body's acceleration ``(a, alpha)``; the point's is ``a +
+        alpha x o + w x (w x o)``, o its offset from the body's origin
+        (:func:`rancf.results.outputs.spatial_accelerations`). A frame of
+        :func:`rancf.static` is an equilibrium at rest: zero.
 
         Parameters
         ----------
         point : Point
-            A point of a planar model (zero acceleration for a ground point).
+            A point of the model (zero acceleration for a ground point).
 
         Returns
         -------
-        ndarray (n_out, 2)
-            m/s^2, global coordinates.
+        ndarray (n_out, 2) or (n_out, 3)
+            m/s^2, global coordinates (NaN at the non-finite frames of a diverged run).
 
         Raises
         ------
         TypeError
             ``point`` is not a point.
         ValueError
-            A spatial model's point, a point of another model, or a Result loaded without
-            its model.
+            A point of another model, or a Result loaded without its model.
 
         Examples
         --------
@@ -342,23 +348,37 @@ class Result:
         >>> pin, tip = res.acceleration(m.beams[0].start), res.acceleration(m.beams[0].end)
         >>> tip.shape, bool(np.abs(pin).max() < 1e-12 and tip[0, 1] < 0.0)
         ((3, 2), True)
+
+        A spatial body turned about z at 3 rad/s: its centre, 0.5 m from the axis, accelerates
+        towards it by ``w^2 r = 4.5`` m/s^2.
+
+        >>> m3 = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        >>> r = m3.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0.5, 0.0, 0.0))
+        >>> hub = m3.add_joint("revolute", m3.ground.point(0, 0, 0), r.point(-0.5, 0, 0),
+        ...                    axis=(0, 0, 1), drive=lambda t: (3.0 * t, 3.0, 0.0))
+        >>> res3 = rancf.simulate(m3, t_end=0.1, dt=1e-3, output_every=50)
+        >>> a = res3.acceleration(r.centre)
+        >>> np.round(np.linalg.norm(a, axis=1), 9)
+        array([4.5, 4.5, 4.5])
         """
         self._point(point, "acceleration()")
-        if self.model.dim != 2:
-            raise ValueError("acceleration() is for planar models in this version; a spatial "
-                             "point's velocity is velocity(point)")
+        if self.model.dim == 3:
+            from .outputs import spatial_acceleration
+            return spatial_acceleration(self, point)
         from .outputs import acceleration
         return acceleration(self, point)
 
     def deflection(self, point, body):
         """A point's displacement relative to a body's rigid motion, in the body's frame, at
-        every output (planar models).
+        every output.
 
         The body's floating frame is a beam's start node and start tangent (the frame it is
-        clamped in) or a rigid body's centre of mass and axis; the deflection is the point's
-        position in that frame minus its position in it in the model's reference
-        configuration (:func:`rancf.results.outputs.deflection`): zero under any rigid motion
-        of the body with the point.
+        clamped in; spatial: the start node's frame, columns the beam axis and the section's
+        y and z axes) or a rigid body's centre of mass and axis (spatial: its body frame); the
+        deflection is the point's position in that frame minus its position in it in the
+        model's reference configuration (:func:`rancf.results.outputs.deflection`,
+        :func:`rancf.results.outputs.spatial_deflection`): zero under any rigid motion of the
+        body with the point.
 
         Parameters
         ----------
@@ -369,16 +389,16 @@ class Result:
 
         Returns
         -------
-        ndarray (n_out, 2)
-            m: along the body's axis, across it.
+        ndarray (n_out, 2) or (n_out, 3)
+            m: planar along the body's axis and across it; spatial along the body frame's
+            axes x, y, z (a beam: its axis and section axes).
 
         Raises
         ------
         TypeError
             ``point`` is not a point, ``body`` not a beam or rigid body.
         ValueError
-            A point or body of another model, a spatial model, or a Result loaded without
-            its model.
+            A point or body of another model, or a Result loaded without its model.
 
         Examples
         --------
@@ -395,8 +415,9 @@ class Result:
         True
         """
         self._point(point, "deflection()")
-        if self.model.dim != 2:
-            raise ValueError("deflection() is for planar models in this version")
+        if self.model.dim == 3:
+            from .outputs import spatial_deflection
+            return spatial_deflection(self, point, body)
         from .outputs import deflection
         return deflection(self, point, body)
 
