@@ -26,8 +26,12 @@ planar :mod:`rancf.elements.beam` returns ``+dU/de``).
 
 Known caveats: the cable has no torsion (r and r' do not carry a section's rotation about
 the axis), so it takes no moment about its own axis; the bending stiffness is isotropic (one
-EI). Like every ANCF element with cubic position interpolation, it locks under bending when
-few elements are used; refine the mesh.
+EI). The bending damping acts on the rate of the curvature vector, as Exudyn's does, and a
+rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable's rigid
+motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
+about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
+to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
+interpolation, it locks under bending when few elements are used; refine the mesh.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
 functions here check their input and call them.
