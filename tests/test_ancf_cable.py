@@ -342,6 +342,14 @@ def test_kind_gather_scatter_energies_and_shape():
                                     lengths[s], EA[s], EI[s], 0.0, np.empty(12))[0]
                       for s, v in enumerate(vertices))
         assert np.allclose(out[t], [kinetic, elastic], rtol=1e-13)
+    coordinates = np.array([kind.gather(x, v) for v in vertices])
+    damping = np.array([0.0, 1e-3, 2e-3])
+    K, C = kind.element_tangents(coordinates, lengths, EA, EI, damping)
+    for s in range(3):
+        Ks, Cs = np.empty((12, 12)), np.empty((12, 12))
+        kernels.tangent(coordinates[s], np.zeros(12), lengths[s], EA[s], EI[s], damping[s], Ks,
+                        Cs)
+        assert np.array_equal(K[s], Ks) and np.array_equal(C[s], Cs)
     e = kind.gather(x, vertices[0])
     drawn = kind.shape(e, 0.3, 5)
     assert np.allclose(drawn[0], e[:3]) and np.allclose(drawn[-1], e[6:9])
