@@ -113,16 +113,18 @@ cdef inline void _add_skew(double* M, int stride, const double* v, double s) noe
 
 
 cdef void _expand(const double* sp, const double* spp, const double* Mz, bint bending,
-                  double* M) noexcept nogil:
+                  bint upper, double* M) noexcept nogil:
     """M (12 x 12) += B^T Mz B, Mz (6 x 6 over z = (r', r'')): entry (3k+i, 3l+j) gains
     ``sum_pq s_p[k] s_q[l] Mz[3p+i, 3q+j]`` with s_0 = S', s_1 = S''. Without ``bending`` only
-    the r'-r' block of Mz is read (the axial strain does not depend on r'')."""
+    the r'-r' block of Mz is read (the axial strain does not depend on r''). With ``upper``
+    (Mz symmetric) only the 3 x 3 blocks l >= k are summed, :c:func:`_mirror` fills the rest
+    once per element."""
     cdef double s00, s01, s10, s11
     cdef double* row
     cdef const double* mz
     cdef int k, l, i, j
     for k in range(4):
-        for l in range(4):
+        for l in range(k if upper else 0, 4):
             s00 = sp[k] * sp[l]
             if bending:
                 s01 = sp[k] * spp[l]
@@ -137,6 +139,14 @@ cdef void _expand(const double* sp, const double* spp, const double* Mz, bint be
                                    + s11 * mz[21 + j])
                     else:
                         row[j] += s00 * mz[j]
+
+
+cdef void _mirror(double* M) noexcept nogil:
+    """The 3 x 3 blocks below the diagonal of a symmetric M (12 x 12) from those above."""
+    cdef int i, j
+    for i in range(3, 12):
+        for j in range(3 * (i // 3)):
+            M[12 * i + j] = M[12 * j + i]
 
 
 cdef void _axial(const double* e, const double* ed, double l, double EA, double c, double* f,
@@ -182,12 +192,12 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
                     Kz[6 * i + j] = (wk * t[i] * t[j]
                                      + ws * ((1.0 if i == j else 0.0) - t[i] * t[j]) / n
                                      + wk * c * t[i] * h[j])
-            _expand(sp, spp, Kz, False, K)
+            _expand(sp, spp, Kz, False, c == 0.0, K)
         if C != NULL and c != 0.0:
             for i in range(3):
                 for j in range(3):
                     Cz[6 * i + j] = wk * c * t[i] * t[j]
-            _expand(sp, spp, Cz, False, C)
+            _expand(sp, spp, Cz, False, True, C)
 
 
 cdef void _bending(const double* e, const double* ed, double l, double EI, double c, double* f,
@@ -257,7 +267,7 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         if C != NULL and c != 0.0:
             for i in range(36):
                 Cz[i] = c * Kz[i]
-            _expand(sp, spp, Cz, True, C)
+            _expand(sp, spp, Cz, True, True, C)
         if K == NULL:
             continue
         # the Hessian of m . kappa
@@ -294,7 +304,7 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                 for j in range(6):
                     Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
                                                + J[12 + i] * D[12 + j])
-        _expand(sp, spp, Kz, True, K)
+        _expand(sp, spp, Kz, True, c == 0.0, K)
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
@@ -308,6 +318,11 @@ cdef void _sums(const double* e, const double* edot, double l, double EA, double
     P[0] = 0.0
     _axial(e, edot, l, EA, c, f, K, C, U, P)
     _bending(e, edot, l, EI, c, f, K, C, U, P)
+    # undamped, K is the Hessian of U: its upper blocks were summed
+    if K != NULL and c == 0.0:
+        _mirror(K)
+    if C != NULL and c != 0.0:
+        _mirror(C)
 
 
 cdef double cable_force(const double* e, const double* edot, double l, double EA, double EI,
