@@ -9,6 +9,7 @@ import contextlib
 
 import numpy as np
 import pytest
+from scipy.linalg import eigh
 from scipy.optimize import brentq
 from scipy.spatial.transform import Rotation
 
@@ -376,11 +377,16 @@ def static_equilibrium(x, free, lengths, EA, EI, load, steps, tol=1e-12):
     nodes, nodal coordinates x (6 per node), the constant load vector scaled from 1/steps to 1;
     ``free`` the coordinates not held. Returns the equilibrium and the last relative
     increment."""
-    # one BLAS thread: the threads of a 200 x 200 solve only wait for each other on a busy
-    # machine (50 times slower here with 7 processes on 2 cores)
-    with (threadpool_limits(limits=1, user_api="blas") if threadpool_limits is not None
-          else contextlib.nullcontext()):
+    with one_blas_thread():
         return _newton(x, free, lengths, EA, EI, load, steps, tol)
+
+
+def one_blas_thread():
+    """The threads of BLAS on a 200 x 200 solve only wait for each other on a busy machine
+    (50 times slower here with 7 processes on 2 cores): one thread."""
+    if threadpool_limits is None:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _newton(x, free, lengths, EA, EI, load, steps, tol):
@@ -480,3 +486,39 @@ def test_inextensible_catenary():
     H = rhoA * g * a
     assert abs(reaction0[0] + H) <= 1e-4 * H and abs(reaction1[0] - H) <= 1e-4 * H
     assert np.allclose([reaction0[1], reaction1[1]], rhoA * g * length / 2, rtol=1e-9)
+
+
+def test_linear_modes_of_a_clamped_cable_are_those_of_the_euler_bernoulli_cantilever():
+    """The tangent and the mass at the straight reference: the generalized eigenvalues of a
+    cable clamped at node 0 as Exudyn clamps it (r, r'_y, r'_z held; r'_x free, since a bar's
+    strain at a clamp is not zero) are the cantilever's bending frequencies
+    beta_i^2 sqrt(EI / (rho A L^4)), twice each (y and z alike: one EI), and the fixed-free
+    bar's (pi / 2) sqrt(EA / rho A) / L. Cubic Hermite elements converge in the eigenvalues at
+    order 2 (p + 1 - m): 4 in bending (m = 2), 6 in the axial mode (m = 1), once the mesh
+    resolves the mode (the second bending mode from 4 elements on: 2 elements do not resolve
+    it yet, order 2.9 from 2 to 4)."""
+    length, rhoA, EA, EI = 2.0, 78.0, 1e6, 833.3333333333333
+    beta = np.array([1.8751040687119611, 4.6940911329741745])
+    bending = beta**2 * np.sqrt(EI / (rhoA * length**4))
+    axial = np.pi / 2 * np.sqrt(EA / rhoA) / length
+    errors = []
+    for n in (2, 4, 8, 16):
+        l = length / n
+        x0 = np.concatenate([[k * l, 0.0, 0.0, 1.0, 0.0, 0.0] for k in range(n + 1)])
+        K, M = np.zeros((x0.size, x0.size)), np.zeros((x0.size, x0.size))
+        for s in range(n):
+            dofs = slice(6 * s, 6 * s + 12)
+            Ks, Cs = np.empty((12, 12)), np.empty((12, 12))
+            kernels.tangent(np.ascontiguousarray(x0[dofs]), np.zeros(12), l, EA, EI, 0.0, Ks,
+                            Cs)
+            K[dofs, dofs] += Ks
+            M[dofs, dofs] += cable.mass_matrix(rhoA, 1.0, l)
+        free = np.setdiff1d(np.arange(x0.size), [0, 1, 2, 4, 5])
+        with one_blas_thread():
+            w = np.sqrt(eigh(K[np.ix_(free, free)], M[np.ix_(free, free)], eigvals_only=True))
+        assert np.isclose(w[0], w[1], rtol=1e-9) and np.isclose(w[2], w[3], rtol=1e-9)
+        errors.append([abs(w[0] / bending[0] - 1), abs(w[2] / bending[1] - 1),
+                       np.abs(w / axial - 1).min()])
+    orders = np.log2(np.array(errors[:-1]) / errors[1:])
+    assert orders[:, 0].min() >= 3.8 and orders[1:, 1].min() >= 3.8
+    assert orders[:, 2].min() >= 5.0
