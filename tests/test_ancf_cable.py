@@ -415,14 +415,15 @@ def _newton(x, free, lengths, EA, EI, load, steps, tol):
 
 
 def test_exudyn_3d_cable_cantilever_under_gravity():
-    """Exudyn's ObjectANCFCable test (main/pythonDev/TestModels/MiniExamples/ObjectANCFCable.py
-    of jgerstmayr/EXUDYN, 1.11.0): L = 2 m along x, 32 elements, rho A = 78 kg/m, EA = 1e6 N,
-    EI = 833.3333333333333 N m^2, gravity 9.81 m/s^2 along -y, node 0 held in r and in the
-    slope's y and z (its x slope free: fixedConstraintsNode0 = [1,1,1, 0,1,1]). Exudyn's tip x
-    displacement is -0.5013058140308919 m (runTestSuiteRefSol.py). Exudyn's static Newton stops
-    when the residual has fallen by its relativeTolerance 1e-8 (one load step, its defaults),
-    which bounds its value to about 1e-8 of the displacement: the tolerance is 1e-8 m, set before
-    running. Our Newton runs to an increment of 1e-12 m relative."""
+    """Exudyn's ObjectANCFCable test (jgerstmayr/EXUDYN 1.11.0, commit e44aca1b,
+    main/pythonDev/TestModels/MiniExamples/ObjectANCFCable.py): L = 2 m along x, 32 elements,
+    rho A = 78 kg/m, EA = 1e6 N, EI = 833.3333333333333 N m^2, gravity 9.81 m/s^2 along -y,
+    node 0 held in r and in the slope's y and z (its x slope free: fixedConstraintsNode0 =
+    [1,1,1, 0,1,1]). Exudyn's tip x displacement is -0.5013058140308919 m
+    (main/pythonDev/TestModels/runTestSuiteRefSol.py). Exudyn's static Newton stops when the
+    residual has fallen by its relativeTolerance 1e-8 (one load step, its defaults), which
+    bounds its value to about 1e-8 of the displacement: the tolerance is 1e-8 m, set before
+    running. Our Newton runs to a relative increment of 1e-12."""
     n, length, rhoA, EA, EI = 32, 2.0, 78.0, 1e6, 833.3333333333333
     l = length / n
     x0 = np.concatenate([[k * l, 0.0, 0.0, 1.0, 0.0, 0.0] for k in range(n + 1)])
