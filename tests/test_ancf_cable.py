@@ -351,6 +351,14 @@ def test_kind_gather_scatter_energies_and_shape():
         kernels.tangent(coordinates[s], np.zeros(12), lengths[s], EA[s], EI[s], damping[s], Ks,
                         Cs)
         assert np.array_equal(K[s], Ks) and np.array_equal(C[s], Cs)
+    # the one-pass force and tangent of a Newton iteration: both kernels' outputs, bitwise
+    ed = rng.standard_normal(12)
+    f1, K1, C1 = np.empty(12), np.empty((12, 12)), np.empty((12, 12))
+    f2, K2, C2 = np.empty(12), np.empty((12, 12)), np.empty((12, 12))
+    both = kernels.force_tangent(coordinates[1], ed, 0.4, 1e4, 2.0, 1e-3, f1, K1, C1)
+    assert both == kernels.force(coordinates[1], ed, 0.4, 1e4, 2.0, 1e-3, f2)
+    kernels.tangent(coordinates[1], ed, 0.4, 1e4, 2.0, 1e-3, K2, C2)
+    assert np.array_equal(f1, f2) and np.array_equal(K1, K2) and np.array_equal(C1, C2)
     e = kind.gather(x, vertices[0])
     drawn = kind.shape(e, 0.3, 5)
     assert np.allclose(drawn[0], e[:3]) and np.allclose(drawn[-1], e[6:9])

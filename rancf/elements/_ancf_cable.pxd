@@ -22,6 +22,9 @@ cdef double cable_force(const double* e, const double* edot, double l, double EA
                         double c, double* f, double* dissipation) noexcept nogil
 cdef void cable_tangent(const double* e, const double* edot, double l, double EA, double EI,
                         double c, double* K, double* C) noexcept nogil
+cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
+                                double EI, double c, double* f, double* K, double* C,
+                                double* dissipation) noexcept nogil
 
 
 cdef inline void cable_gather(const double* x, const int* vertices, double* e) noexcept nogil:

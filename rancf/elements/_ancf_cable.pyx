@@ -347,6 +347,17 @@ cdef void cable_tangent(const double* e, const double* edot, double l, double EA
     _sums(e, edot, l, EA, EI, c, f, K, C, &U, &P)
 
 
+cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
+                                double EI, double c, double* f, double* K, double* C,
+                                double* dissipation) noexcept nogil:
+    """:c:func:`cable_force` and :c:func:`cable_tangent` in one pass (what a Newton iteration
+    needs): f (12), K and, when C is not NULL, C (12 x 12); returns U (J), the dissipated
+    power into ``dissipation`` (W)."""
+    cdef double U
+    _sums(e, edot, l, EA, EI, c, f, K, C, &U, dissipation)
+    return U
+
+
 cdef _check_element(e, edot, double l):
     if e.shape[0] != 12 or edot.shape[0] != 12:
         raise ValueError(f"e and edot must have 12 entries, got {e.shape[0]} and "
@@ -374,6 +385,20 @@ def tangent(const double[::1] e, const double[::1] edot, double l, double EA, do
     if K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12 or C.shape[1] != 12:
         raise ValueError("K and C must have shape (12, 12)")
     cable_tangent(&e[0], &edot[0], l, EA, EI, c, &K[0, 0], &C[0, 0])
+
+
+def force_tangent(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
+                  double c, double[::1] f, double[:, ::1] K, double[:, ::1] C):
+    """Python entry to :c:func:`cable_force_tangent`: f (12), K and C (12, 12) in place;
+    returns ``(U, dissipated power)``."""
+    cdef double P = 0.0
+    _check_element(e, edot, l)
+    if (f.shape[0] != 12 or K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12
+            or C.shape[1] != 12):
+        raise ValueError("f must have 12 entries and K and C the shape (12, 12)")
+    cdef double U = cable_force_tangent(&e[0], &edot[0], l, EA, EI, c, &f[0], &K[0, 0],
+                                        &C[0, 0], &P)
+    return U, P
 
 
 def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
