@@ -1,0 +1,38 @@
+# Kernels of the spatial gradient-deficient ANCF cable element (see
+# rancf/elements/_ancf_cable.pyx; theory: The spatial ANCF cable).
+
+# The sizes of this element kind, named once (rancf.elements.ancf_cable.SpatialANCFCable states
+# the same numbers to Python): a node is [r, r'] (position, m, and slope dr/dx, dimensionless),
+# an element joins two nodes.
+cdef extern from *:
+    """
+    #define RANCF_CABLE_DIM 3
+    #define RANCF_CABLE_NODE 6
+    #define RANCF_CABLE_NODES 2
+    #define RANCF_CABLE_ELEMENT (RANCF_CABLE_NODES * RANCF_CABLE_NODE)
+    #define RANCF_CABLE_ELEMENT_BLOCK (RANCF_CABLE_ELEMENT * RANCF_CABLE_ELEMENT)
+    """
+    const long CABLE_DIM "RANCF_CABLE_DIM"                      # coordinates of a point
+    const long CABLE_NODE "RANCF_CABLE_NODE"                    # coordinates of a node: [r, r']
+    const long CABLE_NODES "RANCF_CABLE_NODES"                  # nodes of an element
+    const long CABLE_ELEMENT "RANCF_CABLE_ELEMENT"              # coordinates of an element: 12
+    const long CABLE_ELEMENT_BLOCK "RANCF_CABLE_ELEMENT_BLOCK"  # an element matrix, row-major
+
+cdef double cable_force(const double* e, const double* edot, double l, double EA, double EI,
+                        double c, double* f, double* dissipation) noexcept nogil
+cdef void cable_tangent(const double* e, const double* edot, double l, double EA, double EI,
+                        double c, double* K, double* C) noexcept nogil
+cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
+                                double EI, double c, double* f, double* K, double* C,
+                                double* dissipation) noexcept nogil
+
+
+cdef inline void cable_gather(const double* x, const int* vertices, double* e) noexcept nogil:
+    """e (CABLE_ELEMENT) = the element's coordinates from a model's coordinates x: the
+    CABLE_NODE coordinates of each of its two vertices, node after node
+    (the compiled SpatialANCFCable.gather)."""
+    cdef long k, i, a
+    for k in range(CABLE_NODES):
+        a = CABLE_NODE * vertices[k]
+        for i in range(CABLE_NODE):
+            e[CABLE_NODE * k + i] = x[a + i]

@@ -1,0 +1,437 @@
+"""Cython kernels of the spatial gradient-deficient ANCF cable element (theory: The spatial
+ANCF cable).
+
+Element coordinates ``e = [r_A, r'_A, r_B, r'_B]`` (12, SI: m and dimensionless slopes
+``dr/dx``, x the arc length of the straight reference), their rates ``edot`` (m/s, 1/s),
+length ``l`` (m), axial stiffness ``EA`` (N), bending stiffness ``EI`` (N m^2), Kelvin-Voigt
+damping time ``c`` (s). The centreline is ``r(x) = sum_k S_k(x) e_k`` over the four node
+vectors ``e_k`` with the cubic Hermite functions of rancf.elements.beam.
+
+The strains are those of Exudyn's ``ObjectANCFCable`` (CObjectANCFCable.cpp): the axial strain
+``eps = |r'| - 1`` and the material curvature vector ``kappa = (r' x r'') / |r'|^2``, with
+``U = 1/2 int (EA eps^2 + EI kappa . kappa) dx``, integrated as Exudyn does by Gauss-Legendre
+rules of 5 points for the axial part and 3 for the bending part (orders 9 and 5). Kelvin-Voigt
+damping adds ``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``: the stresses are
+``EA (eps + c epsdot)`` and ``EI (kappa + c kappadot)``.
+
+The kernels return the generalized force the element exerts on its nodes,
+``f = -(dU/de + dD/dedot)`` (N on positions, N m on slopes), the tangent ``K = -df/de`` (the
+Hessian of U when undamped) and ``C = -df/dedot``. Each Gauss point's strains depend on
+``z = (a, b) = (r', r'')`` (6), ``z = B e`` with the constant ``B = [S' x I3; S'' x I3]``
+(6 x 12), so each point writes its force ``f_z`` (6) and its 6 x 6 matrices in z, and one
+expansion (:c:func:`_expand`) adds ``B^T f_z`` and ``B^T K_z B`` into the element's arrays.
+In z, with ``q = a . a``, ``c = a x b``, ``kappa = c / q``, ``m`` the bending stress vector and
+``N = m . c``::
+
+    d kappa / da = -[b]x / q - 2 kappa a^T / q,   d kappa / db = [a]x / q,
+    d2 (m . kappa) / da2 = -2 ((b x m) a^T + a (b x m)^T) / q^2 + 8 N a a^T / q^3 - 2 N I / q^2,
+    d2 (m . kappa) / da db = -[m]x / q - 2 a (m x a)^T / q^2,     d2 (m . kappa) / db2 = 0,
+
+and for the axial strain ``d eps / da = t = a / |a|``, ``d2 eps / da2 = (I - t t^T) / |a|``.
+With damping K also has the derivative of the strain rates at fixed rates,
+``EA c t (d epsdot / da)^T`` and ``EI c J^T (d kappadot / dz)``, J = d kappa / dz.
+"""
+from libc.math cimport sqrt
+from libc.string cimport memset
+
+import numpy as np
+
+# Gauss-Legendre points and weights on [0, 1] (Exudyn's gaussRuleOrder9 and gaussRuleOrder5),
+# and the cubic Hermite functions' xi-derivatives there (the factor l of S2, S4 left out).
+cdef double G3X[3]
+cdef double G3W[3]
+cdef double G5X[5]
+cdef double G5W[5]
+G3X[:] = [0.1127016653792583, 0.5, 0.8872983346207417]
+G3W[:] = [0.2777777777777778, 0.4444444444444444, 0.2777777777777778]
+G5X[:] = [0.04691007703066800, 0.2307653449471585, 0.5, 0.7692346550528415, 0.9530899229693320]
+G5W[:] = [0.1184634425280945, 0.2393143352496832, 0.2844444444444444, 0.2393143352496832,
+          0.1184634425280945]
+cdef double DS3[3][4]
+cdef double DDS3[3][4]
+cdef double DS5[5][4]
+cdef double DDS5[5][4]
+
+
+cdef void _tabulate(const double* x, int n, double[][4] ds, double[][4] dds) noexcept:
+    cdef int g
+    cdef double xi
+    for g in range(n):
+        xi = x[g]
+        ds[g][0] = -6.0 * xi + 6.0 * xi * xi
+        ds[g][1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
+        ds[g][2] = 6.0 * xi - 6.0 * xi * xi
+        ds[g][3] = 3.0 * xi * xi - 2.0 * xi
+        dds[g][0] = -6.0 + 12.0 * xi
+        dds[g][1] = -4.0 + 6.0 * xi
+        dds[g][2] = 6.0 - 12.0 * xi
+        dds[g][3] = 6.0 * xi - 2.0
+
+
+_tabulate(G3X, 3, DS3, DDS3)
+_tabulate(G5X, 5, DS5, DDS5)
+
+
+cdef inline void _shape_derivatives(const double* ds, const double* dds, double il,
+                                    double* sp, double* spp) noexcept nogil:
+    """S_k'(x) and S_k''(x), k = 1..4, from the tabulated xi-derivatives; il = 1/l."""
+    sp[0] = ds[0] * il
+    sp[1] = ds[1]
+    sp[2] = ds[2] * il
+    sp[3] = ds[3]
+    spp[0] = dds[0] * il * il
+    spp[1] = dds[1] * il
+    spp[2] = dds[2] * il * il
+    spp[3] = dds[3] * il
+
+
+cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
+    """r (3) = sum_k s_k e_k: a derivative of the centreline from the four node vectors."""
+    cdef int i
+    for i in range(3):
+        r[i] = s[0] * e[i] + s[1] * e[3 + i] + s[2] * e[6 + i] + s[3] * e[9 + i]
+
+
+cdef inline double _dot(const double* a, const double* b) noexcept nogil:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+cdef inline void _cross(const double* a, const double* b, double* out) noexcept nogil:
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+
+
+cdef inline void _add_skew(double* M, int stride, const double* v, double s) noexcept nogil:
+    """M (3 x 3 block of row stride ``stride``) += s [v]x, ``[v]x y = v x y``."""
+    M[1] -= s * v[2]
+    M[2] += s * v[1]
+    M[stride] += s * v[2]
+    M[stride + 2] -= s * v[0]
+    M[2 * stride] -= s * v[1]
+    M[2 * stride + 1] += s * v[0]
+
+
+cdef void _expand(const double* sp, const double* spp, const double* Mz, bint bending,
+                  bint upper, double* M) noexcept nogil:
+    """M (12 x 12) += B^T Mz B, Mz (6 x 6 over z = (r', r'')): entry (3k+i, 3l+j) gains
+    ``sum_pq s_p[k] s_q[l] Mz[3p+i, 3q+j]`` with s_0 = S', s_1 = S''. Without ``bending`` only
+    the r'-r' block of Mz is read (the axial strain does not depend on r''). With ``upper``
+    (Mz symmetric) only the 3 x 3 blocks l >= k are summed, :c:func:`_mirror` fills the rest
+    once per element."""
+    cdef double s00, s01, s10, s11
+    cdef double* row
+    cdef const double* mz
+    cdef int k, l, i, j
+    for k in range(4):
+        for l in range(k if upper else 0, 4):
+            s00 = sp[k] * sp[l]
+            if bending:
+                s01 = sp[k] * spp[l]
+                s10 = spp[k] * sp[l]
+                s11 = spp[k] * spp[l]
+            for i in range(3):
+                row = M + 12 * (3 * k + i) + 3 * l
+                mz = Mz + 6 * i
+                for j in range(3):
+                    if bending:
+                        row[j] += (s00 * mz[j] + s01 * mz[3 + j] + s10 * mz[18 + j]
+                                   + s11 * mz[21 + j])
+                    else:
+                        row[j] += s00 * mz[j]
+
+
+cdef void _mirror(double* M) noexcept nogil:
+    """The 3 x 3 blocks below the diagonal of a symmetric M (12 x 12) from those above."""
+    cdef int i, j
+    for i in range(3, 12):
+        for j in range(3 * (i // 3)):
+            M[12 * i + j] = M[12 * j + i]
+
+
+cdef void _axial(const double* e, const double* ed, double l, double EA, double c, double* f,
+                 double* K, double* C, double* U, double* P) noexcept nogil:
+    """The axial part, ``eps = |r'| - 1`` at 5 Gauss points."""
+    cdef double il = 1.0 / l
+    cdef double sp[4]
+    cdef double spp[4]
+    cdef double a[3]
+    cdef double ad[3]
+    cdef double t[3]
+    cdef double h[3]
+    cdef double Kz[36]
+    cdef double Cz[36]
+    cdef double w, n, eps, rate, ws, wk
+    cdef int gp, i, j, k
+    for gp in range(5):
+        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        w = G5W[gp] * l
+        wk = w * EA
+        _interpolate(e, sp, a)
+        n = sqrt(_dot(a, a))
+        for i in range(3):
+            t[i] = a[i] / n
+        eps = n - 1.0
+        rate = 0.0
+        ad[0] = ad[1] = ad[2] = 0.0
+        if c != 0.0:
+            _interpolate(ed, sp, ad)
+            rate = _dot(t, ad)
+            P[0] += wk * c * rate * rate
+        ws = wk * (eps + c * rate)
+        U[0] += 0.5 * wk * eps * eps
+        for k in range(4):
+            for i in range(3):
+                f[3 * k + i] -= sp[k] * ws * t[i]
+        if K != NULL:
+            # d epsdot / da = (I - t t^T) adot / |a|, the Hessian of eps applied to adot
+            for i in range(3):
+                h[i] = (ad[i] - t[i] * rate) / n
+            for i in range(3):
+                for j in range(3):
+                    Kz[6 * i + j] = (wk * t[i] * t[j]
+                                     + ws * ((1.0 if i == j else 0.0) - t[i] * t[j]) / n
+                                     + wk * c * t[i] * h[j])
+            _expand(sp, spp, Kz, False, c == 0.0, K)
+        if C != NULL and c != 0.0:
+            for i in range(3):
+                for j in range(3):
+                    Cz[6 * i + j] = wk * c * t[i] * t[j]
+            _expand(sp, spp, Cz, False, True, C)
+
+
+cdef void _bending(const double* e, const double* ed, double l, double EI, double c, double* f,
+                   double* K, double* C, double* U, double* P) noexcept nogil:
+    """The bending part, ``kappa = (r' x r'') / |r'|^2`` at 3 Gauss points (module docstring)."""
+    cdef double il = 1.0 / l
+    cdef double sp[4]
+    cdef double spp[4]
+    cdef double a[3]
+    cdef double b[3]
+    cdef double ad[3]
+    cdef double bd[3]
+    cdef double cv[3]
+    cdef double kap[3]
+    cdef double kd[3]
+    cdef double u[3]
+    cdef double m[3]
+    cdef double bm[3]
+    cdef double ma[3]
+    cdef double fz[6]
+    cdef double J[18]      # d kappa / dz (3 x 6)
+    cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
+    cdef double Kz[36]
+    cdef double Cz[36]
+    cdef double w, wk, q, iq, iq2, N, p
+    cdef int gp, i, j, k
+    for gp in range(3):
+        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        w = G3W[gp] * l
+        wk = w * EI
+        _interpolate(e, sp, a)
+        _interpolate(e, spp, b)
+        q = _dot(a, a)
+        iq = 1.0 / q
+        iq2 = iq * iq
+        _cross(a, b, cv)
+        for i in range(3):
+            kap[i] = cv[i] * iq
+        memset(J, 0, 18 * sizeof(double))
+        _add_skew(J, 6, b, -iq)
+        _add_skew(J + 3, 6, a, iq)
+        for i in range(3):
+            for j in range(3):
+                J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
+        kd[0] = kd[1] = kd[2] = 0.0
+        if c != 0.0:
+            _interpolate(ed, sp, ad)
+            _interpolate(ed, spp, bd)
+            for i in range(3):
+                for j in range(3):
+                    kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
+            P[0] += wk * c * _dot(kd, kd)
+        for i in range(3):
+            m[i] = wk * (kap[i] + c * kd[i])
+        U[0] += 0.5 * wk * _dot(kap, kap)
+        for j in range(6):
+            fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
+        for k in range(4):
+            for i in range(3):
+                f[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
+        if K == NULL and C == NULL:
+            continue
+        # material part w EI J^T J (and the damping matrix, c times it)
+        for i in range(6):
+            for j in range(6):
+                Kz[6 * i + j] = wk * (J[i] * J[j] + J[6 + i] * J[6 + j] + J[12 + i] * J[12 + j])
+        if C != NULL and c != 0.0:
+            for i in range(36):
+                Cz[i] = c * Kz[i]
+            _expand(sp, spp, Cz, True, True, C)
+        if K == NULL:
+            continue
+        # the Hessian of m . kappa
+        N = _dot(m, cv)
+        _cross(b, m, bm)
+        _cross(m, a, ma)
+        for i in range(3):
+            for j in range(3):
+                Kz[6 * i + j] += (-2.0 * (bm[i] * a[j] + a[i] * bm[j]) * iq2
+                                  + 8.0 * N * a[i] * a[j] * iq2 * iq
+                                  - (2.0 * N * iq2 if i == j else 0.0))
+                Kz[6 * i + 3 + j] -= 2.0 * a[i] * ma[j] * iq2
+                Kz[6 * (3 + j) + i] -= 2.0 * a[i] * ma[j] * iq2
+        _add_skew(Kz + 3, 6, m, -iq)
+        _add_skew(Kz + 18, 6, m, iq)        # the transpose of -[m]x / q
+        if c != 0.0:
+            # d kappadot / dz with u = adot x b + a x bdot, p = a . adot
+            _cross(ad, b, u)
+            _cross(a, bd, cv)
+            for i in range(3):
+                u[i] += cv[i]
+            _cross(a, b, cv)
+            p = _dot(a, ad)
+            memset(D, 0, 18 * sizeof(double))
+            _add_skew(D, 6, bd, -iq)
+            _add_skew(D, 6, b, 2.0 * p * iq2)
+            _add_skew(D + 3, 6, ad, iq)
+            _add_skew(D + 3, 6, a, -2.0 * p * iq2)
+            for i in range(3):
+                for j in range(3):
+                    D[6 * i + j] += (-2.0 * (u[i] * a[j] + cv[i] * ad[j]) * iq2
+                                     + 8.0 * p * cv[i] * a[j] * iq2 * iq)
+            for i in range(6):
+                for j in range(6):
+                    Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
+                                               + J[12 + i] * D[12 + j])
+        _expand(sp, spp, Kz, True, c == 0.0, K)
+
+
+cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
+                double* f, double* K, double* C, double* U, double* P) noexcept nogil:
+    memset(f, 0, 12 * sizeof(double))
+    if K != NULL:
+        memset(K, 0, 144 * sizeof(double))
+    if C != NULL:
+        memset(C, 0, 144 * sizeof(double))
+    U[0] = 0.0
+    P[0] = 0.0
+    _axial(e, edot, l, EA, c, f, K, C, U, P)
+    _bending(e, edot, l, EI, c, f, K, C, U, P)
+    # undamped, K is the Hessian of U: its upper blocks were summed
+    if K != NULL and c == 0.0:
+        _mirror(K)
+    if C != NULL and c != 0.0:
+        _mirror(C)
+
+
+cdef double cable_force(const double* e, const double* edot, double l, double EA, double EI,
+                        double c, double* f, double* dissipation) noexcept nogil:
+    """f = -(dU/de + dD/dedot) (12, N and N m) into ``f``; returns the strain energy U (J).
+
+    ``dissipation`` receives the dissipated power ``-f_D . edot = 2 D`` (W). ``edot`` is read
+    only when ``c != 0`` (it may be NULL for an undamped cable).
+    """
+    cdef double U
+    _sums(e, edot, l, EA, EI, c, f, NULL, NULL, &U, dissipation)
+    return U
+
+
+cdef void cable_tangent(const double* e, const double* edot, double l, double EA, double EI,
+                        double c, double* K, double* C) noexcept nogil:
+    """K = -df/de and, when C is not NULL, C = -df/dedot (12 x 12 row-major), exact (module
+    docstring). K in N/m (N, N m where slopes enter), C in N s/m; C is zero when c = 0 and K is
+    then the Hessian of U, symmetric."""
+    cdef double f[12]
+    cdef double U, P
+    _sums(e, edot, l, EA, EI, c, f, K, C, &U, &P)
+
+
+cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
+                                double EI, double c, double* f, double* K, double* C,
+                                double* dissipation) noexcept nogil:
+    """:c:func:`cable_force` and :c:func:`cable_tangent` in one pass (what a Newton iteration
+    needs): f (12), K and, when C is not NULL, C (12 x 12); returns U (J), the dissipated
+    power into ``dissipation`` (W)."""
+    cdef double U
+    _sums(e, edot, l, EA, EI, c, f, K, C, &U, dissipation)
+    return U
+
+
+cdef _check_element(e, edot, double l):
+    if e.shape[0] != 12 or edot.shape[0] != 12:
+        raise ValueError(f"e and edot must have 12 entries, got {e.shape[0]} and "
+                         f"{edot.shape[0]}")
+    if not l > 0.0:
+        raise ValueError(f"l must be > 0, got {l}")
+
+
+def force(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
+          double c, double[::1] f):
+    """Python entry to :c:func:`cable_force`: f (12) in place; returns ``(U, dissipated
+    power)``."""
+    cdef double P = 0.0
+    _check_element(e, edot, l)
+    if f.shape[0] != 12:
+        raise ValueError(f"f must have 12 entries, got {f.shape[0]}")
+    cdef double U = cable_force(&e[0], &edot[0], l, EA, EI, c, &f[0], &P)
+    return U, P
+
+
+def tangent(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
+            double c, double[:, ::1] K, double[:, ::1] C):
+    """Python entry to :c:func:`cable_tangent`: K and C (12, 12) in place."""
+    _check_element(e, edot, l)
+    if K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12 or C.shape[1] != 12:
+        raise ValueError("K and C must have shape (12, 12)")
+    cable_tangent(&e[0], &edot[0], l, EA, EI, c, &K[0, 0], &C[0, 0])
+
+
+def force_tangent(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
+                  double c, double[::1] f, double[:, ::1] K, double[:, ::1] C):
+    """Python entry to :c:func:`cable_force_tangent`: f (12), K and C (12, 12) in place;
+    returns ``(U, dissipated power)``."""
+    cdef double P = 0.0
+    _check_element(e, edot, l)
+    if (f.shape[0] != 12 or K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12
+            or C.shape[1] != 12):
+        raise ValueError("f must have 12 entries and K and C the shape (12, 12)")
+    cdef double U = cable_force_tangent(&e[0], &edot[0], l, EA, EI, c, &f[0], &K[0, 0],
+                                        &C[0, 0], &P)
+    return U, P
+
+
+def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
+                   const double[::1] EA, const double[::1] EI, const double[:, :, ::1] M,
+                   const double[:, :, ::1] nodes, const double[:, :, ::1] velocities):
+    """Kinetic and elastic energy (J) of cable elements at n_out instants, (n_out, 2).
+
+    Kinetic ``1/2 sum V_E^T M_E V_E``, elastic ``sum U(e)``, from node coordinates and node
+    velocities (n_out, n_nodes, 6).
+    """
+    cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j
+    cdef double[:, ::1] out = np.zeros((n_out, 2))
+    cdef double e[12]
+    cdef double v[12]
+    cdef double f[12]
+    cdef double P
+    if (nodes.shape[2] != 6 or velocities.shape[0] != n_out
+            or velocities.shape[1] != nodes.shape[1] or velocities.shape[2] != 6
+            or element_nodes.shape[1] != 2 or length.shape[0] < n_el or EA.shape[0] < n_el
+            or EI.shape[0] < n_el or M.shape[0] < n_el or M.shape[1] != 12
+            or M.shape[2] != 12):
+        raise ValueError("cable_energies: inconsistent array shapes")
+    if n_el and (np.min(element_nodes) < 0 or np.max(element_nodes) >= nodes.shape[1]):
+        raise ValueError("cable_energies: element_nodes out of range")
+    if n_el and not np.all(np.asarray(length[:n_el]) > 0.0):
+        raise ValueError("cable_energies: lengths must be > 0")
+    with nogil:
+        for t in range(n_out):
+            for s in range(n_el):
+                cable_gather(&nodes[t, 0, 0], &element_nodes[s, 0], e)
+                cable_gather(&velocities[t, 0, 0], &element_nodes[s, 0], v)
+                out[t, 1] += cable_force(e, v, length[s], EA[s], EI[s], 0.0, f, &P)
+                for i in range(12):
+                    for j in range(12):
+                        out[t, 0] += 0.5 * v[i] * M[s, i, j] * v[j]
+    return np.asarray(out)

@@ -1,0 +1,556 @@
+"""The spatial gradient-deficient ANCF cable element (theory: The spatial ANCF cable).
+
+Node coordinates are ``[x, y, z, x', y', z']``: position r (m) and slope ``r' = dr/dx``
+(dimensionless; a unit vector along the cable where it is unstretched), x the arc length of
+the straight reference. Element coordinates are ``e = [r_A, r'_A, r_B, r'_B]`` (12,). With
+``xi = x / l``, ``r(x) = S(xi) e`` and the cubic Hermite functions of the planar beam
+(:mod:`rancf.elements.beam`)::
+
+    S = [S1 I3, S2 I3, S3 I3, S4 I3],  S1 = 1 - 3 xi^2 + 2 xi^3,  S2 = l (xi - 2 xi^2 + xi^3),
+                                       S3 = 3 xi^2 - 2 xi^3,      S4 = l (xi^3 - xi^2).
+
+Strains and energy are those of Exudyn's ``ObjectANCFCable`` (CObjectANCFCable.cpp of
+Exudyn 1.11): the axial strain ``eps = |r'| - 1`` and the material curvature vector
+``kappa = (r' x r'') / |r'|^2``, with::
+
+    U = 1/2 int_0^l (EA eps^2 + EI kappa . kappa) dx,
+
+integrated by Gauss-Legendre rules of 5 points (axial) and 3 points (bending), as Exudyn does.
+For a cable in a plane this is the planar beam's ``"reissner"`` model. Material damping
+(Kelvin-Voigt, damping time ``c`` in s) is the dissipation function
+``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``.
+
+Forces follow the sign of :mod:`rancf.elements.spatial_beam`, the force the element exerts on
+its nodes: ``f = -(dU/de + dD/dedot)``, tangents ``K = -df/de`` and ``C = -df/dedot`` (the
+planar :mod:`rancf.elements.beam` returns ``+dU/de``).
+
+Known caveats: the cable has no torsion (r and r' do not carry a section's rotation about
+the axis), so it takes no moment about its own axis; the bending stiffness is isotropic (one
+EI). The bending damping acts on the rate of the curvature vector, as Exudyn's does, and a
+rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable's rigid
+motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
+about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
+to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
+interpolation, it locks under bending when few elements are used; refine the mesh.
+
+The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
+functions here check their input and call them.
+"""
+import numpy as np
+
+from .. import checks
+from . import _ancf_cable
+
+
+def shape_functions(xi, l):
+    """Shape-function matrix of an element: ``r(xi) = S(xi) e``.
+
+    Parameters
+    ----------
+    xi : float
+        Position along the element, ``x / l`` in [0, 1].
+    l : float
+        Element length (m), > 0.
+
+    Returns
+    -------
+    ndarray (3, 12)
+        ``[S1 I3, S2 I3, S3 I3, S4 I3]`` (module docstring).
+
+    Raises
+    ------
+    ValueError
+        ``xi`` outside [0, 1] or ``l`` not positive.
+
+    Examples
+    --------
+    The middle of a straight element lies halfway between its nodes:
+
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 0, 0, 1, 0, 0, 0.5, 0, 0, 1])   # 0.5 m along +z
+    >>> ancf_cable.shape_functions(0.5, 0.5) @ e
+    array([0.  , 0.  , 0.25])
+    """
+    l = checks.positive("l", l)
+    xi = checks.real("xi", xi, 0.0, 1.0)
+    s = (1 - 3 * xi**2 + 2 * xi**3, l * (xi - 2 * xi**2 + xi**3),
+         3 * xi**2 - 2 * xi**3, l * (xi**3 - xi**2))
+    return np.hstack([sk * np.eye(3) for sk in s])
+
+
+def mass_matrix(rho, A, l):
+    """Constant element mass matrix ``M_E = int rho A S^T S dx``, in closed form.
+
+    With ``m = rho A l``, ``M_E = m C x I3`` and C the 4 x 4 matrix of the planar beam
+    (:func:`rancf.elements.beam.mass_matrix`; theory: The ANCF beam element).
+
+    Parameters
+    ----------
+    rho : float
+        Density (kg/m^3), > 0.
+    A : float
+        Section area (m^2), > 0.
+    l : float
+        Element length (m), > 0.
+
+    Returns
+    -------
+    ndarray (12, 12)
+        kg on the position rows and columns, kg m and kg m^2 where slopes enter.
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not positive.
+
+    Examples
+    --------
+    A rigid translation v moves the whole mass: ``v^T M v = m |v|^2``.
+
+    >>> from rancf.elements import ancf_cable
+    >>> M = ancf_cable.mass_matrix(7800.0, 1e-4, 0.5)
+    >>> v = np.array([0.0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0])
+    >>> bool(np.isclose(v @ M @ v, 7800.0 * 1e-4 * 0.5))
+    True
+    """
+    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
+    c = np.array([
+        [13 / 35, 11 * l / 210, 9 / 70, -13 * l / 420],
+        [11 * l / 210, l**2 / 105, 13 * l / 420, -l**2 / 140],
+        [9 / 70, 13 * l / 420, 13 / 35, -11 * l / 210],
+        [-13 * l / 420, -l**2 / 140, -11 * l / 210, l**2 / 105],
+    ])
+    return rho * A * l * np.kron(c, np.eye(3))
+
+
+def gravity_force(rho, A, l, gravity):
+    """Generalized gravity force ``F_G = int S^T rho A g dx`` (the potential is
+    ``V = -F_G . e``).
+
+    Parameters
+    ----------
+    rho, A, l : float
+        Density (kg/m^3), section area (m^2) and element length (m), > 0.
+    gravity : sequence of 3 floats
+        The gravity vector g (m/s^2).
+
+    Returns
+    -------
+    ndarray (12,)
+        ``rho A l [g/2, l g/12, g/2, -l g/12]``: N on the positions, N m on the slopes.
+
+    Raises
+    ------
+    ValueError
+        A parameter that is not positive, a gravity that is not three finite numbers.
+
+    Examples
+    --------
+    The position entries add up to the element's weight:
+
+    >>> from rancf.elements import ancf_cable
+    >>> F = ancf_cable.gravity_force(7800.0, 1e-4, 0.5, (0.0, 0.0, -9.81))
+    >>> bool(np.isclose(F[2] + F[8], -7800.0 * 1e-4 * 0.5 * 9.81))
+    True
+    """
+    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
+    g = checks.vector("gravity", gravity, 3)
+    return rho * A * l * np.concatenate([g / 2, l * g / 12, g / 2, -l * g / 12])
+
+
+def _element_args(e, l, E, A, I, edot=None, damping=0.0):
+    arrays = []
+    for name, x in (("e", e), ("edot", np.zeros(12) if edot is None else edot)):
+        arrays.append(np.ascontiguousarray(checks.vector(name, x, 12)))
+    l, E = checks.positive("l", l), checks.positive("E", E)
+    A, I = checks.positive("A", A), checks.positive("I", I)
+    return (arrays[0], arrays[1], l, E * A, E * I, checks.non_negative("damping", damping))
+
+
+def elastic_energy(e, l, E, A, I):
+    """Strain energy ``U(e)`` of one element (module docstring).
+
+    Parameters
+    ----------
+    e : array_like (12,)
+        Element coordinates ``[r_A, r'_A, r_B, r'_B]`` (m; slopes dimensionless).
+    l : float
+        Element length (m).
+    E, A, I : float
+        Young's modulus (Pa), section area (m^2), second moment of area (m^4), > 0.
+
+    Returns
+    -------
+    float
+        J.
+
+    Raises
+    ------
+    ValueError
+        ``e`` not 12 finite numbers, a parameter that is not positive.
+
+    Examples
+    --------
+    A straight unstretched element stores no energy; stretched by 1e-3 it stores
+    ``E A l eps^2 / 2``:
+
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 0, 1, 0, 0, 0.5, 0, 0, 1, 0])
+    >>> bool(abs(ancf_cable.elastic_energy(e, 0.5, 2e9, 1e-4, 1e-9)) < 1e-20)
+    True
+    >>> u = ancf_cable.elastic_energy(1.001 * e, 0.5, 2e9, 1e-4, 1e-9)
+    >>> bool(np.isclose(u, 2e9 * 1e-4 * 0.5 * 1e-3**2 / 2))
+    True
+    """
+    return _ancf_cable.force(*_element_args(e, l, E, A, I), np.empty(12))[0]
+
+
+def elastic_force(e, l, E, A, I):
+    """Elastic force on the nodes ``f = -dU/de`` of one element.
+
+    Parameters
+    ----------
+    e : array_like (12,)
+        Element coordinates (m; slopes dimensionless).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+
+    Returns
+    -------
+    ndarray (12,)
+        N on the positions, N m on the slopes.
+
+    Raises
+    ------
+    ValueError
+        As :func:`elastic_energy`.
+
+    Examples
+    --------
+    Minus the gradient of :func:`elastic_energy`, checked by a central difference:
+
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0.01, 0.02, 1, 0, 0])
+    >>> args = (0.5, 2e9, 1e-4, 1e-9)
+    >>> d = np.zeros(12); d[8] = 1e-7
+    >>> fd = (ancf_cable.elastic_energy(e + d, *args)
+    ...       - ancf_cable.elastic_energy(e - d, *args)) / 2e-7
+    >>> bool(np.isclose(ancf_cable.elastic_force(e, *args)[8], -fd, rtol=1e-6))
+    True
+    """
+    f = np.empty(12)
+    _ancf_cable.force(*_element_args(e, l, E, A, I), f)
+    return f
+
+
+def internal_force(e, edot, l, E, A, I, damping):
+    """Elastic plus damping force on the nodes, ``f = -(dU/de + dD/dedot)``, and the power
+    the damping dissipates.
+
+    Parameters
+    ----------
+    e, edot : array_like (12,)
+        Element coordinates (m; slopes dimensionless) and their rates (m/s, 1/s).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+
+    Returns
+    -------
+    force : ndarray (12,)
+        N, N m.
+    power : float
+        Dissipated power ``2 D >= 0`` (W).
+
+    Raises
+    ------
+    ValueError
+        As :func:`elastic_energy`, or a negative damping.
+
+    Examples
+    --------
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0.01, 0.02, 1, 0, 0])
+    >>> f, power = ancf_cable.internal_force(e, np.ones(12), 0.5, 2e9, 1e-4, 1e-9, 1e-3)
+    >>> bool(power > 0.0)
+    True
+    """
+    f = np.empty(12)
+    power = _ancf_cable.force(*_element_args(e, l, E, A, I, edot, damping), f)[1]
+    return f, power
+
+
+def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
+    """Tangent stiffness ``K = -df/de`` of one element, exact (written out in the kernel).
+
+    Parameters
+    ----------
+    e : array_like (12,)
+        Element coordinates (m; slopes dimensionless).
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    edot : array_like (12,), optional
+        Coordinate rates (m/s, 1/s) for the damping force's part; default zero.
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+
+    Returns
+    -------
+    ndarray (12, 12)
+        N/m and its mixed units; without damping the Hessian of U, symmetric.
+
+    Raises
+    ------
+    ValueError
+        As :func:`internal_force`.
+
+    Examples
+    --------
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0.01, 0.02, 1, 0, 0])
+    >>> K = ancf_cable.tangent_stiffness(e, 0.5, 2e9, 1e-4, 1e-9)
+    >>> bool(np.allclose(K, K.T))
+    True
+    """
+    K, C = np.empty((12, 12)), np.empty((12, 12))
+    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+    return K
+
+
+def damping_matrix(e, edot, l, E, A, I, damping):
+    """Damping matrix ``C = -df/dedot`` of one element.
+
+    Parameters
+    ----------
+    e, edot : array_like (12,)
+        Element coordinates and their rates.
+    l, E, A, I : float
+        Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
+        (m^4).
+    damping : float
+        Kelvin-Voigt damping time c (s, >= 0).
+
+    Returns
+    -------
+    ndarray (12, 12)
+        N s/m and its mixed units: symmetric, positive semi-definite.
+
+    Raises
+    ------
+    ValueError
+        As :func:`internal_force`.
+
+    Examples
+    --------
+    >>> from rancf.elements import ancf_cable
+    >>> e = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0.01, 0.02, 1, 0, 0])
+    >>> C = ancf_cable.damping_matrix(e, np.zeros(12), 0.5, 2e9, 1e-4, 1e-9, 1e-3)
+    >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
+    True
+    """
+    K, C = np.empty((12, 12)), np.empty((12, 12))
+    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+    return C
+
+
+def section_forces(e, xi, l, EA, EI):
+    """Normal force and bending moment at ``xi = x / l`` of elements: ``N = EA (|r'| - 1)``
+    and ``M = EI kappa = EI (r' x r'') / |r'|^2`` (the elastic stresses; material damping's
+    part left out).
+
+    M is a global vector normal to the cable's tangent (the cable carries no torsion); it is
+    the moment that the part of the cable beyond x exerts on the part before x. With cubic
+    shape functions M is of lower order than r, and the axial strain of a bent element
+    oscillates along it: both converge with the mesh, not within an element.
+
+    Parameters
+    ----------
+    e : array_like (..., 12)
+        Element coordinates.
+    xi : array_like, broadcastable with ``e[..., 0]``
+        Positions along the elements, in [0, 1].
+    l : float
+        Element length (m), > 0.
+    EA, EI : float
+        Axial (N) and bending (N m^2) stiffness.
+
+    Returns
+    -------
+    ndarray (..., 4)
+        ``[N, M_x, M_y, M_z]`` (N, N m).
+
+    Examples
+    --------
+    A straight element stretched by 1 % carries ``0.01 EA`` and no moment:
+
+    >>> from rancf.elements import ancf_cable
+    >>> e = 1.01 * np.array([0.0, 0, 0, 0, 1, 0, 0, 0.5, 0, 0, 1, 0])
+    >>> np.round(ancf_cable.section_forces(e, 0.3, 0.5, 1e3, 10.0), 9) + 0.0   # no -0.0
+    array([10.,  0.,  0.,  0.])
+    """
+    l = checks.positive("l", l)
+    e = np.asarray(e, dtype=float)
+    vec = e.reshape(e.shape[:-1] + (4, 3))
+    xi = np.asarray(xi, dtype=float)
+    d1 = np.stack([(-6 * xi + 6 * xi**2) / l, 1 - 4 * xi + 3 * xi**2,
+                   (6 * xi - 6 * xi**2) / l, 3 * xi**2 - 2 * xi], axis=-1)
+    d2 = np.stack([(-6 + 12 * xi) / l**2, (-4 + 6 * xi) / l,
+                   (6 - 12 * xi) / l**2, (6 * xi - 2) / l], axis=-1)
+    r1 = np.einsum("...j,...jd->...d", d1, vec)
+    r2 = np.einsum("...j,...jd->...d", d2, vec)
+    q = np.einsum("...d,...d->...", r1, r1)
+    normal = EA * (np.sqrt(q) - 1.0)
+    moment = EI * np.cross(r1, r2) / q[..., None]
+    return np.concatenate([normal[..., None], moment], axis=-1)
+
+
+class SpatialANCFCable:
+    """The spatial gradient-deficient ANCF cable as an element kind: what an assembly and a
+    formulation need to know of it, in one place.
+
+    The same contract as :class:`rancf.elements.beam.PlanarANCFBeam`: ``node_size`` (6:
+    ``[r, r']``), ``nodes_per_element`` (2), ``element_size`` (12), ``dimension`` (3), and the
+    element's mass, gravity force, forces, tangents, energy, section forces and centreline, the
+    gather of an element's coordinates from a model's vector and the scatter back. The numbers
+    are those the compiled kernels cimport from ``rancf/elements/_ancf_cable.pxd``. Forces are
+    on the nodes, ``f = -(dU/de + dD/dedot)`` (module docstring), the opposite sign of the
+    planar kind's.
+
+    Examples
+    --------
+    The middle of a straight element, and its coordinates gathered from a model's vector:
+
+    >>> from rancf.elements import ancf_cable
+    >>> kind = ancf_cable.SpatialANCFCable()
+    >>> kind.node_size, kind.element_size, kind.dimension
+    (6, 12, 3)
+    >>> x = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0, 0, 1, 0, 0, 1.0, 0, 0, 1, 0, 0])
+    >>> e = kind.gather(x, [1, 2])
+    >>> kind.shape(e, 0.5, 3)[1]
+    array([0.75, 0.  , 0.  ])
+
+    The tangents of many elements at once (here one, straight and unstressed):
+
+    >>> K, C = kind.element_tangents(e[None], [0.5], [2e5], [2e3], [0.0])
+    >>> K.shape, bool(np.allclose(K[0], K[0].T))
+    ((1, 12, 12), True)
+    """
+
+    #: Coordinates of a node: position r (m) and slope r' (dimensionless).
+    node_size = 6
+    #: Nodes of an element.
+    nodes_per_element = 2
+    #: Coordinates of an element, ``nodes_per_element * node_size``.
+    element_size = 12
+    #: Coordinates of a point.
+    dimension = 3
+
+    def __repr__(self):
+        return "SpatialANCFCable()"
+
+    def mass(self, rho, A, l):
+        """Element mass matrix (12, 12), kg: :func:`mass_matrix`."""
+        return mass_matrix(rho, A, l)
+
+    def gravity_force(self, rho, A, l, gravity):
+        """Generalized gravity force (12,), N: :func:`gravity_force`."""
+        return gravity_force(rho, A, l, gravity)
+
+    def forces(self, e, edot, l, E, A, I, damping=0.0):
+        """Force on the nodes and dissipated power ``(f, P)``: :func:`internal_force`."""
+        return internal_force(e, edot, l, E, A, I, damping)
+
+    def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
+        """``K = -df/de`` and ``C = -df/dedot`` (12, 12) in one kernel call
+        (:func:`tangent_stiffness`, :func:`damping_matrix`)."""
+        K, C = np.empty((12, 12)), np.empty((12, 12))
+        _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+        return K, C
+
+    def element_tangents(self, coordinates, lengths, EA, EI, damping):
+        """Tangent stiffness and damping matrices of many elements at rest, for formulations
+        working on a model's checked arrays (no checks here: the assembly made them).
+
+        Parameters
+        ----------
+        coordinates : ndarray (n_elements, 12)
+            Element coordinates (m; slopes dimensionless).
+        lengths, EA, EI, damping : array_like (n_elements,)
+            m, N, N m^2, s.
+
+        Returns
+        -------
+        K, C : ndarray (n_elements, 12, 12)
+            ``-df/de`` (N/m) and ``-df/dedot`` (N s/m) at zero coordinate rates.
+        """
+        n = len(lengths)
+        K, C = np.empty((n, 12, 12)), np.empty((n, 12, 12))
+        zero = np.zeros(12)
+        for s in range(n):
+            _ancf_cable.tangent(np.ascontiguousarray(coordinates[s], dtype=float), zero,
+                                float(lengths[s]), float(EA[s]), float(EI[s]),
+                                float(damping[s]), K[s], C[s])
+        return K, C
+
+    def energy(self, e, l, E, A, I):
+        """Strain energy (J): :func:`elastic_energy`."""
+        return elastic_energy(e, l, E, A, I)
+
+    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities):
+        """Kinetic ``1/2 sum V_E^T M_E V_E`` and elastic ``sum U(e)`` energy (J) of elements at
+        n_out instants, (n_out, 2), in one compiled pass.
+
+        Parameters
+        ----------
+        vertices : ndarray of intc (n_elements, 2)
+        lengths, EA, EI : ndarray (n_elements,)
+            m, N, N m^2.
+        masses : ndarray (n_elements, 12, 12)
+            kg (and kg m, kg m^2 where slopes enter).
+        nodes, velocities : ndarray (n_out, n_vertices, 6)
+            Node coordinates and their rates.
+
+        Returns
+        -------
+        ndarray (n_out, 2)
+            Kinetic and elastic energy (J).
+        """
+        return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities)
+
+    def section_forces(self, e, xi, l, EA, EI):
+        """``[N, M_x, M_y, M_z]`` at xi of elements e: :func:`section_forces`."""
+        return section_forces(e, xi, l, EA, EI)
+
+    def shape(self, e, l, n_points):
+        """The element's centreline ``S(xi) e`` at n_points values of xi evenly in [0, 1]
+        (n_points >= 2): the shape drawn for it, (n_points, 3), m."""
+        return self.shape_matrices(l, n_points) @ np.asarray(e, dtype=float)
+
+    def shape_matrices(self, l, n_points):
+        """The shape-function matrices ``S(xi)`` (:func:`shape_functions`) at n_points values
+        of xi evenly in [0, 1], (n_points, 3, 12): what :meth:`shape` applies."""
+        if int(n_points) != n_points or n_points < 2:
+            raise ValueError(f"n_points must be an integer >= 2, got {n_points!r}")
+        return np.array([shape_functions(xi, l) for xi in np.linspace(0.0, 1.0, int(n_points))])
+
+    def dofs(self, vertices):
+        """Indices ``6 vertex + i`` (i < 6) in a model's coordinate vector of the elements on
+        ``vertices`` (..., 2): (..., 12)."""
+        v = np.asarray(vertices, dtype=np.intp)
+        idx = self.node_size * v[..., None] + np.arange(self.node_size)
+        return idx.reshape(v.shape[:-1] + (self.element_size,))
+
+    def gather(self, x, vertices):
+        """Element coordinates (..., 12) from a model's coordinates x (..., n_x): the nodes of
+        the element on ``vertices`` one after the other."""
+        return np.asarray(x)[..., self.dofs(vertices)]
+
+    def scatter(self, f, vertices, out):
+        """``out[dofs] += f``: an element vector (12,) added into a model's vector ``out``
+        (n_x,) in place, which is returned (the transpose of :meth:`gather`)."""
+        np.add.at(out, self.dofs(vertices), f)
+        return out
