@@ -477,12 +477,30 @@ def static_start(model):
         The equilibrium was not found (static's message, and how to pass a start found with
         other load steps).
     """
-    eq = static(model)
+    return _equilibrium(model).nodes[0].ravel().copy()
+
+
+def _equilibrium(model):
+    """The :class:`~rancf.integrators.solution.Solution` of :func:`static` with its defaults,
+    the start of ``state="static"``; ValueError with static's message if it was not found."""
+    eq = statics.static(model, 10, 1e-10, 50, "sparse")
     if eq.status != "ok":
         raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
                          "find it with rancf.static(model, load_steps=...) and pass its "
                          "state(0)")
-    return eq.nodes[0].ravel().copy()
+    return eq
+
+
+def _spatial_poses(state, n):
+    """The poses x (12 n) and velocities v (6 n) of a :class:`State` of a spatial model of n
+    bodies, checked (ValueError naming the sizes)."""
+    x, v = np.asarray(state.x), np.asarray(state.v)
+    if x.shape != (12 * n,) or v.shape != (6 * n,):
+        raise ValueError(f"state: a state of this spatial model has the poses of its {n} bodies "
+                         f"in x (12 numbers a body: {12 * n}) and their velocities in v (6 a "
+                         f"body: {6 * n}), got {x.size} and {v.size} numbers; pass a state of "
+                         "this model (Result.state(i) of a run of it)")
+    return state.checked(12 * n, 6 * n)
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -554,24 +572,12 @@ def _spatial_dae_start(model, dae, state):
     start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
     only to its step's error)."""
     if isinstance(state, State):
-        n = dae.n_bodies
-        x, v = np.asarray(state.x), np.asarray(state.v)
-        if x.shape != (12 * n,) or v.shape != (6 * n,):
-            raise ValueError(f"state: a state of this spatial model has the poses of its {n} "
-                             f"bodies in x (12 numbers a body: {12 * n}) and their velocities "
-                             f"in v (6 a body: {6 * n}), got {x.size} and {v.size} numbers; pass "
-                             "a state of this model (Result.state(i) of a run of it)")
-        x0, v0 = dae.state_of_poses(*state.checked(12 * n, 6 * n))
+        x0, v0 = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies))
     elif state is None:
         x0, v0 = dae.initial_state()
     elif len(dae.tree.loop_joint):
         # statics of a loop run this formulation: its coordinates are the start's
-        eq = statics.static(model, 10, 1e-10, 50, "sparse")
-        if eq.status != "ok":
-            raise ValueError(f"state='static': the static equilibrium was not found "
-                             f"({eq.message}); find it with rancf.static(model, load_steps=...) "
-                             "and pass its state(0)")
-        x0, v0 = eq.q[-1], np.zeros(dae.n_coordinates)
+        x0, v0 = _equilibrium(model).q[-1], np.zeros(dae.n_coordinates)
     else:
         x0, v0 = dae.state_of(_spatial_start(model, dae.recursion, state))
     return dae.consistent_state(x0, v0)
@@ -602,21 +608,8 @@ def _spatial_start(model, formulation, state):
     if state is None:
         return formulation.initial_state()
     if isinstance(state, str):
-        eq = statics.static(model, 10, 1e-10, 50, "sparse")
-        if eq.status != "ok":
-            raise ValueError(f"state='static': the static equilibrium was not found "
-                             f"({eq.message}); find it with rancf.static(model, load_steps=...) "
-                             "and pass its state(0)")
-        return formulation.initial_state(q=eq.q[-1])
-    n = formulation.tree.n_bodies
-    x, v = np.asarray(state.x), np.asarray(state.v)
-    if x.shape != (12 * n,) or v.shape != (6 * n,):
-        raise ValueError(f"state: a state of this spatial model has the poses of its {n} bodies "
-                         f"in x (12 numbers a body: {12 * n}) and their velocities in v (6 a "
-                         f"body: {6 * n}), got {x.size} and {v.size} numbers; pass a state of "
-                         "this model (Result.state(i) of a run of it)")
-    x, v = state.checked(12 * n, 6 * n)
-    return formulation.state_of(x, v)
+        return formulation.initial_state(q=_equilibrium(model).q[-1])
+    return formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies))
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
