@@ -1,6 +1,6 @@
 """The adaptive modal step (adaptive-modal paper section 2, theory: Adaptive modal reduction): a
-nonlinear solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate`
-(``solver=``).
+nonlinear solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate`,
+the ``step_solver`` of :class:`~rancf.formulations.reduced.reductor.ReducedProblem`.
 
 The stepping loop is the shared one (predictor, BDF-1 formulas of eq. 34, status, counters,
 outputs); this module only replaces Newton's iterations inside a step. The loop's step equations
