@@ -10,7 +10,7 @@ from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.spatial_dae import SpatialDAE
-from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state, timed_solution
+from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
@@ -352,8 +352,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     "dae", and takes one more option, ``blas_threads`` (default 1: BLAS threads during the
     run, by threadpoolctl; None leaves them as they are: the adaptive step does many small
     dense QR factorizations, which threads slow down, all the more when other processes
-    compete for the cores); its Result is described by
-    :meth:`~rancf.formulations.reduced.ReducedModel.solution`.
+    compete for the cores); it runs as a problem of the implicit loop
+    (:class:`~rancf.formulations.reduced.ReducedProblem`: its outputs and counters are in the
+    Result's ``extra`` and ``stats``).
     The user guide's pages on formulations and integrators say which to choose.
 
     Examples
@@ -734,15 +735,15 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
                  workspace_memory(n_x, method, "dae"),
                  f"the full model's DAE ({n_x:,} coordinates)")
-    problem, x0, v0, solver = reduced.equations(state)
+    problem, x0, v0 = reduced.equations(state)
     limit = (threadpool_limits(limits=blas_threads, user_api="blas")
              if blas_threads is not None and threadpool_limits is not None
              else contextlib.nullcontext())
     with limit:
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
-                        solver=solver, progress=progress)
-    return result_of(reduced.model, reduced.solution(sol, dt, solver))
+                        progress=progress)
+    return result_of(reduced.model, sol)
 
 
 def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):
@@ -777,10 +778,9 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     dae = TimedDAE(model.build(), Timer())
     x0, v0 = initial_state(dae, state)
-    dae.timer = timer = Timer()  # the initial state is not a step
-    sol = integrate(dae, x0, v0, t_end, dt, method="backward-euler", output_every=output_every,
-                    tol=tol, max_iter=max_iter)
-    return result_of(model, timed_solution(sol, timer, {}, {}))
+    dae.timer = Timer()  # the initial state is not a step
+    return result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",
+                                      output_every=output_every, tol=tol, max_iter=max_iter))
 
 
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):

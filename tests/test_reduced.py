@@ -98,6 +98,95 @@ def test_adaptive_all_modes_and_rows_is_the_newton_step():
     assert step.extra["selected"][-1].all()
 
 
+def test_reduced_problem_in_the_loop_is_the_full_newton_run():
+    """The reduced model as a problem of the implicit loop (``ReducedModel.equations``, run by
+    ``rancf.implicit.integrate`` as a full formulation's problem is) with all modes and all rows:
+    greedy Gauss-Newton on the modal coordinates is Newton's method in another basis, so 20
+    steps from a deformed, moving state follow the full DAE run by the loop's own compiled
+    Newton, each step converged to tol in both (velocities are (q1 - q0) / h)."""
+    model = pendulum(12)
+    state = deformed_state(model)
+    na = model.build().n_x - 4
+    tol, h, n_steps = 1e-12, 1e-3, 20
+    problem, x0, v0 = rancf.reduce(model, na, na, tol=tol, max_iter=20).equations(state)
+    sol = rancf.implicit.integrate(problem, x0, v0, n_steps * h, h, method="backward-euler",
+                                   tol=tol, max_iter=20, output_every=4)
+    dae = DAE(model.build(), "sparse")
+    q0, qd0 = dae.initial_state(state.x, state.v)
+    full = rancf.implicit.integrate(dae.compiled, q0, qd0, n_steps * h, h,
+                                    method="backward-euler", tol=tol, output_every=4)
+    assert sol.status == full.status == "ok" and sol.formulation == "reduced"
+    assert sol.stats["steps"] == n_steps and sol.stats["greedy_converged"] == n_steps
+    assert np.abs(sol.nodes - full.nodes).max() <= n_steps * tol
+    assert np.abs(sol.velocities - full.velocities).max() <= n_steps * tol / h
+    assert sol.extra["selected"][1:].all() and not sol.extra["selected"][0].any()
+
+
+def test_reduced_outputs_are_those_of_the_output_time():
+    """What the reduced problem adds at an output is that of the step ending at the output's
+    time, whenever it is asked: observing the stored states again after the run, in another
+    order, gives the run's own outputs (the loop may map its states during or after a run)."""
+    model = pendulum(10)
+    reduced = rancf.reduce(model, 12, 24, seed=1)
+    problem, x0, v0 = reduced.equations()
+    sol = rancf.implicit.integrate(problem, x0, v0, 0.01, 1e-3, method="backward-euler",
+                                   tol=reduced.tol, max_iter=reduced.max_iter, output_every=5)
+    assert sol.status == "ok" and len(sol.t) == 3
+    for k in (2, 0, 1):  # out of order: nothing depends on the order of the calls
+        seen = problem.observe(sol.q[k], sol.v[k], sol.a[k], sol.t[k], sol.lam[k])
+        assert np.array_equal(seen["nodes"], sol.nodes[k])
+        for name in ("selected", "modal_coordinates", "residual_norm",
+                     "gauss_newton_iterations"):
+            assert np.array_equal(seen[name], sol.extra[name][k]), name
+    assert not sol.extra["selected"][0].any() and sol.extra["selected"][1:].sum(axis=1).max() <= 12
+
+
+def test_problem_supplies_its_step_solver_and_counters():
+    """A problem's ``step_solver`` replaces the loop's Newton unless ``solver=`` is given, and
+    its ``run_stats`` joins the Solution's stats: a linear oscillator ``q'' = -q`` whose solver
+    is one exact linear solve per step (it counts its calls) gives the loop's Newton trajectory
+    and one call per step."""
+    class Counting:
+        def __init__(self):
+            self.calls = 0
+
+        def solve(self, eq, a, lam):
+            self.calls += 1
+            r_dyn, r_con = eq.residual(a, lam)
+            da, dlam = eq.matrix(a, lam).solve(-r_dyn, -r_con)
+            return a + da, lam + dlam, 1
+
+    class Oscillator(rancf.implicit.IndexThreeDAE):
+        n_coordinates = 1
+
+        def __init__(self, step_solver=None):
+            if step_solver is not None:
+                self.step_solver = step_solver
+
+        def mass(self, q):
+            return np.eye(1)
+
+        def force(self, q, v, t):
+            return -q
+
+        def stiffness(self, q, v, t):
+            return np.eye(1)
+
+        def run_stats(self):
+            return {"solver_calls": self.step_solver.calls} if hasattr(self, "step_solver") \
+                else {}
+
+    run = dict(t_end=1.0, dt=0.01, method="newmark", tol=1e-13)
+    own = Oscillator(Counting())
+    mine = rancf.implicit.integrate(own, [1.0], [0.0], **run)
+    newton = rancf.implicit.integrate(Oscillator(), [1.0], [0.0], **run)
+    assert mine.stats["solver_calls"] == mine.stats["steps"] == 100
+    assert np.abs(mine.q - newton.q).max() <= 1e-13
+    given = Counting()
+    rancf.implicit.integrate(Oscillator(own.step_solver), [1.0], [0.0], solver=given, **run)
+    assert given.calls == 100 and own.step_solver.calls == 100
+
+
 def test_adaptive_run_result_and_timing(tmp_path):
     """A short adaptive run: an ordinary Result of reconstructed nodes, the selected modes within
     the sparsity, modal coordinates that reconstruct the nodes, the time split; it is saved and

@@ -343,7 +343,11 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     Parameters
     ----------
     problem : IndexThreeDAE or rancf.formulations._problem.StepProblem
-        A problem written in Python, or a compiled one.
+        A problem written in Python, or a compiled one. Either may also supply the nonlinear
+        solver of its steps as its ``step_solver`` attribute (the reduced model's greedy
+        Gauss-Newton, :class:`~rancf.formulations.reduced.ReducedProblem`), and counters of
+        its own by a ``run_stats()`` method returning a dict, added to the Solution's
+        ``stats`` at the end of the run.
     q0, v0 : array_like (n,)
         Initial state; must satisfy the position and velocity constraints (not checked here).
     t_end : float
@@ -366,7 +370,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         Newton iteration cap per step; reaching it stops the run with status "failed".
     solver : optional
         A nonlinear solver written in Python replacing Newton's iterations:
-        ``solve(equations, a, lam) -> (a, lam, iterations)`` on a :class:`StepEquations`.
+        ``solve(equations, a, lam) -> (a, lam, iterations)`` on a :class:`StepEquations`
+        (default: the problem's ``step_solver`` if it has one, else the loop's Newton).
     jacobian : {"reuse", "every-iteration"}
         Newton's matrix kept while the iteration contracts (modified Newton, the default: as
         accurate and 1.4 to 4 times faster on the reference cases), or refactored at every
@@ -449,6 +454,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         compiled = problem
     else:
         compiled = PythonProblem(problem, projection)
+    if solver is None:
+        solver = getattr(problem, "step_solver", None)
     q0, v0 = np.array(q0, dtype=float), np.array(v0, dtype=float)
     if q0.shape != (compiled.n,) or v0.shape != (compiled.n,):
         raise ValueError(f"q0 and v0 must have shape ({compiled.n},), got {q0.shape} and {v0.shape}")
@@ -466,11 +473,12 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
                                    out["branches"])
     # a formulation's observe gives the model-level arrays; a user's problem's goes to extra
     model, extra = split(seen) if compiled.formulation else ({}, seen)
+    run_stats = getattr(problem, "run_stats", None)
     return Solution(
         t=out["t"], q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
         violations=out["violations"], newton_iterations=out["iterations"],
         work=out["energy"][:, 0], dissipated=out["energy"][:, 1], status=status,
-        message=message, method=method,
-        formulation=compiled.formulation, stats=stepper.stats(),
+        message=message, method=method, formulation=compiled.formulation,
+        stats={**stepper.stats(), **(run_stats() if run_stats is not None else {})},
         wall_time=time.perf_counter() - start, error=stepper.error, extra=extra, **model,
     )

@@ -1,6 +1,6 @@
 """The adaptive modal step (adaptive-modal paper section 2, theory: Adaptive modal reduction): a
-nonlinear solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate`
-(``solver=``).
+nonlinear solver of one backward-Euler step for :func:`rancf.integrators.implicit.integrate`,
+the ``step_solver`` of :class:`~rancf.formulations.reduced.reductor.ReducedProblem`.
 
 The stepping loop is the shared one (predictor, BDF-1 formulas of eq. 34, status, counters,
 outputs); this module only replaces Newton's iterations inside a step. The loop's step equations
@@ -61,10 +61,10 @@ class AdaptiveModalSolver:
 
     Attributes
     ----------
-    log : dict of lists, one entry per step
-        ``support`` (bool over the modal coordinates: the selected modes), ``residual_norm``
-        (the sampled residual at the step's solution, m), ``iterations``, ``status`` (the
-        greedy Gauss-Newton outcome).
+    log : dict of lists, one entry per step solved, in time order
+        ``t`` (the step's new time, s), ``support`` (bool over the modal coordinates: the
+        selected modes), ``residual_norm`` (the sampled residual at the step's solution, m),
+        ``iterations``, ``status`` (the greedy Gauss-Newton outcome).
     """
 
     def __init__(self, reduced, mass_diagonal, n_constraints, timer):
@@ -74,7 +74,8 @@ class AdaptiveModalSolver:
         self.rows = np.concatenate([reduced.rows, self.n + np.arange(self.m)])
         self.candidates = reduced.candidates
         self.known = np.setdiff1d(np.arange(self.n + self.m), self.candidates)
-        self.log = {"support": [], "residual_norm": [], "iterations": [], "status": []}
+        self.log = {"t": [], "support": [], "residual_norm": [], "iterations": [],
+                    "status": []}
         self._maps = None
 
     def _build_maps(self, indices, indptr):
@@ -166,7 +167,7 @@ class AdaptiveModalSolver:
         if not np.all(np.isfinite(result.x)):
             raise StepFailure("diverged", f"greedy Gauss-Newton left a non-finite state at "
                                           f"t = {eq.t1:.6g} s ({result.status})")
-        for key, value in (("support", result.support.copy()),
+        for key, value in (("t", eq.t1), ("support", result.support.copy()),
                            ("residual_norm", result.residual_norm),
                            ("iterations", result.iterations), ("status", result.status)):
             self.log[key].append(value)

@@ -1,9 +1,12 @@
 """``rancf.reduce``: the adaptive modal reduction of a model (Liu et al. 2023; theory: Adaptive
 modal reduction), shaped like a pyMOR reductor: :func:`reduce` builds a :class:`ReducedModel` from
 the full model, :meth:`ReducedModel.reconstruct` maps modal coordinates back to node coordinates,
-and ``rancf.simulate(reduced, ...)`` runs it in the one implicit stepping loop with the adaptive
-strategy of :mod:`~rancf.formulations.reduced.adaptive` and returns an ordinary
-:class:`rancf.Result` of reconstructed node coordinates (from :meth:`ReducedModel.solution`).
+and :meth:`ReducedModel.equations` makes it a problem of the implicit loop
+(:class:`ReducedProblem`: the full model's equations, the adaptive step of
+:mod:`~rancf.formulations.reduced.adaptive` as its nonlinear solver), which
+``rancf.simulate(reduced, ...)`` runs in the one implicit stepping loop like any formulation;
+the loop's Solution holds the reconstructed node coordinates and becomes an ordinary
+:class:`rancf.Result`.
 
 Per beam (the paper's flexible component): the boundary coordinates ``b`` are the nodes that
 appear in a joint, the interior ``a`` the rest. The Craig-Bampton transform of the beam's mass
@@ -35,7 +38,7 @@ case ``modal`` measures both.
 """
 from __future__ import annotations
 
-import dataclasses
+import bisect
 import numbers
 import time
 from typing import NamedTuple
@@ -48,6 +51,7 @@ from ...model.items import NODE
 from ...model.model import Model
 from ...model.state import State
 from ..dae import DAE
+from ._full_equations import FullEquations
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
 from .greedy_gauss_newton import STATUSES
@@ -342,11 +346,11 @@ class ReducedModel:
         return c
 
     def equations(self, state=None):
-        """What the implicit loop runs for this model: the full model's DAE, whose residual and
-        Newton matrix the adaptive solver samples, its initial state and the step's solver.
+        """The reduced model as a problem of the implicit loop, and its initial state.
 
-        :func:`rancf.simulate` (method "backward-euler") runs them and :meth:`solution` completes
-        the loop's solution (then made a :class:`rancf.Result`).
+        ``rancf.simulate(reduced, ..., method="backward-euler")`` runs them with
+        :func:`rancf.integrators.implicit.integrate` and makes the Solution a
+        :class:`rancf.Result`, as for the full formulations.
 
         Parameters
         ----------
@@ -356,13 +360,11 @@ class ReducedModel:
 
         Returns
         -------
-        problem : StepProblem
-            The compiled DAE of the full model (sparse).
+        problem : ReducedProblem
+            The full model's DAE (sparse), whose residual and Newton matrix the adaptive step
+            samples, with that step as its solver; it serves one run.
         x0, v0 : ndarray (n_x,)
             Consistent initial coordinates and velocities.
-        solver : AdaptiveModalSolver
-            Greedy Gauss-Newton on the sampled rows, the step's nonlinear solver; it keeps the
-            per-step log and the table-2 timer that :meth:`solution` reads.
 
         Raises
         ------
@@ -374,68 +376,107 @@ class ReducedModel:
         >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
         >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
         >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
-        >>> problem, x0, v0, solver = rancf.reduce(m, sparsity=10, n_samples=20).equations()
-        >>> x0.shape, float(np.abs(v0).max())           # 11 nodes, at rest
-        ((44,), 0.0)
+        >>> problem, x0, v0 = rancf.reduce(m, sparsity=10, n_samples=20).equations()
+        >>> problem.formulation, x0.shape, float(np.abs(v0).max())     # 11 nodes, at rest
+        ('reduced', (44,), 0.0)
         """
         dae = DAE(self.assembly, "sparse")
         x0, v0 = initial_state(dae, state)
         solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, Timer())
-        return dae.compiled, x0, v0, solver
+        return ReducedProblem(self, dae.compiled, solver), x0, v0
 
-    def solution(self, sol, dt, solver):
-        """The Solution of a run of :meth:`equations`, with what the reduction adds (the
-        :class:`rancf.Result` that :func:`rancf.simulate` returns is made from it).
+
+class ReducedProblem(FullEquations):
+    """The reduced model as a problem of the implicit loop (theory: Adaptive modal reduction).
+
+    Its equations are the full model's compiled DAE (:class:`FullEquations`: the adaptive step
+    samples their residual and Newton matrix); the reduction supplies the step's nonlinear
+    solver (``step_solver``, which :func:`rancf.integrators.implicit.integrate` runs in place of
+    Newton's iterations), its outputs (:meth:`observe`) and its counters (:meth:`run_stats`).
+    The loop's coordinates are the node coordinates reconstructed from the modal ones at every
+    step (``x = Phi c``), so the model-level arrays (nodes, velocities, joints, reactions) are
+    the full DAE's of those coordinates. Made by :meth:`ReducedModel.equations`; a problem
+    serves one run (its solver keeps the run's log and time split).
+
+    Parameters
+    ----------
+    reduced : ReducedModel
+        Bases, sampling and settings.
+    full : rancf.formulations._problem.StepProblem
+        The full model's compiled DAE.
+    step_solver : AdaptiveModalSolver
+        Greedy Gauss-Newton on the sampled rows.
+
+    Examples
+    --------
+    The loop returns the run's Solution, extras and counters included:
+
+    >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
+    >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
+    >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    >>> problem, x0, v0 = rancf.reduce(m, sparsity=10, n_samples=20).equations()
+    >>> sol = rancf.implicit.integrate(problem, x0, v0, 0.005, 1e-3, method="backward-euler",
+    ...                                tol=1e-11, max_iter=50)
+    >>> sol.formulation, sol.nodes.shape, int(sol.extra["selected"][-1].sum())
+    ('reduced', (6, 44), 10)
+    """
+
+    formulation = "reduced"
+
+    def __init__(self, reduced, full, step_solver):
+        super().__init__(full)
+        self.reduced, self.step_solver = reduced, step_solver
+
+    def observe(self, q, v, a, t, lam):
+        """The full DAE's outputs of the coordinates q and what the reduction adds at an output.
 
         Parameters
         ----------
-        sol : rancf.integrators.solution.Solution
-            What the loop returned.
-        dt : float
-            Its step (s).
-        solver : AdaptiveModalSolver
-            The solver of :meth:`equations`, with its log of the steps.
+        q, v, a : ndarray (n_x,)
+            The loop's node coordinates and their rates at the output.
+        t : float
+            Its time (s).
+        lam : ndarray (m,)
+            Multipliers.
 
         Returns
         -------
-        rancf.integrators.solution.Solution
-            ``formulation="reduced"``; node coordinates reconstructed from the modal ones.
-            ``extra`` adds, per output: ``selected`` (bool, n_out x n_modal: the modes of the
-            step's solution), ``modal_coordinates`` (n_out x n_modal), ``residual_norm`` (the
-            sampled residual, m) and ``gauss_newton_iterations``; ``stats`` adds ``time_update``
-            and ``time_matrix`` (s, the paper's table 2; the total is ``wall_time``),
-            ``time_setup`` (the reduction) and ``greedy_converged``, ``greedy_stationary``,
-            ``greedy_no_descent``, ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome).
-
-        Examples
-        --------
-        :func:`rancf.simulate` calls it at the end of a run:
-
-        >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
-        >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
-        >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
-        >>> reduced = rancf.reduce(m, sparsity=10, n_samples=20)
-        >>> res = rancf.simulate(reduced, 0.05, 1e-3, method="backward-euler")
-        >>> res.status, res.formulation, int(res.extra["selected"][-1].sum())
-        ('ok', 'reduced', 10)
+        dict
+            The full DAE's (``nodes``, ``velocities``, ``joint_q``, ``joint_qd``,
+            ``reactions``), and of the step that ended at t (found by its time in the solver's
+            log, so the outputs may be observed during the run or after it; zeros at the
+            initial state, which no step reached): ``selected`` (bool, n_modal: the modes of
+            the step's solution), ``modal_coordinates`` (n_modal: ``xi`` of q),
+            ``residual_norm`` (the sampled residual, m) and ``gauss_newton_iterations``.
         """
-        log = solver.log
-        steps = np.rint(sol.t / dt).astype(np.int64)
-        selected = np.zeros((len(sol.t), self.candidates.size), dtype=bool)
-        residual, iterations = np.zeros(len(sol.t)), np.zeros(len(sol.t), dtype=np.int64)
-        for i, k in enumerate(steps):
-            if k > 0:  # the initial state has no step
-                selected[i] = log["support"][k - 1]
-                residual[i] = log["residual_norm"][k - 1]
-                iterations[i] = log["iterations"][k - 1]
-        modal = np.array([self.project(q)[self.candidates] for q in sol.q])
-        return dataclasses.replace(
-            timed_solution(sol, solver.timer,
-                           {"selected": selected, "modal_coordinates": modal,
-                            "residual_norm": residual, "gauss_newton_iterations": iterations},
-                           {"time_setup": self.setup_time,
-                            **{f"greedy_{k}": log["status"].count(k) for k in STATUSES}}),
-            formulation="reduced")
+        out = super().observe(q, v, a, t, lam)
+        log, red = self.step_solver.log, self.reduced
+        k = bisect.bisect_left(log["t"], t)
+        if k < len(log["t"]) and log["t"][k] == t:
+            step = (log["support"][k], log["residual_norm"][k], log["iterations"][k])
+        else:
+            step = (np.zeros(red.candidates.size, dtype=bool), 0.0, 0)
+        out.update(zip(("selected", "modal_coordinates", "residual_norm",
+                        "gauss_newton_iterations"),
+                       (step[0], red.project(q)[red.candidates], step[1], step[2])))
+        return out
+
+    def run_stats(self):
+        """What the reduction adds to the run's counters (``Solution.stats``).
+
+        Returns
+        -------
+        dict
+            ``time_setup`` (s, the reduction), ``greedy_converged``, ``greedy_stationary``,
+            ``greedy_no_descent``, ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome),
+            ``time_update`` and ``time_matrix`` (s, the paper's table 2; the total is the
+            Solution's ``wall_time``).
+        """
+        log = self.step_solver.log
+        return {"time_setup": self.reduced.setup_time,
+                **{f"greedy_{k}": log["status"].count(k) for k in STATUSES},
+                **self.step_solver.timer.stats()}
+
 
 def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, tol=1e-11,
            max_iter=50, max_support=None):
@@ -508,13 +549,3 @@ def initial_state(dae, state):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     x0, v0 = state.checked(dae.assembly.n_x) if state is not None else (None, None)
     return dae.initial_state(x0, v0)
-
-
-def timed_solution(sol, timer, extra, stats):
-    """A backward-Euler run's Solution with the table-2 times of ``timer``
-    (:class:`~rancf.formulations.reduced.timing.Timer`) and ``stats`` added to its ``stats``
-    and ``extra`` to its ``extra``."""
-    return dataclasses.replace(sol, stats={**sol.stats, **stats,
-                                           "time_update": timer.seconds["update"],
-                                           "time_matrix": timer.seconds["matrix"]},
-                               extra={**sol.extra, **extra})

@@ -42,6 +42,10 @@ class Timer:
         finally:
             self.seconds[category] += time.perf_counter() - start
 
+    def stats(self):
+        """The totals as a run's counters: ``{"time_update": s, "time_matrix": s}``."""
+        return {f"time_{category}": self.seconds[category] for category in CATEGORIES}
+
 
 class _TimedFactor:
     """A :class:`NewtonFactor` whose solves are charged to "matrix"."""
@@ -65,7 +69,8 @@ def _charged(method):
 class TimedDAE(DAE):
     """The DAE of a model (:class:`rancf.formulations.dae.DAE`, sparse) with the evaluations of a
     Newton step timed by ``timer`` (module docstring): residual terms and the assembly of
-    Newton's matrix as "update", its factorization and solves as "matrix"."""
+    Newton's matrix as "update", its factorization and solves as "matrix". The loop adds the
+    totals to its Solution's ``stats`` (:meth:`run_stats`)."""
 
     def __init__(self, assembly, timer):
         super().__init__(assembly, "sparse")
@@ -85,3 +90,7 @@ class TimedDAE(DAE):
             return S
         with self.timer("matrix"):
             return _TimedFactor(NewtonFactor(S, self.n_constraints, True), self.timer)
+
+    def run_stats(self):
+        """``time_update`` and ``time_matrix`` (s) of ``timer``, for the run's counters."""
+        return self.timer.stats()
