@@ -87,6 +87,9 @@ class Recursive:
         self.kernel.set_inputs(self.inputs)
         self.kernel.owner = self
         self.n_x, self.n_dof, self.n_y = assembly.n_x, self.tables["n_beta"], self.kernel.n_y
+        # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
+        self.held = bool(np.any(assembly.joint_driven)) or bool(
+            np.isin(self.tables["code"], (BEAM_POLAR, BODY_POLAR)).any())
         if self.tables["constant"]:
             y = np.concatenate([assembly.x0, np.zeros(self.n_dof + 2)])
             self._kinematics(0.0, y)
@@ -179,13 +182,19 @@ class Recursive:
 
     def outputs(self, t, y, qref=None):
         """What a Result keeps of the state y at t: coordinates, velocities (n_x,), joint q, qd
-        and reactions (n_joints,). ``qref`` picks the branch of the joint angles."""
+        and reactions (n_joints,). ``qref`` picks the branch of the joint angles. The
+        reactions of held joints need the forward dynamics; without them a kinematics pass
+        does (the reactions are zero)."""
         if qref is not None:
             self.kernel.arrays["qref"][:len(qref)] = qref
-        self.derivative(t, y)
-        self.kernel.joint_coordinates()
         k, nj = self.kernel.arrays, self.assembly.n_joints
-        reaction, _ = self.kernel.reactions()
+        if self.held:
+            self.derivative(t, y)
+            self.kernel.joint_coordinates()
+            reaction, _ = self.kernel.reactions()
+        else:
+            self._kinematics(t, y)
+            reaction = np.zeros(nj)
         return (k["X"].copy(), k["V"].copy(), k["q"][:nj].copy(), k["qd"][:nj].copy(), reaction)
 
     def motion(self, t, y, qref=None):

@@ -155,17 +155,27 @@ class Result:
         self.extra = {k: np.asarray(v) for k, v in (extra or {}).items()}
         self.wall_time = float(wall_time)
         self.error = error
-        if energy_table is None:
-            if model is None:
-                raise ValueError("a Result needs its model or its energy table")
-            e = energies(model.build(), self.nodes, self.velocities, self.joint_q)
-            energy_table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
-        import pandas as pd     # here, not at the top: it takes a second of `import rancf`
-        self._energy = pd.DataFrame({"t": self.t, **{k: np.asarray(energy_table[k], dtype=float)
-                                                      for k in ("kinetic", "elastic", "gravity")},
-                                     "work": self.work, "dissipated": self.dissipated})
-        self._energy["total"] = (self._energy.kinetic + self._energy.elastic + self._energy.gravity
-                                 - self._energy.work + self._energy.dissipated)
+        if energy_table is None and model is None:
+            raise ValueError("a Result needs its model or its energy table")
+        # the energy table, computed from the outputs when first asked for (DECISIONS 32)
+        self._energy_table, self._energy = energy_table, None
+
+    def _energy_frame(self):
+        """The energy balance (a DataFrame, :meth:`energy`), computed on the first call from
+        the outputs (:func:`energies`) unless the run gave its table, then kept."""
+        if self._energy is None:
+            table = self._energy_table
+            if table is None:
+                e = energies(self.model.build(), self.nodes, self.velocities, self.joint_q)
+                table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
+            import pandas as pd     # here, not at the top: it takes a second of `import rancf`
+            frame = pd.DataFrame({"t": self.t, **{k: np.asarray(table[k], dtype=float)
+                                                  for k in ("kinetic", "elastic", "gravity")},
+                                  "work": self.work, "dissipated": self.dissipated})
+            frame["total"] = (frame.kinetic + frame.elastic + frame.gravity - frame.work
+                              + frame.dissipated)
+            self._energy = frame
+        return self._energy
 
     def __repr__(self):
         end = self.t[-1] if len(self.t) else 0.0
@@ -733,7 +743,7 @@ class Result:
         >>> bool(abs(e.total.iloc[-1] - e.total.iloc[0]) < 1e-6 * e.kinetic.max())
         True
         """
-        return self._energy.copy()
+        return self._energy_frame().copy()
 
     def energy_drift(self):
         """The largest change of the energy balance, relative to the largest kinetic energy.
@@ -755,7 +765,7 @@ class Result:
         >>> bool(drift < 1e-8)                               # 6.3e-10 with RK4 at 1 ms
         True
         """
-        e = self._energy
+        e = self._energy_frame()
         scale = e.kinetic.max()
         if not scale > 0.0:
             raise ValueError("energy_drift needs a motion: the kinetic energy is zero throughout")
