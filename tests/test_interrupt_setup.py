@@ -246,3 +246,51 @@ def test_sigint_during_a_dense_step_interrupts_it_before_its_factorization_ends(
     assert child.returncode == 0, err
     status, nlu, iterations, outputs = out.split()
     assert (status, int(nlu), int(iterations), int(outputs)) == ("interrupted", 1, 0, 1)
+
+
+def plain_force(value):
+    """A load function returning ``value``: nothing interrupts it."""
+    def f(t, *state):
+        return value
+    return f
+
+
+def run_with_timer(m, args, cpu):
+    """``simulate(m, **args)`` with Python's Ctrl-C handler (KeyboardInterrupt) called after
+    ``cpu`` s of this process's CPU (ITIMER_PROF); None when KeyboardInterrupt came out."""
+    old = signal.signal(signal.SIGPROF, signal.default_int_handler)
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, cpu)
+            return rancf.simulate(m, **args)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0.0)
+            signal.signal(signal.SIGPROF, old)
+    except KeyboardInterrupt:
+        return None
+
+
+@pytest.mark.parametrize("method, formulation", [
+    ("rk4", "recursive"), ("scipy:RK45", "recursive"), ("generalized-alpha", "recursive"),
+    ("generalized-alpha", "dae")])
+def test_ctrl_c_at_random_moments_gives_a_prefix_or_a_clean_interrupt(method, formulation):
+    """Ctrl-C at random moments of a run (Python's Ctrl-C handler called by a CPU-time timer,
+    at random fractions of the CPU a clean run takes, from the set-up to past the last
+    output): the run raises KeyboardInterrupt, or returns "interrupted" with outputs equal to
+    the first outputs of the clean run, or (the timer too late) equals the clean run."""
+    import time
+    args = dict(t_end=1.0, dt=1e-4, method=method, formulation=formulation, output_every=100)
+    clean = rancf.simulate(model("force", plain_force), **args)    # caches filled
+    cpu = time.process_time()
+    assert rancf.simulate(model("force", plain_force), **args).status == "ok"
+    cpu = time.process_time() - cpu
+    assert clean.status == "ok", clean.message
+    for u in np.random.default_rng(7).uniform(0.0, 1.2, 6):
+        res = run_with_timer(model("force", plain_force), args, max(u * cpu, 1e-6))
+        if res is None:
+            continue
+        assert res.status in ("ok", "interrupted"), res.message
+        np.testing.assert_array_equal(res.t, clean.t[:len(res.t)])
+        np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
+        assert res.status == "interrupted" or len(res.t) == len(clean.t)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
