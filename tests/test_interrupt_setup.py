@@ -1,21 +1,23 @@
 """Ctrl-C during a run's set-up and inside a dense factorization (issue 26, finding 2).
 
-Before the first step there is no Result to return: Ctrl-C raises KeyboardInterrupt, and the
+Before the stepping loop there is no Result to return: Ctrl-C raises KeyboardInterrupt, and the
 model is left whole (a second run of it equals a run of a fresh copy, bit for bit); a static
 start (``state="static"``) interrupted raises KeyboardInterrupt too, not the ValueError of an
-equilibrium not found. A dense LU of thousands of unknowns looks at Ctrl-C between its blocks.
+equilibrium not found. Once the loop has begun, the run returns "interrupted" with a prefix of
+the clean run's outputs. A dense LU of thousands of unknowns looks at Ctrl-C between its blocks.
 
-The interrupts are real signals at controlled points: SIGINT sent by a user function at its
-first call (always in the set-up: the initial state evaluates every input), SIGINT sent by this
-process to a child once the child reports that its set-up has begun, and a CPU-time timer
-(``ITIMER_PROF``: it counts the process's own CPU, not wall time, so where it fires does not
-depend on the machine's load) raising KeyboardInterrupt inside a factorization of a second of
-CPU."""
+The interrupts are real signals at controlled points, never a wall-clock delay: SIGINT sent by a
+user function at a chosen call (its first, in the set-up or the loop's first evaluation; or
+halfway through a static solve), SIGINT sent by this process to a child once the child reports
+its first step begun, and a CPU-time timer (``ITIMER_PROF``: it counts the process's own CPU,
+so where it fires does not depend on the machine's load) calling Python's Ctrl-C handler.
+"""
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 import traceback
 from pathlib import Path
 
@@ -28,18 +30,6 @@ from rancf.formulations._dae import lu_factor
 from user_function_models import RUNS, model
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def first_call_interrupts(value):
-    """A function of t (and q, qd) returning ``value``, sending SIGINT to this process at its
-    first call only; ``calls`` counts its calls."""
-    def f(t, *state):
-        f.calls += 1
-        if f.calls == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-        return value
-    f.calls = 0
-    return f
 
 
 def cantilever(make):
@@ -278,7 +268,6 @@ def test_ctrl_c_at_random_moments_gives_a_prefix_or_a_clean_interrupt(method, fo
     at random fractions of the CPU a clean run takes, from the set-up to past the last
     output): the run raises KeyboardInterrupt, or returns "interrupted" with outputs equal to
     the first outputs of the clean run, or (the timer too late) equals the clean run."""
-    import time
     args = dict(t_end=1.0, dt=1e-4, method=method, formulation=formulation, output_every=100)
     clean = rancf.simulate(model("force", plain_force), **args)    # caches filled
     cpu = time.process_time()

@@ -63,9 +63,10 @@ cdef int dense_lu(int n, double* a, int* ipiv) except -1:
     algorithm of dgetrf (Golub and Van Loan, Matrix Computations, 3.4.9): each panel of
     ``PANEL`` columns is factored by dgetrf, its row interchanges applied left and right of
     it, and the columns right of it updated, ``A12 <- L11^-1 A12`` (dtrsm) and ``A22 <- A22 -
-    A21 A12`` (dgemm), in chunks of columns of ``CHUNK_FLOPS`` operations, with a look at the signals (Ctrl-C) after
-    each panel and each chunk: a KeyboardInterrupt, or any exception a signal handler raises,
-    propagates (-1) and leaves ``a`` half factored. The flops are dgetrf's, ``2 n^3 / 3``, and
+    A21 A12`` (dgemm), in chunks of columns of ``CHUNK_FLOPS`` operations, with a look at the
+    signals (Ctrl-C) before the first panel and after each panel and each chunk: a
+    KeyboardInterrupt, or any exception a signal handler raises, propagates (-1) and leaves
+    ``a`` half factored. The flops are dgetrf's, ``2 n^3 / 3``, and
     the factors equal dgetrf's to rounding (BLAS blocks the products differently).
     """
     cdef int info = 0, j, jb, i, c, nc, chunk, m, k1, k2, one = 1, panel_info = 0
@@ -74,6 +75,7 @@ cdef int dense_lu(int n, double* a, int* ipiv) except -1:
     if n <= BLOCKED_ABOVE:
         dgetrf(&n, &n, a, &n, ipiv, &info)
         return info
+    PyErr_CheckSignals()        # a Ctrl-C during the assembly (n^2 numbers written)
     for j in range(0, n, PANEL):
         jb = min(n - j, PANEL)
         m = n - j
