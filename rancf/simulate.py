@@ -344,6 +344,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         yet; later it stops the run with status "failed").
     MemoryError
         The run would not fit in ``max_memory``.
+    KeyboardInterrupt
+        Ctrl-C before the stepping loop began (the model's build, the formulation, the static
+        start, the first factorization): there is no output to return. Once it began, Ctrl-C
+        returns the Result so far with status "interrupted".
 
     Notes
     -----
@@ -477,14 +481,20 @@ def static_start(model):
     ValueError
         The equilibrium was not found (static's message, and how to pass a start found with
         other load steps).
+    KeyboardInterrupt
+        Ctrl-C while it was sought (static's message).
     """
     return _equilibrium(model).nodes[0].ravel().copy()
 
 
 def _equilibrium(model):
     """The :class:`~rancf.integrators.solution.Solution` of :func:`static` with its defaults,
-    the start of ``state="static"``; ValueError with static's message if it was not found."""
+    the start of ``state="static"``; ValueError with static's message if it was not found,
+    KeyboardInterrupt if Ctrl-C stopped it (before the run's first step: no Result to
+    return, the run is not made)."""
     eq = statics.static(model, 10, 1e-10, 50, "sparse")
+    if eq.status == "interrupted":
+        raise KeyboardInterrupt(eq.message)
     if eq.status != "ok":
         raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
                          "find it with rancf.static(model, load_steps=...) and pass its "

@@ -6,7 +6,8 @@ Constraint rows are the terms of :class:`rancf.formulations.dae.ConstraintTable`
 ``f`` one of 1, cos q, sin q, q of a driven joint j; their time derivatives follow from the
 drive's (q, qd, qdd). Newton's matrix ``[[c_m M + c_k (K + d(Phi_x^T lam)/dx) + c_c C,
 w Phi_x^T], [Phi_x, 0]]`` is summed on a pattern fixed when the formulation is built and
-factored by LAPACK: ``"dense"`` (dgetrf) or ``"sparse"``: the rows and columns renumbered once
+factored by LAPACK: ``"dense"`` (dgetrf; by blocks beyond 2048 unknowns, with a look at Ctrl-C
+between them: :c:func:`dense_lu`) or ``"sparse"``: the rows and columns renumbered once
 by reverse Cuthill-McKee (scipy.sparse.csgraph) so that the matrix is banded, then the banded
 LU with partial pivoting (dgbtrf), O(n b^2) for bandwidth b: the ordering and the bandwidth are
 the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddle-point systems
@@ -17,7 +18,9 @@ The Jacobians of loads and efforts are central differences on the coordinates th
 cimport numpy as cnp
 from libc.math cimport cos, sin, fabs, sqrt, isfinite
 from libc.string cimport memcpy, memset
-from scipy.linalg.cython_lapack cimport dgetrf, dgetrs, dgbtrf, dgbtrs
+from cpython.exc cimport PyErr_CheckSignals
+from scipy.linalg.cython_blas cimport dgemm, dtrsm
+from scipy.linalg.cython_lapack cimport dgetrf, dgetrs, dgbtrf, dgbtrs, dlaswp
 
 import numpy as np
 import scipy.sparse as sp
@@ -37,6 +40,92 @@ from rancf.formulations._problem import factor_cost
 cnp.import_array()
 
 from rancf.joints._codes cimport CONSTANT, COS, SIN, LINEAR
+
+
+#: Unknowns above which dense_lu factors by blocks. Up to it one dgetrf call (2000 unknowns:
+#: 0.9 to 1.3 s on 2 cores shared with other processes, within the second Ctrl-C may wait),
+#: whose factors stay LAPACK's own, bit for bit, at its speed: blocks take 1.0 to 1.05 times
+#: dgetrf's time with one BLAS thread, but up to 2.3 times with two on busy cores (3000
+#: unknowns), whose threads then wait for each other at every BLAS call.
+cdef int BLOCKED_ABOVE = 2048
+#: Columns of a panel; floating-point operations of a chunk of the update right of it (0.05 s
+#: at 20 GFlop/s): the longest stretch without a look at the signals.
+cdef int PANEL = 256
+cdef double CHUNK_FLOPS = 1e9
+
+
+cdef int dense_lu(int n, double* a, int* ipiv) except -1:
+    """LU factors with partial pivoting of the (n, n) column-major matrix ``a`` in place, as
+    LAPACK's dgetrf (``P A = L U``, ``ipiv`` 1-based); the index of the first zero pivot
+    (1-based), or 0.
+
+    Up to ``BLOCKED_ABOVE`` unknowns one dgetrf call. Beyond, the right-looking blocked
+    algorithm of dgetrf (Golub and Van Loan, Matrix Computations, 3.4.9): each panel of
+    ``PANEL`` columns is factored by dgetrf, its row interchanges applied left and right of
+    it, and the columns right of it updated, ``A12 <- L11^-1 A12`` (dtrsm) and ``A22 <- A22 -
+    A21 A12`` (dgemm), in chunks of columns of ``CHUNK_FLOPS`` operations, with a look at the
+    signals (Ctrl-C) before the first panel and after each panel and each chunk: a
+    KeyboardInterrupt, or any exception a signal handler raises, propagates (-1) and leaves
+    ``a`` half factored. The flops are dgetrf's, ``2 n^3 / 3``, and
+    the factors equal dgetrf's to rounding (BLAS blocks the products differently).
+    """
+    cdef int info = 0, j, jb, i, c, nc, chunk, m, k1, k2, one = 1, panel_info = 0
+    cdef double done = 1.0, minus = -1.0
+    cdef char side = b'L', lower = b'L', notrans = b'N', unit = b'U'
+    if n <= BLOCKED_ABOVE:
+        dgetrf(&n, &n, a, &n, ipiv, &info)
+        return info
+    PyErr_CheckSignals()        # a Ctrl-C during the assembly (n^2 numbers written)
+    for j in range(0, n, PANEL):
+        jb = min(n - j, PANEL)
+        m = n - j
+        dgetrf(&m, &jb, a + j + <long>j * n, &n, ipiv + j, &panel_info)
+        if panel_info > 0 and info == 0:
+            info = panel_info + j
+        for i in range(j, j + jb):
+            ipiv[i] += j
+        k1, k2 = j + 1, j + jb
+        if j > 0:
+            dlaswp(&j, a, &n, &k1, &k2, ipiv, &one)
+        PyErr_CheckSignals()
+        m = n - j - jb
+        chunk = max(PANEL, <int>min(CHUNK_FLOPS / (2.0 * jb * max(m, 1)), <double>n))
+        for c in range(j + jb, n, chunk):
+            nc = min(n - c, chunk)
+            dlaswp(&nc, a + <long>c * n, &n, &k1, &k2, ipiv, &one)
+            dtrsm(&side, &lower, &notrans, &unit, &jb, &nc, &done, a + j + <long>j * n, &n,
+                  a + j + <long>c * n, &n)
+            if m > 0:
+                dgemm(&notrans, &notrans, &m, &nc, &jb, &minus, a + j + jb + <long>j * n, &n,
+                      a + j + <long>c * n, &n, &done, a + j + jb + <long>c * n, &n)
+            PyErr_CheckSignals()
+    return info
+
+
+def lu_factor(matrix):
+    """The LU factors of a square matrix by :c:func:`dense_lu`, as
+    :func:`scipy.linalg.lu_factor` gives them.
+
+    Parameters
+    ----------
+    matrix : array_like (n, n)
+
+    Returns
+    -------
+    lu : ndarray (n, n)
+        U in the upper triangle, L (unit diagonal) below it.
+    piv : ndarray (n,)
+        Row i was interchanged with row ``piv[i]`` (0-based).
+    info : int
+        The first zero pivot (1-based), or 0.
+    """
+    cdef double[::1, :] a = np.array(matrix, dtype=float, order="F", copy=True)
+    cdef int n = a.shape[0]
+    cdef int[::1] ipiv = np.zeros(max(n, 1), dtype=np.intc)
+    if a.shape[1] != n:
+        raise ValueError(f"matrix must be square, got shape {a.shape[0]} x {a.shape[1]}")
+    info = dense_lu(n, &a[0, 0], &ipiv[0]) if n else 0
+    return np.asarray(a), np.asarray(ipiv)[:n] - 1, info
 
 
 cdef class LinearSystem:
@@ -134,7 +223,8 @@ cdef class LinearSystem:
             for k in range(self.rows.shape[0]):
                 r, c = self.rows[k], self.cols[k]
                 w[r + c * N] += values[k] * d[r] * d[c]
-            dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
+            # by blocks when large, with a look at Ctrl-C between them
+            info = dense_lu(N, w, &self.ipiv[0])
         if info > 0:
             raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
         return 0

@@ -34,6 +34,7 @@ import numpy as np
 
 from libc.math cimport fabs, isfinite, ceil, log, INFINITY
 from libc.string cimport memcpy, memset
+from cpython.exc cimport PyErr_CheckSignals
 
 from rancf.formulations._forces import checked
 from rancf.workspace import arena
@@ -269,6 +270,9 @@ cdef class Stepper:
             if it == 1:
                 dq_first = dq
             dq_prev = dq
+            # Ctrl-C between iterations (a flag read; the handler runs if it is set): an
+            # iteration of a large dense model takes seconds, and run() looks once a step
+            PyErr_CheckSignals()
         self._last_dq = dq
         # the mean contraction per iteration of the whole attempt
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0

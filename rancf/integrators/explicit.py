@@ -200,8 +200,13 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
             return np.full(len(y), np.nan)
 
     start = time.perf_counter()
-    solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol, atol=atol,
-                                            first_step=dt)
+    try:
+        solver = getattr(scipy.integrate, method[6:])(fun, 0.0, y0, t_out[-1], rtol=rtol,
+                                                atol=atol, first_step=dt)
+    except BaseException:
+        # Ctrl-C (or an input function's error) at the initial state: no step, no bar left open
+        report.close(0.0)
+        raise
     Y, steps = [y0.copy()], 0
     status, message, error = "ok", "", None
     inputs = getattr(problem, "inputs", None)

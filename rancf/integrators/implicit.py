@@ -463,8 +463,9 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     stepper = Stepper(compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
                       scheme.intermediate, scheme.bdf1, float(dt), float(tol), int(max_iter),
                       jacobian == "reuse", solver)
-    stepper.start(float(t0), q0, v0)
     try:
+        # Ctrl-C in the start (its factorization) raises KeyboardInterrupt: no step was taken
+        stepper.start(float(t0), q0, v0)
         status, message = stepper.run(n_steps, int(output_every), report.callback)
     finally:
         report.close(stepper.t, stepper.steps)
