@@ -20,6 +20,7 @@ import scipy.integrate
 from ..formulations._problem import ODEStatus, TurnedOver
 from ..progress import RunProgress
 from . import _explicit
+from .held_interrupt import after_steps, held_interrupt
 from .solution import Solution, split
 
 
@@ -132,7 +133,9 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     run = _run_compiled if method in SCHEMES else _run_scipy
     t, Y, branches, status, message, stats, wall, error = run(problem, method, y0, t_out, dt,
                                                               rtol, atol, bound, progress)
-    model, extra = split(problem.observe(t, Y, branches))
+    with held_interrupt() as caught:
+        model, extra = split(problem.observe(t, Y, branches))
+    status, message = after_steps(status, message, caught, t[-1] if len(t) else 0.0)
     return Solution(t=t, y=Y, status=status, message=message, method=method,
                     formulation=problem.formulation, stats=stats, wall_time=wall, error=error,
                     extra=extra, **model)

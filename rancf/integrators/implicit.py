@@ -87,6 +87,7 @@ from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import IndexThreeDAE, projection_kind
 from ..progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
+from .held_interrupt import after_steps, held_interrupt
 from .solution import Solution, split
 
 __all__ = [
@@ -470,8 +471,10 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     finally:
         report.close(stepper.t, stepper.steps)
     out = stepper.outputs()
-    seen = compiled.observe_frames(out["t"], out["q"], out["v"], out["a"], out["lam"],
-                                   out["branches"])
+    with held_interrupt() as caught:
+        seen = compiled.observe_frames(out["t"], out["q"], out["v"], out["a"], out["lam"],
+                                       out["branches"])
+    status, message = after_steps(status, message, caught, stepper.t)
     # a formulation's observe gives the model-level arrays; a user's problem's goes to extra
     model, extra = split(seen) if compiled.formulation else ({}, seen)
     run_stats = getattr(problem, "run_stats", None)

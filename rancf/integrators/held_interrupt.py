@@ -1,0 +1,52 @@
+"""Ctrl-C held back while a finished run's outputs are mapped (developer: Ctrl-C and progress
+in compiled loops).
+
+The stepping loops keep states only and return them with a status; the formulation maps them
+to the model-level arrays afterwards (``observe``, ``observe_frames``). A Ctrl-C in that
+mapping would raise out of the integrator and lose a run whose steps are all done. Inside
+:func:`held_interrupt` SIGINT only sets a flag; the integrator then returns its outputs with
+status "interrupted" (the run's steps are all there; the message says when the Ctrl-C came).
+Signal handlers belong to the main thread: elsewhere the block runs as it is (Ctrl-C reaches
+the main thread only).
+"""
+import contextlib
+import signal
+import threading
+
+
+class Caught:
+    """Whether a SIGINT arrived in the block (``bool(caught)``)."""
+
+    def __init__(self):
+        self.signal = False
+
+    def __bool__(self):
+        return self.signal
+
+
+@contextlib.contextmanager
+def held_interrupt():
+    """A block in which SIGINT sets ``caught`` instead of raising KeyboardInterrupt; the
+    previous handler is restored on leaving it. Yields a :class:`Caught`."""
+    caught = Caught()
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def note(signum, frame):
+        caught.signal = True
+
+    previous = signal.signal(signal.SIGINT, note)
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def after_steps(status, message, caught, t_end):
+    """``(status, message)`` of a run whose outputs were mapped under ``caught``: an "ok" run
+    that a Ctrl-C reached after its last step becomes "interrupted", with all its steps."""
+    if caught and status == "ok":
+        return "interrupted", (f"interrupted (Ctrl-C) after the last step (t = {t_end:.6g} s), "
+                               "while the outputs were prepared: the run is complete")
+    return status, message
