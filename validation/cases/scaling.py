@@ -114,13 +114,20 @@ def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict
             "pair": (time.perf_counter() - start) / pairs, **work}
 
 
-def chain_of(variant, n):
-    """The chain of ``n`` bodies a variant runs, and the full model it stands for."""
+def chain_of(variant, n, built=None):
+    """The chain of ``n`` bodies a variant runs, and the full model it stands for.
+
+    ``built``: a dict of the (Shabana) chains built so far by body count, shared by the
+    formulations (a model's arrays are read-only and its cached kernels stateless, and the
+    time per step leaves out what a run does once): building a chain costs O(n^2) in
+    ``Model.build`` (3.8 s of CPU at 4545 bodies, 1.2 s at 2560), more than its timings."""
     if variant is REDUCED:
         full = pendulum(E, elastic_model="berzeri", n_bodies=n)
         return rancf.reduce(full, **REDUCTION), full
-    chain = pendulum(E, n_bodies=n)
-    return chain, chain
+    built = {} if built is None else built
+    if n not in built:
+        built[n] = pendulum(E, n_bodies=n)
+    return built[n], built[n]
 
 
 def family(variant):
@@ -137,7 +144,7 @@ def family(variant):
 QUICK_NOTE = {True: "; quick run: no verdict (timings are judged in the full run)", False: ""}
 
 
-def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
+def measure(variant, bodies, quick: bool, skipped: list, built: dict | None = None) -> list[dict]:
     """Median time per step of ``variant`` for each chain length in ``bodies``, over the same
     steps (``WINDOW + 1 ... 2 WINDOW`` from rest) for every chain, so every size does the same
     work per step (a budget of fewer steps only where ``3 WINDOW`` steps cost more than a
@@ -157,7 +164,7 @@ def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
             skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
             break
         progress(f"{variant.label}: {n} bodies")
-        chain, full = chain_of(variant, n)
+        chain, full = chain_of(variant, n, built)
         if estimate is None:
             warm = sample(chain, variant.kwargs, WINDOW, 1)
             step = planning_step(warm, WINDOW)
@@ -719,7 +726,7 @@ def run(quick: bool) -> Outcome:
     variants.insert(2, FULL_NEWTON)
     variants.insert(4, DENSE_NEWTON)
     variants.append(REDUCED)
-    rows, skipped = [], []
+    rows, skipped, built = [], [], {}
     for v in variants:
         if not v.available:
             continue
@@ -727,7 +734,7 @@ def run(quick: bool) -> Outcome:
             bodies = QUICK_BODIES + ((160,) if family(v) == "recursive" else ())
         else:
             bodies = PAPER_BODIES + EXTENDED[family(v)]
-        rows += measure(v, bodies, quick, skipped)
+        rows += measure(v, bodies, quick, skipped, built)
     timings = pd.DataFrame(rows)
 
     fits = []
