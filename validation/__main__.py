@@ -10,12 +10,15 @@ deviation passed (see :class:`validation.case.Check`); 2 for bad arguments, 130 
 The cases whose verdicts rest on no wall time (``Case.timed`` false) run first, ``--jobs`` of
 them at once, each in a process of its own (forked, so that it starts from this process's
 state; in its own process group, so that a Ctrl-C reaches this process only, which then stops
-them); a case that finishes is written and the report rebuilt at once, and a process that dies
-leaves an error record. The timed cases follow, one after the other in this process, alone
-(developer: The validation layer). The untimed studies inside the timed cases
-(:mod:`validation.parallel`) go to a local dask cluster of ``--jobs`` processes, started when
-first asked for (``--workers`` / ``--scheduler``: another cluster; ``--jobs 1``: serial); every
-value but a wall time is the serial run's. A run of every default case records its wall time in ``<out>/run.json``
+them), the longest first (by the wall time of its last run of the same mode in the output
+folder), so that the others fill the remaining processes beside it; a case that finishes is
+written and the report rebuilt at once, and a process that dies leaves an error record. The
+timed cases follow, one after the other in this process, alone (developer: The validation
+layer). The untimed studies inside the cases (:mod:`validation.parallel`: the runs of
+``rod-slider``, the E sweep of ``rigid-limit``, the sampling seeds of ``modal``) go to a local
+dask cluster of ``--jobs`` processes, started when the case first asks for one
+(``--workers`` / ``--scheduler``: another cluster; ``--jobs 1``: serial); every value but a
+wall time is the serial run's. A run of every default case records its wall time in ``<out>/run.json``
 (shown in the report); into ``reports/``, also in the README (:func:`validation.report.update_readme`).
 """
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import _thread
 import argparse
 import contextlib
+import json
+import math
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -112,13 +117,13 @@ def parse(argv):
                              "process, one after the other)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=workers, metavar="N",
-                       help="run the untimed studies inside cases (the E sweep of rigid-limit, the "
-                            "sampling seeds of modal) on a local dask cluster of N processes; "
-                            "timed runs (the DOF sweep of scaling, the timings of modal, rrr, "
-                            "implicit-stiff, peers) stay serial and alone in this process; the "
-                            "values are the serial run's (wall times aside). Default: with --jobs "
-                            "above 1, a local cluster of --jobs processes, started when a timed "
-                            "case first asks for one")
+                       help="run the untimed studies inside cases (the runs of rod-slider, the E "
+                            "sweep of rigid-limit, the sampling seeds of modal) on a local dask "
+                            "cluster of N processes; timed runs (the DOF sweep of scaling, the "
+                            "timings of modal, rrr, implicit-stiff, peers) stay serial and alone "
+                            "in this process; the values are the serial run's (wall times aside). "
+                            "Default: with --jobs above 1, a local cluster of --jobs processes, "
+                            "started when a case first asks for one")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="as --workers, on a running dask cluster (tcp://host:8786) whose "
                             "workers can import rancf and validation")
@@ -213,14 +218,17 @@ def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = Non
                 plt.close(fig)
 
 
-def _child(entry, quick: bool, out: Path, conn) -> None:
+def _child(entry, quick: bool, out: Path, conn, studies: dict) -> None:
     """Run one case in a forked process and send ``("record", record)``, ``("interrupted",
     None)`` (the case raised KeyboardInterrupt: nothing written) or ``("raised", traceback)``
-    (writing its results failed) back through ``conn``."""
+    (writing its results failed) back through ``conn``. ``studies``: the keywords of
+    :func:`validation.parallel.engine` for the case's untimed studies."""
     os.setpgid(0, 0)  # a Ctrl-C at the terminal reaches the runner only, which stops us
     case_module._progress_hook = None
     try:
-        message = ("record", run_one(entry, quick, out))
+        with engine(**studies):
+            record = run_one(entry, quick, out)
+        message = ("record", record)
     except KeyboardInterrupt:
         message = ("interrupted", None)
     except BaseException:
@@ -229,9 +237,10 @@ def _child(entry, quick: bool, out: Path, conn) -> None:
     conn.close()
 
 
-def run_parallel(entries: list, quick: bool, out: Path, jobs: int):
-    """Run ``entries`` (untimed cases), ``jobs`` at once, each in a forked process; yield each
-    stored record as its case ends.
+def run_parallel(entries: list, quick: bool, out: Path, jobs: int, studies: dict | None = None):
+    """Run ``entries`` (untimed cases), ``jobs`` at once, each in a forked process, in their
+    order; yield each stored record as its case ends. ``studies``: the keywords of
+    :func:`validation.parallel.engine` each case's untimed studies run under (default: serial).
 
     A process that ends without a record (killed, out of memory) leaves an error record; when
     writing the results raised, the error is re-raised here. On any exception here (Ctrl-C),
@@ -246,7 +255,7 @@ def run_parallel(entries: list, quick: bool, out: Path, jobs: int):
                 entry = pending.pop(0)
                 reader, writer = context.Pipe(duplex=False)
                 # not a daemon: a case may start processes of its own
-                process = context.Process(target=_child, args=(entry, quick, out, writer),
+                process = context.Process(target=_child, args=(entry, quick, out, writer, studies or {}),
                                           name=f"validation {entry.name}")
                 process.start()
                 writer.close()
@@ -279,6 +288,20 @@ def run_parallel(entries: list, quick: bool, out: Path, jobs: int):
             discard_unfinished(out, entry.name)
 
 
+def longest_first(names: list, out: Path, quick: bool) -> list:
+    """``names`` ordered by the wall time of each case's last run of the same mode (full or
+    quick) stored in ``out``, longest first; cases without one keep their order, first (their
+    length is not known)."""
+    def last(name):
+        try:
+            record = json.loads((Path(out) / name / "result.json").read_text())
+        except (OSError, ValueError):
+            return math.inf
+        return record.get("seconds", math.inf) if record.get("quick") == quick else math.inf
+
+    return sorted(names, key=lambda name: -last(name))
+
+
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     cases = discover()
@@ -306,19 +329,23 @@ def main(argv=None) -> int:
             failed.append(f"{record['name']} ({record['status']})")
         write_report(args.out, order)
 
+    # the untimed studies inside cases (map_runs) go to a local cluster of --jobs processes,
+    # started when a case first asks for one, unless --workers or --scheduler says otherwise
+    on_demand = args.workers is None and args.scheduler is None and args.jobs > 1
+    studies = {"workers": args.jobs if on_demand else args.workers, "scheduler": args.scheduler,
+               "on_first_use": on_demand}
     try:
         if serial is not names:
             progress.begin(0, f"{len(untimed)} untimed cases, {args.jobs} at once")
-            with contextlib.closing(run_parallel([cases[n] for n in untimed], args.quick,
-                                                 args.out, args.jobs)) as records:
+            with contextlib.closing(run_parallel([cases[n] for n in longest_first(untimed, args.out, args.quick)],
+                                                 args.quick, args.out, args.jobs,
+                                                 {**studies, "on_first_use": studies["workers"] is not None}
+                                                 )) as records:
                 for i, record in enumerate(records, 1):
                     progress.index = i
                     progress.end(record["status"], record["seconds"], record["name"])
                     finished(record)
-        # the untimed studies inside timed cases (map_runs) go to a local cluster of --jobs
-        # processes, started when one is first asked for, unless --workers or --scheduler says
-        on_demand = args.workers is None and args.scheduler is None and args.jobs > 1
-        with engine(args.jobs if on_demand else args.workers, args.scheduler, on_first_use=on_demand):
+        with engine(**studies):
             for i, name in enumerate(serial, len(names) - len(serial) + 1):
                 progress.begin(i, name)
                 with CaseInterrupt() as interrupt:

@@ -89,3 +89,15 @@ def test_a_cluster_on_first_use_starts_only_for_map_runs_and_gives_the_serial_va
         assert not isinstance(parallel._scheduler, parallel._OnFirstUse)  # a client now
     assert parallel._scheduler == "serial"
     assert [r["square"].tolist() for r in runs] == [r["square"].tolist() for r in serial]
+
+
+def test_untimed_cases_start_longest_first_by_their_last_run_of_the_same_mode(tmp_path):
+    from validation.__main__ import longest_first
+
+    stored = {"a": (3.0, False), "b": (200.0, False), "c": (50.0, False), "d": (900.0, True)}
+    for name, (seconds, quick) in stored.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "result.json").write_text(json.dumps({"seconds": seconds, "quick": quick}))
+    # "d" ran only in the other mode and "e" never: their length is unknown, they go first in order
+    assert longest_first(["a", "b", "c", "d", "e"], tmp_path, quick=False) == ["d", "e", "b", "c", "a"]
+    assert longest_first(["d", "a"], tmp_path, quick=True) == ["a", "d"]

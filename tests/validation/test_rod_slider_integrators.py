@@ -246,3 +246,23 @@ def test_constant_mass_schemes_are_second_order(method, params):
         assert sol.status == "ok", sol.message
         err.append(np.abs(model.minimal(sol.q) - ref).max())
     assert np.log2(err[-2] / err[-1]) == pytest.approx(2.0, abs=0.1)
+
+
+def test_one_run_by_names_is_run_scheme_on_a_fresh_model():
+    # the case hands its runs to map_runs by names (model, scheme index, projection); each must be
+    # the direct call's run, bit for bit (a second path to the same integration)
+    from validation.cases.rod_slider import SCHEMES, one_run
+
+    label, method, params, _ = SCHEMES[7]
+    sol, de, _ = run_scheme(method, params, "euclidean", 0.5, 0.01, RodSlider(rod_inertia="printed"),
+                            (3.0, 1.0))
+    r = one_run("printed", 7, "euclidean", 0.5, 0.01, omega=3.0, s=1.0)
+    assert label == "generalized-alpha-S rho=1" and r["status"] == sol.status == "ok"
+    np.testing.assert_array_equal(r["t"], sol.t)
+    np.testing.assert_array_equal(r["de"], de)
+    np.testing.assert_array_equal(r["violations"], sol.violations)
+    np.testing.assert_array_equal(r["minimal"], RodSlider().minimal(sol.q))
+    assert r["h0"] == RodSlider(rod_inertia="printed").energy(sol.q[0], sol.v[0])
+    constant = one_run("constant", 0, "False", 0.5, 0.01)
+    sol, de, _ = run_scheme("newmark", {}, False, 0.5, 0.01, ConstantMassRodSlider())
+    np.testing.assert_array_equal(constant["de"], de)

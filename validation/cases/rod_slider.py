@@ -49,6 +49,7 @@ the gap between the paper's energy errors and ours is measured, not guessed.
 from __future__ import annotations
 
 import time
+from functools import partial
 from unittest import mock
 
 import matplotlib.pyplot as plt
@@ -59,6 +60,7 @@ from scipy.integrate import solve_ivp
 from rancf.integrators import implicit
 from rancf.integrators.implicit import IndexThreeDAE, Newmark, integrate
 from validation.case import Case, Check, Outcome, progress
+from validation.parallel import map_runs
 
 LENGTH, M_ROD, M_SLIDER, K_SPRING = 2.0, 2.0, 5.0, 1000.0
 REST_LENGTH = 1.0  # m, chosen
@@ -450,19 +452,74 @@ def run_scheme(method, parameters, projection, t_end, dt=DT, model=None, state=N
     return sol, energy - energy[0], wall
 
 
-def order_study(model, projections=PROJECTIONS, schemes=SCHEMES):
+#: The rod-slider models a run of :func:`one_run` may use, by name (map_runs passes strings).
+MODELS = {"exact": RodSlider, "printed": partial(RodSlider, rod_inertia="printed"),
+          "constant": ConstantMassRodSlider}
+#: The projections by name (map_runs passes strings); names as in the tables' "projection" column.
+PROJECTION_OF = {str(p): p for p in PROJECTIONS}
+NEWTON_TOL = 1e-10  # m: the implicit loop's default, stated in the parameters
+
+
+def one_run(model, scheme, projection, t_end, dt=DT, omega=THETA_DOT0, s=SLIDE0, output_every=1,
+            tol=NEWTON_TOL):
+    """One run of :func:`run_scheme`, the unit of work :func:`run` hands to
+    :func:`validation.parallel.map_runs` (the case's 213 runs are independent; a fresh model
+    per run, as the models keep no state, so the values are the serial run's).
+
+    Parameters
+    ----------
+    model : {"exact", "printed", "constant"}
+        A key of :data:`MODELS`.
+    scheme : int
+        Index into :data:`SCHEMES`.
+    projection : {"False", "euclidean", "mass"}
+        A key of :data:`PROJECTION_OF`.
+    t_end, dt : float
+        Simulated time and step (s).
+    omega, s : float
+        theta' (rad/s) and s (m) at t = 0.
+    output_every : int
+        Steps per output.
+    tol : float
+        Newton tolerance (m).
+
+    Returns
+    -------
+    dict
+        ``t`` (n_out,), ``de`` (n_out,) H(t) - H(0) in J, ``violations`` (n_out, 3),
+        ``minimal`` (n_out, 2) theta (rad) and s (m), ``h0`` H(0) in J, ``status``,
+        ``message``, ``stats`` (the run's counters) and ``wall`` (s).
+    """
+    m = MODELS[model]()
+    _, method, params, _ = SCHEMES[int(scheme)]
+    sol, de, wall = run_scheme(method, params, PROJECTION_OF[projection], float(t_end), float(dt), m,
+                               (float(omega), float(s)), output_every=int(output_every), tol=float(tol))
+    return {"t": sol.t, "de": de, "violations": sol.violations, "minimal": m.minimal(sol.q),
+            "h0": m.energy(sol.q[0], sol.v[0]), "status": sol.status, "message": sol.message,
+            "stats": dict(sol.stats), "wall": wall}
+
+
+def order_runs(model, projections=PROJECTIONS, schemes=SCHEMES):
+    """Parameter sets of :func:`one_run` for the step-halving study of ``model`` (a key of
+    :data:`MODELS`): every projection, scheme and step of ORDER_STEPS over T_ORDER."""
+    return [{"model": model, "scheme": SCHEMES.index(scheme), "projection": str(projection),
+             "t_end": T_ORDER, "dt": h, "output_every": int(round(ORDER_STEPS[0] / h)), "tol": ORDER_TOL}
+            for projection in projections for scheme in schemes for h in ORDER_STEPS]
+
+
+def order_study(runs, model, projections=PROJECTIONS, schemes=SCHEMES):
     """Error in (theta, s) against the minimal-coordinate reference over T_ORDER for every scheme,
-    projection and step of ORDER_STEPS; observed order of each halving. Returns a DataFrame."""
+    projection and step of ORDER_STEPS, from ``runs`` (the results of :func:`order_runs`, in its
+    order); observed order of each halving. Returns a DataFrame."""
     grid = np.round(np.arange(0.0, T_ORDER + 1e-9, ORDER_STEPS[0]), 10)
-    ref = model.reference(grid)[:, :2]
-    rows = []
+    ref = MODELS[model]().reference(grid)[:, :2]
+    rows, runs = [], iter(runs)
     for projection in projections:
-        for label, method, params, _ in schemes:
+        for label, _, _, _ in schemes:
             errors = []
-            for h in ORDER_STEPS:
-                sol, _, _ = run_scheme(method, params, projection, T_ORDER, h, model,
-                                       output_every=int(round(ORDER_STEPS[0] / h)), tol=ORDER_TOL)
-                errors.append(np.abs(model.minimal(sol.q) - ref).max() if sol.status == "ok" else np.nan)
+            for _ in ORDER_STEPS:
+                r = next(runs)
+                errors.append(np.abs(r["minimal"] - ref).max() if r["status"] == "ok" else np.nan)
             orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
             rows.append({"scheme": label, "projection": str(projection),
                          **{f"error h={h:g}": e for h, e in zip(ORDER_STEPS, errors)},
@@ -474,73 +531,77 @@ def order_study(model, projections=PROJECTIONS, schemes=SCHEMES):
 def run(quick: bool) -> Outcome:
     t_end = T_QUICK if quick else T_END
     model = RodSlider()
-    progress("order study")
-    orders = order_study(model)
-    rows, histories = [], {}
+    # The same motion with a constant mass matrix (body coordinates, ConstantMassRodSlider), in
+    # which the paper's HHT-I3 and generalized-alpha (eq. 9, 12, derived for a constant M) are the
+    # schemes they were derived as; unprojected, the rows of table 1 that carry an energy error.
+    paper_schemes = [scheme for scheme in SCHEMES if not scheme[3]]
+    variant_states = [("printed mass matrix (eq. 23)", "printed", THETA_DOT0, SLIDE0)] + [
+        (f"initial state theta' = {w:g} rad/s, s = {s:g} m", "exact", w, s) for w, s in OTHER_STATES]
+    # every run at once (map_runs: on the runner's cluster when it has one), the long ones first
+    main = [{"model": "exact", "scheme": i, "projection": str(projection), "t_end": t_end}
+            for projection in PROJECTIONS for i in range(len(SCHEMES))]
+    constant_main = [{"model": "constant", "scheme": SCHEMES.index(scheme), "projection": "False",
+                      "t_end": t_end} for scheme in paper_schemes]
+    extra_runs = [{"model": kind, "scheme": i, "projection": str(projection), "t_end": t_end,
+                   "omega": w, "s": s}
+                  for _, kind, w, s in variant_states for i in (0, 7) for projection in PROJECTIONS]
+    orders_exact, orders_constant = order_runs("exact"), order_runs("constant", (False,), paper_schemes)
+    groups = [main, constant_main, extra_runs, orders_exact, orders_constant]
+    progress(f"{sum(map(len, groups))} runs")
+    done = iter(map_runs(one_run, [{"dt": DT, "omega": THETA_DOT0, "s": SLIDE0, "output_every": 1,
+                                    "tol": NEWTON_TOL, **p} for group in groups for p in group]))
+    main, constant_main, extra_results, orders_exact, orders_constant = (
+        [next(done) for _ in group] for group in groups)
+    orders = order_study(orders_exact, "exact")
+    rows, histories, results = [], {}, iter(main)
     for projection in PROJECTIONS:
         for label, method, params, ours in SCHEMES:
-            progress(f"{label}, projection {projection}")
-            sol, de, wall = run_scheme(method, params, projection, t_end, model=model)
-            viol = sol.violations[1:].max(axis=0) if len(sol.t) > 1 else np.full(3, np.nan)
-            h0 = model.energy(sol.q[0], sol.v[0])
+            r = next(results)
+            viol = r["violations"][1:].max(axis=0) if len(r["t"]) > 1 else np.full(3, np.nan)
+            h0, de = r["h0"], r["de"]
             # the physical part of a run: the steps before the energy error first exceeds H(0)
             physical = np.cumprod(np.abs(de) <= h0).astype(bool)[1:]
-            kept = sol.violations[1:][physical].max(axis=0) if physical.any() else np.full(3, np.nan)
+            kept = r["violations"][1:][physical].max(axis=0) if physical.any() else np.full(3, np.nan)
             order = orders[(orders.scheme == label) & (orders.projection == str(projection))]["order"].iloc[0]
             paper = PAPER.get((label, bool(projection))) if projection != "mass" else None
             rows.append({
-                "scheme": label, "ours": ours, "projection": str(projection), "status": sol.status,
-                "reached t (s)": sol.t[-1], "diverged at (s)": sol.t[-1] if sol.status != "ok" else np.nan,
+                "scheme": label, "ours": ours, "projection": str(projection), "status": r["status"],
+                "reached t (s)": r["t"][-1], "diverged at (s)": r["t"][-1] if r["status"] != "ok" else np.nan,
                 "max |energy error| (J)": np.max(np.abs(de)), "H(0) (J)": h0,
                 "max |Phi|": viol[0], "max |Phi'|": viol[1], "max |Phi''|": viol[2],
                 "max |Phi'| while |dH| <= H(0)": kept[1], "max |Phi''| while |dH| <= H(0)": kept[2],
                 f"order (t <= {T_ORDER:g} s)": order,
                 f"error at h = {DT:g} (rad, m)": orders[(orders.scheme == label)
                                                         & (orders.projection == str(projection))][f"error h={DT:g}"].iloc[0],
-                "mean Newton iterations": sol.stats["newton_iterations"] / max(sol.stats["steps"], 1),
-                "run time (s)": wall, "paper (table 1)": paper[1] if paper else "not in table 1",
-                "message": sol.message,
+                "mean Newton iterations": r["stats"]["newton_iterations"] / max(r["stats"]["steps"], 1),
+                "run time (s)": r["wall"], "paper (table 1)": paper[1] if paper else "not in table 1",
+                "message": r["message"],
             })
-            histories[(label, projection)] = (sol.t, de, sol.violations)
+            histories[(label, projection)] = (r["t"], de, r["violations"])
     table = pd.DataFrame(rows)
 
-    # The same motion with a constant mass matrix (body coordinates, ConstantMassRodSlider), in
-    # which the paper's HHT-I3 and generalized-alpha (eq. 9, 12, derived for a constant M) are the
-    # schemes they were derived as; unprojected, the rows of table 1 that carry an energy error.
-    constant = ConstantMassRodSlider()
-    paper_schemes = [scheme for scheme in SCHEMES if not scheme[3]]
-    progress("constant mass matrix: order study")
-    constant_orders = order_study(constant, (False,), paper_schemes)
+    constant_orders = order_study(orders_constant, "constant", (False,), paper_schemes)
     constant_rows = []
-    for label, method, params, _ in paper_schemes:
-        progress(f"constant mass matrix: {label}")
-        sol, de, wall = run_scheme(method, params, False, t_end, model=constant)
+    for (label, method, params, _), r in zip(paper_schemes, constant_main):
         exact = table[(table.scheme == label) & (table.projection == "False")].iloc[0]
         constant_rows.append({
-            "scheme": label, "status": sol.status, "reached t (s)": sol.t[-1],
-            "max |energy error| (J)": np.max(np.abs(de)), "H(0) (J)": constant.energy(sol.q[0], sol.v[0]),
+            "scheme": label, "status": r["status"], "reached t (s)": r["t"][-1],
+            "max |energy error| (J)": np.max(np.abs(r["de"])), "H(0) (J)": r["h0"],
             f"order (t <= {T_ORDER:g} s)": constant_orders[constant_orders.scheme == label]["order"].iloc[0],
             "exact M(q): status": exact.status, "exact M(q): reached t (s)": exact["reached t (s)"],
             "exact M(q): max |energy error| (J)": exact["max |energy error| (J)"],
             f"exact M(q): order (t <= {T_ORDER:g} s)": exact[f"order (t <= {T_ORDER:g} s)"],
             "paper (table 1)": PAPER[(label, False)][1],
-            "mean Newton iterations": sol.stats["newton_iterations"] / max(sol.stats["steps"], 1),
-            "run time (s)": wall})
-        histories[(label, "constant")] = (sol.t, de, sol.violations)
+            "mean Newton iterations": r["stats"]["newton_iterations"] / max(r["stats"]["steps"], 1),
+            "run time (s)": r["wall"]})
+        histories[(label, "constant")] = (r["t"], r["de"], r["violations"])
     constant_table = pd.DataFrame(constant_rows)
 
-    extra = []
-    for name, kwargs in [("printed mass matrix (eq. 23)", {"model": RodSlider(rod_inertia="printed")})] + [
-            (f"initial state theta' = {w:g} rad/s, s = {s:g} m", {"state": (w, s)}) for w, s in OTHER_STATES]:
-        for label, method, params, _ in (SCHEMES[0], SCHEMES[7]):
-            for projection in PROJECTIONS:
-                progress(f"{name}: {label}, projection {projection}")
-                sol, de, wall = run_scheme(method, params, projection, t_end, **kwargs)
-                m = kwargs.get("model", model)
-                extra.append({"variant": name, "scheme": label, "projection": str(projection),
-                              "status": sol.status, "reached t (s)": sol.t[-1],
-                              "max |energy error| (J)": np.max(np.abs(de)),
-                              "H(0) (J)": m.energy(sol.q[0], sol.v[0]), "run time (s)": wall})
+    extra = [{"variant": name, "scheme": SCHEMES[p["scheme"]][0], "projection": p["projection"],
+              "status": r["status"], "reached t (s)": r["t"][-1],
+              "max |energy error| (J)": np.max(np.abs(r["de"])), "H(0) (J)": r["h0"], "run time (s)": r["wall"]}
+             for (name, *_), p, r in zip([v for v in variant_states for _ in range(2 * len(PROJECTIONS))],
+                                         extra_runs, extra_results)]
     variants = pd.DataFrame(extra)
 
     checks = (table_checks(table, variants, t_end, quick, constant_table) + order_checks(orders)
@@ -556,7 +617,7 @@ def run(quick: bool) -> Outcome:
         parameters={"l (m)": LENGTH, "m_A (kg)": M_ROD, "m_B (kg)": M_SLIDER, "k (N/m)": K_SPRING,
                     "spring rest length (m, chosen)": REST_LENGTH,
                     "theta'(0) (rad/s, chosen)": THETA_DOT0, "s(0) (m, chosen)": SLIDE0, "h (s)": DT,
-                    "t_end (s)": t_end, "Newton tol (m)": 1e-10, "Newton": "modified (rancf's default)",
+                    "t_end (s)": t_end, "Newton tol (m)": NEWTON_TOL, "Newton": "modified (rancf's default)",
                     "order study": f"t <= {T_ORDER:g} s, h = {', '.join(f'{h:g}' for h in ORDER_STEPS)}, "
                                    f"Newton tol {ORDER_TOL:g}",
                     "rod inertia about O (kg m^2)": model.j_c + M_ROD * LENGTH ** 2 / 4,

@@ -37,7 +37,9 @@ DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: of this case and judge nothing; the O(n^2) - O(n^3) claim is judged on DENSE_NEWTON.
 EXTENDED = {"recursive": (80, 160, 320, 500, 640, 1280, 2560, 4545), "dae": (80, 160, 320, 640, 1280),
             "dae, dense": (80,), "reduced": (), "dae, factorized": (80,)}
-BUDGET = {True: 1.0, False: 2.0}  # s of runs per point (quick / full), all repeats
+#: s of runs per point (quick / full), all repeats. The quick run's timings carry no verdict
+#: (QUICK_NOTE): half a second per point keeps its 34 points within the 3 minutes of --quick.
+BUDGET = {True: 0.5, False: 2.0}
 REPEATS = {True: 3, False: 5}
 #: Steps k + 1 ... 2 k from rest are timed on every chain (fewer only where they cost more than
 #: a repeat's budget): the same steps, so the same Newton iterations and factorizations per step.
@@ -79,8 +81,10 @@ def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict
     """One timing of a step: ``(sum T(2 k) - sum T(k)) / (pairs k)`` from ``pairs`` runs each of
     k and 2 k steps (T: the stepping time rancf reports), so that what a run does once (the
     first factorization, the start of the loop, the result) does not count, and the steps
-    timed are steps k + 1 ... 2 k from the straight chain at rest. ``checked``: RK4's
-    stability check passed on this chain before, so its runs here skip it.
+    timed are steps k + 1 ... 2 k from the straight chain at rest. RK4's stability check
+    (dt against the chain's highest frequency, outside the loop's time) runs on the first run
+    only, as it depends on the chain and dt alone; ``checked``: it passed on this chain before,
+    so no run here repeats it.
 
     Returns the time per step (s; zero or negative when the noise of the machine exceeds the
     cost of the k steps), the wall time of one pair of runs (s, set-up included) and,
@@ -88,10 +92,11 @@ def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict
     work a step does, which depends on how far the motion has gone: from rest 2 iterations and
     no new factorization; a 5-body chain swinging after 2 s, 3.9 and about one in two).
     """
-    if checked and kwargs.get("method") == "rk4":
-        # RK4's stability check (the chain's highest frequency: most of a long chain's run,
-        # outside the loop's time) passed on this chain's first runs
-        kwargs = {**kwargs, "check_stability": False}
+    # RK4's stability check costs more than the steps timed on a long chain (1.0 s of CPU at
+    # 4545 bodies against 0.11 s for a run of 2 steps without it), so it runs once per chain
+    unchecked = {**kwargs, "check_stability": False} if kwargs.get("method") == "rk4" else kwargs
+    if checked:
+        kwargs = unchecked
     walls, stats, start = [0.0, 0.0], [], time.perf_counter()
     for _ in range(pairs):
         stats = []
@@ -99,6 +104,7 @@ def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict
             res, wall = timed(chain, k * DT, DT, output_every=k, **kwargs)
             if res.status != "ok":
                 raise RuntimeError(f"{kwargs}: {res.status}: {res.message}")
+            kwargs = unchecked
             walls[i] += res.wall_time or wall
             stats.append(res.stats)
     work = {key: (stats[1].get(key, 0) - stats[0].get(key, 0)) / steps for key in ("newton_iterations", "nlu")}
@@ -108,13 +114,20 @@ def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict
             "pair": (time.perf_counter() - start) / pairs, **work}
 
 
-def chain_of(variant, n):
-    """The chain of ``n`` bodies a variant runs, and the full model it stands for."""
+def chain_of(variant, n, built=None):
+    """The chain of ``n`` bodies a variant runs, and the full model it stands for.
+
+    ``built``: a dict of the (Shabana) chains built so far by body count, shared by the
+    formulations (a model's arrays are read-only and its cached kernels stateless, and the
+    time per step leaves out what a run does once): building a chain costs O(n^2) in
+    ``Model.build`` (3.8 s of CPU at 4545 bodies, 1.2 s at 2560), more than its timings."""
     if variant is REDUCED:
         full = pendulum(E, elastic_model="berzeri", n_bodies=n)
         return rancf.reduce(full, **REDUCTION), full
-    chain = pendulum(E, n_bodies=n)
-    return chain, chain
+    built = {} if built is None else built
+    if n not in built:
+        built[n] = pendulum(E, n_bodies=n)
+    return built[n], built[n]
 
 
 def family(variant):
@@ -131,7 +144,7 @@ def family(variant):
 QUICK_NOTE = {True: "; quick run: no verdict (timings are judged in the full run)", False: ""}
 
 
-def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
+def measure(variant, bodies, quick: bool, skipped: list, built: dict | None = None) -> list[dict]:
     """Median time per step of ``variant`` for each chain length in ``bodies``, over the same
     steps (``WINDOW + 1 ... 2 WINDOW`` from rest) for every chain, so every size does the same
     work per step (a budget of fewer steps only where ``3 WINDOW`` steps cost more than a
@@ -151,7 +164,7 @@ def measure(variant, bodies, quick: bool, skipped: list) -> list[dict]:
             skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
             break
         progress(f"{variant.label}: {n} bodies")
-        chain, full = chain_of(variant, n)
+        chain, full = chain_of(variant, n, built)
         if estimate is None:
             warm = sample(chain, variant.kwargs, WINDOW, 1)
             step = planning_step(warm, WINDOW)
@@ -713,7 +726,7 @@ def run(quick: bool) -> Outcome:
     variants.insert(2, FULL_NEWTON)
     variants.insert(4, DENSE_NEWTON)
     variants.append(REDUCED)
-    rows, skipped = [], []
+    rows, skipped, built = [], [], {}
     for v in variants:
         if not v.available:
             continue
@@ -721,7 +734,7 @@ def run(quick: bool) -> Outcome:
             bodies = QUICK_BODIES + ((160,) if family(v) == "recursive" else ())
         else:
             bodies = PAPER_BODIES + EXTENDED[family(v)]
-        rows += measure(v, bodies, quick, skipped)
+        rows += measure(v, bodies, quick, skipped, built)
     timings = pd.DataFrame(rows)
 
     fits = []
