@@ -21,6 +21,8 @@ Topology. Following joints from parent to child away from the ground gives a spa
 (joints taken in the order added); the joints it leaves out close loops. ``recursive_reason``
 says why the recursive formulation cannot run the model (None when it can).
 """
+import collections
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -366,16 +368,18 @@ class Assembly:
         item = lambda p: (-1 if p.kind == GROUND else
                           p.item.index if p.kind == NODE else len(self.beams) + p.item.index)
         edges = [(item(j.parent), item(j.child)) for j in self.joints]
-        # undirected reachability from the ground
+        # undirected reachability from the ground (adjacency lists: linear in the joints)
+        neighbours = collections.defaultdict(list)
+        for a, b in edges:
+            neighbours[a].append(b)
+            neighbours[b].append(a)
         seen, frontier = {-1}, [-1]
         while frontier:
-            nxt = []
-            for a, b in edges:
-                for u, v in ((a, b), (b, a)):
-                    if u in frontier and v not in seen:
-                        seen.add(v)
-                        nxt.append(v)
-            frontier = nxt
+            u = frontier.pop()
+            for v in neighbours[u]:
+                if v not in seen:
+                    seen.add(v)
+                    frontier.append(v)
         loose = [k for k in range(n_items) if k not in seen]
         if loose:
             names = [repr(self.beams[k]) if k < len(self.beams) else
