@@ -1,5 +1,5 @@
-"""The spatial validation cases (validation/cases/spatial.py, peers3d.py) and the bend's model
-(validation/bend45.py)."""
+"""The spatial validation cases (validation/cases/spatial.py, peers3d.py, spatial_loops.py) and
+the bend's model (validation/bend45.py)."""
 import numpy as np
 
 from validation import bend45
@@ -30,3 +30,13 @@ def test_peers3d_reports_itself_skipped_without_exudyn(monkeypatch):
     outcome = peers3d.CASE.run(True)
     assert outcome.skipped and "exudyn" in outcome.skipped
     assert peers3d.CASE.timed
+
+
+def test_spatial_loops_case_passes():
+    """The four-bar case's checks (their values are those of tests/test_spatial_loops.py, which
+    tests them against the same closed form and balance) all pass, its tables are there."""
+    from validation.cases import spatial_loops
+
+    outcome = spatial_loops.CASE.run(True)
+    assert len(outcome.checks) == 6 and not [c for c in outcome.checks if c.fails_run]
+    assert {"steel_four_bar", "rigid_four_bar"} <= set(outcome.tables)

@@ -331,7 +331,8 @@ def test_report_files_and_case_folders_have_the_users_umask(tmp_path, umask):
 
 def test_discovery_finds_the_cases():
     cases = discover()
-    for name in OURS + ("spatial", "peers3d"):     # those two: tests/validation/test_spatial_cases.py
+    # the spatial ones: tests/validation/test_spatial_cases.py
+    for name in OURS + ("spatial", "peers3d", "spatial-loops"):
         assert name in cases and not isinstance(cases[name], Broken), cases.get(name)
 
 
