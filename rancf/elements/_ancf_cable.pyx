@@ -5,7 +5,8 @@ Element coordinates ``e = [r_A, r'_A, r_B, r'_B]`` (12, SI: m and dimensionless 
 ``dr/dx``, x the arc length of the straight reference), their rates ``edot`` (m/s, 1/s),
 length ``l`` (m), axial stiffness ``EA`` (N), bending stiffness ``EI`` (N m^2), Kelvin-Voigt
 damping time ``c`` (s). The centreline is ``r(x) = sum_k S_k(x) e_k`` over the four node
-vectors ``e_k`` with the cubic Hermite functions of rancf.elements.beam.
+vectors ``e_k`` with the cubic Hermite functions (rancf/elements/_hermite.pxd, which also holds
+the Gauss rules).
 
 The strains are those of Exudyn's ``ObjectANCFCable`` (CObjectANCFCable.cpp): the axial strain
 ``eps = |r'| - 1`` and the material curvature vector ``kappa = (r' x r'') / |r'|^2``, with
@@ -34,55 +35,9 @@ With damping K also has the derivative of the strain rates at fixed rates,
 from libc.math cimport sqrt
 from libc.string cimport memset
 
+from rancf.elements._hermite cimport DDS3, DDS5, DS3, DS5, G3W, G5W, hermite_derivatives
+
 import numpy as np
-
-# Gauss-Legendre points and weights on [0, 1] (Exudyn's gaussRuleOrder9 and gaussRuleOrder5),
-# and the cubic Hermite functions' xi-derivatives there (the factor l of S2, S4 left out).
-cdef double G3X[3]
-cdef double G3W[3]
-cdef double G5X[5]
-cdef double G5W[5]
-G3X[:] = [0.1127016653792583, 0.5, 0.8872983346207417]
-G3W[:] = [0.2777777777777778, 0.4444444444444444, 0.2777777777777778]
-G5X[:] = [0.04691007703066800, 0.2307653449471585, 0.5, 0.7692346550528415, 0.9530899229693320]
-G5W[:] = [0.1184634425280945, 0.2393143352496832, 0.2844444444444444, 0.2393143352496832,
-          0.1184634425280945]
-cdef double DS3[3][4]
-cdef double DDS3[3][4]
-cdef double DS5[5][4]
-cdef double DDS5[5][4]
-
-
-cdef void _tabulate(const double* x, int n, double[][4] ds, double[][4] dds) noexcept:
-    cdef int g
-    cdef double xi
-    for g in range(n):
-        xi = x[g]
-        ds[g][0] = -6.0 * xi + 6.0 * xi * xi
-        ds[g][1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
-        ds[g][2] = 6.0 * xi - 6.0 * xi * xi
-        ds[g][3] = 3.0 * xi * xi - 2.0 * xi
-        dds[g][0] = -6.0 + 12.0 * xi
-        dds[g][1] = -4.0 + 6.0 * xi
-        dds[g][2] = 6.0 - 12.0 * xi
-        dds[g][3] = 6.0 * xi - 2.0
-
-
-_tabulate(G3X, 3, DS3, DDS3)
-_tabulate(G5X, 5, DS5, DDS5)
-
-
-cdef inline void _shape_derivatives(const double* ds, const double* dds, double il,
-                                    double* sp, double* spp) noexcept nogil:
-    """S_k'(x) and S_k''(x), k = 1..4, from the tabulated xi-derivatives; il = 1/l."""
-    sp[0] = ds[0] * il
-    sp[1] = ds[1]
-    sp[2] = ds[2] * il
-    sp[3] = ds[3]
-    spp[0] = dds[0] * il * il
-    spp[1] = dds[1] * il
-    spp[2] = dds[2] * il * il
-    spp[3] = dds[3] * il
 
 
 cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
@@ -164,7 +119,7 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
     cdef double w, n, eps, rate, ws, wk
     cdef int gp, i, j, k
     for gp in range(5):
-        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         wk = w * EA
         _interpolate(e, sp, a)
@@ -225,7 +180,7 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double w, wk, q, iq, iq2, N, p
     cdef int gp, i, j, k
     for gp in range(3):
-        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
         w = G3W[gp] * l
         wk = w * EI
         _interpolate(e, sp, a)

@@ -22,54 +22,9 @@ once per element.
 from libc.math cimport sqrt
 from libc.string cimport memset
 
+from rancf.elements._hermite cimport DDS3, DDS5, DS3, DS5, G3W, G5W, hermite_derivatives
+
 import numpy as np
-
-# Gauss-Legendre points and weights on [0, 1], and the shape-function derivatives there:
-# dS_k/dxi (DS) and d2S_k/dxi2 (DDS) with the factor l of S2, S4 left out (see _shape_derivatives).
-cdef double G3X[3]
-cdef double G3W[3]
-cdef double G5X[5]
-cdef double G5W[5]
-G3X[:] = [0.1127016653792583, 0.5, 0.8872983346207417]
-G3W[:] = [0.2777777777777778, 0.4444444444444444, 0.2777777777777778]
-G5X[:] = [0.04691007703066800, 0.2307653449471585, 0.5, 0.7692346550528415, 0.9530899229693320]
-G5W[:] = [0.1184634425280945, 0.2393143352496832, 0.2844444444444444, 0.2393143352496832,
-          0.1184634425280945]
-cdef double DS3[3][4]
-cdef double DDS3[3][4]
-cdef double DS5[5][4]
-cdef double DDS5[5][4]
-
-
-cdef void _tabulate(const double* x, int n, double[][4] ds, double[][4] dds) noexcept:
-    cdef int g
-    cdef double xi
-    for g in range(n):
-        xi = x[g]
-        ds[g][0] = -6.0 * xi + 6.0 * xi * xi
-        ds[g][1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
-        ds[g][2] = 6.0 * xi - 6.0 * xi * xi
-        ds[g][3] = 3.0 * xi * xi - 2.0 * xi
-        dds[g][0] = -6.0 + 12.0 * xi
-        dds[g][1] = -4.0 + 6.0 * xi
-        dds[g][2] = 6.0 - 12.0 * xi
-        dds[g][3] = 6.0 * xi - 2.0
-
-
-_tabulate(G3X, 3, DS3, DDS3)
-_tabulate(G5X, 5, DS5, DDS5)
-
-cdef inline void _shape_derivatives(const double* ds, const double* dds, double il,
-                                    double* sp, double* spp) noexcept nogil:
-    """S_k'(s) = dS_k/ds and S_k''(s), k = 1..4, from the tabulated xi-derivatives; il = 1/l."""
-    sp[0] = ds[0] * il
-    sp[1] = ds[1]
-    sp[2] = ds[2] * il
-    sp[3] = ds[3]
-    spp[0] = dds[0] * il * il
-    spp[1] = dds[1] * il
-    spp[2] = dds[2] * il * il
-    spp[3] = dds[3] * il
 
 
 cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
@@ -234,7 +189,7 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
     gv[0], gv[1], gv[4], gv[5] = -nv[0] / chord, -nv[1] / chord, nv[0] / chord, nv[1] / chord
     hv[0], hv[1], hv[4], hv[5] = -tv[0] / chord, -tv[1] / chord, tv[0] / chord, tv[1] / chord
     for gp in range(3):
-        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
         w = G3W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
@@ -292,7 +247,7 @@ cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noe
     cdef int gp, i
     I2[0], I2[1], I2[2], I2[3] = 1.0, 0.0, 0.0, 1.0
     for gp in range(5):
-        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)
@@ -337,7 +292,7 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
     cdef bint hess = a.K != NULL
     cdef int gp, i, j
     for gp in range(5):
-        _shape_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         _interpolate(e, sp, r1)
         norm = sqrt(r1[0] * r1[0] + r1[1] * r1[1])
@@ -352,7 +307,7 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
             _hpair(a, sp, sp, A11, 0.5)
             _tangent(a, g)
     for gp in range(3):
-        _shape_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
         w = G3W[gp] * l
         _interpolate(e, sp, r1)
         _interpolate(e, spp, r2)

@@ -4,7 +4,7 @@ Node coordinates are ``[x, y, z, x', y', z']``: position r (m) and slope ``r' = 
 (dimensionless; a unit vector along the cable where it is unstretched), x the arc length of
 the straight reference. Element coordinates are ``e = [r_A, r'_A, r_B, r'_B]`` (12,). With
 ``xi = x / l``, ``r(x) = S(xi) e`` and the cubic Hermite functions of the planar beam
-(:mod:`rancf.elements.beam`)::
+(:mod:`rancf.elements.hermite` states them for both)::
 
     S = [S1 I3, S2 I3, S3 I3, S4 I3],  S1 = 1 - 3 xi^2 + 2 xi^3,  S2 = l (xi - 2 xi^2 + xi^3),
                                        S3 = 3 xi^2 - 2 xi^3,      S4 = l (xi^3 - xi^2).
@@ -39,11 +39,12 @@ functions here check their input and call them.
 import numpy as np
 
 from .. import checks
-from . import _ancf_cable
+from . import _ancf_cable, hermite
 
 
 def shape_functions(xi, l):
-    """Shape-function matrix of an element: ``r(xi) = S(xi) e``.
+    """Shape-function matrix of an element: ``r(xi) = S(xi) e``
+    (:func:`rancf.elements.hermite.shape_matrix` in space).
 
     Parameters
     ----------
@@ -71,18 +72,15 @@ def shape_functions(xi, l):
     >>> ancf_cable.shape_functions(0.5, 0.5) @ e
     array([0.  , 0.  , 0.25])
     """
-    l = checks.positive("l", l)
-    xi = checks.real("xi", xi, 0.0, 1.0)
-    s = (1 - 3 * xi**2 + 2 * xi**3, l * (xi - 2 * xi**2 + xi**3),
-         3 * xi**2 - 2 * xi**3, l * (xi**3 - xi**2))
-    return np.hstack([sk * np.eye(3) for sk in s])
+    return hermite.shape_matrix(xi, l, 3)
 
 
 def mass_matrix(rho, A, l):
     """Constant element mass matrix ``M_E = int rho A S^T S dx``, in closed form.
 
-    With ``m = rho A l``, ``M_E = m C x I3`` and C the 4 x 4 matrix of the planar beam
-    (:func:`rancf.elements.beam.mass_matrix`; theory: The ANCF beam element).
+    With ``m = rho A l``, ``M_E = m C x I3`` and C the 4 x 4 matrix of the planar beam,
+    ``int_0^1 s s^T dxi`` of the Hermite functions
+    (:func:`rancf.elements.hermite.mass_coefficients`; theory: The ANCF beam element).
 
     Parameters
     ----------
@@ -114,13 +112,7 @@ def mass_matrix(rho, A, l):
     True
     """
     rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
-    c = np.array([
-        [13 / 35, 11 * l / 210, 9 / 70, -13 * l / 420],
-        [11 * l / 210, l**2 / 105, 13 * l / 420, -l**2 / 140],
-        [9 / 70, 13 * l / 420, 13 / 35, -11 * l / 210],
-        [-13 * l / 420, -l**2 / 140, -11 * l / 210, l**2 / 105],
-    ])
-    return rho * A * l * np.kron(c, np.eye(3))
+    return rho * A * l * np.kron(hermite.mass_coefficients(l), np.eye(3))
 
 
 def gravity_force(rho, A, l, gravity):
@@ -395,11 +387,7 @@ def section_forces(e, xi, l, EA, EI):
     l = checks.positive("l", l)
     e = np.asarray(e, dtype=float)
     vec = e.reshape(e.shape[:-1] + (4, 3))
-    xi = np.asarray(xi, dtype=float)
-    d1 = np.stack([(-6 * xi + 6 * xi**2) / l, 1 - 4 * xi + 3 * xi**2,
-                   (6 * xi - 6 * xi**2) / l, 3 * xi**2 - 2 * xi], axis=-1)
-    d2 = np.stack([(-6 + 12 * xi) / l**2, (-4 + 6 * xi) / l,
-                   (6 - 12 * xi) / l**2, (6 * xi - 2) / l], axis=-1)
+    d1, d2, _ = hermite.shape_derivatives(np.asarray(xi, dtype=float), l)
     r1 = np.einsum("...j,...jd->...d", d1, vec)
     r2 = np.einsum("...j,...jd->...d", d2, vec)
     q = np.einsum("...d,...d->...", r1, r1)

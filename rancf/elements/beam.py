@@ -2,7 +2,8 @@
 
 Node coordinates are ``[x, y, x', y']``: position (m) and slope ``dr/ds``
 (dimensionless; unit length for an unstretched beam). Element coordinates are
-``e = [r_A, r'_A, r_B, r'_B]`` (8,). With ``xi = s / l``, ``r(s) = S(xi) e`` and::
+``e = [r_A, r'_A, r_B, r'_B]`` (8,). With ``xi = s / l``, ``r(s) = S(xi) e`` and the cubic
+Hermite functions (:mod:`rancf.elements.hermite`)::
 
     S = [S1 I2, S2 I2, S3 I2, S4 I2],  S1 = 1 - 3 xi^2 + 2 xi^3,  S2 = l (xi - 2 xi^2 + xi^3),
                                        S3 = 3 xi^2 - 2 xi^3,      S4 = l (xi^3 - xi^2).
@@ -30,7 +31,7 @@ interpolation, thin elements lock under bending when few are used; refine the me
 import numpy as np
 
 from .. import checks
-from . import _beam
+from . import _beam, hermite
 
 #: Elastic model names and their kernel codes.
 MODELS = {m.name.lower(): int(m) for m in _beam.ElasticModel}
@@ -64,7 +65,8 @@ def model_code(model):
 
 
 def shape_functions(xi, l):
-    """Shape-function matrix of an element: ``r(xi) = S(xi) e``.
+    """Shape-function matrix of an element: ``r(xi) = S(xi) e``
+    (:func:`rancf.elements.hermite.shape_matrix` in the plane).
 
     Parameters
     ----------
@@ -92,11 +94,7 @@ def shape_functions(xi, l):
     >>> beam.shape_functions(0.5, 0.5) @ e
     array([0.25, 0.  ])
     """
-    l = checks.positive("l", l)
-    xi = checks.real("xi", xi, 0.0, 1.0)
-    s = (1 - 3 * xi**2 + 2 * xi**3, l * (xi - 2 * xi**2 + xi**3),
-         3 * xi**2 - 2 * xi**3, l * (xi**3 - xi**2))
-    return np.hstack([sk * np.eye(2) for sk in s])
+    return hermite.shape_matrix(xi, l, 2)
 
 
 def mass_matrix(rho, A, l):
@@ -135,13 +133,7 @@ def mass_matrix(rho, A, l):
     """
     rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
     m = rho * A * l
-    c = np.array([
-        [13 / 35, 11 * l / 210, 9 / 70, -13 * l / 420],
-        [11 * l / 210, l**2 / 105, 13 * l / 420, -l**2 / 140],
-        [9 / 70, 13 * l / 420, 13 / 35, -11 * l / 210],
-        [-13 * l / 420, -l**2 / 140, -11 * l / 210, l**2 / 105],
-    ])
-    return m * np.kron(c, np.eye(2))
+    return m * np.kron(hermite.mass_coefficients(l), np.eye(2))
 
 
 def gravity_force(rho, A, l, gravity):
@@ -396,18 +388,6 @@ def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
     return C
 
 
-def _shape_derivatives(xi, l):
-    """``dS/ds``, ``d2S/ds2``, ``d3S/ds3`` of the cubic shape functions at xi (any shape), each
-    (..., 4): the coefficients of the four node vectors ``r_A, r'_A, r_B, r'_B``."""
-    one = np.ones_like(xi)
-    d1 = np.stack([(-6 * xi + 6 * xi**2) / l, 1 - 4 * xi + 3 * xi**2,
-                   (6 * xi - 6 * xi**2) / l, 3 * xi**2 - 2 * xi], axis=-1)
-    d2 = np.stack([(-6 + 12 * xi) / l**2, (-4 + 6 * xi) / l,
-                   (6 - 12 * xi) / l**2, (6 * xi - 2) / l], axis=-1)
-    d3 = np.stack([12 * one / l**3, 6 * one / l**2, -12 * one / l**3, 6 * one / l**2], axis=-1)
-    return d1, d2, d3
-
-
 def _cross(a, b):
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
@@ -476,7 +456,7 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
     checks.choice("model", model, MODELS)
     e = np.asarray(e, dtype=float)
     vec = e.reshape(e.shape[:-1] + (4, 2))
-    d1, d2, d3 = _shape_derivatives(np.asarray(xi, dtype=float), l)
+    d1, d2, d3 = hermite.shape_derivatives(np.asarray(xi, dtype=float), l)
     r1, r2, r3 = (np.einsum("...j,...jd->...d", d, vec) for d in (d1, d2, d3))
     stretch = np.sqrt(_dot(r1, r1))
     if model == "reissner":
