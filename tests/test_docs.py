@@ -36,7 +36,8 @@ MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "ranc
            "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
            "rancf.elements.beam", "rancf.elements.rigid", "rancf.elements.planar", "rancf.integrators.implicit",
            "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.errors",
-           "rancf.elements.spatial_beam", "rancf.elements.ancf_cable", "rancf.vibration"]
+           "rancf.elements.spatial_beam", "rancf.elements.ancf_cable", "rancf.elements.hermite",
+           "rancf.vibration"]
 
 
 @pytest.fixture(autouse=True)
