@@ -60,6 +60,11 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
                         const double* q, const double* qd, const double* tau_q,
                         const double* tau_qd, double c_k, double c_c, double* E) noexcept nogil
+cdef bint two_ended(const ModelData* d, int k) noexcept nogil
+cdef void spring_tangents(const ModelData* d, const double* x, const double* v, double c_k,
+                          double c_c, double* K) noexcept nogil
+cdef void spring_map_transposed(const ModelData* d, int k, const double* a,
+                                double* F) noexcept nogil
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
                  double* scratch, double* p) noexcept nogil
 

@@ -256,6 +256,54 @@ cdef inline void _spring_line(const ModelData* d, int k, const double* x, const 
     ldot[0] = n[0] * w[0] + n[1] * w[1]
 
 
+cdef inline bint two_ended(const ModelData* d, int k) noexcept nogil:
+    """Whether spring-damper k joins two vertices (neither point on the ground)."""
+    return d.s_kind[2 * k] != P_GROUND and d.s_kind[2 * k + 1] != P_GROUND
+
+
+cdef void _spring_tangent(const ModelData* d, int k, const double* x, const double* v,
+                          double c_k, double c_c, double* K) noexcept nogil:
+    """K (2 x 2, row-major) = ``c_k G + c_c c n n^T``: spring-damper k's Newton block in the
+    relative position ``r_2 - r_1`` of its points (:func:`load_tangents`)."""
+    cdef double n[2]
+    cdef double wr[2]
+    cdef double z[2]
+    cdef double ln, ldot, fs, nw
+    cdef const double* law = d.s_law + 3 * k
+    cdef int i, l
+    _spring_line(d, k, x, v, n, &ln, &ldot, wr)
+    fs = law[0] * (ln - law[2]) + law[1] * ldot
+    # w^T (I - n n^T) / l
+    nw = n[0] * wr[0] + n[1] * wr[1]
+    z[0] = (wr[0] - nw * n[0]) / ln
+    z[1] = (wr[1] - nw * n[1]) / ln
+    for i in range(2):
+        for l in range(2):
+            K[2 * i + l] = (c_k * (law[0] * n[i] * n[l] + fs / ln * ((i == l) - n[i] * n[l])
+                                   + law[1] * n[i] * z[l])
+                            + c_c * law[1] * n[i] * n[l])
+
+
+cdef void spring_tangents(const ModelData* d, const double* x, const double* v, double c_k,
+                          double c_c, double* K) noexcept nogil:
+    """K (4 per spring-damper, 2 x 2 row-major) = ``c_k G + c_c c n n^T`` of every
+    spring-damper at (x, v) (:func:`load_tangents` gives G): its Newton matrix in the node
+    coordinates is ``D^T K D``, D (2 x n_x) the map of x to its points' relative position
+    ``r_2 - r_1`` (:func:`spring_map_transposed`), constant in x."""
+    cdef int k
+    for k in range(d.n_springs):
+        _spring_tangent(d, k, x, v, c_k, c_c, K + 4 * k)
+
+
+cdef void spring_map_transposed(const ModelData* d, int k, const double* a,
+                                double* F) noexcept nogil:
+    """F (n_x) += D^T a: the generalized force of the point forces ``-a`` on spring-damper k's
+    first point and ``+a`` on its second (D of :func:`spring_tangents`)."""
+    cdef const double* o = d.s_offset + 2 * DIM * k
+    _add_at(NULL, F, d.s_kind[2 * k], d.s_vertex[2 * k], o, -a[0], -a[1])
+    _add_at(NULL, F, d.s_kind[2 * k + 1], d.s_vertex[2 * k + 1], o + DIM, a[0], a[1])
+
+
 cdef double spring_forces(const ModelData* d, const double* x, const double* v, const double* q,
                           const double* qd, double* F) noexcept nogil:
     """F += the forces of the spring-dampers at (x, v) and joint coordinates (q, qd); returns
@@ -347,10 +395,12 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     A torsion spring-damper is an effort ``tau = -k (q - q0) - c qd`` with ``tau_q = -k``,
     ``tau_qd = -c``: its blocks are the effort's below, exact. A spring-damper between points
     has ``d(f n)/dr_2 = -d(f n)/dr_1 = G = k n n^T + (f / l) (I - n n^T) + c n w^T (I - n n^T)
-    / l`` (w the points' relative velocity) and ``d(f n)/dw = c n n^T``: each of its points
-    gets the own block ``P^T (c_k G + c_c c n n^T) P`` (P the point's map, constant in x); the
-    coupling of its two vertices is left out of this block layout (the recursion's Newton
-    matrix is approximate, DECISIONS 13; it is exact for a spring to the ground).
+    / l`` (w the points' relative velocity) and ``d(f n)/dw = c n n^T``: a spring to the
+    ground gets the own block ``P^T (c_k G + c_c c n n^T) P`` of its point (P the point's map,
+    constant in x), exact. A spring-damper between two vertices couples them, which this block
+    layout cannot hold: it is left out here whole, and its blocks come from
+    :func:`spring_tangents` (the recursion adds them as a low-rank term, the dense
+    :meth:`ForceKernel.load_blocks` as ``D^T K D``).
 
     Layout: ``E[48 k : 48 k + 16]`` is vertex k's own 4 x 4 block; for a joint with an effort,
     its child vertex c (one joint per child vertex: a tree) holds the coupling with the parent
@@ -383,28 +433,17 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
     cdef double vdc[2]
     cdef double Da[4]
     cdef double rho, ph0, ph1, ca, sa, m, tau, cg, cw, qv, s = d.load_factor
-    cdef double n[2]
     cdef double wr[2]
     cdef double K[4]
-    cdef double ln, ldot, fs, nw
     cdef const double* law
     cdef const double* o
     cdef int k, j, i, l, c, pv, end
     cdef bint ground, torsion
     memset(E, 0, 3 * NODE_BLOCK * d.n_v * sizeof(double))
     for k in range(d.n_springs):
-        law = d.s_law + 3 * k
-        _spring_line(d, k, x, v, n, &ln, &ldot, wr)
-        fs = law[0] * (ln - law[2]) + law[1] * ldot
-        # w^T (I - n n^T) / l
-        nw = n[0] * wr[0] + n[1] * wr[1]
-        z[0] = (wr[0] - nw * n[0]) / ln
-        z[1] = (wr[1] - nw * n[1]) / ln
-        for i in range(2):
-            for l in range(2):
-                K[2 * i + l] = (c_k * (law[0] * n[i] * n[l] + fs / ln * ((i == l) - n[i] * n[l])
-                                       + law[1] * n[i] * z[l])
-                                + c_c * law[1] * n[i] * n[l])
+        if two_ended(d, k):
+            continue
+        _spring_tangent(d, k, x, v, c_k, c_c, K)
         for end in range(2):
             if d.s_kind[2 * k + end] == P_GROUND:
                 continue
@@ -815,9 +854,13 @@ cdef class ForceKernel:
     def load_blocks(self, cnp.ndarray x, cnp.ndarray v, tau_q, tau_qd, double c_k, double c_c,
                     q=None, qd=None):
         """``-(c_k dQ/dx + c_c dQ/dv)`` (n_x, n_x), dense, of the moments, efforts and
-        spring-dampers Q at (x, v) and joint coordinates (q, qd) (:func:`load_tangents`: the
+        spring-dampers Q at (x, v) and joint coordinates (q, qd) (:func:`load_tangents`, and
+        :func:`spring_tangents` for the spring-dampers between two vertices: the
         efforts' values in ``arrays['effort']``, their derivatives ``tau_q``, ``tau_qd``
         (n_joints,); a tree's joints, one per child vertex; q, qd None: zeros)."""
+        cdef double[::1] K = np.zeros(4 * max(self.data.n_springs, 1))
+        cdef double[::1] Dt = np.zeros(self.n_x)
+        cdef double e[2]
         nj, nv = max(self.data.n_joints, 1), self.data.n_v
         x, v = checked("x", x, self.n_x), checked("v", v, self.n_x)
         q = checked("q", np.zeros(nj) if q is None else q, nj)
@@ -842,4 +885,16 @@ cdef class ForceKernel:
                     E[c, NODE_BLOCK:2 * NODE_BLOCK].reshape(NODE, NODE)
                 out[NODE * p:NODE * p + NODE, NODE * c:NODE * c + NODE] = \
                     E[c, 2 * NODE_BLOCK:].reshape(NODE, NODE)
+        spring_tangents(&self.data, <const double*>cnp.PyArray_DATA(x),
+                        <const double*>cnp.PyArray_DATA(v), c_k, c_c, &K[0])
+        for k in range(self.data.n_springs):
+            if not two_ended(&self.data, k):
+                continue
+            D = np.zeros((2, self.n_x))
+            for i in range(2):
+                e[0], e[1] = float(i == 0), float(i == 1)
+                Dt[:] = 0.0
+                spring_map_transposed(&self.data, k, e, &Dt[0])
+                D[i] = Dt
+            out += D.T @ np.asarray(K)[4 * k:4 * k + 4].reshape(2, 2) @ D
         return out

@@ -10,11 +10,17 @@ theta', t)`` with ``Omega = B^T M B`` and ``g = B^T (F - M A_b)``, ``A_b`` the n
 of the joints' bias terms (theory: Implicit RANCF); ``Omega a - g = B^T (M (B a + A_b) - F)`` is
 evaluated by sweeps, without forming Omega.
 
-Newton's matrix ``c_m Omega + B^T (c_k K + c_c C + N) B`` with the element tangents and
-damping matrices and the blocks N of the moments and joint efforts (``load_tangents`` of
-rancf/formulations/_forces.pyx: an effort couples its child's first vertex with its parent's
-vertex) is factored by the recursion's leaves-first elimination with the element matrices
-``c_m M_s + c_k K_s + c_c C_s`` and solved by its two sweeps (O(n)). The derivatives of an
+Newton's matrix ``c_m Omega + B^T (c_k K + c_c C + N) B + W^T K_s W`` with the element
+tangents and damping matrices, the blocks N of the moments, joint efforts and spring-dampers to
+the ground (``load_tangents`` of rancf/formulations/_forces.pyx: an effort couples its child's
+first vertex with its parent's vertex) and the spring-dampers between two vertices: ``K_s``
+their 2 x 2 blocks in the relative position of their points (``spring_tangents``), ``W = D B``
+(2 rows a spring, D the map of x to that relative position). Their coupling of two vertices
+anywhere in the tree is outside the elimination's pattern: the elimination factors
+``N_0 = c_m Omega + B^T (c_k K + c_c C + N) B`` with the element matrices
+``c_m M_s + c_k K_s + c_c C_s`` and solves by its two sweeps (O(n)), and the springs enter by
+the Woodbury identity ``N^-1 = N_0^-1 - Z (I + K_s W Z)^-1 K_s W N_0^-1``, ``Z = N_0^-1 W^T``:
+2 solves a spring per factorization and O(n) a spring per solve. The derivatives of an
 effort function come from central differences (:meth:`Inputs.effort_slopes
 <rancf.formulations.inputs.Inputs.effort_slopes>`, four calls per factorization). The terms of
 the state dependence of B (chi and eps turning with the parents) and of the bias are left out
@@ -40,19 +46,22 @@ DAE formulation, whose mass is constant, keeps them second order); Newmark and
 generalized-alpha-S stay second order.
 """
 cimport numpy as cnp
+from libc.math cimport fabs
 from libc.string cimport memcpy, memset
 
 import warnings
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse
 import scipy.sparse.linalg
 
 from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_forces,
                                          element_matrices, joint_coordinates, load_tangents,
-                                         powers, spring_forces)
-from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR
+                                         powers, spring_forces, spring_map_transposed,
+                                         spring_tangents, two_ended)
+from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
@@ -63,6 +72,14 @@ from rancf.formulations._forces import checked
 from rancf.workspace import arena
 
 cnp.import_array()
+
+
+cdef inline double _dot(const double* a, const double* b, int n) noexcept nogil:
+    cdef double s = 0.0
+    cdef int i
+    for i in range(n):
+        s += a[i] * b[i]
+    return s
 
 
 cdef class RecursiveProblem(StepProblem):
@@ -103,6 +120,13 @@ cdef class RecursiveProblem(StepProblem):
     cdef double last_t
     cdef object lu          # None, or the sparse LU of the scaled matrix, until the next factor
     cdef double[::1] lu_scale
+    # the spring-dampers between two vertices (module docstring): their numbers, W^T by rows
+    # (2 a spring, n each), their 2 x 2 blocks, Z^T by rows, the LU of I + K_s W Z (its pivots)
+    cdef int n_pair
+    cdef bint coupled       # the last blocks hold the springs' term (c_k or c_c nonzero)
+    cdef int[::1] pairs, pivots
+    cdef double[:, ::1] WT, ZT
+    cdef double[::1] Ks, Kpair, cap, small, node
     cdef bint warned
     cdef public bint _always_lu
 
@@ -141,6 +165,15 @@ cdef class RecursiveProblem(StepProblem):
         self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
         self.lu, self.warned, self._always_lu = None, False, False
+        kinds = np.asarray(forces.arrays["s_kind"]).reshape(-1, 2)[:self.md.n_springs]
+        self.pairs = np.flatnonzero((kinds != P_GROUND).all(axis=1)).astype(np.intc)
+        self.n_pair = self.pairs.shape[0]
+        self.coupled = False
+        r = 2 * max(self.n_pair, 1)
+        self.WT, self.ZT = np.zeros((r, n)), np.zeros((r, n))
+        self.Ks = np.zeros(4 * max(self.md.n_springs, 1))
+        self.Kpair, self.cap = np.zeros(2 * r), np.zeros(r * r)
+        self.small, self.pivots, self.node = np.zeros(r), np.zeros(r, dtype=np.intc), np.zeros(n_x)
         # element tangents and the leaves-first elimination against the residual's forces and
         # sweeps, all O(n): about 7 iterations' worth (factor_cost in _problem.pyx)
         self.factor_cost = 7.0
@@ -274,9 +307,30 @@ cdef class RecursiveProblem(StepProblem):
                           &self.tau_qd[0], c_k, c_c,
                           &self.E[0])
             self.d.E = &self.E[0]
+        self.coupled = self.n_pair > 0 and (c_k != 0.0 or c_c != 0.0)
         with nogil:
             element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
+            if self.coupled:
+                self._spring_rows(c_k, c_c)
         return 0
+
+    cdef void _spring_rows(self, double c_k, double c_c) noexcept nogil:
+        """The springs' term at the last kinematics: their blocks K_s (``Kpair``, 4 a spring)
+        and the rows of W^T = B^T D^T (``WT``, 2 a spring), each ``apply_BT`` of the node
+        forces of a unit relative force between the spring's points."""
+        cdef int p, i, k
+        cdef double e[2]
+        spring_tangents(self.md, self.d.X, self.d.V, c_k, c_c, &self.Ks[0])
+        for p in range(self.n_pair):
+            k = self.pairs[p]
+            for i in range(4):
+                self.Kpair[4 * p + i] = self.Ks[4 * k + i]
+            for i in range(2):
+                e[0] = 1.0 if i == 0 else 0.0
+                e[1] = 1.0 - e[0]
+                memset(&self.node[0], 0, self.d.n_x * sizeof(double))
+                spring_map_transposed(self.md, k, e, &self.node[0])
+                apply_BT(self.d, &self.node[0], &self.WT[2 * p + i, 0])
 
     cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
@@ -288,9 +342,77 @@ cdef class RecursiveProblem(StepProblem):
         self.lu = None
         with nogil:
             status = factorize(self.d)
+            if status == 0 and self.coupled and self._capacitance():
+                status = -1
         if status or self._always_lu:
             self._fall_back(status, t_e)
         return 0
+
+    cdef int _capacitance(self) noexcept nogil:
+        """Z^T (rows ``N_0^-1 w``, w the rows of W^T) and the LU with partial pivoting of the
+        capacitance ``I + K_s W Z`` (2 P x 2 P for P springs) of the Woodbury identity (module
+        docstring); 1 if a pivot is below 1e-14 of its largest entry (singular)."""
+        cdef int r = 2 * self.n_pair, a, b, c, i, piv
+        cdef double big = 0.0, t
+        cdef double* S = &self.cap[0]
+        for a in range(r):
+            memset(self.d.f, 0, self.d.n_x * sizeof(double))
+            memcpy(&self.g[0], &self.WT[a, 0], self.n * sizeof(double))
+            solve(self.d, &self.g[0], False, &self.ZT[a, 0])
+        # S[a, b] = delta_ab + sum_c K_s[a, c] (w_c . z_b), K_s block diagonal (2 x 2 a spring)
+        for a in range(r):
+            for b in range(r):
+                t = 0.0
+                for c in range(2 * (a // 2), 2 * (a // 2) + 2):
+                    t += self.Kpair[2 * a + c - 2 * (a // 2)] * _dot(&self.WT[c, 0],
+                                                                    &self.ZT[b, 0], self.n)
+                S[r * a + b] = (1.0 if a == b else 0.0) + t
+                big = max(big, fabs(S[r * a + b]))
+        for c in range(r):
+            piv = c
+            for i in range(c + 1, r):
+                if fabs(S[r * i + c]) > fabs(S[r * piv + c]):
+                    piv = i
+            self.pivots[c] = piv
+            if not fabs(S[r * piv + c]) > 1e-14 * big:
+                return 1
+            if piv != c:
+                for b in range(r):
+                    t = S[r * c + b]
+                    S[r * c + b] = S[r * piv + b]
+                    S[r * piv + b] = t
+            for i in range(c + 1, r):
+                S[r * i + c] /= S[r * c + c]
+                for b in range(c + 1, r):
+                    S[r * i + b] -= S[r * i + c] * S[r * c + b]
+        return 0
+
+    cdef void _woodbury(self, double* x) noexcept nogil:
+        """x = N^-1 b from x = N_0^-1 b: ``x -= Z (I + K_s W Z)^-1 K_s W x``."""
+        cdef int r = 2 * self.n_pair, a, c, i
+        cdef double t
+        cdef double* S = &self.cap[0]
+        cdef double* y = &self.small[0]
+        for a in range(r):
+            y[a] = 0.0
+            for c in range(2 * (a // 2), 2 * (a // 2) + 2):
+                y[a] += self.Kpair[2 * a + c - 2 * (a // 2)] * _dot(&self.WT[c, 0], x, self.n)
+        for a in range(r):             # the rows swapped as the factorization swapped them
+            i = self.pivots[a]
+            if i != a:
+                t = y[a]
+                y[a] = y[i]
+                y[i] = t
+        for a in range(r):
+            for c in range(a):
+                y[a] -= S[r * a + c] * y[c]
+        for a in range(r - 1, -1, -1):
+            for c in range(a + 1, r):
+                y[a] -= S[r * a + c] * y[c]
+            y[a] /= S[r * a + a]
+        for a in range(r):
+            for i in range(self.n):
+                x[i] -= self.ZT[a, i] * y[a]
 
     cdef object _assembled(self):
         """The Newton matrix of the last blocks (scipy.sparse CSC, n x n), column by column:
@@ -311,9 +433,14 @@ cdef class RecursiveProblem(StepProblem):
             values.append(column[nonzero])
             nnz += nonzero.size
             starts.append(nnz)
-        return scipy.sparse.csc_matrix(
+        N = scipy.sparse.csc_matrix(
             (np.concatenate(values) if n else np.zeros(0), np.concatenate(rows) if n else
              np.zeros(0, dtype=np.intc), np.asarray(starts)), shape=(n, n))
+        if self.coupled:
+            W = np.asarray(self.WT)[:2 * self.n_pair, :n]
+            K = scipy.linalg.block_diag(*np.asarray(self.Kpair)[:4 * self.n_pair].reshape(-1, 2, 2))
+            N = (N + scipy.sparse.csc_matrix(W.T @ K @ W)).tocsc()
+        return N
 
     cdef int _fall_back(self, int status, double t) except -1:
         """Factor the assembled Newton matrix N by a sparse LU (SuperLU), symmetrically scaled
@@ -321,7 +448,8 @@ cdef class RecursiveProblem(StepProblem):
         slopes differ in scale by the elements' squared lengths. A pivot of U below 1e-14 of
         the scaled matrix's largest entry counts as singular (``ArithmeticError``). Warns the
         first time (``RuntimeWarning``)."""
-        where = (f"met a singular pivot at vertex {status - 1}" if status else
+        where = (f"met a singular pivot at vertex {status - 1}" if status > 0 else
+                 "with the spring-dampers' term met a singular capacitance" if status < 0 else
                  "was bypassed (the tests' switch _always_lu)")
         N = self._assembled()
         diagonal = np.abs(N.diagonal())
@@ -355,9 +483,15 @@ cdef class RecursiveProblem(StepProblem):
         the blocks, as ``factor`` would at the same arguments."""
         cdef double[::1] qq = checked("q_e", q_e, self.n)
         cdef double[::1] vv = checked("v_e", v_e, self.n)
+        # the solve of the last factorization reads the springs' rows: kept as they were
+        kept = (np.asarray(self.WT).copy(), np.asarray(self.Kpair).copy(), self.coupled)
         self._newton_blocks(&qq[0] if self.n else &self.zero[0],
                             &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c)
-        return self._assembled()
+        try:
+            return self._assembled()
+        finally:
+            np.asarray(self.WT)[:], np.asarray(self.Kpair)[:] = kept[0], kept[1]
+            self.coupled = kept[2]
 
     cdef int solve(self, double* x) except -1:
         if self.lu is not None:
@@ -365,6 +499,8 @@ cdef class RecursiveProblem(StepProblem):
         memset(self.d.f, 0, self.d.n_x * sizeof(double))
         memcpy(&self.g[0], x, self.n * sizeof(double))
         solve(self.d, &self.g[0], False, x)
+        if self.coupled:
+            self._woodbury(x)
         return 0
 
     cdef int _lu_solve(self, double* x) except -1:

@@ -12,8 +12,11 @@ the iteration contracts well: an increment larger than ``theta`` (0.5) times the
 asks for a new matrix at the current iterate, so the iteration kept contracts at a rate below
 theta and the error left when ``max |dq| <= tol`` stops it is below ``tol theta / (1 - theta)
 <= tol`` (Hairer and Wanner, Solving ODEs II, IV.8); a step that does not converge with a kept
-matrix is retried once from its predictor with a matrix refactored at every iteration (full
-Newton), as stiff solvers do. A step that took k iterations starts the next one with a new
+matrix is retried once from its start with a matrix refactored at every iteration (full
+Newton), as stiff solvers do. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
+accelerations resolved, else at the last positions ``q_{n+1} = q_n`` (the first step: the one
+whose first increment is the smaller; ``Stepper._start``): the accelerations of unresolved stiff
+modes would put the first iterate far out in a turned configuration. A step that took k iterations starts the next one with a new
 matrix made at its predictor when the iterations it would save, ``(k - 2)`` over the ``3`` steps
 a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
 iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
@@ -87,7 +90,9 @@ cdef class Stepper:
     cdef readonly bint intermediate, bdf1, reuse, static
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
-    cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol
+    cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol, q_prev, a_prev, a_probe, x_probe
+    cdef bint history       # q_prev, a_prev hold the state before the last step (_start)
+    cdef bint probing       # the first iteration compares the two starts (_start)
     # the outputs of run(), filled row by row (n_kept rows so far)
     cdef double[::1] out_t
     cdef double[:, ::1] out_q, out_v, out_a, out_lam, out_viol, out_energy, out_branch
@@ -113,13 +118,15 @@ cdef class Stepper:
         n, m = self.n, self.m
         w = arena(dict(q=n, v=n, a=n, q_pred=n, v_pred=n, q1=n, v1=n, a1=n, q_e=n, v_e=n, a_e=n,
                        q_old=n, v_old=n, a_old=n, r_old=n, f=n, lam=max(m, 1), lam1=max(m, 1),
-                       x=n + m, viol=3))
+                       x=n + m, viol=3, q_prev=n, a_prev=n, a_probe=n, x_probe=n + m))
         self.q, self.v, self.a = w["q"], w["v"], w["a"]
         self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
         self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
         self.q_e, self.v_e, self.a_e = w["q_e"], w["v_e"], w["a_e"]
         self.q_old, self.v_old, self.a_old = w["q_old"], w["v_old"], w["a_old"]
         self.r_old, self.f = w["r_old"], w["f"]
+        self.q_prev, self.a_prev, self.history = w["q_prev"], w["a_prev"], False
+        self.a_probe, self.x_probe, self.probing = w["a_probe"], w["x_probe"], False
         self.lam, self.lam1 = w["lam"], w["lam1"]
         self.x, self.viol = w["x"], w["viol"]
         self.strategy = strategy
@@ -251,6 +258,8 @@ cdef class Stepper:
                 self.factor(&self.a1[0], &self.lam1[0])
             self.p.solve(x)
             dq = self.hb * _maxabs(x, n)
+            if it == 1 and self.probing:
+                dq = self._probe(dq)
             for i in range(n):
                 self.a1[i] += x[i]
             for i in range(m):
@@ -330,6 +339,61 @@ cdef class Stepper:
                 f"{self._last_dq:.3g}, tolerance {self.tol:.3g}): {how}"
                 + (f"; {extra}" if extra else ""))
 
+    cdef double _probe(self, double dq) except -1.0:
+        """The first step's choice of start (:meth:`_start`): the first Newton increment from
+        ``q_{n+1} = q_n`` with the matrix just factored at ``a_n``'s; where it is the smaller,
+        Newton goes on from there (a1 and the increment in x replaced). Returns the increment
+        kept, ``h^2 beta max|x|``."""
+        cdef int i, n = self.n, m = self.m
+        cdef double dq_q
+        cdef double* xp = &self.x_probe[0]
+        self.probing = False
+        for i in range(n):
+            self.a_probe[i] = (self.q[i] - self.q_pred[i]) / self.hb
+        self.residual(&self.a_probe[0], &self.lam1[0], xp)
+        for i in range(n + m):
+            xp[i] = -xp[i]
+        self.p.solve(xp)
+        dq_q = self.hb * _maxabs(xp, n)
+        if not dq_q < dq:
+            return dq
+        memcpy(&self.a1[0], &self.a_probe[0], n * sizeof(double))
+        memcpy(&self.x[0], xp, (n + m) * sizeof(double))
+        return dq_q
+
+    cdef void _start(self) noexcept:
+        """Newton's first iterate: ``a_{n+1} = a_n`` where the accelerations are resolved by
+        the step, else the new positions at the last accepted ones, ``q_{n+1} = q_n``
+        (``a_{n+1} = (q_n - q_pred) / (h^2 beta)``).
+
+        ``a_n`` is the better start for a smooth motion (it misses the new positions by
+        ``h^2 beta |a_{n+1} - a_n|``, O(h^3)), but it carries the unresolved stiff modes (a
+        beam's axial and high bending modes at ``omega h >> 1``) at ``omega^2`` times their
+        amplitude: it puts the positions ``h^2 a_n / 2`` away, ``(omega h)^2 / 2`` times that
+        amplitude, into a turned configuration of the nonlinear elements from which Newton
+        fails, or converges to another root of the step's equations (a node turned over).
+        ``q_n`` misses them by the step's motion ``|q_{n+1} - q_n|``. Each step takes the start
+        that would have missed the last step's solution by less, ``h^2 beta max|a_n -
+        a_{n-1}|`` against ``max|q_n - q_{n-1}|`` (the norm of Newton's test). The first
+        step has no history: it starts at ``a_n`` and its first iteration also takes the
+        increment from ``q_n`` with the same matrix, going on from the start whose increment
+        is the smaller (:meth:`_probe`; one residual and one solve more a run). In statics
+        ``q_pred = q_n`` and ``a_n = 0``: both starts are the last equilibrium."""
+        cdef int i
+        cdef double by_a = 0.0, by_q = 0.0
+        if not self.history:
+            memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
+            self.probing = not self.static
+            return
+        for i in range(self.n):
+            by_a = max(by_a, fabs(self.a[i] - self.a_prev[i]))
+            by_q = max(by_q, fabs(self.q[i] - self.q_prev[i]))
+        if self.hb * by_a <= by_q:
+            memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
+            return
+        for i in range(self.n):
+            self.a1[i] = (self.q[i] - self.q_pred[i]) / self.hb
+
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
@@ -345,10 +409,11 @@ cdef class Stepper:
         else:
             if (self.last_iterations - FRESH_ITERATIONS) * HORIZON > self.p.factor_cost:
                 self.factored = False       # the kept matrix has grown stale: a new one now
+            self._start()
             it = self._newton(not self.reuse)
             if it < 0 and self.reuse:
-                # retry once from the predictor with full Newton
-                memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
+                # retry once from the same start with full Newton
+                self._start()
                 memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
                 it = self._newton(True)
             if it < 0:
@@ -359,6 +424,9 @@ cdef class Stepper:
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
         self.p.recentre(&self.q1[0], &self.v1[0], &self.a1[0])
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
+        memcpy(&self.q_prev[0], &self.q[0], n * sizeof(double))
+        memcpy(&self.a_prev[0], &self.a[0], n * sizeof(double))
+        self.history = True
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
         if self.static:
@@ -396,6 +464,7 @@ cdef class Stepper:
         np.asarray(self.a)[:] = np.asarray(self.x)[:n]
         np.asarray(self.lam)[:m] = np.asarray(self.x)[n:]
         self.factored = False       # the mass matrix is not the step's Newton matrix
+        self.history = False
 
     def start_at_rest(self, double t0, q0, lam0):
         """Set the state at t0 to q0 at rest: zero velocities and accelerations, multipliers
@@ -408,6 +477,7 @@ cdef class Stepper:
         np.asarray(self.lam)[:self.m] = lam0
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.factored = False
+        self.history = False
 
     def advance(self):
         """One step (a load step in statics) from Python; returns Newton's iterations, or
