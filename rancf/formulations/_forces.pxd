@@ -1,5 +1,13 @@
 # Forces of a model in absolute coordinates, shared by every formulation (see _forces.pyx).
 
+cdef extern from *:
+    """
+    #define RANCF_SPRING_BLOCK 4
+    """
+    # a spring-damper's Newton block K_s: 2 x 2, row-major (in the plane of its two points)
+    const long SPRING_BLOCK "RANCF_SPRING_BLOCK"
+
+
 from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, ANGLE, SLIDE, DIRECTION_FREE
 
 cdef struct ModelData:

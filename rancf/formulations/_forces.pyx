@@ -292,7 +292,7 @@ cdef void spring_tangents(const ModelData* d, const double* x, const double* v, 
     ``r_2 - r_1`` (:func:`spring_map_transposed`), constant in x."""
     cdef int k
     for k in range(d.n_springs):
-        _spring_tangent(d, k, x, v, c_k, c_c, K + 4 * k)
+        _spring_tangent(d, k, x, v, c_k, c_c, K + SPRING_BLOCK * k)
 
 
 cdef void spring_map_transposed(const ModelData* d, int k, const double* a,
@@ -858,7 +858,7 @@ cdef class ForceKernel:
         :func:`spring_tangents` for the spring-dampers between two vertices: the
         efforts' values in ``arrays['effort']``, their derivatives ``tau_q``, ``tau_qd``
         (n_joints,); a tree's joints, one per child vertex; q, qd None: zeros)."""
-        cdef double[::1] K = np.zeros(4 * max(self.data.n_springs, 1))
+        cdef double[::1] K = np.zeros(SPRING_BLOCK * max(self.data.n_springs, 1))
         cdef double[::1] Dt = np.zeros(self.n_x)
         cdef double e[2]
         nj, nv = max(self.data.n_joints, 1), self.data.n_v
@@ -896,5 +896,5 @@ cdef class ForceKernel:
                 Dt[:] = 0.0
                 spring_map_transposed(&self.data, k, e, &Dt[0])
                 D[i] = Dt
-            out += D.T @ np.asarray(K)[4 * k:4 * k + 4].reshape(2, 2) @ D
+            out += D.T @ np.asarray(K)[SPRING_BLOCK * k:SPRING_BLOCK * (k + 1)].reshape(2, 2) @ D
         return out

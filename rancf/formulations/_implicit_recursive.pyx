@@ -60,7 +60,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_forces,
                                          element_matrices, joint_coordinates, load_tangents,
                                          powers, spring_forces, spring_map_transposed,
-                                         spring_tangents, two_ended)
+                                         spring_tangents, two_ended, SPRING_BLOCK)
 from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
@@ -171,7 +171,7 @@ cdef class RecursiveProblem(StepProblem):
         self.coupled = False
         r = 2 * max(self.n_pair, 1)
         self.WT, self.ZT = np.zeros((r, n)), np.zeros((r, n))
-        self.Ks = np.zeros(4 * max(self.md.n_springs, 1))
+        self.Ks = np.zeros(SPRING_BLOCK * max(self.md.n_springs, 1))
         self.Kpair, self.cap = np.zeros(2 * r), np.zeros(r * r)
         self.small, self.pivots, self.node = np.zeros(r), np.zeros(r, dtype=np.intc), np.zeros(n_x)
         # element tangents and the leaves-first elimination against the residual's forces and
@@ -323,8 +323,8 @@ cdef class RecursiveProblem(StepProblem):
         spring_tangents(self.md, self.d.X, self.d.V, c_k, c_c, &self.Ks[0])
         for p in range(self.n_pair):
             k = self.pairs[p]
-            for i in range(4):
-                self.Kpair[4 * p + i] = self.Ks[4 * k + i]
+            for i in range(SPRING_BLOCK):
+                self.Kpair[SPRING_BLOCK * p + i] = self.Ks[SPRING_BLOCK * k + i]
             for i in range(2):
                 e[0] = 1.0 if i == 0 else 0.0
                 e[1] = 1.0 - e[0]
@@ -438,7 +438,8 @@ cdef class RecursiveProblem(StepProblem):
              np.zeros(0, dtype=np.intc), np.asarray(starts)), shape=(n, n))
         if self.coupled:
             W = np.asarray(self.WT)[:2 * self.n_pair, :n]
-            K = scipy.linalg.block_diag(*np.asarray(self.Kpair)[:4 * self.n_pair].reshape(-1, 2, 2))
+            K = scipy.linalg.block_diag(
+                *np.asarray(self.Kpair)[:SPRING_BLOCK * self.n_pair].reshape(-1, 2, 2))
             N = (N + scipy.sparse.csc_matrix(W.T @ K @ W)).tocsc()
         return N
 
