@@ -197,19 +197,17 @@ def test_ctrl_c_while_the_outputs_are_mapped_keeps_the_whole_run():
 
 def test_ctrl_c_while_explicit_outputs_are_mapped_keeps_the_whole_run(monkeypatch):
     """The same for the explicit loop: SIGINT from the recursive formulation's mapping of the
-    fifth output. The outputs equal those of an uninterrupted run."""
+    outputs. The outputs equal those of an uninterrupted run."""
     from rancf.formulations import recursive
     m = model("force", lambda value: (lambda t, *state: value))
     whole = rancf.simulate(m, 0.02, 1e-3, method="rk4", output_every=1)
-    outputs, calls = recursive.Recursive.outputs, []
+    observe = recursive.Recursive.observe
 
-    def interrupting_outputs(self, t, y, qref=None):
-        calls.append(t)
-        if len(calls) == 5:
-            os.kill(os.getpid(), signal.SIGINT)
-        return outputs(self, t, y, qref)
+    def interrupting_observe(self, t, Y, branches):
+        os.kill(os.getpid(), signal.SIGINT)
+        return observe(self, t, Y, branches)
 
-    monkeypatch.setattr(recursive.Recursive, "outputs", interrupting_outputs)
+    monkeypatch.setattr(recursive.Recursive, "observe", interrupting_observe)
     res = rancf.simulate(m, 0.02, 1e-3, method="rk4", output_every=1)
     assert res.status == "interrupted" and "the run is complete" in res.message
     assert np.array_equal(res.nodes, whole.nodes) and np.array_equal(res.t, whole.t)

@@ -998,6 +998,51 @@ cdef class RecursiveKernel(ODEProblem):
         formulation, :meth:`rancf.formulations.recursive.Recursive.observe`)."""
         return self.owner.observe(t, Y, branches)
 
+    def frames(self, t, Y, branches, bint held):
+        """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,) in one
+        loop: ``(X, V, q, qd, reaction)``, (n_out, n_x) twice and (n_out, n_joints) three
+        times. ``branches[i]`` (a row of the joint angles' branch, or None: from output
+        i - 1's) picks the branch at output i. With ``held`` (a driven or fixed joint) each
+        output takes the forward dynamics, whose reactions it keeps; otherwise a kinematics
+        pass, and the reactions are zero. A state at which an evaluation fails is handed to
+        the owner's :meth:`~rancf.formulations.recursive.Recursive.outputs`, which raises what
+        the failure means."""
+        cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
+        cdef double[:, ::1] YY = np.ascontiguousarray(Y, dtype=float).reshape(-1, self.n_y)
+        cdef Py_ssize_t k, n_out = tt.shape[0]
+        cdef int nx = self.n_x, nj = self.model.n_joints, status
+        cdef double[::1] ydot = np.empty(max(self.n_y, 1))
+        cdef double[::1] row
+        X, V = np.empty((n_out, nx)), np.empty((n_out, nx))
+        q, qd, reaction = np.empty((n_out, nj)), np.empty((n_out, nj)), np.zeros((n_out, nj))
+        cdef double[:, ::1] Xv = X, Vv = V, qv = q, qdv = qd, rv = reaction
+        for k in range(n_out):
+            if branches is not None and branches[k] is not None and len(branches[k]):
+                row = np.ascontiguousarray(branches[k], dtype=float)
+                memcpy(self.data.qref, &row[0], min(<int>row.shape[0], nj) * sizeof(double))
+            if held:
+                with nogil:
+                    status = rhs(&self.data, tt[k], &YY[k, 0], &ydot[0])
+            elif self.data.callbacks and _callback(&self.data, 0, tt[k]):
+                status = ODE_INPUT_RAISED
+            else:
+                with nogil:
+                    kinematics(&self.data, &YY[k, 0], &YY[k, 0] + nx)
+                status = ODE_OK
+            if status != ODE_OK:
+                self.owner.outputs(tt[k], np.asarray(YY[k]))
+                raise RuntimeError(f"output {k}: status {status} at t = {tt[k]:.6g} s")
+            with nogil:
+                track_joints(&self.data)
+                if held:
+                    drive_power(&self.data)
+                    memcpy(&rv[k, 0], self.data.reaction, nj * sizeof(double))
+                memcpy(&Xv[k, 0], self.data.X, nx * sizeof(double))
+                memcpy(&Vv[k, 0], self.data.V, nx * sizeof(double))
+                memcpy(&qv[k, 0], self.data.q, nj * sizeof(double))
+                memcpy(&qdv[k, 0], self.data.qd, nj * sizeof(double))
+        return X, V, q, qd, reaction
+
     def set_inputs(self, inputs):
         """The object whose ``at_time(t)`` and ``efforts(t)`` write the model's Python inputs
         into ``arrays`` (:class:`rancf.formulations.inputs.Inputs`); kept alive here."""

@@ -228,11 +228,7 @@ class Recursive:
         ``reactions`` (n_out, n_joints), the integrated ``work`` and ``dissipated`` energy (J)
         and the generalized velocities ``beta`` (n_out, n_dof). ``branches[i]`` picks the
         branch of the joint angles at output i (None: from output i - 1's)."""
-        n, nj = len(t), self.assembly.n_joints
-        X, V = np.empty((n, self.n_x)), np.empty((n, self.n_x))
-        q, qd, reaction = np.empty((n, nj)), np.empty((n, nj)), np.empty((n, nj))
-        for i in range(n):
-            X[i], V[i], q[i], qd[i], reaction[i] = self.outputs(t[i], Y[i], branches[i])
+        X, V, q, qd, reaction = self.kernel.frames(t, Y, branches, self.held)
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
                 "work": Y[:, -2], "dissipated": Y[:, -1],
                 "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
