@@ -363,6 +363,37 @@ cdef class DAEKernel(StepProblem):
         multipliers, not the scheme's ``lam``)."""
         return self.owner.observe(q, v, t)
 
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """:meth:`observe` of every output: where a joint is held (its reaction needs the
+        state's multipliers, a saddle-point solve) output by output; otherwise the joint
+        coordinates of all outputs in one loop, each on its branch, and zero reactions."""
+        A = self.owner.table
+        if ((np.asarray(A.slide_row) >= 0) | (np.asarray(A.angle_row) >= 0)).any():
+            return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
+        cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
+        cdef double[:, ::1] qq = np.ascontiguousarray(q, dtype=float).reshape(-1, self.n)
+        cdef double[:, ::1] vv = np.ascontiguousarray(v, dtype=float).reshape(-1, self.n)
+        cdef double[:, ::1] bb = np.ascontiguousarray(branches, dtype=float).reshape(
+            tt.shape[0], self.n_branch)
+        cdef Py_ssize_t k, n_out = tt.shape[0]
+        cdef int nj = self.md.n_joints
+        cdef double[::1] now = np.asarray(self.qref).copy()
+        joint_q, joint_qd = np.empty((n_out, nj)), np.empty((n_out, nj))
+        cdef double[:, ::1] Q = joint_q, QD = joint_qd
+        try:
+            for k in range(n_out):
+                if nj:
+                    self.use_branch(&bb[k, 0])
+                self._at(tt[k])
+                self._joints(&qq[k, 0], &vv[k, 0], tt[k])
+                if nj:
+                    memcpy(&Q[k, 0], &self.q_j[0], nj * sizeof(double))
+                    memcpy(&QD[k, 0], &self.qd_j[0], nj * sizeof(double))
+        finally:
+            self.use_branch(&now[0])
+        return {"nodes": np.array(qq), "velocities": np.array(vv), "joint_q": joint_q,
+                "joint_qd": joint_qd, "reactions": np.zeros((n_out, nj))}
+
     # --- inputs, terms, forces ----------------------------------------------------------------
     cdef int _at(self, double t) except -1:
         """Drives and load functions at t, and the constraint terms' time factors."""
