@@ -116,8 +116,8 @@ def mass_matrix(rho, A, l):
 
 
 def gravity_force(rho, A, l, gravity):
-    """Generalized gravity force ``F_G = int S^T rho A g dx`` (the potential is
-    ``V = -F_G . e``).
+    """Generalized gravity force ``F_G = int S^T rho A g dx``, whose potential is
+    ``V = -F_G^T e``.
 
     Parameters
     ----------
