@@ -259,7 +259,9 @@ def modes(model, state=None, n=10, tol=1e-10):
         its link coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
         dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
-        The equilibrium (its velocities are ignored). Default: the static equilibrium under
+        The equilibrium (its velocities are ignored); in a spatial model its driven joints are
+        held at the coordinates the state has (a state of a driven run at any time), not at
+        their t = 0 values. Default: the static equilibrium under
         the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
         as a pendulum, by Newton on the dense linearization from the reference
         configuration).
@@ -383,15 +385,21 @@ def _multipliers(dae, x, tol):
     return lam
 
 
-def _frozen(model):
-    """The spatial formulation of ``model`` with each drive held at its value at t = 0 (its
-    rates zero), the loads and efforts as :func:`rancf.formulations.spatial.of_model` gives
-    them (evaluated at t = 0 here)."""
+def _frozen(model, x=None):
+    """The spatial formulation of ``model`` with each drive held (its rates zero) at its value
+    at t = 0, or, given the bodies' poses x (12 n_bodies,), at the driven coordinate those poses
+    have (a state of a driven run at any time); the loads and efforts as
+    :func:`rancf.formulations.spatial.of_model` gives them (evaluated at t = 0 here)."""
     from .formulations import spatial
 
     base = spatial.of_model(model)
-    drives = {j.index: float(j.drive_values(0.0)[0]) for j in model.joints
-              if j.drive is not None}
+    if x is None:
+        drives = {j.index: float(j.drive_values(0.0)[0]) for j in model.joints
+                  if j.drive is not None}
+    else:
+        q, tree = base.link_coordinates(x), base.tree
+        drives = {j.index: float(q[tree.q_offset[tree.joint_body[j.index]]])
+                  for j in model.joints if j.drive is not None}
     base.inputs.at_time(0.0)
     loads = [(base.inputs.load_force[k].copy(), base.inputs.load_moment[k].copy())
              for k in range(len(base.tree.load_body))]
@@ -424,7 +432,10 @@ def _spatial_modes(model, state, n, tol):
     from .integrators import static as statics
 
     tree = model.build()
-    formulation = _frozen(model)
+    if state is not None and not isinstance(state, State):
+        raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+    x = None if state is None else state.checked(12 * tree.n_bodies, 6 * tree.n_bodies)[0]
+    formulation = _frozen(model, x)
     n_free, n_b = formulation.n_free, tree.n_bodies
     if not n_free:
         raise ValueError("modes: the model has no free coordinate (every joint is fixed or "
@@ -446,9 +457,6 @@ def _spatial_modes(model, state, n, tol):
             q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
                                        tol * tree.size)
     else:
-        if not isinstance(state, State):
-            raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
-        x, _ = state.checked(12 * n_b, 6 * n_b)
         q = formulation.state_of(x, np.zeros(6 * n_b))[:n_free]
         checked_state = True
     y = np.concatenate([q, np.zeros(n_free)])

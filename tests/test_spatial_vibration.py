@@ -236,3 +236,22 @@ def test_a_spatial_mode_is_drawn_and_animated(tmp_path):
     assert motion.nodes.shape == (7, 5, 12) and motion.method == "modes"
     found.animate(0, str(tmp_path / "mode.gif"), n_frames=4)
     assert (tmp_path / "mode.gif").stat().st_size > 0
+
+
+def test_modes_at_a_state_of_a_driven_model_hold_the_drives_there():
+    """A beam turned by a driven revolute joint, given the state of its final pose (the drive
+    at 60 degrees, not at its t = 0 value): the drive is held at the angle the state has, so
+    the modes equal those of the same beam built in that pose on a fixed joint (no gravity:
+    both poses are equilibria)."""
+    turn = np.pi / 3
+    direction = (np.cos(turn), np.sin(turn), 0.0)
+    driven = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = driven.add_beam(L, 6, E=E, rho=RHO, A=AREA, I=(IY, IZ), J=J, G=G, shear=False,
+                        direction=(1.0, 0.0, 0.0), up=(0.0, 0.0, 1.0))
+    driven.add_joint("revolute", driven.ground.point(0, 0, 0), b.start, axis=(0, 0, 1),
+                     drive=lambda t: (turn * t, turn, 0.0))
+    fixed, _ = cantilever(6, direction=direction, up=(0.0, 0.0, 1.0))
+    at_pose = rancf.static(fixed).state(0)
+    held = rancf.modes(driven, state=at_pose, n=6)
+    expected = rancf.modes(fixed, n=6)
+    np.testing.assert_allclose(held.frequencies, expected.frequencies, rtol=1e-9)

@@ -178,6 +178,30 @@ class Spatial:
         what the explicit methods integrate (the work and the dissipation at their order)."""
         return TrackedKernel(self.kernel)
 
+    def link_coordinates(self, x):
+        """Every link's coordinates (n_q,) read from the bodies' poses x, unchecked: each from
+        its parent's pose and its body's (``R(q) = A_p^T A Q^T``, ``t(q) = A_p^T (r - r_p +
+        A offset) - anchor``), an angle or a slide along the link's axes, a rotation vector
+        (``log``, angle at most pi) for spherical, free and element links.
+
+        Parameters
+        ----------
+        x : ndarray (12 n_bodies,)
+            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`).
+        """
+        tree, n = self.tree, self.tree.n_bodies
+        x = np.asarray(x, dtype=float).reshape(n, 12)
+        r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
+        qo = np.asarray(tree.q_offset)
+        q = np.zeros(self.n_q)
+        for i in range(n):
+            p = tree.parent[i]
+            Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
+            R = Ap.T @ A[i] @ tree.relative[i].T
+            tq = Ap.T @ (r[i] - rp + A[i] @ tree.offset[i]) - tree.anchor[i]
+            q[qo[i]:qo[i + 1]] = _link_coordinates(int(tree.motion[i]), tree.axes[i], R, tq)
+        return q
+
     def state_of(self, x, v, t=0.0, tol=1e-8):
         """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v, checked against the
         joints: the inverse of :meth:`kinematics`, as the planar
@@ -216,13 +240,7 @@ class Spatial:
         V = np.asarray(v, dtype=float).reshape(n, 6)
         r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
         qo = np.asarray(tree.q_offset)
-        q = np.zeros(self.n_q)
-        for i in range(n):
-            p = tree.parent[i]
-            Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
-            R = Ap.T @ A[i] @ tree.relative[i].T
-            tq = Ap.T @ (r[i] - rp + A[i] @ tree.offset[i]) - tree.anchor[i]
-            q[qo[i]:qo[i + 1]] = _link_coordinates(int(tree.motion[i]), tree.axes[i], R, tq)
+        q = self.link_coordinates(x)
         self.inputs.at_time(t)
         smap = self.kernel.arrays["smap"][:self.n_q]
         free = smap >= 0

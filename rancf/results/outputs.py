@@ -241,6 +241,35 @@ def spatial_deflection(result, point, body):
     return local - tree.A0[b].T @ (p0 - tree.r0[b])
 
 
+def spatial_axis_reaction(result, index):
+    """The generalized reaction of a spatial revolute or prismatic joint's coordinate at every
+    output (n_out,), N m or N (:meth:`rancf.Result.reaction` with ``what="torque"``).
+
+    The joint's axis is fixed in the parent: at an output it is ``a(t) = A_p(t) A_p0^T a_0``,
+    with ``A_p`` the frame of the parent's body (the identity for the ground) and ``a_0`` the
+    axis given in the reference configuration. The reaction ``[f, m]`` the parent exerts on the
+    child at the joint point is projected on it: ``a . m`` for a revolute joint (the motor
+    torque of a drive, the torque holding the angle), ``a . f`` for a prismatic one. Its power on
+    the child is ``reaction * qd``. A joint free about its axis transmits none (0 to round-off).
+    """
+    joint = result.model.joints[index]
+    if joint.kind not in ("revolute", "prismatic"):
+        raise ValueError(f"what='torque' needs a revolute or prismatic joint (one coordinate "
+                         f"along an axis), got a {joint.kind} joint; its reaction is "
+                         f"reaction(joint), (n_out, 6)")
+    body, _ = result.model.body_of(joint.parent)
+    n = len(result.t)
+    if body < 0:
+        axis = np.broadcast_to(joint.axis, (n, 3))
+    else:
+        tree = result.model.build()
+        frame = result.nodes[:, body, 3:].reshape(n, 3, 3)
+        axis = frame @ (tree.A0[body].T @ joint.axis)
+    column = 3 if joint.kind == "revolute" else 0
+    return np.einsum("ni,ni->n", axis, result.reactions[:, 6 * index + column:
+                                                         6 * index + column + 3])
+
+
 def _rotation_vectors(R):
     """log(R) (m, 3) of rotations R (m, 3, 3), angle at most pi."""
     from scipy.spatial.transform import Rotation

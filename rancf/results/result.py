@@ -553,8 +553,10 @@ class Result:
             A joint of the model or its index.
         what : {None, "torque", "angle", "slide"}, optional
             None: the full reaction. ``"torque"`` (or the name of the joint's coordinate:
-            ``"angle"`` of a revolute or fixed joint, ``"slide"`` of a prismatic one), planar
-            only: the generalized reaction of the held or driven coordinate.
+            ``"angle"`` of a revolute or fixed joint, ``"slide"`` of a prismatic one): the
+            generalized reaction of the held or driven coordinate; spatial: of a revolute or
+            prismatic joint, the reaction's moment or force along the joint's axis as it turns
+            with the parent (:func:`rancf.results.outputs.spatial_axis_reaction`).
 
         Returns
         -------
@@ -570,12 +572,14 @@ class Result:
             exerts on the child at the joint point, in global coordinates.
             ``"torque"``: N m (revolute, fixed) or N (prismatic), acting on the child; 0 for
             a free joint. For a drive, the motor torque; its power is ``reaction * qd``.
+            Spatial ``"torque"``: N m (revolute) or N (prismatic), likewise.
 
         Raises
         ------
         ValueError
-            A joint of another model or an index out of range, an unknown ``what``, or the
-            full planar reaction of a Result loaded without its model.
+            A joint of another model or an index out of range, an unknown ``what`` (spatial:
+            ``"torque"`` of a joint other than revolute or prismatic), or the full planar
+            reaction of a Result loaded without its model.
 
         Warns
         -----
@@ -596,10 +600,14 @@ class Result:
         """
         k = self._joint_index(joint)
         if self.model is not None and self.model.dim == 3:
-            if what is not None:
-                raise ValueError(f"what applies to planar joints; a spatial joint's reaction is "
-                                 f"its six components, got what={what!r}")
-            return self.reactions[:, 6 * k:6 * k + 6].copy()
+            if what is None:
+                return self.reactions[:, 6 * k:6 * k + 6].copy()
+            names = ("torque", "slide" if self.model.joints[k].kind == "prismatic" else "angle")
+            if what not in names:
+                raise ValueError(f"what must be None (the full reaction) or one of {names}, got "
+                                 f"{what!r}")
+            from .outputs import spatial_axis_reaction
+            return spatial_axis_reaction(self, k)
         if what is None:
             if self.model is not None:
                 _warn_changed(self.model.joints[k])
