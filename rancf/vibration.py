@@ -173,10 +173,13 @@ class Modes:
     def _spatial_motion(self, i, a, t, period):
         """:meth:`motion` of a spatial model: the link coordinates ``q* + a sin(omega t) dq``
         through the tree's kinematics (the Result's poses exact for these coordinates)."""
+        from .formulations.spatial_dae import SpatialDAE
         from .integrators.solution import Solution
         from .results import result_of
 
         formulation, q, dq = self._linear
+        if isinstance(formulation, SpatialDAE):
+            return self._dae_motion(i, a, t, period)
         n = formulation.n_free
         Y = np.zeros((len(t), 2 * n))
         Y[:, :n] = q + a * np.sin(2.0 * np.pi * t / period)[:, None] * dq[i]
@@ -189,6 +192,28 @@ class Modes:
             reactions=seen.pop("reactions"), work=zeros, dissipated=zeros, status="ok",
             message=f"mode {i}, {self.frequencies[i]:.6g} Hz", method="modes",
             formulation="spatial", extra=seen))
+
+    def _dae_motion(self, i, a, t, period):
+        """:meth:`motion` of a spatial model with a loop: the spatial DAE's coordinates
+        ``x* + a sin(omega t) dx`` (frames normalized by the DAE's poses) and their rates."""
+        from .integrators.solution import Solution
+        from .results import result_of
+
+        dae, x, dx = self._linear
+        w = 2.0 * np.pi / period
+        X = x + a * np.sin(w * t)[:, None] * dx[i]
+        V = (a * w) * np.cos(w * t)[:, None] * dx[i]
+        seen = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints)) for xk, vk in zip(X, V)]
+        stack = {key: np.array([s[key] for s in seen]) for key in
+                 ("nodes", "velocities", "joint_q", "joint_qd", "kinetic", "gravity",
+                  "elastic")}
+        zeros = np.zeros(len(t))
+        return result_of(self.model, Solution(
+            t=t, q=X, nodes=stack.pop("nodes"), velocities=stack.pop("velocities"),
+            joint_q=stack.pop("joint_q"), joint_qd=stack.pop("joint_qd"),
+            reactions=np.zeros((len(t), 6 * len(self.model.joints))), work=zeros,
+            dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
+            method="modes", formulation="dae", extra=stack))
 
     def plot(self, i, scale=0.1, ax=None):
         """Draw mode ``i``: the equilibrium and the shape at its two extremes (coloured by the
@@ -255,8 +280,9 @@ def modes(model, state=None, n=10, tol=1e-10):
     Parameters
     ----------
     model : rancf.Model
-        A planar model (trees and closed loops) or a spatial tree (``dim=3``: linearized in
-        its link coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
+        A planar model (trees and closed loops) or a spatial model (``dim=3``: a tree
+        linearized in its link coordinates, a model with a closed loop on the spatial DAE's
+        absolute coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
         dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
         The equilibrium (its velocities are ignored); in a spatial model its driven joints are
@@ -435,6 +461,8 @@ def _spatial_modes(model, state, n, tol):
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     x = None if state is None else state.checked(12 * tree.n_bodies, 6 * tree.n_bodies)[0]
+    if len(tree.loop_joint):
+        return _spatial_loop_modes(model, x, n, tol)
     formulation = _frozen(model, x)
     n_free, n_b = formulation.n_free, tree.n_bodies
     if not n_free:
@@ -512,6 +540,78 @@ def _spatial_modes(model, state, n, tol):
     x = np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel()
     return Modes(model, State(x, np.zeros(6 * n_b)), omega, shapes, rigid,
                  linear=(formulation, q, dq))
+
+
+def _spatial_loop_modes(model, poses, n, tol):
+    """:func:`modes` of a spatial model with a closed loop, on the spatial DAE (absolute
+    coordinates, Euler parameters; :mod:`rancf.formulations.spatial_dae`), as the planar
+    DAE's: at the equilibrium x* with multipliers lambda*, ``M dx'' + K dx = 0`` on the
+    motions the constraints allow, ``Phi_x dx = 0`` (the joints, the frozen drives and the
+    Euler parameters' norms), ``K = -dF/dx + d(Phi_x^T lambda*)/dx``; the null space N of
+    ``Phi_x`` turns it into the symmetric eigenproblem of ``N^T K N`` and ``N^T M N``. The
+    shapes per body: ``dr`` and the global small rotation ``2 E(p) dp``."""
+    import scipy.linalg
+
+    from .formulations import spatial
+    from .formulations.spatial_dae import SpatialDAE, _E, quaternion
+    from .integrators import static as statics
+
+    tree = model.build()
+    dae = SpatialDAE(tree, *spatial.model_inputs(model))
+    nb = tree.n_bodies
+    if poses is None:
+        solution = statics.static(model, 10, tol, 50, "sparse")
+        if solution.status != "ok":
+            raise ValueError(f"modes: no static equilibrium found ({solution.message}); pass "
+                             "state= an equilibrium")
+        x, lam = np.array(solution.q[-1], dtype=float), np.array(solution.lam[-1], dtype=float)
+    else:
+        X = np.asarray(poses, dtype=float).reshape(nb, 12)
+        x = np.concatenate([X[:, :3], quaternion(X[:, 3:].reshape(nb, 3, 3))], axis=1).ravel()
+        gap = np.abs(dae.constraint(x, 0.0)).max(initial=0.0)
+        if gap > 1e-8 * tree.size:
+            raise ValueError(f"state: the poses do not satisfy the joints (off by {gap:.3g}; "
+                             "drives at t = 0); pass an equilibrium of this model "
+                             "(rancf.static(model).state(0))")
+        lam = _multipliers(dae, x, tol)
+    zero = np.zeros_like(x)
+    K = (dae.stiffness(x, zero, 0.0) + dae.constraint_curvature(x, lam, 0.0)).toarray()
+    biggest = max(np.abs(K).max(), 1e-300)
+    asymmetry = np.abs(K - K.T).max()
+    if asymmetry > 1e-6 * biggest:
+        raise ValueError(f"modes: the linearized stiffness is not symmetric (by {asymmetry:.3g}, "
+                         f"of {biggest:.3g}): follower loads make the system "
+                         "non-conservative")
+    G = dae.constraint_jacobian(x, 0.0)
+    N = scipy.linalg.null_space(G.toarray() if hasattr(G, "toarray") else np.asarray(G))
+    if not N.shape[1]:
+        raise ValueError("modes: the model has no free motion (the joints and drives hold "
+                         "every body): nothing can vibrate")
+    n = min(n, N.shape[1])
+    M = dae.mass(x)
+    M = M.toarray() if hasattr(M, "toarray") else np.asarray(M)
+    K_r, M_r = N.T @ (0.5 * (K + K.T)) @ N, N.T @ M @ N
+    omega2, y = scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), subset_by_index=[0, n - 1])
+    largest = max(abs(scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), eigvals_only=True,
+                                        subset_by_index=[N.shape[1] - 1] * 2)[0]), 1e-300)
+    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    if ((omega2 < 0.0) & ~rigid).any():
+        k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
+        raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
+                         f"{omega2[k]:.6g} (rad/s)^2 < 0")
+    dx = (N @ y).T.reshape(n, nb, 7)
+    p = x.reshape(nb, 7)[:, 3:]
+    shapes = np.concatenate([dx[:, :, :3], 2.0 * np.einsum("bia,nba->nbi", _E(p),
+                                                           dx[:, :, 3:])], axis=2)
+    shapes = shapes.reshape(n, 6 * nb)
+    biggest = np.abs(shapes).argmax(axis=1)
+    sign = np.sign(shapes[np.arange(n), biggest])
+    shapes *= sign[:, None]
+    dx = dx.reshape(n, 7 * nb) * sign[:, None]
+    omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
+    seen = dae.observe(x, zero, 0.0, lam)
+    return Modes(model, State(seen["nodes"], np.zeros(6 * nb)), omega, shapes, rigid,
+                 linear=(dae, x, dx))
 
 
 def _stiffness(problem, q, lengths):

@@ -224,3 +224,53 @@ def test_auto_method_on_a_loop_is_generalized_alpha_s():
     res = rancf.simulate(m, 0.04, 2e-2)
     assert res.status == "ok" and res.formulation == "dae"
     assert res.method == "generalized-alpha-s" and "closed loop" in res.method_reason
+
+
+def test_modes_of_a_loop_converge_to_the_beam_on_two_hinges():
+    """``rancf.modes`` of a model with a loop runs on the spatial DAE (null space of the
+    constraints, the Euler parameters' norms among them): the bar on two revolute joints about
+    y (Euler-Bernoulli, no gravity) is pinned-pinned for bending in its vertical plane,
+    ``pi^2 sqrt(E I / (rho A)) / (2 pi L^2)``, and clamped-clamped in the horizontal one (the
+    hinges hold the turn about z), ``4.7300408^2 sqrt(E I / (rho A)) / (2 pi L^2)``. Each is
+    told by its shape (vertical or horizontal motion of the midspan node) and converges at
+    second order in the element length (lumped rotary inertia and constant-strain elements) to
+    the analytic value: the Richardson extrapolation of the two finer meshes, ``f_16 + (f_16 -
+    f_8) / 3``, is at least four times closer to it than ``f_16``."""
+    L, h, E, G, rho = 1.0, 0.02, 2.1e11, 8e10, 7800.0
+    c = np.sqrt(E * h ** 4 / 12 / (rho * h * h)) / (2 * np.pi * L ** 2)
+    exact = {"z": np.pi ** 2 * c, "y": 4.7300408 ** 2 * c}
+    errors = []
+    for n in (4, 8, 16):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        b = m.add_beam(L, n, E=E, rho=rho, A=h * h, I=(h ** 4 / 12, h ** 4 / 12),
+                       J=0.141 * h ** 4, G=G, shear=False, direction=(1, 0, 0), up=(0, 0, 1))
+        m.add_joint("revolute", m.ground.point(0, 0, 0), b.start, axis=(0, 1, 0))
+        m.add_joint("revolute", m.ground.point(L, 0, 0), b.end, axis=(0, 1, 0))
+        found = rancf.modes(m, n=4)
+        assert not found.rigid.any()
+        mid = found.shapes.reshape(len(found), -1, 6)[:, n // 2, :3]
+        row = {}
+        for axis, k in (("y", 1), ("z", 2)):
+            k_mode = int(np.argmax(np.abs(mid[:, k]) - np.abs(mid[:, 3 - k])))
+            row[axis] = found.frequencies[k_mode] / exact[axis] - 1.0
+        errors.append([row["z"], row["y"]])
+    errors = np.array(errors)
+    assert (errors[0] / errors[1] > 3.0).all() and (errors[1] / errors[2] > 3.0).all(), errors
+    extrapolated = errors[2] + (errors[2] - errors[1]) / 3.0
+    assert (np.abs(extrapolated) < np.abs(errors[2]) / 4.0).all(), (extrapolated, errors)
+
+
+def test_a_loop_mode_moves_as_its_shape():
+    """``Modes.motion`` of a loop model: the frames come from the spatial DAE's coordinates;
+    the hinged ends stay where the hinges hold them (the constraint rows are linearized, so to
+    second order in the amplitude) while the midspan moves. The mode is near ``W sin(pi x /
+    L)``, whose end rotation ``pi W / L`` is its largest motion (a rotation counts times the
+    model size, 1 m), so ``scale`` 1e-3 gives a midspan swing ``2 W`` of about ``2e-3 / pi``
+    (the four elements' shape within 10 %)."""
+    m, b, weight, sag = simply_supported(4)
+    found = rancf.modes(m, n=1)
+    motion = found.motion(0, scale=1e-3, n_frames=8)
+    ends = np.concatenate([motion.position(b.start), motion.position(b.end) - [1.0, 0, 0]])
+    assert np.abs(ends).max() < 1e-6
+    mid = motion.position(b.node(2))[:, 2]
+    assert np.ptp(mid) == pytest.approx(2e-3 / np.pi, rel=0.1)
