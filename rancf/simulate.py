@@ -543,7 +543,8 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         raise ValueError(f"formulation 'recursive' does not run ANCF cables: {CABLE_MESSAGE}")
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
-    check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
+    check_memory(n_out, 18 * (tree.n_bodies + tree.n_cable_nodes) + 3 * n_joint_q + 8,
+                 max_memory)
     if formulation == "dae" or _needs_dae(tree):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)

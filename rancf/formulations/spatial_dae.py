@@ -61,6 +61,18 @@ Rows by kind (rotation rows; translation rows):
 
 Joints that close loops add the rows of their kind between two bodies of the tree.
 
+Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
+coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
+consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
+the kernels' elastic and damping forces with their exact tangents. A joint at a cable point
+(:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
+a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
+(``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
+cable's reference tangent): r' stays along that side's axis and its length, the stretch at the
+clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``). Their
+reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
+generalized force on the slope.
+
 Every row is a polynomial in x of degree four at most (A(p) quadratic, rq bilinear) and linear
 in the drive's target (``q_d`` or ``s a0``). The acceleration bias
 ``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` is the second derivative of ``Phi(x + tau v, t + tau)``
@@ -367,6 +379,11 @@ class _CableLink:
                 self.sides.append(("cable", body - nb, np.zeros(3), np.arange(c, c + 6)))
         self.columns = np.concatenate([side[3] for side in self.sides]).astype(int)
         self.B = np.array(tree.cable_joint_axes[k], dtype=float)
+        # the reference relative orientation of the two sides' frames (a cable node's: its
+        # reference frame, SpatialDAE.cable_poses), for the joint's coordinates
+        frames = [np.eye(3) if kind == "ground" else tree.A0[i] if kind == "body" else
+                  tree.cable_frame0[i] for kind, i, _, _ in self.sides]
+        self.Q = frames[0].T @ frames[1]
         # the clamp: which side is the cable (its slope), which holds the axes
         self.slope = 1 if self.sides[1][0] == "cable" else 0
         self.n_rows = 3 + 2 * self.kind
@@ -1066,10 +1083,13 @@ class SpatialDAE(IndexThreeDAE):
         velocities, by the recursion's map from a link's relative pose ``R = A_p^T A_c Q^T``,
         ``t = A_p^T (r_c - r_p + A_c o) - anchor`` to its coordinates (angles about and slides
         along its axes, rotation vectors of angle at most pi:
-        ``rancf.formulations.spatial._link_coordinates``). The rates are the derivative of that
-        map along ``x + tau v`` at tau = 0 (the same as along the motion: only the first
-        derivative enters), by the seven-point stencil with ``tau max|v| = 1e-3`` (truncation
-        below round-off). Angles come back within (-pi, pi] (:meth:`observe` continues them)."""
+        ``rancf.formulations.spatial._link_coordinates``); at a cable node, whose frame is that
+        of :meth:`cable_poses` (no spin about the cable), a spherical joint's rotation vector
+        is that of the relative rotation of the two sides' frames. The rates are the
+        derivative of that map along ``x + tau v`` at tau = 0 (the same as along the motion:
+        only the first derivative enters), by the seven-point stencil with ``tau max|v| =
+        1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
+        (:meth:`observe` continues them)."""
         x, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         c0 = self._link_values(x)
         scale = float(np.abs(v).max(initial=0.0))
@@ -1087,12 +1107,16 @@ class SpatialDAE(IndexThreeDAE):
     def _link_values(self, x):
         """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
         r, A = self.poses(x)
+        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
         out = []
         for k in self.joint_links:
             lk = self.links[k]
             if isinstance(lk, _CableLink):
-                # a cable node has no frame: a spherical joint's rotation is not defined there
-                out.append(np.full(3 * (lk.kind == 0), np.nan))
+                if lk.kind == 0:
+                    F = [np.eye(3) if kind == "ground" else A[i] if kind == "body" else cable[i]
+                         for kind, i, _, _ in lk.sides]
+                    out.append(_link_coordinates(int(Motion.M_SPHERICAL), (None, None),
+                                                 F[0].T @ F[1] @ lk.Q.T, None))
                 continue
             rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
             # rotation(conj(q_Q)) is Q^T

@@ -185,7 +185,9 @@ class SpatialModel(Model):
             why = ("a straight cable only: its strain has no reference curvature, so a curved "
                    "reference would be stressed" if name in ("points", "tangents") else
                    "the cable has no section frame and no torsion or shear")
-            raise ValueError(f"{name}={value!r} does not apply to element='ancf-cable' ({why}); "
+            given = f"{name}={value!r}" if np.ndim(value) < 2 else \
+                f"{name} (an array of shape {np.shape(value)})"
+            raise ValueError(f"{given} does not apply to element='ancf-cable' ({why}); "
                              "it takes length, n_elements, E, rho, A, I, start, direction and "
                              "damping")
         for name, value in (("length", length), ("n_elements", n_elements), ("E", E),
@@ -258,7 +260,12 @@ class SpatialModel(Model):
             vector: a floating base). q = 0 in the reference configuration.
         parent, child : SpatialPoint
             The child a point of a beam (any node: the beam then hangs from it in two chains)
-            or a rigid body; the parent nearer the ground.
+            or a rigid body; the parent nearer the ground. At a point of an ANCF cable
+            (``add_beam(..., element="ancf-cable")``) only ``"spherical"`` (the points
+            coincide) and ``"fixed"`` (the clamp: the point held and the cable's slope kept
+            along the other side's axis, its reference tangent in that frame; the slope's
+            length free), without effort; a clamp joins a cable point to a body or the
+            ground.
         axis : sequence of 3 floats, optional
             Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
             configuration (norm 1 within 1e-9).
@@ -287,9 +294,10 @@ class SpatialModel(Model):
             An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
             or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
-            size, the ground as the child, parent and child on one item. Points apart, and a
-            drive or effort on a joint that closes a loop, are refused when the model is
-            built.
+            size, the ground as the child, parent and child on one item; a kind other than
+            spherical and fixed, or an effort, at a cable point. Points apart, a drive or
+            effort on a joint that closes a loop, and a clamp between two cable points are
+            refused when the model is built.
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
@@ -347,7 +355,9 @@ class SpatialModel(Model):
         ------
         ValueError
             A ground point; a force or moment that is not three finite numbers (a planar
-            load's two-component force or scalar moment is named with the dimension).
+            load's two-component force or scalar moment is named with the dimension); a
+            moment (non-zero or a function) or a follower load at a cable point (a cable has
+            no torsion and no frame).
         RuntimeError
             The model is frozen.
 
@@ -407,7 +417,8 @@ class SpatialModel(Model):
         Returns
         -------
         body : int
-            Index in the tree's arrays; -1 for a ground point.
+            Index in the tree's arrays; -1 for a ground point; ``n_bodies + k`` for node k of
+            the cables (``tree.cable_x0``; a row of ``Result.nodes`` all the same).
         offset : ndarray (3,)
             m: the point is at ``r0[body] + A0[body] @ offset`` in the reference configuration
             (a ground point at ``offset``).
