@@ -1107,7 +1107,8 @@ class SpatialDAE(IndexThreeDAE):
     def _link_values(self, x):
         """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
         r, A = self.poses(x)
-        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
+        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3) \
+            if self.n_cable_nodes else None
         out = []
         for k in self.joint_links:
             lk = self.links[k]
