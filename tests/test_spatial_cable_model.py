@@ -195,6 +195,33 @@ def test_clamp_to_a_body_holds_the_slope_along_the_bodys_axis():
     assert res.orientation(hub.centre)[-1, 1, 0] > 0.01      # the hub has turned
 
 
+def test_body_clamped_to_a_cable_end_turns_with_its_tangent():
+    """A rigid body welded (``fixed``) to the end of a cable pendulum: its x axis stays along
+    the cable's end tangent, its point at the end, and the clamp's reaction on it has no moment
+    about that tangent (a cable carries no torsion) but a bending moment normal to it; the
+    energy balance closes at Newmark's second order (drift ratio within [3, 5] as dt
+    halves)."""
+    drifts = []
+    for dt in (4e-3, 2e-3):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+        c = m.add_beam(1.0, 4, **CABLE)
+        m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+        r = m.add_rigid_body(0.2, np.diag([1e-4, 2e-4, 2e-4]), position=(1.1, 0, 0))
+        weld = m.add_joint("fixed", c.end, r.point(-0.1, 0, 0))
+        res = rancf.simulate(m, t_end=0.1, dt=dt, method="newmark")
+        assert res.status == "ok", res.message
+        e = res.energy()
+        drifts.append(float(np.abs(e.total - e.total[0]).max()))
+        tangent = res.orientation(c.end)[:, :, 0]
+        assert np.abs(np.cross(tangent, res.orientation(r.centre)[:, :, 0])).max() <= 1e-9
+        assert np.abs(res.position(c.end) - res.position(r.point(-0.1, 0, 0))).max() <= 1e-9
+        moment = res.reaction(weld)[:, 3:]
+        assert np.abs(np.einsum("ni,ni->n", moment, tangent)).max() <= 1e-9 * np.abs(
+            moment).max()
+        assert np.abs(moment[-1]).max() > 1e-4
+    assert 3.0 <= drifts[0] / drifts[1] <= 5.0
+
+
 @pytest.mark.parametrize("kwargs, words", [
     (dict(element="ancf"), "element must be one of ['se3-beam', 'ancf-cable']"),
     (dict(J=1e-9), "J=1e-09 does not apply to element='ancf-cable'"),

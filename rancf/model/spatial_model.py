@@ -264,8 +264,8 @@ class SpatialModel(Model):
             (``add_beam(..., element="ancf-cable")``) only ``"spherical"`` (the points
             coincide) and ``"fixed"`` (the clamp: the point held and the cable's slope kept
             along the other side's axis, its reference tangent in that frame; the slope's
-            length free), without effort; a clamp joins a cable point to a body or the
-            ground.
+            length and the spin about the cable's axis free: the cable has no torsion),
+            without effort; a clamp joins a cable point to a body or the ground.
         axis : sequence of 3 floats, optional
             Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
             configuration (norm 1 within 1e-9).
