@@ -568,8 +568,9 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
     if method == "auto":
         method, reason = _spatial_dae_method(formulation)
     if method not in IMPLICIT_METHODS:
-        why = "formulation 'dae' was named" if formulation == "dae" else "the model has a " \
-            "closed loop or a cable, which runs formulation 'dae'"
+        why = "formulation 'dae' was named" if formulation == "dae" else \
+            f"the model has an ANCF cable ({CABLE_MESSAGE})" if model.build().n_cable_nodes \
+            else "the model has a closed loop, which runs formulation 'dae'"
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")

@@ -283,7 +283,8 @@ def test_cable_model_refuses_the_recursion_and_explicit_methods():
     with pytest.raises(ValueError, match="does not run ANCF cables.*the recursion for cables "
                                          "is open"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, formulation="recursive")
-    with pytest.raises(ValueError, match="method 'rk4' is explicit.*a cable"):
+    with pytest.raises(ValueError, match="method 'rk4' is explicit.*an ANCF cable.*the "
+                                         "recursion for cables is open"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="rk4")
     with pytest.raises(ValueError, match="cable\\[0\\] is an ANCF cable"):
         spatial.of_model(m)
