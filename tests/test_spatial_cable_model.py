@@ -294,3 +294,19 @@ def test_cable_model_refuses_the_recursion_and_explicit_methods():
         rancf.simulate(m, t_end=0.01, dt=1e-3, state=res.state(-1))
     with pytest.raises(ValueError, match="is an ANCF cable"):
         res.internal_forces(c)
+
+
+def test_mixed_model_writes_vtk_with_the_cable_as_lines(tmp_path):
+    """ParaView files of a run with a cable: every body and cable node a point at its stored
+    position, the cable's and the beam's elements lines; a cable element's section forces NaN
+    (not available from the stored poses)."""
+    meshio = pytest.importorskip("meshio")
+    m, c, r, hook = _mixed()
+    res = rancf.simulate(m, t_end=0.01, dt=1e-3, method="newmark", output_every=5)
+    res.to_vtk(tmp_path)
+    mesh = meshio.read(tmp_path / "result_00002.vtu")
+    assert np.array_equal(mesh.points, res.nodes[2][:, :3])
+    lines = mesh.cells_dict["line"]
+    assert len(lines) == c.n_elements + 2
+    normal = mesh.cell_data["normal_force"][0]
+    assert np.isnan(normal[:c.n_elements]).all() and np.isfinite(normal[c.n_elements:]).all()
