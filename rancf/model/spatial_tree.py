@@ -110,6 +110,19 @@ class SpatialTree:
         ``Q = A0_parent^T A0_child``.
     loop_axes : float (k, 2, 3)
         Its unit axes in the parent's frame (zeros where unused).
+    spring_body : int64 (s, 2)
+        The bodies of the two points of each spring-damper between points (-1: the ground), in
+        the order added.
+    spring_offset : float (s, 2, 3)
+        The points in their bodies' frames (m; a ground point's global position).
+    spring_law : float (s, 3)
+        ``(k, c, l0)``: stiffness (N/m), damping (N s/m), rest length (m).
+    joint_spring_body : int64 (r,)
+        The body whose one-coordinate link (revolute or prismatic joint) each joint
+        spring-damper acts on.
+    joint_spring_law : float (r, 3)
+        ``(k, c, q0)``: stiffness (N m/rad or N/m), damping (N m s/rad or N s/m), rest
+        coordinate (rad or m).
     """
 
     parent: np.ndarray
@@ -146,6 +159,11 @@ class SpatialTree:
     loop_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     loop_relative: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     loop_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    spring_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():
