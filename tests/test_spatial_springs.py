@@ -219,3 +219,18 @@ def test_driven_joint_and_dae_refuse_springs():
     m.add_spring_damper(m.ground.point(0, 0, 1), body.centre, 10.0)
     with pytest.raises(ValueError, match="spatial DAE"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, formulation="dae", method="generalized-alpha")
+
+
+def test_model_plot_draws_each_spring_between_its_points():
+    """``Model.plot`` draws a zigzag ``"spring 0"`` from the spring's first point to its
+    second (their reference positions)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    m = spring_pendulum()
+    ax = m.plot()
+    line = [l for l in ax.lines if l.get_gid() == "spring 0"][0]
+    pts = np.column_stack(line.get_data_3d())
+    np.testing.assert_allclose(pts[0], [0.0, 0.0, 0.0], atol=1e-15)
+    np.testing.assert_allclose(pts[-1], [0.3, 0.2, -0.95], atol=1e-15)
+    import matplotlib.pyplot as plt
+    plt.close(ax.figure)

@@ -131,7 +131,7 @@ def arc_point(beam, s, node_lengths):
     if abs(node_lengths[near] - s) <= 1e-12 * beam.length:
         return beam.node(near)
     k = min(int(np.searchsorted(node_lengths, s, side="right")) - 1, beam.n_elements - 1)
-    xi = (s - node_lengths[k]) / (node_lengths[k + 1] - node_lengths[k])
+    xi = float((s - node_lengths[k]) / (node_lengths[k + 1] - node_lengths[k]))
     return ArcPoint(beam, ARC, node=k, offset=np.zeros(2 if beam.model.dim == 2 else 3), s=s,
                     xi=xi)
 
