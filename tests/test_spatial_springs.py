@@ -234,3 +234,12 @@ def test_model_plot_draws_each_spring_between_its_points():
     np.testing.assert_allclose(pts[-1], [0.3, 0.2, -0.95], atol=1e-15)
     import matplotlib.pyplot as plt
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("joint_spring", [False, True])
+def test_modes_of_a_mass_on_a_spring(joint_spring):
+    """``rancf.modes`` linearizes the spring: one mode at ``sqrt(k / m) / (2 pi)`` Hz."""
+    m, rail = mass_on_rail(200.0, 0.0, joint_spring)
+    modes = rancf.modes(m, n=1)
+    np.testing.assert_allclose(modes.frequencies, [np.sqrt(200.0 / 2.0) / (2 * np.pi)],
+                               rtol=1e-6)
