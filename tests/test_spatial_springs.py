@@ -243,3 +243,19 @@ def test_modes_of_a_mass_on_a_spring(joint_spring):
     modes = rancf.modes(m, n=1)
     np.testing.assert_allclose(modes.frequencies, [np.sqrt(200.0 / 2.0) / (2 * np.pi)],
                                rtol=1e-6)
+
+
+def test_statics_of_a_bar_on_a_torsion_spring():
+    """A 1.5 kg bar with its centre 0.4 m from a horizontal hinge with a torsion spring k = 20
+    N m/rad: equilibrium where ``k q = m g d cos(q)`` (the root by brentq), the spring alone
+    holding the hinge's joint block regular in statics."""
+    from scipy.optimize import brentq
+    k, mass, d, g = 20.0, 1.5, 0.4, 9.81
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    bar = m.add_rigid_body(mass, INERTIA, position=(d, 0.0, 0.0))
+    hinge = m.add_joint("revolute", m.ground.point(0, 0, 0), bar.point(-d, 0, 0),
+                        axis=(0.0, 1.0, 0.0))
+    m.add_rotational_spring_damper(hinge, k)
+    q = rancf.static(m).joint(hinge)[0].ravel()[-1]
+    expected = brentq(lambda a: k * a - mass * g * d * np.cos(a), 0.0, 1.0)
+    assert abs(q - expected) < 1e-10
