@@ -149,3 +149,23 @@ def test_arc_point_errors():
         res.acceleration(b3.at(0.3))
     with pytest.raises(ValueError, match="between two nodes"):
         res.angular_velocity(b3.at(0.3))
+
+
+def test_spatial_arc_points_of_a_curved_beam_lie_on_its_circle():
+    """A quarter circle of radius 0.5 m in 4 elements: each element is a circular arc (constant
+    curvature), so in the reference configuration a point at s lies at ``R (cos(s / R),
+    sin(s / R), 0)`` and its frame's x axis is the circle's tangent, to round-off."""
+    R = 0.5
+    t = np.linspace(0.0, np.pi / 2, 5)
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    arc = m.add_beam(n_elements=4, E=2e9, rho=7800.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=8e8,
+                     points=np.column_stack([R * np.cos(t), R * np.sin(t), 0 * t]),
+                     tangents=np.column_stack([-np.sin(t), np.cos(t), 0 * t]), up=(0, 0, 1))
+    m.add_joint("fixed", m.ground.point(R, 0, 0), arc.start)
+    res = rancf.simulate(m, t_end=1e-3, dt=1e-3, output_every=1, method="generalized-alpha")
+    for s in (0.1, 0.33, 0.7):
+        a = s / R
+        np.testing.assert_allclose(res.position(arc.at(s))[0], [R * np.cos(a), R * np.sin(a), 0],
+                                   rtol=0, atol=1e-15)
+        np.testing.assert_allclose(res.orientation(arc.at(s))[0][:, 0],
+                                   [-np.sin(a), np.cos(a), 0], rtol=0, atol=1e-15)
