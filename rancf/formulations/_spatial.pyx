@@ -802,8 +802,8 @@ cdef void gather(SpatialData* d, const double* y) noexcept nogil:
 
 cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil:
     """``ydot = (qd, qdd)`` for ``y = (q, qd)`` (free coordinates): inputs, kinematics, forces
-    (and the spring-dampers'), the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED,
-    ODE_TURNED_OVER)."""
+    (and the spring-dampers'), the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR,
+    ODE_INPUT_RAISED, ODE_TURNED_OVER)."""
     cdef int status, k, s
     d.failed = 0
     if d.callbacks and _callback(d, 0, t):
