@@ -68,8 +68,8 @@ class ArcPoint(Point):
     """A point of a beam at an arc length between two nodes, for outputs.
 
     Not constructed directly: ``beam.at(s)`` returns it (a node itself where s falls on one).
-    ``Result.position``, ``velocity`` and ``deflection`` (and ``orientation`` in a spatial
-    model) interpolate it by its element's own shape functions: planar, the cubic Hermite
+    ``Result.position``, ``velocity`` and ``deflection`` (and ``orientation``,
+    ``angular_velocity`` in a spatial model) interpolate it by its element's own shape functions: planar, the cubic Hermite
     functions of the ANCF element (:mod:`rancf.elements.hermite`); spatial, the element's
     constant-strain SE(3) curve (:func:`rancf.results.outputs.spatial_arc_motion`). Joints,
     loads and spring-dampers attach to nodes: they refuse it.

@@ -310,8 +310,8 @@ class SpatialBeam:
 
         A node where s falls on one (within 1e-12 of the length: a point for joints, loads
         and spring-dampers too), else an :class:`~rancf.model.items.ArcPoint` that
-        ``Result.position``, ``velocity``, ``orientation`` and ``deflection`` interpolate
-        along its element's constant-strain SE(3) curve, the element's own interpolation of
+        ``Result.position``, ``velocity``, ``orientation``, ``angular_velocity`` and
+        ``deflection`` interpolate along its element's constant-strain SE(3) curve, the element's own interpolation of
         position and rotation (:func:`rancf.results.outputs.spatial_arc_motion`).
 
         Parameters

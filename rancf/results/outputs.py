@@ -322,7 +322,8 @@ def spatial_arc_motion(tree, point, poses, rates=None):
     is ``v_k + w_k x (r - r_k) + A_k L'``, with L' the rate of ``_arc_local`` along the
     elements' rates ``p' = J_l(p)^-1 A_k^T (w_k+1 - w_k)`` and ``d' = A_k^T (v_k+1 - v_k -
     w_k x (r_k+1 - r_k))``, by a central difference of step ``1e-5 (1 + |p| + |d| / l) /
-    (|p'| + |d'| / l)`` in time (relative error of order 1e-10, that step squared).
+    (|p'| + |d'| / l)`` in time (relative error of order 1e-10, that step squared). The frame's
+    angular velocity is ``w_k + A_k J_l(xi p) xi p'``, exactly.
 
     Parameters
     ----------
@@ -339,8 +340,8 @@ def spatial_arc_motion(tree, point, poses, rates=None):
         m.
     A : ndarray (m, 3, 3)
         The section frame there (columns: the curve's tangent, the section's y and z).
-    v : ndarray (m, 3) or None
-        m/s; None without rates.
+    v, w : ndarray (m, 3) or None
+        Velocity (m/s) and the frame's angular velocity (rad/s); None without rates.
     """
     from scipy.spatial.transform import Rotation
     beam, xi = point.item, point.xi
@@ -355,7 +356,7 @@ def spatial_arc_motion(tree, point, poses, rates=None):
     offset = np.einsum("mij,mj->mi", Aa, _arc_local(p, d, xi))
     frame = Aa @ Rotation.from_rotvec(xi * p).as_matrix() if m else np.zeros((0, 3, 3))
     if rates is None:
-        return ra + offset, frame, None
+        return ra + offset, frame, None, None
     va, wa, vb, wb = rates[:, a, :3], rates[:, a, 3:], rates[:, b, :3], rates[:, b, 3:]
     pd = _left_jacobian_inverse(p, np.einsum("mij,mj->mi", back, wb - wa))
     dd = np.einsum("mij,mj->mi", back, vb - va - np.cross(wa, rb - ra))
@@ -370,7 +371,8 @@ def spatial_arc_motion(tree, point, poses, rates=None):
                     - _arc_local(p[moving] - hm * pd[moving], d[moving] - hm * dd[moving], xi)
                     ) / (2.0 * hm)
     v = va + np.cross(wa, offset) + np.einsum("mij,mj->mi", Aa, rate)
-    return ra + offset, frame, v
+    w = wa + np.einsum("mij,mj->mi", Aa, _left_jacobian(xi * p, xi * pd))
+    return ra + offset, frame, v, w
 
 
 def link_states(formulation, X, V):

@@ -216,8 +216,8 @@ class Result:
         if point.kind == ARC:
             raise ValueError(f"{what} of a point between two nodes ({point!r}) is not "
                              "available: such a point gives position(), velocity(), "
-                             "orientation() and deflection(); a node's (beam.node(i)) gives "
-                             "every output")
+                             "orientation(), angular_velocity() and deflection(); a node's "
+                             "(beam.node(i)) gives every output")
         body, offset = self.model.body_of(point)
         n = len(self.t)
         if body < 0:
@@ -465,7 +465,8 @@ class Result:
         Parameters
         ----------
         point : Point
-            A point of a spatial model.
+            A point of a spatial model (at an arc length, ``beam.at(s)``: the angular velocity
+            of the section frame the element's interpolation gives there).
 
         Returns
         -------
@@ -486,6 +487,10 @@ class Result:
         >>> res.angular_velocity(r.centre).shape
         (11, 3)
         """
+        if isinstance(point, Point) and point.kind == ARC:
+            self._point(point, "angular_velocity()")
+            if self.model.dim == 3:
+                return self._arc_motion(point, True)[3]
         return self._body_motion(point, "angular_velocity()")[3].copy()
 
     def tip(self):
