@@ -259,11 +259,13 @@ def test_fixed_joint_is_refused():
         m.add_rotational_spring_damper(weld, 1.0)
 
 
-def test_spatial_models_refuse_spring_dampers():
+def test_spatial_spring_dampers_check_their_input():
+    """Spatial models have spring-dampers now (tests/test_spatial_springs.py); their input is
+    checked as the planar ones'."""
     m = rancf.Model(dim=3)
-    with pytest.raises(ValueError, match="not available for spatial models yet"):
+    with pytest.raises(ValueError, match="both ground points"):
         m.add_spring_damper(m.ground.point(0.0, 0.0, 0.0), m.ground.point(1.0, 0.0, 0.0), 1.0)
-    with pytest.raises(ValueError, match="not available for spatial models yet"):
+    with pytest.raises(TypeError, match="joint must be a joint of a spatial model"):
         m.add_rotational_spring_damper(None, 1.0)
 
 

@@ -59,6 +59,17 @@ cdef struct SpatialData:
     double* L        # 36: the LDL^T factors of D (n_i x n_i)
     double* z        # 6: D^-1 u
     double* tau      # n_q: generalized link forces (efforts, element forces)
+    # spring-dampers (rancf/formulations/_spatial.pyx ``spring_forces``)
+    int n_springs                  # between points
+    const int* s_body              # 2 per spring: the points' bodies (-1 ground)
+    const double* s_offset         # 6 per spring: the points in their bodies' frames
+    const double* s_law            # 3 per spring: k, c, rest length
+    int n_joint_springs            # on one-coordinate links
+    const int* js_body             # the link's body
+    const double* js_law           # 3 per joint spring: k, c, rest coordinate
+    double spring_power            # W: the joint springs' power in tau at the last
+                                   # spring_forces (a potential and a dissipation, not a work)
+    double* body_blocks            # 36 per body added to c_m M in ``factor`` (NULL: none)
 
 cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo,
                               double* g) noexcept nogil:
@@ -76,6 +87,11 @@ cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo
     matvec(A, d.load_offset + 3 * j, g)
 
 
+cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil
+cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
+                        double* ldot) noexcept nogil
+cdef void spring_forces(SpatialData* d) noexcept nogil
+cdef double spring_energy(const SpatialData* d) noexcept nogil
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef void rotated_inertias(SpatialData* d) noexcept nogil

@@ -35,7 +35,9 @@ root to leaves
 
 No matrix of size n is formed: the cost is linear in the number of bodies for any tree.
 An element link (M_ELEMENT) adds the beam element's elastic and damping force
-(rancf/elements/_spatial_beam.pyx ``element_force``) to its tau.
+(rancf/elements/_spatial_beam.pyx ``element_force``) to its tau. A spring-damper between two
+points adds its force to their bodies' applied wrenches f, one on a joint's coordinate its
+generalized force to that link's tau (:func:`spring_forces`).
 """
 cimport numpy as cnp
 from libc.math cimport M_PI, fabs, isfinite, sqrt
@@ -345,6 +347,129 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     return ODE_OK
 
 
+# --- spring-dampers --------------------------------------------------------------------------
+cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil:
+    """Point e (0 or 1) of spring-damper s after :func:`kinematics` (or :func:`poses`): its
+    position x and its offset from its body's origin ``o = A offset`` (global, m; zero for a
+    ground point)."""
+    cdef int b = d.s_body[2 * s + e]
+    cdef const double* off = d.s_offset + 6 * s + 3 * e
+    cdef int k
+    if b < 0:
+        for k in range(3):
+            x[k] = off[k]
+            o[k] = 0.0
+        return
+    matvec(d.A + 9 * b, off, o)
+    for k in range(3):
+        x[k] = d.r[3 * b + k] + o[k]
+
+
+cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
+                        double* ldot) noexcept nogil:
+    """Spring-damper s after :func:`kinematics`: the unit vector n from its first point to its
+    second, their distance l (m) and its rate ``l' = n . (v_2 - v_1)`` (m/s, a point's velocity
+    ``v + w x o``); returns its force ``f = k (l - l0) + c l'`` (N). Points that meet (l = 0)
+    have no line of action: n, l' and f are zero there."""
+    cdef double x1[3]
+    cdef double x2[3]
+    cdef double o[3]
+    cdef double w[3]
+    cdef double u[3]
+    cdef const double* V
+    cdef const double* law = d.s_law + 3 * s
+    cdef int e, b, k
+    for k in range(3):
+        w[k] = 0.0
+    for e in range(2):
+        if e:
+            spring_point(d, s, e, x2, o)
+        else:
+            spring_point(d, s, e, x1, o)
+        b = d.s_body[2 * s + e]
+        if b < 0:
+            continue
+        V = d.V + 6 * b
+        cross(V + 3, o, u)
+        for k in range(3):
+            w[k] += (V[k] + u[k]) if e else -(V[k] + u[k])
+    for k in range(3):
+        n[k] = x2[k] - x1[k]
+    l[0] = sqrt(dot(n, n))
+    if l[0] == 0.0:
+        for k in range(3):
+            n[k] = 0.0
+        ldot[0] = 0.0
+        return 0.0
+    for k in range(3):
+        n[k] /= l[0]
+    ldot[0] = dot(n, w)
+    return law[0] * (l[0] - law[2]) + law[1] * ldot[0]
+
+
+cdef void spring_forces(SpatialData* d) noexcept nogil:
+    """Add the spring-dampers' forces after :func:`kinematics` and :func:`forces`: ``f n`` on a
+    spring-damper's first point and ``-f n`` on its second (:func:`spring_line`), as wrenches
+    at their bodies' origins in f (a ground point's force is the ground's); each joint
+    spring-damper's ``-k (q - q0) - c q'`` to its link's tau. Their damping power (``c l'^2``,
+    ``c q'^2``) joins ``d.dissipation``; ``d.spring_power`` is the power of the joint springs'
+    generalized forces in tau, which the energy balance's :func:`applied_power` takes out
+    again (a potential and a dissipation, not a work)."""
+    cdef double n[3]
+    cdef double x[3]
+    cdef double o[3]
+    cdef double F[3]
+    cdef double m[3]
+    cdef double l, ldot, f, g
+    cdef const double* law
+    cdef int s, e, b, k, i
+    for s in range(d.n_springs):
+        f = spring_line(d, s, n, &l, &ldot)
+        d.dissipation += d.s_law[3 * s + 1] * ldot * ldot
+        for e in range(2):
+            b = d.s_body[2 * s + e]
+            if b < 0:
+                continue
+            spring_point(d, s, e, x, o)
+            for k in range(3):
+                F[k] = -f * n[k] if e else f * n[k]
+            cross(o, F, m)
+            for k in range(3):
+                d.f[6 * b + k] += F[k]
+                d.f[6 * b + 3 + k] += m[k]
+    d.spring_power = 0.0
+    for s in range(d.n_joint_springs):
+        i = d.q_offset[d.js_body[s]]
+        law = d.js_law + 3 * s
+        g = -law[0] * (d.q[i] - law[2]) - law[1] * d.qd[i]
+        d.tau[i] += g
+        d.dissipation += law[1] * d.qd[i] * d.qd[i]
+        d.spring_power += g * d.qd[i]
+
+
+cdef double spring_energy(const SpatialData* d) noexcept nogil:
+    """The spring-dampers' potential (J) after :func:`poses` at ``d.q``: ``1/2 k (l - l0)^2``
+    of those between points and ``1/2 k (q - q0)^2`` of those on joints."""
+    cdef double x1[3]
+    cdef double x2[3]
+    cdef double o[3]
+    cdef double U = 0.0
+    cdef double l, e
+    cdef int s, k, i
+    for s in range(d.n_springs):
+        spring_point(d, s, 0, x1, o)
+        spring_point(d, s, 1, x2, o)
+        for k in range(3):
+            x2[k] -= x1[k]
+        l = sqrt(dot(x2, x2)) - d.s_law[3 * s + 2]
+        U += 0.5 * d.s_law[3 * s] * l * l
+    for s in range(d.n_joint_springs):
+        i = d.q_offset[d.js_body[s]]
+        e = d.q[i] - d.js_law[3 * s + 2]
+        U += 0.5 * d.js_law[3 * s] * e * e
+    return U
+
+
 # --- 6 x 6 blocks (row-major) ----------------------------------------------------------------
 cdef inline void add_transformed(const double* S, const double* dd, double* out) noexcept nogil:
     """out += X^T S X for ``X = [[I, -d^], [0, I]]`` and a 6 x 6 S."""
@@ -412,7 +537,9 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     ``c_m = 1`` and no E; an implicit step's Newton matrix otherwise), after
     :func:`kinematics` and :func:`rotated_inertias`: from ``I^A = c_m M``, ``U = I^A H``,
     ``D = H^T U + E_i`` (E: n_i x n_i blocks at row stride 6, 36 per body, or NULL), ``L``
-    its factors (:func:`ldl`), ``W = D^-1 U^T``, and ``I^A_p += X^T (I^A - U W) X``. Keeps
+    its factors (:func:`ldl`), ``W = D^-1 U^T``, and ``I^A_p += X^T (I^A - U W) X``; with
+    ``d.body_blocks`` those 6 x 6 blocks are added to each body's ``c_m M`` (a Newton matrix's
+    spring-dampers to the ground, symmetric: ``J_b^T P^T K P J_b`` is a body's term). Keeps
     I^A, U, L and W per body for :func:`sweeps`. Returns 0, or body + 1 whose D is not
     positive definite (without E: a mass) or is singular (with E: a Newton matrix's block,
     which the element stiffness of a strained element may make indefinite)."""
@@ -432,6 +559,9 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
             IA[7 * k] = c_m * d.mass[i]
             for j in range(3):
                 IA[6 * (3 + k) + 3 + j] = c_m * d.Ig[9 * i + 3 * k + j]
+        if d.body_blocks != NULL:
+            for k in range(36):
+                IA[k] += d.body_blocks[36 * i + k]
     for i in range(d.n - 1, -1, -1):
         IA = d.IA + 36 * i
         H = d.H + 36 * i
@@ -671,9 +801,9 @@ cdef void gather(SpatialData* d, const double* y) noexcept nogil:
 
 
 cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept nogil:
-    """``ydot = (qd, qdd)`` for ``y = (q, qd)`` (free coordinates): inputs, kinematics, forces,
-    the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR, ODE_INPUT_RAISED,
-    ODE_TURNED_OVER)."""
+    """``ydot = (qd, qdd)`` for ``y = (q, qd)`` (free coordinates): inputs, kinematics, forces
+    (and the spring-dampers'), the recursion. Returns an ODEStatus (ODE_OK, ODE_SINGULAR,
+    ODE_INPUT_RAISED, ODE_TURNED_OVER)."""
     cdef int status, k, s
     d.failed = 0
     if d.callbacks and _callback(d, 0, t):
@@ -685,6 +815,7 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
     status = forces(d, d.q, d.qd)
     if status:
         return status
+    spring_forces(d)
     status = articulated(d, d.qdd)
     if status:
         return status
@@ -761,10 +892,15 @@ cdef class SpatialKernel(ODEProblem):
         ints = {name: np.asarray(getattr(tree, name), dtype=np.intc)
                 for name in ("parent", "motion", "q_offset", "element", "load_body")}
         ints["load_follower"] = np.asarray(tree.load_follower, dtype=np.intc)
+        ints["s_body"] = np.asarray(tree.spring_body, dtype=np.intc).ravel()
+        ints["js_body"] = np.asarray(tree.joint_spring_body, dtype=np.intc)
         floats = {name: np.asarray(getattr(tree, name), dtype=float).ravel()
                   for name in ("mass", "inertia", "anchor", "offset", "relative", "axes",
                                "length", "stiffness", "strain0", "damping", "gravity",
                                "load_offset")}
+        floats["s_offset"] = np.asarray(tree.spring_offset, dtype=float).ravel()
+        floats["s_law"] = np.asarray(tree.spring_law, dtype=float).ravel()
+        floats["js_law"] = np.asarray(tree.joint_spring_law, dtype=float).ravel()
         ints["smap"] = np.arange(nq, dtype=np.intc)
         work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
                     qdd=nq, r=3 * n,
@@ -823,6 +959,14 @@ cdef class SpatialKernel(ODEProblem):
         d.L = <double*>_ptr(a, "L")
         d.z = <double*>_ptr(a, "z")
         d.tau = <double*>_ptr(a, "tau")
+        d.n_springs, d.n_joint_springs = len(tree.spring_body), len(tree.joint_spring_body)
+        d.s_body = <const int*>_ptr(a, "s_body")
+        d.s_offset = <const double*>_ptr(a, "s_offset")
+        d.s_law = <const double*>_ptr(a, "s_law")
+        d.js_body = <const int*>_ptr(a, "js_body")
+        d.js_law = <const double*>_ptr(a, "js_law")
+        d.spring_power = 0.0
+        d.body_blocks = NULL
         self.n_q, self.n_bodies, self.n_free = nq, n, nq
         d.n_free = nq
         self.n_y = 2 * nq
@@ -927,7 +1071,8 @@ cdef class SpatialKernel(ODEProblem):
                 accelerations(d, d.qdd)
 
     def elastic_energy(self, y):
-        """The elements' strain energy (J) at the state y (n_y,): ``element_energy``."""
+        """The elastic energy (J) at the state y (n_y,): the elements' strain energy
+        (``element_energy``) and the spring-dampers' potential (:func:`spring_energy`)."""
         cdef double[::1] yy = _state(y, self.n_y)
         cdef SpatialData* d = &self.data
         cdef double U = 0.0
@@ -938,6 +1083,9 @@ cdef class SpatialKernel(ODEProblem):
                 b, off = d.element[i], d.q_offset[i]
                 U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
                                     d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
+        if d.n_springs or d.n_joint_springs:
+            poses(d, d.q)
+            U += spring_energy(d)
         return U
 
     def evaluate(self, double t, y):

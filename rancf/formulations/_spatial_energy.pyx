@@ -6,7 +6,9 @@ damping dissipates, at the state of the last evaluation of rancf/formulations/_s
 potential, not a work) and
 
     P_ext  = sum_loads (F . v_x + M . w) + sum_efforts tau_k qd_k + sum_drives tau_d qd_d,
-    P_diss = sum_elements ed . (l B^T C c B ed) >= 0   (``d.dissipation``),
+    P_diss = sum_elements ed . (l B^T C c B ed) + sum_springs c l'^2 >= 0   (``d.dissipation``),
+
+(E's elastic part holds the spring-dampers' potentials, ``spring_energy``)
 
 v_x the velocity of a load's point, w its body's angular velocity, tau_d the generalized force
 a drive exerts (``H^T W``, W the link wrench), qd_d its rate; P_diss comes from the elements'
@@ -31,7 +33,9 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
     follower load turned by the body's frame, as ``forces`` applies it); an effort's generalized
     force ``tau_k`` (``forces`` wrote it for every link that is not an element) times its rate
     ``qd_k``. A spherical or free link's torque T enters tau as ``Jr^T T``, so that
-    ``tau . qd = T . (Jr qd)``, its power at the relative angular velocity."""
+    ``tau . qd = T . (Jr qd)``, its power at the relative angular velocity. The joint
+    spring-dampers' generalized forces in tau are left out (``d.spring_power``); those between
+    points are in f, not in the loads."""
     cdef double F[3]
     cdef double Mo[3]
     cdef double g[3]
@@ -51,7 +55,8 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
         # every joint effort, of any kind, is a generalized force on its link's coordinates
         for k in range(d.q_offset[i], d.q_offset[i + 1]):
             P += d.tau[k] * d.qd[k]
-    return P
+    # tau holds the joint spring-dampers' forces too: a potential and a dissipation
+    return P - d.spring_power
 
 
 cdef double drive_power(SpatialData* d, bint articulated) noexcept nogil:

@@ -24,6 +24,24 @@ exact Hessian of its strain energy and its Kelvin-Voigt damping matrix ``c l B_e
 other link's zero. It is factored by the kernel's articulated-body elimination (``factor``)
 with the joint blocks ``D_i = c_m H_i^T I^A_i H_i + c_c D_i,el + c_k K_i,el`` (the stiffness
 enters like a motor's armature) and solved by its two sweeps (``sweeps``): O(n) for any tree.
+
+Spring-dampers enter S with their stiffness and damping in what they act on, exactly but for
+two terms named below. A joint spring-damper adds ``c_k k + c_c c`` to its link's joint block
+(in E). One between points has the point force ``f n`` on its first point, whose derivative in
+the points' relative position ``delta`` (the second's less the first's) and velocity is
+``K_s = c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T`` (3 x 3); with ``D_s`` the map of the
+rates to that relative velocity its term is ``D_s^T K_s D_s``. To the ground, ``D_s = P J_b``
+(``P = [I, -o^]`` for the point at o from its body's origin, J_b the body's Jacobian): the
+6 x 6 block ``P^T K_s P`` joins the body's ``c_m M_b`` in the elimination (``body_blocks``),
+O(n) and exact. Between two bodies the term couples them: it enters by the Woodbury identity
+``S^-1 = S_0^-1 - Z (I + K D Z)^-1 K D S_0^-1``, ``Z = S_0^-1 D^T`` (3 columns a spring-damper,
+computed when S is factored; each solve then costs one more pass of body velocities and a
+solve of order 3 per spring-damper), as the planar recursion does. Left out: the damper's line
+turning with the relative velocity (``c n (w - l' n)^T / l``, zero at rest; it would make K_s
+unsymmetric) and the turning of a point's offset o with its body (the load stiffness of the
+spring's force, as for loads below). A point spring-damper at a body's origin (a beam node, a
+free body's centre) on links whose translation is linear in their coordinates (prismatic, a
+free joint's translation) has neither: there S's spring terms are exact.
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
@@ -85,14 +103,15 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from rancf.elements._rotation cimport (dot, left_jacobian, left_jacobian_inverse,
+from rancf.elements._rotation cimport (cross, dot, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matvec)
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
                                           forces, inverse_dynamics, kinematics,
-                                          rotated_inertias, sweeps)
+                                          rotated_inertias, spring_forces, spring_line,
+                                          spring_point, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
@@ -280,6 +299,189 @@ cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nog
     return changed
 
 
+
+# --- spring-dampers in the Newton matrix (module docstring) ----------------------------------
+cdef void _spring_tangent(const SpatialData* d, int s, double c_k, double c_c,
+                          double* K) noexcept nogil:
+    """K (3 x 3, row-major) <- ``c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T``: the
+    derivative of spring-damper s's force ``f n`` on its first point in the points' relative
+    position (weighted c_k) and velocity (c_c), after :func:`kinematics` (``spring_line``); the
+    term ``c n (w - l' n)^T / l`` of the damper's line turning with the relative velocity w is
+    left out (zero at rest; it would make K unsymmetric)."""
+    cdef double n[3]
+    cdef double l, ldot, f, axial, lateral
+    cdef int a, b
+    f = spring_line(d, s, n, &l, &ldot)
+    axial = c_k * d.s_law[3 * s] + c_c * d.s_law[3 * s + 1]
+    lateral = c_k * f / l if l > 0.0 else 0.0
+    for a in range(3):
+        for b in range(3):
+            K[3 * a + b] = (axial - lateral) * n[a] * n[b] + (lateral if a == b else 0.0)
+
+
+cdef void _body_block(const double* K, const double* o, double* B) noexcept nogil:
+    """B (6 x 6, row-major) += ``P^T K P`` with ``P = [I, -o^]`` (a point at o from a body's
+    origin moves at ``P V``): a spring-damper to the ground seen from its body."""
+    cdef double Oh[9]
+    cdef double KO[9]
+    cdef double OK[9]
+    cdef double s
+    cdef int a, b, k
+    Oh[0], Oh[1], Oh[2] = 0.0, -o[2], o[1]
+    Oh[3], Oh[4], Oh[5] = o[2], 0.0, -o[0]
+    Oh[6], Oh[7], Oh[8] = -o[1], o[0], 0.0
+    for a in range(3):
+        for b in range(3):
+            KO[3 * a + b] = 0.0
+            OK[3 * a + b] = 0.0
+            for k in range(3):
+                KO[3 * a + b] += K[3 * a + k] * Oh[3 * k + b]
+                OK[3 * a + b] += Oh[3 * a + k] * K[3 * k + b]
+    for a in range(3):
+        for b in range(3):
+            s = 0.0
+            for k in range(3):
+                s += OK[3 * a + k] * Oh[3 * k + b]
+            B[6 * a + b] += K[3 * a + b]
+            B[6 * a + 3 + b] -= KO[3 * a + b]
+            B[6 * (3 + a) + b] += OK[3 * a + b]
+            B[6 * (3 + a) + 3 + b] -= s
+
+
+cdef inline int _unknowns(const SpatialData* d, int i) noexcept nogil:
+    """The free coordinates of body i's link (none for a driven one)."""
+    cdef int off = d.q_offset[i]
+    if d.q_offset[i + 1] - off == 1 and d.smap[off] < 0:
+        return 0
+    return d.q_offset[i + 1] - off
+
+
+cdef void _rate_motion(const SpatialData* d, const double* z, double* Vz) noexcept nogil:
+    """Vz (6 per body) <- the bodies' velocities of the link rates z (n_q; a driven link's
+    not read), ``Vz_i = X_i Vz_p + H_i z_i`` root to leaves, after :func:`kinematics`."""
+    cdef double x[3]
+    cdef const double* Vp
+    cdef double* V
+    cdef int i, p, r, j, off, n_i
+    for i in range(d.n):
+        p, off, n_i = d.parent[i], d.q_offset[i], _unknowns(d, i)
+        V = Vz + 6 * i
+        if p >= 0:
+            Vp = Vz + 6 * p
+            cross(Vp + 3, d.d + 3 * i, x)
+            for r in range(3):
+                V[r] = Vp[r] + x[r]
+                V[3 + r] = Vp[3 + r]
+        else:
+            memset(V, 0, 6 * sizeof(double))
+        for r in range(6):
+            for j in range(n_i):
+                V[r] += d.H[36 * i + 6 * r + j] * z[off + j]
+
+
+cdef void _spring_rate(const SpatialData* d, int s, const double* Vz, double* w) noexcept nogil:
+    """w (3) <- ``D_s z``: the velocity of spring-damper s's second point less its first's
+    under the body velocities Vz of the rates z (:func:`_rate_motion`)."""
+    cdef double x[3]
+    cdef double o[3]
+    cdef double u[3]
+    cdef const double* V
+    cdef int e, b, k
+    memset(w, 0, 3 * sizeof(double))
+    for e in range(2):
+        b = d.s_body[2 * s + e]
+        if b < 0:
+            continue
+        spring_point(d, s, e, x, o)
+        V = Vz + 6 * b
+        cross(V + 3, o, u)
+        for k in range(3):
+            w[k] += (V[k] + u[k]) if e else -(V[k] + u[k])
+
+
+cdef void _spring_transposed(const SpatialData* d, int s, const double* a, double* Wz,
+                             double* out) noexcept nogil:
+    """out (n_q) <- ``D_s^T a``: the generalized forces of the point forces ``a`` on spring-damper
+    s's second point and ``-a`` on its first (a driven link's entry zero), by the link wrenches
+    leaves to root (Wz: 6 per body, scratch)."""
+    cdef double x[3]
+    cdef double o[3]
+    cdef double* W
+    cdef double* Wp
+    cdef int e, b, k, i, p, j, r, off, n_i
+    memset(Wz, 0, 6 * d.n * sizeof(double))
+    for e in range(2):
+        b = d.s_body[2 * s + e]
+        if b < 0:
+            continue
+        spring_point(d, s, e, x, o)
+        W = Wz + 6 * b
+        for k in range(3):
+            x[k] = a[k] if e else -a[k]
+            W[k] += x[k]
+        cross(o, x, x)
+        for k in range(3):
+            W[3 + k] += x[k]
+    for i in range(d.n - 1, -1, -1):
+        off, n_i, W = d.q_offset[i], _unknowns(d, i), Wz + 6 * i
+        for j in range(d.q_offset[i + 1] - off):
+            out[off + j] = 0.0
+            if j < n_i:
+                for r in range(6):
+                    out[off + j] += d.H[36 * i + 6 * r + j] * W[r]
+        p = d.parent[i]
+        if p < 0:
+            continue
+        Wp = Wz + 6 * p
+        cross(d.d + 3 * i, W, x)
+        for k in range(3):
+            Wp[k] += W[k]
+            Wp[3 + k] += W[3 + k] + x[k]
+
+
+cdef int _lu(double* M, int n, int* piv) noexcept nogil:
+    """M (n x n, row-major) <- its LU factors with partial pivoting (piv: the rows' order);
+    -1 if singular."""
+    cdef int i, j, k, best
+    cdef double t
+    for k in range(n):
+        best = k
+        for i in range(k + 1, n):
+            if fabs(M[n * i + k]) > fabs(M[n * best + k]):
+                best = i
+        piv[k] = best
+        if M[n * best + k] == 0.0:
+            return -1
+        if best != k:
+            for j in range(n):
+                t = M[n * k + j]
+                M[n * k + j] = M[n * best + j]
+                M[n * best + j] = t
+        for i in range(k + 1, n):
+            M[n * i + k] /= M[n * k + k]
+            for j in range(k + 1, n):
+                M[n * i + j] -= M[n * i + k] * M[n * k + j]
+    return 0
+
+
+cdef void _lu_solve(const double* M, int n, const int* piv, double* x) noexcept nogil:
+    """x <- M^-1 x with the factors of :func:`_lu`."""
+    cdef int i, k
+    cdef double t
+    for k in range(n):
+        if piv[k] != k:
+            t = x[k]
+            x[k] = x[piv[k]]
+            x[piv[k]] = t
+    for i in range(n):
+        for k in range(i):
+            x[i] -= M[n * i + k] * x[k]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            x[i] -= M[n * i + k] * x[k]
+        x[i] /= M[n * i + i]
+
+
 cdef class SpatialProblem(StepProblem):
     """A spatial tree for the implicit loop and statics (module docstring).
 
@@ -314,6 +516,9 @@ cdef class SpatialProblem(StepProblem):
     cdef public double load_factor
     cdef double last_t
     cdef double[::1] full_a, full_out, zero, E, scratch, power_out
+    cdef double[::1] blocks, Z, Ks, small, Vz, Wz, ys  # spring-dampers (_spring_matrix)
+    cdef int[::1] pairs, pivots
+    cdef int n_pairs, woodbury
     cdef bint _krylov, exact
     cdef public long krylov_iterations
     cdef double c_m, c_k, c_c                   # the last factor's coefficients
@@ -352,6 +557,20 @@ cdef class SpatialProblem(StepProblem):
         # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
         # element, a residual 1.0 (1000 elements)
         self.factor_cost = 2.0
+        # spring-dampers: those to the ground as body blocks, those between two bodies by the
+        # Woodbury identity (_spring_matrix)
+        law = np.asarray(owner.tree.spring_body)
+        ground = np.flatnonzero((law < 0).any(axis=1)) if len(law) else np.zeros(0, int)
+        pairs = np.flatnonzero((law >= 0).all(axis=1)) if len(law) else np.zeros(0, int)
+        self.n_pairs, self.woodbury = len(pairs), 0
+        self.pairs = np.asarray(pairs, dtype=np.intc) if len(pairs) else np.zeros(1, np.intc)
+        self.blocks = np.zeros(36 * max(nb, 1))
+        nd.body_blocks = &self.blocks[0] if len(ground) else NULL
+        w = 3 * self.n_pairs
+        self.Z, self.Ks = np.zeros(max(w * nq, 1)), np.zeros(max(3 * w, 1))
+        self.small, self.pivots = np.zeros(max(w * w, 1)), np.zeros(max(w, 1), np.intc)
+        self.Vz, self.Wz = np.zeros(6 * max(nb, 1)), np.zeros(6 * max(nb, 1))
+        self.ys = np.zeros(max(w, 1))
         self.krylov_iterations = 0
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
@@ -445,6 +664,10 @@ cdef class SpatialProblem(StepProblem):
                 if d.motion[k] != M_ELEMENT:
                     for s in range(d.q_offset[k], d.q_offset[k + 1]):
                         d.tau[s] *= lf
+        if c_f != 0.0:
+            # the spring-dampers are not loads: never scaled
+            with nogil:
+                spring_forces(d)
         for k in range(d.n_q):
             s = d.smap[k]
             self.full_a[k] = a[s] if s >= 0 and c_m != 0.0 else 0.0
@@ -485,13 +708,82 @@ cdef class SpatialProblem(StepProblem):
             kinematics(nd, nd.q, nd.qd)
             rotated_inertias(nd)
             status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
+            self._ground_springs(c_k, c_c)
         if status:
             raise ArithmeticError(self._turned_over(status, t_e))
         with nogil:
             status = factorize(nd, c_m, &self.E[0])
         if status:
             raise ArithmeticError(self._singular(status - 1, c_m))
+        with nogil:
+            status = self._spring_matrix(c_k, c_c)
+        if status:
+            raise ArithmeticError("the Newton matrix's spring-damper correction (I + K D Z) is "
+                                  "singular")
         return 0
+
+    cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
+        """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E, and the
+        body blocks ``P^T K P`` (:func:`_body_block`, :func:`_spring_tangent`) of the
+        spring-dampers to the ground, at Newton's kinematics."""
+        cdef SpatialData* nd = &self.nd
+        cdef double K[9]
+        cdef double x[3]
+        cdef double o[3]
+        cdef int s, b, e
+        for s in range(nd.n_joint_springs):
+            self.E[36 * nd.js_body[s]] = 0.0
+        for s in range(nd.n_joint_springs):
+            self.E[36 * nd.js_body[s]] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
+        if nd.body_blocks == NULL:
+            return
+        memset(nd.body_blocks, 0, 36 * nd.n * sizeof(double))
+        for s in range(nd.n_springs):
+            e = 1 if nd.s_body[2 * s] < 0 else 0
+            b = nd.s_body[2 * s + e]
+            if nd.s_body[2 * s + 1 - e] >= 0:
+                continue
+            _spring_tangent(nd, s, c_k, c_c, K)
+            spring_point(nd, s, e, x, o)
+            _body_block(K, o, nd.body_blocks + 36 * b)
+
+    cdef int _spring_matrix(self, double c_k, double c_c) noexcept nogil:
+        """The Woodbury terms of the spring-dampers between two bodies, after the elimination
+        has factored ``S_0`` (everything else): ``S = S_0 + D^T K D`` with D (3 rows a
+        spring-damper: the relative velocity of its points of the rates) and K block-diagonal
+        (:func:`_spring_tangent`), so ``S^-1 = S_0^-1 - Z (I + K D Z)^-1 K D S_0^-1``, ``Z =
+        S_0^-1 D^T``: 3 solves a spring-damper here, and :meth:`_precondition` adds one motion
+        pass and a solve of order 3 per spring-damper to each solve. Returns -1 if ``I + K D Z``
+        is singular."""
+        cdef SpatialData* nd = &self.nd
+        cdef int w = 3 * self.n_pairs, nq = nd.n_q
+        cdef double e[3]
+        cdef double u[3]
+        cdef double* Z
+        cdef int a, c, j, k, s
+        self.woodbury = self.n_pairs > 0 and (c_k != 0.0 or c_c != 0.0)
+        if not self.woodbury:
+            return 0
+        for a in range(self.n_pairs):
+            s = self.pairs[a]
+            _spring_tangent(nd, s, c_k, c_c, &self.Ks[9 * a])
+            for c in range(3):
+                Z = &self.Z[(3 * a + c) * nq]
+                e[0], e[1], e[2] = 0.0, 0.0, 0.0
+                e[c] = 1.0
+                _spring_transposed(nd, s, e, &self.Wz[0], &self.full_a[0])
+                memset(Z, 0, nq * sizeof(double))
+                sweeps(nd, &self.full_a[0], False, Z)
+        # I + K D Z, column by column
+        for c in range(w):
+            _rate_motion(nd, &self.Z[c * nq], &self.Vz[0])
+            for a in range(self.n_pairs):
+                _spring_rate(nd, self.pairs[a], &self.Vz[0], u)
+                for j in range(3):
+                    self.small[w * (3 * a + j) + c] = (1.0 if 3 * a + j == c else 0.0) + \
+                        self.Ks[9 * a + 3 * j] * u[0] + self.Ks[9 * a + 3 * j + 1] * u[1] + \
+                        self.Ks[9 * a + 3 * j + 2] * u[2]
+        return _lu(&self.small[0], w, &self.pivots[0])
 
     cdef str _singular(self, int body, double c_m):
         """Why the joint block of a body is not positive definite, in words."""
@@ -507,8 +799,9 @@ cdef class SpatialProblem(StepProblem):
     def matrix(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                double c_mq, double c_k, double c_c, double w):
         """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
-        arguments of ``factor``, assembled column by column from ``mass_action`` and the
-        element blocks, without the elimination: O(n^2), for tests and Python solvers."""
+        arguments of ``factor``, assembled column by column from ``mass_action``, the element
+        blocks and the spring-dampers' terms (:meth:`_dense_springs`), without the
+        elimination: O(n^2), for tests and Python solvers."""
         cdef double[::1] qq = checked("q_e", q_e, self.n)
         cdef double[::1] vv = checked("v_e", v_e, self.n)
         cdef double[::1] e = np.zeros(max(self.n, 1))
@@ -531,7 +824,35 @@ cdef class SpatialProblem(StepProblem):
             if nd.motion[i] == M_ELEMENT:
                 idx = [nd.smap[k] for k in range(nd.q_offset[i], nd.q_offset[i + 1])]
                 S[np.ix_(idx, idx)] += E[36 * i:36 * i + 36].reshape(6, 6)
+        self._dense_springs(S, c_k, c_c)
         return S
+
+    cdef _dense_springs(self, S, double c_k, double c_c):
+        """S += the spring-dampers' terms: ``c_k k + c_c c`` on a joint spring's coordinate,
+        ``D^T K D`` of each between points (D assembled column by column from
+        :func:`_rate_motion`), at Newton's workspace's q, qd."""
+        cdef SpatialData* nd = &self.nd
+        cdef double[::1] z = np.zeros(max(nd.n_q, 1))
+        cdef double[::1] K = np.zeros(9)
+        cdef double[::1] u = np.zeros(3)
+        cdef int s, j, k
+        if not (nd.n_springs or nd.n_joint_springs):
+            return
+        kinematics(nd, nd.q, nd.qd)
+        for s in range(nd.n_joint_springs):
+            k = nd.smap[nd.q_offset[nd.js_body[s]]]
+            S[k, k] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
+        free = [k for k in range(nd.n_q) if nd.smap[k] >= 0]
+        for s in range(nd.n_springs):
+            _spring_tangent(nd, s, c_k, c_c, &K[0])
+            D = np.zeros((3, self.n))
+            for k in free:
+                z[k] = 1.0
+                _rate_motion(nd, &z[0], &self.Vz[0])
+                z[k] = 0.0
+                _spring_rate(nd, s, &self.Vz[0], &u[0])
+                D[:, nd.smap[k]] = u
+            S += D.T @ np.asarray(K).reshape(3, 3) @ D
 
     cdef int solve(self, double* x) except -1:
         """x (n) <- the Newton step: ``S^-1 x`` (:meth:`_precondition`), or with
@@ -636,11 +957,31 @@ cdef class SpatialProblem(StepProblem):
                 s = nd.smap[k]
                 self.full_a[k] = x[s] if s >= 0 else 0.0
             sweeps(nd, &self.full_a[0], False, &self.full_out[0])
+            if self.woodbury:
+                self._spring_correction(&self.full_out[0])
             for k in range(nd.n_q):
                 s = nd.smap[k]
                 if s >= 0:
                     x[s] = self.full_out[k]
         return 0
+
+    cdef void _spring_correction(self, double* x) noexcept nogil:
+        """x (n_q) <- ``x - Z (I + K D Z)^-1 K D x`` for ``x = S_0^-1 r`` (:meth:`_spring_matrix`):
+        then x is ``S^-1 r``."""
+        cdef SpatialData* nd = &self.nd
+        cdef int w = 3 * self.n_pairs, nq = nd.n_q
+        cdef double u[3]
+        cdef int a, j, c, k
+        _rate_motion(nd, x, &self.Vz[0])
+        for a in range(self.n_pairs):
+            _spring_rate(nd, self.pairs[a], &self.Vz[0], u)
+            for j in range(3):
+                self.ys[3 * a + j] = self.Ks[9 * a + 3 * j] * u[0] + \
+                    self.Ks[9 * a + 3 * j + 1] * u[1] + self.Ks[9 * a + 3 * j + 2] * u[2]
+        _lu_solve(&self.small[0], w, &self.pivots[0], &self.ys[0])
+        for c in range(w):
+            for k in range(nq):
+                x[k] -= self.Z[c * nq + k] * self.ys[c]
 
     cdef int power(self, const double* q, const double* v, const double* a, double t,
                    const double* lam, double* p) except -1:

@@ -294,7 +294,8 @@ class Spatial:
 
     def energy(self, y):
         """``{"kinetic", "gravity", "elastic"}`` (J) at y: ``1/2 sum (m v.v + w.A J A^T w)``,
-        the gravity potential ``-sum m g.r`` and the elastic energy of the elements."""
+        the gravity potential ``-sum m g.r`` and the elastic energy of the elements and the
+        spring-dampers (:meth:`~rancf.formulations._spatial.SpatialKernel.elastic_energy`)."""
         r, A, V = self.kinematics(y)
         t = self.tree
         Ig = np.einsum("nij,njk,nlk->nil", A, t.inertia, A)

@@ -472,6 +472,11 @@ class SpatialDAE(IndexThreeDAE):
             raise ValueError("efforts: joint efforts are not available yet in the spatial DAE "
                              f"formulation (got efforts for joints {sorted(efforts)}); use the "
                              "recursive formulation")
+        if len(tree.spring_body) or len(tree.joint_spring_body):
+            raise ValueError("spring-dampers are not available yet in the spatial DAE formulation "
+                             f"(the model has {len(tree.spring_body)} between points and "
+                             f"{len(tree.joint_spring_body)} on joints); run the tree with "
+                             "formulation 'recursive' (a closed loop needs the DAE)")
         self.tree = tree
         # the recursion parses and checks the inputs, and maps joint coordinates to poses
         self.recursion = Spatial(tree, loads, None, drives)

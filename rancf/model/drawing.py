@@ -61,8 +61,7 @@ def _polyline(segments, dim=2):
 def _attached_points(A, body):
     """The points of a rigid body that joints and loads attach to (one per offset)."""
     points = ([p for j in A.joints for p in (j.parent, j.child)] + [load.point for load in A.loads]
-              # a spatial Layout has no spring-dampers (not available there yet)
-              + [p for spring in getattr(A, "springs", ()) for p in spring.points])
+              + [p for spring in A.springs for p in spring.points])
     unique = {}
     for p in points:
         if p.kind == BODY and p.item is body:

@@ -58,6 +58,84 @@ class Point:
         return f"{self.item!r}.point({self.offset[0]:g}, {self.offset[1]:g})"
 
 
+#: The kind of a point between two nodes of a beam (:class:`ArcPoint`): outputs only, a kind
+#: the kernels do not know (joints, loads and spring-dampers refuse it).
+ARC = 3
+
+
+@dataclass(frozen=True, eq=False)
+class ArcPoint(Point):
+    """A point of a beam at an arc length between two nodes, for outputs.
+
+    Not constructed directly: ``beam.at(s)`` returns it (a node itself where s falls on one).
+    ``Result.position``, ``velocity`` and ``deflection`` (and ``orientation``,
+    ``angular_velocity`` in a spatial model) interpolate it by its element's own shape functions: planar, the cubic Hermite
+    functions of the ANCF element (:mod:`rancf.elements.hermite`); spatial, the element's
+    constant-strain SE(3) curve (:func:`rancf.results.outputs.spatial_arc_motion`). Joints,
+    loads and spring-dampers attach to nodes: they refuse it.
+
+    Attributes
+    ----------
+    item : Beam or SpatialBeam
+    kind : int
+        :data:`ARC`.
+    node : int
+        The element's first node k (the element joins nodes k and k + 1).
+    s : float
+        Arc length along the reference centreline from the beam's start (m).
+    xi : float
+        Its place in the element, ``(s - s_k) / l_k``, in (0, 1).
+
+    Examples
+    --------
+    >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    >>> p = b.at(0.3)
+    >>> p, p.node, round(p.xi, 12)
+    (beam[0].at(0.3), 1, 0.2)
+    """
+
+    s: float = 0.0
+    xi: float = 0.0
+
+    def __repr__(self):
+        return f"{self.item!r}.at({self.s:g})"
+
+
+def arc_point(beam, s, node_lengths):
+    """``beam.at(s)``: the node at s (within 1e-12 of the beam's length), else an
+    :class:`ArcPoint` in the element holding s.
+
+    Parameters
+    ----------
+    beam : Beam or SpatialBeam
+    s : float
+        m, in ``[0, beam.length]``.
+    node_lengths : ndarray (n_nodes,)
+        Arc length of each node from the start (m), increasing.
+
+    Raises
+    ------
+    TypeError
+        s not a real number.
+    ValueError
+        s outside ``[0, beam.length]``.
+    """
+    if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, float, np.integer,
+                                                            np.floating)):
+        raise TypeError(f"s must be a real number (an arc length, m), got {s!r}")
+    s = float(s)
+    if not (np.isfinite(s) and 0.0 <= s <= beam.length):
+        raise ValueError(f"s must be an arc length in [0, {beam.length:g}] m (along the beam's "
+                         f"reference centreline from its start), got {s!r}")
+    near = int(np.argmin(np.abs(node_lengths - s)))
+    if abs(node_lengths[near] - s) <= 1e-12 * beam.length:
+        return beam.node(near)
+    k = min(int(np.searchsorted(node_lengths, s, side="right")) - 1, beam.n_elements - 1)
+    xi = float((s - node_lengths[k]) / (node_lengths[k + 1] - node_lengths[k]))
+    return ArcPoint(beam, ARC, node=k, offset=np.zeros(2 if beam.model.dim == 2 else 3), s=s,
+                    xi=xi)
+
+
 class Ground:
     """The fixed frame of a model, ``m.ground``.
 
@@ -213,6 +291,39 @@ class Beam:
         """
         i = checks.integer("i", i, -self.n_nodes, self.n_elements)
         return Point(self, NODE, node=i % self.n_nodes)
+
+    def at(self, s):
+        """The point at arc length s along the beam, for outputs.
+
+        A node where s falls on one (within 1e-12 of the length: a point for joints and
+        loads too), else an :class:`ArcPoint` that ``Result.position``, ``velocity`` and
+        ``deflection`` interpolate by the element's cubic Hermite functions of the node
+        positions and slopes (exact for the element's own centreline).
+
+        Parameters
+        ----------
+        s : float
+            Arc length from the start along the reference (straight) beam (m), in
+            ``[0, length]``.
+
+        Returns
+        -------
+        Point or ArcPoint
+
+        Raises
+        ------
+        TypeError
+            s not a real number.
+        ValueError
+            s outside ``[0, length]``.
+
+        Examples
+        --------
+        >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+        >>> b.at(0.5), b.at(0.6)
+        (beam[0].node(2), beam[0].at(0.6))
+        """
+        return arc_point(self, s, np.linspace(0.0, self.length, self.n_nodes))
 
     @property
     def start(self):

@@ -152,6 +152,7 @@ def build_tree(model):
                        body_of, A0)
     cable = _cables(beams, is_cable, cable_joints, body_of, A0)
     load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
+    springs = _spring_arrays(model, body_of, joint_body, tol)
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
         q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64), anchor=anchor,
@@ -162,7 +163,7 @@ def build_tree(model):
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
         node_body=node_body, beam_nodes=beam_nodes,
-        rigid_body=rigid_body, element_reversed=reversed_, **loop, **cable)
+        rigid_body=rigid_body, element_reversed=reversed_, **loop, **cable, **springs)
 
 
 def _cables(beams, is_cable, cable_joints, body_of, A0):
@@ -240,6 +241,46 @@ def check_cable_joint(joint):
     if joint.effort is not None:
         raise ValueError(f"effort at the cable point {cable[0]!r} (joint kind {joint.kind!r}): "
                          "a joint at a cable point takes no effort")
+
+
+def _spring_arrays(model, body_of, joint_body, tol):
+    """The ``spring_*`` and ``joint_spring_*`` arrays of :class:`SpatialTree`: each
+    spring-damper's two bodies and offsets (``body_of``) and its law, a rest length left None
+    set to the points' reference distance (as the planar model does); each joint
+    spring-damper's body and law.
+
+    Raises
+    ------
+    ValueError
+        A spring-damper whose points coincide (within ``tol``) in the reference configuration
+        (its line of action undefined); a joint spring-damper on a joint that closes a loop.
+    """
+    springs, rotational = model.spring_dampers, model.rotational_spring_dampers
+    body = np.full((len(springs), 2), -1, dtype=np.int64)
+    offset, law = np.zeros((len(springs), 2, 3)), np.zeros((len(springs), 3))
+    for i, s in enumerate(springs):
+        p1, p2 = s.points
+        distance = float(np.linalg.norm(point_position(p2) - point_position(p1)))
+        if distance <= tol:
+            raise ValueError(f"spring-damper {s.index}: its points {p1!r} and {p2!r} coincide in "
+                             f"the reference configuration ({distance:.3g} m apart, within "
+                             f"{tol:.3g} m): its line of action is undefined")
+        if s.rest_length is None:
+            s.rest_length = distance
+        for e, p in enumerate(s.points):
+            body[i, e], offset[i, e] = body_of(p)
+        law[i] = s.k, s.c, s.rest_length
+    joint_spring_body = np.array([joint_body[s.joint.index] for s in rotational], dtype=np.int64)
+    for s, b in zip(rotational, joint_spring_body):
+        if b < 0:
+            raise ValueError(f"joint spring-damper {s.index}: joint {s.joint.index} "
+                             f"({s.joint.kind}) closes a loop; a spring-damper acts on a joint "
+                             "of the tree (put it on another joint, or a spring-damper between "
+                             "the joint's points)")
+    joint_spring_law = np.array([(s.k, s.c, s.rest_angle) for s in rotational],
+                                dtype=float).reshape(-1, 3)
+    return dict(spring_body=body, spring_offset=offset, spring_law=law,
+                joint_spring_body=joint_spring_body, joint_spring_law=joint_spring_law)
 
 
 def _loop_links(joints, tree_joints, body_of, A0):

@@ -21,7 +21,8 @@ global coordinates (a follower load turned by its body's frame). The scene has e
 its three axes: limits around what is drawn and a box of their proportions
 (``set_box_aspect``). Every artist carries a ``gid``: ``"beam 0"``, ``"beam 0 sections"``,
 ``"rigid body 0 frame"``, ``"rigid body 0 links"``, ``"joints spherical"``, ``"joint axes"``,
-``"ground"``, ``"load 0"``, ``"load 0 moment"``.
+``"ground"``, ``"load 0"``, ``"load 0 moment"``; in the reference configuration
+(:func:`plot_model`) a spring-damper is a zigzag line between its points, ``"spring 0"``.
 """
 import matplotlib.pyplot as plt
 import numpy as np
@@ -63,6 +64,7 @@ class Layout:
         self.model = model
         self.tree = model.build() if model.frozen else build_tree(model)
         self.joints, self.loads = model.joints, model.loads
+        self.springs = model.spring_dampers
         self.size = self.tree.size
         t = self.tree
         self.beam_bodies = [t.node_body[t.beam_nodes[b]:t.beam_nodes[b + 1]]
@@ -238,6 +240,28 @@ def _draw_loads(ax, L, pose):
     return ends
 
 
+def _draw_springs(ax, L, pose):
+    """A zigzag line between the two points of each spring-damper (six teeth, as wide as a
+    tenth of its length, across it in the plane of its line and the global axis least along
+    it), its ground points as the joints' ground."""
+    for spring in L.springs:
+        a, b = (L.position(p, pose) for p in spring.points)
+        d = b - a
+        across = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
+        across *= np.linalg.norm(d) / max(np.linalg.norm(across), 1e-300)
+        s = np.linspace(0.0, 1.0, 15)
+        side = np.zeros_like(s)
+        side[1:-1:2], side[2:-1:2] = 0.05, -0.05
+        side[[1, -2]] = 0.0
+        pts = a + np.outer(s, d) + np.outer(side, across)
+        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], color="0.3", lw=1.0,
+                gid=f"spring {spring.index}")
+        for p, r in zip(spring.points, (a, b)):
+            if L.locate(p)[0] < 0:
+                ax.plot(*r[:, None], linestyle="none", marker="^", markersize=12, color="0.6",
+                        zorder=2.5, gid="ground")
+
+
 def _equal_box(ax, low, high):
     """Limits holding ``low``-``high`` (m, padded) with one scale on the three axes: the box's
     proportions are the limits' extents (each at least ``THINNEST`` of the largest)."""
@@ -278,6 +302,7 @@ def plot_model(model, ax=None):
     pose = L.tree.reference_poses()
     _draw_ground(ax, L, legend=True)
     _Mechanism(ax, L, pose, "tab:blue", legend=True)
+    _draw_springs(ax, L, pose)
     ends = _draw_loads(ax, L, pose)
     if L.joints:
         # outside, on the right: a scene in 3D leaves no corner of its axes free

@@ -13,7 +13,7 @@ from .. import checks
 from ..elements import spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape
-from .items import Ground, Point
+from .items import Ground, Point, arc_point
 
 #: Tolerance on unit vectors, orthogonality and symmetry of what the user gives (relative).
 UNIT_TOLERANCE = 1e-9
@@ -304,6 +304,43 @@ class SpatialBeam:
         """
         i = checks.integer("i", i, -self.n_nodes, self.n_elements)
         return SpatialPoint(self, NODE, node=i % self.n_nodes, offset=np.zeros(3))
+
+    def at(self, s):
+        """The point at arc length s along the beam, for outputs.
+
+        A node where s falls on one (within 1e-12 of the length: a point for joints, loads
+        and spring-dampers too), else an :class:`~rancf.model.items.ArcPoint` that
+        ``Result.position``, ``velocity``, ``orientation``, ``angular_velocity`` and
+        ``deflection`` interpolate along its element's constant-strain SE(3) curve, the element's own interpolation of
+        position and rotation (:func:`rancf.results.outputs.spatial_arc_motion`).
+
+        Parameters
+        ----------
+        s : float
+            Arc length from the start along the reference centreline (m; the elements' arc
+            lengths, :meth:`element_lengths`), in ``[0, length]``.
+
+        Returns
+        -------
+        SpatialPoint or ArcPoint
+
+        Raises
+        ------
+        TypeError
+            s not a real number.
+        ValueError
+            s outside ``[0, length]``.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=(8e-10, 8e-10), J=1.4e-9,
+        ...                G=8e10)
+        >>> b.at(0.25), b.at(0.3)
+        (beam[0].node(1), beam[0].at(0.3))
+        """
+        lengths = np.concatenate([[0.0], np.cumsum(self.element_lengths())])
+        return arc_point(self, s, lengths)
 
     @property
     def start(self):

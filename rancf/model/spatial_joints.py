@@ -15,7 +15,7 @@ from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, _is_real, _numbers
+from .joints import Joint, Load, RotationalSpringDamper, _is_real, _numbers
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -274,3 +274,58 @@ class SpatialLoad(Load):
         value = _numbers(returned)
         ok = value is not None and value.shape == (3,) and np.all(np.isfinite(value))
         return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
+
+
+class SpatialJointSpringDamper(RotationalSpringDamper):
+    """A spring-damper on the coordinate of a revolute or prismatic joint of a spatial model.
+
+    Not constructed directly: :meth:`rancf.Model.add_rotational_spring_damper` of a spatial
+    model returns it. The generalized force ``-k (q - q0) - c q'`` acts on the joint's
+    coordinate q (an angle, rad, or a slide, m) as an effort does: a torque about a revolute
+    joint's axis, a force along a prismatic joint's. Its potential ``1/2 k (q - q0)^2`` is
+    elastic energy and ``c q'^2`` the power it dissipates.
+
+    Attributes
+    ----------
+    index : int
+        Its number among the model's joint spring-dampers.
+    joint : SpatialJoint
+        A revolute or prismatic joint, not driven.
+    k : float
+        N m/rad (revolute) or N/m (prismatic), >= 0.
+    c : float
+        N m s/rad or N s/m, >= 0.
+    rest_angle : float
+        q0 (rad or m); default 0, the reference configuration.
+
+    Examples
+    --------
+    >>> m = rancf.Model(dim=3, gravity=(0, 0, 0))
+    >>> r = m.add_rigid_body(2.0, np.eye(3) * 0.01)
+    >>> rail = m.add_joint("prismatic", m.ground.point(0, 0, 0), r.centre, axis=(1, 0, 0))
+    >>> m.add_rotational_spring_damper(rail, k=50.0, c=0.2)
+    JointSpringDamper(0: k=50 N/m, c=0.2 N s/m, joint 0 (prismatic))
+    """
+
+    def __init__(self, index, joint, k, c, rest_angle):
+        if not isinstance(joint, SpatialJoint):
+            raise TypeError(f"joint must be a joint of a spatial model (returned by add_joint), "
+                            f"got {joint!r}")
+        if joint.kind not in ("revolute", "prismatic"):
+            raise ValueError(f"joint must be a revolute or prismatic joint, got joint "
+                             f"{joint.index} of kind {joint.kind!r}: a joint spring-damper acts "
+                             "on a joint's one coordinate")
+        if joint.drive is not None:
+            raise ValueError(f"joint {joint.index} ({joint.kind}) is driven: its coordinate is "
+                             "prescribed, so a spring-damper on it would not act on the motion; "
+                             "put it on a joint that is not driven")
+        self.index, self.joint = index, joint
+        self.k = checks.non_negative("k", k)
+        self.c = checks.non_negative("c", c)
+        self.rest_angle = 0.0 if rest_angle is None else checks.real("rest_angle", rest_angle)
+
+    def __repr__(self):
+        unit = "N m/rad" if self.joint.kind == "revolute" else "N/m"
+        damping = "N m s/rad" if self.joint.kind == "revolute" else "N s/m"
+        return (f"JointSpringDamper({self.index}: k={self.k:g} {unit}, c={self.c:g} {damping}, "
+                f"joint {self.joint.index} ({self.joint.kind}))")

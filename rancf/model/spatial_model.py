@@ -9,11 +9,12 @@ loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial
 import numpy as np
 
 from .dimension import refuse, refuse_parameters
+from .joints import SpringDamper
 from .model import Model
 from ..joints._codes import P_NODE
 from .spatial_build import build_tree, check_cable_joint, point_body
 from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
-from .spatial_joints import SpatialJoint, SpatialLoad
+from .spatial_joints import SpatialJoint, SpatialJointSpringDamper, SpatialLoad
 
 #: The element kinds of ``add_beam``: the relative-nodal SE(3) beam and the ANCF cable.
 ELEMENTS = ("se3-beam", "ancf-cable")
@@ -323,14 +324,107 @@ class SpatialModel(Model):
         return j
 
     def add_spring_damper(self, p1, p2, k, c=0.0, rest_length=None):
-        """Not available for spatial models yet: ``ValueError``."""
-        raise ValueError("add_spring_damper is not available for spatial models yet (dim=3); "
-                         "it is available for planar models (dim=2)")
+        """Add a linear spring-damper between two points (theory: Loads).
+
+        Point 1 is pulled by ``f n`` and point 2 by ``-f n``, ``f = k (l - l0) + c l'`` (N),
+        with ``l`` the distance of the points and ``n`` the unit vector from point 1 to point 2
+        (global). Its potential ``1/2 k (l - l0)^2`` is in the ``elastic`` column of
+        :meth:`Result.energy` and its damping power ``c l'^2`` in ``dissipated``. In the
+        implicit methods' Newton matrix its stiffness and damping in the points' relative
+        position enter exactly (:mod:`rancf.formulations._spatial_implicit`).
+
+        Parameters
+        ----------
+        p1, p2 : SpatialPoint
+            Ground points, beam nodes or body points (not both on the ground); they must not
+            coincide in the reference configuration (the line of action would be undefined).
+        k : float
+            Stiffness (N/m), >= 0.
+        c : float
+            Damping coefficient (N s/m), >= 0.
+        rest_length : float, optional
+            l0 (m), > 0; default the distance of the points in the reference configuration
+            (set when the model is built).
+
+        Returns
+        -------
+        SpringDamper
+
+        Raises
+        ------
+        TypeError
+            A point that is not a point.
+        ValueError
+            A negative or non-finite k or c, a rest length that is not > 0, a point of another
+            model, two ground points; points that coincide in the reference configuration are
+            refused when the model is built.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        A mass on a vertical spring-damper from the ground:
+
+        >>> m = rancf.Model(dim=3)
+        >>> mass = m.add_rigid_body(2.0, np.eye(3) * 0.01, position=(0, 0, -1))
+        >>> spring = m.add_spring_damper(m.ground.point(0, 0, 0), mass.centre, k=200.0, c=0.5)
+        """
+        self._check_open()
+        self._check_point("p1", p1)
+        self._check_point("p2", p2)
+        s = SpringDamper(len(self._springs), p1, p2, k, c, rest_length)
+        self._springs.append(s)
+        return s
 
     def add_rotational_spring_damper(self, joint, k, c=0.0, rest_angle=None):
-        """Not available for spatial models yet: ``ValueError``."""
-        raise ValueError("add_rotational_spring_damper is not available for spatial models yet "
-                         "(dim=3); it is available for planar models (dim=2)")
+        """Add a spring-damper on the coordinate of a revolute or prismatic joint.
+
+        The generalized force ``-k (q - q0) - c q'`` acts on the joint's coordinate q as an
+        effort does (a torque about a revolute joint's axis, N m; a force along a prismatic
+        joint's, N). Its potential ``1/2 k (q - q0)^2`` is in the ``elastic`` column of
+        :meth:`Result.energy` and its damping power ``c q'^2`` in ``dissipated``; in the
+        implicit methods' Newton matrix it enters exactly (on the joint's block).
+
+        Parameters
+        ----------
+        joint : SpatialJoint
+            A revolute or prismatic joint of this model, not driven (and not closing a loop:
+            refused when the model is built).
+        k : float
+            Stiffness, >= 0: N m/rad (revolute) or N/m (prismatic).
+        c : float
+            Damping, >= 0: N m s/rad or N s/m.
+        rest_angle : float, optional
+            q0 (rad, or m for a prismatic joint); default 0, the reference configuration.
+
+        Returns
+        -------
+        rancf.model.spatial_joints.SpatialJointSpringDamper
+
+        Raises
+        ------
+        TypeError
+            ``joint`` is not a spatial joint.
+        ValueError
+            A joint of another model, of another kind, or driven; a negative or non-finite k
+            or c; a non-finite rest coordinate.
+        RuntimeError
+            The model is frozen.
+
+        Examples
+        --------
+        >>> m = rancf.Model(dim=3)
+        >>> bar = m.add_rigid_body(1.0, np.diag([1e-3, 0.08, 0.08]), position=(0.5, 0, 0))
+        >>> hinge = m.add_joint("revolute", m.ground.point(0, 0, 0), bar.point(-0.5, 0, 0),
+        ...                     axis=(0, 1, 0))
+        >>> torsion = m.add_rotational_spring_damper(hinge, k=20.0, c=0.1)
+        """
+        self._check_open()
+        if isinstance(joint, SpatialJoint) and joint not in self._joints:
+            raise ValueError(f"joint {joint!r} belongs to another model")
+        s = SpatialJointSpringDamper(len(self._rotational_springs), joint, k, c, rest_angle)
+        self._rotational_springs.append(s)
+        return s
 
     def add_force(self, point, force=(0.0, 0.0, 0.0), moment=(0.0, 0.0, 0.0), follower=False):
         """Add a point force and a moment at a point of a beam or rigid body.

@@ -136,6 +136,19 @@ class SpatialTree:
     cable_joint_axes : float (cj, 2, 3)
         A clamp's two unit vectors, normal to the cable's reference tangent, in the frame of
         its side that is not the cable (zeros for a spherical joint).
+    spring_body : int64 (s, 2)
+        The bodies of the two points of each spring-damper between points (-1: the ground), in
+        the order added.
+    spring_offset : float (s, 2, 3)
+        The points in their bodies' frames (m; a ground point's global position).
+    spring_law : float (s, 3)
+        ``(k, c, l0)``: stiffness (N/m), damping (N s/m), rest length (m).
+    joint_spring_body : int64 (r,)
+        The body whose one-coordinate link (revolute or prismatic joint) each joint
+        spring-damper acts on.
+    joint_spring_law : float (r, 3)
+        ``(k, c, q0)``: stiffness (N m/rad or N/m), damping (N m s/rad or N s/m), rest
+        coordinate (rad or m).
     """
 
     parent: np.ndarray
@@ -187,6 +200,11 @@ class SpatialTree:
     cable_joint_anchor: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     cable_joint_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     cable_joint_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    spring_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():

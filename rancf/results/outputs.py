@@ -15,7 +15,8 @@ are computed once per Result and kept on it.
 """
 import numpy as np
 
-from ..model.items import GROUND, Beam, RigidBody
+from ..elements import hermite
+from ..model.items import ARC, GROUND, Beam, RigidBody
 
 
 def dynamics(result):
@@ -70,14 +71,35 @@ def dynamics(result):
     return kept
 
 
+def planar_position(assembly, point, x):
+    """Position (..., 2) of a point of a planar model for coordinates x (..., n_x).
+
+    A point at an arc length (``beam.at(s)``, :class:`~rancf.model.items.ArcPoint`) in the
+    element of nodes k, k + 1 is its centreline there, ``S1 r_k + S2 r'_k + S3 r_k+1 + S4
+    r'_k+1`` with the cubic Hermite functions at its xi (:func:`rancf.elements.hermite.
+    shape_values`, element length ``l = length / n_elements``): linear in x, as every other
+    point (the assembly's ``point_position``) is.
+    """
+    if point.kind != ARC:
+        return assembly.point_position(point, x)
+    beam = point.item
+    ns = assembly.node_size
+    v = ns * int(assembly.beam_first_vertex[beam.index] + point.node)
+    S1, S2, S3, S4 = hermite.shape_values(point.xi, beam.length / beam.n_elements)
+    # a node's coordinates are [x, y, x', y'] (rancf.elements.beam.PlanarANCFBeam)
+    return (S1 * x[..., v:v + 2] + S2 * x[..., v + 2:v + 4] + S3 * x[..., v + ns:v + ns + 2]
+            + S4 * x[..., v + ns + 2:v + ns + 4])
+
+
 def _point_rows(assembly, point, coordinates):
     """A point's position rows applied to coordinate rates or accelerations (n_out, n_x): the
-    point is linear in its vertex's coordinates (a node's r, a body's ``r_G + A(d) u``), so its
-    velocity and acceleration are the same map of the rates (zero for a ground point)."""
+    point is linear in its vertex's coordinates (a node's r, a body's ``r_G + A(d) u``, a
+    point at an arc length's Hermite interpolation), so its velocity and acceleration are the
+    same map of the rates (zero for a ground point)."""
     n = len(coordinates)
     if point.kind == GROUND:
         return np.zeros((n, 2))
-    return assembly.point_position(point, coordinates)
+    return planar_position(assembly, point, coordinates)
 
 
 def velocity(result, point):
@@ -153,7 +175,7 @@ def deflection(result, point, body):
         raise ValueError(f"body {body!r} belongs to another model")
     x = np.concatenate([A.x0[None], result.nodes.reshape(len(result.t), -1)])
     origin, axis = _frame(A, body, x)
-    rel = A.point_position(point, x) - origin
+    rel = planar_position(A, point, x) - origin
     # R^T rel with R = [[a_x, -a_y], [a_y, a_x]]
     local = np.stack([axis[:, 0] * rel[:, 0] + axis[:, 1] * rel[:, 1],
                       axis[:, 0] * rel[:, 1] - axis[:, 1] * rel[:, 0]], axis=1)
@@ -236,8 +258,12 @@ def spatial_deflection(result, point, body):
     n = len(result.t)
     frame = result.nodes[:, b, 3:].reshape(n, 3, 3)
     local = np.einsum("nji,nj->ni", frame, result.position(point) - result.nodes[:, b, :3])
-    p, offset = result.model.body_of(point)
-    p0 = offset if p < 0 else tree.r0[p] + tree.A0[p] @ offset
+    if point.kind == ARC:
+        reference = np.concatenate([tree.r0, tree.A0.reshape(-1, 9)], axis=1)[None]
+        p0 = spatial_arc_motion(tree, point, reference)[0][0]
+    else:
+        p, offset = result.model.body_of(point)
+        p0 = offset if p < 0 else tree.r0[p] + tree.A0[p] @ offset
     return local - tree.A0[b].T @ (p0 - tree.r0[b])
 
 
@@ -287,6 +313,95 @@ def _left_jacobian_inverse(p, w):
                  1.0 / safe**2 - (1.0 + np.cos(safe)) / (2.0 * safe * np.sin(safe)))
     pw = np.cross(p, w)
     return w - 0.5 * pw + c[:, None] * np.cross(p, pw)
+
+
+def _left_jacobian(p, w):
+    """``J_l(p) w`` (m, 3) for rotation vectors p (m, 3): ``w + b p x w + c p x (p x w)``,
+    ``b = (1 - cos a) / a^2``, ``c = (a - sin a) / a^3``, a = |p|; below a = 1e-2 by their
+    series to a^6 (the closed forms lose ``1e-16 / a^2`` to cancellation, the series' next
+    terms are below 1e-20)."""
+    a = np.linalg.norm(p, axis=1)
+    small = a < 1e-2
+    safe = np.where(small, 1.0, a)
+    a2 = a**2
+    b = np.where(small, 0.5 - a2 / 24.0 + a2**2 / 720.0 - a2**3 / 40320.0,
+                 (1.0 - np.cos(safe)) / safe**2)
+    c = np.where(small, 1.0 / 6.0 - a2 / 120.0 + a2**2 / 5040.0 - a2**3 / 362880.0,
+                 (safe - np.sin(safe)) / safe**3)
+    pw = np.cross(p, w)
+    return w + b[:, None] * pw + c[:, None] * np.cross(p, pw)
+
+
+def _arc_local(p, d, xi):
+    """A point at xi in an element whose second node is at d (m, 3) in its first node's frame,
+    turned by the rotation vector p (m, 3): ``J_l(xi p) xi J_l(p)^-1 d``, the translation of
+    ``exp(xi log(g))`` for the element's relative pose g (its constant-strain curve)."""
+    return _left_jacobian(xi * p, xi * _left_jacobian_inverse(p, d))
+
+
+def spatial_arc_motion(tree, point, poses, rates=None):
+    """Position, frame and velocity of a point at an arc length of a spatial beam
+    (``beam.at(s)``) for the bodies' poses (and velocities) of m frames.
+
+    The element joining nodes k and k + 1 has constant strain: its centreline and section
+    frames are the SE(3) curve ``g(xi) = g_k exp(xi log(g_k^-1 g_k+1))`` (DESIGN.md 7; g a
+    node's pose), ``xi`` the point's place in it. With ``p = log(A_k^T A_k+1)`` and ``d =
+    A_k^T (r_k+1 - r_k)``: ``A(xi) = A_k exp(xi p^)`` and ``r(xi) = r_k + A_k J_l(xi p) xi
+    J_l(p)^-1 d`` (:func:`_arc_local`), the nodes' own poses at xi = 0 and 1. Its velocity
+    is ``v_k + w_k x (r - r_k) + A_k L'``, with L' the rate of ``_arc_local`` along the
+    elements' rates ``p' = J_l(p)^-1 A_k^T (w_k+1 - w_k)`` and ``d' = A_k^T (v_k+1 - v_k -
+    w_k x (r_k+1 - r_k))``, by a central difference of step ``1e-5 (1 + |p| + |d| / l) /
+    (|p'| + |d'| / l)`` in time (relative error of order 1e-10, that step squared). The frame's
+    angular velocity is ``w_k + A_k J_l(xi p) xi p'``, exactly.
+
+    Parameters
+    ----------
+    tree : rancf.model.spatial_tree.SpatialTree
+    point : rancf.model.items.ArcPoint
+    poses : ndarray (m, n_bodies, 12)
+        Origins and frames (row-major), as ``Result.nodes``.
+    rates : ndarray (m, n_bodies, 6), optional
+        Velocities and angular velocities, as ``Result.velocities``.
+
+    Returns
+    -------
+    r : ndarray (m, 3)
+        m.
+    A : ndarray (m, 3, 3)
+        The section frame there (columns: the curve's tangent, the section's y and z).
+    v, w : ndarray (m, 3) or None
+        Velocity (m/s) and the frame's angular velocity (rad/s); None without rates.
+    """
+    from scipy.spatial.transform import Rotation
+    beam, xi = point.item, point.xi
+    first = int(tree.beam_nodes[beam.index]) + point.node
+    a, b = int(tree.node_body[first]), int(tree.node_body[first + 1])
+    m = len(poses)
+    ra, rb = poses[:, a, :3], poses[:, b, :3]
+    Aa, Ab = poses[:, a, 3:].reshape(m, 3, 3), poses[:, b, 3:].reshape(m, 3, 3)
+    back = Aa.transpose(0, 2, 1)
+    p = _rotation_vectors(back @ Ab)
+    d = np.einsum("mij,mj->mi", back, rb - ra)
+    offset = np.einsum("mij,mj->mi", Aa, _arc_local(p, d, xi))
+    frame = Aa @ Rotation.from_rotvec(xi * p).as_matrix() if m else np.zeros((0, 3, 3))
+    if rates is None:
+        return ra + offset, frame, None, None
+    va, wa, vb, wb = rates[:, a, :3], rates[:, a, 3:], rates[:, b, :3], rates[:, b, 3:]
+    pd = _left_jacobian_inverse(p, np.einsum("mij,mj->mi", back, wb - wa))
+    dd = np.einsum("mij,mj->mi", back, vb - va - np.cross(wa, rb - ra))
+    l = float(beam.element_lengths()[point.node])
+    size = 1.0 + np.linalg.norm(p, axis=1) + np.linalg.norm(d, axis=1) / l
+    speed = np.linalg.norm(pd, axis=1) + np.linalg.norm(dd, axis=1) / l
+    h = np.where(speed > 0.0, 1e-5 * size / np.where(speed > 0.0, speed, 1.0), 0.0)[:, None]
+    moving = h[:, 0] > 0.0
+    rate = np.zeros((m, 3))
+    hm = h[moving]
+    rate[moving] = (_arc_local(p[moving] + hm * pd[moving], d[moving] + hm * dd[moving], xi)
+                    - _arc_local(p[moving] - hm * pd[moving], d[moving] - hm * dd[moving], xi)
+                    ) / (2.0 * hm)
+    v = va + np.cross(wa, offset) + np.einsum("mij,mj->mi", Aa, rate)
+    w = wa + np.einsum("mij,mj->mi", Aa, _left_jacobian(xi * p, xi * pd))
+    return ra + offset, frame, v, w
 
 
 def link_states(formulation, X, V):

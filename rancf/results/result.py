@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from ..joints._codes import DIRECTION_HELD
-from ..model.items import Point
+from ..model.items import ARC, Point
 from ..model.joints import Joint
 from ..model.state import State
 
@@ -198,6 +198,13 @@ class Result:
             raise ValueError(f"point {point!r} belongs to another model")
         return A
 
+    def _arc_motion(self, point, rates):
+        """A spatial point at an arc length's position, frame and (with ``rates``) velocity
+        at every output (:func:`rancf.results.outputs.spatial_arc_motion`)."""
+        from .outputs import spatial_arc_motion
+        return spatial_arc_motion(self.model.build(), point, self.nodes,
+                                  self.velocities if rates else None)
+
     def _body_motion(self, point, what):
         """A spatial point's body pose and velocity at every output: r (n_out, 3), frame
         (n_out, 3, 3), v, w (n_out, 3) of its body's origin, and its offset in the body frame
@@ -206,6 +213,11 @@ class Result:
         if self.model.dim != 3:
             raise ValueError(f"{what} is for spatial models (rancf.Model(dim=3)); a planar "
                              "point's position is position(point), its slope in nodes")
+        if point.kind == ARC:
+            raise ValueError(f"{what} of a point between two nodes ({point!r}) is not "
+                             "available: such a point gives position(), velocity(), "
+                             "orientation(), angular_velocity() and deflection(); a node's "
+                             "(beam.node(i)) gives every output")
         body, offset = self.model.body_of(point)
         n = len(self.t)
         if body < 0:
@@ -221,7 +233,9 @@ class Result:
         ----------
         point : Point
             ``b.end``, ``b.node(i)``, ``r.point(dx, dy)`` (``r.point(dx, dy, dz)`` in a spatial
-            model), ``r.centre``, ...
+            model), ``r.centre``, ``b.at(s)`` (between nodes: the element's interpolation,
+            :func:`rancf.results.outputs.planar_position`,
+            :func:`rancf.results.outputs.spatial_arc_motion`), ...
 
         Returns
         -------
@@ -244,9 +258,12 @@ class Result:
         """
         A = self._point(point, "position()")
         if self.model.dim == 3:
+            if point.kind == ARC:
+                return self._arc_motion(point, False)[0]
             r, frame, _, _, offset = self._body_motion(point, "position()")
             return r + frame @ offset
-        return A.point_position(point, self.nodes.reshape(len(self.t), -1))
+        from .outputs import planar_position
+        return planar_position(A, point, self.nodes.reshape(len(self.t), -1))
 
     def orientation(self, point):
         """The frame of the body a point is on, at every output (spatial models).
@@ -280,11 +297,17 @@ class Result:
         >>> bool(np.allclose(frames @ frames.transpose(0, 2, 1), np.eye(3)))
         True
         """
+        if isinstance(point, Point) and point.kind == ARC:
+            self._point(point, "orientation()")
+            if self.model.dim == 3:
+                return self._arc_motion(point, False)[1]
         return self._body_motion(point, "orientation()")[1].copy()
 
     def velocity(self, point):
         """Velocity of a point at every output: the stored rates of its coordinates (planar: a
-        node's ``r'``, a body point's ``r_G' + A(d) u'``); spatial: ``v + w x (A offset)``.
+        node's ``r'``, a body point's ``r_G' + A(d) u'``, a point at an arc length's Hermite
+        interpolation of the rates); spatial: ``v + w x (A offset)``, at an arc length the rate
+        of the element's interpolation (:func:`rancf.results.outputs.spatial_arc_motion`).
 
         Parameters
         ----------
@@ -315,6 +338,9 @@ class Result:
         if self.model is not None and self.model.dim == 2:
             from .outputs import velocity
             return velocity(self, point)
+        if isinstance(point, Point) and point.kind == ARC:
+            self._point(point, "velocity()")
+            return self._arc_motion(point, True)[2]
         _, frame, v, w, offset = self._body_motion(point, "velocity()")
         return v + np.cross(w, frame @ offset)
 
@@ -373,6 +399,8 @@ class Result:
         """
         self._point(point, "acceleration()")
         if self.model.dim == 3:
+            if point.kind == ARC:
+                self._body_motion(point, "acceleration()")      # refuses it
             from .outputs import spatial_acceleration
             return spatial_acceleration(self, point)
         from .outputs import acceleration
@@ -437,7 +465,8 @@ class Result:
         Parameters
         ----------
         point : Point
-            A point of a spatial model.
+            A point of a spatial model (at an arc length, ``beam.at(s)``: the angular velocity
+            of the section frame the element's interpolation gives there).
 
         Returns
         -------
@@ -458,6 +487,10 @@ class Result:
         >>> res.angular_velocity(r.centre).shape
         (11, 3)
         """
+        if isinstance(point, Point) and point.kind == ARC:
+            self._point(point, "angular_velocity()")
+            if self.model.dim == 3:
+                return self._arc_motion(point, True)[3]
         return self._body_motion(point, "angular_velocity()")[3].copy()
 
     def tip(self):
