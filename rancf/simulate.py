@@ -9,7 +9,7 @@ from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
-from .formulations.spatial_dae import SpatialDAE
+from .formulations.spatial_dae import CABLE_STATE_MESSAGE, SpatialDAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
@@ -18,6 +18,7 @@ from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .memory import available_memory
 from .model.model import Model
+from .model.spatial_build import CABLE_MESSAGE
 from .model.state import State
 from .progress import check as check_progress
 from .results import result_of
@@ -182,7 +183,7 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
                                   "model")
     implicit = "generalized-alpha"
     if model.dim == 3:
-        if formulation == "dae" or (formulation == "auto" and len(model.build().loop_joint)):
+        if formulation == "dae" or (formulation == "auto" and _needs_dae(model.build())):
             return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
@@ -202,6 +203,11 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     return _within_rk4_limit(dt, omega, decay)
 
 
+def _needs_dae(tree):
+    """True when a spatial tree runs the spatial DAE only: a closed loop or a cable."""
+    return bool(len(tree.loop_joint) or tree.n_cable_nodes)
+
+
 def _spatial_method(formulation, y0, dt):
     """What ``method="auto"`` runs on a spatial formulation from its state y0, and why."""
     omega = formulation.highest_rate(y0, "stiffness")
@@ -215,7 +221,7 @@ def _spatial_dae_method(formulation):
     """What ``method="auto"`` runs on the spatial DAE (a closed loop, or formulation "dae"
     named), and why: generalized-alpha-S, for the reason :func:`_spatial_method` gives."""
     why = "formulation 'dae' runs the implicit methods" if formulation == "dae" else \
-        "a closed loop runs formulation 'dae', which takes the implicit methods"
+        "a closed loop or a cable runs formulation 'dae', which takes the implicit methods"
     return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
                                    "the mass of a spatial body turns with it, where "
                                    "generalized-alpha is first order")
@@ -533,10 +539,13 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"formulation 'recursive' runs trees, but joint {j.index} ({j.kind}) "
                          "closes a loop: a closed loop needs formulation 'dae' or 'auto'")
+    if tree.n_cable_nodes and formulation == "recursive":
+        raise ValueError(f"formulation 'recursive' does not run ANCF cables: {CABLE_MESSAGE}")
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
-    check_memory(n_out, 18 * tree.n_bodies + 3 * n_joint_q + 8, max_memory)
-    if formulation == "dae" or loops:
+    check_memory(n_out, 18 * (tree.n_bodies + tree.n_cable_nodes) + 3 * n_joint_q + 8,
+                 max_memory)
+    if formulation == "dae" or _needs_dae(tree):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
@@ -559,8 +568,9 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
     if method == "auto":
         method, reason = _spatial_dae_method(formulation)
     if method not in IMPLICIT_METHODS:
-        why = "formulation 'dae' was named" if formulation == "dae" else "the model has a " \
-            "closed loop, which runs formulation 'dae'"
+        why = "formulation 'dae' was named" if formulation == "dae" else \
+            f"the model has an ANCF cable ({CABLE_MESSAGE})" if model.build().n_cable_nodes \
+            else "the model has a closed loop, which runs formulation 'dae'"
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")
@@ -583,10 +593,12 @@ def _spatial_dae_start(model, dae, state):
     start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
     only to its step's error)."""
     if isinstance(state, State):
+        if dae.n_cable_nodes:
+            raise ValueError(CABLE_STATE_MESSAGE)
         x0, v0 = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies))
     elif state is None:
         x0, v0 = dae.initial_state()
-    elif len(dae.tree.loop_joint):
+    elif _needs_dae(dae.tree):
         # statics of a loop run this formulation: its coordinates are the start's
         x0, v0 = _equilibrium(model).q[-1], np.zeros(dae.n_coordinates)
     else:

@@ -21,7 +21,8 @@ import numpy as np
 from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
                              M_SPHERICAL, M_UNIVERSAL)
-from ..model.spatial_build import LOOP_MESSAGE
+from ..model.spatial_build import CABLE_MESSAGE, LOOP_MESSAGE
+from ..model.spatial_items import SpatialCable
 from ._spatial import SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
@@ -438,6 +439,9 @@ def of_model(model):
     if len(tree.loop_joint):
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"joint {j.index} ({j.kind}) closes a loop: {LOOP_MESSAGE}")
+    if tree.n_cable_nodes:
+        cable = next(b for b in model.beams if isinstance(b, SpatialCable))
+        raise ValueError(f"{cable!r} is an ANCF cable: {CABLE_MESSAGE}")
     return Spatial(tree, *model_inputs(model))
 
 

@@ -61,6 +61,18 @@ Rows by kind (rotation rows; translation rows):
 
 Joints that close loops add the rows of their kind between two bodies of the tree.
 
+Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
+coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
+consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
+the kernels' elastic and damping forces with their exact tangents. A joint at a cable point
+(:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
+a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
+(``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
+cable's reference tangent): r' stays along that side's axis and its length, the stretch at the
+clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``). Their
+reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
+generalized force on the slope.
+
 Every row is a polynomial in x of degree four at most (A(p) quadratic, rq bilinear) and linear
 in the drive's target (``q_d`` or ``s a0``). The acceleration bias
 ``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` is the second derivative of ``Phi(x + tau v, t + tau)``
@@ -90,11 +102,15 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 
-from ..elements import _spatial_beam
+from ..elements import _ancf_cable, _spatial_beam, ancf_cable
 from ..joints._codes import Motion
 from .problem import IndexThreeDAE
 from .spatial import Spatial, _link_coordinates
 
+#: Why a model with a cable does not start from stored poses (``Result.state``)
+CABLE_STATE_MESSAGE = ("state: a start from stored poses is not available for a model with a "
+                       "cable (a cable node's stored pose holds its tangent, not its slope's "
+                       "length); start from the reference (state=None) or state='static'")
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 _EYE4 = np.eye(N_EULER)
@@ -332,6 +348,95 @@ class _Link:
         return np.vstack([np.hstack(b if not ground else b[2:]) for b in blocks])
 
 
+class _CableLink:
+    """One joint at a spatial ANCF cable point (``SpatialTree.cable_joint_*``): its sides are
+    the ground (-1), a body b (columns ``7 b .. 7 b + 7``) or cable node k (numbered
+    ``n_bodies + k``; columns ``7 n_bodies + 6 k .. + 6``, ``[r, r']``).
+
+    Rows: the child's point less the parent's (3, global), and for a clamp
+    ``(A(p_o) b_i) . r' = 0`` (i = 1, 2) with o the side that is not the cable and b_i its
+    ``cable_joint_axes``: r' stays along the axis normal to both, its length free (module
+    docstring)."""
+
+    driven = -1
+
+    def __init__(self, tree, k):
+        nb = tree.n_bodies
+        self.kind = int(tree.cable_joint_kind[k])
+        self.motion = Motion.M_FIXED if self.kind else Motion.M_SPHERICAL
+        self.n_bodies = nb
+        self.sides = []
+        for body, offset in ((tree.cable_joint_parent[k], tree.cable_joint_anchor[k]),
+                             (tree.cable_joint_child[k], tree.cable_joint_offset[k])):
+            body = int(body)
+            if body < 0:
+                self.sides.append(("ground", -1, np.array(offset, dtype=float), np.zeros(0, int)))
+            elif body < nb:
+                self.sides.append(("body", body, np.array(offset, dtype=float),
+                                   np.arange(7 * body, 7 * body + 7)))
+            else:
+                c = 7 * nb + 6 * (body - nb)
+                self.sides.append(("cable", body - nb, np.zeros(3), np.arange(c, c + 6)))
+        self.columns = np.concatenate([side[3] for side in self.sides]).astype(int)
+        self.B = np.array(tree.cable_joint_axes[k], dtype=float)
+        # the reference relative orientation of the two sides' frames (a cable node's: its
+        # reference frame, SpatialDAE.cable_poses), for the joint's coordinates
+        frames = [np.eye(3) if kind == "ground" else tree.A0[i] if kind == "body" else
+                  tree.cable_frame0[i] for kind, i, _, _ in self.sides]
+        self.Q = frames[0].T @ frames[1]
+        # the clamp: which side is the cable (its slope), which holds the axes
+        self.slope = 1 if self.sides[1][0] == "cable" else 0
+        self.n_rows = 3 + 2 * self.kind
+
+    def _point(self, x, side):
+        kind, _, offset, cols = side
+        if kind == "ground":
+            return offset
+        if kind == "body":
+            return x[cols[:3]] + rotation(x[cols[3:]]) @ offset
+        return x[cols[:3]]
+
+    def rows(self, x, target=None):
+        """The rows (n_rows,) at the coordinates x."""
+        out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
+        if self.kind:
+            cable, other = self.sides[self.slope], self.sides[1 - self.slope]
+            A = rotation(x[other[3][3:]]) if other[0] == "body" else np.eye(3)
+            out.append((A @ self.B.T).T @ x[cable[3][3:]])
+        return np.concatenate(out)
+
+    def jacobian(self, x, target=None):
+        """d(rows)/dx on the columns (n_rows, len(columns))."""
+        blocks = []
+        for sign, side in ((-1.0, self.sides[0]), (1.0, self.sides[1])):
+            kind, _, offset, cols = side
+            if kind == "body":
+                d = np.hstack([np.eye(3), np.einsum("kij,j->ik",
+                                                    rotation_derivative(x[cols[3:]]), offset)])
+            elif kind == "cable":
+                d = np.hstack([np.eye(3), np.zeros((3, 3))])
+            else:
+                d = np.zeros((3, 0))
+            blocks.append(sign * d)
+        J = [np.hstack(blocks)]
+        if self.kind:
+            cable, other = self.sides[self.slope], self.sides[1 - self.slope]
+            s = x[cable[3][3:]]
+            parts = [None, None]
+            if other[0] == "body":
+                p = x[other[3][3:]]
+                A = rotation(p)
+                parts[1 - self.slope] = np.hstack([
+                    np.zeros((2, 3)), np.einsum("kij,nj,i->nk", rotation_derivative(p), self.B,
+                                                s)])
+            else:
+                A = np.eye(3)
+                parts[1 - self.slope] = np.zeros((2, 0))
+            parts[self.slope] = np.hstack([np.zeros((2, 3)), (A @ self.B.T).T])
+            J.append(np.hstack(parts))
+        return np.vstack(J)
+
+
 class SpatialDAE(IndexThreeDAE):
     """A spatial model in absolute coordinates (see the module docstring).
 
@@ -377,7 +482,9 @@ class SpatialDAE(IndexThreeDAE):
         self._load_moment = arrays["load_moment"][:3 * nl].reshape(nl, 3)
         self._drive = arrays["drive"][:3 * tree.n_q].reshape(-1, 3)
         nb = self.n_bodies = tree.n_bodies
-        self.n_coordinates = 7 * nb
+        #: cable nodes (``[r, r']`` each), whose coordinates follow the bodies'
+        self.n_cable_nodes = tree.n_cable_nodes
+        self.n_coordinates = 7 * nb + 6 * self.n_cable_nodes
         qo = np.asarray(tree.q_offset)
         driven = set(self.inputs.driven)
         self.links = [_Link.of_tree(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
@@ -386,6 +493,8 @@ class SpatialDAE(IndexThreeDAE):
         # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
         self.links += [_Link(*lk) for lk in list(tree.loops) + list(loops)]
+        n_loop_links = len(self.links)
+        self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
         starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
@@ -395,10 +504,11 @@ class SpatialDAE(IndexThreeDAE):
         # the link of each joint of the model (tree.joint_body's order; a joint that closes a
         # loop, joint_body -1, the tree's loop link of it), then the loops given
         loop_of = {int(j): self.n_tree_links + k for k, j in enumerate(tree.loop_joint)}
+        loop_of.update({int(j): n_loop_links + k for k, j in enumerate(tree.cable_joint)})
         self.joint_links = [self._link_of_body[int(b)] if b >= 0 else loop_of[j]
                             for j, b in enumerate(np.asarray(tree.joint_body, dtype=int))]
         self.joint_links += list(range(self.n_tree_links + len(tree.loop_joint),
-                                       len(self.links)))
+                                       n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._last_seen = None
         #: the factor of the applied forces (gravity and loads): 1 in dynamics, the load step's
@@ -406,6 +516,58 @@ class SpatialDAE(IndexThreeDAE):
         self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._jacobian = None
+        self._cable_setup()
+
+    def _cable_setup(self):
+        """The cables' constant mass matrix (sparse, on the cable coordinates) and gravity
+        force (per unit load factor), and each element's coordinate indices."""
+        t, nc = self.tree, self.n_cable_nodes
+        self._c0 = 7 * self.n_bodies
+        self._cable_dofs = self._c0 + 6 * t.cable_element[:, :, None] + np.arange(6)
+        self._cable_dofs = self._cable_dofs.reshape(-1, 12)
+        rows, cols, vals = [], [], []
+        self._cable_gravity = np.zeros(6 * nc)
+        for k, d in enumerate(self._cable_dofs - self._c0):
+            l, rhoA = float(t.cable_length[k]), float(t.cable_rhoA[k])
+            M = ancf_cable.mass_matrix(rhoA, 1.0, l)
+            rows.append(np.repeat(d, 12))
+            cols.append(np.tile(d, 12))
+            vals.append(M.ravel())
+            self._cable_gravity[d] += ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity)
+        self._cable_mass = sp.csr_matrix(
+            (np.concatenate(vals) if vals else np.zeros(0),
+             (np.concatenate(rows) if rows else np.zeros(0, int),
+              np.concatenate(cols) if cols else np.zeros(0, int))), shape=(6 * nc, 6 * nc))
+
+    def _X(self, x):
+        """The bodies' coordinates of x as (n_bodies, 7)."""
+        return np.asarray(x)[:7 * self.n_bodies].reshape(-1, 7)
+
+    def _cable_elements(self, q, v, tangents=False):
+        """Each cable element's force on its nodes (n_e, 12), strain energy and dissipated
+        power (n_e,), and with ``tangents`` its ``K = -df/de`` and ``C = -df/de'`` (n_e, 12,
+        12), from the compiled kernel (:mod:`rancf.elements.ancf_cable`)."""
+        t = self.tree
+        n = len(t.cable_length)
+        q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        f, U, P = np.empty((n, 12)), np.empty(n), np.empty(n)
+        K, C = (np.empty((n, 12, 12)), np.empty((n, 12, 12))) if tangents else (None, None)
+        for k, d in enumerate(self._cable_dofs):
+            e, ed = np.ascontiguousarray(q[d]), np.ascontiguousarray(v[d])
+            args = (float(t.cable_length[k]), float(t.cable_EA[k]), float(t.cable_EI[k]),
+                    float(t.cable_damping[k]))
+            if tangents:
+                U[k], P[k] = _ancf_cable.force_tangent(e, ed, *args, f[k], K[k], C[k])
+            else:
+                U[k], P[k] = _ancf_cable.force(e, ed, *args, f[k])
+        return f, U, P, K, C
+
+    def _cable_matrix(self, blocks):
+        """The element matrices (n_e, 12, 12) assembled (sparse, n x n)."""
+        d = self._cable_dofs
+        n = self.n_coordinates
+        return sp.csr_matrix((blocks.ravel(), (np.repeat(d, 12, axis=1).ravel(),
+                                               np.tile(d, (1, 12)).ravel())), shape=(n, n))
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
@@ -416,8 +578,10 @@ class SpatialDAE(IndexThreeDAE):
         r, A, V = self.recursion.kinematics(np.asarray(y, dtype=float))
         p = quaternion(A)
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
-        x = np.concatenate([r, p], axis=1).ravel()
-        v = np.concatenate([V[:, :3], pd], axis=1).ravel()
+        # the cables at their reference, at rest (the recursion's state has no cable)
+        x = np.concatenate([np.concatenate([r, p], axis=1).ravel(), self.tree.cable_x0.ravel()])
+        v = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(),
+                            np.zeros(6 * self.n_cable_nodes)])
         return x, v
 
     def initial_state(self, q=None, qd=None):
@@ -427,13 +591,13 @@ class SpatialDAE(IndexThreeDAE):
 
     def poses(self, x):
         """Origins (n, 3) and frames (n, 3, 3) (``A(p) / (p . p)``) of the coordinates x."""
-        X = np.asarray(x, dtype=float).reshape(-1, 7)
+        X = self._X(np.asarray(x, dtype=float))
         p = X[:, 3:]
         return X[:, :3].copy(), rotation(p) / np.einsum("ni,ni->n", p, p)[:, None, None]
 
     def velocities(self, x, v):
         """Body velocities ``(v, w)`` (n, 6), ``w = 2 E(p) p' / (p . p)``."""
-        X, Vx = np.asarray(x).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        X, Vx = self._X(x), self._X(v)
         p = X[:, 3:]
         w = 2.0 * np.einsum("nia,na->ni", _E(p), Vx[:, 3:]) / np.einsum("ni,ni->n", p, p)[:, None]
         return np.concatenate([Vx[:, :3], w], axis=1)
@@ -441,7 +605,7 @@ class SpatialDAE(IndexThreeDAE):
     def accelerations(self, x, v, a):
         """Body accelerations ``(r'', w')`` (n, 6) of coordinate accelerations a on the
         manifold: ``w' = 2 E(p) p''`` (``E(p') p' = 0``)."""
-        X, A_ = np.asarray(x).reshape(-1, 7), np.asarray(a).reshape(-1, 7)
+        X, A_ = self._X(x), self._X(a)
         return np.concatenate([A_[:, :3], 2.0 * np.einsum("nia,na->ni", _E(X[:, 3:]),
                                                           A_[:, 3:])], axis=1)
 
@@ -475,6 +639,8 @@ class SpatialDAE(IndexThreeDAE):
         ValueError
             The poses do not satisfy the joints (the largest gap named).
         """
+        if self.n_cable_nodes:
+            raise ValueError(CABLE_STATE_MESSAGE)
         n = self.n_bodies
         X = np.asarray(x, dtype=float).reshape(n, 12)
         V = np.asarray(v, dtype=float).reshape(n, 6)
@@ -523,7 +689,7 @@ class SpatialDAE(IndexThreeDAE):
 
     # --- mass ------------------------------------------------------------------------------
     def _rotary(self, x):
-        p = np.asarray(x).reshape(-1, 7)[:, 3:]
+        p = self._X(x)[:, 3:]
         G = _G(p)
         return p, G, 4.0 * np.einsum("nia,nij,njb->nab", G, self.tree.inertia, G)
 
@@ -533,26 +699,28 @@ class SpatialDAE(IndexThreeDAE):
         blocks = np.zeros((self.n_bodies, 7, 7))
         blocks[:, :3, :3] = self.tree.mass[:, None, None] * np.eye(3)
         blocks[:, 3:, 3:] = Mp
-        return sp.block_diag(list(blocks), format="csr")
+        return sp.block_diag([sp.csr_matrix((0, 0))] + list(blocks) + [self._cable_mass],
+                             format="csr")
 
     def mass_action(self, q, a):
         _, _, Mp = self._rotary(q)
-        A_ = np.asarray(a).reshape(-1, 7)
+        A_ = self._X(a)
         out = np.empty_like(A_)
         out[:, :3] = self.tree.mass[:, None] * A_[:, :3]
         out[:, 3:] = np.einsum("nab,nb->na", Mp, A_[:, 3:])
-        return out.ravel()
+        return np.concatenate([out.ravel(), self._cable_mass @ np.asarray(a)[self._c0:]])
 
     def mass_derivative(self, q, a):
         """``d(M(q) a)/dq``: ``4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p)`` per body."""
         p, G, _ = self._rotary(q)
-        ap = np.asarray(a).reshape(-1, 7)[:, 3:]
+        ap = self._X(a)[:, 3:]
         JGa = np.einsum("nij,nja,na->ni", self.tree.inertia, G, ap)
         D = 4.0 * (np.einsum("kia,ni->nak", _GK, JGa)
                    - np.einsum("nia,nij,njb->nab", G, self.tree.inertia, _G(ap)))
         blocks = np.zeros((self.n_bodies, 7, 7))
         blocks[:, 3:, 3:] = D
-        return sp.block_diag(list(blocks), format="csr")
+        return sp.block_diag([sp.csr_matrix((0, 0))] + list(blocks)
+                             + [sp.csr_matrix(self._cable_mass.shape)], format="csr")
 
     # --- forces ----------------------------------------------------------------------------
     def _gyroscopic(self, p, pd):
@@ -565,7 +733,7 @@ class SpatialDAE(IndexThreeDAE):
         parent's then the child's (r, p)) and the two bodies."""
         t = self.tree
         pa = int(t.parent[b])
-        X = np.asarray(x).reshape(-1, 7)
+        X = self._X(x)
         rc, pc = X[b, :3], X[b, 3:]
         rp, pp = (X[pa, :3], X[pa, 3:]) if pa >= 0 else (np.zeros(3), _EYE4[0])
         Ap = rotation(pp) / (pp @ pp)
@@ -612,9 +780,15 @@ class SpatialDAE(IndexThreeDAE):
         t = self.tree
         out = np.zeros(self.n_coordinates)
         r, A = self.poses(x)
-        X = np.asarray(x).reshape(-1, 7)
+        X = self._X(x)
         for k, b in enumerate(np.asarray(t.load_body, dtype=int)):
             F, Mo = self._load_force[k], self._load_moment[k]
+            if b >= self.n_bodies:
+                # a cable node: a global force on its position (no moment, no follower: the
+                # model refuses them)
+                c = self._c0 + 6 * (b - self.n_bodies)
+                out[c:c + 3] += F
+                continue
             if t.load_follower[k]:
                 F, Mo = A[b] @ F, A[b] @ Mo
             arm = A[b] @ t.load_offset[k]
@@ -628,14 +802,18 @@ class SpatialDAE(IndexThreeDAE):
         elements' forces (7 n) at (q, v, t)."""
         self.inputs.at_time(t)
         tree = self.tree
-        X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        X, Vx = self._X(q), self._X(v)
         out = np.zeros((self.n_bodies, 7))
         out[:, :3] = tree.mass[:, None] * (self.load_factor * tree.gravity)
         out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
-        out = out.ravel() + self.load_factor * self._loads(q)
+        out = np.concatenate([out.ravel(), self.load_factor * self._cable_gravity])
+        out += self.load_factor * self._loads(q)
         for b in self.elements:
             Fe, _, _, _, cols = self._element_force(q, v, b)
             out[cols] += Fe
+        if self.n_cable_nodes:
+            f = self._cable_elements(q, v)[0]
+            np.add.at(out, self._cable_dofs, f)
         return out
 
     def stiffness(self, q, v, t):
@@ -651,14 +829,17 @@ class SpatialDAE(IndexThreeDAE):
             vals.append(-_columns(lambda y: self._element_force(y, v, b)[0], q, c).ravel())
         # loads and gyroscopic forces: per body, on its Euler parameters
         nb = self.n_bodies
-        X, Vx = q.reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        X, Vx = self._X(q), self._X(v)
         h = 1e-7
         D = np.zeros((nb, 7, N_EULER))
         for k in range(N_EULER):
             dp = np.zeros((nb, 7))
             dp[:, 3 + k] = h
-            fp = self.load_factor * self._loads((X + dp).ravel()).reshape(-1, 7)
-            fm = self.load_factor * self._loads((X - dp).ravel()).reshape(-1, 7)
+            # the loads on cable nodes do not depend on the bodies' Euler parameters
+            fp = self.load_factor * self._X(self._loads(q + np.concatenate(
+                [dp.ravel(), np.zeros(q.size - 7 * nb)])))
+            fm = self.load_factor * self._X(self._loads(q - np.concatenate(
+                [dp.ravel(), np.zeros(q.size - 7 * nb)])))
             fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
             fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
             D[:, :, k] = (fp - fm) / (2 * h)
@@ -669,8 +850,11 @@ class SpatialDAE(IndexThreeDAE):
         cols.append((body + c).ravel())
         vals.append(-D.ravel())
         n = self.n_coordinates
-        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(n, n))
+        K = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(n, n))
+        if self.n_cable_nodes:
+            K = K + self._cable_matrix(self._cable_elements(q, v, tangents=True)[3])
+        return K
 
     def damping(self, q, v, t):
         """``C = -dF/dv``: the elements' ``B^T D B`` (exact) and the gyroscopic force's
@@ -692,7 +876,7 @@ class SpatialDAE(IndexThreeDAE):
             cols.append(np.tile(c, c.size))
             vals.append((B.T @ D.reshape(6, 6) @ B).ravel())
         nb = self.n_bodies
-        X, Vx = np.asarray(q).reshape(-1, 7), np.asarray(v).reshape(-1, 7)
+        X, Vx = self._X(q), self._X(v)
         h = 1e-7 * max(1.0, float(np.abs(Vx[:, 3:]).max(initial=0.0)))
         D = np.zeros((nb, N_EULER, N_EULER))
         for k in range(N_EULER):
@@ -706,8 +890,11 @@ class SpatialDAE(IndexThreeDAE):
         cols.append((p + c).ravel())
         vals.append(D.ravel())
         n = self.n_coordinates
-        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(n, n))
+        C = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(n, n))
+        if self.n_cable_nodes and self.tree.cable_damping.any():
+            C = C + self._cable_matrix(self._cable_elements(q, v, tangents=True)[4])
+        return C
 
     # --- constraints -----------------------------------------------------------------------
     def _targets(self, t):
@@ -722,7 +909,7 @@ class SpatialDAE(IndexThreeDAE):
         return out
 
     def _phi(self, x, targets):
-        X = np.asarray(x).reshape(-1, 7)
+        X = self._X(x)
         rows = [lk.rows(x, tg) for lk, tg in zip(self.links, targets)]
         rows.append(0.5 * (np.einsum("ni,ni->n", X[:, 3:], X[:, 3:]) - 1.0))
         return np.concatenate(rows)
@@ -839,6 +1026,8 @@ class SpatialDAE(IndexThreeDAE):
             _spatial_beam.force(*args, ed, *rest, f, K, sigma)
             _spatial_beam.force(*args, np.zeros(6), *rest, f0, K, sigma)
             p_diss -= float((f - f0) @ ed)
+        if self.n_cable_nodes and self.tree.cable_damping.any():
+            p_diss += float(self._cable_elements(q, v)[2].sum())
         return p_ext, p_diss
 
     # --- what a run reports ----------------------------------------------------------------
@@ -858,11 +1047,14 @@ class SpatialDAE(IndexThreeDAE):
         exerts on the child through the joint, global, the moment about the joint point (the
         module docstring), from the multipliers lam."""
         J = self.constraint_jacobian(q, t)
-        X = np.asarray(q).reshape(-1, 7)
+        X = self._X(q)
         r, A = self.poses(q)
         out = np.zeros((len(self.joint_links), 6))
         for j, k in enumerate(self.joint_links):
             lk, s = self.links[k], self.link_rows[k]
+            if isinstance(lk, _CableLink):
+                out[j] = self._cable_reaction(q, lk, -(J[s].T @ lam[s]))
+                continue
             b = lk.body
             g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
             p = X[b, 3:]
@@ -870,16 +1062,34 @@ class SpatialDAE(IndexThreeDAE):
             out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
         return out
 
+    def _cable_reaction(self, q, lk, g):
+        """The reaction on the child of a joint at a cable point from its generalized
+        constraint force g (n,): on a body as :meth:`reactions` says; on a cable node the
+        force on its position and the moment ``r' x g_{r'}`` of the force on its slope (a
+        clamp's: ``g_{r'} . dr' = (r' x g_{r'}) . dtheta`` for a turn ``dr' = dtheta x r'``),
+        about the node, the joint point."""
+        kind, b, offset, cols = lk.sides[1]
+        g = g[cols]
+        if kind == "cable":
+            return np.concatenate([g[:3], np.cross(np.asarray(q)[cols[3:]], g[3:])])
+        p = np.asarray(q)[cols[3:]]
+        A = rotation(p) / (p @ p)
+        return np.concatenate([g[:3], 0.5 * _E(p) @ g[3:] / (p @ p)
+                               - np.cross(A @ offset, g[:3])])
+
     def joint_coordinates(self, q, v):
         """The coordinates and rates of the model's joints (those of ``joint_links``,
         concatenated; each joint's in its kind's order and units) from the bodies' poses and
         velocities, by the recursion's map from a link's relative pose ``R = A_p^T A_c Q^T``,
         ``t = A_p^T (r_c - r_p + A_c o) - anchor`` to its coordinates (angles about and slides
         along its axes, rotation vectors of angle at most pi:
-        ``rancf.formulations.spatial._link_coordinates``). The rates are the derivative of that
-        map along ``x + tau v`` at tau = 0 (the same as along the motion: only the first
-        derivative enters), by the seven-point stencil with ``tau max|v| = 1e-3`` (truncation
-        below round-off). Angles come back within (-pi, pi] (:meth:`observe` continues them)."""
+        ``rancf.formulations.spatial._link_coordinates``); at a cable node, whose frame is that
+        of :meth:`cable_poses` (no spin about the cable), a spherical joint's rotation vector
+        is that of the relative rotation of the two sides' frames. The rates are the
+        derivative of that map along ``x + tau v`` at tau = 0 (the same as along the motion:
+        only the first derivative enters), by the seven-point stencil with ``tau max|v| =
+        1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
+        (:meth:`observe` continues them)."""
         x, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         c0 = self._link_values(x)
         scale = float(np.abs(v).max(initial=0.0))
@@ -897,9 +1107,18 @@ class SpatialDAE(IndexThreeDAE):
     def _link_values(self, x):
         """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
         r, A = self.poses(x)
+        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3) \
+            if self.n_cable_nodes else None
         out = []
         for k in self.joint_links:
             lk = self.links[k]
+            if isinstance(lk, _CableLink):
+                if lk.kind == 0:
+                    F = [np.eye(3) if kind == "ground" else A[i] if kind == "body" else cable[i]
+                         for kind, i, _, _ in lk.sides]
+                    out.append(_link_coordinates(int(Motion.M_SPHERICAL), (None, None),
+                                                 F[0].T @ F[1] @ lk.Q.T, None))
+                continue
             rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
             # rotation(conj(q_Q)) is Q^T
             R = Ap.T @ A[lk.body] @ rotation(lk.qQc)
@@ -926,13 +1145,43 @@ class SpatialDAE(IndexThreeDAE):
             prev = self._last_seen[1][self._angles]
             jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
         self._last_seen = (t, jq)
-        return {"nodes": np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
-                "velocities": self.velocities(q, v).ravel(), "joint_q": jq, "joint_qd": jqd,
+        poses, rates = self.cable_poses(q, v)
+        return {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
+                                         poses.ravel()]),
+                "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
+                "joint_q": jq, "joint_qd": jqd,
                 "reactions": self.reactions(q, self.multipliers(q, v, t)[1], t).ravel(),
                 **self.energy(q, v)}
 
+    def cable_poses(self, q, v):
+        """The cable nodes' poses (n_c, 12) and velocities (n_c, 6) in the layout of the
+        bodies' (``Result.nodes``, ``Result.velocities``): the position r, a frame whose x is
+        the unit tangent ``t = r' / |r'|`` (the reference frame turned by the smallest rotation
+        that takes its x to t: the cable has no section frame), the velocity r' and the
+        tangent's angular velocity ``t x t'`` (no spin about t). The slope's length, the
+        stretch, is not in them: it is in the run's coordinates (``Result.extra`` keeps none)."""
+        c = np.asarray(q, dtype=float)[self._c0:].reshape(-1, 6)
+        cd = np.asarray(v, dtype=float)[self._c0:].reshape(-1, 6)
+        n = len(c)
+        F0 = self.tree.cable_frame0
+        norm = np.linalg.norm(c[:, 3:], axis=1)
+        tan = c[:, 3:] / norm[:, None]
+        t0 = F0[:, :, 0]
+        # the rotation about t0 x t by the angle between them (Rodrigues' formula with
+        # k = t0 x t, cos = t0 . t): R = cos I + k^ + k k^T / (1 + cos)
+        k = np.cross(t0, tan)
+        cos = np.einsum("ni,ni->n", t0, tan)
+        R = (cos[:, None, None] * np.eye(3) + _skews(k)
+             + np.einsum("ni,nj->nij", k, k) / (1.0 + cos)[:, None, None])
+        frames = R @ F0
+        tdot = (cd[:, 3:] - tan * np.einsum("ni,ni->n", tan, cd[:, 3:])[:, None]) / norm[:, None]
+        poses = np.concatenate([c[:, :3], frames.reshape(n, 9)], axis=1)
+        return poses, np.concatenate([cd[:, :3], np.cross(tan, tdot)], axis=1)
+
     def energy(self, q, v):
-        """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v)."""
+        """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
+        ``v^T M v / 2`` (consistent mass), ``-F_G . x`` (gravity, constant
+        :func:`rancf.elements.ancf_cable.gravity_force`) and strain energy (the kernel)."""
         tree = self.tree
         r, A = self.poses(q)
         V = self.velocities(q, v)
@@ -949,8 +1198,13 @@ class SpatialDAE(IndexThreeDAE):
                                             float(tree.length[k]),
                                             np.ascontiguousarray(tree.stiffness[k]),
                                             np.ascontiguousarray(tree.strain0[k]))
-        return {"kinetic": float(kinetic), "gravity": -float(tree.mass @ (r @ tree.gravity)),
-                "elastic": float(elastic)}
+        gravity = -float(tree.mass @ (r @ tree.gravity))
+        if self.n_cable_nodes:
+            xc, vc = np.asarray(q)[self._c0:], np.asarray(v)[self._c0:]
+            kinetic += 0.5 * float(vc @ (self._cable_mass @ vc))
+            gravity -= float(self._cable_gravity @ xc)
+            elastic += float(self._cable_elements(q, v)[1].sum())
+        return {"kinetic": float(kinetic), "gravity": gravity, "elastic": float(elastic)}
 
 
 def _wrapped(a):

@@ -13,8 +13,16 @@ j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
 
-from ..joints._codes import M_ELEMENT, P_BODY, P_GROUND, P_NODE
+from ..joints._codes import M_ELEMENT, M_FREE, P_BODY, P_GROUND, P_NODE
+from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
+
+#: The joint kinds a cable point takes, and the code of each in ``SpatialTree.cable_joint_kind``:
+#: a spherical joint holds the position; ``fixed`` clamps it, the position and the slope's
+#: direction (:mod:`rancf.formulations.spatial_dae`).
+CABLE_JOINTS = {"spherical": 0, "fixed": 1}
+CABLE_MESSAGE = ("a spatial ANCF cable runs in the spatial DAE formulation: formulation 'dae' "
+                 "or 'auto' (the recursion for cables is open)")
 
 LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
                 "'auto' (the recursion runs trees)")
@@ -54,10 +62,20 @@ def build_tree(model):
         if j.driven:
             j.drive_start(tol)
     order, parent_joint = _tree(model)
+    is_cable = [isinstance(b, SpatialCable) for b in beams]
+    on_cable = lambda point: point.kind == P_NODE and is_cable[point.item.index]
+    cable_joints = [j for j in joints if on_cable(j.parent) or on_cable(j.child)]
 
     beam_nodes = np.concatenate([[0], np.cumsum([b.n_nodes for b in beams])]).astype(np.int64)
-    n = int(beam_nodes[-1]) + len(bodies)
+    n = sum(b.n_nodes for b, c in zip(beams, is_cable) if not c) + len(bodies)
     node_body = np.full(beam_nodes[-1], -1, dtype=np.int64)
+    # a cable's nodes are numbered after the bodies: the cable coordinates of the spatial DAE
+    cable_first = n + np.concatenate([[0], np.cumsum([b.n_nodes * c for b, c in
+                                                       zip(beams, is_cable)])]).astype(np.int64)
+    for b, c in zip(beams, is_cable):
+        if c:
+            node_body[beam_nodes[b.index]:beam_nodes[b.index + 1]] = \
+                cable_first[b.index] + np.arange(b.n_nodes)
     rigid_body = np.full(len(bodies), -1, dtype=np.int64)
     joint_body = np.full(len(joints), -1, dtype=np.int64)
     # the per-body rows, filled parent first (``filled`` bodies so far)
@@ -66,7 +84,8 @@ def build_tree(model):
     mass, inertia = np.zeros(n), np.zeros((n, 3, 3))
     r0, A0, relative = np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 3, 3))
     anchor, offset, axes = np.zeros((n, 3)), np.zeros((n, 3)), np.zeros((n, 2, 3))
-    first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in beams])]).astype(int)
+    first_element = np.concatenate([[0], np.cumsum([b.n_elements * (not c) for b, c in
+                                                     zip(beams, is_cable)])]).astype(int)
     n_elements = int(first_element[-1])
     reversed_ = np.zeros(n_elements, dtype=bool)
     length, strain0 = np.zeros(n_elements), np.zeros((n_elements, 6))
@@ -76,16 +95,25 @@ def build_tree(model):
     filled = 0
     for item in order:
         j = joints[parent_joint[item]]
+        if item < len(beams) and is_cable[item]:
+            continue                        # a cable's nodes are not bodies of the tree
         # the item's first body: the joint's link
         c = filled
         filled += 1
-        joint_body[j.index] = c
-        parent[c], anchor[c] = body_of(j.parent)
-        A_p = np.eye(3) if parent[c] < 0 else A0[parent[c]]
-        given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
-        for k, a in enumerate(given):
-            axes[c, k] = A_p.T @ a
-        motion[c], n_q[c] = j.type.spatial.motion, j.type.spatial.n_coordinates
+        if on_cable(j.parent):
+            # hung from a cable: a free body of the tree (the DAE holds it by the joint's
+            # cable rows; the recursion does not run cables)
+            anchor[c] = point_position(j.child)
+            motion[c], n_q[c] = M_FREE, 6
+            A_p = np.eye(3)
+        else:
+            joint_body[j.index] = c
+            parent[c], anchor[c] = body_of(j.parent)
+            A_p = np.eye(3) if parent[c] < 0 else A0[parent[c]]
+            given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
+            for k, a in enumerate(given):
+                axes[c, k] = A_p.T @ a
+            motion[c], n_q[c] = j.type.spatial.motion, j.type.spatial.n_coordinates
         if j.child.kind == P_BODY:
             r = j.child.item
             rigid_body[r.index] = c
@@ -120,7 +148,9 @@ def build_tree(model):
             reversed_[g], length[g], strain0[g] = reverse, l[e], eps0[e]
             stiffness[g], damping[g] = C[e], b.damping
 
-    loop = _loop_links(joints, set(parent_joint.values()), body_of, A0)
+    loop = _loop_links(joints, set(parent_joint.values()) | {j.index for j in cable_joints},
+                       body_of, A0)
+    cable = _cables(beams, is_cable, cable_joints, body_of, A0)
     load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
@@ -132,7 +162,84 @@ def build_tree(model):
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
         node_body=node_body, beam_nodes=beam_nodes,
-        rigid_body=rigid_body, element_reversed=reversed_, **loop)
+        rigid_body=rigid_body, element_reversed=reversed_, **loop, **cable)
+
+
+def _cables(beams, is_cable, cable_joints, body_of, A0):
+    """The ``cable_*`` arrays of :class:`SpatialTree`: the cables' nodes (numbered after the
+    tree's bodies, ``body_of`` gives ``n_bodies + k`` for cable node k), elements and joints.
+
+    A clamp (``fixed``) needs a cable point on one side and a body or the ground on the other:
+    its axes are two unit vectors of that side's frame normal to the cable's reference tangent
+    (the slope ``r'`` is held normal to both, its length free)."""
+    x0, frames, elements, lengths, props = [], [], [], [], []
+    for b, c in zip(beams, is_cable):
+        if not c:
+            continue
+        first = sum(len(x) for x in x0)
+        x0.append(np.column_stack([b.positions, np.repeat(b.tangent[None], b.n_nodes, 0)]))
+        frames.append(b.frames)
+        k = first + np.arange(b.n_elements)
+        elements.append(np.column_stack([k, k + 1]))
+        lengths.append(b.element_lengths())
+        props.append(np.repeat([[b.E * b.A, b.E * b.I, b.rho * b.A, b.damping]], b.n_elements,
+                               axis=0))
+    n_joints = len(cable_joints)
+    out = dict(
+        cable_x0=np.concatenate(x0) if x0 else np.zeros((0, 6)),
+        cable_frame0=np.concatenate(frames) if frames else np.zeros((0, 3, 3)),
+        cable_element=(np.concatenate(elements) if elements else np.zeros((0, 2))).astype(
+            np.int64),
+        cable_length=np.concatenate(lengths) if lengths else np.zeros(0),
+        cable_EA=np.zeros(0), cable_EI=np.zeros(0), cable_rhoA=np.zeros(0),
+        cable_damping=np.zeros(0),
+        cable_joint=np.array([j.index for j in cable_joints], dtype=np.int64),
+        cable_joint_kind=np.array([CABLE_JOINTS[j.kind] for j in cable_joints], dtype=np.int64),
+        cable_joint_parent=np.full(n_joints, -1, dtype=np.int64),
+        cable_joint_child=np.full(n_joints, -1, dtype=np.int64),
+        cable_joint_anchor=np.zeros((n_joints, 3)), cable_joint_offset=np.zeros((n_joints, 3)),
+        cable_joint_axes=np.zeros((n_joints, 2, 3)))
+    if props:
+        props = np.concatenate(props)
+        for k, name in enumerate(("cable_EA", "cable_EI", "cable_rhoA", "cable_damping")):
+            out[name] = props[:, k].copy()
+    n_bodies = len(A0)
+    for i, j in enumerate(cable_joints):
+        (p, out["cable_joint_anchor"][i]), (c, out["cable_joint_offset"][i]) = \
+            body_of(j.parent), body_of(j.child)
+        out["cable_joint_parent"][i], out["cable_joint_child"][i] = p, c
+        if j.kind != "fixed":
+            continue
+        if p >= n_bodies and c >= n_bodies:
+            raise ValueError(f"joint {j.index} (fixed, {j.parent!r} -> {j.child!r}) clamps a "
+                             "cable point to a cable point: a clamp holds a cable's slope to "
+                             "the frame of a body or the ground; join two cable points by a "
+                             "'spherical' joint")
+        node, other = (c, p) if c >= n_bodies else (p, c)
+        tangent = out["cable_x0"][node - n_bodies, 3:]
+        A = np.eye(3) if other < 0 else A0[other]
+        a = A.T @ tangent
+        t = np.eye(3)[int(np.argmin(np.abs(a)))]
+        b1 = np.cross(a, t)
+        b1 /= np.linalg.norm(b1)
+        out["cable_joint_axes"][i] = b1, np.cross(a, b1)
+    return out
+
+
+def check_cable_joint(joint):
+    """Refuse a joint at a cable point that a cable cannot take (ValueError naming its kind
+    and the accepted ones, or its effort)."""
+    cable = [p for p in (joint.parent, joint.child)
+             if p.kind == P_NODE and isinstance(p.item, SpatialCable)]
+    if not cable:
+        return
+    if joint.kind not in CABLE_JOINTS:
+        raise ValueError(f"joint kind {joint.kind!r} at the cable point {cable[0]!r}: a cable "
+                         f"point takes the kinds {list(CABLE_JOINTS)} (a cable has no section "
+                         "frame for the others to hold)")
+    if joint.effort is not None:
+        raise ValueError(f"effort at the cable point {cable[0]!r} (joint kind {joint.kind!r}): "
+                         "a joint at a cable point takes no effort")
 
 
 def _loop_links(joints, tree_joints, body_of, A0):

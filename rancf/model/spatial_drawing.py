@@ -119,6 +119,8 @@ def _joint_axes(L):
     loop = {int(j): k for k, j in enumerate(t.loop_joint)}
     for j in L.joints:
         c, n_axes = int(t.joint_body[j.index]), j.type.spatial.axes
+        if not n_axes:
+            continue            # (the joints at cable points among them: they have no axis)
         if c >= 0:
             parent, child, axes, Q = int(t.parent[c]), c, t.axes[c], t.relative[c]
         else:       # a joint that closes a loop: its link beside the tree
@@ -273,7 +275,7 @@ def plot_model(model, ax=None):
     ground and loads."""
     L = Layout(model)
     ax = _axes(ax)
-    pose = np.concatenate([L.tree.r0, L.tree.A0.reshape(-1, 9)], axis=1)
+    pose = L.tree.reference_poses()
     _draw_ground(ax, L, legend=True)
     _Mechanism(ax, L, pose, "tab:blue", legend=True)
     ends = _draw_loads(ax, L, pose)

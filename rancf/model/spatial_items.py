@@ -407,6 +407,93 @@ class SpatialBeam:
         return self.rho * self.A * half, self.rho * half[:, None, None] * section
 
 
+class SpatialCable:
+    """A spatial ANCF cable (theory: The spatial ANCF cable): ``add_beam(...,
+    element="ancf-cable")`` of a spatial model returns it.
+
+    Its nodes carry the coordinates ``[r, r']`` (position, m, and slope, dimensionless: the unit
+    tangent where unstretched) of :mod:`rancf.elements.ancf_cable`: no section frame, no
+    torsion, one bending stiffness EI, the consistent (constant) mass. Straight, uniform,
+    unstressed in the reference configuration. It runs in the spatial DAE formulation
+    (:mod:`rancf.formulations.spatial_dae`).
+
+    Attributes
+    ----------
+    index : int
+        Its number among the model's beams.
+    n_elements : int
+    length : float
+        m.
+    E, rho, A, I : float
+        Pa, kg/m^3, m^2, m^4 (the bending second moment, one for every direction).
+    damping : float
+        Kelvin-Voigt time c (s).
+    positions : ndarray (n_nodes, 3)
+        Reference node positions (m).
+    tangent : ndarray (3,)
+        The unit tangent, the reference slope ``r'`` of every node.
+    frames : ndarray (n_nodes, 3, 3)
+        A frame per node for drawing and for ``Result.orientation``: x the tangent, y and z
+        completing it (the cable has no section frame; :mod:`rancf.formulations.spatial_dae`
+        says how its outputs turn them).
+
+    Examples
+    --------
+    >>> m = rancf.Model(dim=3)
+    >>> c = m.add_beam(2.0, 4, E=1e9, rho=7800.0, A=1e-4, I=1e-9, element="ancf-cable")
+    >>> c, c.n_nodes, c.end
+    (cable[0], 5, cable[0].node(4))
+    """
+
+    element = "ancf-cable"
+    curved = False
+
+    def __init__(self, model, index, length, n_elements, E, rho, A, I, start, direction_,
+                 damping):
+        self.model = model
+        self.index = index
+        self.n_elements = checks.integer("n_elements", n_elements, 1, 10**6)
+        self.E = checks.positive("E", E)
+        self.rho = checks.positive("rho", rho)
+        self.A = checks.positive("A", A)
+        self.I = _cable_moment(I)
+        self.damping = checks.non_negative("damping", damping)
+        self.length = checks.positive("length", length)
+        start = vector3("start", (0.0, 0.0, 0.0) if start is None else start)
+        self.tangent = direction("direction", (1.0, 0.0, 0.0) if direction_ is None
+                                 else direction_)
+        s = np.linspace(0.0, self.length, self.n_nodes)
+        self.positions = start + s[:, None] * self.tangent
+        # y: the global axis least along the tangent, projected (never parallel to it)
+        up = np.eye(3)[int(np.argmin(np.abs(self.tangent)))]
+        self.frames = np.repeat(section_frame(self.tangent, up, "")[None], self.n_nodes, axis=0)
+
+    def __repr__(self):
+        return f"cable[{self.index}]"
+
+    n_nodes = SpatialBeam.n_nodes
+    node = SpatialBeam.node
+    start = SpatialBeam.start
+    end = SpatialBeam.end
+
+    def element_lengths(self):
+        """Element lengths (n_elements,) (m): equal, ``length / n_elements``."""
+        return np.full(self.n_elements, self.length / self.n_elements)
+
+
+def _cable_moment(I):
+    """A cable's bending second moment (m^4) of ``I``: a number, or a pair of equal ones (the
+    cable bends alike in every direction: one EI)."""
+    if np.ndim(I) == 0:
+        return checks.positive("I", I)
+    pair = checks.vector("I", I, 2)
+    if abs(pair[0] - pair[1]) > UNIT_TOLERANCE * max(abs(pair[0]), abs(pair[1])):
+        raise ValueError(f"I={tuple(pair.tolist())}: an ancf-cable has one bending stiffness "
+                         "EI for every direction; give one number I (m^4) or a pair of equal "
+                         "ones")
+    return checks.positive("I", pair[0])
+
+
 class SpatialRigidBody:
     """A rigid body in space, described at its centre of mass in its body frame.
 

@@ -6,11 +6,17 @@ rigid bodies, spatial joints and loads, built into a :class:`~rancf.model.spatia
 and freezing as the planar model, its own items (:mod:`rancf.model.spatial_items`), joints and
 loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial_build`).
 """
+import numpy as np
+
 from .dimension import refuse, refuse_parameters
 from .model import Model
-from .spatial_build import build_tree, point_body
-from .spatial_items import SpatialBeam, SpatialGround, SpatialRigidBody, vector3
+from ..joints._codes import P_NODE
+from .spatial_build import build_tree, check_cable_joint, point_body
+from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
 from .spatial_joints import SpatialJoint, SpatialLoad
+
+#: The element kinds of ``add_beam``: the relative-nodal SE(3) beam and the ANCF cable.
+ELEMENTS = ("se3-beam", "ancf-cable")
 
 
 class SpatialModel(Model):
@@ -64,8 +70,9 @@ class SpatialModel(Model):
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
                  G=None, start=None, direction=None, up=None, shear=True,
                  kappa=(5.0 / 6.0, 5.0 / 6.0), damping=0.0, points=None, tangents=None,
-                 **planar):
-        """Add a uniform spatial beam of ``n_elements`` elements, straight or curved.
+                 element="se3-beam", **planar):
+        """Add a uniform spatial beam of ``n_elements`` elements, straight or curved; or a
+        straight ANCF cable (``element="ancf-cable"``).
 
         Straight: ``length``, ``start``, ``direction`` (equal elements). Curved: ``points`` and
         ``tangents``, the nodes on the centreline and the unit tangents there. Node frames:
@@ -104,10 +111,21 @@ class SpatialModel(Model):
             A curved beam: node positions (m) and unit tangents (norm 1 within 1e-9), each
             element's chord pointing ahead along both its end tangents. The length follows
             (the elements' arc lengths).
+        element : {"se3-beam", "ancf-cable"}
+            ``"se3-beam"`` (default): the relative-nodal beam of SE(3) strains, nodes with
+            frames (everything above). ``"ancf-cable"``: the gradient-deficient ANCF cable of
+            :mod:`rancf.elements.ancf_cable` (nodes ``[r, r']``, no torsion, consistent mass;
+            theory: The spatial ANCF cable), straight: it takes ``length``, ``n_elements``,
+            ``E``, ``rho``, ``A``, ``I`` (one bending second moment, m^4: a number or a pair of
+            equal numbers), ``start``, ``direction`` and ``damping`` (Kelvin-Voigt time c, s,
+            on the axial strain and curvature rates); ``J``, ``G``, ``up``, ``shear``,
+            ``kappa``, ``points`` and ``tangents`` describe a section frame or a curved
+            reference it does not have, and are refused. A model with a cable runs the spatial
+            DAE formulation (``formulation="auto"`` or ``"dae"``).
 
         Returns
         -------
-        SpatialBeam
+        SpatialBeam or SpatialCable
             With points ``start``, ``end`` and ``node(i)``.
 
         Raises
@@ -136,6 +154,12 @@ class SpatialModel(Model):
         """
         self._check_open()
         refuse_parameters(3, "add_beam", planar, ("angle",))
+        if element not in ELEMENTS:
+            raise ValueError(f"element must be one of {list(ELEMENTS)}, got {element!r}")
+        if element == "ancf-cable":
+            return self._add_cable(length, n_elements, E, rho, A, I, start, direction, damping,
+                                   J=J, G=G, up=up, shear=shear, kappa=kappa, points=points,
+                                   tangents=tangents)
         for name, value in (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
                             ("I", I), ("J", J), ("G", G)):
             if value is None:
@@ -144,6 +168,37 @@ class SpatialModel(Model):
                         direction, up, shear, kappa, damping, points, tangents)
         self._beams.append(b)
         return b
+
+    def _add_cable(self, length, n_elements, E, rho, A, I, start, direction, damping,
+                   **section):
+        """:meth:`add_beam` of ``element="ancf-cable"``: the section's and the curved beam's
+        parameters refused where given (not at their defaults)."""
+        defaults = dict(J=None, G=None, up=None, shear=True, kappa=(5.0 / 6.0, 5.0 / 6.0),
+                        points=None, tangents=None)
+        for name, value in section.items():
+            if value is None and defaults[name] is None:
+                continue
+            if defaults[name] is not None and np.array_equal(np.asarray(value, dtype=object),
+                                                             np.asarray(defaults[name],
+                                                                        dtype=object)):
+                continue
+            why = ("a straight cable only: its strain has no reference curvature, so a curved "
+                   "reference would be stressed" if name in ("points", "tangents") else
+                   "the cable has no section frame and no torsion or shear")
+            given = f"{name}={value!r}" if np.ndim(value) < 2 else \
+                f"{name} (an array of shape {np.shape(value)})"
+            raise ValueError(f"{given} does not apply to element='ancf-cable' ({why}); "
+                             "it takes length, n_elements, E, rho, A, I, start, direction and "
+                             "damping")
+        for name, value in (("length", length), ("n_elements", n_elements), ("E", E),
+                            ("rho", rho), ("A", A), ("I", I)):
+            if value is None:
+                raise TypeError(f"add_beam() missing the parameter {name} (element="
+                                "'ancf-cable')")
+        c = SpatialCable(self, len(self._beams), length, n_elements, E, rho, A, I, start,
+                         direction, damping)
+        self._beams.append(c)
+        return c
 
     def add_rigid_body(self, mass, inertia, position=(0.0, 0.0, 0.0), orientation=None,
                        **planar):
@@ -205,7 +260,12 @@ class SpatialModel(Model):
             vector: a floating base). q = 0 in the reference configuration.
         parent, child : SpatialPoint
             The child a point of a beam (any node: the beam then hangs from it in two chains)
-            or a rigid body; the parent nearer the ground.
+            or a rigid body; the parent nearer the ground. At a point of an ANCF cable
+            (``add_beam(..., element="ancf-cable")``) only ``"spherical"`` (the points
+            coincide) and ``"fixed"`` (the clamp: the point held and the cable's slope kept
+            along the other side's axis, its reference tangent in that frame; the slope's
+            length and the spin about the cable's axis free: the cable has no torsion),
+            without effort; a clamp joins a cable point to a body or the ground.
         axis : sequence of 3 floats, optional
             Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
             configuration (norm 1 within 1e-9).
@@ -234,9 +294,10 @@ class SpatialModel(Model):
             An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
             or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
-            size, the ground as the child, parent and child on one item. Points apart, and a
-            drive or effort on a joint that closes a loop, are refused when the model is
-            built.
+            size, the ground as the child, parent and child on one item; a kind other than
+            spherical and fixed, or an effort, at a cable point. Points apart, a drive or
+            effort on a joint that closes a loop, and a clamp between two cable points are
+            refused when the model is built.
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
@@ -257,6 +318,7 @@ class SpatialModel(Model):
         self._check_point("parent", parent)
         self._check_point("child", child)
         j = SpatialJoint(len(self._joints), kind, parent, child, axis, axes, drive, effort)
+        check_cable_joint(j)
         self._joints.append(j)
         return j
 
@@ -293,7 +355,9 @@ class SpatialModel(Model):
         ------
         ValueError
             A ground point; a force or moment that is not three finite numbers (a planar
-            load's two-component force or scalar moment is named with the dimension).
+            load's two-component force or scalar moment is named with the dimension); a
+            moment (non-zero or a function) or a follower load at a cable point (a cable has
+            no torsion and no frame).
         RuntimeError
             The model is frozen.
 
@@ -309,6 +373,8 @@ class SpatialModel(Model):
         self._check_open()
         self._check_point("point", point)
         load = SpatialLoad(len(self._loads), point, force, moment, follower)
+        if point.kind == P_NODE and isinstance(point.item, SpatialCable):
+            _check_cable_load(load)
         self._loads.append(load)
         return load
 
@@ -351,7 +417,8 @@ class SpatialModel(Model):
         Returns
         -------
         body : int
-            Index in the tree's arrays; -1 for a ground point.
+            Index in the tree's arrays; -1 for a ground point; ``n_bodies + k`` for node k of
+            the cables (``tree.cable_x0``; a row of ``Result.nodes`` all the same).
         offset : ndarray (3,)
             m: the point is at ``r0[body] + A0[body] @ offset`` in the reference configuration
             (a ground point at ``offset``).
@@ -410,3 +477,18 @@ class SpatialModel(Model):
         """
         from .spatial_drawing import plot_model    # imports matplotlib: only when asked for
         return plot_model(self, ax)
+
+
+def _check_cable_load(load):
+    """Refuse at a cable point a moment (the cable has no torsion, and splitting a moment into
+    its bending part is left to the user) and a follower load (a cable node has no frame)."""
+    moment = load.moment
+    if callable(moment) or np.any(np.asarray(moment) != 0.0):
+        raise ValueError(f"moment={moment!r} at the cable point {load.point!r}: a cable takes "
+                         "no moment (it has no torsion, and no section frame to split a moment "
+                         "into bending and twist); apply forces, or a moment to a rigid body "
+                         "joined to the cable")
+    if load.follower:
+        raise ValueError(f"follower=True at the cable point {load.point!r}: a cable node has no "
+                         "frame to turn the load with; give the force in global coordinates "
+                         "(follower=False)")

@@ -110,6 +110,32 @@ class SpatialTree:
         ``Q = A0_parent^T A0_child``.
     loop_axes : float (k, 2, 3)
         Its unit axes in the parent's frame (zeros where unused).
+    cable_x0 : float (c, 6)
+        The reference coordinates ``[r, r']`` of every spatial ANCF cable node (m, 1), cable
+        after cable in the order added; cable node k is "body" ``n_bodies + k`` in
+        ``node_body``, ``load_body`` and the ``cable_joint_*`` arrays (the spatial DAE's
+        numbering: its cable coordinates follow the bodies'). Empty without cables, as are the
+        next arrays.
+    cable_frame0 : float (c, 3, 3)
+        A reference frame per cable node, x its tangent (for drawing and outputs).
+    cable_element : int64 (ce, 2)
+        The two cable nodes of each cable element.
+    cable_length, cable_EA, cable_EI, cable_rhoA, cable_damping : float (ce,)
+        Element length (m), axial (N) and bending (N m^2) stiffness, mass per length (kg/m),
+        Kelvin-Voigt time (s).
+    cable_joint : int64 (cj,)
+        The model's joints at a cable point (their ``joint_body`` is -1, they close no loop).
+    cable_joint_kind : int64 (cj,)
+        0 spherical (the two points coincide), 1 a clamp (``fixed``: they coincide and the
+        cable's slope stays normal to the two ``cable_joint_axes`` of the other side's frame).
+    cable_joint_parent, cable_joint_child : int64 (cj,)
+        The joint's two sides: -1 the ground, a body, or ``n_bodies + k`` cable node k.
+    cable_joint_anchor, cable_joint_offset : float (cj, 3)
+        The joint point in the parent's and in the child's frame (ground: global; a cable
+        node: zero).
+    cable_joint_axes : float (cj, 2, 3)
+        A clamp's two unit vectors, normal to the cable's reference tangent, in the frame of
+        its side that is not the cable (zeros for a spherical joint).
     """
 
     parent: np.ndarray
@@ -146,6 +172,21 @@ class SpatialTree:
     loop_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     loop_relative: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     loop_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    cable_x0: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
+    cable_frame0: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
+    cable_element: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    cable_length: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_EA: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_EI: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_rhoA: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_damping: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    cable_joint_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    cable_joint_parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    cable_joint_child: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    cable_joint_anchor: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    cable_joint_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    cable_joint_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():
@@ -161,6 +202,18 @@ class SpatialTree:
     def n_q(self):
         """Number of link coordinates (joints and elements)."""
         return int(self.q_offset[-1])
+
+    @property
+    def n_cable_nodes(self):
+        """Number of spatial ANCF cable nodes (6 coordinates each, no rotation)."""
+        return len(self.cable_x0)
+
+    def reference_poses(self):
+        """The reference pose of every body, then of every cable node (its position and
+        reference frame), (n_bodies + n_cable_nodes, 12) in the layout of ``Result.nodes``."""
+        return np.concatenate([np.concatenate([self.r0, self.A0.reshape(-1, 9)], axis=1),
+                               np.concatenate([self.cable_x0[:, :3],
+                                               self.cable_frame0.reshape(-1, 9)], axis=1)])
 
     @property
     def loops(self):

@@ -146,15 +146,18 @@ def layout(model):
     child]``: planar vertices, a spatial model's tree bodies, -1 for the ground)."""
     A = model.build()
     spatial = "spatial " if model.dim == 3 else ""
-    items = ([[spatial + "beam", b.n_elements] for b in model.beams]
+    items = ([[spatial + getattr(b, "element", "beam").replace("ancf-", ""), b.n_elements]
+              for b in model.beams]
              + [[spatial + "body", 0] for _ in model.rigid_bodies])
     if model.dim == 3:
         # a joint that closes a loop (joint_body -1) joins its loop link's bodies
+        # (a joint at a cable point joins its cable link's sides)
         loop = {int(j): k for k, j in enumerate(A.loop_joint)}
-        children = [int(b) if b >= 0 else int(A.loop_child[loop[j]])
-                    for j, b in enumerate(A.joint_body)]
-        parents = [int(A.parent[b]) if b >= 0 else int(A.loop_parent[loop[j]])
-                   for j, b in enumerate(A.joint_body)]
+        cable = {int(j): k for k, j in enumerate(A.cable_joint)}
+        children = [int(b) if b >= 0 else int(A.loop_child[loop[j]]) if j in loop else
+                    int(A.cable_joint_child[cable[j]]) for j, b in enumerate(A.joint_body)]
+        parents = [int(A.parent[b]) if b >= 0 else int(A.loop_parent[loop[j]]) if j in loop
+                   else int(A.cable_joint_parent[cable[j]]) for j, b in enumerate(A.joint_body)]
     else:
         parents, children = A.parent_vertex, A.child_vertex
     return {"items": items, "joints": [[j.kind, int(p), int(c)]
@@ -300,7 +303,7 @@ def _check_model(path, model, meta, arrays):
                  _difference("joint", "joints", theirs[1], ours["joints"])]
     else:
         spatial = model.dim == 3
-        n_nodes = A.n_bodies if spatial else A.n_vertices
+        n_nodes = A.n_bodies + A.n_cable_nodes if spatial else A.n_vertices
         n_columns = (sum(j.type.spatial.n_coordinates for j in model.joints) if spatial
                      else A.n_joints)
         found = [_difference("vertex", "vertices", [0] * arrays["nodes"].shape[1],

@@ -38,6 +38,11 @@ def element_sections(res, b):
         return cache[b]
     model, tree = res.model, res.model.build()
     beam = model.beams[b]
+    if getattr(beam, "element", None) == "ancf-cable":
+        raise ValueError(f"beam={beam!r} is an ANCF cable, whose stored poses hold its tangents "
+                         "but not its slopes' lengths: its section forces are not available "
+                         "from a Result (rancf.elements.ancf_cable.section_forces takes its "
+                         "element coordinates)")
     bodies = np.asarray(tree.node_body[tree.beam_nodes[b]:tree.beam_nodes[b + 1]])
     n_out, n_el = len(res.t), beam.n_elements
     s, Q, l, strain0 = beam.reference_elements()

@@ -80,8 +80,11 @@ def to_vtk(res, folder, name="result"):
 
     cells, cell_data = _cells(tree, len(res.model.beams))
     n_out = len(res.t)
-    # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6)
-    sections = np.concatenate([element_sections(res, b) for b in range(len(res.model.beams))]
+    # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6);
+    # NaN for a cable's, which its stored poses do not give (no slope lengths)
+    sections = np.concatenate([np.full((n_out, beam.n_elements, 6), np.nan)
+                               if getattr(beam, "element", None) == "ancf-cable" else
+                               element_sections(res, b) for b, beam in enumerate(res.model.beams)]
                               or [np.zeros((n_out, 0, 6))], axis=1)
     n_vertices = len(tree.rigid_body)
     width = max(5, len(str(n_out - 1)))
