@@ -20,7 +20,7 @@ def test_spatial_case_passes():
     outcome = spatial.CASE.run(True)
     failing = [c for c in outcome.checks if c.fails_run]
     assert not failing, failing
-    assert {"bend", "roll_up", "frequencies", "top"} <= set(outcome.tables)
+    assert {"bend", "roll_up", "frequencies", "top", "cable_pendulum"} <= set(outcome.tables)
 
 
 def test_peers3d_reports_itself_skipped_without_exudyn(monkeypatch):

@@ -1,8 +1,9 @@
-"""``spatial``: the spatial beam (issue 22) against published and analytic references.
+"""``spatial``: the spatial beam (issue 22) and the ANCF cable (issue 23) against published and
+analytic references.
 
 | case | system | parameters | run | what it checks |
 | --- | --- | --- | --- | --- |
-| `spatial` | (1) Bathe and Bolourchi's 45-degree bend: an arc of radius 100 over 45 degrees in the x-y plane, clamped at the origin along +x, curving towards +y, tip force 600 along +z (:mod:`validation.bend45`); (2) a straight steel cantilever along x (1 m, 0.02 x 0.01 m) under an end moment about z; (3) the same section, 4 m long, free vibration; (4) a heavy symmetric top on a spherical joint | bend: unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6 and 0.141; cantilevers: E = 2.1e11, nu = 0.3, rho = 7800; top: m = 1 kg, I = diag(0.4, 0.4, 0.2), centre 0.5 m from the pivot, tilted 0.5 rad, spin 30 rad/s | bend: statics at 8, 16, 32, 64 elements, 10 load steps; roll-ups: 4 to 32 elements; frequencies: 8, 16, 32 elements; top: 1 s, RK4, h = 2e-4 s | bend tip against DESIGN.md section 7 (prototype, Exudyn 1.13) and the papers; observed order; roll-up tip against the arc ``(L sin a / a, L (1 - cos a) / a)`` and the closed circle; first bending (both planes), torsion and axial frequencies against the analytic ones at second order; energy and axial angular momentum of the top |
+| `spatial` | (1) Bathe and Bolourchi's 45-degree bend: an arc of radius 100 over 45 degrees in the x-y plane, clamped at the origin along +x, curving towards +y, tip force 600 along +z (:mod:`validation.bend45`); (2) a straight steel cantilever along x (1 m, 0.02 x 0.01 m) under an end moment about z; (3) the same section, 4 m long, free vibration; (4) a heavy symmetric top on a spherical joint; (5) Chrono's ANCF cable pendulum (its unit test's: a 1 m cable on a spherical joint to the ground, released straight along x with velocities -4 x along z) | bend: unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6 and 0.141; cantilevers: E = 2.1e11, nu = 0.3, rho = 7800; top: m = 1 kg, I = diag(0.4, 0.4, 0.2), centre 0.5 m from the pivot, tilted 0.5 rad, spin 30 rad/s; cable: 4 elements, A = 2.5e-5 m^2, E = 1.6e6 Pa, rho = 320 kg/m^3, gravity 9.8 along -y | bend: statics at 8, 16, 32, 64 elements, 10 load steps; roll-ups: 4 to 32 elements; frequencies: 8, 16, 32 elements; top: 1 s, RK4, h = 2e-4 s; cable: 0.5 s on the spatial DAE, backward Euler at 1e-4 s, generalized-alpha at 1e-4 and 2e-4 s | bend tip against DESIGN.md section 7 (prototype, Exudyn 1.13) and the papers; observed order; roll-up tip against the arc ``(L sin a / a, L (1 - cos a) / a)`` and the closed circle; first bending (both planes), torsion and axial frequencies against the analytic ones at second order; energy and axial angular momentum of the top; the cable against Chrono's reference file (validation/data/chrono_ancf_cable_pendulum.csv) |
 
 The bend's equilibrium is rancf.static's (:func:`validation.bend45.solve`): Newton with the full
 tangent, the load stiffness of the fixed-direction tip force included (GMRES on the residual's
@@ -13,6 +14,7 @@ Limits are fixed here from theory and from the references, before any run.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -20,7 +22,10 @@ import pandas as pd
 
 import rancf
 from rancf.formulations import spatial as spatial_formulation
+from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.integrators import explicit
+from rancf.integrators.implicit import integrate as integrate_implicit
+from rancf.results import result_of
 from validation import bend45
 from validation.case import Case, Check, Outcome, progress
 
@@ -45,6 +50,10 @@ FREQ_LIMIT = 1e-3  # relative error at 32 elements: DESIGN.md's lumped-mass 0.12
 TOP = {"mass": 1.0, "I1": 0.4, "I3": 0.2, "l": 0.5, "tilt": 0.5, "spin": 30.0, "t_end": 1.0, "dt": 2e-4}
 # RK4: local error ~ (w h)^5 = (30 * 2e-4)^5 = 8e-12 a step, 5000 steps: 4e-8 at worst.
 TOP_LIMIT = 1e-7
+# Chrono's ANCF cable pendulum (issue 23): its reference file sampled (the header names the source)
+CHRONO_FILE = Path(__file__).resolve().parents[1] / "data" / "chrono_ancf_cable_pendulum.csv"
+CHRONO_LIMIT = 1e-3  # m, issue 23: Chrono's file and Exudyn agree to 1e-3 m
+CHRONO_STEP = 1e-4  # s, Chrono's step (EULER_IMPLICIT_LINEARIZED: a linearized backward Euler)
 
 
 def bend_study(J):
@@ -166,6 +175,56 @@ def top_run():
     energy = sol.extra["kinetic"] + sol.extra["gravity"]
     return pd.DataFrame({"t (s)": t_out, "energy (J)": energy, "axial momentum (kg m^2/s)": axial,
                          "centre z (m)": nodes[:, 2]}), wall
+
+
+def chrono_file():
+    """Chrono's sampled reference: a DataFrame of the file's columns (t, D1x, D1y, D1z, y3, x5,
+    z5; 51 rows)."""
+    return pd.read_csv(CHRONO_FILE, comment="#")
+
+
+def chrono_cable_run(method, dt):
+    """Chrono's ANCF cable pendulum (the file's header) on the spatial DAE: 4 cable elements,
+    a spherical joint to the ground at the start, the nodes' velocities (0, 0, -4 x) m/s, the
+    slopes' rates zero. rancf.simulate starts a cable only at rest, so the run goes through the
+    formulation and the implicit loop that simulate calls. Returns y3, x5, z5 (m) every 10 ms
+    from 0 to 0.5 s, (51, 3)."""
+    d = np.sqrt(1e-6 / np.pi) * 2.0 * 5.0  # the unit test's diameter, A = 2.5e-5 m^2
+    A, I = np.pi * (d / 2) ** 2, np.pi / 4.0 * (d / 2) ** 4
+    m = rancf.Model(dim=3, gravity=(0.0, -9.8, 0.0))  # ChLoaderGravity's default
+    c = m.add_beam(1.0, 4, E=1.6e6, rho=320.0, A=A, I=I, element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+    dae = SpatialDAE(m.build(), *spatial_formulation.model_inputs(m))
+    x0, v0 = dae.initial_state()
+    v0 = v0.copy()
+    v0[2::6] = -4.0 * x0[0::6]  # the cable's nodes are the only coordinates: [r, r'] each
+    x0, v0 = dae.consistent_state(x0, v0)
+    res = result_of(m, integrate_implicit(dae, x0, v0, 0.5, dt, method=method, output_every=round(0.01 / dt),
+                                          tol=1e-12, max_iter=25, **({"rho_inf": 0.9} if method ==
+                                                                       "generalized-alpha" else {})))
+    if res.status != "ok":
+        raise RuntimeError(f"cable pendulum, {method}: {res.status}: {res.message}")
+    return np.column_stack([res.position(c.node(2))[:, 1], res.position(c.node(4))[:, 0],
+                            res.position(c.node(4))[:, 2]])
+
+
+def chrono_cable_study():
+    """The cable pendulum against Chrono's file: Chrono's scheme (backward Euler at 1e-4 s)
+    and generalized-alpha (rho_inf 0.9) at 1e-4 s and 2e-4 s (second order: their difference
+    bounds the finer run's error), at the file's times after the first row (1e-4 s)."""
+    ref = chrono_file().iloc[1:]
+    runs = {}
+    for label, method, dt in (("backward Euler 1e-4", "backward-euler", CHRONO_STEP),
+                              ("generalized-alpha 1e-4", "generalized-alpha", CHRONO_STEP),
+                              ("generalized-alpha 2e-4", "generalized-alpha", 2 * CHRONO_STEP)):
+        progress(f"cable pendulum (Chrono's test), {label} s")
+        runs[label] = chrono_cable_run(method, dt)[1:]
+    table = ref[["t", "y3", "x5", "z5"]].rename(columns={"t": "t (s)", "y3": "Chrono y3 (m)",
+                                                      "x5": "Chrono x5 (m)", "z5": "Chrono z5 (m)"})
+    for label, run in runs.items():
+        for k, name in enumerate(("y3", "x5", "z5")):
+            table[f"{label}: {name} (m)"] = run[:, k]
+    return table.reset_index(drop=True), ref[["y3", "x5", "z5"]].to_numpy(), runs
 
 
 def rotation_matrix(p):
@@ -325,7 +384,48 @@ def run(quick: bool) -> Outcome:
         "top is conserved", value=float(np.ptp(h) / abs(h[0])), limit=TOP_LIMIT, unit="relative",
         source="independent reference: conservation (symmetric top); limit as the energy's"))
 
+    # --- Chrono's ANCF cable pendulum (issue 23) ------------------------------------------------
+    cable, chrono, runs = chrono_cable_study()
+    chrono_scheme = runs["backward Euler 1e-4"]
+    converged, coarse = runs["generalized-alpha 1e-4"], runs["generalized-alpha 2e-4"]
+    time_error = float(np.abs(chrono_scheme - converged).max())
+    same_scheme = float(np.abs(chrono_scheme - chrono).max())
+    checks.append(Check(
+        "cable pendulum vs Chrono's file, Chrono's scheme", "issue 23: a cable pendulum against "
+        "Chrono's reference file for its cable element (L = 1 m, 4 elements, A = 2.5e-5 m^2, E = 1.6e6 Pa, "
+        "rho = 320 kg/m^3, gravity 9.8, initial velocity -4 x along z) over t <= 0.5 s, to 1e-3 m: here "
+        "with Chrono's scheme and step (backward Euler, 1e-4 s)",
+        value=same_scheme, limit=CHRONO_LIMIT, unit="m",
+        source="independent reference: Chrono's UT_ANCFBeam.txt (projectchrono/chrono dec9176, sampled in "
+               "validation/data/chrono_ancf_cable_pendulum.csv); limit: issue 23",
+        detail="node 3's y, node 5's x and z at t = 0.01 ... 0.5 s; Chrono's EULER_IMPLICIT_LINEARIZED is "
+               "one Newton step of backward Euler (rancf's converged Newton: the same to 1e-6 m); the "
+               "elements differ (Chrono: Green strain, curvature |r' x r''| / |r'|^3; rancf and Exudyn: "
+               "|r'| - 1, |r' x r''| / |r'|^2)"))
+    checks.append(Check(
+        "cable pendulum vs Chrono's file, converged", "issue 23: the same, rancf's converged motion "
+        "(generalized-alpha, rho_inf 0.9, 1e-4 s) against the file, to 1e-3 m",
+        value=float(np.abs(converged - chrono).max()), limit=CHRONO_LIMIT, unit="m",
+        source="independent reference: Chrono's UT_ANCFBeam.txt; limit: issue 23",
+        known_deviation=f"the file carries Chrono's first-order time error (backward Euler at 1e-4 s): "
+                        f"rancf's backward Euler at that step is {time_error:.2e} m from the converged "
+                        f"motion and {same_scheme:.2e} m from the file (the row above); "
+                        "tests/test_cable_chrono.py shows that error first order in the step",
+        detail=f"generalized-alpha 1e-4 s vs 2e-4 s: {np.abs(converged - coarse).max():.2e} m (second "
+               "order: the finer run's error is about a third of it)"))
+
     # --- figures ----------------------------------------------------------------------------
+    fig_cable, ax = plt.subplots(figsize=(6.5, 4.5))
+    t_cable = cable["t (s)"].to_numpy()
+    ax.semilogy(t_cable, np.abs(chrono_scheme - chrono).max(axis=1), "o-", ms=3,
+                label="rancf, backward Euler, 1e-4 s (Chrono's scheme)")
+    ax.semilogy(t_cable, np.abs(converged - chrono).max(axis=1), "s--", ms=3,
+                label="rancf, generalized-alpha, 1e-4 s (converged)")
+    ax.axhline(CHRONO_LIMIT, color="k", lw=0.8, label="issue 23's 1e-3 m")
+    ax.set(xlabel="t (s)", ylabel="max |y3, x5, z5 - Chrono's file| (m)",
+           title="ANCF cable pendulum against Chrono's reference file")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
     fig_c, ax = plt.subplots(figsize=(6.5, 4.5))
     n = np.array(BEND_MESHES, float)
     ax.loglog(n, bend.loc[bend["J"] == bend45.J_POLAR, "|tip - DESIGN extrapolated|"], "o-",
@@ -360,14 +460,17 @@ def run(quick: bool) -> Outcome:
     fig_r.tight_layout()
 
     return Outcome(
-        tables={"bend": bend, "roll_up": rolls, "frequencies": freqs, "top": top},
-        figures={"bend_convergence": fig_c, "shapes": fig_r},
+        tables={"bend": bend, "roll_up": rolls, "frequencies": freqs, "top": top, "cable_pendulum": cable},
+        figures={"bend_convergence": fig_c, "shapes": fig_r, "cable_pendulum": fig_cable},
         checks=checks,
         parameters={"bend": "R = 100, 45 degrees, A = 1, I_y = I_z = 1/12, E = 1e7, G = E/2, shear 5/6, "
                             "F = 600 along z, 10 load steps, Newton tolerance 1e-10 x model size",
                     "bend meshes": BEND_MESHES, "cantilevers": f"E = {E_STEEL:g}, nu = {NU}, rho = {RHO}, "
                     f"{WIDTH} (y) x {HEIGHT} (z) m, J = {J_RECT:.3g} m^4",
-                    "roll-up length (m)": 1.0, "frequency cantilever length (m)": FREQ_LENGTH, "top": TOP},
+                    "roll-up length (m)": 1.0, "frequency cantilever length (m)": FREQ_LENGTH, "top": TOP,
+                    "cable pendulum": "Chrono's unit test (utest_FEA_ANCFCable): L = 1 m, 4 elements, "
+                                      "A = 2.5e-5 m^2, E = 1.6e6 Pa, I = pi/4 (d/2)^4, rho = 320 kg/m^3, "
+                                      "g = (0, -9.8, 0), v = (0, 0, -4 x) m/s, 0.5 s"},
         assumptions=[
             "The bend's arc starts at the origin along +x and curves towards +y, the force along +z: "
             "the placement whose tip displacement has the signs of DESIGN.md section 7's values.",
@@ -382,15 +485,20 @@ def run(quick: bool) -> Outcome:
             "eigenvalue is its first mode. Analytic bending frequencies are Euler-Bernoulli's; shear and "
             "rotary inertia shift them by about 1.5e-5 at L = 4 m.",
             "The top starts tilted 0.5 rad about x with body-frame angular velocity (0.3, -0.2, 30) rad/s.",
+            "The cable pendulum is Chrono's unit test as its source states it (the data file's header): "
+            "gravity ChLoaderGravity's default (0, -9.8, 0), the slopes' initial rates zero (not a rigid "
+            "rotation), no damping. rancf.simulate starts a cable only at rest, so the runs go through "
+            "the spatial DAE and the implicit loop that simulate calls, the nodes' velocities set.",
         ])
 
 
 CASE = Case(
     name="spatial",
-    title="Spatial beams: the 45-degree bend, roll-ups, frequencies and a heavy top",
+    title="Spatial beams: the 45-degree bend, roll-ups, frequencies, a heavy top and a cable pendulum",
     claim="The spatial relative-coordinate beam converges at second order to DESIGN.md's bend reference "
           "(a prototype and Exudyn 1.13 agree on it to 1e-3), closes the roll-up exactly, has the "
           "cantilever's frequencies at second order, and conserves a heavy top's energy and axial "
-          "angular momentum (issue 22).",
+          "angular momentum (issue 22); the spatial ANCF cable swings as Chrono's cable pendulum "
+          "(issue 23).",
     run=run,
 )
