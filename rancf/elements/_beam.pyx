@@ -29,8 +29,8 @@ import numpy as np
 # The kernels' arithmetic on the pairs (x, y) of a plane vector, in packed SSE2 operations
 # (GCC's vector extension, baseline on x86-64): each lane computes the scalar expression in
 # the same order, so the bits are those of the scalar code, with half the floating-point
-# instructions, which bound the time of an element's force (the scalar code took 58 ms for
-# the peers case's RK4 run, these 45 ms). Unaligned loads and stores go through memcpy.
+# instructions, which bound the time of an element's force. Unaligned loads and stores go
+# through memcpy.
 cdef extern from *:
     """
     #include <string.h>

@@ -726,7 +726,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             # A = (0 + Hinv f) - G A_pred, each row summed as _gemv4 sums it, in registers, then
             # stored as pairs to A and out: the next node reads A_pred and the stepping loop
             # reads out soon after, and a load that spans two narrower stores still in flight
-            # waits for them (an 8-byte store then a 16-byte copy cost a fifth of the sweep)
+            # waits for them to retire
             H = d.Hinv + NODE_BLOCK * v
             M = d.G + NODE_BLOCK * v
             p = d.A + NODE * d.pred[v]
