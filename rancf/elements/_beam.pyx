@@ -20,25 +20,63 @@ each model. The symmetric parts of K and C are summed on their upper triangles a
 once per element.
 """
 from libc.math cimport sqrt
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from rancf.elements._hermite cimport DDS3, DDS5, DS3, DS5, G3W, G5W, hermite_derivatives
 
 import numpy as np
 
-
-cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
-    """r = sum_k s_k [e_{2k}, e_{2k+1}]: a derivative of the position field."""
-    r[0] = s[0] * e[0] + s[1] * e[2] + s[2] * e[4] + s[3] * e[6]
-    r[1] = s[0] * e[1] + s[1] * e[3] + s[2] * e[5] + s[3] * e[7]
-
-
-cdef inline void _spread(const double* s, const double* v, double* out) noexcept nogil:
-    """out = S^T v (8,) for the shape-function derivatives s (4,) and a vector v (2,)."""
-    cdef int k
-    for k in range(4):
-        out[2 * k] = s[k] * v[0]
-        out[2 * k + 1] = s[k] * v[1]
+# The kernels' arithmetic on the pairs (x, y) of a plane vector, in packed SSE2 operations
+# (GCC's vector extension, baseline on x86-64): each lane computes the scalar expression in
+# the same order, so the bits are those of the scalar code, with half the floating-point
+# instructions, which bound the time of an element's force. Unaligned loads and stores go
+# through memcpy.
+cdef extern from *:
+    """
+    #include <string.h>
+    typedef double rancf_beam_pair __attribute__((vector_size(16)));
+    static inline rancf_beam_pair rancf_beam_load(const double* p) {
+        rancf_beam_pair x;
+        memcpy(&x, p, sizeof(x));
+        return x;
+    }
+    /* out = (a0, a1) / b: two correctly rounded quotients in one division */
+    static inline void rancf_beam_quotients(double a0, double a1, double b, double* out) {
+        rancf_beam_pair x = {a0, a1};
+        rancf_beam_pair y = {b, b};
+        x = x / y;
+        memcpy(out, &x, sizeof(x));
+    }
+    /* r = ((s0 e_0 + s1 e_1) + s2 e_2) + s3 e_3, e_k = (e[2k], e[2k+1]) */
+    static inline void rancf_beam_interpolate(const double* e, const double* s, double* r) {
+        rancf_beam_pair x = ((s[0] * rancf_beam_load(e) + s[1] * rancf_beam_load(e + 2))
+                             + s[2] * rancf_beam_load(e + 4)) + s[3] * rancf_beam_load(e + 6);
+        memcpy(r, &x, sizeof(x));
+    }
+    /* out (8) = S^T v: (out[2k], out[2k+1]) = s_k v */
+    static inline void rancf_beam_spread(const double* s, const double* v, double* out) {
+        rancf_beam_pair w = rancf_beam_load(v);
+        int k;
+        for (k = 0; k < 4; k++) {
+            rancf_beam_pair x = s[k] * w;
+            memcpy(out + 2 * k, &x, sizeof(x));
+        }
+    }
+    /* f (8) += a g */
+    static inline void rancf_beam_add_scaled(double* f, double a, const double* g) {
+        int k;
+        for (k = 0; k < 4; k++) {
+            rancf_beam_pair x = rancf_beam_load(f + 2 * k) + a * rancf_beam_load(g + 2 * k);
+            memcpy(f + 2 * k, &x, sizeof(x));
+        }
+    }
+    """
+    void _quotients "rancf_beam_quotients"(double a0, double a1, double b,
+                                           double* out) noexcept nogil
+    void _interpolate "rancf_beam_interpolate"(const double* e, const double* s,
+                                               double* r) noexcept nogil
+    void _spread "rancf_beam_spread"(const double* s, const double* v, double* out) noexcept nogil
+    void _add_scaled "rancf_beam_add_scaled"(double* f, double a, const double* g) noexcept nogil
 
 
 cdef struct Sums:
@@ -75,8 +113,7 @@ cdef inline void _strain(Sums* a, double w, double k, double value, const double
     ws = wk * (value + a.c * rate)
     a.ws, a.wk = ws, wk
     a.U += 0.5 * wk * value * value
-    for i in range(8):
-        f[i] += ws * g[i]
+    _add_scaled(f, ws, g)
 
 
 cdef inline void _tangent(Sums* a, const double* g) noexcept nogil:
@@ -153,7 +190,8 @@ cdef inline void _hpair(Sums* a, const double* s, const double* t, const double*
                                             + t[k] * (A[i] * se[0] + A[2 + i] * se[1]))
 
 
-cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
+cdef inline void _shabana(const double* e, double l, double EA, double EI, Sums* a,
+                          bint hess) noexcept nogil:
     """Local-frame model (RANCF paper eq. 5-7), 3 Gauss points (integrand degree 4).
 
     Chord d = r_B - r_A, t = d/|d|, n = J t; ``gv = Dd^T n/|d|``, ``hv = Dd^T t/|d|`` (Dd = dd/de),
@@ -178,7 +216,6 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
     cdef double d0 = e[4] - e[0], d1 = e[5] - e[1]
     cdef double chord = sqrt(d0 * d0 + d1 * d1)
     cdef double tr, nr, w
-    cdef bint hess = a.K != NULL
     cdef int gp, i
     tv[0] = d0 / chord
     tv[1] = d1 / chord
@@ -227,7 +264,8 @@ cdef void _shabana(const double* e, double l, double EA, double EI, Sums* a) noe
             _tangent(a, g)
 
 
-cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
+cdef inline void _berzeri(const double* e, double l, double EA, double EI, Sums* a,
+                          bint hess) noexcept nogil:
     """Continuum model (adaptive-modal paper eq. 8-16), 5 Gauss points (integrand degree 8).
 
     ``eps = (r'.r' - 1)/2``, ``g = S'^T r'``, ``H = S'^T S'``; bending by the vector r'' (U has
@@ -243,7 +281,6 @@ cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noe
     cdef double ex[2]
     cdef double I2[4]
     cdef double w
-    cdef bint hess = a.K != NULL
     cdef int gp, i
     I2[0], I2[1], I2[2], I2[3] = 1.0, 0.0, 0.0, 1.0
     for gp in range(5):
@@ -265,7 +302,8 @@ cdef void _berzeri(const double* e, double l, double EA, double EI, Sums* a) noe
                 _tangent(a, g)
 
 
-cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) noexcept nogil:
+cdef inline void _reissner(const double* e, double l, double EA, double EI, Sums* a,
+                          bint hess) noexcept nogil:
     """Reissner / Euler-Bernoulli model of Exudyn's ANCFCable2D.
 
     ``eps = |r'| - 1`` (5 Gauss points): ``g = S'^T r'/|r'|``,
@@ -286,18 +324,17 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
     cdef double c2[2]
     cdef double g[8]
     cdef double gb[8]
+    cdef double t[2]
     cdef double A11[4]
     cdef double A12[4]
     cdef double norm, q, cc, kappa, w
-    cdef bint hess = a.K != NULL
     cdef int gp, i, j
     for gp in range(5):
         hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         _interpolate(e, sp, r1)
         norm = sqrt(r1[0] * r1[0] + r1[1] * r1[1])
-        da[0] = r1[0] / norm
-        da[1] = r1[1] / norm
+        _quotients(r1[0], r1[1], norm, da)
         _spread(sp, da, g)
         _strain(a, w, EA, norm - 1.0, g)
         if hess:
@@ -316,10 +353,11 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
         kappa = cc / q
         c1[0], c1[1] = r2[1], -r2[0]
         c2[0], c2[1] = -r1[1], r1[0]
-        da[0] = c1[0] / q - 2.0 * kappa * r1[0] / q
-        da[1] = c1[1] / q - 2.0 * kappa * r1[1] / q
-        db[0] = c2[0] / q
-        db[1] = c2[1] / q
+        _quotients(c1[0], c1[1], q, da)
+        _quotients(2.0 * kappa * r1[0], 2.0 * kappa * r1[1], q, t)
+        da[0] -= t[0]
+        da[1] -= t[1]
+        _quotients(c2[0], c2[1], q, db)
         _spread(sp, da, g)
         _spread(spp, db, gb)
         for i in range(8):
@@ -339,6 +377,20 @@ cdef void _reissner(const double* e, double l, double EA, double EI, Sums* a) no
             _tangent(a, g)
 
 
+cdef inline void _model(int model, const double* e, double l, double EA, double EI, Sums* a,
+                        bint hess) noexcept nogil:
+    """The strains of the elastic model into a's sums, with their Hessians when ``hess``.
+
+    Inline, with ``hess`` an argument: :func:`beam_force` passes a constant False, so the
+    compiler drops the Hessian terms from its copy and keeps its sums local."""
+    if model == SHABANA:
+        _shabana(e, l, EA, EI, a, hess)
+    elif model == BERZERI:
+        _berzeri(e, l, EA, EI, a, hess)
+    else:
+        _reissner(e, l, EA, EI, a, hess)
+
+
 cdef void _sums(int model, const double* e, const double* edot, double l, double EA, double EI,
                 double c, double* f, double* K, double* C, double* U, double* P) noexcept nogil:
     cdef Sums a
@@ -352,12 +404,7 @@ cdef void _sums(int model, const double* e, const double* edot, double l, double
     if C != NULL:
         memset(C, 0, 64 * sizeof(double))
     a.f, a.K, a.C, a.Kd, a.ed, a.c, a.U, a.P = f, K, C, Kd, edot, c, 0.0, 0.0
-    if model == SHABANA:
-        _shabana(e, l, EA, EI, &a)
-    elif model == BERZERI:
-        _berzeri(e, l, EA, EI, &a)
-    else:
-        _reissner(e, l, EA, EI, &a)
+    _model(model, e, l, EA, EI, &a, K != NULL)
     # the symmetric parts were summed on the upper triangles
     for i in range(8):
         for j in range(i):
@@ -379,9 +426,14 @@ cdef double beam_force(int model, const double* e, const double* edot, double l,
     ``dissipation`` receives the dissipated power ``F_D . edot`` (W). ``edot`` is read only
     when ``c != 0`` (it may be NULL for an undamped beam).
     """
-    cdef double U
-    _sums(model, e, edot, l, EA, EI, c, f, NULL, NULL, &U, dissipation)
-    return U
+    cdef Sums a
+    cdef double acc[8]     # f summed here: a local that the compiler knows e does not alias
+    memset(acc, 0, 8 * sizeof(double))
+    a.f, a.K, a.C, a.Kd, a.ed, a.c, a.U, a.P = acc, NULL, NULL, NULL, edot, c, 0.0, 0.0
+    _model(model, e, l, EA, EI, &a, False)
+    memcpy(f, acc, 8 * sizeof(double))
+    dissipation[0] = a.P
+    return a.U
 
 
 cdef void beam_tangent(int model, const double* e, const double* edot, double l, double EA,

@@ -51,6 +51,23 @@ cdef extern from *:
     """
     const long RATES "RANCF_RECURSIVE_RATES"
 
+# p[0:4] = (a0, a1, a2, a3) as two 16-byte stores (GCC's vector extension, SSE2), so that a
+# 16-byte load of either pair (a copy, a vectorized loop) is served from one store
+cdef extern from *:
+    """
+    #include <string.h>
+    typedef double rancf_recursive_pair __attribute__((vector_size(16)));
+    static inline void rancf_recursive_store4(double* p, double a0, double a1, double a2,
+                                              double a3) {
+        rancf_recursive_pair lo = {a0, a1};
+        rancf_recursive_pair hi = {a2, a3};
+        memcpy(p, &lo, sizeof(lo));
+        memcpy(p + 2, &hi, sizeof(hi));
+    }
+    """
+    void _store4 "rancf_recursive_store4"(double* p, double a0, double a1, double a2,
+                                          double a3) noexcept nogil
+
 cnp.import_array()
 
 
@@ -651,6 +668,12 @@ cdef inline void _gemv4(const double* M, const double* x, double s, double* y) n
                      + M[NODE * i + 2] * x2 + M[NODE * i + 3] * x3)
 
 
+cdef inline double _row4(const double* m, double x0, double x1, double x2,
+                        double x3) noexcept nogil:
+    """m . x for a row m (4) of a block, summed as :func:`_gemv4` sums it."""
+    return m[0] * x0 + m[1] * x1 + m[2] * x2 + m[3] * x3
+
+
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil:
     """Accelerations of ``B^T Mel B beta' = B^T f + g`` (f in d.f, reduced in place).
 
@@ -666,6 +689,10 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     cdef double* f
     cdef double* A
     cdef const double* W
+    cdef const double* H
+    cdef const double* M
+    cdef const double* p
+    cdef double x0, x1, x2, x3, p0, p1, p2, p3, a0, a1, a2, a3
     # leaves to root
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
@@ -696,10 +723,21 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
         A = d.A + NODE * v
         b = d.boff[v]
         if d.code[v] == FREE:
-            A[0] = A[1] = A[2] = A[3] = 0.0
-            _gemv4(d.Hinv + NODE_BLOCK * v, f, 1.0, A)
-            _gemv4(d.G + NODE_BLOCK * v, d.A + NODE * d.pred[v], -1.0, A)
-            memcpy(out + b, A, NODE * sizeof(double))
+            # A = (0 + Hinv f) - G A_pred, each row summed as _gemv4 sums it, in registers, then
+            # stored as pairs to A and out: the next node reads A_pred and the stepping loop
+            # reads out soon after, and a load that spans two narrower stores still in flight
+            # waits for them to retire
+            H = d.Hinv + NODE_BLOCK * v
+            M = d.G + NODE_BLOCK * v
+            p = d.A + NODE * d.pred[v]
+            x0, x1, x2, x3 = f[0], f[1], f[2], f[3]
+            p0, p1, p2, p3 = p[0], p[1], p[2], p[3]
+            a0 = (0.0 + _row4(H, x0, x1, x2, x3)) - _row4(M, p0, p1, p2, p3)
+            a1 = (0.0 + _row4(H + NODE, x0, x1, x2, x3)) - _row4(M + NODE, p0, p1, p2, p3)
+            a2 = (0.0 + _row4(H + 2 * NODE, x0, x1, x2, x3)) - _row4(M + 2 * NODE, p0, p1, p2, p3)
+            a3 = (0.0 + _row4(H + 3 * NODE, x0, x1, x2, x3)) - _row4(M + 3 * NODE, p0, p1, p2, p3)
+            _store4(A, a0, a1, a2, a3)
+            _store4(out + b, a0, a1, a2, a3)
             continue
         pv = d.parent[v]
         for i in range(NODE):

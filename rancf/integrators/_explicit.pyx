@@ -26,6 +26,13 @@ from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_STEP_FLOOR, OD
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
+cdef inline void _axpy(int n, double a, const double* x, double* y) noexcept nogil:
+    """y (n) += a x."""
+    cdef int m
+    for m in range(n):
+        y[m] += a * x[m]
+
+
 def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
               double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
               const double[::1] b_err, bint fsal, int order, double rtol, double atol,
@@ -103,11 +110,13 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                 nfev += 1
                 if status:
                     break
+            # y + sum_j (h a_ij) k_j, term after term in j as written, each term a pass over
+            # the state (a loop the compiler vectorizes; the sums keep their order, so their bits)
             for i in range(1, n_stages):
                 for m in range(n_y):
                     ys[m] = y[m]
-                    for j in range(i):
-                        ys[m] += hh * A[i, j] * k[j, m]
+                for j in range(i):
+                    _axpy(n_y, hh * A[i, j], &k[j, 0], &ys[0])
                 nfev += 1
                 status = problem.rate(t + c[i] * hh, &ys[0], &k[i, 0])
                 if status:
@@ -127,8 +136,8 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                 break
             for m in range(n_y):
                 yn[m] = y[m]
-                for j in range(n_stages):
-                    yn[m] += hh * b[j] * k[j, m]
+            for j in range(n_stages):
+                _axpy(n_y, hh * b[j], &k[j, 0], &yn[0])
             if adaptive:
                 err = 0.0
                 for m in range(n_y):
