@@ -10,12 +10,11 @@ import reprlib
 import numpy as np
 
 from .. import checks
-from ..errors import raised
 from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, _is_real, _numbers
+from .joints import Joint, Load, _called, _finite, _is_real
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -91,7 +90,7 @@ class SpatialJoint(Joint):
                                     f"qd), got {effort!r}")
                 effort = checks.real("effort", effort)
             else:
-                vector = self._effort_vector(effort, size)
+                vector = _finite(effort, (size,))
                 if vector is None:
                     raise ValueError(f"effort of a {kind} joint must be {size} finite numbers "
                                      f"({EFFORT_WORDS[size]}) or a callable effort(t, q, qd), "
@@ -107,14 +106,6 @@ class SpatialJoint(Joint):
         if parent.item is child.item:
             raise ValueError(f"parent and child must belong to different items, got {parent!r} "
                              f"and {child!r}")
-
-    @staticmethod
-    def _effort_vector(returned, size):
-        """``returned`` as ``size`` finite real numbers, or None."""
-        value = _numbers(returned)
-        if value is None or value.shape != (size,) or not np.all(np.isfinite(value)):
-            return None
-        return value
 
     def effort_value(self, t, q, qd):
         """The effort at a time and joint state, checked.
@@ -164,11 +155,8 @@ class SpatialJoint(Joint):
             return Joint.effort_value(self, t, q, qd)
         if not callable(self.effort):
             return self.effort
-        try:
-            returned = self.effort(t, q, qd)
-        except Exception as exc:
-            raise raised(exc, "effort", "joint", self.index, t) from exc
-        value = self._effort_vector(returned, size)
+        returned = _called(self, "effort", t, q, qd)
+        value = _finite(returned, (size,))
         if value is None:
             raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
                              f"finite numbers ({EFFORT_WORDS[size]}), got "
@@ -271,6 +259,4 @@ class SpatialLoad(Load):
     def _checked_value(self, function, returned):
         """A spatial force or moment function must return three finite real numbers (in the
         point's body frame for a follower load)."""
-        value = _numbers(returned)
-        ok = value is not None and value.shape == (3,) and np.all(np.isfinite(value))
-        return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
+        return _finite(returned, (3,)), f"three finite numbers (the {function}'s x, y, z)"
