@@ -391,6 +391,11 @@ def _dot(a, b):
     return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
 
 
+def _turned(a):
+    """``J a``: the vectors a (..., 2) turned by +90 degrees."""
+    return np.stack([-a[..., 1], a[..., 0]], axis=-1)
+
+
 def section_forces(e, xi, l, EA, EI, model="shabana"):
     """Normal force, shear force and bending moment at ``xi = s / l`` of elements, from the
     elastic model's strain measures and constitutive law (the elastic stresses: material
@@ -460,7 +465,7 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
     elif model == "shabana":
         chord = e[..., 4:6] - e[..., 0:2]      # r_B - r_A
         t = chord / np.sqrt(_dot(chord, chord))[..., None]
-        n = np.stack([-t[..., 1], t[..., 0]], axis=-1)
+        n = _turned(t)
         normal = EA * (_dot(t, r1) - 1.0)
         moment = EI * _dot(n, r2)
         dmoment = EI * _dot(n, r3)
@@ -472,9 +477,8 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
         moment = EI * sign * np.sqrt(_dot(r2, r2))
         # |r''| has no derivative where r'' passes through zero (a free end): the derivative
         # of its normal part n . r'' (n = J r' / |r'|, |r''| where r'' is normal to r')
-        n = np.stack([-r1[..., 1], r1[..., 0]], axis=-1) / stretch[..., None]
-        n_rate = (np.stack([-r2[..., 1], r2[..., 0]], axis=-1)
-                  - n * (_dot(r1, r2) / stretch)[..., None]) / stretch[..., None]
+        n = _turned(r1) / stretch[..., None]
+        n_rate = (_turned(r2) - n * (_dot(r1, r2) / stretch)[..., None]) / stretch[..., None]
         dmoment = EI * (_dot(n, r3) + _dot(n_rate, r2))
     shear = -dmoment / stretch
     return np.stack([normal, shear, moment], axis=-1)
