@@ -14,7 +14,7 @@ from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, _called, _finite, _is_real
+from .joints import Joint, Load, _called, _checked_drive, _checked_effort, _finite, _is_real
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -72,8 +72,7 @@ class SpatialJoint(Joint):
             for name, value in (("axis", axis), ("axes", axes)):
                 if value is not None:
                     raise ValueError(f"a {kind} joint takes no {name}, got {name}={value!r}")
-        if drive is not None and not callable(drive):
-            raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
+        drive = _checked_drive(drive)
         size = effort_size(motion)
         if drive is not None and not motion.takes_drive:
             takers = sorted(n for n, k in kinds.items() if k.spatial.takes_drive)
@@ -85,10 +84,7 @@ class SpatialJoint(Joint):
                              f" joints), got effort={effort!r}")
         if effort is not None and not callable(effort):
             if size == 1:
-                if not _is_real(effort):
-                    raise TypeError(f"effort must be a real number or a callable effort(t, q, "
-                                    f"qd), got {effort!r}")
-                effort = checks.real("effort", effort)
+                effort = _checked_effort(effort)
             else:
                 vector = _finite(effort, (size,))
                 if vector is None:
