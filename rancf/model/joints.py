@@ -64,20 +64,10 @@ def _checked_effort(effort):
 
 def _finite(value, shape):
     """What a user function returned as a float array of ``shape`` with finite entries (as
-    :func:`_numbers`), else None."""
+    :func:`_numbers`), else None. The same check of a drive's and a load's values is written out
+    where they are read, at every evaluation of the equations: a Python call there costs time."""
     arr = _numbers(value)
     return arr if arr is not None and arr.shape == shape and np.all(np.isfinite(arr)) else None
-
-
-def _called(item, function, t, *state):
-    """What the user's ``function`` of ``item`` (a joint's "drive" or "effort", a load's
-    "force" or "moment") returns at time t (s) and, for an effort, the joint state: an exception
-    it raises is chained to a :class:`rancf.UserFunctionError` naming the function, the item
-    and t."""
-    try:
-        return getattr(item, function)(t, *state)
-    except Exception as exc:
-        raise raised(exc, function, item._owner, item.index, t) from exc
 
 
 class Joint:
@@ -125,8 +115,6 @@ class Joint:
 
     # a spatial joint, which shares this class's methods, is never reversed
     reversed = False
-    # what a UserFunctionError of its drive or effort names
-    _owner = "joint"
 
     def __init__(self, index, kind, parent, child, axis, drive, effort):
         self.index = index
@@ -207,9 +195,12 @@ class Joint:
         >>> j.drive_values(0.5)
         array([0.25, 1.  , 2.  ])
         """
-        returned = _called(self, "drive", t)
-        values = _finite(returned, (3,))
-        if values is None:
+        try:
+            returned = self.drive(t)
+        except Exception as exc:
+            raise raised(exc, "drive", "joint", self.index, t) from exc
+        values = _numbers(returned)
+        if values is None or values.shape != (3,) or not np.all(np.isfinite(values)):
             raise ValueError(f"drive of joint {self.index} must return three finite numbers "
                              f"(q, qd, qdd), got {reprlib.repr(returned)} at t = {t:g} s")
         return values
@@ -254,7 +245,10 @@ class Joint:
                 f"joint {self.index}'s coordinate is not defined at the state evaluated at "
                 f"t = {t:g} s (q = {q!r}, qd = {qd!r}: a direction of zero length), nor its "
                 "effort; in an implicit run Newton's iterate went there: reduce dt")
-        returned = _called(self, "effort", t, q, qd)
+        try:
+            returned = self.effort(t, q, qd)
+        except Exception as exc:
+            raise raised(exc, "effort", "joint", self.index, t) from exc
         value = _number(returned)
         if value is None or not math.isfinite(value):
             raise ValueError(f"effort of joint {self.index} must return a finite number, got "
@@ -288,9 +282,6 @@ class Load:
     >>> load.point, load.force
     (beam[0].node(2), array([  0., -10.]))
     """
-
-    # what a UserFunctionError of its force or moment names
-    _owner = "load"
 
     def __init__(self, index, point, force, moment):
         if point.kind == GROUND:
@@ -367,7 +358,9 @@ class Load:
         """What a load function returned as its value (None if it is not one) and what it
         must be: the force two finite numbers, the moment one (a spatial load: three each)."""
         if function == "force":
-            return _finite(returned, (2,)), "two finite numbers (fx, fy)"
+            value = _numbers(returned)
+            ok = value is not None and value.shape == (2,) and np.all(np.isfinite(value))
+            return (value if ok else None), "two finite numbers (fx, fy)"
         value = _number(returned)
         return (value if value is not None and math.isfinite(value) else None), \
             "a finite number"
@@ -403,7 +396,10 @@ class Load:
         """
         if not callable(getattr(self, function)):
             return getattr(self, function)
-        returned = _called(self, function, t)
+        try:
+            returned = getattr(self, function)(t)
+        except Exception as exc:
+            raise raised(exc, function, "load", self.index, t) from exc
         value, what = self._checked_value(function, returned)
         if value is None:
             raise ValueError(f"{function} of load {self.index} must return {what}, got "

@@ -10,11 +10,12 @@ import reprlib
 import numpy as np
 
 from .. import checks
+from ..errors import raised
 from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, _called, _checked_drive, _checked_effort, _finite, _is_real
+from .joints import Joint, Load, _checked_drive, _checked_effort, _finite, _is_real, _numbers
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -151,7 +152,10 @@ class SpatialJoint(Joint):
             return Joint.effort_value(self, t, q, qd)
         if not callable(self.effort):
             return self.effort
-        returned = _called(self, "effort", t, q, qd)
+        try:
+            returned = self.effort(t, q, qd)
+        except Exception as exc:
+            raise raised(exc, "effort", "joint", self.index, t) from exc
         value = _finite(returned, (size,))
         if value is None:
             raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
@@ -255,4 +259,6 @@ class SpatialLoad(Load):
     def _checked_value(self, function, returned):
         """A spatial force or moment function must return three finite real numbers (in the
         point's body frame for a follower load)."""
-        return _finite(returned, (3,)), f"three finite numbers (the {function}'s x, y, z)"
+        value = _numbers(returned)
+        ok = value is not None and value.shape == (3,) and np.all(np.isfinite(value))
+        return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
