@@ -140,6 +140,22 @@ def four_bar(n_elements=3, E_bar=2e7, gravity=(0.0, -9.81), tilt=0.3):
     return m, (crank, coupler, rocker)
 
 
+class UnitOscillator(rancf.implicit.IndexThreeDAE):
+    """``q'' = -q``, one coordinate and no constraint: the smallest DAE, whose solution
+    ``q = cos t`` (from q = 1 at rest) a test checks a loop on; a test's subclass adds what it
+    watches (``observe``, a ``step_solver``)."""
+    n_coordinates = 1
+
+    def mass(self, q):
+        return np.eye(1)
+
+    def force(self, q, v, t):
+        return -q
+
+    def stiffness(self, q, v, t):
+        return np.eye(1)
+
+
 def random_state(model, rng, t=0.3, amplitude=0.05):
     """A random state ``y`` of the recursive formulation that satisfies every joint at t, with
     its coordinates x and velocities v (n_x,)."""

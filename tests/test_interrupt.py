@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import rancf
-from user_function_models import AREA, E, INERTIA, RHO, RUNS, model
+from models import UnitOscillator
+from user_function_models import AREA, E, INERTIA, RHO, every_run, model, run
 
 T_STOP = 0.01005                # s: the functions below send SIGINT at the first call after it
 
@@ -34,19 +35,17 @@ def interrupting(value):
     return f
 
 
-@pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
-@pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
+@every_run
 def test_ctrl_c_in_a_user_function_interrupts_the_run(where, method, formulation):
     """Explicit and implicit alike: status "interrupted" (no error kept), the outputs before the
     Ctrl-C, and they are those of the same model run to the end (whose functions raise nothing
     before T_STOP)."""
-    res = rancf.simulate(model(where, interrupting), 0.03, 1e-4, method=method,
-                         formulation=formulation, output_every=10)
+    res = run(where, interrupting, method, formulation)
     assert res.status == "interrupted", res.message
     assert "Ctrl-C" in res.message and res.error is None
     assert 1 < len(res.t) and res.t[-1] <= T_STOP + 1e-4
-    full = rancf.simulate(model(where, interrupting), res.t[-1], 1e-4, method=method,
-                          formulation=formulation, output_every=10) if method not in ("dopri5", "scipy:RK45") else None
+    full = run(where, interrupting, method, formulation, res.t[-1]) \
+        if method not in ("dopri5", "scipy:RK45") else None
     if full is not None:
         # the same steps: the interrupted run's outputs are the run's, not a failure's leftovers
         np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])
@@ -160,22 +159,12 @@ def test_ctrl_c_stops_a_serial_sweep_and_the_row_is_run_on_resume(tmp_path):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-class _Oscillator(rancf.implicit.IndexThreeDAE):
+class _Oscillator(UnitOscillator):
     """q'' = -q, whose observe sends SIGINT at its fourth output (a Ctrl-C arriving while a
     finished run's outputs are mapped)."""
-    n_coordinates = 1
 
     def __init__(self):
         self.seen = 0
-
-    def mass(self, q):
-        return np.eye(1)
-
-    def force(self, q, v, t):
-        return -q
-
-    def stiffness(self, q, v, t):
-        return np.eye(1)
 
     def observe(self, q, v, t, lam):
         self.seen += 1

@@ -15,6 +15,8 @@ from rancf.formulations.reduced.greedy_gauss_newton import STATUSES, BlockJacobi
 from rancf.formulations.reduced.reductor import beam_matrices
 from rancf.simulate import simulate_timed
 
+from models import UnitOscillator
+
 PEND = dict(length=1.0, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
 
 
@@ -156,21 +158,10 @@ def test_problem_supplies_its_step_solver_and_counters():
             da, dlam = eq.matrix(a, lam).solve(-r_dyn, -r_con)
             return a + da, lam + dlam, 1
 
-    class Oscillator(rancf.implicit.IndexThreeDAE):
-        n_coordinates = 1
-
+    class Oscillator(UnitOscillator):
         def __init__(self, step_solver=None):
             if step_solver is not None:
                 self.step_solver = step_solver
-
-        def mass(self, q):
-            return np.eye(1)
-
-        def force(self, q, v, t):
-            return -q
-
-        def stiffness(self, q, v, t):
-            return np.eye(1)
 
         def run_stats(self):
             return {"solver_calls": self.step_solver.calls} if hasattr(self, "step_solver") \

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rancf
-from user_function_models import AREA, E, INERTIA, RHO, RUNS, model
+from user_function_models import AREA, E, INERTIA, RHO, every_run, run
 
 T_FAIL = 0.01005                # s: the functions below raise after it, mid-step
 
@@ -31,13 +31,11 @@ def failing(value):
     return f
 
 
-@pytest.mark.parametrize("where", ["drive", "effort", "force", "moment"])
-@pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
+@every_run
 def test_a_raising_function_fails_the_run_and_keeps_its_exception(where, method, formulation):
     """Explicit and implicit alike: status "failed", the outputs up to the failure, and
     ``res.error`` the UserFunctionError whose cause is the very exception raised."""
-    res = rancf.simulate(model(where, failing), 0.03, 1e-4, method=method,
-                         formulation=formulation, output_every=10)
+    res = run(where, failing, method, formulation)
     assert res.status == "failed"
     if method in ("dopri5", "scipy:RK45"):
         # outputs up to the last step accepted, of an adaptive size

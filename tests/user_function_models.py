@@ -1,5 +1,7 @@
 """The model and runs shared by the tests of user functions that raise (test_user_functions.py)
 and that are interrupted (test_interrupt.py)."""
+import pytest
+
 import rancf
 
 E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
@@ -8,6 +10,23 @@ E, RHO, AREA, INERTIA = 5e6, 7800.0, 1e-4, 1e-9
 RUNS = [("rk4", "recursive"), ("dopri5", "recursive"), ("scipy:RK45", "recursive"),
         ("generalized-alpha", "recursive"), ("generalized-alpha", "dae"),
         ("backward-euler", "dae")]
+#: Where :func:`model` puts the user function.
+WHERE = ["drive", "effort", "force", "moment"]
+
+
+def every_run(test):
+    """Parametrize ``test(where, method, formulation)`` over every place of the user function
+    (:data:`WHERE`) and every run (:data:`RUNS`)."""
+    test = pytest.mark.parametrize("method, formulation", RUNS,
+                                   ids=[f"{m}-{f}" for m, f in RUNS])(test)
+    return pytest.mark.parametrize("where", WHERE)(test)
+
+
+def run(where, make, method, formulation, t_end=0.03):
+    """The run of :func:`model` the tests make: steps of 0.1 ms to ``t_end`` (s), an output
+    every 1 ms."""
+    return rancf.simulate(model(where, make), t_end, 1e-4, method=method,
+                          formulation=formulation, output_every=10)
 
 
 def model(where, make):

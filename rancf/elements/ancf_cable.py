@@ -80,16 +80,12 @@ def mass_matrix(rho, A, l):
 
     With ``m = rho A l``, ``M_E = m C x I3`` and C the 4 x 4 matrix of the planar beam,
     ``int_0^1 s s^T dxi`` of the Hermite functions
-    (:func:`rancf.elements.hermite.mass_coefficients`; theory: The ANCF beam element).
+    (:func:`rancf.elements.hermite.mass_matrix` in space; theory: The ANCF beam element).
 
     Parameters
     ----------
-    rho : float
-        Density (kg/m^3), > 0.
-    A : float
-        Section area (m^2), > 0.
-    l : float
-        Element length (m), > 0.
+    rho, A, l : float
+        Density (kg/m^3), section area (m^2) and element length (m), > 0.
 
     Returns
     -------
@@ -111,13 +107,12 @@ def mass_matrix(rho, A, l):
     >>> bool(np.isclose(v @ M @ v, 7800.0 * 1e-4 * 0.5))
     True
     """
-    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
-    return rho * A * l * np.kron(hermite.mass_coefficients(l), np.eye(3))
+    return hermite.mass_matrix(rho, A, l, 3)
 
 
 def gravity_force(rho, A, l, gravity):
     """Generalized gravity force ``F_G = int S^T rho A g dx``, whose potential is
-    ``V = -F_G^T e``.
+    ``V = -F_G^T e`` (:func:`rancf.elements.hermite.gravity_force` in space).
 
     Parameters
     ----------
@@ -145,9 +140,7 @@ def gravity_force(rho, A, l, gravity):
     >>> bool(np.isclose(F[2] + F[8], -7800.0 * 1e-4 * 0.5 * 9.81))
     True
     """
-    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
-    g = checks.vector("gravity", gravity, 3)
-    return rho * A * l * np.concatenate([g / 2, l * g / 12, g / 2, -l * g / 12])
+    return hermite.gravity_force(rho, A, l, gravity, 3)
 
 
 def _element_args(e, l, E, A, I, edot=None, damping=0.0):
@@ -157,6 +150,13 @@ def _element_args(e, l, E, A, I, edot=None, damping=0.0):
     l, E = checks.positive("l", l), checks.positive("E", E)
     A, I = checks.positive("A", A), checks.positive("I", I)
     return (arrays[0], arrays[1], l, E * A, E * I, checks.non_negative("damping", damping))
+
+
+def _tangents(e, l, E, A, I, edot, damping):
+    """``(K, C)`` of one element, checked, in one kernel call."""
+    K, C = np.empty((12, 12)), np.empty((12, 12))
+    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+    return K, C
 
 
 def elastic_energy(e, l, E, A, I):
@@ -308,9 +308,7 @@ def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
     >>> bool(np.allclose(K, K.T))
     True
     """
-    K, C = np.empty((12, 12)), np.empty((12, 12))
-    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
-    return K
+    return _tangents(e, l, E, A, I, edot, damping)[0]
 
 
 def damping_matrix(e, edot, l, E, A, I, damping):
@@ -344,9 +342,7 @@ def damping_matrix(e, edot, l, E, A, I, damping):
     >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
     True
     """
-    K, C = np.empty((12, 12)), np.empty((12, 12))
-    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
-    return C
+    return _tangents(e, l, E, A, I, edot, damping)[1]
 
 
 def section_forces(e, xi, l, EA, EI):
@@ -385,25 +381,22 @@ def section_forces(e, xi, l, EA, EI):
     array([10.,  0.,  0.,  0.])
     """
     l = checks.positive("l", l)
-    e = np.asarray(e, dtype=float)
-    vec = e.reshape(e.shape[:-1] + (4, 3))
-    d1, d2, _ = hermite.shape_derivatives(np.asarray(xi, dtype=float), l)
-    r1 = np.einsum("...j,...jd->...d", d1, vec)
-    r2 = np.einsum("...j,...jd->...d", d2, vec)
+    r1, r2, _ = hermite.centreline_derivatives(e, xi, l, 3)
     q = np.einsum("...d,...d->...", r1, r1)
     normal = EA * (np.sqrt(q) - 1.0)
     moment = EI * np.cross(r1, r2) / q[..., None]
     return np.concatenate([normal[..., None], moment], axis=-1)
 
 
-class SpatialANCFCable:
+class SpatialANCFCable(hermite.HermiteKind):
     """The spatial gradient-deficient ANCF cable as an element kind: what an assembly and a
     formulation need to know of it, in one place.
 
     The same contract as :class:`rancf.elements.beam.PlanarANCFBeam`: ``node_size`` (6:
     ``[r, r']``), ``nodes_per_element`` (2), ``element_size`` (12), ``dimension`` (3), and the
     element's mass, gravity force, forces, tangents, energy, section forces and centreline, the
-    gather of an element's coordinates from a model's vector and the scatter back. The numbers
+    gather of an element's coordinates from a model's vector and the scatter back (those it
+    shares with the planar beam are :class:`rancf.elements.hermite.HermiteKind`'s). The numbers
     are those the compiled kernels cimport from ``rancf/elements/_ancf_cable.pxd``. Forces are
     on the nodes, ``f = -(dU/de + dD/dedot)`` (module docstring), the opposite sign of the
     planar kind's.
@@ -440,14 +433,6 @@ class SpatialANCFCable:
     def __repr__(self):
         return "SpatialANCFCable()"
 
-    def mass(self, rho, A, l):
-        """Element mass matrix (12, 12), kg: :func:`mass_matrix`."""
-        return mass_matrix(rho, A, l)
-
-    def gravity_force(self, rho, A, l, gravity):
-        """Generalized gravity force (12,), N: :func:`gravity_force`."""
-        return gravity_force(rho, A, l, gravity)
-
     def forces(self, e, edot, l, E, A, I, damping=0.0):
         """Force on the nodes and dissipated power ``(f, P)``: :func:`internal_force`."""
         return internal_force(e, edot, l, E, A, I, damping)
@@ -455,34 +440,12 @@ class SpatialANCFCable:
     def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
         """``K = -df/de`` and ``C = -df/dedot`` (12, 12) in one kernel call
         (:func:`tangent_stiffness`, :func:`damping_matrix`)."""
-        K, C = np.empty((12, 12)), np.empty((12, 12))
-        _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
-        return K, C
+        return _tangents(e, l, E, A, I, edot, damping)
 
-    def element_tangents(self, coordinates, lengths, EA, EI, damping):
-        """Tangent stiffness and damping matrices of many elements at rest, for formulations
-        working on a model's checked arrays (no checks here: the assembly made them).
-
-        Parameters
-        ----------
-        coordinates : ndarray (n_elements, 12)
-            Element coordinates (m; slopes dimensionless).
-        lengths, EA, EI, damping : array_like (n_elements,)
-            m, N, N m^2, s.
-
-        Returns
-        -------
-        K, C : ndarray (n_elements, 12, 12)
-            ``-df/de`` (N/m) and ``-df/dedot`` (N s/m) at zero coordinate rates.
-        """
-        n = len(lengths)
-        K, C = np.empty((n, 12, 12)), np.empty((n, 12, 12))
-        zero = np.zeros(12)
-        for s in range(n):
-            _ancf_cable.tangent(np.ascontiguousarray(coordinates[s], dtype=float), zero,
-                                float(lengths[s]), float(EA[s]), float(EI[s]),
-                                float(damping[s]), K[s], C[s])
-        return K, C
+    def _tangent(self, e, edot, l, EA, EI, damping, K, C):
+        """The kernel of K and C (:meth:`rancf.elements.hermite.HermiteKind.element_tangents`):
+        unchecked arrays and numbers, the results written into K and C."""
+        _ancf_cable.tangent(e, edot, l, EA, EI, damping, K, C)
 
     def energy(self, e, l, E, A, I):
         """Strain energy (J): :func:`elastic_energy`."""
@@ -513,32 +476,3 @@ class SpatialANCFCable:
         """``[N, M_x, M_y, M_z]`` at xi of elements e: :func:`section_forces`."""
         return section_forces(e, xi, l, EA, EI)
 
-    def shape(self, e, l, n_points):
-        """The element's centreline ``S(xi) e`` at n_points values of xi evenly in [0, 1]
-        (n_points >= 2): the shape drawn for it, (n_points, 3), m."""
-        return self.shape_matrices(l, n_points) @ np.asarray(e, dtype=float)
-
-    def shape_matrices(self, l, n_points):
-        """The shape-function matrices ``S(xi)`` (:func:`shape_functions`) at n_points values
-        of xi evenly in [0, 1], (n_points, 3, 12): what :meth:`shape` applies."""
-        if int(n_points) != n_points or n_points < 2:
-            raise ValueError(f"n_points must be an integer >= 2, got {n_points!r}")
-        return np.array([shape_functions(xi, l) for xi in np.linspace(0.0, 1.0, int(n_points))])
-
-    def dofs(self, vertices):
-        """Indices ``6 vertex + i`` (i < 6) in a model's coordinate vector of the elements on
-        ``vertices`` (..., 2): (..., 12)."""
-        v = np.asarray(vertices, dtype=np.intp)
-        idx = self.node_size * v[..., None] + np.arange(self.node_size)
-        return idx.reshape(v.shape[:-1] + (self.element_size,))
-
-    def gather(self, x, vertices):
-        """Element coordinates (..., 12) from a model's coordinates x (..., n_x): the nodes of
-        the element on ``vertices`` one after the other."""
-        return np.asarray(x)[..., self.dofs(vertices)]
-
-    def scatter(self, f, vertices, out):
-        """``out[dofs] += f``: an element vector (12,) added into a model's vector ``out``
-        (n_x,) in place, which is returned (the transpose of :meth:`gather`)."""
-        np.add.at(out, self.dofs(vertices), f)
-        return out

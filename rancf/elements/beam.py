@@ -98,18 +98,13 @@ def shape_functions(xi, l):
 
 
 def mass_matrix(rho, A, l):
-    """Constant element mass matrix ``M_E = int rho A S^T S ds``.
-
-    Closed form (theory: The ANCF beam element) with ``m = rho A l``.
+    """Constant element mass matrix ``M_E = int rho A S^T S ds``: the closed form of
+    :func:`rancf.elements.hermite.mass_matrix` in the plane.
 
     Parameters
     ----------
-    rho : float
-        Density (kg/m^3), > 0.
-    A : float
-        Section area (m^2), > 0.
-    l : float
-        Element length (m), > 0.
+    rho, A, l : float
+        Density (kg/m^3), section area (m^2) and element length (m), > 0.
 
     Returns
     -------
@@ -131,13 +126,12 @@ def mass_matrix(rho, A, l):
     >>> bool(np.isclose(v @ M @ v, 7800.0 * 1e-4 * 0.5))
     True
     """
-    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
-    m = rho * A * l
-    return m * np.kron(hermite.mass_coefficients(l), np.eye(2))
+    return hermite.mass_matrix(rho, A, l, 2)
 
 
 def gravity_force(rho, A, l, gravity):
-    """Generalized gravity force ``F_G = int S^T rho A g ds``.
+    """Generalized gravity force ``F_G = int S^T rho A g ds``
+    (:func:`rancf.elements.hermite.gravity_force` in the plane).
 
     The gravity potential is ``V = -F_G . e``.
 
@@ -167,9 +161,7 @@ def gravity_force(rho, A, l, gravity):
     >>> bool(np.isclose(F[1] + F[5], -7800.0 * 1e-4 * 0.5 * 9.81))
     True
     """
-    rho, A, l = checks.positive("rho", rho), checks.positive("A", A), checks.positive("l", l)
-    g = checks.vector("gravity", gravity)
-    return rho * A * l * np.concatenate([g / 2, l * g / 12, g / 2, -l * g / 12])
+    return hermite.gravity_force(rho, A, l, gravity, 2)
 
 
 def _element_args(e, l, E, A, I, model, edot=None, damping=0.0):
@@ -185,6 +177,13 @@ def _element_args(e, l, E, A, I, model, edot=None, damping=0.0):
     A, I = checks.positive("A", A), checks.positive("I", I)
     return (model_code(model), arrays[0], arrays[1], l, E * A, E * I,
             checks.non_negative("damping", damping))
+
+
+def _tangents(e, l, E, A, I, model, edot, damping):
+    """``(K, C)`` of one element, checked, in one kernel call."""
+    K, C = np.empty((8, 8)), np.empty((8, 8))
+    _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
+    return K, C
 
 
 def elastic_energy(e, l, E, A, I, model="shabana"):
@@ -345,9 +344,7 @@ def tangent_stiffness(e, l, E, A, I, model="shabana", edot=None, damping=0.0):
     >>> bool(np.allclose(K, K.T))
     True
     """
-    K, C = np.empty((8, 8)), np.empty((8, 8))
-    _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
-    return K
+    return _tangents(e, l, E, A, I, model, edot, damping)[0]
 
 
 def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
@@ -383,9 +380,7 @@ def damping_matrix(e, edot, l, E, A, I, damping, model="shabana"):
     >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
     True
     """
-    K, C = np.empty((8, 8)), np.empty((8, 8))
-    _beam.tangent(*_element_args(e, l, E, A, I, model, edot, damping), K, C)
-    return C
+    return _tangents(e, l, E, A, I, model, edot, damping)[1]
 
 
 def _cross(a, b):
@@ -394,6 +389,11 @@ def _cross(a, b):
 
 def _dot(a, b):
     return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+
+
+def _turned(a):
+    """``J a``: the vectors a (..., 2) turned by +90 degrees."""
+    return np.stack([-a[..., 1], a[..., 0]], axis=-1)
 
 
 def section_forces(e, xi, l, EA, EI, model="shabana"):
@@ -455,9 +455,7 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
     """
     checks.choice("model", model, MODELS)
     e = np.asarray(e, dtype=float)
-    vec = e.reshape(e.shape[:-1] + (4, 2))
-    d1, d2, d3 = hermite.shape_derivatives(np.asarray(xi, dtype=float), l)
-    r1, r2, r3 = (np.einsum("...j,...jd->...d", d, vec) for d in (d1, d2, d3))
+    r1, r2, r3 = hermite.centreline_derivatives(e, xi, l, 2)
     stretch = np.sqrt(_dot(r1, r1))
     if model == "reissner":
         normal = EA * (stretch - 1.0)
@@ -465,9 +463,9 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
         moment = EI * c12 / stretch**2
         dmoment = EI * (_cross(r1, r3) / stretch**2 - 2.0 * c12 * _dot(r1, r2) / stretch**4)
     elif model == "shabana":
-        chord = vec[..., 2, :] - vec[..., 0, :]
+        chord = e[..., 4:6] - e[..., 0:2]      # r_B - r_A
         t = chord / np.sqrt(_dot(chord, chord))[..., None]
-        n = np.stack([-t[..., 1], t[..., 0]], axis=-1)
+        n = _turned(t)
         normal = EA * (_dot(t, r1) - 1.0)
         moment = EI * _dot(n, r2)
         dmoment = EI * _dot(n, r3)
@@ -479,15 +477,14 @@ def section_forces(e, xi, l, EA, EI, model="shabana"):
         moment = EI * sign * np.sqrt(_dot(r2, r2))
         # |r''| has no derivative where r'' passes through zero (a free end): the derivative
         # of its normal part n . r'' (n = J r' / |r'|, |r''| where r'' is normal to r')
-        n = np.stack([-r1[..., 1], r1[..., 0]], axis=-1) / stretch[..., None]
-        n_rate = (np.stack([-r2[..., 1], r2[..., 0]], axis=-1)
-                  - n * (_dot(r1, r2) / stretch)[..., None]) / stretch[..., None]
+        n = _turned(r1) / stretch[..., None]
+        n_rate = (_turned(r2) - n * (_dot(r1, r2) / stretch)[..., None]) / stretch[..., None]
         dmoment = EI * (_dot(n, r3) + _dot(n_rate, r2))
     shear = -dmoment / stretch
     return np.stack([normal, shear, moment], axis=-1)
 
 
-class PlanarANCFBeam:
+class PlanarANCFBeam(hermite.HermiteKind):
     """The planar two-node ANCF beam as an element kind: what an assembly and a formulation need
     to know of it, in one place.
 
@@ -497,7 +494,9 @@ class PlanarANCFBeam:
     centreline drawn for it, and the gather of an element's coordinates from a model's coordinate
     vector and the scatter of an element vector back into one. The numbers here are those the
     compiled kernels cimport from ``rancf/elements/_beam.pxd``; the methods delegate to the
-    functions of this module.
+    functions of this module, and those it shares with the spatial cable (``mass``,
+    ``gravity_force``, ``element_tangents``, ``shape``, ``shape_matrices``, ``dofs``,
+    ``gather``, ``scatter``) are :class:`rancf.elements.hermite.HermiteKind`'s.
 
     Parameters
     ----------
@@ -546,50 +545,6 @@ class PlanarANCFBeam:
     def __repr__(self):
         return f"PlanarANCFBeam({self.elastic_model!r})"
 
-    def mass(self, rho, A, l):
-        """Element mass matrix: :func:`mass_matrix`.
-
-        Parameters
-        ----------
-        rho : float
-            Density (kg/m^3).
-        A : float
-            Cross-section area (m^2).
-        l : float
-            Element length (m).
-
-        Returns
-        -------
-        ndarray (element_size, element_size)
-            kg (kg m, kg m^2 where slopes enter).
-
-        The class example shows it in use.
-        """
-        return mass_matrix(rho, A, l)
-
-    def gravity_force(self, rho, A, l, gravity):
-        """Generalized gravity force: :func:`gravity_force`.
-
-        Parameters
-        ----------
-        rho : float
-            Density (kg/m^3).
-        A : float
-            Cross-section area (m^2).
-        l : float
-            Element length (m).
-        gravity : array_like (dimension,)
-            m/s^2.
-
-        Returns
-        -------
-        ndarray (element_size,)
-            N (N m on the slopes).
-
-        The class example shows it in use.
-        """
-        return gravity_force(rho, A, l, gravity)
-
     def forces(self, e, edot, l, E, A, I, damping=0.0):
         """Elastic plus damping force and dissipated power: :func:`internal_force`.
 
@@ -637,36 +592,12 @@ class PlanarANCFBeam:
 
         The class example shows it in use.
         """
-        K, C = np.empty((self.element_size,) * 2), np.empty((self.element_size,) * 2)
-        _beam.tangent(*_element_args(e, l, E, A, I, self.elastic_model, edot, damping), K, C)
-        return K, C
+        return _tangents(e, l, E, A, I, self.elastic_model, edot, damping)
 
-    def element_tangents(self, coordinates, lengths, EA, EI, damping):
-        """Tangent stiffness and damping matrices of many elements at rest, for formulations
-        working on a model's checked arrays (no checks here: the assembly made them).
-
-        Parameters
-        ----------
-        coordinates : ndarray (n_elements, element_size)
-            Element coordinates (m; slopes dimensionless).
-        lengths, EA, EI, damping : ndarray (n_elements,)
-            m, N, N m^2, s.
-
-        Returns
-        -------
-        K, C : ndarray (n_elements, element_size, element_size)
-            ``dF/de`` (N/m) and ``dF/dedot`` (N s/m) at zero coordinate rates.
-
-        The class example shows it in use.
-        """
-        n, es = len(lengths), self.element_size
-        K, C = np.empty((n, es, es)), np.empty((n, es, es))
-        zero = np.zeros(es)
-        for s in range(n):
-            _beam.tangent(self.code, np.ascontiguousarray(coordinates[s], dtype=float), zero,
-                          float(lengths[s]), float(EA[s]), float(EI[s]), float(damping[s]),
-                          K[s], C[s])
-        return K, C
+    def _tangent(self, e, edot, l, EA, EI, damping, K, C):
+        """The kernel of K and C (:meth:`rancf.elements.hermite.HermiteKind.element_tangents`):
+        unchecked arrays and numbers, the results written into K and C."""
+        _beam.tangent(self.code, e, edot, l, EA, EI, damping, K, C)
 
     def energy(self, e, l, E, A, I):
         """Strain energy: :func:`elastic_energy`.
@@ -734,107 +665,3 @@ class PlanarANCFBeam:
         """
         return section_forces(e, xi, l, EA, EI, self.elastic_model)
 
-    def shape(self, e, l, n_points):
-        """The element's centreline ``S(xi) e`` at n_points values of xi evenly in [0, 1]:
-        the shape drawn for it.
-
-        Parameters
-        ----------
-        e : array_like (element_size,)
-            Element coordinates.
-        l : float
-            Element length (m), > 0.
-        n_points : int
-            Points, >= 2.
-
-        Returns
-        -------
-        ndarray (n_points, dimension)
-            m.
-
-        The class example shows it in use.
-        """
-        return self.shape_matrices(l, n_points) @ np.asarray(e, dtype=float)
-
-    def shape_matrices(self, l, n_points):
-        """The shape-function matrices ``S(xi)`` (:func:`shape_functions`) at n_points values of
-        xi evenly in [0, 1]: what :meth:`shape` applies, kept by a drawing that moves the same
-        elements many times.
-
-        Parameters
-        ----------
-        l : float
-            Element length (m), > 0.
-        n_points : int
-            Points, >= 2.
-
-        Returns
-        -------
-        ndarray (n_points, dimension, element_size)
-
-        The class example shows it in use.
-        """
-        if int(n_points) != n_points or n_points < 2:
-            raise ValueError(f"n_points must be an integer >= 2, got {n_points!r}")
-        return np.array([shape_functions(xi, l) for xi in np.linspace(0.0, 1.0, int(n_points))])
-
-    def dofs(self, vertices):
-        """Indices in a model's coordinate vector of the elements on ``vertices``.
-
-        Parameters
-        ----------
-        vertices : array_like of int (..., nodes_per_element)
-            The vertices of each element, in the order of its nodes.
-
-        Returns
-        -------
-        ndarray of int (..., element_size)
-            ``node_size * vertex + i`` for each node, ``i < node_size``.
-
-        The class example shows it in use.
-        """
-        v = np.asarray(vertices, dtype=np.intp)
-        idx = self.node_size * v[..., None] + np.arange(self.node_size)
-        return idx.reshape(v.shape[:-1] + (self.element_size,))
-
-    def gather(self, x, vertices):
-        """Element coordinates from a model's coordinates: the nodes of the element on
-        ``vertices`` one after the other.
-
-        Parameters
-        ----------
-        x : array_like (..., n_x)
-            A model's coordinates.
-        vertices : array_like of int (nodes_per_element,)
-            The element's vertices.
-
-        Returns
-        -------
-        ndarray (..., element_size)
-
-        The class example shows it in use.
-        """
-        return np.asarray(x)[..., self.dofs(vertices)]
-
-    def scatter(self, f, vertices, out):
-        """``out[dofs] += f``: an element vector added into a model's vector (the transpose of
-        :meth:`gather`).
-
-        Parameters
-        ----------
-        f : array_like (element_size,)
-            The element vector.
-        vertices : array_like of int (nodes_per_element,)
-            The element's vertices.
-        out : ndarray (n_x,)
-            The model's vector, added to in place.
-
-        Returns
-        -------
-        ndarray (n_x,)
-            ``out``.
-
-        The class example shows it in use.
-        """
-        np.add.at(out, self.dofs(vertices), f)
-        return out

@@ -83,43 +83,10 @@ class RigidBody:
     def __repr__(self):
         return "RigidBody()"
 
-    def mass(self, mass, inertia):
-        """Mass matrix: :func:`mass_matrix`.
-
-        Parameters
-        ----------
-        mass : float
-            kg.
-        inertia : float
-            Moment of inertia about the centre of mass (kg m^2).
-
-        Returns
-        -------
-        ndarray (node_size, node_size)
-            ``diag(m, m, I, I)``.
-
-        The class example shows it in use.
-        """
-        return mass_matrix(mass, inertia)
-
-    def gravity_force(self, mass, gravity):
-        """Generalized gravity force: :func:`gravity_force`.
-
-        Parameters
-        ----------
-        mass : float
-            kg.
-        gravity : array_like (dimension,)
-            m/s^2.
-
-        Returns
-        -------
-        ndarray (node_size,)
-            N.
-
-        The class example shows it in use.
-        """
-        return gravity_force(mass, gravity)
+    # the functions of this module, with their documentation: a body's mass and gravity force
+    # take no state of the kind
+    mass = staticmethod(mass_matrix)
+    gravity_force = staticmethod(gravity_force)
 
     def kinetic_energies(self, masses, inertias, velocities):
         """Kinetic energy ``1/2 (m |r'|^2 + I |u'|^2)`` of bodies at many instants.

@@ -39,6 +39,7 @@ from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
                                          spring_forces,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
+from rancf.formulations._inputs cimport call_inputs
 from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
 from rancf.elements._planar cimport direction, point_map, point_map_rows, rotate
 from rancf.formulations._forces import checked, model_arrays
@@ -880,19 +881,6 @@ cdef void newton_times(Tree* d, const double* beta, double* V, double* f,
     apply_BT(d, f, out)
 
 
-cdef int _callback(Tree* d, int which, double t) noexcept with gil:
-    """Evaluate the model's Python inputs: 0 drives and loads at t, 1 efforts at (t, q, qd)."""
-    try:
-        if which == 0:
-            (<object>d.inputs).at_time(t)
-        else:
-            (<object>d.inputs).efforts(t)
-        return 0
-    except BaseException as exc:
-        (<object>d.inputs).error = exc
-        return 1
-
-
 cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) noexcept nogil:
     """Inputs at t, kinematics, joint coordinates and the node forces into d.f.
 
@@ -901,13 +889,13 @@ cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) 
     """
     cdef double U
     cdef const double* beta = y + d.n_x
-    if d.callbacks and _callback(d, 0, t):
+    if d.callbacks and call_inputs(d.inputs, 0, t):
         return ODE_INPUT_RAISED
     kinematics(d, y, beta)
     if d.need_q:
         joint_coordinates(d.m, d.X, d.V, d.qref, d.q, d.qd)
         memcpy(d.qref, d.q, d.m.n_joints * sizeof(double))
-        if d.effort_callbacks and _callback(d, 1, t):
+        if d.effort_callbacks and call_inputs(d.inputs, 1, t):
             return ODE_INPUT_RAISED
     memset(F, 0, d.n_x * sizeof(double))
     power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F)
@@ -1061,7 +1049,7 @@ cdef class RecursiveKernel(ODEProblem):
             if held:
                 with nogil:
                     status = rhs(&self.data, tt[k], &YY[k, 0], &ydot[0])
-            elif self.data.callbacks and _callback(&self.data, 0, tt[k]):
+            elif self.data.callbacks and call_inputs(self.data.inputs, 0, tt[k]):
                 status = ODE_INPUT_RAISED
             else:
                 with nogil:
@@ -1143,7 +1131,7 @@ cdef class RecursiveKernel(ODEProblem):
         cdef double* yp
         y = checked("y", y, self.n_y, finite=False)
         yp = <double*>cnp.PyArray_DATA(y)
-        if self.data.callbacks and _callback(&self.data, 0, t):
+        if self.data.callbacks and call_inputs(self.data.inputs, 0, t):
             return ODE_INPUT_RAISED
         with nogil:
             kinematics(&self.data, yp, yp + self.n_x)

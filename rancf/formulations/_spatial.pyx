@@ -48,6 +48,7 @@ import numpy as np
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matmul, matvec)
 from rancf.elements._spatial_beam cimport element_energy, element_force
+from rancf.formulations._inputs cimport call_inputs
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
@@ -774,19 +775,6 @@ cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil:
                 d.acc[6 * i + r] += d.H[36 * i + 6 * r + j] * qdd[off + j]
 
 
-cdef int _callback(SpatialData* d, int which, double t) noexcept with gil:
-    """Evaluate the Python inputs: 0 loads and constant efforts at t, 1 efforts at (t, q, qd)."""
-    try:
-        if which == 0:
-            (<object>d.inputs).at_time(t)
-        else:
-            (<object>d.inputs).efforts(t)
-        return 0
-    except BaseException as exc:
-        (<object>d.inputs).error = exc
-        return 1
-
-
 cdef void gather(SpatialData* d, const double* y) noexcept nogil:
     """Every link coordinate and rate (``d.q``, ``d.qd``) from the state y and the drives."""
     cdef int k, s
@@ -806,10 +794,10 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
     ODE_INPUT_RAISED, ODE_TURNED_OVER)."""
     cdef int status, k, s
     d.failed = 0
-    if d.callbacks and _callback(d, 0, t):
+    if d.callbacks and call_inputs(d.inputs, 0, t):
         return ODE_INPUT_RAISED
     gather(d, y)
-    if d.effort_callbacks and _callback(d, 1, t):
+    if d.effort_callbacks and call_inputs(d.inputs, 1, t):
         return ODE_INPUT_RAISED
     kinematics(d, d.q, d.qd)
     status = forces(d, d.q, d.qd)

@@ -39,6 +39,8 @@ FRAME, FORCE_ARROW, RAIL, MOMENT_ARROW = 0.06, 0.2, 0.12, 0.05
 COLORBAR_PAD = 0.05
 #: How a driven joint is marked, whatever its kind (the others: their kind's ``style``).
 DRIVEN_STYLE = dict(marker="o", markersize=8, markerfacecolor="tab:red", markeredgecolor="k")
+#: How a ground point is marked (a spatial drawing's triangles are a little smaller).
+GROUND_STYLE = dict(linestyle="none", marker="^", markersize=14, color="0.6", zorder=2.5)
 
 
 def _axes(ax):
@@ -92,6 +94,18 @@ def _joint_markers(ax, joints, legend, dim):
     return groups, artists
 
 
+def _body_artists(ax, bodies, color, dim):
+    """Empty artists of each rigid body, in lists of ``bodies``' order: its frame (a marker at
+    the centre of mass) and its links (from the centre to its attached points); ``dim`` 2 or
+    3, the axes' dimension."""
+    empty = [[]] * dim
+    frames = [ax.plot(*empty, color=color, lw=1.5, marker="o", markersize=6, markevery=[0],
+                      gid=f"rigid body {r.index} frame")[0] for r in bodies]
+    links = [ax.plot(*empty, color=color, lw=3, alpha=0.5, gid=f"rigid body {r.index} links")[0]
+             for r in bodies]
+    return frames, links
+
+
 class _Mechanism:
     """The artists of one configuration of an assembly: created once, moved by ``update(x)``.
 
@@ -116,11 +130,7 @@ class _Mechanism:
         self.beams = [ax.plot([], [], color=color, lw=2, marker=".", markersize=5,
                               markevery=p - 1, gid=f"beam {b.index}")[0] for b in A.beams]
         self._links = [_attached_points(A, r) for r in A.bodies]
-        self.frames = [ax.plot([], [], color=color, lw=1.5, marker="o", markersize=6,
-                               markevery=[0], gid=f"rigid body {r.index} frame")[0]
-                       for r in A.bodies]
-        self.links = [ax.plot([], [], color=color, lw=3, alpha=0.5,
-                              gid=f"rigid body {r.index} links")[0] for r in A.bodies]
+        self.frames, self.links = _body_artists(ax, A.bodies, color, 2)
         self._groups, self.joints = _joint_markers(ax, A.joints, legend, 2)
         self._rails = [j for j in A.joints if j.type.position == ON_RAIL]
         self.rails = ax.plot([], [], color="0.4", lw=1, linestyle="--", zorder=1.5,
@@ -174,8 +184,8 @@ def centreline(S, e):
 def _draw_ground(ax, A, legend=False):
     pts = np.array([j.parent.offset for j in A.joints if j.parent.kind == GROUND]).reshape(-1, 2)
     if len(pts):
-        ax.plot(pts[:, 0], pts[:, 1], linestyle="none", marker="^", markersize=14, color="0.6",
-                zorder=2.5, gid="ground", label="ground" if legend else "_nolegend_")
+        ax.plot(pts[:, 0], pts[:, 1], gid="ground", label="ground" if legend else "_nolegend_",
+                **GROUND_STYLE)
 
 
 def _draw_loads(ax, A, x):
@@ -221,8 +231,7 @@ def _draw_springs(ax, A, x):
         ax.plot(pts[:, 0], pts[:, 1], color="0.3", lw=1.0, gid=f"spring {spring.index}")
         for p, r in zip(spring.points, (a, b)):
             if p.kind == GROUND:
-                ax.plot(*r, linestyle="none", marker="^", markersize=14, color="0.6",
-                        zorder=2.5)
+                ax.plot(*r, **GROUND_STYLE)
 
 
 def _finish(ax, extra_points=()):

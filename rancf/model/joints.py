@@ -44,6 +44,32 @@ def _number(value):
     return float(arr) if arr is not None and arr.shape == () else None
 
 
+def _checked_drive(drive):
+    """``drive`` if it is None or a callable, else a TypeError naming it."""
+    if drive is not None and not callable(drive):
+        raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
+    return drive
+
+
+def _checked_effort(effort):
+    """The effort of a joint of one coordinate: None or a callable as given, a real number as a
+    finite float, else a TypeError naming it."""
+    if effort is None or callable(effort):
+        return effort
+    if not _is_real(effort):
+        raise TypeError(f"effort must be a real number or a callable effort(t, q, qd), "
+                        f"got {effort!r}")
+    return checks.real("effort", effort)
+
+
+def _finite(value, shape):
+    """What a user function returned as a float array of ``shape`` with finite entries (as
+    :func:`_numbers`), else None. The same check of a drive's and a load's values is written out
+    where they are read, at every evaluation of the equations: a Python call there costs time."""
+    arr = _numbers(value)
+    return arr if arr is not None and arr.shape == shape and np.all(np.isfinite(arr)) else None
+
+
 class Joint:
     """A joint of the model.
 
@@ -109,14 +135,7 @@ class Joint:
             parent, child = child, parent
         self.parent, self.child = parent, child
         self.axis = None if axis is None else checks.real("axis", axis)
-        if drive is not None and not callable(drive):
-            raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
-        if effort is not None and not (callable(effort) or _is_real(effort)):
-            raise TypeError(f"effort must be a real number or a callable effort(t, q, qd), "
-                            f"got {effort!r}")
-        if effort is not None and _is_real(effort):
-            effort = checks.real("effort", effort)
-        self.drive, self.effort = drive, effort
+        self.drive, self.effort = _checked_drive(drive), _checked_effort(effort)
         self.type.check(self, planar)
         if child.kind == GROUND:
             raise ValueError(f"parent and child must not both be ground points, got {parent!r} "

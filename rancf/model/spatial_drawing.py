@@ -29,7 +29,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d import Axes3D
 
-from .drawing import _attached_points, _joint_markers, _polyline
+from .drawing import GROUND_STYLE, _attached_points, _body_artists, _joint_markers, _polyline
 from .spatial_build import build_tree, point_body
 
 #: Length of a node's section tick, of a rigid body's x axis, of the largest force or moment
@@ -161,11 +161,7 @@ class _Mechanism:
         self.sections = [ax.plot(*empty, color=color, lw=1, gid=f"beam {b.index} sections")[0]
                          for b in model.beams]
         self._links = [_attached_points(L, r) for r in model.rigid_bodies]
-        self.frames = [ax.plot(*empty, color=color, lw=1.5, marker="o", markersize=6,
-                               markevery=[0], gid=f"rigid body {r.index} frame")[0]
-                       for r in model.rigid_bodies]
-        self.links = [ax.plot(*empty, color=color, lw=3, alpha=0.5,
-                              gid=f"rigid body {r.index} links")[0] for r in model.rigid_bodies]
+        self.frames, self.links = _body_artists(ax, model.rigid_bodies, color, 3)
         self._groups, self.joints = _joint_markers(ax, L.joints, legend, 3)
         self._axes = _joint_axes(L)
         self.axes = ax.plot(*empty, color="0.4", lw=1, linestyle="--",
@@ -211,8 +207,8 @@ class _Mechanism:
 def _draw_ground(ax, L, legend=False):
     pts = np.array([j.parent.offset for j in L.joints if L.locate(j.parent)[0] < 0])
     if len(pts):
-        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], linestyle="none", marker="^", markersize=12,
-                color="0.6", zorder=2.5, gid="ground", label="ground" if legend else "_nolegend_")
+        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], gid="ground",
+                label="ground" if legend else "_nolegend_", **dict(GROUND_STYLE, markersize=12))
 
 
 def _draw_loads(ax, L, pose):

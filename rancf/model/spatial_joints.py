@@ -15,7 +15,8 @@ from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape
 from .items import GROUND
-from .joints import Joint, Load, RotationalSpringDamper, _is_real, _numbers
+from .joints import (Joint, Load, RotationalSpringDamper, _checked_drive, _checked_effort,
+                     _finite, _is_real, _numbers)
 from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
 
 
@@ -73,8 +74,7 @@ class SpatialJoint(Joint):
             for name, value in (("axis", axis), ("axes", axes)):
                 if value is not None:
                     raise ValueError(f"a {kind} joint takes no {name}, got {name}={value!r}")
-        if drive is not None and not callable(drive):
-            raise TypeError(f"drive must be a callable drive(t) -> (q, qd, qdd), got {drive!r}")
+        drive = _checked_drive(drive)
         size = effort_size(motion)
         if drive is not None and not motion.takes_drive:
             takers = sorted(n for n, k in kinds.items() if k.spatial.takes_drive)
@@ -86,12 +86,9 @@ class SpatialJoint(Joint):
                              f" joints), got effort={effort!r}")
         if effort is not None and not callable(effort):
             if size == 1:
-                if not _is_real(effort):
-                    raise TypeError(f"effort must be a real number or a callable effort(t, q, "
-                                    f"qd), got {effort!r}")
-                effort = checks.real("effort", effort)
+                effort = _checked_effort(effort)
             else:
-                vector = self._effort_vector(effort, size)
+                vector = _finite(effort, (size,))
                 if vector is None:
                     raise ValueError(f"effort of a {kind} joint must be {size} finite numbers "
                                      f"({EFFORT_WORDS[size]}) or a callable effort(t, q, qd), "
@@ -107,14 +104,6 @@ class SpatialJoint(Joint):
         if parent.item is child.item:
             raise ValueError(f"parent and child must belong to different items, got {parent!r} "
                              f"and {child!r}")
-
-    @staticmethod
-    def _effort_vector(returned, size):
-        """``returned`` as ``size`` finite real numbers, or None."""
-        value = _numbers(returned)
-        if value is None or value.shape != (size,) or not np.all(np.isfinite(value)):
-            return None
-        return value
 
     def effort_value(self, t, q, qd):
         """The effort at a time and joint state, checked.
@@ -168,7 +157,7 @@ class SpatialJoint(Joint):
             returned = self.effort(t, q, qd)
         except Exception as exc:
             raise raised(exc, "effort", "joint", self.index, t) from exc
-        value = self._effort_vector(returned, size)
+        value = _finite(returned, (size,))
         if value is None:
             raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
                              f"finite numbers ({EFFORT_WORDS[size]}), got "
