@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ..integrators.held_interrupt import after_steps, held_interrupt
 from ..joints._codes import DIRECTION_HELD
 from ..model.items import Point
 from ..model.joints import Joint
@@ -1071,7 +1072,19 @@ def result_of(model, solution):
     Returns
     -------
     Result
+        Built with SIGINT held (:func:`~rancf.integrators.held_interrupt.held_interrupt`): a
+        Ctrl-C while it is built does not lose the run, whose steps are all done; an "ok" run
+        then comes back whole with status "interrupted".
     """
+    with held_interrupt() as caught:
+        result = _built(model, solution)
+    result.status, result.message = after_steps(result.status, result.message, caught,
+                                                result.t[-1] if len(result.t) else 0.0)
+    return result
+
+
+def _built(model, solution):
+    """The Result of ``solution`` (:func:`result_of`, without its guard)."""
     s = solution
     extra = {name: value for name, value in (("constraint_violation", s.violations),
                                              ("newton_iterations", s.newton_iterations),
