@@ -19,6 +19,7 @@ from .integrators.implicit import integrate
 from .memory import available_memory
 from .model.model import Model
 from .model.spatial_build import CABLE_MESSAGE
+from .model.spatial_items import SpatialCable
 from .model.state import State
 from .progress import check as check_progress
 from .results import result_of
@@ -69,9 +70,16 @@ def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
 #: and mass matrix: 33 measured); the recursive formulation with an explicit method (kernel,
 #: tables, stages: 112); the implicit recursive formulation (its kernels and the recursive
 #: one: 222); the DAE with its sparse Newton matrix and SuperLU factors (a chain's banded
-#: fill; statics alike: 317). Per squared coordinate: the dense DAE's matrix and LU (1.3
-#: measured), SciPy's implicit solvers' Jacobians and LU (Radau 28, BDF 20, LSODA 4).
-PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380}
+#: fill; statics alike: 317); the spatial DAE, 7 coordinates a body, with its tree, its
+#: scipy.sparse matrices and SuperLU factors (a spatial beam closed into a loop: tracemalloc
+#: 425 to 400 at 60 to 3,000 elements, the build included; the resident peak, which SuperLU's
+#: own allocations enter, 550 and 490 at 200 and 800). Per squared coordinate: the dense
+#: DAE's matrix and LU (1.3 measured), SciPy's implicit solvers' Jacobians and LU (Radau 28,
+#: BDF 20, LSODA 4).
+PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380,
+                  "spatial dae": 650}
+#: Coordinates of a body in the spatial DAE: its origin and Euler parameters.
+SPATIAL_DAE_COORDINATES = 7
 PER_SQUARED_COORDINATE = {"dense": 1.5, "scipy:Radau": 30, "scipy:BDF": 22, "scipy:LSODA": 5}
 
 
@@ -533,6 +541,20 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
+    # outputs and, on the spatial DAE, its workspaces before the build allocates anything
+    # (a tree joins every item by one joint: more joints close loops, which run the DAE, as
+    # cables do; a cable node counts as a body, 6 coordinates of the 7 a body has)
+    n_bodies = sum(b.n_nodes for b in model.beams) + len(model.rigid_bodies)
+    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
+    n_x = SPATIAL_DAE_COORDINATES * n_bodies
+    dae = formulation == "dae" or (formulation == "auto" and (
+        len(model.joints) > len(model.beams) + len(model.rigid_bodies)
+        or any(isinstance(b, SpatialCable) for b in model.beams)))
+    check_memory(n_out, 18 * n_bodies + 3 * n_joint_q + 8, max_memory,
+                 8.0 * PER_COORDINATE["spatial dae"] * n_x if dae else 0.0,
+                 f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
+                 f"({n_x:,} coordinates)")
     tree = model.build()
     loops = len(tree.loop_joint)
     if loops and formulation == "recursive":
@@ -541,10 +563,6 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                          "closes a loop: a closed loop needs formulation 'dae' or 'auto'")
     if tree.n_cable_nodes and formulation == "recursive":
         raise ValueError(f"formulation 'recursive' does not run ANCF cables: {CABLE_MESSAGE}")
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
-    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
-    check_memory(n_out, 18 * (tree.n_bodies + tree.n_cable_nodes) + 3 * n_joint_q + 8,
-                 max_memory)
     if formulation == "dae" or _needs_dae(tree):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)

@@ -200,3 +200,44 @@ def test_ctrl_c_while_explicit_outputs_are_mapped_keeps_the_whole_run(monkeypatc
     res = rancf.simulate(m, 0.02, 1e-3, method="rk4", output_every=1)
     assert res.status == "interrupted" and "the run is complete" in res.message
     assert np.array_equal(res.nodes, whole.nodes) and np.array_equal(res.t, whole.t)
+
+
+@pytest.mark.parametrize("method, formulation", [("rk4", "recursive"),
+                                                 ("generalized-alpha", "dae")])
+def test_ctrl_c_while_the_result_is_built_keeps_the_whole_run(monkeypatch, method, formulation):
+    """SIGINT while simulate builds the Result from the finished run (its constructor): the
+    run comes back whole, status "interrupted" saying it is complete, and its arrays are those
+    of an uninterrupted run of the same model."""
+    from rancf.results import result
+    m = model("force", lambda value: (lambda t, *state: value))
+    whole = rancf.simulate(m, 0.02, 1e-3, method=method, formulation=formulation,
+                           output_every=1)
+    build = result.Result.__init__
+
+    def interrupting_build(self, *args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(result.Result, "__init__", interrupting_build)
+    res = rancf.simulate(m, 0.02, 1e-3, method=method, formulation=formulation, output_every=1)
+    assert whole.status == "ok"
+    assert res.status == "interrupted" and "the run is complete" in res.message
+    for name in ("t", "nodes", "velocities", "joint_q", "reactions", "work"):
+        np.testing.assert_array_equal(getattr(res, name), getattr(whole, name))
+
+
+def test_ctrl_c_while_a_static_result_is_built_keeps_the_equilibrium(monkeypatch):
+    """The same for rancf.static: the equilibrium found, status "interrupted"."""
+    from rancf.results import result
+    m, _, _ = cantilever()
+    whole = rancf.static(m, load_steps=2)
+    build = result.Result.__init__
+
+    def interrupting_build(self, *args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(result.Result, "__init__", interrupting_build)
+    res = rancf.static(m, load_steps=2)
+    assert whole.status == "ok" and res.status == "interrupted"
+    np.testing.assert_array_equal(res.nodes, whole.nodes)

@@ -128,3 +128,48 @@ def test_a_reduced_model_checks_every_option_of_simulate(reduced, option, value,
 def test_a_reduced_model_runs_within_a_sufficient_max_memory(reduced):
     res = rancf.simulate(reduced, 0.01, 1e-3, method="backward-euler", max_memory=2**30)
     assert res.status == "ok" and np.all(np.isfinite(res.nodes))
+
+
+def spatial_loop(n_elements):
+    """A spatial beam of n_elements pinned at both ends (spherical joints): the second joint
+    closes a loop, so ``simulate`` runs the spatial DAE (7 coordinates a body, a body a node)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    r = 0.01
+    A, I = np.pi * r**2, np.pi * r**4 / 4
+    b = m.add_beam(1.0, n_elements, E=5e7, rho=1000.0, A=A, I=(I, I), J=2 * I, G=5e7 / 2.6,
+                   direction=(1, 0, 0), up=(0, 0, 1))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    m.add_joint("spherical", m.ground.point(1, 0, 0), b.end)
+    return m
+
+
+@pytest.mark.parametrize("formulation", ["auto", "dae"])
+def test_a_huge_spatial_loop_is_refused_before_the_build(formulation):
+    """The spatial DAE of 100,001 bodies: refused against max_memory before its tree is built,
+    the estimate at least the sparse Newton matrix's nonzeros (a body's 7 coordinates couple
+    with its own and its two neighbours': 21 doubles per row) and the message naming the
+    coordinates."""
+    m = spatial_loop(100_000)
+    n_x = 7 * 100_001
+    with pytest.raises(MemoryError, match="spatial DAE.*700,007 coordinates") as info:
+        rancf.simulate(m, 1.0, 1e-3, formulation=formulation, output_every=1000,
+                       max_memory=2 * GIB)
+    assert estimate_in(info.value) >= 8.0 * 21 * n_x
+    assert m._assembly is None
+
+
+def test_the_spatial_dae_estimate_bounds_what_a_run_allocates():
+    """The estimate against the peak of what a spatial DAE run allocates (tracemalloc), its
+    tree's build included."""
+    m = spatial_loop(40)
+    n_x = 7 * 41
+    estimate = (8.0 * simulate_module.PER_COORDINATE["spatial dae"] * n_x
+                + 2 * 8 * 3 * (18 * 41 + 3 * 6 + 8))
+    tracemalloc.start()
+    try:
+        res = rancf.simulate(m, 2e-4, 1e-4, method="generalized-alpha-s", output_every=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert res.status == "ok" and len(res.t) == 3
+    assert peak <= estimate

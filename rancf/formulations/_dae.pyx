@@ -364,12 +364,11 @@ cdef class DAEKernel(StepProblem):
         return self.owner.observe(q, v, t)
 
     def observe_frames(self, t, q, v, a, lam, branches):
-        """:meth:`observe` of every output: where a joint is held (its reaction needs the
-        state's multipliers, a saddle-point solve) output by output; otherwise the joint
-        coordinates of all outputs in one loop, each on its branch, and zero reactions."""
-        A = self.owner.table
-        if ((np.asarray(A.slide_row) >= 0) | (np.asarray(A.angle_row) >= 0)).any():
-            return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
+        """:meth:`observe` of every output in one loop: the joint coordinates, each on its
+        branch; the reactions of held joints (a saddle-point solve per output for the state's
+        multipliers) deferred to when the Result is first asked for them
+        (:class:`~rancf.formulations.dae.HeldReactions`, DECISIONS 32), zeros where no joint
+        is held."""
         cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
         cdef double[:, ::1] qq = np.ascontiguousarray(q, dtype=float).reshape(-1, self.n)
         cdef double[:, ::1] vv = np.ascontiguousarray(v, dtype=float).reshape(-1, self.n)
@@ -391,8 +390,35 @@ cdef class DAEKernel(StepProblem):
                     memcpy(&QD[k, 0], &self.qd_j[0], nj * sizeof(double))
         finally:
             self.use_branch(&now[0])
-        return {"nodes": np.array(qq), "velocities": np.array(vv), "joint_q": joint_q,
-                "joint_qd": joint_qd, "reactions": np.zeros((n_out, nj))}
+        nodes, velocities = np.array(qq), np.array(vv)
+        table = self.owner.table
+        if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
+            from rancf.formulations.dae import HeldReactions
+            reactions = HeldReactions(self.owner.assembly, np.array(tt), nodes, velocities,
+                                      np.array(bb))
+        else:
+            reactions = np.zeros((n_out, nj))
+        return {"nodes": nodes, "velocities": velocities, "joint_q": joint_q,
+                "joint_qd": joint_qd, "reactions": reactions}
+
+    def frame_multipliers(self, t, q, v, branches):
+        """The multipliers (n_out, n_constraints) of the states (q, v) (n_out, n) at times t
+        (n_out,), each on its branch (``branches`` (n_out, n_branch): the rows the loop kept
+        with them): :meth:`rancf.formulations.dae.DAE.multipliers` of each, the current
+        branch restored after."""
+        cdef double[:, ::1] bb = np.ascontiguousarray(branches, dtype=float).reshape(
+            len(t), self.n_branch)
+        cdef double[::1] now = np.asarray(self.qref).copy()
+        cdef Py_ssize_t k
+        out = np.empty((len(t), self.m))
+        try:
+            for k in range(len(t)):
+                if self.md.n_joints:
+                    self.use_branch(&bb[k, 0])
+                out[k] = self.owner.multipliers(q[k], v[k], t[k])
+        finally:
+            self.use_branch(&now[0])
+        return out
 
     # --- inputs, terms, forces ----------------------------------------------------------------
     cdef int _at(self, double t) except -1:

@@ -44,7 +44,9 @@ class Solution:
         The model's node coordinates and their rates (m, 1, m/s, 1/s), from the formulation.
     joint_q, joint_qd, reactions : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped), rates, and the reactions of fixed and driven
-        joints (N m or N), from the formulation.
+        joints (N m or N), from the formulation; the DAE gives the reactions of its held joints
+        as a callable returning that array (:class:`~rancf.formulations.dae.HeldReactions`),
+        which the Result calls when they are first read.
     work, dissipated : ndarray (n_out,)
         Work of the applied forces and drives and the energy dissipated since the start (J):
         integrated by the implicit loop (zeros when the problem does not track them), or

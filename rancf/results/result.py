@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 
+from ..integrators.held_interrupt import after_steps, held_interrupt
 from ..joints._codes import DIRECTION_HELD
 from ..model.items import ARC, Point
 from ..model.joints import Joint
@@ -82,7 +83,8 @@ class Result:
         Joint coordinates (rad or m, unwrapped) and their rates.
     reactions : ndarray (n_out, n_joints)
         The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
-        drive's motor torque, a clamp's moment); 0 for free joints.
+        drive's motor torque, a clamp's moment); 0 for free joints. The DAE computes them from
+        the stored frames when first read (a saddle-point solve per output), then keeps them.
     work, dissipated : ndarray (n_out,)
         Work of the applied forces, moments, efforts and drives (not gravity, a potential) and
         the energy dissipated by damping since t = 0 (J), integrated during the run.
@@ -141,7 +143,10 @@ class Result:
         self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, sizes[1])
         self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
         self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
-        self.reactions = np.asarray(reactions, dtype=float).reshape(n, -1)
+        # a callable (a DAE run's held joints: their multipliers' solves) is evaluated when
+        # the reactions are first read (DECISIONS 32)
+        self._reactions = reactions if callable(reactions) else \
+            np.asarray(reactions, dtype=float).reshape(n, -1)
         self.work = np.asarray(work, dtype=float).reshape(n)
         self.dissipated = np.asarray(dissipated, dtype=float).reshape(n)
         if status not in STATUSES:
@@ -176,6 +181,19 @@ class Result:
                               + frame.dissipated)
             self._energy = frame
         return self._energy
+
+    @property
+    def reactions(self):
+        """ndarray (n_out, n_joints): the torque (N m) or force (N) that holds the coordinate of
+        a fixed or driven joint (the class docstring); a DAE run computes them from its stored
+        frames when first read, then keeps them."""
+        if callable(self._reactions):
+            self._reactions = np.asarray(self._reactions(), dtype=float).reshape(len(self.t), -1)
+        return self._reactions
+
+    @reactions.setter
+    def reactions(self, value):
+        self._reactions = np.asarray(value, dtype=float).reshape(len(self.t), -1)
 
     def __repr__(self):
         end = self.t[-1] if len(self.t) else 0.0
@@ -1112,7 +1130,19 @@ def result_of(model, solution):
     Returns
     -------
     Result
+        Built with SIGINT held (:func:`~rancf.integrators.held_interrupt.held_interrupt`): a
+        Ctrl-C while it is built does not lose the run, whose steps are all done; an "ok" run
+        then comes back whole with status "interrupted".
     """
+    with held_interrupt() as caught:
+        result = _built(model, solution)
+    result.status, result.message = after_steps(result.status, result.message, caught,
+                                                result.t[-1] if len(result.t) else 0.0)
+    return result
+
+
+def _built(model, solution):
+    """The Result of ``solution`` (:func:`result_of`, without its guard)."""
     s = solution
     extra = {name: value for name, value in (("constraint_violation", s.violations),
                                              ("newton_iterations", s.newton_iterations),

@@ -69,6 +69,10 @@ ITERATION_LIMIT = 4.0  # Newton iterations per step on the stiff pendulum (devel
 #: Repeats of the speed comparison (quick / full); the quick run's ratios carry no verdict
 #: (speed_checks), so one pair per case is enough there.
 SPEED_REPEATS = {True: 1, False: 5}
+#: The like-for-like rows with outputs (issue 25): Exudyn's run with its tip sensor stored every
+#: step, and the judged rancf runs' labels with an output every step.
+EXUDYN_SENSOR = "Exudyn, tip sensor every step"
+EVERY_STEP = ", an output every step"
 
 
 def exudyn_version():
@@ -175,14 +179,20 @@ def exudyn_tip(E: float, t_end: float, h: float, elements_per_body: int = 5, rho
     return data[:, 0], data[:, 1:3], wall, stats
 
 
-def exudyn_wall_time(beams, rho_A, EA, EI, gravity, t_end, h=H, rho_inf=SPEED_RHO_INF, solver="generalized-alpha"):
+def exudyn_wall_time(beams, rho_A, EA, EI, gravity, t_end, h=H, rho_inf=SPEED_RHO_INF, solver="generalized-alpha",
+                     sensor=False):
     """Exudyn's wall time (s) and counters for a pendulum of cables (:func:`_exudyn_beams`; one
-    beam is pinned by coordinates, so that the explicit solver takes it), no sensor."""
+    beam is pinned by coordinates, so that the explicit solver takes it): no sensor, or with
+    ``sensor`` the tip's position stored in memory every ``OUTPUT_DT`` (every step at h = 1 ms)."""
     import exudyn as exu
+    from exudyn.itemInterface import SensorNode
 
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    _exudyn_beams(mbs, beams, rho_A, EA, EI, gravity, pin="coordinates" if solver == "rk4" else "joint")
+    tip = _exudyn_beams(mbs, beams, rho_A, EA, EI, gravity, pin="coordinates" if solver == "rk4" else "joint")
+    if sensor:
+        mbs.AddSensor(SensorNode(nodeNumber=tip, storeInternal=True, writeToFile=False,
+                                 outputVariableType=exu.OutputVariableType.Position))
     mbs.Assemble()
     return _exudyn_solve(mbs, t_end, h, rho_inf, solver)
 
@@ -271,36 +281,58 @@ def speed_comparison(repeats: int):
     a burst of load on the shared machine hits both; BLAS held to one thread (threadpoolctl) and
     Exudyn to one thread, so both codes run on one core. Returns a table of medians (wall time
     and time per step; ratio = median of the per-repeat ratios to the Exudyn run of the same
-    repeat) with each code's Newton iterations and Jacobians (rancf: factorizations) per step."""
+    repeat) with each code's Newton iterations and Jacobians (rancf: factorizations) per step.
+
+    Like for like with outputs (issue 25), in the same repeats: Exudyn with its tip sensor
+    stored every step, and each judged rancf run with an output every step, timed over the
+    whole ``simulate`` call (set-up, stepping, outputs mapped, Result built), its ratio taken
+    to the Exudyn run with the sensor (column ``every step``)."""
     from threadpoolctl import threadpool_limits
 
     rows = []
     with threadpool_limits(limits=1, user_api="blas"):
         for key, (title, t_end, solver, cables, runs) in speed_cases().items():
-            walls, stats = {"Exudyn": []}, {}
+            walls, stats = {"Exudyn": [], EXUDYN_SENSOR: []}, {}
             for r in range(repeats):
                 progress(f"speed: {title}, repeat {r + 1} of {repeats}")
                 wall, stats["Exudyn"] = exudyn_wall_time(*cables, t_end, solver=solver)
                 walls["Exudyn"].append(wall)
-                for label, model, kwargs, _ in runs:
+                wall, stats[EXUDYN_SENSOR] = exudyn_wall_time(*cables, t_end, solver=solver, sensor=True)
+                walls[EXUDYN_SENSOR].append(wall)
+                for label, model, kwargs, judged_run in runs:
                     res = rancf.simulate(model, t_end, H, output_every=100, **kwargs)
                     if res.status != "ok":
                         raise RuntimeError(f"{title}, {label}: {res.status}: {res.message}")
                     walls.setdefault(label, []).append(res.wall_time)
                     stats[label] = {"newton_iterations": res.stats["newton_iterations"],
                                     "jacobians": res.stats["nlu"]}
-            exu = np.array(walls["Exudyn"])
+                    if judged_run:
+                        start = time.perf_counter()
+                        res = rancf.simulate(model, t_end, H, output_every=1, **kwargs)
+                        wall = time.perf_counter() - start
+                        if res.status != "ok":
+                            raise RuntimeError(f"{title}, {label}{EVERY_STEP}: {res.status}: {res.message}")
+                        walls.setdefault(label + EVERY_STEP, []).append(wall)
+                        stats[label + EVERY_STEP] = {"newton_iterations": res.stats["newton_iterations"],
+                                                     "jacobians": res.stats["nlu"]}
+            exu, exu_sensor = np.array(walls["Exudyn"]), np.array(walls[EXUDYN_SENSOR])
             steps = int(round(t_end / H))
             judged = {label: j for label, _, _, j in runs}
             scheme = ("RK44" if solver == "rk4" else f"generalized-alpha rho_inf {SPEED_RHO_INF:g}, sparse")
             for label, w in walls.items():
                 w, st = np.array(w), stats[label]
-                rows.append({"case": key, "title": title, "code": "Exudyn" if label == "Exudyn" else "rancf",
-                             "formulation": f"ANCFCable2D (Reissner), {scheme}" if label == "Exudyn" else label,
-                             "judged": judged.get(label, False),
+                every = label.endswith(EVERY_STEP)
+                exudyn = label in ("Exudyn", EXUDYN_SENSOR)
+                rows.append({"case": key, "title": title, "code": "Exudyn" if exudyn else "rancf",
+                             "formulation": (f"ANCFCable2D (Reissner), {scheme}"
+                                             + (", tip sensor every step" if label == EXUDYN_SENSOR else ""))
+                             if exudyn else label,
+                             "judged": judged.get(label, False), "every step": every,
+                             "outputs": {"Exudyn": "none", EXUDYN_SENSOR: "tip, every step"}.get(
+                                 label, "every step" if every else "every 100 steps"),
                              "median wall time (s)": np.median(w), "min (s)": w.min(), "max (s)": w.max(),
                              "steps": steps, "time per step (us)": 1e6 * np.median(w) / steps,
-                             "wall time / Exudyn": float(np.median(w / exu)),
+                             "wall time / Exudyn": float(np.median(w / (exu_sensor if every else exu))),
                              "Newton iterations per step": st["newton_iterations"] / steps,
                              "Jacobians (factorizations) per step": st["jacobians"] / steps,
                              "threads": "1 (parallel.numberOfThreads)" if label == "Exudyn"
@@ -391,7 +423,22 @@ def speed_checks(speed, quick: bool):
                                    f"{exu['time per step (us)']:.3g} us per step; Newton iterations per step "
                                    f"rancf {r['Newton iterations per step']:.2f}, Exudyn "
                                    f"{exu['Newton iterations per step']:.2f}; one thread each"))
-    for _, r in speed[(speed["code"] == "rancf") & ~speed["judged"]].iterrows():
+    every = speed[speed["every step"]].set_index("case")
+    for key, limit in SPEED_LIMITS.items():
+        r = every.loc[key]
+        exu = speed[(speed["case"] == key) & (speed["outputs"] == "tip, every step")].iloc[0]
+        checks.append(Check(f"speed, an output every step: {r['title']}, {r['formulation']} / Exudyn",
+                            "issue 12 and 25: rancf at most " + ("a quarter" if limit == 0.25 else "half")
+                            + " of Exudyn's wall time with outputs every step in both",
+                            value=r["wall time / Exudyn"], limit=limit, unit="time ratio", source=source,
+                            no_verdict="quick run: the targets are judged in the full run (a quick run is a "
+                                       "smoke test, and runs while the machine does other work)" if quick else None,
+                            detail=f"against {exu['formulation']}; rancf's whole simulate call (set-up, "
+                                   f"stepping, every output mapped, the Result built), Exudyn's "
+                                   f"SolveDynamic; medians: rancf {r['median wall time (s)']:.3g} s, "
+                                   f"{r['time per step (us)']:.3g} us per step, Exudyn "
+                                   f"{exu['time per step (us)']:.3g} us per step; one thread each"))
+    for _, r in speed[(speed["code"] == "rancf") & ~speed["judged"] & ~speed["every step"]].iterrows():
         checks.append(Check(f"speed (informs): {r['title']}, {r['formulation']} / Exudyn",
                             "another element model, formulation or scheme than Exudyn's run beside it",
                             value=r["wall time / Exudyn"], unit="time ratio", source="measured",
@@ -435,7 +482,7 @@ def speed_figure(speed):
         start = x
         for _, r in group.iterrows():
             label = ("Exudyn " if r["code"] == "Exudyn" else "rancf ") + r["formulation"]
-            informs = r["code"] == "rancf" and not r["judged"]
+            informs = r["code"] == "rancf" and not r["judged"] and not r["every step"]
             bar = ax.bar(x, r["time per step (us)"], 0.8, color=colour[r["formulation"]],
                          hatch="//" if informs else None, edgecolor="k" if informs else None,
                          label=None if label in seen else label + (" (informs)" if informs else ""))
@@ -681,8 +728,11 @@ def run(quick: bool) -> Outcome:
             f"1.13's default), sparse solver for Exudyn; one thread each (Exudyn's "
             f"parallel.numberOfThreads = {EXUDYN_THREADS}; rancf's compiled loop has no parallel region "
             f"and BLAS is held to one thread by threadpoolctl); {SPEED_REPEATS[quick]} repeats each, "
-            "interleaved; the wall times cover the stepping only (rancf's Result.wall_time, Exudyn's "
-            "SolveDynamic). rancf's Shabana element (and the modal case's Berzeri) and the DAE are timed "
+            "interleaved; the wall times cover the stepping only (rancf's Result.wall_time, with an "
+            "output every 100 steps; Exudyn's SolveDynamic without a sensor). Like for like with "
+            "outputs (rows 'every step'): Exudyn with its tip sensor stored every step, rancf's judged "
+            "runs with an output every step, timed over the whole simulate call, in the same repeats. "
+            "rancf's Shabana element (and the modal case's Berzeri) and the DAE are timed "
             "as rows that inform. Timings on a machine shared with other jobs: the ratios are taken pair "
             "by pair, so a common load cancels, but they are noisy.",
             f"Newton tolerances (table newton_tolerance): Exudyn stops a step's Newton when the Euclidean "
