@@ -513,8 +513,9 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     free_ends : bool
         Always keep the equations of free beam ends (default; they count in ``n_samples``).
     tol : float
-        Greedy Gauss-Newton tolerance on the sampled residual and the step (m), at most 1 %
-        of the model's size.
+        Greedy Gauss-Newton tolerance on the sampled residual and on its Gauss-Newton
+        decrement (m; a step ends at the least-squares point of its support), at most 1 % of
+        the model's size.
     max_iter : int
         Greedy Gauss-Newton iterations per step.
     max_support : int or sequence of int, optional
