@@ -298,8 +298,9 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
             S = np.concatenate([known, candidates[inside]])
             qr = _SupportQR(J, inside, groups, local)
             Qtf = qr.Qt(f)
-            if rounding is None:
-                rounding = _rounding(residual, x, f, S, qr)
+        if rounding is None:  # outside the clock: the residual charges its own time
+            rounding = _rounding(residual, x, f, S, qr)
+        with clock():
             outside = np.flatnonzero(~support)
             # eq. 37 for each group (the paper's flexible part k) on the rows where its columns
             # are non-zero; the least-squares problem on the support stays overdetermined
@@ -351,10 +352,10 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
             break
         pruned = trial.copy()
         support = _prune(pruned, candidates, groups, cap)
-        if added and not np.array_equal(pruned, trial):
+        if not np.array_equal(pruned, trial):
             # P_lambda zeroed coordinates the step had moved: the pruned point must descend too
             f_trial = residual(pruned, False)
-            if np.linalg.norm(f_trial)**2 > norm**2 - 2e-4 * alpha * decrement**2:
+            if added and np.linalg.norm(f_trial)**2 > norm**2 - 2e-4 * alpha * decrement**2:
                 # the exchanges are rejected
                 support, reuse = before, (f, J)
                 growing[groups[added]] = False
