@@ -66,13 +66,18 @@ PLAIN_REASON = ("eq. 30-32 draw single interior equations by Latin hypercube and
                 "run away for some seeds); drawing whole nodes, all four equations of each, with "
                 "the free end kept (ours) stays within a few % of L (its own row). The paper says "
                 "neither whether it draws single equations or nodes nor how it treats the free end")
-#: why our sampling does not meet fig. 6's reading either (measured: table 'sampling')
-OURS_REASON = ("the adaptive solution leaves the full one by more than 1 % of L for some seeds even "
-               "with whole nodes and the free end sampled (table 'sampling'): the greedy selection "
-               "of 100 of 640 modes per step truncates the interior motion, and which modes it "
-               "selects changes with the last bits of the arithmetic, so the figure also varies "
-               "between builds (0.3 to 1.0 % of L for the same seeds in an earlier build, 1.2 to "
-               "1.6 % in this one); it never runs away as the paper's plain sampling does")
+
+
+def _ours_reason(ours, sparsity):
+    """Why our sampling misses fig. 6's reading, from the sampling table's rows of ours (used
+    only when it does)."""
+    above = ours[ours["max |dy_tip| / L"] > AGREEMENT]
+    return (f"the adaptive solution leaves the full one by more than {AGREEMENT:.0%} of L for "
+            f"seeds {', '.join(map(str, above['seed']))} even with whole nodes and the free end "
+            f"sampled (table 'sampling'): the greedy selection of {sparsity} modes per step "
+            "truncates the interior motion")
+
+
 #: quick runs (0.15 s) are too short for the agreement rows to carry a verdict: at that length
 #: the adaptive solutions are 0.1 to 1.6 % of L off depending on the build's round-off
 QUICK_NOTE = " (quick run over 0.15 s, seed 2: no verdict)"
@@ -311,7 +316,8 @@ def run(quick: bool) -> Outcome:
               value=ours["max |dy_tip| / L"].max(), limit=agreement, unit="of L",
               source=f"paper: 'highly consistent' read as the figure's resolution, "
                      f"{AGREEMENT:.0%} of the 1 m pendulum",
-              known_deviation=None if quick else OURS_REASON,
+              known_deviation=None if quick or ours["max |dy_tip| / L"].max() <= AGREEMENT
+              else _ours_reason(ours, cfg["sparsity"]),
               detail="max |y_tip,adaptive - y_tip,full| over every seed: "
                      + "; ".join(f"seed {seed}: {dy:.3%}"
                                  for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
