@@ -52,7 +52,7 @@ def _settings(quick):
         # paper's 100 elements and 80 modes, so the accuracy rows carry no verdict
         return {"n_elements": 20, "sparsity": 16, "n_samples": 40, "t_full": 0.05,
                 "t_adaptive": 0.05, "max_iter": 50}
-    # the adaptive step costs a hundred times the full one here (table 'timing'): the paper's 2 s
+    # the adaptive step costs many times the full one here (table 'timing'): the paper's 2 s
     # took 11 minutes at commit a07b1a2. Over 2 s, its largest differences from the full model (platform x, y and
     # theta, link deflection) all fall in the first 0.01 s and the link's largest deflection at
     # 0.205 s, so its first ADAPTIVE_SPAN s give the same values (and its time per step the same
