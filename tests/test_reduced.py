@@ -351,3 +351,128 @@ def test_greedy_gauss_newton_block_jacobian_two_groups():
         assert result.status == "converged"
         assert set(candidates[result.support]) == set(np.flatnonzero(truth[nk:]) + nk)
         assert np.abs(result.x - truth).max() <= 1e-10
+
+
+def _least_squares_problem(noise=0.0):
+    """60 equations, 3 known and 40 candidate unknowns, a 6-sparse truth, data with noise (no
+    sparse x gives f = 0), and optionally a rounding-like term of amplitude ``noise`` that a
+    change of x in its last bits changes entirely (not in the Jacobian, as rounding is not)."""
+    rng = np.random.default_rng(3)
+    m, nk, N, k = 60, 3, 43, 6
+    A = rng.standard_normal((m, N)) / np.sqrt(m)
+    B = rng.standard_normal((m, N)) / np.sqrt(m)
+    C = rng.standard_normal((m, N))
+    truth = np.zeros(N)
+    truth[:nk] = rng.uniform(1, 2, nk)
+    support = nk + rng.choice(N - nk, k, replace=False)
+    truth[support] = rng.uniform(1, 2, k) * rng.choice([-1, 1], k)
+    b = A @ truth + 0.2 * (B @ truth) ** 2 + 1e-3 * rng.standard_normal(m)
+
+    def residual(x, with_jacobian, noise=noise):
+        f = A @ x + 0.2 * (B @ x) ** 2 - b + noise * np.sin(1e17 * (C @ x))
+        return (f, A + 0.4 * (B @ x)[:, None] * B) if with_jacobian else f
+
+    return residual, np.arange(nk), np.arange(nk, N), set(support), k
+
+
+def _scipy_least_squares(residual, S, N):
+    """scipy.optimize.least_squares (Levenberg-Marquardt, its own stopping rules) on the
+    unknowns S from zero, and the residual there."""
+    from scipy.optimize import least_squares
+
+    def on_support(z, with_jacobian=False):
+        x = np.zeros(N)
+        x[S] = z
+        out = residual(x, with_jacobian, noise=0.0)
+        return out[1][:, S] if with_jacobian else out
+
+    reference = least_squares(on_support, np.zeros(S.size), jac=lambda z: on_support(z, True),
+                              method="lm", xtol=1e-15, ftol=1e-15, gtol=1e-15)
+    return reference.x, np.linalg.norm(reference.fun)
+
+
+def test_greedy_gauss_newton_finds_the_least_squares_point():
+    """Overdetermined on every support: no sparse x gives f = 0, so a step ends at the
+    least-squares point of its support. Greedy Gauss-Newton reports 'converged' there with the
+    true support; scipy's least_squares on the same support finds the same point, and the
+    gradient J_S^T f of the test's own Jacobian vanishes to ||J_S|| tol (the decrement test's
+    bound)."""
+    residual, known, candidates, support, k = _least_squares_problem()
+    N, tol = known.size + candidates.size, 1e-12
+    result = greedy_gauss_newton(residual, np.zeros(N), candidates, k, tol=tol, max_iter=100)
+    assert result.status == "converged" and result.decrement <= tol
+    assert set(candidates[result.support]) == support
+    S = np.concatenate([known, candidates[result.support]])
+    x_ref, norm_ref = _scipy_least_squares(residual, S, N)
+    f, J = residual(result.x, True)
+    assert norm_ref > 1e-4  # a least-squares point, not a solution
+    assert result.residual_norm == pytest.approx(norm_ref, rel=1e-12)
+    assert np.abs(result.x[S] - x_ref).max() <= 1e-8  # scipy's own |J^T f| is ~1e-10
+    assert np.linalg.norm(J[:, S].T @ f) <= 2.0 * np.linalg.norm(J[:, S], 2) * tol
+
+
+def test_greedy_gauss_newton_stops_at_the_rounding_of_the_residual():
+    """The same problem with a rounding-like term of 1e-9 per equation, far above tol = 1e-12:
+    the decrement cannot fall below that term's size, so the test on tol alone never passes.
+    Greedy Gauss-Newton measures the rounding, reports 'converged' with a decrement of the
+    rounding's order (below 2 ||noise|| <= 2e-9 sqrt(60)), keeps the true support (no column
+    chosen for a decrease at the rounding) and ends within 1e-8 of the noise-free
+    least-squares point (scipy)."""
+    residual, known, candidates, support, k = _least_squares_problem(noise=1e-9)
+    N = known.size + candidates.size
+    x0 = np.zeros(N)
+    x0[known] = 1.0  # the rounding is that of coordinates of order 1
+    result = greedy_gauss_newton(residual, x0, candidates, k, tol=1e-12, max_iter=100)
+    assert result.status == "converged"
+    assert 1e-12 < result.decrement <= 2 * 1e-9 * np.sqrt(60)
+    assert set(candidates[result.support]) == support
+    S = np.concatenate([known, candidates[result.support]])
+    x_ref, _ = _scipy_least_squares(residual, S, N)
+    assert np.abs(result.x[S] - x_ref).max() <= 1e-8
+
+
+def test_adaptive_step_jacobian_and_least_squares_point(monkeypatch):
+    """The adaptive step's sampled residual on a deformed, moving pendulum (30 sampled rows, 18
+    unknowns on the support: overdetermined). Its Jacobian (modal columns, scaled rows) agrees
+    with central differences to their truncation error, which falls 100-fold per 10-fold
+    smaller difference step (second order: the Jacobian is exact); and each step ends
+    'converged' at the least-squares point of its support: the Gauss-Newton decrement
+    ||Q^T f|| with Q from the difference Jacobian is within the tolerance."""
+    from rancf.formulations.reduced import adaptive
+
+    model = pendulum(10)
+    state = deformed_state(model)
+    reduced = rancf.reduce(model, 12, 24, seed=1)
+    real, steps = adaptive.greedy_gauss_newton, []
+
+    def checking(residual, c0, candidates, sparsity, groups, tol, *args):
+        result = real(residual, c0, candidates, sparsity, groups, tol, *args)
+        x = result.x
+        f, J = residual(x, True)
+        known = np.setdiff1d(np.arange(x.size), candidates)
+        dense = np.zeros((f.size, x.size))
+        dense[:, known] = J.known
+        for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
+            dense[np.ix_(rows, candidates[groups == g])] = block
+        S = np.concatenate([known, candidates[result.support]])
+        errors = []
+        for eps in (1e-4, 1e-5):
+            differences = np.empty((f.size, S.size))
+            for j, column in enumerate(S):
+                e = np.zeros(x.size)
+                e[column] = eps * max(1.0, abs(x[column]))
+                differences[:, j] = (residual(x + e, False) - residual(x - e, False)) / (2 * e[column])
+            errors.append(np.abs(differences - dense[:, S]).max() / np.abs(dense[:, S]).max())
+        Q = np.linalg.qr(differences)[0]
+        steps.append((result.status, errors, np.linalg.norm(Q.T @ f), result.residual_norm,
+                      S.size, f.size, tol))
+        return result
+
+    monkeypatch.setattr(adaptive, "greedy_gauss_newton", checking)
+    res = rancf.simulate(reduced, 0.005, 1e-3, method="backward-euler", output_every=5,
+                         state=state)
+    assert res.status == "ok" and len(steps) == 5
+    for status, (coarse, fine), decrement, norm, unknowns, rows, tol in steps:
+        assert fine <= 1e-8 and fine <= coarse / 50
+        assert unknowns < rows and norm > 1e3 * tol  # overdetermined: f = 0 is out of reach
+        assert status == "converged" and decrement <= tol

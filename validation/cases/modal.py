@@ -25,7 +25,7 @@ from rancf.simulate import simulate_timed
 from validation.case import Case, Check, Outcome, progress
 from validation.mechanisms import pendulum
 from validation.rigid import RigidChain, simulate_rigid
-from validation.modal_timing import ADAPTIVE_COST, FULL_TIMING, outcomes, timing_table
+from validation.modal_timing import FULL_TIMING, adaptive_cost, outcomes, timing_table
 from validation.parallel import map_runs
 
 PAPER = {"E": 7e5, "rho": 7200.0, "A": 4e-4, "I": 1.333e-8, "length": 1.0, "h": 1e-3,
@@ -66,13 +66,18 @@ PLAIN_REASON = ("eq. 30-32 draw single interior equations by Latin hypercube and
                 "run away for some seeds); drawing whole nodes, all four equations of each, with "
                 "the free end kept (ours) stays within a few % of L (its own row). The paper says "
                 "neither whether it draws single equations or nodes nor how it treats the free end")
-#: why our sampling does not meet fig. 6's reading either (measured: table 'sampling')
-OURS_REASON = ("the adaptive solution leaves the full one by more than 1 % of L for some seeds even "
-               "with whole nodes and the free end sampled (table 'sampling'): the greedy selection "
-               "of 100 of 640 modes per step truncates the interior motion, and which modes it "
-               "selects changes with the last bits of the arithmetic, so the figure also varies "
-               "between builds (0.3 to 1.0 % of L for the same seeds in an earlier build, 1.2 to "
-               "1.6 % in this one); it never runs away as the paper's plain sampling does")
+
+
+def _ours_reason(ours, sparsity):
+    """Why our sampling misses fig. 6's reading, from the sampling table's rows of ours (used
+    only when it does)."""
+    above = ours[ours["max |dy_tip| / L"] > AGREEMENT]
+    return (f"the adaptive solution leaves the full one by more than {AGREEMENT:.0%} of L for "
+            f"seeds {', '.join(map(str, above['seed']))} even with whole nodes and the free end "
+            f"sampled (table 'sampling'): the greedy selection of {sparsity} modes per step "
+            "truncates the interior motion")
+
+
 #: quick runs (0.15 s) are too short for the agreement rows to carry a verdict: at that length
 #: the adaptive solutions are 0.1 to 1.6 % of L off depending on the build's round-off
 QUICK_NOTE = " (quick run over 0.15 s, seed 2: no verdict)"
@@ -267,8 +272,8 @@ def run(quick: bool) -> Outcome:
     figures = _figures(full, adaptive, tip, cfg)
     figures["samples"] = _samples_figure(samples)
     selected = adaptive.extra["selected"]
-    greedy = outcomes(adaptive)
-    solved, steps = greedy.get("converged", 0), sum(greedy.values())
+    greedy, stats = outcomes(adaptive), adaptive.stats
+    solved, steps = stats["greedy_solved"], sum(greedy.values())
     l1 = np.abs(adaptive.extra["modal_coordinates"]).sum(axis=1).max()
     ours = sampling[sampling["sampling"] == OURS]
     plain = sampling[sampling["sampling"] == PLAIN]
@@ -311,7 +316,8 @@ def run(quick: bool) -> Outcome:
               value=ours["max |dy_tip| / L"].max(), limit=agreement, unit="of L",
               source=f"paper: 'highly consistent' read as the figure's resolution, "
                      f"{AGREEMENT:.0%} of the 1 m pendulum",
-              known_deviation=None if quick else OURS_REASON,
+              known_deviation=None if quick or ours["max |dy_tip| / L"].max() <= AGREEMENT
+              else _ours_reason(ours, cfg["sparsity"]),
               detail="max |y_tip,adaptive - y_tip,full| over every seed: "
                      + "; ".join(f"seed {seed}: {dy:.3%}"
                                  for seed, dy in zip(ours["seed"], ours["max |dy_tip| / L"]))
@@ -348,7 +354,7 @@ def run(quick: bool) -> Outcome:
               unit="time per step, adaptive / full",
               source=f"paper: table 2, 531.855 s / 787.071 s = {paper_ratio:.2f}; 'faster' read "
                      "as a ratio below 1",
-              known_deviation=ADAPTIVE_COST,
+              known_deviation=adaptive_cost(adaptive),
               detail=f"{per_step['adaptive modal']:.1f} ms vs {per_step['full ANCF']:.1f} ms per "
                      f"step (timed full run); the compiled full run "
                      f"{per_step['full ANCF, compiled']:.2f} ms"),
@@ -365,20 +371,28 @@ def run(quick: bool) -> Outcome:
               source=f"paper: eq. 36 'subject to Phi = 0' read as: each step's sampled equations "
                      f"solved to the paper's tolerance {p['tol']:g}",
               known_deviation=None if solved == steps else
-              f"the greedy Gauss-Newton ends {steps - solved} of {steps} steps without reaching the "
-              f"tolerance on the sampled equations (outcomes {greedy}): the sampled system on a "
-              f"support of {cfg['sparsity']} modes is overdetermined and the step keeps its "
-              f"least-squares point; why it does not converge is open (issue 24)",
-              detail=f"steps whose greedy Gauss-Newton ended 'converged' (||f|| <= tol); outcomes "
-                     f"per step {greedy}"),
+              f"the sampled least-squares problem of a step has {stats['greedy_rows']} equations "
+              f"and {stats['greedy_unknowns']} unknowns on a full support of {cfg['sparsity']} "
+              f"modes: overdetermined, so Phi = 0 is out of reach and {steps - solved} of {steps} "
+              f"steps end with the sampled residual above the tolerance (median "
+              f"{stats['greedy_residual_median']:.2g} m, at most {stats['greedy_residual_max']:.2g} "
+              f"m). What the step computes is the least-squares point of its support: greedy "
+              f"Gauss-Newton ends 'converged' (its Gauss-Newton decrement within the tolerance, "
+              f"or at the residual's rounding) on {greedy.get('converged', 0)} of {steps} steps",
+              detail=f"steps whose sampled residual is within the tolerance; greedy Gauss-Newton "
+                     f"outcomes per step {greedy} ('converged': the least-squares point of the "
+                     f"step's support)"),
     ]
     assumptions = [
         "Backward Euler (BDF-1, paper eq. 34) of the one implicit stepping loop for every run; "
         "full model: the loop's modified Newton, converged when max |dq| <= 1e-11 m.",
         "Greedy Gauss-Newton: P_lambda keeps the sparsity largest non-zero modal coordinates of "
-        "the predictor; the support grows by the maximum-descent index (eq. 37) up to the "
-        "sparsity, then exchanges its smallest coordinate for it; a rejected exchange ends the "
-        f"greedy phase of the step; at most {cfg['max_iter']} iterations per step; modal "
+        "the predictor; the support grows by the maximum-descent index (eq. 37) of each beam up "
+        "to the sparsity, then exchanges its smallest coordinate for it; an exchange that does "
+        "not decrease ||Phi||^2 ends the greedy phase of the step; Gauss-Newton steps with a "
+        "backtracking line search on ||Phi||^2; a step converges at the least-squares point of "
+        "its support (Gauss-Newton decrement ||Q^T Phi|| within the tolerance, or at the "
+        f"residual's rounding); at most {cfg['max_iter']} iterations per step; modal "
         "coordinates outside the support are zero.",
         "Rows of the greedy least-squares problem: the dynamic equations times eta h^2, "
         "eta = 1/mean(diag M), the constraints times h^2; unknowns (q, lam_hat = eta h^2 lam).",

@@ -11,27 +11,45 @@ coordinates), of which at most ``s`` per group may be non-zero. Iteration:
 1. (paper's operator ``P_lambda``) keep the ``s`` largest non-zero candidates of the start
    point per group, set the others to zero; the non-zero ones form the unknown support.
 2. With ``J = f'(x)`` and ``L = J[:, S]`` (S = known and unknown support), the maximum-descent
-   index among the candidates outside S (eq. 37)
+   index among each group's candidates outside S (eq. 37, written per flexible part k)
 
        l_max = argmax_l |f^T (I - L L^+) J_l| / ||(I - L L^+) J_l||
 
-   is added to the support if its descent exceeds ``tol`` (it is the decrease of ||f|| that
-   column l alone can give in the linear model).
-3. Gauss-Newton direction on the support, ``d_S = -L^+ f`` (QR), with a backtracking line
-   search on ``||f||`` (halving, sufficient decrease ``1e-4``).
+   is added to the support if its descent exceeds ``max(tol, rho)`` (it is the decrease of
+   ||f|| that column l alone can give in the linear model; ``rho`` is the rounding of f,
+   ``||f(x + e) - f(x) - L e||`` for a perturbation e of a few units in the last place,
+   measured once at the start point: a smaller decrease cannot be told from rounding). One
+   index per group and iteration, while the support has fewer unknowns than equations.
+3. Gauss-Newton direction on the support, ``d_S = -L^+ f = -R^-1 Q^T f`` (QR ``L = Q R``),
+   with a backtracking line search (halving, at most 10 times) on the least-squares merit
+   ``||f||^2``. The full step decreases the merit's linear model by ``||Q^T f||^2`` (not by
+   ``||f||^2``: on an overdetermined support the rest, ``||(I - Q Q^T) f||^2``, is out of
+   reach), so a step ``alpha d`` is accepted when
+
+       ||f(x + alpha d)||^2 <= ||f||^2 - 2e-4 alpha ||Q^T f||^2           (Armijo)
+
+   or, where that decrease is below the rounding of ``||f||^2`` (near the least-squares point
+   ``||Q^T f||^2`` is many orders below ``||f||^2``), when the linear model holds in the range
+   of ``L``: ``||Q^T f(x + alpha d)|| <= (1 - alpha / 2) ||Q^T f||`` with ``||f(x + alpha d)||
+   <= ||f|| + alpha ||Q^T f||``.
 4. ``P_lambda`` again with the cap ``max_support`` (default ``s``): a group holding more
    non-zero candidates than the cap drops its smallest, so a full support exchanges a
-   coordinate instead of growing. If the coordinate just added is the one dropped, the
-   exchange is rejected and the rest of the call iterates Gauss-Newton on the support only
-   (otherwise the same index would be added and dropped again at every iteration).
+   coordinate instead of growing. The pruned point must pass the Armijo test of step 3 too;
+   if it does not, or if the coordinate just added is the one dropped, the exchange is
+   rejected and the rest of the call iterates Gauss-Newton on the support only (otherwise the
+   same index would be added and dropped again at every iteration, or two exchanges undo each
+   other).
 
-Stops when ``||f|| <= tol`` (``converged``), when an iteration leaves the support unchanged and
-moves ``x`` by at most ``tol`` in the max-norm (a stationary point of the least-squares problem
-on the support: ``stationary``), when the line search finds no decrease (``no_descent``, x is
-the last iterate), or after ``max_iter`` iterations. When the support is smaller than the
-number of equations the problem on the support is overdetermined, so ``||f||`` generally stays
-above ``tol`` and the iteration ends stationary or at ``max_iter``: the returned
-``residual_norm`` says how well the sparse solution satisfies the equations.
+Stops with ``converged`` when ``||f|| <= tol`` (the paper's test: the equations solved), or when
+no candidate joins the support and the Gauss-Newton decrement ``||Q^T f|| = ||L d_S||`` is at
+most ``max(tol, 2 rho)``: the least-squares point on a settled support (``L^T f = 0`` to ``tol``
+in the metric of ``L``, or as far as the rounding of two residual evaluations resolves it:
+on stiff components ``rho`` exceeds a tolerance of 1e-11 m). The decrement is in the residual's units; on a square support it is
+``||f||``, so the two tests agree there. With fewer unknowns than equations on the support, a
+Gauss-Newton iteration converges to ``L^T f = 0``, not to ``f = 0``: ``||f||`` alone would never
+pass. Otherwise ``no_descent`` (the line search fails; x is the last iterate) or ``max_iter``.
+The returned ``residual_norm`` says how well the sparse solution satisfies the equations,
+``decrement`` how close it is to the least-squares point.
 
 The Jacobian may come as a :class:`BlockJacobian`, each group's candidate columns on the rows
 where they are non-zero (the modal coordinates of separate components); the QR of ``L`` and
@@ -47,19 +65,21 @@ import scipy.linalg as sla
 
 
 #: the outcomes of a call (module docstring)
-STATUSES = ("converged", "stationary", "no_descent", "max_iter")
+STATUSES = ("converged", "no_descent", "max_iter")
 
 
 @dataclass
 class GGNResult:
     """``x`` (N,), ``support`` (bool over the candidates), ``residual_norm`` ||f(x)||,
-    ``iterations``, ``status`` ("converged" | "stationary" | "max_iter" | "no_descent")."""
+    ``iterations``, ``status`` ("converged" | "no_descent" | "max_iter"), ``decrement`` the
+    Gauss-Newton decrement ||Q^T f|| at the last Jacobian (module docstring; same units as f)."""
 
     x: np.ndarray
     support: np.ndarray
     residual_norm: float
     iterations: int
     status: str
+    decrement: float
 
 
 def _prune(x, candidates, groups, sparsity):
@@ -198,11 +218,22 @@ class _SupportQR:
         self.R = np.block([[self.R, Qtv[:, None]], [np.zeros((1, self.R.shape[1])), rho]])
         self.order = np.append(self.order, position)
 
-    def solve(self, f):
-        """Least-squares ``d`` (|S|,) minimising ``||L d - f||`` in S order."""
+    def solve(self, Qtf):
+        """Least-squares ``d`` (|S|,) minimising ``||L d - f||`` in S order, from ``Q^T f``
+        (:meth:`Qt`)."""
         d = np.empty(self.order.size)
-        d[self.order] = sla.solve_triangular(self.R, self.Qt(f), check_finite=False)
+        d[self.order] = sla.solve_triangular(self.R, Qtf, check_finite=False)
         return d
+
+
+def _rounding(residual, x, f, S, qr):
+    """The rounding of the residual at x, ``||f(x + e) - f(x) - L e||`` (units of f), for a
+    perturbation ``e`` on the support (S order) of four units of round-off of the support's
+    largest coordinate (the scale of the terms whose rounding f carries) on every coordinate."""
+    e = np.zeros(x.size)
+    e[S] = (4.0 * np.finfo(float).eps * np.abs(x[S]).max(initial=0.0)
+            * np.where(np.arange(S.size) % 2, 1.0, -1.0))
+    return np.linalg.norm(residual(x + e, False) - f - qr.Q(qr.R @ e[S][qr.order]))
 
 
 def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-11,
@@ -217,7 +248,7 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
     candidates : int array, indices of the sparse coordinates; the rest is the known support.
     sparsity : int or sequence of int, the maximum number of non-zero candidates per group.
     groups : int array (len(candidates),) group of each candidate (default: one group).
-    tol : residual and step tolerance.
+    tol : tolerance on ``||f||`` and on the Gauss-Newton decrement (units of f).
     max_iter : iteration limit.
     timer : optional :class:`~rancf.formulations.reduced.timing.Timer`; linear algebra is
         charged to "matrix".
@@ -248,69 +279,89 @@ def greedy_gauss_newton(residual, x0, candidates, sparsity, groups=None, tol=1e-
         members = groups == g
         local[members] = np.arange(np.count_nonzero(members))
     support = _prune(x, candidates, groups, sparsity)
-    status, growing = "max_iter", True
-    f_x = None  # residual(x, False) once the line search has evaluated it at x
+    status = "max_iter"
+    growing = np.ones(sparsity.size, dtype=bool)  # per group: eq. 37 still adds to its support
+    reuse = None  # (f, J) at x when a rejected exchange left x where it was
+    rounding = None  # of the residual, estimated at the first iteration
     for it in range(1, int(max_iter) + 1):
-        f, J = residual(x, True)
+        f, J = residual(x, True) if reuse is None else reuse
+        reuse = None
         norm = np.linalg.norm(f)
         if norm <= tol:
-            return GGNResult(x, support, norm, it - 1, "converged")
+            return GGNResult(x, support, norm, it - 1, "converged", norm)
         before = support.copy()
-        added = None
+        added = []
         with clock():
             if not isinstance(J, BlockJacobian):
                 J = BlockJacobian.from_dense(J, known, candidates, groups)
             inside = np.flatnonzero(support)
             S = np.concatenate([known, candidates[inside]])
             qr = _SupportQR(J, inside, groups, local)
+            Qtf = qr.Qt(f)
+        if rounding is None:  # outside the clock: the residual charges its own time
+            rounding = _rounding(residual, x, f, S, qr)
+        with clock():
             outside = np.flatnonzero(~support)
-            # keep the least-squares problem on the support overdetermined
-            if growing and outside.size and S.size < f.size:
-                # eq. 37 group by group, on the rows where the group's columns are non-zero
-                r = f - qr.Q(qr.Qt(f))
-                gain = np.empty(outside.size)
-                parts = []
-                for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
-                    mine = np.flatnonzero(groups[outside] == g)
-                    Jo = block[:, local[outside[mine]]]
-                    QtJo = qr.Qt_group(g, Jo)
-                    norms2 = np.einsum("ij,ij->j", Jo, Jo)
-                    residual2 = (norms2 - np.einsum("ij,ij->j", QtJo[0], QtJo[0])
-                                 - np.einsum("ij,ij->j", QtJo[1], QtJo[1]))  # ||(I - L L^+) J_l||^2
-                    gain[mine] = np.abs(r[rows] @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
-                    gain[mine[residual2 <= 1e-24 * norms2]] = 0.0  # columns already in span(L)
-                    parts.append((mine, Jo, QtJo))
+            # eq. 37 for each group (the paper's flexible part k) on the rows where its columns
+            # are non-zero; the least-squares problem on the support stays overdetermined
+            r = f - qr.Q(Qtf) if growing.any() and S.size < f.size else None
+            for g, (block, rows) in enumerate(zip(J.blocks, J.rows)):
+                mine = outside[groups[outside] == g]
+                if r is None or not growing[g] or not mine.size or S.size >= f.size:
+                    continue
+                Jo = block[:, local[mine]]
+                QtJo = qr.Qt_group(g, Jo)
+                norms2 = np.einsum("ij,ij->j", Jo, Jo)
+                residual2 = (norms2 - np.einsum("ij,ij->j", QtJo[0], QtJo[0])
+                             - np.einsum("ij,ij->j", QtJo[1], QtJo[1]))  # ||(I - L L^+) J_l||^2
+                gain = np.abs(r[rows] @ Jo) / np.sqrt(np.maximum(residual2, 1e-300))
+                gain[residual2 <= 1e-24 * norms2] = 0.0  # columns already in span(L)
                 best = int(np.argmax(gain))
-                if gain[best] > tol:
-                    added = outside[best]
-                    support[added] = True
-                    g = groups[added]
-                    mine, Jo, QtJo = parts[g]
-                    k = int(np.searchsorted(mine, best))
-                    qr.append(g, Jo[:, k], (QtJo[0][:, k], QtJo[1][:, k]), S.size)
-                    S = np.append(S, candidates[added])
-            d = -qr.solve(f)
+                if gain[best] > max(tol, rounding):  # a decrease above the rounding
+                    support[mine[best]] = True
+                    column = Jo[:, best]
+                    # columns appended before this one (other groups') are in Q now
+                    parts = qr.Qt_group(g, column[:, None]) if added else \
+                        (QtJo[0][:, best:best + 1], QtJo[1][:, best:best + 1])
+                    qr.append(g, column, (parts[0][:, 0], parts[1][:, 0]), S.size)
+                    S = np.append(S, candidates[mine[best]])
+                    added.append(mine[best])
+            if added:
+                Qtf = qr.Qt(f)
+            decrement = np.linalg.norm(Qtf)
+            if not added and decrement <= max(tol, 2.0 * rounding):
+                # the least-squares point on a settled support, to tol or to the rounding of
+                # two residuals
+                return GGNResult(x, support, norm, it - 1, "converged", decrement)
+            d = -qr.solve(Qtf)
+        # the merit is ||f||^2; the full step d decreases its linear model by ||Q^T f||^2
         alpha, accepted = 1.0, False
         while alpha >= 2.0**-10:
             trial = x.copy()
             trial[S] += alpha * d
             f_trial = residual(trial, False)
-            if (np.linalg.norm(f_trial) <= (1.0 - 1e-4 * alpha) * norm
-                    or alpha * np.max(np.abs(d)) <= tol):
+            norm_trial = np.linalg.norm(f_trial)
+            if norm_trial**2 <= norm**2 - 2e-4 * alpha * decrement**2 or (
+                    norm_trial <= norm + alpha * decrement
+                    and np.linalg.norm(qr.Qt(f_trial)) <= (1.0 - 0.5 * alpha) * decrement):
                 accepted = True
                 break
             alpha *= 0.5
         if not accepted:
             status = "no_descent"
             break
-        previous, x, f_x = x, trial, f_trial
-        support = _prune(x, candidates, groups, cap)
-        if added is not None and not support[added]:
-            growing = False  # the exchange was rejected: Gauss-Newton on this support only
-        if np.max(np.abs(x - previous)) <= tol and np.array_equal(support, before):
-            status = "stationary"
-            break
-    norm = np.linalg.norm(residual(x, False) if f_x is None else f_x)
-    if norm <= tol:
-        status = "converged"
-    return GGNResult(x, support, norm, it, status)
+        pruned = trial.copy()
+        support = _prune(pruned, candidates, groups, cap)
+        if not np.array_equal(pruned, trial):
+            # P_lambda zeroed coordinates the step had moved: the pruned point must descend too
+            f_trial = residual(pruned, False)
+            if added and np.linalg.norm(f_trial)**2 > norm**2 - 2e-4 * alpha * decrement**2:
+                # the exchanges are rejected
+                support, reuse = before, (f, J)
+                growing[groups[added]] = False
+                continue
+        x, f = pruned, f_trial
+        for index in added:
+            if not support[index]:
+                growing[groups[index]] = False  # the exchange was rejected
+    return GGNResult(x, support, np.linalg.norm(f), it, status, decrement)

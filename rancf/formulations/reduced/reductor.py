@@ -467,14 +467,25 @@ class ReducedProblem(FullEquations):
         Returns
         -------
         dict
-            ``time_setup`` (s, the reduction), ``greedy_converged``, ``greedy_stationary``,
-            ``greedy_no_descent``, ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome),
-            ``time_update`` and ``time_matrix`` (s, the paper's table 2; the total is the
-            Solution's ``wall_time``).
+            ``time_setup`` (s, the reduction), ``greedy_converged``, ``greedy_no_descent``,
+            ``greedy_max_iter`` (steps per greedy Gauss-Newton outcome), ``greedy_solved``
+            (steps whose sampled residual is within ``tol``: eq. 36's ``Phi = 0``),
+            ``greedy_residual_median`` and ``greedy_residual_max`` (the sampled residual over
+            the steps, m), ``greedy_rows`` and ``greedy_unknowns`` (the sampled equations and
+            the unknowns on a full support: the least-squares problem of a step is
+            overdetermined when the rows are more), ``time_update`` and ``time_matrix`` (s, the
+            paper's table 2; the total is the Solution's ``wall_time``).
         """
-        log = self.step_solver.log
-        return {"time_setup": self.reduced.setup_time,
+        solver, red = self.step_solver, self.reduced
+        log, residuals = solver.log, solver.log["residual_norm"]
+        cap = red.sparsity if red.max_support is None else red.max_support
+        return {"time_setup": red.setup_time,
                 **{f"greedy_{k}": log["status"].count(k) for k in STATUSES},
+                "greedy_solved": int(sum(r <= red.tol for r in residuals)),
+                "greedy_residual_median": float(np.median(residuals)) if residuals else 0.0,
+                "greedy_residual_max": float(max(residuals, default=0.0)),
+                "greedy_rows": int(solver.rows.size),
+                "greedy_unknowns": int(solver.known.size + cap.sum()),
                 **self.step_solver.timer.stats()}
 
 
@@ -502,8 +513,9 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     free_ends : bool
         Always keep the equations of free beam ends (default; they count in ``n_samples``).
     tol : float
-        Greedy Gauss-Newton tolerance on the sampled residual and the step (m), at most 1 %
-        of the model's size.
+        Greedy Gauss-Newton tolerance on the sampled residual and on its Gauss-Newton
+        decrement (m; a step ends at the least-squares point of its support), at most 1 % of
+        the model's size.
     max_iter : int
         Greedy Gauss-Newton iterations per step.
     max_support : int or sequence of int, optional
