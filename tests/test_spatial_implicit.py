@@ -349,6 +349,41 @@ def test_static_of_a_mechanism_fails_clearly():
     np.testing.assert_allclose(res.position(body.centre)[0], [0.5, 0.0, 0.0], atol=1e-15)
 
 
+def test_a_beam_under_large_tension_converges_to_second_order_theory_in_one_load_step():
+    """A cantilever along a skew axis pulled along it by T with ``T L^2 / (E I) = 120`` (its
+    tension stiffens it laterally far beyond its bending stiffness: the load stiffness the
+    approximate matrix leaves out, whose plain iteration turns an element over here) and a
+    small fixed-direction tip force F along its section's z axis, in one load step. The tip
+    deflection converges at the element's second order to the second-order theory of a beam
+    under tension, ``F (k L - tanh(k L)) / (k T)`` with ``k^2 = T / (E I)`` (Euler-Bernoulli:
+    shear=False; a large A makes the stretch T / (E A) = 1e-6 negligible, F = 1e-6 T the
+    rotations' second order)."""
+    axis = np.array([-1.0, 0.5, 2.0]) / np.linalg.norm([-1.0, 0.5, 2.0])
+    up = np.array([1.0, 0.0, 0.0])
+    z = np.cross(axis, up - (up @ axis) * axis)
+    z /= np.linalg.norm(z)
+    start = np.array([0.1, -0.2, 0.3])
+    width, height, L = 0.02, 0.01, 1.0
+    Iy, Iz = width * height**3 / 12.0, height * width**3 / 12.0
+    T = 120.0 * E * Iy / L**2
+    F = 1e-6 * T
+    k = np.sqrt(T / (E * Iy))
+    exact = F * (k * L - np.tanh(k * L)) / (k * T)
+    errors = []
+    for n in (8, 16, 32):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        b = m.add_beam(L, n, E=E, rho=7800.0, A=1e3 * width * height, I=(Iy, Iz), J=Iy + Iz,
+                       G=G, start=start, direction=axis, up=up, shear=False)
+        m.add_joint("fixed", m.ground.point(*start), b.start)
+        m.add_force(b.end, force=T * axis + F * z)
+        res = rancf.static(m, load_steps=1)
+        assert res.status == "ok", res.message
+        errors.append(abs((res.position(b.end)[-1] - start) @ z / exact - 1.0))
+    rates = np.log2(np.array(errors[:-1]) / errors[1:])
+    assert np.all((rates > 1.8) & (rates < 2.2)), (errors, rates)
+    assert errors[-1] < 1e-3
+
+
 def test_roll_up_and_cantilever_in_a_frame_turned_in_space():
     """The same statics in a frame turned arbitrarily: a beam along a skew direction with a
     skew up vector (section axes x, y = up made normal to x, z = x cross y), clamped at a point
