@@ -14,7 +14,8 @@ them), the longest first (by the wall time of its last run of the same mode in t
 folder), so that the others fill the remaining processes beside it; a case that finishes is
 written and the report rebuilt at once, and a process that dies leaves an error record. The
 timed cases follow, one after the other in this process, alone (developer: The validation
-layer). The untimed studies inside the cases (:mod:`validation.parallel`: the runs of
+layer); a timed case's part that measures no time (``Case.prepare``: scaling's instruction count
+under valgrind) runs in a process of its own beside the untimed cases. The untimed studies inside the cases (:mod:`validation.parallel`: the runs of
 ``rod-slider``, the E sweep of ``rigid-limit``, the sampling seeds of ``modal``) go to a local
 dask cluster of ``--jobs`` processes, started when the case first asks for one
 (``--workers`` / ``--scheduler``: another cluster; ``--jobs 1``: serial); every value but a
@@ -193,14 +194,19 @@ class CaseInterrupt:
         return False
 
 
-def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = None) -> dict:
+def run_one(entry, quick: bool, out: Path, interrupt: CaseInterrupt | None = None,
+            prepared: Prepared | None = None) -> dict:
     """Run one case (or report a broken module) and write its outputs; under ``interrupt``, a
-    case a Ctrl-C reached is not written (KeyboardInterrupt)."""
+    case a Ctrl-C reached is not written (KeyboardInterrupt). ``prepared``: its ``Case.prepare``
+    started beside the untimed cases; without it, a case that has one prepares here first."""
     start, cpu = time.monotonic(), time.process_time()
     if isinstance(entry, Broken):
         return save_case(out, entry, None, seconds=0.0, quick=quick, error=entry.traceback)
     try:
-        outcome = entry.run(quick)
+        if entry.prepare is None:
+            outcome = entry.run(quick)
+        else:
+            outcome = entry.run(quick, entry.prepare(quick) if prepared is None else prepared.result())
         error = None
     except KeyboardInterrupt:
         raise
@@ -235,6 +241,54 @@ def _child(entry, quick: bool, out: Path, conn, studies: dict) -> None:
         message = ("raised", traceback.format_exc())
     conn.send(message)
     conn.close()
+
+
+def _prepare_child(entry, quick: bool, conn) -> None:
+    """Send ``("value", entry.prepare(quick))`` or ``("raised", traceback)`` through ``conn``;
+    in a process group of its own, as :func:`_child`."""
+    os.setpgid(0, 0)
+    case_module._progress_hook = None
+    try:
+        message = ("value", entry.prepare(quick))
+    except BaseException:
+        message = ("raised", traceback.format_exc())
+    conn.send(message)
+    conn.close()
+
+
+class Prepared:
+    """``entry.prepare(quick)`` (:class:`validation.case.Case`) running in a forked process of
+    its own while the untimed cases run; :meth:`result` waits for its value."""
+
+    def __init__(self, entry, quick: bool):
+        context = multiprocessing.get_context("fork")
+        self.name = entry.name
+        self.reader, writer = context.Pipe(duplex=False)
+        self.process = context.Process(target=_prepare_child, args=(entry, quick, writer),
+                                       name=f"validation {entry.name} (prepare)")
+        self.process.start()
+        writer.close()
+
+    def result(self):
+        """The value ``prepare`` returned; RuntimeError with its traceback when it raised or its
+        process died."""
+        try:
+            kind, payload = self.reader.recv()
+        except EOFError:
+            self.process.join()
+            kind, payload = "raised", f"its process ended with exit code {self.process.exitcode}"
+        self.process.join()
+        if kind == "raised":
+            raise RuntimeError(f"the untimed part of {self.name} (Case.prepare) failed:\n{payload}")
+        return payload
+
+    def close(self) -> None:
+        """Stop the process (and what it started: its process group) if it still runs."""
+        if self.process.is_alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.join()
+        self.reader.close()
 
 
 def run_parallel(entries: list, quick: bool, out: Path, jobs: int, studies: dict | None = None):
@@ -334,8 +388,12 @@ def main(argv=None) -> int:
     on_demand = args.workers is None and args.scheduler is None and args.jobs > 1
     studies = {"workers": args.jobs if on_demand else args.workers, "scheduler": args.scheduler,
                "on_first_use": on_demand}
+    # the untimed parts of the timed cases (Case.prepare) run beside the untimed cases
+    prepared = {}
     try:
         if serial is not names:
+            prepared = {n: Prepared(cases[n], args.quick) for n in serial
+                        if getattr(cases[n], "prepare", None) is not None}
             progress.begin(0, f"{len(untimed)} untimed cases, {args.jobs} at once")
             with contextlib.closing(run_parallel([cases[n] for n in longest_first(untimed, args.out, args.quick)],
                                                  args.quick, args.out, args.jobs,
@@ -349,7 +407,7 @@ def main(argv=None) -> int:
             for i, name in enumerate(serial, len(names) - len(serial) + 1):
                 progress.begin(i, name)
                 with CaseInterrupt() as interrupt:
-                    record = run_one(cases[name], args.quick, args.out, interrupt)
+                    record = run_one(cases[name], args.quick, args.out, interrupt, prepared.get(name))
                 progress.end(record["status"], record["seconds"])
                 finished(record)
     except KeyboardInterrupt:
@@ -358,6 +416,8 @@ def main(argv=None) -> int:
         print(f"\ninterrupted: finished cases kept, report in {args.out}/index.html", file=sys.stderr)
         return 130
     finally:
+        for job in prepared.values():
+            job.close()
         progress.close()
     if not args.names:
         run = save_run(args.out, seconds=time.monotonic() - start, quick=args.quick, jobs=args.jobs,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Tuple, Union
+from typing import Any, Callable, Dict, List, Tuple, Union
 
 import pandas as pd
 
@@ -171,15 +171,22 @@ class Case:
     step). ``python -m validation`` runs such cases alone, one after the other, after the untimed
     cases, which it runs several at once (``--jobs``); the wall times an untimed case merely
     tables are then taken beside other cases.
+
+    ``prepare``: the part of a timed case that measures no time (an instruction count under
+    valgrind, exact whatever the load), ``prepare(quick)``; its return value (picklable) reaches
+    ``run(quick, prepared)``. ``python -m validation`` runs it in a process of its own beside
+    the untimed cases, so that it does not lengthen the timed phase; without that phase (one
+    case, ``--jobs 1``) just before ``run``.
     """
 
     name: str
     title: str
     claim: str
-    run: Callable[[bool], Outcome]
+    run: Callable[..., Outcome]
     default: bool = True  # part of ``python -m validation`` without names
     claim_by: str | None = None
     timed: bool = False
+    prepare: Callable[[bool], Any] | None = None
 
 
 _progress_hook: Callable[[str], None] | None = None

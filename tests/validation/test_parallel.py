@@ -1,8 +1,12 @@
 """validation.parallel and ``python -m validation --workers``: a case's untimed study on a local
 dask cluster gives the serial run's tables (wall times aside); map_runs keeps the order and the
-values, and reports a failed run or Ctrl-C as a serial loop would."""
+values, and reports a failed run or Ctrl-C as a serial loop would; a timed case's untimed part
+(Case.prepare) runs beside the untimed cases."""
 import json
+import subprocess
+import sys
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,6 +14,8 @@ import pytest
 
 from validation import parallel
 from validation.__main__ import main
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_rigid_limit_with_two_workers_equals_the_serial_run(tmp_path):
@@ -101,3 +107,67 @@ def test_untimed_cases_start_longest_first_by_their_last_run_of_the_same_mode(tm
     # "d" ran only in the other mode and "e" never: their length is unknown, they go first in order
     assert longest_first(["a", "b", "c", "d", "e"], tmp_path, quick=False) == ["d", "e", "b", "c", "a"]
     assert longest_first(["d", "a"], tmp_path, quick=True) == ["a", "d"]
+
+
+PREPARE_SCRIPT = """
+import json, os, sys, time
+from pathlib import Path
+
+import validation.__main__ as runner
+from validation.case import Case, Check, Outcome
+
+out, jobs, mode = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+
+def prepare(quick):
+    if mode == "raises":
+        raise ValueError("no valgrind here")
+    (out / "prepared").write_text("")
+    return {"pid": os.getpid(), "quick": quick}
+
+def outcome():
+    return Outcome(checks=[Check("x", "claim", value=1.0, limit=2.0, source="measured")])
+
+def untimed(quick):
+    if jobs == "2":  # the parallel phase: prepare runs beside this case
+        deadline = time.monotonic() + 60.0
+        while not (out / "prepared").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (out / "seen by the untimed case").write_text(str((out / "prepared").exists()))
+    return outcome()
+
+def timed(quick, prepared):
+    (out / "timed.json").write_text(json.dumps({"prepared": prepared, "pid": os.getpid()}))
+    return outcome()
+
+cases = {"timed": Case("timed", "Timed", "claims", timed, timed=True, prepare=prepare),
+         "untimed": Case("untimed", "Untimed", "claims", untimed),
+         "other": Case("other", "Other", "claims", lambda quick: outcome())}
+runner.discover = lambda: cases
+sys.exit(runner.main(["--out", str(out), "--jobs", jobs]))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_a_timed_cases_untimed_part_runs_beside_the_untimed_cases(tmp_path, jobs):
+    """Case.prepare: with --jobs 2 in a process of its own during the parallel phase (the
+    untimed case sees its marker before it ends), its value handed to the timed run; with
+    --jobs 1 (no parallel phase) in the runner's process just before the run."""
+    proc = subprocess.run([sys.executable, "-c", PREPARE_SCRIPT, str(tmp_path), jobs, "fine"], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    timed = json.loads((tmp_path / "timed.json").read_text())
+    assert timed["prepared"]["quick"] is False
+    if jobs == "2":
+        assert (tmp_path / "seen by the untimed case").read_text() == "True"
+        assert timed["prepared"]["pid"] != timed["pid"]
+    else:
+        assert timed["prepared"]["pid"] == timed["pid"]
+
+
+def test_an_untimed_part_that_raises_is_the_timed_cases_error(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", PREPARE_SCRIPT, str(tmp_path), "2", "raises"], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    record = json.loads((tmp_path / "timed" / "result.json").read_text())
+    assert record["status"] == "error" and "no valgrind here" in record["traceback"]
+    assert json.loads((tmp_path / "other" / "result.json").read_text())["status"] == "pass"
