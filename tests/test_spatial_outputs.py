@@ -67,9 +67,9 @@ def test_axial_stretch_and_pure_torsion_are_exact():
     """A bar pulled by P along its axis carries N = P, a shaft twisted by T about its axis
     carries torsion T, in every element, whatever the mesh and the size of the deformation
     (the SE(3) strain is exact for constant strain): the other components vanish. The twist
-    here is T L / (G J) = 0.75 rad, the stretch P / EA = 5e-7 (a larger pull, P L^2 / EI >~ 1,
-    needs the load stiffness of a global force in relative coordinates, which the static
-    Newton matrix leaves out: the loop fails at P = 4e3 N here)."""
+    here is T L / (G J) = 0.75 rad, the stretch P / EA = 5e-7 (statics' full tangent, the
+    load stiffness of a global force in relative coordinates included, takes larger pulls
+    too: tests/test_spatial_implicit.py pulls a beam at T L^2 / EI = 120)."""
     direction = np.array([-1.0, 0.5, 2.0]) / np.linalg.norm([-1.0, 0.5, 2.0])
     P, T = 10.0, 60.0
     m, b, _ = cantilever(5, direction=direction, up=(1.0, 0.0, 0.0))
