@@ -444,7 +444,7 @@ def _figures(full, adaptive, tip, cfg):
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
 
-    fig_t, ax = plt.subplots(figsize=(8, 4))
+    fig_t, ax = plt.subplots(figsize=(12, 4), layout="constrained")
     ax.plot(tip["t (s)"], tip["full y (m)"], "k-", label="full ANCF (BDF-1)")
     ax.plot(tip["t (s)"], tip["RANCF RK4 y (m)"], "b:", label="RANCF (RK4, converged in time)")
     ax.plot(tip["t (s)"], tip["rigid y (m)"], "0.6", lw=0.8, label="rigid pendulum")
@@ -455,7 +455,8 @@ def _figures(full, adaptive, tip, cfg):
                 label=f"adaptive modal, {name}, seed {cfg['seeds'][0]}")
     ax.set_ylim(tip["full y (m)"].min() - 0.3, 0.3)
     ax.set(xlabel="t (s)", ylabel="tip y (m)", title="Vertical position of the free end (paper fig. 6)")
-    ax.legend()
+    # beside the axes: inside, it hid the curves' ends
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.grid(alpha=0.3)
 
     fig_m, axes = plt.subplots(len(MODE_TIMES), 1, figsize=(8, 9), sharex=True)
