@@ -274,7 +274,8 @@ def modes(model, state=None, n=10, tol=1e-10):
     The equations (module :mod:`rancf.vibration`): the DAE formulation's mass matrix and its
     tangent stiffness at the equilibrium, including the load stiffness and the joints' forces
     acting through their curvature, restricted to the motions every joint allows (held and
-    driven coordinates frozen, drives at t = 0); a dense symmetric eigenproblem, O(n^3) in the
+    driven coordinates frozen, drives at t = 0 or at a given state's coordinates); a dense
+    symmetric eigenproblem, O(n^3) in the
     number of coordinates.
 
     Parameters
@@ -285,9 +286,9 @@ def modes(model, state=None, n=10, tol=1e-10):
         absolute coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
         dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
-        The equilibrium (its velocities are ignored); in a spatial model its driven joints are
-        held at the coordinates the state has (a state of a driven run at any time), not at
-        their t = 0 values. Default: the static equilibrium under
+        The equilibrium (its velocities are ignored); its driven joints are held at the
+        coordinates the state has (a state of a driven run at any time), not at their t = 0
+        values. Default: the static equilibrium under
         the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
         as a pendulum, by Newton on the dense linearization from the reference
         configuration).
@@ -352,6 +353,15 @@ def modes(model, state=None, n=10, tol=1e-10):
         return _spatial_modes(model, state, n, tol)
     A = model.build()
     dae = DAE(A)
+    if state is not None and dae.inputs.driven:
+        # drives held where the state has them: a fresh DAE (nothing evaluated, nothing cached
+        # at t = 0) whose driven joints read the state's coordinates
+        if not isinstance(state, State):
+            raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
+        x, _ = state.checked(A.n_x)
+        q = dae.compiled.joints(np.ascontiguousarray(x, dtype=float), np.zeros(A.n_x), 0.0)[0]
+        dae = DAE(A)
+        dae.inputs.driven = [(k, _Held(q[k])) for k, _ in dae.inputs.driven]
     if state is None:
         solution = static(model, tol=tol)
         if solution.status != "ok":
@@ -363,7 +373,7 @@ def modes(model, state=None, n=10, tol=1e-10):
             raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
         x, _ = state.checked(A.n_x)
         x, _ = dae.initial_state(x, np.zeros(A.n_x))
-        lam = _multipliers(dae, x, tol)
+        lam, residual, scale = _multipliers(dae, x)
     n_x, v0 = A.n_x, np.zeros(A.n_x)
     S = dae.newton_matrix(x, v0, lam, v0, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, factor=False)
     S = S.toarray()
@@ -374,6 +384,8 @@ def modes(model, state=None, n=10, tol=1e-10):
                          f"of {np.abs(K).max():.3g}): follower loads or efforts that depend "
                          "on the motion make the system non-conservative")
     N = scipy.linalg.null_space(G) if G.shape[0] else np.eye(n_x)
+    if state is not None:
+        _refuse_off_equilibrium(residual, scale, K, N, A.size, tol)
     n = min(n, N.shape[1])
     K_r = N.T @ (0.5 * (K + K.T)) @ N
     M_r = N.T @ (dae.M @ N)
@@ -392,9 +404,21 @@ def modes(model, state=None, n=10, tol=1e-10):
     return Modes(model, State(x.copy(), v0), omega, shapes, rigid)
 
 
-def _multipliers(dae, x, tol):
-    """The multipliers holding ``x`` in equilibrium: the least-squares solution of
-    ``Phi_x^T lambda = Q - F_K``; a residual above ``tol`` of the forces refuses ``x``."""
+class _Held:
+    """A drive held at the coordinate q (rad or m): what :func:`modes` puts in place of a
+    driven joint's drive for a given state."""
+
+    def __init__(self, q):
+        self.q = float(q)
+
+    def drive_values(self, t):
+        return self.q, 0.0, 0.0
+
+
+def _multipliers(dae, x):
+    """The multipliers that best hold ``x`` in equilibrium, the least-squares solution of
+    ``Phi_x^T lambda = F``, the force they leave unbalanced and the forces' scale
+    (``max(|F|, 1)``, N): :func:`_refuse_off_equilibrium` judges them."""
     force = dae.force(x, np.zeros_like(x), 0.0)
     if not dae.n_constraints:
         lam, residual = np.zeros(0), force
@@ -403,12 +427,27 @@ def _multipliers(dae, x, tol):
         G = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
         lam = np.linalg.lstsq(G.T, force, rcond=None)[0]
         residual = force - G.T @ lam
-    scale = max(np.abs(force).max(), 1.0)
-    if np.abs(residual).max() > max(tol, 1e-8) * scale:
+    return lam, residual, max(np.abs(force).max(), 1.0)
+
+
+def _refuse_off_equilibrium(residual, scale, K, N, size, tol):
+    """Refuse a given state that is not an equilibrium, as the spatial trees'
+    :func:`_refuse_unbalanced`: along the motions the constraints allow (the columns of N) the
+    unbalanced force must be the stiffness of a displacement below ``max(tol, 1e-8)`` times
+    the model size (Newton's own test in :func:`rancf.static`; a stiff model's exact
+    equilibrium leaves the round-off of its large element forces), and what no stiffness can
+    balance below ``1e-8`` of the forces' scale."""
+    force = N.T @ residual
+    K_r = N.T @ K @ N
+    move = np.linalg.lstsq(K_r, force, rcond=1e-12)[0] if K_r.any() else np.zeros_like(force)
+    displacement = np.abs(N @ move).max(initial=0.0)
+    left = np.abs(force - K_r @ move).max(initial=0.0)
+    if displacement > max(tol, 1e-8) * size or left > 1e-8 * scale:
         raise ValueError(f"modes: state is not an equilibrium (unbalanced force "
-                         f"{np.abs(residual).max():.3g} N of {scale:.3g}); pass a static "
-                         "equilibrium (rancf.static(model).state(0)) or leave state=None")
-    return lam
+                         f"{np.abs(residual).max():.3g} N of {scale:.3g}: a displacement of "
+                         f"{displacement:.3g} m or {left:.3g} N along free motions); pass a "
+                         "static equilibrium (rancf.static(model).state(0)) or leave "
+                         "state=None")
 
 
 def _frozen(model, x=None):
@@ -573,7 +612,7 @@ def _spatial_loop_modes(model, poses, n, tol):
             raise ValueError(f"state: the poses do not satisfy the joints (off by {gap:.3g}; "
                              "drives at t = 0); pass an equilibrium of this model "
                              "(rancf.static(model).state(0))")
-        lam = _multipliers(dae, x, tol)
+        lam, residual, scale = _multipliers(dae, x)
     zero = np.zeros_like(x)
     K = (dae.stiffness(x, zero, 0.0) + dae.constraint_curvature(x, lam, 0.0)).toarray()
     biggest = max(np.abs(K).max(), 1e-300)
@@ -584,6 +623,8 @@ def _spatial_loop_modes(model, poses, n, tol):
                          "non-conservative")
     G = dae.constraint_jacobian(x, 0.0)
     N = scipy.linalg.null_space(G.toarray() if hasattr(G, "toarray") else np.asarray(G))
+    if poses is not None:
+        _refuse_off_equilibrium(residual, scale, K, N, tree.size, tol)
     if not N.shape[1]:
         raise ValueError("modes: the model has no free motion (the joints and drives hold "
                          "every body): nothing can vibrate")
