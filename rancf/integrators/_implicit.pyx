@@ -116,9 +116,13 @@ cdef class Stepper:
         self.intermediate, self.bdf1 = intermediate, bdf1
         self.h, self.tol, self.max_iter, self.reuse, self.theta = h, tol, max_iter, reuse, theta
         n, m = self.n, self.m
-        w = arena(dict(q=n, v=n, a=n, q_pred=n, v_pred=n, q1=n, v1=n, a1=n, q_e=n, v_e=n, a_e=n,
-                       q_old=n, v_old=n, a_old=n, r_old=n, f=n, lam=max(m, 1), lam1=max(m, 1),
-                       x=n + m, viol=3, q_prev=n, a_prev=n, a_probe=n, x_probe=n + m))
+        # at least one entry each: a problem with no unknowns (every coordinate driven) still
+        # takes their addresses, which a debug build checks; only the first n are used
+        n1 = max(n, 1)
+        w = arena(dict(q=n1, v=n1, a=n1, q_pred=n1, v_pred=n1, q1=n1, v1=n1, a1=n1, q_e=n1,
+                       v_e=n1, a_e=n1, q_old=n1, v_old=n1, a_old=n1, r_old=n1, f=n1,
+                       lam=max(m, 1), lam1=max(m, 1), x=max(n + m, 1), viol=3, q_prev=n1,
+                       a_prev=n1, a_probe=n1, x_probe=max(n + m, 1)))
         self.q, self.v, self.a = w["q"], w["v"], w["a"]
         self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
         self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
@@ -402,9 +406,9 @@ cdef class Stepper:
         memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
         memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
         if self.strategy is not None:
-            a1, lam1, it = self.strategy.solve(self.equations, np.asarray(self.a1).copy(),
+            a1, lam1, it = self.strategy.solve(self.equations, np.asarray(self.a1)[:n].copy(),
                                                np.asarray(self.lam1)[:m].copy())
-            np.asarray(self.a1)[:] = a1
+            np.asarray(self.a1)[:n] = a1
             np.asarray(self.lam1)[:m] = lam1
         else:
             if (self.last_iterations - FRESH_ITERATIONS) * HORIZON > self.p.factor_cost:
@@ -446,14 +450,14 @@ cdef class Stepper:
         ``[M Phi_q^T; Phi_q 0] [a; lam] = [F; -xi]``."""
         cdef int n = self.n, m = self.m
         self.t = t0
-        np.asarray(self.q)[:] = q0
-        np.asarray(self.v)[:] = v0
+        np.asarray(self.q)[:n] = q0
+        np.asarray(self.v)[:n] = v0
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.p.force(&self.q[0], &self.v[0], t0, &self.x[0])
         self.nfev += 1
         if m:
             self.p.acceleration_bias(&self.q[0], &self.v[0], t0, &self.x[n])
-            np.asarray(self.x)[n:] *= -1.0
+            np.asarray(self.x)[n:n + m] *= -1.0
         np.asarray(self.lam1)[:] = 0.0
         np.asarray(self.a1)[:] = 0.0
         self.p.factor(&self.q[0], &self.a1[0], &self.lam1[0], &self.v[0], t0, &self.q[0], t0,
@@ -461,8 +465,8 @@ cdef class Stepper:
         self.njev += 1
         self.nlu += 1
         self.p.solve(&self.x[0])
-        np.asarray(self.a)[:] = np.asarray(self.x)[:n]
-        np.asarray(self.lam)[:m] = np.asarray(self.x)[n:]
+        np.asarray(self.a)[:n] = np.asarray(self.x)[:n]
+        np.asarray(self.lam)[:m] = np.asarray(self.x)[n:n + m]
         self.factored = False       # the mass matrix is not the step's Newton matrix
         self.history = False
 
@@ -471,7 +475,7 @@ cdef class Stepper:
         lam0 (m,) (the start of statics, where Newton finds the multipliers with the
         coordinates)."""
         self.t = t0
-        np.asarray(self.q)[:] = q0
+        np.asarray(self.q)[:self.n] = q0
         np.asarray(self.v)[:] = 0.0
         np.asarray(self.a)[:] = 0.0
         np.asarray(self.lam)[:self.m] = lam0
@@ -487,8 +491,9 @@ cdef class Stepper:
 
     def state(self):
         """(t, q, v, a, lam) copies of the current state."""
-        return (self.t, np.asarray(self.q).copy(), np.asarray(self.v).copy(),
-                np.asarray(self.a).copy(), np.asarray(self.lam)[:self.m].copy())
+        n = self.n
+        return (self.t, np.asarray(self.q)[:n].copy(), np.asarray(self.v)[:n].copy(),
+                np.asarray(self.a)[:n].copy(), np.asarray(self.lam)[:self.m].copy())
 
     def run(self, long n_steps, long output_every, progress=None):
         """Take n_steps steps, keeping the state at the start, at every output step and at
