@@ -445,8 +445,10 @@ class SpatialBeam:
 
 
 class SpatialCable:
-    """A spatial ANCF cable (theory: The spatial ANCF cable): ``add_beam(...,
-    element="ancf-cable")`` of a spatial model returns it.
+    """A spatial ANCF cable (theory: The spatial ANCF cable).
+
+    Not constructed directly: ``add_beam(..., element="ancf-cable")`` of a spatial model
+    returns it.
 
     Its nodes carry the coordinates ``[r, r']`` (position, m, and slope, dimensionless: the unit
     tangent where unstretched) of :mod:`rancf.elements.ancf_cable`: no section frame, no

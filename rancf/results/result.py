@@ -186,7 +186,8 @@ class Result:
     def reactions(self):
         """ndarray (n_out, n_joints): the torque (N m) or force (N) that holds the coordinate of
         a fixed or driven joint (the class docstring); a DAE run computes them from its stored
-        frames when first read, then keeps them."""
+        frames when first read, then keeps them. The class example shows it in use.
+        """
         if callable(self._reactions):
             self._reactions = np.asarray(self._reactions(), dtype=float).reshape(len(self.t), -1)
         return self._reactions
