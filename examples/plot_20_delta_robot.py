@@ -14,7 +14,8 @@ with the drives the legs must take all six of its freedoms, two each, without a 
 constraint row (the spatial DAE's matrix would be singular). A forearm on a spherical joint at
 the elbow and a universal joint at the platform takes none: its leg has 1 + 3 + 2 = 6 joint
 freedoms, as many as the platform, and the three driven legs leave the platform three (the
-seven bodies' 42 coordinates less 3 x (5 + 3 + 4) joint rows and 3 drives). The Delta's
+seven bodies' 42 coordinates less 3 x (5 + 3 + 4) joint rows and 3 drives): the forearms'
+lengths fix where it is, not how it turns, and under gravity it tips over. The Delta's
 parallelogram of two ball-jointed rods holds two rotations per leg, six rows for three
 rotations, three of them redundant. Here each forearm has a universal joint at both ends (a
 3-RUU, the Delta without its parallelograms): at the elbow the axes ``a_i`` (on the arm,
@@ -259,6 +260,6 @@ print(f"energy balance: the motors do at most {np.abs(energy.work).max():.3f} J,
       f"changes by {np.ptp(energy.total):.1e} J")
 
 # %%
-# The robot moving, at a quarter of its speed, with the platform's path.
+# The robot moving, at half its speed, with the platform's path.
 
-animation = res.animate(fps=20, speed=0.25, trace=platform.centre)
+animation = res.animate(fps=20, speed=0.5, trace=platform.centre)
