@@ -54,7 +54,7 @@ r, wall = 0.0125, 0.001                                       # m, the arms' tub
 E, G, rho = 70e9, 26e9, 2700.0                                # Pa, Pa, kg/m^3
 A, I = 2 * np.pi * r * wall, np.pi * r**3 * wall
 m_platform, m_fore = 1.5, 0.2                                 # kg
-T, lift = 0.5, 12 * np.pi / 180                                # s, rad
+T, lift = 0.5, 12 * np.pi / 180                               # s, rad
 g = 9.81
 angles = np.radians([0.0, 120.0, 240.0])
 e = np.stack([np.cos(angles), np.sin(angles), np.zeros(3)], axis=1)    # radial, (3, 3)
