@@ -297,7 +297,7 @@ def test_cable_model_refuses_the_recursion_and_explicit_methods():
 def test_mixed_model_writes_vtk_with_the_cable_as_lines(tmp_path):
     """ParaView files of a run with a cable: every body and cable node a point at its stored
     position, the cable's and the beam's elements lines; a cable element's section forces NaN
-    (not available from the stored poses)."""
+    (its own, Result.internal_forces, are not the beam's six section-frame components)."""
     meshio = pytest.importorskip("meshio")
     m, c, r, hook = _mixed()
     res = rancf.simulate(m, t_end=0.01, dt=1e-3, method="newmark", output_every=5)
