@@ -35,7 +35,11 @@ rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable'
 motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
 about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
 to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
-interpolation, it locks under bending when few elements are used; refine the mesh.
+interpolation, it locks under bending when few elements are used; refine the mesh. A curved
+cable restores the magnitude of its rest curvature only (its section turns freely): out of its
+plane it resists bending beyond first order only, with a negative stiffness where it is bent
+less than at rest, so statics of a curved cable whose out-of-plane motion nothing holds meets
+a singular tangent.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
 functions here check their input and call them.
