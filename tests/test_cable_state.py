@@ -55,6 +55,19 @@ def test_state_holds_the_cable_coordinates_and_a_restart_carries_the_stretch():
     assert abs(after - before) <= 1e-9 * before
 
 
+def test_a_saved_result_keeps_the_cable_coordinates(tmp_path):
+    """A file keeps ``extra``: the Result loaded without its model gives the same State, with
+    its model the same section forces."""
+    m, c, body = _hung_body()
+    res = rancf.simulate(m, 0.005, 1e-3, method="generalized-alpha")
+    res.save(tmp_path / "run.npz")
+    alone, with_model = rancf.load(tmp_path / "run.npz"), rancf.load(tmp_path / "run.npz", m)
+    for i in (0, -1):
+        assert np.array_equal(alone.state(i).x, res.state(i).x)
+        assert np.array_equal(alone.state(i).v, res.state(i).v)
+    assert np.array_equal(with_model.internal_forces(c), res.internal_forces(c))
+
+
 def test_a_state_off_the_joints_or_of_the_wrong_size_is_refused():
     m, c, body = _hung_body()
     s = rancf.simulate(m, 0.005, 1e-3, method="generalized-alpha").state(-1)
