@@ -64,7 +64,9 @@ Joints that close loops add the rows of their kind between two bodies of the tre
 Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
 coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
 consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
-the kernels' elastic and damping forces with their exact tangents. A joint at a cable point
+the kernels' elastic and damping forces with their exact tangents (relative to a curved
+cable's rest state, ``tree.cable_rest``). A start from a :class:`rancf.State` gives the cable
+coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable point
 (:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
@@ -576,9 +578,11 @@ class SpatialDAE(IndexThreeDAE):
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
-        """The absolute state ``(x, v)`` (7 n each) of the recursion's state y (joint and
-        element coordinates and rates, :meth:`rancf.formulations.spatial.Spatial.initial_state`)
-        at t (drives at t): positions and Euler parameters, their rates ``p' = E^T w / 2``."""
+        """The absolute state ``(x, v)`` (7 n + 6 n_c each) of the recursion's state y (joint
+        and element coordinates and rates,
+        :meth:`rancf.formulations.spatial.Spatial.initial_state`) at t (drives at t): positions
+        and Euler parameters, their rates ``p' = E^T w / 2``; the cables at their reference,
+        at rest."""
         self.inputs.at_time(t)
         r, A, V = self.recursion.kinematics(np.asarray(y, dtype=float))
         p = quaternion(A)
