@@ -9,7 +9,7 @@ from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
-from .formulations.spatial_dae import CABLE_STATE_MESSAGE, SpatialDAE
+from .formulations.spatial_dae import SpatialDAE
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
@@ -289,10 +289,11 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
         loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
         drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
-        unstressed shape. A spatial model's State holds its bodies' poses and velocities
-        (``Result.state(i)`` of a spatial run); its link coordinates follow from them
-        (rotations as rotation vectors: a revolute angle comes back within (-pi, pi], as a
-        planar joint's), and they must satisfy the joints.
+        unstressed shape. A spatial model's State holds its bodies' poses and velocities,
+        then its cable nodes' coordinates ``[r, r']`` and their rates (``Result.state(i)`` of a
+        spatial run; :class:`rancf.State` gives the layout); its link coordinates follow from
+        them (rotations as rotation vectors: a revolute angle comes back within (-pi, pi], as
+        a planar joint's), and they must satisfy the joints.
     formulation : {"auto", "recursive", "dae"}
         ``"recursive"``: the O(n) recursive formulation (trees rooted at the ground, child beams
         jointed at their start); with an implicit method only trees of beams on revolute joints.
@@ -516,16 +517,20 @@ def _equilibrium(model):
     return eq
 
 
-def _spatial_poses(state, n):
-    """The poses x (12 n) and velocities v (6 n) of a :class:`State` of a spatial model of n
-    bodies, checked (ValueError naming the sizes)."""
+def _spatial_poses(state, n, n_cable=0):
+    """The poses x (12 n, then 6 n_cable) and velocities v (6 n, then 6 n_cable) of a
+    :class:`State` of a spatial model of n bodies and n_cable cable nodes, checked (ValueError
+    naming the sizes)."""
     x, v = np.asarray(state.x), np.asarray(state.v)
-    if x.shape != (12 * n,) or v.shape != (6 * n,):
+    n_x, n_v = 12 * n + 6 * n_cable, 6 * n + 6 * n_cable
+    if x.shape != (n_x,) or v.shape != (n_v,):
+        cables = (f", then the coordinates [r, r'] of its {n_cable} cable nodes (6 a node) "
+                  "and their rates") if n_cable else ""
         raise ValueError(f"state: a state of this spatial model has the poses of its {n} bodies "
-                         f"in x (12 numbers a body: {12 * n}) and their velocities in v (6 a "
-                         f"body: {6 * n}), got {x.size} and {v.size} numbers; pass a state of "
-                         "this model (Result.state(i) of a run of it)")
-    return state.checked(12 * n, 6 * n)
+                         f"in x (12 numbers a body) and their velocities in v (6 a "
+                         f"body){cables}: {n_x} and {n_v} numbers, got {x.size} and {v.size}; "
+                         "pass a state of this model (Result.state(i) of a run of it)")
+    return state.checked(n_x, n_v)
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -605,15 +610,13 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
 def _spatial_dae_start(model, dae, state):
     """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
     at rest but for the drives), ``"static"`` (the static equilibrium of :func:`static`, at
-    rest but for the drives) or a :class:`State` of the bodies' poses and velocities (its poses
-    checked against every joint), moved onto the constraints
-    (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the loops' of a
-    start from the tree's coordinates, the velocity rows of a State, which an index-3 run holds
-    only to its step's error)."""
+    rest but for the drives) or a :class:`State` of the bodies' poses and velocities and the
+    cable nodes' coordinates and rates (its positions checked against every joint), moved onto
+    the constraints (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the
+    loops' of a start from the tree's coordinates, the velocity rows of a State, which an
+    index-3 run holds only to its step's error)."""
     if isinstance(state, State):
-        if dae.n_cable_nodes:
-            raise ValueError(CABLE_STATE_MESSAGE)
-        x0, v0 = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies))
+        x0, v0 = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes))
     elif state is None:
         x0, v0 = dae.initial_state()
     elif _needs_dae(dae.tree):

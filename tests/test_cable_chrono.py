@@ -39,9 +39,10 @@ Measured (node 3's y, node 5's x and z, at the 51 sampled times up to 0.5 s):
   Chrono's time-discretization error, not the element. The issue's comparison is kept at its
   1e-3 m as an expected failure (strict) that says so.
 
-The same pendulum through the model API on the spatial DAE (a spherical joint, the cable
-element kind), under backward Euler at 1e-4 s, takes the test-local backward Euler's steps
-(3e-11 m apart) and is 1.5e-4 m from the file.
+The same pendulum through the model API (a spherical joint, the cable element kind) and
+``rancf.simulate(..., state=rancf.State(x, v))`` on the spatial DAE, under backward Euler at
+1e-4 s, takes the test-local backward Euler's steps (3e-11 m apart) and is 1.5e-4 m from the
+file.
 """
 from pathlib import Path
 
@@ -331,35 +332,28 @@ def test_chronos_element_under_chronos_scheme_is_the_file():
 
 def test_the_spatial_dae_with_a_spherical_joint_takes_the_same_backward_euler_steps():
     """The same pendulum built with the model API (``add_beam(..., element="ancf-cable")``, a
-    spherical joint to the ground) on the spatial DAE (node 1's position a constraint with its
-    multiplier, not eliminated) under its "backward-euler" at 1e-4 s: the same discrete
-    equations as the test-local backward Euler, both solved by Newton, so the trajectories
-    agree to far below the comparison (1e-6 of it; measured 3e-11 m), and the run is within
-    the issue's 1e-3 m of Chrono's file.
-
-    ``rancf.simulate`` starts a cable only at rest (a State of poses does not hold a slope's
-    length), so the run goes through the formulation and the implicit loop that ``simulate``
-    calls, from the reference configuration with the nodes' velocities set."""
-    from rancf.formulations import spatial
-    from rancf.formulations.spatial_dae import SpatialDAE
-    from rancf.integrators.implicit import integrate as integrate_dae
-    from rancf.results import result_of
+    spherical joint to the ground) and run by ``rancf.simulate`` from its initial state
+    (``state=rancf.State(x, v)``: the cable nodes' ``[r, r']`` and their rates) on the spatial
+    DAE (node 1's position a constraint with its multiplier, not eliminated) under its
+    "backward-euler" at 1e-4 s: the same discrete equations as the test-local backward Euler,
+    both solved by Newton, so the trajectories agree to far below the comparison (1e-6 of it;
+    measured 3e-11 m), and the run is within the issue's 1e-3 m of Chrono's file. The state
+    given is the run's first output, exactly."""
     import rancf
 
     p = Pendulum()
     model = rancf.Model(dim=3, gravity=(0.0, -9.8, 0.0))
     c = model.add_beam(1.0, p.n, E=p.E, rho=p.rho, A=p.A, I=p.I, element="ancf-cable")
     model.add_joint("spherical", model.ground.point(0.0, 0.0, 0.0), c.start)
-    dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
-    x0, v0 = dae.initial_state()
-    assert np.array_equal(x0, p.x0)                 # the cable's nodes are the only coordinates
-    v0 = v0.copy()
-    v0[2::6] = -4.0 * x0[0::6]
-    x0, v0 = dae.consistent_state(x0, v0)
+    v0 = np.zeros(p.x0.size)
+    v0[p.free] = p.v0
     table = chrono_file()
-    res = result_of(model, integrate_dae(dae, x0, v0, 0.5, 1e-4, method="backward-euler",
-                                         output_every=100, tol=1e-12, max_iter=25))
+    res = rancf.simulate(model, 0.5, 1e-4, method="backward-euler", output_every=100,
+                         state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25)
     assert res.status == "ok", res.message
+    assert res.formulation == "dae"
+    start = res.state(0)
+    assert np.array_equal(start.x, p.x0) and np.array_equal(start.v, v0)
     assert np.allclose(res.t[1:], table["t"][1:], rtol=0, atol=1e-12)
     run = np.column_stack([res.position(c.node(2))[1:, 1], res.position(c.node(4))[1:, 0],
                            res.position(c.node(4))[1:, 2]])

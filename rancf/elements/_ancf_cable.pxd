@@ -25,6 +25,12 @@ cdef void cable_tangent(const double* e, const double* edot, double l, double EA
 cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
                                 double EI, double c, double* f, double* K, double* C,
                                 double* dissipation) noexcept nogil
+# relative to a rest state (8 numbers: eps0 at the 5 axial points, |kappa_0| at the 3 bending
+# points, cable_reference's), for a curved cable; K and C may be NULL
+cdef double cable_force_rest(const double* e, const double* edot, double l, double EA,
+                             double EI, double c, const double* reference, double* f, double* K,
+                             double* C, double* dissipation) noexcept nogil
+cdef void cable_reference(const double* e0, double l, double* reference) noexcept nogil
 
 
 cdef inline void cable_gather(const double* x, const int* vertices, double* e) noexcept nogil:

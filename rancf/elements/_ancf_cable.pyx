@@ -31,6 +31,19 @@ In z, with ``q = a . a``, ``c = a x b``, ``kappa = c / q``, ``m`` the bending st
 and for the axial strain ``d eps / da = t = a / |a|``, ``d2 eps / da2 = (I - t t^T) / |a|``.
 With damping K also has the derivative of the strain rates at fixed rates,
 ``EA c t (d epsdot / da)^T`` and ``EI c J^T (d kappadot / dz)``, J = d kappa / dz.
+
+A curved cable's rest state (``reference``, 8 numbers an element, :c:func:`cable_reference` of
+its reference coordinates): the axial strain ``eps0`` at the 5 axial points and the curvature
+magnitude ``k0 = |kappa_0|`` at the 3 bending points, with
+``U = 1/2 int (EA (eps - eps0)^2 + EI (|kappa| - k0)^2) dx``. The bending part compares
+magnitudes because a cable has no section frame to carry a rest curvature's direction: it is
+the energy ``EI/2 |kappa - kappa_0|^2`` of a rod whose section turns freely about its axis
+(no torsional stiffness), minimised over that turn. Its stress vector is
+``m = EI (1 - k0 / |kappa|) kappa`` and its material part ``J^T dm/dkappa J`` with
+``dm/dkappa = EI (I - k0 / |kappa| (I - u u^T))``, u the unit curvature vector; where
+``|kappa| = 0`` at a point whose ``k0 > 0`` (a curved cable pulled straight there) the
+magnitude has no derivative and the point's bending stress is taken as zero. A NULL reference
+(the straight cable) is ``eps0 = k0 = 0``: the first form, the same operations.
 """
 from libc.math cimport sqrt
 from libc.string cimport memset
@@ -104,9 +117,10 @@ cdef void _mirror(double* M) noexcept nogil:
             M[12 * i + j] = M[12 * j + i]
 
 
-cdef void _axial(const double* e, const double* ed, double l, double EA, double c, double* f,
-                 double* K, double* C, double* U, double* P) noexcept nogil:
-    """The axial part, ``eps = |r'| - 1`` at 5 Gauss points."""
+cdef void _axial(const double* e, const double* ed, double l, double EA, double c,
+                 const double* eps0, double* f, double* K, double* C, double* U,
+                 double* P) noexcept nogil:
+    """The axial part, ``eps = |r'| - 1`` at 5 Gauss points, less ``eps0[gp]`` (NULL: 0)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
@@ -127,6 +141,8 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
         for i in range(3):
             t[i] = a[i] / n
         eps = n - 1.0
+        if eps0 != NULL:
+            eps -= eps0[gp]
         rate = 0.0
         ad[0] = ad[1] = ad[2] = 0.0
         if c != 0.0:
@@ -155,9 +171,11 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
             _expand(sp, spp, Cz, False, True, C)
 
 
-cdef void _bending(const double* e, const double* ed, double l, double EI, double c, double* f,
-                   double* K, double* C, double* U, double* P) noexcept nogil:
-    """The bending part, ``kappa = (r' x r'') / |r'|^2`` at 3 Gauss points (module docstring)."""
+cdef void _bending(const double* e, const double* ed, double l, double EI, double c,
+                   const double* k0, double* f, double* K, double* C, double* U,
+                   double* P) noexcept nogil:
+    """The bending part, ``kappa = (r' x r'') / |r'|^2`` at 3 Gauss points, relative to the
+    rest curvature magnitude ``k0[gp]`` (NULL: 0; module docstring)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
@@ -177,9 +195,10 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, wk, q, iq, iq2, N, p
+    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio
     cdef int gp, i, j, k
     for gp in range(3):
+        rest = k0[gp] if k0 != NULL else 0.0
         hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
         w = G3W[gp] * l
         wk = w * EI
@@ -205,9 +224,19 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                 for j in range(3):
                     kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
             P[0] += wk * c * _dot(kd, kd)
-        for i in range(3):
-            m[i] = wk * (kap[i] + c * kd[i])
-        U[0] += 0.5 * wk * _dot(kap, kap)
+        ratio = 0.0
+        if rest == 0.0:
+            for i in range(3):
+                m[i] = wk * (kap[i] + c * kd[i])
+            U[0] += 0.5 * wk * _dot(kap, kap)
+        else:
+            # the elastic stress (1 - k0 / |kappa|) kappa (zero where kappa is: ratio 0)
+            nk = sqrt(_dot(kap, kap))
+            if nk > 0.0:
+                ratio = rest / nk
+            for i in range(3):
+                m[i] = wk * ((1.0 - ratio) * kap[i] + c * kd[i])
+            U[0] += 0.5 * wk * (nk - rest) * (nk - rest)
         for j in range(6):
             fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
         for k in range(4):
@@ -225,6 +254,14 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
             _expand(sp, spp, Cz, True, True, C)
         if K == NULL:
             continue
+        if ratio != 0.0:
+            # a rest curvature: w EI J^T (I - k0/|kappa| (I - u u^T)) J, u = kappa / |kappa|;
+            # Jk = J^T kappa / |kappa| (6) in the spare fz's place once the force is summed
+            for j in range(6):
+                fz[j] = (J[j] * kap[0] + J[6 + j] * kap[1] + J[12 + j] * kap[2]) / nk
+            for i in range(6):
+                for j in range(6):
+                    Kz[6 * i + j] -= ratio * (Kz[6 * i + j] - wk * fz[i] * fz[j])
         # the Hessian of m . kappa
         N = _dot(m, cv)
         _cross(b, m, bm)
@@ -263,7 +300,8 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
-                double* f, double* K, double* C, double* U, double* P) noexcept nogil:
+                const double* reference, double* f, double* K, double* C, double* U,
+                double* P) noexcept nogil:
     memset(f, 0, 12 * sizeof(double))
     if K != NULL:
         memset(K, 0, 144 * sizeof(double))
@@ -271,8 +309,8 @@ cdef void _sums(const double* e, const double* edot, double l, double EA, double
         memset(C, 0, 144 * sizeof(double))
     U[0] = 0.0
     P[0] = 0.0
-    _axial(e, edot, l, EA, c, f, K, C, U, P)
-    _bending(e, edot, l, EI, c, f, K, C, U, P)
+    _axial(e, edot, l, EA, c, reference, f, K, C, U, P)
+    _bending(e, edot, l, EI, c, reference + 5 if reference != NULL else NULL, f, K, C, U, P)
     # undamped, K is the Hessian of U: its upper blocks were summed
     if K != NULL and c == 0.0:
         _mirror(K)
@@ -288,7 +326,7 @@ cdef double cable_force(const double* e, const double* edot, double l, double EA
     only when ``c != 0`` (it may be NULL for an undamped cable).
     """
     cdef double U
-    _sums(e, edot, l, EA, EI, c, f, NULL, NULL, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, NULL, f, NULL, NULL, &U, dissipation)
     return U
 
 
@@ -299,7 +337,7 @@ cdef void cable_tangent(const double* e, const double* edot, double l, double EA
     then the Hessian of U, symmetric."""
     cdef double f[12]
     cdef double U, P
-    _sums(e, edot, l, EA, EI, c, f, K, C, &U, &P)
+    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, &P)
 
 
 cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
@@ -309,8 +347,47 @@ cdef double cable_force_tangent(const double* e, const double* edot, double l, d
     needs): f (12), K and, when C is not NULL, C (12 x 12); returns U (J), the dissipated
     power into ``dissipation`` (W)."""
     cdef double U
-    _sums(e, edot, l, EA, EI, c, f, K, C, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, dissipation)
     return U
+
+
+cdef double cable_force_rest(const double* e, const double* edot, double l, double EA,
+                             double EI, double c, const double* reference, double* f, double* K,
+                             double* C, double* dissipation) noexcept nogil:
+    """:c:func:`cable_force_tangent` relative to the rest state ``reference`` (8: eps0 at the 5
+    axial points, k0 at the 3 bending points; NULL the straight cable's zeros; module
+    docstring); K and C may be NULL (the force only)."""
+    cdef double U
+    _sums(e, edot, l, EA, EI, c, reference, f, K, C, &U, dissipation)
+    return U
+
+
+cdef void cable_reference(const double* e0, double l, double* reference) noexcept nogil:
+    """The rest state (8) of an element of reference coordinates e0: ``|r'| - 1`` at the 5
+    axial points, ``|r' x r''| / |r'|^2`` at the 3 bending points, the kernels' own formulas at
+    their own points (so the reference itself gives eps - eps0 = 0 and |kappa| - k0 = 0
+    exactly)."""
+    cdef double il = 1.0 / l
+    cdef double sp[4]
+    cdef double spp[4]
+    cdef double a[3]
+    cdef double b[3]
+    cdef double cv[3]
+    cdef double q
+    cdef int gp, i
+    for gp in range(5):
+        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        _interpolate(e0, sp, a)
+        reference[gp] = sqrt(_dot(a, a)) - 1.0
+    for gp in range(3):
+        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        _interpolate(e0, sp, a)
+        _interpolate(e0, spp, b)
+        q = 1.0 / _dot(a, a)
+        _cross(a, b, cv)
+        for i in range(3):
+            cv[i] *= q
+        reference[5 + gp] = sqrt(_dot(cv, cv))
 
 
 cdef _check_element(e, edot, double l):
@@ -321,49 +398,91 @@ cdef _check_element(e, edot, double l):
         raise ValueError(f"l must be > 0, got {l}")
 
 
+cdef const double* _rest(reference) except? NULL:
+    """The address of a rest state (8,) given to a Python entry, NULL for None."""
+    cdef const double[::1] r
+    if reference is None:
+        return NULL
+    r = reference
+    if r.shape[0] != 8:
+        raise ValueError(f"reference must have 8 entries (eps0 at 5 points, k0 at 3), got "
+                         f"{r.shape[0]}")
+    return &r[0]
+
+
 def force(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
-          double c, double[::1] f):
-    """Python entry to :c:func:`cable_force`: f (12) in place; returns ``(U, dissipated
-    power)``."""
+          double c, double[::1] f, reference=None):
+    """Python entry to :c:func:`cable_force_rest` (``reference`` None: the straight cable's
+    :c:func:`cable_force`): f (12) in place; returns ``(U, dissipated power)``."""
     cdef double P = 0.0
     _check_element(e, edot, l)
     if f.shape[0] != 12:
         raise ValueError(f"f must have 12 entries, got {f.shape[0]}")
-    cdef double U = cable_force(&e[0], &edot[0], l, EA, EI, c, &f[0], &P)
+    cdef const double* rest = _rest(reference)
+    cdef double U = cable_force_rest(&e[0], &edot[0], l, EA, EI, c, rest, &f[0], NULL, NULL,
+                                     &P)
     return U, P
 
 
 def tangent(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
-            double c, double[:, ::1] K, double[:, ::1] C):
-    """Python entry to :c:func:`cable_tangent`: K and C (12, 12) in place."""
+            double c, double[:, ::1] K, double[:, ::1] C, reference=None):
+    """Python entry to :c:func:`cable_force_rest`'s K and C (12, 12) in place
+    (``reference`` None: the straight cable's :c:func:`cable_tangent`)."""
+    cdef double f[12]
+    cdef double P = 0.0
     _check_element(e, edot, l)
     if K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12 or C.shape[1] != 12:
         raise ValueError("K and C must have shape (12, 12)")
-    cable_tangent(&e[0], &edot[0], l, EA, EI, c, &K[0, 0], &C[0, 0])
+    cdef const double* rest = _rest(reference)
+    cable_force_rest(&e[0], &edot[0], l, EA, EI, c, rest, f, &K[0, 0], &C[0, 0], &P)
 
 
 def force_tangent(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
-                  double c, double[::1] f, double[:, ::1] K, double[:, ::1] C):
-    """Python entry to :c:func:`cable_force_tangent`: f (12), K and C (12, 12) in place;
-    returns ``(U, dissipated power)``."""
+                  double c, double[::1] f, double[:, ::1] K, double[:, ::1] C, reference=None):
+    """Python entry to :c:func:`cable_force_rest` (``reference`` None: the straight cable's
+    :c:func:`cable_force_tangent`): f (12), K and C (12, 12) in place; returns ``(U,
+    dissipated power)``."""
     cdef double P = 0.0
     _check_element(e, edot, l)
     if (f.shape[0] != 12 or K.shape[0] != 12 or K.shape[1] != 12 or C.shape[0] != 12
             or C.shape[1] != 12):
         raise ValueError("f must have 12 entries and K and C the shape (12, 12)")
-    cdef double U = cable_force_tangent(&e[0], &edot[0], l, EA, EI, c, &f[0], &K[0, 0],
-                                        &C[0, 0], &P)
+    cdef const double* rest = _rest(reference)
+    cdef double U = cable_force_rest(&e[0], &edot[0], l, EA, EI, c, rest, &f[0], &K[0, 0],
+                                     &C[0, 0], &P)
     return U, P
+
+
+def reference_state(const double[::1] e0, double l):
+    """Python entry to :c:func:`cable_reference`: the rest state (8,) of an element of
+    reference coordinates e0 (12) and length l (m): ``eps0`` at the 5 axial Gauss points,
+    ``k0`` (1/m) at the 3 bending ones."""
+    out = np.empty(8)
+    cdef double[::1] o = out
+    if e0.shape[0] != 12:
+        raise ValueError(f"e0 must have 12 entries, got {e0.shape[0]}")
+    if not l > 0.0:
+        raise ValueError(f"l must be > 0, got {l}")
+    cable_reference(&e0[0], l, &o[0])
+    return out
 
 
 def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
                    const double[::1] EA, const double[::1] EI, const double[:, :, ::1] M,
-                   const double[:, :, ::1] nodes, const double[:, :, ::1] velocities):
+                   const double[:, :, ::1] nodes, const double[:, :, ::1] velocities,
+                   reference=None):
     """Kinetic and elastic energy (J) of cable elements at n_out instants, (n_out, 2).
 
     Kinetic ``1/2 sum V_E^T M_E V_E``, elastic ``sum U(e)``, from node coordinates and node
-    velocities (n_out, n_nodes, 6).
+    velocities (n_out, n_nodes, 6); ``reference`` (n_elements, 8) the elements' rest states
+    (:func:`reference_state`; None: straight).
     """
+    cdef const double[:, ::1] rest
+    cdef bint curved = reference is not None
+    if curved:
+        rest = reference
+        if rest.shape[0] < element_nodes.shape[0] or rest.shape[1] != 8:
+            raise ValueError("cable_energies: reference must have shape (n_elements, 8)")
     cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j
     cdef double[:, ::1] out = np.zeros((n_out, 2))
     cdef double e[12]
@@ -385,7 +504,9 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
             for s in range(n_el):
                 cable_gather(&nodes[t, 0, 0], &element_nodes[s, 0], e)
                 cable_gather(&velocities[t, 0, 0], &element_nodes[s, 0], v)
-                out[t, 1] += cable_force(e, v, length[s], EA[s], EI[s], 0.0, f, &P)
+                out[t, 1] += cable_force_rest(e, v, length[s], EA[s], EI[s], 0.0,
+                                              &rest[s, 0] if curved else NULL, f, NULL, NULL,
+                                              &P)
                 for i in range(12):
                     for j in range(12):
                         out[t, 0] += 0.5 * v[i] * M[s, i, j] * v[j]

@@ -16,7 +16,11 @@ Exudyn 1.11): the axial strain ``eps = |r'| - 1`` and the material curvature vec
     U = 1/2 int_0^l (EA eps^2 + EI kappa . kappa) dx,
 
 integrated by Gauss-Legendre rules of 5 points (axial) and 3 points (bending), as Exudyn does.
-For a cable in a plane this is the planar beam's ``"reissner"`` model. Material damping
+For a cable in a plane this is the planar beam's ``"reissner"`` model. A curved cable's
+reference is its rest state (:func:`rest_state`): ``U = 1/2 int (EA (eps - eps0)^2 + EI
+(|kappa| - k0)^2) dx`` with the reference's axial strain eps0 and curvature magnitude k0 at the
+Gauss points (the magnitude, since the cable has no section frame to carry a rest curvature's
+direction; theory: Curved cables). Material damping
 (Kelvin-Voigt, damping time ``c`` in s) is the dissipation function
 ``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``.
 
@@ -31,7 +35,11 @@ rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable'
 motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
 about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
 to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
-interpolation, it locks under bending when few elements are used; refine the mesh.
+interpolation, it locks under bending when few elements are used; refine the mesh. A curved
+cable restores the magnitude of its rest curvature only (its section turns freely): out of its
+plane it resists bending beyond first order only, with a negative stiffness where it is bent
+less than at rest, so statics of a curved cable whose out-of-plane motion nothing holds meets
+a singular tangent.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
 functions here check their input and call them.
@@ -345,15 +353,123 @@ def damping_matrix(e, edot, l, E, A, I, damping):
     return _tangents(e, l, E, A, I, edot, damping)[1]
 
 
-def section_forces(e, xi, l, EA, EI):
-    """Normal force and bending moment at ``xi = x / l`` of elements: ``N = EA (|r'| - 1)``
-    and ``M = EI kappa = EI (r' x r'') / |r'|^2`` (the elastic stresses; material damping's
-    part left out).
+def rest_state(e0, l):
+    """The rest state of an element: the strains of its reference coordinates, at the points
+    where the energy is integrated (compiled, the kernels' own formulas).
+
+    A curved cable is unstressed in its reference configuration: its energy is
+    ``U = 1/2 int (EA (eps - eps0)^2 + EI (|kappa| - k0)^2) dx`` with ``eps0`` and ``k0``
+    these numbers. The curvature enters by its magnitude: the cable has no section frame to
+    carry a rest curvature's direction, and ``EI/2 (|kappa| - k0)^2`` is the bending energy
+    ``EI/2 |kappa - kappa_0|^2`` of a rod whose section turns freely about its axis (no
+    torsional stiffness) at its minimum over that turn.
+
+    Parameters
+    ----------
+    e0 : array_like (12,)
+        Reference element coordinates ``[r_A, r'_A, r_B, r'_B]`` (m; slopes dimensionless).
+    l : float
+        Element length (m), > 0.
+
+    Returns
+    -------
+    ndarray (8,)
+        ``eps0`` (dimensionless) at the 5 axial Gauss points, ``k0 = |r' x r''| / |r'|^2``
+        (1/m) at the 3 bending ones.
+
+    Raises
+    ------
+    ValueError
+        ``e0`` not 12 finite numbers, ``l`` not positive.
+
+    Examples
+    --------
+    An element of a circle of radius 2 m (a quarter of it, its arc length) has a rest
+    curvature near 1/2 1/m, to the element's order:
+
+    >>> from rancf.elements import ancf_cable
+    >>> a = np.pi / 2
+    >>> e0 = [2.0, 0, 0, 0, 1, 0, 2 * np.cos(a), 2 * np.sin(a), 0, -np.sin(a), np.cos(a), 0]
+    >>> k0 = ancf_cable.rest_state(e0, 2 * a)[5:]
+    >>> bool(np.all(np.abs(k0 - 0.5) < 0.05))
+    True
+    """
+    e0 = np.ascontiguousarray(checks.vector("e0", e0, 12))
+    return _ancf_cable.reference_state(e0, checks.positive("l", l))
+
+
+def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
+    """The element lengths of a curved cable through nodes with unit tangents: each element's
+    arc length, that of its own cubic Hermite curve.
+
+    The curve of an element depends on its length l (``r' = dr/dx`` at its nodes are the unit
+    tangents, ``x = xi l``), so l is the fixed point of ``l = int_0^1 |dr/dxi| dxi``
+    (Gauss-Legendre, 16 points), iterated from the chord; the map is a contraction (its
+    slope is of order of the element's turn squared), a few iterations. Then the mean of
+    ``|r'|`` over the element is 1: the reference axial strain averages to zero.
+
+    Parameters
+    ----------
+    positions, tangents : array_like (n_nodes, 3)
+        Node positions (m) and unit tangents.
+    tol : float
+        Relative change of l that ends the iteration.
+    max_iter : int
+
+    Returns
+    -------
+    ndarray (n_nodes - 1,)
+        m.
+
+    Raises
+    ------
+    ValueError
+        The iteration did not settle (an element turning by nearly a half turn).
+
+    Examples
+    --------
+    Four elements on a half circle of radius 1 m: about pi / 4 each (the cubic's arc is 5e-4
+    shorter than the circle's, the interpolation's error of fourth order):
+
+    >>> from rancf.elements import ancf_cable
+    >>> a = np.linspace(0.0, np.pi, 5)
+    >>> P = np.column_stack([np.cos(a), np.sin(a), 0 * a])
+    >>> T = np.column_stack([-np.sin(a), np.cos(a), 0 * a])
+    >>> bool(np.allclose(ancf_cable.element_lengths(P, T), np.pi / 4, rtol=1e-3))
+    True
+    """
+    P, T = np.asarray(positions, dtype=float), np.asarray(tangents, dtype=float)
+    xi, w = np.polynomial.legendre.leggauss(16)
+    xi, w = (xi + 1.0) / 2.0, w / 2.0
+    # dS_k/dxi of the Hermite functions at the points (S2, S4 without their factor l)
+    d = np.column_stack([6 * xi**2 - 6 * xi, 1 - 4 * xi + 3 * xi**2, 6 * xi - 6 * xi**2,
+                         3 * xi**2 - 2 * xi])
+    l = np.linalg.norm(np.diff(P, axis=0), axis=1)
+    for _ in range(max_iter):
+        dr = (d[:, None, 0, None] * P[None, :-1] + d[:, None, 2, None] * P[None, 1:]
+              + l[None, :, None] * (d[:, None, 1, None] * T[None, :-1]
+                                    + d[:, None, 3, None] * T[None, 1:]))
+        new = w @ np.linalg.norm(dr, axis=2)
+        done = np.abs(new - l).max() <= tol * new.max()
+        l = new
+        if done:
+            return l
+    raise ValueError(f"the curved cable's element lengths did not settle in {max_iter} "
+                     "iterations: an element turns by nearly a half turn; use more elements")
+
+
+def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
+    """Normal force and bending moment at ``xi = x / l`` of elements: ``N = EA (eps - eps0 +
+    c epsdot)`` and ``M = EI ((1 - k0 / |kappa|) kappa + c kappadot)`` with ``eps = |r'| - 1``
+    and ``kappa = (r' x r'') / |r'|^2`` (the stresses of the element's energy and damping,
+    module docstring; eps0 and k0 the rest state, zero for a straight cable).
 
     M is a global vector normal to the cable's tangent (the cable carries no torsion); it is
     the moment that the part of the cable beyond x exerts on the part before x. With cubic
     shape functions M is of lower order than r, and the axial strain of a bent element
-    oscillates along it: both converge with the mesh, not within an element.
+    oscillates along it: both converge with the mesh, not within an element. A curved cable's
+    rest state is known at the Gauss points only (:func:`rest_state`); elsewhere along an
+    element eps0 and k0 are those of the reference coordinates at xi (``rest`` gives them).
 
     Parameters
     ----------
@@ -361,10 +477,16 @@ def section_forces(e, xi, l, EA, EI):
         Element coordinates.
     xi : array_like, broadcastable with ``e[..., 0]``
         Positions along the elements, in [0, 1].
-    l : float
-        Element length (m), > 0.
+    l : float or array_like, broadcastable with ``e[..., 0]``
+        Element lengths (m), > 0.
     EA, EI : float
         Axial (N) and bending (N m^2) stiffness.
+    edot : array_like (..., 12), optional
+        Coordinate rates (m/s, 1/s), for the damping's part; default zero.
+    damping : float
+        Kelvin-Voigt time c (s).
+    rest : array_like (..., 12), optional
+        The elements' reference coordinates, for a curved cable: eps0 and k0 at xi are theirs.
 
     Returns
     -------
@@ -380,12 +502,39 @@ def section_forces(e, xi, l, EA, EI):
     >>> np.round(ancf_cable.section_forces(e, 0.3, 0.5, 1e3, 10.0), 9) + 0.0   # no -0.0
     array([10.,  0.,  0.,  0.])
     """
-    l = checks.positive("l", l)
-    r1, r2, _ = hermite.centreline_derivatives(e, xi, l, 3)
+    l = np.asarray(l, dtype=float)
+    if not np.all(l > 0.0):
+        raise ValueError(f"l must be > 0, got {l!r}")
+    e = np.asarray(e, dtype=float)
+    xi = np.asarray(xi, dtype=float)
+    r1, r2 = _slopes(e, xi, l)
     q = np.einsum("...d,...d->...", r1, r1)
-    normal = EA * (np.sqrt(q) - 1.0)
-    moment = EI * np.cross(r1, r2) / q[..., None]
-    return np.concatenate([normal[..., None], moment], axis=-1)
+    n = np.sqrt(q)
+    kappa = np.cross(r1, r2) / q[..., None]
+    eps = n - 1.0
+    bend = kappa
+    if rest is not None:
+        a, b = _slopes(np.asarray(rest, dtype=float), xi, l)
+        qa = np.einsum("...d,...d->...", a, a)
+        eps = eps - (np.sqrt(qa) - 1.0)
+        k0 = np.linalg.norm(np.cross(a, b), axis=-1) / qa
+        nk = np.linalg.norm(kappa, axis=-1)
+        ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=nk > 0.0)
+        bend = (1.0 - ratio)[..., None] * kappa
+    if edot is not None and damping:
+        ad, bd = _slopes(np.asarray(edot, dtype=float), xi, l)
+        p = np.einsum("...d,...d->...", r1, ad)
+        eps = eps + damping * p / n
+        bend = bend + damping * ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
+                                 - 2.0 * (p / q)[..., None] * kappa)
+    return np.concatenate([(EA * eps)[..., None], EI * bend], axis=-1)
+
+
+def _slopes(e, xi, l):
+    """``r'`` and ``r''`` at xi of elements e (..., 12) of lengths l (broadcast)."""
+    s1, s2 = hermite.shape_derivatives(*np.broadcast_arrays(xi, l))[:2]
+    nodes = e.reshape(e.shape[:-1] + (4, 3))
+    return (np.einsum("...j,...jd->...d", s1, nodes), np.einsum("...j,...jd->...d", s2, nodes))
 
 
 class SpatialANCFCable(hermite.HermiteKind):
@@ -472,7 +621,7 @@ class SpatialANCFCable(hermite.HermiteKind):
         """
         return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities)
 
-    def section_forces(self, e, xi, l, EA, EI):
+    def section_forces(self, e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
         """``[N, M_x, M_y, M_z]`` at xi of elements e: :func:`section_forces`."""
-        return section_forces(e, xi, l, EA, EI)
+        return section_forces(e, xi, l, EA, EI, edot, damping, rest)
 

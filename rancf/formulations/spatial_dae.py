@@ -64,7 +64,9 @@ Joints that close loops add the rows of their kind between two bodies of the tre
 Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
 coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
 consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
-the kernels' elastic and damping forces with their exact tangents. A joint at a cable point
+the kernels' elastic and damping forces with their exact tangents (relative to a curved
+cable's rest state, ``tree.cable_rest``). A start from a :class:`rancf.State` gives the cable
+coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable point
 (:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
@@ -107,10 +109,6 @@ from ..joints._codes import Motion
 from .problem import IndexThreeDAE
 from .spatial import Spatial, _link_coordinates
 
-#: Why a model with a cable does not start from stored poses (``Result.state``)
-CABLE_STATE_MESSAGE = ("state: a start from stored poses is not available for a model with a "
-                       "cable (a cable node's stored pose holds its tangent, not its slope's "
-                       "length); start from the reference (state=None) or state='static'")
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 _EYE4 = np.eye(N_EULER)
@@ -530,6 +528,8 @@ class SpatialDAE(IndexThreeDAE):
         self._c0 = 7 * self.n_bodies
         self._cable_dofs = self._c0 + 6 * t.cable_element[:, :, None] + np.arange(6)
         self._cable_dofs = self._cable_dofs.reshape(-1, 12)
+        # a straight element's rest state is zero: None spares its kernel call the array
+        self._cable_rest = [rest if rest.any() else None for rest in t.cable_rest]
         rows, cols, vals = [], [], []
         self._cable_gravity = np.zeros(6 * nc)
         for k, d in enumerate(self._cable_dofs - self._c0):
@@ -551,7 +551,8 @@ class SpatialDAE(IndexThreeDAE):
     def _cable_elements(self, q, v, tangents=False):
         """Each cable element's force on its nodes (n_e, 12), strain energy and dissipated
         power (n_e,), and with ``tangents`` its ``K = -df/de`` and ``C = -df/de'`` (n_e, 12,
-        12), from the compiled kernel (:mod:`rancf.elements.ancf_cable`)."""
+        12), from the compiled kernel (:mod:`rancf.elements.ancf_cable`), relative to the
+        elements' rest states (``tree.cable_rest``; None on a straight cable's elements)."""
         t = self.tree
         n = len(t.cable_length)
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
@@ -562,9 +563,10 @@ class SpatialDAE(IndexThreeDAE):
             args = (float(t.cable_length[k]), float(t.cable_EA[k]), float(t.cable_EI[k]),
                     float(t.cable_damping[k]))
             if tangents:
-                U[k], P[k] = _ancf_cable.force_tangent(e, ed, *args, f[k], K[k], C[k])
+                U[k], P[k] = _ancf_cable.force_tangent(e, ed, *args, f[k], K[k], C[k],
+                                                       self._cable_rest[k])
             else:
-                U[k], P[k] = _ancf_cable.force(e, ed, *args, f[k])
+                U[k], P[k] = _ancf_cable.force(e, ed, *args, f[k], self._cable_rest[k])
         return f, U, P, K, C
 
     def _cable_matrix(self, blocks):
@@ -576,9 +578,11 @@ class SpatialDAE(IndexThreeDAE):
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
-        """The absolute state ``(x, v)`` (7 n each) of the recursion's state y (joint and
-        element coordinates and rates, :meth:`rancf.formulations.spatial.Spatial.initial_state`)
-        at t (drives at t): positions and Euler parameters, their rates ``p' = E^T w / 2``."""
+        """The absolute state ``(x, v)`` (7 n + 6 n_c each) of the recursion's state y (joint
+        and element coordinates and rates,
+        :meth:`rancf.formulations.spatial.Spatial.initial_state`) at t (drives at t): positions
+        and Euler parameters, their rates ``p' = E^T w / 2``; the cables at their reference,
+        at rest."""
         self.inputs.at_time(t)
         r, A, V = self.recursion.kinematics(np.asarray(y, dtype=float))
         p = quaternion(A)
@@ -615,19 +619,22 @@ class SpatialDAE(IndexThreeDAE):
                                                           A_[:, 3:])], axis=1)
 
     def state_of_poses(self, x, v, t=0.0, tol=1e-8):
-        """The absolute state ``(x, v)`` (7 n each) of the bodies' poses and velocities in the
-        layout of :attr:`rancf.Result.nodes` and ``velocities`` (what ``Result.state(i)`` of a
-        spatial run holds), the poses checked against every joint (the loops' too). The
-        velocities are not checked: an index-3 scheme holds the positions to its Newton
-        tolerance but the velocity rows only to its step's error, so a run's own state would
-        fail a strict check (:meth:`consistent_state` projects them).
+        """The absolute state ``(x, v)`` of a :class:`rancf.State` of a spatial model (what
+        ``Result.state(i)`` of a spatial run holds): the bodies' poses and velocities in the
+        layout of :attr:`rancf.Result.nodes` and ``velocities``, then the cable nodes'
+        coordinates ``[r, r']`` and their rates, checked against every joint (the loops' and
+        the cables' too). The velocities are not checked: an index-3 scheme holds the
+        positions to its Newton tolerance but the velocity rows only to its step's error, so a
+        run's own state would fail a strict check (:meth:`consistent_state` projects them).
 
         Parameters
         ----------
-        x : ndarray (12 n,)
-            Per body its origin r (m) and frame A row-major.
-        v : ndarray (6 n,)
-            Per body its velocity and angular velocity (m/s, rad/s).
+        x : ndarray (12 n + 6 n_c,)
+            Per body its origin r (m) and frame A row-major; then per cable node its position
+            r (m) and slope r' (dimensionless).
+        v : ndarray (6 n + 6 n_c,)
+            Per body its velocity and angular velocity (m/s, rad/s); then per cable node the
+            rates of r and r' (m/s, 1/s).
         t : float
             The time of the drives (s).
         tol : float
@@ -635,24 +642,23 @@ class SpatialDAE(IndexThreeDAE):
 
         Returns
         -------
-        x, v : ndarray (7 n,)
+        x, v : ndarray (7 n + 6 n_c,)
             Positions and Euler parameters (:func:`quaternion` of the frames), their rates
-            ``p' = E(p)^T w / 2``.
+            ``p' = E(p)^T w / 2``; the cable nodes' coordinates and rates as given.
 
         Raises
         ------
         ValueError
             The poses do not satisfy the joints (the largest gap named).
         """
-        if self.n_cable_nodes:
-            raise ValueError(CABLE_STATE_MESSAGE)
         n = self.n_bodies
-        X = np.asarray(x, dtype=float).reshape(n, 12)
-        V = np.asarray(v, dtype=float).reshape(n, 6)
+        x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
+        X = x[:12 * n].reshape(n, 12)
+        V = v[:6 * n].reshape(n, 6)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
-        q = np.concatenate([X[:, :3], p], axis=1).ravel()
-        qd = np.concatenate([V[:, :3], pd], axis=1).ravel()
+        q = np.concatenate([np.concatenate([X[:, :3], p], axis=1).ravel(), x[12 * n:]])
+        qd = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(), v[6 * n:]])
         gap = float(np.abs(self.constraint(q, t)).max(initial=0.0))
         if gap > tol * self.tree.size:
             raise ValueError(f"state: the poses do not satisfy the joints (a constraint off by "
@@ -1141,7 +1147,12 @@ class SpatialDAE(IndexThreeDAE):
         state's own multipliers, :meth:`multipliers`: the loop's ``lam`` are the scheme's,
         which Newmark leaves oscillating and generalized-alpha-S takes at its intermediate
         point, as the planar :meth:`rancf.formulations.dae.DAE.observe` says) and the
-        energies ``kinetic``, ``gravity``, ``elastic`` (:meth:`energy`)."""
+        energies ``kinetic``, ``gravity``, ``elastic`` (:meth:`energy`). A model with cables
+        has its cable nodes' poses after the bodies' in ``nodes`` and ``velocities``
+        (:meth:`cable_poses`, for drawing) and their coordinates ``[r, r']`` and rates in
+        ``cable_nodes`` and ``cable_velocities`` (6 n_c each), which ``Result.extra`` keeps:
+        the slope's length, the stretch, is in them only (``Result.state``,
+        ``Result.internal_forces``)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         r, A = self.poses(q)
         n = self.n_bodies
@@ -1151,12 +1162,14 @@ class SpatialDAE(IndexThreeDAE):
             jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
         self._last_seen = (t, jq)
         poses, rates = self.cable_poses(q, v)
+        cables = {"cable_nodes": q[self._c0:], "cable_velocities": v[self._c0:]} \
+            if self.n_cable_nodes else {}
         return {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
                                          poses.ravel()]),
                 "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
                 "joint_q": jq, "joint_qd": jqd,
                 "reactions": self.reactions(q, self.multipliers(q, v, t)[1], t).ravel(),
-                **self.energy(q, v)}
+                **self.energy(q, v), **cables}
 
     def cable_poses(self, q, v):
         """The cable nodes' poses (n_c, 12) and velocities (n_c, 6) in the layout of the
@@ -1164,7 +1177,7 @@ class SpatialDAE(IndexThreeDAE):
         the unit tangent ``t = r' / |r'|`` (the reference frame turned by the smallest rotation
         that takes its x to t: the cable has no section frame), the velocity r' and the
         tangent's angular velocity ``t x t'`` (no spin about t). The slope's length, the
-        stretch, is not in them: it is in the run's coordinates (``Result.extra`` keeps none)."""
+        stretch, is not in them: :meth:`observe` gives the coordinates beside them."""
         c = np.asarray(q, dtype=float)[self._c0:].reshape(-1, 6)
         cd = np.asarray(v, dtype=float)[self._c0:].reshape(-1, 6)
         n = len(c)

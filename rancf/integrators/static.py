@@ -172,7 +172,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
                            "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]),
-                        **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")}},
+                        **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
+                        **{k: seen[k][None] for k in ("cable_nodes", "cable_velocities")
+                           if k in seen}},
                     wall_time=time.perf_counter() - start, error=error)
 
 

@@ -173,16 +173,17 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
     A clamp (``fixed``) needs a cable point on one side and a body or the ground on the other:
     its axes are two unit vectors of that side's frame normal to the cable's reference tangent
     (the slope ``r'`` is held normal to both, its length free)."""
-    x0, frames, elements, lengths, props = [], [], [], [], []
+    x0, frames, elements, lengths, props, rest = [], [], [], [], [], []
     for b, c in zip(beams, is_cable):
         if not c:
             continue
         first = sum(len(x) for x in x0)
-        x0.append(np.column_stack([b.positions, np.repeat(b.tangent[None], b.n_nodes, 0)]))
+        x0.append(np.column_stack([b.positions, b.tangents]))
         frames.append(b.frames)
         k = first + np.arange(b.n_elements)
         elements.append(np.column_stack([k, k + 1]))
         lengths.append(b.element_lengths())
+        rest.append(b.rest_state())
         props.append(np.repeat([[b.E * b.A, b.E * b.I, b.rho * b.A, b.damping]], b.n_elements,
                                axis=0))
     n_joints = len(cable_joints)
@@ -194,6 +195,7 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
         cable_length=np.concatenate(lengths) if lengths else np.zeros(0),
         cable_EA=np.zeros(0), cable_EI=np.zeros(0), cable_rhoA=np.zeros(0),
         cable_damping=np.zeros(0),
+        cable_rest=np.concatenate(rest) if rest else np.zeros((0, 8)),
         cable_joint=np.array([j.index for j in cable_joints], dtype=np.int64),
         cable_joint_kind=np.array([CABLE_JOINTS[j.kind] for j in cable_joints], dtype=np.int64),
         cable_joint_parent=np.full(n_joints, -1, dtype=np.int64),

@@ -10,7 +10,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from .. import checks
-from ..elements import spatial_beam
+from ..elements import ancf_cable, spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape
 from .items import Ground, Point, arc_point
@@ -163,6 +163,47 @@ class SpatialGround(Ground):
             [checks.real("x", x), checks.real("y", y), checks.real("z", z)]))
 
 
+def curve_nodes(n_nodes, points, tangents):
+    """A curved beam's or cable's nodes ``(P, T)`` (n_nodes, 3) from ``points`` and
+    ``tangents``, checked: shapes, finite, unit tangents (normalised), each element's chord
+    pointing ahead along both its end tangents (ValueError or TypeError naming which)."""
+    if points is None or tangents is None:
+        raise ValueError("a curved beam takes both points and tangents (shape (n_elements + "
+                         f"1, 3)), got {'tangents' if points is None else 'points'} only")
+    shape = (n_nodes, 3)
+    try:
+        P = np.array(points, dtype=float)
+        T = np.array(tangents, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"points and tangents must be arrays of real numbers of shape {shape}"
+                        ) from None
+    for name, value, arr in (("points", points, P), ("tangents", tangents, T)):
+        if arr.shape != shape:
+            raise ValueError(f"{name} must have shape {shape} (n_elements + 1 nodes), got "
+                             f"shape {arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be finite")
+    norms = np.linalg.norm(T, axis=1)
+    bad = np.flatnonzero(np.abs(norms - 1.0) > UNIT_TOLERANCE)
+    if bad.size:
+        raise ValueError(f"tangents must be unit vectors (norm 1 within {UNIT_TOLERANCE:g}), "
+                         f"got tangents[{bad[0]}] = {T[bad[0]].tolist()} of norm "
+                         f"{norms[bad[0]]:.12g}")
+    chords = np.diff(P, axis=0)
+    # each element's chord must point ahead along both end tangents: an element that turns
+    # by a right angle or more is a mistake in the input (points out of order, a tangent
+    # reversed), not a mesh
+    ahead = np.minimum(np.einsum("ij,ij->i", chords, T[:-1]), np.einsum("ij,ij->i", chords, T[1:]))
+    bad = np.flatnonzero(ahead <= 0.0)
+    if bad.size:
+        k = bad[0]
+        raise ValueError(f"tangents[{k}] and tangents[{k + 1}] must point from points[{k}] "
+                         f"towards points[{k + 1}] (the element turns by less than a right "
+                         f"angle), got chord {chords[k].tolist()}, tangents {T[k].tolist()}, "
+                         f"{T[k + 1].tolist()}")
+    return P, T / norms[:, None]
+
+
 class SpatialBeam:
     """A spatial beam of the relative-nodal-coordinate formulation (theory: Spatial beams).
 
@@ -248,42 +289,9 @@ class SpatialBeam:
             if value is not None:
                 raise ValueError(f"{name}={value!r} applies to a straight beam; a curved beam "
                                  "(points, tangents) takes its geometry from them")
-        if points is None or tangents is None:
-            raise ValueError("a curved beam takes both points and tangents (shape (n_elements + "
-                             f"1, 3)), got {'tangents' if points is None else 'points'} only")
-        shape = (self.n_nodes, 3)
-        try:
-            P = np.array(points, dtype=float)
-            T = np.array(tangents, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError(f"points and tangents must be arrays of real numbers of shape {shape}"
-                            ) from None
-        for name, value, arr in (("points", points, P), ("tangents", tangents, T)):
-            if arr.shape != shape:
-                raise ValueError(f"{name} must have shape {shape} (n_elements + 1 nodes), got "
-                                 f"shape {arr.shape}")
-            if not np.all(np.isfinite(arr)):
-                raise ValueError(f"{name} must be finite")
-        norms = np.linalg.norm(T, axis=1)
-        bad = np.flatnonzero(np.abs(norms - 1.0) > UNIT_TOLERANCE)
-        if bad.size:
-            raise ValueError(f"tangents must be unit vectors (norm 1 within {UNIT_TOLERANCE:g}), "
-                             f"got tangents[{bad[0]}] = {T[bad[0]].tolist()} of norm "
-                             f"{norms[bad[0]]:.12g}")
-        chords = np.diff(P, axis=0)
-        # each element's chord must point ahead along both end tangents: an element that turns
-        # by a right angle or more is a mistake in the input (points out of order, a tangent
-        # reversed), not a mesh
-        ahead = np.minimum(np.einsum("ij,ij->i", chords, T[:-1]), np.einsum("ij,ij->i", chords, T[1:]))
-        bad = np.flatnonzero(ahead <= 0.0)
-        if bad.size:
-            k = bad[0]
-            raise ValueError(f"tangents[{k}] and tangents[{k + 1}] must point from points[{k}] "
-                             f"towards points[{k + 1}] (the element turns by less than a right "
-                             f"angle), got chord {chords[k].tolist()}, tangents {T[k].tolist()}, "
-                             f"{T[k + 1].tolist()}")
+        P, T = curve_nodes(self.n_nodes, points, tangents)
         self.positions = P
-        self.frames = np.array([section_frame(T[i] / norms[i], self.up, f"at node {i} ")
+        self.frames = np.array([section_frame(T[i], self.up, f"at node {i} ")
                                 for i in range(self.n_nodes)])
 
     def __repr__(self):
@@ -452,8 +460,10 @@ class SpatialCable:
 
     Its nodes carry the coordinates ``[r, r']`` (position, m, and slope, dimensionless: the unit
     tangent where unstretched) of :mod:`rancf.elements.ancf_cable`: no section frame, no
-    torsion, one bending stiffness EI, the consistent (constant) mass. Straight, uniform,
-    unstressed in the reference configuration. It runs in the spatial DAE formulation
+    torsion, one bending stiffness EI, the consistent (constant) mass. Uniform; straight
+    (``length``, ``start``, ``direction``) or curved (``points``, ``tangents``); unstressed in
+    its reference configuration (a curved cable's strains there are its rest state,
+    :meth:`rest_state`). It runs in the spatial DAE formulation
     (:mod:`rancf.formulations.spatial_dae`).
 
     Attributes
@@ -462,19 +472,24 @@ class SpatialCable:
         Its number among the model's beams.
     n_elements : int
     length : float
-        m.
+        m: the sum of its element lengths.
     E, rho, A, I : float
         Pa, kg/m^3, m^2, m^4 (the bending second moment, one for every direction).
     damping : float
         Kelvin-Voigt time c (s).
     positions : ndarray (n_nodes, 3)
         Reference node positions (m).
-    tangent : ndarray (3,)
-        The unit tangent, the reference slope ``r'`` of every node.
+    tangents : ndarray (n_nodes, 3)
+        The unit tangents, the reference slopes ``r'`` of the nodes.
+    tangent : ndarray (3,) or None
+        A straight cable's unit tangent (every node's); None for a curved one.
     frames : ndarray (n_nodes, 3, 3)
         A frame per node for drawing and for ``Result.orientation``: x the tangent, y and z
         completing it (the cable has no section frame; :mod:`rancf.formulations.spatial_dae`
-        says how its outputs turn them).
+        says how its outputs turn them). Along a curved cable each node's frame is the
+        previous one's turned by the smallest rotation that takes its tangent to the node's.
+    curved : bool
+        True when given by ``points`` and ``tangents``.
 
     Examples
     --------
@@ -485,10 +500,9 @@ class SpatialCable:
     """
 
     element = "ancf-cable"
-    curved = False
 
     def __init__(self, model, index, length, n_elements, E, rho, A, I, start, direction_,
-                 damping):
+                 damping, points=None, tangents=None):
         self.model = model
         self.index = index
         self.n_elements = checks.integer("n_elements", n_elements, 1, 10**6)
@@ -497,12 +511,27 @@ class SpatialCable:
         self.A = checks.positive("A", A)
         self.I = _cable_moment(I)
         self.damping = checks.non_negative("damping", damping)
+        self.curved = points is not None or tangents is not None
+        if self.curved:
+            for name, value in (("length", length), ("start", start),
+                                ("direction", direction_)):
+                if value is not None:
+                    raise ValueError(f"{name}={value!r} applies to a straight cable; a curved "
+                                     "cable (points, tangents) takes its geometry from them")
+            self.positions, self.tangents = curve_nodes(self.n_nodes, points, tangents)
+            self.tangent = None
+            self._lengths = ancf_cable.element_lengths(self.positions, self.tangents)
+            self.length = float(self._lengths.sum())
+            self.frames = _transported_frames(self.tangents)
+            return
         self.length = checks.positive("length", length)
         start = vector3("start", (0.0, 0.0, 0.0) if start is None else start)
         self.tangent = direction("direction", (1.0, 0.0, 0.0) if direction_ is None
                                  else direction_)
         s = np.linspace(0.0, self.length, self.n_nodes)
         self.positions = start + s[:, None] * self.tangent
+        self.tangents = np.repeat(self.tangent[None], self.n_nodes, axis=0)
+        self._lengths = np.full(self.n_elements, self.length / self.n_elements)
         # y: the global axis least along the tangent, projected (never parallel to it)
         up = np.eye(3)[int(np.argmin(np.abs(self.tangent)))]
         self.frames = np.repeat(section_frame(self.tangent, up, "")[None], self.n_nodes, axis=0)
@@ -516,8 +545,36 @@ class SpatialCable:
     end = SpatialBeam.end
 
     def element_lengths(self):
-        """Element lengths (n_elements,) (m): equal, ``length / n_elements``."""
-        return np.full(self.n_elements, self.length / self.n_elements)
+        """Element lengths (n_elements,) (m): equal, ``length / n_elements``, on a straight
+        cable; on a curved one each element's arc length
+        (:func:`rancf.elements.ancf_cable.element_lengths`)."""
+        return self._lengths.copy()
+
+    def rest_state(self):
+        """The strains of the reference configuration, the elements' stress-free state
+        (:func:`rancf.elements.ancf_cable.rest_state`), (n_elements, 8): axial strain at the 5
+        axial Gauss points, curvature magnitude (1/m) at the 3 bending ones; zeros for a
+        straight cable (whose reference strains are zero, exactly so)."""
+        if not self.curved:
+            return np.zeros((self.n_elements, 8))
+        x0 = np.column_stack([self.positions, self.tangents])
+        return np.array([ancf_cable.rest_state(np.concatenate([x0[k], x0[k + 1]]), l)
+                         for k, l in enumerate(self._lengths)])
+
+
+def _transported_frames(tangents):
+    """Node frames (n, 3, 3) along unit tangents (n, 3): the first from the global axis least
+    along its tangent, each next one the previous turned by the smallest rotation taking its
+    tangent to the next (Rodrigues' formula with ``k = t0 x t1``: ``R = cos I + k^ + k k^T /
+    (1 + cos)``; consecutive tangents turn by less than a half turn, :func:`curve_nodes`)."""
+    t0 = tangents[0]
+    frames = [section_frame(t0, np.eye(3)[int(np.argmin(np.abs(t0)))], "")]
+    for a, b in zip(tangents[:-1], tangents[1:]):
+        k = np.cross(a, b)
+        cos = float(a @ b)
+        K = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+        frames.append((cos * np.eye(3) + K + np.outer(k, k) / (1.0 + cos)) @ frames[-1])
+    return np.array(frames)
 
 
 def _cable_moment(I):

@@ -72,8 +72,8 @@ class SpatialModel(Model):
                  G=None, start=None, direction=None, up=None, shear=True,
                  kappa=(5.0 / 6.0, 5.0 / 6.0), damping=0.0, points=None, tangents=None,
                  element="se3-beam", **planar):
-        """Add a uniform spatial beam of ``n_elements`` elements, straight or curved; or a
-        straight ANCF cable (``element="ancf-cable"``).
+        """Add a uniform spatial beam of ``n_elements`` elements, straight or curved; or an
+        ANCF cable (``element="ancf-cable"``), straight or curved.
 
         Straight: ``length``, ``start``, ``direction`` (equal elements). Curved: ``points`` and
         ``tangents``, the nodes on the centreline and the unit tangents there. Node frames:
@@ -116,13 +116,18 @@ class SpatialModel(Model):
             ``"se3-beam"`` (default): the relative-nodal beam of SE(3) strains, nodes with
             frames (everything above). ``"ancf-cable"``: the gradient-deficient ANCF cable of
             :mod:`rancf.elements.ancf_cable` (nodes ``[r, r']``, no torsion, consistent mass;
-            theory: The spatial ANCF cable), straight: it takes ``length``, ``n_elements``,
-            ``E``, ``rho``, ``A``, ``I`` (one bending second moment, m^4: a number or a pair of
-            equal numbers), ``start``, ``direction`` and ``damping`` (Kelvin-Voigt time c, s,
-            on the axial strain and curvature rates); ``J``, ``G``, ``up``, ``shear``,
-            ``kappa``, ``points`` and ``tangents`` describe a section frame or a curved
-            reference it does not have, and are refused. A model with a cable runs the spatial
-            DAE formulation (``formulation="auto"`` or ``"dae"``).
+            theory: The spatial ANCF cable): it takes ``n_elements``, ``E``, ``rho``, ``A``,
+            ``I`` (one bending second moment, m^4: a number or a pair of equal numbers),
+            ``damping`` (Kelvin-Voigt time c, s, on the axial strain and curvature rates) and
+            either ``length``, ``start``, ``direction`` (straight) or ``points`` and
+            ``tangents`` (curved: the reference nodes ``r = points``, ``r' = tangents``; each
+            element's length is the arc length of its cubic Hermite curve, by Gauss
+            quadrature, :func:`rancf.elements.ancf_cable.element_lengths`; the strains of that
+            reference, axial strain and curvature magnitude, are its rest state, so the cable
+            is unstressed there, :func:`rancf.elements.ancf_cable.rest_state`); ``J``, ``G``,
+            ``up``, ``shear`` and ``kappa`` describe a section frame it does not have, and are
+            refused. A model with a cable runs the spatial DAE formulation
+            (``formulation="auto"`` or ``"dae"``).
 
         Returns
         -------
@@ -159,8 +164,7 @@ class SpatialModel(Model):
             raise ValueError(f"element must be one of {list(ELEMENTS)}, got {element!r}")
         if element == "ancf-cable":
             return self._add_cable(length, n_elements, E, rho, A, I, start, direction, damping,
-                                   J=J, G=G, up=up, shear=shear, kappa=kappa, points=points,
-                                   tangents=tangents)
+                                   points, tangents, J=J, G=G, up=up, shear=shear, kappa=kappa)
         for name, value in (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
                             ("I", I), ("J", J), ("G", G)):
             if value is None:
@@ -170,12 +174,11 @@ class SpatialModel(Model):
         self._beams.append(b)
         return b
 
-    def _add_cable(self, length, n_elements, E, rho, A, I, start, direction, damping,
-                   **section):
-        """:meth:`add_beam` of ``element="ancf-cable"``: the section's and the curved beam's
-        parameters refused where given (not at their defaults)."""
-        defaults = dict(J=None, G=None, up=None, shear=True, kappa=(5.0 / 6.0, 5.0 / 6.0),
-                        points=None, tangents=None)
+    def _add_cable(self, length, n_elements, E, rho, A, I, start, direction, damping, points,
+                   tangents, **section):
+        """:meth:`add_beam` of ``element="ancf-cable"``: the section's parameters refused where
+        given (not at their defaults)."""
+        defaults = dict(J=None, G=None, up=None, shear=True, kappa=(5.0 / 6.0, 5.0 / 6.0))
         for name, value in section.items():
             if value is None and defaults[name] is None:
                 continue
@@ -183,21 +186,19 @@ class SpatialModel(Model):
                                                              np.asarray(defaults[name],
                                                                         dtype=object)):
                 continue
-            why = ("a straight cable only: its strain has no reference curvature, so a curved "
-                   "reference would be stressed" if name in ("points", "tangents") else
-                   "the cable has no section frame and no torsion or shear")
-            given = f"{name}={value!r}" if np.ndim(value) < 2 else \
-                f"{name} (an array of shape {np.shape(value)})"
-            raise ValueError(f"{given} does not apply to element='ancf-cable' ({why}); "
-                             "it takes length, n_elements, E, rho, A, I, start, direction and "
-                             "damping")
-        for name, value in (("length", length), ("n_elements", n_elements), ("E", E),
-                            ("rho", rho), ("A", A), ("I", I)):
+            raise ValueError(f"{name}={value!r} does not apply to element='ancf-cable' (the "
+                             "cable has no section frame and no torsion or shear); it takes "
+                             "n_elements, E, rho, A, I, damping, and length, start, direction "
+                             "(straight) or points, tangents (curved)")
+        curved = points is not None or tangents is not None
+        for name, value in (((("length", length),) if not curved else ())
+                            + (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
+                               ("I", I))):
             if value is None:
                 raise TypeError(f"add_beam() missing the parameter {name} (element="
                                 "'ancf-cable')")
         c = SpatialCable(self, len(self._beams), length, n_elements, E, rho, A, I, start,
-                         direction, damping)
+                         direction, damping, points, tangents)
         self._beams.append(c)
         return c
 

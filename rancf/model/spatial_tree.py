@@ -123,6 +123,10 @@ class SpatialTree:
     cable_length, cable_EA, cable_EI, cable_rhoA, cable_damping : float (ce,)
         Element length (m), axial (N) and bending (N m^2) stiffness, mass per length (kg/m),
         Kelvin-Voigt time (s).
+    cable_rest : float (ce, 8)
+        Each cable element's rest state, the strains its reference configuration has
+        (:func:`rancf.elements.ancf_cable.rest_state`): axial strain at the 5 axial Gauss
+        points, curvature magnitude (1/m) at the 3 bending ones; zeros for a straight cable.
     cable_joint : int64 (cj,)
         The model's joints at a cable point (their ``joint_body`` is -1, they close no loop).
     cable_joint_kind : int64 (cj,)
@@ -193,6 +197,7 @@ class SpatialTree:
     cable_EI: np.ndarray = field(default_factory=lambda: np.zeros(0))
     cable_rhoA: np.ndarray = field(default_factory=lambda: np.zeros(0))
     cable_damping: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    cable_rest: np.ndarray = field(default_factory=lambda: np.zeros((0, 8)))
     cable_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     cable_joint_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     cable_joint_parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))

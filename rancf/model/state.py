@@ -22,10 +22,14 @@ class State:
         x', y']`` of every beam node (beam by beam), then ``[x, y, u_x, u_y]`` of every rigid
         body (m; slopes and axes dimensionless). Spatial models (``rancf.Model(dim=3)``): the
         pose of every body of the tree, its origin (m) and its frame row-major (12 numbers a
-        body).
-    v : array_like (n_x,)
+        body, the bodies as ``Result.nodes`` holds them), then the coordinates ``[r, r']`` of
+        every ANCF cable node (6 a node, cable by cable: position in m, slope ``dr/dx``
+        dimensionless, whose length is the stretch ``1 + eps``), so ``n_x = 12 n_bodies +
+        6 n_cable_nodes``.
+    v : array_like (n_x,) or (n_v,)
         Their rates (m/s, 1/s). Spatial models: every body's velocity and angular velocity,
-        global (m/s, rad/s; 6 numbers a body).
+        global (m/s, rad/s; 6 numbers a body), then the rates of every cable node's r and r'
+        (m/s, 1/s; 6 a node): ``n_v = 6 n_bodies + 6 n_cable_nodes``.
 
     Examples
     --------
@@ -46,9 +50,10 @@ class State:
         ----------
         n_x : int
             Number of coordinates the model has (``model.build().n_x``; a spatial model's
-            ``12 n_bodies``).
+            ``12 n_bodies + 6 n_cable_nodes``).
         n_v : int, optional
-            Number of velocities, if not n_x (a spatial model's ``6 n_bodies``).
+            Number of velocities, if not n_x (a spatial model's ``6 n_bodies +
+            6 n_cable_nodes``).
 
         Returns
         -------

@@ -104,7 +104,10 @@ class Result:
         Formulation-specific outputs with first axis n_out: ``constraint_violation`` (n_out, 3)
         of the implicit methods (``max |Phi|, |Phi'|, |Phi''|`` since the previous output),
         ``newton_iterations``, ``lambda`` (multipliers), ``beta`` (recursive generalized
-        velocities), ``load_factor`` (static).
+        velocities), ``load_factor`` (static); of a spatial model with ANCF cables
+        ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes): every cable node's
+        ``[r, r']`` (m, dimensionless) and their rates (m/s, 1/s), the coordinates its drawn
+        pose in ``nodes`` leaves out (the slope's length).
     wall_time : float
         Wall-clock time of the integration (s).
     error : Exception or None
@@ -695,12 +698,24 @@ class Result:
         section forces along its SE(3) curve, the midpoint's to second order in the element's
         length.
 
+        Spatial ANCF cable (``add_beam(..., element="ancf-cable")``): ``[N, M_x, M_y, M_z]``,
+        the normal force ``N = EA (eps - eps0)`` (N, tension positive) and the bending moment
+        vector ``M = EI (1 - k0 / |kappa|) kappa`` (N m, global coordinates, normal to the
+        cable: it carries no torsion or shear), each with its Kelvin-Voigt part where the cable
+        has damping, that the part beyond s exerts on the part before it, at s itself (default
+        the element midpoints), from the cable coordinates the run keeps (``extra``'s
+        ``cable_nodes``, ``cable_velocities``) by
+        :func:`rancf.elements.ancf_cable.section_forces` (eps0 and k0 the rest state of a
+        curved cable, zero on a straight one). With cubic shape functions the moment is of
+        lower order than the position and varies within an element: read it at the element
+        midpoints, or refine the mesh.
+
         An s at a node between two elements takes the element that starts there; the beam's
         end takes the last element.
 
         Parameters
         ----------
-        beam : Beam or SpatialBeam (or a spatial beam's index)
+        beam : Beam, SpatialBeam or SpatialCable (or a spatial beam's index)
             A beam of the model.
         s : float or array_like (k,), optional
             Arc lengths along the undeformed beam from its start (m), in ``[0, length]``.
@@ -708,7 +723,7 @@ class Result:
 
         Returns
         -------
-        ndarray (n_out, k, 3) planar, (n_out, k, 6) spatial
+        ndarray (n_out, k, 3) planar, (n_out, k, 6) spatial, (n_out, k, 4) a cable
             N and N m; spatial: NaN where an element's relative rotation reached pi.
 
         Raises
@@ -764,7 +779,10 @@ class Result:
         -------
         State
             Its node coordinates and velocities; of a spatial model, its bodies' poses and
-            velocities (``nodes[i]``, ``velocities[i]`` flattened).
+            velocities (``nodes[i]``, ``velocities[i]`` flattened), then, where it has ANCF
+            cables, their nodes' coordinates ``[r, r']`` and rates exactly as the run had them
+            (``extra["cable_nodes"][i]``, ``extra["cable_velocities"][i]``: the poses drawn in
+            ``nodes`` do not hold the slopes' lengths), the layout of :class:`rancf.State`.
 
         Raises
         ------
@@ -780,7 +798,12 @@ class Result:
         >>> dae.status
         'ok'
         """
-        return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
+        if "cable_nodes" not in self.extra:
+            return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
+        cables, rates = self.extra["cable_nodes"][i], self.extra["cable_velocities"][i]
+        n = self.nodes.shape[1] - cables.size // 6        # the bodies, before the cable nodes
+        return State(np.concatenate([self.nodes[i, :n].ravel(), cables.ravel()]),
+                     np.concatenate([self.velocities[i, :n].ravel(), rates.ravel()]))
 
     def energy(self):
         """The energy balance at every output.

@@ -8,10 +8,15 @@ stored poses, its strain rates from their stored velocities, and its section for
 element, no loop over frames here. The element is taken in the beam's direction (node k to
 k + 1) whichever way its link runs in the tree, so the forces of a beam hung from an inner
 node read the same as those of a beam hung from its start.
+
+An ANCF cable's section forces (:func:`cable_sections`) vary along its elements; they come from
+the cable coordinates ``[r, r']`` a run keeps beside the drawn poses (``Result.extra``'s
+``cable_nodes`` and ``cable_velocities``) by :func:`rancf.elements.ancf_cable.section_forces`.
 """
 import numpy as np
 
-from ..elements import spatial_beam
+from ..elements import ancf_cable, spatial_beam
+from ..model.spatial_items import SpatialCable
 
 #: The components of a section force, in order (N, N, N, N m, N m, N m).
 COMPONENTS = ("normal_force", "shear_force_y", "shear_force_z", "torsion", "bending_moment_y",
@@ -38,11 +43,6 @@ def element_sections(res, b):
         return cache[b]
     model, tree = res.model, res.model.build()
     beam = model.beams[b]
-    if getattr(beam, "element", None) == "ancf-cable":
-        raise ValueError(f"beam={beam!r} is an ANCF cable, whose stored poses hold its tangents "
-                         "but not its slopes' lengths: its section forces are not available "
-                         "from a Result (rancf.elements.ancf_cable.section_forces takes its "
-                         "element coordinates)")
     bodies = np.asarray(tree.node_body[tree.beam_nodes[b]:tree.beam_nodes[b + 1]])
     n_out, n_el = len(res.t), beam.n_elements
     s, Q, l, strain0 = beam.reference_elements()
@@ -62,14 +62,40 @@ def element_sections(res, b):
     return sigma
 
 
+def cable_sections(res, b, element, xi):
+    """Section forces ``[N, M_x, M_y, M_z]`` (n_out, k, 4) of cable b of a spatial result at
+    positions xi (k,) of its elements (k,), from the stored cable coordinates and rates, with
+    the cable's Kelvin-Voigt part and, on a curved cable, relative to its reference
+    (:func:`rancf.elements.ancf_cable.section_forces`)."""
+    model = res.model
+    cable = model.beams[b]
+    if "cable_nodes" not in res.extra:
+        raise ValueError(f"beam={cable!r} is an ANCF cable and this Result holds no cable "
+                         "coordinates (extra['cable_nodes']: a run of this version keeps "
+                         "them); its section forces need them")
+    n_out = len(res.t)
+    first = sum(c.n_nodes for c in model.beams[:b] if isinstance(c, SpatialCable))
+    nodes = slice(first, first + cable.n_nodes)
+    x = res.extra["cable_nodes"].reshape(n_out, -1, 6)[:, nodes]
+    v = res.extra["cable_velocities"].reshape(n_out, -1, 6)[:, nodes]
+    pair = lambda a: np.concatenate([a[..., element, :], a[..., element + 1, :]], axis=-1)
+    x0 = np.column_stack([cable.positions, cable.tangents])
+    return ancf_cable.section_forces(pair(x), xi, cable.element_lengths()[element],
+                                     cable.E * cable.A, cable.E * cable.I, pair(v),
+                                     cable.damping, pair(x0) if cable.curved else None)
+
+
 def internal_forces(res, beam, s=None):
     """:meth:`rancf.Result.internal_forces` of a spatial result."""
     b = beam_index(res.model, beam)
     beam = res.model.beams[b]
     edges = np.concatenate([[0.0], np.cumsum(beam.element_lengths())])
     length = edges[-1]
+    cable = isinstance(beam, SpatialCable)
     if s is None:
         element = np.arange(beam.n_elements)
+        if cable:
+            return cable_sections(res, b, element, np.full(beam.n_elements, 0.5))
     else:
         try:
             points = np.array(s, dtype=float, ndmin=1)
@@ -85,5 +111,8 @@ def internal_forces(res, beam, s=None):
         # a node belongs to the element that starts there; the end to the last element
         element = np.minimum(np.searchsorted(edges, points, side="right") - 1,
                              beam.n_elements - 1)
+        if cable:
+            xi = np.clip((points - edges[element]) / np.diff(edges)[element], 0.0, 1.0)
+            return cable_sections(res, b, element, xi)
     return element_sections(res, b)[:, element].copy()
 

@@ -81,7 +81,8 @@ def to_vtk(res, folder, name="result"):
     cells, cell_data = _cells(tree, len(res.model.beams))
     n_out = len(res.t)
     # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6);
-    # NaN for a cable's, which its stored poses do not give (no slope lengths)
+    # NaN for a cable's, whose section forces (Result.internal_forces: N and a global moment
+    # vector, varying along the element) are not these six section-frame components
     sections = np.concatenate([np.full((n_out, beam.n_elements, 6), np.nan)
                                if getattr(beam, "element", None) == "ancf-cable" else
                                element_sections(res, b) for b, beam in enumerate(res.model.beams)]

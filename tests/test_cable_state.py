@@ -1,0 +1,299 @@
+"""Spatial ANCF cables that start from a given state, curved cables and the cables' section
+forces (issue 23), each against something independent: the energy of the state given, the
+joints' rows, the analytic curvature of a circle, rigid motions, finite differences, statics
+(the weight below a section, the moment of a tip load)."""
+import numpy as np
+import pytest
+
+import rancf
+from rancf.elements import _ancf_cable as kernels
+from rancf.elements import ancf_cable
+
+CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable")
+
+
+def _hung_body():
+    """A cable hung from the ground with a rigid body on its end, swinging out of plane."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, 4, **CABLE)
+    body = m.add_rigid_body(0.5, np.eye(3) * 1e-3, position=(1.05, 0.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+    m.add_joint("spherical", c.end, body.point(-0.05, 0.0, 0.0))
+    return m, c, body
+
+
+def _circle(radius, angles):
+    """Points and unit tangents of a circle in the x-y plane at the angles."""
+    P = radius * np.column_stack([np.cos(angles), np.sin(angles), 0.0 * angles])
+    T = np.column_stack([-np.sin(angles), np.cos(angles), 0.0 * angles])
+    return P, T
+
+
+def test_state_holds_the_cable_coordinates_and_a_restart_carries_the_stretch():
+    """``Result.state(i)``: the body's pose and velocity, then the cable nodes' ``[r, r']`` and
+    rates exactly as the run kept them; a run started from it starts with the same strain
+    energy (measured: the same to the last digit), which the slopes' lengths carry (the drawn
+    poses hold only their directions: with the same positions and unit slopes, undoing the
+    stretch of 9e-5, the energy is 0.4 % higher)."""
+    m, c, body = _hung_body()
+    first = rancf.simulate(m, 0.02, 1e-3, method="generalized-alpha")
+    assert first.status == "ok", first.message
+    s = first.state(-1)
+    n_bodies = 1
+    assert s.x.shape == (12 * n_bodies + 6 * c.n_nodes,)
+    assert s.v.shape == (6 * n_bodies + 6 * c.n_nodes,)
+    assert np.array_equal(s.x[:12], first.nodes[-1, 0])
+    assert np.array_equal(s.x[12:], first.extra["cable_nodes"][-1].ravel())
+    assert np.array_equal(s.v[6:], first.extra["cable_velocities"][-1].ravel())
+    slopes = s.x[12:].reshape(-1, 6)[:, 3:]
+    assert np.abs(np.linalg.norm(slopes, axis=1) - 1.0).max() > 1e-5     # stretched
+    rest = rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", state=s)
+    assert rest.status == "ok", rest.message
+    assert np.allclose(rest.state(0).x, s.x, rtol=0.0, atol=1e-12)
+    before, after = first.energy().elastic.iloc[-1], rest.energy().elastic.iloc[0]
+    assert before > 0.0
+    assert abs(after - before) <= 1e-9 * before
+
+
+def test_a_saved_result_keeps_the_cable_coordinates(tmp_path):
+    """A file keeps ``extra``: the Result loaded without its model gives the same State, with
+    its model the same section forces."""
+    m, c, body = _hung_body()
+    res = rancf.simulate(m, 0.005, 1e-3, method="generalized-alpha")
+    res.save(tmp_path / "run.npz")
+    alone, with_model = rancf.load(tmp_path / "run.npz"), rancf.load(tmp_path / "run.npz", m)
+    for i in (0, -1):
+        assert np.array_equal(alone.state(i).x, res.state(i).x)
+        assert np.array_equal(alone.state(i).v, res.state(i).v)
+    assert np.array_equal(with_model.internal_forces(c), res.internal_forces(c))
+
+
+def test_a_state_off_the_joints_or_of_the_wrong_size_is_refused():
+    m, c, body = _hung_body()
+    s = rancf.simulate(m, 0.005, 1e-3, method="generalized-alpha").state(-1)
+    x = s.x.copy()
+    x[12 + 2] += 1e-3                      # the cable's first node off its spherical joint
+    with pytest.raises(ValueError, match="state: the poses do not satisfy the joints \\(a "
+                                         "constraint off by 0.001"):
+        rancf.simulate(m, 0.005, 1e-3, state=rancf.State(x, s.v))
+    with pytest.raises(ValueError, match="then the coordinates \\[r, r'\\] of its 5 cable nodes "
+                                         "\\(6 a node\\) and their rates: 42 and 36 numbers, got "
+                                         "12 and 6"):
+        rancf.simulate(m, 0.005, 1e-3, state=rancf.State(s.x[:12], s.v[:6]))
+
+
+def test_a_static_result_gives_its_cable_coordinates_to_a_run():
+    """``rancf.static``'s frame keeps the cable coordinates too: a run from it starts at rest
+    in equilibrium, where its positions stay (to the Newton tolerance of the run)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, 4, **CABLE)
+    m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), c.start)
+    eq = rancf.static(m)
+    assert eq.status == "ok", eq.message
+    run = rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", state=eq.state(0))
+    moved = np.abs(run.extra["cable_nodes"] - eq.extra["cable_nodes"][0]).max()
+    assert moved <= 1e-8
+
+
+def test_rest_curvature_of_a_circle_converges_at_the_elements_order():
+    """Elements on a circle of radius 2 m: their rest curvature (the reference's, at the bending
+    Gauss points) tends to 1/R at second order, the cubic Hermite interpolant's order for a
+    second derivative, within its bound theta^2 / 12 + O(theta^3) (measured 4.0e-4 at 64
+    elements); the elements' arc lengths sum to 2 pi R at fourth order (the
+    interpolant's position error, squared in the chord-to-arc difference)."""
+    R = 2.0
+    curvature, length = [], []
+    for n in (8, 16, 32, 64):
+        P, T = _circle(R, np.linspace(0.0, 2 * np.pi, n + 1))
+        lengths = ancf_cable.element_lengths(P, T)
+        x0 = np.column_stack([P, T])
+        k0 = np.array([ancf_cable.rest_state(np.concatenate([x0[k], x0[k + 1]]), l)[5:]
+                       for k, l in enumerate(lengths)])
+        curvature.append(np.abs(k0 * R - 1.0).max())
+        theta = lengths.max() / R          # the interpolation's bound (test_ancf_cable.py's)
+        assert curvature[-1] <= theta**2 / 12 + theta**3
+        length.append(abs(lengths.sum() - 2 * np.pi * R))
+    assert curvature[-1] < 1e-3
+    assert np.all(np.abs(np.log2(np.array(curvature[:-1]) / curvature[1:]) - 2.0) < 0.1)
+    assert np.all(np.abs(np.log2(np.array(length[:-1]) / length[1:]) - 4.0) < 0.2)
+
+
+def test_a_curved_element_is_stress_free_in_every_rigid_placement_of_its_reference():
+    """Energy and force of a curved element moved rigidly (a rotation out of its plane and a
+    translation) from its reference, against its rest state: zero to round-off, relative to
+    those of a 1 % stretch (the bending law compares curvature magnitudes, which a rotation
+    keeps; the curvature vector itself turns)."""
+    P, T = _circle(1.5, np.array([0.3, 0.8]))
+    e0 = np.concatenate([P[0], T[0], P[1], T[1]])
+    l = ancf_cable.element_lengths(P, T)[0]
+    rest = ancf_cable.rest_state(e0, l)
+    a = np.array([0.3, -1.1, 0.7])
+    angle = np.linalg.norm(a)
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]]) / angle
+    Q = np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+    d = np.array([0.4, -2.0, 1.0])
+    e = np.concatenate([Q @ P[0] + d, Q @ T[0], Q @ P[1] + d, Q @ T[1]])
+    args = (np.zeros(12), l, 1e3, 10.0, 0.0)
+    f, f_stretch = np.empty(12), np.empty(12)
+    U = kernels.force(e, *args, f, rest)[0]
+    U_stretch = kernels.force(1.01 * e, *args, f_stretch, rest)[0]
+    assert abs(U) <= 1e-12 * U_stretch
+    assert np.abs(f).max() <= 1e-12 * np.abs(f_stretch).max()
+
+
+@pytest.mark.parametrize("damping", [0.0, 1e-2])
+def test_curved_element_forces_and_tangents_match_finite_differences(damping):
+    """With a rest state: f = -dU/de (undamped), K = -df/de and C = -df/de' by central
+    differences, at a state bent off the reference in and out of its plane."""
+    P, T = _circle(1.0, np.array([0.0, 0.4]))
+    e0 = np.concatenate([P[0], T[0], P[1], T[1]])
+    l = ancf_cable.element_lengths(P, T)[0]
+    rest = ancf_cable.rest_state(e0, l)
+    rng = np.random.default_rng(5)
+    e = e0 + 0.05 * rng.standard_normal(12)
+    ed = rng.standard_normal(12)
+    EA, EI = 1e3, 10.0
+
+    def force(x, xd):
+        out = np.empty(12)
+        U = kernels.force(x, xd, l, EA, EI, damping, out, rest)[0]
+        return out, U
+
+    f, K, C = np.empty(12), np.empty((12, 12)), np.empty((12, 12))
+    kernels.force_tangent(e, ed, l, EA, EI, damping, f, K, C, rest)
+    h = 1e-6
+    unit = np.eye(12)
+    if damping == 0.0:
+        grad = np.array([(force(e + h * u, ed)[1] - force(e - h * u, ed)[1]) / (2 * h)
+                         for u in unit])
+        assert np.abs(f + grad).max() <= 1e-7 * np.abs(grad).max()
+    K_fd = -np.array([(force(e + h * u, ed)[0] - force(e - h * u, ed)[0]) / (2 * h)
+                      for u in unit]).T
+    assert np.abs(K - K_fd).max() <= 1e-7 * np.abs(K).max()
+    C_fd = -np.array([(force(e, ed + h * u)[0] - force(e, ed - h * u)[0]) / (2 * h)
+                      for u in unit]).T
+    assert np.abs(C - C_fd).max() <= 1e-7 * max(np.abs(C).max(), 1.0)
+
+
+def test_a_curved_cable_under_no_load_stays_put():
+    """A half circle clamped at one end, no gravity: the reference is its rest state, so its
+    nodes stay where they are (measured: exactly) and it stores no energy."""
+    n = 12
+    P, T = _circle(1.0, np.linspace(0.0, np.pi, n + 1))
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    c = m.add_beam(n_elements=n, points=P, tangents=T, **CABLE)
+    m.add_joint("fixed", m.ground.point(1.0, 0.0, 0.0), c.start)
+    res = rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha")
+    assert res.status == "ok", res.message
+    x0 = np.column_stack([P, T]).ravel()
+    assert np.abs(res.extra["cable_nodes"] - x0).max() <= 1e-14
+    assert np.abs(res.energy().elastic).max() <= 1e-20
+    assert c.curved and abs(c.length - np.pi) <= 1e-4 * np.pi
+
+
+def test_a_curved_cable_swinging_in_its_plane_conserves_energy_at_newmarks_order():
+    """A half circle of radius 0.3 m pinned at one end, released under gravity in its plane, no
+    damping: Newmark (trapezoidal) keeps ``kinetic + elastic + gravity`` to an error of order
+    dt^2 (ratio of the drifts at 4 and 2 ms within [3, 5]; measured 4.2): the curved element's
+    force is the gradient of the energy the Result reports, rest state included. (Out of its
+    plane a curved cable is stiff beyond first order only, and unstable where it is bent less
+    than at rest: the theory page, Curved cables.)"""
+    P, T = _circle(0.3, np.linspace(0.0, np.pi, 9))
+    drifts = []
+    for dt in (4e-3, 2e-3):
+        m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
+        c = m.add_beam(n_elements=8, points=P, tangents=T, **{**CABLE, "I": 1e-7})
+        m.add_joint("spherical", m.ground.point(0.3, 0.0, 0.0), c.start)
+        res = rancf.simulate(m, 0.5, dt, method="newmark")
+        assert res.status == "ok", res.message
+        e = res.energy()
+        assert e.elastic.max() > 1e-2 * e.kinetic.max()      # it bends as it swings
+        drifts.append(float(np.abs(e.total - e.total[0]).max()))
+    assert 3.0 <= drifts[0] / drifts[1] <= 5.0
+
+
+def test_a_ring_of_two_curved_cables_closing_on_itself_stays_put():
+    """Two half circles joined end to end by spherical joints into a ring (a joint joins two
+    items, so a ring is two cables), hung from the ground, no gravity: it stays put to the
+    round-off of its closing point (sin 2 pi is 2.4e-16, not 0)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    halves = [m.add_beam(n_elements=8, points=P, tangents=T, **CABLE)
+              for P, T in (_circle(1.0, np.linspace(a, a + np.pi, 9)) for a in (0.0, np.pi))]
+    m.add_joint("spherical", halves[0].end, halves[1].start)
+    m.add_joint("spherical", halves[1].end, halves[0].start)
+    m.add_joint("spherical", m.ground.point(1.0, 0.0, 0.0), halves[0].start)
+    res = rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha")
+    assert res.status == "ok", res.message
+    assert np.abs(res.extra["cable_nodes"] - res.extra["cable_nodes"][0]).max() <= 1e-13
+
+
+def test_a_straight_cable_given_by_points_is_the_straight_cable():
+    """Points on a line with its direction as tangents: the same element lengths, no rest
+    strain, the same swing as the straight cable's (to round-off)."""
+    runs = []
+    for curved in (False, True):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+        if curved:
+            s = np.linspace(0.0, 1.0, 5)
+            c = m.add_beam(n_elements=4, points=np.column_stack([s, 0 * s, 0 * s]),
+                           tangents=np.tile([1.0, 0.0, 0.0], (5, 1)), **CABLE)
+            assert np.allclose(c.element_lengths(), 0.25, rtol=0, atol=1e-15)
+            assert np.abs(c.rest_state()).max() <= 1e-15
+        else:
+            c = m.add_beam(1.0, 4, **CABLE)
+        m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+        runs.append(rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha"))
+    assert np.abs(runs[0].extra["cable_nodes"] - runs[1].extra["cable_nodes"]).max() <= 1e-12
+
+
+def test_hanging_cable_carries_the_weight_below_each_section():
+    """A cable hung from its top: the normal force at s is the weight of the cable below,
+    ``rho A g (L - s)`` (the exact axial strain is linear in s, which the cubic elements
+    hold exactly), no moment; the default is the element midpoints."""
+    rhoA, EA, g, L = 0.5, 1e5, 9.81, 2.0
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    c = m.add_beam(L, 8, E=EA / 1e-4, rho=rhoA / 1e-4, A=1e-4, I=1e-9, direction=(0, 0, -1),
+                   element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+    eq = rancf.static(m)
+    assert eq.status == "ok", eq.message
+    s = np.array([0.0, 0.3, 1.0, 1.9])
+    sections = eq.internal_forces(c, s)
+    assert sections.shape == (1, 4, 4)
+    assert np.allclose(sections[0, :, 0], rhoA * g * (L - s), rtol=1e-9, atol=0)
+    assert np.abs(sections[0, :, 1:]).max() <= 1e-9 * rhoA * g * L
+    middle = (np.arange(8) + 0.5) * L / 8
+    assert np.allclose(eq.internal_forces(c)[0, :, 0], rhoA * g * (L - middle), rtol=1e-9)
+
+
+def test_cantilever_cable_root_moment_is_the_tip_load_times_its_arm():
+    """A cable clamped at its root, a small tip load P along -z: the moment the part beyond s
+    exerts on the part before it is ``P (L - s)`` about +y (``(L - s) e_x x (-P e_z)``), the
+    small-deflection limit (deflection 1.7e-6 L: the geometric correction is of its square)."""
+    L, P = 1.0, 1e-3
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    c = m.add_beam(L, 8, E=2e11, rho=7800.0, A=1e-4, I=1e-9, element="ancf-cable")
+    m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), c.start)
+    m.add_force(c.end, force=(0.0, 0.0, -P))
+    eq = rancf.static(m)
+    assert eq.status == "ok", eq.message
+    s = np.array([0.0, 0.5])
+    M = eq.internal_forces(c, s)[0, :, 1:]
+    assert np.allclose(M[:, 1], P * (L - s), rtol=1e-9, atol=0)
+    assert np.abs(M[:, [0, 2]]).max() <= 1e-9 * P * L
+
+
+def test_section_forces_damping_part_is_the_strain_rate_times_c():
+    """``N(e, e') - N(e, 0) = c EA d eps/dt`` and the moment's likewise with the curvature,
+    the rates by central differences along e'."""
+    rng = np.random.default_rng(2)
+    e = np.array([0.0, 0, 0, 1, 0, 0, 0.5, 0.01, 0.02, 1, 0, 0]) + 0.02 * rng.standard_normal(12)
+    ed = rng.standard_normal(12)
+    l, EA, EI, c = 0.5, 1e3, 10.0, 1e-2
+    xi = np.array([0.2, 0.7])
+    damped = ancf_cable.section_forces(e, xi, l, EA, EI, ed, c)
+    elastic = ancf_cable.section_forces(e, xi, l, EA, EI)
+    h = 1e-6
+    rate = (ancf_cable.section_forces(e + h * ed, xi, l, EA, EI)
+            - ancf_cable.section_forces(e - h * ed, xi, l, EA, EI)) / (2 * h)
+    assert np.allclose(damped - elastic, c * rate, rtol=1e-6, atol=1e-9 * np.abs(rate).max())
