@@ -8,7 +8,7 @@
   and r', the same 6 coordinates a node), ``ObjectJointSpherical`` to the ground, gravity a
   ``LoadMassProportional`` on each element.
 - The steel spherical four-bar of :mod:`validation.spherical_four_bar` (one beam element a
-  link): Exudyn's ``ObjectBeamGeometricallyExact`` on ``NodeRigidBodyEP`` nodes (its
+  link, or n equal ones): Exudyn's ``ObjectBeamGeometricallyExact`` on ``NodeRigidBodyEP`` nodes (its
   generalized-alpha takes Euler parameters, not its Lie-group nodes), each joint an
   ``ObjectJointGeneric`` with the rows of rancf's joint: the driven revolute at A all six rows,
   its rotation about u_A offset by the drive (a Python ``offsetUserFunction`` and its rate, as
@@ -87,10 +87,11 @@ def _frame_with_z(u):
     return np.column_stack([x, np.cross(u, x), u])
 
 
-def exudyn_four_bar(fb: SphericalFourBar):
-    """Exudyn's steel four-bar (the module docstring), assembled: (mbs, its SystemContainer, the
-    sensor of the rocker's angle: the z component of the revolute joint's ``Rotation`` at D,
-    rad, about u_D)."""
+def exudyn_four_bar(fb: SphericalFourBar, n_elements=1):
+    """Exudyn's steel four-bar (the module docstring), ``n_elements`` equal elements a link (as
+    ``fb.flexible(n_elements)``), assembled: (mbs, its SystemContainer, the sensor of the
+    rocker's angle: the z component of the revolute joint's ``Rotation`` at D, rad, about
+    u_D)."""
     import warnings
 
     import exudyn as exu
@@ -113,12 +114,15 @@ def exudyn_four_bar(fb: SphericalFourBar):
                              "rocker": ("D", "C", fb.uD)}.items():
         frame = _link_frame(P[q] - P[p], up)
         x, y, z, w = Rotation.from_matrix(frame).as_quat()
-        ends = [mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=list(P[k]) + [w, x, y, z])) for k in (p, q)]
-        beam = mbs.AddObject(ObjectBeamGeometricallyExact(nodeNumbers=ends, length=float(np.linalg.norm(P[q] - P[p])),
-                                                          sectionData=section))
-        mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=beam)),
-                                         loadVector=[0, 0, -GRAVITY]))
-        nodes[link], frames[link] = dict(zip((p, q), ends)), frame
+        ends = [mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=list(P[p] + (P[q] - P[p]) * k / n_elements)
+                                            + [w, x, y, z])) for k in range(n_elements + 1)]
+        length = float(np.linalg.norm(P[q] - P[p])) / n_elements
+        for k in range(n_elements):
+            beam = mbs.AddObject(ObjectBeamGeometricallyExact(nodeNumbers=ends[k:k + 2], length=length,
+                                                              sectionData=section))
+            mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=beam)),
+                                             loadVector=[0, 0, -GRAVITY]))
+        nodes[link], frames[link] = {p: ends[0], q: ends[-1]}, frame
     ground = mbs.AddObject(ObjectGround())
 
     def at_ground(k):

@@ -3,7 +3,7 @@ pendulum, the cable's cost at 1,000 elements and a steel spherical four-bar.
 
 | case | system | parameters | run | what it checks |
 | --- | --- | --- | --- | --- |
-| `peers3d` | (1) Bathe and Bolourchi's 45-degree bend (:mod:`validation.bend45`), 64 elements; (2) a cable pendulum: a cable on a spherical joint to the ground, released straight along x from rest under gravity along -z, 256 elements; (3) the same cable at 1,000 elements; (4) the steel spherical four-bar of :mod:`validation.spherical_four_bar`, one element a link, driven (:mod:`validation.peers3d_models` builds (2) to (4) in both codes) | bend: R = 100, unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6, tip force 600 along +z; cable: Exudyn's ObjectANCFCable test section (issue 23's 3D cable data), L = 2 m, rho A = 78 kg/m, EA = 1e6 N, EI = 833.33 N m^2, g = 9.81; four-bar: arcs 70, 25, 60, 55 degrees on a 0.5 m sphere, steel rods of radius 1 cm | bend: statics, 10 equal load steps, Newton to max increment <= 1e-10 x rancf's model size in both codes, Exudyn's settings compared first, then 3 interleaved timed runs of each code; dynamics: generalized-alpha, rho_inf = 0.9, h = 1 ms in both codes (and 0.5 ms for the step convergence), each code's default Newton tolerance, Exudyn's sparse solver, one thread each; cable 0.1 s, 1,000 elements 20 steps, four-bar 0.1 s, 3 alternate timed runs of each code (quick: 0.02 s, 3 steps, one run) | bend tips within 1e-2 of each other, rancf's wall time <= 0.01 x Exudyn's (issue 22); cable tips of the two codes at the same step within 1e-7 m (over time, at the end, at h/2), each code converged in step (1e-5 L); four-bar rockers within twice the links' flexibility bound; rancf's wall time <= 0.25 x Exudyn's on the cable pendulum and the four-bar, its cost per element and step at 1,000 elements <= 0.2 x Exudyn's (issue 23) |
+| `peers3d` | (1) Bathe and Bolourchi's 45-degree bend (:mod:`validation.bend45`), 64 elements; (2) a cable pendulum: a cable on a spherical joint to the ground, released straight along x from rest under gravity along -z, 256 elements; (3) the same cable at 1,000 elements; (4) the steel spherical four-bar of :mod:`validation.spherical_four_bar`, one element a link, driven (:mod:`validation.peers3d_models` builds (2) to (4) in both codes) | bend: R = 100, unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6, tip force 600 along +z; cable: Exudyn's ObjectANCFCable test section (issue 23's 3D cable data), L = 2 m, rho A = 78 kg/m, EA = 1e6 N, EI = 833.33 N m^2, g = 9.81; four-bar: arcs 70, 25, 60, 55 degrees on a 0.5 m sphere, steel rods of radius 1 cm | bend: statics, 10 equal load steps, Newton to max increment <= 1e-10 x rancf's model size in both codes, Exudyn's settings compared first, then 3 interleaved timed runs of each code; dynamics: generalized-alpha, rho_inf = 0.9, h = 1 ms in both codes (and 0.5 ms for the step convergence), each code's default Newton tolerance, Exudyn's sparse solver, one thread each; cable 0.1 s, 1,000 elements 20 steps, four-bar 0.1 s at 1, 2 and 4 elements a link, 3 alternate timed runs of each code at 1 (quick: 0.02 s, 3 steps, one run, 1 and 2 elements a link) | bend tips within 1e-2 of each other, rancf's wall time <= 0.01 x Exudyn's (issue 22); cable tips of the two codes at the same step within 1e-7 m (over time, at the end, at h/2), each code converged in step (1e-5 L); four-bar rockers within twice the links' flexibility bound, their gap at 4 elements a link at most half that at 1; rancf's wall time <= 0.25 x Exudyn's on the cable pendulum and the four-bar, its cost per element and step at 1,000 elements <= 0.2 x Exudyn's (issue 23) |
 
 Exudyn 1.13 (https://github.com/jgerstmayr/EXUDYN, PyPI ``exudyn``) models the bend with its
 ``ObjectBeamGeometricallyExact`` (two-node geometrically exact beam, stress-free in its nodes'
@@ -36,8 +36,10 @@ repeats' ratios. Accuracy: the cable's tips of the two codes at the same step (s
 equations: they may differ by the Newton tolerances only) and at h/2, against a limit far below
 the time error they share (measured before the case); each code's convergence in step from its
 tip's change when h halves; the four-bar's rocker angle against a bound from the physics (the
-links' flexibility). A speed row that fails says where rancf's time goes: the functions with
-the largest own time in a short profiled run of the same model.
+links' flexibility), and the gap's fall when the links are refined (it is the elements'
+discretisation, not the time integration's). Every speed row says where rancf's time goes:
+where a short profiled run of the same model spends its own time (by module or compiled
+routine).
 """
 from __future__ import annotations
 
@@ -244,6 +246,14 @@ COST_LIMIT = 0.2  # issue 23: the cable's cost per element and step at least 5 x
 CABLE_TIP_LIMIT = 1e-7
 #: m: a code's cable is converged in step when its tip moves by at most 1e-5 L when h halves
 CABLE_STEP_LIMIT = 1e-5 * pm.CABLE_LENGTH
+#: elements a link of the four-bar's mesh study (quick, full)
+FOUR_BAR_MESHES = {True: (1, 2), False: (1, 2, 4)}
+#: the four-bar's rocker gap between the codes at 4 elements a link over that at 1, at most: both
+#: elements discretise the same shear-deformable beam (same section stiffness and inertia) and
+#: converge to it at second order in the element length, so a gap that is the discretisations'
+#: falls by about 4 a halving once asymptotic; 0.5 over two halvings leaves the pre-asymptotic
+#: range room (a study before the case: 5.4e-4, 4.5e-4, 1.2e-4, 5.0e-5 rad at 1, 2, 4, 8)
+MESH_LIMIT = 0.5
 PROFILE_STEPS = 5  # steps of rancf's profiled run (where its time goes)
 SKIP_QUICK = "quick run: the speed targets are judged in the full run (a quick run is a smoke test)"
 
@@ -364,14 +374,14 @@ def four_bar(quick):
     fb = SphericalFourBar()
     rows, phi = [], {}
 
-    def exudyn(h):
-        mbs, sc, sensor = pm.exudyn_four_bar(fb)
+    def exudyn(h, n_elements=1):
+        mbs, sc, sensor = pm.exudyn_four_bar(fb, n_elements)
         wall, st = pm.exudyn_dynamic(mbs, t_end, h, RHO_INF)
         data = mbs.GetSensorStoredData(sensor)
         return wall, st, np.interp(grid, data[:, 0], data[:, 3])
 
-    def ours(h):
-        m, j_in, j_out, _ = fb.flexible()
+    def ours(h, n_elements=1):
+        m, j_in, j_out, _ = fb.flexible(n_elements)
         res = _rancf_run(m, t_end, h)
         return res, np.interp(grid, res.t, res.joint(j_out)[0]), np.interp(grid, res.t, res.joint(j_in)[0])
 
@@ -392,8 +402,20 @@ def four_bar(quick):
     progress(f"steel four-bar, h = {H / 2:g} s (step convergence)")
     phi[f"Exudyn h = {H / 2:g}"] = exudyn(H / 2)[2]
     phi[f"rancf h = {H / 2:g}"] = ours(H / 2)[1]
+    mesh = []
+    for n in FOUR_BAR_MESHES[quick]:
+        progress(f"steel four-bar, {n} elements a link")
+        if n == 1:
+            phi_e, phi_r, closed = phi[f"Exudyn h = {H:g}"], phi[f"rancf h = {H:g}"], phi["closed form (rigid)"]
+        else:
+            phi_e = exudyn(H, n)[2]
+            res, phi_r, theta = ours(H, n)
+            closed = fb.output(theta)
+        mesh.append({"elements a link": n, "max |rocker rancf - rocker Exudyn| (rad)": np.abs(phi_r - phi_e).max(),
+                     "max |rocker rancf - closed form| (rad)": np.abs(phi_r - closed).max(),
+                     "max |rocker Exudyn - closed form| (rad)": np.abs(phi_e - closed).max()})
     profile = where_time_goes(fb.flexible()[0], PROFILE_STEPS * H, H)
-    return pd.DataFrame(rows), grid, phi, profile
+    return pd.DataFrame(rows), grid, phi, pd.DataFrame(mesh), profile
 
 
 def _speed_detail(table, profile, what):
@@ -414,10 +436,13 @@ def dynamics(quick):
     with threadpool_limits(limits=1, user_api="blas"):
         cable, grid, tips, cable_profile = cable_pendulum(quick)
         cost, cost_profile = cable_cost(quick)
-        bar, bar_grid, phi, bar_profile = four_bar(quick)
+        bar, bar_grid, phi, mesh, bar_profile = four_bar(quick)
     no_verdict = SKIP_QUICK if quick else None
     h, h2 = f"h = {H:g}", f"h = {H / 2:g}"
-    dist = lambda a, b: np.linalg.norm(tips[a] - tips[b], axis=1)  # noqa: E731
+
+    def dist(a, b):
+        return np.linalg.norm(tips[a] - tips[b], axis=1)
+
     same, same2 = dist(f"rancf {h}", f"Exudyn {h}"), dist(f"rancf {h2}", f"Exudyn {h2}")
     step_r, step_e = dist(f"rancf {h}", f"rancf {h2}"), dist(f"Exudyn {h}", f"Exudyn {h2}")
     t_cable = grid[-1]
@@ -492,6 +517,16 @@ def dynamics(quick):
                             "the rocker angle's change when the step halves (its time error)",
                             value=float(np.abs(phi[f"{code} {h}"] - phi[f"{code} {h2}"]).max()), unit="rad",
                             source="measured"))
+    gaps = mesh["max |rocker rancf - rocker Exudyn| (rad)"].to_numpy()
+    checks.append(Check(
+        "steel four-bar: the codes' rocker gap shrinks with the mesh", f"the gap between the two codes' "
+        f"rockers is their elements' discretisation: it falls when the links are refined ({scheme}, "
+        f"t <= {bar_grid[-1]:g} s)", value=float(gaps[-1] / gaps[0]), limit=MESH_LIMIT,
+        unit=f"gap at {mesh['elements a link'].iloc[-1]} / at 1 element a link",
+        source="rancf target: second-order elements of the same beam (the limit's comment in the case)",
+        no_verdict=("quick run: two meshes over a short window (the claim is on 1 to 4 elements a link "
+                    "over 0.1 s)") if quick else None,
+        detail=", ".join(f"{g:.3g} rad ({n} a link)" for n, g in zip(mesh["elements a link"], gaps))))
     checks.append(Check(
         "speed: steel four-bar, rancf / Exudyn", "issue 23: rancf <= 0.25 x Exudyn's time on the spatial "
         "four-bar", value=float(bar["ratio rancf / Exudyn"].median()), limit=DYNAMIC_SPEED_LIMIT,
@@ -534,7 +569,7 @@ def dynamics(quick):
     ax.grid(alpha=0.3, axis="y", which="both")
     fig.tight_layout()
 
-    tables = {"cable_pendulum": cable, "cable_cost": cost, "four_bar": bar,
+    tables = {"cable_pendulum": cable, "cable_cost": cost, "four_bar": bar, "four_bar_mesh": mesh,
               "cable_tips": pd.DataFrame({"t (s)": grid, **{f"{k} tip {c} (m)": v[:, i] for k, v in tips.items()
                                                              for i, c in enumerate("xyz")}}),
               "four_bar_rocker": pd.DataFrame({"t (s)": bar_grid, **{f"{k} (rad)": v for k, v in phi.items()}}),
