@@ -44,6 +44,7 @@ routine).
 """
 from __future__ import annotations
 
+import re
 import time
 
 import matplotlib.pyplot as plt
@@ -292,7 +293,9 @@ def where_time_goes(model, t_end, h, top=5):
     for (path, _, name), v in pstats.Stats(profile).stats.items():
         path = path.replace("\\", "/")
         if path == "~":
-            where = name.strip("<>").replace("built-in method ", "").split(".")[-1] + " (compiled)"
+            method = re.fullmatch(r"<method '(\w+)' of '([\w.]+)' objects>", name)
+            where = (f"{method[2]}.{method[1]}" if method else
+                     name.strip("<>").replace("built-in method ", "").split(".")[-1]) + " (compiled)"
         elif "/rancf/" in path:
             where = "rancf/" + path.split("/rancf/")[-1]
         elif "/scipy/sparse/" in path:
