@@ -112,9 +112,9 @@ class SphericalFourBar:
 
     E, rho, r = 2.1e11, 7800.0, 0.01
 
-    def flexible(self):
-        """The four-bar of three steel beams (one element each, round section of radius r),
-        gravity along -z."""
+    def flexible(self, n_elements=1):
+        """The four-bar of three steel beams (``n_elements`` elements each, round section of
+        radius r), gravity along -z."""
         m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
         P, E = self.P, self.E
         A, I = np.pi * self.r ** 2, np.pi * self.r ** 4 / 4
@@ -123,7 +123,7 @@ class SphericalFourBar:
 
         def beam(p, q, up):
             L = np.linalg.norm(P[q] - P[p])
-            b = m.add_beam(L, 1, E=E, rho=self.rho, A=A, I=(I, I), J=2 * I, G=E / 2.6,
+            b = m.add_beam(L, n_elements, E=E, rho=self.rho, A=A, I=(I, I), J=2 * I, G=E / 2.6,
                            start=P[p], direction=(P[q] - P[p]) / L, up=up)
             ends[b.index] = {p: b.start, q: b.end}
             return b
