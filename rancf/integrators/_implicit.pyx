@@ -414,6 +414,7 @@ cdef class Stepper:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
         cdef bint fresh
+        cdef long made
         self._prepare()
         self._old_residual()
         memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
