@@ -17,10 +17,17 @@ Newton), as stiff solvers do. Newton starts at ``a_{n+1} = a_n`` while the last 
 accelerations resolved, else at the last positions ``q_{n+1} = q_n`` (the first step: the one
 whose first increment is the smaller; ``Stepper._start``): the accelerations of unresolved stiff
 modes would put the first iterate far out in a turned configuration. A step that took k iterations starts the next one with a new
-matrix made at its predictor when the iterations it would save, ``(k - 2)`` over the ``3`` steps
-a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
+matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`` over the ``3``
+steps a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
 iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
-within a step wastes iterations. ``reuse=False`` refactors at every iteration (full Newton).
+within a step wastes iterations. ``k_fresh`` is what a new matrix achieves: the iterations of
+the last step that started with one (2 before any has), not a constant, since where the step's
+equations curve so that even the exact matrix leaves more than the tolerance after one iteration
+(a long spatial chain in relative coordinates: the root carries the whole chain, and Newton's
+quadratic term grows with its length), a new matrix saves nothing and refactoring at every step
+would only add its cost. A matrix that went stale within one step (the step after a new one took
+more iterations than it by more than a factorization's cost, the last time one was kept) is
+renewed at every step. ``reuse=False`` refactors at every iteration (full Newton).
 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
@@ -47,8 +54,9 @@ from rancf.formulations.problem import StepFailure
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
-#: Iterations a step takes with a Newton matrix made at its predictor (2 on the stiff pendulum,
-#: 2 to 3 on the modal one), and the steps a new matrix serves before it is as stale as the old.
+#: Iterations a step takes with a Newton matrix made at its predictor until a step has shown
+#: it (2 on the stiff pendulum, 2 to 3 on the modal one), and the steps a new matrix serves
+#: before it is as stale as the old.
 cdef int FRESH_ITERATIONS = 2
 cdef int HORIZON = 3
 
@@ -100,7 +108,7 @@ cdef class Stepper:
     cdef long n_kept
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
-    cdef int last_iterations
+    cdef int last_iterations, fresh_iterations, age, staleness
     cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate
     cdef object strategy
     cdef object equations
@@ -138,6 +146,10 @@ cdef class Stepper:
         self.nfev = self.njev = self.nlu = self.newton_iterations = self.steps = 0
         self.factored = False
         self.last_iterations = 0
+        # the iterations of the last step begun with a new matrix, the steps the matrix has
+        # served, and the iterations the step after a new matrix took more than it, last time
+        self.fresh_iterations = FRESH_ITERATIONS
+        self.age = self.staleness = 0
 
     # --- the step's equations -----------------------------------------------------------------
     cdef void _prepare(self):
@@ -401,6 +413,8 @@ cdef class Stepper:
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
+        cdef bint fresh
+        cdef long made
         self._prepare()
         self._old_residual()
         memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
@@ -411,10 +425,21 @@ cdef class Stepper:
             np.asarray(self.a1)[:n] = a1
             np.asarray(self.lam1)[:m] = lam1
         else:
-            if (self.last_iterations - FRESH_ITERATIONS) * HORIZON > self.p.factor_cost:
+            if ((self.last_iterations - self.fresh_iterations) * HORIZON > self.p.factor_cost
+                    or (self.age == 1 and self.staleness > self.p.factor_cost)):
                 self.factored = False       # the kept matrix has grown stale: a new one now
+            fresh = not self.factored
+            made = self.nlu
             self._start()
             it = self._newton(not self.reuse)
+            if it > 0 and self.nlu > made:
+                self.age = 1
+                if fresh:
+                    self.fresh_iterations = it
+            elif it > 0:
+                if self.age == 1:
+                    self.staleness = it - self.fresh_iterations
+                self.age += 1
             if it < 0 and self.reuse:
                 # retry once from the same start with full Newton
                 self._start()
