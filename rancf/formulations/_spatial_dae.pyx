@@ -824,3 +824,230 @@ def gyroscopic(const double[:, ::1] p, const double[:, ::1] pd, const double[:, 
         for b in range(n):
             euler_G(&pd[b, 0], G)
             rotary_action(G, &inertia[b, 0, 0], &p[b, 0], 8.0, &out[b, 0])
+
+
+def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass,
+                const double[:, :, ::1] inertia, const double[::1] g, double[::1] out):
+    """The bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into out[:7 n]
+    (x, v the coordinates and rates, 7 per body)."""
+    cdef int b, i, n = mass.shape[0]
+    cdef double G[12]
+    with nogil:
+        for b in range(n):
+            for i in range(3):
+                out[7 * b + i] = mass[b] * g[i]
+            euler_G(&v[7 * b + 3], G)
+            rotary_action(G, &inertia[b, 0, 0], &x[7 * b + 3], 8.0, &out[7 * b + 3])
+
+
+cdef enum:
+    SIDE_GROUND = 0
+    SIDE_BODY = 1
+    SIDE_CABLE = 2
+
+
+cdef class CableLinkKernel:
+    """The joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`): rows
+    ``x_child - x_parent`` (3) of their two points and, for a clamp, ``(A(p_o) b_i) . r'``
+    (i = 1, 2), with the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
+
+    Parameters (one row per link): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 a cable
+    node; ``side_col`` (n, 2) its first coordinate in x; ``offset`` (n, 2, 3) the point on the
+    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp; ``slope`` (n,) the side that is
+    the cable; ``B`` (n, 6) the clamp's two axes; ``row0`` (n,) each link's first row in Phi.
+    A link's columns are its sides' (7 a body, 6 a cable node, none the ground), in order.
+    """
+
+    cdef readonly int n, n_values, n_square
+    cdef int[:, ::1] side_kind, side_col
+    cdef int[::1] clamp, slope, n_rows, n_cols, row0, val0, sq0
+    cdef double[:, :, ::1] offset
+    cdef double[:, ::1] B
+
+    def __init__(self, side_kind, side_col, offset, clamp, slope, B, row0):
+        self.n = len(clamp)
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_col = np.ascontiguousarray(side_col, dtype=np.intc).reshape(self.n, 2)
+        self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 2, 3)
+        self.clamp = np.ascontiguousarray(clamp, dtype=np.intc)
+        self.slope = np.ascontiguousarray(slope, dtype=np.intc)
+        self.B = np.ascontiguousarray(B, dtype=float).reshape(self.n, 6)
+        self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
+        size = np.array([0, 7, 6])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
+            np.zeros(0, int)
+        rows = 3 + 2 * np.asarray(self.clamp)
+        self.n_rows = rows.astype(np.intc)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
+        self.sq0 = (np.cumsum(size * size) - size * size).astype(np.intc)
+        self.n_values = int((rows * size).sum())
+        self.n_square = int((size * size).sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        cdef int kind = self.side_kind[k, s]
+        return 7 if kind == SIDE_BODY else (6 if kind == SIDE_CABLE else 0)
+
+    cdef void _local(self, int k, const double* x, double* y) noexcept nogil:
+        """y = the link's column coordinates, side after side."""
+        cdef int s, w, c = 0
+        for s in range(2):
+            w = self._width(k, s)
+            if w:
+                memcpy(y + c, x + self.side_col[k, s], w * sizeof(double))
+            c += w
+
+    cdef void _rows(self, int k, const double* y, double* out) noexcept nogil:
+        cdef double pt[2][3]
+        cdef double A[9]
+        cdef double Ab[3]
+        cdef int s, i, c = 0, kind, o, sl
+        cdef const double* slope_r = NULL
+        cdef const double* other_p = NULL
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == SIDE_GROUND:
+                for i in range(3):
+                    pt[s][i] = self.offset[k, s, i]
+            elif kind == SIDE_BODY:
+                rotation(y + c + 3, A)
+                rot.matvec(A, &self.offset[k, s, 0], Ab)
+                for i in range(3):
+                    pt[s][i] = y[c + i] + Ab[i]
+            else:
+                for i in range(3):
+                    pt[s][i] = y[c + i]
+            if s == self.slope[k] and kind == SIDE_CABLE:
+                slope_r = y + c + 3
+            elif kind == SIDE_BODY:
+                other_p = y + c + 3
+            c += self._width(k, s)
+        for i in range(3):
+            out[i] = pt[1][i] - pt[0][i]
+        if self.clamp[k]:
+            if self.side_kind[k, 1 - self.slope[k]] == SIDE_BODY:
+                rotation(other_p, A)
+            else:
+                memset(A, 0, 9 * sizeof(double))
+                A[0] = A[4] = A[8] = 1.0
+            for i in range(2):
+                rot.matvec(A, &self.B[k, 3 * i], Ab)
+                out[3 + i] = rot.dot(Ab, slope_r)
+
+    cdef void _jacobian(self, int k, const double* y, double* out) noexcept nogil:
+        """The block (n_rows x n_cols, row-major) at the column coordinates y."""
+        cdef int s, i, j, a, c = 0, kind, nc = self.n_cols[k], sl = self.slope[k]
+        cdef double sign
+        cdef double A[9]
+        cdef double D[9]
+        cdef double z[3]
+        cdef int c_slope = 0, c_other = 0
+        memset(out, 0, self.n_rows[k] * nc * sizeof(double))
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            sign = -1.0 if s == 0 else 1.0
+            if kind != SIDE_GROUND:
+                for i in range(3):
+                    out[nc * i + c + i] = sign
+            if kind == SIDE_BODY:
+                for a in range(4):
+                    rotation_derivative(y + c + 3, a, D)
+                    rot.matvec(D, &self.offset[k, s, 0], z)
+                    for i in range(3):
+                        out[nc * i + c + 3 + a] = sign * z[i]
+            if s == sl:
+                c_slope = c
+            else:
+                c_other = c
+            c += self._width(k, s)
+        if not self.clamp[k]:
+            return
+        if self.side_kind[k, 1 - sl] == SIDE_BODY:
+            rotation(y + c_other + 3, A)
+            for a in range(4):
+                rotation_derivative(y + c_other + 3, a, D)
+                for i in range(2):
+                    rot.matvec(D, &self.B[k, 3 * i], z)
+                    out[nc * (3 + i) + c_other + 3 + a] = rot.dot(z, y + c_slope + 3)
+        else:
+            memset(A, 0, 9 * sizeof(double))
+            A[0] = A[4] = A[8] = 1.0
+        for i in range(2):
+            rot.matvec(A, &self.B[k, 3 * i], z)
+            for j in range(3):
+                out[nc * (3 + i) + c_slope + 3 + j] = z[j]
+
+    def rows(self, const double[::1] x, double[::1] out):
+        """The links' rows into out at their rows of Phi."""
+        cdef int k
+        cdef double y[14]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._rows(k, y, &out[self.row0[k]])
+
+    def along(self, const double[::1] x, const double[::1] v, const double[::1] weights,
+              const double[::1] taus, double[::1] out):
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
+        cdef int k, s, i
+        cdef double y[14]
+        cdef double yv[14]
+        cdef double r[5]
+        with nogil:
+            for s in range(weights.shape[0]):
+                if weights[s] == 0.0:
+                    continue
+                for k in range(self.n):
+                    self._local(k, &x[0], y)
+                    self._local(k, &v[0], yv)
+                    for i in range(self.n_cols[k]):
+                        y[i] += taus[s] * yv[i]
+                    self._rows(k, y, r)
+                    for i in range(self.n_rows[k]):
+                        out[self.row0[k] + i] += weights[s] * r[i]
+
+    def jacobian(self, const double[::1] x, double[::1] out):
+        """The links' Jacobian blocks (n_values,) into out."""
+        cdef int k
+        cdef double y[14]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._jacobian(k, y, &out[self.val0[k]])
+
+    def curvature(self, const double[::1] x, const double[::1] lam, double[::1] out):
+        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square,), as
+        :meth:`LinkKernel.curvature`."""
+        cdef int k, i, j, c, nr, nc
+        cdef double h, s, keep
+        cdef double y[14]
+        cdef double J[5 * 14]
+        cdef double fp[14]
+        cdef double* o
+        cdef const double* lk
+        with nogil:
+            for k in range(self.n):
+                nr, nc = self.n_rows[k], self.n_cols[k]
+                self._local(k, &x[0], y)
+                s = 1.0
+                for i in range(nc):
+                    s = max(s, fabs(y[i]))
+                h = 1e-6 * s
+                lk = &lam[self.row0[k]]
+                o = &out[self.sq0[k]]
+                for c in range(nc):
+                    keep = y[c]
+                    y[c] = keep + h
+                    self._jacobian(k, y, J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        fp[i] = s
+                    y[c] = keep - h
+                    self._jacobian(k, y, J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                    y[c] = keep

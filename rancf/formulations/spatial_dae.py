@@ -96,6 +96,14 @@ Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometr
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
 Efforts in joints are not available yet in this formulation (a ValueError says so).
+
+Compiled work. The rows, Jacobian blocks and curvature stencils of all links, and the elements'
+maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
+over all links and elements in one call each; ``Phi_x`` (CSR) and the Newton matrix (CSC) are
+summed onto sparsity patterns built with the formulation (only their values are filled at a
+step), and SuperLU factors the Newton matrix. A run's reactions are computed when its Result is
+asked for them (:class:`SpatialReactions`, one saddle-point solve per output), not at every
+output.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -124,24 +132,6 @@ def skew(a):
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
-def _E(p):
-    """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity."""
-    p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, N_EULER))
-    out[..., :, 0] = -p[..., 1:]
-    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) + _skews(p[..., 1:])
-    return out
-
-
-def _G(p):
-    """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity."""
-    p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, N_EULER))
-    out[..., :, 0] = -p[..., 1:]
-    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) - _skews(p[..., 1:])
-    return out
-
-
 def _skews(a):
     out = np.zeros(a.shape[:-1] + (3, 3))
     out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -a[..., 2], a[..., 1], -a[..., 0]
@@ -149,9 +139,26 @@ def _skews(a):
     return out
 
 
-#: E(p) = sum_k p_k EK[k], G likewise (both linear in p)
-_EK = _E(_EYE4)
-_GK = _G(_EYE4)
+#: E(p) = sum_k p_k EK[k] = [-e, e^ + p0 I], G likewise with -e^ (both linear in p)
+_EK = np.zeros((N_EULER, 3, N_EULER))
+_EK[0, :, 1:] = np.eye(3)
+_EK[1:, :, 0] = -np.eye(3)
+_EK[1:, :, 1:] = _skews(np.eye(3))
+_GK = _EK.copy()
+_GK[1:, :, 1:] *= -1.0
+
+
+def _E(p):
+    """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity. Each entry is one p_k
+    times 1 or -1, so the product with the constant ``EK`` is exact."""
+    p = np.asarray(p, dtype=float)
+    return (p.reshape(-1, N_EULER) @ _EK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
+
+
+def _G(p):
+    """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity (exact, as :func:`_E`)."""
+    p = np.asarray(p, dtype=float)
+    return (p.reshape(-1, N_EULER) @ _GK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
 
 
 def rotation(p):
@@ -290,7 +297,9 @@ class _Link:
         return np.zeros(3), _EYE4[0], rc, pc
 
     def rows(self, x, target):
-        """The link's rows (n_rows,) at the coordinates x and the drive's target."""
+        """The link's rows (n_rows,) at the coordinates x and the drive's target (numpy: the
+        reference the compiled :class:`rancf.formulations._spatial_dae.LinkKernel`, which a
+        run uses, is tested against)."""
         rp, pp, rc, pc = self._poses(x)
         out = []
         if self.rot != _ROT_NONE and self.rot != _ROT_UNIVERSAL:
@@ -315,7 +324,8 @@ class _Link:
         return np.concatenate(out) if out else np.zeros(0)
 
     def jacobian(self, x, target):
-        """d(rows)/dx on the link's columns (n_rows, len(columns))."""
+        """d(rows)/dx on the link's columns (n_rows, len(columns)) (the compiled kernel's
+        reference, as :meth:`rows`)."""
         rp, pp, rc, pc = self._poses(x)
         ground = self.parent < 0
         blocks = []            # each (rows, d/dr_p, d/dp_p, d/dr_c, d/dp_c)
@@ -398,7 +408,8 @@ class _CableLink:
         return x[cols[:3]]
 
     def rows(self, x, target=None):
-        """The rows (n_rows,) at the coordinates x."""
+        """The rows (n_rows,) at the coordinates x (numpy: the reference the compiled
+        :class:`rancf.formulations._spatial_dae.CableLinkKernel` is tested against)."""
         out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
         if self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
@@ -407,7 +418,7 @@ class _CableLink:
         return np.concatenate(out)
 
     def jacobian(self, x, target=None):
-        """d(rows)/dx on the columns (n_rows, len(columns))."""
+        """d(rows)/dx on the columns (n_rows, len(columns)) (the compiled kernel's reference)."""
         blocks = []
         for sign, side in ((-1.0, self.sides[0]), (1.0, self.sides[1])):
             kind, _, offset, cols = side
@@ -521,7 +532,7 @@ class SpatialDAE(IndexThreeDAE):
         #: in statics (``rancf.static``)
         self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
-        self._jacobian = self._last_targets = None
+        self._jacobian = self._last_targets = self._velocity_bias = None
         self._cable_setup()
         self._kernels(n_loop_links)
         self._patterns()
@@ -554,11 +565,17 @@ class SpatialDAE(IndexThreeDAE):
               np.concatenate(cols) if cols else np.zeros(0, int))), shape=(6 * nc, 6 * nc))
 
     def _kernels(self, n_body_links):
-        """The compiled links between bodies (the first ``n_body_links``) and beam elements
-        (:mod:`rancf.formulations._spatial_dae`); the cable links stay in Python (each has
-        the rows of one or two points)."""
+        """The compiled links between bodies (the first ``n_body_links``), links at cable
+        points (the rest) and beam elements (:mod:`rancf.formulations._spatial_dae`)."""
+        cables = self.links[n_body_links:]
+        kinds = {"ground": 0, "body": 1, "cable": 2}
+        self._cable_kernel = _spatial_dae.CableLinkKernel(
+            [[kinds[side[0]] for side in lk.sides] for lk in cables],
+            [[int(side[3][0]) if side[3].size else 0 for side in lk.sides] for lk in cables],
+            [[side[2] for side in lk.sides] for lk in cables], [lk.kind for lk in cables],
+            [lk.slope for lk in cables], [lk.B.ravel() for lk in cables],
+            [self.link_rows[n_body_links + k].start for k in range(len(cables))])
         links = self.links[:n_body_links]
-        self._cable_links = range(n_body_links, len(self.links))
         self._n_body_rows = sum(lk.n_rows for lk in links)
         self._driven = [k for k, lk in enumerate(links) if lk.driven >= 0]
         drive = np.zeros(len(links), dtype=int)
@@ -622,9 +639,7 @@ class SpatialDAE(IndexThreeDAE):
         # column-major: the structure of the transpose's rows
         self._S_index, self._S_indices, self._S_indptr, self._S_nnz = _structure(sc, sr,
                                                                                  n + m, n + m)
-        self._n_links_square = self._link_kernel.n_square + sum(
-            self.links[k].columns.size ** 2 for k in self._cable_links
-            if self.links[k].n_rows)
+        self._n_links_square = self._link_kernel.n_square + self._cable_kernel.n_square
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
@@ -862,16 +877,18 @@ class SpatialDAE(IndexThreeDAE):
         self.inputs.at_time(t)
         tree = self.tree
         q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
-        X, Vx = self._X(q), self._X(v)
-        out = np.zeros((self.n_bodies, 7))
-        out[:, :3] = tree.mass[:, None] * (self.load_factor * tree.gravity)
-        out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
-        out = np.concatenate([out.ravel(), self.load_factor * self._cable_gravity])
-        out += self.load_factor * self._loads(q)
+        out = np.empty(self.n_coordinates)
+        _spatial_dae.body_forces(q, v, self._mass, self._inertia,
+                                 self.load_factor * tree.gravity, out)
+        if len(tree.load_body):
+            out[:self._c0] += self.load_factor * self._loads(q)[:self._c0]
         self._element_status(self._element_kernel.force(q, v, out))
         if self.n_cable_nodes:
+            out[self._c0:] = self.load_factor * self._cable_gravity
+            if len(tree.load_body):
+                out[self._c0:] += self.load_factor * self._loads(q)[self._c0:]
             f = self._cable_elements(q, v)[0]
-            np.add.at(out, self._cable_dofs, f)
+            out += np.bincount(self._cable_dofs.ravel(), f.ravel(), minlength=out.size)
         return out
 
     def _body_stiffness(self, q, v):
@@ -999,10 +1016,9 @@ class SpatialDAE(IndexThreeDAE):
         x = np.ascontiguousarray(x, dtype=float)
         out = np.empty(self.n_constraints)
         self._link_kernel.rows(x, self._target_array(targets), out)
-        for k in self._cable_links:
-            out[self.link_rows[k]] = self.links[k].rows(x)
+        self._cable_kernel.rows(x, out)
         p = self._X(x)[:, 3:]
-        out[self.n_joint_rows:] = 0.5 * (np.einsum("ni,ni->n", p, p) - 1.0)
+        out[self.n_joint_rows:] = 0.5 * ((p * p).sum(axis=1) - 1.0)
         return out
 
     def constraint(self, q, t):
@@ -1045,12 +1061,13 @@ class SpatialDAE(IndexThreeDAE):
         link's block row-major on its columns, then the norms' ``p``."""
         q = np.ascontiguousarray(q, dtype=float)
         targets = [j[0] for j in self._targets(t)]
+        out = np.empty(self._J_index.size)
         nv = self._link_kernel.n_values
-        out = [np.empty(nv)]
-        self._link_kernel.jacobian(q, self._target_array(targets), out[0])
-        out += [self.links[k].jacobian(q).ravel() for k in self._cable_links]
-        out.append(q[self._p])
-        return np.concatenate(out)
+        self._link_kernel.jacobian(q, self._target_array(targets), out)
+        nc = self._cable_kernel.n_values
+        self._cable_kernel.jacobian(q, out[nv:nv + nc])
+        out[nv + nc:] = q[self._p]
+        return out
 
     def _curvature_values(self, q, lam, t):
         """Each link's ``d(Phi_x^T lambda)/dx`` on its columns (:meth:`constraint_curvature`)
@@ -1058,15 +1075,11 @@ class SpatialDAE(IndexThreeDAE):
         q = np.ascontiguousarray(q, dtype=float)
         lam = np.ascontiguousarray(lam, dtype=float)
         targets = [j[0] for j in self._targets(t)]
-        out = [np.empty(self._link_kernel.n_square)]
-        self._link_kernel.curvature(q, self._target_array(targets), lam, out[0])
-        for k in self._cable_links:
-            lk, lj = self.links[k], lam[self.link_rows[k]]
-            if lk.n_rows:
-                scale = max(1.0, float(np.abs(q[lk.columns]).max()))
-                out.append(_columns(lambda y: lk.jacobian(y).T @ lj, q, lk.columns,
-                                    scale).ravel())
-        return np.concatenate(out)
+        n = self._link_kernel.n_square
+        out = np.empty(n + self._cable_kernel.n_square)
+        self._link_kernel.curvature(q, self._target_array(targets), lam, out)
+        self._cable_kernel.curvature(q, lam, out[n:])
+        return out
 
     def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
                       factor=True):
@@ -1115,10 +1128,10 @@ class SpatialDAE(IndexThreeDAE):
         jets = self._targets(t)
         v = np.asarray(v, dtype=float) if with_v else np.zeros(self.n_coordinates)
         scale = float(np.abs(v).max(initial=0.0))
-        for tg in jets:
-            if tg[0] is not None:
-                scale = max(scale, float(np.max(np.abs(tg[1]))),
-                            float(np.sqrt(np.max(np.abs(tg[2])))))
+        for k in self._driven:
+            tg = jets[k]
+            scale = max(scale, float(np.max(np.abs(tg[1]))),
+                        float(np.sqrt(np.max(np.abs(tg[2])))))
         if scale == 0.0:
             return np.zeros(self.n_constraints)
         h = 0.5 / scale
@@ -1133,23 +1146,19 @@ class SpatialDAE(IndexThreeDAE):
                                         + 0.5 * taus[:, None] ** 2 * np.atleast_1d(tg[2]))
         out = np.zeros(self.n_constraints)
         self._link_kernel.along(q, v, T, stencil, taus, out)
-        P, V = self._X(q)[:, 3:], self._X(v)[:, 3:]
-        norms = np.zeros(self.n_bodies)
-        for w, tau in zip(stencil, taus):
-            if w == 0.0:
-                continue
-            for k in self._cable_links:
-                s = self.link_rows[k]
-                out[s] += w * self.links[k].rows(q + tau * v)
-            p = P + tau * V
-            norms += w * (0.5 * (np.einsum("ni,ni->n", p, p) - 1.0))
-        out[self.n_joint_rows:] = norms
+        self._cable_kernel.along(q, v, stencil, taus, out)
+        p = self._X(q)[None, :, 3:] + taus[:, None, None] * self._X(v)[None, :, 3:]
+        out[self.n_joint_rows:] = stencil @ (0.5 * ((p * p).sum(axis=2) - 1.0))
         order = 1 if stencil is _D1 else 2
         return out / h ** order
 
     def velocity_bias(self, q, t):
-        """``Phi_t`` (exact stencil along the drives' Taylor polynomials)."""
-        return self._along(q, None, t, _D1, with_v=False)
+        """``Phi_t`` (exact stencil along the drives' Taylor polynomials); the last one is
+        kept (a step asks for it at its end twice: the violations and the drives' power)."""
+        key = (np.asarray(q, dtype=float).tobytes(), float(t))
+        if self._velocity_bias is None or self._velocity_bias[0] != key:
+            self._velocity_bias = (key, self._along(q, None, t, _D1, with_v=False))
+        return self._velocity_bias[1].copy()
 
     def acceleration_bias(self, q, v, t):
         """``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` (module docstring)."""
@@ -1434,15 +1443,3 @@ def _least_change(J, b):
     ``J^T (J J^T)^{-1} b``."""
     J = sp.csr_matrix(J)
     return J.T @ spla.spsolve(sp.csc_matrix(J @ J.T), b)
-
-
-def _columns(f, x, cols, scale=1.0):
-    """Central differences ``df/dx[cols]`` (len(f) x len(cols)), steps ``1e-6 scale``."""
-    h = 1e-6 * scale
-    out = []
-    for c in cols:
-        xp, xm = x.copy(), x.copy()
-        xp[c] += h
-        xm[c] -= h
-        out.append((np.asarray(f(xp)) - np.asarray(f(xm))) / (2 * h))
-    return np.array(out).T
