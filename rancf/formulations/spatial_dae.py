@@ -101,7 +101,8 @@ Compiled work. The rows, Jacobian blocks and curvature stencils of all links, an
 maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
 over all links and elements in one call each; ``Phi_x`` (CSR) and the Newton matrix (CSC) are
 summed onto sparsity patterns built with the formulation (only their values are filled at a
-step), and SuperLU factors the Newton matrix. A run's reactions are computed when its Result is
+step), and SuperLU factors the Newton matrix (LAPACK's dense LU for small models,
+:data:`DENSE_BELOW`). A run's reactions are computed when its Result is
 asked for them (:class:`SpatialReactions`, one saddle-point solve per output), not at every
 output.
 """
@@ -122,6 +123,10 @@ CABLE_STATE_MESSAGE = ("state: a start from stored poses is not available for a 
                        "length); start from the reference (state=None) or state='static'")
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
+#: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
+#: (LAPACK getrf): its sparse LU (SuperLU, its ordering redone at every factorization) costs
+#: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
+DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
@@ -245,6 +250,7 @@ class _Link:
         self.offset = np.array(offset, dtype=float)
         Q = np.array(Q, dtype=float)
         self.qQc = _CONJ @ quaternion(Q)          # conj(q_Q)
+        self.QT = rotation(self.qQc)              # its matrix, Q^T (the joint coordinates')
         self.a0 = np.array(a0, dtype=float)
         self.a1 = np.array(a1, dtype=float)
         self.a1c = Q.T @ self.a1                  # a1 in the child's frame
@@ -1088,7 +1094,8 @@ class SpatialDAE(IndexThreeDAE):
         zero not evaluated) summed on the pattern of :meth:`_patterns`: per body a 7 x 7
         block (mass, mass derivative, loads' and gyroscopic tangents, the norm's curvature),
         per element and per link its block on its columns, per cable element its 12 x 12;
-        then SuperLU (``factor``) or the CSC matrix."""
+        then its factors (``factor``: LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns,
+        SuperLU beyond) or the CSC matrix."""
         nb = self.n_bodies
         body = np.zeros((nb, 7, 7))
         pp = body[:, 3:, 3:]
@@ -1121,7 +1128,11 @@ class SpatialDAE(IndexThreeDAE):
         N = self.n_coordinates + self.n_constraints
         S = sp.csc_matrix((np.bincount(self._S_index, weights=vals, minlength=self._S_nnz),
                            self._S_indices, self._S_indptr), shape=(N, N))
-        return NewtonFactor(S, self.n_constraints, True) if factor else S
+        if not factor:
+            return S
+        if N <= DENSE_BELOW:
+            return NewtonFactor(S.toarray(), self.n_constraints, False)
+        return NewtonFactor(S, self.n_constraints, True)
 
     def _along(self, q, v, t, stencil, with_v=True):
         """A derivative of ``Phi(q + tau v, t + tau)`` at tau = 0 by the exact stencil."""
@@ -1289,7 +1300,7 @@ class SpatialDAE(IndexThreeDAE):
                 continue
             rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
             # rotation(conj(q_Q)) is Q^T
-            R = Ap.T @ A[lk.body] @ rotation(lk.qQc)
+            R = Ap.T @ A[lk.body] @ lk.QT
             tq = Ap.T @ (r[lk.body] - rp + A[lk.body] @ lk.offset) - lk.anchor
             out.append(np.atleast_1d(_link_coordinates(int(lk.motion), (lk.a0, lk.a1), R, tq)))
         return np.concatenate(out).astype(float) if out else np.zeros(0)
@@ -1314,7 +1325,8 @@ class SpatialDAE(IndexThreeDAE):
             prev = self._last_seen[1][self._angles]
             jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
         self._last_seen = (t, jq)
-        poses, rates = self.cable_poses(q, v)
+        poses, rates = self.cable_poses(q, v) if self.n_cable_nodes else \
+            (np.zeros((0, 12)), np.zeros((0, 6)))
         out = {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
                                         poses.ravel()]),
                "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
