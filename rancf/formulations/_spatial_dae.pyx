@@ -1051,3 +1051,101 @@ cdef class CableLinkKernel:
                             s += J[nc * j + i] * lk[j]
                         o[nc * i + c] = (fp[i] - s) / (2.0 * h)
                     y[c] = keep
+
+
+def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, ::1] inertia,
+                  double h_p, double h_v, double[:, :, ::1] K, double[:, :, ::1] C):
+    """Central differences of each body's gyroscopic force ``g(p, p') = 8 G(p')^T J G(p') p``
+    (n, 4): ``K[b, :, k] = dg/dp_k`` (step h_p) and ``C[b, :, k] = -dg/dp'_k`` (step h_v)."""
+    cdef int b, k, i, n = inertia.shape[0]
+    cdef double p[4]
+    cdef double pd[4]
+    cdef double G[12]
+    cdef double gp[4]
+    cdef double gm[4]
+    cdef double keep
+    with nogil:
+        for b in range(n):
+            memcpy(p, &x[7 * b + 3], 4 * sizeof(double))
+            memcpy(pd, &v[7 * b + 3], 4 * sizeof(double))
+            euler_G(pd, G)
+            for k in range(4):
+                keep = p[k]
+                p[k] = keep + h_p
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
+                p[k] = keep - h_p
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
+                p[k] = keep
+                for i in range(4):
+                    K[b, i, k] = (gp[i] - gm[i]) / (2.0 * h_p)
+            for k in range(4):
+                keep = pd[k]
+                pd[k] = keep + h_v
+                euler_G(pd, G)
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
+                pd[k] = keep - h_v
+                euler_G(pd, G)
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
+                pd[k] = keep
+                for i in range(4):
+                    C[b, i, k] = -(gp[i] - gm[i]) / (2.0 * h_v)
+
+
+def body_mass_blocks(const double[::1] x, const double[::1] a, const double[:, :, ::1] inertia,
+                     double c_m, double c_mq, double[:, :, ::1] out):
+    """Adds to out (n, 4, 4) each body's ``c_m 4 G^T J G`` (its rotary mass) and ``c_mq
+    d(M a)/dp = c_mq (4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p))``."""
+    cdef int b, i, j, k, l, n = inertia.shape[0]
+    cdef double G[12]
+    cdef double Ga[12]
+    cdef double JG[12]
+    cdef double JGa[3]
+    cdef double w[3]
+    cdef double s
+    cdef double[:, :, ::1] EK = _EULER_GK
+    with nogil:
+        for b in range(n):
+            euler_G(&x[7 * b + 3], G)
+            # JG = J G (3 x 4)
+            for i in range(3):
+                for k in range(4):
+                    JG[4 * i + k] = (inertia[b, i, 0] * G[k] + inertia[b, i, 1] * G[4 + k]
+                                     + inertia[b, i, 2] * G[8 + k])
+            if c_m != 0.0:
+                for j in range(4):
+                    for k in range(4):
+                        s = G[j] * JG[k] + G[4 + j] * JG[4 + k] + G[8 + j] * JG[8 + k]
+                        out[b, j, k] += c_m * 4.0 * s
+            if c_mq != 0.0:
+                euler_G(&a[7 * b + 3], Ga)
+                for i in range(3):
+                    JGa[i] = (JG[4 * i] * a[7 * b + 3] + JG[4 * i + 1] * a[7 * b + 4]
+                              + JG[4 * i + 2] * a[7 * b + 5] + JG[4 * i + 3] * a[7 * b + 6])
+                for j in range(4):
+                    for k in range(4):
+                        # G_k^T JGa, G_k = dG/dp_k (constant)
+                        s = EK[k, 0, j] * JGa[0] + EK[k, 1, j] * JGa[1] + EK[k, 2, j] * JGa[2]
+                        # (G^T J G(a_p))[j, k]: J G(a_p) column k
+                        for i in range(3):
+                            w[i] = (inertia[b, i, 0] * Ga[k] + inertia[b, i, 1] * Ga[4 + k]
+                                    + inertia[b, i, 2] * Ga[8 + k])
+                        s -= G[j] * w[0] + G[4 + j] * w[1] + G[8 + j] * w[2]
+                        out[b, j, k] += c_mq * 4.0 * s
+
+
+cdef double[:, :, ::1] _EULER_GK = np.zeros((4, 3, 4))
+
+
+cdef void _fill_gk() noexcept:
+    """G(p) = sum_k p_k GK[k]: GK[k] = G(e_k)."""
+    cdef int k
+    cdef double e[4]
+    cdef double G[12]
+    for k in range(4):
+        e[0] = e[1] = e[2] = e[3] = 0.0
+        e[k] = 1.0
+        euler_G(e, G)
+        memcpy(&_EULER_GK[k, 0, 0], G, 12 * sizeof(double))
+
+
+_fill_gk()

@@ -897,29 +897,27 @@ class SpatialDAE(IndexThreeDAE):
             out += np.bincount(self._cable_dofs.ravel(), f.ravel(), minlength=out.size)
         return out
 
-    def _body_stiffness(self, q, v):
-        """``dF/dx_p`` (n, 7, 4) of the loads and the gyroscopic force of each body on its
-        Euler parameters (central differences, step 1e-7)."""
+    def _body_tangents(self, q, v):
+        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the loads' and the gyroscopic
+        force's derivatives on each body's Euler parameters and the gyroscopic force's on their
+        rates, by central differences (steps 1e-7 and ``1e-7 max(1, max |p'|)``; the gyroscopic
+        force's in the kernel, the loads' here)."""
         nb = self.n_bodies
-        X, Vx = self._X(q), self._X(v)
+        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
         h = 1e-7
+        Kg, Cg = np.empty((nb, N_EULER, N_EULER)), np.empty((nb, N_EULER, N_EULER))
+        _spatial_dae.body_tangents(q, v, self._inertia, h, h * max(1.0, float(
+            np.abs(self._X(v)[:, 3:]).max(initial=0.0))), Kg, Cg)
         D = np.zeros((nb, 7, N_EULER))
-        loaded = bool(len(self.tree.load_body))
-        for k in range(N_EULER):
-            dp = np.zeros((nb, 7))
-            dp[:, 3 + k] = h
-            if loaded:
+        D[:, 3:] = Kg
+        if len(self.tree.load_body):
+            for k in range(N_EULER):
+                dp = np.zeros(q.size)
+                dp[7 * np.arange(nb) + 3 + k] = h
                 # the loads on cable nodes do not depend on the bodies' Euler parameters
-                fp = self.load_factor * self._X(self._loads(q + np.concatenate(
-                    [dp.ravel(), np.zeros(q.size - 7 * nb)])))
-                fm = self.load_factor * self._X(self._loads(q - np.concatenate(
-                    [dp.ravel(), np.zeros(q.size - 7 * nb)])))
-            else:
-                fp, fm = np.zeros((nb, 7)), np.zeros((nb, 7))
-            fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
-            fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
-            D[:, :, k] = (fp - fm) / (2 * h)
-        return D
+                D[:, :, k] += self.load_factor * (self._X(self._loads(q + dp))
+                                                  - self._X(self._loads(q - dp))) / (2 * h)
+        return D, Cg
 
     def _element_stiffness(self, q, v):
         """The elements' ``-dF/dx`` blocks (the kernel's central differences, step 1e-6)."""
@@ -941,7 +939,7 @@ class SpatialDAE(IndexThreeDAE):
         q = np.asarray(q, dtype=float)
         rows, cols = self._element_columns()
         vals = [self._element_stiffness(q, v)]
-        D = self._body_stiffness(q, v)
+        D = self._body_tangents(q, v)[0]
         # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
         r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
         body = 7 * np.arange(self.n_bodies)[:, None, None]
@@ -964,25 +962,12 @@ class SpatialDAE(IndexThreeDAE):
             cols.append(np.tile(c, c.size))
         return rows, cols
 
-    def _gyroscopic_damping(self, q, v):
-        """``-d(8 G(p')^T J G(p') p)/dp'`` (n, 4, 4) (central differences)."""
-        nb = self.n_bodies
-        X, Vx = self._X(q), self._X(v)
-        h = 1e-7 * max(1.0, float(np.abs(Vx[:, 3:]).max(initial=0.0)))
-        D = np.zeros((nb, N_EULER, N_EULER))
-        for k in range(N_EULER):
-            dv = np.zeros((nb, N_EULER))
-            dv[:, k] = h
-            D[:, :, k] = -(self._gyroscopic(X[:, 3:], Vx[:, 3:] + dv)
-                           - self._gyroscopic(X[:, 3:], Vx[:, 3:] - dv)) / (2 * h)
-        return D
-
     def damping(self, q, v, t):
         """``C = -dF/dv``: the elements' ``B^T D B`` (exact) and the gyroscopic force's
         ``-d(8 G(p')^T J G(p') p)/dp'`` (central differences)."""
         rows, cols = self._element_columns()
         vals = [self._element_damping(q)]
-        D = self._gyroscopic_damping(q, v)
+        D = self._body_tangents(q, v)[1]
         r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
         p = 7 * np.arange(self.n_bodies)[:, None, None] + 3
         rows.append((p + r).ravel())
@@ -1098,26 +1083,30 @@ class SpatialDAE(IndexThreeDAE):
         SuperLU beyond) or the CSC matrix."""
         nb = self.n_bodies
         body = np.zeros((nb, 7, 7))
-        pp = body[:, 3:, 3:]
+        pp = np.zeros((nb, N_EULER, N_EULER))
         if c_m:
             body[:, :3, :3] = (c_m * self.tree.mass)[:, None, None] * np.eye(3)
-            pp += c_m * self._rotary(q_e)[2]
-        if c_mq:
-            pp += c_mq * self._mass_derivative_blocks(q_e, a_e)
+        if c_m or c_mq:
+            _spatial_dae.body_mass_blocks(np.ascontiguousarray(q_e, dtype=float),
+                                          np.ascontiguousarray(a_e, dtype=float),
+                                          self._inertia, c_m, c_mq, pp)
         n_el = self._element_kernel.n_square
         n_link = self._n_links_square
-        if c_k:
+        if c_k or c_c:
             self.inputs.at_time(t_e)
-            body[:, :, 3:] -= c_k * self._body_stiffness(q_e, v_e)
+            K, C = self._body_tangents(q_e, v_e)
+        if c_k:
+            body[:, :, 3:] -= c_k * K
             pp += (c_k * np.asarray(lam)[self.n_joint_rows:])[:, None, None] * _EYE4
             elements = c_k * self._element_stiffness(q_e, v_e)
             links = c_k * self._curvature_values(q_e, lam, t_e)
         else:
             elements, links = np.zeros(n_el), np.zeros(n_link)
         if c_c:
-            pp += c_c * self._gyroscopic_damping(q_e, v_e)
+            pp += c_c * C
             if self._damped:
                 elements += c_c * self._element_damping(q_e)
+        body[:, 3:, 3:] += pp
         cable = c_m * self._cable_mass_blocks
         if self.n_cable_nodes and (c_k or c_c):
             _, _, _, K, C = self._cable_elements(q_e, v_e, tangents=True)
