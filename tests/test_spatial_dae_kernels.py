@@ -133,3 +133,48 @@ def test_reactions_are_computed_when_asked_and_equal_those_of_each_output(monkey
         seen = dae.observe(q, qd, res.t[k], np.zeros(dae.n_constraints))["reactions"]
         assert np.abs(reactions[k] - seen).max() <= 1e-6 * np.abs(seen).max()
     assert np.abs(reactions[:, -6:]).max() > 0.0
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_joint_coordinates_of_many_states_equal_the_recursions_map(k):
+    """The joint coordinates of several states at once (the outputs of a run, each with its
+    stencil points) equal the recursion's map of each link's relative pose
+    (``rancf.formulations.spatial._link_coordinates``), state by state, on and off the
+    manifold; and the rates of a state equal the derivative of that map along its velocity."""
+    from rancf.formulations.spatial import _link_coordinates
+    from rancf.formulations.spatial_dae import rotation
+    from rancf.joints._codes import Motion
+    dae = daes()[k]
+    rng = np.random.default_rng(20 + k)
+    X = rng.standard_normal((3, dae.n_coordinates))
+    X[:, dae._c0 + 3::6] += 1.0      # cable slopes away from zero
+    got = dae._link_values(X)
+    for x, row in zip(X, got):
+        r, A = dae.poses(x)
+        cable = dae.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3) \
+            if dae.n_cable_nodes else None
+        ref = []
+        for j in dae.joint_links:
+            lk = dae.links[j]
+            if isinstance(lk, _CableLink):
+                if lk.kind == 0:
+                    F = [np.eye(3) if kind == "ground" else A[i] if kind == "body" else cable[i]
+                         for kind, i, _, _ in lk.sides]
+                    ref.append(_link_coordinates(int(Motion.M_SPHERICAL), (None, None),
+                                                 F[0].T @ F[1] @ lk.Q.T, None))
+                continue
+            rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3),
+                                                                          np.eye(3))
+            R = Ap.T @ A[lk.body] @ rotation(lk.qQc)
+            tq = Ap.T @ (r[lk.body] - rp + A[lk.body] @ lk.offset) - lk.anchor
+            ref.append(np.atleast_1d(_link_coordinates(int(lk.motion), (lk.a0, lk.a1), R, tq)))
+        ref = np.concatenate(ref)
+        assert np.abs(row - ref).max() <= 1e-13 * max(1.0, np.abs(ref).max())
+    v = rng.standard_normal(dae.n_coordinates)
+    q0, qd = dae.joint_coordinates(X[0], v)
+    h = 1e-6
+    plus, minus = dae._link_values(np.array([X[0] + h * v, X[0] - h * v]))
+    a = dae._angles
+    diff = plus - minus
+    diff[a] = (diff[a] + np.pi) % (2 * np.pi) - np.pi
+    assert np.abs(qd - diff / (2 * h)).max() <= 1e-6 * max(1.0, np.abs(qd).max())

@@ -1149,3 +1149,12 @@ cdef void _fill_gk() noexcept:
 
 
 _fill_gk()
+
+
+def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):
+    """The rotation vectors ``log(R_s)`` (S, 3), angles at most pi, of rotations R (S, 3, 3)
+    (the kernels' ``logm``, one call for all)."""
+    cdef int s
+    with nogil:
+        for s in range(R.shape[0]):
+            rot.logm(&R[s, 0, 0], &out[s, 0])

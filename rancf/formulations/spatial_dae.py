@@ -1258,41 +1258,62 @@ class SpatialDAE(IndexThreeDAE):
         only the first derivative enters), by the seven-point stencil with ``tau max|v| =
         1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
         (:meth:`observe` continues them)."""
-        x, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
-        c0 = self._link_values(x)
-        scale = float(np.abs(v).max(initial=0.0))
-        if scale == 0.0:
-            return c0, np.zeros_like(c0)
-        h = 1e-3 / scale
-        rate = np.zeros_like(c0)
-        for w, tau in zip(_D1, _TAUS * h):
-            if w != 0.0:
-                c = self._link_values(x + tau * v)
-                c[self._angles] = c0[self._angles] + _wrapped(c[self._angles] - c0[self._angles])
-                rate += w * c
-        return c0, rate / h
+        jq, jqd = self._joint_coordinates_many(np.asarray(q, dtype=float)[None],
+                                               np.asarray(v, dtype=float)[None])
+        return jq[0], jqd[0]
 
-    def _link_values(self, x):
-        """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
-        r, A = self.poses(x)
-        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3) \
-            if self.n_cable_nodes else None
+    def _joint_coordinates_many(self, Q, V):
+        """:meth:`joint_coordinates` of the states (Q, V) (S, n): every state's seven stencil
+        points in one :meth:`_link_values` call."""
+        S = len(Q)
+        scale = np.abs(V).max(axis=1, initial=0.0)
+        h = 1e-3 / np.where(scale > 0.0, scale, 1.0)
+        taus = _TAUS[None, :] * h[:, None]                        # (S, 7)
+        # a state at rest has rates zero: its stencil points are its coordinates
+        points = Q[:, None, :] + (taus * (scale > 0.0)[:, None])[:, :, None] * V[:, None, :]
+        values = self._link_values(points.reshape(-1, Q.shape[1])).reshape(S, _TAUS.size, -1)
+        c0 = values[:, list(_TAUS).index(0.0)]
+        rate = np.zeros_like(c0)
+        a = self._angles
+        for w, k in zip(_D1, range(_TAUS.size)):
+            if w != 0.0:
+                c = values[:, k].copy()
+                c[:, a] = c0[:, a] + _wrapped(c[:, a] - c0[:, a])
+                rate += w * c
+        return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
+
+    def _link_values(self, X):
+        """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
+        map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
+        rotation vectors by one kernel call."""
+        S, nb = len(X), self.n_bodies
+        bodies = X[:, :7 * nb].reshape(S, nb, 7)
+        p = bodies[..., 3:]
+        r = bodies[..., :3]
+        A = rotation(p) / np.einsum("sni,sni->sn", p, p)[..., None, None]
+        cable = None
+        if self.n_cable_nodes:
+            cable = np.array([self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
+                              for x in X])
         out = []
+        eye = np.broadcast_to(np.eye(3), (S, 3, 3))
         for k in self.joint_links:
             lk = self.links[k]
             if isinstance(lk, _CableLink):
                 if lk.kind == 0:
-                    F = [np.eye(3) if kind == "ground" else A[i] if kind == "body" else cable[i]
+                    F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
                          for kind, i, _, _ in lk.sides]
-                    out.append(_link_coordinates(int(Motion.M_SPHERICAL), (None, None),
-                                                 F[0].T @ F[1] @ lk.Q.T, None))
+                    out.append(_logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T))
                 continue
-            rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
+            rp, Ap = (r[:, lk.parent], A[:, lk.parent]) if lk.parent >= 0 else \
+                (np.zeros((S, 3)), eye)
+            ApT = np.swapaxes(Ap, 1, 2)
             # rotation(conj(q_Q)) is Q^T
-            R = Ap.T @ A[lk.body] @ lk.QT
-            tq = Ap.T @ (r[lk.body] - rp + A[lk.body] @ lk.offset) - lk.anchor
-            out.append(np.atleast_1d(_link_coordinates(int(lk.motion), (lk.a0, lk.a1), R, tq)))
-        return np.concatenate(out).astype(float) if out else np.zeros(0)
+            R = ApT @ A[:, lk.body] @ lk.QT
+            arm = (A[:, lk.body] @ lk.offset)
+            tq = (ApT @ (r[:, lk.body] - rp + arm)[..., None])[..., 0] - lk.anchor
+            out.append(_coordinates(lk.motion, lk.a0, lk.a1, R, tq))
+        return np.concatenate(out, axis=1).astype(float) if out else np.zeros((S, 0))
 
     def observe(self, q, v, t, lam, reactions=True):
         """The model-level arrays at an output (what the implicit loop keeps, as the
@@ -1307,9 +1328,16 @@ class SpatialDAE(IndexThreeDAE):
         ``reactions=False``) and the energies ``kinetic``, ``gravity``, ``elastic``
         (:meth:`energy`)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        out = self._frame(q, v, t, *self.joint_coordinates(q, v))
+        if reactions:
+            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t).ravel()
+        return out
+
+    def _frame(self, q, v, t, jq, jqd):
+        """:meth:`observe`'s arrays but the reactions, of the joint coordinates and rates
+        (jq, jqd) at (q, v, t), the angles continued from the previous output."""
         r, A = self.poses(q)
         n = self.n_bodies
-        jq, jqd = self.joint_coordinates(q, v)
         if self._last_seen is not None and t > self._last_seen[0]:
             prev = self._last_seen[1][self._angles]
             jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
@@ -1320,17 +1348,18 @@ class SpatialDAE(IndexThreeDAE):
                                         poses.ravel()]),
                "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
                "joint_q": jq, "joint_qd": jqd, **self.energy(q, v)}
-        if reactions:
-            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t).ravel()
         return out
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output of a run (arrays stacked along a first axis
-        of outputs), the reactions deferred to when the Result is first asked for them
-        (:class:`SpatialReactions`, DECISIONS 32): a stored frame costs its poses, joint
-        coordinates and energies, not a saddle-point solve."""
-        records = [self.observe(qk, vk, tk, lk, reactions=False)
-                   for tk, qk, vk, lk in zip(t, q, v, lam)]
+        of outputs), the joint coordinates of all outputs in one pass, the reactions deferred
+        to when the Result is first asked for them (:class:`SpatialReactions`, DECISIONS 32):
+        a stored frame costs its poses, joint coordinates and energies, not a saddle-point
+        solve."""
+        q = np.asarray(q, dtype=float).reshape(len(t), self.n_coordinates)
+        v = np.asarray(v, dtype=float).reshape(len(t), self.n_coordinates)
+        jq, jqd = self._joint_coordinates_many(q, v)
+        records = [self._frame(*frame) for frame in zip(q, v, t, jq, jqd)]
         out = {name: np.array([rec[name] for rec in records]) for name in records[0]} \
             if records else {}
         out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v))
@@ -1414,6 +1443,34 @@ class SpatialReactions:
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def _logs(R):
+    """Rotation vectors (S, 3) of rotations R (S, 3, 3) (angles at most pi)."""
+    out = np.empty(R.shape[:1] + (3,))
+    _spatial_dae.rotation_logs(np.ascontiguousarray(R, dtype=float), out)
+    return out
+
+
+def _coordinates(motion, a0, a1, R, t):
+    """A link's coordinates (S, k) of its relative rotations R (S, 3, 3) and translations t
+    (S, 3), as ``rancf.formulations.spatial._link_coordinates`` (its docstring) for S at once:
+    angles about and slides along the axes a0, a1, rotation vectors."""
+    if motion == Motion.M_REVOLUTE:
+        return (_logs(R) @ a0)[:, None]
+    if motion == Motion.M_PRISMATIC:
+        return (t @ a0)[:, None]
+    if motion == Motion.M_CYLINDRICAL:
+        return np.stack([t @ a0, _logs(R) @ a0], axis=1)
+    if motion == Motion.M_UNIVERSAL:
+        n = np.cross(a0, a1)
+        b, c = np.swapaxes(R, 1, 2) @ a0, R @ a1
+        return np.stack([np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)], axis=1)
+    if motion == Motion.M_SPHERICAL:
+        return _logs(R)
+    if motion in (Motion.M_FREE, Motion.M_ELEMENT):
+        return np.concatenate([t, _logs(R)], axis=1)
+    return np.zeros((len(R), 0))
 
 
 def _angle_columns(links):
