@@ -555,13 +555,18 @@ class SpatialDAE(IndexThreeDAE):
                                                            t.cable_EI, t.cable_damping))
         rows, cols, vals = [], [], []
         self._cable_gravity = np.zeros(6 * nc)
+        # elements of one cable share their length and rhoA: each pair's matrices once
+        made = {}
         for k, d in enumerate(self._cable_dofs - self._c0):
             l, rhoA = float(t.cable_length[k]), float(t.cable_rhoA[k])
-            M = ancf_cable.mass_matrix(rhoA, 1.0, l)
+            if (l, rhoA) not in made:
+                made[l, rhoA] = (ancf_cable.mass_matrix(rhoA, 1.0, l),
+                                 ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity))
+            M, g = made[l, rhoA]
             rows.append(np.repeat(d, 12))
             cols.append(np.tile(d, 12))
             vals.append(M)
-            self._cable_gravity[d] += ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity)
+            self._cable_gravity[d] += g
         #: the element mass blocks (n_e, 12, 12), for the Newton matrix
         self._cable_mass_blocks = np.array(vals).reshape(-1, 12, 12)
         vals = [M.ravel() for M in vals]
