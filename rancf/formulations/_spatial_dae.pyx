@@ -1,21 +1,27 @@
-"""The spatial DAE's per-link and per-element work compiled (theory: The spatial DAE formulation;
-the equations are in rancf/formulations/spatial_dae.py, whose module docstring this follows
-term by term).
+"""The spatial DAE's per-body, per-link and per-element work compiled (theory: The spatial DAE
+formulation; the equations are in rancf/formulations/spatial_dae.py, whose module docstring this
+follows term by term).
 
 :class:`LinkKernel` holds the joint links between bodies (:class:`rancf.formulations.
 spatial_dae._Link`): their rows ``Phi``, the analytic Jacobian blocks ``dPhi/dx`` on each
-link's columns (``[r_p, p_p, r_c, p_c]``, or ``[r_c, p_c]`` on the ground) and the central
-differences of ``Phi_x^T lambda`` (the curvature), for all links in one call.
+link's columns (``[r_p, p_p, r_c, p_c]``, or ``[r_c, p_c]`` on the ground), the stencils of the
+rows along a line (the velocity and acceleration biases) and the central differences of
+``Phi_x^T lambda`` (the curvature), for all links in one call. :class:`CableLinkKernel` does the
+same for the joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`).
 :class:`ElementKernel` holds the beam elements (links of motion ``M_ELEMENT``): the map
 ``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
 from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
 stiffness, the exact damping ``B^T D B``, strain energy and dissipated power.
 :func:`cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
-cable elements.
+cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_blocks` and
+:func:`body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
+blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
+vectors of many rotations.
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
-rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]`` (3 x 4). The blocks are row-major; the
-caller (the Python formulation) checks every array's shape once, when it builds the kernels.
+rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
+The blocks are row-major; the caller (the Python formulation) makes every array with the
+shapes stated when it builds the kernels, so nothing here checks them.
 """
 from libc.math cimport fabs
 from libc.string cimport memcpy, memset
@@ -624,7 +630,7 @@ cdef class ElementKernel:
     def force(self, const double[::1] x, const double[::1] v, double[::1] out):
         """Adds every element's ``B^T f`` into out (n_coordinates,); returns the index of an
         element whose rotation reached pi, or -1."""
-        cdef int k, i, c0, bad = -1
+        cdef int k, i, bad = -1
         cdef double y[14]
         cdef double yd[14]
         cdef double F[14]
@@ -815,17 +821,6 @@ def body_mass_action(const double[::1] x, const double[::1] a, const double[::1]
             rotary_action(G, &inertia[b, 0, 0], &a[7 * b + 3], 4.0, &out[7 * b + 3])
 
 
-def gyroscopic(const double[:, ::1] p, const double[:, ::1] pd, const double[:, :, ::1] inertia,
-               double[:, ::1] out):
-    """The quadratic velocity force ``8 G(p')^T J G(p') p`` (n, 4) into out."""
-    cdef int b, n = p.shape[0]
-    cdef double G[12]
-    with nogil:
-        for b in range(n):
-            euler_G(&pd[b, 0], G)
-            rotary_action(G, &inertia[b, 0, 0], &p[b, 0], 8.0, &out[b, 0])
-
-
 def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass,
                 const double[:, :, ::1] inertia, const double[::1] g, double[::1] out):
     """The bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into out[:7 n]
@@ -900,7 +895,7 @@ cdef class CableLinkKernel:
         cdef double pt[2][3]
         cdef double A[9]
         cdef double Ab[3]
-        cdef int s, i, c = 0, kind, o, sl
+        cdef int s, i, c = 0, kind
         cdef const double* slope_r = NULL
         cdef const double* other_p = NULL
         for s in range(2):

@@ -837,13 +837,6 @@ class SpatialDAE(IndexThreeDAE):
                              + [sp.csr_matrix(self._cable_mass.shape)], format="csr")
 
     # --- forces ----------------------------------------------------------------------------
-    def _gyroscopic(self, p, pd):
-        """``8 G(p')^T J G(p') p`` (n, 4)."""
-        out = np.empty((self.n_bodies, N_EULER))
-        _spatial_dae.gyroscopic(np.ascontiguousarray(p, dtype=float),
-                                np.ascontiguousarray(pd, dtype=float), self._inertia, out)
-        return out
-
     @staticmethod
     def _pair(pa, b):
         """The columns of an element's two bodies (the child's only on the ground)."""
