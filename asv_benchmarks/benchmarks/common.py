@@ -46,13 +46,15 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 #: rancf.formulations, rancf.integrators, rancf.elements), which every benchmark of rancf's
 #: own API uses. "reduced": the adaptive modal method as ``rancf.reduce`` (developer: What stays
 #: public); "progress": ``rancf.simulate(..., progress=...)`` (issue 15); "spatial": spatial
-#: models, ``rancf.Model(dim=3)`` on the O(n) spatial formulation (issue 22).
+#: models, ``rancf.Model(dim=3)`` on the O(n) spatial formulation (issue 22); "spatial-loops": the
+#: spatial DAE and its spherical four-bar (issue 23).
 FEATURES = {
     "model": "rancf/model/model.py",
     "rod-slider": "validation/cases/rod_slider.py",
     "reduced": "rancf/formulations/reduced/reductor.py",
     "progress": "rancf/progress.py",
     "spatial": "rancf/formulations/_spatial_implicit.pyx",
+    "spatial-loops": "validation/spherical_four_bar.py",
 }
 
 

@@ -7,6 +7,7 @@ steps, and a static solve, vs the number of beam elements.
   coordinates per element and three for the joint.
 * :func:`roll_up`: a steel cantilever rolled up into a full circle by the end moment
   ``2 pi E I / L`` in load steps (``rancf.static``).
+* :class:`DAEFourBarSteps`: the steel spherical four-bar (a closed loop) on the spatial DAE.
 
 The right-hand side is timed through the formulation's own entry point,
 ``Spatial.derivative(t, y)`` (kinematics, forces, the articulated-body recursion; status check and
@@ -29,6 +30,7 @@ STEPS = 10
 #: ``sqrt(k G A / (rho I))`` = 3.4e3 rad/s for this section (2 sqrt(2) / omega = 8.3e-4 s)
 DT_RK4 = 2e-4
 DT_IMPLICIT = 1e-3  # s, the reference step of the planar benchmarks
+DT_FOUR_BAR = 2e-3  # s, the step of the spatial four-bar's DAE benchmark
 G_SOFT = E_SOFT / 2.6
 #: The steel cantilever of the roll-up: 1 m, section 0.02 x 0.01 m.
 E_STEEL, G_STEEL = 2.1e11, 2.1e11 / 2.6
@@ -143,6 +145,32 @@ class Steps:
     def time_10_steps(self, method, n_elements):
         self.run()
 
+
+
+class DAEFourBarSteps:
+    """``STEPS`` Newmark steps at ``DT_FOUR_BAR`` of the steel spherical four-bar of the
+    spatial-loop checks (``validation.spherical_four_bar``: three beams of one element, the
+    crank driven, a universal joint closing the loop) on the absolute-coordinate DAE, from its
+    start at rest, one output: the per-link and per-element kernels, the Newton matrix on its
+    fixed pattern and SuperLU, through the one implicit loop's Python problem."""
+
+    timeout = 120
+
+    def setup(self):
+        self.simulate = require("rancf", "simulate")
+        four_bar = require("validation.spherical_four_bar", "SphericalFourBar",
+                           feature="spatial-loops")
+        self.model = four_bar().flexible()[0]
+        if not hasattr(self, "warm"):
+            self.run()  # one-off set-up outside the timing
+            self.warm = True
+
+    def run(self):
+        return _checked(self.simulate(self.model, STEPS * DT_FOUR_BAR, DT_FOUR_BAR,
+                                      method="newmark", output_every=STEPS), "four-bar DAE")
+
+    def time_10_steps(self):
+        self.run()
 
 
 class StaticRollUp:

@@ -291,6 +291,14 @@ cdef class PythonProblem(StepProblem):
         observe = getattr(self.problem, "observe", None)
         return observe(q, v, t, lam) if observe is not None else {}
 
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """The problem's own ``observe_frames(t, q, v, a, lam, branches)`` when it has one (a
+        formulation that defers part of its outputs), else :meth:`observe` frame by frame."""
+        frames = getattr(self.problem, "observe_frames", None)
+        if frames is not None:
+            return frames(t, q, v, a, lam, branches)
+        return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
+
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         _view(out, self.n)[:] = self.problem.mass_action(_view(q, self.n), _view(a, self.n))
         return 0

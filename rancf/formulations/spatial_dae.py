@@ -98,19 +98,33 @@ Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometr
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
 Efforts in joints are not available yet in this formulation (a ValueError says so).
+
+Compiled work. The rows, Jacobian blocks and curvature stencils of all links, and the elements'
+maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
+over all links and elements in one call each; ``Phi_x`` (CSR) and the Newton matrix (CSC) are
+summed onto sparsity patterns built with the formulation (only their values are filled at a
+step), and SuperLU factors the Newton matrix (LAPACK's dense LU for small models,
+:data:`DENSE_BELOW`). A run's reactions are computed when its Result is
+asked for them (:class:`SpatialReactions`, one saddle-point solve per output), not at every
+output.
 """
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 
-from ..elements import _ancf_cable, _spatial_beam, ancf_cable
+from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import Motion
-from .problem import IndexThreeDAE
+from . import _spatial_dae
+from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates
 
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
+#: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
+#: (LAPACK getrf): its sparse LU (SuperLU, its ordering redone at every factorization) costs
+#: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
+DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
@@ -121,24 +135,6 @@ def skew(a):
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
 
 
-def _E(p):
-    """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity."""
-    p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, N_EULER))
-    out[..., :, 0] = -p[..., 1:]
-    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) + _skews(p[..., 1:])
-    return out
-
-
-def _G(p):
-    """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity."""
-    p = np.asarray(p, dtype=float)
-    out = np.empty(p.shape[:-1] + (3, N_EULER))
-    out[..., :, 0] = -p[..., 1:]
-    out[..., :, 1:] = p[..., 0, None, None] * np.eye(3) - _skews(p[..., 1:])
-    return out
-
-
 def _skews(a):
     out = np.zeros(a.shape[:-1] + (3, 3))
     out[..., 0, 1], out[..., 0, 2], out[..., 1, 2] = -a[..., 2], a[..., 1], -a[..., 0]
@@ -146,9 +142,26 @@ def _skews(a):
     return out
 
 
-#: E(p) = sum_k p_k EK[k], G likewise (both linear in p)
-_EK = _E(_EYE4)
-_GK = _G(_EYE4)
+#: E(p) = sum_k p_k EK[k] = [-e, e^ + p0 I], G likewise with -e^ (both linear in p)
+_EK = np.zeros((N_EULER, 3, N_EULER))
+_EK[0, :, 1:] = np.eye(3)
+_EK[1:, :, 0] = -np.eye(3)
+_EK[1:, :, 1:] = _skews(np.eye(3))
+_GK = _EK.copy()
+_GK[1:, :, 1:] *= -1.0
+
+
+def _E(p):
+    """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity. Each entry is one p_k
+    times 1 or -1, so the product with the constant ``EK`` is exact."""
+    p = np.asarray(p, dtype=float)
+    return (p.reshape(-1, N_EULER) @ _EK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
+
+
+def _G(p):
+    """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity (exact, as :func:`_E`)."""
+    p = np.asarray(p, dtype=float)
+    return (p.reshape(-1, N_EULER) @ _GK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
 
 
 def rotation(p):
@@ -235,6 +248,7 @@ class _Link:
         self.offset = np.array(offset, dtype=float)
         Q = np.array(Q, dtype=float)
         self.qQc = _CONJ @ quaternion(Q)          # conj(q_Q)
+        self.QT = rotation(self.qQc)              # its matrix, Q^T (the joint coordinates')
         self.a0 = np.array(a0, dtype=float)
         self.a1 = np.array(a1, dtype=float)
         self.a1c = Q.T @ self.a1                  # a1 in the child's frame
@@ -287,7 +301,9 @@ class _Link:
         return np.zeros(3), _EYE4[0], rc, pc
 
     def rows(self, x, target):
-        """The link's rows (n_rows,) at the coordinates x and the drive's target."""
+        """The link's rows (n_rows,) at the coordinates x and the drive's target (numpy: the
+        reference the compiled :class:`rancf.formulations._spatial_dae.LinkKernel`, which a
+        run uses, is tested against)."""
         rp, pp, rc, pc = self._poses(x)
         out = []
         if self.rot != _ROT_NONE and self.rot != _ROT_UNIVERSAL:
@@ -312,7 +328,8 @@ class _Link:
         return np.concatenate(out) if out else np.zeros(0)
 
     def jacobian(self, x, target):
-        """d(rows)/dx on the link's columns (n_rows, len(columns))."""
+        """d(rows)/dx on the link's columns (n_rows, len(columns)) (the compiled kernel's
+        reference, as :meth:`rows`)."""
         rp, pp, rc, pc = self._poses(x)
         ground = self.parent < 0
         blocks = []            # each (rows, d/dr_p, d/dp_p, d/dr_c, d/dp_c)
@@ -395,7 +412,8 @@ class _CableLink:
         return x[cols[:3]]
 
     def rows(self, x, target=None):
-        """The rows (n_rows,) at the coordinates x."""
+        """The rows (n_rows,) at the coordinates x (numpy: the reference the compiled
+        :class:`rancf.formulations._spatial_dae.CableLinkKernel` is tested against)."""
         out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
         if self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
@@ -404,7 +422,7 @@ class _CableLink:
         return np.concatenate(out)
 
     def jacobian(self, x, target=None):
-        """d(rows)/dx on the columns (n_rows, len(columns))."""
+        """d(rows)/dx on the columns (n_rows, len(columns)) (the compiled kernel's reference)."""
         blocks = []
         for sign, side in ((-1.0, self.sides[0]), (1.0, self.sides[1])):
             kind, _, offset, cols = side
@@ -518,8 +536,10 @@ class SpatialDAE(IndexThreeDAE):
         #: in statics (``rancf.static``)
         self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
-        self._jacobian = None
+        self._jacobian = self._last_targets = self._velocity_bias = None
         self._cable_setup()
+        self._kernels(n_loop_links)
+        self._patterns()
 
     def _cable_setup(self):
         """The cables' constant mass matrix (sparse, on the cable coordinates) and gravity
@@ -527,22 +547,112 @@ class SpatialDAE(IndexThreeDAE):
         t, nc = self.tree, self.n_cable_nodes
         self._c0 = 7 * self.n_bodies
         self._cable_dofs = self._c0 + 6 * t.cable_element[:, :, None] + np.arange(6)
-        self._cable_dofs = self._cable_dofs.reshape(-1, 12)
-        # a straight element's rest state is zero: None spares its kernel call the array
-        self._cable_rest = [rest if rest.any() else None for rest in t.cable_rest]
+        self._cable_dofs = np.ascontiguousarray(self._cable_dofs.reshape(-1, 12), dtype=np.int_)
+        self._cable_l, self._cable_EA, self._cable_EI, self._cable_c = (
+            np.ascontiguousarray(a, dtype=float) for a in (t.cable_length, t.cable_EA,
+                                                           t.cable_EI, t.cable_damping))
+        # each element's rest state (tree.cable_rest); a straight element's is zero and its
+        # kernel call takes none (``curved`` 0), which is the straight cable's kernel bitwise
+        self._cable_rest = np.ascontiguousarray(t.cable_rest, dtype=float).reshape(-1, 8)
+        self._cable_curved = np.ascontiguousarray(self._cable_rest.any(axis=1), dtype=np.uint8)
         rows, cols, vals = [], [], []
         self._cable_gravity = np.zeros(6 * nc)
+        # elements of one cable share their length and rhoA: each pair's matrices once
+        made = {}
         for k, d in enumerate(self._cable_dofs - self._c0):
             l, rhoA = float(t.cable_length[k]), float(t.cable_rhoA[k])
-            M = ancf_cable.mass_matrix(rhoA, 1.0, l)
+            if (l, rhoA) not in made:
+                made[l, rhoA] = (ancf_cable.mass_matrix(rhoA, 1.0, l),
+                                 ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity))
+            M, g = made[l, rhoA]
             rows.append(np.repeat(d, 12))
             cols.append(np.tile(d, 12))
-            vals.append(M.ravel())
-            self._cable_gravity[d] += ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity)
+            vals.append(M)
+            self._cable_gravity[d] += g
+        #: the element mass blocks (n_e, 12, 12), for the Newton matrix
+        self._cable_mass_blocks = np.array(vals).reshape(-1, 12, 12)
+        vals = [M.ravel() for M in vals]
         self._cable_mass = sp.csr_matrix(
             (np.concatenate(vals) if vals else np.zeros(0),
              (np.concatenate(rows) if rows else np.zeros(0, int),
               np.concatenate(cols) if cols else np.zeros(0, int))), shape=(6 * nc, 6 * nc))
+
+    def _kernels(self, n_body_links):
+        """The compiled links between bodies (the first ``n_body_links``), links at cable
+        points (the rest) and beam elements (:mod:`rancf.formulations._spatial_dae`)."""
+        cables = self.links[n_body_links:]
+        kinds = {"ground": 0, "body": 1, "cable": 2}
+        self._cable_kernel = _spatial_dae.CableLinkKernel(
+            [[kinds[side[0]] for side in lk.sides] for lk in cables],
+            [[int(side[3][0]) if side[3].size else 0 for side in lk.sides] for lk in cables],
+            [[side[2] for side in lk.sides] for lk in cables], [lk.kind for lk in cables],
+            [lk.slope for lk in cables], [lk.B.ravel() for lk in cables],
+            [self.link_rows[n_body_links + k].start for k in range(len(cables))])
+        links = self.links[:n_body_links]
+        self._n_body_rows = sum(lk.n_rows for lk in links)
+        self._driven = [k for k, lk in enumerate(links) if lk.driven >= 0]
+        drive = np.zeros(len(links), dtype=int)
+        for k in self._driven:
+            drive[k] = 1 if links[k].motion == Motion.M_REVOLUTE else 2
+        self._link_kernel = _spatial_dae.LinkKernel(
+            [lk.parent for lk in links], [lk.body for lk in links], [lk.rot for lk in links],
+            [lk.tr for lk in links], drive, [lk.anchor for lk in links],
+            [lk.offset for lk in links], [lk.qQc for lk in links], [lk.a0 for lk in links],
+            [lk.a1c for lk in links], [lk.a01 for lk in links],
+            [lk.B.ravel() if lk.B is not None else np.zeros(6) for lk in links],
+            [lk.n_rows for lk in links])
+        t, el = self.tree, np.asarray(self.elements, dtype=int)
+        k = np.asarray(t.element, dtype=int)[el]
+        self._element_kernel = _spatial_dae.ElementKernel(
+            np.asarray(t.parent, dtype=int)[el], el, np.asarray(t.anchor, dtype=float)[el],
+            np.asarray(t.relative, dtype=float)[el].reshape(-1, 9),
+            np.asarray(t.length, dtype=float)[k], np.asarray(t.stiffness, dtype=float)[k],
+            np.asarray(t.strain0, dtype=float)[k], np.asarray(t.damping, dtype=float)[k])
+        self._damped = bool(len(k)) and bool(np.asarray(t.damping, dtype=float)[k].any())
+        self._mass = np.ascontiguousarray(t.mass, dtype=float)
+        self._inertia = np.ascontiguousarray(t.inertia, dtype=float)
+
+    def _patterns(self):
+        """The sparsity patterns, built once, of ``Phi_x`` (CSR) and of the Newton matrix
+        ``[[A, w G^T], [B, 0]]`` (CSC): the (row, column) of every value the assembly
+        writes, in the order :meth:`_jacobian_values` and :meth:`newton_matrix` write them,
+        and where each one is summed (``np.bincount`` on the position in the sorted
+        structure): an assembly fills values only."""
+        n, m, nb = self.n_coordinates, self.n_constraints, self.n_bodies
+        rows, cols = [], []
+        for lk, s in zip(self.links, self.link_rows):
+            r = np.arange(s.start, s.stop)
+            rows.append(np.repeat(r, lk.columns.size))
+            cols.append(np.tile(lk.columns, lk.n_rows))
+        rows.append(np.repeat(self.n_joint_rows + np.arange(nb), N_EULER))
+        cols.append(self._p)
+        jr, jc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
+        self._J_index, self._J_indices, self._J_indptr, self._J_nnz = _structure(jr, jc, m, n)
+        #: the row of each CSR entry
+        self._J_row = np.repeat(np.arange(m), np.diff(self._J_indptr))
+        # the Newton matrix: body blocks, element blocks, link curvatures, cable elements,
+        # then w G^T and B
+        body = 7 * np.arange(nb)[:, None] + np.arange(7)
+        rows = [np.repeat(body, 7, axis=1).ravel()]
+        cols = [np.tile(body, (1, 7)).ravel()]
+        for b in self.elements:
+            c = self._pair(int(self.tree.parent[b]), b)
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
+        for lk in self.links:
+            if lk.n_rows:
+                rows.append(np.repeat(lk.columns, lk.columns.size))
+                cols.append(np.tile(lk.columns, lk.columns.size))
+        d = self._cable_dofs
+        rows.append(np.repeat(d, 12, axis=1).ravel())
+        cols.append(np.tile(d, (1, 12)).ravel())
+        rows += [jc, n + jr]
+        cols += [n + jr, jc]
+        sr, sc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
+        # column-major: the structure of the transpose's rows
+        self._S_index, self._S_indices, self._S_indptr, self._S_nnz = _structure(sc, sr,
+                                                                                 n + m, n + m)
+        self._n_links_square = self._link_kernel.n_square + self._cable_kernel.n_square
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
@@ -551,23 +661,20 @@ class SpatialDAE(IndexThreeDAE):
     def _cable_elements(self, q, v, tangents=False):
         """Each cable element's force on its nodes (n_e, 12), strain energy and dissipated
         power (n_e,), and with ``tangents`` its ``K = -df/de`` and ``C = -df/de'`` (n_e, 12,
-        12), from the compiled kernel (:mod:`rancf.elements.ancf_cable`), relative to the
-        elements' rest states (``tree.cable_rest``; None on a straight cable's elements)."""
+        12), from the compiled kernel (:mod:`rancf.elements.ancf_cable`), all elements in one
+        call (:func:`rancf.formulations._spatial_dae.cable_elements`), relative to the
+        elements' rest states (``tree.cable_rest``)."""
         t = self.tree
         n = len(t.cable_length)
-        q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         f, U, P = np.empty((n, 12)), np.empty(n), np.empty(n)
-        K, C = (np.empty((n, 12, 12)), np.empty((n, 12, 12))) if tangents else (None, None)
-        for k, d in enumerate(self._cable_dofs):
-            e, ed = np.ascontiguousarray(q[d]), np.ascontiguousarray(v[d])
-            args = (float(t.cable_length[k]), float(t.cable_EA[k]), float(t.cable_EI[k]),
-                    float(t.cable_damping[k]))
-            if tangents:
-                U[k], P[k] = _ancf_cable.force_tangent(e, ed, *args, f[k], K[k], C[k],
-                                                       self._cable_rest[k])
-            else:
-                U[k], P[k] = _ancf_cable.force(e, ed, *args, f[k], self._cable_rest[k])
-        return f, U, P, K, C
+        K, C = (np.empty((n, 12, 12)), np.empty((n, 12, 12))) if tangents else \
+            (np.empty((0, 12, 12)), np.empty((0, 12, 12)))
+        _spatial_dae.cable_elements(np.ascontiguousarray(q, dtype=float),
+                                    np.ascontiguousarray(v, dtype=float), self._cable_dofs,
+                                    self._cable_l, self._cable_EA, self._cable_EI,
+                                    self._cable_c, self._cable_rest, self._cable_curved,
+                                    f, U, P, K, C, tangents)
+        return f, U, P, (K if tangents else None), (C if tangents else None)
 
     def _cable_matrix(self, blocks):
         """The element matrices (n_e, 12, 12) assembled (sparse, n x n)."""
@@ -714,71 +821,30 @@ class SpatialDAE(IndexThreeDAE):
                              format="csr")
 
     def mass_action(self, q, a):
-        _, _, Mp = self._rotary(q)
-        A_ = self._X(a)
-        out = np.empty_like(A_)
-        out[:, :3] = self.tree.mass[:, None] * A_[:, :3]
-        out[:, 3:] = np.einsum("nab,nb->na", Mp, A_[:, 3:])
-        return np.concatenate([out.ravel(), self._cable_mass @ np.asarray(a)[self._c0:]])
+        out = np.empty(self.n_coordinates)
+        _spatial_dae.body_mass_action(np.ascontiguousarray(q, dtype=float),
+                                      np.ascontiguousarray(a, dtype=float), self._mass,
+                                      self._inertia, out)
+        if self.n_cable_nodes:
+            out[self._c0:] = self._cable_mass @ np.asarray(a)[self._c0:]
+        return out
 
-    def mass_derivative(self, q, a):
-        """``d(M(q) a)/dq``: ``4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p)`` per body."""
+    def _mass_derivative_blocks(self, q, a):
+        """The bodies' ``d(M(q) a)/dp`` blocks (n, 4, 4) (:meth:`mass_derivative`)."""
         p, G, _ = self._rotary(q)
         ap = self._X(a)[:, 3:]
         JGa = np.einsum("nij,nja,na->ni", self.tree.inertia, G, ap)
-        D = 4.0 * (np.einsum("kia,ni->nak", _GK, JGa)
-                   - np.einsum("nia,nij,njb->nab", G, self.tree.inertia, _G(ap)))
+        return 4.0 * (np.einsum("kia,ni->nak", _GK, JGa)
+                      - np.einsum("nia,nij,njb->nab", G, self.tree.inertia, _G(ap)))
+
+    def mass_derivative(self, q, a):
+        """``d(M(q) a)/dq``: ``4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p)`` per body."""
         blocks = np.zeros((self.n_bodies, 7, 7))
-        blocks[:, 3:, 3:] = D
+        blocks[:, 3:, 3:] = self._mass_derivative_blocks(q, a)
         return sp.block_diag([sp.csr_matrix((0, 0))] + list(blocks)
                              + [sp.csr_matrix(self._cable_mass.shape)], format="csr")
 
     # --- forces ----------------------------------------------------------------------------
-    def _gyroscopic(self, p, pd):
-        """``8 G(p')^T J G(p') p`` (n, 4)."""
-        Gd = _G(pd)
-        return 8.0 * np.einsum("nia,nij,njb,nb->na", Gd, self.tree.inertia, Gd, p)
-
-    def _element_map(self, x, b):
-        """Element of link b: its coordinates e (6), the chain rule ``de/dx`` (6 x 14 on the
-        parent's then the child's (r, p)) and the two bodies."""
-        t = self.tree
-        pa = int(t.parent[b])
-        X = self._X(x)
-        rc, pc = X[b, :3], X[b, 3:]
-        rp, pp = (X[pa, :3], X[pa, 3:]) if pa >= 0 else (np.zeros(3), _EYE4[0])
-        Ap = rotation(pp) / (pp @ pp)
-        Ac = rotation(pc) / (pc @ pc)
-        u = Ap.T @ (rc - rp) - t.anchor[b]
-        R = Ap.T @ Ac @ t.relative[b].T
-        psi = np.empty(3)
-        _spatial_beam.rotation_log(np.ascontiguousarray(R.ravel()), psi)
-        Ji = np.empty(9)
-        _spatial_beam.rotation_left_jacobian_inverse(psi, Ji)
-        Ji = Ji.reshape(3, 3)
-        Tp, Tc = 2.0 * _E(pp) / (pp @ pp), 2.0 * _E(pc) / (pc @ pc)
-        B = np.zeros((6, 14))
-        B[:3, 0:3], B[:3, 7:10] = -Ap.T, Ap.T
-        B[:3, 3:7] = Ap.T @ skew(rc - rp) @ Tp
-        B[3:, 3:7] = -Ji @ Ap.T @ Tp
-        B[3:, 10:14] = Ji @ Ap.T @ Tc
-        return np.concatenate([u, psi]), (B if pa >= 0 else B[:, 7:]), pa
-
-    def _element_force(self, x, v, b):
-        """Generalized force of element link b on its two bodies (14,), with e, B."""
-        t, k = self.tree, int(self.tree.element[b])
-        e, B, pa = self._element_map(x, b)
-        cols = self._pair(pa, b)
-        ed = B @ np.asarray(v)[cols]
-        f, K, sigma = np.empty(6), np.empty(36), np.empty(6)
-        if _spatial_beam.force(np.ascontiguousarray(t.anchor[b], dtype=float),
-                               np.ascontiguousarray(t.relative[b].ravel(), dtype=float), e, ed,
-                               float(t.length[k]), np.ascontiguousarray(t.stiffness[k]),
-                               np.ascontiguousarray(t.strain0[k]), float(t.damping[k]), f, K,
-                               sigma):
-            raise FloatingPointError(f"element of body {b}: its rotation reached pi")
-        return B.T @ f, B, K.reshape(6, 6), e, cols
-
     @staticmethod
     def _pair(pa, b):
         """The columns of an element's two bodies (the child's only on the ground)."""
@@ -790,6 +856,8 @@ class SpatialDAE(IndexThreeDAE):
         ``inputs.at_time``)."""
         t = self.tree
         out = np.zeros(self.n_coordinates)
+        if not len(t.load_body):
+            return out
         r, A = self.poses(x)
         X = self._X(x)
         for k, b in enumerate(np.asarray(t.load_body, dtype=int)):
@@ -808,55 +876,79 @@ class SpatialDAE(IndexThreeDAE):
             out[7 * b + 3:7 * b + 7] += 2.0 * _E(p).T @ (Mo + np.cross(arm, F)) / (p @ p)
         return out
 
+    def _element_status(self, bad):
+        """Raise if the element kernel met an element whose rotation reached pi (its index
+        among the elements, or -1)."""
+        if bad >= 0:
+            raise FloatingPointError(f"element of body {self.elements[bad]}: its rotation "
+                                     "reached pi")
+
     def force(self, q, v, t):
         """Gravity and loads (times :attr:`load_factor`), the gyroscopic force and the
         elements' forces (7 n) at (q, v, t)."""
         self.inputs.at_time(t)
         tree = self.tree
-        X, Vx = self._X(q), self._X(v)
-        out = np.zeros((self.n_bodies, 7))
-        out[:, :3] = tree.mass[:, None] * (self.load_factor * tree.gravity)
-        out[:, 3:] = self._gyroscopic(X[:, 3:], Vx[:, 3:])
-        out = np.concatenate([out.ravel(), self.load_factor * self._cable_gravity])
-        out += self.load_factor * self._loads(q)
-        for b in self.elements:
-            Fe, _, _, _, cols = self._element_force(q, v, b)
-            out[cols] += Fe
+        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
+        out = np.empty(self.n_coordinates)
+        _spatial_dae.body_forces(q, v, self._mass, self._inertia,
+                                 self.load_factor * tree.gravity, out)
+        if len(tree.load_body):
+            out[:self._c0] += self.load_factor * self._loads(q)[:self._c0]
+        self._element_status(self._element_kernel.force(q, v, out))
         if self.n_cable_nodes:
+            out[self._c0:] = self.load_factor * self._cable_gravity
+            if len(tree.load_body):
+                out[self._c0:] += self.load_factor * self._loads(q)[self._c0:]
             f = self._cable_elements(q, v)[0]
-            np.add.at(out, self._cable_dofs, f)
+            out += np.bincount(self._cable_dofs.ravel(), f.ravel(), minlength=out.size)
+        return out
+
+    def _body_tangents(self, q, v):
+        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the loads' and the gyroscopic
+        force's derivatives on each body's Euler parameters and the gyroscopic force's on their
+        rates, by central differences (steps 1e-7 and ``1e-7 max(1, max |p'|)``; the gyroscopic
+        force's in the kernel, the loads' here)."""
+        nb = self.n_bodies
+        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
+        h = 1e-7
+        Kg, Cg = np.empty((nb, N_EULER, N_EULER)), np.empty((nb, N_EULER, N_EULER))
+        _spatial_dae.body_tangents(q, v, self._inertia, h, h * max(1.0, float(
+            np.abs(self._X(v)[:, 3:]).max(initial=0.0))), Kg, Cg)
+        D = np.zeros((nb, 7, N_EULER))
+        D[:, 3:] = Kg
+        if len(self.tree.load_body):
+            for k in range(N_EULER):
+                dp = np.zeros(q.size)
+                dp[7 * np.arange(nb) + 3 + k] = h
+                # the loads on cable nodes do not depend on the bodies' Euler parameters
+                D[:, :, k] += self.load_factor * (self._X(self._loads(q + dp))
+                                                  - self._X(self._loads(q - dp))) / (2 * h)
+        return D, Cg
+
+    def _element_stiffness(self, q, v):
+        """The elements' ``-dF/dx`` blocks (the kernel's central differences, step 1e-6)."""
+        out = np.empty(self._element_kernel.n_square)
+        self._element_status(self._element_kernel.stiffness(
+            np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float), out))
+        return out
+
+    def _element_damping(self, q):
+        """The elements' ``B^T D B`` blocks (exact)."""
+        out = np.empty(self._element_kernel.n_square)
+        self._element_kernel.damping(np.ascontiguousarray(q, dtype=float), out)
         return out
 
     def stiffness(self, q, v, t):
         """``K = -dF/dq``: the elements' by central differences of their forces (the exact
         ``B^T K B`` plus the geometric part), the loads' and gyroscopic forces' likewise."""
         self.inputs.at_time(t)
-        rows, cols, vals = [], [], []
         q = np.asarray(q, dtype=float)
-        for b in self.elements:
-            c = self._pair(int(self.tree.parent[b]), b)
-            rows.append(np.repeat(c, c.size))
-            cols.append(np.tile(c, c.size))
-            vals.append(-_columns(lambda y: self._element_force(y, v, b)[0], q, c).ravel())
-        # loads and gyroscopic forces: per body, on its Euler parameters
-        nb = self.n_bodies
-        X, Vx = self._X(q), self._X(v)
-        h = 1e-7
-        D = np.zeros((nb, 7, N_EULER))
-        for k in range(N_EULER):
-            dp = np.zeros((nb, 7))
-            dp[:, 3 + k] = h
-            # the loads on cable nodes do not depend on the bodies' Euler parameters
-            fp = self.load_factor * self._X(self._loads(q + np.concatenate(
-                [dp.ravel(), np.zeros(q.size - 7 * nb)])))
-            fm = self.load_factor * self._X(self._loads(q - np.concatenate(
-                [dp.ravel(), np.zeros(q.size - 7 * nb)])))
-            fp[:, 3:] += self._gyroscopic(X[:, 3:] + dp[:, 3:], Vx[:, 3:])
-            fm[:, 3:] += self._gyroscopic(X[:, 3:] - dp[:, 3:], Vx[:, 3:])
-            D[:, :, k] = (fp - fm) / (2 * h)
+        rows, cols = self._element_columns()
+        vals = [self._element_stiffness(q, v)]
+        D = self._body_tangents(q, v)[0]
         # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
         r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
-        body = 7 * np.arange(nb)[:, None, None]
+        body = 7 * np.arange(self.n_bodies)[:, None, None]
         rows.append((body + r).ravel())
         cols.append((body + c).ravel())
         vals.append(-D.ravel())
@@ -867,36 +959,23 @@ class SpatialDAE(IndexThreeDAE):
             K = K + self._cable_matrix(self._cable_elements(q, v, tangents=True)[3])
         return K
 
+    def _element_columns(self):
+        """The (row, column) lists of the elements' blocks (the kernel's order)."""
+        rows, cols = [], []
+        for b in self.elements:
+            c = self._pair(int(self.tree.parent[b]), b)
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
+        return rows, cols
+
     def damping(self, q, v, t):
         """``C = -dF/dv``: the elements' ``B^T D B`` (exact) and the gyroscopic force's
         ``-d(8 G(p')^T J G(p') p)/dp'`` (central differences)."""
-        rows, cols, vals = [], [], []
-        tree = self.tree
-        for b in self.elements:
-            k = int(tree.element[b])
-            if tree.damping[k] == 0.0:
-                continue
-            e, B, pa = self._element_map(q, b)
-            D = np.empty(36)
-            _spatial_beam.damping(np.ascontiguousarray(tree.anchor[b], dtype=float),
-                                  np.ascontiguousarray(tree.relative[b].ravel(), dtype=float), e,
-                                  float(tree.length[k]), np.ascontiguousarray(tree.stiffness[k]),
-                                  float(tree.damping[k]), D)
-            c = self._pair(pa, b)
-            rows.append(np.repeat(c, c.size))
-            cols.append(np.tile(c, c.size))
-            vals.append((B.T @ D.reshape(6, 6) @ B).ravel())
-        nb = self.n_bodies
-        X, Vx = self._X(q), self._X(v)
-        h = 1e-7 * max(1.0, float(np.abs(Vx[:, 3:]).max(initial=0.0)))
-        D = np.zeros((nb, N_EULER, N_EULER))
-        for k in range(N_EULER):
-            dv = np.zeros((nb, N_EULER))
-            dv[:, k] = h
-            D[:, :, k] = -(self._gyroscopic(X[:, 3:], Vx[:, 3:] + dv)
-                           - self._gyroscopic(X[:, 3:], Vx[:, 3:] - dv)) / (2 * h)
+        rows, cols = self._element_columns()
+        vals = [self._element_damping(q)]
+        D = self._body_tangents(q, v)[1]
         r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
-        p = 7 * np.arange(nb)[:, None, None] + 3
+        p = 7 * np.arange(self.n_bodies)[:, None, None] + 3
         rows.append((p + r).ravel())
         cols.append((p + c).ravel())
         vals.append(D.ravel())
@@ -909,78 +988,183 @@ class SpatialDAE(IndexThreeDAE):
 
     # --- constraints -----------------------------------------------------------------------
     def _targets(self, t):
-        """The drives' targets at t, and their jets (value, first, second derivative)."""
+        """The drives' targets at t, and their jets (value, first, second derivative); the
+        last time's are kept (a step asks for them at one time many times)."""
+        t = float(t)
+        if self._last_targets is not None and self._last_targets[0] == t:
+            return self._last_targets[1]
         self.inputs.at_time(t)
-        out = []
-        for lk in self.links:
-            if lk.driven < 0:
-                out.append((None, None, None))
-            else:
-                out.append(lk.target_jet(*self._drive[lk.driven]))
+        out = [(None, None, None)] * len(self.links)
+        for k in self._driven:
+            lk = self.links[k]
+            out[k] = lk.target_jet(*self._drive[lk.driven])
+        self._last_targets = (t, out)
+        return out
+
+    def _target_array(self, targets):
+        """The drives' targets (n_body_links, 4) for the link kernel: a revolute drive's
+        quaternion, a prismatic drive's slide first (zeros where a link is not driven)."""
+        out = np.zeros((self._link_kernel.n, N_EULER))
+        for k in self._driven:
+            out[k, :np.size(targets[k])] = targets[k]
         return out
 
     def _phi(self, x, targets):
-        X = self._X(x)
-        rows = [lk.rows(x, tg) for lk, tg in zip(self.links, targets)]
-        rows.append(0.5 * (np.einsum("ni,ni->n", X[:, 3:], X[:, 3:]) - 1.0))
-        return np.concatenate(rows)
+        x = np.ascontiguousarray(x, dtype=float)
+        out = np.empty(self.n_constraints)
+        self._link_kernel.rows(x, self._target_array(targets), out)
+        self._cable_kernel.rows(x, out)
+        p = self._X(x)[:, 3:]
+        out[self.n_joint_rows:] = 0.5 * ((p * p).sum(axis=1) - 1.0)
+        return out
 
     def constraint(self, q, t):
         """Phi (n_constraints,): the links' rows, then the bodies' norms."""
         return self._phi(q, [j[0] for j in self._targets(t)])
 
-    def constraint_jacobian(self, q, t):
-        """``Phi_x`` (sparse, n_constraints x 7 n), analytic; the last one is kept (the loop
-        asks for it at one state for its constraint force, rate and matrix)."""
+    def _jacobian_data(self, q, t):
+        """The CSR data of ``Phi_x`` at (q, t) on the pattern of :meth:`_patterns`; the last
+        one is kept (the loop asks for it at one state for its constraint force, rate and
+        matrix) with its sparse matrix once made."""
         key = (np.asarray(q, dtype=float).tobytes(), float(t))
-        if self._jacobian is not None and self._jacobian[0] == key:
-            return self._jacobian[1]
-        J = self._assemble_jacobian(q, t)
-        self._jacobian = (key, J)
-        return J
+        if self._jacobian is None or self._jacobian[0] != key:
+            self._jacobian = [key, np.bincount(self._J_index,
+                                               weights=self._jacobian_values(q, t),
+                                               minlength=self._J_nnz), None]
+        return self._jacobian
 
-    def _assemble_jacobian(self, q, t):
-        targets = self._targets(t)
-        rows, cols, vals = [], [], []
-        for lk, s, tg in zip(self.links, self.link_rows, targets):
-            J = lk.jacobian(q, tg[0])
-            r = np.arange(s.start, s.stop)
-            rows.append(np.repeat(r, J.shape[1]))
-            cols.append(np.tile(lk.columns, J.shape[0]))
-            vals.append(J.ravel())
+    def constraint_jacobian(self, q, t):
+        """``Phi_x`` (sparse, n_constraints x 7 n), analytic."""
+        kept = self._jacobian_data(q, t)
+        if kept[2] is None:
+            kept[2] = sp.csr_matrix((kept[1], self._J_indices, self._J_indptr),
+                                    shape=(self.n_constraints, self.n_coordinates))
+        return kept[2]
+
+    def constraint_force(self, q, lam, t):
+        """``Phi_x^T lambda`` (n,), on the CSR data (no sparse matrix made)."""
+        data = self._jacobian_data(q, t)[1]
+        return np.bincount(self._J_indices, weights=data * np.asarray(lam)[self._J_row],
+                           minlength=self.n_coordinates)
+
+    def constraint_rate(self, q, v, t):
+        """``Phi_x v`` (m,), on the CSR data."""
+        data = self._jacobian_data(q, t)[1]
+        return np.add.reduceat(data * np.asarray(v)[self._J_indices], self._J_indptr[:-1]) \
+            if self._J_nnz else np.zeros(self.n_constraints)
+
+    def _jacobian_values(self, q, t):
+        """The values of ``Phi_x`` in the order of its pattern (:meth:`_patterns`): each
+        link's block row-major on its columns, then the norms' ``p``."""
+        q = np.ascontiguousarray(q, dtype=float)
+        targets = [j[0] for j in self._targets(t)]
+        out = np.empty(self._J_index.size)
+        nv = self._link_kernel.n_values
+        self._link_kernel.jacobian(q, self._target_array(targets), out)
+        nc = self._cable_kernel.n_values
+        self._cable_kernel.jacobian(q, out[nv:nv + nc])
+        out[nv + nc:] = q[self._p]
+        return out
+
+    def _curvature_values(self, q, lam, t):
+        """Each link's ``d(Phi_x^T lambda)/dx`` on its columns (:meth:`constraint_curvature`)
+        in the order of the pattern, concatenated."""
+        q = np.ascontiguousarray(q, dtype=float)
+        lam = np.ascontiguousarray(lam, dtype=float)
+        targets = [j[0] for j in self._targets(t)]
+        n = self._link_kernel.n_square
+        out = np.empty(n + self._cable_kernel.n_square)
+        self._link_kernel.curvature(q, self._target_array(targets), lam, out)
+        self._cable_kernel.curvature(q, lam, out[n:])
+        return out
+
+    def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
+                      factor=True):
+        """``[[c_m M + c_mq d(M a)/dx + c_k (K + d(Phi_x^T lambda)/dx) + c_c C, w Phi_x^T],
+        [Phi_x, 0]]`` (:meth:`IndexThreeDAE.newton_matrix`'s terms, a term whose weight is
+        zero not evaluated) summed on the pattern of :meth:`_patterns`: per body a 7 x 7
+        block (mass, mass derivative, loads' and gyroscopic tangents, the norm's curvature),
+        per element and per link its block on its columns, per cable element its 12 x 12;
+        then its factors (``factor``: LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns,
+        SuperLU beyond) or the CSC matrix."""
         nb = self.n_bodies
-        rows.append(np.repeat(self.n_joint_rows + np.arange(nb), N_EULER))
-        cols.append(self._p)
-        vals.append(np.asarray(q)[self._p])
-        return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(self.n_constraints, self.n_coordinates))
+        body = np.zeros((nb, 7, 7))
+        pp = np.zeros((nb, N_EULER, N_EULER))
+        if c_m:
+            body[:, :3, :3] = (c_m * self.tree.mass)[:, None, None] * np.eye(3)
+        if c_m or c_mq:
+            _spatial_dae.body_mass_blocks(np.ascontiguousarray(q_e, dtype=float),
+                                          np.ascontiguousarray(a_e, dtype=float),
+                                          self._inertia, c_m, c_mq, pp)
+        n_el = self._element_kernel.n_square
+        n_link = self._n_links_square
+        if c_k or c_c:
+            self.inputs.at_time(t_e)
+            K, C = self._body_tangents(q_e, v_e)
+        if c_k:
+            body[:, :, 3:] -= c_k * K
+            pp += (c_k * np.asarray(lam)[self.n_joint_rows:])[:, None, None] * _EYE4
+            elements = c_k * self._element_stiffness(q_e, v_e)
+            links = c_k * self._curvature_values(q_e, lam, t_e)
+        else:
+            elements, links = np.zeros(n_el), np.zeros(n_link)
+        if c_c:
+            pp += c_c * C
+            if self._damped:
+                elements += c_c * self._element_damping(q_e)
+        body[:, 3:, 3:] += pp
+        cable = c_m * self._cable_mass_blocks
+        if self.n_cable_nodes and (c_k or c_c):
+            _, _, _, K, C = self._cable_elements(q_e, v_e, tangents=True)
+            cable = cable + c_k * K + (c_c * C if self.tree.cable_damping.any() else 0.0)
+        B = self._jacobian_values(q_new, t_new)
+        G = B if q_e is q_new else self._jacobian_values(q_e, t_e)
+        vals = np.concatenate([body.ravel(), elements, links, np.ravel(cable), w * G, B])
+        N = self.n_coordinates + self.n_constraints
+        S = sp.csc_matrix((np.bincount(self._S_index, weights=vals, minlength=self._S_nnz),
+                           self._S_indices, self._S_indptr), shape=(N, N))
+        if not factor:
+            return S
+        if N <= DENSE_BELOW:
+            return NewtonFactor(S.toarray(), self.n_constraints, False)
+        return NewtonFactor(S, self.n_constraints, True)
 
     def _along(self, q, v, t, stencil, with_v=True):
         """A derivative of ``Phi(q + tau v, t + tau)`` at tau = 0 by the exact stencil."""
         jets = self._targets(t)
         v = np.asarray(v, dtype=float) if with_v else np.zeros(self.n_coordinates)
         scale = float(np.abs(v).max(initial=0.0))
-        for tg in jets:
-            if tg[0] is not None:
-                scale = max(scale, float(np.max(np.abs(tg[1]))),
-                            float(np.sqrt(np.max(np.abs(tg[2])))))
+        for k in self._driven:
+            tg = jets[k]
+            scale = max(scale, float(np.max(np.abs(tg[1]))),
+                        float(np.sqrt(np.max(np.abs(tg[2])))))
         if scale == 0.0:
             return np.zeros(self.n_constraints)
         h = 0.5 / scale
-        q = np.asarray(q, dtype=float)
+        q = np.ascontiguousarray(q, dtype=float)
+        v = np.ascontiguousarray(v)
+        taus = _TAUS * h
+        # the drives' targets along the line, their Taylor polynomials of order two
+        T = np.zeros((taus.size, self._link_kernel.n, N_EULER))
+        for k in self._driven:
+            tg = jets[k]
+            T[:, k, :np.size(tg[0])] = (tg[0] + taus[:, None] * np.atleast_1d(tg[1])
+                                        + 0.5 * taus[:, None] ** 2 * np.atleast_1d(tg[2]))
         out = np.zeros(self.n_constraints)
-        for w, tau in zip(stencil, _TAUS * h):
-            if w == 0.0:
-                continue
-            targets = [(tg[0] + tau * tg[1] + 0.5 * tau ** 2 * tg[2]) if tg[0] is not None
-                       else None for tg in jets]
-            out += w * self._phi(q + tau * v, targets)
+        self._link_kernel.along(q, v, T, stencil, taus, out)
+        self._cable_kernel.along(q, v, stencil, taus, out)
+        p = self._X(q)[None, :, 3:] + taus[:, None, None] * self._X(v)[None, :, 3:]
+        out[self.n_joint_rows:] = stencil @ (0.5 * ((p * p).sum(axis=2) - 1.0))
         order = 1 if stencil is _D1 else 2
         return out / h ** order
 
     def velocity_bias(self, q, t):
-        """``Phi_t`` (exact stencil along the drives' Taylor polynomials)."""
-        return self._along(q, None, t, _D1, with_v=False)
+        """``Phi_t`` (exact stencil along the drives' Taylor polynomials); the last one is
+        kept (a step asks for it at its end twice: the violations and the drives' power)."""
+        key = (np.asarray(q, dtype=float).tobytes(), float(t))
+        if self._velocity_bias is None or self._velocity_bias[0] != key:
+            self._velocity_bias = (key, self._along(q, None, t, _D1, with_v=False))
+        return self._velocity_bias[1].copy()
 
     def acceleration_bias(self, q, v, t):
         """``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` (module docstring)."""
@@ -989,22 +1173,15 @@ class SpatialDAE(IndexThreeDAE):
     def constraint_curvature(self, q, lam, t):
         """``d(Phi_x^T lambda)/dx``: the exact stencil on the analytic ``Phi_x^T lambda`` of each
         link along each of its coordinates, and ``lambda I4`` of the norms."""
-        targets = self._targets(t)
-        q = np.asarray(q, dtype=float)
-        lam = np.asarray(lam, dtype=float)
-        rows, cols, vals = [], [], []
-        for lk, s, tg in zip(self.links, self.link_rows, targets):
-            if lk.n_rows == 0:
-                continue
-            lj = lam[s]
-            scale = max(1.0, float(np.abs(q[lk.columns]).max()))
-            H = _columns(lambda y: lk.jacobian(y, tg[0]).T @ lj, q, lk.columns, scale)
-            rows.append(np.repeat(lk.columns, lk.columns.size))
-            cols.append(np.tile(lk.columns, lk.columns.size))
-            vals.append(H.ravel())
+        rows, cols = [], []
+        for lk in self.links:
+            if lk.n_rows:
+                rows.append(np.repeat(lk.columns, lk.columns.size))
+                cols.append(np.tile(lk.columns, lk.columns.size))
         rows.append(self._p)
         cols.append(self._p)
-        vals.append(np.repeat(lam[self.n_joint_rows:], N_EULER))
+        vals = [self._curvature_values(q, lam, t),
+                np.repeat(np.asarray(lam, dtype=float)[self.n_joint_rows:], N_EULER)]
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                              shape=(n, n))
@@ -1012,31 +1189,17 @@ class SpatialDAE(IndexThreeDAE):
     def power(self, q, v, t, lam):
         """``(P_ext, P_diss)`` (W): the power of the loads (``Q_loads . v``) and of the drives
         (``lambda . Phi_t``: ``v^T (M a - F) = -lambda . Phi_x v = lambda . Phi_t``), and the
-        power the elements' Kelvin-Voigt damping dissipates (``-f_damp . e'``, f_damp the
-        element force less its value at ``e' = 0``). Gravity and the elastic forces are
-        potentials (:meth:`energy`)."""
+        power the elements' Kelvin-Voigt damping dissipates (``-f_damp . e' = e' . (l B^T C c B
+        e')``, f_damp the element force less its value at ``e' = 0``: the element kernel's
+        power output). Gravity and the elastic forces are potentials (:meth:`energy`)."""
         self.inputs.at_time(t)
-        v = np.asarray(v, dtype=float)
+        v = np.ascontiguousarray(v, dtype=float)
         p_ext = float(self._loads(q) @ v)
         if self.n_joint_rows:
             p_ext += float(np.asarray(lam)[:self.n_joint_rows]
                            @ self.velocity_bias(q, t)[:self.n_joint_rows])
-        p_diss = 0.0
-        tree = self.tree
-        for b in self.elements:
-            k = int(tree.element[b])
-            if tree.damping[k] == 0.0:
-                continue
-            e, B, pa = self._element_map(q, b)
-            ed = B @ v[self._pair(pa, b)]
-            args = (np.ascontiguousarray(tree.anchor[b], dtype=float),
-                    np.ascontiguousarray(tree.relative[b].ravel(), dtype=float), e)
-            rest = (float(tree.length[k]), np.ascontiguousarray(tree.stiffness[k]),
-                    np.ascontiguousarray(tree.strain0[k]), float(tree.damping[k]))
-            f, f0, K, sigma = np.empty(6), np.empty(6), np.empty(36), np.empty(6)
-            _spatial_beam.force(*args, ed, *rest, f, K, sigma)
-            _spatial_beam.force(*args, np.zeros(6), *rest, f0, K, sigma)
-            p_diss -= float((f - f0) @ ed)
+        p_diss = self._element_kernel.dissipation(np.ascontiguousarray(q, dtype=float), v) \
+            if self._damped else 0.0
         if self.n_cable_nodes and self.tree.cable_damping.any():
             p_diss += float(self._cable_elements(q, v)[2].sum())
         return p_ext, p_diss
@@ -1101,43 +1264,64 @@ class SpatialDAE(IndexThreeDAE):
         only the first derivative enters), by the seven-point stencil with ``tau max|v| =
         1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
         (:meth:`observe` continues them)."""
-        x, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
-        c0 = self._link_values(x)
-        scale = float(np.abs(v).max(initial=0.0))
-        if scale == 0.0:
-            return c0, np.zeros_like(c0)
-        h = 1e-3 / scale
-        rate = np.zeros_like(c0)
-        for w, tau in zip(_D1, _TAUS * h):
-            if w != 0.0:
-                c = self._link_values(x + tau * v)
-                c[self._angles] = c0[self._angles] + _wrapped(c[self._angles] - c0[self._angles])
-                rate += w * c
-        return c0, rate / h
+        jq, jqd = self._joint_coordinates_many(np.asarray(q, dtype=float)[None],
+                                               np.asarray(v, dtype=float)[None])
+        return jq[0], jqd[0]
 
-    def _link_values(self, x):
-        """:meth:`joint_coordinates`' coordinates at x (concatenated)."""
-        r, A = self.poses(x)
-        cable = self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3) \
-            if self.n_cable_nodes else None
+    def _joint_coordinates_many(self, Q, V):
+        """:meth:`joint_coordinates` of the states (Q, V) (S, n): every state's seven stencil
+        points in one :meth:`_link_values` call."""
+        S = len(Q)
+        scale = np.abs(V).max(axis=1, initial=0.0)
+        h = 1e-3 / np.where(scale > 0.0, scale, 1.0)
+        taus = _TAUS[None, :] * h[:, None]                        # (S, 7)
+        # a state at rest has rates zero: its stencil points are its coordinates
+        points = Q[:, None, :] + (taus * (scale > 0.0)[:, None])[:, :, None] * V[:, None, :]
+        values = self._link_values(points.reshape(-1, Q.shape[1])).reshape(S, _TAUS.size, -1)
+        c0 = values[:, list(_TAUS).index(0.0)]
+        rate = np.zeros_like(c0)
+        a = self._angles
+        for w, k in zip(_D1, range(_TAUS.size)):
+            if w != 0.0:
+                c = values[:, k].copy()
+                c[:, a] = c0[:, a] + _wrapped(c[:, a] - c0[:, a])
+                rate += w * c
+        return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
+
+    def _link_values(self, X):
+        """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
+        map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
+        rotation vectors by one kernel call."""
+        S, nb = len(X), self.n_bodies
+        bodies = X[:, :7 * nb].reshape(S, nb, 7)
+        p = bodies[..., 3:]
+        r = bodies[..., :3]
+        A = rotation(p) / np.einsum("sni,sni->sn", p, p)[..., None, None]
+        cable = None
+        if self.n_cable_nodes:
+            cable = np.array([self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
+                              for x in X])
         out = []
+        eye = np.broadcast_to(np.eye(3), (S, 3, 3))
         for k in self.joint_links:
             lk = self.links[k]
             if isinstance(lk, _CableLink):
                 if lk.kind == 0:
-                    F = [np.eye(3) if kind == "ground" else A[i] if kind == "body" else cable[i]
+                    F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
                          for kind, i, _, _ in lk.sides]
-                    out.append(_link_coordinates(int(Motion.M_SPHERICAL), (None, None),
-                                                 F[0].T @ F[1] @ lk.Q.T, None))
+                    out.append(_logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T))
                 continue
-            rp, Ap = (r[lk.parent], A[lk.parent]) if lk.parent >= 0 else (np.zeros(3), np.eye(3))
+            rp, Ap = (r[:, lk.parent], A[:, lk.parent]) if lk.parent >= 0 else \
+                (np.zeros((S, 3)), eye)
+            ApT = np.swapaxes(Ap, 1, 2)
             # rotation(conj(q_Q)) is Q^T
-            R = Ap.T @ A[lk.body] @ rotation(lk.qQc)
-            tq = Ap.T @ (r[lk.body] - rp + A[lk.body] @ lk.offset) - lk.anchor
-            out.append(np.atleast_1d(_link_coordinates(int(lk.motion), (lk.a0, lk.a1), R, tq)))
-        return np.concatenate(out).astype(float) if out else np.zeros(0)
+            R = ApT @ A[:, lk.body] @ lk.QT
+            arm = (A[:, lk.body] @ lk.offset)
+            tq = (ApT @ (r[:, lk.body] - rp + arm)[..., None])[..., 0] - lk.anchor
+            out.append(_coordinates(lk.motion, lk.a0, lk.a1, R, tq))
+        return np.concatenate(out, axis=1).astype(float) if out else np.zeros((S, 0))
 
-    def observe(self, q, v, t, lam):
+    def observe(self, q, v, t, lam, reactions=True):
         """The model-level arrays at an output (what the implicit loop keeps, as the
         recursion's :meth:`rancf.formulations.spatial.Spatial.observe`): ``nodes`` (12 n: r
         then A row-major, per body), ``velocities`` (6 n: v, w), ``joint_q``, ``joint_qd``
@@ -1146,30 +1330,52 @@ class SpatialDAE(IndexThreeDAE):
         less than pi between outputs), ``reactions`` (6 per joint: :meth:`reactions` of the
         state's own multipliers, :meth:`multipliers`: the loop's ``lam`` are the scheme's,
         which Newmark leaves oscillating and generalized-alpha-S takes at its intermediate
-        point, as the planar :meth:`rancf.formulations.dae.DAE.observe` says) and the
-        energies ``kinetic``, ``gravity``, ``elastic`` (:meth:`energy`). A model with cables
-        has its cable nodes' poses after the bodies' in ``nodes`` and ``velocities``
-        (:meth:`cable_poses`, for drawing) and their coordinates ``[r, r']`` and rates in
-        ``cable_nodes`` and ``cable_velocities`` (6 n_c each), which ``Result.extra`` keeps:
-        the slope's length, the stretch, is in them only (``Result.state``,
-        ``Result.internal_forces``)."""
+        point, as the planar :meth:`rancf.formulations.dae.DAE.observe` says; left out with
+        ``reactions=False``) and the energies ``kinetic``, ``gravity``, ``elastic``
+        (:meth:`energy`). A model with cables has its cable nodes' poses after the bodies' in
+        ``nodes`` and ``velocities`` (:meth:`cable_poses`, for drawing) and their coordinates
+        ``[r, r']`` and rates in ``cable_nodes`` and ``cable_velocities`` (6 n_c each), which
+        ``Result.extra`` keeps: the slope's length, the stretch, is in them only
+        (``Result.state``, ``Result.internal_forces``)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        out = self._frame(q, v, t, *self.joint_coordinates(q, v))
+        if reactions:
+            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t).ravel()
+        return out
+
+    def _frame(self, q, v, t, jq, jqd):
+        """:meth:`observe`'s arrays but the reactions, of the joint coordinates and rates
+        (jq, jqd) at (q, v, t), the angles continued from the previous output."""
         r, A = self.poses(q)
         n = self.n_bodies
-        jq, jqd = self.joint_coordinates(q, v)
         if self._last_seen is not None and t > self._last_seen[0]:
             prev = self._last_seen[1][self._angles]
             jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
         self._last_seen = (t, jq)
-        poses, rates = self.cable_poses(q, v)
+        poses, rates = self.cable_poses(q, v) if self.n_cable_nodes else \
+            (np.zeros((0, 12)), np.zeros((0, 6)))
         cables = {"cable_nodes": q[self._c0:], "cable_velocities": v[self._c0:]} \
             if self.n_cable_nodes else {}
-        return {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
-                                         poses.ravel()]),
-                "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
-                "joint_q": jq, "joint_qd": jqd,
-                "reactions": self.reactions(q, self.multipliers(q, v, t)[1], t).ravel(),
-                **self.energy(q, v), **cables}
+        out = {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
+                                        poses.ravel()]),
+               "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
+               "joint_q": jq, "joint_qd": jqd, **self.energy(q, v), **cables}
+        return out
+
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """:meth:`observe` of every stored output of a run (arrays stacked along a first axis
+        of outputs), the joint coordinates of all outputs in one pass, the reactions deferred
+        to when the Result is first asked for them (:class:`SpatialReactions`, DECISIONS 32):
+        a stored frame costs its poses, joint coordinates and energies, not a saddle-point
+        solve."""
+        q = np.asarray(q, dtype=float).reshape(len(t), self.n_coordinates)
+        v = np.asarray(v, dtype=float).reshape(len(t), self.n_coordinates)
+        jq, jqd = self._joint_coordinates_many(q, v)
+        records = [self._frame(*frame) for frame in zip(q, v, t, jq, jqd)]
+        out = {name: np.array([rec[name] for rec in records]) for name in records[0]} \
+            if records else {}
+        out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v))
+        return out
 
     def cable_poses(self, q, v):
         """The cable nodes' poses (n_c, 12) and velocities (n_c, 6) in the layout of the
@@ -1206,16 +1412,7 @@ class SpatialDAE(IndexThreeDAE):
         wb = np.einsum("nji,nj->ni", A, V[:, 3:])
         kinetic = 0.5 * (tree.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
                          + np.einsum("ni,nij,nj->", wb, tree.inertia, wb))
-        elastic = 0.0
-        for b in self.elements:
-            k = int(tree.element[b])
-            e, _, _ = self._element_map(q, b)
-            elastic += _spatial_beam.energy(np.ascontiguousarray(tree.anchor[b], dtype=float),
-                                            np.ascontiguousarray(tree.relative[b].ravel(),
-                                                                 dtype=float), e,
-                                            float(tree.length[k]),
-                                            np.ascontiguousarray(tree.stiffness[k]),
-                                            np.ascontiguousarray(tree.strain0[k]))
+        elastic = self._element_kernel.energy(np.ascontiguousarray(q, dtype=float))
         gravity = -float(tree.mass @ (r @ tree.gravity))
         if self.n_cable_nodes:
             xc, vc = np.asarray(q)[self._c0:], np.asarray(v)[self._c0:]
@@ -1225,9 +1422,67 @@ class SpatialDAE(IndexThreeDAE):
         return {"kinetic": float(kinetic), "gravity": gravity, "elastic": float(elastic)}
 
 
+class SpatialReactions:
+    """The joints' reactions (n_out, 6 n_joints) of a spatial DAE run at its stored frames,
+    computed when called: ``Result.reactions`` calls it when first read (DECISIONS 32: a stored
+    frame holds the state), as the planar :class:`rancf.formulations.dae.HeldReactions`.
+
+    Each frame's are :meth:`SpatialDAE.reactions` of the state's own multipliers
+    (:meth:`SpatialDAE.multipliers`: the scheme's are not the state's for Newmark and
+    generalized-alpha-S). Cost per output: one sparse LU of the saddle-point matrix
+    ``[[M, Phi_x^T], [Phi_x, 0]]`` and the acceleration bias, about what a Newton matrix of
+    the run costs.
+
+    Parameters
+    ----------
+    dae : SpatialDAE
+        The run's formulation (its model's inputs: drives and loads at each frame's time).
+    t : ndarray (n_out,)
+        The frames' times (s).
+    X, V : ndarray (n_out, n)
+        Their coordinates and velocities.
+    """
+
+    def __init__(self, dae, t, X, V):
+        self.dae, self.t, self.X, self.V = dae, t, X, V
+
+    def __call__(self):
+        dae = self.dae
+        return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t).ravel()
+                         for t, x, v in zip(self.t, self.X, self.V)]).reshape(len(self.t), -1)
+
+
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def _logs(R):
+    """Rotation vectors (S, 3) of rotations R (S, 3, 3) (angles at most pi)."""
+    out = np.empty(R.shape[:1] + (3,))
+    _spatial_dae.rotation_logs(np.ascontiguousarray(R, dtype=float), out)
+    return out
+
+
+def _coordinates(motion, a0, a1, R, t):
+    """A link's coordinates (S, k) of its relative rotations R (S, 3, 3) and translations t
+    (S, 3), as ``rancf.formulations.spatial._link_coordinates`` (its docstring) for S at once:
+    angles about and slides along the axes a0, a1, rotation vectors."""
+    if motion == Motion.M_REVOLUTE:
+        return (_logs(R) @ a0)[:, None]
+    if motion == Motion.M_PRISMATIC:
+        return (t @ a0)[:, None]
+    if motion == Motion.M_CYLINDRICAL:
+        return np.stack([t @ a0, _logs(R) @ a0], axis=1)
+    if motion == Motion.M_UNIVERSAL:
+        n = np.cross(a0, a1)
+        b, c = np.swapaxes(R, 1, 2) @ a0, R @ a1
+        return np.stack([np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)], axis=1)
+    if motion == Motion.M_SPHERICAL:
+        return _logs(R)
+    if motion in (Motion.M_FREE, Motion.M_ELEMENT):
+        return np.concatenate([t, _logs(R)], axis=1)
+    return np.zeros((len(R), 0))
 
 
 def _angle_columns(links):
@@ -1242,20 +1497,19 @@ def _angle_columns(links):
     return np.array(out, dtype=bool)
 
 
+def _structure(rows, cols, n_rows, n_cols):
+    """The compressed structure of the entries (rows, cols) of an (n_rows, n_cols) matrix,
+    duplicates summed: ``(index, indices, indptr, nnz)`` with ``index`` the position of each
+    entry in the data (``np.bincount(index, values, nnz)`` sums the values in place), rows
+    compressed (CSR; pass columns and rows swapped for CSC)."""
+    uniq, index = np.unique(rows * n_cols + cols, return_inverse=True)
+    indices = (uniq % n_cols).astype(np.int32)
+    indptr = np.searchsorted(uniq // n_cols, np.arange(n_rows + 1)).astype(np.int32)
+    return index.ravel(), indices, indptr, uniq.size
+
+
 def _least_change(J, b):
     """The least-norm solution of ``J dx = b`` (J sparse with full row rank):
     ``J^T (J J^T)^{-1} b``."""
     J = sp.csr_matrix(J)
     return J.T @ spla.spsolve(sp.csc_matrix(J @ J.T), b)
-
-
-def _columns(f, x, cols, scale=1.0):
-    """Central differences ``df/dx[cols]`` (len(f) x len(cols)), steps ``1e-6 scale``."""
-    h = 1e-6 * scale
-    out = []
-    for c in cols:
-        xp, xm = x.copy(), x.copy()
-        xp[c] += h
-        xm[c] -= h
-        out.append((np.asarray(f(xp)) - np.asarray(f(xm))) / (2 * h))
-    return np.array(out).T

@@ -1,0 +1,1160 @@
+"""The spatial DAE's per-body, per-link and per-element work compiled (theory: The spatial DAE
+formulation; the equations are in rancf/formulations/spatial_dae.py, whose module docstring this
+follows term by term).
+
+:class:`LinkKernel` holds the joint links between bodies (:class:`rancf.formulations.
+spatial_dae._Link`): their rows ``Phi``, the analytic Jacobian blocks ``dPhi/dx`` on each
+link's columns (``[r_p, p_p, r_c, p_c]``, or ``[r_c, p_c]`` on the ground), the stencils of the
+rows along a line (the velocity and acceleration biases) and the central differences of
+``Phi_x^T lambda`` (the curvature), for all links in one call. :class:`CableLinkKernel` does the
+same for the joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`).
+:class:`ElementKernel` holds the beam elements (links of motion ``M_ELEMENT``): the map
+``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
+from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
+stiffness, the exact damping ``B^T D B``, strain energy and dissipated power.
+:func:`cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
+cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_blocks` and
+:func:`body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
+blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
+vectors of many rotations.
+
+Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
+rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
+The blocks are row-major; the caller (the Python formulation) makes every array with the
+shapes stated when it builds the kernels, so nothing here checks them.
+"""
+from libc.math cimport fabs
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+cimport rancf.elements._rotation as rot
+from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
+from rancf.elements._ancf_cable cimport cable_force_rest
+
+# the rotation and translation row kinds of a link (spatial_dae.py's table)
+cdef enum:
+    ROT_NONE = 0
+    ROT_LOCK = 1
+    ROT_AXIS = 2
+    ROT_UNIVERSAL = 3
+    TR_NONE = 0
+    TR_LOCK = 1
+    TR_PLANE = 2
+    DRIVE_NONE = 0
+    DRIVE_REVOLUTE = 1
+    DRIVE_PRISMATIC = 2
+
+# the largest link: two bodies of 7 coordinates, 6 rows
+cdef enum:
+    MAX_COLS = 14
+    MAX_ROWS = 6
+
+cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
+cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
+
+
+cdef inline void rotation(const double* p, double* A) noexcept nogil:
+    """A (9) = A(p), unnormalized (quadratic in p)."""
+    cdef double p0 = p[0], x = p[1], y = p[2], z = p[3]
+    cdef double d = p0 * p0 - (x * x + y * y + z * z)
+    A[0] = d + 2.0 * x * x
+    A[1] = 2.0 * x * y - 2.0 * p0 * z
+    A[2] = 2.0 * x * z + 2.0 * p0 * y
+    A[3] = 2.0 * y * x + 2.0 * p0 * z
+    A[4] = d + 2.0 * y * y
+    A[5] = 2.0 * y * z - 2.0 * p0 * x
+    A[6] = 2.0 * z * x - 2.0 * p0 * y
+    A[7] = 2.0 * z * y + 2.0 * p0 * x
+    A[8] = d + 2.0 * z * z
+
+
+cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept nogil:
+    """D (9) = dA/dp_k at p: ``2 p0 I + 2 e^`` (k = 0), ``-2 e_m I + 2 (u_m e^T + e u_m^T)
+    + 2 p0 u_m^`` (k = m + 1, u_m the unit vector)."""
+    cdef int i, m
+    cdef double u[3]
+    cdef double S[9]
+    if k == 0:
+        rot.skew(p + 1, D)
+        for i in range(9):
+            D[i] *= 2.0
+        for i in range(3):
+            D[4 * i] += 2.0 * p[0]
+        return
+    m = k - 1
+    u[0] = u[1] = u[2] = 0.0
+    u[m] = 1.0
+    rot.skew(u, S)
+    for i in range(9):
+        D[i] = 2.0 * p[0] * S[i]
+    for i in range(3):
+        D[4 * i] -= 2.0 * p[k]
+        D[3 * m + i] += 2.0 * p[1 + i]
+        D[3 * i + m] += 2.0 * p[1 + i]
+
+
+cdef inline void euler_E(const double* p, double* E) noexcept nogil:
+    """E (12, 3 x 4 row-major) = E(p) = [-e, e^ + p0 I]."""
+    cdef int i
+    cdef double S[9]
+    rot.skew(p + 1, S)
+    for i in range(3):
+        E[4 * i] = -p[1 + i]
+        E[4 * i + 1] = S[3 * i]
+        E[4 * i + 2] = S[3 * i + 1]
+        E[4 * i + 3] = S[3 * i + 2]
+        E[4 * i + 1 + i] += p[0]
+
+
+cdef inline void qmul(const double* a, const double* b, double* c) noexcept nogil:
+    """c = a (x) b (scalar first; c must not alias a or b)."""
+    c[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3]
+    c[1] = a[1] * b[0] + a[0] * b[1] - a[3] * b[2] + a[2] * b[3]
+    c[2] = a[2] * b[0] + a[3] * b[1] + a[0] * b[2] - a[1] * b[3]
+    c[3] = a[3] * b[0] - a[2] * b[1] + a[1] * b[2] + a[0] * b[3]
+
+
+cdef inline void qleft(const double* a, double* L) noexcept nogil:
+    """L (16) with ``a (x) b = L b``."""
+    L[0], L[1], L[2], L[3] = a[0], -a[1], -a[2], -a[3]
+    L[4], L[5], L[6], L[7] = a[1], a[0], -a[3], a[2]
+    L[8], L[9], L[10], L[11] = a[2], a[3], a[0], -a[1]
+    L[12], L[13], L[14], L[15] = a[3], -a[2], a[1], a[0]
+
+
+cdef inline void qright(const double* b, double* R) noexcept nogil:
+    """R (16) with ``a (x) b = R a``."""
+    R[0], R[1], R[2], R[3] = b[0], -b[1], -b[2], -b[3]
+    R[4], R[5], R[6], R[7] = b[1], b[0], b[3], -b[2]
+    R[8], R[9], R[10], R[11] = b[2], -b[3], b[0], b[1]
+    R[12], R[13], R[14], R[15] = b[3], b[2], -b[1], b[0]
+
+
+cdef inline void conj(const double* a, double* c) noexcept nogil:
+    c[0], c[1], c[2], c[3] = a[0], -a[1], -a[2], -a[3]
+
+
+cdef class LinkKernel:
+    """The joint links between bodies (see the module docstring), in the order given.
+
+    Parameters (one row per link): ``parent`` (-1 the ground), ``body`` (int), ``rot``,
+    ``tr`` (the row kinds), ``drive`` (0 none, 1 a revolute drive whose target is a quaternion,
+    2 a prismatic drive whose target is a slide), ``anchor``, ``offset`` (n, 3), ``qQc`` (n, 4)
+    ``conj(q_Q)``, ``a0``, ``a1c`` (n, 3), ``a01`` (n,), ``B`` (n, 6): the two complement
+    vectors row after row (zeros where unused), ``n_rows`` (n,). ``row0`` and ``val0`` are the
+    first row of each link in Phi and the first entry of its Jacobian block (n_rows x n_cols,
+    row-major) in the value arrays, ``n_cols`` its columns (7 on the ground, else 14).
+    """
+
+    cdef readonly int n, n_rows_total, n_values, n_square
+    cdef int[::1] parent, body, rot_kind, tr_kind, drive, n_rows, n_cols, row0, val0, sq0
+    cdef double[:, ::1] anchor, offset, qQc, a0, a1c, B
+    cdef double[::1] a01
+
+    def __init__(self, parent, body, rot_kind, tr_kind, drive, anchor, offset, qQc, a0, a1c,
+                 a01, B, n_rows):
+        self.n = len(parent)
+        self.parent = np.ascontiguousarray(parent, dtype=np.intc)
+        self.body = np.ascontiguousarray(body, dtype=np.intc)
+        self.rot_kind = np.ascontiguousarray(rot_kind, dtype=np.intc)
+        self.tr_kind = np.ascontiguousarray(tr_kind, dtype=np.intc)
+        self.drive = np.ascontiguousarray(drive, dtype=np.intc)
+        self.anchor = np.ascontiguousarray(anchor, dtype=float).reshape(self.n, 3)
+        self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 3)
+        self.qQc = np.ascontiguousarray(qQc, dtype=float).reshape(self.n, 4)
+        self.a0 = np.ascontiguousarray(a0, dtype=float).reshape(self.n, 3)
+        self.a1c = np.ascontiguousarray(a1c, dtype=float).reshape(self.n, 3)
+        self.a01 = np.ascontiguousarray(a01, dtype=float)
+        self.B = np.ascontiguousarray(B, dtype=float).reshape(self.n, 6)
+        self.n_rows = np.ascontiguousarray(n_rows, dtype=np.intc)
+        cols = np.where(np.asarray(self.parent) >= 0, 14, 7).astype(np.intc)
+        self.n_cols = cols
+        rows = np.asarray(self.n_rows)
+        square = np.where(rows > 0, cols * cols, 0)
+        # each link's first row, Jacobian entry and square entry (sums of those before it)
+        self.row0 = (np.cumsum(rows) - rows).astype(np.intc)
+        self.val0 = (np.cumsum(rows * cols) - rows * cols).astype(np.intc)
+        self.sq0 = (np.cumsum(square) - square).astype(np.intc)
+        self.n_rows_total = int(rows.sum())
+        self.n_values = int((rows * cols).sum())
+        self.n_square = int(square.sum())
+
+    def sizes(self):
+        """``(n_rows, n_cols, val0, sq0)`` per link (arrays)."""
+        return (np.asarray(self.n_rows), np.asarray(self.n_cols), np.asarray(self.val0),
+                np.asarray(self.sq0))
+
+    cdef inline void _local(self, int k, const double* x, double* y) noexcept nogil:
+        """y (14) = [r_p, p_p, r_c, p_c] of link k (the ground's r = 0, p = (1, 0, 0, 0))."""
+        cdef int i, p = self.parent[k], c = self.body[k]
+        if p >= 0:
+            memcpy(y, x + 7 * p, 7 * sizeof(double))
+        else:
+            memcpy(y, ZERO3, 3 * sizeof(double))
+            memcpy(y + 3, UNIT_Q, 4 * sizeof(double))
+        memcpy(y + 7, x + 7 * c, 7 * sizeof(double))
+
+    cdef int _rows(self, int k, const double* y, const double* target, double* out) noexcept nogil:
+        """Link k's rows at its local coordinates y (14); returns their number."""
+        cdef double cp[4]
+        cdef double t1[4]
+        cdef double rq[4]
+        cdef double tc[4]
+        cdef double v[4]
+        cdef double Ap[9]
+        cdef double Ac[9]
+        cdef double w[3]
+        cdef double d[3]
+        cdef double wp[3]
+        cdef double wc[3]
+        cdef const double* rp = y
+        cdef const double* pp = y + 3
+        cdef const double* rc = y + 7
+        cdef const double* pc = y + 10
+        cdef const double* b = &self.B[k, 0]
+        cdef int i, n = 0, rk = self.rot_kind[k], tk = self.tr_kind[k]
+        if rk == ROT_LOCK or rk == ROT_AXIS:
+            conj(pp, cp)
+            qmul(cp, pc, t1)
+            qmul(t1, &self.qQc[k, 0], rq)
+            if rk == ROT_LOCK:
+                if self.drive[k] == DRIVE_REVOLUTE:
+                    conj(target, tc)
+                    qmul(tc, rq, v)
+                    out[0], out[1], out[2] = v[1], v[2], v[3]
+                else:
+                    out[0], out[1], out[2] = rq[1], rq[2], rq[3]
+                n = 3
+            else:
+                out[0] = rot.dot(b, rq + 1)
+                out[1] = rot.dot(b + 3, rq + 1)
+                n = 2
+        elif rk == ROT_UNIVERSAL:
+            rotation(pp, Ap)
+            rotation(pc, Ac)
+            rot.matvec(Ap, &self.a0[k, 0], wp)
+            rot.matvec(Ac, &self.a1c[k, 0], wc)
+            out[0] = rot.dot(wp, wc) - self.a01[k]
+            n = 1
+        if tk != TR_NONE:
+            rotation(pc, Ac)
+            rot.matvec(Ac, &self.offset[k, 0], w)
+            for i in range(3):
+                w[i] = (rc[i] + w[i]) - rp[i]
+            if self.parent[k] >= 0:
+                rotation(pp, Ap)
+                rot.matTvec(Ap, w, d)
+            else:
+                memcpy(d, w, 3 * sizeof(double))
+            for i in range(3):
+                d[i] -= self.anchor[k, i]
+            if tk == TR_LOCK:
+                if self.drive[k] == DRIVE_PRISMATIC:
+                    for i in range(3):
+                        d[i] -= target[0] * self.a0[k, i]
+                out[n], out[n + 1], out[n + 2] = d[0], d[1], d[2]
+                n += 3
+            else:
+                out[n] = rot.dot(b, d)
+                out[n + 1] = rot.dot(b + 3, d)
+                n += 2
+        return n
+
+    cdef void _jacobian(self, int k, const double* y, const double* target,
+                        double* out) noexcept nogil:
+        """Link k's Jacobian block (n_rows x n_cols, row-major) at its local coordinates y."""
+        cdef double full[MAX_ROWS * MAX_COLS]
+        cdef double lead[4]
+        cdef double cp[4]
+        cdef double t1[4]
+        cdef double t2[4]
+        cdef double L[16]
+        cdef double R[16]
+        cdef double M[16]
+        cdef double Ap[9]
+        cdef double Ac[9]
+        cdef double D[9]
+        cdef double w[3]
+        cdef double z[3]
+        cdef double wp[3]
+        cdef double wc[3]
+        cdef double blk[12]
+        cdef const double* rp = y
+        cdef const double* pp = y + 3
+        cdef const double* rc = y + 7
+        cdef const double* pc = y + 10
+        cdef const double* b = &self.B[k, 0]
+        cdef int i, j, a, r = 0, rk = self.rot_kind[k], tk = self.tr_kind[k]
+        cdef int c0 = 0 if self.parent[k] >= 0 else 7, nc = self.n_cols[k]
+        memset(full, 0, MAX_ROWS * MAX_COLS * sizeof(double))
+        if rk == ROT_LOCK or rk == ROT_AXIS:
+            if self.drive[k] == DRIVE_REVOLUTE:
+                conj(target, lead)
+            else:
+                memcpy(lead, UNIT_Q, 4 * sizeof(double))
+            # d/dp_c: (L(lead (x) conj(pp)) R(qQc))[1:]
+            conj(pp, cp)
+            qmul(lead, cp, t1)
+            qleft(t1, L)
+            qright(&self.qQc[k, 0], R)
+            _mat4(L, R, M)
+            # d/dp_p: (L(lead) R(pc (x) qQc) CONJ)[1:]
+            qmul(pc, &self.qQc[k, 0], t2)
+            qleft(lead, L)
+            qright(t2, R)
+            for i in range(4):
+                for j in range(1, 4):
+                    R[4 * i + j] = -R[4 * i + j]
+            _mat4(L, R, R)   # R <- L R (CONJ applied to R's columns above)
+            if rk == ROT_LOCK:
+                for i in range(3):
+                    for a in range(4):
+                        full[MAX_COLS * i + 10 + a] = M[4 * (1 + i) + a]
+                        full[MAX_COLS * i + 3 + a] = R[4 * (1 + i) + a]
+                r = 3
+            else:
+                for i in range(2):
+                    for a in range(4):
+                        full[MAX_COLS * i + 10 + a] = (b[3 * i] * M[4 + a] + b[3 * i + 1] * M[8 + a]
+                                                       + b[3 * i + 2] * M[12 + a])
+                        full[MAX_COLS * i + 3 + a] = (b[3 * i] * R[4 + a] + b[3 * i + 1] * R[8 + a]
+                                                      + b[3 * i + 2] * R[12 + a])
+                r = 2
+        elif rk == ROT_UNIVERSAL:
+            rotation(pp, Ap)
+            rotation(pc, Ac)
+            rot.matvec(Ap, &self.a0[k, 0], wp)
+            rot.matvec(Ac, &self.a1c[k, 0], wc)
+            for a in range(4):
+                rotation_derivative(pp, a, D)
+                rot.matvec(D, &self.a0[k, 0], z)
+                full[3 + a] = rot.dot(z, wc)
+                rotation_derivative(pc, a, D)
+                rot.matvec(D, &self.a1c[k, 0], z)
+                full[10 + a] = rot.dot(z, wp)
+            r = 1
+        if tk != TR_NONE:
+            if self.parent[k] >= 0:
+                rotation(pp, Ap)
+            else:
+                memset(Ap, 0, 9 * sizeof(double))
+                Ap[0] = Ap[4] = Ap[8] = 1.0
+            rotation(pc, Ac)
+            rot.matvec(Ac, &self.offset[k, 0], w)
+            for i in range(3):
+                w[i] = (rc[i] + w[i]) - rp[i]
+            # blk: the 3 x 4 blocks d/dp_c (Ap^T dA_a(pc) offset) then d/dp_p (dA_a(pp)^T w)
+            for a in range(4):
+                rotation_derivative(pc, a, D)
+                rot.matvec(D, &self.offset[k, 0], z)
+                rot.matTvec(Ap, z, wc)
+                rotation_derivative(pp, a, D)
+                rot.matTvec(D, w, wp)
+                for i in range(3):
+                    blk[4 * i + a] = wc[i]
+                    M[4 * i + a] = wp[i]
+            if tk == TR_LOCK:
+                for i in range(3):
+                    for j in range(3):
+                        full[MAX_COLS * (r + i) + j] = -Ap[3 * j + i]
+                        full[MAX_COLS * (r + i) + 7 + j] = Ap[3 * j + i]
+                    for a in range(4):
+                        full[MAX_COLS * (r + i) + 3 + a] = M[4 * i + a]
+                        full[MAX_COLS * (r + i) + 10 + a] = blk[4 * i + a]
+                r += 3
+            else:
+                for i in range(2):
+                    for j in range(3):
+                        # (B Ap^T)[i, j] = sum_l B[i, l] Ap[j, l]
+                        t1[0] = b[3 * i] * Ap[3 * j] + b[3 * i + 1] * Ap[3 * j + 1] \
+                            + b[3 * i + 2] * Ap[3 * j + 2]
+                        full[MAX_COLS * (r + i) + j] = -t1[0]
+                        full[MAX_COLS * (r + i) + 7 + j] = t1[0]
+                    for a in range(4):
+                        full[MAX_COLS * (r + i) + 3 + a] = (b[3 * i] * M[a] + b[3 * i + 1] * M[4 + a]
+                                                            + b[3 * i + 2] * M[8 + a])
+                        full[MAX_COLS * (r + i) + 10 + a] = (b[3 * i] * blk[a]
+                                                             + b[3 * i + 1] * blk[4 + a]
+                                                             + b[3 * i + 2] * blk[8 + a])
+                r += 2
+        for i in range(r):
+            for j in range(nc):
+                out[nc * i + j] = full[MAX_COLS * i + c0 + j]
+
+    def rows(self, const double[::1] x, const double[:, ::1] targets, double[::1] out):
+        """Phi's link rows (n_rows_total,) into out at the coordinates x."""
+        cdef int k
+        cdef double y[MAX_COLS]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._rows(k, y, &targets[k, 0], &out[self.row0[k]])
+
+    def jacobian(self, const double[::1] x, const double[:, ::1] targets, double[::1] out):
+        """The links' Jacobian blocks (n_values,) into out at the coordinates x."""
+        cdef int k
+        cdef double y[MAX_COLS]
+        with nogil:
+            for k in range(self.n):
+                if self.n_rows[k]:
+                    self._local(k, &x[0], y)
+                    self._jacobian(k, y, &targets[k, 0], &out[self.val0[k]])
+
+    def along(self, const double[::1] x, const double[::1] v,
+              const double[:, :, ::1] targets, const double[::1] weights,
+              const double[::1] taus, double[::1] out):
+        """``sum_s weights[s] Phi(x + taus[s] v, targets[s])`` of the link rows into out
+        (n_rows_total,): a stencil along a line (the targets along it given per point)."""
+        cdef int k, s, i, nr
+        cdef double y[MAX_COLS]
+        cdef double yv[MAX_COLS]
+        cdef double r[MAX_ROWS]
+        cdef double* o
+        with nogil:
+            for i in range(self.n_rows_total):
+                out[i] = 0.0
+            for s in range(weights.shape[0]):
+                if weights[s] == 0.0:
+                    continue
+                for k in range(self.n):
+                    self._local(k, &x[0], y)
+                    self._local(k, &v[0], yv)
+                    if self.parent[k] < 0:
+                        memset(yv, 0, 7 * sizeof(double))
+                    for i in range(14):
+                        y[i] += taus[s] * yv[i]
+                    nr = self._rows(k, y, &targets[s, k, 0], r)
+                    o = &out[self.row0[k]]
+                    for i in range(nr):
+                        o[i] += weights[s] * r[i]
+
+    def curvature(self, const double[::1] x, const double[:, ::1] targets,
+                  const double[::1] lam, double[::1] out):
+        """``d(Phi_x^T lambda)/dx`` of each link with rows on its columns (n_cols x n_cols,
+        row-major, entry (i, j) the derivative of the i-th component along the j-th column),
+        into out (n_square,): central differences of the analytic ``J^T lambda`` with the steps
+        ``1e-6 max(1, max |x[columns]|)``."""
+        cdef int k, i, j, c, nr, nc, c0
+        cdef double h, s, keep
+        cdef double y[MAX_COLS]
+        cdef double J[MAX_ROWS * MAX_COLS]
+        cdef double fp[MAX_COLS]
+        cdef double* o
+        cdef const double* lk
+        with nogil:
+            for k in range(self.n):
+                nr, nc = self.n_rows[k], self.n_cols[k]
+                if nr == 0:
+                    continue
+                c0 = 14 - nc
+                self._local(k, &x[0], y)
+                s = 1.0
+                for i in range(nc):
+                    s = max(s, fabs(y[c0 + i]))
+                h = 1e-6 * s
+                lk = &lam[self.row0[k]]
+                o = &out[self.sq0[k]]
+                for c in range(nc):
+                    keep = y[c0 + c]
+                    y[c0 + c] = keep + h
+                    self._jacobian(k, y, &targets[k, 0], J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        fp[i] = s
+                    y[c0 + c] = keep - h
+                    self._jacobian(k, y, &targets[k, 0], J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                    y[c0 + c] = keep
+
+
+cdef inline void _mat4(const double* A, const double* B, double* C) noexcept nogil:
+    """C = A B (4 x 4; C may alias B)."""
+    cdef double T[16]
+    cdef int i, j
+    for i in range(4):
+        for j in range(4):
+            T[4 * i + j] = (A[4 * i] * B[j] + A[4 * i + 1] * B[4 + j] + A[4 * i + 2] * B[8 + j]
+                            + A[4 * i + 3] * B[12 + j])
+    memcpy(C, T, 16 * sizeof(double))
+
+
+cdef class ElementKernel:
+    """The spatial beam elements (links of motion M_ELEMENT) between two bodies.
+
+    Parameters (one row per element): ``parent`` (-1 the ground), ``body``, ``anchor`` (n, 3)
+    the reference relative position s, ``Q`` (n, 9) the reference relative orientation,
+    ``length`` (n,), ``stiffness`` (n, 6) its diagonal C, ``strain0`` (n, 6), ``damping``
+    (n,) the Kelvin-Voigt time c. Each element's block is n_cols x n_cols (row-major) on its
+    columns ``[r_p, p_p, r_c, p_c]`` (14) or ``[r_c, p_c]`` (7) on the ground, from ``sq0``.
+    """
+
+    cdef readonly int n, n_square
+    cdef int[::1] parent, body, n_cols, sq0
+    cdef double[:, ::1] anchor, Q, stiff, strain0
+    cdef double[::1] length, damp
+
+    def __init__(self, parent, body, anchor, Q, length, stiffness, strain0, damping):
+        self.n = len(parent)
+        self.parent = np.ascontiguousarray(parent, dtype=np.intc)
+        self.body = np.ascontiguousarray(body, dtype=np.intc)
+        self.anchor = np.ascontiguousarray(anchor, dtype=float).reshape(self.n, 3)
+        self.Q = np.ascontiguousarray(Q, dtype=float).reshape(self.n, 9)
+        self.length = np.ascontiguousarray(length, dtype=float)
+        self.stiff = np.ascontiguousarray(stiffness, dtype=float).reshape(self.n, 6)
+        self.strain0 = np.ascontiguousarray(strain0, dtype=float).reshape(self.n, 6)
+        self.damp = np.ascontiguousarray(damping, dtype=float)
+        cols = np.where(np.asarray(self.parent) >= 0, 14, 7).astype(np.intc)
+        self.n_cols = cols
+        self.sq0 = (np.cumsum(cols * cols) - cols * cols).astype(np.intc)
+        self.n_square = int((cols * cols).sum())
+
+    def sizes(self):
+        """``(n_cols, sq0)`` per element (arrays)."""
+        return np.asarray(self.n_cols), np.asarray(self.sq0)
+
+    cdef inline void _local(self, int k, const double* x, double* y) noexcept nogil:
+        cdef int p = self.parent[k]
+        if p >= 0:
+            memcpy(y, x + 7 * p, 7 * sizeof(double))
+        else:
+            memset(y, 0, 7 * sizeof(double))
+            y[3] = 1.0
+        memcpy(y + 7, x + 7 * self.body[k], 7 * sizeof(double))
+
+    cdef void _map(self, int k, const double* y, double* e, double* B) noexcept nogil:
+        """e (6) = (u, psi) and B (6 x 14) = de/dy at the local coordinates y (spatial_dae.py,
+        ``_element_map``)."""
+        cdef const double* rp = y
+        cdef const double* pp = y + 3
+        cdef const double* rc = y + 7
+        cdef const double* pc = y + 10
+        cdef double Ap[9]
+        cdef double Ac[9]
+        cdef double T[9]
+        cdef double R[9]
+        cdef double Ji[9]
+        cdef double S[9]
+        cdef double Ep[12]
+        cdef double Ec[12]
+        cdef double d[3]
+        cdef double np_, nc_, s
+        cdef int i, j, a, l
+        rotation(pp, Ap)
+        rotation(pc, Ac)
+        np_ = rot.dot(pp, pp) + pp[3] * pp[3]
+        nc_ = rot.dot(pc, pc) + pc[3] * pc[3]
+        for i in range(9):
+            Ap[i] /= np_
+            Ac[i] /= nc_
+        for i in range(3):
+            d[i] = rc[i] - rp[i]
+        rot.matTvec(Ap, d, e)
+        for i in range(3):
+            e[i] -= self.anchor[k, i]
+        # R = Ap^T Ac Q^T
+        rot.matTmul(Ap, Ac, T)
+        rot.matmulT(T, &self.Q[k, 0], R)
+        rot.logm(R, e + 3)
+        rot.left_jacobian_inverse(e + 3, Ji)
+        euler_E(pp, Ep)
+        euler_E(pc, Ec)
+        for i in range(12):
+            Ep[i] *= 2.0 / np_
+            Ec[i] *= 2.0 / nc_
+        memset(B, 0, 84 * sizeof(double))
+        for i in range(3):
+            for j in range(3):
+                B[14 * i + j] = -Ap[3 * j + i]
+                B[14 * i + 7 + j] = Ap[3 * j + i]
+        # Ap^T skew(rc - rp) Tp
+        rot.skew(d, S)
+        rot.matTmul(Ap, S, T)
+        for i in range(3):
+            for a in range(4):
+                s = 0.0
+                for l in range(3):
+                    s += T[3 * i + l] * Ep[4 * l + a]
+                B[14 * i + 3 + a] = s
+        # Ji Ap^T, then times Tp (negated) and Tc
+        for i in range(3):
+            for j in range(3):
+                s = 0.0
+                for l in range(3):
+                    s += Ji[3 * i + l] * Ap[3 * j + l]
+                T[3 * i + j] = s
+        for i in range(3):
+            for a in range(4):
+                s = 0.0
+                for l in range(3):
+                    s += T[3 * i + l] * Ep[4 * l + a]
+                B[14 * (3 + i) + 3 + a] = -s
+                s = 0.0
+                for l in range(3):
+                    s += T[3 * i + l] * Ec[4 * l + a]
+                B[14 * (3 + i) + 10 + a] = s
+
+    cdef int _force(self, int k, const double* y, const double* yd, double* F,
+                    double* power) noexcept nogil:
+        """F (14) = B^T f of element k at the local coordinates y and rates yd; -1 if its
+        rotation reached pi."""
+        cdef double e[6]
+        cdef double ed[6]
+        cdef double f[6]
+        cdef double B[84]
+        cdef double s
+        cdef int i, j
+        self._map(k, y, e, B)
+        for i in range(6):
+            s = 0.0
+            for j in range(14):
+                s += B[14 * i + j] * yd[j]
+            ed[i] = s
+        if element_force(&self.anchor[k, 0], &self.Q[k, 0], e, ed, self.length[k],
+                         &self.stiff[k, 0], &self.strain0[k, 0], self.damp[k], f, NULL, NULL,
+                         power) != 0:
+            return -1
+        for j in range(14):
+            s = 0.0
+            for i in range(6):
+                s += B[14 * i + j] * f[i]
+            F[j] = s
+        return 0
+
+    def force(self, const double[::1] x, const double[::1] v, double[::1] out):
+        """Adds every element's ``B^T f`` into out (n_coordinates,); returns the index of an
+        element whose rotation reached pi, or -1."""
+        cdef int k, i, bad = -1
+        cdef double y[14]
+        cdef double yd[14]
+        cdef double F[14]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._local(k, &v[0], yd)
+                if self.parent[k] < 0:
+                    memset(yd, 0, 7 * sizeof(double))
+                if self._force(k, y, yd, F, NULL) != 0:
+                    bad = k
+                    break
+                if self.parent[k] >= 0:
+                    for i in range(7):
+                        out[7 * self.parent[k] + i] += F[i]
+                for i in range(7):
+                    out[7 * self.body[k] + i] += F[7 + i]
+        return bad
+
+    def stiffness(self, const double[::1] x, const double[::1] v, double[::1] out):
+        """``-dF/dx`` of each element on its columns (n_cols x n_cols, row-major) into out
+        (n_square,): central differences with the step 1e-6; returns the index of an element
+        whose rotation reached pi, or -1."""
+        cdef int k, i, c, c0, nc, bad = -1
+        cdef double h = 1e-6, keep
+        cdef double y[14]
+        cdef double yd[14]
+        cdef double Fp[14]
+        cdef double Fm[14]
+        cdef double* o
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._local(k, &v[0], yd)
+                if self.parent[k] < 0:
+                    memset(yd, 0, 7 * sizeof(double))
+                nc = self.n_cols[k]
+                c0 = 14 - nc
+                o = &out[self.sq0[k]]
+                for c in range(nc):
+                    keep = y[c0 + c]
+                    y[c0 + c] = keep + h
+                    if self._force(k, y, yd, Fp, NULL) != 0:
+                        bad = k
+                        break
+                    y[c0 + c] = keep - h
+                    if self._force(k, y, yd, Fm, NULL) != 0:
+                        bad = k
+                        break
+                    y[c0 + c] = keep
+                    for i in range(nc):
+                        o[nc * i + c] = -(Fp[c0 + i] - Fm[c0 + i]) / (2.0 * h)
+                if bad >= 0:
+                    break
+        return bad
+
+    def damping(self, const double[::1] x, double[::1] out):
+        """``B^T D B`` of each element on its columns into out (n_square,) (zeros where the
+        element has no damping)."""
+        cdef int k, i, j, a, b, c0, nc
+        cdef double y[14]
+        cdef double e[6]
+        cdef double B[84]
+        cdef double D[36]
+        cdef double DB[84]
+        cdef double s
+        cdef double* o
+        with nogil:
+            for k in range(self.n):
+                nc = self.n_cols[k]
+                c0 = 14 - nc
+                o = &out[self.sq0[k]]
+                if self.damp[k] == 0.0:
+                    memset(o, 0, nc * nc * sizeof(double))
+                    continue
+                self._local(k, &x[0], y)
+                self._map(k, y, e, B)
+                element_damping(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
+                                &self.stiff[k, 0], self.damp[k], D)
+                for a in range(6):
+                    for j in range(14):
+                        s = 0.0
+                        for b in range(6):
+                            s += D[6 * a + b] * B[14 * b + j]
+                        DB[14 * a + j] = s
+                for i in range(nc):
+                    for j in range(nc):
+                        s = 0.0
+                        for a in range(6):
+                            s += B[14 * a + c0 + i] * DB[14 * a + c0 + j]
+                        o[nc * i + j] = s
+
+    def energy(self, const double[::1] x):
+        """The elements' strain energy (J)."""
+        cdef int k
+        cdef double U = 0.0
+        cdef double y[14]
+        cdef double e[6]
+        cdef double B[84]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._map(k, y, e, B)
+                U += element_energy(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
+                                    &self.stiff[k, 0], &self.strain0[k, 0])
+        return U
+
+    def dissipation(self, const double[::1] x, const double[::1] v):
+        """The power (W) the elements' Kelvin-Voigt damping dissipates,
+        ``sum ed . (l B^T C c B ed)`` (the kernel's power output)."""
+        cdef int k
+        cdef double P = 0.0, Pk
+        cdef double y[14]
+        cdef double yd[14]
+        cdef double F[14]
+        with nogil:
+            for k in range(self.n):
+                if self.damp[k] == 0.0:
+                    continue
+                self._local(k, &x[0], y)
+                self._local(k, &v[0], yd)
+                if self.parent[k] < 0:
+                    memset(yd, 0, 7 * sizeof(double))
+                Pk = 0.0
+                if self._force(k, y, yd, F, &Pk) == 0:
+                    P += Pk
+        return P
+
+
+def cable_elements(const double[::1] x, const double[::1] v, const long[:, ::1] dofs,
+                   const double[::1] length, const double[::1] EA, const double[::1] EI,
+                   const double[::1] damping, const double[:, ::1] rest,
+                   const unsigned char[::1] curved, double[:, ::1] f, double[::1] U,
+                   double[::1] P, double[:, :, ::1] K, double[:, :, ::1] C, bint tangents):
+    """The ANCF cable kernel over all elements: force f (n_e, 12), strain energy U and
+    dissipated power P (n_e,), and with ``tangents`` ``K = -df/de``, ``C = -df/de'``
+    (n_e, 12, 12), each element's coordinates ``x[dofs[k]]``, relative to its rest state
+    ``rest[k]`` (8) where ``curved[k]`` (else the straight cable's, passed as NULL)."""
+    cdef int k, i, n = dofs.shape[0]
+    cdef double e[12]
+    cdef double ed[12]
+    cdef const double* ref
+    with nogil:
+        for k in range(n):
+            for i in range(12):
+                e[i] = x[dofs[k, i]]
+                ed[i] = v[dofs[k, i]]
+            ref = &rest[k, 0] if curved[k] else NULL
+            if tangents:
+                U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
+                                        &f[k, 0], &K[k, 0, 0], &C[k, 0, 0], &P[k])
+            else:
+                U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
+                                        &f[k, 0], NULL, NULL, &P[k])
+
+
+cdef inline void euler_G(const double* p, double* G) noexcept nogil:
+    """G (12, 3 x 4 row-major) = G(p) = [-e, -e^ + p0 I]."""
+    cdef int i
+    cdef double S[9]
+    rot.skew(p + 1, S)
+    for i in range(3):
+        G[4 * i] = -p[1 + i]
+        G[4 * i + 1] = -S[3 * i]
+        G[4 * i + 2] = -S[3 * i + 1]
+        G[4 * i + 3] = -S[3 * i + 2]
+        G[4 * i + 1 + i] += p[0]
+
+
+cdef inline void rotary_action(const double* G, const double* J, const double* a, double c,
+                               double* out) noexcept nogil:
+    """out (4) = c G^T J G a (G 3 x 4, J 3 x 3)."""
+    cdef double w[3]
+    cdef double Jw[3]
+    cdef int i, k
+    for i in range(3):
+        w[i] = G[4 * i] * a[0] + G[4 * i + 1] * a[1] + G[4 * i + 2] * a[2] + G[4 * i + 3] * a[3]
+    rot.matvec(J, w, Jw)
+    for k in range(4):
+        out[k] = c * (G[k] * Jw[0] + G[4 + k] * Jw[1] + G[8 + k] * Jw[2])
+
+
+def body_mass_action(const double[::1] x, const double[::1] a, const double[::1] mass,
+                     const double[:, :, ::1] inertia, double[::1] out):
+    """``M(x) a`` of the bodies into out[:7 n]: ``m a_r`` and ``4 G^T J G a_p`` per body."""
+    cdef int b, i, n = mass.shape[0]
+    cdef double G[12]
+    with nogil:
+        for b in range(n):
+            for i in range(3):
+                out[7 * b + i] = mass[b] * a[7 * b + i]
+            euler_G(&x[7 * b + 3], G)
+            rotary_action(G, &inertia[b, 0, 0], &a[7 * b + 3], 4.0, &out[7 * b + 3])
+
+
+def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass,
+                const double[:, :, ::1] inertia, const double[::1] g, double[::1] out):
+    """The bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into out[:7 n]
+    (x, v the coordinates and rates, 7 per body)."""
+    cdef int b, i, n = mass.shape[0]
+    cdef double G[12]
+    with nogil:
+        for b in range(n):
+            for i in range(3):
+                out[7 * b + i] = mass[b] * g[i]
+            euler_G(&v[7 * b + 3], G)
+            rotary_action(G, &inertia[b, 0, 0], &x[7 * b + 3], 8.0, &out[7 * b + 3])
+
+
+cdef enum:
+    SIDE_GROUND = 0
+    SIDE_BODY = 1
+    SIDE_CABLE = 2
+
+
+cdef class CableLinkKernel:
+    """The joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`): rows
+    ``x_child - x_parent`` (3) of their two points and, for a clamp, ``(A(p_o) b_i) . r'``
+    (i = 1, 2), with the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
+
+    Parameters (one row per link): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 a cable
+    node; ``side_col`` (n, 2) its first coordinate in x; ``offset`` (n, 2, 3) the point on the
+    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp; ``slope`` (n,) the side that is
+    the cable; ``B`` (n, 6) the clamp's two axes; ``row0`` (n,) each link's first row in Phi.
+    A link's columns are its sides' (7 a body, 6 a cable node, none the ground), in order.
+    """
+
+    cdef readonly int n, n_values, n_square
+    cdef int[:, ::1] side_kind, side_col
+    cdef int[::1] clamp, slope, n_rows, n_cols, row0, val0, sq0
+    cdef double[:, :, ::1] offset
+    cdef double[:, ::1] B
+
+    def __init__(self, side_kind, side_col, offset, clamp, slope, B, row0):
+        self.n = len(clamp)
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_col = np.ascontiguousarray(side_col, dtype=np.intc).reshape(self.n, 2)
+        self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 2, 3)
+        self.clamp = np.ascontiguousarray(clamp, dtype=np.intc)
+        self.slope = np.ascontiguousarray(slope, dtype=np.intc)
+        self.B = np.ascontiguousarray(B, dtype=float).reshape(self.n, 6)
+        self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
+        size = np.array([0, 7, 6])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
+            np.zeros(0, int)
+        rows = 3 + 2 * np.asarray(self.clamp)
+        self.n_rows = rows.astype(np.intc)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
+        self.sq0 = (np.cumsum(size * size) - size * size).astype(np.intc)
+        self.n_values = int((rows * size).sum())
+        self.n_square = int((size * size).sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        cdef int kind = self.side_kind[k, s]
+        return 7 if kind == SIDE_BODY else (6 if kind == SIDE_CABLE else 0)
+
+    cdef void _local(self, int k, const double* x, double* y) noexcept nogil:
+        """y = the link's column coordinates, side after side."""
+        cdef int s, w, c = 0
+        for s in range(2):
+            w = self._width(k, s)
+            if w:
+                memcpy(y + c, x + self.side_col[k, s], w * sizeof(double))
+            c += w
+
+    cdef void _rows(self, int k, const double* y, double* out) noexcept nogil:
+        cdef double pt[2][3]
+        cdef double A[9]
+        cdef double Ab[3]
+        cdef int s, i, c = 0, kind
+        cdef const double* slope_r = NULL
+        cdef const double* other_p = NULL
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == SIDE_GROUND:
+                for i in range(3):
+                    pt[s][i] = self.offset[k, s, i]
+            elif kind == SIDE_BODY:
+                rotation(y + c + 3, A)
+                rot.matvec(A, &self.offset[k, s, 0], Ab)
+                for i in range(3):
+                    pt[s][i] = y[c + i] + Ab[i]
+            else:
+                for i in range(3):
+                    pt[s][i] = y[c + i]
+            if s == self.slope[k] and kind == SIDE_CABLE:
+                slope_r = y + c + 3
+            elif kind == SIDE_BODY:
+                other_p = y + c + 3
+            c += self._width(k, s)
+        for i in range(3):
+            out[i] = pt[1][i] - pt[0][i]
+        if self.clamp[k]:
+            if self.side_kind[k, 1 - self.slope[k]] == SIDE_BODY:
+                rotation(other_p, A)
+            else:
+                memset(A, 0, 9 * sizeof(double))
+                A[0] = A[4] = A[8] = 1.0
+            for i in range(2):
+                rot.matvec(A, &self.B[k, 3 * i], Ab)
+                out[3 + i] = rot.dot(Ab, slope_r)
+
+    cdef void _jacobian(self, int k, const double* y, double* out) noexcept nogil:
+        """The block (n_rows x n_cols, row-major) at the column coordinates y."""
+        cdef int s, i, j, a, c = 0, kind, nc = self.n_cols[k], sl = self.slope[k]
+        cdef double sign
+        cdef double A[9]
+        cdef double D[9]
+        cdef double z[3]
+        cdef int c_slope = 0, c_other = 0
+        memset(out, 0, self.n_rows[k] * nc * sizeof(double))
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            sign = -1.0 if s == 0 else 1.0
+            if kind != SIDE_GROUND:
+                for i in range(3):
+                    out[nc * i + c + i] = sign
+            if kind == SIDE_BODY:
+                for a in range(4):
+                    rotation_derivative(y + c + 3, a, D)
+                    rot.matvec(D, &self.offset[k, s, 0], z)
+                    for i in range(3):
+                        out[nc * i + c + 3 + a] = sign * z[i]
+            if s == sl:
+                c_slope = c
+            else:
+                c_other = c
+            c += self._width(k, s)
+        if not self.clamp[k]:
+            return
+        if self.side_kind[k, 1 - sl] == SIDE_BODY:
+            rotation(y + c_other + 3, A)
+            for a in range(4):
+                rotation_derivative(y + c_other + 3, a, D)
+                for i in range(2):
+                    rot.matvec(D, &self.B[k, 3 * i], z)
+                    out[nc * (3 + i) + c_other + 3 + a] = rot.dot(z, y + c_slope + 3)
+        else:
+            memset(A, 0, 9 * sizeof(double))
+            A[0] = A[4] = A[8] = 1.0
+        for i in range(2):
+            rot.matvec(A, &self.B[k, 3 * i], z)
+            for j in range(3):
+                out[nc * (3 + i) + c_slope + 3 + j] = z[j]
+
+    def rows(self, const double[::1] x, double[::1] out):
+        """The links' rows into out at their rows of Phi."""
+        cdef int k
+        cdef double y[14]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._rows(k, y, &out[self.row0[k]])
+
+    def along(self, const double[::1] x, const double[::1] v, const double[::1] weights,
+              const double[::1] taus, double[::1] out):
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
+        cdef int k, s, i
+        cdef double y[14]
+        cdef double yv[14]
+        cdef double r[5]
+        with nogil:
+            for s in range(weights.shape[0]):
+                if weights[s] == 0.0:
+                    continue
+                for k in range(self.n):
+                    self._local(k, &x[0], y)
+                    self._local(k, &v[0], yv)
+                    for i in range(self.n_cols[k]):
+                        y[i] += taus[s] * yv[i]
+                    self._rows(k, y, r)
+                    for i in range(self.n_rows[k]):
+                        out[self.row0[k] + i] += weights[s] * r[i]
+
+    def jacobian(self, const double[::1] x, double[::1] out):
+        """The links' Jacobian blocks (n_values,) into out."""
+        cdef int k
+        cdef double y[14]
+        with nogil:
+            for k in range(self.n):
+                self._local(k, &x[0], y)
+                self._jacobian(k, y, &out[self.val0[k]])
+
+    def curvature(self, const double[::1] x, const double[::1] lam, double[::1] out):
+        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square,), as
+        :meth:`LinkKernel.curvature`."""
+        cdef int k, i, j, c, nr, nc
+        cdef double h, s, keep
+        cdef double y[14]
+        cdef double J[5 * 14]
+        cdef double fp[14]
+        cdef double* o
+        cdef const double* lk
+        with nogil:
+            for k in range(self.n):
+                nr, nc = self.n_rows[k], self.n_cols[k]
+                self._local(k, &x[0], y)
+                s = 1.0
+                for i in range(nc):
+                    s = max(s, fabs(y[i]))
+                h = 1e-6 * s
+                lk = &lam[self.row0[k]]
+                o = &out[self.sq0[k]]
+                for c in range(nc):
+                    keep = y[c]
+                    y[c] = keep + h
+                    self._jacobian(k, y, J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        fp[i] = s
+                    y[c] = keep - h
+                    self._jacobian(k, y, J)
+                    for i in range(nc):
+                        s = 0.0
+                        for j in range(nr):
+                            s += J[nc * j + i] * lk[j]
+                        o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                    y[c] = keep
+
+
+def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, ::1] inertia,
+                  double h_p, double h_v, double[:, :, ::1] K, double[:, :, ::1] C):
+    """Central differences of each body's gyroscopic force ``g(p, p') = 8 G(p')^T J G(p') p``
+    (n, 4): ``K[b, :, k] = dg/dp_k`` (step h_p) and ``C[b, :, k] = -dg/dp'_k`` (step h_v)."""
+    cdef int b, k, i, n = inertia.shape[0]
+    cdef double p[4]
+    cdef double pd[4]
+    cdef double G[12]
+    cdef double gp[4]
+    cdef double gm[4]
+    cdef double keep
+    with nogil:
+        for b in range(n):
+            memcpy(p, &x[7 * b + 3], 4 * sizeof(double))
+            memcpy(pd, &v[7 * b + 3], 4 * sizeof(double))
+            euler_G(pd, G)
+            for k in range(4):
+                keep = p[k]
+                p[k] = keep + h_p
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
+                p[k] = keep - h_p
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
+                p[k] = keep
+                for i in range(4):
+                    K[b, i, k] = (gp[i] - gm[i]) / (2.0 * h_p)
+            for k in range(4):
+                keep = pd[k]
+                pd[k] = keep + h_v
+                euler_G(pd, G)
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
+                pd[k] = keep - h_v
+                euler_G(pd, G)
+                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
+                pd[k] = keep
+                for i in range(4):
+                    C[b, i, k] = -(gp[i] - gm[i]) / (2.0 * h_v)
+
+
+def body_mass_blocks(const double[::1] x, const double[::1] a, const double[:, :, ::1] inertia,
+                     double c_m, double c_mq, double[:, :, ::1] out):
+    """Adds to out (n, 4, 4) each body's ``c_m 4 G^T J G`` (its rotary mass) and ``c_mq
+    d(M a)/dp = c_mq (4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p))``."""
+    cdef int b, i, j, k, l, n = inertia.shape[0]
+    cdef double G[12]
+    cdef double Ga[12]
+    cdef double JG[12]
+    cdef double JGa[3]
+    cdef double w[3]
+    cdef double s
+    cdef double[:, :, ::1] EK = _EULER_GK
+    with nogil:
+        for b in range(n):
+            euler_G(&x[7 * b + 3], G)
+            # JG = J G (3 x 4)
+            for i in range(3):
+                for k in range(4):
+                    JG[4 * i + k] = (inertia[b, i, 0] * G[k] + inertia[b, i, 1] * G[4 + k]
+                                     + inertia[b, i, 2] * G[8 + k])
+            if c_m != 0.0:
+                for j in range(4):
+                    for k in range(4):
+                        s = G[j] * JG[k] + G[4 + j] * JG[4 + k] + G[8 + j] * JG[8 + k]
+                        out[b, j, k] += c_m * 4.0 * s
+            if c_mq != 0.0:
+                euler_G(&a[7 * b + 3], Ga)
+                for i in range(3):
+                    JGa[i] = (JG[4 * i] * a[7 * b + 3] + JG[4 * i + 1] * a[7 * b + 4]
+                              + JG[4 * i + 2] * a[7 * b + 5] + JG[4 * i + 3] * a[7 * b + 6])
+                for j in range(4):
+                    for k in range(4):
+                        # G_k^T JGa, G_k = dG/dp_k (constant)
+                        s = EK[k, 0, j] * JGa[0] + EK[k, 1, j] * JGa[1] + EK[k, 2, j] * JGa[2]
+                        # (G^T J G(a_p))[j, k]: J G(a_p) column k
+                        for i in range(3):
+                            w[i] = (inertia[b, i, 0] * Ga[k] + inertia[b, i, 1] * Ga[4 + k]
+                                    + inertia[b, i, 2] * Ga[8 + k])
+                        s -= G[j] * w[0] + G[4 + j] * w[1] + G[8 + j] * w[2]
+                        out[b, j, k] += c_mq * 4.0 * s
+
+
+cdef double[:, :, ::1] _EULER_GK = np.zeros((4, 3, 4))
+
+
+cdef void _fill_gk() noexcept:
+    """G(p) = sum_k p_k GK[k]: GK[k] = G(e_k)."""
+    cdef int k
+    cdef double e[4]
+    cdef double G[12]
+    for k in range(4):
+        e[0] = e[1] = e[2] = e[3] = 0.0
+        e[k] = 1.0
+        euler_G(e, G)
+        memcpy(&_EULER_GK[k, 0, 0], G, 12 * sizeof(double))
+
+
+_fill_gk()
+
+
+def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):
+    """The rotation vectors ``log(R_s)`` (S, 3), angles at most pi, of rotations R (S, 3, 3)
+    (the kernels' ``logm``, one call for all)."""
+    cdef int s
+    with nogil:
+        for s in range(R.shape[0]):
+            rot.logm(&R[s, 0, 0], &out[s, 0])
