@@ -63,7 +63,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
         tree = model.build()
-        if len(tree.loop_joint) or tree.n_cable_nodes:
+        if len(tree.loop_joint) or spatial.cable_refusal(tree):
             return _spatial_dae_static(model, load_steps, tol, max_iter)
         return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
