@@ -53,6 +53,7 @@ FEATURES = {
     "reduced": "rancf/formulations/reduced/reductor.py",
     "progress": "rancf/progress.py",
     "spatial": "rancf/formulations/_spatial_implicit.pyx",
+    "spatial cable recursion": "tests/test_spatial_cable_recursion.py",
 }
 
 

@@ -323,15 +323,17 @@ cdef void _add_inertia(SpatialData* d, int i, int p, const double* S) noexcept n
                 d.IA[36 * p + 6 * a + b] += X[6 * k + a] * Y[6 * k + b]
 
 
-cdef void _cable_block(const SpatialData* d, int el, double* M) noexcept nogil:
-    """M (12 x 12, parent side first) = the element's matrix in :func:`factor`:
-    ``d.c_blocks``' or ``d.c_m`` times its mass."""
+cdef const double* _cable_block(const SpatialData* d, int el, double* scratch) noexcept nogil:
+    """The element's matrix in :func:`factor` (12 x 12, parent side first): ``d.c_blocks``'
+    or ``d.c_m`` times its mass (written into scratch unless c_m is 1)."""
     cdef int k
     if d.c_blocks != NULL:
-        memcpy(M, d.c_blocks + 144 * el, 144 * sizeof(double))
-    else:
-        for k in range(144):
-            M[k] = d.c_m * d.c_mass[144 * el + k]
+        return d.c_blocks + 144 * el
+    if d.c_m == 1.0:
+        return d.c_mass + 144 * el
+    for k in range(144):
+        scratch[k] = d.c_m * d.c_mass[144 * el + k]
+    return scratch
 
 
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil:
@@ -753,6 +755,7 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     cdef double* U
     cdef double* L
     cdef const double* Ei
+    cdef const double* Me
     cdef int s, i, j, k, r, p, n_i, el
     memset(d.IA, 0, 36 * d.n * sizeof(double))
     d.c_m = c_m
@@ -760,10 +763,10 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
         # an element's node starts from the element's own block on it
         el = d.c_element[i]
         if el >= 0:
-            _cable_block(d, el, M)
+            Me = _cable_block(d, el, M)
             for r in range(6):
                 for k in range(6):
-                    d.IA[36 * i + 6 * r + k] = M[12 * (6 + r) + 6 + k]
+                    d.IA[36 * i + 6 * r + k] = Me[12 * (6 + r) + 6 + k]
     for i in range(d.nb):
         IA = d.IA + 36 * i
         for k in range(3):
@@ -818,7 +821,7 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     return 0
 
 
-cdef void _cable_eliminate(SpatialData* d, int i, int p, double* M) noexcept nogil:
+cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexcept nogil:
     """The elimination of an element's node i (C_NODE, H = X = I) after D = I^A_i is factored:
     with its element's 6 x 6 blocks M_pp, M_pc, M_cp (parent side p, child side c; M the
     element's matrix, :func:`_cable_block`), ``a_i = z - G a_p`` with ``G = D^-1 M_cp``, so
@@ -830,7 +833,7 @@ cdef void _cable_eliminate(SpatialData* d, int i, int p, double* M) noexcept nog
     cdef double* IA = d.IA + 36 * p
     cdef double s
     cdef int j, r, k
-    _cable_block(d, d.c_element[i], M)
+    cdef const double* M = _cable_block(d, d.c_element[i], scratch)
     for r in range(6):
         for j in range(6):
             col[j] = M[12 * (6 + j) + r]
@@ -865,6 +868,7 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef double* U
     cdef double* z
     cdef const double* c
+    cdef const double* Me
     cdef double M[144]
     cdef int s, i, j, k, r, p, n_i, off
     for i in range(d.n):
@@ -891,11 +895,11 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
             continue
         if i >= d.nb and d.motion[i] == C_NODE:
             # the link force tau and the element's parent side M_pc z (_cable_eliminate)
-            _cable_block(d, d.c_element[i], M)
+            Me = _cable_block(d, d.c_element[i], M)
             for r in range(6):
                 d.pA[6 * p + r] += tau[off + r]
                 for j in range(6):
-                    d.pA[6 * p + r] += M[12 * r + 6 + j] * z[j]
+                    d.pA[6 * p + r] += Me[12 * r + 6 + j] * z[j]
             continue
         for r in range(6):
             pa[r] = pA[r]
@@ -1024,6 +1028,9 @@ cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* x
         memset(xa, 0, 6 * sizeof(double))
         return
     ap = d.acc + 6 * p
+    if i >= d.nb and d.motion[i] == C_NODE:
+        memcpy(xa, ap, 6 * sizeof(double))
+        return
     if not _standard(d, i, p):
         _link_X(d, i, p, X)
         for r in range(6):
@@ -1184,7 +1191,7 @@ cdef class SpatialKernel(ODEProblem):
         if cables is not None:
             source.update({k: cables[k] for k in source})
         n = len(source["parent"])
-        nq = int(source["q_offset"][-1])
+        nq = int(np.max(source["q_offset"]))     # the last: offsets do not decrease
         ints = {name: np.asarray(source[name] if name in source else getattr(tree, name),
                                  dtype=np.intc)
                 for name in ("parent", "motion", "q_offset", "element", "load_body")}
