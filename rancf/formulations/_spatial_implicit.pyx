@@ -273,14 +273,17 @@ cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
                        double* out) noexcept nogil:
     """out (144 per cable element, parent side first: ``SpatialData.c_blocks``) <- ``c_m M +
     c_k K + c_c C`` of every cable element at ``d.ce`` and its rates (after
-    :func:`kinematics`): its constant mass and the exact tangents of ``cable_tangent``
-    (rancf/elements/_ancf_cable.pyx). The cable's coordinates are linear in its nodes', so its
-    part of the Newton matrix is exact, coupling two nodes as the mass does (the
-    elimination's ``_cable_eliminate``)."""
+    :func:`kinematics`): its constant mass, the Hessian K of its strain energy and its damping
+    matrix C (``cable_tangent`` of rancf/elements/_ancf_cable.pyx). The cable's coordinates
+    are linear in its nodes', so its part of the Newton matrix is exact, coupling two nodes as
+    the mass does (the elimination's ``_cable_eliminate``), but for the damping force's
+    derivative in the coordinates, left out as for the beam elements (module docstring): it is
+    not symmetric, and the elimination's blocks are factored as symmetric ones."""
     cdef double e[12]
     cdef double ed[12]
     cdef double K[144]
     cdef double C[144]
+    cdef double X[144]
     cdef double* B
     cdef const double* M
     cdef int el, a, b, i, j, fi, fj, flip
@@ -290,8 +293,10 @@ cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
         memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
         memcpy(ed, d.V + 6 * a, 6 * sizeof(double))
         memcpy(ed + 6, d.V + 6 * b, 6 * sizeof(double))
-        cable_tangent(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el], K,
-                      C if d.c_damping[el] != 0.0 else NULL)
+        cable_tangent(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], 0.0, K, NULL)
+        if d.c_damping[el] != 0.0:
+            cable_tangent(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el], X,
+                          C)
         B, M, flip = out + 144 * el, d.c_mass + 144 * el, d.c_flip[el]
         for i in range(12):
             # the kernel's node order (A, B) to the parent side's first
@@ -856,7 +861,11 @@ cdef class SpatialProblem(StepProblem):
         """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
         arguments of ``factor``, assembled column by column from ``mass_action``, the element
         blocks and the spring-dampers' terms (:meth:`_dense_springs`), without the
-        elimination: O(n^2), for tests and Python solvers."""
+        elimination: O(n^2), for tests and Python solvers. Not for a model with cables (their
+        blocks couple nodes: ``newton_solve`` has them)."""
+        if self.nd.n_cable_elements:
+            raise ValueError("matrix: not available for a model with cables (newton_solve "
+                             "solves with their Newton matrix)")
         cdef double[::1] qq = checked("q_e", q_e, self.n)
         cdef double[::1] vv = checked("v_e", v_e, self.n)
         cdef double[::1] e = np.zeros(max(self.n, 1))

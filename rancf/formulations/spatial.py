@@ -429,8 +429,12 @@ class Spatial:
         Raises
         ------
         ValueError
-            The poses or velocities do not satisfy the joints (the body and the gap named).
+            The poses or velocities do not satisfy the joints (the body and the gap named), or
+            the model has cables (a stored pose holds a cable node's tangent, not its slope).
         """
+        if self.cables is not None:
+            from .spatial_dae import CABLE_STATE_MESSAGE
+            raise ValueError(CABLE_STATE_MESSAGE)
         tree, n = self.tree, self.tree.n_bodies
         x = np.asarray(x, dtype=float).reshape(n, 12)
         V = np.asarray(v, dtype=float).reshape(n, 6)
