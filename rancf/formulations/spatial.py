@@ -154,8 +154,8 @@ def cable_layout(tree):
     ------
     ValueError
         A joint the recursion cannot run: a second joint on one cable or on a hung body (a
-        closed loop), a body clamped (``fixed``) to a cable point, a cable hung only from a
-        body that hangs from it.
+        closed loop), a body clamped (``fixed``) to a cable point, a cable whose joints only
+        hang other items from it.
     """
     nb, nc = tree.n_bodies, tree.n_cable_nodes
     n = nb + nc
@@ -217,8 +217,8 @@ def cable_layout(tree):
     for c in range(len(starts) - 1):
         lo, hi = starts[c], starts[c + 1]
         if c not in root:
-            raise ValueError(f"the cable of nodes {lo}..{hi - 1} hangs only from a body that "
-                             f"hangs from it; {CABLE_DAE}")
+            raise ValueError(f"the cable of nodes {lo}..{hi - 1} has no joint that holds it "
+                             f"(its joints hang bodies or cables from it); {CABLE_DAE}")
         r = root[c]
         for k in range(r + 1, hi):
             parent[nb + k], c_element[nb + k] = nb + k - 1, element_of[k - 1, k]
@@ -226,29 +226,36 @@ def cable_layout(tree):
             parent[nb + k], c_element[nb + k] = nb + k + 1, element_of[k, k + 1]
             c_flip[element_of[k, k + 1]] = 1
     # a topological order, parents first
-    depth = np.full(n, -1)
+    depth = [-1] * n
+    up = parent.tolist()
     for i in range(n):
-        chain = []
+        chain, seen = [], set()
         k = i
         while k >= 0 and depth[k] < 0:
-            if k in chain:
+            if k in seen:
                 raise ValueError(f"the joints at cable points close a loop through node {k}; "
                                  f"{CABLE_DAE}")
             chain.append(k)
-            k = parent[k]
+            seen.add(k)
+            k = up[k]
         d = depth[k] if k >= 0 else -1
         for k in reversed(chain):
             d += 1
             depth[k] = d
     order = np.argsort(depth, kind="stable")
+    # the elements' constant mass and weight, once per (length, rho A): a cable's are equal
+    constants = {}
     mass, gravity = [], []
     for e in range(len(elements)):
-        l, rhoA = float(tree.cable_length[e]), float(tree.cable_rhoA[e])
-        M = ancf_cable.mass_matrix(rhoA, 1.0, l)
-        if c_flip[e]:
-            M = np.roll(np.roll(M, 6, axis=0), 6, axis=1)
-        mass.append(M)
-        gravity.append(ancf_cable.gravity_force(rhoA, 1.0, l, tree.gravity))
+        key = (float(tree.cable_length[e]), float(tree.cable_rhoA[e]), bool(c_flip[e]))
+        if key not in constants:
+            l, rhoA, flip = key
+            M = ancf_cable.mass_matrix(rhoA, 1.0, l)
+            if flip:
+                M = np.roll(np.roll(M, 6, axis=0), 6, axis=1)
+            constants[key] = (M, ancf_cable.gravity_force(rhoA, 1.0, l, tree.gravity))
+        mass.append(constants[key][0])
+        gravity.append(constants[key][1])
     q_offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     body_sizes = sizes[:nb]
     relinked = dataclasses.replace(
