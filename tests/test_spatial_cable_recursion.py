@@ -226,6 +226,19 @@ def test_what_the_recursion_cannot_run_is_named():
     assert rancf.simulate(m, t_end=0.01, dt=1e-3).formulation == "dae"
 
 
+def test_outputs_the_recursion_does_not_give_for_cables_are_refused():
+    """Point accelerations (from stored poses, which hold a cable node's tangent but not its
+    slope's length) and vibration modes of a model with a cable say they are not available."""
+    m = ground_pendulum()
+    res = rancf.simulate(m, t_end=0.002, dt=1e-3)
+    assert res.formulation == "spatial"
+    with pytest.raises(ValueError, match="acceleration: not available for a model with an "
+                                         "ANCF cable"):
+        res.acceleration(m.beams[0].end)
+    with pytest.raises(ValueError, match="modes: a model with an ANCF cable is not available"):
+        rancf.modes(m, n=2)
+
+
 @pytest.mark.parametrize("build", [ground_pendulum, lambda: clamped(damping=0.0)])
 def test_implicit_newton_matrix_is_the_residuals_exact_jacobian(build):
     """On an undamped cable hung from the ground (spherical joint, or clamp under a tip load)
