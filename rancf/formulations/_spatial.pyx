@@ -958,7 +958,6 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
     cdef double* a
     cdef double* w
     cdef const double* Ig
-    cdef const double* M
     cdef int s, i, j, k, r, p, n_i, off, el
     for s in range(d.n):
         i = d.order[s]
@@ -981,12 +980,7 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         el = d.c_element[i] if i >= d.nb else -1
         if el >= 0:
             # an element's node: its child side ``M_cp a_p + M_cc a_i``
-            M = d.c_mass + 144 * el
-            for r in range(6):
-                w[r] = 0.0
-                for k in range(6):
-                    w[r] += M[12 * (6 + r) + k] * d.acc[6 * d.parent[i] + k] \
-                        + M[12 * (6 + r) + 6 + k] * a[k]
+            _cable_mass_rows(d.c_mass + 144 * el, 2, d.acc + 6 * d.parent[i], a, w)
         if c_f != 0.0:
             for k in range(6):
                 w[k] -= c_f * d.f[6 * i + k]
@@ -1007,14 +1001,29 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
             continue
         if i >= d.nb and d.motion[i] == C_NODE:
             # and the element's parent side ``M_pp a_p + M_pc a_i``
-            M = d.c_mass + 144 * d.c_element[i]
+            _cable_mass_rows(d.c_mass + 144 * d.c_element[i], 0, d.acc + 6 * p, d.acc + 6 * i,
+                             xa)
             for r in range(6):
-                d.pA[6 * p + r] += w[r]
-                for k in range(6):
-                    d.pA[6 * p + r] += M[12 * r + k] * d.acc[6 * p + k] \
-                        + M[12 * r + 6 + k] * d.acc[6 * i + k]
+                d.pA[6 * p + r] += w[r] + xa[r]
             continue
         _add_force(d, i, p, w)
+
+
+cdef inline void _cable_mass_rows(const double* M, int side, const double* ap,
+                                  const double* a, double* out) noexcept nogil:
+    """out (6) = the rows of one side (0 parent, 2 child: the element's vector index of its
+    r) of an element's mass M (12 x 12, parent side first) times the accelerations
+    ``(a_p, a)`` of its two nodes. The consistent mass is ``m C x I3`` (C 4 x 4 over the
+    vectors r_p, r'_p, r, r'), so each 3 x 3 block is a multiple of I3: 24 products, not 72."""
+    cdef int v, b, k
+    cdef double s
+    for v in range(2):
+        for k in range(3):
+            s = 0.0
+            for b in range(2):
+                s += M[36 * (side + v) + 3 * b] * ap[3 * b + k] \
+                    + M[36 * (side + v) + 3 * (2 + b)] * a[3 * b + k]
+            out[3 * v + k] = s
 
 
 cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* xa) noexcept nogil:
