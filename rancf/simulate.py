@@ -18,8 +18,6 @@ from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .memory import available_memory
 from .model.model import Model
-from .model.spatial_build import CABLE_MESSAGE
-from .model.spatial_items import SpatialCable
 from .model.state import State
 from .progress import check as check_progress
 from .results import result_of
@@ -191,7 +189,9 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
                                   "model")
     implicit = "generalized-alpha"
     if model.dim == 3:
-        if formulation == "dae" or (formulation == "auto" and _needs_dae(model.build())):
+        tree = model.build()
+        if formulation == "dae" or (formulation == "auto" and (
+                _needs_dae(tree) or (tree.n_cable_nodes and x0 is not None))):
             return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
@@ -212,14 +212,16 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
 
 
 def _needs_dae(tree):
-    """True when a spatial tree runs the spatial DAE only: a closed loop or a cable."""
-    return bool(len(tree.loop_joint) or tree.n_cable_nodes)
+    """True when a spatial tree runs the spatial DAE only: a closed loop, or a joint at a
+    cable point that the recursion cannot run (:func:`rancf.formulations.spatial.
+    cable_refusal`)."""
+    return bool(len(tree.loop_joint) or spatial.cable_refusal(tree))
 
 
 def _spatial_method(formulation, y0, dt):
     """What ``method="auto"`` runs on a spatial formulation from its state y0, and why."""
     omega = formulation.highest_rate(y0, "stiffness")
-    decay = formulation.highest_rate(y0, "damping") if formulation.tree.damping.any() else 0.0
+    decay = formulation.highest_rate(y0, "damping") if formulation.damped else 0.0
     return _within_rk4_limit(dt, omega, decay, "generalized-alpha-s",
                              "; -S because the mass of a spatial tree turns with its bodies, "
                              "where generalized-alpha is first order")
@@ -229,7 +231,8 @@ def _spatial_dae_method(formulation):
     """What ``method="auto"`` runs on the spatial DAE (a closed loop, or formulation "dae"
     named), and why: generalized-alpha-S, for the reason :func:`_spatial_method` gives."""
     why = "formulation 'dae' runs the implicit methods" if formulation == "dae" else \
-        "a closed loop or a cable runs formulation 'dae', which takes the implicit methods"
+        "a closed loop (or a cable the recursion cannot run) runs formulation 'dae', which " \
+        "takes the implicit methods"
     return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
                                    "the mass of a spatial body turns with it, where "
                                    "generalized-alpha is first order")
@@ -547,15 +550,14 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
     # outputs and, on the spatial DAE, its workspaces before the build allocates anything
-    # (a tree joins every item by one joint: more joints close loops, which run the DAE, as
-    # cables do; a cable node counts as a body, 6 coordinates of the 7 a body has)
+    # (a tree joins every item by one joint: more joints close loops, which run the DAE; a
+    # cable node counts as a body, 6 coordinates of the 7 a body has)
     n_bodies = sum(b.n_nodes for b in model.beams) + len(model.rigid_bodies)
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
     n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
     n_x = SPATIAL_DAE_COORDINATES * n_bodies
     dae = formulation == "dae" or (formulation == "auto" and (
-        len(model.joints) > len(model.beams) + len(model.rigid_bodies)
-        or any(isinstance(b, SpatialCable) for b in model.beams)))
+        len(model.joints) > len(model.beams) + len(model.rigid_bodies)))
     check_memory(n_out, 18 * n_bodies + 3 * n_joint_q + 8, max_memory,
                  8.0 * PER_COORDINATE["spatial dae"] * n_x if dae else 0.0,
                  f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
@@ -566,9 +568,13 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"formulation 'recursive' runs trees, but joint {j.index} ({j.kind}) "
                          "closes a loop: a closed loop needs formulation 'dae' or 'auto'")
-    if tree.n_cable_nodes and formulation == "recursive":
-        raise ValueError(f"formulation 'recursive' does not run ANCF cables: {CABLE_MESSAGE}")
-    if formulation == "dae" or _needs_dae(tree):
+    refusal = spatial.cable_refusal(tree)
+    if refusal and formulation == "recursive":
+        raise ValueError(f"formulation 'recursive' cannot run this model's cables: {refusal}")
+    if tree.n_cable_nodes and isinstance(state, State) and formulation == "recursive":
+        raise ValueError(f"formulation 'recursive': {spatial.CABLE_STATE_MESSAGE}")
+    if formulation == "dae" or _needs_dae(tree) or (tree.n_cable_nodes
+                                                     and isinstance(state, State)):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
@@ -592,7 +598,8 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         method, reason = _spatial_dae_method(formulation)
     if method not in IMPLICIT_METHODS:
         why = "formulation 'dae' was named" if formulation == "dae" else \
-            f"the model has an ANCF cable ({CABLE_MESSAGE})" if model.build().n_cable_nodes \
+            f"the model's cables need it ({spatial.cable_refusal(model.build())})" \
+            if spatial.cable_refusal(model.build()) \
             else "the model has a closed loop, which runs formulation 'dae'"
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
@@ -674,7 +681,7 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
         check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
-                   formulation.highest_rate(y0, "damping") if tree.damping.any() else 0.0)
+                   formulation.highest_rate(y0, "damping") if formulation.damped else 0.0)
     # the work of the inputs and the dissipation integrated with the motion, from 0
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,

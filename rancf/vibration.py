@@ -502,6 +502,9 @@ def _spatial_modes(model, state, n, tol):
     x = None if state is None else state.checked(12 * tree.n_bodies, 6 * tree.n_bodies)[0]
     if len(tree.loop_joint):
         return _spatial_loop_modes(model, x, n, tol)
+    if tree.n_cable_nodes:
+        raise ValueError("modes: a model with an ANCF cable is not available yet (its nodes "
+                         "have no link coordinates of the tree's to linearize in)")
     formulation = _frozen(model, x)
     n_free, n_b = formulation.n_free, tree.n_bodies
     if not n_free:

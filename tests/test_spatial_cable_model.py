@@ -36,7 +36,7 @@ def _pendulum(dt, t_end=0.4):
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     c = m.add_beam(1.0, 4, **CABLE)
     m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
-    return c, rancf.simulate(m, t_end=t_end, dt=dt, method="newmark")
+    return c, rancf.simulate(m, t_end=t_end, dt=dt, method="newmark", formulation="dae")
 
 
 def test_cable_pendulum_conserves_energy_at_newmarks_order():
@@ -114,7 +114,7 @@ def test_mixed_model_runs_and_closes_its_energy_balance():
     drifts = []
     for dt in (4e-3, 2e-3):
         m, c, r, hook = _mixed()
-        res = rancf.simulate(m, t_end=0.1, dt=dt, method="newmark")
+        res = rancf.simulate(m, t_end=0.1, dt=dt, method="newmark", formulation="dae")
         assert res.status == "ok", res.message
         e = res.energy()
         drifts.append(float(np.abs(e.total - e.total[0]).max()))
@@ -185,7 +185,7 @@ def test_clamp_to_a_body_holds_the_slope_along_the_bodys_axis():
                 drive=lambda t: (2.0 * t ** 2, 4.0 * t, 4.0))
     c = m.add_beam(0.5, 2, start=(0.2, 0, 0), **CABLE)
     m.add_joint("fixed", hub.point(0.2, 0, 0), c.start)
-    res = rancf.simulate(m, t_end=0.1, dt=5e-3, method="generalized-alpha")
+    res = rancf.simulate(m, t_end=0.1, dt=5e-3, method="generalized-alpha", formulation="dae")
     assert res.status == "ok", res.message
     gap = res.position(c.start) - res.position(hub.point(0.2, 0, 0))
     assert np.abs(gap).max() <= 1e-9
@@ -278,17 +278,26 @@ def test_bad_joints_and_loads_at_cable_points_are_refused():
         m.build()
 
 
-def test_cable_model_refuses_the_recursion_and_explicit_methods():
-    m = rancf.Model(dim=3)
-    c = m.add_beam(1.0, 2, **CABLE)
-    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
-    with pytest.raises(ValueError, match="does not run ANCF cables.*the recursion for cables "
-                                         "is open"):
+def test_cable_model_refuses_the_recursion_only_where_it_cannot_run():
+    """A cable on a spherical joint runs the recursion ('auto'); a body clamped to its end
+    does not (the recursion says so and names the DAE), and 'auto' runs the DAE for it."""
+    def cable():
+        m = rancf.Model(dim=3)
+        c = m.add_beam(1.0, 2, **CABLE)
+        m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+        return m, c
+    m, c = cable()
+    assert rancf.simulate(m, t_end=0.01, dt=1e-3).formulation == "spatial"
+    m, c = cable()
+    r = m.add_rigid_body(0.2, np.diag([1e-4, 2e-4, 2e-4]), position=(1.1, 0, 0))
+    m.add_joint("fixed", c.end, r.point(-0.1, 0, 0))
+    with pytest.raises(ValueError, match="cannot run this model's cables: joint 1 \\(fixed\\) "
+                                         "clamps a body to a cable point.*formulation 'dae'"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, formulation="recursive")
-    with pytest.raises(ValueError, match="method 'rk4' is explicit.*an ANCF cable.*the "
-                                         "recursion for cables is open"):
+    with pytest.raises(ValueError, match="method 'rk4' is explicit.*clamps a body to a cable "
+                                         "point"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="rk4")
-    with pytest.raises(ValueError, match="cable\\[0\\] is an ANCF cable"):
+    with pytest.raises(ValueError, match="clamps a body to a cable point"):
         spatial.of_model(m)
     res = rancf.simulate(m, t_end=0.01, dt=1e-3)
     assert res.formulation == "dae" and "cable" in res.method_reason

@@ -55,6 +55,7 @@ FEATURES = {
     "progress": "rancf/progress.py",
     "spatial": "rancf/formulations/_spatial_implicit.pyx",
     "spatial-loops": "validation/spherical_four_bar.py",
+    "spatial cable recursion": "tests/test_spatial_cable_recursion.py",
 }
 
 

@@ -188,3 +188,53 @@ class StaticRollUp:
     def time_full_roll_up(self, n_elements):
         _checked(self.static(self.model, load_steps=LOAD_STEPS), "static roll-up")
 
+
+
+#: Cable elements of the ANCF cable pendulum (issue 23: 256 and 1,000).
+CABLE_ELEMENTS = [256, 1000]
+#: s: RK4's step for the cable pendulum, inside its stability limit (the axial wave of 1 cm
+#: elements: ``2 sqrt(E / rho) / l`` about 2e4 rad/s, with the bending modes above it)
+DT_CABLE_RK4 = 2e-6
+
+
+@memoized
+def cable_pendulum(n_elements):
+    """A ``rancf.Model(dim=3)``: a spatial ANCF cable of ``n_elements`` elements of 1 cm (E =
+    10 MPa, rho = 1000 kg/m^3, A = 1 cm^2, I = 1e-9 m^4: a tether) on a spherical joint at the
+    origin, along +x, released from rest under gravity along -z: the O(n) recursion's cable
+    nodes (rancf/formulations/_spatial.pyx)."""
+    require("rancf.formulations.spatial", "cable_layout", feature="spatial cable recursion")
+    Model = require("rancf", "Model")
+    m = Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    cable = m.add_beam(0.01 * n_elements, n_elements, E=1e7, rho=1000.0, A=1e-4, I=1e-9,
+                       element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), cable.start)
+    return m
+
+
+class CableSteps:
+    """``STEPS`` steps of ``rancf.simulate`` of :func:`cable_pendulum` on the recursion: RK4 at
+    ``DT_CABLE_RK4`` (stability check left out) and generalized-alpha at ``DT_IMPLICIT`` (the
+    cable's exact tangent in the O(n) elimination). Divide by ``STEPS * n_elements`` for the
+    cost per element and step (issue 23's goal: at least 5 x below Exudyn's 30-40 us)."""
+
+    params = (["rk4", "generalized-alpha"], CABLE_ELEMENTS)
+    param_names = ["method", "n_elements"]
+    timeout = 300
+
+    def setup(self, method, n_elements):
+        self.simulate = require("rancf", "simulate")
+        self.model = cable_pendulum(n_elements)
+        self.options = (dict(method="rk4", check_stability=False) if method == "rk4"
+                        else dict(method=method))
+        self.dt = DT_CABLE_RK4 if method == "rk4" else DT_IMPLICIT
+        if not hasattr(self, "warm"):
+            self.run()  # one-off set-up outside the timing
+            self.warm = True
+
+    def run(self):
+        return _checked(self.simulate(self.model, STEPS * self.dt, self.dt, output_every=STEPS,
+                                      formulation="recursive", **self.options), self.options)
+
+    def time_10_steps(self, method, n_elements):
+        self.run()

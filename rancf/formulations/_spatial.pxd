@@ -70,6 +70,39 @@ cdef struct SpatialData:
     double spring_power            # W: the joint springs' power in tau at the last
                                    # spring_forces (a potential and a dissipation, not a work)
     double* body_blocks            # 36 per body added to c_m M in ``factor`` (NULL: none)
+    # spatial ANCF cables (the theory page's "The cable in the recursion"): their nodes are
+    # the kernel's nodes nb .. n - 1 (tree body n_bodies + k is cable node k), visited with the
+    # bodies in ``order`` (parents first); every per-body workspace above has n entries
+    int nb                         # tree bodies (the nodes before the cable nodes)
+    const int* order               # n: the nodes, each after its parent
+    int n_cable_elements
+    const int* c_element           # per node: the cable element whose second side it is, -1
+    const int* c_nodes             # 2 per element: its nodes A, B (kernel numbering)
+    const int* c_flip              # per element: 1 if its parent side is its node B
+    const double* c_x0             # 6 per node: reference [r, r']
+    const double* c_axis           # 3 per node: a clamp's direction in its parent's frame
+    const double* c_mass           # 144 per element: consistent mass, parent side first
+    const double* c_gravity        # 12 per element: F_G (A, B)
+    const double* c_length
+    const double* c_EA
+    const double* c_EI
+    const double* c_damping
+    const double* c_rest           # 8 per element: its rest state (tree.cable_rest)
+    const int* c_curved            # per element: 1 if its rest state is not zero (else the
+                                   # kernels take NULL: the straight cable's, bitwise)
+    double* ce                     # 6 per node: [r, r'] (the rates are in V, 6 per node)
+    double* cs                     # 3 per node: a clamp's slope r' (its X's slope rows)
+    double c_m                     # the mass coefficient of the last ``factor``
+    double* c_blocks               # 144 per element: the element's matrix in factor (NULL:
+                                   # c_m times its mass), in the parent-first node order
+
+# cable node motions (SpatialData.motion of nodes nb .. n - 1; rancf.joints._codes codes the
+# tree's links): an element's second node, z = e - e_p (6); a node on a spherical joint, r at
+# the parent's point and r' = r'_0 + q (3); on a clamp, r' = (1 + q) A_p a (1)
+cpdef enum CableMotion:
+    C_NODE = 100
+    C_SPHERICAL = 101
+    C_CLAMP = 102
 
 cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo,
                               double* g) noexcept nogil:
@@ -112,3 +145,9 @@ cdef class SpatialKernel(ODEProblem):
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil
     cdef int check(self, const double* y, double bound) noexcept nogil
     cdef int recentre(self, double* y) noexcept nogil
+
+
+cdef inline const double* cable_rest(const SpatialData* d, int el) noexcept nogil:
+    """Element el's rest state (8) for the cable kernels, NULL for a straight element's zeros
+    (the straight cable's kernel, bitwise)."""
+    return d.c_rest + 8 * el if d.c_curved[el] else NULL

@@ -48,6 +48,7 @@ import numpy as np
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matmul, matvec)
 from rancf.elements._spatial_beam cimport element_energy, element_force
+from rancf.elements._ancf_cable cimport cable_force_rest
 from rancf.formulations._inputs cimport call_inputs
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
@@ -55,6 +56,9 @@ from rancf.formulations._forces import checked
 from rancf.workspace import pack
 
 cnp.import_array()
+
+# the cable node motions (``CableMotion`` of _spatial.pxd) as module names, for the layout
+globals().update(CableMotion.__members__)
 
 cdef double[9] EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
 cdef double[6] ZERO6 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
@@ -163,14 +167,173 @@ cdef void poses(SpatialData* d, const double* q) noexcept nogil:
     cdef double t[3]
     cdef double R[9]
     cdef double o[3]
-    cdef int i, p
-    for i in range(d.n):
+    cdef int s, i, p
+    for s in range(d.n):
+        i = d.order[s]
         p = d.parent[i]
+        if i >= d.nb:
+            cable_node(d, i, q, NULL, False)
+            continue
         link(d.motion[i], d.axes + 6 * i, q + d.q_offset[i], NULL, False, t, R, NULL, NULL, NULL)
         if p >= 0:
             pose(d, i, d.A + 9 * p, d.r + 3 * p, R, t, o)
         else:
             pose(d, i, EYE, ZERO6, R, t, o)
+
+
+cdef void cable_node(SpatialData* d, int i, const double* q, const double* qd,
+                     bint rates) noexcept nogil:
+    """Cable node i (>= nb): its coordinates ``ce = [r, r']`` from its parent's and its link's
+    q (the C_* motions of _spatial.pxd), its frame the identity, and if ``rates`` its rates
+    ``V = (r', r'')`` (6), motion subspace H (6 x n_i) and bias acceleration c, with
+    ``V = X V_p + H qd`` (:func:`_link_X`). On a body p with ``o = A_p anchor``:
+    ``r = r_p + o``, ``r' = v_p + w_p x o``, ``c_r = w_p x (w_p x o)``; a clamp's slope
+    ``s = (1 + q) b``, ``b = A_p a``, has ``s' = q' b + w_p x s`` and
+    ``c_s = 2 q' w_p x b + w_p x (w_p x s)``. An element's node (C_NODE) is linear in q:
+    ``e = e_p + (e0 - e0_p) + q``, ``V = V_p + qd``, ``c = 0``."""
+    cdef double* e = d.ce + 6 * i
+    cdef double* V = d.V + 6 * i
+    cdef double* c = d.c + 6 * i
+    cdef double* H = d.H + 36 * i
+    cdef double* o = d.d + 3 * i
+    cdef double* sl = d.cs + 3 * i
+    cdef const double* x0 = d.c_x0 + 6 * i
+    cdef const double* Ap = EYE
+    cdef const double* rp = ZERO6
+    cdef const double* vp = ZERO6
+    cdef const double* wp = ZERO6
+    cdef double b[3]
+    cdef double x[3]
+    cdef double y[3]
+    cdef int m = d.motion[i]
+    cdef int p = d.parent[i]
+    cdef int off = d.q_offset[i]
+    cdef int k
+    memcpy(d.A + 9 * i, EYE, 9 * sizeof(double))
+    if rates:
+        memset(H, 0, 36 * sizeof(double))
+        memset(c, 0, 6 * sizeof(double))
+    if m == C_NODE:
+        for k in range(6):
+            e[k] = d.ce[6 * p + k] + x0[k] - d.c_x0[6 * p + k] + q[off + k]
+            if rates:
+                V[k] = d.V[6 * p + k] + qd[off + k]
+                H[7 * k] = 1.0
+    else:
+        if p >= d.nb:
+            rp, vp = d.ce + 6 * p, d.V + 6 * p
+        elif p >= 0:
+            Ap, rp, vp, wp = d.A + 9 * p, d.r + 3 * p, d.V + 6 * p, d.V + 6 * p + 3
+        matvec(Ap, d.anchor + 3 * i, o)
+        for k in range(3):
+            e[k] = rp[k] + o[k]
+        if m == C_CLAMP:
+            matvec(Ap, d.c_axis + 3 * i, b)
+            for k in range(3):
+                sl[k] = (1.0 + q[off]) * b[k]
+                e[3 + k] = sl[k]
+        else:
+            for k in range(3):
+                sl[k] = 0.0
+                e[3 + k] = x0[3 + k] + q[off + k]
+        if rates:
+            cross(wp, o, x)
+            for k in range(3):
+                V[k] = vp[k] + x[k]
+            cross(wp, x, c)
+            if m == C_CLAMP:
+                cross(wp, sl, x)
+                cross(wp, x, y)
+                cross(wp, b, x)
+                for k in range(3):
+                    V[3 + k] = qd[off] * b[k] + (1.0 + q[off]) * x[k]
+                    H[6 * (3 + k)] = b[k]
+                    c[3 + k] = 2.0 * qd[off] * x[k] + y[k]
+            else:
+                for k in range(3):
+                    V[3 + k] = qd[off + k]
+                    H[6 * (3 + k) + k] = 1.0
+    for k in range(3):
+        d.r[3 * i + k] = e[k]
+
+
+cdef void _link_X(const SpatialData* d, int i, int p, double* X) noexcept nogil:
+    """X (6 x 6, row-major) of a link that touches a cable node (parent p >= 0): on a cable
+    node p its point's rows ``[I, 0]`` (an element's node: X = I); a cable node on a body
+    ``[[I, -o^], [0, -s^]]`` (o = A_p anchor, s a clamp's slope, zero on a spherical joint),
+    the velocity map of :func:`cable_node`."""
+    cdef const double* o = d.d + 3 * i
+    cdef const double* sl = d.cs + 3 * i
+    cdef int k
+    memset(X, 0, 36 * sizeof(double))
+    for k in range(3):
+        X[7 * k] = 1.0
+    if p >= d.nb:
+        if d.motion[i] == C_NODE:
+            for k in range(3, 6):
+                X[7 * k] = 1.0
+        return
+    X[4], X[5] = o[2], -o[1]
+    X[9], X[11] = -o[2], o[0]
+    X[15], X[16] = o[1], -o[0]
+    X[22], X[23] = sl[2], -sl[1]
+    X[27], X[29] = -sl[2], sl[0]
+    X[33], X[34] = sl[1], -sl[0]
+
+
+cdef inline bint _standard(const SpatialData* d, int i, int p) noexcept nogil:
+    """True for a link between bodies (or from the ground): X = [[I, -d^], [0, I]]."""
+    return i < d.nb and p < d.nb
+
+
+cdef void _add_force(SpatialData* d, int i, int p, const double* pa) noexcept nogil:
+    """``p^A_p += X_i^T pa`` (p >= 0)."""
+    cdef double X[36]
+    cdef double x[3]
+    cdef int k, r
+    if _standard(d, i, p):
+        cross(d.d + 3 * i, pa, x)
+        for k in range(3):
+            d.pA[6 * p + k] += pa[k]
+            d.pA[6 * p + 3 + k] += pa[3 + k] + x[k]
+        return
+    _link_X(d, i, p, X)
+    for k in range(6):
+        for r in range(6):
+            d.pA[6 * p + k] += X[6 * r + k] * pa[r]
+
+
+cdef void _add_inertia(SpatialData* d, int i, int p, const double* S) noexcept nogil:
+    """``I^A_p += X_i^T S X_i`` (p >= 0)."""
+    cdef double X[36]
+    cdef double Y[36]
+    cdef int a, b, k
+    if _standard(d, i, p):
+        add_transformed(S, d.d + 3 * i, d.IA + 36 * p)
+        return
+    _link_X(d, i, p, X)
+    for a in range(6):
+        for b in range(6):
+            Y[6 * a + b] = 0.0
+            for k in range(6):
+                Y[6 * a + b] += S[6 * a + k] * X[6 * k + b]
+    for a in range(6):
+        for b in range(6):
+            for k in range(6):
+                d.IA[36 * p + 6 * a + b] += X[6 * k + a] * Y[6 * k + b]
+
+
+cdef const double* _cable_block(const SpatialData* d, int el, double* scratch) noexcept nogil:
+    """The element's matrix in :func:`factor` (12 x 12, parent side first): ``d.c_blocks``'
+    or ``d.c_m`` times its mass (written into scratch unless c_m is 1)."""
+    cdef int k
+    if d.c_blocks != NULL:
+        return d.c_blocks + 144 * el
+    if d.c_m == 1.0:
+        return d.c_mass + 144 * el
+    for k in range(144):
+        scratch[k] = d.c_m * d.c_mass[144 * el + k]
+    return scratch
 
 
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil:
@@ -198,14 +361,21 @@ cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept 
     cdef double* V
     cdef double* c
     cdef double* dd
-    cdef int i, p, k, j, n_i, off
-    for i in range(d.n):
+    cdef int s, i, p, k, j, n_i, off
+    for s in range(d.n):
+        i = d.order[s]
         p = d.parent[i]
+        if i >= d.nb:
+            cable_node(d, i, q, qd, True)
+            continue
         off = d.q_offset[i]
         n_i = d.q_offset[i + 1] - off
         J = d.Jr + 18 * i
         link(d.motion[i], d.axes + 6 * i, q + off, qd + off, True, t, R, T, J, jd)
-        if p >= 0:
+        if p >= d.nb:
+            # on a cable node: its point r moves the child, its slope does not turn it
+            Ap, rp, vp, wp = EYE, d.r + 3 * p, d.V + 6 * p, ZERO6
+        elif p >= 0:
             Ap, rp, vp, wp = d.A + 9 * p, d.r + 3 * p, d.V + 6 * p, d.V + 6 * p + 3
         else:
             Ap, rp, vp, wp = EYE, ZERO6, ZERO6, ZERO6
@@ -320,6 +490,11 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             f[k] += F[k]
             f[3 + k] += Mo[k] + x[k]
     d.dissipation = 0.0
+    for b in range(d.n_cable_elements):
+        # the cables' weight F_G, a load like the bodies' (statics scales it)
+        for k in range(6):
+            d.f[6 * d.c_nodes[2 * b] + k] += d.c_gravity[12 * b + k]
+            d.f[6 * d.c_nodes[2 * b + 1] + k] += d.c_gravity[12 * b + 6 + k]
     for i in range(d.n):
         off = d.q_offset[i]
         n_i = d.q_offset[i + 1] - off
@@ -346,6 +521,31 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             for j in range(n_i):
                 d.tau[off + j] = d.effort[off + j]
     return ODE_OK
+
+
+cdef void cable_forces(SpatialData* d) noexcept nogil:
+    """Each cable element's elastic and damping force (``cable_force_rest`` of
+    rancf/elements/_ancf_cable.pyx, relative to its rest state) on its two nodes' f (6 each, on ``[r, r']``), its
+    dissipated power to ``d.dissipation``; after :func:`kinematics` (by
+    :func:`spring_forces`: not a load, never scaled)."""
+    cdef double e[12]
+    cdef double ed[12]
+    cdef double fe[12]
+    cdef double P
+    cdef int el, a, b, k
+    for el in range(d.n_cable_elements):
+        a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
+        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
+        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
+        memcpy(ed, d.V + 6 * a, 6 * sizeof(double))
+        memcpy(ed + 6, d.V + 6 * b, 6 * sizeof(double))
+        P = 0.0
+        cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el],
+                         cable_rest(d, el), fe, NULL, NULL, &P)
+        d.dissipation += P
+        for k in range(6):
+            d.f[6 * a + k] += fe[k]
+            d.f[6 * b + k] += fe[6 + k]
 
 
 # --- spring-dampers --------------------------------------------------------------------------
@@ -415,7 +615,8 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     spring-damper's ``-k (q - q0) - c q'`` to its link's tau. Their damping power (``c l'^2``,
     ``c q'^2``) joins ``d.dissipation``; ``d.spring_power`` is the power of the joint springs'
     generalized forces in tau, which the energy balance's :func:`applied_power` takes out
-    again (a potential and a dissipation, not a work)."""
+    again (a potential and a dissipation, not a work). The cables' elastic and damping forces
+    (:func:`cable_forces`) join f here too: forces of the model, not loads."""
     cdef double n[3]
     cdef double x[3]
     cdef double o[3]
@@ -424,6 +625,8 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     cdef double l, ldot, f, g
     cdef const double* law
     cdef int s, e, b, k, i
+    if d.n_cable_elements:
+        cable_forces(d)
     for s in range(d.n_springs):
         f = spring_line(d, s, n, &l, &ldot)
         d.dissipation += d.s_law[3 * s + 1] * ldot * ldot
@@ -546,15 +749,26 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     which the element stiffness of a strained element may make indefinite)."""
     cdef double S[36]
     cdef double col[6]
+    cdef double M[144]
     cdef double* IA
     cdef double* H
     cdef double* W
     cdef double* U
     cdef double* L
     cdef const double* Ei
-    cdef int i, j, k, r, p, n_i
+    cdef const double* Me
+    cdef int s, i, j, k, r, p, n_i, el
     memset(d.IA, 0, 36 * d.n * sizeof(double))
-    for i in range(d.n):
+    d.c_m = c_m
+    for i in range(d.nb, d.n):
+        # an element's node starts from the element's own block on it
+        el = d.c_element[i]
+        if el >= 0:
+            Me = _cable_block(d, el, M)
+            for r in range(6):
+                for k in range(6):
+                    d.IA[36 * i + 6 * r + k] = Me[12 * (6 + r) + 6 + k]
+    for i in range(d.nb):
         IA = d.IA + 36 * i
         for k in range(3):
             IA[7 * k] = c_m * d.mass[i]
@@ -563,7 +777,8 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
         if d.body_blocks != NULL:
             for k in range(36):
                 IA[k] += d.body_blocks[36 * i + k]
-    for i in range(d.n - 1, -1, -1):
+    for s in range(d.n - 1, -1, -1):
+        i = d.order[s]
         IA = d.IA + 36 * i
         H = d.H + 36 * i
         W = d.W + 36 * i
@@ -585,6 +800,9 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
                     L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
         if ldl(L, n_i, E == NULL):
             return i + 1
+        if i >= d.nb and d.motion[i] == C_NODE:
+            _cable_eliminate(d, i, p, M)
+            continue
         # W = D^-1 U^T (n_i x 6)
         for r in range(6):
             for j in range(n_i):
@@ -600,8 +818,37 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
                 S[6 * r + k] = IA[6 * r + k]
                 for j in range(n_i):
                     S[6 * r + k] -= U[6 * r + j] * W[6 * j + k]
-        add_transformed(S, d.d + 3 * i, d.IA + 36 * p)
+        _add_inertia(d, i, p, S)
     return 0
+
+
+cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexcept nogil:
+    """The elimination of an element's node i (C_NODE, H = X = I) after D = I^A_i is factored:
+    with its element's 6 x 6 blocks M_pp, M_pc, M_cp (parent side p, child side c; M the
+    element's matrix, :func:`_cable_block`), ``a_i = z - G a_p`` with ``G = D^-1 M_cp``, so
+    ``W = G + I`` (``qdd = z - W a_p``) and ``I^A_p += M_pp - M_pc G``: the consistent mass
+    coupling e_p and e_i (DESIGN section 7), absorbed as the planar recursion absorbs its
+    8 x 8 element mass."""
+    cdef double col[6]
+    cdef double* W = d.W + 36 * i
+    cdef double* IA = d.IA + 36 * p
+    cdef double s
+    cdef int j, r, k
+    cdef const double* M = _cable_block(d, d.c_element[i], scratch)
+    for r in range(6):
+        for j in range(6):
+            col[j] = M[12 * (6 + j) + r]
+        ldl_solve(d.L + 36 * i, 6, col)
+        for j in range(6):
+            W[6 * j + r] = col[j]
+    for r in range(6):
+        for k in range(6):
+            s = M[12 * r + k]
+            for j in range(6):
+                s -= M[12 * r + 6 + j] * W[6 * j + k]
+            IA[6 * r + k] += s
+    for j in range(6):
+        W[7 * j] += 1.0
 
 
 cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil:
@@ -622,11 +869,14 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef double* U
     cdef double* z
     cdef const double* c
-    cdef int i, j, k, r, p, n_i, off
+    cdef const double* Me
+    cdef double M[144]
+    cdef int s, i, j, k, r, p, n_i, off
     for i in range(d.n):
         for k in range(6):
             d.pA[6 * i + k] = -d.f[6 * i + k] if bias else 0.0
-    for i in range(d.n - 1, -1, -1):
+    for s in range(d.n - 1, -1, -1):
+        i = d.order[s]
         IA = d.IA + 36 * i
         pA = d.pA + 6 * i
         U = d.U + 36 * i
@@ -644,6 +894,14 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         ldl_solve(d.L + 36 * i, n_i, z)
         if p < 0:
             continue
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # the link force tau and the element's parent side M_pc z (_cable_eliminate)
+            Me = _cable_block(d, d.c_element[i], M)
+            for r in range(6):
+                d.pA[6 * p + r] += tau[off + r]
+                for j in range(6):
+                    d.pA[6 * p + r] += Me[12 * r + 6 + j] * z[j]
+            continue
         for r in range(6):
             pa[r] = pA[r]
             if bias:
@@ -651,11 +909,9 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
                     pa[r] += IA[6 * r + k] * c[k]
             for j in range(n_i):
                 pa[r] += U[6 * r + j] * z[j]
-        cross(d.d + 3 * i, pa, x)
-        for k in range(3):
-            d.pA[6 * p + k] += pa[k]
-            d.pA[6 * p + 3 + k] += pa[3 + k] + x[k]
-    for i in range(d.n):
+        _add_force(d, i, p, pa)
+    for s in range(d.n):
+        i = d.order[s]
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
@@ -703,8 +959,9 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
     cdef double* a
     cdef double* w
     cdef const double* Ig
-    cdef int i, j, k, r, p, n_i, off
-    for i in range(d.n):
+    cdef int s, i, j, k, r, p, n_i, off, el
+    for s in range(d.n):
+        i = d.order[s]
         off = d.q_offset[i]
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
@@ -721,10 +978,15 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         for k in range(3):
             w[k] = d.mass[i] * a[k]
             w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
+        el = d.c_element[i] if i >= d.nb else -1
+        if el >= 0:
+            # an element's node: its child side ``M_cp a_p + M_cc a_i``
+            _cable_mass_rows(d.c_mass + 144 * el, 2, d.acc + 6 * d.parent[i], a, w)
         if c_f != 0.0:
             for k in range(6):
                 w[k] -= c_f * d.f[6 * i + k]
-    for i in range(d.n - 1, -1, -1):
+    for s in range(d.n - 1, -1, -1):
+        i = d.order[s]
         w = d.pA + 6 * i
         off = d.q_offset[i]
         n_i = free_size(d, i)
@@ -738,21 +1000,54 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         p = d.parent[i]
         if p < 0:
             continue
-        cross(d.d + 3 * i, w, x)
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # and the element's parent side ``M_pp a_p + M_pc a_i``
+            _cable_mass_rows(d.c_mass + 144 * d.c_element[i], 0, d.acc + 6 * p, d.acc + 6 * i,
+                             xa)
+            for r in range(6):
+                d.pA[6 * p + r] += w[r] + xa[r]
+            continue
+        _add_force(d, i, p, w)
+
+
+cdef inline void _cable_mass_rows(const double* M, int side, const double* ap,
+                                  const double* a, double* out) noexcept nogil:
+    """out (6) = the rows of one side (0 parent, 2 child: the element's vector index of its
+    r) of an element's mass M (12 x 12, parent side first) times the accelerations
+    ``(a_p, a)`` of its two nodes. The consistent mass is ``m C x I3`` (C 4 x 4 over the
+    vectors r_p, r'_p, r, r'), so each 3 x 3 block is a multiple of I3: 24 products, not 72."""
+    cdef int v, b, k
+    cdef double s
+    for v in range(2):
         for k in range(3):
-            d.pA[6 * p + k] += w[k]
-            d.pA[6 * p + 3 + k] += w[3 + k] + x[k]
+            s = 0.0
+            for b in range(2):
+                s += M[36 * (side + v) + 3 * b] * ap[3 * b + k] \
+                    + M[36 * (side + v) + 3 * (2 + b)] * a[3 * b + k]
+            out[3 * v + k] = s
 
 
 cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* xa) noexcept nogil:
-    """xa = X_i a_p (zero for the ground): ``(a_lin + a_ang x d, a_ang)``."""
+    """xa = X_i a_p (zero for the ground): ``(a_lin + a_ang x d, a_ang)``, or
+    :func:`_link_X`'s by a link that touches a cable node."""
     cdef const double* ap
     cdef double x[3]
-    cdef int k
+    cdef double X[36]
+    cdef int k, r
     if p < 0:
         memset(xa, 0, 6 * sizeof(double))
         return
     ap = d.acc + 6 * p
+    if i >= d.nb and d.motion[i] == C_NODE:
+        memcpy(xa, ap, 6 * sizeof(double))
+        return
+    if not _standard(d, i, p):
+        _link_X(d, i, p, X)
+        for r in range(6):
+            xa[r] = 0.0
+            for k in range(6):
+                xa[r] += X[6 * r + k] * ap[k]
+        return
     cross(ap + 3, d.d + 3 * i, x)
     for k in range(3):
         xa[k] = ap[k] + x[k]
@@ -764,8 +1059,9 @@ cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil:
     in c already), after :func:`kinematics`: ``V_i' = X_i V_p' + H_i qdd + c_i`` root to
     leaves."""
     cdef double xa[6]
-    cdef int i, r, j, off, n_i
-    for i in range(d.n):
+    cdef int s, i, r, j, off, n_i
+    for s in range(d.n):
+        i = d.order[s]
         off = d.q_offset[i]
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
@@ -845,6 +1141,21 @@ cdef int recentre(SpatialData* d, double* y) noexcept nogil:
     return changed
 
 
+cdef double _cable_energy(SpatialData* d) noexcept nogil:
+    """The cables' strain energy (J) after :func:`poses` (``cable_force_rest`` without rates)."""
+    cdef double e[12]
+    cdef double fe[12]
+    cdef double P, U = 0.0
+    cdef int el, a, b
+    for el in range(d.n_cable_elements):
+        a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
+        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
+        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
+        U += cable_force_rest(e, NULL, d.c_length[el], d.c_EA[el], d.c_EI[el], 0.0,
+                              cable_rest(d, el), fe, NULL, NULL, &P)
+    return U
+
+
 cdef inline const void* _ptr(dict a, str name):
     return <const void*>cnp.PyArray_DATA(a[name])
 
@@ -871,21 +1182,45 @@ cdef class SpatialKernel(ODEProblem):
     Parameters
     ----------
     tree : rancf.model.spatial_tree.SpatialTree
+    cables : dict, optional
+        A tree with spatial ANCF cables: the per-node arrays of its bodies and cable nodes
+        (``parent``, ``motion``, ``q_offset``, ``element``, ``mass``, ``inertia``,
+        ``anchor``, ``offset``, ``relative``, ``axes``, n = bodies + cable nodes) and the
+        cable arrays (``order``, ``c_element``, ``c_nodes``, ``c_flip``, ``c_x0``,
+        ``c_axis``, ``c_mass``, ``c_gravity``, ``c_length``, ``c_EA``, ``c_EI``,
+        ``c_damping``), as :func:`rancf.formulations.spatial.cable_layout` makes them.
     """
 
     formulation = "spatial"
 
-    def __init__(self, tree):
-        n, nq, nl = tree.n_bodies, tree.n_q, len(tree.load_body)
-        ints = {name: np.asarray(getattr(tree, name), dtype=np.intc)
+    def __init__(self, tree, cables=None):
+        nl = len(tree.load_body)
+        source = {name: getattr(tree, name) for name in (
+            "parent", "motion", "q_offset", "element", "mass", "inertia", "anchor", "offset",
+            "relative", "axes")}
+        nb = tree.n_bodies
+        if cables is not None:
+            source.update({k: cables[k] for k in source})
+        n = len(source["parent"])
+        nq = int(np.max(source["q_offset"]))     # the last: offsets do not decrease
+        ints = {name: np.asarray(source[name] if name in source else getattr(tree, name),
+                                 dtype=np.intc)
                 for name in ("parent", "motion", "q_offset", "element", "load_body")}
         ints["load_follower"] = np.asarray(tree.load_follower, dtype=np.intc)
         ints["s_body"] = np.asarray(tree.spring_body, dtype=np.intc).ravel()
         ints["js_body"] = np.asarray(tree.joint_spring_body, dtype=np.intc)
-        floats = {name: np.asarray(getattr(tree, name), dtype=float).ravel()
+        floats = {name: np.asarray(source[name] if name in source else getattr(tree, name),
+                                   dtype=float).ravel()
                   for name in ("mass", "inertia", "anchor", "offset", "relative", "axes",
                                "length", "stiffness", "strain0", "damping", "gravity",
                                "load_offset")}
+        cable = cables or {}
+        ints["order"] = np.asarray(cable.get("order", np.arange(n)), dtype=np.intc)
+        for name in ("c_element", "c_nodes", "c_flip", "c_curved"):
+            ints[name] = np.asarray(cable.get(name, np.zeros(0)), dtype=np.intc).ravel()
+        for name in ("c_x0", "c_axis", "c_mass", "c_gravity", "c_length", "c_EA", "c_EI",
+                     "c_damping", "c_rest"):
+            floats[name] = np.asarray(cable.get(name, np.zeros(0)), dtype=float).ravel()
         floats["s_offset"] = np.asarray(tree.spring_offset, dtype=float).ravel()
         floats["s_law"] = np.asarray(tree.spring_law, dtype=float).ravel()
         floats["js_law"] = np.asarray(tree.joint_spring_law, dtype=float).ravel()
@@ -894,7 +1229,7 @@ cdef class SpatialKernel(ODEProblem):
                     qdd=nq, r=3 * n,
                     A=9 * n, V=6 * n, acc=6 * n, c=6 * n, d=3 * n, H=36 * n, Jr=18 * n,
                     Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, U=36 * n, L=36 * n, z=6 * n,
-                    tau=nq)
+                    tau=nq, ce=6 * n, cs=3 * n)
         # every array at least one entry, so that every pointer is valid
         self.arrays = pack({**{k: v if v.size else np.zeros(1, v.dtype) for k, v in ints.items()},
                             **{k: v if v.size else np.zeros(1) for k, v in floats.items()},
@@ -955,6 +1290,26 @@ cdef class SpatialKernel(ODEProblem):
         d.js_law = <const double*>_ptr(a, "js_law")
         d.spring_power = 0.0
         d.body_blocks = NULL
+        d.nb = nb
+        d.order = <const int*>_ptr(a, "order")
+        d.n_cable_elements = len(cable.get("c_length", ()))
+        d.c_element = <const int*>_ptr(a, "c_element")
+        d.c_nodes = <const int*>_ptr(a, "c_nodes")
+        d.c_flip = <const int*>_ptr(a, "c_flip")
+        d.c_curved = <const int*>_ptr(a, "c_curved")
+        d.c_rest = <const double*>_ptr(a, "c_rest")
+        d.c_x0 = <const double*>_ptr(a, "c_x0")
+        d.c_axis = <const double*>_ptr(a, "c_axis")
+        d.c_mass = <const double*>_ptr(a, "c_mass")
+        d.c_gravity = <const double*>_ptr(a, "c_gravity")
+        d.c_length = <const double*>_ptr(a, "c_length")
+        d.c_EA = <const double*>_ptr(a, "c_EA")
+        d.c_EI = <const double*>_ptr(a, "c_EI")
+        d.c_damping = <const double*>_ptr(a, "c_damping")
+        d.ce = <double*>_ptr(a, "ce")
+        d.cs = <double*>_ptr(a, "cs")
+        d.c_m = 1.0
+        d.c_blocks = NULL
         self.n_q, self.n_bodies, self.n_free = nq, n, nq
         d.n_free = nq
         self.n_y = 2 * nq
@@ -1071,6 +1426,9 @@ cdef class SpatialKernel(ODEProblem):
                 b, off = d.element[i], d.q_offset[i]
                 U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
                                     d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
+        if d.n_cable_elements:
+            poses(d, d.q)
+            U += _cable_energy(d)
         if d.n_springs or d.n_joint_springs:
             poses(d, d.q)
             U += spring_energy(d)

@@ -121,13 +121,14 @@ import numpy as np
 
 from rancf.elements._rotation cimport (cross, dot, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matvec)
+from rancf.elements._ancf_cable cimport cable_force_rest
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, factor as factorize,
-                                          forces, inverse_dynamics, kinematics,
-                                          rotated_inertias, spring_forces, spring_line,
-                                          spring_point, sweeps)
+from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, cable_rest,
+                                          factor as factorize, forces, inverse_dynamics,
+                                          kinematics, rotated_inertias, spring_forces,
+                                          spring_line, spring_point, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
@@ -140,7 +141,7 @@ cnp.import_array()
 _NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(6, 0), acc=(6, 0), c=(6, 0), d=(3, 0), H=(36, 0),
                       Jr=(18, 0), Ig=(9, 0), f=(6, 0), IA=(36, 0), pA=(6, 0), W=(36, 0),
                       U=(36, 0), L=(36, 0), z=(6, 0), q=(0, 1), qd=(0, 1), qdd=(0, 1),
-                      tau=(0, 1))
+                      tau=(0, 1), ce=(6, 0), cs=(3, 0))
 
 #: GMRES of the step's Newton equation (module docstring): Krylov vectors per cycle, cycles, the
 #: linear residual sought relative to the right-hand side's (2-norms), and the finite-difference
@@ -268,6 +269,51 @@ cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
             for k in range(36):
                 Ei[k] += c_c * K[k]
     return 0
+
+
+cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
+                       double* out) noexcept nogil:
+    """out (144 per cable element, parent side first: ``SpatialData.c_blocks``) <- ``c_m M +
+    c_k K + c_c C`` of every cable element at ``d.ce`` and its rates (after
+    :func:`kinematics`): its constant mass, the Hessian K of its strain energy and its damping
+    matrix C (``cable_force_rest`` of rancf/elements/_ancf_cable.pyx, relative to its rest
+    state). The cable's coordinates
+    are linear in its nodes', so its part of the Newton matrix is exact, coupling two nodes as
+    the mass does (the elimination's ``_cable_eliminate``), but for the damping force's
+    derivative in the coordinates, left out as for the beam elements (module docstring): it is
+    not symmetric, and the elimination's blocks are factored as symmetric ones."""
+    cdef double e[12]
+    cdef double ed[12]
+    cdef double K[144]
+    cdef double C[144]
+    cdef double X[144]
+    cdef double f[12]
+    cdef double P
+    cdef double* B
+    cdef const double* M
+    cdef const double* rest
+    cdef int el, a, b, i, j, fi, fj, flip
+    for el in range(d.n_cable_elements):
+        a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
+        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
+        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
+        memcpy(ed, d.V + 6 * a, 6 * sizeof(double))
+        memcpy(ed + 6, d.V + 6 * b, 6 * sizeof(double))
+        rest = cable_rest(d, el)
+        cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], 0.0, rest, f, K, NULL,
+                         &P)
+        if d.c_damping[el] != 0.0:
+            cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el],
+                             rest, f, X, C, &P)
+        B, M, flip = out + 144 * el, d.c_mass + 144 * el, d.c_flip[el]
+        for i in range(12):
+            # the kernel's node order (A, B) to the parent side's first
+            fi = (i + 6) % 12 if flip else i
+            for j in range(12):
+                fj = (j + 6) % 12 if flip else j
+                B[12 * i + j] = c_m * M[12 * i + j] + c_k * K[12 * fi + fj]
+                if d.c_damping[el] != 0.0:
+                    B[12 * i + j] += c_c * C[12 * fi + fj]
 
 
 cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nogil:
@@ -533,6 +579,7 @@ cdef class SpatialProblem(StepProblem):
     cdef double last_t
     cdef double[::1] full_a, full_out, zero, E, scratch, power_out
     cdef double[::1] blocks, Z, Ks, small, Vz, Wz, ys  # spring-dampers (_spring_matrix)
+    cdef double[::1] cable_blocks                       # _cable_blocks
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -564,6 +611,9 @@ cdef class SpatialProblem(StepProblem):
         nd.Ig, nd.f, nd.IA, nd.pA = _ptr(a, "Ig"), _ptr(a, "f"), _ptr(a, "IA"), _ptr(a, "pA")
         nd.W, nd.U, nd.L, nd.z = _ptr(a, "W"), _ptr(a, "U"), _ptr(a, "L"), _ptr(a, "z")
         nd.q, nd.qd, nd.qdd, nd.tau = _ptr(a, "q"), _ptr(a, "qd"), _ptr(a, "qdd"), _ptr(a, "tau")
+        nd.ce, nd.cs = _ptr(a, "ce"), _ptr(a, "cs")
+        self.cable_blocks = np.zeros(max(144 * nd.n_cable_elements, 1))
+        nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.zero = np.zeros(max(self.n, 1))
         self.power_out = np.zeros(max(self.n, 1))
@@ -725,6 +775,8 @@ cdef class SpatialProblem(StepProblem):
             rotated_inertias(nd)
             status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
             self._ground_springs(c_k, c_c)
+            if nd.n_cable_elements:
+                _cable_blocks(nd, c_m, c_k, c_c, nd.c_blocks)
         if status:
             raise ArithmeticError(self._turned_over(status, t_e))
         with nogil:
@@ -817,7 +869,11 @@ cdef class SpatialProblem(StepProblem):
         """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
         arguments of ``factor``, assembled column by column from ``mass_action``, the element
         blocks and the spring-dampers' terms (:meth:`_dense_springs`), without the
-        elimination: O(n^2), for tests and Python solvers."""
+        elimination: O(n^2), for tests and Python solvers. Not for a model with cables (their
+        blocks couple nodes: ``newton_solve`` has them)."""
+        if self.nd.n_cable_elements:
+            raise ValueError("matrix: not available for a model with cables (newton_solve "
+                             "solves with their Newton matrix)")
         cdef double[::1] qq = checked("q_e", q_e, self.n)
         cdef double[::1] vv = checked("v_e", v_e, self.n)
         cdef double[::1] e = np.zeros(max(self.n, 1))
@@ -1072,14 +1128,8 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &self.zero[0], t, &self.zero[0], 0.0, 1.0, &out[0])
-        tree, a = self.owner.tree, self.kernel.arrays
-        nb = tree.n_bodies
-        joints = np.asarray(tree.joint_body, dtype=int)
-        W = a["pA"][:6 * nb].reshape(nb, 6)[joints].copy()
-        o = np.einsum("jik,jk->ji", a["A"][:9 * nb].reshape(nb, 3, 3)[joints],
-                      np.asarray(tree.offset)[joints])
-        W[:, 3:] -= np.cross(o, W[:, :3])
-        return W
+        a, n = self.kernel.arrays, self.kernel.n_bodies
+        return self.owner.joint_reactions(a["pA"][:6 * n].reshape(n, 6))
 
     def observe(self, q, v, a, t, lam):
         """The outputs of the formulation (:meth:`rancf.formulations.spatial.Spatial.observe`)

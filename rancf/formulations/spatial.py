@@ -14,16 +14,17 @@ rotation, with ``qd`` mapped to keep the angular velocity, since ``J_l(q)`` is s
 turn from its reference (their ``joint_q`` are the unwrapped vectors, the compiled loop's the
 re-centred ones).
 """
+import dataclasses
 import functools
 
 import numpy as np
 
+from ..elements import ancf_cable
 from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
                              M_SPHERICAL, M_UNIVERSAL)
-from ..model.spatial_build import CABLE_MESSAGE, LOOP_MESSAGE
-from ..model.spatial_items import SpatialCable
-from ._spatial import SpatialKernel
+from ..model.spatial_build import LOOP_MESSAGE
+from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
 from .inputs import failure_message
@@ -128,6 +129,200 @@ class Inputs:
         return failure_message(self.error)
 
 
+#: What the recursion does not run of a model with cables (the spatial DAE does)
+CABLE_DAE = "formulation 'dae' runs it"
+
+
+def cable_layout(tree):
+    """The recursion's arrays of a tree with spatial ANCF cables (theory: The cable in the
+    recursion): ``(tree, cables)``, the tree with every body hung from a cable point relinked
+    to that cable node, and :class:`~rancf.formulations._spatial.SpatialKernel`'s ``cables``.
+
+    A cable's nodes hang from its root node by its elements: node k's coordinates are
+    ``z_k = e_k - e_p`` (6; e = [r, r'], p the node towards the root; minus their reference
+    values, so that z = 0 is the reference), a linear map whose consistent element mass the
+    elimination absorbs. The root is the node of the cable's one joint to the ground, a body or
+    another cable's node: a spherical joint (r at the point, ``r' = r'_0 + q``: 3 coordinates)
+    or a clamp (``r' = (1 + q) A_p a``, a the reference slope in the parent's frame: 1) (a
+    model joins every cable to the rest by a joint). A body hung from a cable node by a
+    spherical joint is that node's child (its rotation vector, 3 coordinates).
+
+    Coordinates: the bodies' links (the tree's order), then the cable nodes', cable after
+    cable, node after node.
+
+    Raises
+    ------
+    ValueError
+        A joint the recursion cannot run: a second joint on one cable or on a hung body (a
+        closed loop), a body clamped (``fixed``) to a cable point, a cable whose joints only
+        hang other items from it.
+    """
+    nb, nc = tree.n_bodies, tree.n_cable_nodes
+    n = nb + nc
+    # the cable of each cable node and its nodes
+    elements = np.asarray(tree.cable_element, dtype=int).reshape(-1, 2)
+    element_of = {(int(a), int(b)): e for e, (a, b) in enumerate(elements)}
+    cable_of = np.zeros(nc, dtype=int)
+    starts = [0]
+    for k in range(1, nc):
+        linked = (k - 1, k) in element_of
+        cable_of[k] = cable_of[k - 1] + (0 if linked else 1)
+        if not linked:
+            starts.append(k)
+    starts.append(nc)
+    root = {}
+    parent = np.concatenate([np.asarray(tree.parent), np.full(nc, -1)]).astype(np.int64)
+    motion = np.concatenate([np.asarray(tree.motion), np.full(nc, C_NODE)]).astype(np.int64)
+    sizes = np.concatenate([np.diff(tree.q_offset), np.full(nc, 6)]).astype(np.int64)
+    anchor = np.concatenate([tree.anchor, np.zeros((nc, 3))])
+    joint_body = np.array(tree.joint_body, dtype=np.int64)
+    joint_node = {}
+    axis = np.zeros((n, 3))
+    for k, j in enumerate(tree.cable_joint):
+        P, C, kind = (int(tree.cable_joint_parent[k]), int(tree.cable_joint_child[k]),
+                      int(tree.cable_joint_kind[k]))
+        what = f"joint {int(j)} ({'fixed' if kind else 'spherical'})"
+        if C >= nb:
+            node, other, point = C - nb, P, tree.cable_joint_anchor[k]
+        elif P >= nb and C < 0:
+            node, other, point = P - nb, C, tree.cable_joint_offset[k]
+        else:
+            # a body C hung from cable node P
+            if kind:
+                raise ValueError(f"{what} clamps a body to a cable point: the recursion runs a "
+                                 f"body on a cable point by a spherical joint only; "
+                                 f"{CABLE_DAE}")
+            if C in joint_body or parent[C] >= 0:
+                raise ValueError(f"{what} hangs body {C} from a cable point, but the body has "
+                                 f"another joint: a closed loop; {CABLE_DAE}")
+            parent[C], motion[C], sizes[C] = P, M_SPHERICAL, 3
+            anchor[C] = 0.0
+            joint_body[int(j)] = C
+            continue
+        c = cable_of[node]
+        if c in root:
+            raise ValueError(f"{what} is a second joint on a cable (cable nodes "
+                             f"{starts[c]}..{starts[c + 1] - 1}): a closed loop; {CABLE_DAE}")
+        root[c] = node
+        i = nb + node
+        joint_node[int(j)] = i
+        parent[i], anchor[i] = other, point
+        motion[i], sizes[i] = (C_CLAMP, 1) if kind else (C_SPHERICAL, 3)
+        if kind:
+            A = np.eye(3) if other < 0 else tree.A0[other]
+            axis[i] = A.T @ tree.cable_x0[node, 3:]
+    # each cable's elements from its root
+    c_element = np.full(n, -1, dtype=np.int64)
+    c_flip = np.zeros(len(elements), dtype=np.int64)
+    for c in range(len(starts) - 1):
+        lo, hi = starts[c], starts[c + 1]
+        if c not in root:
+            raise ValueError(f"the cable of nodes {lo}..{hi - 1} has no joint that holds it "
+                             f"(its joints hang bodies or cables from it); {CABLE_DAE}")
+        r = root[c]
+        for k in range(r + 1, hi):
+            parent[nb + k], c_element[nb + k] = nb + k - 1, element_of[k - 1, k]
+        for k in range(r - 1, lo - 1, -1):
+            parent[nb + k], c_element[nb + k] = nb + k + 1, element_of[k, k + 1]
+            c_flip[element_of[k, k + 1]] = 1
+    # a topological order, parents first
+    depth = [-1] * n
+    up = parent.tolist()
+    for i in range(n):
+        chain, seen = [], set()
+        k = i
+        while k >= 0 and depth[k] < 0:
+            if k in seen:
+                raise ValueError(f"the joints at cable points close a loop through node {k}; "
+                                 f"{CABLE_DAE}")
+            chain.append(k)
+            seen.add(k)
+            k = up[k]
+        d = depth[k] if k >= 0 else -1
+        for k in reversed(chain):
+            d += 1
+            depth[k] = d
+    order = np.argsort(depth, kind="stable")
+    # the elements' constant mass and weight, once per (length, rho A): a cable's are equal
+    constants = {}
+    mass, gravity = [], []
+    for e in range(len(elements)):
+        key = (float(tree.cable_length[e]), float(tree.cable_rhoA[e]), bool(c_flip[e]))
+        if key not in constants:
+            l, rhoA, flip = key
+            M = ancf_cable.mass_matrix(rhoA, 1.0, l)
+            if flip:
+                M = np.roll(np.roll(M, 6, axis=0), 6, axis=1)
+            constants[key] = (M, ancf_cable.gravity_force(rhoA, 1.0, l, tree.gravity))
+        mass.append(constants[key][0])
+        gravity.append(constants[key][1])
+    q_offset = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    body_sizes = sizes[:nb]
+    relinked = dataclasses.replace(
+        tree, parent=parent[:nb].copy(), motion=motion[:nb].copy(),
+        q_offset=np.concatenate([[0], np.cumsum(body_sizes)]).astype(np.int64),
+        anchor=anchor[:nb].copy(), joint_body=joint_body)
+    cables = dict(
+        parent=parent, motion=motion, q_offset=q_offset,
+        element=np.concatenate([tree.element, np.full(nc, -1)]),
+        mass=np.concatenate([tree.mass, np.zeros(nc)]),
+        inertia=np.concatenate([tree.inertia, np.zeros((nc, 3, 3))]),
+        anchor=anchor, offset=np.concatenate([tree.offset, np.zeros((nc, 3))]),
+        relative=np.concatenate([tree.relative, np.tile(np.eye(3), (nc, 1, 1))]),
+        axes=np.concatenate([tree.axes, np.zeros((nc, 2, 3))]),
+        order=order, c_element=c_element, c_nodes=nb + elements, c_flip=c_flip,
+        c_x0=np.concatenate([np.zeros((nb, 6)), tree.cable_x0]), c_axis=axis,
+        c_mass=np.array(mass).reshape(-1, 144), c_gravity=np.array(gravity).reshape(-1, 12),
+        c_length=tree.cable_length, c_EA=tree.cable_EA, c_EI=tree.cable_EI,
+        c_damping=tree.cable_damping, c_rest=tree.cable_rest,
+        c_curved=np.asarray(tree.cable_rest).any(axis=1), joint_node=joint_node)
+    return relinked, cables
+
+
+def cable_refusal(tree):
+    """Why the recursion cannot run the cables of a tree (:func:`cable_layout`'s message), or
+    "" when it can (or the tree has none)."""
+    if not tree.n_cable_nodes:
+        return ""
+    try:
+        cable_layout(tree)
+    except ValueError as error:
+        return str(error)
+    return ""
+
+
+#: Why the recursion does not start a model with cables from a State: ``rancf.simulate``
+#: runs such a start on the spatial DAE (formulation "auto"), which takes one.
+CABLE_STATE_MESSAGE = ("a State start of a model with cables runs on the spatial DAE "
+                       "(formulation 'auto' or 'dae'); the recursion starts it from the "
+                       "reference, 'static' or a drive's state only")
+
+
+def cable_frames(e, ed, frame0):
+    """The cable nodes' poses (c, 12) and velocities (c, 6) in the layout of the bodies'
+    (``Result.nodes``, ``Result.velocities``) from their coordinates e and rates ed (c, 6):
+    the position r, a frame whose x is the unit tangent ``t = r' / |r'|`` (the reference frame
+    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x to t), the velocity
+    r' and the tangent's angular velocity ``t x t'``; as the spatial DAE's ``cable_poses``."""
+    n = len(e)
+    norm = np.linalg.norm(e[:, 3:], axis=1)
+    tan = e[:, 3:] / norm[:, None]
+    t0 = frame0[:, :, 0]
+    # the rotation about t0 x t by the angle between them (Rodrigues' formula with
+    # k = t0 x t, cos = t0 . t): R = cos I + k^ + k k^T / (1 + cos)
+    k = np.cross(t0, tan)
+    cos = np.einsum("ni,ni->n", t0, tan)
+    K = np.zeros((n, 3, 3))
+    K[:, 0, 1], K[:, 0, 2], K[:, 1, 2] = -k[:, 2], k[:, 1], -k[:, 0]
+    K[:, 1, 0], K[:, 2, 0], K[:, 2, 1] = k[:, 2], -k[:, 1], k[:, 0]
+    R = cos[:, None, None] * np.eye(3) + K + np.einsum("ni,nj->nij", k, k) / (
+        1.0 + cos)[:, None, None]
+    frames = R @ frame0
+    tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
+    poses = np.concatenate([e[:, :3], frames.reshape(n, 9)], axis=1)
+    return poses, np.concatenate([ed[:, :3], np.cross(tan, tdot)], axis=1)
+
+
 def _vector(name, value, n):
     v = np.asarray(value, dtype=float).reshape(-1)
     if v.shape != (n,) or not np.all(np.isfinite(v)):
@@ -141,6 +336,9 @@ class Spatial:
     Parameters
     ----------
     tree : rancf.model.spatial_tree.SpatialTree
+        With cables the recursion runs (:func:`cable_layout`) they are part of the
+        formulation; with others (:func:`cable_refusal`) it runs the bodies alone, the cables
+        left out (what the spatial DAE asks of it: its bodies' kinematics).
     loads, efforts, drives :
         The load values, joint efforts and drives (:class:`Inputs`).
 
@@ -151,17 +349,29 @@ class Spatial:
     """
 
     def __init__(self, tree, loads=None, efforts=None, drives=None):
+        #: the cables' arrays (:func:`cable_layout`), None without cables
+        self.cables = None
+        #: the tree as built (the cables' arrays: ``cable_*``)
+        self.model_tree = tree
+        if tree.n_cable_nodes and not cable_refusal(tree):
+            tree, self.cables = cable_layout(tree)
         self.tree = tree
-        self.kernel = SpatialKernel(tree)
+        self.kernel = SpatialKernel(tree, self.cables)
         self.inputs = Inputs(tree, self.kernel.arrays, loads, efforts, drives)
         self.kernel.set_inputs(self.inputs)
         self.kernel.set_drives(self.inputs.driven)
         self.kernel.owner = self
-        self.n_q, self.n_free, self.n_y = tree.n_q, self.kernel.n_free, self.kernel.n_y
+        self.n_q, self.n_free, self.n_y = self.kernel.n_q, self.kernel.n_free, self.kernel.n_y
         qo = np.asarray(tree.q_offset)
         self._joint_columns = np.concatenate(
             [np.arange(qo[b], qo[b + 1]) for b in tree.joint_body] or [np.zeros(0, int)]
         ).astype(int)
+
+    @property
+    def damped(self):
+        """True if an element (of a beam or a cable) has Kelvin-Voigt damping."""
+        return bool(self.tree.damping.any() or (
+            self.cables is not None and np.any(self.cables["c_damping"])))
 
     def initial_state(self, q=None, qd=None):
         """``y0 = (q, qd)`` (n_y,) of the free coordinates (n_free each); zeros (the
@@ -234,8 +444,11 @@ class Spatial:
         Raises
         ------
         ValueError
-            The poses or velocities do not satisfy the joints (the body and the gap named).
+            The poses or velocities do not satisfy the joints (the body and the gap named), or
+            the model has cables (:data:`CABLE_STATE_MESSAGE`).
         """
+        if self.cables is not None:
+            raise ValueError(CABLE_STATE_MESSAGE)
         tree, n = self.tree, self.tree.n_bodies
         x = np.asarray(x, dtype=float).reshape(n, 12)
         V = np.asarray(v, dtype=float).reshape(n, 6)
@@ -303,8 +516,28 @@ class Spatial:
         kinetic = 0.5 * (t.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
                          + np.einsum("ni,nij,nj->", w, Ig, w))
         gravity = -float(t.mass @ (r @ t.gravity))
+        if self.cables is not None:
+            # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element (kinematics above)
+            c = self.cables
+            e, ed = self.cable_coordinates()
+            nb = t.n_bodies
+            pairs = c["c_nodes"] - nb
+            E, Ed = e[pairs].reshape(-1, 12), ed[pairs].reshape(-1, 12)
+            flip = c["c_flip"].astype(bool)
+            Edf = np.where(flip[:, None], np.roll(Ed, 6, axis=1), Ed)
+            M = c["c_mass"].reshape(-1, 12, 12)
+            kinetic += 0.5 * float(np.einsum("ni,nij,nj->", Edf, M, Edf))
+            gravity -= float(np.einsum("ni,ni->", c["c_gravity"].reshape(-1, 12), E))
         return {"kinetic": float(kinetic), "gravity": gravity,
                 "elastic": float(self.kernel.elastic_energy(y))}
+
+    def cable_coordinates(self):
+        """The cable nodes' coordinates ``e = [r, r']`` and rates (c, 6 each) of the last
+        kinematics."""
+        a, nb = self.kernel.arrays, self.tree.n_bodies
+        n = nb + self.model_tree.n_cable_nodes
+        return (a["ce"][6 * nb:6 * n].reshape(-1, 6).copy(),
+                a["V"][6 * nb:6 * n].reshape(-1, 6).copy())
 
     def reactions(self, t, y):
         """The reaction of every joint (n_joints, 6): ``[fx, fy, fz, mx, my, mz]``, the force
@@ -319,11 +552,27 @@ class Spatial:
         if status:
             return np.full((len(joints), 6), np.nan)
         a = k.arrays
-        IA = a["IA"][:36 * n].reshape(n, 6, 6)[joints]
-        W = np.einsum("jik,jk->ji", IA, a["acc"][:6 * n].reshape(n, 6)[joints]) \
-            + a["pA"][:6 * n].reshape(n, 6)[joints]
-        o = np.einsum("jik,jk->ji", a["A"][:9 * n].reshape(n, 3, 3)[joints], tree.offset[joints])
-        W[:, 3:] -= np.cross(o, W[:, :3])
+        N = k.n_bodies
+        return self.joint_reactions(np.einsum("nik,nk->ni", a["IA"][:36 * N].reshape(N, 6, 6),
+                                              a["acc"][:6 * N].reshape(N, 6))
+                                    + a["pA"][:6 * N].reshape(N, 6))
+
+    def joint_reactions(self, W):
+        """The joints' reactions (n_joints, 6) of the link wrenches W (n_nodes, 6; at each
+        child's origin, global) of the last kinematics: moved to the joint point by ``M_x = M -
+        (A offset) x F``; at a cable node the force on r and the moment ``r' x F_{r'}`` of the
+        link's generalized force on the slope (the spatial DAE's convention)."""
+        tree, a, N = self.tree, self.kernel.arrays, self.kernel.n_bodies
+        n, joints = tree.n_bodies, np.asarray(tree.joint_body, dtype=int)
+        nodes = self.cables["joint_node"] if self.cables is not None else {}
+        body = np.array([nodes.get(j, b) for j, b in enumerate(joints)], dtype=int)
+        W = np.array(W, dtype=float)[body]
+        cable = body >= n
+        o = np.einsum("jik,jk->ji", a["A"][:9 * N].reshape(N, 3, 3)[body],
+                      np.concatenate([tree.offset, np.zeros((N - n, 3))])[body])
+        W[~cable, 3:] -= np.cross(o, W[:, :3])[~cable]
+        slope = a["ce"][:6 * N].reshape(N, 6)[body[cable], 3:]
+        W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
     def observe(self, t, Y, branches):
@@ -332,25 +581,106 @@ class Spatial:
         A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
         (the joints' link coordinates, concatenated in joint order), ``reactions`` (n_out,
         6 n_joints: :meth:`reactions`, joint by joint), and the energies
-        ``kinetic``, ``gravity``, ``elastic`` (n_out,). ``branches`` is unused (no angle
+        ``kinetic``, ``gravity``, ``elastic`` (n_out,); a model with cables has its cable
+        nodes' drawn poses after the bodies' in ``nodes`` and ``velocities``, and their
+        coordinates ``[r, r']`` and rates in ``cable_nodes`` and ``cable_velocities``
+        (n_out, 6 n_cable_nodes; as the spatial DAE's). ``branches`` is unused (no angle
         branch: the coordinates are the state)."""
         n, nq = self.tree.n_bodies, self.n_q
+        nc = self.model_tree.n_cable_nodes
         m = len(t)
-        nodes, vel = np.empty((m, 12 * n)), np.empty((m, 6 * n))
+        nodes, vel = np.empty((m, 12 * (n + nc))), np.empty((m, 6 * (n + nc)))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
         energies = {k: np.empty(m) for k in ("kinetic", "gravity", "elastic")}
         reactions = np.empty((m, 6 * len(self.tree.joint_body)))
+        cable_q = []
+        cable_e, cable_v = np.empty((m, 6 * nc)), np.empty((m, 6 * nc))
         for i in range(m):
             reactions[i] = self.reactions(t[i], Y[i]).ravel()
             self.inputs.at_time(t[i])
             q[i], qd[i] = self.kernel.full(Y[i])
             r, A, V = self.kinematics(Y[i])
-            nodes[i] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
-            vel[i] = V.ravel()
+            nodes[i, :12 * n] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
+            vel[i, :6 * n] = V.ravel()
+            if nc:
+                e, ed = self.cable_coordinates()
+                cable_e[i], cable_v[i] = e.ravel(), ed.ravel()
+                poses, rates = cable_frames(e, ed, self.model_tree.cable_frame0)
+                nodes[i, 12 * n:], vel[i, 6 * n:] = poses.ravel(), rates.ravel()
+                cable_q.append(self._cable_joint_values(nodes[i], Y[i]))
             for k, e in self.energy(Y[i]).items():
                 energies[k][i] = e
-        return {"nodes": nodes, "velocities": vel, "joint_q": q[:, self._joint_columns],
-                "joint_qd": qd[:, self._joint_columns], "reactions": reactions, **energies}
+        jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
+        if nc:
+            jq, jqd = self._with_cable_joints(jq, jqd, cable_q)
+        cables = {"cable_nodes": cable_e, "cable_velocities": cable_v} if nc else {}
+        return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd,
+                "reactions": reactions, **energies, **cables}
+
+    def _cable_joints(self):
+        """The model's spherical joints at a cable point: ``(joint, parent, child, Q)`` (the
+        sides' poses in ``Result.nodes``' numbering; Q the reference relative orientation of
+        their frames, a cable node's that of :func:`cable_frames`); a clamp at a cable node
+        has no coordinates."""
+        t = self.model_tree
+        nb = t.n_bodies
+        frames = lambda i: np.eye(3) if i < 0 else t.A0[i] if i < nb else t.cable_frame0[i - nb]
+        return [(int(j), int(P), int(C), frames(int(P)).T @ frames(int(C)))
+                for j, P, C, kind in zip(t.cable_joint, t.cable_joint_parent,
+                                         t.cable_joint_child, t.cable_joint_kind)
+                if not kind]
+
+    def _cable_joint_values(self, nodes, y):
+        """The coordinates of :meth:`_cable_joints` at poses ``nodes`` and their rates by a
+        central difference along ``y' = (qd, qdd)``'s qd (step ``1e-6 / max |qd|``): the
+        rotation vector of the relative rotation of the two sides' frames, as the spatial
+        DAE's ``joint_coordinates``."""
+        joints = self._cable_joints()
+        if not joints:
+            return np.zeros(0), np.zeros(0)
+
+        def values(x):
+            F = x.reshape(-1, 12)[:, 3:].reshape(-1, 3, 3)
+            return np.concatenate([_rotation_vector((np.eye(3) if P < 0 else F[P]).T @ F[C]
+                                                    @ Q.T) for _, P, C, Q in joints])
+        q0 = values(nodes)
+        n = self.n_free
+        scale = float(np.abs(y[n:]).max(initial=0.0))
+        if scale == 0.0:
+            return q0, np.zeros_like(q0)
+        h = 1e-6 / scale
+        out = []
+        for sign in (1.0, -1.0):
+            z = np.array(y, dtype=float)
+            z[:n] += sign * h * z[n:]
+            r, A, _ = self.kinematics(z)
+            poses, _ = cable_frames(*self.cable_coordinates(), self.model_tree.cable_frame0)
+            out.append(values(np.concatenate([np.concatenate([r, A.reshape(-1, 9)], axis=1)
+                                              .ravel(), poses.ravel()])))
+        self.kinematics(y)
+        return q0, (out[0] - out[1]) / (2.0 * h)
+
+    def _with_cable_joints(self, jq, jqd, cable_q):
+        """The joints' columns in the model's order with those of :meth:`_cable_joints`."""
+        joints = self._cable_joints()
+        if not joints:
+            return jq, jqd
+        qo = np.asarray(self.tree.q_offset)
+        m = len(jq)
+        cq = np.array([c[0] for c in cable_q]).reshape(m, -1, 3)
+        cqd = np.array([c[1] for c in cable_q]).reshape(m, -1, 3)
+        mine = {j: k for k, (j, *_) in enumerate(joints)}
+        out_q, out_qd, first = [], [], 0
+        for j, b in enumerate(self.tree.joint_body):
+            count = 0 if b < 0 else int(qo[b + 1] - qo[b])
+            if j in mine:
+                out_q.append(cq[:, mine[j]])
+                out_qd.append(cqd[:, mine[j]])
+            else:
+                out_q.append(jq[:, first:first + count])
+                out_qd.append(jqd[:, first:first + count])
+            first += count
+        return np.concatenate(out_q, axis=1), np.concatenate(out_qd, axis=1)
 
     def stiffness(self, y):
         """The rates an explicit step must resolve at the state y, in words
@@ -428,7 +758,18 @@ def implicit_problem(formulation, static=False):
     static : bool
         For statics (:func:`rancf.static`): drives held, applied forces scaled by the problem's
         ``load_factor``.
+
+    Raises
+    ------
+    ValueError
+        A spring-damper between two bodies in a model with cables (the Newton matrix's
+        correction for it does not run through cable nodes yet).
     """
+    law = np.asarray(formulation.tree.spring_body)
+    if formulation.cables is not None and len(law) and (law >= 0).all(axis=1).any():
+        raise ValueError("a spring-damper between two points that are not the ground in a "
+                         f"model with cables: the implicit methods' Newton matrix does not "
+                         f"take it yet; use an explicit method, or {CABLE_DAE}")
     return SpatialProblem(formulation, static)
 
 
@@ -452,15 +793,16 @@ def of_model(model):
     Raises
     ------
     ValueError
-        The model has a closed loop (the recursion runs trees).
+        The model has a closed loop (the recursion runs trees), or a joint at a cable point
+        the recursion cannot run (:func:`cable_layout`).
     """
     tree = model.build()
     if len(tree.loop_joint):
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"joint {j.index} ({j.kind}) closes a loop: {LOOP_MESSAGE}")
-    if tree.n_cable_nodes:
-        cable = next(b for b in model.beams if isinstance(b, SpatialCable))
-        raise ValueError(f"{cable!r} is an ANCF cable: {CABLE_MESSAGE}")
+    refusal = cable_refusal(tree)
+    if refusal:
+        raise ValueError(refusal)
     return Spatial(tree, *model_inputs(model))
 
 

@@ -63,7 +63,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
         tree = model.build()
-        if len(tree.loop_joint) or tree.n_cable_nodes:
+        if len(tree.loop_joint) or spatial.cable_refusal(tree):
             return _spatial_dae_static(model, load_steps, tol, max_iter)
         return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
@@ -121,6 +121,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
     problem.load_factor = reached
     seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     extra = {name: np.atleast_1d(seen[name]) for name in ("kinetic", "gravity", "elastic")}
+    extra.update({k: seen[k][None] for k in ("cable_nodes", "cable_velocities") if k in seen})
     return Solution(t=np.zeros(1), q=q[None], nodes=seen["nodes"][None],
                     velocities=seen["velocities"][None],
                     joint_q=seen["joint_q"][None], joint_qd=seen["joint_qd"][None],

@@ -21,9 +21,6 @@ from .spatial_tree import SpatialTree
 #: a spherical joint holds the position; ``fixed`` clamps it, the position and the slope's
 #: direction (:mod:`rancf.formulations.spatial_dae`).
 CABLE_JOINTS = {"spherical": 0, "fixed": 1}
-CABLE_MESSAGE = ("a spatial ANCF cable runs in the spatial DAE formulation: formulation 'dae' "
-                 "or 'auto' (the recursion for cables is open)")
-
 LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
                 "'auto' (the recursion runs trees)")
 
@@ -102,7 +99,8 @@ def build_tree(model):
         filled += 1
         if on_cable(j.parent):
             # hung from a cable: a free body of the tree (the DAE holds it by the joint's
-            # cable rows; the recursion does not run cables)
+            # cable rows; the recursion relinks it to the cable node,
+            # rancf.formulations.spatial.cable_layout)
             anchor[c] = point_position(j.child)
             motion[c], n_q[c] = M_FREE, 6
             A_p = np.eye(3)

@@ -211,6 +211,9 @@ def spatial_accelerations(result):
         if result.status == "ok":
             acc[finite] = 0.0
     else:
+        if tree.n_cable_nodes:
+            # a stored cable pose holds the node's tangent, not its slope's length
+            raise ValueError("acceleration: not available for a model with an ANCF cable")
         formulation = spatial.of_model(result.model)
         Y = link_states(formulation, X[finite], V[finite])
         for i, y in zip(finite, Y):
