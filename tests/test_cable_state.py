@@ -175,6 +175,77 @@ def test_curved_element_forces_and_tangents_match_finite_differences(damping):
     assert np.abs(C - C_fd).max() <= 1e-7 * max(np.abs(C).max(), 1.0)
 
 
+@pytest.mark.parametrize("axis", [(1.0, 0.0, 0.0), (0.3, -0.8, 0.5), (0.0, 0.0, 1.0)])
+def test_a_curved_element_turning_rigidly_dissipates_nothing(axis):
+    """A curved element at its reference turning rigidly (``r_dot = w x r``) about an axis in,
+    across and out of its plane: its curvature's magnitude keeps still, so the damping force,
+    the dissipated power and the section moment vanish to round-off, relative to those of the
+    same element in a straight-cable rest state (no reference), which damps the whole curvature
+    vector's rate (``2 D = c EI int |w x kappa|^2 dx`` off the plane's normal)."""
+    P, T = _circle(1.0, np.array([0.0, 0.5]))
+    e0 = np.concatenate([P[0], T[0], P[1], T[1]])
+    l = ancf_cable.element_lengths(P, T)[0]
+    rest = ancf_cable.rest_state(e0, l)
+    w = np.array(axis)
+    ed = np.concatenate([np.cross(w, v) for v in e0.reshape(4, 3)])
+    EA, EI, c = 1e3, 10.0, 0.1
+    f, f_straight = np.empty(12), np.empty(12)
+    U, power = kernels.force(e0, ed, l, EA, EI, c, f, rest)
+    power_straight = kernels.force(e0, ed, l, EA, EI, c, f_straight, None)[1]
+    scale = EI * rest[5:].max()          # the bending stress's size, N m
+    assert abs(U) <= 1e-14 * scale and abs(power) <= 1e-14 * scale
+    assert np.abs(f).max() <= 1e-12 * scale
+    M = ancf_cable.section_forces(e0, np.array([0.0, 0.3, 1.0]), l, EA, EI, ed, c, rest=e0)
+    assert np.abs(M).max() <= 1e-12 * scale
+    off_normal = np.linalg.norm(np.cross(w, (0.0, 0.0, 1.0)))
+    if off_normal > 0.0:
+        # the straight law's 2 D, by the same Gauss rule the kernel uses, from |w x kappa|
+        # with kappa = k0 e_z at the bending points
+        x, wg = np.polynomial.legendre.leggauss(3)
+        expected = c * EI * l * np.sum(wg / 2 * rest[5:] ** 2) * off_normal ** 2
+        assert np.isclose(power_straight, expected, rtol=1e-9)
+
+
+def test_curved_damping_acts_on_the_rate_of_the_curvature_magnitude():
+    """At a curved element bent and moving off its reference: the section's damping moment is
+    ``c EI (d|kappa|/dt) u``, u = kappa / |kappa|, with d|kappa|/dt by central differences of
+    |r' x r''| / |r'|^2 along e' (numpy, independent of the kernels); the kernel's damping
+    force does work ``-f_D . e' = P``, its reported dissipated power, which is ``>= 0``."""
+    P, T = _circle(1.0, np.array([0.0, 0.4]))
+    e0 = np.concatenate([P[0], T[0], P[1], T[1]])
+    l = ancf_cable.element_lengths(P, T)[0]
+    rest = ancf_cable.rest_state(e0, l)
+    rng = np.random.default_rng(7)
+    e = e0 + 0.03 * rng.standard_normal(12)
+    ed = rng.standard_normal(12)
+    EA, EI, c = 1e3, 10.0, 1e-2
+    xi = np.array([0.2, 0.7])
+
+    def kappa(x):
+        s1, s2 = (np.array([[6 * t**2 - 6 * t, l * (1 - 4 * t + 3 * t**2), 6 * t - 6 * t**2,
+                             l * (3 * t**2 - 2 * t)] for t in xi]) / l,
+                  np.array([[12 * t - 6, l * (6 * t - 4), 6 - 12 * t, l * (6 * t - 2)]
+                            for t in xi]) / l**2)
+        nodes = x.reshape(4, 3)
+        a, b = s1 @ nodes, s2 @ nodes
+        return np.cross(a, b) / np.einsum("id,id->i", a, a)[:, None]
+
+    h = 1e-6
+    k = kappa(e)
+    u = k / np.linalg.norm(k, axis=1)[:, None]
+    rate = (np.linalg.norm(kappa(e + h * ed), axis=1)
+            - np.linalg.norm(kappa(e - h * ed), axis=1)) / (2 * h)
+    damped = ancf_cable.section_forces(e, xi, l, EA, EI, ed, c, rest=e0)
+    elastic = ancf_cable.section_forces(e, xi, l, EA, EI, rest=e0)
+    expected = c * EI * rate[:, None] * u
+    assert np.abs(damped[:, 1:] - elastic[:, 1:] - expected).max() <= 1e-7 * np.abs(expected).max()
+    f, f0 = np.empty(12), np.empty(12)
+    power = kernels.force(e, ed, l, EA, EI, c, f, rest)[1]
+    kernels.force(e, ed, l, EA, EI, 0.0, f0, rest)
+    assert power > 0.0
+    assert np.isclose(-(f - f0) @ ed, power, rtol=1e-10)
+
+
 def test_a_curved_cable_under_no_load_stays_put():
     """A half circle clamped at one end, no gravity: the reference is its rest state, so its
     nodes stay where they are (measured: exactly) and it stores no energy."""

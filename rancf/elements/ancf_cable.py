@@ -22,7 +22,8 @@ reference is its rest state (:func:`rest_state`): ``U = 1/2 int (EA (eps - eps0)
 Gauss points (the magnitude, since the cable has no section frame to carry a rest curvature's
 direction; theory: Curved cables). Material damping
 (Kelvin-Voigt, damping time ``c`` in s) is the dissipation function
-``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``.
+``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``, on a curved cable with the rate of
+the magnitude ``u . kappadot`` in place of ``kappadot`` (caveats below).
 
 Forces follow the sign of :mod:`rancf.elements.spatial_beam`, the force the element exerts on
 its nodes: ``f = -(dU/de + dD/dedot)``, tangents ``K = -df/de`` and ``C = -df/dedot`` (the
@@ -30,11 +31,15 @@ planar :mod:`rancf.elements.beam` returns ``+dU/de``).
 
 Known caveats: the cable has no torsion (r and r' do not carry a section's rotation about
 the axis), so it takes no moment about its own axis; the bending stiffness is isotropic (one
-EI). The bending damping acts on the rate of the curvature vector, as Exudyn's does, and a
-rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable's rigid
-motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
-about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
-to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
+EI). On a straight cable the bending damping acts on the rate of the curvature vector, as
+Exudyn's does, and a rigid rotation w turns that vector (``kappadot = w x kappa``): a
+straight cable's rigid motion and a plane cable's rotation in its plane are not damped, but a
+bent cable turning about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has
+no section frame to measure the rate in, as the SE(3) beam has. A curved cable damps the rate
+of the curvature's magnitude where it is curved at rest, ``D = c/2 int (EA epsdot^2 + EI (u .
+kappadot)^2) dx`` with ``u = kappa / |kappa|``, the rate of the strain its energy measures: a
+rigid rotation leaves ``|kappa|`` unchanged, so a curved cable in rigid motion dissipates
+nothing. Like every ANCF element with cubic position
 interpolation, it locks under bending when few elements are used; refine the mesh. A curved
 cable restores the magnitude of its rest curvature only (its section turns freely): out of its
 plane it resists bending beyond first order only, with a negative stiffness where it is bent
@@ -462,7 +467,9 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     """Normal force and bending moment at ``xi = x / l`` of elements: ``N = EA (eps - eps0 +
     c epsdot)`` and ``M = EI ((1 - k0 / |kappa|) kappa + c kappadot)`` with ``eps = |r'| - 1``
     and ``kappa = (r' x r'') / |r'|^2`` (the stresses of the element's energy and damping,
-    module docstring; eps0 and k0 the rest state, zero for a straight cable).
+    module docstring; eps0 and k0 the rest state, zero for a straight cable). Where a curved
+    cable is curved at rest (``k0 > 0``) the damping term is ``c (u . kappadot) u``,
+    ``u = kappa / |kappa|``: the rate of the magnitude, as in the kernel.
 
     M is a global vector normal to the cable's tangent (the cable carries no torsion); it is
     the moment that the part of the cable beyond x exerts on the part before x. With cubic
@@ -513,20 +520,29 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     kappa = np.cross(r1, r2) / q[..., None]
     eps = n - 1.0
     bend = kappa
+    curved = None
     if rest is not None:
         a, b = _slopes(np.asarray(rest, dtype=float), xi, l)
         qa = np.einsum("...d,...d->...", a, a)
         eps = eps - (np.sqrt(qa) - 1.0)
         k0 = np.linalg.norm(np.cross(a, b), axis=-1) / qa
         nk = np.linalg.norm(kappa, axis=-1)
-        ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=nk > 0.0)
+        curved = (k0 > 0.0) & (nk > 0.0)
+        ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=curved)
         bend = (1.0 - ratio)[..., None] * kappa
     if edot is not None and damping:
         ad, bd = _slopes(np.asarray(edot, dtype=float), xi, l)
         p = np.einsum("...d,...d->...", r1, ad)
         eps = eps + damping * p / n
-        bend = bend + damping * ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
-                                 - 2.0 * (p / q)[..., None] * kappa)
+        rate = ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
+                - 2.0 * (p / q)[..., None] * kappa)
+        if curved is not None:
+            # a curved point damps the rate of |kappa| only (the kernel's law)
+            u = np.divide(kappa, nk[..., None], out=np.zeros_like(kappa),
+                          where=curved[..., None])
+            s = np.einsum("...d,...d->...", u, rate)
+            rate = np.where(curved[..., None], s[..., None] * u, rate)
+        bend = bend + damping * rate
     return np.concatenate([(EA * eps)[..., None], EI * bend], axis=-1)
 
 
