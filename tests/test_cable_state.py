@@ -246,6 +246,50 @@ def test_curved_damping_acts_on_the_rate_of_the_curvature_magnitude():
     assert np.isclose(-(f - f0) @ ed, power, rtol=1e-10)
 
 
+@pytest.mark.parametrize("ends", ["one", "both"])
+def test_static_refuses_a_plane_curved_cable_and_says_why(ends):
+    """A quarter circle clamped at one or both ends, in plane gravity: its tangent in the
+    reference has a zero block out of the plane (the kernels' own K, checked here by its
+    out-of-plane rows), and ``rancf.static`` raises a ValueError naming the cable and the
+    reason, not the factorization's generic message."""
+    a = np.linspace(0.0, np.pi / 2, 9)
+    P, T = _circle(1.0, a)
+    m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
+    c = m.add_beam(n_elements=8, points=P, tangents=T, **CABLE)
+    m.add_joint("fixed", m.ground.point(1.0, 0.0, 0.0), c.start)
+    if ends == "both":
+        m.add_joint("fixed", m.ground.point(0.0, 1.0, 0.0), c.end)
+    x0 = np.column_stack([P, T])
+    lengths = c.element_lengths()
+    for k, l in enumerate(lengths):
+        e0 = np.concatenate([x0[k], x0[k + 1]])
+        rest = ancf_cable.rest_state(e0, l)
+        K, C = np.empty((12, 12)), np.empty((12, 12))
+        kernels.tangent(e0, np.zeros(12), l, 1e7 * 1e-4, 1e7 * 1e-9, 0.0, K, C, rest)
+        z = np.arange(2, 12, 3)          # the out-of-plane coordinates (z and z')
+        assert np.abs(K[np.ix_(z, z)]).max() <= 1e-12 * np.abs(K).max()
+    with pytest.raises(ValueError, match=r"planar curved cable cable\[0\].*out of that plane"):
+        rancf.static(m)
+
+
+def test_static_still_solves_a_straight_cable_given_by_points():
+    """Points on a line are a straight cable (no rest curvature): not refused, and it sags
+    under its weight as the same cable given by its length does (the same nodes)."""
+    s = np.linspace(0.0, 1.0, 5)
+    P = np.column_stack([s, 0 * s, 0 * s])
+    T = np.tile([1.0, 0.0, 0.0], (5, 1))
+    tips = []
+    for geometry in (dict(points=P, tangents=T), dict(length=1.0)):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+        c = m.add_beam(n_elements=4, **geometry, **CABLE)
+        m.add_joint("fixed", m.ground.point(0.0, 0.0, 0.0), c.start)
+        eq = rancf.static(m)
+        assert eq.status == "ok", eq.message
+        tips.append(eq.position(c.end)[0])
+    assert np.abs(tips[0] - tips[1]).max() <= 1e-12
+    assert tips[0][2] < 0.0
+
+
 def test_a_curved_cable_under_no_load_stays_put():
     """A half circle clamped at one end, no gravity: the reference is its rest state, so its
     nodes stay where they are (measured: exactly) and it stores no energy."""

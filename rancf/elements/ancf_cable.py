@@ -43,8 +43,13 @@ nothing. Like every ANCF element with cubic position
 interpolation, it locks under bending when few elements are used; refine the mesh. A curved
 cable restores the magnitude of its rest curvature only (its section turns freely): out of its
 plane it resists bending beyond first order only, with a negative stiffness where it is bent
-less than at rest, so statics of a curved cable whose out-of-plane motion nothing holds meets
-a singular tangent.
+less than at rest. A curved cable lying in a plane therefore has no first-order out-of-plane
+stiffness anywhere (a clamp holds its end's point and slope, not the rest: a clamped plane
+curved cable is no cantilever out of its plane); near an inflection, where the rest curvature
+k0 is small, bending against it costs only ``EI k0^2 / 2`` per length (``-kappa_0`` is
+stress-free too), a free hinge; and its statics always meets a singular tangent, which
+``rancf.static`` refuses with a ValueError. Model a member that must carry out-of-plane
+bending as an SE(3) beam.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
 functions here check their input and call them.

@@ -62,6 +62,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     tol = checks.real("tol", tol, low=0.0, low_open=True, high=checks.LARGEST_TOL)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
+        _refuse_planar_curved_cables(model)
         tree = model.build()
         if len(tree.loop_joint) or tree.n_cable_nodes:
             return _spatial_dae_static(model, load_steps, tol, max_iter)
@@ -96,6 +97,35 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+def _refuse_planar_curved_cables(model):
+    """Refuse a model with a curved cable whose reference lies in a plane (theory: Curved
+    cables).
+
+    Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
+    changes the strains at first order by ``t . w'`` (zero, t in the plane) and
+    ``u . (w' x r'' + r' x w'')`` (zero, both crosses in the plane and u normal to it), so in
+    the stress-free reference, where Newton starts, its tangent has a zero block out of the
+    plane whatever holds its ends (clamps at both ends included; only a cable whose every node
+    were clamped would escape). Newton's matrix is singular there: say why, rather than let
+    the factorization report a mechanism."""
+    for cable in model.beams:
+        if getattr(cable, "element", None) != "ancf-cable" or not cable.curved:
+            continue
+        if cable.rest_state()[:, 5:].max() * cable.length <= 1e-9:
+            continue                        # points on a line: a straight cable
+        h = cable.length / cable.n_elements
+        points = np.concatenate([cable.positions, cable.positions + h * cable.tangents])
+        spread = np.linalg.svd(points - points.mean(axis=0), compute_uv=False)
+        if spread[2] <= 1e-9 * spread[0]:
+            raise ValueError(
+                f"model: rancf.static cannot solve the planar curved cable {cable!r}: a curved "
+                "cable restores only the magnitude of its rest curvature (it has no torsional "
+                "stiffness, its section turns freely), so in its plane reference it has no "
+                "first-order stiffness out of that plane, however its ends are held, and the "
+                "stiffness matrix is singular; run it in dynamics (rancf.simulate, with damping "
+                "to settle it) or model the member as an SE(3) beam (element=\"beam\")")
 
 
 def _spatial_static(model, load_steps, tol, max_iter):
