@@ -390,7 +390,8 @@ def rest_state(e0, l):
     Raises
     ------
     ValueError
-        ``e0`` not 12 finite numbers, ``l`` not positive.
+        ``e0`` not 12 finite numbers, ``l`` not positive, a node slope ``r'`` of norm below
+        1e-3 (the strains divide by ``|r'|``; a reference slope is a unit tangent).
 
     Examples
     --------
@@ -405,7 +406,20 @@ def rest_state(e0, l):
     True
     """
     e0 = np.ascontiguousarray(checks.vector("e0", e0, 12))
+    _check_slopes("e0", e0)
     return _ancf_cable.reference_state(e0, checks.positive("l", l))
+
+
+def _check_slopes(name, e):
+    """Refuse elements e (..., 12) with a node slope of norm below 1e-3 (where the strains,
+    which divide by ``|r'|``, have no direction)."""
+    nodes = e.reshape(e.shape[:-1] + (4, 3))
+    norms = np.linalg.norm(nodes[..., 1::2, :], axis=-1)
+    if not np.all(norms >= 1e-3):
+        k = np.unravel_index(np.argmin(np.where(np.isnan(norms), -1.0, norms)), norms.shape)
+        raise ValueError(f"{name}: the slope r' of node {k[-1]} of an element has the norm "
+                         f"{norms[k]:.3g}; a slope must have |r'| >= 0.001 (1 where "
+                         "unstretched)")
 
 
 def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
@@ -421,10 +435,13 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     Parameters
     ----------
     positions, tangents : array_like (n_nodes, 3)
-        Node positions (m) and unit tangents.
+        Node positions (m) and unit tangents (norm 1 within 1e-9), n_nodes >= 2, finite.
     tol : float
-        Relative change of l that ends the iteration.
+        The iteration ends when no length changes by more than ``tol`` times the largest
+        length (a relative change), in (0, 1).
     max_iter : int
+        The most fixed-point iterations, >= 1 (a few suffice: the contraction's rate is of
+        order of the element's turn squared).
 
     Returns
     -------
@@ -434,12 +451,14 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     Raises
     ------
     ValueError
-        The iteration did not settle (an element turning by nearly a half turn).
+        Arrays of other shapes, not finite, tangents not of unit norm, a parameter out of its
+        range; the iteration did not settle (an element turning by nearly a half turn).
 
     Examples
     --------
-    Four elements on a half circle of radius 1 m: about pi / 4 each (the cubic's arc is 5e-4
-    shorter than the circle's, the interpolation's error of fourth order):
+    Four elements on a half circle of radius 1 m: about pi / 4 each (the cubic's arc is
+    shorter than the circle's by 5e-4 of its length, the interpolation's error of fourth
+    order):
 
     >>> from rancf.elements import ancf_cable
     >>> a = np.linspace(0.0, np.pi, 5)
@@ -449,6 +468,23 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     True
     """
     P, T = np.asarray(positions, dtype=float), np.asarray(tangents, dtype=float)
+    for name, arr in (("positions", P), ("tangents", T)):
+        if arr.ndim != 2 or arr.shape[1] != 3 or len(arr) < 2:
+            raise ValueError(f"{name} must have shape (n_nodes, 3) with n_nodes >= 2, got shape "
+                             f"{arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be finite, got a non-finite entry at row "
+                             f"{int(np.flatnonzero(~np.all(np.isfinite(arr), axis=1))[0])}")
+    if P.shape != T.shape:
+        raise ValueError(f"positions and tangents must have the same shape (n_nodes, 3), got "
+                         f"{P.shape} and {T.shape}")
+    norms = np.linalg.norm(T, axis=1)
+    bad = np.flatnonzero(np.abs(norms - 1.0) > 1e-9)
+    if bad.size:
+        raise ValueError(f"tangents must be unit vectors (norm 1 within 1e-9), got "
+                         f"tangents[{bad[0]}] = {T[bad[0]].tolist()} of norm {norms[bad[0]]:.12g}")
+    tol = checks.real("tol", tol, low=0.0, high=1.0, low_open=True, high_open=True)
+    max_iter = checks.integer("max_iter", max_iter, 1)
     xi, w = np.polynomial.legendre.leggauss(16)
     xi, w = (xi + 1.0) / 2.0, w / 2.0
     # dS_k/dxi of the Hermite functions at the points (S2, S4 without their factor l)
@@ -498,12 +534,20 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     damping : float
         Kelvin-Voigt time c (s).
     rest : array_like (..., 12), optional
-        The elements' reference coordinates, for a curved cable: eps0 and k0 at xi are theirs.
+        The elements' reference coordinates, for a curved cable: eps0 and k0 at xi are theirs
+        (broadcasting to the shape of ``e``; their slopes of norm >= 1e-3).
 
     Returns
     -------
     ndarray (..., 4)
         ``[N, M_x, M_y, M_z]`` (N, N m).
+
+    Raises
+    ------
+    ValueError
+        ``e`` (or ``edot``, ``rest``) whose last axis is not 12 long, ``rest`` not finite or
+        with a slope of norm below 1e-3, ``edot`` or ``rest`` not broadcasting to the shape of ``e``, ``xi`` outside [0, 1], ``l`` not
+        finite and positive, ``EA``, ``EI`` not positive, ``damping`` negative.
 
     Examples
     --------
@@ -515,10 +559,21 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     array([10.,  0.,  0.,  0.])
     """
     l = np.asarray(l, dtype=float)
-    if not np.all(l > 0.0):
-        raise ValueError(f"l must be > 0, got {l!r}")
-    e = np.asarray(e, dtype=float)
+    if not np.all(np.isfinite(l) & (l > 0.0)):
+        raise ValueError(f"l must be finite and > 0, got {l!r}")
+    e = _elements("e", e)
     xi = np.asarray(xi, dtype=float)
+    if not np.all((xi >= 0.0) & (xi <= 1.0)):
+        raise ValueError(f"xi must be in [0, 1], got {xi!r}")
+    EA, EI = checks.positive("EA", EA), checks.positive("EI", EI)
+    damping = checks.non_negative("damping", damping)
+    if edot is not None:
+        edot = _elements("edot", edot, e.shape)
+    if rest is not None:
+        rest = _elements("rest", rest, e.shape)
+        if not np.all(np.isfinite(rest)):
+            raise ValueError("rest must be finite (the reference coordinates)")
+        _check_slopes("rest", rest)
     r1, r2 = _slopes(e, xi, l)
     q = np.einsum("...d,...d->...", r1, r1)
     n = np.sqrt(q)
@@ -527,7 +582,7 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     bend = kappa
     curved = None
     if rest is not None:
-        a, b = _slopes(np.asarray(rest, dtype=float), xi, l)
+        a, b = _slopes(rest, xi, l)
         qa = np.einsum("...d,...d->...", a, a)
         eps = eps - (np.sqrt(qa) - 1.0)
         k0 = np.linalg.norm(np.cross(a, b), axis=-1) / qa
@@ -536,7 +591,7 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
         ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=curved)
         bend = (1.0 - ratio)[..., None] * kappa
     if edot is not None and damping:
-        ad, bd = _slopes(np.asarray(edot, dtype=float), xi, l)
+        ad, bd = _slopes(edot, xi, l)
         p = np.einsum("...d,...d->...", r1, ad)
         eps = eps + damping * p / n
         rate = ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
@@ -549,6 +604,24 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
             rate = np.where(curved[..., None], s[..., None] * u, rate)
         bend = bend + damping * rate
     return np.concatenate([(EA * eps)[..., None], EI * bend], axis=-1)
+
+
+def _elements(name, value, shape=None):
+    """``value`` as a float array of elements (..., 12), broadcasting to ``shape`` if
+    given (not checked finite: a diverged run's coordinates give NaN forces, not an
+    error)."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0 or arr.shape[-1] != 12:
+        raise ValueError(f"{name} must have 12 coordinates an element on its last axis, got "
+                         f"shape {arr.shape}")
+    if shape is not None:
+        try:
+            fits = np.broadcast_shapes(arr.shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"{name} must broadcast to e's shape {shape}, got {arr.shape}")
+    return arr
 
 
 def _slopes(e, xi, l):
