@@ -339,6 +339,62 @@ def test_static_still_solves_a_straight_cable_given_by_points():
     assert tips[0][2] < 0.0
 
 
+def test_the_public_element_functions_and_energies_take_the_curved_reference():
+    """``elastic_energy``, ``elastic_force``, ``internal_force``, ``tangent_stiffness`` and
+    ``damping_matrix`` given a curved element's reference coordinates: zero energy and force
+    at the reference itself (and not without it: the straight law sees the bend), force and
+    tangent minus the gradient and Jacobian of the energy and force by central differences
+    off it. ``SpatialANCFCable.energies`` forwards the rest states: a curved cable in its
+    reference stores nothing, its kinetic energy of a translation at 1 m/s is ``m / 2``, and
+    a reference of another number of rows than elements is refused."""
+    R, n = 1.0, 4
+    P, T = _circle(R, np.linspace(0.0, 1.0, n + 1))
+    lengths = ancf_cable.element_lengths(P, T)
+    x0 = np.column_stack([P, T])
+    e0 = np.concatenate([x0[0], x0[1]])
+    l, E, A, I = lengths[0], 1e7, 1e-4, 1e-9
+    assert ancf_cable.elastic_energy(e0, l, E, A, I) > 0.0
+    bent = ancf_cable.elastic_energy(1.01 * e0, l, E, A, I, rest=e0)
+    assert abs(ancf_cable.elastic_energy(e0, l, E, A, I, rest=e0)) <= 1e-14 * bent
+    assert np.abs(ancf_cable.elastic_force(e0, l, E, A, I, rest=e0)).max() <= 1e-12 * E * A
+    rng = np.random.default_rng(11)
+    e = e0 + 0.02 * rng.standard_normal(12)
+    h, unit = 1e-6, np.eye(12)
+    grad = np.array([(ancf_cable.elastic_energy(e + h * u, l, E, A, I, rest=e0)
+                      - ancf_cable.elastic_energy(e - h * u, l, E, A, I, rest=e0)) / (2 * h)
+                     for u in unit])
+    f = ancf_cable.elastic_force(e, l, E, A, I, rest=e0)
+    assert np.abs(f + grad).max() <= 1e-6 * np.abs(grad).max()
+    K = ancf_cable.tangent_stiffness(e, l, E, A, I, rest=e0)
+    K_fd = -np.array([(ancf_cable.elastic_force(e + h * u, l, E, A, I, rest=e0)
+                       - ancf_cable.elastic_force(e - h * u, l, E, A, I, rest=e0)) / (2 * h)
+                      for u in unit]).T
+    assert np.abs(K - K_fd).max() <= 1e-6 * np.abs(K).max()
+    ed, c = rng.standard_normal(12), 1e-3
+    C = ancf_cable.damping_matrix(e, ed, l, E, A, I, c, rest=e0)
+    C_fd = -np.array([(ancf_cable.internal_force(e, ed + h * u, l, E, A, I, c, rest=e0)[0]
+                       - ancf_cable.internal_force(e, ed - h * u, l, E, A, I, c, rest=e0)[0])
+                      / (2 * h) for u in unit]).T
+    assert np.abs(C - C_fd).max() <= 1e-6 * np.abs(C).max()
+
+    kind = ancf_cable.SpatialANCFCable()
+    vertices = np.column_stack([np.arange(n), np.arange(1, n + 1)]).astype(np.intc)
+    rho = 1000.0
+    M = np.array([ancf_cable.mass_matrix(rho, A, lk) for lk in lengths])
+    reference = np.array([ancf_cable.rest_state(np.concatenate([x0[k], x0[k + 1]]), lk)
+                          for k, lk in enumerate(lengths)])
+    v = np.zeros((1, n + 1, 6))
+    v[..., 2] = 1.0                       # a translation along z at 1 m/s
+    args = (vertices, lengths, np.full(n, E * A), np.full(n, E * I), M, x0[None], v)
+    kinetic, elastic = kind.energies(*args, reference)[0]
+    assert kind.energies(*args)[0, 1] > 0.0
+    assert abs(elastic) <= 1e-14 * kind.energies(*args)[0, 1]
+    assert np.isclose(kinetic, rho * A * lengths.sum() / 2, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"reference must have shape \(n_elements, 8\) = "
+                                         r"\(4, 8\), one row an element, got \(5, 8\)"):
+        kind.energies(*args, np.vstack([reference, reference[:1]]))
+
+
 def test_a_curved_cable_under_no_load_stays_put():
     """A half circle clamped at one end, no gravity: the reference is its rest state, so its
     nodes stay where they are (measured: exactly) and it stores no energy."""

@@ -530,8 +530,10 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
     cdef bint curved = reference is not None
     if curved:
         rest = reference
-        if rest.shape[0] < element_nodes.shape[0] or rest.shape[1] != 8:
-            raise ValueError("cable_energies: reference must have shape (n_elements, 8)")
+        if rest.shape[0] != element_nodes.shape[0] or rest.shape[1] != 8:
+            raise ValueError(f"cable_energies: reference must have shape (n_elements, 8) = "
+                             f"({element_nodes.shape[0]}, 8), one row an element, got "
+                             f"({rest.shape[0]}, {rest.shape[1]})")
     cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j
     cdef double[:, ::1] out = np.zeros((n_out, 2))
     cdef double e[12]

@@ -170,14 +170,21 @@ def _element_args(e, l, E, A, I, edot=None, damping=0.0):
     return (arrays[0], arrays[1], l, E * A, E * I, checks.non_negative("damping", damping))
 
 
-def _tangents(e, l, E, A, I, edot, damping):
+def _reference(rest, l):
+    """The kernels' rest state (8,) of reference coordinates ``rest`` (12,) (None: None, the
+    straight cable's)."""
+    return None if rest is None else rest_state(rest, l)
+
+
+def _tangents(e, l, E, A, I, edot, damping, rest=None):
     """``(K, C)`` of one element, checked, in one kernel call."""
     K, C = np.empty((12, 12)), np.empty((12, 12))
-    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C,
+                        _reference(rest, l))
     return K, C
 
 
-def elastic_energy(e, l, E, A, I):
+def elastic_energy(e, l, E, A, I, rest=None):
     """Strain energy ``U(e)`` of one element (module docstring).
 
     Parameters
@@ -188,6 +195,9 @@ def elastic_energy(e, l, E, A, I):
         Element length (m).
     E, A, I : float
         Young's modulus (Pa), section area (m^2), second moment of area (m^4), > 0.
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -212,10 +222,11 @@ def elastic_energy(e, l, E, A, I):
     >>> bool(np.isclose(u, 2e9 * 1e-4 * 0.5 * 1e-3**2 / 2))
     True
     """
-    return _ancf_cable.force(*_element_args(e, l, E, A, I), np.empty(12))[0]
+    return _ancf_cable.force(*_element_args(e, l, E, A, I), np.empty(12),
+                             _reference(rest, l))[0]
 
 
-def elastic_force(e, l, E, A, I):
+def elastic_force(e, l, E, A, I, rest=None):
     """Elastic force on the nodes ``f = -dU/de`` of one element.
 
     Parameters
@@ -225,6 +236,9 @@ def elastic_force(e, l, E, A, I):
     l, E, A, I : float
         Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
         (m^4).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -250,11 +264,11 @@ def elastic_force(e, l, E, A, I):
     True
     """
     f = np.empty(12)
-    _ancf_cable.force(*_element_args(e, l, E, A, I), f)
+    _ancf_cable.force(*_element_args(e, l, E, A, I), f, _reference(rest, l))
     return f
 
 
-def internal_force(e, edot, l, E, A, I, damping):
+def internal_force(e, edot, l, E, A, I, damping, rest=None):
     """Elastic plus damping force on the nodes, ``f = -(dU/de + dD/dedot)``, and the power
     the damping dissipates.
 
@@ -267,6 +281,9 @@ def internal_force(e, edot, l, E, A, I, damping):
         (m^4).
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -289,11 +306,12 @@ def internal_force(e, edot, l, E, A, I, damping):
     True
     """
     f = np.empty(12)
-    power = _ancf_cable.force(*_element_args(e, l, E, A, I, edot, damping), f)[1]
+    power = _ancf_cable.force(*_element_args(e, l, E, A, I, edot, damping), f,
+                              _reference(rest, l))[1]
     return f, power
 
 
-def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
+def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0, rest=None):
     """Tangent stiffness ``K = -df/de`` of one element, exact (written out in the kernel).
 
     Parameters
@@ -307,6 +325,9 @@ def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
         Coordinate rates (m/s, 1/s) for the damping force's part; default zero.
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -326,10 +347,10 @@ def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
     >>> bool(np.allclose(K, K.T))
     True
     """
-    return _tangents(e, l, E, A, I, edot, damping)[0]
+    return _tangents(e, l, E, A, I, edot, damping, rest)[0]
 
 
-def damping_matrix(e, edot, l, E, A, I, damping):
+def damping_matrix(e, edot, l, E, A, I, damping, rest=None):
     """Damping matrix ``C = -df/dedot`` of one element.
 
     Parameters
@@ -341,6 +362,9 @@ def damping_matrix(e, edot, l, E, A, I, damping):
         (m^4).
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -360,7 +384,7 @@ def damping_matrix(e, edot, l, E, A, I, damping):
     >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
     True
     """
-    return _tangents(e, l, E, A, I, edot, damping)[1]
+    return _tangents(e, l, E, A, I, edot, damping, rest)[1]
 
 
 def rest_state(e0, l):
@@ -676,25 +700,25 @@ class SpatialANCFCable(hermite.HermiteKind):
     def __repr__(self):
         return "SpatialANCFCable()"
 
-    def forces(self, e, edot, l, E, A, I, damping=0.0):
+    def forces(self, e, edot, l, E, A, I, damping=0.0, rest=None):
         """Force on the nodes and dissipated power ``(f, P)``: :func:`internal_force`."""
-        return internal_force(e, edot, l, E, A, I, damping)
+        return internal_force(e, edot, l, E, A, I, damping, rest)
 
-    def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
+    def tangents(self, e, l, E, A, I, edot=None, damping=0.0, rest=None):
         """``K = -df/de`` and ``C = -df/dedot`` (12, 12) in one kernel call
         (:func:`tangent_stiffness`, :func:`damping_matrix`)."""
-        return _tangents(e, l, E, A, I, edot, damping)
+        return _tangents(e, l, E, A, I, edot, damping, rest)
 
     def _tangent(self, e, edot, l, EA, EI, damping, K, C):
         """The kernel of K and C (:meth:`rancf.elements.hermite.HermiteKind.element_tangents`):
         unchecked arrays and numbers, the results written into K and C."""
         _ancf_cable.tangent(e, edot, l, EA, EI, damping, K, C)
 
-    def energy(self, e, l, E, A, I):
+    def energy(self, e, l, E, A, I, rest=None):
         """Strain energy (J): :func:`elastic_energy`."""
-        return elastic_energy(e, l, E, A, I)
+        return elastic_energy(e, l, E, A, I, rest)
 
-    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities):
+    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities, reference=None):
         """Kinetic ``1/2 sum V_E^T M_E V_E`` and elastic ``sum U(e)`` energy (J) of elements at
         n_out instants, (n_out, 2), in one compiled pass.
 
@@ -707,13 +731,17 @@ class SpatialANCFCable(hermite.HermiteKind):
             kg (and kg m, kg m^2 where slopes enter).
         nodes, velocities : ndarray (n_out, n_vertices, 6)
             Node coordinates and their rates.
+        reference : ndarray (n_elements, 8), optional
+            The elements' rest states (:func:`rest_state`; a curved cable's
+            :meth:`rancf.model.spatial_items.SpatialCable.rest_state`); None: straight.
 
         Returns
         -------
         ndarray (n_out, 2)
             Kinetic and elastic energy (J).
         """
-        return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities)
+        return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities,
+                                          reference)
 
     def section_forces(self, e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
         """``[N, M_x, M_y, M_z]`` at xi of elements e: :func:`section_forces`."""
