@@ -415,7 +415,12 @@ cdef void cable_reference(const double* e0, double l, double* reference) noexcep
     """The rest state (8) of an element of reference coordinates e0: ``|r'| - 1`` at the 5
     axial points, ``|r' x r''| / |r'|^2`` at the 3 bending points, the kernels' own formulas at
     their own points (so the reference itself gives eps - eps0 = 0 and |kappa| - k0 = 0
-    exactly)."""
+    exactly). A curvature with ``k0 l <= 1e-9`` (a turn below 1e-9 rad over the element) is
+    set to 0, the straight law: a straight element off the axes gets the round-off
+    ``k0 ~ 1e-16 |r| / l^2`` from ``r' x r''``, and the magnitude law at ``kappa = k0 -> 0``
+    has no first-order stiffness normal to kappa, which made the straight element's tangent
+    singular in its reference (its reference then carries ``EI kappa``, of round-off
+    size)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
@@ -437,6 +442,8 @@ cdef void cable_reference(const double* e0, double l, double* reference) noexcep
         for i in range(3):
             cv[i] *= q
         reference[5 + gp] = sqrt(_dot(cv, cv))
+        if reference[5 + gp] * l <= 1e-9:
+            reference[5 + gp] = 0.0
 
 
 cdef _check_element(e, edot, double l):

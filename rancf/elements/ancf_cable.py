@@ -47,8 +47,9 @@ less than at rest. A curved cable lying in a plane therefore has no first-order 
 stiffness anywhere (a clamp holds its end's point and slope, not the rest: a clamped plane
 curved cable is no cantilever out of its plane); near an inflection, where the rest curvature
 k0 is small, bending against it costs only ``EI k0^2 / 2`` per length (``-kappa_0`` is
-stress-free too), a free hinge; and its statics always meets a singular tangent, which
-``rancf.static`` refuses with a ValueError. Model a member that must carry out-of-plane
+stress-free too), a free hinge; and its statics meets a singular tangent in the reference
+unless straight elements or joints hold every curved element's nodes out of the plane, which
+``rancf.static`` reports with a ValueError. Model a member that must carry out-of-plane
 bending as an SE(3) beam.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
@@ -409,7 +410,8 @@ def rest_state(e0, l):
     -------
     ndarray (8,)
         ``eps0`` (dimensionless) at the 5 axial Gauss points, ``k0 = |r' x r''| / |r'|^2``
-        (1/m) at the 3 bending ones.
+        (1/m) at the 3 bending ones; ``k0 = 0`` where ``k0 l <= 1e-9`` (a straight element's
+        round-off, which the magnitude law would turn into a singular tangent).
 
     Raises
     ------
