@@ -44,7 +44,7 @@ interpolation, it locks under bending when few elements are used; refine the mes
 cable restores the magnitude of its rest curvature only (its section turns freely): out of its
 plane it resists bending beyond first order only, with a negative stiffness where it is bent
 less than at rest. A curved cable lying in a plane therefore has no first-order out-of-plane
-stiffness anywhere (a clamp holds its end's point and slope, not the rest: a clamped plane
+stiffness anywhere along its curved elements (a clamp holds its end's point and slope, not the rest: a clamped plane
 curved cable is no cantilever out of its plane); near an inflection, where the rest curvature
 k0 is small, bending against it costs only ``EI k0^2 / 2`` per length (``-kappa_0`` is
 stress-free too), a free hinge; and its statics meets a singular tangent in the reference
