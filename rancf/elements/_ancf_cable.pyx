@@ -256,7 +256,7 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                 m[i] = wk * (kap[i] + c * kd[i])
             U[0] += 0.5 * wk * _dot(kap, kap)
         elif ratio != 0.0:
-            # the elastic stress (1 - k0 / |kappa|) kappa and the damping stress c (u . kappadot) u
+            # the elastic stress (1 - k0 / |kappa|) kappa, the damping stress c (u . kappadot) u
             for i in range(3):
                 m[i] = wk * ((1.0 - ratio) * kap[i] + c * sd * un[i])
             U[0] += 0.5 * wk * (nk - rest) * (nk - rest)

@@ -39,12 +39,12 @@ no section frame to measure the rate in, as the SE(3) beam has. A curved cable d
 of the curvature's magnitude where it is curved at rest, ``D = c/2 int (EA epsdot^2 + EI (u .
 kappadot)^2) dx`` with ``u = kappa / |kappa|``, the rate of the strain its energy measures: a
 rigid rotation leaves ``|kappa|`` unchanged, so a curved cable in rigid motion dissipates
-nothing. Like every ANCF element with cubic position
-interpolation, it locks under bending when few elements are used; refine the mesh. A curved
-cable restores the magnitude of its rest curvature only (its section turns freely): out of its
-plane it resists bending beyond first order only, with a negative stiffness where it is bent
-less than at rest. A curved cable lying in a plane therefore has no first-order out-of-plane
-stiffness anywhere along its curved elements (a clamp holds its end's point and slope, not the rest: a clamped plane
+nothing. Like every ANCF element with cubic position interpolation, it locks under bending
+when few elements are used; refine the mesh. A curved cable restores the magnitude of its
+rest curvature only (its section turns freely): out of its plane it resists bending beyond
+first order only, with a negative stiffness where it is bent less than at rest. A curved
+cable lying in a plane therefore has no first-order out-of-plane stiffness anywhere along its
+curved elements (a clamp holds its end's point and slope, not the rest: a clamped plane
 curved cable is no cantilever out of its plane); near an inflection, where the rest curvature
 k0 is small, bending against it costs only ``EI k0^2 / 2`` per length (``-kappa_0`` is
 stress-free too), a free hinge; and its statics meets a singular tangent in the reference
@@ -507,8 +507,8 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     norms = np.linalg.norm(T, axis=1)
     bad = np.flatnonzero(np.abs(norms - 1.0) > 1e-9)
     if bad.size:
-        raise ValueError(f"tangents must be unit vectors (norm 1 within 1e-9), got "
-                         f"tangents[{bad[0]}] = {T[bad[0]].tolist()} of norm {norms[bad[0]]:.12g}")
+        raise ValueError(f"tangents must be unit vectors (norm 1 within 1e-9), got tangents"
+                         f"[{bad[0]}] = {T[bad[0]].tolist()} of norm {norms[bad[0]]:.12g}")
     tol = checks.real("tol", tol, low=0.0, high=1.0, low_open=True, high_open=True)
     max_iter = checks.integer("max_iter", max_iter, 1)
     xi, w = np.polynomial.legendre.leggauss(16)
@@ -572,8 +572,9 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     ------
     ValueError
         ``e`` (or ``edot``, ``rest``) whose last axis is not 12 long, ``rest`` not finite or
-        with a slope of norm below 1e-3, ``edot`` or ``rest`` not broadcasting to the shape of ``e``, ``xi`` outside [0, 1], ``l`` not
-        finite and positive, ``EA``, ``EI`` not positive, ``damping`` negative.
+        with a slope of norm below 1e-3, ``edot`` or ``rest`` not broadcasting to the shape
+        of ``e``, ``xi`` outside [0, 1], ``l`` not finite and positive, ``EA``, ``EI`` not
+        positive, ``damping`` negative.
 
     Examples
     --------
