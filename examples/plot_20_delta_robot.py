@@ -204,9 +204,10 @@ print(f"platform's largest distance from the rigid robot: "
 # M_axial L / (G J)``, plus its weight's share (k = 5/6). The forearms keep their lengths and
 # the legs their one held rotation: ``f_i . (dp + dphi x c_i) = f_i . d_elbow_i`` and ``n_i .
 # dphi = n_i . dturn_i`` give the platform's displacement dp and rotation dphi. Against the
-# run's nonlinear static equilibrium: two elements an arm are some 5 % too stiff (the elements'
+# run's nonlinear static equilibrium: two elements an arm are somewhat too stiff (the elements'
 # discretization error, second order in their length), and the same robot with eight elements
-# an arm (``rancf.static``) agrees with the hand computation to about 0.5 %.
+# an arm (``rancf.static``) comes close to the hand computation; the line printed below gives
+# both differences, relative to the hand computation's sag.
 
 n = np.cross(a, b)
 c = r_platform * e                                           # platform joints from its centre
@@ -234,10 +235,12 @@ sag = np.linalg.solve(compatibility, np.concatenate([np.einsum("ij,ij->i", f, d_
                                                       np.einsum("ij,ij->i", n, d_turn)]))[:3]
 fine_model, _, _, fine_platform = robot(8)
 fine = rancf.static(fine_model)
+fine_sag = 1e3 * (fine.position(fine_platform.centre)[0] - pick)                  # mm
+off = lambda d: np.linalg.norm(d - 1e3 * sag) / np.linalg.norm(1e3 * sag)
 print(f"forearm tensions {tension.round(2)} N, couples {couple.round(3)} N m; static sag by "
       f"hand {(1e3 * sag).round(3)} mm; in the run (2 elements an arm) "
-      f"{deviation[0].round(3)} mm, with 8 elements an arm "
-      f"{(1e3 * (fine.position(fine_platform.centre)[0] - pick)).round(3)} mm")
+      f"{deviation[0].round(3)} mm ({100 * off(deviation[0]):.1f} % off), with 8 elements an "
+      f"arm {fine_sag.round(3)} mm ({100 * off(fine_sag):.2f} % off)")
 
 # %%
 # The motor torques (``res.reaction(motor, "torque")``, the drives' reaction moments about

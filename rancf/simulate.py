@@ -871,7 +871,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     TypeError
         ``model`` is not a :class:`rancf.Model`.
     ValueError
-        A parameter out of its range, a model that does not assemble.
+        A parameter out of its range, a model that does not assemble, a spatial model whose
+        stiffness matrix is singular in its reference because of a curved cable lying in a
+        plane (no first-order stiffness out of it: theory, Curved cables).
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

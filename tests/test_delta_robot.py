@@ -98,7 +98,10 @@ def leg_loads(f, n, c, load):
     joints c from its centre, all (3, 3)): the forearms' tensions t_i (N) and couples mu_i
     (N m) about n_i (their universal joints' one held moment) from the platform's force and
     moment balance ``sum t_i f_i = -load``, ``sum c_i x t_i f_i + mu_i n_i = 0``; ``load`` (3,)
-    is the platform's weight and d'Alembert force with the half forearms at its joints (N)."""
+    is ``m (g e_z + a)`` of the platform with the half forearms at its joints (N): minus the
+    sum of their weight ``-m g e_z`` and d'Alembert force ``-m a``, what the legs must
+    supply. A tension t_i > 0 pulls the platform towards the elbow (the force ``-t_i f_i``
+    on it, f_i pointing from elbow to platform)."""
     statics = np.zeros((6, 6))
     statics[:3, :3], statics[3:, :3], statics[3:, 3:] = f.T, np.cross(c, f).T, n.T
     return np.split(np.linalg.solve(statics, -np.concatenate([load, np.zeros(3)])), 2)
@@ -176,12 +179,25 @@ def test_coarse_robot_closes_its_loops_and_follows_the_rigid_kinematics():
     """One element an arm, 5 ms steps over the move: the loops stay closed to the Newton
     tolerance; the motors' angles (from the bodies' poses) are the drives'; the platform stays
     within the arms' deflection bound of where the rigid robot's forward kinematics of the
-    drives' angles puts it. The bound, fixed before the run: twice the largest quasi-static
-    deflection under the rigid move's loads. A load that rises smoothly over a time much
-    longer than the arms' first period (the move's accelerations last 0.25 s, the period is
-    about 0.04 s) moves an elastic structure by little more than its static deflection, and
-    twice the static deflection bounds even a suddenly applied load's response; one element an
-    arm is stiffer than the arms, which only lowers the deflection."""
+    drives' angles puts it, and starts near the static sag.
+
+    The upper bound, fixed before the run: twice the largest quasi-static deflection under the
+    rigid move's loads. What makes it hold is the move's smoothness: its loads (the
+    cycloidal-with-lift profile has continuous accelerations) change over times much longer
+    than the arms' first period (the accelerations rise and fall over about 0.25 s, the
+    period is about 0.04 s), so the structure follows them quasi-statically and its dynamic
+    overshoot is a fraction of the static deflection; the factor 2 leaves room for that
+    fraction. (It is not a bound on every load history: a load reversed suddenly moves a
+    spring-mass by up to 3 F/k.) One element an arm is stiffer than the arms, which only
+    lowers the deflection.
+
+    The lower check: the run starts in the one-element robot's static equilibrium
+    (``state="static"``), so at t = 0 its distance from the rigid pose is that model's sag.
+    The hand computation gives the arms' sag; the elements converge to it at second order,
+    within 1 % at 8 elements (:func:`test_static_sag_converges_to_the_linear_elastic_arms`),
+    which puts one element within 64 % of it: a distance at t = 0 of at least 0.36 of the
+    hand computation's sag (rigid arms would give 0)."""
+    sag = np.linalg.norm(quasi_static_deflection(0.0))
     bound = 2 * max(np.linalg.norm(quasi_static_deflection(t)) for t in np.linspace(0, T, 101))
     model, _, motors, platform = robot(1)
     res = rancf.simulate(model, t_end=T, dt=5e-3, output_every=4, state="static")
@@ -194,3 +210,4 @@ def test_coarse_robot_closes_its_loops_and_follows_the_rigid_kinematics():
     rigid = np.array([forward_kinematics(th) for th in drives])
     distance = np.linalg.norm(res.position(platform.centre) - rigid, axis=1)
     assert distance.max() <= bound, (distance.max(), bound)
+    assert abs(distance[0] - sag) <= 0.64 * sag, (distance[0], sag)

@@ -44,6 +44,15 @@ the energy ``EI/2 |kappa - kappa_0|^2`` of a rod whose section turns freely abou
 ``|kappa| = 0`` at a point whose ``k0 > 0`` (a curved cable pulled straight there) the
 magnitude has no derivative and the point's bending stress is taken as zero. A NULL reference
 (the straight cable) is ``eps0 = k0 = 0``: the first form, the same operations.
+
+At a curved point (``k0 > 0``, ``|kappa| > 0``) the damping acts on the rate of the magnitude,
+``s = u . kappadot``: ``D = c/2 int (EA epsdot^2 + EI s^2) dx``, the damping stress
+``EI c s u``, ``C_z = c w EI (J^T u)(J^T u)^T``, and K gains ``c w EI (J^T u) (D^T u + J^T
+(I - u u^T) kappadot / |kappa|)^T`` and ``c w EI s J^T (I - u u^T) J / |kappa|`` (the
+derivatives of s and of u at fixed rates). The curvature vector of a bent cable turns with a
+rigid rotation (``kappadot = w x kappa``) while its magnitude does not, so the curved cable
+dissipates nothing in rigid motion, as its energy stores nothing. A straight cable (and a
+point where ``k0 = 0`` or ``kappa = 0``) damps the whole vector's rate, Exudyn's law.
 """
 from libc.math cimport sqrt
 from libc.string cimport memset
@@ -191,11 +200,14 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double bm[3]
     cdef double ma[3]
     cdef double fz[6]
+    cdef double un[3]      # u = kappa / |kappa| at a curved point
+    cdef double Ju[6]      # J^T u
+    cdef double g[6]       # d (u . kappadot) / dz
     cdef double J[18]      # d kappa / dz (3 x 6)
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio
+    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd
     cdef int gp, i, j, k
     for gp in range(3):
         rest = k0[gp] if k0 != NULL else 0.0
@@ -216,27 +228,44 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         for i in range(3):
             for j in range(3):
                 J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
+        ratio = 0.0
+        nk = 0.0
+        if rest != 0.0:
+            nk = sqrt(_dot(kap, kap))
+            if nk > 0.0:
+                ratio = rest / nk
+                for i in range(3):
+                    un[i] = kap[i] / nk
         kd[0] = kd[1] = kd[2] = 0.0
+        sd = 0.0
         if c != 0.0:
             _interpolate(ed, sp, ad)
             _interpolate(ed, spp, bd)
             for i in range(3):
                 for j in range(3):
                     kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
-            P[0] += wk * c * _dot(kd, kd)
-        ratio = 0.0
+            if ratio != 0.0:
+                # a curved point damps the rate of |kappa|, u . kappadot: a rigid turn
+                # (kappadot = w x kappa) leaves it zero
+                sd = _dot(un, kd)
+                P[0] += wk * c * sd * sd
+            else:
+                P[0] += wk * c * _dot(kd, kd)
         if rest == 0.0:
             for i in range(3):
                 m[i] = wk * (kap[i] + c * kd[i])
             U[0] += 0.5 * wk * _dot(kap, kap)
-        else:
-            # the elastic stress (1 - k0 / |kappa|) kappa (zero where kappa is: ratio 0)
-            nk = sqrt(_dot(kap, kap))
-            if nk > 0.0:
-                ratio = rest / nk
+        elif ratio != 0.0:
+            # the elastic stress (1 - k0 / |kappa|) kappa, the damping stress c (u . kappadot) u
             for i in range(3):
-                m[i] = wk * ((1.0 - ratio) * kap[i] + c * kd[i])
+                m[i] = wk * ((1.0 - ratio) * kap[i] + c * sd * un[i])
             U[0] += 0.5 * wk * (nk - rest) * (nk - rest)
+        else:
+            # kappa = 0 where k0 > 0: no elastic stress (the magnitude has no derivative); the
+            # whole rate is damped, |kappadot| being the magnitude's one-sided rate there
+            for i in range(3):
+                m[i] = wk * (kap[i] + c * kd[i])
+            U[0] += 0.5 * wk * rest * rest
         for j in range(6):
             fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
         for k in range(4):
@@ -244,24 +273,33 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                 f[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
         if K == NULL and C == NULL:
             continue
-        # material part w EI J^T J (and the damping matrix, c times it)
+        # material part w EI J^T J (and the damping matrix, c times it; c w EI Ju Ju^T at a
+        # curved point, Ju = J^T u, u = kappa / |kappa|)
         for i in range(6):
             for j in range(6):
                 Kz[6 * i + j] = wk * (J[i] * J[j] + J[6 + i] * J[6 + j] + J[12 + i] * J[12 + j])
+        if ratio != 0.0:
+            for j in range(6):
+                Ju[j] = J[j] * un[0] + J[6 + j] * un[1] + J[12 + j] * un[2]
         if C != NULL and c != 0.0:
-            for i in range(36):
-                Cz[i] = c * Kz[i]
+            if ratio != 0.0:
+                for i in range(6):
+                    for j in range(6):
+                        Cz[6 * i + j] = c * wk * Ju[i] * Ju[j]
+            else:
+                for i in range(36):
+                    Cz[i] = c * Kz[i]
             _expand(sp, spp, Cz, True, True, C)
         if K == NULL:
             continue
         if ratio != 0.0:
-            # a rest curvature: w EI J^T (I - k0/|kappa| (I - u u^T)) J, u = kappa / |kappa|;
-            # Jk = J^T kappa / |kappa| (6) in the spare fz's place once the force is summed
-            for j in range(6):
-                fz[j] = (J[j] * kap[0] + J[6 + j] * kap[1] + J[12 + j] * kap[2]) / nk
+            # a rest curvature: w EI J^T (I - k0/|kappa| (I - u u^T)) J from the elastic
+            # stress, and c w EI (u . kappadot) J^T (I - u u^T) J / |kappa| from du/dz in the
+            # damping stress
+            p = ratio - c * sd / nk
             for i in range(6):
                 for j in range(6):
-                    Kz[6 * i + j] -= ratio * (Kz[6 * i + j] - wk * fz[i] * fz[j])
+                    Kz[6 * i + j] -= p * (Kz[6 * i + j] - wk * Ju[i] * Ju[j])
         # the Hessian of m . kappa
         N = _dot(m, cv)
         _cross(b, m, bm)
@@ -292,10 +330,21 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                 for j in range(3):
                     D[6 * i + j] += (-2.0 * (u[i] * a[j] + cv[i] * ad[j]) * iq2
                                      + 8.0 * p * cv[i] * a[j] * iq2 * iq)
-            for i in range(6):
+            if ratio != 0.0:
+                # d(u . kappadot)/dz = D^T u + J^T (I - u u^T) kappadot / |kappa|, into the
+                # stress's direction Ju
                 for j in range(6):
-                    Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
-                                               + J[12 + i] * D[12 + j])
+                    g[j] = (D[j] * un[0] + D[6 + j] * un[1] + D[12 + j] * un[2]
+                            + (J[j] * kd[0] + J[6 + j] * kd[1] + J[12 + j] * kd[2]
+                               - Ju[j] * sd) / nk)
+                for i in range(6):
+                    for j in range(6):
+                        Kz[6 * i + j] += wk * c * Ju[i] * g[j]
+            else:
+                for i in range(6):
+                    for j in range(6):
+                        Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
+                                                   + J[12 + i] * D[12 + j])
         _expand(sp, spp, Kz, True, c == 0.0, K)
 
 
@@ -366,7 +415,12 @@ cdef void cable_reference(const double* e0, double l, double* reference) noexcep
     """The rest state (8) of an element of reference coordinates e0: ``|r'| - 1`` at the 5
     axial points, ``|r' x r''| / |r'|^2`` at the 3 bending points, the kernels' own formulas at
     their own points (so the reference itself gives eps - eps0 = 0 and |kappa| - k0 = 0
-    exactly)."""
+    exactly). A curvature with ``k0 l <= 1e-9`` (a turn below 1e-9 rad over the element) is
+    set to 0, the straight law: a straight element off the axes gets the round-off
+    ``k0 ~ 1e-16 |r| / l^2`` from ``r' x r''``, and the magnitude law at ``kappa = k0 -> 0``
+    has no first-order stiffness normal to kappa, which made the straight element's tangent
+    singular in its reference (its reference then carries ``EI kappa``, of round-off
+    size)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
@@ -388,6 +442,8 @@ cdef void cable_reference(const double* e0, double l, double* reference) noexcep
         for i in range(3):
             cv[i] *= q
         reference[5 + gp] = sqrt(_dot(cv, cv))
+        if reference[5 + gp] * l <= 1e-9:
+            reference[5 + gp] = 0.0
 
 
 cdef _check_element(e, edot, double l):
@@ -481,8 +537,10 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
     cdef bint curved = reference is not None
     if curved:
         rest = reference
-        if rest.shape[0] < element_nodes.shape[0] or rest.shape[1] != 8:
-            raise ValueError("cable_energies: reference must have shape (n_elements, 8)")
+        if rest.shape[0] != element_nodes.shape[0] or rest.shape[1] != 8:
+            raise ValueError(f"cable_energies: reference must have shape (n_elements, 8) = "
+                             f"({element_nodes.shape[0]}, 8), one row an element, got "
+                             f"({rest.shape[0]}, {rest.shape[1]})")
     cdef int n_out = nodes.shape[0], n_el = element_nodes.shape[0], t, s, i, j
     cdef double[:, ::1] out = np.zeros((n_out, 2))
     cdef double e[12]

@@ -22,7 +22,8 @@ reference is its rest state (:func:`rest_state`): ``U = 1/2 int (EA (eps - eps0)
 Gauss points (the magnitude, since the cable has no section frame to carry a rest curvature's
 direction; theory: Curved cables). Material damping
 (Kelvin-Voigt, damping time ``c`` in s) is the dissipation function
-``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``.
+``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``, on a curved cable with the rate of
+the magnitude ``u . kappadot`` in place of ``kappadot`` (caveats below).
 
 Forces follow the sign of :mod:`rancf.elements.spatial_beam`, the force the element exerts on
 its nodes: ``f = -(dU/de + dD/dedot)``, tangents ``K = -df/de`` and ``C = -df/dedot`` (the
@@ -30,16 +31,26 @@ planar :mod:`rancf.elements.beam` returns ``+dU/de``).
 
 Known caveats: the cable has no torsion (r and r' do not carry a section's rotation about
 the axis), so it takes no moment about its own axis; the bending stiffness is isotropic (one
-EI). The bending damping acts on the rate of the curvature vector, as Exudyn's does, and a
-rigid rotation w turns that vector (``kappadot = w x kappa``): a straight cable's rigid
-motion and a plane cable's rotation in its plane are not damped, but a bent cable turning
-about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has no section frame
-to measure the rate in, as the SE(3) beam has. Like every ANCF element with cubic position
-interpolation, it locks under bending when few elements are used; refine the mesh. A curved
-cable restores the magnitude of its rest curvature only (its section turns freely): out of its
-plane it resists bending beyond first order only, with a negative stiffness where it is bent
-less than at rest, so statics of a curved cable whose out-of-plane motion nothing holds meets
-a singular tangent.
+EI). On a straight cable the bending damping acts on the rate of the curvature vector, as
+Exudyn's does, and a rigid rotation w turns that vector (``kappadot = w x kappa``): a
+straight cable's rigid motion and a plane cable's rotation in its plane are not damped, but a
+bent cable turning about another axis is (``2 D = c EI int |w x kappa|^2 dx``): the cable has
+no section frame to measure the rate in, as the SE(3) beam has. A curved cable damps the rate
+of the curvature's magnitude where it is curved at rest, ``D = c/2 int (EA epsdot^2 + EI (u .
+kappadot)^2) dx`` with ``u = kappa / |kappa|``, the rate of the strain its energy measures: a
+rigid rotation leaves ``|kappa|`` unchanged, so a curved cable in rigid motion dissipates
+nothing. Like every ANCF element with cubic position interpolation, it locks under bending
+when few elements are used; refine the mesh. A curved cable restores the magnitude of its
+rest curvature only (its section turns freely): out of its plane it resists bending beyond
+first order only, with a negative stiffness where it is bent less than at rest. A curved
+cable lying in a plane therefore has no first-order out-of-plane stiffness anywhere along its
+curved elements (a clamp holds its end's point and slope, not the rest: a clamped plane
+curved cable is no cantilever out of its plane); near an inflection, where the rest curvature
+k0 is small, bending against it costs only ``EI k0^2 / 2`` per length (``-kappa_0`` is
+stress-free too), a free hinge; and its statics meets a singular tangent in the reference
+unless straight elements or joints hold every curved element's nodes out of the plane, which
+``rancf.static`` reports with a ValueError. Model a member that must carry out-of-plane
+bending as an SE(3) beam.
 
 The kernels are compiled (``_ancf_cable.pyx``, C interface in ``_ancf_cable.pxd``); the
 functions here check their input and call them.
@@ -160,14 +171,21 @@ def _element_args(e, l, E, A, I, edot=None, damping=0.0):
     return (arrays[0], arrays[1], l, E * A, E * I, checks.non_negative("damping", damping))
 
 
-def _tangents(e, l, E, A, I, edot, damping):
+def _reference(rest, l):
+    """The kernels' rest state (8,) of reference coordinates ``rest`` (12,) (None: None, the
+    straight cable's)."""
+    return None if rest is None else rest_state(rest, l)
+
+
+def _tangents(e, l, E, A, I, edot, damping, rest=None):
     """``(K, C)`` of one element, checked, in one kernel call."""
     K, C = np.empty((12, 12)), np.empty((12, 12))
-    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C)
+    _ancf_cable.tangent(*_element_args(e, l, E, A, I, edot, damping), K, C,
+                        _reference(rest, l))
     return K, C
 
 
-def elastic_energy(e, l, E, A, I):
+def elastic_energy(e, l, E, A, I, rest=None):
     """Strain energy ``U(e)`` of one element (module docstring).
 
     Parameters
@@ -178,6 +196,9 @@ def elastic_energy(e, l, E, A, I):
         Element length (m).
     E, A, I : float
         Young's modulus (Pa), section area (m^2), second moment of area (m^4), > 0.
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -202,10 +223,11 @@ def elastic_energy(e, l, E, A, I):
     >>> bool(np.isclose(u, 2e9 * 1e-4 * 0.5 * 1e-3**2 / 2))
     True
     """
-    return _ancf_cable.force(*_element_args(e, l, E, A, I), np.empty(12))[0]
+    return _ancf_cable.force(*_element_args(e, l, E, A, I), np.empty(12),
+                             _reference(rest, l))[0]
 
 
-def elastic_force(e, l, E, A, I):
+def elastic_force(e, l, E, A, I, rest=None):
     """Elastic force on the nodes ``f = -dU/de`` of one element.
 
     Parameters
@@ -215,6 +237,9 @@ def elastic_force(e, l, E, A, I):
     l, E, A, I : float
         Element length (m), Young's modulus (Pa), section area (m^2), second moment of area
         (m^4).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -240,11 +265,11 @@ def elastic_force(e, l, E, A, I):
     True
     """
     f = np.empty(12)
-    _ancf_cable.force(*_element_args(e, l, E, A, I), f)
+    _ancf_cable.force(*_element_args(e, l, E, A, I), f, _reference(rest, l))
     return f
 
 
-def internal_force(e, edot, l, E, A, I, damping):
+def internal_force(e, edot, l, E, A, I, damping, rest=None):
     """Elastic plus damping force on the nodes, ``f = -(dU/de + dD/dedot)``, and the power
     the damping dissipates.
 
@@ -257,6 +282,9 @@ def internal_force(e, edot, l, E, A, I, damping):
         (m^4).
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -279,11 +307,12 @@ def internal_force(e, edot, l, E, A, I, damping):
     True
     """
     f = np.empty(12)
-    power = _ancf_cable.force(*_element_args(e, l, E, A, I, edot, damping), f)[1]
+    power = _ancf_cable.force(*_element_args(e, l, E, A, I, edot, damping), f,
+                              _reference(rest, l))[1]
     return f, power
 
 
-def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
+def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0, rest=None):
     """Tangent stiffness ``K = -df/de`` of one element, exact (written out in the kernel).
 
     Parameters
@@ -297,6 +326,9 @@ def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
         Coordinate rates (m/s, 1/s) for the damping force's part; default zero.
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -316,10 +348,10 @@ def tangent_stiffness(e, l, E, A, I, edot=None, damping=0.0):
     >>> bool(np.allclose(K, K.T))
     True
     """
-    return _tangents(e, l, E, A, I, edot, damping)[0]
+    return _tangents(e, l, E, A, I, edot, damping, rest)[0]
 
 
-def damping_matrix(e, edot, l, E, A, I, damping):
+def damping_matrix(e, edot, l, E, A, I, damping, rest=None):
     """Damping matrix ``C = -df/dedot`` of one element.
 
     Parameters
@@ -331,6 +363,9 @@ def damping_matrix(e, edot, l, E, A, I, damping):
         (m^4).
     damping : float
         Kelvin-Voigt damping time c (s, >= 0).
+    rest : array_like (12,), optional
+        The element's reference coordinates, for a curved cable (:func:`rest_state` of them is
+        its rest state); default None, the straight cable.
 
     Returns
     -------
@@ -350,7 +385,7 @@ def damping_matrix(e, edot, l, E, A, I, damping):
     >>> bool(np.linalg.eigvalsh(C).min() > -1e-9 * np.abs(C).max())
     True
     """
-    return _tangents(e, l, E, A, I, edot, damping)[1]
+    return _tangents(e, l, E, A, I, edot, damping, rest)[1]
 
 
 def rest_state(e0, l):
@@ -375,12 +410,14 @@ def rest_state(e0, l):
     -------
     ndarray (8,)
         ``eps0`` (dimensionless) at the 5 axial Gauss points, ``k0 = |r' x r''| / |r'|^2``
-        (1/m) at the 3 bending ones.
+        (1/m) at the 3 bending ones; ``k0 = 0`` where ``k0 l <= 1e-9`` (a straight element's
+        round-off, which the magnitude law would turn into a singular tangent).
 
     Raises
     ------
     ValueError
-        ``e0`` not 12 finite numbers, ``l`` not positive.
+        ``e0`` not 12 finite numbers, ``l`` not positive, a node slope ``r'`` of norm below
+        1e-3 (the strains divide by ``|r'|``; a reference slope is a unit tangent).
 
     Examples
     --------
@@ -395,7 +432,20 @@ def rest_state(e0, l):
     True
     """
     e0 = np.ascontiguousarray(checks.vector("e0", e0, 12))
+    _check_slopes("e0", e0)
     return _ancf_cable.reference_state(e0, checks.positive("l", l))
+
+
+def _check_slopes(name, e):
+    """Refuse elements e (..., 12) with a node slope of norm below 1e-3 (where the strains,
+    which divide by ``|r'|``, have no direction)."""
+    nodes = e.reshape(e.shape[:-1] + (4, 3))
+    norms = np.linalg.norm(nodes[..., 1::2, :], axis=-1)
+    if not np.all(norms >= 1e-3):
+        k = np.unravel_index(np.argmin(np.where(np.isnan(norms), -1.0, norms)), norms.shape)
+        raise ValueError(f"{name}: the slope r' of node {k[-1]} of an element has the norm "
+                         f"{norms[k]:.3g}; a slope must have |r'| >= 0.001 (1 where "
+                         "unstretched)")
 
 
 def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
@@ -411,10 +461,13 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     Parameters
     ----------
     positions, tangents : array_like (n_nodes, 3)
-        Node positions (m) and unit tangents.
+        Node positions (m) and unit tangents (norm 1 within 1e-9), n_nodes >= 2, finite.
     tol : float
-        Relative change of l that ends the iteration.
+        The iteration ends when no length changes by more than ``tol`` times the largest
+        length (a relative change), in (0, 1).
     max_iter : int
+        The most fixed-point iterations, >= 1 (a few suffice: the contraction's rate is of
+        order of the element's turn squared).
 
     Returns
     -------
@@ -424,12 +477,14 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     Raises
     ------
     ValueError
-        The iteration did not settle (an element turning by nearly a half turn).
+        Arrays of other shapes, not finite, tangents not of unit norm, a parameter out of its
+        range; the iteration did not settle (an element turning by nearly a half turn).
 
     Examples
     --------
-    Four elements on a half circle of radius 1 m: about pi / 4 each (the cubic's arc is 5e-4
-    shorter than the circle's, the interpolation's error of fourth order):
+    Four elements on a half circle of radius 1 m: about pi / 4 each (the cubic's arc is
+    shorter than the circle's by 5e-4 of its length, the interpolation's error of fourth
+    order):
 
     >>> from rancf.elements import ancf_cable
     >>> a = np.linspace(0.0, np.pi, 5)
@@ -439,6 +494,23 @@ def element_lengths(positions, tangents, tol=1e-14, max_iter=100):
     True
     """
     P, T = np.asarray(positions, dtype=float), np.asarray(tangents, dtype=float)
+    for name, arr in (("positions", P), ("tangents", T)):
+        if arr.ndim != 2 or arr.shape[1] != 3 or len(arr) < 2:
+            raise ValueError(f"{name} must have shape (n_nodes, 3) with n_nodes >= 2, got shape "
+                             f"{arr.shape}")
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must be finite, got a non-finite entry at row "
+                             f"{int(np.flatnonzero(~np.all(np.isfinite(arr), axis=1))[0])}")
+    if P.shape != T.shape:
+        raise ValueError(f"positions and tangents must have the same shape (n_nodes, 3), got "
+                         f"{P.shape} and {T.shape}")
+    norms = np.linalg.norm(T, axis=1)
+    bad = np.flatnonzero(np.abs(norms - 1.0) > 1e-9)
+    if bad.size:
+        raise ValueError(f"tangents must be unit vectors (norm 1 within 1e-9), got tangents"
+                         f"[{bad[0]}] = {T[bad[0]].tolist()} of norm {norms[bad[0]]:.12g}")
+    tol = checks.real("tol", tol, low=0.0, high=1.0, low_open=True, high_open=True)
+    max_iter = checks.integer("max_iter", max_iter, 1)
     xi, w = np.polynomial.legendre.leggauss(16)
     xi, w = (xi + 1.0) / 2.0, w / 2.0
     # dS_k/dxi of the Hermite functions at the points (S2, S4 without their factor l)
@@ -462,7 +534,9 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     """Normal force and bending moment at ``xi = x / l`` of elements: ``N = EA (eps - eps0 +
     c epsdot)`` and ``M = EI ((1 - k0 / |kappa|) kappa + c kappadot)`` with ``eps = |r'| - 1``
     and ``kappa = (r' x r'') / |r'|^2`` (the stresses of the element's energy and damping,
-    module docstring; eps0 and k0 the rest state, zero for a straight cable).
+    module docstring; eps0 and k0 the rest state, zero for a straight cable). Where a curved
+    cable is curved at rest (``k0 > 0``) the damping term is ``c (u . kappadot) u``,
+    ``u = kappa / |kappa|``: the rate of the magnitude, as in the kernel.
 
     M is a global vector normal to the cable's tangent (the cable carries no torsion); it is
     the moment that the part of the cable beyond x exerts on the part before x. With cubic
@@ -486,12 +560,21 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     damping : float
         Kelvin-Voigt time c (s).
     rest : array_like (..., 12), optional
-        The elements' reference coordinates, for a curved cable: eps0 and k0 at xi are theirs.
+        The elements' reference coordinates, for a curved cable: eps0 and k0 at xi are theirs
+        (broadcasting to the shape of ``e``; their slopes of norm >= 1e-3).
 
     Returns
     -------
     ndarray (..., 4)
         ``[N, M_x, M_y, M_z]`` (N, N m).
+
+    Raises
+    ------
+    ValueError
+        ``e`` (or ``edot``, ``rest``) whose last axis is not 12 long, ``rest`` not finite or
+        with a slope of norm below 1e-3, ``edot`` or ``rest`` not broadcasting to the shape
+        of ``e``, ``xi`` outside [0, 1], ``l`` not finite and positive, ``EA``, ``EI`` not
+        positive, ``damping`` negative.
 
     Examples
     --------
@@ -503,31 +586,69 @@ def section_forces(e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
     array([10.,  0.,  0.,  0.])
     """
     l = np.asarray(l, dtype=float)
-    if not np.all(l > 0.0):
-        raise ValueError(f"l must be > 0, got {l!r}")
-    e = np.asarray(e, dtype=float)
+    if not np.all(np.isfinite(l) & (l > 0.0)):
+        raise ValueError(f"l must be finite and > 0, got {l!r}")
+    e = _elements("e", e)
     xi = np.asarray(xi, dtype=float)
+    if not np.all((xi >= 0.0) & (xi <= 1.0)):
+        raise ValueError(f"xi must be in [0, 1], got {xi!r}")
+    EA, EI = checks.positive("EA", EA), checks.positive("EI", EI)
+    damping = checks.non_negative("damping", damping)
+    if edot is not None:
+        edot = _elements("edot", edot, e.shape)
+    if rest is not None:
+        rest = _elements("rest", rest, e.shape)
+        if not np.all(np.isfinite(rest)):
+            raise ValueError("rest must be finite (the reference coordinates)")
+        _check_slopes("rest", rest)
     r1, r2 = _slopes(e, xi, l)
     q = np.einsum("...d,...d->...", r1, r1)
     n = np.sqrt(q)
     kappa = np.cross(r1, r2) / q[..., None]
     eps = n - 1.0
     bend = kappa
+    curved = None
     if rest is not None:
-        a, b = _slopes(np.asarray(rest, dtype=float), xi, l)
+        a, b = _slopes(rest, xi, l)
         qa = np.einsum("...d,...d->...", a, a)
         eps = eps - (np.sqrt(qa) - 1.0)
         k0 = np.linalg.norm(np.cross(a, b), axis=-1) / qa
         nk = np.linalg.norm(kappa, axis=-1)
-        ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=nk > 0.0)
+        curved = (k0 > 0.0) & (nk > 0.0)
+        ratio = np.divide(k0, nk, out=np.zeros_like(nk), where=curved)
         bend = (1.0 - ratio)[..., None] * kappa
     if edot is not None and damping:
-        ad, bd = _slopes(np.asarray(edot, dtype=float), xi, l)
+        ad, bd = _slopes(edot, xi, l)
         p = np.einsum("...d,...d->...", r1, ad)
         eps = eps + damping * p / n
-        bend = bend + damping * ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
-                                 - 2.0 * (p / q)[..., None] * kappa)
+        rate = ((np.cross(ad, r2) + np.cross(r1, bd)) / q[..., None]
+                - 2.0 * (p / q)[..., None] * kappa)
+        if curved is not None:
+            # a curved point damps the rate of |kappa| only (the kernel's law)
+            u = np.divide(kappa, nk[..., None], out=np.zeros_like(kappa),
+                          where=curved[..., None])
+            s = np.einsum("...d,...d->...", u, rate)
+            rate = np.where(curved[..., None], s[..., None] * u, rate)
+        bend = bend + damping * rate
     return np.concatenate([(EA * eps)[..., None], EI * bend], axis=-1)
+
+
+def _elements(name, value, shape=None):
+    """``value`` as a float array of elements (..., 12), broadcasting to ``shape`` if
+    given (not checked finite: a diverged run's coordinates give NaN forces, not an
+    error)."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0 or arr.shape[-1] != 12:
+        raise ValueError(f"{name} must have 12 coordinates an element on its last axis, got "
+                         f"shape {arr.shape}")
+    if shape is not None:
+        try:
+            fits = np.broadcast_shapes(arr.shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"{name} must broadcast to e's shape {shape}, got {arr.shape}")
+    return arr
 
 
 def _slopes(e, xi, l):
@@ -582,25 +703,25 @@ class SpatialANCFCable(hermite.HermiteKind):
     def __repr__(self):
         return "SpatialANCFCable()"
 
-    def forces(self, e, edot, l, E, A, I, damping=0.0):
+    def forces(self, e, edot, l, E, A, I, damping=0.0, rest=None):
         """Force on the nodes and dissipated power ``(f, P)``: :func:`internal_force`."""
-        return internal_force(e, edot, l, E, A, I, damping)
+        return internal_force(e, edot, l, E, A, I, damping, rest)
 
-    def tangents(self, e, l, E, A, I, edot=None, damping=0.0):
+    def tangents(self, e, l, E, A, I, edot=None, damping=0.0, rest=None):
         """``K = -df/de`` and ``C = -df/dedot`` (12, 12) in one kernel call
         (:func:`tangent_stiffness`, :func:`damping_matrix`)."""
-        return _tangents(e, l, E, A, I, edot, damping)
+        return _tangents(e, l, E, A, I, edot, damping, rest)
 
     def _tangent(self, e, edot, l, EA, EI, damping, K, C):
         """The kernel of K and C (:meth:`rancf.elements.hermite.HermiteKind.element_tangents`):
         unchecked arrays and numbers, the results written into K and C."""
         _ancf_cable.tangent(e, edot, l, EA, EI, damping, K, C)
 
-    def energy(self, e, l, E, A, I):
+    def energy(self, e, l, E, A, I, rest=None):
         """Strain energy (J): :func:`elastic_energy`."""
-        return elastic_energy(e, l, E, A, I)
+        return elastic_energy(e, l, E, A, I, rest)
 
-    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities):
+    def energies(self, vertices, lengths, EA, EI, masses, nodes, velocities, reference=None):
         """Kinetic ``1/2 sum V_E^T M_E V_E`` and elastic ``sum U(e)`` energy (J) of elements at
         n_out instants, (n_out, 2), in one compiled pass.
 
@@ -613,13 +734,17 @@ class SpatialANCFCable(hermite.HermiteKind):
             kg (and kg m, kg m^2 where slopes enter).
         nodes, velocities : ndarray (n_out, n_vertices, 6)
             Node coordinates and their rates.
+        reference : ndarray (n_elements, 8), optional
+            The elements' rest states (:func:`rest_state`; a curved cable's
+            :meth:`rancf.model.spatial_items.SpatialCable.rest_state`); None: straight.
 
         Returns
         -------
         ndarray (n_out, 2)
             Kinetic and elastic energy (J).
         """
-        return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities)
+        return _ancf_cable.cable_energies(vertices, lengths, EA, EI, masses, nodes, velocities,
+                                          reference)
 
     def section_forces(self, e, xi, l, EA, EI, edot=None, damping=0.0, rest=None):
         """``[N, M_x, M_y, M_z]`` at xi of elements e: :func:`section_forces`."""

@@ -756,10 +756,23 @@ class SpatialDAE(IndexThreeDAE):
         Raises
         ------
         ValueError
-            The poses do not satisfy the joints (the largest gap named).
+            The poses do not satisfy the joints (the largest gap named); a cable node's slope
+            of norm below 1e-3 (a cable squeezed to a thousandth of its length, or a
+            zero slope, where the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
+            direction: the run would fill with NaN) or not finite.
         """
         n = self.n_bodies
         x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
+        slopes = x[12 * n:].reshape(-1, 6)[:, 3:]
+        min_slope = 1e-3
+        if len(slopes):
+            norms = np.linalg.norm(slopes, axis=1)
+            bad = np.flatnonzero(~(norms >= min_slope))
+            if len(bad):
+                raise ValueError(
+                    f"state: cable node {bad[0]} (of the model's cable nodes, in order) has the "
+                    f"slope r' = {slopes[bad[0]].tolist()} of norm {norms[bad[0]]:.3g}; a cable "
+                    f"slope must be finite with |r'| >= {min_slope:g} (1 where unstretched)")
         X = x[:12 * n].reshape(n, 12)
         V = v[:6 * n].reshape(n, 6)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))

@@ -98,6 +98,40 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                     wall_time=time.perf_counter() - start, error=error)
 
 
+def _refuse_plane_curved_cables(model):
+    """Raise the ValueError that explains a singular stiffness matrix in the reference
+    configuration of a model holding curved cables that lie in a plane (theory: Curved
+    cables); return if it holds none.
+
+    Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
+    changes the strains of a curved element at first order by ``t . w'`` (zero, t in the
+    plane) and ``u . (w' x r'' + r' x w'')`` (zero, both crosses in the plane and u normal to
+    it), so in the stress-free reference, where Newton starts, every curved element's tangent
+    has a zero block out of the plane: its nodes are held out of the plane only by straight
+    elements or joints next to them, and a clamp at one end does not hold the rest."""
+    plane = []
+    for cable in model.beams:
+        if getattr(cable, "element", None) != "ancf-cable" or not cable.curved:
+            continue
+        if not np.any(cable.rest_state()[:, 5:] > 0.0):
+            continue                        # points on a line: a straight cable
+        h = cable.length / cable.n_elements
+        points = np.concatenate([cable.positions, cable.positions + h * cable.tangents])
+        spread = np.linalg.svd(points - points.mean(axis=0), compute_uv=False)
+        if spread[2] <= 1e-9 * spread[0]:
+            plane.append(repr(cable))
+    if plane:
+        raise ValueError(
+            f"model: its stiffness matrix is singular in the reference configuration, and it "
+            f"holds the plane curved cable {', '.join(plane)}: a curved cable restores only "
+            "the magnitude of its rest curvature (it has no torsional stiffness, its section "
+            "turns freely), so its curved elements have no first-order stiffness out of their "
+            "plane, and rancf.static cannot start unless straight parts or joints hold every "
+            "curved element's nodes out of the plane (a clamp at one end does not); run it in "
+            "dynamics (rancf.simulate, with damping to settle it) or model the member as an "
+            "SE(3) beam (element=\"beam\")")
+
+
 def _spatial_static(model, load_steps, tol, max_iter):
     """Statics of a spatial tree: the same load steps through the same loop, on the spatial
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
@@ -158,6 +192,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     stepper.start_at_rest(0.0, x, lam0)
     status, message, error, reached, iterations = step_loads(
         stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+    if status == "failed" and not iterations and "stiffness matrix is singular" in message:
+        # the implicit loop's words for a matrix singular at Newton's start, the reference
+        _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     dae.load_factor = reached
     seen = dae.observe(x, v, 0.0, lam)
