@@ -31,24 +31,18 @@ import numpy as np
 cimport rancf.elements._rotation as rot
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport cable_force_rest
-
-# the rotation and translation row kinds of a link (spatial_dae.py's table)
-cdef enum:
-    ROT_NONE = 0
-    ROT_LOCK = 1
-    ROT_AXIS = 2
-    ROT_UNIVERSAL = 3
-    TR_NONE = 0
-    TR_LOCK = 1
-    TR_PLANE = 2
-    DRIVE_NONE = 0
-    DRIVE_REVOLUTE = 1
-    DRIVE_PRISMATIC = 2
+from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, ROT_AXIS, ROT_LOCK, ROT_NONE,
+                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
+                                  TR_NONE, TR_PLANE)
 
 # the largest link: two bodies of 7 coordinates, 6 rows
-cdef enum:
-    MAX_COLS = 14
-    MAX_ROWS = 6
+cdef extern from *:
+    """
+    #define RANCF_LINK_MAX_COLS 14
+    #define RANCF_LINK_MAX_ROWS 6
+    """
+    const long MAX_COLS "RANCF_LINK_MAX_COLS"
+    const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
@@ -838,12 +832,6 @@ def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass
                 out[7 * b + i] = mass[b] * g[i]
             euler_G(&v[7 * b + 3], G)
             rotary_action(G, &inertia[b, 0, 0], &x[7 * b + 3], 8.0, &out[7 * b + 3])
-
-
-cdef enum:
-    SIDE_GROUND = 0
-    SIDE_BODY = 1
-    SIDE_CABLE = 2
 
 
 cdef class CableLinkKernel:

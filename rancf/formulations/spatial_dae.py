@@ -114,7 +114,8 @@ import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 
 from ..elements import _spatial_beam, ancf_cable
-from ..joints._codes import Motion
+from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
+                             TR_PLANE, LinkDrive, LinkSide, Motion)
 from . import _spatial_dae
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates
@@ -216,13 +217,11 @@ def _complement(a):
 
 
 # the rotation and translation row kinds of a link (module docstring's table)
-_ROT_NONE, _ROT_LOCK, _ROT_AXIS, _ROT_UNIVERSAL = 0, 1, 2, 3
-_TR_NONE, _TR_LOCK, _TR_PLANE = 0, 1, 2
 _KINDS = {
-    Motion.M_FIXED: (_ROT_LOCK, _TR_LOCK), Motion.M_REVOLUTE: (_ROT_AXIS, _TR_LOCK),
-    Motion.M_PRISMATIC: (_ROT_LOCK, _TR_PLANE), Motion.M_CYLINDRICAL: (_ROT_AXIS, _TR_PLANE),
-    Motion.M_UNIVERSAL: (_ROT_UNIVERSAL, _TR_LOCK), Motion.M_SPHERICAL: (_ROT_NONE, _TR_LOCK),
-    Motion.M_FREE: (_ROT_NONE, _TR_NONE),
+    Motion.M_FIXED: (ROT_LOCK, TR_LOCK), Motion.M_REVOLUTE: (ROT_AXIS, TR_LOCK),
+    Motion.M_PRISMATIC: (ROT_LOCK, TR_PLANE), Motion.M_CYLINDRICAL: (ROT_AXIS, TR_PLANE),
+    Motion.M_UNIVERSAL: (ROT_UNIVERSAL, TR_LOCK), Motion.M_SPHERICAL: (ROT_NONE, TR_LOCK),
+    Motion.M_FREE: (ROT_NONE, TR_NONE),
 }
 
 # seven-point stencils, exact for polynomials of degree seven
@@ -255,13 +254,13 @@ class _Link:
         self.a01 = float(self.a0 @ self.a1)
         self.driven = driven
         if self.driven >= 0 and m == Motion.M_REVOLUTE:
-            self.rot = _ROT_LOCK
+            self.rot = ROT_LOCK
         if self.driven >= 0 and m == Motion.M_PRISMATIC:
-            self.tr = _TR_LOCK
-        self.B = _complement(self.a0) if (self.rot == _ROT_AXIS or self.tr == _TR_PLANE) \
+            self.tr = TR_LOCK
+        self.B = _complement(self.a0) if (self.rot == ROT_AXIS or self.tr == TR_PLANE) \
             else None
-        self.n_rows = ({_ROT_NONE: 0, _ROT_LOCK: 3, _ROT_AXIS: 2, _ROT_UNIVERSAL: 1}[self.rot]
-                       + {_TR_NONE: 0, _TR_LOCK: 3, _TR_PLANE: 2}[self.tr])
+        self.n_rows = ({ROT_NONE: 0, ROT_LOCK: 3, ROT_AXIS: 2, ROT_UNIVERSAL: 1}[self.rot]
+                       + {TR_NONE: 0, TR_LOCK: 3, TR_PLANE: 2}[self.tr])
         # columns: the parent's (r, p) when it is a body, then the child's
         c = 7 * self.body
         self.columns = np.concatenate([np.arange(7 * self.parent, 7 * self.parent + 7)
@@ -306,20 +305,20 @@ class _Link:
         run uses, is tested against)."""
         rp, pp, rc, pc = self._poses(x)
         out = []
-        if self.rot != _ROT_NONE and self.rot != _ROT_UNIVERSAL:
+        if self.rot != ROT_NONE and self.rot != ROT_UNIVERSAL:
             rq = qmul(qmul(_CONJ @ pp, pc), self.qQc)
-            if self.rot == _ROT_LOCK:
+            if self.rot == ROT_LOCK:
                 v = qmul(_CONJ @ target, rq)[1:] if self.driven >= 0 and \
                     self.motion == Motion.M_REVOLUTE else rq[1:]
                 out.append(v)
             else:
                 out.append(self.B @ rq[1:])
-        elif self.rot == _ROT_UNIVERSAL:
+        elif self.rot == ROT_UNIVERSAL:
             out.append([(rotation(pp) @ self.a0) @ (rotation(pc) @ self.a1c) - self.a01])
-        if self.tr != _TR_NONE:
+        if self.tr != TR_NONE:
             Ap = rotation(pp) if self.parent >= 0 else np.eye(3)
             delta = Ap.T @ (rc + rotation(pc) @ self.offset - rp) - self.anchor
-            if self.tr == _TR_LOCK:
+            if self.tr == TR_LOCK:
                 if self.driven >= 0 and self.motion == Motion.M_PRISMATIC:
                     delta = delta - target * self.a0
                 out.append(delta)
@@ -333,29 +332,29 @@ class _Link:
         rp, pp, rc, pc = self._poses(x)
         ground = self.parent < 0
         blocks = []            # each (rows, d/dr_p, d/dp_p, d/dr_c, d/dp_c)
-        if self.rot in (_ROT_LOCK, _ROT_AXIS):
+        if self.rot in (ROT_LOCK, ROT_AXIS):
             lead = _CONJ @ target if self.driven >= 0 and self.motion == Motion.M_REVOLUTE \
                 else _EYE4[0]
             # v = vec(lead (x) conj(pp) (x) pc (x) qQc)
             d_pc = (qleft(qmul(lead, _CONJ @ pp)) @ qright(self.qQc))[1:]
             d_pp = (qleft(lead) @ qright(qmul(pc, self.qQc)) @ _CONJ)[1:]
-            if self.rot == _ROT_AXIS:
+            if self.rot == ROT_AXIS:
                 d_pc, d_pp = self.B @ d_pc, self.B @ d_pp
             k = d_pc.shape[0]
             blocks.append((np.zeros((k, 3)), d_pp, np.zeros((k, 3)), d_pc))
-        elif self.rot == _ROT_UNIVERSAL:
+        elif self.rot == ROT_UNIVERSAL:
             wp, wc = rotation(pp) @ self.a0, rotation(pc) @ self.a1c
             d_pp = np.einsum("kij,j,i->k", rotation_derivative(pp), self.a0, wc)[None]
             d_pc = np.einsum("kij,j,i->k", rotation_derivative(pc), self.a1c, wp)[None]
             blocks.append((np.zeros((1, 3)), d_pp, np.zeros((1, 3)), d_pc))
-        if self.tr != _TR_NONE:
+        if self.tr != TR_NONE:
             Ap = rotation(pp) if not ground else np.eye(3)
             w = rc + rotation(pc) @ self.offset - rp
             d_rc = Ap.T
             d_pc = Ap.T @ np.einsum("kij,j->ik", rotation_derivative(pc), self.offset)
             d_rp = -Ap.T
             d_pp = np.einsum("kji,j->ik", rotation_derivative(pp), w)
-            if self.tr == _TR_PLANE:
+            if self.tr == TR_PLANE:
                 d_rp, d_pp, d_rc, d_pc = (self.B @ d for d in (d_rp, d_pp, d_rc, d_pc))
             blocks.append((d_rp, d_pp, d_rc, d_pc))
         if not blocks:
@@ -581,7 +580,8 @@ class SpatialDAE(IndexThreeDAE):
         """The compiled links between bodies (the first ``n_body_links``), links at cable
         points (the rest) and beam elements (:mod:`rancf.formulations._spatial_dae`)."""
         cables = self.links[n_body_links:]
-        kinds = {"ground": 0, "body": 1, "cable": 2}
+        kinds = {"ground": LinkSide.SIDE_GROUND, "body": LinkSide.SIDE_BODY,
+                 "cable": LinkSide.SIDE_CABLE}
         self._cable_kernel = _spatial_dae.CableLinkKernel(
             [[kinds[side[0]] for side in lk.sides] for lk in cables],
             [[int(side[3][0]) if side[3].size else 0 for side in lk.sides] for lk in cables],
@@ -593,7 +593,8 @@ class SpatialDAE(IndexThreeDAE):
         self._driven = [k for k, lk in enumerate(links) if lk.driven >= 0]
         drive = np.zeros(len(links), dtype=int)
         for k in self._driven:
-            drive[k] = 1 if links[k].motion == Motion.M_REVOLUTE else 2
+            drive[k] = LinkDrive.DRIVE_REVOLUTE if links[k].motion == Motion.M_REVOLUTE \
+                else LinkDrive.DRIVE_PRISMATIC
         self._link_kernel = _spatial_dae.LinkKernel(
             [lk.parent for lk in links], [lk.body for lk in links], [lk.rot for lk in links],
             [lk.tr for lk in links], drive, [lk.anchor for lk in links],

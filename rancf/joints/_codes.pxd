@@ -52,3 +52,29 @@ cpdef enum Motion:
     M_SPHERICAL = 5    # R = exp(q^), q a rotation vector (3)
     M_FREE = 6         # t = q[0:3], R = exp(q[3:6]^) (6)
     M_ELEMENT = 7      # as M_FREE, with the beam element's elastic and damping forces (6)
+
+cpdef enum LinkRotation:
+    # what a link of the spatial DAE holds of its two bodies' relative rotation
+    # (rancf/formulations/_spatial_dae.pyx, LinkKernel)
+    ROT_NONE = 0       # nothing (spherical, free)
+    ROT_LOCK = 1       # all of it (3 rows)
+    ROT_AXIS = 2       # all but the turn about a0 (2 rows)
+    ROT_UNIVERSAL = 3  # a0 and a1 kept normal (1 row)
+
+cpdef enum LinkTranslation:
+    # what it holds of the joint points' relative translation
+    TR_NONE = 0        # nothing (free)
+    TR_LOCK = 1        # all of it (3 rows)
+    TR_PLANE = 2       # all but the slide along a0 (2 rows)
+
+cpdef enum LinkDrive:
+    # what a drive on a link prescribes (a rheonomic row)
+    DRIVE_NONE = 0
+    DRIVE_REVOLUTE = 1     # the angle about a0
+    DRIVE_PRISMATIC = 2    # the slide along a0
+
+cpdef enum LinkSide:
+    # a side of a joint at a cable point (CableLinkKernel)
+    SIDE_GROUND = 0
+    SIDE_BODY = 1
+    SIDE_CABLE = 2
