@@ -2,10 +2,12 @@
 
 Vertices are the beam nodes and the rigid bodies, four coordinates each. The first vertex of
 a body (a beam's first node, a rigid body) hangs on its parent's point through its tree
-joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``, with the joint
-table (theory: Joints in the recursion; prismatic rails along ``R(axis) ph``,
-a prismatic child keeps its initial relative angle, in the polar form of a
-fixed joint). A beam's other nodes have their own four rates. The generalized velocities
+joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``. The joint's
+map is composed of its primitives (theory: Joints in the recursion): a place (the child's
+point at the parent's point, or on the rail ``R(axis) ph`` at a slide that is a rate or
+driven) and a turn (the child's slope or axis free, or held at the angle coordinate q or at
+theta0, a held beam slope in the polar form ``s R(angle) ph``), so every composition of the
+kinds' primitives runs (:func:`_first_vertex`). A beam's other nodes have their own four rates. The generalized velocities
 ``beta`` are, vertex by vertex root to leaves, the eta of a first vertex and the four rates of
 every other node.
 
@@ -180,7 +182,7 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
         chi[2 * NODE + k] = s * Jch[0] * nrow[k]
         chi[3 * NODE + k] = s * Jch[1] * nrow[k]
     eps[2 * RATES + col] = ch[0]
-    eps[6 + col] = ch[1]
+    eps[3 * RATES + col] = ch[1]
     if bh != NULL:
         bh[2] = s * Jch[0]
         bh[3] = s * Jch[1]
@@ -242,18 +244,27 @@ cdef inline void _check_polar(Tree* d, int v, double s) noexcept nogil:
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
     """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring).
 
-    The joint's position coordinates (the ones whose rates are its eta: a revolute beam
-    child's slope, a polar slope's s, a slide, a body's angle) come from ``d.theta_in`` when it
-    is set, else they are recovered from the stored coordinates y (and written to
-    ``d.theta_out`` when that is set)."""
+    The map is composed of the joint's two parts (theory: Joints in the recursion): its place
+    (``d.place``: the child's point at the parent's point, or at ``r_a + g a`` on the rail with
+    the slide g a rate or driven) gives the joint point z, its chi rows, bias and the slide's
+    eps column (or reaction row); its turn (``d.turn``: free, or held at q or theta0) then hangs
+    the beam's slope or the body on z. The rates eta are the slide's (if a rate) then the
+    turn's.
+
+    The joint's position coordinates (the ones whose rates are its eta: a slide, a free beam
+    slope, a polar slope's s, a body's angle) come from ``d.theta_in`` when it is set, else they
+    are recovered from the stored coordinates y (and written to ``d.theta_out`` when that is
+    set)."""
     cdef ModelData* m = d.m
-    cdef int j = d.joint[v], pv = d.parent[v], code = d.code[v], b = d.boff[v], i, k
-    cdef bint driven = m.j_driven[j]
+    cdef int j = d.joint[v], pv = d.parent[v], place = d.place[v], turn = d.turn[v]
+    cdef int b = d.boff[v], i, k, col
+    cdef bint node = d.code[v] == FIRST_NODE
     cdef const double* Xp
     cdef const double* Vp
     cdef const double* yc = y + NODE * v
     cdef const double* dq = m.drive + 3 * j
     cdef const double* dc = m.c_offset + 2 * j
+    cdef const double* z
     cdef double* X = d.X + NODE * v
     cdef double* chi = d.chi + NODE_BLOCK * v
     cdef double* eps = d.eps + NODE * RATES * v
@@ -275,11 +286,10 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef double AJu[2]
     cdef double zpos[2]
     cdef double rho, om_p, sig, g, gd, gdd, phi, phid, qv, qd, qdd
-    cdef double th[2]
-    cdef bint given = d.theta_in != NULL
-    if given:
-        th[0] = d.theta_in[b]
-        th[1] = d.theta_in[b + 1] if d.nb[v] > 1 else 0.0
+    cdef double th[RATES]
+    if d.theta_in != NULL:
+        for k in range(d.nb[v]):
+            th[k] = d.theta_in[b + k]
     memset(P, 0, DIM * NODE * sizeof(double))
     memset(nrow, 0, NODE * sizeof(double))
     memset(chi, 0, NODE_BLOCK * sizeof(double))
@@ -324,91 +334,97 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         chi[k] = P[k]
         chi[NODE + k] = P[NODE + k]
     qv, qd, qdd = dq[0], dq[1], dq[2]
-    if code == BEAM_REV:
-        if not given:
-            th[0], th[1] = yc[2], yc[3]
-        X[0] = ra[0]
-        X[1] = ra[1]
-        X[2] = th[0]
-        X[3] = th[1]
-        eps[2 * RATES] = 1.0      # eps = [0; I2], stored 4 x 2
-        eps[7] = 1.0
-    elif code == BEAM_POLAR:
-        X[0] = ra[0]
-        X[1] = ra[1]
-        _polar_slope(qv, ph, yc + 2, th, given, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow,
-                     0, X, chi, eps, bh, c)
-        _check_polar(d, v, th[0])
-    elif code == BEAM_PRISM or code == BODY_PRISM:
+    # --- place: the joint point z, its chi rows and bias; col, the turn's first rate ---
+    z = ra
+    col = 0
+    if place != AT_POINT:
         rotate(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
         Jah[1] = ah[0]
-        if code == BEAM_PRISM:
-            tmp[0] = yc[0]
-            tmp[1] = yc[1]
-        else:
-            point_map(dc, yc + 2, tmp)    # the child's joint point from the stored state
-            tmp[0] += yc[0]
-            tmp[1] += yc[1]
-        if driven:
+        if place == AT_DRIVEN_SLIDE:
             g, gd, gdd = dq[0], dq[1], dq[2]
         else:
-            if given:
+            if d.theta_in != NULL:
                 g = th[0]
             else:
+                # the child's joint point from the stored state
+                if node:
+                    tmp[0] = yc[0]
+                    tmp[1] = yc[1]
+                else:
+                    point_map(dc, yc + 2, tmp)
+                    tmp[0] += yc[0]
+                    tmp[1] += yc[1]
                 g = (tmp[0] - ra[0]) * ah[0] + (tmp[1] - ra[1]) * ah[1]
                 th[0] = g
             gd = beta[b]
             gdd = 0.0
-        # joint point, its chi rows and bias (rail turning with the parent)
+            col = 1
+        # rail turning with the parent
         for i in range(2):
             zpos[i] = ra[i] + g * ah[i]
             c[i] = (2.0 * gd * om_p * Jah[i] - g * om_p * om_p * ah[i]
                     - 2.0 * g * om_p * sig * Jah[i] + gdd * ah[i])
             for k in range(NODE):
                 chi[NODE * i + k] += g * Jah[i] * nrow[k]
-        if driven:
+        if place == AT_DRIVEN_SLIDE:
             bh[0] = ah[0]
             bh[1] = ah[1]
         else:
             eps[0] = ah[0]
-            eps[2] = ah[1]
-        if code == BEAM_PRISM:
-            X[0] = zpos[0]
-            X[1] = zpos[1]
-            k = 0 if driven else 1
-            _polar_slope(m.j_theta0[j], ph, yc + 2, th + k, given, beta[b + k], om_p,
-                         -2.0 * om_p * sig, nrow, k, X, chi, eps, NULL, c)
-            _check_polar(d, v, th[k])
+            eps[RATES] = ah[1]
+        z = zpos
+    # --- turn: the slope or the body hung on z ---
+    if node:
+        X[0] = z[0]
+        X[1] = z[1]
+        if turn == TURN_FREE:
+            if d.theta_in == NULL:
+                th[col], th[col + 1] = yc[2], yc[3]
+            X[2] = th[col]
+            X[3] = th[col + 1]
+            eps[2 * RATES + col] = 1.0      # eps = [0; I2] in the turn's columns
+            eps[3 * RATES + col + 1] = 1.0
+        elif turn == HELD_AT_Q:
+            _polar_slope(qv, ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col], om_p + qd,
+                         qdd - 2.0 * om_p * sig, nrow, col, X, chi, eps, bh, c)
+            _check_polar(d, v, th[col])
         else:
-            _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
-        qd = gd if driven else 0.0
-    elif code == BODY_REV:
-        if given:
-            phi = th[0]
+            _polar_slope(m.j_theta0[j], ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col],
+                         om_p, -2.0 * om_p * sig, nrow, col, X, chi, eps, NULL, c)
+            _check_polar(d, v, th[col])
+    elif turn == TURN_FREE:
+        if d.theta_in != NULL:
+            phi = th[col]
         else:
             phi = atan2(yc[3], yc[2])
-            th[0] = phi
+            th[col] = phi
         direction(phi, u)
         Ju[0] = -u[1]
         Ju[1] = u[0]
-        phid = beta[b]
+        phid = beta[b + col]
         point_map(dc, u, tmp)
-        X[0] = ra[0] - tmp[0]
-        X[1] = ra[1] - tmp[1]
+        X[0] = z[0] - tmp[0]
+        X[1] = z[1] - tmp[1]
         X[2] = u[0]
         X[3] = u[1]
         point_map(dc, Ju, AJu)
-        eps[0] = -AJu[0]
-        eps[2] = -AJu[1]
-        eps[2 * RATES] = Ju[0]
-        eps[6] = Ju[1]
-        c[0] = phid * phid * tmp[0]
-        c[1] = phid * phid * tmp[1]
+        eps[col] = -AJu[0]
+        eps[RATES + col] = -AJu[1]
+        eps[2 * RATES + col] = Ju[0]
+        eps[3 * RATES + col] = Ju[1]
+        if place == AT_POINT:
+            c[0] = phid * phid * tmp[0]
+            c[1] = phid * phid * tmp[1]
+        else:
+            c[0] += phid * phid * tmp[0]
+            c[1] += phid * phid * tmp[1]
         c[2] = -phid * phid * u[0]
         c[3] = -phid * phid * u[1]
-    else:  # BODY_POLAR
-        _held_body(qv, ph, dc, ra, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
+    elif turn == HELD_AT_Q:
+        _held_body(qv, ph, dc, z, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
+    else:
+        _held_body(m.j_theta0[j], ph, dc, z, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
     if d.theta_out != NULL:
         for k in range(d.nb[v]):
             d.theta_out[b + k] = th[k]
@@ -419,7 +435,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             for k in range(NODE):
                 V[i] += chi[NODE * i + k] * Vp[k]
         for k in range(d.nb[v]):
-            V[i] += eps[2 * i + k] * beta[b + k]
+            V[i] += eps[RATES * i + k] * beta[b + k]
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
@@ -963,8 +979,8 @@ cdef class RecursiveKernel(ODEProblem):
                     reaction=nj)
         self.arrays.update(pack({**{name: np.zeros(size) for name, size in work.items()},
                                  **{name: np.asarray(tables[name], dtype=np.intc)
-                                    for name in ("order", "code", "pred", "elem", "parent", "joint",
-                                                 "boff", "nb")}}))
+                                    for name in ("order", "code", "place", "turn", "pred", "elem",
+                                                 "parent", "joint", "boff", "nb")}}))
         self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
         self.arrays["Mel"] = self.arrays["el_mass"]
         self.arrays["Mbody"] = self.arrays["body_mass"]
@@ -1082,6 +1098,8 @@ cdef class RecursiveKernel(ODEProblem):
         cdef Tree* d = &self.data
         d.order = <const int*>cnp.PyArray_DATA(a["order"])
         d.code = <const int*>cnp.PyArray_DATA(a["code"])
+        d.place = <const int*>cnp.PyArray_DATA(a["place"])
+        d.turn = <const int*>cnp.PyArray_DATA(a["turn"])
         d.pred = <const int*>cnp.PyArray_DATA(a["pred"])
         d.elem = <const int*>cnp.PyArray_DATA(a["elem"])
         d.parent = <const int*>cnp.PyArray_DATA(a["parent"])

@@ -1,11 +1,13 @@
 """The integer codes of the compiled kernels, mirrored to Python from ``_codes.pxd``.
 
 Each ``cpdef enum`` of the ``.pxd`` is an :class:`enum.IntEnum` here (``PointKind``,
-``Position``, ``Direction``, ``Coordinate``, ``RecursionCode``, ``TermMode``, ``Motion``), with the values
+``Position``, ``Direction``, ``Coordinate``, ``RecursionCode``, ``Place``, ``Turn``,
+``TermMode``, ``Motion``), with the values
 the kernels cimport: the one definition of every code. Their members are module names too
 (``from rancf.joints._codes import P_NODE``), as they are to the kernels.
 """
-ENUMS = (PointKind, Position, Direction, Coordinate, RecursionCode, TermMode, Motion)
+ENUMS = (PointKind, Position, Direction, Coordinate, RecursionCode, Place, Turn, TermMode,
+         Motion)
 for _enum in ENUMS:
     globals().update(_enum.__members__)
 del _enum
