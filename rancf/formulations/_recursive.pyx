@@ -50,7 +50,7 @@ from rancf.workspace import pack
 # the most rates eta a joint gives its child's first vertex (eps is NODE x RATES), typed as NODE is
 cdef extern from *:
     """
-    #define RANCF_RECURSIVE_RATES 2
+    #define RANCF_RECURSIVE_RATES 3
     """
     const long RATES "RANCF_RECURSIVE_RATES"
 
@@ -503,20 +503,20 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            ED[2 * i + k] = 0.0
+            ED[RATES * i + k] = 0.0
             for j in range(nb):
-                ED[2 * i + k] += eps[2 * i + j] * Di[2 * j + k]
+                ED[RATES * i + k] += eps[RATES * i + j] * Di[RATES * j + k]
     for i in range(NODE):
         for k in range(nb):
-            X[2 * i + k] = 0.0
+            X[RATES * i + k] = 0.0
             for j in range(NODE):
-                X[2 * i + k] += Npc[NODE * i + j] * ED[2 * j + k]
-            d.W[NODE * RATES * v + 2 * i + k] += X[2 * i + k]
+                X[RATES * i + k] += Npc[NODE * i + j] * ED[RATES * j + k]
+            d.W[NODE * RATES * v + RATES * i + k] += X[RATES * i + k]
         for j in range(NODE):
             d.chiTHa[NODE_BLOCK * v + NODE * i + j] += Npc[NODE * i + j]
             for k in range(nb):
-                d.T[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * eps[2 * j + k]
-                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * EH[NODE * k + j]
+                d.T[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * eps[RATES * j + k]
+                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * EH[NODE * k + j]
     for i in range(NODE):
         for j in range(NODE):
             for k in range(NODE):
@@ -532,20 +532,48 @@ cdef inline void _pivot_scale(const double* H, const double* eps, int nb,
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            AE[2 * i + k] = 0.0
+            AE[RATES * i + k] = 0.0
             for j in range(NODE):
-                AE[2 * i + k] += fabs(H[NODE * i + j]) * fabs(eps[2 * j + k])
+                AE[RATES * i + k] += fabs(H[NODE * i + j]) * fabs(eps[RATES * j + k])
     for i in range(nb):
         for k in range(nb):
-            S[2 * i + k] = 0.0
+            S[RATES * i + k] = 0.0
             for j in range(NODE):
-                S[2 * i + k] += fabs(eps[2 * j + i]) * AE[2 * j + k]
+                S[RATES * i + k] += fabs(eps[RATES * j + i]) * AE[RATES * j + k]
+
+
+cdef int _inv3(const double* D, const double* S, double* X) noexcept nogil:
+    """X = D^-1 for a 3 x 3 block D (row stride RATES) by its adjugate; 1 when the determinant
+    is not above 1e-14 of the size of its terms (the permanent of S, :func:`_pivot_scale`), or
+    is not finite. A slot's beam child has three rates (the slide and the slope's two)."""
+    cdef double C[9]
+    cdef double det, size
+    cdef int i, k
+    C[0] = D[RATES + 1] * D[2 * RATES + 2] - D[RATES + 2] * D[2 * RATES + 1]
+    C[1] = D[2] * D[2 * RATES + 1] - D[1] * D[2 * RATES + 2]
+    C[2] = D[1] * D[RATES + 2] - D[2] * D[RATES + 1]
+    C[3] = D[RATES + 2] * D[2 * RATES] - D[RATES] * D[2 * RATES + 2]
+    C[4] = D[0] * D[2 * RATES + 2] - D[2] * D[2 * RATES]
+    C[5] = D[2] * D[RATES] - D[0] * D[RATES + 2]
+    C[6] = D[RATES] * D[2 * RATES + 1] - D[RATES + 1] * D[2 * RATES]
+    C[7] = D[1] * D[2 * RATES] - D[0] * D[2 * RATES + 1]
+    C[8] = D[0] * D[RATES + 1] - D[1] * D[RATES]
+    det = D[0] * C[0] + D[1] * C[3] + D[2] * C[6]
+    size = (S[0] * (S[RATES + 1] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES + 1])
+            + S[1] * (S[RATES] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES])
+            + S[2] * (S[RATES] * S[2 * RATES + 1] + S[RATES + 1] * S[2 * RATES]))
+    if not fabs(det) > 1e-14 * size or not isfinite(det):
+        return 1
+    for i in range(3):
+        for k in range(3):
+            X[RATES * i + k] = C[3 * i + k] / det
+    return 0
 
 
 cdef int factorize(Tree* d) noexcept nogil:
     """Leaves-to-root block elimination of B^T Mel B (plus the blocks of d.E); returns 0 or
     vertex + 1 if a pivot block is singular: a free node's 4 x 4 block by :func:`_inv4`'s test,
-    a first vertex's ``D = eps^T H eps`` (1 x 1 or 2 x 2) when its determinant is not above
+    a first vertex's ``D = eps^T H eps`` (1 x 1 to 3 x 3) when its determinant is not above
     1e-14 of its terms' size (:func:`_pivot_scale`: what is left is rounding). The block
     inverses are pivoted, not Cholesky: an indefinite matrix passes, only a singular pivot
     stops the elimination."""
@@ -614,54 +642,56 @@ cdef int factorize(Tree* d) noexcept nogil:
         if nb:
             for i in range(NODE):
                 for k in range(nb):
-                    HE[2 * i + k] = 0.0
+                    HE[RATES * i + k] = 0.0
                     EH[NODE * k + i] = 0.0
                     for j in range(NODE):
-                        HE[2 * i + k] += H[NODE * i + j] * eps[2 * j + k]
-                        EH[NODE * k + i] += eps[2 * j + k] * H[NODE * j + i]
+                        HE[RATES * i + k] += H[NODE * i + j] * eps[RATES * j + k]
+                        EH[NODE * k + i] += eps[RATES * j + k] * H[NODE * j + i]
             for i in range(nb):
                 for k in range(nb):
-                    Dm[2 * i + k] = 0.0
+                    Dm[RATES * i + k] = 0.0
                     for j in range(NODE):
-                        Dm[2 * i + k] += eps[2 * j + i] * HE[2 * j + k]
+                        Dm[RATES * i + k] += eps[RATES * j + i] * HE[RATES * j + k]
             _pivot_scale(H, eps, nb, Ds)
             if nb == 1:
                 if not fabs(Dm[0]) > 1e-14 * Ds[0] or not isfinite(Dm[0]):
                     return v + 1
                 Di[0] = 1.0 / Dm[0]
-            else:
-                det = Dm[0] * Dm[3] - Dm[1] * Dm[2]
-                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[3] + Ds[1] * Ds[2])
+            elif nb == 2:
+                det = Dm[0] * Dm[RATES + 1] - Dm[1] * Dm[RATES]
+                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[RATES + 1] + Ds[1] * Ds[RATES])
                         or not isfinite(det)):
                     return v + 1
-                Di[0] = Dm[3] / det
+                Di[0] = Dm[RATES + 1] / det
                 Di[1] = -Dm[1] / det
-                Di[2] = -Dm[2] / det
-                Di[3] = Dm[0] / det
+                Di[RATES] = -Dm[RATES] / det
+                Di[RATES + 1] = Dm[0] / det
+            elif _inv3(Dm, Ds, Di):
+                return v + 1
             # tmp (4 x nb) = HE Dinv; Ha = H - tmp EH
             for i in range(NODE):
                 for k in range(nb):
-                    tmp[2 * i + k] = 0.0
+                    tmp[RATES * i + k] = 0.0
                     for j in range(nb):
-                        tmp[2 * i + k] += HE[2 * i + j] * Di[2 * j + k]
+                        tmp[RATES * i + k] += HE[RATES * i + j] * Di[RATES * j + k]
             for i in range(NODE):
                 for j in range(NODE):
                     for k in range(nb):
-                        Ha[NODE * i + j] -= tmp[2 * i + k] * EH[NODE * k + j]
+                        Ha[NODE * i + j] -= tmp[RATES * i + k] * EH[NODE * k + j]
         pv = d.parent[v]
         if pv < 0:
             continue
         # W = chi^T HE Dinv (4 x nb); T = chi^T - W eps^T; chiTHa = chi^T Ha; H_p += chiTHa chi
         for i in range(NODE):
             for k in range(nb):
-                d.W[NODE * RATES * v + 2 * i + k] = 0.0
+                d.W[NODE * RATES * v + RATES * i + k] = 0.0
                 for j in range(NODE):
-                    d.W[NODE * RATES * v + 2 * i + k] += chi[NODE * j + i] * tmp[2 * j + k]
+                    d.W[NODE * RATES * v + RATES * i + k] += chi[NODE * j + i] * tmp[RATES * j + k]
             for j in range(NODE):
                 d.T[NODE_BLOCK * v + NODE * i + j] = chi[NODE * j + i]
                 for k in range(nb):
                     d.T[NODE_BLOCK * v + NODE * i + j] -= \
-                        d.W[NODE * RATES * v + 2 * i + k] * eps[2 * j + k]
+                        d.W[NODE * RATES * v + RATES * i + k] * eps[RATES * j + k]
                 d.chiTHa[NODE_BLOCK * v + NODE * i + j] = 0.0
                 for k in range(NODE):
                     d.chiTHa[NODE_BLOCK * v + NODE * i + j] += chi[NODE * k + i] * Ha[NODE * k + j]
@@ -701,8 +731,8 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     cdef int idx, v, pv, i, k, nb, b
     cdef double y4[NODE]
     cdef double z[NODE]
-    cdef double r[2]
-    cdef double eta[2]
+    cdef double r[RATES]
+    cdef double eta[RATES]
     cdef double* f
     cdef double* A
     cdef const double* W
@@ -732,7 +762,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             W = d.W + NODE * RATES * v
             for i in range(NODE):
                 for k in range(nb):
-                    d.f[NODE * pv + i] -= W[2 * i + k] * g[b + k]
+                    d.f[NODE * pv + i] -= W[RATES * i + k] * g[b + k]
     # root to leaves
     for idx in range(d.n_v):
         v = d.order[idx]
@@ -765,23 +795,23 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
         for k in range(nb):
             r[k] = 0.0 if g == NULL else g[b + k]
             for i in range(NODE):
-                r[k] += d.eps[NODE * RATES * v + 2 * i + k] * f[i] \
+                r[k] += d.eps[NODE * RATES * v + RATES * i + k] * f[i] \
                     - d.EH[NODE * RATES * v + NODE * k + i] * y4[i]
         if pv >= 0 and _coupled(d, v):
             z[0] = z[1] = z[2] = z[3] = 0.0
             _gemv4(d.E + 3 * NODE_BLOCK * v + NODE_BLOCK, d.A + NODE * pv, 1.0, z)
             for k in range(nb):
                 for i in range(NODE):
-                    r[k] -= d.eps[NODE * RATES * v + 2 * i + k] * z[i]
+                    r[k] -= d.eps[NODE * RATES * v + RATES * i + k] * z[i]
         for k in range(nb):
             eta[k] = 0.0
             for i in range(nb):
-                eta[k] += d.Dinv[RATES * RATES * v + 2 * k + i] * r[i]
+                eta[k] += d.Dinv[RATES * RATES * v + RATES * k + i] * r[i]
             out[b + k] = eta[k]
         for i in range(NODE):
             A[i] = y4[i]
             for k in range(nb):
-                A[i] += d.eps[NODE * RATES * v + 2 * i + k] * eta[k]
+                A[i] += d.eps[NODE * RATES * v + RATES * i + k] * eta[k]
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -823,7 +853,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
         for i in range(NODE):
             Vv[i] = d.c[NODE * v + i] if bias else 0.0
             for k in range(d.nb[v]):
-                Vv[i] += d.eps[NODE * RATES * v + 2 * i + k] * beta[b + k]
+                Vv[i] += d.eps[NODE * RATES * v + RATES * i + k] * beta[b + k]
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 

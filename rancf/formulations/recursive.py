@@ -140,14 +140,15 @@ class Recursive:
         V = np.zeros(self.n_x)
         drive = k["drive"].reshape(-1, 3)
         ns = self.assembly.node_size
+        rates = k["eps"].size // k["bh"].size
         for vtx in t["order"]:
             b, nb = t["boff"][vtx], t["nb"][vtx]
             if t["code"][vtx] == FREE:
                 beta[b:b + ns] = V[ns * vtx:ns * vtx + ns] = v[ns * vtx:ns * vtx + ns]
                 continue
-            # the kernel's joint maps: chi (node x node), eps (node x 2 joint rates) a vertex
+            # the kernel's joint maps: chi (node x node), eps (node x the most joint rates) a vertex
             chi = k["chi"][ns * ns * vtx:ns * ns * (vtx + 1)].reshape(ns, ns)
-            eps = k["eps"][2 * ns * vtx:2 * ns * (vtx + 1)].reshape(ns, 2)[:, :nb]
+            eps = k["eps"][rates * ns * vtx:rates * ns * (vtx + 1)].reshape(ns, rates)[:, :nb]
             bh = k["bh"][ns * vtx:ns * vtx + ns]
             pv, j = t["parent"][vtx], t["joint"][vtx]
             known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)
