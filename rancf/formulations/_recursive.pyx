@@ -7,9 +7,9 @@ map is composed of its primitives (theory: Joints in the recursion): a place (th
 point at the parent's point, or on the rail ``R(axis) ph`` at a slide that is a rate or
 driven) and a turn (the child's slope or axis free, or held at the angle coordinate q or at
 theta0, a held beam slope in the polar form ``s R(angle) ph``), so every composition of the
-kinds' primitives runs (:func:`_first_vertex`). A beam's other nodes have their own four rates. The generalized velocities
-``beta`` are, vertex by vertex root to leaves, the eta of a first vertex and the four rates of
-every other node.
+kinds' primitives runs (:func:`_first_vertex`). A beam's other nodes have their own four
+rates. The generalized velocities ``beta`` are, vertex by vertex root to leaves, the eta of a
+first vertex and the four rates of every other node.
 
 The passes, each a ``noexcept nogil`` kernel on a :c:type:`Tree`:
 
@@ -49,8 +49,7 @@ from rancf.workspace import pack
 
 # the row stride of a first vertex's eps (NODE x RATES) and D (RATES x RATES), typed as NODE is:
 # room for the most rates eta a joint gives (three: a slot's beam child, the slide and the
-# slope's two), rounded up to a power of two, whose index arithmetic costs what the stride
-# 2 of the two rates before did (a stride of 3 made a chain of bodies' RK4 3 % slower)
+# slope's two), rounded up to a power of two for the strided index arithmetic
 cdef extern from *:
     """
     #define RANCF_RECURSIVE_RATES 4

@@ -15,11 +15,15 @@ of the child's direction relative to the parent's. Three primitives (integer cod
     prescribes the coordinate: a driven angle is held at q(t), a driven slide at q(t).
 
 revolute = coincident + free angle, prismatic = on rail + held angle (coordinate the slide),
-fixed = coincident + held angle. Every kernel of the forces (coordinates, efforts, their Newton
-blocks, powers) and of the DAE runs on these primitives, so a kind that is a new composition of
-them runs on the DAE formulation without an edit outside its module. The recursive formulation
-has maps (chi, eps, bias) only for the built-in compositions: a kind says which of them it is,
-or why it has none.
+fixed = coincident + held angle; on rail + free angle is a slot (``tests/test_joint_kinds.py``
+registers one). Every kernel of the forces (coordinates, efforts, their Newton blocks, powers)
+and of the DAE runs on these primitives, and so does the recursive formulation: a joint's map
+of its child's first vertex (chi, eps, bias and reaction rows, theory: Joints in the recursion)
+is composed of a *place* (the child's point at the parent's point, or on the rail at a slide
+that is a rate or driven) and a *turn* (the child's slope or axis free, or held at the angle
+coordinate q or at theta0), each written once in the kernel (:func:`recursion_maps`,
+:class:`RecursionMaps`). So a kind that is a new composition of the primitives runs on both
+formulations, explicit and implicit, without an edit outside its module.
 
 **Both dimensions.** A kind module says what the kind is in a planar model (the primitives
 above; ``planar = False`` for a kind that has no planar form) and in a spatial model (its
