@@ -262,6 +262,20 @@ def test_slot_and_swivel_accelerations_and_reactions_equal_the_dae(kinds, driven
         assert np.allclose(seen["reactions"], reaction, rtol=1e-10, atol=1e-12)
 
 
+def test_slot_tree_on_the_recursion_closes_its_energy_balance(kinds):
+    """RK4 on the undriven slot tree (slots and swivels on bodies and beams, a beam child with
+    three rates, efforts whose work enters the balance): kinetic + elastic + gravity energy
+    minus the efforts' work stays constant to 1e-10 of the kinetic energy (measured 1.6e-12 at
+    this step, 5.7e-14 at half of it: RK4's error, fourth order, near rounding), while every
+    joint moves. A wrong map or bias leaves an error independent of the step."""
+    m = slot_tree(False)
+    res = rancf.simulate(m, 0.2, 4e-5, method="rk4", formulation="recursive", output_every=100)
+    assert res.status == "ok" and res.formulation == "recursive"
+    assert min(np.ptp(res.joint(j)[0]) for j in range(6)) > 0.01
+    assert res.energy().work.iloc[-1] > 0.01
+    assert res.energy_drift() < 1e-10
+
+
 def test_slot_pendulum_on_the_recursion_conserves_energy_at_fourth_order(slot):
     """RK4 on the recursion: the swinging body's energy error and its centre's horizontal
     velocity (0 exactly, no horizontal force) fall as dt^4 (ratio 16 per halving), while the
