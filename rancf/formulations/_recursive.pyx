@@ -295,7 +295,10 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     memset(P, 0, DIM * NODE * sizeof(double))
     memset(nrow, 0, NODE * sizeof(double))
     memset(chi, 0, NODE_BLOCK * sizeof(double))
-    memset(eps, 0, NODE * RATES * sizeof(double))
+    # eps's first four columns (every rate a joint gives: RATES >= 4) as two 16-byte stores a
+    # row, not a memset of its whole block, which a compiler may leave to a call
+    for i in range(NODE):
+        _store4(eps + RATES * i, 0.0, 0.0, 0.0, 0.0)
     memset(bh, 0, NODE * sizeof(double))
     memset(c, 0, NODE * sizeof(double))
     w[0] = w[1] = 0.0
