@@ -61,7 +61,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_matrices, joint_coordinates, load_tangents,
                                          powers, spring_forces, spring_map_transposed,
                                          spring_tangents, two_ended, SPRING_BLOCK)
-from rancf.joints._codes cimport BEAM_POLAR, BODY_POLAR, P_GROUND
+from rancf.joints._codes cimport HELD_AT_Q, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
@@ -148,9 +148,8 @@ cdef class RecursiveProblem(StepProblem):
         self.blocks = np.zeros(max(self.md.n_el, 1) * ELEMENT_BLOCK)
         self.timed, self.effort_timed = inputs.time_dependent, inputs.effort_dependent
         self.driven = bool(np.asarray(forces.arrays["j_driven"])[:self.md.n_joints].any())
-        # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
-        self.held = self.driven or bool(np.isin(np.asarray(kernel.arrays["code"]),
-                                                (BEAM_POLAR, BODY_POLAR)).any())
+        # joints with a reaction: driven, or holding their angle coordinate (fixed)
+        self.held = self.driven or bool((np.asarray(kernel.arrays["turn"]) == HELD_AT_Q).any())
         # no loads, efforts, drives, damping or spring-dampers: no work done and nothing
         # dissipated
         springs = bool(self.md.n_springs

@@ -1,8 +1,8 @@
 # O(n) kernels of the recursive formulation on trees (see rancf/formulations/_recursive.pyx).
 
 from rancf.formulations._forces cimport ModelData
-from rancf.joints._codes cimport (FREE, BEAM_REV, BEAM_POLAR, BEAM_PRISM, BODY_REV, BODY_POLAR,
-                                  BODY_PRISM)
+from rancf.joints._codes cimport (FREE, FIRST_NODE, FIRST_BODY, AT_POINT, ON_SLIDE,
+                                  AT_DRIVEN_SLIDE, TURN_FREE, HELD_AT_Q, HELD_AT_THETA0)
 from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
                                           ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
 
@@ -14,7 +14,9 @@ cdef struct Tree:
     int inverted          # first vertex + 1 of a held slope turned over at the last kinematics
     void* inputs          # the Python object that evaluates drives, loads and efforts
     const int* order      # vertices root to leaves
-    const int* code       # FREE or the joint code of a first vertex
+    const int* code       # FREE, FIRST_NODE or FIRST_BODY
+    const int* place      # a first vertex's Place (AT_POINT, ON_SLIDE, AT_DRIVEN_SLIDE)
+    const int* turn       # a first vertex's Turn (TURN_FREE, HELD_AT_Q, HELD_AT_THETA0)
     const int* pred       # beam predecessor of a free node
     const int* elem       # element between pred and a free node
     const int* parent     # parent vertex of a first vertex (-1: ground)

@@ -2,12 +2,14 @@
 
 Vertices are the beam nodes and the rigid bodies, four coordinates each. The first vertex of
 a body (a beam's first node, a rigid body) hangs on its parent's point through its tree
-joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``, with the joint
-table (theory: Joints in the recursion; prismatic rails along ``R(axis) ph``,
-a prismatic child keeps its initial relative angle, in the polar form of a
-fixed joint). A beam's other nodes have their own four rates. The generalized velocities
-``beta`` are, vertex by vertex root to leaves, the eta of a first vertex and the four rates of
-every other node.
+joint, ``V_c = chi V_p + eps eta + bh qd`` and ``A_c = chi A_p + eps eta' + c``. The joint's
+map is composed of its primitives (theory: Joints in the recursion): a place (the child's
+point at the parent's point, or on the rail ``R(axis) ph`` at a slide that is a rate or
+driven) and a turn (the child's slope or axis free, or held at the angle coordinate q or at
+theta0, a held beam slope in the polar form ``s R(angle) ph``), so every composition of the
+kinds' primitives runs (:func:`_first_vertex`). A beam's other nodes have their own four
+rates. The generalized velocities ``beta`` are, vertex by vertex root to leaves, the eta of a
+first vertex and the four rates of every other node.
 
 The passes, each a ``noexcept nogil`` kernel on a :c:type:`Tree`:
 
@@ -45,10 +47,12 @@ from rancf.elements._planar cimport direction, point_map, point_map_rows, rotate
 from rancf.formulations._forces import checked, model_arrays
 from rancf.workspace import pack
 
-# the most rates eta a joint gives its child's first vertex (eps is NODE x RATES), typed as NODE is
+# the row stride of a first vertex's eps (NODE x RATES) and D (RATES x RATES), typed as NODE is:
+# room for the most rates eta a joint gives (three: a slot's beam child, the slide and the
+# slope's two), rounded up to a power of two for the strided index arithmetic
 cdef extern from *:
     """
-    #define RANCF_RECURSIVE_RATES 2
+    #define RANCF_RECURSIVE_RATES 4
     """
     const long RATES "RANCF_RECURSIVE_RATES"
 
@@ -180,7 +184,7 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
         chi[2 * NODE + k] = s * Jch[0] * nrow[k]
         chi[3 * NODE + k] = s * Jch[1] * nrow[k]
     eps[2 * RATES + col] = ch[0]
-    eps[6 + col] = ch[1]
+    eps[3 * RATES + col] = ch[1]
     if bh != NULL:
         bh[2] = s * Jch[0]
         bh[3] = s * Jch[1]
@@ -242,18 +246,27 @@ cdef inline void _check_polar(Tree* d, int v, double s) noexcept nogil:
 cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noexcept nogil:
     """Rebuild first vertex v from its parent; joint maps, velocity and bias (module docstring).
 
-    The joint's position coordinates (the ones whose rates are its eta: a revolute beam
-    child's slope, a polar slope's s, a slide, a body's angle) come from ``d.theta_in`` when it
-    is set, else they are recovered from the stored coordinates y (and written to
-    ``d.theta_out`` when that is set)."""
+    The map is composed of the joint's two parts (theory: Joints in the recursion): its place
+    (``d.place``: the child's point at the parent's point, or at ``r_a + g a`` on the rail with
+    the slide g a rate or driven) gives the joint point z, its chi rows, bias and the slide's
+    eps column (or reaction row); its turn (``d.turn``: free, or held at q or theta0) then hangs
+    the beam's slope or the body on z. The rates eta are the slide's (if a rate) then the
+    turn's.
+
+    The joint's position coordinates (the ones whose rates are its eta: a slide, a free beam
+    slope, a polar slope's s, a body's angle) come from ``d.theta_in`` when it is set, else they
+    are recovered from the stored coordinates y (and written to ``d.theta_out`` when that is
+    set)."""
     cdef ModelData* m = d.m
-    cdef int j = d.joint[v], pv = d.parent[v], code = d.code[v], b = d.boff[v], i, k
-    cdef bint driven = m.j_driven[j]
+    cdef int j = d.joint[v], pv = d.parent[v], place = d.place[v], turn = d.turn[v]
+    cdef int b = d.boff[v], i, k, col
+    cdef bint node = d.code[v] == FIRST_NODE
     cdef const double* Xp
     cdef const double* Vp
     cdef const double* yc = y + NODE * v
     cdef const double* dq = m.drive + 3 * j
     cdef const double* dc = m.c_offset + 2 * j
+    cdef const double* z
     cdef double* X = d.X + NODE * v
     cdef double* chi = d.chi + NODE_BLOCK * v
     cdef double* eps = d.eps + NODE * RATES * v
@@ -275,15 +288,17 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef double AJu[2]
     cdef double zpos[2]
     cdef double rho, om_p, sig, g, gd, gdd, phi, phid, qv, qd, qdd
-    cdef double th[2]
-    cdef bint given = d.theta_in != NULL
-    if given:
-        th[0] = d.theta_in[b]
-        th[1] = d.theta_in[b + 1] if d.nb[v] > 1 else 0.0
+    cdef double th[RATES]
+    if d.theta_in != NULL:
+        for k in range(d.nb[v]):
+            th[k] = d.theta_in[b + k]
     memset(P, 0, DIM * NODE * sizeof(double))
     memset(nrow, 0, NODE * sizeof(double))
     memset(chi, 0, NODE_BLOCK * sizeof(double))
-    memset(eps, 0, NODE * RATES * sizeof(double))
+    # eps's first four columns (every rate a joint gives: RATES >= 4) as two 16-byte stores a
+    # row, not a memset of its whole block, which a compiler may leave to a call
+    for i in range(NODE):
+        _store4(eps + RATES * i, 0.0, 0.0, 0.0, 0.0)
     memset(bh, 0, NODE * sizeof(double))
     memset(c, 0, NODE * sizeof(double))
     w[0] = w[1] = 0.0
@@ -324,91 +339,97 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         chi[k] = P[k]
         chi[NODE + k] = P[NODE + k]
     qv, qd, qdd = dq[0], dq[1], dq[2]
-    if code == BEAM_REV:
-        if not given:
-            th[0], th[1] = yc[2], yc[3]
-        X[0] = ra[0]
-        X[1] = ra[1]
-        X[2] = th[0]
-        X[3] = th[1]
-        eps[2 * RATES] = 1.0      # eps = [0; I2], stored 4 x 2
-        eps[7] = 1.0
-    elif code == BEAM_POLAR:
-        X[0] = ra[0]
-        X[1] = ra[1]
-        _polar_slope(qv, ph, yc + 2, th, given, beta[b], om_p + qd, qdd - 2.0 * om_p * sig, nrow,
-                     0, X, chi, eps, bh, c)
-        _check_polar(d, v, th[0])
-    elif code == BEAM_PRISM or code == BODY_PRISM:
+    # --- place: the joint point z, its chi rows and bias; col, the turn's first rate ---
+    z = ra
+    col = 0
+    if place != AT_POINT:
         rotate(m.j_axis[j], ph, ah)
         Jah[0] = -ah[1]
         Jah[1] = ah[0]
-        if code == BEAM_PRISM:
-            tmp[0] = yc[0]
-            tmp[1] = yc[1]
-        else:
-            point_map(dc, yc + 2, tmp)    # the child's joint point from the stored state
-            tmp[0] += yc[0]
-            tmp[1] += yc[1]
-        if driven:
+        if place == AT_DRIVEN_SLIDE:
             g, gd, gdd = dq[0], dq[1], dq[2]
         else:
-            if given:
+            if d.theta_in != NULL:
                 g = th[0]
             else:
+                # the child's joint point from the stored state
+                if node:
+                    tmp[0] = yc[0]
+                    tmp[1] = yc[1]
+                else:
+                    point_map(dc, yc + 2, tmp)
+                    tmp[0] += yc[0]
+                    tmp[1] += yc[1]
                 g = (tmp[0] - ra[0]) * ah[0] + (tmp[1] - ra[1]) * ah[1]
                 th[0] = g
             gd = beta[b]
             gdd = 0.0
-        # joint point, its chi rows and bias (rail turning with the parent)
+            col = 1
+        # rail turning with the parent
         for i in range(2):
             zpos[i] = ra[i] + g * ah[i]
             c[i] = (2.0 * gd * om_p * Jah[i] - g * om_p * om_p * ah[i]
                     - 2.0 * g * om_p * sig * Jah[i] + gdd * ah[i])
             for k in range(NODE):
                 chi[NODE * i + k] += g * Jah[i] * nrow[k]
-        if driven:
+        if place == AT_DRIVEN_SLIDE:
             bh[0] = ah[0]
             bh[1] = ah[1]
         else:
             eps[0] = ah[0]
-            eps[2] = ah[1]
-        if code == BEAM_PRISM:
-            X[0] = zpos[0]
-            X[1] = zpos[1]
-            k = 0 if driven else 1
-            _polar_slope(m.j_theta0[j], ph, yc + 2, th + k, given, beta[b + k], om_p,
-                         -2.0 * om_p * sig, nrow, k, X, chi, eps, NULL, c)
-            _check_polar(d, v, th[k])
+            eps[RATES] = ah[1]
+        z = zpos
+    # --- turn: the slope or the body hung on z ---
+    if node:
+        X[0] = z[0]
+        X[1] = z[1]
+        if turn == TURN_FREE:
+            if d.theta_in == NULL:
+                th[col], th[col + 1] = yc[2], yc[3]
+            X[2] = th[col]
+            X[3] = th[col + 1]
+            eps[2 * RATES + col] = 1.0      # eps = [0; I2] in the turn's columns
+            eps[3 * RATES + col + 1] = 1.0
+        elif turn == HELD_AT_Q:
+            _polar_slope(qv, ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col], om_p + qd,
+                         qdd - 2.0 * om_p * sig, nrow, col, X, chi, eps, bh, c)
+            _check_polar(d, v, th[col])
         else:
-            _held_body(m.j_theta0[j], ph, dc, zpos, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
-        qd = gd if driven else 0.0
-    elif code == BODY_REV:
-        if given:
-            phi = th[0]
+            _polar_slope(m.j_theta0[j], ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col],
+                         om_p, -2.0 * om_p * sig, nrow, col, X, chi, eps, NULL, c)
+            _check_polar(d, v, th[col])
+    elif turn == TURN_FREE:
+        if d.theta_in != NULL:
+            phi = th[col]
         else:
             phi = atan2(yc[3], yc[2])
-            th[0] = phi
+            th[col] = phi
         direction(phi, u)
         Ju[0] = -u[1]
         Ju[1] = u[0]
-        phid = beta[b]
+        phid = beta[b + col]
         point_map(dc, u, tmp)
-        X[0] = ra[0] - tmp[0]
-        X[1] = ra[1] - tmp[1]
+        X[0] = z[0] - tmp[0]
+        X[1] = z[1] - tmp[1]
         X[2] = u[0]
         X[3] = u[1]
         point_map(dc, Ju, AJu)
-        eps[0] = -AJu[0]
-        eps[2] = -AJu[1]
-        eps[2 * RATES] = Ju[0]
-        eps[6] = Ju[1]
-        c[0] = phid * phid * tmp[0]
-        c[1] = phid * phid * tmp[1]
+        eps[col] = -AJu[0]
+        eps[RATES + col] = -AJu[1]
+        eps[2 * RATES + col] = Ju[0]
+        eps[3 * RATES + col] = Ju[1]
+        if place == AT_POINT:
+            c[0] = phid * phid * tmp[0]
+            c[1] = phid * phid * tmp[1]
+        else:
+            c[0] += phid * phid * tmp[0]
+            c[1] += phid * phid * tmp[1]
         c[2] = -phid * phid * u[0]
         c[3] = -phid * phid * u[1]
-    else:  # BODY_POLAR
-        _held_body(qv, ph, dc, ra, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
+    elif turn == HELD_AT_Q:
+        _held_body(qv, ph, dc, z, om_p + qd, qdd - 2.0 * om_p * sig, nrow, X, chi, bh, c)
+    else:
+        _held_body(m.j_theta0[j], ph, dc, z, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
     if d.theta_out != NULL:
         for k in range(d.nb[v]):
             d.theta_out[b + k] = th[k]
@@ -419,7 +440,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             for k in range(NODE):
                 V[i] += chi[NODE * i + k] * Vp[k]
         for k in range(d.nb[v]):
-            V[i] += eps[2 * i + k] * beta[b + k]
+            V[i] += eps[RATES * i + k] * beta[b + k]
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
@@ -487,20 +508,20 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            ED[2 * i + k] = 0.0
+            ED[RATES * i + k] = 0.0
             for j in range(nb):
-                ED[2 * i + k] += eps[2 * i + j] * Di[2 * j + k]
+                ED[RATES * i + k] += eps[RATES * i + j] * Di[RATES * j + k]
     for i in range(NODE):
         for k in range(nb):
-            X[2 * i + k] = 0.0
+            X[RATES * i + k] = 0.0
             for j in range(NODE):
-                X[2 * i + k] += Npc[NODE * i + j] * ED[2 * j + k]
-            d.W[NODE * RATES * v + 2 * i + k] += X[2 * i + k]
+                X[RATES * i + k] += Npc[NODE * i + j] * ED[RATES * j + k]
+            d.W[NODE * RATES * v + RATES * i + k] += X[RATES * i + k]
         for j in range(NODE):
             d.chiTHa[NODE_BLOCK * v + NODE * i + j] += Npc[NODE * i + j]
             for k in range(nb):
-                d.T[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * eps[2 * j + k]
-                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[2 * i + k] * EH[NODE * k + j]
+                d.T[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * eps[RATES * j + k]
+                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * EH[NODE * k + j]
     for i in range(NODE):
         for j in range(NODE):
             for k in range(NODE):
@@ -516,20 +537,48 @@ cdef inline void _pivot_scale(const double* H, const double* eps, int nb,
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            AE[2 * i + k] = 0.0
+            AE[RATES * i + k] = 0.0
             for j in range(NODE):
-                AE[2 * i + k] += fabs(H[NODE * i + j]) * fabs(eps[2 * j + k])
+                AE[RATES * i + k] += fabs(H[NODE * i + j]) * fabs(eps[RATES * j + k])
     for i in range(nb):
         for k in range(nb):
-            S[2 * i + k] = 0.0
+            S[RATES * i + k] = 0.0
             for j in range(NODE):
-                S[2 * i + k] += fabs(eps[2 * j + i]) * AE[2 * j + k]
+                S[RATES * i + k] += fabs(eps[RATES * j + i]) * AE[RATES * j + k]
+
+
+cdef int _inv3(const double* D, const double* S, double* X) noexcept nogil:
+    """X = D^-1 for a 3 x 3 block D (row stride RATES) by its adjugate; 1 when the determinant
+    is not above 1e-14 of the size of its terms (the permanent of S, :func:`_pivot_scale`), or
+    is not finite. A slot's beam child has three rates (the slide and the slope's two)."""
+    cdef double C[9]
+    cdef double det, size
+    cdef int i, k
+    C[0] = D[RATES + 1] * D[2 * RATES + 2] - D[RATES + 2] * D[2 * RATES + 1]
+    C[1] = D[2] * D[2 * RATES + 1] - D[1] * D[2 * RATES + 2]
+    C[2] = D[1] * D[RATES + 2] - D[2] * D[RATES + 1]
+    C[3] = D[RATES + 2] * D[2 * RATES] - D[RATES] * D[2 * RATES + 2]
+    C[4] = D[0] * D[2 * RATES + 2] - D[2] * D[2 * RATES]
+    C[5] = D[2] * D[RATES] - D[0] * D[RATES + 2]
+    C[6] = D[RATES] * D[2 * RATES + 1] - D[RATES + 1] * D[2 * RATES]
+    C[7] = D[1] * D[2 * RATES] - D[0] * D[2 * RATES + 1]
+    C[8] = D[0] * D[RATES + 1] - D[1] * D[RATES]
+    det = D[0] * C[0] + D[1] * C[3] + D[2] * C[6]
+    size = (S[0] * (S[RATES + 1] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES + 1])
+            + S[1] * (S[RATES] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES])
+            + S[2] * (S[RATES] * S[2 * RATES + 1] + S[RATES + 1] * S[2 * RATES]))
+    if not fabs(det) > 1e-14 * size or not isfinite(det):
+        return 1
+    for i in range(3):
+        for k in range(3):
+            X[RATES * i + k] = C[3 * i + k] / det
+    return 0
 
 
 cdef int factorize(Tree* d) noexcept nogil:
     """Leaves-to-root block elimination of B^T Mel B (plus the blocks of d.E); returns 0 or
     vertex + 1 if a pivot block is singular: a free node's 4 x 4 block by :func:`_inv4`'s test,
-    a first vertex's ``D = eps^T H eps`` (1 x 1 or 2 x 2) when its determinant is not above
+    a first vertex's ``D = eps^T H eps`` (1 x 1 to 3 x 3) when its determinant is not above
     1e-14 of its terms' size (:func:`_pivot_scale`: what is left is rounding). The block
     inverses are pivoted, not Cholesky: an indefinite matrix passes, only a singular pivot
     stops the elimination."""
@@ -598,54 +647,56 @@ cdef int factorize(Tree* d) noexcept nogil:
         if nb:
             for i in range(NODE):
                 for k in range(nb):
-                    HE[2 * i + k] = 0.0
+                    HE[RATES * i + k] = 0.0
                     EH[NODE * k + i] = 0.0
                     for j in range(NODE):
-                        HE[2 * i + k] += H[NODE * i + j] * eps[2 * j + k]
-                        EH[NODE * k + i] += eps[2 * j + k] * H[NODE * j + i]
+                        HE[RATES * i + k] += H[NODE * i + j] * eps[RATES * j + k]
+                        EH[NODE * k + i] += eps[RATES * j + k] * H[NODE * j + i]
             for i in range(nb):
                 for k in range(nb):
-                    Dm[2 * i + k] = 0.0
+                    Dm[RATES * i + k] = 0.0
                     for j in range(NODE):
-                        Dm[2 * i + k] += eps[2 * j + i] * HE[2 * j + k]
+                        Dm[RATES * i + k] += eps[RATES * j + i] * HE[RATES * j + k]
             _pivot_scale(H, eps, nb, Ds)
             if nb == 1:
                 if not fabs(Dm[0]) > 1e-14 * Ds[0] or not isfinite(Dm[0]):
                     return v + 1
                 Di[0] = 1.0 / Dm[0]
-            else:
-                det = Dm[0] * Dm[3] - Dm[1] * Dm[2]
-                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[3] + Ds[1] * Ds[2])
+            elif nb == 2:
+                det = Dm[0] * Dm[RATES + 1] - Dm[1] * Dm[RATES]
+                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[RATES + 1] + Ds[1] * Ds[RATES])
                         or not isfinite(det)):
                     return v + 1
-                Di[0] = Dm[3] / det
+                Di[0] = Dm[RATES + 1] / det
                 Di[1] = -Dm[1] / det
-                Di[2] = -Dm[2] / det
-                Di[3] = Dm[0] / det
+                Di[RATES] = -Dm[RATES] / det
+                Di[RATES + 1] = Dm[0] / det
+            elif _inv3(Dm, Ds, Di):
+                return v + 1
             # tmp (4 x nb) = HE Dinv; Ha = H - tmp EH
             for i in range(NODE):
                 for k in range(nb):
-                    tmp[2 * i + k] = 0.0
+                    tmp[RATES * i + k] = 0.0
                     for j in range(nb):
-                        tmp[2 * i + k] += HE[2 * i + j] * Di[2 * j + k]
+                        tmp[RATES * i + k] += HE[RATES * i + j] * Di[RATES * j + k]
             for i in range(NODE):
                 for j in range(NODE):
                     for k in range(nb):
-                        Ha[NODE * i + j] -= tmp[2 * i + k] * EH[NODE * k + j]
+                        Ha[NODE * i + j] -= tmp[RATES * i + k] * EH[NODE * k + j]
         pv = d.parent[v]
         if pv < 0:
             continue
         # W = chi^T HE Dinv (4 x nb); T = chi^T - W eps^T; chiTHa = chi^T Ha; H_p += chiTHa chi
         for i in range(NODE):
             for k in range(nb):
-                d.W[NODE * RATES * v + 2 * i + k] = 0.0
+                d.W[NODE * RATES * v + RATES * i + k] = 0.0
                 for j in range(NODE):
-                    d.W[NODE * RATES * v + 2 * i + k] += chi[NODE * j + i] * tmp[2 * j + k]
+                    d.W[NODE * RATES * v + RATES * i + k] += chi[NODE * j + i] * tmp[RATES * j + k]
             for j in range(NODE):
                 d.T[NODE_BLOCK * v + NODE * i + j] = chi[NODE * j + i]
                 for k in range(nb):
                     d.T[NODE_BLOCK * v + NODE * i + j] -= \
-                        d.W[NODE * RATES * v + 2 * i + k] * eps[2 * j + k]
+                        d.W[NODE * RATES * v + RATES * i + k] * eps[RATES * j + k]
                 d.chiTHa[NODE_BLOCK * v + NODE * i + j] = 0.0
                 for k in range(NODE):
                     d.chiTHa[NODE_BLOCK * v + NODE * i + j] += chi[NODE * k + i] * Ha[NODE * k + j]
@@ -685,8 +736,8 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     cdef int idx, v, pv, i, k, nb, b
     cdef double y4[NODE]
     cdef double z[NODE]
-    cdef double r[2]
-    cdef double eta[2]
+    cdef double r[RATES]
+    cdef double eta[RATES]
     cdef double* f
     cdef double* A
     cdef const double* W
@@ -716,7 +767,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             W = d.W + NODE * RATES * v
             for i in range(NODE):
                 for k in range(nb):
-                    d.f[NODE * pv + i] -= W[2 * i + k] * g[b + k]
+                    d.f[NODE * pv + i] -= W[RATES * i + k] * g[b + k]
     # root to leaves
     for idx in range(d.n_v):
         v = d.order[idx]
@@ -749,23 +800,23 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
         for k in range(nb):
             r[k] = 0.0 if g == NULL else g[b + k]
             for i in range(NODE):
-                r[k] += d.eps[NODE * RATES * v + 2 * i + k] * f[i] \
+                r[k] += d.eps[NODE * RATES * v + RATES * i + k] * f[i] \
                     - d.EH[NODE * RATES * v + NODE * k + i] * y4[i]
         if pv >= 0 and _coupled(d, v):
             z[0] = z[1] = z[2] = z[3] = 0.0
             _gemv4(d.E + 3 * NODE_BLOCK * v + NODE_BLOCK, d.A + NODE * pv, 1.0, z)
             for k in range(nb):
                 for i in range(NODE):
-                    r[k] -= d.eps[NODE * RATES * v + 2 * i + k] * z[i]
+                    r[k] -= d.eps[NODE * RATES * v + RATES * i + k] * z[i]
         for k in range(nb):
             eta[k] = 0.0
             for i in range(nb):
-                eta[k] += d.Dinv[RATES * RATES * v + 2 * k + i] * r[i]
+                eta[k] += d.Dinv[RATES * RATES * v + RATES * k + i] * r[i]
             out[b + k] = eta[k]
         for i in range(NODE):
             A[i] = y4[i]
             for k in range(nb):
-                A[i] += d.eps[NODE * RATES * v + 2 * i + k] * eta[k]
+                A[i] += d.eps[NODE * RATES * v + RATES * i + k] * eta[k]
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -807,7 +858,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
         for i in range(NODE):
             Vv[i] = d.c[NODE * v + i] if bias else 0.0
             for k in range(d.nb[v]):
-                Vv[i] += d.eps[NODE * RATES * v + 2 * i + k] * beta[b + k]
+                Vv[i] += d.eps[NODE * RATES * v + RATES * i + k] * beta[b + k]
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 
@@ -963,8 +1014,8 @@ cdef class RecursiveKernel(ODEProblem):
                     reaction=nj)
         self.arrays.update(pack({**{name: np.zeros(size) for name, size in work.items()},
                                  **{name: np.asarray(tables[name], dtype=np.intc)
-                                    for name in ("order", "code", "pred", "elem", "parent", "joint",
-                                                 "boff", "nb")}}))
+                                    for name in ("order", "code", "place", "turn", "pred", "elem",
+                                                 "parent", "joint", "boff", "nb")}}))
         self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
         self.arrays["Mel"] = self.arrays["el_mass"]
         self.arrays["Mbody"] = self.arrays["body_mass"]
@@ -1082,6 +1133,8 @@ cdef class RecursiveKernel(ODEProblem):
         cdef Tree* d = &self.data
         d.order = <const int*>cnp.PyArray_DATA(a["order"])
         d.code = <const int*>cnp.PyArray_DATA(a["code"])
+        d.place = <const int*>cnp.PyArray_DATA(a["place"])
+        d.turn = <const int*>cnp.PyArray_DATA(a["turn"])
         d.pred = <const int*>cnp.PyArray_DATA(a["pred"])
         d.elem = <const int*>cnp.PyArray_DATA(a["elem"])
         d.parent = <const int*>cnp.PyArray_DATA(a["parent"])

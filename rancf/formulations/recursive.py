@@ -18,26 +18,23 @@ import threading
 import numpy as np
 
 from ..elements import planar
-from ..joints._codes import (BEAM_POLAR, BEAM_PRISM, BEAM_REV, BODY_POLAR, BODY_PRISM, BODY_REV,
-                             FREE, P_BODY, P_GROUND, P_NODE)
+from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_BODY, P_GROUND,
+                             P_NODE)
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
 from .inputs import Inputs
 
 
-_RATES = {BEAM_REV: (2, 2), BEAM_POLAR: (1, 1), BEAM_PRISM: (2, 1), BODY_REV: (1, 1),
-          BODY_POLAR: (0, 0), BODY_PRISM: (1, 0)}   # (free, driven)
-
-
 def tree_tables(assembly):
-    """Vertex tables of the recursion: order root to leaves, joint codes, predecessors, rates."""
+    """Vertex tables of the recursion: order root to leaves, vertex codes, the joint maps'
+    place and turn (:class:`rancf.joints.kind.RecursionMaps`), predecessors, rates."""
     A = assembly
     if A.recursive_reason is not None:
         raise ValueError(f"formulation 'recursive' cannot run this model: {A.recursive_reason}")
     nv, nb = A.n_vertices, len(A.beams)
-    t = {k: np.full(nv, -1, dtype=np.intc) for k in ("code", "pred", "elem", "parent", "joint",
-                                                      "boff", "nb")}
+    t = {k: np.full(nv, -1, dtype=np.intc) for k in ("code", "place", "turn", "pred", "elem",
+                                                      "parent", "joint", "boff", "nb")}
     first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in A.beams])[:-1]]).astype(int) \
         if nb else np.zeros(0, int)
     order, constant = [], True
@@ -54,11 +51,11 @@ def tree_tables(assembly):
             first = int(A.body_vertex[item - nb])
             vertices = [first]
         # Assembly.recursive_reason has refused kinds without maps
-        code, held_constant = joint.type.recursion(P_NODE if item < nb else P_BODY, joint.driven)
-        constant = constant and held_constant
-        t["code"][first], t["joint"][first] = code, j
-        t["parent"][first] = A.parent_vertex[j]
-        t["nb"][first] = _RATES[code][1 if joint.driven else 0]
+        maps = joint.type.recursion(P_NODE if item < nb else P_BODY, joint.driven)
+        constant = constant and maps.constant
+        t["code"][first] = FIRST_NODE if item < nb else FIRST_BODY
+        t["place"][first], t["turn"][first], t["nb"][first] = maps.place, maps.turn, maps.rates
+        t["joint"][first], t["parent"][first] = j, A.parent_vertex[j]
         order.extend(vertices)
     t["order"] = np.array(order, dtype=np.intc)
     offsets = np.concatenate([[0], np.cumsum(t["nb"][t["order"]])])
@@ -87,9 +84,9 @@ class Recursive:
         self.kernel.set_inputs(self.inputs)
         self.kernel.owner = self
         self.n_x, self.n_dof, self.n_y = assembly.n_x, self.tables["n_beta"], self.kernel.n_y
-        # joints with a reaction: driven, or fixed (a polar slope or a lumped body)
+        # joints with a reaction: driven, or holding their angle coordinate (fixed)
         self.held = bool(np.any(assembly.joint_driven)) or bool(
-            np.isin(self.tables["code"], (BEAM_POLAR, BODY_POLAR)).any())
+            (self.tables["turn"] == HELD_AT_Q).any())
         if self.tables["constant"]:
             y = np.concatenate([assembly.x0, np.zeros(self.n_dof + 2)])
             self._kinematics(0.0, y)
@@ -143,14 +140,15 @@ class Recursive:
         V = np.zeros(self.n_x)
         drive = k["drive"].reshape(-1, 3)
         ns = self.assembly.node_size
+        rates = k["eps"].size // k["bh"].size
         for vtx in t["order"]:
             b, nb = t["boff"][vtx], t["nb"][vtx]
             if t["code"][vtx] == FREE:
                 beta[b:b + ns] = V[ns * vtx:ns * vtx + ns] = v[ns * vtx:ns * vtx + ns]
                 continue
-            # the kernel's joint maps: chi (node x node), eps (node x 2 joint rates) a vertex
+            # the kernel's joint maps: chi (node x node), eps (node x the most joint rates) a vertex
             chi = k["chi"][ns * ns * vtx:ns * ns * (vtx + 1)].reshape(ns, ns)
-            eps = k["eps"][2 * ns * vtx:2 * ns * (vtx + 1)].reshape(ns, 2)[:, :nb]
+            eps = k["eps"][rates * ns * vtx:rates * ns * (vtx + 1)].reshape(ns, rates)[:, :nb]
             bh = k["bh"][ns * vtx:ns * vtx + ns]
             pv, j = t["parent"][vtx], t["joint"][vtx]
             known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)

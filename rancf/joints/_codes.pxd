@@ -24,14 +24,24 @@ cpdef enum Coordinate:
     SLIDE = 1         # (r_c - r_a) . R(axis) p / |p| along the rail (m); effort a force pair (N)
 
 cpdef enum RecursionCode:
-    # how the recursive formulation parametrizes a vertex (rancf/formulations/_recursive.pyx)
+    # what a vertex is in the recursive formulation (rancf/formulations/_recursive.pyx)
     FREE = 0          # a beam node after the first: its four rates are free
-    BEAM_REV = 1      # first node of a beam on a revolute joint: eta = slope rates (2)
-    BEAM_POLAR = 2    # ... on a fixed or driven revolute joint: eta = s' (1)
-    BEAM_PRISM = 3    # ... on a prismatic joint: eta = (gam', s') or s' if driven
-    BODY_REV = 4      # rigid body on a revolute joint: eta = phi' (1)
-    BODY_POLAR = 5    # ... on a fixed or driven revolute joint: no eta
-    BODY_PRISM = 6    # ... on a prismatic joint: eta = gam', none if driven
+    FIRST_NODE = 1    # the first node of a beam, hung on its tree joint
+    FIRST_BODY = 2    # a rigid body, hung on its tree joint
+
+cpdef enum Place:
+    # the position part of a first vertex's map: where its joint puts the child's point
+    AT_POINT = 0      # at the parent's point (COINCIDENT): no rate
+    ON_SLIDE = 1      # at r_a + g a on the rail (ON_RAIL), the slide g a rate
+    AT_DRIVEN_SLIDE = 2   # at r_a + g(t) a, a driven slide: its reaction row bh = (a, 0)
+
+cpdef enum Turn:
+    # the direction part: how its joint holds the child's slope (beam) or axis (body)
+    TURN_FREE = 0     # free: the slope's two rates, or the body's absolute angle phi (one)
+    HELD_AT_Q = 1     # at the angle coordinate's q (q(t) driven, q0 held): a beam's polar slope
+                      # s (one rate), a body none; the coordinate's reaction row bh
+    HELD_AT_THETA0 = 2    # at theta0 (a held direction of a slide coordinate): as HELD_AT_Q,
+                          # without a reaction row
 
 cpdef enum TermMode:
     # the time factor of a DAE constraint term (rancf.formulations.dae.ConstraintTable)

@@ -8,7 +8,7 @@ slope length s as its one rate, a rigid body is lumped into its parent.
 Spatial: the child's pose relative to the parent held at the reference configuration (no
 coordinate).
 """
-from ._codes import ANGLE, BEAM_POLAR, BODY_POLAR, COINCIDENT, DIRECTION_HELD, M_FIXED, P_NODE
+from ._codes import ANGLE, COINCIDENT, DIRECTION_HELD, M_FIXED
 from .kind import JointKind, SpatialMotion
 
 
@@ -21,7 +21,6 @@ class Fixed(JointKind):
     coordinate = ANGLE
     parameters = ()
     style = dict(marker="s", markersize=6, markerfacecolor="k", markeredgecolor="k")
-    recursion_reason = None
     spatial = SpatialMotion(M_FIXED, axes=0, units=())
 
     def check(self, joint, registered):
@@ -29,6 +28,3 @@ class Fixed(JointKind):
             raise ValueError("a fixed joint takes neither a drive nor an effort (it holds its "
                              "initial relative pose); use a driven revolute joint instead")
         super().check(joint, registered)
-
-    def recursion(self, child_kind, driven):
-        return (BEAM_POLAR if child_kind == P_NODE else BODY_POLAR), False

@@ -15,11 +15,15 @@ of the child's direction relative to the parent's. Three primitives (integer cod
     prescribes the coordinate: a driven angle is held at q(t), a driven slide at q(t).
 
 revolute = coincident + free angle, prismatic = on rail + held angle (coordinate the slide),
-fixed = coincident + held angle. Every kernel of the forces (coordinates, efforts, their Newton
-blocks, powers) and of the DAE runs on these primitives, so a kind that is a new composition of
-them runs on the DAE formulation without an edit outside its module. The recursive formulation
-has maps (chi, eps, bias) only for the built-in compositions: a kind says which of them it is,
-or why it has none.
+fixed = coincident + held angle; on rail + free angle is a slot (``tests/test_joint_kinds.py``
+registers one). Every kernel of the forces (coordinates, efforts, their Newton blocks, powers)
+and of the DAE runs on these primitives, and so does the recursive formulation: a joint's map
+of its child's first vertex (chi, eps, bias and reaction rows, theory: Joints in the recursion)
+is composed of a *place* (the child's point at the parent's point, or on the rail at a slide
+that is a rate or driven) and a *turn* (the child's slope or axis free, or held at the angle
+coordinate q or at theta0), each written once in the kernel (:func:`recursion_maps`,
+:class:`RecursionMaps`). So a kind that is a new composition of the primitives runs on both
+formulations, explicit and implicit, without an edit outside its module.
 
 **Both dimensions.** A kind module says what the kind is in a planar model (the primitives
 above; ``planar = False`` for a kind that has no planar form) and in a spatial model (its
@@ -31,12 +35,14 @@ units of its coordinates, which count them. Drives and efforts apply to the kind
 coordinate.
 """
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from ..elements import planar
-from ._codes import (ANGLE, COINCIDENT, COS, DIRECTION_FREE, DIRECTION_HELD, LINEAR, ON_RAIL,
-                     P_NODE, SIN, SLIDE, Motion)
+from ._codes import (ANGLE, AT_DRIVEN_SLIDE, AT_POINT, COINCIDENT, COS, DIRECTION_FREE,
+                     DIRECTION_HELD, HELD_AT_Q, HELD_AT_THETA0, LINEAR, ON_RAIL, ON_SLIDE, P_NODE,
+                     SIN, SLIDE, TURN_FREE, Motion)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
@@ -96,6 +102,69 @@ class SpatialMotion:
         return "N" if self.units == ("m",) else "N m"
 
 
+class RecursionMaps(NamedTuple):
+    """A joint's map of its child's first vertex in the recursive formulation (theory: Joints
+    in the recursion), composed of two parts that the kernel
+    (``rancf/formulations/_recursive.pyx``, ``_first_vertex``) writes each once.
+
+    Attributes
+    ----------
+    place : int
+        A ``Place`` code: the child's point at the parent's point (``AT_POINT``), or at
+        ``r_a + g a`` on the rail with the slide g a rate (``ON_SLIDE``) or driven
+        (``AT_DRIVEN_SLIDE``, reaction row ``(a, 0)``).
+    turn : int
+        A ``Turn`` code: the child's slope (beam) or axis (body) free (``TURN_FREE``), held at
+        the angle coordinate q, q(t) of a drive or q0 (``HELD_AT_Q``, with the coordinate's
+        reaction row), or held at theta0 (``HELD_AT_THETA0``).
+    rates : int
+        Its rates eta (0 to 3): 1 for ``ON_SLIDE``, then 2 (beam slope) or 1 (body angle) for
+        ``TURN_FREE``, 1 (a beam's polar slope length) or 0 (a body) for a held turn.
+    constant : bool
+        Whether chi and eps are constant (a beam's first node at the parent's point, its slope
+        free): a factorization that need not be redone.
+    """
+
+    place: int
+    turn: int
+    rates: int
+    constant: bool
+
+
+def recursion_maps(position, direction, coordinate, child_kind, driven):
+    """The first-vertex map of the primitives (:class:`RecursionMaps`).
+
+    The slide is a rate on a rail unless the slide coordinate is driven; the direction is held
+    at q when the coordinate is an angle that is driven or held, at theta0 when it is held
+    with a slide coordinate, else free (as the DAE's rows of :meth:`JointKind.constraint_rows`).
+
+    Parameters
+    ----------
+    position, direction, coordinate : int
+        The kind's primitives (module docstring).
+    child_kind : int
+        ``P_NODE`` (a beam's first node) or ``P_BODY`` (a rigid body).
+    driven : bool
+
+    Returns
+    -------
+    RecursionMaps
+    """
+    if position == ON_RAIL:
+        place = AT_DRIVEN_SLIDE if driven and coordinate == SLIDE else ON_SLIDE
+    else:
+        place = AT_POINT
+    if coordinate == ANGLE and (driven or direction == DIRECTION_HELD):
+        turn = HELD_AT_Q
+    elif direction == DIRECTION_HELD:
+        turn = HELD_AT_THETA0
+    else:
+        turn = TURN_FREE
+    beam = child_kind == P_NODE
+    rates = int(place == ON_SLIDE) + ((2 if beam else 1) if turn == TURN_FREE else int(beam))
+    return RecursionMaps(place, turn, rates, beam and place == AT_POINT and turn == TURN_FREE)
+
+
 class JointKind:
     """One kind of joint: subclass it in a module of its own and register it
     (:func:`rancf.joints.register`).
@@ -116,7 +185,9 @@ class JointKind:
         (:mod:`rancf.results.plotting`; a driven joint of any kind is drawn as driven, and an
         ``ON_RAIL`` kind with its dashed rail).
     ``recursion_reason`` : str or None
-        Why the recursive formulation cannot run it (None: :meth:`recursion` gives its maps).
+        None (the default): the recursive formulation runs it on the maps of its primitives
+        (:meth:`recursion`). A kind whose :meth:`constraint_rows` are not its primitives' says
+        here why the recursion cannot run it.
     ``planar`` : bool
         False for a kind that is spatial only (then the planar attributes are unused and a
         planar model refuses it).
@@ -129,8 +200,8 @@ class JointKind:
     :meth:`check` (the parameters given, when the joint is made), :attr:`unit` and
     :attr:`effort_unit`, :meth:`q0` (the coordinate of the reference geometry),
     :meth:`drive_start` (a drive's q(0) against the reference geometry), :meth:`constraint_rows`
-    (its rows of the DAE formulation) and :meth:`recursion` (its code in the recursive
-    formulation and whether its maps are constant).
+    (its rows of the DAE formulation) and :meth:`recursion` (its map in the recursive
+    formulation, :class:`RecursionMaps`).
     """
 
     name = None
@@ -139,7 +210,7 @@ class JointKind:
     coordinate = ANGLE
     parameters = ("drive", "effort")
     style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
-    recursion_reason = "the recursive formulation has no maps for it"
+    recursion_reason = None
     planar = True
     spatial = None
 
@@ -304,7 +375,7 @@ class JointKind:
 
     # --- the recursive formulation ----------------------------------------------------------
     def recursion(self, child_kind, driven):
-        """The joint's code in the recursive formulation, and whether its maps are constant.
+        """The joint's map of its child's first vertex in the recursive formulation.
 
         Parameters
         ----------
@@ -314,13 +385,15 @@ class JointKind:
 
         Returns
         -------
-        (int, bool) or None
-            The ``RecursionCode`` of the child's first vertex (its chi, eps, bias and reaction
-            rows of theory: Joints in the recursion) and whether chi and eps are constant (a
-            factorization that need not be redone); None when the recursion has no maps for the
-            kind (:attr:`recursion_reason` says why).
+        RecursionMaps or None
+            The map of its primitives (:func:`recursion_maps`: its chi, eps, bias and reaction
+            rows of theory: Joints in the recursion); None when :attr:`recursion_reason` is set
+            (then it says why the recursion cannot run the kind).
         """
-        return None
+        if self.recursion_reason is not None:
+            return None
+        return recursion_maps(self.position, self.direction, self.coordinate, child_kind,
+                              driven)
 
 
 def _transposed_J_times(M):

@@ -11,7 +11,7 @@ Spatial: the child slides along ``axis`` (a global unit vector of the reference 
 and keeps its orientation relative to the parent; q the slide (m) from the reference
 configuration, ``t = q a0``.
 """
-from ._codes import BEAM_PRISM, BODY_PRISM, DIRECTION_HELD, M_PRISMATIC, ON_RAIL, P_NODE, SLIDE
+from ._codes import DIRECTION_HELD, M_PRISMATIC, ON_RAIL, SLIDE
 from .kind import JointKind, SpatialMotion
 
 
@@ -24,8 +24,4 @@ class Prismatic(JointKind):
     coordinate = SLIDE
     parameters = ("axis", "drive", "effort")
     style = dict(marker="D", markersize=6, markerfacecolor="white", markeredgecolor="k")
-    recursion_reason = None
     spatial = SpatialMotion(M_PRISMATIC, axes=1, units=("m",))
-
-    def recursion(self, child_kind, driven):
-        return (BEAM_PRISM if child_kind == P_NODE else BODY_PRISM), False

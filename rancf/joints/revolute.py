@@ -9,8 +9,7 @@ the fixed joint.
 Spatial: the child turns about ``axis`` (a global unit vector of the reference configuration)
 through the joint point; q the angle (rad) from the reference configuration, ``R = exp(q a0^)``.
 """
-from ._codes import ANGLE, BEAM_POLAR, BEAM_REV, BODY_POLAR, BODY_REV, COINCIDENT, DIRECTION_FREE
-from ._codes import M_REVOLUTE, P_NODE
+from ._codes import ANGLE, COINCIDENT, DIRECTION_FREE, M_REVOLUTE
 from .kind import JointKind, SpatialMotion
 
 
@@ -23,10 +22,4 @@ class Revolute(JointKind):
     coordinate = ANGLE
     parameters = ("drive", "effort")
     style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
-    recursion_reason = None
     spatial = SpatialMotion(M_REVOLUTE, axes=1, units=("rad",))
-
-    def recursion(self, child_kind, driven):
-        if child_kind == P_NODE:
-            return (BEAM_POLAR, False) if driven else (BEAM_REV, True)
-        return (BODY_POLAR if driven else BODY_REV), False

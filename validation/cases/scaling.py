@@ -309,9 +309,9 @@ def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
     ``_forces.pyx`` (``applied_forces``, ``element_forces``) and ``rancf/elements/_beam.pyx``
     (``_shabana`` with ``K = NULL``) are written at the commit of this file. Per pass:
 
-    * ``kinematics``: a first vertex ``_first_vertex`` (BEAM_REV): ``rho``, ``ph``, ``om_p``,
-      ``sig`` 10, ``nrow`` 2 (not at the root), ``V = bh qd + chi V_p + eps eta`` 4 (1 + 16/4 + 2)
-      = 28 (12 at the root); free nodes are copied.
+    * ``kinematics``: a first vertex ``_first_vertex`` (AT_POINT, TURN_FREE): ``rho``, ``ph``,
+      ``om_p``, ``sig`` 10, ``nrow`` 2 (not at the root), ``V = bh qd + chi V_p + eps eta`` 4
+      (1 + 16/4 + 2) = 28 (12 at the root); free nodes are copied.
     * gravity: one product per coordinate, ``4 n_v``.
     * element forces, per element: ``1/l`` 1, the chord 2, its unit vectors 2, ``gv``, ``hv`` 8;
       per Gauss point (3): shape-function derivatives 8, ``w`` 1, ``r'``, ``r''`` 16, and per strain
