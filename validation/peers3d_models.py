@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 import rancf
+from validation.exudyn_solve import solve_dynamic
 from validation.spherical_four_bar import SphericalFourBar
 
 #: The cable (Exudyn's ObjectANCFCable mini example, issue 23's 3D cable data)
@@ -163,32 +164,10 @@ def exudyn_four_bar(fb: SphericalFourBar, n_elements=1):
 
 
 def exudyn_dynamic(mbs, t_end, h, rho_inf, tolerance=EXUDYN_TOLERANCE, threads=1):
-    """Exudyn's generalized-alpha (spectral radius rho_inf) at the fixed step h, its default
-    modified Newton with the (relative, absolute) tolerance, the sparse solver (EigenSparse),
-    ``threads`` threads, sensors stored every step. Returns the wall time of ``SolveDynamic``
-    (s; assembly excluded) and its Newton iterations and Jacobians over the run."""
-    import time
-
-    import exudyn as exu
-
-    s = exu.SimulationSettings()
-    s.timeIntegration.endTime = t_end
-    s.timeIntegration.numberOfSteps = int(round(t_end / h))
-    s.timeIntegration.automaticStepSize = False
-    s.timeIntegration.generalizedAlpha.spectralRadius = rho_inf
-    s.timeIntegration.newton.relativeTolerance, s.timeIntegration.newton.absoluteTolerance = tolerance
-    s.timeIntegration.verboseMode = 0
-    s.parallel.numberOfThreads = threads
-    s.solution.sensors.writePeriod = h
-    s.solution.file.write = False
-    s.linearSolver.solverType = exu.LinearSolverType.EigenSparse
-    start = time.perf_counter()
-    ok = mbs.SolveDynamic(s, solverType=exu.DynamicSolverType.GeneralizedAlpha)
-    wall = time.perf_counter() - start
-    if not ok:
-        raise RuntimeError(f"Exudyn did not converge (h = {h:g} s)")
-    it = mbs.sys["dynamicSolver"].it
-    return wall, {"newton_iterations": it.newtonStepsCount, "jacobians": it.newtonJacobiCount}
+    """Exudyn's generalized-alpha at the fixed step h on ``threads`` threads, sensors stored
+    every step (:func:`validation.exudyn_solve.solve_dynamic`): the wall time of
+    ``SolveDynamic`` (s) and its Newton iterations and Jacobians over the run."""
+    return solve_dynamic(mbs, t_end, h, rho_inf, tolerance, threads, h)
 
 
 def on_grid(t, values, grid):

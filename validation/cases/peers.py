@@ -34,6 +34,7 @@ import pandas as pd
 
 import rancf
 from validation.case import Case, Check, Outcome, progress
+from validation.exudyn_solve import solve_dynamic
 from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, rk4_step, timed
 
 OUTPUT_DT = 1e-3  # s
@@ -126,34 +127,9 @@ def _exudyn_beams(mbs, beams, rho_A, EA, EI, gravity, pin="joint"):
 
 def _exudyn_solve(mbs, t_end: float, h: float, rho_inf: float, solver: str = "generalized-alpha",
                   tolerance=EXUDYN_TOLERANCE):
-    """Exudyn's generalized-alpha (spectral radius rho_inf) or explicit RK4 (``solver="rk4"``,
-    its RK44) at the fixed step h, on one thread, with its default modified Newton and the given
-    (relative, absolute) Newton tolerance, and the sparse solver.
-
-    Returns the wall time of ``SolveDynamic`` (s; assembly excluded, as rancf's wall time excludes
-    building the model) and the solver's counters: Newton iterations and Jacobians over the run
-    (``mbs.sys['dynamicSolver'].it``: ``newtonStepsCount``, ``newtonJacobiCount``)."""
-    import exudyn as exu
-
-    s = exu.SimulationSettings()
-    s.timeIntegration.endTime = t_end
-    s.timeIntegration.numberOfSteps = int(round(t_end / h))
-    s.timeIntegration.automaticStepSize = False
-    s.timeIntegration.generalizedAlpha.spectralRadius = rho_inf
-    s.timeIntegration.newton.relativeTolerance, s.timeIntegration.newton.absoluteTolerance = tolerance
-    s.timeIntegration.verboseMode = 0
-    s.parallel.numberOfThreads = EXUDYN_THREADS
-    s.solution.sensors.writePeriod = OUTPUT_DT
-    s.solution.file.write = False
-    s.linearSolver.solverType = exu.LinearSolverType.EigenSparse
-    kind = {"generalized-alpha": exu.DynamicSolverType.GeneralizedAlpha, "rk4": exu.DynamicSolverType.RK44}
-    start = time.perf_counter()
-    ok = mbs.SolveDynamic(s, solverType=kind[solver])
-    wall = time.perf_counter() - start
-    if not ok:
-        raise RuntimeError(f"Exudyn did not converge (h = {h:g} s)")
-    it = mbs.sys["dynamicSolver"].it
-    return wall, {"newton_iterations": it.newtonStepsCount, "jacobians": it.newtonJacobiCount}
+    """Exudyn's generalized-alpha or RK4 on one thread, sensors every ``OUTPUT_DT``
+    (:func:`validation.exudyn_solve.solve_dynamic`): its wall time (s) and counters."""
+    return solve_dynamic(mbs, t_end, h, rho_inf, tolerance, EXUDYN_THREADS, OUTPUT_DT, solver)
 
 
 def exudyn_tip(E: float, t_end: float, h: float, elements_per_body: int = 5, rho_inf: float = RHO_INF,
