@@ -42,7 +42,7 @@ def build_tree(model):
     ValueError
         A model without items; joint points apart (more than 1e-9 of the model size); an item
         not connected to the ground; a joint written child first (its child is nearer the
-        ground); a drive or an effort on a joint that closes a loop; a drive whose q(0) is
+        ground); a drive on a joint that closes a loop; a drive whose q(0) is
         not 0.
     """
     beams, bodies, joints, loads = model.beams, model.rigid_bodies, model.joints, model.loads
@@ -287,11 +287,11 @@ def _loop_links(joints, tree_joints, body_of, A0):
     """The ``loop_*`` arrays of :class:`SpatialTree` for the joints not in ``tree_joints``:
     each joint's parent and child bodies and their offsets (``body_of``), its motion, its
     reference relative orientation ``Q = A0_p^T A0_c`` and its axes in the parent's frame (as
-    a tree link's). A drive or an effort on such a joint is refused: the spatial DAE takes
-    neither on a loop-closing joint in this version."""
+    a tree link's). A drive on such a joint is refused: the spatial DAE takes none on a
+    loop-closing joint in this version (an effort it takes)."""
     k = [j for j in joints if j.index not in tree_joints]
     for j in k:
-        what = "drive" if j.drive is not None else "effort" if j.effort is not None else None
+        what = "drive" if j.drive is not None else None
         if what:
             raise ValueError(f"joint {j.index} ({j.kind}, {j.parent!r} -> {j.child!r}) closes a "
                              f"loop and has {'a' if what == 'drive' else 'an'} {what}: a joint "
