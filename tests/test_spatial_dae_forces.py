@@ -220,3 +220,61 @@ def test_mass_on_a_spring_in_the_dae_follows_the_analytic_damped_motion(joint_sp
     np.testing.assert_allclose(E["elastic"], 0.5 * k * (q + 0.1) ** 2, rtol=1e-9, atol=1e-12)
     balance = E["kinetic"] + E["elastic"] + E["dissipated"] - E["work"]
     assert np.abs(balance - balance[0]).max() < 1e-4
+
+
+def test_a_driven_loop_closing_joint_acts_as_the_driven_tree_joint():
+    """The rigid four-bar driven at its crank's revolute A (validation/spherical_four_bar.py)
+    with A the loop's closing joint (joints D, C, B written from the rocker's side, then A):
+    at a consistent moving state the drive's rheonomic rows give the body accelerations and the
+    motor torque of the same four-bar with A in the tree (1e-10); a run follows the closed form
+    (the rocker's angle to 1e-9 rad), and the motor's torque times the drive's rate integrates
+    to the work of the drive's rows."""
+    fb = SphericalFourBar()
+    m_tree, a_tree, _, _ = fb.rigid()
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    P = fb.P
+
+    def rod(mass, p, q):
+        L = np.linalg.norm(P[q] - P[p])
+        e = (P[q] - P[p]) / L
+        J = mass * L ** 2 / 12 * (np.eye(3) - np.outer(e, e)) + 1e-4 * np.eye(3)
+        return m.add_rigid_body(mass, J, position=(P[p] + P[q]) / 2)
+
+    crank, coupler, rocker = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
+    at = lambda body, k: body.point(*(P[k] - body.position))
+    d = m.add_joint("revolute", m.ground.point(*P["D"]), at(rocker, "D"), axis=fb.uD)
+    m.add_joint("universal", at(rocker, "C"), at(coupler, "C"), axes=[fb.uC, fb.a_universal])
+    m.add_joint("spherical", at(coupler, "B"), at(crank, "B"))
+    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA,
+                    drive=fb.drive)
+    assert list(m.build().loop_joint) == [a.index]
+    daes = [SpatialDAE(model.build(), *spatial.model_inputs(model)) for model in (m_tree, m)]
+    rng = np.random.default_rng(4)
+    t = 0.37
+    x0, v0 = daes[0].initial_state()
+    x0, v0 = daes[0].consistent_state(x0 + 0.05 * rng.standard_normal(x0.size),
+                                      rng.standard_normal(x0.size), t)
+    # the second tree numbers its bodies in another order (rocker, coupler, crank)
+    order = np.argsort(m.build().rigid_body)
+    body = np.asarray(m_tree.build().rigid_body)[order]
+    x, v = (z.reshape(-1, 7)[body].ravel() for z in (x0, v0))
+    assert np.abs(daes[1].constraint(x, t)).max() <= 1e-12
+    assert np.abs(daes[1].constraint_jacobian(x, t) @ v + daes[1].velocity_bias(x, t)).max() \
+        <= 1e-12
+    out = [daes[0].multipliers(x0, v0, t), daes[1].multipliers(x, v, t)]
+    acc = [daes[0].accelerations(x0, v0, out[0][0])[body],
+           daes[1].accelerations(x, v, out[1][0])]
+    assert np.abs(acc[1] - acc[0]).max() <= 1e-10 * np.abs(acc[0]).max()
+    torque = [dae.reactions(y, lam, t, w)[j.index, 3:] @ fb.uA
+              for dae, y, w, (_, lam), j in zip(daes, (x0, x), (v0, v), out, (a_tree, a))]
+    assert abs(torque[0]) > 1.0 and abs(torque[1] - torque[0]) <= 1e-10 * abs(torque[0])
+    res = rancf.simulate(m, 1.0, 2e-2, method="newmark", output_every=1, tol=1e-11)
+    assert res.status == "ok" and res.formulation == "dae"
+    assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
+    theta, phi = res.joint(a)[0], res.joint(d)[0]
+    assert np.abs(theta - fb.drive(res.t)[0]).max() <= 1e-9
+    assert np.ptp(phi) > 0.8 and np.abs(phi - fb.output(theta)).max() <= 1e-9
+    # the motor's work, its torque times the drive's rate (trapezoidal rule at the outputs),
+    # is the work the loop integrated (lambda . Phi_t)
+    work = np.trapezoid(res.reaction(a, "torque") * fb.drive(res.t)[1], res.t)
+    assert work > 1.0 and abs(work - res.energy().work.iloc[-1]) <= 1e-3 * work

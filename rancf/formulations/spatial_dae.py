@@ -59,7 +59,10 @@ Rows by kind (rotation rows; translation rows):
 - spherical: none; ``delta = 0`` (3).
 - free: none; none.
 
-Joints that close loops add the rows of their kind between two bodies of the tree.
+Joints that close loops add the rows of their kind between two bodies of the tree; a driven
+revolute or prismatic one its driven rows as a tree joint's (the model's ``drives`` of those
+joints, a function of t or a coordinate held, kept by the DAE after the tree's in the drive
+table: :meth:`SpatialDAE._targets`).
 
 Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
 coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
@@ -483,7 +486,7 @@ class SpatialDAE(IndexThreeDAE):
         and elements.
     loads, drives :
         As :class:`rancf.formulations.spatial.Inputs` (the load values, one pair per load of the
-        tree; the drives of one-coordinate joints).
+        tree; the drives of one-coordinate joints, of the tree or closing a loop).
     efforts : dict, optional
         ``{joint index: effort}`` as :class:`rancf.formulations.spatial.Inputs` takes them, on
         joints of the tree and on joints that close loops (``tree.loop_joint``); not at a cable
@@ -494,7 +497,7 @@ class SpatialDAE(IndexThreeDAE):
         motion, anchor, offset, Q, a0, a1)`` as a tree link's (:class:`rancf.model.
         spatial_tree.SpatialTree`: anchor in the parent's frame, offset in the child's,
         ``Q = A0_parent^T A0_child``, axes in the parent's frame; parent -1 the ground); not
-        driven.
+        driven (the tree's own loop-closing joints take ``drives``, as its other joints).
 
     Attributes
     ----------
@@ -529,6 +532,15 @@ class SpatialDAE(IndexThreeDAE):
                                  "point takes no effort (put a load or a spring-damper at the "
                                  "point)")
         self.tree = tree
+        # drives on joints that close loops: the DAE's own, after the tree's (n_q) in the
+        # drive table (:meth:`_targets`)
+        drives = dict(drives or {})
+        self._loop_drives = [(j, drives.pop(j)) for j in sorted(drives) if j in closing]
+        for j, _ in self._loop_drives:
+            m = Motion(int(tree.loop_motion[list(tree.loop_joint).index(j)]))
+            if m not in (Motion.M_REVOLUTE, Motion.M_PRISMATIC):
+                raise ValueError(f"drives: joint {j} has {_SIZES.get(m, 0)} coordinates; only "
+                                 "one-coordinate joints (revolute, prismatic) can be driven")
         # the recursion parses and checks the inputs, and maps joint coordinates to poses
         self.recursion = Spatial(tree, loads, efforts, drives)
         self.inputs = self.recursion.inputs
@@ -548,7 +560,10 @@ class SpatialDAE(IndexThreeDAE):
         # the joints that close loops: rows like a tree joint's, between two bodies; the
         # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
-        self.links += [_Link(*lk) for lk in list(tree.loops) + list(loops)]
+        loop_driven = {j: tree.n_q + k for k, (j, _) in enumerate(self._loop_drives)}
+        self.links += [_Link(*lk, driven=loop_driven.get(int(j), -1))
+                       for j, lk in zip(tree.loop_joint, tree.loops)]
+        self.links += [_Link(*lk) for lk in loops]
         n_loop_links = len(self.links)
         self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
@@ -1327,9 +1342,16 @@ class SpatialDAE(IndexThreeDAE):
             return self._last_targets[1]
         self.inputs.at_time(t)
         out = [(None, None, None)] * len(self.links)
+        n_q = self.tree.n_q
         for k in self._driven:
             lk = self.links[k]
-            out[k] = lk.target_jet(*self._drive[lk.driven])
+            if lk.driven < n_q:
+                out[k] = lk.target_jet(*self._drive[lk.driven])
+                continue
+            # a loop-closing joint's drive: a function of t, or a coordinate held
+            value = self._loop_drives[lk.driven - n_q][1]
+            out[k] = lk.target_jet(*(value(t) if callable(value) else
+                                     (_vector("drives", value, 1)[0], 0.0, 0.0)))
         self._last_targets = (t, out)
         return out
 
