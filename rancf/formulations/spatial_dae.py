@@ -105,11 +105,15 @@ loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and 
 generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide; a
 spring-damper between points is the force ``f n`` on its first point and ``-f n`` on its second,
 ``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
-dissipation, the efforts' power in the work. All items of a kind are evaluated in one vectorized
-numpy pass (no per-item Python); Newton's matrix gets their stiffness and damping blocks by
-central differences of each item's force in its two bodies' states (all items and perturbations
-in one pass), an effort function's own dependence on (q, qd) left out (the efforts' values held).
-A model without them runs none of this.
+dissipation, the efforts' power in the work. All items of a kind run in one compiled call
+(:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
+``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
+blocks by central differences of each item's force in its two bodies' states (all items and
+their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
+out (the efforts' values held). An effort function gets its joint's angle or slide and rate from
+the joint spring-dampers' kernel where every effort function is on a revolute or prismatic joint,
+from :meth:`SpatialDAE.joint_coordinates` otherwise. A model without efforts or spring-dampers
+runs none of this.
 
 Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
 (``lambda . Phi_t``), of the efforts and the elements' and spring-dampers' dissipation, so a
@@ -701,6 +705,7 @@ class SpatialDAE(IndexThreeDAE):
             np.tile(self._item_cols, (1, 14)).ravel()
         #: the entries of the force items' blocks on coordinates (not on the ground)
         self._item_mask = (ir >= 0) & (ic >= 0)
+        self._no_items = np.zeros(int(self._item_mask.sum()))
         rows.append(ir[self._item_mask])
         cols.append(ic[self._item_mask])
         rows += [jc, n + jr]
@@ -817,12 +822,18 @@ class SpatialDAE(IndexThreeDAE):
                          int(self._joint_of_body[int(b)])))
             self._js_prismatic.append(prismatic)
         self._joint_springs = self._joint_rows(rows)
-        self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=bool)
-        self._joint_springs["law"] = np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3)
-        self._springs = {"parent": np.asarray(tree.spring_body, dtype=int).reshape(-1, 2)[:, 0],
-                         "child": np.asarray(tree.spring_body, dtype=int).reshape(-1, 2)[:, 1],
-                         "offsets": np.asarray(tree.spring_offset, dtype=float).reshape(-1, 2, 3),
-                         "law": np.asarray(tree.spring_law, dtype=float).reshape(-1, 3)}
+        self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=np.uint8)
+        self._joint_springs["axis"] = np.ascontiguousarray(np.where(
+            self._joint_springs["prismatic"][:, None] > 0, self._joint_springs["f"],
+            self._joint_springs["mp"]))
+        self._joint_springs["law"] = np.ascontiguousarray(tree.joint_spring_law,
+                                                          dtype=float).reshape(-1, 3)
+        body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
+        self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
+                         "child": np.ascontiguousarray(body[:, 1]),
+                         "offsets": np.ascontiguousarray(tree.spring_offset,
+                                                         dtype=float).reshape(-1, 2, 3),
+                         "law": np.ascontiguousarray(tree.spring_law, dtype=float).reshape(-1, 3)}
         # where each tree joint's coordinates sit among joint_coordinates' (effort functions)
         start = np.cumsum([0] + [_SIZES.get(self.links[k].motion, 0) for k in self.joint_links])
         self._jq_start = start
@@ -832,6 +843,22 @@ class SpatialDAE(IndexThreeDAE):
                 to += list(range(int(qo[b]), int(qo[b + 1])))
                 fro += list(range(int(start[j]), int(start[j]) + int(qo[b + 1] - qo[b])))
         self._jq_to, self._jq_from = np.array(to, dtype=int), np.array(fro, dtype=int)
+        # the joints of effort functions: when all are revolute or prismatic, their angle or
+        # slide and its rate come from the joint spring-dampers' kernel (exact, one call)
+        # instead of :meth:`joint_coordinates`' stencil over every joint
+        called = sorted([j for j, _, _ in self.inputs.effort_functions]
+                        + [j for j, _, f in self._loop_efforts if callable(f)])
+        links = [self.links[self.joint_links[j]] for j in called]
+        self._probe = None
+        if called and all(lk.motion in (Motion.M_REVOLUTE, Motion.M_PRISMATIC) for lk in links):
+            z = np.zeros(3)
+            d = self._joint_rows([(lk, 0, lk.a0, z, z, j) for lk, j in zip(links, called)])
+            d["prismatic"] = np.array([lk.motion == Motion.M_PRISMATIC for lk in links],
+                                      dtype=np.uint8)
+            d["axis"] = d["f"]
+            d["law"] = np.zeros((len(links), 3))
+            self._probe = d
+            self._probe_at = self._jq_start[np.array(called)]
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
@@ -840,7 +867,7 @@ class SpatialDAE(IndexThreeDAE):
 
     @staticmethod
     def _joint_rows(rows):
-        """The arrays of joint force rows ``(link, index, f, m_p, m_c)``."""
+        """The arrays of joint force rows ``(link, index, f, m_p, m_c, joint)``."""
         return {"joint": np.array([r[5] for r in rows], dtype=int),
                 "parent": np.array([r[0].parent for r in rows], dtype=int),
                 "child": np.array([r[0].body for r in rows], dtype=int),
@@ -870,92 +897,56 @@ class SpatialDAE(IndexThreeDAE):
         return X[p], V[p], X[c], V[c]
 
     @staticmethod
-    def _frames(X, V):
-        """Origins, frames ``A(p) / (p . p)``, velocities, angular velocities of states (n, 7)."""
-        p = X[:, 3:]
-        pp = np.einsum("ni,ni->n", p, p)
-        A = rotation(p) / pp[:, None, None]
-        w = 2.0 * np.einsum("nia,na->ni", _E(p), V[:, 3:]) / pp[:, None]
-        return X[:, :3], A, V[:, :3], w
+    def _joint_wrenches(Xp, Vp, Xc, Vc, d, g):
+        """The generalized forces (n, 14: parent's then child's) of joint force rows d of
+        values g (n,) (:meth:`_force_setup`; the kernel
+        :func:`rancf.formulations._spatial_dae.joint_wrenches`)."""
+        out = np.empty((len(Xp), 14))
+        _spatial_dae.joint_wrenches(Xp, Xc, d["offset"], d["f"], d["mp"], d["mc"],
+                                    np.ascontiguousarray(g, dtype=float), out)
+        return out
 
     @staticmethod
-    def _on_body(X, F, M, point):
-        """The generalized force (n, 7) of the force F at a point and the moment M (global)
-        on bodies of states X: ``[F, 2 E(p)^T (M + (point - r) x F) / (p . p)]``."""
-        p = X[:, 3:]
-        m = M + np.cross(point - X[:, :3], F)
-        return np.concatenate([F, 2.0 * np.einsum("nia,ni->na", _E(p), m)
-                               / np.einsum("ni,ni->n", p, p)[:, None]], axis=1)
-
-    def _joint_wrenches(self, Xp, Vp, Xc, Vc, d, g):
-        """The generalized forces (n, 14: parent's then child's) of joint force rows d of
-        values g (n,) (:meth:`_force_setup`)."""
-        rp, Ap, _, _ = self._frames(Xp, Vp)
-        rc, Ac, _, _ = self._frames(Xc, Vc)
-        X = rc + np.einsum("nij,nj->ni", Ac, d["offset"])
-        F = g[:, None] * np.einsum("nij,nj->ni", Ap, d["f"])
-        M = g[:, None] * (np.einsum("nij,nj->ni", Ap, d["mp"])
-                          + np.einsum("nij,nj->ni", Ac, d["mc"]))
-        return np.concatenate([self._on_body(Xp, -F, -M, X), self._on_body(Xc, F, M, X)],
-                              axis=1)
-
-    def _joint_spring_values(self, Xp, Vp, Xc, Vc, d):
+    def _joint_spring_values(Xp, Vp, Xc, Vc, d):
         """The joint spring-dampers' coordinates q, rates q' and forces
         ``g = -k (q - q0) - c q'`` (n,): a revolute's angle ``log(A_p^T A_c Q^T) . a0``
         (within (-pi, pi]) and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide
         ``(A_p^T (X - r_p) - anchor) . a0`` and rate ``A_p a0 . (v_X - v_p - w_p x (X - r_p))``
-        (X the joint point, v_X its velocity)."""
-        rp, Ap, vp, wp = self._frames(Xp, Vp)
-        rc, Ac, vc, wc = self._frames(Xc, Vc)
-        axis = np.where(d["prismatic"][:, None], d["f"], d["mp"])
-        ag = np.einsum("nij,nj->ni", Ap, axis)
-        arm = np.einsum("nij,nj->ni", Ac, d["offset"])
-        X = rc + arm
-        slide = np.einsum("nji,nj,ni->n", Ap, X - rp, axis) - np.einsum("ni,ni->n", d["anchor"],
-                                                                        axis)
-        slide_rate = np.einsum("ni,ni->n", ag, vc + np.cross(wc, arm) - vp
-                               - np.cross(wp, X - rp))
-        angle = np.einsum("ni,ni->n", _logs(np.swapaxes(Ap, 1, 2) @ Ac @ d["QT"]), axis) \
-            if len(axis) else np.zeros(0)
-        angle_rate = np.einsum("ni,ni->n", wc - wp, ag)
-        q = np.where(d["prismatic"], slide, angle)
-        qd = np.where(d["prismatic"], slide_rate, angle_rate)
-        law = d["law"]
-        return q, qd, -law[:, 0] * (q - law[:, 2]) - law[:, 1] * qd
+        (X the joint point, v_X its velocity; the kernel
+        :func:`rancf.formulations._spatial_dae.joint_spring_values`)."""
+        n = len(Xp)
+        q, qd, g = np.empty(n), np.empty(n), np.empty(n)
+        _spatial_dae.joint_spring_values(Xp, Vp, Xc, Vc, d["offset"], d["anchor"], d["QT"],
+                                         d["axis"], d["prismatic"], d["law"], q, qd, g)
+        return q, qd, g
 
-    def _point_springs(self, X1, V1, X2, V2, d):
+    @staticmethod
+    def _point_springs(X1, V1, X2, V2, d):
         """The spring-dampers between points: generalized forces (n, 14: first point's body
         then second's), potentials ``k (l - l0)^2 / 2`` and dissipated powers ``c l'^2`` (n,);
         the force ``f = k (l - l0) + c l'`` pulls the points together along their line
-        ``n`` (none where they meet, as the recursion's ``spring_line``)."""
-        r1, A1, v1, w1 = self._frames(X1, V1)
-        r2, A2, v2, w2 = self._frames(X2, V2)
-        o1 = np.where((d["parent"] < 0)[:, None], 0.0, np.einsum("nij,nj->ni", A1,
-                                                                  d["offsets"][:, 0]))
-        o2 = np.where((d["child"] < 0)[:, None], 0.0, np.einsum("nij,nj->ni", A2,
-                                                                 d["offsets"][:, 1]))
-        x1 = np.where((d["parent"] < 0)[:, None], d["offsets"][:, 0], r1 + o1)
-        x2 = np.where((d["child"] < 0)[:, None], d["offsets"][:, 1], r2 + o2)
-        u = x2 - x1
-        length = np.sqrt(np.einsum("ni,ni->n", u, u))
-        n = u / np.where(length > 0.0, length, 1.0)[:, None]
-        rate = np.einsum("ni,ni->n", n, v2 + np.cross(w2, o2) - v1 - np.cross(w1, o1))
-        law = d["law"]
-        f = law[:, 0] * (length - law[:, 2]) + law[:, 1] * rate
-        F = f[:, None] * n
-        zero = np.zeros_like(F)
-        Q = np.concatenate([self._on_body(X1, F, zero, x1), self._on_body(X2, -F, zero, x2)],
-                           axis=1)
-        return Q, 0.5 * law[:, 0] * (length - law[:, 2]) ** 2, law[:, 1] * rate ** 2
+        ``n`` (none where they meet, as the recursion's ``spring_line``; the kernel
+        :func:`rancf.formulations._spatial_dae.point_springs`)."""
+        n = len(X1)
+        out, U, P = np.empty((n, 14)), np.empty(n), np.empty(n)
+        _spatial_dae.point_springs(X1, V1, X2, V2, d["parent"], d["child"], d["offsets"],
+                                   d["law"], out, U, P)
+        return out, U, P
 
     def _effort_values(self, q, v, t):
         """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
-        of the joints' coordinates and rates (:meth:`joint_coordinates`: angles within
-        (-pi, pi]) written where the recursion keeps them."""
+        of the joints' coordinates and rates (:meth:`joint_coordinates`, or the joint
+        spring-dampers' kernel where every effort function is on a revolute or prismatic
+        joint: angles within (-pi, pi]) written where the recursion keeps them."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
         if inputs.effort_dependent or functions:
-            jq, jqd = self.joint_coordinates(q, v)
+            if self._probe is not None:
+                jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
+                jq[self._probe_at], jqd[self._probe_at] = self._joint_spring_values(
+                    *self._item_states(q, v, self._probe), self._probe)[:2]
+            else:
+                jq, jqd = self.joint_coordinates(q, v)
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
             inputs.efforts(t)
             for j, sl, f in functions:
@@ -980,6 +971,7 @@ class SpatialDAE(IndexThreeDAE):
 
     def _group_forces(self, d, values, Xp, Vp, Xc, Vc):
         """One group's generalized forces (n, 14) at its items' states."""
+        Xp, Vp, Xc, Vc = (np.ascontiguousarray(z) for z in (Xp, Vp, Xc, Vc))
         if "offsets" in d:
             return self._point_springs(Xp, Vp, Xc, Vc, d)[0]
         if values is None:
@@ -1471,7 +1463,7 @@ class SpatialDAE(IndexThreeDAE):
         if self.n_cable_nodes and (c_k or c_c):
             _, _, _, K, C = self._cable_elements(q_e, v_e, tangents=True)
             cable = cable + c_k * K + (c_c * C if self.tree.cable_damping.any() else 0.0)
-        items = np.zeros(int(self._item_mask.sum()))
+        items = self._no_items
         if len(self._item_cols) and (c_k or c_c):
             K, C = self._item_tangents(q_e, v_e, t_e)
             items = (c_k * K + c_c * C).ravel()[self._item_mask]
@@ -1610,8 +1602,9 @@ class SpatialDAE(IndexThreeDAE):
                     continue
                 if g is None:
                     g = self._joint_spring_values(*S, d)[2]
-                _, Ap, _, _ = self._frames(S[0], S[1])
-                _, Ac, _, _ = self._frames(S[2], S[3])
+                frames = np.concatenate([A, np.eye(3)[None]])
+                Ap = frames[np.where(d["parent"] < 0, self.n_bodies, d["parent"])]
+                Ac = frames[d["child"]]
                 F = g[:, None] * np.einsum("nij,nj->ni", Ap, d["f"])
                 M = g[:, None] * (np.einsum("nij,nj->ni", Ap, d["mp"])
                                   + np.einsum("nij,nj->ni", Ac, d["mc"]))
