@@ -96,14 +96,14 @@ def test_force_tangents_equal_central_differences():
 
 
 # --- closed loops: the spherical four-bar -----------------------------------------------------
-def four_bar(loop_at_rocker, effort=None, springs=True):
+def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81)):
     """The rigid spherical four-bar (validation/spherical_four_bar.py) without its drive: the
     crank's revolute A with a joint spring-damper, a spring-damper from the ground to the
     coupler, and ``effort`` on the rocker's revolute D, which closes the loop
     (``loop_at_rocker``: joints A, B, C, D) or is a joint of the tree (A, B, D, C: the universal
     C closes it). Returns the model and the joints A and D."""
     fb = SphericalFourBar()
-    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    m = rancf.Model(dim=3, gravity=gravity)
     P = fb.P
 
     def rod(mass, p, q):
@@ -190,6 +190,28 @@ def test_four_bar_with_efforts_and_springs_balances_energy():
         scale = np.abs(e.work).max()
         drift.append(np.abs(e.total - e.total.iloc[0]).max() / scale)
     assert drift[1] <= 1e-3 and drift[0] / drift[1] >= 3.4, drift
+
+
+def test_static_four_bar_balances_its_effort_by_the_closed_form_transmission():
+    """Statics without gravity: a torque tau on the rocker's revolute D (closing the loop)
+    against a torsion spring k on the crank's revolute A (rest angle 0). Virtual work with the
+    crank angle theta as the coordinate: ``k theta = tau dphi/dtheta`` at the equilibrium, the
+    transmission ``dphi/dtheta`` by central differences of the closed-form output phi(theta)
+    (validation/spherical_four_bar.py), and the rocker's angle phi(theta) itself."""
+    fb = SphericalFourBar()
+    tau, k = 0.8, 2.0
+    m, a, d = four_bar(True, tau, springs=False, gravity=(0.0, 0.0, 0.0))
+    m.add_rotational_spring_damper(a, k=k, rest_angle=0.0)
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    theta, phi = float(eq.joint(a)[0][0]), float(eq.joint(d)[0][0])
+    assert abs(theta) > 0.05                                   # the torque moved it
+    assert abs(phi - fb.output([theta])[0]) <= 1e-9
+    h = 1e-5
+    slope = (fb.output([theta + h])[0] - fb.output([theta - h])[0]) / (2 * h)
+    assert abs(k * theta - tau * slope) <= 1e-8 * abs(k * theta)
+    # the torque about the rocker's axis, its effort, in the reaction
+    assert abs(eq.reaction(d, "torque")[0] - tau) <= 1e-9
 
 
 def test_a_spring_damper_at_a_cable_point_is_refused_by_the_dae():

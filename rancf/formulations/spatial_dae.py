@@ -586,8 +586,8 @@ class SpatialDAE(IndexThreeDAE):
                                        n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._last_seen = None
-        #: the factor of the applied forces (gravity and loads): 1 in dynamics, the load step's
-        #: in statics (``rancf.static``)
+        #: the factor of the applied forces (gravity, loads and efforts): 1 in dynamics, the
+        #: load step's in statics (``rancf.static``)
         self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._jacobian = self._last_targets = self._velocity_bias = None
@@ -958,10 +958,11 @@ class SpatialDAE(IndexThreeDAE):
 
     def _groups(self, q, v, t):
         """The force items by group ``(data, values, states)``: efforts (their values,
-        :meth:`_effort_values`), joint spring-dampers, spring-dampers between points."""
+        :meth:`_effort_values`, times :attr:`load_factor` as the recursion's statics scales
+        them), joint spring-dampers, spring-dampers between points."""
         out = []
         if len(self._effort_index):
-            out.append((self._efforts, self._effort_values(q, v, t),
+            out.append((self._efforts, self.load_factor * self._effort_values(q, v, t),
                         self._item_states(q, v, self._efforts)))
         if len(self._joint_springs["law"]):
             out.append((self._joint_springs, None, self._item_states(q, v, self._joint_springs)))
