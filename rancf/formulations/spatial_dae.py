@@ -524,7 +524,8 @@ class SpatialDAE(IndexThreeDAE):
             raise ValueError("spring-dampers at a cable point are not available in the spatial "
                              "DAE formulation (spring-damper "
                              f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
-                             "attach its points to bodies or the ground")
+                             "attach its points to bodies or the ground, or run a tree "
+                             "with formulation 'recursive'")
         efforts = dict(efforts or {})
         # efforts on joints that close loops: the DAE's own (the recursion's inputs hold the
         # tree's)
@@ -863,7 +864,6 @@ class SpatialDAE(IndexThreeDAE):
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
         self._item_cols = np.concatenate(cols) if cols else np.zeros((0, 14), int)
-        self._n_items = [len(c) for c in cols]
 
     @staticmethod
     def _joint_rows(rows):
