@@ -133,13 +133,6 @@ def test_newton_matrix_terms_equal_central_differences():
         assert np.abs(matrix.toarray() - expected).max() <= 1e-7 * np.abs(expected).max()
 
 
-def test_efforts_are_refused_until_available():
-    rng = np.random.default_rng(0)
-    tree = random_tree(rng, [Motion.M_REVOLUTE])
-    with pytest.raises(ValueError, match="not available yet"):
-        SpatialDAE(tree, efforts={0: 1.0})
-
-
 # --- the implicit loop ------------------------------------------------------------------------
 def small_tree():
     """A revolute crank, a spherical link, an elastic element and a universal joint, gravity."""

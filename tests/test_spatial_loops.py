@@ -208,14 +208,6 @@ def test_loops_and_the_dae_refuse_what_they_cannot_run():
     with pytest.raises(ValueError, match="linear_solver"):
         rancf.simulate(tree_model, 0.1, 1e-2, method="newmark", formulation="dae",
                        linear_solver="dense")
-    # a drive on the joint that closes the loop
-    m2 = rancf.Model(dim=3)
-    b = m2.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(0.5, 0.0, 0.0))
-    m2.add_joint("revolute", m2.ground.point(0, 0, 0), b.point(-0.5, 0, 0), axis=(0, 1, 0))
-    m2.add_joint("revolute", m2.ground.point(1, 0, 0), b.point(0.5, 0, 0), axis=(0, 1, 0),
-                 drive=lambda t: (t, 1.0, 0.0))
-    with pytest.raises(ValueError, match="closes a loop and has a drive"):
-        m2.build()
 
 
 def test_auto_method_on_a_loop_is_generalized_alpha_s():

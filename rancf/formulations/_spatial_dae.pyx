@@ -16,14 +16,16 @@ stiffness, the exact damping ``B^T D B``, strain energy and dissipated power.
 cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_blocks` and
 :func:`body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
 blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
-vectors of many rotations.
+vectors of many rotations; :func:`joint_wrenches`, :func:`joint_spring_values` and
+:func:`point_springs` the efforts' and spring-dampers' forces of all items at their bodies'
+states.
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
 rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport fabs
+from libc.math cimport fabs, sqrt
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -1146,3 +1148,190 @@ def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):
     with nogil:
         for s in range(R.shape[0]):
             rot.logm(&R[s, 0, 0], &out[s, 0])
+
+
+# --- efforts and spring-dampers --------------------------------------------------------------
+cdef inline void body_frame(const double* X, const double* V, double* A, double* w,
+                            double* pp) noexcept nogil:
+    """The frame ``A = A(p) / (p . p)`` (9) and angular velocity ``w = 2 E(p) p' / (p . p)``
+    (3) of a body state X, V (7 each)."""
+    cdef double E[12]
+    cdef int i, k
+    pp[0] = X[3] * X[3] + X[4] * X[4] + X[5] * X[5] + X[6] * X[6]
+    rotation(X + 3, A)
+    for i in range(9):
+        A[i] /= pp[0]
+    euler_E(X + 3, E)
+    for i in range(3):
+        w[i] = 0.0
+        for k in range(4):
+            w[i] += 2.0 * E[4 * i + k] * V[3 + k] / pp[0]
+
+
+cdef inline void on_body(const double* X, const double* F, const double* M,
+                         const double* point, double sign, double* out) noexcept nogil:
+    """out (7) = sign ``[F, 2 E(p)^T (M + (point - r) x F) / (p . p)]``: the generalized force
+    of the force F at a point and the moment M (global) on a body of state X."""
+    cdef double E[12]
+    cdef double d[3]
+    cdef double m[3]
+    cdef double pp = X[3] * X[3] + X[4] * X[4] + X[5] * X[5] + X[6] * X[6]
+    cdef int i, k
+    for i in range(3):
+        d[i] = point[i] - X[i]
+    rot.cross(d, F, m)
+    for i in range(3):
+        m[i] += M[i]
+        out[i] = sign * F[i]
+    euler_E(X + 3, E)
+    for k in range(4):
+        out[3 + k] = sign * 2.0 * (E[k] * m[0] + E[4 + k] * m[1] + E[8 + k] * m[2]) / pp
+
+
+def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
+                   const double[:, ::1] offset, const double[:, ::1] f,
+                   const double[:, ::1] mp, const double[:, ::1] mc, const double[::1] g,
+                   double[:, ::1] out):
+    """Joint force rows (spatial_dae.py ``SpatialDAE._force_setup``): for each row of value g,
+    on the child (state Xc) the force ``g A_p f`` at the joint point ``X = r_c + A_c o`` and
+    the moment ``g (A_p m_p + A_c m_c)``, on the parent (Xp) their opposites; the generalized
+    forces into out (n, 14: parent's 7, child's 7)."""
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double w[3]
+    cdef double x[3]
+    cdef double F[3]
+    cdef double M[3]
+    cdef double a[3]
+    cdef double b[3]
+    cdef double pp
+    cdef int s, i
+    with nogil:
+        for s in range(Xp.shape[0]):
+            # the frames only (the states' rates do not enter; w is left unused)
+            body_frame(&Xp[s, 0], &Xp[s, 0], Ap, w, &pp)
+            body_frame(&Xc[s, 0], &Xc[s, 0], Ac, w, &pp)
+            rot.matvec(Ac, &offset[s, 0], x)
+            rot.matvec(Ap, &f[s, 0], F)
+            rot.matvec(Ap, &mp[s, 0], a)
+            rot.matvec(Ac, &mc[s, 0], b)
+            for i in range(3):
+                x[i] += Xc[s, i]
+                F[i] *= g[s]
+                M[i] = g[s] * (a[i] + b[i])
+            on_body(&Xp[s, 0], F, M, x, -1.0, &out[s, 0])
+            on_body(&Xc[s, 0], F, M, x, 1.0, &out[s, 7])
+
+
+def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
+                        const double[:, ::1] Xc, const double[:, ::1] Vc,
+                        const double[:, ::1] offset, const double[:, ::1] anchor,
+                        const double[:, :, ::1] QT, const double[:, ::1] axis,
+                        const unsigned char[::1] prismatic, const double[:, ::1] law,
+                        double[::1] q, double[::1] qd, double[::1] g):
+    """Joint spring-dampers: coordinate q, rate qd and force ``g = -k (q - q0) - c q'`` (law
+    ``(k, c, q0)``) of each; a revolute's angle ``log(A_p^T A_c Q^T) . a0`` (within (-pi, pi])
+    and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide ``(A_p^T (X - r_p) - anchor) . a0``
+    and rate ``A_p a0 . (v_X - v_p - w_p x (X - r_p))``, X the joint point ``r_c + A_c o``."""
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double R[9]
+    cdef double T[9]
+    cdef double wp[3]
+    cdef double wc[3]
+    cdef double o[3]
+    cdef double d[3]
+    cdef double u[3]
+    cdef double ag[3]
+    cdef double psi[3]
+    cdef double pp
+    cdef int s, i
+    with nogil:
+        for s in range(Xp.shape[0]):
+            body_frame(&Xp[s, 0], &Vp[s, 0], Ap, wp, &pp)
+            body_frame(&Xc[s, 0], &Vc[s, 0], Ac, wc, &pp)
+            rot.matvec(Ap, &axis[s, 0], ag)
+            if prismatic[s]:
+                rot.matvec(Ac, &offset[s, 0], o)
+                for i in range(3):
+                    d[i] = Xc[s, i] + o[i] - Xp[s, i]
+                q[s] = rot.dot(ag, d) - rot.dot(&anchor[s, 0], &axis[s, 0])
+                rot.cross(&wc[0], o, u)
+                for i in range(3):
+                    u[i] += Vc[s, i] - Vp[s, i]
+                rot.cross(wp, d, o)
+                for i in range(3):
+                    u[i] -= o[i]
+                qd[s] = rot.dot(ag, u)
+            else:
+                rot.matTmul(Ap, Ac, T)
+                rot.matmul(T, &QT[s, 0, 0], R)
+                rot.logm(R, psi)
+                q[s] = rot.dot(psi, &axis[s, 0])
+                for i in range(3):
+                    u[i] = wc[i] - wp[i]
+                qd[s] = rot.dot(u, ag)
+            g[s] = -law[s, 0] * (q[s] - law[s, 2]) - law[s, 1] * qd[s]
+
+
+def point_springs(const double[:, ::1] X1, const double[:, ::1] V1,
+                  const double[:, ::1] X2, const double[:, ::1] V2,
+                  const long[::1] b1, const long[::1] b2, const double[:, :, ::1] offsets,
+                  const double[:, ::1] law, double[:, ::1] out, double[::1] U, double[::1] P):
+    """Spring-dampers between points (a body's ``r + A o``, or the ground point o where its
+    body is -1): the force ``f = k (l - l0) + c l'`` (law ``(k, c, l0)``) pulls the first point
+    by ``f n`` and the second by ``-f n`` (n the unit vector from the first to the second;
+    none where they meet); their generalized forces into out (n, 14), potentials
+    ``k (l - l0)^2 / 2`` into U and dissipated powers ``c l'^2`` into P."""
+    cdef double A[9]
+    cdef double w[3]
+    cdef double o1[3]
+    cdef double o2[3]
+    cdef double x1[3]
+    cdef double x2[3]
+    cdef double u1[3]
+    cdef double u2[3]
+    cdef double n[3]
+    cdef double F[3]
+    cdef double pp, l, rate, f
+    cdef int s, i
+    with nogil:
+        for s in range(X1.shape[0]):
+            for i in range(3):
+                o1[i] = o2[i] = u1[i] = u2[i] = 0.0
+            if b1[s] >= 0:
+                body_frame(&X1[s, 0], &V1[s, 0], A, w, &pp)
+                rot.matvec(A, &offsets[s, 0, 0], o1)
+                rot.cross(w, o1, u1)
+                for i in range(3):
+                    x1[i] = X1[s, i] + o1[i]
+                    u1[i] += V1[s, i]
+            else:
+                for i in range(3):
+                    x1[i] = offsets[s, 0, i]
+            if b2[s] >= 0:
+                body_frame(&X2[s, 0], &V2[s, 0], A, w, &pp)
+                rot.matvec(A, &offsets[s, 1, 0], o2)
+                rot.cross(w, o2, u2)
+                for i in range(3):
+                    x2[i] = X2[s, i] + o2[i]
+                    u2[i] += V2[s, i]
+            else:
+                for i in range(3):
+                    x2[i] = offsets[s, 1, i]
+            for i in range(3):
+                n[i] = x2[i] - x1[i]
+            l = sqrt(rot.dot(n, n))
+            rate = 0.0
+            if l > 0.0:
+                for i in range(3):
+                    n[i] /= l
+                    u2[i] -= u1[i]
+                rate = rot.dot(n, u2)
+            f = law[s, 0] * (l - law[s, 2]) + law[s, 1] * rate
+            for i in range(3):
+                F[i] = f * n[i]
+            on_body(&X1[s, 0], F, ZERO3, x1, 1.0, &out[s, 0])
+            on_body(&X2[s, 0], F, ZERO3, x2, -1.0, &out[s, 7])
+            U[s] = 0.5 * law[s, 0] * (l - law[s, 2]) ** 2
+            P[s] = law[s, 1] * rate * rate

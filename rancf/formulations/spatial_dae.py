@@ -59,7 +59,10 @@ Rows by kind (rotation rows; translation rows):
 - spherical: none; ``delta = 0`` (3).
 - free: none; none.
 
-Joints that close loops add the rows of their kind between two bodies of the tree.
+Joints that close loops add the rows of their kind between two bodies of the tree; a driven
+revolute or prismatic one its driven rows as a tree joint's (the model's ``drives`` of those
+joints, a function of t or a coordinate held, kept by the DAE after the tree's in the drive
+table: :meth:`SpatialDAE._targets`).
 
 Cables. The nodes of spatial ANCF cables (:mod:`rancf.elements.ancf_cable`) add their
 coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n: a constant
@@ -90,14 +93,35 @@ position part is the force F, its Euler-parameter part ``Q_p`` the moment ``E(p_
 the child's origin, moved to the joint point by ``M_x = M - (A_c o) x F`` (the recursion's
 convention, :meth:`rancf.formulations.spatial.Spatial.reactions`).
 
+Efforts and spring-dampers. A joint's effort, one generalized force g per coordinate of the
+joint (the recursion's, :class:`rancf.formulations.spatial.Inputs`), acts as the pair of wrenches
+whose power is ``g q'``: on the child the force ``g A_p f`` at the joint point and the moment
+``g (A_p m_p + A_c m_c)``, on the parent their opposites (f, m_p, m_c per kind in
+:meth:`SpatialDAE._force_setup`: a revolute's moment about its axis, a prismatic's force along
+it, a spherical joint's torque and a free joint's force and torque in the parent's frame), so the
+DAE's accelerations are the recursion's. Efforts act on the tree's joints and on joints that close
+loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
+:meth:`SpatialDAE.joint_coordinates` (angles within (-pi, pi]). A joint spring-damper is such a
+generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide; a
+spring-damper between points is the force ``f n`` on its first point and ``-f n`` on its second,
+``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
+dissipation, the efforts' power in the work. All items of a kind run in one compiled call
+(:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
+``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
+blocks by central differences of each item's force in its two bodies' states (all items and
+their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
+out (the efforts' values held). An effort function gets its joint's angle or slide and rate from
+the joint spring-dampers' kernel where every effort function is on a revolute or prismatic joint,
+from :meth:`SpatialDAE.joint_coordinates` otherwise. A model without efforts or spring-dampers
+runs none of this.
+
 Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
-(``lambda . Phi_t``) and the elements' dissipation, so a run's ``work`` and ``dissipated`` close
-the energy balance with :meth:`SpatialDAE.energy`.
+(``lambda . Phi_t``), of the efforts and the elements' and spring-dampers' dissipation, so a
+run's ``work`` and ``dissipated`` close the energy balance with :meth:`SpatialDAE.energy`.
 
 Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
-Efforts in joints are not available yet in this formulation (a ValueError says so).
 
 Compiled work. The rows, Jacobian blocks and curvature stencils of all links, and the elements'
 maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
@@ -118,8 +142,11 @@ from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOC
                              TR_PLANE, LinkDrive, LinkSide, Motion)
 from . import _spatial_dae
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import Spatial, _link_coordinates
+from .spatial import Spatial, _link_coordinates, _vector
 
+#: the coordinates of a joint's kind (its effort's size)
+_SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
+          Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
@@ -462,39 +489,64 @@ class SpatialDAE(IndexThreeDAE):
         and elements.
     loads, drives :
         As :class:`rancf.formulations.spatial.Inputs` (the load values, one pair per load of the
-        tree; the drives of one-coordinate joints).
-    efforts : None
-        Efforts are not available yet in this formulation.
+        tree; the drives of one-coordinate joints, of the tree or closing a loop).
+    efforts : dict, optional
+        ``{joint index: effort}`` as :class:`rancf.formulations.spatial.Inputs` takes them, on
+        joints of the tree and on joints that close loops (``tree.loop_joint``); not at a cable
+        point.
     loops : sequence of tuples
         Joints that close loops besides the tree's own (:attr:`rancf.model.spatial_tree.
         SpatialTree.loops`, which a model's builder keeps), each ``(parent body, child body,
         motion, anchor, offset, Q, a0, a1)`` as a tree link's (:class:`rancf.model.
         spatial_tree.SpatialTree`: anchor in the parent's frame, offset in the child's,
         ``Q = A0_parent^T A0_child``, axes in the parent's frame; parent -1 the ground); not
-        driven.
+        driven (the tree's own loop-closing joints take ``drives``, as its other joints).
 
     Attributes
     ----------
     tree, n_bodies, n_coordinates (7 per body), n_constraints, links (the joint links),
     inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`).
+
+    Raises
+    ------
+    ValueError
+        A spring-damper at a cable point, an effort on a joint at a cable point (and what
+        :class:`rancf.formulations.spatial.Inputs` refuses).
     """
 
     formulation = "dae"
     linear_solver = "sparse"
 
     def __init__(self, tree, loads=None, efforts=None, drives=None, loops=()):
-        if efforts:
-            raise ValueError("efforts: joint efforts are not available yet in the spatial DAE "
-                             f"formulation (got efforts for joints {sorted(efforts)}); use the "
-                             "recursive formulation")
-        if len(tree.spring_body) or len(tree.joint_spring_body):
-            raise ValueError("spring-dampers are not available yet in the spatial DAE formulation "
-                             f"(the model has {len(tree.spring_body)} between points and "
-                             f"{len(tree.joint_spring_body)} on joints); run the tree with "
-                             "formulation 'recursive' (a closed loop needs the DAE)")
+        springs = np.asarray(tree.spring_body, dtype=int)
+        if springs.size and (springs >= tree.n_bodies).any():
+            raise ValueError("spring-dampers at a cable point are not available in the spatial "
+                             "DAE formulation (spring-damper "
+                             f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
+                             "attach its points to bodies or the ground, or run a tree "
+                             "with formulation 'recursive'")
+        efforts = dict(efforts or {})
+        # efforts on joints that close loops: the DAE's own (the recursion's inputs hold the
+        # tree's)
+        closing = set(int(j) for j in tree.loop_joint)
+        loop_efforts = {j: efforts.pop(j) for j in sorted(efforts) if j in closing}
+        for j in efforts:
+            if 0 <= j < len(tree.joint_body) and int(tree.joint_body[j]) < 0:
+                raise ValueError(f"efforts: joint {j} sits at a cable point; a joint at a cable "
+                                 "point takes no effort (put a load or a spring-damper at the "
+                                 "point)")
         self.tree = tree
+        # drives on joints that close loops: the DAE's own, after the tree's (n_q) in the
+        # drive table (:meth:`_targets`)
+        drives = dict(drives or {})
+        self._loop_drives = [(j, drives.pop(j)) for j in sorted(drives) if j in closing]
+        for j, _ in self._loop_drives:
+            m = Motion(int(tree.loop_motion[list(tree.loop_joint).index(j)]))
+            if m not in (Motion.M_REVOLUTE, Motion.M_PRISMATIC):
+                raise ValueError(f"drives: joint {j} has {_SIZES.get(m, 0)} coordinates; only "
+                                 "one-coordinate joints (revolute, prismatic) can be driven")
         # the recursion parses and checks the inputs, and maps joint coordinates to poses
-        self.recursion = Spatial(tree, loads, None, drives)
+        self.recursion = Spatial(tree, loads, efforts, drives)
         self.inputs = self.recursion.inputs
         arrays = self.recursion.kernel.arrays
         nl = len(tree.load_body)
@@ -512,7 +564,10 @@ class SpatialDAE(IndexThreeDAE):
         # the joints that close loops: rows like a tree joint's, between two bodies; the
         # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
-        self.links += [_Link(*lk) for lk in list(tree.loops) + list(loops)]
+        loop_driven = {j: tree.n_q + k for k, (j, _) in enumerate(self._loop_drives)}
+        self.links += [_Link(*lk, driven=loop_driven.get(int(j), -1))
+                       for j, lk in zip(tree.loop_joint, tree.loops)]
+        self.links += [_Link(*lk) for lk in loops]
         n_loop_links = len(self.links)
         self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
@@ -531,13 +586,14 @@ class SpatialDAE(IndexThreeDAE):
                                        n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._last_seen = None
-        #: the factor of the applied forces (gravity and loads): 1 in dynamics, the load step's
-        #: in statics (``rancf.static``)
+        #: the factor of the applied forces (gravity, loads and efforts): 1 in dynamics, the
+        #: load step's in statics (``rancf.static``)
         self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._jacobian = self._last_targets = self._velocity_bias = None
         self._cable_setup()
         self._kernels(n_loop_links)
+        self._force_setup(efforts, loop_efforts)
         self._patterns()
 
     def _cable_setup(self):
@@ -647,6 +703,13 @@ class SpatialDAE(IndexThreeDAE):
         d = self._cable_dofs
         rows.append(np.repeat(d, 12, axis=1).ravel())
         cols.append(np.tile(d, (1, 12)).ravel())
+        ir, ic = np.repeat(self._item_cols, 14, axis=1).ravel(), \
+            np.tile(self._item_cols, (1, 14)).ravel()
+        #: the entries of the force items' blocks on coordinates (not on the ground)
+        self._item_mask = (ir >= 0) & (ic >= 0)
+        self._no_items = np.zeros(int(self._item_mask.sum()))
+        rows.append(ir[self._item_mask])
+        cols.append(ic[self._item_mask])
         rows += [jc, n + jr]
         cols += [n + jr, jc]
         sr, sc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
@@ -677,12 +740,282 @@ class SpatialDAE(IndexThreeDAE):
                                     f, U, P, K, C, tangents)
         return f, U, P, (K if tangents else None), (C if tangents else None)
 
+    def _item_matrix(self, blocks):
+        """The force items' blocks (n_items, 14, 14) assembled (sparse, n x n)."""
+        n, m = self.n_coordinates, self._item_mask
+        rows = np.repeat(self._item_cols, 14, axis=1).ravel()[m]
+        cols = np.tile(self._item_cols, (1, 14)).ravel()[m]
+        return sp.csr_matrix((blocks.ravel()[m], (rows, cols)), shape=(n, n))
+
     def _cable_matrix(self, blocks):
         """The element matrices (n_e, 12, 12) assembled (sparse, n x n)."""
         d = self._cable_dofs
         n = self.n_coordinates
         return sp.csr_matrix((blocks.ravel(), (np.repeat(d, 12, axis=1).ravel(),
                                                np.tile(d, (1, 12)).ravel())), shape=(n, n))
+
+    # --- efforts and spring-dampers ---------------------------------------------------------
+    def _force_setup(self, efforts, loop_efforts):
+        """The rows of the joint forces and the spring-dampers between points (all vectorized
+        over their items in :meth:`_joint_wrenches` and :meth:`_point_springs`).
+
+        A joint force row is one coordinate's generalized force ``g`` (an effort's value, or a
+        joint spring-damper's ``-k (q - q0) - c q'``) applied as the pair of wrenches whose
+        power is ``g q'``: on the child the force ``g A_p f`` at the joint point
+        ``X = r_c + A_c o`` and the moment ``g (A_p m_p + A_c m_c)``, on the parent their
+        opposites (the force at the same point X). The directions, per kind: revolute
+        ``m_p = a0``; prismatic ``f = a0``; cylindrical ``(f, m_p) = a0`` for its slide and
+        angle; spherical ``m_p = e_i`` (the recursion's torque in the parent's frame, whose
+        generalized force is ``Jr^T tau``); free ``f = e_i`` then ``m_p = e_i``; universal, of
+        ``c = a0 . a1``, ``(m_p, m_c) = (a0, -c a1_c) / (1 - c^2)`` and
+        ``(-c a0, a1_c) / (1 - c^2)`` (the moment whose components along the joint's two
+        turning axes ``A_p a0``, ``A_c a1_c`` are the two generalized forces)."""
+        tree = self.tree
+        qo = np.asarray(tree.q_offset)
+        e = np.eye(3)
+        rows = []          # (link, effort index, f, m_p, m_c)
+        # a loop joint's effort values follow the tree's (n_q) in the values' vector
+        self._loop_efforts, n_loop = [], 0
+        for j in sorted(efforts) + sorted(loop_efforts):
+            lk = self.links[self.joint_links[j]]
+            if j in loop_efforts:
+                size = _SIZES.get(lk.motion, 0)
+                self._loop_efforts.append((j, slice(n_loop, n_loop + size), loop_efforts[j]))
+                i = tree.n_q + n_loop
+                n_loop += size
+            else:
+                i = int(qo[int(tree.joint_body[j])])
+            z = np.zeros(3)
+            m = lk.motion
+            n0 = len(rows)
+            if m == Motion.M_REVOLUTE:
+                rows += [(lk, i, z, lk.a0, z)]
+            elif m == Motion.M_PRISMATIC:
+                rows += [(lk, i, lk.a0, z, z)]
+            elif m == Motion.M_CYLINDRICAL:
+                rows += [(lk, i, lk.a0, z, z), (lk, i + 1, z, lk.a0, z)]
+            elif m == Motion.M_SPHERICAL:
+                rows += [(lk, i + k, z, e[k], z) for k in range(3)]
+            elif m == Motion.M_FREE:
+                rows += [(lk, i + k, e[k], z, z) for k in range(3)]
+                rows += [(lk, i + 3 + k, z, e[k], z) for k in range(3)]
+            elif m == Motion.M_UNIVERSAL:
+                c = lk.a01
+                rows += [(lk, i, z, lk.a0 / (1 - c * c), -c * lk.a1c / (1 - c * c)),
+                         (lk, i + 1, z, -c * lk.a0 / (1 - c * c), lk.a1c / (1 - c * c))]
+            rows[n0:] = [r + (j,) for r in rows[n0:]]
+        self._effort_index = np.array([r[1] for r in rows], dtype=int)
+        self._loop_effort = np.zeros(n_loop)
+        for j, sl, value in self._loop_efforts:
+            if not callable(value):
+                self._loop_effort[sl] = _vector(f"efforts[{j}]", value, sl.stop - sl.start)
+        self._efforts = self._joint_rows(rows)
+        #: the joint (tree.joint_body's order) of each body of the tree
+        self._joint_of_body = np.full(tree.n_bodies, -1, dtype=int)
+        jb = np.asarray(tree.joint_body, dtype=int)
+        self._joint_of_body[jb[jb >= 0]] = np.nonzero(jb >= 0)[0]
+        # the joint spring-dampers (revolute and prismatic joints of the tree)
+        rows, self._js_prismatic = [], []
+        for b in np.asarray(tree.joint_spring_body, dtype=int):
+            lk = self.links[self._link_of_body[int(b)]]
+            prismatic = lk.motion == Motion.M_PRISMATIC
+            rows.append((lk, 0, lk.a0 if prismatic else np.zeros(3),
+                         np.zeros(3) if prismatic else lk.a0, np.zeros(3),
+                         int(self._joint_of_body[int(b)])))
+            self._js_prismatic.append(prismatic)
+        self._joint_springs = self._joint_rows(rows)
+        self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=np.uint8)
+        self._joint_springs["axis"] = np.ascontiguousarray(np.where(
+            self._joint_springs["prismatic"][:, None] > 0, self._joint_springs["f"],
+            self._joint_springs["mp"]))
+        self._joint_springs["law"] = np.ascontiguousarray(tree.joint_spring_law,
+                                                          dtype=float).reshape(-1, 3)
+        body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
+        self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
+                         "child": np.ascontiguousarray(body[:, 1]),
+                         "offsets": np.ascontiguousarray(tree.spring_offset,
+                                                         dtype=float).reshape(-1, 2, 3),
+                         "law": np.ascontiguousarray(tree.spring_law, dtype=float).reshape(-1, 3)}
+        # where each tree joint's coordinates sit among joint_coordinates' (effort functions)
+        start = np.cumsum([0] + [_SIZES.get(self.links[k].motion, 0) for k in self.joint_links])
+        self._jq_start = start
+        to, fro = [], []
+        for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
+            if b >= 0:
+                to += list(range(int(qo[b]), int(qo[b + 1])))
+                fro += list(range(int(start[j]), int(start[j]) + int(qo[b + 1] - qo[b])))
+        self._jq_to, self._jq_from = np.array(to, dtype=int), np.array(fro, dtype=int)
+        # the joints of effort functions: when all are revolute or prismatic, their angle or
+        # slide and its rate come from the joint spring-dampers' kernel (exact, one call)
+        # instead of :meth:`joint_coordinates`' stencil over every joint
+        called = sorted([j for j, _, _ in self.inputs.effort_functions]
+                        + [j for j, _, f in self._loop_efforts if callable(f)])
+        links = [self.links[self.joint_links[j]] for j in called]
+        self._probe = None
+        if called and all(lk.motion in (Motion.M_REVOLUTE, Motion.M_PRISMATIC) for lk in links):
+            z = np.zeros(3)
+            d = self._joint_rows([(lk, 0, lk.a0, z, z, j) for lk, j in zip(links, called)])
+            d["prismatic"] = np.array([lk.motion == Motion.M_PRISMATIC for lk in links],
+                                      dtype=np.uint8)
+            d["axis"] = d["f"]
+            d["law"] = np.zeros((len(links), 3))
+            self._probe = d
+            self._probe_at = self._jq_start[np.array(called)]
+        #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
+        cols = [self._item_columns(d["parent"], d["child"])
+                for d in (self._efforts, self._joint_springs, self._springs)]
+        self._item_cols = np.concatenate(cols) if cols else np.zeros((0, 14), int)
+
+    @staticmethod
+    def _joint_rows(rows):
+        """The arrays of joint force rows ``(link, index, f, m_p, m_c, joint)``."""
+        return {"joint": np.array([r[5] for r in rows], dtype=int),
+                "parent": np.array([r[0].parent for r in rows], dtype=int),
+                "child": np.array([r[0].body for r in rows], dtype=int),
+                "offset": np.array([r[0].offset for r in rows], dtype=float).reshape(-1, 3),
+                "anchor": np.array([r[0].anchor for r in rows], dtype=float).reshape(-1, 3),
+                "QT": np.array([r[0].QT for r in rows], dtype=float).reshape(-1, 3, 3),
+                "f": np.array([r[2] for r in rows], dtype=float).reshape(-1, 3),
+                "mp": np.array([r[3] for r in rows], dtype=float).reshape(-1, 3),
+                "mc": np.array([r[4] for r in rows], dtype=float).reshape(-1, 3)}
+
+    @staticmethod
+    def _item_columns(parent, child):
+        cols = np.concatenate([7 * parent[:, None] + np.arange(7),
+                               7 * child[:, None] + np.arange(7)], axis=1)
+        cols[:, :7][parent < 0] = -1
+        cols[:, 7:][child < 0] = -1
+        return cols
+
+    def _item_states(self, q, v, items):
+        """The (parent, child) body states ``(Xp, Vp, Xc, Vc)`` (n, 7 each) of force items,
+        the ground's ``(0, (1, 0, 0, 0))`` at rest where a side is the ground."""
+        nb = self.n_bodies
+        X = np.concatenate([self._X(q), [[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]])
+        V = np.concatenate([self._X(v), np.zeros((1, 7))])
+        p, c = np.where(items["parent"] < 0, nb, items["parent"]), \
+            np.where(items["child"] < 0, nb, items["child"])
+        return X[p], V[p], X[c], V[c]
+
+    @staticmethod
+    def _joint_wrenches(Xp, Vp, Xc, Vc, d, g):
+        """The generalized forces (n, 14: parent's then child's) of joint force rows d of
+        values g (n,) (:meth:`_force_setup`; the kernel
+        :func:`rancf.formulations._spatial_dae.joint_wrenches`)."""
+        out = np.empty((len(Xp), 14))
+        _spatial_dae.joint_wrenches(Xp, Xc, d["offset"], d["f"], d["mp"], d["mc"],
+                                    np.ascontiguousarray(g, dtype=float), out)
+        return out
+
+    @staticmethod
+    def _joint_spring_values(Xp, Vp, Xc, Vc, d):
+        """The joint spring-dampers' coordinates q, rates q' and forces
+        ``g = -k (q - q0) - c q'`` (n,): a revolute's angle ``log(A_p^T A_c Q^T) . a0``
+        (within (-pi, pi]) and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide
+        ``(A_p^T (X - r_p) - anchor) . a0`` and rate ``A_p a0 . (v_X - v_p - w_p x (X - r_p))``
+        (X the joint point, v_X its velocity; the kernel
+        :func:`rancf.formulations._spatial_dae.joint_spring_values`)."""
+        n = len(Xp)
+        q, qd, g = np.empty(n), np.empty(n), np.empty(n)
+        _spatial_dae.joint_spring_values(Xp, Vp, Xc, Vc, d["offset"], d["anchor"], d["QT"],
+                                         d["axis"], d["prismatic"], d["law"], q, qd, g)
+        return q, qd, g
+
+    @staticmethod
+    def _point_springs(X1, V1, X2, V2, d):
+        """The spring-dampers between points: generalized forces (n, 14: first point's body
+        then second's), potentials ``k (l - l0)^2 / 2`` and dissipated powers ``c l'^2`` (n,);
+        the force ``f = k (l - l0) + c l'`` pulls the points together along their line
+        ``n`` (none where they meet, as the recursion's ``spring_line``; the kernel
+        :func:`rancf.formulations._spatial_dae.point_springs`)."""
+        n = len(X1)
+        out, U, P = np.empty((n, 14)), np.empty(n), np.empty(n)
+        _spatial_dae.point_springs(X1, V1, X2, V2, d["parent"], d["child"], d["offsets"],
+                                   d["law"], out, U, P)
+        return out, U, P
+
+    def _effort_values(self, q, v, t):
+        """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
+        of the joints' coordinates and rates (:meth:`joint_coordinates`, or the joint
+        spring-dampers' kernel where every effort function is on a revolute or prismatic
+        joint: angles within (-pi, pi]) written where the recursion keeps them."""
+        inputs = self.inputs
+        functions = [e for e in self._loop_efforts if callable(e[2])]
+        if inputs.effort_dependent or functions:
+            if self._probe is not None:
+                jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
+                jq[self._probe_at], jqd[self._probe_at] = self._joint_spring_values(
+                    *self._item_states(q, v, self._probe), self._probe)[:2]
+            else:
+                jq, jqd = self.joint_coordinates(q, v)
+            inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
+            inputs.efforts(t)
+            for j, sl, f in functions:
+                at = slice(int(self._jq_start[j]), int(self._jq_start[j]) + sl.stop - sl.start)
+                self._loop_effort[sl] = f(t, float(jq[at][0]), float(jqd[at][0])) \
+                    if sl.stop - sl.start == 1 else f(t, jq[at].copy(), jqd[at].copy())
+        return np.concatenate([np.asarray(inputs.effort)[:self.tree.n_q],
+                               self._loop_effort])[self._effort_index]
+
+    def _groups(self, q, v, t):
+        """The force items by group ``(data, values, states)``: efforts (their values,
+        :meth:`_effort_values`, times :attr:`load_factor` as the recursion's statics scales
+        them), joint spring-dampers, spring-dampers between points."""
+        out = []
+        if len(self._effort_index):
+            out.append((self._efforts, self.load_factor * self._effort_values(q, v, t),
+                        self._item_states(q, v, self._efforts)))
+        if len(self._joint_springs["law"]):
+            out.append((self._joint_springs, None, self._item_states(q, v, self._joint_springs)))
+        if len(self._springs["law"]):
+            out.append((self._springs, None, self._item_states(q, v, self._springs)))
+        return out
+
+    def _group_forces(self, d, values, Xp, Vp, Xc, Vc):
+        """One group's generalized forces (n, 14) at its items' states."""
+        Xp, Vp, Xc, Vc = (np.ascontiguousarray(z) for z in (Xp, Vp, Xc, Vc))
+        if "offsets" in d:
+            return self._point_springs(Xp, Vp, Xc, Vc, d)[0]
+        if values is None:
+            values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)[2]
+        return self._joint_wrenches(Xp, Vp, Xc, Vc, d, values)
+
+    def _item_forces(self, q, v, t):
+        """The items' generalized forces (n_items, 14), in the order efforts, joint
+        spring-dampers, spring-dampers between points."""
+        out = [self._group_forces(d, g, *S) for d, g, S in self._groups(q, v, t)]
+        return np.concatenate(out) if out else np.zeros((0, 14))
+
+    def _assemble_items(self, Q):
+        """The items' generalized forces (n_items, 14) summed on the coordinates (n,)."""
+        keep = self._item_cols >= 0
+        return np.bincount(self._item_cols[keep], Q[keep], minlength=self.n_coordinates)
+
+    def _item_tangents(self, q, v, t):
+        """The items' ``(-dQ/dx, -dQ/dv)`` blocks (n_items, 14, 14) on their columns (parent's
+        then child's), by central differences of each item's force in its own two bodies'
+        states (steps 1e-7 in x, ``1e-7 max(1, max |v|)`` in v), all items and all 28
+        perturbations of a group in one vectorized call. The efforts' values are held: an
+        effort function's own dependence on q and q' is left out of Newton's matrix
+        (converged residuals do not depend on it)."""
+        hx = 1e-7
+        hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
+        K, C = [], []
+        steps = np.concatenate([np.eye(14), -np.eye(14)])          # (28, 14)
+        for d, g, (Xp, Vp, Xc, Vc) in self._groups(q, v, t):
+            n = len(Xp)
+            tile = {key: np.tile(a, (28,) + (1,) * (a.ndim - 1)) for key, a in d.items()}
+            gt = None if g is None else np.tile(g, 28)
+            X, V = np.concatenate([Xp, Xc], axis=1), np.concatenate([Vp, Vc], axis=1)
+            for out, h, moved in ((K, hx, 0), (C, hv, 1)):
+                Z = [np.tile(X, (28, 1)), np.tile(V, (28, 1))]
+                Z[moved] = Z[moved] + h * np.repeat(steps, n, axis=0)
+                Q = self._group_forces(tile, gt, Z[0][:, :7], Z[1][:, :7], Z[0][:, 7:],
+                                       Z[1][:, 7:]).reshape(28, n, 14)
+                out.append(-np.transpose(Q[:14] - Q[14:], (1, 2, 0)) / (2 * h))
+        if not K:
+            return np.zeros((0, 14, 14)), np.zeros((0, 14, 14))
+        return np.concatenate(K), np.concatenate(C)
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
@@ -909,6 +1242,8 @@ class SpatialDAE(IndexThreeDAE):
         if len(tree.load_body):
             out[:self._c0] += self.load_factor * self._loads(q)[:self._c0]
         self._element_status(self._element_kernel.force(q, v, out))
+        if len(self._item_cols):
+            out += self._assemble_items(self._item_forces(q, v, t))
         if self.n_cable_nodes:
             out[self._c0:] = self.load_factor * self._cable_gravity
             if len(tree.load_body):
@@ -971,6 +1306,8 @@ class SpatialDAE(IndexThreeDAE):
                           shape=(n, n))
         if self.n_cable_nodes:
             K = K + self._cable_matrix(self._cable_elements(q, v, tangents=True)[3])
+        if len(self._item_cols):
+            K = K + self._item_matrix(self._item_tangents(q, v, t)[0])
         return K
 
     def _element_columns(self):
@@ -998,6 +1335,9 @@ class SpatialDAE(IndexThreeDAE):
                           shape=(n, n))
         if self.n_cable_nodes and self.tree.cable_damping.any():
             C = C + self._cable_matrix(self._cable_elements(q, v, tangents=True)[4])
+        if len(self._item_cols):
+            self.inputs.at_time(t)
+            C = C + self._item_matrix(self._item_tangents(q, v, t)[1])
         return C
 
     # --- constraints -----------------------------------------------------------------------
@@ -1009,9 +1349,16 @@ class SpatialDAE(IndexThreeDAE):
             return self._last_targets[1]
         self.inputs.at_time(t)
         out = [(None, None, None)] * len(self.links)
+        n_q = self.tree.n_q
         for k in self._driven:
             lk = self.links[k]
-            out[k] = lk.target_jet(*self._drive[lk.driven])
+            if lk.driven < n_q:
+                out[k] = lk.target_jet(*self._drive[lk.driven])
+                continue
+            # a loop-closing joint's drive: a function of t, or a coordinate held
+            value = self._loop_drives[lk.driven - n_q][1]
+            out[k] = lk.target_jet(*(value(t) if callable(value) else
+                                     (_vector("drives", value, 1)[0], 0.0, 0.0)))
         self._last_targets = (t, out)
         return out
 
@@ -1131,9 +1478,13 @@ class SpatialDAE(IndexThreeDAE):
         if self.n_cable_nodes and (c_k or c_c):
             _, _, _, K, C = self._cable_elements(q_e, v_e, tangents=True)
             cable = cable + c_k * K + (c_c * C if self.tree.cable_damping.any() else 0.0)
+        items = self._no_items
+        if len(self._item_cols) and (c_k or c_c):
+            K, C = self._item_tangents(q_e, v_e, t_e)
+            items = (c_k * K + c_c * C).ravel()[self._item_mask]
         B = self._jacobian_values(q_new, t_new)
         G = B if q_e is q_new else self._jacobian_values(q_e, t_e)
-        vals = np.concatenate([body.ravel(), elements, links, np.ravel(cable), w * G, B])
+        vals = np.concatenate([body.ravel(), elements, links, np.ravel(cable), items, w * G, B])
         N = self.n_coordinates + self.n_constraints
         S = sp.csc_matrix((np.bincount(self._S_index, weights=vals, minlength=self._S_nnz),
                            self._S_indices, self._S_indptr), shape=(N, N))
@@ -1205,7 +1556,9 @@ class SpatialDAE(IndexThreeDAE):
         (``lambda . Phi_t``: ``v^T (M a - F) = -lambda . Phi_x v = lambda . Phi_t``), and the
         power the elements' Kelvin-Voigt damping dissipates (``-f_damp . e' = e' . (l B^T C c B
         e')``, f_damp the element force less its value at ``e' = 0``: the element kernel's
-        power output). Gravity and the elastic forces are potentials (:meth:`energy`)."""
+        power output); the efforts' power (their generalized forces times v) joins the first,
+        the spring-dampers' damping (``c l'^2``, ``c q'^2``) the second. Gravity, the elastic
+        forces and the springs are potentials (:meth:`energy`)."""
         self.inputs.at_time(t)
         v = np.ascontiguousarray(v, dtype=float)
         p_ext = float(self._loads(q) @ v)
@@ -1214,6 +1567,11 @@ class SpatialDAE(IndexThreeDAE):
                            @ self.velocity_bias(q, t)[:self.n_joint_rows])
         p_diss = self._element_kernel.dissipation(np.ascontiguousarray(q, dtype=float), v) \
             if self._damped else 0.0
+        if len(self._effort_index):
+            n = len(self._effort_index)
+            p_ext += float(self._assemble_items(np.concatenate(
+                [self._item_forces(q, v, t)[:n], np.zeros((len(self._item_cols) - n, 14))])) @ v)
+        p_diss += self._spring_terms(q, v)[1]
         if self.n_cable_nodes and self.tree.cable_damping.any():
             p_diss += float(self._cable_elements(q, v)[2].sum())
         return p_ext, p_diss
@@ -1228,12 +1586,15 @@ class SpatialDAE(IndexThreeDAE):
         sol = spla.spsolve(sp.csc_matrix(S), rhs)
         return sol[:self.n_coordinates], sol[self.n_coordinates:]
 
-    def reactions(self, q, lam, t):
+    def reactions(self, q, lam, t, v=None):
         """The reaction of every joint (n_joints + n_loops, 6), the model's joints in the order
         of ``tree.joint_body`` (those that close loops among them), then the loops given to
         the constructor: force and moment the parent
         exerts on the child through the joint, global, the moment about the joint point (the
-        module docstring), from the multipliers lam."""
+        module docstring), from the multipliers lam, and the joint's own effort and
+        spring-damper (their wrench on the child, :meth:`_force_setup`: what the recursion's
+        reactions hold) at the velocities v (zero if not given: a joint spring's damping and an
+        effort function's rates then left at zero)."""
         J = self.constraint_jacobian(q, t)
         X = self._X(q)
         r, A = self.poses(q)
@@ -1248,6 +1609,21 @@ class SpatialDAE(IndexThreeDAE):
             p = X[b, 3:]
             out[j, :3] = g[:3]
             out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
+        if len(self._effort_index) or len(self._joint_springs["law"]):
+            v = np.zeros(self.n_coordinates) if v is None else np.asarray(v, dtype=float)
+            self.inputs.at_time(t)
+            for d, g, S in self._groups(q, v, t):
+                if "offsets" in d:
+                    continue
+                if g is None:
+                    g = self._joint_spring_values(*S, d)[2]
+                frames = np.concatenate([A, np.eye(3)[None]])
+                Ap = frames[np.where(d["parent"] < 0, self.n_bodies, d["parent"])]
+                Ac = frames[d["child"]]
+                F = g[:, None] * np.einsum("nij,nj->ni", Ap, d["f"])
+                M = g[:, None] * (np.einsum("nij,nj->ni", Ap, d["mp"])
+                                  + np.einsum("nij,nj->ni", Ac, d["mc"]))
+                np.add.at(out, d["joint"], np.concatenate([F, M], axis=1))
         return out
 
     def _cable_reaction(self, q, lk, g):
@@ -1354,7 +1730,7 @@ class SpatialDAE(IndexThreeDAE):
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         out = self._frame(q, v, t, *self.joint_coordinates(q, v))
         if reactions:
-            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t).ravel()
+            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
 
     def _frame(self, q, v, t, jq, jqd):
@@ -1419,7 +1795,8 @@ class SpatialDAE(IndexThreeDAE):
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
         ``v^T M v / 2`` (consistent mass), ``-F_G . x`` (gravity, constant
-        :func:`rancf.elements.ancf_cable.gravity_force`) and strain energy (the kernel)."""
+        :func:`rancf.elements.ancf_cable.gravity_force`) and strain energy (the kernel); the
+        spring-dampers' potentials join ``elastic`` (:meth:`_spring_terms`)."""
         tree = self.tree
         r, A = self.poses(q)
         V = self.velocities(q, v)
@@ -1433,7 +1810,22 @@ class SpatialDAE(IndexThreeDAE):
             kinetic += 0.5 * float(vc @ (self._cable_mass @ vc))
             gravity -= float(self._cable_gravity @ xc)
             elastic += float(self._cable_elements(q, v)[1].sum())
+        elastic += self._spring_terms(q, v)[0]
         return {"kinetic": float(kinetic), "gravity": gravity, "elastic": float(elastic)}
+
+    def _spring_terms(self, q, v):
+        """The spring-dampers' potential (J) and dissipated power (W): ``k (l - l0)^2 / 2`` and
+        ``c l'^2`` between points, ``k (q - q0)^2 / 2`` and ``c q'^2`` on joints."""
+        U = P = 0.0
+        if len(self._springs["law"]):
+            _, u, p = self._point_springs(*self._item_states(q, v, self._springs), self._springs)
+            U, P = U + float(u.sum()), P + float(p.sum())
+        d = self._joint_springs
+        if len(d["law"]):
+            jq, jqd, _ = self._joint_spring_values(*self._item_states(q, v, d), d)
+            U += float(0.5 * d["law"][:, 0] @ (jq - d["law"][:, 2]) ** 2)
+            P += float(d["law"][:, 1] @ jqd ** 2)
+        return U, P
 
 
 class SpatialReactions:
@@ -1462,7 +1854,7 @@ class SpatialReactions:
 
     def __call__(self):
         dae = self.dae
-        return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t).ravel()
+        return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
                          for t, x, v in zip(self.t, self.X, self.V)]).reshape(len(self.t), -1)
 
 

@@ -42,8 +42,7 @@ def build_tree(model):
     ValueError
         A model without items; joint points apart (more than 1e-9 of the model size); an item
         not connected to the ground; a joint written child first (its child is nearer the
-        ground); a drive or an effort on a joint that closes a loop; a drive whose q(0) is
-        not 0.
+        ground); a drive whose q(0) is not 0.
     """
     beams, bodies, joints, loads = model.beams, model.rigid_bodies, model.joints, model.loads
     if not beams and not bodies:
@@ -287,16 +286,8 @@ def _loop_links(joints, tree_joints, body_of, A0):
     """The ``loop_*`` arrays of :class:`SpatialTree` for the joints not in ``tree_joints``:
     each joint's parent and child bodies and their offsets (``body_of``), its motion, its
     reference relative orientation ``Q = A0_p^T A0_c`` and its axes in the parent's frame (as
-    a tree link's). A drive or an effort on such a joint is refused: the spatial DAE takes
-    neither on a loop-closing joint in this version."""
+    a tree link's). Drives and efforts on them run on the spatial DAE."""
     k = [j for j in joints if j.index not in tree_joints]
-    for j in k:
-        what = "drive" if j.drive is not None else "effort" if j.effort is not None else None
-        if what:
-            raise ValueError(f"joint {j.index} ({j.kind}, {j.parent!r} -> {j.child!r}) closes a "
-                             f"loop and has {'a' if what == 'drive' else 'an'} {what}: a joint "
-                             f"that closes a loop takes no {what} in this version; move the "
-                             f"{what} to a joint of the tree (one that does not close the loop)")
     n = len(k)
     out = dict(loop_joint=np.array([j.index for j in k], dtype=np.int64),
                loop_parent=np.full(n, -1, dtype=np.int64),

@@ -297,9 +297,9 @@ class SpatialModel(Model):
             or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
             size, the ground as the child, parent and child on one item; a kind other than
-            spherical and fixed, or an effort, at a cable point. Points apart, a drive or
-            effort on a joint that closes a loop, and a clamp between two cable points are
-            refused when the model is built.
+            spherical and fixed, or an effort, at a cable point. Points apart and a clamp
+            between two cable points are refused when the model is built (a drive or an effort
+            on a joint that closes a loop runs on the spatial DAE).
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
@@ -485,8 +485,8 @@ class SpatialModel(Model):
         ------
         ValueError
             Joint points apart (more than 1e-9 of the model size), an item not connected to
-            the ground, a joint written child first, a drive or effort on a joint that closes
-            a loop, a drive whose q(0) is not 0, a model without items.
+            the ground, a joint written child first, a drive whose q(0) is not 0, a model
+            without items.
 
         Notes
         -----

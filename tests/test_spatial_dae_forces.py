@@ -1,0 +1,302 @@
+"""Efforts and spring-dampers in the spatial DAE (rancf.formulations.spatial_dae) against
+independent references: the O(n) recursion of the same tree (accelerations at random states,
+DECISIONS 7), central differences of the force (Newton's matrix terms), and on a closed loop the
+energy balance with the efforts' work, the springs' potential and their dissipation."""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import rancf
+from rancf.formulations import spatial
+from rancf.formulations.spatial import Spatial
+from rancf.formulations.spatial_dae import SpatialDAE
+from rancf.joints._codes import Motion
+from test_spatial_dae import central, recursion_accelerations
+from test_spatial_recursion import ALL, random_tree
+from validation.spherical_four_bar import SphericalFourBar
+
+#: an effort's size per joint kind (the recursion's generalized forces; fixed and element: none)
+SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
+         Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}
+
+
+def forced_tree(seed):
+    """A random tree of every joint kind with an effort on every joint that takes one (one of
+    them a function of the joint's coordinates and rates), spring-dampers between random points
+    (body to body and ground to body) and joint spring-dampers on its revolute and prismatic
+    joints."""
+    rng = np.random.default_rng(seed)
+    tree = random_tree(rng, ALL)
+    joints = [int(b) for b in tree.joint_body]
+    efforts = {}
+    for j, b in enumerate(joints):
+        k = SIZES.get(Motion(int(tree.motion[b])), 0)
+        if k:
+            efforts[j] = rng.standard_normal(k) if k > 1 else float(rng.standard_normal())
+    revolute = next(j for j, b in enumerate(joints) if tree.motion[b] == Motion.M_REVOLUTE)
+    a, c = rng.standard_normal(2)
+    efforts[revolute] = lambda t, q, qd: a * np.sin(q) + c * qd + t
+    spherical = next(j for j, b in enumerate(joints) if tree.motion[b] == Motion.M_SPHERICAL)
+    w = rng.standard_normal(3)
+    efforts[spherical] = lambda t, q, qd: np.cross(w, q) - 0.3 * qd
+    n = tree.n_bodies
+    body = np.array([[-1, 2], [0, 5], [3, 8], [-1, n - 1]])
+    offset = rng.standard_normal((len(body), 2, 3))
+    law = np.column_stack([rng.uniform(5, 50, len(body)), rng.uniform(0.1, 2, len(body)),
+                           rng.uniform(0.2, 1.5, len(body))])
+    sliding = [b for b in joints if tree.motion[b] in (Motion.M_REVOLUTE, Motion.M_PRISMATIC)]
+    jlaw = np.column_stack([rng.uniform(5, 50, len(sliding)), rng.uniform(0.1, 2, len(sliding)),
+                            rng.uniform(-0.5, 0.5, len(sliding))])
+    tree = dataclasses.replace(tree, spring_body=body, spring_offset=offset, spring_law=law,
+                               joint_spring_body=np.array(sliding), joint_spring_law=jlaw)
+    return rng, tree, efforts
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_efforts_and_springs_give_the_recursions_accelerations(seed):
+    """Constant efforts on every kind (a spherical joint's torque, a free joint's force and
+    torque in the parent's frame, two-coordinate joints' generalized forces), effort functions
+    of (t, q, qd), spring-dampers between points and on joints: at the recursion's state mapped
+    to absolute coordinates the DAE's body accelerations and joint reactions equal the
+    recursion's."""
+    rng, tree, efforts = forced_tree(seed)
+    rec, dae = Spatial(tree, efforts=efforts), SpatialDAE(tree, efforts=efforts)
+    t = 0.3
+    y = np.concatenate([rng.uniform(-1.2, 1.2, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
+    acc, reactions = recursion_accelerations(rec, t, y)
+    x, v = dae.state_of(y, t)
+    a, lam = dae.multipliers(x, v, t)
+    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    assert np.abs(dae.reactions(x, lam, t, v) - reactions).max() \
+        <= 1e-10 * np.abs(reactions).max()
+    # and the energies: the springs' potential is the recursion's elastic energy
+    rec.kinematics(y)
+    e_rec, e_dae = rec.energy(y), dae.energy(x, v)
+    for name in ("kinetic", "gravity", "elastic"):
+        assert abs(e_dae[name] - e_rec[name]) <= 1e-12 * max(1.0, abs(e_rec[name]))
+
+
+def test_force_tangents_equal_central_differences():
+    """Newton's stiffness ``-dF/dx`` and damping ``-dF/dv`` with the efforts (values held:
+    constants here) and spring-dampers, against central differences of the whole force."""
+    rng, tree, efforts = forced_tree(7)
+    joints = np.asarray(tree.joint_body)
+    efforts = {j: (e if not callable(e) else
+                   0.7 * np.ones(SIZES[Motion(int(tree.motion[joints[j]]))]))
+               for j, e in efforts.items()}
+    dae = SpatialDAE(tree, efforts=efforts)
+    y = np.concatenate([rng.uniform(-1, 1, tree.n_q), rng.uniform(-1, 1, tree.n_q)])
+    x, v = dae.state_of(y)
+    t, h = 0.1, 1e-6
+    pairs = ((dae.stiffness(x, v, t), -central(lambda z: dae.force(z, v, t), x, h)),
+             (dae.damping(x, v, t), -central(lambda w: dae.force(x, w, t), v, h)))
+    for matrix, expected in pairs:
+        assert np.abs(matrix.toarray() - expected).max() <= 1e-7 * np.abs(expected).max()
+
+
+# --- closed loops: the spherical four-bar -----------------------------------------------------
+def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81)):
+    """The rigid spherical four-bar (validation/spherical_four_bar.py) without its drive: the
+    crank's revolute A with a joint spring-damper, a spring-damper from the ground to the
+    coupler, and ``effort`` on the rocker's revolute D, which closes the loop
+    (``loop_at_rocker``: joints A, B, C, D) or is a joint of the tree (A, B, D, C: the universal
+    C closes it). Returns the model and the joints A and D."""
+    fb = SphericalFourBar()
+    m = rancf.Model(dim=3, gravity=gravity)
+    P = fb.P
+
+    def rod(mass, p, q):
+        L = np.linalg.norm(P[q] - P[p])
+        e = (P[q] - P[p]) / L
+        J = mass * L ** 2 / 12 * (np.eye(3) - np.outer(e, e)) + 1e-4 * np.eye(3)
+        return m.add_rigid_body(mass, J, position=(P[p] + P[q]) / 2)
+
+    crank, coupler, rocker = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
+    at = lambda body, k: body.point(*(P[k] - body.position))
+    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA)
+    m.add_joint("spherical", at(crank, "B"), at(coupler, "B"))
+
+    def rocker_joint():
+        return m.add_joint("revolute", m.ground.point(*P["D"]), at(rocker, "D"), axis=fb.uD,
+                           effort=effort)
+
+    def universal():
+        m.add_joint("universal", at(coupler, "C"), at(rocker, "C"), axes=[fb.uC, fb.a_universal])
+
+    if loop_at_rocker:
+        universal()
+        d = rocker_joint()
+    else:
+        d = rocker_joint()
+        universal()
+    if springs:
+        m.add_rotational_spring_damper(a, k=3.0, c=0.05, rest_angle=0.4)
+        m.add_spring_damper(m.ground.point(0.3, -0.2, 0.6), coupler.centre, k=40.0, c=0.3,
+                            rest_length=0.3)
+    return m, a, d
+
+
+def test_effort_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
+    """The same mechanism, forces and state, the rocker's revolute closing the loop or in the
+    tree (another joint closing it): an effort function of the rocker's angle and rate there
+    gives the same body accelerations (to 1e-10), and the rocker joint's reaction, with its
+    effort, is the same."""
+    effort = lambda t, q, qd: 2.0 + 0.5 * np.sin(3 * q) - 0.3 * qd + t
+    models = [four_bar(loop, effort) for loop in (False, True)]
+    daes = [SpatialDAE(m.build(), *spatial.model_inputs(m)) for m, _, _ in models]
+    tree_dae, loop_dae = daes
+    assert len(models[1][0].build().loop_joint) == 1 \
+        and models[1][0].build().loop_joint[0] == models[1][2].index
+    rng = np.random.default_rng(3)
+    x, v = tree_dae.initial_state()
+    # a moving state off the reference: the rows restored by Gauss-Newton, the velocities
+    # projected on them
+    x, v = tree_dae.consistent_state(x + 0.02 * rng.standard_normal(x.size),
+                                     rng.standard_normal(x.size), 0.2)
+    assert np.abs(v).max() > 0.1
+    # the state holds both models' rows
+    assert np.abs(loop_dae.constraint(x, 0.2)).max() <= 1e-12
+    assert np.abs(loop_dae.constraint_jacobian(x, 0.2) @ v).max() <= 1e-12
+    out = [dae.multipliers(x, v, 0.2) for dae in daes]
+    acc = [dae.accelerations(x, v, a) for dae, (a, _) in zip(daes, out)]
+    assert np.abs(acc[0] - acc[1]).max() <= 1e-10 * np.abs(acc[0]).max()
+    # the rocker's torque about its axis (its effort) in both
+    fb = SphericalFourBar()
+    torque = [dae.reactions(x, lam, 0.2, v)[m[2].index, 3:] @ fb.uD
+              for dae, (_, lam), m in zip(daes, out, models)]
+    assert abs(torque[0] - torque[1]) <= 1e-10 * abs(torque[0])
+    q, qd = loop_dae.joint_coordinates(x, v)
+    jq = loop_dae._jq_start[models[1][2].index]
+    assert abs(torque[1] - effort(0.2, q[jq], qd[jq])) <= 1e-10 * abs(torque[1])
+
+
+def test_four_bar_with_efforts_and_springs_balances_energy():
+    """The four-bar moved by an effort function on its loop-closing revolute, with a joint
+    spring-damper and a spring-damper between points, from rest over 0.5 s: kinetic + gravity +
+    the springs' potential - the effort's work + the damping's dissipation constant to
+    Newmark's second order (its largest change falls by about 4 when the step halves), the loop
+    held to the Newton tolerance."""
+    m, a, d = four_bar(True, lambda t, q, qd: 8.0 * np.cos(2 * t) - 0.2 * q)
+    drift = []
+    for dt in (4e-3, 2e-3):
+        res = rancf.simulate(m, 0.5, dt, method="newmark", output_every=int(round(0.02 / dt)),
+                             tol=1e-11)
+        assert res.status == "ok" and res.formulation == "dae"
+        assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
+        e = res.energy()
+        assert np.abs(e.work).max() > 1.0 and e.dissipated.iloc[-1] > 0.1 \
+            and np.ptp(e.elastic) > 1.0
+        scale = np.abs(e.work).max()
+        drift.append(np.abs(e.total - e.total.iloc[0]).max() / scale)
+    assert drift[1] <= 1e-3 and drift[0] / drift[1] >= 3.4, drift
+
+
+def test_static_four_bar_balances_its_effort_by_the_closed_form_transmission():
+    """Statics without gravity: a torque tau on the rocker's revolute D (closing the loop)
+    against a torsion spring k on the crank's revolute A (rest angle 0). Virtual work with the
+    crank angle theta as the coordinate: ``k theta = tau dphi/dtheta`` at the equilibrium, the
+    transmission ``dphi/dtheta`` by central differences of the closed-form output phi(theta)
+    (validation/spherical_four_bar.py), and the rocker's angle phi(theta) itself."""
+    fb = SphericalFourBar()
+    tau, k = 0.8, 2.0
+    m, a, d = four_bar(True, tau, springs=False, gravity=(0.0, 0.0, 0.0))
+    m.add_rotational_spring_damper(a, k=k, rest_angle=0.0)
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    theta, phi = float(eq.joint(a)[0][0]), float(eq.joint(d)[0][0])
+    assert abs(theta) > 0.05                                   # the torque moved it
+    assert abs(phi - fb.output([theta])[0]) <= 1e-9
+    h = 1e-5
+    slope = (fb.output([theta + h])[0] - fb.output([theta - h])[0]) / (2 * h)
+    assert abs(k * theta - tau * slope) <= 1e-8 * abs(k * theta)
+    # the torque about the rocker's axis, its effort, in the reaction
+    assert abs(eq.reaction(d, "torque")[0] - tau) <= 1e-9
+
+
+def test_a_spring_damper_at_a_cable_point_is_refused_by_the_dae():
+    """The recursion runs it; the DAE names the spring-damper and what to do."""
+    m = rancf.Model(dim=3)
+    c = m.add_beam(1.0, 4, E=1e6, rho=100.0, A=1e-4, I=1e-9, element="ancf-cable",
+                   direction=(1, 0, 0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_spring_damper(m.ground.point(1, 0, 1), c.end, k=10.0)
+    with pytest.raises(ValueError, match="spring-dampers at a cable point.*spring-damper 0"):
+        rancf.simulate(m, 0.01, 1e-3, method="newmark", formulation="dae")
+
+
+@pytest.mark.parametrize("joint_spring", [False, True])
+def test_mass_on_a_spring_in_the_dae_follows_the_analytic_damped_motion(joint_spring):
+    """The mass on a rail of tests/test_spatial_springs.py (k = 200 N/m, c = 2 N s/m, 2 kg) on
+    the DAE: the slide against the analytic damped oscillation over 2 s to generalized-alpha's
+    second-order error at 1 ms (the recursion's bound there), the springs' potential in
+    ``elastic``."""
+    from test_spatial_springs import damped_oscillation, mass_on_rail
+    k, c = 200.0, 2.0
+    m, rail = mass_on_rail(k, c, joint_spring)
+    res = rancf.simulate(m, t_end=2.0, dt=1e-3, method="generalized-alpha", formulation="dae")
+    assert res.status == "ok" and res.formulation == "dae"
+    q = res.joint(rail)[0].ravel()
+    assert np.abs(q - damped_oscillation(res.t, k, c)).max() < 2e-4
+    E = res.energy()
+    np.testing.assert_allclose(E["elastic"], 0.5 * k * (q + 0.1) ** 2, rtol=1e-9, atol=1e-12)
+    balance = E["kinetic"] + E["elastic"] + E["dissipated"] - E["work"]
+    assert np.abs(balance - balance[0]).max() < 1e-4
+
+
+def test_a_driven_loop_closing_joint_acts_as_the_driven_tree_joint():
+    """The rigid four-bar driven at its crank's revolute A (validation/spherical_four_bar.py)
+    with A the loop's closing joint (joints D, C, B written from the rocker's side, then A):
+    at a consistent moving state the drive's rheonomic rows give the body accelerations and the
+    motor torque of the same four-bar with A in the tree (1e-10); a run follows the closed form
+    (the rocker's angle to 1e-9 rad), and the motor's torque times the drive's rate integrates
+    to the work of the drive's rows."""
+    fb = SphericalFourBar()
+    m_tree, a_tree, _, _ = fb.rigid()
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    P = fb.P
+
+    def rod(mass, p, q):
+        L = np.linalg.norm(P[q] - P[p])
+        e = (P[q] - P[p]) / L
+        J = mass * L ** 2 / 12 * (np.eye(3) - np.outer(e, e)) + 1e-4 * np.eye(3)
+        return m.add_rigid_body(mass, J, position=(P[p] + P[q]) / 2)
+
+    crank, coupler, rocker = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
+    at = lambda body, k: body.point(*(P[k] - body.position))
+    d = m.add_joint("revolute", m.ground.point(*P["D"]), at(rocker, "D"), axis=fb.uD)
+    m.add_joint("universal", at(rocker, "C"), at(coupler, "C"), axes=[fb.uC, fb.a_universal])
+    m.add_joint("spherical", at(coupler, "B"), at(crank, "B"))
+    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA,
+                    drive=fb.drive)
+    assert list(m.build().loop_joint) == [a.index]
+    daes = [SpatialDAE(model.build(), *spatial.model_inputs(model)) for model in (m_tree, m)]
+    rng = np.random.default_rng(4)
+    t = 0.37
+    x0, v0 = daes[0].initial_state()
+    x0, v0 = daes[0].consistent_state(x0 + 0.05 * rng.standard_normal(x0.size),
+                                      rng.standard_normal(x0.size), t)
+    # the second tree numbers its bodies in another order (rocker, coupler, crank)
+    order = np.argsort(m.build().rigid_body)
+    body = np.asarray(m_tree.build().rigid_body)[order]
+    x, v = (z.reshape(-1, 7)[body].ravel() for z in (x0, v0))
+    assert np.abs(daes[1].constraint(x, t)).max() <= 1e-12
+    assert np.abs(daes[1].constraint_jacobian(x, t) @ v + daes[1].velocity_bias(x, t)).max() \
+        <= 1e-12
+    out = [daes[0].multipliers(x0, v0, t), daes[1].multipliers(x, v, t)]
+    acc = [daes[0].accelerations(x0, v0, out[0][0])[body],
+           daes[1].accelerations(x, v, out[1][0])]
+    assert np.abs(acc[1] - acc[0]).max() <= 1e-10 * np.abs(acc[0]).max()
+    torque = [dae.reactions(y, lam, t, w)[j.index, 3:] @ fb.uA
+              for dae, y, w, (_, lam), j in zip(daes, (x0, x), (v0, v), out, (a_tree, a))]
+    assert abs(torque[0]) > 1.0 and abs(torque[1] - torque[0]) <= 1e-10 * abs(torque[0])
+    res = rancf.simulate(m, 1.0, 2e-2, method="newmark", output_every=1, tol=1e-11)
+    assert res.status == "ok" and res.formulation == "dae"
+    assert np.abs(res.extra["constraint_violation"][:, 0]).max() <= 1e-10
+    theta, phi = res.joint(a)[0], res.joint(d)[0]
+    assert np.abs(theta - fb.drive(res.t)[0]).max() <= 1e-9
+    assert np.ptp(phi) > 0.8 and np.abs(phi - fb.output(theta)).max() <= 1e-9
+    # the motor's work, its torque times the drive's rate (trapezoidal rule at the outputs),
+    # is the work the loop integrated (lambda . Phi_t)
+    work = np.trapezoid(res.reaction(a, "torque") * fb.drive(res.t)[1], res.t)
+    assert work > 1.0 and abs(work - res.energy().work.iloc[-1]) <= 1e-3 * work
