@@ -11,12 +11,16 @@ cdef extern from *:
     #define RANCF_CABLE_NODES 2
     #define RANCF_CABLE_ELEMENT (RANCF_CABLE_NODES * RANCF_CABLE_NODE)
     #define RANCF_CABLE_ELEMENT_BLOCK (RANCF_CABLE_ELEMENT * RANCF_CABLE_ELEMENT)
+    #define RANCF_CABLE_REST 8
     """
     const long CABLE_DIM "RANCF_CABLE_DIM"                      # coordinates of a point
     const long CABLE_NODE "RANCF_CABLE_NODE"                    # coordinates of a node: [r, r']
     const long CABLE_NODES "RANCF_CABLE_NODES"                  # nodes of an element
     const long CABLE_ELEMENT "RANCF_CABLE_ELEMENT"              # coordinates of an element: 12
     const long CABLE_ELEMENT_BLOCK "RANCF_CABLE_ELEMENT_BLOCK"  # an element matrix, row-major
+    const long CABLE_REST "RANCF_CABLE_REST"                    # a rest state: eps0 at the 5
+                                                                # axial points, k0 at the 3
+                                                                # bending points
 
 cdef double cable_force(const double* e, const double* edot, double l, double EA, double EI,
                         double c, double* f, double* dissipation) noexcept nogil

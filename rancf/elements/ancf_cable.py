@@ -60,6 +60,10 @@ import numpy as np
 from .. import checks
 from . import _ancf_cable, hermite
 
+#: Numbers of an element's rest state (the kernels' ``CABLE_REST``): the axial strain eps0 at
+#: the 5 axial Gauss points, the curvature's magnitude k0 at the 3 bending points.
+REST_SIZE = 8
+
 
 def shape_functions(xi, l):
     """Shape-function matrix of an element: ``r(xi) = S(xi) e``

@@ -1,5 +1,6 @@
 # O(n) dynamics of a spatial tree (see rancf/formulations/_spatial.pyx).
 
+from rancf.elements._ancf_cable cimport CABLE_REST
 from rancf.elements._rotation cimport matvec
 from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
                                           ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
@@ -150,4 +151,4 @@ cdef class SpatialKernel(ODEProblem):
 cdef inline const double* cable_rest(const SpatialData* d, int el) noexcept nogil:
     """Element el's rest state (8) for the cable kernels, NULL for a straight element's zeros
     (the straight cable's kernel, bitwise)."""
-    return d.c_rest + 8 * el if d.c_curved[el] else NULL
+    return d.c_rest + CABLE_REST * el if d.c_curved[el] else NULL

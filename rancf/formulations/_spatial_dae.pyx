@@ -40,9 +40,13 @@ from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, ROT_AXIS, ROT
 # the largest link: two bodies of 7 coordinates, 6 rows
 cdef extern from *:
     """
+    #define RANCF_EULER 4
+    #define RANCF_EULER_BLOCK 16
     #define RANCF_LINK_MAX_COLS 14
     #define RANCF_LINK_MAX_ROWS 6
     """
+    const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
+    const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
 
@@ -76,7 +80,7 @@ cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept
         for i in range(9):
             D[i] *= 2.0
         for i in range(3):
-            D[4 * i] += 2.0 * p[0]
+            D[EULER * i] += 2.0 * p[0]
         return
     m = k - 1
     u[0] = u[1] = u[2] = 0.0
@@ -85,7 +89,7 @@ cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept
     for i in range(9):
         D[i] = 2.0 * p[0] * S[i]
     for i in range(3):
-        D[4 * i] -= 2.0 * p[k]
+        D[EULER * i] -= 2.0 * p[k]
         D[3 * m + i] += 2.0 * p[1 + i]
         D[3 * i + m] += 2.0 * p[1 + i]
 
@@ -96,19 +100,20 @@ cdef inline void euler_E(const double* p, double* E) noexcept nogil:
     cdef double S[9]
     rot.skew(p + 1, S)
     for i in range(3):
-        E[4 * i] = -p[1 + i]
-        E[4 * i + 1] = S[3 * i]
-        E[4 * i + 2] = S[3 * i + 1]
-        E[4 * i + 3] = S[3 * i + 2]
-        E[4 * i + 1 + i] += p[0]
+        E[EULER * i] = -p[1 + i]
+        E[EULER * i + 1] = S[3 * i]
+        E[EULER * i + 2] = S[3 * i + 1]
+        E[EULER * i + 3] = S[3 * i + 2]
+        E[EULER * i + 1 + i] += p[0]
 
 
 cdef inline void qmul(const double* a, const double* b, double* c) noexcept nogil:
-    """c = a (x) b (scalar first; c must not alias a or b)."""
-    c[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3]
-    c[1] = a[1] * b[0] + a[0] * b[1] - a[3] * b[2] + a[2] * b[3]
-    c[2] = a[2] * b[0] + a[3] * b[1] + a[0] * b[2] - a[1] * b[3]
-    c[3] = a[3] * b[0] - a[2] * b[1] + a[1] * b[2] + a[0] * b[3]
+    """c = a (x) b (scalar first; c must not alias a or b): ``c0 = a0 b0 - a_v . b_v``,
+    ``c_v = a0 b_v + b0 a_v + a_v x b_v``."""
+    c[0] = a[0] * b[0] - (a[1] * b[1] + a[2] * b[2] + a[3] * b[3])
+    c[1] = a[0] * b[1] + b[0] * a[1] + (a[2] * b[3] - a[3] * b[2])
+    c[2] = a[0] * b[2] + b[0] * a[2] + (a[3] * b[1] - a[1] * b[3])
+    c[3] = a[0] * b[3] + b[0] * a[3] + (a[1] * b[2] - a[2] * b[1])
 
 
 cdef inline void qleft(const double* a, double* L) noexcept nogil:
@@ -158,7 +163,7 @@ cdef class LinkKernel:
         self.drive = np.ascontiguousarray(drive, dtype=np.intc)
         self.anchor = np.ascontiguousarray(anchor, dtype=float).reshape(self.n, 3)
         self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 3)
-        self.qQc = np.ascontiguousarray(qQc, dtype=float).reshape(self.n, 4)
+        self.qQc = np.ascontiguousarray(qQc, dtype=float).reshape(self.n, EULER)
         self.a0 = np.ascontiguousarray(a0, dtype=float).reshape(self.n, 3)
         self.a1c = np.ascontiguousarray(a1c, dtype=float).reshape(self.n, 3)
         self.a01 = np.ascontiguousarray(a01, dtype=float)
@@ -188,7 +193,7 @@ cdef class LinkKernel:
             memcpy(y, x + 7 * p, 7 * sizeof(double))
         else:
             memcpy(y, ZERO3, 3 * sizeof(double))
-            memcpy(y + 3, UNIT_Q, 4 * sizeof(double))
+            memcpy(y + 3, UNIT_Q, EULER * sizeof(double))
         memcpy(y + 7, x + 7 * c, 7 * sizeof(double))
 
     cdef int _rows(self, int k, const double* y, const double* target, double* out) noexcept nogil:
@@ -265,9 +270,9 @@ cdef class LinkKernel:
         cdef double cp[4]
         cdef double t1[4]
         cdef double t2[4]
-        cdef double L[16]
-        cdef double R[16]
-        cdef double M[16]
+        cdef double L[EULER_BLOCK]
+        cdef double R[EULER_BLOCK]
+        cdef double M[EULER_BLOCK]
         cdef double Ap[9]
         cdef double Ac[9]
         cdef double D[9]
@@ -288,7 +293,7 @@ cdef class LinkKernel:
             if self.drive[k] == DRIVE_REVOLUTE:
                 conj(target, lead)
             else:
-                memcpy(lead, UNIT_Q, 4 * sizeof(double))
+                memcpy(lead, UNIT_Q, EULER * sizeof(double))
             # d/dp_c: (L(lead (x) conj(pp)) R(qQc))[1:]
             conj(pp, cp)
             qmul(lead, cp, t1)
@@ -299,30 +304,32 @@ cdef class LinkKernel:
             qmul(pc, &self.qQc[k, 0], t2)
             qleft(lead, L)
             qright(t2, R)
-            for i in range(4):
-                for j in range(1, 4):
-                    R[4 * i + j] = -R[4 * i + j]
+            for i in range(EULER):
+                for j in range(1, EULER):
+                    R[EULER * i + j] = -R[EULER * i + j]
             _mat4(L, R, R)   # R <- L R (CONJ applied to R's columns above)
             if rk == ROT_LOCK:
                 for i in range(3):
-                    for a in range(4):
-                        full[MAX_COLS * i + 10 + a] = M[4 * (1 + i) + a]
-                        full[MAX_COLS * i + 3 + a] = R[4 * (1 + i) + a]
+                    for a in range(EULER):
+                        full[MAX_COLS * i + 10 + a] = M[EULER * (1 + i) + a]
+                        full[MAX_COLS * i + 3 + a] = R[EULER * (1 + i) + a]
                 r = 3
             else:
                 for i in range(2):
-                    for a in range(4):
-                        full[MAX_COLS * i + 10 + a] = (b[3 * i] * M[4 + a] + b[3 * i + 1] * M[8 + a]
-                                                       + b[3 * i + 2] * M[12 + a])
-                        full[MAX_COLS * i + 3 + a] = (b[3 * i] * R[4 + a] + b[3 * i + 1] * R[8 + a]
-                                                      + b[3 * i + 2] * R[12 + a])
+                    for a in range(EULER):
+                        full[MAX_COLS * i + 10 + a] = (b[3 * i] * M[EULER + a]
+                                                       + b[3 * i + 1] * M[2 * EULER + a]
+                                                       + b[3 * i + 2] * M[3 * EULER + a])
+                        full[MAX_COLS * i + 3 + a] = (b[3 * i] * R[EULER + a]
+                                                      + b[3 * i + 1] * R[2 * EULER + a]
+                                                      + b[3 * i + 2] * R[3 * EULER + a])
                 r = 2
         elif rk == ROT_UNIVERSAL:
             rotation(pp, Ap)
             rotation(pc, Ac)
             rot.matvec(Ap, &self.a0[k, 0], wp)
             rot.matvec(Ac, &self.a1c[k, 0], wc)
-            for a in range(4):
+            for a in range(EULER):
                 rotation_derivative(pp, a, D)
                 rot.matvec(D, &self.a0[k, 0], z)
                 full[3 + a] = rot.dot(z, wc)
@@ -341,23 +348,23 @@ cdef class LinkKernel:
             for i in range(3):
                 w[i] = (rc[i] + w[i]) - rp[i]
             # blk: the 3 x 4 blocks d/dp_c (Ap^T dA_a(pc) offset) then d/dp_p (dA_a(pp)^T w)
-            for a in range(4):
+            for a in range(EULER):
                 rotation_derivative(pc, a, D)
                 rot.matvec(D, &self.offset[k, 0], z)
                 rot.matTvec(Ap, z, wc)
                 rotation_derivative(pp, a, D)
                 rot.matTvec(D, w, wp)
                 for i in range(3):
-                    blk[4 * i + a] = wc[i]
-                    M[4 * i + a] = wp[i]
+                    blk[EULER * i + a] = wc[i]
+                    M[EULER * i + a] = wp[i]
             if tk == TR_LOCK:
                 for i in range(3):
                     for j in range(3):
                         full[MAX_COLS * (r + i) + j] = -Ap[3 * j + i]
                         full[MAX_COLS * (r + i) + 7 + j] = Ap[3 * j + i]
-                    for a in range(4):
-                        full[MAX_COLS * (r + i) + 3 + a] = M[4 * i + a]
-                        full[MAX_COLS * (r + i) + 10 + a] = blk[4 * i + a]
+                    for a in range(EULER):
+                        full[MAX_COLS * (r + i) + 3 + a] = M[EULER * i + a]
+                        full[MAX_COLS * (r + i) + 10 + a] = blk[EULER * i + a]
                 r += 3
             else:
                 for i in range(2):
@@ -367,12 +374,13 @@ cdef class LinkKernel:
                             + b[3 * i + 2] * Ap[3 * j + 2]
                         full[MAX_COLS * (r + i) + j] = -t1[0]
                         full[MAX_COLS * (r + i) + 7 + j] = t1[0]
-                    for a in range(4):
-                        full[MAX_COLS * (r + i) + 3 + a] = (b[3 * i] * M[a] + b[3 * i + 1] * M[4 + a]
-                                                            + b[3 * i + 2] * M[8 + a])
+                    for a in range(EULER):
+                        full[MAX_COLS * (r + i) + 3 + a] = (b[3 * i] * M[a]
+                                                            + b[3 * i + 1] * M[EULER + a]
+                                                            + b[3 * i + 2] * M[2 * EULER + a])
                         full[MAX_COLS * (r + i) + 10 + a] = (b[3 * i] * blk[a]
-                                                             + b[3 * i + 1] * blk[4 + a]
-                                                             + b[3 * i + 2] * blk[8 + a])
+                                                             + b[3 * i + 1] * blk[EULER + a]
+                                                             + b[3 * i + 2] * blk[2 * EULER + a])
                 r += 2
         for i in range(r):
             for j in range(nc):
@@ -472,13 +480,14 @@ cdef class LinkKernel:
 
 cdef inline void _mat4(const double* A, const double* B, double* C) noexcept nogil:
     """C = A B (4 x 4; C may alias B)."""
-    cdef double T[16]
+    cdef double T[EULER_BLOCK]
     cdef int i, j
-    for i in range(4):
-        for j in range(4):
-            T[4 * i + j] = (A[4 * i] * B[j] + A[4 * i + 1] * B[4 + j] + A[4 * i + 2] * B[8 + j]
-                            + A[4 * i + 3] * B[12 + j])
-    memcpy(C, T, 16 * sizeof(double))
+    for i in range(EULER):
+        for j in range(EULER):
+            T[EULER * i + j] = (A[EULER * i] * B[j] + A[EULER * i + 1] * B[EULER + j]
+                                + A[EULER * i + 2] * B[2 * EULER + j]
+                                + A[EULER * i + 3] * B[3 * EULER + j])
+    memcpy(C, T, EULER_BLOCK * sizeof(double))
 
 
 cdef class ElementKernel:
@@ -573,10 +582,10 @@ cdef class ElementKernel:
         rot.skew(d, S)
         rot.matTmul(Ap, S, T)
         for i in range(3):
-            for a in range(4):
+            for a in range(EULER):
                 s = 0.0
                 for l in range(3):
-                    s += T[3 * i + l] * Ep[4 * l + a]
+                    s += T[3 * i + l] * Ep[EULER * l + a]
                 B[14 * i + 3 + a] = s
         # Ji Ap^T, then times Tp (negated) and Tc
         for i in range(3):
@@ -586,14 +595,14 @@ cdef class ElementKernel:
                     s += Ji[3 * i + l] * Ap[3 * j + l]
                 T[3 * i + j] = s
         for i in range(3):
-            for a in range(4):
+            for a in range(EULER):
                 s = 0.0
                 for l in range(3):
-                    s += T[3 * i + l] * Ep[4 * l + a]
+                    s += T[3 * i + l] * Ep[EULER * l + a]
                 B[14 * (3 + i) + 3 + a] = -s
                 s = 0.0
                 for l in range(3):
-                    s += T[3 * i + l] * Ec[4 * l + a]
+                    s += T[3 * i + l] * Ec[EULER * l + a]
                 B[14 * (3 + i) + 10 + a] = s
 
     cdef int _force(self, int k, const double* y, const double* yd, double* F,
@@ -789,11 +798,11 @@ cdef inline void euler_G(const double* p, double* G) noexcept nogil:
     cdef double S[9]
     rot.skew(p + 1, S)
     for i in range(3):
-        G[4 * i] = -p[1 + i]
-        G[4 * i + 1] = -S[3 * i]
-        G[4 * i + 2] = -S[3 * i + 1]
-        G[4 * i + 3] = -S[3 * i + 2]
-        G[4 * i + 1 + i] += p[0]
+        G[EULER * i] = -p[1 + i]
+        G[EULER * i + 1] = -S[3 * i]
+        G[EULER * i + 2] = -S[3 * i + 1]
+        G[EULER * i + 3] = -S[3 * i + 2]
+        G[EULER * i + 1 + i] += p[0]
 
 
 cdef inline void rotary_action(const double* G, const double* J, const double* a, double c,
@@ -803,10 +812,11 @@ cdef inline void rotary_action(const double* G, const double* J, const double* a
     cdef double Jw[3]
     cdef int i, k
     for i in range(3):
-        w[i] = G[4 * i] * a[0] + G[4 * i + 1] * a[1] + G[4 * i + 2] * a[2] + G[4 * i + 3] * a[3]
+        w[i] = (G[EULER * i] * a[0] + G[EULER * i + 1] * a[1] + G[EULER * i + 2] * a[2]
+                + G[EULER * i + 3] * a[3])
     rot.matvec(J, w, Jw)
-    for k in range(4):
-        out[k] = c * (G[k] * Jw[0] + G[4 + k] * Jw[1] + G[8 + k] * Jw[2])
+    for k in range(EULER):
+        out[k] = c * (G[k] * Jw[0] + G[EULER + k] * Jw[1] + G[2 * EULER + k] * Jw[2])
 
 
 def body_mass_action(const double[::1] x, const double[::1] a, const double[::1] mass,
@@ -939,7 +949,7 @@ cdef class CableLinkKernel:
                 for i in range(3):
                     out[nc * i + c + i] = sign
             if kind == SIDE_BODY:
-                for a in range(4):
+                for a in range(EULER):
                     rotation_derivative(y + c + 3, a, D)
                     rot.matvec(D, &self.offset[k, s, 0], z)
                     for i in range(3):
@@ -953,7 +963,7 @@ cdef class CableLinkKernel:
             return
         if self.side_kind[k, 1 - sl] == SIDE_BODY:
             rotation(y + c_other + 3, A)
-            for a in range(4):
+            for a in range(EULER):
                 rotation_derivative(y + c_other + 3, a, D)
                 for i in range(2):
                     rot.matvec(D, &self.B[k, 3 * i], z)
@@ -1056,19 +1066,19 @@ def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, :
     cdef double keep
     with nogil:
         for b in range(n):
-            memcpy(p, &x[7 * b + 3], 4 * sizeof(double))
-            memcpy(pd, &v[7 * b + 3], 4 * sizeof(double))
+            memcpy(p, &x[7 * b + 3], EULER * sizeof(double))
+            memcpy(pd, &v[7 * b + 3], EULER * sizeof(double))
             euler_G(pd, G)
-            for k in range(4):
+            for k in range(EULER):
                 keep = p[k]
                 p[k] = keep + h_p
                 rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
                 p[k] = keep - h_p
                 rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
                 p[k] = keep
-                for i in range(4):
+                for i in range(EULER):
                     K[b, i, k] = (gp[i] - gm[i]) / (2.0 * h_p)
-            for k in range(4):
+            for k in range(EULER):
                 keep = pd[k]
                 pd[k] = keep + h_v
                 euler_G(pd, G)
@@ -1077,7 +1087,7 @@ def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, :
                 euler_G(pd, G)
                 rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
                 pd[k] = keep
-                for i in range(4):
+                for i in range(EULER):
                     C[b, i, k] = -(gp[i] - gm[i]) / (2.0 * h_v)
 
 
@@ -1098,32 +1108,33 @@ def body_mass_blocks(const double[::1] x, const double[::1] a, const double[:, :
             euler_G(&x[7 * b + 3], G)
             # JG = J G (3 x 4)
             for i in range(3):
-                for k in range(4):
-                    JG[4 * i + k] = (inertia[b, i, 0] * G[k] + inertia[b, i, 1] * G[4 + k]
-                                     + inertia[b, i, 2] * G[8 + k])
+                for k in range(EULER):
+                    JG[EULER * i + k] = (inertia[b, i, 0] * G[k] + inertia[b, i, 1] * G[EULER + k]
+                                     + inertia[b, i, 2] * G[2 * EULER + k])
             if c_m != 0.0:
-                for j in range(4):
-                    for k in range(4):
-                        s = G[j] * JG[k] + G[4 + j] * JG[4 + k] + G[8 + j] * JG[8 + k]
+                for j in range(EULER):
+                    for k in range(EULER):
+                        s = (G[j] * JG[k] + G[EULER + j] * JG[EULER + k]
+                             + G[2 * EULER + j] * JG[2 * EULER + k])
                         out[b, j, k] += c_m * 4.0 * s
             if c_mq != 0.0:
                 euler_G(&a[7 * b + 3], Ga)
                 for i in range(3):
-                    JGa[i] = (JG[4 * i] * a[7 * b + 3] + JG[4 * i + 1] * a[7 * b + 4]
-                              + JG[4 * i + 2] * a[7 * b + 5] + JG[4 * i + 3] * a[7 * b + 6])
-                for j in range(4):
-                    for k in range(4):
+                    JGa[i] = (JG[EULER * i] * a[7 * b + 3] + JG[EULER * i + 1] * a[7 * b + 4]
+                              + JG[EULER * i + 2] * a[7 * b + 5] + JG[EULER * i + 3] * a[7 * b + 6])
+                for j in range(EULER):
+                    for k in range(EULER):
                         # G_k^T JGa, G_k = dG/dp_k (constant)
                         s = EK[k, 0, j] * JGa[0] + EK[k, 1, j] * JGa[1] + EK[k, 2, j] * JGa[2]
                         # (G^T J G(a_p))[j, k]: J G(a_p) column k
                         for i in range(3):
-                            w[i] = (inertia[b, i, 0] * Ga[k] + inertia[b, i, 1] * Ga[4 + k]
-                                    + inertia[b, i, 2] * Ga[8 + k])
-                        s -= G[j] * w[0] + G[4 + j] * w[1] + G[8 + j] * w[2]
+                            w[i] = (inertia[b, i, 0] * Ga[k] + inertia[b, i, 1] * Ga[EULER + k]
+                                    + inertia[b, i, 2] * Ga[2 * EULER + k])
+                        s -= G[j] * w[0] + G[EULER + j] * w[1] + G[2 * EULER + j] * w[2]
                         out[b, j, k] += c_mq * 4.0 * s
 
 
-cdef double[:, :, ::1] _EULER_GK = np.zeros((4, 3, 4))
+cdef double[:, :, ::1] _EULER_GK = np.zeros((EULER, 3, EULER))
 
 
 cdef void _fill_gk() noexcept:
@@ -1131,7 +1142,7 @@ cdef void _fill_gk() noexcept:
     cdef int k
     cdef double e[4]
     cdef double G[12]
-    for k in range(4):
+    for k in range(EULER):
         e[0] = e[1] = e[2] = e[3] = 0.0
         e[k] = 1.0
         euler_G(e, G)
@@ -1164,8 +1175,8 @@ cdef inline void body_frame(const double* X, const double* V, double* A, double*
     euler_E(X + 3, E)
     for i in range(3):
         w[i] = 0.0
-        for k in range(4):
-            w[i] += 2.0 * E[4 * i + k] * V[3 + k] / pp[0]
+        for k in range(EULER):
+            w[i] += 2.0 * E[EULER * i + k] * V[3 + k] / pp[0]
 
 
 cdef inline void on_body(const double* X, const double* F, const double* M,
@@ -1184,8 +1195,8 @@ cdef inline void on_body(const double* X, const double* F, const double* M,
         m[i] += M[i]
         out[i] = sign * F[i]
     euler_E(X + 3, E)
-    for k in range(4):
-        out[3 + k] = sign * 2.0 * (E[k] * m[0] + E[4 + k] * m[1] + E[8 + k] * m[2]) / pp
+    for k in range(EULER):
+        out[3 + k] = sign * 2.0 * (E[k] * m[0] + E[EULER + k] * m[1] + E[2 * EULER + k] * m[2]) / pp
 
 
 def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,

@@ -7,7 +7,6 @@ factorization), with dense and sparse defaults that a formulation overrides wher
 better. :class:`NewtonFactor` holds the LU factors of a Newton matrix; :class:`StepFailure` is what
 a step's nonlinear solver raises when it cannot take the step.
 """
-import warnings
 
 import numpy as np
 import scipy.linalg as sla
@@ -511,6 +510,11 @@ class NewtonFactor:
     A dense S is handed to LAPACK's getrf/getrs directly (as :func:`scipy.linalg.lu_factor`
     does, without its argument checks, which dominate on the small systems of rigid-body
     models).
+
+    Raises
+    ------
+    RuntimeError
+        S is exactly singular (SuperLU's error, and the dense factors' zero pivot alike).
     """
 
     def __init__(self, S, m, sparse):
@@ -521,9 +525,10 @@ class NewtonFactor:
             return
         self.lu, self.piv, info = _getrf(S)
         if info > 0:
-            # as scipy.linalg.lu_factor: the solve then gives non-finite increments
-            warnings.warn(f"Diagonal number {info} is exactly zero. Singular matrix.",
-                          sla.LinAlgWarning, stacklevel=2)
+            # as SuperLU does (the sparse branch), so that the implicit loop names a singular
+            # matrix for either: its solve would give non-finite increments
+            raise RuntimeError(f"Factor is exactly singular (pivot {info} of the LU factors "
+                               "is zero)")
 
     def solve(self, r_dyn, r_con):
         r = np.concatenate([r_dyn, r_con]) if self.m else r_dyn

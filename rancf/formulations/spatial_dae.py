@@ -183,13 +183,13 @@ def _E(p):
     """E(p) (..., 3, 4): ``w = 2 E p'`` the global angular velocity. Each entry is one p_k
     times 1 or -1, so the product with the constant ``EK`` is exact."""
     p = np.asarray(p, dtype=float)
-    return (p.reshape(-1, N_EULER) @ _EK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
+    return (p.reshape(-1, N_EULER) @ _EK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, N_EULER))
 
 
 def _G(p):
     """G(p) (..., 3, 4): ``2 G p'`` the body-frame angular velocity (exact, as :func:`_E`)."""
     p = np.asarray(p, dtype=float)
-    return (p.reshape(-1, N_EULER) @ _GK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, 4))
+    return (p.reshape(-1, N_EULER) @ _GK.reshape(N_EULER, -1)).reshape(p.shape[:-1] + (3, N_EULER))
 
 
 def rotation(p):
@@ -608,7 +608,8 @@ class SpatialDAE(IndexThreeDAE):
                                                            t.cable_EI, t.cable_damping))
         # each element's rest state (tree.cable_rest); a straight element's is zero and its
         # kernel call takes none (``curved`` 0), which is the straight cable's kernel bitwise
-        self._cable_rest = np.ascontiguousarray(t.cable_rest, dtype=float).reshape(-1, 8)
+        self._cable_rest = np.ascontiguousarray(t.cable_rest, dtype=float).reshape(
+            -1, ancf_cable.REST_SIZE)
         self._cable_curved = np.ascontiguousarray(self._cable_rest.any(axis=1), dtype=np.uint8)
         rows, cols, vals = [], [], []
         self._cable_gravity = np.zeros(6 * nc)

@@ -151,6 +151,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
     stepper.start_at_rest(0.0, q, np.zeros(0))
     status, message, error, reached, iterations = step_loads(
         stepper, lambda s: setattr(problem, "load_factor", s), load_steps)
+    if status == "failed" and not iterations and "stiffness matrix is singular" in message:
+        # the implicit loop's words for a matrix singular at Newton's start, the reference
+        _refuse_plane_curved_cables(model)
     _, q, v, _, _ = stepper.state()
     problem.load_factor = reached
     seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))

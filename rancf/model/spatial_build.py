@@ -13,6 +13,7 @@ j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
 
+from ..elements.ancf_cable import REST_SIZE
 from ..joints._codes import M_ELEMENT, M_FREE, P_BODY, P_GROUND, P_NODE
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
@@ -192,7 +193,7 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
         cable_length=np.concatenate(lengths) if lengths else np.zeros(0),
         cable_EA=np.zeros(0), cable_EI=np.zeros(0), cable_rhoA=np.zeros(0),
         cable_damping=np.zeros(0),
-        cable_rest=np.concatenate(rest) if rest else np.zeros((0, 8)),
+        cable_rest=np.concatenate(rest) if rest else np.zeros((0, REST_SIZE)),
         cable_joint=np.array([j.index for j in cable_joints], dtype=np.int64),
         cable_joint_kind=np.array([CABLE_JOINTS[j.kind] for j in cable_joints], dtype=np.int64),
         cable_joint_parent=np.full(n_joints, -1, dtype=np.int64),

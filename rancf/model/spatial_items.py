@@ -556,7 +556,7 @@ class SpatialCable:
         axial Gauss points, curvature magnitude (1/m) at the 3 bending ones; zeros for a
         straight cable (whose reference strains are zero, exactly so)."""
         if not self.curved:
-            return np.zeros((self.n_elements, 8))
+            return np.zeros((self.n_elements, ancf_cable.REST_SIZE))
         x0 = np.column_stack([self.positions, self.tangents])
         return np.array([ancf_cable.rest_state(np.concatenate([x0[k], x0[k + 1]]), l)
                          for k, l in enumerate(self._lengths)])

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..elements.ancf_cable import REST_SIZE
+
 
 @dataclass(frozen=True)
 class SpatialTree:
@@ -197,7 +199,7 @@ class SpatialTree:
     cable_EI: np.ndarray = field(default_factory=lambda: np.zeros(0))
     cable_rhoA: np.ndarray = field(default_factory=lambda: np.zeros(0))
     cable_damping: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    cable_rest: np.ndarray = field(default_factory=lambda: np.zeros((0, 8)))
+    cable_rest: np.ndarray = field(default_factory=lambda: np.zeros((0, REST_SIZE)))
     cable_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     cable_joint_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     cable_joint_parent: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
