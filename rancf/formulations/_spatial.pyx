@@ -1365,8 +1365,9 @@ cdef class SpatialKernel(ODEProblem):
 
     def observe(self, t, Y, branches):
         """Body poses and velocities, joint coordinates and rates and energies at the outputs
-        (by the owning formulation, :meth:`rancf.formulations.spatial.Spatial.observe`)."""
-        return self.owner.observe(t, Y, branches)
+        (by the owning formulation, :meth:`rancf.formulations.spatial.Spatial.observe`), the
+        reactions deferred to when the Result is asked for them."""
+        return self.owner.observe(t, Y, branches, deferred=True)
 
     def set_inputs(self, inputs):
         """The object whose ``at_time(t)`` and ``efforts(t)`` write the loads and efforts into

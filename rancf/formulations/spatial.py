@@ -575,47 +575,61 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches):
+    def observe(self, t, Y, branches, deferred=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r then
         A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
         (the joints' link coordinates, concatenated in joint order), ``reactions`` (n_out,
-        6 n_joints: :meth:`reactions`, joint by joint), and the energies
-        ``kinetic``, ``gravity``, ``elastic`` (n_out,); a model with cables has its cable
-        nodes' drawn poses after the bodies' in ``nodes`` and ``velocities``, and their
-        coordinates ``[r, r']`` and rates in ``cable_nodes`` and ``cable_velocities``
-        (n_out, 6 n_cable_nodes; as the spatial DAE's). ``branches`` is unused (no angle
-        branch: the coordinates are the state)."""
+        6 n_joints: :meth:`reactions`, joint by joint; with ``deferred`` a callable that
+        computes them from copies of t and Y when the Result is first asked for them,
+        DECISIONS 32: a kernel evaluation a frame), and the energies ``kinetic``, ``gravity``,
+        ``elastic`` (n_out,); a model with cables has its cable nodes' drawn poses after the
+        bodies' in ``nodes`` and ``velocities``, and their coordinates ``[r, r']`` and rates in
+        ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes; as the spatial
+        DAE's). ``branches`` is unused (no angle branch: the coordinates are the state)."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
         nodes, vel = np.empty((m, 12 * (n + nc))), np.empty((m, 6 * (n + nc)))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
         energies = {k: np.empty(m) for k in ("kinetic", "gravity", "elastic")}
-        reactions = np.empty((m, 6 * len(self.tree.joint_body)))
         cable_q = []
-        cable_e, cable_v = np.empty((m, 6 * nc)), np.empty((m, 6 * nc))
+        cable_e, cable_v = np.empty((m, nc, 6)), np.empty((m, nc, 6))
         for i in range(m):
-            reactions[i] = self.reactions(t[i], Y[i]).ravel()
             self.inputs.at_time(t[i])
             q[i], qd[i] = self.kernel.full(Y[i])
             r, A, V = self.kinematics(Y[i])
             nodes[i, :12 * n] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
             vel[i, :6 * n] = V.ravel()
             if nc:
-                e, ed = self.cable_coordinates()
-                cable_e[i], cable_v[i] = e.ravel(), ed.ravel()
-                poses, rates = cable_frames(e, ed, self.model_tree.cable_frame0)
-                nodes[i, 12 * n:], vel[i, 6 * n:] = poses.ravel(), rates.ravel()
-                cable_q.append(self._cable_joint_values(nodes[i], Y[i]))
+                cable_e[i], cable_v[i] = self.cable_coordinates()
             for k, e in self.energy(Y[i]).items():
                 energies[k][i] = e
+        if nc:
+            # the drawn poses of every frame's cable nodes at once
+            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
+                                        np.tile(self.model_tree.cable_frame0, (m, 1, 1)))
+            nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
+            for i in range(m):
+                self.inputs.at_time(t[i])
+                cable_q.append(self._cable_joint_values(nodes[i], Y[i]))
         jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
         if nc:
             jq, jqd = self._with_cable_joints(jq, jqd, cable_q)
-        cables = {"cable_nodes": cable_e, "cable_velocities": cable_v} if nc else {}
+        times, states = np.array(t, dtype=float), np.array(Y, dtype=float)
+        reactions = (lambda: self._reactions_of(times, states)) if deferred else \
+            self._reactions_of(times, states)
+        cables = {"cable_nodes": cable_e.reshape(m, -1),
+                  "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
         return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd,
                 "reactions": reactions, **energies, **cables}
+
+    def _reactions_of(self, t, Y):
+        """:meth:`reactions` of every state Y (n_out, n_y) at the times t: (n_out, 6 n_joints)."""
+        out = np.empty((len(t), 6 * len(self.tree.joint_body)))
+        for i in range(len(t)):
+            out[i] = self.reactions(t[i], Y[i]).ravel()
+        return out
 
     def _cable_joints(self):
         """The model's spherical joints at a cable point: ``(joint, parent, child, Q)`` (the
