@@ -64,21 +64,16 @@ took 3.4 iterations a step at 0.25 ms), and in statics a large fixed-direction f
 that bends a beam out of its plane makes the plain iteration diverge (the 45-degree bend of
 Bathe and Bolourchi above a load factor of about 0.6, at any number of load steps).
 
-On a long chain a step takes more iterations, for two reasons that grow with its length L
-(measured on the report's spatial chain, ``validation/cases/scaling.py``: steel elements of 1 m
-on a spherical joint falling under gravity, generalized-alpha, 1 ms, tol = 1e-10, steps 11 to
-20). In relative coordinates a link near the root carries everything beyond it, so the
-residual's curvature grows like L: from a start 1.2e-6 off (1.9e-6 at 10 elements) one exact
-Newton step (the GMRES tangent below) leaves 2e-12 at 10 elements, 8e-12 at 100, 1.2e-10 at
-1,000 and 1.3e-9 at 10,000, so from about 1,000 elements the tolerance takes a third iteration
-whatever the matrix: what it leaves is quadratic in the start's miss (half the miss leaves a
-quarter) and far above the residual's rounding (a Newton step from the converged solution
-moves it by 1e-14 at 1,000 elements, 1e-12 at 10,000), the curvature, not the conditioning. And of the error the first iteration leaves (concentrated at the root) S's
-second iteration leaves 3e-4 at 10 elements, 0.04 at 1,000 and 0.36 at 10,000: the dropped
-turning of the inertia forces (``d(M a)/dq``) and of gravity each move that iterate by more
-than the error itself but nearly cancel, the chain falling freely away from its root, so only
-the exact tangent (both, and the bias accelerations' turning) would save the fourth iteration
-S then takes.
+On a long chain a step takes more iterations, for two reasons that grow with its length L.
+In relative coordinates a link near the root carries everything beyond it, so the residual's
+curvature grows like L: what one exact Newton step leaves is quadratic in the start's miss and
+grows with L, so on chains of thousands of elements the tolerance takes a third iteration
+whatever the matrix (curvature, not conditioning: it stays far above the residual's rounding).
+And S drops the turning of the inertia forces (``d(M a)/dq``) and of gravity, which nearly
+cancel on a chain falling freely away from its root but not quite, so S's contraction worsens
+with L; only the exact tangent (both terms and the bias accelerations' turning) would save the
+iteration S then adds. The implicit loop renews S only where a new one saves iterations
+(rancf/integrators/_implicit.pyx). The measurements are in the ``scaling`` case of the report.
 
 Newton with the full tangent (:attr:`krylov`, the default in statics): :meth:`solve` finds the
 step ``J y = x`` with J the Jacobian of the step residual itself, every term above included,
