@@ -190,12 +190,11 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     implicit = "generalized-alpha"
     if model.dim == 3:
         tree = model.build()
-        if formulation == "dae" or (formulation == "auto" and (
-                _needs_dae(tree) or (tree.n_cable_nodes and x0 is not None))):
+        if formulation == "dae" or (formulation == "auto" and _needs_dae(tree)):
             return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
-            x0, np.zeros(6 * formulation_.tree.n_bodies) if v0 is None else v0)
+            x0, np.zeros(6 * (tree.n_bodies + tree.n_cable_nodes)) if v0 is None else v0)
         return _spatial_method(formulation_, y0, dt)
     A = model.build()
     if formulation == "dae":
@@ -571,10 +570,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     refusal = spatial.cable_refusal(tree)
     if refusal and formulation == "recursive":
         raise ValueError(f"formulation 'recursive' cannot run this model's cables: {refusal}")
-    if tree.n_cable_nodes and isinstance(state, State) and formulation == "recursive":
-        raise ValueError(f"formulation 'recursive': {spatial.CABLE_STATE_MESSAGE}")
-    if formulation == "dae" or _needs_dae(tree) or (tree.n_cable_nodes
-                                                     and isinstance(state, State)):
+    if formulation == "dae" or _needs_dae(tree):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
@@ -655,12 +651,13 @@ def _spatial_start(model, formulation, state):
     """The spatial formulation's initial state y0 (n_y,) of ``state``: None (the reference
     configuration at rest but for the drives), ``"static"`` (the free link coordinates of
     :func:`static`'s equilibrium, at rest but for the drives) or a :class:`State` of the
-    bodies' poses and velocities."""
+    bodies' poses and velocities and the cable nodes' coordinates and rates."""
     if state is None:
         return formulation.initial_state()
     if isinstance(state, str):
         return formulation.initial_state(q=_equilibrium(model).q[-1])
-    return formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies))
+    return formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies,
+                                                 formulation.model_tree.n_cable_nodes))
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,

@@ -239,35 +239,142 @@ def test_what_the_recursion_cannot_run_is_named():
     assert rancf.simulate(m, t_end=0.01, dt=1e-3).formulation == "dae"
 
 
-def test_a_recursive_runs_state_starts_the_spatial_dae_where_it_ended():
-    """A recursive run keeps every cable node's ``[r, r']`` (``extra["cable_nodes"]``), so its
-    ``Result.state`` continues on the spatial DAE (a State start of a cable model runs there):
-    the continued run's first frame is the first run's last, and ``formulation="recursive"``
-    refuses such a start by name."""
-    m = ground_pendulum()
-    first = rancf.simulate(m, 0.01, 1e-3, method="newmark")
-    assert first.formulation == "spatial"
-    state = first.state(-1)
-    then = rancf.simulate(m, 0.01, 1e-3, method="newmark", state=state)
-    assert then.formulation == "dae"
-    assert np.abs(then.nodes[0] - first.nodes[-1]).max() <= 1e-12
-    assert np.abs(then.extra["cable_nodes"][0] - first.extra["cable_nodes"][-1]).max() <= 1e-12
-    with pytest.raises(ValueError, match="formulation 'recursive': a State start of a model "
-                                         "with cables"):
-        rancf.simulate(m, 0.01, 1e-3, method="newmark", state=state, formulation="recursive")
+@pytest.mark.parametrize("build", [ground_pendulum, clamped, on_a_hub_with_a_payload,
+                                   beam_and_cables, curved])
+def test_a_recursive_runs_state_continues_its_trajectory_on_the_recursion(build):
+    """``Result.state(-1)`` of an RK4 run (bodies' poses, cable nodes' ``[r, r']``, rates)
+    starts a second run on the recursion (``Spatial.state_of``: the cables' coordinates
+    ``z = e_k - e_p`` and the roots' joint coordinates) that continues the trajectory of one
+    run over both spans: every body pose and cable coordinate to 1e-12 of their size, every
+    rate to 1e-12 of the largest (RK4 keeps nothing but the state between steps)."""
+    m = build()
+    dt = 2e-5 if build in (clamped, beam_and_cables) else 1e-4
+    whole = rancf.simulate(m, 0.02, dt, method="rk4")
+    m = build()
+    first = rancf.simulate(m, 0.01, dt, method="rk4")
+    then = rancf.simulate(m, 0.01, dt, method="rk4", state=first.state(-1))
+    assert first.formulation == then.formulation == "spatial", then.message
+    for key in ("cable_nodes", "cable_velocities"):
+        a, b = then.extra[key][-1], whole.extra[key][-1]
+        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
+    assert np.abs(then.nodes[-1] - whole.nodes[-1]).max() <= 1e-12
+    assert np.abs(then.velocities[-1] - whole.velocities[-1]).max() <= \
+        1e-12 * np.abs(whole.velocities[-1]).max()
 
 
-def test_outputs_the_recursion_does_not_give_for_cables_are_refused():
-    """Point accelerations (from stored poses, which hold a cable node's tangent but not its
-    slope's length) and vibration modes of a model with a cable say they are not available."""
-    m = ground_pendulum()
-    res = rancf.simulate(m, t_end=0.002, dt=1e-3)
-    assert res.formulation == "spatial"
-    with pytest.raises(ValueError, match="acceleration: not available for a model with an "
-                                         "ANCF cable"):
-        res.acceleration(m.beams[0].end)
-    with pytest.raises(ValueError, match="modes: a model with an ANCF cable is not available"):
-        rancf.modes(m, n=2)
+def _turned_cable(kind, n=4, theta=0.7, omega=1.3, stretch=2e-3, payload=False):
+    """A straight cable of 1 m along x on a joint at the origin (``"spherical"``: turned
+    about z by theta, turning at omega; ``"fixed"``: stretched uniformly by ``stretch``, at
+    rest), with ``payload`` a rigid body of 0.2 kg on its end (spherical joint, centre 0.1 m
+    beyond), and the State of it built by hand: node k at ``R (1 + s) k h e_x``, slope ``R (1 +
+    s) e_x``, the body at ``R (1 + s + 0.1) e_x`` in the frame R, rates ``omega e_z x``
+    those (the body's angular velocity ``omega e_z + 5 R e_x``: it spins about the cable)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, n, **CABLE)
+    m.add_joint(kind, m.ground.point(0, 0, 0), c.start)
+    if kind == "fixed":
+        theta, omega, s = 0.0, 0.0, stretch
+    else:
+        s = 0.0
+    R = np.array([[np.cos(theta), -np.sin(theta), 0], [np.sin(theta), np.cos(theta), 0],
+                  [0, 0, 1]])
+    h = 1.0 / n
+    w = np.array([0.0, 0.0, omega])
+    r = (1 + s) * np.outer(np.arange(n + 1) * h, R[:, 0])
+    slope = np.tile((1 + s) * R[:, 0], (n + 1, 1))
+    x = np.concatenate([r, slope], axis=1).ravel()
+    v = np.concatenate([np.cross(w, r), np.cross(w, slope)], axis=1).ravel()
+    if payload:
+        body = m.add_rigid_body(0.2, np.diag([1e-3, 2e-3, 3e-3]), position=(1.1, 0, 0))
+        m.add_joint("spherical", c.end, body.point(-0.1, 0, 0))
+        centre = (1 + s + 0.1) * R[:, 0]
+        # the body spins about its own axis too (the spherical joint lets it)
+        spin = w + 5.0 * R[:, 0]
+        x = np.concatenate([centre, R.ravel(), x])
+        v = np.concatenate([np.cross(w, centre), spin, v])
+    return m, c, rancf.State(x, v), (theta, omega, s, h)
+
+
+@pytest.mark.parametrize("kind", ["spherical", "fixed"])
+def test_a_state_built_by_hand_gives_the_relative_coordinates_by_hand(kind):
+    """A straight cable turned about its pin by theta at omega (spherical joint) or
+    stretched by s on a clamp: the recursion's state of that State holds, worked out by
+    hand, the root's slope change ``R e_x - e_x`` and its rate ``omega e_z x R e_x``
+    (spherical) or the stretch s (clamp), and for every element ``z = e_k - e_{k-1} - (e0_k
+    - e0_{k-1})``: ``[R (1 + s) h e_x - h e_x, 0]``, its rate ``[omega e_z x R h e_x, 0]``."""
+    m, c, state, (theta, omega, s, h) = _turned_cable(kind)
+    rec = Spatial(m.build(), *model_inputs(m))
+    y = rec.state_of(state.x, state.v)
+    n = rec.n_free
+    turn = np.array([np.cos(theta) - 1.0, np.sin(theta), 0.0])
+    rate = omega * np.array([-np.sin(theta), np.cos(theta), 0.0])
+    if kind == "spherical":
+        root, root_rate, first = turn, rate, 3
+    else:
+        root, root_rate, first = np.array([s]), np.zeros(1), 1
+    z = np.concatenate([(1 + s) * h * np.array([np.cos(theta), np.sin(theta), 0.0])
+                        - [h, 0, 0], np.zeros(3)])
+    zd = np.concatenate([h * rate, np.zeros(3)])
+    expected_q = np.concatenate([root, np.tile(z, c.n_elements)])
+    expected_qd = np.concatenate([root_rate, np.tile(zd, c.n_elements)])
+    assert n == first + 6 * c.n_elements
+    assert np.abs(y[:n] - expected_q).max() <= 1e-15
+    assert np.abs(y[n:] - expected_qd).max() <= 1e-15
+
+
+@pytest.mark.parametrize("kind", ["spherical", "fixed"])
+def test_the_recursion_and_the_dae_from_one_state_agree_at_the_schemes_order(kind):
+    """From the hand-built State (the cable turning about its pin, or stretched on its
+    clamp, released under gravity) the recursion and the spatial DAE run Newmark. A cable
+    alone has coordinates linear in each other's (``z = e_k - e_{k-1}``, its joint's rows
+    linear in e), so the two solve the same discrete equations: their cable coordinates agree
+    to 1e-8 m (Newton's tolerance) at every step. With a payload on the cable's end (its
+    rotation vector against the DAE's Euler parameters) they differ by the scheme's error:
+    the distance falls by 3 to 5 as the step halves."""
+    for payload in (False, True):
+        gaps = []
+        for dt in (4e-3, 2e-3, 1e-3):
+            runs = []
+            for formulation in ("recursive", "dae"):
+                m, c, state, _ = _turned_cable(kind, payload=payload)
+                res = rancf.simulate(m, 0.1, dt, method="newmark", state=state,
+                                     formulation=formulation, output_every=round(0.02 / dt))
+                assert res.status == "ok", res.message
+                assert res.formulation == ("spatial" if formulation == "recursive" else "dae")
+                assert np.abs(res.state(0).x - state.x).max() <= 1e-14
+                runs.append(res.extra["cable_nodes"])
+            gaps.append(float(np.abs(runs[0] - runs[1]).max()))
+        if not payload:
+            assert max(gaps) <= 1e-8, gaps
+        else:
+            assert gaps[-1] > 1e-8
+            for a, b in zip(gaps, gaps[1:]):
+                assert 3.0 <= a / b <= 5.0, gaps
+
+
+def test_a_state_off_the_cables_joints_is_refused_with_the_gap():
+    """The recursion refuses a State its tree cannot hold, naming the cable node, its joint
+    and the gap: the root node moved 1e-3 m off the pin, a clamped slope turned off the
+    clamp's axis by 1e-4, the root's point moving at 0.01 m/s off a ground pin."""
+    m, c, state, _ = _turned_cable("spherical")
+    x = state.x.copy()
+    x[2] += 1e-3
+    with pytest.raises(ValueError, match=r"state: the poses do not satisfy the joints \(a "
+                                         r"constraint off by 0.001 m.*at cable node 0 .*on "
+                                         r"joint 0 \(spherical\)"):
+        rancf.simulate(m, 0.002, 1e-3, state=rancf.State(x, state.v), formulation="recursive")
+    m, c, state, _ = _turned_cable("fixed")
+    x = state.x.copy()
+    x[4] += 1e-4 * np.linalg.norm(x[3:6])
+    with pytest.raises(ValueError, match=r"off by 0.0001 of \|r'\|.*turned off the clamp's "
+                                         r"axis\) at cable node 0 .*on joint 0 \(fixed\)"):
+        rancf.simulate(m, 0.002, 1e-3, state=rancf.State(x, state.v))
+    m, c, state, _ = _turned_cable("spherical")
+    v = state.v.copy()
+    v[1] += 0.01
+    with pytest.raises(ValueError, match=r"the velocities do not satisfy the joints at cable "
+                                         r"node 0 \(off by 0.01\)"):
+        rancf.simulate(m, 0.002, 1e-3, state=rancf.State(state.x, v))
 
 
 @pytest.mark.parametrize("build", [ground_pendulum, lambda: clamped(damping=0.0),

@@ -291,13 +291,6 @@ def cable_refusal(tree):
     return ""
 
 
-#: Why the recursion does not start a model with cables from a State: ``rancf.simulate``
-#: runs such a start on the spatial DAE (formulation "auto"), which takes one.
-CABLE_STATE_MESSAGE = ("a State start of a model with cables runs on the spatial DAE "
-                       "(formulation 'auto' or 'dae'); the recursion starts it from the "
-                       "reference, 'static' or a drive's state only")
-
-
 def cable_frames(e, ed, frame0):
     """The cable nodes' poses (c, 12) and velocities (c, 6) in the layout of the bodies'
     (``Result.nodes``, ``Result.velocities``) from their coordinates e and rates ed (c, 6):
@@ -321,6 +314,24 @@ def cable_frames(e, ed, frame0):
     tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
     poses = np.concatenate([e[:, :3], frames.reshape(n, 9)], axis=1)
     return poses, np.concatenate([ed[:, :3], np.cross(tan, tdot)], axis=1)
+
+
+#: The smallest norm of a cable slope a State may give (the spatial DAE's ``state_of_poses``)
+MIN_SLOPE = 1e-3
+
+
+def _check_slopes(slopes):
+    """ValueError naming the first cable node whose slope (c, 3) is not finite or of norm
+    below :data:`MIN_SLOPE`: the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
+    direction there and a run would fill with NaN (the message of the spatial DAE's
+    ``state_of_poses``)."""
+    norms = np.linalg.norm(slopes, axis=1)
+    bad = np.flatnonzero(~(norms >= MIN_SLOPE))
+    if len(bad):
+        raise ValueError(
+            f"state: cable node {bad[0]} (of the model's cable nodes, in order) has the slope "
+            f"r' = {slopes[bad[0]].tolist()} of norm {norms[bad[0]]:.3g}; a cable slope must be "
+            f"finite with |r'| >= {MIN_SLOPE:g} (1 where unstretched)")
 
 
 def _vector(name, value, n):
@@ -393,47 +404,83 @@ class Spatial:
         """Every link's coordinates (n_q,) read from the bodies' poses x, unchecked: each from
         its parent's pose and its body's (``R(q) = A_p^T A Q^T``, ``t(q) = A_p^T (r - r_p +
         A offset) - anchor``), an angle or a slide along the link's axes, a rotation vector
-        (``log``, angle at most pi) for spherical, free and element links.
+        (``log``, angle at most pi) for spherical, free and element links. A model with cables
+        has its cable nodes' coordinates after the bodies' poses in x, and their links'
+        coordinates after the bodies' (:meth:`_cable_link_coordinates`); a body hung from a
+        cable node sees the node's frame as the identity at its point r (the kernel's
+        ``cable_node``).
 
         Parameters
         ----------
-        x : ndarray (12 n_bodies,)
-            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`).
+        x : ndarray (12 n_bodies + 6 n_cable_nodes,)
+            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`); then
+            per cable node its position r (m) and slope r' (``Result.extra["cable_nodes"]``).
         """
         tree, n = self.tree, self.tree.n_bodies
-        x = np.asarray(x, dtype=float).reshape(n, 12)
+        x = np.asarray(x, dtype=float)
+        e = x[12 * n:].reshape(-1, 6)
+        x = x[:12 * n].reshape(n, 12)
         r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
         qo = np.asarray(tree.q_offset)
         q = np.zeros(self.n_q)
         for i in range(n):
             p = tree.parent[i]
-            Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
+            Ap, rp = (A[p], r[p]) if 0 <= p < n else (np.eye(3), e[p - n, :3]) if p >= n \
+                else (np.eye(3), np.zeros(3))
             R = Ap.T @ A[i] @ tree.relative[i].T
             tq = Ap.T @ (r[i] - rp + A[i] @ tree.offset[i]) - tree.anchor[i]
             q[qo[i]:qo[i + 1]] = _link_coordinates(int(tree.motion[i]), tree.axes[i], R, tq)
+        if self.cables is not None:
+            self._cable_link_coordinates(A, e, q)
         return q
 
+    def _cable_link_coordinates(self, A, e, q):
+        """The cable nodes' link coordinates written into q (:func:`cable_layout`, the inverse
+        of the kernel's ``cable_node``), from the bodies' frames A (n, 3, 3) and the cable
+        nodes' coordinates e (c, 6), unchecked: an element's ``z = e_k - e_p - (e0_k - e0_p)``
+        (p its node towards the root); a root on a spherical joint ``q = r' - r'_0``, on a
+        clamp the stretch of its slope along the clamp's axis ``b = A_p a``,
+        ``q = r'.b / b.b - 1`` (its position and the slope's direction are what the joint
+        holds: :meth:`state_of` checks them)."""
+        c, n = self.cables, self.tree.n_bodies
+        parent, motion, qo = c["parent"], c["motion"], c["q_offset"]
+        x0 = c["c_x0"]
+        for k in range(len(e)):
+            i = n + k
+            p, m, s = int(parent[i]), int(motion[i]), slice(int(qo[i]), int(qo[i + 1]))
+            if m == C_NODE:
+                q[s] = e[k] - e[p - n] - (x0[i] - x0[p])
+            elif m == C_SPHERICAL:
+                q[s] = e[k, 3:] - x0[i, 3:]
+            else:
+                b = (A[p] if 0 <= p < n else np.eye(3)) @ c["c_axis"][i]
+                q[s] = e[k, 3:] @ b / (b @ b) - 1.0
+
     def state_of(self, x, v, t=0.0, tol=1e-8):
-        """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v, checked against the
-        joints: the inverse of :meth:`kinematics`, as the planar
+        """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v (and a model's cable
+        nodes' coordinates and rates after them), checked against the joints: the inverse of
+        :meth:`kinematics`, as the planar
         :meth:`rancf.formulations.recursive.Recursive.initial_state`.
 
         Each link's coordinates follow from its parent's pose and its body's (``R(q) =
         A_p^T A Q^T``, ``t(q) = A_p^T (r - r_p + A offset) - anchor``): an angle or a slide
         along the link's axes, a rotation vector (``log``, angle at most pi) for spherical, free
-        and element links; a driven link's are its drive's at t. The rates, link by link root
-        to leaves, are the least-squares solution of ``H qd = V - X V_p`` (the parent's given
-        velocity). The poses and velocities these coordinates give must equal x and v: the
-        positions to ``tol`` times the model size, the frames to ``tol``, the velocities to
-        ``tol`` times their largest entry (plus 1e-12).
+        and element links; a driven link's are its drive's at t; a cable's as
+        :meth:`_cable_link_coordinates` gives them. The rates, link by link root to leaves, are
+        the least-squares solution of ``H qd = V - X V_p`` (the parent's given velocity; a
+        cable node's V its rates ``(r', r'')``). The poses and velocities these coordinates
+        give must equal x and v: the positions (a cable node's r too) to ``tol`` times the
+        model size, the frames and the cable slopes to ``tol`` (times the slope's length),
+        the velocities to ``tol`` times their largest entry (plus 1e-12).
 
         Parameters
         ----------
-        x : ndarray (12 n_bodies,)
-            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`).
-        v : ndarray (6 n_bodies,)
+        x : ndarray (12 n_bodies + 6 n_cable_nodes,)
+            Per body its origin r (m) and frame A row-major (:attr:`rancf.Result.nodes`); then
+            per cable node its position r (m) and slope r' (dimensionless).
+        v : ndarray (6 n_bodies + 6 n_cable_nodes,)
             Per body its velocity and angular velocity (m/s, rad/s; :attr:`rancf.Result.
-            velocities`).
+            velocities`); then per cable node the rates of r and r' (m/s, 1/s).
         t : float
             The time of the drives (s).
 
@@ -444,15 +491,18 @@ class Spatial:
         Raises
         ------
         ValueError
-            The poses or velocities do not satisfy the joints (the body and the gap named), or
-            the model has cables (:data:`CABLE_STATE_MESSAGE`).
+            The poses or velocities do not satisfy the joints (the body, or the cable node
+            and its joint, and the gap named), or a cable slope of norm below 1e-3 or not
+            finite (the spatial DAE's ``state_of_poses`` says why).
         """
-        if self.cables is not None:
-            raise ValueError(CABLE_STATE_MESSAGE)
         tree, n = self.tree, self.tree.n_bodies
-        x = np.asarray(x, dtype=float).reshape(n, 12)
-        V = np.asarray(v, dtype=float).reshape(n, 6)
-        r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
+        nc = self.model_tree.n_cable_nodes if self.cables is not None else 0
+        x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
+        e, ed = x[12 * n:].reshape(nc, 6), v[6 * n:].reshape(nc, 6)
+        _check_slopes(e[:, 3:])
+        X = x[:12 * n].reshape(n, 12)
+        V = v[:6 * n].reshape(n, 6)
+        r, A = X[:, :3], X[:, 3:].reshape(n, 3, 3)
         qo = np.asarray(tree.q_offset)
         q = self.link_coordinates(x)
         self.inputs.at_time(t)
@@ -461,6 +511,8 @@ class Spatial:
         y = np.zeros(self.n_y)
         y[smap[free]] = q[free]
         r1, A1, _ = self.kinematics(y)
+        if nc:
+            self._check_cable_poses(e, tol)
         gap = np.maximum(np.abs(r1 - r).max(axis=1) / tree.size,
                          np.abs(A1 - A).reshape(n, 9).max(axis=1)) if n else np.zeros(0)
         bad = np.flatnonzero(gap > tol)
@@ -480,18 +532,77 @@ class Spatial:
             if not k.size:
                 continue
             p = tree.parent[i]
-            known = np.zeros(6) if p < 0 else np.concatenate(
-                [V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
+            # on a cable node: its point's velocity, no turn (the kernel's cable parent)
+            known = np.zeros(6) if p < 0 else np.concatenate([ed[p - n, :3], np.zeros(3)]) \
+                if p >= n else np.concatenate([V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
             cols = k - qo[i]
             qd[k] = np.linalg.lstsq(H[i][:, cols], V[i] - known, rcond=None)[0]
+        if nc:
+            self._cable_rates(A, V, e, ed, qd)
         y[self.n_free + smap[free]] = qd[free]
         _, _, V1 = self.kinematics(y)
-        off = np.abs(V1 - V).max() if n else 0.0
+        if nc:
+            V1 = np.concatenate([V1, self.cable_coordinates()[1]])
+            V = np.concatenate([V, ed])
+        off = np.abs(V1 - V).max() if len(V) else 0.0
         if off > tol * np.abs(V).max() + 1e-12:
             body = int(np.abs(V1 - V).max(axis=1).argmax())
-            raise ValueError(f"state: the velocities do not satisfy the joints at body {body} "
+            if nc:
+                # the first off in the tree's order, root first: its subtree inherits its gap
+                bad = np.abs(V1 - V).max(axis=1) > tol * np.abs(V).max() + 1e-12
+                body = int(next(i for i in self.cables["order"] if bad[i]))
+            where = f"body {body}" if body < n else f"cable node {body - n}"
+            raise ValueError(f"state: the velocities do not satisfy the joints at {where} "
                              f"(off by {off:.3g}); pass velocities that satisfy every joint")
         return y
+
+    def _check_cable_poses(self, e, tol):
+        """ValueError unless the cable nodes' coordinates e (c, 6) are those of the last
+        kinematics: a root node's position at its joint's point to ``tol`` times the model
+        size and, on a clamp, its slope along the clamp's axis to ``tol`` times the slope's
+        length (an element node is any; its coordinates are differences)."""
+        e1, _ = self.cable_coordinates()
+        size = self.tree.size
+        position = np.linalg.norm(e1[:, :3] - e[:, :3], axis=1)
+        slope = np.linalg.norm(e1[:, 3:] - e[:, 3:], axis=1) / np.linalg.norm(e[:, 3:], axis=1)
+        bad = np.flatnonzero((position > tol * size) | (slope > tol))
+        if not bad.size:
+            return
+        k = int(bad[0])
+        joint = {i: j for j, i in self.cables["joint_node"].items()}.get(self.tree.n_bodies + k)
+        kind = "fixed" if self.cables["motion"][self.tree.n_bodies + k] == C_CLAMP else \
+            "spherical"
+        what = f"joint {joint} ({kind})" if joint is not None else "its element"
+        if position[k] > tol * size:
+            gap = (f"a constraint off by {position[k]:.3g} m, more than {tol:g} of the model "
+                   "size: its position r off the joint's point")
+        else:
+            gap = (f"a constraint off by {slope[k]:.3g} of |r'|, more than {tol:g}: its slope "
+                   "r' turned off the clamp's axis")
+        raise ValueError(f"state: the poses do not satisfy the joints ({gap}) at cable node {k} "
+                         f"(of the model's cable nodes, in order) on {what}; pass poses that "
+                         "satisfy every joint (Result.state of a run of this model)")
+
+    def _cable_rates(self, A, V, e, ed, qd):
+        """The cable nodes' link rates written into qd (the kernel's ``cable_node``
+        differentiated): an element's ``z' = e_k' - e_p'``; a root's slope rate ``q' = r''``
+        on a spherical joint, ``q' = (r'' - w_p x r').b / b.b`` on a clamp (``r' = (1 + q)
+        b``, b turning with the parent at w_p). A root's point velocity is what the joint
+        holds: :meth:`state_of` checks it."""
+        c, n = self.cables, self.tree.n_bodies
+        parent, motion, qo = c["parent"], c["motion"], c["q_offset"]
+        for k in range(len(e)):
+            i = n + k
+            p, m, s = int(parent[i]), int(motion[i]), slice(int(qo[i]), int(qo[i + 1]))
+            if m == C_NODE:
+                qd[s] = ed[k] - ed[p - n]
+            elif m == C_SPHERICAL:
+                qd[s] = ed[k, 3:]
+            else:
+                on_body = 0 <= p < n
+                b = (A[p] if on_body else np.eye(3)) @ c["c_axis"][i]
+                w = V[p, 3:] if on_body else np.zeros(3)
+                qd[s] = (ed[k, 3:] - np.cross(w, e[k, 3:])) @ b / (b @ b)
 
     def derivative(self, t, y):
         """``y' = (qd, qdd)`` (n_y,) at (t, y); raises as
