@@ -40,9 +40,9 @@ Measured (node 3's y, node 5's x and z, at the 51 sampled times up to 0.5 s):
   1e-3 m as an expected failure (strict) that says so.
 
 The same pendulum through the model API (a spherical joint, the cable element kind) and
-``rancf.simulate(..., state=rancf.State(x, v))`` on the spatial DAE, under backward Euler at
-1e-4 s, takes the test-local backward Euler's steps (3e-11 m apart) and is 1.5e-4 m from the
-file.
+``rancf.simulate(..., state=rancf.State(x, v))`` on the spatial DAE (``formulation="dae"``)
+and on the recursion (``"auto"``), under backward Euler at 1e-4 s, takes the test-local
+backward Euler's steps (3e-11 and 4e-14 m apart) and is 1.5e-4 m from the file.
 """
 from pathlib import Path
 
@@ -349,12 +349,39 @@ def test_the_spatial_dae_with_a_spherical_joint_takes_the_same_backward_euler_st
     v0[p.free] = p.v0
     table = chrono_file()
     res = rancf.simulate(model, 0.5, 1e-4, method="backward-euler", output_every=100,
-                         state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25)
+                         state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25,
+                         formulation="dae")
     assert res.status == "ok", res.message
     assert res.formulation == "dae"
     start = res.state(0)
     assert np.array_equal(start.x, p.x0) and np.array_equal(start.v, v0)
     assert np.allclose(res.t[1:], table["t"][1:], rtol=0, atol=1e-12)
+    run = np.column_stack([res.position(c.node(2))[1:, 1], res.position(c.node(4))[1:, 0],
+                           res.position(c.node(4))[1:, 2]])
+    local = integrate(p, 1e-4, table["t"][1:], "backward-euler")
+    assert np.abs(run - columns(local)).max() <= 1e-6 * LIMIT
+    assert np.abs(run - reference(table)[1:]).max() <= LIMIT
+
+
+def test_the_recursion_from_the_same_state_takes_the_same_backward_euler_steps():
+    """The same run with ``formulation="auto"``: the State start of a cable model runs on the
+    O(n) recursion (its coordinates ``z = e_k - e_{k-1}`` and the pin's slope, linear in the
+    nodes', so backward Euler in them is the test-local backward Euler's discrete equations):
+    the same steps to 1e-6 of the comparison (measured 4e-14 m), within 1e-3 m of the file."""
+    import rancf
+
+    p = Pendulum()
+    model = rancf.Model(dim=3, gravity=(0.0, -9.8, 0.0))
+    c = model.add_beam(1.0, p.n, E=p.E, rho=p.rho, A=p.A, I=p.I, element="ancf-cable")
+    model.add_joint("spherical", model.ground.point(0.0, 0.0, 0.0), c.start)
+    v0 = np.zeros(p.x0.size)
+    v0[p.free] = p.v0
+    table = chrono_file()
+    res = rancf.simulate(model, 0.5, 1e-4, method="backward-euler", output_every=100,
+                         state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25)
+    assert res.status == "ok", res.message
+    assert res.formulation == "spatial"
+    assert np.allclose(res.state(0).x, p.x0, rtol=0, atol=1e-15)
     run = np.column_stack([res.position(c.node(2))[1:, 1], res.position(c.node(4))[1:, 0],
                            res.position(c.node(4))[1:, 2]])
     local = integrate(p, 1e-4, table["t"][1:], "backward-euler")
