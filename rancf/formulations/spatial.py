@@ -456,7 +456,7 @@ class Spatial:
                 b = (A[p] if 0 <= p < n else np.eye(3)) @ c["c_axis"][i]
                 q[s] = e[k, 3:] @ b / (b @ b) - 1.0
 
-    def state_of(self, x, v, t=0.0, tol=1e-8):
+    def state_of(self, x, v, t=0.0, tol=1e-8, check=True):
         """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v (and a model's cable
         nodes' coordinates and rates after them), checked against the joints: the inverse of
         :meth:`kinematics`, as the planar
@@ -483,6 +483,9 @@ class Spatial:
             velocities`); then per cable node the rates of r and r' (m/s, 1/s).
         t : float
             The time of the drives (s).
+        check : bool
+            False: the coordinates without the checks of the poses and velocities (a stored
+            frame of a run, which holds the joints to its own tolerance).
 
         Returns
         -------
@@ -511,11 +514,11 @@ class Spatial:
         y = np.zeros(self.n_y)
         y[smap[free]] = q[free]
         r1, A1, _ = self.kinematics(y)
-        if nc:
+        if nc and check:
             self._check_cable_poses(e, tol)
         gap = np.maximum(np.abs(r1 - r).max(axis=1) / tree.size,
                          np.abs(A1 - A).reshape(n, 9).max(axis=1)) if n else np.zeros(0)
-        bad = np.flatnonzero(gap > tol)
+        bad = np.flatnonzero(check & (gap > tol))
         if bad.size:
             raise ValueError(f"state: the poses do not satisfy the joints at body {bad[0]} (off "
                              f"by {gap[bad[0]]:.3g} of the model size or in its frame); pass "
@@ -540,6 +543,8 @@ class Spatial:
         if nc:
             self._cable_rates(A, V, e, ed, qd)
         y[self.n_free + smap[free]] = qd[free]
+        if not check:
+            return y
         _, _, V1 = self.kinematics(y)
         if nc:
             V1 = np.concatenate([V1, self.cable_coordinates()[1]])

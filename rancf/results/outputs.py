@@ -186,7 +186,9 @@ def deflection(result, point, body):
 def spatial_accelerations(result):
     """Every body's acceleration ``(a, alpha)`` (n_out, n_bodies, 6; m/s^2 of its origin,
     rad/s^2, global) at the stored states of a spatial Result, from the forward dynamics of
-    the spatial recursion: computed on the first call and kept on the Result.
+    the spatial recursion: computed on the first call and kept on the Result. A model with
+    cables has its cable nodes' rows after the bodies' (:func:`_cable_model_accelerations`,
+    which also runs the spatial DAE where that ran).
 
     The stored poses and velocities give back the link coordinates and rates of every
     frame (:func:`link_states`, vectorized over the frames), and one evaluation of the
@@ -203,7 +205,7 @@ def spatial_accelerations(result):
     from ..formulations import spatial
     tree = result.model.build()
     n_out, n = len(result.t), tree.n_bodies
-    acc = np.full((n_out, n, 6), np.nan)
+    acc = np.full((n_out, n + tree.n_cable_nodes, 6), np.nan)
     X = result.nodes.reshape(n_out, -1)
     V = result.velocities.reshape(n_out, -1)
     finite = np.flatnonzero(np.isfinite(X).all(axis=1) & np.isfinite(V).all(axis=1))
@@ -212,8 +214,9 @@ def spatial_accelerations(result):
             acc[finite] = 0.0
     else:
         if tree.n_cable_nodes:
-            # a stored cable pose holds the node's tangent, not its slope's length
-            raise ValueError("acceleration: not available for a model with an ANCF cable")
+            acc[finite] = _cable_model_accelerations(result, finite)
+            result._spatial_accelerations = acc
+            return acc
         formulation = spatial.of_model(result.model)
         Y = link_states(formulation, X[finite], V[finite])
         for i, y in zip(finite, Y):
@@ -222,6 +225,52 @@ def spatial_accelerations(result):
                 acc[i] = formulation.kernel.arrays["acc"][:6 * n].reshape(n, 6)
     result._spatial_accelerations = acc
     return acc
+
+
+def _cable_model_accelerations(result, frames):
+    """:func:`spatial_accelerations` of a model with ANCF cables at the finite frames
+    (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the recursion (the link
+    coordinates and rates of each frame's poses and cable coordinates,
+    :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, and one evaluation of the
+    O(n) recursion) or the spatial DAE (its saddle-point solve at each frame's absolute
+    coordinates, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.multipliers`). The stored
+    poses hold a cable node's tangent, not its slope's length: the state is the run's
+    ``extra["cable_nodes"]`` and ``extra["cable_velocities"]`` (``Result.state``). A cable
+    node's row is ``(r_tt, alpha)``: its point's acceleration and the angular acceleration of
+    its drawn frame (angular velocity ``t x t_t``), ``alpha = t x t_tt = (t x s_tt - 2 (t .
+    s_t) (t x t_t)) / |s|`` with s = r' its slope, ``t = s / |s|``, ``t_t = (s_t - t (t .
+    s_t)) / |s|`` (subscript t: time derivatives)."""
+    from ..formulations import spatial
+    from ..formulations.spatial_dae import SpatialDAE
+
+    model, tree = result.model, result.model.build()
+    n, nc = tree.n_bodies, tree.n_cable_nodes
+    states = [result.state(int(i)) for i in frames]
+    out = np.empty((len(frames), n + nc, 6))
+    if result.formulation == "dae":
+        dae = SpatialDAE(tree, *spatial.model_inputs(model))
+        for k, (i, state) in enumerate(zip(frames, states)):
+            x, v = dae.state_of_poses(state.x, state.v, result.t[i], tol=np.inf)
+            a, _ = dae.multipliers(x, v, result.t[i])
+            out[k, :n] = dae.accelerations(x, v, a)
+            out[k, n:] = a[dae._c0:].reshape(nc, 6)
+    else:
+        formulation = spatial.of_model(model)
+        N = n + nc
+        for k, (i, state) in enumerate(zip(frames, states)):
+            y = formulation.state_of(state.x, state.v, result.t[i], check=False)
+            status, _ = formulation.kernel.evaluate(result.t[i], y)
+            out[k] = np.nan if status else formulation.kernel.arrays["acc"][:6 * N].reshape(N, 6)
+    # a cable node's row from the slope's second rate to its drawn frame's alpha
+    e = np.array([s.x[12 * n:] for s in states]).reshape(-1, nc, 6)
+    ed = np.array([s.v[6 * n:] for s in states]).reshape(-1, nc, 6)
+    s, sd, sdd = e[..., 3:], ed[..., 3:], out[:, n:, 3:].copy()
+    length = np.linalg.norm(s, axis=2)[..., None]
+    t = s / length
+    along = np.einsum("mki,mki->mk", t, sd)[..., None]
+    td = (sd - t * along) / length
+    out[:, n:, 3:] = (np.cross(t, sdd) - 2.0 * along * np.cross(t, td)) / length
+    return out
 
 
 def spatial_acceleration(result, point):
