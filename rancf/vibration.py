@@ -27,7 +27,14 @@ the differences are good to about 1e-13 of K's largest entry); the eigenvalues a
 Rayleigh-Ritz on the solver's vectors (M of a long chain is ill-conditioned). Its shapes
 are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
 :meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
-vector (rad), global, 6 numbers.
+vector (rad), global, 6 numbers. A tree with ANCF cables is linearized on the recursion too
+(its cable nodes' coordinates ``e = [r, r']`` have Jacobians ``Jc``): M gains each
+element's constant consistent mass ``Jc_e^T M_e Jc_e``, and K the cables' elastic stiffness
+written out (:func:`_cable_stiffness`: their elements' tangent stiffness; differences of
+the large forces ``EA (|r'| - 1)`` lose ``eps EA`` and would bury a chain's gravity
+stiffness), the rest by differences as above; the shapes then give each cable node's
+``[dr, dr']``. Cables the recursion cannot run (a cable pinned at both ends) are not
+available.
 """
 import numpy as np
 
@@ -65,7 +72,10 @@ class Modes:
         (``shape @ M @ shape = 1``, M in kg), the entry of largest magnitude positive.
         Spatial models: (n, 6 n_bodies), per body the displacement of its origin (m) and
         its small rotation vector (rad), global (the bodies of :attr:`rancf.Result.nodes`);
-        unit modal mass ``sum_i m_i |dr_i|^2 + dth_i . I_i dth_i = 1``.
+        unit modal mass ``sum_i m_i |dr_i|^2 + dth_i . I_i dth_i = 1``. With ANCF cables
+        (n, 6 n_bodies + 6 n_cable_nodes): then per cable node the change of its ``[r, r']``
+        (m, dimensionless; the layout of :class:`rancf.State`'s cable part), the cables'
+        consistent mass in the modal mass.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
@@ -450,11 +460,15 @@ def _refuse_off_equilibrium(residual, scale, K, N, size, tol):
                          "state=None")
 
 
-def _frozen(model, x=None):
+def _frozen(model, x=None, elastic_cables=True):
     """The spatial formulation of ``model`` with each drive held (its rates zero) at its value
-    at t = 0, or, given the bodies' poses x (12 n_bodies,), at the driven coordinate those poses
-    have (a state of a driven run at any time); the loads and efforts as
-    :func:`rancf.formulations.spatial.of_model` gives them (evaluated at t = 0 here)."""
+    at t = 0, or, given the bodies' poses x (12 n_bodies, then 6 per cable node), at the driven
+    coordinate those poses have (a state of a driven run at any time); the loads and efforts
+    as :func:`rancf.formulations.spatial.of_model` gives them (evaluated at t = 0 here). With
+    ``elastic_cables=False`` its cables have no stiffness (EA = EI = 0:
+    :func:`_cable_stiffness` gives theirs)."""
+    import dataclasses
+
     from .formulations import spatial
 
     base = spatial.of_model(model)
@@ -470,21 +484,32 @@ def _frozen(model, x=None):
              for k in range(len(base.tree.load_body))]
     efforts = {j.index: j.effort_value if callable(j.effort) else j.effort
                for j in model.joints if j.effort is not None}
-    return spatial.Spatial(base.tree, loads, efforts, drives)
+    tree = base.model_tree
+    if not elastic_cables:
+        tree = dataclasses.replace(tree, cable_EA=np.zeros_like(tree.cable_EA),
+                                   cable_EI=np.zeros_like(tree.cable_EI))
+    return spatial.Spatial(tree, loads, efforts, drives)
 
 
-def _length_coordinates(tree):
+def _length_coordinates(tree, cables=None):
     """True for the link coordinates that are lengths (m; slides and translations), False for
-    angles (rad), (n_q,)."""
+    angles (rad) and a cable's slopes (dimensionless), (n_q,); with ``cables`` (the recursion's
+    :func:`~rancf.formulations.spatial.cable_layout`) the cable nodes' coordinates after the
+    bodies' (an element's ``z`` is a position difference, then a slope difference)."""
+    from .formulations._spatial import C_NODE
     from .joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
 
-    mask = np.zeros(tree.n_q, bool)
+    offsets = tree.q_offset if cables is None else cables["q_offset"]
+    mask = np.zeros(int(offsets[-1]), bool)
     for i, motion in enumerate(tree.motion):
         first = int(tree.q_offset[i])
         if motion in (M_PRISMATIC, M_CYLINDRICAL):
             mask[first] = True
         elif motion in (M_FREE, M_ELEMENT):
             mask[first:first + 3] = True
+    if cables is not None:
+        for i in np.flatnonzero(cables["motion"] == C_NODE):
+            mask[int(offsets[i]):int(offsets[i]) + 3] = True
     return mask
 
 
@@ -499,20 +524,21 @@ def _spatial_modes(model, state, n, tol):
     tree = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
-    x = None if state is None else state.checked(12 * tree.n_bodies, 6 * tree.n_bodies)[0]
+    n_b, n_c = tree.n_bodies, tree.n_cable_nodes
+    x = None if state is None else state.checked(12 * n_b + 6 * n_c, 6 * n_b + 6 * n_c)[0]
     if len(tree.loop_joint):
         return _spatial_loop_modes(model, x, n, tol)
-    if tree.n_cable_nodes:
-        raise ValueError("modes: a model with an ANCF cable is not available yet (its nodes "
-                         "have no link coordinates of the tree's to linearize in)")
+    if spatial.cable_refusal(tree):
+        raise ValueError(f"modes: a model whose cables the recursion cannot run is not "
+                         f"available yet ({spatial.cable_refusal(tree)})")
     formulation = _frozen(model, x)
-    n_free, n_b = formulation.n_free, tree.n_bodies
+    n_free = formulation.n_free
     if not n_free:
         raise ValueError("modes: the model has no free coordinate (every joint is fixed or "
                          "driven and there is no beam): nothing can vibrate")
     problem = spatial.implicit_problem(formulation)
-    lengths = np.where(_length_coordinates(tree)[formulation.kernel.arrays["smap"][:tree.n_q]
-                                                 >= 0], tree.size, 1.0)
+    lengths = np.where(_length_coordinates(formulation.tree, formulation.cables)[
+        formulation.kernel.arrays["smap"][:formulation.n_q] >= 0], tree.size, 1.0)
     failure = None
     if state is None:
         solution = statics.static(model, 10, tol, 50, "sparse")
@@ -527,26 +553,41 @@ def _spatial_modes(model, state, n, tol):
             q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
                                        tol * tree.size)
     else:
-        q = formulation.state_of(x, np.zeros(6 * n_b))[:n_free]
+        q = formulation.state_of(x, np.zeros(6 * n_b + 6 * n_c))[:n_free]
         checked_state = True
     y = np.concatenate([q, np.zeros(n_free)])
-    # body Jacobians: the bodies' velocities (v, w) of unit rates, column by column
+    # body Jacobians: the bodies' velocities (v, w) of unit rates, column by column; a cable
+    # node's: the rates of its [r, r']
     J = np.zeros((n_b, 6, n_free))
+    Jc = np.zeros((n_c, 6, n_free))
     for k in range(n_free):
         y[n_free + k] = 1.0
         J[:, :, k] = formulation.kinematics(y)[2]
+        if n_c:
+            Jc[:, :, k] = formulation.cable_coordinates()[1]
         y[n_free + k] = 0.0
     _, frames, _ = formulation.kinematics(y)
     inertia = np.einsum("nij,njk,nlk->nil", frames, tree.inertia, frames)
     linear, angular = J[:, :3].reshape(3 * n_b, n_free), J[:, 3:].reshape(3 * n_b, n_free)
     M = linear.T @ (np.repeat(tree.mass, 3)[:, None] * linear) + \
         angular.T @ (inertia @ J[:, 3:]).reshape(3 * n_b, n_free)
+    weight = np.einsum("nik,n,i->k", J[:, :3], tree.mass, tree.gravity)
+    if n_c:
+        mass, gravity = _cable_mass(tree, Jc)
+        M += mass
+        weight += gravity
     M = 0.5 * (M + M.T)
-    K = _stiffness(problem, q, lengths)
+    if n_c:
+        # the cables' elastic stiffness written out: differences of their large elastic
+        # forces (EA |r'| - EA, round-off eps EA) would bury the chain's gravity stiffness
+        bare = spatial.implicit_problem(_frozen(model, x, elastic_cables=False))
+        K = _stiffness(bare, q, lengths) + _cable_stiffness(formulation, q, Jc)
+    else:
+        K = _stiffness(problem, q, lengths)
     if checked_state:
         zero = np.zeros(n_free)
-        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, J, tree, tol,
-                           failure)
+        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, weight,
+                           tree.size, tol, failure)
     biggest = max(np.abs(K).max(), 1e-300)
     asymmetry = np.abs(K - K.T).max()
     if asymmetry > 1e-8 * biggest:
@@ -572,16 +613,102 @@ def _spatial_modes(model, state, n, tol):
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
-    shapes = np.einsum("nik,km->mni", J, dq).reshape(n, 6 * n_b)
+    shapes = np.concatenate([np.einsum("nik,km->mni", J, dq).reshape(n, 6 * n_b),
+                             np.einsum("nik,km->mni", Jc, dq).reshape(n, 6 * n_c)], axis=1)
     biggest = np.abs(shapes).argmax(axis=1)
     sign = np.sign(shapes[np.arange(n), biggest])
     shapes *= sign[:, None]
     dq = (dq * sign).T
     omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
     r, frames, _ = formulation.kinematics(y)
-    x = np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel()
-    return Modes(model, State(x, np.zeros(6 * n_b)), omega, shapes, rigid,
+    x = np.concatenate([np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel(),
+                        formulation.cable_coordinates()[0].ravel() if n_c else []])
+    return Modes(model, State(x, np.zeros(6 * n_b + 6 * n_c)), omega, shapes, rigid,
                  linear=(formulation, q, dq))
+
+
+def _cable_stiffness(formulation, q, Jc):
+    """The cables' elastic share of ``K = -dF/dq`` (n_free, n_free) at rest at q: with F's
+    share ``Jc^T f`` (f the elements' elastic forces on their nodes' ``[r, r']``,
+    :func:`rancf.elements.ancf_cable.elastic_force`), ``Jc^T K_e Jc - (dJc^T/dq) f``, the
+    elements' exact tangent stiffness :func:`~rancf.elements.ancf_cable.tangent_stiffness`
+    and the curvature of the map from link coordinates to cable coordinates. A cable's nodes
+    are linear in its element coordinates and a spherical root's, so that curvature lives
+    among the bodies' coordinates and the clamped roots' stretch (a clamp on a turning body):
+    central differences of those columns of Jc (steps 1e-6, times the model size for
+    lengths), zero for a cable hung from the ground."""
+    from .elements import ancf_cable
+    from .formulations._spatial import C_CLAMP
+
+    tree, cables = formulation.model_tree, formulation.cables
+    n = formulation.n_free
+    y = np.concatenate([q, np.zeros(n)])
+    formulation.kinematics(y)
+    e = formulation.cable_coordinates()[0]
+    pairs = np.asarray(tree.cable_element, dtype=int).reshape(-1, 2)
+    K = np.zeros((n, n))
+    f = np.zeros_like(e)
+    for k, (a, b) in enumerate(pairs):
+        # E = 1: the kernels take E A and E I
+        args = (float(tree.cable_length[k]), 1.0, float(tree.cable_EA[k]),
+                float(tree.cable_EI[k]))
+        rest = np.concatenate([tree.cable_x0[a], tree.cable_x0[b]]) \
+            if np.any(tree.cable_rest[k]) else None
+        ek = np.concatenate([e[a], e[b]])
+        Je = np.concatenate([Jc[a], Jc[b]])
+        K += Je.T @ ancf_cable.tangent_stiffness(ek, *args, rest=rest) @ Je
+        fk = ancf_cable.elastic_force(ek, *args, rest=rest)
+        f[a] += fk[:6]
+        f[b] += fk[6:]
+    # the columns whose cable rates depend on q: the bodies' links' and the clamps' stretch
+    smap = formulation.kernel.arrays["smap"]
+    qo = cables["q_offset"]
+    nb = formulation.tree.n_bodies
+    curved = [int(smap[j]) for i in range(nb + len(e)) if i < nb or cables["motion"][i] == C_CLAMP
+              for j in range(int(qo[i]), int(qo[i + 1])) if smap[j] >= 0]
+    if not curved:
+        return K
+    lengths = np.where(_length_coordinates(formulation.tree, cables)[smap[:formulation.n_q]
+                                                                     >= 0], tree.size, 1.0)
+
+    def generalized(z):
+        # (Jc[:, :, l] . f) for the columns l in curved, at the coordinates z
+        out = np.empty(len(curved))
+        v = np.concatenate([z, np.zeros(n)])
+        for m, l in enumerate(curved):
+            v[n + l] = 1.0
+            formulation.kinematics(v)
+            out[m] = np.sum(formulation.cable_coordinates()[1] * f)
+            v[n + l] = 0.0
+        return out
+
+    for k in curved:
+        h = 1e-6 * max(lengths[k], abs(q[k]))
+        plus, minus = q.copy(), q.copy()
+        plus[k] += h
+        minus[k] -= h
+        K[curved, k] -= (generalized(plus) - generalized(minus)) / (2.0 * h)
+    formulation.kinematics(y)
+    return K
+
+
+def _cable_mass(tree, Jc):
+    """The cables' share of the mass matrix in the link coordinates (n_free, n_free) and of
+    the weight's generalized force (n_free,): ``sum_e Jc_e^T M_e Jc_e`` and ``Jc_e^T F_e``,
+    with ``M_e``, ``F_e`` the element's constant consistent mass and weight in its nodes'
+    coordinates ``[r, r']`` (:func:`rancf.elements.ancf_cable.mass_matrix`,
+    :func:`~rancf.elements.ancf_cable.gravity_force`) and ``Jc_e`` (12, n_free) the rates of
+    those coordinates of unit link rates."""
+    from .elements import ancf_cable
+
+    pairs = np.asarray(tree.cable_element, dtype=int).reshape(-1, 2)
+    M, F = 0.0, 0.0
+    for e, (a, b) in enumerate(pairs):
+        l, rhoA = float(tree.cable_length[e]), float(tree.cable_rhoA[e])
+        Je = np.concatenate([Jc[a], Jc[b]])
+        M = M + Je.T @ ancf_cable.mass_matrix(rhoA, 1.0, l) @ Je
+        F = F + Je.T @ ancf_cable.gravity_force(rhoA, 1.0, l, tree.gravity)
+    return M, F
 
 
 def _spatial_loop_modes(model, poses, n, tol):
@@ -692,16 +819,16 @@ def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
     return q
 
 
-def _refuse_unbalanced(force, K, J, tree, tol, failure=None):
+def _refuse_unbalanced(force, K, weight, size, tol, failure=None):
     """Refuse a given spatial state that is not an equilibrium: the generalized force left at
     rest (n_free,) must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
-    model size (Newton's own test in :func:`rancf.static`), and what no stiffness can balance
-    (along rigid-body motions) below ``1e-8`` of the weight's generalized force."""
+    model size (m; Newton's own test in :func:`rancf.static`), and what no stiffness can
+    balance (along rigid-body motions) below ``1e-8`` of the weight's generalized force
+    (n_free,)."""
     move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros_like(force)
-    weight = np.einsum("nik,n,i->k", J[:, :3], tree.mass, tree.gravity)
     scale = max(1.0, np.abs(weight).max())
     left = np.abs(force - K @ move).max()
-    if np.abs(move).max() > max(tol, 1e-8) * tree.size or left > 1e-8 * scale:
+    if np.abs(move).max() > max(tol, 1e-8) * size or left > 1e-8 * scale:
         if failure is not None:
             raise ValueError(failure)
         raise ValueError(f"modes: state is not an equilibrium (unbalanced generalized force "

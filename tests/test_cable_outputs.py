@@ -90,3 +90,123 @@ def test_cable_frames_angular_accelerations_are_the_limit_of_differences():
     for a, b in zip(errors, errors[1:]):
         assert 3.5 <= a / b <= 4.5, errors
     assert errors[-1] <= 5e-4, errors
+
+
+def _hanging_chain(n_elements, length=1.0, g=9.81):
+    """A cable hanging from a pin at the origin, straight down: rho A = 1 kg/m, EA = 1e8 N
+    (the weight stretches it by 5e-8), EI = 1e-10 N m^2 (the soft-bending limit: the bending
+    length ``(EI / (rho A g))^(1/3)`` is 2e-4 of the length; at EI = 1e-6 N m^2 the fourth
+    pair is 3e-4 stiffer)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    c = m.add_beam(length, n_elements, direction=(0, 0, -1), E=1e11, rho=1000.0, A=1e-3,
+                   I=1e-21, element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    return m, c
+
+
+def test_hanging_chain_frequencies_converge_to_the_bessel_roots():
+    """``rancf.modes`` of the hanging chain on the recursion: its frequencies come in pairs
+    (two planes of swing, equal to 1e-9) converging with the mesh to the inextensible chain's
+    ``omega_n = j_{0,n} / 2 sqrt(g / L)`` (j_{0,n} the zeros of J0): the third and fourth
+    pairs' errors fall by more than 16 from 8 to 16 elements, and at 32 the first four pairs
+    are within 1e-6 of the formula (the stretch and the bending stiffness shift them by less)."""
+    from scipy.special import jn_zeros
+
+    g, L = 9.81, 1.0
+    exact = jn_zeros(0, 4) / 2.0 * np.sqrt(g / L) / (2.0 * np.pi)
+    errors = []
+    for n_elements in (8, 16, 32):
+        m, c = _hanging_chain(n_elements, L, g)
+        found = rancf.modes(m, n=8)
+        f = found.frequencies
+        assert not found.rigid.any()
+        assert np.abs(f[0::2] - f[1::2]).max() <= 1e-9 * f.max()
+        errors.append(np.abs(f[0::2] - exact) / exact)
+    assert (errors[0][2:] / errors[1][2:] > 16.0).all(), errors
+    assert errors[-1].max() <= 1e-6, errors
+
+
+def test_hanging_chain_shapes_are_the_bessel_function_with_unit_modal_mass():
+    """The first mode's shape at the cable nodes (``Modes.shapes``: 6 numbers a cable node,
+    its ``[dr, dr']``) is the inextensible chain's ``J0(j_{0,1} sqrt(x / L))`` (x up from the
+    free end) in a vertical plane (to 1e-6), to 1e-5 of its largest; it has unit modal mass in the
+    cable's consistent mass assembled here in absolute coordinates; a mode from the State of
+    ``rancf.static`` gives the same frequencies (to 1e-6)."""
+    from scipy.special import j0, jn_zeros
+
+    from rancf.elements import ancf_cable
+
+    L = 1.0
+    m, c = _hanging_chain(16, L)
+    found = rancf.modes(m, n=4)
+    shape = found.shapes[0].reshape(-1, 6)
+    assert shape.shape == (c.n_nodes, 6)
+    swing = shape[:, :2]
+    # the swing's direction in the horizontal plane (the pair's modes span both)
+    direction = swing[-1] / np.linalg.norm(swing[-1])
+    along = swing @ direction
+    x = L - np.linspace(0.0, L, c.n_nodes)         # up from the free end
+    expected = j0(jn_zeros(0, 1)[0] * np.sqrt(x / L))
+    assert np.abs(along / along[-1] - expected).max() <= 1e-5
+    assert np.abs(swing - np.outer(along, direction)).max() <= 1e-6 * np.abs(along).max()
+    M = np.zeros((6 * c.n_nodes, 6 * c.n_nodes))
+    h = L / c.n_elements
+    for k in range(c.n_elements):
+        M[6 * k:6 * k + 12, 6 * k:6 * k + 12] += ancf_cable.mass_matrix(1000.0, 1e-3, h)
+    for i in range(len(found)):
+        s = found.shapes[i]
+        assert abs(s @ M @ s - 1.0) <= 1e-9
+    eq = rancf.static(m)
+    again = rancf.modes(m, state=eq.state(0), n=4)
+    assert np.abs(again.frequencies - found.frequencies).max() <= 1e-6 * found.frequencies.max()
+    assert again.equilibrium.x.shape == (6 * c.n_nodes,)
+
+
+@pytest.mark.parametrize("curved", [False, True])
+def test_modes_cable_stiffness_equals_differences_of_the_generalized_forces(curved):
+    """The stiffness ``rancf.modes`` linearizes a cable model in (the cables' elastic share
+    written out from the elements' tangent stiffness and the curvature of the map to their
+    coordinates, the rest by differences: ``rancf.vibration._cable_stiffness``) equals central
+    differences of the whole generalized force (its own Newton-Euler residual) to 1e-6 of its
+    largest entry, at a state 0.01 off the reference: on the hub (a clamp on a turning body
+    and a payload), or a curved cable on the hub."""
+    from rancf import vibration
+    from rancf.formulations import spatial
+
+    m, c, r = _hub()
+    if curved:
+        m = rancf.Model(dim=3, gravity=(0.0, -3.0, -9.81))
+        hub = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0, 0, 0))
+        m.add_joint("revolute", m.ground.point(0, 0, 0), hub.centre, axis=(0, 0, 1))
+        a = np.linspace(0.0, np.pi / 2, 5)
+        c = m.add_beam(n_elements=4, points=np.column_stack([0.2 + np.sin(a), 1 - np.cos(a),
+                                                             0 * a]),
+                       tangents=np.column_stack([np.cos(a), np.sin(a), 0 * a]), **CABLE)
+        m.add_joint("fixed", hub.point(0.2, 0, 0), c.start)
+    full = vibration._frozen(m)
+    bare = vibration._frozen(m, elastic_cables=False)
+    n = full.n_free
+    q = 0.01 * np.random.default_rng(2).standard_normal(n)
+    lengths = np.where(vibration._length_coordinates(full.tree, full.cables)[
+        full.kernel.arrays["smap"][:full.n_q] >= 0], m.build().size, 1.0)
+    Jc = np.zeros((m.build().n_cable_nodes, 6, n))
+    y = np.concatenate([q, np.zeros(n)])
+    for k in range(n):
+        y[n + k] = 1.0
+        full.kinematics(y)
+        Jc[:, :, k] = full.cable_coordinates()[1]
+        y[n + k] = 0.0
+    written = vibration._stiffness(spatial.implicit_problem(bare), q, lengths) + \
+        vibration._cable_stiffness(full, q, Jc)
+    differences = vibration._stiffness(spatial.implicit_problem(full), q, lengths)
+    assert np.abs(written - differences).max() <= 1e-6 * np.abs(differences).max()
+
+
+def test_modes_of_cables_the_recursion_cannot_run_say_so():
+    """A cable pinned at both ends runs on the spatial DAE only: ``rancf.modes`` says it is
+    not available and why."""
+    m, c = _pinned_twice()
+    with pytest.raises(ValueError, match=r"modes: a model whose cables the recursion cannot "
+                                         r"run is not available yet \(joint 1 \(spherical\) is "
+                                         r"a second joint on a cable"):
+        rancf.modes(m, n=2)
