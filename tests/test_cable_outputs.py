@@ -210,3 +210,53 @@ def test_modes_of_cables_the_recursion_cannot_run_say_so():
                                          r"run is not available yet \(joint 1 \(spherical\) is "
                                          r"a second joint on a cable"):
         rancf.modes(m, n=2)
+
+
+def test_vtk_files_carry_the_cables_section_forces(tmp_path):
+    """``Result.to_vtk`` of a model with an SE(3) beam, two cables (the second hung from the
+    first's end) and a rigid payload, read back with meshio, every frame: each cable a
+    polyline through its nodes' stored positions (``extra["cable_nodes"]``), its line cells
+    carrying ``normal_force`` and ``cable_bending_moment`` equal to
+    ``Result.internal_forces(cable)`` (its N and global moment vector at the element
+    midpoints); the beam's lines its six components and a NaN moment vector, the payload's
+    vertex NaN."""
+    meshio = pytest.importorskip("meshio")
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(0.5, 2, E=1e8, rho=1000.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=4e7)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    c = m.add_beam(1.0, 4, start=(0.5, 0, 0), **CABLE)
+    m.add_joint("spherical", b.end, c.start)
+    d = m.add_beam(0.5, 2, start=(1.5, 0, 0), **{**CABLE, "damping": 1e-3})
+    m.add_joint("spherical", c.end, d.start)
+    r = m.add_rigid_body(0.1, np.diag([1e-4, 2e-4, 2e-4]), position=(2.1, 0, 0))
+    m.add_joint("spherical", d.end, r.point(-0.1, 0, 0))
+    res = rancf.simulate(m, 0.02, 1e-3, method="newmark", output_every=5)
+    assert res.status == "ok" and res.formulation == "spatial", res.message
+    res.to_vtk(tmp_path, name="run")
+    tree = m.build()
+    n_bodies = tree.n_bodies
+    cable_nodes = res.extra["cable_nodes"].reshape(len(res.t), -1, 6)
+    for k in range(len(res.t)):
+        mesh = meshio.read(tmp_path / f"run_{k:05d}.vtu")
+        lines = mesh.cells_dict["line"]
+        assert len(lines) == b.n_elements + c.n_elements + d.n_elements
+        assert np.array_equal(mesh.points[n_bodies:], cable_nodes[k, :, :3])
+        data = {name: mesh.cell_data[name][0] for name in ("beam", "normal_force", "torsion",
+                                                           "cable_bending_moment")}
+        first = b.n_elements
+        for cable, start in ((c, 0), (d, c.n_nodes)):
+            cells = slice(first, first + cable.n_elements)
+            nodes = n_bodies + start + np.arange(cable.n_nodes)
+            assert np.array_equal(lines[cells], np.column_stack([nodes[:-1], nodes[1:]]))
+            assert (data["beam"][cells] == cable.index).all()
+            expected = res.internal_forces(cable)[k]
+            assert np.array_equal(data["normal_force"][cells], expected[:, 0])
+            assert np.array_equal(data["cable_bending_moment"][cells], expected[:, 1:])
+            assert np.isnan(data["torsion"][cells]).all()
+            first += cable.n_elements
+        assert np.array_equal(data["torsion"][:b.n_elements], res.internal_forces(b)[k, :, 3])
+        assert np.isnan(data["cable_bending_moment"][:b.n_elements]).all()
+        vertex = mesh.cell_data["cable_bending_moment"][1]
+        assert vertex.shape == (1, 3) and np.isnan(vertex).all()
+    # the first cable carries the second and the payload: in tension all along
+    assert (res.internal_forces(c)[-1, :, 0] > 0.0).all()

@@ -305,8 +305,10 @@ def test_cable_model_refuses_the_recursion_only_where_it_cannot_run():
 
 def test_mixed_model_writes_vtk_with_the_cable_as_lines(tmp_path):
     """ParaView files of a run with a cable: every body and cable node a point at its stored
-    position, the cable's and the beam's elements lines; a cable element's section forces NaN
-    (its own, Result.internal_forces, are not the beam's six section-frame components)."""
+    position, the cable's and the beam's elements lines; a cable element carries its normal
+    force (Result.internal_forces at its midpoint) and NaN for the beam's other section-frame
+    components, which a cable does not have (tests/test_cable_outputs.py compares its
+    moment vectors)."""
     meshio = pytest.importorskip("meshio")
     m, c, r, hook = _mixed()
     res = rancf.simulate(m, t_end=0.01, dt=1e-3, method="newmark", output_every=5)
@@ -316,4 +318,7 @@ def test_mixed_model_writes_vtk_with_the_cable_as_lines(tmp_path):
     lines = mesh.cells_dict["line"]
     assert len(lines) == c.n_elements + 2
     normal = mesh.cell_data["normal_force"][0]
-    assert np.isnan(normal[:c.n_elements]).all() and np.isfinite(normal[c.n_elements:]).all()
+    assert np.isfinite(normal).all()
+    assert np.array_equal(normal[:c.n_elements], res.internal_forces(c)[2, :, 0])
+    torsion = mesh.cell_data["torsion"][0]
+    assert np.isnan(torsion[:c.n_elements]).all() and np.isfinite(torsion[c.n_elements:]).all()

@@ -1057,7 +1057,10 @@ class Result:
         data ``beam`` and ``rigid_body`` (the item's index, -1 on the other kind's cells) and
         each element's section forces as six scalars, ``normal_force``, ``shear_force_y``,
         ``shear_force_z`` (N), ``torsion``, ``bending_moment_y``, ``bending_moment_z`` (N m):
-        those of :meth:`internal_forces` at the element midpoints (NaN on a rigid body).
+        those of :meth:`internal_forces` at the element midpoints (NaN on a rigid body). An
+        ANCF cable is a polyline through its nodes (points after the bodies') carrying its
+        own: ``normal_force`` and the moment vector ``cable_bending_moment`` (N m, global;
+        NaN on the other cells), its other components NaN (:mod:`rancf.results.vtk`).
         Written with meshio (``pip install rancf[vtk]``), atomically: every frame goes to a
         temporary name in ``folder``, the frames are renamed when all are written, the
         collection last, so an interrupted write leaves no file under the final names.

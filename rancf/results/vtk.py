@@ -11,7 +11,14 @@ Cell data: ``beam`` (the beam's index, -1 on a rigid body's vertex), ``rigid_bod
 component (:data:`rancf.results.spatial_sections.COMPONENTS`: ``normal_force``,
 ``shear_force_y``, ``shear_force_z`` in N, ``torsion``, ``bending_moment_y``,
 ``bending_moment_z`` in N m, in the element's section frame, as
-:meth:`rancf.Result.internal_forces` gives them; NaN on a rigid body's vertex).
+:meth:`rancf.Result.internal_forces` gives them; NaN on a rigid body's vertex). An ANCF
+cable (``"ancf-cable"``, its nodes points after the bodies', as in ``Result.nodes``) is a
+polyline too, ``beam`` its index, carrying at each element's midpoint what
+:meth:`rancf.Result.internal_forces` gives for it: its ``normal_force`` (N, tension
+positive) and its bending moment as the vector ``cable_bending_moment`` (N m, global, normal
+to the cable); a cable carries no shear or torsion and its moment has no section frame, so
+its other components are NaN, as ``cable_bending_moment`` is on a beam's line and a rigid
+body's vertex.
 
 meshio is imported when a file is written (``import rancf`` does not import it): ``pip install
 rancf[vtk]``.
@@ -22,7 +29,7 @@ import os
 import numpy as np
 
 from .files import atomic_write
-from .spatial_sections import COMPONENTS, element_sections
+from .spatial_sections import COMPONENTS, element_sections, internal_forces
 
 #: The .pvd collection: a ParaView data set per frame with its time.
 PVD_HEAD = ('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1" '
@@ -80,13 +87,22 @@ def to_vtk(res, folder, name="result"):
 
     cells, cell_data = _cells(tree, len(res.model.beams))
     n_out = len(res.t)
-    # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6);
-    # NaN for a cable's, whose section forces (Result.internal_forces: N and a global moment
-    # vector, varying along the element) are not these six section-frame components
-    sections = np.concatenate([np.full((n_out, beam.n_elements, 6), np.nan)
-                               if getattr(beam, "element", None) == "ancf-cable" else
-                               element_sections(res, b) for b, beam in enumerate(res.model.beams)]
-                              or [np.zeros((n_out, 0, 6))], axis=1)
+    # the elements' section forces, beam after beam as the line cells are (n_out, lines, 6),
+    # and the cables' moment vectors (n_out, lines, 3): a cable's section forces
+    # (Result.internal_forces at the element midpoints: N, then a global moment vector) are
+    # not the six section-frame components of a beam's
+    sections, cable_moments = [], []
+    for b, beam in enumerate(res.model.beams):
+        if getattr(beam, "element", None) == "ancf-cable":
+            forces = internal_forces(res, b)
+            sections.append(np.full((n_out, beam.n_elements, 6), np.nan))
+            sections[-1][..., 0] = forces[..., 0]
+            cable_moments.append(forces[..., 1:])
+        else:
+            sections.append(element_sections(res, b))
+            cable_moments.append(np.full((n_out, beam.n_elements, 3), np.nan))
+    sections = np.concatenate(sections or [np.zeros((n_out, 0, 6))], axis=1)
+    cable_moments = np.concatenate(cable_moments or [np.zeros((n_out, 0, 3))], axis=1)
     n_vertices = len(tree.rigid_body)
     width = max(5, len(str(n_out - 1)))
     files = [f"{name}_{k:0{width}d}.vtu" for k in range(n_out)]
@@ -100,6 +116,9 @@ def to_vtk(res, folder, name="result"):
             forces = {component: ([sections[k, :, j]] if sections.shape[1] else [])
                       + ([np.full(n_vertices, np.nan)] if n_vertices else [])
                       for j, component in enumerate(COMPONENTS)}
+            forces["cable_bending_moment"] = (
+                ([cable_moments[k]] if sections.shape[1] else [])
+                + ([np.full((n_vertices, 3), np.nan)] if n_vertices else []))
             points = {"x_axis": frame[:, :, 0], "y_axis": frame[:, :, 1],
                       "z_axis": frame[:, :, 2], "velocity": rate[:, :3],
                       "angular_velocity": rate[:, 3:]}
