@@ -33,8 +33,8 @@ element's constant consistent mass ``Jc_e^T M_e Jc_e``, and K the cables' elasti
 written out (:func:`_cable_stiffness`: their elements' tangent stiffness; differences of
 the large forces ``EA (|r'| - 1)`` lose ``eps EA`` and would bury a chain's gravity
 stiffness), the rest by differences as above; the shapes then give each cable node's
-``[dr, dr']``. Cables the recursion cannot run (a cable pinned at both ends) are not
-available.
+``[dr, dr']``. A model whose cables the recursion cannot run (a cable pinned at both ends)
+is linearized on the spatial DAE, as a closed loop is (:func:`_spatial_loop_modes`).
 """
 import numpy as np
 
@@ -216,7 +216,7 @@ class Modes:
         seen = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints)) for xk, vk in zip(X, V)]
         stack = {key: np.array([s[key] for s in seen]) for key in
                  ("nodes", "velocities", "joint_q", "joint_qd", "kinetic", "gravity",
-                  "elastic")}
+                  "elastic", "cable_nodes", "cable_velocities") if key in seen[0]}
         zeros = np.zeros(len(t))
         return result_of(self.model, Solution(
             t=t, q=X, nodes=stack.pop("nodes"), velocities=stack.pop("velocities"),
@@ -526,11 +526,8 @@ def _spatial_modes(model, state, n, tol):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     n_b, n_c = tree.n_bodies, tree.n_cable_nodes
     x = None if state is None else state.checked(12 * n_b + 6 * n_c, 6 * n_b + 6 * n_c)[0]
-    if len(tree.loop_joint):
+    if len(tree.loop_joint) or spatial.cable_refusal(tree):
         return _spatial_loop_modes(model, x, n, tol)
-    if spatial.cable_refusal(tree):
-        raise ValueError(f"modes: a model whose cables the recursion cannot run is not "
-                         f"available yet ({spatial.cable_refusal(tree)})")
     formulation = _frozen(model, x)
     n_free = formulation.n_free
     if not n_free:
@@ -712,13 +709,15 @@ def _cable_mass(tree, Jc):
 
 
 def _spatial_loop_modes(model, poses, n, tol):
-    """:func:`modes` of a spatial model with a closed loop, on the spatial DAE (absolute
-    coordinates, Euler parameters; :mod:`rancf.formulations.spatial_dae`), as the planar
-    DAE's: at the equilibrium x* with multipliers lambda*, ``M dx'' + K dx = 0`` on the
+    """:func:`modes` of a spatial model with a closed loop (or cables the recursion cannot
+    run: a cable pinned at both ends), on the spatial DAE (absolute coordinates, Euler
+    parameters, the cable nodes' ``[r, r']``; :mod:`rancf.formulations.spatial_dae`), as the
+    planar DAE's: at the equilibrium x* with multipliers lambda*, ``M dx'' + K dx = 0`` on the
     motions the constraints allow, ``Phi_x dx = 0`` (the joints, the frozen drives and the
     Euler parameters' norms), ``K = -dF/dx + d(Phi_x^T lambda*)/dx``; the null space N of
     ``Phi_x`` turns it into the symmetric eigenproblem of ``N^T K N`` and ``N^T M N``. The
-    shapes per body: ``dr`` and the global small rotation ``2 E(p) dp``."""
+    shapes per body: ``dr`` and the global small rotation ``2 E(p) dp``; then per cable node
+    its ``[dr, dr']``."""
     import scipy.linalg
 
     from .formulations import spatial
@@ -727,7 +726,7 @@ def _spatial_loop_modes(model, poses, n, tol):
 
     tree = model.build()
     dae = SpatialDAE(tree, *spatial.model_inputs(model))
-    nb = tree.n_bodies
+    nb, nc = tree.n_bodies, tree.n_cable_nodes
     if poses is None:
         solution = statics.static(model, 10, tol, 50, "sparse")
         if solution.status != "ok":
@@ -735,8 +734,10 @@ def _spatial_loop_modes(model, poses, n, tol):
                              "state= an equilibrium")
         x, lam = np.array(solution.q[-1], dtype=float), np.array(solution.lam[-1], dtype=float)
     else:
-        X = np.asarray(poses, dtype=float).reshape(nb, 12)
-        x = np.concatenate([X[:, :3], quaternion(X[:, 3:].reshape(nb, 3, 3))], axis=1).ravel()
+        poses = np.asarray(poses, dtype=float)
+        X = poses[:12 * nb].reshape(nb, 12)
+        x = np.concatenate([np.concatenate([X[:, :3], quaternion(X[:, 3:].reshape(nb, 3, 3))],
+                                           axis=1).ravel(), poses[12 * nb:]])
         gap = np.abs(dae.constraint(x, 0.0)).max(initial=0.0)
         if gap > 1e-8 * tree.size:
             raise ValueError(f"state: the poses do not satisfy the joints (off by {gap:.3g}; "
@@ -770,18 +771,20 @@ def _spatial_loop_modes(model, poses, n, tol):
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
-    dx = (N @ y).T.reshape(n, nb, 7)
-    p = x.reshape(nb, 7)[:, 3:]
-    shapes = np.concatenate([dx[:, :, :3], 2.0 * np.einsum("bia,nba->nbi", _E(p),
-                                                           dx[:, :, 3:])], axis=2)
-    shapes = shapes.reshape(n, 6 * nb)
+    dx = (N @ y).T
+    bodies = dx[:, :7 * nb].reshape(n, nb, 7)
+    p = x[:7 * nb].reshape(nb, 7)[:, 3:]
+    shapes = np.concatenate([bodies[:, :, :3], 2.0 * np.einsum("bia,nba->nbi", _E(p),
+                                                               bodies[:, :, 3:])], axis=2)
+    shapes = np.concatenate([shapes.reshape(n, 6 * nb), dx[:, 7 * nb:]], axis=1)
     biggest = np.abs(shapes).argmax(axis=1)
     sign = np.sign(shapes[np.arange(n), biggest])
     shapes *= sign[:, None]
-    dx = dx.reshape(n, 7 * nb) * sign[:, None]
+    dx = dx * sign[:, None]
     omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
     seen = dae.observe(x, zero, 0.0, lam)
-    return Modes(model, State(seen["nodes"], np.zeros(6 * nb)), omega, shapes, rigid,
+    return Modes(model, State(np.concatenate([seen["nodes"][:12 * nb], x[7 * nb:]]),
+                              np.zeros(6 * nb + 6 * nc)), omega, shapes, rigid,
                  linear=(dae, x, dx))
 
 

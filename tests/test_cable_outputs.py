@@ -202,14 +202,57 @@ def test_modes_cable_stiffness_equals_differences_of_the_generalized_forces(curv
     assert np.abs(written - differences).max() <= 1e-6 * np.abs(differences).max()
 
 
-def test_modes_of_cables_the_recursion_cannot_run_say_so():
-    """A cable pinned at both ends runs on the spatial DAE only: ``rancf.modes`` says it is
-    not available and why."""
-    m, c = _pinned_twice()
-    with pytest.raises(ValueError, match=r"modes: a model whose cables the recursion cannot "
-                                         r"run is not available yet \(joint 1 \(spherical\) is "
-                                         r"a second joint on a cable"):
-        rancf.modes(m, n=2)
+def _taut_string(n_elements, tension, length=1.0):
+    """A cable pinned at both ends, no gravity: its start to the ground, its end to a small
+    body on a prismatic joint along the cable pulled by the effort ``tension`` (N), so the
+    end is held across the cable and the cable stretches to carry the tension (a loop: the
+    spatial DAE runs it). rho A = 1 kg/m, EA = 1e6 N, EI = 1e-6 N m^2."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    c = m.add_beam(length, n_elements, E=1e9, rho=1000.0, A=1e-3, I=1e-15,
+                   element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    b = m.add_rigid_body(0.1, np.eye(3) * 1e-4, position=(length, 0, 0))
+    m.add_joint("spherical", c.end, b.centre)
+    m.add_joint("prismatic", m.ground.point(length, 0, 0), b.centre, axis=(1, 0, 0),
+                effort=tension)
+    return m, c
+
+
+def test_taut_string_frequencies_converge_to_the_string_formula_on_the_dae():
+    """``rancf.modes`` of the taut string (pinned both ends, tension T = 100 N from the
+    effort, on the spatial DAE): the equilibrium's normal force is T all along, and its
+    transverse frequencies, in pairs (two planes, equal to 1e-9), converge with the mesh to
+    the string's ``n / (2 L) sqrt(T / (rho A))``, here taken with the stretch ``eps = T /
+    EA`` (length ``L (1 + eps)``, mass per length ``rho A / (1 + eps)``: a factor ``1 /
+    sqrt(1 + eps)``, 5e-5) and the bending stiffness of a pinned beam (``omega^2 = (k^2 T +
+    k^4 EI) / (rho A / (1 + eps))``, ``k = n pi / (L (1 + eps))``: 1e-7 and below): the
+    fourth pair's error falls by more than 16 from 8 to 16 elements and at 32 the first four
+    pairs are within 1e-7. The first mode's shape is ``sin(pi x / L)`` across the string."""
+    L, T, rhoA, EA, EI = 1.0, 100.0, 1.0, 1e6, 1e-6
+    eps = T / EA
+    k = np.arange(1, 5) * np.pi / (L * (1.0 + eps))
+    exact = np.sqrt((k**2 * T + k**4 * EI) / (rhoA / (1.0 + eps))) / (2.0 * np.pi)
+    assert np.abs(exact * np.sqrt(1 + eps) / (np.arange(1, 5) / (2 * L) * np.sqrt(T / rhoA))
+                  - 1.0).max() < 1e-6
+    errors = []
+    for n_elements in (8, 16, 32):
+        m, c = _taut_string(n_elements, T, L)
+        found = rancf.modes(m, n=8)
+        f = found.frequencies
+        assert not found.rigid.any()
+        assert np.abs(f[0::2] - f[1::2]).max() <= 1e-9 * f.max()
+        errors.append(np.abs(f[0::2] - exact) / exact)
+    assert errors[0][3] / errors[1][3] > 16.0, errors
+    assert errors[-1].max() <= 1e-7, errors
+    period = found.motion(0, n_frames=4)
+    assert period.formulation == "dae"
+    assert np.abs(period.internal_forces(c)[0, :, 0] - T).max() <= 1e-6 * T
+    shape = found.shapes[0, 6:].reshape(c.n_nodes, 6)[:, :3]      # after the body's six
+    across = shape[:, 1:]
+    direction = across[c.n_nodes // 2] / np.linalg.norm(across[c.n_nodes // 2])
+    x = np.linspace(0.0, 1.0, c.n_nodes)
+    assert np.abs(across @ direction / (across @ direction).max() - np.sin(np.pi * x)).max() \
+        <= 1e-4
 
 
 def test_vtk_files_carry_the_cables_section_forces(tmp_path):
