@@ -194,7 +194,7 @@ def chrono_cable_run(method, dt):
     v0 = np.zeros(30)
     v0[2::6] = -4.0 * x0[0::6]  # the cable's nodes are the only coordinates: [r, r'] each
     res = rancf.simulate(m, 0.5, dt, method=method, output_every=round(0.01 / dt),
-                         state=rancf.State(x0, v0), tol=1e-12, max_iter=25,
+                         state=rancf.State(x0, v0), tol=1e-12, max_iter=25, formulation="dae",
                          **({"rho_inf": 0.9} if method == "generalized-alpha" else {}))
     if res.status != "ok":
         raise RuntimeError(f"cable pendulum, {method}: {res.status}: {res.message}")
