@@ -110,10 +110,10 @@ dissipation, the efforts' power in the work. All items of a kind run in one comp
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
 blocks by central differences of each item's force in its two bodies' states (all items and
 their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
-out (the efforts' values held). An effort function gets its joint's angle or slide and rate from
-the joint spring-dampers' kernel where every effort function is on a revolute or prismatic joint,
-from :meth:`SpatialDAE.joint_coordinates` otherwise. A model without efforts or spring-dampers
-runs none of this.
+out (the efforts' values held). An effort function gets its joint's coordinates and rates from
+one compiled call for all of them (``joint_values``: the map of
+:meth:`SpatialDAE.joint_coordinates` with exact rates, every joint kind); the function itself
+runs once per evaluation. A model without efforts or spring-dampers runs none of this.
 
 Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
 (``lambda . Phi_t``), of the efforts and the elements' and spring-dampers' dissipation, so a
@@ -846,22 +846,23 @@ class SpatialDAE(IndexThreeDAE):
                 to += list(range(int(qo[b]), int(qo[b + 1])))
                 fro += list(range(int(start[j]), int(start[j]) + int(qo[b + 1] - qo[b])))
         self._jq_to, self._jq_from = np.array(to, dtype=int), np.array(fro, dtype=int)
-        # the joints of effort functions: when all are revolute or prismatic, their angle or
-        # slide and its rate come from the joint spring-dampers' kernel (exact, one call)
-        # instead of :meth:`joint_coordinates`' stencil over every joint
+        # the joints of effort functions: their coordinates and rates come from the compiled
+        # map of every kind (:meth:`_joint_values`, exact rates, one call), written where
+        # :meth:`joint_coordinates` puts them
         called = sorted([j for j, _, _ in self.inputs.effort_functions]
                         + [j for j, _, f in self._loop_efforts if callable(f)])
         links = [self.links[self.joint_links[j]] for j in called]
-        self._probe = None
-        if called and all(lk.motion in (Motion.M_REVOLUTE, Motion.M_PRISMATIC) for lk in links):
-            z = np.zeros(3)
-            d = self._joint_rows([(lk, 0, lk.a0, z, z, j) for lk, j in zip(links, called)])
-            d["prismatic"] = np.array([lk.motion == Motion.M_PRISMATIC for lk in links],
-                                      dtype=np.uint8)
-            d["axis"] = d["f"]
-            d["law"] = np.zeros((len(links), 3))
-            self._probe = d
-            self._probe_at = self._jq_start[np.array(called)]
+        z = np.zeros(3)
+        self._probe = self._joint_rows([(lk, 0, lk.a0, lk.a1, z, j)
+                                        for lk, j in zip(links, called)])
+        self._probe["motion"] = np.array([int(lk.motion) for lk in links], dtype=np.intc)
+        sizes = [_SIZES[lk.motion] for lk in links]
+        #: where each probed coordinate goes in joint_coordinates' vector, and comes from in
+        #: the kernel's (n_probed, 6)
+        self._probe_to = np.array([self._jq_start[j] + i for j, k in zip(called, sizes)
+                                   for i in range(k)], dtype=int)
+        self._probe_from = np.array([6 * r + i for r, k in enumerate(sizes) for i in range(k)],
+                                    dtype=int)
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
@@ -923,6 +924,19 @@ class SpatialDAE(IndexThreeDAE):
         return q, qd, g
 
     @staticmethod
+    def _joint_values(Xp, Vp, Xc, Vc, d):
+        """The coordinates and rates (n, 6 each: a row's first ones, as many as its joint's
+        kind has) of the joints of rows d (``motion``, ``offset``, ``anchor``, ``QT``, axes
+        ``f`` = a0 and ``mp`` = a1) at their bodies' states: the map of
+        :meth:`joint_coordinates` (angles within (-pi, pi]) with its exact rates (the kernel
+        :func:`rancf.formulations._spatial_dae.joint_values`)."""
+        q, qd = np.zeros((len(Xp), 6)), np.zeros((len(Xp), 6))
+        _spatial_dae.joint_values(*(np.ascontiguousarray(z) for z in (Xp, Vp, Xc, Vc)),
+                                  d["offset"], d["anchor"], d["QT"], d["f"], d["mp"],
+                                  d["motion"], q, qd)
+        return q, qd
+
+    @staticmethod
     def _point_springs(X1, V1, X2, V2, d):
         """The spring-dampers between points: generalized forces (n, 14: first point's body
         then second's), potentials ``k (l - l0)^2 / 2`` and dissipated powers ``c l'^2`` (n,);
@@ -937,18 +951,16 @@ class SpatialDAE(IndexThreeDAE):
 
     def _effort_values(self, q, v, t):
         """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
-        of the joints' coordinates and rates (:meth:`joint_coordinates`, or the joint
-        spring-dampers' kernel where every effort function is on a revolute or prismatic
-        joint: angles within (-pi, pi]) written where the recursion keeps them."""
+        of the joints' coordinates and rates (:meth:`_joint_values`, those of
+        :meth:`joint_coordinates`: angles within (-pi, pi]) written where the recursion keeps
+        them."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
         if inputs.effort_dependent or functions:
-            if self._probe is not None:
-                jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
-                jq[self._probe_at], jqd[self._probe_at] = self._joint_spring_values(
-                    *self._item_states(q, v, self._probe), self._probe)[:2]
-            else:
-                jq, jqd = self.joint_coordinates(q, v)
+            jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
+            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            jq[self._probe_to], jqd[self._probe_to] = c.ravel()[self._probe_from], \
+                cd.ravel()[self._probe_from]
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
             inputs.efforts(t)
             for j, sl, f in functions:
