@@ -96,12 +96,13 @@ def test_force_tangents_equal_central_differences():
 
 
 # --- closed loops: the spherical four-bar -----------------------------------------------------
-def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81)):
+def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81),
+             crank_effort=None):
     """The rigid spherical four-bar (validation/spherical_four_bar.py) without its drive: the
     crank's revolute A with a joint spring-damper, a spring-damper from the ground to the
     coupler, and ``effort`` on the rocker's revolute D, which closes the loop
     (``loop_at_rocker``: joints A, B, C, D) or is a joint of the tree (A, B, D, C: the universal
-    C closes it). Returns the model and the joints A and D."""
+    C closes it); ``crank_effort`` on A. Returns the model and the joints A and D."""
     fb = SphericalFourBar()
     m = rancf.Model(dim=3, gravity=gravity)
     P = fb.P
@@ -114,7 +115,8 @@ def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81
 
     crank, coupler, rocker = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
     at = lambda body, k: body.point(*(P[k] - body.position))
-    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA)
+    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA,
+                    effort=crank_effort)
     m.add_joint("spherical", at(crank, "B"), at(coupler, "B"))
 
     def rocker_joint():
@@ -398,3 +400,75 @@ def test_spherical_and_free_effort_functions_follow_the_recursion_at_second_orde
         assert all(r.status == "ok" for r in runs) and runs[1].formulation == "dae"
         gaps.append(np.abs(runs[0].nodes - runs[1].nodes).max())
     assert gaps[-1] <= 1e-6 and gaps[0] / gaps[1] >= 3.0 and gaps[1] / gaps[2] >= 3.5, gaps
+
+
+# --- joint spring-dampers on joints that close loops ------------------------------------------
+def test_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
+    """A joint spring-damper on the four-bar's rocker revolute D, D closing the loop or in the
+    tree (the universal C closing it): at a consistent moving state the same body
+    accelerations (1e-10), the same torque about D's axis in its reaction, and the same
+    spring potential."""
+    models = []
+    for loop in (False, True):
+        m, a, d = four_bar(loop, springs=False)
+        m.add_rotational_spring_damper(d, k=6.0, c=0.4, rest_angle=0.3)
+        models.append((m, d))
+    assert list(models[1][0].build().loop_joint) == [models[1][1].index]
+    assert list(models[1][0].build().loop_spring_joint) == [models[1][1].index]
+    daes = [SpatialDAE(m.build(), *spatial.model_inputs(m)) for m, _ in models]
+    rng = np.random.default_rng(8)
+    x, v = daes[0].initial_state()
+    x, v = daes[0].consistent_state(x + 0.05 * rng.standard_normal(x.size),
+                                    rng.standard_normal(x.size), 0.1)
+    assert np.abs(daes[1].constraint(x, 0.1)).max() <= 1e-12
+    out = [dae.multipliers(x, v, 0.1) for dae in daes]
+    acc = [dae.accelerations(x, v, a) for dae, (a, _) in zip(daes, out)]
+    assert np.abs(acc[0] - acc[1]).max() <= 1e-10 * np.abs(acc[0]).max()
+    fb = SphericalFourBar()
+    torque = [dae.reactions(x, lam, 0.1, v)[d.index, 3:] @ fb.uD
+              for dae, (_, lam), (_, d) in zip(daes, out, models)]
+    assert abs(torque[0] - torque[1]) <= 1e-10 * abs(torque[0])
+    q, qd = daes[1].joint_coordinates(x, v)
+    at = daes[1]._jq_start[models[1][1].index]
+    assert abs(torque[1] - (-6.0 * (q[at] - 0.3) - 0.4 * qd[at])) <= 1e-10 * abs(torque[1])
+    energies = [dae.energy(x, v)["elastic"] for dae in daes]
+    assert abs(energies[1] - 0.5 * 6.0 * (q[at] - 0.3) ** 2) <= 1e-12 \
+        and abs(energies[0] - energies[1]) <= 1e-12
+
+
+def test_four_bar_swinging_on_a_loop_spring_balances_energy():
+    """The four-bar released under gravity with a damped torsion spring on its loop-closing
+    revolute D: kinetic + gravity + the spring's potential + its dissipation constant to
+    Newmark's second order (the largest change falls by about 4 when the step halves)."""
+    m, a, d = four_bar(True, springs=False)
+    m.add_rotational_spring_damper(d, k=8.0, c=0.1, rest_angle=0.5)
+    drift = []
+    for dt in (4e-3, 2e-3):
+        res = rancf.simulate(m, 0.5, dt, method="newmark", output_every=int(round(0.02 / dt)),
+                             tol=1e-11)
+        assert res.status == "ok" and res.formulation == "dae"
+        e = res.energy()
+        assert e.dissipated.iloc[-1] > 1e-3 and np.ptp(e.elastic) > 0.1
+        scale = np.ptp(e.kinetic)
+        drift.append(np.abs(e.total - e.total.iloc[0]).max() / scale)
+    assert drift[1] <= 1e-3 and drift[0] / drift[1] >= 3.4, drift
+
+
+def test_static_four_bar_holds_a_crank_torque_by_a_loop_spring():
+    """Statics without gravity: a torque tau on the crank's revolute A (a tree joint) against
+    a torsion spring k on the rocker's revolute D, which closes the loop: virtual work with the
+    crank angle theta as the coordinate, ``tau = k phi dphi/dtheta`` at the equilibrium, phi
+    the closed-form output phi(theta) (validation/spherical_four_bar.py) and its slope by
+    central differences."""
+    fb = SphericalFourBar()
+    tau, k = 0.6, 3.0
+    m, a, d = four_bar(True, springs=False, gravity=(0.0, 0.0, 0.0), crank_effort=tau)
+    m.add_rotational_spring_damper(d, k=k, rest_angle=0.0)
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    theta, phi = float(eq.joint(a)[0][0]), float(eq.joint(d)[0][0])
+    assert abs(theta) > 0.05
+    assert abs(phi - fb.output([theta])[0]) <= 1e-9
+    h = 1e-5
+    slope = (fb.output([theta + h])[0] - fb.output([theta - h])[0]) / (2 * h)
+    assert abs(tau - k * phi * slope) <= 1e-8 * tau

@@ -102,9 +102,9 @@ it, a spherical joint's torque and a free joint's force and torque in the parent
 DAE's accelerations are the recursion's. Efforts act on the tree's joints and on joints that close
 loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
 :meth:`SpatialDAE.joint_coordinates` (angles within (-pi, pi]). A joint spring-damper is such a
-generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide; a
-spring-damper between points is the force ``f n`` on its first point and ``-f n`` on its second,
-``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
+generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the
+tree or closing a loop); a spring-damper between points is the force ``f n`` on its first point
+and ``-f n`` on its second, ``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
 dissipation, the efforts' power in the work. All items of a kind run in one compiled call
 (:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
@@ -815,22 +815,25 @@ class SpatialDAE(IndexThreeDAE):
         self._joint_of_body = np.full(tree.n_bodies, -1, dtype=int)
         jb = np.asarray(tree.joint_body, dtype=int)
         self._joint_of_body[jb[jb >= 0]] = np.nonzero(jb >= 0)[0]
-        # the joint spring-dampers (revolute and prismatic joints of the tree)
+        # the joint spring-dampers (revolute and prismatic joints): the tree's, then those on
+        # joints that close loops
         rows, self._js_prismatic = [], []
-        for b in np.asarray(tree.joint_spring_body, dtype=int):
-            lk = self.links[self._link_of_body[int(b)]]
+        joints = [int(self._joint_of_body[int(b)]) for b in tree.joint_spring_body] \
+            + [int(j) for j in tree.loop_spring_joint]
+        for j in joints:
+            lk = self.links[self.joint_links[j]]
             prismatic = lk.motion == Motion.M_PRISMATIC
             rows.append((lk, 0, lk.a0 if prismatic else np.zeros(3),
-                         np.zeros(3) if prismatic else lk.a0, np.zeros(3),
-                         int(self._joint_of_body[int(b)])))
+                         np.zeros(3) if prismatic else lk.a0, np.zeros(3), j))
             self._js_prismatic.append(prismatic)
         self._joint_springs = self._joint_rows(rows)
         self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=np.uint8)
         self._joint_springs["axis"] = np.ascontiguousarray(np.where(
             self._joint_springs["prismatic"][:, None] > 0, self._joint_springs["f"],
             self._joint_springs["mp"]))
-        self._joint_springs["law"] = np.ascontiguousarray(tree.joint_spring_law,
-                                                          dtype=float).reshape(-1, 3)
+        self._joint_springs["law"] = np.ascontiguousarray(np.concatenate([
+            np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
+            np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)]))
         body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
         self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
                          "child": np.ascontiguousarray(body[:, 1]),

@@ -247,13 +247,14 @@ def _spring_arrays(model, body_of, joint_body, tol):
     """The ``spring_*`` and ``joint_spring_*`` arrays of :class:`SpatialTree`: each
     spring-damper's two bodies and offsets (``body_of``) and its law, a rest length left None
     set to the points' reference distance (as the planar model does); each joint
-    spring-damper's body and law.
+    spring-damper's body and law, or, on a joint that closes a loop, its joint and law
+    (``loop_spring_*``).
 
     Raises
     ------
     ValueError
         A spring-damper whose points coincide (within ``tol``) in the reference configuration
-        (its line of action undefined); a joint spring-damper on a joint that closes a loop.
+        (its line of action undefined).
     """
     springs, rotational = model.spring_dampers, model.rotational_spring_dampers
     body = np.full((len(springs), 2), -1, dtype=np.int64)
@@ -270,17 +271,17 @@ def _spring_arrays(model, body_of, joint_body, tol):
         for e, p in enumerate(s.points):
             body[i, e], offset[i, e] = body_of(p)
         law[i] = s.k, s.c, s.rest_length
-    joint_spring_body = np.array([joint_body[s.joint.index] for s in rotational], dtype=np.int64)
-    for s, b in zip(rotational, joint_spring_body):
-        if b < 0:
-            raise ValueError(f"joint spring-damper {s.index}: joint {s.joint.index} "
-                             f"({s.joint.kind}) closes a loop; a spring-damper acts on a joint "
-                             "of the tree (put it on another joint, or a spring-damper between "
-                             "the joint's points)")
-    joint_spring_law = np.array([(s.k, s.c, s.rest_angle) for s in rotational],
-                                dtype=float).reshape(-1, 3)
+    # a spring-damper on a joint that closes a loop (no body of its own) is the spatial DAE's
+    tree = [s for s in rotational if joint_body[s.joint.index] >= 0]
+    loop = [s for s in rotational if joint_body[s.joint.index] < 0]
     return dict(spring_body=body, spring_offset=offset, spring_law=law,
-                joint_spring_body=joint_spring_body, joint_spring_law=joint_spring_law)
+                joint_spring_body=np.array([joint_body[s.joint.index] for s in tree],
+                                           dtype=np.int64),
+                joint_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in tree],
+                                          dtype=float).reshape(-1, 3),
+                loop_spring_joint=np.array([s.joint.index for s in loop], dtype=np.int64),
+                loop_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in loop],
+                                         dtype=float).reshape(-1, 3))
 
 
 def _loop_links(joints, tree_joints, body_of, A0):

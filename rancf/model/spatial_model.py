@@ -389,8 +389,8 @@ class SpatialModel(Model):
         Parameters
         ----------
         joint : SpatialJoint
-            A revolute or prismatic joint of this model, not driven (and not closing a loop:
-            refused when the model is built).
+            A revolute or prismatic joint of this model, not driven; on a joint that closes a
+            loop it runs on the spatial DAE (as a drive or an effort there).
         k : float
             Stiffness, >= 0: N m/rad (revolute) or N/m (prismatic).
         c : float

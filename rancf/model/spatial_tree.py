@@ -155,6 +155,11 @@ class SpatialTree:
     joint_spring_law : float (r, 3)
         ``(k, c, q0)``: stiffness (N m/rad or N/m), damping (N m s/rad or N s/m), rest
         coordinate (rad or m).
+    loop_spring_joint : int64 (rl,)
+        The joint (revolute or prismatic, closing a loop: no body of its own) each joint
+        spring-damper on a loop-closing joint acts on; the spatial DAE runs them.
+    loop_spring_law : float (rl, 3)
+        Their ``(k, c, q0)``, as ``joint_spring_law``.
     """
 
     parent: np.ndarray
@@ -212,6 +217,8 @@ class SpatialTree:
     spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    loop_spring_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():
