@@ -296,13 +296,9 @@ def test_curved_damping_acts_on_the_rate_of_the_curvature_magnitude():
     assert np.isclose(-(f - f0) @ ed, power, rtol=1e-10)
 
 
-@pytest.mark.parametrize("ends", ["one", "both"])
-def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
-    """A quarter circle clamped at one or both ends, in plane gravity: its tangent in the
-    reference has a zero block out of the plane on every element (the kernels' own K, checked
-    here by its out-of-plane rows), so its interior nodes are free out of the plane and
-    ``rancf.static`` raises a ValueError naming the cable and the reason, not the
-    factorization's generic message."""
+def _plane_arc(ends):
+    """A quarter circle of unit radius in the xy plane under plane gravity, clamped at one or
+    both ends: the model, its cable, node positions and tangents."""
     a = np.linspace(0.0, np.pi / 2, 9)
     P, T = _circle(1.0, a)
     m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
@@ -310,6 +306,17 @@ def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
     m.add_joint("fixed", m.ground.point(1.0, 0.0, 0.0), c.start)
     if ends == "both":
         m.add_joint("fixed", m.ground.point(0.0, 1.0, 0.0), c.end)
+    return m, c, P, T
+
+
+@pytest.mark.parametrize("ends", ["one", "both"])
+def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
+    """A quarter circle clamped at one or both ends, in plane gravity: its tangent in the
+    reference has a zero block out of the plane on every element (the kernels' own K, checked
+    here by its out-of-plane rows), so its interior nodes are free out of the plane and
+    ``rancf.static`` raises a ValueError naming the cable and the reason, not the
+    factorization's generic message."""
+    m, c, P, T = _plane_arc(ends)
     x0 = np.column_stack([P, T])
     for k, l in enumerate(c.element_lengths()):
         e0 = np.concatenate([x0[k], x0[k + 1]])
@@ -335,13 +342,7 @@ def test_the_plane_arcs_first_load_step_fails_with_the_reason_singular(ends):
     from rancf.integrators._implicit import Stepper
     from rancf.integrators.implicit import Static
 
-    a = np.linspace(0.0, np.pi / 2, 9)
-    P, T = _circle(1.0, a)
-    m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
-    c = m.add_beam(n_elements=8, points=P, tangents=T, **CABLE)
-    m.add_joint("fixed", m.ground.point(1.0, 0.0, 0.0), c.start)
-    if ends == "both":
-        m.add_joint("fixed", m.ground.point(0.0, 1.0, 0.0), c.end)
+    m, c, P, T = _plane_arc(ends)
     scheme = Static()
     size = m.build().size
     if ends == "one":

@@ -53,14 +53,33 @@ def forced_tree(seed):
     return rng, tree, efforts
 
 
+def every_kind_probed(seed):
+    """A random tree of every joint kind, an effort function on every joint that takes an
+    effort (each a function of its joint's coordinates and rates, ``K q + C qd`` with random
+    K, C, plus t), the DAE and its recursion of it."""
+    rng = np.random.default_rng(seed)
+    tree = random_tree(rng, ALL)
+    efforts = {}
+    for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
+        k = SIZES.get(Motion(int(tree.motion[b])), 0)
+        if k:
+            K, C = rng.standard_normal((2, k, k))
+            efforts[j] = (lambda t, q, qd, K=K, C=C: K @ q + C @ qd + t) if k > 1 else \
+                (lambda t, q, qd, a=K[0, 0], c=C[0, 0]: a * q + c * qd + t)
+    return rng, tree, efforts
+
+
+@pytest.mark.parametrize("make", [forced_tree, every_kind_probed])
 @pytest.mark.parametrize("seed", range(4))
-def test_efforts_and_springs_give_the_recursions_accelerations(seed):
+def test_efforts_and_springs_give_the_recursions_accelerations(make, seed):
     """Constant efforts on every kind (a spherical joint's torque, a free joint's force and
     torque in the parent's frame, two-coordinate joints' generalized forces), effort functions
-    of (t, q, qd), spring-dampers between points and on joints: at the recursion's state mapped
-    to absolute coordinates the DAE's body accelerations and joint reactions equal the
+    of (t, q, qd), spring-dampers between points and on joints (``forced_tree``), or effort
+    functions on every joint that takes an effort, spherical and free joints' of their rotation
+    vectors and rates among them (``every_kind_probed``): at the recursion's state mapped to
+    absolute coordinates the DAE's body accelerations and joint reactions equal the
     recursion's."""
-    rng, tree, efforts = forced_tree(seed)
+    rng, tree, efforts = make(seed)
     rec, dae = Spatial(tree, efforts=efforts), SpatialDAE(tree, efforts=efforts)
     t = 0.3
     y = np.concatenate([rng.uniform(-1.2, 1.2, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
@@ -305,22 +324,6 @@ def test_a_driven_loop_closing_joint_acts_as_the_driven_tree_joint():
 
 
 # --- effort functions on joints of several coordinates ----------------------------------------
-def every_kind_probed(seed):
-    """A random tree of every joint kind, an effort function on every joint that takes an
-    effort (each a function of its joint's coordinates and rates, ``K q + C qd`` with random
-    K, C, plus t), the DAE and its recursion of it."""
-    rng = np.random.default_rng(seed)
-    tree = random_tree(rng, ALL)
-    efforts = {}
-    for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
-        k = SIZES.get(Motion(int(tree.motion[b])), 0)
-        if k:
-            K, C = rng.standard_normal((2, k, k))
-            efforts[j] = (lambda t, q, qd, K=K, C=C: K @ q + C @ qd + t) if k > 1 else \
-                (lambda t, q, qd, a=K[0, 0], c=C[0, 0]: a * q + c * qd + t)
-    return rng, tree, efforts
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_joint_values_of_every_kind_are_the_recursions_coordinates(seed):
     """The compiled joint coordinates and rates an effort function gets (every kind) at the
@@ -355,21 +358,6 @@ def test_joint_values_of_every_kind_are_the_recursions_coordinates(seed):
         assert np.abs(c[r, :k] - jq[at]).max() <= 1e-12
         if m in exact:
             assert np.abs(cd[r, :k] - jqd[at]).max() <= 1e-8 * max(1.0, np.abs(jqd[at]).max())
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_effort_functions_of_every_kind_give_the_recursions_accelerations(seed):
-    """Effort functions on every kind that takes an effort (spherical and free joints' of
-    their rotation vectors and rates among them): the DAE's body accelerations at the
-    recursion's state are the recursion's."""
-    rng, tree, efforts = every_kind_probed(seed)
-    rec, dae = Spatial(tree, efforts=efforts), SpatialDAE(tree, efforts=efforts)
-    t = 0.3
-    y = np.concatenate([rng.uniform(-1.0, 1.0, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
-    acc, _ = recursion_accelerations(rec, t, y)
-    x, v = dae.state_of(y, t)
-    a, _ = dae.multipliers(x, v, t)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
 
 
 def spherical_free_pendulum():
