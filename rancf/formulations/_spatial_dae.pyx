@@ -45,11 +45,13 @@ cdef extern from *:
     #define RANCF_EULER_BLOCK 16
     #define RANCF_LINK_MAX_COLS 14
     #define RANCF_LINK_MAX_ROWS 6
+    #define RANCF_CABLE_SPLICE 2
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
+    const int CABLE_SPLICE "RANCF_CABLE_SPLICE"   # SpatialTree.cable_joint_kind of a splice
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
@@ -850,11 +852,13 @@ def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass
 cdef class CableLinkKernel:
     """The joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`): rows
     ``x_child - x_parent`` (3) of their two points and, for a clamp, ``(A(p_o) b_i) . r'``
-    (i = 1, 2), with the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
+    (i = 1, 2), for a splice (two nodes of one cable: a ring) ``r'_child - r'_parent`` (3), with
+    the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
 
     Parameters (one row per link): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 a cable
     node; ``side_col`` (n, 2) its first coordinate in x; ``offset`` (n, 2, 3) the point on the
-    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp; ``slope`` (n,) the side that is
+    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp, 2 for a splice (the codes of
+    ``SpatialTree.cable_joint_kind``); ``slope`` (n,) the side that is
     the cable; ``B`` (n, 6) the clamp's two axes; ``row0`` (n,) each link's first row in Phi.
     A link's columns are its sides' (7 a body, 6 a cable node, none the ground), in order.
     """
@@ -876,7 +880,7 @@ cdef class CableLinkKernel:
         self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
         size = np.array([0, 7, 6])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
             np.zeros(0, int)
-        rows = 3 + 2 * np.asarray(self.clamp)
+        rows = np.array([3, 5, 6])[np.asarray(self.clamp)]
         self.n_rows = rows.astype(np.intc)
         self.n_cols = np.asarray(size, dtype=np.intc)
         self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
@@ -924,7 +928,11 @@ cdef class CableLinkKernel:
             c += self._width(k, s)
         for i in range(3):
             out[i] = pt[1][i] - pt[0][i]
-        if self.clamp[k]:
+        if self.clamp[k] == CABLE_SPLICE:
+            # both sides are cable nodes (6 columns each)
+            for i in range(3):
+                out[3 + i] = y[9 + i] - y[3 + i]
+        elif self.clamp[k]:
             if self.side_kind[k, 1 - self.slope[k]] == SIDE_BODY:
                 rotation(other_p, A)
             else:
@@ -962,6 +970,11 @@ cdef class CableLinkKernel:
             c += self._width(k, s)
         if not self.clamp[k]:
             return
+        if self.clamp[k] == CABLE_SPLICE:
+            for i in range(3):
+                out[nc * (3 + i) + 3 + i] = -1.0
+                out[nc * (3 + i) + 9 + i] = 1.0
+            return
         if self.side_kind[k, 1 - sl] == SIDE_BODY:
             rotation(y + c_other + 3, A)
             for a in range(EULER):
@@ -992,7 +1005,7 @@ cdef class CableLinkKernel:
         cdef int k, s, i
         cdef double y[14]
         cdef double yv[14]
-        cdef double r[5]
+        cdef double r[MAX_ROWS]
         with nogil:
             for s in range(weights.shape[0]):
                 if weights[s] == 0.0:
@@ -1021,7 +1034,7 @@ cdef class CableLinkKernel:
         cdef int k, i, j, c, nr, nc
         cdef double h, s, keep
         cdef double y[14]
-        cdef double J[5 * 14]
+        cdef double J[MAX_ROWS * MAX_COLS]
         cdef double fp[14]
         cdef double* o
         cdef const double* lk

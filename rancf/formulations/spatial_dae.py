@@ -74,7 +74,9 @@ coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable poin
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
 cable's reference tangent): r' stays along that side's axis and its length, the stretch at the
-clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``). Their
+clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``); between
+two nodes of one cable (a ring's end on its start) a clamp is a splice,
+``r'_child - r'_parent = 0`` (3): the cable continues through it as through a node. Their
 reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
 generalized force on the slope.
 
@@ -140,6 +142,7 @@ from scipy.spatial.transform import Rotation
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
                              TR_PLANE, LinkDrive, LinkSide, Motion)
+from ..model.spatial_build import SPLICE
 from . import _spatial_dae
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates, _vector
@@ -397,7 +400,9 @@ class _CableLink:
     Rows: the child's point less the parent's (3, global), and for a clamp
     ``(A(p_o) b_i) . r' = 0`` (i = 1, 2) with o the side that is not the cable and b_i its
     ``cable_joint_axes``: r' stays along the axis normal to both, its length free (module
-    docstring)."""
+    docstring); for a splice (a clamp between two points of one cable: a ring's end on its
+    start) the child's slope less the parent's (3): the cable continues through it as through
+    a node."""
 
     driven = -1
 
@@ -427,7 +432,7 @@ class _CableLink:
         self.Q = frames[0].T @ frames[1]
         # the clamp: which side is the cable (its slope), which holds the axes
         self.slope = 1 if self.sides[1][0] == "cable" else 0
-        self.n_rows = 3 + 2 * self.kind
+        self.n_rows = (3, 5, 6)[self.kind]
 
     def _point(self, x, side):
         kind, _, offset, cols = side
@@ -441,7 +446,9 @@ class _CableLink:
         """The rows (n_rows,) at the coordinates x (numpy: the reference the compiled
         :class:`rancf.formulations._spatial_dae.CableLinkKernel` is tested against)."""
         out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
-        if self.kind:
+        if self.kind == SPLICE:
+            out.append(x[self.sides[1][3][3:]] - x[self.sides[0][3][3:]])
+        elif self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
             A = rotation(x[other[3][3:]]) if other[0] == "body" else np.eye(3)
             out.append((A @ self.B.T).T @ x[cable[3][3:]])
@@ -461,7 +468,10 @@ class _CableLink:
                 d = np.zeros((3, 0))
             blocks.append(sign * d)
         J = [np.hstack(blocks)]
-        if self.kind:
+        if self.kind == SPLICE:
+            slope = np.hstack([np.zeros((3, 3)), np.eye(3)])
+            J.append(np.hstack([-slope, slope]))
+        elif self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
             s = x[cable[3][3:]]
             parts = [None, None]

@@ -133,7 +133,9 @@ class SpatialTree:
         The model's joints at a cable point (their ``joint_body`` is -1, they close no loop).
     cable_joint_kind : int64 (cj,)
         0 spherical (the two points coincide), 1 a clamp (``fixed``: they coincide and the
-        cable's slope stays normal to the two ``cable_joint_axes`` of the other side's frame).
+        cable's slope stays normal to the two ``cable_joint_axes`` of the other side's frame),
+        2 a splice (``fixed`` between two points of one cable, a ring: their positions and
+        slopes equal).
     cable_joint_parent, cable_joint_child : int64 (cj,)
         The joint's two sides: -1 the ground, a body, or ``n_bodies + k`` cable node k.
     cable_joint_anchor, cable_joint_offset : float (cj, 3)
