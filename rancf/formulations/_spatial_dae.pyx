@@ -1194,15 +1194,20 @@ cdef inline void body_frame(const double* X, const double* V, double* A, double*
 
 
 cdef inline void joint_frames(const double* Xp, const double* Vp, const double* Xc,
-                              const double* Vc, const double* offset, double* Ap, double* wp,
-                              double* Ac, double* wc, double* o, double* X) noexcept nogil:
+                              const double* Vc, double* Ap, double* wp, double* Ac,
+                              double* wc) noexcept nogil:
     """What every joint kernel starts from: the parent's and the child's frames Ap, Ac (9) and
-    angular velocities wp, wc (3) (:func:`body_frame` of the states Xp, Vp and Xc, Vc), the
-    joint point's arm ``o = A_c offset`` and the point ``X = r_c + o`` (3, global)."""
+    angular velocities wp, wc (3) (:func:`body_frame` of the states Xp, Vp and Xc, Vc)."""
     cdef double pp
-    cdef int i
     body_frame(Xp, Vp, Ap, wp, &pp)
     body_frame(Xc, Vc, Ac, wc, &pp)
+
+
+cdef inline void joint_point(const double* Xc, const double* Ac, const double* offset,
+                             double* o, double* X) noexcept nogil:
+    """The joint point's arm ``o = A_c offset`` and the point ``X = r_c + o`` (3, global) of a
+    child of state Xc and frame Ac (the kernels that need it: a revolute's angle does not)."""
+    cdef int i
     rot.matvec(Ac, offset, o)
     for i in range(3):
         X[i] = o[i] + Xc[i]
@@ -1249,8 +1254,8 @@ def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
     with nogil:
         for s in range(Xp.shape[0]):
             # the frames only (the states' rates do not enter; w is left unused)
-            joint_frames(&Xp[s, 0], &Xp[s, 0], &Xc[s, 0], &Xc[s, 0], &offset[s, 0], Ap, w, Ac,
-                         w, o, x)
+            joint_frames(&Xp[s, 0], &Xp[s, 0], &Xc[s, 0], &Xc[s, 0], Ap, w, Ac, w)
+            joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, x)
             rot.matvec(Ap, &f[s, 0], F)
             rot.matvec(Ap, &mp[s, 0], a)
             rot.matvec(Ac, &mc[s, 0], b)
@@ -1279,6 +1284,38 @@ cdef inline void point_rate(const double* wp, const double* wc, const double* o,
 cdef inline double angle_rate(double x, double y, double xd, double yd) noexcept nogil:
     """The rate of ``atan2(y, x)``."""
     return (x * yd - y * xd) / (x * x + y * y)
+
+
+cdef inline void slide_value(const double* Ap, const double* wp, const double* wc,
+                             const double* o, const double* d, const double* Vp,
+                             const double* Vc, const double* anchor, const double* a0,
+                             double* q, double* qd) noexcept nogil:
+    """A slide along a0 (:func:`link_values`' prismatic coordinate) and its rate."""
+    cdef double ag[3]
+    cdef double z[3]
+    rot.matvec(Ap, a0, ag)
+    q[0] = rot.dot(ag, d) - rot.dot(anchor, a0)
+    point_rate(wp, wc, o, d, Vp, Vc, z)
+    qd[0] = rot.dot(ag, z)
+
+
+cdef inline void angle_value(const double* Ap, const double* Ac, const double* wp,
+                             const double* wc, const double* QT, const double* a0, double* q,
+                             double* qd) noexcept nogil:
+    """An angle about a0 (:func:`link_values`' revolute coordinate) and its rate."""
+    cdef double T[9]
+    cdef double R[9]
+    cdef double z[3]
+    cdef double ag[3]
+    cdef int i
+    rot.matvec(Ap, a0, ag)
+    rot.matTmul(Ap, Ac, T)
+    rot.matmul(T, QT, R)
+    rot.logm(R, z)
+    q[0] = rot.dot(z, a0)
+    for i in range(3):
+        z[i] = wc[i] - wp[i]
+    qd[0] = rot.dot(z, ag)
 
 
 cdef int link_values(int motion, const double* Xp, const double* Vp, const double* Xc,
@@ -1311,35 +1348,32 @@ cdef int link_values(int motion, const double* Xp, const double* Vp, const doubl
     cdef double X[3]
     cdef double d[3]
     cdef double u[3]
-    cdef double ag[3]
     cdef double W[3]
     cdef double b[3]
     cdef double c[3]
     cdef double n[3]
     cdef double z[3]
     cdef int i
-    joint_frames(Xp, Vp, Xc, Vc, offset, Ap, wp, Ac, wc, o, X)
+    joint_frames(Xp, Vp, Xc, Vc, Ap, wp, Ac, wc)
+    joint_point(Xc, Ac, offset, o, X)
     for i in range(3):
         d[i] = X[i] - Xp[i]
-        u[i] = wc[i] - wp[i]
     if motion == M_PRISMATIC or motion == M_CYLINDRICAL:
-        rot.matvec(Ap, a0, ag)
-        q[0] = rot.dot(ag, d) - rot.dot(anchor, a0)
-        point_rate(wp, wc, o, d, Vp, Vc, z)
-        qd[0] = rot.dot(ag, z)
-        if motion == M_PRISMATIC:
-            return 1
+        slide_value(Ap, wp, wc, o, d, Vp, Vc, anchor, a0, q, qd)
+    if motion == M_PRISMATIC:
+        return 1
+    if motion == M_REVOLUTE:
+        angle_value(Ap, Ac, wp, wc, QT, a0, q, qd)
+        return 1
+    if motion == M_CYLINDRICAL:
+        angle_value(Ap, Ac, wp, wc, QT, a0, q + 1, qd + 1)
+        return 2
     if motion == M_FIXED:
         return 0
     rot.matTmul(Ap, Ac, T)
     rot.matmul(T, QT, R)
-    if motion == M_REVOLUTE or motion == M_CYLINDRICAL:
-        i = 1 if motion == M_CYLINDRICAL else 0
-        rot.logm(R, z)
-        q[i] = rot.dot(z, a0)
-        rot.matvec(Ap, a0, ag)
-        qd[i] = rot.dot(u, ag)
-        return i + 1
+    for i in range(3):
+        u[i] = wc[i] - wp[i]
     rot.matTvec(Ap, u, W)
     if motion == M_UNIVERSAL:
         rot.cross(a0, a1, n)
@@ -1392,12 +1426,25 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
     """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
     prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
     of each."""
-    cdef int s
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double wp[3]
+    cdef double wc[3]
+    cdef double o[3]
+    cdef double X[3]
+    cdef double d[3]
+    cdef int s, i
     with nogil:
         for s in range(Xp.shape[0]):
-            link_values(M_PRISMATIC if prismatic[s] else M_REVOLUTE, &Xp[s, 0], &Vp[s, 0],
-                        &Xc[s, 0], &Vc[s, 0], &offset[s, 0], &anchor[s, 0], &QT[s, 0, 0],
-                        &axis[s, 0], &axis[s, 0], &q[s], &qd[s])
+            joint_frames(&Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], Ap, wp, Ac, wc)
+            if prismatic[s]:
+                joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, X)
+                for i in range(3):
+                    d[i] = X[i] - Xp[s, i]
+                slide_value(Ap, wp, wc, o, d, &Vp[s, 0], &Vc[s, 0], &anchor[s, 0], &axis[s, 0],
+                            &q[s], &qd[s])
+            else:
+                angle_value(Ap, Ac, wp, wc, &QT[s, 0, 0], &axis[s, 0], &q[s], &qd[s])
             g[s] = -law[s, 0] * (q[s] - law[s, 2]) - law[s, 1] * qd[s]
 
 
