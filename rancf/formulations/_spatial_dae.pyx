@@ -18,7 +18,8 @@ cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_
 blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
 vectors of many rotations; :func:`joint_wrenches`, :func:`joint_spring_values` and
 :func:`point_springs` the efforts' and spring-dampers' forces of all items at their bodies'
-states.
+states, :func:`joint_values` the coordinates and rates of joints of any kind (what effort
+functions get).
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
 rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
