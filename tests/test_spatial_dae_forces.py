@@ -460,3 +460,41 @@ def test_static_four_bar_holds_a_crank_torque_by_a_loop_spring():
     h = 1e-5
     slope = (fb.output([theta + h])[0] - fb.output([theta - h])[0]) / (2 * h)
     assert abs(tau - k * phi * slope) <= 1e-8 * tau
+
+
+def spring_pendulum(loop):
+    """A rigid pendulum on a revolute joint with a joint spring-damper under gravity; with
+    ``loop`` the body also hangs from the ground by a free joint (no rows), so the revolute,
+    with its spring, closes a loop that leaves the same motion."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_rigid_body(1.5, np.diag([0.02, 0.05, 0.04]), position=(0.4, 0.1, -0.3))
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    if loop:
+        m.add_joint("free", m.ground.point(0.4, 0.1, -0.3), b.centre)
+    j = m.add_joint("revolute", m.ground.point(0, 0, 0), b.point(-0.4, -0.1, 0.3), axis=axis)
+    m.add_rotational_spring_damper(j, k=7.0, c=0.3, rest_angle=0.4)
+    return m, j
+
+
+def test_spring_on_a_loop_closing_joint_follows_the_recursion():
+    """The pendulum's revolute with its spring-damper in the tree (the recursion) or closing a
+    loop beside a free joint (the DAE): the same body accelerations at a state (1e-10), and
+    runs (Newmark) whose angles converge to each other at second order."""
+    (mt, jt), (ml, jl) = spring_pendulum(False), spring_pendulum(True)
+    tree = ml.build()
+    assert list(tree.loop_joint) == [jl.index] and list(tree.loop_spring_joint) == [jl.index]
+    rec = spatial.of_model(mt)
+    y = np.array([0.9, -2.3])
+    acc, _ = recursion_accelerations(rec, 0.0, y)
+    x, v = SpatialDAE(mt.build(), *spatial.model_inputs(mt)).state_of(y, 0.0)
+    dae = SpatialDAE(tree, *spatial.model_inputs(ml))
+    a, _ = dae.multipliers(x, v, 0.0)
+    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    gaps = []
+    for dt in (2e-3, 1e-3):
+        runs = [rancf.simulate(m, 1.0, dt, method="newmark", formulation=f, tol=1e-12,
+                               output_every=int(round(0.02 / dt)))
+                for m, f in ((mt, "recursive"), (ml, "dae"))]
+        assert runs[1].formulation == "dae" and np.ptp(runs[0].joint(jt)[0]) > 0.5
+        gaps.append(np.abs(runs[0].joint(jt)[0] - runs[1].joint(jl)[0]).max())
+    assert gaps[1] <= 1e-5 and gaps[0] / gaps[1] >= 3.4, gaps
