@@ -296,13 +296,9 @@ def test_curved_damping_acts_on_the_rate_of_the_curvature_magnitude():
     assert np.isclose(-(f - f0) @ ed, power, rtol=1e-10)
 
 
-@pytest.mark.parametrize("ends", ["one", "both"])
-def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
-    """A quarter circle clamped at one or both ends, in plane gravity: its tangent in the
-    reference has a zero block out of the plane on every element (the kernels' own K, checked
-    here by its out-of-plane rows), so its interior nodes are free out of the plane and
-    ``rancf.static`` raises a ValueError naming the cable and the reason, not the
-    factorization's generic message."""
+def _plane_arc(ends):
+    """A quarter circle of unit radius in the xy plane under plane gravity, clamped at one or
+    both ends: the model, its cable, node positions and tangents."""
     a = np.linspace(0.0, np.pi / 2, 9)
     P, T = _circle(1.0, a)
     m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
@@ -310,6 +306,17 @@ def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
     m.add_joint("fixed", m.ground.point(1.0, 0.0, 0.0), c.start)
     if ends == "both":
         m.add_joint("fixed", m.ground.point(0.0, 1.0, 0.0), c.end)
+    return m, c, P, T
+
+
+@pytest.mark.parametrize("ends", ["one", "both"])
+def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
+    """A quarter circle clamped at one or both ends, in plane gravity: its tangent in the
+    reference has a zero block out of the plane on every element (the kernels' own K, checked
+    here by its out-of-plane rows), so its interior nodes are free out of the plane and
+    ``rancf.static`` raises a ValueError naming the cable and the reason, not the
+    factorization's generic message."""
+    m, c, P, T = _plane_arc(ends)
     x0 = np.column_stack([P, T])
     for k, l in enumerate(c.element_lengths()):
         e0 = np.concatenate([x0[k], x0[k + 1]])
@@ -320,6 +327,42 @@ def test_static_of_a_plane_arc_says_why_its_matrix_is_singular(ends):
     with pytest.raises(ValueError, match=r"singular in the reference configuration, and it holds "
                                          r"the plane curved cable cable\[0\]"):
         rancf.static(m)
+
+
+@pytest.mark.parametrize("ends", ["one", "both"])
+def test_the_plane_arcs_first_load_step_fails_with_the_reason_singular(ends):
+    """The arc of the test above in the static loop itself, on the recursion (one clamp: a
+    tree) and on the spatial DAE (both: a loop): the first load step's StepFailure carries the
+    code ``reason == "singular"`` (Newton's matrix singular at its start, the reference), what
+    ``rancf.static`` explains by the plane curved cable."""
+    from rancf.formulations import spatial
+    from rancf.formulations._problem import PythonProblem
+    from rancf.formulations.problem import StepFailure
+    from rancf.formulations.spatial_dae import SpatialDAE
+    from rancf.integrators._implicit import Stepper
+    from rancf.integrators.implicit import Static
+
+    m, c, P, T = _plane_arc(ends)
+    scheme = Static()
+    size = m.build().size
+    if ends == "one":
+        formulation = spatial.of_model(m)
+        problem = spatial.implicit_problem(formulation, static=True)
+        q, lam = formulation.initial_state()[:formulation.n_free], np.zeros(0)
+        problem.load_factor = 0.1
+    else:
+        dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+        q = dae.initial_state()[0]
+        lam = np.zeros(dae.n_constraints)
+        problem = PythonProblem(dae)
+        dae.load_factor = 0.1
+    stepper = Stepper(problem, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                      scheme.intermediate, scheme.bdf1, 1.0, 1e-10 * size, 50, False,
+                      static=scheme.static)
+    stepper.start_at_rest(0.0, q, lam)
+    with pytest.raises(StepFailure) as caught:
+        stepper.advance()
+    assert caught.value.reason == "singular" and caught.value.status == "failed"
 
 
 def test_static_solves_a_plane_cable_whose_curved_element_straight_legs_hold():

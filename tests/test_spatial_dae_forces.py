@@ -53,14 +53,33 @@ def forced_tree(seed):
     return rng, tree, efforts
 
 
+def every_kind_probed(seed):
+    """A random tree of every joint kind, an effort function on every joint that takes an
+    effort (each a function of its joint's coordinates and rates, ``K q + C qd`` with random
+    K, C, plus t), the DAE and its recursion of it."""
+    rng = np.random.default_rng(seed)
+    tree = random_tree(rng, ALL)
+    efforts = {}
+    for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
+        k = SIZES.get(Motion(int(tree.motion[b])), 0)
+        if k:
+            K, C = rng.standard_normal((2, k, k))
+            efforts[j] = (lambda t, q, qd, K=K, C=C: K @ q + C @ qd + t) if k > 1 else \
+                (lambda t, q, qd, a=K[0, 0], c=C[0, 0]: a * q + c * qd + t)
+    return rng, tree, efforts
+
+
+@pytest.mark.parametrize("make", [forced_tree, every_kind_probed])
 @pytest.mark.parametrize("seed", range(4))
-def test_efforts_and_springs_give_the_recursions_accelerations(seed):
+def test_efforts_and_springs_give_the_recursions_accelerations(make, seed):
     """Constant efforts on every kind (a spherical joint's torque, a free joint's force and
     torque in the parent's frame, two-coordinate joints' generalized forces), effort functions
-    of (t, q, qd), spring-dampers between points and on joints: at the recursion's state mapped
-    to absolute coordinates the DAE's body accelerations and joint reactions equal the
+    of (t, q, qd), spring-dampers between points and on joints (``forced_tree``), or effort
+    functions on every joint that takes an effort, spherical and free joints' of their rotation
+    vectors and rates among them (``every_kind_probed``): at the recursion's state mapped to
+    absolute coordinates the DAE's body accelerations and joint reactions equal the
     recursion's."""
-    rng, tree, efforts = forced_tree(seed)
+    rng, tree, efforts = make(seed)
     rec, dae = Spatial(tree, efforts=efforts), SpatialDAE(tree, efforts=efforts)
     t = 0.3
     y = np.concatenate([rng.uniform(-1.2, 1.2, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
@@ -96,12 +115,13 @@ def test_force_tangents_equal_central_differences():
 
 
 # --- closed loops: the spherical four-bar -----------------------------------------------------
-def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81)):
+def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81),
+             crank_effort=None):
     """The rigid spherical four-bar (validation/spherical_four_bar.py) without its drive: the
     crank's revolute A with a joint spring-damper, a spring-damper from the ground to the
     coupler, and ``effort`` on the rocker's revolute D, which closes the loop
     (``loop_at_rocker``: joints A, B, C, D) or is a joint of the tree (A, B, D, C: the universal
-    C closes it). Returns the model and the joints A and D."""
+    C closes it); ``crank_effort`` on A. Returns the model and the joints A and D."""
     fb = SphericalFourBar()
     m = rancf.Model(dim=3, gravity=gravity)
     P = fb.P
@@ -114,7 +134,8 @@ def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81
 
     crank, coupler, rocker = rod(1.0, "A", "B"), rod(1.5, "B", "C"), rod(1.2, "D", "C")
     at = lambda body, k: body.point(*(P[k] - body.position))
-    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA)
+    a = m.add_joint("revolute", m.ground.point(*P["A"]), at(crank, "A"), axis=fb.uA,
+                    effort=crank_effort)
     m.add_joint("spherical", at(crank, "B"), at(coupler, "B"))
 
     def rocker_joint():
@@ -300,3 +321,180 @@ def test_a_driven_loop_closing_joint_acts_as_the_driven_tree_joint():
     # is the work the loop integrated (lambda . Phi_t)
     work = np.trapezoid(res.reaction(a, "torque") * fb.drive(res.t)[1], res.t)
     assert work > 1.0 and abs(work - res.energy().work.iloc[-1]) <= 1e-3 * work
+
+
+# --- effort functions on joints of several coordinates ----------------------------------------
+@pytest.mark.parametrize("seed", range(3))
+def test_joint_values_of_every_kind_are_the_recursions_coordinates(seed):
+    """The compiled joint coordinates and rates an effort function gets (every kind) at the
+    recursion's state mapped to absolute coordinates are that state's own joint coordinates
+    and rates (the rotation vector's rate, not the angular velocity, for spherical and free
+    joints); off the manifold (Newton's iterates, Euler parameters of any norm) they are
+    :meth:`SpatialDAE.joint_coordinates`' map and its derivative along the velocity (its
+    seven-point stencil) for the kinds whose rate is that derivative there."""
+    rng, tree, efforts = every_kind_probed(seed)
+    dae = SpatialDAE(tree, efforts=efforts)
+    qo = np.asarray(tree.q_offset)
+    y = np.concatenate([rng.uniform(-1.0, 1.0, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
+    x, v = dae.state_of(y, 0.2)
+    d = dae._probe
+    c, cd = dae._joint_values(*dae._item_states(x, v, d), d)
+    joints = sorted(efforts)
+    for r, j in enumerate(joints):
+        b = int(tree.joint_body[j])
+        s = slice(int(qo[b]), int(qo[b + 1]))
+        k = s.stop - s.start
+        assert np.abs(c[r, :k] - y[s]).max() <= 1e-12
+        assert np.abs(cd[r, :k] - y[tree.n_q:][s]).max() <= 1e-11
+    x = x + 0.1 * rng.standard_normal(x.size)
+    v = rng.standard_normal(v.size)
+    c, cd = dae._joint_values(*dae._item_states(x, v, d), d)
+    jq, jqd = dae.joint_coordinates(x, v)
+    exact = (Motion.M_PRISMATIC, Motion.M_UNIVERSAL, Motion.M_SPHERICAL, Motion.M_FREE)
+    for r, j in enumerate(joints):
+        m = Motion(int(d["motion"][r]))
+        k = SIZES[m]
+        at = slice(int(dae._jq_start[j]), int(dae._jq_start[j]) + k)
+        assert np.abs(c[r, :k] - jq[at]).max() <= 1e-12
+        if m in exact:
+            assert np.abs(cd[r, :k] - jqd[at]).max() <= 1e-8 * max(1.0, np.abs(jqd[at]).max())
+
+
+def spherical_free_pendulum():
+    """Two bodies: a spherical joint to the ground and a free joint between them, each with
+    an effort function of its joint's coordinates and rates (a rotational spring-damper with
+    a timed torque; a six-coordinate spring-damper)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    a = m.add_rigid_body(1.0, np.diag([0.02, 0.03, 0.04]), position=(0.0, 0.0, -0.5))
+    b = m.add_rigid_body(0.5, np.diag([0.01, 0.012, 0.015]), position=(0.3, 0.0, -0.9))
+    K = np.diag([3.0, 4.0, 5.0])
+    Kf = np.diag([200.0, 250.0, 300.0, 2.0, 3.0, 4.0])
+    m.add_joint("spherical", m.ground.point(0, 0, 0), a.point(0, 0, 0.5),
+                effort=lambda t, q, qd: -K @ q - 0.05 * qd + [0.5 * np.sin(3 * t), 0.0, 0.2])
+    m.add_joint("free", a.point(0.3, 0, -0.4), b.point(0, 0, 0),
+                effort=lambda t, q, qd: -Kf @ q - 0.1 * qd)
+    return m
+
+
+def test_spherical_and_free_effort_functions_follow_the_recursion_at_second_order():
+    """The same model run by the recursion and by the DAE (Newmark, trapezoidal: second order
+    on both): the bodies' poses converge to each other at the scheme's order (the largest
+    difference over 0.5 s falls by about 4 when the step halves)."""
+    gaps = []
+    for dt in (4e-3, 2e-3, 1e-3):
+        runs = [rancf.simulate(spherical_free_pendulum(), 0.5, dt, method="newmark",
+                               formulation=f, tol=1e-11, output_every=int(round(0.05 / dt)))
+                for f in ("recursive", "dae")]
+        assert all(r.status == "ok" for r in runs) and runs[1].formulation == "dae"
+        gaps.append(np.abs(runs[0].nodes - runs[1].nodes).max())
+    assert gaps[-1] <= 1e-6 and gaps[0] / gaps[1] >= 3.0 and gaps[1] / gaps[2] >= 3.5, gaps
+
+
+# --- joint spring-dampers on joints that close loops ------------------------------------------
+def test_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
+    """A joint spring-damper on the four-bar's rocker revolute D, D closing the loop or in the
+    tree (the universal C closing it): at a consistent moving state the same body
+    accelerations (1e-10), the same torque about D's axis in its reaction, and the same
+    spring potential."""
+    models = []
+    for loop in (False, True):
+        m, a, d = four_bar(loop, springs=False)
+        m.add_rotational_spring_damper(d, k=6.0, c=0.4, rest_angle=0.3)
+        models.append((m, d))
+    assert list(models[1][0].build().loop_joint) == [models[1][1].index]
+    assert list(models[1][0].build().loop_spring_joint) == [models[1][1].index]
+    daes = [SpatialDAE(m.build(), *spatial.model_inputs(m)) for m, _ in models]
+    rng = np.random.default_rng(8)
+    x, v = daes[0].initial_state()
+    x, v = daes[0].consistent_state(x + 0.05 * rng.standard_normal(x.size),
+                                    rng.standard_normal(x.size), 0.1)
+    assert np.abs(daes[1].constraint(x, 0.1)).max() <= 1e-12
+    out = [dae.multipliers(x, v, 0.1) for dae in daes]
+    acc = [dae.accelerations(x, v, a) for dae, (a, _) in zip(daes, out)]
+    assert np.abs(acc[0] - acc[1]).max() <= 1e-10 * np.abs(acc[0]).max()
+    fb = SphericalFourBar()
+    torque = [dae.reactions(x, lam, 0.1, v)[d.index, 3:] @ fb.uD
+              for dae, (_, lam), (_, d) in zip(daes, out, models)]
+    assert abs(torque[0] - torque[1]) <= 1e-10 * abs(torque[0])
+    q, qd = daes[1].joint_coordinates(x, v)
+    at = daes[1]._jq_start[models[1][1].index]
+    assert abs(torque[1] - (-6.0 * (q[at] - 0.3) - 0.4 * qd[at])) <= 1e-10 * abs(torque[1])
+    energies = [dae.energy(x, v)["elastic"] for dae in daes]
+    assert abs(energies[1] - 0.5 * 6.0 * (q[at] - 0.3) ** 2) <= 1e-12 \
+        and abs(energies[0] - energies[1]) <= 1e-12
+
+
+def test_four_bar_swinging_on_a_loop_spring_balances_energy():
+    """The four-bar released under gravity with a damped torsion spring on its loop-closing
+    revolute D: kinetic + gravity + the spring's potential + its dissipation constant to
+    Newmark's second order (the largest change falls by about 4 when the step halves)."""
+    m, a, d = four_bar(True, springs=False)
+    m.add_rotational_spring_damper(d, k=8.0, c=0.1, rest_angle=0.5)
+    drift = []
+    for dt in (4e-3, 2e-3):
+        res = rancf.simulate(m, 0.5, dt, method="newmark", output_every=int(round(0.02 / dt)),
+                             tol=1e-11)
+        assert res.status == "ok" and res.formulation == "dae"
+        e = res.energy()
+        assert e.dissipated.iloc[-1] > 1e-3 and np.ptp(e.elastic) > 0.1
+        scale = np.ptp(e.kinetic)
+        drift.append(np.abs(e.total - e.total.iloc[0]).max() / scale)
+    assert drift[1] <= 1e-3 and drift[0] / drift[1] >= 3.4, drift
+
+
+def test_static_four_bar_holds_a_crank_torque_by_a_loop_spring():
+    """Statics without gravity: a torque tau on the crank's revolute A (a tree joint) against
+    a torsion spring k on the rocker's revolute D, which closes the loop: virtual work with the
+    crank angle theta as the coordinate, ``tau = k phi dphi/dtheta`` at the equilibrium, phi
+    the closed-form output phi(theta) (validation/spherical_four_bar.py) and its slope by
+    central differences."""
+    fb = SphericalFourBar()
+    tau, k = 0.6, 3.0
+    m, a, d = four_bar(True, springs=False, gravity=(0.0, 0.0, 0.0), crank_effort=tau)
+    m.add_rotational_spring_damper(d, k=k, rest_angle=0.0)
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    theta, phi = float(eq.joint(a)[0][0]), float(eq.joint(d)[0][0])
+    assert abs(theta) > 0.05
+    assert abs(phi - fb.output([theta])[0]) <= 1e-9
+    h = 1e-5
+    slope = (fb.output([theta + h])[0] - fb.output([theta - h])[0]) / (2 * h)
+    assert abs(tau - k * phi * slope) <= 1e-8 * tau
+
+
+def spring_pendulum(loop):
+    """A rigid pendulum on a revolute joint with a joint spring-damper under gravity; with
+    ``loop`` the body also hangs from the ground by a free joint (no rows), so the revolute,
+    with its spring, closes a loop that leaves the same motion."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_rigid_body(1.5, np.diag([0.02, 0.05, 0.04]), position=(0.4, 0.1, -0.3))
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    if loop:
+        m.add_joint("free", m.ground.point(0.4, 0.1, -0.3), b.centre)
+    j = m.add_joint("revolute", m.ground.point(0, 0, 0), b.point(-0.4, -0.1, 0.3), axis=axis)
+    m.add_rotational_spring_damper(j, k=7.0, c=0.3, rest_angle=0.4)
+    return m, j
+
+
+def test_spring_on_a_loop_closing_joint_follows_the_recursion():
+    """The pendulum's revolute with its spring-damper in the tree (the recursion) or closing a
+    loop beside a free joint (the DAE): the same body accelerations at a state (1e-10), and
+    runs (Newmark) whose angles converge to each other at second order."""
+    (mt, jt), (ml, jl) = spring_pendulum(False), spring_pendulum(True)
+    tree = ml.build()
+    assert list(tree.loop_joint) == [jl.index] and list(tree.loop_spring_joint) == [jl.index]
+    rec = spatial.of_model(mt)
+    y = np.array([0.9, -2.3])
+    acc, _ = recursion_accelerations(rec, 0.0, y)
+    x, v = SpatialDAE(mt.build(), *spatial.model_inputs(mt)).state_of(y, 0.0)
+    dae = SpatialDAE(tree, *spatial.model_inputs(ml))
+    a, _ = dae.multipliers(x, v, 0.0)
+    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    gaps = []
+    for dt in (2e-3, 1e-3):
+        runs = [rancf.simulate(m, 1.0, dt, method="newmark", formulation=f, tol=1e-12,
+                               output_every=int(round(0.02 / dt)))
+                for m, f in ((mt, "recursive"), (ml, "dae"))]
+        assert runs[1].formulation == "dae" and np.ptp(runs[0].joint(jt)[0]) > 0.5
+        gaps.append(np.abs(runs[0].joint(jt)[0] - runs[1].joint(jl)[0]).max())
+    assert gaps[1] <= 1e-5 and gaps[0] / gaps[1] >= 3.4, gaps

@@ -18,8 +18,9 @@ CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable", damping=1e
 
 def cable_model():
     """A hub on a driven revolute joint, a damped cable clamped to it whose end carries a body
-    on a spherical joint, and a second cable clamped to the ground: every side kind of a joint
-    at a cable point (ground, body, cable node) and both joint kinds (spherical, clamp)."""
+    on a spherical joint, a second cable clamped to the ground, and a ring (a cable whose end
+    is clamped to its start: a splice) on a spherical joint: every side kind of a joint at a
+    cable point (ground, body, cable node) and every joint kind (spherical, clamp, splice)."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     hub = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0, 0, 0))
     m.add_joint("revolute", m.ground.point(0, 0, 0), hub.centre, axis=(0, 0, 1),
@@ -30,6 +31,12 @@ def cable_model():
     m.add_joint("spherical", c.end, r.point(0.0, 0.0, 0.0))
     d = m.add_beam(0.5, 2, start=(0, 1, 0), **CABLE)
     m.add_joint("fixed", m.ground.point(0, 1, 0), d.start)
+    a = np.linspace(0.0, 2.0 * np.pi, 5)
+    e = m.add_beam(n_elements=4, points=np.column_stack([0.3 * np.cos(a), 0.3 * np.sin(a) - 1,
+                                                         0 * a]),
+                   tangents=np.column_stack([-np.sin(a), np.cos(a), 0 * a]), **CABLE)
+    m.add_joint("spherical", m.ground.point(0.3, -1, 0), e.start)
+    m.add_joint("fixed", e.end, e.start)
     return m
 
 

@@ -193,3 +193,28 @@ def test_mechanism_is_reported():
     assert eq.status == "failed" and "load step 1 of 10" in eq.message
     assert "mechanism" in eq.message and eq.extra["load_factor"][0] == 0.0
     np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
+
+
+
+def test_a_regular_matrix_that_does_not_converge_fails_without_a_reason():
+    """A cantilever's large tip load in one load step of one Newton iteration: the load step
+    fails (no convergence) with no reason code: its Newton matrix is regular (``rancf.static``
+    looks for the cause of a singular one only, ``reason == "singular"``: the plane curved
+    cable of tests/test_cable_state.py)."""
+    from rancf.formulations.dae import DAE
+    from rancf.integrators._implicit import Stepper
+    from rancf.integrators.implicit import Static
+    from rancf.integrators.static import _least_squares_multipliers, step_loads
+
+    m, b, clamp = cantilever(4, 0.01, 8.333e-6)
+    m.add_force(b.end, force=(0.0, -5e6))
+    A = m.build()
+    dae, scheme = DAE(A, "sparse"), Static()
+    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                      scheme.intermediate, scheme.bdf1, 1.0, 1e-10 * A.size, 1, False,
+                      static=scheme.static)
+    x = dae.initial_state()[0]
+    stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0))
+    status, message, _, reached, _, reason = step_loads(stepper, dae.kernel.set_load_factor, 1)
+    assert status == "failed" and "did not converge" in message
+    assert reached == 0.0 and reason is None

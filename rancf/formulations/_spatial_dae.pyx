@@ -18,14 +18,15 @@ cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_
 blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
 vectors of many rotations; :func:`joint_wrenches`, :func:`joint_spring_values` and
 :func:`point_springs` the efforts' and spring-dampers' forces of all items at their bodies'
-states.
+states, :func:`joint_values` the coordinates and rates of joints of any kind (what effort
+functions get).
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
 rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport fabs, sqrt
+from libc.math cimport atan2, fabs, sqrt
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -33,9 +34,10 @@ import numpy as np
 cimport rancf.elements._rotation as rot
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport cable_force_rest
-from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, ROT_AXIS, ROT_LOCK, ROT_NONE,
-                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
-                                  TR_NONE, TR_PLANE)
+from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL, M_FIXED,
+                                  M_FREE, M_PRISMATIC, M_REVOLUTE, M_UNIVERSAL, ROT_AXIS,
+                                  ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE,
+                                  SIDE_GROUND, TR_LOCK, TR_NONE, TR_PLANE)
 
 # the largest link: two bodies of 7 coordinates, 6 rows
 cdef extern from *:
@@ -44,11 +46,13 @@ cdef extern from *:
     #define RANCF_EULER_BLOCK 16
     #define RANCF_LINK_MAX_COLS 14
     #define RANCF_LINK_MAX_ROWS 6
+    #define RANCF_CABLE_SPLICE 2
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
+    const int CABLE_SPLICE "RANCF_CABLE_SPLICE"   # SpatialTree.cable_joint_kind of a splice
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
@@ -849,11 +853,13 @@ def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass
 cdef class CableLinkKernel:
     """The joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`): rows
     ``x_child - x_parent`` (3) of their two points and, for a clamp, ``(A(p_o) b_i) . r'``
-    (i = 1, 2), with the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
+    (i = 1, 2), for a splice (two nodes of one cable: a ring) ``r'_child - r'_parent`` (3), with
+    the Jacobian blocks and the curvature as :class:`LinkKernel`'s.
 
     Parameters (one row per link): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 a cable
     node; ``side_col`` (n, 2) its first coordinate in x; ``offset`` (n, 2, 3) the point on the
-    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp; ``slope`` (n,) the side that is
+    ground or in a body's frame; ``clamp`` (n,) 1 for a clamp, 2 for a splice (the codes of
+    ``SpatialTree.cable_joint_kind``); ``slope`` (n,) the side that is
     the cable; ``B`` (n, 6) the clamp's two axes; ``row0`` (n,) each link's first row in Phi.
     A link's columns are its sides' (7 a body, 6 a cable node, none the ground), in order.
     """
@@ -875,7 +881,7 @@ cdef class CableLinkKernel:
         self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
         size = np.array([0, 7, 6])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
             np.zeros(0, int)
-        rows = 3 + 2 * np.asarray(self.clamp)
+        rows = np.array([3, 5, 6])[np.asarray(self.clamp)]
         self.n_rows = rows.astype(np.intc)
         self.n_cols = np.asarray(size, dtype=np.intc)
         self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
@@ -923,7 +929,11 @@ cdef class CableLinkKernel:
             c += self._width(k, s)
         for i in range(3):
             out[i] = pt[1][i] - pt[0][i]
-        if self.clamp[k]:
+        if self.clamp[k] == CABLE_SPLICE:
+            # both sides are cable nodes (6 columns each)
+            for i in range(3):
+                out[3 + i] = y[9 + i] - y[3 + i]
+        elif self.clamp[k]:
             if self.side_kind[k, 1 - self.slope[k]] == SIDE_BODY:
                 rotation(other_p, A)
             else:
@@ -961,6 +971,11 @@ cdef class CableLinkKernel:
             c += self._width(k, s)
         if not self.clamp[k]:
             return
+        if self.clamp[k] == CABLE_SPLICE:
+            for i in range(3):
+                out[nc * (3 + i) + 3 + i] = -1.0
+                out[nc * (3 + i) + 9 + i] = 1.0
+            return
         if self.side_kind[k, 1 - sl] == SIDE_BODY:
             rotation(y + c_other + 3, A)
             for a in range(EULER):
@@ -991,7 +1006,7 @@ cdef class CableLinkKernel:
         cdef int k, s, i
         cdef double y[14]
         cdef double yv[14]
-        cdef double r[5]
+        cdef double r[MAX_ROWS]
         with nogil:
             for s in range(weights.shape[0]):
                 if weights[s] == 0.0:
@@ -1020,7 +1035,7 @@ cdef class CableLinkKernel:
         cdef int k, i, j, c, nr, nc
         cdef double h, s, keep
         cdef double y[14]
-        cdef double J[5 * 14]
+        cdef double J[MAX_ROWS * MAX_COLS]
         cdef double fp[14]
         cdef double* o
         cdef const double* lk
@@ -1179,6 +1194,26 @@ cdef inline void body_frame(const double* X, const double* V, double* A, double*
             w[i] += 2.0 * E[EULER * i + k] * V[3 + k] / pp[0]
 
 
+cdef inline void joint_frames(const double* Xp, const double* Vp, const double* Xc,
+                              const double* Vc, double* Ap, double* wp, double* Ac,
+                              double* wc) noexcept nogil:
+    """What every joint kernel starts from: the parent's and the child's frames Ap, Ac (9) and
+    angular velocities wp, wc (3) (:func:`body_frame` of the states Xp, Vp and Xc, Vc)."""
+    cdef double pp
+    body_frame(Xp, Vp, Ap, wp, &pp)
+    body_frame(Xc, Vc, Ac, wc, &pp)
+
+
+cdef inline void joint_point(const double* Xc, const double* Ac, const double* offset,
+                             double* o, double* X) noexcept nogil:
+    """The joint point's arm ``o = A_c offset`` and the point ``X = r_c + o`` (3, global) of a
+    child of state Xc and frame Ac (the kernels that need it: a revolute's angle does not)."""
+    cdef int i
+    rot.matvec(Ac, offset, o)
+    for i in range(3):
+        X[i] = o[i] + Xc[i]
+
+
 cdef inline void on_body(const double* X, const double* F, const double* M,
                          const double* point, double sign, double* out) noexcept nogil:
     """out (7) = sign ``[F, 2 E(p)^T (M + (point - r) x F) / (p . p)]``: the generalized force
@@ -1210,28 +1245,177 @@ def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
     cdef double Ap[9]
     cdef double Ac[9]
     cdef double w[3]
+    cdef double o[3]
     cdef double x[3]
     cdef double F[3]
     cdef double M[3]
     cdef double a[3]
     cdef double b[3]
-    cdef double pp
     cdef int s, i
     with nogil:
         for s in range(Xp.shape[0]):
             # the frames only (the states' rates do not enter; w is left unused)
-            body_frame(&Xp[s, 0], &Xp[s, 0], Ap, w, &pp)
-            body_frame(&Xc[s, 0], &Xc[s, 0], Ac, w, &pp)
-            rot.matvec(Ac, &offset[s, 0], x)
+            joint_frames(&Xp[s, 0], &Xp[s, 0], &Xc[s, 0], &Xc[s, 0], Ap, w, Ac, w)
+            joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, x)
             rot.matvec(Ap, &f[s, 0], F)
             rot.matvec(Ap, &mp[s, 0], a)
             rot.matvec(Ac, &mc[s, 0], b)
             for i in range(3):
-                x[i] += Xc[s, i]
                 F[i] *= g[s]
                 M[i] = g[s] * (a[i] + b[i])
             on_body(&Xp[s, 0], F, M, x, -1.0, &out[s, 0])
             on_body(&Xc[s, 0], F, M, x, 1.0, &out[s, 7])
+
+
+cdef inline void point_rate(const double* wp, const double* wc, const double* o,
+                            const double* d, const double* Vp, const double* Vc,
+                            double* u) noexcept nogil:
+    """u (3) = ``v_X - v_p - w_p x d`` (global): the velocity of the joint point X (arm o from
+    the child's origin, d from the parent's) relative to the parent's frame, ``A_p t'``."""
+    cdef double z[3]
+    cdef int i
+    rot.cross(wc, o, u)
+    for i in range(3):
+        u[i] += Vc[i] - Vp[i]
+    rot.cross(wp, d, z)
+    for i in range(3):
+        u[i] -= z[i]
+
+
+cdef inline double angle_rate(double x, double y, double xd, double yd) noexcept nogil:
+    """The rate of ``atan2(y, x)``."""
+    return (x * yd - y * xd) / (x * x + y * y)
+
+
+cdef inline void slide_value(const double* Ap, const double* wp, const double* wc,
+                             const double* o, const double* d, const double* Vp,
+                             const double* Vc, const double* anchor, const double* a0,
+                             double* q, double* qd) noexcept nogil:
+    """A slide along a0 (:func:`link_values`' prismatic coordinate) and its rate."""
+    cdef double ag[3]
+    cdef double z[3]
+    rot.matvec(Ap, a0, ag)
+    q[0] = rot.dot(ag, d) - rot.dot(anchor, a0)
+    point_rate(wp, wc, o, d, Vp, Vc, z)
+    qd[0] = rot.dot(ag, z)
+
+
+cdef inline void angle_value(const double* Ap, const double* Ac, const double* wp,
+                             const double* wc, const double* QT, const double* a0, double* q,
+                             double* qd) noexcept nogil:
+    """An angle about a0 (:func:`link_values`' revolute coordinate) and its rate."""
+    cdef double T[9]
+    cdef double R[9]
+    cdef double z[3]
+    cdef double ag[3]
+    cdef int i
+    rot.matvec(Ap, a0, ag)
+    rot.matTmul(Ap, Ac, T)
+    rot.matmul(T, QT, R)
+    rot.logm(R, z)
+    q[0] = rot.dot(z, a0)
+    for i in range(3):
+        z[i] = wc[i] - wp[i]
+    qd[0] = rot.dot(z, ag)
+
+
+cdef int link_values(int motion, const double* Xp, const double* Vp, const double* Xc,
+                     const double* Vc, const double* offset, const double* anchor,
+                     const double* QT, const double* a0, const double* a1, double* q,
+                     double* qd) noexcept nogil:
+    """A joint's coordinates q and their rates qd (its kind's number of them, returned; 0 for a
+    kind without) at its bodies' states, the map of the recursion's ``_link_coordinates``
+    (rancf/formulations/spatial.py) from the relative rotation ``R = A_p^T A_c Q^T`` and
+    translation ``t = A_p^T d - anchor`` (``d = X - r_p``, X the joint point), with the rates
+    of ``R' = W^ R``, ``W = A_p^T (w_c - w_p)``, and ``A_p t' = v_X - v_p - w_p x d``:
+
+    - revolute: ``log(R) . a0`` (within (-pi, pi]), rate ``(w_c - w_p) . A_p a0``;
+    - prismatic: ``A_p a0 . d - anchor . a0``, rate ``A_p a0 . A_p t'``;
+    - cylindrical: the prismatic's slide and the revolute's angle;
+    - universal: ``atan2(c . n, c . a1)``, ``atan2(b . n, b . a0)`` of ``c = R a1``,
+      ``b = R^T a0``, ``n = a0 x a1``, rates by ``c' = W x c``, ``b' = -R^T (W x a0)``;
+    - spherical: ``psi = log(R)`` (angle at most pi), rate ``J_l(psi)^-1 W``;
+    - free: t then psi, rates t' then psi'.
+
+    On the manifold a revolute's ``log(R)`` lies along a0, where ``a0 . J_l^-1 W = a0 . W``:
+    the rates are those of the coordinates along the motion."""
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double R[9]
+    cdef double T[9]
+    cdef double wp[3]
+    cdef double wc[3]
+    cdef double o[3]
+    cdef double X[3]
+    cdef double d[3]
+    cdef double u[3]
+    cdef double W[3]
+    cdef double b[3]
+    cdef double c[3]
+    cdef double n[3]
+    cdef double z[3]
+    cdef int i
+    joint_frames(Xp, Vp, Xc, Vc, Ap, wp, Ac, wc)
+    joint_point(Xc, Ac, offset, o, X)
+    for i in range(3):
+        d[i] = X[i] - Xp[i]
+    if motion == M_PRISMATIC or motion == M_CYLINDRICAL:
+        slide_value(Ap, wp, wc, o, d, Vp, Vc, anchor, a0, q, qd)
+    if motion == M_PRISMATIC:
+        return 1
+    if motion == M_REVOLUTE:
+        angle_value(Ap, Ac, wp, wc, QT, a0, q, qd)
+        return 1
+    if motion == M_CYLINDRICAL:
+        angle_value(Ap, Ac, wp, wc, QT, a0, q + 1, qd + 1)
+        return 2
+    if motion == M_FIXED:
+        return 0
+    rot.matTmul(Ap, Ac, T)
+    rot.matmul(T, QT, R)
+    for i in range(3):
+        u[i] = wc[i] - wp[i]
+    rot.matTvec(Ap, u, W)
+    if motion == M_UNIVERSAL:
+        rot.cross(a0, a1, n)
+        rot.matvec(R, a1, c)
+        rot.matTvec(R, a0, b)
+        q[0] = atan2(rot.dot(c, n), rot.dot(c, a1))
+        q[1] = atan2(rot.dot(b, n), rot.dot(b, a0))
+        rot.cross(W, c, z)
+        qd[0] = angle_rate(rot.dot(c, a1), rot.dot(c, n), rot.dot(z, a1), rot.dot(z, n))
+        rot.cross(W, a0, u)
+        rot.matTvec(R, u, z)
+        qd[1] = angle_rate(rot.dot(b, a0), rot.dot(b, n), -rot.dot(z, a0), -rot.dot(z, n))
+        return 2
+    i = 0
+    if motion == M_FREE:
+        rot.matTvec(Ap, d, z)
+        point_rate(wp, wc, o, d, Vp, Vc, u)
+        rot.matTvec(Ap, u, qd)
+        for i in range(3):
+            q[i] = z[i] - anchor[i]
+        i = 3
+    # spherical, and a free joint's rotation
+    rot.logm(R, q + i)
+    rot.left_jacobian_inverse(q + i, T)
+    rot.matvec(T, W, qd + i)
+    return i + 3
+
+
+def joint_values(const double[:, ::1] Xp, const double[:, ::1] Vp, const double[:, ::1] Xc,
+                 const double[:, ::1] Vc, const double[:, ::1] offset,
+                 const double[:, ::1] anchor, const double[:, :, ::1] QT,
+                 const double[:, ::1] a0, const double[:, ::1] a1, const int[::1] motion,
+                 double[:, ::1] q, double[:, ::1] qd):
+    """The coordinates and rates (n, 6: each row's first ones, as many as its kind has) of
+    joints of any kind at their bodies' states (:func:`link_values`): what an effort function
+    gets, computed in one call for all of them."""
+    cdef int s
+    with nogil:
+        for s in range(Xp.shape[0]):
+            link_values(motion[s], &Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], &offset[s, 0],
+                        &anchor[s, 0], &QT[s, 0, 0], &a0[s, 0], &a1[s, 0], &q[s, 0], &qd[s, 0])
 
 
 def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
@@ -1240,49 +1424,51 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
                         const double[:, :, ::1] QT, const double[:, ::1] axis,
                         const unsigned char[::1] prismatic, const double[:, ::1] law,
                         double[::1] q, double[::1] qd, double[::1] g):
-    """Joint spring-dampers: coordinate q, rate qd and force ``g = -k (q - q0) - c q'`` (law
-    ``(k, c, q0)``) of each; a revolute's angle ``log(A_p^T A_c Q^T) . a0`` (within (-pi, pi])
-    and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide ``(A_p^T (X - r_p) - anchor) . a0``
-    and rate ``A_p a0 . (v_X - v_p - w_p x (X - r_p))``, X the joint point ``r_c + A_c o``."""
+    """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
+    prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
+    of each."""
     cdef double Ap[9]
     cdef double Ac[9]
-    cdef double R[9]
-    cdef double T[9]
     cdef double wp[3]
     cdef double wc[3]
     cdef double o[3]
+    cdef double X[3]
     cdef double d[3]
-    cdef double u[3]
-    cdef double ag[3]
-    cdef double psi[3]
-    cdef double pp
     cdef int s, i
     with nogil:
         for s in range(Xp.shape[0]):
-            body_frame(&Xp[s, 0], &Vp[s, 0], Ap, wp, &pp)
-            body_frame(&Xc[s, 0], &Vc[s, 0], Ac, wc, &pp)
-            rot.matvec(Ap, &axis[s, 0], ag)
+            joint_frames(&Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], Ap, wp, Ac, wc)
             if prismatic[s]:
-                rot.matvec(Ac, &offset[s, 0], o)
+                joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, X)
                 for i in range(3):
-                    d[i] = Xc[s, i] + o[i] - Xp[s, i]
-                q[s] = rot.dot(ag, d) - rot.dot(&anchor[s, 0], &axis[s, 0])
-                rot.cross(&wc[0], o, u)
-                for i in range(3):
-                    u[i] += Vc[s, i] - Vp[s, i]
-                rot.cross(wp, d, o)
-                for i in range(3):
-                    u[i] -= o[i]
-                qd[s] = rot.dot(ag, u)
+                    d[i] = X[i] - Xp[s, i]
+                slide_value(Ap, wp, wc, o, d, &Vp[s, 0], &Vc[s, 0], &anchor[s, 0], &axis[s, 0],
+                            &q[s], &qd[s])
             else:
-                rot.matTmul(Ap, Ac, T)
-                rot.matmul(T, &QT[s, 0, 0], R)
-                rot.logm(R, psi)
-                q[s] = rot.dot(psi, &axis[s, 0])
-                for i in range(3):
-                    u[i] = wc[i] - wp[i]
-                qd[s] = rot.dot(u, ag)
+                angle_value(Ap, Ac, wp, wc, &QT[s, 0, 0], &axis[s, 0], &q[s], &qd[s])
             g[s] = -law[s, 0] * (q[s] - law[s, 2]) - law[s, 1] * qd[s]
+
+
+cdef inline void spring_end(bint on_body, const double* X, const double* V, const double* o,
+                            double* x, double* u) noexcept nogil:
+    """A spring-damper's end: its position x and velocity u (3, global), ``r + A o`` and
+    ``v + w x A o`` on a body of state X, V, the ground point o at rest otherwise."""
+    cdef double A[9]
+    cdef double w[3]
+    cdef double a[3]
+    cdef double pp
+    cdef int i
+    if not on_body:
+        for i in range(3):
+            x[i] = o[i]
+            u[i] = 0.0
+        return
+    body_frame(X, V, A, w, &pp)
+    rot.matvec(A, o, a)
+    rot.cross(w, a, u)
+    for i in range(3):
+        x[i] = X[i] + a[i]
+        u[i] += V[i]
 
 
 def point_springs(const double[:, ::1] X1, const double[:, ::1] V1,
@@ -1294,42 +1480,18 @@ def point_springs(const double[:, ::1] X1, const double[:, ::1] V1,
     by ``f n`` and the second by ``-f n`` (n the unit vector from the first to the second;
     none where they meet); their generalized forces into out (n, 14), potentials
     ``k (l - l0)^2 / 2`` into U and dissipated powers ``c l'^2`` into P."""
-    cdef double A[9]
-    cdef double w[3]
-    cdef double o1[3]
-    cdef double o2[3]
     cdef double x1[3]
     cdef double x2[3]
     cdef double u1[3]
     cdef double u2[3]
     cdef double n[3]
     cdef double F[3]
-    cdef double pp, l, rate, f
+    cdef double l, rate, f
     cdef int s, i
     with nogil:
         for s in range(X1.shape[0]):
-            for i in range(3):
-                o1[i] = o2[i] = u1[i] = u2[i] = 0.0
-            if b1[s] >= 0:
-                body_frame(&X1[s, 0], &V1[s, 0], A, w, &pp)
-                rot.matvec(A, &offsets[s, 0, 0], o1)
-                rot.cross(w, o1, u1)
-                for i in range(3):
-                    x1[i] = X1[s, i] + o1[i]
-                    u1[i] += V1[s, i]
-            else:
-                for i in range(3):
-                    x1[i] = offsets[s, 0, i]
-            if b2[s] >= 0:
-                body_frame(&X2[s, 0], &V2[s, 0], A, w, &pp)
-                rot.matvec(A, &offsets[s, 1, 0], o2)
-                rot.cross(w, o2, u2)
-                for i in range(3):
-                    x2[i] = X2[s, i] + o2[i]
-                    u2[i] += V2[s, i]
-            else:
-                for i in range(3):
-                    x2[i] = offsets[s, 1, i]
+            spring_end(b1[s] >= 0, &X1[s, 0], &V1[s, 0], &offsets[s, 0, 0], x1, u1)
+            spring_end(b2[s] >= 0, &X2[s, 0], &V2[s, 0], &offsets[s, 1, 0], x2, u2)
             for i in range(3):
                 n[i] = x2[i] - x1[i]
             l = sqrt(rot.dot(n, n))

@@ -41,18 +41,24 @@ class StepFailure(Exception):
         The run's status.
     message : str
         What happened (and at what time).
+    reason : {None, "singular"}, optional
+        A code a caller can act on without reading the message: ``"singular"``, Newton's
+        matrix could not be factored at the step's start itself (the predicted state; in
+        statics the last equilibrium), so the model is singular there, not Newton diverging
+        (:func:`rancf.static` then looks for a known cause, a plane curved cable).
 
     Examples
     --------
     >>> exc = rancf.implicit.StepFailure("failed", "no convergence at t = 0.1 s")
-    >>> exc.status, str(exc)
-    ('failed', 'no convergence at t = 0.1 s')
+    >>> exc.status, str(exc), exc.reason
+    ('failed', 'no convergence at t = 0.1 s', None)
     """
 
-    def __init__(self, status, message):
+    def __init__(self, status, message, reason=None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.reason = reason
 
 class IndexThreeDAE:
     """The contract a problem offers the integrators (override what your problem has).

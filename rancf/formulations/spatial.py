@@ -182,6 +182,11 @@ def cable_layout(tree):
         P, C, kind = (int(tree.cable_joint_parent[k]), int(tree.cable_joint_child[k]),
                       int(tree.cable_joint_kind[k]))
         what = f"joint {int(j)} ({'fixed' if kind else 'spherical'})"
+        if P >= nb and C >= nb and cable_of[P - nb] == cable_of[C - nb]:
+            c = cable_of[C - nb]
+            raise ValueError(f"{what} joins two points of one cable (cable nodes "
+                             f"{starts[c]}..{starts[c + 1] - 1}): a ring, a closed loop inside "
+                             f"the cable; {CABLE_DAE}")
         if C >= nb:
             node, other, point = C - nb, P, tree.cable_joint_anchor[k]
         elif P >= nb and C < 0:

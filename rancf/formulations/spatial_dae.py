@@ -74,7 +74,9 @@ coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable poin
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
 cable's reference tangent): r' stays along that side's axis and its length, the stretch at the
-clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``). Their
+clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``); between
+two nodes of one cable (a ring's end on its start) a clamp is a splice,
+``r'_child - r'_parent = 0`` (3): the cable continues through it as through a node. Their
 reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
 generalized force on the slope.
 
@@ -102,18 +104,18 @@ it, a spherical joint's torque and a free joint's force and torque in the parent
 DAE's accelerations are the recursion's. Efforts act on the tree's joints and on joints that close
 loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
 :meth:`SpatialDAE.joint_coordinates` (angles within (-pi, pi]). A joint spring-damper is such a
-generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide; a
-spring-damper between points is the force ``f n`` on its first point and ``-f n`` on its second,
-``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
+generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the
+tree or closing a loop); a spring-damper between points is the force ``f n`` on its first point
+and ``-f n`` on its second, ``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
 dissipation, the efforts' power in the work. All items of a kind run in one compiled call
 (:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
 blocks by central differences of each item's force in its two bodies' states (all items and
 their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
-out (the efforts' values held). An effort function gets its joint's angle or slide and rate from
-the joint spring-dampers' kernel where every effort function is on a revolute or prismatic joint,
-from :meth:`SpatialDAE.joint_coordinates` otherwise. A model without efforts or spring-dampers
-runs none of this.
+out (the efforts' values held). An effort function gets its joint's coordinates and rates from
+one compiled call for all of them (``joint_values``: the map of
+:meth:`SpatialDAE.joint_coordinates` with exact rates, every joint kind); the function itself
+runs once per evaluation. A model without efforts or spring-dampers runs none of this.
 
 Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
 (``lambda . Phi_t``), of the efforts and the elements' and spring-dampers' dissipation, so a
@@ -140,6 +142,7 @@ from scipy.spatial.transform import Rotation
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
                              TR_PLANE, LinkDrive, LinkSide, Motion)
+from ..model.spatial_build import SPLICE
 from . import _spatial_dae
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates, _vector
@@ -397,7 +400,9 @@ class _CableLink:
     Rows: the child's point less the parent's (3, global), and for a clamp
     ``(A(p_o) b_i) . r' = 0`` (i = 1, 2) with o the side that is not the cable and b_i its
     ``cable_joint_axes``: r' stays along the axis normal to both, its length free (module
-    docstring)."""
+    docstring); for a splice (a clamp between two points of one cable: a ring's end on its
+    start) the child's slope less the parent's (3): the cable continues through it as through
+    a node."""
 
     driven = -1
 
@@ -427,7 +432,7 @@ class _CableLink:
         self.Q = frames[0].T @ frames[1]
         # the clamp: which side is the cable (its slope), which holds the axes
         self.slope = 1 if self.sides[1][0] == "cable" else 0
-        self.n_rows = 3 + 2 * self.kind
+        self.n_rows = (3, 5, 6)[self.kind]
 
     def _point(self, x, side):
         kind, _, offset, cols = side
@@ -441,7 +446,9 @@ class _CableLink:
         """The rows (n_rows,) at the coordinates x (numpy: the reference the compiled
         :class:`rancf.formulations._spatial_dae.CableLinkKernel` is tested against)."""
         out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
-        if self.kind:
+        if self.kind == SPLICE:
+            out.append(x[self.sides[1][3][3:]] - x[self.sides[0][3][3:]])
+        elif self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
             A = rotation(x[other[3][3:]]) if other[0] == "body" else np.eye(3)
             out.append((A @ self.B.T).T @ x[cable[3][3:]])
@@ -461,7 +468,10 @@ class _CableLink:
                 d = np.zeros((3, 0))
             blocks.append(sign * d)
         J = [np.hstack(blocks)]
-        if self.kind:
+        if self.kind == SPLICE:
+            slope = np.hstack([np.zeros((3, 3)), np.eye(3)])
+            J.append(np.hstack([-slope, slope]))
+        elif self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
             s = x[cable[3][3:]]
             parts = [None, None]
@@ -815,22 +825,25 @@ class SpatialDAE(IndexThreeDAE):
         self._joint_of_body = np.full(tree.n_bodies, -1, dtype=int)
         jb = np.asarray(tree.joint_body, dtype=int)
         self._joint_of_body[jb[jb >= 0]] = np.nonzero(jb >= 0)[0]
-        # the joint spring-dampers (revolute and prismatic joints of the tree)
+        # the joint spring-dampers (revolute and prismatic joints): the tree's, then those on
+        # joints that close loops
         rows, self._js_prismatic = [], []
-        for b in np.asarray(tree.joint_spring_body, dtype=int):
-            lk = self.links[self._link_of_body[int(b)]]
+        joints = [int(self._joint_of_body[int(b)]) for b in tree.joint_spring_body] \
+            + [int(j) for j in tree.loop_spring_joint]
+        for j in joints:
+            lk = self.links[self.joint_links[j]]
             prismatic = lk.motion == Motion.M_PRISMATIC
             rows.append((lk, 0, lk.a0 if prismatic else np.zeros(3),
-                         np.zeros(3) if prismatic else lk.a0, np.zeros(3),
-                         int(self._joint_of_body[int(b)])))
+                         np.zeros(3) if prismatic else lk.a0, np.zeros(3), j))
             self._js_prismatic.append(prismatic)
         self._joint_springs = self._joint_rows(rows)
         self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=np.uint8)
         self._joint_springs["axis"] = np.ascontiguousarray(np.where(
             self._joint_springs["prismatic"][:, None] > 0, self._joint_springs["f"],
             self._joint_springs["mp"]))
-        self._joint_springs["law"] = np.ascontiguousarray(tree.joint_spring_law,
-                                                          dtype=float).reshape(-1, 3)
+        self._joint_springs["law"] = np.ascontiguousarray(np.concatenate([
+            np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
+            np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)]))
         body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
         self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
                          "child": np.ascontiguousarray(body[:, 1]),
@@ -846,22 +859,23 @@ class SpatialDAE(IndexThreeDAE):
                 to += list(range(int(qo[b]), int(qo[b + 1])))
                 fro += list(range(int(start[j]), int(start[j]) + int(qo[b + 1] - qo[b])))
         self._jq_to, self._jq_from = np.array(to, dtype=int), np.array(fro, dtype=int)
-        # the joints of effort functions: when all are revolute or prismatic, their angle or
-        # slide and its rate come from the joint spring-dampers' kernel (exact, one call)
-        # instead of :meth:`joint_coordinates`' stencil over every joint
+        # the joints of effort functions: their coordinates and rates come from the compiled
+        # map of every kind (:meth:`_joint_values`, exact rates, one call), written where
+        # :meth:`joint_coordinates` puts them
         called = sorted([j for j, _, _ in self.inputs.effort_functions]
                         + [j for j, _, f in self._loop_efforts if callable(f)])
         links = [self.links[self.joint_links[j]] for j in called]
-        self._probe = None
-        if called and all(lk.motion in (Motion.M_REVOLUTE, Motion.M_PRISMATIC) for lk in links):
-            z = np.zeros(3)
-            d = self._joint_rows([(lk, 0, lk.a0, z, z, j) for lk, j in zip(links, called)])
-            d["prismatic"] = np.array([lk.motion == Motion.M_PRISMATIC for lk in links],
-                                      dtype=np.uint8)
-            d["axis"] = d["f"]
-            d["law"] = np.zeros((len(links), 3))
-            self._probe = d
-            self._probe_at = self._jq_start[np.array(called)]
+        z = np.zeros(3)
+        self._probe = self._joint_rows([(lk, 0, lk.a0, lk.a1, z, j)
+                                        for lk, j in zip(links, called)])
+        self._probe["motion"] = np.array([int(lk.motion) for lk in links], dtype=np.intc)
+        sizes = [_SIZES[lk.motion] for lk in links]
+        #: where each probed coordinate goes in joint_coordinates' vector, and comes from in
+        #: the kernel's (n_probed, 6)
+        self._probe_to = np.array([self._jq_start[j] + i for j, k in zip(called, sizes)
+                                   for i in range(k)], dtype=int)
+        self._probe_from = np.array([6 * r + i for r, k in enumerate(sizes) for i in range(k)],
+                                    dtype=int)
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
@@ -923,6 +937,19 @@ class SpatialDAE(IndexThreeDAE):
         return q, qd, g
 
     @staticmethod
+    def _joint_values(Xp, Vp, Xc, Vc, d):
+        """The coordinates and rates (n, 6 each: a row's first ones, as many as its joint's
+        kind has) of the joints of rows d (``motion``, ``offset``, ``anchor``, ``QT``, axes
+        ``f`` = a0 and ``mp`` = a1) at their bodies' states: the map of
+        :meth:`joint_coordinates` (angles within (-pi, pi]) with its exact rates (the kernel
+        :func:`rancf.formulations._spatial_dae.joint_values`)."""
+        q, qd = np.zeros((len(Xp), 6)), np.zeros((len(Xp), 6))
+        _spatial_dae.joint_values(*(np.ascontiguousarray(z) for z in (Xp, Vp, Xc, Vc)),
+                                  d["offset"], d["anchor"], d["QT"], d["f"], d["mp"],
+                                  d["motion"], q, qd)
+        return q, qd
+
+    @staticmethod
     def _point_springs(X1, V1, X2, V2, d):
         """The spring-dampers between points: generalized forces (n, 14: first point's body
         then second's), potentials ``k (l - l0)^2 / 2`` and dissipated powers ``c l'^2`` (n,);
@@ -937,18 +964,16 @@ class SpatialDAE(IndexThreeDAE):
 
     def _effort_values(self, q, v, t):
         """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
-        of the joints' coordinates and rates (:meth:`joint_coordinates`, or the joint
-        spring-dampers' kernel where every effort function is on a revolute or prismatic
-        joint: angles within (-pi, pi]) written where the recursion keeps them."""
+        of the joints' coordinates and rates (:meth:`_joint_values`, those of
+        :meth:`joint_coordinates`: angles within (-pi, pi]) written where the recursion keeps
+        them."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
         if inputs.effort_dependent or functions:
-            if self._probe is not None:
-                jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
-                jq[self._probe_at], jqd[self._probe_at] = self._joint_spring_values(
-                    *self._item_states(q, v, self._probe), self._probe)[:2]
-            else:
-                jq, jqd = self.joint_coordinates(q, v)
+            jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
+            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            jq[self._probe_to], jqd[self._probe_to] = c.ravel()[self._probe_from], \
+                cd.ravel()[self._probe_from]
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
             inputs.efforts(t)
             for j, sl, f in functions:

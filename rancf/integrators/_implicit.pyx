@@ -238,6 +238,7 @@ cdef class Stepper:
 
     cdef int factor(self, const double* a1, const double* lam) except -1:
         """Newton's matrix at the iterate (a1, lam), assembled and factored."""
+        cdef double moved
         cdef const double* qe
         cdef const double* ve
         cdef const double* ae
@@ -252,8 +253,11 @@ cdef class Stepper:
         except UserFunctionError:
             raise       # an effort function raised while its slopes were taken: not the matrix
         except (ArithmeticError, np.linalg.LinAlgError, RuntimeError) as exc:
-            # singular or indefinite Newton matrix (SuperLU raises RuntimeError)
-            raise StepFailure("failed", self._factor_failure(a1, exc))
+            # singular or indefinite Newton matrix (SuperLU raises RuntimeError); at the
+            # step's start itself the model is singular there
+            moved = self._moved(a1)
+            raise StepFailure("failed", self._factor_failure(moved, exc),
+                              reason="singular" if moved == 0.0 else None)
         self.njev += 1
         self.nlu += 1
         self.factored = True
@@ -308,15 +312,20 @@ cdef class Stepper:
         statics, whose caller names the load step)."""
         return "" if self.static else f" at t = {self.t1:.6g} s"
 
-    cdef str _factor_failure(self, const double* a1, exc):
-        """What a Newton matrix that cannot be factored tells the user: at an iterate that
-        moved away from the predicted positions Newton is diverging; at the predicted state
-        itself the model is singular there (in statics, at the last equilibrium: the
-        stiffness matrix is singular, a mechanism)."""
+    cdef double _moved(self, const double* a1):
+        """How far (the largest coordinate) Newton's iterate a1 has moved from the step's
+        predicted positions."""
         cdef double moved = 0.0
         cdef int i
         for i in range(self.n):
             moved = max(moved, self.hb * fabs(a1[i] - self.a[i]))
+        return moved
+
+    cdef str _factor_failure(self, double moved, exc):
+        """What a Newton matrix that cannot be factored tells the user: at an iterate that
+        moved (``moved``) away from the predicted positions Newton is diverging; at the
+        predicted state itself the model is singular there (in statics, at the last
+        equilibrium: the stiffness matrix is singular, a mechanism)."""
         if self.static:
             return (f"the stiffness matrix could not be factored ({exc}) after Newton's iterate "
                     f"had moved {moved:.3g} from the last equilibrium: it is diverging, raise "

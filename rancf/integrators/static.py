@@ -76,8 +76,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
-    status, message, error, reached, iterations = step_loads(stepper, dae.kernel.set_load_factor,
-                                                             load_steps)
+    status, message, error, reached, iterations, _ = step_loads(
+        stepper, dae.kernel.set_load_factor, load_steps)
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
@@ -149,10 +149,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
                       scheme.intermediate, scheme.bdf1, 1.0, tol * tree.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, q, np.zeros(0))
-    status, message, error, reached, iterations = step_loads(
+    status, message, error, reached, iterations, reason = step_loads(
         stepper, lambda s: setattr(problem, "load_factor", s), load_steps)
-    if status == "failed" and not iterations and "stiffness matrix is singular" in message:
-        # the implicit loop's words for a matrix singular at Newton's start, the reference
+    if reason == "singular" and not iterations:
+        # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, q, v, _, _ = stepper.state()
     problem.load_factor = reached
@@ -193,10 +193,10 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
     stepper.start_at_rest(0.0, x, lam0)
-    status, message, error, reached, iterations = step_loads(
+    status, message, error, reached, iterations, reason = step_loads(
         stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
-    if status == "failed" and not iterations and "stiffness matrix is singular" in message:
-        # the implicit loop's words for a matrix singular at Newton's start, the reference
+    if reason == "singular" and not iterations:
+        # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     dae.load_factor = reached
@@ -235,8 +235,11 @@ def step_loads(stepper, set_load_factor, load_steps):
         The load factor of the last equilibrium (0: none).
     iterations : list of int
         Newton's iterations of each converged load step.
+    reason : {None, "singular"}
+        The failed step's :attr:`~rancf.formulations.problem.StepFailure.reason`
+        (``"singular"``: its Newton matrix was singular at the last equilibrium itself).
     """
-    status, message, error, reached, iterations = "ok", "", None, 0.0, []
+    status, message, error, reached, iterations, reason = "ok", "", None, 0.0, [], None
     try:
         for k in range(1, load_steps + 1):
             s = k / load_steps
@@ -244,7 +247,7 @@ def step_loads(stepper, set_load_factor, load_steps):
             try:
                 iterations.append(stepper.advance())
             except StepFailure as exc:
-                status = "failed"
+                status, reason = "failed", exc.reason
                 # the loop's message says what to change, except for a divergence it only
                 # detected
                 advice = "; raise load_steps" if exc.status == "diverged" else ""
@@ -271,7 +274,7 @@ def step_loads(stepper, set_load_factor, load_steps):
         reached, status = done / load_steps, "interrupted"
         message = (f"interrupted (Ctrl-C) in load step {done + 1} of {load_steps}; the result "
                    f"is the equilibrium at load factor {reached:.4g}")
-    return status, message, error, reached, iterations
+    return status, message, error, reached, iterations, reason
 
 
 def _least_squares_multipliers(dae, x, s):

@@ -22,6 +22,9 @@ from .spatial_tree import SpatialTree
 #: a spherical joint holds the position; ``fixed`` clamps it, the position and the slope's
 #: direction (:mod:`rancf.formulations.spatial_dae`).
 CABLE_JOINTS = {"spherical": 0, "fixed": 1}
+#: The code of a ``fixed`` joint between two points of one cable (a ring): a splice, their
+#: ``[r, r']`` equal
+SPLICE = 2
 LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
                 "'auto' (the recursion runs trees)")
 
@@ -168,9 +171,11 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
     """The ``cable_*`` arrays of :class:`SpatialTree`: the cables' nodes (numbered after the
     tree's bodies, ``body_of`` gives ``n_bodies + k`` for cable node k), elements and joints.
 
-    A clamp (``fixed``) needs a cable point on one side and a body or the ground on the other:
-    its axes are two unit vectors of that side's frame normal to the cable's reference tangent
-    (the slope ``r'`` is held normal to both, its length free)."""
+    A clamp (``fixed``) of a cable point to a body or the ground has for axes two unit vectors
+    of that side's frame normal to the cable's reference tangent (the slope ``r'`` is held
+    normal to both, its length free); between two points of one cable (a ring's end on its
+    start) it is a splice (:data:`SPLICE`): positions and slopes equal, which needs equal
+    reference slopes. Between two cables it is refused."""
     x0, frames, elements, lengths, props, rest = [], [], [], [], [], []
     for b, c in zip(beams, is_cable):
         if not c:
@@ -211,11 +216,24 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
         out["cable_joint_parent"][i], out["cable_joint_child"][i] = p, c
         if j.kind != "fixed":
             continue
-        if p >= n_bodies and c >= n_bodies:
+        if p >= n_bodies and c >= n_bodies and j.parent.item is not j.child.item:
             raise ValueError(f"joint {j.index} (fixed, {j.parent!r} -> {j.child!r}) clamps a "
                              "cable point to a cable point: a clamp holds a cable's slope to "
                              "the frame of a body or the ground; join two cable points by a "
                              "'spherical' joint")
+        if p >= n_bodies and c >= n_bodies:
+            # a ring's splice: the two points' positions and slopes equal (the cable
+            # continues through it, as through a node), which their reference slopes must be
+            gap = float(np.abs(out["cable_x0"][c - n_bodies, 3:]
+                               - out["cable_x0"][p - n_bodies, 3:]).max())
+            if gap > 1e-9:
+                raise ValueError(f"joint {j.index} (fixed, {j.parent!r} -> {j.child!r}) clamps "
+                                 "two points of one cable, a splice that holds their slopes r' "
+                                 f"equal, but their reference slopes differ by {gap:.3g} (more "
+                                 "than 1e-9); join the points by a 'spherical' joint, or give "
+                                 "the cable the same tangent at both")
+            out["cable_joint_kind"][i] = SPLICE
+            continue
         node, other = (c, p) if c >= n_bodies else (p, c)
         tangent = out["cable_x0"][node - n_bodies, 3:]
         A = np.eye(3) if other < 0 else A0[other]
@@ -247,13 +265,14 @@ def _spring_arrays(model, body_of, joint_body, tol):
     """The ``spring_*`` and ``joint_spring_*`` arrays of :class:`SpatialTree`: each
     spring-damper's two bodies and offsets (``body_of``) and its law, a rest length left None
     set to the points' reference distance (as the planar model does); each joint
-    spring-damper's body and law.
+    spring-damper's body and law, or, on a joint that closes a loop, its joint and law
+    (``loop_spring_*``).
 
     Raises
     ------
     ValueError
         A spring-damper whose points coincide (within ``tol``) in the reference configuration
-        (its line of action undefined); a joint spring-damper on a joint that closes a loop.
+        (its line of action undefined).
     """
     springs, rotational = model.spring_dampers, model.rotational_spring_dampers
     body = np.full((len(springs), 2), -1, dtype=np.int64)
@@ -270,17 +289,17 @@ def _spring_arrays(model, body_of, joint_body, tol):
         for e, p in enumerate(s.points):
             body[i, e], offset[i, e] = body_of(p)
         law[i] = s.k, s.c, s.rest_length
-    joint_spring_body = np.array([joint_body[s.joint.index] for s in rotational], dtype=np.int64)
-    for s, b in zip(rotational, joint_spring_body):
-        if b < 0:
-            raise ValueError(f"joint spring-damper {s.index}: joint {s.joint.index} "
-                             f"({s.joint.kind}) closes a loop; a spring-damper acts on a joint "
-                             "of the tree (put it on another joint, or a spring-damper between "
-                             "the joint's points)")
-    joint_spring_law = np.array([(s.k, s.c, s.rest_angle) for s in rotational],
-                                dtype=float).reshape(-1, 3)
+    # a spring-damper on a joint that closes a loop (no body of its own) is the spatial DAE's
+    tree = [s for s in rotational if joint_body[s.joint.index] >= 0]
+    loop = [s for s in rotational if joint_body[s.joint.index] < 0]
     return dict(spring_body=body, spring_offset=offset, spring_law=law,
-                joint_spring_body=joint_spring_body, joint_spring_law=joint_spring_law)
+                joint_spring_body=np.array([joint_body[s.joint.index] for s in tree],
+                                           dtype=np.int64),
+                joint_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in tree],
+                                          dtype=float).reshape(-1, 3),
+                loop_spring_joint=np.array([s.joint.index for s in loop], dtype=np.int64),
+                loop_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in loop],
+                                         dtype=float).reshape(-1, 3))
 
 
 def _loop_links(joints, tree_joints, body_of, A0):

@@ -17,7 +17,7 @@ from .dimension import refuse, refuse_shape
 from .items import GROUND
 from .joints import (Joint, Load, RotationalSpringDamper, _checked_drive, _checked_effort,
                      _finite, _is_real, _numbers)
-from .spatial_items import UNIT_TOLERANCE, unit_vector, vector3
+from .spatial_items import UNIT_TOLERANCE, SpatialCable, unit_vector, vector3
 
 
 def spatial_kinds():
@@ -101,9 +101,11 @@ class SpatialJoint(Joint):
         if child.kind == GROUND:
             raise ValueError(f"child must be a point of a beam or rigid body, got {child!r} "
                              "(the ground can only be a parent)")
-        if parent.item is child.item:
-            raise ValueError(f"parent and child must belong to different items, got {parent!r} "
-                             f"and {child!r}")
+        # two points of one cable close a loop inside it (a ring), which the spatial DAE runs
+        ring = isinstance(child.item, SpatialCable) and parent.node != child.node
+        if parent.item is child.item and not ring:
+            raise ValueError(f"parent and child must belong to different items (or be two nodes "
+                             f"of one ANCF cable), got {parent!r} and {child!r}")
 
     def effort_value(self, t, q, qd):
         """The effort at a time and joint state, checked.

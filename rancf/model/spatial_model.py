@@ -267,7 +267,9 @@ class SpatialModel(Model):
             coincide) and ``"fixed"`` (the clamp: the point held and the cable's slope kept
             along the other side's axis, its reference tangent in that frame; the slope's
             length and the spin about the cable's axis free: the cable has no torsion),
-            without effort; a clamp joins a cable point to a body or the ground.
+            without effort; a clamp joins a cable point to a body or the ground, or two points
+            of one cable (a ring's end to its start: a splice, their positions and slopes r'
+            held equal).
         axis : sequence of 3 floats, optional
             Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
             configuration (norm 1 within 1e-9).
@@ -296,10 +298,12 @@ class SpatialModel(Model):
             An unknown kind, a planar-only kind, a missing or extra axis, non-unit or parallel
             or non-orthogonal axes, a drive on a kind of more than one coordinate (or none), an
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
-            size, the ground as the child, parent and child on one item; a kind other than
-            spherical and fixed, or an effort, at a cable point. Points apart and a clamp
-            between two cable points are refused when the model is built (a drive or an effort
-            on a joint that closes a loop runs on the spatial DAE).
+            size, the ground as the child, parent and child on one item (but two nodes of one
+            ANCF cable: a ring, which runs on the spatial DAE); a kind other than spherical and
+            fixed, or an effort, at a cable point. Points apart, a clamp between two cables and
+            one between two points of a cable whose reference slopes differ are refused when
+            the model is built (a drive
+            or an effort on a joint that closes a loop runs on the spatial DAE).
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
@@ -389,8 +393,8 @@ class SpatialModel(Model):
         Parameters
         ----------
         joint : SpatialJoint
-            A revolute or prismatic joint of this model, not driven (and not closing a loop:
-            refused when the model is built).
+            A revolute or prismatic joint of this model, not driven; on a joint that closes a
+            loop it runs on the spatial DAE (as a drive or an effort there).
         k : float
             Stiffness, >= 0: N m/rad (revolute) or N/m (prismatic).
         c : float

@@ -133,7 +133,9 @@ class SpatialTree:
         The model's joints at a cable point (their ``joint_body`` is -1, they close no loop).
     cable_joint_kind : int64 (cj,)
         0 spherical (the two points coincide), 1 a clamp (``fixed``: they coincide and the
-        cable's slope stays normal to the two ``cable_joint_axes`` of the other side's frame).
+        cable's slope stays normal to the two ``cable_joint_axes`` of the other side's frame),
+        2 a splice (``fixed`` between two points of one cable, a ring: their positions and
+        slopes equal).
     cable_joint_parent, cable_joint_child : int64 (cj,)
         The joint's two sides: -1 the ground, a body, or ``n_bodies + k`` cable node k.
     cable_joint_anchor, cable_joint_offset : float (cj, 3)
@@ -155,6 +157,11 @@ class SpatialTree:
     joint_spring_law : float (r, 3)
         ``(k, c, q0)``: stiffness (N m/rad or N/m), damping (N m s/rad or N s/m), rest
         coordinate (rad or m).
+    loop_spring_joint : int64 (rl,)
+        The joint (revolute or prismatic, closing a loop: no body of its own) each joint
+        spring-damper on a loop-closing joint acts on; the spatial DAE runs them.
+    loop_spring_law : float (rl, 3)
+        Their ``(k, c, q0)``, as ``joint_spring_law``.
     """
 
     parent: np.ndarray
@@ -212,6 +219,8 @@ class SpatialTree:
     spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    loop_spring_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    loop_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
         for name, value in vars(self).items():
