@@ -34,7 +34,7 @@ import numpy as np
 cimport rancf.elements._rotation as rot
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport cable_force_rest
-from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL, M_FIXED,
+from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL, M_FIXED,
                                   M_FREE, M_PRISMATIC, M_REVOLUTE, M_UNIVERSAL, ROT_AXIS,
                                   ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE,
                                   SIDE_GROUND, TR_LOCK, TR_NONE, TR_PLANE)
@@ -46,13 +46,11 @@ cdef extern from *:
     #define RANCF_EULER_BLOCK 16
     #define RANCF_LINK_MAX_COLS 14
     #define RANCF_LINK_MAX_ROWS 6
-    #define RANCF_CABLE_SPLICE 2
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
-    const int CABLE_SPLICE "RANCF_CABLE_SPLICE"   # SpatialTree.cable_joint_kind of a splice
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]

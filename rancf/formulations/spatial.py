@@ -21,8 +21,8 @@ import numpy as np
 
 from ..elements import ancf_cable
 from ..elements._spatial_beam import rotation_log
-from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
-                             M_SPHERICAL, M_UNIVERSAL)
+from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_CYLINDRICAL, M_ELEMENT, M_FREE,
+                             M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL)
 from ..model.spatial_build import LOOP_MESSAGE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
@@ -181,7 +181,7 @@ def cable_layout(tree):
     for k, j in enumerate(tree.cable_joint):
         P, C, kind = (int(tree.cable_joint_parent[k]), int(tree.cable_joint_child[k]),
                       int(tree.cable_joint_kind[k]))
-        what = f"joint {int(j)} ({'fixed' if kind else 'spherical'})"
+        what = f"joint {int(j)} ({'spherical' if kind == CABLE_SPHERICAL else 'fixed'})"
         if P >= nb and C >= nb and cable_of[P - nb] == cable_of[C - nb]:
             c = cable_of[C - nb]
             raise ValueError(f"{what} joins two points of one cable (cable nodes "
@@ -212,7 +212,7 @@ def cable_layout(tree):
         i = nb + node
         joint_node[int(j)] = i
         parent[i], anchor[i] = other, point
-        motion[i], sizes[i] = (C_CLAMP, 1) if kind else (C_SPHERICAL, 3)
+        motion[i], sizes[i] = (C_CLAMP, 1) if kind == CABLE_CLAMP else (C_SPHERICAL, 3)
         if kind:
             A = np.eye(3) if other < 0 else tree.A0[other]
             axis[i] = A.T @ tree.cable_x0[node, 3:]
@@ -763,7 +763,7 @@ class Spatial:
         return [(int(j), int(P), int(C), frames(int(P)).T @ frames(int(C)))
                 for j, P, C, kind in zip(t.cable_joint, t.cable_joint_parent,
                                          t.cable_joint_child, t.cable_joint_kind)
-                if not kind]
+                if kind == CABLE_SPHERICAL]
 
     def _cable_joint_values(self, nodes, y):
         """The coordinates of :meth:`_cable_joints` at poses ``nodes`` and their rates by a

@@ -140,9 +140,9 @@ import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 
 from ..elements import _spatial_beam, ancf_cable
-from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
-                             TR_PLANE, LinkDrive, LinkSide, Motion)
-from ..model.spatial_build import SPLICE
+from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
+                             ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
+                             Motion)
 from . import _spatial_dae
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates, _vector
@@ -446,7 +446,7 @@ class _CableLink:
         """The rows (n_rows,) at the coordinates x (numpy: the reference the compiled
         :class:`rancf.formulations._spatial_dae.CableLinkKernel` is tested against)."""
         out = [self._point(x, self.sides[1]) - self._point(x, self.sides[0])]
-        if self.kind == SPLICE:
+        if self.kind == CABLE_SPLICE:
             out.append(x[self.sides[1][3][3:]] - x[self.sides[0][3][3:]])
         elif self.kind:
             cable, other = self.sides[self.slope], self.sides[1 - self.slope]
@@ -468,7 +468,7 @@ class _CableLink:
                 d = np.zeros((3, 0))
             blocks.append(sign * d)
         J = [np.hstack(blocks)]
-        if self.kind == SPLICE:
+        if self.kind == CABLE_SPLICE:
             slope = np.hstack([np.zeros((3, 3)), np.eye(3)])
             J.append(np.hstack([-slope, slope]))
         elif self.kind:
@@ -1722,7 +1722,7 @@ class SpatialDAE(IndexThreeDAE):
         for k in self.joint_links:
             lk = self.links[k]
             if isinstance(lk, _CableLink):
-                if lk.kind == 0:
+                if lk.kind == CABLE_SPHERICAL:
                     F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
                          for kind, i, _, _ in lk.sides]
                     out.append(_logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T))

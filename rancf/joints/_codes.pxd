@@ -88,3 +88,9 @@ cpdef enum LinkSide:
     SIDE_GROUND = 0
     SIDE_BODY = 1
     SIDE_CABLE = 2
+
+cpdef enum CableJoint:
+    # what a joint at a cable point holds (SpatialTree.cable_joint_kind)
+    CABLE_SPHERICAL = 0  # the point's position
+    CABLE_CLAMP = 1      # the position and the slope's direction (a ``fixed`` joint)
+    CABLE_SPLICE = 2     # position and slope equal to another point's of the same cable (a ring)

@@ -14,17 +14,15 @@ j+1..n, j-1..0: a parent always comes first.
 import numpy as np
 
 from ..elements.ancf_cable import REST_SIZE
-from ..joints._codes import M_ELEMENT, M_FREE, P_BODY, P_GROUND, P_NODE
+from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEMENT, M_FREE, P_BODY,
+                             P_GROUND, P_NODE)
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
 
 #: The joint kinds a cable point takes, and the code of each in ``SpatialTree.cable_joint_kind``:
 #: a spherical joint holds the position; ``fixed`` clamps it, the position and the slope's
 #: direction (:mod:`rancf.formulations.spatial_dae`).
-CABLE_JOINTS = {"spherical": 0, "fixed": 1}
-#: The code of a ``fixed`` joint between two points of one cable (a ring): a splice, their
-#: ``[r, r']`` equal
-SPLICE = 2
+CABLE_JOINTS = {"spherical": CABLE_SPHERICAL, "fixed": CABLE_CLAMP}
 LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
                 "'auto' (the recursion runs trees)")
 
@@ -174,7 +172,7 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
     A clamp (``fixed``) of a cable point to a body or the ground has for axes two unit vectors
     of that side's frame normal to the cable's reference tangent (the slope ``r'`` is held
     normal to both, its length free); between two points of one cable (a ring's end on its
-    start) it is a splice (:data:`SPLICE`): positions and slopes equal, which needs equal
+    start) it is a splice (``CABLE_SPLICE``): positions and slopes equal, which needs equal
     reference slopes. Between two cables it is refused."""
     x0, frames, elements, lengths, props, rest = [], [], [], [], [], []
     for b, c in zip(beams, is_cable):
@@ -232,7 +230,7 @@ def _cables(beams, is_cable, cable_joints, body_of, A0):
                                  f"equal, but their reference slopes differ by {gap:.3g} (more "
                                  "than 1e-9); join the points by a 'spherical' joint, or give "
                                  "the cable the same tangent at both")
-            out["cable_joint_kind"][i] = SPLICE
+            out["cable_joint_kind"][i] = CABLE_SPLICE
             continue
         node, other = (c, p) if c >= n_bodies else (p, c)
         tangent = out["cable_x0"][node - n_bodies, 3:]
