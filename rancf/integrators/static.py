@@ -26,7 +26,6 @@ import scipy.sparse.linalg as spla
 
 from .. import checks
 from ..formulations import spatial
-from ..formulations._problem import PythonProblem
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
 from ..formulations.spatial_dae import SpatialDAE
@@ -186,7 +185,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
     scheme = Static()
-    stepper = Stepper(PythonProblem(dae), scheme.alpha_m, scheme.alpha_f, scheme.gamma,
+    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
                       scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol * dae.tree.size,
                       max_iter, False, static=scheme.static)
     dae.load_factor = 1.0 / load_steps
