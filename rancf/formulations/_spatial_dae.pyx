@@ -25,7 +25,7 @@ rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport fabs, sqrt
+from libc.math cimport cos, fabs, sin, sqrt
 from libc.string cimport memcmp, memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs
 
@@ -1261,9 +1261,9 @@ cdef class SpatialProblem(StepProblem):
     above (bodies, beam elements, links, joints at cable points, cable elements).
 
     Python runs inside a step only where a model has Python inputs: once for each new time,
-    the inputs at that time (``SpatialDAE._drive_jets``: its drive functions, the targets'
-    jets; two times kept, the residual's and the constraints' of generalized-alpha-S), and, in
-    a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
+    its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
+    of joints that close loops; two times kept, the residual's and the constraints' of
+    generalized-alpha-S), and, in a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
     ``SpatialDAE._body_tangents``), the efforts and spring-dampers (``_item_forces``,
     ``_item_tangents``, ``_item_power``). The outputs are mapped by the owner's
     ``observe_frames`` after the run.
@@ -1286,7 +1286,9 @@ cdef class SpatialProblem(StepProblem):
     cdef const long[:, ::1] cable_dofs
     cdef const double[:, ::1] cable_rest
     cdef const unsigned char[::1] curved
-    cdef int[::1] driven, J_row, J_col, item_keep
+    cdef int[::1] driven, drive_index, J_row, J_col, item_keep
+    cdef const double[:, ::1] drive_values      # the tree's drives' (q, q', q'') (n_q, 3)
+    cdef int n_q, n_loop_drives
     # the drives' target jets (n_links, 3, 4) at two times
     cdef double[:, :, ::1] jets0, jets1
     cdef double t0, t1
@@ -1338,6 +1340,13 @@ cdef class SpatialProblem(StepProblem):
         self.driven = np.ascontiguousarray(owner._driven, dtype=np.intc) \
             if len(owner._driven) else np.zeros(1, dtype=np.intc)
         self.n_driven = len(owner._driven)
+        self.drive_index = np.array([owner.links[k].driven for k in owner._driven] or [0],
+                                    dtype=np.intc)
+        self.n_q, self.n_loop_drives = tree.n_q, len(owner._loop_drives)
+        self.drive_values = owner._drive if tree.n_q else np.zeros((1, 3))
+        # Python inputs to evaluate at each new time (constant drives: once)
+        self.timed = bool(owner.inputs.timed) or any(callable(value) for _, value in
+                                                      owner._loop_drives)
         nl = max(self.links.n, 1)
         self.jets0, self.jets1 = np.zeros((nl, 3, EULER)), np.zeros((nl, 3, EULER))
         self.T = np.zeros((7 * nl, EULER))
@@ -1379,14 +1388,26 @@ cdef class SpatialProblem(StepProblem):
     # --- inputs ---------------------------------------------------------------------------
     cdef const double* _jets(self, double t) except NULL:
         """The drives' target jets (n_links, 3, 4: value, first and second time derivative)
-        at t, the inputs at t (two times kept; Python once for each new time)."""
+        at t (two times kept): the inputs at t (Python: the model's drive functions, once for
+        each new time), then each driven link's :meth:`_target_jet`."""
         cdef double[:, :, ::1] swap
-        if not self.n_driven:
-            return &self.jets0[0, 0, 0]
-        if t == self.t0:
+        cdef double[:, ::1] looped
+        cdef int i, k, j
+        # constant drives: their jets once (t0 is NaN until then)
+        if not self.n_driven or t == self.t0 or (not self.timed and self.t0 == self.t0):
             return &self.jets0[0, 0, 0]
         if t != self.t1:
-            self.owner._drive_jets(t, self.jets1)
+            if self.timed:
+                self.owner.inputs.at_time(t)
+            if self.n_loop_drives:
+                looped = self.owner._loop_drive_values(t)
+            for i in range(self.n_driven):
+                k = self.driven[i]
+                j = self.drive_index[i]
+                if j < self.n_q:
+                    self._target_jet(k, &self.drive_values[j, 0], &self.jets1[k, 0, 0])
+                else:
+                    self._target_jet(k, &looped[j - self.n_q, 0], &self.jets1[k, 0, 0])
             self.t1 = t
         # the last time asked first
         swap = self.jets0
@@ -1394,6 +1415,28 @@ cdef class SpatialProblem(StepProblem):
         self.jets1 = swap
         self.t0, self.t1 = self.t1, self.t0
         return &self.jets0[0, 0, 0]
+
+    cdef void _target_jet(self, int k, const double* drive, double* out) noexcept:
+        """Link k's target and its first two time derivatives (out (3, 4)) from its drive's
+        (q, q', q''): a revolute drive's quaternion ``q_d = (cos q/2, sin q/2 a0)``, a
+        prismatic drive's slide first (spatial_dae.py, ``_Link.target_jet``)."""
+        cdef double c, sn, q = drive[0], qd = drive[1], qdd = drive[2]
+        cdef double d1[4]
+        cdef double d2[4]
+        cdef int i
+        if self.links.drive[k] != DRIVE_REVOLUTE:
+            out[0], out[EULER], out[2 * EULER] = q, qd, qdd
+            return
+        c, sn = cos(q / 2), sin(q / 2)
+        d1[0], d2[0] = -sn / 2, -c / 4.0
+        out[0] = c
+        for i in range(3):
+            d1[1 + i] = c / 2 * self.links.a0[k, i]
+            d2[1 + i] = -(sn * self.links.a0[k, i]) / 4.0
+            out[1 + i] = sn * self.links.a0[k, i]
+        for i in range(EULER):
+            out[EULER + i] = d1[i] * qd
+            out[2 * EULER + i] = d2[i] * (qd * qd) + d1[i] * qdd
 
     cdef int _inputs(self, double t) except -1:
         """The owner's inputs at t, for the loads, efforts and spring-dampers written in

@@ -738,15 +738,12 @@ class SpatialDAE(IndexThreeDAE):
     def load_factor(self, value):
         self.compiled.load_factor = value
 
-    def _drive_jets(self, t, out):
-        """The inputs at t (the compiled problem's once for each new time): out (n_links, 3,
-        4) the driven links' target jets (:meth:`_targets`: value, first and second time
-        derivative; a revolute drive's quaternion, a prismatic drive's slide first)."""
-        jets = self._targets(t)
-        out = np.asarray(out)
-        for k in self._driven:
-            for i in range(3):
-                out[k, i, :np.size(jets[k][i])] = jets[k][i]
+    def _loop_drive_values(self, t):
+        """The drives of the joints that close loops at t: (q, q', q'') each (n, 3), a
+        function of t or a coordinate held."""
+        return np.array([value(t) if callable(value) else
+                         (_vector("drives", value, 1)[0], 0.0, 0.0)
+                         for _, value in self._loop_drives], dtype=float).reshape(-1, 3)
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
@@ -1373,9 +1370,7 @@ class SpatialDAE(IndexThreeDAE):
                 out[k] = lk.target_jet(*self._drive[lk.driven])
                 continue
             # a loop-closing joint's drive: a function of t, or a coordinate held
-            value = self._loop_drives[lk.driven - n_q][1]
-            out[k] = lk.target_jet(*(value(t) if callable(value) else
-                                     (_vector("drives", value, 1)[0], 0.0, 0.0)))
+            out[k] = lk.target_jet(*self._loop_drive_values(t)[lk.driven - n_q])
         self._last_targets = (t, out)
         return out
 
