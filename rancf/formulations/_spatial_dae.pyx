@@ -12,20 +12,24 @@ same for the joints at cable points (:class:`rancf.formulations.spatial_dae._Cab
 ``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
 from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
 stiffness, the exact damping ``B^T D B``, strain energy and dissipated power.
-:func:`cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
+:func:`c_cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
 cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_blocks` and
-:func:`body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
+:func:`c_body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
 blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
-vectors of many rotations; :func:`joint_wrenches`, :func:`joint_spring_values` and
-:func:`point_springs` the efforts' and spring-dampers' forces of all items at their bodies'
-states.
+vectors of many rotations and :func:`link_coordinates` the joints' coordinates of many states;
+:func:`joint_wrenches`, :func:`joint_spring_values` and :func:`point_springs` the efforts' and
+spring-dampers' forces of all items at their bodies' states.
+
+:class:`SpatialProblem` is the formulation as the implicit loop's
+:class:`~rancf.formulations._problem.StepProblem`: residual, rows, biases, Newton's matrix on
+the formulation's fixed pattern and its LU factors (:class:`_LU`), in C over the kernels above.
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
 rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport cos, fabs, sin, sqrt
+from libc.math cimport atan2, cos, fabs, sin, sqrt
 from libc.string cimport memcmp, memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs
 
@@ -37,9 +41,10 @@ cimport rancf.elements._rotation as rot
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport cable_force_rest
-from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, ROT_AXIS, ROT_LOCK, ROT_NONE,
-                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
-                                  TR_NONE, TR_PLANE)
+from rancf.joints._codes cimport (DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL, M_ELEMENT,
+                                  M_FREE, M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL,
+                                  ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, SIDE_BODY,
+                                  SIDE_CABLE, SIDE_GROUND, TR_LOCK, TR_NONE, TR_PLANE)
 
 # the largest link: two bodies of 7 coordinates, 6 rows
 cdef extern from *:
@@ -736,20 +741,22 @@ cdef class ElementKernel:
         if out.shape[0]:
             self.c_damping(&x[0], &out[0])
 
-    def energy(self, const double[::1] x):
-        """The elements' strain energy (J)."""
-        cdef int k
-        cdef double U = 0.0
+    def energy(self, const double[:, ::1] X, double[::1] out):
+        """The elements' strain energy (J) at each of the states X (S, n) into out (S,)."""
+        cdef int k, s
+        cdef double U
         cdef double y[14]
         cdef double e[6]
         cdef double B[84]
         with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._map(k, y, e, B)
-                U += element_energy(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
-                                    &self.stiff[k, 0], &self.strain0[k, 0])
-        return U
+            for s in range(X.shape[0]):
+                U = 0.0
+                for k in range(self.n):
+                    self._local(k, &X[s, 0], y)
+                    self._map(k, y, e, B)
+                    U += element_energy(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
+                                        &self.stiff[k, 0], &self.strain0[k, 0])
+                out[s] = U
 
     cdef double c_dissipation(self, const double* x, const double* v) noexcept nogil:
         """The power (W) the elements' Kelvin-Voigt damping dissipates,
@@ -1295,9 +1302,9 @@ cdef class SpatialProblem(StepProblem):
     cdef double[:, ::1] T                # the targets along a stencil (7 * n_links, 4)
     cdef double[::1] J, G, vals, work, work2, f, U, P, Kc, Cc, Kb, Kg, Cb, D, taus
     cdef double[::1] lam_zero, el_work
-    cdef double[::1] q_J
-    cdef double t_J
-    cdef bint J_valid
+    cdef double[::1] q_J, q_phi_t, phi_t
+    cdef double t_J, t_phi_t
+    cdef bint J_valid, phi_t_valid
     cdef _LU lu, lu_projection
 
     def __init__(self, owner, sparse, at, unit_at, indices, indptr, J_row, J_col, item_keep):
@@ -1356,8 +1363,9 @@ cdef class SpatialProblem(StepProblem):
         self.J_row = np.ascontiguousarray(J_row, dtype=np.intc)
         self.J_col = np.ascontiguousarray(J_col, dtype=np.intc)
         self.J, self.G = np.zeros(max(self.n_J, 1)), np.zeros(max(self.n_J, 1))
-        self.q_J = np.zeros(max(self.n, 1))
-        self.J_valid = False
+        self.q_J, self.q_phi_t = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
+        self.phi_t = np.zeros(max(self.m, 1))
+        self.J_valid = self.phi_t_valid = False
         # Newton's matrix: the values of its parts in the pattern's order
         self.item_keep = np.ascontiguousarray(item_keep, dtype=np.intc) if len(item_keep) \
             else np.zeros(1, dtype=np.intc)
@@ -1622,7 +1630,15 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef int velocity_bias(self, const double* q, double t, double* out) except -1:
-        return self._along(q, NULL, t, False, out)
+        """``Phi_t`` at (q, t), kept: a step asks for it at its end twice (the violations and
+        the drives' power)."""
+        if not (self.phi_t_valid and t == self.t_phi_t
+                and memcmp(q, &self.q_phi_t[0], self.n * sizeof(double)) == 0):
+            self._along(q, NULL, t, False, &self.phi_t[0])
+            memcpy(&self.q_phi_t[0], q, self.n * sizeof(double))
+            self.t_phi_t, self.phi_t_valid = t, True
+        memcpy(out, &self.phi_t[0], self.m * sizeof(double))
+        return 0
 
     cdef int acceleration_bias(self, const double* q, const double* v, double t,
                                double* out) except -1:
@@ -1915,6 +1931,87 @@ cdef class SpatialProblem(StepProblem):
         np.asarray(ll)[:self.m] = lam
         self.power(&qq[0], &vv[0], &vv[0], t, &ll[0], p)
         return p[0], p[1]
+
+
+cdef inline void _frame_of(const double* X, int b, double* r, double* A) noexcept nogil:
+    """Body b's origin r (3) and frame ``A = A(p) / (p . p)`` (9) in the coordinates X; the
+    ground's (0, I) for b = -1."""
+    cdef double pp
+    cdef int i
+    if b < 0:
+        memset(r, 0, 3 * sizeof(double))
+        memset(A, 0, 9 * sizeof(double))
+        A[0] = A[4] = A[8] = 1.0
+        return
+    memcpy(r, X + 7 * b, 3 * sizeof(double))
+    rotation(X + 7 * b + 3, A)
+    pp = X[7 * b + 3] * X[7 * b + 3] + X[7 * b + 4] * X[7 * b + 4] \
+        + X[7 * b + 5] * X[7 * b + 5] + X[7 * b + 6] * X[7 * b + 6]
+    for i in range(9):
+        A[i] /= pp
+
+
+def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::1] body,
+                     const int[::1] motion, const double[:, :, ::1] QT,
+                     const double[:, ::1] offset, const double[:, ::1] anchor,
+                     const double[:, ::1] a0, const double[:, ::1] a1, const int[::1] col0,
+                     double[:, ::1] out):
+    """The coordinates of joint links between bodies (spatial_dae.py, ``SpatialDAE.
+    _link_values``) at the states X (S, n): of each link's relative rotation ``R = A_p^T A_c
+    Q^T`` and translation ``t = A_p^T (r_c - r_p + A_c o) - anchor``, by its motion (the
+    recursion's ``_link_coordinates``: angles about and slides along its axes a0, a1, rotation
+    vectors of angle at most pi), link k's from column ``col0[k]`` of out (S, n_c)."""
+    cdef int s, k, i, c
+    cdef double rp[3]
+    cdef double rc[3]
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double T[9]
+    cdef double R[9]
+    cdef double w[3]
+    cdef double t[3]
+    cdef double psi[3]
+    cdef double nrm[3]
+    cdef double b[3]
+    cdef double cc[3]
+    cdef const double* x
+    cdef double* o
+    with nogil:
+        for s in range(X.shape[0]):
+            x = &X[s, 0]
+            for k in range(parent.shape[0]):
+                _frame_of(x, parent[k], rp, Ap)
+                _frame_of(x, body[k], rc, Ac)
+                rot.matTmul(Ap, Ac, T)
+                rot.matmul(T, &QT[k, 0, 0], R)
+                rot.matvec(Ac, &offset[k, 0], w)
+                for i in range(3):
+                    w[i] = rc[i] - rp[i] + w[i]
+                rot.matTvec(Ap, w, t)
+                for i in range(3):
+                    t[i] -= anchor[k, i]
+                o = &out[s, col0[k]]
+                c = motion[k]
+                if c == M_REVOLUTE:
+                    rot.logm(R, psi)
+                    o[0] = rot.dot(psi, &a0[k, 0])
+                elif c == M_PRISMATIC:
+                    o[0] = rot.dot(t, &a0[k, 0])
+                elif c == M_CYLINDRICAL:
+                    rot.logm(R, psi)
+                    o[0] = rot.dot(t, &a0[k, 0])
+                    o[1] = rot.dot(psi, &a0[k, 0])
+                elif c == M_UNIVERSAL:
+                    rot.cross(&a0[k, 0], &a1[k, 0], nrm)
+                    rot.matTvec(R, &a0[k, 0], b)
+                    rot.matvec(R, &a1[k, 0], cc)
+                    o[0] = atan2(rot.dot(cc, nrm), rot.dot(cc, &a1[k, 0]))
+                    o[1] = atan2(rot.dot(b, nrm), rot.dot(b, &a0[k, 0]))
+                elif c == M_SPHERICAL:
+                    rot.logm(R, o)
+                elif c == M_FREE or c == M_ELEMENT:
+                    rot.logm(R, o + 3)
+                    o[0], o[1], o[2] = t[0], t[1], t[2]
 
 
 def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):

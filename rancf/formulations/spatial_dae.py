@@ -12,10 +12,12 @@ section 7, "Closed loops")::
 
 with ``f = -dU/de - (damping)`` the element's force in its coordinates and ``de/dx`` the chain rule
 below. The index-3 DAE ``M(x) x'' + Phi_x^T lambda = F(x, x', t)``, ``Phi(x, t) = 0`` is an
-:class:`~rancf.formulations.problem.IndexThreeDAE`, so the one implicit loop
+:class:`~rancf.formulations.problem.IndexThreeDAE`, and its ``compiled`` problem
+(:class:`rancf.formulations._spatial_dae.SpatialProblem`, a
+:class:`~rancf.formulations._problem.StepProblem`) is what the one implicit loop
 (:func:`rancf.integrators.implicit.integrate`: Newmark, HHT, generalized-alpha,
-generalized-alpha-S, the projections) runs it as it runs the planar DAE; its matrices are
-``scipy.sparse``.
+generalized-alpha-S, the projections) runs, as it runs the planar DAE's; the matrices this class
+returns are ``scipy.sparse``.
 
 Why Euler parameters. The implicit loop updates its coordinates additively (Newmark's formulas
 ``x_{n+1} = x_n + h v_n + ...``); Euler parameters live in R^4, where that update is exact
@@ -123,14 +125,24 @@ Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometr
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
 
-Compiled work. The rows, Jacobian blocks and curvature stencils of all links, and the elements'
-maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
-over all links and elements in one call each; ``Phi_x`` (CSR) and the Newton matrix (CSC) are
-summed onto sparsity patterns built with the formulation (only their values are filled at a
-step), and SuperLU factors the Newton matrix (LAPACK's dense LU for small models,
-:data:`DENSE_BELOW`). A run's reactions are computed when its Result is
-asked for them (:class:`SpatialReactions`, one saddle-point solve per output), not at every
-output.
+Compiled work. A step runs in C (:class:`rancf.formulations._spatial_dae.SpatialProblem`):
+the residual, the rows, the Jacobian, the biases' stencils, the power and the violations over the
+compiled kernels of the links, joints at cable points, beam elements, cable elements and bodies
+(all items of a kind in one call), Newton's matrix summed on sparsity patterns built with the
+formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step) into
+preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
+SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
+once for each new time (the targets' jets are computed in C from their values), and where a
+model has them its loads, efforts and spring-dampers (:meth:`SpatialDAE._loads`,
+:meth:`SpatialDAE._item_forces`, their central differences). The methods of the
+:class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
+``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
+that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
+``constraint_curvature`` assemble the terms one by one (the reference its Newton matrix is
+tested against). The outputs of a run are mapped once it has finished, all frames at once (the
+joints' coordinates by :func:`rancf.formulations._spatial_dae.link_coordinates`), and its
+reactions when its Result is asked for them (:class:`SpatialReactions`, one saddle-point solve
+per output).
 """
 import numpy as np
 import scipy.sparse as sp
@@ -504,7 +516,9 @@ class SpatialDAE(IndexThreeDAE):
     Attributes
     ----------
     tree, n_bodies, n_coordinates (7 per body), n_constraints, links (the joint links),
-    inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`).
+    inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`),
+    compiled (the problem the implicit loop runs,
+    :class:`rancf.formulations._spatial_dae.SpatialProblem`).
 
     Raises
     ------
@@ -584,6 +598,7 @@ class SpatialDAE(IndexThreeDAE):
         self.joint_links += list(range(self.n_tree_links + len(tree.loop_joint),
                                        n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
+        self._coordinate_setup()
         self._last_seen = None
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
@@ -669,9 +684,10 @@ class SpatialDAE(IndexThreeDAE):
     def _patterns(self):
         """The sparsity patterns, built once, of ``Phi_x`` (CSR) and of the Newton matrix
         ``[[A, w G^T], [B, 0]]`` (CSC): the (row, column) of every value the assembly
-        writes, in the order :meth:`_jacobian_values` and :meth:`newton_matrix` write them,
-        and where each one is summed (``np.bincount`` on the position in the sorted
-        structure): an assembly fills values only."""
+        writes, in the order the compiled problem writes them (its Jacobian and Newton
+        matrix values), and where each one is summed (``np.bincount`` on the position in the
+        sorted structure): an assembly fills values only; then the compiled problem
+        (:attr:`compiled`) on them."""
         n, m, nb = self.n_coordinates, self.n_constraints, self.n_bodies
         rows, cols = [], []
         for lk, s in zip(self.links, self.link_rows):
@@ -682,8 +698,6 @@ class SpatialDAE(IndexThreeDAE):
         cols.append(self._p)
         jr, jc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
         self._J_index, self._J_indices, self._J_indptr, self._J_nnz = _structure(jr, jc, m, n)
-        #: the row of each CSR entry
-        self._J_row = np.repeat(np.arange(m), np.diff(self._J_indptr))
         # the Newton matrix: body blocks, element blocks, link curvatures, cable elements,
         # then w G^T and B
         body = 7 * np.arange(nb)[:, None] + np.arange(7)
@@ -704,7 +718,6 @@ class SpatialDAE(IndexThreeDAE):
             np.tile(self._item_cols, (1, 14)).ravel()
         #: the entries of the force items' blocks on coordinates (not on the ground)
         self._item_mask = (ir >= 0) & (ic >= 0)
-        self._no_items = np.zeros(int(self._item_mask.sum()))
         rows.append(ir[self._item_mask])
         cols.append(ic[self._item_mask])
         rows += [jc, n + jr]
@@ -1563,38 +1576,51 @@ class SpatialDAE(IndexThreeDAE):
                 rate += w * c
         return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
 
+    def _coordinate_setup(self):
+        """Where each joint's coordinates sit among :meth:`joint_coordinates`' (n_c), and the
+        arrays of the kernel that maps the joints between bodies
+        (:func:`rancf.formulations._spatial_dae.link_coordinates`)."""
+        links = [self.links[k] for k in self.joint_links]
+        sizes = [(3 if lk.kind == 0 else 0) if isinstance(lk, _CableLink)
+                 else _SIZES.get(lk.motion, 0) for lk in links]
+        start = np.cumsum([0] + sizes)
+        self._n_jc = int(start[-1])
+        bodies = [(lk, int(c)) for lk, c in zip(links, start[:-1])
+                  if not isinstance(lk, _CableLink)]
+        ints = lambda a: np.ascontiguousarray(a, dtype=np.intc)
+        floats = lambda a, shape: np.ascontiguousarray(np.reshape(a, shape), dtype=float)
+        n = len(bodies)
+        self._jc_links = (
+            ints([lk.parent for lk, _ in bodies]), ints([lk.body for lk, _ in bodies]),
+            ints([int(lk.motion) for lk, _ in bodies]),
+            floats([lk.QT for lk, _ in bodies], (n, 3, 3)),
+            floats([lk.offset for lk, _ in bodies], (n, 3)),
+            floats([lk.anchor for lk, _ in bodies], (n, 3)),
+            floats([lk.a0 for lk, _ in bodies], (n, 3)),
+            floats([lk.a1 for lk, _ in bodies], (n, 3)), ints([c for _, c in bodies]))
+        #: the spherical joints at cable points: (link, first column)
+        self._jc_cables = [(lk, int(c)) for lk, c in zip(links, start[:-1])
+                           if isinstance(lk, _CableLink) and lk.kind == 0]
+
     def _link_values(self, X):
         """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
         map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
-        rotation vectors by one kernel call."""
-        S, nb = len(X), self.n_bodies
-        bodies = X[:, :7 * nb].reshape(S, nb, 7)
-        p = bodies[..., 3:]
-        r = bodies[..., :3]
-        A = rotation(p) / np.einsum("sni,sni->sn", p, p)[..., None, None]
-        cable = None
-        if self.n_cable_nodes:
-            cable = np.array([self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
-                              for x in X])
-        out = []
-        eye = np.broadcast_to(np.eye(3), (S, 3, 3))
-        for k in self.joint_links:
-            lk = self.links[k]
-            if isinstance(lk, _CableLink):
-                if lk.kind == 0:
-                    F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
-                         for kind, i, _, _ in lk.sides]
-                    out.append(_logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T))
-                continue
-            rp, Ap = (r[:, lk.parent], A[:, lk.parent]) if lk.parent >= 0 else \
-                (np.zeros((S, 3)), eye)
-            ApT = np.swapaxes(Ap, 1, 2)
-            # rotation(conj(q_Q)) is Q^T
-            R = ApT @ A[:, lk.body] @ lk.QT
-            arm = (A[:, lk.body] @ lk.offset)
-            tq = (ApT @ (r[:, lk.body] - rp + arm)[..., None])[..., 0] - lk.anchor
-            out.append(_coordinates(lk.motion, lk.a0, lk.a1, R, tq))
-        return np.concatenate(out, axis=1).astype(float) if out else np.zeros((S, 0))
+        joints between bodies by one kernel call
+        (:func:`rancf.formulations._spatial_dae.link_coordinates`), the spherical joints at
+        cable points from the cable nodes' frames (:meth:`cable_poses`)."""
+        X = np.ascontiguousarray(X, dtype=float)
+        S = len(X)
+        out = np.zeros((S, self._n_jc))
+        _spatial_dae.link_coordinates(X, *self._jc_links, out)
+        if self._jc_cables:
+            A = self.poses(X)[1]
+            cable = self.cable_poses(X, np.zeros_like(X))[0][..., 3:].reshape(S, -1, 3, 3)
+            eye = np.broadcast_to(np.eye(3), (S, 3, 3))
+            for lk, c in self._jc_cables:
+                F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
+                     for kind, i, _, _ in lk.sides]
+                out[:, c:c + 3] = _logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T)
+        return out
 
     def observe(self, q, v, t, lam, reactions=True):
         """The model-level arrays at an output (what the implicit loop keeps, as the
@@ -1703,7 +1729,8 @@ class SpatialDAE(IndexThreeDAE):
         kinetic = 0.5 * (np.einsum("sni,sni->sn", B[..., :3], B[..., :3]) @ tree.mass
                          + np.einsum("sni,nij,snj->s", wb, tree.inertia, wb))
         gravity = -((r @ tree.gravity) @ tree.mass)
-        elastic = np.array([self._element_kernel.energy(q) for q in Q])
+        elastic = np.empty(len(Q))
+        self._element_kernel.energy(np.ascontiguousarray(Q), elastic)
         if self.n_cable_nodes:
             xc, vc = Q[:, self._c0:], V[:, self._c0:]
             kinetic = kinetic + 0.5 * np.einsum("si,si->s", vc, (self._cable_mass @ vc.T).T)
@@ -1769,27 +1796,6 @@ def _logs(R):
     out = np.empty(R.shape[:1] + (3,))
     _spatial_dae.rotation_logs(np.ascontiguousarray(R, dtype=float), out)
     return out
-
-
-def _coordinates(motion, a0, a1, R, t):
-    """A link's coordinates (S, k) of its relative rotations R (S, 3, 3) and translations t
-    (S, 3), as ``rancf.formulations.spatial._link_coordinates`` (its docstring) for S at once:
-    angles about and slides along the axes a0, a1, rotation vectors."""
-    if motion == Motion.M_REVOLUTE:
-        return (_logs(R) @ a0)[:, None]
-    if motion == Motion.M_PRISMATIC:
-        return (t @ a0)[:, None]
-    if motion == Motion.M_CYLINDRICAL:
-        return np.stack([t @ a0, _logs(R) @ a0], axis=1)
-    if motion == Motion.M_UNIVERSAL:
-        n = np.cross(a0, a1)
-        b, c = np.swapaxes(R, 1, 2) @ a0, R @ a1
-        return np.stack([np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)], axis=1)
-    if motion == Motion.M_SPHERICAL:
-        return _logs(R)
-    if motion in (Motion.M_FREE, Motion.M_ELEMENT):
-        return np.concatenate([t, _logs(R)], axis=1)
-    return np.zeros((len(R), 0))
 
 
 def _angle_columns(links):
