@@ -10,7 +10,7 @@ from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.problem import projection_kind
-from .formulations.spatial_dae import SpatialDAE
+from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
@@ -649,9 +649,10 @@ def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     # the compiled problem runs the loop and projects (StepProblem.project)
     dae.compiled.project_with(projection_kind(projection))
-    return integrate(dae.compiled, x0, v0, t_end, dt, method=method, output_every=output_every,
-                     tol=tol, max_iter=max_iter, jacobian=jacobian, progress=progress,
-                     **parameters)
+    with one_blas_thread():
+        return integrate(dae.compiled, x0, v0, t_end, dt, method=method,
+                         output_every=output_every, tol=tol, max_iter=max_iter,
+                         jacobian=jacobian, progress=progress, **parameters)
 
 
 def _spatial_start(model, formulation, state):

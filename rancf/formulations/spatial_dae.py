@@ -148,6 +148,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
+from threadpoolctl import ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
@@ -166,6 +167,17 @@ N_EULER = 4
 #: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
 DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
+_BLAS = []
+
+
+def one_blas_thread():
+    """A context in which BLAS and LAPACK run on one thread, for a run of the compiled problem:
+    its dense LU (at most :data:`DENSE_BELOW` unknowns) gains nothing from threads, and a
+    threaded BLAS, on a machine whose cores are busy, waits at every call for its threads'
+    turn (the 146 unknowns of the Delta robot of the gallery: 26 ms a step instead of 0.7)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 

@@ -28,7 +28,7 @@ from .. import checks
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
-from ..formulations.spatial_dae import SpatialDAE
+from ..formulations.spatial_dae import SpatialDAE, one_blas_thread
 from ..model.model import Model
 from ._implicit import Stepper
 from .implicit import Static
@@ -191,9 +191,10 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     dae.load_factor = 1.0 / load_steps
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
-    stepper.start_at_rest(0.0, x, lam0)
-    status, message, error, reached, iterations = step_loads(
-        stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+    with one_blas_thread():
+        stepper.start_at_rest(0.0, x, lam0)
+        status, message, error, reached, iterations = step_loads(
+            stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
     if status == "failed" and not iterations and "stiffness matrix is singular" in message:
         # the implicit loop's words for a matrix singular at Newton's start, the reference
         _refuse_plane_curved_cables(model)
