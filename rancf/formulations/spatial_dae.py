@@ -144,6 +144,8 @@ joints' coordinates by :func:`rancf.formulations._spatial_dae.link_coordinates`)
 reactions when its Result is asked for them (:class:`SpatialReactions`, one saddle-point solve
 per output).
 """
+import contextlib
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -170,14 +172,24 @@ _EYE4 = np.eye(N_EULER)
 _BLAS = []
 
 
+@contextlib.contextmanager
 def one_blas_thread():
     """A context in which BLAS and LAPACK run on one thread, for a run of the compiled problem:
     its dense LU (at most :data:`DENSE_BELOW` unknowns) gains nothing from threads, and a
     threaded BLAS, on a machine whose cores are busy, waits at every call for its threads'
-    turn (the 146 unknowns of the Delta robot of the gallery: 26 ms a step instead of 0.7)."""
+    turn (the 146 unknowns of the Delta robot of the gallery: 26 ms a step instead of 0.7).
+    The libraries are found once (threadpoolctl), their thread counts restored on leaving."""
     if not _BLAS:
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
+        _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
+    libraries = _BLAS[0]
+    before = [lib.num_threads for lib in libraries]
+    for lib in libraries:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, n in zip(libraries, before):
+            lib.set_num_threads(n)
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 
