@@ -1204,10 +1204,11 @@ cdef inline object _array(const double* p, int n):
 
 
 cdef class _LU:
-    """LU factors of an (N, N) matrix given by its values on a fixed pattern: LAPACK's dense
-    getrf/getrs (the values summed column-major at ``dense[k]``) up to ``DENSE_BELOW``
-    unknowns, SuperLU beyond (the values summed on the CSC data at ``index[k]``; one Python
-    call a factorization and a solve, whose own work then dominates)."""
+    """LU factors of an (N, N) matrix given by its values on a fixed pattern, value k summed
+    at ``at[k]``: LAPACK's dense getrf/getrs (``at`` the column-major position ``row + N col``)
+    up to spatial_dae.py's ``DENSE_BELOW`` unknowns, SuperLU beyond (``at`` the position in
+    the CSC data of ``indices``, ``indptr``; one Python call a factorization and a solve,
+    whose own work then dominates)."""
 
     cdef int N
     cdef bint sparse
@@ -1318,7 +1319,9 @@ cdef class SpatialProblem(StepProblem):
         tree = owner.tree
         self.nb, self.c0, self.n_joint_rows = owner.n_bodies, owner._c0, owner.n_joint_rows
         floats = lambda a: np.ascontiguousarray(a, dtype=float)
-        self.mass, self.inertia = owner._mass, owner._inertia
+        # (a model of cables only has no body: one unused row, so that the pointers exist)
+        self.mass = owner._mass if self.nb else np.zeros(1)
+        self.inertia = owner._inertia if self.nb else np.zeros((1, 3, 3))
         self.gravity = floats(tree.gravity)
         self.has_loads = bool(len(tree.load_body))
         self.has_items = bool(len(owner._item_cols))
