@@ -9,7 +9,8 @@ from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
-from .formulations.spatial_dae import SpatialDAE
+from .formulations.problem import projection_kind
+from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
@@ -642,9 +643,12 @@ def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
     tol = checks.tolerance("tol", tol, dae.tree.size)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
-    return integrate(dae, x0, v0, t_end, dt, method=method, output_every=output_every,
-                     projection=projection, tol=tol, max_iter=max_iter, jacobian=jacobian,
-                     progress=progress, **parameters)
+    # the compiled problem runs the loop and projects (StepProblem.project)
+    dae.compiled.project_with(projection_kind(projection))
+    with one_blas_thread():
+        return integrate(dae.compiled, x0, v0, t_end, dt, method=method,
+                         output_every=output_every, tol=tol, max_iter=max_iter,
+                         jacobian=jacobian, progress=progress, **parameters)
 
 
 def _spatial_start(model, formulation, state):

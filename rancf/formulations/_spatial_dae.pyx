@@ -12,32 +12,41 @@ same for the joints at cable points (:class:`rancf.formulations.spatial_dae._Cab
 ``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
 from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
 stiffness, the exact damping ``B^T D B``, strain energy and dissipated power.
-:func:`cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
+:func:`c_cable_elements` runs the ANCF cable kernel (:mod:`rancf.elements._ancf_cable`) over all
 cable elements; :func:`body_mass_action`, :func:`body_forces`, :func:`body_mass_blocks` and
-:func:`body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
+:func:`c_body_tangents` give the bodies' mass action, weight and gyroscopic force, rotary mass
 blocks and the gyroscopic force's central differences; :func:`rotation_logs` the rotation
-vectors of many rotations; :func:`joint_wrenches`, :func:`joint_spring_values` and
-:func:`point_springs` the efforts' and spring-dampers' forces of all items at their bodies'
-states, :func:`joint_values` the coordinates and rates of joints of any kind (what effort
-functions get).
+vectors of many rotations and :func:`link_coordinates` the joints' coordinates of many states;
+:func:`joint_wrenches`, :func:`joint_spring_values` and :func:`point_springs` the efforts' and
+spring-dampers' forces of all items at their bodies' states, :func:`joint_values` the
+coordinates and rates of joints of any kind (what effort functions get).
+
+:class:`SpatialProblem` is the formulation as the implicit loop's
+:class:`~rancf.formulations._problem.StepProblem`: residual, rows, biases, Newton's matrix on
+the formulation's fixed pattern and its LU factors (:class:`_LU`), in C over the kernels above.
 
 Euler parameters ``p = (p0, e)``: ``A(p) = (p0^2 - e.e) I + 2 e e^T + 2 p0 e^`` (quadratic, a
 rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]`` (3 x 4).
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport atan2, fabs, sqrt
-from libc.string cimport memcpy, memset
+from libc.math cimport atan2, cos, fabs, sin, sqrt
+from libc.string cimport memcmp, memcpy, memset
+from scipy.linalg.cython_lapack cimport dgetrf, dgetrs
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
+from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport cable_force_rest
-from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL, M_FIXED,
-                                  M_FREE, M_PRISMATIC, M_REVOLUTE, M_UNIVERSAL, ROT_AXIS,
-                                  ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE,
-                                  SIDE_GROUND, TR_LOCK, TR_NONE, TR_PLANE)
+from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
+                                  M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
+                                  M_SPHERICAL, M_UNIVERSAL, ROT_AXIS, ROT_LOCK, ROT_NONE,
+                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
+                                  TR_NONE, TR_PLANE)
 
 # the largest link: two bodies of 7 coordinates, 6 rows
 cdef extern from *:
@@ -388,58 +397,57 @@ cdef class LinkKernel:
             for j in range(nc):
                 out[nc * i + j] = full[MAX_COLS * i + c0 + j]
 
-    def rows(self, const double[::1] x, const double[:, ::1] targets, double[::1] out):
-        """Phi's link rows (n_rows_total,) into out at the coordinates x."""
+    cdef void c_rows(self, const double* x, const double* targets, double* out) noexcept nogil:
+        """Phi's link rows (n_rows_total) into out at the coordinates x, the drives' targets
+        (n, 4)."""
         cdef int k
         cdef double y[MAX_COLS]
-        with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._rows(k, y, &targets[k, 0], &out[self.row0[k]])
+        for k in range(self.n):
+            self._local(k, x, y)
+            self._rows(k, y, targets + EULER * k, out + self.row0[k])
 
-    def jacobian(self, const double[::1] x, const double[:, ::1] targets, double[::1] out):
-        """The links' Jacobian blocks (n_values,) into out at the coordinates x."""
+    cdef void c_jacobian(self, const double* x, const double* targets, double* out) noexcept nogil:
+        """The links' Jacobian blocks (n_values) into out at the coordinates x."""
         cdef int k
         cdef double y[MAX_COLS]
-        with nogil:
-            for k in range(self.n):
-                if self.n_rows[k]:
-                    self._local(k, &x[0], y)
-                    self._jacobian(k, y, &targets[k, 0], &out[self.val0[k]])
+        for k in range(self.n):
+            if self.n_rows[k]:
+                self._local(k, x, y)
+                self._jacobian(k, y, targets + EULER * k, out + self.val0[k])
 
-    def along(self, const double[::1] x, const double[::1] v,
-              const double[:, :, ::1] targets, const double[::1] weights,
-              const double[::1] taus, double[::1] out):
+    cdef void c_along(self, const double* x, const double* v, const double* targets,
+                      const double* weights, const double* taus, int n_points,
+                      double* out) noexcept nogil:
         """``sum_s weights[s] Phi(x + taus[s] v, targets[s])`` of the link rows into out
-        (n_rows_total,): a stencil along a line (the targets along it given per point)."""
+        (n_rows_total): a stencil along a line (the targets (n_points, n, 4) given per
+        point)."""
         cdef int k, s, i, nr
         cdef double y[MAX_COLS]
         cdef double yv[MAX_COLS]
         cdef double r[MAX_ROWS]
         cdef double* o
-        with nogil:
-            for i in range(self.n_rows_total):
-                out[i] = 0.0
-            for s in range(weights.shape[0]):
-                if weights[s] == 0.0:
-                    continue
-                for k in range(self.n):
-                    self._local(k, &x[0], y)
-                    self._local(k, &v[0], yv)
-                    if self.parent[k] < 0:
-                        memset(yv, 0, 7 * sizeof(double))
-                    for i in range(14):
-                        y[i] += taus[s] * yv[i]
-                    nr = self._rows(k, y, &targets[s, k, 0], r)
-                    o = &out[self.row0[k]]
-                    for i in range(nr):
-                        o[i] += weights[s] * r[i]
+        for i in range(self.n_rows_total):
+            out[i] = 0.0
+        for s in range(n_points):
+            if weights[s] == 0.0:
+                continue
+            for k in range(self.n):
+                self._local(k, x, y)
+                self._local(k, v, yv)
+                if self.parent[k] < 0:
+                    memset(yv, 0, 7 * sizeof(double))
+                for i in range(14):
+                    y[i] += taus[s] * yv[i]
+                nr = self._rows(k, y, targets + EULER * (self.n * s + k), r)
+                o = out + self.row0[k]
+                for i in range(nr):
+                    o[i] += weights[s] * r[i]
 
-    def curvature(self, const double[::1] x, const double[:, ::1] targets,
-                  const double[::1] lam, double[::1] out):
+    cdef void c_curvature(self, const double* x, const double* targets, const double* lam,
+                          double* out) noexcept nogil:
         """``d(Phi_x^T lambda)/dx`` of each link with rows on its columns (n_cols x n_cols,
         row-major, entry (i, j) the derivative of the i-th component along the j-th column),
-        into out (n_square,): central differences of the analytic ``J^T lambda`` with the steps
+        into out (n_square): central differences of the analytic ``J^T lambda`` with the steps
         ``1e-6 max(1, max |x[columns]|)``."""
         cdef int k, i, j, c, nr, nc, c0
         cdef double h, s, keep
@@ -448,36 +456,35 @@ cdef class LinkKernel:
         cdef double fp[MAX_COLS]
         cdef double* o
         cdef const double* lk
-        with nogil:
-            for k in range(self.n):
-                nr, nc = self.n_rows[k], self.n_cols[k]
-                if nr == 0:
-                    continue
-                c0 = 14 - nc
-                self._local(k, &x[0], y)
-                s = 1.0
+        for k in range(self.n):
+            nr, nc = self.n_rows[k], self.n_cols[k]
+            if nr == 0:
+                continue
+            c0 = 14 - nc
+            self._local(k, x, y)
+            s = 1.0
+            for i in range(nc):
+                s = max(s, fabs(y[c0 + i]))
+            h = 1e-6 * s
+            lk = lam + self.row0[k]
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = y[c0 + c]
+                y[c0 + c] = keep + h
+                self._jacobian(k, y, targets + EULER * k, J)
                 for i in range(nc):
-                    s = max(s, fabs(y[c0 + i]))
-                h = 1e-6 * s
-                lk = &lam[self.row0[k]]
-                o = &out[self.sq0[k]]
-                for c in range(nc):
-                    keep = y[c0 + c]
-                    y[c0 + c] = keep + h
-                    self._jacobian(k, y, &targets[k, 0], J)
-                    for i in range(nc):
-                        s = 0.0
-                        for j in range(nr):
-                            s += J[nc * j + i] * lk[j]
-                        fp[i] = s
-                    y[c0 + c] = keep - h
-                    self._jacobian(k, y, &targets[k, 0], J)
-                    for i in range(nc):
-                        s = 0.0
-                        for j in range(nr):
-                            s += J[nc * j + i] * lk[j]
-                        o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                    y[c0 + c] = keep
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    fp[i] = s
+                y[c0 + c] = keep - h
+                self._jacobian(k, y, targets + EULER * k, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                y[c0 + c] = keep
 
 
 cdef inline void _mat4(const double* A, const double* B, double* C) noexcept nogil:
@@ -634,30 +641,29 @@ cdef class ElementKernel:
             F[j] = s
         return 0
 
-    def force(self, const double[::1] x, const double[::1] v, double[::1] out):
+    cdef int c_force(self, const double* x, const double* v, double* out) noexcept nogil:
         """Adds every element's ``B^T f`` into out (n_coordinates,); returns the index of an
         element whose rotation reached pi, or -1."""
         cdef int k, i, bad = -1
         cdef double y[14]
         cdef double yd[14]
         cdef double F[14]
-        with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._local(k, &v[0], yd)
-                if self.parent[k] < 0:
-                    memset(yd, 0, 7 * sizeof(double))
-                if self._force(k, y, yd, F, NULL) != 0:
-                    bad = k
-                    break
-                if self.parent[k] >= 0:
-                    for i in range(7):
-                        out[7 * self.parent[k] + i] += F[i]
+        for k in range(self.n):
+            self._local(k, x, y)
+            self._local(k, v, yd)
+            if self.parent[k] < 0:
+                memset(yd, 0, 7 * sizeof(double))
+            if self._force(k, y, yd, F, NULL) != 0:
+                bad = k
+                break
+            if self.parent[k] >= 0:
                 for i in range(7):
-                    out[7 * self.body[k] + i] += F[7 + i]
+                    out[7 * self.parent[k] + i] += F[i]
+            for i in range(7):
+                out[7 * self.body[k] + i] += F[7 + i]
         return bad
 
-    def stiffness(self, const double[::1] x, const double[::1] v, double[::1] out):
+    cdef int c_stiffness(self, const double* x, const double* v, double* out) noexcept nogil:
         """``-dF/dx`` of each element on its columns (n_cols x n_cols, row-major) into out
         (n_square,): central differences with the step 1e-6; returns the index of an element
         whose rotation reached pi, or -1."""
@@ -668,33 +674,32 @@ cdef class ElementKernel:
         cdef double Fp[14]
         cdef double Fm[14]
         cdef double* o
-        with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._local(k, &v[0], yd)
-                if self.parent[k] < 0:
-                    memset(yd, 0, 7 * sizeof(double))
-                nc = self.n_cols[k]
-                c0 = 14 - nc
-                o = &out[self.sq0[k]]
-                for c in range(nc):
-                    keep = y[c0 + c]
-                    y[c0 + c] = keep + h
-                    if self._force(k, y, yd, Fp, NULL) != 0:
-                        bad = k
-                        break
-                    y[c0 + c] = keep - h
-                    if self._force(k, y, yd, Fm, NULL) != 0:
-                        bad = k
-                        break
-                    y[c0 + c] = keep
-                    for i in range(nc):
-                        o[nc * i + c] = -(Fp[c0 + i] - Fm[c0 + i]) / (2.0 * h)
-                if bad >= 0:
+        for k in range(self.n):
+            self._local(k, x, y)
+            self._local(k, v, yd)
+            if self.parent[k] < 0:
+                memset(yd, 0, 7 * sizeof(double))
+            nc = self.n_cols[k]
+            c0 = 14 - nc
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = y[c0 + c]
+                y[c0 + c] = keep + h
+                if self._force(k, y, yd, Fp, NULL) != 0:
+                    bad = k
                     break
+                y[c0 + c] = keep - h
+                if self._force(k, y, yd, Fm, NULL) != 0:
+                    bad = k
+                    break
+                y[c0 + c] = keep
+                for i in range(nc):
+                    o[nc * i + c] = -(Fp[c0 + i] - Fm[c0 + i]) / (2.0 * h)
+            if bad >= 0:
+                break
         return bad
 
-    def damping(self, const double[::1] x, double[::1] out):
+    cdef void c_damping(self, const double* x, double* out) noexcept nogil:
         """``B^T D B`` of each element on its columns into out (n_square,) (zeros where the
         element has no damping)."""
         cdef int k, i, j, a, b, c0, nc
@@ -705,47 +710,57 @@ cdef class ElementKernel:
         cdef double DB[84]
         cdef double s
         cdef double* o
-        with nogil:
-            for k in range(self.n):
-                nc = self.n_cols[k]
-                c0 = 14 - nc
-                o = &out[self.sq0[k]]
-                if self.damp[k] == 0.0:
-                    memset(o, 0, nc * nc * sizeof(double))
-                    continue
-                self._local(k, &x[0], y)
-                self._map(k, y, e, B)
-                element_damping(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
-                                &self.stiff[k, 0], self.damp[k], D)
-                for a in range(6):
-                    for j in range(14):
-                        s = 0.0
-                        for b in range(6):
-                            s += D[6 * a + b] * B[14 * b + j]
-                        DB[14 * a + j] = s
-                for i in range(nc):
-                    for j in range(nc):
-                        s = 0.0
-                        for a in range(6):
-                            s += B[14 * a + c0 + i] * DB[14 * a + c0 + j]
-                        o[nc * i + j] = s
+        for k in range(self.n):
+            nc = self.n_cols[k]
+            c0 = 14 - nc
+            o = out + self.sq0[k]
+            if self.damp[k] == 0.0:
+                memset(o, 0, nc * nc * sizeof(double))
+                continue
+            self._local(k, x, y)
+            self._map(k, y, e, B)
+            element_damping(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
+                            &self.stiff[k, 0], self.damp[k], D)
+            for a in range(6):
+                for j in range(14):
+                    s = 0.0
+                    for b in range(6):
+                        s += D[6 * a + b] * B[14 * b + j]
+                    DB[14 * a + j] = s
+            for i in range(nc):
+                for j in range(nc):
+                    s = 0.0
+                    for a in range(6):
+                        s += B[14 * a + c0 + i] * DB[14 * a + c0 + j]
+                    o[nc * i + j] = s
 
-    def energy(self, const double[::1] x):
-        """The elements' strain energy (J)."""
-        cdef int k
-        cdef double U = 0.0
+    def stiffness(self, const double[::1] x, const double[::1] v, double[::1] out):
+        """:meth:`c_stiffness` on arrays (the formulation's reference ``stiffness``)."""
+        return self.c_stiffness(&x[0], &v[0], &out[0] if out.shape[0] else NULL)
+
+    def damping(self, const double[::1] x, double[::1] out):
+        """:meth:`c_damping` on arrays (the formulation's reference ``damping``)."""
+        if out.shape[0]:
+            self.c_damping(&x[0], &out[0])
+
+    def energy(self, const double[:, ::1] X, double[::1] out):
+        """The elements' strain energy (J) at each of the states X (S, n) into out (S,)."""
+        cdef int k, s
+        cdef double U
         cdef double y[14]
         cdef double e[6]
         cdef double B[84]
         with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._map(k, y, e, B)
-                U += element_energy(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
-                                    &self.stiff[k, 0], &self.strain0[k, 0])
-        return U
+            for s in range(X.shape[0]):
+                U = 0.0
+                for k in range(self.n):
+                    self._local(k, &X[s, 0], y)
+                    self._map(k, y, e, B)
+                    U += element_energy(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
+                                        &self.stiff[k, 0], &self.strain0[k, 0])
+                out[s] = U
 
-    def dissipation(self, const double[::1] x, const double[::1] v):
+    cdef double c_dissipation(self, const double* x, const double* v) noexcept nogil:
         """The power (W) the elements' Kelvin-Voigt damping dissipates,
         ``sum ed . (l B^T C c B ed)`` (the kernel's power output)."""
         cdef int k
@@ -753,18 +768,44 @@ cdef class ElementKernel:
         cdef double y[14]
         cdef double yd[14]
         cdef double F[14]
-        with nogil:
-            for k in range(self.n):
-                if self.damp[k] == 0.0:
-                    continue
-                self._local(k, &x[0], y)
-                self._local(k, &v[0], yd)
-                if self.parent[k] < 0:
-                    memset(yd, 0, 7 * sizeof(double))
-                Pk = 0.0
-                if self._force(k, y, yd, F, &Pk) == 0:
-                    P += Pk
+        for k in range(self.n):
+            if self.damp[k] == 0.0:
+                continue
+            self._local(k, x, y)
+            self._local(k, v, yd)
+            if self.parent[k] < 0:
+                memset(yd, 0, 7 * sizeof(double))
+            Pk = 0.0
+            if self._force(k, y, yd, F, &Pk) == 0:
+                P += Pk
         return P
+
+
+cdef void c_cable_elements(int n, const double* x, const double* v, const long* dofs,
+                           const double* length, const double* EA, const double* EI,
+                           const double* damping, const double* rest,
+                           const unsigned char* curved, double* f, double* U, double* P,
+                           double* K, double* C) noexcept nogil:
+    """The ANCF cable kernel over the n elements: force f (n, 12), strain energy U and
+    dissipated power P (n,), and where K is not NULL ``K = -df/de``, ``C = -df/de'``
+    (n, 12, 12), each element's coordinates ``x[dofs[k]]`` (dofs (n, 12)), relative to its
+    rest state ``rest[k]`` (8) where ``curved[k]`` (else the straight cable's, passed as
+    NULL)."""
+    cdef int k, i
+    cdef double e[12]
+    cdef double ed[12]
+    cdef const double* ref
+    for k in range(n):
+        for i in range(12):
+            e[i] = x[dofs[12 * k + i]]
+            ed[i] = v[dofs[12 * k + i]]
+        ref = rest + 8 * k if curved[k] else NULL
+        if K != NULL:
+            U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
+                                    f + 12 * k, K + 144 * k, C + 144 * k, P + k)
+        else:
+            U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
+                                    f + 12 * k, NULL, NULL, P + k)
 
 
 def cable_elements(const double[::1] x, const double[::1] v, const long[:, ::1] dofs,
@@ -772,26 +813,13 @@ def cable_elements(const double[::1] x, const double[::1] v, const long[:, ::1] 
                    const double[::1] damping, const double[:, ::1] rest,
                    const unsigned char[::1] curved, double[:, ::1] f, double[::1] U,
                    double[::1] P, double[:, :, ::1] K, double[:, :, ::1] C, bint tangents):
-    """The ANCF cable kernel over all elements: force f (n_e, 12), strain energy U and
-    dissipated power P (n_e,), and with ``tangents`` ``K = -df/de``, ``C = -df/de'``
-    (n_e, 12, 12), each element's coordinates ``x[dofs[k]]``, relative to its rest state
-    ``rest[k]`` (8) where ``curved[k]`` (else the straight cable's, passed as NULL)."""
-    cdef int k, i, n = dofs.shape[0]
-    cdef double e[12]
-    cdef double ed[12]
-    cdef const double* ref
+    """:func:`c_cable_elements` on arrays, with ``tangents`` K and C (n_e, 12, 12)."""
+    if dofs.shape[0] == 0:
+        return
     with nogil:
-        for k in range(n):
-            for i in range(12):
-                e[i] = x[dofs[k, i]]
-                ed[i] = v[dofs[k, i]]
-            ref = &rest[k, 0] if curved[k] else NULL
-            if tangents:
-                U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
-                                        &f[k, 0], &K[k, 0, 0], &C[k, 0, 0], &P[k])
-            else:
-                U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
-                                        &f[k, 0], NULL, NULL, &P[k])
+        c_cable_elements(dofs.shape[0], &x[0], &v[0], &dofs[0, 0], &length[0], &EA[0], &EI[0],
+                         &damping[0], &rest[0, 0], &curved[0], &f[0, 0], &U[0], &P[0],
+                         &K[0, 0, 0] if tangents else NULL, &C[0, 0, 0] if tangents else NULL)
 
 
 cdef inline void euler_G(const double* p, double* G) noexcept nogil:
@@ -821,31 +849,30 @@ cdef inline void rotary_action(const double* G, const double* J, const double* a
         out[k] = c * (G[k] * Jw[0] + G[EULER + k] * Jw[1] + G[2 * EULER + k] * Jw[2])
 
 
-def body_mass_action(const double[::1] x, const double[::1] a, const double[::1] mass,
-                     const double[:, :, ::1] inertia, double[::1] out):
-    """``M(x) a`` of the bodies into out[:7 n]: ``m a_r`` and ``4 G^T J G a_p`` per body."""
-    cdef int b, i, n = mass.shape[0]
+cdef void body_mass_action(int n, const double* x, const double* a, const double* mass,
+                           const double* inertia, double* out) noexcept nogil:
+    """``M(x) a`` of the n bodies into out[:7 n]: ``m a_r`` and ``4 G^T J G a_p`` per body
+    (inertia (n, 3, 3))."""
+    cdef int b, i
     cdef double G[12]
-    with nogil:
-        for b in range(n):
-            for i in range(3):
-                out[7 * b + i] = mass[b] * a[7 * b + i]
-            euler_G(&x[7 * b + 3], G)
-            rotary_action(G, &inertia[b, 0, 0], &a[7 * b + 3], 4.0, &out[7 * b + 3])
+    for b in range(n):
+        for i in range(3):
+            out[7 * b + i] = mass[b] * a[7 * b + i]
+        euler_G(x + 7 * b + 3, G)
+        rotary_action(G, inertia + 9 * b, a + 7 * b + 3, 4.0, out + 7 * b + 3)
 
 
-def body_forces(const double[::1] x, const double[::1] v, const double[::1] mass,
-                const double[:, :, ::1] inertia, const double[::1] g, double[::1] out):
-    """The bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into out[:7 n]
-    (x, v the coordinates and rates, 7 per body)."""
-    cdef int b, i, n = mass.shape[0]
+cdef void body_forces(int n, const double* x, const double* v, const double* mass,
+                      const double* inertia, const double* g, double* out) noexcept nogil:
+    """The n bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into
+    out[:7 n] (x, v the coordinates and rates, 7 per body)."""
+    cdef int b, i
     cdef double G[12]
-    with nogil:
-        for b in range(n):
-            for i in range(3):
-                out[7 * b + i] = mass[b] * g[i]
-            euler_G(&v[7 * b + 3], G)
-            rotary_action(G, &inertia[b, 0, 0], &x[7 * b + 3], 8.0, &out[7 * b + 3])
+    for b in range(n):
+        for i in range(3):
+            out[7 * b + i] = mass[b] * g[i]
+        euler_G(v + 7 * b + 3, G)
+        rotary_action(G, inertia + 9 * b, x + 7 * b + 3, 8.0, out + 7 * b + 3)
 
 
 cdef class CableLinkKernel:
@@ -989,47 +1016,44 @@ cdef class CableLinkKernel:
             for j in range(3):
                 out[nc * (3 + i) + c_slope + 3 + j] = z[j]
 
-    def rows(self, const double[::1] x, double[::1] out):
+    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
         """The links' rows into out at their rows of Phi."""
         cdef int k
         cdef double y[14]
-        with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._rows(k, y, &out[self.row0[k]])
+        for k in range(self.n):
+            self._local(k, x, y)
+            self._rows(k, y, out + self.row0[k])
 
-    def along(self, const double[::1] x, const double[::1] v, const double[::1] weights,
-              const double[::1] taus, double[::1] out):
+    cdef void c_along(self, const double* x, const double* v, const double* weights,
+                      const double* taus, int n_points, double* out) noexcept nogil:
         """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
         cdef int k, s, i
         cdef double y[14]
         cdef double yv[14]
         cdef double r[MAX_ROWS]
-        with nogil:
-            for s in range(weights.shape[0]):
-                if weights[s] == 0.0:
-                    continue
-                for k in range(self.n):
-                    self._local(k, &x[0], y)
-                    self._local(k, &v[0], yv)
-                    for i in range(self.n_cols[k]):
-                        y[i] += taus[s] * yv[i]
-                    self._rows(k, y, r)
-                    for i in range(self.n_rows[k]):
-                        out[self.row0[k] + i] += weights[s] * r[i]
+        for s in range(n_points):
+            if weights[s] == 0.0:
+                continue
+            for k in range(self.n):
+                self._local(k, x, y)
+                self._local(k, v, yv)
+                for i in range(self.n_cols[k]):
+                    y[i] += taus[s] * yv[i]
+                self._rows(k, y, r)
+                for i in range(self.n_rows[k]):
+                    out[self.row0[k] + i] += weights[s] * r[i]
 
-    def jacobian(self, const double[::1] x, double[::1] out):
-        """The links' Jacobian blocks (n_values,) into out."""
+    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
+        """The links' Jacobian blocks (n_values) into out."""
         cdef int k
         cdef double y[14]
-        with nogil:
-            for k in range(self.n):
-                self._local(k, &x[0], y)
-                self._jacobian(k, y, &out[self.val0[k]])
+        for k in range(self.n):
+            self._local(k, x, y)
+            self._jacobian(k, y, out + self.val0[k])
 
-    def curvature(self, const double[::1] x, const double[::1] lam, double[::1] out):
-        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square,), as
-        :meth:`LinkKernel.curvature`."""
+    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
+        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square), as
+        :meth:`LinkKernel.c_curvature`."""
         cdef int k, i, j, c, nr, nc
         cdef double h, s, keep
         cdef double y[14]
@@ -1037,114 +1061,32 @@ cdef class CableLinkKernel:
         cdef double fp[14]
         cdef double* o
         cdef const double* lk
-        with nogil:
-            for k in range(self.n):
-                nr, nc = self.n_rows[k], self.n_cols[k]
-                self._local(k, &x[0], y)
-                s = 1.0
+        for k in range(self.n):
+            nr, nc = self.n_rows[k], self.n_cols[k]
+            self._local(k, x, y)
+            s = 1.0
+            for i in range(nc):
+                s = max(s, fabs(y[i]))
+            h = 1e-6 * s
+            lk = lam + self.row0[k]
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = y[c]
+                y[c] = keep + h
+                self._jacobian(k, y, J)
                 for i in range(nc):
-                    s = max(s, fabs(y[i]))
-                h = 1e-6 * s
-                lk = &lam[self.row0[k]]
-                o = &out[self.sq0[k]]
-                for c in range(nc):
-                    keep = y[c]
-                    y[c] = keep + h
-                    self._jacobian(k, y, J)
-                    for i in range(nc):
-                        s = 0.0
-                        for j in range(nr):
-                            s += J[nc * j + i] * lk[j]
-                        fp[i] = s
-                    y[c] = keep - h
-                    self._jacobian(k, y, J)
-                    for i in range(nc):
-                        s = 0.0
-                        for j in range(nr):
-                            s += J[nc * j + i] * lk[j]
-                        o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                    y[c] = keep
-
-
-def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, ::1] inertia,
-                  double h_p, double h_v, double[:, :, ::1] K, double[:, :, ::1] C):
-    """Central differences of each body's gyroscopic force ``g(p, p') = 8 G(p')^T J G(p') p``
-    (n, 4): ``K[b, :, k] = dg/dp_k`` (step h_p) and ``C[b, :, k] = -dg/dp'_k`` (step h_v)."""
-    cdef int b, k, i, n = inertia.shape[0]
-    cdef double p[4]
-    cdef double pd[4]
-    cdef double G[12]
-    cdef double gp[4]
-    cdef double gm[4]
-    cdef double keep
-    with nogil:
-        for b in range(n):
-            memcpy(p, &x[7 * b + 3], EULER * sizeof(double))
-            memcpy(pd, &v[7 * b + 3], EULER * sizeof(double))
-            euler_G(pd, G)
-            for k in range(EULER):
-                keep = p[k]
-                p[k] = keep + h_p
-                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
-                p[k] = keep - h_p
-                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
-                p[k] = keep
-                for i in range(EULER):
-                    K[b, i, k] = (gp[i] - gm[i]) / (2.0 * h_p)
-            for k in range(EULER):
-                keep = pd[k]
-                pd[k] = keep + h_v
-                euler_G(pd, G)
-                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gp)
-                pd[k] = keep - h_v
-                euler_G(pd, G)
-                rotary_action(G, &inertia[b, 0, 0], p, 8.0, gm)
-                pd[k] = keep
-                for i in range(EULER):
-                    C[b, i, k] = -(gp[i] - gm[i]) / (2.0 * h_v)
-
-
-def body_mass_blocks(const double[::1] x, const double[::1] a, const double[:, :, ::1] inertia,
-                     double c_m, double c_mq, double[:, :, ::1] out):
-    """Adds to out (n, 4, 4) each body's ``c_m 4 G^T J G`` (its rotary mass) and ``c_mq
-    d(M a)/dp = c_mq (4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p))``."""
-    cdef int b, i, j, k, l, n = inertia.shape[0]
-    cdef double G[12]
-    cdef double Ga[12]
-    cdef double JG[12]
-    cdef double JGa[3]
-    cdef double w[3]
-    cdef double s
-    cdef double[:, :, ::1] EK = _EULER_GK
-    with nogil:
-        for b in range(n):
-            euler_G(&x[7 * b + 3], G)
-            # JG = J G (3 x 4)
-            for i in range(3):
-                for k in range(EULER):
-                    JG[EULER * i + k] = (inertia[b, i, 0] * G[k] + inertia[b, i, 1] * G[EULER + k]
-                                     + inertia[b, i, 2] * G[2 * EULER + k])
-            if c_m != 0.0:
-                for j in range(EULER):
-                    for k in range(EULER):
-                        s = (G[j] * JG[k] + G[EULER + j] * JG[EULER + k]
-                             + G[2 * EULER + j] * JG[2 * EULER + k])
-                        out[b, j, k] += c_m * 4.0 * s
-            if c_mq != 0.0:
-                euler_G(&a[7 * b + 3], Ga)
-                for i in range(3):
-                    JGa[i] = (JG[EULER * i] * a[7 * b + 3] + JG[EULER * i + 1] * a[7 * b + 4]
-                              + JG[EULER * i + 2] * a[7 * b + 5] + JG[EULER * i + 3] * a[7 * b + 6])
-                for j in range(EULER):
-                    for k in range(EULER):
-                        # G_k^T JGa, G_k = dG/dp_k (constant)
-                        s = EK[k, 0, j] * JGa[0] + EK[k, 1, j] * JGa[1] + EK[k, 2, j] * JGa[2]
-                        # (G^T J G(a_p))[j, k]: J G(a_p) column k
-                        for i in range(3):
-                            w[i] = (inertia[b, i, 0] * Ga[k] + inertia[b, i, 1] * Ga[EULER + k]
-                                    + inertia[b, i, 2] * Ga[2 * EULER + k])
-                        s -= G[j] * w[0] + G[EULER + j] * w[1] + G[2 * EULER + j] * w[2]
-                        out[b, j, k] += c_mq * 4.0 * s
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    fp[i] = s
+                y[c] = keep - h
+                self._jacobian(k, y, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                y[c] = keep
 
 
 cdef double[:, :, ::1] _EULER_GK = np.zeros((EULER, 3, EULER))
@@ -1163,6 +1105,929 @@ cdef void _fill_gk() noexcept:
 
 
 _fill_gk()
+
+
+cdef void c_body_tangents(int n, const double* x, const double* v, const double* inertia,
+                          double h_p, double h_v, double* K, double* C) noexcept nogil:
+    """Central differences of each of the n bodies' gyroscopic force ``g(p, p') = 8 G(p')^T J
+    G(p') p`` (4): ``K[b, :, k] = dg/dp_k`` (step h_p) and ``C[b, :, k] = -dg/dp'_k`` (step
+    h_v), K and C (n, 4, 4)."""
+    cdef int b, k, i
+    cdef double p[4]
+    cdef double pd[4]
+    cdef double G[12]
+    cdef double gp[4]
+    cdef double gm[4]
+    cdef double keep
+    for b in range(n):
+        memcpy(p, x + 7 * b + 3, EULER * sizeof(double))
+        memcpy(pd, v + 7 * b + 3, EULER * sizeof(double))
+        euler_G(pd, G)
+        for k in range(EULER):
+            keep = p[k]
+            p[k] = keep + h_p
+            rotary_action(G, inertia + 9 * b, p, 8.0, gp)
+            p[k] = keep - h_p
+            rotary_action(G, inertia + 9 * b, p, 8.0, gm)
+            p[k] = keep
+            for i in range(EULER):
+                K[EULER_BLOCK * b + EULER * i + k] = (gp[i] - gm[i]) / (2.0 * h_p)
+        for k in range(EULER):
+            keep = pd[k]
+            pd[k] = keep + h_v
+            euler_G(pd, G)
+            rotary_action(G, inertia + 9 * b, p, 8.0, gp)
+            pd[k] = keep - h_v
+            euler_G(pd, G)
+            rotary_action(G, inertia + 9 * b, p, 8.0, gm)
+            pd[k] = keep
+            for i in range(EULER):
+                C[EULER_BLOCK * b + EULER * i + k] = -(gp[i] - gm[i]) / (2.0 * h_v)
+
+
+def body_tangents(const double[::1] x, const double[::1] v, const double[:, :, ::1] inertia,
+                  double h_p, double h_v, double[:, :, ::1] K, double[:, :, ::1] C):
+    """:func:`c_body_tangents` on arrays: K, C (n, 4, 4)."""
+    if inertia.shape[0]:
+        c_body_tangents(inertia.shape[0], &x[0], &v[0], &inertia[0, 0, 0], h_p, h_v,
+                        &K[0, 0, 0], &C[0, 0, 0])
+
+
+cdef void body_mass_blocks(int n, const double* x, const double* a, const double* inertia,
+                           double c_m, double c_mq, double* out) noexcept nogil:
+    """Adds to out (n, 4, 4) each body's ``c_m 4 G^T J G`` (its rotary mass) and ``c_mq
+    d(M a)/dp = c_mq (4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p))``."""
+    cdef int b, i, j, k
+    cdef double G[12]
+    cdef double Ga[12]
+    cdef double JG[12]
+    cdef double JGa[3]
+    cdef double w[3]
+    cdef double s
+    cdef const double* J
+    cdef const double* ap
+    cdef double* o
+    cdef double* EK = &_EULER_GK[0, 0, 0]
+    for b in range(n):
+        J = inertia + 9 * b
+        o = out + EULER_BLOCK * b
+        ap = a + 7 * b + 3
+        euler_G(x + 7 * b + 3, G)
+        # JG = J G (3 x 4)
+        for i in range(3):
+            for k in range(EULER):
+                JG[EULER * i + k] = (J[3 * i] * G[k] + J[3 * i + 1] * G[EULER + k]
+                                     + J[3 * i + 2] * G[2 * EULER + k])
+        if c_m != 0.0:
+            for j in range(EULER):
+                for k in range(EULER):
+                    s = (G[j] * JG[k] + G[EULER + j] * JG[EULER + k]
+                         + G[2 * EULER + j] * JG[2 * EULER + k])
+                    o[EULER * j + k] += c_m * 4.0 * s
+        if c_mq != 0.0:
+            euler_G(ap, Ga)
+            for i in range(3):
+                JGa[i] = (JG[EULER * i] * ap[0] + JG[EULER * i + 1] * ap[1]
+                          + JG[EULER * i + 2] * ap[2] + JG[EULER * i + 3] * ap[3])
+            for j in range(EULER):
+                for k in range(EULER):
+                    # G_k^T JGa, G_k = dG/dp_k (constant)
+                    s = EK[12 * k + j] * JGa[0] + EK[12 * k + EULER + j] * JGa[1] \
+                        + EK[12 * k + 2 * EULER + j] * JGa[2]
+                    # (G^T J G(a_p))[j, k]: J G(a_p) column k
+                    for i in range(3):
+                        w[i] = (J[3 * i] * Ga[k] + J[3 * i + 1] * Ga[EULER + k]
+                                + J[3 * i + 2] * Ga[2 * EULER + k])
+                    s -= G[j] * w[0] + G[EULER + j] * w[1] + G[2 * EULER + j] * w[2]
+                    o[EULER * j + k] += c_mq * 4.0 * s
+
+
+# --- the formulation as a compiled StepProblem ---------------------------------------------
+cdef double[7] _D1 = [-1.0 / 60.0, 9.0 / 60.0, -45.0 / 60.0, 0.0, 45.0 / 60.0, -9.0 / 60.0,
+                      1.0 / 60.0]
+cdef double[7] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0, 270.0 / 180.0,
+                      -27.0 / 180.0, 2.0 / 180.0]
+
+
+cdef inline object _array(const double* p, int n):
+    """A NumPy array viewing n doubles at p (no copy)."""
+    if n == 0:
+        return np.zeros(0)
+    return np.asarray(<double[:n]> <double*> p)
+
+
+cdef class _LU:
+    """LU factors of an (N, N) matrix given by its values on a fixed pattern, value k summed
+    at ``at[k]``: LAPACK's dense getrf/getrs (``at`` the column-major position ``row + N col``)
+    up to spatial_dae.py's ``DENSE_BELOW`` unknowns, SuperLU beyond (``at`` the position in
+    the CSC data of ``indices``, ``indptr``; one Python call a factorization and a solve,
+    whose own work then dominates)."""
+
+    cdef int N
+    cdef bint sparse
+    cdef long[::1] at, unit_at
+    cdef double[::1] work
+    cdef int[::1] ipiv
+    cdef object indices, indptr, lu, data
+
+    def __init__(self, int N, bint sparse, at, unit_at, indices, indptr):
+        self.N, self.sparse = N, sparse
+        self.at = np.ascontiguousarray(at, dtype=np.int_)
+        self.unit_at = np.ascontiguousarray(unit_at, dtype=np.int_)
+        self.indices, self.indptr = indices, indptr
+        self.ipiv = np.zeros(max(N, 1), dtype=np.intc)
+        self.work = np.zeros(max(len(indices) if sparse else N * N, 1))
+        self.data = np.asarray(self.work)
+
+    cdef int factor(self, const double* values, int n_values, int n_unit) except -1:
+        """Factor the matrix of the values (duplicates summed in their order), its first
+        n_unit diagonal entries (at ``unit_at``) set to 1 (the projection's W = I, where the
+        rest of that block is zero)."""
+        cdef int k, info = 0, N = self.N
+        cdef double* w = &self.work[0]
+        cdef const long* at = &self.at[0]
+        memset(w, 0, self.work.shape[0] * sizeof(double))
+        for k in range(n_values):
+            w[at[k]] += values[k]
+        for k in range(n_unit):
+            w[self.unit_at[k]] = 1.0
+        if self.sparse:
+            self.lu = spla.splu(sp.csc_matrix((self.data, self.indices, self.indptr),
+                                              shape=(N, N)))
+            return 0
+        dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
+        if info > 0:
+            # as SuperLU and rancf.formulations.problem.NewtonFactor say it
+            raise RuntimeError(f"Factor is exactly singular (pivot {info} of the LU factors "
+                               "is zero)")
+        return 0
+
+    cdef int solve(self, double* x) except -1:
+        cdef int info = 0, one = 1, N = self.N
+        cdef char trans = b'N'
+        cdef double[::1] sol
+        if self.sparse:
+            sol = self.lu.solve(np.asarray(<double[:N]> x))
+            memcpy(x, &sol[0], N * sizeof(double))
+            return 0
+        dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
+        return 0
+
+
+cdef class SpatialProblem(StepProblem):
+    """The spatial DAE of a :class:`rancf.formulations.spatial_dae.SpatialDAE` (its
+    ``compiled``) as the implicit loop's :class:`~rancf.formulations._problem.StepProblem`:
+    residual, constraint rows and their biases, Newton's matrix summed on the formulation's
+    fixed pattern into preallocated arrays and factored (``_LU``), all in C over the kernels
+    above (bodies, beam elements, links, joints at cable points, cable elements).
+
+    Python runs inside a step only where a model has Python inputs: once for each new time,
+    its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
+    of joints that close loops; two times kept, the residual's and the constraints' of
+    generalized-alpha-S), and, in a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
+    ``SpatialDAE._body_tangents``), the efforts and spring-dampers (``_item_forces``,
+    ``_item_tangents``, ``_item_power``). The outputs are mapped by the owner's
+    ``observe_frames`` after the run.
+    """
+
+    formulation = "dae"
+
+    cdef object owner
+    cdef LinkKernel links
+    cdef CableLinkKernel cables
+    cdef ElementKernel elements
+    cdef public double load_factor
+    cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
+    cdef bint has_loads, has_items, damped, cable_damped, has_springs, timed
+    # the model's arrays (read-only, DECISIONS 33)
+    cdef const double[::1] mass, gravity, cable_gravity, cable_l, cable_EA, cable_EI, cable_c
+    cdef const double[::1] cable_mass_data
+    cdef const int[::1] cable_mass_indptr, cable_mass_indices
+    cdef const double[:, :, ::1] inertia, cable_blocks
+    cdef const long[:, ::1] cable_dofs
+    cdef const double[:, ::1] cable_rest
+    cdef const unsigned char[::1] curved
+    cdef int[::1] driven, drive_index, J_row, J_col, item_keep
+    cdef const double[:, ::1] drive_values      # the tree's drives' (q, q', q'') (n_q, 3)
+    cdef int n_q, n_loop_drives
+    # the drives' target jets (n_links, 3, 4) at two times
+    cdef double[:, :, ::1] jets0, jets1
+    cdef double t0, t1
+    cdef double[:, ::1] T                # the targets along a stencil (7 * n_links, 4)
+    cdef double[::1] J, G, vals, work, work2, f, U, P, Kc, Cc, Kb, Kg, Cb, D, taus
+    cdef double[::1] lam_zero, el_work
+    cdef double[::1] q_J, q_phi_t, phi_t
+    cdef double t_J, t_phi_t
+    cdef bint J_valid, phi_t_valid
+    cdef _LU lu, lu_projection
+
+    def __init__(self, owner, sparse, at, unit_at, indices, indptr, J_row, J_col, item_keep):
+        cdef int N
+        self.owner = owner
+        self.links, self.cables, self.elements = (owner._link_kernel, owner._cable_kernel,
+                                                  owner._element_kernel)
+        self.n, self.m = owner.n_coordinates, owner.n_constraints
+        self.projection = False
+        self.load_factor = 1.0
+        tree = owner.tree
+        self.nb, self.c0, self.n_joint_rows = owner.n_bodies, owner._c0, owner.n_joint_rows
+        floats = lambda a: np.ascontiguousarray(a, dtype=float)
+        # (a model of cables only has no body: one unused row, so that the pointers exist)
+        self.mass = owner._mass if self.nb else np.zeros(1)
+        self.inertia = owner._inertia if self.nb else np.zeros((1, 3, 3))
+        self.gravity = floats(tree.gravity)
+        self.has_loads = bool(len(tree.load_body))
+        self.has_items = bool(len(owner._item_cols))
+        self.has_springs = bool(len(owner._springs["law"]) or len(owner._joint_springs["law"]))
+        self.n_items = len(owner._item_cols)
+        self.damped = owner._damped
+        # the cables
+        self.n_cable_el = len(tree.cable_length)
+        self.cable_dofs = owner._cable_dofs
+        self.cable_l, self.cable_EA, self.cable_EI, self.cable_c = (
+            owner._cable_l, owner._cable_EA, owner._cable_EI, owner._cable_c)
+        self.cable_rest, self.curved = owner._cable_rest, owner._cable_curved
+        self.cable_damped = bool(np.asarray(tree.cable_damping).any())
+        self.cable_gravity = floats(owner._cable_gravity) if len(owner._cable_gravity) \
+            else np.zeros(1)
+        self.cable_blocks = floats(owner._cable_mass_blocks).reshape(-1, 12, 12)
+        M = owner._cable_mass
+        self.cable_mass_data = floats(M.data) if M.nnz else np.zeros(1)
+        self.cable_mass_indices = np.ascontiguousarray(M.indices, dtype=np.intc) if M.nnz \
+            else np.zeros(1, dtype=np.intc)
+        self.cable_mass_indptr = np.ascontiguousarray(M.indptr, dtype=np.intc)
+        ne = max(self.n_cable_el, 1)
+        self.f, self.U, self.P = np.zeros(12 * ne), np.zeros(ne), np.zeros(ne)
+        self.Kc, self.Cc = np.zeros(144 * ne), np.zeros(144 * ne)
+        # the drives
+        self.driven = np.ascontiguousarray(owner._driven, dtype=np.intc) \
+            if len(owner._driven) else np.zeros(1, dtype=np.intc)
+        self.n_driven = len(owner._driven)
+        self.drive_index = np.array([owner.links[k].driven for k in owner._driven] or [0],
+                                    dtype=np.intc)
+        self.n_q, self.n_loop_drives = tree.n_q, len(owner._loop_drives)
+        self.drive_values = owner._drive if tree.n_q else np.zeros((1, 3))
+        # Python inputs to evaluate at each new time (constant drives: once)
+        self.timed = bool(owner.inputs.timed) or any(callable(value) for _, value in
+                                                      owner._loop_drives)
+        nl = max(self.links.n, 1)
+        self.jets0, self.jets1 = np.zeros((nl, 3, EULER)), np.zeros((nl, 3, EULER))
+        self.T = np.zeros((7 * nl, EULER))
+        self.t0 = self.t1 = np.nan
+        # the Jacobian's values (the pattern's order: links, joints at cable points, norms)
+        self.n_J = len(J_row)
+        self.J_row = np.ascontiguousarray(J_row, dtype=np.intc)
+        self.J_col = np.ascontiguousarray(J_col, dtype=np.intc)
+        self.J, self.G = np.zeros(max(self.n_J, 1)), np.zeros(max(self.n_J, 1))
+        self.q_J, self.q_phi_t = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
+        self.phi_t = np.zeros(max(self.m, 1))
+        self.J_valid = self.phi_t_valid = False
+        # Newton's matrix: the values of its parts in the pattern's order
+        self.item_keep = np.ascontiguousarray(item_keep, dtype=np.intc) if len(item_keep) \
+            else np.zeros(1, dtype=np.intc)
+        self.n_item_vals = len(item_keep)
+        self.n_vals = len(at)
+        self.vals = np.zeros(max(self.n_vals, 1))
+        nb = max(self.nb, 1)
+        self.Kb, self.Kg = np.zeros(EULER_BLOCK * nb), np.zeros(EULER_BLOCK * nb)
+        self.Cb = np.zeros(EULER_BLOCK * nb)
+        self.el_work = np.zeros(max(self.elements.n_square, 1))
+        self.D = np.zeros(7 * EULER * nb)
+        self.work = np.zeros(max(self.n + self.m, 1))
+        self.work2 = np.zeros(max(self.n + self.m, 1))
+        self.taus = np.zeros(7)
+        self.lam_zero = np.zeros(max(self.m, 1))
+        N = self.n + self.m
+        self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
+        self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
+
+    def project_with(self, kind):
+        """Project after every step (:meth:`StepProblem.project`): False, "euclidean" or
+        "mass"."""
+        self.projection = kind
+
+    def observe_frames(self, t, q, v, a, lam, branches):
+        return self.owner.observe_frames(t, q, v, a, lam, branches)
+
+    # --- inputs ---------------------------------------------------------------------------
+    cdef const double* _jets(self, double t) except NULL:
+        """The drives' target jets (n_links, 3, 4: value, first and second time derivative)
+        at t (two times kept): the inputs at t (Python: the model's drive functions, once for
+        each new time), then each driven link's :meth:`_target_jet`."""
+        cdef double[:, :, ::1] swap
+        cdef double[:, ::1] looped
+        cdef int i, k, j
+        # constant drives: their jets once (t0 is NaN until then)
+        if not self.n_driven or t == self.t0 or (not self.timed and self.t0 == self.t0):
+            return &self.jets0[0, 0, 0]
+        if t != self.t1:
+            if self.timed:
+                self.owner.inputs.at_time(t)
+            if self.n_loop_drives:
+                looped = self.owner._loop_drive_values(t)
+            for i in range(self.n_driven):
+                k = self.driven[i]
+                j = self.drive_index[i]
+                if j < self.n_q:
+                    self._target_jet(k, &self.drive_values[j, 0], &self.jets1[k, 0, 0])
+                else:
+                    self._target_jet(k, &looped[j - self.n_q, 0], &self.jets1[k, 0, 0])
+            self.t1 = t
+        # the last time asked first
+        swap = self.jets0
+        self.jets0 = self.jets1
+        self.jets1 = swap
+        self.t0, self.t1 = self.t1, self.t0
+        return &self.jets0[0, 0, 0]
+
+    cdef void _target_jet(self, int k, const double* drive, double* out) noexcept:
+        """Link k's target and its first two time derivatives (out (3, 4)) from its drive's
+        (q, q', q''): a revolute drive's quaternion ``q_d = (cos q/2, sin q/2 a0)``, a
+        prismatic drive's slide first (spatial_dae.py, ``_Link.target_jet``)."""
+        cdef double c, sn, q = drive[0], qd = drive[1], qdd = drive[2]
+        cdef double d1[4]
+        cdef double d2[4]
+        cdef int i
+        if self.links.drive[k] != DRIVE_REVOLUTE:
+            out[0], out[EULER], out[2 * EULER] = q, qd, qdd
+            return
+        c, sn = cos(q / 2), sin(q / 2)
+        d1[0], d2[0] = -sn / 2, -c / 4.0
+        out[0] = c
+        for i in range(3):
+            d1[1 + i] = c / 2 * self.links.a0[k, i]
+            d2[1 + i] = -(sn * self.links.a0[k, i]) / 4.0
+            out[1 + i] = sn * self.links.a0[k, i]
+        for i in range(EULER):
+            out[EULER + i] = d1[i] * qd
+            out[2 * EULER + i] = d2[i] * (qd * qd) + d1[i] * qdd
+
+    cdef int _inputs(self, double t) except -1:
+        """The owner's inputs at t, for the loads, efforts and spring-dampers written in
+        Python."""
+        self.owner.inputs.at_time(t)
+        return 0
+
+    cdef void _targets(self, const double* jets, double* out) noexcept nogil:
+        """The targets (n_links, 4) of the jets."""
+        cdef int k
+        for k in range(self.links.n):
+            memcpy(out + EULER * k, jets + 3 * EULER * k, EULER * sizeof(double))
+
+    # --- mass and forces ------------------------------------------------------------------
+    cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
+        cdef int r, k
+        cdef double s
+        body_mass_action(self.nb, q, a, &self.mass[0], &self.inertia[0, 0, 0], out)
+        if self.n_cable_el:
+            # the cables' constant mass, CSR (scipy's product, term by term)
+            for r in range(self.n - self.c0):
+                s = 0.0
+                for k in range(self.cable_mass_indptr[r], self.cable_mass_indptr[r + 1]):
+                    s += self.cable_mass_data[k] * a[self.c0 + self.cable_mass_indices[k]]
+                out[self.c0 + r] = s
+        return 0
+
+    cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
+        cdef int i, k, bad
+        cdef double g[3]
+        cdef double lf = self.load_factor
+        cdef double[::1] loads
+        cdef double[::1] items
+        cdef double* acc = &self.work[0]
+        for i in range(3):
+            g[i] = lf * self.gravity[i]
+        body_forces(self.nb, q, v, &self.mass[0], &self.inertia[0, 0, 0], g, out)
+        if self.has_loads or self.has_items:
+            self._inputs(t)
+            qq, vv = _array(q, self.n), _array(v, self.n)
+        if self.has_loads:
+            loads = self.owner._loads(qq)
+            for i in range(self.c0):
+                out[i] += lf * loads[i]
+        bad = self.elements.c_force(q, v, out)
+        if bad >= 0:
+            self.owner._element_status(bad)
+        if self.has_items:
+            items = self.owner._assemble_items(self.owner._item_forces(qq, vv, t))
+            for i in range(self.n):
+                out[i] += items[i]
+        if self.n_cable_el:
+            for i in range(self.c0, self.n):
+                out[i] = lf * self.cable_gravity[i - self.c0]
+            if self.has_loads:
+                for i in range(self.c0, self.n):
+                    out[i] += lf * loads[i]
+            c_cable_elements(self.n_cable_el, q, v, &self.cable_dofs[0, 0], &self.cable_l[0],
+                             &self.cable_EA[0], &self.cable_EI[0], &self.cable_c[0],
+                             &self.cable_rest[0, 0], &self.curved[0], &self.f[0], &self.U[0],
+                             &self.P[0], NULL, NULL)
+            # summed apart, then added (the order of np.bincount's sum)
+            memset(acc, 0, self.n * sizeof(double))
+            for k in range(12 * self.n_cable_el):
+                acc[self.cable_dofs[k // 12, k % 12]] += self.f[k]
+            for i in range(self.n):
+                out[i] += acc[i]
+        return 0
+
+    # --- constraints ----------------------------------------------------------------------
+    cdef int constraint(self, const double* q, double t, double* out) except -1:
+        cdef int b, i
+        cdef double s
+        cdef double* T = &self.T[0, 0]
+        self._targets(self._jets(t), T)
+        self.links.c_rows(q, T, out)
+        self.cables.c_rows(q, out)
+        for b in range(self.nb):
+            s = 0.0
+            for i in range(EULER):
+                s += q[7 * b + 3 + i] * q[7 * b + 3 + i]
+            out[self.n_joint_rows + b] = 0.5 * (s - 1.0)
+        return 0
+
+    cdef int _jacobian(self, const double* q, double t, double* out) except -1:
+        """Phi_x's values at (q, t) in the pattern's order (n_J)."""
+        cdef int b, i
+        cdef double* T = &self.T[0, 0]
+        self._targets(self._jets(t), T)
+        self.links.c_jacobian(q, T, out)
+        self.cables.c_jacobian(q, out + self.links.n_values)
+        b = self.links.n_values + self.cables.n_values
+        for i in range(self.nb):
+            memcpy(out + b + EULER * i, q + 7 * i + 3, EULER * sizeof(double))
+        return 0
+
+    cdef const double* _kept_jacobian(self, const double* q, double t) except NULL:
+        """Phi_x's values at (q, t), kept: the loop asks at one state for the constraint
+        force, the rate and the matrix."""
+        if not (self.J_valid and t == self.t_J
+                and memcmp(q, &self.q_J[0], self.n * sizeof(double)) == 0):
+            self._jacobian(q, t, &self.J[0])
+            memcpy(&self.q_J[0], q, self.n * sizeof(double))
+            self.t_J, self.J_valid = t, True
+        return &self.J[0]
+
+    cdef int constraint_force(self, const double* q, const double* lam, double t,
+                              double* out) except -1:
+        """``Phi_x^T lambda``: each column's terms summed by increasing row (the order of the
+        CSR matrix's product)."""
+        cdef int e
+        cdef const double* J = self._kept_jacobian(q, t)
+        memset(out, 0, self.n * sizeof(double))
+        for e in range(self.n_J):
+            out[self.J_col[e]] += J[e] * lam[self.J_row[e]]
+        return 0
+
+    cdef int _rate(self, const double* q, double t, const double* v, double* out) except -1:
+        """out (m) += Phi_x v."""
+        cdef int e
+        cdef const double* J = self._kept_jacobian(q, t)
+        for e in range(self.n_J):
+            out[self.J_row[e]] += J[e] * v[self.J_col[e]]
+        return 0
+
+    cdef int _along(self, const double* q, const double* v, double t, bint second,
+                    double* out) except -1:
+        """A derivative (first, or second if ``second``) of ``Phi(q + tau v, t + tau)`` at
+        tau = 0 by the exact seven-point stencil (spatial_dae.py's module docstring), the
+        targets along their Taylor polynomials of order two; v NULL: at rest (``Phi_t``)."""
+        cdef int i, k, s, b, nl = self.links.n
+        cdef double scale = 0.0, h, tau, pq, c
+        cdef double w[7]
+        cdef const double* jets = self._jets(t)
+        cdef const double* jk
+        cdef double* T = &self.T[0, 0]
+        cdef double* taus = &self.taus[0]
+        cdef double* vz = &self.work2[0]
+        if v == NULL:
+            memset(vz, 0, self.n * sizeof(double))
+            v = vz
+        else:
+            for i in range(self.n):
+                scale = max(scale, fabs(v[i]))
+        for i in range(self.n_driven):
+            jk = jets + 3 * EULER * self.driven[i]
+            for k in range(EULER):
+                scale = max(scale, fabs(jk[EULER + k]))
+            c = 0.0
+            for k in range(EULER):
+                c = max(c, fabs(jk[2 * EULER + k]))
+            scale = max(scale, sqrt(c))
+        if scale == 0.0:
+            memset(out, 0, self.m * sizeof(double))
+            return 0
+        h = 0.5 / scale
+        for s in range(7):
+            w[s] = _D2[s] if second else _D1[s]
+            taus[s] = (s - 3.0) * h
+        memset(T, 0, 7 * nl * EULER * sizeof(double))
+        for s in range(7):
+            tau = taus[s]
+            for i in range(self.n_driven):
+                k = self.driven[i]
+                jk = jets + 3 * EULER * k
+                for b in range(EULER):
+                    T[EULER * (nl * s + k) + b] = (jk[b] + tau * jk[EULER + b]
+                                                   + 0.5 * (tau * tau) * jk[2 * EULER + b])
+        self.links.c_along(q, v, T, w, taus, 7, out)
+        self.cables.c_along(q, v, w, taus, 7, out)
+        for b in range(self.nb):
+            c = 0.0
+            for s in range(7):
+                pq = 0.0
+                for k in range(EULER):
+                    tau = q[7 * b + 3 + k] + taus[s] * v[7 * b + 3 + k]
+                    pq += tau * tau
+                c += w[s] * (0.5 * (pq - 1.0))
+            out[self.n_joint_rows + b] = c
+        c = h * h if second else h
+        for i in range(self.m):
+            out[i] /= c
+        return 0
+
+    cdef int velocity_bias(self, const double* q, double t, double* out) except -1:
+        """``Phi_t`` at (q, t), kept: a step asks for it at its end twice (the violations and
+        the drives' power)."""
+        if not (self.phi_t_valid and t == self.t_phi_t
+                and memcmp(q, &self.q_phi_t[0], self.n * sizeof(double)) == 0):
+            self._along(q, NULL, t, False, &self.phi_t[0])
+            memcpy(&self.q_phi_t[0], q, self.n * sizeof(double))
+            self.t_phi_t, self.phi_t_valid = t, True
+        memcpy(out, &self.phi_t[0], self.m * sizeof(double))
+        return 0
+
+    cdef int acceleration_bias(self, const double* q, const double* v, double t,
+                               double* out) except -1:
+        return self._along(q, v, t, True, out)
+
+    # --- Newton's matrix ------------------------------------------------------------------
+    cdef int _assemble(self, const double* q_e, const double* a_e, const double* lam,
+                       const double* v_e, double t_e, const double* q_new, double t_new,
+                       double c_m, double c_mq, double c_k, double c_c, double w) except -1:
+        """vals = ``[[c_m M + c_mq d(M a)/dx + c_k (K + d(Phi_x^T lambda)/dx) + c_c C,
+        w Phi_x^T], [Phi_x, 0]]``'s values in the pattern's order (spatial_dae.py,
+        ``SpatialDAE._patterns``): per body its 7 x 7 block, the elements', the links'
+        curvatures, the cable elements', the force items', w G, B."""
+        cdef int b, i, j, k, bad, nb = self.nb
+        cdef double hv = 1e-7, s
+        cdef double* val = &self.vals[0]
+        cdef double* blk
+        cdef double* pp = &self.Kb[0]
+        cdef double* D = &self.D[0]
+        cdef double* Cg = &self.Cb[0]
+        cdef double* o
+        cdef double* T = &self.T[0, 0]
+        cdef int n_el = self.elements.n_square
+        cdef int n_link = self.links.n_square + self.cables.n_square
+        cdef double[:, :, ::1] Dp
+        cdef double[:, :, ::1] Cp
+        cdef double[::1] items
+        # the bodies' tangents (loads' and gyroscopic), before their blocks are written
+        if c_k != 0.0 or c_c != 0.0:
+            if self.has_loads:
+                self._inputs(t_e)
+                Dp, Cp = self.owner._body_tangents(_array(q_e, self.n), _array(v_e, self.n))
+                if nb:
+                    memcpy(D, &Dp[0, 0, 0], 7 * EULER * nb * sizeof(double))
+                    memcpy(Cg, &Cp[0, 0, 0], EULER_BLOCK * nb * sizeof(double))
+            else:
+                for b in range(nb):
+                    for i in range(EULER):
+                        hv = max(hv, 1e-7 * fabs(v_e[7 * b + 3 + i]))
+                memset(D, 0, 7 * EULER * nb * sizeof(double))
+                c_body_tangents(nb, q_e, v_e, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], Cg)
+                for b in range(nb):
+                    memcpy(D + 7 * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
+                           EULER_BLOCK * sizeof(double))
+        for b in range(nb):
+            blk = val + 49 * b
+            memset(blk, 0, 49 * sizeof(double))
+            if c_m != 0.0:
+                for i in range(3):
+                    blk[8 * i] = c_m * self.mass[b]
+        # the rotary blocks pp (n, 4, 4)
+        memset(pp, 0, EULER_BLOCK * nb * sizeof(double))
+        if c_m != 0.0 or c_mq != 0.0:
+            body_mass_blocks(nb, q_e, a_e, &self.inertia[0, 0, 0], c_m, c_mq, pp)
+        o = val + 49 * nb
+        if c_k != 0.0:
+            for b in range(nb):
+                blk = val + 49 * b
+                for i in range(7):
+                    for j in range(EULER):
+                        blk[7 * i + 3 + j] -= c_k * D[7 * EULER * b + EULER * i + j]
+                for i in range(EULER):
+                    pp[EULER_BLOCK * b + 5 * i] += c_k * lam[self.n_joint_rows + b]
+            bad = self.elements.c_stiffness(q_e, v_e, o)
+            if bad >= 0:
+                self.owner._element_status(bad)
+            for i in range(n_el):
+                o[i] *= c_k
+            self._targets(self._jets(t_e), T)
+            self.links.c_curvature(q_e, T, lam, o + n_el)
+            self.cables.c_curvature(q_e, lam, o + n_el + self.links.n_square)
+            for i in range(n_link):
+                o[n_el + i] *= c_k
+        else:
+            memset(o, 0, (n_el + n_link) * sizeof(double))
+        if c_c != 0.0:
+            for i in range(EULER_BLOCK * nb):
+                pp[i] += c_c * Cg[i]
+            if self.damped:
+                self.elements.c_damping(q_e, &self.el_work[0])
+                for i in range(n_el):
+                    o[i] += c_c * self.el_work[i]
+        for b in range(nb):
+            blk = val + 49 * b
+            for i in range(EULER):
+                for j in range(EULER):
+                    blk[7 * (3 + i) + 3 + j] += pp[EULER_BLOCK * b + EULER * i + j]
+        # the cable elements' blocks
+        o = o + n_el + n_link
+        if self.n_cable_el:
+            if c_k != 0.0 or c_c != 0.0:
+                c_cable_elements(self.n_cable_el, q_e, v_e, &self.cable_dofs[0, 0],
+                                 &self.cable_l[0], &self.cable_EA[0], &self.cable_EI[0],
+                                 &self.cable_c[0], &self.cable_rest[0, 0], &self.curved[0],
+                                 &self.f[0], &self.U[0], &self.P[0], &self.Kc[0], &self.Cc[0])
+            for k in range(144 * self.n_cable_el):
+                s = c_m * (&self.cable_blocks[0, 0, 0])[k]
+                if c_k != 0.0 or c_c != 0.0:
+                    s = s + c_k * self.Kc[k]
+                    s = s + (c_c * self.Cc[k] if self.cable_damped else 0.0)
+                o[k] = s
+            o = o + 144 * self.n_cable_el
+        # the force items' blocks
+        if self.n_item_vals:
+            if self.has_items and (c_k != 0.0 or c_c != 0.0):
+                self._inputs(t_e)
+                Kp, Cp2 = self.owner._item_tangents(_array(q_e, self.n), _array(v_e, self.n),
+                                                    t_e)
+                items = np.ascontiguousarray((c_k * Kp + c_c * Cp2).ravel()[
+                    np.asarray(self.item_keep)[:self.n_item_vals]])
+                memcpy(o, &items[0], self.n_item_vals * sizeof(double))
+            else:
+                memset(o, 0, self.n_item_vals * sizeof(double))
+            o = o + self.n_item_vals
+        # w G, then B
+        self._jacobian(q_new, t_new, &self.J[0])
+        self.J_valid = False
+        if q_e == q_new:
+            for k in range(self.n_J):
+                o[k] = w * self.J[k]
+        else:
+            self._jacobian(q_e, t_e, &self.G[0])
+            for k in range(self.n_J):
+                o[k] = w * self.G[k]
+        memcpy(o + self.n_J, &self.J[0], self.n_J * sizeof(double))
+        return 0
+
+    cdef int factor(self, const double* q_e, const double* a_e, const double* lam,
+                    const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
+                    double c_mq, double c_k, double c_c, double w) except -1:
+        self._assemble(q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w)
+        self.lu.factor(&self.vals[0], self.n_vals, 0)
+        return 0
+
+    cdef int solve(self, double* x) except -1:
+        return self.lu.solve(x)
+
+    cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
+        """``[W Phi_x^T; Phi_x 0]`` at q (W = M, or I) into the projection's factors."""
+        self._assemble(q, q, &self.lam_zero[0], q, t, q, t, 1.0 if mass else 0.0, 0.0, 0.0,
+                       0.0, 1.0)
+        self.lu_projection.factor(&self.vals[0], self.n_vals, 0 if mass else self.n)
+        return 0
+
+    cdef int saddle_solve(self, double* x) except -1:
+        return self.lu_projection.solve(x)
+
+    # --- monitors and power ---------------------------------------------------------------
+    cdef int power(self, const double* q, const double* v, const double* a, double t,
+                   const double* lam, double* p) except -1:
+        """Loads, drives (``lambda . Phi_t``) and efforts; the elements', cables' and
+        spring-dampers' dissipation (spatial_dae.py, ``SpatialDAE.power``)."""
+        cdef int i
+        cdef double* r = &self.work[0]
+        p[0] = p[1] = 0.0
+        if self.has_loads or self.has_items or self.has_springs:
+            self._inputs(t)
+            qq, vv, ll = _array(q, self.n), _array(v, self.n), _array(lam, self.m)
+            p[0], p[1] = self.owner._python_power(qq, vv, t)
+        if self.n_joint_rows:
+            self.velocity_bias(q, t, r)
+            for i in range(self.n_joint_rows):
+                p[0] += lam[i] * r[i]
+        if self.damped:
+            p[1] += self.elements.c_dissipation(q, v)
+        if self.n_cable_el and self.cable_damped:
+            c_cable_elements(self.n_cable_el, q, v, &self.cable_dofs[0, 0], &self.cable_l[0],
+                             &self.cable_EA[0], &self.cable_EI[0], &self.cable_c[0],
+                             &self.cable_rest[0, 0], &self.curved[0], &self.f[0], &self.U[0],
+                             &self.P[0], NULL, NULL)
+            for i in range(self.n_cable_el):
+                p[1] += self.P[i]
+        return 0
+
+    cdef int violations(self, const double* q, const double* v, const double* a, double t,
+                        double* out) except -1:
+        """(|Phi|, |Phi_x v + Phi_t|, |Phi_x a + xi|), infinity norms."""
+        cdef int i
+        cdef double* r = &self.work[0]
+        out[0] = out[1] = out[2] = 0.0
+        if not self.m:
+            return 0
+        self.constraint(q, t, r)
+        for i in range(self.m):
+            out[0] = max(out[0], fabs(r[i]))
+        self.velocity_bias(q, t, r)
+        self._rate(q, t, v, r)
+        for i in range(self.m):
+            out[1] = max(out[1], fabs(r[i]))
+        self.acceleration_bias(q, v, t, r)
+        self._rate(q, t, a, r)
+        for i in range(self.m):
+            out[2] = max(out[2], fabs(r[i]))
+        return 0
+
+    # --- Python views (the formulation's IndexThreeDAE methods are these) -----------------
+    def py_force(self, q, v, double t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        out = np.empty(self.n)
+        cdef double[::1] o = out
+        self.force(&qq[0], &vv[0], t, &o[0])
+        return out
+
+    def py_mass_action(self, q, a):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] aa = np.ascontiguousarray(a, dtype=float)
+        out = np.empty(self.n)
+        cdef double[::1] o = out
+        self.mass_action(&qq[0], 0.0, &aa[0], &o[0])
+        return out
+
+    def py_constraint(self, q, double t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        out = np.zeros(max(self.m, 1))
+        cdef double[::1] o = out
+        self.constraint(&qq[0], t, &o[0])
+        return out[:self.m]
+
+    def py_jacobian_values(self, q, double t):
+        """Phi_x's values in the pattern's order (n_J,)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        out = np.zeros(max(self.n_J, 1))
+        cdef double[::1] o = out
+        self._jacobian(&qq[0], t, &o[0])
+        return out[:self.n_J]
+
+    def py_constraint_force(self, q, lam, double t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        np.asarray(ll)[:self.m] = lam
+        out = np.empty(self.n)
+        cdef double[::1] o = out
+        self.constraint_force(&qq[0], &ll[0], t, &o[0])
+        return out
+
+    def py_constraint_rate(self, q, v, double t):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        out = np.zeros(max(self.m, 1))
+        cdef double[::1] o = out
+        self._rate(&qq[0], t, &vv[0], &o[0])
+        return out[:self.m]
+
+    def py_bias(self, q, v, double t):
+        """``Phi_t`` (v None) or ``xi`` (m,)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv
+        out = np.zeros(max(self.m, 1))
+        cdef double[::1] o = out
+        if v is None:
+            self.velocity_bias(&qq[0], t, &o[0])
+        else:
+            vv = np.ascontiguousarray(v, dtype=float)
+            self.acceleration_bias(&qq[0], &vv[0], t, &o[0])
+        return out[:self.m]
+
+    def py_curvature_values(self, q, lam, double t):
+        """The links' ``d(Phi_x^T lambda)/dx`` blocks in the pattern's order."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        np.asarray(ll)[:self.m] = lam
+        cdef int n = self.links.n_square
+        out = np.zeros(max(n + self.cables.n_square, 1))
+        cdef double[::1] o = out
+        cdef double* T = &self.T[0, 0]
+        self._targets(self._jets(t), T)
+        self.links.c_curvature(&qq[0], T, &ll[0], &o[0])
+        self.cables.c_curvature(&qq[0], &ll[0], &o[n])
+        return out[:n + self.cables.n_square]
+
+    def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
+                  double c_mq, double c_k, double c_c, double w):
+        """Newton's matrix's values in the pattern's order."""
+        cdef double[::1] qe = np.ascontiguousarray(q_e, dtype=float)
+        cdef double[::1] ae = np.ascontiguousarray(a_e, dtype=float)
+        cdef double[::1] ve = np.ascontiguousarray(v_e, dtype=float)
+        cdef double[::1] qn = qe if q_new is q_e else np.ascontiguousarray(q_new, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        np.asarray(ll)[:self.m] = lam
+        self._assemble(&qe[0], &ae[0], &ll[0], &ve[0], t_e, &qn[0], t_new, c_m, c_mq, c_k,
+                       c_c, w)
+        return np.asarray(self.vals)[:self.n_vals].copy()
+
+    def py_power(self, q, v, double t, lam):
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        cdef double[::1] ll = np.zeros(max(self.m, 1))
+        cdef double p[2]
+        np.asarray(ll)[:self.m] = lam
+        self.power(&qq[0], &vv[0], &vv[0], t, &ll[0], p)
+        return p[0], p[1]
+
+
+cdef inline void _frame_of(const double* X, int b, double* r, double* A) noexcept nogil:
+    """Body b's origin r (3) and frame ``A = A(p) / (p . p)`` (9) in the coordinates X; the
+    ground's (0, I) for b = -1."""
+    cdef double pp
+    cdef int i
+    if b < 0:
+        memset(r, 0, 3 * sizeof(double))
+        memset(A, 0, 9 * sizeof(double))
+        A[0] = A[4] = A[8] = 1.0
+        return
+    memcpy(r, X + 7 * b, 3 * sizeof(double))
+    rotation(X + 7 * b + 3, A)
+    pp = X[7 * b + 3] * X[7 * b + 3] + X[7 * b + 4] * X[7 * b + 4] \
+        + X[7 * b + 5] * X[7 * b + 5] + X[7 * b + 6] * X[7 * b + 6]
+    for i in range(9):
+        A[i] /= pp
+
+
+def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::1] body,
+                     const int[::1] motion, const double[:, :, ::1] QT,
+                     const double[:, ::1] offset, const double[:, ::1] anchor,
+                     const double[:, ::1] a0, const double[:, ::1] a1, const int[::1] col0,
+                     double[:, ::1] out):
+    """The coordinates of joint links between bodies (spatial_dae.py, ``SpatialDAE.
+    _link_values``) at the states X (S, n): of each link's relative rotation ``R = A_p^T A_c
+    Q^T`` and translation ``t = A_p^T (r_c - r_p + A_c o) - anchor``, by its motion (the
+    recursion's ``_link_coordinates``: angles about and slides along its axes a0, a1, rotation
+    vectors of angle at most pi), link k's from column ``col0[k]`` of out (S, n_c)."""
+    cdef int s, k, i, c
+    cdef double rp[3]
+    cdef double rc[3]
+    cdef double Ap[9]
+    cdef double Ac[9]
+    cdef double T[9]
+    cdef double R[9]
+    cdef double w[3]
+    cdef double t[3]
+    cdef double psi[3]
+    cdef double nrm[3]
+    cdef double b[3]
+    cdef double cc[3]
+    cdef const double* x
+    cdef double* o
+    with nogil:
+        for s in range(X.shape[0]):
+            x = &X[s, 0]
+            for k in range(parent.shape[0]):
+                _frame_of(x, parent[k], rp, Ap)
+                _frame_of(x, body[k], rc, Ac)
+                rot.matTmul(Ap, Ac, T)
+                rot.matmul(T, &QT[k, 0, 0], R)
+                rot.matvec(Ac, &offset[k, 0], w)
+                for i in range(3):
+                    w[i] = rc[i] - rp[i] + w[i]
+                rot.matTvec(Ap, w, t)
+                for i in range(3):
+                    t[i] -= anchor[k, i]
+                o = &out[s, col0[k]]
+                c = motion[k]
+                if c == M_REVOLUTE:
+                    rot.logm(R, psi)
+                    o[0] = rot.dot(psi, &a0[k, 0])
+                elif c == M_PRISMATIC:
+                    o[0] = rot.dot(t, &a0[k, 0])
+                elif c == M_CYLINDRICAL:
+                    rot.logm(R, psi)
+                    o[0] = rot.dot(t, &a0[k, 0])
+                    o[1] = rot.dot(psi, &a0[k, 0])
+                elif c == M_UNIVERSAL:
+                    rot.cross(&a0[k, 0], &a1[k, 0], nrm)
+                    rot.matTvec(R, &a0[k, 0], b)
+                    rot.matvec(R, &a1[k, 0], cc)
+                    o[0] = atan2(rot.dot(cc, nrm), rot.dot(cc, &a1[k, 0]))
+                    o[1] = atan2(rot.dot(b, nrm), rot.dot(b, &a0[k, 0]))
+                elif c == M_SPHERICAL:
+                    rot.logm(R, o)
+                elif c == M_FREE or c == M_ELEMENT:
+                    rot.logm(R, o + 3)
+                    o[0], o[1], o[2] = t[0], t[1], t[2]
 
 
 def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):

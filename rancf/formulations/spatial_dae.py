@@ -12,10 +12,12 @@ section 7, "Closed loops")::
 
 with ``f = -dU/de - (damping)`` the element's force in its coordinates and ``de/dx`` the chain rule
 below. The index-3 DAE ``M(x) x'' + Phi_x^T lambda = F(x, x', t)``, ``Phi(x, t) = 0`` is an
-:class:`~rancf.formulations.problem.IndexThreeDAE`, so the one implicit loop
+:class:`~rancf.formulations.problem.IndexThreeDAE`, and its ``compiled`` problem
+(:class:`rancf.formulations._spatial_dae.SpatialProblem`, a
+:class:`~rancf.formulations._problem.StepProblem`) is what the one implicit loop
 (:func:`rancf.integrators.implicit.integrate`: Newmark, HHT, generalized-alpha,
-generalized-alpha-S, the projections) runs it as it runs the planar DAE; its matrices are
-``scipy.sparse``.
+generalized-alpha-S, the projections) runs, as it runs the planar DAE's; the matrices this class
+returns are ``scipy.sparse``.
 
 Why Euler parameters. The implicit loop updates its coordinates additively (Newmark's formulas
 ``x_{n+1} = x_n + h v_n + ...``); Euler parameters live in R^4, where that update is exact
@@ -125,19 +127,32 @@ Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometr
 change of ``de/dx``) by central differences of the element's force in x; the loads' and the
 gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
 
-Compiled work. The rows, Jacobian blocks and curvature stencils of all links, and the elements'
-maps, forces, tangents, energy and dissipation run in :mod:`rancf.formulations._spatial_dae`,
-over all links and elements in one call each; ``Phi_x`` (CSR) and the Newton matrix (CSC) are
-summed onto sparsity patterns built with the formulation (only their values are filled at a
-step), and SuperLU factors the Newton matrix (LAPACK's dense LU for small models,
-:data:`DENSE_BELOW`). A run's reactions are computed when its Result is
-asked for them (:class:`SpatialReactions`, one saddle-point solve per output), not at every
-output.
+Compiled work. A step runs in C (:class:`rancf.formulations._spatial_dae.SpatialProblem`):
+the residual, the rows, the Jacobian, the biases' stencils, the power and the violations over the
+compiled kernels of the links, joints at cable points, beam elements, cable elements and bodies
+(all items of a kind in one call), Newton's matrix summed on sparsity patterns built with the
+formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step) into
+preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
+SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
+once for each new time (the targets' jets are computed in C from their values), and where a
+model has them its loads, efforts and spring-dampers (:meth:`SpatialDAE._loads`,
+:meth:`SpatialDAE._item_forces`, their central differences). The methods of the
+:class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
+``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
+that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
+``constraint_curvature`` assemble the terms one by one (the reference its Newton matrix is
+tested against). The outputs of a run are mapped once it has finished, all frames at once (the
+joints' coordinates by :func:`rancf.formulations._spatial_dae.link_coordinates`), and its
+reactions when its Result is asked for them (:class:`SpatialReactions`, one saddle-point solve
+per output).
 """
+import contextlib
+
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
+from threadpoolctl import ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -157,6 +172,27 @@ N_EULER = 4
 #: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
 DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
+_BLAS = []
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """A context in which BLAS and LAPACK run on one thread, for a run of the compiled problem:
+    its dense LU (at most :data:`DENSE_BELOW` unknowns) gains nothing from threads, and a
+    threaded BLAS, on a machine whose cores are busy, waits at every call for its threads'
+    turn (the 146 unknowns of the Delta robot of the gallery: 26 ms a step instead of 0.7).
+    The libraries are found once (threadpoolctl), their thread counts restored on leaving."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
+    libraries = _BLAS[0]
+    before = [lib.num_threads for lib in libraries]
+    for lib in libraries:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, n in zip(libraries, before):
+            lib.set_num_threads(n)
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 
@@ -254,10 +290,9 @@ _KINDS = {
     Motion.M_FREE: (ROT_NONE, TR_NONE),
 }
 
-# seven-point stencils, exact for polynomials of degree seven
+# the seven-point stencil of the first derivative, exact for polynomials of degree seven
 _TAUS = np.arange(-3, 4, dtype=float)
 _D1 = np.array([-1.0, 9.0, -45.0, 0.0, 45.0, -9.0, 1.0]) / 60.0
-_D2 = np.array([2.0, -27.0, 270.0, -490.0, 270.0, -27.0, 2.0]) / 180.0
 
 
 class _Link:
@@ -515,7 +550,9 @@ class SpatialDAE(IndexThreeDAE):
     Attributes
     ----------
     tree, n_bodies, n_coordinates (7 per body), n_constraints, links (the joint links),
-    inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`).
+    inputs (their load and drive values, :class:`rancf.formulations.spatial.Inputs`),
+    compiled (the problem the implicit loop runs,
+    :class:`rancf.formulations._spatial_dae.SpatialProblem`).
 
     Raises
     ------
@@ -595,12 +632,10 @@ class SpatialDAE(IndexThreeDAE):
         self.joint_links += list(range(self.n_tree_links + len(tree.loop_joint),
                                        n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
+        self._coordinate_setup()
         self._last_seen = None
-        #: the factor of the applied forces (gravity, loads and efforts): 1 in dynamics, the
-        #: load step's in statics (``rancf.static``)
-        self.load_factor = 1.0
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
-        self._jacobian = self._last_targets = self._velocity_bias = None
+        self._last_targets = None
         self._cable_setup()
         self._kernels(n_loop_links)
         self._force_setup(efforts, loop_efforts)
@@ -683,9 +718,10 @@ class SpatialDAE(IndexThreeDAE):
     def _patterns(self):
         """The sparsity patterns, built once, of ``Phi_x`` (CSR) and of the Newton matrix
         ``[[A, w G^T], [B, 0]]`` (CSC): the (row, column) of every value the assembly
-        writes, in the order :meth:`_jacobian_values` and :meth:`newton_matrix` write them,
-        and where each one is summed (``np.bincount`` on the position in the sorted
-        structure): an assembly fills values only."""
+        writes, in the order the compiled problem writes them (its Jacobian and Newton
+        matrix values), and where each one is summed (``np.bincount`` on the position in the
+        sorted structure): an assembly fills values only; then the compiled problem
+        (:attr:`compiled`) on them."""
         n, m, nb = self.n_coordinates, self.n_constraints, self.n_bodies
         rows, cols = [], []
         for lk, s in zip(self.links, self.link_rows):
@@ -696,8 +732,6 @@ class SpatialDAE(IndexThreeDAE):
         cols.append(self._p)
         jr, jc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
         self._J_index, self._J_indices, self._J_indptr, self._J_nnz = _structure(jr, jc, m, n)
-        #: the row of each CSR entry
-        self._J_row = np.repeat(np.arange(m), np.diff(self._J_indptr))
         # the Newton matrix: body blocks, element blocks, link curvatures, cable elements,
         # then w G^T and B
         body = 7 * np.arange(nb)[:, None] + np.arange(7)
@@ -718,7 +752,6 @@ class SpatialDAE(IndexThreeDAE):
             np.tile(self._item_cols, (1, 14)).ravel()
         #: the entries of the force items' blocks on coordinates (not on the ground)
         self._item_mask = (ir >= 0) & (ic >= 0)
-        self._no_items = np.zeros(int(self._item_mask.sum()))
         rows.append(ir[self._item_mask])
         cols.append(ic[self._item_mask])
         rows += [jc, n + jr]
@@ -727,7 +760,37 @@ class SpatialDAE(IndexThreeDAE):
         # column-major: the structure of the transpose's rows
         self._S_index, self._S_indices, self._S_indptr, self._S_nnz = _structure(sc, sr,
                                                                                  n + m, n + m)
-        self._n_links_square = self._link_kernel.n_square + self._cable_kernel.n_square
+        # the compiled problem sums the values column-major: on the dense matrix's
+        # (row + N col), or SuperLU's CSC data beyond DENSE_BELOW; W = I of the projection
+        # sets the diagonal of the coordinates' block, which the pattern holds
+        N = n + m
+        sparse = N > DENSE_BELOW
+        diagonal = np.arange(n)
+        unit = self._S_indptr[:-1][:n] + np.array(
+            [np.searchsorted(self._S_indices[self._S_indptr[i]:self._S_indptr[i + 1]], i)
+             for i in range(n)], dtype=int) if sparse else diagonal + N * diagonal
+        #: the formulation as the implicit loop's compiled StepProblem (every method below
+        #: that the IndexThreeDAE contract names is a view of it)
+        self.compiled = _spatial_dae.SpatialProblem(
+            self, sparse, self._S_index if sparse else sr + N * sc, unit, self._S_indices,
+            self._S_indptr, jr, jc, np.flatnonzero(self._item_mask))
+
+    @property
+    def load_factor(self):
+        """The factor of the applied forces (gravity, loads and efforts): 1 in dynamics, the
+        load step's in statics (``rancf.static``)."""
+        return self.compiled.load_factor
+
+    @load_factor.setter
+    def load_factor(self, value):
+        self.compiled.load_factor = value
+
+    def _loop_drive_values(self, t):
+        """The drives of the joints that close loops at t: (q, q', q'') each (n, 3), a
+        function of t or a coordinate held."""
+        return np.array([value(t) if callable(value) else
+                         (_vector("drives", value, 1)[0], 0.0, 0.0)
+                         for _, value in self._loop_drives], dtype=float).reshape(-1, 3)
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
@@ -1065,18 +1128,26 @@ class SpatialDAE(IndexThreeDAE):
         the reference configuration at rest by default), drives at t = 0."""
         return self.state_of(self.recursion.initial_state(q, qd), 0.0)
 
+    def _bodies(self, x):
+        """The bodies' coordinates of x (..., n) as (..., n_bodies, 7)."""
+        x = np.asarray(x, dtype=float)
+        return x[..., :7 * self.n_bodies].reshape(x.shape[:-1] + (self.n_bodies, 7))
+
     def poses(self, x):
-        """Origins (n, 3) and frames (n, 3, 3) (``A(p) / (p . p)``) of the coordinates x."""
-        X = self._X(np.asarray(x, dtype=float))
-        p = X[:, 3:]
-        return X[:, :3].copy(), rotation(p) / np.einsum("ni,ni->n", p, p)[:, None, None]
+        """Origins (..., n, 3) and frames (..., n, 3, 3) (``A(p) / (p . p)``) of the
+        coordinates x (..., n_coordinates): of one state, or of states stacked."""
+        X = self._bodies(x)
+        p = X[..., 3:]
+        return X[..., :3].copy(), rotation(p) / np.einsum("...i,...i->...", p, p)[..., None, None]
 
     def velocities(self, x, v):
-        """Body velocities ``(v, w)`` (n, 6), ``w = 2 E(p) p' / (p . p)``."""
-        X, Vx = self._X(x), self._X(v)
-        p = X[:, 3:]
-        w = 2.0 * np.einsum("nia,na->ni", _E(p), Vx[:, 3:]) / np.einsum("ni,ni->n", p, p)[:, None]
-        return np.concatenate([Vx[:, :3], w], axis=1)
+        """Body velocities ``(v, w)`` (..., n, 6), ``w = 2 E(p) p' / (p . p)``, of one state
+        or of states stacked."""
+        X, Vx = self._bodies(x), self._bodies(v)
+        p = X[..., 3:]
+        w = 2.0 * np.einsum("...ia,...a->...i", _E(p), Vx[..., 3:]) \
+            / np.einsum("...i,...i->...", p, p)[..., None]
+        return np.concatenate([Vx[..., :3], w], axis=-1)
 
     def accelerations(self, x, v, a):
         """Body accelerations ``(r'', w')`` (n, 6) of coordinate accelerations a on the
@@ -1194,13 +1265,8 @@ class SpatialDAE(IndexThreeDAE):
                              format="csr")
 
     def mass_action(self, q, a):
-        out = np.empty(self.n_coordinates)
-        _spatial_dae.body_mass_action(np.ascontiguousarray(q, dtype=float),
-                                      np.ascontiguousarray(a, dtype=float), self._mass,
-                                      self._inertia, out)
-        if self.n_cable_nodes:
-            out[self._c0:] = self._cable_mass @ np.asarray(a)[self._c0:]
-        return out
+        """``M(q) a`` (the compiled problem's)."""
+        return self.compiled.py_mass_action(q, a)
 
     def _mass_derivative_blocks(self, q, a):
         """The bodies' ``d(M(q) a)/dp`` blocks (n, 4, 4) (:meth:`mass_derivative`)."""
@@ -1257,26 +1323,10 @@ class SpatialDAE(IndexThreeDAE):
                                      "reached pi")
 
     def force(self, q, v, t):
-        """Gravity and loads (times :attr:`load_factor`), the gyroscopic force and the
-        elements' forces (7 n) at (q, v, t)."""
-        self.inputs.at_time(t)
-        tree = self.tree
-        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
-        out = np.empty(self.n_coordinates)
-        _spatial_dae.body_forces(q, v, self._mass, self._inertia,
-                                 self.load_factor * tree.gravity, out)
-        if len(tree.load_body):
-            out[:self._c0] += self.load_factor * self._loads(q)[:self._c0]
-        self._element_status(self._element_kernel.force(q, v, out))
-        if len(self._item_cols):
-            out += self._assemble_items(self._item_forces(q, v, t))
-        if self.n_cable_nodes:
-            out[self._c0:] = self.load_factor * self._cable_gravity
-            if len(tree.load_body):
-                out[self._c0:] += self.load_factor * self._loads(q)[self._c0:]
-            f = self._cable_elements(q, v)[0]
-            out += np.bincount(self._cable_dofs.ravel(), f.ravel(), minlength=out.size)
-        return out
+        """Gravity and loads (times :attr:`load_factor`), the gyroscopic force, the elements'
+        forces, the efforts and spring-dampers, the cables' weight and forces (n) at
+        (q, v, t) (the compiled problem's)."""
+        return self.compiled.py_force(q, v, t)
 
     def _body_tangents(self, q, v):
         """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the loads' and the gyroscopic
@@ -1382,88 +1432,28 @@ class SpatialDAE(IndexThreeDAE):
                 out[k] = lk.target_jet(*self._drive[lk.driven])
                 continue
             # a loop-closing joint's drive: a function of t, or a coordinate held
-            value = self._loop_drives[lk.driven - n_q][1]
-            out[k] = lk.target_jet(*(value(t) if callable(value) else
-                                     (_vector("drives", value, 1)[0], 0.0, 0.0)))
+            out[k] = lk.target_jet(*self._loop_drive_values(t)[lk.driven - n_q])
         self._last_targets = (t, out)
-        return out
-
-    def _target_array(self, targets):
-        """The drives' targets (n_body_links, 4) for the link kernel: a revolute drive's
-        quaternion, a prismatic drive's slide first (zeros where a link is not driven)."""
-        out = np.zeros((self._link_kernel.n, N_EULER))
-        for k in self._driven:
-            out[k, :np.size(targets[k])] = targets[k]
-        return out
-
-    def _phi(self, x, targets):
-        x = np.ascontiguousarray(x, dtype=float)
-        out = np.empty(self.n_constraints)
-        self._link_kernel.rows(x, self._target_array(targets), out)
-        self._cable_kernel.rows(x, out)
-        p = self._X(x)[:, 3:]
-        out[self.n_joint_rows:] = 0.5 * ((p * p).sum(axis=1) - 1.0)
         return out
 
     def constraint(self, q, t):
         """Phi (n_constraints,): the links' rows, then the bodies' norms."""
-        return self._phi(q, [j[0] for j in self._targets(t)])
-
-    def _jacobian_data(self, q, t):
-        """The CSR data of ``Phi_x`` at (q, t) on the pattern of :meth:`_patterns`; the last
-        one is kept (the loop asks for it at one state for its constraint force, rate and
-        matrix) with its sparse matrix once made."""
-        key = (np.asarray(q, dtype=float).tobytes(), float(t))
-        if self._jacobian is None or self._jacobian[0] != key:
-            self._jacobian = [key, np.bincount(self._J_index,
-                                               weights=self._jacobian_values(q, t),
-                                               minlength=self._J_nnz), None]
-        return self._jacobian
+        return self.compiled.py_constraint(q, t)
 
     def constraint_jacobian(self, q, t):
         """``Phi_x`` (sparse, n_constraints x 7 n), analytic."""
-        kept = self._jacobian_data(q, t)
-        if kept[2] is None:
-            kept[2] = sp.csr_matrix((kept[1], self._J_indices, self._J_indptr),
-                                    shape=(self.n_constraints, self.n_coordinates))
-        return kept[2]
+        data = np.bincount(self._J_index, weights=self.compiled.py_jacobian_values(q, t),
+                           minlength=self._J_nnz)
+        return sp.csr_matrix((data, self._J_indices, self._J_indptr),
+                             shape=(self.n_constraints, self.n_coordinates))
 
     def constraint_force(self, q, lam, t):
-        """``Phi_x^T lambda`` (n,), on the CSR data (no sparse matrix made)."""
-        data = self._jacobian_data(q, t)[1]
-        return np.bincount(self._J_indices, weights=data * np.asarray(lam)[self._J_row],
-                           minlength=self.n_coordinates)
+        """``Phi_x^T lambda`` (n,)."""
+        return self.compiled.py_constraint_force(q, lam, t)
 
     def constraint_rate(self, q, v, t):
-        """``Phi_x v`` (m,), on the CSR data."""
-        data = self._jacobian_data(q, t)[1]
-        return np.add.reduceat(data * np.asarray(v)[self._J_indices], self._J_indptr[:-1]) \
-            if self._J_nnz else np.zeros(self.n_constraints)
-
-    def _jacobian_values(self, q, t):
-        """The values of ``Phi_x`` in the order of its pattern (:meth:`_patterns`): each
-        link's block row-major on its columns, then the norms' ``p``."""
-        q = np.ascontiguousarray(q, dtype=float)
-        targets = [j[0] for j in self._targets(t)]
-        out = np.empty(self._J_index.size)
-        nv = self._link_kernel.n_values
-        self._link_kernel.jacobian(q, self._target_array(targets), out)
-        nc = self._cable_kernel.n_values
-        self._cable_kernel.jacobian(q, out[nv:nv + nc])
-        out[nv + nc:] = q[self._p]
-        return out
-
-    def _curvature_values(self, q, lam, t):
-        """Each link's ``d(Phi_x^T lambda)/dx`` on its columns (:meth:`constraint_curvature`)
-        in the order of the pattern, concatenated."""
-        q = np.ascontiguousarray(q, dtype=float)
-        lam = np.ascontiguousarray(lam, dtype=float)
-        targets = [j[0] for j in self._targets(t)]
-        n = self._link_kernel.n_square
-        out = np.empty(n + self._cable_kernel.n_square)
-        self._link_kernel.curvature(q, self._target_array(targets), lam, out)
-        self._cable_kernel.curvature(q, lam, out[n:])
-        return out
+        """``Phi_x v`` (m,)."""
+        return self.compiled.py_constraint_rate(q, v, t)
 
     def newton_matrix(self, q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k, c_c, w,
                       factor=True):
@@ -1473,44 +1463,11 @@ class SpatialDAE(IndexThreeDAE):
         block (mass, mass derivative, loads' and gyroscopic tangents, the norm's curvature),
         per element and per link its block on its columns, per cable element its 12 x 12;
         then its factors (``factor``: LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns,
-        SuperLU beyond) or the CSC matrix."""
-        nb = self.n_bodies
-        body = np.zeros((nb, 7, 7))
-        pp = np.zeros((nb, N_EULER, N_EULER))
-        if c_m:
-            body[:, :3, :3] = (c_m * self.tree.mass)[:, None, None] * np.eye(3)
-        if c_m or c_mq:
-            _spatial_dae.body_mass_blocks(np.ascontiguousarray(q_e, dtype=float),
-                                          np.ascontiguousarray(a_e, dtype=float),
-                                          self._inertia, c_m, c_mq, pp)
-        n_el = self._element_kernel.n_square
-        n_link = self._n_links_square
-        if c_k or c_c:
-            self.inputs.at_time(t_e)
-            K, C = self._body_tangents(q_e, v_e)
-        if c_k:
-            body[:, :, 3:] -= c_k * K
-            pp += (c_k * np.asarray(lam)[self.n_joint_rows:])[:, None, None] * _EYE4
-            elements = c_k * self._element_stiffness(q_e, v_e)
-            links = c_k * self._curvature_values(q_e, lam, t_e)
-        else:
-            elements, links = np.zeros(n_el), np.zeros(n_link)
-        if c_c:
-            pp += c_c * C
-            if self._damped:
-                elements += c_c * self._element_damping(q_e)
-        body[:, 3:, 3:] += pp
-        cable = c_m * self._cable_mass_blocks
-        if self.n_cable_nodes and (c_k or c_c):
-            _, _, _, K, C = self._cable_elements(q_e, v_e, tangents=True)
-            cable = cable + c_k * K + (c_c * C if self.tree.cable_damping.any() else 0.0)
-        items = self._no_items
-        if len(self._item_cols) and (c_k or c_c):
-            K, C = self._item_tangents(q_e, v_e, t_e)
-            items = (c_k * K + c_c * C).ravel()[self._item_mask]
-        B = self._jacobian_values(q_new, t_new)
-        G = B if q_e is q_new else self._jacobian_values(q_e, t_e)
-        vals = np.concatenate([body.ravel(), elements, links, np.ravel(cable), items, w * G, B])
+        SuperLU beyond) or the CSC matrix. The values are the compiled problem's
+        (:class:`rancf.formulations._spatial_dae.SpatialProblem`, which factors them itself
+        in a run)."""
+        vals = self.compiled.py_values(q_e, a_e, lam, v_e, t_e, q_new, t_new, c_m, c_mq, c_k,
+                                       c_c, w)
         N = self.n_coordinates + self.n_constraints
         S = sp.csc_matrix((np.bincount(self._S_index, weights=vals, minlength=self._S_nnz),
                            self._S_indices, self._S_indptr), shape=(N, N))
@@ -1520,46 +1477,14 @@ class SpatialDAE(IndexThreeDAE):
             return NewtonFactor(S.toarray(), self.n_constraints, False)
         return NewtonFactor(S, self.n_constraints, True)
 
-    def _along(self, q, v, t, stencil, with_v=True):
-        """A derivative of ``Phi(q + tau v, t + tau)`` at tau = 0 by the exact stencil."""
-        jets = self._targets(t)
-        v = np.asarray(v, dtype=float) if with_v else np.zeros(self.n_coordinates)
-        scale = float(np.abs(v).max(initial=0.0))
-        for k in self._driven:
-            tg = jets[k]
-            scale = max(scale, float(np.max(np.abs(tg[1]))),
-                        float(np.sqrt(np.max(np.abs(tg[2])))))
-        if scale == 0.0:
-            return np.zeros(self.n_constraints)
-        h = 0.5 / scale
-        q = np.ascontiguousarray(q, dtype=float)
-        v = np.ascontiguousarray(v)
-        taus = _TAUS * h
-        # the drives' targets along the line, their Taylor polynomials of order two
-        T = np.zeros((taus.size, self._link_kernel.n, N_EULER))
-        for k in self._driven:
-            tg = jets[k]
-            T[:, k, :np.size(tg[0])] = (tg[0] + taus[:, None] * np.atleast_1d(tg[1])
-                                        + 0.5 * taus[:, None] ** 2 * np.atleast_1d(tg[2]))
-        out = np.zeros(self.n_constraints)
-        self._link_kernel.along(q, v, T, stencil, taus, out)
-        self._cable_kernel.along(q, v, stencil, taus, out)
-        p = self._X(q)[None, :, 3:] + taus[:, None, None] * self._X(v)[None, :, 3:]
-        out[self.n_joint_rows:] = stencil @ (0.5 * ((p * p).sum(axis=2) - 1.0))
-        order = 1 if stencil is _D1 else 2
-        return out / h ** order
-
     def velocity_bias(self, q, t):
-        """``Phi_t`` (exact stencil along the drives' Taylor polynomials); the last one is
-        kept (a step asks for it at its end twice: the violations and the drives' power)."""
-        key = (np.asarray(q, dtype=float).tobytes(), float(t))
-        if self._velocity_bias is None or self._velocity_bias[0] != key:
-            self._velocity_bias = (key, self._along(q, None, t, _D1, with_v=False))
-        return self._velocity_bias[1].copy()
+        """``Phi_t`` (the exact stencil along the drives' Taylor polynomials: module
+        docstring)."""
+        return self.compiled.py_bias(q, None, t)
 
     def acceleration_bias(self, q, v, t):
         """``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` (module docstring)."""
-        return self._along(q, v, t, _D2)
+        return self.compiled.py_bias(q, v, t)
 
     def constraint_curvature(self, q, lam, t):
         """``d(Phi_x^T lambda)/dx``: the exact stencil on the analytic ``Phi_x^T lambda`` of each
@@ -1571,7 +1496,7 @@ class SpatialDAE(IndexThreeDAE):
                 cols.append(np.tile(lk.columns, lk.columns.size))
         rows.append(self._p)
         cols.append(self._p)
-        vals = [self._curvature_values(q, lam, t),
+        vals = [self.compiled.py_curvature_values(q, lam, t),
                 np.repeat(np.asarray(lam, dtype=float)[self.n_joint_rows:], N_EULER)]
         n = self.n_coordinates
         return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
@@ -1584,23 +1509,19 @@ class SpatialDAE(IndexThreeDAE):
         e')``, f_damp the element force less its value at ``e' = 0``: the element kernel's
         power output); the efforts' power (their generalized forces times v) joins the first,
         the spring-dampers' damping (``c l'^2``, ``c q'^2``) the second. Gravity, the elastic
-        forces and the springs are potentials (:meth:`energy`)."""
-        self.inputs.at_time(t)
-        v = np.ascontiguousarray(v, dtype=float)
+        forces and the springs are potentials (:meth:`energy`). The compiled problem's; it
+        asks :meth:`_python_power` for the terms of the loads, efforts and spring-dampers."""
+        return self.compiled.py_power(q, v, t, lam)
+
+    def _python_power(self, q, v, t):
+        """The loads' and efforts' power and the spring-dampers' dissipation (W) at (q, v, t),
+        the inputs at t."""
         p_ext = float(self._loads(q) @ v)
-        if self.n_joint_rows:
-            p_ext += float(np.asarray(lam)[:self.n_joint_rows]
-                           @ self.velocity_bias(q, t)[:self.n_joint_rows])
-        p_diss = self._element_kernel.dissipation(np.ascontiguousarray(q, dtype=float), v) \
-            if self._damped else 0.0
         if len(self._effort_index):
             n = len(self._effort_index)
             p_ext += float(self._assemble_items(np.concatenate(
                 [self._item_forces(q, v, t)[:n], np.zeros((len(self._item_cols) - n, 14))])) @ v)
-        p_diss += self._spring_terms(q, v)[1]
-        if self.n_cable_nodes and self.tree.cable_damping.any():
-            p_diss += float(self._cable_elements(q, v)[2].sum())
-        return p_ext, p_diss
+        return p_ext, self._spring_terms(q, v)[1]
 
     # --- what a run reports ----------------------------------------------------------------
     def multipliers(self, q, v, t):
@@ -1704,38 +1625,51 @@ class SpatialDAE(IndexThreeDAE):
                 rate += w * c
         return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
 
+    def _coordinate_setup(self):
+        """Where each joint's coordinates sit among :meth:`joint_coordinates`' (n_c), and the
+        arrays of the kernel that maps the joints between bodies
+        (:func:`rancf.formulations._spatial_dae.link_coordinates`)."""
+        links = [self.links[k] for k in self.joint_links]
+        sizes = [(3 if lk.kind == CABLE_SPHERICAL else 0) if isinstance(lk, _CableLink)
+                 else _SIZES.get(lk.motion, 0) for lk in links]
+        start = np.cumsum([0] + sizes)
+        self._n_jc = int(start[-1])
+        bodies = [(lk, int(c)) for lk, c in zip(links, start[:-1])
+                  if not isinstance(lk, _CableLink)]
+        ints = lambda a: np.ascontiguousarray(a, dtype=np.intc)
+        floats = lambda a, shape: np.ascontiguousarray(np.reshape(a, shape), dtype=float)
+        n = len(bodies)
+        self._jc_links = (
+            ints([lk.parent for lk, _ in bodies]), ints([lk.body for lk, _ in bodies]),
+            ints([int(lk.motion) for lk, _ in bodies]),
+            floats([lk.QT for lk, _ in bodies], (n, 3, 3)),
+            floats([lk.offset for lk, _ in bodies], (n, 3)),
+            floats([lk.anchor for lk, _ in bodies], (n, 3)),
+            floats([lk.a0 for lk, _ in bodies], (n, 3)),
+            floats([lk.a1 for lk, _ in bodies], (n, 3)), ints([c for _, c in bodies]))
+        #: the spherical joints at cable points: (link, first column)
+        self._jc_cables = [(lk, int(c)) for lk, c in zip(links, start[:-1])
+                           if isinstance(lk, _CableLink) and lk.kind == CABLE_SPHERICAL]
+
     def _link_values(self, X):
         """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
         map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
-        rotation vectors by one kernel call."""
-        S, nb = len(X), self.n_bodies
-        bodies = X[:, :7 * nb].reshape(S, nb, 7)
-        p = bodies[..., 3:]
-        r = bodies[..., :3]
-        A = rotation(p) / np.einsum("sni,sni->sn", p, p)[..., None, None]
-        cable = None
-        if self.n_cable_nodes:
-            cable = np.array([self.cable_poses(x, np.zeros_like(x))[0][:, 3:].reshape(-1, 3, 3)
-                              for x in X])
-        out = []
-        eye = np.broadcast_to(np.eye(3), (S, 3, 3))
-        for k in self.joint_links:
-            lk = self.links[k]
-            if isinstance(lk, _CableLink):
-                if lk.kind == CABLE_SPHERICAL:
-                    F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
-                         for kind, i, _, _ in lk.sides]
-                    out.append(_logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T))
-                continue
-            rp, Ap = (r[:, lk.parent], A[:, lk.parent]) if lk.parent >= 0 else \
-                (np.zeros((S, 3)), eye)
-            ApT = np.swapaxes(Ap, 1, 2)
-            # rotation(conj(q_Q)) is Q^T
-            R = ApT @ A[:, lk.body] @ lk.QT
-            arm = (A[:, lk.body] @ lk.offset)
-            tq = (ApT @ (r[:, lk.body] - rp + arm)[..., None])[..., 0] - lk.anchor
-            out.append(_coordinates(lk.motion, lk.a0, lk.a1, R, tq))
-        return np.concatenate(out, axis=1).astype(float) if out else np.zeros((S, 0))
+        joints between bodies by one kernel call
+        (:func:`rancf.formulations._spatial_dae.link_coordinates`), the spherical joints at
+        cable points from the cable nodes' frames (:meth:`cable_poses`)."""
+        X = np.ascontiguousarray(X, dtype=float)
+        S = len(X)
+        out = np.zeros((S, self._n_jc))
+        _spatial_dae.link_coordinates(X, *self._jc_links, out)
+        if self._jc_cables:
+            A = self.poses(X)[1]
+            cable = self.cable_poses(X, np.zeros_like(X))[0][..., 3:].reshape(S, -1, 3, 3)
+            eye = np.broadcast_to(np.eye(3), (S, 3, 3))
+            for lk, c in self._jc_cables:
+                F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
+                     for kind, i, _, _ in lk.sides]
+                out[:, c:c + 3] = _logs(np.swapaxes(F[0], 1, 2) @ F[1] @ lk.Q.T)
+        return out
 
     def observe(self, q, v, t, lam, reactions=True):
         """The model-level arrays at an output (what the implicit loop keeps, as the
@@ -1754,42 +1688,47 @@ class SpatialDAE(IndexThreeDAE):
         ``Result.extra`` keeps: the slope's length, the stretch, is in them only
         (``Result.state``, ``Result.internal_forces``)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
-        out = self._frame(q, v, t, *self.joint_coordinates(q, v))
+        jq, jqd = self.joint_coordinates(q, v)
+        out = {name: value[0] for name, value in
+               self._frames(np.array([t]), q[None], v[None], jq[None], jqd[None]).items()}
         if reactions:
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
 
-    def _frame(self, q, v, t, jq, jqd):
-        """:meth:`observe`'s arrays but the reactions, of the joint coordinates and rates
-        (jq, jqd) at (q, v, t), the angles continued from the previous output."""
-        r, A = self.poses(q)
-        n = self.n_bodies
-        if self._last_seen is not None and t > self._last_seen[0]:
-            prev = self._last_seen[1][self._angles]
-            jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
-        self._last_seen = (t, jq)
-        poses, rates = self.cable_poses(q, v) if self.n_cable_nodes else \
-            (np.zeros((0, 12)), np.zeros((0, 6)))
-        cables = {"cable_nodes": q[self._c0:], "cable_velocities": v[self._c0:]} \
-            if self.n_cable_nodes else {}
-        out = {"nodes": np.concatenate([np.concatenate([r, A.reshape(n, 9)], axis=1).ravel(),
-                                        poses.ravel()]),
-               "velocities": np.concatenate([self.velocities(q, v).ravel(), rates.ravel()]),
-               "joint_q": jq, "joint_qd": jqd, **self.energy(q, v), **cables}
-        return out
+    def _frames(self, t, Q, V, JQ, JQD):
+        """:meth:`observe`'s arrays but the reactions, of the states (Q, V) (S, n) at the
+        times t (S,) with their joint coordinates and rates (JQ, JQD) (S, n_c), stacked
+        along a first axis of outputs, each output's angles continued from the previous
+        one's (JQ in place)."""
+        S, n = len(t), self.n_bodies
+        for k in range(S):
+            jq = JQ[k]
+            if self._last_seen is not None and t[k] > self._last_seen[0]:
+                prev = self._last_seen[1][self._angles]
+                jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
+            self._last_seen = (t[k], jq)
+        r, A = self.poses(Q)
+        nodes = np.concatenate([r, A.reshape(S, n, 9)], axis=2).reshape(S, 12 * n)
+        velocities = self.velocities(Q, V).reshape(S, 6 * n)
+        cables = {}
+        if self.n_cable_nodes:
+            poses, rates = self.cable_poses(Q, V)
+            nodes = np.concatenate([nodes, poses.reshape(S, -1)], axis=1)
+            velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
+            cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:]}
+        return {"nodes": nodes, "velocities": velocities, "joint_q": JQ, "joint_qd": JQD,
+                **self._energies(Q, V), **cables}
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output of a run (arrays stacked along a first axis
-        of outputs), the joint coordinates of all outputs in one pass, the reactions deferred
-        to when the Result is first asked for them (:class:`SpatialReactions`, DECISIONS 32):
-        a stored frame costs its poses, joint coordinates and energies, not a saddle-point
-        solve."""
+        of outputs), all outputs in one pass (the joint coordinates, poses and energies), the
+        reactions deferred to when the Result is first asked for them
+        (:class:`SpatialReactions`, DECISIONS 32): a stored frame costs its poses, joint
+        coordinates and energies, not a saddle-point solve."""
         q = np.asarray(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.asarray(v, dtype=float).reshape(len(t), self.n_coordinates)
-        jq, jqd = self._joint_coordinates_many(q, v)
-        records = [self._frame(*frame) for frame in zip(q, v, t, jq, jqd)]
-        out = {name: np.array([rec[name] for rec in records]) for name in records[0]} \
-            if records else {}
+        out = self._frames(np.asarray(t, dtype=float), q, v,
+                           *self._joint_coordinates_many(q, v)) if len(t) else {}
         out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v))
         return out
 
@@ -1800,10 +1739,13 @@ class SpatialDAE(IndexThreeDAE):
         that takes its x to t: the cable has no section frame), the velocity r' and the
         tangent's angular velocity ``t x t'`` (no spin about t). The slope's length, the
         stretch, is not in them: :meth:`observe` gives the coordinates beside them."""
-        c = np.asarray(q, dtype=float)[self._c0:].reshape(-1, 6)
-        cd = np.asarray(v, dtype=float)[self._c0:].reshape(-1, 6)
+        q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        lead = q.shape[:-1]
+        c = q[..., self._c0:].reshape(-1, 6)
+        cd = v[..., self._c0:].reshape(-1, 6)
         n = len(c)
-        F0 = self.tree.cable_frame0
+        F0 = np.broadcast_to(self.tree.cable_frame0, lead + self.tree.cable_frame0.shape
+                             ).reshape(-1, 3, 3)
         norm = np.linalg.norm(c[:, 3:], axis=1)
         tan = c[:, 3:] / norm[:, None]
         t0 = F0[:, :, 0]
@@ -1816,28 +1758,37 @@ class SpatialDAE(IndexThreeDAE):
         frames = R @ F0
         tdot = (cd[:, 3:] - tan * np.einsum("ni,ni->n", tan, cd[:, 3:])[:, None]) / norm[:, None]
         poses = np.concatenate([c[:, :3], frames.reshape(n, 9)], axis=1)
-        return poses, np.concatenate([cd[:, :3], np.cross(tan, tdot)], axis=1)
+        rates = np.concatenate([cd[:, :3], np.cross(tan, tdot)], axis=1)
+        return poses.reshape(lead + (-1, 12)), rates.reshape(lead + (-1, 6))
 
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
         ``v^T M v / 2`` (consistent mass), ``-F_G . x`` (gravity, constant
         :func:`rancf.elements.ancf_cable.gravity_force`) and strain energy (the kernel); the
         spring-dampers' potentials join ``elastic`` (:meth:`_spring_terms`)."""
+        out = self._energies(np.asarray(q, dtype=float)[None], np.asarray(v, dtype=float)[None])
+        return {name: float(value[0]) for name, value in out.items()}
+
+    def _energies(self, Q, V):
+        """:meth:`energy` of the states (Q, V) (S, n), each (S,)."""
         tree = self.tree
-        r, A = self.poses(q)
-        V = self.velocities(q, v)
-        wb = np.einsum("nji,nj->ni", A, V[:, 3:])
-        kinetic = 0.5 * (tree.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
-                         + np.einsum("ni,nij,nj->", wb, tree.inertia, wb))
-        elastic = self._element_kernel.energy(np.ascontiguousarray(q, dtype=float))
-        gravity = -float(tree.mass @ (r @ tree.gravity))
+        r, A = self.poses(Q)
+        B = self.velocities(Q, V)
+        wb = np.einsum("snji,snj->sni", A, B[..., 3:])
+        kinetic = 0.5 * (np.einsum("sni,sni->sn", B[..., :3], B[..., :3]) @ tree.mass
+                         + np.einsum("sni,nij,snj->s", wb, tree.inertia, wb))
+        gravity = -((r @ tree.gravity) @ tree.mass)
+        elastic = np.empty(len(Q))
+        self._element_kernel.energy(np.ascontiguousarray(Q), elastic)
         if self.n_cable_nodes:
-            xc, vc = np.asarray(q)[self._c0:], np.asarray(v)[self._c0:]
-            kinetic += 0.5 * float(vc @ (self._cable_mass @ vc))
-            gravity -= float(self._cable_gravity @ xc)
-            elastic += float(self._cable_elements(q, v)[1].sum())
-        elastic += self._spring_terms(q, v)[0]
-        return {"kinetic": float(kinetic), "gravity": gravity, "elastic": float(elastic)}
+            xc, vc = Q[:, self._c0:], V[:, self._c0:]
+            kinetic = kinetic + 0.5 * np.einsum("si,si->s", vc, (self._cable_mass @ vc.T).T)
+            gravity = gravity - xc @ self._cable_gravity
+            elastic = elastic + np.array([self._cable_elements(q, v)[1].sum()
+                                          for q, v in zip(Q, V)])
+        if len(self._springs["law"]) or len(self._joint_springs["law"]):
+            elastic = elastic + np.array([self._spring_terms(q, v)[0] for q, v in zip(Q, V)])
+        return {"kinetic": kinetic, "gravity": gravity, "elastic": elastic}
 
     def _spring_terms(self, q, v):
         """The spring-dampers' potential (J) and dissipated power (W): ``k (l - l0)^2 / 2`` and
@@ -1894,27 +1845,6 @@ def _logs(R):
     out = np.empty(R.shape[:1] + (3,))
     _spatial_dae.rotation_logs(np.ascontiguousarray(R, dtype=float), out)
     return out
-
-
-def _coordinates(motion, a0, a1, R, t):
-    """A link's coordinates (S, k) of its relative rotations R (S, 3, 3) and translations t
-    (S, 3), as ``rancf.formulations.spatial._link_coordinates`` (its docstring) for S at once:
-    angles about and slides along the axes a0, a1, rotation vectors."""
-    if motion == Motion.M_REVOLUTE:
-        return (_logs(R) @ a0)[:, None]
-    if motion == Motion.M_PRISMATIC:
-        return (t @ a0)[:, None]
-    if motion == Motion.M_CYLINDRICAL:
-        return np.stack([t @ a0, _logs(R) @ a0], axis=1)
-    if motion == Motion.M_UNIVERSAL:
-        n = np.cross(a0, a1)
-        b, c = np.swapaxes(R, 1, 2) @ a0, R @ a1
-        return np.stack([np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)], axis=1)
-    if motion == Motion.M_SPHERICAL:
-        return _logs(R)
-    if motion in (Motion.M_FREE, Motion.M_ELEMENT):
-        return np.concatenate([t, _logs(R)], axis=1)
-    return np.zeros((len(R), 0))
 
 
 def _angle_columns(links):

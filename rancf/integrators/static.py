@@ -26,10 +26,9 @@ import scipy.sparse.linalg as spla
 
 from .. import checks
 from ..formulations import spatial
-from ..formulations._problem import PythonProblem
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
-from ..formulations.spatial_dae import SpatialDAE
+from ..formulations.spatial_dae import SpatialDAE, one_blas_thread
 from ..model.model import Model
 from ._implicit import Stepper
 from .implicit import Static
@@ -186,15 +185,16 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
     scheme = Static()
-    stepper = Stepper(PythonProblem(dae), scheme.alpha_m, scheme.alpha_f, scheme.gamma,
+    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
                       scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol * dae.tree.size,
                       max_iter, False, static=scheme.static)
     dae.load_factor = 1.0 / load_steps
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
-    stepper.start_at_rest(0.0, x, lam0)
-    status, message, error, reached, iterations, reason = step_loads(
-        stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+    with one_blas_thread():
+        stepper.start_at_rest(0.0, x, lam0)
+        status, message, error, reached, iterations, reason = step_loads(
+            stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
