@@ -227,9 +227,3 @@ def test_recursion_refuses_a_joint_at_an_arc_point_naming_the_dae():
     with pytest.raises(ValueError, match="formulation 'dae'"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="rk4")
 
-
-def test_spatial_model_still_refuses_arc_points_for_loads():
-    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
-    b = m.add_beam(1.0, 4, E=2.1e11, rho=7800.0, A=1e-4, I=(8e-10, 8e-10), J=1.4e-9, G=8e10)
-    with pytest.raises(ValueError, match="in a spatial model a point at an arc length"):
-        m.add_force(b.at(0.3), force=(0.0, 0.0, 1.0))

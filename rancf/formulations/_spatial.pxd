@@ -32,6 +32,8 @@ cdef struct SpatialData:
     const int* load_body
     const double* load_offset  # 3 per load
     const int* load_follower
+    const int* load_arc        # per load: the element's second node body of a load at a point
+                               # between nodes (its xi in load_offset[0]), else -1
     # inputs (written by Python between evaluations)
     const double* load_force   # 3 per load
     const double* load_moment  # 3 per load
@@ -121,6 +123,7 @@ cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo
     matvec(A, d.load_offset + 3 * j, g)
 
 
+cdef void arc_load(const SpatialData* d, int j, double* Wa, double* Wb) noexcept nogil
 cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil
 cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
                         double* ldot) noexcept nogil

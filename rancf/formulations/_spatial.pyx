@@ -50,6 +50,7 @@ from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jac
 from rancf.elements._spatial_beam cimport element_energy, element_force
 from rancf.elements._ancf_cable cimport cable_force_rest
 from rancf.formulations._inputs cimport call_inputs
+from rancf.formulations._spatial_arc cimport arc_wrenches
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
@@ -453,6 +454,31 @@ cdef void rotated_inertias(SpatialData* d) noexcept nogil:
                     + AJ[3 * j + 2] * A[3 * k + 2]
 
 
+cdef void arc_load(const SpatialData* d, int j, double* Wa, double* Wb) noexcept nogil:
+    """Wa, Wb (6 each): the wrenches on the two nodes (bodies ``load_body[j]``,
+    ``load_arc[j]``) of load j's element that do the virtual work of its force and moment at
+    the element's point xi (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), at the
+    last :func:`kinematics`."""
+    cdef int a = d.load_body[j], b = d.load_arc[j]
+    arc_wrenches(d.r + 3 * a, d.A + 9 * a, d.r + 3 * b, d.A + 9 * b, d.load_offset[3 * j],
+                 d.load_force + 3 * j, d.load_moment + 3 * j, d.load_follower[j], Wa, Wb)
+
+
+def arc_point_wrenches(ra, Aa, rb, Ab, double xi, force, moment, bint follower):
+    """The wrenches (2, 6) on the nodes a and b of an element (origins r (3,), frames A (3, 3),
+    global) that do the virtual work of a force and a moment (3,) at its point xi, global or
+    (``follower``) in the point's frame: ``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd,
+    for the spatial DAE and the tests."""
+    cdef double[::1] pa = checked("ra", ra, 3), pb = checked("rb", rb, 3)
+    cdef double[::1] fa = checked("Aa", np.ravel(Aa), 9), fb = checked("Ab", np.ravel(Ab), 9)
+    cdef double[::1] fo = checked("force", force, 3), mo = checked("moment", moment, 3)
+    out = np.zeros((2, 6))
+    cdef double[:, ::1] W = out
+    arc_wrenches(&pa[0], &fa[0], &pb[0], &fb[0], xi, &fo[0], &mo[0], follower, &W[0, 0],
+                 &W[1, 0])
+    return out
+
+
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
@@ -467,6 +493,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef double x[3]
     cdef double F[3]
     cdef double Mo[3]
+    cdef double Wa[6]
+    cdef double Wb[6]
     cdef double* f
     cdef const double* A
     cdef const double* w
@@ -483,6 +511,12 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
     for j in range(d.n_loads):
+        if d.load_arc[j] >= 0:
+            arc_load(d, j, Wa, Wb)
+            for k in range(6):
+                d.f[6 * d.load_body[j] + k] += Wa[k]
+                d.f[6 * d.load_arc[j] + k] += Wb[k]
+            continue
         f = d.f + 6 * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
         cross(g, F, x)
@@ -1207,6 +1241,7 @@ cdef class SpatialKernel(ODEProblem):
                                  dtype=np.intc)
                 for name in ("parent", "motion", "q_offset", "element", "load_body")}
         ints["load_follower"] = np.asarray(tree.load_follower, dtype=np.intc)
+        ints["load_arc"] = np.asarray(tree.load_arc, dtype=np.intc)
         ints["s_body"] = np.asarray(tree.spring_body, dtype=np.intc).ravel()
         ints["js_body"] = np.asarray(tree.joint_spring_body, dtype=np.intc)
         floats = {name: np.asarray(source[name] if name in source else getattr(tree, name),
@@ -1245,6 +1280,7 @@ cdef class SpatialKernel(ODEProblem):
         d.element = <const int*>_ptr(a, "element")
         d.load_body = <const int*>_ptr(a, "load_body")
         d.load_follower = <const int*>_ptr(a, "load_follower")
+        d.load_arc = <const int*>_ptr(a, "load_arc")
         d.mass = <const double*>_ptr(a, "mass")
         d.inertia = <const double*>_ptr(a, "inertia")
         d.anchor = <const double*>_ptr(a, "anchor")

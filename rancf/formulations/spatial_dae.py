@@ -141,6 +141,7 @@ from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, TR_LOCK, TR_NONE,
                              TR_PLANE, LinkDrive, LinkSide, Motion)
 from . import _spatial_dae
+from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates, _vector
 
@@ -1215,6 +1216,15 @@ class SpatialDAE(IndexThreeDAE):
                 # model refuses them)
                 c = self._c0 + 6 * (b - self.n_bodies)
                 out[c:c + 3] += F
+                continue
+            if t.load_arc[k] >= 0:
+                # between two nodes: the wrenches on both that do its virtual work
+                W = arc_point_wrenches(r[b], A[b], r[t.load_arc[k]], A[t.load_arc[k]],
+                                       t.load_offset[k][0], F, Mo, bool(t.load_follower[k]))
+                for node, (Fn, Mn) in zip((b, t.load_arc[k]), W.reshape(2, 2, 3)):
+                    pn = X[node, 3:]
+                    out[7 * node:7 * node + 3] += Fn
+                    out[7 * node + 3:7 * node + 7] += 2.0 * _E(pn).T @ Mn / (pn @ pn)
                 continue
             if t.load_follower[k]:
                 F, Mo = A[b] @ F, A[b] @ Mo

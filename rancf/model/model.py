@@ -17,7 +17,7 @@ from .. import checks
 from ..elements import beam as beam_element
 from .assembly import Assembly
 from .dimension import refuse_parameters, refuse_shape
-from .items import ARC, Beam, Ground, Point, RigidBody
+from .items import Beam, Ground, Point, RigidBody
 from .joints import Joint, Load, RotationalSpringDamper, SpringDamper
 
 
@@ -128,11 +128,6 @@ class Model:
             raise TypeError(f"{name} must be a point ({self._POINTS}), got {point!r}")
         if point.item.model is not self:
             raise ValueError(f"{name} {point!r} belongs to another model")
-        if point.kind == ARC and self.dim == 3:
-            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: in a "
-                             "spatial model a point at an arc length is for outputs; joints, "
-                             "loads and spring-dampers attach to nodes "
-                             f"({point.item!r}.node(i))")
         return point
 
     def add_beam(self, length, n_elements, E, rho, A, I, start=(0.0, 0.0), angle=0.0,

@@ -14,7 +14,7 @@ j+1..n, j-1..0: a parent always comes first.
 import numpy as np
 
 from ..elements.ancf_cable import REST_SIZE
-from ..joints._codes import M_ELEMENT, M_FREE, P_BODY, P_GROUND, P_NODE
+from ..joints._codes import M_ELEMENT, M_FREE, P_ARC, P_BODY, P_GROUND, P_NODE
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
 
@@ -149,7 +149,7 @@ def build_tree(model):
     loop = _loop_links(joints, set(parent_joint.values()) | {j.index for j in cable_joints},
                        body_of, A0)
     cable = _cables(beams, is_cable, cable_joints, body_of, A0)
-    load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
+    load_body, load_offset, load_arc = _load_arrays(loads, body_of, node_body, beam_nodes)
     springs = _spring_arrays(model, body_of, joint_body, tol)
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
@@ -160,8 +160,28 @@ def build_tree(model):
         load_body=np.array(load_body, dtype=np.int64),
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
+        load_arc=load_arc,
         node_body=node_body, beam_nodes=beam_nodes,
         rigid_body=rigid_body, element_reversed=reversed_, **loop, **cable, **springs)
+
+
+def _load_arrays(loads, body_of, node_body, beam_nodes):
+    """``load_body``, ``load_offset``, ``load_arc`` of :class:`SpatialTree`: a load at a point
+    between two nodes (``beam.at(s)``) acts on its element's first node's body with the offset
+    ``(xi, 0, 0)`` and names the second node's body in ``load_arc`` (-1 for every other
+    load)."""
+    body = np.full(len(loads), -1, dtype=np.int64)
+    offset = np.zeros((len(loads), 3))
+    arc = np.full(len(loads), -1, dtype=np.int64)
+    for k, load in enumerate(loads):
+        p = load.point
+        if p.kind == P_ARC:
+            first = beam_nodes[p.item.index] + p.node
+            body[k], arc[k] = node_body[first], node_body[first + 1]
+            offset[k, 0] = p.xi
+        else:
+            body[k], offset[k] = body_of(p)
+    return body, offset, arc
 
 
 def _cables(beams, is_cable, cable_joints, body_of, A0):
@@ -348,7 +368,9 @@ def _size(model):
     points = [b.positions for b in model.beams]
     points += [r.position[None] for r in model.rigid_bodies]
     points += [point_position(p)[None] for j in model.joints for p in (j.parent, j.child)]
-    points += [point_position(load.point)[None] for load in model.loads]
+    # a point between two nodes lies on its element, among the beam's nodes
+    points += [point_position(load.point)[None] for load in model.loads
+               if load.point.kind != P_ARC]
     extent = float(np.max(np.ptp(np.concatenate(points), axis=0)))
     extent = max(extent, max((b.length for b in model.beams), default=0.0))
     return extent if extent > 0.0 else 1.0

@@ -11,7 +11,7 @@ import numpy as np
 from .dimension import refuse, refuse_parameters
 from .joints import SpringDamper
 from .model import Model
-from ..joints._codes import P_NODE
+from ..joints._codes import P_ARC, P_NODE
 from .spatial_build import build_tree, check_cable_joint, point_body
 from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
 from .spatial_joints import SpatialJoint, SpatialJointSpringDamper, SpatialLoad
@@ -67,6 +67,17 @@ class SpatialModel(Model):
 
     def __repr__(self):
         return f"Model(dim=3, {Model.__repr__(self)[len('Model('):]}"
+
+    def _check_point(self, name, point, between=False):
+        """The planar check, and a point between two nodes (``beam.at(s)``) refused unless
+        ``between`` (loads take it; joints and spring-dampers attach to nodes)."""
+        Model._check_point(self, name, point)
+        if point.kind == P_ARC and not between:
+            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: in a "
+                             "spatial model a point at an arc length takes loads and outputs; "
+                             "joints and spring-dampers attach to nodes "
+                             f"({point.item!r}.node(i))")
+        return point
 
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
                  G=None, start=None, direction=None, up=None, shear=True,
@@ -432,8 +443,12 @@ class SpatialModel(Model):
 
         Parameters
         ----------
-        point : SpatialPoint
-            Not a ground point.
+        point : SpatialPoint or ArcPoint
+            Not a ground point. A point between two nodes of a beam (``beam.at(s)``): the
+            load acts at the element's point there (its constant-strain curve, the point
+            ``Result.position`` follows) through the wrenches on the element's two nodes that
+            do its virtual work (theory: Loads between the nodes of a spatial beam); a
+            follower load turns with the element's frame there.
         force : sequence of 3 floats or callable
             N, or ``force(t) -> (fx, fy, fz)``.
         moment : sequence of 3 floats or callable
@@ -466,7 +481,7 @@ class SpatialModel(Model):
         >>> roll = m.add_force(b.end, moment=(0, 0, 2 * np.pi * 1e7 * 1e-5), follower=True)
         """
         self._check_open()
-        self._check_point("point", point)
+        self._check_point("point", point, between=True)
         load = SpatialLoad(len(self._loads), point, force, moment, follower)
         if point.kind == P_NODE and isinstance(point.item, SpatialCable):
             _check_cable_load(load)

@@ -76,15 +76,21 @@ class SpatialTree:
         The body whose link is joint j of the model (in the order the joints were added); -1
         for a joint that closes a loop (``loop_joint``).
     load_body : int64 (l,)
-        The body each load of the model acts on (in the order the loads were added).
+        The body each load of the model acts on (in the order the loads were added); for a
+        load at a point between two nodes of a beam (``beam.at(s)``), its element's first
+        node's.
     load_offset : float (l, 3)
-        The load's point in that body's frame (m).
+        The load's point in that body's frame (m); for a load between two nodes ``(xi, 0,
+        0)``, its place in the element.
     load_follower : bool (l,)
-        True: the load's force and moment are given in the body's frame and turn with it;
-        False: in global coordinates.
+        True: the load's force and moment are given in the body's frame (at a point between
+        nodes, the element's frame there) and turn with it; False: in global coordinates.
     size : float
         Model size (m), the largest extent along x, y or z of the reference positions (at
         least the longest beam; for bounds and tolerances).
+    load_arc : int64 (l,)
+        The element's second node's body of a load between two nodes, -1 for every other
+        load (optional: empty, none).
     node_body : int64 (N,)
         The body of each beam node, beam after beam in the order added, node after node
         (``node_body[beam_nodes[b] + i]`` is node i of beam b). Optional (empty) in a tree
@@ -179,6 +185,7 @@ class SpatialTree:
     load_offset: np.ndarray
     load_follower: np.ndarray
     size: float
+    load_arc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     node_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     beam_nodes: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     rigid_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
