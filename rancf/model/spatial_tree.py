@@ -90,7 +90,7 @@ class SpatialTree:
         least the longest beam; for bounds and tolerances).
     load_arc : int64 (l,)
         The element's second node's body of a load between two nodes, -1 for every other
-        load (optional: empty, none).
+        load (optional: left out, all -1).
     node_body : int64 (N,)
         The body of each beam node, beam after beam in the order added, node after node
         (``node_body[beam_nodes[b] + i]`` is node i of beam b). Optional (empty) in a tree
@@ -221,6 +221,9 @@ class SpatialTree:
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
+        if len(self.load_arc) != len(self.load_body):
+            # left out (a tree made without loads between nodes): -1, every load on its body
+            object.__setattr__(self, "load_arc", np.full(len(self.load_body), -1, np.int64))
         for name, value in vars(self).items():
             if isinstance(value, np.ndarray):
                 value.setflags(write=False)
