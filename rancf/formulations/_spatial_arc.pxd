@@ -1,8 +1,8 @@
 # A load at a point between two nodes of a spatial beam (``beam.at(s)``) as the wrenches on the
-# two nodes that do its virtual work (theory: Spatial loads), shared by the spatial recursion's
-# forces and its power (_spatial.pyx, _spatial_energy.pyx) and the spatial DAE (through
-# _spatial.arc_point_wrenches).
-from libc.math cimport fabs, sqrt
+# two nodes that do its virtual work (theory: Loads between the nodes of a spatial beam), shared
+# by the spatial recursion's forces and its power (_spatial.pyx, _spatial_energy.pyx) and the
+# spatial DAE (through _spatial.arc_point_wrenches).
+from libc.math cimport sqrt
 
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
                                        logm, matTmul, matTvec, matvec)
