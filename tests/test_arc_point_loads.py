@@ -198,8 +198,9 @@ def test_joint_at_an_arc_point_holds_and_carries_the_weight():
 
 def test_joint_at_an_arc_point_in_motion_and_at_a_node():
     """The body swinging on the joint at s = 0.7 m (the DAE, which formulation 'auto' picks):
-    the points coincide at every output to the Newton tolerance. The same joint at xi = 1 of
-    element 1 follows node 2's joint to round-off."""
+    the points coincide at every output to the Newton tolerance, and the joint's coordinate is
+    the body's turn less the centreline's slope there. The same joint at xi = 1 of element 1
+    follows node 2's joint to round-off."""
     def swing(point_of):
         m, b, body, pin = hung_body(point_of)
         m.add_force(body.centre, force=lambda t: (20.0 * np.cos(30 * t), 0.0))
@@ -211,6 +212,16 @@ def test_joint_at_an_arc_point_in_motion_and_at_a_node():
     gap = res.position(b.at(0.7)) - res.position(body.point(0.0, 0.2))
     assert np.abs(gap).max() < 1e-9 * L
     assert np.ptp(res.position(body.centre)[:, 0]) > 1e-4
+    # its coordinate: the body's axis angle less the centreline's slope angle at s (Hermite)
+    A = res.model.build()
+    v = A.node_size * A.vertex_of(b.at(0.7))
+    X = res.nodes.reshape(len(res.t), -1)
+    slope = np.array([hermite_point(x, v, L / 4, b.at(0.7).xi)[1] for x in X])
+    u = res.nodes[:, A.body_vertex[0], 2:]
+    turn = np.unwrap(np.arctan2(u[:, 1], u[:, 0]) - np.arctan2(slope[:, 1], slope[:, 0]))
+    q = res.joint(pin)[0]
+    np.testing.assert_allclose(q - q[0], turn - turn[0], rtol=0, atol=1e-9)
+    assert np.ptp(q) > 1e-3
     runs = [swing(lambda b: b.node(2)), swing(lambda b: end_of_element(b, 1, 1.0))]
     ref = runs[0][0].position(runs[0][2].centre)
     np.testing.assert_allclose(runs[1][0].position(runs[1][2].centre), ref, rtol=0,
