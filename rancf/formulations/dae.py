@@ -328,7 +328,8 @@ class DAE(IndexThreeDAE):
         child = A.child_vertex[np.maximum(joint, 0)]
         # a child at an arc length has the two nodes of its element
         span = np.where(A.child_kind == ARC, 2, 1)[np.maximum(joint, 0)]
-        keep = (joint >= 0) & (child >= 0) & (jac.col // ns >= child) & (jac.col // ns < child + span)
+        node = jac.col // ns
+        keep = (joint >= 0) & (child >= 0) & (node >= child) & (node < child + span)
         Q = np.zeros((A.n_joints, 2 * ns))
         np.add.at(Q, (joint[keep], jac.col[keep] - ns * child[keep]),
                   -jac.data[keep] * lam[jac.row[keep]])
