@@ -238,3 +238,13 @@ def test_recursion_refuses_a_joint_at_an_arc_point_naming_the_dae():
     with pytest.raises(ValueError, match="formulation 'dae'"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="rk4")
 
+
+
+def test_driven_slide_on_a_point_between_nodes_is_refused():
+    """A driven prismatic joint on a beam's tangent between nodes is refused, as on a node
+    (the slide along a stretching tangent is no drive)."""
+    m, b, _ = cantilever(4)
+    body = m.add_rigid_body(1.0, 0.01, position=(0.7, 0.0))
+    m.add_joint("prismatic", b.at(0.7), body.centre, drive=lambda t: (0.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="needs a ground or rigid-body parent"):
+        m.build()
