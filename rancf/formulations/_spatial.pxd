@@ -66,6 +66,8 @@ cdef struct SpatialData:
     int n_springs                  # between points
     const int* s_body              # 2 per spring: the points' bodies (-1 ground)
     const double* s_offset         # 6 per spring: the points in their bodies' frames
+    const int* s_arc               # 2 per spring: a point between two nodes' second node body
+                                   # (its xi in s_offset[0]), else -1
     const double* s_law            # 3 per spring: k, c, rest length
     int n_joint_springs            # on one-coordinate links
     const int* js_body             # the link's body
@@ -124,6 +126,10 @@ cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo
 
 
 cdef void arc_load(const SpatialData* d, int j, double* Wa, double* Wb) noexcept nogil
+cdef void spring_velocity(const SpatialData* d, const double* V, int s, int e,
+                          const double* o, double* u) noexcept nogil
+cdef void spring_wrenches(const SpatialData* d, int s, int e, const double* o,
+                          const double* F, double* W) noexcept nogil
 cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil
 cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
                         double* ldot) noexcept nogil

@@ -29,6 +29,86 @@ cdef inline void arc_local(const double* p, const double* d, double xi,
         L[k] = z[k]
 
 
+cdef inline void arc_gradient(const double* p, const double* d, double xi,
+                              double* G) noexcept nogil:
+    """G (3 x 3, row-major) = dL/dp of :func:`arc_local` by central differences (step 1e-6 (1 +
+    |p|): relative error about 1e-11)."""
+    cdef double pp[3]
+    cdef double Lp[3]
+    cdef double Lm[3]
+    cdef double step = 1e-6 * (1.0 + sqrt(dot(p, p)))
+    cdef int i, j
+    for j in range(3):
+        for i in range(3):
+            pp[i] = p[i]
+        pp[j] = p[j] + step
+        arc_local(pp, d, xi, Lp)
+        pp[j] = p[j] - step
+        arc_local(pp, d, xi, Lm)
+        for i in range(3):
+            G[3 * i + j] = (Lp[i] - Lm[i]) / (2.0 * step)
+
+
+cdef inline void arc_motion(const double* ra, const double* Aa, const double* rb,
+                            const double* Ab, const double* Va, const double* Vb, double xi,
+                            double* r, double* v) noexcept nogil:
+    """Position r and (Va, Vb not NULL) velocity v (global) of the point at xi of the element
+    joining nodes a and b (origins, frames, velocities ``(v, w)`` at the origins): ``r = ra +
+    c``, ``c = Aa L``, and ``v = va + wa x c + Aa (G p' + H d')`` with ``p' = J_l(p)^-1 Aa^T
+    (wb - wa)``, ``d' = Aa^T (vb - va - wa x e)`` (:func:`arc_wrenches` names the rest; the
+    rate of rancf.results.outputs.spatial_arc_motion)."""
+    cdef double R[9]
+    cdef double Jl[9]
+    cdef double Ji[9]
+    cdef double G[9]
+    cdef double p[3]
+    cdef double e[3]
+    cdef double d[3]
+    cdef double L[3]
+    cdef double c[3]
+    cdef double w[3]
+    cdef double z[3]
+    cdef double pd[3]
+    cdef double dd[3]
+    cdef double xp[3]
+    cdef int i, j
+    matTmul(Aa, Ab, R)
+    logm(R, p)
+    for i in range(3):
+        e[i] = rb[i] - ra[i]
+    matTvec(Aa, e, d)
+    arc_local(p, d, xi, L)
+    matvec(Aa, L, c)
+    for i in range(3):
+        r[i] = ra[i] + c[i]
+    if Va == NULL:
+        return
+    left_jacobian_inverse(p, Ji)
+    for i in range(3):
+        w[i] = Vb[3 + i] - Va[3 + i]
+    matTvec(Aa, w, z)
+    matvec(Ji, z, pd)
+    cross(Va + 3, e, w)
+    for i in range(3):
+        w[i] = Vb[i] - Va[i] - w[i]
+    matTvec(Aa, w, dd)
+    # H d' = xi J_l(xi p) J_l(p)^-1 d'
+    for i in range(3):
+        xp[i] = xi * p[i]
+    left_jacobian(xp, Jl)
+    matvec(Ji, dd, w)
+    matvec(Jl, w, z)
+    arc_gradient(p, d, xi, G)
+    for i in range(3):
+        w[i] = xi * z[i]
+        for j in range(3):
+            w[i] += G[3 * i + j] * pd[j]
+    matvec(Aa, w, z)
+    cross(Va + 3, c, w)
+    for i in range(3):
+        v[i] = Va[i] + w[i] + z[i]
+
+
 cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* rb,
                               const double* Ab, double xi, const double* f, const double* m,
                               bint follower, double* Wa, double* Wb) noexcept nogil:
@@ -48,8 +128,7 @@ cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* 
         Wa = (f - h,  m + c x f + h x e - k),   Wb = (h,  k)
 
     (their sum about ra is f at r and m, as a rigid motion of the element requires). G comes
-    from central differences of L in p (step 1e-6 (1 + |p|): relative error about 1e-11);
-    everything else is exact."""
+    from central differences of L in p (:func:`arc_gradient`); everything else is exact."""
     cdef double R[9]
     cdef double Jl[9]
     cdef double Ji[9]
@@ -70,11 +149,8 @@ cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* 
     cdef double h[3]
     cdef double kk[3]
     cdef double xp[3]
-    cdef double pp[3]
-    cdef double Lp[3]
-    cdef double Lm[3]
-    cdef double step
-    cdef int i, j
+    cdef double G[9]
+    cdef int i
     matTmul(Aa, Ab, R)
     logm(R, p)
     for i in range(3):
@@ -107,18 +183,9 @@ cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* 
     for i in range(3):
         z[i] *= xi
     matvec(Aa, z, h)
-    # G^T u by central differences of L along each axis of p
-    step = 1e-6 * (1.0 + sqrt(dot(p, p)))
-    for j in range(3):
-        for i in range(3):
-            pp[i] = p[i]
-        pp[j] = p[j] + step
-        arc_local(pp, d, xi, Lp)
-        pp[j] = p[j] - step
-        arc_local(pp, d, xi, Lm)
-        g[j] = 0.0
-        for i in range(3):
-            g[j] += (Lp[i] - Lm[i]) / (2.0 * step) * u[i]
+    # G^T u
+    arc_gradient(p, d, xi, G)
+    matTvec(G, u, g)
     # k = Aa Ji^T (G^T u + xi Jl^T mu)
     matTvec(Jl, mu, w)
     for i in range(3):

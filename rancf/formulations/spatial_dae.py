@@ -526,6 +526,12 @@ class SpatialDAE(IndexThreeDAE):
                              f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
                              "attach its points to bodies or the ground, or run a tree "
                              "with formulation 'recursive'")
+        between = np.asarray(tree.spring_arc) >= 0
+        if between.any():
+            raise ValueError("spring-dampers at a point between two nodes of a beam are not "
+                             "available in the spatial DAE formulation (spring-damper "
+                             f"{int(np.nonzero(between.any(axis=1))[0][0])}); attach it to "
+                             "nodes, or run a tree with formulation 'recursive'")
         efforts = dict(efforts or {})
         # efforts on joints that close loops: the DAE's own (the recursion's inputs hold the
         # tree's)

@@ -72,8 +72,9 @@ class ArcPoint(Point):
     Loads): a force f there is the generalized force ``S(xi)^T f`` on its element's two nodes,
     a moment turns the centreline's slope ``S_x(xi) e`` there; a joint at it is a constraint
     on both nodes (the DAE formulation: the recursion joints beams at nodes). A spatial model
-    takes it for loads (the wrenches on its element's two nodes that do their virtual work
-    along the element's curve) and outputs.
+    takes it for loads and spring-dampers (the wrenches on its element's two nodes that do
+    their virtual work along the element's curve; such a spring-damper in the recursion) and
+    outputs.
 
     Attributes
     ----------

@@ -13,6 +13,7 @@ j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
 
+from ..elements import spatial_beam
 from ..elements.ancf_cable import REST_SIZE
 from ..joints._codes import M_ELEMENT, M_FREE, P_ARC, P_BODY, P_GROUND, P_NODE
 from .spatial_items import SpatialCable
@@ -150,7 +151,8 @@ def build_tree(model):
                        body_of, A0)
     cable = _cables(beams, is_cable, cable_joints, body_of, A0)
     load_body, load_offset, load_arc = _load_arrays(loads, body_of, node_body, beam_nodes)
-    springs = _spring_arrays(model, body_of, joint_body, tol)
+    node_body_of = lambda p, k=0: int(node_body[beam_nodes[p.item.index] + p.node + k])
+    springs = _spring_arrays(model, body_of, node_body_of, joint_body, tol)
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
         q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64), anchor=anchor,
@@ -263,11 +265,12 @@ def check_cable_joint(joint):
                          "a joint at a cable point takes no effort")
 
 
-def _spring_arrays(model, body_of, joint_body, tol):
+def _spring_arrays(model, body_of, node_body_of, joint_body, tol):
     """The ``spring_*`` and ``joint_spring_*`` arrays of :class:`SpatialTree`: each
-    spring-damper's two bodies and offsets (``body_of``) and its law, a rest length left None
-    set to the points' reference distance (as the planar model does); each joint
-    spring-damper's body and law.
+    spring-damper's two bodies and offsets (``body_of``; a point between two nodes on its
+    element's nodes, ``node_body_of(point, k)`` the body of its k-th) and its law, a rest
+    length left None set to the points' reference distance (as the planar model does); each
+    joint spring-damper's body and law.
 
     Raises
     ------
@@ -277,6 +280,7 @@ def _spring_arrays(model, body_of, joint_body, tol):
     """
     springs, rotational = model.spring_dampers, model.rotational_spring_dampers
     body = np.full((len(springs), 2), -1, dtype=np.int64)
+    arc = np.full((len(springs), 2), -1, dtype=np.int64)
     offset, law = np.zeros((len(springs), 2, 3)), np.zeros((len(springs), 3))
     for i, s in enumerate(springs):
         p1, p2 = s.points
@@ -288,7 +292,12 @@ def _spring_arrays(model, body_of, joint_body, tol):
         if s.rest_length is None:
             s.rest_length = distance
         for e, p in enumerate(s.points):
-            body[i, e], offset[i, e] = body_of(p)
+            if p.kind == P_ARC:
+                # on its element's two nodes: the first's body, xi, the second's body
+                body[i, e], arc[i, e] = node_body_of(p), node_body_of(p, 1)
+                offset[i, e, 0] = p.xi
+            else:
+                body[i, e], offset[i, e] = body_of(p)
         law[i] = s.k, s.c, s.rest_length
     joint_spring_body = np.array([joint_body[s.joint.index] for s in rotational], dtype=np.int64)
     for s, b in zip(rotational, joint_spring_body):
@@ -299,7 +308,7 @@ def _spring_arrays(model, body_of, joint_body, tol):
                              "the joint's points)")
     joint_spring_law = np.array([(s.k, s.c, s.rest_angle) for s in rotational],
                                 dtype=float).reshape(-1, 3)
-    return dict(spring_body=body, spring_offset=offset, spring_law=law,
+    return dict(spring_body=body, spring_offset=offset, spring_law=law, spring_arc=arc,
                 joint_spring_body=joint_spring_body, joint_spring_law=joint_spring_law)
 
 
@@ -358,6 +367,10 @@ def point_position(point):
         return point.offset
     if point.kind == P_NODE:
         return point.item.positions[point.node]
+    if point.kind == P_ARC:
+        b, k = point.item, point.node
+        return spatial_beam.arc_point(b.positions[k], b.frames[k], b.positions[k + 1],
+                                      b.frames[k + 1], point.xi)
     return point.item.position + point.item.orientation @ point.offset
 
 

@@ -70,12 +70,12 @@ class SpatialModel(Model):
 
     def _check_point(self, name, point, between=False):
         """The planar check, and a point between two nodes (``beam.at(s)``) refused unless
-        ``between`` (loads take it; joints and spring-dampers attach to nodes)."""
+        ``between`` (loads and spring-dampers take it; joints attach to nodes)."""
         Model._check_point(self, name, point)
         if point.kind == P_ARC and not between:
             raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: in a "
-                             "spatial model a point at an arc length takes loads and outputs; "
-                             "joints and spring-dampers attach to nodes "
+                             "spatial model a point at an arc length takes loads, "
+                             "spring-dampers and outputs; joints attach to nodes "
                              f"({point.item!r}.node(i))")
         return point
 
@@ -347,9 +347,12 @@ class SpatialModel(Model):
 
         Parameters
         ----------
-        p1, p2 : SpatialPoint
-            Ground points, beam nodes or body points (not both on the ground); they must not
-            coincide in the reference configuration (the line of action would be undefined).
+        p1, p2 : SpatialPoint or ArcPoint
+            Ground points, beam nodes, points between two nodes of a beam (``beam.at(s)``: on
+            the element's curve, its force the wrenches on the two nodes that do its virtual
+            work; the spatial DAE refuses such a spring-damper) or body points (not both on
+            the ground); they must not coincide in the reference configuration (the line of
+            action would be undefined).
         k : float
             Stiffness (N/m), >= 0.
         c : float
@@ -382,8 +385,8 @@ class SpatialModel(Model):
         >>> spring = m.add_spring_damper(m.ground.point(0, 0, 0), mass.centre, k=200.0, c=0.5)
         """
         self._check_open()
-        self._check_point("p1", p1)
-        self._check_point("p2", p2)
+        self._check_point("p1", p1, between=True)
+        self._check_point("p2", p2, between=True)
         s = SpringDamper(len(self._springs), p1, p2, k, c, rest_length)
         self._springs.append(s)
         return s

@@ -152,7 +152,11 @@ class SpatialTree:
         The bodies of the two points of each spring-damper between points (-1: the ground), in
         the order added.
     spring_offset : float (s, 2, 3)
-        The points in their bodies' frames (m; a ground point's global position).
+        The points in their bodies' frames (m; a ground point's global position; ``(xi, 0,
+        0)`` for a point between two nodes, on its element's first node's body).
+    spring_arc : int64 (s, 2)
+        The element's second node's body of a point between two nodes, -1 for every other
+        point (optional: left out, all -1).
     spring_law : float (s, 3)
         ``(k, c, l0)``: stiffness (N/m), damping (N s/m), rest length (m).
     joint_spring_body : int64 (r,)
@@ -216,6 +220,7 @@ class SpatialTree:
     cable_joint_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
     spring_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
     spring_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_arc: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
     spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
@@ -224,6 +229,9 @@ class SpatialTree:
         if len(self.load_arc) != len(self.load_body):
             # left out (a tree made without loads between nodes): -1, every load on its body
             object.__setattr__(self, "load_arc", np.full(len(self.load_body), -1, np.int64))
+        if np.shape(self.spring_arc) != np.shape(self.spring_body):
+            object.__setattr__(self, "spring_arc", np.full(np.shape(self.spring_body), -1,
+                                                           np.int64))
         for name, value in vars(self).items():
             if isinstance(value, np.ndarray):
                 value.setflags(write=False)
