@@ -460,3 +460,35 @@ class SpatialBeam:
     def node_inertia(self, rho, A, Iy, Iz, l_left, l_right):
         """:func:`node_inertia`."""
         return node_inertia(rho, A, Iy, Iz, l_left, l_right)
+
+
+def arc_point(ra, Aa, rb, Ab, xi):
+    """The point at xi in (0, 1) of the element joining the nodes ``(ra, Aa)`` and ``(rb, Ab)``
+    (origins (3,), m; frames (3, 3)): its constant-strain curve ``g(xi) = g_a exp(xi log(g_a^-1
+    g_b))``, ``r = ra + Aa J_l(xi p) xi J_l(p)^-1 d`` with ``p = log(Aa^T Ab)``, ``d = Aa^T
+    (rb - ra)``, the point ``Result.position(beam.at(s))`` follows; for the reference positions
+    of points between nodes (a spring-damper's rest length).
+
+    Returns
+    -------
+    ndarray (3,)
+        m.
+    """
+    from scipy.spatial.transform import Rotation
+    p = Rotation.from_matrix(Aa.T @ Ab).as_rotvec()
+    d = Aa.T @ (rb - ra)
+    a = float(np.linalg.norm(p))
+    P = np.array([[0.0, -p[2], p[1]], [p[2], 0.0, -p[0]], [-p[1], p[0], 0.0]])
+    if a < 1e-3:
+        # the series of J_l^-1 = I - P/2 + c3 P^2 and of J_l(xi p), to a^4 (truncation 1e-16)
+        c3 = 1.0 / 12.0 + a * a / 720.0
+        b = 0.5 - (xi * a) ** 2 / 24.0
+        c = 1.0 / 6.0 - (xi * a) ** 2 / 120.0
+    else:
+        c3 = 1.0 / a**2 - (1.0 + np.cos(a)) / (2.0 * a * np.sin(a))
+        b = (1.0 - np.cos(xi * a)) / (xi * a) ** 2
+        c = (xi * a - np.sin(xi * a)) / (xi * a) ** 3
+    inverse = np.eye(3) - 0.5 * P + c3 * P @ P
+    Q = xi * P
+    left = np.eye(3) + b * Q + c * Q @ Q
+    return ra + Aa @ (left @ (xi * (inverse @ d)))

@@ -8,7 +8,7 @@ cdef extern from *:
     const long SPRING_BLOCK "RANCF_SPRING_BLOCK"
 
 
-from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, ANGLE, SLIDE, DIRECTION_FREE
+from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, P_ARC, ANGLE, SLIDE, DIRECTION_FREE
 
 cdef struct ModelData:
     int n_v, n_el, n_joints, n_loads, model
@@ -28,7 +28,8 @@ cdef struct ModelData:
     const int* j_has_effort
     const int* p_kind          # parent point kind
     const int* p_vertex
-    const double* p_offset     # n_joints x 2: ground position or body-frame point (m)
+    const double* p_offset     # n_joints x 2: ground position or body-frame point (m); at an
+                               # arc length (P_ARC) (xi, element length l)
     const double* p_angle      # ground point angle (rad)
     const int* c_kind
     const int* c_vertex

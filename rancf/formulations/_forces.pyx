@@ -6,7 +6,12 @@ their rates ``v``, laid out as :class:`rancf.model.Assembly` describes. The kern
 
 ``attachment``
     position and direction of a joint or load point and their rates: a ground point
-    ``(g, (cos a, sin a))``, a beam node ``(r, r')``, a body point ``(r_G + A(d) u, u)``.
+    ``(g, (cos a, sin a))``, a beam node ``(r, r')``, a body point ``(r_G + A(d) u, u)``, a
+    point at an arc length (``P_ARC``, offset ``(xi, l)``) in the element ``e = [r_k, r'_k,
+    r_k+1, r'_k+1]`` of vertices k, k + 1 its centreline ``(S(xi) e, S_x(xi) e)`` with the
+    cubic Hermite functions S and their x-derivatives (rancf/elements/_hermite.pxd). A point
+    force f there does the virtual work ``f . S delta e``: its generalized force is ``S^T f``;
+    a moment m turns the centreline's direction d = S_x e: ``m S_x^T J d / |d|^2``.
 ``joint_coordinates``
     q and qd of every joint: the relative angle ``atan2(p x c, p . c)`` unwrapped to the branch
     nearest ``qref`` (an ``ANGLE`` coordinate) or the slide ``(r_c - r_a) . a`` along the rail
@@ -50,6 +55,36 @@ cdef extern from *:
 cnp.import_array()
 
 
+cdef inline void _arc_shapes(const double* offset, double* S, double* Sx) noexcept nogil:
+    """The cubic Hermite functions S_k (S2, S4 in m) and their derivatives dS_k/dx (1/m on
+    S1, S3) at a point at an arc length, offset ``(xi, l)`` (rancf/elements/_hermite.pxd)."""
+    cdef double xi = offset[0], l = offset[1]
+    S[0] = 1.0 - 3.0 * xi * xi + 2.0 * xi * xi * xi
+    S[1] = l * (xi - 2.0 * xi * xi + xi * xi * xi)
+    S[2] = 3.0 * xi * xi - 2.0 * xi * xi * xi
+    S[3] = l * (xi * xi * xi - xi * xi)
+    Sx[0] = (-6.0 * xi + 6.0 * xi * xi) / l
+    Sx[1] = 1.0 - 4.0 * xi + 3.0 * xi * xi
+    Sx[2] = (6.0 * xi - 6.0 * xi * xi) / l
+    Sx[3] = 3.0 * xi * xi - 2.0 * xi
+
+
+cdef inline void _arc_point(const double* offset, const double* X, double* r,
+                            double* p) noexcept nogil:
+    """r = S e, p = S_x e of the element whose coordinates e start at X (two consecutive
+    vertices: ``[r_k, r'_k, r_k+1, r'_k+1]``)."""
+    cdef double S[4]
+    cdef double Sx[4]
+    cdef int i
+    _arc_shapes(offset, S, Sx)
+    r[0] = r[1] = p[0] = p[1] = 0.0
+    for i in range(4):
+        r[0] += S[i] * X[2 * i]
+        r[1] += S[i] * X[2 * i + 1]
+        p[0] += Sx[i] * X[2 * i]
+        p[1] += Sx[i] * X[2 * i + 1]
+
+
 cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
                      const double* x, const double* v, double* r, double* p, double* vr,
                      double* vp) noexcept nogil:
@@ -61,6 +96,12 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         direction(angle, p)
         if v != NULL:
             vr[0] = vr[1] = vp[0] = vp[1] = 0.0
+        return
+    if kind == P_ARC:
+        # linear in the element's coordinates: the rates are the same map of the velocities
+        _arc_point(offset, x + NODE * vertex, r, p)
+        if v != NULL:
+            _arc_point(offset, v + NODE * vertex, vr, vp)
         return
     X = x + NODE * vertex
     p[0] = X[2]
@@ -134,10 +175,20 @@ cdef void joint_coordinates(const ModelData* d, const double* x, const double* v
 
 cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const double* offset,
                          double fx, double fy) noexcept nogil:
-    """Generalized force of the point force (fx, fy) at a point: [f; A(d)^T f] on a body."""
+    """Generalized force of the point force (fx, fy) at a point: [f; A(d)^T f] on a body,
+    ``S(xi)^T f`` on the element of a point at an arc length."""
     cdef double f[2]
     cdef double g[2]
+    cdef double S[4]
+    cdef double Sx[4]
+    cdef int i
     if kind == P_GROUND:
+        return
+    if kind == P_ARC:
+        _arc_shapes(offset, S, Sx)
+        for i in range(4):
+            F[NODE * vertex + 2 * i] += S[i] * fx
+            F[NODE * vertex + 2 * i + 1] += S[i] * fy
         return
     F[NODE * vertex] += fx
     F[NODE * vertex + 1] += fy
@@ -150,11 +201,25 @@ cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const
 
 
 cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
-                             double m) noexcept nogil:
-    """A moment m on the direction coordinates d of a vertex: m J d / |d|^2."""
+                             const double* offset, double m) noexcept nogil:
+    """A moment m on the direction coordinates d of a vertex: m J d / |d|^2; at an arc length
+    on the centreline's direction d = S_x e: ``m S_x^T J d / |d|^2``."""
     cdef const double* dd
     cdef double n2
+    cdef double S[4]
+    cdef double Sx[4]
+    cdef double r[2]
+    cdef double p[2]
+    cdef int i
     if kind == P_GROUND:
+        return
+    if kind == P_ARC:
+        _arc_point(offset, x + NODE * vertex, r, p)
+        n2 = p[0] * p[0] + p[1] * p[1]
+        _arc_shapes(offset, S, Sx)
+        for i in range(4):
+            F[NODE * vertex + 2 * i] += -m * Sx[i] * p[1] / n2
+            F[NODE * vertex + 2 * i + 1] += m * Sx[i] * p[0] / n2
         return
     dd = x + NODE * vertex + 2
     n2 = dd[0] * dd[0] + dd[1] * dd[1]
@@ -186,7 +251,7 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
         fy = s * d.load_force[2 * k + 1]
         mz = s * d.load_moment[k]
         _add_at(x, F, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, fx, fy)
-        _add_moment(x, F, d.l_kind[k], d.l_vertex[k], mz)
+        _add_moment(x, F, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, mz)
         power += fx * vr[0] + fy * vr[1]
         power += mz * (p[0] * vp[1] - p[1] * vp[0]) / (p[0] * p[0] + p[1] * p[1])
     for j in range(d.n_joints):
@@ -201,8 +266,8 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
             _add_at(x, F, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, tau * a[0], tau * a[1])
             _add_at(x, F, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, -tau * a[0], -tau * a[1])
         else:
-            _add_moment(x, F, d.c_kind[j], d.c_vertex[j], tau)
-            _add_moment(x, F, d.p_kind[j], d.p_vertex[j], -tau)
+            _add_moment(x, F, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, tau)
+            _add_moment(x, F, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, -tau)
     return power
 
 
@@ -257,8 +322,11 @@ cdef inline void _spring_line(const ModelData* d, int k, const double* x, const 
 
 
 cdef inline bint two_ended(const ModelData* d, int k) noexcept nogil:
-    """Whether spring-damper k joins two vertices (neither point on the ground)."""
-    return d.s_kind[2 * k] != P_GROUND and d.s_kind[2 * k + 1] != P_GROUND
+    """Whether spring-damper k couples two vertices: neither point on the ground, or a point
+    at an arc length (on the two nodes of its element). Its Newton blocks are then
+    ``D^T K D`` (:func:`spring_tangents`), not an own block of one vertex."""
+    return ((d.s_kind[2 * k] != P_GROUND and d.s_kind[2 * k + 1] != P_GROUND)
+            or d.s_kind[2 * k] == P_ARC or d.s_kind[2 * k + 1] == P_ARC)
 
 
 cdef void _spring_tangent(const ModelData* d, int k, const double* x, const double* v,
@@ -328,8 +396,8 @@ cdef double spring_forces(const ModelData* d, const double* x, const double* v, 
             continue
         tau = -law[0] * (q[j] - law[2]) - law[1] * qd[j]
         power += law[1] * qd[j] * qd[j]
-        _add_moment(x, F, d.c_kind[j], d.c_vertex[j], tau)
-        _add_moment(x, F, d.p_kind[j], d.p_vertex[j], -tau)
+        _add_moment(x, F, d.c_kind[j], d.c_vertex[j], d.c_offset + 2 * j, tau)
+        _add_moment(x, F, d.p_kind[j], d.p_vertex[j], d.p_offset + 2 * j, -tau)
     return power
 
 
@@ -381,6 +449,33 @@ cdef inline void _point_rows(int kind, const double* offset, const double* a, do
         point_map_transposed(offset, a, f + 2)
         f[2] = sign * f[2]
         f[3] = sign * f[3]
+
+
+cdef inline void _arc_moment_blocks(const double* offset, const double* X, double scale,
+                                    double* E) noexcept nogil:
+    """E (the blocks of vertex k, then k + 1 at ``E + 3 NODE_BLOCK``) += scale ``S_x^T H S_x``
+    on each of the two nodes' own coordinates, H the Hessian of the angle of the centreline's
+    direction d = S_x e at a point at an arc length (offset (xi, l), the element's
+    coordinates from X). The blocks coupling the two nodes do not fit the per-vertex layout
+    and are left out: Newton's matrix of a moment between nodes is approximate (the
+    iteration still converges to the same residual, in a few more steps)."""
+    cdef double S[4]
+    cdef double Sx[4]
+    cdef double r[2]
+    cdef double p[2]
+    cdef double g[2]
+    cdef double H[4]
+    cdef int a, i, l, c, e
+    _arc_shapes(offset, S, Sx)
+    _arc_point(offset, X, r, p)
+    _angle_curvature(p, 1.0, g, H)
+    for a in range(2):
+        for i in range(2):
+            for l in range(2):
+                for c in range(2):
+                    for e in range(2):
+                        E[3 * NODE_BLOCK * a + NODE * (DIM * i + c) + DIM * l + e] += (
+                            scale * Sx[2 * a + i] * Sx[2 * a + l] * H[2 * c + e])
 
 
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
@@ -470,6 +565,9 @@ cdef void load_tangents(const ModelData* d, const double* x, const double* v,
         if d.l_kind[k] == P_GROUND or m == 0.0:
             continue
         c = d.l_vertex[k]
+        if d.l_kind[k] == P_ARC:
+            _arc_moment_blocks(d.l_offset + 2 * k, x + NODE * c, -c_k * m, E + 3 * NODE_BLOCK * c)
+            continue
         _angle_curvature(x + NODE * c + 2, 1.0, a, H)
         for i in range(2):
             for l in range(2):

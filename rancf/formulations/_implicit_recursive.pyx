@@ -15,7 +15,8 @@ tangents and damping matrices, the blocks N of the moments, joint efforts and sp
 the ground (``load_tangents`` of rancf/formulations/_forces.pyx: an effort couples its child's
 first vertex with its parent's vertex) and the spring-dampers between two vertices: ``K_s``
 their 2 x 2 blocks in the relative position of their points (``spring_tangents``), ``W = D B``
-(2 rows a spring, D the map of x to that relative position). Their coupling of two vertices
+(2 rows a spring, D the map of x to that relative position; a spring-damper with a point at an
+arc length is one of these too, its point on two nodes). Their coupling of two vertices
 anywhere in the tree is outside the elimination's pattern: the elimination factors
 ``N_0 = c_m Omega + B^T (c_k K + c_c C + N) B`` with the element matrices
 ``c_m M_s + c_k K_s + c_c C_s`` and solves by its two sweeps (O(n)), and the springs enter by
@@ -61,7 +62,7 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
                                          element_matrices, joint_coordinates, load_tangents,
                                          powers, spring_forces, spring_map_transposed,
                                          spring_tangents, two_ended, SPRING_BLOCK)
-from rancf.joints._codes cimport HELD_AT_Q, P_GROUND
+from rancf.joints._codes cimport HELD_AT_Q, P_ARC, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
                                             apply_BT, bind_factors, drive_power, factorize,
@@ -165,7 +166,9 @@ cdef class RecursiveProblem(StepProblem):
         self.last_t = np.nan
         self.lu, self.warned, self._always_lu = None, False, False
         kinds = np.asarray(forces.arrays["s_kind"]).reshape(-1, 2)[:self.md.n_springs]
-        self.pairs = np.flatnonzero((kinds != P_GROUND).all(axis=1)).astype(np.intc)
+        # two_ended of _forces.pyx: both points on items, or one at an arc length (two nodes)
+        self.pairs = np.flatnonzero((kinds != P_GROUND).all(axis=1)
+                                    | (kinds == P_ARC).any(axis=1)).astype(np.intc)
         self.n_pair = self.pairs.shape[0]
         self.coupled = False
         r = 2 * max(self.n_pair, 1)

@@ -32,6 +32,8 @@ cdef struct SpatialData:
     const int* load_body
     const double* load_offset  # 3 per load
     const int* load_follower
+    const int* load_arc        # per load: the element's second node body of a load at a point
+                               # between nodes (its xi in load_offset[0]), else -1
     # inputs (written by Python between evaluations)
     const double* load_force   # 3 per load
     const double* load_moment  # 3 per load
@@ -64,6 +66,8 @@ cdef struct SpatialData:
     int n_springs                  # between points
     const int* s_body              # 2 per spring: the points' bodies (-1 ground)
     const double* s_offset         # 6 per spring: the points in their bodies' frames
+    const int* s_arc               # 2 per spring: a point between two nodes' second node body
+                                   # (its xi in s_offset[0]), else -1
     const double* s_law            # 3 per spring: k, c, rest length
     int n_joint_springs            # on one-coordinate links
     const int* js_body             # the link's body
@@ -121,6 +125,11 @@ cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo
     matvec(A, d.load_offset + 3 * j, g)
 
 
+cdef void arc_load(const SpatialData* d, int j, double* Wa, double* Wb) noexcept nogil
+cdef void spring_velocity(const SpatialData* d, const double* V, int s, int e,
+                          const double* o, double* u) noexcept nogil
+cdef void spring_wrenches(const SpatialData* d, int s, int e, const double* o,
+                          const double* F, double* W) noexcept nogil
 cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil
 cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
                         double* ldot) noexcept nogil

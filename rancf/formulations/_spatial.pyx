@@ -50,6 +50,7 @@ from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jac
 from rancf.elements._spatial_beam cimport element_energy, element_force
 from rancf.elements._ancf_cable cimport cable_force_rest
 from rancf.formulations._inputs cimport call_inputs
+from rancf.formulations._spatial_arc cimport arc_motion, arc_wrenches
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
@@ -453,6 +454,44 @@ cdef void rotated_inertias(SpatialData* d) noexcept nogil:
                     + AJ[3 * j + 2] * A[3 * k + 2]
 
 
+cdef void arc_load(const SpatialData* d, int j, double* Wa, double* Wb) noexcept nogil:
+    """Wa, Wb (6 each): the wrenches on the two nodes (bodies ``load_body[j]``,
+    ``load_arc[j]``) of load j's element that do the virtual work of its force and moment at
+    the element's point xi (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), at the
+    last :func:`kinematics`."""
+    cdef int a = d.load_body[j], b = d.load_arc[j]
+    arc_wrenches(d.r + 3 * a, d.A + 9 * a, d.r + 3 * b, d.A + 9 * b, d.load_offset[3 * j],
+                 d.load_force + 3 * j, d.load_moment + 3 * j, d.load_follower[j], Wa, Wb)
+
+
+def arc_point_motion(ra, Aa, rb, Ab, Va, Vb, double xi):
+    """Position and velocity (3,) each of the point at xi of an element (origins r (3,),
+    frames A (3, 3), velocities ``V = (v, w)`` (6,) of its nodes a and b, global):
+    ``arc_motion`` of rancf/formulations/_spatial_arc.pxd, for the tests."""
+    cdef double[::1] pa = checked("ra", ra, 3), pb = checked("rb", rb, 3)
+    cdef double[::1] fa = checked("Aa", np.ravel(Aa), 9), fb = checked("Ab", np.ravel(Ab), 9)
+    cdef double[::1] va = checked("Va", Va, 6), vb = checked("Vb", Vb, 6)
+    out = np.zeros((2, 3))
+    cdef double[:, ::1] o = out
+    arc_motion(&pa[0], &fa[0], &pb[0], &fb[0], &va[0], &vb[0], xi, &o[0, 0], &o[1, 0])
+    return out
+
+
+def arc_point_wrenches(ra, Aa, rb, Ab, double xi, force, moment, bint follower):
+    """The wrenches (2, 6) on the nodes a and b of an element (origins r (3,), frames A (3, 3),
+    global) that do the virtual work of a force and a moment (3,) at its point xi, global or
+    (``follower``) in the point's frame: ``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd,
+    for the spatial DAE and the tests."""
+    cdef double[::1] pa = checked("ra", ra, 3), pb = checked("rb", rb, 3)
+    cdef double[::1] fa = checked("Aa", np.ravel(Aa), 9), fb = checked("Ab", np.ravel(Ab), 9)
+    cdef double[::1] fo = checked("force", force, 3), mo = checked("moment", moment, 3)
+    out = np.zeros((2, 6))
+    cdef double[:, ::1] W = out
+    arc_wrenches(&pa[0], &fa[0], &pb[0], &fb[0], xi, &fo[0], &mo[0], follower, &W[0, 0],
+                 &W[1, 0])
+    return out
+
+
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil:
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
@@ -467,6 +506,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef double x[3]
     cdef double F[3]
     cdef double Mo[3]
+    cdef double Wa[6]
+    cdef double Wb[6]
     cdef double* f
     cdef const double* A
     cdef const double* w
@@ -483,6 +524,12 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
     for j in range(d.n_loads):
+        if d.load_arc[j] >= 0:
+            arc_load(d, j, Wa, Wb)
+            for k in range(6):
+                d.f[6 * d.load_body[j] + k] += Wa[k]
+                d.f[6 * d.load_arc[j] + k] += Wb[k]
+            continue
         f = d.f + 6 * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
         cross(g, F, x)
@@ -552,8 +599,9 @@ cdef void cable_forces(SpatialData* d) noexcept nogil:
 cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o) noexcept nogil:
     """Point e (0 or 1) of spring-damper s after :func:`kinematics` (or :func:`poses`): its
     position x and its offset from its body's origin ``o = A offset`` (global, m; zero for a
-    ground point)."""
-    cdef int b = d.s_body[2 * s + e]
+    ground point; for a point between two nodes, ``x - r`` of its element's first node, the
+    point on the element's curve, ``arc_motion``)."""
+    cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e]
     cdef const double* off = d.s_offset + 6 * s + 3 * e
     cdef int k
     if b < 0:
@@ -561,9 +609,55 @@ cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o)
             x[k] = off[k]
             o[k] = 0.0
         return
+    if c >= 0:
+        arc_motion(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c, NULL, NULL, off[0], x,
+                   NULL)
+        for k in range(3):
+            o[k] = x[k] - d.r[3 * b + k]
+        return
     matvec(d.A + 9 * b, off, o)
     for k in range(3):
         x[k] = d.r[3 * b + k] + o[k]
+
+
+cdef void spring_velocity(const SpatialData* d, const double* V, int s, int e,
+                          const double* o, double* u) noexcept nogil:
+    """u (3) <- the velocity of point e of spring-damper s (not on the ground) under the body
+    velocities V (6 per body): ``v + w x o`` of a body point (o from :func:`spring_point`),
+    the element curve's rate for a point between two nodes (``arc_motion``)."""
+    cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e], k
+    cdef double x[3]
+    if c >= 0:
+        arc_motion(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c, V + 6 * b, V + 6 * c,
+                   d.s_offset[6 * s + 3 * e], x, u)
+        return
+    cross(V + 6 * b + 3, o, u)
+    for k in range(3):
+        u[k] += V[6 * b + k]
+
+
+cdef void spring_wrenches(const SpatialData* d, int s, int e, const double* o,
+                          const double* F, double* W) noexcept nogil:
+    """W (6 per body) += the wrenches of the point force F at point e of spring-damper s (not
+    on the ground): ``(F, o x F)`` on its body, or for a point between two nodes the two
+    nodes' wrenches that do its virtual work (``arc_wrenches``)."""
+    cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e], k
+    cdef double Wa[6]
+    cdef double Wb[6]
+    cdef double zero[3]
+    cdef double m[3]
+    if c >= 0:
+        zero[0] = zero[1] = zero[2] = 0.0
+        arc_wrenches(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c,
+                     d.s_offset[6 * s + 3 * e], F, zero, False, Wa, Wb)
+        for k in range(6):
+            W[6 * b + k] += Wa[k]
+            W[6 * c + k] += Wb[k]
+        return
+    cross(o, F, m)
+    for k in range(3):
+        W[6 * b + k] += F[k]
+        W[6 * b + 3 + k] += m[k]
 
 
 cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
@@ -577,7 +671,6 @@ cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
     cdef double o[3]
     cdef double w[3]
     cdef double u[3]
-    cdef const double* V
     cdef const double* law = d.s_law + 3 * s
     cdef int e, b, k
     for k in range(3):
@@ -590,10 +683,9 @@ cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
         b = d.s_body[2 * s + e]
         if b < 0:
             continue
-        V = d.V + 6 * b
-        cross(V + 3, o, u)
+        spring_velocity(d, d.V, s, e, o, u)
         for k in range(3):
-            w[k] += (V[k] + u[k]) if e else -(V[k] + u[k])
+            w[k] += u[k] if e else -u[k]
     for k in range(3):
         n[k] = x2[k] - x1[k]
     l[0] = sqrt(dot(n, n))
@@ -621,7 +713,6 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     cdef double x[3]
     cdef double o[3]
     cdef double F[3]
-    cdef double m[3]
     cdef double l, ldot, f, g
     cdef const double* law
     cdef int s, e, b, k, i
@@ -637,10 +728,7 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
             spring_point(d, s, e, x, o)
             for k in range(3):
                 F[k] = -f * n[k] if e else f * n[k]
-            cross(o, F, m)
-            for k in range(3):
-                d.f[6 * b + k] += F[k]
-                d.f[6 * b + 3 + k] += m[k]
+            spring_wrenches(d, s, e, o, F, d.f)
     d.spring_power = 0.0
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
@@ -1207,7 +1295,9 @@ cdef class SpatialKernel(ODEProblem):
                                  dtype=np.intc)
                 for name in ("parent", "motion", "q_offset", "element", "load_body")}
         ints["load_follower"] = np.asarray(tree.load_follower, dtype=np.intc)
+        ints["load_arc"] = np.asarray(tree.load_arc, dtype=np.intc)
         ints["s_body"] = np.asarray(tree.spring_body, dtype=np.intc).ravel()
+        ints["s_arc"] = np.asarray(tree.spring_arc, dtype=np.intc).ravel()
         ints["js_body"] = np.asarray(tree.joint_spring_body, dtype=np.intc)
         floats = {name: np.asarray(source[name] if name in source else getattr(tree, name),
                                    dtype=float).ravel()
@@ -1245,6 +1335,7 @@ cdef class SpatialKernel(ODEProblem):
         d.element = <const int*>_ptr(a, "element")
         d.load_body = <const int*>_ptr(a, "load_body")
         d.load_follower = <const int*>_ptr(a, "load_follower")
+        d.load_arc = <const int*>_ptr(a, "load_arc")
         d.mass = <const double*>_ptr(a, "mass")
         d.inertia = <const double*>_ptr(a, "inertia")
         d.anchor = <const double*>_ptr(a, "anchor")
@@ -1285,6 +1376,7 @@ cdef class SpatialKernel(ODEProblem):
         d.n_springs, d.n_joint_springs = len(tree.spring_body), len(tree.joint_spring_body)
         d.s_body = <const int*>_ptr(a, "s_body")
         d.s_offset = <const double*>_ptr(a, "s_offset")
+        d.s_arc = <const int*>_ptr(a, "s_arc")
         d.s_law = <const double*>_ptr(a, "s_law")
         d.js_body = <const int*>_ptr(a, "js_body")
         d.js_law = <const double*>_ptr(a, "js_law")

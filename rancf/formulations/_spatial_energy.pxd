@@ -2,7 +2,7 @@
 # (see _spatial_energy.pyx).
 
 from rancf.formulations._problem cimport ODEProblem
-from rancf.formulations._spatial cimport SpatialData, SpatialKernel, load_vectors
+from rancf.formulations._spatial cimport SpatialData, SpatialKernel, arc_load, load_vectors
 
 cdef double applied_power(SpatialData* d) noexcept nogil
 cdef double drive_power(SpatialData* d, bint articulated) noexcept nogil

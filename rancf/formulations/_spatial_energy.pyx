@@ -40,10 +40,18 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
     cdef double Mo[3]
     cdef double g[3]
     cdef double x[3]
+    cdef double Wa[6]
+    cdef double Wb[6]
     cdef const double* V
     cdef double P = 0.0
     cdef int j, k, i
     for j in range(d.n_loads):
+        if d.load_arc[j] >= 0:
+            # the two nodes' wrenches of a load between them, at their velocities
+            arc_load(d, j, Wa, Wb)
+            for k in range(6):
+                P += Wa[k] * d.V[6 * d.load_body[j] + k] + Wb[k] * d.V[6 * d.load_arc[j] + k]
+            continue
         V = d.V + 6 * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
         cross(V + 3, g, x)

@@ -123,7 +123,8 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, cable_rest,
                                           factor as factorize, forces, inverse_dynamics,
                                           kinematics, rotated_inertias, spring_forces,
-                                          spring_line, spring_point, sweeps)
+                                          spring_line, spring_point, spring_velocity,
+                                          spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
@@ -442,7 +443,6 @@ cdef void _spring_rate(const SpatialData* d, int s, const double* Vz, double* w)
     cdef double x[3]
     cdef double o[3]
     cdef double u[3]
-    cdef const double* V
     cdef int e, b, k
     memset(w, 0, 3 * sizeof(double))
     for e in range(2):
@@ -450,10 +450,9 @@ cdef void _spring_rate(const SpatialData* d, int s, const double* Vz, double* w)
         if b < 0:
             continue
         spring_point(d, s, e, x, o)
-        V = Vz + 6 * b
-        cross(V + 3, o, u)
+        spring_velocity(d, Vz, s, e, o, u)
         for k in range(3):
-            w[k] += (V[k] + u[k]) if e else -(V[k] + u[k])
+            w[k] += u[k] if e else -u[k]
 
 
 cdef void _spring_transposed(const SpatialData* d, int s, const double* a, double* Wz,
@@ -472,13 +471,9 @@ cdef void _spring_transposed(const SpatialData* d, int s, const double* a, doubl
         if b < 0:
             continue
         spring_point(d, s, e, x, o)
-        W = Wz + 6 * b
         for k in range(3):
             x[k] = a[k] if e else -a[k]
-            W[k] += x[k]
-        cross(o, x, x)
-        for k in range(3):
-            W[3 + k] += x[k]
+        spring_wrenches(d, s, e, o, x, Wz)
     for i in range(d.n - 1, -1, -1):
         off, n_i, W = d.q_offset[i], _unknowns(d, i), Wz + 6 * i
         for j in range(d.q_offset[i + 1] - off):
@@ -621,8 +616,11 @@ cdef class SpatialProblem(StepProblem):
         # spring-dampers: those to the ground as body blocks, those between two bodies by the
         # Woodbury identity (_spring_matrix)
         law = np.asarray(owner.tree.spring_body)
-        ground = np.flatnonzero((law < 0).any(axis=1)) if len(law) else np.zeros(0, int)
-        pairs = np.flatnonzero((law >= 0).all(axis=1)) if len(law) else np.zeros(0, int)
+        # a point between two nodes is on two bodies: its spring couples them (Woodbury)
+        arc = (np.asarray(owner.tree.spring_arc) >= 0).any(axis=1) if len(law) else \
+            np.zeros(0, bool)
+        ground = np.flatnonzero((law < 0).any(axis=1) & ~arc) if len(law) else np.zeros(0, int)
+        pairs = np.flatnonzero((law >= 0).all(axis=1) | arc) if len(law) else np.zeros(0, int)
         self.n_pairs, self.woodbury = len(pairs), 0
         self.pairs = np.asarray(pairs, dtype=np.intc) if len(pairs) else np.zeros(1, np.intc)
         self.blocks = np.zeros(36 * max(nb, 1))
@@ -804,7 +802,7 @@ cdef class SpatialProblem(StepProblem):
         for s in range(nd.n_springs):
             e = 1 if nd.s_body[2 * s] < 0 else 0
             b = nd.s_body[2 * s + e]
-            if nd.s_body[2 * s + 1 - e] >= 0:
+            if nd.s_body[2 * s + 1 - e] >= 0 or nd.s_arc[2 * s + e] >= 0:
                 continue
             _spring_tangent(nd, s, c_k, c_c, K)
             spring_point(nd, s, e, x, o)

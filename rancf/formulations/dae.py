@@ -26,7 +26,8 @@ import scipy.sparse.linalg
 
 from ..elements import planar
 from ..joints._codes import ANGLE, CONSTANT
-from ..model.items import GROUND, NODE
+from ..elements import hermite
+from ..model.items import ARC, GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
@@ -50,6 +51,14 @@ def _point_forms(A, point):
         return ([_Form(const=point.offset[0]), _Form(const=point.offset[1])],
                 [_Form(const=p[0]), _Form(const=p[1])])
     v = A.node_size * A.vertex_of(point)
+    if point.kind == ARC:
+        # the element's centreline S(xi) e and its slope S_x(xi) e, e = [r_k, r'_k, r_k+1,
+        # r'_k+1] on two consecutive vertices: linear in x, as a node's and a body point's are
+        l = point.item.length / point.item.n_elements
+        S = hermite.shape_values(point.xi, l)
+        Sx = hermite.shape_derivatives(np.array(point.xi), l)[0]
+        return tuple([_Form([(v + 2 * i + c, float(w[i])) for i in range(4)]) for c in range(2)]
+                     for w in (S, Sx))
     direction = [_Form([(v + 2, 1.0)]), _Form([(v + 3, 1.0)])]
     if point.kind == NODE:
         return [_Form([(v, 1.0)]), _Form([(v + 1, 1.0)])], direction
@@ -172,22 +181,20 @@ class DAE(IndexThreeDAE):
         groups_x, groups_v = [], []
         for load in A.loads:
             if callable(load.moment) or load.moment != 0.0:
-                groups_x.append(A.node_size * A.vertex_of(load.point) + np.arange(A.node_size))
+                groups_x.append(A.point_coordinates(load.point))
         for j in A.joints:
             if j.effort is None:
                 continue
-            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
-                    for p in (j.parent, j.child) if p.kind != GROUND]
+            ends = [A.point_coordinates(p) for p in (j.parent, j.child) if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         for t in A.torsions:
-            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
-                    for p in (t.joint.parent, t.joint.child) if p.kind != GROUND]
+            ends = [A.point_coordinates(p) for p in (t.joint.parent, t.joint.child)
+                    if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         for s in A.springs:
-            ends = [A.node_size * A.vertex_of(p) + np.arange(A.node_size)
-                    for p in s.points if p.kind != GROUND]
+            ends = [A.point_coordinates(p) for p in s.points if p.kind != GROUND]
             groups_x.append(np.concatenate(ends))
             groups_v.append(np.concatenate(ends))
         fd_x, fd_v = self._fd_pattern(groups_x), self._fd_pattern(groups_v)
@@ -319,10 +326,18 @@ class DAE(IndexThreeDAE):
         jac = self.constraint_jacobian(x, t).tocoo()
         joint = self._row_joint[jac.row]
         child = A.child_vertex[np.maximum(joint, 0)]
-        keep = (joint >= 0) & (child >= 0) & (jac.col // ns == child)
-        Q = np.zeros((A.n_joints, ns))
-        np.add.at(Q, (joint[keep], jac.col[keep] % ns), -jac.data[keep] * lam[jac.row[keep]])
-        return wrenches(A, x.reshape(-1, ns)[A.child_vertex], Q)
+        # a child at an arc length has the two nodes of its element
+        span = np.where(A.child_kind == ARC, 2, 1)[np.maximum(joint, 0)]
+        node = jac.col // ns
+        keep = (joint >= 0) & (child >= 0) & (node >= child) & (node < child + span)
+        Q = np.zeros((A.n_joints, 2 * ns))
+        np.add.at(Q, (joint[keep], jac.col[keep] - ns * child[keep]),
+                  -jac.data[keep] * lam[jac.row[keep]])
+        X = x.reshape(-1, ns)
+        out = wrenches(A, X[A.child_vertex], Q[:, :ns])
+        for k in np.flatnonzero(A.child_kind == ARC):
+            out[k] = _arc_wrench(A, A.joints[k].child, x, Q[k])
+        return out
 
     def observe(self, q, v, t, lam=None):
         """Node coordinates and velocities (q and v: the DAE's coordinates are the model's),
@@ -437,3 +452,20 @@ def wrenches(assembly, X, Q):
     out = np.concatenate([F, moment[:, None]], axis=1)
     out[A.child_vertex < 0] = 0.0
     return out
+
+
+def _arc_wrench(assembly, point, x, Q):
+    """``[fx, fy, m]`` of the generalized force Q (8,) on the element of a point at an arc
+    length (its two nodes' ``[r; r']``): the force ``Q_r,k + Q_r,k+1`` (the Hermite functions
+    of the positions sum to 1, their slopes' derivatives to 0) and the moment about the point
+    p, ``sum_i (r_i - p) x Q_r,i + r'_i x Q_r',i``, the work of a rigid turn of the element
+    about p (which its interpolation reproduces)."""
+    ns = assembly.node_size
+    v = ns * assembly.vertex_of(point)
+    e = x[v:v + 2 * ns].reshape(4, 2)
+    p = assembly.point_position(point, x)
+    lever = e.copy()
+    lever[[0, 2]] -= p
+    q = Q.reshape(4, 2)
+    moment = float(np.sum(lever[:, 0] * q[:, 1] - lever[:, 1] * q[:, 0]))
+    return np.array([q[0, 0] + q[2, 0], q[0, 1] + q[2, 1], moment])

@@ -17,9 +17,9 @@ import threading
 
 import numpy as np
 
-from ..elements import planar
-from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_BODY, P_GROUND,
-                             P_NODE)
+from ..elements import hermite, planar
+from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_ARC, P_BODY,
+                             P_GROUND, P_NODE)
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
@@ -314,6 +314,11 @@ class _SpringRates:
         if p.kind == P_GROUND:
             return
         ns, v = self.A.node_size, self.A.vertex_of(p)
+        if p.kind == P_ARC:
+            S = hermite.shape_values(p.xi, p.item.length / p.item.n_elements)
+            for i in range(4):
+                f[ns * v + 2 * i:ns * v + 2 * i + 2] -= S[i] * a
+            return
         f[ns * v:ns * v + 2] -= a
         if p.kind == P_BODY:
             f[ns * v + 2:ns * v + 4] -= planar.point_map(p.offset).T @ a

@@ -159,6 +159,7 @@ from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, 
                              ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
                              Motion)
 from . import _spatial_dae
+from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import Spatial, _link_coordinates, _vector
 
@@ -572,6 +573,12 @@ class SpatialDAE(IndexThreeDAE):
                              f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
                              "attach its points to bodies or the ground, or run a tree "
                              "with formulation 'recursive'")
+        between = np.asarray(tree.spring_arc) >= 0
+        if between.any():
+            raise ValueError("spring-dampers at a point between two nodes of a beam are not "
+                             "available in the spatial DAE formulation (spring-damper "
+                             f"{int(np.nonzero(between.any(axis=1))[0][0])}); attach it to "
+                             "nodes, or run a tree with formulation 'recursive'")
         efforts = dict(efforts or {})
         # efforts on joints that close loops: the DAE's own (the recursion's inputs hold the
         # tree's)
@@ -1306,6 +1313,15 @@ class SpatialDAE(IndexThreeDAE):
                 # model refuses them)
                 c = self._c0 + 6 * (b - self.n_bodies)
                 out[c:c + 3] += F
+                continue
+            if t.load_arc[k] >= 0:
+                # between two nodes: the wrenches on both that do its virtual work
+                W = arc_point_wrenches(r[b], A[b], r[t.load_arc[k]], A[t.load_arc[k]],
+                                       t.load_offset[k][0], F, Mo, bool(t.load_follower[k]))
+                for node, (Fn, Mn) in zip((b, t.load_arc[k]), W.reshape(2, 2, 3)):
+                    pn = X[node, 3:]
+                    out[7 * node:7 * node + 3] += Fn
+                    out[7 * node + 3:7 * node + 7] += 2.0 * _E(pn).T @ Mn / (pn @ pn)
                 continue
             if t.load_follower[k]:
                 F, Mo = A[b] @ F, A[b] @ Mo

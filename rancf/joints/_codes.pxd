@@ -7,6 +7,8 @@ cpdef enum PointKind:
     P_GROUND = 0      # a ground point: position g, direction (cos a, sin a)
     P_NODE = 1        # a beam node [r, r']: position r, direction r'
     P_BODY = 2        # a rigid-body point d: position r_G + A(d) u, direction u
+    P_ARC = 3         # a beam point between nodes k, k + 1 (rancf.model.items.ArcPoint): offset
+                      # (xi, l); position S(xi) e and direction dS/dx e of the element's e
 
 cpdef enum Position:
     # how a joint holds the child's point relative to the parent's point

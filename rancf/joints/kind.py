@@ -41,8 +41,8 @@ import numpy as np
 
 from ..elements import planar
 from ._codes import (ANGLE, AT_DRIVEN_SLIDE, AT_POINT, COINCIDENT, COS, DIRECTION_FREE,
-                     DIRECTION_HELD, HELD_AT_Q, HELD_AT_THETA0, LINEAR, ON_RAIL, ON_SLIDE, P_NODE,
-                     SIN, SLIDE, TURN_FREE, Motion)
+                     DIRECTION_HELD, HELD_AT_Q, HELD_AT_THETA0, LINEAR, ON_RAIL, ON_SLIDE, P_ARC,
+                     P_NODE, SIN, SLIDE, TURN_FREE, Motion)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
@@ -300,7 +300,7 @@ class JointKind:
             if abs(q) > tol:
                 raise ValueError(f"joint {index} ({self.name}): drive q(0) = {q:.6g} m, but the "
                                  "slide starts at 0 (the joint points coincide)")
-            if joint.parent.kind == P_NODE:
+            if joint.parent.kind in (P_NODE, P_ARC):
                 raise ValueError(f"joint {index}: a driven {self.name} joint needs a ground or "
                                  "rigid-body parent (the slide along a stretching beam tangent "
                                  "is not defined as a drive)")

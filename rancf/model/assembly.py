@@ -29,7 +29,8 @@ import scipy.sparse as sp
 from ..elements import beam as beam_element
 from ..elements import planar
 from ..elements import rigid as rigid_element
-from .items import GROUND, NODE
+from ..elements import hermite
+from .items import ARC, GROUND, NODE
 
 
 class NodeBlock:
@@ -245,29 +246,58 @@ class Assembly:
     # --- points -----------------------------------------------------------------------------
 
     def vertex_of(self, point):
-        """Vertex index of a point (-1 for the ground)."""
+        """Vertex index of a point (-1 for the ground; a point at an arc length, its element's
+        first node)."""
         if point.kind == GROUND:
             return -1
-        if point.kind == NODE:
+        if point.kind in (NODE, ARC):
             return int(self.beam_first_vertex[point.item.index] + point.node)
         return int(self.body_vertex[point.item.index])
 
+    def point_coordinates(self, point):
+        """The indices in x (int array) that a point's position and direction depend on: its
+        vertex's, both nodes' of its element for a point at an arc length, none for the
+        ground."""
+        if point.kind == GROUND:
+            return np.zeros(0, int)
+        ns, v = self.node_size, self.vertex_of(point)
+        return ns * v + np.arange(2 * ns if point.kind == ARC else ns)
+
+    def kernel_offset(self, point):
+        """The two numbers the compiled kernels read as a point's offset: a ground point's
+        position, a body point's position in the body frame (m), zeros for a node; for a point
+        at an arc length ``(xi, l)``, its place in its element and the element's length (m)
+        (``P_ARC`` of :mod:`rancf.formulations._forces`)."""
+        if point.kind == ARC:
+            return np.array([point.xi, point.item.length / point.item.n_elements])
+        return point.offset
+
     def point_position(self, point, x):
-        """Position (..., 2) of ``point`` for coordinates x (..., n_x)."""
+        """Position (..., 2) of ``point`` for coordinates x (..., n_x); at an arc length the
+        element's centreline ``S(xi) e`` (:mod:`rancf.elements.hermite`)."""
         if point.kind == GROUND:
             return np.broadcast_to(point.offset, x.shape[:-1] + (2,)).copy()
         ns = self.node_size
         X = x[..., ns * self.vertex_of(point):ns * self.vertex_of(point) + ns]
         if point.kind == NODE:
             return X[..., :2].copy()
+        if point.kind == ARC:
+            v = ns * self.vertex_of(point)
+            S = hermite.shape_values(point.xi, point.item.length / point.item.n_elements)
+            return sum(S[i] * x[..., v + 2 * i:v + 2 * i + 2] for i in range(4))
         return planar.body_point(X, point.offset)
 
     def point_direction(self, point, x):
-        """Direction vector (..., 2) at ``point``: a beam's slope, a body's axis, a ground
-        point's (cos a, sin a)."""
+        """Direction vector (..., 2) at ``point``: a beam's slope (at an arc length the
+        centreline's, ``dS/dx e``), a body's axis, a ground point's (cos a, sin a)."""
         if point.kind == GROUND:
             return np.broadcast_to(planar.direction(point.angle), x.shape[:-1] + (2,)).copy()
         v = self.vertex_of(point)
+        if point.kind == ARC:
+            l = point.item.length / point.item.n_elements
+            S = hermite.shape_derivatives(np.array(point.xi), l)[0]
+            return sum(S[i] * x[..., self.node_size * v + 2 * i:self.node_size * v + 2 * i + 2]
+                       for i in range(4))
         return x[..., self.node_size * v + 2:self.node_size * (v + 1)].copy()
 
     # --- joints -----------------------------------------------------------------------------
@@ -283,7 +313,8 @@ class Assembly:
             pts = [getattr(j, side) for j in joints]
             setattr(self, f"{side}_kind", np.array([p.kind for p in pts], dtype=np.intc))
             setattr(self, f"{side}_vertex", np.array([self.vertex_of(p) for p in pts], dtype=np.intc))
-            setattr(self, f"{side}_offset", np.array([p.offset for p in pts], dtype=float).reshape(n, 2))
+            setattr(self, f"{side}_offset", np.array([self.kernel_offset(p) for p in pts],
+                                                     dtype=float).reshape(n, 2))
             setattr(self, f"{side}_angle", np.array([p.angle for p in pts], dtype=float))
         x0 = self.x0
         theta0 = np.zeros(n)
@@ -314,7 +345,8 @@ class Assembly:
         loads = self.loads
         self.load_kind = np.array([l.point.kind for l in loads], dtype=np.intc)
         self.load_vertex = np.array([self.vertex_of(l.point) for l in loads], dtype=np.intc)
-        self.load_offset = np.array([l.point.offset for l in loads], dtype=float).reshape(-1, 2)
+        self.load_offset = np.array([self.kernel_offset(l.point) for l in loads],
+                                    dtype=float).reshape(-1, 2)
 
     def _spring_arrays(self, model):
         """Spring-dampers between points (``spring_kind``, ``spring_vertex``, ``spring_offset``:
@@ -327,7 +359,7 @@ class Assembly:
                                     dtype=np.intc).reshape(-1, 2)
         self.spring_vertex = np.array([[self.vertex_of(p) for p in s.points] for s in springs],
                                       dtype=np.intc).reshape(-1, 2)
-        self.spring_offset = np.array([[p.offset for p in s.points] for s in springs],
+        self.spring_offset = np.array([[self.kernel_offset(p) for p in s.points] for s in springs],
                                       dtype=float).reshape(-1, 2, 2)
         self.spring_k = np.array([s.k for s in springs], dtype=float)
         self.spring_c = np.array([s.c for s in springs], dtype=float)
@@ -366,7 +398,7 @@ class Assembly:
         """Connectivity, the spanning tree from the ground, and whether recursion applies."""
         n_items = len(self.beams) + len(self.bodies)
         item = lambda p: (-1 if p.kind == GROUND else
-                          p.item.index if p.kind == NODE else len(self.beams) + p.item.index)
+                          p.item.index if p.kind in (NODE, ARC) else len(self.beams) + p.item.index)
         edges = [(item(j.parent), item(j.child)) for j in self.joints]
         # undirected reachability from the ground (adjacency lists: linear in the joints)
         neighbours = collections.defaultdict(list)
@@ -414,6 +446,12 @@ class Assembly:
         else:
             for k in tree:
                 j = self.joints[k]
+                arc = [p for p in (j.parent, j.child) if p.kind == ARC]
+                if arc:
+                    reason = (f"joint {k} attaches to {arc[0]!r}, a point between two nodes of "
+                              f"{arc[0].item!r}; the recursive formulation joints beams at "
+                              "nodes only: use formulation='dae'")
+                    break
                 if j.child.kind == NODE and j.child.node != 0:
                     reason = (f"joint {k} attaches beam {j.child.item.index} at node "
                               f"{j.child.node}; the recursive formulation needs every child beam "
@@ -435,3 +473,4 @@ class Assembly:
         if not self.beams:
             raise ValueError("the model has no beam, so no tip")
         return self.beams[-1].end
+

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import checks
 from ..elements import planar
-from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
+from ..joints._codes import P_ARC as ARC, P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,21 +58,23 @@ class Point:
         return f"{self.item!r}.point({self.offset[0]:g}, {self.offset[1]:g})"
 
 
-#: The kind of a point between two nodes of a beam (:class:`ArcPoint`): outputs only, a kind
-#: the kernels do not know (joints, loads and spring-dampers refuse it).
-ARC = 3
-
-
 @dataclass(frozen=True, eq=False)
 class ArcPoint(Point):
-    """A point of a beam at an arc length between two nodes, for outputs.
+    """A point of a beam at an arc length between two nodes.
 
     Not constructed directly: ``beam.at(s)`` returns it (a node itself where s falls on one).
     ``Result.position``, ``velocity`` and ``deflection`` (and ``orientation``,
     ``angular_velocity`` in a spatial model) interpolate it by its element's own shape functions: planar, the cubic Hermite
     functions of the ANCF element (:mod:`rancf.elements.hermite`); spatial, the element's
-    constant-strain SE(3) curve (:func:`rancf.results.outputs.spatial_arc_motion`). Joints,
-    loads and spring-dampers attach to nodes: they refuse it.
+    constant-strain SE(3) curve (:func:`rancf.results.outputs.spatial_arc_motion`).
+
+    In a planar model loads, spring-dampers and joints take it, through the same map (theory:
+    Loads): a force f there is the generalized force ``S(xi)^T f`` on its element's two nodes,
+    a moment turns the centreline's slope ``S_x(xi) e`` there; a joint at it is a constraint
+    on both nodes (the DAE formulation: the recursion joints beams at nodes). A spatial model
+    takes it for loads and spring-dampers (the wrenches on its element's two nodes that do
+    their virtual work along the element's curve; such a spring-damper in the recursion) and
+    outputs.
 
     Attributes
     ----------
@@ -293,12 +295,15 @@ class Beam:
         return Point(self, NODE, node=i % self.n_nodes)
 
     def at(self, s):
-        """The point at arc length s along the beam, for outputs.
+        """The point at arc length s along the beam, for outputs, loads, spring-dampers and
+        joints.
 
-        A node where s falls on one (within 1e-12 of the length: a point for joints and
-        loads too), else an :class:`ArcPoint` that ``Result.position``, ``velocity`` and
-        ``deflection`` interpolate by the element's cubic Hermite functions of the node
-        positions and slopes (exact for the element's own centreline).
+        A node where s falls on one (within 1e-12 of the length), else an :class:`ArcPoint`
+        that ``Result.position``, ``velocity`` and ``deflection`` interpolate by the element's
+        cubic Hermite functions of the node positions and slopes (exact for the element's own
+        centreline), and that loads and spring-dampers act at through the same functions
+        (``S(xi)^T f``). A joint at it runs in the DAE formulation (``formulation="auto"``
+        picks it).
 
         Parameters
         ----------
@@ -322,6 +327,10 @@ class Beam:
         >>> b = rancf.Model().add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
         >>> b.at(0.5), b.at(0.6)
         (beam[0].node(2), beam[0].at(0.6))
+
+        A force between two nodes:
+
+        >>> load = b.model.add_force(b.at(0.6), force=(0.0, -10.0))
         """
         return arc_point(self, s, np.linspace(0.0, self.length, self.n_nodes))
 

@@ -17,7 +17,7 @@ from .. import checks
 from ..elements import beam as beam_element
 from .assembly import Assembly
 from .dimension import refuse_parameters, refuse_shape
-from .items import ARC, Beam, Ground, Point, RigidBody
+from .items import Beam, Ground, Point, RigidBody
 from .joints import Joint, Load, RotationalSpringDamper, SpringDamper
 
 
@@ -121,17 +121,13 @@ class Model:
                                "or solved; build a new rancf.Model to change it")
 
     #: How the points a joint or load takes are made (for the error naming a wrong one).
-    _POINTS = "ground.point(x, y), beam.start/.end/.node(i), body.point(dx, dy)"
+    _POINTS = "ground.point(x, y), beam.start/.end/.node(i)/.at(s), body.point(dx, dy)"
 
     def _check_point(self, name, point):
         if not isinstance(point, Point):
             raise TypeError(f"{name} must be a point ({self._POINTS}), got {point!r}")
         if point.item.model is not self:
             raise ValueError(f"{name} {point!r} belongs to another model")
-        if point.kind == ARC:
-            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: a point "
-                             "at an arc length is for outputs; joints, loads and spring-dampers "
-                             f"attach to nodes ({point.item!r}.node(i))")
         return point
 
     def add_beam(self, length, n_elements, E, rho, A, I, start=(0.0, 0.0), angle=0.0,
@@ -248,7 +244,9 @@ class Model:
             along the rail through the parent's point, and the relative angle is held. The kinds
             are those of :data:`rancf.joints.REGISTRY` (one module each, :mod:`rancf.joints`).
         parent, child : Point
-            The child must be a point of a beam or rigid body. A revolute or fixed joint
+            The child must be a point of a beam or rigid body; a point between two nodes of a
+            beam (``beam.at(s)``) makes its constraint act on both nodes of its element and
+            runs in the DAE formulation only. A revolute or fixed joint
             written with a ground point as the child (a loop closed onto the ground,
             ``add_joint("revolute", beam.end, m.ground.point(...))``) is reversed: stored with
             the ground point as parent (:attr:`Joint.reversed`), so that its coordinate q is
@@ -318,7 +316,10 @@ class Model:
         Parameters
         ----------
         point : Point
-            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ... (not a ground point).
+            ``b.end``, ``b.node(i)``, ``r.point(dx, dy)``, ... (not a ground point); between
+            two nodes ``b.at(s)``: the force's generalized force is ``S(xi)^T f`` on its
+            element's nodes, the virtual work through the beam's shape functions, and the
+            moment turns the centreline's slope there.
         force : sequence of 2 floats or callable
             N, fixed direction in space; or ``force(t) -> (fx, fy)`` with t in s.
         moment : float or callable
@@ -368,7 +369,8 @@ class Model:
         Parameters
         ----------
         p1, p2 : Point
-            Ground points, beam nodes or body points (not both on the ground); they must not
+            Ground points, beam nodes, points between nodes (``beam.at(s)``) or body points
+            (not both on the ground); they must not
             coincide in the reference configuration (the line of action would be undefined).
         k : float
             Stiffness (N/m), >= 0.

@@ -13,9 +13,10 @@ j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
 
+from ..elements import spatial_beam
 from ..elements.ancf_cable import REST_SIZE
-from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEMENT, M_FREE, P_BODY,
-                             P_GROUND, P_NODE)
+from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEMENT, M_FREE, P_ARC,
+                             P_BODY, P_GROUND, P_NODE)
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
 
@@ -150,8 +151,9 @@ def build_tree(model):
     loop = _loop_links(joints, set(parent_joint.values()) | {j.index for j in cable_joints},
                        body_of, A0)
     cable = _cables(beams, is_cable, cable_joints, body_of, A0)
-    load_body, load_offset = zip(*[body_of(load.point) for load in loads]) if loads else ((), ())
-    springs = _spring_arrays(model, body_of, joint_body, tol)
+    load_body, load_offset, load_arc = _load_arrays(loads, body_of, node_body, beam_nodes)
+    node_body_of = lambda p, k=0: int(node_body[beam_nodes[p.item.index] + p.node + k])
+    springs = _spring_arrays(model, body_of, node_body_of, joint_body, tol)
     return SpatialTree(
         parent=parent, mass=mass, inertia=inertia, r0=r0, A0=A0, motion=motion,
         q_offset=np.concatenate([[0], np.cumsum(n_q)]).astype(np.int64), anchor=anchor,
@@ -161,8 +163,28 @@ def build_tree(model):
         load_body=np.array(load_body, dtype=np.int64),
         load_offset=np.array(load_offset, dtype=float).reshape(-1, 3),
         load_follower=np.array([load.follower for load in loads], dtype=bool), size=size,
+        load_arc=load_arc,
         node_body=node_body, beam_nodes=beam_nodes,
         rigid_body=rigid_body, element_reversed=reversed_, **loop, **cable, **springs)
+
+
+def _load_arrays(loads, body_of, node_body, beam_nodes):
+    """``load_body``, ``load_offset``, ``load_arc`` of :class:`SpatialTree`: a load at a point
+    between two nodes (``beam.at(s)``) acts on its element's first node's body with the offset
+    ``(xi, 0, 0)`` and names the second node's body in ``load_arc`` (-1 for every other
+    load)."""
+    body = np.full(len(loads), -1, dtype=np.int64)
+    offset = np.zeros((len(loads), 3))
+    arc = np.full(len(loads), -1, dtype=np.int64)
+    for k, load in enumerate(loads):
+        p = load.point
+        if p.kind == P_ARC:
+            first = beam_nodes[p.item.index] + p.node
+            body[k], arc[k] = node_body[first], node_body[first + 1]
+            offset[k, 0] = p.xi
+        else:
+            body[k], offset[k] = body_of(p)
+    return body, offset, arc
 
 
 def _cables(beams, is_cable, cable_joints, body_of, A0):
@@ -259,11 +281,12 @@ def check_cable_joint(joint):
                          "a joint at a cable point takes no effort")
 
 
-def _spring_arrays(model, body_of, joint_body, tol):
+def _spring_arrays(model, body_of, node_body_of, joint_body, tol):
     """The ``spring_*`` and ``joint_spring_*`` arrays of :class:`SpatialTree`: each
-    spring-damper's two bodies and offsets (``body_of``) and its law, a rest length left None
-    set to the points' reference distance (as the planar model does); each joint
-    spring-damper's body and law, or, on a joint that closes a loop, its joint and law
+    spring-damper's two bodies and offsets (``body_of``; a point between two nodes on its
+    element's nodes, ``node_body_of(point, k)`` the body of its k-th) and its law, a rest
+    length left None set to the points' reference distance (as the planar model does); each
+    joint spring-damper's body and law, or, on a joint that closes a loop, its joint and law
     (``loop_spring_*``).
 
     Raises
@@ -274,6 +297,7 @@ def _spring_arrays(model, body_of, joint_body, tol):
     """
     springs, rotational = model.spring_dampers, model.rotational_spring_dampers
     body = np.full((len(springs), 2), -1, dtype=np.int64)
+    arc = np.full((len(springs), 2), -1, dtype=np.int64)
     offset, law = np.zeros((len(springs), 2, 3)), np.zeros((len(springs), 3))
     for i, s in enumerate(springs):
         p1, p2 = s.points
@@ -285,12 +309,17 @@ def _spring_arrays(model, body_of, joint_body, tol):
         if s.rest_length is None:
             s.rest_length = distance
         for e, p in enumerate(s.points):
-            body[i, e], offset[i, e] = body_of(p)
+            if p.kind == P_ARC:
+                # on its element's two nodes: the first's body, xi, the second's body
+                body[i, e], arc[i, e] = node_body_of(p), node_body_of(p, 1)
+                offset[i, e, 0] = p.xi
+            else:
+                body[i, e], offset[i, e] = body_of(p)
         law[i] = s.k, s.c, s.rest_length
     # a spring-damper on a joint that closes a loop (no body of its own) is the spatial DAE's
     tree = [s for s in rotational if joint_body[s.joint.index] >= 0]
     loop = [s for s in rotational if joint_body[s.joint.index] < 0]
-    return dict(spring_body=body, spring_offset=offset, spring_law=law,
+    return dict(spring_body=body, spring_offset=offset, spring_law=law, spring_arc=arc,
                 joint_spring_body=np.array([joint_body[s.joint.index] for s in tree],
                                            dtype=np.int64),
                 joint_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in tree],
@@ -355,6 +384,10 @@ def point_position(point):
         return point.offset
     if point.kind == P_NODE:
         return point.item.positions[point.node]
+    if point.kind == P_ARC:
+        b, k = point.item, point.node
+        return spatial_beam.arc_point(b.positions[k], b.frames[k], b.positions[k + 1],
+                                      b.frames[k + 1], point.xi)
     return point.item.position + point.item.orientation @ point.offset
 
 
@@ -365,7 +398,9 @@ def _size(model):
     points = [b.positions for b in model.beams]
     points += [r.position[None] for r in model.rigid_bodies]
     points += [point_position(p)[None] for j in model.joints for p in (j.parent, j.child)]
-    points += [point_position(load.point)[None] for load in model.loads]
+    # a point between two nodes lies on its element, among the beam's nodes
+    points += [point_position(load.point)[None] for load in model.loads
+               if load.point.kind != P_ARC]
     extent = float(np.max(np.ptp(np.concatenate(points), axis=0)))
     extent = max(extent, max((b.length for b in model.beams), default=0.0))
     return extent if extent > 0.0 else 1.0

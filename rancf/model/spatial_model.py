@@ -11,7 +11,7 @@ import numpy as np
 from .dimension import refuse, refuse_parameters
 from .joints import SpringDamper
 from .model import Model
-from ..joints._codes import P_NODE
+from ..joints._codes import P_ARC, P_NODE
 from .spatial_build import build_tree, check_cable_joint, point_body
 from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
 from .spatial_joints import SpatialJoint, SpatialJointSpringDamper, SpatialLoad
@@ -67,6 +67,17 @@ class SpatialModel(Model):
 
     def __repr__(self):
         return f"Model(dim=3, {Model.__repr__(self)[len('Model('):]}"
+
+    def _check_point(self, name, point, between=False):
+        """The planar check, and a point between two nodes (``beam.at(s)``) refused unless
+        ``between`` (loads and spring-dampers take it; joints attach to nodes)."""
+        Model._check_point(self, name, point)
+        if point.kind == P_ARC and not between:
+            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: in a "
+                             "spatial model a point at an arc length takes loads, "
+                             "spring-dampers and outputs; joints attach to nodes "
+                             f"({point.item!r}.node(i))")
+        return point
 
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
                  G=None, start=None, direction=None, up=None, shear=True,
@@ -340,9 +351,12 @@ class SpatialModel(Model):
 
         Parameters
         ----------
-        p1, p2 : SpatialPoint
-            Ground points, beam nodes or body points (not both on the ground); they must not
-            coincide in the reference configuration (the line of action would be undefined).
+        p1, p2 : SpatialPoint or ArcPoint
+            Ground points, beam nodes, points between two nodes of a beam (``beam.at(s)``: on
+            the element's curve, its force the wrenches on the two nodes that do its virtual
+            work; the spatial DAE refuses such a spring-damper) or body points (not both on
+            the ground); they must not coincide in the reference configuration (the line of
+            action would be undefined).
         k : float
             Stiffness (N/m), >= 0.
         c : float
@@ -375,8 +389,8 @@ class SpatialModel(Model):
         >>> spring = m.add_spring_damper(m.ground.point(0, 0, 0), mass.centre, k=200.0, c=0.5)
         """
         self._check_open()
-        self._check_point("p1", p1)
-        self._check_point("p2", p2)
+        self._check_point("p1", p1, between=True)
+        self._check_point("p2", p2, between=True)
         s = SpringDamper(len(self._springs), p1, p2, k, c, rest_length)
         self._springs.append(s)
         return s
@@ -436,8 +450,12 @@ class SpatialModel(Model):
 
         Parameters
         ----------
-        point : SpatialPoint
-            Not a ground point.
+        point : SpatialPoint or ArcPoint
+            Not a ground point. A point between two nodes of a beam (``beam.at(s)``): the
+            load acts at the element's point there (its constant-strain curve, the point
+            ``Result.position`` follows) through the wrenches on the element's two nodes that
+            do its virtual work (theory: Loads between the nodes of a spatial beam); a
+            follower load turns with the element's frame there.
         force : sequence of 3 floats or callable
             N, or ``force(t) -> (fx, fy, fz)``.
         moment : sequence of 3 floats or callable
@@ -470,7 +488,7 @@ class SpatialModel(Model):
         >>> roll = m.add_force(b.end, moment=(0, 0, 2 * np.pi * 1e7 * 1e-5), follower=True)
         """
         self._check_open()
-        self._check_point("point", point)
+        self._check_point("point", point, between=True)
         load = SpatialLoad(len(self._loads), point, force, moment, follower)
         if point.kind == P_NODE and isinstance(point.item, SpatialCable):
             _check_cable_load(load)

@@ -76,15 +76,21 @@ class SpatialTree:
         The body whose link is joint j of the model (in the order the joints were added); -1
         for a joint that closes a loop (``loop_joint``).
     load_body : int64 (l,)
-        The body each load of the model acts on (in the order the loads were added).
+        The body each load of the model acts on (in the order the loads were added); for a
+        load at a point between two nodes of a beam (``beam.at(s)``), its element's first
+        node's.
     load_offset : float (l, 3)
-        The load's point in that body's frame (m).
+        The load's point in that body's frame (m); for a load between two nodes ``(xi, 0,
+        0)``, its place in the element.
     load_follower : bool (l,)
-        True: the load's force and moment are given in the body's frame and turn with it;
-        False: in global coordinates.
+        True: the load's force and moment are given in the body's frame (at a point between
+        nodes, the element's frame there) and turn with it; False: in global coordinates.
     size : float
         Model size (m), the largest extent along x, y or z of the reference positions (at
         least the longest beam; for bounds and tolerances).
+    load_arc : int64 (l,)
+        The element's second node's body of a load between two nodes, -1 for every other
+        load (optional: left out, all -1).
     node_body : int64 (N,)
         The body of each beam node, beam after beam in the order added, node after node
         (``node_body[beam_nodes[b] + i]`` is node i of beam b). Optional (empty) in a tree
@@ -148,7 +154,11 @@ class SpatialTree:
         The bodies of the two points of each spring-damper between points (-1: the ground), in
         the order added.
     spring_offset : float (s, 2, 3)
-        The points in their bodies' frames (m; a ground point's global position).
+        The points in their bodies' frames (m; a ground point's global position; ``(xi, 0,
+        0)`` for a point between two nodes, on its element's first node's body).
+    spring_arc : int64 (s, 2)
+        The element's second node's body of a point between two nodes, -1 for every other
+        point (optional: left out, all -1).
     spring_law : float (s, 3)
         ``(k, c, l0)``: stiffness (N/m), damping (N s/m), rest length (m).
     joint_spring_body : int64 (r,)
@@ -186,6 +196,7 @@ class SpatialTree:
     load_offset: np.ndarray
     load_follower: np.ndarray
     size: float
+    load_arc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     node_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     beam_nodes: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     rigid_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -216,6 +227,7 @@ class SpatialTree:
     cable_joint_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
     spring_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
     spring_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    spring_arc: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
     spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     joint_spring_body: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
@@ -223,6 +235,12 @@ class SpatialTree:
     loop_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     def __post_init__(self):
+        if len(self.load_arc) != len(self.load_body):
+            # left out (a tree made without loads between nodes): -1, every load on its body
+            object.__setattr__(self, "load_arc", np.full(len(self.load_body), -1, np.int64))
+        if np.shape(self.spring_arc) != np.shape(self.spring_body):
+            object.__setattr__(self, "spring_arc", np.full(np.shape(self.spring_body), -1,
+                                                           np.int64))
         for name, value in vars(self).items():
             if isinstance(value, np.ndarray):
                 value.setflags(write=False)

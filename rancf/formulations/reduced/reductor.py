@@ -47,7 +47,7 @@ import numpy as np
 
 from ... import checks
 from ...elements.beam import PlanarANCFBeam
-from ...model.items import NODE
+from ...model.items import ARC, NODE
 from ...model.model import Model
 from ...model.state import State
 from ..dae import DAE
@@ -208,8 +208,10 @@ class ReducedModel:
         for k, beam in enumerate(A.beams):
             first = A.node_size * int(A.beam_first_vertex[k])
             glob = first + np.arange(A.node_size * beam.n_nodes)
-            joint_nodes = sorted({p.node for j in A.joints for p in (j.parent, j.child)
-                                  if p.kind == NODE and p.item is beam})
+            # a joint between two nodes (beam.at(s)) holds both nodes of its element
+            joint_nodes = sorted({n for j in A.joints for p in (j.parent, j.child)
+                                  if p.kind in (NODE, ARC) and p.item is beam
+                                  for n in range(p.node, p.node + (2 if p.kind == ARC else 1))})
             if not joint_nodes:
                 raise ValueError(f"beam {k} is in no joint: the Craig-Bampton split needs its "
                                  "joint nodes as the boundary")
