@@ -73,12 +73,12 @@ cdef inline void _arc_point(const double* offset, const double* X, double* r,
                             double* p) noexcept nogil:
     """r = S e, p = S_x e of the element whose coordinates e start at X (two consecutive
     vertices: ``[r_k, r'_k, r_k+1, r'_k+1]``)."""
-    cdef double S[4]
-    cdef double Sx[4]
+    cdef double S[SHAPES]
+    cdef double Sx[SHAPES]
     cdef int i
     _arc_shapes(offset, S, Sx)
     r[0] = r[1] = p[0] = p[1] = 0.0
-    for i in range(4):
+    for i in range(SHAPES):
         r[0] += S[i] * X[2 * i]
         r[1] += S[i] * X[2 * i + 1]
         p[0] += Sx[i] * X[2 * i]
@@ -179,14 +179,14 @@ cdef inline void _add_at(const double* x, double* F, int kind, int vertex, const
     ``S(xi)^T f`` on the element of a point at an arc length."""
     cdef double f[2]
     cdef double g[2]
-    cdef double S[4]
-    cdef double Sx[4]
+    cdef double S[SHAPES]
+    cdef double Sx[SHAPES]
     cdef int i
     if kind == P_GROUND:
         return
     if kind == P_ARC:
         _arc_shapes(offset, S, Sx)
-        for i in range(4):
+        for i in range(SHAPES):
             F[NODE * vertex + 2 * i] += S[i] * fx
             F[NODE * vertex + 2 * i + 1] += S[i] * fy
         return
@@ -206,8 +206,8 @@ cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
     on the centreline's direction d = S_x e: ``m S_x^T J d / |d|^2``."""
     cdef const double* dd
     cdef double n2
-    cdef double S[4]
-    cdef double Sx[4]
+    cdef double S[SHAPES]
+    cdef double Sx[SHAPES]
     cdef double r[2]
     cdef double p[2]
     cdef int i
@@ -217,7 +217,7 @@ cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
         _arc_point(offset, x + NODE * vertex, r, p)
         n2 = p[0] * p[0] + p[1] * p[1]
         _arc_shapes(offset, S, Sx)
-        for i in range(4):
+        for i in range(SHAPES):
             F[NODE * vertex + 2 * i] += -m * Sx[i] * p[1] / n2
             F[NODE * vertex + 2 * i + 1] += m * Sx[i] * p[0] / n2
         return
@@ -459,8 +459,8 @@ cdef inline void _arc_moment_blocks(const double* offset, const double* X, doubl
     coordinates from X). The blocks coupling the two nodes do not fit the per-vertex layout
     and are left out: Newton's matrix of a moment between nodes is approximate (the
     iteration still converges to the same residual, in a few more steps)."""
-    cdef double S[4]
-    cdef double Sx[4]
+    cdef double S[SHAPES]
+    cdef double Sx[SHAPES]
     cdef double r[2]
     cdef double p[2]
     cdef double g[2]

@@ -41,7 +41,7 @@ import scipy.sparse.linalg as spla
 cimport rancf.elements._rotation as rot
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
-from rancf.elements._ancf_cable cimport cable_force_rest
+from rancf.elements._ancf_cable cimport CABLE_REST, cable_force_rest
 from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
                                   M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
                                   M_SPHERICAL, M_UNIVERSAL, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -53,11 +53,15 @@ cdef extern from *:
     """
     #define RANCF_EULER 4
     #define RANCF_EULER_BLOCK 16
+    #define RANCF_POSE 7
+    #define RANCF_POSE_BLOCK 49
     #define RANCF_LINK_MAX_COLS 14
     #define RANCF_LINK_MAX_ROWS 6
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
+    const long POSE "RANCF_POSE"                # a body's coordinates: position, Euler parameters
+    const long POSE_BLOCK "RANCF_POSE_BLOCK"    # a 7 x 7 matrix on them, row-major
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
 
@@ -201,11 +205,11 @@ cdef class LinkKernel:
         """y (14) = [r_p, p_p, r_c, p_c] of link k (the ground's r = 0, p = (1, 0, 0, 0))."""
         cdef int i, p = self.parent[k], c = self.body[k]
         if p >= 0:
-            memcpy(y, x + 7 * p, 7 * sizeof(double))
+            memcpy(y, x + POSE * p, POSE * sizeof(double))
         else:
             memcpy(y, ZERO3, 3 * sizeof(double))
             memcpy(y + 3, UNIT_Q, EULER * sizeof(double))
-        memcpy(y + 7, x + 7 * c, 7 * sizeof(double))
+        memcpy(y + 7, x + POSE * c, POSE * sizeof(double))
 
     cdef int _rows(self, int k, const double* y, const double* target, double* out) noexcept nogil:
         """Link k's rows at its local coordinates y (14); returns their number."""
@@ -435,7 +439,7 @@ cdef class LinkKernel:
                 self._local(k, x, y)
                 self._local(k, v, yv)
                 if self.parent[k] < 0:
-                    memset(yv, 0, 7 * sizeof(double))
+                    memset(yv, 0, POSE * sizeof(double))
                 for i in range(14):
                     y[i] += taus[s] * yv[i]
                 nr = self._rows(k, y, targets + EULER * (self.n * s + k), r)
@@ -536,11 +540,11 @@ cdef class ElementKernel:
     cdef inline void _local(self, int k, const double* x, double* y) noexcept nogil:
         cdef int p = self.parent[k]
         if p >= 0:
-            memcpy(y, x + 7 * p, 7 * sizeof(double))
+            memcpy(y, x + POSE * p, POSE * sizeof(double))
         else:
-            memset(y, 0, 7 * sizeof(double))
+            memset(y, 0, POSE * sizeof(double))
             y[3] = 1.0
-        memcpy(y + 7, x + 7 * self.body[k], 7 * sizeof(double))
+        memcpy(y + 7, x + POSE * self.body[k], POSE * sizeof(double))
 
     cdef void _map(self, int k, const double* y, double* e, double* B) noexcept nogil:
         """e (6) = (u, psi) and B (6 x 14) = de/dy at the local coordinates y (spatial_dae.py,
@@ -652,15 +656,15 @@ cdef class ElementKernel:
             self._local(k, x, y)
             self._local(k, v, yd)
             if self.parent[k] < 0:
-                memset(yd, 0, 7 * sizeof(double))
+                memset(yd, 0, POSE * sizeof(double))
             if self._force(k, y, yd, F, NULL) != 0:
                 bad = k
                 break
             if self.parent[k] >= 0:
                 for i in range(7):
-                    out[7 * self.parent[k] + i] += F[i]
+                    out[POSE * self.parent[k] + i] += F[i]
             for i in range(7):
-                out[7 * self.body[k] + i] += F[7 + i]
+                out[POSE * self.body[k] + i] += F[7 + i]
         return bad
 
     cdef int c_stiffness(self, const double* x, const double* v, double* out) noexcept nogil:
@@ -678,7 +682,7 @@ cdef class ElementKernel:
             self._local(k, x, y)
             self._local(k, v, yd)
             if self.parent[k] < 0:
-                memset(yd, 0, 7 * sizeof(double))
+                memset(yd, 0, POSE * sizeof(double))
             nc = self.n_cols[k]
             c0 = 14 - nc
             o = out + self.sq0[k]
@@ -774,7 +778,7 @@ cdef class ElementKernel:
             self._local(k, x, y)
             self._local(k, v, yd)
             if self.parent[k] < 0:
-                memset(yd, 0, 7 * sizeof(double))
+                memset(yd, 0, POSE * sizeof(double))
             Pk = 0.0
             if self._force(k, y, yd, F, &Pk) == 0:
                 P += Pk
@@ -799,7 +803,7 @@ cdef void c_cable_elements(int n, const double* x, const double* v, const long* 
         for i in range(12):
             e[i] = x[dofs[12 * k + i]]
             ed[i] = v[dofs[12 * k + i]]
-        ref = rest + 8 * k if curved[k] else NULL
+        ref = rest + CABLE_REST * k if curved[k] else NULL
         if K != NULL:
             U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
                                     f + 12 * k, K + 144 * k, C + 144 * k, P + k)
@@ -857,9 +861,9 @@ cdef void body_mass_action(int n, const double* x, const double* a, const double
     cdef double G[12]
     for b in range(n):
         for i in range(3):
-            out[7 * b + i] = mass[b] * a[7 * b + i]
-        euler_G(x + 7 * b + 3, G)
-        rotary_action(G, inertia + 9 * b, a + 7 * b + 3, 4.0, out + 7 * b + 3)
+            out[POSE * b + i] = mass[b] * a[POSE * b + i]
+        euler_G(x + POSE * b + 3, G)
+        rotary_action(G, inertia + 9 * b, a + POSE * b + 3, 4.0, out + POSE * b + 3)
 
 
 cdef void body_forces(int n, const double* x, const double* v, const double* mass,
@@ -870,9 +874,9 @@ cdef void body_forces(int n, const double* x, const double* v, const double* mas
     cdef double G[12]
     for b in range(n):
         for i in range(3):
-            out[7 * b + i] = mass[b] * g[i]
-        euler_G(v + 7 * b + 3, G)
-        rotary_action(G, inertia + 9 * b, x + 7 * b + 3, 8.0, out + 7 * b + 3)
+            out[POSE * b + i] = mass[b] * g[i]
+        euler_G(v + POSE * b + 3, G)
+        rotary_action(G, inertia + 9 * b, x + POSE * b + 3, 8.0, out + POSE * b + 3)
 
 
 cdef class CableLinkKernel:
@@ -1120,8 +1124,8 @@ cdef void c_body_tangents(int n, const double* x, const double* v, const double*
     cdef double gm[4]
     cdef double keep
     for b in range(n):
-        memcpy(p, x + 7 * b + 3, EULER * sizeof(double))
-        memcpy(pd, v + 7 * b + 3, EULER * sizeof(double))
+        memcpy(p, x + POSE * b + 3, EULER * sizeof(double))
+        memcpy(pd, v + POSE * b + 3, EULER * sizeof(double))
         euler_G(pd, G)
         for k in range(EULER):
             keep = p[k]
@@ -1171,8 +1175,8 @@ cdef void body_mass_blocks(int n, const double* x, const double* a, const double
     for b in range(n):
         J = inertia + 9 * b
         o = out + EULER_BLOCK * b
-        ap = a + 7 * b + 3
-        euler_G(x + 7 * b + 3, G)
+        ap = a + POSE * b + 3
+        euler_G(x + POSE * b + 3, G)
         # JG = J G (3 x 4)
         for i in range(3):
             for k in range(EULER):
@@ -1313,7 +1317,7 @@ cdef class SpatialProblem(StepProblem):
     # the drives' target jets (n_links, 3, 4) at two times
     cdef double[:, :, ::1] jets0, jets1
     cdef double t0, t1
-    cdef double[:, ::1] T                # the targets along a stencil (7 * n_links, 4)
+    cdef double[:, ::1] T                # the targets along a stencil (POSE * n_links, 4)
     cdef double[::1] J, G, vals, work, work2, f, U, P, Kc, Cc, Kb, Kg, Cb, D, taus
     cdef double[::1] lam_zero, el_work
     cdef double[::1] q_J, q_phi_t, phi_t
@@ -1372,7 +1376,7 @@ cdef class SpatialProblem(StepProblem):
                                                       owner._loop_drives)
         nl = max(self.links.n, 1)
         self.jets0, self.jets1 = np.zeros((nl, 3, EULER)), np.zeros((nl, 3, EULER))
-        self.T = np.zeros((7 * nl, EULER))
+        self.T = np.zeros((POSE * nl, EULER))
         self.t0 = self.t1 = np.nan
         # the Jacobian's values (the pattern's order: links, joints at cable points, norms)
         self.n_J = len(J_row)
@@ -1392,7 +1396,7 @@ cdef class SpatialProblem(StepProblem):
         self.Kb, self.Kg = np.zeros(EULER_BLOCK * nb), np.zeros(EULER_BLOCK * nb)
         self.Cb = np.zeros(EULER_BLOCK * nb)
         self.el_work = np.zeros(max(self.elements.n_square, 1))
-        self.D = np.zeros(7 * EULER * nb)
+        self.D = np.zeros(POSE * EULER * nb)
         self.work = np.zeros(max(self.n + self.m, 1))
         self.work2 = np.zeros(max(self.n + self.m, 1))
         self.taus = np.zeros(7)
@@ -1541,7 +1545,7 @@ cdef class SpatialProblem(StepProblem):
         for b in range(self.nb):
             s = 0.0
             for i in range(EULER):
-                s += q[7 * b + 3 + i] * q[7 * b + 3 + i]
+                s += q[POSE * b + 3 + i] * q[POSE * b + 3 + i]
             out[self.n_joint_rows + b] = 0.5 * (s - 1.0)
         return 0
 
@@ -1554,7 +1558,7 @@ cdef class SpatialProblem(StepProblem):
         self.cables.c_jacobian(q, out + self.links.n_values)
         b = self.links.n_values + self.cables.n_values
         for i in range(self.nb):
-            memcpy(out + b + EULER * i, q + 7 * i + 3, EULER * sizeof(double))
+            memcpy(out + b + EULER * i, q + POSE * i + 3, EULER * sizeof(double))
         return 0
 
     cdef const double* _kept_jacobian(self, const double* q, double t) except NULL:
@@ -1620,7 +1624,7 @@ cdef class SpatialProblem(StepProblem):
         for s in range(7):
             w[s] = _D2[s] if second else _D1[s]
             taus[s] = (s - 3.0) * h
-        memset(T, 0, 7 * nl * EULER * sizeof(double))
+        memset(T, 0, POSE * nl * EULER * sizeof(double))
         for s in range(7):
             tau = taus[s]
             for i in range(self.n_driven):
@@ -1636,7 +1640,7 @@ cdef class SpatialProblem(StepProblem):
             for s in range(7):
                 pq = 0.0
                 for k in range(EULER):
-                    tau = q[7 * b + 3 + k] + taus[s] * v[7 * b + 3 + k]
+                    tau = q[POSE * b + 3 + k] + taus[s] * v[POSE * b + 3 + k]
                     pq += tau * tau
                 c += w[s] * (0.5 * (pq - 1.0))
             out[self.n_joint_rows + b] = c
@@ -1688,34 +1692,34 @@ cdef class SpatialProblem(StepProblem):
                 self._inputs(t_e)
                 Dp, Cp = self.owner._body_tangents(_array(q_e, self.n), _array(v_e, self.n))
                 if nb:
-                    memcpy(D, &Dp[0, 0, 0], 7 * EULER * nb * sizeof(double))
+                    memcpy(D, &Dp[0, 0, 0], POSE * EULER * nb * sizeof(double))
                     memcpy(Cg, &Cp[0, 0, 0], EULER_BLOCK * nb * sizeof(double))
             else:
                 for b in range(nb):
                     for i in range(EULER):
-                        hv = max(hv, 1e-7 * fabs(v_e[7 * b + 3 + i]))
-                memset(D, 0, 7 * EULER * nb * sizeof(double))
+                        hv = max(hv, 1e-7 * fabs(v_e[POSE * b + 3 + i]))
+                memset(D, 0, POSE * EULER * nb * sizeof(double))
                 c_body_tangents(nb, q_e, v_e, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], Cg)
                 for b in range(nb):
-                    memcpy(D + 7 * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
+                    memcpy(D + POSE * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
                            EULER_BLOCK * sizeof(double))
         for b in range(nb):
-            blk = val + 49 * b
-            memset(blk, 0, 49 * sizeof(double))
+            blk = val + POSE_BLOCK * b
+            memset(blk, 0, POSE_BLOCK * sizeof(double))
             if c_m != 0.0:
                 for i in range(3):
-                    blk[8 * i] = c_m * self.mass[b]
+                    blk[(POSE + 1) * i] = c_m * self.mass[b]
         # the rotary blocks pp (n, 4, 4)
         memset(pp, 0, EULER_BLOCK * nb * sizeof(double))
         if c_m != 0.0 or c_mq != 0.0:
             body_mass_blocks(nb, q_e, a_e, &self.inertia[0, 0, 0], c_m, c_mq, pp)
-        o = val + 49 * nb
+        o = val + POSE_BLOCK * nb
         if c_k != 0.0:
             for b in range(nb):
-                blk = val + 49 * b
+                blk = val + POSE_BLOCK * b
                 for i in range(7):
                     for j in range(EULER):
-                        blk[7 * i + 3 + j] -= c_k * D[7 * EULER * b + EULER * i + j]
+                        blk[POSE * i + 3 + j] -= c_k * D[POSE * EULER * b + EULER * i + j]
                 for i in range(EULER):
                     pp[EULER_BLOCK * b + 5 * i] += c_k * lam[self.n_joint_rows + b]
             bad = self.elements.c_stiffness(q_e, v_e, o)
@@ -1738,10 +1742,10 @@ cdef class SpatialProblem(StepProblem):
                 for i in range(n_el):
                     o[i] += c_c * self.el_work[i]
         for b in range(nb):
-            blk = val + 49 * b
+            blk = val + POSE_BLOCK * b
             for i in range(EULER):
                 for j in range(EULER):
-                    blk[7 * (3 + i) + 3 + j] += pp[EULER_BLOCK * b + EULER * i + j]
+                    blk[POSE * (3 + i) + 3 + j] += pp[EULER_BLOCK * b + EULER * i + j]
         # the cable elements' blocks
         o = o + n_el + n_link
         if self.n_cable_el:
@@ -1959,10 +1963,10 @@ cdef inline void _frame_of(const double* X, int b, double* r, double* A) noexcep
         memset(A, 0, 9 * sizeof(double))
         A[0] = A[4] = A[8] = 1.0
         return
-    memcpy(r, X + 7 * b, 3 * sizeof(double))
-    rotation(X + 7 * b + 3, A)
-    pp = X[7 * b + 3] * X[7 * b + 3] + X[7 * b + 4] * X[7 * b + 4] \
-        + X[7 * b + 5] * X[7 * b + 5] + X[7 * b + 6] * X[7 * b + 6]
+    memcpy(r, X + POSE * b, 3 * sizeof(double))
+    rotation(X + POSE * b + 3, A)
+    pp = X[POSE * b + 3] * X[POSE * b + 3] + X[POSE * b + 4] * X[POSE * b + 4] \
+        + X[POSE * b + 5] * X[POSE * b + 5] + X[POSE * b + 6] * X[POSE * b + 6]
     for i in range(9):
         A[i] /= pp
 

@@ -57,8 +57,8 @@ def _point_forms(A, point):
         l = point.item.length / point.item.n_elements
         S = hermite.shape_values(point.xi, l)
         Sx = hermite.shape_derivatives(np.array(point.xi), l)[0]
-        return tuple([_Form([(v + 2 * i + c, float(w[i])) for i in range(4)]) for c in range(2)]
-                     for w in (S, Sx))
+        return tuple([_Form([(v + 2 * i + c, float(wi)) for i, wi in enumerate(w)])
+                      for c in range(2)] for w in (S, Sx))
     direction = [_Form([(v + 2, 1.0)]), _Form([(v + 3, 1.0)])]
     if point.kind == NODE:
         return [_Form([(v, 1.0)]), _Form([(v + 1, 1.0)])], direction

@@ -316,8 +316,8 @@ class _SpringRates:
         ns, v = self.A.node_size, self.A.vertex_of(p)
         if p.kind == P_ARC:
             S = hermite.shape_values(p.xi, p.item.length / p.item.n_elements)
-            for i in range(4):
-                f[ns * v + 2 * i:ns * v + 2 * i + 2] -= S[i] * a
+            for i, Si in enumerate(S):
+                f[ns * v + 2 * i:ns * v + 2 * i + 2] -= Si * a
             return
         f[ns * v:ns * v + 2] -= a
         if p.kind == P_BODY:

@@ -284,7 +284,7 @@ class Assembly:
         if point.kind == ARC:
             v = ns * self.vertex_of(point)
             S = hermite.shape_values(point.xi, point.item.length / point.item.n_elements)
-            return sum(S[i] * x[..., v + 2 * i:v + 2 * i + 2] for i in range(4))
+            return sum(Si * x[..., v + 2 * i:v + 2 * i + 2] for i, Si in enumerate(S))
         return planar.body_point(X, point.offset)
 
     def point_direction(self, point, x):
@@ -296,8 +296,8 @@ class Assembly:
         if point.kind == ARC:
             l = point.item.length / point.item.n_elements
             S = hermite.shape_derivatives(np.array(point.xi), l)[0]
-            return sum(S[i] * x[..., self.node_size * v + 2 * i:self.node_size * v + 2 * i + 2]
-                       for i in range(4))
+            return sum(Si * x[..., self.node_size * v + 2 * i:self.node_size * v + 2 * i + 2]
+                       for i, Si in enumerate(S))
         return x[..., self.node_size * v + 2:self.node_size * (v + 1)].copy()
 
     # --- joints -----------------------------------------------------------------------------
