@@ -156,6 +156,37 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
     return 0
 
 
+cdef inline void _zero_rates(double* eps, int nb) noexcept nogil:
+    """eps (NODE x nb) = 0: a store of fixed size for each nb, which the compiler writes out
+    (a loop of NODE nb stores it may leave to a call)."""
+    if nb == 1:
+        memset(eps, 0, NODE * sizeof(double))
+    elif nb == 2:
+        memset(eps, 0, 2 * NODE * sizeof(double))
+    elif nb == 3:
+        memset(eps, 0, 3 * NODE * sizeof(double))
+
+
+cdef inline void _add_eps(const double* eps, int nb, const double* eta, double* y) noexcept nogil:
+    """y (NODE) += eps eta for a first vertex's eps (NODE x nb, row stride nb) and rates eta
+    (nb), each row's terms added k = 0, 1, ... in turn; a loop of fixed size for each nb, which
+    the compiler unrolls (eta read once: y may overlap it for all the compiler knows)."""
+    cdef double e0, e1, e2
+    cdef int i
+    if nb == 1:
+        e0 = eta[0]
+        for i in range(NODE):
+            y[i] += eps[i] * e0
+    elif nb == 2:
+        e0, e1 = eta[0], eta[1]
+        for i in range(NODE):
+            y[i] = y[i] + eps[2 * i] * e0 + eps[2 * i + 1] * e1
+    elif nb == 3:
+        e0, e1, e2 = eta[0], eta[1], eta[2]
+        for i in range(NODE):
+            y[i] = y[i] + eps[3 * i] * e0 + eps[3 * i + 1] * e1 + eps[3 * i + 2] * e2
+
+
 # --- kinematics ------------------------------------------------------------------------------
 cdef void _polar_slope(double angle, const double* ph, const double* slope, double* s_coord,
                       bint given, double sd, double om_c, double accel, const double* nrow,
@@ -297,8 +328,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     memset(P, 0, DIM * NODE * sizeof(double))
     memset(nrow, 0, NODE * sizeof(double))
     memset(chi, 0, NODE_BLOCK * sizeof(double))
-    for i in range(NODE * nb):
-        eps[i] = 0.0
+    _zero_rates(eps, nb)
     memset(bh, 0, NODE * sizeof(double))
     memset(c, 0, NODE * sizeof(double))
     w[0] = w[1] = 0.0
@@ -439,8 +469,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         if pv >= 0:
             for k in range(NODE):
                 V[i] += chi[NODE * i + k] * Vp[k]
-        for k in range(nb):
-            V[i] += eps[nb * i + k] * beta[b + k]
+    _add_eps(eps, nb, beta + b, V)
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
@@ -822,8 +851,7 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             out[b + k] = eta[k]
         for i in range(NODE):
             A[i] = y4[i]
-            for k in range(nb):
-                A[i] += eps[nb * i + k] * eta[k]
+        _add_eps(eps, nb, eta, A)
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -852,7 +880,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
     """V = B beta (n_x) at the last kinematics (root to leaves): node velocities of the rates
     beta without the drives' terms, or, with ``bias``, the node accelerations
     ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta."""
-    cdef int idx, v, pv, i, k, b, nb
+    cdef int idx, v, pv, i, b, nb
     cdef double* Vv
     cdef const double* eps
     for idx in range(d.n_v):
@@ -867,8 +895,7 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
         eps = d.eps + NODE * d.joff[v]
         for i in range(NODE):
             Vv[i] = d.c[NODE * v + i] if bias else 0.0
-            for k in range(nb):
-                Vv[i] += eps[nb * i + k] * beta[b + k]
+        _add_eps(eps, nb, beta + b, Vv)
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 
