@@ -23,6 +23,9 @@ cdef struct Tree:
     const int* joint      # tree joint of a first vertex
     const int* boff       # offset of the vertex's rates in beta
     const int* nb         # number of rates
+    const int* joff       # a first vertex's offset / NODE in eps, HE, EH, W and Dinv: its blocks
+                          # there are NODE x nb (row stride nb), packed first vertex by first
+                          # vertex, none for a free node
     const double* Mel     # element matrices factored (mass, or a Newton matrix): n_el x 64
     const double* Mbody   # rigid-body matrix diagonals: 4 per vertex
     const double* E       # NULL, or Newton blocks of moments and efforts, 48 per vertex: the
@@ -39,14 +42,14 @@ cdef struct Tree:
     double* G             # Hinv M21 (free nodes)
     double* L             # M12 Hinv (free nodes)
     double* chi           # joint maps (first vertices), 16 per vertex
-    double* eps           # 4 x 2 per vertex
+    double* eps           # joint rate maps (NODE x nb a first vertex, at NODE joff)
     double* bh            # velocity term of a driven coordinate, 4 per vertex
     double* c             # bias accelerations, 4 per vertex
-    double* HE            # H eps (4 x 2)
-    double* EH            # eps^T H (2 x 4)
-    double* Dinv          # (eps^T H eps)^-1 (2 x 2)
+    double* HE            # H eps (NODE x nb)
+    double* EH            # eps^T H (nb x NODE)
+    double* Dinv          # (eps^T H eps)^-1 (nb x nb)
     double* T             # chi^T (I - H eps Dinv eps^T)
-    double* W             # chi^T H eps Dinv (4 x 2)
+    double* W             # chi^T H eps Dinv (NODE x nb)
     double* chiTHa        # chi^T (H - H eps Dinv eps^T H)
     double* q             # joint coordinates
     double* qd

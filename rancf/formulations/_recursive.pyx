@@ -47,12 +47,13 @@ from rancf.elements._planar cimport direction, point_map, point_map_rows, rotate
 from rancf.formulations._forces import checked, model_arrays
 from rancf.workspace import pack
 
-# the row stride of a first vertex's eps (NODE x RATES) and D (RATES x RATES), typed as NODE is:
-# room for the most rates eta a joint gives (three: a slot's beam child, the slide and the
-# slope's two), rounded up to a power of two for the strided index arithmetic
+# the most rates eta a joint gives (three: a slot's beam child, the slide and the slope's two),
+# typed as NODE is: the room of the kernels' local blocks. The blocks kept per first vertex
+# (eps, HE, EH, W, Dinv) have the vertex's own nb columns (Tree.joff), not RATES: a stride of
+# RATES left most of them empty and spread every first vertex over twice the cache lines
 cdef extern from *:
     """
-    #define RANCF_RECURSIVE_RATES 4
+    #define RANCF_RECURSIVE_RATES 3
     """
     const long RATES "RANCF_RECURSIVE_RATES"
 
@@ -155,17 +156,49 @@ cdef int _inv4(const double* A, double* X) noexcept nogil:
     return 0
 
 
+cdef inline void _zero_rates(double* eps, int nb) noexcept nogil:
+    """eps (NODE x nb) = 0: a store of fixed size for each nb, which the compiler writes out
+    (a loop of NODE nb stores it may leave to a call)."""
+    if nb == 1:
+        memset(eps, 0, NODE * sizeof(double))
+    elif nb == 2:
+        memset(eps, 0, 2 * NODE * sizeof(double))
+    elif nb == 3:
+        memset(eps, 0, 3 * NODE * sizeof(double))
+
+
+cdef inline void _add_eps(const double* eps, int nb, const double* eta, double* y) noexcept nogil:
+    """y (NODE) += eps eta for a first vertex's eps (NODE x nb, row stride nb) and rates eta
+    (nb), each row's terms added k = 0, 1, ... in turn; a loop of fixed size for each nb, which
+    the compiler unrolls (eta read once: y may overlap it for all the compiler knows)."""
+    cdef double e0, e1, e2
+    cdef int i
+    if nb == 1:
+        e0 = eta[0]
+        for i in range(NODE):
+            y[i] += eps[i] * e0
+    elif nb == 2:
+        e0, e1 = eta[0], eta[1]
+        for i in range(NODE):
+            y[i] = y[i] + eps[2 * i] * e0 + eps[2 * i + 1] * e1
+    elif nb == 3:
+        e0, e1, e2 = eta[0], eta[1], eta[2]
+        for i in range(NODE):
+            y[i] = y[i] + eps[3 * i] * e0 + eps[3 * i + 1] * e1 + eps[3 * i + 2] * e2
+
+
 # --- kinematics ------------------------------------------------------------------------------
 cdef void _polar_slope(double angle, const double* ph, const double* slope, double* s_coord,
                       bint given, double sd, double om_c, double accel, const double* nrow,
-                      int col, double* X, double* chi, double* eps, double* bh,
+                      int col, int nb, double* X, double* chi, double* eps, double* bh,
                       double* c) noexcept nogil:
     """A beam child's slope held at ``angle`` to the parent's direction (the polar form of
     a drive; theory: Drives as polar slopes): ``r'_c = s ch``, ``ch = R(angle) ph``; s is
     ``*s_coord`` when ``given``, else it is recovered from the stored slope and written to
-    ``*s_coord``; its rate sd is the eta of column ``col``. Slope rows: chi ``(s/rho) J ch n^T D``
-    (``nrow`` is ``n^T D / rho``), eps ``ch``, bh ``s J ch`` (not written if NULL), bias
-    ``2 s' om_c J ch - s om_c^2 ch + s accel J ch`` with ``accel = q'' - 2 om_p sig``."""
+    ``*s_coord``; its rate sd is the eta of column ``col`` of eps (nb columns). Slope rows:
+    chi ``(s/rho) J ch n^T D`` (``nrow`` is ``n^T D / rho``), eps ``ch``, bh ``s J ch`` (not
+    written if NULL), bias ``2 s' om_c J ch - s om_c^2 ch + s accel J ch`` with
+    ``accel = q'' - 2 om_p sig``."""
     cdef double ch[2]
     cdef double Jch[2]
     cdef double s
@@ -183,8 +216,8 @@ cdef void _polar_slope(double angle, const double* ph, const double* slope, doub
     for k in range(NODE):
         chi[2 * NODE + k] = s * Jch[0] * nrow[k]
         chi[3 * NODE + k] = s * Jch[1] * nrow[k]
-    eps[2 * RATES + col] = ch[0]
-    eps[3 * RATES + col] = ch[1]
+    eps[2 * nb + col] = ch[0]
+    eps[3 * nb + col] = ch[1]
     if bh != NULL:
         bh[2] = s * Jch[0]
         bh[3] = s * Jch[1]
@@ -259,7 +292,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     set)."""
     cdef ModelData* m = d.m
     cdef int j = d.joint[v], pv = d.parent[v], place = d.place[v], turn = d.turn[v]
-    cdef int b = d.boff[v], i, k, col
+    cdef int b = d.boff[v], nb = d.nb[v], i, k, col
     cdef bint node = d.code[v] == FIRST_NODE
     cdef const double* Xp
     cdef const double* Vp
@@ -269,7 +302,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef const double* z
     cdef double* X = d.X + NODE * v
     cdef double* chi = d.chi + NODE_BLOCK * v
-    cdef double* eps = d.eps + NODE * RATES * v
+    cdef double* eps = d.eps + NODE * d.joff[v]
     cdef double* bh = d.bh + NODE * v
     cdef double* c = d.c + NODE * v
     cdef double* V = d.V + NODE * v
@@ -290,15 +323,12 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     cdef double rho, om_p, sig, g, gd, gdd, phi, phid, qv, qd, qdd
     cdef double th[RATES]
     if d.theta_in != NULL:
-        for k in range(d.nb[v]):
+        for k in range(nb):
             th[k] = d.theta_in[b + k]
     memset(P, 0, DIM * NODE * sizeof(double))
     memset(nrow, 0, NODE * sizeof(double))
     memset(chi, 0, NODE_BLOCK * sizeof(double))
-    # eps's first four columns (every rate a joint gives: RATES >= 4) as two 16-byte stores a
-    # row, not a memset of its whole block, which a compiler may leave to a call
-    for i in range(NODE):
-        _store4(eps + RATES * i, 0.0, 0.0, 0.0, 0.0)
+    _zero_rates(eps, nb)
     memset(bh, 0, NODE * sizeof(double))
     memset(c, 0, NODE * sizeof(double))
     w[0] = w[1] = 0.0
@@ -377,7 +407,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
             bh[1] = ah[1]
         else:
             eps[0] = ah[0]
-            eps[RATES] = ah[1]
+            eps[nb] = ah[1]
         z = zpos
     # --- turn: the slope or the body hung on z ---
     if node:
@@ -388,15 +418,15 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
                 th[col], th[col + 1] = yc[2], yc[3]
             X[2] = th[col]
             X[3] = th[col + 1]
-            eps[2 * RATES + col] = 1.0      # eps = [0; I2] in the turn's columns
-            eps[3 * RATES + col + 1] = 1.0
+            eps[2 * nb + col] = 1.0      # eps = [0; I2] in the turn's columns
+            eps[3 * nb + col + 1] = 1.0
         elif turn == HELD_AT_Q:
             _polar_slope(qv, ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col], om_p + qd,
-                         qdd - 2.0 * om_p * sig, nrow, col, X, chi, eps, bh, c)
+                         qdd - 2.0 * om_p * sig, nrow, col, nb, X, chi, eps, bh, c)
             _check_polar(d, v, th[col])
         else:
             _polar_slope(m.j_theta0[j], ph, yc + 2, th + col, d.theta_in != NULL, beta[b + col],
-                         om_p, -2.0 * om_p * sig, nrow, col, X, chi, eps, NULL, c)
+                         om_p, -2.0 * om_p * sig, nrow, col, nb, X, chi, eps, NULL, c)
             _check_polar(d, v, th[col])
     elif turn == TURN_FREE:
         if d.theta_in != NULL:
@@ -415,9 +445,9 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         X[3] = u[1]
         point_map(dc, Ju, AJu)
         eps[col] = -AJu[0]
-        eps[RATES + col] = -AJu[1]
-        eps[2 * RATES + col] = Ju[0]
-        eps[3 * RATES + col] = Ju[1]
+        eps[nb + col] = -AJu[1]
+        eps[2 * nb + col] = Ju[0]
+        eps[3 * nb + col] = Ju[1]
         if place == AT_POINT:
             c[0] = phid * phid * tmp[0]
             c[1] = phid * phid * tmp[1]
@@ -431,7 +461,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
     else:
         _held_body(m.j_theta0[j], ph, dc, z, om_p, -2.0 * om_p * sig, nrow, X, chi, NULL, c)
     if d.theta_out != NULL:
-        for k in range(d.nb[v]):
+        for k in range(nb):
             d.theta_out[b + k] = th[k]
     # V = chi V_p + eps eta + bh qd
     for i in range(NODE):
@@ -439,8 +469,7 @@ cdef void _first_vertex(Tree* d, int v, const double* y, const double* beta) noe
         if pv >= 0:
             for k in range(NODE):
                 V[i] += chi[NODE * i + k] * Vp[k]
-        for k in range(d.nb[v]):
-            V[i] += eps[RATES * i + k] * beta[b + k]
+    _add_eps(eps, nb, beta + b, V)
 
 
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil:
@@ -500,28 +529,29 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
     right-hand side (:func:`solve`)."""
     cdef const double* Ncp = d.E + 3 * NODE_BLOCK * v + NODE_BLOCK
     cdef const double* Npc = d.E + 3 * NODE_BLOCK * v + 2 * NODE_BLOCK
-    cdef const double* eps = d.eps + NODE * RATES * v
-    cdef const double* Di = d.Dinv + RATES * RATES * v
-    cdef const double* EH = d.EH + NODE * RATES * v
+    cdef const double* eps = d.eps + NODE * d.joff[v]
+    cdef const double* Di = d.Dinv + NODE * d.joff[v]
+    cdef const double* EH = d.EH + NODE * d.joff[v]
+    cdef double* W = d.W + NODE * d.joff[v]
     cdef double ED[NODE * RATES]
     cdef double X[NODE * RATES]
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            ED[RATES * i + k] = 0.0
+            ED[nb * i + k] = 0.0
             for j in range(nb):
-                ED[RATES * i + k] += eps[RATES * i + j] * Di[RATES * j + k]
+                ED[nb * i + k] += eps[nb * i + j] * Di[nb * j + k]
     for i in range(NODE):
         for k in range(nb):
-            X[RATES * i + k] = 0.0
+            X[nb * i + k] = 0.0
             for j in range(NODE):
-                X[RATES * i + k] += Npc[NODE * i + j] * ED[RATES * j + k]
-            d.W[NODE * RATES * v + RATES * i + k] += X[RATES * i + k]
+                X[nb * i + k] += Npc[NODE * i + j] * ED[nb * j + k]
+            W[nb * i + k] += X[nb * i + k]
         for j in range(NODE):
             d.chiTHa[NODE_BLOCK * v + NODE * i + j] += Npc[NODE * i + j]
             for k in range(nb):
-                d.T[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * eps[RATES * j + k]
-                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[RATES * i + k] * EH[NODE * k + j]
+                d.T[NODE_BLOCK * v + NODE * i + j] -= X[nb * i + k] * eps[nb * j + k]
+                d.chiTHa[NODE_BLOCK * v + NODE * i + j] -= X[nb * i + k] * EH[NODE * k + j]
     for i in range(NODE):
         for j in range(NODE):
             for k in range(NODE):
@@ -531,47 +561,46 @@ cdef void _couple(Tree* d, int v, int pv, int nb) noexcept nogil:
 
 cdef inline void _pivot_scale(const double* H, const double* eps, int nb,
                               double* S) noexcept nogil:
-    """S (nb x nb) = |eps|^T |H| |eps|: the size of the terms summed into ``D = eps^T H eps``,
-    which bounds its rounding errors (about 1e-16 S)."""
+    """S (nb x nb, row stride nb) = |eps|^T |H| |eps|: the size of the terms summed into
+    ``D = eps^T H eps``, which bounds its rounding errors (about 1e-16 S)."""
     cdef double AE[NODE * RATES]
     cdef int i, j, k
     for i in range(NODE):
         for k in range(nb):
-            AE[RATES * i + k] = 0.0
+            AE[nb * i + k] = 0.0
             for j in range(NODE):
-                AE[RATES * i + k] += fabs(H[NODE * i + j]) * fabs(eps[RATES * j + k])
+                AE[nb * i + k] += fabs(H[NODE * i + j]) * fabs(eps[nb * j + k])
     for i in range(nb):
         for k in range(nb):
-            S[RATES * i + k] = 0.0
+            S[nb * i + k] = 0.0
             for j in range(NODE):
-                S[RATES * i + k] += fabs(eps[RATES * j + i]) * AE[RATES * j + k]
+                S[nb * i + k] += fabs(eps[nb * j + i]) * AE[nb * j + k]
 
 
 cdef int _inv3(const double* D, const double* S, double* X) noexcept nogil:
-    """X = D^-1 for a 3 x 3 block D (row stride RATES) by its adjugate; 1 when the determinant
+    """X = D^-1 for a 3 x 3 block D (D, S and X row-major) by its adjugate; 1 when the determinant
     is not above 1e-14 of the size of its terms (the permanent of S, :func:`_pivot_scale`), or
     is not finite. A slot's beam child has three rates (the slide and the slope's two)."""
     cdef double C[9]
     cdef double det, size
     cdef int i, k
-    C[0] = D[RATES + 1] * D[2 * RATES + 2] - D[RATES + 2] * D[2 * RATES + 1]
-    C[1] = D[2] * D[2 * RATES + 1] - D[1] * D[2 * RATES + 2]
-    C[2] = D[1] * D[RATES + 2] - D[2] * D[RATES + 1]
-    C[3] = D[RATES + 2] * D[2 * RATES] - D[RATES] * D[2 * RATES + 2]
-    C[4] = D[0] * D[2 * RATES + 2] - D[2] * D[2 * RATES]
-    C[5] = D[2] * D[RATES] - D[0] * D[RATES + 2]
-    C[6] = D[RATES] * D[2 * RATES + 1] - D[RATES + 1] * D[2 * RATES]
-    C[7] = D[1] * D[2 * RATES] - D[0] * D[2 * RATES + 1]
-    C[8] = D[0] * D[RATES + 1] - D[1] * D[RATES]
+    C[0] = D[4] * D[8] - D[5] * D[7]
+    C[1] = D[2] * D[7] - D[1] * D[8]
+    C[2] = D[1] * D[5] - D[2] * D[4]
+    C[3] = D[5] * D[6] - D[3] * D[8]
+    C[4] = D[0] * D[8] - D[2] * D[6]
+    C[5] = D[2] * D[3] - D[0] * D[5]
+    C[6] = D[3] * D[7] - D[4] * D[6]
+    C[7] = D[1] * D[6] - D[0] * D[7]
+    C[8] = D[0] * D[4] - D[1] * D[3]
     det = D[0] * C[0] + D[1] * C[3] + D[2] * C[6]
-    size = (S[0] * (S[RATES + 1] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES + 1])
-            + S[1] * (S[RATES] * S[2 * RATES + 2] + S[RATES + 2] * S[2 * RATES])
-            + S[2] * (S[RATES] * S[2 * RATES + 1] + S[RATES + 1] * S[2 * RATES]))
+    size = (S[0] * (S[4] * S[8] + S[5] * S[7])
+            + S[1] * (S[3] * S[8] + S[5] * S[6])
+            + S[2] * (S[3] * S[7] + S[4] * S[6]))
     if not fabs(det) > 1e-14 * size or not isfinite(det):
         return 1
-    for i in range(3):
-        for k in range(3):
-            X[RATES * i + k] = C[3 * i + k] / det
+    for i in range(9):
+        X[i] = C[i] / det
     return 0
 
 
@@ -594,6 +623,7 @@ cdef int factorize(Tree* d) noexcept nogil:
     cdef double* HE
     cdef double* EH
     cdef double* Di
+    cdef double* W
     cdef const double* eps
     cdef const double* chi
     memset(d.H, 0, NODE_BLOCK * d.n_v * sizeof(double))
@@ -638,65 +668,66 @@ cdef int factorize(Tree* d) noexcept nogil:
                             B[NODE * i + k] * d.G[NODE_BLOCK * v + NODE * k + j]
             continue
         nb = d.nb[v]
-        eps = d.eps + NODE * RATES * v
+        eps = d.eps + NODE * d.joff[v]
         chi = d.chi + NODE_BLOCK * v
-        HE = d.HE + NODE * RATES * v
-        EH = d.EH + NODE * RATES * v
-        Di = d.Dinv + RATES * RATES * v
+        HE = d.HE + NODE * d.joff[v]
+        EH = d.EH + NODE * d.joff[v]
+        Di = d.Dinv + NODE * d.joff[v]
+        W = d.W + NODE * d.joff[v]
         memcpy(Ha, H, NODE_BLOCK * sizeof(double))
         if nb:
             for i in range(NODE):
                 for k in range(nb):
-                    HE[RATES * i + k] = 0.0
+                    HE[nb * i + k] = 0.0
                     EH[NODE * k + i] = 0.0
                     for j in range(NODE):
-                        HE[RATES * i + k] += H[NODE * i + j] * eps[RATES * j + k]
-                        EH[NODE * k + i] += eps[RATES * j + k] * H[NODE * j + i]
+                        HE[nb * i + k] += H[NODE * i + j] * eps[nb * j + k]
+                        EH[NODE * k + i] += eps[nb * j + k] * H[NODE * j + i]
             for i in range(nb):
                 for k in range(nb):
-                    Dm[RATES * i + k] = 0.0
+                    Dm[nb * i + k] = 0.0
                     for j in range(NODE):
-                        Dm[RATES * i + k] += eps[RATES * j + i] * HE[RATES * j + k]
+                        Dm[nb * i + k] += eps[nb * j + i] * HE[nb * j + k]
             _pivot_scale(H, eps, nb, Ds)
             if nb == 1:
                 if not fabs(Dm[0]) > 1e-14 * Ds[0] or not isfinite(Dm[0]):
                     return v + 1
                 Di[0] = 1.0 / Dm[0]
             elif nb == 2:
-                det = Dm[0] * Dm[RATES + 1] - Dm[1] * Dm[RATES]
-                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[RATES + 1] + Ds[1] * Ds[RATES])
+                det = Dm[0] * Dm[3] - Dm[1] * Dm[2]
+                if (not fabs(det) > 1e-14 * (Ds[0] * Ds[3] + Ds[1] * Ds[2])
                         or not isfinite(det)):
                     return v + 1
-                Di[0] = Dm[RATES + 1] / det
+                Di[0] = Dm[3] / det
                 Di[1] = -Dm[1] / det
-                Di[RATES] = -Dm[RATES] / det
-                Di[RATES + 1] = Dm[0] / det
+                Di[2] = -Dm[2] / det
+                Di[3] = Dm[0] / det
             elif _inv3(Dm, Ds, Di):
                 return v + 1
             # tmp (4 x nb) = HE Dinv; Ha = H - tmp EH
             for i in range(NODE):
                 for k in range(nb):
-                    tmp[RATES * i + k] = 0.0
+                    tmp[nb * i + k] = 0.0
                     for j in range(nb):
-                        tmp[RATES * i + k] += HE[RATES * i + j] * Di[RATES * j + k]
+                        tmp[nb * i + k] += HE[nb * i + j] * Di[nb * j + k]
             for i in range(NODE):
                 for j in range(NODE):
                     for k in range(nb):
-                        Ha[NODE * i + j] -= tmp[RATES * i + k] * EH[NODE * k + j]
+                        Ha[NODE * i + j] -= tmp[nb * i + k] * EH[NODE * k + j]
         pv = d.parent[v]
         if pv < 0:
             continue
         # W = chi^T HE Dinv (4 x nb); T = chi^T - W eps^T; chiTHa = chi^T Ha; H_p += chiTHa chi
         for i in range(NODE):
             for k in range(nb):
-                d.W[NODE * RATES * v + RATES * i + k] = 0.0
+                W[nb * i + k] = 0.0
                 for j in range(NODE):
-                    d.W[NODE * RATES * v + RATES * i + k] += chi[NODE * j + i] * tmp[RATES * j + k]
+                    W[nb * i + k] += chi[NODE * j + i] * tmp[nb * j + k]
             for j in range(NODE):
                 d.T[NODE_BLOCK * v + NODE * i + j] = chi[NODE * j + i]
                 for k in range(nb):
                     d.T[NODE_BLOCK * v + NODE * i + j] -= \
-                        d.W[NODE * RATES * v + RATES * i + k] * eps[RATES * j + k]
+                        W[nb * i + k] * eps[nb * j + k]
                 d.chiTHa[NODE_BLOCK * v + NODE * i + j] = 0.0
                 for k in range(NODE):
                     d.chiTHa[NODE_BLOCK * v + NODE * i + j] += chi[NODE * k + i] * Ha[NODE * k + j]
@@ -744,6 +775,9 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
     cdef const double* H
     cdef const double* M
     cdef const double* p
+    cdef const double* eps
+    cdef const double* EH
+    cdef const double* Di
     cdef double x0, x1, x2, x3, p0, p1, p2, p3, a0, a1, a2, a3
     # leaves to root
     for idx in range(d.n_v - 1, -1, -1):
@@ -764,10 +798,10 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
             _gemv4(d.chiTHa + NODE_BLOCK * v, d.c + NODE * v, -1.0, d.f + NODE * pv)
         if g != NULL:
             nb = d.nb[v]
-            W = d.W + NODE * RATES * v
+            W = d.W + NODE * d.joff[v]
             for i in range(NODE):
                 for k in range(nb):
-                    d.f[NODE * pv + i] -= W[RATES * i + k] * g[b + k]
+                    d.f[NODE * pv + i] -= W[nb * i + k] * g[b + k]
     # root to leaves
     for idx in range(d.n_v):
         v = d.order[idx]
@@ -797,26 +831,27 @@ cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, d.A + NODE * pv, 1.0, y4)
         nb = d.nb[v]
+        eps = d.eps + NODE * d.joff[v]
+        EH = d.EH + NODE * d.joff[v]
+        Di = d.Dinv + NODE * d.joff[v]
         for k in range(nb):
             r[k] = 0.0 if g == NULL else g[b + k]
             for i in range(NODE):
-                r[k] += d.eps[NODE * RATES * v + RATES * i + k] * f[i] \
-                    - d.EH[NODE * RATES * v + NODE * k + i] * y4[i]
+                r[k] += eps[nb * i + k] * f[i] - EH[NODE * k + i] * y4[i]
         if pv >= 0 and _coupled(d, v):
             z[0] = z[1] = z[2] = z[3] = 0.0
             _gemv4(d.E + 3 * NODE_BLOCK * v + NODE_BLOCK, d.A + NODE * pv, 1.0, z)
             for k in range(nb):
                 for i in range(NODE):
-                    r[k] -= d.eps[NODE * RATES * v + RATES * i + k] * z[i]
+                    r[k] -= eps[nb * i + k] * z[i]
         for k in range(nb):
             eta[k] = 0.0
             for i in range(nb):
-                eta[k] += d.Dinv[RATES * RATES * v + RATES * k + i] * r[i]
+                eta[k] += Di[nb * k + i] * r[i]
             out[b + k] = eta[k]
         for i in range(NODE):
             A[i] = y4[i]
-            for k in range(nb):
-                A[i] += d.eps[NODE * RATES * v + RATES * i + k] * eta[k]
+        _add_eps(eps, nb, eta, A)
 
 
 cdef double drive_power(Tree* d) noexcept nogil:
@@ -845,8 +880,9 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
     """V = B beta (n_x) at the last kinematics (root to leaves): node velocities of the rates
     beta without the drives' terms, or, with ``bias``, the node accelerations
     ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta."""
-    cdef int idx, v, pv, i, k, b
+    cdef int idx, v, pv, i, b, nb
     cdef double* Vv
+    cdef const double* eps
     for idx in range(d.n_v):
         v = d.order[idx]
         b = d.boff[v]
@@ -855,10 +891,11 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
             memcpy(Vv, beta + b, NODE * sizeof(double))
             continue
         pv = d.parent[v]
+        nb = d.nb[v]
+        eps = d.eps + NODE * d.joff[v]
         for i in range(NODE):
             Vv[i] = d.c[NODE * v + i] if bias else 0.0
-            for k in range(d.nb[v]):
-                Vv[i] += d.eps[NODE * RATES * v + RATES * i + k] * beta[b + k]
+        _add_eps(eps, nb, beta + b, Vv)
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 
@@ -866,9 +903,10 @@ cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept no
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
     """out = B^T F (n_beta): generalized forces of the node forces F (n_x, overwritten by the
     leaves-to-root accumulation ``F_p += chi^T F_c``) at the last kinematics."""
-    cdef int idx, v, pv, i, k, b
+    cdef int idx, v, pv, i, k, b, nb
     cdef double f0, f1, f2, f3
     cdef const double* chi
+    cdef const double* eps
     for idx in range(d.n_v - 1, -1, -1):
         v = d.order[idx]
         b = d.boff[v]
@@ -876,10 +914,11 @@ cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil:
             memcpy(out + b, F + NODE * v, NODE * sizeof(double))
             continue
         f0, f1, f2, f3 = F[NODE * v], F[NODE * v + 1], F[NODE * v + 2], F[NODE * v + 3]
-        for k in range(d.nb[v]):
-            out[b + k] = (d.eps[NODE * RATES * v + k] * f0 + d.eps[NODE * RATES * v + RATES + k] * f1
-                          + d.eps[NODE * RATES * v + 2 * RATES + k] * f2
-                          + d.eps[NODE * RATES * v + 3 * RATES + k] * f3)
+        nb = d.nb[v]
+        eps = d.eps + NODE * d.joff[v]
+        for k in range(nb):
+            out[b + k] = (eps[k] * f0 + eps[nb + k] * f1 + eps[2 * nb + k] * f2
+                          + eps[3 * nb + k] * f3)
         pv = d.parent[v]
         if pv >= 0:
             chi = d.chi + NODE_BLOCK * v
@@ -1006,16 +1045,16 @@ cdef class RecursiveKernel(ODEProblem):
         self.model.n_loads = len(assembly.loads)
         self.model.model = assembly.model_code
         nj = max(assembly.n_joints, 1)
+        # the first vertices' blocks of their joint rates, packed (Tree.joff)
+        nr = NODE * max(tables["n_joint_rates"], 1)
         work = dict(X=nv * NODE, V=nv * NODE, A=nv * NODE, f=nv * NODE, H=nv * NODE_BLOCK,
                     Hinv=nv * NODE_BLOCK, G=nv * NODE_BLOCK, L=nv * NODE_BLOCK, chi=nv * NODE_BLOCK,
-                    eps=nv * NODE * RATES, bh=nv * NODE, c=nv * NODE, HE=nv * NODE * RATES,
-                    EH=nv * NODE * RATES, Dinv=nv * RATES * RATES, T=nv * NODE_BLOCK,
-                    W=nv * NODE * RATES, chiTHa=nv * NODE_BLOCK, q=nj, qd=nj, qref=nj,
-                    reaction=nj)
+                    eps=nr, bh=nv * NODE, c=nv * NODE, HE=nr, EH=nr, Dinv=nr, T=nv * NODE_BLOCK,
+                    W=nr, chiTHa=nv * NODE_BLOCK, q=nj, qd=nj, qref=nj, reaction=nj)
         self.arrays.update(pack({**{name: np.zeros(size) for name, size in work.items()},
                                  **{name: np.asarray(tables[name], dtype=np.intc)
                                     for name in ("order", "code", "place", "turn", "pred", "elem",
-                                                 "parent", "joint", "boff", "nb")}}))
+                                                 "parent", "joint", "boff", "nb", "joff")}}))
         self.arrays["qref"][:assembly.n_joints] = assembly.joint_q0
         self.arrays["Mel"] = self.arrays["el_mass"]
         self.arrays["Mbody"] = self.arrays["body_mass"]
@@ -1141,6 +1180,7 @@ cdef class RecursiveKernel(ODEProblem):
         d.joint = <const int*>cnp.PyArray_DATA(a["joint"])
         d.boff = <const int*>cnp.PyArray_DATA(a["boff"])
         d.nb = <const int*>cnp.PyArray_DATA(a["nb"])
+        d.joff = <const int*>cnp.PyArray_DATA(a["joff"])
         d.X = <double*>cnp.PyArray_DATA(a["X"])
         d.V = <double*>cnp.PyArray_DATA(a["V"])
         d.chi = <double*>cnp.PyArray_DATA(a["chi"])

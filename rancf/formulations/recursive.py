@@ -28,13 +28,15 @@ from .inputs import Inputs
 
 def tree_tables(assembly):
     """Vertex tables of the recursion: order root to leaves, vertex codes, the joint maps'
-    place and turn (:class:`rancf.joints.kind.RecursionMaps`), predecessors, rates."""
+    place and turn (:class:`rancf.joints.kind.RecursionMaps`), predecessors, rates, and where a
+    first vertex's blocks of its joint rates are (``joff``: the joint rates before it, root to
+    leaves; ``n_joint_rates`` in all)."""
     A = assembly
     if A.recursive_reason is not None:
         raise ValueError(f"formulation 'recursive' cannot run this model: {A.recursive_reason}")
     nv, nb = A.n_vertices, len(A.beams)
     t = {k: np.full(nv, -1, dtype=np.intc) for k in ("code", "place", "turn", "pred", "elem",
-                                                      "parent", "joint", "boff", "nb")}
+                                                      "parent", "joint", "boff", "nb", "joff")}
     first_element = np.concatenate([[0], np.cumsum([b.n_elements for b in A.beams])[:-1]]).astype(int) \
         if nb else np.zeros(0, int)
     order, constant = [], True
@@ -61,6 +63,10 @@ def tree_tables(assembly):
     offsets = np.concatenate([[0], np.cumsum(t["nb"][t["order"]])])
     t["boff"][t["order"]] = offsets[:-1]
     t["n_beta"] = int(offsets[-1])
+    firsts = t["order"][t["code"][t["order"]] != FREE]
+    joint_rates = np.concatenate([[0], np.cumsum(t["nb"][firsts])])
+    t["joff"][firsts] = joint_rates[:-1]
+    t["n_joint_rates"] = int(joint_rates[-1])
     t["constant"] = constant
     return t
 
@@ -140,15 +146,15 @@ class Recursive:
         V = np.zeros(self.n_x)
         drive = k["drive"].reshape(-1, 3)
         ns = self.assembly.node_size
-        rates = k["eps"].size // k["bh"].size
         for vtx in t["order"]:
             b, nb = t["boff"][vtx], t["nb"][vtx]
             if t["code"][vtx] == FREE:
                 beta[b:b + ns] = V[ns * vtx:ns * vtx + ns] = v[ns * vtx:ns * vtx + ns]
                 continue
-            # the kernel's joint maps: chi (node x node), eps (node x the most joint rates) a vertex
+            # the kernel's joint maps: chi (node x node) a vertex, eps (node x nb) a first vertex
             chi = k["chi"][ns * ns * vtx:ns * ns * (vtx + 1)].reshape(ns, ns)
-            eps = k["eps"][rates * ns * vtx:rates * ns * (vtx + 1)].reshape(ns, rates)[:, :nb]
+            e = ns * t["joff"][vtx]
+            eps = k["eps"][e:e + ns * nb].reshape(ns, nb)
             bh = k["bh"][ns * vtx:ns * vtx + ns]
             pv, j = t["parent"][vtx], t["joint"][vtx]
             known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)
