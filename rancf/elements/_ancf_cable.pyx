@@ -569,3 +569,56 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
                     for j in range(12):
                         out[t, 0] += 0.5 * v[i] * M[s, i, j] * v[j]
     return np.asarray(out)
+
+
+def node_frames(const double[:, ::1] e, const double[:, ::1] ed, const double[:, :, ::1] frame0,
+                double[:, ::1] poses, double[:, ::1] rates):
+    """The drawn poses and velocities of cable nodes (the layout of a body's in
+    ``Result.nodes`` and ``Result.velocities``): for each node of coordinates ``e = [r, r']``
+    and rates ed (c, 6), poses (c, 12) ``[r, F]`` with F (row-major) the reference frame
+    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x axis t0 to the unit
+    tangent ``t = r' / |r'|`` (a cable has no section frame), ``F = R frame0``, ``R = cos I +
+    k^ + k k^T / (1 + cos)`` with ``k = t0 x t``, ``cos = t0 . t`` (Rodrigues' formula), and
+    rates (c, 6) ``[r', t x t']``, ``t' = (I - t t^T) r'' / |r'|``, the tangent's angular
+    velocity (no spin about t)."""
+    cdef Py_ssize_t n = e.shape[0], i, a, b
+    cdef double t[3]
+    cdef double t0[3]
+    cdef double k[3]
+    cdef double td[3]
+    cdef double R[9]
+    cdef double norm, cs, s, dt
+    if (e.shape[1] != 6 or ed.shape[0] != n or ed.shape[1] != 6 or frame0.shape[0] != n
+            or frame0.shape[1] != 3 or frame0.shape[2] != 3 or poses.shape[0] != n
+            or poses.shape[1] != 12 or rates.shape[0] != n or rates.shape[1] != 6):
+        raise ValueError("node_frames: e, ed (c, 6), frame0 (c, 3, 3), poses (c, 12) and "
+                         "rates (c, 6) of one c")
+    with nogil:
+        for i in range(n):
+            norm = sqrt(_dot(&e[i, 3], &e[i, 3]))
+            for a in range(3):
+                t[a] = e[i, 3 + a] / norm
+                t0[a] = frame0[i, a, 0]
+            _cross(t0, t, k)
+            cs = _dot(t0, t)
+            s = 1.0 / (1.0 + cs)
+            for a in range(3):
+                for b in range(3):
+                    R[3 * a + b] = k[a] * k[b] * s + (cs if a == b else 0.0)
+            R[1] -= k[2]
+            R[2] += k[1]
+            R[3] += k[2]
+            R[5] -= k[0]
+            R[6] -= k[1]
+            R[7] += k[0]
+            for a in range(3):
+                poses[i, a] = e[i, a]
+                for b in range(3):
+                    poses[i, 3 + 3 * a + b] = (R[3 * a] * frame0[i, 0, b]
+                                               + R[3 * a + 1] * frame0[i, 1, b]
+                                               + R[3 * a + 2] * frame0[i, 2, b])
+            dt = _dot(t, &ed[i, 3])
+            for a in range(3):
+                td[a] = (ed[i, 3 + a] - t[a] * dt) / norm
+                rates[i, a] = ed[i, a]
+            _cross(t, td, &rates[i, 3])
