@@ -139,16 +139,20 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
     cdef double h[3]
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, n, eps, rate, ws, wk
+    cdef double fl[12]     # the force, summed here: the points' square roots then overlap
+    cdef double w, n, eps, rate, ws, wk, inv
+    cdef double Ul = 0.0, Pl = 0.0
     cdef int gp, i, j, k
+    memset(fl, 0, 12 * sizeof(double))
     for gp in range(5):
         hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         wk = w * EA
         _interpolate(e, sp, a)
         n = sqrt(_dot(a, a))
+        inv = 1.0 / n
         for i in range(3):
-            t[i] = a[i] / n
+            t[i] = a[i] * inv
         eps = n - 1.0
         if eps0 != NULL:
             eps -= eps0[gp]
@@ -157,12 +161,12 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
         if c != 0.0:
             _interpolate(ed, sp, ad)
             rate = _dot(t, ad)
-            P[0] += wk * c * rate * rate
+            Pl += wk * c * rate * rate
         ws = wk * (eps + c * rate)
-        U[0] += 0.5 * wk * eps * eps
+        Ul += 0.5 * wk * eps * eps
         for k in range(4):
             for i in range(3):
-                f[3 * k + i] -= sp[k] * ws * t[i]
+                fl[3 * k + i] -= sp[k] * ws * t[i]
         if K != NULL:
             # d epsdot / da = (I - t t^T) adot / |a|, the Hessian of eps applied to adot
             for i in range(3):
@@ -178,6 +182,10 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
                 for j in range(3):
                     Cz[6 * i + j] = wk * c * t[i] * t[j]
             _expand(sp, spp, Cz, False, True, C)
+    U[0] += Ul
+    P[0] += Pl
+    for k in range(12):
+        f[k] += fl[k]
 
 
 cdef void _bending(const double* e, const double* ed, double l, double EI, double c,
@@ -207,8 +215,12 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
+    cdef double fl[12]     # the force, summed here: the points' divisions then overlap
     cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd
+    cdef double Ul = 0.0, Pl = 0.0
+    cdef bint tangents = K != NULL or C != NULL
     cdef int gp, i, j, k
+    memset(fl, 0, 12 * sizeof(double))
     for gp in range(3):
         rest = k0[gp] if k0 != NULL else 0.0
         hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
@@ -222,12 +234,13 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         _cross(a, b, cv)
         for i in range(3):
             kap[i] = cv[i] * iq
-        memset(J, 0, 18 * sizeof(double))
-        _add_skew(J, 6, b, -iq)
-        _add_skew(J + 3, 6, a, iq)
-        for i in range(3):
-            for j in range(3):
-                J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
+        if tangents:
+            memset(J, 0, 18 * sizeof(double))
+            _add_skew(J, 6, b, -iq)
+            _add_skew(J + 3, 6, a, iq)
+            for i in range(3):
+                for j in range(3):
+                    J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
         ratio = 0.0
         nk = 0.0
         if rest != 0.0:
@@ -241,37 +254,54 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         if c != 0.0:
             _interpolate(ed, sp, ad)
             _interpolate(ed, spp, bd)
-            for i in range(3):
-                for j in range(3):
-                    kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
+            if tangents:
+                for i in range(3):
+                    for j in range(3):
+                        kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
+            else:
+                # J (adot, bdot) = (adot x b + a x bdot - 2 kappa (a . adot)) / q
+                _cross(ad, b, u)
+                _cross(a, bd, g)
+                p = 2.0 * _dot(a, ad)
+                for i in range(3):
+                    kd[i] = (u[i] + g[i] - p * kap[i]) * iq
             if ratio != 0.0:
                 # a curved point damps the rate of |kappa|, u . kappadot: a rigid turn
                 # (kappadot = w x kappa) leaves it zero
                 sd = _dot(un, kd)
-                P[0] += wk * c * sd * sd
+                Pl += wk * c * sd * sd
             else:
-                P[0] += wk * c * _dot(kd, kd)
+                Pl += wk * c * _dot(kd, kd)
         if rest == 0.0:
             for i in range(3):
                 m[i] = wk * (kap[i] + c * kd[i])
-            U[0] += 0.5 * wk * _dot(kap, kap)
+            Ul += 0.5 * wk * _dot(kap, kap)
         elif ratio != 0.0:
             # the elastic stress (1 - k0 / |kappa|) kappa, the damping stress c (u . kappadot) u
             for i in range(3):
                 m[i] = wk * ((1.0 - ratio) * kap[i] + c * sd * un[i])
-            U[0] += 0.5 * wk * (nk - rest) * (nk - rest)
+            Ul += 0.5 * wk * (nk - rest) * (nk - rest)
         else:
             # kappa = 0 where k0 > 0: no elastic stress (the magnitude has no derivative); the
             # whole rate is damped, |kappadot| being the magnitude's one-sided rate there
             for i in range(3):
                 m[i] = wk * (kap[i] + c * kd[i])
-            U[0] += 0.5 * wk * rest * rest
-        for j in range(6):
-            fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
+            Ul += 0.5 * wk * rest * rest
+        if tangents:
+            for j in range(6):
+                fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
+        else:
+            # J^T m: ((b x m) - 2 (kappa . m) a) / q on r', (m x a) / q on r''
+            _cross(b, m, bm)
+            _cross(m, a, ma)
+            p = 2.0 * _dot(kap, m)
+            for i in range(3):
+                fz[i] = (bm[i] - p * a[i]) * iq
+                fz[3 + i] = ma[i] * iq
         for k in range(4):
             for i in range(3):
-                f[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
-        if K == NULL and C == NULL:
+                fl[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
+        if not tangents:
             continue
         # material part w EI J^T J (and the damping matrix, c times it; c w EI Ju Ju^T at a
         # curved point, Ju = J^T u, u = kappa / |kappa|)
@@ -346,6 +376,10 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                         Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
                                                    + J[12 + i] * D[12 + j])
         _expand(sp, spp, Kz, True, c == 0.0, K)
+    U[0] += Ul
+    P[0] += Pl
+    for k in range(12):
+        f[k] += fl[k]
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,

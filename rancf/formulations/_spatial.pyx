@@ -440,11 +440,12 @@ cdef inline int free_size(SpatialData* d, int i) noexcept nogil:
 
 cdef void rotated_inertias(SpatialData* d) noexcept nogil:
     """The bodies' rotational inertias about their origins in global axes, ``Ig = A J A^T``,
-    after :func:`kinematics` (or :func:`poses`)."""
+    after :func:`kinematics` (or :func:`poses`); a cable node's stays zero (it has no inertia
+    of its own: its element's mass is the cable's, and the workspace starts at zero)."""
     cdef double AJ[9]
     cdef const double* A
     cdef int i, j, k
-    for i in range(d.n):
+    for i in range(d.nb):
         A = d.A + 9 * i
         matmul(A, d.inertia + 9 * i, AJ)
         for j in range(3):
@@ -473,7 +474,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef const double* Jr
     cdef int i, j, k, b, off, n_i, m
     rotated_inertias(d)
-    for i in range(d.n):
+    for i in range(d.nb):
         A = d.A + 9 * i
         w = d.V + 6 * i + 3
         f = d.f + 6 * i
@@ -482,6 +483,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         for k in range(3):
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
+    # a cable node has no mass of its own: its elements' weight follows
+    memset(d.f + 6 * d.nb, 0, 6 * (d.n - d.nb) * sizeof(double))
     for j in range(d.n_loads):
         f = d.f + 6 * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
@@ -786,18 +789,24 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
         L = d.L + 36 * i
         p = d.parent[i]
         n_i = free_size(d, i)
-        # U = I^A H (6 x n_i), D = H^T U + E_i
-        for r in range(6):
-            for j in range(n_i):
-                U[6 * r + j] = 0.0
-                for k in range(6):
-                    U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
         Ei = E + 36 * i if E != NULL else NULL
-        for j in range(n_i):
-            for k in range(n_i):
-                L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
-                for r in range(6):
-                    L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # an element's node: H = I, so U = I^A and D = I^A + E_i
+            for k in range(36):
+                U[k] = IA[k]
+                L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
+        else:
+            # U = I^A H (6 x n_i), D = H^T U + E_i
+            for r in range(6):
+                for j in range(n_i):
+                    U[6 * r + j] = 0.0
+                    for k in range(6):
+                        U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
+            for j in range(n_i):
+                for k in range(n_i):
+                    L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
+                    for r in range(6):
+                        L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
         if ldl(L, n_i, E == NULL):
             return i + 1
         if i >= d.nb and d.motion[i] == C_NODE:
@@ -872,6 +881,7 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef const double* Me
     cdef double M[144]
     cdef int s, i, j, k, r, p, n_i, off
+    cdef bint node
     for i in range(d.n):
         for k in range(6):
             d.pA[6 * i + k] = -d.f[6 * i + k] if bias else 0.0
@@ -885,16 +895,22 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        for j in range(n_i):
-            z[j] = tau[off + j]
-            for r in range(6):
-                z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
-                if bias:
-                    z[j] -= U[6 * r + j] * c[r]
+        node = i >= d.nb and d.motion[i] == C_NODE
+        if node:
+            # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
+            for j in range(6):
+                z[j] = tau[off + j] - pA[j]
+        else:
+            for j in range(n_i):
+                z[j] = tau[off + j]
+                for r in range(6):
+                    z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
+                    if bias:
+                        z[j] -= U[6 * r + j] * c[r]
         ldl_solve(d.L + 36 * i, n_i, z)
         if p < 0:
             continue
-        if i >= d.nb and d.motion[i] == C_NODE:
+        if node:
             # the link force tau and the element's parent side M_pc z (_cable_eliminate)
             Me = _cable_block(d, d.c_element[i], M)
             for r in range(6):
@@ -920,6 +936,14 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         _transform_acceleration(d, i, p, xa)
         W = d.W + 36 * i
         H = d.H + 36 * i
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # H = I, c = 0: a = a_p + qdd
+            for j in range(6):
+                qdd[off + j] = d.z[6 * i + j]
+                for k in range(6):
+                    qdd[off + j] -= W[6 * j + k] * xa[k]
+                d.acc[6 * i + j] = xa[j] + qdd[off + j]
+            continue
         for j in range(n_i):
             qdd[off + j] = d.z[6 * i + j]
             if p >= 0:
@@ -966,19 +990,24 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
         a = d.acc + 6 * i
-        for r in range(6):
-            a[r] = xa[r]
-            if c_f != 0.0:
-                a[r] += c_f * d.c[6 * i + r]
-            if c_m != 0.0:
-                for j in range(n_i):
-                    a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
         w = d.pA + 6 * i
-        Ig = d.Ig + 9 * i
-        for k in range(3):
-            w[k] = d.mass[i] * a[k]
-            w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
         el = d.c_element[i] if i >= d.nb else -1
+        if el >= 0:
+            # an element's node: H = I, c = 0 (cable_node), no mass of its own
+            for r in range(6):
+                a[r] = xa[r] + c_m * qdd[off + r] if c_m != 0.0 else xa[r]
+        else:
+            for r in range(6):
+                a[r] = xa[r]
+                if c_f != 0.0:
+                    a[r] += c_f * d.c[6 * i + r]
+                if c_m != 0.0:
+                    for j in range(n_i):
+                        a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
+            Ig = d.Ig + 9 * i
+            for k in range(3):
+                w[k] = d.mass[i] * a[k]
+                w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
         if el >= 0:
             # an element's node: its child side ``M_cp a_p + M_cc a_i``
             _cable_mass_rows(d.c_mass + 144 * el, 2, d.acc + 6 * d.parent[i], a, w)
@@ -990,14 +1019,19 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         w = d.pA + 6 * i
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        for k in range(d.q_offset[i + 1] - off):
-            out[off + k] = 0.0
-        for j in range(n_i):
-            for r in range(6):
-                out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
-            if c_f != 0.0:
-                out[off + j] -= c_f * d.tau[off + j]
         p = d.parent[i]
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # H = I
+            for j in range(6):
+                out[off + j] = w[j] - c_f * d.tau[off + j] if c_f != 0.0 else w[j]
+        else:
+            for k in range(d.q_offset[i + 1] - off):
+                out[off + k] = 0.0
+            for j in range(n_i):
+                for r in range(6):
+                    out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
+                if c_f != 0.0:
+                    out[off + j] -= c_f * d.tau[off + j]
         if p < 0:
             continue
         if i >= d.nb and d.motion[i] == C_NODE:

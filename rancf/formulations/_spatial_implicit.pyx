@@ -1190,16 +1190,17 @@ cdef class SpatialProblem(StepProblem):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output in one call of the formulation's
-        (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions deferred to when
-        the Result is asked for them (DECISIONS 32); statics keeps the per-output path (its
-        reactions are the scaled loads', :meth:`static_reactions`)."""
+        (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions and the energies
+        deferred to when the Result is asked for them (DECISIONS 32); statics keeps the
+        per-output path (its reactions are the scaled loads', :meth:`static_reactions`)."""
         self._forget()
         if self.static:
             return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
         m = len(t)
         Y = np.concatenate([np.asarray(q, dtype=float).reshape(m, -1),
                             np.asarray(v, dtype=float).reshape(m, -1)], axis=1)
-        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True)
+        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True,
+                                  deferred_energies=True)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 

@@ -623,7 +623,7 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches, deferred=False):
+    def observe(self, t, Y, branches, deferred=False, deferred_energies=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r
         then A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
@@ -636,10 +636,11 @@ class Spatial:
 
         A frame costs one kinematics pass (compiled, O(n)); the joints at cable points and the
         cable frames are computed for all frames at once (:meth:`_cable_joint_values`, closed
-        form). With ``deferred`` (DECISIONS 32) the reactions and the energies are not computed
-        here: ``reactions`` is a callable computing them from copies of t and Y (a kernel
-        evaluation a frame) and ``energies`` one returning the three energies
-        (:meth:`_energies_of`), both called when the Result is first asked for them."""
+        form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing them from
+        copies of t and Y (a kernel evaluation a frame), called when the Result is first asked
+        for them; with ``deferred_energies`` the three energies give way to ``energies``, a
+        callable returning them (:meth:`_energies_of`), which the Result calls when its
+        :meth:`~rancf.Result.energy` is first asked for."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
@@ -672,12 +673,12 @@ class Spatial:
         cables = {"cable_nodes": cable_e.reshape(m, -1),
                   "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
         out = {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd, **cables}
-        if deferred:
-            out["reactions"] = lambda: self._reactions_of(times, states)
+        out["reactions"] = (lambda: self._reactions_of(times, states)) if deferred else \
+            self._reactions_of(times, states)
+        if deferred_energies:
             out["energies"] = lambda: self._energies_of(times, states, nodes, vel, cable_e,
                                                         cable_v)
         else:
-            out["reactions"] = self._reactions_of(times, states)
             out.update(self._energies_of(times, states, nodes, vel, cable_e, cable_v))
         return out
 
