@@ -1448,6 +1448,38 @@ cdef class SpatialKernel(ODEProblem):
             with nogil:
                 accelerations(d, d.qdd)
 
+    def frames(self, const double[:, ::1] Y, double[:, ::1] q, double[:, ::1] qd,
+               double[:, :, ::1] x, double[:, :, ::1] v):
+        """The kinematics of many states at once, for the outputs: for each row k of Y
+        (n_out, n_y), every link's coordinates and rates ``q[k]``, ``qd[k]`` (n_q), and per
+        node (bodies, then cable nodes) its pose ``x[k]`` (12: the origin r then the frame A
+        row-major; a cable node's coordinates ``[r, r']`` in its first 6) and velocity ``v[k]``
+        (6: ``(v, w)``, a cable node's ``(r', r'')``). The drives' values are those last
+        written (:meth:`rancf.formulations.spatial.Inputs.at_time`): constant across the rows."""
+        cdef SpatialData* d = &self.data
+        cdef Py_ssize_t m = Y.shape[0], k, i, j
+        if (Y.shape[1] != self.n_y or q.shape[0] != m or qd.shape[0] != m or x.shape[0] != m
+                or v.shape[0] != m or q.shape[1] != d.n_q or qd.shape[1] != d.n_q
+                or x.shape[1] != d.n or x.shape[2] != 12 or v.shape[1] != d.n
+                or v.shape[2] != 6):
+            raise ValueError(f"frames: Y (m, {self.n_y}), q and qd (m, {d.n_q}), x (m, {d.n}, "
+                             f"12) and v (m, {d.n}, 6) of one m")
+        if self.n_y == 0:
+            Y = np.zeros((m, 1))
+        with nogil:
+            for k in range(m):
+                gather(d, &Y[k, 0])
+                kinematics(d, d.q, d.qd)
+                if d.n_q:
+                    memcpy(&q[k, 0], d.q, d.n_q * sizeof(double))
+                    memcpy(&qd[k, 0], d.qd, d.n_q * sizeof(double))
+                for i in range(d.nb):
+                    memcpy(&x[k, i, 0], d.r + 3 * i, 3 * sizeof(double))
+                    memcpy(&x[k, i, 3], d.A + 9 * i, 9 * sizeof(double))
+                for i in range(d.nb, d.n):
+                    memcpy(&x[k, i, 0], d.ce + 6 * i, 6 * sizeof(double))
+                memcpy(&v[k, 0, 0], d.V, 6 * d.n * sizeof(double))
+
     def elastic_energy(self, y):
         """The elastic energy (J) at the state y (n_y,): the elements' strain energy
         (``element_energy``) and the spring-dampers' potential (:func:`spring_energy`)."""

@@ -634,9 +634,11 @@ class Spatial:
         rates in ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes; as the spatial
         DAE's). ``branches`` is unused (no angle branch: the coordinates are the state).
 
-        A frame costs one kinematics pass (compiled, O(n)); the joints at cable points and the
-        cable frames are computed for all frames at once (:meth:`_cable_joint_values`, closed
-        form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing them from
+        A frame costs one kinematics pass, O(n), all frames in one compiled call
+        (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
+        inputs at its t, when loads or drives are functions of t); the joints at cable points
+        and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
+        closed form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing them from
         copies of t and Y (a kernel evaluation a frame), called when the Result is first asked
         for them; with ``deferred_energies`` the three energies give way to ``energies``, a
         callable returning them (:meth:`_energies_of`), which the Result calls when its
@@ -644,23 +646,19 @@ class Spatial:
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
-        nodes, vel = np.empty((m, 12 * (n + nc))), np.empty((m, 6 * (n + nc)))
-        q, qd = np.empty((m, nq)), np.empty((m, nq))
-        cable_e, cable_v = np.empty((m, nc, 6)), np.empty((m, nc, 6))
-        a = self.kernel.arrays
         N = n + nc
-        body_nodes = nodes[:, :12 * n].reshape(m, n, 12)
-        body_vel = vel[:, :6 * n].reshape(m, n, 6)
-        for i in range(m):
-            self.inputs.at_time(t[i])
-            self.kernel.kinematics(Y[i])
-            q[i], qd[i] = a["q"][:nq], a["qd"][:nq]
-            body_nodes[i, :, :3] = a["r"][:3 * n].reshape(n, 3)
-            body_nodes[i, :, 3:] = a["A"][:9 * n].reshape(n, 9)
-            body_vel[i] = a["V"][:6 * n].reshape(n, 6)
-            if nc:
-                cable_e[i] = a["ce"][6 * n:6 * N].reshape(nc, 6)
-                cable_v[i] = a["V"][6 * n:6 * N].reshape(nc, 6)
+        nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
+        q, qd = np.empty((m, nq)), np.empty((m, nq))
+        Y = np.ascontiguousarray(Y, dtype=float).reshape(m, self.n_y)
+        if self.inputs.time_dependent:
+            for i in range(m):
+                self.inputs.at_time(t[i])
+                self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1], nodes[i:i + 1],
+                                   vel[i:i + 1])
+        elif m:
+            self.kernel.frames(Y, q, qd, nodes, vel)
+        cable_e, cable_v = nodes[:, n:, :6].copy(), vel[:, n:].copy()
+        nodes, vel = nodes.reshape(m, -1), vel.reshape(m, -1)
         jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
         if nc:
             # the drawn poses of every frame's cable nodes at once
@@ -710,7 +708,8 @@ class Spatial:
             flip = c["c_flip"].astype(bool)
             Ed = np.where(flip[None, :, None], np.roll(Ed, 6, axis=2), Ed)
             M = c["c_mass"].reshape(-1, 12, 12)
-            kinetic = kinetic + 0.5 * np.einsum("sei,eij,sej->s", Ed, M, Ed)
+            kinetic = kinetic + 0.5 * np.einsum("sej,sej->s", (Ed[:, :, None, :] @ M)[:, :, 0],
+                                                Ed)
             gravity = gravity - np.einsum("ei,sei->s", c["c_gravity"].reshape(-1, 12), E)
         elastic = np.empty(m)
         for i in range(m):
