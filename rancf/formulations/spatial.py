@@ -322,19 +322,17 @@ def cable_spins(e, ed, frame0):
     ``R = c I + k^ + k k^T / (1 + c)`` and ``R' = c' I + k'^ + (k' k^T + k k'^T) / (1 + c) -
     c' k k^T / (1 + c)^2`` (``k' = t0 x t'``, ``c' = t0 . t'``, ``t' = (I - t t^T) r''
     / |r'|``); e, ed (c, 6) the coordinates ``[r, r']`` and their rates."""
-    n = len(e)
     norm = np.linalg.norm(e[:, 3:], axis=1)
     tan = e[:, 3:] / norm[:, None]
     tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
     t0 = frame0[:, :, 0]
     k, kd = np.cross(t0, tan), np.cross(t0, tdot)
-    c = 1.0 + np.einsum("ni,ni->n", t0, tan)
-    cd = np.einsum("ni,ni->n", t0, tdot)
-    eye = np.eye(3)
-    R = (c - 1.0)[:, None, None] * eye + _skews(k) + np.einsum("ni,nj->nij", k, k) / c[:, None, None]
-    kk = np.einsum("ni,nj->nij", kd, k)
-    Rd = (cd[:, None, None] * eye + _skews(kd) + (kk + np.swapaxes(kk, 1, 2)) / c[:, None, None]
-          - (cd / c ** 2)[:, None, None] * np.einsum("ni,nj->nij", k, k))
+    cos, cd = np.einsum("ni,ni->n", t0, tan), np.einsum("ni,ni->n", t0, tdot)
+    s = (1.0 / (1.0 + cos))[:, None, None]
+    kk, dk = np.einsum("ni,nj->nij", k, k), np.einsum("ni,nj->nij", kd, k)
+    R = cos[:, None, None] * np.eye(3) + _skews(k) + kk * s
+    Rd = (cd[:, None, None] * np.eye(3) + _skews(kd) + (dk + np.swapaxes(dk, 1, 2)) * s
+          - cd[:, None, None] * kk * s * s)
     W = Rd @ np.swapaxes(R, 1, 2)
     return 0.5 * np.stack([W[:, 2, 1] - W[:, 1, 2], W[:, 0, 2] - W[:, 2, 0],
                            W[:, 1, 0] - W[:, 0, 1]], axis=1)
@@ -638,11 +636,11 @@ class Spatial:
         (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
         inputs at its t, when loads or drives are functions of t); the joints at cable points
         and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
-        closed form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing them from
-        copies of t and Y (a kernel evaluation a frame), called when the Result is first asked
-        for them; with ``deferred_energies`` the three energies give way to ``energies``, a
-        callable returning them (:meth:`_energies_of`), which the Result calls when its
-        :meth:`~rancf.Result.energy` is first asked for."""
+        closed form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing
+        them from copies of t and Y (a kernel evaluation a frame), called when the Result is
+        first asked for them; with ``deferred_energies`` the three energies give way to
+        ``energies``, a callable returning them (:meth:`_energies_of`), which the Result calls
+        when its :meth:`~rancf.Result.energy` is first asked for."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
