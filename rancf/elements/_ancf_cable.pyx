@@ -139,16 +139,20 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
     cdef double h[3]
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, n, eps, rate, ws, wk
+    cdef double fl[12]     # the force, summed here: the points' square roots then overlap
+    cdef double w, n, eps, rate, ws, wk, inv
+    cdef double Ul = 0.0, Pl = 0.0
     cdef int gp, i, j, k
+    memset(fl, 0, 12 * sizeof(double))
     for gp in range(5):
         hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
         w = G5W[gp] * l
         wk = w * EA
         _interpolate(e, sp, a)
         n = sqrt(_dot(a, a))
+        inv = 1.0 / n
         for i in range(3):
-            t[i] = a[i] / n
+            t[i] = a[i] * inv
         eps = n - 1.0
         if eps0 != NULL:
             eps -= eps0[gp]
@@ -157,12 +161,12 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
         if c != 0.0:
             _interpolate(ed, sp, ad)
             rate = _dot(t, ad)
-            P[0] += wk * c * rate * rate
+            Pl += wk * c * rate * rate
         ws = wk * (eps + c * rate)
-        U[0] += 0.5 * wk * eps * eps
+        Ul += 0.5 * wk * eps * eps
         for k in range(4):
             for i in range(3):
-                f[3 * k + i] -= sp[k] * ws * t[i]
+                fl[3 * k + i] -= sp[k] * ws * t[i]
         if K != NULL:
             # d epsdot / da = (I - t t^T) adot / |a|, the Hessian of eps applied to adot
             for i in range(3):
@@ -178,6 +182,10 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
                 for j in range(3):
                     Cz[6 * i + j] = wk * c * t[i] * t[j]
             _expand(sp, spp, Cz, False, True, C)
+    U[0] += Ul
+    P[0] += Pl
+    for k in range(12):
+        f[k] += fl[k]
 
 
 cdef void _bending(const double* e, const double* ed, double l, double EI, double c,
@@ -207,8 +215,12 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
+    cdef double fl[12]     # the force, summed here: the points' divisions then overlap
     cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd
+    cdef double Ul = 0.0, Pl = 0.0
+    cdef bint tangents = K != NULL or C != NULL
     cdef int gp, i, j, k
+    memset(fl, 0, 12 * sizeof(double))
     for gp in range(3):
         rest = k0[gp] if k0 != NULL else 0.0
         hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
@@ -222,12 +234,13 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         _cross(a, b, cv)
         for i in range(3):
             kap[i] = cv[i] * iq
-        memset(J, 0, 18 * sizeof(double))
-        _add_skew(J, 6, b, -iq)
-        _add_skew(J + 3, 6, a, iq)
-        for i in range(3):
-            for j in range(3):
-                J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
+        if tangents:
+            memset(J, 0, 18 * sizeof(double))
+            _add_skew(J, 6, b, -iq)
+            _add_skew(J + 3, 6, a, iq)
+            for i in range(3):
+                for j in range(3):
+                    J[6 * i + j] -= 2.0 * kap[i] * a[j] * iq
         ratio = 0.0
         nk = 0.0
         if rest != 0.0:
@@ -241,37 +254,54 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         if c != 0.0:
             _interpolate(ed, sp, ad)
             _interpolate(ed, spp, bd)
-            for i in range(3):
-                for j in range(3):
-                    kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
+            if tangents:
+                for i in range(3):
+                    for j in range(3):
+                        kd[i] += J[6 * i + j] * ad[j] + J[6 * i + 3 + j] * bd[j]
+            else:
+                # J (adot, bdot) = (adot x b + a x bdot - 2 kappa (a . adot)) / q
+                _cross(ad, b, u)
+                _cross(a, bd, g)
+                p = 2.0 * _dot(a, ad)
+                for i in range(3):
+                    kd[i] = (u[i] + g[i] - p * kap[i]) * iq
             if ratio != 0.0:
                 # a curved point damps the rate of |kappa|, u . kappadot: a rigid turn
                 # (kappadot = w x kappa) leaves it zero
                 sd = _dot(un, kd)
-                P[0] += wk * c * sd * sd
+                Pl += wk * c * sd * sd
             else:
-                P[0] += wk * c * _dot(kd, kd)
+                Pl += wk * c * _dot(kd, kd)
         if rest == 0.0:
             for i in range(3):
                 m[i] = wk * (kap[i] + c * kd[i])
-            U[0] += 0.5 * wk * _dot(kap, kap)
+            Ul += 0.5 * wk * _dot(kap, kap)
         elif ratio != 0.0:
             # the elastic stress (1 - k0 / |kappa|) kappa, the damping stress c (u . kappadot) u
             for i in range(3):
                 m[i] = wk * ((1.0 - ratio) * kap[i] + c * sd * un[i])
-            U[0] += 0.5 * wk * (nk - rest) * (nk - rest)
+            Ul += 0.5 * wk * (nk - rest) * (nk - rest)
         else:
             # kappa = 0 where k0 > 0: no elastic stress (the magnitude has no derivative); the
             # whole rate is damped, |kappadot| being the magnitude's one-sided rate there
             for i in range(3):
                 m[i] = wk * (kap[i] + c * kd[i])
-            U[0] += 0.5 * wk * rest * rest
-        for j in range(6):
-            fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
+            Ul += 0.5 * wk * rest * rest
+        if tangents:
+            for j in range(6):
+                fz[j] = J[j] * m[0] + J[6 + j] * m[1] + J[12 + j] * m[2]
+        else:
+            # J^T m: ((b x m) - 2 (kappa . m) a) / q on r', (m x a) / q on r''
+            _cross(b, m, bm)
+            _cross(m, a, ma)
+            p = 2.0 * _dot(kap, m)
+            for i in range(3):
+                fz[i] = (bm[i] - p * a[i]) * iq
+                fz[3 + i] = ma[i] * iq
         for k in range(4):
             for i in range(3):
-                f[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
-        if K == NULL and C == NULL:
+                fl[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
+        if not tangents:
             continue
         # material part w EI J^T J (and the damping matrix, c times it; c w EI Ju Ju^T at a
         # curved point, Ju = J^T u, u = kappa / |kappa|)
@@ -346,6 +376,10 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                         Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
                                                    + J[12 + i] * D[12 + j])
         _expand(sp, spp, Kz, True, c == 0.0, K)
+    U[0] += Ul
+    P[0] += Pl
+    for k in range(12):
+        f[k] += fl[k]
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
@@ -569,3 +603,56 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
                     for j in range(12):
                         out[t, 0] += 0.5 * v[i] * M[s, i, j] * v[j]
     return np.asarray(out)
+
+
+def node_frames(const double[:, ::1] e, const double[:, ::1] ed, const double[:, :, ::1] frame0,
+                double[:, ::1] poses, double[:, ::1] rates):
+    """The drawn poses and velocities of cable nodes (the layout of a body's in
+    ``Result.nodes`` and ``Result.velocities``): for each node of coordinates ``e = [r, r']``
+    and rates ed (c, 6), poses (c, 12) ``[r, F]`` with F (row-major) the reference frame
+    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x axis t0 to the unit
+    tangent ``t = r' / |r'|`` (a cable has no section frame), ``F = R frame0``, ``R = cos I +
+    k^ + k k^T / (1 + cos)`` with ``k = t0 x t``, ``cos = t0 . t`` (Rodrigues' formula), and
+    rates (c, 6) ``[r', t x t']``, ``t' = (I - t t^T) r'' / |r'|``, the tangent's angular
+    velocity (no spin about t)."""
+    cdef Py_ssize_t n = e.shape[0], i, a, b
+    cdef double t[3]
+    cdef double t0[3]
+    cdef double k[3]
+    cdef double td[3]
+    cdef double R[9]
+    cdef double norm, cs, s, dt
+    if (e.shape[1] != 6 or ed.shape[0] != n or ed.shape[1] != 6 or frame0.shape[0] != n
+            or frame0.shape[1] != 3 or frame0.shape[2] != 3 or poses.shape[0] != n
+            or poses.shape[1] != 12 or rates.shape[0] != n or rates.shape[1] != 6):
+        raise ValueError("node_frames: e, ed (c, 6), frame0 (c, 3, 3), poses (c, 12) and "
+                         "rates (c, 6) of one c")
+    with nogil:
+        for i in range(n):
+            norm = sqrt(_dot(&e[i, 3], &e[i, 3]))
+            for a in range(3):
+                t[a] = e[i, 3 + a] / norm
+                t0[a] = frame0[i, a, 0]
+            _cross(t0, t, k)
+            cs = _dot(t0, t)
+            s = 1.0 / (1.0 + cs)
+            for a in range(3):
+                for b in range(3):
+                    R[3 * a + b] = k[a] * k[b] * s + (cs if a == b else 0.0)
+            R[1] -= k[2]
+            R[2] += k[1]
+            R[3] += k[2]
+            R[5] -= k[0]
+            R[6] -= k[1]
+            R[7] += k[0]
+            for a in range(3):
+                poses[i, a] = e[i, a]
+                for b in range(3):
+                    poses[i, 3 + 3 * a + b] = (R[3 * a] * frame0[i, 0, b]
+                                               + R[3 * a + 1] * frame0[i, 1, b]
+                                               + R[3 * a + 2] * frame0[i, 2, b])
+            dt = _dot(t, &ed[i, 3])
+            for a in range(3):
+                td[a] = (ed[i, 3 + a] - t[a] * dt) / norm
+                rates[i, a] = ed[i, a]
+            _cross(t, td, &rates[i, 3])

@@ -441,11 +441,12 @@ cdef inline int free_size(SpatialData* d, int i) noexcept nogil:
 
 cdef void rotated_inertias(SpatialData* d) noexcept nogil:
     """The bodies' rotational inertias about their origins in global axes, ``Ig = A J A^T``,
-    after :func:`kinematics` (or :func:`poses`)."""
+    after :func:`kinematics` (or :func:`poses`); a cable node's stays zero (it has no inertia
+    of its own: its element's mass is the cable's, and the workspace starts at zero)."""
     cdef double AJ[9]
     cdef const double* A
     cdef int i, j, k
-    for i in range(d.n):
+    for i in range(d.nb):
         A = d.A + 9 * i
         matmul(A, d.inertia + 9 * i, AJ)
         for j in range(3):
@@ -514,7 +515,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef const double* Jr
     cdef int i, j, k, b, off, n_i, m
     rotated_inertias(d)
-    for i in range(d.n):
+    for i in range(d.nb):
         A = d.A + 9 * i
         w = d.V + 6 * i + 3
         f = d.f + 6 * i
@@ -523,6 +524,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         for k in range(3):
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
+    # a cable node has no mass of its own: its elements' weight follows
+    memset(d.f + 6 * d.nb, 0, 6 * (d.n - d.nb) * sizeof(double))
     for j in range(d.n_loads):
         if d.load_arc[j] >= 0:
             arc_load(d, j, Wa, Wb)
@@ -874,18 +877,24 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
         L = d.L + 36 * i
         p = d.parent[i]
         n_i = free_size(d, i)
-        # U = I^A H (6 x n_i), D = H^T U + E_i
-        for r in range(6):
-            for j in range(n_i):
-                U[6 * r + j] = 0.0
-                for k in range(6):
-                    U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
         Ei = E + 36 * i if E != NULL else NULL
-        for j in range(n_i):
-            for k in range(n_i):
-                L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
-                for r in range(6):
-                    L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # an element's node: H = I, so U = I^A and D = I^A + E_i
+            for k in range(36):
+                U[k] = IA[k]
+                L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
+        else:
+            # U = I^A H (6 x n_i), D = H^T U + E_i
+            for r in range(6):
+                for j in range(n_i):
+                    U[6 * r + j] = 0.0
+                    for k in range(6):
+                        U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
+            for j in range(n_i):
+                for k in range(n_i):
+                    L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
+                    for r in range(6):
+                        L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
         if ldl(L, n_i, E == NULL):
             return i + 1
         if i >= d.nb and d.motion[i] == C_NODE:
@@ -960,6 +969,7 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef const double* Me
     cdef double M[144]
     cdef int s, i, j, k, r, p, n_i, off
+    cdef bint node
     for i in range(d.n):
         for k in range(6):
             d.pA[6 * i + k] = -d.f[6 * i + k] if bias else 0.0
@@ -973,16 +983,22 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        for j in range(n_i):
-            z[j] = tau[off + j]
-            for r in range(6):
-                z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
-                if bias:
-                    z[j] -= U[6 * r + j] * c[r]
+        node = i >= d.nb and d.motion[i] == C_NODE
+        if node:
+            # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
+            for j in range(6):
+                z[j] = tau[off + j] - pA[j]
+        else:
+            for j in range(n_i):
+                z[j] = tau[off + j]
+                for r in range(6):
+                    z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
+                    if bias:
+                        z[j] -= U[6 * r + j] * c[r]
         ldl_solve(d.L + 36 * i, n_i, z)
         if p < 0:
             continue
-        if i >= d.nb and d.motion[i] == C_NODE:
+        if node:
             # the link force tau and the element's parent side M_pc z (_cable_eliminate)
             Me = _cable_block(d, d.c_element[i], M)
             for r in range(6):
@@ -1008,6 +1024,14 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         _transform_acceleration(d, i, p, xa)
         W = d.W + 36 * i
         H = d.H + 36 * i
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # H = I, c = 0: a = a_p + qdd
+            for j in range(6):
+                qdd[off + j] = d.z[6 * i + j]
+                for k in range(6):
+                    qdd[off + j] -= W[6 * j + k] * xa[k]
+                d.acc[6 * i + j] = xa[j] + qdd[off + j]
+            continue
         for j in range(n_i):
             qdd[off + j] = d.z[6 * i + j]
             if p >= 0:
@@ -1054,19 +1078,24 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
         a = d.acc + 6 * i
-        for r in range(6):
-            a[r] = xa[r]
-            if c_f != 0.0:
-                a[r] += c_f * d.c[6 * i + r]
-            if c_m != 0.0:
-                for j in range(n_i):
-                    a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
         w = d.pA + 6 * i
-        Ig = d.Ig + 9 * i
-        for k in range(3):
-            w[k] = d.mass[i] * a[k]
-            w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
         el = d.c_element[i] if i >= d.nb else -1
+        if el >= 0:
+            # an element's node: H = I, c = 0 (cable_node), no mass of its own
+            for r in range(6):
+                a[r] = xa[r] + c_m * qdd[off + r] if c_m != 0.0 else xa[r]
+        else:
+            for r in range(6):
+                a[r] = xa[r]
+                if c_f != 0.0:
+                    a[r] += c_f * d.c[6 * i + r]
+                if c_m != 0.0:
+                    for j in range(n_i):
+                        a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
+            Ig = d.Ig + 9 * i
+            for k in range(3):
+                w[k] = d.mass[i] * a[k]
+                w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
         if el >= 0:
             # an element's node: its child side ``M_cp a_p + M_cc a_i``
             _cable_mass_rows(d.c_mass + 144 * el, 2, d.acc + 6 * d.parent[i], a, w)
@@ -1078,14 +1107,19 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         w = d.pA + 6 * i
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        for k in range(d.q_offset[i + 1] - off):
-            out[off + k] = 0.0
-        for j in range(n_i):
-            for r in range(6):
-                out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
-            if c_f != 0.0:
-                out[off + j] -= c_f * d.tau[off + j]
         p = d.parent[i]
+        if i >= d.nb and d.motion[i] == C_NODE:
+            # H = I
+            for j in range(6):
+                out[off + j] = w[j] - c_f * d.tau[off + j] if c_f != 0.0 else w[j]
+        else:
+            for k in range(d.q_offset[i + 1] - off):
+                out[off + k] = 0.0
+            for j in range(n_i):
+                for r in range(6):
+                    out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
+                if c_f != 0.0:
+                    out[off + j] -= c_f * d.tau[off + j]
         if p < 0:
             continue
         if i >= d.nb and d.motion[i] == C_NODE:
@@ -1505,6 +1539,38 @@ cdef class SpatialKernel(ODEProblem):
             full[:self.n_q] = np.where(smap >= 0, a[np.maximum(smap, 0)], 0.0)
             with nogil:
                 accelerations(d, d.qdd)
+
+    def frames(self, const double[:, ::1] Y, double[:, ::1] q, double[:, ::1] qd,
+               double[:, :, ::1] x, double[:, :, ::1] v):
+        """The kinematics of many states at once, for the outputs: for each row k of Y
+        (n_out, n_y), every link's coordinates and rates ``q[k]``, ``qd[k]`` (n_q), and per
+        node (bodies, then cable nodes) its pose ``x[k]`` (12: the origin r then the frame A
+        row-major; a cable node's coordinates ``[r, r']`` in its first 6) and velocity ``v[k]``
+        (6: ``(v, w)``, a cable node's ``(r', r'')``). The drives' values are those last
+        written (:meth:`rancf.formulations.spatial.Inputs.at_time`): constant across the rows."""
+        cdef SpatialData* d = &self.data
+        cdef Py_ssize_t m = Y.shape[0], k, i, j
+        if (Y.shape[1] != self.n_y or q.shape[0] != m or qd.shape[0] != m or x.shape[0] != m
+                or v.shape[0] != m or q.shape[1] != d.n_q or qd.shape[1] != d.n_q
+                or x.shape[1] != d.n or x.shape[2] != 12 or v.shape[1] != d.n
+                or v.shape[2] != 6):
+            raise ValueError(f"frames: Y (m, {self.n_y}), q and qd (m, {d.n_q}), x (m, {d.n}, "
+                             f"12) and v (m, {d.n}, 6) of one m")
+        if self.n_y == 0:
+            Y = np.zeros((m, 1))
+        with nogil:
+            for k in range(m):
+                gather(d, &Y[k, 0])
+                kinematics(d, d.q, d.qd)
+                if d.n_q:
+                    memcpy(&q[k, 0], d.q, d.n_q * sizeof(double))
+                    memcpy(&qd[k, 0], d.qd, d.n_q * sizeof(double))
+                for i in range(d.nb):
+                    memcpy(&x[k, i, 0], d.r + 3 * i, 3 * sizeof(double))
+                    memcpy(&x[k, i, 3], d.A + 9 * i, 9 * sizeof(double))
+                for i in range(d.nb, d.n):
+                    memcpy(&x[k, i, 0], d.ce + 6 * i, 6 * sizeof(double))
+                memcpy(&v[k, 0, 0], d.V, 6 * d.n * sizeof(double))
 
     def elastic_energy(self, y):
         """The elastic energy (J) at the state y (n_y,): the elements' strain energy

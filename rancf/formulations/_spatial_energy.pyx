@@ -141,10 +141,10 @@ cdef class TrackedKernel(ODEProblem):
 
     def observe(self, t, Y, branches):
         """The kernel's outputs (:meth:`rancf.formulations.spatial.Spatial.observe`, the
-        reactions deferred to when the Result is asked for them) of the motion's part of Y,
-        and ``work``, ``dissipated`` (J) the last two columns."""
+        reactions and the energies deferred to when the Result is asked for them) of the
+        motion's part of Y, and ``work``, ``dissipated`` (J) the last two columns."""
         Y = np.asarray(Y)
         n = self.kernel.n_y
-        out = self.owner.observe(t, Y[:, :n], branches, deferred=True)
+        out = self.owner.observe(t, Y[:, :n], branches, deferred=True, deferred_energies=True)
         out["work"], out["dissipated"] = Y[:, n].copy(), Y[:, n + 1].copy()
         return out

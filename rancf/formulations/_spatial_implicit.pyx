@@ -110,7 +110,7 @@ inputs. GMRES's vectors (n x 26, made when :attr:`krylov` is set) are the proble
 """
 cimport numpy as cnp
 from libc.math cimport M_PI, fabs, hypot, sqrt
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
@@ -578,6 +578,11 @@ cdef class SpatialProblem(StepProblem):
     cdef double lin_t, lin_cm, lin_cf           # the last residual's time and coefficients
     cdef double[::1] lin_q, lin_v, lin_a, lin_r     # and its point and value
     cdef double[::1] kV, kH, kcs, ksn, kg, kb, ky, ku, kq, kv, ka, kr
+    # the point of the last residual's kinematics and forces (_residual): (q, v, t, the load
+    # factor), and whether it holds and had its forces evaluated
+    cdef double[::1] kept_q, kept_v
+    cdef double kept_t, kept_lf
+    cdef bint kept, kept_forces
 
     def __init__(self, owner, bint static=False):
         cdef SpatialKernel kernel = owner.kernel
@@ -631,6 +636,8 @@ cdef class SpatialProblem(StepProblem):
         self.Vz, self.Wz = np.zeros(6 * max(nb, 1)), np.zeros(6 * max(nb, 1))
         self.ys = np.zeros(max(w, 1))
         self.krylov_iterations = 0
+        self.kept_q, self.kept_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
+        self.kept = False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
 
@@ -698,10 +705,26 @@ cdef class SpatialProblem(StepProblem):
     cdef int _residual(self, const double* q, const double* v, double t, const double* a,
                        double c_m, double c_f, double* out) except -1:
         """``c_m M a - c_f F`` by one kinematics pass, the forces and the Newton-Euler
-        recursion (module docstring)."""
+        recursion (module docstring). At the point (q, v, t) of the last call, whose forces it
+        evaluated, only the recursion runs: the loop asks for the work integrals' power at an
+        accepted state (:meth:`power`) and then for the next step's old-step residual
+        ``(1 - am) M a_n - (1 - af) F_n`` at the same state, so the kinematics and the forces
+        (the elements' above all) are evaluated once for both. Anything else that moves the
+        residual's workspace (the formulation's outputs, reactions, Python calls) drops the
+        point (:meth:`_forget`)."""
         cdef SpatialData* d = self.d
         cdef int k, s, status = 0
         cdef double lf = self.load_factor
+        cdef size_t size = self.n * sizeof(double)
+        if (self.kept and v != NULL and t == self.kept_t and lf == self.kept_lf
+                and (self.kept_forces or c_f == 0.0)
+                and memcmp(q, &self.kept_q[0], size) == 0
+                and memcmp(v, &self.kept_v[0], size) == 0):
+            # the inputs at t too, which a factorization elsewhere in time may have moved
+            self._at_time(t)
+            self._recursion(a, c_m, c_f, out)
+            return 0
+        self.kept = False
         self._at_time(t)
         _gather(d, q, v)
         if self.effort_timed and c_f != 0.0:
@@ -727,15 +750,35 @@ cdef class SpatialProblem(StepProblem):
             # the spring-dampers are not loads: never scaled
             with nogil:
                 spring_forces(d)
+        if v != NULL:
+            memcpy(&self.kept_q[0], q, size)
+            memcpy(&self.kept_v[0], v, size)
+            self.kept_t, self.kept_lf, self.kept_forces = t, lf, c_f != 0.0
+            self.kept = True
+        self._recursion(a, c_m, c_f, out)
+        return 0
+
+    cdef void _recursion(self, const double* a, double c_m, double c_f,
+                         double* out) noexcept nogil:
+        """out (n) <- ``c_m M a - c_f F`` by the Newton-Euler recursion (``inverse_dynamics``)
+        on the kinematics and forces in the residual's workspace."""
+        cdef SpatialData* d = self.d
+        cdef int k, s
         for k in range(d.n_q):
             s = d.smap[k]
             self.full_a[k] = a[s] if s >= 0 and c_m != 0.0 else 0.0
-        with nogil:
-            inverse_dynamics(d, &self.full_a[0], c_m, c_f, &self.full_out[0])
-            for k in range(d.n_q):
-                s = d.smap[k]
-                if s >= 0:
-                    out[s] = self.full_out[k]
+        inverse_dynamics(d, &self.full_a[0], c_m, c_f, &self.full_out[0])
+        for k in range(d.n_q):
+            s = d.smap[k]
+            if s >= 0:
+                out[s] = self.full_out[k]
+
+    cdef void _forget(self) noexcept:
+        """The residual's workspace is no longer that of the last residual's point."""
+        self.kept = False
+
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        self._forget()
         return 0
 
     cdef int constraint(self, const double* q, double t, double* out) except -1:
@@ -864,6 +907,7 @@ cdef class SpatialProblem(StepProblem):
         blocks and the spring-dampers' terms (:meth:`_dense_springs`), without the
         elimination: O(n^2), for tests and Python solvers. Not for a model with cables (their
         blocks couple nodes: ``newton_solve`` has them)."""
+        self._forget()
         if self.nd.n_cable_elements:
             raise ValueError("matrix: not available for a model with cables (newton_solve "
                              "solves with their Newton matrix)")
@@ -1071,6 +1115,7 @@ cdef class SpatialProblem(StepProblem):
     def recentred(self, q, v, a):
         """Copies of (q, v, a) (n,) with their rotation vectors re-centred (as the loop does
         after every accepted step)."""
+        self._forget()
         cdef double[::1] qq = checked("q", q, self.n).copy()
         cdef double[::1] vv = checked("v", v, self.n).copy()
         cdef double[::1] aa = checked("a", a, self.n).copy()
@@ -1079,6 +1124,7 @@ cdef class SpatialProblem(StepProblem):
 
     def residual(self, q, v, double t, a, double c_m=1.0, double c_f=1.0):
         """``c_m M(q) a - c_f F(q, v, t)`` (n,) (tests)."""
+        self._forget()
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
         cdef double[::1] aa = checked("a", a, self.n)
@@ -1089,6 +1135,7 @@ cdef class SpatialProblem(StepProblem):
     def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
         """``S^-1 r`` (n,) by the O(n) elimination, S the Newton matrix at (q, v, t) with these
         coefficients (tests; :meth:`matrix` assembles the same S)."""
+        self._forget()
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
         cdef double[::1] x = checked("r", r, self.n).copy()
@@ -1102,6 +1149,7 @@ cdef class SpatialProblem(StepProblem):
         c_res_f F(q, v, t)`` evaluated there, the Newton matrix factored there with (c_m, c_k,
         c_c), then :meth:`solve` of r: with :attr:`krylov` ``J^-1 r``, J the derivative of that
         residual along ``(dq, dv, da) = (c_k / c_res_f, c_c / c_res_f, c_m / c_res_m) dx``."""
+        self._forget()
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] vv = checked("v", v, self.n)
         cdef double[::1] aa = checked("a", a, self.n)
@@ -1118,6 +1166,7 @@ cdef class SpatialProblem(StepProblem):
         :attr:`load_factor` (:meth:`rancf.formulations.spatial.Spatial.reactions`' layout): the
         link wrench ``W_i = -f_i + sum X_c^T W_c`` of the Newton-Euler recursion at rest, moved
         from the child's origin to the joint point."""
+        self._forget()
         cdef double[::1] qq = checked("q", q, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &self.zero[0], t, &self.zero[0], 0.0, 1.0, &out[0])
@@ -1128,6 +1177,7 @@ cdef class SpatialProblem(StepProblem):
         """The outputs of the formulation (:meth:`rancf.formulations.spatial.Spatial.observe`)
         at the state (q, v, t); in statics the reactions of the loads scaled by
         :attr:`load_factor` (:meth:`static_reactions`)."""
+        self._forget()
         y = np.concatenate([np.asarray(q, dtype=float), np.asarray(v, dtype=float)])
         seen = self.owner.observe(np.array([t]), y[None], None)
         self.last_t = np.nan        # the owner wrote the inputs at t, without the statics' hold
@@ -1138,15 +1188,17 @@ cdef class SpatialProblem(StepProblem):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output in one call of the formulation's
-        (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions deferred to when
-        the Result is asked for them (DECISIONS 32); statics keeps the per-output path (its
-        reactions are the scaled loads', :meth:`static_reactions`)."""
+        (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions and the energies
+        deferred to when the Result is asked for them (DECISIONS 32); statics keeps the
+        per-output path (its reactions are the scaled loads', :meth:`static_reactions`)."""
+        self._forget()
         if self.static:
             return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
         m = len(t)
         Y = np.concatenate([np.asarray(q, dtype=float).reshape(m, -1),
                             np.asarray(v, dtype=float).reshape(m, -1)], axis=1)
-        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True)
+        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True,
+                                  deferred_energies=True)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 

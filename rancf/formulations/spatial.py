@@ -19,11 +19,12 @@ import functools
 
 import numpy as np
 
-from ..elements import ancf_cable
+from ..elements import _ancf_cable, ancf_cable
 from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_CYLINDRICAL, M_ELEMENT, M_FREE,
                              M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL)
 from ..model.spatial_build import LOOP_MESSAGE
+from . import _spatial_dae
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
@@ -301,24 +302,69 @@ def cable_frames(e, ed, frame0):
     (``Result.nodes``, ``Result.velocities``) from their coordinates e and rates ed (c, 6):
     the position r, a frame whose x is the unit tangent ``t = r' / |r'|`` (the reference frame
     ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x to t), the velocity
-    r' and the tangent's angular velocity ``t x t'``; as the spatial DAE's ``cable_poses``."""
+    r' and the tangent's angular velocity ``t x t'``; as the spatial DAE's ``cable_poses``
+    (compiled: :func:`rancf.elements._ancf_cable.node_frames`)."""
     n = len(e)
+    poses, rates = np.empty((n, 12)), np.empty((n, 6))
+    _ancf_cable.node_frames(np.ascontiguousarray(e, dtype=float),
+                            np.ascontiguousarray(ed, dtype=float),
+                            np.ascontiguousarray(frame0, dtype=float), poses, rates)
+    return poses, rates
+
+
+def cable_spins(e, ed, frame0):
+    """The angular velocities (c, 3; global, rad/s) of the cable frames of
+    :func:`cable_frames` (``F = R frame0``, R the smallest rotation taking ``t0 = frame0 x`` to
+    the unit tangent t), their spin about t included (``cable_frames``' velocities hold the
+    tangent's ``t x t'`` only): ``w^ = R' R^T`` with, for ``k = t0 x t``, ``c = t0 . t``,
+    ``R = c I + k^ + k k^T / (1 + c)`` and ``R' = c' I + k'^ + (k' k^T + k k'^T) / (1 + c) -
+    c' k k^T / (1 + c)^2`` (``k' = t0 x t'``, ``c' = t0 . t'``, ``t' = (I - t t^T) r''
+    / |r'|``); e, ed (c, 6) the coordinates ``[r, r']`` and their rates."""
     norm = np.linalg.norm(e[:, 3:], axis=1)
     tan = e[:, 3:] / norm[:, None]
+    tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
     t0 = frame0[:, :, 0]
-    # the rotation about t0 x t by the angle between them (Rodrigues' formula with
-    # k = t0 x t, cos = t0 . t): R = cos I + k^ + k k^T / (1 + cos)
-    k = np.cross(t0, tan)
-    cos = np.einsum("ni,ni->n", t0, tan)
-    K = np.zeros((n, 3, 3))
+    k, kd = np.cross(t0, tan), np.cross(t0, tdot)
+    cos, cd = np.einsum("ni,ni->n", t0, tan), np.einsum("ni,ni->n", t0, tdot)
+    s = (1.0 / (1.0 + cos))[:, None, None]
+    kk, dk = np.einsum("ni,nj->nij", k, k), np.einsum("ni,nj->nij", kd, k)
+    R = cos[:, None, None] * np.eye(3) + _skews(k) + kk * s
+    Rd = (cd[:, None, None] * np.eye(3) + _skews(kd) + (dk + np.swapaxes(dk, 1, 2)) * s
+          - cd[:, None, None] * kk * s * s)
+    W = Rd @ np.swapaxes(R, 1, 2)
+    return 0.5 * np.stack([W[:, 2, 1] - W[:, 1, 2], W[:, 0, 2] - W[:, 2, 0],
+                           W[:, 1, 0] - W[:, 0, 1]], axis=1)
+
+
+def _skews(k):
+    """The cross-product matrices k^ (n, 3, 3) of the vectors k (n, 3)."""
+    K = np.zeros(k.shape[:1] + (3, 3))
     K[:, 0, 1], K[:, 0, 2], K[:, 1, 2] = -k[:, 2], k[:, 1], -k[:, 0]
     K[:, 1, 0], K[:, 2, 0], K[:, 2, 1] = k[:, 2], -k[:, 1], k[:, 0]
-    R = cos[:, None, None] * np.eye(3) + K + np.einsum("ni,nj->nij", k, k) / (
-        1.0 + cos)[:, None, None]
-    frames = R @ frame0
-    tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
-    poses = np.concatenate([e[:, :3], frames.reshape(n, 9)], axis=1)
-    return poses, np.concatenate([ed[:, :3], np.cross(tan, tdot)], axis=1)
+    return K
+
+
+def rotation_logs(R):
+    """Rotation vectors (S, 3) of rotations R (S, 3, 3), angles at most pi (the kernels'
+    ``logm``, one call for all)."""
+    out = np.empty(R.shape[:1] + (3,))
+    _spatial_dae.rotation_logs(np.ascontiguousarray(R, dtype=float), out)
+    return out
+
+
+def left_jacobian_inverse_times(p, w):
+    """``J_l(p)^-1 w`` (S, 3) for rotation vectors p and vectors w (S, 3): ``w - p x w / 2 +
+    c3 p x (p x w)``, ``c3 = 1/a^2 - cot(a/2) / (2 a)`` (a = |p| < 2 pi; below 0.25 its
+    series to a^10, as the kernels' ``inverse_coefficients``)."""
+    a = np.linalg.norm(p, axis=1)
+    a2 = a * a
+    small = a < 0.25
+    safe = np.where(small, 1.0, a)
+    c3 = np.where(small, 1.0 / 12.0 + a2 * (1.0 / 720.0 + a2 * (1.0 / 30240.0 + a2 * (
+        1.0 / 1209600.0 + a2 * (1.0 / 47900160.0 + a2 * (691.0 / 1307674368000.0))))),
+        1.0 / safe ** 2 - 1.0 / np.tan(0.5 * safe) / (2.0 * safe))
+    pw = np.cross(p, w)
+    return w - 0.5 * pw + c3[:, None] * np.cross(p, pw)
 
 
 #: The smallest norm of a cable slope a State may give (the spatial DAE's ``state_of_poses``)
@@ -696,54 +742,99 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches, deferred=False):
+    def observe(self, t, Y, branches, deferred=False, deferred_energies=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
-        (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r then
-        A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
+        (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r
+        then A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
         (the joints' link coordinates, concatenated in joint order), ``reactions`` (n_out,
-        6 n_joints: :meth:`reactions`, joint by joint; with ``deferred`` a callable that
-        computes them from copies of t and Y when the Result is first asked for them,
-        DECISIONS 32: a kernel evaluation a frame), and the energies ``kinetic``, ``gravity``,
-        ``elastic`` (n_out,); a model with cables has its cable nodes' drawn poses after the
-        bodies' in ``nodes`` and ``velocities``, and their coordinates ``[r, r']`` and rates in
-        ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes; as the spatial
-        DAE's). ``branches`` is unused (no angle branch: the coordinates are the state)."""
+        6 n_joints: :meth:`reactions`, joint by joint), and the energies ``kinetic``,
+        ``gravity``, ``elastic`` (n_out,); a model with cables has its cable nodes' drawn poses
+        after the bodies' in ``nodes`` and ``velocities``, and their coordinates ``[r, r']`` and
+        rates in ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes; as the spatial
+        DAE's). ``branches`` is unused (no angle branch: the coordinates are the state).
+
+        A frame costs one kinematics pass, O(n), all frames in one compiled call
+        (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
+        inputs at its t, when loads or drives are functions of t); the joints at cable points
+        and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
+        closed form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing
+        them from copies of t and Y (a kernel evaluation a frame), called when the Result is
+        first asked for them; with ``deferred_energies`` the three energies give way to
+        ``energies``, a callable returning them (:meth:`_energies_of`), which the Result calls
+        when its :meth:`~rancf.Result.energy` is first asked for."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
-        nodes, vel = np.empty((m, 12 * (n + nc))), np.empty((m, 6 * (n + nc)))
+        N = n + nc
+        nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
-        energies = {k: np.empty(m) for k in ("kinetic", "gravity", "elastic")}
-        cable_q = []
-        cable_e, cable_v = np.empty((m, nc, 6)), np.empty((m, nc, 6))
-        for i in range(m):
-            self.inputs.at_time(t[i])
-            q[i], qd[i] = self.kernel.full(Y[i])
-            r, A, V = self.kinematics(Y[i])
-            nodes[i, :12 * n] = np.concatenate([r, A.reshape(n, 9)], axis=1).ravel()
-            vel[i, :6 * n] = V.ravel()
-            if nc:
-                cable_e[i], cable_v[i] = self.cable_coordinates()
-            for k, e in self.energy(Y[i]).items():
-                energies[k][i] = e
-        if nc:
-            # the drawn poses of every frame's cable nodes at once
-            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
-                                        np.tile(self.model_tree.cable_frame0, (m, 1, 1)))
-            nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
+        Y = np.ascontiguousarray(Y, dtype=float).reshape(m, self.n_y)
+        if self.inputs.time_dependent:
             for i in range(m):
                 self.inputs.at_time(t[i])
-                cable_q.append(self._cable_joint_values(nodes[i], Y[i]))
+                self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1], nodes[i:i + 1],
+                                   vel[i:i + 1])
+        elif m:
+            self.kernel.frames(Y, q, qd, nodes, vel)
+        cable_e, cable_v = nodes[:, n:, :6].copy(), vel[:, n:].copy()
+        nodes, vel = nodes.reshape(m, -1), vel.reshape(m, -1)
         jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
         if nc:
-            jq, jqd = self._with_cable_joints(jq, jqd, cable_q)
+            # the drawn poses of every frame's cable nodes at once
+            frame0 = np.tile(self.model_tree.cable_frame0, (m, 1, 1))
+            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6), frame0)
+            nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
+            jq, jqd = self._with_cable_joints(jq, jqd, self._cable_joint_values(
+                nodes, vel, cable_e, cable_v))
         times, states = np.array(t, dtype=float), np.array(Y, dtype=float)
-        reactions = (lambda: self._reactions_of(times, states)) if deferred else \
-            self._reactions_of(times, states)
         cables = {"cable_nodes": cable_e.reshape(m, -1),
                   "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
-        return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd,
-                "reactions": reactions, **energies, **cables}
+        out = {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd, **cables}
+        out["reactions"] = (lambda: self._reactions_of(times, states)) if deferred else \
+            self._reactions_of(times, states)
+        if deferred_energies:
+            out["energies"] = lambda: self._energies_of(times, states, nodes, vel, cable_e,
+                                                        cable_v)
+        else:
+            out.update(self._energies_of(times, states, nodes, vel, cable_e, cable_v))
+        return out
+
+    def _energies_of(self, t, Y, nodes, velocities, cable_e, cable_v):
+        """``{"kinetic", "gravity", "elastic"}`` (n_out,) of the states Y (n_out, n_y) at the
+        times t, as :meth:`energy` computes them at one state: the kinetic and gravity
+        energies of the bodies and cables for all frames at once from what :meth:`observe`
+        made of the states (poses ``nodes``, ``velocities``, cable coordinates and rates
+        (n_out, c, 6)), the elastic energy a kernel pass a frame
+        (:meth:`~rancf.formulations._spatial.SpatialKernel.elastic_energy`, at the drives'
+        values at t)."""
+        tree, m = self.tree, len(t)
+        n = tree.n_bodies
+        x = nodes.reshape(m, -1, 12)[:, :n]
+        V = velocities.reshape(m, -1, 6)[:, :n]
+        A = x[..., 3:].reshape(m, n, 3, 3)
+        w = V[..., 3:]
+        # w . A J A^T w = (A^T w) . J (A^T w)
+        wb = np.einsum("snji,snj->sni", A, w)
+        kinetic = 0.5 * (np.einsum("n,sni,sni->s", tree.mass, V[..., :3], V[..., :3])
+                         + np.einsum("sni,nij,snj->s", wb, tree.inertia, wb))
+        gravity = -np.einsum("n,sni,i->s", tree.mass, x[..., :3], tree.gravity)
+        if self.cables is not None:
+            # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element
+            c = self.cables
+            pairs = c["c_nodes"] - n
+            E = cable_e[:, pairs].reshape(m, -1, 12)
+            Ed = cable_v[:, pairs].reshape(m, -1, 12)
+            flip = c["c_flip"].astype(bool)
+            Ed = np.where(flip[None, :, None], np.roll(Ed, 6, axis=2), Ed)
+            M = c["c_mass"].reshape(-1, 12, 12)
+            kinetic = kinetic + 0.5 * np.einsum("sej,sej->s", (Ed[:, :, None, :] @ M)[:, :, 0],
+                                                Ed)
+            gravity = gravity - np.einsum("ei,sei->s", c["c_gravity"].reshape(-1, 12), E)
+        elastic = np.empty(m)
+        for i in range(m):
+            self.inputs.at_time(t[i])
+            elastic[i] = self.kernel.elastic_energy(Y[i])
+        return {"kinetic": kinetic, "gravity": gravity, "elastic": elastic}
 
     def _reactions_of(self, t, Y):
         """:meth:`reactions` of every state Y (n_out, n_y) at the times t: (n_out, 6 n_joints)."""
@@ -765,45 +856,48 @@ class Spatial:
                                          t.cable_joint_child, t.cable_joint_kind)
                 if kind == CABLE_SPHERICAL]
 
-    def _cable_joint_values(self, nodes, y):
-        """The coordinates of :meth:`_cable_joints` at poses ``nodes`` and their rates by a
-        central difference along ``y' = (qd, qdd)``'s qd (step ``1e-6 / max |qd|``): the
-        rotation vector of the relative rotation of the two sides' frames, as the spatial
-        DAE's ``joint_coordinates``."""
+    def _cable_joint_values(self, nodes, velocities, cable_e, cable_v):
+        """The coordinates and rates (n_out, 3 each) of every joint of :meth:`_cable_joints` at
+        the poses ``nodes`` (n_out, 12 N), velocities (n_out, 6 N) and cable coordinates and
+        rates (n_out, c, 6) of :meth:`observe`, as the spatial DAE's ``joint_coordinates``: the
+        rotation vector p of the relative rotation ``R = F_P^T F_C Q^T`` of the two sides'
+        frames, and its rate in closed form, ``p' = J_l(p)^-1 F_P^T (w_C - w_P)`` (``R' R^T =
+        (J_l(p) p')^``, ``F' = w^ F``), w a side's angular velocity: a body's, or a cable
+        frame's (:func:`cable_spins`, its spin about the tangent included)."""
         joints = self._cable_joints()
+        m = len(nodes)
         if not joints:
-            return np.zeros(0), np.zeros(0)
+            return np.zeros((m, 0)), np.zeros((m, 0))
+        n = self.tree.n_bodies
+        F = nodes.reshape(m, -1, 12)[:, :, 3:].reshape(m, -1, 3, 3)
+        velocities = velocities.reshape(m, -1, 6)
 
-        def values(x):
-            F = x.reshape(-1, 12)[:, 3:].reshape(-1, 3, 3)
-            return np.concatenate([_rotation_vector((np.eye(3) if P < 0 else F[P]).T @ F[C]
-                                                    @ Q.T) for _, P, C, Q in joints])
-        q0 = values(nodes)
-        n = self.n_free
-        scale = float(np.abs(y[n:]).max(initial=0.0))
-        if scale == 0.0:
-            return q0, np.zeros_like(q0)
-        h = 1e-6 / scale
-        out = []
-        for sign in (1.0, -1.0):
-            z = np.array(y, dtype=float)
-            z[:n] += sign * h * z[n:]
-            r, A, _ = self.kinematics(z)
-            poses, _ = cable_frames(*self.cable_coordinates(), self.model_tree.cable_frame0)
-            out.append(values(np.concatenate([np.concatenate([r, A.reshape(-1, 9)], axis=1)
-                                              .ravel(), poses.ravel()])))
-        self.kinematics(y)
-        return q0, (out[0] - out[1]) / (2.0 * h)
+        def spin(i):
+            """Side i's angular velocities (m, 3)."""
+            if i < n:
+                return velocities[:, i, 3:]
+            return cable_spins(cable_e[:, i - n], cable_v[:, i - n], np.broadcast_to(
+                self.model_tree.cable_frame0[i - n], (m, 3, 3)))
+
+        values, rates = [], []
+        for _, P, C, Q in joints:
+            FP = np.broadcast_to(np.eye(3), (m, 3, 3)) if P < 0 else F[:, P]
+            w = spin(C) if P < 0 else spin(C) - spin(P)
+            p = rotation_logs(np.swapaxes(FP, 1, 2) @ F[:, C] @ Q.T)
+            values.append(p)
+            rates.append(left_jacobian_inverse_times(p, np.einsum("sji,sj->si", FP, w)))
+        return np.concatenate(values, axis=1), np.concatenate(rates, axis=1)
 
     def _with_cable_joints(self, jq, jqd, cable_q):
-        """The joints' columns in the model's order with those of :meth:`_cable_joints`."""
+        """The joints' columns in the model's order with those of :meth:`_cable_joints`
+        (``cable_q``: their coordinates and rates, (n_out, 3 each joint))."""
         joints = self._cable_joints()
         if not joints:
             return jq, jqd
         qo = np.asarray(self.tree.q_offset)
         m = len(jq)
-        cq = np.array([c[0] for c in cable_q]).reshape(m, -1, 3)
-        cqd = np.array([c[1] for c in cable_q]).reshape(m, -1, 3)
+        cq = np.asarray(cable_q[0]).reshape(m, -1, 3)
+        cqd = np.asarray(cable_q[1]).reshape(m, -1, 3)
         mine = {j: k for k, (j, *_) in enumerate(joints)}
         out_q, out_qd, first = [], [], 0
         for j, b in enumerate(self.tree.joint_body):

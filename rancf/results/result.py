@@ -173,6 +173,9 @@ class Result:
         the outputs (:func:`energies`) unless the run gave its table, then kept."""
         if self._energy is None:
             table = self._energy_table
+            if callable(table):
+                # the formulation's energies of the stored frames (DECISIONS 32)
+                table = table()
             if table is None:
                 e = energies(self.model.build(), self.nodes, self.velocities, self.joint_q)
                 table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
@@ -1178,8 +1181,10 @@ def _built(model, solution):
     energy_table, work, dissipated = None, s.work, s.dissipated
     if model.dim == 3:
         # the spatial formulation evaluates the energies with the states (its elastic energy
-        # needs the element coordinates, which the poses in nodes hold only implicitly)
-        energy_table = {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
+        # needs the element coordinates, which the poses in nodes hold only implicitly), or
+        # gives a callable that does when the Result is first asked for them
+        energy_table = extra.pop("energies") if "energies" in extra else \
+            {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
                   dissipated, status=s.status, message=s.message, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,

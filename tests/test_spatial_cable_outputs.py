@@ -1,0 +1,109 @@
+"""The spatial recursion's outputs of cable models computed from the stored frames (DECISIONS
+32: rancf/formulations/spatial.py ``observe``), each against something independent: central
+differences of the cable frames and of the joint values along the motion, the energy of one
+state by the formulation's own single-state path, and the stored states' kinematics one by
+one."""
+import numpy as np
+
+import rancf
+from rancf.formulations.spatial import (Spatial, cable_frames, cable_spins, implicit_problem,
+                                       model_inputs)
+
+CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable")
+
+
+def hung_body():
+    """A cable on a spherical joint to the ground with a rigid body on a spherical joint at its
+    end: two joints at cable points, one with a body on its child side."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, 4, **CABLE)
+    body = m.add_rigid_body(0.5, np.eye(3) * 1e-3, position=(1.05, 0.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+    m.add_joint("spherical", c.end, body.point(-0.05, 0.0, 0.0))
+    return m
+
+
+def test_cable_spins_are_the_frames_rates():
+    """``cable_spins`` (closed form) against the central difference of the frames
+    ``cable_frames`` draws along ``e + s ed``: ``F' F^T = w^``, spin about the tangent included
+    (the drawn velocities hold the tangent's ``t x t'`` only, which differs from it)."""
+    rng = np.random.default_rng(4)
+    n = 6
+    e = np.concatenate([rng.standard_normal((n, 3)), rng.standard_normal((n, 3))], axis=1)
+    ed = rng.standard_normal((n, 6))
+    frame0 = np.array([np.linalg.qr(rng.standard_normal((3, 3)))[0] for _ in range(n)])
+    frame0 *= np.sign(np.linalg.det(frame0))[:, None, None]
+    h = 1e-6
+
+    def frames(s):
+        return cable_frames(e + s * ed, ed, frame0)[0][:, 3:].reshape(n, 3, 3)
+
+    F = frames(0.0)
+    W = (frames(h) - frames(-h)) / (2 * h) @ np.swapaxes(F, 1, 2)
+    w = 0.5 * np.stack([W[:, 2, 1] - W[:, 1, 2], W[:, 0, 2] - W[:, 2, 0],
+                        W[:, 1, 0] - W[:, 0, 1]], axis=1)
+    spins = cable_spins(e, ed, frame0)
+    assert np.abs(spins - w).max() <= 1e-8 * np.abs(w).max()
+    tangent_only = cable_frames(e, ed, frame0)[1][:, 3:]
+    assert np.abs(tangent_only - w).max() > 1e-3 * np.abs(w).max()
+
+
+def run(rec, t_end=0.03, every=10):
+    """The implicit loop's stored states (n_out, n_y) and times of a run of the recursion."""
+    problem = implicit_problem(rec)
+    sol = rancf.implicit.integrate(problem, *np.split(rec.initial_state(), 2), t_end, 1e-3,
+                                   output_every=every)
+    assert sol.status == "ok", sol.message
+    return sol
+
+
+def test_cable_joint_rates_are_the_joint_values_derivative():
+    """The rates of the joints at cable points (closed form) against the central difference of
+    their values along the state's motion ``q + s qd``, at stored states of a run."""
+    rec = Spatial(hung_body().build(), *model_inputs(hung_body()))
+    sol = run(rec)
+    n = rec.n_free
+    states = np.concatenate([sol.q, sol.v], axis=1)[1:]
+    t = sol.t[1:]
+    seen = rec.observe(t, states, None)
+    h = 1e-6 / np.abs(states[:, n:]).max()
+    plus, minus = states.copy(), states.copy()
+    plus[:, :n] += h * states[:, n:]
+    minus[:, :n] -= h * states[:, n:]
+    dq = (rec.observe(t, plus, None)["joint_q"] - rec.observe(t, minus, None)["joint_q"]) / (2 * h)
+    assert np.abs(seen["joint_qd"] - dq).max() <= 1e-7 * np.abs(dq).max()
+
+
+def test_deferred_energies_are_each_states_energy():
+    """``Result.energy()`` of an implicit run (computed from the stored frames when asked,
+    all frames at once) against :meth:`Spatial.energy` of each stored state (one state's
+    kinematics, its own sums)."""
+    m = hung_body()
+    rec = Spatial(m.build(), *model_inputs(m))
+    sol = run(rec, 0.02, 5)
+    assert callable(sol.extra["energies"])
+    energies = sol.extra["energies"]()
+    for k, (q, v) in enumerate(zip(sol.q, sol.v)):
+        one = rec.energy(np.concatenate([q, v]))
+        for name in ("kinetic", "gravity", "elastic"):
+            assert abs(energies[name][k] - one[name]) <= 1e-12 * max(1.0, abs(one[name]))
+
+
+def test_frames_are_each_states_kinematics():
+    """``SpatialKernel.frames`` (all states in one call) against the kinematics of each state."""
+    m = hung_body()
+    rec = Spatial(m.build(), *model_inputs(m))
+    rng = np.random.default_rng(7)
+    Y = 1e-2 * rng.standard_normal((4, rec.n_y))
+    N = rec.kernel.n_bodies
+    q, qd = np.empty((4, rec.n_q)), np.empty((4, rec.n_q))
+    x, v = np.empty((4, N, 12)), np.empty((4, N, 6))
+    rec.kernel.frames(Y, q, qd, x, v)
+    nb = rec.tree.n_bodies
+    for k, y in enumerate(Y):
+        r, A, V = rec.kinematics(y)
+        e, ed = rec.cable_coordinates()
+        assert np.array_equal(x[k, :nb, :3], r) and np.array_equal(x[k, :nb, 3:], A.reshape(-1, 9))
+        assert np.array_equal(v[k, :nb], V)
+        assert np.array_equal(x[k, nb:, :6], e) and np.array_equal(v[k, nb:], ed)
+        assert np.array_equal((q[k], qd[k]), rec.kernel.full(y))
