@@ -397,3 +397,38 @@ def test_tumbling_bodies_turn_through_many_revolutions():
         assert np.abs(np.einsum("ni,ni->n", p, p) - 1.0).max() <= 1e-10
         errors.append(np.abs(dae.poses(sol.q[-1])[1] - A_ref).max())
     assert errors[1] <= 2e-3 and errors[0] / errors[1] >= 3.6, errors
+
+
+def test_one_blas_thread_holds_while_any_run_in_any_thread_is_inside(monkeypatch):
+    """Two runs in two threads overlap (the first leaves while the second is inside): BLAS
+    keeps one thread until the last leaves, then has its former count again. The library is a
+    stand-in whose count is one number for the process, as a BLAS's is (OpenBLAS 0.3.30 itself
+    ignores the calls of other threads once the main thread has set its count, so the real
+    library cannot show the overlap in one test process)."""
+    import threading
+
+    from rancf.formulations import spatial_dae
+
+    class Library:
+        num_threads = 4
+
+        def set_num_threads(self, n):
+            Library.num_threads = n
+
+    monkeypatch.setattr(spatial_dae, "_BLAS", [[Library()]])
+    inside, first_left, seen = threading.Event(), threading.Event(), []
+
+    def second():
+        with spatial_dae.one_blas_thread():
+            inside.set()
+            first_left.wait(10.0)
+            seen.append(Library.num_threads)
+
+    with spatial_dae.one_blas_thread():
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert inside.wait(10.0)
+        assert Library.num_threads == 1
+    first_left.set()
+    thread.join(10.0)
+    assert seen == [1] and Library.num_threads == 4

@@ -195,7 +195,6 @@ def test_mechanism_is_reported():
     np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
 
 
-
 def test_a_regular_matrix_that_does_not_converge_fails_without_a_reason():
     """A cantilever's large tip load in one load step of one Newton iteration: the load step
     fails (no convergence) with no reason code: its Newton matrix is regular (``rancf.static``

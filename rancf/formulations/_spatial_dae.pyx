@@ -1927,7 +1927,8 @@ cdef class SpatialProblem(StepProblem):
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
         self.links.c_curvature(&qq[0], T, &ll[0], &o[0])
-        self.cables.c_curvature(&qq[0], &ll[0], &o[n])
+        # (&o[0] + n: o[n] is past the end when no joint is at a cable point)
+        self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
         return out[:n + self.cables.n_square]
 
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
@@ -2000,6 +2001,10 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
         for s in range(X.shape[0]):
             x = &X[s, 0]
             for k in range(parent.shape[0]):
+                c = motion[k]
+                if c == M_FIXED:
+                    # no coordinate: its col0 may be the row's end
+                    continue
                 _frame_of(x, parent[k], rp, Ap)
                 _frame_of(x, body[k], rc, Ac)
                 rot.matTmul(Ap, Ac, T)
@@ -2011,7 +2016,6 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
                 for i in range(3):
                     t[i] -= anchor[k, i]
                 o = &out[s, col0[k]]
-                c = motion[k]
                 if c == M_REVOLUTE:
                     rot.logm(R, psi)
                     o[0] = rot.dot(psi, &a0[k, 0])

@@ -147,6 +147,7 @@ reactions when its Result is asked for them (:class:`SpatialReactions`, one sadd
 per output).
 """
 import contextlib
+import threading
 
 import numpy as np
 import scipy.sparse as sp
@@ -174,6 +175,9 @@ N_EULER = 4
 DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
 _BLAS = []
+#: the runs inside :func:`one_blas_thread` and the thread counts saved when the first entered
+_BLAS_LOCK = threading.Lock()
+_BLAS_RUNS = [0, None]
 
 
 @contextlib.contextmanager
@@ -181,19 +185,29 @@ def one_blas_thread():
     """A context in which BLAS and LAPACK run on one thread, for a run of the compiled problem:
     its dense LU (at most :data:`DENSE_BELOW` unknowns) gains nothing from threads, and a
     threaded BLAS, on a machine whose cores are busy, waits at every call for its threads'
-    turn (the 146 unknowns of the Delta robot of the gallery: 26 ms a step instead of 0.7).
-    The libraries are found once (threadpoolctl), their thread counts restored on leaving."""
-    if not _BLAS:
-        _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
-    libraries = _BLAS[0]
-    before = [lib.num_threads for lib in libraries]
-    for lib in libraries:
-        lib.set_num_threads(1)
+    turn. The libraries are found once (threadpoolctl). Their thread counts are process-wide,
+    so runs in several threads share one limit: the first run to enter saves the counts and
+    sets one thread, the last to leave restores them (each run saving and restoring its own
+    would let the first to leave give the others their threads back mid-run, and the last
+    restore the one thread for good)."""
+    with _BLAS_LOCK:
+        if not _BLAS:
+            _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
+        if not _BLAS_RUNS[0]:
+            _BLAS_RUNS[1] = [lib.num_threads for lib in _BLAS[0]]
+            for lib in _BLAS[0]:
+                lib.set_num_threads(1)
+        _BLAS_RUNS[0] += 1
     try:
         yield
     finally:
-        for lib, n in zip(libraries, before):
-            lib.set_num_threads(n)
+        with _BLAS_LOCK:
+            _BLAS_RUNS[0] -= 1
+            if not _BLAS_RUNS[0]:
+                for lib, n in zip(_BLAS[0], _BLAS_RUNS[1]):
+                    lib.set_num_threads(n)
+
+
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
 
 

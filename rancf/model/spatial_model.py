@@ -313,8 +313,8 @@ class SpatialModel(Model):
             ANCF cable: a ring, which runs on the spatial DAE); a kind other than spherical and
             fixed, or an effort, at a cable point. Points apart, a clamp between two cables and
             one between two points of a cable whose reference slopes differ are refused when
-            the model is built (a drive
-            or an effort on a joint that closes a loop runs on the spatial DAE).
+            the model is built (a drive or an effort on a joint that closes a loop runs on the
+            spatial DAE).
         TypeError
             A point that is not a point, a drive that is not callable.
         RuntimeError
