@@ -498,3 +498,145 @@ def test_spring_on_a_loop_closing_joint_follows_the_recursion():
         assert runs[1].formulation == "dae" and np.ptp(runs[0].joint(jt)[0]) > 0.5
         gaps.append(np.abs(runs[0].joint(jt)[0] - runs[1].joint(jl)[0]).max())
     assert gaps[1] <= 1e-5 and gaps[0] / gaps[1] >= 3.4, gaps
+
+
+# --- angles past half a turn (DECISIONS 4: joint coordinates are continuous) ------------------
+def turning_pendulum(loop, by_effort, rest_angle=4.0):
+    """:func:`spring_pendulum` without gravity or damping, its spring at the rest angle 4 rad
+    (past pi: the body swings from 0 through +-pi to about 8 rad), given as a rotational
+    spring-damper or (``by_effort``) as the effort function ``-k (q - q0)`` of the angle."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = m.add_rigid_body(1.5, np.diag([0.02, 0.05, 0.04]), position=(0.4, 0.1, -0.3))
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    if loop:
+        m.add_joint("free", m.ground.point(0.4, 0.1, -0.3), b.centre)
+    effort = (lambda t, q, qd: -7.0 * (q - rest_angle)) if by_effort else None
+    j = m.add_joint("revolute", m.ground.point(0, 0, 0), b.point(-0.4, -0.1, 0.3), axis=axis,
+                    effort=effort)
+    if not by_effort:
+        m.add_rotational_spring_damper(j, k=7.0, c=0.0, rest_angle=rest_angle)
+    return m, j
+
+
+@pytest.mark.parametrize("loop, by_effort", [(False, False), (True, False), (False, True),
+                                             (True, True)])
+def test_a_spring_past_half_a_turn_follows_the_recursion(loop, by_effort):
+    """The spring's angle passes +-pi: the DAE (the revolute in the tree, run with
+    formulation='dae', or closing a loop beside a free joint) continues it from the last
+    accepted step, as the recursion's coordinate is continuous. Newmark over 1 s: the angles
+    converge to the recursion's at second order (the largest gap falls by about 4 when the
+    step halves), the DAE's energy (kinetic + the spring's potential, or - the effort's work)
+    is constant to second order, and, with the spring, the recursion's to round-off (a linear
+    oscillator in its coordinate, which the trapezoidal rule keeps exactly; an effort's work
+    is integrated at the outputs); the joint's reaction about its axis is the spring's
+    ``-k (q - q0)`` at every output."""
+    mt, jt = turning_pendulum(False, by_effort)
+    md, jd = turning_pendulum(loop, by_effort)
+    gaps, drift = [], []
+    for dt in (2e-3, 1e-3):
+        every = int(round(0.02 / dt))
+        rec = rancf.simulate(mt, 1.0, dt, method="newmark", formulation="recursive",
+                             tol=1e-12, output_every=every)
+        dae = rancf.simulate(md, 1.0, dt, method="newmark", formulation="dae", tol=1e-12,
+                             output_every=every)
+        assert rec.status == dae.status == "ok" and dae.formulation == "dae"
+        q = rec.joint(jt)[0]
+        assert q.max() > 7.0
+        gaps.append(np.abs(dae.joint(jd)[0] - q).max())
+        # the joint's reaction holds its spring's (or effort's) moment, whose component along
+        # the fixed axis is the whole moment there: -k (q - q0) on the continued angle
+        axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+        torque = np.asarray(dae.reaction(jd))[:, 3:] @ axis
+        assert np.abs(torque + 7.0 * (dae.joint(jd)[0] - 4.0)).max() <= 1e-8 * 7.0 * 4.0
+        e, er = dae.energy(), rec.energy()
+        scale = np.ptp(e.kinetic)
+        assert scale > 50.0
+        if not by_effort:
+            assert np.abs(er.total - er.total.iloc[0]).max() <= 1e-10 * scale
+        drift.append(np.abs(e.total - e.total.iloc[0]).max() / scale)
+    assert gaps[1] <= 1e-3 and 3.4 <= gaps[0] / gaps[1] <= 4.6, gaps
+    assert drift[1] <= 1e-3 and 3.4 <= drift[0] / drift[1] <= 4.6, drift
+
+
+def test_reference_angle_moves_only_at_accepted_states():
+    """The spring's angle is continued from the last accepted state's: evaluations at other
+    states (Newton's iterates, a retried step) leave that reference alone, so an angle 3.5 rad
+    seen after an accepted 3.0 rad is 3.5 (force ``-k (q - q0)``, k = 7, q0 = 4), not its
+    wrapped 3.5 - 2 pi, however many states were evaluated in between; the reference moves
+    only when a state is accepted."""
+    m, j = turning_pendulum(False, False)
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    d = dae._joint_springs
+
+    def spring(angle):
+        x, v = dae.state_of(np.array([angle, 1.0]), 0.0)
+        return x, v, dae._joint_spring_values(*dae._item_states(x, v, d), d)
+
+    x, v, _ = spring(3.0)
+    dae._accept_angles(x, v)
+    for angle in (3.5, -2.0, 2.0, 3.5):
+        _, _, (q, qd, g) = spring(angle)
+        assert abs(q[0] - (angle if angle > 0 else angle + 2 * np.pi)) <= 1e-12
+        assert abs(g[0] + 7.0 * (q[0] - 4.0)) <= 1e-12 and abs(qd[0] - 1.0) <= 1e-12
+    x, v, _ = spring(-2.5)        # accepted at 2 pi - 2.5 = 3.78 rad
+    dae._accept_angles(x, v)
+    assert abs(d["ref"][0] - (2 * np.pi - 2.5)) <= 1e-12
+    _, _, (q, _, _) = spring(-0.5)
+    assert abs(q[0] - (2 * np.pi - 0.5)) <= 1e-12
+
+
+def test_a_run_started_past_half_a_turn_follows_the_recursion():
+    """A run started from a State taken past pi (whose poses give its angle within
+    (-pi, pi], to both formulations): the DAE's spring sees the recursion's angle from that
+    start on, the angles converge to each other at second order."""
+    mt, jt = turning_pendulum(False, False)
+    first = rancf.simulate(mt, 0.5, 1e-3, method="newmark", tol=1e-12, output_every=50)
+    assert first.joint(jt)[0][-1] > np.pi + 0.5
+    state = first.state(-1)
+    gaps = []
+    for dt in (2e-3, 1e-3):
+        runs = [rancf.simulate(mt, 0.4, dt, method="newmark", formulation=f, tol=1e-12,
+                               state=state, output_every=int(round(0.02 / dt)))
+                for f in ("recursive", "dae")]
+        assert all(r.status == "ok" for r in runs) and np.ptp(runs[0].joint(jt)[0]) > 1.0
+        gaps.append(np.abs(runs[0].joint(jt)[0] - runs[1].joint(jt)[0]).max())
+    assert gaps[1] <= 1e-3 and 3.4 <= gaps[0] / gaps[1] <= 4.6, gaps
+
+
+def spinning_ball(free):
+    """A body on a spherical (or free, its translation held by a stiff spring) joint without
+    gravity, an effort function pulling its rotation vector towards ``q0``, |q0| = 4 rad (past
+    pi: the body turns through half turns, its rotation vector flipping), lightly damped."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    a = m.add_rigid_body(1.0, np.diag([0.02, 0.03, 0.04]), position=(0.0, 0.0, -0.5))
+    q0 = 4.0 * np.array([0.6, 0.0, 0.8])
+    K = np.diag([0.5, 0.6, 0.7])
+    turn = lambda psi, rate: -K @ (psi - q0) - 0.01 * rate
+    effort = (lambda t, q, qd: np.concatenate([-200.0 * q[:3], turn(q[3:], qd[3:])])) if free \
+        else (lambda t, q, qd: turn(q, qd))
+    m.add_joint("free" if free else "spherical", m.ground.point(0, 0, 0), a.point(0, 0, 0.5),
+                effort=effort)
+    return m
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_a_rotation_vector_past_pi_follows_the_recursion(free):
+    """The recursion's rotation vector continues past pi within a step and is re-centred to
+    the other vector of its rotation, ``psi (1 - 2 pi / |psi|)``, after it; the DAE gives an
+    effort function the same (its ``log(R)`` moved to that branch where it is nearer the last
+    accepted step's, the rate mapped). The body turns through pi several times (its rotation
+    vector flips between outputs), the effort ``-K (psi - q0)`` jumping at each flip, and the
+    poses of both converge to each other at Newmark's second order (the largest gap falls by
+    about 4 when the step halves)."""
+    from scipy.spatial.transform import Rotation
+    gaps = []
+    for dt in (2e-3, 1e-3):
+        runs = [rancf.simulate(spinning_ball(free), 1.0, dt, method="newmark", formulation=f,
+                               tol=1e-11, output_every=int(round(0.02 / dt)))
+                for f in ("recursive", "dae")]
+        assert all(r.status == "ok" for r in runs) and runs[1].formulation == "dae"
+        psi = Rotation.from_matrix(np.asarray(runs[0].nodes)[:, 0, 3:12].reshape(-1, 3, 3)
+                                   ).as_rotvec()
+        assert (np.einsum("ni,ni->n", psi[1:], psi[:-1]) < 0).sum() >= 3
+        gaps.append(np.abs(runs[0].nodes - runs[1].nodes).max())
+    assert gaps[1] <= 3e-3 and 3.4 <= gaps[0] / gaps[1] <= 4.6, gaps

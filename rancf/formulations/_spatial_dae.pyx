@@ -30,7 +30,7 @@ rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport atan2, cos, fabs, sin, sqrt
+from libc.math cimport M_PI, atan2, cos, fabs, floor, sin, sqrt
 from libc.string cimport memcmp, memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs
 
@@ -1324,6 +1324,9 @@ cdef class SpatialProblem(StepProblem):
     cdef double t_J, t_phi_t
     cdef bint J_valid, phi_t_valid
     cdef _LU lu, lu_projection
+    # the owner's reference angles (``SpatialDAE._angle_ref``, this run's: the path's branch)
+    cdef double[::1] branch, seen
+    cdef bint has_angles, stepped
 
     def __init__(self, owner, sparse, at, unit_at, indices, indptr, J_row, J_col, item_keep):
         cdef int N
@@ -1404,6 +1407,41 @@ cdef class SpatialProblem(StepProblem):
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
+        self.n_branch = owner._n_branch
+        self.has_angles = self.n_branch > 0
+        self.branch = owner._angle_ref if self.has_angles else np.zeros(1)
+        self.seen = owner._angle_seen if self.has_angles else np.zeros(1)
+        self.stepped = False
+
+    cdef int recentre(self, double* q, double* v, double* a) except -1:
+        """Nothing to move (Euler parameters have no chart to change); notes that a step was
+        accepted, for :meth:`accept`."""
+        self.stepped = True
+        return 0
+
+    cdef int accept(self, const double* q, const double* v, double t) except -1:
+        """The reference angles of the joint spring-dampers and effort functions move to the
+        accepted state's continued angles: every evaluation until the next accepted step,
+        Newton's iterates and a retried or restarted step among them, continues its angles
+        from these. After a step (the loop calls :meth:`recentre` just before), those its
+        last force evaluation saw (``SpatialDAE._angle_seen``: Newton's last iterate, within
+        the tolerance of the accepted state; no Python); at a start, the state's own
+        (``SpatialDAE._accept_angles``: no reference of an earlier run is kept)."""
+        if self.has_angles:
+            if self.stepped:
+                memcpy(&self.branch[0], &self.seen[0], self.n_branch * sizeof(double))
+            else:
+                self.owner._accept_angles(_array(q, self.n), _array(v, self.n))
+        self.stepped = False
+        return 0
+
+    cdef void keep_branch(self, double* out) noexcept:
+        if self.has_angles:
+            memcpy(out, &self.branch[0], self.n_branch * sizeof(double))
+
+    cdef void use_branch(self, const double* row) noexcept:
+        if self.has_angles:
+            memcpy(&self.branch[0], row, self.n_branch * sizeof(double))
 
     def project_with(self, kind):
         """Project after every step (:meth:`StepProblem.project`): False, "euclidean" or
@@ -2294,10 +2332,13 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
                         const double[:, ::1] offset, const double[:, ::1] anchor,
                         const double[:, :, ::1] QT, const double[:, ::1] axis,
                         const unsigned char[::1] prismatic, const double[:, ::1] law,
-                        double[::1] q, double[::1] qd, double[::1] g):
+                        const double[::1] ref, double[::1] q, double[::1] qd, double[::1] g):
     """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
     prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
-    of each."""
+    of each. A revolute's angle is continued from its reference angle ``ref`` (rad, the
+    angle of the last accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to
+    [-pi, pi), so that it is the recursion's continuous angle (DECISIONS 4) wherever it turns
+    by less than pi from the reference (a prismatic's ``ref`` is unused)."""
     cdef double Ap[9]
     cdef double Ac[9]
     cdef double wp[3]
@@ -2305,6 +2346,7 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
     cdef double o[3]
     cdef double X[3]
     cdef double d[3]
+    cdef double turn
     cdef int s, i
     with nogil:
         for s in range(Xp.shape[0]):
@@ -2317,6 +2359,8 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
                             &q[s], &qd[s])
             else:
                 angle_value(Ap, Ac, wp, wc, &QT[s, 0, 0], &axis[s, 0], &q[s], &qd[s])
+                turn = q[s] - ref[s]
+                q[s] = ref[s] + turn - 2.0 * M_PI * floor((turn + M_PI) / (2.0 * M_PI))
             g[s] = -law[s, 0] * (q[s] - law[s, 2]) - law[s, 1] * qd[s]
 
 

@@ -105,11 +105,22 @@ whose power is ``g q'``: on the child the force ``g A_p f`` at the joint point a
 it, a spherical joint's torque and a free joint's force and torque in the parent's frame), so the
 DAE's accelerations are the recursion's. Efforts act on the tree's joints and on joints that close
 loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
-:meth:`SpatialDAE.joint_coordinates` (angles within (-pi, pi]). A joint spring-damper is such a
-generalized force, ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the
-tree or closing a loop); a spring-damper between points is the force ``f n`` on its first point
-and ``-f n`` on its second, ``f = k (l - l0) + c l'``. Their potentials are in ``energy``'s ``elastic``, their damping in the
-dissipation, the efforts' power in the work. All items of a kind run in one compiled call
+:meth:`SpatialDAE.joint_coordinates`. A joint spring-damper is such a generalized force,
+``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the tree or closing a
+loop); a spring-damper between points is the force ``f n`` on its first point and ``-f n`` on
+its second, ``f = k (l - l0) + c l'``. The angles the springs and effort functions see (a
+revolute's, a cylindrical joint's, a universal joint's two) are continuous, as the recursion's
+(DECISIONS 4): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the angle of the
+last accepted step (``SpatialDAE._accept_angles``, called by the loop's ``accept``, never at
+Newton's iterates), so that a spring's rest angle or an effort's ``-k q`` holds past +-pi; the
+references are the run's (this formulation's, one made for each run), kept beside each output
+for its energies and reactions. An effort function of a spherical or free joint gets its
+rotation vector as the recursion has it: that continues past pi within a step and is re-centred
+to ``log(R)`` (angle at most pi) after it (:mod:`rancf.formulations.spatial`), so the DAE moves
+``log(R)`` to the other vector of the rotation, ``psi (1 - 2 pi / |psi|)``, where that is
+nearer the last accepted step's (``SpatialDAE._continued``): an effort such as ``-K psi``
+jumps at the end of the step in which the angle crosses pi in both. The springs' potentials are
+in ``energy``'s ``elastic``, their damping in the dissipation, the efforts' power in the work. All items of a kind run in one compiled call
 (:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
 blocks by central differences of each item's force in its two bodies' states (all items and
@@ -960,6 +971,30 @@ class SpatialDAE(IndexThreeDAE):
                                    for i in range(k)], dtype=int)
         self._probe_from = np.array([6 * r + i for r, k in enumerate(sizes) for i in range(k)],
                                     dtype=int)
+        # the angles the joint spring-dampers and effort functions see are continued from
+        # reference angles, those of the last accepted step (:meth:`_accept_angles`): this
+        # run's, one vector (the compiled problem's branch, kept beside each output)
+        angle = {Motion.M_REVOLUTE: [0], Motion.M_CYLINDRICAL: [1], Motion.M_UNIVERSAL: [0, 1]}
+        self._probe_angle = np.zeros((len(links), 6), dtype=bool)
+        for r, lk in enumerate(links):
+            self._probe_angle[r, angle.get(lk.motion, [])] = True
+        #: where a probed joint's rotation vector starts (spherical 0, free 3; -1: none)
+        self._probe_psi = np.array([{Motion.M_SPHERICAL: 0, Motion.M_FREE: 3}.get(lk.motion, -1)
+                                    for lk in links], dtype=int)
+        self._psi_rows = [(r, slice(int(k), int(k) + 3))
+                          for r, k in enumerate(self._probe_psi) if k >= 0]
+        n_js = len(self._joint_springs["law"])
+        self._angle_ref = np.zeros(n_js + self._probe_angle.size)
+        self._joint_springs["ref"] = self._angle_ref[:n_js]
+        self._probe_ref = self._angle_ref[n_js:].reshape(-1, 6)
+        #: the references that the last evaluation of the forces saw (:meth:`_item_forces`):
+        #: those of the step's last Newton iterate, which the compiled problem's ``accept``
+        #: takes as the accepted state's (within Newton's tolerance of it: a reference needs
+        #: only to be within pi of the angle)
+        self._angle_seen = np.zeros_like(self._angle_ref)
+        turning = (self._joint_springs["prismatic"] == 0).any() or self._probe_angle.any() \
+            or (self._probe_psi >= 0).any()
+        self._n_branch = len(self._angle_ref) if turning else 0
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
@@ -1010,14 +1045,16 @@ class SpatialDAE(IndexThreeDAE):
     def _joint_spring_values(Xp, Vp, Xc, Vc, d):
         """The joint spring-dampers' coordinates q, rates q' and forces
         ``g = -k (q - q0) - c q'`` (n,): a revolute's angle ``log(A_p^T A_c Q^T) . a0``
-        (within (-pi, pi]) and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide
+        continued from its reference ``d["ref"]`` (``ref + wrap(angle - ref)``, wrap to
+        [-pi, pi): :meth:`_accept_angles`) and rate ``(w_c - w_p) . A_p a0``, a prismatic's slide
         ``(A_p^T (X - r_p) - anchor) . a0`` and rate ``A_p a0 . (v_X - v_p - w_p x (X - r_p))``
         (X the joint point, v_X its velocity; the kernel
         :func:`rancf.formulations._spatial_dae.joint_spring_values`)."""
         n = len(Xp)
         q, qd, g = np.empty(n), np.empty(n), np.empty(n)
         _spatial_dae.joint_spring_values(Xp, Vp, Xc, Vc, d["offset"], d["anchor"], d["QT"],
-                                         d["axis"], d["prismatic"], d["law"], q, qd, g)
+                                         d["axis"], d["prismatic"], d["law"], d["ref"], q, qd,
+                                         g)
         return q, qd, g
 
     @staticmethod
@@ -1025,7 +1062,8 @@ class SpatialDAE(IndexThreeDAE):
         """The coordinates and rates (n, 6 each: a row's first ones, as many as its joint's
         kind has) of the joints of rows d (``motion``, ``offset``, ``anchor``, ``QT``, axes
         ``f`` = a0 and ``mp`` = a1) at their bodies' states: the map of
-        :meth:`joint_coordinates` (angles within (-pi, pi]) with its exact rates (the kernel
+        :meth:`joint_coordinates` (angles within (-pi, pi], which :meth:`_continued`
+        continues) with its exact rates (the kernel
         :func:`rancf.formulations._spatial_dae.joint_values`)."""
         q, qd = np.zeros((len(Xp), 6)), np.zeros((len(Xp), 6))
         _spatial_dae.joint_values(*(np.ascontiguousarray(z) for z in (Xp, Vp, Xc, Vc)),
@@ -1046,16 +1084,78 @@ class SpatialDAE(IndexThreeDAE):
                                    d["law"], out, U, P)
         return out, U, P
 
+    def _continued(self, c, cd):
+        """The effort functions' joint coordinates and rates c, cd (n_probed, 6,
+        :meth:`_joint_values`) on the branch of the reference (the last accepted step's), as
+        the recursion has them within a step: the angles (revolute, a cylindrical joint's
+        second, a universal joint's two) ``ref + wrap(c - ref)``, wrap to [-pi, pi); a
+        spherical or free joint's rotation vector ``psi = log(R)`` (angle at most pi) moved
+        to the other vector of its rotation, ``f(psi) = psi (1 - 2 pi / |psi|)``, where that
+        is nearer the reference (the angle crossed pi since the last accepted step), its rate
+        ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I + 2 pi psi psi^T / |psi|^3``: the
+        recursion's rotation vector continues past pi within a step and is re-centred to
+        ``log(R)`` after it (:mod:`rancf.formulations.spatial`)."""
+        ref, a = self._probe_ref, self._probe_angle
+        c, cd = c.copy(), cd.copy()
+        c[a] = ref[a] + _wrapped(c[a] - ref[a])
+        for r, at in self._psi_rows:
+            psi, z = c[r, at], ref[r, at]
+            angle = float(np.linalg.norm(psi))
+            if angle == 0.0:
+                continue
+            other = psi * (1.0 - 2.0 * np.pi / angle)
+            if np.linalg.norm(other - z) < np.linalg.norm(psi - z):
+                F = (1.0 - 2.0 * np.pi / angle) * np.eye(3) \
+                    + 2.0 * np.pi * np.outer(psi, psi) / angle ** 3
+                c[r, at], cd[r, at] = other, F @ cd[r, at]
+        return c, cd
+
+    def _accept_angles(self, q, v):
+        """Moves the reference angles (:attr:`_angle_ref`) to the continued angles of the
+        accepted state (q, v): the loop calls it (``SpatialProblem.accept``) at the start and
+        after every accepted step, never at Newton's iterates, so each evaluation continues
+        its angles from the last accepted step's (turning by less than pi within a step),
+        and a run follows the recursion's continuous angles (DECISIONS 4) past +-pi."""
+        d = self._joint_springs
+        if len(d["law"]):
+            d["ref"][:] = self._joint_spring_values(*self._item_states(q, v, d), d)[0]
+        if len(self._probe_psi):
+            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            self._probe_ref[:] = self._accepted(c, self._continued(c, cd)[0])
+
+    def _accepted(self, c, continued):
+        """The probed joints' references (n_probed, 6) of their coordinates c (``log(R)``
+        for rotation vectors: the recursion re-centres its own after each step) and their
+        continued ones (the angles)."""
+        return np.where(self._probe_angle, continued, c)
+
+    def _on_branches(self, Q, V, branches):
+        """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
+        row of ``branches`` (S, n_branch: the rows the loop kept beside its outputs; None:
+        the current ones), restored when done."""
+        if branches is None or not self._n_branch:
+            yield from zip(Q, V)
+            return
+        now = self._angle_ref.copy()
+        try:
+            for q, v, row in zip(Q, V, np.asarray(branches, dtype=float).reshape(len(Q), -1)):
+                self._angle_ref[:] = row
+                yield q, v
+        finally:
+            self._angle_ref[:] = now
+
     def _effort_values(self, q, v, t):
         """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
         of the joints' coordinates and rates (:meth:`_joint_values`, those of
-        :meth:`joint_coordinates`: angles within (-pi, pi]) written where the recursion keeps
-        them."""
+        :meth:`joint_coordinates`, their angles continued from the last accepted step's,
+        :meth:`_continued`) written where the recursion keeps them."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
         if inputs.effort_dependent or functions:
             jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
-            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            raw, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            c, cd = self._continued(raw, cd)
+            self._angle_seen[len(self._joint_springs["law"]):] = self._accepted(raw, c).ravel()
             jq[self._probe_to], jqd[self._probe_to] = c.ravel()[self._probe_from], \
                 cd.ravel()[self._probe_from]
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
@@ -1087,7 +1187,9 @@ class SpatialDAE(IndexThreeDAE):
         if "offsets" in d:
             return self._point_springs(Xp, Vp, Xc, Vc, d)[0]
         if values is None:
-            values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)[2]
+            q, _, values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)
+            if d is self._joint_springs:
+                self._angle_seen[:len(q)] = q
         return self._joint_wrenches(Xp, Vp, Xc, Vc, d, values)
 
     def _item_forces(self, q, v, t):
@@ -1725,11 +1827,12 @@ class SpatialDAE(IndexThreeDAE):
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
 
-    def _frames(self, t, Q, V, JQ, JQD):
+    def _frames(self, t, Q, V, JQ, JQD, branches=None):
         """:meth:`observe`'s arrays but the reactions, of the states (Q, V) (S, n) at the
         times t (S,) with their joint coordinates and rates (JQ, JQD) (S, n_c), stacked
         along a first axis of outputs, each output's angles continued from the previous
-        one's (JQ in place)."""
+        one's (JQ in place), the springs' energies on each output's reference angles
+        (``branches``, :meth:`_on_branches`)."""
         S, n = len(t), self.n_bodies
         for k in range(S):
             jq = JQ[k]
@@ -1747,7 +1850,7 @@ class SpatialDAE(IndexThreeDAE):
             velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
             cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:]}
         return {"nodes": nodes, "velocities": velocities, "joint_q": JQ, "joint_qd": JQD,
-                **self._energies(Q, V), **cables}
+                **self._energies(Q, V, branches), **cables}
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output of a run (arrays stacked along a first axis
@@ -1758,8 +1861,9 @@ class SpatialDAE(IndexThreeDAE):
         q = np.asarray(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.asarray(v, dtype=float).reshape(len(t), self.n_coordinates)
         out = self._frames(np.asarray(t, dtype=float), q, v,
-                           *self._joint_coordinates_many(q, v)) if len(t) else {}
-        out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v))
+                           *self._joint_coordinates_many(q, v), branches) if len(t) else {}
+        out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v),
+                                            np.array(branches))
         return out
 
     def cable_poses(self, q, v):
@@ -1799,8 +1903,9 @@ class SpatialDAE(IndexThreeDAE):
         out = self._energies(np.asarray(q, dtype=float)[None], np.asarray(v, dtype=float)[None])
         return {name: float(value[0]) for name, value in out.items()}
 
-    def _energies(self, Q, V):
-        """:meth:`energy` of the states (Q, V) (S, n), each (S,)."""
+    def _energies(self, Q, V, branches=None):
+        """:meth:`energy` of the states (Q, V) (S, n), each (S,), the joint springs' on the
+        reference angles of ``branches`` (:meth:`_on_branches`)."""
         tree = self.tree
         r, A = self.poses(Q)
         B = self.velocities(Q, V)
@@ -1817,7 +1922,8 @@ class SpatialDAE(IndexThreeDAE):
             elastic = elastic + np.array([self._cable_elements(q, v)[1].sum()
                                           for q, v in zip(Q, V)])
         if len(self._springs["law"]) or len(self._joint_springs["law"]):
-            elastic = elastic + np.array([self._spring_terms(q, v)[0] for q, v in zip(Q, V)])
+            elastic = elastic + np.array([self._spring_terms(q, v)[0]
+                                          for q, v in self._on_branches(Q, V, branches)])
         return {"kinetic": kinetic, "gravity": gravity, "elastic": elastic}
 
     def _spring_terms(self, q, v):
@@ -1854,15 +1960,20 @@ class SpatialReactions:
         The frames' times (s).
     X, V : ndarray (n_out, n)
         Their coordinates and velocities.
+    branches : ndarray (n_out, n_branch)
+        Their reference angles (the joint springs' and effort functions' angles continue
+        from them: :meth:`SpatialDAE._on_branches`).
     """
 
-    def __init__(self, dae, t, X, V):
-        self.dae, self.t, self.X, self.V = dae, t, X, V
+    def __init__(self, dae, t, X, V, branches):
+        self.dae, self.t, self.X, self.V, self.branches = dae, t, X, V, branches
 
     def __call__(self):
         dae = self.dae
         return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
-                         for t, x, v in zip(self.t, self.X, self.V)]).reshape(len(self.t), -1)
+                         for (x, v), t in zip(dae._on_branches(self.X, self.V, self.branches),
+                                              self.t)]
+                        ).reshape(len(self.t), -1)
 
 
 def _wrapped(a):
