@@ -169,8 +169,8 @@ _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
-#: (LAPACK getrf): its sparse LU (SuperLU, its ordering redone at every factorization) costs
-#: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
+#: (LAPACK getrf): below it SuperLU's ordering, redone at every factorization, costs more than
+#: the dense elimination it saves
 DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
 _BLAS = []
