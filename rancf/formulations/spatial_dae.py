@@ -1722,9 +1722,7 @@ class SpatialDAE(IndexThreeDAE):
         first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
         :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
         vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
-        output); the cable nodes' coordinates and rates are the stored states' own. The
-        run's wall time is then its steps' (the four-bar of ``peers3d``: 1.5 ms of 5.5 ms a
-        run were these outputs)."""
+        output); the cable nodes' coordinates and rates are the stored states' own."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
