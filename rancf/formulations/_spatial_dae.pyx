@@ -1289,10 +1289,11 @@ cdef class SpatialProblem(StepProblem):
     of joints that close loops; two times kept, the residual's and the constraints' of
     generalized-alpha-S), and, in a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
     ``SpatialDAE._body_tangents``), the effort functions' values (``_effort_values``) and the
-    power of loads, efforts and spring-dampers (``_python_power``, once a step). The efforts'
-    and spring-dampers' forces and their tangents are the compiled kernels' (:func:`joint_wrench`,
-    :func:`joint_spring`, :func:`point_spring`; the tangents by central differences in each
-    item's two bodies' states, as ``SpatialDAE._item_tangents``). The outputs are mapped by the
+    loads' power. The efforts' and spring-dampers' forces, their tangents and their power are
+    the compiled kernels' (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`;
+    the tangents by central differences in each item's two bodies' states, as
+    ``SpatialDAE._item_tangents``), and so are the coordinates and rates an effort function
+    is given (:func:`link_values`), its value Python's (``SpatialDAE._efforts_at``). The outputs are mapped by the
     owner's ``observe_frames`` after the run.
     """
 
@@ -1304,7 +1305,7 @@ cdef class SpatialProblem(StepProblem):
     cdef ElementKernel elements
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
-    cdef bint has_loads, has_items, damped, cable_damped, has_springs, timed
+    cdef bint has_loads, has_items, damped, cable_damped, timed
     # the model's arrays (read-only, DECISIONS 33)
     cdef const double[::1] mass, gravity, cable_gravity, cable_l, cable_EA, cable_EI, cable_c
     cdef const double[::1] cable_mass_data
@@ -1339,6 +1340,13 @@ cdef class SpatialProblem(StepProblem):
     cdef const double[:, ::1] sp_law
     cdef const double[::1] ef_values
     cdef double[::1] ef_g, item_Q, item_K, item_C
+    # the joints of effort functions (the owner's _probe): their coordinates and rates
+    cdef int n_pr
+    cdef const long[::1] pr_parent, pr_child
+    cdef const int[::1] pr_motion
+    cdef const double[:, ::1] pr_offset, pr_anchor, pr_a0, pr_a1
+    cdef const double[:, :, ::1] pr_QT
+    cdef double[:, ::1] pr_q, pr_qd
 
     def __init__(self, owner, sparse, at, unit_at, indices, indptr, J_row, J_col, item_keep):
         cdef int N
@@ -1357,7 +1365,6 @@ cdef class SpatialProblem(StepProblem):
         self.gravity = floats(tree.gravity)
         self.has_loads = bool(len(tree.load_body))
         self.has_items = bool(len(owner._item_cols))
-        self.has_springs = bool(len(owner._springs["law"]) or len(owner._joint_springs["law"]))
         self.n_items = len(owner._item_cols)
         self.damped = owner._damped
         # the cables
@@ -1446,6 +1453,14 @@ cdef class SpatialProblem(StepProblem):
                                 if self.n_ef and not self.effort_functions else
                                 np.zeros(self.n_ef), (-1,))
         self.ef_g = np.zeros(max(self.n_ef, 1))
+        d = owner._probe
+        self.n_pr = len(d["parent"])
+        self.pr_parent, self.pr_child = longs(d["parent"]), longs(d["child"])
+        self.pr_motion = np.ascontiguousarray(d["motion"], dtype=np.intc)
+        self.pr_offset, self.pr_anchor = floats(d["offset"], (-1, 3)), floats(d["anchor"], (-1, 3))
+        self.pr_a0, self.pr_a1 = floats(d["f"], (-1, 3)), floats(d["mp"], (-1, 3))
+        self.pr_QT = floats(d["QT"], (-1, 3, 3))
+        self.pr_q, self.pr_qd = np.zeros((self.n_pr, 6)), np.zeros((self.n_pr, 6))
         self.item_Q = np.zeros(14 * max(self.n_items, 1))
         self.item_K = np.zeros(196 * max(self.n_items, 1))
         self.item_C = np.zeros(196 * max(self.n_items, 1))
@@ -1526,13 +1541,24 @@ cdef class SpatialProblem(StepProblem):
     # --- force items ----------------------------------------------------------------------
     cdef int _effort_g(self, const double* q, const double* v, double t) except -1:
         """The efforts' values times the load factor (ef_g) at (q, v, t): the constants, or
-        with effort functions the owner's ``_effort_values`` (Python: the functions)."""
+        with effort functions the owner's ``_efforts_at`` (Python: the functions) of their
+        joints' coordinates and rates (:func:`link_values`)."""
         cdef int i
-        cdef double[::1] g
+        cdef long p, c
+        cdef const double[::1] g
         if not self.n_ef:
             return 0
-        g = self.owner._effort_values(_array(q, self.n), _array(v, self.n), t) \
-            if self.effort_functions else self.ef_values
+        if self.effort_functions:
+            for i in range(self.n_pr):
+                p, c = self.pr_parent[i], self.pr_child[i]
+                link_values(self.pr_motion[i], q + 7 * p if p >= 0 else GROUND_X,
+                            v + 7 * p if p >= 0 else GROUND_V, q + 7 * c if c >= 0 else GROUND_X,
+                            v + 7 * c if c >= 0 else GROUND_V, &self.pr_offset[i, 0],
+                            &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
+                            &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
+            g = self.owner._efforts_at(self.pr_q, self.pr_qd, t)
+        else:
+            g = self.ef_values
         for i in range(self.n_ef):
             self.ef_g[i] = self.load_factor * g[i]
         return 0
@@ -1567,6 +1593,46 @@ cdef class SpatialProblem(StepProblem):
                              v + 7 * p if p >= 0 else GROUND_V,
                              q + 7 * c if c >= 0 else GROUND_X,
                              v + 7 * c if c >= 0 else GROUND_V, Q + 14 * k)
+
+    cdef int _item_power(self, const double* q, const double* v, double t,
+                         double* p) except -1:
+        """Adds the efforts' power ``Q . v`` to p[0] and the spring-dampers' dissipation
+        (``c l'^2`` between points, ``c q'^2`` on joints) to p[1] (W)."""
+        cdef double* acc = &self.work[0]
+        cdef double* Q = &self.item_Q[0]
+        cdef double s = 0.0, d = 0.0, U, P, jq, jqd
+        cdef long a, b
+        cdef int i, k, m
+        if self.n_ef:
+            self._effort_g(q, v, t)
+            self._item_forces(q, v, Q)
+            memset(acc, 0, self.n * sizeof(double))
+            for k in range(14 * self.n_ef):
+                if self.item_cols[k // 14, k % 14] >= 0:
+                    acc[self.item_cols[k // 14, k % 14]] += Q[k]
+            for i in range(self.n):
+                s += acc[i] * v[i]
+            p[0] += s
+        # the springs between points, then on joints (SpatialDAE._spring_terms' order)
+        for i in range(self.n_items - self.n_ef - self.n_js):
+            k = self.n_ef + self.n_js + i
+            a, b = self.item_parent[k], self.item_child[k]
+            point_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
+                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+                         a >= 0, b >= 0, &self.sp_offsets[i, 0, 0], &self.sp_law[i, 0], Q, &U,
+                         &P)
+            d += P
+        for i in range(self.n_js):
+            k = self.n_ef + i
+            a, b = self.item_parent[k], self.item_child[k]
+            joint_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
+                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+                         &self.js_offset[i, 0], &self.js_anchor[i, 0], &self.js_QT[i, 0, 0],
+                         &self.js_axis[i, 0], self.js_prismatic[i], &self.js_law[i, 0], &jq,
+                         &jqd)
+            d += self.js_law[i, 1] * jqd * jqd
+        p[1] += d
+        return 0
 
     cdef void _item_tangents(self, const double* q, const double* v, double hx, double hv,
                              double* K, double* C) noexcept nogil:
@@ -1943,10 +2009,11 @@ cdef class SpatialProblem(StepProblem):
         cdef int i
         cdef double* r = &self.work[0]
         p[0] = p[1] = 0.0
-        if self.has_loads or self.has_items or self.has_springs:
+        if self.has_loads:
             self._inputs(t)
-            qq, vv, ll = _array(q, self.n), _array(v, self.n), _array(lam, self.m)
-            p[0], p[1] = self.owner._python_power(qq, vv, t)
+            p[0] = float(self.owner._loads(_array(q, self.n)) @ _array(v, self.n))
+        if self.has_items:
+            self._item_power(q, v, t, p)
         if self.n_joint_rows:
             self.velocity_bias(q, t, r)
             for i in range(self.n_joint_rows):

@@ -135,16 +135,17 @@ formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step)
 preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
 SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
 once for each new time (the targets' jets are computed in C from their values), and where a
-model has them its loads, efforts and spring-dampers (:meth:`SpatialDAE._loads`,
-:meth:`SpatialDAE._item_forces`, their central differences). The methods of the
+model has them its loads (:meth:`SpatialDAE._loads`, their central differences) and its
+effort functions' values (:meth:`SpatialDAE._efforts_at`); the efforts' and spring-dampers'
+forces and tangents are computed in C. The methods of the
 :class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
 ``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
 that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
 ``constraint_curvature`` assemble the terms one by one (the reference its Newton matrix is
-tested against). The outputs of a run are mapped once it has finished, all frames at once (the
-joints' coordinates by :func:`rancf.formulations._spatial_dae.link_coordinates`), and its
-reactions when its Result is asked for them (:class:`SpatialReactions`, one saddle-point solve
-per output).
+tested against). The outputs of a run are mapped when its Result is first asked for them:
+all frames at once (:class:`SpatialFrames`; the joints' coordinates by
+:func:`rancf.formulations._spatial_dae.link_coordinates`), and its reactions
+(:class:`SpatialReactions`, one saddle-point solve per output).
 """
 import contextlib
 
@@ -1030,11 +1031,20 @@ class SpatialDAE(IndexThreeDAE):
         of the joints' coordinates and rates (:meth:`_joint_values`, those of
         :meth:`joint_coordinates`: angles within (-pi, pi]) written where the recursion keeps
         them."""
+        if self.inputs.effort_dependent or any(callable(f) for _, _, f in self._loop_efforts):
+            return self._efforts_at(
+                *self._joint_values(*self._item_states(q, v, self._probe), self._probe), t)
+        return self._efforts_at(None, None, t)
+
+    def _efforts_at(self, c, cd, t):
+        """:meth:`_effort_values` of the effort functions' joints' coordinates c and rates cd
+        (n_probed, 6: :meth:`_joint_values` of ``_probe``; None without effort functions) at
+        t: the compiled problem computes c and cd itself."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
-        if inputs.effort_dependent or functions:
+        if c is not None:
+            c, cd = np.asarray(c), np.asarray(cd)
             jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
-            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
             jq[self._probe_to], jqd[self._probe_to] = c.ravel()[self._probe_from], \
                 cd.ravel()[self._probe_from]
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
@@ -1068,17 +1078,6 @@ class SpatialDAE(IndexThreeDAE):
         if values is None:
             values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)[2]
         return self._joint_wrenches(Xp, Vp, Xc, Vc, d, values)
-
-    def _item_forces(self, q, v, t):
-        """The items' generalized forces (n_items, 14), in the order efforts, joint
-        spring-dampers, spring-dampers between points."""
-        out = [self._group_forces(d, g, *S) for d, g, S in self._groups(q, v, t)]
-        return np.concatenate(out) if out else np.zeros((0, 14))
-
-    def _assemble_items(self, Q):
-        """The items' generalized forces (n_items, 14) summed on the coordinates (n,)."""
-        keep = self._item_cols >= 0
-        return np.bincount(self._item_cols[keep], Q[keep], minlength=self.n_coordinates)
 
     def _item_tangents(self, q, v, t):
         """The items' ``(-dQ/dx, -dQ/dv)`` blocks (n_items, 14, 14) on their columns (parent's
@@ -1510,18 +1509,8 @@ class SpatialDAE(IndexThreeDAE):
         power output); the efforts' power (their generalized forces times v) joins the first,
         the spring-dampers' damping (``c l'^2``, ``c q'^2``) the second. Gravity, the elastic
         forces and the springs are potentials (:meth:`energy`). The compiled problem's; it
-        asks :meth:`_python_power` for the terms of the loads, efforts and spring-dampers."""
+        asks :meth:`_loads` for the loads' forces."""
         return self.compiled.py_power(q, v, t, lam)
-
-    def _python_power(self, q, v, t):
-        """The loads' and efforts' power and the spring-dampers' dissipation (W) at (q, v, t),
-        the inputs at t."""
-        p_ext = float(self._loads(q) @ v)
-        if len(self._effort_index):
-            n = len(self._effort_index)
-            p_ext += float(self._assemble_items(np.concatenate(
-                [self._item_forces(q, v, t)[:n], np.zeros((len(self._item_cols) - n, 14))])) @ v)
-        return p_ext, self._spring_terms(q, v)[1]
 
     # --- what a run reports ----------------------------------------------------------------
     def multipliers(self, q, v, t):
