@@ -1287,14 +1287,14 @@ cdef class SpatialProblem(StepProblem):
     Python runs inside a step only where a model has Python inputs: once for each new time,
     its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
     of joints that close loops; two times kept, the residual's and the constraints' of
-    generalized-alpha-S), and, in a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
-    ``SpatialDAE._body_tangents``), the effort functions' values (``_effort_values``) and the
-    loads' power. The efforts' and spring-dampers' forces, their tangents and their power are
-    the compiled kernels' (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`;
-    the tangents by central differences in each item's two bodies' states, as
-    ``SpatialDAE._item_tangents``), and so are the coordinates and rates an effort function
-    is given (:func:`link_values`), its value Python's (``SpatialDAE._efforts_at``). The outputs are mapped by the
-    owner's ``observe_frames`` after the run.
+    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``
+    at each evaluation), the loads' Jacobian (``SpatialDAE._body_tangents``, at a new Newton
+    matrix) and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
+    (:meth:`_loads`), the efforts' and spring-dampers' forces, tangents and power
+    (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`; the tangents by central
+    differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``) and the
+    coordinates and rates an effort function is given (:func:`link_values`) are computed in C.
+    The outputs are mapped by the owner's ``observe_frames`` when the Result asks for them.
     """
 
     formulation = "dae"
@@ -1340,6 +1340,13 @@ cdef class SpatialProblem(StepProblem):
     cdef const double[:, ::1] sp_law
     cdef const double[::1] ef_values
     cdef double[::1] ef_g, item_Q, item_K, item_C
+    # the loads: body (cable nodes after the bodies), follower flag, offset, and the values
+    # the owner's inputs write at each time (views of its arrays)
+    cdef int n_loads
+    cdef const long[::1] ld_body
+    cdef const unsigned char[::1] ld_follower
+    cdef const double[:, ::1] ld_offset, ld_force, ld_moment
+    cdef double[::1] load_out
     # the joints of effort functions (the owner's _probe): their coordinates and rates
     cdef int n_pr
     cdef const long[::1] pr_parent, pr_child
@@ -1424,6 +1431,12 @@ cdef class SpatialProblem(StepProblem):
         self.taus = np.zeros(7)
         self.lam_zero = np.zeros(max(self.m, 1))
         self._item_setup(owner)
+        self.n_loads = len(tree.load_body)
+        self.ld_body = np.ascontiguousarray(tree.load_body, dtype=np.int64)
+        self.ld_follower = np.ascontiguousarray(tree.load_follower, dtype=np.uint8)
+        self.ld_offset = floats(tree.load_offset).reshape(-1, 3)
+        self.ld_force, self.ld_moment = owner._load_force, owner._load_moment
+        self.load_out = np.zeros(max(self.n, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
@@ -1668,6 +1681,51 @@ cdef class SpatialProblem(StepProblem):
                     for o in range(14):
                         out[14 * o + i] = -(Qp[o] - Qm[o]) / (2 * h)
 
+    cdef void _loads(self, const double* q, double* out) noexcept nogil:
+        """The loads' generalized forces (n) at q, their values at the time of the last
+        ``inputs.at_time`` (``SpatialDAE._loads``): on a body ``F`` and
+        ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
+        on its position."""
+        cdef double A[9]
+        cdef double E[12]
+        cdef double F[3]
+        cdef double M[3]
+        cdef double arm[3]
+        cdef double z[3]
+        cdef const double* p
+        cdef double pp, s
+        cdef long b
+        cdef int k, i, j, c
+        memset(out, 0, self.n * sizeof(double))
+        for k in range(self.n_loads):
+            b = self.ld_body[k]
+            if b >= self.nb:
+                c = self.c0 + 6 * (b - self.nb)
+                for i in range(3):
+                    out[c + i] += self.ld_force[k, i]
+                continue
+            p = q + 7 * b + 3
+            pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+            rotation(p, A)
+            for i in range(9):
+                A[i] /= pp
+            if self.ld_follower[k]:
+                rot.matvec(A, &self.ld_force[k, 0], F)
+                rot.matvec(A, &self.ld_moment[k, 0], M)
+            else:
+                memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
+                memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
+            rot.matvec(A, &self.ld_offset[k, 0], arm)
+            for i in range(3):
+                out[7 * b + i] += F[i]
+            rot.cross(arm, F, z)
+            euler_E(p, E)
+            for j in range(EULER):
+                s = 0.0
+                for i in range(3):
+                    s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
+                out[7 * b + 3 + j] += s / pp
+
     # --- mass and forces ------------------------------------------------------------------
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
         cdef int r, k
@@ -1686,14 +1744,14 @@ cdef class SpatialProblem(StepProblem):
         cdef int i, k, bad
         cdef double g[3]
         cdef double lf = self.load_factor
-        cdef double[::1] loads
+        cdef double* loads = &self.load_out[0]
         cdef double* acc = &self.work[0]
         for i in range(3):
             g[i] = lf * self.gravity[i]
         body_forces(self.nb, q, v, &self.mass[0], &self.inertia[0, 0, 0], g, out)
         if self.has_loads:
             self._inputs(t)
-            loads = self.owner._loads(_array(q, self.n))
+            self._loads(q, loads)
             for i in range(self.c0):
                 out[i] += lf * loads[i]
         bad = self.elements.c_force(q, v, out)
@@ -2011,7 +2069,9 @@ cdef class SpatialProblem(StepProblem):
         p[0] = p[1] = 0.0
         if self.has_loads:
             self._inputs(t)
-            p[0] = float(self.owner._loads(_array(q, self.n)) @ _array(v, self.n))
+            self._loads(q, &self.load_out[0])
+            for i in range(self.n):
+                p[0] += self.load_out[i] * v[i]
         if self.has_items:
             self._item_power(q, v, t, p)
         if self.n_joint_rows:

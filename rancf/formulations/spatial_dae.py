@@ -135,9 +135,9 @@ formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step)
 preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
 SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
 once for each new time (the targets' jets are computed in C from their values), and where a
-model has them its loads (:meth:`SpatialDAE._loads`, their central differences) and its
-effort functions' values (:meth:`SpatialDAE._efforts_at`); the efforts' and spring-dampers'
-forces and tangents are computed in C. The methods of the
+model has them its load functions, the loads' Jacobian (:meth:`SpatialDAE._body_tangents`)
+and its effort functions' values (:meth:`SpatialDAE._efforts_at`); the loads', efforts' and
+spring-dampers' forces, and the latter's tangents, are computed in C. The methods of the
 :class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
 ``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
 that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
