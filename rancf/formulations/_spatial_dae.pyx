@@ -1540,9 +1540,11 @@ cdef class SpatialProblem(StepProblem):
             out[2 * EULER + i] = d2[i] * (qd * qd) + d1[i] * qdd
 
     cdef int _inputs(self, double t) except -1:
-        """The owner's inputs at t, for the loads, efforts and spring-dampers written in
-        Python."""
-        self.owner.inputs.at_time(t)
+        """The owner's inputs at t, for the loads: their functions once for each new time
+        (the inputs' ``t``, the time their arrays hold)."""
+        inputs = self.owner.inputs
+        if inputs.t != t:
+            inputs.at_time(t)
         return 0
 
     cdef void _targets(self, const double* jets, double* out) noexcept nogil:
