@@ -84,7 +84,9 @@ class Result:
         Planar: their rates (m/s, 1/s). Spatial: each body's velocity v (m/s) and angular
         velocity w (rad/s), global coordinates.
     joint_q, joint_qd : ndarray (n_out, n_joints)
-        Joint coordinates (rad or m, unwrapped) and their rates.
+        Joint coordinates (rad or m, unwrapped) and their rates. A spatial DAE run computes
+        these, ``nodes``, ``velocities`` and the energies from its stored states when one of
+        them is first read (all outputs at once), then keeps them.
     reactions : ndarray (n_out, n_joints)
         The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
         drive's motor torque, a clamp's moment); 0 for free joints. The DAE computes them from
@@ -198,9 +200,10 @@ class Result:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self):
-        # a pickled Result carries arrays, not the run's formulation
+        # a pickled Result carries arrays, not the run's formulation: the deferred outputs
+        # and reactions computed first
         self._computed_frames()
-        self.reactions
+        _ = self.reactions
         return self.__dict__
 
     def _energy_frame(self):
