@@ -109,11 +109,15 @@ class Inputs:
         self.time_dependent = bool(self.timed)
         self.effort_dependent = bool(self.effort_functions)
         self.error = None
+        #: the time (s) whose values the arrays hold (NaN: none yet, or a function raised)
+        self.t = np.nan
 
     def at_time(self, t):
         """Load functions at t (s)."""
+        self.t = np.nan
         for out, f in self.timed:
             out[:] = f(t)
+        self.t = t
 
     def efforts(self, t):
         """Effort functions at (t, q, qd) of their joints."""
