@@ -95,8 +95,7 @@ def test_cable_frames_angular_accelerations_are_the_limit_of_differences():
 def _hanging_chain(n_elements, length=1.0, g=9.81):
     """A cable hanging from a pin at the origin, straight down: rho A = 1 kg/m, EA = 1e8 N
     (the weight stretches it by 5e-8), EI = 1e-10 N m^2 (the soft-bending limit: the bending
-    length ``(EI / (rho A g))^(1/3)`` is 2e-4 of the length; at EI = 1e-6 N m^2 the fourth
-    pair is 3e-4 stiffer)."""
+    length ``(EI / (rho A g))^(1/3)`` is 2e-4 of the length)."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
     c = m.add_beam(length, n_elements, direction=(0, 0, -1), E=1e11, rho=1000.0, A=1e-3,
                    I=1e-21, element="ancf-cable")
@@ -262,7 +261,9 @@ def test_vtk_files_carry_the_cables_section_forces(tmp_path):
     carrying ``normal_force`` and ``cable_bending_moment`` equal to
     ``Result.internal_forces(cable)`` (its N and global moment vector at the element
     midpoints); the beam's lines its six components and a NaN moment vector, the payload's
-    vertex NaN."""
+    vertex NaN. A round trip of the file writer: the section forces themselves are checked
+    against statics (weight below a point, P L at a root, the analytic ring) in
+    tests/test_cable_state.py."""
     meshio = pytest.importorskip("meshio")
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     b = m.add_beam(0.5, 2, E=1e8, rho=1000.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=4e7)

@@ -137,8 +137,8 @@ def test_a_spinning_ring_conserves_energy_and_angular_momentum(close):
     """The spinning ring breathes (the spin stretches it: its elastic energy changes) and
     keeps its energy and angular momentum to Newmark's second order: the largest changes over
     0.5 s fall by about 4 when the step halves; its angular momentum at the start is the rigid
-    ring's and hub's ``(2 pi R rho A + m_hub) R^2 w`` (the hub's own spin aside) to the
-    discretization's 1e-3."""
+    ring's and hub's ``(2 pi R rho A + m_hub) R^2 w + J_hub w`` (the hub's mass at the ring's
+    radius, its own inertia 1e-5 kg m^2 about the axis) to the discretization's 1e-3."""
     changes = []
     for dt in (2e-3, 1e-3):
         m, start = spinning(close)

@@ -470,3 +470,14 @@ def test_every_implicit_method_converges_at_its_order_in_the_compiled_loop(formu
         assert res.status == "ok" and res.formulation == formulation
         errors.append(np.abs(res.tip() - ref.tip()).max())
     assert abs(np.log2(errors[0] / errors[1]) - order) < 0.25, errors
+
+
+def test_a_step_failure_crosses_a_process_boundary_whole():
+    """A StepFailure pickles and unpickles with its status, message and reason (a sweep's
+    worker sends it to the driver): ``Exception`` pickles its ``args``, which must be the
+    constructor's."""
+    import pickle
+    exc = rancf.implicit.StepFailure("failed", "singular at t = 0 s", reason="singular")
+    back = pickle.loads(pickle.dumps(exc))
+    assert (type(back), back.status, str(back), back.reason) == \
+        (type(exc), "failed", "singular at t = 0 s", "singular")

@@ -120,6 +120,26 @@ def test_build_checks_the_geometry():
         m.build()
 
 
+def test_drive_values_of_every_kind_of_three_reals():
+    """What a drive returns, as three floats: tuples of Python floats (the checked-quickly
+    case), of NumPy scalars, of ints, a list, an array, all equal to numpy's conversion of
+    them; a tuple with an infinite value or a numeric string, or of two or four, refused."""
+    m, b = beam_model()
+    values = [(0.25, 1.0, -2.0), (np.float64(0.25), np.float64(1.0), np.float64(-2.0)),
+              (1, 2, 3), (np.float32(0.25), 1.0, 2.0), [0.25, 1.0, 2.0], np.array([0.5, 1.0, 2.0]),
+              (1e308, 1e308, -1e308)]
+    for value in values:
+        j = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start, drive=lambda t, v=value: v)
+        got = j.drive_values(0.1)
+        assert got.dtype == float and got.shape == (3,)
+        np.testing.assert_array_equal(got, np.asarray(value, dtype=float))
+    for bad in [(0.0, np.inf, 0.0), (0.0, -np.inf, 0.0), (0.0, "1.5", 0.0), (np.nan, 0.0, 0.0),
+                (0.0, 1.0), (0.0, 1.0, 2.0, 3.0)]:
+        j = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start, drive=lambda t, v=bad: v)
+        with pytest.raises(ValueError, match=f"drive of joint {j.index} must return three finite"):
+            j.drive_values(0.1)
+
+
 def test_build_checks_the_topology():
     m, b = beam_model()
     m.add_rigid_body(1.0, 0.1, position=(3.0, 0.0))

@@ -114,6 +114,34 @@ def test_force_tangents_equal_central_differences():
         assert np.abs(matrix.toarray() - expected).max() <= 1e-7 * np.abs(expected).max()
 
 
+
+@pytest.mark.parametrize("make", [forced_tree, every_kind_probed])
+def test_newton_matrix_of_the_force_items_equals_central_differences(make):
+    """The compiled Newton matrix's force part, ``c_k K + c_c C`` (the items' blocks by the
+    compiled central differences in their bodies' states, effort values held), against central
+    differences of the whole compiled force in x and v (steps 1e-6): effort functions held at
+    their values of the state, constant efforts and spring-dampers on every joint kind."""
+    rng, tree, efforts = make(11)
+    # an effort function's own dependence on q, q' is held in Newton's matrix: held here too
+    dae = SpatialDAE(tree, efforts=efforts)
+    y = np.concatenate([rng.uniform(-1, 1, tree.n_q), rng.uniform(-1, 1, tree.n_q)])
+    x, v = dae.state_of(y)
+    t, h, n = 0.1, 1e-6, dae.n_coordinates
+    held = dict(efforts)
+    for j, e in efforts.items():
+        if callable(e):
+            held[j] = dae._effort_values(x, v, t)[dae._efforts["joint"] == j]
+            held[j] = float(held[j][0]) if held[j].size == 1 else held[j]
+    fixed = SpatialDAE(tree, efforts=held)
+    zero = np.zeros(n)
+    for c_k, c_c, moved in ((1.0, 0.0, 0), (0.0, 1.0, 1)):
+        S = dae.newton_matrix(x, zero, np.zeros(dae.n_constraints), v, t, x, t, 0.0, 0.0, c_k,
+                              c_c, 0.0, factor=False).toarray()[:n, :n]
+        f = (lambda z: fixed.force(z, v, t)) if moved == 0 else (lambda w: fixed.force(x, w, t))
+        expected = -central(f, (x, v)[moved], h)
+        assert np.abs(S - expected).max() <= 1e-6 * np.abs(expected).max()
+
+
 # --- closed loops: the spherical four-bar -----------------------------------------------------
 def four_bar(loop_at_rocker, effort=None, springs=True, gravity=(0.0, 0.0, -9.81),
              crank_effort=None):

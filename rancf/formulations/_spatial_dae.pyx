@@ -67,6 +67,9 @@ cdef extern from *:
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
+#: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
+cdef double[7] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+cdef double[7] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 
 
 cdef inline void rotation(const double* p, double* A) noexcept nogil:
@@ -1288,10 +1291,14 @@ cdef class SpatialProblem(StepProblem):
     Python runs inside a step only where a model has Python inputs: once for each new time,
     its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
     of joints that close loops; two times kept, the residual's and the constraints' of
-    generalized-alpha-S), and, in a model that has them, the loads (``SpatialDAE._loads``, their Jacobian
-    ``SpatialDAE._body_tangents``), the efforts and spring-dampers (``_item_forces``,
-    ``_item_tangents``, ``_item_power``). The outputs are mapped by the owner's
-    ``observe_frames`` after the run.
+    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``
+    at each evaluation), the loads' Jacobian (``SpatialDAE._body_tangents``, at a new Newton
+    matrix) and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
+    (:meth:`_loads`), the efforts' and spring-dampers' forces, tangents and power
+    (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`; the tangents by central
+    differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``) and the
+    coordinates and rates an effort function is given (:func:`link_values`) are computed in C.
+    The outputs are mapped by the owner's ``observe_frames`` when the Result asks for them.
     """
 
     formulation = "dae"
@@ -1302,7 +1309,7 @@ cdef class SpatialProblem(StepProblem):
     cdef ElementKernel elements
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
-    cdef bint has_loads, has_items, damped, cable_damped, has_springs, timed
+    cdef bint has_loads, has_items, damped, cable_damped, timed
     # the model's arrays (read-only, DECISIONS 33)
     cdef const double[::1] mass, gravity, cable_gravity, cable_l, cable_EA, cable_EI, cable_c
     cdef const double[::1] cable_mass_data
@@ -1324,9 +1331,38 @@ cdef class SpatialProblem(StepProblem):
     cdef double t_J, t_phi_t
     cdef bint J_valid, phi_t_valid
     cdef _LU lu, lu_projection
+    # the force items (efforts, joint spring-dampers, spring-dampers between points), in the
+    # order of the owner's _item_cols: their sides' bodies (-1: the ground) and kernel data
+    cdef int n_ef, n_js
+    cdef bint effort_functions
+    cdef const long[::1] item_parent, item_child
+    cdef const long[:, ::1] item_cols
+    cdef const double[:, ::1] ef_offset, ef_f, ef_mp, ef_mc
+    cdef const double[:, ::1] js_offset, js_anchor, js_axis, js_law, js_f, js_mp, js_mc
+    cdef const double[:, :, ::1] js_QT, sp_offsets
+    cdef const unsigned char[::1] js_prismatic
+    cdef const double[:, ::1] sp_law
+    cdef const double[::1] ef_values
+    cdef double[::1] ef_g, item_Q, item_K, item_C
+    # the loads: body (cable nodes after the bodies), follower flag, offset, and the values
+    # the owner's inputs write at each time (views of its arrays)
+    cdef int n_loads
+    cdef const long[::1] ld_body
+    cdef const unsigned char[::1] ld_follower
+    cdef const double[:, ::1] ld_offset, ld_force, ld_moment
+    cdef double[::1] load_out
+    # the joints of effort functions (the owner's _probe): their coordinates and rates
+    cdef int n_pr
+    cdef const long[::1] pr_parent, pr_child
+    cdef const int[::1] pr_motion
+    cdef const double[:, ::1] pr_offset, pr_anchor, pr_a0, pr_a1
+    cdef const double[:, :, ::1] pr_QT
+    cdef double[:, ::1] pr_q, pr_qd
     # the owner's reference angles (``SpatialDAE._angle_ref``, this run's: the path's branch)
-    cdef double[::1] branch, seen
-    cdef bint has_angles, stepped
+    cdef double[::1] branch, js_ref
+    cdef double[:, ::1] pr_ref
+    cdef const unsigned char[:, ::1] pr_angle
+    cdef bint has_angles
 
     def __init__(self, owner, sparse, at, unit_at, indices, indptr, J_row, J_col, item_keep):
         cdef int N
@@ -1345,7 +1381,6 @@ cdef class SpatialProblem(StepProblem):
         self.gravity = floats(tree.gravity)
         self.has_loads = bool(len(tree.load_body))
         self.has_items = bool(len(owner._item_cols))
-        self.has_springs = bool(len(owner._springs["law"]) or len(owner._joint_springs["law"]))
         self.n_items = len(owner._item_cols)
         self.damped = owner._damped
         # the cables
@@ -1404,35 +1439,58 @@ cdef class SpatialProblem(StepProblem):
         self.work2 = np.zeros(max(self.n + self.m, 1))
         self.taus = np.zeros(7)
         self.lam_zero = np.zeros(max(self.m, 1))
+        self._item_setup(owner)
+        self.n_loads = len(tree.load_body)
+        self.ld_body = np.ascontiguousarray(tree.load_body, dtype=np.int64)
+        self.ld_follower = np.ascontiguousarray(tree.load_follower, dtype=np.uint8)
+        self.ld_offset = floats(tree.load_offset).reshape(-1, 3)
+        self.ld_force, self.ld_moment = owner._load_force, owner._load_moment
+        self.load_out = np.zeros(max(self.n, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
         self.n_branch = owner._n_branch
         self.has_angles = self.n_branch > 0
         self.branch = owner._angle_ref if self.has_angles else np.zeros(1)
-        self.seen = owner._angle_seen if self.has_angles else np.zeros(1)
-        self.stepped = False
-
-    cdef int recentre(self, double* q, double* v, double* a) except -1:
-        """Nothing to move (Euler parameters have no chart to change); notes that a step was
-        accepted, for :meth:`accept`."""
-        self.stepped = True
-        return 0
+        self.js_ref = owner._joint_springs["ref"] if self.n_js else np.zeros(1)
+        self.pr_ref = owner._probe_ref if self.n_pr else np.zeros((1, 6))
+        self.pr_angle = np.ascontiguousarray(owner._probe_angle, dtype=np.uint8) \
+            if self.n_pr else np.zeros((1, 6), dtype=np.uint8)
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
-        """The reference angles of the joint spring-dampers and effort functions move to the
-        accepted state's continued angles: every evaluation until the next accepted step,
-        Newton's iterates and a retried or restarted step among them, continues its angles
-        from these. After a step (the loop calls :meth:`recentre` just before), those its
-        last force evaluation saw (``SpatialDAE._angle_seen``: Newton's last iterate, within
-        the tolerance of the accepted state; no Python); at a start, the state's own
-        (``SpatialDAE._accept_angles``: no reference of an earlier run is kept)."""
-        if self.has_angles:
-            if self.stepped:
-                memcpy(&self.branch[0], &self.seen[0], self.n_branch * sizeof(double))
-            else:
-                self.owner._accept_angles(_array(q, self.n), _array(v, self.n))
-        self.stepped = False
+        """The reference angles (the owner's ``_angle_ref``, this run's) move to the accepted
+        state's (q, v) (``SpatialDAE._accept_angles``, in C): the joint spring-dampers'
+        angles and the effort functions' angles continued from the last references, a
+        rotation vector's its ``log(R)`` (the recursion re-centres its own after each step).
+        Every evaluation until the next accepted state, Newton's iterates and a retried or
+        restarted step among them, continues its angles from these."""
+        cdef int s, i, k
+        cdef long a, b
+        cdef double jq, jqd
+        if not self.has_angles:
+            return 0
+        for s in range(self.n_js):
+            if self.js_prismatic[s]:
+                continue
+            a, b = self.item_parent[self.n_ef + s], self.item_child[self.n_ef + s]
+            joint_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
+                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+                         &self.js_offset[s, 0], &self.js_anchor[s, 0], &self.js_QT[s, 0, 0],
+                         &self.js_axis[s, 0], False, &self.js_law[s, 0], self.js_ref[s], &jq,
+                         &jqd)
+            self.js_ref[s] = jq
+        for i in range(self.n_pr):
+            a, b = self.pr_parent[i], self.pr_child[i]
+            link_values(self.pr_motion[i], q + 7 * a if a >= 0 else GROUND_X,
+                        v + 7 * a if a >= 0 else GROUND_V, q + 7 * b if b >= 0 else GROUND_X,
+                        v + 7 * b if b >= 0 else GROUND_V, &self.pr_offset[i, 0],
+                        &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
+                        &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
+            for k in range(6):
+                if self.pr_angle[i, k]:
+                    self.pr_ref[i, k] += continued_turn(self.pr_q[i, k] - self.pr_ref[i, k])
+                else:
+                    self.pr_ref[i, k] = self.pr_q[i, k]
         return 0
 
     cdef void keep_branch(self, double* out) noexcept:
@@ -1442,6 +1500,43 @@ cdef class SpatialProblem(StepProblem):
     cdef void use_branch(self, const double* row) noexcept:
         if self.has_angles:
             memcpy(&self.branch[0], row, self.n_branch * sizeof(double))
+
+    def _item_setup(self, owner):
+        """The force items' arrays (the owner's ``_efforts``, ``_joint_springs``, ``_springs``)
+        and their workspaces; the efforts' constant values once where no effort is a function."""
+        floats = lambda a, shape: np.ascontiguousarray(np.reshape(a, shape), dtype=float)
+        longs = lambda a: np.ascontiguousarray(a, dtype=np.int64)
+        e, j, sp = owner._efforts, owner._joint_springs, owner._springs
+        self.n_ef, self.n_js = len(e["parent"]), len(j["parent"])
+        self.item_parent = longs(np.concatenate([e["parent"], j["parent"], sp["parent"]]))
+        self.item_child = longs(np.concatenate([e["child"], j["child"], sp["child"]]))
+        self.item_cols = longs(np.reshape(owner._item_cols, (-1, 14)))
+        self.ef_offset, self.ef_f = floats(e["offset"], (-1, 3)), floats(e["f"], (-1, 3))
+        self.ef_mp, self.ef_mc = floats(e["mp"], (-1, 3)), floats(e["mc"], (-1, 3))
+        self.js_offset, self.js_anchor = floats(j["offset"], (-1, 3)), floats(j["anchor"], (-1, 3))
+        self.js_axis, self.js_law = floats(j["axis"], (-1, 3)), floats(j["law"], (-1, 3))
+        self.js_f, self.js_mp = floats(j["f"], (-1, 3)), floats(j["mp"], (-1, 3))
+        self.js_mc, self.js_QT = floats(j["mc"], (-1, 3)), floats(j["QT"], (-1, 3, 3))
+        self.js_prismatic = np.ascontiguousarray(j["prismatic"], dtype=np.uint8)
+        self.sp_offsets, self.sp_law = floats(sp["offsets"], (-1, 2, 3)), floats(sp["law"], (-1, 3))
+        self.effort_functions = bool(owner.inputs.effort_dependent) or any(
+            callable(f) for _, _, f in owner._loop_efforts)
+        # constant efforts do not depend on the state
+        self.ef_values = floats(owner._effort_values(np.zeros(self.n), np.zeros(self.n), 0.0)
+                                if self.n_ef and not self.effort_functions else
+                                np.zeros(self.n_ef), (-1,))
+        self.ef_g = np.zeros(max(self.n_ef, 1))
+        d = owner._probe
+        self.n_pr = len(d["parent"])
+        self.pr_parent, self.pr_child = longs(d["parent"]), longs(d["child"])
+        self.pr_motion = np.ascontiguousarray(d["motion"], dtype=np.intc)
+        self.pr_offset, self.pr_anchor = floats(d["offset"], (-1, 3)), floats(d["anchor"], (-1, 3))
+        self.pr_a0, self.pr_a1 = floats(d["f"], (-1, 3)), floats(d["mp"], (-1, 3))
+        self.pr_QT = floats(d["QT"], (-1, 3, 3))
+        self.pr_q, self.pr_qd = np.zeros((self.n_pr, 6)), np.zeros((self.n_pr, 6))
+        self.item_Q = np.zeros(14 * max(self.n_items, 1))
+        self.item_K = np.zeros(196 * max(self.n_items, 1))
+        self.item_C = np.zeros(196 * max(self.n_items, 1))
 
     def project_with(self, kind):
         """Project after every step (:meth:`StepProblem.project`): False, "euclidean" or
@@ -1505,9 +1600,11 @@ cdef class SpatialProblem(StepProblem):
             out[2 * EULER + i] = d2[i] * (qd * qd) + d1[i] * qdd
 
     cdef int _inputs(self, double t) except -1:
-        """The owner's inputs at t, for the loads, efforts and spring-dampers written in
-        Python."""
-        self.owner.inputs.at_time(t)
+        """The owner's inputs at t, for the loads: their functions once for each new time
+        (the inputs' ``t``, the time their arrays hold)."""
+        inputs = self.owner.inputs
+        if inputs.t != t:
+            inputs.at_time(t)
         return 0
 
     cdef void _targets(self, const double* jets, double* out) noexcept nogil:
@@ -1515,6 +1612,187 @@ cdef class SpatialProblem(StepProblem):
         cdef int k
         for k in range(self.links.n):
             memcpy(out + EULER * k, jets + 3 * EULER * k, EULER * sizeof(double))
+
+    # --- force items ----------------------------------------------------------------------
+    cdef int _effort_g(self, const double* q, const double* v, double t) except -1:
+        """The efforts' values times the load factor (ef_g) at (q, v, t): the constants, or
+        with effort functions the owner's ``_efforts_at`` (Python: the functions) of their
+        joints' coordinates and rates (:func:`link_values`)."""
+        cdef int i, k
+        cdef long p, c
+        cdef const double[::1] g
+        if not self.n_ef:
+            return 0
+        if self.effort_functions:
+            for i in range(self.n_pr):
+                p, c = self.pr_parent[i], self.pr_child[i]
+                link_values(self.pr_motion[i], q + 7 * p if p >= 0 else GROUND_X,
+                            v + 7 * p if p >= 0 else GROUND_V, q + 7 * c if c >= 0 else GROUND_X,
+                            v + 7 * c if c >= 0 else GROUND_V, &self.pr_offset[i, 0],
+                            &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
+                            &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
+                # the angles continued from the last accepted step's (SpatialDAE._efforts_at
+                # continues the rotation vectors)
+                for k in range(6):
+                    if self.pr_angle[i, k]:
+                        self.pr_q[i, k] = self.pr_ref[i, k] + continued_turn(
+                            self.pr_q[i, k] - self.pr_ref[i, k])
+            g = self.owner._efforts_at(self.pr_q, self.pr_qd, t)
+        else:
+            g = self.ef_values
+        for i in range(self.n_ef):
+            self.ef_g[i] = self.load_factor * g[i]
+        return 0
+
+    cdef void _item_force(self, int k, const double* Xp, const double* Vp, const double* Xc,
+                          const double* Vc, double* out) noexcept nogil:
+        """Item k's generalized forces (14: parent's, child's) at its sides' states: an
+        effort row (its value ef_g), a joint spring-damper, a spring-damper between points."""
+        cdef double q, qd, g, U, P
+        cdef int s = k - self.n_ef
+        if k < self.n_ef:
+            joint_wrench(Xp, Xc, &self.ef_offset[k, 0], &self.ef_f[k, 0], &self.ef_mp[k, 0],
+                         &self.ef_mc[k, 0], self.ef_g[k], out)
+        elif s < self.n_js:
+            g = joint_spring(Xp, Vp, Xc, Vc, &self.js_offset[s, 0], &self.js_anchor[s, 0],
+                             &self.js_QT[s, 0, 0], &self.js_axis[s, 0], self.js_prismatic[s],
+                             &self.js_law[s, 0], self.js_ref[s], &q, &qd)
+            joint_wrench(Xp, Xc, &self.js_offset[s, 0], &self.js_f[s, 0], &self.js_mp[s, 0],
+                         &self.js_mc[s, 0], g, out)
+        else:
+            s = s - self.n_js
+            point_spring(Xp, Vp, Xc, Vc, self.item_parent[k] >= 0, self.item_child[k] >= 0,
+                         &self.sp_offsets[s, 0, 0], &self.sp_law[s, 0], out, &U, &P)
+
+    cdef void _item_forces(self, const double* q, const double* v, double* Q) noexcept nogil:
+        """Every item's generalized forces (n_items, 14) at (q, v), efforts at ef_g."""
+        cdef int k
+        cdef long p, c
+        for k in range(self.n_items):
+            p, c = self.item_parent[k], self.item_child[k]
+            self._item_force(k, q + 7 * p if p >= 0 else GROUND_X,
+                             v + 7 * p if p >= 0 else GROUND_V,
+                             q + 7 * c if c >= 0 else GROUND_X,
+                             v + 7 * c if c >= 0 else GROUND_V, Q + 14 * k)
+
+    cdef int _item_power(self, const double* q, const double* v, double t,
+                         double* p) except -1:
+        """Adds the efforts' power ``Q . v`` to p[0] and the spring-dampers' dissipation
+        (``c l'^2`` between points, ``c q'^2`` on joints) to p[1] (W)."""
+        cdef double* acc = &self.work[0]
+        cdef double* Q = &self.item_Q[0]
+        cdef double s = 0.0, d = 0.0, U, P, jq, jqd
+        cdef long a, b
+        cdef int i, k, m
+        if self.n_ef:
+            self._effort_g(q, v, t)
+            self._item_forces(q, v, Q)
+            memset(acc, 0, self.n * sizeof(double))
+            for k in range(14 * self.n_ef):
+                if self.item_cols[k // 14, k % 14] >= 0:
+                    acc[self.item_cols[k // 14, k % 14]] += Q[k]
+            for i in range(self.n):
+                s += acc[i] * v[i]
+            p[0] += s
+        # the springs between points, then on joints (SpatialDAE._spring_terms' order)
+        for i in range(self.n_items - self.n_ef - self.n_js):
+            k = self.n_ef + self.n_js + i
+            a, b = self.item_parent[k], self.item_child[k]
+            point_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
+                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+                         a >= 0, b >= 0, &self.sp_offsets[i, 0, 0], &self.sp_law[i, 0], Q, &U,
+                         &P)
+            d += P
+        for i in range(self.n_js):
+            k = self.n_ef + i
+            a, b = self.item_parent[k], self.item_child[k]
+            joint_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
+                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+                         &self.js_offset[i, 0], &self.js_anchor[i, 0], &self.js_QT[i, 0, 0],
+                         &self.js_axis[i, 0], self.js_prismatic[i], &self.js_law[i, 0],
+                         self.js_ref[i], &jq, &jqd)
+            d += self.js_law[i, 1] * jqd * jqd
+        p[1] += d
+        return 0
+
+    cdef void _item_tangents(self, const double* q, const double* v, double hx, double hv,
+                             double* K, double* C) noexcept nogil:
+        """The items' ``-dQ/dx`` and ``-dQ/dv`` blocks (n_items, 14 forces, 14 states) at
+        (q, v) by central differences of steps hx and hv in their two bodies' states (parent's
+        7, child's 7), the efforts' values held (ef_g)."""
+        cdef double X[14]
+        cdef double V[14]
+        cdef double Qp[14]
+        cdef double Qm[14]
+        cdef double keep, h
+        cdef double* Z
+        cdef double* out
+        cdef int k, i, o, side
+        cdef long b
+        for k in range(self.n_items):
+            for side in range(2):
+                b = self.item_parent[k] if side == 0 else self.item_child[k]
+                memcpy(X + 7 * side, q + 7 * b if b >= 0 else GROUND_X, 7 * sizeof(double))
+                memcpy(V + 7 * side, v + 7 * b if b >= 0 else GROUND_V, 7 * sizeof(double))
+            for side in range(2):
+                if side == 0:
+                    Z, h, out = &X[0], hx, K + 196 * k
+                else:
+                    Z, h, out = &V[0], hv, C + 196 * k
+                for i in range(14):
+                    keep = Z[i]
+                    Z[i] = keep + h
+                    self._item_force(k, X, V, X + 7, V + 7, Qp)
+                    Z[i] = keep + (-h)
+                    self._item_force(k, X, V, X + 7, V + 7, Qm)
+                    Z[i] = keep
+                    for o in range(14):
+                        out[14 * o + i] = -(Qp[o] - Qm[o]) / (2 * h)
+
+    cdef void _loads(self, const double* q, double* out) noexcept nogil:
+        """The loads' generalized forces (n) at q, their values at the time of the last
+        ``inputs.at_time`` (``SpatialDAE._loads``): on a body ``F`` and
+        ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
+        on its position."""
+        cdef double A[9]
+        cdef double E[12]
+        cdef double F[3]
+        cdef double M[3]
+        cdef double arm[3]
+        cdef double z[3]
+        cdef const double* p
+        cdef double pp, s
+        cdef long b
+        cdef int k, i, j, c
+        memset(out, 0, self.n * sizeof(double))
+        for k in range(self.n_loads):
+            b = self.ld_body[k]
+            if b >= self.nb:
+                c = self.c0 + 6 * (b - self.nb)
+                for i in range(3):
+                    out[c + i] += self.ld_force[k, i]
+                continue
+            p = q + 7 * b + 3
+            pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+            rotation(p, A)
+            for i in range(9):
+                A[i] /= pp
+            if self.ld_follower[k]:
+                rot.matvec(A, &self.ld_force[k, 0], F)
+                rot.matvec(A, &self.ld_moment[k, 0], M)
+            else:
+                memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
+                memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
+            rot.matvec(A, &self.ld_offset[k, 0], arm)
+            for i in range(3):
+                out[7 * b + i] += F[i]
+            rot.cross(arm, F, z)
+            euler_E(p, E)
+            for j in range(EULER):
+                s = 0.0
+                for i in range(3):
+                    s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
+                out[7 * b + 3 + j] += s / pp
 
     # --- mass and forces ------------------------------------------------------------------
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
@@ -1534,26 +1812,29 @@ cdef class SpatialProblem(StepProblem):
         cdef int i, k, bad
         cdef double g[3]
         cdef double lf = self.load_factor
-        cdef double[::1] loads
-        cdef double[::1] items
+        cdef double* loads = &self.load_out[0]
         cdef double* acc = &self.work[0]
         for i in range(3):
             g[i] = lf * self.gravity[i]
         body_forces(self.nb, q, v, &self.mass[0], &self.inertia[0, 0, 0], g, out)
-        if self.has_loads or self.has_items:
-            self._inputs(t)
-            qq, vv = _array(q, self.n), _array(v, self.n)
         if self.has_loads:
-            loads = self.owner._loads(qq)
+            self._inputs(t)
+            self._loads(q, loads)
             for i in range(self.c0):
                 out[i] += lf * loads[i]
         bad = self.elements.c_force(q, v, out)
         if bad >= 0:
             self.owner._element_status(bad)
         if self.has_items:
-            items = self.owner._assemble_items(self.owner._item_forces(qq, vv, t))
+            self._effort_g(q, v, t)
+            self._item_forces(q, v, &self.item_Q[0])
+            # summed apart on the coordinates, then added (np.bincount's order)
+            memset(acc, 0, self.n * sizeof(double))
+            for k in range(14 * self.n_items):
+                if self.item_cols[k // 14, k % 14] >= 0:
+                    acc[self.item_cols[k // 14, k % 14]] += self.item_Q[k]
             for i in range(self.n):
-                out[i] += items[i]
+                out[i] += acc[i]
         if self.n_cable_el:
             for i in range(self.c0, self.n):
                 out[i] = lf * self.cable_gravity[i - self.c0]
@@ -1723,7 +2004,6 @@ cdef class SpatialProblem(StepProblem):
         cdef int n_link = self.links.n_square + self.cables.n_square
         cdef double[:, :, ::1] Dp
         cdef double[:, :, ::1] Cp
-        cdef double[::1] items
         # the bodies' tangents (loads' and gyroscopic), before their blocks are written
         if c_k != 0.0 or c_c != 0.0:
             if self.has_loads:
@@ -1802,12 +2082,15 @@ cdef class SpatialProblem(StepProblem):
         # the force items' blocks
         if self.n_item_vals:
             if self.has_items and (c_k != 0.0 or c_c != 0.0):
-                self._inputs(t_e)
-                Kp, Cp2 = self.owner._item_tangents(_array(q_e, self.n), _array(v_e, self.n),
-                                                    t_e)
-                items = np.ascontiguousarray((c_k * Kp + c_c * Cp2).ravel()[
-                    np.asarray(self.item_keep)[:self.n_item_vals]])
-                memcpy(o, &items[0], self.n_item_vals * sizeof(double))
+                self._effort_g(q_e, v_e, t_e)
+                s = 0.0
+                for i in range(self.n):
+                    s = max(s, fabs(v_e[i]))
+                self._item_tangents(q_e, v_e, 1e-7, 1e-7 * max(1.0, s), &self.item_K[0],
+                                    &self.item_C[0])
+                for i in range(self.n_item_vals):
+                    k = self.item_keep[i]
+                    o[i] = c_k * self.item_K[k] + c_c * self.item_C[k]
             else:
                 memset(o, 0, self.n_item_vals * sizeof(double))
             o = o + self.n_item_vals
@@ -1852,10 +2135,13 @@ cdef class SpatialProblem(StepProblem):
         cdef int i
         cdef double* r = &self.work[0]
         p[0] = p[1] = 0.0
-        if self.has_loads or self.has_items or self.has_springs:
+        if self.has_loads:
             self._inputs(t)
-            qq, vv, ll = _array(q, self.n), _array(v, self.n), _array(lam, self.m)
-            p[0], p[1] = self.owner._python_power(qq, vv, t)
+            self._loads(q, &self.load_out[0])
+            for i in range(self.n):
+                p[0] += self.load_out[i] * v[i]
+        if self.has_items:
+            self._item_power(q, v, t, p)
         if self.n_joint_rows:
             self.velocity_bias(q, t, r)
             for i in range(self.n_joint_rows):
@@ -2143,14 +2429,11 @@ cdef inline void on_body(const double* X, const double* F, const double* M,
         out[3 + k] = sign * 2.0 * (E[k] * m[0] + E[EULER + k] * m[1] + E[2 * EULER + k] * m[2]) / pp
 
 
-def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
-                   const double[:, ::1] offset, const double[:, ::1] f,
-                   const double[:, ::1] mp, const double[:, ::1] mc, const double[::1] g,
-                   double[:, ::1] out):
-    """Joint force rows (spatial_dae.py ``SpatialDAE._force_setup``): for each row of value g,
-    on the child (state Xc) the force ``g A_p f`` at the joint point ``X = r_c + A_c o`` and
-    the moment ``g (A_p m_p + A_c m_c)``, on the parent (Xp) their opposites; the generalized
-    forces into out (n, 14: parent's 7, child's 7)."""
+cdef void joint_wrench(const double* Xp, const double* Xc, const double* offset,
+                       const double* f, const double* mp, const double* mc, double g,
+                       double* out) noexcept nogil:
+    """One joint force row of value g (:func:`joint_wrenches`): the generalized forces into
+    out (14: parent's 7, child's 7)."""
     cdef double Ap[9]
     cdef double Ac[9]
     cdef double w[3]
@@ -2160,20 +2443,33 @@ def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
     cdef double M[3]
     cdef double a[3]
     cdef double b[3]
-    cdef int s, i
+    cdef int i
+    # the frames only (the states' rates do not enter; w is left unused)
+    joint_frames(Xp, Xp, Xc, Xc, Ap, w, Ac, w)
+    joint_point(Xc, Ac, offset, o, x)
+    rot.matvec(Ap, f, F)
+    rot.matvec(Ap, mp, a)
+    rot.matvec(Ac, mc, b)
+    for i in range(3):
+        F[i] *= g
+        M[i] = g * (a[i] + b[i])
+    on_body(Xp, F, M, x, -1.0, out)
+    on_body(Xc, F, M, x, 1.0, out + 7)
+
+
+def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
+                   const double[:, ::1] offset, const double[:, ::1] f,
+                   const double[:, ::1] mp, const double[:, ::1] mc, const double[::1] g,
+                   double[:, ::1] out):
+    """Joint force rows (spatial_dae.py ``SpatialDAE._force_setup``): for each row of value g,
+    on the child (state Xc) the force ``g A_p f`` at the joint point ``X = r_c + A_c o`` and
+    the moment ``g (A_p m_p + A_c m_c)``, on the parent (Xp) their opposites; the generalized
+    forces into out (n, 14: parent's 7, child's 7)."""
+    cdef int s
     with nogil:
         for s in range(Xp.shape[0]):
-            # the frames only (the states' rates do not enter; w is left unused)
-            joint_frames(&Xp[s, 0], &Xp[s, 0], &Xc[s, 0], &Xc[s, 0], Ap, w, Ac, w)
-            joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, x)
-            rot.matvec(Ap, &f[s, 0], F)
-            rot.matvec(Ap, &mp[s, 0], a)
-            rot.matvec(Ac, &mc[s, 0], b)
-            for i in range(3):
-                F[i] *= g[s]
-                M[i] = g[s] * (a[i] + b[i])
-            on_body(&Xp[s, 0], F, M, x, -1.0, &out[s, 0])
-            on_body(&Xc[s, 0], F, M, x, 1.0, &out[s, 7])
+            joint_wrench(&Xp[s, 0], &Xc[s, 0], &offset[s, 0], &f[s, 0], &mp[s, 0], &mc[s, 0],
+                         g[s], &out[s, 0])
 
 
 cdef inline void point_rate(const double* wp, const double* wc, const double* o,
@@ -2327,16 +2623,13 @@ def joint_values(const double[:, ::1] Xp, const double[:, ::1] Vp, const double[
                         &anchor[s, 0], &QT[s, 0, 0], &a0[s, 0], &a1[s, 0], &q[s, 0], &qd[s, 0])
 
 
-def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
-                        const double[:, ::1] Xc, const double[:, ::1] Vc,
-                        const double[:, ::1] offset, const double[:, ::1] anchor,
-                        const double[:, :, ::1] QT, const double[:, ::1] axis,
-                        const unsigned char[::1] prismatic, const double[:, ::1] law,
-                        const double[::1] ref, double[::1] q, double[::1] qd, double[::1] g):
-    """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
-    prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
-    of each. A revolute's angle is continued from its reference angle ``ref`` (rad, the
-    angle of the last accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to
+cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
+                         const double* Vc, const double* offset, const double* anchor,
+                         const double* QT, const double* axis, bint prismatic,
+                         const double* law, double ref, double* q, double* qd) noexcept nogil:
+    """One joint spring-damper (:func:`joint_spring_values`): its coordinate q and rate qd,
+    returns its force g. A revolute's angle is continued from its reference angle ``ref``
+    (rad, the angle of the last accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to
     [-pi, pi), so that it is the recursion's continuous angle (DECISIONS 4) wherever it turns
     by less than pi from the reference (a prismatic's ``ref`` is unused)."""
     cdef double Ap[9]
@@ -2346,22 +2639,41 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
     cdef double o[3]
     cdef double X[3]
     cdef double d[3]
-    cdef double turn
-    cdef int s, i
+    cdef int i
+    joint_frames(Xp, Vp, Xc, Vc, Ap, wp, Ac, wc)
+    if prismatic:
+        joint_point(Xc, Ac, offset, o, X)
+        for i in range(3):
+            d[i] = X[i] - Xp[i]
+        slide_value(Ap, wp, wc, o, d, Vp, Vc, anchor, axis, q, qd)
+    else:
+        angle_value(Ap, Ac, wp, wc, QT, axis, q, qd)
+        q[0] = ref + continued_turn(q[0] - ref)
+    return -law[0] * (q[0] - law[2]) - law[1] * qd[0]
+
+
+cdef inline double continued_turn(double turn) noexcept nogil:
+    """An angle's turn (rad) wrapped to [-pi, pi): the turn from a reference to the nearest
+    angle of the same direction."""
+    return turn - 2.0 * M_PI * floor((turn + M_PI) / (2.0 * M_PI))
+
+
+def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
+                        const double[:, ::1] Xc, const double[:, ::1] Vc,
+                        const double[:, ::1] offset, const double[:, ::1] anchor,
+                        const double[:, :, ::1] QT, const double[:, ::1] axis,
+                        const unsigned char[::1] prismatic, const double[:, ::1] law,
+                        const double[::1] ref, double[::1] q, double[::1] qd, double[::1] g):
+    """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
+    prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
+    of each. A revolute's angle is continued from its reference angle ``ref`` (rad, the
+    angle of the last accepted step: :func:`joint_spring`)."""
+    cdef int s
     with nogil:
         for s in range(Xp.shape[0]):
-            joint_frames(&Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], Ap, wp, Ac, wc)
-            if prismatic[s]:
-                joint_point(&Xc[s, 0], Ac, &offset[s, 0], o, X)
-                for i in range(3):
-                    d[i] = X[i] - Xp[s, i]
-                slide_value(Ap, wp, wc, o, d, &Vp[s, 0], &Vc[s, 0], &anchor[s, 0], &axis[s, 0],
-                            &q[s], &qd[s])
-            else:
-                angle_value(Ap, Ac, wp, wc, &QT[s, 0, 0], &axis[s, 0], &q[s], &qd[s])
-                turn = q[s] - ref[s]
-                q[s] = ref[s] + turn - 2.0 * M_PI * floor((turn + M_PI) / (2.0 * M_PI))
-            g[s] = -law[s, 0] * (q[s] - law[s, 2]) - law[s, 1] * qd[s]
+            g[s] = joint_spring(&Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], &offset[s, 0],
+                                &anchor[s, 0], &QT[s, 0, 0], &axis[s, 0], prismatic[s],
+                                &law[s, 0], ref[s], &q[s], &qd[s])
 
 
 cdef inline void spring_end(bint on_body, const double* X, const double* V, const double* o,
@@ -2386,6 +2698,39 @@ cdef inline void spring_end(bint on_body, const double* X, const double* V, cons
         u[i] += V[i]
 
 
+cdef void point_spring(const double* X1, const double* V1, const double* X2,
+                       const double* V2, bint on1, bint on2, const double* offsets,
+                       const double* law, double* out, double* U, double* P) noexcept nogil:
+    """One spring-damper between points (:func:`point_springs`): its generalized forces into
+    out (14), its potential into U and its dissipated power into P."""
+    cdef double x1[3]
+    cdef double x2[3]
+    cdef double u1[3]
+    cdef double u2[3]
+    cdef double n[3]
+    cdef double F[3]
+    cdef double l, rate, f
+    cdef int i
+    spring_end(on1, X1, V1, offsets, x1, u1)
+    spring_end(on2, X2, V2, offsets + 3, x2, u2)
+    for i in range(3):
+        n[i] = x2[i] - x1[i]
+    l = sqrt(rot.dot(n, n))
+    rate = 0.0
+    if l > 0.0:
+        for i in range(3):
+            n[i] /= l
+            u2[i] -= u1[i]
+        rate = rot.dot(n, u2)
+    f = law[0] * (l - law[2]) + law[1] * rate
+    for i in range(3):
+        F[i] = f * n[i]
+    on_body(X1, F, ZERO3, x1, 1.0, out)
+    on_body(X2, F, ZERO3, x2, -1.0, out + 7)
+    U[0] = 0.5 * law[0] * (l - law[2]) ** 2
+    P[0] = law[1] * rate * rate
+
+
 def point_springs(const double[:, ::1] X1, const double[:, ::1] V1,
                   const double[:, ::1] X2, const double[:, ::1] V2,
                   const long[::1] b1, const long[::1] b2, const double[:, :, ::1] offsets,
@@ -2395,31 +2740,8 @@ def point_springs(const double[:, ::1] X1, const double[:, ::1] V1,
     by ``f n`` and the second by ``-f n`` (n the unit vector from the first to the second;
     none where they meet); their generalized forces into out (n, 14), potentials
     ``k (l - l0)^2 / 2`` into U and dissipated powers ``c l'^2`` into P."""
-    cdef double x1[3]
-    cdef double x2[3]
-    cdef double u1[3]
-    cdef double u2[3]
-    cdef double n[3]
-    cdef double F[3]
-    cdef double l, rate, f
-    cdef int s, i
+    cdef int s
     with nogil:
         for s in range(X1.shape[0]):
-            spring_end(b1[s] >= 0, &X1[s, 0], &V1[s, 0], &offsets[s, 0, 0], x1, u1)
-            spring_end(b2[s] >= 0, &X2[s, 0], &V2[s, 0], &offsets[s, 1, 0], x2, u2)
-            for i in range(3):
-                n[i] = x2[i] - x1[i]
-            l = sqrt(rot.dot(n, n))
-            rate = 0.0
-            if l > 0.0:
-                for i in range(3):
-                    n[i] /= l
-                    u2[i] -= u1[i]
-                rate = rot.dot(n, u2)
-            f = law[s, 0] * (l - law[s, 2]) + law[s, 1] * rate
-            for i in range(3):
-                F[i] = f * n[i]
-            on_body(&X1[s, 0], F, ZERO3, x1, 1.0, &out[s, 0])
-            on_body(&X2[s, 0], F, ZERO3, x2, -1.0, &out[s, 7])
-            U[s] = 0.5 * law[s, 0] * (l - law[s, 2]) ** 2
-            P[s] = law[s, 1] * rate * rate
+            point_spring(&X1[s, 0], &V1[s, 0], &X2[s, 0], &V2[s, 0], b1[s] >= 0, b2[s] >= 0,
+                         &offsets[s, 0, 0], &law[s, 0], &out[s, 0], &U[s], &P[s])

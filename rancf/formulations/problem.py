@@ -55,10 +55,13 @@ class StepFailure(Exception):
     """
 
     def __init__(self, status, message, reason=None):
-        super().__init__(message)
+        super().__init__(status, message, reason)
         self.status = status
         self.message = message
         self.reason = reason
+
+    def __str__(self):
+        return self.message
 
 class IndexThreeDAE:
     """The contract a problem offers the integrators (override what your problem has).

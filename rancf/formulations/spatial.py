@@ -109,11 +109,15 @@ class Inputs:
         self.time_dependent = bool(self.timed)
         self.effort_dependent = bool(self.effort_functions)
         self.error = None
+        #: the time (s) whose values the arrays hold (NaN: none yet, or a function raised)
+        self.t = np.nan
 
     def at_time(self, t):
         """Load functions at t (s)."""
+        self.t = np.nan
         for out, f in self.timed:
             out[:] = f(t)
+        self.t = t
 
     def efforts(self, t):
         """Effort functions at (t, q, qd) of their joints."""
@@ -600,16 +604,17 @@ class Spatial:
         if nc:
             V1 = np.concatenate([V1, self.cable_coordinates()[1]])
             V = np.concatenate([V, ed])
-        off = np.abs(V1 - V).max() if len(V) else 0.0
-        if off > tol * np.abs(V).max() + 1e-12:
-            body = int(np.abs(V1 - V).max(axis=1).argmax())
+        gaps = np.abs(V1 - V).max(axis=1) if len(V) else np.zeros(0)
+        if gaps.size and gaps.max() > tol * np.abs(V).max() + 1e-12:
+            body = int(gaps.argmax())
             if nc:
                 # the first off in the tree's order, root first: its subtree inherits its gap
-                bad = np.abs(V1 - V).max(axis=1) > tol * np.abs(V).max() + 1e-12
+                bad = gaps > tol * np.abs(V).max() + 1e-12
                 body = int(next(i for i in self.cables["order"] if bad[i]))
             where = f"body {body}" if body < n else f"cable node {body - n}"
             raise ValueError(f"state: the velocities do not satisfy the joints at {where} "
-                             f"(off by {off:.3g}); pass velocities that satisfy every joint")
+                             f"(off by {gaps[body]:.3g}); pass velocities that satisfy every "
+                             "joint")
         return y
 
     def _check_cable_poses(self, e, tol):

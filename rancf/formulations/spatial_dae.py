@@ -146,16 +146,17 @@ formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step)
 preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
 SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
 once for each new time (the targets' jets are computed in C from their values), and where a
-model has them its loads, efforts and spring-dampers (:meth:`SpatialDAE._loads`,
-:meth:`SpatialDAE._item_forces`, their central differences). The methods of the
+model has them its load functions, the loads' Jacobian (:meth:`SpatialDAE._body_tangents`)
+and its effort functions' values (:meth:`SpatialDAE._efforts_at`); the loads', efforts' and
+spring-dampers' forces, and the latter's tangents, are computed in C. The methods of the
 :class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
 ``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
 that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
 ``constraint_curvature`` assemble the terms one by one (the reference its Newton matrix is
-tested against). The outputs of a run are mapped once it has finished, all frames at once (the
-joints' coordinates by :func:`rancf.formulations._spatial_dae.link_coordinates`), and its
-reactions when its Result is asked for them (:class:`SpatialReactions`, one saddle-point solve
-per output).
+tested against). The outputs of a run are mapped when its Result is first asked for them:
+all frames at once (:class:`SpatialFrames`; the joints' coordinates by
+:func:`rancf.formulations._spatial_dae.link_coordinates`), and its reactions
+(:class:`SpatialReactions`, one saddle-point solve per output).
 """
 import contextlib
 import threading
@@ -181,8 +182,8 @@ _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
-#: (LAPACK getrf): its sparse LU (SuperLU, its ordering redone at every factorization) costs
-#: 255 us against 44 us at 66 unknowns (the spherical four-bar), 430 us against 240 us at 132
+#: (LAPACK getrf): below it SuperLU's ordering, redone at every factorization, costs more than
+#: the dense elimination it saves
 DENSE_BELOW = 200
 _EYE4 = np.eye(N_EULER)
 _BLAS = []
@@ -987,11 +988,6 @@ class SpatialDAE(IndexThreeDAE):
         self._angle_ref = np.zeros(n_js + self._probe_angle.size)
         self._joint_springs["ref"] = self._angle_ref[:n_js]
         self._probe_ref = self._angle_ref[n_js:].reshape(-1, 6)
-        #: the references that the last evaluation of the forces saw (:meth:`_item_forces`):
-        #: those of the step's last Newton iterate, which the compiled problem's ``accept``
-        #: takes as the accepted state's (within Newton's tolerance of it: a reference needs
-        #: only to be within pi of the angle)
-        self._angle_seen = np.zeros_like(self._angle_ref)
         turning = (self._joint_springs["prismatic"] == 0).any() or self._probe_angle.any() \
             or (self._probe_psi >= 0).any()
         self._n_branch = len(self._angle_ref) if turning else 0
@@ -1062,7 +1058,7 @@ class SpatialDAE(IndexThreeDAE):
         """The coordinates and rates (n, 6 each: a row's first ones, as many as its joint's
         kind has) of the joints of rows d (``motion``, ``offset``, ``anchor``, ``QT``, axes
         ``f`` = a0 and ``mp`` = a1) at their bodies' states: the map of
-        :meth:`joint_coordinates` (angles within (-pi, pi], which :meth:`_continued`
+        :meth:`joint_coordinates` (angles within (-pi, pi], which :meth:`_probe_continued`
         continues) with its exact rates (the kernel
         :func:`rancf.formulations._spatial_dae.joint_values`)."""
         q, qd = np.zeros((len(Xp), 6)), np.zeros((len(Xp), 6))
@@ -1084,20 +1080,33 @@ class SpatialDAE(IndexThreeDAE):
                                    d["law"], out, U, P)
         return out, U, P
 
-    def _continued(self, c, cd):
+    def _probe_continued(self, c, cd):
         """The effort functions' joint coordinates and rates c, cd (n_probed, 6,
         :meth:`_joint_values`) on the branch of the reference (the last accepted step's), as
         the recursion has them within a step: the angles (revolute, a cylindrical joint's
-        second, a universal joint's two) ``ref + wrap(c - ref)``, wrap to [-pi, pi); a
-        spherical or free joint's rotation vector ``psi = log(R)`` (angle at most pi) moved
-        to the other vector of its rotation, ``f(psi) = psi (1 - 2 pi / |psi|)``, where that
-        is nearer the reference (the angle crossed pi since the last accepted step), its rate
-        ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I + 2 pi psi psi^T / |psi|^3``: the
-        recursion's rotation vector continues past pi within a step and is re-centred to
-        ``log(R)`` after it (:mod:`rancf.formulations.spatial`)."""
+        second, a universal joint's two) ``ref + wrap(c - ref)``, wrap to [-pi, pi)
+        (:meth:`_angles_continued`), the rotation vectors by :meth:`_psi_continued`."""
+        return self._psi_continued(self._angles_continued(c), cd)
+
+    def _angles_continued(self, c):
+        """c (n_probed, 6) with its angles continued from the reference, ``ref + wrap(c -
+        ref)`` (the compiled problem does this itself before :meth:`_efforts_at`)."""
         ref, a = self._probe_ref, self._probe_angle
-        c, cd = c.copy(), cd.copy()
+        c = np.array(c, dtype=float)
         c[a] = ref[a] + _wrapped(c[a] - ref[a])
+        return c
+
+    def _psi_continued(self, c, cd):
+        """c, cd (n_probed, 6) with a spherical or free joint's rotation vector ``psi =
+        log(R)`` (angle at most pi) moved to the other vector of its rotation, ``f(psi) = psi
+        (1 - 2 pi / |psi|)``, where that is nearer the reference (the angle crossed pi since
+        the last accepted step), its rate ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I +
+        2 pi psi psi^T / |psi|^3``: the recursion's rotation vector continues past pi within a
+        step and is re-centred to ``log(R)`` after it (:mod:`rancf.formulations.spatial`)."""
+        if not self._psi_rows:
+            return c, cd
+        ref = self._probe_ref
+        c, cd = np.array(c, dtype=float), np.array(cd, dtype=float)
         for r, at in self._psi_rows:
             psi, z = c[r, at], ref[r, at]
             angle = float(np.linalg.norm(psi))
@@ -1112,22 +1121,19 @@ class SpatialDAE(IndexThreeDAE):
 
     def _accept_angles(self, q, v):
         """Moves the reference angles (:attr:`_angle_ref`) to the continued angles of the
-        accepted state (q, v): the loop calls it (``SpatialProblem.accept``) at the start and
-        after every accepted step, never at Newton's iterates, so each evaluation continues
-        its angles from the last accepted step's (turning by less than pi within a step),
-        and a run follows the recursion's continuous angles (DECISIONS 4) past +-pi."""
+        accepted state (q, v), a rotation vector's to its ``log(R)``: what the compiled
+        ``SpatialProblem.accept`` does in C (this: its reference), which the loop calls at the
+        start and after every accepted step, never at Newton's iterates, so each evaluation
+        continues its angles from the last accepted step's (turning by less than pi within a
+        step), and a run follows the recursion's continuous angles (DECISIONS 4) past +-pi."""
         d = self._joint_springs
         if len(d["law"]):
             d["ref"][:] = self._joint_spring_values(*self._item_states(q, v, d), d)[0]
         if len(self._probe_psi):
             c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
-            self._probe_ref[:] = self._accepted(c, self._continued(c, cd)[0])
-
-    def _accepted(self, c, continued):
-        """The probed joints' references (n_probed, 6) of their coordinates c (``log(R)``
-        for rotation vectors: the recursion re-centres its own after each step) and their
-        continued ones (the angles)."""
-        return np.where(self._probe_angle, continued, c)
+            # a rotation vector's reference is log(R) itself: the recursion re-centres its
+            # own after each step
+            self._probe_ref[:] = np.where(self._probe_angle, self._probe_continued(c, cd)[0], c)
 
     def _on_branches(self, Q, V, branches):
         """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
@@ -1147,15 +1153,24 @@ class SpatialDAE(IndexThreeDAE):
     def _effort_values(self, q, v, t):
         """The efforts' values (n_rows,) at (q, v, t): the constants, and the effort functions
         of the joints' coordinates and rates (:meth:`_joint_values`, those of
-        :meth:`joint_coordinates`, their angles continued from the last accepted step's,
-        :meth:`_continued`) written where the recursion keeps them."""
+        :meth:`joint_coordinates`, their angles continued from the last accepted step's:
+        :meth:`_probe_continued`) written where the recursion keeps them."""
+        if self.inputs.effort_dependent or any(callable(f) for _, _, f in self._loop_efforts):
+            c, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
+            return self._efforts_at(self._angles_continued(c), cd, t)
+        return self._efforts_at(None, None, t)
+
+    def _efforts_at(self, c, cd, t):
+        """:meth:`_effort_values` of the effort functions' joints' coordinates c and rates cd
+        (n_probed, 6: :meth:`_joint_values` of ``_probe``, the angles continued,
+        :meth:`_angles_continued`; None without effort functions) at t: the compiled problem
+        computes c and cd itself; the rotation vectors are continued here
+        (:meth:`_psi_continued`)."""
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
-        if inputs.effort_dependent or functions:
+        if c is not None:
+            c, cd = self._psi_continued(np.asarray(c), np.asarray(cd))
             jq, jqd = np.zeros(self._jq_start[-1]), np.zeros(self._jq_start[-1])
-            raw, cd = self._joint_values(*self._item_states(q, v, self._probe), self._probe)
-            c, cd = self._continued(raw, cd)
-            self._angle_seen[len(self._joint_springs["law"]):] = self._accepted(raw, c).ravel()
             jq[self._probe_to], jqd[self._probe_to] = c.ravel()[self._probe_from], \
                 cd.ravel()[self._probe_from]
             inputs.q[self._jq_to], inputs.qd[self._jq_to] = jq[self._jq_from], jqd[self._jq_from]
@@ -1187,21 +1202,8 @@ class SpatialDAE(IndexThreeDAE):
         if "offsets" in d:
             return self._point_springs(Xp, Vp, Xc, Vc, d)[0]
         if values is None:
-            q, _, values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)
-            if d is self._joint_springs:
-                self._angle_seen[:len(q)] = q
+            values = self._joint_spring_values(Xp, Vp, Xc, Vc, d)[2]
         return self._joint_wrenches(Xp, Vp, Xc, Vc, d, values)
-
-    def _item_forces(self, q, v, t):
-        """The items' generalized forces (n_items, 14), in the order efforts, joint
-        spring-dampers, spring-dampers between points."""
-        out = [self._group_forces(d, g, *S) for d, g, S in self._groups(q, v, t)]
-        return np.concatenate(out) if out else np.zeros((0, 14))
-
-    def _assemble_items(self, Q):
-        """The items' generalized forces (n_items, 14) summed on the coordinates (n,)."""
-        keep = self._item_cols >= 0
-        return np.bincount(self._item_cols[keep], Q[keep], minlength=self.n_coordinates)
 
     def _item_tangents(self, q, v, t):
         """The items' ``(-dQ/dx, -dQ/dv)`` blocks (n_items, 14, 14) on their columns (parent's
@@ -1642,18 +1644,8 @@ class SpatialDAE(IndexThreeDAE):
         power output); the efforts' power (their generalized forces times v) joins the first,
         the spring-dampers' damping (``c l'^2``, ``c q'^2``) the second. Gravity, the elastic
         forces and the springs are potentials (:meth:`energy`). The compiled problem's; it
-        asks :meth:`_python_power` for the terms of the loads, efforts and spring-dampers."""
+        asks :meth:`_loads` for the loads' forces."""
         return self.compiled.py_power(q, v, t, lam)
-
-    def _python_power(self, q, v, t):
-        """The loads' and efforts' power and the spring-dampers' dissipation (W) at (q, v, t),
-        the inputs at t."""
-        p_ext = float(self._loads(q) @ v)
-        if len(self._effort_index):
-            n = len(self._effort_index)
-            p_ext += float(self._assemble_items(np.concatenate(
-                [self._item_forces(q, v, t)[:n], np.zeros((len(self._item_cols) - n, 14))])) @ v)
-        return p_ext, self._spring_terms(q, v)[1]
 
     # --- what a run reports ----------------------------------------------------------------
     def multipliers(self, q, v, t):
@@ -1822,24 +1814,22 @@ class SpatialDAE(IndexThreeDAE):
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         jq, jqd = self.joint_coordinates(q, v)
         out = {name: value[0] for name, value in
-               self._frames(np.array([t]), q[None], v[None], jq[None], jqd[None]).items()}
+               self._frames(np.array([t]), q[None], v[None], jq[None], jqd[None],
+                            self._last_seen).items()}
+        self._last_seen = (t, out["joint_q"])
         if reactions:
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
 
-    def _frames(self, t, Q, V, JQ, JQD, branches=None):
+    def _frames(self, t, Q, V, JQ, JQD, last, branches=None):
         """:meth:`observe`'s arrays but the reactions, of the states (Q, V) (S, n) at the
         times t (S,) with their joint coordinates and rates (JQ, JQD) (S, n_c), stacked
         along a first axis of outputs, each output's angles continued from the previous
-        one's (JQ in place), the springs' energies on each output's reference angles
+        one's, the first's from ``last`` (its time and joint coordinates, or None) (JQ in
+        place, :func:`_continued`), the springs' energies on each output's reference angles
         (``branches``, :meth:`_on_branches`)."""
         S, n = len(t), self.n_bodies
-        for k in range(S):
-            jq = JQ[k]
-            if self._last_seen is not None and t[k] > self._last_seen[0]:
-                prev = self._last_seen[1][self._angles]
-                jq[self._angles] = prev + _wrapped(jq[self._angles] - prev)
-            self._last_seen = (t[k], jq)
+        _continued(t, JQ, self._angles, last)
         r, A = self.poses(Q)
         nodes = np.concatenate([r, A.reshape(S, n, 9)], axis=2).reshape(S, 12 * n)
         velocities = self.velocities(Q, V).reshape(S, 6 * n)
@@ -1853,17 +1843,22 @@ class SpatialDAE(IndexThreeDAE):
                 **self._energies(Q, V, branches), **cables}
 
     def observe_frames(self, t, q, v, a, lam, branches):
-        """:meth:`observe` of every stored output of a run (arrays stacked along a first axis
-        of outputs), all outputs in one pass (the joint coordinates, poses and energies), the
-        reactions deferred to when the Result is first asked for them
-        (:class:`SpatialReactions`, DECISIONS 32): a stored frame costs its poses, joint
-        coordinates and energies, not a saddle-point solve."""
-        q = np.asarray(q, dtype=float).reshape(len(t), self.n_coordinates)
-        v = np.asarray(v, dtype=float).reshape(len(t), self.n_coordinates)
-        out = self._frames(np.asarray(t, dtype=float), q, v,
-                           *self._joint_coordinates_many(q, v), branches) if len(t) else {}
-        out["reactions"] = SpatialReactions(self, np.array(t), np.array(q), np.array(v),
-                                            np.array(branches))
+        """:meth:`observe` of every stored output of a run, deferred to when the Result is
+        first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
+        :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
+        vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
+        output), each on its output's reference angles (``branches``, the rows the loop kept:
+        :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored states'
+        own."""
+        t = np.array(t, dtype=float)
+        q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
+        v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
+        branches = np.array(branches, dtype=float)
+        out = {"reactions": SpatialReactions(self, t, q, v, branches)}
+        if len(t):
+            out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches)
+        if self.n_cable_nodes:
+            out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:])
         return out
 
     def cable_poses(self, q, v):
@@ -1941,6 +1936,37 @@ class SpatialDAE(IndexThreeDAE):
         return U, P
 
 
+class SpatialFrames:
+    """The outputs of a spatial DAE run at its stored frames but the reactions (``nodes``,
+    ``velocities``, ``joint_q``, ``joint_qd`` and the energies: :meth:`SpatialDAE._frames`),
+    computed when called: the Result calls it when one of them is first read (DECISIONS 32: a
+    stored frame holds the state, so a run's time is its steps').
+
+    Parameters
+    ----------
+    dae : SpatialDAE
+        The run's formulation.
+    t : ndarray (n_out,)
+        The frames' times (s).
+    X, V : ndarray (n_out, n)
+        Their coordinates and velocities.
+    last : tuple or None
+        The time and joint coordinates the first frame's angles continue (the formulation's
+        last observed output when the run ended), or None.
+    branches : ndarray (n_out, n_branch)
+        Their reference angles (the joint springs' energies: :meth:`SpatialDAE._on_branches`).
+    """
+
+    def __init__(self, dae, t, X, V, last, branches):
+        self.dae, self.t, self.X, self.V, self.last = dae, t, X, V, last
+        self.branches = branches
+
+    def __call__(self):
+        return self.dae._frames(self.t, self.X, self.V,
+                                *self.dae._joint_coordinates_many(self.X, self.V), self.last,
+                                self.branches)
+
+
 class SpatialReactions:
     """The joints' reactions (n_out, 6 n_joints) of a spatial DAE run at its stored frames,
     computed when called: ``Result.reactions`` calls it when first read (DECISIONS 32: a stored
@@ -1974,6 +2000,31 @@ class SpatialReactions:
                          for (x, v), t in zip(dae._on_branches(self.X, self.V, self.branches),
                                               self.t)]
                         ).reshape(len(self.t), -1)
+
+
+def _continued(t, JQ, angles, last):
+    """The angle columns ``angles`` of the joint coordinates JQ (S, n_c) at the times t (S,)
+    continued in place: each output's angle ``prev + wrap(angle - prev)`` of the previous
+    output's ``prev`` where its time is later (the angle nearest it), the first's of ``last`` (a
+    time and its joint coordinates, or None: no continuation). Vectorized: an output's
+    angle is its own plus whole turns ``2 pi m_k``, with ``m_k = m_(k-1) - floor((d_k + pi) /
+    (2 pi))`` for its raw step ``d_k`` from the previous output, restarting at 0 where the
+    time does not advance."""
+    if not len(angles) or not len(t):
+        return
+    raw = JQ[:, angles]
+    prev = np.empty_like(raw)
+    prev[1:] = raw[:-1]
+    later = np.empty(len(t), dtype=bool)
+    later[1:] = t[1:] > t[:-1]
+    later[0] = last is not None and t[0] > last[0]
+    prev[0] = last[1][angles] if later[0] else raw[0]
+    step = np.where(later[:, None], np.floor((raw - prev + np.pi) / (2 * np.pi)), 0.0)
+    # the first output's turns are measured from last's continued angles, not its raw ones
+    turns = np.cumsum(-step, axis=0)
+    restart = np.maximum.accumulate(np.where(later, 0, np.arange(len(t))))
+    turns -= np.where((restart > 0)[:, None], turns[restart], 0.0)
+    JQ[:, angles] = raw + 2 * np.pi * turns
 
 
 def _wrapped(a):

@@ -59,6 +59,10 @@ def _warn_changed(joint):
                   stacklevel=3)
 
 
+#: What a run can leave to be computed from its stored states when first read
+_DEFERRED = ("nodes", "velocities", "joint_q", "joint_qd")
+
+
 class Result:
     """The outcome of :func:`rancf.simulate` or :func:`rancf.static`, whatever the formulation.
 
@@ -80,7 +84,9 @@ class Result:
         Planar: their rates (m/s, 1/s). Spatial: each body's velocity v (m/s) and angular
         velocity w (rad/s), global coordinates.
     joint_q, joint_qd : ndarray (n_out, n_joints)
-        Joint coordinates (rad or m, unwrapped) and their rates.
+        Joint coordinates (rad or m, unwrapped) and their rates. A spatial DAE run computes
+        these, ``nodes``, ``velocities`` and the energies from its stored states when one of
+        them is first read (all outputs at once), then keeps them.
     reactions : ndarray (n_out, n_joints)
         The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
         drive's motor torque, a clamp's moment); 0 for free joints. The DAE computes them from
@@ -142,10 +148,11 @@ class Result:
             sizes = SPATIAL_POSE, SPATIAL_VELOCITY
         else:
             sizes = (model.build().node_size,) * 2
-        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, sizes[0])
-        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, sizes[1])
-        self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
-        self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
+        # a callable ``nodes`` (the spatial DAE's stored states) gives nodes, velocities,
+        # joint_q, joint_qd and the energies when one of them is first read (DECISIONS 32)
+        self._sizes, self._frames = sizes, (nodes if callable(nodes) else None)
+        if self._frames is None:
+            self._store_frames(nodes, velocities, joint_q, joint_qd)
         # a callable (a DAE run's held joints: their multipliers' solves) is evaluated when
         # the reactions are first read (DECISIONS 32)
         self._reactions = reactions if callable(reactions) else \
@@ -168,9 +175,41 @@ class Result:
         # the energy table, computed from the outputs when first asked for (DECISIONS 32)
         self._energy_table, self._energy = energy_table, None
 
+    def _store_frames(self, nodes, velocities, joint_q, joint_qd):
+        n, sizes = len(self.t), self._sizes
+        self.nodes = np.asarray(nodes, dtype=float).reshape(n, -1, sizes[0])
+        self.velocities = np.asarray(velocities, dtype=float).reshape(n, -1, sizes[1])
+        self.joint_q = np.asarray(joint_q, dtype=float).reshape(n, -1)
+        self.joint_qd = np.asarray(joint_qd, dtype=float).reshape(n, -1)
+
+    def _computed_frames(self):
+        """Compute the deferred outputs from the stored states (their callable gives
+        ``{nodes, velocities, joint_q, joint_qd, kinetic, gravity, elastic}``), once."""
+        frames = self.__dict__.get("_frames")
+        if frames is not None:
+            out = frames()
+            self._store_frames(out["nodes"], out["velocities"], out["joint_q"], out["joint_qd"])
+            self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
+            self._frames = None
+
+    def __getattr__(self, name):
+        # only for attributes not set yet: the deferred outputs
+        if name in _DEFERRED and self.__dict__.get("_frames") is not None:
+            self._computed_frames()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self):
+        # a pickled Result carries arrays, not the run's formulation: the deferred outputs
+        # and reactions computed first
+        self._computed_frames()
+        _ = self.reactions
+        return self.__dict__
+
     def _energy_frame(self):
         """The energy balance (a DataFrame, :meth:`energy`), computed on the first call from
         the outputs (:func:`energies`) unless the run gave its table, then kept."""
+        self._computed_frames()
         if self._energy is None:
             table = self._energy_table
             if callable(table):
@@ -1179,7 +1218,7 @@ def _built(model, solution):
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
     energy_table, work, dissipated = None, s.work, s.dissipated
-    if model.dim == 3:
+    if model.dim == 3 and not callable(s.nodes):
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly), or
         # gives a callable that does when the Result is first asked for them
