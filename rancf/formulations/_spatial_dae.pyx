@@ -2232,7 +2232,9 @@ cdef class SpatialProblem(StepProblem):
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
         self.links.c_curvature(&qq[0], T, &ll[0], &o[0])
-        self.cables.c_curvature(&qq[0], &ll[0], &o[n])
+        # the cables' blocks after the links' n (o + n: with no cable blocks, one past the
+        # end, where &o[n] is an index error of the debug build)
+        self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
         return out[:n + self.cables.n_square]
 
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
@@ -2305,6 +2307,8 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
         for s in range(X.shape[0]):
             x = &X[s, 0]
             for k in range(parent.shape[0]):
+                if col0[k] >= out.shape[1]:
+                    continue        # a link without coordinates (fixed) after the last column
                 _frame_of(x, parent[k], rp, Ap)
                 _frame_of(x, body[k], rc, Ac)
                 rot.matTmul(Ap, Ac, T)
