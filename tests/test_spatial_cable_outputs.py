@@ -4,8 +4,10 @@ differences of the cable frames and of the joint values along the motion, the en
 state by the formulation's own single-state path, and the stored states' kinematics one by
 one."""
 import numpy as np
+import pytest
 
 import rancf
+from rancf.elements._ancf_cable import node_frames
 from rancf.formulations.spatial import (Spatial, cable_frames, cable_spins, implicit_problem,
                                        model_inputs)
 
@@ -107,3 +109,16 @@ def test_frames_are_each_states_kinematics():
         assert np.array_equal(v[k, :nb], V)
         assert np.array_equal(x[k, nb:, :6], e) and np.array_equal(v[k, nb:], ed)
         assert np.array_equal((q[k], qd[k]), rec.kernel.full(y))
+
+
+def test_frames_and_node_frames_name_the_shapes_they_got():
+    """A wrong shape is a ValueError that gives the shapes expected and those passed."""
+    m = hung_body()
+    rec = Spatial(m.build(), *model_inputs(m))
+    N, nq, ny = rec.kernel.n_bodies, rec.n_q, rec.n_y
+    with pytest.raises(ValueError, match=rf"got Y \(2, {ny + 1}\), q \(2, {nq}\)"):
+        rec.kernel.frames(np.zeros((2, ny + 1)), np.zeros((2, nq)), np.zeros((2, nq)),
+                          np.zeros((2, N, 12)), np.zeros((2, N, 6)))
+    with pytest.raises(ValueError, match=r"got e \(3, 5\), ed \(3, 6\), frame0 \(3, 3, 3\)"):
+        node_frames(np.zeros((3, 5)), np.zeros((3, 6)), np.zeros((3, 3, 3)), np.zeros((3, 12)),
+                    np.zeros((3, 6)))

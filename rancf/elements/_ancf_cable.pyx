@@ -626,7 +626,11 @@ def node_frames(const double[:, ::1] e, const double[:, ::1] ed, const double[:,
             or frame0.shape[1] != 3 or frame0.shape[2] != 3 or poses.shape[0] != n
             or poses.shape[1] != 12 or rates.shape[0] != n or rates.shape[1] != 6):
         raise ValueError("node_frames: e, ed (c, 6), frame0 (c, 3, 3), poses (c, 12) and "
-                         "rates (c, 6) of one c")
+                         f"rates (c, 6) of one c; got e {(e.shape[0], e.shape[1])}, ed "
+                         f"{(ed.shape[0], ed.shape[1])}, frame0 "
+                         f"{(frame0.shape[0], frame0.shape[1], frame0.shape[2])}, "
+                         f"poses {(poses.shape[0], poses.shape[1])}, rates "
+                         f"{(rates.shape[0], rates.shape[1])}")
     with nogil:
         for i in range(n):
             norm = sqrt(_dot(&e[i, 3], &e[i, 3]))

@@ -1555,7 +1555,11 @@ cdef class SpatialKernel(ODEProblem):
                 or x.shape[1] != d.n or x.shape[2] != 12 or v.shape[1] != d.n
                 or v.shape[2] != 6):
             raise ValueError(f"frames: Y (m, {self.n_y}), q and qd (m, {d.n_q}), x (m, {d.n}, "
-                             f"12) and v (m, {d.n}, 6) of one m")
+                             f"12) and v (m, {d.n}, 6) of one m; got Y "
+                             f"{(Y.shape[0], Y.shape[1])}, q {(q.shape[0], q.shape[1])}, "
+                             f"qd {(qd.shape[0], qd.shape[1])}, "
+                             f"x {(x.shape[0], x.shape[1], x.shape[2])}, "
+                             f"v {(v.shape[0], v.shape[1], v.shape[2])}")
         if self.n_y == 0:
             Y = np.zeros((m, 1))
         with nogil:

@@ -118,12 +118,13 @@ cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* 
     ``follower``).
 
     The element's point is ``r = ra + Aa L(p, d)`` and its frame ``A = Aa exp(xi p^)``, with
-    ``p = log(Aa^T Ab)``, ``d = Aa^T e``, ``e = rb - ra`` and L of :func:`arc_local` (DESIGN.md
-    7; the output ``Result.position(beam.at(s))``). With global virtual rotations, ``delta p =
-    J_l(p)^-1 Aa^T (dth_b - dth_a)``, ``delta d = Aa^T (delta e + e x dth_a)``, ``delta th(xi)
-    = dth_a + Aa xi J_l(xi p) delta p`` and ``delta r = delta ra + dth_a x c + Aa (G delta p
-    + H delta d)``, ``c = Aa L``, ``H = dL/dd = xi J_l(xi p) J_l(p)^-1``, ``G = dL/dp``. With
-    ``h = Aa H^T Aa^T f`` and ``k = Aa J_l(p)^-T (G^T Aa^T f + xi J_l(xi p)^T Aa^T m)``::
+    ``p = log(Aa^T Ab)``, ``d = Aa^T e``, ``e = rb - ra`` and L of :func:`arc_local` (theory:
+    Loads between the nodes of a spatial beam; the output ``Result.position(beam.at(s))``).
+    With global virtual rotations, ``delta p = J_l(p)^-1 Aa^T (dth_b - dth_a)``, ``delta d =
+    Aa^T (delta e + e x dth_a)``, ``delta th(xi) = dth_a + Aa xi J_l(xi p) delta p`` and
+    ``delta r = delta ra + dth_a x c + Aa (G delta p + H delta d)``, ``c = Aa L``, ``H =
+    dL/dd = xi J_l(xi p) J_l(p)^-1``, ``G = dL/dp``. With ``h = Aa H^T Aa^T f`` and
+    ``k = Aa J_l(p)^-T (G^T Aa^T f + xi J_l(xi p)^T Aa^T m)``::
 
         Wa = (f - h,  m + c x f + h x e - k),   Wb = (h,  k)
 

@@ -39,6 +39,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
+from rancf.formulations._spatial_arc cimport arc_wrenches
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport CABLE_REST, cable_force_rest
@@ -123,6 +124,35 @@ cdef inline void euler_E(const double* p, double* E) noexcept nogil:
         E[EULER * i + 2] = S[3 * i + 1]
         E[EULER * i + 3] = S[3 * i + 2]
         E[EULER * i + 1 + i] += p[0]
+
+
+cdef inline void _unit_rotation(const double* q, long b, double* A) noexcept nogil:
+    """A (9) = A(p) / (p . p), body b's rotation at coordinates q (as ``SpatialDAE.poses``)."""
+    cdef const double* p = q + POSE * b + 3
+    cdef double pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+    cdef int i
+    rotation(p, A)
+    for i in range(9):
+        A[i] /= pp
+
+
+cdef inline void _node_wrench(const double* q, long b, const double* W,
+                              double* out) noexcept nogil:
+    """out += body b's generalized force of a wrench W (6: force; moment about its origin,
+    global): ``F`` on its position, ``2 E(p)^T M / (p . p)`` on its Euler parameters."""
+    cdef const double* p = q + POSE * b + 3
+    cdef double pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+    cdef double E[12]
+    cdef double s
+    cdef int i, j
+    euler_E(p, E)
+    for i in range(3):
+        out[POSE * b + i] += W[i]
+    for j in range(EULER):
+        s = 0.0
+        for i in range(3):
+            s += 2.0 * E[EULER * i + j] * W[3 + i]
+        out[POSE * b + 3 + j] += s / pp
 
 
 cdef inline void qmul(const double* a, const double* b, double* c) noexcept nogil:
@@ -1347,7 +1377,7 @@ cdef class SpatialProblem(StepProblem):
     # the loads: body (cable nodes after the bodies), follower flag, offset, and the values
     # the owner's inputs write at each time (views of its arrays)
     cdef int n_loads
-    cdef const long[::1] ld_body
+    cdef const long[::1] ld_body, ld_arc
     cdef const unsigned char[::1] ld_follower
     cdef const double[:, ::1] ld_offset, ld_force, ld_moment
     cdef double[::1] load_out
@@ -1443,6 +1473,7 @@ cdef class SpatialProblem(StepProblem):
         self.n_loads = len(tree.load_body)
         self.ld_body = np.ascontiguousarray(tree.load_body, dtype=np.int64)
         self.ld_follower = np.ascontiguousarray(tree.load_follower, dtype=np.uint8)
+        self.ld_arc = np.ascontiguousarray(tree.load_arc, dtype=np.int64)
         self.ld_offset = floats(tree.load_offset).reshape(-1, 3)
         self.ld_force, self.ld_moment = owner._load_force, owner._load_moment
         self.load_out = np.zeros(max(self.n, 1))
@@ -1753,8 +1784,12 @@ cdef class SpatialProblem(StepProblem):
         """The loads' generalized forces (n) at q, their values at the time of the last
         ``inputs.at_time`` (``SpatialDAE._loads``): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
-        on its position."""
+        on its position; a load between two nodes of a beam as the wrenches on both that do its
+        virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
+        as a load at its node's origin."""
         cdef double A[9]
+        cdef double Ab[9]
+        cdef double W[12]
         cdef double E[12]
         cdef double F[3]
         cdef double M[3]
@@ -1777,6 +1812,14 @@ cdef class SpatialProblem(StepProblem):
             rotation(p, A)
             for i in range(9):
                 A[i] /= pp
+            if self.ld_arc[k] >= 0:
+                _unit_rotation(q, self.ld_arc[k], Ab)
+                arc_wrenches(q + 7 * b, A, q + 7 * self.ld_arc[k], Ab, self.ld_offset[k, 0],
+                             &self.ld_force[k, 0], &self.ld_moment[k, 0],
+                             self.ld_follower[k], W, W + 6)
+                _node_wrench(q, b, W, out)
+                _node_wrench(q, self.ld_arc[k], W + 6, out)
+                continue
             if self.ld_follower[k]:
                 rot.matvec(A, &self.ld_force[k, 0], F)
                 rot.matvec(A, &self.ld_moment[k, 0], M)
@@ -2251,7 +2294,8 @@ cdef class SpatialProblem(StepProblem):
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
         self.links.c_curvature(&qq[0], T, &ll[0], &o[0])
-        # (&o[0] + n: o[n] is past the end when no joint is at a cable point)
+        # the cables' blocks after the links' n (o + n: with no cable blocks, one past the
+        # end, where &o[n] is an index error of the debug build)
         self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
         return out[:n + self.cables.n_square]
 
@@ -2325,10 +2369,8 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
         for s in range(X.shape[0]):
             x = &X[s, 0]
             for k in range(parent.shape[0]):
-                c = motion[k]
-                if c == M_FIXED:
-                    # no coordinate: its col0 may be the row's end
-                    continue
+                if col0[k] >= out.shape[1]:
+                    continue        # a link without coordinates (fixed) after the last column
                 _frame_of(x, parent[k], rp, Ap)
                 _frame_of(x, body[k], rc, Ac)
                 rot.matTmul(Ap, Ac, T)
@@ -2340,6 +2382,7 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
                 for i in range(3):
                     t[i] -= anchor[k, i]
                 o = &out[s, col0[k]]
+                c = motion[k]
                 if c == M_REVOLUTE:
                     rot.logm(R, psi)
                     o[0] = rot.dot(psi, &a0[k, 0])
