@@ -668,3 +668,42 @@ def test_a_rotation_vector_past_pi_follows_the_recursion(free):
         assert (np.einsum("ni,ni->n", psi[1:], psi[:-1]) < 0).sum() >= 3
         gaps.append(np.abs(runs[0].nodes - runs[1].nodes).max())
     assert gaps[1] <= 3e-3 and 3.4 <= gaps[0] / gaps[1] <= 4.6, gaps
+
+
+def test_compiled_accept_moves_the_references_as_its_reference():
+    """The compiled problem's ``accept`` (run by the implicit loop's start) moves the
+    references as :meth:`SpatialDAE._accept_angles`, its Python reference, does, from the
+    same earlier references: a revolute spring's and effort function's angle continued past
+    pi (3.5 rad after 3.0, not 3.5 - 2 pi), a spherical joint's rotation vector to its
+    ``log(R)``."""
+    from rancf.integrators._implicit import Stepper
+    from rancf.integrators.implicit import Static
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = m.add_rigid_body(1.5, np.diag([0.02, 0.05, 0.04]), position=(0.4, 0.1, -0.3))
+    c = m.add_rigid_body(1.0, np.diag([0.02, 0.03, 0.04]), position=(0.4, 0.1, -0.8))
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    j = m.add_joint("revolute", m.ground.point(0, 0, 0), b.point(-0.4, -0.1, 0.3), axis=axis,
+                    effort=lambda t, q, qd: -2.0 * q)
+    m.add_rotational_spring_damper(j, k=7.0, c=0.0, rest_angle=4.0)
+    m.add_joint("spherical", b.point(0.0, 0.0, -0.25), c.point(0.0, 0.0, 0.25),
+                effort=lambda t, q, qd: -q)
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    psi = 2.0 * np.array([0.6, 0.0, 0.8])
+    states = [dae.state_of(np.concatenate([[a], psi, np.zeros(4)]), 0.0)[0] for a in (3.0, 3.5)]
+    zero = np.zeros(dae.n_coordinates)
+    dae._accept_angles(states[0], zero)
+    before = dae._angle_ref.copy()
+    assert abs(dae._joint_springs["ref"][0] - 3.0) <= 1e-12
+    dae._accept_angles(states[1], zero)
+    expected = dae._angle_ref.copy()
+    assert abs(dae._joint_springs["ref"][0] - 3.5) <= 1e-12
+    assert np.abs(expected - before).max() > 0.4
+    dae._angle_ref[:] = before
+    scheme = Static()
+    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                      scheme.intermediate, scheme.bdf1, 1.0, 1e-10, 10, False,
+                      static=scheme.static)
+    stepper.start_at_rest(0.0, states[1], np.zeros(dae.n_constraints))
+    assert np.abs(dae._angle_ref - expected).max() <= 1e-12
+    ref = dae._probe_ref
+    assert np.abs(ref[0, 0] - 3.5) <= 1e-12 and np.abs(ref[1, :3] - psi).max() <= 1e-12

@@ -111,17 +111,18 @@ loop); a spring-damper between points is the force ``f n`` on its first point an
 its second, ``f = k (l - l0) + c l'``. The angles the springs and effort functions see (a
 revolute's, a cylindrical joint's, a universal joint's two) are continuous, as the recursion's
 (DECISIONS 4): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the angle of the
-last accepted step (``SpatialDAE._accept_angles``, called by the loop's ``accept``, never at
-Newton's iterates), so that a spring's rest angle or an effort's ``-k q`` holds past +-pi; the
-references are the run's (this formulation's, one made for each run), kept beside each output
-for its energies and reactions. An effort function of a spherical or free joint gets its
-rotation vector as the recursion has it: that continues past pi within a step and is re-centred
-to ``log(R)`` (angle at most pi) after it (:mod:`rancf.formulations.spatial`), so the DAE moves
-``log(R)`` to the other vector of the rotation, ``psi (1 - 2 pi / |psi|)``, where that is
-nearer the last accepted step's (``SpatialDAE._continued``): an effort such as ``-K psi``
-jumps at the end of the step in which the angle crosses pi in both. The springs' potentials are
-in ``energy``'s ``elastic``, their damping in the dissipation, the efforts' power in the work. All items of a kind run in one compiled call
-(:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
+last accepted step (moved by the compiled problem's ``accept``, never at Newton's iterates:
+``SpatialDAE._accept_angles`` is its reference), so that a spring's rest angle or an effort's
+``-k q`` holds past +-pi; the references are the run's (this formulation's, one made for each
+run), kept beside each output for its energies and reactions. An effort function of a
+spherical or free joint gets its rotation vector as the recursion has it: that continues past pi
+within a step and is re-centred to ``log(R)`` (angle at most pi) after it
+(:mod:`rancf.formulations.spatial`), so the DAE moves ``log(R)`` to the other vector of the
+rotation, ``psi (1 - 2 pi / |psi|)``, where that is nearer the last accepted step's
+(``SpatialDAE._psi_continued``): an effort such as ``-K psi`` jumps at the end of the step in
+which the angle crosses pi in both. The springs' potentials are in ``energy``'s ``elastic``,
+their damping in the dissipation, the efforts' power in the work. All items of a kind run in one
+compiled call (:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
 blocks by central differences of each item's force in its two bodies' states (all items and
 their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
