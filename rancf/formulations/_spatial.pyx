@@ -1549,7 +1549,7 @@ cdef class SpatialKernel(ODEProblem):
         (6: ``(v, w)``, a cable node's ``(r', r'')``). The drives' values are those last
         written (:meth:`rancf.formulations.spatial.Inputs.at_time`): constant across the rows."""
         cdef SpatialData* d = &self.data
-        cdef Py_ssize_t m = Y.shape[0], k, i, j
+        cdef Py_ssize_t m = Y.shape[0], k, i
         if (Y.shape[1] != self.n_y or q.shape[0] != m or qd.shape[0] != m or x.shape[0] != m
                 or v.shape[0] != m or q.shape[1] != d.n_q or qd.shape[1] != d.n_q
                 or x.shape[1] != d.n or x.shape[2] != 12 or v.shape[1] != d.n

@@ -18,11 +18,10 @@ the ratio ``theta_k`` of the last two increments, ``theta_k / (1 - theta_k) max 
 eq. 8.14), which would save the last iteration where ``theta_k`` is small: with a kept matrix the
 contraction is not geometric (the components of the max norm contract at different rates, and
 with the spatial formulation's approximate matrix the ratios alternate between about 1e-3 and
-0.7 to 1.3 on a chain), so the first two increments underestimate the error left; stopped so,
-steps of the hardening springs of the tests ended 2.9 times tol and steps of a spatial chain of
-1,000 elements 15 times tol from their solutions (tests/test_newton_stop.py checks every step
-against its equations solved to round-off), and the renewal rules below, seeing two iterations
-a step, no longer renewed a matrix that had gone stale. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
+0.7 to 1.3 on a chain), so the first two increments underestimate the error left and a step
+stopped so can end beyond tol from its solution (tests/test_newton_stop.py checks every step
+against its equations solved to round-off); and the renewal rules below, seeing two iterations
+a step, would no longer renew a matrix gone stale. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
 accelerations resolved, else at the last positions ``q_{n+1} = q_n`` (the first step: the one
 whose first increment is the smaller; ``Stepper._start``): the accelerations of unresolved stiff
 modes would put the first iterate far out in a turned configuration. A step that took k iterations starts the next one with a new

@@ -1,6 +1,7 @@
 """Results of every formulation: trajectories at the output times, joints, energies; the one
 place a :class:`Result` is made from an integrator's :class:`~rancf.integrators.solution.Solution`
 (:func:`result_of`)."""
+import threading
 import warnings
 
 import numpy as np
@@ -174,6 +175,9 @@ class Result:
             raise ValueError("a Result needs its model or its energy table")
         # the energy table, computed from the outputs when first asked for (DECISIONS 32)
         self._energy_table, self._energy = energy_table, None
+        # the deferred outputs are computed on the run's formulation, whose scratch arrays two
+        # threads reading one Result at once would share: one computes, the other waits
+        self._lock = threading.RLock()
 
     def _store_frames(self, nodes, velocities, joint_q, joint_qd):
         n, sizes = len(self.t), self._sizes
@@ -185,12 +189,14 @@ class Result:
     def _computed_frames(self):
         """Compute the deferred outputs from the stored states (their callable gives
         ``{nodes, velocities, joint_q, joint_qd, kinetic, gravity, elastic}``), once."""
-        frames = self.__dict__.get("_frames")
-        if frames is not None:
-            out = frames()
-            self._store_frames(out["nodes"], out["velocities"], out["joint_q"], out["joint_qd"])
-            self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
-            self._frames = None
+        with self._lock:
+            frames = self.__dict__.get("_frames")
+            if frames is not None:
+                out = frames()
+                self._store_frames(out["nodes"], out["velocities"], out["joint_q"],
+                                   out["joint_qd"])
+                self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
+                self._frames = None
 
     def __getattr__(self, name):
         # only for attributes not set yet: the deferred outputs
@@ -200,32 +206,40 @@ class Result:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self):
-        # a pickled Result carries arrays, not the run's formulation: the deferred outputs
-        # and reactions computed first
-        self._computed_frames()
+        # a pickled Result carries arrays, not the run's formulation: the deferred outputs,
+        # energies and reactions computed first; a lock does not pickle, each copy has its own
+        self._energy_frame()
         _ = self.reactions
-        return self.__dict__
+        state = dict(self.__dict__)
+        del state["_lock"]
+        state["_energy_table"] = None       # the frame above holds it
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
     def _energy_frame(self):
         """The energy balance (a DataFrame, :meth:`energy`), computed on the first call from
         the outputs (:func:`energies`) unless the run gave its table, then kept."""
         self._computed_frames()
-        if self._energy is None:
-            table = self._energy_table
-            if callable(table):
-                # the formulation's energies of the stored frames (DECISIONS 32)
-                table = table()
-            if table is None:
-                e = energies(self.model.build(), self.nodes, self.velocities, self.joint_q)
-                table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
-            import pandas as pd     # here, not at the top: it takes a second of `import rancf`
-            frame = pd.DataFrame({"t": self.t, **{k: np.asarray(table[k], dtype=float)
-                                                  for k in ("kinetic", "elastic", "gravity")},
-                                  "work": self.work, "dissipated": self.dissipated})
-            frame["total"] = (frame.kinetic + frame.elastic + frame.gravity - frame.work
-                              + frame.dissipated)
-            self._energy = frame
-        return self._energy
+        with self._lock:
+            if self._energy is None:
+                table = self._energy_table
+                if callable(table):
+                    # the formulation's energies of the stored frames (DECISIONS 32)
+                    table = table()
+                if table is None:
+                    e = energies(self.model.build(), self.nodes, self.velocities, self.joint_q)
+                    table = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
+                import pandas as pd     # here, not at the top: it takes a second of `import rancf`
+                frame = pd.DataFrame({"t": self.t, **{k: np.asarray(table[k], dtype=float)
+                                                      for k in ("kinetic", "elastic", "gravity")},
+                                      "work": self.work, "dissipated": self.dissipated})
+                frame["total"] = (frame.kinetic + frame.elastic + frame.gravity - frame.work
+                                  + frame.dissipated)
+                self._energy = frame
+            return self._energy
 
     @property
     def reactions(self):
@@ -233,8 +247,10 @@ class Result:
         a fixed or driven joint (the class docstring); a DAE run computes them from its stored
         frames when first read, then keeps them. The class example shows it in use.
         """
-        if callable(self._reactions):
-            self._reactions = np.asarray(self._reactions(), dtype=float).reshape(len(self.t), -1)
+        with self._lock:
+            if callable(self._reactions):
+                self._reactions = np.asarray(self._reactions(), dtype=float).reshape(
+                    len(self.t), -1)
         return self._reactions
 
     @reactions.setter
