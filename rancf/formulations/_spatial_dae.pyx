@@ -73,6 +73,16 @@ cdef double[7] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
 cdef double[7] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 
 
+cdef inline const double* _pose(const double* q, long b) noexcept nogil:
+    """Body b's coordinates (POSE) in q; for b < 0 the ground's (origin, unit rotation)."""
+    return q + POSE * b if b >= 0 else GROUND_X
+
+
+cdef inline const double* _rate(const double* v, long b) noexcept nogil:
+    """Body b's rates (POSE) in v; for b < 0 the ground's (zero)."""
+    return v + POSE * b if b >= 0 else GROUND_V
+
+
 cdef inline void rotation(const double* p, double* A) noexcept nogil:
     """A (9) = A(p), unnormalized (quadratic in p)."""
     cdef double p0 = p[0], x = p[1], y = p[2], z = p[3]
@@ -1504,17 +1514,15 @@ cdef class SpatialProblem(StepProblem):
             if self.js_prismatic[s]:
                 continue
             a, b = self.item_parent[self.n_ef + s], self.item_child[self.n_ef + s]
-            joint_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
-                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+            joint_spring(_pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b),
                          &self.js_offset[s, 0], &self.js_anchor[s, 0], &self.js_QT[s, 0, 0],
                          &self.js_axis[s, 0], False, &self.js_law[s, 0], self.js_ref[s], &jq,
                          &jqd)
             self.js_ref[s] = jq
         for i in range(self.n_pr):
             a, b = self.pr_parent[i], self.pr_child[i]
-            link_values(self.pr_motion[i], q + 7 * a if a >= 0 else GROUND_X,
-                        v + 7 * a if a >= 0 else GROUND_V, q + 7 * b if b >= 0 else GROUND_X,
-                        v + 7 * b if b >= 0 else GROUND_V, &self.pr_offset[i, 0],
+            link_values(self.pr_motion[i], _pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b),
+                        &self.pr_offset[i, 0],
                         &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
                         &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
             for k in range(6):
@@ -1657,9 +1665,8 @@ cdef class SpatialProblem(StepProblem):
         if self.effort_functions:
             for i in range(self.n_pr):
                 p, c = self.pr_parent[i], self.pr_child[i]
-                link_values(self.pr_motion[i], q + 7 * p if p >= 0 else GROUND_X,
-                            v + 7 * p if p >= 0 else GROUND_V, q + 7 * c if c >= 0 else GROUND_X,
-                            v + 7 * c if c >= 0 else GROUND_V, &self.pr_offset[i, 0],
+                link_values(self.pr_motion[i], _pose(q, p), _rate(v, p), _pose(q, c),
+                            _rate(v, c), &self.pr_offset[i, 0],
                             &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
                             &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
                 # the angles continued from the last accepted step's (SpatialDAE._efforts_at
@@ -1701,10 +1708,7 @@ cdef class SpatialProblem(StepProblem):
         cdef long p, c
         for k in range(self.n_items):
             p, c = self.item_parent[k], self.item_child[k]
-            self._item_force(k, q + 7 * p if p >= 0 else GROUND_X,
-                             v + 7 * p if p >= 0 else GROUND_V,
-                             q + 7 * c if c >= 0 else GROUND_X,
-                             v + 7 * c if c >= 0 else GROUND_V, Q + 14 * k)
+            self._item_force(k, _pose(q, p), _rate(v, p), _pose(q, c), _rate(v, c), Q + 14 * k)
 
     cdef int _item_power(self, const double* q, const double* v, double t,
                          double* p) except -1:
@@ -1729,16 +1733,13 @@ cdef class SpatialProblem(StepProblem):
         for i in range(self.n_items - self.n_ef - self.n_js):
             k = self.n_ef + self.n_js + i
             a, b = self.item_parent[k], self.item_child[k]
-            point_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
-                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
-                         a >= 0, b >= 0, &self.sp_offsets[i, 0, 0], &self.sp_law[i, 0], Q, &U,
-                         &P)
+            point_spring(_pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b), a >= 0, b >= 0,
+                         &self.sp_offsets[i, 0, 0], &self.sp_law[i, 0], Q, &U, &P)
             d += P
         for i in range(self.n_js):
             k = self.n_ef + i
             a, b = self.item_parent[k], self.item_child[k]
-            joint_spring(q + 7 * a if a >= 0 else GROUND_X, v + 7 * a if a >= 0 else GROUND_V,
-                         q + 7 * b if b >= 0 else GROUND_X, v + 7 * b if b >= 0 else GROUND_V,
+            joint_spring(_pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b),
                          &self.js_offset[i, 0], &self.js_anchor[i, 0], &self.js_QT[i, 0, 0],
                          &self.js_axis[i, 0], self.js_prismatic[i], &self.js_law[i, 0],
                          self.js_ref[i], &jq, &jqd)
@@ -1763,8 +1764,8 @@ cdef class SpatialProblem(StepProblem):
         for k in range(self.n_items):
             for side in range(2):
                 b = self.item_parent[k] if side == 0 else self.item_child[k]
-                memcpy(X + 7 * side, q + 7 * b if b >= 0 else GROUND_X, 7 * sizeof(double))
-                memcpy(V + 7 * side, v + 7 * b if b >= 0 else GROUND_V, 7 * sizeof(double))
+                memcpy(X + POSE * side, _pose(q, b), POSE * sizeof(double))
+                memcpy(V + POSE * side, _rate(v, b), POSE * sizeof(double))
             for side in range(2):
                 if side == 0:
                     Z, h, out = &X[0], hx, K + 196 * k
