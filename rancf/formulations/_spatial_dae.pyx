@@ -30,7 +30,7 @@ rotation where ``|p| = 1``), ``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 
 The blocks are row-major; the caller (the Python formulation) makes every array with the
 shapes stated when it builds the kernels, so nothing here checks them.
 """
-from libc.math cimport M_PI, atan2, cos, fabs, floor, sin, sqrt
+from libc.math cimport atan2, cos, fabs, sin, sqrt
 from libc.string cimport memcmp, memcpy, memset
 from scipy.linalg.cython_lapack cimport dgetrf, dgetrs
 
@@ -39,6 +39,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
+from rancf.elements._planar cimport wrap
 from rancf.formulations._spatial_arc cimport arc_wrenches
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
@@ -1527,7 +1528,7 @@ cdef class SpatialProblem(StepProblem):
                         &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
             for k in range(6):
                 if self.pr_angle[i, k]:
-                    self.pr_ref[i, k] += continued_turn(self.pr_q[i, k] - self.pr_ref[i, k])
+                    self.pr_ref[i, k] += wrap(self.pr_q[i, k] - self.pr_ref[i, k])
                 else:
                     self.pr_ref[i, k] = self.pr_q[i, k]
         return 0
@@ -1673,7 +1674,7 @@ cdef class SpatialProblem(StepProblem):
                 # continues the rotation vectors)
                 for k in range(6):
                     if self.pr_angle[i, k]:
-                        self.pr_q[i, k] = self.pr_ref[i, k] + continued_turn(
+                        self.pr_q[i, k] = self.pr_ref[i, k] + wrap(
                             self.pr_q[i, k] - self.pr_ref[i, k])
             g = self.owner._efforts_at(self.pr_q, self.pr_qd, t)
         else:
@@ -2692,14 +2693,8 @@ cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
         slide_value(Ap, wp, wc, o, d, Vp, Vc, anchor, axis, q, qd)
     else:
         angle_value(Ap, Ac, wp, wc, QT, axis, q, qd)
-        q[0] = ref + continued_turn(q[0] - ref)
+        q[0] = ref + wrap(q[0] - ref)
     return -law[0] * (q[0] - law[2]) - law[1] * qd[0]
-
-
-cdef inline double continued_turn(double turn) noexcept nogil:
-    """An angle's turn (rad) wrapped to [-pi, pi): the turn from a reference to the nearest
-    angle of the same direction."""
-    return turn - 2.0 * M_PI * floor((turn + M_PI) / (2.0 * M_PI))
 
 
 def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
