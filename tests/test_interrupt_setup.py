@@ -283,3 +283,28 @@ def test_ctrl_c_at_random_moments_gives_a_prefix_or_a_clean_interrupt(method, fo
         np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
         assert res.status == "interrupted" or len(res.t) == len(clean.t)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_inside_a_load_while_outputs_are_computed_is_a_ctrl_c():
+    """A Ctrl-C that arrives inside a load function while the recursion computes the outputs
+    after an explicit run (the function's second call at t_end: RK4's last stage, then the
+    last output) comes out as KeyboardInterrupt or an "interrupted" Result, not as the
+    kernel's status error: evaluated again, the function would not raise."""
+    t_end, calls = 0.01, []
+
+    def make(value):
+        def f(t, *state):
+            if t == t_end:
+                calls.append(t)
+                if len(calls) == 2:
+                    raise KeyboardInterrupt
+            return value
+        return f
+
+    try:
+        res = rancf.simulate(model("force", make), t_end, 1e-3, method="rk4",
+                             formulation="recursive")
+    except KeyboardInterrupt:
+        res = None
+    assert len(calls) >= 2
+    assert res is None or res.status == "interrupted"

@@ -1120,9 +1120,11 @@ cdef class RecursiveKernel(ODEProblem):
         times. ``branches[i]`` (a row of the joint angles' branch, or None: from output
         i - 1's) picks the branch at output i. With ``held`` (a driven or fixed joint) each
         output takes the forward dynamics, whose reactions it keeps; otherwise a kinematics
-        pass, and the reactions are zero. A state at which an evaluation fails is handed to
-        the owner's :meth:`~rancf.formulations.recursive.Recursive.outputs`, which raises what
-        the failure means."""
+        pass, and the reactions are zero. An input function's exception is raised as it was
+        (a Ctrl-C inside it stays a KeyboardInterrupt); a state at which another evaluation
+        fails is handed to the owner's
+        :meth:`~rancf.formulations.recursive.Recursive.outputs`, which raises what the failure
+        means."""
         cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
         cdef double[:, ::1] YY = np.ascontiguousarray(Y, dtype=float).reshape(-1, self.n_y)
         cdef Py_ssize_t k, n_out = tt.shape[0]
@@ -1145,6 +1147,10 @@ cdef class RecursiveKernel(ODEProblem):
                 with nogil:
                     kinematics(&self.data, &YY[k, 0], &YY[k, 0] + nx)
                 status = ODE_OK
+            if status == ODE_INPUT_RAISED and self.inputs.error is not None:
+                # the input's own exception, as it was raised: evaluated again, a Ctrl-C that
+                # arrived inside the function would be gone
+                raise self.inputs.error
             if status != ODE_OK:
                 self.owner.outputs(tt[k], np.asarray(YY[k]))
                 raise RuntimeError(f"output {k}: status {status} at t = {tt[k]:.6g} s")
