@@ -378,8 +378,8 @@ MIN_SLOPE = 1e-3
 def _check_slopes(slopes):
     """ValueError naming the first cable node whose slope (c, 3) is not finite or of norm
     below :data:`MIN_SLOPE`: the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
-    direction there and a run would fill with NaN (the message of the spatial DAE's
-    ``state_of_poses``)."""
+    direction there and a run would fill with NaN (the recursion's state and the spatial DAE's
+    ``state_of_poses`` check with it)."""
     norms = np.linalg.norm(slopes, axis=1)
     bad = np.flatnonzero(~(norms >= MIN_SLOPE))
     if len(bad):

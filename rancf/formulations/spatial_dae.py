@@ -175,7 +175,7 @@ from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, 
 from . import _spatial_dae
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import Spatial, _link_coordinates, _vector
+from .spatial import Spatial, _check_slopes, _link_coordinates, _vector
 
 #: the coordinates of a joint's kind (its effort's size)
 _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
@@ -1320,16 +1320,7 @@ class SpatialDAE(IndexThreeDAE):
         """
         n = self.n_bodies
         x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
-        slopes = x[12 * n:].reshape(-1, 6)[:, 3:]
-        min_slope = 1e-3
-        if len(slopes):
-            norms = np.linalg.norm(slopes, axis=1)
-            bad = np.flatnonzero(~(norms >= min_slope))
-            if len(bad):
-                raise ValueError(
-                    f"state: cable node {bad[0]} (of the model's cable nodes, in order) has the "
-                    f"slope r' = {slopes[bad[0]].tolist()} of norm {norms[bad[0]]:.3g}; a cable "
-                    f"slope must be finite with |r'| >= {min_slope:g} (1 where unstretched)")
+        _check_slopes(x[12 * n:].reshape(-1, 6)[:, 3:])
         X = x[:12 * n].reshape(n, 12)
         V = v[:6 * n].reshape(n, 6)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))
