@@ -163,9 +163,9 @@ def code_lines(text):
     return ["".join(row).rstrip() for row in out]
 
 
-def offending(line):
-    """The names of the patterns a line of code matches."""
-    return [name for name, pattern in PATTERNS.items() if pattern.search(line)]
+def offending(line, patterns=PATTERNS):
+    """The names of the patterns (default: the node sizes') a line of code matches."""
+    return [name for name, pattern in patterns.items() if pattern.search(line)]
 
 
 def sources():
@@ -174,14 +174,21 @@ def sources():
             yield path
 
 
-@pytest.mark.parametrize("line", SAMPLES)
-def test_patterns_catch_each_old_form(line):
-    assert offending(line), f"no pattern catches {line!r}"
+def cases(lines, spatial_lines):
+    """(patterns, line) of each line, the spatial DAE's with its own patterns."""
+    return ([pytest.param(PATTERNS, line, id=line) for line in lines]
+            + [pytest.param(SPATIAL_PATTERNS, line, id=f"spatial: {line}")
+               for line in spatial_lines])
 
 
-@pytest.mark.parametrize("line", CLEAN)
-def test_patterns_leave_named_sizes_and_other_numbers(line):
-    assert not offending(line), f"{line!r} caught by {offending(line)}"
+@pytest.mark.parametrize("patterns, line", cases(SAMPLES, SPATIAL_SAMPLES))
+def test_patterns_catch_each_old_form(patterns, line):
+    assert offending(line, patterns), f"no pattern catches {line!r}"
+
+
+@pytest.mark.parametrize("patterns, line", cases(CLEAN, SPATIAL_CLEAN))
+def test_patterns_leave_named_sizes_and_other_numbers(patterns, line):
+    assert not offending(line, patterns), f"{line!r} caught by {offending(line, patterns)}"
 
 
 def test_comments_and_strings_are_not_code():
@@ -225,25 +232,10 @@ def test_kernel_sizes_are_the_kinds():
     assert value("SHAPES") * value("DIM") == kind.element_size
 
 
-def spatial_offending(line):
-    """The names of the spatial DAE's patterns a line of code matches."""
-    return [name for name, pattern in SPATIAL_PATTERNS.items() if pattern.search(line)]
-
-
-@pytest.mark.parametrize("line", SPATIAL_SAMPLES)
-def test_spatial_patterns_catch_each_old_form(line):
-    assert spatial_offending(line), f"no pattern catches {line!r}"
-
-
-@pytest.mark.parametrize("line", SPATIAL_CLEAN)
-def test_spatial_patterns_leave_named_sizes_and_other_numbers(line):
-    assert not spatial_offending(line), f"{line!r} caught by {spatial_offending(line)}"
-
-
 def test_no_literal_pose_or_link_size_in_the_spatial_dae():
     found = [f"{SPATIAL_DAE.relative_to(ROOT.parent)}:{number}: {line.strip()}  "
-             f"({', '.join(spatial_offending(line))})"
+             f"({', '.join(offending(line, SPATIAL_PATTERNS))})"
              for number, line in enumerate(code_lines(SPATIAL_DAE.read_text()), 1)
-             if spatial_offending(line)]
+             if offending(line, SPATIAL_PATTERNS)]
     assert not found, ("literal pose, link or element sizes in the spatial DAE (name them in its "
                        "extern block, or cimport the element kind's):\n" + "\n".join(found))
