@@ -1257,13 +1257,6 @@ cdef double[7] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0,
                       -27.0 / 180.0, 2.0 / 180.0]
 
 
-cdef inline object _array(const double* p, int n):
-    """A NumPy array viewing n doubles at p (no copy)."""
-    if n == 0:
-        return np.zeros(0)
-    return np.asarray(<double[:n]> <double*> p)
-
-
 cdef class _LU:
     """LU factors of an (N, N) matrix given by its values on a fixed pattern, value k summed
     at ``at[k]``: LAPACK's dense getrf/getrs (``at`` the column-major position ``row + N col``)
