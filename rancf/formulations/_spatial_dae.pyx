@@ -1273,13 +1273,6 @@ cdef double[STENCIL] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 
                             270.0 / 180.0, -27.0 / 180.0, 2.0 / 180.0]
 
 
-cdef inline object _array(const double* p, int n):
-    """A NumPy array viewing n doubles at p (no copy)."""
-    if n == 0:
-        return np.zeros(0)
-    return np.asarray(<double[:n]> <double*> p)
-
-
 cdef class _LU:
     """LU factors of an (N, N) matrix given by its values on a fixed pattern, value k summed
     at ``at[k]``: LAPACK's dense getrf/getrs (``at`` the column-major position ``row + N col``)
@@ -1348,10 +1341,10 @@ cdef class SpatialProblem(StepProblem):
     Python runs inside a step only where a model has Python inputs: once for each new time,
     its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
     of joints that close loops; two times kept, the residual's and the constraints' of
-    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``
-    at each evaluation), the loads' Jacobian (``SpatialDAE._body_tangents``, at a new Newton
-    matrix) and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
-    (:meth:`_loads`), the efforts' and spring-dampers' forces, tangents and power
+    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``)
+    and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
+    (:meth:`_loads`) and their Jacobian (:meth:`_load_tangents`), the efforts' and
+    spring-dampers' forces, tangents and power
     (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`; the tangents by central
     differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``) and the
     coordinates and rates an effort function is given (:func:`link_values`) are computed in C.
@@ -1407,7 +1400,7 @@ cdef class SpatialProblem(StepProblem):
     cdef const long[::1] ld_body, ld_arc
     cdef const unsigned char[::1] ld_follower
     cdef const double[:, ::1] ld_offset, ld_force, ld_moment
-    cdef double[::1] load_out
+    cdef double[::1] load_out, ld_q, ld_fp, ld_fm
     # the joints of effort functions (the owner's _probe): their coordinates and rates
     cdef int n_pr
     cdef const long[::1] pr_parent, pr_child
@@ -1506,6 +1499,9 @@ cdef class SpatialProblem(StepProblem):
         self.ld_offset = floats(tree.load_offset).reshape(-1, 3)
         self.ld_force, self.ld_moment = owner._load_force, owner._load_moment
         self.load_out = np.zeros(max(self.n, 1))
+        # the loads' central differences: the bodies' coordinates perturbed, two forces
+        self.ld_q, self.ld_fp = np.zeros(max(self.c0, 1)), np.zeros(max(self.c0, 1))
+        self.ld_fm = np.zeros(max(self.c0, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
@@ -1803,7 +1799,14 @@ cdef class SpatialProblem(StepProblem):
 
     cdef void _loads(self, const double* q, double* out) noexcept nogil:
         """The loads' generalized forces (n) at q, their values at the time of the last
-        ``inputs.at_time`` (``SpatialDAE._loads``): on a body ``F`` and
+        ``inputs.at_time`` (``SpatialDAE._loads``): each load's :meth:`_load`."""
+        cdef int k
+        memset(out, 0, self.n * sizeof(double))
+        for k in range(self.n_loads):
+            self._load(k, q, out)
+
+    cdef void _load(self, int k, const double* q, double* out) noexcept nogil:
+        """Adds load k's generalized forces at q to out (n): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
         on its position; a load between two nodes of a beam as the wrenches on both that do its
         virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
@@ -1818,45 +1821,105 @@ cdef class SpatialProblem(StepProblem):
         cdef double z[3]
         cdef const double* p
         cdef double pp, s
-        cdef long b
-        cdef int k, i, j, c
-        memset(out, 0, self.n * sizeof(double))
-        for k in range(self.n_loads):
-            b = self.ld_body[k]
-            if b >= self.nb:
-                c = self.c0 + CABLE_NODE * (b - self.nb)
-                for i in range(3):
-                    out[c + i] += self.ld_force[k, i]
-                continue
-            p = q + POSE * b + 3
-            pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
-            rotation(p, A)
-            for i in range(9):
-                A[i] /= pp
-            if self.ld_arc[k] >= 0:
-                _unit_rotation(q, self.ld_arc[k], Ab)
-                arc_wrenches(q + POSE * b, A, q + POSE * self.ld_arc[k], Ab,
-                             self.ld_offset[k, 0], &self.ld_force[k, 0], &self.ld_moment[k, 0],
-                             self.ld_follower[k], W, W + WRENCH)
-                _node_wrench(q, b, W, out)
-                _node_wrench(q, self.ld_arc[k], W + WRENCH, out)
-                continue
-            if self.ld_follower[k]:
-                rot.matvec(A, &self.ld_force[k, 0], F)
-                rot.matvec(A, &self.ld_moment[k, 0], M)
-            else:
-                memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
-                memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
-            rot.matvec(A, &self.ld_offset[k, 0], arm)
+        cdef long b = self.ld_body[k]
+        cdef int i, j, c
+        if b >= self.nb:
+            c = self.c0 + CABLE_NODE * (b - self.nb)
             for i in range(3):
-                out[POSE * b + i] += F[i]
-            rot.cross(arm, F, z)
-            euler_E(p, E)
-            for j in range(EULER):
-                s = 0.0
-                for i in range(3):
-                    s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
-                out[POSE * b + 3 + j] += s / pp
+                out[c + i] += self.ld_force[k, i]
+            return
+        p = q + POSE * b + 3
+        pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+        rotation(p, A)
+        for i in range(9):
+            A[i] /= pp
+        if self.ld_arc[k] >= 0:
+            _unit_rotation(q, self.ld_arc[k], Ab)
+            arc_wrenches(q + POSE * b, A, q + POSE * self.ld_arc[k], Ab, self.ld_offset[k, 0],
+                         &self.ld_force[k, 0], &self.ld_moment[k, 0],
+                         self.ld_follower[k], W, W + WRENCH)
+            _node_wrench(q, b, W, out)
+            _node_wrench(q, self.ld_arc[k], W + WRENCH, out)
+            return
+        if self.ld_follower[k]:
+            rot.matvec(A, &self.ld_force[k, 0], F)
+            rot.matvec(A, &self.ld_moment[k, 0], M)
+        else:
+            memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
+            memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
+        rot.matvec(A, &self.ld_offset[k, 0], arm)
+        for i in range(3):
+            out[POSE * b + i] += F[i]
+        rot.cross(arm, F, z)
+        euler_E(p, E)
+        for j in range(EULER):
+            s = 0.0
+            for i in range(3):
+                s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
+            out[POSE * b + 3 + j] += s / pp
+
+    cdef void _load_tangents(self, const double* q, double h, double h_arc,
+                             double* D) noexcept nogil:
+        """Adds to D (nb, 7, 4) the loads' ``lf dQ_b/dp_b`` (lf the load factor): each load's
+        generalized forces on a body (the body of a load at a body point; both nodes of a
+        load between two nodes) differentiated in that body's own Euler parameters, the
+        blocks Newton's matrix has, by central differences of :meth:`_load`, one load at a
+        time (O(loads)); a load on a cable node does not depend on the bodies. Steps: h, and
+        h_arc for a load between two nodes, whose force holds central differences itself
+        (``arc_gradient``, relative error about 1e-11, which a step h_arc turns into
+        1e-11 / h_arc in the quotient)."""
+        cdef double* z = &self.ld_q[0]
+        cdef double* fp = &self.ld_fp[0]
+        cdef double* fm = &self.ld_fm[0]
+        cdef long node[2]
+        cdef double keep, step, lf = self.load_factor
+        cdef int k, s, u, j, i, ns, c
+        # _load reads and writes the bodies' coordinates only (the first c0)
+        memcpy(z, q, self.c0 * sizeof(double))
+        for k in range(self.n_loads):
+            node[0], node[1] = self.ld_body[k], self.ld_arc[k]
+            if node[0] >= self.nb:
+                continue
+            ns = 2 if node[1] >= 0 else 1
+            step = h_arc if ns == 2 else h
+            for s in range(ns):
+                c = POSE * node[s]
+                for j in range(EULER):
+                    keep = z[c + 3 + j]
+                    z[c + 3 + j] = keep + step
+                    for u in range(ns):
+                        memset(fp + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fp)
+                    z[c + 3 + j] = keep - step
+                    for u in range(ns):
+                        memset(fm + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fm)
+                    z[c + 3 + j] = keep
+                    for i in range(POSE):
+                        D[EULER * (c + i) + j] += lf * (fp[c + i] - fm[c + i]) / (2.0 * step)
+
+    cdef int _body_tangents(self, const double* q, const double* v, double t, double* D,
+                            double* C) except -1:
+        """Each body's ``D = dF/dp`` (nb, 7, 4) and ``C = -dg/dp'`` (nb, 4, 4) of Newton's
+        matrix: the gyroscopic force's g (:func:`c_body_tangents`, steps 1e-7 and ``1e-7
+        max(1, max |p'|)``) and, in a model with loads, the loads' at t
+        (:meth:`_load_tangents`, steps 1e-7 and, between two nodes, 1e-4: there a quotient's
+        error is about 1e-7 of the load; Python runs only for load functions, once for each
+        new time)."""
+        cdef int b, i
+        cdef double hv = 1e-7
+        for b in range(self.nb):
+            for i in range(EULER):
+                hv = max(hv, 1e-7 * fabs(v[POSE * b + 3 + i]))
+        memset(D, 0, POSE * EULER * self.nb * sizeof(double))
+        c_body_tangents(self.nb, q, v, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], C)
+        for b in range(self.nb):
+            memcpy(D + POSE * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
+                   EULER_BLOCK * sizeof(double))
+        if self.has_loads:
+            self._inputs(t)
+            self._load_tangents(q, 1e-7, 1e-4, D)
+        return 0
 
     # --- mass and forces ------------------------------------------------------------------
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
@@ -2056,7 +2119,7 @@ cdef class SpatialProblem(StepProblem):
         ``SpatialDAE._patterns``): per body its 7 x 7 block, the elements', the links'
         curvatures, the cable elements', the force items', w G, B."""
         cdef int b, i, j, k, bad, nb = self.nb
-        cdef double hv = 1e-7, s
+        cdef double s
         cdef double* val = &self.vals[0]
         cdef double* blk
         cdef double* pp = &self.Kb[0]
@@ -2066,25 +2129,9 @@ cdef class SpatialProblem(StepProblem):
         cdef double* T = &self.T[0, 0]
         cdef int n_el = self.elements.n_square
         cdef int n_link = self.links.n_square + self.cables.n_square
-        cdef double[:, :, ::1] Dp
-        cdef double[:, :, ::1] Cp
         # the bodies' tangents (loads' and gyroscopic), before their blocks are written
         if c_k != 0.0 or c_c != 0.0:
-            if self.has_loads:
-                self._inputs(t_e)
-                Dp, Cp = self.owner._body_tangents(_array(q_e, self.n), _array(v_e, self.n))
-                if nb:
-                    memcpy(D, &Dp[0, 0, 0], POSE * EULER * nb * sizeof(double))
-                    memcpy(Cg, &Cp[0, 0, 0], EULER_BLOCK * nb * sizeof(double))
-            else:
-                for b in range(nb):
-                    for i in range(EULER):
-                        hv = max(hv, 1e-7 * fabs(v_e[POSE * b + 3 + i]))
-                memset(D, 0, POSE * EULER * nb * sizeof(double))
-                c_body_tangents(nb, q_e, v_e, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], Cg)
-                for b in range(nb):
-                    memcpy(D + POSE * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
-                           EULER_BLOCK * sizeof(double))
+            self._body_tangents(q_e, v_e, t_e, D, Cg)
         for b in range(nb):
             blk = val + POSE_BLOCK * b
             memset(blk, 0, POSE_BLOCK * sizeof(double))
@@ -2319,6 +2366,17 @@ cdef class SpatialProblem(StepProblem):
         # end, where &o[n] is an index error of the debug build)
         self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
         return out[:n + self.cables.n_square]
+
+    def py_body_tangents(self, q, v, double t):
+        """The bodies' ``(D, C)`` of Newton's matrix at (q, v, t), (n_bodies, 7, 4) and
+        (n_bodies, 4, 4) (:meth:`_body_tangents`)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        D, C = np.zeros((max(self.nb, 1), POSE, EULER)), np.zeros((max(self.nb, 1), EULER, EULER))
+        cdef double[:, :, ::1] d = D
+        cdef double[:, :, ::1] c = C
+        self._body_tangents(&qq[0], &vv[0], t, &d[0, 0, 0], &c[0, 0, 0])
+        return D[:self.nb], C[:self.nb]
 
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                   double c_mq, double c_k, double c_c, double w):

@@ -136,8 +136,10 @@ Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the dri
 run's ``work`` and ``dissipated`` close the energy balance with :meth:`SpatialDAE.energy`.
 
 Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
-change of ``de/dx``) by central differences of the element's force in x; the loads' and the
-gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
+change of ``de/dx``) by central differences of the element's force in x; the gyroscopic force's
+Jacobian by central differences, the loads' likewise, each load's in the Euler parameters of
+the bodies it acts on (its blocks on other columns left out); converged residuals do not
+depend on them.
 
 Compiled work. A step runs in C (:class:`rancf.formulations._spatial_dae.SpatialProblem`):
 the residual, the rows, the Jacobian, the biases' stencils, the power and the violations over the
@@ -147,9 +149,9 @@ formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step)
 preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
 SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
 once for each new time (the targets' jets are computed in C from their values), and where a
-model has them its load functions, the loads' Jacobian (:meth:`SpatialDAE._body_tangents`)
-and its effort functions' values (:meth:`SpatialDAE._efforts_at`); the loads', efforts' and
-spring-dampers' forces, and the latter's tangents, are computed in C. The methods of the
+model has them its load functions and its effort functions' values
+(:meth:`SpatialDAE._efforts_at`); the loads', efforts' and spring-dampers' forces and
+tangents (the loads': :meth:`SpatialDAE._body_tangents`) are computed in C. The methods of the
 :class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
 ``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
 that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
@@ -1454,27 +1456,14 @@ class SpatialDAE(IndexThreeDAE):
         (q, v, t) (the compiled problem's)."""
         return self.compiled.py_force(q, v, t)
 
-    def _body_tangents(self, q, v):
-        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the loads' and the gyroscopic
-        force's derivatives on each body's Euler parameters and the gyroscopic force's on their
-        rates, by central differences (steps 1e-7 and ``1e-7 max(1, max |p'|)``; the gyroscopic
-        force's in the kernel, the loads' here)."""
-        nb = self.n_bodies
-        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
-        h = 1e-7
-        Kg, Cg = np.empty((nb, N_EULER, N_EULER)), np.empty((nb, N_EULER, N_EULER))
-        _spatial_dae.body_tangents(q, v, self._inertia, h, h * max(1.0, float(
-            np.abs(self._X(v)[:, 3:]).max(initial=0.0))), Kg, Cg)
-        D = np.zeros((nb, 7, N_EULER))
-        D[:, 3:] = Kg
-        if len(self.tree.load_body):
-            for k in range(N_EULER):
-                dp = np.zeros(q.size)
-                dp[7 * np.arange(nb) + 3 + k] = h
-                # the loads on cable nodes do not depend on the bodies' Euler parameters
-                D[:, :, k] += self.load_factor * (self._X(self._loads(q + dp))
-                                                  - self._X(self._loads(q - dp))) / (2 * h)
-        return D, Cg
+    def _body_tangents(self, q, v, t):
+        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the gyroscopic force's
+        derivatives on each body's Euler parameters and their rates, and the loads' (at t) on
+        the Euler parameters of the body they act on (both nodes' own of a load between two
+        nodes: the blocks Newton's matrix has), by central differences (steps 1e-7, 1e-4 for
+        a load between two nodes, and ``1e-7 max(1, max |p'|)`` in p'; the compiled
+        problem's, ``SpatialProblem.py_body_tangents``)."""
+        return self.compiled.py_body_tangents(q, v, t)
 
     def _element_stiffness(self, q, v):
         """The elements' ``-dF/dx`` blocks (the kernel's central differences, step 1e-6)."""
@@ -1496,7 +1485,7 @@ class SpatialDAE(IndexThreeDAE):
         q = np.asarray(q, dtype=float)
         rows, cols = self._element_columns()
         vals = [self._element_stiffness(q, v)]
-        D = self._body_tangents(q, v)[0]
+        D = self._body_tangents(q, v, t)[0]
         # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
         r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
         body = 7 * np.arange(self.n_bodies)[:, None, None]
@@ -1526,7 +1515,7 @@ class SpatialDAE(IndexThreeDAE):
         ``-d(8 G(p')^T J G(p') p)/dp'`` (central differences)."""
         rows, cols = self._element_columns()
         vals = [self._element_damping(q)]
-        D = self._body_tangents(q, v)[1]
+        D = self._body_tangents(q, v, t)[1]
         r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
         p = 7 * np.arange(self.n_bodies)[:, None, None] + 3
         rows.append((p + r).ravel())
