@@ -1136,6 +1136,26 @@ class SpatialDAE(IndexThreeDAE):
             # own after each step
             self._probe_ref[:] = np.where(self._probe_angle, self._probe_continued(c, cd)[0], c)
 
+    def accept_stored_angles(self, q, v, jq):
+        """Moves the reference angles (:attr:`_angle_ref`) to those of the state (q, v) on the
+        branch of its stored joint coordinates jq (:meth:`joint_coordinates`' layout: a
+        Result's ``joint_q`` row, whose angles are continuous): :meth:`_accept_angles` at
+        (q, v), then each reference angle moved by the whole turns that take it nearest its
+        joint's stored angle (:func:`on_turns`), so that the springs and effort functions see
+        the run's angles past +-pi at a stored frame (its accelerations after the run:
+        :func:`rancf.results.outputs.spatial_accelerations`)."""
+        self._accept_angles(q, v)
+        jq = np.asarray(jq, dtype=float)
+        d = self._joint_springs
+        if len(d["law"]):
+            turning = np.flatnonzero(d["prismatic"] == 0)
+            d["ref"][turning] = on_turns(d["ref"][turning],
+                                         jq[self._jq_start[d["joint"][turning]]])
+        a = self._probe_angle
+        if a.any():
+            at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
+            self._probe_ref[a] = on_turns(self._probe_ref[a], jq[at[a]])
+
     def _on_branches(self, Q, V, branches):
         """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
         row of ``branches`` (S, n_branch: the rows the loop kept beside its outputs; None:
@@ -2031,6 +2051,13 @@ def _continued(t, JQ, angles, last):
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def on_turns(a, stored):
+    """The angles a (rad) moved by the whole turns that take each nearest the angle stored
+    (its continuous value, DECISIONS 4): ``a + 2 pi round((stored - a) / (2 pi))``, the same
+    rotation; a itself, bit for bit, where it is within half a turn of stored."""
+    return a + 2 * np.pi * np.round((stored - a) / (2 * np.pi))
 
 
 def _logs(R):
