@@ -665,24 +665,33 @@ def cable_bases(const double[::1] t, const double[:, :, ::1] e, const double[:, 
     the smallest rotation from a fixed frame to the tangent is undefined where the tangent
     points opposite the frame's x (a cable end swung over, through a half turn), and no
     frame that is a function of the tangent alone is continuous everywhere (the hairy ball
-    theorem), so the base follows the run. A node's base is its reference frame ``frame0``
-    (c, 3, 3) while its tangent stays within 120 degrees of that frame's x (the frames are
-    then the reference turned by the smallest rotation, as a state alone gives them); where
-    it turns further (``b . t < -1/2``), the base becomes the frame of the output before
-    (``previous`` (c, 3, 3) for the first output, the frames of the output before it; None:
-    none), so the frame moves on continuously, by the smallest rotation from there; without
-    an output before (or one whose time is not earlier: outputs at one time, such as mode
-    shapes, are not a motion), or where the tangent turned more than 120 degrees since it,
-    the base turns by a half turn about its z axis (x and y reversed). t (m,): the outputs'
-    times (s); e (m, c, 6): the nodes' coordinates ``[r, r']`` at them, in order. A frame
-    is thus a function of the state alone wherever the tangent stays within 120 degrees of
-    the reference's x. Frames so carried from output to output
-    converge, as the outputs get denser, to the frame transported along the tangent's path
-    without spin about the tangent, and differ from the reference's smallest rotation by a
-    turn about the tangent (the area the tangent's path encloses on the unit sphere)."""
+    theorem), so the base follows the run. A node's base is its reference frame while its
+    tangent stays within 120 degrees of that frame's x (the frames are then the reference
+    turned by the smallest rotation, as a state alone gives them); where it turns further
+    (``b . t < -1/2``, b the base's x), the base becomes the frame of the output before, so
+    the frame moves on continuously, by the smallest rotation from there, and stays the base
+    until the tangent turns 120 degrees from it in turn. Without an output before (or one
+    whose time is not earlier: outputs at one time, such as mode shapes, are not a motion,
+    and start again from ``frame0``), or where the tangent turned more than 120 degrees
+    since it, the base turns by a half turn about its z axis (x and y reversed). A frame is
+    thus a function of the state alone wherever the tangent has stayed within 120 degrees of
+    the reference's x. Frames so carried from output to output converge, as the outputs get
+    denser, to the frame transported along the tangent's path without spin about the
+    tangent, and differ from the reference's smallest rotation by a turn about the tangent
+    (the area the tangent's path encloses on the unit sphere).
+
+    Parameters
+    ----------
+    t : (m,) the outputs' times (s).
+    e : (m, c, 6) the nodes' coordinates ``[r, r']`` at them, in order.
+    frame0 : (c, 3, 3) the bases to start from: the reference frames, or (a run observed
+        output by output) the bases of the output before the first.
+    bases : (m, c, 3, 3) written.
+    previous : (c, 3, 3) or None: the frames of the output before the first (None: none).
+    """
     cdef Py_ssize_t m = e.shape[0], c = e.shape[1], i, k, a
     cdef const double[:, :, ::1] prev
-    cdef bint has_previous = previous is not None
+    cdef bint has_previous = previous is not None, moving
     if has_previous:
         prev = previous
     cdef double B[9]
@@ -707,10 +716,14 @@ def cable_bases(const double[::1] t, const double[:, :, ::1] e, const double[:, 
                 B[a] = frame0[k, a // 3, a % 3]
                 F[a] = prev[k, a // 3, a % 3] if has_previous else B[a]
             for i in range(m):
+                moving = (t[i] > t[i - 1]) if i > 0 else has_previous
+                if i > 0 and not moving:
+                    for a in range(9):
+                        B[a] = frame0[k, a // 3, a % 3]
                 norm = sqrt(_dot(&e[i, k, 3], &e[i, k, 3]))
                 b[0], b[1], b[2] = B[0], B[3], B[6]
                 if _dot(b, &e[i, k, 3]) < BASE_COS * norm:
-                    if (t[i] > t[i - 1]) if i > 0 else has_previous:
+                    if moving:
                         for a in range(9):
                             B[a] = F[a]
                         b[0], b[1], b[2] = B[0], B[3], B[6]

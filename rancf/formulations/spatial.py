@@ -322,9 +322,10 @@ def cable_bases(t, e, frame0, previous=None):
     the times t (m,; s) and coordinates e (m, c, 6), from which :func:`cable_frames` turns
     each node's frame to its tangent: the reference frame ``frame0`` (c, 3, 3) while the
     tangent stays within 120 degrees of its x, the frame of the output before where it turns
-    further (``previous`` (c, 3, 3), the frames of an output before the first; None: none),
-    so that a cable end swinging over through a half turn keeps a defined frame continuous
-    in time (compiled: :func:`rancf.elements._ancf_cable.cable_bases`, which says why)."""
+    further, so that a cable end swinging over through a half turn keeps a defined frame
+    continuous in time (``frame0`` and ``previous`` (c, 3, 3): the bases and the frames of
+    an output before the first, for a run observed output by output; compiled:
+    :func:`rancf.elements._ancf_cable.cable_bases`, which says why)."""
     e = np.ascontiguousarray(e, dtype=float)
     out = np.empty(e.shape[:2] + (3, 3))
     _ancf_cable.cable_bases(np.ascontiguousarray(t, dtype=float).reshape(len(e)), e,

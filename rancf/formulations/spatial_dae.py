@@ -668,8 +668,8 @@ class SpatialDAE(IndexThreeDAE):
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._coordinate_setup()
         self._last_seen = None
-        #: the time and cable frames (c, 3, 3) of the last output :meth:`observe` kept, from
-        #: which the next output's cable frames move on (:meth:`_cable_bases`)
+        #: the time, cable frames' bases and cable frames (c, 3, 3 each) of the last output
+        #: :meth:`observe` kept, from which the next output's move on (:meth:`_cable_bases`)
         self._cable_last = None
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
@@ -1853,7 +1853,8 @@ class SpatialDAE(IndexThreeDAE):
         self._last_seen = (t, out["joint_q"])
         if self.n_cable_nodes:
             frames = out["nodes"][12 * self.n_bodies:].reshape(-1, 12)[:, 3:]
-            self._cable_last = (t, frames.reshape(-1, 3, 3).copy())
+            self._cable_last = (t, self._cable_bases(q[None])[0],
+                                frames.reshape(-1, 3, 3).copy())
         if reactions:
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
@@ -1927,8 +1928,9 @@ class SpatialDAE(IndexThreeDAE):
         swings over."""
         Q = np.asarray(Q, dtype=float)
         last = self._cable_last
-        return cable_bases(np.arange(len(Q), dtype=float), Q[:, self._c0:].reshape(
-            len(Q), -1, 6), self.tree.cable_frame0, None if last is None else last[1])
+        start, previous = (self.tree.cable_frame0, None) if last is None else last[1:]
+        return cable_bases(np.arange(len(Q), dtype=float),
+                           Q[:, self._c0:].reshape(len(Q), -1, 6), start, previous)
 
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
