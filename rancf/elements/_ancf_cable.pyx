@@ -618,8 +618,7 @@ cdef double cable_frame(const double* base, const double* s, const double* sd, d
     that takes b to the unit tangent ``t = s / |s|``, ``F = R base`` with ``R = c I + k^ + k
     k^T / (1 + c)``, ``k = b x t``, ``c = b . t`` (Rodrigues' formula: the rotation about k
     by the angle between b and t, defined for c > -1). A cable has no section frame: its
-    drawn frame's x is t, and its y and z are the base's carried along without spin about
-    the turn's axis. With the slope's rate sd (3; NULL: none) it writes w (3), the tangent's
+    drawn frame's x is t, its y and z the base's turned with it by that least rotation. With the slope's rate sd (3; NULL: none) it writes w (3), the tangent's
     angular velocity ``t x t'``, ``t' = (I - t t^T) sd / |s|``, and returns F's spin about t,
     ``-(k . t') / (1 + c)``, so that F's angular velocity (``F' F^T = W^``, base fixed) is
     ``W = w + spin t``; 0 without sd."""
