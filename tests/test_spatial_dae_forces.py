@@ -586,6 +586,68 @@ def test_a_spring_past_half_a_turn_follows_the_recursion(loop, by_effort):
     assert drift[1] <= 1e-3 and 3.4 <= drift[0] / drift[1] <= 4.6, drift
 
 
+@pytest.mark.parametrize("by_effort", [False, True])
+def test_accelerations_after_a_run_past_half_a_turn_are_the_rates_of_its_velocities(by_effort):
+    """``Result.acceleration`` of the recursion's run recomputes the forward dynamics at each
+    stored frame, whose poses give the joint's angle within (-pi, pi]: it is evaluated at the
+    run's continuous angle, so the spring (or effort) at the rest angle 4 rad acts as in the
+    run where the angle has passed pi. Against central differences of the stored velocities
+    (RK4, an output every step), to their error ``dt^2 / 6`` times the third derivative of
+    the velocity (wrapped, the spring's force is off by ``k 2 pi`` there: tens of m/s^2)."""
+    m, j = turning_pendulum(False, by_effort)
+    body = j.child.item
+    dt = 1e-4
+    res = rancf.simulate(m, 0.6, dt, method="rk4", output_every=1)
+    assert res.status == "ok" and res.formulation == "spatial"
+    q = res.joint(j)[0]
+    past = np.abs(q[1:-1]) > np.pi + 0.1
+    assert past.sum() > 1000
+    for point in (body.centre, body.point(0.1, -0.2, 0.05)):
+        v, a = res.velocity(point), res.acceleration(point)
+        differences = (v[2:] - v[:-2]) / (2 * dt)
+        jerk2 = np.abs(np.diff(a, 2, axis=0)).max() / dt**2
+        error = np.abs(differences - a[1:-1]).max()
+        assert error <= 2 * dt**2 / 6 * jerk2 + 1e-9 * np.abs(a).max(), (error, jerk2)
+        assert np.abs(a[1:-1][past]).max() > 10.0
+
+
+@pytest.mark.parametrize("loop, by_effort, cable, formulation", [
+    (False, False, False, "dae"), (True, False, False, "dae"), (False, True, False, "dae"),
+    (True, True, False, "dae"), (False, False, True, "dae"), (False, True, True, "recursive")])
+def test_accelerations_after_a_run_past_half_a_turn_follow_the_recursion(loop, by_effort, cable,
+                                                                          formulation):
+    """``Result.acceleration`` where the angle has passed pi, of a DAE run (the revolute in
+    the tree, or closing a loop beside a free joint: the DAE's own saddle-point solve at each
+    stored state), and with a cable hanging beside the pendulum (a model with cables: the
+    stored cable coordinates enter the state) of both formulations: at every output the
+    recursion's accelerations of the pendulum alone at the run's continuous joint coordinate
+    and rate (``Result.joint``), to 1e-9 of the largest."""
+    md, jd = turning_pendulum(loop, by_effort)
+    if cable:
+        c = md.add_beam(0.5, 2, E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable",
+                        start=(2.0, 0.0, 0.0))
+        md.add_joint("spherical", md.ground.point(2.0, 0.0, 0.0), c.start)
+    mt, _ = turning_pendulum(False, by_effort)
+    rec = spatial.of_model(mt)
+    res = rancf.simulate(md, 1.0, 1e-3, method="newmark", formulation=formulation, tol=1e-12,
+                         output_every=10)
+    assert res.status == "ok" and res.formulation == {"recursive": "spatial"}.get(formulation,
+                                                                               formulation)
+    q, qd = res.joint(jd)
+    assert (np.abs(q) > np.pi + 0.5).sum() > 20
+    body = jd.child.item
+    for point in (body.centre, body.point(0.1, -0.2, 0.05)):
+        expected = []
+        for t, y in zip(res.t, np.column_stack([q, qd])):
+            acc, _ = recursion_accelerations(rec, t, y)
+            _, A, V = rec.kinematics(y)
+            o, w = A[0] @ point.offset, V[0, 3:]
+            expected.append(acc[0, :3] + np.cross(acc[0, 3:], o) + np.cross(w, np.cross(w, o)))
+        expected = np.array(expected)
+        a = res.acceleration(point)
+        assert np.abs(a - expected).max() <= 1e-9 * np.abs(expected).max()
+
+
 def test_reference_angle_moves_only_at_accepted_states():
     """The spring's angle is continued from the last accepted state's: evaluations at other
     states (Newton's iterates, a retried step) leave that reference alone, so an angle 3.5 rad

@@ -177,7 +177,8 @@ from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, 
 from . import _spatial_dae
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import Spatial, _check_slopes, _link_coordinates, _vector
+from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
+                      cable_frames)
 
 #: the coordinates of a joint's kind (its effort's size)
 _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
@@ -670,6 +671,9 @@ class SpatialDAE(IndexThreeDAE):
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._coordinate_setup()
         self._last_seen = None
+        #: the time, cable frames' bases and cable frames (c, 3, 3 each) of the last output
+        #: :meth:`observe` kept, from which the next output's move on (:meth:`_cable_bases`)
+        self._cable_last = None
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
         self._cable_setup()
@@ -1137,6 +1141,26 @@ class SpatialDAE(IndexThreeDAE):
             # a rotation vector's reference is log(R) itself: the recursion re-centres its
             # own after each step
             self._probe_ref[:] = np.where(self._probe_angle, self._probe_continued(c, cd)[0], c)
+
+    def accept_stored_angles(self, q, v, jq):
+        """Moves the reference angles (:attr:`_angle_ref`) to those of the state (q, v) on the
+        branch of its stored joint coordinates jq (:meth:`joint_coordinates`' layout: a
+        Result's ``joint_q`` row, whose angles are continuous): :meth:`_accept_angles` at
+        (q, v), then each reference angle moved by the whole turns that take it nearest its
+        joint's stored angle (:func:`on_turns`), so that the springs and effort functions see
+        the run's angles past +-pi at a stored frame (its accelerations after the run:
+        :func:`rancf.results.outputs.spatial_accelerations`)."""
+        self._accept_angles(q, v)
+        jq = np.asarray(jq, dtype=float)
+        d = self._joint_springs
+        if len(d["law"]):
+            turning = np.flatnonzero(d["prismatic"] == 0)
+            d["ref"][turning] = on_turns(d["ref"][turning],
+                                         jq[self._jq_start[d["joint"][turning]]])
+        a = self._probe_angle
+        if a.any():
+            at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
+            self._probe_ref[a] = on_turns(self._probe_ref[a], jq[at[a]])
 
     def _on_branches(self, Q, V, branches):
         """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
@@ -1700,11 +1724,12 @@ class SpatialDAE(IndexThreeDAE):
         ``t = A_p^T (r_c - r_p + A_c o) - anchor`` to its coordinates (angles about and slides
         along its axes, rotation vectors of angle at most pi:
         ``rancf.formulations.spatial._link_coordinates``); at a cable node, whose frame is that
-        of :meth:`cable_poses` (no spin about the cable), a spherical joint's rotation vector
-        is that of the relative rotation of the two sides' frames. The rates are the
-        derivative of that map along ``x + tau v`` at tau = 0 (the same as along the motion:
-        only the first derivative enters), by the seven-point stencil with ``tau max|v| =
-        1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
+        of :meth:`cable_poses` (no spin about the cable; turned from the bases of
+        :meth:`_cable_bases`, the state an output after :meth:`observe`'s last), a spherical
+        joint's rotation vector is that of the relative rotation of the two sides' frames.
+        The rates are the derivative of that map along ``x + tau v`` at tau = 0 (the same as
+        along the motion: only the first derivative enters), by the seven-point stencil with
+        ``tau max|v| = 1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
         (:meth:`observe` continues them)."""
         jq, jqd = self._joint_coordinates_many(np.asarray(q, dtype=float)[None],
                                                np.asarray(v, dtype=float)[None])
@@ -1719,7 +1744,11 @@ class SpatialDAE(IndexThreeDAE):
         taus = _TAUS[None, :] * h[:, None]                        # (S, 7)
         # a state at rest has rates zero: its stencil points are its coordinates
         points = Q[:, None, :] + (taus * (scale > 0.0)[:, None])[:, :, None] * V[:, None, :]
-        values = self._link_values(points.reshape(-1, Q.shape[1])).reshape(S, _TAUS.size, -1)
+        # the stencil points of a state turn its cable frames from that state's bases
+        bases = None if not self._jc_cables else np.repeat(self._cable_bases(Q), _TAUS.size,
+                                                            axis=0)
+        values = self._link_values(points.reshape(-1, Q.shape[1]), bases).reshape(
+            S, _TAUS.size, -1)
         c0 = values[:, list(_TAUS).index(0.0)]
         rate = np.zeros_like(c0)
         a = self._angles
@@ -1756,19 +1785,21 @@ class SpatialDAE(IndexThreeDAE):
         self._jc_cables = [(lk, int(c)) for lk, c in zip(links, start[:-1])
                            if isinstance(lk, _CableLink) and lk.kind == CABLE_SPHERICAL]
 
-    def _link_values(self, X):
+    def _link_values(self, X, bases=None):
         """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
         map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
         joints between bodies by one kernel call
         (:func:`rancf.formulations._spatial_dae.link_coordinates`), the spherical joints at
-        cable points from the cable nodes' frames (:meth:`cable_poses`)."""
+        cable points from the cable nodes' frames (:meth:`cable_poses`, turned from
+        ``bases`` (S, c, 3, 3); None: from the reference frames)."""
         X = np.ascontiguousarray(X, dtype=float)
         S = len(X)
         out = np.zeros((S, self._n_jc))
         _spatial_dae.link_coordinates(X, *self._jc_links, out)
         if self._jc_cables:
             A = self.poses(X)[1]
-            cable = self.cable_poses(X, np.zeros_like(X))[0][..., 3:].reshape(S, -1, 3, 3)
+            cable = self.cable_poses(X, np.zeros_like(X), bases)[0][..., 3:].reshape(
+                S, -1, 3, 3)
             eye = np.broadcast_to(np.eye(3), (S, 3, 3))
             for lk, c in self._jc_cables:
                 F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
@@ -1793,11 +1824,18 @@ class SpatialDAE(IndexThreeDAE):
         ``Result.extra`` keeps: the slope's length, the stretch, is in them only
         (``Result.state``, ``Result.internal_forces``)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        if self._cable_last is not None and not t > self._cable_last[0]:
+            # outputs at one time (mode shapes) are not a motion: no frame moves on
+            self._cable_last = None
         jq, jqd = self.joint_coordinates(q, v)
         out = {name: value[0] for name, value in
                self._frames(np.array([t]), q[None], v[None], jq[None], jqd[None],
                             self._last_seen).items()}
         self._last_seen = (t, out["joint_q"])
+        if self.n_cable_nodes:
+            frames = out["nodes"][12 * self.n_bodies:].reshape(-1, 12)[:, 3:]
+            self._cable_last = (t, self._cable_bases(q[None])[0],
+                                frames.reshape(-1, 3, 3).copy())
         if reactions:
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
@@ -1816,7 +1854,7 @@ class SpatialDAE(IndexThreeDAE):
         velocities = self.velocities(Q, V).reshape(S, 6 * n)
         cables = {}
         if self.n_cable_nodes:
-            poses, rates = self.cable_poses(Q, V)
+            poses, rates = self.cable_poses(Q, V, self._cable_bases(Q))
             nodes = np.concatenate([nodes, poses.reshape(S, -1)], axis=1)
             velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
             cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:]}
@@ -1842,34 +1880,38 @@ class SpatialDAE(IndexThreeDAE):
             out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:])
         return out
 
-    def cable_poses(self, q, v):
+    def cable_poses(self, q, v, bases=None):
         """The cable nodes' poses (n_c, 12) and velocities (n_c, 6) in the layout of the
         bodies' (``Result.nodes``, ``Result.velocities``): the position r, a frame whose x is
-        the unit tangent ``t = r' / |r'|`` (the reference frame turned by the smallest rotation
-        that takes its x to t: the cable has no section frame), the velocity r' and the
-        tangent's angular velocity ``t x t'`` (no spin about t). The slope's length, the
-        stretch, is not in them: :meth:`observe` gives the coordinates beside them."""
+        the unit tangent ``t = r' / |r'|`` (a base frame turned by the smallest rotation that
+        takes its x to t: the cable has no section frame; the bases (n_c, 3, 3) or, None, the
+        reference frames; a run's at its outputs: :meth:`_cable_bases`), the velocity r' and
+        the tangent's angular velocity ``t x t'`` (no spin about t), as the recursion's
+        (:func:`rancf.formulations.spatial.cable_frames`, one compiled definition); of one
+        state, or of states stacked (``(..., n_c, ...)``, the bases likewise). The slope's
+        length, the stretch, is not in them: :meth:`observe` gives the coordinates beside
+        them."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         lead = q.shape[:-1]
         c = q[..., self._c0:].reshape(-1, 6)
         cd = v[..., self._c0:].reshape(-1, 6)
-        n = len(c)
-        F0 = np.broadcast_to(self.tree.cable_frame0, lead + self.tree.cable_frame0.shape
-                             ).reshape(-1, 3, 3)
-        norm = np.linalg.norm(c[:, 3:], axis=1)
-        tan = c[:, 3:] / norm[:, None]
-        t0 = F0[:, :, 0]
-        # the rotation about t0 x t by the angle between them (Rodrigues' formula with
-        # k = t0 x t, cos = t0 . t): R = cos I + k^ + k k^T / (1 + cos)
-        k = np.cross(t0, tan)
-        cos = np.einsum("ni,ni->n", t0, tan)
-        R = (cos[:, None, None] * np.eye(3) + _skews(k)
-             + np.einsum("ni,nj->nij", k, k) / (1.0 + cos)[:, None, None])
-        frames = R @ F0
-        tdot = (cd[:, 3:] - tan * np.einsum("ni,ni->n", tan, cd[:, 3:])[:, None]) / norm[:, None]
-        poses = np.concatenate([c[:, :3], frames.reshape(n, 9)], axis=1)
-        rates = np.concatenate([cd[:, :3], np.cross(tan, tdot)], axis=1)
+        F0 = self.tree.cable_frame0 if bases is None else bases
+        F0 = np.broadcast_to(F0, lead + self.tree.cable_frame0.shape).reshape(-1, 3, 3)
+        poses, rates = cable_frames(c, cd, F0)
         return poses.reshape(lead + (-1, 12)), rates.reshape(lead + (-1, 6))
+
+    def _cable_bases(self, Q):
+        """The base frames (S, n_c, 3, 3) of the cable frames of the states Q (S, n),
+        successive outputs of a run, the first after :meth:`observe`'s last, as the
+        recursion's (:func:`rancf.formulations.spatial.cable_bases`): the reference frames
+        while a tangent stays within 120 degrees of its reference, past that the frame of the
+        output before, so that the frames stay defined and continuous where a cable end
+        swings over."""
+        Q = np.asarray(Q, dtype=float)
+        last = self._cable_last
+        start, previous = (self.tree.cable_frame0, None) if last is None else last[1:]
+        return cable_bases(np.arange(len(Q), dtype=float),
+                           Q[:, self._c0:].reshape(len(Q), -1, 6), start, previous)
 
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
@@ -2011,6 +2053,13 @@ def _continued(t, JQ, angles, last):
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def on_turns(a, stored):
+    """The angles a (rad) moved by the whole turns that take each nearest the angle stored
+    (its continuous value, DECISIONS 4): ``a + 2 pi round((stored - a) / (2 pi))``, the same
+    rotation; a itself, bit for bit, where it is within half a turn of stored."""
+    return a + 2 * np.pi * np.round((stored - a) / (2 * np.pi))
 
 
 def _logs(R):
