@@ -903,7 +903,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
         the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
         iterations of each load step. A step that does not converge stops with
-        ``status == "failed"``, a message naming the step, and the last equilibrium found.
+        ``status == "failed"``, a message naming the step, and the last equilibrium found;
+        Ctrl-C once the load steps have begun (in them, in a load or effort function, or
+        while the equilibrium is mapped to the outputs) with ``status == "interrupted"`` and
+        the last equilibrium found.
 
     Raises
     ------
@@ -916,6 +919,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).
+    KeyboardInterrupt
+        Ctrl-C before the first load step (the build, the formulation, Newton's start): there
+        is no equilibrium to return.
 
     Examples
     --------

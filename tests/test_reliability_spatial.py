@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import threading
+import time
 import tracemalloc
 
 import numpy as np
@@ -215,6 +216,85 @@ def test_ctrl_c_in_a_spatial_user_function_interrupts_the_run(where, method, for
         full = run(round(float(res.t[-1]), 10))
         assert full.status == "ok", full.message
         np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])
+
+
+def first_call_interrupts(value):
+    """A function of t (and q, qd) returning ``value(t, ...)`` that sends SIGINT to this
+    process at its first call only."""
+    def f(t, *state):
+        f.calls += 1
+        if f.calls == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return value(t, *state) if callable(value) else value
+    f.calls = 0
+    return f
+
+
+def never_interrupts(value):
+    """The same function, without the SIGINT."""
+    return lambda t, *state: value(t, *state) if callable(value) else value
+
+
+@pytest.mark.parametrize("with_cable", [False, True], ids=["beam", "cable"])
+@pytest.mark.parametrize("where", ["drive", "effort", "force"])
+@pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
+def test_ctrl_c_during_a_spatial_set_up_leaves_the_model_whole(where, method, formulation,
+                                                               with_cable):
+    """Ctrl-C at the first evaluation of an input (the set-up: the formulation, the initial
+    state; or the loop's first evaluation): KeyboardInterrupt, or a Result "interrupted" with
+    at most the initial state. Either way the same model object then runs to the outputs of a
+    fresh model whose function never interrupts, bit for bit."""
+    args = dict(t_end=0.002, dt=1e-4, method=method, formulation=formulation, output_every=5,
+                check_stability=False)
+    m = with_function(where, first_call_interrupts, with_cable)
+    try:
+        cut = rancf.simulate(m, **args)
+    except KeyboardInterrupt:
+        cut = None
+    again = rancf.simulate(m, **args)
+    fresh = rancf.simulate(with_function(where, never_interrupts, with_cable), **args)
+    assert again.status == fresh.status == "ok", (again.message, fresh.message)
+    for array in ("t", "nodes", "velocities"):
+        np.testing.assert_array_equal(getattr(again, array), getattr(fresh, array))
+    if cut is not None:
+        assert cut.status == "interrupted" and len(cut.t) <= 1, cut.message
+        np.testing.assert_array_equal(cut.nodes, fresh.nodes[:len(cut.t)])
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("method, formulation", [("rk4", "auto"), ("scipy:RK45", "auto"),
+                                                 ("generalized-alpha", "auto"),
+                                                 ("newmark", "dae")])
+def test_ctrl_c_at_random_moments_of_a_spatial_run(method, formulation):
+    """Python's Ctrl-C handler called by a CPU-time timer (ITIMER_PROF: where it fires does not
+    depend on the machine's load) at random fractions of the CPU a clean run of the cable on a
+    hub takes, from the set-up to past its end: KeyboardInterrupt, or "interrupted" with the
+    clean run's first outputs, or (too late) the clean run."""
+    make = lambda: with_function("force", never_interrupts, True)      # noqa: E731
+    args = dict(t_end=0.2, dt=1e-4, method=method, formulation=formulation, output_every=100,
+                check_stability=False)
+    clean = rancf.simulate(make(), **args)
+    assert clean.status == "ok", clean.message
+    cpu = time.process_time()
+    rancf.simulate(make(), **args)
+    cpu = time.process_time() - cpu
+    for u in np.random.default_rng(11).uniform(0.0, 1.2, 6):
+        old = signal.signal(signal.SIGPROF, signal.default_int_handler)
+        try:
+            signal.setitimer(signal.ITIMER_PROF, max(u * cpu, 1e-6))
+            res = rancf.simulate(make(), **args)
+        except KeyboardInterrupt:
+            res = None
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0.0)
+            signal.signal(signal.SIGPROF, old)
+        if res is None:
+            continue
+        assert res.status in ("ok", "interrupted"), res.message
+        np.testing.assert_array_equal(res.t, clean.t[:len(res.t)])
+        np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
+        assert res.status == "interrupted" or len(res.t) == len(clean.t)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def counted_cantilever(send_at=None, with_cable=False):
