@@ -593,7 +593,8 @@ ENTRIES.update({
 CASES += [
     *[(entry, "t_end", bad_positive()) for entry in ("simulate-spatial",
                                                      "simulate-spatial-dae")],
-    ("simulate-spatial", "dt", bad_positive()), ("simulate-spatial", "dt", st.floats(0.00201, 1e300)),
+    ("simulate-spatial", "dt", bad_positive()),
+    ("simulate-spatial", "dt", st.floats(0.00201, 1e300)),
     ("simulate-spatial", "dt", st.floats(5e-324, 1.9e-18)),
     ("simulate-spatial", "t_end", st.floats(1.1e12, 1e308)),
     ("simulate-spatial", "method", bad_choice(["rk4", "dopri5", "scipy:RK45", "scipy:DOP853",

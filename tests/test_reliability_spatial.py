@@ -13,6 +13,7 @@ implicit), the spatial DAE (a closed loop, or ``formulation="dae"``), the ANCF c
 
 The interrupts are real SIGINTs sent by this process: from inside a user function, at a chosen
 call, or from a timer thread."""
+import functools
 import importlib
 import os
 import re
@@ -408,42 +409,46 @@ def ten_million(element="beam", loop=False):
     return m
 
 
+@functools.lru_cache(maxsize=1)
+def huge(model):
+    """:func:`ten_million` of ``model`` ("beam", "cable", "loop"), kept for the next test (the
+    cases below come model by model: one such model, hundreds of MB of items, alive at a
+    time)."""
+    return ten_million("cable") if model == "cable" else ten_million(loop=model == "loop")
+
+
 @pytest.fixture(scope="module")
-def huge():
-    return {"beam": ten_million(), "cable": ten_million("cable"),
-            "loop": ten_million(loop=True)}
+def huge_models():
+    """:func:`huge`, its last model let go after the module's tests."""
+    yield huge
+    huge.cache_clear()
 
 
 @pytest.mark.parametrize("model, method, formulation, coordinates", [
     ("beam", "rk4", "auto", "10,000,008"), ("beam", "dopri5", "auto", "10,000,008"),
     ("beam", "generalized-alpha-s", "auto", "10,000,008"),
-    ("beam", "newmark", "dae", "11,666,676"), ("cable", "rk4", "auto", "10,000,008"),
-    ("cable", "newmark", "auto", "10,000,008"), ("loop", "newmark", "auto", "11,666,676")])
-def test_ten_million_spatial_coordinates_are_refused_before_the_build(huge, model, method,
-                                                                      formulation,
-                                                                      coordinates):
+    ("beam", "newmark", "dae", "11,666,676"), ("beam", "static", None, "10,000,008"),
+    ("cable", "rk4", "auto", "10,000,008"), ("cable", "newmark", "auto", "10,000,008"),
+    ("cable", "static", None, "10,000,008"), ("loop", "newmark", "auto", "11,666,676"),
+    ("loop", "static", None, "11,666,676")])
+def test_ten_million_spatial_coordinates_are_refused_before_the_build(
+        monkeypatch, huge_models, model, method, formulation, coordinates):
     """The MemoryError names the coordinates and an estimate at least the state's own size
     (6 or 7 coordinates and 6 velocities a node, 8 bytes each: a lower bound counted here), and
     comes before the model is built (the build alone allocates gigabytes: the recursion's runs
-    died of numpy's MemoryError after it)."""
-    m = huge[model]
+    and statics died of numpy's MemoryError after it). Statics, which has no max_memory, is
+    refused against the memory available, here said to be 16 GiB."""
+    m = huge_models(model)
     with pytest.raises(MemoryError, match=f"{coordinates} coordinates") as info:
-        rancf.simulate(m, 1e-3, 1e-4, method=method, formulation=formulation,
-                       check_stability=False, max_memory=4 * GIB)
+        if method == "static":
+            monkeypatch.setattr(simulate_module, "available_memory", lambda: 16 * GIB)
+            rancf.static(m)
+        else:
+            rancf.simulate(m, 1e-3, 1e-4, method=method, formulation=formulation,
+                           check_stability=False, max_memory=4 * GIB)
     assert estimate_in(info.value) >= 8.0 * 12 * 1_666_668
-    assert "max_memory allows 4 GiB" in str(info.value)
-    assert m._assembly is None
-
-
-@pytest.mark.parametrize("model", ["beam", "cable", "loop"])
-def test_spatial_statics_of_ten_million_coordinates_is_refused_before_the_build(
-        monkeypatch, huge, model):
-    """Statics (no max_memory) against the memory available, here said to be 16 GiB."""
-    monkeypatch.setattr(simulate_module, "available_memory", lambda: 16 * GIB)
-    m = huge[model]
-    with pytest.raises(MemoryError, match="only 16 GiB are available") as info:
-        rancf.static(m)
-    assert estimate_in(info.value) >= 8.0 * 12 * 1_666_668
+    assert ("only 16 GiB are available" if method == "static" else
+            "max_memory allows 4 GiB") in str(info.value)
     assert m._assembly is None
 
 
