@@ -204,7 +204,7 @@ def one_blas_thread():
     would let the first to leave give the others their threads back mid-run, and the last
     restore the one thread for good).
 
-    threadpoolctl (3.7 and later) lets one Python thread at a time set the count of an OpenBLAS
+    threadpoolctl (3.8 and later) lets one Python thread at a time set the count of an OpenBLAS
     built on pthreads, the first to set it, until it clears its control, and silently ignores
     the others: once a run in the main thread had set and restored the count, a run in any
     other thread (a sweep's thread pool, a GUI's worker) kept BLAS's default threads, and a
@@ -232,7 +232,7 @@ def _set_blas_threads(counts):
     order) from this thread, whichever thread threadpoolctl lets control OpenBLAS: the control
     is taken (cleared by force, then taken by the first set) and given back, so that no thread
     keeps it. Called under ``_BLAS_LOCK``."""
-    clear = getattr(OpenBLASController, "clear_controlling_thread", None)   # threadpoolctl 3.7
+    clear = getattr(OpenBLASController, "clear_controlling_thread", None)   # threadpoolctl 3.8
     if clear is not None:
         clear(force=True)
     try:
