@@ -168,7 +168,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
-from threadpoolctl import ThreadpoolController
+from threadpoolctl import OpenBLASController, ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -205,14 +205,21 @@ def one_blas_thread():
     so runs in several threads share one limit: the first run to enter saves the counts and
     sets one thread, the last to leave restores them (each run saving and restoring its own
     would let the first to leave give the others their threads back mid-run, and the last
-    restore the one thread for good)."""
+    restore the one thread for good).
+
+    threadpoolctl (3.8 and later) lets one Python thread at a time set the count of an OpenBLAS
+    built on pthreads, the first to set it, until it clears its control, and silently ignores
+    the others: once a run in the main thread had set and restored the count, a run in any
+    other thread (a sweep's thread pool, a GUI's worker) kept BLAS's default threads, and a
+    restore from a thread other than the controlling one left one thread for good. The counts
+    are set here under the lock, so each set takes the control
+    (:func:`_set_blas_threads`) and gives it back."""
     with _BLAS_LOCK:
         if not _BLAS:
             _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
         if not _BLAS_RUNS[0]:
             _BLAS_RUNS[1] = [lib.num_threads for lib in _BLAS[0]]
-            for lib in _BLAS[0]:
-                lib.set_num_threads(1)
+            _set_blas_threads([1] * len(_BLAS[0]))
         _BLAS_RUNS[0] += 1
     try:
         yield
@@ -220,8 +227,23 @@ def one_blas_thread():
         with _BLAS_LOCK:
             _BLAS_RUNS[0] -= 1
             if not _BLAS_RUNS[0]:
-                for lib, n in zip(_BLAS[0], _BLAS_RUNS[1]):
-                    lib.set_num_threads(n)
+                _set_blas_threads(_BLAS_RUNS[1])
+
+
+def _set_blas_threads(counts):
+    """Set the thread count of each library of :func:`one_blas_thread` (``counts``, in its
+    order) from this thread, whichever thread threadpoolctl lets control OpenBLAS: the control
+    is taken (cleared by force, then taken by the first set) and given back, so that no thread
+    keeps it. Called under ``_BLAS_LOCK``."""
+    clear = getattr(OpenBLASController, "clear_controlling_thread", None)   # threadpoolctl 3.8
+    if clear is not None:
+        clear(force=True)
+    try:
+        for lib, n in zip(_BLAS[0], counts):
+            lib.set_num_threads(n)
+    finally:
+        if clear is not None:
+            clear()
 
 
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
