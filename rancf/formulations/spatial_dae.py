@@ -830,6 +830,17 @@ class SpatialDAE(IndexThreeDAE):
     def load_factor(self, value):
         self.compiled.load_factor = value
 
+    def restart(self):
+        """Clears what a solve left on this formulation, so that a run starts on it as on a
+        new one, bit for bit (a run from ``state="static"`` runs on the formulation its
+        statics solved on): the load factor back to 1, the reference angles
+        (:meth:`_accept_angles`) to a new one's zeros, no last output (:meth:`observe`). The
+        compiled problem's caches are its inputs' at a time and its Jacobian at a state,
+        equal to what a new one computes there."""
+        self.load_factor = 1.0
+        self._angle_ref[:] = 0.0
+        self._last_seen = None
+
     def _loop_drive_values(self, t):
         """The drives of the joints that close loops at t: (q, q', q'') each (n, 3), a
         function of t or a coordinate held."""
