@@ -624,8 +624,8 @@ def _spatial_dae_start(model, dae, state):
     elif state is None:
         x0, v0 = dae.initial_state()
     elif _needs_dae(dae.tree):
-        # statics of a loop run this formulation, on the run's own (one set-up, not two),
-        # which then starts as a new one: its coordinates are the start's
+        # statics of a loop run this formulation, on the run's own (one set-up, not two;
+        # the reference angles its load steps continued kept): its coordinates are the start's
         x0, v0 = _equilibrium(model, dae).q[-1], np.zeros(dae.n_coordinates)
         dae.restart()
     else:

@@ -831,14 +831,15 @@ class SpatialDAE(IndexThreeDAE):
         self.compiled.load_factor = value
 
     def restart(self):
-        """Clears what a solve left on this formulation, so that a run starts on it as on a
-        new one, bit for bit (a run from ``state="static"`` runs on the formulation its
-        statics solved on): the load factor back to 1, the reference angles
-        (:meth:`_accept_angles`) to a new one's zeros, no last output (:meth:`observe`). The
+        """Clears what a static solve left on this formulation for a run from its
+        equilibrium (``state="static"`` runs on the formulation its statics solved on): the
+        load factor back to 1, no last output (:meth:`observe`). The reference angles
+        (:meth:`_accept_angles`) stay the equilibrium's, continued through the load steps: a
+        new formulation's zeros would wrap a spring's or an effort's angle that statics
+        turned past pi to the other side, and the run would start off its equilibrium. The
         compiled problem's caches are its inputs' at a time and its Jacobian at a state,
         equal to what a new one computes there."""
         self.load_factor = 1.0
-        self._angle_ref[:] = 0.0
         self._last_seen = None
 
     def _loop_drive_values(self, t):
