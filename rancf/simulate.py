@@ -540,12 +540,12 @@ def static_start(model):
     return _equilibrium(model).nodes[0].ravel().copy()
 
 
-def _equilibrium(model):
+def _equilibrium(model, dae=None):
     """The :class:`~rancf.integrators.solution.Solution` of :func:`static` with its defaults,
-    the start of ``state="static"``; ValueError with static's message if it was not found,
-    KeyboardInterrupt if Ctrl-C stopped it (before the run's first step: no Result to
-    return, the run is not made)."""
-    eq = statics.static(model, 10, 1e-10, 50, "sparse")
+    the start of ``state="static"`` (on the run's spatial DAE ``dae`` where statics runs one);
+    ValueError with static's message if it was not found, KeyboardInterrupt if Ctrl-C stopped
+    it (before the run's first step: no Result to return, the run is not made)."""
+    eq = statics.static(model, 10, 1e-10, 50, "sparse", spatial_dae=dae)
     if eq.status == "interrupted":
         raise KeyboardInterrupt(eq.message)
     if eq.status != "ok":
@@ -662,8 +662,10 @@ def _spatial_dae_start(model, dae, state):
     elif state is None:
         x0, v0 = dae.initial_state()
     elif _needs_dae(dae.tree):
-        # statics of a loop run this formulation: its coordinates are the start's
-        x0, v0 = _equilibrium(model).q[-1], np.zeros(dae.n_coordinates)
+        # statics of a loop run this formulation, on the run's own (one set-up, not two;
+        # the reference angles its load steps continued kept): its coordinates are the start's
+        x0, v0 = _equilibrium(model, dae).q[-1], np.zeros(dae.n_coordinates)
+        dae.restart()
     else:
         x0, v0 = dae.state_of(_spatial_start(model, dae.recursion, state))
     return dae.consistent_state(x0, v0)

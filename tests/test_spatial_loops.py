@@ -188,6 +188,76 @@ def test_a_loop_starts_from_its_static_equilibrium():
     assert np.abs(mid - mid[0]).max() <= 1e-6 * sag
 
 
+def sprung_four_bar():
+    """The flexible spherical four-bar (a drive of t) with a rotational spring-damper off its
+    rest angle on the output joint and a force of t on the coupler's middle: a loop whose run
+    follows reference angles and inputs of time."""
+    m, j_in, j_out, loop = SphericalFourBar().flexible(2)
+    m.add_rotational_spring_damper(j_out, 50.0, 0.5, rest_angle=0.2)
+    m.add_force(m.beams[1].node(1), force=lambda t: (0.0, 0.0, -5.0 * (1.0 + t)))
+    return m
+
+
+def test_a_static_start_runs_on_the_formulation_its_statics_solved_on(monkeypatch):
+    """``state="static"`` on a loop builds one spatial DAE, the one statics solves on and the
+    run then runs (it built two), and its run equals, bit for bit, the run on a second DAE
+    from the equilibrium that statics finds on its own DAE (``SpatialDAE.restart`` clears
+    what statics leaves: its load factor and last output; the angles here stay within pi,
+    where the reference angles statics leaves give the new DAE's angles)."""
+    from rancf.formulations import spatial
+    from rancf.formulations.spatial_dae import SpatialDAE
+    from rancf.integrators import static as statics
+    from rancf.results import result_of
+    from rancf.simulate import _spatial_dae_implicit
+
+    built, make = [], SpatialDAE.__init__
+
+    def counted(self, *args, **kwargs):
+        built.append(self)
+        make(self, *args, **kwargs)
+
+    monkeypatch.setattr(SpatialDAE, "__init__", counted)
+    m = sprung_four_bar()
+    T, dt = 0.04, 2e-3
+    res = rancf.simulate(m, T, dt, method="generalized-alpha", output_every=2, state="static")
+    assert res.status == "ok" and res.formulation == "dae" and len(built) == 1
+    eq = statics.static(m)
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    assert len(built) == 3
+    x0, v0 = dae.consistent_state(eq.q[-1], np.zeros(dae.n_coordinates))
+    ref = result_of(m, _spatial_dae_implicit(dae, x0, v0, T, dt, "generalized-alpha", 2,
+                                             False))
+    assert ref.status == "ok" and res.stats == ref.stats
+    for name in ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions"):
+        assert np.array_equal(getattr(res, name), getattr(ref, name)), name
+    energy, ref_energy = res.energy(), ref.energy()
+    for column in ("kinetic", "elastic", "gravity", "work", "dissipated"):
+        assert np.array_equal(energy[column], ref_energy[column]), column
+    assert np.array_equal(res.extra["constraint_violation"], ref.extra["constraint_violation"])
+
+
+def test_a_static_start_keeps_the_angle_statics_turned_past_pi():
+    """A body on a revolute joint about z with a rotational spring (k = 1 N m/rad, rest angle
+    2.5 rad) and a moment of 1.5 N m about z, beside a loop (the simply supported bar), so
+    that the model runs the spatial DAE: its equilibrium is at ``2.5 + 1.5 / k = 4`` rad,
+    past pi, which the load steps reach by continuing the angle. The run from
+    ``state="static"`` stays there (the spring's angle continued from statics' reference
+    angles: from a new DAE's zeros it wrapped to ``4 - 2 pi``, the spring pushed the other
+    way, and the body turned by 1.2 rad in 0.2 s)."""
+    m, _, _, _ = simply_supported(2)
+    body = m.add_rigid_body(1.0, np.diag([0.1, 0.1, 0.1]), position=(0.0, 2.0, 0.0))
+    hinge = m.add_joint("revolute", m.ground.point(0.0, 2.0, 0.0), body.point(0.0, 0.0, 0.0),
+                        axis=(0, 0, 1))
+    m.add_rotational_spring_damper(hinge, 1.0, 0.0, rest_angle=2.5)
+    m.add_force(body.point(0.0, 0.0, 0.0), moment=(0.0, 0.0, 1.5))
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    assert eq.joint(hinge)[0][0] == pytest.approx(4.0 - 2 * np.pi, abs=1e-9)  # wrapped
+    res = rancf.simulate(m, 0.2, 5e-3, method="newmark", state="static", output_every=10)
+    assert res.status == "ok" and res.formulation == "dae"
+    assert np.abs(res.joint(hinge)[0] - (4.0 - 2 * np.pi)).max() <= 1e-9
+
+
 # --- what is refused ------------------------------------------------------------------------
 def test_loops_and_the_dae_refuse_what_they_cannot_run():
     fb = SphericalFourBar()

@@ -114,8 +114,8 @@ cdef inline void rotation(const double* p, double* A) noexcept nogil:
 
 
 cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept nogil:
-    """D (9) = dA/dp_k at p: ``2 p0 I + 2 e^`` (k = 0), ``-2 e_m I + 2 (u_m e^T + e u_m^T)
-    + 2 p0 u_m^`` (k = m + 1, u_m the unit vector)."""
+    """D (9: 3 x 3 row-major, ``D[3 * i + j]``) = dA/dp_k at p: ``2 p0 I + 2 e^`` (k = 0),
+    ``-2 e_m I + 2 (u_m e^T + e u_m^T) + 2 p0 u_m^`` (k = m + 1, u_m the unit vector)."""
     cdef int i, m
     cdef double u[3]
     cdef double S[9]
@@ -124,7 +124,7 @@ cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept
         for i in range(9):
             D[i] *= 2.0
         for i in range(3):
-            D[EULER * i] += 2.0 * p[0]
+            D[3 * i + i] += 2.0 * p[0]
         return
     m = k - 1
     u[0] = u[1] = u[2] = 0.0
@@ -133,7 +133,7 @@ cdef inline void rotation_derivative(const double* p, int k, double* D) noexcept
     for i in range(9):
         D[i] = 2.0 * p[0] * S[i]
     for i in range(3):
-        D[EULER * i] -= 2.0 * p[k]
+        D[3 * i + i] -= 2.0 * p[k]
         D[3 * m + i] += 2.0 * p[1 + i]
         D[3 * i + m] += 2.0 * p[1 + i]
 
@@ -2150,7 +2150,7 @@ cdef class SpatialProblem(StepProblem):
                     for j in range(EULER):
                         blk[POSE * i + 3 + j] -= c_k * D[POSE * EULER * b + EULER * i + j]
                 for i in range(EULER):
-                    pp[EULER_BLOCK * b + 5 * i] += c_k * lam[self.n_joint_rows + b]
+                    pp[EULER_BLOCK * b + (EULER + 1) * i] += c_k * lam[self.n_joint_rows + b]
             bad = self.elements.c_stiffness(q_e, v_e, o)
             if bad >= 0:
                 self.owner._element_status(bad)

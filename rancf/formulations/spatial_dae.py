@@ -351,9 +351,11 @@ _D1 = np.array([-1.0, 9.0, -45.0, 0.0, 45.0, -9.0, 1.0]) / 60.0
 class _Link:
     """One joint's constraint rows (module docstring's table): parent body (-1 the ground),
     child body, motion, anchor (parent's frame), offset (child's frame), Q (reference
-    relative orientation), axes a0, a1 (parent's frame), the drive's coordinate (or -1)."""
+    relative orientation), axes a0, a1 (parent's frame), the unit quaternion qQ of Q (the
+    caller's :func:`quaternion` of all links' Q in one call: scipy's set-up of a call costs
+    more than the rest of a link), the drive's coordinate (or -1)."""
 
-    def __init__(self, parent, body, motion, anchor, offset, Q, a0, a1, driven=-1):
+    def __init__(self, parent, body, motion, anchor, offset, Q, a0, a1, qQ, driven=-1):
         self.body, self.parent = int(body), int(parent)
         m = Motion(int(motion))
         if m not in _KINDS:
@@ -364,7 +366,7 @@ class _Link:
         self.anchor = np.array(anchor, dtype=float)
         self.offset = np.array(offset, dtype=float)
         Q = np.array(Q, dtype=float)
-        self.qQc = _CONJ @ quaternion(Q)          # conj(q_Q)
+        self.qQc = _CONJ @ qQ                     # conj(q_Q)
         self.QT = rotation(self.qQc)              # its matrix, Q^T (the joint coordinates')
         self.a0 = np.array(a0, dtype=float)
         self.a1 = np.array(a1, dtype=float)
@@ -386,11 +388,11 @@ class _Link:
                                        np.arange(c, c + 7)]).astype(int)
 
     @classmethod
-    def of_tree(cls, tree, body, driven):
+    def of_tree(cls, tree, body, qQ, driven):
         """The link of ``body`` in the tree."""
         return cls(tree.parent[body], body, tree.motion[body], tree.anchor[body],
                    tree.offset[body], tree.relative[body], tree.axes[body, 0],
-                   tree.axes[body, 1], driven)
+                   tree.axes[body, 1], qQ, driven)
 
     def target(self, value):
         """The drive's target from its coordinate value: the quaternion ``q_d`` of a revolute
@@ -665,15 +667,22 @@ class SpatialDAE(IndexThreeDAE):
         self.n_coordinates = 7 * nb + 6 * self.n_cable_nodes
         qo = np.asarray(tree.q_offset)
         driven = set(self.inputs.driven)
-        self.links = [_Link.of_tree(tree, b, int(qo[b]) if int(qo[b]) in driven else -1)
-                      for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
+        jointed = [b for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
+        # the quaternions of all joint links' Q, the tree's and the loops', in one call
+        qQ = quaternion(np.array([tree.relative[b] for b in jointed]
+                                 + [lk[5] for lk in list(tree.loops) + list(loops)],
+                                 dtype=float).reshape(-1, 3, 3))
+        self.links = [_Link.of_tree(tree, b, q, int(qo[b]) if int(qo[b]) in driven else -1)
+                      for b, q in zip(jointed, qQ)]
         # the joints that close loops: rows like a tree joint's, between two bodies; the
         # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
         loop_driven = {j: tree.n_q + k for k, (j, _) in enumerate(self._loop_drives)}
-        self.links += [_Link(*lk, driven=loop_driven.get(int(j), -1))
-                       for j, lk in zip(tree.loop_joint, tree.loops)]
-        self.links += [_Link(*lk) for lk in loops]
+        qQ = qQ[len(jointed):]
+        self.links += [_Link(*lk, driven=loop_driven.get(int(j), -1), qQ=q)
+                       for j, lk, q in zip(tree.loop_joint, tree.loops, qQ)]
+        qQ = qQ[len(tree.loops):]
+        self.links += [_Link(*lk, qQ=q) for lk, q in zip(loops, qQ)]
         n_loop_links = len(self.links)
         self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
@@ -846,6 +855,18 @@ class SpatialDAE(IndexThreeDAE):
     @load_factor.setter
     def load_factor(self, value):
         self.compiled.load_factor = value
+
+    def restart(self):
+        """Clears what a static solve left on this formulation for a run from its
+        equilibrium (``state="static"`` runs on the formulation its statics solved on): the
+        load factor back to 1, no last output (:meth:`observe`). The reference angles
+        (:meth:`_accept_angles`) stay the equilibrium's, continued through the load steps: a
+        new formulation's zeros would wrap a spring's or an effort's angle that statics
+        turned past pi to the other side, and the run would start off its equilibrium. The
+        compiled problem's caches are its inputs' at a time and its Jacobian at a state,
+        equal to what a new one computes there."""
+        self.load_factor = 1.0
+        self._last_seen = None
 
     def _loop_drive_values(self, t):
         """The drives of the joints that close loops at t: (q, q', q'') each (n, 3), a

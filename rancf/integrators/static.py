@@ -36,10 +36,17 @@ from .implicit import Static
 from .solution import Solution
 
 
-def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):
+def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
+           spatial_dae=None):
     """The :class:`~rancf.integrators.solution.Solution` of :func:`rancf.static`, whose
     docstring gives the parameters, the frame returned and the failures (it turns this into
     its :class:`rancf.Result`).
+
+    ``spatial_dae``: where statics of a spatial model runs the spatial DAE (a closed loop, a
+    joint at a cable point), the :class:`~rancf.formulations.spatial_dae.SpatialDAE` of
+    ``model`` to solve on: that of the run ``state="static"`` starts, which then builds no
+    second one (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.restart` before its first
+    step); None: one made here. Ignored where statics runs another formulation.
 
     Examples
     --------
@@ -64,7 +71,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     if model.dim == 3:
         tree = model.build()
         if len(tree.loop_joint) or spatial.cable_refusal(tree):
-            return _spatial_dae_static(model, load_steps, tol, max_iter)
+            return _spatial_dae_static(model, load_steps, tol, max_iter, spatial_dae)
         return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
     dae = DAE(A, linear_solver)
@@ -176,7 +183,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     wall_time=time.perf_counter() - start, error=error)
 
 
-def _spatial_dae_static(model, load_steps, tol, max_iter):
+def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     """Statics of a spatial model with a closed loop: the load steps of :func:`step_loads`
     through the implicit loop's Newton iteration
     (the :class:`~rancf.integrators.implicit.Static` scheme) on the spatial DAE, its gravity and
@@ -184,8 +191,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
     planar statics'. Newton starts each load step from the last equilibrium, the first from the
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
-    lambda)."""
-    dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
+    lambda). On ``dae`` (the model's, given by :func:`static`) or one made here."""
+    if dae is None:
+        dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     start = time.perf_counter()
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
