@@ -22,9 +22,12 @@ with the spatial formulation's approximate matrix the ratios alternate between a
 stopped so can end beyond tol from its solution (tests/test_newton_stop.py checks every step
 against its equations solved to round-off); and the renewal rules below, seeing two iterations
 a step, would no longer renew a matrix gone stale. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
-accelerations resolved, else at the last positions ``q_{n+1} = q_n`` (the first step: the one
-whose first increment is the smaller; ``Stepper._start``): the accelerations of unresolved stiff
-modes would put the first iterate far out in a turned configuration. A step that took k iterations starts the next one with a new
+accelerations resolved, else at the last positions ``q_{n+1} = q_n`` or at the last step's
+increment repeated, ``q_{n+1} = 2 q_n - q_{n-1}``, whichever would have missed the last step's
+solution by the least (the first step: the one whose first increment is the smaller;
+``Stepper._start``): the accelerations of unresolved stiff modes would put the first iterate far
+out in a turned configuration, and where they alternate from step to step (an ANCF cable's root)
+the repeated increment misses by far less than the last positions. A step that took k iterations starts the next one with a new
 matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`` over the ``3``
 steps a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
 iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
@@ -106,8 +109,11 @@ cdef class Stepper:
     cdef readonly bint intermediate, bdf1, reuse, static
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
-    cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol, q_prev, a_prev, a_probe, x_probe
-    cdef bint history       # q_prev, a_prev hold the state before the last step (_start)
+    cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol, q_prev, q_prev2, a_prev, a_probe
+    cdef double[::1] x_probe
+    # the accepted steps behind the state, up to 2: q_prev and a_prev hold the state before the
+    # last one, q_prev2 the positions before that (_start)
+    cdef int history
     cdef bint probing       # the first iteration compares the two starts (_start)
     # the outputs of run(), filled row by row (n_kept rows so far)
     cdef double[::1] out_t
@@ -138,14 +144,15 @@ cdef class Stepper:
         w = arena(dict(q=n1, v=n1, a=n1, q_pred=n1, v_pred=n1, q1=n1, v1=n1, a1=n1, q_e=n1,
                        v_e=n1, a_e=n1, q_old=n1, v_old=n1, a_old=n1, r_old=n1, f=n1,
                        lam=max(m, 1), lam1=max(m, 1), x=max(n + m, 1), viol=3, q_prev=n1,
-                       a_prev=n1, a_probe=n1, x_probe=max(n + m, 1)))
+                       q_prev2=n1, a_prev=n1, a_probe=n1, x_probe=max(n + m, 1)))
         self.q, self.v, self.a = w["q"], w["v"], w["a"]
         self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
         self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
         self.q_e, self.v_e, self.a_e = w["q_e"], w["v_e"], w["a_e"]
         self.q_old, self.v_old, self.a_old = w["q_old"], w["v_old"], w["a_old"]
         self.r_old, self.f = w["r_old"], w["f"]
-        self.q_prev, self.a_prev, self.history = w["q_prev"], w["a_prev"], False
+        self.q_prev, self.q_prev2, self.a_prev = w["q_prev"], w["q_prev2"], w["a_prev"]
+        self.history = 0
         self.a_probe, self.x_probe, self.probing = w["a_probe"], w["x_probe"], False
         self.lam, self.lam1 = w["lam"], w["lam1"]
         self.x, self.viol = w["x"], w["viol"]
@@ -395,9 +402,9 @@ cdef class Stepper:
         return dq_q
 
     cdef void _start(self) noexcept:
-        """Newton's first iterate: ``a_{n+1} = a_n`` where the accelerations are resolved by
-        the step, else the new positions at the last accepted ones, ``q_{n+1} = q_n``
-        (``a_{n+1} = (q_n - q_pred) / (h^2 beta)``).
+        """Newton's first iterate: ``a_{n+1} = a_n``, the new positions at the last accepted
+        ones, ``q_{n+1} = q_n``, or the last step's increment repeated, ``q_{n+1} = 2 q_n -
+        q_{n-1}`` (a position start q0 is the iterate ``a_{n+1} = (q0 - q_pred) / (h^2 beta)``).
 
         ``a_n`` is the better start for a smooth motion (it misses the new positions by
         ``h^2 beta |a_{n+1} - a_n|``, O(h^3)), but it carries the unresolved stiff modes (a
@@ -405,15 +412,25 @@ cdef class Stepper:
         amplitude: it puts the positions ``h^2 a_n / 2`` away, ``(omega h)^2 / 2`` times that
         amplitude, into a turned configuration of the nonlinear elements from which Newton
         fails, or converges to another root of the step's equations (a node turned over).
-        ``q_n`` misses them by the step's motion ``|q_{n+1} - q_n|``. Each step takes the start
-        that would have missed the last step's solution by less, ``h^2 beta max|a_n -
-        a_{n-1}|`` against ``max|q_n - q_{n-1}|`` (the norm of Newton's test). The first
+        ``q_n`` misses them by the step's motion ``|q_{n+1} - q_n|``. The repeated increment
+        misses a smooth motion by its second difference, ``h^2 |q''|`` (O(h^2), so more than
+        ``a_n`` where the accelerations are smooth), and the stiff modes by their amplitude
+        alone: it wins where the accelerations of a mode the step does not resolve change from
+        step to step by more than ``|q''| / beta``, as the generalized-alpha family's do (they
+        alternate in sign, the scheme's amplification at ``omega h -> infinity`` being
+        ``-rho_inf``): the slope of an ANCF cable's root node on a spherical joint, whose
+        acceleration flips sign from step to step. The accelerations are not extrapolated: their alternation would grow the
+        miss (``2 a_n - a_{n-1}`` doubles it). Each step takes the start that would have missed
+        the last step's solution by the least, ``h^2 beta max|a_n - a_{n-1}|``, ``max|q_n -
+        q_{n-1}|`` and ``max|q_n - 2 q_{n-1} + q_{n-2}|`` (the norm of Newton's test; the
+        increment only when it is strictly the least). The first
         step has no history: it starts at ``a_n`` and its first iteration also takes the
         increment from ``q_n`` with the same matrix, going on from the start whose increment
-        is the smaller (:meth:`_probe`; one residual and one solve more a run). In statics
-        ``q_pred = q_n`` and ``a_n = 0``: both starts are the last equilibrium."""
+        is the smaller (:meth:`_probe`; one residual and one solve more a run); the second has
+        no increment to repeat. In statics ``q_pred = q_n`` and ``a_n = 0``: the first two
+        starts are the last equilibrium, whose miss (zero) the increment never beats."""
         cdef int i
-        cdef double by_a = 0.0, by_q = 0.0
+        cdef double by_a = 0.0, by_q = 0.0, by_increment = INFINITY
         if not self.history:
             memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
             self.probing = not self.static
@@ -421,6 +438,15 @@ cdef class Stepper:
         for i in range(self.n):
             by_a = max(by_a, fabs(self.a[i] - self.a_prev[i]))
             by_q = max(by_q, fabs(self.q[i] - self.q_prev[i]))
+        if self.history == 2:
+            by_increment = 0.0
+            for i in range(self.n):
+                by_increment = max(by_increment,
+                                   fabs(self.q[i] - 2.0 * self.q_prev[i] + self.q_prev2[i]))
+        if by_increment < by_q and by_increment < self.hb * by_a:
+            for i in range(self.n):
+                self.a1[i] = (2.0 * self.q[i] - self.q_prev[i] - self.q_pred[i]) / self.hb
+            return
         if self.hb * by_a <= by_q:
             memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
             return
@@ -470,9 +496,10 @@ cdef class Stepper:
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
         self.p.recentre(&self.q1[0], &self.v1[0], &self.a1[0])
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
+        memcpy(&self.q_prev2[0], &self.q_prev[0], n * sizeof(double))
         memcpy(&self.q_prev[0], &self.q[0], n * sizeof(double))
         memcpy(&self.a_prev[0], &self.a[0], n * sizeof(double))
-        self.history = True
+        self.history = min(self.history + 1, 2)
         memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
         memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
         if self.static:
@@ -510,7 +537,7 @@ cdef class Stepper:
         np.asarray(self.a)[:n] = np.asarray(self.x)[:n]
         np.asarray(self.lam)[:m] = np.asarray(self.x)[n:n + m]
         self.factored = False       # the mass matrix is not the step's Newton matrix
-        self.history = False
+        self.history = 0
 
     def start_at_rest(self, double t0, q0, lam0):
         """Set the state at t0 to q0 at rest: zero velocities and accelerations, multipliers
@@ -523,7 +550,7 @@ cdef class Stepper:
         np.asarray(self.lam)[:self.m] = lam0
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.factored = False
-        self.history = False
+        self.history = 0
 
     def advance(self):
         """One step (a load step in statics) from Python; returns Newton's iterations, or
