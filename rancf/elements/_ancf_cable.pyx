@@ -24,10 +24,12 @@ translation), ``z = B y`` with the constant ``B = [s x I3; ss x I3]`` (6 x 9; s 
 derivatives of S1, S2, S4 at the point). So each point writes its force ``f_z`` (6) and its
 6 x 6 matrices in z, its expansion (:c:func:`_expand_bending`, :c:func:`_expand_axial`) adds
 ``B^T f_z`` and ``B^T K_z B`` into 9-vectors and 9 x 9 matrices, and one scatter per element
-(:c:func:`_scatter`) gives ``T^T g`` and ``T^T K_y T``: the work of the expansions, the
-kernels' largest, is 9^2 / 12^2 of the element's, and the force on r_B is the force on r_A
-negated to the bit. Undamped, the matrices are symmetric and only their upper blocks are
-summed.
+(:c:func:`_scatter`) gives ``T^T g`` and ``T^T K_y T``: the expansions, the kernels'
+largest work, sum 9 3 x 3 blocks a point where 16 over e would be (undamped, the matrices
+symmetric, 7 where 10 would be). The tables give ``S3' = -S1'`` and ``S3'' = -S1''`` to the
+bit, so the numbers are those of the expansion over e, to the bit, and the force on r_B is
+the force on r_A negated.
+
 In z, with ``q = a . a``, ``c = a x b``, ``kappa = c / q``, ``m`` the bending stress vector and
 ``N = m . c``::
 
@@ -108,28 +110,24 @@ cdef inline void _add_skew(double* M, int stride, const double* v, double s) noe
     M[2 * stride + 1] += s * v[0]
 
 
+cdef inline bint _needed(int k, int m, bint upper) noexcept nogil:
+    """Whether block (k, m) of a 9 x 9 matrix over y is summed: all of them, or with ``upper``
+    (a symmetric matrix) those that the element's blocks on and above its diagonal read
+    (:c:func:`_scatter`): all but (2, 0) and (2, 1), since r'_B is the last node vector."""
+    return not upper or k < 2 or m == 2
+
+
 cdef inline void _expand_axial(const double* s, const double* Kz, bint upper,
                                double* Ky) noexcept nogil:
     """Ky (9 x 9) += P^T Kz P, Kz (3 x 3) over r' = P y, ``P = [s_0 I3, s_1 I3, s_2 I3]``:
-    block (k, m) gains ``s_k s_m Kz``. With ``upper`` (Kz symmetric) only the blocks m >= k,
-    those on the diagonal from their upper triangle (symmetric to the bit); :c:func:`_scatter`
-    mirrors the others."""
-    cdef double skm, v
+    block (k, m) gains ``s_k s_m Kz``; with ``upper`` only the blocks :c:func:`_needed`."""
+    cdef double skm
     cdef double* row
-    cdef double* block
     cdef int k, m, i, j
     for k in range(3):
-        if upper:
-            # a diagonal block of a symmetric Kz: its upper triangle, mirrored
-            skm = s[k] * s[k]
-            block = Ky + 30 * k
-            for i in range(3):
-                for j in range(i, 3):
-                    v = skm * Kz[3 * i + j]
-                    block[9 * i + j] += v
-                    if j != i:
-                        block[9 * j + i] += v
-        for m in range(k + 1 if upper else 0, 3):
+        for m in range(3):
+            if not _needed(k, m, upper):
+                continue
             skm = s[k] * s[m]
             for i in range(3):
                 row = Ky + 9 * (3 * k + i) + 3 * m
@@ -140,30 +138,16 @@ cdef inline void _expand_axial(const double* s, const double* Kz, bint upper,
 cdef inline void _expand_bending(const double* s, const double* ss, const double* Kz,
                                  bint upper, double* Ky) noexcept nogil:
     """Ky (9 x 9) += B^T Kz B, Kz (6 x 6) over z = (r', r'') = B y, ``B = [s (x) I3; ss (x)
-    I3]``: block (k, m) gains ``sum_pq w_p[k] w_q[m] Kz[3p:3p+3, 3q:3q+3]``, w_0 = s, w_1 = ss.
-    With ``upper`` (Kz symmetric) only the blocks m >= k, as :c:func:`_expand_axial`."""
-    cdef double s00, s01, s10, s11, v
+    I3]``: block (k, m) gains ``sum_pq w_p[k] w_q[m] Kz[3p:3p+3, 3q:3q+3]``, w_0 = s, w_1 = ss;
+    with ``upper`` only the blocks :c:func:`_needed`."""
+    cdef double s00, s01, s10, s11
     cdef double* row
-    cdef double* block
     cdef const double* mz
     cdef int k, m, i, j
     for k in range(3):
-        if upper:
-            # a diagonal block of a symmetric Kz (Kz[3:, :3] = Kz[:3, 3:]^T): its upper
-            # triangle, mirrored
-            s00 = s[k] * s[k]
-            s01 = s[k] * ss[k]
-            s11 = ss[k] * ss[k]
-            block = Ky + 30 * k
-            for i in range(3):
-                mz = Kz + 6 * i
-                for j in range(i, 3):
-                    v = (s00 * mz[j] + s01 * (mz[3 + j] + Kz[6 * (3 + i) + j])
-                         + s11 * mz[21 + j])
-                    block[9 * i + j] += v
-                    if j != i:
-                        block[9 * j + i] += v
-        for m in range(k + 1 if upper else 0, 3):
+        for m in range(3):
+            if not _needed(k, m, upper):
+                continue
             s00 = s[k] * s[m]
             s01 = s[k] * ss[m]
             s10 = ss[k] * s[m]
@@ -175,38 +159,40 @@ cdef inline void _expand_bending(const double* s, const double* ss, const double
                     row[j] += s00 * mz[j] + s01 * mz[3 + j] + s10 * mz[18 + j] + s11 * mz[21 + j]
 
 
-cdef void _scatter(double* Ky, bint symmetric, double* M) noexcept nogil:
+cdef void _scatter(const double* Ky, bint symmetric, double* M) noexcept nogil:
     """M (12 x 12) = T^T Ky T, the element matrix of Ky (9 x 9) over ``y = T e = (r_A - r_B,
     r'_A, r'_B)``: node vector p of e (r_A, r'_A, r_B, r'_B) enters y's vector ``(0, 1, 0,
-    2)[p]`` with the sign ``(1, 1, -1, 1)[p]``. ``symmetric``: Ky's blocks below the diagonal
-    are first mirrored from those above (all M is written either way)."""
+    2)[p]`` with the sign ``(1, 1, -1, 1)[p]``. ``symmetric``: the blocks on and above M's
+    diagonal from Ky, those below it their transposes: M holds, to the bit, the products and
+    sums of a 12 x 12 expansion over e (S3' = -S1' exactly)."""
     cdef int vec[4]
     cdef bint flip
     cdef const double* src
     cdef double* dst
     cdef int p, r, i, j
     vec[0], vec[1], vec[2], vec[3] = 0, 1, 0, 2
-    if symmetric:
-        for i in range(3, 9):
-            for j in range(3 * (i // 3)):
-                Ky[9 * i + j] = Ky[9 * j + i]
     for p in range(4):
-        for r in range(4):
+        for r in range(p if symmetric else 0, 4):
             flip = (p == 2) != (r == 2)
             for i in range(3):
                 src = Ky + 9 * (3 * vec[p] + i) + 3 * vec[r]
                 dst = M + 12 * (3 * p + i) + 3 * r
                 for j in range(3):
                     dst[j] = -src[j] if flip else src[j]
+    if symmetric:
+        for i in range(3, 12):
+            for j in range(3 * (i // 3)):
+                M[12 * i + j] = M[12 * j + i]
 
 
 cdef void _axial(const double* e, const double* ed, double l, double EA, double c,
-                 const double* eps0, double* g, double* Ky, double* Cy, double* U,
+                 double cC, const double* eps0, double* g, double* Ky, double* Cy, double* U,
                  double* P) noexcept nogil:
     """The axial part, ``eps = |r'| - 1`` at 5 Gauss points, less ``eps0[gp]`` (NULL: 0), of
     the element at e (12; ed its rates, read when c != 0): ``-dU/dy`` (and ``-dD/dydot``) over
     the reduced coordinates y (module docstring) into g (9, zero on entry), the 9 x 9 matrices
-    added to Ky and Cy where not NULL (Ky's upper blocks only when c = 0)."""
+    added to Ky and Cy where not NULL (Ky's upper blocks only when c = 0); Cy at the damping
+    time cC (c but in :c:func:`cable_stiffness_damping`)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]     # (r'' is not read)
@@ -220,7 +206,7 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
     cdef double r1[15]     # r' at the 5 points, then their square roots and inverses
     cdef double norm[5]    # apart: independent, their latencies overlap
     cdef double inverse[5]
-    cdef double w, n, eps, rate, ws, wsn, wk, wkc, inv, tt
+    cdef double w, n, eps, rate, ws, wk, wkc, inv
     cdef double Ul = 0.0, Pl = 0.0
     cdef int gp, i, j, k
     for gp in range(5):
@@ -254,31 +240,26 @@ cdef void _axial(const double* e, const double* ed, double l, double EA, double 
             for i in range(3):
                 g[3 * k + i] -= s[k] * ws * t[i]
         if Ky != NULL:
-            # EA t t^T + (stress) (I - t t^T) / |a|, and with damping EA c t (d epsdot / da)^T,
-            # d epsdot / da = (I - t t^T) adot / |a| (the Hessian of eps applied to adot)
-            wsn = ws * inv
+            # d epsdot / da = (I - t t^T) adot / |a|, the Hessian of eps applied to adot
+            for i in range(3):
+                h[i] = (ad[i] - t[i] * rate) / n
             for i in range(3):
                 for j in range(3):
-                    tt = t[i] * t[j]
-                    Kz[3 * i + j] = wk * tt + wsn * ((1.0 if i == j else 0.0) - tt)
-            if c != 0.0:
-                for i in range(3):
-                    h[i] = (ad[i] - t[i] * rate) * inv
-                for i in range(3):
-                    for j in range(3):
-                        Kz[3 * i + j] += wkc * t[i] * h[j]
+                    Kz[3 * i + j] = (wk * t[i] * t[j]
+                                     + ws * ((1.0 if i == j else 0.0) - t[i] * t[j]) / n
+                                     + wk * c * t[i] * h[j])
             _expand_axial(s, Kz, c == 0.0, Ky)
         if Cy != NULL:
             for i in range(3):
                 for j in range(3):
-                    Cz[3 * i + j] = wkc * t[i] * t[j]
+                    Cz[3 * i + j] = wk * cC * t[i] * t[j]
             _expand_axial(s, Cz, True, Cy)
     U[0] += Ul
     P[0] += Pl
 
 
 cdef void _bending(const double* e, const double* ed, double l, double EI, double c,
-                   const double* k0, double* gy, double* Ky, double* Cy, double* U,
+                   double cC, const double* k0, double* gy, double* Ky, double* Cy, double* U,
                    double* P) noexcept nogil:
     """The bending part, ``kappa = (r' x r'') / |r'|^2`` at 3 Gauss points, relative to the
     rest curvature magnitude ``k0[gp]`` (NULL: 0; module docstring), as :c:func:`_axial`
@@ -307,7 +288,7 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd, v, h2, h8
+    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd, v
     cdef double Ul = 0.0, Pl = 0.0
     cdef double gl[9]      # the force, summed here and then added to gy
     cdef bint tangents = Ky != NULL or Cy != NULL
@@ -409,10 +390,10 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
             if ratio != 0.0:
                 for i in range(6):
                     for j in range(6):
-                        Cz[6 * i + j] = c * wk * Ju[i] * Ju[j]
+                        Cz[6 * i + j] = cC * wk * Ju[i] * Ju[j]
             else:
                 for i in range(36):
-                    Cz[i] = c * Kz[i]
+                    Cz[i] = cC * Kz[i]
             _expand_bending(s, ss, Cz, True, Cy)
         if Ky == NULL:
             continue
@@ -428,16 +409,13 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
         N = _dot(m, cv)
         _cross(b, m, bm)
         _cross(m, a, ma)
-        h2 = 2.0 * iq2
-        h8 = 8.0 * N * iq2 * iq
         for i in range(3):
             for j in range(3):
-                # symmetric in i, j to the bit (products of two factors commute)
-                Kz[6 * i + j] += h8 * (a[i] * a[j]) - h2 * (bm[i] * a[j] + a[i] * bm[j])
-                v = h2 * a[i] * ma[j]
-                Kz[6 * i + 3 + j] -= v
-                Kz[6 * (3 + j) + i] -= v
-            Kz[7 * i] -= h2 * N
+                Kz[6 * i + j] += (-2.0 * (bm[i] * a[j] + a[i] * bm[j]) * iq2
+                                  + 8.0 * N * a[i] * a[j] * iq2 * iq
+                                  - (2.0 * N * iq2 if i == j else 0.0))
+                Kz[6 * i + 3 + j] -= 2.0 * a[i] * ma[j] * iq2
+                Kz[6 * (3 + j) + i] -= 2.0 * a[i] * ma[j] * iq2
         _add_skew(Kz + 3, 6, m, -iq)
         _add_skew(Kz + 18, 6, m, iq)        # the transpose of -[m]x / q
         if c != 0.0:
@@ -480,16 +458,17 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
-                const double* reference, double* f, double* K, double* C, double* U,
+                double cC, const double* reference, double* f, double* K, double* C, double* U,
                 double* P) noexcept nogil:
     """Both parts over the reduced coordinates y (module docstring), then back to the
     element's: f = T^T g, K = T^T Ky T, C = T^T Cy T (:c:func:`_scatter`). Undamped, K is the
-    Hessian of U: only its upper blocks were summed."""
+    Hessian of U: only its upper blocks were summed. C is that of the damping time cC (the
+    kernels' c but in :c:func:`cable_stiffness_damping`)."""
     cdef double g[9]
     cdef double Ky[81]
     cdef double Cy[81]
     cdef double* pK = Ky if K != NULL else NULL
-    cdef double* pC = Cy if C != NULL and c != 0.0 else NULL
+    cdef double* pC = Cy if C != NULL and cC != 0.0 else NULL
     cdef int i
     memset(g, 0, 9 * sizeof(double))
     if pK != NULL:
@@ -498,8 +477,9 @@ cdef void _sums(const double* e, const double* edot, double l, double EA, double
         memset(Cy, 0, 81 * sizeof(double))
     U[0] = 0.0
     P[0] = 0.0
-    _axial(e, edot, l, EA, c, reference, g, pK, pC, U, P)
-    _bending(e, edot, l, EI, c, reference + 5 if reference != NULL else NULL, g, pK, pC, U, P)
+    _axial(e, edot, l, EA, c, cC, reference, g, pK, pC, U, P)
+    _bending(e, edot, l, EI, c, cC, reference + 5 if reference != NULL else NULL, g, pK, pC,
+             U, P)
     for i in range(3):
         f[i] = g[i]
         f[3 + i] = g[3 + i]
@@ -508,7 +488,7 @@ cdef void _sums(const double* e, const double* edot, double l, double EA, double
     if K != NULL:
         _scatter(Ky, c == 0.0, K)
     if C != NULL:
-        if c != 0.0:
+        if cC != 0.0:
             _scatter(Cy, True, C)
         else:
             memset(C, 0, 144 * sizeof(double))
@@ -522,7 +502,7 @@ cdef double cable_force(const double* e, const double* edot, double l, double EA
     only when ``c != 0`` (it may be NULL for an undamped cable).
     """
     cdef double U
-    _sums(e, edot, l, EA, EI, c, NULL, f, NULL, NULL, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, NULL, NULL, &U, dissipation)
     return U
 
 
@@ -533,7 +513,7 @@ cdef void cable_tangent(const double* e, const double* edot, double l, double EA
     then the Hessian of U, symmetric."""
     cdef double f[12]
     cdef double U, P
-    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, &P)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, K, C, &U, &P)
 
 
 cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
@@ -543,7 +523,7 @@ cdef double cable_force_tangent(const double* e, const double* edot, double l, d
     needs): f (12), K and, when C is not NULL, C (12 x 12); returns U (J), the dissipated
     power into ``dissipation`` (W)."""
     cdef double U
-    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, K, C, &U, dissipation)
     return U
 
 
@@ -554,8 +534,21 @@ cdef double cable_force_rest(const double* e, const double* edot, double l, doub
     axial points, k0 at the 3 bending points; NULL the straight cable's zeros; module
     docstring); K and C may be NULL (the force only)."""
     cdef double U
-    _sums(e, edot, l, EA, EI, c, reference, f, K, C, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, reference, f, K, C, &U, dissipation)
     return U
+
+
+cdef void cable_stiffness_damping(const double* e, double l, double EA, double EI, double c,
+                                 const double* reference, double* K,
+                                 double* C) noexcept nogil:
+    """K of the undamped cable (the Hessian of U, symmetric, 12 x 12) and C of damping time c
+    (NULL: not computed) in one pass, relative to the rest state ``reference`` (NULL: straight):
+    the Newton matrix of a loop that leaves the damping force's derivative in the coordinates
+    out (rancf/formulations/_spatial_implicit.pyx). C depends on the coordinates only, so the
+    rates are not read; the same K and C as :c:func:`cable_force_rest` at c = 0 and at c."""
+    cdef double f[12]
+    cdef double U, P
+    _sums(e, NULL, l, EA, EI, 0.0, c if C != NULL else 0.0, reference, f, K, C, &U, &P)
 
 
 cdef void cable_reference(const double* e0, double l, double* reference) noexcept nogil:
