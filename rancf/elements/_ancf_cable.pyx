@@ -288,21 +288,30 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd, v
+    cdef double w, wk, iq, iq2, N, p, rest, nk, ratio, sd, v
     cdef double Ul = 0.0, Pl = 0.0
     cdef double gl[9]      # the force, summed here and then added to gy
+    cdef double r1[9]      # r' and r'' at the 3 points and the inverses of |r'|^2, apart:
+    cdef double r2[9]      # the divisions are independent, their latencies overlap
+    cdef double inverse[3]
     cdef bint tangents = Ky != NULL or Cy != NULL
     cdef int gp, i, j, k
     memset(gl, 0, 9 * sizeof(double))
+    for gp in range(3):
+        _weights(DS3[gp], DDS3[gp], il, sp, spp, s, ss)
+        _interpolate(e, sp, r1 + 3 * gp)
+        _interpolate(e, spp, r2 + 3 * gp)
+    for gp in range(3):
+        inverse[gp] = 1.0 / _dot(r1 + 3 * gp, r1 + 3 * gp)
     for gp in range(3):
         rest = k0[gp] if k0 != NULL else 0.0
         _weights(DS3[gp], DDS3[gp], il, sp, spp, s, ss)
         w = G3W[gp] * l
         wk = w * EI
-        _interpolate(e, sp, a)
-        _interpolate(e, spp, b)
-        q = _dot(a, a)
-        iq = 1.0 / q
+        for i in range(3):
+            a[i] = r1[3 * gp + i]
+            b[i] = r2[3 * gp + i]
+        iq = inverse[gp]
         iq2 = iq * iq
         _cross(a, b, cv)
         for i in range(3):
