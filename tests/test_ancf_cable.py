@@ -106,6 +106,48 @@ def test_undamped_tangent_is_symmetric_and_the_hessian_of_the_energy():
         assert np.abs(K - H).max() <= 1e-5 * np.abs(K).max()
 
 
+@pytest.mark.parametrize("damping", [0.0, 1e-3])
+@pytest.mark.parametrize("curved", [False, True])
+def test_kernel_paths_agree_and_keep_translation_invariance(damping, curved):
+    """The force alone (its cross-product form) and the force with its tangents (through
+    d kappa / dz) are two evaluations of one formula: equal to 1e-13. A translation changes
+    nothing: the forces on r_A and r_B cancel to the bit (the kernel sums them on ``r_A -
+    r_B``) and K and C times a translation vanish; K and C match central differences of the
+    force, off the origin (where ``r_A - r_B`` rounds)."""
+    rng = np.random.default_rng(11)
+    e0 = straight() + 0.2 * rng.standard_normal(12) if curved else None
+    rest = cable.rest_state(e0, L) if curved else None
+    EA, EI = E * A, E * I
+    for _ in range(3):
+        e, ed = random_deformed(rng, 0.1), rng.standard_normal(12)
+        e[[0, 1, 2, 6, 7, 8]] += 3.0
+        f_alone, f = np.empty(12), np.empty(12)
+        K, C = np.empty((12, 12)), np.empty((12, 12))
+        U_alone, P_alone = kernels.force(e, ed, L, EA, EI, damping, f_alone, rest)
+        U, P = kernels.force_tangent(e, ed, L, EA, EI, damping, f, K, C, rest)
+        assert np.abs(f - f_alone).max() <= 1e-13 * np.abs(f).max()
+        assert abs(U - U_alone) <= 1e-13 * U and abs(P - P_alone) <= 1e-13 * max(P, 1.0)
+        assert np.array_equal(f[:3], -f[6:9])
+        translation = np.tile(np.concatenate([rng.standard_normal(3), np.zeros(3)]), 2)
+        assert np.abs(K @ translation).max() <= 1e-12 * np.abs(K).max()
+        assert np.abs(C @ translation).max() <= 1e-12 * max(np.abs(C).max(), 1.0)
+        if damping == 0.0:
+            assert not C.any()
+        J = central_differences(lambda x: _force(x, ed, EA, EI, damping, rest), e)
+        assert np.abs(K + J).max() <= 1e-6 * np.abs(K).max()
+        if damping:
+            Jd = central_differences(lambda v: _force(e, v, EA, EI, damping, rest), ed)
+            assert np.abs(C + Jd).max() <= 1e-6 * np.abs(C).max()
+
+
+def _force(e, ed, EA, EI, damping, rest):
+    """The kernel's force (12,) at e, ed."""
+    f = np.empty(12)
+    kernels.force(np.ascontiguousarray(e), np.ascontiguousarray(ed), L, EA, EI, damping, f,
+                  rest)
+    return f
+
+
 def test_damping_force_is_minus_the_gradient_of_the_dissipation_function():
     """D = P/2 is the dissipation function: f_D = -dD/dedot, and P = -f_D . edot >= 0."""
     rng = np.random.default_rng(4)

@@ -8,6 +8,7 @@ steps, and a static solve, vs the number of beam elements.
 * :func:`roll_up`: a steel cantilever rolled up into a full circle by the end moment
   ``2 pi E I / L`` in load steps (``rancf.static``).
 * :class:`DAEFourBarSteps`: the steel spherical four-bar (a closed loop) on the spatial DAE.
+* :class:`CableKernels`: the ANCF cable's element kernels, force and tangents.
 
 The right-hand side is timed through the formulation's own entry point,
 ``Spatial.derivative(t, y)`` (kinematics, forces, the articulated-body recursion; status check and
@@ -238,3 +239,52 @@ class CableSteps:
 
     def time_10_steps(self, method, n_elements):
         self.run()
+
+
+
+#: Cable elements of :class:`CableKernels`: enough that the one Python call (its 15 typed
+#: arrays) is a small share of the time, few enough that their 12 x 12 matrices stay in cache
+KERNEL_ELEMENTS = 256
+
+
+class CableKernels:
+    """The ANCF cable's element kernels (rancf/elements/_ancf_cable.pyx) on
+    ``KERNEL_ELEMENTS`` stretched, bent and moving elements of 1 cm, in the spatial DAE's
+    compiled loop over elements (``rancf.formulations._spatial_dae.cable_elements``): the force
+    alone (what an explicit step and a Newton residual call) and the force with K and C (what a
+    Newton matrix calls), undamped and damped, straight and curved at rest. Divide by
+    ``KERNEL_ELEMENTS`` for the time per element; the section is the 256-element cable
+    pendulum's (issue 23: EA = 1e6 N, EI = 833.33 N m^2)."""
+
+    params = (["force", "force and tangents"], [0.0, 1e-3], [False, True])
+    param_names = ["output", "damping", "curved"]
+
+    def setup(self, output, damping, curved):
+        cable_elements = require("rancf.formulations._spatial_dae", "cable_elements",
+                                 feature="spatial-loops")
+        reference_state = require("rancf.elements._ancf_cable", "reference_state",
+                                  feature="spatial-loops")
+        n, l = KERNEL_ELEMENTS, 0.01
+        rng = np.random.default_rng(0)
+        t = np.array([0.6, 0.0, 0.8])
+        nodes = np.array([np.concatenate([1.01 * k * l * t, 1.01 * t]) for k in range(n + 1)])
+        x = (nodes + 1e-3 * rng.standard_normal(nodes.shape)).ravel()
+        v = rng.standard_normal(x.size)
+        dofs = np.array([np.arange(6 * k, 6 * k + 12) for k in range(n)], dtype=np.int64)
+        # a rest state bent by 0.1 rad over an element: the end slope t turned about y
+        c, s = np.cos(0.1), np.sin(0.1)
+        t_end = np.array([c * t[0] + s * t[2], 0.0, c * t[2] - s * t[0]])
+        rest = np.tile(reference_state(np.concatenate([np.zeros(3), t, l * t, t_end]), l),
+                       (n, 1))
+        self.args = (x, v, dofs, np.full(n, l), np.full(n, 1e6), np.full(n, 833.3333333333333),
+                     np.full(n, damping), rest, np.full(n, curved, dtype=np.uint8),
+                     np.empty((n, 12)), np.empty(n), np.empty(n), np.empty((n, 12, 12)),
+                     np.empty((n, 12, 12)), output == "force and tangents")
+        try:
+            cable_elements(*self.args)
+        except TypeError as exc:     # before the loop took rest states (the curved cable)
+            raise NotImplementedError(f"cable_elements of this commit: {exc}") from exc
+        self.cable_elements = cable_elements
+
+    def time_elements(self, output, damping, curved):
+        self.cable_elements(*self.args)

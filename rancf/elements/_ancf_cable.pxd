@@ -34,6 +34,9 @@ cdef double cable_force_tangent(const double* e, const double* edot, double l, d
 cdef double cable_force_rest(const double* e, const double* edot, double l, double EA,
                              double EI, double c, const double* reference, double* f, double* K,
                              double* C, double* dissipation) noexcept nogil
+# K undamped and C at damping time c (C may be NULL) in one pass, rates not read
+cdef void cable_stiffness_damping(const double* e, double l, double EA, double EI, double c,
+                                  const double* reference, double* K, double* C) noexcept nogil
 cdef void cable_reference(const double* e0, double l, double* reference) noexcept nogil
 
 

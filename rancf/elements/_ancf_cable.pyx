@@ -18,9 +18,18 @@ damping adds ``D = c/2 int (EA epsdot^2 + EI kappadot . kappadot) dx``: the stre
 The kernels return the generalized force the element exerts on its nodes,
 ``f = -(dU/de + dD/dedot)`` (N on positions, N m on slopes), the tangent ``K = -df/de`` (the
 Hessian of U when undamped) and ``C = -df/dedot``. Each Gauss point's strains depend on
-``z = (a, b) = (r', r'')`` (6), ``z = B e`` with the constant ``B = [S' x I3; S'' x I3]``
-(6 x 12), so each point writes its force ``f_z`` (6) and its 6 x 6 matrices in z, and one
-expansion (:c:func:`_expand`) adds ``B^T f_z`` and ``B^T K_z B`` into the element's arrays.
+``z = (a, b) = (r', r'')`` (6), and z on the element's coordinates through the 9 reduced
+ones ``y = T e = (r_A - r_B, r'_A, r'_B)`` (``S3 = 1 - S1``: r' and r'' do not change in a
+translation), ``z = B y`` with the constant ``B = [s x I3; ss x I3]`` (6 x 9; s and ss the
+derivatives of S1, S2, S4 at the point). So each point writes its force ``f_z`` (6) and its
+6 x 6 matrices in z, its expansion (:c:func:`_expand_bending`, :c:func:`_expand_axial`) adds
+``B^T f_z`` and ``B^T K_z B`` into 9-vectors and 9 x 9 matrices, and one scatter per element
+(:c:func:`_scatter`) gives ``T^T g`` and ``T^T K_y T``: the expansions, the kernels'
+largest work, sum 9 3 x 3 blocks a point where 16 over e would be (undamped, the matrices
+symmetric, 7 where 10 would be). The tables give ``S3' = -S1'`` and ``S3'' = -S1''`` to the
+bit, so the numbers are those of the expansion over e, to the bit, and the force on r_B is
+the force on r_A negated.
+
 In z, with ``q = a . a``, ``c = a x b``, ``kappa = c / q``, ``m`` the bending stress vector and
 ``N = m . c``::
 
@@ -62,6 +71,18 @@ from rancf.elements._hermite cimport DDS3, DDS5, DS3, DS5, G3W, G5W, hermite_der
 import numpy as np
 
 
+cdef inline void _weights(const double* ds, const double* dds, double il, double* sp,
+                          double* spp, double* s, double* ss) noexcept nogil:
+    """At a Gauss point, from its rows of the tables (DS*, DDS*): ``sp = S_k'``, ``spp =
+    S_k''`` (4 each, :c:func:`hermite_derivatives`) and the weights of the reduced coordinates
+    ``y = (r_A - r_B, r'_A, r'_B)`` in r' and r'', ``s = (S1', S2', S4')`` and ``ss = (S1'',
+    S2'', S4'')`` (3 each): S3 = 1 - S1, and the tables give ``S3' = -S1'`` and ``S3'' = -S1''``
+    to the bit, so r_B's share of a force or a matrix is r_A's negated."""
+    hermite_derivatives(ds, dds, il, sp, spp)
+    s[0], s[1], s[2] = sp[0], sp[1], sp[3]
+    ss[0], ss[1], ss[2] = spp[0], spp[1], spp[3]
+
+
 cdef inline void _interpolate(const double* e, const double* s, double* r) noexcept nogil:
     """r (3) = sum_k s_k e_k: a derivative of the centreline from the four node vectors."""
     cdef int i
@@ -89,113 +110,165 @@ cdef inline void _add_skew(double* M, int stride, const double* v, double s) noe
     M[2 * stride + 1] += s * v[0]
 
 
-cdef void _expand(const double* sp, const double* spp, const double* Mz, bint bending,
-                  bint upper, double* M) noexcept nogil:
-    """M (12 x 12) += B^T Mz B, Mz (6 x 6 over z = (r', r'')): entry (3k+i, 3l+j) gains
-    ``sum_pq s_p[k] s_q[l] Mz[3p+i, 3q+j]`` with s_0 = S', s_1 = S''. Without ``bending`` only
-    the r'-r' block of Mz is read (the axial strain does not depend on r''). With ``upper``
-    (Mz symmetric) only the 3 x 3 blocks l >= k are summed, :c:func:`_mirror` fills the rest
-    once per element."""
+cdef inline bint _needed(int k, int m, bint upper) noexcept nogil:
+    """Whether block (k, m) of a 9 x 9 matrix over y is summed: all of them, or with ``upper``
+    (a symmetric matrix) those that the element's blocks on and above its diagonal read
+    (:c:func:`_scatter`): all but (2, 0) and (2, 1), since r'_B is the last node vector."""
+    return not upper or k < 2 or m == 2
+
+
+cdef inline void _expand_axial(const double* s, const double* Kz, bint upper,
+                               double* Ky) noexcept nogil:
+    """Ky (9 x 9) += P^T Kz P, Kz (3 x 3) over r' = P y, ``P = [s_0 I3, s_1 I3, s_2 I3]``:
+    block (k, m) gains ``s_k s_m Kz``; with ``upper`` only the blocks :c:func:`_needed`."""
+    cdef double skm
+    cdef double* row
+    cdef int k, m, i, j
+    for k in range(3):
+        for m in range(3):
+            if not _needed(k, m, upper):
+                continue
+            skm = s[k] * s[m]
+            for i in range(3):
+                row = Ky + 9 * (3 * k + i) + 3 * m
+                for j in range(3):
+                    row[j] += skm * Kz[3 * i + j]
+
+
+cdef inline void _expand_bending(const double* s, const double* ss, const double* Kz,
+                                 bint upper, double* Ky) noexcept nogil:
+    """Ky (9 x 9) += B^T Kz B, Kz (6 x 6) over z = (r', r'') = B y, ``B = [s (x) I3; ss (x)
+    I3]``: block (k, m) gains ``sum_pq w_p[k] w_q[m] Kz[3p:3p+3, 3q:3q+3]``, w_0 = s, w_1 = ss;
+    with ``upper`` only the blocks :c:func:`_needed`."""
     cdef double s00, s01, s10, s11
     cdef double* row
     cdef const double* mz
-    cdef int k, l, i, j
-    for k in range(4):
-        for l in range(k if upper else 0, 4):
-            s00 = sp[k] * sp[l]
-            if bending:
-                s01 = sp[k] * spp[l]
-                s10 = spp[k] * sp[l]
-                s11 = spp[k] * spp[l]
+    cdef int k, m, i, j
+    for k in range(3):
+        for m in range(3):
+            if not _needed(k, m, upper):
+                continue
+            s00 = s[k] * s[m]
+            s01 = s[k] * ss[m]
+            s10 = ss[k] * s[m]
+            s11 = ss[k] * ss[m]
             for i in range(3):
-                row = M + 12 * (3 * k + i) + 3 * l
-                mz = Mz + 6 * i
+                row = Ky + 9 * (3 * k + i) + 3 * m
+                mz = Kz + 6 * i
                 for j in range(3):
-                    if bending:
-                        row[j] += (s00 * mz[j] + s01 * mz[3 + j] + s10 * mz[18 + j]
-                                   + s11 * mz[21 + j])
-                    else:
-                        row[j] += s00 * mz[j]
+                    row[j] += s00 * mz[j] + s01 * mz[3 + j] + s10 * mz[18 + j] + s11 * mz[21 + j]
 
 
-cdef void _mirror(double* M) noexcept nogil:
-    """The 3 x 3 blocks below the diagonal of a symmetric M (12 x 12) from those above."""
-    cdef int i, j
-    for i in range(3, 12):
-        for j in range(3 * (i // 3)):
-            M[12 * i + j] = M[12 * j + i]
+cdef void _scatter(const double* Ky, bint symmetric, double* M) noexcept nogil:
+    """M (12 x 12) = T^T Ky T, the element matrix of Ky (9 x 9) over ``y = T e = (r_A - r_B,
+    r'_A, r'_B)``: node vector p of e (r_A, r'_A, r_B, r'_B) enters y's vector ``(0, 1, 0,
+    2)[p]`` with the sign ``(1, 1, -1, 1)[p]``. ``symmetric``: the blocks on and above M's
+    diagonal from Ky, those below it their transposes: M holds, to the bit, the products and
+    sums of a 12 x 12 expansion over e (S3' = -S1' exactly)."""
+    cdef int vec[4]
+    cdef bint flip
+    cdef const double* src
+    cdef double* dst
+    cdef int p, r, i, j
+    vec[0], vec[1], vec[2], vec[3] = 0, 1, 0, 2
+    for p in range(4):
+        for r in range(p if symmetric else 0, 4):
+            flip = (p == 2) != (r == 2)
+            for i in range(3):
+                src = Ky + 9 * (3 * vec[p] + i) + 3 * vec[r]
+                dst = M + 12 * (3 * p + i) + 3 * r
+                for j in range(3):
+                    dst[j] = -src[j] if flip else src[j]
+    if symmetric:
+        for i in range(3, 12):
+            for j in range(3 * (i // 3)):
+                M[12 * i + j] = M[12 * j + i]
 
 
 cdef void _axial(const double* e, const double* ed, double l, double EA, double c,
-                 const double* eps0, double* f, double* K, double* C, double* U,
+                 double cC, const double* eps0, double* g, double* Ky, double* Cy, double* U,
                  double* P) noexcept nogil:
-    """The axial part, ``eps = |r'| - 1`` at 5 Gauss points, less ``eps0[gp]`` (NULL: 0)."""
+    """The axial part, ``eps = |r'| - 1`` at 5 Gauss points, less ``eps0[gp]`` (NULL: 0), of
+    the element at e (12; ed its rates, read when c != 0): ``-dU/dy`` (and ``-dD/dydot``) over
+    the reduced coordinates y (module docstring) into g (9, zero on entry), the 9 x 9 matrices
+    added to Ky and Cy where not NULL (Ky's upper blocks only when c = 0); Cy at the damping
+    time cC (c but in :c:func:`cable_stiffness_damping`)."""
     cdef double il = 1.0 / l
     cdef double sp[4]
-    cdef double spp[4]
-    cdef double a[3]
+    cdef double spp[4]     # (r'' is not read)
+    cdef double s[3]
+    cdef double ss[3]
     cdef double ad[3]
     cdef double t[3]
     cdef double h[3]
-    cdef double Kz[36]
-    cdef double Cz[36]
-    cdef double fl[12]     # the force, summed here: the points' square roots then overlap
-    cdef double w, n, eps, rate, ws, wk, inv
+    cdef double Kz[9]
+    cdef double Cz[9]
+    cdef double r1[15]     # r' at the 5 points, then their square roots and inverses
+    cdef double norm[5]    # apart: independent, their latencies overlap
+    cdef double inverse[5]
+    cdef double w, n, eps, rate, ws, wk, wkc, inv
     cdef double Ul = 0.0, Pl = 0.0
     cdef int gp, i, j, k
-    memset(fl, 0, 12 * sizeof(double))
     for gp in range(5):
-        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        _weights(DS5[gp], DDS5[gp], il, sp, spp, s, ss)
+        _interpolate(e, sp, r1 + 3 * gp)
+    for gp in range(5):
+        norm[gp] = sqrt(_dot(r1 + 3 * gp, r1 + 3 * gp))
+    for gp in range(5):
+        inverse[gp] = 1.0 / norm[gp]
+    for gp in range(5):
+        _weights(DS5[gp], DDS5[gp], il, sp, spp, s, ss)
         w = G5W[gp] * l
         wk = w * EA
-        _interpolate(e, sp, a)
-        n = sqrt(_dot(a, a))
-        inv = 1.0 / n
+        n = norm[gp]
+        inv = inverse[gp]
         for i in range(3):
-            t[i] = a[i] * inv
+            t[i] = r1[3 * gp + i] * inv
         eps = n - 1.0
         if eps0 != NULL:
             eps -= eps0[gp]
         rate = 0.0
         ad[0] = ad[1] = ad[2] = 0.0
+        wkc = wk * c
         if c != 0.0:
             _interpolate(ed, sp, ad)
             rate = _dot(t, ad)
-            Pl += wk * c * rate * rate
+            Pl += wkc * rate * rate
         ws = wk * (eps + c * rate)
         Ul += 0.5 * wk * eps * eps
-        for k in range(4):
+        for k in range(3):
             for i in range(3):
-                fl[3 * k + i] -= sp[k] * ws * t[i]
-        if K != NULL:
+                g[3 * k + i] -= s[k] * ws * t[i]
+        if Ky != NULL:
             # d epsdot / da = (I - t t^T) adot / |a|, the Hessian of eps applied to adot
             for i in range(3):
                 h[i] = (ad[i] - t[i] * rate) / n
             for i in range(3):
                 for j in range(3):
-                    Kz[6 * i + j] = (wk * t[i] * t[j]
+                    Kz[3 * i + j] = (wk * t[i] * t[j]
                                      + ws * ((1.0 if i == j else 0.0) - t[i] * t[j]) / n
                                      + wk * c * t[i] * h[j])
-            _expand(sp, spp, Kz, False, c == 0.0, K)
-        if C != NULL and c != 0.0:
+            _expand_axial(s, Kz, c == 0.0, Ky)
+        if Cy != NULL:
             for i in range(3):
                 for j in range(3):
-                    Cz[6 * i + j] = wk * c * t[i] * t[j]
-            _expand(sp, spp, Cz, False, True, C)
+                    Cz[3 * i + j] = wk * cC * t[i] * t[j]
+            _expand_axial(s, Cz, True, Cy)
     U[0] += Ul
     P[0] += Pl
-    for k in range(12):
-        f[k] += fl[k]
 
 
 cdef void _bending(const double* e, const double* ed, double l, double EI, double c,
-                   const double* k0, double* f, double* K, double* C, double* U,
+                   double cC, const double* k0, double* gy, double* Ky, double* Cy, double* U,
                    double* P) noexcept nogil:
     """The bending part, ``kappa = (r' x r'') / |r'|^2`` at 3 Gauss points, relative to the
-    rest curvature magnitude ``k0[gp]`` (NULL: 0; module docstring)."""
+    rest curvature magnitude ``k0[gp]`` (NULL: 0; module docstring), as :c:func:`_axial`
+    but its force added to gy."""
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
+    cdef double s[3]
+    cdef double ss[3]
     cdef double a[3]
     cdef double b[3]
     cdef double ad[3]
@@ -215,21 +288,30 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
     cdef double D[18]      # d kappadot / dz at fixed rates (3 x 6)
     cdef double Kz[36]
     cdef double Cz[36]
-    cdef double fl[12]     # the force, summed here: the points' divisions then overlap
-    cdef double w, wk, q, iq, iq2, N, p, rest, nk, ratio, sd
+    cdef double w, wk, iq, iq2, N, p, rest, nk, ratio, sd, v
     cdef double Ul = 0.0, Pl = 0.0
-    cdef bint tangents = K != NULL or C != NULL
+    cdef double gl[9]      # the force, summed here and then added to gy
+    cdef double r1[9]      # r' and r'' at the 3 points and the inverses of |r'|^2, apart:
+    cdef double r2[9]      # the divisions are independent, their latencies overlap
+    cdef double inverse[3]
+    cdef bint tangents = Ky != NULL or Cy != NULL
     cdef int gp, i, j, k
-    memset(fl, 0, 12 * sizeof(double))
+    memset(gl, 0, 9 * sizeof(double))
+    for gp in range(3):
+        _weights(DS3[gp], DDS3[gp], il, sp, spp, s, ss)
+        _interpolate(e, sp, r1 + 3 * gp)
+        _interpolate(e, spp, r2 + 3 * gp)
+    for gp in range(3):
+        inverse[gp] = 1.0 / _dot(r1 + 3 * gp, r1 + 3 * gp)
     for gp in range(3):
         rest = k0[gp] if k0 != NULL else 0.0
-        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        _weights(DS3[gp], DDS3[gp], il, sp, spp, s, ss)
         w = G3W[gp] * l
         wk = w * EI
-        _interpolate(e, sp, a)
-        _interpolate(e, spp, b)
-        q = _dot(a, a)
-        iq = 1.0 / q
+        for i in range(3):
+            a[i] = r1[3 * gp + i]
+            b[i] = r2[3 * gp + i]
+        iq = inverse[gp]
         iq2 = iq * iq
         _cross(a, b, cv)
         for i in range(3):
@@ -298,29 +380,31 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
             for i in range(3):
                 fz[i] = (bm[i] - p * a[i]) * iq
                 fz[3 + i] = ma[i] * iq
-        for k in range(4):
+        for k in range(3):
             for i in range(3):
-                fl[3 * k + i] -= sp[k] * fz[i] + spp[k] * fz[3 + i]
+                gl[3 * k + i] -= s[k] * fz[i] + ss[k] * fz[3 + i]
         if not tangents:
             continue
         # material part w EI J^T J (and the damping matrix, c times it; c w EI Ju Ju^T at a
         # curved point, Ju = J^T u, u = kappa / |kappa|)
         for i in range(6):
-            for j in range(6):
-                Kz[6 * i + j] = wk * (J[i] * J[j] + J[6 + i] * J[6 + j] + J[12 + i] * J[12 + j])
+            for j in range(i, 6):
+                v = wk * (J[i] * J[j] + J[6 + i] * J[6 + j] + J[12 + i] * J[12 + j])
+                Kz[6 * i + j] = v
+                Kz[6 * j + i] = v
         if ratio != 0.0:
             for j in range(6):
                 Ju[j] = J[j] * un[0] + J[6 + j] * un[1] + J[12 + j] * un[2]
-        if C != NULL and c != 0.0:
+        if Cy != NULL:
             if ratio != 0.0:
                 for i in range(6):
                     for j in range(6):
-                        Cz[6 * i + j] = c * wk * Ju[i] * Ju[j]
+                        Cz[6 * i + j] = cC * wk * Ju[i] * Ju[j]
             else:
                 for i in range(36):
-                    Cz[i] = c * Kz[i]
-            _expand(sp, spp, Cz, True, True, C)
-        if K == NULL:
+                    Cz[i] = cC * Kz[i]
+            _expand_bending(s, ss, Cz, True, Cy)
+        if Ky == NULL:
             continue
         if ratio != 0.0:
             # a rest curvature: w EI J^T (I - k0/|kappa| (I - u u^T)) J from the elastic
@@ -375,30 +459,48 @@ cdef void _bending(const double* e, const double* ed, double l, double EI, doubl
                     for j in range(6):
                         Kz[6 * i + j] += wk * c * (J[i] * D[j] + J[6 + i] * D[6 + j]
                                                    + J[12 + i] * D[12 + j])
-        _expand(sp, spp, Kz, True, c == 0.0, K)
+        _expand_bending(s, ss, Kz, c == 0.0, Ky)
     U[0] += Ul
     P[0] += Pl
-    for k in range(12):
-        f[k] += fl[k]
+    for k in range(9):
+        gy[k] += gl[k]
 
 
 cdef void _sums(const double* e, const double* edot, double l, double EA, double EI, double c,
-                const double* reference, double* f, double* K, double* C, double* U,
+                double cC, const double* reference, double* f, double* K, double* C, double* U,
                 double* P) noexcept nogil:
-    memset(f, 0, 12 * sizeof(double))
-    if K != NULL:
-        memset(K, 0, 144 * sizeof(double))
-    if C != NULL:
-        memset(C, 0, 144 * sizeof(double))
+    """Both parts over the reduced coordinates y (module docstring), then back to the
+    element's: f = T^T g, K = T^T Ky T, C = T^T Cy T (:c:func:`_scatter`). Undamped, K is the
+    Hessian of U: only its upper blocks were summed. C is that of the damping time cC (the
+    kernels' c but in :c:func:`cable_stiffness_damping`)."""
+    cdef double g[9]
+    cdef double Ky[81]
+    cdef double Cy[81]
+    cdef double* pK = Ky if K != NULL else NULL
+    cdef double* pC = Cy if C != NULL and cC != 0.0 else NULL
+    cdef int i
+    memset(g, 0, 9 * sizeof(double))
+    if pK != NULL:
+        memset(Ky, 0, 81 * sizeof(double))
+    if pC != NULL:
+        memset(Cy, 0, 81 * sizeof(double))
     U[0] = 0.0
     P[0] = 0.0
-    _axial(e, edot, l, EA, c, reference, f, K, C, U, P)
-    _bending(e, edot, l, EI, c, reference + 5 if reference != NULL else NULL, f, K, C, U, P)
-    # undamped, K is the Hessian of U: its upper blocks were summed
-    if K != NULL and c == 0.0:
-        _mirror(K)
-    if C != NULL and c != 0.0:
-        _mirror(C)
+    _axial(e, edot, l, EA, c, cC, reference, g, pK, pC, U, P)
+    _bending(e, edot, l, EI, c, cC, reference + 5 if reference != NULL else NULL, g, pK, pC,
+             U, P)
+    for i in range(3):
+        f[i] = g[i]
+        f[3 + i] = g[3 + i]
+        f[6 + i] = -f[i]
+        f[9 + i] = g[6 + i]
+    if K != NULL:
+        _scatter(Ky, c == 0.0, K)
+    if C != NULL:
+        if cC != 0.0:
+            _scatter(Cy, True, C)
+        else:
+            memset(C, 0, 144 * sizeof(double))
 
 
 cdef double cable_force(const double* e, const double* edot, double l, double EA, double EI,
@@ -409,7 +511,7 @@ cdef double cable_force(const double* e, const double* edot, double l, double EA
     only when ``c != 0`` (it may be NULL for an undamped cable).
     """
     cdef double U
-    _sums(e, edot, l, EA, EI, c, NULL, f, NULL, NULL, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, NULL, NULL, &U, dissipation)
     return U
 
 
@@ -420,7 +522,7 @@ cdef void cable_tangent(const double* e, const double* edot, double l, double EA
     then the Hessian of U, symmetric."""
     cdef double f[12]
     cdef double U, P
-    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, &P)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, K, C, &U, &P)
 
 
 cdef double cable_force_tangent(const double* e, const double* edot, double l, double EA,
@@ -430,7 +532,7 @@ cdef double cable_force_tangent(const double* e, const double* edot, double l, d
     needs): f (12), K and, when C is not NULL, C (12 x 12); returns U (J), the dissipated
     power into ``dissipation`` (W)."""
     cdef double U
-    _sums(e, edot, l, EA, EI, c, NULL, f, K, C, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, NULL, f, K, C, &U, dissipation)
     return U
 
 
@@ -441,8 +543,21 @@ cdef double cable_force_rest(const double* e, const double* edot, double l, doub
     axial points, k0 at the 3 bending points; NULL the straight cable's zeros; module
     docstring); K and C may be NULL (the force only)."""
     cdef double U
-    _sums(e, edot, l, EA, EI, c, reference, f, K, C, &U, dissipation)
+    _sums(e, edot, l, EA, EI, c, c, reference, f, K, C, &U, dissipation)
     return U
+
+
+cdef void cable_stiffness_damping(const double* e, double l, double EA, double EI, double c,
+                                 const double* reference, double* K,
+                                 double* C) noexcept nogil:
+    """K of the undamped cable (the Hessian of U, symmetric, 12 x 12) and C of damping time c
+    (NULL: not computed) in one pass, relative to the rest state ``reference`` (NULL: straight):
+    the Newton matrix of a loop that leaves the damping force's derivative in the coordinates
+    out (rancf/formulations/_spatial_implicit.pyx). C depends on the coordinates only, so the
+    rates are not read; the same K and C as :c:func:`cable_force_rest` at c = 0 and at c."""
+    cdef double f[12]
+    cdef double U, P
+    _sums(e, NULL, l, EA, EI, 0.0, c if C != NULL else 0.0, reference, f, K, C, &U, &P)
 
 
 cdef void cable_reference(const double* e0, double l, double* reference) noexcept nogil:
@@ -458,17 +573,19 @@ cdef void cable_reference(const double* e0, double l, double* reference) noexcep
     cdef double il = 1.0 / l
     cdef double sp[4]
     cdef double spp[4]
+    cdef double s[3]
+    cdef double ss[3]
     cdef double a[3]
     cdef double b[3]
     cdef double cv[3]
     cdef double q
     cdef int gp, i
     for gp in range(5):
-        hermite_derivatives(DS5[gp], DDS5[gp], il, sp, spp)
+        _weights(DS5[gp], DDS5[gp], il, sp, spp, s, ss)
         _interpolate(e0, sp, a)
         reference[gp] = sqrt(_dot(a, a)) - 1.0
     for gp in range(3):
-        hermite_derivatives(DS3[gp], DDS3[gp], il, sp, spp)
+        _weights(DS3[gp], DDS3[gp], il, sp, spp, s, ss)
         _interpolate(e0, sp, a)
         _interpolate(e0, spp, b)
         q = 1.0 / _dot(a, a)

@@ -116,7 +116,7 @@ import numpy as np
 
 from rancf.elements._rotation cimport (cross, dot, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matvec)
-from rancf.elements._ancf_cable cimport cable_force_rest
+from rancf.elements._ancf_cable cimport cable_stiffness_damping
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
@@ -270,21 +270,17 @@ cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
 cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
                        double* out) noexcept nogil:
     """out (144 per cable element, parent side first: ``SpatialData.c_blocks``) <- ``c_m M +
-    c_k K + c_c C`` of every cable element at ``d.ce`` and its rates (after
-    :func:`kinematics`): its constant mass, the Hessian K of its strain energy and its damping
-    matrix C (``cable_force_rest`` of rancf/elements/_ancf_cable.pyx, relative to its rest
-    state). The cable's coordinates
+    c_k K + c_c C`` of every cable element at ``d.ce`` (after :func:`kinematics`; C does not
+    depend on the rates): its constant mass, the Hessian K of its strain energy and its damping
+    matrix C (``cable_stiffness_damping`` of rancf/elements/_ancf_cable.pyx, one pass, relative
+    to its rest state). The cable's coordinates
     are linear in its nodes', so its part of the Newton matrix is exact, coupling two nodes as
     the mass does (the elimination's ``_cable_eliminate``), but for the damping force's
     derivative in the coordinates, left out as for the beam elements (module docstring): it is
     not symmetric, and the elimination's blocks are factored as symmetric ones."""
     cdef double e[12]
-    cdef double ed[12]
     cdef double K[144]
     cdef double C[144]
-    cdef double X[144]
-    cdef double f[12]
-    cdef double P
     cdef double* B
     cdef const double* M
     cdef const double* rest
@@ -293,14 +289,9 @@ cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
         a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
         memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
         memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
-        memcpy(ed, d.V + 6 * a, 6 * sizeof(double))
-        memcpy(ed + 6, d.V + 6 * b, 6 * sizeof(double))
         rest = cable_rest(d, el)
-        cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], 0.0, rest, f, K, NULL,
-                         &P)
-        if d.c_damping[el] != 0.0:
-            cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el],
-                             rest, f, X, C, &P)
+        cable_stiffness_damping(e, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el], rest,
+                                K, C if d.c_damping[el] != 0.0 else NULL)
         B, M, flip = out + 144 * el, d.c_mass + 144 * el, d.c_flip[el]
         for i in range(12):
             # the kernel's node order (A, B) to the parent side's first
