@@ -10,13 +10,14 @@ from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
 from .formulations.dae import DAE
 from .formulations.problem import projection_kind
-from .formulations.spatial_dae import SpatialDAE, one_blas_thread
+from .formulations.spatial_dae import SpatialDAE, on_turns, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
+from .joints._codes import ANGLE
 from .memory import available_memory
 from .model.model import Model
 from .model.state import State
@@ -327,7 +328,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
         loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
         drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
-        unstressed shape. A spatial model's State holds its bodies' poses and velocities,
+        unstressed shape; its joint angles are the equilibrium's continuous ones (a spring or
+        an effort sees an angle that the load steps turned past pi as statics did, not
+        wrapped by a turn). A spatial model's State holds its bodies' poses and velocities,
         then its cable nodes' coordinates ``[r, r']`` and their rates (``Result.state(i)`` of a
         spatial run; :class:`rancf.State` gives the layout); its link coordinates follow from
         them (rotations as rotation vectors: a revolute angle comes back within (-pi, pi], as
@@ -483,8 +486,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
                  f"its state, workspaces and factorizations ({method}, formulation "
                  f"{formulation!r}, {n_x:,} coordinates)")
     A = model.build()
+    branch = None
     if isinstance(state, str):
-        x0, v0 = static_start(model), None
+        (x0, branch), v0 = static_start(model), None
     else:
         x0, v0 = state.checked(A.n_x) if state is not None else (None, None)
     reason = ""
@@ -495,7 +499,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
                             f"methods stop when Newton fails or the state exceeds 1e8{_as(reason)}")
-        return _chosen(_run_implicit(model, A, t_end, dt, method, output_every, x0, v0,
+        return _chosen(_run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch,
                                      formulation, progress, reason, **implicit_options), reason)
     if implicit_options:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
@@ -504,7 +508,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         checks.positive("max_displacement", max_displacement)
     t_out = output_times(t_end, dt, output_every)
     with recursive.checkout(A) as rec:
-        y0 = rec.initial_state(x0, v0)
+        y0 = rec.initial_state(x0, v0, branch=branch)
         if check_stability and fixed_step(method) and not reason:    # "auto" checked it
             check_step(method, dt, rec.highest_frequency(y0),
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
@@ -526,8 +530,13 @@ def _chosen(result, reason):
 
 
 def static_start(model):
-    """The coordinates (n_x,) of ``state="static"``: the static equilibrium of
-    :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0).
+    """The coordinates x (n_x,) of ``state="static"``: the static equilibrium of
+    :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0); and the
+    branch (n_joints,) its run starts on: the reference configuration's joint angles moved by
+    the whole turns that take each nearest the equilibrium's continuous angle (DECISIONS 4:
+    the load steps continue them), so that springs and efforts see an angle that statics
+    turned past pi as statics did, not wrapped by a turn; where none turned past pi, the
+    reference configuration's angles, bit for bit (:func:`on_turns`).
 
     Raises
     ------
@@ -537,7 +546,11 @@ def static_start(model):
     KeyboardInterrupt
         Ctrl-C while it was sought (static's message).
     """
-    return _equilibrium(model).nodes[0].ravel().copy()
+    eq, A = _equilibrium(model), model.build()
+    angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
+    branch = np.where(angle, on_turns(A.joint_q0, eq.joint_q[0]), A.joint_q0) \
+        if A.n_joints else A.joint_q0
+    return eq.nodes[0].ravel().copy(), branch
 
 
 def _equilibrium(model, dae=None):
@@ -667,7 +680,13 @@ def _spatial_dae_start(model, dae, state):
         x0, v0 = _equilibrium(model, dae).q[-1], np.zeros(dae.n_coordinates)
         dae.restart()
     else:
-        x0, v0 = dae.state_of(_spatial_start(model, dae.recursion, state))
+        # statics of a tree run the recursion, whose joint angles its load steps continue: the
+        # DAE's reference angles start on them (from a new DAE's zeros an angle that statics
+        # turned past pi wraps by a turn, and the run starts off its equilibrium)
+        eq = _equilibrium(model)
+        x0, v0 = dae.consistent_state(*dae.state_of(dae.recursion.initial_state(q=eq.q[-1])))
+        dae.accept_stored_angles(x0, v0, eq.joint_q[-1])
+        return x0, v0
     return dae.consistent_state(x0, v0)
 
 
@@ -778,11 +797,12 @@ def top_eigenvalue(omega, decay):
     return -0.5 * decay - np.sqrt(complex(0.25 * decay * decay - omega * omega))
 
 
-def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation, progress,
-                  reason="", projection=False, linear_solver="sparse", tol=1e-10, max_iter=25,
-                  jacobian="reuse", **parameters):
+def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, formulation,
+                  progress, reason="", projection=False, linear_solver="sparse", tol=1e-10,
+                  max_iter=25, jacobian="reuse", **parameters):
     """The implicit methods on the DAE or the implicit recursive formulation (``reason``: why
-    method "auto" chose it, for the messages)."""
+    method "auto" chose it, for the messages), from (x0, v0) on the branch of joint angles
+    ``branch`` (None: the reference configuration's; :func:`static_start`)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
@@ -790,16 +810,16 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, formulation
     tol = checks.tolerance("tol", tol, A.size)
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if formulation == "dae":
-        dae = DAE(A, linear_solver, projection)
+        dae = DAE(A, linear_solver, projection, branch)
         q0, qd0 = dae.initial_state(x0, v0)
         problem, projection = dae.compiled, False     # the kernel projects
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
         with recursive.checkout(A) as rec:
-            y0 = rec.initial_state(x0, v0)
+            y0 = rec.initial_state(x0, v0, branch=branch)
             qd0 = y0[rec.n_x:rec.n_x + rec.n_dof].copy()
-        problem = recursive.implicit_problem(A, y0)
+        problem = recursive.implicit_problem(A, y0, branch)
         q0 = problem.theta(y0)
     return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
                                       output_every=output_every, projection=projection, tol=tol,

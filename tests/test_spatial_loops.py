@@ -258,6 +258,33 @@ def test_a_static_start_keeps_the_angle_statics_turned_past_pi():
     assert np.abs(res.joint(hinge)[0] - (4.0 - 2 * np.pi)).max() <= 1e-9
 
 
+@pytest.mark.parametrize("formulation", ["dae", "auto"])
+def test_a_static_start_of_a_tree_keeps_the_angle_statics_turned_past_pi(formulation):
+    """The body of the test above on its sprung revolute joint (k = 1 N m/rad, rest 2.5 rad,
+    moment 1.5 N m: equilibrium at ``2.5 + 1.5 / k = 4`` rad, past pi), alone: a tree, whose
+    statics run the recursion. The run from ``state="static"`` stays there on the spatial DAE
+    named (its reference angles start on the recursion's continued angles: from a new DAE's
+    zeros the spring saw ``4 - 2 pi`` and the body turned by 1.2 rad in 0.2 s) as on the
+    recursion ("auto"). The body's frame (independent of how the angle is counted) stays
+    turned by 4 rad about z, at rest, and the spring's energy is ``k (4 - 2.5)^2 / 2``."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    body = m.add_rigid_body(1.0, np.diag([0.1, 0.1, 0.1]), position=(0.0, 2.0, 0.0))
+    hinge = m.add_joint("revolute", m.ground.point(0.0, 2.0, 0.0), body.point(0.0, 0.0, 0.0),
+                        axis=(0, 0, 1))
+    m.add_rotational_spring_damper(hinge, 1.0, 0.0, rest_angle=2.5)
+    m.add_force(body.point(0.0, 0.0, 0.0), moment=(0.0, 0.0, 1.5))
+    eq = rancf.static(m)
+    assert eq.status == "ok" and eq.joint(hinge)[0][0] == pytest.approx(4.0, abs=1e-9)
+    res = rancf.simulate(m, 0.2, 5e-3, method="newmark", formulation=formulation,
+                         state="static", output_every=4)
+    assert res.status == "ok" and res.formulation == {"dae": "dae", "auto": "spatial"}[formulation]
+    c, s = np.cos(4.0), np.sin(4.0)
+    turned = np.broadcast_to([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]], (len(res.t), 3, 3))
+    np.testing.assert_allclose(res.orientation(body.centre), turned, rtol=0, atol=1e-8)
+    assert np.abs(res.angular_velocity(body.centre)).max() <= 1e-8
+    assert res.energy()["elastic"].to_numpy() == pytest.approx(0.5 * 1.5**2, abs=1e-8)
+
+
 # --- what is refused ------------------------------------------------------------------------
 def test_loops_and_the_dae_refuse_what_they_cannot_run():
     fb = SphericalFourBar()

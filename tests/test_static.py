@@ -217,3 +217,32 @@ def test_a_regular_matrix_that_does_not_converge_fails_without_a_reason():
     status, message, _, reached, _, reason = step_loads(stepper, dae.kernel.set_load_factor, 1)
     assert status == "failed" and "did not converge" in message
     assert reached == 0.0 and reason is None
+
+
+@pytest.mark.parametrize("method, formulation, dt", [
+    ("rk4", "recursive", 1e-4), ("newmark", "recursive", 5e-3),
+    ("generalized-alpha", "recursive", 5e-3), ("newmark", "dae", 5e-3),
+    ("generalized-alpha", "dae", 5e-3)])
+def test_a_static_start_keeps_the_angle_statics_turned_past_pi(method, formulation, dt):
+    """A free beam on a pin with a torsion spring (k = 1 N m/rad, rest angle 2.5 rad) and a
+    moment of 1.5 N m at the pinned node, no gravity: the beam turns unstressed to the spring's
+    equilibrium ``2.5 + 1.5 / k = 4`` rad, past pi, which the load steps reach by continuing
+    the angle (DECISIONS 4). The run from ``state="static"`` stays there, in both formulations:
+    its springs see the equilibrium's continuous angle, not the angle wrapped to ``4 - 2 pi``
+    (where the spring pushed the other way: the beam turned by 0.9 to 1.1 rad in 0.2 s)."""
+    m = rancf.Model(gravity=(0.0, 0.0))
+    b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    m.add_rotational_spring_damper(pin, 1.0, 0.0, rest_angle=2.5)
+    m.add_force(b.start, moment=1.5)
+    eq = rancf.static(m)
+    assert eq.status == "ok"
+    assert eq.joint(pin)[0][0] == pytest.approx(4.0, abs=1e-9)
+    res = rancf.simulate(m, 0.2, dt, method=method, formulation=formulation, state="static",
+                         output_every=round(0.02 / dt))
+    assert res.status == "ok" and res.formulation == formulation and len(res.t) == 11
+    assert np.abs(res.joint(pin)[0] - 4.0).max() <= 1e-8
+    # the geometry, independent of how the angle is counted: the straight beam along 4 rad
+    tip = np.broadcast_to([np.cos(4.0), np.sin(4.0)], res.position(b.end).shape)
+    np.testing.assert_allclose(res.position(b.end), tip, rtol=0, atol=1e-8)
+    assert res.energy()["elastic"].to_numpy() == pytest.approx(0.5 * 1.5**2, abs=1e-8)

@@ -153,11 +153,17 @@ class DAE(IndexThreeDAE):
         renumbering computed once.
     projection : {False, True, "euclidean", "mass"}
         Project q, q', q'' after every step (paper eq. 15-17).
+    branch : ndarray (n_joints,), optional
+        The branch of the joint angles a run starts on (rad; theory: Joint coordinates):
+        its first state's angles are taken nearest these. Default the reference
+        configuration's (``assembly.joint_q0``); a start whose angles have turned past pi
+        from it (the equilibrium of ``state="static"``) gives its own continuous angles, or
+        its springs and efforts would see them wrapped by a turn.
     """
 
     formulation = "dae"
 
-    def __init__(self, assembly, linear_solver="sparse", projection=False):
+    def __init__(self, assembly, linear_solver="sparse", projection=False, branch=None):
         if linear_solver not in LINEAR_SOLVERS:
             raise ValueError(f"linear_solver must be one of {list(LINEAR_SOLVERS)}, got {linear_solver!r}")
         projection = projection_kind(projection)
@@ -212,7 +218,8 @@ class DAE(IndexThreeDAE):
         on_diagonal = np.flatnonzero(rows == cols)
         diagonal = on_diagonal[np.unique(rows[on_diagonal], return_index=True)[1]]
         self.compiled = DAEKernel(self.kernel, self.inputs, self.table, parts, diagonal, fd_x,
-                                  fd_v, A.joint_q0, linear_solver == "sparse", projection)
+                                  fd_v, A.joint_q0 if branch is None else branch,
+                                  linear_solver == "sparse", projection)
         self.compiled.owner = self
         self._row_joint = None      # the joint of each constraint row, -1 a body's own
 

@@ -107,17 +107,21 @@ class Recursive:
             raise exc
 
     # --- states -------------------------------------------------------------------------------
-    def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
+    def initial_state(self, x=None, v=None, t=0.0, tol=1e-8, branch=None):
         """``y0`` (n_y,) from coordinates x and velocities v (n_x,), checked against the joints.
 
         Default: the reference configuration at rest but for the drives (theory: Assembly and the
         initial state). The coordinates must satisfy every joint to ``tol`` times the model size,
-        the velocities to ``tol`` times their largest entry (plus 1e-12).
+        the velocities to ``tol`` times their largest entry (plus 1e-12). ``branch``
+        (n_joints,): the angles (rad) that x's joint angles are taken nearest, the branch the
+        run starts on (default the reference configuration's, ``assembly.joint_q0``: a start
+        turned past pi from it, the equilibrium of ``state="static"``, gives its own
+        continuous angles, or its springs and efforts would see them wrapped by a turn).
         """
         A = self.assembly
         x = A.x0.copy() if x is None else np.array(x, dtype=float)
         y = np.concatenate([x, np.zeros(self.n_dof + 2)])
-        self.kernel.arrays["qref"][:A.n_joints] = A.joint_q0
+        self.kernel.arrays["qref"][:A.n_joints] = A.joint_q0 if branch is None else branch
         self._kinematics(t, y)
         X = self.kernel.arrays["X"]
         gap = np.abs(X - x).reshape(-1, A.node_size).max(axis=1)
@@ -411,13 +415,16 @@ def checkout(assembly):
                 _cache.popitem(last=False)
 
 
-def implicit_problem(assembly, y0):
+def implicit_problem(assembly, y0, branch=None):
     """Implicit RANCF of a tree, from the recursive state y0: a compiled
     :class:`rancf.formulations._implicit_recursive.RecursiveProblem` in the joints' position
-    coordinates theta, with ``(theta0, theta0')`` = ``(problem.theta(y0), beta0)``."""
+    coordinates theta, with ``(theta0, theta0')`` = ``(problem.theta(y0), beta0)``, its joint
+    angles taken nearest ``branch`` (n_joints,) at the start (:meth:`Recursive.initial_state`;
+    default ``assembly.joint_q0``)."""
     tables = tree_tables(assembly)
     kernel = RecursiveKernel(assembly, tables)
     forces = ForceKernel(assembly)
     nj = max(assembly.n_joints, 1)
     inputs = Inputs(assembly, forces.arrays, np.zeros(nj), np.zeros(nj))
-    return RecursiveProblem(kernel, forces, inputs, assembly.joint_q0, tables["constant"])
+    return RecursiveProblem(kernel, forces, inputs,
+                            assembly.joint_q0 if branch is None else branch, tables["constant"])
