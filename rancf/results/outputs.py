@@ -196,7 +196,8 @@ def spatial_accelerations(result):
     recursion at each (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
     leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
     velocities, so the output spacing does not enter. The poses give a joint's angle within
-    (-pi, pi]; it is moved to the run's continuous angle (:func:`_on_stored_turns`), so
+    (-pi, pi] (a rotation vector's angle at most pi); it is moved to the run's continuous
+    angle (a SciPy run's rotation vector to its branch past pi, :func:`_on_stored_turns`), so
     that a spring's rest angle or an effort of the angle past pi acts as in the run. Cost
     per output: about one right-hand side of the recursion (an RK4 step has four). A frame
     of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the solve failed); a
