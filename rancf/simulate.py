@@ -17,9 +17,10 @@ from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
-from .joints._codes import ANGLE
+from .joints._codes import ANGLE, P_NODE
 from .memory import available_memory
 from .model.model import Model
+from .model.spatial_items import SpatialCable
 from .model.state import State
 from .progress import check as check_progress
 from .results import result_of
@@ -147,6 +148,31 @@ def spatial_loop_likely(model):
     """True when the spatial model has more joints than items, so that a joint closes a loop
     (a tree joins every item by one joint) and it runs the spatial DAE; read from its items."""
     return len(model.joints) > len(model.beams) + len(model.rigid_bodies)
+
+
+def spatial_dae_likely(model):
+    """True when the spatial model runs the spatial DAE under ``formulation="auto"``, read
+    from its items without building it: a closed loop (:func:`spatial_loop_likely`), or a
+    joint at a cable point the recursion cannot run (the cases of
+    :func:`rancf.formulations.spatial.cable_layout` that leave the joint count alone, on the
+    joints' points as written: a joint between two points of one cable, a body clamped to a
+    cable point, a cable held by no joint or by more than one; a cable is held by each joint
+    whose child is one of its points)."""
+    if spatial_loop_likely(model):
+        return True
+    cables = {b.index: 0 for b in model.beams if isinstance(b, SpatialCable)}
+    if not cables:
+        return False
+    on_cable = lambda point: point.kind == P_NODE and point.item.index in cables
+    for j in model.joints:
+        parent, child = on_cable(j.parent), on_cable(j.child)
+        if parent and child and j.parent.item is j.child.item:
+            return True
+        if child:
+            cables[j.child.item.index] += 1
+        elif parent and j.kind == "fixed":
+            return True
+    return any(held != 1 for held in cables.values())
 
 
 def choose_formulation(assembly, method, formulation):
@@ -603,7 +629,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     # methods' (statics'), the dearer
     n_bodies, n_joint_q = spatial_size(model)
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
-    dae = formulation == "dae" or (formulation == "auto" and spatial_loop_likely(model))
+    dae = formulation == "dae" or (formulation == "auto" and spatial_dae_likely(model))
     if dae:
         what = (f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
                 f"({SPATIAL_DAE_COORDINATES * n_bodies:,} coordinates)")
@@ -987,7 +1013,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                                              if linear_solver == "dense" else ""))
     elif isinstance(model, Model):
         n_bodies, n_joint_q = spatial_size(model)
-        dae = spatial_loop_likely(model)
+        dae = spatial_dae_likely(model)
         n = (SPATIAL_DAE_COORDINATES if dae else SPATIAL_COORDINATES) * n_bodies
         check_memory(1, 18 * n_bodies + 3 * n_joint_q + 8, None,
                      spatial_workspace_memory(n_bodies, "newton", dae),

@@ -483,6 +483,122 @@ def test_the_spatial_recursions_estimate_bounds_what_it_allocates(element, metho
     assert peak <= estimate, (peak, estimate)
 
 
+def cable_with_a_body(clamped, n=500):
+    """A cable of n elements on a spherical joint to the ground with a 1 kg body at its far
+    end: ``clamped`` by a fixed joint (the recursion runs no body clamped to a cable point:
+    the spatial DAE runs it) or on a spherical joint (the recursion runs it); one size."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, n, **CABLE)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    b = m.add_rigid_body(1.0, np.eye(3) * 1e-3, position=(1.0, 0.0, 0.0))
+    m.add_joint("fixed" if clamped else "spherical", c.end, b.centre)
+    return m
+
+
+@pytest.mark.parametrize("method", ["newmark", "static"])
+def test_a_cable_model_that_runs_the_dae_is_refused_on_the_daes_estimate(monkeypatch, method):
+    """``formulation="auto"`` with an implicit method (and statics) on a cable model the
+    recursion cannot run (a body clamped to a cable point) runs the spatial DAE, about twice
+    the recursion's memory: under a limit between the two estimates (read from the
+    MemoryErrors at 1 byte) the same-size model the recursion runs passes the check and runs,
+    and this one is refused on the DAE's estimate before the model is built and before any
+    SpatialDAE is made (it ran the DAE past a check of the recursion's before)."""
+    def limited(m, limit):
+        if method == "static":
+            monkeypatch.setattr(simulate_module, "available_memory", lambda: limit)
+            return rancf.static(m, load_steps=1)
+        return rancf.simulate(m, 1e-3, 1e-3, method=method, max_memory=limit)
+
+    with pytest.raises(MemoryError, match="spatial recursion") as info:
+        limited(cable_with_a_body(False), 1)
+    recursion = estimate_in(info.value)
+    with pytest.raises(MemoryError, match="spatial DAE") as info:
+        limited(cable_with_a_body(True), 1)
+    dae = estimate_in(info.value)
+    assert dae >= 1.5 * recursion
+    limit = np.sqrt(recursion * dae)
+    if method != "static":
+        assert limited(cable_with_a_body(False), limit).status == "ok"
+    m = cable_with_a_body(True)
+
+    def no_dae(*args, **kwargs):
+        raise AssertionError("a SpatialDAE was made past the memory check")
+
+    monkeypatch.setattr(simulate_module, "SpatialDAE", no_dae)
+    with pytest.raises(MemoryError, match="spatial DAE"):
+        limited(m, limit)
+    assert m._assembly is None
+    assert rancf.formulations.spatial.cable_refusal(m.build())      # it does run the DAE
+
+
+def cable_models():
+    """Spatial models with cables, each joined as its name says."""
+    def body(m, x):
+        return m.add_rigid_body(1.0, np.eye(3) * 1e-3, position=(x, 0.0, 0.0))
+
+    def hung(kind="spherical"):
+        m = rancf.Model(dim=3)
+        c = m.add_beam(1.0, 4, **CABLE)
+        m.add_joint(kind, m.ground.point(0, 0, 0), c.start)
+        return m, c
+
+    def clamped():
+        return hung("fixed")[0]
+
+    def body_hung(kind):
+        m, c = hung()
+        m.add_joint(kind, c.end, body(m, 1.0).centre)
+        return m
+
+    def from_a_body():
+        m = rancf.Model(dim=3)
+        b = body(m, 0.0)
+        m.add_joint("spherical", m.ground.point(0, 0, 0), b.centre)
+        m.add_joint("fixed", b.centre, m.add_beam(1.0, 4, **CABLE).start)
+        return m
+
+    def on_a_cable():
+        m, c = hung()
+        m.add_joint("spherical", c.end, m.add_beam(1.0, 4, start=(1, 0, 0), **CABLE).start)
+        return m
+
+    def both_ends():
+        m, c = hung()
+        m.add_joint("spherical", m.ground.point(1, 0, 0), c.end)
+        return m
+
+    def ring():
+        m = rancf.Model(dim=3)
+        s = np.linspace(0, 2 * np.pi, 9)
+        c = m.add_beam(n_elements=8, points=np.column_stack([np.cos(s), np.sin(s), 0 * s]),
+                       tangents=np.column_stack([-np.sin(s), np.cos(s), 0 * s]), **CABLE)
+        m.add_joint("spherical", m.ground.point(1, 0, 0), c.start)
+        m.add_joint("spherical", c.start, c.end)
+        return m
+
+    def hung_body_held():
+        m, c = hung()
+        b = body(m, 1.0)
+        m.add_joint("spherical", c.end, b.centre)
+        m.add_joint("spherical", m.ground.point(1, 0, 0), b.centre)
+        return m
+
+    return {"clamped": clamped, "body on a spherical": lambda: body_hung("spherical"),
+            "body clamped": lambda: body_hung("fixed"), "from a body": from_a_body,
+            "on a cable": on_a_cable, "both ends": both_ends, "ring": ring,
+            "hung body held": hung_body_held}
+
+
+@pytest.mark.parametrize("name", list(cable_models()))
+def test_whether_a_cable_model_runs_the_dae_is_read_from_its_items(name):
+    """``spatial_dae_likely`` (the items, before the build) against the built tree: a closed
+    loop, or a cable joint the recursion refuses (``cable_refusal``)."""
+    m = cable_models()[name]()
+    tree = m.build()
+    runs_dae = bool(len(tree.loop_joint) or rancf.formulations.spatial.cable_refusal(tree))
+    assert simulate_module.spatial_dae_likely(m) == runs_dae
+
+
 # --- parameters --------------------------------------------------------------------------------
 @pytest.mark.parametrize("make, base", [
     (chain, dict(method="rk4")), (chain, dict(method="generalized-alpha-s")),

@@ -322,3 +322,30 @@ def test_mixed_model_writes_vtk_with_the_cable_as_lines(tmp_path):
     assert np.array_equal(normal[:c.n_elements], res.internal_forces(c)[2, :, 0])
     torsion = mesh.cell_data["torsion"][0]
     assert np.isnan(torsion[:c.n_elements]).all() and np.isfinite(torsion[c.n_elements:]).all()
+
+
+def test_curved_cable_frames_are_transported_by_the_least_rotation():
+    """The reference frames along a curved cable (a helix of 1.5 turns, 60 elements) against
+    the least rotations built here independently (axis ``t0 x t1``, angle
+    ``atan2(|t0 x t1|, t0 . t1)``, SciPy's rotation vector): the first frame from the global
+    axis least along its tangent, projected, each next the previous turned by the rotation
+    taking its tangent to the next; to round-off."""
+    from scipy.spatial.transform import Rotation
+    n = 61
+    s = np.linspace(0.0, 3.0 * np.pi, n)
+    P = np.column_stack([np.cos(s), np.sin(s), 0.5 * s])
+    T = np.column_stack([-np.sin(s), np.cos(s), np.full(n, 0.5)])
+    T /= np.linalg.norm(T, axis=1)[:, None]
+    m = rancf.Model(dim=3)
+    c = m.add_beam(n_elements=n - 1, points=P, tangents=T, **CABLE)
+    up = np.eye(3)[int(np.argmin(np.abs(T[0])))]
+    y = up - (up @ T[0]) * T[0]
+    y /= np.linalg.norm(y)
+    expected = [np.column_stack([T[0], y, np.cross(T[0], y)])]
+    for a, b in zip(T[:-1], T[1:]):
+        axis = np.cross(a, b)
+        angle = np.arctan2(np.linalg.norm(axis), a @ b)
+        turn = Rotation.from_rotvec(axis / np.linalg.norm(axis) * angle).as_matrix()
+        expected.append(turn @ expected[-1])
+    assert np.abs(c.frames - np.array(expected)).max() <= 1e-12
+    assert np.abs(c.frames[:, :, 0] - T).max() <= 1e-14

@@ -10,7 +10,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from .. import checks
-from ..elements import ancf_cable, spatial_beam
+from ..elements import _ancf_cable, ancf_cable, spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape
 from .items import Ground, Point, arc_point
@@ -568,16 +568,25 @@ class SpatialCable:
 def _transported_frames(tangents):
     """Node frames (n, 3, 3) along unit tangents (n, 3): the first from the global axis least
     along its tangent, each next one the previous turned by the smallest rotation taking its
-    tangent to the next (Rodrigues' formula with ``k = t0 x t1``: ``R = cos I + k^ + k k^T /
-    (1 + cos)``; consecutive tangents turn by less than a half turn, :func:`curve_nodes`)."""
+    tangent to the next (consecutive tangents turn by less than a half turn,
+    :func:`curve_nodes`): the node frame of a cable whose base is the previous node's frame,
+    :c:func:`rancf.elements._ancf_cable.cable_frame`, the one place its formula is written."""
+    n = len(tangents)
+    frames = np.empty((n, 3, 3))
     t0 = tangents[0]
-    frames = [section_frame(t0, np.eye(3)[int(np.argmin(np.abs(t0)))], "")]
-    for a, b in zip(tangents[:-1], tangents[1:]):
-        k = np.cross(a, b)
-        cos = float(a @ b)
-        K = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
-        frames.append((cos * np.eye(3) + K + np.outer(k, k) / (1.0 + cos)) @ frames[-1])
-    return np.array(frames)
+    frames[0] = section_frame(t0, np.eye(3)[int(np.argmin(np.abs(t0)))], "")
+    # one node per call, the frame before as its base with its x set to the tangent before
+    # (equal to round-off): the rotation then comes from unit tangents alone, not from the
+    # frames carried so far, whose round-off it would double at every node
+    e, rest = np.zeros((1, 6)), np.zeros((1, 6))
+    base, pose, rates = np.empty((1, 3, 3)), np.empty((1, 12)), np.empty((1, 6))
+    for k in range(1, n):
+        base[0] = frames[k - 1]
+        base[0, :, 0] = tangents[k - 1]
+        e[0, 3:] = tangents[k]
+        _ancf_cable.node_frames(e, rest, base, pose, rates)
+        frames[k] = pose[0, 3:].reshape(3, 3)
+    return frames
 
 
 def _cable_moment(I):

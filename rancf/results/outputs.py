@@ -196,7 +196,8 @@ def spatial_accelerations(result):
     recursion at each (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
     leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
     velocities, so the output spacing does not enter. The poses give a joint's angle within
-    (-pi, pi]; it is moved to the run's continuous angle (:func:`_on_stored_turns`), so
+    (-pi, pi] (a rotation vector's angle at most pi); it is moved to the run's continuous
+    angle (a SciPy run's rotation vector to its branch past pi, :func:`_on_stored_turns`), so
     that a spring's rest angle or an effort of the angle past pi acts as in the run. Cost
     per output: about one right-hand side of the recursion (an RK4 step has four). A frame
     of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the solve failed); a
@@ -236,23 +237,56 @@ def _on_stored_turns(result, formulation, frames, Y):
     read from their poses, every free angle (a revolute joint's, a cylindrical joint's
     second coordinate, a universal joint's two) moved by the whole turns that take it
     nearest the run's continuous joint coordinate (``result.joint_q``, DECISIONS 4;
-    :func:`rancf.formulations.spatial_dae.on_turns`), in place; returns Y. A driven
-    angle is its drive's at t, continuous already."""
+    :func:`rancf.formulations.spatial_dae.on_turns`), and every rotation vector of a
+    spherical or free link put on the run's branch (:func:`_on_stored_branch`), in place;
+    returns Y. A driven angle is its drive's at t, continuous already."""
     from ..formulations.spatial_dae import on_turns
-    from ..joints._codes import M_CYLINDRICAL, M_REVOLUTE, M_UNIVERSAL
+    from ..joints._codes import M_CYLINDRICAL, M_FREE, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL
     angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
+    vectors = {M_SPHERICAL: 0, M_FREE: 3}
     tree = formulation.tree
     start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in result.model.joints])
     smap = formulation.kernel.arrays["smap"]
+    n_free = formulation.n_y // 2
     jq = np.asarray(result.joint_q)[frames]
     for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
         if not 0 <= b < tree.n_bodies:          # closing a loop, or at a cable node
             continue
-        for c in angles.get(int(tree.motion[b]), ()):
+        motion = int(tree.motion[b])
+        for c in angles.get(motion, ()):
             s = int(smap[int(tree.q_offset[b]) + c])
             if s >= 0:
                 Y[:, s] = on_turns(Y[:, s], jq[:, start[j] + c])
+        if motion in vectors:
+            # never driven: the three coordinates are the state's
+            c = vectors[motion]
+            s = smap[int(tree.q_offset[b]) + c + np.arange(3)]
+            Y[:, s], Y[:, n_free + s] = _on_stored_branch(
+                Y[:, s], Y[:, n_free + s], jq[:, start[j] + c:start[j] + c + 3])
     return Y
+
+
+def _on_stored_branch(p, pd, stored):
+    """Rotation vectors p (m, 3) read from poses (angles at most pi) and their rates pd
+    (m, 3), returned (copies) moved where the run's stored vector (``stored``, m, 3:
+    ``joint_q``) is nearer their other branch ``p (1 - 2 pi / |p|)`` (the same rotation;
+    SciPy's solvers keep a vector past pi, the compiled loop re-centres it,
+    ``SpatialKernel.recentre``, whose continuation this is, read backwards): p that vector,
+    pd ``J_l(p_new)^-1 J_l(p) pd`` (the same angular velocity; J_l the kernels' left
+    Jacobian). A spring or effort of the vector then acts as in the run."""
+    from ..elements._spatial_beam import rotation_left_jacobian, rotation_left_jacobian_inverse
+    p, pd = np.array(p, dtype=float), np.array(pd, dtype=float)
+    a = np.linalg.norm(p, axis=1)
+    other = p * (1.0 - 2.0 * np.pi / np.where(a > 0.0, a, 1.0))[:, None]
+    move = np.flatnonzero((a > 0.0) & (np.linalg.norm(other - stored, axis=1)
+                                       < np.linalg.norm(p - stored, axis=1)))
+    J, Ji = np.empty(9), np.empty(9)
+    for i in move:
+        rotation_left_jacobian(np.ascontiguousarray(p[i]), J)
+        rotation_left_jacobian_inverse(np.ascontiguousarray(other[i]), Ji)
+        pd[i] = Ji.reshape(3, 3) @ (J.reshape(3, 3) @ pd[i])
+        p[i] = other[i]
+    return p, pd
 
 
 def _state_accelerations(result, frames):
