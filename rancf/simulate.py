@@ -564,6 +564,9 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                  f"({n_x:,} coordinates)")
     tree = model.build()
     loops = len(tree.loop_joint)
+    if loops and formulation == "recursive" and spatial.arc_refusal(model, tree):
+        raise ValueError(f"formulation 'recursive' runs trees jointed at nodes, but "
+                         f"{spatial.arc_refusal(model, tree)}")
     if loops and formulation == "recursive":
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"formulation 'recursive' runs trees, but joint {j.index} ({j.kind}) "

@@ -223,11 +223,12 @@ def test_spring_between_nodes_in_statics_is_its_force():
                                atol=1e-9 * abs(r[2]))
 
 
-def test_spatial_joints_still_refuse_points_between_nodes():
+def test_spatial_recursion_refuses_joints_at_points_between_nodes():
     m, b = beam_model(4)
     body = m.add_rigid_body(1.0, np.eye(3) * 0.01, position=(0.3, 0.0, 0.0))
-    with pytest.raises(ValueError, match="joints attach to nodes"):
-        m.add_joint("spherical", b.at(0.3), body.centre)
+    m.add_joint("spherical", b.at(0.3), body.centre)
+    with pytest.raises(ValueError, match="between two nodes.*formulation 'dae'"):
+        spatial.of_model(m)
     m, b, _ = spring_pendulum()
     with pytest.raises(ValueError, match="point between two nodes.*formulation 'recursive'"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="generalized-alpha", formulation="dae")

@@ -40,7 +40,7 @@ import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
 from rancf.elements._planar cimport wrap
-from rancf.formulations._spatial_arc cimport arc_wrenches
+from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_wrenches
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport CABLE_REST, cable_force_rest
@@ -1137,6 +1137,422 @@ cdef class CableLinkKernel:
                 y[c] = keep
 
 
+cdef enum:
+    # an arc link's side: the ground, a body (its 7 coordinates), or the point at xi of the
+    # element joining two bodies (their 14)
+    ARC_SIDE_GROUND = 0
+    ARC_SIDE_BODY = 1
+    ARC_SIDE_ARC = 2
+    ARC_MAX_COLS = 28
+
+
+cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
+                   double* T) noexcept nogil:
+    """The pose ``y = (X, q)`` (7) of the point at xi of the beam element joining the bodies
+    of coordinates xa, xb (7 each: origin, Euler parameters), and (T not NULL) its Jacobian
+    ``T = dy/d(xa, xb)`` (7 x 14, row-major).
+
+    ``X = r_a + A_a L(psi, d)`` is the point ``Result.position(beam.at(s))`` follows
+    (:func:`rancf.formulations._spatial_arc.arc_motion`: ``psi = log(A_a^T A_b)``, ``d = A_a^T
+    (r_b - r_a)``, A the unit rotations ``A(p) / (p . p)``), and ``q = p_a (x) s``, ``s =
+    (cos(xi |psi| / 2), sin(xi |psi| / 2) psi / |psi|)`` the quaternion of ``exp(xi psi^)``:
+    ``A(q) = A(p_a) exp(xi psi^)``, the element's frame there times ``p_a . p_a``, as a body's
+    ``A(p)`` is its frame times ``p . p`` (at xi = 0, y is node a's coordinates exactly).
+    With global virtual rotations ``dth = 2 E(p) dp / (p . p)`` (exact off the unit sphere:
+    ``E(p) p = 0``), ``dpsi = J_l(psi)^-1 A_a^T (dth_b - dth_a)``, ``dd = A_a^T (dr_b - dr_a
+    + e x dth_a)``, ``e = r_b - r_a``::
+
+        dX = dr_a + dth_a x c + A_a (G dpsi + H dd),   c = A_a L,  H = xi J_l(xi psi) J_l(psi)^-1
+        dq = dp_a (x) s + p_a (x) (0, xi J_l(xi psi) dpsi / 2) (x) s
+
+    (G = dL/dpsi, :func:`rancf.formulations._spatial_arc.arc_gradient`)."""
+    cdef double Aa[9]
+    cdef double Ab[9]
+    cdef double R[9]
+    cdef double Ji[9]
+    cdef double Jx[9]
+    cdef double H[9]
+    cdef double G[9]
+    cdef double M1[9]
+    cdef double K[9]
+    cdef double W1[9]
+    cdef double Ea[12]
+    cdef double Eb[12]
+    cdef double Da[12]
+    cdef double Db[12]
+    cdef double Pa[12]
+    cdef double Pb[12]
+    cdef double Lq[16]
+    cdef double Rs[16]
+    cdef double Wq[16]
+    cdef double psi[3]
+    cdef double e[3]
+    cdef double d[3]
+    cdef double L[3]
+    cdef double c[3]
+    cdef double s[4]
+    cdef double xp[3]
+    cdef double na, nb, angle, half, f, v
+    cdef int i, j, m
+    cdef const double* pa = xa + 3
+    cdef const double* pb = xb + 3
+    na = pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2] + pa[3] * pa[3]
+    nb = pb[0] * pb[0] + pb[1] * pb[1] + pb[2] * pb[2] + pb[3] * pb[3]
+    rotation(pa, Aa)
+    rotation(pb, Ab)
+    for i in range(9):
+        Aa[i] /= na
+        Ab[i] /= nb
+    rot.matTmul(Aa, Ab, R)
+    rot.logm(R, psi)
+    for i in range(3):
+        e[i] = xb[i] - xa[i]
+    rot.matTvec(Aa, e, d)
+    arc_local(psi, d, xi, L)
+    rot.matvec(Aa, L, c)
+    for i in range(3):
+        y[i] = xa[i] + c[i]
+    # s = exp(xi psi) as a quaternion: sin(a / 2) / a to its series below 1e-4
+    angle = xi * sqrt(rot.dot(psi, psi))
+    half = 0.5 * angle
+    f = 0.5 * (1.0 - half * half / 6.0) if angle < 1e-4 else sin(half) / angle
+    s[0] = cos(half)
+    for i in range(3):
+        s[1 + i] = f * xi * psi[i]
+    qmul(pa, s, y + 3)
+    if T == NULL:
+        return
+    memset(T, 0, 7 * 14 * sizeof(double))
+    rot.left_jacobian_inverse(psi, Ji)
+    for i in range(3):
+        xp[i] = xi * psi[i]
+    rot.left_jacobian(xp, Jx)
+    rot.matmul(Jx, Ji, H)
+    for i in range(9):
+        H[i] *= xi
+    arc_gradient(psi, d, xi, G)
+    # M1 = A_a H A_a^T, K = A_a G J_l^-1 A_a^T
+    rot.matmul(Aa, H, W1)
+    rot.matmulT(W1, Aa, M1)
+    rot.matmul(G, Ji, W1)
+    rot.matmul(Aa, W1, K)
+    rot.matmulT(K, Aa, W1)
+    memcpy(K, W1, 9 * sizeof(double))
+    # dth/dp = 2 E(p) / (p . p) (3 x 4 each)
+    euler_E(pa, Ea)
+    euler_E(pb, Eb)
+    for i in range(12):
+        Ea[i] *= 2.0 / na
+        Eb[i] *= 2.0 / nb
+    # dX/dth_a = -c^ + M1 e^ - K, dX/dth_b = K
+    for i in range(3):
+        for j in range(3):
+            W1[3 * i + j] = -K[3 * i + j]
+    W1[1] += c[2]
+    W1[2] -= c[1]
+    W1[3] -= c[2]
+    W1[5] += c[0]
+    W1[6] += c[1]
+    W1[7] -= c[0]
+    for i in range(3):
+        # (M1 e^)[i, j] = sum_m M1[i, m] (e^)[m, j]: columns (M1 e^)[:, j] = M1 (e_j x e)...
+        W1[3 * i + 0] += M1[3 * i + 1] * e[2] - M1[3 * i + 2] * e[1]
+        W1[3 * i + 1] += M1[3 * i + 2] * e[0] - M1[3 * i + 0] * e[2]
+        W1[3 * i + 2] += M1[3 * i + 0] * e[1] - M1[3 * i + 1] * e[0]
+    for i in range(3):
+        for j in range(3):
+            T[14 * i + j] = (1.0 if i == j else 0.0) - M1[3 * i + j]
+            T[14 * i + 7 + j] = M1[3 * i + j]
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += W1[3 * i + m] * Ea[EULER * m + j]
+                f += K[3 * i + m] * Eb[EULER * m + j]
+            T[14 * i + 3 + j] = v
+            T[14 * i + 10 + j] = f
+    # dpsi/dp_a = -J_l^-1 A_a^T Ea, dpsi/dp_b = J_l^-1 A_a^T Eb; then (xi / 2) J_l(xi psi)
+    rot.matmulT(Aa, Ji, W1)         # W1 = A_a Ji^T: (Ji A_a^T)[i, m] = W1[m, i]
+    for i in range(3):
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += W1[3 * m + i] * Ea[EULER * m + j]
+                f += W1[3 * m + i] * Eb[EULER * m + j]
+            Da[EULER * i + j] = -v
+            Db[EULER * i + j] = f
+    for i in range(3):
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += Jx[3 * i + m] * Da[EULER * m + j]
+                f += Jx[3 * i + m] * Db[EULER * m + j]
+            Pa[EULER * i + j] = 0.5 * xi * v
+            Pb[EULER * i + j] = 0.5 * xi * f
+    # dq = R(s) dp_a + W [0; w], W = L(p_a) R(s)
+    qleft(pa, Lq)
+    qright(s, Rs)
+    _mat4(Lq, Rs, Wq)
+    for i in range(EULER):
+        for j in range(EULER):
+            v = Rs[EULER * i + j]
+            f = 0.0
+            for m in range(3):
+                v += Wq[EULER * i + 1 + m] * Pa[EULER * m + j]
+                f += Wq[EULER * i + 1 + m] * Pb[EULER * m + j]
+            T[14 * (3 + i) + 3 + j] = v
+            T[14 * (3 + i) + 10 + j] = f
+
+
+cdef class ArcLinkKernel:
+    """The joints with a side at a point between two nodes of a beam (``beam.at(s)``,
+    :class:`rancf.formulations.spatial_dae._ArcLink`): the rows of their kind between the
+    poses of their two sides, each the ground, a body, or the point at xi of a beam element
+    (:func:`arc_pose`, a function of the element's two nodes), with the Jacobian by the chain
+    rule ``dPhi/dx = (dPhi/dy) (dy/dx)``: ``dPhi/dy`` the analytic blocks of
+    :class:`LinkKernel` (``inner``: the same links with each side a body of coordinates y,
+    anchor and offset zero at an arc side), ``dy/dx`` that of :func:`arc_pose` (the identity
+    at a body side). At xi = 0 the rows and their Jacobian are the node's joint's.
+
+    Parameters: ``inner`` (a :class:`LinkKernel` of the links, parent 0, or -1 where it is the
+    ground, child 1, none driven), ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 an element
+    point; ``side_a``, ``side_b`` (n, 2) the body (an element's first node's) and the
+    element's second node's; ``xi`` (n, 2); ``row0`` (n,) each link's first row in Phi. A
+    link's columns are its sides' (7 a body, 14 an element point: its two nodes', none the
+    ground), parent's first.
+    """
+
+    cdef readonly int n, n_values, n_square
+    cdef LinkKernel inner
+    cdef int[:, ::1] side_kind, side_a, side_b
+    cdef double[:, ::1] xi
+    cdef int[::1] n_rows, n_cols, row0, val0, sq0
+
+    def __init__(self, LinkKernel inner, side_kind, side_a, side_b, xi, row0):
+        self.inner = inner
+        self.n = inner.n
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_a = np.ascontiguousarray(side_a, dtype=np.intc).reshape(self.n, 2)
+        self.side_b = np.ascontiguousarray(side_b, dtype=np.intc).reshape(self.n, 2)
+        self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
+        self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
+        rows = np.asarray(inner.n_rows)
+        size = np.array([0, 7, 14])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
+            np.zeros(0, int)
+        square = np.where(rows > 0, size * size, 0)
+        self.n_rows = rows.astype(np.intc)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
+        self.sq0 = (np.cumsum(square) - square).astype(np.intc)
+        self.n_values = int((rows * size).sum())
+        self.n_square = int(square.sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        return 7 * self.side_kind[k, s]
+
+    cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
+        """z = the link's columns of x, side after side (a body's 7, an element's 14)."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind != ARC_SIDE_GROUND:
+                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
+            if kind == ARC_SIDE_ARC:
+                memcpy(z + c + 7, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+            c += self._width(k, s)
+
+    cdef void _map(self, int k, const double* z, double* y, double* T) noexcept nogil:
+        """y (14) = the inner link's ``[r_p, p_p, r_c, p_c]`` of the columns z, and (T not
+        NULL) each side's ``dy/dz`` (7 x 14 row-major, side after side in T[98 s:])."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == ARC_SIDE_GROUND:
+                memcpy(y + 7 * s, GROUND_X, POSE * sizeof(double))
+            elif kind == ARC_SIDE_BODY:
+                memcpy(y + 7 * s, z + c, POSE * sizeof(double))
+            else:
+                arc_pose(z + c, z + c + 7, self.xi[k, s], y + 7 * s,
+                         T + 98 * s if T != NULL else NULL)
+            c += self._width(k, s)
+
+    cdef int _rows(self, int k, const double* z, double* out) noexcept nogil:
+        cdef double y[14]
+        self._map(k, z, y, NULL)
+        return self.inner._rows(k, y, UNIT_Q, out)
+
+    cdef void _jacobian(self, int k, const double* z, double* out) noexcept nogil:
+        """The block (n_rows x n_cols, row-major) at the columns z."""
+        cdef double y[14]
+        cdef double T[196]
+        cdef double Jy[MAX_ROWS * MAX_COLS]
+        cdef int s, i, j, m, c = 0, w, kind, nr = self.n_rows[k], nc = self.n_cols[k]
+        cdef int ny = self.inner.n_cols[k], cy
+        cdef double v
+        self._map(k, z, y, T)
+        self.inner._jacobian(k, y, UNIT_Q, Jy)
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            w = self._width(k, s)
+            # the side's columns in the inner block (the ground parent has none)
+            cy = 7 * s - (14 - ny)
+            if kind == ARC_SIDE_BODY:
+                for i in range(nr):
+                    for j in range(7):
+                        out[nc * i + c + j] = Jy[ny * i + cy + j]
+            elif kind == ARC_SIDE_ARC:
+                for i in range(nr):
+                    for j in range(14):
+                        v = 0.0
+                        for m in range(7):
+                            v += Jy[ny * i + cy + m] * T[98 * s + 14 * m + j]
+                        out[nc * i + c + j] = v
+            c += w
+
+    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
+        """The links' rows into out at their rows of Phi."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._rows(k, z, out + self.row0[k])
+
+    cdef void c_along(self, const double* x, const double* v, const double* weights,
+                      const double* taus, int n_points, double* out) noexcept nogil:
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
+        cdef int k, s, i
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double r[MAX_ROWS]
+        for s in range(n_points):
+            if weights[s] == 0.0:
+                continue
+            for k in range(self.n):
+                self._gather(k, x, z)
+                self._gather(k, v, zv)
+                for i in range(self.n_cols[k]):
+                    z[i] += taus[s] * zv[i]
+                self._rows(k, z, r)
+                for i in range(self.n_rows[k]):
+                    out[self.row0[k] + i] += weights[s] * r[i]
+
+    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
+        """The links' Jacobian blocks (n_values) into out."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            if self.n_rows[k]:
+                self._gather(k, x, z)
+                self._jacobian(k, z, out + self.val0[k])
+
+    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
+        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square), as
+        :meth:`LinkKernel.c_curvature`."""
+        cdef int k, i, j, c, nr, nc
+        cdef double h, s, keep
+        cdef double z[ARC_MAX_COLS]
+        cdef double J[MAX_ROWS * ARC_MAX_COLS]
+        cdef double fp[ARC_MAX_COLS]
+        cdef double* o
+        cdef const double* lk
+        for k in range(self.n):
+            nr, nc = self.n_rows[k], self.n_cols[k]
+            if nr == 0:
+                continue
+            self._gather(k, x, z)
+            s = 1.0
+            for i in range(nc):
+                s = max(s, fabs(z[i]))
+            h = 1e-6 * s
+            lk = lam + self.row0[k]
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = z[c]
+                z[c] = keep + h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    fp[i] = s
+                z[c] = keep - h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                z[c] = keep
+
+    def rows(self, const double[::1] x):
+        """The links' rows (their row0 offsets from the first link's) at the coordinates x."""
+        out = np.zeros(max(int(np.sum(self.n_rows)), 1))
+        cdef double[::1] o = out
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, &x[0], z)
+            self._rows(k, z, &o[self.row0[k] - self.row0[0]])
+        return out[:int(np.sum(self.n_rows))]
+
+    def jacobian(self, const double[::1] x):
+        """The links' Jacobian blocks (list of (n_rows, n_cols)) at the coordinates x."""
+        out = []
+        cdef double[::1] b
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            block = np.zeros((self.n_rows[k], self.n_cols[k]))
+            b = block.reshape(-1)
+            if self.n_rows[k]:
+                self._gather(k, &x[0], z)
+                self._jacobian(k, z, &b[0])
+            out.append(block)
+        return out
+
+    def poses(self, const double[:, ::1] X):
+        """The inner links' side poses y (S, n, 14) at the coordinates X (S, n_x): where the
+        joints' coordinates and reactions are read (:class:`LinkKernel`'s conventions)."""
+        out = np.zeros((X.shape[0], self.n, 14))
+        cdef double[:, :, ::1] o = out
+        cdef int S, k
+        cdef double z[ARC_MAX_COLS]
+        for S in range(X.shape[0]):
+            for k in range(self.n):
+                self._gather(k, &X[S, 0], z)
+                self._map(k, z, &o[S, k, 0], NULL)
+        return out
+
+    def inner_jacobian(self, const double[::1] x):
+        """The inner links' blocks ``dPhi/dy`` (list of (n_rows, 7 or 14)) at the sides'
+        poses of the coordinates x."""
+        out = []
+        cdef double[::1] b
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        cdef double y[14]
+        for k in range(self.n):
+            block = np.zeros((self.n_rows[k], self.inner.n_cols[k]))
+            b = block.reshape(-1)
+            if self.n_rows[k]:
+                self._gather(k, &x[0], z)
+                self._map(k, z, y, NULL)
+                self.inner._jacobian(k, y, UNIT_Q, &b[0])
+            out.append(block)
+        return out
+
+
+def arc_poses(const double[::1] xa, const double[::1] xb, double xi):
+    """:func:`arc_pose` of two bodies' coordinates (7 each): ``(y (7,), T (7, 14))``."""
+    y, T = np.zeros(7), np.zeros((7, 14))
+    cdef double[::1] yv = y
+    cdef double[:, ::1] Tv = T
+    arc_pose(&xa[0], &xb[0], xi, &yv[0], &Tv[0, 0])
+    return y, T
+
+
 cdef double[:, :, ::1] _EULER_GK = np.zeros((EULER, 3, EULER))
 
 
@@ -1347,6 +1763,7 @@ cdef class SpatialProblem(StepProblem):
     cdef object owner
     cdef LinkKernel links
     cdef CableLinkKernel cables
+    cdef ArcLinkKernel arcs
     cdef ElementKernel elements
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
@@ -1410,6 +1827,7 @@ cdef class SpatialProblem(StepProblem):
         self.owner = owner
         self.links, self.cables, self.elements = (owner._link_kernel, owner._cable_kernel,
                                                   owner._element_kernel)
+        self.arcs = owner._arc_kernel
         self.n, self.m = owner.n_coordinates, owner.n_constraints
         self.projection = False
         self.load_factor = 1.0
@@ -1906,6 +2324,7 @@ cdef class SpatialProblem(StepProblem):
         self._targets(self._jets(t), T)
         self.links.c_rows(q, T, out)
         self.cables.c_rows(q, out)
+        self.arcs.c_rows(q, out)
         for b in range(self.nb):
             s = 0.0
             for i in range(EULER):
@@ -1920,7 +2339,8 @@ cdef class SpatialProblem(StepProblem):
         self._targets(self._jets(t), T)
         self.links.c_jacobian(q, T, out)
         self.cables.c_jacobian(q, out + self.links.n_values)
-        b = self.links.n_values + self.cables.n_values
+        self.arcs.c_jacobian(q, out + self.links.n_values + self.cables.n_values)
+        b = self.links.n_values + self.cables.n_values + self.arcs.n_values
         for i in range(self.nb):
             memcpy(out + b + EULER * i, q + POSE * i + 3, EULER * sizeof(double))
         return 0
@@ -1999,6 +2419,7 @@ cdef class SpatialProblem(StepProblem):
                                                    + 0.5 * (tau * tau) * jk[2 * EULER + b])
         self.links.c_along(q, v, T, w, taus, 7, out)
         self.cables.c_along(q, v, w, taus, 7, out)
+        self.arcs.c_along(q, v, w, taus, 7, out)
         for b in range(self.nb):
             c = 0.0
             for s in range(7):
@@ -2046,7 +2467,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double* o
         cdef double* T = &self.T[0, 0]
         cdef int n_el = self.elements.n_square
-        cdef int n_link = self.links.n_square + self.cables.n_square
+        cdef int n_link = self.links.n_square + self.cables.n_square + self.arcs.n_square
         cdef double[:, :, ::1] Dp
         cdef double[:, :, ::1] Cp
         # the bodies' tangents (loads' and gyroscopic), before their blocks are written
@@ -2093,6 +2514,8 @@ cdef class SpatialProblem(StepProblem):
             self._targets(self._jets(t_e), T)
             self.links.c_curvature(q_e, T, lam, o + n_el)
             self.cables.c_curvature(q_e, lam, o + n_el + self.links.n_square)
+            self.arcs.c_curvature(q_e, lam, o + n_el + self.links.n_square
+                                  + self.cables.n_square)
             for i in range(n_link):
                 o[n_el + i] *= c_k
         else:
@@ -2291,7 +2714,8 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] ll = np.zeros(max(self.m, 1))
         np.asarray(ll)[:self.m] = lam
         cdef int n = self.links.n_square
-        out = np.zeros(max(n + self.cables.n_square, 1))
+        cdef int na = self.cables.n_square
+        out = np.zeros(max(n + na + self.arcs.n_square, 1))
         cdef double[::1] o = out
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
@@ -2299,7 +2723,8 @@ cdef class SpatialProblem(StepProblem):
         # the cables' blocks after the links' n (o + n: with no cable blocks, one past the
         # end, where &o[n] is an index error of the debug build)
         self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
-        return out[:n + self.cables.n_square]
+        self.arcs.c_curvature(&qq[0], &ll[0], &o[0] + n + na)
+        return out[:n + na + self.arcs.n_square]
 
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                   double c_mq, double c_k, double c_c, double w):
