@@ -80,6 +80,24 @@ def test_arc_pose_is_the_outputs_point_and_frame_and_its_jacobian_the_difference
     np.testing.assert_allclose(T, D, rtol=0, atol=1e-7 * np.abs(D).max())
 
 
+@pytest.mark.parametrize("angle", [1e-3, 0.2, 0.7, 2.0])
+def test_arc_map_gradient_is_exact(angle):
+    """``dL/dp`` of the arc map, ``L = J_l(xi p) xi J_l(p)^-1 d`` (exact, through the rates
+    of J_l), against central differences of L (step 1e-5 (1 + |p|): truncation 1e-10) for a
+    rotation p of several angles, below and above the series' range of the coefficients."""
+    rng = np.random.default_rng(int(angle * 1000))
+    axis = rng.standard_normal(3)
+    p = angle * axis / np.linalg.norm(axis)
+    d = np.array([1.0, 0.2, -0.1])
+    for xi in (0.3, 0.8):
+        L, G = _spatial_dae.arc_gradients(p, d, xi)
+        h = 1e-5 * (1.0 + angle)
+        D = np.array([(_spatial_dae.arc_gradients(p + h * e, d, xi)[0]
+                       - _spatial_dae.arc_gradients(p - h * e, d, xi)[0]) / (2 * h)
+                      for e in np.eye(3)]).T
+        np.testing.assert_allclose(G, D, rtol=0, atol=1e-9 * np.abs(D).max())
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_jacobian_equals_central_differences_of_the_rows(kind):
     """Every kind at ``beam.at(0.7)`` hanging a body, at a state moved at random off the

@@ -40,7 +40,7 @@ import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
 from rancf.elements._planar cimport wrap
-from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_wrenches
+from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_motion, arc_wrenches
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
 from rancf.elements._ancf_cable cimport CABLE_REST, cable_force_rest
@@ -1544,6 +1544,216 @@ cdef class ArcLinkKernel:
         return out
 
 
+cdef class ArcSpringKernel:
+    """Spring-dampers between points with an end at a point between two nodes of a beam
+    (``beam.at(s)``): the force ``f = k (l - l0) + c l'`` along the line of their ends (as
+    :func:`point_spring`), an end being the ground's point, a body's point or the point at xi
+    of a beam element, its position and velocity those of the element's curve
+    (:func:`rancf.formulations._spatial_arc.arc_motion`, the point ``Result.position`` of
+    ``beam.at(s)`` follows) and the force there the wrenches on the element's two nodes that
+    do its virtual work (:func:`rancf.formulations._spatial_arc.arc_wrenches`); the tangents
+    by central differences of the generalized forces in the items' own columns.
+
+    Parameters (one row per spring-damper): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 an
+    element's point; ``side_a``, ``side_b`` (n, 2) the body (an element's first node's) and
+    the element's second node's; ``xi`` (n, 2); ``offset`` (n, 2, 3) the ground point or the
+    point in the body's frame; ``law`` (n, 3) ``(k, c, l0)``. An item's columns are its ends'
+    (7 a body, 14 an element's point, none the ground), first end's first.
+    """
+
+    cdef readonly int n, n_square
+    cdef int[:, ::1] side_kind, side_a, side_b
+    cdef double[:, ::1] xi, law
+    cdef double[:, :, ::1] offset
+    cdef int[::1] n_cols, sq0
+
+    def __init__(self, side_kind, side_a, side_b, xi, offset, law):
+        self.n = len(law)
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_a = np.ascontiguousarray(side_a, dtype=np.intc).reshape(self.n, 2)
+        self.side_b = np.ascontiguousarray(side_b, dtype=np.intc).reshape(self.n, 2)
+        self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
+        self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 2, 3)
+        self.law = np.ascontiguousarray(law, dtype=float).reshape(self.n, 3)
+        size = np.array([0, 7, 14])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
+            np.zeros(0, int)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.sq0 = (np.cumsum(size * size) - size * size).astype(np.intc)
+        self.n_square = int((size * size).sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        return 7 * self.side_kind[k, s]
+
+    cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
+        """z = the item's columns of x, end after end (a body's 7, an element's 14)."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind != ARC_SIDE_GROUND:
+                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
+            if kind == ARC_SIDE_ARC:
+                memcpy(z + c + 7, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+            c += self._width(k, s)
+
+    cdef void _force(self, int k, const double* z, const double* zv, double* Q, double* U,
+                     double* P) noexcept nogil:
+        """Item k's generalized forces Q (n_cols) at its columns z and their rates zv, its
+        potential U and dissipated power P."""
+        cdef double Aa[9]
+        cdef double Ab[9]
+        cdef double Va[6]
+        cdef double Vb[6]
+        cdef double Wa[6]
+        cdef double Wb[6]
+        cdef double x[2][3]
+        cdef double u[2][3]
+        cdef double n[3]
+        cdef double F[3]
+        cdef double l, rate, f, pp
+        cdef int s, i, c, kind
+        c = 0
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == ARC_SIDE_ARC:
+                body_frame(z + c, zv + c, Aa, Va + 3, &pp)
+                body_frame(z + c + 7, zv + c + 7, Ab, Vb + 3, &pp)
+                for i in range(3):
+                    Va[i] = zv[c + i]
+                    Vb[i] = zv[c + 7 + i]
+                arc_motion(z + c, Aa, z + c + 7, Ab, Va, Vb, self.xi[k, s], x[s], u[s])
+            else:
+                spring_end(kind == ARC_SIDE_BODY, z + c, zv + c, &self.offset[k, s, 0], x[s],
+                           u[s])
+            c += self._width(k, s)
+        for i in range(3):
+            n[i] = x[1][i] - x[0][i]
+        l = sqrt(rot.dot(n, n))
+        rate = 0.0
+        if l > 0.0:
+            for i in range(3):
+                n[i] /= l
+                u[1][i] -= u[0][i]
+            rate = rot.dot(n, u[1])
+        f = self.law[k, 0] * (l - self.law[k, 2]) + self.law[k, 1] * rate
+        U[0] = 0.5 * self.law[k, 0] * (l - self.law[k, 2]) ** 2
+        P[0] = self.law[k, 1] * rate * rate
+        c = 0
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            # the first end pulled by f n, the second by -f n
+            for i in range(3):
+                F[i] = (f if s == 0 else -f) * n[i]
+            if kind == ARC_SIDE_BODY:
+                on_body(z + c, F, ZERO3, x[s], 1.0, Q + c)
+            elif kind == ARC_SIDE_ARC:
+                _unit_rotation(z + c, 0, Aa)
+                _unit_rotation(z + c + 7, 0, Ab)
+                arc_wrenches(z + c, Aa, z + c + 7, Ab, self.xi[k, s], F, ZERO3, False, Wa, Wb)
+                on_body(z + c, Wa, Wa + 3, z + c, 1.0, Q + c)
+                on_body(z + c + 7, Wb, Wb + 3, z + c + 7, 1.0, Q + c + 7)
+            c += self._width(k, s)
+
+    cdef void c_force(self, const double* x, const double* v, double* out) noexcept nogil:
+        """Adds the items' generalized forces into out (n)."""
+        cdef int k, s, i, c, w
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Q[ARC_MAX_COLS]
+        cdef double U, P
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            self._force(k, z, zv, Q, &U, &P)
+            c = 0
+            for s in range(2):
+                if self.side_kind[k, s] != ARC_SIDE_GROUND:
+                    for i in range(POSE):
+                        out[POSE * self.side_a[k, s] + i] += Q[c + i]
+                if self.side_kind[k, s] == ARC_SIDE_ARC:
+                    for i in range(POSE):
+                        out[POSE * self.side_b[k, s] + i] += Q[c + 7 + i]
+                c += self._width(k, s)
+
+    cdef void c_terms(self, const double* x, const double* v, double* U, double* P) noexcept nogil:
+        """The items' potential U and dissipated power P, summed."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Q[ARC_MAX_COLS]
+        cdef double u, p
+        U[0] = P[0] = 0.0
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            self._force(k, z, zv, Q, &u, &p)
+            U[0] += u
+            P[0] += p
+
+    cdef void c_tangents(self, const double* x, const double* v, double hx, double hv,
+                         double* K, double* C) noexcept nogil:
+        """``K = -dQ/dz`` and ``C = -dQ/dz'`` of each item on its columns (n_cols x n_cols,
+        row-major, from ``sq0``) by central differences with the steps hx, hv."""
+        cdef int k, i, j, nc
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Qp[ARC_MAX_COLS]
+        cdef double Qm[ARC_MAX_COLS]
+        cdef double U, P, keep
+        for k in range(self.n):
+            nc = self.n_cols[k]
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            for j in range(nc):
+                keep = z[j]
+                z[j] = keep + hx
+                self._force(k, z, zv, Qp, &U, &P)
+                z[j] = keep - hx
+                self._force(k, z, zv, Qm, &U, &P)
+                z[j] = keep
+                for i in range(nc):
+                    K[self.sq0[k] + nc * i + j] = -(Qp[i] - Qm[i]) / (2.0 * hx)
+                keep = zv[j]
+                zv[j] = keep + hv
+                self._force(k, z, zv, Qp, &U, &P)
+                zv[j] = keep - hv
+                self._force(k, z, zv, Qm, &U, &P)
+                zv[j] = keep
+                for i in range(nc):
+                    C[self.sq0[k] + nc * i + j] = -(Qp[i] - Qm[i]) / (2.0 * hv)
+
+    def force(self, const double[::1] x, const double[::1] v):
+        """The items' generalized forces (n,) at (x, v)."""
+        out = np.zeros(x.shape[0])
+        cdef double[::1] o = out
+        self.c_force(&x[0], &v[0], &o[0])
+        return out
+
+    def terms(self, const double[::1] x, const double[::1] v):
+        """``(U, P)``: the items' potential (J) and dissipated power (W) at (x, v)."""
+        cdef double U, P
+        self.c_terms(&x[0], &v[0], &U, &P)
+        return U, P
+
+    def tangents(self, const double[::1] x, const double[::1] v, double hx, double hv):
+        """``(K, C)``: :meth:`c_tangents`' blocks (n_square each)."""
+        K, C = np.zeros(max(self.n_square, 1)), np.zeros(max(self.n_square, 1))
+        cdef double[::1] Kv = K
+        cdef double[::1] Cv = C
+        self.c_tangents(&x[0], &v[0], hx, hv, &Kv[0], &Cv[0])
+        return K[:self.n_square], C[:self.n_square]
+
+
+def arc_gradients(const double[::1] p, const double[::1] d, double xi):
+    """``(L (3,), G (3, 3))``: the arc map's point in the first node's frame and its exact
+    gradient in p (:func:`rancf.formulations._spatial_arc.arc_local`, ``arc_gradient``)."""
+    L, G = np.zeros(3), np.zeros((3, 3))
+    cdef double[::1] Lv = L
+    cdef double[:, ::1] Gv = G
+    arc_local(&p[0], &d[0], xi, &Lv[0])
+    arc_gradient(&p[0], &d[0], xi, &Gv[0, 0])
+    return L, G
+
+
 def arc_poses(const double[::1] xa, const double[::1] xb, double xi):
     """:func:`arc_pose` of two bodies' coordinates (7 each): ``(y (7,), T (7, 14))``."""
     y, T = np.zeros(7), np.zeros((7, 14))
@@ -1764,6 +1974,8 @@ cdef class SpatialProblem(StepProblem):
     cdef LinkKernel links
     cdef CableLinkKernel cables
     cdef ArcLinkKernel arcs
+    cdef ArcSpringKernel arc_springs
+    cdef double[::1] as_K, as_C
     cdef ElementKernel elements
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
@@ -1828,6 +2040,9 @@ cdef class SpatialProblem(StepProblem):
         self.links, self.cables, self.elements = (owner._link_kernel, owner._cable_kernel,
                                                   owner._element_kernel)
         self.arcs = owner._arc_kernel
+        self.arc_springs = owner._arc_springs
+        self.as_K = np.zeros(max(self.arc_springs.n_square, 1))
+        self.as_C = np.zeros(max(self.arc_springs.n_square, 1))
         self.n, self.m = owner.n_coordinates, owner.n_constraints
         self.projection = False
         self.load_factor = 1.0
@@ -2298,6 +2513,8 @@ cdef class SpatialProblem(StepProblem):
                     acc[self.item_cols[k // 14, k % 14]] += self.item_Q[k]
             for i in range(self.n):
                 out[i] += acc[i]
+        if self.arc_springs.n:
+            self.arc_springs.c_force(q, v, out)
         if self.n_cable_el:
             for i in range(self.c0, self.n):
                 out[i] = lf * self.cable_gravity[i - self.c0]
@@ -2562,6 +2779,19 @@ cdef class SpatialProblem(StepProblem):
             else:
                 memset(o, 0, self.n_item_vals * sizeof(double))
             o = o + self.n_item_vals
+        # the spring-dampers with an end between two nodes
+        if self.arc_springs.n_square:
+            if c_k != 0.0 or c_c != 0.0:
+                s = 0.0
+                for i in range(self.n):
+                    s = max(s, fabs(v_e[i]))
+                self.arc_springs.c_tangents(q_e, v_e, 1e-7, 1e-7 * max(1.0, s), &self.as_K[0],
+                                            &self.as_C[0])
+                for i in range(self.arc_springs.n_square):
+                    o[i] = c_k * self.as_K[i] + c_c * self.as_C[i]
+            else:
+                memset(o, 0, self.arc_springs.n_square * sizeof(double))
+            o = o + self.arc_springs.n_square
         # w G, then B
         self._jacobian(q_new, t_new, &self.J[0])
         self.J_valid = False
@@ -2601,6 +2831,7 @@ cdef class SpatialProblem(StepProblem):
         """Loads, drives (``lambda . Phi_t``) and efforts; the elements', cables' and
         spring-dampers' dissipation (spatial_dae.py, ``SpatialDAE.power``)."""
         cdef int i
+        cdef double u, d
         cdef double* r = &self.work[0]
         p[0] = p[1] = 0.0
         if self.has_loads:
@@ -2610,6 +2841,9 @@ cdef class SpatialProblem(StepProblem):
                 p[0] += self.load_out[i] * v[i]
         if self.has_items:
             self._item_power(q, v, t, p)
+        if self.arc_springs.n:
+            self.arc_springs.c_terms(q, v, &u, &d)
+            p[1] += d
         if self.n_joint_rows:
             self.velocity_bias(q, t, r)
             for i in range(self.n_joint_rows):

@@ -123,7 +123,10 @@ loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and 
 :meth:`SpatialDAE.joint_coordinates`. A joint spring-damper is such a generalized force,
 ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the tree or closing a
 loop); a spring-damper between points is the force ``f n`` on its first point and ``-f n`` on
-its second, ``f = k (l - l0) + c l'``. The angles the springs and effort functions see (a
+its second, ``f = k (l - l0) + c l'``; an end at a point between two nodes of a beam
+(``beam.at(s)``) is the point of the element's curve there, its force the wrenches on the
+element's two nodes that do its virtual work (:class:`rancf.formulations._spatial_dae.
+ArcSpringKernel`, its tangents by central differences in its own columns). The angles the springs and effort functions see (a
 revolute's, a cylindrical joint's, a universal joint's two) are continuous, as the recursion's
 (DECISIONS 4): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the angle of the
 last accepted step (moved by the compiled problem's ``accept``, never at Newton's iterates:
@@ -651,12 +654,6 @@ class SpatialDAE(IndexThreeDAE):
                              f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
                              "attach its points to bodies or the ground, or run a tree "
                              "with formulation 'recursive'")
-        between = np.asarray(tree.spring_arc) >= 0
-        if between.any():
-            raise ValueError("spring-dampers at a point between two nodes of a beam are not "
-                             "available in the spatial DAE formulation (spring-damper "
-                             f"{int(np.nonzero(between.any(axis=1))[0][0])}); attach it to "
-                             "nodes, or run a tree with formulation 'recursive'")
         arc_joints = set(int(j) for j, a in zip(tree.loop_joint, np.asarray(
             tree.loop_arc).reshape(-1, 2)) if (a >= 0).any())
         for j in tree.loop_spring_joint:
@@ -872,6 +869,9 @@ class SpatialDAE(IndexThreeDAE):
         self._item_mask = (ir >= 0) & (ic >= 0)
         rows.append(ir[self._item_mask])
         cols.append(ic[self._item_mask])
+        for c in self._arc_spring_cols:
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
         rows += [jc, n + jr]
         cols += [n + jr, jc]
         sr, sc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
@@ -1026,11 +1026,27 @@ class SpatialDAE(IndexThreeDAE):
             np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
             np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)]))
         body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
-        self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
-                         "child": np.ascontiguousarray(body[:, 1]),
-                         "offsets": np.ascontiguousarray(tree.spring_offset,
-                                                         dtype=float).reshape(-1, 2, 3),
-                         "law": np.ascontiguousarray(tree.spring_law, dtype=float).reshape(-1, 3)}
+        # a spring-damper with an end between two nodes of a beam: the ArcSpringKernel's
+        arc = np.asarray(tree.spring_arc, dtype=np.int64).reshape(-1, 2)
+        on = ~(arc >= 0).any(axis=1)
+        offsets = np.asarray(tree.spring_offset, dtype=float).reshape(-1, 2, 3)
+        law = np.asarray(tree.spring_law, dtype=float).reshape(-1, 3)
+        self._springs = {"parent": np.ascontiguousarray(body[on, 0]),
+                         "child": np.ascontiguousarray(body[on, 1]),
+                         "offsets": np.ascontiguousarray(offsets[on]),
+                         "law": np.ascontiguousarray(law[on])}
+        #: the spring-dampers with an end between two nodes (``beam.at(s)``): their ends the
+        #: ground (0), a body (1) or an element's point (2, its nodes' bodies and xi, the
+        #: tree's offset ``(xi, 0, 0)``)
+        kind = np.where(body[~on] < 0, 0, np.where(arc[~on] >= 0, 2, 1))
+        self._arc_springs = _spatial_dae.ArcSpringKernel(
+            kind, np.maximum(body[~on], 0), np.maximum(arc[~on], 0),
+            np.where(kind == 2, offsets[~on, :, 0], 0.0), offsets[~on], law[~on])
+        self._arc_spring_cols = [np.concatenate(
+            [np.arange(7 * b, 7 * b + 7) for e in range(2) if kind[i, e]
+             for b in ((body[~on][i, e],) if kind[i, e] == 1 else
+                       (body[~on][i, e], arc[~on][i, e]))] or [np.zeros(0, int)]).astype(int)
+            for i in range(len(kind))]
         # where each tree joint's coordinates sit among joint_coordinates' (effort functions)
         start = np.cumsum([0] + [_SIZES.get(self.links[k].motion, 0) for k in self.joint_links])
         self._jq_start = start
@@ -1603,7 +1619,24 @@ class SpatialDAE(IndexThreeDAE):
             K = K + self._cable_matrix(self._cable_elements(q, v, tangents=True)[3])
         if len(self._item_cols):
             K = K + self._item_matrix(self._item_tangents(q, v, t)[0])
+        if self._arc_springs.n:
+            K = K + self._arc_spring_matrix(self._arc_spring_tangents(q, v)[0])
         return K
+
+    def _arc_spring_tangents(self, q, v):
+        """The spring-dampers with an end between two nodes: their ``(K, C)`` blocks on their
+        columns (the compiled problem's steps: 1e-7 in x, ``1e-7 max(1, max |v|)`` in v)."""
+        hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
+        return self._arc_springs.tangents(np.ascontiguousarray(q, dtype=float),
+                                          np.ascontiguousarray(v, dtype=float), 1e-7, hv)
+
+    def _arc_spring_matrix(self, blocks):
+        """Their blocks (concatenated, each n_cols x n_cols) assembled (sparse, n x n)."""
+        cols = self._arc_spring_cols
+        n = self.n_coordinates
+        return sp.csr_matrix((blocks, (np.concatenate([np.repeat(c, c.size) for c in cols]),
+                                       np.concatenate([np.tile(c, c.size) for c in cols]))),
+                             shape=(n, n))
 
     def _element_columns(self):
         """The (row, column) lists of the elements' blocks (the kernel's order)."""
@@ -1633,6 +1666,8 @@ class SpatialDAE(IndexThreeDAE):
         if len(self._item_cols):
             self.inputs.at_time(t)
             C = C + self._item_matrix(self._item_tangents(q, v, t)[1])
+        if self._arc_springs.n:
+            C = C + self._arc_spring_matrix(self._arc_spring_tangents(q, v)[1])
         return C
 
     # --- constraints -----------------------------------------------------------------------
@@ -2036,7 +2071,7 @@ class SpatialDAE(IndexThreeDAE):
             gravity = gravity - xc @ self._cable_gravity
             elastic = elastic + np.array([self._cable_elements(q, v)[1].sum()
                                           for q, v in zip(Q, V)])
-        if len(self._springs["law"]) or len(self._joint_springs["law"]):
+        if len(self._springs["law"]) or len(self._joint_springs["law"]) or self._arc_springs.n:
             elastic = elastic + np.array([self._spring_terms(q, v)[0]
                                           for q, v in self._on_branches(Q, V, branches)])
         return {"kinetic": kinetic, "gravity": gravity, "elastic": elastic}
@@ -2045,6 +2080,9 @@ class SpatialDAE(IndexThreeDAE):
         """The spring-dampers' potential (J) and dissipated power (W): ``k (l - l0)^2 / 2`` and
         ``c l'^2`` between points, ``k (q - q0)^2 / 2`` and ``c q'^2`` on joints."""
         U = P = 0.0
+        if self._arc_springs.n:
+            U, P = self._arc_springs.terms(np.ascontiguousarray(q, dtype=float),
+                                           np.ascontiguousarray(v, dtype=float))
         if len(self._springs["law"]):
             _, u, p = self._point_springs(*self._item_states(q, v, self._springs), self._springs)
             U, P = U + float(u.sum()), P + float(p.sum())

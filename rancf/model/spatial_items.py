@@ -323,7 +323,7 @@ class SpatialBeam:
         ``deflection`` interpolate along its element's constant-strain SE(3) curve, the element's own interpolation of
         position and rotation (:func:`rancf.results.outputs.spatial_arc_motion`), and that
         loads and spring-dampers act at through the same curve (the wrenches on the element's
-        two nodes that do their virtual work; a spring-damper there runs in the recursion),
+        two nodes that do their virtual work, in the recursion and the spatial DAE),
         and that joints hold, their rows on the element's point and frame there (the spatial
         DAE formulation: :class:`rancf.formulations.spatial_dae._ArcLink`).
 

@@ -358,7 +358,7 @@ class SpatialModel(Model):
         p1, p2 : SpatialPoint or ArcPoint
             Ground points, beam nodes, points between two nodes of a beam (``beam.at(s)``: on
             the element's curve, its force the wrenches on the two nodes that do its virtual
-            work; the spatial DAE refuses such a spring-damper) or body points (not both on
+            work, in the recursion and in the spatial DAE) or body points (not both on
             the ground); they must not coincide in the reference configuration (the line of
             action would be undefined).
         k : float
