@@ -600,7 +600,8 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         why = "formulation 'dae' was named" if formulation == "dae" else \
             f"the model's cables need it ({spatial.cable_refusal(model.build())})" \
             if spatial.cable_refusal(model.build()) \
-            else "the model has a closed loop, which runs formulation 'dae'"
+            else spatial.arc_refusal(model, model.build()) \
+            or "the model has a closed loop, which runs formulation 'dae'"
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")

@@ -202,6 +202,8 @@ def test_refusals_name_the_formulation_and_the_joint():
     with pytest.raises(ValueError, match="formulation 'recursive'.*formulation 'dae'"):
         rancf.simulate(m, t_end=0.01, dt=1e-3, method="generalized-alpha",
                        formulation="recursive")
+    with pytest.raises(ValueError, match="'rk4' is explicit.*attaches at beam\\[0\\]\\.at"):
+        rancf.simulate(m, t_end=0.01, dt=1e-3, method="rk4")
     m = rancf.Model(dim=3)
     b = beam(m)
     m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
