@@ -2,7 +2,9 @@
 independent: the virtual power of the node wrenches against the velocity and angular velocity of
 the output map (``Result.position(beam.at(s))``'s element curve, its rates by central
 differences), the Euler-Bernoulli cantilever under a force at s, the node's load at the end of
-an element, the DAE's accelerations against the recursion's, and the energy balance."""
+an element, the DAE's accelerations against the recursion's, and the energy balance; the same
+for spring-dampers there, in the recursion and in the spatial DAE (its tangents against
+central differences of its force, its runs against the recursion's RK4)."""
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
