@@ -76,9 +76,17 @@ def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
 #: DAE's matrix and LU (1.3 measured), SciPy's implicit solvers' Jacobians and LU (Radau 28,
 #: BDF 20, LSODA 4).
 PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380,
-                  "spatial dae": 650}
+                  "spatial dae": 650, "spatial recursive": 240, "spatial implicit": 400}
 #: Coordinates of a body in the spatial DAE: its origin and Euler parameters.
 SPATIAL_DAE_COORDINATES = 7
+#: Coordinates of a body or a cable node in the spatial recursion (6 a link; a cable node's
+#: ``[r, r']``). Its doubles per coordinate (the peaks of tracemalloc and of the resident size,
+#: the build included, on one beam and one cable of 2,000 and 8,000 elements; "spatial
+#: recursive" and "spatial implicit" in :data:`PER_COORDINATE` add 26 % and 24 % to the
+#: cable's, the dearer): the explicit methods, beam 130, cable 190; the implicit methods
+#: (beam 195, cable 304) and statics (beam 227, cable 323), whose problem holds the recursion,
+#: its tangent's workspaces and GMRES's basis.
+SPATIAL_COORDINATES = 6
 PER_SQUARED_COORDINATE = {"dense": 1.5, "scipy:Radau": 30, "scipy:BDF": 22, "scipy:LSODA": 5}
 
 
@@ -111,6 +119,33 @@ def workspace_memory(n_x, method, formulation, linear_solver="sparse"):
             linear += PER_SQUARED_COORDINATE[form] * float(n_x) ** 2
         per = max(per, linear)
     return 8.0 * (PER_COORDINATE["assembly"] * n_x + per)
+
+
+def spatial_workspace_memory(n_nodes, method, dae):
+    """Bytes of a spatial run's state, workspaces and factorizations
+    (:data:`PER_COORDINATE`) for ``n_nodes`` bodies and cable nodes: on the spatial DAE
+    (``dae``) or the recursion, by ``method`` (an explicit method; any other, statics'
+    ``"newton"`` included, counts as implicit); SciPy's implicit solvers add their dense
+    Jacobians and LU (:data:`PER_SQUARED_COORDINATE`), O(n^2)."""
+    if dae:
+        return 8.0 * PER_COORDINATE["spatial dae"] * SPATIAL_DAE_COORDINATES * n_nodes
+    n = SPATIAL_COORDINATES * float(n_nodes)
+    explicit = method in SCHEMES or (isinstance(method, str) and method.startswith("scipy:"))
+    per = PER_COORDINATE["spatial recursive" if explicit else "spatial implicit"] * n
+    return 8.0 * (per + PER_SQUARED_COORDINATE.get(method, 0.0) * n * n)
+
+
+def spatial_size(model):
+    """A spatial model's bodies and cable nodes (a node of a beam is a body) and its joints'
+    coordinates, read from its items without building it."""
+    return (sum(b.n_nodes for b in model.beams) + len(model.rigid_bodies),
+            sum(j.type.spatial.n_coordinates for j in model.joints))
+
+
+def spatial_loop_likely(model):
+    """True when the spatial model has more joints than items, so that a joint closes a loop
+    (a tree joins every item by one joint) and it runs the spatial DAE; read from its items."""
+    return len(model.joints) > len(model.beams) + len(model.rigid_bodies)
 
 
 def choose_formulation(assembly, method, formulation):
@@ -549,19 +584,22 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
-    # outputs and, on the spatial DAE, its workspaces before the build allocates anything
-    # (a tree joins every item by one joint: more joints close loops, which run the DAE; a
-    # cable node counts as a body, 6 coordinates of the 7 a body has)
-    n_bodies = sum(b.n_nodes for b in model.beams) + len(model.rigid_bodies)
+    # the outputs and the state, workspaces and factorizations of the formulation that will
+    # run, before the build allocates anything (a cable node counts as a body: 6 coordinates,
+    # of the 7 a body has in the DAE); method "auto" and the static start count the implicit
+    # methods' (statics'), the dearer
+    n_bodies, n_joint_q = spatial_size(model)
     n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
-    n_joint_q = sum(j.type.spatial.n_coordinates for j in model.joints)
-    n_x = SPATIAL_DAE_COORDINATES * n_bodies
-    dae = formulation == "dae" or (formulation == "auto" and (
-        len(model.joints) > len(model.beams) + len(model.rigid_bodies)))
+    dae = formulation == "dae" or (formulation == "auto" and spatial_loop_likely(model))
+    if dae:
+        what = (f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
+                f"({SPATIAL_DAE_COORDINATES * n_bodies:,} coordinates)")
+    else:
+        what = (f"the spatial recursion's state and workspaces ({method}, "
+                f"{SPATIAL_COORDINATES * n_bodies:,} coordinates)")
     check_memory(n_out, 18 * n_bodies + 3 * n_joint_q + 8, max_memory,
-                 8.0 * PER_COORDINATE["spatial dae"] * n_x if dae else 0.0,
-                 f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
-                 f"({n_x:,} coordinates)")
+                 spatial_workspace_memory(n_bodies, "newton" if isinstance(state, str)
+                                          else method, dae), what)
     tree = model.build()
     loops = len(tree.loop_joint)
     if loops and formulation == "recursive" and spatial.arc_refusal(model, tree):
@@ -869,7 +907,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
         the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
         iterations of each load step. A step that does not converge stops with
-        ``status == "failed"``, a message naming the step, and the last equilibrium found.
+        ``status == "failed"``, a message naming the step, and the last equilibrium found;
+        Ctrl-C once the load steps have begun (in them, in a load or effort function, or
+        while the equilibrium is mapped to the outputs) with ``status == "interrupted"`` and
+        the last equilibrium found.
 
     Raises
     ------
@@ -882,6 +923,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).
+    KeyboardInterrupt
+        Ctrl-C before the first load step (the build, the formulation, Newton's start): there
+        is no equilibrium to return.
 
     Examples
     --------
@@ -914,6 +958,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     ...                               rtol=0, atol=1e-10))
     ('ok', True)
     """
+    checks.choice("linear_solver", linear_solver, ("dense", "sparse"))
     if isinstance(model, Model) and model.dim == 2:
         # the memory of Newton's matrix and factors before the build allocates any of it
         n_x, n_joints = coordinates(model)
@@ -922,4 +967,13 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
                      f"its Newton matrix and factors ({linear_solver}, {n_x:,} coordinates)",
                      "use fewer elements" + (", or linear_solver='sparse'"
                                              if linear_solver == "dense" else ""))
+    elif isinstance(model, Model):
+        n_bodies, n_joint_q = spatial_size(model)
+        dae = spatial_loop_likely(model)
+        n = (SPATIAL_DAE_COORDINATES if dae else SPATIAL_COORDINATES) * n_bodies
+        check_memory(1, 18 * n_bodies + 3 * n_joint_q + 8, None,
+                     spatial_workspace_memory(n_bodies, "newton", dae),
+                     f"its Newton matrix, factors and workspaces ("
+                     f"{'the spatial DAE' if dae else 'the spatial recursion'}, "
+                     f"{n:,} coordinates)", "use fewer elements")
     return result_of(model, statics.static(model, load_steps, tol, max_iter, linear_solver))

@@ -330,15 +330,22 @@ def test_chronos_element_under_chronos_scheme_is_the_file():
     assert np.abs(columns(run) - reference(table)).max() <= 1e-2 * LIMIT
 
 
-def test_the_spatial_dae_with_a_spherical_joint_takes_the_same_backward_euler_steps():
+@pytest.mark.parametrize("formulation", ["dae", "auto"])
+def test_the_model_api_from_the_same_state_takes_the_same_backward_euler_steps(formulation):
     """The same pendulum built with the model API (``add_beam(..., element="ancf-cable")``, a
     spherical joint to the ground) and run by ``rancf.simulate`` from its initial state
-    (``state=rancf.State(x, v)``: the cable nodes' ``[r, r']`` and their rates) on the spatial
-    DAE (node 1's position a constraint with its multiplier, not eliminated) under its
-    "backward-euler" at 1e-4 s: the same discrete equations as the test-local backward Euler,
-    both solved by Newton, so the trajectories agree to far below the comparison (1e-6 of it;
-    measured 3e-11 m), and the run is within the issue's 1e-3 m of Chrono's file. The state
-    given is the run's first output, exactly."""
+    (``state=rancf.State(x, v)``: the cable nodes' ``[r, r']`` and their rates) under its
+    "backward-euler" at 1e-4 s, on each formulation:
+
+    - ``"dae"``: the spatial DAE (node 1's position a constraint with its multiplier, not
+      eliminated): the same discrete equations as the test-local backward Euler, both solved
+      by Newton (measured 3e-11 m apart). The state given is the run's first output, exactly.
+    - ``"auto"``: the State start of a cable model runs on the O(n) recursion (its
+      coordinates ``z = e_k - e_{k-1}`` and the pin's slope, linear in the nodes', so backward
+      Euler in them is the test-local backward Euler's discrete equations; measured 4e-14 m).
+
+    Either takes the test-local steps to 1e-6 of the comparison and is within the issue's
+    1e-3 m of Chrono's file."""
     import rancf
 
     p = Pendulum()
@@ -350,38 +357,16 @@ def test_the_spatial_dae_with_a_spherical_joint_takes_the_same_backward_euler_st
     table = chrono_file()
     res = rancf.simulate(model, 0.5, 1e-4, method="backward-euler", output_every=100,
                          state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25,
-                         formulation="dae")
+                         formulation=formulation)
     assert res.status == "ok", res.message
-    assert res.formulation == "dae"
-    start = res.state(0)
-    assert np.array_equal(start.x, p.x0) and np.array_equal(start.v, v0)
-    assert np.allclose(res.t[1:], table["t"][1:], rtol=0, atol=1e-12)
-    run = np.column_stack([res.position(c.node(2))[1:, 1], res.position(c.node(4))[1:, 0],
-                           res.position(c.node(4))[1:, 2]])
-    local = integrate(p, 1e-4, table["t"][1:], "backward-euler")
-    assert np.abs(run - columns(local)).max() <= 1e-6 * LIMIT
-    assert np.abs(run - reference(table)[1:]).max() <= LIMIT
-
-
-def test_the_recursion_from_the_same_state_takes_the_same_backward_euler_steps():
-    """The same run with ``formulation="auto"``: the State start of a cable model runs on the
-    O(n) recursion (its coordinates ``z = e_k - e_{k-1}`` and the pin's slope, linear in the
-    nodes', so backward Euler in them is the test-local backward Euler's discrete equations):
-    the same steps to 1e-6 of the comparison (measured 4e-14 m), within 1e-3 m of the file."""
-    import rancf
-
-    p = Pendulum()
-    model = rancf.Model(dim=3, gravity=(0.0, -9.8, 0.0))
-    c = model.add_beam(1.0, p.n, E=p.E, rho=p.rho, A=p.A, I=p.I, element="ancf-cable")
-    model.add_joint("spherical", model.ground.point(0.0, 0.0, 0.0), c.start)
-    v0 = np.zeros(p.x0.size)
-    v0[p.free] = p.v0
-    table = chrono_file()
-    res = rancf.simulate(model, 0.5, 1e-4, method="backward-euler", output_every=100,
-                         state=rancf.State(p.x0, v0), tol=1e-12, max_iter=25)
-    assert res.status == "ok", res.message
-    assert res.formulation == "spatial"
-    assert np.allclose(res.state(0).x, p.x0, rtol=0, atol=1e-15)
+    if formulation == "dae":
+        assert res.formulation == "dae"
+        start = res.state(0)
+        assert np.array_equal(start.x, p.x0) and np.array_equal(start.v, v0)
+        assert np.allclose(res.t[1:], table["t"][1:], rtol=0, atol=1e-12)
+    else:
+        assert res.formulation == "spatial"
+        assert np.allclose(res.state(0).x, p.x0, rtol=0, atol=1e-15)
     run = np.column_stack([res.position(c.node(2))[1:, 1], res.position(c.node(4))[1:, 0],
                            res.position(c.node(4))[1:, 2]])
     local = integrate(p, 1e-4, table["t"][1:], "backward-euler")

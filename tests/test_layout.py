@@ -6,7 +6,9 @@ and the 48 of the effort blocks: three node blocks a vertex) are stated once, by
 Everything else reads them from there, so that a kind with another node size does not have to
 hunt for them. The test reads the code of ``rancf/`` outside ``rancf/elements/`` (comments and
 strings removed: a docstring may say what the planar layout is) for the ways these sizes were
-written before, and names each file:line that writes one again.
+written before, and names each file:line that writes one again. The spatial DAE's kernels
+(``rancf/formulations/_spatial_dae.pyx``) are held likewise to the names of their own layout: a
+pose, two poses, E(p) and G(p), a beam or cable element and their blocks.
 """
 import io
 import pathlib
@@ -80,6 +82,66 @@ CLEAN = [
     "tol = 1e-64 * scale",
 ]
 
+#: The spatial DAE's kernels state the sizes of their layout once, by name (their extern block, or
+#: cimported from the element kinds): a body's pose POSE (7: position, Euler parameters), E(p) and
+#: G(p) EULER_MAP (3 x 4 = 12), two poses MAX_COLS (14: a link's, an element's or a force item's
+#: columns) and a block on them MAX_BLOCK (196), a beam element's coordinates SPATIAL_NODE (6), its
+#: chain rule ELEMENT_MAP (6 x 14 = 84) and damping SPATIAL_BLOCK (36), a cable element's
+#: CABLE_ELEMENT (12) and CABLE_ELEMENT_BLOCK (144), the seven-point stencil's STENCIL (7). An
+#: index into a small matrix (``A[7]``) is no size; a joint's coordinates (six at most, the probes'
+#: ``range(6)``) are the joints'.
+SPATIAL_DAE = ROOT / "formulations" / "_spatial_dae.pyx"
+SPATIAL_SIZES = r"(?:7|12|14|36|84|144|196)"
+SPATIAL_PATTERNS = {
+    "a pose, link or element size": re.compile(
+        rf"(?<![\w.])(?<!e-)(?:(?<!\w\[){SPATIAL_SIZES}(?![\w.])|{SPATIAL_SIZES}(?![\w.\]]))"),
+    "an array of such a size": re.compile(rf"\bcdef [\w ]*\[(?:6|{SPATIAL_SIZES})\]"),
+    "the child's Euler parameters in two poses": re.compile(r"(?<![\w.])10 \+|\+ 10(?![\w.])"),
+    "an element's coordinates as a stride": re.compile(
+        r"(?<![\w.])(?<!e-)6 \*(?!\*)|(?<!\*)\* 6(?![\w.])"),
+}
+
+#: Lines of the spatial DAE as they were written before: each must be caught.
+SPATIAL_SAMPLES = [
+    "cdef double[7] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]",
+    "memcpy(y + 7, x + POSE * c, POSE * sizeof(double))",
+    "cdef const double* pc = y + 10",
+    "full[MAX_COLS * (r + i) + 10 + a] = blk[EULER * i + a]",
+    "cols = np.where(np.asarray(self.parent) >= 0, 14, 7).astype(np.intc)",
+    "c0 = 14 - nc",
+    "cdef double E[12]",
+    "memcpy(&_EULER_GK[k, 0, 0], G, 12 * sizeof(double))",
+    "cdef double y[14]",
+    "cdef double e[6]",
+    "cdef double B[84]",
+    "cdef double D[36]",
+    "memset(B, 0, 84 * sizeof(double))",
+    "s += D[6 * a + b] * B[14 * b + j]",
+    "f + 12 * k, K + 144 * k, C + 144 * k, P + k)",
+    "self.item_K = np.zeros(196 * max(self.n_items, 1))",
+    "c = self.c0 + 6 * (b - self.nb)",
+    "self.links.c_along(q, v, T, w, taus, 7, out)",
+    "out[7 * b + 3 + j] += s / pp",
+    "out[POSE * self.body[k] + i] += F[7 + i]",
+]
+
+#: The same lines by name, and the file's other numbers: none may be caught.
+SPATIAL_CLEAN = [
+    "cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]",
+    "cdef const double* pc = y + POSE + 3",
+    "cdef double B[ELEMENT_MAP]",
+    "s += D[SPATIAL_NODE * a + b] * B[MAX_COLS * b + j]",
+    "A[7] = 2.0 * z * y + 2.0 * p0 * x",
+    "L[12], L[13], L[14], L[15] = a[3], -a[2], a[1], a[0]",
+    "cdef double pp = X[3] * X[3] + X[4] * X[4] + X[5] * X[5] + X[6] * X[6]",
+    "cdef double Ap[9]",
+    "h = 1e-6 * s",
+    "hv = max(hv, 1e-7 * fabs(v_e[POSE * b + 3 + i]))",
+    "rotary_action(G, inertia + 9 * b, p, 8.0, gp)",
+    "cdef double[STENCIL] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0,",
+    "for k in range(6):",
+]
+
 
 def code_lines(text):
     """Each line of Python or Cython source with its comments and strings blanked."""
@@ -101,9 +163,9 @@ def code_lines(text):
     return ["".join(row).rstrip() for row in out]
 
 
-def offending(line):
-    """The names of the patterns a line of code matches."""
-    return [name for name, pattern in PATTERNS.items() if pattern.search(line)]
+def offending(line, patterns=PATTERNS):
+    """The names of the patterns (default: the node sizes') a line of code matches."""
+    return [name for name, pattern in patterns.items() if pattern.search(line)]
 
 
 def sources():
@@ -112,14 +174,21 @@ def sources():
             yield path
 
 
-@pytest.mark.parametrize("line", SAMPLES)
-def test_patterns_catch_each_old_form(line):
-    assert offending(line), f"no pattern catches {line!r}"
+def cases(lines, spatial_lines):
+    """(patterns, line) of each line, the spatial DAE's with its own patterns."""
+    return ([pytest.param(PATTERNS, line, id=line) for line in lines]
+            + [pytest.param(SPATIAL_PATTERNS, line, id=f"spatial: {line}")
+               for line in spatial_lines])
 
 
-@pytest.mark.parametrize("line", CLEAN)
-def test_patterns_leave_named_sizes_and_other_numbers(line):
-    assert not offending(line), f"{line!r} caught by {offending(line)}"
+@pytest.mark.parametrize("patterns, line", cases(SAMPLES, SPATIAL_SAMPLES))
+def test_patterns_catch_each_old_form(patterns, line):
+    assert offending(line, patterns), f"no pattern catches {line!r}"
+
+
+@pytest.mark.parametrize("patterns, line", cases(CLEAN, SPATIAL_CLEAN))
+def test_patterns_leave_named_sizes_and_other_numbers(patterns, line):
+    assert not offending(line, patterns), f"{line!r} caught by {offending(line, patterns)}"
 
 
 def test_comments_and_strings_are_not_code():
@@ -161,3 +230,12 @@ def test_kernel_sizes_are_the_kinds():
     assert value("NODE_BLOCK") == kind.node_size ** 2
     assert value("ELEMENT_BLOCK") == kind.element_size ** 2
     assert value("SHAPES") * value("DIM") == kind.element_size
+
+
+def test_no_literal_pose_or_link_size_in_the_spatial_dae():
+    found = [f"{SPATIAL_DAE.relative_to(ROOT.parent)}:{number}: {line.strip()}  "
+             f"({', '.join(offending(line, SPATIAL_PATTERNS))})"
+             for number, line in enumerate(code_lines(SPATIAL_DAE.read_text()), 1)
+             if offending(line, SPATIAL_PATTERNS)]
+    assert not found, ("literal pose, link or element sizes in the spatial DAE (name them in its "
+                       "extern block, or cimport the element kind's):\n" + "\n".join(found))

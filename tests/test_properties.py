@@ -561,6 +561,77 @@ CASES = [
 ]
 
 
+
+def small_spatial_model(loop=False):
+    """A spatial beam of two elements on a spherical joint (``loop``: clamped at its start and
+    pinned at its end, a closed loop that runs the spatial DAE); fresh, as small_model."""
+    m = rancf.Model(dim=3)
+    b = m.add_beam(1.0, 2, E=1e7, rho=1e3, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=4e6,
+                   direction=(1.0, 0.0, 0.0), up=(0.0, 0.0, 1.0))
+    m.add_joint("fixed" if loop else "spherical", m.ground.point(0.0, 0.0, 0.0), b.start)
+    if loop:
+        m.add_joint("spherical", m.ground.point(1.0, 0.0, 0.0), b.end)
+    return m
+
+
+def _spatial(call, loop=False):
+    return lambda **kw: call(model=small_spatial_model(loop), **kw)
+
+
+#: The options of simulate and static on spatial models (the recursion, explicit and implicit;
+#: the spatial DAE of a loop; statics of a tree and of a loop), checked as on planar ones.
+ENTRIES.update({
+    "simulate-spatial": (_spatial(_simulate), dict(t_end=0.002, dt=0.001, method="rk4",
+                                                   check_stability=False)),
+    "simulate-spatial-implicit": (_spatial(_simulate), dict(t_end=0.002, dt=0.001,
+                                                            method="generalized-alpha-s")),
+    "simulate-spatial-dae": (_spatial(_simulate, loop=True), dict(t_end=0.002, dt=0.001,
+                                                                  method="newmark")),
+    "static-spatial": (_spatial(_static), {}),
+    "static-spatial-loop": (_spatial(_static, loop=True), {}),
+})
+CASES += [
+    *[(entry, "t_end", bad_positive()) for entry in ("simulate-spatial",
+                                                     "simulate-spatial-dae")],
+    ("simulate-spatial", "dt", bad_positive()),
+    ("simulate-spatial", "dt", st.floats(0.00201, 1e300)),
+    ("simulate-spatial", "dt", st.floats(5e-324, 1.9e-18)),
+    ("simulate-spatial", "t_end", st.floats(1.1e12, 1e308)),
+    ("simulate-spatial", "method", bad_choice(["rk4", "dopri5", "scipy:RK45", "scipy:DOP853",
+                                               "scipy:Radau", "scipy:BDF", "scipy:LSODA",
+                                               *IMPLICIT])),
+    *[(entry, "output_every", bad_integer(1, 10**9))
+      for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")],
+    *[(entry, "formulation", bad_choice(["auto", "recursive", "dae"]))
+      for entry in ("simulate-spatial", "simulate-spatial-dae")],
+    ("simulate-spatial", "rtol", bad_positive()), ("simulate-spatial", "atol", bad_positive()),
+    ("simulate-spatial", "max_displacement", bad_positive().filter(lambda v: v is not None)),
+    *[(entry, "max_memory", bad_positive().filter(lambda v: v is not None))
+      for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")],
+    *[(entry, "rho_inf", st.one_of(bad_real(), st.floats(1.0001, 1e9), st.floats(-1e9, -1e-9)))
+      for entry in ("simulate-spatial-implicit", "simulate-spatial-dae")],
+    *[(entry, "tol", st.one_of(bad_positive(), st.floats(0.0101, 1e308)))
+      for entry in ("simulate-spatial-implicit", "simulate-spatial-dae", "static-spatial",
+                    "static-spatial-loop")],
+    *[(entry, "max_iter", bad_integer(1, 10**6))
+      for entry in ("simulate-spatial-implicit", "simulate-spatial-dae", "static-spatial",
+                    "static-spatial-loop")],
+    *[(entry, "jacobian", bad_choice(["reuse", "every-iteration"]))
+      for entry in ("simulate-spatial-implicit", "simulate-spatial-dae")],
+    *[(entry, "max_displacement", st.just(1.0))
+      for entry in ("simulate-spatial-implicit", "simulate-spatial-dae")],
+    ("simulate-spatial-implicit", "projection", st.sampled_from([True, "mass"])),
+    ("simulate-spatial-dae", "projection", st.one_of(bad_choice(["euclidean", "mass"]).filter(
+        lambda v: not (isinstance(v, int) and v in (0, 1))), st.just(2))),
+    # None is its default (the spatial DAE's one solver)
+    ("simulate-spatial-dae", "linear_solver",
+     bad_choice(["sparse"]).filter(lambda v: v is not None)),
+    *[(entry, "load_steps", bad_integer(1, 10**6))
+      for entry in ("static-spatial", "static-spatial-loop")],
+    *[(entry, "linear_solver", bad_choice(["dense", "sparse"]))
+      for entry in ("static-spatial", "static-spatial-loop")],
+]
+
 #: How a message names a parameter where that is not the parameter's own name.
 MESSAGE_NAMES = {("State", "x"): "state.x", ("State", "v"): "state.v"}
 

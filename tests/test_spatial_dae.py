@@ -402,9 +402,8 @@ def test_tumbling_bodies_turn_through_many_revolutions():
 def test_one_blas_thread_holds_while_any_run_in_any_thread_is_inside(monkeypatch):
     """Two runs in two threads overlap (the first leaves while the second is inside): BLAS
     keeps one thread until the last leaves, then has its former count again. The library is a
-    stand-in whose count is one number for the process, as a BLAS's is (OpenBLAS 0.3.30 itself
-    ignores the calls of other threads once the main thread has set its count, so the real
-    library cannot show the overlap in one test process)."""
+    stand-in whose count is one number for the process, as a BLAS's is (the real libraries in
+    a worker thread: tests/test_reliability_spatial.py)."""
     import threading
 
     from rancf.formulations import spatial_dae

@@ -586,6 +586,68 @@ def test_a_spring_past_half_a_turn_follows_the_recursion(loop, by_effort):
     assert drift[1] <= 1e-3 and 3.4 <= drift[0] / drift[1] <= 4.6, drift
 
 
+@pytest.mark.parametrize("by_effort", [False, True])
+def test_accelerations_after_a_run_past_half_a_turn_are_the_rates_of_its_velocities(by_effort):
+    """``Result.acceleration`` of the recursion's run recomputes the forward dynamics at each
+    stored frame, whose poses give the joint's angle within (-pi, pi]: it is evaluated at the
+    run's continuous angle, so the spring (or effort) at the rest angle 4 rad acts as in the
+    run where the angle has passed pi. Against central differences of the stored velocities
+    (RK4, an output every step), to their error ``dt^2 / 6`` times the third derivative of
+    the velocity (wrapped, the spring's force is off by ``k 2 pi`` there: tens of m/s^2)."""
+    m, j = turning_pendulum(False, by_effort)
+    body = j.child.item
+    dt = 1e-4
+    res = rancf.simulate(m, 0.6, dt, method="rk4", output_every=1)
+    assert res.status == "ok" and res.formulation == "spatial"
+    q = res.joint(j)[0]
+    past = np.abs(q[1:-1]) > np.pi + 0.1
+    assert past.sum() > 1000
+    for point in (body.centre, body.point(0.1, -0.2, 0.05)):
+        v, a = res.velocity(point), res.acceleration(point)
+        differences = (v[2:] - v[:-2]) / (2 * dt)
+        jerk2 = np.abs(np.diff(a, 2, axis=0)).max() / dt**2
+        error = np.abs(differences - a[1:-1]).max()
+        assert error <= 2 * dt**2 / 6 * jerk2 + 1e-9 * np.abs(a).max(), (error, jerk2)
+        assert np.abs(a[1:-1][past]).max() > 10.0
+
+
+@pytest.mark.parametrize("loop, by_effort, cable, formulation", [
+    (False, False, False, "dae"), (True, False, False, "dae"), (False, True, False, "dae"),
+    (True, True, False, "dae"), (False, False, True, "dae"), (False, True, True, "recursive")])
+def test_accelerations_after_a_run_past_half_a_turn_follow_the_recursion(loop, by_effort, cable,
+                                                                          formulation):
+    """``Result.acceleration`` where the angle has passed pi, of a DAE run (the revolute in
+    the tree, or closing a loop beside a free joint: the DAE's own saddle-point solve at each
+    stored state), and with a cable hanging beside the pendulum (a model with cables: the
+    stored cable coordinates enter the state) of both formulations: at every output the
+    recursion's accelerations of the pendulum alone at the run's continuous joint coordinate
+    and rate (``Result.joint``), to 1e-9 of the largest."""
+    md, jd = turning_pendulum(loop, by_effort)
+    if cable:
+        c = md.add_beam(0.5, 2, E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable",
+                        start=(2.0, 0.0, 0.0))
+        md.add_joint("spherical", md.ground.point(2.0, 0.0, 0.0), c.start)
+    mt, _ = turning_pendulum(False, by_effort)
+    rec = spatial.of_model(mt)
+    res = rancf.simulate(md, 1.0, 1e-3, method="newmark", formulation=formulation, tol=1e-12,
+                         output_every=10)
+    assert res.status == "ok" and res.formulation == {"recursive": "spatial"}.get(formulation,
+                                                                               formulation)
+    q, qd = res.joint(jd)
+    assert (np.abs(q) > np.pi + 0.5).sum() > 20
+    body = jd.child.item
+    for point in (body.centre, body.point(0.1, -0.2, 0.05)):
+        expected = []
+        for t, y in zip(res.t, np.column_stack([q, qd])):
+            acc, _ = recursion_accelerations(rec, t, y)
+            _, A, V = rec.kinematics(y)
+            o, w = A[0] @ point.offset, V[0, 3:]
+            expected.append(acc[0, :3] + np.cross(acc[0, 3:], o) + np.cross(w, np.cross(w, o)))
+        expected = np.array(expected)
+        a = res.acceleration(point)
+        assert np.abs(a - expected).max() <= 1e-9 * np.abs(expected).max()
+
+
 def test_reference_angle_moves_only_at_accepted_states():
     """The spring's angle is continued from the last accepted state's: evaluations at other
     states (Newton's iterates, a retried step) leave that reference alone, so an angle 3.5 rad
@@ -707,3 +769,62 @@ def test_compiled_accept_moves_the_references_as_its_reference():
     assert np.abs(dae._angle_ref - expected).max() <= 1e-12
     ref = dae._probe_ref
     assert np.abs(ref[0, 0] - 3.5) <= 1e-12 and np.abs(ref[1, :3] - psi).max() <= 1e-12
+
+
+def loaded_model():
+    """Loads of every kind the DAE takes: a follower force and moment at an offset point of a
+    rigid body on a free joint, on a beam (revolute to the ground) a global load function of t
+    at a node and loads between two nodes (follower and global), a force on a cable node."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    body = m.add_rigid_body(1.2, np.diag([0.02, 0.05, 0.04]), position=(0.3, -0.4, 0.2))
+    m.add_joint("free", m.ground.point(0.3, -0.4, 0.2), body.centre)
+    m.add_force(body.point(0.1, 0.2, -0.15), force=(1.0, 2.0, -3.0), moment=(0.3, -0.2, 0.5),
+                follower=True)
+    beam = m.add_beam(1.0, 4, E=2e9, G=8e8, rho=2700.0, A=1e-3, I=(1e-7, 2e-7), J=3e-7,
+                      start=(0.0, 0.0, 0.0), direction=(0.6, 0.0, 0.8))
+    m.add_joint("revolute", m.ground.point(0.0, 0.0, 0.0), beam.start, axis=(0.0, 1.0, 0.0))
+    m.add_force(beam.node(2), force=lambda t: (np.sin(3.0 * t), 1.0, 0.5),
+                moment=(0.1, 0.2, 0.3))
+    m.add_force(beam.at(0.63), force=(0.5, -1.0, 2.0), moment=(0.2, 0.1, -0.3), follower=True)
+    m.add_force(beam.at(0.3), force=(-0.7, 0.4, 1.1), moment=(0.0, -0.4, 0.2))
+    cable = m.add_beam(0.5, 2, E=1e7, rho=1000.0, A=1e-4, I=1e-9, start=(0.0, 1.0, 0.0),
+                       element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0.0, 1.0, 0.0), cable.start)
+    m.add_force(cable.end, force=(0.0, 1.0, -2.0))
+    return m
+
+
+def test_compiled_load_tangents_equal_central_differences_of_the_load_force():
+    """The loads' part of Newton's matrix, compiled (``_body_tangents``: each load's
+    ``lf dQ_b/dp_b`` on the Euler parameters of the bodies it acts on, the load factor lf
+    applied), against central differences of the Python reference load force
+    (``SpatialDAE._loads``, numpy) in one body's Euler parameters at a time, at a Newton
+    iterate off the manifold (Euler parameters not of unit norm): every body, the two nodes
+    of each load between nodes among them; a load on a cable node does not enter. The force
+    of a load between nodes holds central differences itself (relative error about 1e-11),
+    which bounds what any difference quotient of it resolves: about 1e-6 of the load at the
+    reference's step 3e-5 (its quotients at 1e-5 and 1e-4 differ by that much)."""
+    m = loaded_model()
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    assert dae.n_cable_nodes and np.asarray(dae.tree.load_arc).max() >= 0
+    rng = np.random.default_rng(4)
+    x0, _ = dae.initial_state()
+    x = x0 + 0.05 * rng.standard_normal(x0.size)
+    v = rng.standard_normal(x0.size)
+    t, h, nb = 0.4, 3e-5, dae.n_bodies
+    dae.inputs.at_time(t)
+    expected = np.zeros((nb, 7, 4))
+    for b in range(nb):
+        for k in range(4):
+            e = np.zeros(x.size)
+            e[7 * b + 3 + k] = h
+            expected[b, :, k] = (dae._X(dae._loads(x + e))[b]
+                                 - dae._X(dae._loads(x - e))[b]) / (2 * h)
+    assert np.abs(expected).max() > 1.0
+    # the gyroscopic part does not depend on the load factor: what is left is the loads'
+    dae.load_factor = 0.0
+    gyroscopic = dae._body_tangents(x, v, t)
+    dae.load_factor = 0.7
+    D, C = dae._body_tangents(x, v, t)
+    assert np.array_equal(C, gyroscopic[1])
+    assert np.abs(D - gyroscopic[0] - 0.7 * expected).max() <= 1e-6 * np.abs(expected).max()

@@ -46,3 +46,9 @@ cdef inline void cable_gather(const double* x, const int* vertices, double* e) n
         a = CABLE_NODE * vertices[k]
         for i in range(CABLE_NODE):
             e[CABLE_NODE * k + i] = x[a + i]
+
+# a cable node's frame turned from its base frame (3 x 3, row-major) to the tangent of its slope
+# s by the smallest rotation; with the slope's rate sd (or NULL), the tangent's angular velocity
+# w and, returned, the frame's spin about the tangent
+cdef double cable_frame(const double* base, const double* s, const double* sd, double* F,
+                        double* w) noexcept nogil

@@ -605,58 +605,178 @@ def cable_energies(const int[:, ::1] element_nodes, const double[::1] length,
     return np.asarray(out)
 
 
-def node_frames(const double[:, ::1] e, const double[:, ::1] ed, const double[:, :, ::1] frame0,
-                double[:, ::1] poses, double[:, ::1] rates):
-    """The drawn poses and velocities of cable nodes (the layout of a body's in
-    ``Result.nodes`` and ``Result.velocities``): for each node of coordinates ``e = [r, r']``
-    and rates ed (c, 6), poses (c, 12) ``[r, F]`` with F (row-major) the reference frame
-    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x axis t0 to the unit
-    tangent ``t = r' / |r'|`` (a cable has no section frame), ``F = R frame0``, ``R = cos I +
-    k^ + k k^T / (1 + cos)`` with ``k = t0 x t``, ``cos = t0 . t`` (Rodrigues' formula), and
-    rates (c, 6) ``[r', t x t']``, ``t' = (I - t t^T) r'' / |r'|``, the tangent's angular
-    velocity (no spin about t)."""
-    cdef Py_ssize_t n = e.shape[0], i, a, b
+#: The cosine below which a cable node's tangent has turned too far from its base frame's x
+#: axis (120 degrees) for the smallest rotation between them (:func:`cable_bases`): it is
+#: defined down to -1 exclusive, and well conditioned (``1 / (1 + c) <= 2``) above this.
+cdef double BASE_COS = -0.5
+
+
+cdef double cable_frame(const double* base, const double* s, const double* sd, double* F,
+                        double* w) noexcept nogil:
+    """The frame F (3 x 3, row-major) of a cable node of slope ``s = r'`` (3): its base frame
+    ``base`` (3 x 3, row-major; x axis b, its first column) turned by the smallest rotation
+    that takes b to the unit tangent ``t = s / |s|``, ``F = R base`` with ``R = c I + k^ + k
+    k^T / (1 + c)``, ``k = b x t``, ``c = b . t`` (Rodrigues' formula: the rotation about k
+    by the angle between b and t, defined for c > -1). A cable has no section frame: its
+    drawn frame's x is t, its y and z the base's turned with it by that least rotation. With the slope's rate sd (3; NULL: none) it writes w (3), the tangent's
+    angular velocity ``t x t'``, ``t' = (I - t t^T) sd / |s|``, and returns F's spin about t,
+    ``-(k . t') / (1 + c)``, so that F's angular velocity (``F' F^T = W^``, base fixed) is
+    ``W = w + spin t``; 0 without sd."""
     cdef double t[3]
-    cdef double t0[3]
+    cdef double b[3]
     cdef double k[3]
     cdef double td[3]
     cdef double R[9]
-    cdef double norm, cs, s, dt
+    cdef double norm = sqrt(_dot(s, s)), cs, inv, along
+    cdef int a, j
+    for a in range(3):
+        t[a] = s[a] / norm
+        b[a] = base[3 * a]
+    _cross(b, t, k)
+    cs = _dot(b, t)
+    inv = 1.0 / (1.0 + cs)
+    for a in range(3):
+        for j in range(3):
+            R[3 * a + j] = k[a] * k[j] * inv + (cs if a == j else 0.0)
+    R[1] -= k[2]
+    R[2] += k[1]
+    R[3] += k[2]
+    R[5] -= k[0]
+    R[6] -= k[1]
+    R[7] += k[0]
+    for a in range(3):
+        for j in range(3):
+            F[3 * a + j] = R[3 * a] * base[j] + R[3 * a + 1] * base[3 + j] \
+                + R[3 * a + 2] * base[6 + j]
+    if sd == NULL:
+        return 0.0
+    along = _dot(t, sd)
+    for a in range(3):
+        td[a] = (sd[a] - t[a] * along) / norm
+    _cross(t, td, w)
+    return -_dot(k, td) * inv
+
+
+def cable_bases(const double[::1] t, const double[:, :, ::1] e, const double[:, :, ::1] frame0,
+                double[:, :, :, ::1] bases, previous=None):
+    """The base frames (m, c, 3, 3) of the cable nodes at m successive outputs of a run, from
+    which :func:`node_frames` turns each node's frame to its tangent (:c:func:`cable_frame`):
+    the smallest rotation from a fixed frame to the tangent is undefined where the tangent
+    points opposite the frame's x (a cable end swung over, through a half turn), and no
+    frame that is a function of the tangent alone is continuous everywhere (the hairy ball
+    theorem), so the base follows the run. A node's base is its reference frame while its
+    tangent stays within 120 degrees of that frame's x (the frames are then the reference
+    turned by the smallest rotation, as a state alone gives them); where it turns further
+    (``b . t < -1/2``, b the base's x), the base becomes the frame of the output before, so
+    the frame moves on continuously, by the smallest rotation from there, and stays the base
+    until the tangent turns 120 degrees from it in turn. Without an output before (or one
+    whose time is not earlier: outputs at one time, such as mode shapes, are not a motion,
+    and start again from ``frame0``), or where the tangent turned more than 120 degrees
+    since it, the base turns by a half turn about its z axis (x and y reversed). A frame is
+    thus a function of the state alone wherever the tangent has stayed within 120 degrees of
+    the reference's x. Frames so carried from output to output converge, as the outputs get
+    denser, to the frame transported along the tangent's path without spin about the
+    tangent, and differ from the reference's smallest rotation by a turn about the tangent
+    (the area the tangent's path encloses on the unit sphere).
+
+    Parameters
+    ----------
+    t : (m,) the outputs' times (s).
+    e : (m, c, 6) the nodes' coordinates ``[r, r']`` at them, in order.
+    frame0 : (c, 3, 3) the bases to start from: the reference frames, or (a run observed
+        output by output) the bases of the output before the first.
+    bases : (m, c, 3, 3) written.
+    previous : (c, 3, 3) or None: the frames of the output before the first (None: none).
+    """
+    cdef Py_ssize_t m = e.shape[0], c = e.shape[1], i, k, a
+    cdef const double[:, :, ::1] prev
+    cdef bint has_previous = previous is not None, moving
+    if has_previous:
+        prev = previous
+    cdef double B[9]
+    cdef double F[9]
+    cdef double b[3]
+    cdef double norm
+    if (t.shape[0] != m or e.shape[2] != 6 or frame0.shape[0] != c or frame0.shape[1] != 3
+            or frame0.shape[2] != 3 or bases.shape[0] != m or bases.shape[1] != c
+            or bases.shape[2] != 3 or bases.shape[3] != 3
+            or (has_previous and (prev.shape[0] != c or prev.shape[1] != 3
+                                  or prev.shape[2] != 3))):
+        raise ValueError("cable_bases: t (m,), e (m, c, 6), frame0 (c, 3, 3), bases (m, c, 3, "
+                         f"3) and previous (c, 3, 3) of one m and c; got t {(t.shape[0],)}, e "
+                         f"{(e.shape[0], e.shape[1], e.shape[2])}, frame0 "
+                         f"{(frame0.shape[0], frame0.shape[1], frame0.shape[2])}, bases "
+                         f"{(bases.shape[0], bases.shape[1], bases.shape[2], bases.shape[3])}"
+                         + ("" if not has_previous else
+                            f", previous {(prev.shape[0], prev.shape[1], prev.shape[2])}"))
+    with nogil:
+        for k in range(c):
+            for a in range(9):
+                B[a] = frame0[k, a // 3, a % 3]
+                F[a] = prev[k, a // 3, a % 3] if has_previous else B[a]
+            for i in range(m):
+                moving = (t[i] > t[i - 1]) if i > 0 else has_previous
+                if i > 0 and not moving:
+                    for a in range(9):
+                        B[a] = frame0[k, a // 3, a % 3]
+                norm = sqrt(_dot(&e[i, k, 3], &e[i, k, 3]))
+                b[0], b[1], b[2] = B[0], B[3], B[6]
+                if _dot(b, &e[i, k, 3]) < BASE_COS * norm:
+                    if moving:
+                        for a in range(9):
+                            B[a] = F[a]
+                        b[0], b[1], b[2] = B[0], B[3], B[6]
+                    if _dot(b, &e[i, k, 3]) < BASE_COS * norm:
+                        for a in range(3):
+                            B[3 * a] = -B[3 * a]
+                            B[3 * a + 1] = -B[3 * a + 1]
+                for a in range(9):
+                    bases[i, k, a // 3, a % 3] = B[a]
+                cable_frame(B, &e[i, k, 3], NULL, F, NULL)
+
+
+def node_frames(const double[:, ::1] e, const double[:, ::1] ed, const double[:, :, ::1] frame0,
+                double[:, ::1] poses, double[:, ::1] rates, spins=None):
+    """The drawn poses and velocities of cable nodes (the layout of a body's in
+    ``Result.nodes`` and ``Result.velocities``): for each node of coordinates ``e = [r, r']``
+    and rates ed (c, 6), poses (c, 12) ``[r, F]`` with F (row-major) its base frame
+    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes the base's x axis to the
+    unit tangent ``t = r' / |r'|`` (a cable has no section frame: :c:func:`cable_frame`; the
+    reference frame, or the base at the run's output, :func:`cable_bases`), and rates (c, 6)
+    ``[r', t x t']``, ``t' = (I - t t^T) r'' / |r'|``, the tangent's angular velocity (no spin
+    about t). With ``spins`` (c, 3) it also writes F's angular velocity, its spin about t
+    included (``F' F^T = W^`` at a fixed base)."""
+    cdef Py_ssize_t n = e.shape[0], i, a
+    cdef double[:, ::1] W
+    cdef bint spin = spins is not None
+    if spin:
+        W = spins
+    cdef double B[9]
+    cdef double F[9]
+    cdef double w[3]
+    cdef double about
     if (e.shape[1] != 6 or ed.shape[0] != n or ed.shape[1] != 6 or frame0.shape[0] != n
             or frame0.shape[1] != 3 or frame0.shape[2] != 3 or poses.shape[0] != n
-            or poses.shape[1] != 12 or rates.shape[0] != n or rates.shape[1] != 6):
-        raise ValueError("node_frames: e, ed (c, 6), frame0 (c, 3, 3), poses (c, 12) and "
-                         f"rates (c, 6) of one c; got e {(e.shape[0], e.shape[1])}, ed "
-                         f"{(ed.shape[0], ed.shape[1])}, frame0 "
+            or poses.shape[1] != 12 or rates.shape[0] != n or rates.shape[1] != 6
+            or (spin and (W.shape[0] != n or W.shape[1] != 3))):
+        raise ValueError("node_frames: e, ed (c, 6), frame0 (c, 3, 3), poses (c, 12), rates "
+                         f"(c, 6) and spins (c, 3) of one c; got e {(e.shape[0], e.shape[1])}, "
+                         f"ed {(ed.shape[0], ed.shape[1])}, frame0 "
                          f"{(frame0.shape[0], frame0.shape[1], frame0.shape[2])}, "
                          f"poses {(poses.shape[0], poses.shape[1])}, rates "
-                         f"{(rates.shape[0], rates.shape[1])}")
+                         f"{(rates.shape[0], rates.shape[1])}"
+                         + (f", spins {(W.shape[0], W.shape[1])}" if spin else ""))
     with nogil:
         for i in range(n):
-            norm = sqrt(_dot(&e[i, 3], &e[i, 3]))
-            for a in range(3):
-                t[a] = e[i, 3 + a] / norm
-                t0[a] = frame0[i, a, 0]
-            _cross(t0, t, k)
-            cs = _dot(t0, t)
-            s = 1.0 / (1.0 + cs)
-            for a in range(3):
-                for b in range(3):
-                    R[3 * a + b] = k[a] * k[b] * s + (cs if a == b else 0.0)
-            R[1] -= k[2]
-            R[2] += k[1]
-            R[3] += k[2]
-            R[5] -= k[0]
-            R[6] -= k[1]
-            R[7] += k[0]
+            for a in range(9):
+                B[a] = frame0[i, a // 3, a % 3]
+            about = cable_frame(B, &e[i, 3], &ed[i, 3], F, w)
             for a in range(3):
                 poses[i, a] = e[i, a]
-                for b in range(3):
-                    poses[i, 3 + 3 * a + b] = (R[3 * a] * frame0[i, 0, b]
-                                               + R[3 * a + 1] * frame0[i, 1, b]
-                                               + R[3 * a + 2] * frame0[i, 2, b])
-            dt = _dot(t, &ed[i, 3])
-            for a in range(3):
-                td[a] = (ed[i, 3 + a] - t[a] * dt) / norm
                 rates[i, a] = ed[i, a]
-            _cross(t, td, &rates[i, 3])
+                rates[i, 3 + a] = w[a]
+            for a in range(9):
+                poses[i, 3 + a] = F[a]
+            if spin:
+                for a in range(3):
+                    W[i, a] = w[a] + about * e[i, 3 + a] / sqrt(_dot(&e[i, 3], &e[i, 3]))

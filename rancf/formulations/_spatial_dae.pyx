@@ -42,8 +42,10 @@ cimport rancf.elements._rotation as rot
 from rancf.elements._planar cimport wrap
 from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_motion, arc_wrenches
 from rancf.formulations._problem cimport StepProblem
-from rancf.elements._spatial_beam cimport element_force, element_energy, element_damping
-from rancf.elements._ancf_cable cimport CABLE_REST, cable_force_rest
+from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
+                                           element_energy, element_force)
+from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
+                                         CABLE_REST, cable_force_rest)
 from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
                                   M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
                                   M_SPHERICAL, M_UNIVERSAL, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -55,23 +57,35 @@ cdef extern from *:
     """
     #define RANCF_EULER 4
     #define RANCF_EULER_BLOCK 16
+    #define RANCF_EULER_MAP (3 * RANCF_EULER)
     #define RANCF_POSE 7
     #define RANCF_POSE_BLOCK 49
-    #define RANCF_LINK_MAX_COLS 14
+    #define RANCF_LINK_MAX_COLS (2 * RANCF_POSE)
     #define RANCF_LINK_MAX_ROWS 6
+    #define RANCF_LINK_MAX_BLOCK (RANCF_LINK_MAX_COLS * RANCF_LINK_MAX_COLS)
+    #define RANCF_ELEMENT_MAP (RANCF_SPATIAL_NODE * RANCF_LINK_MAX_COLS)
+    #define RANCF_WRENCH 6
+    #define RANCF_STENCIL 7
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
+    const long EULER_MAP "RANCF_EULER_MAP"      # E(p) or G(p): 3 x 4, row-major
     const long POSE "RANCF_POSE"                # a body's coordinates: position, Euler parameters
     const long POSE_BLOCK "RANCF_POSE_BLOCK"    # a 7 x 7 matrix on them, row-major
+    # two bodies' coordinates [r_p, p_p, r_c, p_c] (the child's from POSE on): a link's, a beam
+    # element's or a force item's columns
     const long MAX_COLS "RANCF_LINK_MAX_COLS"
     const long MAX_ROWS "RANCF_LINK_MAX_ROWS"
+    const long MAX_BLOCK "RANCF_LINK_MAX_BLOCK"  # a matrix on those columns, row-major
+    const long ELEMENT_MAP "RANCF_ELEMENT_MAP"  # B = de/dy of a beam element (6 x 14), row-major
+    const long WRENCH "RANCF_WRENCH"            # a force and a moment
+    const long STENCIL "RANCF_STENCIL"          # points of the seven-point stencil
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
 #: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
-cdef double[7] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
-cdef double[7] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+cdef double[POSE] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 
 
 cdef inline const double* _pose(const double* q, long b) noexcept nogil:
@@ -153,7 +167,7 @@ cdef inline void _node_wrench(const double* q, long b, const double* W,
     global): ``F`` on its position, ``2 E(p)^T M / (p . p)`` on its Euler parameters."""
     cdef const double* p = q + POSE * b + 3
     cdef double pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
-    cdef double E[12]
+    cdef double E[EULER_MAP]
     cdef double s
     cdef int i, j
     euler_E(p, E)
@@ -228,7 +242,7 @@ cdef class LinkKernel:
         self.a01 = np.ascontiguousarray(a01, dtype=float)
         self.B = np.ascontiguousarray(B, dtype=float).reshape(self.n, 6)
         self.n_rows = np.ascontiguousarray(n_rows, dtype=np.intc)
-        cols = np.where(np.asarray(self.parent) >= 0, 14, 7).astype(np.intc)
+        cols = np.where(np.asarray(self.parent) >= 0, MAX_COLS, POSE).astype(np.intc)
         self.n_cols = cols
         rows = np.asarray(self.n_rows)
         square = np.where(rows > 0, cols * cols, 0)
@@ -253,7 +267,7 @@ cdef class LinkKernel:
         else:
             memcpy(y, ZERO3, 3 * sizeof(double))
             memcpy(y + 3, UNIT_Q, EULER * sizeof(double))
-        memcpy(y + 7, x + POSE * c, POSE * sizeof(double))
+        memcpy(y + POSE, x + POSE * c, POSE * sizeof(double))
 
     cdef int _rows(self, int k, const double* y, const double* target, double* out) noexcept nogil:
         """Link k's rows at its local coordinates y (14); returns their number."""
@@ -270,8 +284,8 @@ cdef class LinkKernel:
         cdef double wc[3]
         cdef const double* rp = y
         cdef const double* pp = y + 3
-        cdef const double* rc = y + 7
-        cdef const double* pc = y + 10
+        cdef const double* rc = y + POSE
+        cdef const double* pc = y + POSE + 3
         cdef const double* b = &self.B[k, 0]
         cdef int i, n = 0, rk = self.rot_kind[k], tk = self.tr_kind[k]
         if rk == ROT_LOCK or rk == ROT_AXIS:
@@ -339,14 +353,14 @@ cdef class LinkKernel:
         cdef double z[3]
         cdef double wp[3]
         cdef double wc[3]
-        cdef double blk[12]
+        cdef double blk[EULER_MAP]
         cdef const double* rp = y
         cdef const double* pp = y + 3
-        cdef const double* rc = y + 7
-        cdef const double* pc = y + 10
+        cdef const double* rc = y + POSE
+        cdef const double* pc = y + POSE + 3
         cdef const double* b = &self.B[k, 0]
         cdef int i, j, a, r = 0, rk = self.rot_kind[k], tk = self.tr_kind[k]
-        cdef int c0 = 0 if self.parent[k] >= 0 else 7, nc = self.n_cols[k]
+        cdef int c0 = 0 if self.parent[k] >= 0 else POSE, nc = self.n_cols[k]
         memset(full, 0, MAX_ROWS * MAX_COLS * sizeof(double))
         if rk == ROT_LOCK or rk == ROT_AXIS:
             if self.drive[k] == DRIVE_REVOLUTE:
@@ -370,15 +384,15 @@ cdef class LinkKernel:
             if rk == ROT_LOCK:
                 for i in range(3):
                     for a in range(EULER):
-                        full[MAX_COLS * i + 10 + a] = M[EULER * (1 + i) + a]
+                        full[MAX_COLS * i + POSE + 3 + a] = M[EULER * (1 + i) + a]
                         full[MAX_COLS * i + 3 + a] = R[EULER * (1 + i) + a]
                 r = 3
             else:
                 for i in range(2):
                     for a in range(EULER):
-                        full[MAX_COLS * i + 10 + a] = (b[3 * i] * M[EULER + a]
-                                                       + b[3 * i + 1] * M[2 * EULER + a]
-                                                       + b[3 * i + 2] * M[3 * EULER + a])
+                        full[MAX_COLS * i + POSE + 3 + a] = (b[3 * i] * M[EULER + a]
+                                                             + b[3 * i + 1] * M[2 * EULER + a]
+                                                             + b[3 * i + 2] * M[3 * EULER + a])
                         full[MAX_COLS * i + 3 + a] = (b[3 * i] * R[EULER + a]
                                                       + b[3 * i + 1] * R[2 * EULER + a]
                                                       + b[3 * i + 2] * R[3 * EULER + a])
@@ -394,7 +408,7 @@ cdef class LinkKernel:
                 full[3 + a] = rot.dot(z, wc)
                 rotation_derivative(pc, a, D)
                 rot.matvec(D, &self.a1c[k, 0], z)
-                full[10 + a] = rot.dot(z, wp)
+                full[POSE + 3 + a] = rot.dot(z, wp)
             r = 1
         if tk != TR_NONE:
             if self.parent[k] >= 0:
@@ -420,10 +434,10 @@ cdef class LinkKernel:
                 for i in range(3):
                     for j in range(3):
                         full[MAX_COLS * (r + i) + j] = -Ap[3 * j + i]
-                        full[MAX_COLS * (r + i) + 7 + j] = Ap[3 * j + i]
+                        full[MAX_COLS * (r + i) + POSE + j] = Ap[3 * j + i]
                     for a in range(EULER):
                         full[MAX_COLS * (r + i) + 3 + a] = M[EULER * i + a]
-                        full[MAX_COLS * (r + i) + 10 + a] = blk[EULER * i + a]
+                        full[MAX_COLS * (r + i) + POSE + 3 + a] = blk[EULER * i + a]
                 r += 3
             else:
                 for i in range(2):
@@ -432,14 +446,14 @@ cdef class LinkKernel:
                         t1[0] = b[3 * i] * Ap[3 * j] + b[3 * i + 1] * Ap[3 * j + 1] \
                             + b[3 * i + 2] * Ap[3 * j + 2]
                         full[MAX_COLS * (r + i) + j] = -t1[0]
-                        full[MAX_COLS * (r + i) + 7 + j] = t1[0]
+                        full[MAX_COLS * (r + i) + POSE + j] = t1[0]
                     for a in range(EULER):
                         full[MAX_COLS * (r + i) + 3 + a] = (b[3 * i] * M[a]
                                                             + b[3 * i + 1] * M[EULER + a]
                                                             + b[3 * i + 2] * M[2 * EULER + a])
-                        full[MAX_COLS * (r + i) + 10 + a] = (b[3 * i] * blk[a]
-                                                             + b[3 * i + 1] * blk[EULER + a]
-                                                             + b[3 * i + 2] * blk[2 * EULER + a])
+                        full[MAX_COLS * (r + i) + POSE + 3 + a] = (
+                            b[3 * i] * blk[a] + b[3 * i + 1] * blk[EULER + a]
+                            + b[3 * i + 2] * blk[2 * EULER + a])
                 r += 2
         for i in range(r):
             for j in range(nc):
@@ -484,7 +498,7 @@ cdef class LinkKernel:
                 self._local(k, v, yv)
                 if self.parent[k] < 0:
                     memset(yv, 0, POSE * sizeof(double))
-                for i in range(14):
+                for i in range(MAX_COLS):
                     y[i] += taus[s] * yv[i]
                 nr = self._rows(k, y, targets + EULER * (self.n * s + k), r)
                 o = out + self.row0[k]
@@ -508,7 +522,7 @@ cdef class LinkKernel:
             nr, nc = self.n_rows[k], self.n_cols[k]
             if nr == 0:
                 continue
-            c0 = 14 - nc
+            c0 = MAX_COLS - nc
             self._local(k, x, y)
             s = 1.0
             for i in range(nc):
@@ -569,10 +583,10 @@ cdef class ElementKernel:
         self.anchor = np.ascontiguousarray(anchor, dtype=float).reshape(self.n, 3)
         self.Q = np.ascontiguousarray(Q, dtype=float).reshape(self.n, 9)
         self.length = np.ascontiguousarray(length, dtype=float)
-        self.stiff = np.ascontiguousarray(stiffness, dtype=float).reshape(self.n, 6)
-        self.strain0 = np.ascontiguousarray(strain0, dtype=float).reshape(self.n, 6)
+        self.stiff = np.ascontiguousarray(stiffness, dtype=float).reshape(self.n, SPATIAL_NODE)
+        self.strain0 = np.ascontiguousarray(strain0, dtype=float).reshape(self.n, SPATIAL_NODE)
         self.damp = np.ascontiguousarray(damping, dtype=float)
-        cols = np.where(np.asarray(self.parent) >= 0, 14, 7).astype(np.intc)
+        cols = np.where(np.asarray(self.parent) >= 0, MAX_COLS, POSE).astype(np.intc)
         self.n_cols = cols
         self.sq0 = (np.cumsum(cols * cols) - cols * cols).astype(np.intc)
         self.n_square = int((cols * cols).sum())
@@ -588,23 +602,23 @@ cdef class ElementKernel:
         else:
             memset(y, 0, POSE * sizeof(double))
             y[3] = 1.0
-        memcpy(y + 7, x + POSE * self.body[k], POSE * sizeof(double))
+        memcpy(y + POSE, x + POSE * self.body[k], POSE * sizeof(double))
 
     cdef void _map(self, int k, const double* y, double* e, double* B) noexcept nogil:
         """e (6) = (u, psi) and B (6 x 14) = de/dy at the local coordinates y (spatial_dae.py,
         ``_element_map``)."""
         cdef const double* rp = y
         cdef const double* pp = y + 3
-        cdef const double* rc = y + 7
-        cdef const double* pc = y + 10
+        cdef const double* rc = y + POSE
+        cdef const double* pc = y + POSE + 3
         cdef double Ap[9]
         cdef double Ac[9]
         cdef double T[9]
         cdef double R[9]
         cdef double Ji[9]
         cdef double S[9]
-        cdef double Ep[12]
-        cdef double Ec[12]
+        cdef double Ep[EULER_MAP]
+        cdef double Ec[EULER_MAP]
         cdef double d[3]
         cdef double np_, nc_, s
         cdef int i, j, a, l
@@ -627,14 +641,14 @@ cdef class ElementKernel:
         rot.left_jacobian_inverse(e + 3, Ji)
         euler_E(pp, Ep)
         euler_E(pc, Ec)
-        for i in range(12):
+        for i in range(EULER_MAP):
             Ep[i] *= 2.0 / np_
             Ec[i] *= 2.0 / nc_
-        memset(B, 0, 84 * sizeof(double))
+        memset(B, 0, ELEMENT_MAP * sizeof(double))
         for i in range(3):
             for j in range(3):
-                B[14 * i + j] = -Ap[3 * j + i]
-                B[14 * i + 7 + j] = Ap[3 * j + i]
+                B[MAX_COLS * i + j] = -Ap[3 * j + i]
+                B[MAX_COLS * i + POSE + j] = Ap[3 * j + i]
         # Ap^T skew(rc - rp) Tp
         rot.skew(d, S)
         rot.matTmul(Ap, S, T)
@@ -643,7 +657,7 @@ cdef class ElementKernel:
                 s = 0.0
                 for l in range(3):
                     s += T[3 * i + l] * Ep[EULER * l + a]
-                B[14 * i + 3 + a] = s
+                B[MAX_COLS * i + 3 + a] = s
         # Ji Ap^T, then times Tp (negated) and Tc
         for i in range(3):
             for j in range(3):
@@ -656,36 +670,36 @@ cdef class ElementKernel:
                 s = 0.0
                 for l in range(3):
                     s += T[3 * i + l] * Ep[EULER * l + a]
-                B[14 * (3 + i) + 3 + a] = -s
+                B[MAX_COLS * (3 + i) + 3 + a] = -s
                 s = 0.0
                 for l in range(3):
                     s += T[3 * i + l] * Ec[EULER * l + a]
-                B[14 * (3 + i) + 10 + a] = s
+                B[MAX_COLS * (3 + i) + POSE + 3 + a] = s
 
     cdef int _force(self, int k, const double* y, const double* yd, double* F,
                     double* power) noexcept nogil:
         """F (14) = B^T f of element k at the local coordinates y and rates yd; -1 if its
         rotation reached pi."""
-        cdef double e[6]
-        cdef double ed[6]
-        cdef double f[6]
-        cdef double B[84]
+        cdef double e[SPATIAL_NODE]
+        cdef double ed[SPATIAL_NODE]
+        cdef double f[SPATIAL_NODE]
+        cdef double B[ELEMENT_MAP]
         cdef double s
         cdef int i, j
         self._map(k, y, e, B)
-        for i in range(6):
+        for i in range(SPATIAL_NODE):
             s = 0.0
-            for j in range(14):
-                s += B[14 * i + j] * yd[j]
+            for j in range(MAX_COLS):
+                s += B[MAX_COLS * i + j] * yd[j]
             ed[i] = s
         if element_force(&self.anchor[k, 0], &self.Q[k, 0], e, ed, self.length[k],
                          &self.stiff[k, 0], &self.strain0[k, 0], self.damp[k], f, NULL, NULL,
                          power) != 0:
             return -1
-        for j in range(14):
+        for j in range(MAX_COLS):
             s = 0.0
-            for i in range(6):
-                s += B[14 * i + j] * f[i]
+            for i in range(SPATIAL_NODE):
+                s += B[MAX_COLS * i + j] * f[i]
             F[j] = s
         return 0
 
@@ -693,9 +707,9 @@ cdef class ElementKernel:
         """Adds every element's ``B^T f`` into out (n_coordinates,); returns the index of an
         element whose rotation reached pi, or -1."""
         cdef int k, i, bad = -1
-        cdef double y[14]
-        cdef double yd[14]
-        cdef double F[14]
+        cdef double y[MAX_COLS]
+        cdef double yd[MAX_COLS]
+        cdef double F[MAX_COLS]
         for k in range(self.n):
             self._local(k, x, y)
             self._local(k, v, yd)
@@ -705,10 +719,10 @@ cdef class ElementKernel:
                 bad = k
                 break
             if self.parent[k] >= 0:
-                for i in range(7):
+                for i in range(POSE):
                     out[POSE * self.parent[k] + i] += F[i]
-            for i in range(7):
-                out[POSE * self.body[k] + i] += F[7 + i]
+            for i in range(POSE):
+                out[POSE * self.body[k] + i] += F[POSE + i]
         return bad
 
     cdef int c_stiffness(self, const double* x, const double* v, double* out) noexcept nogil:
@@ -717,10 +731,10 @@ cdef class ElementKernel:
         whose rotation reached pi, or -1."""
         cdef int k, i, c, c0, nc, bad = -1
         cdef double h = 1e-6, keep
-        cdef double y[14]
-        cdef double yd[14]
-        cdef double Fp[14]
-        cdef double Fm[14]
+        cdef double y[MAX_COLS]
+        cdef double yd[MAX_COLS]
+        cdef double Fp[MAX_COLS]
+        cdef double Fm[MAX_COLS]
         cdef double* o
         for k in range(self.n):
             self._local(k, x, y)
@@ -728,7 +742,7 @@ cdef class ElementKernel:
             if self.parent[k] < 0:
                 memset(yd, 0, POSE * sizeof(double))
             nc = self.n_cols[k]
-            c0 = 14 - nc
+            c0 = MAX_COLS - nc
             o = out + self.sq0[k]
             for c in range(nc):
                 keep = y[c0 + c]
@@ -751,16 +765,16 @@ cdef class ElementKernel:
         """``B^T D B`` of each element on its columns into out (n_square,) (zeros where the
         element has no damping)."""
         cdef int k, i, j, a, b, c0, nc
-        cdef double y[14]
-        cdef double e[6]
-        cdef double B[84]
-        cdef double D[36]
-        cdef double DB[84]
+        cdef double y[MAX_COLS]
+        cdef double e[SPATIAL_NODE]
+        cdef double B[ELEMENT_MAP]
+        cdef double D[SPATIAL_BLOCK]
+        cdef double DB[ELEMENT_MAP]
         cdef double s
         cdef double* o
         for k in range(self.n):
             nc = self.n_cols[k]
-            c0 = 14 - nc
+            c0 = MAX_COLS - nc
             o = out + self.sq0[k]
             if self.damp[k] == 0.0:
                 memset(o, 0, nc * nc * sizeof(double))
@@ -769,17 +783,17 @@ cdef class ElementKernel:
             self._map(k, y, e, B)
             element_damping(&self.anchor[k, 0], &self.Q[k, 0], e, self.length[k],
                             &self.stiff[k, 0], self.damp[k], D)
-            for a in range(6):
-                for j in range(14):
+            for a in range(SPATIAL_NODE):
+                for j in range(MAX_COLS):
                     s = 0.0
-                    for b in range(6):
-                        s += D[6 * a + b] * B[14 * b + j]
-                    DB[14 * a + j] = s
+                    for b in range(SPATIAL_NODE):
+                        s += D[SPATIAL_NODE * a + b] * B[MAX_COLS * b + j]
+                    DB[MAX_COLS * a + j] = s
             for i in range(nc):
                 for j in range(nc):
                     s = 0.0
-                    for a in range(6):
-                        s += B[14 * a + c0 + i] * DB[14 * a + c0 + j]
+                    for a in range(SPATIAL_NODE):
+                        s += B[MAX_COLS * a + c0 + i] * DB[MAX_COLS * a + c0 + j]
                     o[nc * i + j] = s
 
     def stiffness(self, const double[::1] x, const double[::1] v, double[::1] out):
@@ -795,9 +809,9 @@ cdef class ElementKernel:
         """The elements' strain energy (J) at each of the states X (S, n) into out (S,)."""
         cdef int k, s
         cdef double U
-        cdef double y[14]
-        cdef double e[6]
-        cdef double B[84]
+        cdef double y[MAX_COLS]
+        cdef double e[SPATIAL_NODE]
+        cdef double B[ELEMENT_MAP]
         with nogil:
             for s in range(X.shape[0]):
                 U = 0.0
@@ -813,9 +827,9 @@ cdef class ElementKernel:
         ``sum ed . (l B^T C c B ed)`` (the kernel's power output)."""
         cdef int k
         cdef double P = 0.0, Pk
-        cdef double y[14]
-        cdef double yd[14]
-        cdef double F[14]
+        cdef double y[MAX_COLS]
+        cdef double yd[MAX_COLS]
+        cdef double F[MAX_COLS]
         for k in range(self.n):
             if self.damp[k] == 0.0:
                 continue
@@ -840,20 +854,21 @@ cdef void c_cable_elements(int n, const double* x, const double* v, const long* 
     rest state ``rest[k]`` (8) where ``curved[k]`` (else the straight cable's, passed as
     NULL)."""
     cdef int k, i
-    cdef double e[12]
-    cdef double ed[12]
+    cdef double e[CABLE_ELEMENT]
+    cdef double ed[CABLE_ELEMENT]
     cdef const double* ref
     for k in range(n):
-        for i in range(12):
-            e[i] = x[dofs[12 * k + i]]
-            ed[i] = v[dofs[12 * k + i]]
+        for i in range(CABLE_ELEMENT):
+            e[i] = x[dofs[CABLE_ELEMENT * k + i]]
+            ed[i] = v[dofs[CABLE_ELEMENT * k + i]]
         ref = rest + CABLE_REST * k if curved[k] else NULL
         if K != NULL:
             U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
-                                    f + 12 * k, K + 144 * k, C + 144 * k, P + k)
+                                    f + CABLE_ELEMENT * k, K + CABLE_ELEMENT_BLOCK * k,
+                                    C + CABLE_ELEMENT_BLOCK * k, P + k)
         else:
             U[k] = cable_force_rest(e, ed, length[k], EA[k], EI[k], damping[k], ref,
-                                    f + 12 * k, NULL, NULL, P + k)
+                                    f + CABLE_ELEMENT * k, NULL, NULL, P + k)
 
 
 def cable_elements(const double[::1] x, const double[::1] v, const long[:, ::1] dofs,
@@ -902,7 +917,7 @@ cdef void body_mass_action(int n, const double* x, const double* a, const double
     """``M(x) a`` of the n bodies into out[:7 n]: ``m a_r`` and ``4 G^T J G a_p`` per body
     (inertia (n, 3, 3))."""
     cdef int b, i
-    cdef double G[12]
+    cdef double G[EULER_MAP]
     for b in range(n):
         for i in range(3):
             out[POSE * b + i] = mass[b] * a[POSE * b + i]
@@ -915,7 +930,7 @@ cdef void body_forces(int n, const double* x, const double* v, const double* mas
     """The n bodies' weight ``m g`` and gyroscopic force ``8 G(p')^T J G(p') p`` into
     out[:7 n] (x, v the coordinates and rates, 7 per body)."""
     cdef int b, i
-    cdef double G[12]
+    cdef double G[EULER_MAP]
     for b in range(n):
         for i in range(3):
             out[POSE * b + i] = mass[b] * g[i]
@@ -952,8 +967,8 @@ cdef class CableLinkKernel:
         self.slope = np.ascontiguousarray(slope, dtype=np.intc)
         self.B = np.ascontiguousarray(B, dtype=float).reshape(self.n, 6)
         self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
-        size = np.array([0, 7, 6])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
-            np.zeros(0, int)
+        size = np.array([0, POSE, CABLE_NODE])[np.asarray(self.side_kind)].sum(axis=1) \
+            if self.n else np.zeros(0, int)
         rows = np.array([3, 5, 6])[np.asarray(self.clamp)]
         self.n_rows = rows.astype(np.intc)
         self.n_cols = np.asarray(size, dtype=np.intc)
@@ -964,7 +979,7 @@ cdef class CableLinkKernel:
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
         cdef int kind = self.side_kind[k, s]
-        return 7 if kind == SIDE_BODY else (6 if kind == SIDE_CABLE else 0)
+        return POSE if kind == SIDE_BODY else (CABLE_NODE if kind == SIDE_CABLE else 0)
 
     cdef void _local(self, int k, const double* x, double* y) noexcept nogil:
         """y = the link's column coordinates, side after side."""
@@ -1005,7 +1020,7 @@ cdef class CableLinkKernel:
         if self.clamp[k] == CABLE_SPLICE:
             # both sides are cable nodes (6 columns each)
             for i in range(3):
-                out[3 + i] = y[9 + i] - y[3 + i]
+                out[3 + i] = y[CABLE_NODE + 3 + i] - y[3 + i]
         elif self.clamp[k]:
             if self.side_kind[k, 1 - self.slope[k]] == SIDE_BODY:
                 rotation(other_p, A)
@@ -1047,7 +1062,7 @@ cdef class CableLinkKernel:
         if self.clamp[k] == CABLE_SPLICE:
             for i in range(3):
                 out[nc * (3 + i) + 3 + i] = -1.0
-                out[nc * (3 + i) + 9 + i] = 1.0
+                out[nc * (3 + i) + CABLE_NODE + 3 + i] = 1.0
             return
         if self.side_kind[k, 1 - sl] == SIDE_BODY:
             rotation(y + c_other + 3, A)
@@ -1067,7 +1082,7 @@ cdef class CableLinkKernel:
     cdef void c_rows(self, const double* x, double* out) noexcept nogil:
         """The links' rows into out at their rows of Phi."""
         cdef int k
-        cdef double y[14]
+        cdef double y[MAX_COLS]
         for k in range(self.n):
             self._local(k, x, y)
             self._rows(k, y, out + self.row0[k])
@@ -1076,8 +1091,8 @@ cdef class CableLinkKernel:
                       const double* taus, int n_points, double* out) noexcept nogil:
         """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
         cdef int k, s, i
-        cdef double y[14]
-        cdef double yv[14]
+        cdef double y[MAX_COLS]
+        cdef double yv[MAX_COLS]
         cdef double r[MAX_ROWS]
         for s in range(n_points):
             if weights[s] == 0.0:
@@ -1094,7 +1109,7 @@ cdef class CableLinkKernel:
     cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
         """The links' Jacobian blocks (n_values) into out."""
         cdef int k
-        cdef double y[14]
+        cdef double y[MAX_COLS]
         for k in range(self.n):
             self._local(k, x, y)
             self._jacobian(k, y, out + self.val0[k])
@@ -1104,9 +1119,9 @@ cdef class CableLinkKernel:
         :meth:`LinkKernel.c_curvature`."""
         cdef int k, i, j, c, nr, nc
         cdef double h, s, keep
-        cdef double y[14]
+        cdef double y[MAX_COLS]
         cdef double J[MAX_ROWS * MAX_COLS]
-        cdef double fp[14]
+        cdef double fp[MAX_COLS]
         cdef double* o
         cdef const double* lk
         for k in range(self.n):
@@ -1770,12 +1785,12 @@ cdef void _fill_gk() noexcept:
     """G(p) = sum_k p_k GK[k]: GK[k] = G(e_k)."""
     cdef int k
     cdef double e[4]
-    cdef double G[12]
+    cdef double G[EULER_MAP]
     for k in range(EULER):
         e[0] = e[1] = e[2] = e[3] = 0.0
         e[k] = 1.0
         euler_G(e, G)
-        memcpy(&_EULER_GK[k, 0, 0], G, 12 * sizeof(double))
+        memcpy(&_EULER_GK[k, 0, 0], G, EULER_MAP * sizeof(double))
 
 
 _fill_gk()
@@ -1789,7 +1804,7 @@ cdef void c_body_tangents(int n, const double* x, const double* v, const double*
     cdef int b, k, i
     cdef double p[4]
     cdef double pd[4]
-    cdef double G[12]
+    cdef double G[EULER_MAP]
     cdef double gp[4]
     cdef double gm[4]
     cdef double keep
@@ -1832,9 +1847,9 @@ cdef void body_mass_blocks(int n, const double* x, const double* a, const double
     """Adds to out (n, 4, 4) each body's ``c_m 4 G^T J G`` (its rotary mass) and ``c_mq
     d(M a)/dp = c_mq (4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p))``."""
     cdef int b, i, j, k
-    cdef double G[12]
-    cdef double Ga[12]
-    cdef double JG[12]
+    cdef double G[EULER_MAP]
+    cdef double Ga[EULER_MAP]
+    cdef double JG[EULER_MAP]
     cdef double JGa[3]
     cdef double w[3]
     cdef double s
@@ -1866,8 +1881,9 @@ cdef void body_mass_blocks(int n, const double* x, const double* a, const double
             for j in range(EULER):
                 for k in range(EULER):
                     # G_k^T JGa, G_k = dG/dp_k (constant)
-                    s = EK[12 * k + j] * JGa[0] + EK[12 * k + EULER + j] * JGa[1] \
-                        + EK[12 * k + 2 * EULER + j] * JGa[2]
+                    s = EK[EULER_MAP * k + j] * JGa[0] \
+                        + EK[EULER_MAP * k + EULER + j] * JGa[1] \
+                        + EK[EULER_MAP * k + 2 * EULER + j] * JGa[2]
                     # (G^T J G(a_p))[j, k]: J G(a_p) column k
                     for i in range(3):
                         w[i] = (J[3 * i] * Ga[k] + J[3 * i + 1] * Ga[EULER + k]
@@ -1877,17 +1893,10 @@ cdef void body_mass_blocks(int n, const double* x, const double* a, const double
 
 
 # --- the formulation as a compiled StepProblem ---------------------------------------------
-cdef double[7] _D1 = [-1.0 / 60.0, 9.0 / 60.0, -45.0 / 60.0, 0.0, 45.0 / 60.0, -9.0 / 60.0,
-                      1.0 / 60.0]
-cdef double[7] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0, 270.0 / 180.0,
-                      -27.0 / 180.0, 2.0 / 180.0]
-
-
-cdef inline object _array(const double* p, int n):
-    """A NumPy array viewing n doubles at p (no copy)."""
-    if n == 0:
-        return np.zeros(0)
-    return np.asarray(<double[:n]> <double*> p)
+cdef double[STENCIL] _D1 = [-1.0 / 60.0, 9.0 / 60.0, -45.0 / 60.0, 0.0, 45.0 / 60.0,
+                            -9.0 / 60.0, 1.0 / 60.0]
+cdef double[STENCIL] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0,
+                            270.0 / 180.0, -27.0 / 180.0, 2.0 / 180.0]
 
 
 cdef class _LU:
@@ -1958,10 +1967,10 @@ cdef class SpatialProblem(StepProblem):
     Python runs inside a step only where a model has Python inputs: once for each new time,
     its drive functions (``inputs.at_time``, and ``SpatialDAE._loop_drive_values`` for drives
     of joints that close loops; two times kept, the residual's and the constraints' of
-    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``
-    at each evaluation), the loads' Jacobian (``SpatialDAE._body_tangents``, at a new Newton
-    matrix) and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
-    (:meth:`_loads`), the efforts' and spring-dampers' forces, tangents and power
+    generalized-alpha-S), and, in a model that has them, its load functions (``inputs.at_time``)
+    and the effort functions' values (``SpatialDAE._efforts_at``). The loads' forces
+    (:meth:`_loads`) and their Jacobian (:meth:`_load_tangents`), the efforts' and
+    spring-dampers' forces, tangents and power
     (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`; the tangents by central
     differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``) and the
     coordinates and rates an effort function is given (:func:`link_values`) are computed in C.
@@ -2020,7 +2029,7 @@ cdef class SpatialProblem(StepProblem):
     cdef const long[::1] ld_body, ld_arc
     cdef const unsigned char[::1] ld_follower
     cdef const double[:, ::1] ld_offset, ld_force, ld_moment
-    cdef double[::1] load_out
+    cdef double[::1] load_out, ld_q, ld_fp, ld_fm
     # the joints of effort functions (the owner's _probe): their coordinates and rates
     cdef int n_pr
     cdef const long[::1] pr_parent, pr_child
@@ -2066,15 +2075,17 @@ cdef class SpatialProblem(StepProblem):
         self.cable_damped = bool(np.asarray(tree.cable_damping).any())
         self.cable_gravity = floats(owner._cable_gravity) if len(owner._cable_gravity) \
             else np.zeros(1)
-        self.cable_blocks = floats(owner._cable_mass_blocks).reshape(-1, 12, 12)
+        self.cable_blocks = floats(owner._cable_mass_blocks).reshape(-1, CABLE_ELEMENT,
+                                                                      CABLE_ELEMENT)
         M = owner._cable_mass
         self.cable_mass_data = floats(M.data) if M.nnz else np.zeros(1)
         self.cable_mass_indices = np.ascontiguousarray(M.indices, dtype=np.intc) if M.nnz \
             else np.zeros(1, dtype=np.intc)
         self.cable_mass_indptr = np.ascontiguousarray(M.indptr, dtype=np.intc)
         ne = max(self.n_cable_el, 1)
-        self.f, self.U, self.P = np.zeros(12 * ne), np.zeros(ne), np.zeros(ne)
-        self.Kc, self.Cc = np.zeros(144 * ne), np.zeros(144 * ne)
+        self.f, self.U, self.P = np.zeros(CABLE_ELEMENT * ne), np.zeros(ne), np.zeros(ne)
+        self.Kc = np.zeros(CABLE_ELEMENT_BLOCK * ne)
+        self.Cc = np.zeros(CABLE_ELEMENT_BLOCK * ne)
         # the drives
         self.driven = np.ascontiguousarray(owner._driven, dtype=np.intc) \
             if len(owner._driven) else np.zeros(1, dtype=np.intc)
@@ -2111,7 +2122,7 @@ cdef class SpatialProblem(StepProblem):
         self.D = np.zeros(POSE * EULER * nb)
         self.work = np.zeros(max(self.n + self.m, 1))
         self.work2 = np.zeros(max(self.n + self.m, 1))
-        self.taus = np.zeros(7)
+        self.taus = np.zeros(STENCIL)
         self.lam_zero = np.zeros(max(self.m, 1))
         self._item_setup(owner)
         self.n_loads = len(tree.load_body)
@@ -2121,6 +2132,9 @@ cdef class SpatialProblem(StepProblem):
         self.ld_offset = floats(tree.load_offset).reshape(-1, 3)
         self.ld_force, self.ld_moment = owner._load_force, owner._load_moment
         self.load_out = np.zeros(max(self.n, 1))
+        # the loads' central differences: the bodies' coordinates perturbed, two forces
+        self.ld_q, self.ld_fp = np.zeros(max(self.c0, 1)), np.zeros(max(self.c0, 1))
+        self.ld_fm = np.zeros(max(self.c0, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
@@ -2183,7 +2197,7 @@ cdef class SpatialProblem(StepProblem):
         self.n_ef, self.n_js = len(e["parent"]), len(j["parent"])
         self.item_parent = longs(np.concatenate([e["parent"], j["parent"], sp["parent"]]))
         self.item_child = longs(np.concatenate([e["child"], j["child"], sp["child"]]))
-        self.item_cols = longs(np.reshape(owner._item_cols, (-1, 14)))
+        self.item_cols = longs(np.reshape(owner._item_cols, (-1, MAX_COLS)))
         self.ef_offset, self.ef_f = floats(e["offset"], (-1, 3)), floats(e["f"], (-1, 3))
         self.ef_mp, self.ef_mc = floats(e["mp"], (-1, 3)), floats(e["mc"], (-1, 3))
         self.js_offset, self.js_anchor = floats(j["offset"], (-1, 3)), floats(j["anchor"], (-1, 3))
@@ -2207,9 +2221,9 @@ cdef class SpatialProblem(StepProblem):
         self.pr_a0, self.pr_a1 = floats(d["f"], (-1, 3)), floats(d["mp"], (-1, 3))
         self.pr_QT = floats(d["QT"], (-1, 3, 3))
         self.pr_q, self.pr_qd = np.zeros((self.n_pr, 6)), np.zeros((self.n_pr, 6))
-        self.item_Q = np.zeros(14 * max(self.n_items, 1))
-        self.item_K = np.zeros(196 * max(self.n_items, 1))
-        self.item_C = np.zeros(196 * max(self.n_items, 1))
+        self.item_Q = np.zeros(MAX_COLS * max(self.n_items, 1))
+        self.item_K = np.zeros(MAX_BLOCK * max(self.n_items, 1))
+        self.item_C = np.zeros(MAX_BLOCK * max(self.n_items, 1))
 
     def project_with(self, kind):
         """Project after every step (:meth:`StepProblem.project`): False, "euclidean" or
@@ -2342,7 +2356,8 @@ cdef class SpatialProblem(StepProblem):
         cdef long p, c
         for k in range(self.n_items):
             p, c = self.item_parent[k], self.item_child[k]
-            self._item_force(k, _pose(q, p), _rate(v, p), _pose(q, c), _rate(v, c), Q + 14 * k)
+            self._item_force(k, _pose(q, p), _rate(v, p), _pose(q, c), _rate(v, c),
+                             Q + MAX_COLS * k)
 
     cdef int _item_power(self, const double* q, const double* v, double t,
                          double* p) except -1:
@@ -2357,9 +2372,9 @@ cdef class SpatialProblem(StepProblem):
             self._effort_g(q, v, t)
             self._item_forces(q, v, Q)
             memset(acc, 0, self.n * sizeof(double))
-            for k in range(14 * self.n_ef):
-                if self.item_cols[k // 14, k % 14] >= 0:
-                    acc[self.item_cols[k // 14, k % 14]] += Q[k]
+            for k in range(MAX_COLS * self.n_ef):
+                if self.item_cols[k // MAX_COLS, k % MAX_COLS] >= 0:
+                    acc[self.item_cols[k // MAX_COLS, k % MAX_COLS]] += Q[k]
             for i in range(self.n):
                 s += acc[i] * v[i]
             p[0] += s
@@ -2386,10 +2401,10 @@ cdef class SpatialProblem(StepProblem):
         """The items' ``-dQ/dx`` and ``-dQ/dv`` blocks (n_items, 14 forces, 14 states) at
         (q, v) by central differences of steps hx and hv in their two bodies' states (parent's
         7, child's 7), the efforts' values held (ef_g)."""
-        cdef double X[14]
-        cdef double V[14]
-        cdef double Qp[14]
-        cdef double Qm[14]
+        cdef double X[MAX_COLS]
+        cdef double V[MAX_COLS]
+        cdef double Qp[MAX_COLS]
+        cdef double Qm[MAX_COLS]
         cdef double keep, h
         cdef double* Z
         cdef double* out
@@ -2402,75 +2417,142 @@ cdef class SpatialProblem(StepProblem):
                 memcpy(V + POSE * side, _rate(v, b), POSE * sizeof(double))
             for side in range(2):
                 if side == 0:
-                    Z, h, out = &X[0], hx, K + 196 * k
+                    Z, h, out = &X[0], hx, K + MAX_BLOCK * k
                 else:
-                    Z, h, out = &V[0], hv, C + 196 * k
-                for i in range(14):
+                    Z, h, out = &V[0], hv, C + MAX_BLOCK * k
+                for i in range(MAX_COLS):
                     keep = Z[i]
                     Z[i] = keep + h
-                    self._item_force(k, X, V, X + 7, V + 7, Qp)
+                    self._item_force(k, X, V, X + POSE, V + POSE, Qp)
                     Z[i] = keep + (-h)
-                    self._item_force(k, X, V, X + 7, V + 7, Qm)
+                    self._item_force(k, X, V, X + POSE, V + POSE, Qm)
                     Z[i] = keep
-                    for o in range(14):
-                        out[14 * o + i] = -(Qp[o] - Qm[o]) / (2 * h)
+                    for o in range(MAX_COLS):
+                        out[MAX_COLS * o + i] = -(Qp[o] - Qm[o]) / (2 * h)
 
     cdef void _loads(self, const double* q, double* out) noexcept nogil:
         """The loads' generalized forces (n) at q, their values at the time of the last
-        ``inputs.at_time`` (``SpatialDAE._loads``): on a body ``F`` and
+        ``inputs.at_time`` (``SpatialDAE._loads``): each load's :meth:`_load`."""
+        cdef int k
+        memset(out, 0, self.n * sizeof(double))
+        for k in range(self.n_loads):
+            self._load(k, q, out)
+
+    cdef void _load(self, int k, const double* q, double* out) noexcept nogil:
+        """Adds load k's generalized forces at q to out (n): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
         on its position; a load between two nodes of a beam as the wrenches on both that do its
         virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
         as a load at its node's origin."""
         cdef double A[9]
         cdef double Ab[9]
-        cdef double W[12]
-        cdef double E[12]
+        cdef double W[2 * WRENCH]
+        cdef double E[EULER_MAP]
         cdef double F[3]
         cdef double M[3]
         cdef double arm[3]
         cdef double z[3]
         cdef const double* p
         cdef double pp, s
-        cdef long b
-        cdef int k, i, j, c
-        memset(out, 0, self.n * sizeof(double))
-        for k in range(self.n_loads):
-            b = self.ld_body[k]
-            if b >= self.nb:
-                c = self.c0 + 6 * (b - self.nb)
-                for i in range(3):
-                    out[c + i] += self.ld_force[k, i]
-                continue
-            p = q + 7 * b + 3
-            pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
-            rotation(p, A)
-            for i in range(9):
-                A[i] /= pp
-            if self.ld_arc[k] >= 0:
-                _unit_rotation(q, self.ld_arc[k], Ab)
-                arc_wrenches(q + 7 * b, A, q + 7 * self.ld_arc[k], Ab, self.ld_offset[k, 0],
-                             &self.ld_force[k, 0], &self.ld_moment[k, 0],
-                             self.ld_follower[k], W, W + 6)
-                _node_wrench(q, b, W, out)
-                _node_wrench(q, self.ld_arc[k], W + 6, out)
-                continue
-            if self.ld_follower[k]:
-                rot.matvec(A, &self.ld_force[k, 0], F)
-                rot.matvec(A, &self.ld_moment[k, 0], M)
-            else:
-                memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
-                memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
-            rot.matvec(A, &self.ld_offset[k, 0], arm)
+        cdef long b = self.ld_body[k]
+        cdef int i, j, c
+        if b >= self.nb:
+            c = self.c0 + CABLE_NODE * (b - self.nb)
             for i in range(3):
-                out[7 * b + i] += F[i]
-            rot.cross(arm, F, z)
-            euler_E(p, E)
-            for j in range(EULER):
-                s = 0.0
-                for i in range(3):
-                    s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
-                out[7 * b + 3 + j] += s / pp
+                out[c + i] += self.ld_force[k, i]
+            return
+        p = q + POSE * b + 3
+        pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
+        rotation(p, A)
+        for i in range(9):
+            A[i] /= pp
+        if self.ld_arc[k] >= 0:
+            _unit_rotation(q, self.ld_arc[k], Ab)
+            arc_wrenches(q + POSE * b, A, q + POSE * self.ld_arc[k], Ab, self.ld_offset[k, 0],
+                         &self.ld_force[k, 0], &self.ld_moment[k, 0],
+                         self.ld_follower[k], W, W + WRENCH)
+            _node_wrench(q, b, W, out)
+            _node_wrench(q, self.ld_arc[k], W + WRENCH, out)
+            return
+        if self.ld_follower[k]:
+            rot.matvec(A, &self.ld_force[k, 0], F)
+            rot.matvec(A, &self.ld_moment[k, 0], M)
+        else:
+            memcpy(F, &self.ld_force[k, 0], 3 * sizeof(double))
+            memcpy(M, &self.ld_moment[k, 0], 3 * sizeof(double))
+        rot.matvec(A, &self.ld_offset[k, 0], arm)
+        for i in range(3):
+            out[POSE * b + i] += F[i]
+        rot.cross(arm, F, z)
+        euler_E(p, E)
+        for j in range(EULER):
+            s = 0.0
+            for i in range(3):
+                s += 2.0 * E[EULER * i + j] * (M[i] + z[i])
+            out[POSE * b + 3 + j] += s / pp
+
+    cdef void _load_tangents(self, const double* q, double h, double h_arc,
+                             double* D) noexcept nogil:
+        """Adds to D (nb, 7, 4) the loads' ``lf dQ_b/dp_b`` (lf the load factor): each load's
+        generalized forces on a body (the body of a load at a body point; both nodes of a
+        load between two nodes) differentiated in that body's own Euler parameters, the
+        blocks Newton's matrix has, by central differences of :meth:`_load`, one load at a
+        time (O(loads)); a load on a cable node does not depend on the bodies. Steps: h, and
+        h_arc for a load between two nodes, whose force holds central differences itself
+        (``arc_gradient``, relative error about 1e-11, which a step h_arc turns into
+        1e-11 / h_arc in the quotient)."""
+        cdef double* z = &self.ld_q[0]
+        cdef double* fp = &self.ld_fp[0]
+        cdef double* fm = &self.ld_fm[0]
+        cdef long node[2]
+        cdef double keep, step, lf = self.load_factor
+        cdef int k, s, u, j, i, ns, c
+        # _load reads and writes the bodies' coordinates only (the first c0)
+        memcpy(z, q, self.c0 * sizeof(double))
+        for k in range(self.n_loads):
+            node[0], node[1] = self.ld_body[k], self.ld_arc[k]
+            if node[0] >= self.nb:
+                continue
+            ns = 2 if node[1] >= 0 else 1
+            step = h_arc if ns == 2 else h
+            for s in range(ns):
+                c = POSE * node[s]
+                for j in range(EULER):
+                    keep = z[c + 3 + j]
+                    z[c + 3 + j] = keep + step
+                    for u in range(ns):
+                        memset(fp + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fp)
+                    z[c + 3 + j] = keep - step
+                    for u in range(ns):
+                        memset(fm + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fm)
+                    z[c + 3 + j] = keep
+                    for i in range(POSE):
+                        D[EULER * (c + i) + j] += lf * (fp[c + i] - fm[c + i]) / (2.0 * step)
+
+    cdef int _body_tangents(self, const double* q, const double* v, double t, double* D,
+                            double* C) except -1:
+        """Each body's ``D = dF/dp`` (nb, 7, 4) and ``C = -dg/dp'`` (nb, 4, 4) of Newton's
+        matrix: the gyroscopic force's g (:func:`c_body_tangents`, steps 1e-7 and ``1e-7
+        max(1, max |p'|)``) and, in a model with loads, the loads' at t
+        (:meth:`_load_tangents`, steps 1e-7 and, between two nodes, 1e-4: there a quotient's
+        error is about 1e-7 of the load; Python runs only for load functions, once for each
+        new time)."""
+        cdef int b, i
+        cdef double hv = 1e-7
+        for b in range(self.nb):
+            for i in range(EULER):
+                hv = max(hv, 1e-7 * fabs(v[POSE * b + 3 + i]))
+        memset(D, 0, POSE * EULER * self.nb * sizeof(double))
+        c_body_tangents(self.nb, q, v, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], C)
+        for b in range(self.nb):
+            memcpy(D + POSE * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
+                   EULER_BLOCK * sizeof(double))
+        if self.has_loads:
+            self._inputs(t)
+            self._load_tangents(q, 1e-7, 1e-4, D)
+        return 0
 
     # --- mass and forces ------------------------------------------------------------------
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
@@ -2508,9 +2590,9 @@ cdef class SpatialProblem(StepProblem):
             self._item_forces(q, v, &self.item_Q[0])
             # summed apart on the coordinates, then added (np.bincount's order)
             memset(acc, 0, self.n * sizeof(double))
-            for k in range(14 * self.n_items):
-                if self.item_cols[k // 14, k % 14] >= 0:
-                    acc[self.item_cols[k // 14, k % 14]] += self.item_Q[k]
+            for k in range(MAX_COLS * self.n_items):
+                if self.item_cols[k // MAX_COLS, k % MAX_COLS] >= 0:
+                    acc[self.item_cols[k // MAX_COLS, k % MAX_COLS]] += self.item_Q[k]
             for i in range(self.n):
                 out[i] += acc[i]
         if self.arc_springs.n:
@@ -2527,8 +2609,8 @@ cdef class SpatialProblem(StepProblem):
                              &self.P[0], NULL, NULL)
             # summed apart, then added (the order of np.bincount's sum)
             memset(acc, 0, self.n * sizeof(double))
-            for k in range(12 * self.n_cable_el):
-                acc[self.cable_dofs[k // 12, k % 12]] += self.f[k]
+            for k in range(CABLE_ELEMENT * self.n_cable_el):
+                acc[self.cable_dofs[k // CABLE_ELEMENT, k % CABLE_ELEMENT]] += self.f[k]
             for i in range(self.n):
                 out[i] += acc[i]
         return 0
@@ -2598,7 +2680,7 @@ cdef class SpatialProblem(StepProblem):
         targets along their Taylor polynomials of order two; v NULL: at rest (``Phi_t``)."""
         cdef int i, k, s, b, nl = self.links.n
         cdef double scale = 0.0, h, tau, pq, c
-        cdef double w[7]
+        cdef double w[STENCIL]
         cdef const double* jets = self._jets(t)
         cdef const double* jk
         cdef double* T = &self.T[0, 0]
@@ -2622,11 +2704,11 @@ cdef class SpatialProblem(StepProblem):
             memset(out, 0, self.m * sizeof(double))
             return 0
         h = 0.5 / scale
-        for s in range(7):
+        for s in range(STENCIL):
             w[s] = _D2[s] if second else _D1[s]
             taus[s] = (s - 3.0) * h
         memset(T, 0, POSE * nl * EULER * sizeof(double))
-        for s in range(7):
+        for s in range(STENCIL):
             tau = taus[s]
             for i in range(self.n_driven):
                 k = self.driven[i]
@@ -2634,12 +2716,12 @@ cdef class SpatialProblem(StepProblem):
                 for b in range(EULER):
                     T[EULER * (nl * s + k) + b] = (jk[b] + tau * jk[EULER + b]
                                                    + 0.5 * (tau * tau) * jk[2 * EULER + b])
-        self.links.c_along(q, v, T, w, taus, 7, out)
-        self.cables.c_along(q, v, w, taus, 7, out)
-        self.arcs.c_along(q, v, w, taus, 7, out)
+        self.links.c_along(q, v, T, w, taus, STENCIL, out)
+        self.cables.c_along(q, v, w, taus, STENCIL, out)
+        self.arcs.c_along(q, v, w, taus, STENCIL, out)
         for b in range(self.nb):
             c = 0.0
-            for s in range(7):
+            for s in range(STENCIL):
                 pq = 0.0
                 for k in range(EULER):
                     tau = q[POSE * b + 3 + k] + taus[s] * v[POSE * b + 3 + k]
@@ -2675,7 +2757,7 @@ cdef class SpatialProblem(StepProblem):
         ``SpatialDAE._patterns``): per body its 7 x 7 block, the elements', the links'
         curvatures, the cable elements', the force items', w G, B."""
         cdef int b, i, j, k, bad, nb = self.nb
-        cdef double hv = 1e-7, s
+        cdef double s
         cdef double* val = &self.vals[0]
         cdef double* blk
         cdef double* pp = &self.Kb[0]
@@ -2685,25 +2767,9 @@ cdef class SpatialProblem(StepProblem):
         cdef double* T = &self.T[0, 0]
         cdef int n_el = self.elements.n_square
         cdef int n_link = self.links.n_square + self.cables.n_square + self.arcs.n_square
-        cdef double[:, :, ::1] Dp
-        cdef double[:, :, ::1] Cp
         # the bodies' tangents (loads' and gyroscopic), before their blocks are written
         if c_k != 0.0 or c_c != 0.0:
-            if self.has_loads:
-                self._inputs(t_e)
-                Dp, Cp = self.owner._body_tangents(_array(q_e, self.n), _array(v_e, self.n))
-                if nb:
-                    memcpy(D, &Dp[0, 0, 0], POSE * EULER * nb * sizeof(double))
-                    memcpy(Cg, &Cp[0, 0, 0], EULER_BLOCK * nb * sizeof(double))
-            else:
-                for b in range(nb):
-                    for i in range(EULER):
-                        hv = max(hv, 1e-7 * fabs(v_e[POSE * b + 3 + i]))
-                memset(D, 0, POSE * EULER * nb * sizeof(double))
-                c_body_tangents(nb, q_e, v_e, &self.inertia[0, 0, 0], 1e-7, hv, &self.Kg[0], Cg)
-                for b in range(nb):
-                    memcpy(D + POSE * EULER * b + 3 * EULER, &self.Kg[EULER_BLOCK * b],
-                           EULER_BLOCK * sizeof(double))
+            self._body_tangents(q_e, v_e, t_e, D, Cg)
         for b in range(nb):
             blk = val + POSE_BLOCK * b
             memset(blk, 0, POSE_BLOCK * sizeof(double))
@@ -2718,7 +2784,7 @@ cdef class SpatialProblem(StepProblem):
         if c_k != 0.0:
             for b in range(nb):
                 blk = val + POSE_BLOCK * b
-                for i in range(7):
+                for i in range(POSE):
                     for j in range(EULER):
                         blk[POSE * i + 3 + j] -= c_k * D[POSE * EULER * b + EULER * i + j]
                 for i in range(EULER):
@@ -2757,13 +2823,13 @@ cdef class SpatialProblem(StepProblem):
                                  &self.cable_l[0], &self.cable_EA[0], &self.cable_EI[0],
                                  &self.cable_c[0], &self.cable_rest[0, 0], &self.curved[0],
                                  &self.f[0], &self.U[0], &self.P[0], &self.Kc[0], &self.Cc[0])
-            for k in range(144 * self.n_cable_el):
+            for k in range(CABLE_ELEMENT_BLOCK * self.n_cable_el):
                 s = c_m * (&self.cable_blocks[0, 0, 0])[k]
                 if c_k != 0.0 or c_c != 0.0:
                     s = s + c_k * self.Kc[k]
                     s = s + (c_c * self.Cc[k] if self.cable_damped else 0.0)
                 o[k] = s
-            o = o + 144 * self.n_cable_el
+            o = o + CABLE_ELEMENT_BLOCK * self.n_cable_el
         # the force items' blocks
         if self.n_item_vals:
             if self.has_items and (c_k != 0.0 or c_c != 0.0):
@@ -2960,6 +3026,17 @@ cdef class SpatialProblem(StepProblem):
         self.arcs.c_curvature(&qq[0], &ll[0], &o[0] + n + na)
         return out[:n + na + self.arcs.n_square]
 
+    def py_body_tangents(self, q, v, double t):
+        """The bodies' ``(D, C)`` of Newton's matrix at (q, v, t), (n_bodies, 7, 4) and
+        (n_bodies, 4, 4) (:meth:`_body_tangents`)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[::1] vv = np.ascontiguousarray(v, dtype=float)
+        D, C = np.zeros((max(self.nb, 1), POSE, EULER)), np.zeros((max(self.nb, 1), EULER, EULER))
+        cdef double[:, :, ::1] d = D
+        cdef double[:, :, ::1] c = C
+        self._body_tangents(&qq[0], &vv[0], t, &d[0, 0, 0], &c[0, 0, 0])
+        return D[:self.nb], C[:self.nb]
+
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                   double c_mq, double c_k, double c_c, double w):
         """Newton's matrix's values in the pattern's order."""
@@ -3080,7 +3157,7 @@ cdef inline void body_frame(const double* X, const double* V, double* A, double*
                             double* pp) noexcept nogil:
     """The frame ``A = A(p) / (p . p)`` (9) and angular velocity ``w = 2 E(p) p' / (p . p)``
     (3) of a body state X, V (7 each)."""
-    cdef double E[12]
+    cdef double E[EULER_MAP]
     cdef int i, k
     pp[0] = X[3] * X[3] + X[4] * X[4] + X[5] * X[5] + X[6] * X[6]
     rotation(X + 3, A)
@@ -3117,7 +3194,7 @@ cdef inline void on_body(const double* X, const double* F, const double* M,
                          const double* point, double sign, double* out) noexcept nogil:
     """out (7) = sign ``[F, 2 E(p)^T (M + (point - r) x F) / (p . p)]``: the generalized force
     of the force F at a point and the moment M (global) on a body of state X."""
-    cdef double E[12]
+    cdef double E[EULER_MAP]
     cdef double d[3]
     cdef double m[3]
     cdef double pp = X[3] * X[3] + X[4] * X[4] + X[5] * X[5] + X[6] * X[6]
@@ -3158,7 +3235,7 @@ cdef void joint_wrench(const double* Xp, const double* Xc, const double* offset,
         F[i] *= g
         M[i] = g * (a[i] + b[i])
     on_body(Xp, F, M, x, -1.0, out)
-    on_body(Xc, F, M, x, 1.0, out + 7)
+    on_body(Xc, F, M, x, 1.0, out + POSE)
 
 
 def joint_wrenches(const double[:, ::1] Xp, const double[:, ::1] Xc,
@@ -3424,7 +3501,7 @@ cdef void point_spring(const double* X1, const double* V1, const double* X2,
     for i in range(3):
         F[i] = f * n[i]
     on_body(X1, F, ZERO3, x1, 1.0, out)
-    on_body(X2, F, ZERO3, x2, -1.0, out + 7)
+    on_body(X2, F, ZERO3, x2, -1.0, out + POSE)
     U[0] = 0.5 * law[0] * (l - law[2]) ** 2
     P[0] = law[1] * rate * rate
 

@@ -304,10 +304,11 @@ def cable_refusal(tree):
 def cable_frames(e, ed, frame0):
     """The cable nodes' poses (c, 12) and velocities (c, 6) in the layout of the bodies'
     (``Result.nodes``, ``Result.velocities``) from their coordinates e and rates ed (c, 6):
-    the position r, a frame whose x is the unit tangent ``t = r' / |r'|`` (the reference frame
-    ``frame0`` (c, 3, 3) turned by the smallest rotation that takes its x to t), the velocity
-    r' and the tangent's angular velocity ``t x t'``; as the spatial DAE's ``cable_poses``
-    (compiled: :func:`rancf.elements._ancf_cable.node_frames`)."""
+    the position r, a frame whose x is the unit tangent ``t = r' / |r'|`` (the frame
+    ``frame0`` (c, 3, 3), the reference frame or a run's base, :func:`cable_bases`, turned by
+    the smallest rotation that takes its x to t), the velocity r' and the tangent's angular
+    velocity ``t x t'``; as the spatial DAE's ``cable_poses`` (compiled:
+    :func:`rancf.elements._ancf_cable.node_frames`)."""
     n = len(e)
     poses, rates = np.empty((n, 12)), np.empty((n, 6))
     _ancf_cable.node_frames(np.ascontiguousarray(e, dtype=float),
@@ -316,36 +317,39 @@ def cable_frames(e, ed, frame0):
     return poses, rates
 
 
+def cable_bases(t, e, frame0, previous=None):
+    """The base frames (m, c, 3, 3) of the cable nodes at m successive outputs of a run, at
+    the times t (m,; s) and coordinates e (m, c, 6), from which :func:`cable_frames` turns
+    each node's frame to its tangent: the reference frame ``frame0`` (c, 3, 3) while the
+    tangent stays within 120 degrees of its x, the frame of the output before where it turns
+    further, so that a cable end swinging over through a half turn keeps a defined frame
+    continuous in time (``frame0`` and ``previous`` (c, 3, 3): the bases and the frames of
+    an output before the first, for a run observed output by output; compiled:
+    :func:`rancf.elements._ancf_cable.cable_bases`, which says why)."""
+    e = np.ascontiguousarray(e, dtype=float)
+    out = np.empty(e.shape[:2] + (3, 3))
+    _ancf_cable.cable_bases(np.ascontiguousarray(t, dtype=float).reshape(len(e)), e,
+                            np.ascontiguousarray(frame0, dtype=float), out,
+                            None if previous is None
+                            else np.ascontiguousarray(previous, dtype=float))
+    return out
+
+
 def cable_spins(e, ed, frame0):
     """The angular velocities (c, 3; global, rad/s) of the cable frames of
-    :func:`cable_frames` (``F = R frame0``, R the smallest rotation taking ``t0 = frame0 x`` to
+    :func:`cable_frames` (``F = R frame0``, R the smallest rotation taking ``b = frame0 x`` to
     the unit tangent t), their spin about t included (``cable_frames``' velocities hold the
-    tangent's ``t x t'`` only): ``w^ = R' R^T`` with, for ``k = t0 x t``, ``c = t0 . t``,
-    ``R = c I + k^ + k k^T / (1 + c)`` and ``R' = c' I + k'^ + (k' k^T + k k'^T) / (1 + c) -
-    c' k k^T / (1 + c)^2`` (``k' = t0 x t'``, ``c' = t0 . t'``, ``t' = (I - t t^T) r''
-    / |r'|``); e, ed (c, 6) the coordinates ``[r, r']`` and their rates."""
-    norm = np.linalg.norm(e[:, 3:], axis=1)
-    tan = e[:, 3:] / norm[:, None]
-    tdot = (ed[:, 3:] - tan * np.einsum("ni,ni->n", tan, ed[:, 3:])[:, None]) / norm[:, None]
-    t0 = frame0[:, :, 0]
-    k, kd = np.cross(t0, tan), np.cross(t0, tdot)
-    cos, cd = np.einsum("ni,ni->n", t0, tan), np.einsum("ni,ni->n", t0, tdot)
-    s = (1.0 / (1.0 + cos))[:, None, None]
-    kk, dk = np.einsum("ni,nj->nij", k, k), np.einsum("ni,nj->nij", kd, k)
-    R = cos[:, None, None] * np.eye(3) + _skews(k) + kk * s
-    Rd = (cd[:, None, None] * np.eye(3) + _skews(kd) + (dk + np.swapaxes(dk, 1, 2)) * s
-          - cd[:, None, None] * kk * s * s)
-    W = Rd @ np.swapaxes(R, 1, 2)
-    return 0.5 * np.stack([W[:, 2, 1] - W[:, 1, 2], W[:, 0, 2] - W[:, 2, 0],
-                           W[:, 1, 0] - W[:, 0, 1]], axis=1)
-
-
-def _skews(k):
-    """The cross-product matrices k^ (n, 3, 3) of the vectors k (n, 3)."""
-    K = np.zeros(k.shape[:1] + (3, 3))
-    K[:, 0, 1], K[:, 0, 2], K[:, 1, 2] = -k[:, 2], k[:, 1], -k[:, 0]
-    K[:, 1, 0], K[:, 2, 0], K[:, 2, 1] = k[:, 2], -k[:, 1], k[:, 0]
-    return K
+    tangent's ``t x t'`` only): ``t x t' - (k . t') / (1 + c) t``, ``k = b x t``, ``c = b . t``,
+    ``t' = (I - t t^T) r'' / |r'|``, the frame's at a fixed ``frame0``; e, ed (c, 6) the
+    coordinates ``[r, r']`` and their rates (compiled:
+    :func:`rancf.elements._ancf_cable.node_frames`)."""
+    n = len(e)
+    spins = np.empty((n, 3))
+    _ancf_cable.node_frames(np.ascontiguousarray(e, dtype=float),
+                            np.ascontiguousarray(ed, dtype=float),
+                            np.ascontiguousarray(frame0, dtype=float), np.empty((n, 12)),
+                            np.empty((n, 6)), spins)
+    return spins
 
 
 def rotation_logs(R):
@@ -378,8 +382,8 @@ MIN_SLOPE = 1e-3
 def _check_slopes(slopes):
     """ValueError naming the first cable node whose slope (c, 3) is not finite or of norm
     below :data:`MIN_SLOPE`: the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
-    direction there and a run would fill with NaN (the message of the spatial DAE's
-    ``state_of_poses``)."""
+    direction there and a run would fill with NaN (the recursion's state and the spatial DAE's
+    ``state_of_poses`` check with it)."""
     norms = np.linalg.norm(slopes, axis=1)
     bad = np.flatnonzero(~(norms >= MIN_SLOPE))
     if len(bad):
@@ -785,12 +789,14 @@ class Spatial:
         nodes, vel = nodes.reshape(m, -1), vel.reshape(m, -1)
         jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
         if nc:
-            # the drawn poses of every frame's cable nodes at once
-            frame0 = np.tile(self.model_tree.cable_frame0, (m, 1, 1))
-            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6), frame0)
+            # the drawn poses of every frame's cable nodes at once, each from its base at
+            # that output (the reference frame until the tangent turns far from it)
+            bases = cable_bases(t, cable_e, self.model_tree.cable_frame0)
+            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
+                                        bases.reshape(-1, 3, 3))
             nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
             jq, jqd = self._with_cable_joints(jq, jqd, self._cable_joint_values(
-                nodes, vel, cable_e, cable_v))
+                nodes, vel, cable_e, cable_v, bases))
         times, states = np.array(t, dtype=float), np.array(Y, dtype=float)
         cables = {"cable_nodes": cable_e.reshape(m, -1),
                   "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
@@ -861,10 +867,11 @@ class Spatial:
                                          t.cable_joint_child, t.cable_joint_kind)
                 if kind == CABLE_SPHERICAL]
 
-    def _cable_joint_values(self, nodes, velocities, cable_e, cable_v):
+    def _cable_joint_values(self, nodes, velocities, cable_e, cable_v, bases):
         """The coordinates and rates (n_out, 3 each) of every joint of :meth:`_cable_joints` at
-        the poses ``nodes`` (n_out, 12 N), velocities (n_out, 6 N) and cable coordinates and
-        rates (n_out, c, 6) of :meth:`observe`, as the spatial DAE's ``joint_coordinates``: the
+        the poses ``nodes`` (n_out, 12 N), velocities (n_out, 6 N), cable coordinates and
+        rates (n_out, c, 6) and the cable frames' bases (n_out, c, 3, 3, :func:`cable_bases`)
+        of :meth:`observe`, as the spatial DAE's ``joint_coordinates``: the
         rotation vector p of the relative rotation ``R = F_P^T F_C Q^T`` of the two sides'
         frames, and its rate in closed form, ``p' = J_l(p)^-1 F_P^T (w_C - w_P)`` (``R' R^T =
         (J_l(p) p')^``, ``F' = w^ F``), w a side's angular velocity: a body's, or a cable
@@ -881,8 +888,7 @@ class Spatial:
             """Side i's angular velocities (m, 3)."""
             if i < n:
                 return velocities[:, i, 3:]
-            return cable_spins(cable_e[:, i - n], cable_v[:, i - n], np.broadcast_to(
-                self.model_tree.cable_frame0[i - n], (m, 3, 3)))
+            return cable_spins(cable_e[:, i - n], cable_v[:, i - n], bases[:, i - n])
 
         values, rates = [], []
         for _, P, C, Q in joints:

@@ -154,8 +154,10 @@ Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the dri
 run's ``work`` and ``dissipated`` close the energy balance with :meth:`SpatialDAE.energy`.
 
 Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
-change of ``de/dx``) by central differences of the element's force in x; the loads' and the
-gyroscopic force's Jacobians by central differences; converged residuals do not depend on them.
+change of ``de/dx``) by central differences of the element's force in x; the gyroscopic force's
+Jacobian by central differences, the loads' likewise, each load's in the Euler parameters of
+the bodies it acts on (its blocks on other columns left out); converged residuals do not
+depend on them.
 
 Compiled work. A step runs in C (:class:`rancf.formulations._spatial_dae.SpatialProblem`):
 the residual, the rows, the Jacobian, the biases' stencils, the power and the violations over the
@@ -165,9 +167,9 @@ formulation (:meth:`SpatialDAE._patterns`: only its values are filled at a step)
 preallocated arrays and factored by LAPACK's dense LU up to :data:`DENSE_BELOW` unknowns, by
 SuperLU beyond. Python runs in a step only for a model's Python inputs: its drive functions
 once for each new time (the targets' jets are computed in C from their values), and where a
-model has them its load functions, the loads' Jacobian (:meth:`SpatialDAE._body_tangents`)
-and its effort functions' values (:meth:`SpatialDAE._efforts_at`); the loads', efforts' and
-spring-dampers' forces, and the latter's tangents, are computed in C. The methods of the
+model has them its load functions and its effort functions' values
+(:meth:`SpatialDAE._efforts_at`); the loads', efforts' and spring-dampers' forces and
+tangents (the loads': :meth:`SpatialDAE._body_tangents`) are computed in C. The methods of the
 :class:`~rancf.formulations.problem.IndexThreeDAE` contract here (``force``, ``mass_action``,
 ``constraint``, ``constraint_jacobian``, the biases, ``newton_matrix``, ``power``) are views of
 that problem; ``mass``, ``mass_derivative``, ``stiffness``, ``damping`` and
@@ -184,7 +186,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
-from threadpoolctl import ThreadpoolController
+from threadpoolctl import OpenBLASController, ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
 from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -193,7 +195,8 @@ from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, 
 from . import _spatial_dae
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import Spatial, _link_coordinates, _vector
+from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
+                      cable_frames)
 
 #: the coordinates of a joint's kind (its effort's size)
 _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
@@ -220,14 +223,21 @@ def one_blas_thread():
     so runs in several threads share one limit: the first run to enter saves the counts and
     sets one thread, the last to leave restores them (each run saving and restoring its own
     would let the first to leave give the others their threads back mid-run, and the last
-    restore the one thread for good)."""
+    restore the one thread for good).
+
+    threadpoolctl (3.8 and later) lets one Python thread at a time set the count of an OpenBLAS
+    built on pthreads, the first to set it, until it clears its control, and silently ignores
+    the others: once a run in the main thread had set and restored the count, a run in any
+    other thread (a sweep's thread pool, a GUI's worker) kept BLAS's default threads, and a
+    restore from a thread other than the controlling one left one thread for good. The counts
+    are set here under the lock, so each set takes the control
+    (:func:`_set_blas_threads`) and gives it back."""
     with _BLAS_LOCK:
         if not _BLAS:
             _BLAS.append(ThreadpoolController().select(user_api="blas").lib_controllers)
         if not _BLAS_RUNS[0]:
             _BLAS_RUNS[1] = [lib.num_threads for lib in _BLAS[0]]
-            for lib in _BLAS[0]:
-                lib.set_num_threads(1)
+            _set_blas_threads([1] * len(_BLAS[0]))
         _BLAS_RUNS[0] += 1
     try:
         yield
@@ -235,8 +245,23 @@ def one_blas_thread():
         with _BLAS_LOCK:
             _BLAS_RUNS[0] -= 1
             if not _BLAS_RUNS[0]:
-                for lib, n in zip(_BLAS[0], _BLAS_RUNS[1]):
-                    lib.set_num_threads(n)
+                _set_blas_threads(_BLAS_RUNS[1])
+
+
+def _set_blas_threads(counts):
+    """Set the thread count of each library of :func:`one_blas_thread` (``counts``, in its
+    order) from this thread, whichever thread threadpoolctl lets control OpenBLAS: the control
+    is taken (cleared by force, then taken by the first set) and given back, so that no thread
+    keeps it. Called under ``_BLAS_LOCK``."""
+    clear = getattr(OpenBLASController, "clear_controlling_thread", None)   # threadpoolctl 3.8
+    if clear is not None:
+        clear(force=True)
+    try:
+        for lib, n in zip(_BLAS[0], counts):
+            lib.set_num_threads(n)
+    finally:
+        if clear is not None:
+            clear()
 
 
 _CONJ = np.diag([1.0, -1.0, -1.0, -1.0])
@@ -733,6 +758,9 @@ class SpatialDAE(IndexThreeDAE):
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._coordinate_setup()
         self._last_seen = None
+        #: the time, cable frames' bases and cable frames (c, 3, 3 each) of the last output
+        #: :meth:`observe` kept, from which the next output's move on (:meth:`_cable_bases`)
+        self._cable_last = None
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
         self._cable_setup()
@@ -1236,6 +1264,26 @@ class SpatialDAE(IndexThreeDAE):
             # own after each step
             self._probe_ref[:] = np.where(self._probe_angle, self._probe_continued(c, cd)[0], c)
 
+    def accept_stored_angles(self, q, v, jq):
+        """Moves the reference angles (:attr:`_angle_ref`) to those of the state (q, v) on the
+        branch of its stored joint coordinates jq (:meth:`joint_coordinates`' layout: a
+        Result's ``joint_q`` row, whose angles are continuous): :meth:`_accept_angles` at
+        (q, v), then each reference angle moved by the whole turns that take it nearest its
+        joint's stored angle (:func:`on_turns`), so that the springs and effort functions see
+        the run's angles past +-pi at a stored frame (its accelerations after the run:
+        :func:`rancf.results.outputs.spatial_accelerations`)."""
+        self._accept_angles(q, v)
+        jq = np.asarray(jq, dtype=float)
+        d = self._joint_springs
+        if len(d["law"]):
+            turning = np.flatnonzero(d["prismatic"] == 0)
+            d["ref"][turning] = on_turns(d["ref"][turning],
+                                         jq[self._jq_start[d["joint"][turning]]])
+        a = self._probe_angle
+        if a.any():
+            at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
+            self._probe_ref[a] = on_turns(self._probe_ref[a], jq[at[a]])
+
     def _on_branches(self, Q, V, branches):
         """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
         row of ``branches`` (S, n_branch: the rows the loop kept beside its outputs; None:
@@ -1420,16 +1468,7 @@ class SpatialDAE(IndexThreeDAE):
         """
         n = self.n_bodies
         x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
-        slopes = x[12 * n:].reshape(-1, 6)[:, 3:]
-        min_slope = 1e-3
-        if len(slopes):
-            norms = np.linalg.norm(slopes, axis=1)
-            bad = np.flatnonzero(~(norms >= min_slope))
-            if len(bad):
-                raise ValueError(
-                    f"state: cable node {bad[0]} (of the model's cable nodes, in order) has the "
-                    f"slope r' = {slopes[bad[0]].tolist()} of norm {norms[bad[0]]:.3g}; a cable "
-                    f"slope must be finite with |r'| >= {min_slope:g} (1 where unstretched)")
+        _check_slopes(x[12 * n:].reshape(-1, 6)[:, 3:])
         X = x[:12 * n].reshape(n, 12)
         V = v[:6 * n].reshape(n, 6)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))
@@ -1563,27 +1602,14 @@ class SpatialDAE(IndexThreeDAE):
         (q, v, t) (the compiled problem's)."""
         return self.compiled.py_force(q, v, t)
 
-    def _body_tangents(self, q, v):
-        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the loads' and the gyroscopic
-        force's derivatives on each body's Euler parameters and the gyroscopic force's on their
-        rates, by central differences (steps 1e-7 and ``1e-7 max(1, max |p'|)``; the gyroscopic
-        force's in the kernel, the loads' here)."""
-        nb = self.n_bodies
-        q, v = np.ascontiguousarray(q, dtype=float), np.ascontiguousarray(v, dtype=float)
-        h = 1e-7
-        Kg, Cg = np.empty((nb, N_EULER, N_EULER)), np.empty((nb, N_EULER, N_EULER))
-        _spatial_dae.body_tangents(q, v, self._inertia, h, h * max(1.0, float(
-            np.abs(self._X(v)[:, 3:]).max(initial=0.0))), Kg, Cg)
-        D = np.zeros((nb, 7, N_EULER))
-        D[:, 3:] = Kg
-        if len(self.tree.load_body):
-            for k in range(N_EULER):
-                dp = np.zeros(q.size)
-                dp[7 * np.arange(nb) + 3 + k] = h
-                # the loads on cable nodes do not depend on the bodies' Euler parameters
-                D[:, :, k] += self.load_factor * (self._X(self._loads(q + dp))
-                                                  - self._X(self._loads(q - dp))) / (2 * h)
-        return D, Cg
+    def _body_tangents(self, q, v, t):
+        """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the gyroscopic force's
+        derivatives on each body's Euler parameters and their rates, and the loads' (at t) on
+        the Euler parameters of the body they act on (both nodes' own of a load between two
+        nodes: the blocks Newton's matrix has), by central differences (steps 1e-7, 1e-4 for
+        a load between two nodes, and ``1e-7 max(1, max |p'|)`` in p'; the compiled
+        problem's, ``SpatialProblem.py_body_tangents``)."""
+        return self.compiled.py_body_tangents(q, v, t)
 
     def _element_stiffness(self, q, v):
         """The elements' ``-dF/dx`` blocks (the kernel's central differences, step 1e-6)."""
@@ -1605,7 +1631,7 @@ class SpatialDAE(IndexThreeDAE):
         q = np.asarray(q, dtype=float)
         rows, cols = self._element_columns()
         vals = [self._element_stiffness(q, v)]
-        D = self._body_tangents(q, v)[0]
+        D = self._body_tangents(q, v, t)[0]
         # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
         r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
         body = 7 * np.arange(self.n_bodies)[:, None, None]
@@ -1652,7 +1678,7 @@ class SpatialDAE(IndexThreeDAE):
         ``-d(8 G(p')^T J G(p') p)/dp'`` (central differences)."""
         rows, cols = self._element_columns()
         vals = [self._element_damping(q)]
-        D = self._body_tangents(q, v)[1]
+        D = self._body_tangents(q, v, t)[1]
         r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
         p = 7 * np.arange(self.n_bodies)[:, None, None] + 3
         rows.append((p + r).ravel())
@@ -1857,11 +1883,12 @@ class SpatialDAE(IndexThreeDAE):
         ``t = A_p^T (r_c - r_p + A_c o) - anchor`` to its coordinates (angles about and slides
         along its axes, rotation vectors of angle at most pi:
         ``rancf.formulations.spatial._link_coordinates``); at a cable node, whose frame is that
-        of :meth:`cable_poses` (no spin about the cable), a spherical joint's rotation vector
-        is that of the relative rotation of the two sides' frames. The rates are the
-        derivative of that map along ``x + tau v`` at tau = 0 (the same as along the motion:
-        only the first derivative enters), by the seven-point stencil with ``tau max|v| =
-        1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
+        of :meth:`cable_poses` (no spin about the cable; turned from the bases of
+        :meth:`_cable_bases`, the state an output after :meth:`observe`'s last), a spherical
+        joint's rotation vector is that of the relative rotation of the two sides' frames.
+        The rates are the derivative of that map along ``x + tau v`` at tau = 0 (the same as
+        along the motion: only the first derivative enters), by the seven-point stencil with
+        ``tau max|v| = 1e-3`` (truncation below round-off). Angles come back within (-pi, pi]
         (:meth:`observe` continues them)."""
         jq, jqd = self._joint_coordinates_many(np.asarray(q, dtype=float)[None],
                                                np.asarray(v, dtype=float)[None])
@@ -1876,7 +1903,11 @@ class SpatialDAE(IndexThreeDAE):
         taus = _TAUS[None, :] * h[:, None]                        # (S, 7)
         # a state at rest has rates zero: its stencil points are its coordinates
         points = Q[:, None, :] + (taus * (scale > 0.0)[:, None])[:, :, None] * V[:, None, :]
-        values = self._link_values(points.reshape(-1, Q.shape[1])).reshape(S, _TAUS.size, -1)
+        # the stencil points of a state turn its cable frames from that state's bases
+        bases = None if not self._jc_cables else np.repeat(self._cable_bases(Q), _TAUS.size,
+                                                            axis=0)
+        values = self._link_values(points.reshape(-1, Q.shape[1]), bases).reshape(
+            S, _TAUS.size, -1)
         c0 = values[:, list(_TAUS).index(0.0)]
         rate = np.zeros_like(c0)
         a = self._angles
@@ -1927,12 +1958,13 @@ class SpatialDAE(IndexThreeDAE):
         self._jc_cables = [(lk, int(c)) for lk, c in zip(links, start[:-1])
                            if isinstance(lk, _CableLink) and lk.kind == CABLE_SPHERICAL]
 
-    def _link_values(self, X):
+    def _link_values(self, X, bases=None):
         """:meth:`joint_coordinates`' coordinates (S, n_c) at the coordinates X (S, n): the
         map of ``rancf.formulations.spatial._link_coordinates`` applied to all S at once, the
         joints between bodies by one kernel call
         (:func:`rancf.formulations._spatial_dae.link_coordinates`), the spherical joints at
-        cable points from the cable nodes' frames (:meth:`cable_poses`)."""
+        cable points from the cable nodes' frames (:meth:`cable_poses`, turned from
+        ``bases`` (S, c, 3, 3); None: from the reference frames)."""
         X = np.ascontiguousarray(X, dtype=float)
         S = len(X)
         out = np.zeros((S, self._n_jc))
@@ -1942,7 +1974,8 @@ class SpatialDAE(IndexThreeDAE):
             _spatial_dae.link_coordinates(Y, *self._jc_arcs, out)
         if self._jc_cables:
             A = self.poses(X)[1]
-            cable = self.cable_poses(X, np.zeros_like(X))[0][..., 3:].reshape(S, -1, 3, 3)
+            cable = self.cable_poses(X, np.zeros_like(X), bases)[0][..., 3:].reshape(
+                S, -1, 3, 3)
             eye = np.broadcast_to(np.eye(3), (S, 3, 3))
             for lk, c in self._jc_cables:
                 F = [eye if kind == "ground" else A[:, i] if kind == "body" else cable[:, i]
@@ -1967,11 +2000,18 @@ class SpatialDAE(IndexThreeDAE):
         ``Result.extra`` keeps: the slope's length, the stretch, is in them only
         (``Result.state``, ``Result.internal_forces``)."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
+        if self._cable_last is not None and not t > self._cable_last[0]:
+            # outputs at one time (mode shapes) are not a motion: no frame moves on
+            self._cable_last = None
         jq, jqd = self.joint_coordinates(q, v)
         out = {name: value[0] for name, value in
                self._frames(np.array([t]), q[None], v[None], jq[None], jqd[None],
                             self._last_seen).items()}
         self._last_seen = (t, out["joint_q"])
+        if self.n_cable_nodes:
+            frames = out["nodes"][12 * self.n_bodies:].reshape(-1, 12)[:, 3:]
+            self._cable_last = (t, self._cable_bases(q[None])[0],
+                                frames.reshape(-1, 3, 3).copy())
         if reactions:
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
@@ -1990,7 +2030,7 @@ class SpatialDAE(IndexThreeDAE):
         velocities = self.velocities(Q, V).reshape(S, 6 * n)
         cables = {}
         if self.n_cable_nodes:
-            poses, rates = self.cable_poses(Q, V)
+            poses, rates = self.cable_poses(Q, V, self._cable_bases(Q))
             nodes = np.concatenate([nodes, poses.reshape(S, -1)], axis=1)
             velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
             cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:]}
@@ -2016,34 +2056,38 @@ class SpatialDAE(IndexThreeDAE):
             out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:])
         return out
 
-    def cable_poses(self, q, v):
+    def cable_poses(self, q, v, bases=None):
         """The cable nodes' poses (n_c, 12) and velocities (n_c, 6) in the layout of the
         bodies' (``Result.nodes``, ``Result.velocities``): the position r, a frame whose x is
-        the unit tangent ``t = r' / |r'|`` (the reference frame turned by the smallest rotation
-        that takes its x to t: the cable has no section frame), the velocity r' and the
-        tangent's angular velocity ``t x t'`` (no spin about t). The slope's length, the
-        stretch, is not in them: :meth:`observe` gives the coordinates beside them."""
+        the unit tangent ``t = r' / |r'|`` (a base frame turned by the smallest rotation that
+        takes its x to t: the cable has no section frame; the bases (n_c, 3, 3) or, None, the
+        reference frames; a run's at its outputs: :meth:`_cable_bases`), the velocity r' and
+        the tangent's angular velocity ``t x t'`` (no spin about t), as the recursion's
+        (:func:`rancf.formulations.spatial.cable_frames`, one compiled definition); of one
+        state, or of states stacked (``(..., n_c, ...)``, the bases likewise). The slope's
+        length, the stretch, is not in them: :meth:`observe` gives the coordinates beside
+        them."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         lead = q.shape[:-1]
         c = q[..., self._c0:].reshape(-1, 6)
         cd = v[..., self._c0:].reshape(-1, 6)
-        n = len(c)
-        F0 = np.broadcast_to(self.tree.cable_frame0, lead + self.tree.cable_frame0.shape
-                             ).reshape(-1, 3, 3)
-        norm = np.linalg.norm(c[:, 3:], axis=1)
-        tan = c[:, 3:] / norm[:, None]
-        t0 = F0[:, :, 0]
-        # the rotation about t0 x t by the angle between them (Rodrigues' formula with
-        # k = t0 x t, cos = t0 . t): R = cos I + k^ + k k^T / (1 + cos)
-        k = np.cross(t0, tan)
-        cos = np.einsum("ni,ni->n", t0, tan)
-        R = (cos[:, None, None] * np.eye(3) + _skews(k)
-             + np.einsum("ni,nj->nij", k, k) / (1.0 + cos)[:, None, None])
-        frames = R @ F0
-        tdot = (cd[:, 3:] - tan * np.einsum("ni,ni->n", tan, cd[:, 3:])[:, None]) / norm[:, None]
-        poses = np.concatenate([c[:, :3], frames.reshape(n, 9)], axis=1)
-        rates = np.concatenate([cd[:, :3], np.cross(tan, tdot)], axis=1)
+        F0 = self.tree.cable_frame0 if bases is None else bases
+        F0 = np.broadcast_to(F0, lead + self.tree.cable_frame0.shape).reshape(-1, 3, 3)
+        poses, rates = cable_frames(c, cd, F0)
         return poses.reshape(lead + (-1, 12)), rates.reshape(lead + (-1, 6))
+
+    def _cable_bases(self, Q):
+        """The base frames (S, n_c, 3, 3) of the cable frames of the states Q (S, n),
+        successive outputs of a run, the first after :meth:`observe`'s last, as the
+        recursion's (:func:`rancf.formulations.spatial.cable_bases`): the reference frames
+        while a tangent stays within 120 degrees of its reference, past that the frame of the
+        output before, so that the frames stay defined and continuous where a cable end
+        swings over."""
+        Q = np.asarray(Q, dtype=float)
+        last = self._cable_last
+        start, previous = (self.tree.cable_frame0, None) if last is None else last[1:]
+        return cable_bases(np.arange(len(Q), dtype=float),
+                           Q[:, self._c0:].reshape(len(Q), -1, 6), start, previous)
 
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
@@ -2188,6 +2232,13 @@ def _continued(t, JQ, angles, last):
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
+
+
+def on_turns(a, stored):
+    """The angles a (rad) moved by the whole turns that take each nearest the angle stored
+    (its continuous value, DECISIONS 4): ``a + 2 pi round((stored - a) / (2 pi))``, the same
+    rotation; a itself, bit for bit, where it is within half a turn of stored."""
+    return a + 2 * np.pi * np.round((stored - a) / (2 * np.pi))
 
 
 def _logs(R):

@@ -31,6 +31,7 @@ from ..formulations.problem import StepFailure
 from ..formulations.spatial_dae import SpatialDAE, one_blas_thread
 from ..model.model import Model
 from ._implicit import Stepper
+from .held_interrupt import held_interrupt
 from .implicit import Static
 from .solution import Solution
 
@@ -83,7 +84,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     dae.kernel.set_load_factor(reached)
-    seen = dae.observe(x, v, 0.0, lam)
+    with held_interrupt() as caught:
+        seen = dae.observe(x, v, 0.0, lam)
+    status, message = _after_loads(status, message, caught)
     return Solution(t=np.zeros(1), q=x[None], nodes=seen["nodes"][None],
                     velocities=seen["velocities"][None],
                     joint_q=seen["joint_q"][None], joint_qd=seen["joint_qd"][None],
@@ -155,7 +158,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
         _refuse_plane_curved_cables(model)
     _, q, v, _, _ = stepper.state()
     problem.load_factor = reached
-    seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
+    with held_interrupt() as caught:
+        seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
+    status, message = _after_loads(status, message, caught)
     extra = {name: np.atleast_1d(seen[name]) for name in ("kinetic", "gravity", "elastic")}
     extra.update({k: seen[k][None] for k in ("cable_nodes", "cable_velocities") if k in seen})
     return Solution(t=np.zeros(1), q=q[None], nodes=seen["nodes"][None],
@@ -200,10 +205,12 @@ def _spatial_dae_static(model, load_steps, tol, max_iter):
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     dae.load_factor = reached
-    seen = dae.observe(x, v, 0.0, lam)
-    # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
-    # state off equilibrium would have, where a load step failed)
-    seen["reactions"] = dae.reactions(x, lam, 0.0).ravel()
+    with held_interrupt() as caught:
+        seen = dae.observe(x, v, 0.0, lam)
+        # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
+        # state off equilibrium would have, where a load step failed)
+        seen["reactions"] = dae.reactions(x, lam, 0.0).ravel()
+    status, message = _after_loads(status, message, caught)
     return Solution(t=np.zeros(1), q=x[None], nodes=seen["nodes"][None],
                     velocities=seen["velocities"][None], joint_q=seen["joint_q"][None],
                     joint_qd=seen["joint_qd"][None], reactions=seen["reactions"][None],
@@ -275,6 +282,19 @@ def step_loads(stepper, set_load_factor, load_steps):
         message = (f"interrupted (Ctrl-C) in load step {done + 1} of {load_steps}; the result "
                    f"is the equilibrium at load factor {reached:.4g}")
     return status, message, error, reached, iterations, reason
+
+
+def _after_loads(status, message, caught):
+    """``(status, message)`` of a static solve whose equilibrium was mapped to the outputs
+    under ``caught`` (:func:`~rancf.integrators.held_interrupt.held_interrupt`): the mapping
+    evaluates the loads and efforts again (user functions, where a Ctrl-C lands as readily as
+    in the load steps), and a Ctrl-C there would lose the equilibrium found; an "ok" solve
+    that it reached becomes "interrupted", with its whole equilibrium."""
+    if caught and status == "ok":
+        return "interrupted", ("interrupted (Ctrl-C) after the last load step, while the "
+                               "outputs were prepared: the equilibrium is complete (load "
+                               "factor 1)")
+    return status, message
 
 
 def _least_squares_multipliers(dae, x, s):

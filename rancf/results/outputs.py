@@ -187,17 +187,20 @@ def spatial_accelerations(result):
     """Every body's acceleration ``(a, alpha)`` (n_out, n_bodies, 6; m/s^2 of its origin,
     rad/s^2, global) at the stored states of a spatial Result, from the forward dynamics of
     the spatial recursion: computed on the first call and kept on the Result. A model with
-    cables has its cable nodes' rows after the bodies' (:func:`_cable_model_accelerations`,
-    which also runs the spatial DAE where that ran).
+    cables has its cable nodes' rows after the bodies' (:func:`_state_accelerations`,
+    which also runs the spatial DAE where that ran); a model with a closed loop runs the
+    spatial DAE (the recursion runs trees).
 
     The stored poses and velocities give back the link coordinates and rates of every
     frame (:func:`link_states`, vectorized over the frames), and one evaluation of the
     recursion at each (:meth:`~rancf.formulations._spatial.SpatialKernel.evaluate`, O(n))
     leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
-    velocities, so the output spacing does not enter. Cost per output: about one
-    right-hand side of the recursion (an RK4 step has four). A frame of :func:`rancf.static`
-    is an equilibrium at rest: zeros (NaN where the solve failed); a non-finite frame of a
-    diverged run gives NaN.
+    velocities, so the output spacing does not enter. The poses give a joint's angle within
+    (-pi, pi]; it is moved to the run's continuous angle (:func:`_on_stored_turns`), so
+    that a spring's rest angle or an effort of the angle past pi acts as in the run. Cost
+    per output: about one right-hand side of the recursion (an RK4 step has four). A frame
+    of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the solve failed); a
+    non-finite frame of a diverged run gives NaN.
     """
     kept = getattr(result, "_spatial_accelerations", None)
     if kept is not None:
@@ -213,12 +216,13 @@ def spatial_accelerations(result):
         if result.status == "ok":
             acc[finite] = 0.0
     else:
-        if tree.n_cable_nodes:
-            acc[finite] = _cable_model_accelerations(result, finite)
+        if tree.n_cable_nodes or len(tree.loop_joint):
+            acc[finite] = _state_accelerations(result, finite)
             result._spatial_accelerations = acc
             return acc
         formulation = spatial.of_model(result.model)
-        Y = link_states(formulation, X[finite], V[finite])
+        Y = _on_stored_turns(result, formulation, finite,
+                             link_states(formulation, X[finite], V[finite]))
         for i, y in zip(finite, Y):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
             if not status:
@@ -227,19 +231,45 @@ def spatial_accelerations(result):
     return acc
 
 
-def _cable_model_accelerations(result, frames):
-    """:func:`spatial_accelerations` of a model with ANCF cables at the finite frames
-    (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the recursion (the link
-    coordinates and rates of each frame's poses and cable coordinates,
-    :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, and one evaluation of the
-    O(n) recursion) or the spatial DAE (its saddle-point solve at each frame's absolute
-    coordinates, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.multipliers`). The stored
-    poses hold a cable node's tangent, not its slope's length: the state is the run's
-    ``extra["cable_nodes"]`` and ``extra["cable_velocities"]`` (``Result.state``). A cable
-    node's row is ``(r_tt, alpha)``: its point's acceleration and the angular acceleration of
-    its drawn frame (angular velocity ``t x t_t``), ``alpha = t x t_tt = (t x s_tt - 2 (t .
-    s_t) (t x t_t)) / |s|`` with s = r' its slope, ``t = s / |s|``, ``t_t = (s_t - t (t .
-    s_t)) / |s|`` (subscript t: time derivatives)."""
+def _on_stored_turns(result, formulation, frames, Y):
+    """The recursion's states Y (m, n_y) of the frames (indices of the Result's outputs)
+    read from their poses, every free angle (a revolute joint's, a cylindrical joint's
+    second coordinate, a universal joint's two) moved by the whole turns that take it
+    nearest the run's continuous joint coordinate (``result.joint_q``, DECISIONS 4;
+    :func:`rancf.formulations.spatial_dae.on_turns`), in place; returns Y. A driven
+    angle is its drive's at t, continuous already."""
+    from ..formulations.spatial_dae import on_turns
+    from ..joints._codes import M_CYLINDRICAL, M_REVOLUTE, M_UNIVERSAL
+    angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
+    tree = formulation.tree
+    start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in result.model.joints])
+    smap = formulation.kernel.arrays["smap"]
+    jq = np.asarray(result.joint_q)[frames]
+    for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
+        if not 0 <= b < tree.n_bodies:          # closing a loop, or at a cable node
+            continue
+        for c in angles.get(int(tree.motion[b]), ()):
+            s = int(smap[int(tree.q_offset[b]) + c])
+            if s >= 0:
+                Y[:, s] = on_turns(Y[:, s], jq[:, start[j] + c])
+    return Y
+
+
+def _state_accelerations(result, frames):
+    """:func:`spatial_accelerations` of a model with ANCF cables or closed loops at the
+    finite frames (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the
+    recursion (the link coordinates and rates of each frame's poses and cable coordinates,
+    :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, the angles on the run's
+    turns, :func:`_on_stored_turns`, and one evaluation of the O(n) recursion) or the
+    spatial DAE (its saddle-point solve at each frame's absolute coordinates,
+    :meth:`~rancf.formulations.spatial_dae.SpatialDAE.multipliers`, its reference angles
+    on the run's, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.accept_stored_angles`).
+    The stored poses hold a cable node's tangent, not its slope's length: the state is the
+    run's ``extra["cable_nodes"]`` and ``extra["cable_velocities"]`` (``Result.state``). A
+    cable node's row is ``(r_tt, alpha)``: its point's acceleration and the angular
+    acceleration of its drawn frame (angular velocity ``t x t_t``), ``alpha = t x t_tt = (t x
+    s_tt - 2 (t . s_t) (t x t_t)) / |s|`` with s = r' its slope, ``t = s / |s|``, ``t_t =
+    (s_t - t (t . s_t)) / |s|`` (subscript t: time derivatives)."""
     from ..formulations import spatial
     from ..formulations.spatial_dae import SpatialDAE
 
@@ -249,18 +279,24 @@ def _cable_model_accelerations(result, frames):
     out = np.empty((len(frames), n + nc, 6))
     if result.formulation == "dae":
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
+        jq = np.asarray(result.joint_q)
         for k, (i, state) in enumerate(zip(frames, states)):
             x, v = dae.state_of_poses(state.x, state.v, result.t[i], tol=np.inf)
+            dae.accept_stored_angles(x, v, jq[i])
             a, _ = dae.multipliers(x, v, result.t[i])
             out[k, :n] = dae.accelerations(x, v, a)
             out[k, n:] = a[dae._c0:].reshape(nc, 6)
     else:
         formulation = spatial.of_model(model)
         N = n + nc
-        for k, (i, state) in enumerate(zip(frames, states)):
-            y = formulation.state_of(state.x, state.v, result.t[i], check=False)
+        Y = _on_stored_turns(result, formulation, frames, np.array(
+            [formulation.state_of(s.x, s.v, result.t[i], check=False)
+             for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
+        for k, (i, y) in enumerate(zip(frames, Y)):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
             out[k] = np.nan if status else formulation.kernel.arrays["acc"][:6 * N].reshape(N, 6)
+    if not nc:
+        return out
     # a cable node's row from the slope's second rate to its drawn frame's alpha
     e = np.array([s.x[12 * n:] for s in states]).reshape(-1, nc, 6)
     ed = np.array([s.v[6 * n:] for s in states]).reshape(-1, nc, 6)

@@ -432,9 +432,11 @@ class Result:
         Planar: one right-hand side of the recursive formulation, or one saddle-point solve of
         the DAE's, per output (:func:`rancf.results.outputs.dynamics`, shared with
         :meth:`reaction`). Spatial: the link coordinates and rates of each stored frame
-        (:meth:`rancf.formulations.spatial.Spatial.state_of`) and one evaluation of the O(n)
-        recursion there give every body's acceleration ``(a, alpha)``; the point's is ``a +
-        alpha x o + w x (w x o)``, o its offset from the body's origin
+        (:meth:`rancf.formulations.spatial.Spatial.state_of`; a joint's angle the run's
+        continuous one, :meth:`joint`) and one evaluation of the O(n) recursion there give
+        every body's acceleration ``(a, alpha)`` (a closed loop's, or a DAE run's with
+        cables: the spatial DAE's saddle-point solve); the point's is ``a + alpha x o + w x
+        (w x o)``, o its offset from the body's origin
         (:func:`rancf.results.outputs.spatial_accelerations`). A frame of
         :func:`rancf.static` is an equilibrium at rest: zero.
 
