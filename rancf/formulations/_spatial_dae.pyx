@@ -1191,12 +1191,12 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
     cdef double M1[9]
     cdef double K[9]
     cdef double W1[9]
-    cdef double Ea[12]
-    cdef double Eb[12]
-    cdef double Da[12]
-    cdef double Db[12]
-    cdef double Pa[12]
-    cdef double Pb[12]
+    cdef double Ea[EULER_MAP]
+    cdef double Eb[EULER_MAP]
+    cdef double Da[EULER_MAP]
+    cdef double Db[EULER_MAP]
+    cdef double Pa[EULER_MAP]
+    cdef double Pb[EULER_MAP]
     cdef double Lq[16]
     cdef double Rs[16]
     cdef double Wq[16]
@@ -1237,7 +1237,7 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
     qmul(pa, s, y + 3)
     if T == NULL:
         return
-    memset(T, 0, 7 * 14 * sizeof(double))
+    memset(T, 0, POSE * MAX_COLS * sizeof(double))
     rot.left_jacobian_inverse(psi, Ji)
     for i in range(3):
         xp[i] = xi * psi[i]
@@ -1256,7 +1256,7 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
     # dth/dp = 2 E(p) / (p . p) (3 x 4 each)
     euler_E(pa, Ea)
     euler_E(pb, Eb)
-    for i in range(12):
+    for i in range(EULER_MAP):
         Ea[i] *= 2.0 / na
         Eb[i] *= 2.0 / nb
     # dX/dth_a = -c^ + M1 e^ - K, dX/dth_b = K
@@ -1276,16 +1276,16 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
         W1[3 * i + 2] += M1[3 * i + 0] * e[1] - M1[3 * i + 1] * e[0]
     for i in range(3):
         for j in range(3):
-            T[14 * i + j] = (1.0 if i == j else 0.0) - M1[3 * i + j]
-            T[14 * i + 7 + j] = M1[3 * i + j]
+            T[MAX_COLS * i + j] = (1.0 if i == j else 0.0) - M1[3 * i + j]
+            T[MAX_COLS * i + POSE + j] = M1[3 * i + j]
         for j in range(EULER):
             v = 0.0
             f = 0.0
             for m in range(3):
                 v += W1[3 * i + m] * Ea[EULER * m + j]
                 f += K[3 * i + m] * Eb[EULER * m + j]
-            T[14 * i + 3 + j] = v
-            T[14 * i + 10 + j] = f
+            T[MAX_COLS * i + 3 + j] = v
+            T[MAX_COLS * i + POSE + 3 + j] = f
     # dpsi/dp_a = -J_l^-1 A_a^T Ea, dpsi/dp_b = J_l^-1 A_a^T Eb; then (xi / 2) J_l(xi psi)
     rot.matmulT(Aa, Ji, W1)         # W1 = A_a Ji^T: (Ji A_a^T)[i, m] = W1[m, i]
     for i in range(3):
@@ -1317,8 +1317,8 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
             for m in range(3):
                 v += Wq[EULER * i + 1 + m] * Pa[EULER * m + j]
                 f += Wq[EULER * i + 1 + m] * Pb[EULER * m + j]
-            T[14 * (3 + i) + 3 + j] = v
-            T[14 * (3 + i) + 10 + j] = f
+            T[MAX_COLS * (3 + i) + 3 + j] = v
+            T[MAX_COLS * (3 + i) + POSE + 3 + j] = f
 
 
 cdef class ArcLinkKernel:
@@ -1354,8 +1354,8 @@ cdef class ArcLinkKernel:
         self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
         self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
         rows = np.asarray(inner.n_rows)
-        size = np.array([0, 7, 14])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
-            np.zeros(0, int)
+        widths = np.array([0, POSE, MAX_COLS])
+        size = widths[np.asarray(self.side_kind)].sum(axis=1) if self.n else np.zeros(0, int)
         square = np.where(rows > 0, size * size, 0)
         self.n_rows = rows.astype(np.intc)
         self.n_cols = np.asarray(size, dtype=np.intc)
@@ -1365,7 +1365,7 @@ cdef class ArcLinkKernel:
         self.n_square = int(square.sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
-        return 7 * self.side_kind[k, s]
+        return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the link's columns of x, side after side (a body's 7, an element's 14)."""
@@ -1375,7 +1375,7 @@ cdef class ArcLinkKernel:
             if kind != ARC_SIDE_GROUND:
                 memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
             if kind == ARC_SIDE_ARC:
-                memcpy(z + c + 7, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
             c += self._width(k, s)
 
     cdef void _map(self, int k, const double* z, double* y, double* T) noexcept nogil:
@@ -1385,23 +1385,23 @@ cdef class ArcLinkKernel:
         for s in range(2):
             kind = self.side_kind[k, s]
             if kind == ARC_SIDE_GROUND:
-                memcpy(y + 7 * s, GROUND_X, POSE * sizeof(double))
+                memcpy(y + POSE * s, GROUND_X, POSE * sizeof(double))
             elif kind == ARC_SIDE_BODY:
-                memcpy(y + 7 * s, z + c, POSE * sizeof(double))
+                memcpy(y + POSE * s, z + c, POSE * sizeof(double))
             else:
-                arc_pose(z + c, z + c + 7, self.xi[k, s], y + 7 * s,
-                         T + 98 * s if T != NULL else NULL)
+                arc_pose(z + c, z + c + POSE, self.xi[k, s], y + POSE * s,
+                         T + POSE * MAX_COLS * s if T != NULL else NULL)
             c += self._width(k, s)
 
     cdef int _rows(self, int k, const double* z, double* out) noexcept nogil:
-        cdef double y[14]
+        cdef double y[MAX_COLS]
         self._map(k, z, y, NULL)
         return self.inner._rows(k, y, UNIT_Q, out)
 
     cdef void _jacobian(self, int k, const double* z, double* out) noexcept nogil:
         """The block (n_rows x n_cols, row-major) at the columns z."""
-        cdef double y[14]
-        cdef double T[196]
+        cdef double y[MAX_COLS]
+        cdef double T[2 * POSE * MAX_COLS]
         cdef double Jy[MAX_ROWS * MAX_COLS]
         cdef int s, i, j, m, c = 0, w, kind, nr = self.n_rows[k], nc = self.n_cols[k]
         cdef int ny = self.inner.n_cols[k], cy
@@ -1412,17 +1412,17 @@ cdef class ArcLinkKernel:
             kind = self.side_kind[k, s]
             w = self._width(k, s)
             # the side's columns in the inner block (the ground parent has none)
-            cy = 7 * s - (14 - ny)
+            cy = POSE * s - (MAX_COLS - ny)
             if kind == ARC_SIDE_BODY:
                 for i in range(nr):
-                    for j in range(7):
+                    for j in range(POSE):
                         out[nc * i + c + j] = Jy[ny * i + cy + j]
             elif kind == ARC_SIDE_ARC:
                 for i in range(nr):
-                    for j in range(14):
+                    for j in range(MAX_COLS):
                         v = 0.0
-                        for m in range(7):
-                            v += Jy[ny * i + cy + m] * T[98 * s + 14 * m + j]
+                        for m in range(POSE):
+                            v += Jy[ny * i + cy + m] * T[POSE * MAX_COLS * s + MAX_COLS * m + j]
                         out[nc * i + c + j] = v
             c += w
 
@@ -1530,7 +1530,7 @@ cdef class ArcLinkKernel:
     def poses(self, const double[:, ::1] X):
         """The inner links' side poses y (S, n, 14) at the coordinates X (S, n_x): where the
         joints' coordinates and reactions are read (:class:`LinkKernel`'s conventions)."""
-        out = np.zeros((X.shape[0], self.n, 14))
+        out = np.zeros((X.shape[0], self.n, MAX_COLS))
         cdef double[:, :, ::1] o = out
         cdef int S, k
         cdef double z[ARC_MAX_COLS]
@@ -1547,7 +1547,7 @@ cdef class ArcLinkKernel:
         cdef double[::1] b
         cdef int k
         cdef double z[ARC_MAX_COLS]
-        cdef double y[14]
+        cdef double y[MAX_COLS]
         for k in range(self.n):
             block = np.zeros((self.n_rows[k], self.inner.n_cols[k]))
             b = block.reshape(-1)
@@ -1590,14 +1590,14 @@ cdef class ArcSpringKernel:
         self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
         self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 2, 3)
         self.law = np.ascontiguousarray(law, dtype=float).reshape(self.n, 3)
-        size = np.array([0, 7, 14])[np.asarray(self.side_kind)].sum(axis=1) if self.n else \
-            np.zeros(0, int)
+        widths = np.array([0, POSE, MAX_COLS])
+        size = widths[np.asarray(self.side_kind)].sum(axis=1) if self.n else np.zeros(0, int)
         self.n_cols = np.asarray(size, dtype=np.intc)
         self.sq0 = (np.cumsum(size * size) - size * size).astype(np.intc)
         self.n_square = int((size * size).sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
-        return 7 * self.side_kind[k, s]
+        return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the item's columns of x, end after end (a body's 7, an element's 14)."""
@@ -1607,7 +1607,7 @@ cdef class ArcSpringKernel:
             if kind != ARC_SIDE_GROUND:
                 memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
             if kind == ARC_SIDE_ARC:
-                memcpy(z + c + 7, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
             c += self._width(k, s)
 
     cdef void _force(self, int k, const double* z, const double* zv, double* Q, double* U,
@@ -1616,10 +1616,10 @@ cdef class ArcSpringKernel:
         potential U and dissipated power P."""
         cdef double Aa[9]
         cdef double Ab[9]
-        cdef double Va[6]
-        cdef double Vb[6]
-        cdef double Wa[6]
-        cdef double Wb[6]
+        cdef double Va[WRENCH]
+        cdef double Vb[WRENCH]
+        cdef double Wa[WRENCH]
+        cdef double Wb[WRENCH]
         cdef double x[2][3]
         cdef double u[2][3]
         cdef double n[3]
@@ -1631,11 +1631,11 @@ cdef class ArcSpringKernel:
             kind = self.side_kind[k, s]
             if kind == ARC_SIDE_ARC:
                 body_frame(z + c, zv + c, Aa, Va + 3, &pp)
-                body_frame(z + c + 7, zv + c + 7, Ab, Vb + 3, &pp)
+                body_frame(z + c + POSE, zv + c + POSE, Ab, Vb + 3, &pp)
                 for i in range(3):
                     Va[i] = zv[c + i]
-                    Vb[i] = zv[c + 7 + i]
-                arc_motion(z + c, Aa, z + c + 7, Ab, Va, Vb, self.xi[k, s], x[s], u[s])
+                    Vb[i] = zv[c + POSE + i]
+                arc_motion(z + c, Aa, z + c + POSE, Ab, Va, Vb, self.xi[k, s], x[s], u[s])
             else:
                 spring_end(kind == ARC_SIDE_BODY, z + c, zv + c, &self.offset[k, s, 0], x[s],
                            u[s])
@@ -1662,10 +1662,10 @@ cdef class ArcSpringKernel:
                 on_body(z + c, F, ZERO3, x[s], 1.0, Q + c)
             elif kind == ARC_SIDE_ARC:
                 _unit_rotation(z + c, 0, Aa)
-                _unit_rotation(z + c + 7, 0, Ab)
-                arc_wrenches(z + c, Aa, z + c + 7, Ab, self.xi[k, s], F, ZERO3, False, Wa, Wb)
+                _unit_rotation(z + c + POSE, 0, Ab)
+                arc_wrenches(z + c, Aa, z + c + POSE, Ab, self.xi[k, s], F, ZERO3, False, Wa, Wb)
                 on_body(z + c, Wa, Wa + 3, z + c, 1.0, Q + c)
-                on_body(z + c + 7, Wb, Wb + 3, z + c + 7, 1.0, Q + c + 7)
+                on_body(z + c + POSE, Wb, Wb + 3, z + c + POSE, 1.0, Q + c + POSE)
             c += self._width(k, s)
 
     cdef void c_force(self, const double* x, const double* v, double* out) noexcept nogil:
@@ -1686,7 +1686,7 @@ cdef class ArcSpringKernel:
                         out[POSE * self.side_a[k, s] + i] += Q[c + i]
                 if self.side_kind[k, s] == ARC_SIDE_ARC:
                     for i in range(POSE):
-                        out[POSE * self.side_b[k, s] + i] += Q[c + 7 + i]
+                        out[POSE * self.side_b[k, s] + i] += Q[c + POSE + i]
                 c += self._width(k, s)
 
     cdef void c_terms(self, const double* x, const double* v, double* U, double* P) noexcept nogil:
@@ -1771,7 +1771,7 @@ def arc_gradients(const double[::1] p, const double[::1] d, double xi):
 
 def arc_poses(const double[::1] xa, const double[::1] xb, double xi):
     """:func:`arc_pose` of two bodies' coordinates (7 each): ``(y (7,), T (7, 14))``."""
-    y, T = np.zeros(7), np.zeros((7, 14))
+    y, T = np.zeros(POSE), np.zeros((POSE, MAX_COLS))
     cdef double[::1] yv = y
     cdef double[:, ::1] Tv = T
     arc_pose(&xa[0], &xb[0], xi, &yv[0], &Tv[0, 0])
