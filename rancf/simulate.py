@@ -641,6 +641,9 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                                           else method, dae), what)
     tree = model.build()
     loops = len(tree.loop_joint)
+    if loops and formulation == "recursive" and spatial.arc_refusal(model, tree):
+        raise ValueError(f"formulation 'recursive' runs trees jointed at nodes, but "
+                         f"{spatial.arc_refusal(model, tree)}")
     if loops and formulation == "recursive":
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"formulation 'recursive' runs trees, but joint {j.index} ({j.kind}) "
@@ -674,7 +677,8 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         why = "formulation 'dae' was named" if formulation == "dae" else \
             f"the model's cables need it ({spatial.cable_refusal(model.build())})" \
             if spatial.cable_refusal(model.build()) \
-            else "the model has a closed loop, which runs formulation 'dae'"
+            else spatial.arc_refusal(model, model.build()) \
+            or "the model has a closed loop, which runs formulation 'dae'"
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")

@@ -149,8 +149,11 @@ def test_arc_point_errors():
         b3.at(-0.1)
     res = rancf.static(m3)
     m4, b4 = spatial_cantilever(4)
-    with pytest.raises(ValueError, match="attach to nodes"):
-        m4.add_joint("spherical", b4.at(0.3), m4.add_rigid_body(1.0, np.eye(3)).centre)
+    m4.add_joint("spherical", b4.at(0.3), m4.add_rigid_body(1.0, np.eye(3),
+                                                            position=(0.3, 0, 0)).centre)
+    with pytest.raises(ValueError, match="between two nodes.*formulation 'dae'"):
+        rancf.simulate(m4, t_end=0.01, dt=1e-3, method="generalized-alpha",
+                       formulation="recursive")
     with pytest.raises(ValueError, match="between two nodes"):
         res.acceleration(b3.at(0.3))
 

@@ -5,7 +5,7 @@
 from libc.math cimport sqrt
 
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
-                                       logm, matTmul, matTvec, matvec)
+                                       left_jacobian_rate, logm, matTmul, matTvec, matvec)
 
 
 cdef inline void arc_local(const double* p, const double* d, double xi,
@@ -31,22 +31,38 @@ cdef inline void arc_local(const double* p, const double* d, double xi,
 
 cdef inline void arc_gradient(const double* p, const double* d, double xi,
                               double* G) noexcept nogil:
-    """G (3 x 3, row-major) = dL/dp of :func:`arc_local` by central differences (step 1e-6 (1 +
-    |p|): relative error about 1e-11)."""
-    cdef double pp[3]
-    cdef double Lp[3]
-    cdef double Lm[3]
-    cdef double step = 1e-6 * (1.0 + sqrt(dot(p, p)))
+    """G (3 x 3, row-major) = dL/dp of :func:`arc_local`, exact: with ``w = J_l(p)^-1 d``,
+    ``J_l'(p)[e]`` the rate of J_l along e (``left_jacobian_rate``) and ``d(J^-1) = -J^-1 dJ
+    J^-1``, column j is ``xi (J_l'(xi p)[xi e_j] w - J_l(xi p) J_l(p)^-1 J_l'(p)[e_j] w)``.
+    Smooth to round-off, so that the forces it enters (loads and spring-dampers between nodes)
+    are, and Newton's iterations on them reach round-off."""
+    cdef double Ji[9]
+    cdef double Jx[9]
+    cdef double Jd[9]
+    cdef double w[3]
+    cdef double xp[3]
+    cdef double e[3]
+    cdef double a[3]
+    cdef double b[3]
+    cdef double c[3]
     cdef int i, j
+    left_jacobian_inverse(p, Ji)
+    matvec(Ji, d, w)
+    for i in range(3):
+        xp[i] = xi * p[i]
+    left_jacobian(xp, Jx)
     for j in range(3):
         for i in range(3):
-            pp[i] = p[i]
-        pp[j] = p[j] + step
-        arc_local(pp, d, xi, Lp)
-        pp[j] = p[j] - step
-        arc_local(pp, d, xi, Lm)
+            e[i] = 1.0 if i == j else 0.0
+        left_jacobian_rate(p, e, Jd)
+        matvec(Jd, w, a)
+        matvec(Ji, a, b)
+        matvec(Jx, b, c)
+        e[j] = xi
+        left_jacobian_rate(xp, e, Jd)
+        matvec(Jd, w, a)
         for i in range(3):
-            G[3 * i + j] = (Lp[i] - Lm[i]) / (2.0 * step)
+            G[3 * i + j] = xi * (a[i] - c[i])
 
 
 cdef inline void arc_motion(const double* ra, const double* Aa, const double* rb,
@@ -128,8 +144,8 @@ cdef inline void arc_wrenches(const double* ra, const double* Aa, const double* 
 
         Wa = (f - h,  m + c x f + h x e - k),   Wb = (h,  k)
 
-    (their sum about ra is f at r and m, as a rigid motion of the element requires). G comes
-    from central differences of L in p (:func:`arc_gradient`); everything else is exact."""
+    (their sum about ra is f at r and m, as a rigid motion of the element requires); G is
+    :func:`arc_gradient`'s, exact."""
     cdef double R[9]
     cdef double Jl[9]
     cdef double Ji[9]

@@ -40,7 +40,7 @@ import scipy.sparse.linalg as spla
 
 cimport rancf.elements._rotation as rot
 from rancf.elements._planar cimport wrap
-from rancf.formulations._spatial_arc cimport arc_wrenches
+from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_motion, arc_wrenches
 from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_energy, element_force)
@@ -1152,6 +1152,632 @@ cdef class CableLinkKernel:
                 y[c] = keep
 
 
+cdef enum:
+    # an arc link's side: the ground, a body (its 7 coordinates), or the point at xi of the
+    # element joining two bodies (their 14)
+    ARC_SIDE_GROUND = 0
+    ARC_SIDE_BODY = 1
+    ARC_SIDE_ARC = 2
+    ARC_MAX_COLS = 28
+
+
+cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
+                   double* T) noexcept nogil:
+    """The pose ``y = (X, q)`` (7) of the point at xi of the beam element joining the bodies
+    of coordinates xa, xb (7 each: origin, Euler parameters), and (T not NULL) its Jacobian
+    ``T = dy/d(xa, xb)`` (7 x 14, row-major).
+
+    ``X = r_a + A_a L(psi, d)`` is the point ``Result.position(beam.at(s))`` follows
+    (:func:`rancf.formulations._spatial_arc.arc_motion`: ``psi = log(A_a^T A_b)``, ``d = A_a^T
+    (r_b - r_a)``, A the unit rotations ``A(p) / (p . p)``), and ``q = p_a (x) s``, ``s =
+    (cos(xi |psi| / 2), sin(xi |psi| / 2) psi / |psi|)`` the quaternion of ``exp(xi psi^)``:
+    ``A(q) = A(p_a) exp(xi psi^)``, the element's frame there times ``p_a . p_a``, as a body's
+    ``A(p)`` is its frame times ``p . p`` (at xi = 0, y is node a's coordinates exactly).
+    With global virtual rotations ``dth = 2 E(p) dp / (p . p)`` (exact off the unit sphere:
+    ``E(p) p = 0``), ``dpsi = J_l(psi)^-1 A_a^T (dth_b - dth_a)``, ``dd = A_a^T (dr_b - dr_a
+    + e x dth_a)``, ``e = r_b - r_a``::
+
+        dX = dr_a + dth_a x c + A_a (G dpsi + H dd),   c = A_a L,  H = xi J_l(xi psi) J_l(psi)^-1
+        dq = dp_a (x) s + p_a (x) (0, xi J_l(xi psi) dpsi / 2) (x) s
+
+    (G = dL/dpsi, :func:`rancf.formulations._spatial_arc.arc_gradient`)."""
+    cdef double Aa[9]
+    cdef double Ab[9]
+    cdef double R[9]
+    cdef double Ji[9]
+    cdef double Jx[9]
+    cdef double H[9]
+    cdef double G[9]
+    cdef double M1[9]
+    cdef double K[9]
+    cdef double W1[9]
+    cdef double Ea[EULER_MAP]
+    cdef double Eb[EULER_MAP]
+    cdef double Da[EULER_MAP]
+    cdef double Db[EULER_MAP]
+    cdef double Pa[EULER_MAP]
+    cdef double Pb[EULER_MAP]
+    cdef double Lq[16]
+    cdef double Rs[16]
+    cdef double Wq[16]
+    cdef double psi[3]
+    cdef double e[3]
+    cdef double d[3]
+    cdef double L[3]
+    cdef double c[3]
+    cdef double s[4]
+    cdef double xp[3]
+    cdef double na, nb, angle, half, f, v
+    cdef int i, j, m
+    cdef const double* pa = xa + 3
+    cdef const double* pb = xb + 3
+    na = pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2] + pa[3] * pa[3]
+    nb = pb[0] * pb[0] + pb[1] * pb[1] + pb[2] * pb[2] + pb[3] * pb[3]
+    rotation(pa, Aa)
+    rotation(pb, Ab)
+    for i in range(9):
+        Aa[i] /= na
+        Ab[i] /= nb
+    rot.matTmul(Aa, Ab, R)
+    rot.logm(R, psi)
+    for i in range(3):
+        e[i] = xb[i] - xa[i]
+    rot.matTvec(Aa, e, d)
+    arc_local(psi, d, xi, L)
+    rot.matvec(Aa, L, c)
+    for i in range(3):
+        y[i] = xa[i] + c[i]
+    # s = exp(xi psi) as a quaternion: sin(a / 2) / a to its series below 1e-4
+    angle = xi * sqrt(rot.dot(psi, psi))
+    half = 0.5 * angle
+    f = 0.5 * (1.0 - half * half / 6.0) if angle < 1e-4 else sin(half) / angle
+    s[0] = cos(half)
+    for i in range(3):
+        s[1 + i] = f * xi * psi[i]
+    qmul(pa, s, y + 3)
+    if T == NULL:
+        return
+    memset(T, 0, POSE * MAX_COLS * sizeof(double))
+    rot.left_jacobian_inverse(psi, Ji)
+    for i in range(3):
+        xp[i] = xi * psi[i]
+    rot.left_jacobian(xp, Jx)
+    rot.matmul(Jx, Ji, H)
+    for i in range(9):
+        H[i] *= xi
+    arc_gradient(psi, d, xi, G)
+    # M1 = A_a H A_a^T, K = A_a G J_l^-1 A_a^T
+    rot.matmul(Aa, H, W1)
+    rot.matmulT(W1, Aa, M1)
+    rot.matmul(G, Ji, W1)
+    rot.matmul(Aa, W1, K)
+    rot.matmulT(K, Aa, W1)
+    memcpy(K, W1, 9 * sizeof(double))
+    # dth/dp = 2 E(p) / (p . p) (3 x 4 each)
+    euler_E(pa, Ea)
+    euler_E(pb, Eb)
+    for i in range(EULER_MAP):
+        Ea[i] *= 2.0 / na
+        Eb[i] *= 2.0 / nb
+    # dX/dth_a = -c^ + M1 e^ - K, dX/dth_b = K
+    for i in range(3):
+        for j in range(3):
+            W1[3 * i + j] = -K[3 * i + j]
+    W1[1] += c[2]
+    W1[2] -= c[1]
+    W1[3] -= c[2]
+    W1[5] += c[0]
+    W1[6] += c[1]
+    W1[7] -= c[0]
+    for i in range(3):
+        # (M1 e^)[i, j] = sum_m M1[i, m] (e^)[m, j]: columns (M1 e^)[:, j] = M1 (e_j x e)...
+        W1[3 * i + 0] += M1[3 * i + 1] * e[2] - M1[3 * i + 2] * e[1]
+        W1[3 * i + 1] += M1[3 * i + 2] * e[0] - M1[3 * i + 0] * e[2]
+        W1[3 * i + 2] += M1[3 * i + 0] * e[1] - M1[3 * i + 1] * e[0]
+    for i in range(3):
+        for j in range(3):
+            T[MAX_COLS * i + j] = (1.0 if i == j else 0.0) - M1[3 * i + j]
+            T[MAX_COLS * i + POSE + j] = M1[3 * i + j]
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += W1[3 * i + m] * Ea[EULER * m + j]
+                f += K[3 * i + m] * Eb[EULER * m + j]
+            T[MAX_COLS * i + 3 + j] = v
+            T[MAX_COLS * i + POSE + 3 + j] = f
+    # dpsi/dp_a = -J_l^-1 A_a^T Ea, dpsi/dp_b = J_l^-1 A_a^T Eb; then (xi / 2) J_l(xi psi)
+    rot.matmulT(Aa, Ji, W1)         # W1 = A_a Ji^T: (Ji A_a^T)[i, m] = W1[m, i]
+    for i in range(3):
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += W1[3 * m + i] * Ea[EULER * m + j]
+                f += W1[3 * m + i] * Eb[EULER * m + j]
+            Da[EULER * i + j] = -v
+            Db[EULER * i + j] = f
+    for i in range(3):
+        for j in range(EULER):
+            v = 0.0
+            f = 0.0
+            for m in range(3):
+                v += Jx[3 * i + m] * Da[EULER * m + j]
+                f += Jx[3 * i + m] * Db[EULER * m + j]
+            Pa[EULER * i + j] = 0.5 * xi * v
+            Pb[EULER * i + j] = 0.5 * xi * f
+    # dq = R(s) dp_a + W [0; w], W = L(p_a) R(s)
+    qleft(pa, Lq)
+    qright(s, Rs)
+    _mat4(Lq, Rs, Wq)
+    for i in range(EULER):
+        for j in range(EULER):
+            v = Rs[EULER * i + j]
+            f = 0.0
+            for m in range(3):
+                v += Wq[EULER * i + 1 + m] * Pa[EULER * m + j]
+                f += Wq[EULER * i + 1 + m] * Pb[EULER * m + j]
+            T[MAX_COLS * (3 + i) + 3 + j] = v
+            T[MAX_COLS * (3 + i) + POSE + 3 + j] = f
+
+
+cdef class ArcLinkKernel:
+    """The joints with a side at a point between two nodes of a beam (``beam.at(s)``,
+    :class:`rancf.formulations.spatial_dae._ArcLink`): the rows of their kind between the
+    poses of their two sides, each the ground, a body, or the point at xi of a beam element
+    (:func:`arc_pose`, a function of the element's two nodes), with the Jacobian by the chain
+    rule ``dPhi/dx = (dPhi/dy) (dy/dx)``: ``dPhi/dy`` the analytic blocks of
+    :class:`LinkKernel` (``inner``: the same links with each side a body of coordinates y,
+    anchor and offset zero at an arc side), ``dy/dx`` that of :func:`arc_pose` (the identity
+    at a body side). At xi = 0 the rows and their Jacobian are the node's joint's.
+
+    Parameters: ``inner`` (a :class:`LinkKernel` of the links, parent 0, or -1 where it is the
+    ground, child 1, none driven), ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 an element
+    point; ``side_a``, ``side_b`` (n, 2) the body (an element's first node's) and the
+    element's second node's; ``xi`` (n, 2); ``row0`` (n,) each link's first row in Phi. A
+    link's columns are its sides' (7 a body, 14 an element point: its two nodes', none the
+    ground), parent's first.
+    """
+
+    cdef readonly int n, n_values, n_square
+    cdef LinkKernel inner
+    cdef int[:, ::1] side_kind, side_a, side_b
+    cdef double[:, ::1] xi
+    cdef int[::1] n_rows, n_cols, row0, val0, sq0
+
+    def __init__(self, LinkKernel inner, side_kind, side_a, side_b, xi, row0):
+        self.inner = inner
+        self.n = inner.n
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_a = np.ascontiguousarray(side_a, dtype=np.intc).reshape(self.n, 2)
+        self.side_b = np.ascontiguousarray(side_b, dtype=np.intc).reshape(self.n, 2)
+        self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
+        self.row0 = np.ascontiguousarray(row0, dtype=np.intc)
+        rows = np.asarray(inner.n_rows)
+        widths = np.array([0, POSE, MAX_COLS])
+        size = widths[np.asarray(self.side_kind)].sum(axis=1) if self.n else np.zeros(0, int)
+        square = np.where(rows > 0, size * size, 0)
+        self.n_rows = rows.astype(np.intc)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.val0 = (np.cumsum(rows * size) - rows * size).astype(np.intc)
+        self.sq0 = (np.cumsum(square) - square).astype(np.intc)
+        self.n_values = int((rows * size).sum())
+        self.n_square = int(square.sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        return POSE * self.side_kind[k, s]
+
+    cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
+        """z = the link's columns of x, side after side (a body's 7, an element's 14)."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind != ARC_SIDE_GROUND:
+                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
+            if kind == ARC_SIDE_ARC:
+                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+            c += self._width(k, s)
+
+    cdef void _map(self, int k, const double* z, double* y, double* T) noexcept nogil:
+        """y (14) = the inner link's ``[r_p, p_p, r_c, p_c]`` of the columns z, and (T not
+        NULL) each side's ``dy/dz`` (7 x 14 row-major, side after side in T[98 s:])."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == ARC_SIDE_GROUND:
+                memcpy(y + POSE * s, GROUND_X, POSE * sizeof(double))
+            elif kind == ARC_SIDE_BODY:
+                memcpy(y + POSE * s, z + c, POSE * sizeof(double))
+            else:
+                arc_pose(z + c, z + c + POSE, self.xi[k, s], y + POSE * s,
+                         T + POSE * MAX_COLS * s if T != NULL else NULL)
+            c += self._width(k, s)
+
+    cdef int _rows(self, int k, const double* z, double* out) noexcept nogil:
+        cdef double y[MAX_COLS]
+        self._map(k, z, y, NULL)
+        return self.inner._rows(k, y, UNIT_Q, out)
+
+    cdef void _jacobian(self, int k, const double* z, double* out) noexcept nogil:
+        """The block (n_rows x n_cols, row-major) at the columns z."""
+        cdef double y[MAX_COLS]
+        cdef double T[2 * POSE * MAX_COLS]
+        cdef double Jy[MAX_ROWS * MAX_COLS]
+        cdef int s, i, j, m, c = 0, w, kind, nr = self.n_rows[k], nc = self.n_cols[k]
+        cdef int ny = self.inner.n_cols[k], cy
+        cdef double v
+        self._map(k, z, y, T)
+        self.inner._jacobian(k, y, UNIT_Q, Jy)
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            w = self._width(k, s)
+            # the side's columns in the inner block (the ground parent has none)
+            cy = POSE * s - (MAX_COLS - ny)
+            if kind == ARC_SIDE_BODY:
+                for i in range(nr):
+                    for j in range(POSE):
+                        out[nc * i + c + j] = Jy[ny * i + cy + j]
+            elif kind == ARC_SIDE_ARC:
+                for i in range(nr):
+                    for j in range(MAX_COLS):
+                        v = 0.0
+                        for m in range(POSE):
+                            v += Jy[ny * i + cy + m] * T[POSE * MAX_COLS * s + MAX_COLS * m + j]
+                        out[nc * i + c + j] = v
+            c += w
+
+    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
+        """The links' rows into out at their rows of Phi."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._rows(k, z, out + self.row0[k])
+
+    cdef void c_along(self, const double* x, const double* v, const double* weights,
+                      const double* taus, int n_points, double* out) noexcept nogil:
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
+        cdef int k, s, i
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double r[MAX_ROWS]
+        for s in range(n_points):
+            if weights[s] == 0.0:
+                continue
+            for k in range(self.n):
+                self._gather(k, x, z)
+                self._gather(k, v, zv)
+                for i in range(self.n_cols[k]):
+                    z[i] += taus[s] * zv[i]
+                self._rows(k, z, r)
+                for i in range(self.n_rows[k]):
+                    out[self.row0[k] + i] += weights[s] * r[i]
+
+    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
+        """The links' Jacobian blocks (n_values) into out."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            if self.n_rows[k]:
+                self._gather(k, x, z)
+                self._jacobian(k, z, out + self.val0[k])
+
+    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
+        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square), as
+        :meth:`LinkKernel.c_curvature`."""
+        cdef int k, i, j, c, nr, nc
+        cdef double h, s, keep
+        cdef double z[ARC_MAX_COLS]
+        cdef double J[MAX_ROWS * ARC_MAX_COLS]
+        cdef double fp[ARC_MAX_COLS]
+        cdef double* o
+        cdef const double* lk
+        for k in range(self.n):
+            nr, nc = self.n_rows[k], self.n_cols[k]
+            if nr == 0:
+                continue
+            self._gather(k, x, z)
+            s = 1.0
+            for i in range(nc):
+                s = max(s, fabs(z[i]))
+            h = 1e-6 * s
+            lk = lam + self.row0[k]
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = z[c]
+                z[c] = keep + h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    fp[i] = s
+                z[c] = keep - h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                z[c] = keep
+
+    def rows(self, const double[::1] x):
+        """The links' rows (their row0 offsets from the first link's) at the coordinates x."""
+        out = np.zeros(max(int(np.sum(self.n_rows)), 1))
+        cdef double[::1] o = out
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, &x[0], z)
+            self._rows(k, z, &o[self.row0[k] - self.row0[0]])
+        return out[:int(np.sum(self.n_rows))]
+
+    def jacobian(self, const double[::1] x):
+        """The links' Jacobian blocks (list of (n_rows, n_cols)) at the coordinates x."""
+        out = []
+        cdef double[::1] b
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            block = np.zeros((self.n_rows[k], self.n_cols[k]))
+            b = block.reshape(-1)
+            if self.n_rows[k]:
+                self._gather(k, &x[0], z)
+                self._jacobian(k, z, &b[0])
+            out.append(block)
+        return out
+
+    def poses(self, const double[:, ::1] X):
+        """The inner links' side poses y (S, n, 14) at the coordinates X (S, n_x): where the
+        joints' coordinates and reactions are read (:class:`LinkKernel`'s conventions)."""
+        out = np.zeros((X.shape[0], self.n, MAX_COLS))
+        cdef double[:, :, ::1] o = out
+        cdef int S, k
+        cdef double z[ARC_MAX_COLS]
+        for S in range(X.shape[0]):
+            for k in range(self.n):
+                self._gather(k, &X[S, 0], z)
+                self._map(k, z, &o[S, k, 0], NULL)
+        return out
+
+    def inner_jacobian(self, const double[::1] x):
+        """The inner links' blocks ``dPhi/dy`` (list of (n_rows, 7 or 14)) at the sides'
+        poses of the coordinates x."""
+        out = []
+        cdef double[::1] b
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        cdef double y[MAX_COLS]
+        for k in range(self.n):
+            block = np.zeros((self.n_rows[k], self.inner.n_cols[k]))
+            b = block.reshape(-1)
+            if self.n_rows[k]:
+                self._gather(k, &x[0], z)
+                self._map(k, z, y, NULL)
+                self.inner._jacobian(k, y, UNIT_Q, &b[0])
+            out.append(block)
+        return out
+
+
+cdef class ArcSpringKernel:
+    """Spring-dampers between points with an end at a point between two nodes of a beam
+    (``beam.at(s)``): the force ``f = k (l - l0) + c l'`` along the line of their ends (as
+    :func:`point_spring`), an end being the ground's point, a body's point or the point at xi
+    of a beam element, its position and velocity those of the element's curve
+    (:func:`rancf.formulations._spatial_arc.arc_motion`, the point ``Result.position`` of
+    ``beam.at(s)`` follows) and the force there the wrenches on the element's two nodes that
+    do its virtual work (:func:`rancf.formulations._spatial_arc.arc_wrenches`); the tangents
+    by central differences of the generalized forces in the items' own columns.
+
+    Parameters (one row per spring-damper): ``side_kind`` (n, 2) 0 the ground, 1 a body, 2 an
+    element's point; ``side_a``, ``side_b`` (n, 2) the body (an element's first node's) and
+    the element's second node's; ``xi`` (n, 2); ``offset`` (n, 2, 3) the ground point or the
+    point in the body's frame; ``law`` (n, 3) ``(k, c, l0)``. An item's columns are its ends'
+    (7 a body, 14 an element's point, none the ground), first end's first.
+    """
+
+    cdef readonly int n, n_square
+    cdef int[:, ::1] side_kind, side_a, side_b
+    cdef double[:, ::1] xi, law
+    cdef double[:, :, ::1] offset
+    cdef int[::1] n_cols, sq0
+
+    def __init__(self, side_kind, side_a, side_b, xi, offset, law):
+        self.n = len(law)
+        self.side_kind = np.ascontiguousarray(side_kind, dtype=np.intc).reshape(self.n, 2)
+        self.side_a = np.ascontiguousarray(side_a, dtype=np.intc).reshape(self.n, 2)
+        self.side_b = np.ascontiguousarray(side_b, dtype=np.intc).reshape(self.n, 2)
+        self.xi = np.ascontiguousarray(xi, dtype=float).reshape(self.n, 2)
+        self.offset = np.ascontiguousarray(offset, dtype=float).reshape(self.n, 2, 3)
+        self.law = np.ascontiguousarray(law, dtype=float).reshape(self.n, 3)
+        widths = np.array([0, POSE, MAX_COLS])
+        size = widths[np.asarray(self.side_kind)].sum(axis=1) if self.n else np.zeros(0, int)
+        self.n_cols = np.asarray(size, dtype=np.intc)
+        self.sq0 = (np.cumsum(size * size) - size * size).astype(np.intc)
+        self.n_square = int((size * size).sum())
+
+    cdef inline int _width(self, int k, int s) noexcept nogil:
+        return POSE * self.side_kind[k, s]
+
+    cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
+        """z = the item's columns of x, end after end (a body's 7, an element's 14)."""
+        cdef int s, c = 0, kind
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind != ARC_SIDE_GROUND:
+                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
+            if kind == ARC_SIDE_ARC:
+                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
+            c += self._width(k, s)
+
+    cdef void _force(self, int k, const double* z, const double* zv, double* Q, double* U,
+                     double* P) noexcept nogil:
+        """Item k's generalized forces Q (n_cols) at its columns z and their rates zv, its
+        potential U and dissipated power P."""
+        cdef double Aa[9]
+        cdef double Ab[9]
+        cdef double Va[WRENCH]
+        cdef double Vb[WRENCH]
+        cdef double Wa[WRENCH]
+        cdef double Wb[WRENCH]
+        cdef double x[2][3]
+        cdef double u[2][3]
+        cdef double n[3]
+        cdef double F[3]
+        cdef double l, rate, f, pp
+        cdef int s, i, c, kind
+        c = 0
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            if kind == ARC_SIDE_ARC:
+                body_frame(z + c, zv + c, Aa, Va + 3, &pp)
+                body_frame(z + c + POSE, zv + c + POSE, Ab, Vb + 3, &pp)
+                for i in range(3):
+                    Va[i] = zv[c + i]
+                    Vb[i] = zv[c + POSE + i]
+                arc_motion(z + c, Aa, z + c + POSE, Ab, Va, Vb, self.xi[k, s], x[s], u[s])
+            else:
+                spring_end(kind == ARC_SIDE_BODY, z + c, zv + c, &self.offset[k, s, 0], x[s],
+                           u[s])
+            c += self._width(k, s)
+        for i in range(3):
+            n[i] = x[1][i] - x[0][i]
+        l = sqrt(rot.dot(n, n))
+        rate = 0.0
+        if l > 0.0:
+            for i in range(3):
+                n[i] /= l
+                u[1][i] -= u[0][i]
+            rate = rot.dot(n, u[1])
+        f = self.law[k, 0] * (l - self.law[k, 2]) + self.law[k, 1] * rate
+        U[0] = 0.5 * self.law[k, 0] * (l - self.law[k, 2]) ** 2
+        P[0] = self.law[k, 1] * rate * rate
+        c = 0
+        for s in range(2):
+            kind = self.side_kind[k, s]
+            # the first end pulled by f n, the second by -f n
+            for i in range(3):
+                F[i] = (f if s == 0 else -f) * n[i]
+            if kind == ARC_SIDE_BODY:
+                on_body(z + c, F, ZERO3, x[s], 1.0, Q + c)
+            elif kind == ARC_SIDE_ARC:
+                _unit_rotation(z + c, 0, Aa)
+                _unit_rotation(z + c + POSE, 0, Ab)
+                arc_wrenches(z + c, Aa, z + c + POSE, Ab, self.xi[k, s], F, ZERO3, False, Wa, Wb)
+                on_body(z + c, Wa, Wa + 3, z + c, 1.0, Q + c)
+                on_body(z + c + POSE, Wb, Wb + 3, z + c + POSE, 1.0, Q + c + POSE)
+            c += self._width(k, s)
+
+    cdef void c_force(self, const double* x, const double* v, double* out) noexcept nogil:
+        """Adds the items' generalized forces into out (n)."""
+        cdef int k, s, i, c, w
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Q[ARC_MAX_COLS]
+        cdef double U, P
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            self._force(k, z, zv, Q, &U, &P)
+            c = 0
+            for s in range(2):
+                if self.side_kind[k, s] != ARC_SIDE_GROUND:
+                    for i in range(POSE):
+                        out[POSE * self.side_a[k, s] + i] += Q[c + i]
+                if self.side_kind[k, s] == ARC_SIDE_ARC:
+                    for i in range(POSE):
+                        out[POSE * self.side_b[k, s] + i] += Q[c + POSE + i]
+                c += self._width(k, s)
+
+    cdef void c_terms(self, const double* x, const double* v, double* U, double* P) noexcept nogil:
+        """The items' potential U and dissipated power P, summed."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Q[ARC_MAX_COLS]
+        cdef double u, p
+        U[0] = P[0] = 0.0
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            self._force(k, z, zv, Q, &u, &p)
+            U[0] += u
+            P[0] += p
+
+    cdef void c_tangents(self, const double* x, const double* v, double hx, double hv,
+                         double* K, double* C) noexcept nogil:
+        """``K = -dQ/dz`` and ``C = -dQ/dz'`` of each item on its columns (n_cols x n_cols,
+        row-major, from ``sq0``) by central differences with the steps hx, hv."""
+        cdef int k, i, j, nc
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double Qp[ARC_MAX_COLS]
+        cdef double Qm[ARC_MAX_COLS]
+        cdef double U, P, keep
+        for k in range(self.n):
+            nc = self.n_cols[k]
+            self._gather(k, x, z)
+            self._gather(k, v, zv)
+            for j in range(nc):
+                keep = z[j]
+                z[j] = keep + hx
+                self._force(k, z, zv, Qp, &U, &P)
+                z[j] = keep - hx
+                self._force(k, z, zv, Qm, &U, &P)
+                z[j] = keep
+                for i in range(nc):
+                    K[self.sq0[k] + nc * i + j] = -(Qp[i] - Qm[i]) / (2.0 * hx)
+                keep = zv[j]
+                zv[j] = keep + hv
+                self._force(k, z, zv, Qp, &U, &P)
+                zv[j] = keep - hv
+                self._force(k, z, zv, Qm, &U, &P)
+                zv[j] = keep
+                for i in range(nc):
+                    C[self.sq0[k] + nc * i + j] = -(Qp[i] - Qm[i]) / (2.0 * hv)
+
+    def force(self, const double[::1] x, const double[::1] v):
+        """The items' generalized forces (n,) at (x, v)."""
+        out = np.zeros(x.shape[0])
+        cdef double[::1] o = out
+        self.c_force(&x[0], &v[0], &o[0])
+        return out
+
+    def terms(self, const double[::1] x, const double[::1] v):
+        """``(U, P)``: the items' potential (J) and dissipated power (W) at (x, v)."""
+        cdef double U, P
+        self.c_terms(&x[0], &v[0], &U, &P)
+        return U, P
+
+    def tangents(self, const double[::1] x, const double[::1] v, double hx, double hv):
+        """``(K, C)``: :meth:`c_tangents`' blocks (n_square each)."""
+        K, C = np.zeros(max(self.n_square, 1)), np.zeros(max(self.n_square, 1))
+        cdef double[::1] Kv = K
+        cdef double[::1] Cv = C
+        self.c_tangents(&x[0], &v[0], hx, hv, &Kv[0], &Cv[0])
+        return K[:self.n_square], C[:self.n_square]
+
+
+def arc_gradients(const double[::1] p, const double[::1] d, double xi):
+    """``(L (3,), G (3, 3))``: the arc map's point in the first node's frame and its exact
+    gradient in p (:func:`rancf.formulations._spatial_arc.arc_local`, ``arc_gradient``)."""
+    L, G = np.zeros(3), np.zeros((3, 3))
+    cdef double[::1] Lv = L
+    cdef double[:, ::1] Gv = G
+    arc_local(&p[0], &d[0], xi, &Lv[0])
+    arc_gradient(&p[0], &d[0], xi, &Gv[0, 0])
+    return L, G
+
+
+def arc_poses(const double[::1] xa, const double[::1] xb, double xi):
+    """:func:`arc_pose` of two bodies' coordinates (7 each): ``(y (7,), T (7, 14))``."""
+    y, T = np.zeros(POSE), np.zeros((POSE, MAX_COLS))
+    cdef double[::1] yv = y
+    cdef double[:, ::1] Tv = T
+    arc_pose(&xa[0], &xb[0], xi, &yv[0], &Tv[0, 0])
+    return y, T
+
+
 cdef double[:, :, ::1] _EULER_GK = np.zeros((EULER, 3, EULER))
 
 
@@ -1356,6 +1982,9 @@ cdef class SpatialProblem(StepProblem):
     cdef object owner
     cdef LinkKernel links
     cdef CableLinkKernel cables
+    cdef ArcLinkKernel arcs
+    cdef ArcSpringKernel arc_springs
+    cdef double[::1] as_K, as_C
     cdef ElementKernel elements
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
@@ -1419,6 +2048,10 @@ cdef class SpatialProblem(StepProblem):
         self.owner = owner
         self.links, self.cables, self.elements = (owner._link_kernel, owner._cable_kernel,
                                                   owner._element_kernel)
+        self.arcs = owner._arc_kernel
+        self.arc_springs = owner._arc_springs
+        self.as_K = np.zeros(max(self.arc_springs.n_square, 1))
+        self.as_C = np.zeros(max(self.arc_springs.n_square, 1))
         self.n, self.m = owner.n_coordinates, owner.n_constraints
         self.projection = False
         self.load_factor = 1.0
@@ -1962,6 +2595,8 @@ cdef class SpatialProblem(StepProblem):
                     acc[self.item_cols[k // MAX_COLS, k % MAX_COLS]] += self.item_Q[k]
             for i in range(self.n):
                 out[i] += acc[i]
+        if self.arc_springs.n:
+            self.arc_springs.c_force(q, v, out)
         if self.n_cable_el:
             for i in range(self.c0, self.n):
                 out[i] = lf * self.cable_gravity[i - self.c0]
@@ -1988,6 +2623,7 @@ cdef class SpatialProblem(StepProblem):
         self._targets(self._jets(t), T)
         self.links.c_rows(q, T, out)
         self.cables.c_rows(q, out)
+        self.arcs.c_rows(q, out)
         for b in range(self.nb):
             s = 0.0
             for i in range(EULER):
@@ -2002,7 +2638,8 @@ cdef class SpatialProblem(StepProblem):
         self._targets(self._jets(t), T)
         self.links.c_jacobian(q, T, out)
         self.cables.c_jacobian(q, out + self.links.n_values)
-        b = self.links.n_values + self.cables.n_values
+        self.arcs.c_jacobian(q, out + self.links.n_values + self.cables.n_values)
+        b = self.links.n_values + self.cables.n_values + self.arcs.n_values
         for i in range(self.nb):
             memcpy(out + b + EULER * i, q + POSE * i + 3, EULER * sizeof(double))
         return 0
@@ -2081,6 +2718,7 @@ cdef class SpatialProblem(StepProblem):
                                                    + 0.5 * (tau * tau) * jk[2 * EULER + b])
         self.links.c_along(q, v, T, w, taus, STENCIL, out)
         self.cables.c_along(q, v, w, taus, STENCIL, out)
+        self.arcs.c_along(q, v, w, taus, STENCIL, out)
         for b in range(self.nb):
             c = 0.0
             for s in range(STENCIL):
@@ -2128,7 +2766,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double* o
         cdef double* T = &self.T[0, 0]
         cdef int n_el = self.elements.n_square
-        cdef int n_link = self.links.n_square + self.cables.n_square
+        cdef int n_link = self.links.n_square + self.cables.n_square + self.arcs.n_square
         # the bodies' tangents (loads' and gyroscopic), before their blocks are written
         if c_k != 0.0 or c_c != 0.0:
             self._body_tangents(q_e, v_e, t_e, D, Cg)
@@ -2159,6 +2797,8 @@ cdef class SpatialProblem(StepProblem):
             self._targets(self._jets(t_e), T)
             self.links.c_curvature(q_e, T, lam, o + n_el)
             self.cables.c_curvature(q_e, lam, o + n_el + self.links.n_square)
+            self.arcs.c_curvature(q_e, lam, o + n_el + self.links.n_square
+                                  + self.cables.n_square)
             for i in range(n_link):
                 o[n_el + i] *= c_k
         else:
@@ -2205,6 +2845,19 @@ cdef class SpatialProblem(StepProblem):
             else:
                 memset(o, 0, self.n_item_vals * sizeof(double))
             o = o + self.n_item_vals
+        # the spring-dampers with an end between two nodes
+        if self.arc_springs.n_square:
+            if c_k != 0.0 or c_c != 0.0:
+                s = 0.0
+                for i in range(self.n):
+                    s = max(s, fabs(v_e[i]))
+                self.arc_springs.c_tangents(q_e, v_e, 1e-7, 1e-7 * max(1.0, s), &self.as_K[0],
+                                            &self.as_C[0])
+                for i in range(self.arc_springs.n_square):
+                    o[i] = c_k * self.as_K[i] + c_c * self.as_C[i]
+            else:
+                memset(o, 0, self.arc_springs.n_square * sizeof(double))
+            o = o + self.arc_springs.n_square
         # w G, then B
         self._jacobian(q_new, t_new, &self.J[0])
         self.J_valid = False
@@ -2244,6 +2897,7 @@ cdef class SpatialProblem(StepProblem):
         """Loads, drives (``lambda . Phi_t``) and efforts; the elements', cables' and
         spring-dampers' dissipation (spatial_dae.py, ``SpatialDAE.power``)."""
         cdef int i
+        cdef double u, d
         cdef double* r = &self.work[0]
         p[0] = p[1] = 0.0
         if self.has_loads:
@@ -2253,6 +2907,9 @@ cdef class SpatialProblem(StepProblem):
                 p[0] += self.load_out[i] * v[i]
         if self.has_items:
             self._item_power(q, v, t, p)
+        if self.arc_springs.n:
+            self.arc_springs.c_terms(q, v, &u, &d)
+            p[1] += d
         if self.n_joint_rows:
             self.velocity_bias(q, t, r)
             for i in range(self.n_joint_rows):
@@ -2357,7 +3014,8 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] ll = np.zeros(max(self.m, 1))
         np.asarray(ll)[:self.m] = lam
         cdef int n = self.links.n_square
-        out = np.zeros(max(n + self.cables.n_square, 1))
+        cdef int na = self.cables.n_square
+        out = np.zeros(max(n + na + self.arcs.n_square, 1))
         cdef double[::1] o = out
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
@@ -2365,7 +3023,8 @@ cdef class SpatialProblem(StepProblem):
         # the cables' blocks after the links' n (o + n: with no cable blocks, one past the
         # end, where &o[n] is an index error of the debug build)
         self.cables.c_curvature(&qq[0], &ll[0], &o[0] + n)
-        return out[:n + self.cables.n_square]
+        self.arcs.c_curvature(&qq[0], &ll[0], &o[0] + n + na)
+        return out[:n + na + self.arcs.n_square]
 
     def py_body_tangents(self, q, v, double t):
         """The bodies' ``(D, C)`` of Newton's matrix at (q, v, t), (n_bodies, 7, 4) and

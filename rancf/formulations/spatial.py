@@ -22,8 +22,8 @@ import numpy as np
 from ..elements import _ancf_cable, ancf_cable
 from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_CYLINDRICAL, M_ELEMENT, M_FREE,
-                             M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL)
-from ..model.spatial_build import LOOP_MESSAGE
+                             M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL, P_ARC)
+from ..model.spatial_build import ARC_MESSAGE, LOOP_MESSAGE
 from . import _spatial_dae
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
@@ -1037,6 +1037,9 @@ def of_model(model):
         the recursion cannot run (:func:`cable_layout`).
     """
     tree = model.build()
+    arc = arc_refusal(model, tree)
+    if arc:
+        raise ValueError(arc)
     if len(tree.loop_joint):
         j = model.joints[int(tree.loop_joint[0])]
         raise ValueError(f"joint {j.index} ({j.kind}) closes a loop: {LOOP_MESSAGE}")
@@ -1044,6 +1047,17 @@ def of_model(model):
     if refusal:
         raise ValueError(refusal)
     return Spatial(tree, *model_inputs(model))
+
+
+def arc_refusal(model, tree):
+    """Why the recursion cannot run a joint of the model at a point between two nodes of a
+    beam (``beam.at(s)``: ``tree.loop_arc``), naming the first, or "" when it has none."""
+    at = np.flatnonzero((np.asarray(tree.loop_arc).reshape(-1, 2) >= 0).any(axis=1))
+    if not at.size:
+        return ""
+    j = model.joints[int(tree.loop_joint[at[0]])]
+    point = j.parent if j.parent.kind == P_ARC else j.child
+    return f"joint {j.index} ({j.kind}) attaches at {point!r}: {ARC_MESSAGE}"
 
 
 def model_inputs(model):

@@ -82,6 +82,21 @@ two nodes of one cable (a ring's end on its start) a clamp is a splice,
 reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
 generalized force on the slope.
 
+Joints at a point between two nodes of a beam (``beam.at(s)``, :class:`_ArcLink`). Such a
+side's pose is the point at xi of its element's constant-strain curve and the element's frame
+there, ``X = r_a + A_a L(psi, d)``, ``q = p_a (x) exp_q(xi psi)`` (``psi = log(A_a^T A_b)``,
+``d = A_a^T (r_b - r_a)``, unit rotations ``A(p) / (p . p)``; the point and frame
+``Result.position`` and ``orientation`` of ``beam.at(s)`` follow, and ``A(q)`` is the frame
+times ``p_a . p_a`` as a body's ``A(p)`` is its frame times ``p . p``), and the joint's rows
+are those of its kind above between its sides' poses, a body's or the ground's as they are;
+their Jacobian is the analytic one of the table times the pose's, ``dPhi/dx = (dPhi/dy)
+(dy/dx)`` (:func:`rancf.formulations._spatial_dae.arc_pose`), on the columns of the element's
+two nodes. At xi = 0 the pose is node a's coordinates exactly, and the rows and Jacobian
+those of the joint at the node. Such a joint is a loop link of the tree (the item it hangs
+is a free body there) and takes no drive, effort or spring-damper on its coordinate; its
+reaction on the child is the generalized constraint force on the child side's pose turned
+into a force and a moment as a body's.
+
 Every row is a polynomial in x of degree four at most (A(p) quadratic, rq bilinear) and linear
 in the drive's target (``q_d`` or ``s a0``). The acceleration bias
 ``xi = (Phi_x v)_x v + 2 Phi_xt v + Phi_tt`` is the second derivative of ``Phi(x + tau v, t + tau)``
@@ -108,7 +123,10 @@ loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and 
 :meth:`SpatialDAE.joint_coordinates`. A joint spring-damper is such a generalized force,
 ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the tree or closing a
 loop); a spring-damper between points is the force ``f n`` on its first point and ``-f n`` on
-its second, ``f = k (l - l0) + c l'``. The angles the springs and effort functions see (a
+its second, ``f = k (l - l0) + c l'``; an end at a point between two nodes of a beam
+(``beam.at(s)``) is the point of the element's curve there, its force the wrenches on the
+element's two nodes that do its virtual work (:class:`rancf.formulations._spatial_dae.
+ArcSpringKernel`, its tangents by central differences in its own columns). The angles the springs and effort functions see (a
 revolute's, a cylindrical joint's, a universal joint's two) are continuous, as the recursion's
 (DECISIONS 4): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the angle of the
 last accepted step (moved by the compiled problem's ``accept``, never at Newton's iterates:
@@ -579,6 +597,43 @@ class _CableLink:
         return np.vstack(J)
 
 
+class _ArcLink:
+    """A joint with a side at a point between two nodes of a beam (``beam.at(s)``): loop link
+    k of the tree, one whose ``loop_arc`` names a second node (``index``: its place among
+    these links). Its rows are its kind's (the module docstring's table) between its two
+    sides' poses, a side the ground, a body, or the point at xi of a beam element with the
+    element's frame there, a function of the element's two nodes
+    (:func:`rancf.formulations._spatial_dae.arc_pose`: the point and frame
+    ``Result.position`` and ``orientation`` of ``beam.at(s)`` follow); the compiled
+    :class:`rancf.formulations._spatial_dae.ArcLinkKernel` gives them and their Jacobian by
+    the chain rule through that pose. ``inner`` is the same joint as a :class:`_Link` from a
+    body 0 (-1: the ground) to a body 1 whose coordinates are the sides' poses (anchor or
+    offset zero at an element's point; ``qQ`` the unit quaternion of its Q). Its columns: the
+    parent side's (a body's 7, an element's two nodes' 14, none the ground), then the
+    child's."""
+
+    driven = -1
+
+    def __init__(self, tree, k, index, qQ):
+        parent, child, motion, anchor, offset, Q, a0, a1 = tree.loops[k]
+        self.index = index
+        self.inner = _Link(0 if parent >= 0 else -1, 1, motion, anchor, offset, Q, a0, a1, qQ)
+        for name in ("motion", "rot", "tr", "B", "n_rows", "anchor", "offset", "qQc", "QT",
+                     "a0", "a1", "a1c", "a01"):
+            setattr(self, name, getattr(self.inner, name))
+        self.parent, self.body = parent, child
+        arc = np.asarray(tree.loop_arc[k], dtype=int)
+        self.xi = np.array(tree.loop_xi[k], dtype=float)
+        sides = (parent, child)
+        self.side_kind = [0 if b < 0 else 2 if arc[i] >= 0 else 1 for i, b in enumerate(sides)]
+        self.side_a = [max(b, 0) for b in sides]
+        self.side_b = [max(int(b), 0) for b in arc]
+        bodies = [body for i, first in enumerate(sides) if first >= 0
+                  for body in ((first,) if arc[i] < 0 else (first, int(arc[i])))]
+        self.columns = np.concatenate([np.arange(7 * body, 7 * body + 7)
+                                       for body in bodies]).astype(int)
+
+
 class SpatialDAE(IndexThreeDAE):
     """A spatial model in absolute coordinates (see the module docstring).
 
@@ -627,12 +682,14 @@ class SpatialDAE(IndexThreeDAE):
                              f"{int(np.nonzero((springs >= tree.n_bodies).any(axis=1))[0][0])}); "
                              "attach its points to bodies or the ground, or run a tree "
                              "with formulation 'recursive'")
-        between = np.asarray(tree.spring_arc) >= 0
-        if between.any():
-            raise ValueError("spring-dampers at a point between two nodes of a beam are not "
-                             "available in the spatial DAE formulation (spring-damper "
-                             f"{int(np.nonzero(between.any(axis=1))[0][0])}); attach it to "
-                             "nodes, or run a tree with formulation 'recursive'")
+        arc_joints = set(int(j) for j, a in zip(tree.loop_joint, np.asarray(
+            tree.loop_arc).reshape(-1, 2)) if (a >= 0).any())
+        for j in tree.loop_spring_joint:
+            if int(j) in arc_joints:
+                raise ValueError(f"a spring-damper on joint {int(j)}, which sits at a point "
+                                 "between two nodes of a beam: such a joint takes no "
+                                 "spring-damper on its coordinate (put a spring-damper between "
+                                 "points, or joint a node)")
         efforts = dict(efforts or {})
         # efforts on joints that close loops: the DAE's own (the recursion's inputs hold the
         # tree's)
@@ -678,13 +735,20 @@ class SpatialDAE(IndexThreeDAE):
         # tree's own (a model's) first, then those given
         self.n_tree_links = len(self.links)
         loop_driven = {j: tree.n_q + k for k, (j, _) in enumerate(self._loop_drives)}
-        qQ = qQ[len(jointed):]
-        self.links += [_Link(*lk, driven=loop_driven.get(int(j), -1), qQ=q)
-                       for j, lk, q in zip(tree.loop_joint, tree.loops, qQ)]
-        qQ = qQ[len(tree.loops):]
+        # a joint at a point between two nodes of a beam: an _ArcLink, after the others
+        at_arc = (np.asarray(tree.loop_arc).reshape(-1, 2) >= 0).any(axis=1)
+        tree_loops = tree.loops
+        body_loops = [k for k in range(len(tree.loop_joint)) if not at_arc[k]]
+        arc_loops = [k for k in range(len(tree.loop_joint)) if at_arc[k]]
+        qQ_loops, qQ = qQ[len(jointed):][:len(tree_loops)], qQ[len(jointed) + len(tree_loops):]
+        self.links += [_Link(*tree_loops[k], driven=loop_driven.get(int(tree.loop_joint[k]), -1),
+                             qQ=qQ_loops[k])
+                       for k in body_loops]
         self.links += [_Link(*lk, qQ=q) for lk, q in zip(loops, qQ)]
         n_loop_links = len(self.links)
         self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
+        n_cable_links = len(self.links)
+        self.links += [_ArcLink(tree, k, i, qQ_loops[k]) for i, k in enumerate(arc_loops)]
         self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
         starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
@@ -693,12 +757,14 @@ class SpatialDAE(IndexThreeDAE):
         self._link_of_body = {lk.body: k for k, lk in enumerate(self.links[:self.n_tree_links])}
         # the link of each joint of the model (tree.joint_body's order; a joint that closes a
         # loop, joint_body -1, the tree's loop link of it), then the loops given
-        loop_of = {int(j): self.n_tree_links + k for k, j in enumerate(tree.loop_joint)}
+        loop_of = {int(tree.loop_joint[k]): self.n_tree_links + i
+                   for i, k in enumerate(body_loops)}
         loop_of.update({int(j): n_loop_links + k for k, j in enumerate(tree.cable_joint)})
+        loop_of.update({int(tree.loop_joint[k]): n_cable_links + i
+                        for i, k in enumerate(arc_loops)})
         self.joint_links = [self._link_of_body[int(b)] if b >= 0 else loop_of[j]
                             for j, b in enumerate(np.asarray(tree.joint_body, dtype=int))]
-        self.joint_links += list(range(self.n_tree_links + len(tree.loop_joint),
-                                       n_loop_links))
+        self.joint_links += list(range(self.n_tree_links + len(body_loops), n_loop_links))
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._coordinate_setup()
         self._last_seen = None
@@ -708,7 +774,7 @@ class SpatialDAE(IndexThreeDAE):
         self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
         self._cable_setup()
-        self._kernels(n_loop_links)
+        self._kernels(n_loop_links, n_cable_links)
         self._force_setup(efforts, loop_efforts)
         self._patterns()
 
@@ -749,10 +815,26 @@ class SpatialDAE(IndexThreeDAE):
              (np.concatenate(rows) if rows else np.zeros(0, int),
               np.concatenate(cols) if cols else np.zeros(0, int))), shape=(6 * nc, 6 * nc))
 
-    def _kernels(self, n_body_links):
+    def _kernels(self, n_body_links, n_cable_links):
         """The compiled links between bodies (the first ``n_body_links``), links at cable
-        points (the rest) and beam elements (:mod:`rancf.formulations._spatial_dae`)."""
-        cables = self.links[n_body_links:]
+        points (up to ``n_cable_links``), links at points between two nodes of a beam (the
+        rest) and beam elements (:mod:`rancf.formulations._spatial_dae`)."""
+        cables = self.links[n_body_links:n_cable_links]
+        arcs = self.links[n_cable_links:]
+        inner = [lk.inner for lk in arcs]
+        #: the joints at points between two nodes of a beam (:class:`_ArcLink`)
+        self._arc_kernel = _spatial_dae.ArcLinkKernel(
+            _spatial_dae.LinkKernel(
+                [lk.parent for lk in inner], [lk.body for lk in inner],
+                [lk.rot for lk in inner], [lk.tr for lk in inner], np.zeros(len(inner), int),
+                [lk.anchor for lk in inner], [lk.offset for lk in inner],
+                [lk.qQc for lk in inner], [lk.a0 for lk in inner], [lk.a1c for lk in inner],
+                [lk.a01 for lk in inner],
+                [lk.B.ravel() if lk.B is not None else np.zeros(6) for lk in inner],
+                [lk.n_rows for lk in inner]),
+            [lk.side_kind for lk in arcs], [lk.side_a for lk in arcs],
+            [lk.side_b for lk in arcs], [lk.xi for lk in arcs],
+            [self.link_rows[n_cable_links + k].start for k in range(len(arcs))])
         kinds = {"ground": LinkSide.SIDE_GROUND, "body": LinkSide.SIDE_BODY,
                  "cable": LinkSide.SIDE_CABLE}
         self._cable_kernel = _spatial_dae.CableLinkKernel(
@@ -825,6 +907,9 @@ class SpatialDAE(IndexThreeDAE):
         self._item_mask = (ir >= 0) & (ic >= 0)
         rows.append(ir[self._item_mask])
         cols.append(ic[self._item_mask])
+        for c in self._arc_spring_cols:
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
         rows += [jc, n + jr]
         cols += [n + jr, jc]
         sr, sc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
@@ -991,11 +1076,27 @@ class SpatialDAE(IndexThreeDAE):
             np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
             np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)]))
         body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
-        self._springs = {"parent": np.ascontiguousarray(body[:, 0]),
-                         "child": np.ascontiguousarray(body[:, 1]),
-                         "offsets": np.ascontiguousarray(tree.spring_offset,
-                                                         dtype=float).reshape(-1, 2, 3),
-                         "law": np.ascontiguousarray(tree.spring_law, dtype=float).reshape(-1, 3)}
+        # a spring-damper with an end between two nodes of a beam: the ArcSpringKernel's
+        arc = np.asarray(tree.spring_arc, dtype=np.int64).reshape(-1, 2)
+        on = ~(arc >= 0).any(axis=1)
+        offsets = np.asarray(tree.spring_offset, dtype=float).reshape(-1, 2, 3)
+        law = np.asarray(tree.spring_law, dtype=float).reshape(-1, 3)
+        self._springs = {"parent": np.ascontiguousarray(body[on, 0]),
+                         "child": np.ascontiguousarray(body[on, 1]),
+                         "offsets": np.ascontiguousarray(offsets[on]),
+                         "law": np.ascontiguousarray(law[on])}
+        #: the spring-dampers with an end between two nodes (``beam.at(s)``): their ends the
+        #: ground (0), a body (1) or an element's point (2, its nodes' bodies and xi, the
+        #: tree's offset ``(xi, 0, 0)``)
+        kind = np.where(body[~on] < 0, 0, np.where(arc[~on] >= 0, 2, 1))
+        self._arc_springs = _spatial_dae.ArcSpringKernel(
+            kind, np.maximum(body[~on], 0), np.maximum(arc[~on], 0),
+            np.where(kind == 2, offsets[~on, :, 0], 0.0), offsets[~on], law[~on])
+        self._arc_spring_cols = [np.concatenate(
+            [np.arange(7 * b, 7 * b + 7) for e in range(2) if kind[i, e]
+             for b in ((body[~on][i, e],) if kind[i, e] == 1 else
+                       (body[~on][i, e], arc[~on][i, e]))] or [np.zeros(0, int)]).astype(int)
+            for i in range(len(kind))]
         # where each tree joint's coordinates sit among joint_coordinates' (effort functions)
         start = np.cumsum([0] + [_SIZES.get(self.links[k].motion, 0) for k in self.joint_links])
         self._jq_start = start
@@ -1566,7 +1667,24 @@ class SpatialDAE(IndexThreeDAE):
             K = K + self._cable_matrix(self._cable_elements(q, v, tangents=True)[3])
         if len(self._item_cols):
             K = K + self._item_matrix(self._item_tangents(q, v, t)[0])
+        if self._arc_springs.n:
+            K = K + self._arc_spring_matrix(self._arc_spring_tangents(q, v)[0])
         return K
+
+    def _arc_spring_tangents(self, q, v):
+        """The spring-dampers with an end between two nodes: their ``(K, C)`` blocks on their
+        columns (the compiled problem's steps: 1e-7 in x, ``1e-7 max(1, max |v|)`` in v)."""
+        hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
+        return self._arc_springs.tangents(np.ascontiguousarray(q, dtype=float),
+                                          np.ascontiguousarray(v, dtype=float), 1e-7, hv)
+
+    def _arc_spring_matrix(self, blocks):
+        """Their blocks (concatenated, each n_cols x n_cols) assembled (sparse, n x n)."""
+        cols = self._arc_spring_cols
+        n = self.n_coordinates
+        return sp.csr_matrix((blocks, (np.concatenate([np.repeat(c, c.size) for c in cols]),
+                                       np.concatenate([np.tile(c, c.size) for c in cols]))),
+                             shape=(n, n))
 
     def _element_columns(self):
         """The (row, column) lists of the elements' blocks (the kernel's order)."""
@@ -1596,6 +1714,8 @@ class SpatialDAE(IndexThreeDAE):
         if len(self._item_cols):
             self.inputs.at_time(t)
             C = C + self._item_matrix(self._item_tangents(q, v, t)[1])
+        if self._arc_springs.n:
+            C = C + self._arc_spring_matrix(self._arc_spring_tangents(q, v)[1])
         return C
 
     # --- constraints -----------------------------------------------------------------------
@@ -1723,6 +1843,9 @@ class SpatialDAE(IndexThreeDAE):
             if isinstance(lk, _CableLink):
                 out[j] = self._cable_reaction(q, lk, -(J[s].T @ lam[s]))
                 continue
+            if isinstance(lk, _ArcLink):
+                out[j] = self._arc_reaction(q, lk, lam[s])
+                continue
             b = lk.body
             g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
             p = X[b, 3:]
@@ -1759,6 +1882,21 @@ class SpatialDAE(IndexThreeDAE):
         A = rotation(p) / (p @ p)
         return np.concatenate([g[:3], 0.5 * _E(p) @ g[3:] / (p @ p)
                                - np.cross(A @ offset, g[:3])])
+
+    def _arc_reaction(self, q, lk, lam):
+        """The reaction on the child of a joint at a point between two nodes of a beam: the
+        generalized constraint force ``-(dPhi/dy_c)^T lambda`` on the child side's pose
+        ``y_c = (X, q)`` (a body's coordinates, or an element point's pose, whose force and
+        moment about X are the wrench at that point), turned into the force and the moment
+        about the joint point as :meth:`reactions` does for a body."""
+        x = np.ascontiguousarray(q, dtype=float)
+        Jy = self._arc_kernel.inner_jacobian(x)[lk.index]
+        y = self._arc_kernel.poses(x[None])[0, lk.index, 7:]
+        g = -(Jy.T @ lam)[-7:]
+        p = y[3:]
+        A = rotation(p) / (p @ p)
+        return np.concatenate([g[:3], 0.5 * _E(p) @ g[3:] / (p @ p)
+                               - np.cross(A @ lk.offset, g[:3])])
 
     def joint_coordinates(self, q, v):
         """The coordinates and rates of the model's joints (those of ``joint_links``,
@@ -1812,7 +1950,7 @@ class SpatialDAE(IndexThreeDAE):
         start = np.cumsum([0] + sizes)
         self._n_jc = int(start[-1])
         bodies = [(lk, int(c)) for lk, c in zip(links, start[:-1])
-                  if not isinstance(lk, _CableLink)]
+                  if not isinstance(lk, (_CableLink, _ArcLink))]
         ints = lambda a: np.ascontiguousarray(a, dtype=np.intc)
         floats = lambda a, shape: np.ascontiguousarray(np.reshape(a, shape), dtype=float)
         n = len(bodies)
@@ -1824,6 +1962,20 @@ class SpatialDAE(IndexThreeDAE):
             floats([lk.anchor for lk, _ in bodies], (n, 3)),
             floats([lk.a0 for lk, _ in bodies], (n, 3)),
             floats([lk.a1 for lk, _ in bodies], (n, 3)), ints([c for _, c in bodies]))
+        # the joints at points between two nodes: the same kernel on their sides' poses,
+        # link i's parent side "body" 2 i and child side 2 i + 1 (ArcLinkKernel.poses)
+        arcs = [(lk, int(c)) for lk, c in zip(links, start[:-1]) if isinstance(lk, _ArcLink)]
+        n = len(arcs)
+        self._jc_arcs = (
+            ints([2 * lk.index if lk.parent >= 0 else -1 for lk, _ in arcs]),
+            ints([2 * lk.index + 1 for lk, _ in arcs]),
+            ints([int(lk.motion) for lk, _ in arcs]),
+            floats([lk.QT for lk, _ in arcs], (n, 3, 3)),
+            floats([lk.offset for lk, _ in arcs], (n, 3)),
+            floats([lk.anchor for lk, _ in arcs], (n, 3)),
+            floats([lk.a0 for lk, _ in arcs], (n, 3)),
+            floats([lk.a1 for lk, _ in arcs], (n, 3)), ints([c for _, c in arcs])) if n \
+            else None
         #: the spherical joints at cable points: (link, first column)
         self._jc_cables = [(lk, int(c)) for lk, c in zip(links, start[:-1])
                            if isinstance(lk, _CableLink) and lk.kind == CABLE_SPHERICAL]
@@ -1839,6 +1991,9 @@ class SpatialDAE(IndexThreeDAE):
         S = len(X)
         out = np.zeros((S, self._n_jc))
         _spatial_dae.link_coordinates(X, *self._jc_links, out)
+        if self._jc_arcs is not None:
+            Y = self._arc_kernel.poses(X).reshape(S, -1)
+            _spatial_dae.link_coordinates(Y, *self._jc_arcs, out)
         if self._jc_cables:
             A = self.poses(X)[1]
             cable = self.cable_poses(X, np.zeros_like(X), bases)[0][..., 3:].reshape(
@@ -1982,7 +2137,7 @@ class SpatialDAE(IndexThreeDAE):
             gravity = gravity - xc @ self._cable_gravity
             elastic = elastic + np.array([self._cable_elements(q, v)[1].sum()
                                           for q, v in zip(Q, V)])
-        if len(self._springs["law"]) or len(self._joint_springs["law"]):
+        if len(self._springs["law"]) or len(self._joint_springs["law"]) or self._arc_springs.n:
             elastic = elastic + np.array([self._spring_terms(q, v)[0]
                                           for q, v in self._on_branches(Q, V, branches)])
         return {"kinetic": kinetic, "gravity": gravity, "elastic": elastic}
@@ -1991,6 +2146,9 @@ class SpatialDAE(IndexThreeDAE):
         """The spring-dampers' potential (J) and dissipated power (W): ``k (l - l0)^2 / 2`` and
         ``c l'^2`` between points, ``k (q - q0)^2 / 2`` and ``c q'^2`` on joints."""
         U = P = 0.0
+        if self._arc_springs.n:
+            U, P = self._arc_springs.terms(np.ascontiguousarray(q, dtype=float),
+                                           np.ascontiguousarray(v, dtype=float))
         if len(self._springs["law"]):
             _, u, p = self._point_springs(*self._item_states(q, v, self._springs), self._springs)
             U, P = U + float(u.sum()), P + float(p.sum())

@@ -73,8 +73,8 @@ class ArcPoint(Point):
     a moment turns the centreline's slope ``S_x(xi) e`` there; a joint at it is a constraint
     on both nodes (the DAE formulation: the recursion joints beams at nodes). A spatial model
     takes it for loads and spring-dampers (the wrenches on its element's two nodes that do
-    their virtual work along the element's curve; such a spring-damper in the recursion) and
-    outputs.
+    their virtual work along the element's curve, in both spatial formulations),
+    joints (rows on the element's point and frame there, in the spatial DAE) and outputs.
 
     Attributes
     ----------

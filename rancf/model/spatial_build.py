@@ -6,12 +6,15 @@ body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT`
 from the ground through the joint whose child it is; following joints from parent to child
 reaches every item once. A joint that reaches an item a second time closes a loop: it is kept as
 a loop-closing link between the two bodies it joins (the tree's ``loop_*`` arrays), which the
-spatial DAE formulation runs and the recursion cannot. A beam jointed at node j is two chains
+spatial DAE formulation runs and the recursion cannot; so is a joint at a point between two
+nodes of a beam (``beam.at(s)``), and the item it would hang is then a free body of the tree
+(the DAE holds it by the joint's rows). A beam jointed at node j is two chains
 from that node: nodes j+1..n through the elements forward, nodes j-1..0 through them reversed
 (the link from node k+1 to node k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
 j+1..n, j-1..0: a parent always comes first.
 """
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from ..elements import spatial_beam
 from ..elements.ancf_cable import REST_SIZE
@@ -26,6 +29,9 @@ from .spatial_tree import SpatialTree
 CABLE_JOINTS = {"spherical": CABLE_SPHERICAL, "fixed": CABLE_CLAMP}
 LOOP_MESSAGE = ("a spatial closed loop needs the spatial DAE formulation: formulation 'dae' or "
                 "'auto' (the recursion runs trees)")
+ARC_MESSAGE = ("a joint at a point between two nodes of a beam (beam.at(s)) needs the spatial "
+               "DAE formulation: formulation 'dae' or 'auto' (the recursion joints beams at "
+               "their nodes)")
 
 
 def build_tree(model):
@@ -99,11 +105,14 @@ def build_tree(model):
         # the item's first body: the joint's link
         c = filled
         filled += 1
-        if on_cable(j.parent):
+        if on_cable(j.parent) or at_arc(j):
             # hung from a cable: a free body of the tree (the DAE holds it by the joint's
             # cable rows; the recursion relinks it to the cable node,
-            # rancf.formulations.spatial.cable_layout)
-            anchor[c] = point_position(j.child)
+            # rancf.formulations.spatial.cable_layout); jointed at a point between two nodes
+            # of a beam, likewise (the DAE holds it by the joint's rows, a loop link of the
+            # tree; the recursion refuses it): a beam from its element's first node
+            anchor[c] = point_position(j.child) if j.child.kind != P_ARC else \
+                j.child.item.positions[j.child.node]
             motion[c], n_q[c] = M_FREE, 6
             A_p = np.eye(3)
         else:
@@ -148,8 +157,9 @@ def build_tree(model):
             reversed_[g], length[g], strain0[g] = reverse, l[e], eps0[e]
             stiffness[g], damping[g] = C[e], b.damping
 
-    loop = _loop_links(joints, set(parent_joint.values()) | {j.index for j in cable_joints},
-                       body_of, A0)
+    tree_joints = {k for k in parent_joint.values() if not at_arc(joints[k])}
+    loop = _loop_links(joints, tree_joints | {j.index for j in cable_joints},
+                       lambda p: arc_side(p, node_body, beam_nodes, body_of))
     cable = _cables(beams, is_cable, cable_joints, body_of, A0)
     load_body, load_offset, load_arc = _load_arrays(loads, body_of, node_body, beam_nodes)
     node_body_of = lambda p, k=0: int(node_body[beam_nodes[p.item.index] + p.node + k])
@@ -329,11 +339,13 @@ def _spring_arrays(model, body_of, node_body_of, joint_body, tol):
                                          dtype=float).reshape(-1, 3))
 
 
-def _loop_links(joints, tree_joints, body_of, A0):
+def _loop_links(joints, tree_joints, body_of):
     """The ``loop_*`` arrays of :class:`SpatialTree` for the joints not in ``tree_joints``:
-    each joint's parent and child bodies and their offsets (``body_of``), its motion, its
-    reference relative orientation ``Q = A0_p^T A0_c`` and its axes in the parent's frame (as
-    a tree link's). Drives and efforts on them run on the spatial DAE."""
+    each joint's parent and child bodies and their offsets, the second node's body and the
+    place xi of a side between two nodes of a beam, and the side's reference frame
+    (``body_of``: :func:`arc_side`), its motion, its reference relative orientation
+    ``Q = A_p^T A_c`` of those frames and its axes in the parent's (as a tree link's). Drives
+    and efforts on them run on the spatial DAE."""
     k = [j for j in joints if j.index not in tree_joints]
     n = len(k)
     out = dict(loop_joint=np.array([j.index for j in k], dtype=np.int64),
@@ -342,16 +354,61 @@ def _loop_links(joints, tree_joints, body_of, A0):
                loop_motion=np.array([j.type.spatial.motion for j in k], dtype=np.int64),
                loop_anchor=np.zeros((n, 3)), loop_offset=np.zeros((n, 3)),
                loop_relative=np.zeros((n, 3, 3)), loop_axes=np.zeros((n, 2, 3)))
+    out["loop_arc"] = np.full((n, 2), -1, dtype=np.int64)
+    out["loop_xi"] = np.zeros((n, 2))
     for i, j in enumerate(k):
-        (p, out["loop_anchor"][i]), (c, out["loop_offset"][i]) = body_of(j.parent), body_of(j.child)
+        (p, out["loop_anchor"][i], out["loop_arc"][i, 0], out["loop_xi"][i, 0], A_p), \
+            (c, out["loop_offset"][i], out["loop_arc"][i, 1], out["loop_xi"][i, 1], A_c) = \
+            body_of(j.parent), body_of(j.child)
         out["loop_parent"][i], out["loop_child"][i] = p, c
-        A_p = np.eye(3) if p < 0 else A0[p]
-        A_c = np.eye(3) if c < 0 else A0[c]
         out["loop_relative"][i] = A_p.T @ A_c
         given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
         for a, axis in enumerate(given):
             out["loop_axes"][i, a] = A_p.T @ np.asarray(axis, dtype=float)
     return out
+
+
+def at_arc(joint):
+    """True for a joint with a point between two nodes of a beam (``beam.at(s)``)."""
+    return joint.parent.kind == P_ARC or joint.child.kind == P_ARC
+
+
+def arc_side(point, node_body, beam_nodes, body_of):
+    """A loop link's side: ``(body, offset, second body, xi, reference frame)``. A point
+    between two nodes (``beam.at(s)``) is on its element's first node's body with offset
+    zero, the element's second node's body and its place xi, its frame that of the element's
+    constant-strain curve there, ``A_a exp(xi log(A_a^T A_b))`` (the frame
+    ``Result.orientation(beam.at(s))`` follows); another point is on ``body_of``'s body
+    (second body -1, xi 0) with that body's frame (the ground's: I)."""
+    if point.kind == P_ARC:
+        b, k = point.item, point.node
+        first = int(beam_nodes[b.index] + k)
+        Aa, Ab = b.frames[k], b.frames[k + 1]
+        turn = Rotation.from_rotvec(point.xi * Rotation.from_matrix(Aa.T @ Ab).as_rotvec())
+        return (int(node_body[first]), np.zeros(3), int(node_body[first + 1]), point.xi,
+                Aa @ turn.as_matrix())
+    body, offset = body_of(point)
+    frame = np.eye(3) if point.kind == P_GROUND else \
+        point.item.frames[point.node] if point.kind == P_NODE else point.item.orientation
+    return body, offset, -1, 0.0, frame
+
+
+def check_arc_joint(joint):
+    """Refuse a joint at a point between two nodes of a beam (``beam.at(s)``) that the spatial
+    DAE cannot run: driven, with an effort, or to a cable point (ValueError naming it)."""
+    if not at_arc(joint):
+        return
+    arc = joint.parent if joint.parent.kind == P_ARC else joint.child
+    if joint.drive is not None or joint.effort is not None:
+        what = "drive" if joint.drive is not None else "effort"
+        raise ValueError(f"{what} on joint {joint.index} ({joint.kind}) at {arc!r}, a point "
+                         "between two nodes of a beam: a joint there takes no drive or effort "
+                         "(put a load or a spring-damper at the point, or joint a node)")
+    other = joint.child if arc is joint.parent else joint.parent
+    if other.kind == P_NODE and isinstance(other.item, SpatialCable):
+        raise ValueError(f"joint {joint.index} ({joint.kind}) joins {arc!r}, a point between "
+                         f"two nodes of a beam, to the cable point {other!r}: a joint at a "
+                         "cable point takes a beam node, a body point or the ground")
 
 
 def point_body(point, node_body, beam_nodes, rigid_body):
@@ -430,7 +487,7 @@ def _tree(model):
     beams, bodies, joints = model.beams, model.rigid_bodies, model.joints
     n_beams = len(beams)
     item = lambda p: (-1 if p.kind == P_GROUND else
-                      p.item.index if p.kind == P_NODE else n_beams + p.item.index)
+                      p.item.index if p.kind in (P_NODE, P_ARC) else n_beams + p.item.index)
     name = lambda k: repr(beams[k]) if k < n_beams else repr(bodies[k - n_beams])
     edges = [(item(j.parent), item(j.child)) for j in joints]
     n_items = n_beams + len(bodies)

@@ -314,16 +314,18 @@ class SpatialBeam:
         return SpatialPoint(self, NODE, node=i % self.n_nodes, offset=np.zeros(3))
 
     def at(self, s):
-        """The point at arc length s along the beam, for outputs, loads and spring-dampers.
+        """The point at arc length s along the beam, for outputs, joints, loads and
+        spring-dampers.
 
-        A node where s falls on one (within 1e-12 of the length: a point for joints, loads
-        and spring-dampers too), else an :class:`~rancf.model.items.ArcPoint` that
+        A node where s falls on one (within 1e-12 of the length), else an
+        :class:`~rancf.model.items.ArcPoint` that
         ``Result.position``, ``velocity``, ``orientation``, ``angular_velocity`` and
         ``deflection`` interpolate along its element's constant-strain SE(3) curve, the element's own interpolation of
         position and rotation (:func:`rancf.results.outputs.spatial_arc_motion`), and that
         loads and spring-dampers act at through the same curve (the wrenches on the element's
-        two nodes that do their virtual work; a spring-damper there runs in the recursion);
-        joints refuse it.
+        two nodes that do their virtual work, in the recursion and the spatial DAE),
+        and that joints hold, their rows on the element's point and frame there (the spatial
+        DAE formulation: :class:`rancf.formulations.spatial_dae._ArcLink`).
 
         Parameters
         ----------

@@ -12,7 +12,7 @@ from .dimension import refuse, refuse_parameters
 from .joints import SpringDamper
 from .model import Model
 from ..joints._codes import P_ARC, P_NODE
-from .spatial_build import build_tree, check_cable_joint, point_body
+from .spatial_build import build_tree, check_arc_joint, check_cable_joint, point_body
 from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
 from .spatial_joints import SpatialJoint, SpatialJointSpringDamper, SpatialLoad
 
@@ -70,13 +70,12 @@ class SpatialModel(Model):
 
     def _check_point(self, name, point, between=False):
         """The planar check, and a point between two nodes (``beam.at(s)``) refused unless
-        ``between`` (loads and spring-dampers take it; joints attach to nodes)."""
+        ``between`` (joints, loads and spring-dampers take it; it is on no single body)."""
         Model._check_point(self, name, point)
         if point.kind == P_ARC and not between:
-            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: in a "
-                             "spatial model a point at an arc length takes loads, "
-                             "spring-dampers and outputs; joints attach to nodes "
-                             f"({point.item!r}.node(i))")
+            raise ValueError(f"{name} {point!r} lies between two nodes of {point.item!r}: it "
+                             "is on no single body (joints, loads, spring-dampers and outputs "
+                             f"take it); give a node ({point.item!r}.node(i))")
         return point
 
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
@@ -280,7 +279,10 @@ class SpatialModel(Model):
             length and the spin about the cable's axis free: the cable has no torsion),
             without effort; a clamp joins a cable point to a body or the ground, or two points
             of one cable (a ring's end to its start: a splice, their positions and slopes r'
-            held equal).
+            held equal). Either may be a point between two nodes of a beam (``beam.at(s)``,
+            an :class:`~rancf.model.items.ArcPoint`): the joint holds the point and frame of
+            its element's curve there, on the spatial DAE (the recursion refuses it), without
+            drive, effort or a spring-damper on its coordinate.
         axis : sequence of 3 floats, optional
             Revolute, prismatic, cylindrical: the axis, a global unit vector of the reference
             configuration (norm 1 within 1e-9).
@@ -311,7 +313,8 @@ class SpatialModel(Model):
             effort on a fixed, cylindrical or universal joint, a constant effort of the wrong
             size, the ground as the child, parent and child on one item (but two nodes of one
             ANCF cable: a ring, which runs on the spatial DAE); a kind other than spherical and
-            fixed, or an effort, at a cable point. Points apart, a clamp between two cables and
+            fixed, or an effort, at a cable point; a drive or an effort at a point between
+            two nodes of a beam, or a joint from there to a cable point. Points apart, a clamp between two cables and
             one between two points of a cable whose reference slopes differ are refused when
             the model is built (a drive or an effort on a joint that closes a loop runs on the
             spatial DAE).
@@ -332,10 +335,11 @@ class SpatialModel(Model):
         Joint(0: universal, ground.point(0, 0, 0) -> rigid_body[0].point(-0.5, 0, 0))
         """
         self._check_open()
-        self._check_point("parent", parent)
-        self._check_point("child", child)
+        self._check_point("parent", parent, between=True)
+        self._check_point("child", child, between=True)
         j = SpatialJoint(len(self._joints), kind, parent, child, axis, axes, drive, effort)
         check_cable_joint(j)
+        check_arc_joint(j)
         self._joints.append(j)
         return j
 
@@ -354,7 +358,7 @@ class SpatialModel(Model):
         p1, p2 : SpatialPoint or ArcPoint
             Ground points, beam nodes, points between two nodes of a beam (``beam.at(s)``: on
             the element's curve, its force the wrenches on the two nodes that do its virtual
-            work; the spatial DAE refuses such a spring-damper) or body points (not both on
+            work, in the recursion and in the spatial DAE) or body points (not both on
             the ground); they must not coincide in the reference configuration (the line of
             action would be undefined).
         k : float

@@ -118,6 +118,14 @@ class SpatialTree:
         ``Q = A0_parent^T A0_child``.
     loop_axes : float (k, 2, 3)
         Its unit axes in the parent's frame (zeros where unused).
+    loop_arc : int64 (k, 2)
+        For a side (parent, child) at a point between two nodes of a beam (``beam.at(s)``):
+        its element's second node's body (``loop_parent`` or ``loop_child`` the first's, the
+        anchor or offset zero, the side's frame that of the element's curve at the point);
+        -1 for every other side. Such a joint is a loop link even where it hangs an item
+        (the item then a free body of the tree: the recursion joints beams at nodes).
+    loop_xi : float (k, 2)
+        The place of such a side's point in its element, in (0, 1); 0 for every other side.
     cable_x0 : float (c, 6)
         The reference coordinates ``[r, r']`` of every spatial ANCF cable node (m, 1), cable
         after cable in the order added; cable node k is "body" ``n_bodies + k`` in
@@ -209,6 +217,8 @@ class SpatialTree:
     loop_offset: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     loop_relative: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     loop_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
+    loop_arc: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    loop_xi: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     cable_x0: np.ndarray = field(default_factory=lambda: np.zeros((0, 6)))
     cable_frame0: np.ndarray = field(default_factory=lambda: np.zeros((0, 3, 3)))
     cable_element: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
@@ -238,6 +248,11 @@ class SpatialTree:
         if len(self.load_arc) != len(self.load_body):
             # left out (a tree made without loads between nodes): -1, every load on its body
             object.__setattr__(self, "load_arc", np.full(len(self.load_body), -1, np.int64))
+        if len(self.loop_arc) != len(self.loop_joint):
+            # left out (a tree made without joints between nodes): every side on its body
+            object.__setattr__(self, "loop_arc", np.full((len(self.loop_joint), 2), -1,
+                                                         np.int64))
+            object.__setattr__(self, "loop_xi", np.zeros((len(self.loop_joint), 2)))
         if np.shape(self.spring_arc) != np.shape(self.spring_body):
             object.__setattr__(self, "spring_arc", np.full(np.shape(self.spring_body), -1,
                                                            np.int64))
