@@ -938,7 +938,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         spatial DAE (its bodies' positions and Euler parameters and the multipliers, as the
         planar statics').
     load_steps : int
-        Number of equal load increments (>= 1); raise it when a step does not converge.
+        Number of equal load increments (>= 1); raise it when a step does not converge. In a
+        planar model the rest angles of torsion spring-dampers are stepped with the loads,
+        from their joints' reference angles (their pre-stress is a load).
     tol : float
         Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
         (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model); in a

@@ -246,3 +246,30 @@ def test_a_static_start_keeps_the_angle_statics_turned_past_pi(method, formulati
     tip = np.broadcast_to([np.cos(4.0), np.sin(4.0)], res.position(b.end).shape)
     np.testing.assert_allclose(res.position(b.end), tip, rtol=0, atol=1e-8)
     assert res.energy()["elastic"].to_numpy() == pytest.approx(0.5 * 1.5**2, abs=1e-8)
+
+
+@pytest.mark.parametrize("offset, load_steps", [(0.0, 10), (0.3, 10), (0.3, 40), (0.3, 200)])
+def test_a_pre_stressed_torsion_spring_is_stepped_with_the_loads(offset, load_steps):
+    """A rigid body pinned at its centre (or 0.3 m off it) with a torsion spring (k = 1 N m/rad,
+    rest angle 2.5 rad, the reference angle 0) and a moment of 1.5 N m, no gravity: the
+    analytic equilibrium is ``2.5 + 1.5 / k = 4`` rad, the body turned rigidly about the pin,
+    no reaction. The spring's pre-stress is stepped with the loads (each load step turns the
+    body by 0.4 rad or less): with it whole, the first load step had to turn it by 2.5 rad
+    and Newton failed there at 10 and (off-centre) 200 load steps. The reaction is the
+    equilibrium's, on its angle's branch: on the reference branch the spring's angle was
+    4 - 2 pi, and the off-centre pin reacted with 13.5 N to the spurious torque 2 pi k."""
+    k, rest, moment = 1.0, 2.5, 1.5
+    m = rancf.Model(gravity=(0.0, 0.0))
+    r = m.add_rigid_body(2.0, 0.1, position=(offset, 0.0))
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-offset, 0.0))
+    m.add_rotational_spring_damper(pin, k, 0.0, rest_angle=rest)
+    m.add_force(r.centre, moment=moment)
+    eq = rancf.static(m, load_steps=load_steps)
+    angle = rest + moment / k
+    assert eq.status == "ok", eq.message
+    assert eq.joint(pin)[0][0] == pytest.approx(angle, abs=1e-9)
+    np.testing.assert_allclose(eq.position(r.centre)[0],
+                               offset * np.array([np.cos(angle), np.sin(angle)]), atol=1e-9)
+    np.testing.assert_allclose(eq.reaction(pin)[0], 0.0, atol=1e-9)
+    assert eq.energy()["elastic"].to_numpy() == pytest.approx(0.5 * k * (angle - rest)**2,
+                                                               abs=1e-9)

@@ -82,15 +82,16 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
+    set_load_factor = _ramp_torsion_rest(dae, A)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     status, message, error, reached, iterations, _ = step_loads(
-        stepper, dae.kernel.set_load_factor, load_steps)
+        stepper, set_load_factor, load_steps)
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
-    dae.kernel.set_load_factor(reached)
+    set_load_factor(reached)
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
     status, message = _after_loads(status, message, caught)
@@ -105,6 +106,30 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+def _ramp_torsion_rest(dae, A):
+    """The ``set_load_factor(s)`` of planar statics: the applied forces scaled by s (the
+    force kernel's load factor) and the rest angle of every torsion spring-damper moved from
+    the joint's reference angle q_r to its own q_0 with them,
+    ``q_0(s) = q_0 - (1 - s) (q_0 - q_r)`` (exactly q_0 at s = 1).
+
+    Why: a spring whose rest angle is not the reference one is pre-stressed, its torque
+    ``k (q_0 - q_r)`` at the reference a load like the others. Left whole, the first load step
+    had to turn the joint by all of ``q_0 - q_r`` (2.5 rad for any load_steps), beyond the
+    reach of Newton's method on a body's direction vector: a rigid body pinned at its centre
+    failed at 10 load steps and passed at 5 and 20, by luck of the iterates. Stepped, each
+    load step turns it by ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the
+    model's; one at s < 1 (a failed solve's) is that of the loads and pre-stress scaled by s.
+    The law is the run's own (``dae.kernel``'s arrays, built for this solve)."""
+    law = dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints]
+    rest = law[:, 2].copy()
+    shift = np.where(law[:, 0] != 0.0, rest - A.joint_q0, 0.0)
+
+    def set_load_factor(s):
+        dae.kernel.set_load_factor(s)
+        law[:, 2] = rest - (1.0 - s) * shift
+    return set_load_factor
 
 
 def _refuse_plane_curved_cables(model):

@@ -16,6 +16,7 @@ are computed once per Result and kept on it.
 import numpy as np
 
 from ..elements import hermite
+from ..joints._codes import ANGLE
 from ..model.items import ARC, GROUND, Beam, RigidBody
 
 
@@ -58,7 +59,17 @@ def dynamics(result):
             # own reference branch (Recursive.initial_state), so nothing is left to reset
     else:
         from ..formulations.dae import DAE
-        dae = DAE(A)
+        from ..formulations.spatial_dae import on_turns
+        branch = A.joint_q0
+        if A.n_joints and finite.size:
+            # the frames follow each other's branch from the first's: a static frame, or a run
+            # started from one, may hold an angle statics turned past pi (DECISIONS 4), which
+            # the reference branch wraps by a turn (a spring pushing the other way, the pin of
+            # an off-centre body reacting to that spurious torque)
+            angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
+            branch = np.where(angle, on_turns(A.joint_q0, result.joint_q[finite[0]]),
+                              A.joint_q0)
+        dae = DAE(A, branch=branch)
         factor = result.extra.get("load_factor")
         if factor is not None:
             # a static frame: the loads at the load factor reached
