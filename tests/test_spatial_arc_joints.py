@@ -10,6 +10,8 @@ from scipy.spatial.transform import Rotation
 import rancf
 from rancf.formulations import _spatial_dae, spatial
 from rancf.formulations.spatial_dae import SpatialDAE, rotation
+from rancf.integrators.static import _spatial_dae_static
+from rancf.results.result import result_of
 from rancf.model.items import ARC, ArcPoint
 from rancf.results.outputs import spatial_arc_motion
 
@@ -226,3 +228,27 @@ def test_refusals_name_the_formulation_and_the_joint():
         m.add_joint("spherical", b.at(0.7), c.start)
     with pytest.raises(ValueError, match="on no single body"):
         m.body_of(b.at(0.7))
+
+
+@pytest.mark.parametrize("point", [lambda b: b.at(0.7), lambda b: b.node(3)],
+                         ids=["at(0.7)", "node(3)"])
+def test_a_pendulum_hung_on_the_beam_finds_its_equilibrium_and_modes(point):
+    """A free revolute pendulum (0.5 kg, centre 0.2 m below the pin, inertia 2e-3 kg m^2
+    about the axis y) hung at ``beam.at(0.7)`` (or at a node, forced into the spatial DAE):
+    the first Newton matrix of statics was singular at both (the least-squares multipliers put
+    the body's weight on the beam's nodes, not through its joint, leaving its swing without
+    stiffness). At the equilibrium the body hangs straight below its pin and the joint holds
+    its weight; its first mode is the compound pendulum's, ``sqrt(m g d / (I + m d^2))``,
+    lowered by the beam's flexibility by 4e-6 here."""
+    m, b, body, j = hung_body("revolute", point=point)
+    # rancf.static runs the DAE for the point at(0.7), the recursion (which refuses a free
+    # joint in statics) for the node: the DAE's statics for both
+    res = result_of(m, _spatial_dae_static(m, 10, 1e-10, 50))
+    assert res.status == "ok", res.message
+    r = res.position(body.centre)[-1] - res.position(point(b))[-1]
+    np.testing.assert_allclose(r[:2], 0.0, atol=1e-9)
+    G = np.array([0.0, 0.0, -0.5 * 9.81])
+    np.testing.assert_allclose(res.reaction(j)[-1], np.r_[-G, 0.0, 0.0, 0.0], atol=1e-8)
+    mass, g, d, inertia = 0.5, 9.81, 0.2, 2e-3
+    f = np.sqrt(mass * g * d / (inertia + mass * d**2)) / (2 * np.pi)
+    assert rancf.modes(m, n=2).frequencies[0] == pytest.approx(f, rel=1e-4)

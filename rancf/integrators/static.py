@@ -223,16 +223,29 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
     scheme = Static()
-    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
-                      scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol * dae.tree.size,
-                      max_iter, False, static=scheme.static)
     dae.load_factor = 1.0 / load_steps
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
     with one_blas_thread():
-        stepper.start_at_rest(0.0, x, lam0)
-        status, message, error, reached, iterations, reason = step_loads(
-            stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+        for retry in (False, True):
+            if retry:
+                if reason != "singular" or iterations:
+                    break
+                # the least-squares multipliers left a direction without stiffness: a body
+                # hung from a joint on a beam (at a node or between two), whose weight they
+                # share out over the beam's nodes and the clamp, not through its joint, so
+                # its swing has none of the weight's stiffness through lambda (the Newton
+                # matrix singular at the reference); start from the linear statics'
+                dae.load_factor = 1.0 / load_steps
+                lam0 = _linear_static_multipliers(dae, x, v)
+                if lam0 is None:
+                    break
+            stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
+                              scheme.beta, scheme.intermediate, scheme.bdf1, 1.0,
+                              tol * dae.tree.size, max_iter, False, static=scheme.static)
+            stepper.start_at_rest(0.0, x, lam0)
+            status, message, error, reached, iterations, reason = step_loads(
+                stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
@@ -257,6 +270,27 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                         **{k: seen[k][None] for k in ("cable_nodes", "cable_velocities")
                            if k in seen}},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+def _linear_static_multipliers(dae, x, v):
+    """The multipliers (m,) of the linear statics at the reference x of the spatial DAE
+    ``dae`` at its load factor: lambda of
+    ``[[K + c M, Phi_x^T], [Phi_x, 0]] [dx; lambda] = [F; 0]`` (K the stiffness without the
+    multipliers' term, F the forces), Newton's start of :func:`_spatial_dae_static` where the
+    least-squares one leaves its first matrix singular; None where this matrix is singular too.
+
+    Each joint carries what holds its child: a hung body's weight goes through its joint,
+    whose multipliers then give the body's swing the weight's stiffness. ``c = 1e-6`` 1/s^2
+    (``c M`` a stiffness 1e-6 N/m per kg) stands in for that stiffness, absent at zero
+    multipliers; it changes the multipliers by its work on dx (on the 4-element cantilever
+    with a 0.5 kg pendulum: 1e-6 relative, as Newton's start)."""
+    try:
+        solver = dae.newton_matrix(x, np.zeros_like(x), np.zeros(dae.n_constraints), v, 0.0,
+                                   x, 0.0, 1e-6, 0.0, 1.0, 0.0, 1.0)
+        _, lam = solver.solve(dae.force(x, v, 0.0), np.zeros(dae.n_constraints))
+    except (ArithmeticError, RuntimeError, ValueError):
+        return None
+    return lam if np.all(np.isfinite(lam)) else None
 
 
 def step_loads(stepper, set_load_factor, load_steps):
