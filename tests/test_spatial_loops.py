@@ -243,19 +243,24 @@ def test_a_static_start_keeps_the_angle_statics_turned_past_pi():
     past pi, which the load steps reach by continuing the angle. The run from
     ``state="static"`` stays there (the spring's angle continued from statics' reference
     angles: from a new DAE's zeros it wrapped to ``4 - 2 pi``, the spring pushed the other
-    way, and the body turned by 1.2 rad in 0.2 s)."""
+    way, and the body turned by 1.2 rad in 0.2 s), and its joint angle, continuous
+    (DECISIONS 4), is 4 rad from the first output on, as the equilibrium's."""
     m, _, _, _ = simply_supported(2)
     body = m.add_rigid_body(1.0, np.diag([0.1, 0.1, 0.1]), position=(0.0, 2.0, 0.0))
     hinge = m.add_joint("revolute", m.ground.point(0.0, 2.0, 0.0), body.point(0.0, 0.0, 0.0),
                         axis=(0, 0, 1))
     m.add_rotational_spring_damper(hinge, 1.0, 0.0, rest_angle=2.5)
     m.add_force(body.point(0.0, 0.0, 0.0), moment=(0.0, 0.0, 1.5))
+    tip = body.point(1.0, 0.0, 0.0)
     eq = rancf.static(m)
     assert eq.status == "ok"
-    assert eq.joint(hinge)[0][0] == pytest.approx(4.0 - 2 * np.pi, abs=1e-9)  # wrapped
+    assert eq.joint(hinge)[0][0] == pytest.approx(4.0, abs=1e-9)
     res = rancf.simulate(m, 0.2, 5e-3, method="newmark", state="static", output_every=10)
     assert res.status == "ok" and res.formulation == "dae"
-    assert np.abs(res.joint(hinge)[0] - (4.0 - 2 * np.pi)).max() <= 1e-9
+    assert np.abs(res.joint(hinge)[0] - 4.0).max() <= 1e-9
+    # at rest in equilibrium: no acceleration (the spring on a wrapped stored angle would
+    # turn the body at 2 pi k / I = 62.8 rad/s^2, a point 1 m off the axis at 62.8 m/s^2)
+    assert np.abs(res.acceleration(tip)).max() <= 1e-9
 
 
 @pytest.mark.parametrize("formulation", ["dae", "auto"])
@@ -281,6 +286,7 @@ def test_a_static_start_of_a_tree_keeps_the_angle_statics_turned_past_pi(formula
     c, s = np.cos(4.0), np.sin(4.0)
     turned = np.broadcast_to([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]], (len(res.t), 3, 3))
     np.testing.assert_allclose(res.orientation(body.centre), turned, rtol=0, atol=1e-8)
+    assert np.abs(res.joint(hinge)[0] - 4.0).max() <= 1e-8  # continuous: DECISIONS 4
     assert np.abs(res.angular_velocity(body.centre)).max() <= 1e-8
     assert res.energy()["elastic"].to_numpy() == pytest.approx(0.5 * 1.5**2, abs=1e-8)
 

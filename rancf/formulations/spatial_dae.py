@@ -1295,16 +1295,19 @@ class SpatialDAE(IndexThreeDAE):
         the run's angles past +-pi at a stored frame (its accelerations after the run:
         :func:`rancf.results.outputs.spatial_accelerations`)."""
         self._accept_angles(q, v)
-        jq = np.asarray(jq, dtype=float)
+        at, to = self._reference_columns()
+        self._angle_ref[at] = on_turns(self._angle_ref[at], np.asarray(jq, dtype=float)[to])
+
+    def _reference_columns(self):
+        """Which reference angles are joint angles (indices into :attr:`_angle_ref`: the
+        turning joint springs', the effort functions' angle coordinates) and where each
+        angle sits among :meth:`joint_coordinates`' (two int arrays of one length)."""
         d = self._joint_springs
-        if len(d["law"]):
-            turning = np.flatnonzero(d["prismatic"] == 0)
-            d["ref"][turning] = on_turns(d["ref"][turning],
-                                         jq[self._jq_start[d["joint"][turning]]])
+        turning = np.flatnonzero(d["prismatic"] == 0)
+        at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
         a = self._probe_angle
-        if a.any():
-            at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
-            self._probe_ref[a] = on_turns(self._probe_ref[a], jq[at[a]])
+        return (np.concatenate([turning, len(d["law"]) + np.flatnonzero(a.ravel())]),
+                np.concatenate([self._jq_start[d["joint"][turning]], at[a]]).astype(int))
 
     def _on_branches(self, Q, V, branches):
         """Yields the states (q, v) of (Q, V) (S, n), the reference angles set to each one's
@@ -2042,10 +2045,18 @@ class SpatialDAE(IndexThreeDAE):
         """:meth:`observe`'s arrays but the reactions, of the states (Q, V) (S, n) at the
         times t (S,) with their joint coordinates and rates (JQ, JQD) (S, n_c), stacked
         along a first axis of outputs, each output's angles continued from the previous
-        one's, the first's from ``last`` (its time and joint coordinates, or None) (JQ in
+        one's, the first's from ``last`` (its time and joint coordinates; None: on the whole
+        turns of its reference angles, ``branches``' first row, :func:`on_turns`) (JQ in
         place, :func:`_continued`), the springs' energies on each output's reference angles
         (``branches``, :meth:`_on_branches`)."""
         S, n = len(t), self.n_bodies
+        if last is None and S and self._n_branch:
+            # a run's first output has the angles its references continue (a static start's,
+            # turned past pi by the load steps: DECISIONS 4), not those within (-pi, pi]
+            ref = self._angle_ref if branches is None else np.asarray(
+                branches, dtype=float).reshape(S, -1)[0]
+            at, to = self._reference_columns()
+            JQ[0, to] = on_turns(JQ[0, to], ref[at])
         _continued(t, JQ, self._angles, last)
         r, A = self.poses(Q)
         nodes = np.concatenate([r, A.reshape(S, n, 9)], axis=2).reshape(S, 12 * n)
