@@ -1365,6 +1365,7 @@ cdef class ArcLinkKernel:
         self.n_square = int(square.sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
+        # side kinds 0 the ground, 1 a body, 2 an element's two nodes: 0, POSE, 2 POSE columns
         return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
@@ -1597,6 +1598,7 @@ cdef class ArcSpringKernel:
         self.n_square = int((size * size).sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
+        # side kinds 0 the ground, 1 a body, 2 an element's two nodes: 0, POSE, 2 POSE columns
         return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:

@@ -1249,25 +1249,16 @@ class SpatialDAE(IndexThreeDAE):
 
     def _psi_continued(self, c, cd):
         """c, cd (n_probed, 6) with a spherical or free joint's rotation vector ``psi =
-        log(R)`` (angle at most pi) moved to the other vector of its rotation, ``f(psi) = psi
-        (1 - 2 pi / |psi|)``, where that is nearer the reference (the angle crossed pi since
-        the last accepted step), its rate ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I +
-        2 pi psi psi^T / |psi|^3``: the recursion's rotation vector continues past pi within a
-        step and is re-centred to ``log(R)`` after it (:mod:`rancf.formulations.spatial`)."""
+        log(R)`` (angle at most pi) and its rate put on the branch nearer the reference
+        (:func:`on_branch`: the angle crossed pi since the last accepted step): the recursion's
+        rotation vector continues past pi within a step and is re-centred to ``log(R)`` after
+        it (:mod:`rancf.formulations.spatial`)."""
         if not self._psi_rows:
             return c, cd
         ref = self._probe_ref
         c, cd = np.array(c, dtype=float), np.array(cd, dtype=float)
         for r, at in self._psi_rows:
-            psi, z = c[r, at], ref[r, at]
-            angle = float(np.linalg.norm(psi))
-            if angle == 0.0:
-                continue
-            other = psi * (1.0 - 2.0 * np.pi / angle)
-            if np.linalg.norm(other - z) < np.linalg.norm(psi - z):
-                F = (1.0 - 2.0 * np.pi / angle) * np.eye(3) \
-                    + 2.0 * np.pi * np.outer(psi, psi) / angle ** 3
-                c[r, at], cd[r, at] = other, F @ cd[r, at]
+            c[r, at], cd[r, at] = on_branch(c[r, at], cd[r, at], ref[r, at])
         return c, cd
 
     def _accept_angles(self, q, v):
@@ -2272,6 +2263,22 @@ def on_turns(a, stored):
     (its continuous value, DECISIONS 4): ``a + 2 pi round((stored - a) / (2 pi))``, the same
     rotation; a itself, bit for bit, where it is within half a turn of stored."""
     return a + 2 * np.pi * np.round((stored - a) / (2 * np.pi))
+
+
+def on_branch(psi, rate, near):
+    """A rotation vector psi (3, angle at most pi, rad) and its rate (3, rad/s) moved to the
+    other vector of the same rotation, ``f(psi) = psi (1 - 2 pi / |psi|)``, with the rate
+    ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I + 2 pi psi psi^T / |psi|^3`` (the same angular
+    velocity), where that vector is nearer ``near`` (3: the continuous vector, DECISIONS 4);
+    else psi and rate as given."""
+    angle = float(np.linalg.norm(psi))
+    if angle == 0.0:
+        return psi, rate
+    other = psi * (1.0 - 2.0 * np.pi / angle)
+    if not np.linalg.norm(other - near) < np.linalg.norm(psi - near):
+        return psi, rate
+    F = (1.0 - 2.0 * np.pi / angle) * np.eye(3) + 2.0 * np.pi * np.outer(psi, psi) / angle ** 3
+    return other, F @ rate
 
 
 def _logs(R):

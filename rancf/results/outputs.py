@@ -279,24 +279,14 @@ def _on_stored_turns(result, formulation, frames, Y):
 
 def _on_stored_branch(p, pd, stored):
     """Rotation vectors p (m, 3) read from poses (angles at most pi) and their rates pd
-    (m, 3), returned (copies) moved where the run's stored vector (``stored``, m, 3:
-    ``joint_q``) is nearer their other branch ``p (1 - 2 pi / |p|)`` (the same rotation;
-    SciPy's solvers keep a vector past pi, the compiled loop re-centres it,
-    ``SpatialKernel.recentre``, whose continuation this is, read backwards): p that vector,
-    pd ``J_l(p_new)^-1 J_l(p) pd`` (the same angular velocity; J_l the kernels' left
-    Jacobian). A spring or effort of the vector then acts as in the run."""
-    from ..elements._spatial_beam import rotation_left_jacobian, rotation_left_jacobian_inverse
+    (m, 3), returned (copies) each on the branch nearer the run's stored vector (``stored``,
+    m, 3: ``joint_q``; :func:`rancf.formulations.spatial_dae.on_branch`: SciPy's solvers keep
+    a vector past pi, the compiled loop re-centres it, ``SpatialKernel.recentre``). A spring
+    or effort of the vector then acts as in the run."""
+    from ..formulations.spatial_dae import on_branch
     p, pd = np.array(p, dtype=float), np.array(pd, dtype=float)
-    a = np.linalg.norm(p, axis=1)
-    other = p * (1.0 - 2.0 * np.pi / np.where(a > 0.0, a, 1.0))[:, None]
-    move = np.flatnonzero((a > 0.0) & (np.linalg.norm(other - stored, axis=1)
-                                       < np.linalg.norm(p - stored, axis=1)))
-    J, Ji = np.empty(9), np.empty(9)
-    for i in move:
-        rotation_left_jacobian(np.ascontiguousarray(p[i]), J)
-        rotation_left_jacobian_inverse(np.ascontiguousarray(other[i]), Ji)
-        pd[i] = Ji.reshape(3, 3) @ (J.reshape(3, 3) @ pd[i])
-        p[i] = other[i]
+    for i in range(len(p)):
+        p[i], pd[i] = on_branch(p[i], pd[i], stored[i])
     return p, pd
 
 
