@@ -46,7 +46,8 @@ from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_
                                            element_energy, element_force)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
                                          CABLE_REST, cable_force_rest)
-from rancf.joints._codes cimport (CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
+from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPLICE,
+                                  DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
                                   M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
                                   M_SPHERICAL, M_UNIVERSAL, ROT_AXIS, ROT_LOCK, ROT_NONE,
                                   ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
@@ -66,6 +67,7 @@ cdef extern from *:
     #define RANCF_ELEMENT_MAP (RANCF_SPATIAL_NODE * RANCF_LINK_MAX_COLS)
     #define RANCF_WRENCH 6
     #define RANCF_STENCIL 7
+    #define RANCF_ARC_MAX_COLS (2 * RANCF_LINK_MAX_COLS)
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
@@ -80,6 +82,8 @@ cdef extern from *:
     const long ELEMENT_MAP "RANCF_ELEMENT_MAP"  # B = de/dy of a beam element (6 x 14), row-major
     const long WRENCH "RANCF_WRENCH"            # a force and a moment
     const long STENCIL "RANCF_STENCIL"          # points of the seven-point stencil
+    # an arc link's columns: both sides at an element's point (two poses each)
+    const long ARC_MAX_COLS "RANCF_ARC_MAX_COLS"
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
@@ -1152,15 +1156,6 @@ cdef class CableLinkKernel:
                 y[c] = keep
 
 
-cdef enum:
-    # an arc link's side: the ground, a body (its 7 coordinates), or the point at xi of the
-    # element joining two bodies (their 14)
-    ARC_SIDE_GROUND = 0
-    ARC_SIDE_BODY = 1
-    ARC_SIDE_ARC = 2
-    ARC_MAX_COLS = 28
-
-
 cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
                    double* T) noexcept nogil:
     """The pose ``y = (X, q)`` (7) of the point at xi of the beam element joining the bodies
@@ -1365,7 +1360,7 @@ cdef class ArcLinkKernel:
         self.n_square = int(square.sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
-        # side kinds 0 the ground, 1 a body, 2 an element's two nodes: 0, POSE, 2 POSE columns
+        # ArcSide's values 0, 1, 2 (ground, body, element point) give 0, POSE, 2 POSE columns
         return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
@@ -1598,7 +1593,7 @@ cdef class ArcSpringKernel:
         self.n_square = int((size * size).sum())
 
     cdef inline int _width(self, int k, int s) noexcept nogil:
-        # side kinds 0 the ground, 1 a body, 2 an element's two nodes: 0, POSE, 2 POSE columns
+        # ArcSide's values 0, 1, 2 (ground, body, element point) give 0, POSE, 2 POSE columns
         return POSE * self.side_kind[k, s]
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:

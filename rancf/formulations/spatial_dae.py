@@ -189,7 +189,8 @@ from scipy.spatial.transform import Rotation
 from threadpoolctl import OpenBLASController, ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
-from ..joints._codes import (CABLE_SPHERICAL, CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
+from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
+                             CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
                              ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
                              Motion)
 from . import _spatial_dae
@@ -625,7 +626,8 @@ class _ArcLink:
         arc = np.asarray(tree.loop_arc[k], dtype=int)
         self.xi = np.array(tree.loop_xi[k], dtype=float)
         sides = (parent, child)
-        self.side_kind = [0 if b < 0 else 2 if arc[i] >= 0 else 1 for i, b in enumerate(sides)]
+        self.side_kind = [ARC_SIDE_GROUND if b < 0 else ARC_SIDE_ARC if arc[i] >= 0 else
+                          ARC_SIDE_BODY for i, b in enumerate(sides)]
         self.side_a = [max(b, 0) for b in sides]
         self.side_b = [max(int(b), 0) for b in arc]
         bodies = [body for i, first in enumerate(sides) if first >= 0
@@ -1086,15 +1088,16 @@ class SpatialDAE(IndexThreeDAE):
                          "offsets": np.ascontiguousarray(offsets[on]),
                          "law": np.ascontiguousarray(law[on])}
         #: the spring-dampers with an end between two nodes (``beam.at(s)``): their ends the
-        #: ground (0), a body (1) or an element's point (2, its nodes' bodies and xi, the
+        #: ground, a body or an element's point (ArcSide; its nodes' bodies and xi, the
         #: tree's offset ``(xi, 0, 0)``)
-        kind = np.where(body[~on] < 0, 0, np.where(arc[~on] >= 0, 2, 1))
+        kind = np.where(body[~on] < 0, ARC_SIDE_GROUND,
+                        np.where(arc[~on] >= 0, ARC_SIDE_ARC, ARC_SIDE_BODY))
         self._arc_springs = _spatial_dae.ArcSpringKernel(
             kind, np.maximum(body[~on], 0), np.maximum(arc[~on], 0),
-            np.where(kind == 2, offsets[~on, :, 0], 0.0), offsets[~on], law[~on])
+            np.where(kind == ARC_SIDE_ARC, offsets[~on, :, 0], 0.0), offsets[~on], law[~on])
         self._arc_spring_cols = [np.concatenate(
-            [np.arange(7 * b, 7 * b + 7) for e in range(2) if kind[i, e]
-             for b in ((body[~on][i, e],) if kind[i, e] == 1 else
+            [np.arange(7 * b, 7 * b + 7) for e in range(2) if kind[i, e] != ARC_SIDE_GROUND
+             for b in ((body[~on][i, e],) if kind[i, e] == ARC_SIDE_BODY else
                        (body[~on][i, e], arc[~on][i, e]))] or [np.zeros(0, int)]).astype(int)
             for i in range(len(kind))]
         # where each tree joint's coordinates sit among joint_coordinates' (effort functions)

@@ -91,6 +91,14 @@ cpdef enum LinkSide:
     SIDE_BODY = 1
     SIDE_CABLE = 2
 
+cpdef enum ArcSide:
+    # a side of a joint or spring-damper end at a beam.at(s) point (ArcLinkKernel,
+    # ArcSpringKernel): the ground, a body (its pose), or the point at xi of the element
+    # joining two bodies (their two poses)
+    ARC_SIDE_GROUND = 0
+    ARC_SIDE_BODY = 1
+    ARC_SIDE_ARC = 2
+
 cpdef enum CableJoint:
     # what a joint at a cable point holds (SpatialTree.cable_joint_kind)
     CABLE_SPHERICAL = 0  # the point's position
