@@ -1189,7 +1189,7 @@ cdef class SpatialProblem(StepProblem):
         Y = np.concatenate([np.asarray(q, dtype=float).reshape(m, -1),
                             np.asarray(v, dtype=float).reshape(m, -1)], axis=1)
         seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True,
-                                  deferred_energies=True)
+                                  deferred_energies=True, fresh=True)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 

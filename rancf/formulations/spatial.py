@@ -291,14 +291,21 @@ def cable_layout(tree):
 
 def cable_refusal(tree):
     """Why the recursion cannot run the cables of a tree (:func:`cable_layout`'s message), or
-    "" when it can (or the tree has none)."""
+    "" when it can (or the tree has none). Kept on the tree once found: a run asks it four
+    times before it steps, and the layout it tries costs milliseconds at hundreds of cable
+    elements (the frozen tree's ``__dict__``, as ``functools.cached_property`` keeps its
+    values)."""
     if not tree.n_cable_nodes:
         return ""
-    try:
-        cable_layout(tree)
-    except ValueError as error:
-        return str(error)
-    return ""
+    refusal = tree.__dict__.get("_cable_refusal")
+    if refusal is None:
+        try:
+            cable_layout(tree)
+            refusal = ""
+        except ValueError as error:
+            refusal = str(error)
+        tree.__dict__["_cable_refusal"] = refusal
+    return refusal
 
 
 def cable_frames(e, ed, frame0):
@@ -751,7 +758,7 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches, deferred=False, deferred_energies=False):
+    def observe(self, t, Y, branches, deferred=False, deferred_energies=False, fresh=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r
         then A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
@@ -766,17 +773,25 @@ class Spatial:
         (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
         inputs at its t, when loads or drives are functions of t); the joints at cable points
         and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
-        closed form). With ``deferred`` (DECISIONS 32) ``reactions`` is a callable computing
+        closed form). With ``deferred`` and ``deferred_energies`` (a run's outputs) and cables,
+        ``nodes`` is a callable giving ``nodes``, ``velocities``, ``joint_q`` and ``joint_qd``
+        (their cable parts are made then: :class:`rancf.Result` calls it when one of them is
+        first read; a run keeps ``cable_nodes`` and ``cable_velocities``). With ``deferred``
+        (DECISIONS 32) ``reactions`` is a callable computing
         them from copies of t and Y (a kernel evaluation a frame), called when the Result is
         first asked for them; with ``deferred_energies`` the three energies give way to
         ``energies``, a callable returning them (:meth:`_energies_of`), which the Result calls
-        when its :meth:`~rancf.Result.energy` is first asked for."""
+        when its :meth:`~rancf.Result.energy` is first asked for. The deferred callables keep
+        the states: a copy of Y, unless Y is already one (``fresh``: the caller made it for this
+        call and keeps no reference; or a non-contiguous Y, which is copied anyway), so that a
+        run's output of a few MB a frame is not copied twice."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
         N = n + nc
         nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
         q, qd = np.empty((m, nq)), np.empty((m, nq))
+        given = Y
         Y = np.ascontiguousarray(Y, dtype=float).reshape(m, self.n_y)
         if self.inputs.time_dependent:
             for i in range(m):
@@ -788,21 +803,33 @@ class Spatial:
         cable_e, cable_v = nodes[:, n:, :6].copy(), vel[:, n:].copy()
         nodes, vel = nodes.reshape(m, -1), vel.reshape(m, -1)
         jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
-        if nc:
+        times = np.array(t, dtype=float)
+        states = Y if fresh or not np.may_share_memory(Y, given) else Y.copy()
+        cables = {"cable_nodes": cable_e.reshape(m, -1),
+                  "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
+
+        def frames():
+            """nodes, velocities, joint_q, joint_qd with the cables' drawn poses and joints."""
+            if not nc:
+                return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd}
             # the drawn poses of every frame's cable nodes at once, each from its base at
             # that output (the reference frame until the tangent turns far from it)
-            bases = cable_bases(t, cable_e, self.model_tree.cable_frame0)
+            bases = cable_bases(times, cable_e, self.model_tree.cable_frame0)
             poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
                                         bases.reshape(-1, 3, 3))
             nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
-            jq, jqd = self._with_cable_joints(jq, jqd, self._cable_joint_values(
+            joints = self._with_cable_joints(jq, jqd, self._cable_joint_values(
                 nodes, vel, cable_e, cable_v, bases))
-        times, states = np.array(t, dtype=float), np.array(Y, dtype=float)
-        cables = {"cable_nodes": cable_e.reshape(m, -1),
-                  "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
-        out = {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd, **cables}
+            return {"nodes": nodes, "velocities": vel, "joint_q": joints[0],
+                    "joint_qd": joints[1]}
+
+        # a run's cables' drawn poses and joints wait for the Result to be asked for them
+        # (DECISIONS 32; the cable coordinates above are what a run keeps of its cables)
+        out = {"nodes": frames, **cables} if nc and deferred and deferred_energies else \
+            {**frames(), **cables}
         out["reactions"] = (lambda: self._reactions_of(times, states)) if deferred else \
             self._reactions_of(times, states)
+        # the energies read the bodies' poses and the cable coordinates, not the drawn poses
         if deferred_energies:
             out["energies"] = lambda: self._energies_of(times, states, nodes, vel, cable_e,
                                                         cable_v)
@@ -881,7 +908,12 @@ class Spatial:
         if not joints:
             return np.zeros((m, 0)), np.zeros((m, 0))
         n = self.tree.n_bodies
-        F = nodes.reshape(m, -1, 12)[:, :, 3:].reshape(m, -1, 3, 3)
+        poses = nodes.reshape(m, -1, 12)
+
+        def frame(i):
+            """Side i's frames (m, 3, 3): its poses' columns 3 to 12 (one side's, not all)."""
+            return poses[:, i, 3:].reshape(m, 3, 3)
+
         velocities = velocities.reshape(m, -1, 6)
 
         def spin(i):
@@ -892,9 +924,9 @@ class Spatial:
 
         values, rates = [], []
         for _, P, C, Q in joints:
-            FP = np.broadcast_to(np.eye(3), (m, 3, 3)) if P < 0 else F[:, P]
+            FP = np.broadcast_to(np.eye(3), (m, 3, 3)) if P < 0 else frame(P)
             w = spin(C) if P < 0 else spin(C) - spin(P)
-            p = rotation_logs(np.swapaxes(FP, 1, 2) @ F[:, C] @ Q.T)
+            p = rotation_logs(np.swapaxes(FP, 1, 2) @ frame(C) @ Q.T)
             values.append(p)
             rates.append(left_jacobian_inverse_times(p, np.einsum("sji,sj->si", FP, w)))
         return np.concatenate(values, axis=1), np.concatenate(rates, axis=1)

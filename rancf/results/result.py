@@ -87,7 +87,8 @@ class Result:
     joint_q, joint_qd : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped) and their rates. A spatial DAE run computes
         these, ``nodes``, ``velocities`` and the energies from its stored states when one of
-        them is first read (all outputs at once), then keeps them.
+        them is first read (all outputs at once), then keeps them; a spatial recursive run
+        with cables its cables' parts of them (their drawn poses and joints).
     reactions : ndarray (n_out, n_joints)
         The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
         drive's motor torque, a clamp's moment); 0 for free joints. The DAE computes them from
@@ -188,14 +189,17 @@ class Result:
 
     def _computed_frames(self):
         """Compute the deferred outputs from the stored states (their callable gives
-        ``{nodes, velocities, joint_q, joint_qd, kinetic, gravity, elastic}``), once."""
+        ``{nodes, velocities, joint_q, joint_qd}`` and, the spatial DAE's, ``kinetic, gravity,
+        elastic``), once."""
         with self._lock:
             frames = self.__dict__.get("_frames")
             if frames is not None:
                 out = frames()
                 self._store_frames(out["nodes"], out["velocities"], out["joint_q"],
                                    out["joint_qd"])
-                self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
+                if "kinetic" in out:
+                    # else the run gave its energies apart (the spatial recursion's callable)
+                    self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
                 self._frames = None
 
     def __getattr__(self, name):
@@ -1236,7 +1240,7 @@ def _built(model, solution):
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
     energy_table, work, dissipated = None, s.work, s.dissipated
-    if model.dim == 3 and not callable(s.nodes):
+    if model.dim == 3 and ("energies" in extra or not callable(s.nodes)):
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly), or
         # gives a callable that does when the Result is first asked for them
