@@ -308,3 +308,39 @@ def test_dae_spring_between_nodes_follows_rk4_and_balances_energy():
         assert res.energy().dissipated.iloc[-1] > 1e-3 * res.energy().kinetic.max() > 0.0
     assert abs(errors[0] / errors[1] - 4.0) < 1.0, errors
     assert drifts[0] / drifts[1] > 3.0, drifts
+
+
+def test_newton_iterate_past_half_a_turn_says_what_to_do():
+    """The soft pendulum (E I = 0.33 N m^2 an element) pulled by a 90 N spring at its second
+    node: generalized-alpha on the recursion at 0.5 ms fails while the elements are turned by
+    far less than pi (RK4's relative rotations stay below 1 rad), because Newton's iterate
+    turns one by half a turn; the message says so and names the spatial DAE, which then runs
+    the model and follows the recursion's RK4 at the scheme's second order (the tips'
+    distance falls fourfold +- 1 a halving of the step)."""
+    m, b, _ = spring_pendulum(s=1.0)
+    res = rancf.simulate(m, t_end=0.02, dt=5e-4, method="generalized-alpha")
+    assert res.status == "failed" and res.formulation == "spatial"
+    assert "Newton's iterate turned the element" in res.message
+    assert 'formulation="dae"' in res.message and "take a shorter step (dt)" in res.message
+    ref_m, ref_b, _ = spring_pendulum(s=1.0)
+    ref = rancf.simulate(ref_m, t_end=0.02, dt=1e-5, method="rk4", output_every=2000)
+    assert ref.status == "ok"
+    errors = []
+    for dt in (5e-4, 2.5e-4):
+        m, b, _ = spring_pendulum(s=1.0)
+        res = rancf.simulate(m, t_end=0.02, dt=dt, method="generalized-alpha", formulation="dae")
+        assert res.status == "ok" and res.formulation == "dae"
+        errors.append(np.linalg.norm(res.position(b.end)[-1] - ref.position(ref_b.end)[-1]))
+    assert abs(errors[0] / errors[1] - 4.0) < 1.0, errors
+
+
+def test_newton_iterate_past_half_a_turn_in_the_first_step():
+    """The same pendulum pulled at s = 0.7 m, between nodes (the spring's moments on the light
+    node rotations give them accelerations of order 1e6 rad/s^2 at rest): Newton's iterate
+    turns an element by half a turn in the first step, from the reference configuration (0
+    rad), and the message says that it is the iterate, not the motion."""
+    m, b, _ = spring_pendulum(s=0.7)
+    res = rancf.simulate(m, t_end=0.01, dt=5e-4, method="generalized-alpha")
+    assert res.status == "failed"
+    assert "Newton's iterate turned the element" in res.message
+    assert "from 0 rad at the last accepted state" in res.message
