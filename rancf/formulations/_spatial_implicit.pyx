@@ -43,11 +43,9 @@ spring's force, as for loads below). A point spring-damper at a body's origin (a
 free body's centre) on links whose translation is linear in their coordinates (prismatic, a
 free joint's translation) has neither: there S's spring terms are exact. Also left out, as
 for loads: the turning of the spring's force through the tree, ``f n . d^2 x / dq^2`` with x
-its point (a node's position turns with every parent's rotation): on a cantilever of E I =
-0.33 N m^2 pulled at its second node by a 90 N spring it is of the order of the spring's term
-(central differences of the residual against S: they differ by 71 where that term is 239), and the
-iterates wander (:meth:`SpatialProblem._turned_over` says so when one turns an element by half
-a turn).
+its point (a node's position turns with every parent's rotation): where a stiff spring pulls
+a soft beam it is of the order of the spring's own term, and the iterates wander
+(:meth:`SpatialProblem._turned_over` says so when one turns an element by half a turn).
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
@@ -658,10 +656,8 @@ cdef class SpatialProblem(StepProblem):
         in the relative coordinates for the step (S leaves out the turning of the forces
         through the tree, the stiffness of a spring-damper's or a load's force as the parents'
         rotations move its point: where it exceeds the elements' bending stiffness the
-        iterates wander; measured on a pendulum of E I = 0.33 N m^2 pulled by a 90 N spring,
-        full Newton on central differences of the residual diverged at 0.5 ms and took 7 to
-        12 iterations at 0.2 ms). The absolute node coordinates of the spatial DAE have no
-        such curvature nor the limit at pi."""
+        iterates wander, even under full Newton on the exact tangent). The absolute node
+        coordinates of the spatial DAE have no such curvature nor the limit at pi."""
         cdef int i = body - 1, k, s
         cdef double turned = 0.0
         cdef const SpatialData* d = self.d

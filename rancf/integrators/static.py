@@ -116,10 +116,9 @@ def _ramp_torsion_rest(dae, A):
 
     Why: a spring whose rest angle is not the reference one is pre-stressed, its torque
     ``k (q_0 - q_r)`` at the reference a load like the others. Left whole, the first load step
-    had to turn the joint by all of ``q_0 - q_r`` (2.5 rad for any load_steps), beyond the
-    reach of Newton's method on a body's direction vector: a rigid body pinned at its centre
-    failed at 10 load steps and passed at 5 and 20, by luck of the iterates. Stepped, each
-    load step turns it by ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the
+    would have to turn the joint by all of ``q_0 - q_r`` whatever load_steps, which can be
+    beyond the reach of Newton's method on a body's direction vector. Stepped, each load step
+    turns it by ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the
     model's; one at s < 1 (a failed solve's) is that of the loads and pre-stress scaled by s.
     The law is the run's own (``dae.kernel``'s arrays, built for this solve)."""
     law = dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints]
