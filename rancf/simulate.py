@@ -24,6 +24,7 @@ from .model.spatial_items import SpatialCable
 from .model.state import State
 from .progress import check as check_progress
 from .results import result_of
+from .results.outputs import on_stored_turns
 
 try:
     from threadpoolctl import threadpool_limits
@@ -515,8 +516,12 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     branch = None
     if isinstance(state, str):
         (x0, branch), v0 = static_start(model), None
+    elif state is not None:
+        x0, v0 = state.checked(A.n_x)
+        stored = state.checked_joint_q(A.n_joints)
+        branch = None if stored is None else branch_of(A, stored)
     else:
-        x0, v0 = state.checked(A.n_x) if state is not None else (None, None)
+        x0, v0 = None, None
     reason = ""
     if method == "auto":
         method, reason = choose_method(model, dt, formulation, x0, v0)
@@ -573,10 +578,18 @@ def static_start(model):
         Ctrl-C while it was sought (static's message).
     """
     eq, A = _equilibrium(model), model.build()
+    return eq.nodes[0].ravel().copy(), branch_of(A, eq.joint_q[0])
+
+
+def branch_of(A, joint_q):
+    """The branch (n_joints,) a planar run starts on from the continuous joint coordinates
+    joint_q (n_joints,) of its start (an equilibrium's, a :class:`State`'s): the assembly A's
+    reference joint angles moved by the whole turns that take each nearest its angle in
+    joint_q (:func:`on_turns`; bit for bit the reference angles where joint_q is within half a
+    turn of them), the reference slides of prismatic joints."""
     angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
-    branch = np.where(angle, on_turns(A.joint_q0, eq.joint_q[0]), A.joint_q0) \
+    return np.where(angle, on_turns(A.joint_q0, joint_q), A.joint_q0) \
         if A.n_joints else A.joint_q0
-    return eq.nodes[0].ravel().copy(), branch
 
 
 def _equilibrium(model, dae=None):
@@ -696,12 +709,19 @@ def _spatial_dae_start(model, dae, state):
     """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
     at rest but for the drives), ``"static"`` (the static equilibrium of :func:`static`, at
     rest but for the drives) or a :class:`State` of the bodies' poses and velocities and the
-    cable nodes' coordinates and rates (its positions checked against every joint), moved onto
+    cable nodes' coordinates and rates (its positions checked against every joint; its
+    reference angles and first output's angles on the turns of its joint coordinates, where
+    it has them: :meth:`~rancf.formulations.spatial_dae.SpatialDAE.start_on_stored`), moved onto
     the constraints (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the
     loops' of a start from the tree's coordinates, the velocity rows of a State, which an
     index-3 run holds only to its step's error)."""
     if isinstance(state, State):
-        x0, v0 = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes))
+        x0, v0 = dae.consistent_state(*dae.state_of_poses(
+            *_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes)))
+        stored = state.checked_joint_q(_n_joint_q(model))
+        if stored is not None:
+            dae.start_on_stored(x0, v0, stored)
+        return x0, v0
     elif state is None:
         x0, v0 = dae.initial_state()
     elif _needs_dae(dae.tree):
@@ -744,13 +764,25 @@ def _spatial_start(model, formulation, state):
     """The spatial formulation's initial state y0 (n_y,) of ``state``: None (the reference
     configuration at rest but for the drives), ``"static"`` (the free link coordinates of
     :func:`static`'s equilibrium, at rest but for the drives) or a :class:`State` of the
-    bodies' poses and velocities and the cable nodes' coordinates and rates."""
+    bodies' poses and velocities and the cable nodes' coordinates and rates (its angles and
+    rotation vectors on the turns of its joint coordinates, where it has them:
+    :func:`~rancf.results.outputs.on_stored_turns`)."""
     if state is None:
         return formulation.initial_state()
     if isinstance(state, str):
         return formulation.initial_state(q=_equilibrium(model).q[-1])
-    return formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies,
-                                                 formulation.model_tree.n_cable_nodes))
+    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies,
+                                              formulation.model_tree.n_cable_nodes))
+    stored = state.checked_joint_q(_n_joint_q(model))
+    if stored is not None:
+        on_stored_turns(model, formulation, stored[None], y[None])
+    return y
+
+
+def _n_joint_q(model):
+    """The number of joint coordinates of a spatial model (the columns of its runs'
+    ``Result.joint_q``: each joint's kind's)."""
+    return sum(j.type.spatial.n_coordinates for j in model.joints)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,

@@ -1292,6 +1292,17 @@ class SpatialDAE(IndexThreeDAE):
         at, to = self._reference_columns()
         self._angle_ref[at] = on_turns(self._angle_ref[at], np.asarray(jq, dtype=float)[to])
 
+    def start_on_stored(self, q, v, jq):
+        """Starts a run at the state (q, v) on the turns of the joint coordinates jq it was
+        taken with (a :class:`rancf.State`'s, :meth:`joint_coordinates`' layout, continuous
+        angles): the reference angles as :meth:`accept_stored_angles` moves them (the springs
+        and effort functions see jq's angles past +-pi), and the run's first output's angles
+        continued from jq's (:meth:`observe`, as from an output before it), so that a run
+        in two halves reports the angles of one run."""
+        jq = np.array(jq, dtype=float)
+        self.accept_stored_angles(q, v, jq)
+        self._last_seen = (-np.inf, jq)
+
     def _reference_columns(self):
         """Which reference angles are joint angles (indices into :attr:`_angle_ref`: the
         turning joint springs', the effort functions' angle coordinates) and where each

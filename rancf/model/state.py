@@ -1,4 +1,5 @@
-"""A state of a model: absolute coordinates and velocities of every vertex."""
+"""A state of a model: absolute coordinates and velocities of every vertex, and the joint
+coordinates it was taken with."""
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,18 @@ class State:
         Their rates (m/s, 1/s). Spatial models: every body's velocity and angular velocity,
         global (m/s, rad/s; 6 numbers a body), then the rates of every cable node's r and r'
         (m/s, 1/s; 6 a node): ``n_v = 6 n_bodies + 6 n_cable_nodes``.
+    joint_q : array_like (n_joint_q,), optional
+        The joint coordinates the state was taken with, in the layout of a row of
+        :attr:`rancf.Result.joint_q` (rad or m; a spatial joint's coordinates in its kind's
+        order, :meth:`rancf.Result.joint`), whatever formulation runs from the state. They
+        name the branch, not the configuration (x does): a run starts every joint angle on the
+        whole turns nearest its value here, and a spherical or free joint's rotation vector on
+        the one of its rotation's two vectors nearer the value here, so that a joint turned
+        past pi goes on past pi (its spring and effort see the angle the earlier run had, its
+        reported angle continues). :meth:`rancf.Result.state` fills it. None (a State built
+        from coordinates): the angles are read from x, each within half a turn of the
+        reference configuration's (a joint at 3.5 rad starts at 3.5 - 2 pi, where a spring
+        with its rest angle at 0 pulls the other way).
 
     Examples
     --------
@@ -42,6 +55,7 @@ class State:
 
     x: np.ndarray
     v: np.ndarray
+    joint_q: np.ndarray = None
 
     def checked(self, n_x, n_v=None):
         """The state as checked float arrays.
@@ -77,3 +91,34 @@ class State:
         """
         return (checks.vector("state.x", self.x, n_x),
                 checks.vector("state.v", self.v, n_x if n_v is None else n_v))
+
+    def checked_joint_q(self, n_joint_q):
+        """The joint coordinates as a checked float array, or None where the State has none.
+
+        Parameters
+        ----------
+        n_joint_q : int
+            Number of joint coordinates the model has (the columns of its runs'
+            :attr:`rancf.Result.joint_q`).
+
+        Returns
+        -------
+        ndarray (n_joint_q,) or None
+
+        Raises
+        ------
+        TypeError
+            Entries that are not numbers.
+        ValueError
+            A wrong number of entries or a non-finite entry (the message names state.joint_q).
+
+        Examples
+        --------
+        >>> rancf.State(np.zeros(8), np.zeros(8), joint_q=[3.5, 0.1]).checked_joint_q(2)
+        array([3.5, 0.1])
+        >>> rancf.State(np.zeros(8), np.zeros(8)).checked_joint_q(2) is None
+        True
+        """
+        if self.joint_q is None:
+            return None
+        return checks.vector("state.joint_q", self.joint_q, n_joint_q)

@@ -208,7 +208,7 @@ def spatial_accelerations(result):
     leaves the body accelerations ``V' = X V_p' + H qdd + c``: no differencing of the stored
     velocities, so the output spacing does not enter. The poses give a joint's angle within
     (-pi, pi] (a rotation vector's angle at most pi); it is moved to the run's continuous
-    angle (a SciPy run's rotation vector to its branch past pi, :func:`_on_stored_turns`), so
+    angle (a SciPy run's rotation vector to its branch past pi, :func:`on_stored_turns`), so
     that a spring's rest angle or an effort of the angle past pi acts as in the run. Cost
     per output: about one right-hand side of the recursion (an RK4 step has four). A frame
     of :func:`rancf.static` is an equilibrium at rest: zeros (NaN where the solve failed); a
@@ -233,8 +233,8 @@ def spatial_accelerations(result):
             result._spatial_accelerations = acc
             return acc
         formulation = spatial.of_model(result.model)
-        Y = _on_stored_turns(result, formulation, finite,
-                             link_states(formulation, X[finite], V[finite]))
+        Y = on_stored_turns(result.model, formulation, np.asarray(result.joint_q)[finite],
+                            link_states(formulation, X[finite], V[finite]))
         for i, y in zip(finite, Y):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
             if not status:
@@ -243,23 +243,24 @@ def spatial_accelerations(result):
     return acc
 
 
-def _on_stored_turns(result, formulation, frames, Y):
-    """The recursion's states Y (m, n_y) of the frames (indices of the Result's outputs)
-    read from their poses, every free angle (a revolute joint's, a cylindrical joint's
+def on_stored_turns(model, formulation, jq, Y):
+    """The recursion's states Y (m, n_y) read from poses (a Result's frames, a
+    :class:`rancf.State`'s), every free angle (a revolute joint's, a cylindrical joint's
     second coordinate, a universal joint's two) moved by the whole turns that take it
-    nearest the run's continuous joint coordinate (``result.joint_q``, DECISIONS 4;
-    :func:`rancf.formulations.spatial_dae.on_turns`), and every rotation vector of a
-    spherical or free link put on the run's branch (:func:`_on_stored_branch`), in place;
-    returns Y. A driven angle is its drive's at t, continuous already."""
+    nearest its continuous joint coordinate in jq (m, n_joint_q: rows of ``Result.joint_q``,
+    DECISIONS 4; :func:`rancf.formulations.spatial_dae.on_turns`), and every rotation vector
+    of a spherical or free link put on the branch of its vector in jq
+    (:func:`_on_stored_branch`), in place; returns Y. A driven angle is its drive's at t,
+    continuous already."""
     from ..formulations.spatial_dae import on_turns
     from ..joints._codes import M_CYLINDRICAL, M_FREE, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL
     angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
     vectors = {M_SPHERICAL: 0, M_FREE: 3}
     tree = formulation.tree
-    start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in result.model.joints])
+    start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in model.joints])
     smap = formulation.kernel.arrays["smap"]
     n_free = formulation.n_y // 2
-    jq = np.asarray(result.joint_q)[frames]
+    jq = np.asarray(jq, dtype=float).reshape(len(Y), -1)
     for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
         if not 0 <= b < tree.n_bodies:          # closing a loop, or at a cable node
             continue
@@ -295,7 +296,7 @@ def _state_accelerations(result, frames):
     finite frames (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the
     recursion (the link coordinates and rates of each frame's poses and cable coordinates,
     :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, the angles on the run's
-    turns, :func:`_on_stored_turns`, and one evaluation of the O(n) recursion) or the
+    turns, :func:`on_stored_turns`, and one evaluation of the O(n) recursion) or the
     spatial DAE (its saddle-point solve at each frame's absolute coordinates,
     :meth:`~rancf.formulations.spatial_dae.SpatialDAE.multipliers`, its reference angles
     on the run's, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.accept_stored_angles`).
@@ -324,7 +325,7 @@ def _state_accelerations(result, frames):
     else:
         formulation = spatial.of_model(model)
         N = n + nc
-        Y = _on_stored_turns(result, formulation, frames, np.array(
+        Y = on_stored_turns(model, formulation, np.asarray(result.joint_q)[frames], np.array(
             [formulation.state_of(s.x, s.v, result.t[i], check=False)
              for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
         for k, (i, y) in enumerate(zip(frames, Y)):

@@ -846,7 +846,9 @@ class Result:
             velocities (``nodes[i]``, ``velocities[i]`` flattened), then, where it has ANCF
             cables, their nodes' coordinates ``[r, r']`` and rates exactly as the run had them
             (``extra["cable_nodes"][i]``, ``extra["cable_velocities"][i]``: the poses drawn in
-            ``nodes`` do not hold the slopes' lengths), the layout of :class:`rancf.State`.
+            ``nodes`` do not hold the slopes' lengths), the layout of :class:`rancf.State`;
+            and its joint coordinates (``joint_q[i]``), so that a run from it continues a
+            joint turned past pi on its turn.
 
         Raises
         ------
@@ -862,12 +864,14 @@ class Result:
         >>> dae.status
         'ok'
         """
+        joint_q = self.joint_q[i].copy()
         if "cable_nodes" not in self.extra:
-            return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy())
+            return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy(),
+                         joint_q)
         cables, rates = self.extra["cable_nodes"][i], self.extra["cable_velocities"][i]
         n = self.nodes.shape[1] - cables.size // 6        # the bodies, before the cable nodes
         return State(np.concatenate([self.nodes[i, :n].ravel(), cables.ravel()]),
-                     np.concatenate([self.velocities[i, :n].ravel(), rates.ravel()]))
+                     np.concatenate([self.velocities[i, :n].ravel(), rates.ravel()]), joint_q)
 
     def energy(self):
         """The energy balance at every output.
