@@ -986,8 +986,11 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     -------
     Result
         One frame (t = 0) with the equilibrium coordinates, zero velocities, the joint
-        coordinates and reactions (clamp moments, drive torques). ``extra["load_factor"]`` is
-        the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
+        coordinates and reactions (clamp moments, drive torques); a spatial cable's drawn
+        node frames carried from load step to load step as a run carries them from output to
+        output (continuous where a tangent turns past 120 degrees from its reference, if no
+        load step turns it by 120 degrees: raise ``load_steps`` otherwise).
+        ``extra["load_factor"]`` is the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
         iterations of each load step. A step that does not converge stops with
         ``status == "failed"``, a message naming the step, and the last equilibrium found;
         Ctrl-C once the load steps have begun (in them, in a load or effort function, or

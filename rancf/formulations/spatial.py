@@ -428,6 +428,10 @@ class Spatial:
     def __init__(self, tree, loads=None, efforts=None, drives=None):
         #: the cables' arrays (:func:`cable_layout`), None without cables
         self.cables = None
+        #: the cable frames' bases and frames (c, 3, 3 each) of a state before the first
+        #: output, from which :meth:`observe` carries them on (:meth:`carry_cable_frames`);
+        #: None: the reference frames
+        self.cable_start = None
         #: the tree as built (the cables' arrays: ``cable_*``)
         self.model_tree = tree
         if tree.n_cable_nodes and not cable_refusal(tree):
@@ -814,7 +818,8 @@ class Spatial:
                 return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd}
             # the drawn poses of every frame's cable nodes at once, each from its base at
             # that output (the reference frame until the tangent turns far from it)
-            bases = cable_bases(times, cable_e, self.model_tree.cable_frame0)
+            bases = cable_bases(times, cable_e, *(self.cable_start or
+                                                  (self.model_tree.cable_frame0, None)))
             poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
                                         bases.reshape(-1, 3, 3))
             nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
@@ -836,6 +841,27 @@ class Spatial:
         else:
             out.update(self._energies_of(times, states, nodes, vel, cable_e, cable_v))
         return out
+
+    def carry_cable_frames(self, q):
+        """Moves the cable frames' bases (:attr:`cable_start`) on to the state of free
+        coordinates q (n_free,) at rest, as a run's next output moves them
+        (:func:`cable_bases`): statics calls it at every load step's equilibrium, so that its
+        output's frames are carried from load step to load step as a run's from output to
+        output, not turned from the reference where a tangent has turned past 120 degrees
+        from it. One kinematics pass on the kernel's workspace: called between steps (the
+        implicit loop's ``accept`` has dropped its point)."""
+        if self.cables is None:
+            return
+        n, N = self.tree.n_bodies, self.kernel.n_bodies
+        y = np.zeros((1, self.n_y))
+        y[0, :self.n_free] = q
+        nodes, vel = np.empty((1, N, 12)), np.empty((1, N, 6))
+        self.kernel.frames(y, np.empty((1, self.n_q)), np.empty((1, self.n_q)), nodes, vel)
+        e = np.ascontiguousarray(nodes[:, n:, :6])
+        bases = cable_bases(np.zeros(1), e, *(self.cable_start or
+                                             (self.model_tree.cable_frame0, None)))[0]
+        frames = cable_frames(e[0], np.zeros_like(e[0]), bases)[0][:, 3:].reshape(-1, 3, 3)
+        self.cable_start = (bases, frames)
 
     def _energies_of(self, t, Y, nodes, velocities, cable_e, cable_v):
         """``{"kinetic", "gravity", "elastic"}`` (n_out,) of the states Y (n_out, n_y) at the

@@ -2127,6 +2127,20 @@ class SpatialDAE(IndexThreeDAE):
         return cable_bases(np.arange(len(Q), dtype=float),
                            Q[:, self._c0:].reshape(len(Q), -1, 6), start, previous)
 
+    def carry_cable_frames(self, q):
+        """Moves the cable frames' bases on to the coordinates q (n_coordinates,) at rest as
+        an output before the next moves them (:meth:`_cable_bases`; at a time before any:
+        the next :meth:`observe` at any t carries them on): statics calls it at every load
+        step's equilibrium, so that its output's frames are carried from load step to load
+        step as a run's from output to output, not turned from the reference where a
+        tangent has turned past 120 degrees from it."""
+        if not self.n_cable_nodes:
+            return
+        q = np.asarray(q, dtype=float)
+        bases = self._cable_bases(q[None])[0]
+        poses = self.cable_poses(q, np.zeros_like(q), bases)[0]
+        self._cable_last = (-np.inf, bases, poses[:, 3:].reshape(-1, 3, 3).copy())
+
     def energy(self, q, v):
         """``{"kinetic", "gravity", "elastic"}`` (J) at (q, v): the bodies', and the cables'
         ``v^T M v / 2`` (consistent mass), ``-F_G . x`` (gravity, constant

@@ -182,8 +182,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
                       scheme.intermediate, scheme.bdf1, 1.0, tol * tree.size, max_iter, False,
                       static=scheme.static)
     stepper.start_at_rest(0.0, q, np.zeros(0))
+    # the cable frames carried from load step to load step, as a run's from output to output
     status, message, error, reached, iterations, reason = step_loads(
-        stepper, lambda s: setattr(problem, "load_factor", s), load_steps)
+        stepper, lambda s: setattr(problem, "load_factor", s), load_steps,
+        formulation.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
@@ -244,7 +246,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                               tol * dae.tree.size, max_iter, False, static=scheme.static)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
-                stepper, lambda s: setattr(dae, "load_factor", s), load_steps)
+                stepper, lambda s: setattr(dae, "load_factor", s), load_steps,
+                dae.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
@@ -292,10 +295,12 @@ def _linear_static_multipliers(dae, x, v):
     return lam if np.all(np.isfinite(lam)) else None
 
 
-def step_loads(stepper, set_load_factor, load_steps):
+def step_loads(stepper, set_load_factor, load_steps, accepted=None):
     """The load steps of a static solve: the load factor ``s = k / load_steps`` set by
     ``set_load_factor(s)``, then one step of the stepper (Newton from the last equilibrium),
-    for k = 1, 2, ... until the last, the first that fails or a Ctrl-C.
+    for k = 1, 2, ... until the last, the first that fails or a Ctrl-C; ``accepted(q)``, where
+    given, after each converged step with its equilibrium's coordinates q (what follows the
+    load steps from one to the next: the cable frames).
 
     Returns
     -------
@@ -337,6 +342,8 @@ def step_loads(stepper, set_load_factor, load_steps):
                            f"result is the equilibrium at load factor {reached:.4g}")
                 break
             reached = s
+            if accepted is not None:
+                accepted(stepper.state()[1])
     except KeyboardInterrupt:
         # Ctrl-C inside a load step leaves the stepper at the last equilibrium; one that arrives
         # as a step returns finds it accepted, its iterations not yet appended: the stepper's
