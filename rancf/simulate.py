@@ -8,16 +8,16 @@ from . import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
-from .formulations.dae import DAE
+from .formulations.dae import DAE, branch_of
 from .formulations.problem import projection_kind
-from .formulations.spatial_dae import SpatialDAE, on_turns, one_blas_thread
+from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
 from .integrators import explicit
 from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
-from .joints._codes import ANGLE, P_NODE
+from .joints._codes import P_NODE
 from .memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
@@ -567,7 +567,7 @@ def static_start(model):
     the whole turns that take each nearest the equilibrium's continuous angle (DECISIONS 4:
     the load steps continue them), so that springs and efforts see an angle that statics
     turned past pi as statics did, not wrapped by a turn; where none turned past pi, the
-    reference configuration's angles, bit for bit (:func:`on_turns`).
+    reference configuration's angles, bit for bit (:func:`~rancf.formulations.dae.branch_of`).
 
     Raises
     ------
@@ -579,17 +579,6 @@ def static_start(model):
     """
     eq, A = _equilibrium(model), model.build()
     return eq.nodes[0].ravel().copy(), branch_of(A, eq.joint_q[0])
-
-
-def branch_of(A, joint_q):
-    """The branch (n_joints,) a planar run starts on from the continuous joint coordinates
-    joint_q (n_joints,) of its start (an equilibrium's, a :class:`State`'s): the assembly A's
-    reference joint angles moved by the whole turns that take each nearest its angle in
-    joint_q (:func:`on_turns`; bit for bit the reference angles where joint_q is within half a
-    turn of them), the reference slides of prismatic joints."""
-    angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
-    return np.where(angle, on_turns(A.joint_q0, joint_q), A.joint_q0) \
-        if A.n_joints else A.joint_q0
 
 
 def _equilibrium(model, dae=None):
@@ -934,7 +923,7 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
         Results every ``output_every`` steps.
     state : State, optional
         Initial state (default: the reference configuration, theory: Assembly and the initial
-        state).
+        state); its joint angles on the turns of its ``joint_q``, where it has them.
     tol : float
         Newton tolerance on the position increment (m).
     max_iter : int
@@ -949,7 +938,9 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
-    dae = TimedDAE(model.build(), Timer())
+    A = model.build()
+    stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
+    dae = TimedDAE(A, Timer(), None if stored is None else branch_of(A, stored))
     x0, v0 = initial_state(dae, state)
     dae.timer = Timer()  # the initial state is not a step
     return result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",

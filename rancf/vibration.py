@@ -352,7 +352,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     """
     import scipy.linalg
 
-    from .formulations.dae import DAE
+    from .formulations.dae import DAE, branch_of
     from .integrators.static import static
 
     if not isinstance(model, Model):
@@ -362,7 +362,11 @@ def modes(model, state=None, n=10, tol=1e-10):
     if model.dim == 3:
         return _spatial_modes(model, state, n, tol)
     A = model.build()
-    dae = DAE(A)
+    # a state's joint angles on the turns it was taken with (State.joint_q): the springs and
+    # efforts of its equilibrium act as they did there
+    stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
+    branch = None if stored is None else branch_of(A, stored)
+    dae = DAE(A, branch=branch)
     if state is not None and dae.inputs.driven:
         # drives held where the state has them: a fresh DAE (nothing evaluated, nothing cached
         # at t = 0) whose driven joints read the state's coordinates
@@ -370,7 +374,7 @@ def modes(model, state=None, n=10, tol=1e-10):
             raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
         x, _ = state.checked(A.n_x)
         q = dae.compiled.joints(np.ascontiguousarray(x, dtype=float), np.zeros(A.n_x), 0.0)[0]
-        dae = DAE(A)
+        dae = DAE(A, branch=branch)
         dae.inputs.driven = [(k, _Held(q[k])) for k, _ in dae.inputs.driven]
     if state is None:
         solution = static(model, tol=tol)
@@ -520,14 +524,17 @@ def _spatial_modes(model, state, n, tol):
 
     from .formulations import spatial
     from .integrators import static as statics
+    from .results.outputs import on_stored_turns
 
     tree = model.build()
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     n_b, n_c = tree.n_bodies, tree.n_cable_nodes
     x = None if state is None else state.checked(12 * n_b + 6 * n_c, 6 * n_b + 6 * n_c)[0]
+    stored = None if state is None else state.checked_joint_q(
+        sum(j.type.spatial.n_coordinates for j in model.joints))
     if len(tree.loop_joint) or spatial.cable_refusal(tree):
-        return _spatial_loop_modes(model, x, n, tol)
+        return _spatial_loop_modes(model, x, n, tol, stored)
     formulation = _frozen(model, x)
     n_free = formulation.n_free
     if not n_free:
@@ -550,7 +557,12 @@ def _spatial_modes(model, state, n, tol):
             q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
                                        tol * tree.size)
     else:
-        q = formulation.state_of(x, np.zeros(6 * n_b + 6 * n_c))[:n_free]
+        y = formulation.state_of(x, np.zeros(6 * n_b + 6 * n_c))
+        if stored is not None:
+            # the angles on the state's turns (State.joint_q), where its springs and efforts
+            # are in equilibrium
+            on_stored_turns(model, formulation, stored[None], y[None])
+        q = y[:n_free]
         checked_state = True
     y = np.concatenate([q, np.zeros(n_free)])
     # body Jacobians: the bodies' velocities (v, w) of unit rates, column by column; a cable
@@ -708,7 +720,7 @@ def _cable_mass(tree, Jc):
     return M, F
 
 
-def _spatial_loop_modes(model, poses, n, tol):
+def _spatial_loop_modes(model, poses, n, tol, stored=None):
     """:func:`modes` of a spatial model with a closed loop (or cables the recursion cannot
     run: a cable pinned at both ends), on the spatial DAE (absolute coordinates, Euler
     parameters, the cable nodes' ``[r, r']``; :mod:`rancf.formulations.spatial_dae`), as the
@@ -717,7 +729,8 @@ def _spatial_loop_modes(model, poses, n, tol):
     Euler parameters' norms), ``K = -dF/dx + d(Phi_x^T lambda*)/dx``; the null space N of
     ``Phi_x`` turns it into the symmetric eigenproblem of ``N^T K N`` and ``N^T M N``. The
     shapes per body: ``dr`` and the global small rotation ``2 E(p) dp``; then per cable node
-    its ``[dr, dr']``."""
+    its ``[dr, dr']``. ``stored``: the joint coordinates of the State of ``poses``
+    (``State.joint_q``: its springs' and efforts' angles on their turns), or None."""
     import scipy.linalg
 
     from .formulations import spatial
@@ -743,6 +756,9 @@ def _spatial_loop_modes(model, poses, n, tol):
             raise ValueError(f"state: the poses do not satisfy the joints (off by {gap:.3g}; "
                              "drives at t = 0); pass an equilibrium of this model "
                              "(rancf.static(model).state(0))")
+        if stored is not None:
+            # the springs' and efforts' angles on the state's turns (State.joint_q)
+            dae.accept_stored_angles(x, np.zeros_like(x), stored)
         lam, residual, scale = _multipliers(dae, x)
     zero = np.zeros_like(x)
     K = (dae.stiffness(x, zero, 0.0) + dae.constraint_curvature(x, lam, 0.0)).toarray()

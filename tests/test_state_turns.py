@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import rancf
+from rancf.simulate import simulate_timed
 
 
 def planar_turning():
@@ -165,19 +166,102 @@ def test_a_saved_result_restarts_on_its_turns(tmp_path, dim):
         assert np.array_equal(np.asarray(again.nodes), np.asarray(direct.nodes))
 
 
-def test_a_state_of_coordinates_has_no_joint_coordinates_and_a_wrong_count_is_refused():
+def test_joint_coordinates_of_another_model_are_left_and_non_finite_ones_refused():
     """A State built from coordinates has ``joint_q`` None (today's start: angles read within
-    half a turn of the reference); joint coordinates of the wrong count or not finite are
-    refused naming state.joint_q."""
+    half a turn of the reference); joint coordinates of another count (a State of a model with
+    other joints) are left: the run is the coordinates' alone, bit for bit; non-finite ones
+    are refused naming state.joint_q."""
     m, pin = planar_turning()
-    res = rancf.simulate(m, 0.1, 1e-3, method="rk4")
-    state = res.state(-1)
-    assert rancf.State(state.x, state.v).joint_q is None
-    for bad in ([0.1, 0.2], [np.nan]):
-        with pytest.raises(ValueError, match="state.joint_q"):
-            rancf.simulate(m, 0.1, 1e-3, state=dataclasses.replace(state, joint_q=bad))
+    first = rancf.simulate(m, 1.0, 1e-3, method="rk4")
+    state = first.state(-1)
+    assert state.joint_q[0] > np.pi + 0.5
+    plain = rancf.State(state.x, state.v)
+    assert plain.joint_q is None
+    alone = rancf.simulate(m, 0.1, 1e-3, method="rk4", state=plain)
+    other = rancf.simulate(m, 0.1, 1e-3, method="rk4",
+                           state=dataclasses.replace(state, joint_q=[state.joint_q[0], 0.0]))
+    assert np.array_equal(np.asarray(other.nodes), np.asarray(alone.nodes))
+    assert np.array_equal(other.joint_q, alone.joint_q)
+    with pytest.raises(ValueError, match="state.joint_q"):
+        rancf.simulate(m, 0.1, 1e-3, state=dataclasses.replace(state, joint_q=[np.nan]))
     ms, js = spatial_turning()
     res = rancf.simulate(ms, 0.1, 1e-3, method="rk4")
     with pytest.raises(ValueError, match="state.joint_q"):
         rancf.simulate(ms, 0.1, 1e-3, state=dataclasses.replace(res.state(-1),
-                                                                 joint_q=[1.0, 2.0]))
+                                                                 joint_q=[np.inf]))
+
+
+def spatial_pinned_body(loop=False):
+    """A spatial body on a revolute joint about a skew axis through a point 0.4 m off its
+    centre line, no gravity, a torsion spring (k = 1 N m/rad, rest angle 2.5 rad) and a moment
+    of 1.5 N m about the axis on the body: its equilibrium is 4 rad, past pi; with ``loop`` a
+    free joint to the ground closes a loop (the spatial DAE)."""
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    J = np.diag([0.02, 0.05, 0.04])
+    b = m.add_rigid_body(1.5, J, position=(0.4, 0.1, -0.3))
+    if loop:
+        m.add_joint("free", m.ground.point(0.4, 0.1, -0.3), b.centre)
+    j = m.add_joint("revolute", m.ground.point(0, 0, 0), b.point(-0.4, -0.1, 0.3), axis=axis)
+    m.add_rotational_spring_damper(j, k=1.0, c=0.0, rest_angle=2.5)
+    m.add_force(b.centre, moment=1.5 * axis)
+    d = np.array([0.4, 0.1, -0.3])
+    inertia = axis @ J @ axis + 1.5 * (d @ d - (d @ axis) ** 2)
+    return m, j, inertia
+
+
+@pytest.mark.parametrize("model", ["planar", "spatial", "spatial loop"])
+def test_modes_at_an_equilibrium_past_pi_from_its_state(model):
+    """``rancf.modes(model, state=rancf.static(model).state(0))`` at the torsion spring's
+    equilibrium 4 rad: the State's joint coordinates put the spring's angle on its turn, so the
+    state is an equilibrium and the one mode is the pendulum's ``sqrt(k / I) / (2 pi)`` (I
+    about the pin; 1e-9). From the coordinates alone the spring's angle is 4 - 2 pi: not an
+    equilibrium, refused (before State.joint_q, also from ``static(model).state(0)``, which
+    the message of the refusal recommends)."""
+    if model == "planar":
+        m = rancf.Model(gravity=(0.0, 0.0))
+        r = m.add_rigid_body(2.0, 0.1, position=(0.3, 0.0))
+        j = m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.3, 0.0))
+        m.add_rotational_spring_damper(j, 1.0, 0.0, rest_angle=2.5)
+        m.add_force(r.centre, moment=1.5)
+        inertia = 0.1 + 2.0 * 0.3**2
+    else:
+        m, j, inertia = spatial_pinned_body(model == "spatial loop")
+    eq = rancf.static(m, load_steps=20)
+    assert eq.status == "ok" and float(np.ravel(eq.joint(j)[0])[0]) == pytest.approx(4.0,
+                                                                                     abs=1e-8)
+    state = eq.state(0)
+    found = rancf.modes(m, state=state, n=1)
+    assert found.frequencies[0] == pytest.approx(np.sqrt(1.0 / inertia) / (2 * np.pi),
+                                                 rel=1e-9)
+    # the DAE of the loop balances the state by multipliers whose stiffness comes out
+    # unsymmetric there
+    with pytest.raises(ValueError, match="not an equilibrium|not symmetric"):
+        rancf.modes(m, state=rancf.State(state.x, state.v), n=1)
+
+
+def test_a_reduced_model_starts_on_the_turns_of_its_state():
+    """A reduced model (the adaptive modal method) started from a full DAE run's State past
+    pi: its first output's joint angle is the State's (1e-9), and the spring's energy there the
+    full run's (1e-9 of it; on the wrapped angle the spring would hold ``k (2 pi)^2 / 2``
+    more or less); from the coordinates alone, the angle a turn back. The timed full DAE
+    (``simulate_timed``) starts on the State's angle too."""
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model="berzeri")
+    b = m.add_beam(1.0, 6, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    m.add_rotational_spring_damper(pin, 2.0, 0.0, rest_angle=4.0)
+    full = rancf.simulate(m, 1.0, 1e-3, method="backward-euler", formulation="dae",
+                          output_every=100)
+    state = full.state(-1)
+    assert state.joint_q[0] > np.pi + 0.5
+    reduced = rancf.reduce(m, sparsity=10, n_samples=20, seed=0)
+    res = rancf.simulate(reduced, 0.01, 1e-3, method="backward-euler", state=state)
+    plain = rancf.simulate(reduced, 0.01, 1e-3, method="backward-euler",
+                           state=rancf.State(state.x, state.v))
+    assert res.joint(pin)[0][0] == pytest.approx(state.joint_q[0], abs=1e-9)
+    elastic = full.energy()["elastic"].to_numpy()[-1]
+    assert res.energy()["elastic"].to_numpy()[0] == pytest.approx(elastic, rel=1e-9)
+    assert plain.joint(pin)[0][0] == pytest.approx(state.joint_q[0] - 2 * np.pi, abs=1e-9)
+    # the timed full DAE of the benchmarks likewise
+    timed = simulate_timed(m, 0.01, 1e-3, state=state)
+    assert timed.joint(pin)[0][0] == pytest.approx(state.joint_q[0], abs=1e-9)

@@ -32,6 +32,7 @@ from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
+from .spatial_dae import on_turns
 
 
 class _Form:
@@ -409,6 +410,19 @@ class DAE(IndexThreeDAE):
             fac = self.newton_matrix(x, v, np.zeros(m), v, t, x, t, 1.0, 0.0, 0.0, 0.0, 1.0)
             v = fac.solve(np.zeros(A.n_x), -self.velocity_bias(x, t))[0]
         return x, v
+
+
+def branch_of(assembly, joint_q):
+    """The branch (n_joints,) a planar run starts on (:class:`DAE`'s ``branch``, the
+    recursion's) from the continuous joint coordinates joint_q (n_joints,) of its start (an
+    equilibrium's, a :class:`rancf.State`'s): the assembly's reference joint angles moved by
+    the whole turns that take each nearest its angle in joint_q
+    (:func:`~rancf.formulations.spatial_dae.on_turns`; bit for bit the reference angles where
+    joint_q is within half a turn of them), the reference slides of prismatic joints."""
+    A = assembly
+    angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
+    return np.where(angle, on_turns(A.joint_q0, joint_q), A.joint_q0) \
+        if A.n_joints else A.joint_q0
 
 
 class HeldReactions:

@@ -34,7 +34,8 @@ class State:
     joint_q : array_like (n_joint_q,), optional
         The joint coordinates the state was taken with, in the layout of a row of
         :attr:`rancf.Result.joint_q` (rad or m; a spatial joint's coordinates in its kind's
-        order, :meth:`rancf.Result.joint`), whatever formulation runs from the state. They
+        order, :meth:`rancf.Result.joint`), whatever formulation runs from the state (and
+        :func:`rancf.modes` at the state: its springs balance on these turns). They
         name the branch, not the configuration (x does): a run starts every joint angle on the
         whole turns nearest its value here, and a spherical or free joint's rotation vector on
         the one of its rotation's two vectors nearer the value here, so that a joint turned
@@ -42,7 +43,9 @@ class State:
         reported angle continues). :meth:`rancf.Result.state` fills it. None (a State built
         from coordinates): the angles are read from x, each within half a turn of the
         reference configuration's (a joint at 3.5 rad starts at 3.5 - 2 pi, where a spring
-        with its rest angle at 0 pulls the other way).
+        with its rest angle at 0 pulls the other way); so are those of a State passed to a
+        model with other joints (its joint_q of another length: a pose built on one model
+        given to another).
 
     Examples
     --------
@@ -93,7 +96,9 @@ class State:
                 checks.vector("state.v", self.v, n_x if n_v is None else n_v))
 
     def checked_joint_q(self, n_joint_q):
-        """The joint coordinates as a checked float array, or None where the State has none.
+        """The joint coordinates as a checked float array, or None where the State has none
+        for this model: none at all, or a number of them other than the model's (the State of
+        a model with other joints, whose coordinates do not name this model's turns).
 
         Parameters
         ----------
@@ -110,7 +115,7 @@ class State:
         TypeError
             Entries that are not numbers.
         ValueError
-            A wrong number of entries or a non-finite entry (the message names state.joint_q).
+            A non-finite entry (the message names state.joint_q).
 
         Examples
         --------
@@ -118,7 +123,9 @@ class State:
         array([3.5, 0.1])
         >>> rancf.State(np.zeros(8), np.zeros(8)).checked_joint_q(2) is None
         True
+        >>> rancf.State(np.zeros(8), np.zeros(8), joint_q=[3.5]).checked_joint_q(2) is None
+        True
         """
-        if self.joint_q is None:
+        if self.joint_q is None or np.size(self.joint_q) != n_joint_q:
             return None
         return checks.vector("state.joint_q", self.joint_q, n_joint_q)

@@ -50,7 +50,7 @@ from ...elements.beam import PlanarANCFBeam
 from ...model.items import ARC, NODE
 from ...model.model import Model
 from ...model.state import State
-from ..dae import DAE
+from ..dae import DAE, branch_of
 from ._full_equations import FullEquations
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
@@ -358,7 +358,8 @@ class ReducedModel:
         ----------
         state : rancf.State, optional
             Initial coordinates and velocities (default: the reference configuration at rest
-            but for the drives, theory: Assembly and the initial state).
+            but for the drives, theory: Assembly and the initial state); its joint angles on
+            the turns of its ``joint_q``, where it has them.
 
         Returns
         -------
@@ -382,7 +383,10 @@ class ReducedModel:
         >>> problem.formulation, x0.shape, float(np.abs(v0).max())     # 11 nodes, at rest
         ('reduced', (44,), 0.0)
         """
-        dae = DAE(self.assembly, "sparse")
+        A = self.assembly
+        # a State's angles on the turns it was taken with (State.joint_q)
+        stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
+        dae = DAE(A, "sparse", branch=None if stored is None else branch_of(A, stored))
         x0, v0 = initial_state(dae, state)
         solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, Timer())
         return ReducedProblem(self, dae.compiled, solver), x0, v0

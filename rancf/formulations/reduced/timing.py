@@ -70,10 +70,11 @@ class TimedDAE(DAE):
     """The DAE of a model (:class:`rancf.formulations.dae.DAE`, sparse) with the evaluations of a
     Newton step timed by ``timer`` (module docstring): residual terms and the assembly of
     Newton's matrix as "update", its factorization and solves as "matrix". The loop adds the
-    totals to its Solution's ``stats`` (:meth:`run_stats`)."""
+    totals to its Solution's ``stats`` (:meth:`run_stats`). ``branch``: the DAE's (the joint
+    angles its run starts on)."""
 
-    def __init__(self, assembly, timer):
-        super().__init__(assembly, "sparse")
+    def __init__(self, assembly, timer, branch=None):
+        super().__init__(assembly, "sparse", branch=branch)
         self.timer = timer
 
     mass_action = _charged(DAE.mass_action)
