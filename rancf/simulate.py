@@ -711,7 +711,7 @@ def _spatial_dae_start(model, dae, state):
         if stored is not None:
             dae.start_on_stored(x0, v0, stored)
         return x0, v0
-    elif state is None:
+    if state is None:
         x0, v0 = dae.initial_state()
     elif _needs_dae(dae.tree):
         # statics of a loop run this formulation, on the run's own (one set-up, not two;
@@ -981,9 +981,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         node frames carried from load step to load step as a run carries them from output to
         output (continuous where a tangent turns past 120 degrees from its reference, if no
         load step turns it by 120 degrees: raise ``load_steps`` otherwise).
-        ``extra["load_factor"]`` is the load factor reached (1 when ``status == "ok"``); ``extra["iterations"]`` the Newton
-        iterations of each load step. A step that does not converge stops with
-        ``status == "failed"``, a message naming the step, and the last equilibrium found;
+        ``extra["load_factor"]`` is the load factor reached (1 when ``status == "ok"``);
+        ``extra["iterations"]`` the Newton iterations of each load step. A step that does
+        not converge stops with ``status == "failed"``, a message naming the step, and the
+        last equilibrium found;
         Ctrl-C once the load steps have begun (in them, in a load or effort function, or
         while the equilibrium is mapped to the outputs) with ``status == "interrupted"`` and
         the last equilibrium found.
