@@ -273,3 +273,52 @@ def test_a_pre_stressed_torsion_spring_is_stepped_with_the_loads(offset, load_st
     np.testing.assert_allclose(eq.reaction(pin)[0], 0.0, atol=1e-9)
     assert eq.energy()["elastic"].to_numpy() == pytest.approx(0.5 * k * (angle - rest)**2,
                                                                abs=1e-9)
+
+
+def turned(axis, angle, v):
+    """v turned by angle about the unit axis (Rodrigues' formula)."""
+    axis, v = np.asarray(axis), np.asarray(v)
+    return (v * np.cos(angle) + np.cross(axis, v) * np.sin(angle)
+            + axis * (axis @ v) * (1.0 - np.cos(angle)))
+
+
+@pytest.mark.parametrize("item", ["body", "beam"])
+@pytest.mark.parametrize("loop", [False, True])
+@pytest.mark.parametrize("load_steps", [10, 40])
+def test_a_pre_stressed_spatial_joint_spring_is_stepped_with_the_loads(item, loop, load_steps):
+    """A rigid body pinned 0.3 m off its centre, or a 2-element beam pinned at its start, on a
+    revolute joint about a skew axis with a spring-damper (k = 1 N m/rad, rest angle 2.5 rad,
+    the reference angle 0) and a moment of 1.5 N m about the axis, no gravity: the analytic
+    equilibrium turns the item rigidly about the axis by ``2.5 + 1.5 / k = 4`` rad (past pi;
+    the beam unstressed, the joint carrying the moment), the spring's energy ``1.125`` J. The
+    tree runs the spatial recursion; with a free joint at the pin closing a loop, the spatial
+    DAE, whose spring's rest angle is stepped with the loads (``ramp_rest``, as the planar
+    statics'): left whole, the first load step had to turn the beam by 2.65 rad, and Newton
+    failed there at 10 and 40 load steps."""
+    k, rest, moment = 1.0, 2.5, 1.5
+    axis = np.array([0.3, 1.0, 0.2]) / np.linalg.norm([0.3, 1.0, 0.2])
+    d = np.cross(axis, [1.0, 0.0, 0.0])
+    d /= np.linalg.norm(d)
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    if item == "body":
+        it = m.add_rigid_body(2.0, np.diag([0.1, 0.12, 0.15]), position=tuple(0.3 * d))
+        pin, loaded, far = it.point(*(-0.3 * d)), it.centre, it.centre
+    else:
+        it = m.add_beam(1.0, 2, E=2e9, G=8e8, rho=7800.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9,
+                        direction=tuple(d))
+        pin, loaded, far = it.start, it.start, it.end
+    if loop:
+        m.add_joint("free", m.ground.point(0.0, 0.0, 0.0), pin)
+    j = m.add_joint("revolute", m.ground.point(0.0, 0.0, 0.0), pin, axis=tuple(axis))
+    m.add_rotational_spring_damper(j, k, 0.0, rest_angle=rest)
+    m.add_force(loaded, moment=tuple(moment * axis))
+    eq = rancf.static(m, load_steps=load_steps)
+    angle = rest + moment / k
+    assert eq.status == "ok", eq.message
+    assert eq.formulation == ("dae" if loop else "spatial")
+    assert eq.joint(j)[0][0] == pytest.approx(angle, abs=1e-9)
+    reach = 0.3 if item == "body" else 1.0
+    np.testing.assert_allclose(eq.position(far)[0], turned(axis, angle, reach * d), rtol=0,
+                               atol=1e-9)
+    assert eq.energy()["elastic"].to_numpy() == pytest.approx(0.5 * k * (angle - rest)**2,
+                                                               abs=1e-9)

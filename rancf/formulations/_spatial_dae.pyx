@@ -2027,6 +2027,10 @@ cdef class SpatialProblem(StepProblem):
     cdef const unsigned char[::1] ld_follower
     cdef const double[:, ::1] ld_offset, ld_force, ld_moment
     cdef double[::1] load_out, ld_q, ld_fp, ld_fm
+    # the loads between two nodes (their indices) and their blocks of Newton's matrix
+    cdef int n_arc_loads
+    cdef const long[::1] arc_loads
+    cdef double[::1] al_K
     # the joints of effort functions (the owner's _probe): their coordinates and rates
     cdef int n_pr
     cdef const long[::1] pr_parent, pr_child
@@ -2132,6 +2136,10 @@ cdef class SpatialProblem(StepProblem):
         # the loads' central differences: the bodies' coordinates perturbed, two forces
         self.ld_q, self.ld_fp = np.zeros(max(self.c0, 1)), np.zeros(max(self.c0, 1))
         self.ld_fm = np.zeros(max(self.c0, 1))
+        self.arc_loads = np.ascontiguousarray(owner._arc_loads, dtype=np.int64) \
+            if len(owner._arc_loads) else np.zeros(1, dtype=np.int64)
+        self.n_arc_loads = len(owner._arc_loads)
+        self.al_K = np.zeros(MAX_BLOCK * max(self.n_arc_loads, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
         self.lu_projection = _LU(N, sparse, at, unit_at, indices, indptr)
@@ -2493,11 +2501,13 @@ cdef class SpatialProblem(StepProblem):
         """Adds to D (nb, 7, 4) the loads' ``lf dQ_b/dp_b`` (lf the load factor): each load's
         generalized forces on a body (the body of a load at a body point; both nodes of a
         load between two nodes) differentiated in that body's own Euler parameters, the
-        blocks Newton's matrix has, by central differences of :meth:`_load`, one load at a
-        time (O(loads)); a load on a cable node does not depend on the bodies. Steps: h, and
-        h_arc for a load between two nodes, whose force holds central differences itself
-        (``arc_gradient``, relative error about 1e-11, which a step h_arc turns into
-        1e-11 / h_arc in the quotient)."""
+        bodies' blocks of Newton's matrix (a load between two nodes has the rest of its
+        derivatives in its own block, :meth:`_arc_load_tangents`), by central differences of
+        :meth:`_load`, one load at a time (O(loads)); a load on a cable node does not depend on
+        the bodies. Steps: h, and
+        h_arc for a load between two nodes (its force is smooth to round-off, ``arc_gradient``
+        being exact: on the loads of tests/test_spatial_dae_forces.py the quotients' relative
+        error is 7e-9 at h_arc = 1e-4, 4e-9 at 1e-7, 6e-11 at 1e-5)."""
         cdef double* z = &self.ld_q[0]
         cdef double* fp = &self.ld_fp[0]
         cdef double* fm = &self.ld_fm[0]
@@ -2528,14 +2538,53 @@ cdef class SpatialProblem(StepProblem):
                     for i in range(POSE):
                         D[EULER * (c + i) + j] += lf * (fp[c + i] - fm[c + i]) / (2.0 * step)
 
+    cdef void _arc_load_tangents(self, const double* q, double h, double* K) noexcept nogil:
+        """The blocks (n_arc_loads, 14, 14; rows and columns ``[x_a, x_b]``, the element's
+        two nodes) of ``-lf dQ/dx`` (lf the load factor) of each load between two nodes that
+        :meth:`_load_tangents` leaves out: its generalized forces on both nodes depend on both
+        nodes' positions (the arm from a node to the point, the element's chord) and Euler
+        parameters, and that method gives only each node's own Euler parameters' (its entries
+        here are zero, so that each derivative is summed once). Central differences of
+        :meth:`_load`, step h in each of the 14 coordinates, one load at a time; at the time
+        of the last ``inputs.at_time``."""
+        cdef double* z = &self.ld_q[0]
+        cdef double* fp = &self.ld_fp[0]
+        cdef double* fm = &self.ld_fm[0]
+        cdef double* out
+        cdef long node[2]
+        cdef double keep, lf = self.load_factor
+        cdef int a, k, s, u, i, j, c, r
+        memcpy(z, q, self.c0 * sizeof(double))
+        for a in range(self.n_arc_loads):
+            k = self.arc_loads[a]
+            node[0], node[1] = self.ld_body[k], self.ld_arc[k]
+            out = K + MAX_BLOCK * a
+            for s in range(2):
+                for j in range(POSE):
+                    c = POSE * node[s] + j
+                    keep = z[c]
+                    z[c] = keep + h
+                    for u in range(2):
+                        memset(fp + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fp)
+                    z[c] = keep - h
+                    for u in range(2):
+                        memset(fm + POSE * node[u], 0, POSE * sizeof(double))
+                    self._load(k, z, fm)
+                    z[c] = keep
+                    for u in range(2):
+                        for i in range(POSE):
+                            r = POSE * node[u] + i
+                            out[MAX_COLS * (POSE * u + i) + POSE * s + j] = 0.0 \
+                                if u == s and j >= 3 else -lf * (fp[r] - fm[r]) / (2.0 * h)
+
     cdef int _body_tangents(self, const double* q, const double* v, double t, double* D,
                             double* C) except -1:
         """Each body's ``D = dF/dp`` (nb, 7, 4) and ``C = -dg/dp'`` (nb, 4, 4) of Newton's
         matrix: the gyroscopic force's g (:func:`c_body_tangents`, steps 1e-7 and ``1e-7
         max(1, max |p'|)``) and, in a model with loads, the loads' at t
-        (:meth:`_load_tangents`, steps 1e-7 and, between two nodes, 1e-4: there a quotient's
-        error is about 1e-7 of the load; Python runs only for load functions, once for each
-        new time)."""
+        (:meth:`_load_tangents`, steps 1e-7 and, between two nodes, 1e-4, its error named
+        there; Python runs only for load functions, once for each new time)."""
         cdef int b, i
         cdef double hv = 1e-7
         for b in range(self.nb):
@@ -2752,7 +2801,8 @@ cdef class SpatialProblem(StepProblem):
         """vals = ``[[c_m M + c_mq d(M a)/dx + c_k (K + d(Phi_x^T lambda)/dx) + c_c C,
         w Phi_x^T], [Phi_x, 0]]``'s values in the pattern's order (spatial_dae.py,
         ``SpatialDAE._patterns``): per body its 7 x 7 block, the elements', the links'
-        curvatures, the cable elements', the force items', w G, B."""
+        curvatures, the cable elements', the force items', the spring-dampers' and loads'
+        between two nodes, w G, B."""
         cdef int b, i, j, k, bad, nb = self.nb
         cdef double s
         cdef double* val = &self.vals[0]
@@ -2855,6 +2905,16 @@ cdef class SpatialProblem(StepProblem):
             else:
                 memset(o, 0, self.arc_springs.n_square * sizeof(double))
             o = o + self.arc_springs.n_square
+        # the loads between two nodes (the inputs at t_e: _body_tangents set them), the step
+        # of their own blocks in _body_tangents
+        if self.n_arc_loads:
+            if c_k != 0.0:
+                self._arc_load_tangents(q_e, 1e-4, &self.al_K[0])
+                for i in range(MAX_BLOCK * self.n_arc_loads):
+                    o[i] = c_k * self.al_K[i]
+            else:
+                memset(o, 0, MAX_BLOCK * self.n_arc_loads * sizeof(double))
+            o = o + MAX_BLOCK * self.n_arc_loads
         # w G, then B
         self._jacobian(q_new, t_new, &self.J[0])
         self.J_valid = False
@@ -3033,6 +3093,16 @@ cdef class SpatialProblem(StepProblem):
         cdef double[:, :, ::1] c = C
         self._body_tangents(&qq[0], &vv[0], t, &d[0, 0, 0], &c[0, 0, 0])
         return D[:self.nb], C[:self.nb]
+
+    def py_arc_load_tangents(self, q, double t):
+        """The loads between two nodes' blocks (n_arc_loads, 14, 14) at (q, t)
+        (:meth:`_arc_load_tangents`, the assembly's step 1e-4)."""
+        cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        out = np.zeros(MAX_BLOCK * max(self.n_arc_loads, 1))
+        cdef double[::1] o = out
+        self._inputs(t)
+        self._arc_load_tangents(&qq[0], 1e-4, &o[0])
+        return out[:MAX_BLOCK * self.n_arc_loads].reshape(-1, MAX_COLS, MAX_COLS)
 
     def py_values(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                   double c_mq, double c_k, double c_c, double w):

@@ -155,9 +155,10 @@ run's ``work`` and ``dissipated`` close the energy balance with :meth:`SpatialDA
 
 Newton's matrix: the element's tangent is the exact ``B^T K B`` plus its geometric part (from the
 change of ``de/dx``) by central differences of the element's force in x; the gyroscopic force's
-Jacobian by central differences, the loads' likewise, each load's in the Euler parameters of
-the bodies it acts on (its blocks on other columns left out); converged residuals do not
-depend on them.
+Jacobian by central differences, the loads' likewise: a load on a body in that body's Euler
+parameters (all it depends on), a load between two nodes in both nodes' coordinates (14 x 14 on
+their columns: its wrenches on each node depend on the other's pose through the element's
+curve); converged residuals do not depend on them.
 
 Compiled work. A step runs in C (:class:`rancf.formulations._spatial_dae.SpatialProblem`):
 the residual, the rows, the Jacobian, the biases' stencils, the power and the violations over the
@@ -912,6 +913,12 @@ class SpatialDAE(IndexThreeDAE):
         for c in self._arc_spring_cols:
             rows.append(np.repeat(c, c.size))
             cols.append(np.tile(c, c.size))
+        #: the loads between two nodes (their indices): a block on both nodes' columns each
+        self._arc_loads = np.flatnonzero((np.asarray(self.tree.load_arc, dtype=int) >= 0)
+                                         & (np.asarray(self.tree.load_body, dtype=int) < nb))
+        for c in self._arc_load_cols():
+            rows.append(np.repeat(c, c.size))
+            cols.append(np.tile(c, c.size))
         rows += [jc, n + jr]
         cols += [n + jr, jc]
         sr, sc = np.concatenate(rows).astype(int), np.concatenate(cols).astype(int)
@@ -932,6 +939,21 @@ class SpatialDAE(IndexThreeDAE):
         self.compiled = _spatial_dae.SpatialProblem(
             self, sparse, self._S_index if sparse else sr + N * sc, unit, self._S_indices,
             self._S_indptr, jr, jc, np.flatnonzero(self._item_mask))
+
+    @property
+    def joint_spring_law(self):
+        """The joint spring-dampers' ``(k, c, q0)`` rows (j, 3: the tree's, then those on
+        joints that close loops), the array the compiled problem reads: statics steps their
+        rest values q0 with its load factor (:func:`rancf.integrators.static.ramp_rest`,
+        q0 again at load factor 1)."""
+        return self._joint_springs["law"]
+
+    def _arc_load_cols(self):
+        """The columns (14: node a's, then node b's) of each load between two nodes."""
+        t = self.tree
+        return [np.concatenate([np.arange(7 * b, 7 * b + 7) for b in
+                                (int(t.load_body[k]), int(t.load_arc[k]))])
+                for k in self._arc_loads]
 
     @property
     def load_factor(self):
@@ -1636,8 +1658,9 @@ class SpatialDAE(IndexThreeDAE):
         """``(dF/dx_p, -dF_p/dp')``, (n, 7, 4) and (n, 4, 4): the gyroscopic force's
         derivatives on each body's Euler parameters and their rates, and the loads' (at t) on
         the Euler parameters of the body they act on (both nodes' own of a load between two
-        nodes: the blocks Newton's matrix has), by central differences (steps 1e-7, 1e-4 for
-        a load between two nodes, and ``1e-7 max(1, max |p'|)`` in p'; the compiled
+        nodes: the blocks Newton's matrix has on the bodies; the rest of a load between two
+        nodes is its block on both nodes' columns in :meth:`stiffness`), by central
+        differences (steps 1e-7, 1e-4 for a load between two nodes, and ``1e-7 max(1, max |p'|)`` in p'; the compiled
         problem's, ``SpatialProblem.py_body_tangents``)."""
         return self.compiled.py_body_tangents(q, v, t)
 
@@ -1656,7 +1679,9 @@ class SpatialDAE(IndexThreeDAE):
 
     def stiffness(self, q, v, t):
         """``K = -dF/dq``: the elements' by central differences of their forces (the exact
-        ``B^T K B`` plus the geometric part), the loads' and gyroscopic forces' likewise."""
+        ``B^T K B`` plus the geometric part), the loads' and gyroscopic forces' likewise (a
+        load between two nodes on both nodes' columns,
+        ``SpatialProblem.py_arc_load_tangents``)."""
         self.inputs.at_time(t)
         q = np.asarray(q, dtype=float)
         rows, cols = self._element_columns()
@@ -1677,6 +1702,12 @@ class SpatialDAE(IndexThreeDAE):
             K = K + self._item_matrix(self._item_tangents(q, v, t)[0])
         if self._arc_springs.n:
             K = K + self._arc_spring_matrix(self._arc_spring_tangents(q, v)[0])
+        if len(self._arc_loads):
+            cols = self._arc_load_cols()
+            K = K + sp.csr_matrix(
+                (self.compiled.py_arc_load_tangents(q, t).ravel(),
+                 (np.concatenate([np.repeat(c, c.size) for c in cols]),
+                  np.concatenate([np.tile(c, c.size) for c in cols]))), shape=(n, n))
         return K
 
     def _arc_spring_tangents(self, q, v):

@@ -375,6 +375,16 @@ cdef class Stepper:
             how = (f"not contracting: the {step} is too large for this model's nonlinearity, "
                    f"{smaller}")
         extra = self.p.newton_advice()
+        if not self.static and self.gamma == 0.5:
+            # Newmark's coefficients (gamma = 1/2: HHT at alpha = 1, generalized-alpha at
+            # rho_inf = 1) keep the energy of every mode; that of the modes a step does not
+            # resolve can grow through the nonlinear terms until Newton fails (the user
+            # guide's integrator advice has the measurements)
+            extra = (extra + "; " if extra else "") + (
+                "this scheme damps no frequency (gamma = 1/2): the fast modes a step does not "
+                "resolve keep their energy, which the model's nonlinearity (turning masses, "
+                "light node rotations driven between nodes) can make grow; "
+                "method=\"generalized-alpha\" (rho_inf = 0.9) or \"hht\" damps them")
         return (f"Newton did not converge{self._where()} ({within}, last |dq| = "
                 f"{self._last_dq:.3g}, tolerance {self.tol:.3g}): {how}"
                 + (f"; {extra}" if extra else ""))

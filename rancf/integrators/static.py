@@ -82,7 +82,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
                       scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
                       static=scheme.static)
-    set_load_factor = _ramp_torsion_rest(dae, A)
+    # the torsion spring-dampers' rest angles, from the joints' reference angles
+    set_load_factor = ramp_rest(dae.kernel.set_load_factor,
+                                dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
+                                A.joint_q0)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     status, message, error, reached, iterations, _ = step_loads(
         stepper, set_load_factor, load_steps)
@@ -108,25 +111,30 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     wall_time=time.perf_counter() - start, error=error)
 
 
-def _ramp_torsion_rest(dae, A):
-    """The ``set_load_factor(s)`` of planar statics: the applied forces scaled by s (the
-    force kernel's load factor) and the rest angle of every torsion spring-damper moved from
-    the joint's reference angle q_r to its own q_0 with them,
-    ``q_0(s) = q_0 - (1 - s) (q_0 - q_r)`` (exactly q_0 at s = 1).
+def ramp_rest(set_factor, law, reference):
+    """The ``set_load_factor(s)`` of statics: ``set_factor(s)`` (the applied forces scaled by
+    s) and the rest value q_0 of every joint spring-damper moved from its joint's reference
+    value q_r with them, ``q_0(s) = q_0 - (1 - s) (q_0 - q_r)`` (exactly q_0 at s = 1).
 
-    Why: a spring whose rest angle is not the reference one is pre-stressed, its torque
+    ``law`` (j, 3): the springs' ``(k, c, q_0)`` rows the force kernel reads (written in
+    place: the run's own arrays, built for this solve or restored at s = 1); ``reference``
+    (j,) or scalar: q_r, the joint coordinate of the model's reference configuration; a row
+    with k = 0 is left alone. Planar statics ramps its torsion springs (q_r the joints'
+    reference angles), spatial statics on the DAE its revolute and prismatic joints' springs
+    (q_r = 0, the reference configuration being the zero of every spatial joint coordinate).
+
+    Why: a spring whose rest value is not the reference one is pre-stressed, its force
     ``k (q_0 - q_r)`` at the reference a load like the others. Left whole, the first load step
     would have to turn the joint by all of ``q_0 - q_r`` whatever load_steps, which can be
-    beyond the reach of Newton's method on a body's direction vector. Stepped, each load step
-    turns it by ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the
-    model's; one at s < 1 (a failed solve's) is that of the loads and pre-stress scaled by s.
-    The law is the run's own (``dae.kernel``'s arrays, built for this solve)."""
-    law = dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints]
+    beyond the reach of Newton's method on a body's direction vector or Euler parameters (a
+    beam turned by 2.6 rad in one load step). Stepped, each load step turns it by
+    ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the model's; one at s < 1 (a
+    failed solve's) is that of the loads and pre-stress scaled by s."""
     rest = law[:, 2].copy()
-    shift = np.where(law[:, 0] != 0.0, rest - A.joint_q0, 0.0)
+    shift = np.where(law[:, 0] != 0.0, rest - reference, 0.0)
 
     def set_load_factor(s):
-        dae.kernel.set_load_factor(s)
+        set_factor(s)
         law[:, 2] = rest - (1.0 - s) * shift
     return set_load_factor
 
@@ -214,7 +222,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     through the implicit loop's Newton iteration
     (the :class:`~rancf.integrators.implicit.Static` scheme) on the spatial DAE, its gravity and
     loads scaled by its ``load_factor``; the unknowns its coordinates and multipliers, as the
-    planar statics'. Newton starts each load step from the last equilibrium, the first from the
+    planar statics', and its joint spring-dampers' rest values stepped with them from the
+    reference configuration's (:func:`ramp_rest`). Newton starts each load step from the last
+    equilibrium, the first from the
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
     lambda). On ``dae`` (the model's, given by :func:`static`) or one made here."""
@@ -224,7 +234,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
     scheme = Static()
-    dae.load_factor = 1.0 / load_steps
+    set_load_factor = ramp_rest(lambda s: setattr(dae, "load_factor", s),
+                                dae.joint_spring_law, 0.0)
+    set_load_factor(1.0 / load_steps)
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
     with one_blas_thread():
@@ -237,7 +249,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 # share out over the beam's nodes and the clamp, not through its joint, so
                 # its swing has none of the weight's stiffness through lambda (the Newton
                 # matrix singular at the reference); start from the linear statics'
-                dae.load_factor = 1.0 / load_steps
+                set_load_factor(1.0 / load_steps)
                 lam0 = _linear_static_multipliers(dae, x, v)
                 if lam0 is None:
                     break
@@ -246,13 +258,12 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                               tol * dae.tree.size, max_iter, False, static=scheme.static)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
-                stepper, lambda s: setattr(dae, "load_factor", s), load_steps,
-                dae.carry_cable_frames)
+                stepper, set_load_factor, load_steps, dae.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
-    dae.load_factor = reached
+    set_load_factor(reached)
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
         # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
