@@ -1,12 +1,13 @@
 """The spatial ANCF cable in a spatial model (``add_beam(..., element="ancf-cable")``), run by the
-spatial DAE: each test against something independent (Exudyn's value, a planar model of the
-same cable, a conservation law, finite differences)."""
+spatial DAE: each test against something independent (Exudyn's value, the elastic catenary, a
+planar model of the same cable, a conservation law, finite differences)."""
 import numpy as np
 import pytest
 
 import rancf
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.formulations import spatial
+from validation.cable_statics import CATENARY, elastic_catenary, hanging_cable
 
 CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable")
 
@@ -43,7 +44,6 @@ def test_cable_between_two_pins_hangs_as_the_elastic_catenary():
     about h^4 = 1e-6; 1e-5 of the sag and of the end tension ``sqrt(H^2 + (w L / 2)^2)``
     (the pins' reactions). Each pin carries half the weight (global balance, to round-off:
     n EA eps = 7e-12 N)."""
-    from validation.cable_statics import CATENARY, elastic_catenary, hanging_cable
     res, c, pins = hanging_cable()
     assert res.status == "ok", res.message
     p = CATENARY

@@ -2,7 +2,7 @@
 two spherical joints to the ground against the analytic catenary, and Exudyn's 3D cable
 cantilever. Used by ``validation/cases/spatial.py`` and tests/test_spatial_cable_model.py.
 
-The catenary is the *elastic* one (Irvine, Cable Structures, 1981, eq. 2.7-2.9): the public API
+The catenary is the *elastic* one (Irvine, Cable Structures, 1981): the public API
 builds a cable unstressed in its reference, with its joint points coinciding there, so a cable
 pinned at both ends spans its own length and sags only as it stretches. A slack reference (span
 below the length) is a curved cable lying in a plane, whose stiffness matrix is singular where
@@ -30,7 +30,10 @@ EXUDYN_TIP_DX = -0.5013058140308919  # m, Exudyn's test value (issue 23 quotes -
 def elastic_catenary(length, span, rho_A, g, EA):
     """Horizontal tension H (N) and mid-span sag (m) of an elastic cable of unstretched length
     ``length`` hanging between supports ``span`` apart at one height, its weight
-    ``w = rho_A g`` per unstretched length (Irvine 1981, eq. 2.7-2.9 with V = w L / 2):
+    ``w = rho_A g`` per unstretched length. Along the unstretched arc length s the tension is
+    ``T = sqrt(H^2 + V^2)``, ``V = w (L / 2 - s)``, and the stretch ``1 + T / EA`` (the
+    cable's strain ``|r'| - 1`` times EA), so ``dx/ds = H / T + H / EA`` and
+    ``dy/ds = V / T + V / EA``; integrated over the cable and over its first half:
 
     ``span = H L / EA + (2 H / w) asinh(w L / (2 H))``,
     ``sag = w L^2 / (8 EA) + (H / w) (sqrt(1 + (w L / (2 H))^2) - 1)``.
