@@ -16,7 +16,7 @@ from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.model.items import ARC, ArcPoint
 from rancf.results.outputs import spatial_arc_motion
-from test_spatial_dae import recursion_accelerations
+from validation.spatial_trees import recursion_accelerations
 
 E, L = 2.07e11, 2.0
 WIDTH, HEIGHT = 0.02, 0.01

@@ -1,12 +1,13 @@
 """The spatial ANCF cable in a spatial model (``add_beam(..., element="ancf-cable")``), run by the
-spatial DAE: each test against something independent (Exudyn's value, a planar model of the
-same cable, a conservation law, finite differences)."""
+spatial DAE: each test against something independent (Exudyn's value, the elastic catenary, a
+planar model of the same cable, a conservation law, finite differences)."""
 import numpy as np
 import pytest
 
 import rancf
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.formulations import spatial
+from validation.cable_statics import CATENARY, elastic_catenary, hanging_cable
 
 CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable")
 
@@ -30,6 +31,33 @@ def test_exudyn_3d_cable_cantilever_under_gravity_through_the_model():
     assert tip[2] == 0.0                            # the load is in the x-y plane
     weight = 78.0 * 2.0 * 9.81
     assert np.allclose(res.reaction(clamp)[-1, :3], [0.0, weight, 0.0], rtol=0, atol=1e-9 * weight)
+
+
+def test_cable_between_two_pins_hangs_as_the_elastic_catenary():
+    """A cable of 1 m between spherical joints to the ground 1 m apart (the public API builds a
+    cable unstressed in its reference, its joint points coinciding, so the pins span its
+    length), rho A = 1 kg/m, EA = 1e3 N, EI = 1e-6 N m^2, 32 elements, gravity 9.81 m/s^2
+    along -y, solved by ``rancf.static``, against Irvine's elastic catenary
+    (validation/cable_statics.py: sag 0.078 m, H = 15.7 N; the inextensible catenary is its
+    EA -> oo limit). Limits set before running: the bending stiffness moves the equilibrium by
+    about ``EI kappa / (H sag)`` = 5e-7 of it (kappa = w / H at mid-span), cubic elements by
+    about h^4 = 1e-6; 1e-5 of the sag and of the end tension ``sqrt(H^2 + (w L / 2)^2)``
+    (the pins' reactions). Each pin carries half the weight (global balance, to round-off:
+    n EA eps = 7e-12 N)."""
+    res, c, pins = hanging_cable()
+    assert res.status == "ok", res.message
+    p = CATENARY
+    H, sag = elastic_catenary(p["length"], p["length"], p["rho_A"], p["g"], p["EA"])
+    mid = res.position(c.node(p["n"] // 2))[0]
+    assert abs(-mid[1] - sag) <= 1e-5 * sag
+    assert abs(mid[0] - p["length"] / 2) <= 1e-12 and mid[2] == 0.0   # symmetric, in its plane
+    half = p["rho_A"] * p["g"] * p["length"] / 2
+    tension = np.hypot(H, half)
+    for pin, sign in zip(pins, (1.0, -1.0)):
+        f = res.reaction(pin)[0, :3]
+        assert abs(np.linalg.norm(f) - tension) <= 1e-5 * tension
+        assert abs(sign * f[0] + H) <= 1e-5 * H            # the pins pull it outwards
+        assert abs(f[1] - half) <= 1e-9 * half
 
 
 def _pendulum(dt, t_end=0.4):

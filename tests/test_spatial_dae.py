@@ -8,17 +8,8 @@ import pytest
 from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE, quaternion, qmul, rotation
 from rancf.joints._codes import Motion
-from test_spatial_recursion import ALL, random_tree
-
-
-def recursion_accelerations(rec, t, y):
-    """Body accelerations ``(r'', w')`` (n, 6) and joint reactions of the recursion at (t, y)."""
-    rec.inputs.at_time(t)
-    ydot = rec.derivative(t, y)
-    rec.kernel.kinematics(y, ydot[rec.n_free:])
-    n = rec.tree.n_bodies
-    acc = rec.kernel.arrays["acc"][:6 * n].reshape(n, 6).copy()
-    return acc, rec.reactions(t, y)
+from validation.spatial_trees import (ALL, drive_tree, make_tree, random_tree,
+                                     recursion_accelerations, small_tree)
 
 
 def test_quaternion_maps_compose_like_rotations():
@@ -50,16 +41,6 @@ def test_accelerations_and_reactions_equal_the_recursion(seed):
     a, lam = dae.multipliers(x, v, t)
     assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
     assert np.abs(dae.reactions(x, lam, t) - reactions).max() <= 1e-10 * np.abs(reactions).max()
-
-
-def drive_tree(seed):
-    rng = np.random.default_rng(seed)
-    tree = random_tree(rng, [Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_ELEMENT,
-                             Motion.M_REVOLUTE, Motion.M_SPHERICAL, Motion.M_PRISMATIC,
-                             Motion.M_UNIVERSAL])
-    drives = {0: lambda t: (np.sin(2 * t) + 0.4, 2 * np.cos(2 * t), -4 * np.sin(2 * t)),
-              1: lambda t: (0.3 * t ** 2, 0.6 * t, 0.6), 2: 0.2}
-    return rng, tree, drives
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -134,24 +115,6 @@ def test_newton_matrix_terms_equal_central_differences():
 
 
 # --- the implicit loop ------------------------------------------------------------------------
-def small_tree():
-    """A revolute crank, a spherical link, an elastic element and a universal joint, gravity."""
-    from test_spatial_recursion import make_tree, random_inertia
-    rng = np.random.default_rng(2)
-    J = lambda: random_inertia(rng) * 0.05
-    x, y, z = np.eye(3)
-    links = [dict(parent=-1, motion=Motion.M_REVOLUTE, mass=1.0, inertia=J(), anchor=np.zeros(3),
-                  offset=np.array([-0.3, 0, 0]), axes=(y,)),
-             dict(parent=0, motion=Motion.M_SPHERICAL, mass=0.8, inertia=J(),
-                  anchor=np.array([0.3, 0, 0]), offset=np.array([-0.25, 0.05, 0])),
-             dict(parent=1, motion=Motion.M_ELEMENT, mass=0.5, inertia=J(),
-                  anchor=np.array([0.4, 0, 0]), offset=np.zeros(3),
-                  C=np.array([2e3, 2e3, 2e3, 20, 20, 20])),
-             dict(parent=0, motion=Motion.M_UNIVERSAL, mass=0.6, inertia=J(),
-                  anchor=np.array([0.1, 0.2, 0]), offset=np.array([0, -0.2, 0.0]), axes=(z, x))]
-    return rng, make_tree(links)
-
-
 @pytest.mark.parametrize("method, parameters", [("newmark", {}), ("hht", {"alpha": 0.9}),
                                                 ("generalized-alpha", {"rho_inf": 0.8}),
                                                 ("generalized-alpha-s", {"rho_inf": 0.8})])
@@ -207,7 +170,6 @@ def rsur_four_bar():
     x, the loop closed by a universal joint between coupler and rocker; slender rods, gravity.
     Started at the reference configuration with the crank turning at 3 rad/s, the velocities
     of the other bodies the one-dimensional null space of the constraint Jacobian."""
-    from test_spatial_recursion import make_tree
 
     def rod(m, L):
         return m * L ** 2 / 12 * np.eye(3) + 1e-3 * np.eye(3)
@@ -267,7 +229,6 @@ def test_beam_pinned_at_both_ends_conserves_energy_and_balances_its_reactions():
     ``R_0 + R_loop = sum m r'' - sum m g``."""
     from rancf import implicit
     from rancf.elements import spatial_beam
-    from test_spatial_recursion import make_tree
     n, L = 6, 1.0
     h = L / n
     C = np.asarray(spatial_beam.section_stiffness(2e8, 8e7, 1e-4, 1e-9, 1e-9, 2e-9))
@@ -314,7 +275,6 @@ def test_driven_flexible_four_bar_balances_energy_with_the_drives_work():
     order in the step."""
     from rancf import implicit
     from rancf.elements import spatial_beam
-    from test_spatial_recursion import make_tree
 
     def rod(m, L):
         return m * L ** 2 / 12 * np.eye(3) + 1e-3 * np.eye(3)
@@ -374,7 +334,6 @@ def test_tumbling_bodies_turn_through_many_revolutions():
     converge at second order and the Euler parameters stay unit to the Newton tolerance."""
     from rancf import implicit
     from rancf.integrators import explicit
-    from test_spatial_recursion import make_tree
     links = [dict(parent=-1, motion=Motion.M_FREE, mass=2.0, inertia=np.diag([0.02, 0.05, 0.08]),
                   anchor=np.zeros(3), offset=np.zeros(3)),
              dict(parent=0, motion=Motion.M_SPHERICAL, mass=0.5,

@@ -12,8 +12,8 @@ from rancf.formulations import spatial
 from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.joints._codes import Motion
-from test_spatial_dae import central, recursion_accelerations
-from test_spatial_recursion import ALL, random_tree
+from test_spatial_dae import central
+from validation.spatial_trees import ALL, random_tree, recursion_accelerations
 from validation.spherical_four_bar import SphericalFourBar
 
 #: an effort's size per joint kind (the recursion's generalized forces; fixed and element: none)

@@ -10,8 +10,8 @@ import rancf
 from rancf.formulations import spatial
 from rancf.formulations.problem import IndexThreeDAE
 from rancf.formulations.spatial_dae import SpatialDAE, _CableLink
-from test_spatial_dae import drive_tree, rsur_four_bar
-from test_spatial_recursion import ALL, random_tree
+from test_spatial_dae import rsur_four_bar
+from validation.spatial_trees import ALL, drive_tree, random_tree
 
 CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable", damping=1e-3)
 

@@ -40,3 +40,15 @@ def test_spatial_loops_case_passes():
     outcome = spatial_loops.CASE.run(True)
     assert len(outcome.checks) == 6 and not [c for c in outcome.checks if c.fails_run]
     assert {"steel_four_bar", "rigid_four_bar"} <= set(outcome.tables)
+
+
+def test_spatial_dae_case_passes():
+    """The recursion-against-DAE case: a check for accelerations and one for reactions on each
+    family of trees, one order check per implicit scheme, all passing (the same models and
+    limits as tests/test_spatial_dae.py, which asserts them too), its tables there."""
+    from validation.cases import spatial_dae
+
+    outcome = spatial_dae.CASE.run(True)
+    assert len(outcome.checks) == 4 + len(spatial_dae.SCHEMES)
+    assert not [c for c in outcome.checks if c.fails_run]
+    assert {"accelerations", "trajectories"} <= set(outcome.tables)

@@ -1,0 +1,203 @@
+"""Spatial trees built below the public API, shared by the tests and the report (issue 23).
+
+An independent numpy model of the link kinematics (:func:`reference`: origins, frames and the
+velocity map ``B``, complex-safe for a complex step), a
+:class:`~rancf.model.spatial_tree.SpatialTree` built from plain link dictionaries
+(:func:`make_tree`), random branched trees of any joint kinds (:func:`random_tree`; :data:`ALL`
+holds every kind, elements and rigid bodies), the fixed trees of the recursion-against-DAE checks
+(:func:`drive_tree`, :func:`small_tree`) and the recursion's body accelerations and reactions at a
+state (:func:`recursion_accelerations`). The tests (tests/test_spatial_recursion.py,
+test_spatial_dae.py and their neighbours) and the report's ``spatial-dae`` case import them from
+here, so both check the same models.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rancf.elements import spatial_beam
+from rancf.joints._codes import Motion
+from rancf.model.spatial_tree import SpatialTree
+
+
+SIZES = {Motion.M_FIXED: 0, Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
+         Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6, Motion.M_ELEMENT: 6}
+
+
+# --- an independent numpy model of the link kinematics (complex-safe, for the complex step) ----
+def skew(p):
+    return np.array([[0, -p[2], p[1]], [p[2], 0, -p[0]], [-p[1], p[0], 0]])
+
+
+def _series(p):
+    """sin a / a, (1 - cos a) / a^2, (a - sin a) / a^3 of a = |p| (as functions of a^2)."""
+    a2 = p @ p
+    if abs(a2) < 1e-6:
+        return 1 - a2 / 6 + a2 ** 2 / 120, 0.5 - a2 / 24 + a2 ** 2 / 720, 1 / 6 - a2 / 120 + a2 ** 2 / 5040
+    a = np.sqrt(a2)
+    return np.sin(a) / a, (1 - np.cos(a)) / a2, (a - np.sin(a)) / (a2 * a)
+
+
+def expm(p):
+    s1, c1, _ = _series(p)
+    P = skew(p)
+    return np.eye(3) + s1 * P + c1 * P @ P
+
+
+def jl(p):
+    _, c1, c2 = _series(p)
+    P = skew(p)
+    return np.eye(3) + c1 * P + c2 * P @ P
+
+
+def link_maps(m, a0, a1, q):
+    """t(q), R(q), T (3 x n) and Jr (3 x n) of a motion, from its definition in
+    rancf/joints/_codes.pxd."""
+    n = SIZES[m]
+    dt = complex if np.iscomplexobj(q) else float
+    t, R = np.zeros(3, dt), np.eye(3, dtype=dt)
+    T, J = np.zeros((3, n), dt), np.zeros((3, n), dt)
+    if m == Motion.M_REVOLUTE:
+        R, J[:, 0] = expm(q[0] * a0), a0
+    elif m == Motion.M_PRISMATIC:
+        t, T[:, 0] = q[0] * a0, a0
+    elif m == Motion.M_CYLINDRICAL:
+        t, T[:, 0], R, J[:, 1] = q[0] * a0, a0, expm(q[1] * a0), a0
+    elif m == Motion.M_UNIVERSAL:
+        R0 = expm(q[0] * a0)
+        R, J[:, 0], J[:, 1] = R0 @ expm(q[1] * a1), a0, R0 @ a1
+    elif m == Motion.M_SPHERICAL:
+        R, J[:] = expm(q), jl(q)
+    elif m in (Motion.M_FREE, Motion.M_ELEMENT):
+        t, T[:, :3], R, J[:, 3:] = q[:3], np.eye(3), expm(q[3:]), jl(q[3:])
+    return t, R, T, J
+
+
+def reference(tree, q):
+    """Origins (n, 3), frames (n, 3, 3) and the velocity map B (6 n x n_q), ``V = B qd``:
+    ``B_i = X_i B_p + [H_i in link i's columns]``, stacked root to leaves."""
+    n, nq = tree.n_bodies, tree.n_q
+    dt = complex if np.iscomplexobj(q) else float
+    r, A, B = np.zeros((n, 3), dt), np.zeros((n, 3, 3), dt), np.zeros((n, 6, nq), dt)
+    for i in range(n):
+        p, s = tree.parent[i], slice(tree.q_offset[i], tree.q_offset[i + 1])
+        Ap, rp = (A[p], r[p]) if p >= 0 else (np.eye(3), np.zeros(3))
+        t, R, T, J = link_maps(tree.motion[i], tree.axes[i, 0], tree.axes[i, 1], q[s])
+        A[i] = Ap @ R @ tree.relative[i]
+        o = A[i] @ tree.offset[i]
+        r[i] = rp + Ap @ (tree.anchor[i] + t) - o
+        if p >= 0:
+            X = np.eye(6, dtype=dt)
+            X[:3, 3:] = -skew(r[i] - rp)
+            B[i] = X @ B[p]
+        B[i][:3, s] += Ap @ T + skew(o) @ Ap @ J
+        B[i][3:, s] += Ap @ J
+    return r, A, B.reshape(6 * n, nq)
+
+
+def make_tree(links, gravity=(0.0, 0.0, -9.81), loads=()):
+    """A SpatialTree from ``links``: dicts of parent, motion, mass, inertia (body frame, about
+    the origin), anchor, offset, relative (Q), axes (a0, a1), and for an element its stiffness
+    C (6) and damping time (zero by default); loads (body, offset, follower). Reference poses
+    from :func:`reference` at q = 0; element lengths and strains from
+    ``spatial_beam.reference_strain``."""
+    n = len(links)
+    motion = np.array([lk["motion"] for lk in links])
+    q_offset = np.concatenate([[0], np.cumsum([SIZES[m] for m in motion])])
+    element = -np.ones(n, int)
+    elem = [i for i in range(n) if motion[i] == Motion.M_ELEMENT]
+    element[elem] = np.arange(len(elem))
+    axes = np.zeros((n, 2, 3))
+    for i, lk in enumerate(links):
+        for k, a in enumerate(lk.get("axes", ())):
+            axes[i, k] = a
+    tree = SpatialTree(
+        parent=np.array([lk["parent"] for lk in links]), mass=np.array([lk["mass"] for lk in links]),
+        inertia=np.array([lk["inertia"] for lk in links]), r0=np.zeros((n, 3)),
+        A0=np.zeros((n, 3, 3)), motion=motion, q_offset=q_offset,
+        anchor=np.array([lk.get("anchor", np.zeros(3)) for lk in links]),
+        offset=np.array([lk.get("offset", np.zeros(3)) for lk in links]),
+        relative=np.array([lk.get("relative", np.eye(3)) for lk in links]), axes=axes,
+        element=element, length=np.ones(len(elem)),
+        stiffness=np.array([links[i].get("C", np.zeros(6)) for i in elem]).reshape(-1, 6),
+        strain0=np.zeros((len(elem), 6)),
+        damping=np.array([links[i].get("damping", 0.0) for i in elem]),
+        gravity=np.array(gravity, float), joint_body=np.array([i for i in range(n)
+                                                               if motion[i] != Motion.M_ELEMENT]),
+        load_body=np.array([b for b, _, _ in loads], int),
+        load_offset=np.array([o for _, o, _ in loads], float).reshape(-1, 3),
+        load_follower=np.array([f for _, _, f in loads], bool), size=1.0)
+    r0, A0, _ = reference(tree, np.zeros(tree.n_q))
+    ref = [spatial_beam.reference_strain(tree.anchor[i], tree.relative[i]) for i in elem]
+    length = np.array([l for l, _ in ref]).reshape(-1)
+    strain0 = np.array([e0 for _, e0 in ref]).reshape(-1, 6)
+    return SpatialTree(**{**vars(tree), "r0": r0, "A0": A0, "length": length,
+                          "strain0": strain0})
+
+
+def random_rotation(rng):
+    return expm(rng.uniform(-2, 2, 3))
+
+
+def random_inertia(rng):
+    L = rng.standard_normal((3, 3))
+    return L @ L.T + 0.5 * np.eye(3)
+
+
+def random_tree(rng, motions, loads=()):
+    links = []
+    for i, m in enumerate(motions):
+        a0 = rng.standard_normal(3)
+        a0 /= np.linalg.norm(a0)
+        a1 = np.cross(a0, rng.standard_normal(3))
+        a1 /= np.linalg.norm(a1)
+        links.append(dict(parent=int(rng.integers(-1, i)) if i else -1, motion=m,
+                          mass=rng.uniform(0.5, 2.0), inertia=random_inertia(rng),
+                          anchor=rng.standard_normal(3), offset=rng.standard_normal(3),
+                          relative=random_rotation(rng), axes=(a0, a1)))
+        if m == Motion.M_ELEMENT:
+            # an elastic, damped element from node to node (offset 0, as a beam's)
+            links[-1].update(offset=np.zeros(3), C=rng.uniform(1.0, 10.0, 6),
+                             damping=rng.uniform(0.01, 0.1))
+    return make_tree(links, gravity=rng.standard_normal(3) * 5, loads=loads)
+
+
+ALL = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_CYLINDRICAL,
+       Motion.M_UNIVERSAL, Motion.M_SPHERICAL, Motion.M_ELEMENT, Motion.M_FIXED,
+       Motion.M_SPHERICAL, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_ELEMENT]
+
+
+def recursion_accelerations(rec, t, y):
+    """Body accelerations ``(r'', w')`` (n, 6) and joint reactions of the recursion at (t, y)."""
+    rec.inputs.at_time(t)
+    ydot = rec.derivative(t, y)
+    rec.kernel.kinematics(y, ydot[rec.n_free:])
+    n = rec.tree.n_bodies
+    acc = rec.kernel.arrays["acc"][:6 * n].reshape(n, 6).copy()
+    return acc, rec.reactions(t, y)
+
+
+def drive_tree(seed):
+    rng = np.random.default_rng(seed)
+    tree = random_tree(rng, [Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_ELEMENT,
+                             Motion.M_REVOLUTE, Motion.M_SPHERICAL, Motion.M_PRISMATIC,
+                             Motion.M_UNIVERSAL])
+    drives = {0: lambda t: (np.sin(2 * t) + 0.4, 2 * np.cos(2 * t), -4 * np.sin(2 * t)),
+              1: lambda t: (0.3 * t ** 2, 0.6 * t, 0.6), 2: 0.2}
+    return rng, tree, drives
+
+
+def small_tree():
+    """A revolute crank, a spherical link, an elastic element and a universal joint, gravity."""
+    rng = np.random.default_rng(2)
+    J = lambda: random_inertia(rng) * 0.05
+    x, y, z = np.eye(3)
+    links = [dict(parent=-1, motion=Motion.M_REVOLUTE, mass=1.0, inertia=J(), anchor=np.zeros(3),
+                  offset=np.array([-0.3, 0, 0]), axes=(y,)),
+             dict(parent=0, motion=Motion.M_SPHERICAL, mass=0.8, inertia=J(),
+                  anchor=np.array([0.3, 0, 0]), offset=np.array([-0.25, 0.05, 0])),
+             dict(parent=1, motion=Motion.M_ELEMENT, mass=0.5, inertia=J(),
+                  anchor=np.array([0.4, 0, 0]), offset=np.zeros(3),
+                  C=np.array([2e3, 2e3, 2e3, 20, 20, 20])),
+             dict(parent=0, motion=Motion.M_UNIVERSAL, mass=0.6, inertia=J(),
+                  anchor=np.array([0.1, 0.2, 0]), offset=np.array([0, -0.2, 0.0]), axes=(z, x))]
+    return rng, make_tree(links)
