@@ -550,8 +550,11 @@ def _as(reason):
 
 def _chosen(result, reason):
     """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
-    method was named)."""
+    method was named), also its ``message`` when the run has nothing else to say (DECISIONS
+    31: ``res.message`` says why the method ran; a failure's message is kept)."""
     result.method_reason = reason
+    if reason and not result.message:
+        result.message = reason
     return result
 
 
@@ -588,9 +591,17 @@ def _equilibrium(model, dae=None):
     if eq.status == "interrupted":
         raise KeyboardInterrupt(eq.message)
     if eq.status != "ok":
+        factor = np.asarray(eq.extra.get("load_factor", [np.nan]))
+        # a first load step that fails is most often a mechanism that gravity alone holds only
+        # hanging (a free joint drawn horizontal): its equilibrium, a quarter turn away, is out
+        # of Newton's reach from the reference configuration (user guide: Statics)
+        first = bool(factor.size and factor[-1] == 0.0)
+        hint = (" If a free joint holds a link that the loads hold only hanging, draw it "
+                "hanging (along gravity) or start from the reference configuration (state "
+                "unset, the default).") if first else ""
         raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
                          "find it with rancf.static(model, load_steps=...) and pass its "
-                         "state(0)")
+                         f"state(0).{hint}")
     return eq
 
 
