@@ -209,12 +209,14 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     does (:func:`check_step`). Otherwise ``"generalized-alpha"`` (rho_inf = 0.9 by default,
     unconditionally stable): a step beyond that limit, a closed loop or another model the
     recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
-    A spatial tree is chosen for the same way, with its formulation's estimates, but gets
-    ``"generalized-alpha-s"`` beyond RK4's limit: its mass matrix turns with its bodies, and
-    generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1} a_{n+1}`` is then
-    first order (a body tumbling at 15 rad/s: frame errors halve, not quarter, when h halves;
-    -S and Newmark quarter them). A reduced
-    model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
+    A spatial tree is chosen for the same way, with its formulation's estimates, and a
+    spatial loop gets ``"generalized-alpha"`` too. Where a spatial body's mass matrix turns
+    fast with it, generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1}
+    a_{n+1}`` is first order (a body tumbling at 15 rad/s: frame errors halve, not quarter,
+    when h halves); name ``"generalized-alpha-s"`` or ``"newmark"`` there (second order). On
+    the gallery's spatial examples that "auto" runs implicitly the two give the same motion
+    (to 1 % of their time error). A reduced model (:func:`rancf.reduce`) gets
+    ``"backward-euler"``, the one it runs.
 
     Parameters
     ----------
@@ -285,32 +287,29 @@ def _spatial_method(formulation, y0, dt):
     """What ``method="auto"`` runs on a spatial formulation from its state y0, and why."""
     omega = formulation.highest_rate(y0, "stiffness")
     decay = formulation.highest_rate(y0, "damping") if formulation.damped else 0.0
-    return _within_rk4_limit(dt, omega, decay, "generalized-alpha-s",
-                             "; -S because the mass of a spatial tree turns with its bodies, "
-                             "where generalized-alpha is first order")
+    return _within_rk4_limit(dt, omega, decay)
 
 
 def _spatial_dae_method(formulation):
     """What ``method="auto"`` runs on the spatial DAE (a closed loop, or formulation "dae"
-    named), and why: generalized-alpha-S, for the reason :func:`_spatial_method` gives."""
+    named), and why: generalized-alpha, as on the planar DAE."""
     why = "formulation 'dae' runs the implicit methods" if formulation == "dae" else \
         "a closed loop (or a cable the recursion cannot run) runs formulation 'dae', which " \
         "takes the implicit methods"
-    return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
-                                   "the mass of a spatial body turns with it, where "
-                                   "generalized-alpha is first order")
+    return "generalized-alpha", f"generalized-alpha (method 'auto'): {why}"
 
 
-def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
+def _within_rk4_limit(dt, omega, decay):
     """"rk4" if dt is within its stability limit for the rates (omega rad/s, decay 1/s), else
-    ``implicit``; and the reason (``why`` appended to an implicit choice)."""
+    "generalized-alpha"; and the reason."""
     limit = SCHEMES["rk4"].stable_step(top_eigenvalue(omega, decay))
     rates = recursive.rates_in_words(omega, decay)
     if dt <= limit:
         return "rk4", (f"rk4 (method 'auto'): dt = {dt:g} s is within its stability limit "
                        f"{limit:.3g} s at the initial state ({rates})")
-    return implicit, (f"{implicit} (method 'auto'): dt = {dt:g} s exceeds the rk4 stability "
-                      f"limit {limit:.3g} s at the initial state ({rates}){why}")
+    return "generalized-alpha", (f"generalized-alpha (method 'auto'): dt = {dt:g} s exceeds "
+                                 f"the rk4 stability limit {limit:.3g} s at the initial state "
+                                 f"({rates})")
 
 
 def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formulation="auto",
@@ -555,8 +554,11 @@ def _as(reason):
 
 def _chosen(result, reason):
     """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
-    method was named)."""
+    method was named), also its ``message`` when the run has nothing else to say (DECISIONS
+    31: ``res.message`` says why the method ran; a failure's message is kept)."""
     result.method_reason = reason
+    if reason and not result.message:
+        result.message = reason
     return result
 
 
@@ -590,9 +592,17 @@ def _equilibrium(model, dae=None):
     if eq.status == "interrupted":
         raise KeyboardInterrupt(eq.message)
     if eq.status != "ok":
+        factor = np.asarray(eq.extra.get("load_factor", [np.nan]))
+        # a first load step that fails is most often a mechanism that gravity alone holds only
+        # hanging (a free joint drawn horizontal): its equilibrium, a quarter turn away, is out
+        # of Newton's reach from the reference configuration (user guide: Statics)
+        first = bool(factor.size and factor[-1] == 0.0)
+        hint = (" If a free joint holds a link that the loads hold only hanging, draw it "
+                "hanging (along gravity) or start from the reference configuration (state "
+                "unset, the default).") if first else ""
         raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
                          "find it with rancf.static(model, load_steps=...) and pass its "
-                         "state(0)")
+                         f"state(0).{hint}")
     return eq
 
 

@@ -45,9 +45,9 @@ def test_auto_takes_rk4_within_its_limit_and_generalized_alpha_beyond():
     res = rancf.simulate(soft, t_end, dt)
     assert (res.method, res.status) == ("rk4", "ok")
     assert res.method_reason.startswith("rk4 (method 'auto'): dt = 0.0002 s is within")
-    assert res.message == ""                           # an ok run's message stays empty
+    assert res.message == res.method_reason            # DECISIONS 31: the message says why
     named = rancf.simulate(soft, t_end, dt, method="rk4")
-    assert named.method_reason == ""
+    assert named.method_reason == named.message == ""
     assert np.array_equal(res.nodes, named.nodes)      # "auto" runs the method it names
 
     res = rancf.simulate(stiff, t_end, dt)

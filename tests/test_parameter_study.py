@@ -1,6 +1,7 @@
-"""The parameter-study example (examples/plot_10_parameter_study.py, also in README.md): its coarse,
-short runs against the README's spin-up discretization run by the other formulation, and the
-README's copy of the script against the script."""
+"""The parameter-study example (examples/plot_10_parameter_study.py, also in
+docs/user_guide/sweeps.rst): its coarse, short runs against the README's spin-up
+discretization run by the other formulation, and the docs' copy of the script against the
+script."""
 import re
 import runpy
 from pathlib import Path
@@ -41,9 +42,11 @@ def test_coarse_short_runs_keep_the_largest_deflection(w, modulus):
 
 
 def test_readme_holds_the_script():
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Parameter studies"):]
-    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    """The copy of the script in the README's former section (docs/user_guide/sweeps.rst)."""
+    page = (ROOT / "docs" / "user_guide" / "sweeps.rst").read_text()
+    section = page[page.index("The whole interface, the study example and clusters"):]
+    code = re.search(r"\.\. code-block:: python\n\n(.*?)(?=\n\S)", section, re.S).group(1)
+    block = "\n".join(line[3:] for line in code.rstrip("\n").splitlines()) + "\n"
     script = EXAMPLE.read_text()
     assert script.startswith('"""') and script.endswith(block)
     assert script[:-len(block)].count('"""') == 2                   # only the docstring before it

@@ -1,5 +1,6 @@
-"""The README's examples run as written (every ``python`` block, in order, in one namespace) and
-print what they say they print."""
+"""The README's examples run as written (every ``python`` block, in order, in one namespace),
+then those of the docs pages that hold its former sections (the API on one page, parameter
+studies, implicit integrators, modal reduction), and print what they say they print."""
 import re
 from pathlib import Path
 
@@ -8,16 +9,32 @@ import pytest
 
 import rancf
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+#: The docs pages that hold the README's former sections, in the README's former order.
+MOVED = ["user_guide/tour.rst", "user_guide/sweeps.rst", "user_guide/implicit.rst",
+         "user_guide/reduction.rst"]
+
+
+def _blocks():
+    """(name, code) of every python block of the README and the MOVED pages, in order."""
+    blocks = [(f"README.md python block {i}", code) for i, code in
+              enumerate(re.findall(r"```python\n(.*?)```", README.read_text(), re.S))]
+    for page in MOVED:
+        found = re.findall(r"\.\. code-block:: python\n\n(.*?)(?=\n\S)",
+                           (ROOT / "docs" / page).read_text(), re.S)
+        blocks += [(f"{page} python block {i}", "\n".join(line[3:] for line in code.splitlines()))
+                   for i, code in enumerate(found)]
+    return blocks
 
 
 def test_readme_examples_run():
     matplotlib.use("Agg")   # the pendulum example calls plt.show()
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    blocks = _blocks()
     assert len(blocks) >= 4
     namespace = {}
-    for i, block in enumerate(blocks):
-        exec(compile(block, f"README.md python block {i}", "exec"), namespace)
+    for i, (where, block) in enumerate(blocks):
+        exec(compile(block, where, "exec"), namespace)
         # every run a block leaves behind finished: a failed or diverged run still returns
         # a Result, so running without an exception is not enough
         for name, value in namespace.items():
@@ -47,8 +64,9 @@ def test_readme_says_what_the_report_command_does_before_it():
 
 
 def test_readme_parameter_study_claims_no_timing():
-    """The study's run times are the machine's (its runs printed them): the README does not
-    type a CPU or wall time for them."""
-    paragraph = re.search(r"The 256 runs are.*?\n\n", README.read_text(), re.S).group(0)
+    """The study's run times are the machine's (its runs printed them): the README's former
+    section on them (docs/user_guide/sweeps.rst) does not type a CPU or wall time for them."""
+    text = (ROOT / "docs" / "user_guide" / "sweeps.rst").read_text()
+    paragraph = re.search(r"The 256 runs are.*?\n\n", text, re.S).group(0)
     claims = re.findall(r"[^.;(]*\b(?:CPU|took|wall time)\b[^.;)]*\d[^.;)]*", paragraph)
     assert not claims, claims

@@ -1,4 +1,4 @@
-"""asv benchmarks of rancf (run asv from the folder above; see README.md).
+"""asv benchmarks of rancf (run asv from the folder above; see docs/user_guide/validation.rst).
 
 BLAS and OpenMP run single-threaded in the benchmark processes (set before numpy loads,
 unless the environment says otherwise), as in the validation layer: rancf computes on one

@@ -99,7 +99,8 @@ class Result:
     status : {"ok", "diverged", "failed", "interrupted"}
         "diverged": the state became non-finite or left its bound; "failed": the solver could
         not continue (singular matrix, step below the floor, Newton failure, an input function
-        raised). The arrays hold what was computed up to then; ``message`` says what happened.
+        raised). The arrays hold what was computed up to then; ``message`` says what happened
+        (on a run that went well, why ``method="auto"`` chose its method: ``method_reason``).
     method, formulation : str
         The method and formulation that ran.
     method_reason : str
