@@ -1221,10 +1221,12 @@ cdef class SpatialProblem(StepProblem):
         if self.static:
             return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
         m = len(t)
-        Y = np.concatenate([np.asarray(q, dtype=float).reshape(m, -1),
-                            np.asarray(v, dtype=float).reshape(m, -1)], axis=1)
-        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True,
-                                  deferred_energies=True, fresh=True)
+        q, v = np.asarray(q, dtype=float).reshape(m, -1), np.asarray(v, dtype=float).reshape(m, -1)
+        # the states (q, v) stacked when the Result first needs them, not here: a run's
+        # outputs of a few MB are not copied before they are read
+        seen = self.owner.observe(np.asarray(t, dtype=float),
+                                  lambda: np.concatenate([q, v], axis=1), None, deferred=True,
+                                  deferred_energies=True)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 
