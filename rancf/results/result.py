@@ -212,9 +212,12 @@ class Result:
     def _computed_extra(self):
         """Evaluate the deferred entries of ``extra`` (their callables), once."""
         with self._lock:
-            extra = self.__dict__.pop("_extra", None)
+            extra = self.__dict__.get("_extra")
             if extra is not None:
+                # ``_extra`` goes after ``extra`` is set: a thread reading ``extra`` meanwhile
+                # finds one of them, and waits on the lock for the other
                 self.extra = {k: np.asarray(v() if callable(v) else v) for k, v in extra.items()}
+                del self._extra
 
     def __getattr__(self, name):
         # only for attributes not set yet: the deferred outputs
