@@ -215,6 +215,43 @@ def test_deferred_energies_are_each_states_energy():
             assert abs(energies[name][k] - one[name]) <= 1e-12 * max(1.0, abs(one[name]))
 
 
+def test_deferred_outputs_are_each_states_kinematics():
+    """A run's outputs are made from its stored states when the Result is first asked for them
+    (nothing at the run's end): the cable coordinates in ``extra`` against the kinematics of
+    each stored state one by one (:meth:`Spatial.kinematics`), and every deferred output, read
+    in either order or after a pickle, equal to the formulation's outputs computed at once
+    from the same states."""
+    import pickle
+
+    from rancf.results.result import result_of
+
+    m = hung_body()
+    rec = Spatial(m.build(), *model_inputs(m))
+    names = ("nodes", "velocities", "joint_q", "joint_qd", "reactions")
+    for first in ("extra", "nodes", "pickle"):
+        sol = run(rec, 0.03, 5)
+        assert callable(sol.nodes) and callable(sol.extra["cable_nodes"])
+        states = np.concatenate([sol.q, sol.v], axis=1)
+        res = result_of(m, sol)
+        assert "extra" not in vars(res) and "nodes" not in vars(res)
+        if first == "pickle":
+            res = pickle.loads(pickle.dumps(res))
+        elif first == "extra":
+            assert set(res.extra) >= {"cable_nodes", "cable_velocities", "newton_iterations"}
+            for k, y in enumerate(states):
+                rec.kinematics(y)
+                e, ed = rec.cable_coordinates()
+                assert np.array_equal(res.extra["cable_nodes"][k], e.ravel())
+                assert np.array_equal(res.extra["cable_velocities"][k], ed.ravel())
+        now = rec.observe(sol.t, states, None)
+        for name in names:
+            assert np.array_equal(np.reshape(getattr(res, name), now[name].shape), now[name])
+        for name in ("cable_nodes", "cable_velocities"):
+            assert np.array_equal(res.extra[name], now[name])
+        for name in ("kinetic", "gravity", "elastic"):
+            assert np.array_equal(res.energy()[name], now[name])
+
+
 def test_frames_are_each_states_kinematics():
     """``SpatialKernel.frames`` (all states in one call) against the kinematics of each state."""
     m = hung_body()

@@ -577,7 +577,7 @@ cdef class SpatialProblem(StepProblem):
     # factor), and whether it holds and had its forces evaluated
     cdef double[::1] kept_q, kept_v
     cdef double kept_t, kept_lf
-    cdef bint kept, kept_forces
+    cdef bint kept, kept_forces, keep
     cdef double[::1] accepted_q     # the last accepted state's q (_turned_over)
     cdef bint has_accepted
 
@@ -634,7 +634,7 @@ cdef class SpatialProblem(StepProblem):
         self.ys = np.zeros(max(w, 1))
         self.krylov_iterations = 0
         self.kept_q, self.kept_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
-        self.kept = False
+        self.kept = self.keep = False
         self.accepted_q, self.has_accepted = np.zeros(max(self.n, 1)), False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
@@ -704,7 +704,8 @@ cdef class SpatialProblem(StepProblem):
         return self.dynamic_residual(q, &self.zero[0], t, a, 1.0, 0.0, out)
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
-        """F = B^T (f - M_b c) + tau."""
+        """F = B^T (f - M_b c) + tau (a state's: its point kept, :meth:`_residual`)."""
+        self.keep = True
         return self.dynamic_residual(q, v, t, &self.zero[0], 0.0, -1.0, out)
 
     cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
@@ -732,13 +733,17 @@ cdef class SpatialProblem(StepProblem):
         evaluated, only the recursion runs: the loop asks for the work integrals' power at an
         accepted state (:meth:`power`) and then for the next step's old-step residual
         ``(1 - am) M a_n - (1 - af) F_n`` at the same state, so the kinematics and the forces
-        (the elements' above all) are evaluated once for both. Anything else that moves the
-        residual's workspace (the formulation's outputs, reactions, Python calls) drops the
-        point (:meth:`_forget`)."""
+        (the elements' above all) are evaluated once for both. Only the calls at a state
+        (:meth:`power`, :meth:`force`, which set ``keep``) keep their point: a Newton
+        iterate's is not asked for again, so its q and v are not copied. Anything else that
+        moves the residual's workspace (the formulation's outputs, reactions, Python calls)
+        drops the point (:meth:`_forget`)."""
         cdef SpatialData* d = self.d
         cdef int k, s, status = 0
         cdef double lf = self.load_factor
         cdef size_t size = self.n * sizeof(double)
+        cdef bint keep = self.keep
+        self.keep = False
         if (self.kept and v != NULL and t == self.kept_t and lf == self.kept_lf
                 and (self.kept_forces or c_f == 0.0)
                 and memcmp(q, &self.kept_q[0], size) == 0
@@ -773,7 +778,7 @@ cdef class SpatialProblem(StepProblem):
             # the spring-dampers are not loads: never scaled
             with nogil:
                 spring_forces(d)
-        if v != NULL:
+        if v != NULL and keep:
             memcpy(&self.kept_q[0], q, size)
             memcpy(&self.kept_v[0], v, size)
             self.kept_t, self.kept_lf, self.kept_forces = t, lf, c_f != 0.0
@@ -1127,6 +1132,7 @@ cdef class SpatialProblem(StepProblem):
         cdef SpatialData* d = self.d
         if self.static:
             return 1
+        self.keep = True
         self.dynamic_residual(q, v, t, a, 1.0, 1.0, &self.power_out[0])
         with nogil:
             p[0] = applied_power(d) + drive_power(d, False)
@@ -1221,10 +1227,12 @@ cdef class SpatialProblem(StepProblem):
         if self.static:
             return StepProblem.observe_frames(self, t, q, v, a, lam, branches)
         m = len(t)
-        Y = np.concatenate([np.asarray(q, dtype=float).reshape(m, -1),
-                            np.asarray(v, dtype=float).reshape(m, -1)], axis=1)
-        seen = self.owner.observe(np.asarray(t, dtype=float), Y, None, deferred=True,
-                                  deferred_energies=True, fresh=True)
+        q, v = np.asarray(q, dtype=float).reshape(m, -1), np.asarray(v, dtype=float).reshape(m, -1)
+        # the states (q, v) stacked when the Result first needs them, not here: a run's
+        # outputs of a few MB are not copied before they are read
+        seen = self.owner.observe(np.asarray(t, dtype=float),
+                                  lambda: np.concatenate([q, v], axis=1), None, deferred=True,
+                                  deferred_energies=True)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 

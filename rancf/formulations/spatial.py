@@ -762,7 +762,7 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches, deferred=False, deferred_energies=False, fresh=False):
+    def observe(self, t, Y, branches, deferred=False, deferred_energies=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r
         then A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
@@ -771,51 +771,72 @@ class Spatial:
         ``gravity``, ``elastic`` (n_out,); a model with cables has its cable nodes' drawn poses
         after the bodies' in ``nodes`` and ``velocities``, and their coordinates ``[r, r']`` and
         rates in ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes; as the spatial
-        DAE's). ``branches`` is unused (no angle branch: the coordinates are the state).
+        DAE's). ``branches`` is unused (no angle branch: the coordinates are the state). Y may
+        be a callable returning the states, called once when they are first needed.
 
         A frame costs one kinematics pass, O(n), all frames in one compiled call
         (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
         inputs at its t, when loads or drives are functions of t); the joints at cable points
         and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
-        closed form). With ``deferred`` and ``deferred_energies`` (a run's outputs) and cables,
-        ``nodes`` is a callable giving ``nodes``, ``velocities``, ``joint_q`` and ``joint_qd``
-        (their cable parts are made then: :class:`rancf.Result` calls it when one of them is
-        first read; a run keeps ``cable_nodes`` and ``cable_velocities``). With ``deferred``
-        (DECISIONS 32) ``reactions`` is a callable computing
-        them from copies of t and Y (a kernel evaluation a frame), called when the Result is
-        first asked for them; with ``deferred_energies`` the three energies give way to
-        ``energies``, a callable returning them (:meth:`_energies_of`), which the Result calls
-        when its :meth:`~rancf.Result.energy` is first asked for. The deferred callables keep
-        the states: a copy of Y, unless Y is already one (``fresh``: the caller made it for this
-        call and keeps no reference; or a non-contiguous Y, which is copied anyway), so that a
-        run's output of a few MB a frame is not copied twice."""
+        closed form). With ``deferred`` and ``deferred_energies`` (a run's outputs, DECISIONS
+        32) nothing is computed here: ``nodes`` is a callable giving ``nodes``, ``velocities``,
+        ``joint_q`` and ``joint_qd``, ``cable_nodes`` and ``cable_velocities`` are callables
+        giving theirs (:class:`rancf.Result` calls them when one of them, or its ``extra``, is
+        first read), ``energies`` a callable returning the three energies
+        (:meth:`_energies_of`, called when :meth:`~rancf.Result.energy` is first asked for),
+        and they share one kinematics pass of every frame; loads or drives that are functions
+        of t have that pass made here, so that they are called during the run. With
+        ``deferred`` alone ``reactions`` is such a callable (a kernel evaluation a frame). The
+        deferred callables keep the states: Y itself when it is a fresh array (a
+        non-contiguous Y, or a callable's), else a copy, so that the caller's later changes
+        do not reach them and a run's output of a few MB a frame is not copied twice."""
         n, nq = self.tree.n_bodies, self.n_q
         nc = self.model_tree.n_cable_nodes
         m = len(t)
         N = n + nc
-        nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
-        q, qd = np.empty((m, nq)), np.empty((m, nq))
-        given = Y
-        Y = np.ascontiguousarray(Y, dtype=float).reshape(m, self.n_y)
-        if self.inputs.time_dependent:
-            for i in range(m):
-                self.inputs.at_time(t[i])
-                self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1], nodes[i:i + 1],
-                                   vel[i:i + 1])
-        elif m:
-            self.kernel.frames(Y, q, qd, nodes, vel)
-        cable_e, cable_v = nodes[:, n:, :6].copy(), vel[:, n:].copy()
-        nodes, vel = nodes.reshape(m, -1), vel.reshape(m, -1)
-        jq, jqd = q[:, self._joint_columns], qd[:, self._joint_columns]
         times = np.array(t, dtype=float)
-        states = Y if fresh or not np.may_share_memory(Y, given) else Y.copy()
-        cables = {"cable_nodes": cable_e.reshape(m, -1),
-                  "cable_velocities": cable_v.reshape(m, -1)} if nc else {}
+        done = {}
+        if callable(Y):
+            make = Y
+        else:
+            given = Y
+            Y = np.ascontiguousarray(Y, dtype=float).reshape(m, self.n_y)
+            kept = Y if not np.may_share_memory(Y, given) else Y.copy()
+            make = lambda: kept
+
+        def states():
+            """The states (m, n_y), made once."""
+            if "Y" not in done:
+                done["Y"] = np.ascontiguousarray(make(), dtype=float).reshape(m, self.n_y)
+            return done["Y"]
+
+        def kinematics():
+            """The kinematics pass of every frame (once): poses, velocities, link coordinates
+            and rates, and the cable nodes' coordinates and rates (m, c, 6)."""
+            if "nodes" in done:
+                return done
+            Y = states()
+            nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
+            q, qd = np.empty((m, nq)), np.empty((m, nq))
+            if self.inputs.time_dependent:
+                for i in range(m):
+                    self.inputs.at_time(times[i])
+                    self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1], nodes[i:i + 1],
+                                       vel[i:i + 1])
+            elif m:
+                self.kernel.frames(Y, q, qd, nodes, vel)
+            done.update(cable_e=nodes[:, n:, :6].copy(), cable_v=vel[:, n:].copy(),
+                        nodes=nodes.reshape(m, -1), vel=vel.reshape(m, -1),
+                        jq=q[:, self._joint_columns], jqd=qd[:, self._joint_columns])
+            return done
 
         def frames():
             """nodes, velocities, joint_q, joint_qd with the cables' drawn poses and joints."""
+            k = kinematics()
+            nodes, vel, jq, jqd = k["nodes"], k["vel"], k["jq"], k["jqd"]
             if not nc:
                 return {"nodes": nodes, "velocities": vel, "joint_q": jq, "joint_qd": jqd}
+            cable_e, cable_v = k["cable_e"], k["cable_v"]
             # the drawn poses of every frame's cable nodes at once, each from its base at
             # that output (the reference frame until the tangent turns far from it)
             bases = cable_bases(times, cable_e, *(self.cable_start or
@@ -828,18 +849,29 @@ class Spatial:
             return {"nodes": nodes, "velocities": vel, "joint_q": joints[0],
                     "joint_qd": joints[1]}
 
-        # a run's cables' drawn poses and joints wait for the Result to be asked for them
-        # (DECISIONS 32; the cable coordinates above are what a run keeps of its cables)
-        out = {"nodes": frames, **cables} if nc and deferred and deferred_energies else \
-            {**frames(), **cables}
-        out["reactions"] = (lambda: self._reactions_of(times, states)) if deferred else \
-            self._reactions_of(times, states)
-        # the energies read the bodies' poses and the cable coordinates, not the drawn poses
+        def energies():
+            # they read the bodies' poses and the cable coordinates, not the drawn poses
+            k = kinematics()
+            return self._energies_of(times, states(), k["nodes"], k["vel"], k["cable_e"],
+                                     k["cable_v"])
+
+        lazy = deferred and deferred_energies
+        if not lazy or self.inputs.time_dependent:
+            # inputs that are functions of t are called during the run, not when read
+            kinematics()
+        # a run's outputs wait for the Result to be asked for them (DECISIONS 32): the
+        # kinematics pass of every frame, the cables' coordinates, drawn poses and joints
+        cables = {"cable_nodes": lambda: kinematics()["cable_e"].reshape(m, -1),
+                  "cable_velocities": lambda: kinematics()["cable_v"].reshape(m, -1)} \
+            if nc else {}
+        out = {"nodes": frames} if lazy else frames()
+        out.update(cables if lazy else {k: f() for k, f in cables.items()})
+        out["reactions"] = (lambda: self._reactions_of(times, states())) if deferred else \
+            self._reactions_of(times, states())
         if deferred_energies:
-            out["energies"] = lambda: self._energies_of(times, states, nodes, vel, cable_e,
-                                                        cable_v)
+            out["energies"] = energies
         else:
-            out.update(self._energies_of(times, states, nodes, vel, cable_e, cable_v))
+            out.update(energies())
         return out
 
     def carry_cable_frames(self, q):

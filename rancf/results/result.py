@@ -116,7 +116,8 @@ class Result:
         velocities), ``load_factor`` (static); of a spatial model with ANCF cables
         ``cable_nodes`` and ``cable_velocities`` (n_out, 6 n_cable_nodes): every cable node's
         ``[r, r']`` (m, dimensionless) and their rates (m/s, 1/s), the coordinates its drawn
-        pose in ``nodes`` leaves out (the slope's length).
+        pose in ``nodes`` leaves out (the slope's length; a run computes them from its stored
+        states when ``extra`` is first read).
     wall_time : float
         Wall-clock time of the integration (s).
     error : Exception or None
@@ -170,7 +171,13 @@ class Result:
         self.stats = {k: 0 for k in COUNTERS}
         self.stats.update({k: (int(v) if isinstance(v, (int, np.integer)) else v)
                            for k, v in (stats or {}).items()})
-        self.extra = {k: np.asarray(v) for k, v in (extra or {}).items()}
+        # a callable entry (a run's cable coordinates, made from its stored states) is
+        # evaluated when ``extra`` is first read (DECISIONS 32)
+        extra = extra or {}
+        if any(callable(v) for v in extra.values()):
+            self._extra = extra
+        else:
+            self.extra = {k: np.asarray(v) for k, v in extra.items()}
         self.wall_time = float(wall_time)
         self.error = error
         if energy_table is None and model is None:
@@ -203,10 +210,23 @@ class Result:
                     self._energy_table = {k: out[k] for k in ("kinetic", "elastic", "gravity")}
                 self._frames = None
 
+    def _computed_extra(self):
+        """Evaluate the deferred entries of ``extra`` (their callables), once."""
+        with self._lock:
+            extra = self.__dict__.get("_extra")
+            if extra is not None:
+                # ``_extra`` goes after ``extra`` is set: a thread reading ``extra`` meanwhile
+                # finds one of them, and waits on the lock for the other
+                self.extra = {k: np.asarray(v() if callable(v) else v) for k, v in extra.items()}
+                del self._extra
+
     def __getattr__(self, name):
         # only for attributes not set yet: the deferred outputs
         if name in _DEFERRED and self.__dict__.get("_frames") is not None:
             self._computed_frames()
+            return self.__dict__[name]
+        if name == "extra" and "_extra" in self.__dict__:
+            self._computed_extra()
             return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -215,6 +235,7 @@ class Result:
         # energies and reactions computed first; a lock does not pickle, each copy has its own
         self._energy_frame()
         _ = self.reactions
+        self._computed_extra()
         state = dict(self.__dict__)
         del state["_lock"]
         state["_energy_table"] = None       # the frame above holds it
