@@ -11,7 +11,7 @@ rocker swings). A motor turns the crank through half a turn in a second from res
 
 The last joint closes a loop, so ``rancf.simulate`` runs the model on the spatial DAE (absolute
 coordinates, every joint a set of constraint rows; theory: The spatial DAE formulation) with
-generalized-alpha. Four revolute joints through one point would give three redundant rows (a
+generalized-alpha-S. Four revolute joints through one point would give three redundant rows (a
 singular matrix); the coupler is jointed by a spherical joint at ``R u_B`` and a universal joint
 at ``R u_C`` instead, which moves exactly as the four-bar (the user guide's "Closed loops").
 
@@ -91,7 +91,7 @@ print(f"loop closure: largest constraint residual "
       f"{res.extra['constraint_violation'][:, 0].max():.1e} m")
 energy = res.energy()
 print(f"energy balance: motor work {energy.work.iloc[-1]:.4f} J, kinetic + gravity - work "
-      f"changes by {np.ptp(energy.total):.1e} J (generalized-alpha's error at this step)")
+      f"changes by {np.ptp(energy.total):.1e} J (generalized-alpha-S's error at this step)")
 
 # %%
 # The rocker's angle against the crank's (the closed form as a line), and the motor's torque:

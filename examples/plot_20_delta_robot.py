@@ -33,7 +33,7 @@ each motor runs from one to the other by the cycloidal profile ``Q (t / T - sin(
 (2 pi))`` while all three lift by ``sin(pi t / T)^4`` times 12 degrees (both with zero rate and
 acceleration at the ends), which raises the platform over the move. The model has loops, so
 ``rancf.simulate`` runs it on the spatial DAE (theory: The spatial DAE formulation) with
-generalized-alpha at 2 ms, from the static equilibrium under gravity (``state="static"``).
+generalized-alpha-S at 2 ms, from the static equilibrium under gravity (``state="static"``).
 
 Checks independent of the run: the closed-form forward kinematics (three spheres' intersection)
 of the motors' angles gives the rigid robot's platform at every output, and the platform's
@@ -245,7 +245,7 @@ print(f"forearm tensions {tension.round(2)} N, couples {couple.round(3)} N m; st
 # %%
 # The motor torques (``res.reaction(motor, "torque")``, the drives' reaction moments about
 # their axes) and the energy balance: the motors' work against the kinetic, elastic and
-# gravity energies; generalized-alpha's numerical damping takes the difference (``total``).
+# gravity energies; generalized-alpha-S's numerical damping takes the difference (``total``).
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
 for i, motor in enumerate(motors):

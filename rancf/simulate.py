@@ -209,14 +209,12 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     does (:func:`check_step`). Otherwise ``"generalized-alpha"`` (rho_inf = 0.9 by default,
     unconditionally stable): a step beyond that limit, a closed loop or another model the
     recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
-    A spatial tree is chosen for the same way, with its formulation's estimates, and a
-    spatial loop gets ``"generalized-alpha"`` too. Where a spatial body's mass matrix turns
-    fast with it, generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1}
-    a_{n+1}`` is first order (a body tumbling at 15 rad/s: frame errors halve, not quarter,
-    when h halves); name ``"generalized-alpha-s"`` or ``"newmark"`` there (second order). On
-    the gallery's spatial examples that "auto" runs implicitly the two give the same motion
-    (to 1 % of their time error). A reduced model (:func:`rancf.reduce`) gets
-    ``"backward-euler"``, the one it runs.
+    A spatial tree is chosen for the same way, with its formulation's estimates, but gets
+    ``"generalized-alpha-s"`` beyond RK4's limit: its mass matrix turns with its bodies, and
+    generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1} a_{n+1}`` is then
+    first order (a body tumbling at 15 rad/s: frame errors halve, not quarter, when h halves;
+    -S and Newmark quarter them). A reduced
+    model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
 
     Parameters
     ----------
@@ -287,29 +285,32 @@ def _spatial_method(formulation, y0, dt):
     """What ``method="auto"`` runs on a spatial formulation from its state y0, and why."""
     omega = formulation.highest_rate(y0, "stiffness")
     decay = formulation.highest_rate(y0, "damping") if formulation.damped else 0.0
-    return _within_rk4_limit(dt, omega, decay)
+    return _within_rk4_limit(dt, omega, decay, "generalized-alpha-s",
+                             "; -S because the mass of a spatial tree turns with its bodies, "
+                             "where generalized-alpha is first order")
 
 
 def _spatial_dae_method(formulation):
     """What ``method="auto"`` runs on the spatial DAE (a closed loop, or formulation "dae"
-    named), and why: generalized-alpha, as on the planar DAE."""
+    named), and why: generalized-alpha-S, for the reason :func:`_spatial_method` gives."""
     why = "formulation 'dae' runs the implicit methods" if formulation == "dae" else \
         "a closed loop (or a cable the recursion cannot run) runs formulation 'dae', which " \
         "takes the implicit methods"
-    return "generalized-alpha", f"generalized-alpha (method 'auto'): {why}"
+    return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
+                                   "the mass of a spatial body turns with it, where "
+                                   "generalized-alpha is first order")
 
 
-def _within_rk4_limit(dt, omega, decay):
+def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
     """"rk4" if dt is within its stability limit for the rates (omega rad/s, decay 1/s), else
-    "generalized-alpha"; and the reason."""
+    ``implicit``; and the reason (``why`` appended to an implicit choice)."""
     limit = SCHEMES["rk4"].stable_step(top_eigenvalue(omega, decay))
     rates = recursive.rates_in_words(omega, decay)
     if dt <= limit:
         return "rk4", (f"rk4 (method 'auto'): dt = {dt:g} s is within its stability limit "
                        f"{limit:.3g} s at the initial state ({rates})")
-    return "generalized-alpha", (f"generalized-alpha (method 'auto'): dt = {dt:g} s exceeds "
-                                 f"the rk4 stability limit {limit:.3g} s at the initial state "
-                                 f"({rates})")
+    return implicit, (f"{implicit} (method 'auto'): dt = {dt:g} s exceeds the rk4 stability "
+                      f"limit {limit:.3g} s at the initial state ({rates}){why}")
 
 
 def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formulation="auto",
