@@ -192,9 +192,9 @@ def test_ctrl_c_while_explicit_outputs_are_mapped_keeps_the_whole_run(monkeypatc
     whole = rancf.simulate(m, 0.02, 1e-3, method="rk4", output_every=1)
     observe = recursive.Recursive.observe
 
-    def interrupting_observe(self, t, Y, branches):
+    def interrupting_observe(self, t, Y, branches, **options):
         os.kill(os.getpid(), signal.SIGINT)
-        return observe(self, t, Y, branches)
+        return observe(self, t, Y, branches, **options)
 
     monkeypatch.setattr(recursive.Recursive, "observe", interrupting_observe)
     res = rancf.simulate(m, 0.02, 1e-3, method="rk4", output_every=1)

@@ -364,11 +364,32 @@ cdef class DAEKernel(StepProblem):
         return self.owner.observe(q, v, t)
 
     def observe_frames(self, t, q, v, a, lam, branches):
-        """:meth:`observe` of every output in one loop: the joint coordinates, each on its
-        branch; the reactions of held joints (a saddle-point solve per output for the state's
-        multipliers) deferred to when the Result is first asked for them
-        (:class:`~rancf.formulations.dae.HeldReactions`, DECISIONS 32), zeros where no joint
+        """:meth:`observe` of every output, deferred to when the Result is first asked for
+        them (DECISIONS 32: a stored frame holds the state): ``nodes`` a
+        :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
+        states and branches, on a DAE of the assembly made then
+        (:func:`~rancf.formulations.dae.stored_frames`: the run's kernel and factors are not
+        kept); the reactions of held joints (a saddle-point solve per output for the state's
+        multipliers) a :class:`~rancf.formulations.dae.HeldReactions`, zeros where no joint
         is held."""
+        from rancf.formulations.dae import HeldReactions, stored_frames
+        cdef Py_ssize_t n_out = len(t)
+        t = np.array(t, dtype=float)
+        branches = np.ascontiguousarray(branches, dtype=float).reshape(n_out, self.n_branch)
+        table = self.owner.table
+        if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
+            reactions = HeldReactions(self.owner.assembly, t, np.asarray(q).reshape(n_out, -1),
+                                      np.asarray(v).reshape(n_out, -1), branches)
+        else:
+            reactions = np.zeros((n_out, self.md.n_joints))
+        return {"nodes": stored_frames(self.owner.assembly, t, q, v, branches),
+                "reactions": reactions}
+
+    def frames(self, t, q, v, branches):
+        """The node coordinates and velocities (n_out, n: copies of q and v) and the joint
+        coordinates and rates (n_out, n_joints) of the states (q, v) at the times t (n_out,),
+        each on its branch (``branches`` (n_out, n_branch): the rows the loop kept), in one
+        loop; the current branch restored after."""
         cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
         cdef double[:, ::1] qq = np.ascontiguousarray(q, dtype=float).reshape(-1, self.n)
         cdef double[:, ::1] vv = np.ascontiguousarray(v, dtype=float).reshape(-1, self.n)
@@ -390,16 +411,7 @@ cdef class DAEKernel(StepProblem):
                     memcpy(&QD[k, 0], &self.qd_j[0], nj * sizeof(double))
         finally:
             self.use_branch(&now[0])
-        nodes, velocities = np.array(qq), np.array(vv)
-        table = self.owner.table
-        if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
-            from rancf.formulations.dae import HeldReactions
-            reactions = HeldReactions(self.owner.assembly, np.array(tt), nodes, velocities,
-                                      np.array(bb))
-        else:
-            reactions = np.zeros((n_out, nj))
-        return {"nodes": nodes, "velocities": velocities, "joint_q": joint_q,
-                "joint_qd": joint_qd, "reactions": reactions}
+        return np.array(qq), np.array(vv), joint_q, joint_qd
 
     def frame_multipliers(self, t, q, v, branches):
         """The multipliers (n_out, n_constraints) of the states (q, v) (n_out, n) at times t

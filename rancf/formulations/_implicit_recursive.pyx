@@ -612,25 +612,34 @@ cdef class RecursiveProblem(StepProblem):
                 "beta": np.asarray(vv).copy()}
 
     def observe_frames(self, t, q, v, a, lam, branches):
-        """:meth:`observe` of every output in one loop (each on its branch, ``branches``
-        (n_out, n_joints) kept by the loop), about a kinematics pass an output (and a residual
-        where joints are held)."""
+        """:meth:`observe` of every output, deferred to when the Result is first asked for
+        them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
+        :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
+        states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own."""
+        from rancf.formulations.recursive import StoredFrames
+        frames = StoredFrames(self.frames, t, q, v, branches)
+        return {"nodes": frames, "reactions": frames.reactions, "beta": np.asarray(v)}
+
+    def frames(self, t, q, v, branches):
+        """The node coordinates and velocities (n_out, n_x), joint coordinates, rates and
+        reactions (n_out, n_joints) of the states (q, v) (n_out, n) at the times t (n_out,),
+        each on its branch (``branches`` (n_out, n_joints) kept by the loop), in one loop:
+        about a kinematics pass an output (and a residual where joints are held)."""
         cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
         cdef double[:, ::1] qq = np.ascontiguousarray(q, dtype=float)
         cdef double[:, ::1] vv = np.ascontiguousarray(v, dtype=float)
         cdef double[:, ::1] bb = np.ascontiguousarray(branches, dtype=float)
         cdef Py_ssize_t k, n_out = tt.shape[0]
         cdef int nj = self.md.n_joints, n_x = self.d.n_x
-        out = {"nodes": np.empty((n_out, n_x)), "velocities": np.empty((n_out, n_x)),
-               "joint_q": np.empty((n_out, nj)), "joint_qd": np.empty((n_out, nj)),
-               "reactions": np.empty((n_out, nj)), "beta": np.array(vv)}
-        cdef double[:, ::1] X = out["nodes"], V = out["velocities"]
-        cdef double[:, ::1] Q = out["joint_q"], QD = out["joint_qd"], R = out["reactions"]
+        nodes, velocities = np.empty((n_out, n_x)), np.empty((n_out, n_x))
+        joint_q, joint_qd, reactions = (np.empty((n_out, nj)) for _ in range(3))
+        cdef double[:, ::1] X = nodes, V = velocities
+        cdef double[:, ::1] Q = joint_q, QD = joint_qd, R = reactions
         cdef double[::1] now = np.asarray(self.qref).copy()
         if (qq.shape[0] != n_out or vv.shape[0] != n_out or bb.shape[0] != n_out
                 or (n_out and (qq.shape[1] != self.n or vv.shape[1] != self.n
                                or bb.shape[1] != nj))):
-            raise ValueError(f"observe_frames: {n_out} outputs of {self.n} coordinates and "
+            raise ValueError(f"frames: {n_out} outputs of {self.n} coordinates and "
                              f"{nj} branch numbers expected, got q {np.shape(q)}, v "
                              f"{np.shape(v)}, branches {np.shape(branches)}")
         try:
@@ -647,4 +656,4 @@ cdef class RecursiveProblem(StepProblem):
                     memcpy(&R[k, 0], self.d.reaction, nj * sizeof(double))
         finally:
             self.use_branch(&now[0])
-        return out
+        return nodes, velocities, joint_q, joint_qd, reactions

@@ -1111,31 +1111,40 @@ cdef class RecursiveKernel(ODEProblem):
     def observe(self, t, Y, branches):
         """Node coordinates and velocities, joint coordinates, rates and reactions, work,
         dissipated energy and the generalized velocities ``beta`` at the outputs (by the owning
-        formulation, :meth:`rancf.formulations.recursive.Recursive.observe`)."""
-        return self.owner.observe(t, Y, branches)
+        formulation, :meth:`rancf.formulations.recursive.Recursive.observe`), all but the
+        state's own deferred to when the Result is asked for them (DECISIONS 32)."""
+        return self.owner.observe(t, Y, branches, deferred=True)
 
     def frames(self, t, Y, branches, bint held):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,) in one
         loop: ``(X, V, q, qd, reaction)``, (n_out, n_x) twice and (n_out, n_joints) three
         times. ``branches[i]`` (a row of the joint angles' branch, or None: from output
-        i - 1's) picks the branch at output i. With ``held`` (a driven or fixed joint) each
-        output takes the forward dynamics, whose reactions it keeps; otherwise a kinematics
-        pass, and the reactions are zero. An input function's exception is raised as it was
-        (a Ctrl-C inside it stays a KeyboardInterrupt); a state at which another evaluation
-        fails is handed to the owner's
+        i - 1's) picks the branch at output i; the rows the compiled loop kept, an array
+        (n_out, n_branch), are copied without a Python call an output. With ``held`` (a
+        driven or fixed joint) each output takes the forward dynamics, whose reactions it
+        keeps; otherwise a kinematics pass, and the reactions are zero. An input function's
+        exception is raised as it was (a Ctrl-C inside it stays a KeyboardInterrupt); a state
+        at which another evaluation fails is handed to the owner's
         :meth:`~rancf.formulations.recursive.Recursive.outputs`, which raises what the failure
         means."""
         cdef double[::1] tt = np.ascontiguousarray(t, dtype=float)
         cdef double[:, ::1] YY = np.ascontiguousarray(Y, dtype=float).reshape(-1, self.n_y)
         cdef Py_ssize_t k, n_out = tt.shape[0]
-        cdef int nx = self.n_x, nj = self.model.n_joints, status
+        cdef int nx = self.n_x, nj = self.model.n_joints, status, n_rows = 0
         cdef double[::1] ydot = np.empty(max(self.n_y, 1))
         cdef double[::1] row
+        cdef double[:, ::1] rows = None
         X, V = np.empty((n_out, nx)), np.empty((n_out, nx))
         q, qd, reaction = np.empty((n_out, nj)), np.empty((n_out, nj)), np.zeros((n_out, nj))
         cdef double[:, ::1] Xv = X, Vv = V, qv = q, qdv = qd, rv = reaction
+        if isinstance(branches, np.ndarray) and branches.ndim == 2 and len(branches) == n_out:
+            rows = np.ascontiguousarray(branches, dtype=float)
+            n_rows = min(<int>rows.shape[1], nj)
         for k in range(n_out):
-            if branches is not None and branches[k] is not None and len(branches[k]):
+            if rows is not None:
+                if n_rows:
+                    memcpy(self.data.qref, &rows[k, 0], n_rows * sizeof(double))
+            elif branches is not None and branches[k] is not None and len(branches[k]):
                 row = np.ascontiguousarray(branches[k], dtype=float)
                 memcpy(self.data.qref, &row[0], min(<int>row.shape[0], nj) * sizeof(double))
             if held:

@@ -456,6 +456,18 @@ class HeldReactions:
         return dae.held_reactions(self.X, lam)
 
 
+def stored_frames(assembly, t, q, v, branches):
+    """The deferred outputs of a DAE run (DECISIONS 32): a
+    :class:`~rancf.formulations.recursive.StoredFrames` giving the node coordinates and
+    velocities and the joint coordinates and rates of the stored states (q, v) (n_out, n_x) at
+    the times t, each on its branch (``branches`` (n_out, n_joints), the rows the loop kept),
+    by :meth:`DAEKernel.frames <rancf.formulations._dae.DAEKernel.frames>` of a DAE of the
+    assembly made when they are first read (the run's kernel and factors are not kept). Cost
+    per output: the joints' coordinates and rates (the inputs at t where they depend on it)."""
+    from .recursive import StoredFrames
+    return StoredFrames(lambda *args: DAE(assembly).compiled.frames(*args), t, q, v, branches)
+
+
 def wrenches(assembly, X, Q):
     """``[fx, fy, m]`` (n_joints, 3) of the generalized forces Q (n_joints, 4) of the joints
     on the coordinates X (n_joints, 4) of their children's vertices (a beam node ``[r; r']``

@@ -229,17 +229,31 @@ class Recursive:
         G = np.einsum("jik,jk->ji", H, acc) - f
         return k["A"].copy(), wrenches(A, X, G)
 
-    def observe(self, t, Y, branches):
+    def observe(self, t, Y, branches, deferred=False):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
         integrators keep them (:meth:`rancf.formulations._problem.ODEProblem.observe`):
         :meth:`outputs` as ``nodes``, ``velocities`` (n_out, n_x), ``joint_q``, ``joint_qd``,
         ``reactions`` (n_out, n_joints), the integrated ``work`` and ``dissipated`` energy (J)
         and the generalized velocities ``beta`` (n_out, n_dof). ``branches[i]`` picks the
-        branch of the joint angles at output i (None: from output i - 1's)."""
+        branch of the joint angles at output i (None: from output i - 1's).
+
+        With ``deferred`` (a run's outputs, DECISIONS 32) the states' own parts (``work``,
+        ``dissipated``, ``beta``: views of Y) are returned as they are and the rest is left to
+        a :class:`StoredFrames` of t, Y and branches (kept, not copied: the run's arrays),
+        which the Result calls when one of them is first read: ``nodes`` is the StoredFrames,
+        ``reactions`` its :meth:`~StoredFrames.reactions`. A stored output then costs the
+        loop's copy of the state; the mapping (a kinematics pass an output, O(n), or the
+        forward dynamics where joints are held) is paid once, on the first read, all outputs
+        in one compiled call (:meth:`~rancf.formulations._recursive.RecursiveKernel.frames`).
+        """
+        own = {"work": Y[:, -2], "dissipated": Y[:, -1],
+               "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
+        if deferred:
+            frames = StoredFrames(_kernel_frames, self.assembly, t, Y, branches, self.held)
+            return {"nodes": frames, "reactions": frames.reactions, **own}
         X, V, q, qd, reaction = self.kernel.frames(t, Y, branches, self.held)
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
-                "work": Y[:, -2], "dissipated": Y[:, -1],
-                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
+                **own}
 
     def stiffness(self, y):
         """The rates an explicit step must resolve at the state y, in words
@@ -356,6 +370,57 @@ class _SpringRates:
             for vertex, J in g:
                 f[A.node_size * vertex + 2:A.node_size * vertex + 4] -= k * rate * J
         return total
+
+
+class StoredFrames:
+    """What a run of the recursive formulation maps its stored states to (node coordinates and
+    velocities, joint coordinates, rates and reactions), computed on the first call
+    (DECISIONS 32: a stored frame holds the state). The Result calls it when ``nodes``,
+    ``velocities``, ``joint_q`` or ``joint_qd`` is first read, and :meth:`reactions` when the
+    reactions are; both come from one pass over the outputs, made once.
+
+    Parameters
+    ----------
+    compute : callable
+        ``compute(*args)`` gives ``(X, V, q, qd, reaction)``: (n_out, n_x) twice and
+        (n_out, n_joints) three times (:meth:`RecursiveKernel.frames
+        <rancf.formulations._recursive.RecursiveKernel.frames>` of the explicit loop's states,
+        :meth:`RecursiveProblem.frames
+        <rancf.formulations._implicit_recursive.RecursiveProblem.frames>` of the implicit
+        loop's); or the first four only, the reactions given apart (the DAE's,
+        :func:`rancf.formulations.dae.stored_frames`).
+    *args
+        Its arguments: the run's stored arrays, kept until then (the mapping is the same
+        compiled code on the same states and branches, so its numbers are those an
+        immediate mapping gives, bit for bit). A run's input functions (drives, efforts, loads
+        of t) are called by it then, at the outputs' times.
+    """
+
+    def __init__(self, compute, *args):
+        self._compute, self._args, self._out = compute, args, None
+
+    def _arrays(self):
+        if self._out is None:
+            self._out = self._compute(*self._args)
+            # the stored states are the Result's to keep (extra["beta"]), not this object's
+            self._compute = self._args = None
+        return self._out
+
+    def __call__(self):
+        X, V, q, qd = self._arrays()[:4]
+        return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd}
+
+    def reactions(self):
+        """The reactions (n_out, n_joints) of the held joints (zeros elsewhere), N m or N."""
+        return self._arrays()[4]
+
+
+def _kernel_frames(assembly, t, Y, branches, held):
+    """:meth:`RecursiveKernel.frames <rancf.formulations._recursive.RecursiveKernel.frames>`
+    on the assembly's recursion, checked out for the call (:func:`checkout`: a Result read in
+    one thread while the model runs in another maps its frames on a kernel of its own)."""
+    with checkout(assembly) as rec:
+        return rec.kernel.frames(t, Y, branches, held)
 
 
 def rates_in_words(omega, decay):

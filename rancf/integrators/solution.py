@@ -41,12 +41,18 @@ class Solution:
     y : ndarray (n_out, n_y)
         The states of an ODE (explicit methods).
     nodes, velocities : ndarray (n_out, n_x)
-        The model's node coordinates and their rates (m, 1, m/s, 1/s), from the formulation.
+        The model's node coordinates and their rates (m, 1, m/s, 1/s), from the formulation;
+        or ``nodes`` a callable giving ``nodes``, ``velocities``, ``joint_q`` and ``joint_qd``
+        (a dict; ``velocities``, ``joint_q``, ``joint_qd`` then None), which the Result calls
+        when one of them is first read (DECISIONS 32: the recursive formulation's runs, planar
+        and with :class:`~rancf.formulations.recursive.StoredFrames`, and the spatial DAE's).
     joint_q, joint_qd, reactions : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped), rates, and the reactions of fixed and driven
         joints (N m or N), from the formulation; the DAE gives the reactions of its held joints
         as a callable returning that array (:class:`~rancf.formulations.dae.HeldReactions`),
-        which the Result calls when they are first read.
+        the recursive formulation all of them (:meth:`StoredFrames.reactions
+        <rancf.formulations.recursive.StoredFrames.reactions>`), which the Result calls when
+        they are first read.
     work, dissipated : ndarray (n_out,)
         Work of the applied forces and drives and the energy dissipated since the start (J):
         integrated by the implicit loop (zeros when the problem does not track them), or

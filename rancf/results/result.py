@@ -87,8 +87,10 @@ class Result:
     joint_q, joint_qd : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped) and their rates. A spatial DAE run computes
         these, ``nodes``, ``velocities`` and the energies from its stored states when one of
-        them is first read (all outputs at once), then keeps them; a spatial recursive run
-        with cables its cables' parts of them (their drawn poses and joints).
+        them is first read (all outputs at once), then keeps them; a planar recursive run
+        (explicit or implicit) these, ``nodes``, ``velocities`` and the reactions, in one
+        compiled pass (about a kinematics pass an output); a spatial recursive run with
+        cables its cables' parts of them (their drawn poses and joints).
     reactions : ndarray (n_out, n_joints)
         The torque (N m) or force (N) that holds the coordinate of a fixed or driven joint (a
         drive's motor torque, a clamp's moment); 0 for free joints. The DAE computes them from

@@ -74,6 +74,16 @@ SPEED_REPEATS = {True: 1, False: 5}
 #: step, and the judged rancf runs' labels with an output every step.
 EXUDYN_SENSOR = "Exudyn, tip sensor every step"
 EVERY_STEP = ", an output every step"
+#: What an output costs (issue 25: a stored frame costs about a copy of the state): rancf's soft
+#: 5 x 5 pendulum (Reissner, E = 21 MPa, 4 s at 1 ms) with an output every step against one
+#: every OUTPUT_COST_EVERY steps, under these schemes; the largest ratio of the two wall times,
+#: and the interleaved pairs of runs (quick / full), fixed before the run.
+OUTPUT_COST_SCHEMES = {"RK4": {"method": "rk4"},
+                       "implicit generalized-alpha": {"method": "generalized-alpha",
+                                                      "rho_inf": SPEED_RHO_INF}}
+OUTPUT_COST_EVERY = 100
+OUTPUT_COST_LIMIT = 1.2
+OUTPUT_COST_REPEATS = {True: 3, False: 7}
 
 
 def exudyn_version():
@@ -316,6 +326,72 @@ def speed_comparison(repeats: int):
     return pd.DataFrame(rows)
 
 
+def output_cost(repeats: int):
+    """The wall time of ``rancf.simulate`` (the whole call: set-up, steps, the Result) of the
+    soft 5 x 5 pendulum (Reissner, E = 21 MPa, 4 s at 1 ms) with an output every step, against
+    one every :data:`OUTPUT_COST_EVERY` steps, for each scheme of :data:`OUTPUT_COST_SCHEMES`:
+    ``repeats`` pairs, the two runs of a pair one after the other (a burst of load on the shared
+    machine hits both), BLAS held to one thread; the ratio is the median of the pairs' ratios.
+    The mapping of the stored states to nodes, joint coordinates and reactions is deferred to
+    their first read (DECISIONS 32); its time, read once after each run with an output every
+    step, is a column of its own (not in the ratio)."""
+    from threadpoolctl import threadpool_limits
+
+    chain = pendulum(21e6, "reissner")
+    t_end = 4.0
+    rows = []
+    with threadpool_limits(limits=1, user_api="blas"):
+        for label, kwargs in OUTPUT_COST_SCHEMES.items():
+            rancf.simulate(chain, 10 * H, H, **kwargs)      # the model built, its kernels cached
+            walls, reads = {1: [], OUTPUT_COST_EVERY: []}, []
+            for r in range(repeats):
+                progress(f"output cost: {label}, pair {r + 1} of {repeats}")
+                for every in walls:
+                    start = time.perf_counter()
+                    res = rancf.simulate(chain, t_end, H, output_every=every, **kwargs)
+                    walls[every].append(time.perf_counter() - start)
+                    if res.status != "ok":
+                        raise RuntimeError(f"output cost, {label}: {res.status}: {res.message}")
+                    if every == 1:
+                        start = time.perf_counter()
+                        _ = res.nodes, res.reactions
+                        reads.append(time.perf_counter() - start)
+                        n_out = len(res.t)
+            every_step, sparse = np.array(walls[1]), np.array(walls[OUTPUT_COST_EVERY])
+            ratios = every_step / sparse
+            rows.append({"scheme": label, "pairs": repeats, "outputs (every step)": n_out,
+                         "median wall time, every step (s)": np.median(every_step),
+                         f"median wall time, every {OUTPUT_COST_EVERY}th (s)": np.median(sparse),
+                         "ratio (median of pairs)": float(np.median(ratios)),
+                         "ratio min": ratios.min(), "ratio max": ratios.max(),
+                         "first read of nodes and reactions (s)": np.median(reads),
+                         "first read per output (us)": 1e6 * np.median(reads) / n_out})
+    return pd.DataFrame(rows)
+
+
+def output_cost_checks(cost, quick: bool):
+    """Issue 25's limit on the output cost table (:func:`output_cost`), one row per scheme,
+    judged in the full run only (as the speed rows: a quick run is a smoke test)."""
+    checks = []
+    for _, r in cost.iterrows():
+        checks.append(Check(
+            f"output cost: {r['scheme']}, an output every step / every {OUTPUT_COST_EVERY}th",
+            "issue 25: a stored frame costs about a copy of the state; the 5 x 5 pendulum (110 DOF, "
+            "Reissner, E = 21 MPa, 4 s at 1 ms) with an output every step within 20 % of the run "
+            "without outputs (here: one every 100 steps)",
+            value=r["ratio (median of pairs)"], limit=OUTPUT_COST_LIMIT, unit="time ratio",
+            source="rancf target: issue 25",
+            no_verdict="quick run: the limit is judged in the full run (a quick run is a smoke "
+                       "test, and runs while the machine does other work)" if quick else None,
+            detail=f"the whole simulate call, medians {r['median wall time, every step (s)']:.3g} s "
+                   f"and {r[f'median wall time, every {OUTPUT_COST_EVERY}th (s)']:.3g} s; median "
+                   f"of {r['pairs']} interleaved pairs' ratios (min {r['ratio min']:.3g}, max "
+                   f"{r['ratio max']:.3g}); the mapping deferred to the first read of nodes and "
+                   f"reactions (DECISIONS 32) takes {r['first read of nodes and reactions (s)']:.3g} s "
+                   f"({r['first read per output (us)']:.3g} us an output), not in the ratio"))
+    return checks
+
+
 def tolerance_study(t_end):
     """Each code's Newton tolerance in one norm: the largest tip distance (mm) between its run at
     its default tolerance and the same discrete equations (Reissner elements, generalized-alpha,
@@ -536,6 +612,7 @@ def run(quick: bool) -> Outcome:
                              "Newton iterations per step": res.stats["newton_iterations"] / res.stats["steps"]})
     comparison = pd.DataFrame(rows)
     speed = speed_comparison(SPEED_REPEATS[quick])
+    cost = output_cost(OUTPUT_COST_REPEATS[quick])
     tolerances = tolerance_study(t_cmp)
     explicit = explicit_accuracy()
 
@@ -660,8 +737,9 @@ def run(quick: bool) -> Outcome:
                    "threads, which is what its timing compares",
         detail=f"rancf's RK4 {explicit['rancf RK4']:.3g} mm (row above)"))
     checks += speed_checks(speed, quick)
+    checks += output_cost_checks(cost, quick)
     return Outcome(
-        tables={"comparison": comparison, "speed": speed, "model_vs_mesh": mesh,
+        tables={"comparison": comparison, "speed": speed, "output_cost": cost, "model_vs_mesh": mesh,
                 "newton_tolerance": tolerances,
                 "explicit_pair": pd.DataFrame([{"run (h = 1 ms)": k, "reference": f"Exudyn generalized-alpha, "
                                                 f"h = {H_EXPLICIT_REF:g} s", "max tip distance (mm)": v,
@@ -719,6 +797,11 @@ def run(quick: bool) -> Outcome:
             "increment). Expressed in one norm: the largest tip distance between each code's run at its "
             "default tolerance and the same discrete equations solved by rancf to the tightest tolerance it "
             "converges with (Exudyn fails below its defaults on the stiff chain).",
+            f"Output cost (table output_cost, issue 25): rancf's whole simulate call of the soft "
+            f"pendulum with an output every step against one every {OUTPUT_COST_EVERY} steps, "
+            f"{OUTPUT_COST_REPEATS[quick]} interleaved pairs per scheme, the ratio the median of the "
+            "pairs'; the nodes, joint coordinates and reactions are mapped from the stored states "
+            "when first read (DECISIONS 32), timed apart.",
             "Newton iterations per step: Exudyn's from its solver statistics after the run "
             "(mbs.sys['dynamicSolver'].it.newtonStepsCount, newtonJacobiCount for the Jacobians), "
             "rancf's from Result.stats (newton_iterations, nlu).",
