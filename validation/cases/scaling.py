@@ -6,6 +6,35 @@ ones (to about 100,000 DOF) for every formulation this checkout offers; each poi
 median of repeated timings taken in this one run; linear fit with R^2 for RANCF and
 log-log slopes for all. RANCF paper eq. 57: the recursion costs fewer than 1472 n multiplications
 per evaluation; counted here from the kernels' loops and by running them under valgrind.
+
+Timing method (issue 24; chosen before its first result, and not changed after):
+
+1. *Points*: every (formulation, chain) the case times, planar and spatial.
+2. *Plan* (discarded): per formulation in order of size, one pair of runs per chain sizes its
+   steps k and pairs of runs per sample (a sample costing about ``BUDGET``, set-up included) and
+   stops a formulation's longer chains (``STOP_PER_STEP``). Its timings enter no statistic: they
+   are taken in order of size, formulation by formulation.
+3. *Rounds*: ``ROUNDS`` rounds; each round takes one sample (:func:`sample`) of every point, in an
+   order shuffled afresh each round by a generator of fixed seed (``SEED``), over every
+   formulation and the spatial chain together. A burst of load on the shared machine then hits a
+   random few points of one round instead of one formulation's longest chains in all of its
+   repeats, and each point's samples are spread over the whole case. Rows whose timings carry no
+   verdict (``NO_VERDICT``) take part in the first ``ROUNDS_NO_VERDICT`` rounds only: that, and
+   a smaller budget per sample, pays for five rounds of every point with a verdict within the
+   case's time before this method (168 s).
+4. *Statistic per point*: the median over its rounds (min and max shown beside it). Each check's
+   value is computed from the medians as before: the flatness is the largest over the smallest
+   median time per step and DOF; R^2 and log-log slopes by least squares over the medians.
+5. *Noise*: a percentile bootstrap (``BOOTSTRAP`` resamples, fixed seed): each resample draws,
+   for every point independently, as many samples as it has, with replacement, from its rounds,
+   takes their median, and recomputes the check's value from these medians; the noise interval
+   is the 5th to 95th percentile of the resampled values (:func:`noise_interval`).
+6. *Verdict*: when a limit lies within the hull of the noise interval and the value (either end
+   of a ``within`` limit), the row says "undecided: noise" instead of pass or FAIL (it does not
+   fail the run, and the report lists it as undecided); otherwise pass or FAIL from the value.
+   The limits are the issues' (1.3, 0.98, 1.15, 1.1, 5 us, 2 - 3), unchanged.
+7. *Load*: the machine's load averages (as ``uptime`` prints them) at the start and the end of
+   the timings are in the case's parameters.
 """
 from __future__ import annotations
 
