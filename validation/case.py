@@ -17,7 +17,9 @@ run), the comparison, the unit and where the limit comes from; the verdict is co
 never given. A row that only informs (a figure true by construction, or a quick run too short
 for the claim) carries no verdict and says why (``no_verdict``). A claim of a paper that does not hold in our runs is a *known deviation*: it shows
 FAIL against the paper with its reason and does not fail the run, like pytest's xfail; if it
-starts to hold, the run fails, so the reason is revisited.
+starts to hold, the run fails, so the reason is revisited. A value measured with noise (a
+timing) may carry its noise interval, computed by a rule stated before the run: where the noise
+could flip the verdict, the row is *undecided* instead (:attr:`Check.undecided`).
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ COMPARISONS = ("<=", ">=", "within")
 #: A verdict, as stored in result.json and shown in the report.
 PASS, FAIL, DEVIATION, UNEXPECTED_PASS, MEASURED = ("pass", "FAIL", "FAIL (known deviation)",
                                                     "pass (known deviation no longer holds)", "-")
+UNDECIDED = "undecided: noise"
 
 
 class Check:
@@ -71,6 +74,12 @@ class Check:
         "quick run: ...". A limit given with it is shown (stated before the run) but not judged.
     detail : str
         What the row needs besides the numbers (where or when it was measured, the runs behind it).
+    noise : (float, float), optional
+        The interval the value moves within by the noise of its measurement (e.g. its spread
+        over the rounds of repeated timings), by a rule stated before the run. Where a limit lies
+        within the hull of this interval and the value (either end of a ``within`` limit), the
+        noise could flip the verdict: it is ``undecided: noise``, neither pass nor FAIL, and
+        does not fail the run.
 
     The verdict is never given: there is no ``passed`` argument (:attr:`passed` is computed).
     """
@@ -78,7 +87,8 @@ class Check:
     def __init__(self, name: str, claim: str, *, value: float | None = None,
                  limit: Union[float, Tuple[float, float], None] = None, unit: str = "",
                  comparison: str = "<=", source: str | None = None,
-                 known_deviation: str | None = None, no_verdict: str | None = None, detail: str = ""):
+                 known_deviation: str | None = None, no_verdict: str | None = None, detail: str = "",
+                 noise: Tuple[float, float] | None = None):
         self.name, self.claim = str(name), str(claim)
         if comparison not in COMPARISONS:
             raise ValueError(f"check {name!r}: comparison must be one of {COMPARISONS}, got {comparison!r}")
@@ -103,12 +113,28 @@ class Check:
         self.limit, self.unit, self.comparison = limit, str(unit), comparison
         self.source, self.known_deviation, self.detail = str(source), known_deviation, str(detail)
         self.no_verdict = None if no_verdict is None else str(no_verdict)
+        if noise is not None:
+            low, high = (float(x) for x in noise)
+            if not low <= high:
+                raise ValueError(f"check {name!r}: noise (low, high) needs low <= high, got {noise!r}")
+            noise = (low, high)
+        self.noise = noise
+
+    @property
+    def undecided(self) -> bool:
+        """Could the noise flip the verdict? True when a limit lies within the hull of
+        :attr:`noise` and the value (False without a limit, a noise interval or a value)."""
+        if self.noise is None or self.limit is None or self.no_verdict is not None or math.isnan(self.value):
+            return False
+        low, high = min(self.noise[0], self.value), max(self.noise[1], self.value)
+        edges = self.limit if self.comparison == "within" else (self.limit,)
+        return any(low <= edge <= high for edge in edges)
 
     @property
     def passed(self) -> bool | None:
-        """Does the value meet the limit? None without a limit (a measured figure) or with
-        ``no_verdict``."""
-        if self.limit is None or self.no_verdict is not None:
+        """Does the value meet the limit? None without a limit (a measured figure), with
+        ``no_verdict``, or when the noise could flip the answer (:attr:`undecided`)."""
+        if self.limit is None or self.no_verdict is not None or self.undecided:
             return None
         v = self.value
         if math.isnan(v):
@@ -122,7 +148,9 @@ class Check:
     @property
     def verdict(self) -> str:
         """``pass``, ``FAIL``, ``FAIL (known deviation)``, ``pass (known deviation no longer
-        holds)`` or ``-`` (no verdict)."""
+        holds)``, ``undecided: noise`` or ``-`` (no verdict)."""
+        if self.undecided:
+            return UNDECIDED
         ok = self.passed
         if ok is None:
             return MEASURED
@@ -140,7 +168,7 @@ class Check:
         return {"name": self.name, "claim": self.claim, "value": self.value, "limit": self.limit,
                 "unit": self.unit, "comparison": self.comparison, "source": self.source,
                 "known_deviation": self.known_deviation, "no_verdict": self.no_verdict,
-                "detail": self.detail,
+                "detail": self.detail, "noise": None if self.noise is None else list(self.noise),
                 "passed": self.passed, "verdict": self.verdict, "fails_run": self.fails_run}
 
     def __repr__(self) -> str:

@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 import rancf
-from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Outcome
+from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNDECIDED, UNEXPECTED_PASS, Outcome
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("rancf", "numpy", "scipy", "pandas", "matplotlib", "Cython", "exudyn")
@@ -164,13 +164,15 @@ def package_versions() -> dict:
 
 
 def status_of(outcome: Outcome) -> str:
-    """``skipped``; ``fail`` (a check fails the run: see :attr:`Check.fails_run`); ``deviation``
-    (known deviations, nothing else failed); ``pass`` (every verdict passed); ``reported``
-    (no verdicts)."""
+    """``skipped``; ``fail`` (a check fails the run: see :attr:`Check.fails_run`); ``undecided``
+    (the noise could flip a verdict, nothing failed); ``deviation`` (known deviations, nothing
+    else failed or undecided); ``pass`` (every verdict passed); ``reported`` (no verdicts)."""
     if outcome.skipped:
         return "skipped"
     if any(c.fails_run for c in outcome.checks):
         return "fail"
+    if any(c.verdict == UNDECIDED for c in outcome.checks):
+        return "undecided"
     if any(c.verdict == DEVIATION for c in outcome.checks):
         return "deviation"
     return "pass" if any(c.passed is not None for c in outcome.checks) else "reported"
@@ -344,9 +346,10 @@ def load_results(out: Path, order=()) -> list[dict]:
 # ----------------------------------------------------------------------------- rendering
 
 BADGE = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "skipped": "#6e7781",
-         "reported": "#0969da", "deviation": "#bc4c00"}
+         "reported": "#0969da", "deviation": "#bc4c00", "undecided": "#9a6700"}
 STATUS_TEXT = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skipped": "SKIPPED",
-               "reported": "REPORTED", "deviation": "PASS WITH KNOWN DEVIATIONS"}
+               "reported": "REPORTED", "deviation": "PASS WITH KNOWN DEVIATIONS",
+               "undecided": "UNDECIDED (NOISE)"}
 CHECK_HEADER = ["check", "claim", "value", "comparison", "limit", "unit", "source", "verdict"]
 
 
@@ -376,7 +379,9 @@ def _check_row(c: dict) -> list:
     limit = c["limit"]
     if isinstance(limit, list):
         limit = f"[{_num(limit[0])}, {_num(limit[1])}]"
-    value = _num(c["value"]) + (f" ({c['detail']})" if c["detail"] else "")
+    noise = c.get("noise")  # absent from records stored before checks had noise intervals
+    value = (_num(c["value"]) + (f" (noise: {_num(noise[0])} - {_num(noise[1])})" if noise else "")
+             + (f" ({c['detail']})" if c["detail"] else ""))
     verdict = c["verdict"] + (f" (no verdict: {c['no_verdict']})" if c.get("no_verdict") else "")
     return [c["name"], c["claim"], value, c["comparison"] if limit is not None else "",
             _num(limit), c["unit"], c["source"], verdict]
@@ -398,7 +403,7 @@ def _html_table(header, rows, verdict_column=None) -> str:
         text = html.escape(_fmt(x))
         if i == verdict_column and x in (FAIL, UNEXPECTED_PASS):
             return f'<td class="bad">{text}</td>'
-        if i == verdict_column and x == DEVIATION:
+        if i == verdict_column and x in (DEVIATION, UNDECIDED):
             return f'<td class="known">{text}</td>'
         return f"<td>{text}</td>"
     body = "".join("<tr>" + "".join(cell(i, x) for i, x in enumerate(row)) + "</tr>" for row in rows)
@@ -490,7 +495,8 @@ INTRO = ("Each case lists its checks: the value measured, the limit it is held t
          "the unit, where the limit comes from (the paper, an independent reference, or a target of this "
          "project) and the verdict computed from them. A paper's claim that does not hold in our runs is a "
          "known deviation: FAIL against the paper, with its reason; it does not fail the run, unless it "
-         "starts to hold.")
+         "starts to hold. A timed value carries its noise interval (the case states how it is computed); "
+         "where the noise could flip the verdict, the row is 'undecided: noise', neither pass nor FAIL.")
 SEED_HEADER = ["case", "check", "paper's claim", "in our runs", "verdict", "reason"]
 
 

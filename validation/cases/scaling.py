@@ -6,16 +6,54 @@ ones (to about 100,000 DOF) for every formulation this checkout offers; each poi
 median of repeated timings taken in this one run; linear fit with R^2 for RANCF and
 log-log slopes for all. RANCF paper eq. 57: the recursion costs fewer than 1472 n multiplications
 per evaluation; counted here from the kernels' loops and by running them under valgrind.
+
+Timing method (issue 24; chosen before its first result, and not changed after):
+
+1. *Points*: every (formulation, chain) the case times, planar and spatial.
+2. *Plan* (discarded): per formulation in order of size, one pair of runs per chain sizes its
+   steps k and pairs of runs per sample (a sample costing about ``BUDGET``, set-up included) and
+   stops a formulation's longer chains (``STOP_PER_STEP``). Its timings enter no statistic: they
+   are taken in order of size, formulation by formulation.
+3. *Rounds*: ``ROUNDS`` rounds; each round takes one sample (:func:`sample`) of every point, in an
+   order shuffled afresh each round by a generator of fixed seed (``SEED``), over every
+   formulation and the spatial chain together. A burst of load on the shared machine then hits a
+   random few points of one round instead of one formulation's longest chains in all of its
+   repeats, and each point's samples are spread over the whole case. Rows whose timings carry no
+   verdict (:func:`carries_verdict`) take part in the first ``ROUNDS_NO_VERDICT`` rounds only: that, and
+   a smaller budget per sample, pays for five rounds of every point with a verdict within the
+   case's time before this method (168 s).
+4. *Statistic per point*: the median over its rounds (min and max shown beside it). Each check's
+   value is computed from the medians as before: the flatness is the largest over the smallest
+   median time per step and DOF; R^2 and log-log slopes by least squares over the medians.
+5. *Noise*: leave one round out: for each round r, every point's median is retaken without its
+   round-r sample and the check's value recomputed from these medians; the noise interval runs
+   from the least to the largest of these values (:func:`noise_interval`). The verdict is decided
+   only where no single round decides it. (Changed before any timing with the method was run: the
+   first version, a bootstrap resampling each point's samples independently, treats a burst that
+   hit one round as if it could recur in three samples of five; on a synthetic flat chain whose
+   one round was slowed 1.6 times at 12 of 16 points it put the flatness at 1.09 - 1.14 with
+   noise intervals reaching 1.80 - 1.85, undecided in 10 runs of 10, though the medians of
+   five rounds are built to absorb that burst.)
+6. *Verdict*: when a limit lies within the hull of the noise interval and the value (either end
+   of a ``within`` limit), the row says "undecided: noise" instead of pass or FAIL (it does not
+   fail the run, and the report lists it as undecided); otherwise pass or FAIL from the value.
+   The limits are the issues' (1.3, 0.98, 1.15, 1.1, 5 us, 2 - 3), unchanged.
+7. *Load*: the machine's load averages (as ``uptime`` prints them) at the start and the end of
+   the timings are in the case's parameters.
 """
 from __future__ import annotations
 
+import math
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -39,14 +77,20 @@ DOF_PER_BODY = 4 * REFERENCE["elements_per_body"] + 2
 #: ones do not (its flat check ends there; its slope passes with or without them).
 EXTENDED = {"recursive": (80, 160, 320, 500, 640, 1280, 2560, 4545), "recursive, rk4": (80, 160, 320, 500),
             "dae": (80, 160, 320, 640, 1280), "dae, dense": (80,), "reduced": (), "dae, factorized": (80,)}
-#: s of runs per repeat of a point (quick / full). The quick run's timings carry no verdict
+#: s of runs per sample of a point (quick / full). The quick run's timings carry no verdict
 #: (QUICK_NOTE): half a second per point keeps its 34 points within the 3 minutes of --quick.
-BUDGET = {True: 0.5 / 3, False: 0.4}
-#: Repeats per point (quick / full). Three: the median of three is what the verdicts rest on,
-#: except where a check's margin lies within the spread of the repeats (:data:`MORE_REPEATS`).
-REPEATS = {True: 3, False: 3}
+#: Full: 0.25 s (0.4 before issue 24's method), so that five rounds of every point with a verdict
+#: fit in the case's former time (the longest chains take one pair of runs, whatever the budget).
+BUDGET = {True: 0.5 / 3, False: 0.25}
+#: Rounds (quick / full): each times every point once, in a shuffled order (module docstring).
+#: A median of five absorbs two samples hit by a burst of load, one of three only one.
+ROUNDS = {True: 3, False: 5}
+#: Rows whose timings carry no verdict (growth reported, not judged) take the first three rounds.
+ROUNDS_NO_VERDICT = 3
+#: Seed of the rounds' shuffled orders (the issue's number).
+SEED = 24
 #: Steps k + 1 ... 2 k from rest are timed on every chain (fewer only where they cost more than
-#: a repeat's budget): the same steps, so the same Newton iterations and factorizations per step.
+#: a sample's budget): the same steps, so the same Newton iterations and factorizations per step.
 WINDOW = 10
 MAX_PAIRS = 400
 STOP_PER_STEP = 0.5  # s: larger chains are skipped once one step is predicted to cost more
@@ -79,11 +123,6 @@ DAE_SLOPE = (2.0, 3.0)
 FLAT = {"RANCF implicit (generalized-alpha)": 100_000, FULL_NEWTON.label: 100_000,
         "RANCF explicit (RK4)": 11_000}
 FLAT_LIMIT = 1.3
-#: Five repeats in the full run for the implicit RANCF chains: their flat checks lie within the
-#: spread of their repeats (a burst of load moves one repeat of a long chain by 20-80 %), and a
-#: median of five absorbs two such repeats, one of three only one. Every other verdict of the case
-#: holds wherever each point's median falls within the min-max of its repeats.
-MORE_REPEATS = {"RANCF implicit (generalized-alpha)": 5, FULL_NEWTON.label: 5}
 
 
 def sample(chain, kwargs, steps: int, pairs: int, checked: bool = False) -> dict:
@@ -139,11 +178,6 @@ def chain_of(variant, n, built=None):
     return built[n], built[n]
 
 
-def repeats(label: str, quick: bool) -> int:
-    """Repeats per point of the formulation ``label`` (:data:`REPEATS`, :data:`MORE_REPEATS`)."""
-    return REPEATS[quick] if quick else MORE_REPEATS.get(label, REPEATS[quick])
-
-
 def family(variant):
     """The key of :data:`EXTENDED` of a variant."""
     if variant.kwargs.get("method") == "rk4":
@@ -160,62 +194,135 @@ def family(variant):
 QUICK_NOTE = {True: "; quick run: no verdict (timings are judged in the full run)", False: ""}
 
 
-def measure(variant, bodies, quick: bool, skipped: list, built: dict | None = None) -> list[dict]:
-    """Median time per step of ``variant`` for each chain length in ``bodies``, over the same
-    steps (``WINDOW + 1 ... 2 WINDOW`` from rest) for every chain, so every size does the same
-    work per step (a budget of fewer steps only where ``3 WINDOW`` steps cost more than a
-    repeat's ``BUDGET``).
+@dataclass
+class Point:
+    """One chain of one formulation, as the rounds time it (module docstring, method).
 
-    A first round, in order of size, sizes each point (steps and pairs of runs per repeat, from
-    a warm-up pair for the first chain, then from the extrapolated time per step, a pair costing
-    no less than the last one measured, set-up included) and stops
-    before a chain beyond the paper's 880 DOF predicted to cost more than ``STOP_PER_STEP`` per
-    step. The further repeats go round-robin over the chains kept, so a burst of load on the
-    shared machine hits all sizes alike.
-    """
+    ``size``: bodies (planar) or elements (spatial); ``chain``: the model timed, ``full``: the
+    full model it stands for (the adaptive modal method's reduced model stands for its chain);
+    ``k`` and ``pairs``: :func:`sample`'s steps and pairs of runs; ``rounds``: how many rounds
+    sample it; ``samples``: :func:`sample`'s results, one a round."""
+
+    label: str
+    size: int
+    chain: Any
+    full: Any
+    kwargs: dict
+    implicit: bool
+    k: int
+    pairs: int
+    rounds: int
+    samples: list = field(default_factory=list)
+
+    def times(self) -> list[float]:
+        """Time per step (s) of each round's sample."""
+        return [s["step"] for s in self.samples]
+
+
+def carries_verdict(label: str) -> bool:
+    """Does a check of the full run judge this formulation's timings? The RANCF rows (linear fit,
+    O(n), flatness), the dense DAE with full Newton (O(n^2) to O(n^3)) and the spatial chain;
+    the other DAE rows and the adaptive modal method report their growth without a verdict."""
+    return "RANCF" in label or label in (DENSE_NEWTON.label, SPATIAL.label)
+
+
+def rounds_of(variant, quick: bool) -> int:
+    """Rounds of a formulation's points: :data:`ROUNDS`, or :data:`ROUNDS_NO_VERDICT` (at most)
+    for a row whose timings carry no verdict (:func:`carries_verdict`)."""
+    return ROUNDS[quick] if carries_verdict(variant.label) else min(ROUNDS[quick], ROUNDS_NO_VERDICT)
+
+
+def plan(variant, bodies, quick: bool, skipped: list, built: dict | None = None) -> list[Point]:
+    """The points of ``variant`` for the chain lengths ``bodies`` (the method's plan: discarded
+    timings). In order of size, one pair of runs per chain (:func:`sample`, after the chain is
+    built) gives its pair's wall time, set-up included, at the steps chosen for it, and so the
+    pairs of runs that make a sample cost about ``BUDGET``; every chain is timed over the same
+    steps (``WINDOW + 1 ... 2 WINDOW`` from rest, so every size does the same work per step;
+    fewer only where ``3 WINDOW`` steps cost more than the budget, from the time per step
+    extrapolated from the last two chains). Chains beyond the paper's 880 DOF predicted to cost
+    more than ``STOP_PER_STEP`` per step are skipped (and listed in ``skipped``)."""
     share = BUDGET[quick]
-    chains, plans, samples = [], [], []
-    estimate, previous, overhead, last = None, None, None, None
+    points, estimate, previous = [], None, None
     for n in bodies:
         if estimate is not None and estimate > STOP_PER_STEP and n not in PAPER_BODIES:
             skipped.append(f"{variant.label}: {n} bodies and more (predicted {estimate:.2g} s per step)")
             break
-        progress(f"{variant.label}: {n} bodies")
+        progress(f"plan: {variant.label}: {n} bodies")
         chain, full = chain_of(variant, n, built)
+        full.build()  # once (O(n^2) in the bodies), not in a pair's wall time
+        if variant.kwargs.get("method") == "rk4":
+            sample(chain, variant.kwargs, 2, 1)  # RK4's stability check: once per chain, not timed
         if estimate is None:
-            warm = sample(chain, variant.kwargs, WINDOW, 1)
-            step = planning_step(warm, WINDOW)
-            estimate, overhead = step, max(warm["pair"] - 3 * WINDOW * step, 0.0)
+            probe = sample(chain, variant.kwargs, WINDOW, 1, checked=True)
+            estimate = planning_step(probe, WINDOW)
         k = int(np.clip(share / (3 * estimate), 2, WINDOW))
-        cost = 3 * k * estimate + overhead
-        if last is not None:
-            # the pair measured on the shorter chain (fewer steps: in proportion) bounds this one's
-            # from below: the extrapolated steps alone undercount a pair where the set-up dominates,
-            # and the warm-up leaves no overhead when its difference is noise (pairs up to MAX_PAIRS,
-            # several times the budget, on chains of 10 to 40 bodies)
-            cost = max(cost, last[0] * min(1.0, k / last[1]))
-        pairs = int(np.clip(share / cost, 1, MAX_PAIRS))
-        chains.append((chain, full))
-        plans.append((k, pairs))
-        samples.append([sample(chain, variant.kwargs, k, pairs)])
-        last = (samples[-1][0]["pair"], k)
-        step = planning_step(samples[-1][0], k)
+        if points or k != WINDOW:  # the first chain's first probe may be over these steps already
+            probe = sample(chain, variant.kwargs, k, 1, checked=True)
+        pairs = int(np.clip(share / probe["pair"], 1, MAX_PAIRS))
+        points.append(Point(variant.label, n, chain, full, variant.kwargs, variant.implicit, k, pairs,
+                            rounds_of(variant, quick)))
+        step = planning_step(probe, k)
         estimate = predict(previous, (n, step), bodies, n)
         previous = (n, step)
-    for r in range(1, repeats(variant.label, quick)):
-        progress(f"{variant.label}: repeat {r + 1} of {repeats(variant.label, quick)}")
-        for (chain, _), (k, pairs), runs in zip(chains, plans, samples):
-            runs.append(sample(chain, variant.kwargs, k, pairs, checked=True))
+    return points
+
+
+def run_rounds(points: list[Point], take=None, seed: int = SEED) -> None:
+    """The method's rounds: round r takes one sample of every point with more than r rounds, in an
+    order shuffled afresh each round by a generator seeded with ``seed``; the samples are
+    appended to each point's ``samples``. ``take(point)`` takes a sample (default: :func:`sample`
+    with the point's steps and pairs; RK4's stability check ran in the plan)."""
+    if take is None:
+        def take(p):
+            return sample(p.chain, p.kwargs, p.k, p.pairs, checked=True)
+    rng = np.random.default_rng(seed)
+    for r in range(max((p.rounds for p in points), default=0)):
+        active = [p for p in points if p.rounds > r]
+        for i, j in enumerate(rng.permutation(len(active))):
+            p = active[j]
+            progress(f"round {r + 1}: {p.label}, {p.size} ({i + 1} of {len(active)})")
+            p.samples.append(take(p))
+
+
+def timing_rows(points: list[Point]) -> list[dict]:
+    """The planar timings table: a row per point, its median over the rounds."""
     rows = []
-    for (_, full), (k, pairs), runs in zip(chains, plans, samples):
-        times = [s["step"] for s in runs]
-        rows.append({"formulation": variant.label, "bodies": len(full.beams), "DOF": dof(full),
-                     "steps timed": f"{k + 1}-{2 * k}", "runs per repeat": 2 * pairs, "repeats": len(times),
+    for p in points:
+        times = p.times()
+        rows.append({"formulation": p.label, "bodies": len(p.full.beams), "DOF": dof(p.full),
+                     "steps timed": f"{p.k + 1}-{2 * p.k}", "runs per sample": 2 * p.pairs, "rounds": len(times),
                      "median time per step (s)": float(np.median(times)), "min (s)": min(times),
-                     "max (s)": max(times), "repeats <= 0 (noise)": sum(x <= 0 for x in times),
-                     "Newton iterations per step": runs[-1]["newton_iterations"] if variant.implicit else None,
-                     "factorizations per step": runs[-1]["nlu"] if variant.implicit else None})
+                     "max (s)": max(times), "rounds <= 0 (noise)": sum(x <= 0 for x in times),
+                     "Newton iterations per step": p.samples[-1]["newton_iterations"] if p.implicit else None,
+                     "factorizations per step": p.samples[-1]["nlu"] if p.implicit else None})
     return rows
+
+
+def noise_interval(samples, statistic) -> tuple[float, float]:
+    """The noise interval of a value computed from medians of timings (module docstring, method).
+
+    ``samples``: one sequence of timings per point, in the order of the rounds that took them;
+    ``statistic(medians)`` the value from an array of the points' medians (in the order of
+    ``samples``). For each round r, every point with a round-r sample drops it and takes the
+    median of the rest (the others keep theirs); the interval runs from the least to the largest
+    statistic over the rounds. A statistic that cannot be computed (NaN: a median <= 0 in a
+    ratio) counts as +inf, beyond any upper limit.
+    """
+    samples = [np.asarray(t, float) for t in samples]
+    values = []
+    for r in range(max(len(t) for t in samples)):
+        medians = np.array([np.median(np.delete(t, r)) if len(t) > r else np.median(t) for t in samples])
+        values.append(statistic(medians))
+    values = np.array(values, float)
+    values[np.isnan(values)] = np.inf
+    return float(values.min()), float(values.max())
+
+
+def flatness(per_dof) -> float:
+    """Largest over smallest cost per DOF; NaN with fewer than two or a cost <= 0 (timing noise:
+    not a cost, so the ratio is not measured)."""
+    per_dof = np.asarray(per_dof, float)
+    return float(per_dof.max() / per_dof.min()) if len(per_dof) > 1 and (per_dof > 0).all() else math.nan
 
 
 def planning_step(timing, k):
@@ -272,9 +379,9 @@ def _log_floor(timings):
 
 def _spread(ax, group, color, floor=None):
     """Medians of ``group`` (a formulation's rows of the timings table) in ms with the min-max
-    range of the repeats as bars. On a log axis (``floor``: its lower edge, ms) a range or median
+    range of the rounds as bars. On a log axis (``floor``: its lower edge, ms) a range or median
     that reaches zero or below is timing noise: its bar runs dotted to the edge, where a
-    triangle (a repeat <= 0) or a cross (the median <= 0) marks it."""
+    triangle (a round <= 0) or a cross (the median <= 0) marks it."""
     dof = group["DOF"].to_numpy(float)
     t, lo, hi = (group[c].to_numpy() * 1e3 for c in ("median time per step (s)", "min (s)", "max (s)"))
     if floor is None:
@@ -583,59 +690,54 @@ def spatial_chain(n_elements):
     return m
 
 
-def measure_spatial(quick: bool) -> list[dict]:
-    """Median time per implicit step of :func:`spatial_chain` for each size of
-    :data:`SPATIAL_ELEMENTS`, timed as :func:`measure` times the planar chains (:func:`sample`:
-    steps ``WINDOW + 1 ... 2 WINDOW`` from rest, here on every chain, so every size does the same
-    steps; the repeats round-robin over the sizes). The pairs of runs per repeat are sized by
-    the wall time of a pair (set-up included), measured on the size before and scaled by the
-    ratio of the sizes: an upper bound, so a noisy small time per step cannot inflate them."""
-    share = BUDGET[quick]
-    sizes = SPATIAL_ELEMENTS[quick]
-    chains, pairs, samples = [], [], []
-    pair_wall = None
-    for i, n in enumerate(sizes):
-        progress(f"{SPATIAL.label}: {n} elements")
+def plan_spatial(quick: bool) -> list[Point]:
+    """The points of :func:`spatial_chain` for the sizes of :data:`SPATIAL_ELEMENTS`, planned as
+    :func:`plan` plans the planar chains: one pair of runs over steps ``WINDOW + 1 ... 2 WINDOW``
+    (on every size, so every size does the same steps) gives the pairs of runs per sample."""
+    points = []
+    for n in SPATIAL_ELEMENTS[quick]:
+        progress(f"plan: {SPATIAL.label}: {n} elements")
         chain = spatial_chain(n)
-        if pair_wall is None:
-            pair_wall = sample(chain, SPATIAL.kwargs, WINDOW, 1)["pair"]
-        chains.append(chain)
-        pairs.append(int(np.clip(share / pair_wall, 1, MAX_PAIRS)))
-        samples.append([sample(chain, SPATIAL.kwargs, WINDOW, pairs[-1])])
-        if i + 1 < len(sizes):
-            pair_wall = samples[-1][0]["pair"] * sizes[i + 1] / n
-    for r in range(1, REPEATS[quick]):
-        progress(f"{SPATIAL.label}: repeat {r + 1} of {REPEATS[quick]}")
-        for chain, p, runs in zip(chains, pairs, samples):
-            runs.append(sample(chain, SPATIAL.kwargs, WINDOW, p))
+        chain.build()
+        probe = sample(chain, SPATIAL.kwargs, WINDOW, 1)
+        points.append(Point(SPATIAL.label, n, chain, chain, SPATIAL.kwargs, True, WINDOW,
+                            int(np.clip(BUDGET[quick] / probe["pair"], 1, MAX_PAIRS)), rounds_of(SPATIAL, quick)))
+    return points
+
+
+def spatial_rows(points: list[Point]) -> list[dict]:
+    """The spatial timings table: a row per size, its median over the rounds."""
     rows = []
-    for n, p, runs in zip(sizes, pairs, samples):
-        times = [s["step"] for s in runs]
+    for p in points:
+        times = p.times()
         median = float(np.median(times))
-        rows.append({"formulation": SPATIAL.label, "elements": n, "DOF": 6 * n + 3,
-                     "steps timed": f"{WINDOW + 1}-{2 * WINDOW}", "runs per repeat": 2 * p,
-                     "repeats": len(times), "median time per step (s)": median, "min (s)": min(times),
-                     "max (s)": max(times), "repeats <= 0 (noise)": sum(x <= 0 for x in times),
-                     "us per element and step": 1e6 * median / n,
-                     "Newton iterations per step": runs[-1]["newton_iterations"],
-                     "factorizations per step": runs[-1]["nlu"]})
+        rows.append({"formulation": p.label, "elements": p.size, "DOF": 6 * p.size + 3,
+                     "steps timed": f"{p.k + 1}-{2 * p.k}", "runs per sample": 2 * p.pairs,
+                     "rounds": len(times), "median time per step (s)": median, "min (s)": min(times),
+                     "max (s)": max(times), "rounds <= 0 (noise)": sum(x <= 0 for x in times),
+                     "us per element and step": 1e6 * median / p.size,
+                     "Newton iterations per step": p.samples[-1]["newton_iterations"],
+                     "factorizations per step": p.samples[-1]["nlu"]})
     return rows
 
 
-def spatial_checks(timings, quick: bool) -> list[Check]:
-    """Issue 22's three lines on the spatial timings (:func:`measure_spatial`)."""
+def spatial_checks(timings, points: list[Point], quick: bool) -> list[Check]:
+    """Issue 22's three lines on the spatial timings (:func:`spatial_rows` of ``points``), each
+    with its noise interval (:func:`noise_interval`)."""
     dof = timings["DOF"].to_numpy(float)
     t = timings["median time per step (s)"].to_numpy()
     per_dof = t / dof
+    samples = [p.times() for p in points]
     span = f"{int(dof.min()):,} - {int(dof.max()):,} DOF ({timings['elements'].min()} - " \
            f"{timings['elements'].max():,} elements)"
     source = "measured" if quick else "rancf target: issue 22"
     at = timings[timings["elements"] == SPATIAL_AT]
+    i_at = np.flatnonzero(timings["elements"].to_numpy() == SPATIAL_AT)
     return [
         Check(f"{SPATIAL.label}: cost per DOF flat, {span}",
               "issue 22: the implicit step's cost per DOF is flat within 30 % from 60 to 60,000 DOF",
               # a median <= 0 is noise, not a cost: the ratio is then not measured (NaN fails)
-              value=per_dof.max() / per_dof.min() if len(per_dof) > 1 and (per_dof > 0).all() else None,
+              value=flatness(per_dof), noise=noise_interval(samples, lambda m: flatness(m / dof)),
               limit=None if quick else FLAT_LIMIT, unit="largest / smallest time per step and DOF",
               source=source,
               detail="ns per DOF and step: " + ", ".join(
@@ -643,6 +745,7 @@ def spatial_checks(timings, quick: bool) -> list[Check]:
                      + QUICK_NOTE[quick]),
         Check(f"{SPATIAL.label}: O(n)", "issue 22: log-log slope of the implicit step's time "
               f"against the DOF at most {SPATIAL_SLOPE}", value=loglog_slope(dof, t),
+              noise=noise_interval(samples, lambda m: loglog_slope(dof, m)),
               limit=None if quick else SPATIAL_SLOPE, unit="log-log slope", source=source,
               detail=f"over {span}" + QUICK_NOTE[quick]),
         Check(f"{SPATIAL.label}: step at {SPATIAL_AT:,} elements",
@@ -650,9 +753,10 @@ def spatial_checks(timings, quick: bool) -> list[Check]:
               f"takes at most {SPATIAL_PER_ELEMENT * 1e6:g} us per element (Exudyn's sparse solver "
               "30-40 us on its 3D cable, measured for the issue)",
               value=float(at["us per element and step"].iloc[0]) if len(at) else None,
+              noise=noise_interval([samples[i_at[0]]], lambda m: 1e6 * m[0] / SPATIAL_AT) if len(at) else None,
               limit=None if quick else SPATIAL_PER_ELEMENT * 1e6, unit="us per element and step",
               source=source,
-              detail=(f"median of {int(at['repeats'].iloc[0])} repeats, min "
+              detail=(f"median of {int(at['rounds'].iloc[0])} rounds, min "
                       f"{1e6 * at['min (s)'].iloc[0] / SPATIAL_AT:.2f}, max "
                       f"{1e6 * at['max (s)'].iloc[0] / SPATIAL_AT:.2f} us" if len(at) else
                       "not measured") + work(at) + QUICK_NOTE[quick]),
@@ -662,7 +766,7 @@ def spatial_checks(timings, quick: bool) -> list[Check]:
 def spatial_figure(timings):
     """The spatial chain's timings: time per step against DOF (log-log, with slope 1) and the
     time per element and step against the elements, with issue 22's lines (30 % above the
-    smallest, 5 us at 1,000 elements). Medians, bars min-max of the repeats."""
+    smallest, 5 us at 1,000 elements). Medians, bars min-max of the rounds."""
     fig, (ax, ax_per) = plt.subplots(1, 2, figsize=(13, 4.8))
     dof = timings["DOF"].to_numpy(float)
     n = timings["elements"].to_numpy(float)
@@ -703,7 +807,7 @@ def timing_figures(timings):
 
     The paper's range in two panels: the RANCF curves on linear axes (its claim is a straight
     line) and every formulation on a log time axis (the adaptive modal points lie two decades
-    above); the whole range on log-log axes. Medians with the repeats' min-max as bars; repeats
+    above); the whole range on log-log axes. Medians with the rounds' min-max as bars; rounds
     whose difference is zero or negative are timing noise, marked (:func:`_spread`), never clamped.
     """
     fig_lin, (ax, ax_all) = plt.subplots(1, 2, figsize=(13, 5))
@@ -735,7 +839,7 @@ def timing_figures(timings):
                title="Every formulation, paper's range (log time axis)")
     ax_all.set_ylim(bottom=floor_paper)
     for axis in (ax_all, ax2):
-        axis.plot([], [], "kv", label="a repeat <= 0 (timing noise, not clamped)")
+        axis.plot([], [], "kv", label="a round <= 0 (timing noise, not clamped)")
         axis.plot([], [], "kx", mew=2, label="the median <= 0 (not on the curve)")
     ax_all.legend(fontsize=7)
     ax_all.grid(alpha=0.3, which="both")
@@ -744,7 +848,7 @@ def timing_figures(timings):
     t0 = timings["median time per step (s)"][timings["median time per step (s)"] > 0].min() * 1e3
     ax2.loglog(ref, t0 * ref / lo, "k:", label="slope 1")
     ax2.set(xscale="log", yscale="log", xlabel="degrees of freedom", ylabel="CPU time per step (ms)",
-            title="Time per step vs DOF (medians, bars: min-max of the repeats)")
+            title="Time per step vs DOF (medians, bars: min-max of the rounds)")
     ax2.set_ylim(bottom=floor)
     ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside: the curves fill the axes
     ax2.grid(alpha=0.3, which="both")
@@ -759,7 +863,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
     variants.insert(2, FULL_NEWTON)
     variants.insert(4, DENSE_NEWTON)
     variants.append(REDUCED)
-    rows, skipped, built = [], [], {}
+    load = {"start": os.getloadavg()}
+    planar, skipped, built = [], [], {}
     for v in variants:
         if not v.available:
             continue
@@ -767,8 +872,12 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             bodies = QUICK_BODIES + ((160,) if family(v).startswith("recursive") else ())
         else:
             bodies = PAPER_BODIES + EXTENDED[family(v)]
-        rows += measure(v, bodies, quick, skipped, built)
-    timings = pd.DataFrame(rows)
+        planar += plan(v, bodies, quick, skipped, built)
+    spatial_points = plan_spatial(quick)
+    run_rounds(planar + spatial_points)
+    load["end"] = os.getloadavg()
+    timings = pd.DataFrame(timing_rows(planar))
+    samples = {label: [p.times() for p in planar if p.label == label] for label in timings["formulation"].unique()}
 
     fits = []
     linear_source = ("rancf target: the paper gives no measure of fit; a linear law t = a n + b must "
@@ -781,6 +890,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
         row = {"formulation": label, "DOF range": f"{int(dof.min())} - {int(dof.max())}",
                "log-log slope (all)": loglog_slope(dof, t),
                "log-log slope (110-880 DOF)": loglog_slope(dof[paper], t[paper])}
+        noisy = lambda statistic: noise_interval(samples[label], statistic)  # noqa: E731
+        slope_noise = noisy(lambda m: loglog_slope(dof, m))
         if "RANCF" in label:
             a, b, r2 = linear_fit(dof[paper], t[paper])
             a_all, b_all, r2_all = linear_fit(dof, t)
@@ -792,13 +903,14 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
                 f"{label}: linear in DOF, 110-880",
                 ("claim of this project (the implicit recursion is not in the paper): " if ours else "")
                 + "RANCF paper fig. 12: 'the DOF-CPU time curve of RANCF fits a linear relation' "
-                "(110, 220, ..., 880 DOF)", value=r2, limit=None if quick else 0.98, comparison=">=",
+                "(110, 220, ..., 880 DOF)", value=r2, noise=noisy(lambda m: linear_fit(dof[paper], m[paper])[2]),
+                limit=None if quick else 0.98, comparison=">=",
                 unit="R^2", source="measured" if quick else
                 linear_source if ours else "paper: fig. 12 'linear'; " + linear_source,
                 detail=f"{a * 1e6:.3g} us per DOF + {b * 1e6:.3g} us" + QUICK_NOTE[quick]))
             checks.append(Check(f"{label}: O(n) far beyond the paper", "time per step grows no faster "
                                 f"than the DOF up to about {FLAT[label]:,} DOF", value=row["log-log slope (all)"],
-                                limit=None if quick else 1.15, unit="log-log slope",
+                                noise=slope_noise, limit=None if quick else 1.15, unit="log-log slope",
                                 source="measured" if quick else
                                        "rancf target: O(n); 0.15 allows for cache effects at 1e5 DOF "
                                        "(below 1 where a fixed per-step cost dominates)",
@@ -806,7 +918,7 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
                                        + QUICK_NOTE[quick]))
         elif label == DENSE_NEWTON.label:
             checks.append(Check(f"{label}: O(n^2) to O(n^3)", DAE_CLAIM, value=row["log-log slope (all)"],
-                                limit=None if quick else DAE_SLOPE, comparison="within",
+                                noise=slope_noise, limit=None if quick else DAE_SLOPE, comparison="within",
                                 unit="log-log slope", source="measured" if quick else
                                 "paper: 'O(n2) or O(n3)' read as a log-log slope of the time per "
                                 "step from 2 to 3 over the chains run (110 - 1760 DOF)",
@@ -815,7 +927,7 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
         else:
             checks.append(Check(f"{label}: growth with DOF", "log-log slope of the time per step (the "
                                 "baseline the paper compares against)", value=row["log-log slope (all)"],
-                                unit="log-log slope", source="measured",
+                                noise=slope_noise, unit="log-log slope", source="measured",
                                 detail=f"over {row['DOF range']} DOF{work(group)}"
                                        + ("; Newton's matrix of the first step kept over the steps "
                                           "timed: the factorization is not in these times (row "
@@ -824,13 +936,16 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
         fits.append(row)
     fits = pd.DataFrame(fits)
     for label, largest in FLAT.items():
-        group = timings[(timings["formulation"] == label) & (timings["DOF"] <= largest)]
-        per_dof = group["median time per step (s)"].to_numpy() / group["DOF"].to_numpy()
+        mine = timings["formulation"] == label
+        group = timings[mine & (timings["DOF"] <= largest)]
+        dofs = group["DOF"].to_numpy(float)
+        per_dof = group["median time per step (s)"].to_numpy() / dofs
+        within = [x for x, keep in zip(samples.get(label, []), timings[mine]["DOF"] <= largest) if keep]
         checks.append(Check(
             f"{label}: cost per DOF flat, 110 - {largest:,} DOF",
             f"issue 12: the cost per DOF of a step is flat within 30 % from 110 to {largest:,} DOF",
             # a median <= 0 is noise, not a cost: the ratio is then not measured (NaN fails)
-            value=per_dof.max() / per_dof.min() if len(per_dof) > 1 and (per_dof > 0).all() else None,
+            value=flatness(per_dof), noise=noise_interval(within, lambda m: flatness(m / dofs)) if within else None,
             limit=None if quick else FLAT_LIMIT, unit="largest / smallest time per step and DOF",
             source="measured" if quick else "rancf target: issue 12",
             detail=f"over {int(group['DOF'].min())} - {int(group['DOF'].max())} DOF (the chains this run "
@@ -839,8 +954,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
                    + work(group) + QUICK_NOTE[quick]))
     missing = pd.DataFrame([{"formulation": v.label, "available": v.available, "reason": v.reason}
                             for v in variants])
-    spatial = pd.DataFrame(measure_spatial(quick))
-    checks += spatial_checks(spatial, quick)
+    spatial = pd.DataFrame(spatial_rows(spatial_points))
+    checks += spatial_checks(spatial, spatial_points, quick)
 
     fig_lin, fig_log = timing_figures(timings)
 
@@ -854,9 +969,12 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
                     "bodies": "5, 10, 20, 40 (quick run)" if quick else
                               "5, 10, ..., 40 (110 ... 880 DOF) and up to 4545 (100,000 DOF) where the "
                               "formulation allows (RK4: up to 500, 11,000 DOF)",
-                    "repeats per point": f"{REPEATS[quick]}" + ("" if quick else ", 5 for " + " and ".join(
-                        MORE_REPEATS)),
-                    "time of runs per repeat (s)": BUDGET[quick],
+                    "rounds (every point once a round, shuffled, seed {SEED})".format(SEED=SEED):
+                        f"{ROUNDS[quick]}; {min(ROUNDS[quick], ROUNDS_NO_VERDICT)} for rows without a verdict",
+                    "time of runs per sample (s)": BUDGET[quick],
+                    "noise interval": "least - largest value with one round left out of every point's median",
+                    "load average at start of timings (1, 5, 15 min)": ", ".join(f"{x:.2f}" for x in load["start"]),
+                    "load average at end of timings (1, 5, 15 min)": ", ".join(f"{x:.2f}" for x in load["end"]),
                     "steps timed": f"{WINDOW + 1}-{2 * WINDOW} from rest",
                     "spatial chain (elements)": ", ".join(map(str, SPATIAL_ELEMENTS[quick])),
                     "spatial chain E (Pa)": SPATIAL_E,
@@ -868,14 +986,20 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "of 2 k and k steps, over k (summed over several pairs of runs on short chains), so that "
             "what a run does once does not count. Every chain is timed over the same steps, "
             f"k = {WINDOW} (steps {WINDOW + 1}-{2 * WINDOW} from the straight chain at rest; fewer only "
-            "where they would cost more than a repeat's budget: table timings, 'steps timed'), so "
+            "where they would cost more than a sample's budget: table timings, 'steps timed'), so "
             "every size does the same work per step (the Newton iterations and factorizations per "
             "step are in the table). Timing each chain over as many steps as a fixed budget allows, "
             "as this case did before, compared a short chain swinging after seconds (3.9 iterations "
             "and about one factorization in two per step) with long chains a few steps from rest "
-            "(2 iterations, none). The median of the repeats is plotted. Repeats go round-robin "
-            "over the chain lengths so that load bursts hit all sizes alike. Machines are shared and "
-            "noisy: compare ratios measured in this one run.",
+            "(2 iterations, none). Timing method (module docstring of validation.cases.scaling, "
+            "fixed before its first result): a plan, discarded, sizes each point; then rounds, each "
+            "timing every point (planar and spatial) once in an order shuffled afresh (fixed seed), "
+            "so that a burst of load hits a random few points of one round; the median over the "
+            "rounds is each point's time (plotted, bars min-max). Each timed check carries a noise "
+            "interval (the least and largest value recomputed with one round left out of every "
+            "point's median); where a limit lies within it (or between it and the value) the check is "
+            "'undecided: noise', not pass or FAIL. Machines are shared and noisy: compare ratios "
+            "measured in this one run; the load averages are in the parameters.",
             f"Beyond 880 DOF, points stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
             "Formulations this checkout does not offer are listed as not available (table formulations).",
@@ -903,8 +1027,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "section, E = 210 GPa, G = E / 2.6, J = 0.141 side^4) on a spherical joint at the origin, "
             "along +x, released from rest under gravity along -z; 6 n + 3 DOF for n elements (the "
             "issue's 60 to 60,000 DOF are its 10 to 10,000 elements). Generalized-alpha at 1 ms, the "
-            "default options; timed as the planar chains (same pairs of runs, medians of repeats in "
-            f"this run), always over steps {WINDOW + 1}-{2 * WINDOW}. 21 MPa, the planar chains' "
+            "default options; timed as the planar chains (same pairs of runs, in the same rounds, medians "
+            f"over the rounds), always over steps {WINDOW + 1}-{2 * WINDOW}. 21 MPa, the planar chains' "
             "modulus, is not used: this section of that modulus in 1 m elements cannot carry its "
             "own weight beyond a few hundred elements (the first element turns half a turn within "
             "20 ms at 1,000 elements). The work per step (Newton iterations, factorizations) is in "

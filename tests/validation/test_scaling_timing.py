@@ -1,0 +1,168 @@
+"""The scaling case's timing method (issue 24) against synthetic timers whose truth is known.
+
+A synthetic timer replaces the machine: the time per step of a chain of n DOF is a known cost per
+DOF times n, times a known noise (log-normal, and bursts of load in given spans of a simulated
+clock). The method's verdicts (:mod:`validation.cases.scaling`: rounds in shuffled order, medians,
+the noise interval with one round left out, "undecided: noise") are held to that truth, and the
+noise interval of one median to its order statistics.
+"""
+import math
+
+import numpy as np
+import pytest
+
+from validation.case import FAIL, PASS, UNDECIDED, Check, Outcome
+from validation.cases import scaling
+from validation.cases.scaling import FLAT_LIMIT, Point, flatness, noise_interval, run_rounds
+from validation.report import status_of
+
+#: The implicit planar chain's DOF in the full run (22 per body; 5 ... 40, then 80 ... 4545 bodies).
+DOF = np.array([22 * b for b in (5, 10, 15, 20, 25, 30, 35, 40, 80, 160, 320, 500, 640, 1280, 2560, 4545)],
+               float)
+
+
+@pytest.mark.parametrize("value, noise, limit, comparison, verdict", [
+    (1.20, (1.15, 1.27), 1.3, "<=", PASS),       # the whole hull below the limit
+    (1.25, (1.20, 1.35), 1.3, "<=", UNDECIDED),  # the limit inside the interval
+    (1.25, (1.31, 1.40), 1.3, "<=", UNDECIDED),  # between the value and the interval
+    (1.40, (1.32, 1.50), 1.3, "<=", FAIL),
+    (1.30, (1.30, 1.30), 1.3, "<=", UNDECIDED),  # on the limit: closed hull
+    (0.99, (0.985, 0.995), 0.98, ">=", PASS),
+    (0.99, (0.97, 0.995), 0.98, ">=", UNDECIDED),
+    (2.5, (2.2, 2.8), (2.0, 3.0), "within", PASS),
+    (2.5, (2.2, 3.1), (2.0, 3.0), "within", UNDECIDED),  # either edge of a 'within' limit
+    (1.9, (1.5, 1.95), (2.0, 3.0), "within", FAIL),
+    (1.20, (1.25, math.inf), 1.3, "<=", UNDECIDED),  # a resample that could not be computed
+])
+def test_a_verdict_the_noise_could_flip_is_undecided(value, noise, limit, comparison, verdict):
+    c = Check("c", "claim", value=value, noise=noise, limit=limit, comparison=comparison, source="measured")
+    assert c.verdict == verdict
+    assert c.passed == {PASS: True, FAIL: False, UNDECIDED: None}[verdict]
+    assert not c.fails_run or verdict == FAIL
+    assert c.to_record()["noise"] == list(noise)
+
+
+def test_undecided_neither_fails_the_case_nor_passes_it():
+    undecided = Check("a", "claim", value=1.25, noise=(1.2, 1.35), limit=1.3, source="measured")
+    passed = Check("b", "claim", value=1.0, noise=(0.9, 1.1), limit=1.3, source="measured")
+    failed = Check("c", "claim", value=2.0, noise=(1.9, 2.1), limit=1.3, source="measured")
+    assert status_of(Outcome(checks=[passed, undecided])) == "undecided"
+    assert status_of(Outcome(checks=[passed, undecided, failed])) == "fail"
+    assert status_of(Outcome(checks=[passed])) == "pass"
+    # without a limit there is nothing to flip; with no_verdict neither
+    assert Check("d", "claim", value=1.3, noise=(1.0, 2.0), source="measured").verdict == "-"
+    with pytest.raises(ValueError, match="noise"):
+        Check("e", "claim", value=1.0, noise=(2.0, 1.0), limit=1.3, source="measured")
+
+
+def test_the_noise_interval_of_one_median_is_its_leave_one_out_range():
+    """Leaving one of five sorted timings x1 <= ... <= x5 out gives the medians (x3 + x4) / 2
+    (x1 or x2 left out), (x2 + x4) / 2 (x3) and (x2 + x3) / 2 (x4 or x5); of three, x2 +-."""
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        times = rng.lognormal(0.0, 0.3, 5)
+        x = np.sort(times)
+        assert noise_interval([times], lambda m: m[0]) == pytest.approx(((x[1] + x[2]) / 2, (x[2] + x[3]) / 2),
+                                                                        rel=1e-15)
+    three = np.array([3.0, 1.0, 2.0])  # left out: 3 -> 1.5, 1 -> 2.5, 2 -> 2
+    assert noise_interval([three], lambda m: m[0]) == (1.5, 2.5)
+    # a point of three rounds keeps its median while rounds 4 and 5 are left out of another's
+    values = []
+    noise_interval([three, np.arange(1.0, 6.0)], lambda m: values.append(tuple(m)) or 0.0)
+    assert values == [(1.5, 3.5), (2.5, 3.5), (2.0, 3.0), (2.0, 2.5), (2.0, 2.5)]
+    # a value that cannot be computed (a median <= 0 in a ratio) is +inf
+    assert noise_interval([np.array([1.0, 1.0, -1.0])], lambda m: flatness([m[0], 1.0])) == (1.0, math.inf)
+
+
+def test_rounds_take_every_point_once_each_in_a_shuffled_reproducible_order():
+    def points():
+        return [Point("a", n, None, None, {}, False, 10, 1, 5 if n < 6 else 3) for n in range(8)]
+    orders = []
+    for _ in range(2):
+        taken = []
+        ps = points()
+        run_rounds(ps, take=lambda p: taken.append(p.size) or {"step": 1.0})
+        orders.append(taken)
+    assert orders[0] == orders[1]  # fixed seed
+    taken = orders[0]
+    rounds = [taken[:8], taken[8:16], taken[16:24], taken[24:30], taken[30:]]
+    assert [sorted(r) for r in rounds] == [list(range(8))] * 3 + [list(range(6))] * 2
+    assert len({tuple(r) for r in rounds[:3]}) == 3  # a fresh order each round
+    assert rounds[0] != sorted(rounds[0])
+
+
+class SyntheticMachine:
+    """Time per step ``per_dof(n) n`` with log-normal noise of ``sigma`` and, while the simulated
+    clock is in ``burst = (start, end)`` (fractions of the whole sampling time), ``slow`` times
+    slower. Every sample costs one unit of the clock (a sample costs about one budget)."""
+
+    def __init__(self, per_dof, sigma, burst=None, slow=1.0, samples=1, seed=0):
+        self.per_dof, self.sigma, self.burst, self.slow = per_dof, sigma, burst, slow
+        self.total, self.clock = samples, 0
+        self.rng = np.random.default_rng(seed)
+
+    def take(self, point):
+        when = self.clock / self.total
+        self.clock += 1
+        factor = self.slow if self.burst and self.burst[0] <= when < self.burst[1] else 1.0
+        step = self.per_dof(point.size) * point.size * factor * math.exp(self.sigma * self.rng.standard_normal())
+        return {"step": step}
+
+
+def flat_check(per_dof, sigma, seed, burst=None, slow=1.0, sequential=False):
+    """The flatness check of the method on DOF (five rounds), from a synthetic machine."""
+    points = [Point("RANCF", int(n), None, None, {}, True, 10, 1, 5) for n in DOF]
+    machine = SyntheticMachine(per_dof, sigma, burst, slow, samples=5 * len(points), seed=seed)
+    if sequential:  # every round of a point back to back, in order of size
+        for p in points:
+            p.samples = [machine.take(p) for _ in range(p.rounds)]
+    else:
+        run_rounds(points, take=machine.take, seed=seed)
+    samples = [p.times() for p in points]
+    medians = np.array([np.median(t) for t in samples])
+    return Check("flat", "claim", value=flatness(medians / DOF), limit=FLAT_LIMIT, source="measured",
+                 noise=noise_interval(samples, lambda m: flatness(m / DOF)))
+
+
+def flat_truth(n):
+    return 1e-7
+
+
+def steep_truth(n):
+    """1e-7 s per DOF up to 10,000 DOF, 1.7 times that beyond (a cache edge): flatness 1.7."""
+    return 1e-7 * (1.7 if n > 10_000 else 1.0)
+
+
+@pytest.mark.parametrize("truth, verdict", [(flat_truth, PASS), (steep_truth, FAIL)])
+def test_far_from_the_limit_the_method_decides_as_the_truth(truth, verdict):
+    """5 % log-normal noise a sample: flat (1.0) passes, 1.7 fails, in every one of 20 runs."""
+    verdicts = [flat_check(truth, 0.05, seed).verdict for seed in range(20)]
+    assert verdicts == [verdict] * 20
+
+
+def test_a_burst_of_load_that_fools_a_sequential_order_does_not_fool_the_rounds():
+    """A burst slowing the machine 1.6 times during 15 % of the sampling (the last stop's 20-40 %
+    swings of the longest chains). In order of size, all five samples of the points timed then
+    are slow and the flat truth fails; in shuffled rounds the burst hits one round's share of
+    points, and the median of five absorbs it: the flat truth passes, or at worst is undecided."""
+    burst, slow = (0.80, 0.95), 1.6
+    sequential = [flat_check(flat_truth, 0.05, seed, burst, slow, sequential=True) for seed in range(10)]
+    assert all(c.verdict == FAIL for c in sequential)
+    rounds = [flat_check(flat_truth, 0.05, seed, burst, slow) for seed in range(10)]
+    assert all(c.verdict in (PASS, UNDECIDED) for c in rounds)
+    assert sum(c.verdict == PASS for c in rounds) >= 8
+
+
+def test_the_spatial_rows_carry_noise_intervals():
+    """The spatial checks of a synthetic chain (2 us per element and step, the five rounds
+    0.9 - 1.1 of it) pass with their noise intervals: flat per DOF (6 n + 3), slope 1, 2 us."""
+    import pandas as pd
+    points = [Point(scaling.SPATIAL.label, n, None, None, {}, True, 10, 1, 5,
+                    [{"step": 2e-6 * n * f, "newton_iterations": 2.0, "nlu": 0.0}
+                     for f in (1.0, 1.1, 0.9, 1.05, 0.95)])
+              for n in (10, 100, 1000, 10_000)]
+    checks = scaling.spatial_checks(pd.DataFrame(scaling.spatial_rows(points)), points, quick=False)
+    assert all(c.noise is not None for c in checks)
+    assert [c.verdict for c in checks] == [PASS] * 3
+    # one point, in us per element: leaving one of 0.9, 0.95, 1.0, 1.05, 1.1 out
+    assert checks[2].noise == pytest.approx((2 * 0.975, 2 * 1.025), rel=1e-12)
