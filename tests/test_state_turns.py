@@ -232,8 +232,13 @@ def test_modes_at_an_equilibrium_past_pi_from_its_state(model):
                                                                                      abs=1e-8)
     state = eq.state(0)
     found = rancf.modes(m, state=state, n=1)
+    # the spatial DAE's stiffness of the moment is central differences in the Euler
+    # parameters, step 1e-7 (spatial_dae.py): round-off of order eps |M| / 1e-7 = 3e-9 of the
+    # moment (1.5 N m) against the spring's k = 1 N m/rad; the recursion's and the planar
+    # stiffness are analytic
+    bound = 1e-8 if model == "spatial loop" else 1e-9
     assert found.frequencies[0] == pytest.approx(np.sqrt(1.0 / inertia) / (2 * np.pi),
-                                                 rel=1e-9)
+                                                 rel=bound)
     # the DAE of the loop balances the state by multipliers whose stiffness comes out
     # unsymmetric there
     with pytest.raises(ValueError, match="not an equilibrium|not symmetric"):
