@@ -183,12 +183,28 @@ def test_a_spatial_recursion_result_pickles_with_its_deferred_energies():
         np.testing.assert_array_equal(f, res.energy().to_numpy())
 
 
+def constant_tree():
+    """A tree with no input functions (a run's outputs are mapped when first read only then):
+    beam b1 pinned at the origin, rigid r1 fixed at its end (a held joint: its reactions), beam
+    b2 pinned to r1 with a constant force at its end; gravity."""
+    m = rancf.Model(gravity=(0.3, -9.81))
+    b1 = m.add_beam(1.0, 2, 2e9, 2700.0, 1e-4, 1e-9, angle=0.3)
+    end = 1.0 * np.array([np.cos(0.3), np.sin(0.3)])
+    r1 = m.add_rigid_body(1.5, 0.04, position=end + [0.1, 0.0])
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b1.start)
+    m.add_joint("fixed", b1.end, r1.point(-0.1, 0.0))
+    b2 = m.add_beam(0.7, 2, 2e9, 2700.0, 1e-4, 1e-9, start=end + [0.1, 0.0], angle=-0.6)
+    m.add_joint("revolute", r1.centre, b2.start)
+    m.add_force(b2.end, force=(0.5, -1.0))
+    return m
+
+
 @pytest.mark.parametrize("method, formulation", [("rk4", "recursive"),
                                                  ("generalized-alpha", "recursive"),
                                                  ("generalized-alpha", "dae")])
 def test_planar_outputs_are_mapped_when_first_read(monkeypatch, method, formulation):
-    """A planar run stores its states (DECISIONS 32): counted mappings of the stored frames
-    (StoredFrames), none in the run, one at the first read of the nodes, none after (the
+    """A planar run of a model without input functions stores its states (DECISIONS 32):
+    counted mappings of the stored frames (StoredFrames), none in the run, one at the first read of the nodes, none after (the
     recursion's reactions come from the same pass, the DAE's apart). The deferred mapping is
     independent of what the formulation did meanwhile: a run's outputs read after a longer run
     of the same model (whose kernel it leaves at other states and angles) equal bit for bit
@@ -203,7 +219,7 @@ def test_planar_outputs_are_mapped_when_first_read(monkeypatch, method, formulat
         return arrays(self)
 
     monkeypatch.setattr(recursive.StoredFrames, "_arrays", counted)
-    m = branched_tree(smooth=True)
+    m = constant_tree()
     dt = 2e-5 if method == "rk4" else 5e-4
     options = dict(method=method, formulation=formulation, output_every=5)
     first = rancf.simulate(m, 0.01, dt, **options)
@@ -220,3 +236,63 @@ def test_planar_outputs_are_mapped_when_first_read(monkeypatch, method, formulat
         np.testing.assert_array_equal(getattr(later, name), getattr(first, name))
     assert len(calls) == 3
     assert np.abs(first.reactions).max() > 0
+
+
+@pytest.mark.parametrize("method, formulation", [("rk4", "recursive"),
+                                                 ("generalized-alpha", "recursive"),
+                                                 ("generalized-alpha", "dae")])
+def test_planar_outputs_are_those_of_the_inputs_the_run_had(method, formulation):
+    """A driven run's outputs are mapped during the run, not at the first read: read after the
+    drive's parameter has changed (a closure over a variable, as a parameter study's loop
+    makes), or when the drive would raise, the driven joint's angle is the drive's value at
+    the run, ``q(t) = a t`` with a = 1 rad/s (analytic), and the first read calls no input
+    function."""
+    rate, calls = [1.0], []
+
+    def drive(t):
+        calls.append(t)
+        if rate[0] is None:
+            raise RuntimeError("the drive is gone")
+        return rate[0] * t, rate[0], 0.0
+
+    m = rancf.Model(gravity=(0.0, -9.81))
+    beam = m.add_beam(length=1.0, n_elements=2, E=2e9, rho=2700.0, A=1e-4, I=1e-9)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), beam.start, drive=drive)
+    res = rancf.simulate(m, 0.05, 1e-4, method=method, formulation=formulation)
+    assert res.status == "ok"
+    rate[0], n_calls = 3.0, len(calls)
+    # the DAE's angle is read from its coordinates, which hold the joint to Newton's
+    # tolerance (1e-10 m on the 1 m beam); a changed rate would give 3 t
+    np.testing.assert_allclose(res.joint_q[:, 0], res.t, rtol=0, atol=1e-9)
+    assert len(calls) == n_calls
+    rate[0] = None
+    _ = res.nodes, res.velocities, res.joint_qd
+    assert len(calls) == n_calls
+
+
+@pytest.mark.parametrize("method", ["rk4", "generalized-alpha"])
+def test_spatial_reactions_are_those_of_the_inputs_the_run_had(method):
+    """The spatial recursion's reactions of a driven joint are computed in the run where the
+    model has input functions: read after the drive's parameter has changed, they are those
+    of the run's drive ``q = a t^2`` (a = 1 rad/s^2) on a rigid body (m = 2 kg, I_zz = 0.01
+    kg m^2 about its centre, at r = 0.5 m from the axis): Newton-Euler about the joint,
+    ``F = m (a_c - g)``, ``M_z = (I_zz + m r^2) q'' + r cos(q) m g`` (analytic)."""
+    rate = [1.0]
+    mass, izz, r, g = 2.0, 1e-2, 0.5, 9.81
+    m = rancf.Model(dim=3, gravity=(0.0, -g, 0.0))
+    hub = m.add_rigid_body(mass=mass, inertia=np.diag([5.4e-3, 5.4e-3, izz]), position=(r, 0, 0))
+    m.add_joint("revolute", m.ground.point(0, 0, 0), hub.point(-r, 0, 0), axis=(0, 0, 1),
+                drive=lambda t: (rate[0] * t**2, 2 * rate[0] * t, 2 * rate[0]))
+    res = rancf.simulate(m, 0.1, 1e-3, method=method)
+    assert res.status == "ok"
+    rate[0] = 3.0
+    t = res.t
+    q, qd, qdd = t**2, 2 * t, 2.0
+    tangent = np.stack([-np.sin(q), np.cos(q)], axis=1)
+    radial = np.stack([np.cos(q), np.sin(q)], axis=1)
+    a_c = r * qdd * tangent - r * (qd**2)[:, None] * radial
+    force = mass * (a_c - [0.0, -g])
+    moment = (izz + mass * r**2) * qdd + r * np.cos(q) * mass * g
+    reactions = res.reactions
+    np.testing.assert_allclose(reactions[:, :2], force, rtol=0, atol=1e-9 * mass * g)
+    np.testing.assert_allclose(reactions[:, 5], moment, rtol=0, atol=1e-9 * mass * g * r)

@@ -617,7 +617,8 @@ cdef class RecursiveProblem(StepProblem):
         :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
         states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own."""
         from rancf.formulations.recursive import StoredFrames
-        frames = StoredFrames(self.frames, t, q, v, branches)
+        frames = StoredFrames(self.frames, t, q, v, branches,
+                              now=self.timed or self.effort_timed)
         return {"nodes": frames, "reactions": frames.reactions, "beta": np.asarray(v)}
 
     def frames(self, t, q, v, branches):

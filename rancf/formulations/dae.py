@@ -465,7 +465,8 @@ def stored_frames(assembly, t, q, v, branches):
     assembly made when they are first read (the run's kernel and factors are not kept). Cost
     per output: the joints' coordinates and rates (the inputs at t where they depend on it)."""
     from .recursive import StoredFrames
-    return StoredFrames(lambda *args: DAE(assembly).compiled.frames(*args), t, q, v, branches)
+    return StoredFrames(lambda *args: DAE(assembly).compiled.frames(*args), t, q, v, branches,
+                        now=assembly.has_callables)
 
 
 def wrenches(assembly, X, Q):

@@ -240,7 +240,8 @@ class Recursive:
         With ``deferred`` (a run's outputs, DECISIONS 32) the states' own parts (``work``,
         ``dissipated``, ``beta``: views of Y) are returned as they are and the rest is left to
         a :class:`StoredFrames` of t, Y and branches (kept, not copied: the run's arrays),
-        which the Result calls when one of them is first read: ``nodes`` is the StoredFrames,
+        which the Result calls when one of them is first read (mapped here where the model
+        has input functions, so that they are called during the run): ``nodes`` is the StoredFrames,
         ``reactions`` its :meth:`~StoredFrames.reactions`. A stored output then costs the
         loop's copy of the state; the mapping (a kinematics pass an output, O(n), or the
         forward dynamics where joints are held) is paid once, on the first read, all outputs
@@ -249,7 +250,8 @@ class Recursive:
         own = {"work": Y[:, -2], "dissipated": Y[:, -1],
                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
         if deferred:
-            frames = StoredFrames(_kernel_frames, self.assembly, t, Y, branches, self.held)
+            frames = StoredFrames(_kernel_frames, self.assembly, t, Y, branches, self.held,
+                                  now=self.assembly.has_callables)
             return {"nodes": frames, "reactions": frames.reactions, **own}
         X, V, q, qd, reaction = self.kernel.frames(t, Y, branches, self.held)
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
@@ -392,12 +394,19 @@ class StoredFrames:
     *args
         Its arguments: the run's stored arrays, kept until then (the mapping is the same
         compiled code on the same states and branches, so its numbers are those an
-        immediate mapping gives, bit for bit). A run's input functions (drives, efforts, loads
-        of t) are called by it then, at the outputs' times.
+        immediate mapping gives, bit for bit).
+    now : bool
+        Map at once, not on the first read: the creator passes True where the run has input
+        functions (drives, efforts, loads of t; ``Assembly.has_callables``), which the mapping
+        calls at the outputs' times. Called when the Result is read, they would give the
+        values of that time, not the run's (a closure over a variable changed since, as a
+        parameter study's loop does), or raise then.
     """
 
-    def __init__(self, compute, *args):
+    def __init__(self, compute, *args, now=False):
         self._compute, self._args, self._out = compute, args, None
+        if now:
+            self._arrays()
 
     def _arrays(self):
         if self._out is None:

@@ -786,7 +786,9 @@ class Spatial:
         (:meth:`_energies_of`, called when :meth:`~rancf.Result.energy` is first asked for),
         and they share one kinematics pass of every frame; loads or drives that are functions
         of t have that pass made here, so that they are called during the run. With
-        ``deferred`` alone ``reactions`` is such a callable (a kernel evaluation a frame). The
+        ``deferred`` ``reactions`` is such a callable (a kernel evaluation a frame), but for a
+        model with drives, loads or efforts that are functions: computed here, so that the
+        Result holds the inputs the run had, not those of the time it is read. The
         deferred callables keep the states: Y itself when it is a fresh array (a
         non-contiguous Y, or a callable's), else a copy, so that the caller's later changes
         do not reach them and a run's output of a few MB a frame is not copied twice."""
@@ -866,8 +868,10 @@ class Spatial:
             if nc else {}
         out = {"nodes": frames} if lazy else frames()
         out.update(cables if lazy else {k: f() for k, f in cables.items()})
-        out["reactions"] = (lambda: self._reactions_of(times, states())) if deferred else \
-            self._reactions_of(times, states())
+        # efforts and drives, which the reactions read at t, are called during the run too
+        out["reactions"] = (lambda: self._reactions_of(times, states())) \
+            if deferred and not (self.inputs.time_dependent or self.inputs.effort_dependent) \
+            else self._reactions_of(times, states())
         if deferred_energies:
             out["energies"] = energies
         else:
