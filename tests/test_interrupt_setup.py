@@ -27,7 +27,7 @@ import scipy.linalg as sla
 
 import rancf
 from rancf.formulations._dae import lu_factor
-from user_function_models import RUNS, model
+from user_function_models import RUNS, first_call_interrupts, model, never_interrupts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,25 +41,6 @@ def cantilever(make):
     m.add_joint("revolute", m.ground.point(0, 0), b.start,
                 effort=make(lambda t, q, qd: -1e3 * q))
     return m
-
-
-def first_call_interrupts(value):
-    """A function of t (and q, qd) returning ``value`` (or, if callable, its value at the
-    arguments), sending SIGINT to this process at its first call only."""
-    def f(t, *state):
-        f.calls += 1
-        if f.calls == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-        return value(t, *state) if callable(value) else value
-    f.calls = 0
-    return f
-
-
-def never_interrupts(value):
-    """The same function, without the SIGINT."""
-    def f(t, *state):
-        return value(t, *state) if callable(value) else value
-    return f
 
 
 def interrupted_run(m, args):

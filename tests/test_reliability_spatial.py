@@ -26,6 +26,8 @@ import numpy as np
 import pytest
 
 import rancf
+from concurrent_runs import in_threads
+from user_function_models import first_call_interrupts, never_interrupts
 from validation.spherical_four_bar import SphericalFourBar
 
 simulate_module = importlib.import_module("rancf.simulate")
@@ -137,18 +139,7 @@ def test_one_spatial_model_in_four_threads_equals_a_serial_run(name):
         run = lambda: rancf.simulate(m, check_stability=False, **options)   # noqa: E731
     serial = run()
     assert serial.status == "ok", serial.message
-    results, barrier = [None] * 4, threading.Barrier(4)
-
-    def go(k):
-        barrier.wait()
-        results[k] = run()
-
-    threads = [threading.Thread(target=go, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for res in results:
+    for res in in_threads(run):
         assert res.status == serial.status, res.message
         for array in ("t", "nodes", "velocities", "joint_q", "reactions"):
             np.testing.assert_array_equal(getattr(res, array), getattr(serial, array))
@@ -217,23 +208,6 @@ def test_ctrl_c_in_a_spatial_user_function_interrupts_the_run(where, method, for
         full = run(round(float(res.t[-1]), 10))
         assert full.status == "ok", full.message
         np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])
-
-
-def first_call_interrupts(value):
-    """A function of t (and q, qd) returning ``value(t, ...)`` that sends SIGINT to this
-    process at its first call only."""
-    def f(t, *state):
-        f.calls += 1
-        if f.calls == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-        return value(t, *state) if callable(value) else value
-    f.calls = 0
-    return f
-
-
-def never_interrupts(value):
-    """The same function, without the SIGINT."""
-    return lambda t, *state: value(t, *state) if callable(value) else value
 
 
 @pytest.mark.parametrize("with_cable", [False, True], ids=["beam", "cable"])

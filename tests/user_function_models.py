@@ -1,5 +1,9 @@
 """The model and runs shared by the tests of user functions that raise (test_user_functions.py)
-and that are interrupted (test_interrupt.py)."""
+and that are interrupted (test_interrupt.py, test_interrupt_setup.py,
+test_reliability_spatial.py), and the functions that send the interrupt."""
+import os
+import signal
+
 import pytest
 
 import rancf
@@ -45,3 +49,22 @@ def model(where, make):
         m.add_joint("revolute", m.ground.point(0, 0), b.start)
         m.add_force(b.end, **{where: make((0.0, -1.0) if where == "force" else 0.5)})
     return m
+
+
+def first_call_interrupts(value):
+    """A function of t (and q, qd) returning ``value`` (or, if callable, its value at the
+    arguments), sending SIGINT to this process at its first call only."""
+    def f(t, *state):
+        f.calls += 1
+        if f.calls == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return value(t, *state) if callable(value) else value
+    f.calls = 0
+    return f
+
+
+def never_interrupts(value):
+    """The same function, without the SIGINT."""
+    def f(t, *state):
+        return value(t, *state) if callable(value) else value
+    return f
