@@ -70,6 +70,8 @@ cdef extern from *:
     #define RANCF_WRENCH 6
     #define RANCF_STENCIL 7
     #define RANCF_ARC_MAX_COLS (2 * RANCF_LINK_MAX_COLS)
+    #define RANCF_FRAME (3 + 9)
+    #define RANCF_TWIST 6
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
@@ -86,12 +88,20 @@ cdef extern from *:
     const long STENCIL "RANCF_STENCIL"          # points of the seven-point stencil
     # an arc link's columns: both sides at an element's point (two poses each)
     const long ARC_MAX_COLS "RANCF_ARC_MAX_COLS"
+    # a body's entries in the outputs' nodes (its origin r, then its frame A row-major) and
+    # velocities (v, then the angular velocity w)
+    const long FRAME "RANCF_FRAME"
+    const long TWIST "RANCF_TWIST"
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
 #: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
 cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
 cdef double[POSE] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+#: The layout's sizes for the Python formulation (:mod:`rancf.formulations.spatial_dae`): a
+#: body's coordinates, a link's columns (two bodies'), a body's entries in the outputs' nodes
+#: and velocities.
+POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE = POSE, MAX_COLS, FRAME, TWIST
 
 
 cdef inline const double* _pose(const double* q, long b) noexcept nogil:
