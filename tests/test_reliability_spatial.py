@@ -27,7 +27,8 @@ import pytest
 
 import rancf
 from concurrent_runs import in_threads
-from user_function_models import first_call_interrupts, never_interrupts
+from user_function_models import (assert_a_prefix, first_call_interrupts,
+                                  never_interrupts, run_with_timer)
 from validation.spherical_four_bar import SphericalFourBar
 
 simulate_module = importlib.import_module("rancf.simulate")
@@ -254,21 +255,7 @@ def test_ctrl_c_at_random_moments_of_a_spatial_run(method, formulation):
     rancf.simulate(make(), **args)
     cpu = time.process_time() - cpu
     for u in np.random.default_rng(11).uniform(0.0, 1.2, 6):
-        old = signal.signal(signal.SIGPROF, signal.default_int_handler)
-        try:
-            signal.setitimer(signal.ITIMER_PROF, max(u * cpu, 1e-6))
-            res = rancf.simulate(make(), **args)
-        except KeyboardInterrupt:
-            res = None
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0.0)
-            signal.signal(signal.SIGPROF, old)
-        if res is None:
-            continue
-        assert res.status in ("ok", "interrupted"), res.message
-        np.testing.assert_array_equal(res.t, clean.t[:len(res.t)])
-        np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
-        assert res.status == "interrupted" or len(res.t) == len(clean.t)
+        assert_a_prefix(run_with_timer(make(), args, max(u * cpu, 1e-6)), clean)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

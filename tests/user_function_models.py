@@ -4,6 +4,7 @@ test_reliability_spatial.py), and the functions that send the interrupt."""
 import os
 import signal
 
+import numpy as np
 import pytest
 
 import rancf
@@ -68,3 +69,30 @@ def never_interrupts(value):
     def f(t, *state):
         return value(t, *state) if callable(value) else value
     return f
+
+
+def run_with_timer(m, args, cpu):
+    """``simulate(m, **args)`` with Python's Ctrl-C handler (KeyboardInterrupt) called after
+    ``cpu`` s of this process's CPU (ITIMER_PROF); None when KeyboardInterrupt came out."""
+    old = signal.signal(signal.SIGPROF, signal.default_int_handler)
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, cpu)
+            return rancf.simulate(m, **args)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0.0)
+            signal.signal(signal.SIGPROF, old)
+    except KeyboardInterrupt:
+        return None
+
+
+def assert_a_prefix(res, clean):
+    """``res``, a run interrupted at some moment (None: KeyboardInterrupt came out), is
+    "interrupted" with the clean run's first outputs, or (the interrupt too late) the clean
+    run."""
+    if res is None:
+        return
+    assert res.status in ("ok", "interrupted"), res.message
+    np.testing.assert_array_equal(res.t, clean.t[:len(res.t)])
+    np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
+    assert res.status == "interrupted" or len(res.t) == len(clean.t)
