@@ -1386,6 +1386,21 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
             T[MAX_COLS * (3 + i) + POSE + 3 + j] = f
 
 
+cdef inline void arc_gather(const int* kind, const int* a, const int* b, const double* x,
+                            double* z) noexcept nogil:
+    """z = the columns of x of two sides (a link's or a spring-damper's; ``kind``, ``a``, ``b``
+    its rows of ``side_kind``, ``side_a``, ``side_b``), side after side: a body's pose (POSE),
+    an element point's two nodes' poses (2 POSE: ArcSide's value times POSE), the ground's
+    none."""
+    cdef int s, c = 0
+    for s in range(2):
+        if kind[s] != ARC_SIDE_GROUND:
+            memcpy(z + c, x + POSE * a[s], POSE * sizeof(double))
+        if kind[s] == ARC_SIDE_ARC:
+            memcpy(z + c + POSE, x + POSE * b[s], POSE * sizeof(double))
+        c += POSE * kind[s]
+
+
 cdef class ArcLinkKernel(GatheredLinks):
     """The joints with a side at a point between two nodes of a beam (``beam.at(s)``,
     :class:`rancf.formulations.spatial_dae._ArcLink`): the rows of their kind between the
@@ -1433,14 +1448,7 @@ cdef class ArcLinkKernel(GatheredLinks):
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the link's columns of x, side after side (a body's 7, an element's 14)."""
-        cdef int s, c = 0, kind
-        for s in range(2):
-            kind = self.side_kind[k, s]
-            if kind != ARC_SIDE_GROUND:
-                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
-            if kind == ARC_SIDE_ARC:
-                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
-            c += self._width(k, s)
+        arc_gather(&self.side_kind[k, 0], &self.side_a[k, 0], &self.side_b[k, 0], x, z)
 
     cdef void _map(self, int k, const double* z, double* y, double* T) noexcept nogil:
         """y (14) = the inner link's ``[r_p, p_p, r_c, p_c]`` of the columns z, and (T not
@@ -1565,14 +1573,7 @@ cdef class ArcSpringKernel:
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the item's columns of x, end after end (a body's 7, an element's 14)."""
-        cdef int s, c = 0, kind
-        for s in range(2):
-            kind = self.side_kind[k, s]
-            if kind != ARC_SIDE_GROUND:
-                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
-            if kind == ARC_SIDE_ARC:
-                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
-            c += self._width(k, s)
+        arc_gather(&self.side_kind[k, 0], &self.side_a[k, 0], &self.side_b[k, 0], x, z)
 
     cdef void _force(self, int k, const double* z, const double* zv, double* Q, double* U,
                      double* P) noexcept nogil:
