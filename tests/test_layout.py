@@ -7,8 +7,10 @@ Everything else reads them from there, so that a kind with another node size doe
 hunt for them. The test reads the code of ``rancf/`` outside ``rancf/elements/`` (comments and
 strings removed: a docstring may say what the planar layout is) for the ways these sizes were
 written before, and names each file:line that writes one again. The spatial DAE's kernels
-(``rancf/formulations/_spatial_dae.pyx``) are held likewise to the names of their own layout: a
-pose, two poses, E(p) and G(p), a beam or cable element and their blocks.
+(``rancf/formulations/_spatial_dae.pyx``) and its Python formulation (``spatial_dae.py``, which
+reads the kernels' sizes from their module and the cable's from its kind) are held likewise to
+the names of their own layout: a pose, two poses, E(p) and G(p), a beam or cable element and
+their blocks, a body's entries in the outputs.
 """
 import io
 import pathlib
@@ -90,7 +92,7 @@ CLEAN = [
 #: CABLE_ELEMENT (12) and CABLE_ELEMENT_BLOCK (144), the seven-point stencil's STENCIL (7). An
 #: index into a small matrix (``A[7]``) is no size; a joint's coordinates (six at most, the probes'
 #: ``range(6)``) are the joints'.
-SPATIAL_DAE = ROOT / "formulations" / "_spatial_dae.pyx"
+SPATIAL_DAE = [ROOT / "formulations" / name for name in ("_spatial_dae.pyx", "spatial_dae.py")]
 SPATIAL_SIZES = r"(?:7|12|14|36|84|144|196)"
 SPATIAL_PATTERNS = {
     "a pose, link or element size": re.compile(
@@ -123,6 +125,14 @@ SPATIAL_SAMPLES = [
     "self.links.c_along(q, v, T, w, taus, 7, out)",
     "out[7 * b + 3 + j] += s / pp",
     "out[POSE * self.body[k] + i] += F[7 + i]",
+    # the Python formulation's
+    "np.arange(7 * body, 7 * body + 7)",
+    "self.n_coordinates = 7 * nb + 6 * self.n_cable_nodes",
+    "self._cable_dofs = np.ascontiguousarray(self._cable_dofs.reshape(-1, 12), dtype=np.int_)",
+    "steps = np.concatenate([np.eye(14), -np.eye(14)])",
+    "X = x[:12 * n].reshape(n, 12)",
+    "V = v[:6 * n].reshape(n, 6)",
+    "g = -(Jy.T @ lam)[-7:]",
 ]
 
 #: The same lines by name, and the file's other numbers: none may be caught.
@@ -140,6 +150,9 @@ SPATIAL_CLEAN = [
     "rotary_action(G, inertia + 9 * b, p, 8.0, gp)",
     "cdef double[STENCIL] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 180.0,",
     "for k in range(6):",
+    "c = POSE_SIZE * nb + CABLE_NODE * (body - nb)",
+    "X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)",
+    "out = np.zeros((len(self.joint_links), 6))",
 ]
 
 
@@ -232,10 +245,11 @@ def test_kernel_sizes_are_the_kinds():
     assert value("SHAPES") * value("DIM") == kind.element_size
 
 
-def test_no_literal_pose_or_link_size_in_the_spatial_dae():
-    found = [f"{SPATIAL_DAE.relative_to(ROOT.parent)}:{number}: {line.strip()}  "
+@pytest.mark.parametrize("path", SPATIAL_DAE, ids=lambda path: path.name)
+def test_no_literal_pose_or_link_size_in_the_spatial_dae(path):
+    found = [f"{path.relative_to(ROOT.parent)}:{number}: {line.strip()}  "
              f"({', '.join(offending(line, SPATIAL_PATTERNS))})"
-             for number, line in enumerate(code_lines(SPATIAL_DAE.read_text()), 1)
+             for number, line in enumerate(code_lines(path.read_text()), 1)
              if offending(line, SPATIAL_PATTERNS)]
     assert not found, ("literal pose, link or element sizes in the spatial DAE (name them in its "
                        "extern block, or cimport the element kind's):\n" + "\n".join(found))

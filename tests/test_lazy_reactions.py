@@ -7,6 +7,7 @@ import pytest
 
 import rancf
 from rancf.formulations.dae import DAE
+from concurrent_runs import in_threads
 from models import branched_tree
 
 
@@ -161,7 +162,6 @@ def test_a_spatial_recursion_result_pickles_with_its_deferred_energies():
     run's kernel, which does not pickle): a pickled Result carries them computed, equal to the
     original's, and so does a second copy read in 4 threads at once."""
     import pickle
-    import threading
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     c = m.add_beam(1.0, 4, E=1e8, rho=1000.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=4e7)
     m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
@@ -169,17 +169,7 @@ def test_a_spatial_recursion_result_pickles_with_its_deferred_energies():
     twin = rancf.simulate(m, 0.02, 1e-3, method="generalized-alpha")
     back = pickle.loads(pickle.dumps(res))
     np.testing.assert_array_equal(back.energy().to_numpy(), res.energy().to_numpy())
-    frames = [None] * 4
-
-    def read(k):
-        frames[k] = twin.energy().to_numpy()
-
-    threads = [threading.Thread(target=read, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for f in frames:
+    for f in in_threads(lambda: twin.energy().to_numpy()):
         np.testing.assert_array_equal(f, res.energy().to_numpy())
 
 

@@ -26,6 +26,9 @@ import numpy as np
 import pytest
 
 import rancf
+from concurrent_runs import in_threads
+from user_function_models import (assert_a_prefix, first_call_interrupts,
+                                  never_interrupts, run_with_timer)
 from validation.spherical_four_bar import SphericalFourBar
 
 simulate_module = importlib.import_module("rancf.simulate")
@@ -137,18 +140,7 @@ def test_one_spatial_model_in_four_threads_equals_a_serial_run(name):
         run = lambda: rancf.simulate(m, check_stability=False, **options)   # noqa: E731
     serial = run()
     assert serial.status == "ok", serial.message
-    results, barrier = [None] * 4, threading.Barrier(4)
-
-    def go(k):
-        barrier.wait()
-        results[k] = run()
-
-    threads = [threading.Thread(target=go, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for res in results:
+    for res in in_threads(run):
         assert res.status == serial.status, res.message
         for array in ("t", "nodes", "velocities", "joint_q", "reactions"):
             np.testing.assert_array_equal(getattr(res, array), getattr(serial, array))
@@ -219,23 +211,6 @@ def test_ctrl_c_in_a_spatial_user_function_interrupts_the_run(where, method, for
         np.testing.assert_array_equal(res.nodes, full.nodes[:len(res.t)])
 
 
-def first_call_interrupts(value):
-    """A function of t (and q, qd) returning ``value(t, ...)`` that sends SIGINT to this
-    process at its first call only."""
-    def f(t, *state):
-        f.calls += 1
-        if f.calls == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-        return value(t, *state) if callable(value) else value
-    f.calls = 0
-    return f
-
-
-def never_interrupts(value):
-    """The same function, without the SIGINT."""
-    return lambda t, *state: value(t, *state) if callable(value) else value
-
-
 @pytest.mark.parametrize("with_cable", [False, True], ids=["beam", "cable"])
 @pytest.mark.parametrize("where", ["drive", "effort", "force"])
 @pytest.mark.parametrize("method, formulation", RUNS, ids=[f"{m}-{f}" for m, f in RUNS])
@@ -280,21 +255,7 @@ def test_ctrl_c_at_random_moments_of_a_spatial_run(method, formulation):
     rancf.simulate(make(), **args)
     cpu = time.process_time() - cpu
     for u in np.random.default_rng(11).uniform(0.0, 1.2, 6):
-        old = signal.signal(signal.SIGPROF, signal.default_int_handler)
-        try:
-            signal.setitimer(signal.ITIMER_PROF, max(u * cpu, 1e-6))
-            res = rancf.simulate(make(), **args)
-        except KeyboardInterrupt:
-            res = None
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0.0)
-            signal.signal(signal.SIGPROF, old)
-        if res is None:
-            continue
-        assert res.status in ("ok", "interrupted"), res.message
-        np.testing.assert_array_equal(res.t, clean.t[:len(res.t)])
-        np.testing.assert_array_equal(res.nodes, clean.nodes[:len(res.t)])
-        assert res.status == "interrupted" or len(res.t) == len(clean.t)
+        assert_a_prefix(run_with_timer(make(), args, max(u * cpu, 1e-6)), clean)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 

@@ -111,14 +111,10 @@ def test_a_load_at_the_end_of_an_element_is_the_nodes_load(follower):
     np.testing.assert_allclose(tips[1], tips[0], rtol=0, atol=1e-8 * L)
 
 
-@pytest.mark.parametrize("follower", [False, True])
-def test_dae_accelerations_equal_the_recursions(follower):
-    """A flexible beam on a spherical joint with a force and a moment at s = 0.7 m (functions
-    of t): at a random state of the recursion mapped to the DAE's absolute coordinates, the
-    DAE's body accelerations and joint reactions equal the recursion's to 1e-9."""
-    m, b = beam_model(4, clamp=False, E=2e8, gravity=(0.0, 0.0, -9.81))
-    m.add_force(b.at(0.7), force=lambda t: (np.sin(t), 2.0, -1.0), moment=(0.3, -0.2, 0.1),
-                follower=follower)
+def assert_dae_is_the_recursion(m):
+    """At a random state of the recursion of ``m`` (t = 0.4 s) mapped to the DAE's absolute
+    coordinates, the DAE's body accelerations and joint reactions equal the recursion's to 1e-9
+    of their largest."""
     tree = m.build()
     inputs = spatial.model_inputs(m)
     rec, dae = Spatial(tree, *inputs), SpatialDAE(tree, *inputs)
@@ -131,6 +127,17 @@ def test_dae_accelerations_equal_the_recursions(follower):
     assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-9 * np.abs(acc).max()
     assert np.abs(dae.reactions(x, lam, t, v) - reactions).max() \
         <= 1e-9 * np.abs(reactions).max()
+
+
+@pytest.mark.parametrize("follower", [False, True])
+def test_dae_accelerations_equal_the_recursions(follower):
+    """A flexible beam on a spherical joint with a force and a moment at s = 0.7 m (functions
+    of t): at a random state of the recursion mapped to the DAE's absolute coordinates, the
+    DAE's body accelerations and joint reactions equal the recursion's to 1e-9."""
+    m, b = beam_model(4, clamp=False, E=2e8, gravity=(0.0, 0.0, -9.81))
+    m.add_force(b.at(0.7), force=lambda t: (np.sin(t), 2.0, -1.0), moment=(0.3, -0.2, 0.1),
+                follower=follower)
+    assert_dae_is_the_recursion(m)
 
 
 def test_energy_balance_with_a_load_between_nodes():
@@ -240,18 +247,7 @@ def test_dae_spring_between_nodes_accelerations_equal_the_recursions():
     recursion's (which runs such spring-dampers on its own arrays) to 1e-9."""
     m, b, _ = spring_pendulum(c=0.5)
     m.add_spring_damper(b.at(0.3), b.at(1.3), k=200.0, c=0.3, rest_length=0.9)
-    tree = m.build()
-    inputs = spatial.model_inputs(m)
-    rec, dae = Spatial(tree, *inputs), SpatialDAE(tree, *inputs)
-    rng = np.random.default_rng(7)
-    t = 0.4
-    y = np.concatenate([0.3 * rng.standard_normal(tree.n_q), rng.standard_normal(tree.n_q)])
-    acc, reactions = recursion_accelerations(rec, t, y)
-    x, v = dae.state_of(y, t)
-    a, lam = dae.multipliers(x, v, t)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-9 * np.abs(acc).max()
-    assert np.abs(dae.reactions(x, lam, t, v) - reactions).max() \
-        <= 1e-9 * np.abs(reactions).max()
+    assert_dae_is_the_recursion(m)
 
 
 def test_dae_spring_between_nodes_tangents_are_the_force_s_derivatives():

@@ -1,12 +1,11 @@
 """Spatial models through the public API: ``rancf.simulate`` on ``rancf.Model(dim=3)`` and the
 spatial side of :class:`rancf.Result`, each against something independent."""
-import threading
-
 import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
 import rancf
+from concurrent_runs import in_threads
 
 INERTIA = np.diag([0.01, 0.02, 0.03])
 
@@ -173,17 +172,7 @@ def test_one_spatial_model_in_four_threads_equals_a_serial_run():
     m, b = flexible_pendulum(3)
     m.add_force(b.end, force=lambda t: (0.0, 0.5 * t, 0.0))
     serial = rancf.simulate(m, 0.05, 5e-5, output_every=100)
-    results = [None] * 4
-
-    def run(k):
-        results[k] = rancf.simulate(m, 0.05, 5e-5, output_every=100)
-
-    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for res in results:
+    for res in in_threads(lambda: rancf.simulate(m, 0.05, 5e-5, output_every=100)):
         np.testing.assert_array_equal(res.nodes, serial.nodes)
 
 

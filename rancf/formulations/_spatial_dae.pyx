@@ -7,7 +7,9 @@ spatial_dae._Link`): their rows ``Phi``, the analytic Jacobian blocks ``dPhi/dx`
 link's columns (``[r_p, p_p, r_c, p_c]``, or ``[r_c, p_c]`` on the ground), the stencils of the
 rows along a line (the velocity and acceleration biases) and the central differences of
 ``Phi_x^T lambda`` (the curvature), for all links in one call. :class:`CableLinkKernel` does the
-same for the joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`).
+same for the joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`),
+:class:`ArcLinkKernel` for those at points between two nodes of a beam, both over the loops of
+:class:`GatheredLinks`.
 :class:`ElementKernel` holds the beam elements (links of motion ``M_ELEMENT``): the map
 ``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
 from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
@@ -68,6 +70,8 @@ cdef extern from *:
     #define RANCF_WRENCH 6
     #define RANCF_STENCIL 7
     #define RANCF_ARC_MAX_COLS (2 * RANCF_LINK_MAX_COLS)
+    #define RANCF_FRAME (3 + 9)
+    #define RANCF_TWIST 6
     """
     const long EULER "RANCF_EULER"              # Euler parameters of a body's rotation
     const long EULER_BLOCK "RANCF_EULER_BLOCK"  # a 4 x 4 matrix on them, row-major
@@ -84,12 +88,20 @@ cdef extern from *:
     const long STENCIL "RANCF_STENCIL"          # points of the seven-point stencil
     # an arc link's columns: both sides at an element's point (two poses each)
     const long ARC_MAX_COLS "RANCF_ARC_MAX_COLS"
+    # a body's entries in the outputs' nodes (its origin r, then its frame A row-major) and
+    # velocities (v, then the angular velocity w)
+    const long FRAME "RANCF_FRAME"
+    const long TWIST "RANCF_TWIST"
 
 cdef double[4] UNIT_Q = [1.0, 0.0, 0.0, 0.0]
 cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
 #: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
 cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
 cdef double[POSE] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+#: The layout's sizes for the Python formulation (:mod:`rancf.formulations.spatial_dae`): a
+#: body's coordinates, a link's columns (two bodies'), a body's entries in the outputs' nodes
+#: and velocities.
+POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE = POSE, MAX_COLS, FRAME, TWIST
 
 
 cdef inline const double* _pose(const double* q, long b) noexcept nogil:
@@ -942,7 +954,138 @@ cdef void body_forces(int n, const double* x, const double* v, const double* mas
         rotary_action(G, inertia + 9 * b, x + POSE * b + 3, 8.0, out + POSE * b + 3)
 
 
-cdef class CableLinkKernel:
+cdef class GatheredLinks:
+    """The loops shared by the link kernels whose rows and Jacobian are functions of their
+    columns alone, gathered side after side (:class:`CableLinkKernel`, :class:`ArcLinkKernel`):
+    the rows, their stencil along a line, the Jacobian blocks and the curvature of all links,
+    each over the subclass's ``_gather``, ``_rows`` and ``_jacobian`` of one link, called
+    through the type's method table as any cdef method of a class that is not final is.
+
+    A subclass sets ``n``, ``n_rows``, ``n_cols`` (at most ``ARC_MAX_COLS``), ``row0`` (each
+    link's first row in Phi), ``val0`` (its first entry in the Jacobian values, a block
+    n_rows x n_cols row-major), ``sq0`` (its first entry of the curvature, n_cols x n_cols,
+    none for a link without rows), ``n_values`` and ``n_square``.
+    """
+
+    cdef readonly int n, n_values, n_square
+    cdef int[::1] n_rows, n_cols, row0, val0, sq0
+
+    cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
+        """z = link k's columns of x (n_cols[k]), side after side."""
+        pass
+
+    cdef void _rows(self, int k, const double* z, double* out) noexcept nogil:
+        """Link k's rows (n_rows[k]) at its columns z."""
+        pass
+
+    cdef void _jacobian(self, int k, const double* z, double* out) noexcept nogil:
+        """Link k's block (n_rows[k] x n_cols[k], row-major) at its columns z."""
+        pass
+
+    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
+        """The links' rows into out at their rows of Phi."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, x, z)
+            self._rows(k, z, out + self.row0[k])
+
+    cdef void c_along(self, const double* x, const double* v, const double* weights,
+                      const double* taus, int n_points, double* out) noexcept nogil:
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
+        cdef int k, s, i
+        cdef double z[ARC_MAX_COLS]
+        cdef double zv[ARC_MAX_COLS]
+        cdef double r[MAX_ROWS]
+        for s in range(n_points):
+            if weights[s] == 0.0:
+                continue
+            for k in range(self.n):
+                self._gather(k, x, z)
+                self._gather(k, v, zv)
+                for i in range(self.n_cols[k]):
+                    z[i] += taus[s] * zv[i]
+                self._rows(k, z, r)
+                for i in range(self.n_rows[k]):
+                    out[self.row0[k] + i] += weights[s] * r[i]
+
+    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
+        """The links' Jacobian blocks (n_values) into out."""
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            if self.n_rows[k]:
+                self._gather(k, x, z)
+                self._jacobian(k, z, out + self.val0[k])
+
+    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
+        """``d(Phi_x^T lambda)/dx`` of each link with rows on its columns (n_cols x n_cols,
+        row-major), into out (n_square): central differences of the analytic ``J^T lambda``
+        with the steps ``1e-6 max(1, max |x[columns]|)``, as :meth:`LinkKernel.c_curvature`."""
+        cdef int k, i, j, c, nr, nc
+        cdef double h, s, keep
+        cdef double z[ARC_MAX_COLS]
+        cdef double J[MAX_ROWS * ARC_MAX_COLS]
+        cdef double fp[ARC_MAX_COLS]
+        cdef double* o
+        cdef const double* lk
+        for k in range(self.n):
+            nr, nc = self.n_rows[k], self.n_cols[k]
+            if nr == 0:
+                continue
+            self._gather(k, x, z)
+            s = 1.0
+            for i in range(nc):
+                s = max(s, fabs(z[i]))
+            h = 1e-6 * s
+            lk = lam + self.row0[k]
+            o = out + self.sq0[k]
+            for c in range(nc):
+                keep = z[c]
+                z[c] = keep + h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    fp[i] = s
+                z[c] = keep - h
+                self._jacobian(k, z, J)
+                for i in range(nc):
+                    s = 0.0
+                    for j in range(nr):
+                        s += J[nc * j + i] * lk[j]
+                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
+                z[c] = keep
+
+    def rows(self, const double[::1] x):
+        """The links' rows (their row0 offsets from the first link's) at the coordinates x."""
+        out = np.zeros(max(int(np.sum(self.n_rows)), 1))
+        cdef double[::1] o = out
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            self._gather(k, &x[0], z)
+            self._rows(k, z, &o[self.row0[k] - self.row0[0]])
+        return out[:int(np.sum(self.n_rows))]
+
+    def jacobian(self, const double[::1] x):
+        """The links' Jacobian blocks (list of (n_rows, n_cols)) at the coordinates x."""
+        out = []
+        cdef double[::1] b
+        cdef int k
+        cdef double z[ARC_MAX_COLS]
+        for k in range(self.n):
+            block = np.zeros((self.n_rows[k], self.n_cols[k]))
+            b = block.reshape(-1)
+            if self.n_rows[k]:
+                self._gather(k, &x[0], z)
+                self._jacobian(k, z, &b[0])
+            out.append(block)
+        return out
+
+
+cdef class CableLinkKernel(GatheredLinks):
     """The joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`): rows
     ``x_child - x_parent`` (3) of their two points and, for a clamp, ``(A(p_o) b_i) . r'``
     (i = 1, 2), for a splice (two nodes of one cable: a ring) ``r'_child - r'_parent`` (3), with
@@ -956,9 +1099,8 @@ cdef class CableLinkKernel:
     A link's columns are its sides' (7 a body, 6 a cable node, none the ground), in order.
     """
 
-    cdef readonly int n, n_values, n_square
     cdef int[:, ::1] side_kind, side_col
-    cdef int[::1] clamp, slope, n_rows, n_cols, row0, val0, sq0
+    cdef int[::1] clamp, slope
     cdef double[:, :, ::1] offset
     cdef double[:, ::1] B
 
@@ -985,7 +1127,7 @@ cdef class CableLinkKernel:
         cdef int kind = self.side_kind[k, s]
         return POSE if kind == SIDE_BODY else (CABLE_NODE if kind == SIDE_CABLE else 0)
 
-    cdef void _local(self, int k, const double* x, double* y) noexcept nogil:
+    cdef void _gather(self, int k, const double* x, double* y) noexcept nogil:
         """y = the link's column coordinates, side after side."""
         cdef int s, w, c = 0
         for s in range(2):
@@ -1082,78 +1224,6 @@ cdef class CableLinkKernel:
             rot.matvec(A, &self.B[k, 3 * i], z)
             for j in range(3):
                 out[nc * (3 + i) + c_slope + 3 + j] = z[j]
-
-    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
-        """The links' rows into out at their rows of Phi."""
-        cdef int k
-        cdef double y[MAX_COLS]
-        for k in range(self.n):
-            self._local(k, x, y)
-            self._rows(k, y, out + self.row0[k])
-
-    cdef void c_along(self, const double* x, const double* v, const double* weights,
-                      const double* taus, int n_points, double* out) noexcept nogil:
-        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
-        cdef int k, s, i
-        cdef double y[MAX_COLS]
-        cdef double yv[MAX_COLS]
-        cdef double r[MAX_ROWS]
-        for s in range(n_points):
-            if weights[s] == 0.0:
-                continue
-            for k in range(self.n):
-                self._local(k, x, y)
-                self._local(k, v, yv)
-                for i in range(self.n_cols[k]):
-                    y[i] += taus[s] * yv[i]
-                self._rows(k, y, r)
-                for i in range(self.n_rows[k]):
-                    out[self.row0[k] + i] += weights[s] * r[i]
-
-    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
-        """The links' Jacobian blocks (n_values) into out."""
-        cdef int k
-        cdef double y[MAX_COLS]
-        for k in range(self.n):
-            self._local(k, x, y)
-            self._jacobian(k, y, out + self.val0[k])
-
-    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
-        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square), as
-        :meth:`LinkKernel.c_curvature`."""
-        cdef int k, i, j, c, nr, nc
-        cdef double h, s, keep
-        cdef double y[MAX_COLS]
-        cdef double J[MAX_ROWS * MAX_COLS]
-        cdef double fp[MAX_COLS]
-        cdef double* o
-        cdef const double* lk
-        for k in range(self.n):
-            nr, nc = self.n_rows[k], self.n_cols[k]
-            self._local(k, x, y)
-            s = 1.0
-            for i in range(nc):
-                s = max(s, fabs(y[i]))
-            h = 1e-6 * s
-            lk = lam + self.row0[k]
-            o = out + self.sq0[k]
-            for c in range(nc):
-                keep = y[c]
-                y[c] = keep + h
-                self._jacobian(k, y, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    fp[i] = s
-                y[c] = keep - h
-                self._jacobian(k, y, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                y[c] = keep
 
 
 cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
@@ -1316,7 +1386,22 @@ cdef void arc_pose(const double* xa, const double* xb, double xi, double* y,
             T[MAX_COLS * (3 + i) + POSE + 3 + j] = f
 
 
-cdef class ArcLinkKernel:
+cdef inline void arc_gather(const int* kind, const int* a, const int* b, const double* x,
+                            double* z) noexcept nogil:
+    """z = the columns of x of two sides (a link's or a spring-damper's; ``kind``, ``a``, ``b``
+    its rows of ``side_kind``, ``side_a``, ``side_b``), side after side: a body's pose (POSE),
+    an element point's two nodes' poses (2 POSE: ArcSide's value times POSE), the ground's
+    none."""
+    cdef int s, c = 0
+    for s in range(2):
+        if kind[s] != ARC_SIDE_GROUND:
+            memcpy(z + c, x + POSE * a[s], POSE * sizeof(double))
+        if kind[s] == ARC_SIDE_ARC:
+            memcpy(z + c + POSE, x + POSE * b[s], POSE * sizeof(double))
+        c += POSE * kind[s]
+
+
+cdef class ArcLinkKernel(GatheredLinks):
     """The joints with a side at a point between two nodes of a beam (``beam.at(s)``,
     :class:`rancf.formulations.spatial_dae._ArcLink`): the rows of their kind between the
     poses of their two sides, each the ground, a body, or the point at xi of a beam element
@@ -1334,11 +1419,9 @@ cdef class ArcLinkKernel:
     ground), parent's first.
     """
 
-    cdef readonly int n, n_values, n_square
     cdef LinkKernel inner
     cdef int[:, ::1] side_kind, side_a, side_b
     cdef double[:, ::1] xi
-    cdef int[::1] n_rows, n_cols, row0, val0, sq0
 
     def __init__(self, LinkKernel inner, side_kind, side_a, side_b, xi, row0):
         self.inner = inner
@@ -1365,14 +1448,7 @@ cdef class ArcLinkKernel:
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the link's columns of x, side after side (a body's 7, an element's 14)."""
-        cdef int s, c = 0, kind
-        for s in range(2):
-            kind = self.side_kind[k, s]
-            if kind != ARC_SIDE_GROUND:
-                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
-            if kind == ARC_SIDE_ARC:
-                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
-            c += self._width(k, s)
+        arc_gather(&self.side_kind[k, 0], &self.side_a[k, 0], &self.side_b[k, 0], x, z)
 
     cdef void _map(self, int k, const double* z, double* y, double* T) noexcept nogil:
         """y (14) = the inner link's ``[r_p, p_p, r_c, p_c]`` of the columns z, and (T not
@@ -1389,10 +1465,10 @@ cdef class ArcLinkKernel:
                          T + POSE * MAX_COLS * s if T != NULL else NULL)
             c += self._width(k, s)
 
-    cdef int _rows(self, int k, const double* z, double* out) noexcept nogil:
+    cdef void _rows(self, int k, const double* z, double* out) noexcept nogil:
         cdef double y[MAX_COLS]
         self._map(k, z, y, NULL)
-        return self.inner._rows(k, y, UNIT_Q, out)
+        self.inner._rows(k, y, UNIT_Q, out)
 
     cdef void _jacobian(self, int k, const double* z, double* out) noexcept nogil:
         """The block (n_rows x n_cols, row-major) at the columns z."""
@@ -1421,107 +1497,6 @@ cdef class ArcLinkKernel:
                             v += Jy[ny * i + cy + m] * T[POSE * MAX_COLS * s + MAX_COLS * m + j]
                         out[nc * i + c + j] = v
             c += w
-
-    cdef void c_rows(self, const double* x, double* out) noexcept nogil:
-        """The links' rows into out at their rows of Phi."""
-        cdef int k
-        cdef double z[ARC_MAX_COLS]
-        for k in range(self.n):
-            self._gather(k, x, z)
-            self._rows(k, z, out + self.row0[k])
-
-    cdef void c_along(self, const double* x, const double* v, const double* weights,
-                      const double* taus, int n_points, double* out) noexcept nogil:
-        """Adds ``sum_s weights[s] Phi(x + taus[s] v)`` of the links into out at their rows."""
-        cdef int k, s, i
-        cdef double z[ARC_MAX_COLS]
-        cdef double zv[ARC_MAX_COLS]
-        cdef double r[MAX_ROWS]
-        for s in range(n_points):
-            if weights[s] == 0.0:
-                continue
-            for k in range(self.n):
-                self._gather(k, x, z)
-                self._gather(k, v, zv)
-                for i in range(self.n_cols[k]):
-                    z[i] += taus[s] * zv[i]
-                self._rows(k, z, r)
-                for i in range(self.n_rows[k]):
-                    out[self.row0[k] + i] += weights[s] * r[i]
-
-    cdef void c_jacobian(self, const double* x, double* out) noexcept nogil:
-        """The links' Jacobian blocks (n_values) into out."""
-        cdef int k
-        cdef double z[ARC_MAX_COLS]
-        for k in range(self.n):
-            if self.n_rows[k]:
-                self._gather(k, x, z)
-                self._jacobian(k, z, out + self.val0[k])
-
-    cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
-        """``d(Phi_x^T lambda)/dx`` of each link on its columns (n_square), as
-        :meth:`LinkKernel.c_curvature`."""
-        cdef int k, i, j, c, nr, nc
-        cdef double h, s, keep
-        cdef double z[ARC_MAX_COLS]
-        cdef double J[MAX_ROWS * ARC_MAX_COLS]
-        cdef double fp[ARC_MAX_COLS]
-        cdef double* o
-        cdef const double* lk
-        for k in range(self.n):
-            nr, nc = self.n_rows[k], self.n_cols[k]
-            if nr == 0:
-                continue
-            self._gather(k, x, z)
-            s = 1.0
-            for i in range(nc):
-                s = max(s, fabs(z[i]))
-            h = 1e-6 * s
-            lk = lam + self.row0[k]
-            o = out + self.sq0[k]
-            for c in range(nc):
-                keep = z[c]
-                z[c] = keep + h
-                self._jacobian(k, z, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    fp[i] = s
-                z[c] = keep - h
-                self._jacobian(k, z, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                z[c] = keep
-
-    def rows(self, const double[::1] x):
-        """The links' rows (their row0 offsets from the first link's) at the coordinates x."""
-        out = np.zeros(max(int(np.sum(self.n_rows)), 1))
-        cdef double[::1] o = out
-        cdef int k
-        cdef double z[ARC_MAX_COLS]
-        for k in range(self.n):
-            self._gather(k, &x[0], z)
-            self._rows(k, z, &o[self.row0[k] - self.row0[0]])
-        return out[:int(np.sum(self.n_rows))]
-
-    def jacobian(self, const double[::1] x):
-        """The links' Jacobian blocks (list of (n_rows, n_cols)) at the coordinates x."""
-        out = []
-        cdef double[::1] b
-        cdef int k
-        cdef double z[ARC_MAX_COLS]
-        for k in range(self.n):
-            block = np.zeros((self.n_rows[k], self.n_cols[k]))
-            b = block.reshape(-1)
-            if self.n_rows[k]:
-                self._gather(k, &x[0], z)
-                self._jacobian(k, z, &b[0])
-            out.append(block)
-        return out
 
     def poses(self, const double[:, ::1] X):
         """The inner links' side poses y (S, n, 14) at the coordinates X (S, n_x): where the
@@ -1598,14 +1573,7 @@ cdef class ArcSpringKernel:
 
     cdef void _gather(self, int k, const double* x, double* z) noexcept nogil:
         """z = the item's columns of x, end after end (a body's 7, an element's 14)."""
-        cdef int s, c = 0, kind
-        for s in range(2):
-            kind = self.side_kind[k, s]
-            if kind != ARC_SIDE_GROUND:
-                memcpy(z + c, x + POSE * self.side_a[k, s], POSE * sizeof(double))
-            if kind == ARC_SIDE_ARC:
-                memcpy(z + c + POSE, x + POSE * self.side_b[k, s], POSE * sizeof(double))
-            c += self._width(k, s)
+        arc_gather(&self.side_kind[k, 0], &self.side_a[k, 0], &self.side_b[k, 0], x, z)
 
     cdef void _force(self, int k, const double* z, const double* zv, double* Q, double* U,
                      double* P) noexcept nogil:

@@ -195,6 +195,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
                              Motion)
 from . import _spatial_dae
+from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
@@ -205,6 +206,11 @@ _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
           Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
+#: the most coordinates of a joint (a free joint's): the width of the kernels' joint values
+_MOST = max(_SIZES.values())
+#: a cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's
+CABLE_NODE = ancf_cable.SpatialANCFCable.node_size
+CABLE_ELEMENT = ancf_cable.SpatialANCFCable.element_size
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
 #: (LAPACK getrf): below it SuperLU's ordering, redone at every factorization, costs more than
 #: the dense elimination it saves
@@ -402,10 +408,11 @@ class _Link:
         self.n_rows = ({ROT_NONE: 0, ROT_LOCK: 3, ROT_AXIS: 2, ROT_UNIVERSAL: 1}[self.rot]
                        + {TR_NONE: 0, TR_LOCK: 3, TR_PLANE: 2}[self.tr])
         # columns: the parent's (r, p) when it is a body, then the child's
-        c = 7 * self.body
-        self.columns = np.concatenate([np.arange(7 * self.parent, 7 * self.parent + 7)
+        c = POSE_SIZE * self.body
+        self.columns = np.concatenate([np.arange(POSE_SIZE * self.parent,
+                                                 POSE_SIZE * (self.parent + 1))
                                        if self.parent >= 0 else np.zeros(0, int),
-                                       np.arange(c, c + 7)]).astype(int)
+                                       np.arange(c, c + POSE_SIZE)]).astype(int)
 
     @classmethod
     def of_tree(cls, tree, body, qQ, driven):
@@ -432,11 +439,11 @@ class _Link:
         return q, qd, qdd
 
     def _poses(self, x):
-        c = 7 * self.body
-        rc, pc = x[c:c + 3], x[c + 3:c + 7]
+        c = POSE_SIZE * self.body
+        rc, pc = x[c:c + 3], x[c + 3:c + POSE_SIZE]
         if self.parent >= 0:
-            k = 7 * self.parent
-            return x[k:k + 3], x[k + 3:k + 7], rc, pc
+            k = POSE_SIZE * self.parent
+            return x[k:k + 3], x[k + 3:k + POSE_SIZE], rc, pc
         return np.zeros(3), _EYE4[0], rc, pc
 
     def rows(self, x, target):
@@ -529,10 +536,10 @@ class _CableLink:
                 self.sides.append(("ground", -1, np.array(offset, dtype=float), np.zeros(0, int)))
             elif body < nb:
                 self.sides.append(("body", body, np.array(offset, dtype=float),
-                                   np.arange(7 * body, 7 * body + 7)))
+                                   np.arange(POSE_SIZE * body, POSE_SIZE * (body + 1))))
             else:
-                c = 7 * nb + 6 * (body - nb)
-                self.sides.append(("cable", body - nb, np.zeros(3), np.arange(c, c + 6)))
+                c = POSE_SIZE * nb + CABLE_NODE * (body - nb)
+                self.sides.append(("cable", body - nb, np.zeros(3), np.arange(c, c + CABLE_NODE)))
         self.columns = np.concatenate([side[3] for side in self.sides]).astype(int)
         self.B = np.array(tree.cable_joint_axes[k], dtype=float)
         # the reference relative orientation of the two sides' frames (a cable node's: its
@@ -633,7 +640,7 @@ class _ArcLink:
         self.side_b = [max(int(b), 0) for b in arc]
         bodies = [body for i, first in enumerate(sides) if first >= 0
                   for body in ((first,) if arc[i] < 0 else (first, int(arc[i])))]
-        self.columns = np.concatenate([np.arange(7 * body, 7 * body + 7)
+        self.columns = np.concatenate([np.arange(POSE_SIZE * body, POSE_SIZE * (body + 1))
                                        for body in bodies]).astype(int)
 
 
@@ -724,7 +731,7 @@ class SpatialDAE(IndexThreeDAE):
         nb = self.n_bodies = tree.n_bodies
         #: cable nodes (``[r, r']`` each), whose coordinates follow the bodies'
         self.n_cable_nodes = tree.n_cable_nodes
-        self.n_coordinates = 7 * nb + 6 * self.n_cable_nodes
+        self.n_coordinates = POSE_SIZE * nb + CABLE_NODE * self.n_cable_nodes
         qo = np.asarray(tree.q_offset)
         driven = set(self.inputs.driven)
         jointed = [b for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
@@ -774,7 +781,7 @@ class SpatialDAE(IndexThreeDAE):
         #: the time, cable frames' bases and cable frames (c, 3, 3 each) of the last output
         #: :meth:`observe` kept, from which the next output's move on (:meth:`_cable_bases`)
         self._cable_last = None
-        self._p = (7 * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
+        self._p = (POSE_SIZE * np.arange(nb)[:, None] + 3 + np.arange(N_EULER)).ravel()
         self._last_targets = None
         self._cable_setup()
         self._kernels(n_loop_links, n_cable_links)
@@ -785,9 +792,11 @@ class SpatialDAE(IndexThreeDAE):
         """The cables' constant mass matrix (sparse, on the cable coordinates) and gravity
         force (per unit load factor), and each element's coordinate indices."""
         t, nc = self.tree, self.n_cable_nodes
-        self._c0 = 7 * self.n_bodies
-        self._cable_dofs = self._c0 + 6 * t.cable_element[:, :, None] + np.arange(6)
-        self._cable_dofs = np.ascontiguousarray(self._cable_dofs.reshape(-1, 12), dtype=np.int_)
+        self._c0 = POSE_SIZE * self.n_bodies
+        self._cable_dofs = (self._c0 + CABLE_NODE * t.cable_element[:, :, None]
+                            + np.arange(CABLE_NODE))
+        self._cable_dofs = np.ascontiguousarray(self._cable_dofs.reshape(-1, CABLE_ELEMENT),
+                                                dtype=np.int_)
         self._cable_l, self._cable_EA, self._cable_EI, self._cable_c = (
             np.ascontiguousarray(a, dtype=float) for a in (t.cable_length, t.cable_EA,
                                                            t.cable_EI, t.cable_damping))
@@ -797,7 +806,7 @@ class SpatialDAE(IndexThreeDAE):
             -1, ancf_cable.REST_SIZE)
         self._cable_curved = np.ascontiguousarray(self._cable_rest.any(axis=1), dtype=np.uint8)
         rows, cols, vals = [], [], []
-        self._cable_gravity = np.zeros(6 * nc)
+        self._cable_gravity = np.zeros(CABLE_NODE * nc)
         # elements of one cable share their length and rhoA: each pair's matrices once
         made = {}
         for k, d in enumerate(self._cable_dofs - self._c0):
@@ -806,17 +815,18 @@ class SpatialDAE(IndexThreeDAE):
                 made[l, rhoA] = (ancf_cable.mass_matrix(rhoA, 1.0, l),
                                  ancf_cable.gravity_force(rhoA, 1.0, l, t.gravity))
             M, g = made[l, rhoA]
-            rows.append(np.repeat(d, 12))
-            cols.append(np.tile(d, 12))
+            rows.append(np.repeat(d, CABLE_ELEMENT))
+            cols.append(np.tile(d, CABLE_ELEMENT))
             vals.append(M)
             self._cable_gravity[d] += g
         #: the element mass blocks (n_e, 12, 12), for the Newton matrix
-        self._cable_mass_blocks = np.array(vals).reshape(-1, 12, 12)
+        self._cable_mass_blocks = np.array(vals).reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
         vals = [M.ravel() for M in vals]
         self._cable_mass = sp.csr_matrix(
             (np.concatenate(vals) if vals else np.zeros(0),
              (np.concatenate(rows) if rows else np.zeros(0, int),
-              np.concatenate(cols) if cols else np.zeros(0, int))), shape=(6 * nc, 6 * nc))
+              np.concatenate(cols) if cols else np.zeros(0, int))),
+            shape=(CABLE_NODE * nc, CABLE_NODE * nc))
 
     def _kernels(self, n_body_links, n_cable_links):
         """The compiled links between bodies (the first ``n_body_links``), links at cable
@@ -890,9 +900,9 @@ class SpatialDAE(IndexThreeDAE):
         self._J_index, self._J_indices, self._J_indptr, self._J_nnz = _structure(jr, jc, m, n)
         # the Newton matrix: body blocks, element blocks, link curvatures, cable elements,
         # then w G^T and B
-        body = 7 * np.arange(nb)[:, None] + np.arange(7)
-        rows = [np.repeat(body, 7, axis=1).ravel()]
-        cols = [np.tile(body, (1, 7)).ravel()]
+        body = POSE_SIZE * np.arange(nb)[:, None] + np.arange(POSE_SIZE)
+        rows = [np.repeat(body, POSE_SIZE, axis=1).ravel()]
+        cols = [np.tile(body, (1, POSE_SIZE)).ravel()]
         for b in self.elements:
             c = self._pair(int(self.tree.parent[b]), b)
             rows.append(np.repeat(c, c.size))
@@ -902,10 +912,10 @@ class SpatialDAE(IndexThreeDAE):
                 rows.append(np.repeat(lk.columns, lk.columns.size))
                 cols.append(np.tile(lk.columns, lk.columns.size))
         d = self._cable_dofs
-        rows.append(np.repeat(d, 12, axis=1).ravel())
-        cols.append(np.tile(d, (1, 12)).ravel())
-        ir, ic = np.repeat(self._item_cols, 14, axis=1).ravel(), \
-            np.tile(self._item_cols, (1, 14)).ravel()
+        rows.append(np.repeat(d, CABLE_ELEMENT, axis=1).ravel())
+        cols.append(np.tile(d, (1, CABLE_ELEMENT)).ravel())
+        ir, ic = np.repeat(self._item_cols, LINK_SIZE, axis=1).ravel(), \
+            np.tile(self._item_cols, (1, LINK_SIZE)).ravel()
         #: the entries of the force items' blocks on coordinates (not on the ground)
         self._item_mask = (ir >= 0) & (ic >= 0)
         rows.append(ir[self._item_mask])
@@ -986,7 +996,7 @@ class SpatialDAE(IndexThreeDAE):
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
-        return np.asarray(x)[:7 * self.n_bodies].reshape(-1, 7)
+        return np.asarray(x)[:POSE_SIZE * self.n_bodies].reshape(-1, POSE_SIZE)
 
     def _cable_elements(self, q, v, tangents=False):
         """Each cable element's force on its nodes (n_e, 12), strain energy and dissipated
@@ -996,9 +1006,9 @@ class SpatialDAE(IndexThreeDAE):
         elements' rest states (``tree.cable_rest``)."""
         t = self.tree
         n = len(t.cable_length)
-        f, U, P = np.empty((n, 12)), np.empty(n), np.empty(n)
-        K, C = (np.empty((n, 12, 12)), np.empty((n, 12, 12))) if tangents else \
-            (np.empty((0, 12, 12)), np.empty((0, 12, 12)))
+        f, U, P = np.empty((n, CABLE_ELEMENT)), np.empty(n), np.empty(n)
+        blocks = (n if tangents else 0, CABLE_ELEMENT, CABLE_ELEMENT)
+        K, C = np.empty(blocks), np.empty(blocks)
         _spatial_dae.cable_elements(np.ascontiguousarray(q, dtype=float),
                                     np.ascontiguousarray(v, dtype=float), self._cable_dofs,
                                     self._cable_l, self._cable_EA, self._cable_EI,
@@ -1009,16 +1019,17 @@ class SpatialDAE(IndexThreeDAE):
     def _item_matrix(self, blocks):
         """The force items' blocks (n_items, 14, 14) assembled (sparse, n x n)."""
         n, m = self.n_coordinates, self._item_mask
-        rows = np.repeat(self._item_cols, 14, axis=1).ravel()[m]
-        cols = np.tile(self._item_cols, (1, 14)).ravel()[m]
+        rows = np.repeat(self._item_cols, LINK_SIZE, axis=1).ravel()[m]
+        cols = np.tile(self._item_cols, (1, LINK_SIZE)).ravel()[m]
         return sp.csr_matrix((blocks.ravel()[m], (rows, cols)), shape=(n, n))
 
     def _cable_matrix(self, blocks):
         """The element matrices (n_e, 12, 12) assembled (sparse, n x n)."""
         d = self._cable_dofs
         n = self.n_coordinates
-        return sp.csr_matrix((blocks.ravel(), (np.repeat(d, 12, axis=1).ravel(),
-                                               np.tile(d, (1, 12)).ravel())), shape=(n, n))
+        return sp.csr_matrix((blocks.ravel(), (np.repeat(d, CABLE_ELEMENT, axis=1).ravel(),
+                                               np.tile(d, (1, CABLE_ELEMENT)).ravel())),
+                             shape=(n, n))
 
     # --- efforts and spring-dampers ---------------------------------------------------------
     def _force_setup(self, efforts, loop_efforts):
@@ -1118,7 +1129,8 @@ class SpatialDAE(IndexThreeDAE):
             kind, np.maximum(body[~on], 0), np.maximum(arc[~on], 0),
             np.where(kind == ARC_SIDE_ARC, offsets[~on, :, 0], 0.0), offsets[~on], law[~on])
         self._arc_spring_cols = [np.concatenate(
-            [np.arange(7 * b, 7 * b + 7) for e in range(2) if kind[i, e] != ARC_SIDE_GROUND
+            [np.arange(POSE_SIZE * b, POSE_SIZE * (b + 1)) for e in range(2)
+             if kind[i, e] != ARC_SIDE_GROUND
              for b in ((body[~on][i, e],) if kind[i, e] == ARC_SIDE_BODY else
                        (body[~on][i, e], arc[~on][i, e]))] or [np.zeros(0, int)]).astype(int)
             for i in range(len(kind))]
@@ -1146,7 +1158,7 @@ class SpatialDAE(IndexThreeDAE):
         #: the kernel's (n_probed, 6)
         self._probe_to = np.array([self._jq_start[j] + i for j, k in zip(called, sizes)
                                    for i in range(k)], dtype=int)
-        self._probe_from = np.array([6 * r + i for r, k in enumerate(sizes) for i in range(k)],
+        self._probe_from = np.array([_MOST * r + i for r, k in enumerate(sizes) for i in range(k)],
                                     dtype=int)
         # the angles the joint spring-dampers and effort functions see are continued from
         # reference angles, those of the last accepted step (:meth:`_accept_angles`): this
@@ -1170,7 +1182,7 @@ class SpatialDAE(IndexThreeDAE):
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
                 for d in (self._efforts, self._joint_springs, self._springs)]
-        self._item_cols = np.concatenate(cols) if cols else np.zeros((0, 14), int)
+        self._item_cols = np.concatenate(cols) if cols else np.zeros((0, LINK_SIZE), int)
 
     @staticmethod
     def _joint_rows(rows):
@@ -1187,10 +1199,10 @@ class SpatialDAE(IndexThreeDAE):
 
     @staticmethod
     def _item_columns(parent, child):
-        cols = np.concatenate([7 * parent[:, None] + np.arange(7),
-                               7 * child[:, None] + np.arange(7)], axis=1)
-        cols[:, :7][parent < 0] = -1
-        cols[:, 7:][child < 0] = -1
+        cols = np.concatenate([POSE_SIZE * parent[:, None] + np.arange(POSE_SIZE),
+                               POSE_SIZE * child[:, None] + np.arange(POSE_SIZE)], axis=1)
+        cols[:, :POSE_SIZE][parent < 0] = -1
+        cols[:, POSE_SIZE:][child < 0] = -1
         return cols
 
     def _item_states(self, q, v, items):
@@ -1198,7 +1210,7 @@ class SpatialDAE(IndexThreeDAE):
         the ground's ``(0, (1, 0, 0, 0))`` at rest where a side is the ground."""
         nb = self.n_bodies
         X = np.concatenate([self._X(q), [[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]])
-        V = np.concatenate([self._X(v), np.zeros((1, 7))])
+        V = np.concatenate([self._X(v), np.zeros((1, POSE_SIZE))])
         p, c = np.where(items["parent"] < 0, nb, items["parent"]), \
             np.where(items["child"] < 0, nb, items["child"])
         return X[p], V[p], X[c], V[c]
@@ -1208,7 +1220,7 @@ class SpatialDAE(IndexThreeDAE):
         """The generalized forces (n, 14: parent's then child's) of joint force rows d of
         values g (n,) (:meth:`_force_setup`; the kernel
         :func:`rancf.formulations._spatial_dae.joint_wrenches`)."""
-        out = np.empty((len(Xp), 14))
+        out = np.empty((len(Xp), LINK_SIZE))
         _spatial_dae.joint_wrenches(Xp, Xc, d["offset"], d["f"], d["mp"], d["mc"],
                                     np.ascontiguousarray(g, dtype=float), out)
         return out
@@ -1251,7 +1263,7 @@ class SpatialDAE(IndexThreeDAE):
         ``n`` (none where they meet, as the recursion's ``spring_line``; the kernel
         :func:`rancf.formulations._spatial_dae.point_springs`)."""
         n = len(X1)
-        out, U, P = np.empty((n, 14)), np.empty(n), np.empty(n)
+        out, U, P = np.empty((n, LINK_SIZE)), np.empty(n), np.empty(n)
         _spatial_dae.point_springs(X1, V1, X2, V2, d["parent"], d["child"], d["offsets"],
                                    d["law"], out, U, P)
         return out, U, P
@@ -1416,20 +1428,21 @@ class SpatialDAE(IndexThreeDAE):
         hx = 1e-7
         hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
         K, C = [], []
-        steps = np.concatenate([np.eye(14), -np.eye(14)])          # (28, 14)
+        steps = np.concatenate([np.eye(LINK_SIZE), -np.eye(LINK_SIZE)])   # (2 LINK_SIZE, LINK_SIZE)
         for d, g, (Xp, Vp, Xc, Vc) in self._groups(q, v, t):
             n = len(Xp)
-            tile = {key: np.tile(a, (28,) + (1,) * (a.ndim - 1)) for key, a in d.items()}
-            gt = None if g is None else np.tile(g, 28)
+            tile = {key: np.tile(a, (len(steps),) + (1,) * (a.ndim - 1)) for key, a in d.items()}
+            gt = None if g is None else np.tile(g, len(steps))
             X, V = np.concatenate([Xp, Xc], axis=1), np.concatenate([Vp, Vc], axis=1)
             for out, h, moved in ((K, hx, 0), (C, hv, 1)):
-                Z = [np.tile(X, (28, 1)), np.tile(V, (28, 1))]
+                Z = [np.tile(X, (len(steps), 1)), np.tile(V, (len(steps), 1))]
                 Z[moved] = Z[moved] + h * np.repeat(steps, n, axis=0)
-                Q = self._group_forces(tile, gt, Z[0][:, :7], Z[1][:, :7], Z[0][:, 7:],
-                                       Z[1][:, 7:]).reshape(28, n, 14)
-                out.append(-np.transpose(Q[:14] - Q[14:], (1, 2, 0)) / (2 * h))
+                Q = self._group_forces(tile, gt, Z[0][:, :POSE_SIZE], Z[1][:, :POSE_SIZE],
+                                       Z[0][:, POSE_SIZE:], Z[1][:, POSE_SIZE:]).reshape(
+                    len(steps), n, LINK_SIZE)
+                out.append(-np.transpose(Q[:LINK_SIZE] - Q[LINK_SIZE:], (1, 2, 0)) / (2 * h))
         if not K:
-            return np.zeros((0, 14, 14)), np.zeros((0, 14, 14))
+            return np.zeros((0, LINK_SIZE, LINK_SIZE)), np.zeros((0, LINK_SIZE, LINK_SIZE))
         return np.concatenate(K), np.concatenate(C)
 
     # --- states ------------------------------------------------------------------------------
@@ -1446,7 +1459,7 @@ class SpatialDAE(IndexThreeDAE):
         # the cables at their reference, at rest (the recursion's state has no cable)
         x = np.concatenate([np.concatenate([r, p], axis=1).ravel(), self.tree.cable_x0.ravel()])
         v = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(),
-                            np.zeros(6 * self.n_cable_nodes)])
+                            np.zeros(CABLE_NODE * self.n_cable_nodes)])
         return x, v
 
     def initial_state(self, q=None, qd=None):
@@ -1457,7 +1470,7 @@ class SpatialDAE(IndexThreeDAE):
     def _bodies(self, x):
         """The bodies' coordinates of x (..., n) as (..., n_bodies, 7)."""
         x = np.asarray(x, dtype=float)
-        return x[..., :7 * self.n_bodies].reshape(x.shape[:-1] + (self.n_bodies, 7))
+        return x[..., :POSE_SIZE * self.n_bodies].reshape(x.shape[:-1] + (self.n_bodies, POSE_SIZE))
 
     def poses(self, x):
         """Origins (..., n, 3) and frames (..., n, 3, 3) (``A(p) / (p . p)``) of the
@@ -1520,13 +1533,13 @@ class SpatialDAE(IndexThreeDAE):
         """
         n = self.n_bodies
         x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
-        _check_slopes(x[12 * n:].reshape(-1, 6)[:, 3:])
-        X = x[:12 * n].reshape(n, 12)
-        V = v[:6 * n].reshape(n, 6)
+        _check_slopes(x[FRAME_SIZE * n:].reshape(-1, CABLE_NODE)[:, 3:])
+        X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)
+        V = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
-        q = np.concatenate([np.concatenate([X[:, :3], p], axis=1).ravel(), x[12 * n:]])
-        qd = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(), v[6 * n:]])
+        q = np.concatenate([np.concatenate([X[:, :3], p], axis=1).ravel(), x[FRAME_SIZE * n:]])
+        qd = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(), v[TWIST_SIZE * n:]])
         gap = float(np.abs(self.constraint(q, t)).max(initial=0.0))
         if gap > tol * self.tree.size:
             raise ValueError(f"state: the poses do not satisfy the joints (a constraint off by "
@@ -1575,7 +1588,7 @@ class SpatialDAE(IndexThreeDAE):
     def mass(self, q):
         """``diag(m I3, 4 G^T J G)`` per body (sparse, 7 n x 7 n)."""
         _, _, Mp = self._rotary(q)
-        blocks = np.zeros((self.n_bodies, 7, 7))
+        blocks = np.zeros((self.n_bodies, POSE_SIZE, POSE_SIZE))
         blocks[:, :3, :3] = self.tree.mass[:, None, None] * np.eye(3)
         blocks[:, 3:, 3:] = Mp
         return sp.block_diag([sp.csr_matrix((0, 0))] + list(blocks) + [self._cable_mass],
@@ -1595,7 +1608,7 @@ class SpatialDAE(IndexThreeDAE):
 
     def mass_derivative(self, q, a):
         """``d(M(q) a)/dq``: ``4 (G_k^T J G a_p) e_k^T - 4 G^T J G(a_p)`` per body."""
-        blocks = np.zeros((self.n_bodies, 7, 7))
+        blocks = np.zeros((self.n_bodies, POSE_SIZE, POSE_SIZE))
         blocks[:, 3:, 3:] = self._mass_derivative_blocks(q, a)
         return sp.block_diag([sp.csr_matrix((0, 0))] + list(blocks)
                              + [sp.csr_matrix(self._cable_mass.shape)], format="csr")
@@ -1604,8 +1617,10 @@ class SpatialDAE(IndexThreeDAE):
     @staticmethod
     def _pair(pa, b):
         """The columns of an element's two bodies (the child's only on the ground)."""
-        child = np.arange(7 * b, 7 * b + 7)
-        return np.concatenate([np.arange(7 * pa, 7 * pa + 7), child]) if pa >= 0 else child
+        child = np.arange(POSE_SIZE * b, POSE_SIZE * (b + 1))
+        if pa < 0:
+            return child
+        return np.concatenate([np.arange(POSE_SIZE * pa, POSE_SIZE * (pa + 1)), child])
 
     def _loads(self, x):
         """Loads' generalized forces (7 n) at x (their values at the time of the last
@@ -1621,7 +1636,7 @@ class SpatialDAE(IndexThreeDAE):
             if b >= self.n_bodies:
                 # a cable node: a global force on its position (no moment, no follower: the
                 # model refuses them)
-                c = self._c0 + 6 * (b - self.n_bodies)
+                c = self._c0 + CABLE_NODE * (b - self.n_bodies)
                 out[c:c + 3] += F
                 continue
             if t.load_arc[k] >= 0:
@@ -1630,15 +1645,17 @@ class SpatialDAE(IndexThreeDAE):
                                        t.load_offset[k][0], F, Mo, bool(t.load_follower[k]))
                 for node, (Fn, Mn) in zip((b, t.load_arc[k]), W.reshape(2, 2, 3)):
                     pn = X[node, 3:]
-                    out[7 * node:7 * node + 3] += Fn
-                    out[7 * node + 3:7 * node + 7] += 2.0 * _E(pn).T @ Mn / (pn @ pn)
+                    out[POSE_SIZE * node:POSE_SIZE * node + 3] += Fn
+                    out[POSE_SIZE * node + 3:POSE_SIZE * (node + 1)] += \
+                        2.0 * _E(pn).T @ Mn / (pn @ pn)
                 continue
             if t.load_follower[k]:
                 F, Mo = A[b] @ F, A[b] @ Mo
             arm = A[b] @ t.load_offset[k]
             p = X[b, 3:]
-            out[7 * b:7 * b + 3] += F
-            out[7 * b + 3:7 * b + 7] += 2.0 * _E(p).T @ (Mo + np.cross(arm, F)) / (p @ p)
+            out[POSE_SIZE * b:POSE_SIZE * b + 3] += F
+            out[POSE_SIZE * b + 3:POSE_SIZE * (b + 1)] += \
+                2.0 * _E(p).T @ (Mo + np.cross(arm, F)) / (p @ p)
         return out
 
     def _element_status(self, bad):
@@ -1688,8 +1705,8 @@ class SpatialDAE(IndexThreeDAE):
         vals = [self._element_stiffness(q, v)]
         D = self._body_tangents(q, v, t)[0]
         # D[b, i, k] is d f_{7b + i} / d x_{7b + 3 + k}
-        r, c = np.meshgrid(np.arange(7), 3 + np.arange(N_EULER), indexing="ij")
-        body = 7 * np.arange(self.n_bodies)[:, None, None]
+        r, c = np.meshgrid(np.arange(POSE_SIZE), 3 + np.arange(N_EULER), indexing="ij")
+        body = POSE_SIZE * np.arange(self.n_bodies)[:, None, None]
         rows.append((body + r).ravel())
         cols.append((body + c).ravel())
         vals.append(-D.ravel())
@@ -1741,7 +1758,7 @@ class SpatialDAE(IndexThreeDAE):
         vals = [self._element_damping(q)]
         D = self._body_tangents(q, v, t)[1]
         r, c = np.meshgrid(np.arange(N_EULER), np.arange(N_EULER), indexing="ij")
-        p = 7 * np.arange(self.n_bodies)[:, None, None] + 3
+        p = POSE_SIZE * np.arange(self.n_bodies)[:, None, None] + 3
         rows.append((p + r).ravel())
         cols.append((p + c).ravel())
         vals.append(D.ravel())
@@ -1886,7 +1903,7 @@ class SpatialDAE(IndexThreeDAE):
                 out[j] = self._arc_reaction(q, lk, lam[s])
                 continue
             b = lk.body
-            g = -(J[s].T @ lam[s])[7 * b:7 * b + 7]
+            g = -(J[s].T @ lam[s])[POSE_SIZE * b:POSE_SIZE * (b + 1)]
             p = X[b, 3:]
             out[j, :3] = g[:3]
             out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
@@ -1930,8 +1947,8 @@ class SpatialDAE(IndexThreeDAE):
         about the joint point as :meth:`reactions` does for a body."""
         x = np.ascontiguousarray(q, dtype=float)
         Jy = self._arc_kernel.inner_jacobian(x)[lk.index]
-        y = self._arc_kernel.poses(x[None])[0, lk.index, 7:]
-        g = -(Jy.T @ lam)[-7:]
+        y = self._arc_kernel.poses(x[None])[0, lk.index, POSE_SIZE:]
+        g = -(Jy.T @ lam)[-POSE_SIZE:]
         p = y[3:]
         A = rotation(p) / (p @ p)
         return np.concatenate([g[:3], 0.5 * _E(p) @ g[3:] / (p @ p)
@@ -2070,7 +2087,7 @@ class SpatialDAE(IndexThreeDAE):
                             self._last_seen).items()}
         self._last_seen = (t, out["joint_q"])
         if self.n_cable_nodes:
-            frames = out["nodes"][12 * self.n_bodies:].reshape(-1, 12)[:, 3:]
+            frames = out["nodes"][FRAME_SIZE * self.n_bodies:].reshape(-1, FRAME_SIZE)[:, 3:]
             self._cable_last = (t, self._cable_bases(q[None])[0],
                                 frames.reshape(-1, 3, 3).copy())
         if reactions:
@@ -2095,8 +2112,8 @@ class SpatialDAE(IndexThreeDAE):
             JQ[0, to] = on_turns(JQ[0, to], ref[at])
         _continued(t, JQ, self._angles, last)
         r, A = self.poses(Q)
-        nodes = np.concatenate([r, A.reshape(S, n, 9)], axis=2).reshape(S, 12 * n)
-        velocities = self.velocities(Q, V).reshape(S, 6 * n)
+        nodes = np.concatenate([r, A.reshape(S, n, 9)], axis=2).reshape(S, FRAME_SIZE * n)
+        velocities = self.velocities(Q, V).reshape(S, TWIST_SIZE * n)
         cables = {}
         if self.n_cable_nodes:
             poses, rates = self.cable_poses(Q, V, self._cable_bases(Q))
@@ -2138,12 +2155,12 @@ class SpatialDAE(IndexThreeDAE):
         them."""
         q, v = np.asarray(q, dtype=float), np.asarray(v, dtype=float)
         lead = q.shape[:-1]
-        c = q[..., self._c0:].reshape(-1, 6)
-        cd = v[..., self._c0:].reshape(-1, 6)
+        c = q[..., self._c0:].reshape(-1, CABLE_NODE)
+        cd = v[..., self._c0:].reshape(-1, CABLE_NODE)
         F0 = self.tree.cable_frame0 if bases is None else bases
         F0 = np.broadcast_to(F0, lead + self.tree.cable_frame0.shape).reshape(-1, 3, 3)
         poses, rates = cable_frames(c, cd, F0)
-        return poses.reshape(lead + (-1, 12)), rates.reshape(lead + (-1, 6))
+        return poses.reshape(lead + (-1, FRAME_SIZE)), rates.reshape(lead + (-1, TWIST_SIZE))
 
     def _cable_bases(self, Q):
         """The base frames (S, n_c, 3, 3) of the cable frames of the states Q (S, n),
@@ -2156,7 +2173,7 @@ class SpatialDAE(IndexThreeDAE):
         last = self._cable_last
         start, previous = (self.tree.cable_frame0, None) if last is None else last[1:]
         return cable_bases(np.arange(len(Q), dtype=float),
-                           Q[:, self._c0:].reshape(len(Q), -1, 6), start, previous)
+                           Q[:, self._c0:].reshape(len(Q), -1, CABLE_NODE), start, previous)
 
     def carry_cable_frames(self, q):
         """Moves the cable frames' bases on to the coordinates q (n_coordinates,) at rest as
@@ -2355,7 +2372,7 @@ def _angle_columns(links):
         m = lk.motion
         out += {Motion.M_REVOLUTE: [True], Motion.M_PRISMATIC: [False],
                 Motion.M_CYLINDRICAL: [False, True], Motion.M_UNIVERSAL: [True, True],
-                Motion.M_SPHERICAL: [False] * 3, Motion.M_FREE: [False] * 6}.get(m, [])
+                Motion.M_SPHERICAL: [False] * 3, Motion.M_FREE: [False] * _MOST}.get(m, [])
     return np.array(out, dtype=bool)
 
 
