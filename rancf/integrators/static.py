@@ -320,8 +320,10 @@ def _refuse_plane_curved_cables(model, unstable=False):
             "dynamics (rancf.simulate, with damping to settle it) or model the member as an "
             "SE(3) beam (element=\"beam\")" + (
                 "; here the equilibrium reached under the loads in its plane is unstable out "
-                "of it (compressed, or bent less than its rest curvature where its EI outweighs "
-                "its tension: refine the mesh)" if unstable else ""))
+                "of it (compressed, or bent less than the rest curvature it is drawn with, "
+                "which its bending then seeks out of the plane against its tension, as where "
+                "a point load straightens it: draw it nearer the shape it hangs in, or refine "
+                "the mesh)" if unstable else ""))
 
 
 def _spatial_static(model, load_steps, tol, max_iter):
