@@ -1007,7 +1007,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     ValueError
         A parameter out of its range, a model that does not assemble, a spatial model whose
         stiffness matrix is singular in its reference because of a curved cable lying in a
-        plane (no first-order stiffness out of it: theory, Curved cables).
+        plane (no first-order stiffness out of it: theory, Curved cables), unless its loads,
+        in that plane, pull it taut between joints at both ends to an equilibrium stable out
+        of the plane (a slack cable between two pins: solved).
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

@@ -7,7 +7,8 @@ import pytest
 import rancf
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.formulations import spatial
-from validation.cable_statics import CATENARY, elastic_catenary, hanging_cable
+from validation.cable_statics import (CATENARY, elastic_catenary, hanging_cable,
+                                     inextensible_catenary, slack_cable)
 
 CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable")
 
@@ -58,6 +59,51 @@ def test_cable_between_two_pins_hangs_as_the_elastic_catenary():
         assert abs(np.linalg.norm(f) - tension) <= 1e-5 * tension
         assert abs(sign * f[0] + H) <= 1e-5 * H            # the pins pull it outwards
         assert abs(f[1] - half) <= 1e-9 * half
+
+
+def test_slack_cable_between_two_pins_hangs_as_the_inextensible_catenary():
+    """A cable of 1.2 m drawn as a circular arc between pins 1 m apart (a plane curved cable:
+    its stiffness matrix singular out of its plane in the reference, where rancf.static used
+    to refuse it), rho A = 1 kg/m, EA = 1e6 times its weight (1.2e7 N), EI = 1e-6 N m^2,
+    32 elements, gravity 9.81 m/s^2 along -y, in its plane: ``rancf.static`` solves it
+    (its first load step by the shifted Newton iteration, theory: Curved cables) and it hangs
+    as the inextensible catenary ``2 a sinh(D / (2 a)) = L`` (L the drawn cable's length,
+    ``c.length``; sag ``a (cosh(D / (2 a)) - 1)`` = 0.29 m, H = rho A g a, end tension
+    ``sqrt(H^2 + (w L / 2)^2)`` = 7.5 N). Limits set before running, from the estimates:
+    the stretch T/EA <= 6.4e-7 lengthens the cable by about 7.6e-7 m and deepens the sag by
+    d sag / d L (about 0.6) times that, 1.6e-6 of it; the bending moment against H times the
+    sag, ``EI kappa / (H sag)`` with kappa = w / H at mid-span, 1.6e-6; cubic elements about
+    h^4 = 2e-6: 1e-5 of the sag for the sag and the shape (node heights against the catenary
+    at the nodes' x), 1e-5 of the end tension for the pins' reactions. Each pin carries half
+    the weight (global balance, to round-off); the cable stays in its plane exactly (the
+    shift gives the out-of-plane coordinates no increment: their residual is zero)."""
+    m, c, pins = slack_cable((0.0, -9.81, 0.0))
+    res = rancf.static(m, load_steps=10, tol=1e-12)
+    assert res.status == "ok", res.message
+    L, D, w, n = c.length, 1.0, 9.81, 32
+    a, sag, H = inextensible_catenary(L, D, w)
+    X = np.array([res.position(c.node(i))[0] for i in range(n + 1)])
+    assert abs(-X[n // 2, 1] - sag) <= 1e-5 * sag
+    catenary = a * np.cosh((X[:, 0] - D / 2) / a) - a * np.cosh(D / (2 * a))
+    assert np.abs(X[:, 1] - catenary).max() <= 1e-5 * sag
+    assert np.all(X[:, 2] == 0.0)
+    tension = np.hypot(H, w * L / 2)
+    for pin, sign in zip(pins, (1.0, -1.0)):
+        f = res.reaction(pin)[0, :3]
+        assert abs(np.linalg.norm(f) - tension) <= 1e-5 * tension
+        assert abs(sign * f[0] + H) <= 1e-5 * H
+        assert abs(f[1] - w * L / 2) <= 1e-9 * w * L / 2
+
+
+def test_slack_cable_loaded_out_of_its_plane_is_refused():
+    """The slack cable above with gravity along -z, normal to its plane: the loads drive its
+    directions without stiffness in the reference (its swing about the pins), which the
+    shifted first step is not for: ``rancf.static`` refuses it with the plane curved cable's
+    reason, as before."""
+    m, c, pins = slack_cable((0.0, 0.0, -9.81))
+    with pytest.raises(ValueError, match=r"singular in the reference configuration, and it holds "
+                                         r"the plane curved cable cable\[0\]"):
+        rancf.static(m, load_steps=10, tol=1e-12)
 
 
 def _pendulum(dt, t_end=0.4):

@@ -65,6 +65,40 @@ def hanging_cable(length=None, rho_A=None, g=None, EA=None, EI=None, n=None, loa
     return res, c, pins
 
 
+def slack_cable(gravity=(0.0, -9.81, 0.0), n=32, span=1.0, length=1.2, rho_A=1.0, EI=1e-6):
+    """A cable with slack: drawn as the circular arc of ``length`` (m) between pins ``span``
+    apart, sagging in the x-y plane (its nodes and unit tangents on the arc:
+    ``add_beam(points=, tangents=)``, the cable's length then that of its Hermite elements,
+    ``c.length``, within 3e-8 m of ``length`` at 32 elements), a spherical joint to the
+    ground at each end, EA = 1e6 times its weight ``rho_A 9.81 length``, ``gravity`` (m/s^2).
+    A plane curved cable: ``rancf.static`` solves its first load step with a shifted matrix
+    (docs/theory.rst, Curved cables). Returns the model, the cable and the two joints."""
+    R = brentq(lambda R: 2 * R * np.sin(length / (2 * R)) - span, length / np.pi, 100.0)
+    phi = length / R * (np.arange(n + 1) / n - 0.5)
+    P = np.column_stack([span / 2 + R * np.sin(phi), R * (np.cos(phi[0]) - np.cos(phi)),
+                         np.zeros(n + 1)])
+    T = np.column_stack([np.cos(phi), np.sin(phi), np.zeros(n + 1)])
+    # the ends exactly at the pins (round-off of R sin(phi) otherwise)
+    P[0], P[-1] = (0.0, 0.0, 0.0), (span, 0.0, 0.0)
+    EA = 1e6 * rho_A * 9.81 * length
+    m = rancf.Model(dim=3, gravity=gravity)
+    c = m.add_beam(n_elements=n, points=P, tangents=T, E=EA, rho=rho_A, A=1.0, I=EI / EA,
+                   element="ancf-cable")
+    pins = (m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start),
+            m.add_joint("spherical", m.ground.point(span, 0.0, 0.0), c.end))
+    return m, c, pins
+
+
+def inextensible_catenary(length, span, w):
+    """The inextensible catenary of ``length`` between supports ``span`` apart at one height,
+    weight w (N/m): ``(a, sag, H)`` with ``2 a sinh(span / (2 a)) = length``, the sag
+    ``a (cosh(span / (2 a)) - 1)`` (m) and the horizontal tension ``H = w a`` (N); its shape
+    ``y = a cosh((x - span / 2) / a) - a cosh(span / (2 a))``."""
+    a = brentq(lambda a: 2 * a * np.sinh(span / (2 * a)) - length, 1e-3 * span, 1e3 * span,
+               xtol=1e-15, rtol=1e-15)
+    return a, a * (np.cosh(span / (2 * a)) - 1.0), w * a
+
+
 def exudyn_cantilever():
     """Exudyn's 3D cable cantilever (:data:`EXUDYN_CANTILEVER`) clamped at the origin (the
     clamp holds r and the slope's y and z, Exudyn's), solved by ``rancf.static`` in 4 load

@@ -21,6 +21,7 @@ factor between the loop's steps.
 import time
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
@@ -139,17 +140,9 @@ def ramp_rest(set_factor, law, reference):
     return set_load_factor
 
 
-def _refuse_plane_curved_cables(model):
-    """Raise the ValueError that explains a singular stiffness matrix in the reference
-    configuration of a model holding curved cables that lie in a plane (theory: Curved
-    cables); return if it holds none.
-
-    Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
-    changes the strains of a curved element at first order by ``t . w'`` (zero, t in the
-    plane) and ``u . (w' x r'' + r' x w'')`` (zero, both crosses in the plane and u normal to
-    it), so in the stress-free reference, where Newton starts, every curved element's tangent
-    has a zero block out of the plane: its nodes are held out of the plane only by straight
-    elements or joints next to them, and a clamp at one end does not hold the rest."""
+def _plane_curved_cables(model):
+    """The plane curved cables of ``model`` (theory: Curved cables): a list of
+    ``(cable, normal)``, the unit normal (3,) of the plane its nodes and slopes lie in."""
     plane = []
     for cable in model.beams:
         if getattr(cable, "element", None) != "ancf-cable" or not cable.curved:
@@ -158,9 +151,162 @@ def _refuse_plane_curved_cables(model):
             continue                        # points on a line: a straight cable
         h = cable.length / cable.n_elements
         points = np.concatenate([cable.positions, cable.positions + h * cable.tangents])
-        spread = np.linalg.svd(points - points.mean(axis=0), compute_uv=False)
+        _, spread, axes = np.linalg.svd(points - points.mean(axis=0))
         if spread[2] <= 1e-9 * spread[0]:
-            plane.append(repr(cable))
+            plane.append((cable, axes[2]))
+    return plane
+
+
+def _loads_in_cable_planes(model):
+    """Whether ``model`` holds plane curved cables and gravity and every load at t = 0 lie in
+    each one's plane (forces normal to its normal, moments along it; to 1e-12 of their size):
+    then nothing drives the cables' directions without stiffness in the reference (out of
+    their planes), and :func:`_shifted_first_step` can start statics. A load out of a plane
+    drives them at zero stiffness (a mechanism at the reference: the cable's swing about its
+    pins), which that iteration is not for."""
+    planes = _plane_curved_cables(model)
+    if not planes:
+        return False
+    forces = [np.asarray(model.gravity, dtype=float)]
+    moments = []
+    for load in model.loads:
+        force, moment = (f(0.0) if callable(f) else f for f in (load.force, load.moment))
+        forces.append(np.asarray(force, dtype=float))
+        moments.append(np.asarray(moment, dtype=float))
+    for _, normal in planes:
+        for f in forces:
+            if abs(f @ normal) > 1e-12 * np.linalg.norm(f):
+                return False
+        for mo in moments:
+            if np.linalg.norm(np.cross(mo, normal)) > 1e-12 * np.linalg.norm(mo):
+                return False
+    return True
+
+
+def _shifted_first_step(dae, x, v, lam, tol, max_iter):
+    """The equilibrium ``(x, lambda)`` of the first load step of a model whose Newton matrix
+    is singular at the reference x (its plane curved cables, loaded in their planes), or None
+    where the iteration below does not reach it or nothing loads the model (no tension can
+    build).
+
+    Newton's residual is unchanged, ``r = F(x) - Phi_x^T lambda`` and ``-Phi(x)``; its matrix
+    is shifted by the mass (Levenberg-Marquardt with the scaling ``D = M``, or pseudo-transient
+    continuation: each step an implicit Euler step of size ``1/sqrt(mu)`` on the mass)::
+
+        [[K + d(Phi_x^T lambda)/dx + mu M, Phi_x^T], [Phi_x, 0]] [dx; dlambda] = [r; -Phi]
+
+    Why this one: the singular directions are those out of the cables' planes, where the
+    stress-free reference has no first-order stiffness; under the in-plane loads the tension
+    that builds gives them the string's stiffness, so only the start is singular. ``mu M`` is
+    positive definite on every coordinate (a stiffness of mu N/m per kg), so the matrix is
+    regular at every iterate and the undriven out-of-plane coordinates get no increment;
+    and it damps the in-plane steps too, which a slack, nearly bending-free cable needs:
+    undamped Newton from its drawn shape diverges (measured: 1 m span, 1.2 m cable,
+    EI / EA = 1e-13, the residual growing to 1e9 N in 60 iterations with the out-of-plane
+    coordinates alone shifted). The minimum-norm step would need a rank decision on a matrix
+    whose in-plane part is itself ill-conditioned, and the linear statics' tension would leave
+    those in-plane steps undamped.
+
+    ``mu_0 = |a_0| / (0.1 size)``, a_0 the constrained acceleration ``M^-1 r`` at the start,
+    so the first step moves no point by more than about a tenth of the model's size; then
+    ``mu_{k+1} = mu_k |r_{k+1}| / |r_k|`` (switched evolution relaxation, Mulder and van Leer
+    1985), so mu falls with the residual and the last steps are Newton's, converging
+    quadratically where tension holds the cable. The residual is not asked to fall at every
+    step (an in-plane step that turns the cable stretches it at first order, and EA is large):
+    a step is refused, and mu multiplied by 10, only where the residual is not finite or the
+    matrix singular. It stops when ``max |dx| <= tol`` (m, the loop's own test), or after
+    ``20 max_iter`` steps."""
+    t = 0.0
+    n = x.size
+
+    def residual(x, lam):
+        return dae.force(x, v, t) - dae.constraint_force(x, lam, t), -dae.constraint(x, t)
+
+    r, c = residual(x, lam)
+    if not np.any(r):
+        return None                 # unloaded: no tension will hold it out of the plane
+    try:
+        a0, _ = dae.newton_matrix(x, np.zeros(n), lam, v, t, x, t, 1.0, 0.0, 0.0, 0.0,
+                                  1.0).solve(r, c)
+    except (ArithmeticError, RuntimeError, ValueError):
+        return None
+    if not np.all(np.isfinite(a0)) or not np.abs(a0).max():
+        return None
+    mu = np.abs(a0).max() / (0.1 * dae.tree.size)
+    for _ in range(20 * max_iter):
+        try:
+            dx, dlam = dae.newton_matrix(x, np.zeros(n), lam, v, t, x, t, mu, 0.0, 1.0, 0.0,
+                                         1.0).solve(r, c)
+            r1, c1 = residual(x + dx, lam + dlam)
+        except (ArithmeticError, RuntimeError, ValueError):
+            r1 = None
+        if r1 is None or not np.all(np.isfinite(r1)):
+            mu *= 10.0
+            continue
+        x, lam, ratio = x + dx, lam + dlam, np.linalg.norm(r1) / np.linalg.norm(r)
+        r, c = r1, c1
+        if np.abs(dx).max() <= tol or not ratio:
+            return x, lam
+        mu *= ratio
+    return None
+
+
+def _stable_out_of_plane(dae, model, x, lam):
+    """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
+    the last load step's after :func:`_shifted_first_step`) is stable out of the planes of
+    the plane curved cables of ``model``: ``Z^T K_o Z`` positive definite (a Cholesky
+    factorization), K_o Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` on the cables'
+    out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal) and
+    Z a basis of the null space of the constraint Jacobian's columns there (the joints'
+    holds). With the loads in the plane and a model that the plane mirrors (a cable between
+    pins on the ground) the matrix has no terms between those and the in-plane coordinates,
+    so this block alone decides (elsewhere it is the part of the test that the cables' own
+    coordinates make). A cable in tension has the string's positive stiffness there; a
+    compressed one (an arch under its weight) a negative one, and so has a cable bent less
+    than its rest curvature where its bending outweighs its tension (theory: Curved cables):
+    such an equilibrium is unstable out of the plane, and statics refuses it as it refuses
+    the reference. (The sign of the nodes' strain does not decide: at EA = 1e6 times the
+    weight the strain, below 1e-6, is smaller than its scatter between Hermite elements:
+    measured negative at the end nodes of the 16-element test cable, where the tension is
+    largest.)"""
+    tree, n = dae.tree, dae.n_coordinates
+    rows, cols, vals = [], [], []
+    k = 0
+    for cable, normal in _plane_curved_cables(model):
+        body = tree.node_body[tree.beam_nodes[cable.index] + np.arange(cable.n_nodes)]
+        base = dae._c0 + 6 * (body - dae.n_bodies)
+        for first in np.concatenate([base, base + 3]):
+            rows.append(first + np.arange(3))
+            cols.append(np.full(3, k))
+            vals.append(normal)
+            k += 1
+    B = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(n, k))
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = (B.T @ S[:n, :n] @ B).toarray()
+    Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints else np.eye(k)
+    try:
+        np.linalg.cholesky(Z.T @ (0.5 * (K + K.T)) @ Z)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+def _refuse_plane_curved_cables(model, unstable=False):
+    """Raise the ValueError that explains a singular stiffness matrix in the reference
+    configuration of a model holding curved cables that lie in a plane (theory: Curved
+    cables); return if it holds none. ``unstable``: the message adds that the equilibrium
+    reached under loads in the planes (:func:`_shifted_first_step` and the load steps) is
+    unstable out of them (:func:`_stable_out_of_plane`).
+
+    Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
+    changes the strains of a curved element at first order by ``t . w'`` (zero, t in the
+    plane) and ``u . (w' x r'' + r' x w'')`` (zero, both crosses in the plane and u normal to
+    it), so in the stress-free reference, where Newton starts, every curved element's tangent
+    has a zero block out of the plane: its nodes are held out of the plane only by straight
+    elements or joints next to them, and a clamp at one end does not hold the rest."""
+    plane = [repr(cable) for cable, _ in _plane_curved_cables(model)]
     if plane:
         raise ValueError(
             f"model: its stiffness matrix is singular in the reference configuration, and it "
@@ -168,9 +314,16 @@ def _refuse_plane_curved_cables(model):
             "the magnitude of its rest curvature (it has no torsional stiffness, its section "
             "turns freely), so its curved elements have no first-order stiffness out of their "
             "plane, and rancf.static cannot start unless straight parts or joints hold every "
-            "curved element's nodes out of the plane (a clamp at one end does not); run it in "
+            "curved element's nodes out of the plane (a clamp at one end does not), or joints "
+            "hold both its ends and loads in its plane pull it taut (a slack cable hanging "
+            "between two pins: not an arch, which they compress); run it in "
             "dynamics (rancf.simulate, with damping to settle it) or model the member as an "
-            "SE(3) beam (element=\"beam\")")
+            "SE(3) beam (element=\"beam\")" + (
+                "; here the equilibrium reached under the loads in its plane is unstable out "
+                "of it (compressed, or bent less than the rest curvature it is drawn with, "
+                "which its bending then seeks out of the plane against its tension, as where "
+                "a point load straightens it: draw it nearer the shape it hangs in, or refine "
+                "the mesh)" if unstable else ""))
 
 
 def _spatial_static(model, load_steps, tol, max_iter):
@@ -227,7 +380,10 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     equilibrium, the first from the
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
-    lambda). On ``dae`` (the model's, given by :func:`static`) or one made here."""
+    lambda). Where that start's matrix is singular because of plane curved cables loaded in
+    their planes, the first load step is solved by :func:`_shifted_first_step` and the load
+    steps go on from it; the equilibrium is returned if :func:`_stable_out_of_plane`, else
+    refused. On ``dae`` (the model's, given by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     start = time.perf_counter()
@@ -259,6 +415,26 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
+    if reason == "singular" and not iterations and _loads_in_cable_planes(model):
+        # a plane curved cable, loaded in its plane: the first load step by the shifted
+        # Newton iteration, then the load steps from its equilibrium
+        set_load_factor(1.0 / load_steps)
+        first = _shifted_first_step(
+            dae, x, v, np.zeros(dae.n_constraints) if lam0 is None else lam0,
+            tol * dae.tree.size, max_iter)
+        if first is not None:
+            stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
+                              scheme.beta, scheme.intermediate, scheme.bdf1, 1.0,
+                              tol * dae.tree.size, max_iter, False, static=scheme.static)
+            stepper.start_at_rest(0.0, *first)
+            with one_blas_thread():
+                status, message, error, reached, iterations, reason = step_loads(
+                    stepper, set_load_factor, load_steps, dae.carry_cable_frames)
+            set_load_factor(reached)
+            if iterations and not _stable_out_of_plane(dae, model, *stepper.state()[1::3]):
+                # an equilibrium unstable out of the plane (an arch, compressed) is none to
+                # return: the refusal's reasons hold for it
+                _refuse_plane_curved_cables(model, unstable=True)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)

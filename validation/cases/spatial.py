@@ -3,7 +3,7 @@ analytic references.
 
 | case | system | parameters | run | what it checks |
 | --- | --- | --- | --- | --- |
-| `spatial` | (1) Bathe and Bolourchi's 45-degree bend: an arc of radius 100 over 45 degrees in the x-y plane, clamped at the origin along +x, curving towards +y, tip force 600 along +z (:mod:`validation.bend45`); (2) a straight steel cantilever along x (1 m, 0.02 x 0.01 m) under an end moment about z; (3) the same section, 4 m long, free vibration; (4) a heavy symmetric top on a spherical joint; (5) Chrono's ANCF cable pendulum (its unit test's: a 1 m cable on a spherical joint to the ground, released straight along x with velocities -4 x along z) | bend: unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6 and 0.141; cantilevers: E = 2.1e11, nu = 0.3, rho = 7800; top: m = 1 kg, I = diag(0.4, 0.4, 0.2), centre 0.5 m from the pivot, tilted 0.5 rad, spin 30 rad/s; cable: 4 elements, A = 2.5e-5 m^2, E = 1.6e6 Pa, rho = 320 kg/m^3, gravity 9.8 along -y; (6) cable statics (validation/cable_statics.py): a cable of 1 m between two spherical joints to the ground 1 m apart, 32 elements, rho A = 1 kg/m, EA = 1e3 N, EI = 1e-6 N m^2, gravity 9.81 along -y; Exudyn's 3D cable cantilever (L = 2 m, 32 elements, rho A = 78 kg/m, EA = 1e6 N, EI = 833.33 N m^2) | bend: statics at 8, 16, 32, 64 elements, 10 load steps; roll-ups: 4 to 32 elements; frequencies: 8, 16, 32 elements; top: 1 s, RK4, h = 2e-4 s; cable: 0.5 s on the spatial DAE, backward Euler at 1e-4 s, generalized-alpha at 1e-4 and 2e-4 s; cable statics: rancf.static, 10 and 4 load steps | bend tip against DESIGN.md section 7 (prototype, Exudyn 1.13) and the papers; observed order; roll-up tip against the arc ``(L sin a / a, L (1 - cos a) / a)`` and the closed circle; first bending (both planes), torsion and axial frequencies against the analytic ones at second order; energy and axial angular momentum of the top; the cable against Chrono's reference file (validation/data/chrono_ancf_cable_pendulum.csv); the hanging cable's sag and end tensions against Irvine's elastic catenary, the cantilever's tip against Exudyn's value |
+| `spatial` | (1) Bathe and Bolourchi's 45-degree bend: an arc of radius 100 over 45 degrees in the x-y plane, clamped at the origin along +x, curving towards +y, tip force 600 along +z (:mod:`validation.bend45`); (2) a straight steel cantilever along x (1 m, 0.02 x 0.01 m) under an end moment about z; (3) the same section, 4 m long, free vibration; (4) a heavy symmetric top on a spherical joint; (5) Chrono's ANCF cable pendulum (its unit test's: a 1 m cable on a spherical joint to the ground, released straight along x with velocities -4 x along z) | bend: unit square, E = 1e7, nu = 0, shear 5/6, J = 1/6 and 0.141; cantilevers: E = 2.1e11, nu = 0.3, rho = 7800; top: m = 1 kg, I = diag(0.4, 0.4, 0.2), centre 0.5 m from the pivot, tilted 0.5 rad, spin 30 rad/s; cable: 4 elements, A = 2.5e-5 m^2, E = 1.6e6 Pa, rho = 320 kg/m^3, gravity 9.8 along -y; (6) cable statics (validation/cable_statics.py): a cable of 1 m between two spherical joints to the ground 1 m apart, 32 elements, rho A = 1 kg/m, EA = 1e3 N, EI = 1e-6 N m^2, gravity 9.81 along -y; a slack cable of 1.2 m drawn as a circular arc between pins 1 m apart, EA = 1e6 x its weight; Exudyn's 3D cable cantilever (L = 2 m, 32 elements, rho A = 78 kg/m, EA = 1e6 N, EI = 833.33 N m^2) | bend: statics at 8, 16, 32, 64 elements, 10 load steps; roll-ups: 4 to 32 elements; frequencies: 8, 16, 32 elements; top: 1 s, RK4, h = 2e-4 s; cable: 0.5 s on the spatial DAE, backward Euler at 1e-4 s, generalized-alpha at 1e-4 and 2e-4 s; cable statics: rancf.static, 10 and 4 load steps | bend tip against DESIGN.md section 7 (prototype, Exudyn 1.13) and the papers; observed order; roll-up tip against the arc ``(L sin a / a, L (1 - cos a) / a)`` and the closed circle; first bending (both planes), torsion and axial frequencies against the analytic ones at second order; energy and axial angular momentum of the top; the cable against Chrono's reference file (validation/data/chrono_ancf_cable_pendulum.csv); the hanging cable's sag and end tensions against Irvine's elastic catenary, the slack cable's sag, end tensions and shape against the inextensible catenary, the cantilever's tip against Exudyn's value |
 
 The bend's equilibrium is rancf.static's (:func:`validation.bend45.solve`): Newton with the full
 tangent, the load stiffness of the fixed-direction tip force included (GMRES on the residual's
@@ -54,6 +54,11 @@ CHRONO_STEP = 1e-4  # s, Chrono's step (EULER_IMPLICIT_LINEARIZED: a linearized 
 # equilibrium by about EI kappa / (H sag) = 5e-7 of it (kappa = w / H at mid-span), 32 cubic
 # elements by about h^4 = 1e-6: 1e-5 of the sag and of the end tension.
 CATENARY_LIMIT = 1e-5
+# The slack cable (1.2 m drawn as an arc between pins 1 m apart, EA = 1e6 x its weight) against the
+# inextensible catenary: its stretch deepens the sag by about 1.6e-6 of it, its bending by
+# EI kappa / (H sag) = 1.6e-6, 32 cubic elements by about h^4 = 2e-6: 1e-5 of the sag (sag and
+# shape) and of the end tension.
+SLACK_LIMIT = 1e-5
 # Exudyn's cantilever: the same discrete model; the issue quotes Exudyn's value to 1e-10 m, and
 # Exudyn's own Newton stops at a relative residual of 1e-8 (tests/test_ancf_cable.py allows 1e-8).
 EXUDYN_TIP_LIMIT = 1e-8
@@ -263,6 +268,33 @@ def cable_statics_study():
     return table, H
 
 
+def slack_cable_study():
+    """The slack cable (:func:`validation.cable_statics.slack_cable`, 32 elements, 10 load
+    steps) against the inextensible catenary of its length: a dict of the relative errors of
+    the mid-span sag, of the two end tensions (the pins' reactions) and of the shape (node
+    heights against the catenary at the nodes' x, over the sag), the values and the wall
+    time."""
+    progress("slack cable between two pins (inextensible catenary)")
+    m, c, pins = cable_statics.slack_cable()
+    start = time.perf_counter()
+    res = rancf.static(m, load_steps=10, tol=1e-12)
+    wall = time.perf_counter() - start
+    if res.status != "ok":
+        raise RuntimeError(f"slack cable: {res.message}")
+    w, span = 9.81, 1.0
+    a, sag, H = cable_statics.inextensible_catenary(c.length, span, w)
+    tension = np.hypot(H, w * c.length / 2)
+    X = np.array([res.position(c.node(i))[0] for i in range(c.n_nodes)])
+    shape = a * np.cosh((X[:, 0] - span / 2) / a) - a * np.cosh(span / (2 * a))
+    tensions = [float(np.linalg.norm(res.reaction(j)[0, :3])) for j in pins]
+    sag_rancf = float(-X[c.n_nodes // 2, 1])
+    return {"sag": sag_rancf, "sag reference": sag, "tensions": tensions,
+            "tension reference": tension, "length": c.length, "wall": wall,
+            "errors": {"sag": abs(sag_rancf - sag) / sag,
+                       "tension": max(abs(t - tension) / tension for t in tensions),
+                       "shape": float(np.abs(X[:, 1] - shape).max() / sag)}}
+
+
 def rotation_matrix(p):
     """Rodrigues' rotation matrix of a rotation vector (written here, not rancf's)."""
     a = np.linalg.norm(p)
@@ -469,6 +501,24 @@ def run(quick: bool) -> Outcome:
                f"{cat['rancf'].iloc[0]:.8f} m (catenary {cat['reference'].iloc[0]:.8f}), tensions "
                f"{cat['rancf'].iloc[1]:.6f}, {cat['rancf'].iloc[2]:.6f} N (catenary "
                f"{cat['reference'].iloc[1]:.6f}, H = {H:.6f} N); {wall_cat:.2f} s wall"))
+    slack = slack_cable_study()
+    errors = slack["errors"]
+    checks.append(Check(
+        "cable statics: slack cable vs the inextensible catenary", "issue 23: cable statics against "
+        "the analytic catenary sag (inextensible limit): a cable with slack, drawn as a circular arc "
+        "between two spherical joints to the ground (add_beam(points=, tangents=, "
+        "element=\"ancf-cable\"), rancf.static), its sag, end tensions and shape against the "
+        "inextensible catenary of its length",
+        value=max(errors.values()), limit=SLACK_LIMIT, unit="relative",
+        source="independent reference: the inextensible catenary 2 a sinh(D / 2a) = L "
+               "(validation/cable_statics.py); limit: the stretch's 1.6e-6, the bending's 1.6e-6 "
+               "and the mesh's h^4 = 2e-6 of the sag, rounded up",
+        detail=f"32 elements, L = {slack['length']:.8f} m between pins 1 m apart, rho A = 1 kg/m, "
+               f"EA = 1.18e7 N, EI = 1e-6 N m^2, 10 load steps: sag {slack['sag']:.8f} m "
+               f"(catenary {slack['sag reference']:.8f}), tensions {slack['tensions'][0]:.6f}, "
+               f"{slack['tensions'][1]:.6f} N (catenary {slack['tension reference']:.6f}); "
+               f"relative errors: sag {errors['sag']:.2e}, tension {errors['tension']:.2e}, "
+               f"shape {errors['shape']:.2e}; {slack['wall']:.2f} s wall"))
     exu = statics.iloc[-1]
     checks.append(Check(
         "cable statics: Exudyn's 3D cable cantilever", "issue 23: Exudyn's 3D cable test (L = 2 m, 32 "
@@ -556,18 +606,17 @@ def run(quick: bool) -> Outcome:
             "The top starts tilted 0.5 rad about x with body-frame angular velocity (0.3, -0.2, 30) rad/s.",
             "The cable pendulum is Chrono's unit test as its source states it (the data file's header): "
             "gravity ChLoaderGravity's default (0, -9.8, 0), the slopes' initial rates zero (not a rigid "
-            "Cable statics: the issue asks for the inextensible catenary (span below the length). The "
-            "public API builds a cable unstressed in its reference with its joint points coinciding, so "
-            "a slack cable is a curved cable lying in a plane, which rancf.static refuses (its stiffness "
-            "is singular out of the plane where Newton starts: docs/theory.rst, Curved cables); a V of "
-            "two straight cables pinned at the middle is accepted, but Newton, started unstressed, fails "
-            "or lands on the straight compressed equilibrium (tried at 8 and 16 elements a half). So the pins span the cable's length and the sag "
-            "comes from the stretch: Irvine's elastic catenary, whose EA -> oo limit is the "
-            "inextensible one. The inextensible catenary itself is checked below the API "
-            "(tests/test_ancf_cable.py::test_inextensible_catenary: Newton on the element kernel, "
-            "continued in EI, 1e-4 of the sag).",
             "rotation), no damping: rancf.simulate starts from that state (rancf.State: the cable nodes' "
             "[r, r'] and their rates) on the spatial DAE (formulation=\"dae\").",
+            "Cable statics: the issue asks for the inextensible catenary (span below the length). The "
+            "public API builds a cable unstressed in its reference with its joint points coinciding, so "
+            "a slack cable is a curved cable lying in a plane, whose stiffness is singular out of the "
+            "plane where Newton starts (docs/theory.rst, Curved cables): rancf.static solves its first "
+            "load step with the matrix shifted by mu M (mu falling with the residual) and returns the "
+            "equilibrium if it is stable out of the plane. The slack row draws the cable as a circular "
+            "arc (its length that of its Hermite elements, 3e-8 m below 1.2 m, used for the catenary); "
+            "the elastic row keeps the pins a cable's length apart, where the sag comes from the "
+            "stretch (Irvine's elastic catenary, whose EA -> oo limit is the inextensible one).",
         ])
 
 
@@ -578,6 +627,7 @@ CASE = Case(
           "(a prototype and Exudyn 1.13 agree on it to 1e-3), closes the roll-up exactly, has the "
           "cantilever's frequencies at second order, and conserves a heavy top's energy and axial "
           "angular momentum (issue 22); the spatial ANCF cable swings as Chrono's cable pendulum, "
-          "hangs as the elastic catenary and bends as Exudyn's cable cantilever (issue 23).",
+          "hangs as the elastic catenary (and, drawn with slack, as the inextensible one) and bends as "
+          "Exudyn's cable cantilever (issue 23).",
     run=run,
 )
