@@ -122,3 +122,22 @@ def test_a_soft_beam_with_16_modes_drifts_and_is_flagged():
     total = total_energy(m, 2e9, res)
     assert np.max(total - total[0]) > ENERGY_GAIN * SCALE
     assert res.status == "diverged" and "energy gain" in res.message
+
+
+def test_only_passive_models_have_their_energy_judged():
+    """A drive, an effort or a load that changes in time feeds energy in: no energy verdict;
+    constant loads and springs keep a model passive."""
+    from rancf.formulations.reduced.drift import passive
+    m = pendulum(2e11)
+    assert passive(m)
+    m.add_force(m.beams[0].end, force=(0.0, -1.0))
+    assert passive(m)
+    timed = pendulum(2e11)
+    timed.add_force(timed.beams[0].end, force=lambda t: (0.0, -t))
+    assert not passive(timed)
+    for kind in ("drive", "effort"):
+        driven = rancf.Model(gravity=(0.0, -G), elastic_model="berzeri")
+        b = driven.add_beam(LENGTH, N_ELEMENTS, E=2e11, rho=RHO, A=AREA, I=INERTIA)
+        driven.add_joint("revolute", driven.ground.point(0.0, 0.0), b.start,
+                         **{kind: (lambda t: (t, 1.0, 0.0)) if kind == "drive" else 1.0})
+        assert not passive(driven)
