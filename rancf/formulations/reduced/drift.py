@@ -30,8 +30,9 @@ check, its value and limit and what to change; the run keeps every output.
    of; the chord is shorter than the arc, so bending alone never raises it.
 
 The fraction of greedy Gauss-Newton steps at the iteration cap (``stats["greedy_max_iter"]``)
-is reported in a flagged run's message but is no verdict: validation case ``rrr`` ends most of
-its steps at the cap and stays within 2 % of the beam's length from the full model.
+is reported in a flagged run's message but is no verdict: it does not tell a drifting run from
+a correct one (a pendulum whose energy grows by a quarter of its scale can have no step at the
+cap, while steps at the cap may each end within the tolerance's reach of the solution).
 """
 from __future__ import annotations
 
