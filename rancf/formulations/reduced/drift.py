@@ -31,8 +31,8 @@ check, its value and limit and what to change; the run keeps every output.
 
 The fraction of greedy Gauss-Newton steps at the iteration cap (``stats["greedy_max_iter"]``)
 is reported in a flagged run's message but is no verdict: it does not tell a drifting run from
-a correct one (a pendulum whose energy grows by a quarter of its scale can have no step at the
-cap, while steps at the cap may each end within the tolerance's reach of the solution).
+a correct one (a pendulum whose energy grows by a fifth of its scale can end no step at the
+cap).
 """
 from __future__ import annotations
 
