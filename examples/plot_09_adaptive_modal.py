@@ -17,7 +17,8 @@ What to expect here: the reduced model follows the full one to millimetres when 
 modes and samples are kept, but on this machine it runs far *slower* than the full model,
 whose Newton iteration is compiled while the greedy solver is Python; the paper's speed-up
 (MATLAB against MATLAB) is not reproduced (the validation report's ``modal`` case measures
-it on the paper's mesh). Too few modes or samples and the reduced solution drifts away.
+it on the paper's mesh). Too few modes or samples and the reduced solution drifts away: the Result then says so
+(``status == "diverged"``, its message naming the check that failed).
 """
 
 import matplotlib.pyplot as plt

@@ -12,6 +12,7 @@ from .formulations.dae import DAE, branch_of
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
+from .formulations.reduced.drift import drift_check
 from .integrators import explicit
 from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
@@ -402,7 +403,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     Returns
     -------
     Result
-        ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound),
+        ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound; a
+        reduced run whose motion left its model's, every output kept:
+        :mod:`~rancf.formulations.reduced.drift`),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
         floor, a held slope turned over, an input function raised: then ``error`` holds its
         :class:`~rancf.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with ``message``
@@ -916,7 +919,9 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         progress=progress)
-    return result_of(reduced.model, sol)
+    result = result_of(reduced.model, sol)
+    result.status, result.message = drift_check(reduced, result)
+    return result
 
 
 def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):

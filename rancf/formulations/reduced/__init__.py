@@ -8,7 +8,8 @@ the implicit loop, which :func:`rancf.simulate` runs like any formulation's),
 that problem's), :mod:`~rancf.formulations.reduced.craig_bampton`,
 :mod:`~rancf.formulations.reduced.greedy_gauss_newton`,
 :mod:`~rancf.formulations.reduced.adaptive` (the step's nonlinear solver, a strategy of
-:func:`rancf.integrators.implicit.integrate`) and :mod:`~rancf.formulations.reduced.timing`
+:func:`rancf.integrators.implicit.integrate`), :mod:`~rancf.formulations.reduced.drift` (the
+checks that a finished run still follows its model) and :mod:`~rancf.formulations.reduced.timing`
 (the paper's table-2 time split). "Modal" is the user's word for it.
 """
 from .adaptive import AdaptiveModalSolver

@@ -531,7 +531,9 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     Returns
     -------
     ReducedModel
-        Run it with ``rancf.simulate(reduced, t_end, dt, method="backward-euler")``.
+        Run it with ``rancf.simulate(reduced, t_end, dt, method="backward-euler")``; a run
+        whose motion leaves the model's (too few modes or samples) ends with status "diverged"
+        (:mod:`~rancf.formulations.reduced.drift`).
 
     Raises
     ------

@@ -1,0 +1,143 @@
+"""A reduced run that drifts away from its model says so (issues 24, 26;
+:mod:`rancf.formulations.reduced.drift`).
+
+The model of the audit: a 1 m Berzeri beam of 8 elements, pinned, released from horizontal,
+0.2 s at 1 ms. Too few modes or samples (8 of 32 modal coordinates, 16 sampled equations) make
+the motion drift: the checks must flag it. Enough (16, 32; the gallery example's settings) must
+not be flagged. The energies are recomputed here from the element strain energy of
+:func:`rancf.elements.beam.elastic_energy`, the mass matrix and the gravity force, not from the
+Result.
+"""
+import re
+
+import numpy as np
+import pytest
+
+import rancf
+from rancf.elements.beam import elastic_energy
+from rancf.formulations.reduced.drift import ENERGY_GAIN, STRETCH
+
+RHO, AREA, INERTIA, LENGTH, N_ELEMENTS, G = 7800.0, 1e-4, 1e-9, 1.0, 8, 9.81
+
+
+def pendulum(E):
+    m = rancf.Model(gravity=(0.0, -G), elastic_model="berzeri")
+    b = m.add_beam(LENGTH, N_ELEMENTS, E=E, rho=RHO, A=AREA, I=INERTIA)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    return m
+
+
+def total_energy(model, E, res):
+    """Kinetic + strain + gravity energy (J) at every output, from the full model's energy
+    functions at the run's states (no work, no damping: the model is passive)."""
+    A = model.build()
+    x = res.nodes.reshape(len(res.t), -1)
+    v = res.velocities.reshape(len(res.t), -1)
+    M = A.mass_matrix()
+    kinetic = 0.5 * np.einsum("ti,ti->t", v, (M @ v.T).T)
+    l = LENGTH / N_ELEMENTS
+    strain = np.array([sum(elastic_energy(xt[4 * i:4 * i + 8], l, E, AREA,
+                                          INERTIA, model="berzeri")
+                           for i in range(N_ELEMENTS)) for xt in x])
+    return kinetic + strain - x @ A.gravity_force
+
+
+def value_in(message, name):
+    """The number after ``name`` in a message."""
+    return float(re.search(re.escape(name) + r" ([-+0-9.e]+)", message).group(1))
+
+
+@pytest.fixture(scope="module")
+def runs():
+    out = {}
+    for E, s, n in ((2e11, 8, 16), (2e9, 8, 16), (2e11, 16, 32)):
+        m = pendulum(E)
+        out[E, s, n] = m, rancf.simulate(rancf.reduce(m, s, n), 0.2, 1e-3)
+    return out
+
+
+# the energy scale m |g| L of a pendulum released at rest from the reference configuration
+SCALE = RHO * AREA * LENGTH * G * LENGTH
+
+
+def test_too_few_modes_gain_energy_and_are_flagged(runs):
+    """E = 2e11 with 8 modes, 16 samples: the passive pendulum gains energy (the full backward
+    Euler run loses 0.0066 J); status "diverged", all outputs kept, the message names the
+    check, its value (the gain recomputed here) and the advice."""
+    m, res = runs[2e11, 8, 16]
+    total = total_energy(m, 2e11, res)
+    gain = np.max(total - total[0])
+    assert gain > ENERGY_GAIN * SCALE
+    assert res.status == "diverged"
+    assert len(res.t) == 21 and res.t[-1] == pytest.approx(0.2)
+    assert value_in(res.message, "energy gain") == pytest.approx(gain, rel=1e-3)
+    assert value_in(res.message, "elastic(0) =") == pytest.approx(SCALE, rel=1e-3)
+    assert "sparsity" in res.message and "n_samples" in res.message
+
+
+def test_a_beam_that_does_not_keep_its_length_is_flagged(runs):
+    """E = 2e9 with 8 modes, 16 samples: the tip leaves the 1 m beam's reach. The chords of
+    the 8 elements span at least the pin-tip distance, so some element is stretched by at
+    least distance / L - 1 (triangle inequality)."""
+    m, res = runs[2e9, 8, 16]
+    distance = np.linalg.norm(res.tip(), axis=1).max()
+    least = distance / LENGTH - 1.0
+    assert least > STRETCH
+    assert res.status == "diverged"
+    assert len(res.t) == 21
+    assert value_in(res.message, "element stretch") >= least * (1 - 1e-3)
+    assert "greedy Gauss-Newton steps ended at max_iter" in res.message
+
+
+def test_enough_modes_are_not_flagged(runs):
+    """E = 2e11 with 16 modes, 32 samples follows the full DAE backward Euler run (tip within
+    2 mm) and loses energy like it: status "ok"."""
+    m, res = runs[2e11, 16, 32]
+    full = rancf.simulate(m, 0.2, 1e-3, method="backward-euler", formulation="dae")
+    assert np.abs(res.tip() - full.tip()).max() < 2e-3
+    total = total_energy(m, 2e11, res)
+    assert np.max(total - total[0]) < ENERGY_GAIN * SCALE
+    assert res.status == "ok"
+
+
+def test_the_gallery_example_is_not_flagged():
+    """examples/plot_09_adaptive_modal.py's settings (40 elements, 80 modes, 160 samples, 0.8 s)
+    run "ok"."""
+    model = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
+    beam = model.add_beam(length=1.0, n_elements=40, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
+    model.add_joint("revolute", model.ground.point(0.0, 0.0), beam.start)
+    res = rancf.simulate(rancf.reduce(model, sparsity=80, n_samples=160, seed=0), t_end=0.8,
+                         dt=1e-3, output_every=10)
+    assert res.status == "ok", res.message
+
+
+def test_a_soft_beam_with_16_modes_drifts_and_is_flagged():
+    """E = 2e9 with 16 modes, 32 samples: the tip leaves the full DAE backward Euler run by more
+    than 10 cm of the 1 m beam (24 modes follow it to 0.2 mm), and the passive pendulum gains
+    energy: flagged."""
+    m = pendulum(2e9)
+    res = rancf.simulate(rancf.reduce(m, 16, 32), 0.2, 1e-3)
+    full = rancf.simulate(m, 0.2, 1e-3, method="backward-euler", formulation="dae")
+    assert np.abs(res.tip() - full.tip()).max() > 0.1
+    total = total_energy(m, 2e9, res)
+    assert np.max(total - total[0]) > ENERGY_GAIN * SCALE
+    assert res.status == "diverged" and "energy gain" in res.message
+
+
+def test_only_passive_models_have_their_energy_judged():
+    """A drive, an effort or a load that changes in time feeds energy in: no energy verdict;
+    constant loads and springs keep a model passive."""
+    from rancf.formulations.reduced.drift import passive
+    m = pendulum(2e11)
+    assert passive(m)
+    m.add_force(m.beams[0].end, force=(0.0, -1.0))
+    assert passive(m)
+    timed = pendulum(2e11)
+    timed.add_force(timed.beams[0].end, force=lambda t: (0.0, -t))
+    assert not passive(timed)
+    for kind in ("drive", "effort"):
+        driven = rancf.Model(gravity=(0.0, -G), elastic_model="berzeri")
+        b = driven.add_beam(LENGTH, N_ELEMENTS, E=2e11, rho=RHO, A=AREA, I=INERTIA)
+        driven.add_joint("revolute", driven.ground.point(0.0, 0.0), b.start,
+                         **{kind: (lambda t: (t, 1.0, 0.0)) if kind == "drive" else 1.0})
+        assert not passive(driven)
