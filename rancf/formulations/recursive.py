@@ -416,7 +416,7 @@ class StoredFrames:
         return self._out
 
     def __call__(self):
-        X, V, q, qd = self._arrays()[:4]
+        X, V, q, qd, *_ = self._arrays()          # the reactions, where given, apart
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd}
 
     def reactions(self):

@@ -959,9 +959,10 @@ class SpatialDAE(IndexThreeDAE):
         return self._joint_springs["law"]
 
     def _arc_load_cols(self):
-        """The columns (14: node a's, then node b's) of each load between two nodes."""
+        """The columns (``LINK_SIZE``: node a's, then node b's) of each load between two
+        nodes."""
         t = self.tree
-        return [np.concatenate([np.arange(7 * b, 7 * b + 7) for b in
+        return [np.concatenate([np.arange(POSE_SIZE * b, POSE_SIZE * (b + 1)) for b in
                                 (int(t.load_body[k]), int(t.load_arc[k]))])
                 for k in self._arc_loads]
 
