@@ -8,7 +8,7 @@ import pytest
 from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE, quaternion, qmul, rotation
 from rancf.joints._codes import Motion
-from validation.spatial_trees import (ALL, drive_tree, make_tree, random_tree,
+from validation.spatial_trees import (ALL, drive_tree, loaded_tree, make_tree, random_tree,
                                      recursion_accelerations, small_tree)
 
 
@@ -26,10 +26,7 @@ def test_accelerations_and_reactions_equal_the_recursion(seed):
     """Every joint kind, a branched random tree, elastic damped elements, rigid bodies, a fixed
     and a follower load, gravity: at the recursion's state mapped to absolute coordinates, the
     DAE's body accelerations and joint reactions (from its multipliers) equal the recursion's."""
-    rng = np.random.default_rng(seed)
-    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
-    tree = random_tree(rng, ALL, loads)
-    values = [(rng.standard_normal(3), rng.standard_normal(3)) for _ in loads]
+    rng, tree, values = loaded_tree(seed)
     rec, dae = Spatial(tree, loads=values), SpatialDAE(tree, loads=values)
     t = 0.3
     y = np.concatenate([rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
@@ -93,11 +90,8 @@ def test_newton_matrix_terms_equal_central_differences():
     over the whole coordinate vector: ``d(M a)/dx`` (analytic) of the mass action, the
     stiffness ``-dF/dx`` (per element and per body, assembled) and the damping ``-dF/dv``
     (the elements' ``B^T D B``, analytic) of the force, the curvature of ``Phi_x^T lambda``."""
-    rng = np.random.default_rng(5)
-    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
-    tree = random_tree(rng, ALL, loads)
-    dae = SpatialDAE(tree, loads=[(rng.standard_normal(3), rng.standard_normal(3))
-                                  for _ in loads])
+    rng, tree, values = loaded_tree(5)
+    dae = SpatialDAE(tree, loads=values)
     y = np.concatenate([rng.uniform(-1, 1, tree.n_q), rng.uniform(-1, 1, tree.n_q)])
     x, v = dae.state_of(y)
     t, h = 0.1, 1e-6

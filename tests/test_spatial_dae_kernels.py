@@ -11,7 +11,7 @@ from rancf.formulations import spatial
 from rancf.formulations.problem import IndexThreeDAE
 from rancf.formulations.spatial_dae import SpatialDAE, _CableLink
 from test_spatial_dae import rsur_four_bar
-from validation.spatial_trees import ALL, drive_tree, random_tree
+from validation.spatial_trees import drive_tree, loaded_tree
 
 CABLE = dict(E=1e7, rho=1000.0, A=1e-4, I=1e-9, element="ancf-cable", damping=1e-3)
 
@@ -43,11 +43,8 @@ def cable_model():
 def daes():
     """Spatial DAEs of every joint kind (a random tree with damped elements and loads, a
     driven tree, the RSUR four-bar's loop) and of cables."""
-    rng = np.random.default_rng(3)
-    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
-    tree = random_tree(rng, ALL, loads)
-    out = [SpatialDAE(tree, loads=[(rng.standard_normal(3), rng.standard_normal(3))
-                                   for _ in loads])]
+    _, tree, values = loaded_tree(3)
+    out = [SpatialDAE(tree, loads=values)]
     _, tree, drives = drive_tree(1)
     out.append(SpatialDAE(tree, drives=drives))
     out.append(rsur_four_bar()[0])

@@ -10,8 +10,8 @@ from rancf.elements import spatial_beam
 from rancf.formulations.spatial import Spatial
 from rancf.integrators import explicit
 from rancf.joints._codes import Motion
-from validation.spatial_trees import (ALL, expm, make_tree, random_inertia, random_rotation,
-                                     random_tree, reference, skew)
+from validation.spatial_trees import (ALL, expm, loaded_tree, make_tree, random_inertia,
+                                     random_rotation, random_tree, reference, skew)
 
 
 def dense_accelerations(tree, q, qd, load_values, efforts, driven=None, wrenches=False):
@@ -82,10 +82,7 @@ def dense_accelerations(tree, q, qd, load_values, efforts, driven=None, wrenches
 
 @pytest.mark.parametrize("seed", range(4))
 def test_accelerations_equal_a_dense_solve(seed):
-    rng = np.random.default_rng(seed)
-    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
-    tree = random_tree(rng, ALL, loads)
-    values = [(rng.standard_normal(3), rng.standard_normal(3)) for _ in loads]
+    rng, tree, values = loaded_tree(seed)
     joints = {int(j): tree.motion[b] for j, b in enumerate(tree.joint_body)}
     efforts = {}
     for j, m in joints.items():

@@ -166,6 +166,17 @@ ALL = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_CYLINDRICA
        Motion.M_SPHERICAL, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_ELEMENT]
 
 
+def loaded_tree(seed):
+    """A random tree of every joint kind (:data:`ALL`) with a fixed and a follower load on
+    bodies 3 and 5: ``(rng, tree, values)``, values the loads' (force, moment) pairs, and the
+    generator in the state after drawing them (what a caller draws next is the seed's)."""
+    rng = np.random.default_rng(seed)
+    loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
+    tree = random_tree(rng, ALL, loads)
+    values = [(rng.standard_normal(3), rng.standard_normal(3)) for _ in loads]
+    return rng, tree, values
+
+
 def recursion_accelerations(rec, t, y):
     """Body accelerations ``(r'', w')`` (n, 6) and joint reactions of the recursion at (t, y)."""
     rec.inputs.at_time(t)

@@ -25,7 +25,7 @@ from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.integrators import explicit
 from validation.case import Case, Check, Outcome, progress
-from validation.spatial_trees import ALL, drive_tree, random_tree, recursion_accelerations, small_tree
+from validation.spatial_trees import drive_tree, loaded_tree, recursion_accelerations, small_tree
 
 #: Relative difference of accelerations and reactions: both solves are exact linear algebra on
 #: the same equations; round-off in a twelve-link tree's condition stays far below (issue 23's 1e-10).
@@ -54,10 +54,7 @@ def acceleration_rows():
                 t = 0.7
                 y = rng.uniform(-1, 1, rec.n_y)
             else:
-                rng = np.random.default_rng(seed)
-                loads = [(3, rng.standard_normal(3), False), (5, rng.standard_normal(3), True)]
-                tree = random_tree(rng, ALL, loads)
-                values = [(rng.standard_normal(3), rng.standard_normal(3)) for _ in loads]
+                rng, tree, values = loaded_tree(seed)
                 rec, dae = Spatial(tree, loads=values), SpatialDAE(tree, loads=values)
                 t = 0.3
                 y = np.concatenate([rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
