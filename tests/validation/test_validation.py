@@ -432,7 +432,11 @@ def test_derived_count_is_linear_in_the_chain():
 
 @pytest.fixture(scope="module")
 def quick_run(run_quick):
-    """``python -m validation <our cases> --quick`` once; the tests below read its values."""
+    """``python -m validation <our cases> --quick`` once; the tests below read its values.
+
+    Marked ``slow`` (``pytest -m slow``, run by ``.ci/run``): the nine quick cases take about
+    two minutes on 2 idle cores, a third of the whole suite, and are the report's own runs
+    (``python -m validation --quick``), not a shorter version of one."""
     return run_quick(OURS, timeout=1500)
 
 
@@ -440,6 +444,7 @@ def values(record):
     return {c["name"]: c for c in record["checks"]}
 
 
+@pytest.mark.slow
 def test_quick_run_exits_0(quick_run):
     proc, records, _ = quick_run
     failing = {n: [c["name"] for c in r["checks"] if c["fails_run"]] or r["traceback"]
@@ -448,6 +453,7 @@ def test_quick_run_exits_0(quick_run):
     assert all(r["quick"] for r in records.values())
 
 
+@pytest.mark.slow
 def test_quick_energy(quick_run):
     c = values(quick_run[1]["energy"])
     # the paper's 0.01 % (fig. 11), relative to the energies
@@ -463,6 +469,7 @@ def test_quick_energy(quick_run):
         assert c[name]["passed"] is None and c[name]["no_verdict"].startswith("true by construction")
 
 
+@pytest.mark.slow
 def test_quick_rigid_limit(quick_run):
     c = values(quick_run[1]["rigid-limit"])
     paper = c["fig. 8: tip error at E = 210 GPa"]
@@ -474,6 +481,7 @@ def test_quick_rigid_limit(quick_run):
     assert c["rigid limit: error falls as 1/E"]["value"] == pytest.approx(-1.0, abs=0.1)
 
 
+@pytest.mark.slow
 def test_quick_scaling_operation_count(quick_run):
     c = values(quick_run[1]["scaling"])
     # RANCF paper eq. 57: fewer than 1472 multiplications per DOF and evaluation
@@ -487,12 +495,14 @@ def test_quick_scaling_operation_count(quick_run):
         assert c["matrix processing, instrumented"]["value"] < 10 * 8 ** 3
 
 
+@pytest.mark.slow
 def test_quick_implicit_stiff(quick_run):
     c = values(quick_run[1]["implicit-stiff"])
     # against the converged RK4 reference: issue 3's 0.1 % of L
     assert c["accuracy at dt = 1e-3"]["value"] < 1e-3
 
 
+@pytest.mark.slow
 def test_quick_peers(quick_run):
     record = quick_run[1]["peers"]
     if record["status"] == "skipped":
@@ -519,6 +529,7 @@ def test_quick_peers(quick_run):
     assert c["implicit step at 110 DOF"]["limit"] is None                     # judged in full runs
 
 
+@pytest.mark.slow
 def test_quick_rod_slider(quick_run):
     c = values(quick_run[1]["rod-slider"])
     assert c["order: Newmark and generalized-alpha-S"]["value"] == pytest.approx(2.0, abs=0.02)
@@ -542,6 +553,7 @@ def test_quick_rod_slider(quick_run):
     assert constant["passed"] is None
 
 
+@pytest.mark.slow
 def test_quick_prismatic_chain(quick_run):
     c = values(quick_run[1]["prismatic-chain"])
     # the energy balance (a conservation law) of a run converged to 1e-11: 1e-9 with two decades
@@ -556,6 +568,7 @@ def test_quick_prismatic_chain(quick_run):
     assert c["rails held by the recursion"]["value"] < 1e-12
 
 
+@pytest.mark.slow
 def test_quick_modal(quick_run):
     _, records, out = quick_run
     c = values(records["modal"])
@@ -588,6 +601,7 @@ def test_quick_modal(quick_run):
     assert samples.loc[[308, 640], "max |tip - tip_full| / L"].max() < 0.01
 
 
+@pytest.mark.slow
 def test_quick_rrr(quick_run):
     c = values(quick_run[1]["rrr"])
     # the same equations: within the Newton tolerance per step, summed over the steps
@@ -603,6 +617,7 @@ def test_quick_rrr(quick_run):
         assert c[name]["limit"] is None and c[name]["value"] < 1.0
 
 
+@pytest.mark.slow
 def test_the_quick_report_names_the_seed_claims(quick_run):
     proc, records, _ = quick_run
     out = Path(proc.args[proc.args.index("--out") + 1])
