@@ -29,7 +29,7 @@ from .. import checks
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
-from ..formulations.spatial_dae import SpatialDAE, one_blas_thread
+from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread
 from ..model.model import Model
 from ._implicit import Stepper
 from .held_interrupt import held_interrupt
@@ -201,9 +201,8 @@ def _shifted_first_step(dae, x, v, lam, tol, max_iter):
     positive definite on every coordinate (a stiffness of mu N/m per kg), so the matrix is
     regular at every iterate and the undriven out-of-plane coordinates get no increment;
     and it damps the in-plane steps too, which a slack, nearly bending-free cable needs:
-    undamped Newton from its drawn shape diverges (measured: 1 m span, 1.2 m cable,
-    EI / EA = 1e-13, the residual growing to 1e9 N in 60 iterations with the out-of-plane
-    coordinates alone shifted). The minimum-norm step would need a rank decision on a matrix
+    undamped Newton from its drawn shape diverges, even with the out-of-plane coordinates
+    alone shifted. The minimum-norm step would need a rank decision on a matrix
     whose in-plane part is itself ill-conditioned, and the linear statics' tension would leave
     those in-plane steps undamped.
 
@@ -265,16 +264,14 @@ def _stable_out_of_plane(dae, model, x, lam):
     compressed one (an arch under its weight) a negative one, and so has a cable bent less
     than its rest curvature where its bending outweighs its tension (theory: Curved cables):
     such an equilibrium is unstable out of the plane, and statics refuses it as it refuses
-    the reference. (The sign of the nodes' strain does not decide: at EA = 1e6 times the
-    weight the strain, below 1e-6, is smaller than its scatter between Hermite elements:
-    measured negative at the end nodes of the 16-element test cable, where the tension is
-    largest.)"""
+    the reference. (The sign of the nodes' strain does not decide: on a nearly inextensible
+    cable the strain is smaller than its scatter between Hermite elements.)"""
     tree, n = dae.tree, dae.n_coordinates
     rows, cols, vals = [], [], []
     k = 0
     for cable, normal in _plane_curved_cables(model):
         body = tree.node_body[tree.beam_nodes[cable.index] + np.arange(cable.n_nodes)]
-        base = dae._c0 + 6 * (body - dae.n_bodies)
+        base = dae._c0 + CABLE_NODE * (body - dae.n_bodies)
         for first in np.concatenate([base, base + 3]):
             rows.append(first + np.arange(3))
             cols.append(np.full(3, k))
