@@ -32,7 +32,7 @@ from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
-from .spatial_dae import on_turns
+from .turns import on_turns
 
 
 class _Form:
@@ -417,7 +417,7 @@ def branch_of(assembly, joint_q):
     recursion's) from the continuous joint coordinates joint_q (n_joints,) of its start (an
     equilibrium's, a :class:`rancf.State`'s): the assembly's reference joint angles moved by
     the whole turns that take each nearest its angle in joint_q
-    (:func:`~rancf.formulations.spatial_dae.on_turns`; bit for bit the reference angles where
+    (:func:`~rancf.formulations.turns.on_turns`; bit for bit the reference angles where
     joint_q is within half a turn of them), the reference slides of prismatic joints."""
     A = assembly
     angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)

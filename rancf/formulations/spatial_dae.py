@@ -196,6 +196,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              Motion)
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
+from .turns import on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
@@ -2333,29 +2334,6 @@ def _continued(t, JQ, angles, last):
 def _wrapped(a):
     """Angles a (rad) wrapped to [-pi, pi)."""
     return (a + np.pi) % (2 * np.pi) - np.pi
-
-
-def on_turns(a, stored):
-    """The angles a (rad) moved by the whole turns that take each nearest the angle stored
-    (its continuous value, DECISIONS 4): ``a + 2 pi round((stored - a) / (2 pi))``, the same
-    rotation; a itself, bit for bit, where it is within half a turn of stored."""
-    return a + 2 * np.pi * np.round((stored - a) / (2 * np.pi))
-
-
-def on_branch(psi, rate, near):
-    """A rotation vector psi (3, angle at most pi, rad) and its rate (3, rad/s) moved to the
-    other vector of the same rotation, ``f(psi) = psi (1 - 2 pi / |psi|)``, with the rate
-    ``f'(psi) psi'``, ``f' = (1 - 2 pi / |psi|) I + 2 pi psi psi^T / |psi|^3`` (the same angular
-    velocity), where that vector is nearer ``near`` (3: the continuous vector, DECISIONS 4);
-    else psi and rate as given."""
-    angle = float(np.linalg.norm(psi))
-    if angle == 0.0:
-        return psi, rate
-    other = psi * (1.0 - 2.0 * np.pi / angle)
-    if not np.linalg.norm(other - near) < np.linalg.norm(psi - near):
-        return psi, rate
-    F = (1.0 - 2.0 * np.pi / angle) * np.eye(3) + 2.0 * np.pi * np.outer(psi, psi) / angle ** 3
-    return other, F @ rate
 
 
 def _logs(R):

@@ -59,7 +59,7 @@ def dynamics(result):
             # own reference branch (Recursive.initial_state), so nothing is left to reset
     else:
         from ..formulations.dae import DAE
-        from ..formulations.spatial_dae import on_turns
+        from ..formulations.turns import on_turns
         branch = A.joint_q0
         if A.n_joints and finite.size:
             # the frames follow each other's branch from the first's: a static frame, or a run
@@ -248,11 +248,11 @@ def on_stored_turns(model, formulation, jq, Y):
     :class:`rancf.State`'s), every free angle (a revolute joint's, a cylindrical joint's
     second coordinate, a universal joint's two) moved by the whole turns that take it
     nearest its continuous joint coordinate in jq (m, n_joint_q: rows of ``Result.joint_q``,
-    DECISIONS 4; :func:`rancf.formulations.spatial_dae.on_turns`), and every rotation vector
+    DECISIONS 4; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
     of a spherical or free link put on the branch of its vector in jq
     (:func:`_on_stored_branch`), in place; returns Y. A driven angle is its drive's at t,
     continuous already."""
-    from ..formulations.spatial_dae import on_turns
+    from ..formulations.turns import on_turns
     from ..joints._codes import M_CYLINDRICAL, M_FREE, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL
     angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
     vectors = {M_SPHERICAL: 0, M_FREE: 3}
@@ -281,10 +281,10 @@ def on_stored_turns(model, formulation, jq, Y):
 def _on_stored_branch(p, pd, stored):
     """Rotation vectors p (m, 3) read from poses (angles at most pi) and their rates pd
     (m, 3), returned (copies) each on the branch nearer the run's stored vector (``stored``,
-    m, 3: ``joint_q``; :func:`rancf.formulations.spatial_dae.on_branch`: SciPy's solvers keep
+    m, 3: ``joint_q``; :func:`rancf.formulations.turns.on_branch`: SciPy's solvers keep
     a vector past pi, the compiled loop re-centres it, ``SpatialKernel.recentre``). A spring
     or effort of the vector then acts as in the run."""
-    from ..formulations.spatial_dae import on_branch
+    from ..formulations.turns import on_branch
     p, pd = np.array(p, dtype=float), np.array(pd, dtype=float)
     for i in range(len(p)):
         p[i], pd[i] = on_branch(p[i], pd[i], stored[i])
