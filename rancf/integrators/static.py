@@ -79,10 +79,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     start = time.perf_counter()
     x, _ = dae.initial_state()
     v = np.zeros(A.n_x)
-    scheme = Static()
-    stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
-                      scheme.intermediate, scheme.bdf1, 1.0, tol * A.size, max_iter, False,
-                      static=scheme.static)
+    stepper = _static_stepper(dae.compiled, tol * A.size, max_iter)
     # the torsion spring-dampers' rest angles, from the joints' reference angles
     set_load_factor = ramp_rest(dae.kernel.set_load_factor,
                                 dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
@@ -335,10 +332,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
     start = time.perf_counter()
     n = formulation.n_free
     q = formulation.initial_state()[:n]
-    scheme = Static()
-    stepper = Stepper(problem, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
-                      scheme.intermediate, scheme.bdf1, 1.0, tol * tree.size, max_iter, False,
-                      static=scheme.static)
+    stepper = _static_stepper(problem, tol * tree.size, max_iter)
     stepper.start_at_rest(0.0, q, np.zeros(0))
     # the cable frames carried from load step to load step, as a run's from output to output
     status, message, error, reached, iterations, reason = step_loads(
@@ -386,7 +380,6 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     start = time.perf_counter()
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
-    scheme = Static()
     set_load_factor = ramp_rest(lambda s: setattr(dae, "load_factor", s),
                                 dae.joint_spring_law, 0.0)
     set_load_factor(1.0 / load_steps)
@@ -406,9 +399,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 lam0 = _linear_static_multipliers(dae, x, v)
                 if lam0 is None:
                     break
-            stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
-                              scheme.beta, scheme.intermediate, scheme.bdf1, 1.0,
-                              tol * dae.tree.size, max_iter, False, static=scheme.static)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
@@ -420,9 +411,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             dae, x, v, np.zeros(dae.n_constraints) if lam0 is None else lam0,
             tol * dae.tree.size, max_iter)
         if first is not None:
-            stepper = Stepper(dae.compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma,
-                              scheme.beta, scheme.intermediate, scheme.bdf1, 1.0,
-                              tol * dae.tree.size, max_iter, False, static=scheme.static)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
             stepper.start_at_rest(0.0, *first)
             with one_blas_thread():
                 status, message, error, reached, iterations, reason = step_loads(
@@ -477,6 +466,15 @@ def _linear_static_multipliers(dae, x, v):
     except (ArithmeticError, RuntimeError, ValueError):
         return None
     return lam if np.all(np.isfinite(lam)) else None
+
+
+def _static_stepper(problem, tol, max_iter):
+    """The one implicit loop as statics runs it (:class:`~rancf.integrators.implicit.Static`:
+    a step is a load step, Newton from the last equilibrium to ``tol``, the loop's own test)."""
+    scheme = Static()
+    return Stepper(problem, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+                   scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
+                   static=scheme.static)
 
 
 def step_loads(stepper, set_load_factor, load_steps, accepted=None):
