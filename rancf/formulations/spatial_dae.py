@@ -71,7 +71,8 @@ coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n
 consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
 the kernels' elastic and damping forces with their exact tangents (relative to a curved
 cable's rest state, ``tree.cable_rest``). A start from a :class:`rancf.State` gives the cable
-coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable point
+coordinates and rates directly (:meth:`state_of_poses`), and the bases its cable frames move
+on from (:meth:`SpatialDAE.start_cable_frames`). A joint at a cable point
 (:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
