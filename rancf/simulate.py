@@ -724,6 +724,7 @@ def _spatial_dae_start(model, dae, state):
         stored = state.checked_joint_q(_n_joint_q(model))
         if stored is not None:
             dae.start_on_stored(x0, v0, stored)
+        dae.start_cable_frames(state.checked_cable_bases(dae.n_cable_nodes), x0)
         return x0, v0
     if state is None:
         x0, v0 = dae.initial_state()
@@ -739,6 +740,8 @@ def _spatial_dae_start(model, dae, state):
         eq = _equilibrium(model)
         x0, v0 = dae.consistent_state(*dae.state_of(dae.recursion.initial_state(q=eq.q[-1])))
         dae.accept_stored_angles(x0, v0, eq.joint_q[-1])
+        # the cable frames go on from the equilibrium's, carried through its load steps
+        dae.start_cable_frames(_cable_bases_of(eq, -1), x0)
         return x0, v0
     return dae.consistent_state(x0, v0)
 
@@ -773,13 +776,25 @@ def _spatial_start(model, formulation, state):
     if state is None:
         return formulation.initial_state()
     if isinstance(state, str):
-        return formulation.initial_state(q=_equilibrium(model).q[-1])
-    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies,
-                                              formulation.model_tree.n_cable_nodes))
+        eq = _equilibrium(model)
+        y = formulation.initial_state(q=eq.q[-1])
+        # the cable frames go on from the equilibrium's, carried through its load steps
+        formulation.start_cable_frames(_cable_bases_of(eq, -1), y[:formulation.n_free])
+        return y
+    nc = formulation.model_tree.n_cable_nodes
+    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies, nc))
     stored = state.checked_joint_q(_n_joint_q(model))
     if stored is not None:
         on_stored_turns(model, formulation, stored[None], y[None])
+    formulation.start_cable_frames(state.checked_cable_bases(nc), y[:formulation.n_free])
     return y
+
+
+def _cable_bases_of(solution, i):
+    """The cable frames' bases (c, 3, 3) at output i of a Solution (``extra["cable_bases"]``),
+    or None where it has none (a model without cables)."""
+    bases = solution.extra.get("cable_bases")
+    return None if bases is None else np.asarray(bases[i], dtype=float).reshape(-1, 3, 3)
 
 
 def _n_joint_q(model):

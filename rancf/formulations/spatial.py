@@ -832,6 +832,16 @@ class Spatial:
                         jq=q[:, self._joint_columns], jqd=qd[:, self._joint_columns])
             return done
 
+        # the bases the outputs' cable frames move on from: this call's, not those a later
+        # start (another run's, statics' load steps) leaves on the formulation
+        start = self.cable_start or (self.model_tree.cable_frame0, None)
+
+        def bases_of():
+            """The cable frames' bases of every frame (m, c, 3, 3), made once."""
+            if "bases" not in done:
+                done["bases"] = cable_bases(times, kinematics()["cable_e"], *start)
+            return done["bases"]
+
         def frames():
             """nodes, velocities, joint_q, joint_qd with the cables' drawn poses and joints."""
             k = kinematics()
@@ -841,8 +851,7 @@ class Spatial:
             cable_e, cable_v = k["cable_e"], k["cable_v"]
             # the drawn poses of every frame's cable nodes at once, each from its base at
             # that output (the reference frame until the tangent turns far from it)
-            bases = cable_bases(times, cable_e, *(self.cable_start or
-                                                  (self.model_tree.cable_frame0, None)))
+            bases = bases_of()
             poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
                                         bases.reshape(-1, 3, 3))
             nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
@@ -864,8 +873,8 @@ class Spatial:
         # a run's outputs wait for the Result to be asked for them (DECISIONS 32): the
         # kinematics pass of every frame, the cables' coordinates, drawn poses and joints
         cables = {"cable_nodes": lambda: kinematics()["cable_e"].reshape(m, -1),
-                  "cable_velocities": lambda: kinematics()["cable_v"].reshape(m, -1)} \
-            if nc else {}
+                  "cable_velocities": lambda: kinematics()["cable_v"].reshape(m, -1),
+                  "cable_bases": lambda: bases_of().reshape(m, -1)} if nc else {}
         out = {"nodes": frames} if lazy else frames()
         out.update(cables if lazy else {k: f() for k, f in cables.items()})
         # efforts and drives, which the reactions read at t, are called during the run too
@@ -888,16 +897,36 @@ class Spatial:
         implicit loop's ``accept`` has dropped its point)."""
         if self.cables is None:
             return
-        n, N = self.tree.n_bodies, self.kernel.n_bodies
-        y = np.zeros((1, self.n_y))
-        y[0, :self.n_free] = q
-        nodes, vel = np.empty((1, N, 12)), np.empty((1, N, 6))
-        self.kernel.frames(y, np.empty((1, self.n_q)), np.empty((1, self.n_q)), nodes, vel)
-        e = np.ascontiguousarray(nodes[:, n:, :6])
-        bases = cable_bases(np.zeros(1), e, *(self.cable_start or
-                                             (self.model_tree.cable_frame0, None)))[0]
-        frames = cable_frames(e[0], np.zeros_like(e[0]), bases)[0][:, 3:].reshape(-1, 3, 3)
+        e = self._cable_coordinates(q)
+        bases = cable_bases(np.zeros(1), e[None], *(self.cable_start or
+                                                   (self.model_tree.cable_frame0, None)))[0]
+        self._start_cable_frames_at(bases, e)
+
+    def start_cable_frames(self, bases, q):
+        """Starts the cable frames of the next run (:attr:`cable_start`) from ``bases`` (c, 3,
+        3; a :class:`rancf.State`'s, the bases of an earlier run's output at that state; None:
+        the reference frames) at the state of free coordinates q (n_free,), so that its
+        outputs' frames go on as that run's would have (:func:`cable_bases`: the bases and
+        the frames of an output before the first)."""
+        if bases is None or self.cables is None:
+            self.cable_start = None
+            return
+        self._start_cable_frames_at(np.ascontiguousarray(bases, dtype=float),
+                                    self._cable_coordinates(q))
+
+    def _start_cable_frames_at(self, bases, e):
+        """:attr:`cable_start` of the bases (c, 3, 3) at the cable coordinates e (c, 6): the
+        bases and the frames turned from them."""
+        frames = cable_frames(e, np.zeros_like(e), bases)[0][:, 3:].reshape(-1, 3, 3)
         self.cable_start = (bases, frames)
+
+    def _cable_coordinates(self, q):
+        """The cable nodes' coordinates ``[r, r']`` (c, 6) at the free coordinates q
+        (n_free,), at rest: one kinematics pass (:meth:`cable_coordinates`)."""
+        y = np.zeros(self.n_y)
+        y[:self.n_free] = q
+        self.kernel.kinematics(y)
+        return np.ascontiguousarray(self.cable_coordinates()[0])
 
     def _energies_of(self, t, Y, nodes, velocities, cable_e, cable_v):
         """``{"kinetic", "gravity", "elastic"}`` (n_out,) of the states Y (n_out, n_y) at the

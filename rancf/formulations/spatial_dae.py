@@ -71,7 +71,8 @@ coordinates ``[r, r']`` (6 a node, no rotation parameters) after the bodies' 7 n
 consistent mass (assembled once), the constant gravity force ``F_G`` (potential ``-F_G . x``),
 the kernels' elastic and damping forces with their exact tangents (relative to a curved
 cable's rest state, ``tree.cable_rest``). A start from a :class:`rancf.State` gives the cable
-coordinates and rates directly (:meth:`state_of_poses`). A joint at a cable point
+coordinates and rates directly (:meth:`state_of_poses`), and the bases its cable frames move
+on from (:meth:`SpatialDAE.start_cable_frames`). A joint at a cable point
 (:class:`_CableLink`) has the rows ``x_child - x_parent = 0`` of its two points (spherical: 3;
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
@@ -1452,16 +1453,23 @@ class SpatialDAE(IndexThreeDAE):
         """The absolute state ``(x, v)`` (7 n + 6 n_c each) of the recursion's state y (joint
         and element coordinates and rates,
         :meth:`rancf.formulations.spatial.Spatial.initial_state`) at t (drives at t): positions
-        and Euler parameters, their rates ``p' = E^T w / 2``; the cables at their reference,
-        at rest."""
+        and Euler parameters, their rates ``p' = E^T w / 2``; the cables' coordinates and
+        rates those of y where the recursion runs the cables
+        (:meth:`~rancf.formulations.spatial.Spatial.cable_coordinates`: the equilibrium of its
+        statics, which ``state="static"`` starts from), else at their reference, at rest (the
+        recursion's state has no cable)."""
         self.inputs.at_time(t)
-        r, A, V = self.recursion.kinematics(np.asarray(y, dtype=float))
+        y = np.asarray(y, dtype=float)
+        r, A, V = self.recursion.kinematics(y)
         p = quaternion(A)
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
-        # the cables at their reference, at rest (the recursion's state has no cable)
-        x = np.concatenate([np.concatenate([r, p], axis=1).ravel(), self.tree.cable_x0.ravel()])
-        v = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(),
-                            np.zeros(CABLE_NODE * self.n_cable_nodes)])
+        if self.recursion.cables is not None:
+            e, ed = self.recursion.cable_coordinates()      # of the kinematics above
+        else:
+            e = self.tree.cable_x0
+            ed = np.zeros(CABLE_NODE * self.n_cable_nodes)
+        x = np.concatenate([np.concatenate([r, p], axis=1).ravel(), e.ravel()])
+        v = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(), ed.ravel()])
         return x, v
 
     def initial_state(self, q=None, qd=None):
@@ -2118,10 +2126,12 @@ class SpatialDAE(IndexThreeDAE):
         velocities = self.velocities(Q, V).reshape(S, TWIST_SIZE * n)
         cables = {}
         if self.n_cable_nodes:
-            poses, rates = self.cable_poses(Q, V, self._cable_bases(Q))
+            bases = self._cable_bases(Q)
+            poses, rates = self.cable_poses(Q, V, bases)
             nodes = np.concatenate([nodes, poses.reshape(S, -1)], axis=1)
             velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
-            cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:]}
+            cables = {"cable_nodes": Q[:, self._c0:], "cable_velocities": V[:, self._c0:],
+                      "cable_bases": bases.reshape(S, -1)}
         return {"nodes": nodes, "velocities": velocities, "joint_q": JQ, "joint_qd": JQD,
                 **self._energies(Q, V, branches), **cables}
 
@@ -2141,7 +2151,9 @@ class SpatialDAE(IndexThreeDAE):
         if len(t):
             out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches)
         if self.n_cable_nodes:
-            out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:])
+            # the bases of the drawn frames (SpatialFrames'), computed when first read
+            out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:],
+                       cable_bases=lambda: self._cable_bases(q).reshape(len(t), -1))
         return out
 
     def cable_poses(self, q, v, bases=None):
@@ -2187,7 +2199,21 @@ class SpatialDAE(IndexThreeDAE):
         if not self.n_cable_nodes:
             return
         q = np.asarray(q, dtype=float)
-        bases = self._cable_bases(q[None])[0]
+        self.start_cable_frames(self._cable_bases(q[None])[0], q)
+
+    def start_cable_frames(self, bases, q):
+        """Starts the cable frames of the next output from ``bases`` (n_c, 3, 3; a
+        :class:`rancf.State`'s, the bases of an earlier run's output at that state; None: the
+        reference frames) at the coordinates q (n_coordinates,), as an output before it at
+        a time before any (:meth:`_cable_bases`), so that a run from a State draws the frames
+        the run it was taken from would have drawn."""
+        if not self.n_cable_nodes:
+            return
+        if bases is None:
+            self._cable_last = None
+            return
+        q = np.asarray(q, dtype=float)
+        bases = np.ascontiguousarray(bases, dtype=float)
         poses = self.cable_poses(q, np.zeros_like(q), bases)[0]
         self._cable_last = (-np.inf, bases, poses[:, 3:].reshape(-1, 3, 3).copy())
 

@@ -37,6 +37,12 @@ from .implicit import Static
 from .solution import Solution
 
 
+#: The cable outputs an equilibrium's Result keeps in ``extra`` (as a run's): the nodes'
+#: coordinates and rates, and the bases of their drawn frames, carried through the load steps
+#: (``Result.state(0)`` holds them, so that a run from it goes on from those frames).
+CABLE_OUTPUTS = ("cable_nodes", "cable_velocities", "cable_bases")
+
+
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
            spatial_dae=None):
     """The :class:`~rancf.integrators.solution.Solution` of :func:`rancf.static`, whose
@@ -347,7 +353,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     status, message = _after_loads(status, message, caught)
     extra = {name: np.atleast_1d(seen[name]) for name in ("kinetic", "gravity", "elastic")}
-    extra.update({k: seen[k][None] for k in ("cable_nodes", "cable_velocities") if k in seen})
+    extra.update({k: seen[k][None] for k in CABLE_OUTPUTS if k in seen})
     return Solution(t=np.zeros(1), q=q[None], nodes=seen["nodes"][None],
                     velocities=seen["velocities"][None],
                     joint_q=seen["joint_q"][None], joint_qd=seen["joint_qd"][None],
@@ -442,8 +448,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]),
                         **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
-                        **{k: seen[k][None] for k in ("cable_nodes", "cable_velocities")
-                           if k in seen}},
+                        **{k: seen[k][None] for k in CABLE_OUTPUTS if k in seen}},
                     wall_time=time.perf_counter() - start, error=error)
 
 

@@ -23,7 +23,7 @@ from .joints import Joint, Load, RotationalSpringDamper, SpringDamper
 
 #: The parameters of the spatial model's methods that a planar model refuses naming the dimension.
 SPATIAL_PARAMETERS = {
-    "add_beam": ("J", "G", "direction", "up", "shear", "kappa", "points", "tangents"),
+    "add_beam": ("J", "G", "direction", "up", "shear", "kappa", "points", "tangents", "rest"),
     "add_rigid_body": ("orientation",),
     "add_joint": ("axes",),
     "add_force": ("follower",),

@@ -236,6 +236,10 @@ class SpatialBeam:
         Reference node frames (columns: the tangent x, the section axes y, z).
     curved : bool
         True when given by ``points`` and ``tangents``.
+    rest : {"drawn", "straight"}
+        The stress-free shape: the reference configuration as drawn, or (a curved cable drawn
+        slack, say) straight, each element as long as its drawn arc
+        (:meth:`rest_state`).
 
     Examples
     --------
@@ -457,6 +461,11 @@ class SpatialBeam:
         return self.rho * self.A * half, self.rho * half[:, None, None] * section
 
 
+#: The stress-free shapes a cable may have (``add_beam(..., rest=...)``): its drawn
+#: reference configuration, or straight with the drawn elements' arc lengths.
+REST_SHAPES = ("drawn", "straight")
+
+
 class SpatialCable:
     """A spatial ANCF cable (theory: The spatial ANCF cable).
 
@@ -495,6 +504,10 @@ class SpatialCable:
         previous one's turned by the smallest rotation that takes its tangent to the node's.
     curved : bool
         True when given by ``points`` and ``tangents``.
+    rest : {"drawn", "straight"}
+        The stress-free shape: the reference configuration as drawn, or (a curved cable drawn
+        slack, say) straight, each element as long as its drawn arc
+        (:meth:`rest_state`).
 
     Examples
     --------
@@ -507,9 +520,10 @@ class SpatialCable:
     element = "ancf-cable"
 
     def __init__(self, model, index, length, n_elements, E, rho, A, I, start, direction_,
-                 damping, points=None, tangents=None):
+                 damping, points=None, tangents=None, rest="drawn"):
         self.model = model
         self.index = index
+        self.rest = checks.choice("rest", rest, REST_SHAPES)
         self.n_elements = checks.integer("n_elements", n_elements, 1, 10**6)
         self.E = checks.positive("E", E)
         self.rho = checks.positive("rho", rho)
@@ -555,12 +569,21 @@ class SpatialCable:
         (:func:`rancf.elements.ancf_cable.element_lengths`)."""
         return self._lengths.copy()
 
+    @property
+    def curved_rest(self):
+        """True when the stress-free shape is curved: drawn by ``points`` and ``tangents``
+        with ``rest="drawn"`` (its strains there are its rest state, :meth:`rest_state`)."""
+        return self.curved and self.rest == "drawn"
+
     def rest_state(self):
-        """The strains of the reference configuration, the elements' stress-free state
+        """The strains of the stress-free shape, the elements' rest state
         (:func:`rancf.elements.ancf_cable.rest_state`), (n_elements, 8): axial strain at the 5
-        axial Gauss points, curvature magnitude (1/m) at the 3 bending ones; zeros for a
-        straight cable (whose reference strains are zero, exactly so)."""
-        if not self.curved:
+        axial Gauss points, curvature magnitude (1/m) at the 3 bending ones, those of the
+        reference configuration where it is the rest shape (``rest="drawn"``); zeros for a
+        straight cable (whose reference strains are zero, exactly so) and for one whose rest
+        shape is straight (``rest="straight"``: no rest curvature, and every element's rest
+        length its drawn arc length, :meth:`element_lengths`)."""
+        if not self.curved_rest:
             return np.zeros((self.n_elements, ancf_cable.REST_SIZE))
         x0 = np.column_stack([self.positions, self.tangents])
         return np.array([ancf_cable.rest_state(np.concatenate([x0[k], x0[k + 1]]), l)

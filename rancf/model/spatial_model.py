@@ -81,7 +81,7 @@ class SpatialModel(Model):
     def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None, J=None,
                  G=None, start=None, direction=None, up=None, shear=True,
                  kappa=(5.0 / 6.0, 5.0 / 6.0), damping=0.0, points=None, tangents=None,
-                 element="se3-beam", **planar):
+                 element="se3-beam", rest="drawn", **planar):
         """Add a uniform spatial beam of ``n_elements`` elements, straight or curved; or an
         ANCF cable (``element="ancf-cable"``), straight or curved.
 
@@ -138,6 +138,14 @@ class SpatialModel(Model):
             ``up``, ``shear`` and ``kappa`` describe a section frame it does not have, and are
             refused. A model with a cable runs the spatial DAE formulation
             (``formulation="auto"`` or ``"dae"``).
+        rest : {"drawn", "straight"}
+            The stress-free shape of an ``"ancf-cable"``: ``"drawn"`` (default) the reference
+            configuration as drawn; ``"straight"`` a straight cable as long as the drawn one,
+            each element's rest length its drawn arc length and its rest curvature zero (a
+            slack cable drawn curved between two pins closer than its length, whose
+            stress-free shape is straight). The drawn configuration is then where the cable
+            starts, not a stress-free one. An SE(3) beam is stress-free as drawn and takes
+            ``"drawn"`` only.
 
         Returns
         -------
@@ -174,7 +182,11 @@ class SpatialModel(Model):
             raise ValueError(f"element must be one of {list(ELEMENTS)}, got {element!r}")
         if element == "ancf-cable":
             return self._add_cable(length, n_elements, E, rho, A, I, start, direction, damping,
-                                   points, tangents, J=J, G=G, up=up, shear=shear, kappa=kappa)
+                                   points, tangents, rest, J=J, G=G, up=up, shear=shear,
+                                   kappa=kappa)
+        if rest != "drawn":
+            raise ValueError(f"rest={rest!r} applies to element='ancf-cable'; an SE(3) beam "
+                             "(element='se3-beam') is stress-free as drawn: rest='drawn'")
         for name, value in (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
                             ("I", I), ("J", J), ("G", G)):
             if value is None:
@@ -185,7 +197,7 @@ class SpatialModel(Model):
         return b
 
     def _add_cable(self, length, n_elements, E, rho, A, I, start, direction, damping, points,
-                   tangents, **section):
+                   tangents, rest, **section):
         """:meth:`add_beam` of ``element="ancf-cable"``: the section's parameters refused where
         given (not at their defaults)."""
         defaults = dict(J=None, G=None, up=None, shear=True, kappa=(5.0 / 6.0, 5.0 / 6.0))
@@ -208,7 +220,7 @@ class SpatialModel(Model):
                 raise TypeError(f"add_beam() missing the parameter {name} (element="
                                 "'ancf-cable')")
         c = SpatialCable(self, len(self._beams), length, n_elements, E, rho, A, I, start,
-                         direction, damping, points, tangents)
+                         direction, damping, points, tangents, rest)
         self._beams.append(c)
         return c
 

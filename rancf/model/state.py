@@ -46,6 +46,18 @@ class State:
         with its rest angle at 0 pulls the other way); so are those of a State passed to a
         model with other joints (its joint_q of another length: a pose built on one model
         given to another).
+    cable_bases : array_like (n_cable_nodes, 3, 3), optional
+        Spatial models with ANCF cables: the base frame of every cable node (rows as
+        ``Result.nodes`` holds a frame, cable by cable), from which the node's drawn frame
+        (``Result.orientation`` of a cable point) is turned by the smallest rotation taking
+        the base's x to the node's tangent. A run carries the bases from output to output
+        (the reference frames until a tangent turns past 120 degrees from them, then the
+        frame of the output before: theory, The spatial ANCF cable), so the frames depend on
+        the path, not on x alone; a run from a State that has them goes on from them, and its
+        cable frames are those the earlier run would have drawn. :meth:`rancf.Result.state`
+        fills them (statics too: the equilibrium's frames, carried through its load steps).
+        None (a State built from coordinates, or an output of a file saved before they were
+        kept): the reference frames, as a run from the reference configuration.
 
     Examples
     --------
@@ -59,6 +71,7 @@ class State:
     x: np.ndarray
     v: np.ndarray
     joint_q: np.ndarray = None
+    cable_bases: np.ndarray = None
 
     def checked(self, n_x, n_v=None):
         """The state as checked float arrays.
@@ -129,3 +142,47 @@ class State:
         if self.joint_q is None or np.size(self.joint_q) != n_joint_q:
             return None
         return checks.vector("state.joint_q", self.joint_q, n_joint_q)
+
+    def checked_cable_bases(self, n_cable_nodes):
+        """The cable frames' bases as a checked float array (n_cable_nodes, 3, 3), or None
+        where the State has none.
+
+        Parameters
+        ----------
+        n_cable_nodes : int
+            Number of ANCF cable nodes the model has.
+
+        Returns
+        -------
+        ndarray (n_cable_nodes, 3, 3) or None
+
+        Raises
+        ------
+        TypeError
+            Entries that are not numbers.
+        ValueError
+            Another number of entries than ``9 n_cable_nodes``, a non-finite entry, or a
+            base that is not a rotation (``B^T B = I`` and ``det B = 1`` within 1e-9; the
+            message names the node).
+
+        Examples
+        --------
+        >>> s = rancf.State(np.zeros(18), np.zeros(12), cable_bases=np.eye(3)[None])
+        >>> s.checked_cable_bases(1).shape
+        (1, 3, 3)
+        >>> rancf.State(np.zeros(18), np.zeros(12)).checked_cable_bases(1) is None
+        True
+        """
+        if self.cable_bases is None:
+            return None
+        B = checks.vector("state.cable_bases", np.ravel(self.cable_bases),
+                          9 * n_cable_nodes).reshape(n_cable_nodes, 3, 3)
+        off = np.abs(np.swapaxes(B, 1, 2) @ B - np.eye(3)).max(axis=(1, 2), initial=0.0)
+        det = np.linalg.det(B) if len(B) else np.ones(0)
+        bad = np.flatnonzero(~((off <= 1e-9) & (np.abs(det - 1.0) <= 1e-9)))
+        if len(bad):
+            raise ValueError(f"state.cable_bases: the base of cable node {bad[0]} is not a "
+                             f"rotation (|B^T B - I| = {off[bad[0]]:.3g}, det B = "
+                             f"{det[bad[0]]:.12g}; both within 1e-9 of a rotation's): pass "
+                             "Result.state(i)'s, or None for the reference frames")
+        return B

@@ -871,8 +871,11 @@ class Result:
             cables, their nodes' coordinates ``[r, r']`` and rates exactly as the run had them
             (``extra["cable_nodes"][i]``, ``extra["cable_velocities"][i]``: the poses drawn in
             ``nodes`` do not hold the slopes' lengths), the layout of :class:`rancf.State`;
-            and its joint coordinates (``joint_q[i]``), so that a run from it continues a
-            joint turned past pi on its turn.
+            its joint coordinates (``joint_q[i]``), so that a run from it continues a
+            joint turned past pi on its turn; and its cable frames' bases
+            (``extra["cable_bases"][i]``, :class:`rancf.State`), so that a run from it draws
+            the cable frames this run would have drawn (a file saved without them, an
+            earlier version's, gives a State without them: the reference frames).
 
         Raises
         ------
@@ -894,8 +897,10 @@ class Result:
                          joint_q)
         cables, rates = self.extra["cable_nodes"][i], self.extra["cable_velocities"][i]
         n = self.nodes.shape[1] - cables.size // 6        # the bodies, before the cable nodes
+        bases = self.extra.get("cable_bases")
         return State(np.concatenate([self.nodes[i, :n].ravel(), cables.ravel()]),
-                     np.concatenate([self.velocities[i, :n].ravel(), rates.ravel()]), joint_q)
+                     np.concatenate([self.velocities[i, :n].ravel(), rates.ravel()]), joint_q,
+                     None if bases is None else bases[i].reshape(-1, 3, 3).copy())
 
     def energy(self):
         """The energy balance at every output.

@@ -65,7 +65,7 @@ def element_sections(res, b):
 def cable_sections(res, b, element, xi):
     """Section forces ``[N, M_x, M_y, M_z]`` (n_out, k, 4) of cable b of a spatial result at
     positions xi (k,) of its elements (k,), from the stored cable coordinates and rates, with
-    the cable's Kelvin-Voigt part and, on a curved cable, relative to its reference
+    the cable's Kelvin-Voigt part and, on a cable curved at rest, relative to its reference
     (:func:`rancf.elements.ancf_cable.section_forces`)."""
     model = res.model
     cable = model.beams[b]
@@ -82,7 +82,7 @@ def cable_sections(res, b, element, xi):
     x0 = np.column_stack([cable.positions, cable.tangents])
     return ancf_cable.section_forces(pair(x), xi, cable.element_lengths()[element],
                                      cable.E * cable.A, cable.E * cable.I, pair(v),
-                                     cable.damping, pair(x0) if cable.curved else None)
+                                     cable.damping, pair(x0) if cable.curved_rest else None)
 
 
 def internal_forces(res, beam, s=None):

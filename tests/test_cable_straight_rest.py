@@ -1,0 +1,160 @@
+"""A cable drawn curved whose stress-free shape is straight (``add_beam(...,
+element="ancf-cable", points=..., tangents=..., rest="straight")``, issue 23): no rest
+curvature, every element's rest length its drawn arc length. References: the bending energy
+of a circular arc (``EI L / (2 R^2)``), a straight cable's zero energy, the section moment
+``EI / R``, the inextensible catenary, and the same cable stress-free as drawn."""
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+
+import rancf
+
+RHO_A, EA, A = 1.0, 1e7, 1e-4
+
+
+def cable(m, points, tangents, EI, rest, EA=EA):
+    """An ANCF cable through the points with the unit tangents, ``rho A = 1`` kg/m."""
+    return m.add_beam(n_elements=len(points) - 1, E=EA / A, rho=RHO_A / A, A=A, I=EI * A / EA,
+                      points=points, tangents=tangents, element="ancf-cable", rest=rest)
+
+
+def arc(n, turn=1.0, radius=1.0):
+    """Nodes and unit tangents of a circular arc in the x-z plane from the origin, along +x
+    there, turning downwards by ``turn`` (rad)."""
+    a = np.linspace(0.0, turn, n + 1)
+    P = np.column_stack([radius * np.sin(a), 0 * a, radius * (np.cos(a) - 1.0)])
+    T = np.column_stack([np.cos(a), 0 * a, -np.sin(a)])
+    return P, T
+
+
+def pinned_arc(n, rest, EI=1e-3):
+    """The arc on a spherical joint at the origin, no gravity: a tree (the recursion runs it)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    c = cable(m, *arc(n), EI, rest, EA=1e5)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    return m, c
+
+
+def elastic_energies(m):
+    """The elastic energy at t = 0 of the recursion's and the spatial DAE's runs (J)."""
+    return [rancf.simulate(m, 1e-4, 1e-4, method="newmark", formulation=f,
+                           output_every=1).energy().elastic.iloc[0]
+            for f in ("recursive", "dae")]
+
+
+@pytest.mark.parametrize("n, bound", [(8, 2e-5), (16, 2e-7)])
+def test_an_arc_with_a_straight_rest_shape_stores_its_bending_energy(n, bound):
+    """An arc of radius 1 m turning 1 rad drawn with ``rest="straight"``: the strain energy
+    at the drawn state is the bending energy ``EI L / (2 R^2)`` (L the cable's length, the
+    elements' arc lengths) in both formulations (equal to 1e-15 of it: the same kernel on
+    the same coordinates); relative error bounds from the cubic interpolation of a circle,
+    whose curvature errs at the fourth power of the element's turn ``1 / n`` (1/8: 2.4e-4,
+    1/16: 1.5e-5, times the coefficient below 0.1 a Hermite arc has; measured 6.9e-6 and
+    8.7e-8, with the axial share of ``|r'|`` varying along an element). Drawn with
+    ``rest="drawn"`` the same arc stores nothing. The section moment at the element
+    midpoints is ``EI / R`` (the rest curvature zero) within 1e-3: the moment is of lower
+    order than the position, its error of order of the element's turn squared, ``(1/8)^2 /
+    16`` at 8 elements (measured 6.5e-4 at 8, the bound kept at 16)."""
+    EI = 1e-3
+    m, c = pinned_arc(n, "straight", EI)
+    exact = EI * c.length / 2.0
+    rec, dae = elastic_energies(m)
+    assert abs(rec - dae) <= 1e-15 * exact
+    assert abs(rec - exact) <= bound * exact
+    m0, _ = pinned_arc(n, "drawn", EI)
+    assert max(abs(u) for u in elastic_energies(m0)) <= 1e-20
+    res = rancf.simulate(m, 1e-4, 1e-4, method="newmark", output_every=1)
+    moments = np.linalg.norm(res.internal_forces(c)[0][:, 1:], axis=1)
+    np.testing.assert_allclose(moments, EI, rtol=1e-3)
+
+
+def test_a_straight_cable_drawn_by_points_with_a_straight_rest_stores_nothing():
+    """A straight cable drawn by points (unequal elements) with ``rest="straight"`` or
+    ``"drawn"`` stores no strain energy (to round-off), and one drawn with equal elements
+    builds the straight cable's arrays (rest states zero, lengths equal to 1e-15)."""
+    s = np.array([0.0, 0.1, 0.35, 0.5, 0.8, 1.0])
+    d = np.array([1.0, 2.0, -2.0]) / 3.0
+    for rest in ("straight", "drawn"):
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        c = cable(m, s[:, None] * d, np.tile(d, (len(s), 1)), 1e-3, rest)
+        m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+        assert max(abs(u) for u in elastic_energies(m)) <= 1e-20
+    m = rancf.Model(dim=3)
+    s = np.linspace(0.0, 1.0, 5)
+    drawn = cable(m, s[:, None] * d, np.tile(d, (len(s), 1)), 1e-3, "straight")
+    built = m.add_beam(1.0, 4, E=EA / A, rho=RHO_A / A, A=A, I=1e-3 * A / EA, direction=d,
+                       element="ancf-cable")
+    np.testing.assert_allclose(drawn.element_lengths(), built.element_lengths(), rtol=1e-15)
+    assert not drawn.rest_state().any() and not built.rest_state().any()
+    assert drawn.curved and not drawn.curved_rest
+
+
+def slack_cable(n, rest, EI):
+    """A cable of about 2 m between two pins 1.6 m apart at one height, drawn as the
+    parabola of that arc length (not the catenary it hangs in), gravity 9.81 along -z."""
+    D = 1.6
+
+    def length(h):
+        x = np.linspace(0.0, D, 4001)
+        return np.sum(np.hypot(np.diff(x), np.diff(-h * (1.0 - (2.0 * x / D - 1.0) ** 2))))
+
+    h = brentq(lambda h: length(h) - 2.0, 1e-3, 2.0)
+    x = np.linspace(0.0, D, n + 1)
+    P = np.column_stack([x, 0 * x, -h * (1.0 - (2.0 * x / D - 1.0) ** 2)])
+    T = np.column_stack([np.ones_like(x), 0 * x, 4.0 * h / D * (2.0 * x / D - 1.0)])
+    T /= np.linalg.norm(T, axis=1)[:, None]
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = cable(m, P, T, EI, rest)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_joint("spherical", m.ground.point(D, 0, 0), c.end)
+    return m, c, D
+
+
+def catenary_sag(length, span):
+    """The sag of the inextensible catenary of ``length`` between two points at one height
+    ``span`` apart: ``a (cosh(span / 2a) - 1)`` with ``2 a sinh(span / 2a) = length``."""
+    a = brentq(lambda a: 2.0 * a * np.sinh(span / (2.0 * a)) - length, 0.05, 100.0)
+    return a * (np.cosh(span / (2.0 * a)) - 1.0)
+
+
+def test_a_slack_cable_with_a_straight_rest_shape_hangs_in_the_catenary():
+    """The slack cable (16 elements, EI = 1e-4 N m^2, EA = 1e7 N) drawn as a parabola with a
+    straight rest shape: its statics (the spatial DAE: two pins close a loop) sags at
+    mid-span by the inextensible catenary's sag of its length within 3e-5 m, the sum of
+    estimates made before measuring: its stretch (tension about 9 N: 1e-6 of the length,
+    2e-6 m of sag), its bending (``EI / (T a)``: 2e-5 m) and the mesh (the 8-element error
+    over 16 at second order: 4e-6 m); measured 1.3e-6 m. The same cable stress-free as drawn
+    (its rest curvature's energy, ``EI k0^2 L / 2`` below 1e-3 J against a gravity work of
+    order 1 J, negligible) sags by the same within 3e-5 m (measured 1.2e-5 m: its rest
+    axial strains, those of the cubic's varying ``|r'|``, converge away with the mesh); at 8
+    elements rancf.static refuses it (a plane cable curved at rest, unstable out of its
+    plane where it is bent less than drawn), which the straight rest shape does not meet."""
+    m, c, D = slack_cable(16, "straight", 1e-4)
+    eq = rancf.static(m)
+    assert eq.status == "ok" and eq.formulation == "dae"
+    sag = catenary_sag(c.length, D)
+    z = eq.position(c.node(8))[0]
+    assert abs(z[0] - D / 2) <= 1e-12 and abs(z[2] + sag) <= 3e-5
+    m_drawn, c_drawn, _ = slack_cable(16, "drawn", 1e-4)
+    eq_drawn = rancf.static(m_drawn)
+    assert eq_drawn.status == "ok"
+    assert abs(eq_drawn.position(c_drawn.node(8))[0][2] - z[2]) <= 3e-5
+    m8, c8, _ = slack_cable(8, "straight", 1e-4)
+    assert rancf.static(m8).status == "ok"
+    with pytest.raises(ValueError, match="plane curved cable"):
+        rancf.static(slack_cable(8, "drawn", 1e-4)[0])
+
+
+def test_rest_is_checked():
+    """``rest`` takes "drawn" or "straight"; an SE(3) beam takes "drawn" only; a planar
+    model refuses it, naming the dimension."""
+    P, T = arc(4)
+    m = rancf.Model(dim=3)
+    with pytest.raises(ValueError, match=r"rest must be one of \['drawn', 'straight'\], got "
+                                         r"'slack'"):
+        cable(m, P, T, 1e-3, "slack")
+    with pytest.raises(ValueError, match=r"rest='straight' applies to element='ancf-cable'"):
+        m.add_beam(n_elements=4, E=2e11, rho=7800.0, A=1e-4, I=(1e-9, 1e-9), J=2e-9, G=8e10,
+                   points=P, tangents=T, rest="straight")
+    with pytest.raises(ValueError, match="rest"):
+        rancf.Model().add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=1e-9, rest="straight")
