@@ -27,7 +27,9 @@ enters like a motor's armature) and solved by its two sweeps (``sweeps``): O(n) 
 
 Spring-dampers enter S with their stiffness and damping in what they act on, exactly but for
 two terms named below. A joint spring-damper adds ``c_k k + c_c c`` to its link's joint block
-(in E). One between points has the point force ``f n`` on its first point, whose derivative in
+(in E); on a spherical link the 3 x 3 block ``c_k d^2 U / dq^2 + c_c c J_l^T J_l``
+(``ball_spring_block`` of rancf/formulations/_spatial.pyx, its K by central differences of
+the force). One between points has the point force ``f n`` on its first point, whose derivative in
 the points' relative position ``delta`` (the second's less the first's) and velocity is
 ``K_s = c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T`` (3 x 3); with ``D_s`` the map of the
 rates to that relative velocity its term is ``D_s^T K_s D_s``. To the ground, ``D_s = P J_b``
@@ -124,8 +126,9 @@ from rancf.elements._ancf_cable cimport cable_stiffness_damping
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, cable_rest,
-                                          factor as factorize, forces, inverse_dynamics,
+from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_spring_block,
+                                          cable_rest, factor as factorize, forces,
+                                          inverse_dynamics,
                                           kinematics, rotated_inertias, spring_forces,
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
@@ -858,18 +861,26 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
-        """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E, and the
+        """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
+        spherical link's 3 x 3 block: :func:`ball_spring_block`), and the
         body blocks ``P^T K P`` (:func:`_body_block`, :func:`_spring_tangent`) of the
         spring-dampers to the ground, at Newton's kinematics."""
         cdef SpatialData* nd = &self.nd
         cdef double K[9]
         cdef double x[3]
         cdef double o[3]
-        cdef int s, b, e
+        cdef int s, b, e, i, j
         for s in range(nd.n_joint_springs):
-            self.E[36 * nd.js_body[s]] = 0.0
+            for i in range(3):
+                for j in range(3):
+                    self.E[36 * nd.js_body[s] + 6 * i + j] = 0.0
         for s in range(nd.n_joint_springs):
-            self.E[36 * nd.js_body[s]] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
+            b = nd.js_body[s]
+            if nd.motion[b] == M_SPHERICAL:
+                ball_spring_block(nd.q + nd.q_offset[b], nd.js_rest + 3 * s, nd.js_law + 3 * s,
+                                  c_k, c_c, &self.E[36 * b])
+            else:
+                self.E[36 * b] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         if nd.body_blocks == NULL:
             return
         memset(nd.body_blocks, 0, 36 * nd.n * sizeof(double))
@@ -975,12 +986,21 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] z = np.zeros(max(nd.n_q, 1))
         cdef double[::1] K = np.zeros(9)
         cdef double[::1] u = np.zeros(3)
-        cdef int s, j, k
+        cdef double[::1] B = np.zeros(36)
+        cdef int s, j, k, i
         if not (nd.n_springs or nd.n_joint_springs):
             return
         kinematics(nd, nd.q, nd.qd)
         for s in range(nd.n_joint_springs):
-            k = nd.smap[nd.q_offset[nd.js_body[s]]]
+            j = nd.q_offset[nd.js_body[s]]
+            if nd.motion[nd.js_body[s]] == M_SPHERICAL:
+                B[:] = 0.0
+                ball_spring_block(nd.q + j, nd.js_rest + 3 * s, nd.js_law + 3 * s, c_k, c_c,
+                                  &B[0])
+                idx = [nd.smap[j + i] for i in range(3)]
+                S[np.ix_(idx, idx)] += np.asarray(B).reshape(6, 6)[:3, :3]
+                continue
+            k = nd.smap[j]
             S[k, k] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         free = [k for k in range(nd.n_q) if nd.smap[k] >= 0]
         for s in range(nd.n_springs):

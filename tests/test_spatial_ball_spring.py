@@ -1,0 +1,176 @@
+"""Spring-dampers on spherical joints (``add_rotational_spring_damper`` of a spherical joint:
+rancf/model/spatial_joints.py ``SpatialJointSpringDamper``; the recursion's ``ball_spring`` and
+``ball_spring_block`` of rancf/formulations/_spatial.pyx, the spatial DAE's ``JS_BALL`` rows),
+each against something independent: central differences of the potential and of the force,
+analytic equilibria and small-oscillation frequencies, the energy balance. The recursion against
+the DAE at random states with random rest rotations is in test_spatial_dae_forces.py
+(``forced_tree``)."""
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+from scipy.spatial.transform import Rotation
+
+import rancf
+from rancf.formulations import spatial
+
+INERTIA = np.diag([0.01, 0.02, 0.03])
+K, MASS, L, G = 20.0, 1.5, 0.4, 9.81
+
+
+def hung(k=K, c=0.0, rest=None, down=True, gravity=G, inertia=INERTIA, effort=False):
+    """A body of MASS kg with its centre L m from a spherical joint at the ground's origin,
+    straight below it (``down``) or beside it along x in the reference configuration, and a
+    spring-damper (k, c) on the joint of rest rotation ``rest`` (or the same law as an effort
+    function of the joint's rotation vector, ``effort``: only right at rest 0)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -gravity))
+    centre = np.array([0.0, 0.0, -L]) if down else np.array([L, 0.0, 0.0])
+    body = m.add_rigid_body(MASS, inertia, position=tuple(centre))
+    if effort:
+        ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(*(-centre)),
+                           effort=lambda t, q, qd: -k * q - c * qd)
+    else:
+        ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(*(-centre)))
+        m.add_rotational_spring_damper(ball, k, c, rest_angle=rest)
+    return m, ball
+
+
+def potential(q, k, rest):
+    """``k/2 |log(exp(q^) exp(rest^)^T)|^2`` by scipy's rotations (independent of rancf)."""
+    R = Rotation.from_rotvec(q) * Rotation.from_rotvec(rest).inv()
+    return 0.5 * k * float(np.sum(R.as_rotvec()**2))
+
+
+REST = np.array([0.3, -0.5, 0.8])
+
+
+def test_force_is_minus_the_gradient_of_the_potential():
+    """Without gravity and at rest the recursion's residual at zero acceleration is minus the
+    generalized force, here the spring's alone: against central differences (step 1e-6, error
+    about 1e-10 of k) of ``k/2 |log(R(q) R_0^T)|^2`` computed with scipy's rotations, at
+    random rotation vectors up to 2.5 rad from a rest rotation of 1 rad; and the recursion's
+    elastic energy is that potential (1e-12)."""
+    m, ball = hung(rest=REST, gravity=0.0)
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f)
+    rng = np.random.default_rng(5)
+    zero = np.zeros(3)
+    h = 1e-6
+    for _ in range(5):
+        q = rng.uniform(-1.4, 1.4, 3)
+        grad = np.array([(potential(q + h * e, K, REST) - potential(q - h * e, K, REST))
+                         / (2 * h) for e in np.eye(3)])
+        r = p.residual(q, zero, 0.0, zero, 0.0, 1.0)
+        assert np.abs(r - grad).max() <= 1e-8 * K
+        y = np.concatenate([q, zero])
+        f.kinematics(y)
+        assert abs(f.energy(y)["elastic"] - potential(q, K, REST)) <= 1e-12 * K
+
+
+@pytest.mark.parametrize("rest", [None, REST])
+def test_newton_block_is_the_derivative_of_the_force(rest):
+    """Newton's matrix (``c_k`` and ``c_c`` alone) at random states at rest (where the
+    inertial terms' derivatives vanish and gravity is off, so the residual is minus the
+    spring-damper's force) against central differences of the residual, step 1e-6, to 1e-7
+    of its largest entry: ``d^2 U / dq^2`` and ``c J_l^T J_l``; at rest 0 the stiffness is
+    ``k I`` within |q| < pi."""
+    m, ball = hung(k=K, c=0.7, rest=rest, gravity=0.0)
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f)
+    rng = np.random.default_rng(8)
+    zero = np.zeros(3)
+    h = 1e-6
+    for _ in range(3):
+        q = rng.uniform(-1.4, 1.4, 3)
+        for c_k, c_c in ((1.0, 0.0), (0.0, 1.0)):
+            S = p.matrix(q, q, [], zero, 0.0, q, 0.0, 0.0, 0.0, c_k, c_c, 1.0)
+            fd = np.zeros((3, 3))
+            for j, e in enumerate(h * np.eye(3)):
+                if c_k:
+                    fd[:, j] = (p.residual(q + e, zero, 0.0, zero, 0.0, 1.0)
+                                - p.residual(q - e, zero, 0.0, zero, 0.0, 1.0)) / (2 * h)
+                else:
+                    fd[:, j] = (p.residual(q, e, 0.0, zero, 0.0, 1.0)
+                                - p.residual(q, -e, 0.0, zero, 0.0, 1.0)) / (2 * h)
+            assert np.abs(S - fd).max() <= 1e-7 * np.abs(fd).max()
+            if rest is None and c_k:
+                assert np.abs(S - K * np.eye(3)).max() <= 1e-8 * K
+
+
+def test_statics_of_a_bar_held_out_by_a_ball_spring():
+    """Beside the joint at rest 0, the weight turns the body down about y until ``k theta =
+    m g l cos(theta)`` (brentq); only the rotation about y, to 1e-10 rad."""
+    m, ball = hung(down=False)
+    q = rancf.static(m).joint(ball)[0][-1]
+    expected = brentq(lambda a: K * a - MASS * G * L * np.cos(a), 0.0, 1.0)
+    np.testing.assert_allclose(q, [0.0, expected, 0.0], rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("heading", [0.0, 0.7])
+def test_statics_of_a_pendulum_against_a_turned_rest(heading):
+    """Hanging at the reference, its spring's rest turned by beta = pi/2 about the horizontal
+    axis u = (cos a, sin a, 0): the body turns about u by theta where ``k (beta - theta) = m g
+    l sin(theta)`` (brentq), in a frame where u is not a coordinate axis for a = 0.7; the
+    rotation vector theta u to 1e-10 rad."""
+    u = np.array([np.cos(heading), np.sin(heading), 0.0])
+    beta = np.pi / 2
+    m, ball = hung(rest=beta * u)
+    q = rancf.static(m).joint(ball)[0][-1]
+    theta = brentq(lambda a: K * (beta - a) - MASS * G * L * np.sin(a), 0.0, beta)
+    np.testing.assert_allclose(q, theta * u, rtol=0, atol=1e-10)
+
+
+def test_modes_of_a_pendulum_on_a_ball_spring():
+    """Linearized about hanging at rest: swings about x and y at ``sqrt((k + m g l) / (I +
+    m l^2))`` with I its centroidal inertia about that axis, the twist about z at ``sqrt(k /
+    I_zz)`` (rad/s, over 2 pi in Hz); to 1e-6."""
+    m, ball = hung()
+    modes = rancf.modes(m, n=3)
+    I = np.diag(INERTIA)
+    w = [np.sqrt((K + MASS * G * L) / (I[0] + MASS * L**2)),
+         np.sqrt((K + MASS * G * L) / (I[1] + MASS * L**2)), np.sqrt(K / I[2])]
+    np.testing.assert_allclose(np.sort(modes.frequencies), np.sort(w) / (2 * np.pi), rtol=1e-6)
+
+
+def turned(q, w):
+    """The State of the hanging body (``hung()``) turned by the rotation vector q about the
+    joint and spinning at w (3, rad/s, global) about it."""
+    R = Rotation.from_rotvec(q).as_matrix()
+    r = R @ np.array([0.0, 0.0, -L])
+    return rancf.State(np.concatenate([r, R.ravel()]), np.concatenate([np.cross(w, r), w]))
+
+
+@pytest.mark.parametrize("c", [0.0, 0.3])
+def test_rk4_keeps_the_energy_balance(c):
+    """RK4 at 0.2 ms over 1.5 s from a state turned 1.2 rad about (1, 1, 0) / sqrt 2 and
+    moving: kinetic + gravity + the spring's potential + dissipated constant within 1e-8 of
+    the energies exchanged (its error, about 1e-11 a step at these rates: omega up to about
+    20 rad/s), the spring's potential ``k/2 |log(R R_0^T)|^2`` (scipy) at the outputs."""
+    m, ball = hung(c=c, rest=REST)
+    q0 = 1.2 * np.array([1.0, 1.0, 0.0]) / np.sqrt(2)
+    res = rancf.simulate(m, t_end=1.5, dt=2e-4, method="rk4", state=turned(q0, (3.0, 2.0, -4.0)))
+    assert res.status == "ok"
+    E = res.energy()
+    total = E["kinetic"] + E["gravity"] + E["elastic"] + E["dissipated"]
+    scale = E["kinetic"].max() + E["elastic"].max()
+    assert np.abs(total - total.iloc[0]).max() <= 1e-8 * scale
+    q = res.joint(ball)[0]
+    U = [potential(row, K, REST) for row in q[::50]]
+    np.testing.assert_allclose(E["elastic"].to_numpy()[::50], U, rtol=1e-10, atol=1e-12 * K)
+    if c == 0.0:
+        assert np.abs(E["dissipated"]).max() == 0.0
+    else:
+        assert E["dissipated"].iloc[-1] > 0.1 * scale
+
+
+def test_rest_rotation_errors_name_the_parameter():
+    """A spherical joint's rest_angle: a rotation vector of 3 finite numbers of norm at most
+    pi; a cylindrical joint takes no spring-damper."""
+    m, ball = hung()
+    for bad, words in (((0.1, 0.2), "3 finite numbers"), (0.3, "3 finite numbers"),
+                       ((0.0, np.nan, 0.0), "3 finite numbers"), ((0.0, 0.0, 3.5), "at most pi")):
+        with pytest.raises(ValueError, match=f"rest_angle.*{words}"):
+            m.add_rotational_spring_damper(ball, 1.0, rest_angle=bad)
+    body = m.add_rigid_body(1.0, INERTIA, position=(2.0, 0.0, 0.0))
+    sleeve = m.add_joint("cylindrical", m.ground.point(2, 0, 0), body.centre, axis=(1, 0, 0))
+    with pytest.raises(ValueError, match="revolute, prismatic or spherical joint.*cylindrical"):
+        m.add_rotational_spring_damper(sleeve, 1.0)
