@@ -47,7 +47,16 @@ free joint's translation) has neither: there S's spring terms are exact. Also le
 for loads: the turning of the spring's force through the tree, ``f n . d^2 x / dq^2`` with x
 its point (a node's position turns with every parent's rotation): where a stiff spring pulls
 a soft beam it is of the order of the spring's own term, and the iterates wander
-(:meth:`SpatialProblem._turned_over` says so when one turns an element by half a turn).
+(:meth:`SpatialProblem._turned_over` says so when one turns an element by half a turn). It is
+not a body block: with S_i the motion subspaces (global twists) of the links on the path from
+the root to the point's body and W the spring's wrench, its entry for links i and j has a part
+``(S_j x S_i) . W`` only where j is i's ancestor, so the block couples every pair of links on
+the path with the sign of their order, no congruence ``J_b^T B J_b`` of a 6 x 6 B that the
+elimination could take as it takes the spring's own term; its products with a vector are
+O(n), and the full tangent (:attr:`krylov`, GMRES) has it. Where a stiff spring makes the
+step's equations curve too much in the relative coordinates, the full tangent fails as S does,
+where the spatial DAE (absolute coordinates) runs. A joint spring-damper has no such term: its
+force depends on its own coordinate only, so its term in S is exact.
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
