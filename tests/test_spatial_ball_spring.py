@@ -218,3 +218,54 @@ def test_a_stiff_ball_spring_is_in_newton_s_matrix(formulation):
     (q_spring, its_spring), (q_effort, its_effort) = runs
     assert np.abs(q_spring - q_effort).max() <= 1e-6
     assert its_spring <= 0.6 * its_effort
+
+
+def looped(loop):
+    """The body hung on its sprung ball joint (rest REST, damped), and with ``loop`` also from
+    the ground by a free joint (no rows), so that the spherical joint closes a loop."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
+    body = m.add_rigid_body(MASS, INERTIA, position=(0.0, 0.0, -L))
+    if loop:
+        m.add_joint("free", m.ground.point(0, 0, -L), body.centre)
+    ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0, 0, L))
+    m.add_rotational_spring_damper(ball, K, 0.7, rest_angle=REST)
+    return m, ball
+
+
+def test_ball_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
+    """The body on its sprung ball joint (rest rotation REST, damped) in the tree (the
+    recursion), or also hung from the ground by a free joint so that the spherical joint, with
+    its spring-damper, closes a loop (the DAE's loop spring rows): the same body accelerations
+    at a moving state, to 1e-10 (the DAE's against the recursion's, as for a revolute's)."""
+    from rancf.formulations.spatial_dae import SpatialDAE
+    from validation.spatial_trees import recursion_accelerations
+
+    (mt, bt), (ml, bl) = looped(False), looped(True)
+    tree = ml.build()
+    assert list(tree.loop_joint) == [bl.index] and list(tree.loop_spring_joint) == [bl.index]
+    rec = spatial.of_model(mt)
+    y = np.array([0.4, -0.9, 1.3, 2.0, -1.5, 0.7])
+    acc, _ = recursion_accelerations(rec, 0.0, y)
+    x, v = SpatialDAE(mt.build(), *spatial.model_inputs(mt)).state_of(y, 0.0)
+    dae = SpatialDAE(tree, *spatial.model_inputs(ml))
+    a, _ = dae.multipliers(x, v, 0.0)
+    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    assert abs(dae.energy(x, v)["elastic"] - potential(y[:3], K, REST)) <= 1e-12 * K
+
+
+def test_statics_against_a_rest_rotation_in_both_formulations():
+    """Statics of the body on its ball spring of rest REST (the recursion's Newton loop) and
+    with the joint closing a loop (the DAE's): the same pose (1e-8), where the spring's torque
+    balances the weight's moment about the joint, ``k log(R R_0^T) = (R c) x m g`` with c the
+    centre's reference offset (1e-8 N m)."""
+    poses = []
+    for loop in (False, True):
+        m, ball = looped(loop)
+        res = rancf.static(m)
+        assert res.status == "ok"
+        poses.append(np.asarray(res.nodes[-1]).ravel()[:12])
+    assert np.abs(poses[0] - poses[1]).max() <= 1e-8
+    R = poses[0][3:].reshape(3, 3)
+    theta = (Rotation.from_matrix(R) * Rotation.from_rotvec(REST).inv()).as_rotvec()
+    moment = np.cross(poses[0][:3], (0.0, 0.0, -MASS * G))
+    np.testing.assert_allclose(K * theta, moment, rtol=0, atol=1e-8)
