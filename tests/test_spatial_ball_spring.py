@@ -70,9 +70,10 @@ def test_force_is_minus_the_gradient_of_the_potential():
 def test_newton_block_is_the_derivative_of_the_force(rest):
     """Newton's matrix (``c_k`` and ``c_c`` alone) at random states at rest (where the
     inertial terms' derivatives vanish and gravity is off, so the residual is minus the
-    spring-damper's force) against central differences of the residual, step 1e-6, to 1e-7
-    of its largest entry: ``d^2 U / dq^2`` and ``c J_l^T J_l``; at rest 0 the stiffness is
-    ``k I`` within |q| < pi."""
+    spring-damper's force) against central differences of the residual, step 1e-6, to 1e-8
+    of its largest entry (the differences' rounding, 1e-16 of the force over the step, and
+    truncation, 1e-12): ``d^2 U / dq^2`` and ``c J_l^T J_l``, both exact; at rest 0 the
+    stiffness is ``k I`` within |q| < pi."""
     m, ball = hung(k=K, c=0.7, rest=rest, gravity=0.0)
     f = spatial.of_model(m)
     p = spatial.implicit_problem(f)
@@ -91,7 +92,7 @@ def test_newton_block_is_the_derivative_of_the_force(rest):
                 else:
                     fd[:, j] = (p.residual(q, e, 0.0, zero, 0.0, 1.0)
                                 - p.residual(q, -e, 0.0, zero, 0.0, 1.0)) / (2 * h)
-            assert np.abs(S - fd).max() <= 1e-7 * np.abs(fd).max()
+            assert np.abs(S - fd).max() <= 1e-8 * np.abs(fd).max()
             if rest is None and c_k:
                 assert np.abs(S - K * np.eye(3)).max() <= 1e-8 * K
 

@@ -818,34 +818,48 @@ cdef void ball_spring_block(const double* q, const double* rest, const double* l
                             double c_k, double c_c, double* E) noexcept nogil:
     """E (3 x 3 at row stride 6) += ``c_k K + c_c C`` of a spherical joint's spring-damper
     (:func:`ball_spring`) at its rotation vector q: ``C = c J_l(q)^T J_l(q)``, the derivative
-    of ``-g`` in the rates (exact), and ``K = d^2 U / dq^2`` (symmetric), by central
-    differences of the spring's ``-g`` in q, steps ``h = 1e-5`` (error of order ``h^2 k`` from
-    the third derivative and ``1e-16 k / h`` from rounding: about 1e-10 of k), made symmetric.
-    ``K = k I`` at ``rest = 0`` and ``|q| < pi`` (``U = k/2 |q|^2``). The damping force's
-    derivative in q is left out, as for the elements' (zero at rest)."""
+    of ``-g`` in the rates, and ``K = d^2 U / dq^2``, the derivative of the spring's
+    ``k J_l(q)^T theta``: ::
+
+        K = k (J_l(q)^T J_l(theta)^-1 J_l(q) + G),   G e_j = (dJ_l(q)/dq_j)^T theta
+
+    (a turn dq moves theta by ``J_l(theta)^-1 J_l(q) dq``; ``dJ_l/dq_j`` is
+    ``left_jacobian_rate(q, e_j)``), made symmetric against rounding; ``K = k I`` at ``rest =
+    0``, ``|q| < pi``. The damping force's derivative in q is left out, as for the elements'
+    (zero at rest)."""
+    cdef double R[9]
+    cdef double R0[9]
+    cdef double T[9]
     cdef double J[9]
-    cdef double qq[3]
-    cdef double gp[3]
-    cdef double gm[3]
+    cdef double Ji[9]
+    cdef double A[9]
     cdef double K[9]
-    cdef double spring[3]
-    cdef double P, h = 1e-5
-    cdef int i, j
-    spring[0], spring[1], spring[2] = law[0], 0.0, 0.0
+    cdef double Jd[9]
+    cdef double th[3]
+    cdef double e[3]
+    cdef double col[3]
+    cdef int i, j, m
+    left_jacobian(q, J)
     if c_k != 0.0 and law[0] != 0.0:
+        expm(q, R)
+        expm(rest, R0)
+        matmulT(R, R0, T)
+        logm(T, th)
+        left_jacobian_inverse(th, Ji)
+        matmul(Ji, J, A)
         for j in range(3):
-            qq[0], qq[1], qq[2] = q[0], q[1], q[2]
-            qq[j] = q[j] + h
-            ball_spring(qq, NULL, rest, spring, gp, &P)
-            qq[j] = q[j] - h
-            ball_spring(qq, NULL, rest, spring, gm, &P)
+            e[0], e[1], e[2] = 0.0, 0.0, 0.0
+            e[j] = 1.0
+            left_jacobian_rate(q, e, Jd)
+            matTvec(Jd, th, col)
             for i in range(3):
-                K[3 * i + j] = (gm[i] - gp[i]) / (2.0 * h)
+                K[3 * i + j] = col[i]
+                for m in range(3):
+                    K[3 * i + j] += J[3 * m + i] * A[3 * m + j]
         for i in range(3):
             for j in range(3):
-                E[6 * i + j] += c_k * 0.5 * (K[3 * i + j] + K[3 * j + i])
+                E[6 * i + j] += c_k * law[0] * 0.5 * (K[3 * i + j] + K[3 * j + i])
     if c_c != 0.0 and law[1] != 0.0:
-        left_jacobian(q, J)
         for i in range(3):
             for j in range(3):
                 E[6 * i + j] += c_c * law[1] * (J[i] * J[j] + J[3 + i] * J[3 + j]

@@ -28,8 +28,9 @@ enters like a motor's armature) and solved by its two sweeps (``sweeps``): O(n) 
 Spring-dampers enter S with their stiffness and damping in what they act on, exactly but for
 two terms named below. A joint spring-damper adds ``c_k k + c_c c`` to its link's joint block
 (in E); on a spherical link the 3 x 3 block ``c_k d^2 U / dq^2 + c_c c J_l^T J_l``
-(``ball_spring_block`` of rancf/formulations/_spatial.pyx, its K by central differences of
-the force). One between points has the point force ``f n`` on its first point, whose derivative in
+(``ball_spring_block`` of rancf/formulations/_spatial.pyx: the spring's Hessian, the damper's
+slope in the rates; its slope in q, zero at rest, left out as the elements'). One between
+points has the point force ``f n`` on its first point, whose derivative in
 the points' relative position ``delta`` (the second's less the first's) and velocity is
 ``K_s = c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T`` (3 x 3); with ``D_s`` the map of the
 rates to that relative velocity its term is ``D_s^T K_s D_s``. To the ground, ``D_s = P J_b``

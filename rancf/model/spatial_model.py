@@ -413,8 +413,8 @@ class SpatialModel(Model):
         (:class:`~rancf.model.spatial_joints.SpatialJointSpringDamper`). The potential is in
         the ``elastic`` column of :meth:`Result.energy` and the damping power in
         ``dissipated``; in the implicit methods' Newton matrix its stiffness and damping
-        enter on the joint's block (exactly, a spherical joint's stiffness by central
-        differences of its force to about 1e-10 of k).
+        enter on the joint's block (exactly, but for a spherical damper's slope in q, zero
+        at rest).
 
         Parameters
         ----------
