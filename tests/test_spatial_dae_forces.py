@@ -24,8 +24,8 @@ SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
 def forced_tree(seed):
     """A random tree of every joint kind with an effort on every joint that takes one (one of
     them a function of the joint's coordinates and rates), spring-dampers between random points
-    (body to body and ground to body) and joint spring-dampers on its revolute and prismatic
-    joints."""
+    (body to body and ground to body) and joint spring-dampers on its revolute, prismatic and
+    spherical joints (these with random rest rotations)."""
     rng = np.random.default_rng(seed)
     tree = random_tree(rng, ALL)
     joints = [int(b) for b in tree.joint_body]
@@ -45,11 +45,16 @@ def forced_tree(seed):
     offset = rng.standard_normal((len(body), 2, 3))
     law = np.column_stack([rng.uniform(5, 50, len(body)), rng.uniform(0.1, 2, len(body)),
                            rng.uniform(0.2, 1.5, len(body))])
-    sliding = [b for b in joints if tree.motion[b] in (Motion.M_REVOLUTE, Motion.M_PRISMATIC)]
-    jlaw = np.column_stack([rng.uniform(5, 50, len(sliding)), rng.uniform(0.1, 2, len(sliding)),
-                            rng.uniform(-0.5, 0.5, len(sliding))])
+    sprung = [b for b in joints if tree.motion[b] in (Motion.M_REVOLUTE, Motion.M_PRISMATIC,
+                                                       Motion.M_SPHERICAL)]
+    ball = np.array([tree.motion[b] == Motion.M_SPHERICAL for b in sprung])
+    jlaw = np.column_stack([rng.uniform(5, 50, len(sprung)), rng.uniform(0.1, 2, len(sprung)),
+                            np.where(ball, 0.0, rng.uniform(-0.5, 0.5, len(sprung)))])
+    rest = np.where(ball[:, None], rng.uniform(-1.0, 1.0, (len(sprung), 3)), 0.0)
+    assert ball.any()
     tree = dataclasses.replace(tree, spring_body=body, spring_offset=offset, spring_law=law,
-                               joint_spring_body=np.array(sliding), joint_spring_law=jlaw)
+                               joint_spring_body=np.array(sprung), joint_spring_law=jlaw,
+                               joint_spring_rest=rest)
     return rng, tree, efforts
 
 

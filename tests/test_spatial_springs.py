@@ -195,12 +195,13 @@ def test_statics_of_a_mass_on_a_spring():
 def test_spring_input_errors():
     m = rancf.Model(dim=3)
     body = m.add_rigid_body(1.0, INERTIA, position=(0.5, 0, 0))
-    pin = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(-0.5, 0, 0))
+    pin = m.add_joint("universal", m.ground.point(0, 0, 0), body.point(-0.5, 0, 0),
+                      axes=((0, 0, 1), (0, 1, 0)))
     with pytest.raises(ValueError, match="both ground points"):
         m.add_spring_damper(m.ground.point(0, 0, 0), m.ground.point(1, 0, 0), 1.0)
     with pytest.raises(ValueError, match="k must"):
         m.add_spring_damper(m.ground.point(0, 0, 1), body.centre, -1.0)
-    with pytest.raises(ValueError, match="revolute or prismatic"):
+    with pytest.raises(ValueError, match="revolute, prismatic or spherical"):
         m.add_rotational_spring_damper(pin, 1.0)
     with pytest.raises(TypeError, match="joint"):
         m.add_rotational_spring_damper("pin", 1.0)

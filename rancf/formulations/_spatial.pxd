@@ -72,6 +72,7 @@ cdef struct SpatialData:
     int n_joint_springs            # on one-coordinate links
     const int* js_body             # the link's body
     const double* js_law           # 3 per joint spring: k, c, rest coordinate
+    const double* js_rest          # 3 per joint spring: a spherical link's rest rotation
     double spring_power            # W: the joint springs' power in tau at the last
                                    # spring_forces (a potential and a dissipation, not a work)
     double* body_blocks            # 36 per body added to c_m M in ``factor`` (NULL: none)
@@ -135,6 +136,10 @@ cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
                         double* ldot) noexcept nogil
 cdef void spring_forces(SpatialData* d) noexcept nogil
 cdef double spring_energy(const SpatialData* d) noexcept nogil
+cdef double ball_spring(const double* q, const double* qd, const double* rest,
+                        const double* law, double* g, double* P) noexcept nogil
+cdef void ball_spring_block(const double* q, const double* rest, const double* law,
+                            double c_k, double c_c, double* E) noexcept nogil
 cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogil
 cdef void rotated_inertias(SpatialData* d) noexcept nogil

@@ -46,7 +46,8 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
-                                       left_jacobian_rate, matmul, matvec)
+                                       left_jacobian_rate, logm, matmul, matmulT, matTvec,
+                                       matvec)
 from rancf.elements._spatial_beam cimport element_energy, element_force
 from rancf.elements._ancf_cable cimport cable_force_rest
 from rancf.formulations._inputs cimport call_inputs
@@ -707,11 +708,12 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     """Add the spring-dampers' forces after :func:`kinematics` and :func:`forces`: ``f n`` on a
     spring-damper's first point and ``-f n`` on its second (:func:`spring_line`), as wrenches
     at their bodies' origins in f (a ground point's force is the ground's); each joint
-    spring-damper's ``-k (q - q0) - c q'`` to its link's tau. Their damping power (``c l'^2``,
-    ``c q'^2``) joins ``d.dissipation``; ``d.spring_power`` is the power of the joint springs'
-    generalized forces in tau, which the energy balance's :func:`applied_power` takes out
-    again (a potential and a dissipation, not a work). The cables' elastic and damping forces
-    (:func:`cable_forces`) join f here too: forces of the model, not loads."""
+    spring-damper's ``-k (q - q0) - c q'`` to its link's tau (a spherical link's
+    :func:`ball_spring`). Their damping power (``c l'^2``, ``c q'^2``, ``c |w|^2``) joins
+    ``d.dissipation``; ``d.spring_power`` is the power of the joint springs' generalized forces
+    in tau, which the energy balance's :func:`applied_power` takes out again (a potential and a
+    dissipation, not a work). The cables' elastic and damping forces (:func:`cable_forces`)
+    join f here too: forces of the model, not loads."""
     cdef double n[3]
     cdef double x[3]
     cdef double o[3]
@@ -736,6 +738,13 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
         law = d.js_law + 3 * s
+        if d.motion[d.js_body[s]] == M_SPHERICAL:
+            ball_spring(d.q + i, d.qd + i, d.js_rest + 3 * s, law, F, &g)
+            d.dissipation += g
+            for k in range(3):
+                d.tau[i + k] += F[k]
+                d.spring_power += F[k] * d.qd[i + k]
+            continue
         g = -law[0] * (d.q[i] - law[2]) - law[1] * d.qd[i]
         d.tau[i] += g
         d.dissipation += law[1] * d.qd[i] * d.qd[i]
@@ -744,7 +753,8 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
 
 cdef double spring_energy(const SpatialData* d) noexcept nogil:
     """The spring-dampers' potential (J) after :func:`poses` at ``d.q``: ``1/2 k (l - l0)^2``
-    of those between points and ``1/2 k (q - q0)^2`` of those on joints."""
+    of those between points and ``1/2 k (q - q0)^2`` of those on joints (``1/2 k |theta|^2``
+    on a spherical one: :func:`ball_spring`)."""
     cdef double x1[3]
     cdef double x2[3]
     cdef double o[3]
@@ -760,9 +770,100 @@ cdef double spring_energy(const SpatialData* d) noexcept nogil:
         U += 0.5 * d.s_law[3 * s] * l * l
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
+        if d.motion[d.js_body[s]] == M_SPHERICAL:
+            U += ball_spring(d.q + i, NULL, d.js_rest + 3 * s, d.js_law + 3 * s, x1, &e)
+            continue
         e = d.q[i] - d.js_law[3 * s + 2]
         U += 0.5 * d.js_law[3 * s] * e * e
     return U
+
+
+cdef double ball_spring(const double* q, const double* qd, const double* rest,
+                        const double* law, double* g, double* P) noexcept nogil:
+    """A spherical joint's spring-damper (law ``(k, c, -)``, rest rotation vector ``rest``;
+    rancf.model.spatial_joints.SpatialJointSpringDamper) at its rotation vector q and rate qd
+    (3 each; qd NULL: zero): returns its potential ``U = k/2 |theta|^2`` (J), ``theta =
+    log(R(q) R(rest)^T)``, puts its generalized force ``g = -J_l(q)^T (k theta + c w)``
+    (3, N m on q) in g, ``w = J_l(q) qd`` the relative angular velocity (parent's frame), and
+    its dissipated power ``c |w|^2`` (W) in P. The spring's part is ``-dU/dq``: a turn dq
+    turns R by ``J_l(q) dq`` on the left, and theta by ``J_l(theta)^-1 J_l(q) dq``, whose
+    ``J_l(theta)^-T theta = theta``."""
+    cdef double R[9]
+    cdef double R0[9]
+    cdef double T[9]
+    cdef double J[9]
+    cdef double th[3]
+    cdef double w[3]
+    cdef double M[3]
+    cdef int k
+    expm(q, R)
+    expm(rest, R0)
+    matmulT(R, R0, T)
+    logm(T, th)
+    left_jacobian(q, J)
+    if qd != NULL:
+        matvec(J, qd, w)
+    else:
+        w[0] = w[1] = w[2] = 0.0
+    for k in range(3):
+        M[k] = law[0] * th[k] + law[1] * w[k]
+    matTvec(J, M, g)
+    for k in range(3):
+        g[k] = -g[k]
+    P[0] = law[1] * dot(w, w)
+    return 0.5 * law[0] * dot(th, th)
+
+
+cdef void ball_spring_block(const double* q, const double* rest, const double* law,
+                            double c_k, double c_c, double* E) noexcept nogil:
+    """E (3 x 3 at row stride 6) += ``c_k K + c_c C`` of a spherical joint's spring-damper
+    (:func:`ball_spring`) at its rotation vector q: ``C = c J_l(q)^T J_l(q)``, the derivative
+    of ``-g`` in the rates, and ``K = d^2 U / dq^2``, the derivative of the spring's
+    ``k J_l(q)^T theta``: ::
+
+        K = k (J_l(q)^T J_l(theta)^-1 J_l(q) + G),   G e_j = (dJ_l(q)/dq_j)^T theta
+
+    (a turn dq moves theta by ``J_l(theta)^-1 J_l(q) dq``; ``dJ_l/dq_j`` is
+    ``left_jacobian_rate(q, e_j)``), made symmetric against rounding; ``K = k I`` at ``rest =
+    0``, ``|q| < pi``. The damping force's derivative in q is left out, as for the elements'
+    (zero at rest)."""
+    cdef double R[9]
+    cdef double R0[9]
+    cdef double T[9]
+    cdef double J[9]
+    cdef double Ji[9]
+    cdef double A[9]
+    cdef double K[9]
+    cdef double Jd[9]
+    cdef double th[3]
+    cdef double e[3]
+    cdef double col[3]
+    cdef int i, j, m
+    left_jacobian(q, J)
+    if c_k != 0.0 and law[0] != 0.0:
+        expm(q, R)
+        expm(rest, R0)
+        matmulT(R, R0, T)
+        logm(T, th)
+        left_jacobian_inverse(th, Ji)
+        matmul(Ji, J, A)
+        for j in range(3):
+            e[0], e[1], e[2] = 0.0, 0.0, 0.0
+            e[j] = 1.0
+            left_jacobian_rate(q, e, Jd)
+            matTvec(Jd, th, col)
+            for i in range(3):
+                K[3 * i + j] = col[i]
+                for m in range(3):
+                    K[3 * i + j] += J[3 * m + i] * A[3 * m + j]
+        for i in range(3):
+            for j in range(3):
+                E[6 * i + j] += c_k * law[0] * 0.5 * (K[3 * i + j] + K[3 * j + i])
+    if c_c != 0.0 and law[1] != 0.0:
+        for i in range(3):
+            for j in range(3):
+                E[6 * i + j] += c_c * law[1] * (J[i] * J[j] + J[3 + i] * J[3 + j]
+                                                + J[6 + i] * J[6 + j])
 
 
 # --- 6 x 6 blocks (row-major) ----------------------------------------------------------------
@@ -1348,6 +1449,7 @@ cdef class SpatialKernel(ODEProblem):
         floats["s_offset"] = np.asarray(tree.spring_offset, dtype=float).ravel()
         floats["s_law"] = np.asarray(tree.spring_law, dtype=float).ravel()
         floats["js_law"] = np.asarray(tree.joint_spring_law, dtype=float).ravel()
+        floats["js_rest"] = np.asarray(tree.joint_spring_rest, dtype=float).ravel()
         ints["smap"] = np.arange(nq, dtype=np.intc)
         work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
                     qdd=nq, r=3 * n,
@@ -1414,6 +1516,7 @@ cdef class SpatialKernel(ODEProblem):
         d.s_law = <const double*>_ptr(a, "s_law")
         d.js_body = <const int*>_ptr(a, "js_body")
         d.js_law = <const double*>_ptr(a, "js_law")
+        d.js_rest = <const double*>_ptr(a, "js_rest")
         d.spring_power = 0.0
         d.body_blocks = NULL
         d.nb = nb

@@ -55,6 +55,21 @@ from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, 
                                   ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
                                   TR_NONE, TR_PLANE)
 
+# A joint spring-damper row's kind (``SpatialDAE._joint_springs["kind"]``): on a revolute's
+# angle, a prismatic's slide, or component ``kind - JS_BALL`` (0, 1, 2) of a spherical joint's
+# rotation from rest ``theta = log(A_p^T A_c Q^T R_0^T)`` and relative angular velocity
+# ``w = A_p^T (w_c - w_p)``, both in the parent's frame (``R_0 = exp(axis^)``, the row's
+# ``axis`` its rest rotation vector): the torque ``-k theta - c w`` of
+# rancf.model.spatial_joints.SpatialJointSpringDamper, one row per component.
+cpdef enum JointSpringKind:
+    JS_REVOLUTE = 0
+    JS_PRISMATIC = 1
+    JS_BALL = 2
+
+
+# the kinds as module names, for spatial_dae.py
+globals().update(JointSpringKind.__members__)
+
 # the largest link: two bodies of 7 coordinates, 6 rows
 cdef extern from *:
     """
@@ -1984,7 +1999,7 @@ cdef class SpatialProblem(StepProblem):
     cdef const double[:, ::1] ef_offset, ef_f, ef_mp, ef_mc
     cdef const double[:, ::1] js_offset, js_anchor, js_axis, js_law, js_f, js_mp, js_mc
     cdef const double[:, :, ::1] js_QT, sp_offsets
-    cdef const unsigned char[::1] js_prismatic
+    cdef const unsigned char[::1] js_kind
     cdef const double[:, ::1] sp_law
     cdef const double[::1] ef_values
     cdef double[::1] ef_g, item_Q, item_K, item_C
@@ -2132,13 +2147,13 @@ cdef class SpatialProblem(StepProblem):
         if not self.has_angles:
             return 0
         for s in range(self.n_js):
-            if self.js_prismatic[s]:
+            if self.js_kind[s] != JS_REVOLUTE:
                 continue
             a, b = self.item_parent[self.n_ef + s], self.item_child[self.n_ef + s]
             joint_spring(_pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b),
                          &self.js_offset[s, 0], &self.js_anchor[s, 0], &self.js_QT[s, 0, 0],
-                         &self.js_axis[s, 0], False, &self.js_law[s, 0], self.js_ref[s], &jq,
-                         &jqd)
+                         &self.js_axis[s, 0], JS_REVOLUTE, &self.js_law[s, 0], self.js_ref[s],
+                         &jq, &jqd)
             self.js_ref[s] = jq
         for i in range(self.n_pr):
             a, b = self.pr_parent[i], self.pr_child[i]
@@ -2177,7 +2192,7 @@ cdef class SpatialProblem(StepProblem):
         self.js_axis, self.js_law = floats(j["axis"], (-1, 3)), floats(j["law"], (-1, 3))
         self.js_f, self.js_mp = floats(j["f"], (-1, 3)), floats(j["mp"], (-1, 3))
         self.js_mc, self.js_QT = floats(j["mc"], (-1, 3)), floats(j["QT"], (-1, 3, 3))
-        self.js_prismatic = np.ascontiguousarray(j["prismatic"], dtype=np.uint8)
+        self.js_kind = np.ascontiguousarray(j["kind"], dtype=np.uint8)
         self.sp_offsets, self.sp_law = floats(sp["offsets"], (-1, 2, 3)), floats(sp["law"], (-1, 3))
         self.effort_functions = bool(owner.inputs.effort_dependent) or any(
             callable(f) for _, _, f in owner._loop_efforts)
@@ -2314,7 +2329,7 @@ cdef class SpatialProblem(StepProblem):
                          &self.ef_mc[k, 0], self.ef_g[k], out)
         elif s < self.n_js:
             g = joint_spring(Xp, Vp, Xc, Vc, &self.js_offset[s, 0], &self.js_anchor[s, 0],
-                             &self.js_QT[s, 0, 0], &self.js_axis[s, 0], self.js_prismatic[s],
+                             &self.js_QT[s, 0, 0], &self.js_axis[s, 0], self.js_kind[s],
                              &self.js_law[s, 0], self.js_ref[s], &q, &qd)
             joint_wrench(Xp, Xc, &self.js_offset[s, 0], &self.js_f[s, 0], &self.js_mp[s, 0],
                          &self.js_mc[s, 0], g, out)
@@ -2363,7 +2378,7 @@ cdef class SpatialProblem(StepProblem):
             a, b = self.item_parent[k], self.item_child[k]
             joint_spring(_pose(q, a), _rate(v, a), _pose(q, b), _rate(v, b),
                          &self.js_offset[i, 0], &self.js_anchor[i, 0], &self.js_QT[i, 0, 0],
-                         &self.js_axis[i, 0], self.js_prismatic[i], &self.js_law[i, 0],
+                         &self.js_axis[i, 0], self.js_kind[i], &self.js_law[i, 0],
                          self.js_ref[i], &jq, &jqd)
             d += self.js_law[i, 1] * jqd * jqd
         p[1] += d
@@ -3441,15 +3456,20 @@ def joint_values(const double[:, ::1] Xp, const double[:, ::1] Vp, const double[
 
 cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
                          const double* Vc, const double* offset, const double* anchor,
-                         const double* QT, const double* axis, bint prismatic,
+                         const double* QT, const double* axis, int kind,
                          const double* law, double ref, double* q, double* qd) noexcept nogil:
-    """One joint spring-damper (:func:`joint_spring_values`): its coordinate q and rate qd,
-    returns its force g. A revolute's angle is continued from its reference angle ``ref``
-    (rad, the angle of the last accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to
-    [-pi, pi), so that it is the recursion's continuous angle (DECISIONS 4) wherever it turns
-    by less than pi from the reference (a prismatic's ``ref`` is unused)."""
+    """One joint spring-damper row (:func:`joint_spring_values`; ``kind`` as
+    ``JointSpringKind``): its coordinate q and rate qd, returns its force g. A
+    revolute's angle is continued from its reference angle ``ref`` (rad, the angle of the last
+    accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), so that it is the
+    recursion's continuous angle (DECISIONS 4) wherever it turns by less than pi from the
+    reference (a prismatic's and a spherical's ``ref`` is unused: a spherical spring's theta
+    is the shortest turn from rest, ``|theta| <= pi``, as the recursion's)."""
     cdef double Ap[9]
     cdef double Ac[9]
+    cdef double T[9]
+    cdef double R[9]
+    cdef double R0[9]
     cdef double wp[3]
     cdef double wc[3]
     cdef double o[3]
@@ -3457,7 +3477,18 @@ cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
     cdef double d[3]
     cdef int i
     joint_frames(Xp, Vp, Xc, Vc, Ap, wp, Ac, wc)
-    if prismatic:
+    if kind >= JS_BALL:
+        rot.matTmul(Ap, Ac, T)
+        rot.matmul(T, QT, R)
+        rot.expm(axis, R0)
+        rot.matmulT(R, R0, T)
+        rot.logm(T, d)
+        q[0] = d[kind - JS_BALL]
+        for i in range(3):
+            o[i] = wc[i] - wp[i]
+        rot.matTvec(Ap, o, X)
+        qd[0] = X[kind - JS_BALL]
+    elif kind == JS_PRISMATIC:
         joint_point(Xc, Ac, offset, o, X)
         for i in range(3):
             d[i] = X[i] - Xp[i]
@@ -3472,17 +3503,18 @@ def joint_spring_values(const double[:, ::1] Xp, const double[:, ::1] Vp,
                         const double[:, ::1] Xc, const double[:, ::1] Vc,
                         const double[:, ::1] offset, const double[:, ::1] anchor,
                         const double[:, :, ::1] QT, const double[:, ::1] axis,
-                        const unsigned char[::1] prismatic, const double[:, ::1] law,
+                        const unsigned char[::1] kind, const double[:, ::1] law,
                         const double[::1] ref, double[::1] q, double[::1] qd, double[::1] g):
-    """Joint spring-dampers: coordinate q, rate qd (:func:`link_values` of a revolute or
-    prismatic joint of that axis) and force ``g = -k (q - q0) - c q'`` (law ``(k, c, q0)``)
-    of each. A revolute's angle is continued from its reference angle ``ref`` (rad, the
-    angle of the last accepted step: :func:`joint_spring`)."""
+    """Joint spring-damper rows: coordinate q, rate qd (:func:`link_values` of a revolute or
+    prismatic joint of that axis, a component of a spherical joint's rotation from rest and
+    relative angular velocity: ``JointSpringKind``) and force ``g = -k (q - q0) - c q'`` (law
+    ``(k, c, q0)``) of each. A revolute's angle is continued from its reference angle ``ref``
+    (rad, the angle of the last accepted step: :func:`joint_spring`)."""
     cdef int s
     with nogil:
         for s in range(Xp.shape[0]):
             g[s] = joint_spring(&Xp[s, 0], &Vp[s, 0], &Xc[s, 0], &Vc[s, 0], &offset[s, 0],
-                                &anchor[s, 0], &QT[s, 0, 0], &axis[s, 0], prismatic[s],
+                                &anchor[s, 0], &QT[s, 0, 0], &axis[s, 0], kind[s],
                                 &law[s, 0], ref[s], &q[s], &qd[s])
 
 

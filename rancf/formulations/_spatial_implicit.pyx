@@ -27,7 +27,10 @@ enters like a motor's armature) and solved by its two sweeps (``sweeps``): O(n) 
 
 Spring-dampers enter S with their stiffness and damping in what they act on, exactly but for
 two terms named below. A joint spring-damper adds ``c_k k + c_c c`` to its link's joint block
-(in E). One between points has the point force ``f n`` on its first point, whose derivative in
+(in E); on a spherical link the 3 x 3 block ``c_k d^2 U / dq^2 + c_c c J_l^T J_l``
+(``ball_spring_block`` of rancf/formulations/_spatial.pyx: the spring's Hessian, the damper's
+slope in the rates; its slope in q, zero at rest, left out as the elements'). One between
+points has the point force ``f n`` on its first point, whose derivative in
 the points' relative position ``delta`` (the second's less the first's) and velocity is
 ``K_s = c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T`` (3 x 3); with ``D_s`` the map of the
 rates to that relative velocity its term is ``D_s^T K_s D_s``. To the ground, ``D_s = P J_b``
@@ -45,7 +48,16 @@ free joint's translation) has neither: there S's spring terms are exact. Also le
 for loads: the turning of the spring's force through the tree, ``f n . d^2 x / dq^2`` with x
 its point (a node's position turns with every parent's rotation): where a stiff spring pulls
 a soft beam it is of the order of the spring's own term, and the iterates wander
-(:meth:`SpatialProblem._turned_over` says so when one turns an element by half a turn).
+(:meth:`SpatialProblem._turned_over` says so when one turns an element by half a turn). It is
+not a body block: with S_i the motion subspaces (global twists) of the links on the path from
+the root to the point's body and W the spring's wrench, its entry for links i and j has a part
+``(S_j x S_i) . W`` only where j is i's ancestor, so the block couples every pair of links on
+the path with the sign of their order, no congruence ``J_b^T B J_b`` of a 6 x 6 B that the
+elimination could take as it takes the spring's own term; its products with a vector are
+O(n), and the full tangent (:attr:`krylov`, GMRES) has it. Where a stiff spring makes the
+step's equations curve too much in the relative coordinates, the full tangent fails as S does,
+where the spatial DAE (absolute coordinates) runs. A joint spring-damper has no such term: its
+force depends on its own coordinate only, so its term in S is exact.
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
@@ -124,8 +136,9 @@ from rancf.elements._ancf_cable cimport cable_stiffness_damping
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
-from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, cable_rest,
-                                          factor as factorize, forces, inverse_dynamics,
+from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_spring_block,
+                                          cable_rest, factor as factorize, forces,
+                                          inverse_dynamics,
                                           kinematics, rotated_inertias, spring_forces,
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
@@ -858,18 +871,26 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
-        """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E, and the
+        """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
+        spherical link's 3 x 3 block: :func:`ball_spring_block`), and the
         body blocks ``P^T K P`` (:func:`_body_block`, :func:`_spring_tangent`) of the
         spring-dampers to the ground, at Newton's kinematics."""
         cdef SpatialData* nd = &self.nd
         cdef double K[9]
         cdef double x[3]
         cdef double o[3]
-        cdef int s, b, e
+        cdef int s, b, e, i, j
         for s in range(nd.n_joint_springs):
-            self.E[36 * nd.js_body[s]] = 0.0
+            for i in range(3):
+                for j in range(3):
+                    self.E[36 * nd.js_body[s] + 6 * i + j] = 0.0
         for s in range(nd.n_joint_springs):
-            self.E[36 * nd.js_body[s]] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
+            b = nd.js_body[s]
+            if nd.motion[b] == M_SPHERICAL:
+                ball_spring_block(nd.q + nd.q_offset[b], nd.js_rest + 3 * s, nd.js_law + 3 * s,
+                                  c_k, c_c, &self.E[36 * b])
+            else:
+                self.E[36 * b] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         if nd.body_blocks == NULL:
             return
         memset(nd.body_blocks, 0, 36 * nd.n * sizeof(double))
@@ -975,12 +996,21 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] z = np.zeros(max(nd.n_q, 1))
         cdef double[::1] K = np.zeros(9)
         cdef double[::1] u = np.zeros(3)
-        cdef int s, j, k
+        cdef double[::1] B = np.zeros(36)
+        cdef int s, j, k, i
         if not (nd.n_springs or nd.n_joint_springs):
             return
         kinematics(nd, nd.q, nd.qd)
         for s in range(nd.n_joint_springs):
-            k = nd.smap[nd.q_offset[nd.js_body[s]]]
+            j = nd.q_offset[nd.js_body[s]]
+            if nd.motion[nd.js_body[s]] == M_SPHERICAL:
+                B[:] = 0.0
+                ball_spring_block(nd.q + j, nd.js_rest + 3 * s, nd.js_law + 3 * s, c_k, c_c,
+                                  &B[0])
+                idx = [nd.smap[j + i] for i in range(3)]
+                S[np.ix_(idx, idx)] += np.asarray(B).reshape(6, 6)[:3, :3]
+                continue
+            k = nd.smap[j]
             S[k, k] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         free = [k for k in range(nd.n_q) if nd.smap[k] >= 0]
         for s in range(nd.n_springs):

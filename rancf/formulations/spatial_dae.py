@@ -123,7 +123,10 @@ DAE's accelerations are the recursion's. Efforts act on the tree's joints and on
 loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
 :meth:`SpatialDAE.joint_coordinates`. A joint spring-damper is such a generalized force,
 ``-k (q - q0) - c q'`` on a revolute's angle or a prismatic's slide (of the tree or closing a
-loop); a spring-damper between points is the force ``f n`` on its first point and ``-f n`` on
+loop), or on a spherical joint the torque ``-k theta - c w`` in the parent's frame (three rows,
+one a component: ``theta = log(A_p^T A_c Q^T R_0^T)`` the turn from the rest rotation, w the
+relative angular velocity; ``JointSpringKind`` of the compiled module); a spring-damper
+between points is the force ``f n`` on its first point and ``-f n`` on
 its second, ``f = k (l - l0) + c l'``; an end at a point between two nodes of a beam
 (``beam.at(s)``) is the point of the element's curve there, its force the wrenches on the
 element's two nodes that do its virtual work (:class:`rancf.formulations._spatial_dae.
@@ -955,7 +958,8 @@ class SpatialDAE(IndexThreeDAE):
     @property
     def joint_spring_law(self):
         """The joint spring-dampers' ``(k, c, q0)`` rows (j, 3: the tree's, then those on
-        joints that close loops), the array the compiled problem reads: statics steps their
+        joints that close loops; three rows of q0 = 0 for a spherical joint's, whose rest
+        rotation is not stepped), the array the compiled problem reads: statics steps their
         rest values q0 with its load factor (:func:`rancf.integrators.static.ramp_rest`,
         q0 again at load factor 1)."""
         return self._joint_springs["law"]
@@ -1094,25 +1098,38 @@ class SpatialDAE(IndexThreeDAE):
         self._joint_of_body = np.full(tree.n_bodies, -1, dtype=int)
         jb = np.asarray(tree.joint_body, dtype=int)
         self._joint_of_body[jb[jb >= 0]] = np.nonzero(jb >= 0)[0]
-        # the joint spring-dampers (revolute and prismatic joints): the tree's, then those on
-        # joints that close loops
-        rows, self._js_prismatic = [], []
+        # the joint spring-dampers (revolute, prismatic and spherical joints): the tree's,
+        # then those on joints that close loops; a spherical joint's three rows, one a
+        # component of its torque in the parent's frame (JointSpringKind), its rest rotation
+        # vector in their "axis"
+        rows, kinds, axes, laws = [], [], [], []
         joints = [int(self._joint_of_body[int(b)]) for b in tree.joint_spring_body] \
             + [int(j) for j in tree.loop_spring_joint]
-        for j in joints:
+        law = np.concatenate([np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
+                              np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)])
+        rest = np.concatenate([np.asarray(tree.joint_spring_rest, dtype=float).reshape(-1, 3),
+                               np.asarray(tree.loop_spring_rest, dtype=float).reshape(-1, 3)])
+        z = np.zeros(3)
+        for j, row, q0 in zip(joints, law, rest):
             lk = self.links[self.joint_links[j]]
+            if lk.motion == Motion.M_SPHERICAL:
+                for k in range(3):
+                    rows.append((lk, k, z, np.eye(3)[k], z, j))
+                    kinds.append(_spatial_dae.JS_BALL + k)
+                    axes.append(q0)
+                    laws.append(row)
+                continue
             prismatic = lk.motion == Motion.M_PRISMATIC
-            rows.append((lk, 0, lk.a0 if prismatic else np.zeros(3),
-                         np.zeros(3) if prismatic else lk.a0, np.zeros(3), j))
-            self._js_prismatic.append(prismatic)
+            rows.append((lk, 0, lk.a0 if prismatic else z, z if prismatic else lk.a0, z, j))
+            kinds.append(_spatial_dae.JS_PRISMATIC if prismatic else _spatial_dae.JS_REVOLUTE)
+            axes.append(lk.a0)
+            laws.append(row)
         self._joint_springs = self._joint_rows(rows)
-        self._joint_springs["prismatic"] = np.array(self._js_prismatic, dtype=np.uint8)
-        self._joint_springs["axis"] = np.ascontiguousarray(np.where(
-            self._joint_springs["prismatic"][:, None] > 0, self._joint_springs["f"],
-            self._joint_springs["mp"]))
-        self._joint_springs["law"] = np.ascontiguousarray(np.concatenate([
-            np.asarray(tree.joint_spring_law, dtype=float).reshape(-1, 3),
-            np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)]))
+        self._joint_springs["kind"] = np.array(kinds, dtype=np.uint8)
+        self._joint_springs["axis"] = np.ascontiguousarray(np.reshape(axes, (-1, 3)),
+                                                           dtype=float)
+        self._joint_springs["law"] = np.ascontiguousarray(np.reshape(laws, (-1, 3)),
+                                                          dtype=float)
         body = np.asarray(tree.spring_body, dtype=np.int64).reshape(-1, 2)
         # a spring-damper with an end between two nodes of a beam: the ArcSpringKernel's
         arc = np.asarray(tree.spring_arc, dtype=np.int64).reshape(-1, 2)
@@ -1179,8 +1196,8 @@ class SpatialDAE(IndexThreeDAE):
         self._angle_ref = np.zeros(n_js + self._probe_angle.size)
         self._joint_springs["ref"] = self._angle_ref[:n_js]
         self._probe_ref = self._angle_ref[n_js:].reshape(-1, 6)
-        turning = (self._joint_springs["prismatic"] == 0).any() or self._probe_angle.any() \
-            or (self._probe_psi >= 0).any()
+        turning = (self._joint_springs["kind"] == _spatial_dae.JS_REVOLUTE).any() \
+            or self._probe_angle.any() or (self._probe_psi >= 0).any()
         self._n_branch = len(self._angle_ref) if turning else 0
         #: the force items' columns (n_items, 14): parent's 7 then child's, -1 on the ground
         cols = [self._item_columns(d["parent"], d["child"])
@@ -1240,8 +1257,7 @@ class SpatialDAE(IndexThreeDAE):
         n = len(Xp)
         q, qd, g = np.empty(n), np.empty(n), np.empty(n)
         _spatial_dae.joint_spring_values(Xp, Vp, Xc, Vc, d["offset"], d["anchor"], d["QT"],
-                                         d["axis"], d["prismatic"], d["law"], d["ref"], q, qd,
-                                         g)
+                                         d["axis"], d["kind"], d["law"], d["ref"], q, qd, g)
         return q, qd, g
 
     @staticmethod
@@ -1345,7 +1361,7 @@ class SpatialDAE(IndexThreeDAE):
         turning joint springs', the effort functions' angle coordinates) and where each
         angle sits among :meth:`joint_coordinates`' (two int arrays of one length)."""
         d = self._joint_springs
-        turning = np.flatnonzero(d["prismatic"] == 0)
+        turning = np.flatnonzero(d["kind"] == _spatial_dae.JS_REVOLUTE)
         at = self._jq_start[self._probe["joint"]][:, None] + np.arange(6)
         a = self._probe_angle
         return (np.concatenate([turning, len(d["law"]) + np.flatnonzero(a.ravel())]),

@@ -332,11 +332,24 @@ def _spring_arrays(model, body_of, node_body_of, joint_body, tol):
     return dict(spring_body=body, spring_offset=offset, spring_law=law, spring_arc=arc,
                 joint_spring_body=np.array([joint_body[s.joint.index] for s in tree],
                                            dtype=np.int64),
-                joint_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in tree],
-                                          dtype=float).reshape(-1, 3),
+                joint_spring_law=np.array([_law(s) for s in tree], dtype=float).reshape(-1, 3),
+                joint_spring_rest=np.array([_rest(s) for s in tree],
+                                           dtype=float).reshape(-1, 3),
                 loop_spring_joint=np.array([s.joint.index for s in loop], dtype=np.int64),
-                loop_spring_law=np.array([(s.k, s.c, s.rest_angle) for s in loop],
-                                         dtype=float).reshape(-1, 3))
+                loop_spring_law=np.array([_law(s) for s in loop], dtype=float).reshape(-1, 3),
+                loop_spring_rest=np.array([_rest(s) for s in loop], dtype=float).reshape(-1, 3))
+
+
+def _law(spring):
+    """A joint spring-damper's ``(k, c, q0)`` row; a spherical joint's q0 (a rotation vector)
+    is in its :func:`_rest` row, 0 here."""
+    rest = 0.0 if np.ndim(spring.rest_angle) else spring.rest_angle
+    return spring.k, spring.c, rest
+
+
+def _rest(spring):
+    """A spherical joint spring-damper's rest rotation vector (3, rad), zeros for the others."""
+    return spring.rest_angle if np.ndim(spring.rest_angle) else np.zeros(3)
 
 
 def _loop_links(joints, tree_joints, body_of):

@@ -268,26 +268,49 @@ class SpatialLoad(Load):
 
 
 class SpatialJointSpringDamper(RotationalSpringDamper):
-    """A spring-damper on the coordinate of a revolute or prismatic joint of a spatial model.
+    """A spring-damper on a revolute, prismatic or spherical joint of a spatial model.
 
     Not constructed directly: :meth:`rancf.Model.add_rotational_spring_damper` of a spatial
-    model returns it. The generalized force ``-k (q - q0) - c q'`` acts on the joint's
-    coordinate q (an angle, rad, or a slide, m) as an effort does: a torque about a revolute
-    joint's axis, a force along a prismatic joint's. Its potential ``1/2 k (q - q0)^2`` is
-    elastic energy and ``c q'^2`` the power it dissipates.
+    model returns it.
+
+    On a revolute or prismatic joint the generalized force ``-k (q - q0) - c q'`` acts on the
+    joint's coordinate q (an angle, rad, or a slide, m) as an effort does: a torque about a
+    revolute joint's axis, a force along a prismatic joint's. Its potential
+    ``1/2 k (q - q0)^2`` is elastic energy and ``c q'^2`` the power it dissipates.
+
+    On a spherical joint it is isotropic: with ``R = A_p^T A_c Q^T`` the child's rotation
+    relative to the parent's from the reference configuration (``exp(q^)`` of the joint's
+    rotation vector q, in the parent's frame) and ``R_0 = exp(q0^)`` the rest rotation, the
+    potential is ``U = 1/2 k |theta|^2`` (J) with ``theta = log(R R_0^T)`` (3, rad, in the
+    parent's frame, ``|theta| <= pi``: the angle of the rotation from rest to R about its axis,
+    the same in every frame, since ``R_0^T R`` has the same angle), and the torque on the
+    child (the parent takes the opposite), in the parent's frame, is ::
+
+        M = -k theta - c w,    w = J_l(q) q'   (N m)
+
+    w the child's angular velocity relative to the parent (rad/s, parent's frame), so the
+    spring pulls back along the shortest turn to the rest rotation and the damper dissipates
+    ``c |w|^2`` (W). The recursion's generalized force is ``J_l(q)^T M`` (``-dU/dq`` for the
+    spring: ``J_l(q)^T theta = q`` at ``q0 = 0``), the spatial DAE applies M between the
+    bodies' frames: the same force.
+
+    Universal and cylindrical joints take none: their coordinates are two angles about
+    different axes (or an angle and a slide), where one isotropic k is not what one means;
+    an effort function does it.
 
     Attributes
     ----------
     index : int
         Its number among the model's joint spring-dampers.
     joint : SpatialJoint
-        A revolute or prismatic joint, not driven.
+        A revolute, prismatic or spherical joint, not driven.
     k : float
-        N m/rad (revolute) or N/m (prismatic), >= 0.
+        N m/rad (revolute, spherical) or N/m (prismatic), >= 0.
     c : float
         N m s/rad or N s/m, >= 0.
-    rest_angle : float
-        q0 (rad or m); default 0, the reference configuration.
+    rest_angle : float or ndarray (3,)
+        q0 (rad or m); a spherical joint's rest rotation vector (3, rad, parent's frame,
+        ``|q0| <= pi``); default 0, the reference configuration.
 
     Examples
     --------
@@ -302,10 +325,10 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
         if not isinstance(joint, SpatialJoint):
             raise TypeError(f"joint must be a joint of a spatial model (returned by add_joint), "
                             f"got {joint!r}")
-        if joint.kind not in ("revolute", "prismatic"):
-            raise ValueError(f"joint must be a revolute or prismatic joint, got joint "
+        if joint.kind not in ("revolute", "prismatic", "spherical"):
+            raise ValueError(f"joint must be a revolute, prismatic or spherical joint, got joint "
                              f"{joint.index} of kind {joint.kind!r}: a joint spring-damper acts "
-                             "on a joint's one coordinate")
+                             "on a joint's one coordinate or a spherical joint's rotation")
         if joint.drive is not None:
             raise ValueError(f"joint {joint.index} ({joint.kind}) is driven: its coordinate is "
                              "prescribed, so a spring-damper on it would not act on the motion; "
@@ -313,10 +336,31 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
         self.index, self.joint = index, joint
         self.k = checks.non_negative("k", k)
         self.c = checks.non_negative("c", c)
-        self.rest_angle = 0.0 if rest_angle is None else checks.real("rest_angle", rest_angle)
+        if joint.kind == "spherical":
+            self.rest_angle = rest_rotation(rest_angle)
+        else:
+            self.rest_angle = 0.0 if rest_angle is None else checks.real("rest_angle",
+                                                                         rest_angle)
 
     def __repr__(self):
-        unit = "N m/rad" if self.joint.kind == "revolute" else "N/m"
-        damping = "N m s/rad" if self.joint.kind == "revolute" else "N s/m"
+        unit = "N/m" if self.joint.kind == "prismatic" else "N m/rad"
+        damping = "N s/m" if self.joint.kind == "prismatic" else "N m s/rad"
         return (f"JointSpringDamper({self.index}: k={self.k:g} {unit}, c={self.c:g} {damping}, "
                 f"joint {self.joint.index} ({self.joint.kind}))")
+
+
+def rest_rotation(rest_angle):
+    """A spherical joint spring's rest rotation vector (3,) (rad): zeros for None, else three
+    finite numbers of norm at most pi (each rotation has one such vector, but at pi)."""
+    if rest_angle is None:
+        return np.zeros(3)
+    value = _finite(rest_angle, (3,))
+    if value is None:
+        raise ValueError(f"rest_angle of a spring-damper on a spherical joint must be a rotation "
+                         f"vector of 3 finite numbers (rad, parent's frame), got "
+                         f"{reprlib.repr(rest_angle)}")
+    if np.linalg.norm(value) > np.pi * (1.0 + 1e-12):
+        raise ValueError(f"rest_angle of a spring-damper on a spherical joint must have a norm "
+                         f"(its angle) at most pi, got {reprlib.repr(rest_angle)} of norm "
+                         f"{np.linalg.norm(value):.6g} rad")
+    return value

@@ -412,25 +412,34 @@ class SpatialModel(Model):
         return s
 
     def add_rotational_spring_damper(self, joint, k, c=0.0, rest_angle=None):
-        """Add a spring-damper on the coordinate of a revolute or prismatic joint.
+        """Add a spring-damper on a revolute, prismatic or spherical joint.
 
-        The generalized force ``-k (q - q0) - c q'`` acts on the joint's coordinate q as an
-        effort does (a torque about a revolute joint's axis, N m; a force along a prismatic
-        joint's, N). Its potential ``1/2 k (q - q0)^2`` is in the ``elastic`` column of
-        :meth:`Result.energy` and its damping power ``c q'^2`` in ``dissipated``; in the
-        implicit methods' Newton matrix it enters exactly (on the joint's block).
+        On a revolute or prismatic joint the generalized force ``-k (q - q0) - c q'`` acts on
+        the joint's coordinate q as an effort does (a torque about a revolute joint's axis,
+        N m; a force along a prismatic joint's, N); its potential is ``1/2 k (q - q0)^2`` and
+        its damping power ``c q'^2``. On a spherical joint it is isotropic: the torque ``-k
+        theta - c w`` (N m, parent's frame) on the child, ``theta = log(R R_0^T)`` the turn
+        (rad, at most pi) from the rest rotation ``R_0 = exp(q0^)`` to the child's rotation
+        relative to the parent R, w the relative angular velocity (rad/s); its potential
+        ``1/2 k |theta|^2``, the same in every frame, and its damping power ``c |w|^2``
+        (:class:`~rancf.model.spatial_joints.SpatialJointSpringDamper`). The potential is in
+        the ``elastic`` column of :meth:`Result.energy` and the damping power in
+        ``dissipated``; in the implicit methods' Newton matrix its stiffness and damping
+        enter on the joint's block (exactly, but for a spherical damper's slope in q, zero
+        at rest).
 
         Parameters
         ----------
         joint : SpatialJoint
-            A revolute or prismatic joint of this model, not driven; on a joint that closes a
-            loop it runs on the spatial DAE (as a drive or an effort there).
+            A revolute, prismatic or spherical joint of this model, not driven; on a joint
+            that closes a loop it runs on the spatial DAE (as a drive or an effort there).
         k : float
-            Stiffness, >= 0: N m/rad (revolute) or N/m (prismatic).
+            Stiffness, >= 0: N m/rad (revolute, spherical) or N/m (prismatic).
         c : float
             Damping, >= 0: N m s/rad or N s/m.
-        rest_angle : float, optional
-            q0 (rad, or m for a prismatic joint); default 0, the reference configuration.
+        rest_angle : float or array_like (3,), optional
+            q0 (rad, or m for a prismatic joint); a spherical joint's rest rotation vector
+            (3, rad, parent's frame, norm at most pi); default 0, the reference configuration.
 
         Returns
         -------
@@ -441,8 +450,9 @@ class SpatialModel(Model):
         TypeError
             ``joint`` is not a spatial joint.
         ValueError
-            A joint of another model, of another kind, or driven; a negative or non-finite k
-            or c; a non-finite rest coordinate.
+            A joint of another model, of another kind (universal, cylindrical, fixed, free),
+            or driven; a negative or non-finite k or c; a non-finite rest coordinate, or a
+            spherical joint's rest rotation not 3 finite numbers of norm at most pi.
         RuntimeError
             The model is frozen.
 

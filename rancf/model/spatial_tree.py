@@ -170,16 +170,21 @@ class SpatialTree:
     spring_law : float (s, 3)
         ``(k, c, l0)``: stiffness (N/m), damping (N s/m), rest length (m).
     joint_spring_body : int64 (r,)
-        The body whose one-coordinate link (revolute or prismatic joint) each joint
+        The body whose link (revolute, prismatic or spherical joint) each joint
         spring-damper acts on.
     joint_spring_law : float (r, 3)
         ``(k, c, q0)``: stiffness (N m/rad or N/m), damping (N m s/rad or N s/m), rest
-        coordinate (rad or m).
+        coordinate (rad or m; 0 on a spherical joint, whose rest is ``joint_spring_rest``).
+    joint_spring_rest : float (r, 3)
+        A spherical joint spring-damper's rest rotation vector q0 (rad, parent's frame;
+        :class:`rancf.model.spatial_joints.SpatialJointSpringDamper`), zeros for the others
+        (optional: left out, all zeros).
     loop_spring_joint : int64 (rl,)
-        The joint (revolute or prismatic, closing a loop: no body of its own) each joint
-        spring-damper on a loop-closing joint acts on; the spatial DAE runs them.
-    loop_spring_law : float (rl, 3)
-        Their ``(k, c, q0)``, as ``joint_spring_law``.
+        The joint (revolute, prismatic or spherical, closing a loop: no body of its own) each
+        joint spring-damper on a loop-closing joint acts on; the spatial DAE runs them.
+    loop_spring_law, loop_spring_rest : float (rl, 3)
+        Their ``(k, c, q0)`` and rest rotation vectors, as ``joint_spring_law`` and
+        ``joint_spring_rest``.
     """
 
     parent: np.ndarray
@@ -243,6 +248,8 @@ class SpatialTree:
     joint_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     loop_spring_joint: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     loop_spring_law: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    joint_spring_rest: np.ndarray = None
+    loop_spring_rest: np.ndarray = None
 
     def __post_init__(self):
         if len(self.load_arc) != len(self.load_body):
@@ -253,6 +260,13 @@ class SpatialTree:
             object.__setattr__(self, "loop_arc", np.full((len(self.loop_joint), 2), -1,
                                                          np.int64))
             object.__setattr__(self, "loop_xi", np.zeros((len(self.loop_joint), 2)))
+        for name, law in (("joint_spring_rest", self.joint_spring_law),
+                          ("loop_spring_rest", self.loop_spring_law)):
+            # left out (a tree made without spherical joint springs, or replaced with other
+            # joint springs): zeros, every rest rotation the reference configuration
+            n = len(np.reshape(law, (-1, 3)))
+            if getattr(self, name) is None or len(getattr(self, name)) != n:
+                object.__setattr__(self, name, np.zeros((n, 3)))
         if np.shape(self.spring_arc) != np.shape(self.spring_body):
             object.__setattr__(self, "spring_arc", np.full(np.shape(self.spring_body), -1,
                                                            np.int64))
