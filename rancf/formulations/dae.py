@@ -30,7 +30,7 @@ from ..elements import hermite
 from ..model.items import ARC, GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
-from .inputs import Inputs
+from .inputs import Inputs, Recorded
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
 from .turns import on_turns
 
@@ -434,7 +434,10 @@ class HeldReactions:
     scheme's are not the state's for Newmark and generalized-alpha-S), on the frame's branch of
     the joint angles, by a DAE of the assembly made for the purpose (the run's own kernel and
     factors are not kept). Cost per output: a sparse LU of the saddle-point matrix (0.7 ms on
-    the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs.
+    the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs. The
+    model's input functions are not called then: the values they gave at the outputs are
+    recorded when this is made, in the run (:class:`~rancf.formulations.inputs.Recorded`: a
+    call of each an output), and played back.
 
     Parameters
     ----------
@@ -445,13 +448,28 @@ class HeldReactions:
         Their coordinates and velocities.
     branches : ndarray (n_out, n_joints)
         The branch of the joint angles the loop kept with each frame.
+    frames : rancf.formulations.recursive.StoredFrames, optional
+        The run's frames of the same outputs (:func:`stored_frames`), mapped in the run where
+        the model has input functions: their joint coordinates, for the efforts' records.
     """
 
-    def __init__(self, assembly, t, X, V, branches):
+    def __init__(self, assembly, t, X, V, branches, frames=None):
         self.assembly, self.t, self.X, self.V, self.branches = assembly, t, X, V, branches
+        # the values the input functions give at the outputs, recorded now (in the run) and
+        # played back when the reactions are computed (:class:`~.inputs.Recorded`); the
+        # efforts read the outputs' joint coordinates, the run's mapped frames' where given
+        self.recorded = None
+        if assembly.has_callables:
+            dae = DAE(assembly)
+            if frames is None:
+                _, _, joint_q, joint_qd = dae.compiled.frames(t, X, V, branches)
+            else:
+                joint_q, joint_qd = frames()["joint_q"], frames()["joint_qd"]
+            self.recorded = Recorded(dae.inputs, t, joint_q, joint_qd)
 
     def __call__(self):
         dae = DAE(self.assembly)
+        dae.inputs.played = self.recorded
         lam = dae.compiled.frame_multipliers(self.t, self.X, self.V, self.branches)
         return dae.held_reactions(self.X, lam)
 

@@ -2130,14 +2130,21 @@ class SpatialDAE(IndexThreeDAE):
         first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
         :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
         vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
-        output), each on its output's reference angles (``branches``, the rows the loop kept:
+        output; computed here, in the run, where the model has input functions, which they
+        call at the outputs' times), each on its output's reference angles (``branches``, the rows the loop kept:
         :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored states'
         own."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
         branches = np.array(branches, dtype=float)
-        out = {"reactions": SpatialReactions(self, t, q, v, branches)}
+        reactions = SpatialReactions(self, t, q, v, branches)
+        # a model with input functions: computed now, in the run (they would be called at the
+        # first read, giving the values of that time, not the run's)
+        if (self.inputs.time_dependent or self.inputs.effort_dependent
+                or any(callable(f) for _, _, f in self._loop_efforts)):
+            reactions = reactions()
+        out = {"reactions": reactions}
         if len(t):
             out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches)
         if self.n_cable_nodes:
