@@ -32,7 +32,7 @@ from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs, Recorded
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
-from .turns import on_turns
+from .turns import agreeing, on_turns
 
 
 class _Form:
@@ -423,6 +423,33 @@ def branch_of(assembly, joint_q):
     angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
     return np.where(angle, on_turns(A.joint_q0, joint_q), A.joint_q0) \
         if A.n_joints else A.joint_q0
+
+
+def state_branch(assembly, state):
+    """The branch (n_joints,) a planar run from a :class:`rancf.State` starts on
+    (:func:`branch_of` of its ``joint_q``), or None where it has no joint coordinates for this
+    model. An angle of ``state.joint_q`` is used only where it equals the angle read from
+    the state's coordinates modulo 2 pi (:func:`~rancf.formulations.turns.agreeing`); where
+    not (the State of another model with as many joints), the angle read from the
+    coordinates is, as for a State without joint_q: the coordinates are the state, joint_q
+    only names their turns, and an entry that is not their angle names none. (Not refused:
+    a State whose coordinates a user has moved, a perturbed start, keeps a valid start.)"""
+    from ..model.state import State
+    if not isinstance(state, State):
+        return None
+    stored = state.checked_joint_q(assembly.n_joints)
+    if stored is None or not assembly.n_joints:
+        return None if stored is None else branch_of(assembly, stored)
+    x, v = state.checked(assembly.n_x)
+    nj = max(assembly.n_joints, 1)
+    read, rate = np.zeros(nj), np.zeros(nj)
+    ForceKernel(assembly).joint_coordinates(np.ascontiguousarray(x, dtype=float),
+                                            np.ascontiguousarray(v, dtype=float),
+                                            np.resize(assembly.joint_q0, nj).astype(float),
+                                            read, rate)
+    angle = np.array([j.type.coordinate == ANGLE for j in assembly.joints], dtype=bool)
+    stored = np.where(angle, agreeing(stored, read[:assembly.n_joints]), stored)
+    return branch_of(assembly, stored)
 
 
 class HeldReactions:

@@ -196,7 +196,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              Motion)
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
-from .turns import on_branch, on_turns
+from .turns import agreeing, on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
@@ -1323,10 +1323,13 @@ class SpatialDAE(IndexThreeDAE):
         (q, v), then each reference angle moved by the whole turns that take it nearest its
         joint's stored angle (:func:`on_turns`), so that the springs and effort functions see
         the run's angles past +-pi at a stored frame (its accelerations after the run:
-        :func:`rancf.results.outputs.spatial_accelerations`)."""
+        :func:`rancf.results.outputs.spatial_accelerations`); an angle of jq that is not
+        the state's own modulo a turn (a State of another model:
+        :func:`~rancf.formulations.turns.agreeing`) leaves its reference as read."""
         self._accept_angles(q, v)
         at, to = self._reference_columns()
-        self._angle_ref[at] = on_turns(self._angle_ref[at], np.asarray(jq, dtype=float)[to])
+        self._angle_ref[at] = on_agreeing_turns(self._angle_ref[at],
+                                                np.asarray(jq, dtype=float)[to])
 
     def start_on_stored(self, q, v, jq):
         """Starts a run at the state (q, v) on the turns of the joint coordinates jq it was
@@ -1337,6 +1340,9 @@ class SpatialDAE(IndexThreeDAE):
         in two halves reports the angles of one run."""
         jq = np.array(jq, dtype=float)
         self.accept_stored_angles(q, v, jq)
+        if len(self._angles):
+            jq[self._angles] = agreeing(jq[self._angles], self.joint_coordinates(q, v)[0][
+                self._angles])
         self._last_seen = (-np.inf, jq)
 
     def _reference_columns(self):
