@@ -181,6 +181,7 @@ all frames at once (:class:`SpatialFrames`; the joints' coordinates by
 (:class:`SpatialReactions`, one saddle-point solve per output).
 """
 import contextlib
+import copy
 import threading
 
 import numpy as np
@@ -2136,21 +2137,15 @@ class SpatialDAE(IndexThreeDAE):
         first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
         :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
         vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
-        output; computed here, in the run, where the model has input functions, which they
-        call at the outputs' times), each on its output's reference angles (``branches``, the rows the loop kept:
+        output; the values of the model's input functions at the outputs recorded here, in
+        the run, :class:`RecordedCalls`), each on its output's reference angles (``branches``, the rows the loop kept:
         :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored states'
         own."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
         branches = np.array(branches, dtype=float)
-        reactions = SpatialReactions(self, t, q, v, branches)
-        # a model with input functions: computed now, in the run (they would be called at the
-        # first read, giving the values of that time, not the run's)
-        if (self.inputs.time_dependent or self.inputs.effort_dependent
-                or any(callable(f) for _, _, f in self._loop_efforts)):
-            reactions = reactions()
-        out = {"reactions": reactions}
+        out = {"reactions": SpatialReactions(self, t, q, v, branches)}
         if len(t):
             out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches)
         if self.n_cable_nodes:
@@ -2310,13 +2305,85 @@ class SpatialReactions:
 
     def __init__(self, dae, t, X, V, branches):
         self.dae, self.t, self.X, self.V, self.branches = dae, t, X, V, branches
+        # the values the input functions give at the outputs, recorded now (in the run) and
+        # played back when the reactions are computed
+        self.recorded = RecordedCalls(dae, t, X, V, branches) if _input_functions(dae) else None
 
     def __call__(self):
         dae = self.dae
-        return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
-                         for (x, v), t in zip(dae._on_branches(self.X, self.V, self.branches),
-                                              self.t)]
-                        ).reshape(len(self.t), -1)
+        played = contextlib.nullcontext() if self.recorded is None else \
+            _functions_replaced(dae, self.recorded.played)
+        with played:
+            return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
+                             for (x, v), t in zip(dae._on_branches(self.X, self.V,
+                                                                   self.branches), self.t)]
+                            ).reshape(len(self.t), -1)
+
+
+def _input_functions(dae):
+    """Where a spatial DAE keeps its model's input functions: ``(list, index, position)`` of
+    each (the inputs' functions of t and effort functions, the drives and efforts of the
+    joints that close loops), the function ``list[index][position]``."""
+    return [(entries, i, at)
+            for entries, at in ((dae.inputs.timed, 1), (dae.inputs.effort_functions, 2),
+                                (dae._loop_drives, 1), (dae._loop_efforts, 2))
+            for i, entry in enumerate(entries) if callable(entry[at])]
+
+
+@contextlib.contextmanager
+def _functions_replaced(dae, make):
+    """The DAE's input functions (:func:`_input_functions`) replaced by ``make(n, f)`` (n the
+    function's number) inside the block, restored after; the values its inputs hold cleared
+    before and after (the compiled problem calls them once a new time: ``inputs.t``)."""
+    slots = _input_functions(dae)
+    old = [entries[i] for entries, i, _ in slots]
+    try:
+        for n, (entries, i, at) in enumerate(slots):
+            entry = entries[i]
+            entries[i] = entry[:at] + (make(n, entry[at]),) + entry[at + 1:]
+        dae.inputs.t = np.nan
+        yield
+    finally:
+        for (entries, i, _), entry in zip(slots, old):
+            entries[i] = entry
+        dae.inputs.t = np.nan
+
+
+class RecordedCalls:
+    """The values a spatial DAE's input functions gave at a run's output times, recorded in
+    the run and played back in their place when the reactions are computed after it
+    (:class:`SpatialReactions`; as the planar :class:`rancf.formulations.inputs.Recorded`):
+    called then, a drive replaced since or a closure over a changed variable would give
+    other values than the run's. Each function is called once an output here (drives and
+    loads at t, efforts at the output's joint coordinates, :meth:`SpatialDAE._effort_values`);
+    a played function returns its value of that time, whatever its other arguments (the
+    efforts are asked for at the same output's coordinates)."""
+
+    def __init__(self, dae, t, X, V, branches):
+        self.values = {}
+
+        def recording(n, f):
+            def call(tk, *args):
+                value = f(tk, *args)
+                self.values[n, float(tk)] = copy.deepcopy(value)
+                return value
+            return call
+
+        with _functions_replaced(dae, recording):
+            for (x, v), tk in zip(dae._on_branches(X, V, branches), t):
+                dae.inputs.at_time(float(tk))
+                dae._loop_drive_values(float(tk))
+                dae._effort_values(x, v, float(tk))
+
+    def played(self, n, f):
+        """The function that plays back function n's values (f: the model's, unused)."""
+        def call(tk, *args):
+            try:
+                return copy.deepcopy(self.values[n, float(tk)])
+            except KeyError:
+                raise RuntimeError(f"no input values were recorded at t = {tk!r} s (only at "
+                                   "the run's output times)") from None
+        return call
 
 
 def _continued(t, JQ, angles, last):
