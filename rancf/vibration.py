@@ -364,7 +364,8 @@ def modes(model, state=None, n=10, tol=1e-10):
     A = model.build()
     # a state's joint angles on the turns it was taken with (State.joint_q): the springs and
     # efforts of its equilibrium act as they did there
-    dae = DAE(A, branch=state_branch(A, state))
+    branch = state_branch(A, state)
+    dae = DAE(A, branch=branch)
     if state is not None and dae.inputs.driven:
         # drives held where the state has them: a fresh DAE (nothing evaluated, nothing cached
         # at t = 0) whose driven joints read the state's coordinates
