@@ -8,7 +8,7 @@ from . import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .formulations import recursive, spatial
-from .formulations.dae import DAE, branch_of
+from .formulations.dae import DAE, branch_of, state_branch
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
@@ -521,8 +521,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         (x0, branch), v0 = static_start(model), None
     elif state is not None:
         x0, v0 = state.checked(A.n_x)
-        stored = state.checked_joint_q(A.n_joints)
-        branch = None if stored is None else branch_of(A, stored)
+        branch = state_branch(A, state)
     else:
         x0, v0 = None, None
     reason = ""
@@ -970,8 +969,7 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
     A = model.build()
-    stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
-    dae = TimedDAE(A, Timer(), None if stored is None else branch_of(A, stored))
+    dae = TimedDAE(A, Timer(), state_branch(A, state))
     x0, v0 = initial_state(dae, state)
     dae.timer = Timer()  # the initial state is not a step
     return result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",

@@ -312,19 +312,14 @@ def _execute_payload(payload, row):
 # Stores
 # ---------------------------------------------------------------------------------------------
 def _atomic_write(path, data):
-    """Write ``data`` (bytes) to ``path`` through a temporary file in the same folder, synced,
-    then renamed: a reader sees the old file or the whole new one, never a part."""
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    try:
+    """Write ``data`` (bytes) to ``path`` by :func:`rancf.results.files.atomic_write`: a
+    temporary file in the same folder, synced, then renamed (a reader sees the old file or the
+    whole new one, never a part); the file gets the user's umask, and a temporary that a
+    killed write left in the folder is removed by the next."""
+    from .results.files import atomic_write
+    with atomic_write(path, ".tmp") as tmp:
         with open(tmp, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _csv_texts(frame, escape):

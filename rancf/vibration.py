@@ -352,7 +352,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     """
     import scipy.linalg
 
-    from .formulations.dae import DAE, branch_of
+    from .formulations.dae import DAE, state_branch
     from .integrators.static import static
 
     if not isinstance(model, Model):
@@ -364,8 +364,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     A = model.build()
     # a state's joint angles on the turns it was taken with (State.joint_q): the springs and
     # efforts of its equilibrium act as they did there
-    stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
-    branch = None if stored is None else branch_of(A, stored)
+    branch = state_branch(A, state)
     dae = DAE(A, branch=branch)
     if state is not None and dae.inputs.driven:
         # drives held where the state has them: a fresh DAE (nothing evaluated, nothing cached

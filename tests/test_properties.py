@@ -9,6 +9,8 @@ constant efforts, constant and timed loads; four-bar loops, which run on the DAE
     relative (at the initial state, which every formulation starts from);
 (b) a short run of any method either finishes with finite results or stops with status
     "diverged" or "failed" and a message, within a time limit (no hang);
+(b') such a run made by three threads at once gives each the serial run's outcome bit for bit
+    (issue 26: one model shared by threads);
 (c) an invalid argument to a public entry point raises ``ValueError`` or ``TypeError`` whose
     message names the parameter, never another exception and never a crash; a damaged result
     file raises a ``ValueError`` naming its path.
@@ -319,6 +321,42 @@ def test_short_runs_finish_or_stop_with_a_clear_status(run):
     event(f"{method}: {res.status}")
     note(f"spec = {spec!r}")
     check_outcome(res, model, t_end)
+
+
+#: Threads the threads property runs one model in at once, and its share of the examples (each
+#: costs that many runs and the serial one).
+THREADS = 3
+FEWER = settings(max_examples=max(1, settings.default.max_examples // 4))
+
+
+@FEWER
+@given(run=runs())
+def test_a_random_run_in_threads_equals_the_serial_run(run):
+    """(b') Issue 26, threads: one random model run by :data:`THREADS` threads at once
+    (released together) gives each thread the serial run's outcome bit for bit: the same
+    refusal, or the same status, times and node coordinates (NaN where the serial run's are),
+    whatever the method, formulation and status."""
+    from concurrent_runs import in_threads
+
+    spec, method, formulation, factor, n_steps, output_every = run
+    model = build(spec)
+    dt = factor * explicit_limit(model)
+    options = dict(method=method, formulation=formulation, output_every=output_every)
+
+    def outcome():
+        try:
+            res = rancf.simulate(model, n_steps * dt, dt, **options)
+        except ValueError as exc:
+            return str(exc), None, None
+        return res.status, np.asarray(res.t), np.asarray(res.nodes)
+
+    serial = outcome()
+    event(f"{method}: {serial[0][:40]}")
+    note(f"spec = {spec!r}")
+    for status, t, nodes in in_threads(outcome, THREADS):
+        assert status == serial[0]
+        np.testing.assert_array_equal(t, serial[1])
+        np.testing.assert_array_equal(nodes, serial[2])
 
 
 # --- (c) invalid arguments -----------------------------------------------------------------------

@@ -426,6 +426,37 @@ def test_concurrent_runs_of_one_model_equal_a_serial_run(method, formulation):
         np.testing.assert_array_equal(res.reactions, serial.reactions)
 
 
+@pytest.mark.parametrize("what", ["static", "reduced", "scipy:Radau", "newmark-dense-dae"])
+def test_statics_reduced_and_other_runs_of_one_model_in_four_threads_equal_serial(what):
+    """The issue's "every formulation and method" beyond the test above: statics, a reduced
+    model, SciPy's implicit Radau and the dense DAE, one model in four threads at once
+    (released together), each equal to the serial call bit for bit."""
+    from concurrent_runs import in_threads
+
+    m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
+    b = m.add_beam(1.0, 8, 2e8, RHO, AREA, INERTIA)
+    m.add_joint("fixed" if what == "static" else "revolute", m.ground.point(0.0, 0.0),
+                b.start)
+    m.add_force(b.end, force=lambda t: (0.0, -1.0 - t))
+    if what == "static":
+        call = lambda: rancf.static(m)                                  # noqa: E731
+    elif what == "reduced":
+        reduced = rancf.reduce(m, sparsity=4, n_samples=8)
+        call = lambda: rancf.simulate(reduced, 0.02, 1e-3,            # noqa: E731
+                                      method="backward-euler", output_every=5)
+    elif what == "scipy:Radau":
+        call = lambda: rancf.simulate(m, 0.02, 1e-3, method="scipy:Radau",  # noqa: E731
+                                      output_every=5)
+    else:
+        call = lambda: rancf.simulate(m, 0.02, 1e-3, method="newmark",  # noqa: E731
+                                      formulation="dae", linear_solver="dense", output_every=5)
+    serial = call()
+    assert serial.status == "ok", serial.message
+    for res in in_threads(call):
+        assert res.status == "ok", res.message
+        np.testing.assert_array_equal(np.asarray(res.nodes), np.asarray(serial.nodes))
+
+
 def test_a_built_model_is_read_only():
     """A built model's arrays cannot be written (DECISIONS 33): a run cannot change the model
     another run reads."""

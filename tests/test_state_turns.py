@@ -270,3 +270,38 @@ def test_a_reduced_model_starts_on_the_turns_of_its_state():
     # the timed full DAE of the benchmarks likewise
     timed = simulate_timed(m, 0.01, 1e-3, state=state)
     assert timed.joint(pin)[0][0] == pytest.approx(state.joint_q[0], abs=1e-9)
+
+
+@pytest.mark.parametrize("dim, options", [
+    (2, dict(method="rk4")),
+    (2, dict(method="newmark", formulation="dae", projection=True)),
+    (3, dict(method="rk4")),
+    (3, dict(method="newmark", formulation="dae", tol=1e-12)),
+    (3, dict(method="newmark", loop=True, tol=1e-12))])
+def test_joint_angles_of_another_model_are_not_taken_for_turns(dim, options):
+    """A State whose ``joint_q`` has the model's count but an angle that is not the angle of
+    its coordinates modulo 2 pi (a State of another model with as many joints: here the
+    State's own angle plus 2 pi + 1 rad) starts as the coordinates alone do, bit for bit (the
+    turns it would name are no turns of these coordinates); its own angle moved by a whole
+    turn (the same rotation) is taken: the run's first angle is that one."""
+    options = dict(options)
+    loop = options.pop("loop", False)
+    m, joint = planar_turning() if dim == 2 else spatial_turning(loop)
+    first = rancf.simulate(m, 1.0 if dim == 2 else 0.5, 1e-3, output_every=100, **options)
+    state = first.state(-1)
+    col = len(state.joint_q) - 1          # the revolute joint's angle, last in joint_q
+    assert state.joint_q[col] > np.pi + 0.5
+    run = lambda jq: rancf.simulate(m, 0.1, 1e-3, output_every=20, **options,
+                                    state=dataclasses.replace(state, joint_q=jq))
+    alone = rancf.simulate(m, 0.1, 1e-3, output_every=20, **options,
+                           state=rancf.State(state.x, state.v))
+    other = state.joint_q.copy()
+    other[col] += 2 * np.pi + 1.0
+    unrelated = run(other)
+    assert unrelated.status == alone.status == "ok"
+    np.testing.assert_array_equal(np.asarray(unrelated.nodes), np.asarray(alone.nodes))
+    np.testing.assert_array_equal(unrelated.joint_q, alone.joint_q)
+    turned = state.joint_q.copy()
+    turned[col] += 2 * np.pi
+    # the first output's angle is the State's, read again from its coordinates: round-off
+    assert run(turned).joint(joint)[0][0] == pytest.approx(turned[col], abs=1e-9)

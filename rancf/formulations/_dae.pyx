@@ -377,13 +377,13 @@ cdef class DAEKernel(StepProblem):
         t = np.array(t, dtype=float)
         branches = np.ascontiguousarray(branches, dtype=float).reshape(n_out, self.n_branch)
         table = self.owner.table
+        nodes = stored_frames(self.owner.assembly, t, q, v, branches)
         if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
             reactions = HeldReactions(self.owner.assembly, t, np.asarray(q).reshape(n_out, -1),
-                                      np.asarray(v).reshape(n_out, -1), branches)
+                                      np.asarray(v).reshape(n_out, -1), branches, nodes)
         else:
             reactions = np.zeros((n_out, self.md.n_joints))
-        return {"nodes": stored_frames(self.owner.assembly, t, q, v, branches),
-                "reactions": reactions}
+        return {"nodes": nodes, "reactions": reactions}
 
     def frames(self, t, q, v, branches):
         """The node coordinates and velocities (n_out, n: copies of q and v) and the joint

@@ -30,9 +30,9 @@ from ..elements import hermite
 from ..model.items import ARC, GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
-from .inputs import Inputs
+from .inputs import Inputs, Recorded
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
-from .turns import on_turns
+from .turns import agreeing, on_turns
 
 
 class _Form:
@@ -425,6 +425,33 @@ def branch_of(assembly, joint_q):
         if A.n_joints else A.joint_q0
 
 
+def state_branch(assembly, state):
+    """The branch (n_joints,) a planar run from a :class:`rancf.State` starts on
+    (:func:`branch_of` of its ``joint_q``), or None where it has no joint coordinates for this
+    model. An angle of ``state.joint_q`` is used only where it equals the angle read from
+    the state's coordinates modulo 2 pi (:func:`~rancf.formulations.turns.agreeing`); where
+    not (the State of another model with as many joints), the angle read from the
+    coordinates is, as for a State without joint_q: the coordinates are the state, joint_q
+    only names their turns, and an entry that is not their angle names none. (Not refused:
+    a State whose coordinates a user has moved, a perturbed start, keeps a valid start.)"""
+    from ..model.state import State
+    if not isinstance(state, State):
+        return None
+    stored = state.checked_joint_q(assembly.n_joints)
+    if stored is None or not assembly.n_joints:
+        return None if stored is None else branch_of(assembly, stored)
+    x, v = state.checked(assembly.n_x)
+    nj = max(assembly.n_joints, 1)
+    read, rate = np.zeros(nj), np.zeros(nj)
+    ForceKernel(assembly).joint_coordinates(np.ascontiguousarray(x, dtype=float),
+                                            np.ascontiguousarray(v, dtype=float),
+                                            np.resize(assembly.joint_q0, nj).astype(float),
+                                            read, rate)
+    angle = np.array([j.type.coordinate == ANGLE for j in assembly.joints], dtype=bool)
+    stored = np.where(angle, agreeing(stored, read[:assembly.n_joints]), stored)
+    return branch_of(assembly, stored)
+
+
 class HeldReactions:
     """The reactions (n_out, n_joints) of a DAE run's held joints at its stored frames, computed
     when called: ``Result.reactions`` calls it when first read (DECISIONS 32: a stored frame
@@ -434,7 +461,10 @@ class HeldReactions:
     scheme's are not the state's for Newmark and generalized-alpha-S), on the frame's branch of
     the joint angles, by a DAE of the assembly made for the purpose (the run's own kernel and
     factors are not kept). Cost per output: a sparse LU of the saddle-point matrix (0.7 ms on
-    the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs.
+    the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs. The
+    model's input functions are not called then: the values they gave at the outputs are
+    recorded when this is made, in the run (:class:`~rancf.formulations.inputs.Recorded`: a
+    call of each an output), and played back.
 
     Parameters
     ----------
@@ -445,13 +475,28 @@ class HeldReactions:
         Their coordinates and velocities.
     branches : ndarray (n_out, n_joints)
         The branch of the joint angles the loop kept with each frame.
+    frames : rancf.formulations.recursive.StoredFrames, optional
+        The run's frames of the same outputs (:func:`stored_frames`), mapped in the run where
+        the model has input functions: their joint coordinates, for the efforts' records.
     """
 
-    def __init__(self, assembly, t, X, V, branches):
+    def __init__(self, assembly, t, X, V, branches, frames=None):
         self.assembly, self.t, self.X, self.V, self.branches = assembly, t, X, V, branches
+        # the values the input functions give at the outputs, recorded now (in the run) and
+        # played back when the reactions are computed (:class:`~.inputs.Recorded`); the
+        # efforts read the outputs' joint coordinates, the run's mapped frames' where given
+        self.recorded = None
+        if assembly.has_callables:
+            dae = DAE(assembly)
+            if frames is None:
+                _, _, joint_q, joint_qd = dae.compiled.frames(t, X, V, branches)
+            else:
+                joint_q, joint_qd = frames()["joint_q"], frames()["joint_qd"]
+            self.recorded = Recorded(dae.inputs, t, joint_q, joint_qd)
 
     def __call__(self):
         dae = DAE(self.assembly)
+        dae.inputs.played = self.recorded
         lam = dae.compiled.frame_multipliers(self.t, self.X, self.V, self.branches)
         return dae.held_reactions(self.X, lam)
 

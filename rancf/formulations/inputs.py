@@ -38,9 +38,13 @@ class Inputs:
         self.time_dependent = bool(self.driven or self.timed)
         self.effort_dependent = bool(self.effort_joints)
         self.error = None
+        #: a :class:`Recorded` played back in place of the functions, or None
+        self.played = None
 
     def at_time(self, t):
         """Drive values and load functions at t (s)."""
+        if self.played is not None:
+            return self.played.write(self, t, ("drive", "load_force", "load_moment"))
         for k, j in self.driven:
             self.drive[k] = j.drive_values(t)
         for k, load in self.timed:
@@ -48,6 +52,8 @@ class Inputs:
 
     def efforts(self, t):
         """Effort functions at (t, q, qd) of their joints."""
+        if self.played is not None:
+            return self.played.write(self, t, ("effort",))
         for k, j in self.effort_joints:
             self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
 
@@ -69,6 +75,53 @@ class Inputs:
         exception stays in ``error``, for the Result; a run that cannot tell which of its
         failures an input caused (SciPy's) clears it at its start."""
         return failure_message(self.error)
+
+
+class Recorded:
+    """The values a model's input functions (drives, loads of t, efforts of (t, q, qd)) gave at
+    a run's output times, recorded in the run and played back in their place when the
+    Result's deferred outputs are computed (DECISIONS 32): called then, the functions would
+    give the values of that time (a drive replaced since, a closure over a variable a
+    parameter study's loop has changed), not the run's. Recording costs one call of each
+    function an output; computing the deferred outputs in the run instead (a saddle-point LU
+    an output for the DAE's reactions) would cost several times the run at an output a step.
+
+    Parameters
+    ----------
+    inputs : Inputs
+        The inputs of a formulation of the run's assembly (its own arrays are written).
+    t : ndarray (n_out,)
+        The output times (s), distinct (a row is found by its time).
+    joint_q, joint_qd : ndarray (n_out, n_joints)
+        The joint coordinates and rates of the outputs, which the efforts read.
+    """
+
+    def __init__(self, inputs, t, joint_q, joint_qd):
+        self.row = {float(tk): k for k, tk in enumerate(t)}
+        # the arrays the functions write (the others hold constants the formulation sets)
+        names = (("drive",) if inputs.driven else ()) + \
+            (("load_force", "load_moment") if inputs.timed else ()) + \
+            (("effort",) if inputs.effort_joints else ())
+        self.values = {name: np.empty((len(t),) + getattr(inputs, name).shape)
+                       for name in names}
+        nj = np.shape(joint_q)[1] if np.ndim(joint_q) == 2 else 0
+        for k, tk in enumerate(t):
+            inputs.at_time(float(tk))
+            if inputs.effort_joints:
+                inputs.q[:nj], inputs.qd[:nj] = joint_q[k], joint_qd[k]
+                inputs.efforts(float(tk))
+            for name in names:
+                self.values[name][k] = getattr(inputs, name)
+
+    def write(self, inputs, t, names):
+        """Write the recorded values ``names`` of the output at time t into inputs' arrays."""
+        k = self.row.get(float(t))
+        if k is None:
+            raise RuntimeError(f"no input values were recorded at t = {t!r} s (only at the "
+                               "run's output times)")
+        for name in names:
+            if name in self.values:
+                getattr(inputs, name)[...] = self.values[name][k]
 
 
 def failure_message(exc):

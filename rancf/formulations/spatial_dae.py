@@ -185,6 +185,7 @@ all frames at once (:class:`SpatialFrames`; the joints' coordinates by
 (:class:`SpatialReactions`, one saddle-point solve per output).
 """
 import contextlib
+import copy
 import threading
 
 import numpy as np
@@ -200,7 +201,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              Motion)
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
-from .turns import on_branch, on_turns
+from .turns import agreeing, on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
@@ -1340,10 +1341,13 @@ class SpatialDAE(IndexThreeDAE):
         (q, v), then each reference angle moved by the whole turns that take it nearest its
         joint's stored angle (:func:`on_turns`), so that the springs and effort functions see
         the run's angles past +-pi at a stored frame (its accelerations after the run:
-        :func:`rancf.results.outputs.spatial_accelerations`)."""
+        :func:`rancf.results.outputs.spatial_accelerations`); an angle of jq that is not
+        the state's own modulo a turn (a State of another model:
+        :func:`~rancf.formulations.turns.agreeing`) leaves its reference as read."""
         self._accept_angles(q, v)
         at, to = self._reference_columns()
-        self._angle_ref[at] = on_turns(self._angle_ref[at], np.asarray(jq, dtype=float)[to])
+        self._angle_ref[at] = on_agreeing_turns(self._angle_ref[at],
+                                                np.asarray(jq, dtype=float)[to])
 
     def start_on_stored(self, q, v, jq):
         """Starts a run at the state (q, v) on the turns of the joint coordinates jq it was
@@ -1354,6 +1358,9 @@ class SpatialDAE(IndexThreeDAE):
         in two halves reports the angles of one run."""
         jq = np.array(jq, dtype=float)
         self.accept_stored_angles(q, v, jq)
+        if len(self._angles):
+            jq[self._angles] = agreeing(jq[self._angles], self.joint_coordinates(q, v)[0][
+                self._angles])
         self._last_seen = (-np.inf, jq)
 
     def _reference_columns(self):
@@ -2156,7 +2163,8 @@ class SpatialDAE(IndexThreeDAE):
         first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
         :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
         vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
-        output), each on its output's reference angles (``branches``, the rows the loop kept:
+        output; the values of the model's input functions at the outputs recorded here, in
+        the run, :class:`RecordedCalls`), each on its output's reference angles (``branches``, the rows the loop kept:
         :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored states'
         own."""
         t = np.array(t, dtype=float)
@@ -2339,13 +2347,85 @@ class SpatialReactions:
 
     def __init__(self, dae, t, X, V, branches):
         self.dae, self.t, self.X, self.V, self.branches = dae, t, X, V, branches
+        # the values the input functions give at the outputs, recorded now (in the run) and
+        # played back when the reactions are computed
+        self.recorded = RecordedCalls(dae, t, X, V, branches) if _input_functions(dae) else None
 
     def __call__(self):
         dae = self.dae
-        return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
-                         for (x, v), t in zip(dae._on_branches(self.X, self.V, self.branches),
-                                              self.t)]
-                        ).reshape(len(self.t), -1)
+        played = contextlib.nullcontext() if self.recorded is None else \
+            _functions_replaced(dae, self.recorded.played)
+        with played:
+            return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
+                             for (x, v), t in zip(dae._on_branches(self.X, self.V,
+                                                                   self.branches), self.t)]
+                            ).reshape(len(self.t), -1)
+
+
+def _input_functions(dae):
+    """Where a spatial DAE keeps its model's input functions: ``(list, index, position)`` of
+    each (the inputs' functions of t and effort functions, the drives and efforts of the
+    joints that close loops), the function ``list[index][position]``."""
+    return [(entries, i, at)
+            for entries, at in ((dae.inputs.timed, 1), (dae.inputs.effort_functions, 2),
+                                (dae._loop_drives, 1), (dae._loop_efforts, 2))
+            for i, entry in enumerate(entries) if callable(entry[at])]
+
+
+@contextlib.contextmanager
+def _functions_replaced(dae, make):
+    """The DAE's input functions (:func:`_input_functions`) replaced by ``make(n, f)`` (n the
+    function's number) inside the block, restored after; the values its inputs hold cleared
+    before and after (the compiled problem calls them once a new time: ``inputs.t``)."""
+    slots = _input_functions(dae)
+    old = [entries[i] for entries, i, _ in slots]
+    try:
+        for n, (entries, i, at) in enumerate(slots):
+            entry = entries[i]
+            entries[i] = entry[:at] + (make(n, entry[at]),) + entry[at + 1:]
+        dae.inputs.t = np.nan
+        yield
+    finally:
+        for (entries, i, _), entry in zip(slots, old):
+            entries[i] = entry
+        dae.inputs.t = np.nan
+
+
+class RecordedCalls:
+    """The values a spatial DAE's input functions gave at a run's output times, recorded in
+    the run and played back in their place when the reactions are computed after it
+    (:class:`SpatialReactions`; as the planar :class:`rancf.formulations.inputs.Recorded`):
+    called then, a drive replaced since or a closure over a changed variable would give
+    other values than the run's. Each function is called once an output here (drives and
+    loads at t, efforts at the output's joint coordinates, :meth:`SpatialDAE._effort_values`);
+    a played function returns its value of that time, whatever its other arguments (the
+    efforts are asked for at the same output's coordinates)."""
+
+    def __init__(self, dae, t, X, V, branches):
+        self.values = {}
+
+        def recording(n, f):
+            def call(tk, *args):
+                value = f(tk, *args)
+                self.values[n, float(tk)] = copy.deepcopy(value)
+                return value
+            return call
+
+        with _functions_replaced(dae, recording):
+            for (x, v), tk in zip(dae._on_branches(X, V, branches), t):
+                dae.inputs.at_time(float(tk))
+                dae._loop_drive_values(float(tk))
+                dae._effort_values(x, v, float(tk))
+
+    def played(self, n, f):
+        """The function that plays back function n's values (f: the model's, unused)."""
+        def call(tk, *args):
+            try:
+                return copy.deepcopy(self.values[n, float(tk)])
+            except KeyError:
+                raise RuntimeError(f"no input values were recorded at t = {tk!r} s (only at "
+                                   "the run's output times)") from None
+        return call
 
 
 def _continued(t, JQ, angles, last):

@@ -25,3 +25,44 @@ def on_branch(psi, rate, near):
         return psi, rate
     F = (1.0 - 2.0 * np.pi / angle) * np.eye(3) + 2.0 * np.pi * np.outer(psi, psi) / angle ** 3
     return other, F @ rate
+
+
+#: How far (rad) a stored joint angle (``State.joint_q``) may be from the angle read from the
+#: coordinates, modulo whole turns, and still name the state's turns (:func:`agreeing`). A
+#: State taken from a run holds the angles of its own coordinates: the DAE reads them from
+#: the coordinates themselves, the recursion maps its angles to the coordinates through sines
+#: and cosines, whose rounding moves an angle read back by a few 1e-16 rad per unit angle
+#: (1e-12 rad at a thousand turns). 1e-6 rad leaves six orders for that; the angle of another
+#: model's joint (a State of a model with as many joints) is unrelated to this model's, so a
+#: chance agreement within it has odds of about 1e-6 / pi an angle.
+AGREEING_ANGLE = 1e-6
+
+
+def agreeing(stored, read):
+    """The stored angles (a State's ``joint_q`` entries, rad) where each equals the angle read
+    from the coordinates modulo 2 pi (within :data:`AGREEING_ANGLE`), and the read angle
+    elsewhere: an entry that does not agree is not the coordinates' angle (a State of another
+    model), and the turns it names are not theirs. Arrays of one shape."""
+    stored, read = np.asarray(stored, dtype=float), np.asarray(read, dtype=float)
+    near = on_turns(read, stored)
+    return np.where(np.abs(stored - near) <= AGREEING_ANGLE, stored, read)
+
+
+def agrees_on_branch(psi, stored):
+    """Whether the stored rotation vectors (m, 3: a State's ``joint_q`` entries) are those
+    read from the coordinates, psi (m, 3, angles at most pi), or the other vector of the same
+    rotation (:func:`on_branch`), within :data:`AGREEING_ANGLE`: (m,) bool."""
+    psi, stored = np.asarray(psi, dtype=float), np.asarray(stored, dtype=float)
+    angle = np.linalg.norm(psi, axis=-1, keepdims=True)
+    other = psi * (1.0 - 2.0 * np.pi / np.where(angle > 0.0, angle, np.inf))
+    return ((np.linalg.norm(stored - psi, axis=-1) <= AGREEING_ANGLE)
+            | (np.linalg.norm(stored - other, axis=-1) <= AGREEING_ANGLE))
+
+
+def on_agreeing_turns(a, stored):
+    """The angles a (rad, read from coordinates) moved onto the turns of the stored angles
+    (:func:`on_turns`) where those equal them modulo 2 pi (:func:`agreeing`), and a itself
+    elsewhere. Arrays of one shape."""
+    a = np.asarray(a, dtype=float)
+    moved = on_turns(a, stored)
+    return np.where(np.abs(np.asarray(stored, dtype=float) - moved) <= AGREEING_ANGLE, moved, a)

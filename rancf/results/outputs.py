@@ -250,9 +250,11 @@ def on_stored_turns(model, formulation, jq, Y):
     nearest its continuous joint coordinate in jq (m, n_joint_q: rows of ``Result.joint_q``,
     DECISIONS 4; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
     of a spherical or free link put on the branch of its vector in jq
-    (:func:`_on_stored_branch`), in place; returns Y. A driven angle is its drive's at t,
+    (:func:`_on_stored_branch`), in place; returns Y. An entry of jq that is not the
+    coordinates' own modulo a turn (:func:`rancf.formulations.turns.agreeing`: a State of
+    another model) leaves its angle or vector as read. A driven angle is its drive's at t,
     continuous already."""
-    from ..formulations.turns import on_turns
+    from ..formulations.turns import agrees_on_branch, on_agreeing_turns
     from ..joints._codes import M_CYLINDRICAL, M_FREE, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL
     angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
     vectors = {M_SPHERICAL: 0, M_FREE: 3}
@@ -268,13 +270,16 @@ def on_stored_turns(model, formulation, jq, Y):
         for c in angles.get(motion, ()):
             s = int(smap[int(tree.q_offset[b]) + c])
             if s >= 0:
-                Y[:, s] = on_turns(Y[:, s], jq[:, start[j] + c])
+                Y[:, s] = on_agreeing_turns(Y[:, s], jq[:, start[j] + c])
         if motion in vectors:
             # never driven: the three coordinates are the state's
             c = vectors[motion]
             s = smap[int(tree.q_offset[b]) + c + np.arange(3)]
-            Y[:, s], Y[:, n_free + s] = _on_stored_branch(
-                Y[:, s], Y[:, n_free + s], jq[:, start[j] + c:start[j] + c + 3])
+            vector = jq[:, start[j] + c:start[j] + c + 3]
+            p, pd = _on_stored_branch(Y[:, s], Y[:, n_free + s], vector)
+            same = agrees_on_branch(Y[:, s], vector)[:, None]
+            Y[:, s], Y[:, n_free + s] = (np.where(same, p, Y[:, s]),
+                                         np.where(same, pd, Y[:, n_free + s]))
     return Y
 
 

@@ -50,7 +50,7 @@ from ...elements.beam import PlanarANCFBeam
 from ...model.items import ARC, NODE
 from ...model.model import Model
 from ...model.state import State
-from ..dae import DAE, branch_of
+from ..dae import DAE, state_branch
 from ._full_equations import FullEquations
 from .adaptive import AdaptiveModalSolver
 from .craig_bampton import CraigBampton
@@ -385,8 +385,7 @@ class ReducedModel:
         """
         A = self.assembly
         # a State's angles on the turns it was taken with (State.joint_q)
-        stored = state.checked_joint_q(A.n_joints) if isinstance(state, State) else None
-        dae = DAE(A, "sparse", branch=None if stored is None else branch_of(A, stored))
+        dae = DAE(A, "sparse", branch=state_branch(A, state))
         x0, v0 = initial_state(dae, state)
         solver = AdaptiveModalSolver(self, dae.M.diagonal(), dae.n_constraints, Timer())
         return ReducedProblem(self, dae.compiled, solver), x0, v0
