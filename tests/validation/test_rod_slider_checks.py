@@ -46,7 +46,8 @@ def test_drift_window():
 def _table(history, status="ok"):
     """Every scheme and projection with the same energy history and status; Phi' = Phi'' = 1."""
     table = pd.DataFrame([{"scheme": label, "projection": str(p), "status": status, "reached t (s)": T[-1],
-                           "H(0) (J)": H0, "max |Phi'|": 1.0, "max |Phi''|": 1.0}
+                           "H(0) (J)": H0, "max |energy error| (J)": np.abs(history).max(),
+                           "max |Phi'|": 1.0, "max |Phi''|": 1.0}
                           for label, *_ in SCHEMES for p in PROJECTIONS])
     histories = {(label, p): (T, history, None) for label, *_ in SCHEMES for p in PROJECTIONS}
     return table, histories
@@ -88,6 +89,10 @@ def test_constraint_checks_hold_the_paper_columns_within_the_factor():
             if not projected and diverges is None} == set(paper)
     table, _ = _table(np.zeros_like(T))
     constant = table[table.projection == "False"].copy()
+    # the cause a known deviation names is absent from this table: every row outside fails plainly,
+    # bar generalized-alpha-S rho = 1's |Phi''| (rho_inf = 1 does not damp it: a property of the
+    # scheme, see constraint_deviation)
+    undamped = "table 1: generalized-alpha-S rho=1: max |Phi''| near the paper's"
     for factor, verdict in ((1.0, PASS), (0.5 * CONSTRAINT_FACTOR, PASS), (2.0 * CONSTRAINT_FACTOR, FAIL),
                             (0.5 / CONSTRAINT_FACTOR, FAIL)):
         for label, (velocity, acceleration) in paper.items():
@@ -96,7 +101,17 @@ def test_constraint_checks_hold_the_paper_columns_within_the_factor():
             table.loc[row, "max |Phi''|"] = factor * acceleration
         checks = constraint_checks(table, constant, 300.0, quick=False)
         assert len(checks) == 2 * len(paper)
-        assert all(c.verdict == verdict for c in checks), (factor, checks)
+        assert all(c.verdict == (DEVIATION if c.name == undamped and verdict == FAIL else verdict)
+                   for c in checks), (factor, checks)
+    # a first-order scheme outside the window over the run but inside it while |H - H(0)| <= H(0):
+    # the energy drift is the cause, a known deviation; outside there too, a plain FAIL
+    table["max |energy error| (J)"] = 220.0
+    for physical, verdict in ((1.0, DEVIATION), (20.0, FAIL)):
+        table["max |Phi'| while |dH| <= H(0)"] = physical * paper["HHT-I3 alpha=0.9"][0]
+        checks = {c.name: c for c in constraint_checks(table, constant, 300.0, quick=False)}
+        assert checks["table 1: HHT-I3 alpha=0.9: max |Phi'| near the paper's"].verdict == verdict
+        # generalized-alpha-S is second order: the drift is no excuse for it
+        assert checks["table 1: generalized-alpha-S rho=0.9: max |Phi'| near the paper's"].verdict == FAIL
     # the constant-M run is shown beside, not judged: its values change no verdict
     for label, (velocity, acceleration) in paper.items():
         row = (table.scheme == label) & (table.projection == "False")
