@@ -1015,6 +1015,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         plane (no first-order stiffness out of it: theory, Curved cables), unless its loads,
         in that plane, pull it taut between joints at both ends to an equilibrium stable out
         of the plane (a slack cable between two pins: solved).
+    rancf.UserFunctionError
+        A drive, effort or load function raised at the start (t = 0, the reference
+        configuration: the build and the first residual); at a later Newton iterate it stops
+        the solve with status "failed" and the last equilibrium.
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).
