@@ -558,8 +558,8 @@ def _as(reason):
 
 def _chosen(result, reason):
     """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
-    method was named), also its ``message`` when the run has nothing else to say (DECISIONS
-    31: ``res.message`` says why the method ran; a failure's message is kept)."""
+    method was named), also its ``message`` when the run has nothing else to say (a failure's
+    message is kept; developer: Results, files and sweeps)."""
     result.method_reason = reason
     if reason and not result.message:
         result.message = reason
@@ -570,10 +570,11 @@ def static_start(model):
     """The coordinates x (n_x,) of ``state="static"``: the static equilibrium of
     :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0); and the
     branch (n_joints,) its run starts on: the reference configuration's joint angles moved by
-    the whole turns that take each nearest the equilibrium's continuous angle (DECISIONS 4:
-    the load steps continue them), so that springs and efforts see an angle that statics
-    turned past pi as statics did, not wrapped by a turn; where none turned past pi, the
-    reference configuration's angles, bit for bit (:func:`~rancf.formulations.dae.branch_of`).
+    the whole turns that take each nearest the equilibrium's continuous angle (the load
+    steps continue them; theory: Joint coordinates), so that springs and efforts see an angle
+    that statics turned past pi as statics did, not wrapped by a turn; where none turned past
+    pi, the reference configuration's angles, bit for bit
+    (:func:`~rancf.formulations.dae.branch_of`).
 
     Raises
     ------

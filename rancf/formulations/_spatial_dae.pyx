@@ -1954,7 +1954,7 @@ cdef class SpatialProblem(StepProblem):
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
     cdef bint has_loads, has_items, damped, cable_damped, timed
-    # the model's arrays (read-only, DECISIONS 33)
+    # the model's arrays (read-only; developer: Thread safety)
     cdef const double[::1] mass, gravity, cable_gravity, cable_l, cable_EA, cable_EI, cable_c
     cdef const double[::1] cable_mass_data
     cdef const int[::1] cable_mass_indptr, cable_mass_indices
@@ -3446,7 +3446,8 @@ cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
     """One joint spring-damper (:func:`joint_spring_values`): its coordinate q and rate qd,
     returns its force g. A revolute's angle is continued from its reference angle ``ref``
     (rad, the angle of the last accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to
-    [-pi, pi), so that it is the recursion's continuous angle (DECISIONS 4) wherever it turns
+    [-pi, pi), so that it is the recursion's continuous angle (theory: Joint coordinates)
+    wherever it turns
     by less than pi from the reference (a prismatic's ``ref`` is unused)."""
     cdef double Ap[9]
     cdef double Ac[9]

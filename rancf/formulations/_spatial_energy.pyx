@@ -1,4 +1,4 @@
-"""The energy balance of a spatial tree (theory: The energy balance; DECISIONS 6): the power of
+"""The energy balance of a spatial tree (theory: The energy balance): the power of
 the applied forces and moments, the joint efforts and the drives, and the power the element
 damping dissipates, at the state of the last evaluation of rancf/formulations/_spatial.pyx.
 

@@ -208,8 +208,8 @@ class SpatialBeam:
     """A spatial beam of the relative-nodal-coordinate formulation (theory: Spatial beams).
 
     Not constructed directly: :meth:`rancf.Model.add_beam` of a spatial model returns it. Its
-    nodes carry lumped masses; its elements the SE(3) strain (DESIGN section 7). Uniform section
-    and material; straight (``length``, ``start``, ``direction``) or curved (``points``,
+    nodes carry lumped masses; its elements the SE(3) strain (theory: Spatial beams). Uniform
+    section and material; straight (``length``, ``start``, ``direction``) or curved (``points``,
     ``tangents``), unstressed in the reference configuration.
 
     Attributes
@@ -366,7 +366,8 @@ class SpatialBeam:
         return self.node(self.n_elements)
 
     def reference_elements(self, reverse=False):
-        """The elements' reference relative poses, lengths and strains (DESIGN section 7).
+        """The elements' reference relative poses, lengths and strains (theory: Nodes and
+        element coordinates).
 
         Element k (1..n) joins node k-1 to node k: ``s_k = A0_{k-1}^T (r0_k - r0_{k-1})``,
         ``C_k = A0_{k-1}^T A0_k``. Reversed (the link from node k to node k-1, for a beam
@@ -437,7 +438,7 @@ class SpatialBeam:
                                 const(self.E * Iy), const(self.E * Iz)])
 
     def node_masses(self):
-        """Lumped node masses and rotary inertias (DESIGN section 7).
+        """Lumped node masses and rotary inertias (theory: Lumped masses).
 
         Node k carries half of each adjacent element: ``m_k = rho A (l_k + l_{k+1}) / 2`` and
         ``rho diag(I_y + I_z, I_y, I_z) (l_k + l_{k+1}) / 2`` in its frame (``l_0 = l_{n+1} =

@@ -1,8 +1,8 @@
 """Outputs of a :class:`~rancf.results.result.Result` computed from its stored frames when
-asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
-accelerations of the nodes, the velocities and accelerations of points, the internal forces
-of beams and the deflections of points relative to a body's rigid motion; planar, and for
-spatial models the accelerations and deflections (:func:`spatial_accelerations`,
+asked (a stored frame holds the state; developer: Results, files and sweeps): the joints' full
+reactions, the accelerations of the nodes, the velocities and accelerations of points, the
+internal forces of beams and the deflections of points relative to a body's rigid motion;
+planar, and for spatial models the accelerations and deflections (:func:`spatial_accelerations`,
 :func:`spatial_acceleration`, :func:`spatial_deflection`).
 
 The reactions and accelerations come from one evaluation of the forward dynamics of the
@@ -63,9 +63,9 @@ def dynamics(result):
         branch = A.joint_q0
         if A.n_joints and finite.size:
             # the frames follow each other's branch from the first's: a static frame, or a run
-            # started from one, may hold an angle statics turned past pi (DECISIONS 4), which
-            # the reference branch wraps by a turn (a spring pushing the other way, the pin of
-            # an off-centre body reacting to that spurious torque)
+            # started from one, may hold an angle statics turned past pi (theory: Joint
+            # coordinates), which the reference branch wraps by a turn (a spring pushing the
+            # other way, the pin of an off-centre body reacting to that spurious torque)
             angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
             branch = np.where(angle, on_turns(A.joint_q0, result.joint_q[finite[0]]),
                               A.joint_q0)
@@ -248,8 +248,8 @@ def on_stored_turns(model, formulation, jq, Y):
     :class:`rancf.State`'s), every free angle (a revolute joint's, a cylindrical joint's
     second coordinate, a universal joint's two) moved by the whole turns that take it
     nearest its continuous joint coordinate in jq (m, n_joint_q: rows of ``Result.joint_q``,
-    DECISIONS 4; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
-    of a spherical or free link put on the branch of its vector in jq
+    theory: Joint coordinates; :func:`rancf.formulations.turns.on_turns`), and every rotation
+    vector of a spherical or free link put on the branch of its vector in jq
     (:func:`_on_stored_branch`), in place; returns Y. A driven angle is its drive's at t,
     continuous already."""
     from ..formulations.turns import on_turns
@@ -468,8 +468,8 @@ def spatial_arc_motion(tree, point, poses, rates=None):
     (``beam.at(s)``) for the bodies' poses (and velocities) of m frames.
 
     The element joining nodes k and k + 1 has constant strain: its centreline and section
-    frames are the SE(3) curve ``g(xi) = g_k exp(xi log(g_k^-1 g_k+1))`` (DESIGN.md 7; g a
-    node's pose), ``xi`` the point's place in it. With ``p = log(A_k^T A_k+1)`` and ``d =
+    frames are the SE(3) curve ``g(xi) = g_k exp(xi log(g_k^-1 g_k+1))`` (theory: Spatial beams;
+    g a node's pose), ``xi`` the point's place in it. With ``p = log(A_k^T A_k+1)`` and ``d =
     A_k^T (r_k+1 - r_k)``: ``A(xi) = A_k exp(xi p^)`` and ``r(xi) = r_k + A_k J_l(xi p) xi
     J_l(p)^-1 d`` (:func:`_arc_local`), the nodes' own poses at xi = 0 and 1. Its velocity
     is ``v_k + w_k x (r - r_k) + A_k L'``, with L' the rate of ``_arc_local`` along the
