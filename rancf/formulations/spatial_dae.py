@@ -190,6 +190,7 @@ from scipy.spatial.transform import Rotation
 from threadpoolctl import OpenBLASController, ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
+from ..elements.planar import whole_turns, wrap
 from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
                              CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
                              ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
@@ -1283,7 +1284,7 @@ class SpatialDAE(IndexThreeDAE):
         ref)`` (the compiled problem does this itself before :meth:`_efforts_at`)."""
         ref, a = self._probe_ref, self._probe_angle
         c = np.array(c, dtype=float)
-        c[a] = ref[a] + _wrapped(c[a] - ref[a])
+        c[a] = ref[a] + wrap(c[a] - ref[a])
         return c
 
     def _psi_continued(self, c, cd):
@@ -1995,7 +1996,7 @@ class SpatialDAE(IndexThreeDAE):
         for w, k in zip(_D1, range(_TAUS.size)):
             if w != 0.0:
                 c = values[:, k].copy()
-                c[:, a] = c0[:, a] + _wrapped(c[:, a] - c0[:, a])
+                c[:, a] = c0[:, a] + wrap(c[:, a] - c0[:, a])
                 rate += w * c
         return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
 
@@ -2326,17 +2327,12 @@ def _continued(t, JQ, angles, last):
     later[1:] = t[1:] > t[:-1]
     later[0] = last is not None and t[0] > last[0]
     prev[0] = last[1][angles] if later[0] else raw[0]
-    step = np.where(later[:, None], np.floor((raw - prev + np.pi) / (2 * np.pi)), 0.0)
+    step = np.where(later[:, None], whole_turns(raw - prev), 0.0)
     # the first output's turns are measured from last's continued angles, not its raw ones
     turns = np.cumsum(-step, axis=0)
     restart = np.maximum.accumulate(np.where(later, 0, np.arange(len(t))))
     turns -= np.where((restart > 0)[:, None], turns[restart], 0.0)
     JQ[:, angles] = raw + 2 * np.pi * turns
-
-
-def _wrapped(a):
-    """Angles a (rad) wrapped to [-pi, pi)."""
-    return (a + np.pi) % (2 * np.pi) - np.pi
 
 
 def _logs(R):
