@@ -1237,8 +1237,8 @@ class Result:
 def result_of(model, solution):
     """The :class:`Result` of a run: what an integrator returned, for the model it ran.
 
-    The one place a Result is made from a run (:func:`rancf.load` makes one from a file). The
-    Solution carries the model-level arrays at its outputs (node coordinates and velocities,
+    The one place a Result is made from a run (:func:`built` its constructor path, which
+    :func:`rancf.load` takes too, with a file's arrays as a Solution). The Solution carries the model-level arrays at its outputs (node coordinates and velocities,
     joint coordinates, rates and reactions, work and dissipated energy), which its formulation
     mapped from the integrator's states; ``extra`` gains the implicit loop's monitors
     (``constraint_violation``, ``newton_iterations``, ``lambda``) where it kept them.
@@ -1257,21 +1257,25 @@ def result_of(model, solution):
         then comes back whole with status "interrupted".
     """
     with held_interrupt() as caught:
-        result = _built(model, solution)
+        result = built(model, solution)
     result.status, result.message = after_steps(result.status, result.message, caught,
                                                 result.t[-1] if len(result.t) else 0.0)
     return result
 
 
-def _built(model, solution):
-    """The Result of ``solution`` (:func:`result_of`, without its guard)."""
+def built(model, solution):
+    """The Result of ``solution`` (:func:`result_of`, without its guard): the one path from
+    what a run or a file (:func:`rancf.load`) holds to a :class:`Result`. A Solution whose
+    ``extra["energies"]`` holds the energy table (a spatial run's, or the one a file stored)
+    gives it to the Result in place of energies computed from ``model`` (None for a file
+    read without its model)."""
     s = solution
     extra = {name: value for name, value in (("constraint_violation", s.violations),
                                              ("newton_iterations", s.newton_iterations),
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
     energy_table, work, dissipated = None, s.work, s.dissipated
-    if model.dim == 3 and ("energies" in extra or not callable(s.nodes)):
+    if "energies" in extra or (model.dim == 3 and not callable(s.nodes)):
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly), or
         # gives a callable that does when the Result is first asked for them
