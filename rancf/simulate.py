@@ -7,7 +7,10 @@ import numpy as np
 from . import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
+from .elements.ancf_cable import SpatialANCFCable
+from .elements.spatial_beam import SpatialBeam
 from .formulations import recursive, spatial
+from .formulations._spatial_dae import POSE_SIZE
 from .formulations.dae import DAE, branch_of
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
@@ -82,7 +85,7 @@ def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
 PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380,
                   "spatial dae": 650, "spatial recursive": 240, "spatial implicit": 400}
 #: Coordinates of a body in the spatial DAE: its origin and Euler parameters.
-SPATIAL_DAE_COORDINATES = 7
+SPATIAL_DAE_COORDINATES = POSE_SIZE
 #: Coordinates of a body or a cable node in the spatial recursion (6 a link; a cable node's
 #: ``[r, r']``). Its doubles per coordinate (the peaks of tracemalloc and of the resident size,
 #: the build included, on one beam and one cable of 2,000 and 8,000 elements; "spatial
@@ -259,7 +262,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
             return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
-            x0, np.zeros(6 * (tree.n_bodies + tree.n_cable_nodes)) if v0 is None else v0)
+            x0, np.zeros(SpatialBeam.node_size * tree.n_bodies
+                         + SpatialANCFCable.node_size * tree.n_cable_nodes) if v0 is None else v0)
         return _spatial_method(formulation_, y0, dt)
     A = model.build()
     if formulation == "dae":
@@ -616,7 +620,8 @@ def _spatial_poses(state, n, n_cable=0):
     :class:`State` of a spatial model of n bodies and n_cable cable nodes, checked (ValueError
     naming the sizes)."""
     x, v = np.asarray(state.x), np.asarray(state.v)
-    n_x, n_v = 12 * n + 6 * n_cable, 6 * n + 6 * n_cable
+    frame, twist, node = SpatialBeam.pose_size, SpatialBeam.node_size, SpatialANCFCable.node_size
+    n_x, n_v = frame * n + node * n_cable, twist * n + node * n_cable
     if x.shape != (n_x,) or v.shape != (n_v,):
         cables = (f", then the coordinates [r, r'] of its {n_cable} cable nodes (6 a node) "
                   "and their rates") if n_cable else ""

@@ -433,6 +433,9 @@ class SpatialBeam:
     element_size = 6
     #: Coordinates of a point.
     dimension = 3
+    #: A node's pose as the outputs hold it (``Result.nodes``, a State's x; a rigid body's
+    #: and a drawn cable node's alike): its position, then its frame row-major (m, 1).
+    pose_size = dimension + dimension * dimension
 
     def __repr__(self):
         return "SpatialBeam()"

@@ -581,8 +581,11 @@ def _transported_frames(tangents):
     # one node per call, the frame before as its base with its x set to the tangent before
     # (equal to round-off): the rotation then comes from unit tangents alone, not from the
     # frames carried so far, whose round-off it would double at every node
-    e, rest = np.zeros((1, 6)), np.zeros((1, 6))
-    base, pose, rates = np.empty((1, 3, 3)), np.empty((1, 12)), np.empty((1, 6))
+    # a cable node's coordinates [r, r'], its drawn pose (origin, frame) and twist (v, w)
+    node, kind = ancf_cable.SpatialANCFCable.node_size, spatial_beam.SpatialBeam
+    e, rest = np.zeros((1, node)), np.zeros((1, node))
+    base, pose, rates = np.empty((1, 3, 3)), np.empty((1, kind.pose_size)), \
+        np.empty((1, kind.node_size))
     for k in range(1, n):
         base[0] = frames[k - 1]
         base[0, :, 0] = tangents[k - 1]

@@ -16,8 +16,17 @@ are computed once per Result and kept on it.
 import numpy as np
 
 from ..elements import hermite
+from ..elements.ancf_cable import SpatialANCFCable
+from ..elements.spatial_beam import SpatialBeam
 from ..joints._codes import ANGLE
 from ..model.items import ARC, GROUND, Beam, RigidBody
+
+#: A spatial body's entries in the outputs (its pose: origin, frame row-major; its twist and
+#: its acceleration: v, w), a cable node's ([r, r']), a joint's reaction ([f, m], dual to a
+#: twist): the element kinds' sizes.
+FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
+CABLE_NODE = SpatialANCFCable.node_size
+WRENCH = TWIST
 
 
 def dynamics(result):
@@ -238,7 +247,7 @@ def spatial_accelerations(result):
         for i, y in zip(finite, Y):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
             if not status:
-                acc[i] = formulation.kernel.arrays["acc"][:6 * n].reshape(n, 6)
+                acc[i] = formulation.kernel.arrays["acc"][:TWIST * n].reshape(n, TWIST)
     result._spatial_accelerations = acc
     return acc
 
@@ -330,12 +339,13 @@ def _state_accelerations(result, frames):
              for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
         for k, (i, y) in enumerate(zip(frames, Y)):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
-            out[k] = np.nan if status else formulation.kernel.arrays["acc"][:6 * N].reshape(N, 6)
+            out[k] = np.nan if status else \
+                formulation.kernel.arrays["acc"][:TWIST * N].reshape(N, TWIST)
     if not nc:
         return out
     # a cable node's row from the slope's second rate to its drawn frame's alpha
-    e = np.array([s.x[12 * n:] for s in states]).reshape(-1, nc, 6)
-    ed = np.array([s.v[6 * n:] for s in states]).reshape(-1, nc, 6)
+    e = np.array([s.x[FRAME * n:] for s in states]).reshape(-1, nc, CABLE_NODE)
+    ed = np.array([s.v[TWIST * n:] for s in states]).reshape(-1, nc, CABLE_NODE)
     s, sd, sdd = e[..., 3:], ed[..., 3:], out[:, n:, 3:].copy()
     length = np.linalg.norm(s, axis=2)[..., None]
     t = s / length
@@ -416,8 +426,8 @@ def spatial_axis_reaction(result, index):
         frame = result.nodes[:, body, 3:].reshape(n, 3, 3)
         axis = frame @ (tree.A0[body].T @ joint.axis)
     column = 3 if joint.kind == "revolute" else 0
-    return np.einsum("ni,ni->n", axis, result.reactions[:, 6 * index + column:
-                                                         6 * index + column + 3])
+    return np.einsum("ni,ni->n", axis, result.reactions[:, WRENCH * index + column:
+                                                         WRENCH * index + column + 3])
 
 
 def _rotation_vectors(R):
@@ -546,7 +556,7 @@ def link_states(formulation, X, V):
                                  M_SPHERICAL, M_UNIVERSAL)
     tree = formulation.tree
     m, n = len(X), tree.n_bodies
-    X, V = X.reshape(m, n, 12), V.reshape(m, n, 6)
+    X, V = X.reshape(m, n, FRAME), V.reshape(m, n, TWIST)
     r, A = X[..., :3], X[..., 3:].reshape(m, n, 3, 3)
     q, qd = np.zeros((m, tree.n_q)), np.zeros((m, tree.n_q))
     for i in range(n):
