@@ -9,9 +9,16 @@ class UserFunctionError(RuntimeError):
     Raised ``from`` the function's exception, which is its ``__cause__``, unchanged (type,
     arguments, attributes and traceback: it is not re-created, so an exception whose constructor
     takes other arguments than a message comes through as raised). The message names the
-    function, its joint or load and the time. A run that meets it stops with status
-    ``"failed"``, keeps its outputs up to then and holds it in :attr:`rancf.Result.error`;
-    outside a run (:meth:`rancf.Model.build` evaluates the drives at t = 0) it is raised.
+    function, its joint or load and the time.
+
+    One rule, every method and formulation (``rancf.simulate``, ``rancf.static``): a run's
+    set-up evaluates every function at the start state (t = 0 and the start's q, qd:
+    :meth:`rancf.Model.build` the drives; the initial accelerations, statics' first residual,
+    the explicit methods' :func:`~rancf.integrators.explicit.start_inputs` the efforts and
+    loads). A function that raises there raises this error out of the call: nothing has been
+    computed, there is no output to keep. One that raises later (at t > 0, or at a Newton
+    iterate of statics) stops the run with status ``"failed"``, which keeps its outputs up to
+    then and holds it in :attr:`rancf.Result.error`.
 
     A ``RuntimeError``: what failed is an evaluation of the model while it ran, not an argument
     of a call (those are ``ValueError`` or ``TypeError``, naming the parameter); a

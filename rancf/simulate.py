@@ -7,7 +7,10 @@ import numpy as np
 from . import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
+from .elements.ancf_cable import SpatialANCFCable
+from .elements.spatial_beam import SpatialBeam
 from .formulations import recursive, spatial
+from .formulations._spatial_dae import POSE_SIZE
 from .formulations.dae import DAE, branch_of, state_branch
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
@@ -82,7 +85,7 @@ def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
 PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380,
                   "spatial dae": 650, "spatial recursive": 240, "spatial implicit": 400}
 #: Coordinates of a body in the spatial DAE: its origin and Euler parameters.
-SPATIAL_DAE_COORDINATES = 7
+SPATIAL_DAE_COORDINATES = POSE_SIZE
 #: Coordinates of a body or a cable node in the spatial recursion (6 a link; a cable node's
 #: ``[r, r']``). Its doubles per coordinate (the peaks of tracemalloc and of the resident size,
 #: the build included, on one beam and one cable of 2,000 and 8,000 elements; "spatial
@@ -259,7 +262,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
             return _spatial_dae_method(formulation)
         formulation_ = spatial.of_model(model)
         y0 = formulation_.initial_state() if x0 is None else formulation_.state_of(
-            x0, np.zeros(6 * (tree.n_bodies + tree.n_cable_nodes)) if v0 is None else v0)
+            x0, np.zeros(SpatialBeam.node_size * tree.n_bodies
+                         + SpatialANCFCable.node_size * tree.n_cable_nodes) if v0 is None else v0)
         return _spatial_method(formulation_, y0, dt)
     A = model.build()
     if formulation == "dae":
@@ -557,8 +561,8 @@ def _as(reason):
 
 def _chosen(result, reason):
     """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
-    method was named), also its ``message`` when the run has nothing else to say (DECISIONS
-    31: ``res.message`` says why the method ran; a failure's message is kept)."""
+    method was named), also its ``message`` when the run has nothing else to say (a failure's
+    message is kept; developer: Results, files and sweeps)."""
     result.method_reason = reason
     if reason and not result.message:
         result.message = reason
@@ -569,10 +573,11 @@ def static_start(model):
     """The coordinates x (n_x,) of ``state="static"``: the static equilibrium of
     :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0); and the
     branch (n_joints,) its run starts on: the reference configuration's joint angles moved by
-    the whole turns that take each nearest the equilibrium's continuous angle (DECISIONS 4:
-    the load steps continue them), so that springs and efforts see an angle that statics
-    turned past pi as statics did, not wrapped by a turn; where none turned past pi, the
-    reference configuration's angles, bit for bit (:func:`~rancf.formulations.dae.branch_of`).
+    the whole turns that take each nearest the equilibrium's continuous angle (the load
+    steps continue them; theory: Joint coordinates), so that springs and efforts see an angle
+    that statics turned past pi as statics did, not wrapped by a turn; where none turned past
+    pi, the reference configuration's angles, bit for bit
+    (:func:`~rancf.formulations.dae.branch_of`).
 
     Raises
     ------
@@ -614,7 +619,8 @@ def _spatial_poses(state, n, n_cable=0):
     :class:`State` of a spatial model of n bodies and n_cable cable nodes, checked (ValueError
     naming the sizes)."""
     x, v = np.asarray(state.x), np.asarray(state.v)
-    n_x, n_v = 12 * n + 6 * n_cable, 6 * n + 6 * n_cable
+    frame, twist, node = SpatialBeam.pose_size, SpatialBeam.node_size, SpatialANCFCable.node_size
+    n_x, n_v = frame * n + node * n_cable, twist * n + node * n_cable
     if x.shape != (n_x,) or v.shape != (n_v,):
         cables = (f", then the coordinates [r, r'] of its {n_cable} cable nodes (6 a node) "
                   "and their rates") if n_cable else ""
@@ -1028,6 +1034,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         plane (no first-order stiffness out of it: theory, Curved cables), unless its loads,
         in that plane, pull it taut between joints at both ends to an equilibrium stable out
         of the plane (a slack cable between two pins: solved).
+    rancf.UserFunctionError
+        A drive, effort or load function raised at the start (t = 0, the reference
+        configuration: the build and the first residual); at a later Newton iterate it stops
+        the solve with status "failed" and the last equilibrium.
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

@@ -39,8 +39,18 @@ is linearized on the spatial DAE, as a closed loop is (:func:`_spatial_loop_mode
 import numpy as np
 
 from . import checks
+from .elements.ancf_cable import SpatialANCFCable
+from .elements.spatial_beam import SpatialBeam
+from .formulations._spatial_dae import POSE_SIZE
 from .model.model import Model
 from .model.state import State
+
+#: A spatial body's entries in a State's x (its pose: origin, frame row-major) and v (its
+#: twist: v, w), a cable node's in both ([r, r'] and their rates), a joint's reaction
+#: ([f, m], dual to a twist): the element kinds' sizes.
+FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
+CABLE_NODE = SpatialANCFCable.node_size
+WRENCH = TWIST
 
 #: Size of omega^2 relative to the largest below which a mode is a rigid-body mode: round-off
 #: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
@@ -221,7 +231,7 @@ class Modes:
         return result_of(self.model, Solution(
             t=t, q=X, nodes=stack.pop("nodes"), velocities=stack.pop("velocities"),
             joint_q=stack.pop("joint_q"), joint_qd=stack.pop("joint_qd"),
-            reactions=np.zeros((len(t), 6 * len(self.model.joints))), work=zeros,
+            reactions=np.zeros((len(t), WRENCH * len(self.model.joints))), work=zeros,
             dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
             method="modes", formulation="dae", extra=stack))
 
@@ -529,7 +539,8 @@ def _spatial_modes(model, state, n, tol):
     if state is not None and not isinstance(state, State):
         raise TypeError(f"state must be a rancf.State, got {type(state).__name__}")
     n_b, n_c = tree.n_bodies, tree.n_cable_nodes
-    x = None if state is None else state.checked(12 * n_b + 6 * n_c, 6 * n_b + 6 * n_c)[0]
+    x = None if state is None else state.checked(FRAME * n_b + CABLE_NODE * n_c,
+                                                   TWIST * n_b + CABLE_NODE * n_c)[0]
     stored = None if state is None else state.checked_joint_q(
         sum(j.type.spatial.n_coordinates for j in model.joints))
     if len(tree.loop_joint) or spatial.cable_refusal(tree):
@@ -556,7 +567,7 @@ def _spatial_modes(model, state, n, tol):
             q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
                                        tol * tree.size)
     else:
-        y = formulation.state_of(x, np.zeros(6 * n_b + 6 * n_c))
+        y = formulation.state_of(x, np.zeros(TWIST * n_b + CABLE_NODE * n_c))
         if stored is not None:
             # the angles on the state's turns (State.joint_q), where its springs and efforts
             # are in equilibrium
@@ -621,8 +632,9 @@ def _spatial_modes(model, state, n, tol):
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
-    shapes = np.concatenate([np.einsum("nik,km->mni", J, dq).reshape(n, 6 * n_b),
-                             np.einsum("nik,km->mni", Jc, dq).reshape(n, 6 * n_c)], axis=1)
+    shapes = np.concatenate([np.einsum("nik,km->mni", J, dq).reshape(n, TWIST * n_b),
+                             np.einsum("nik,km->mni", Jc, dq).reshape(n, CABLE_NODE * n_c)],
+                            axis=1)
     biggest = np.abs(shapes).argmax(axis=1)
     sign = np.sign(shapes[np.arange(n), biggest])
     shapes *= sign[:, None]
@@ -631,7 +643,7 @@ def _spatial_modes(model, state, n, tol):
     r, frames, _ = formulation.kinematics(y)
     x = np.concatenate([np.concatenate([r, frames.reshape(n_b, 9)], axis=1).ravel(),
                         formulation.cable_coordinates()[0].ravel() if n_c else []])
-    return Modes(model, State(x, np.zeros(6 * n_b + 6 * n_c)), omega, shapes, rigid,
+    return Modes(model, State(x, np.zeros(TWIST * n_b + CABLE_NODE * n_c)), omega, shapes, rigid,
                  linear=(formulation, q, dq))
 
 
@@ -747,9 +759,9 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
         x, lam = np.array(solution.q[-1], dtype=float), np.array(solution.lam[-1], dtype=float)
     else:
         poses = np.asarray(poses, dtype=float)
-        X = poses[:12 * nb].reshape(nb, 12)
+        X = poses[:FRAME * nb].reshape(nb, FRAME)
         x = np.concatenate([np.concatenate([X[:, :3], quaternion(X[:, 3:].reshape(nb, 3, 3))],
-                                           axis=1).ravel(), poses[12 * nb:]])
+                                           axis=1).ravel(), poses[FRAME * nb:]])
         gap = np.abs(dae.constraint(x, 0.0)).max(initial=0.0)
         if gap > 1e-8 * tree.size:
             raise ValueError(f"state: the poses do not satisfy the joints (off by {gap:.3g}; "
@@ -787,19 +799,19 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
     dx = (N @ y).T
-    bodies = dx[:, :7 * nb].reshape(n, nb, 7)
-    p = x[:7 * nb].reshape(nb, 7)[:, 3:]
+    bodies = dx[:, :POSE_SIZE * nb].reshape(n, nb, POSE_SIZE)
+    p = x[:POSE_SIZE * nb].reshape(nb, POSE_SIZE)[:, 3:]
     shapes = np.concatenate([bodies[:, :, :3], 2.0 * np.einsum("bia,nba->nbi", _E(p),
                                                                bodies[:, :, 3:])], axis=2)
-    shapes = np.concatenate([shapes.reshape(n, 6 * nb), dx[:, 7 * nb:]], axis=1)
+    shapes = np.concatenate([shapes.reshape(n, TWIST * nb), dx[:, POSE_SIZE * nb:]], axis=1)
     biggest = np.abs(shapes).argmax(axis=1)
     sign = np.sign(shapes[np.arange(n), biggest])
     shapes *= sign[:, None]
     dx = dx * sign[:, None]
     omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
     seen = dae.observe(x, zero, 0.0, lam)
-    return Modes(model, State(np.concatenate([seen["nodes"][:12 * nb], x[7 * nb:]]),
-                              np.zeros(6 * nb + 6 * nc)), omega, shapes, rigid,
+    return Modes(model, State(np.concatenate([seen["nodes"][:FRAME * nb], x[POSE_SIZE * nb:]]),
+                              np.zeros(TWIST * nb + CABLE_NODE * nc)), omega, shapes, rigid,
                  linear=(dae, x, dx))
 
 

@@ -106,19 +106,20 @@ def test_continued_angles_follow_the_sequential_rule():
     against its definition applied output by output: each angle ``prev + wrap(angle - prev)``
     of the previous output's where the time advances, the first's of the last seen output,
     none where the time does not advance; steps of up to 6 rad between outputs."""
-    from rancf.formulations.spatial_dae import _continued, _wrapped
+    from rancf.elements.planar import wrap
+    from rancf.formulations.spatial_dae import _continued
     rng = np.random.default_rng(3)
     angles = np.array([0, 2, 3])
     for trial in range(20):
         S = 40
-        JQ = _wrapped(np.cumsum(rng.uniform(-6.0, 6.0, (S, 5)), axis=0))
+        JQ = wrap(np.cumsum(rng.uniform(-6.0, 6.0, (S, 5)), axis=0))
         t = np.cumsum(rng.choice([0.0, 1e-3], S, p=[0.1, 0.9]))
         last = None if trial % 2 else (t[0] - 1e-3 * (trial % 4 == 0), 10 * rng.normal(size=5))
         expected, seen = JQ.copy(), last
         for k in range(S):
             if seen is not None and t[k] > seen[0]:
                 prev = seen[1][angles]
-                expected[k, angles] = prev + _wrapped(expected[k, angles] - prev)
+                expected[k, angles] = prev + wrap(expected[k, angles] - prev)
             seen = (t[k], expected[k])
         _continued(t, JQ, angles, last)
         np.testing.assert_allclose(JQ, expected, rtol=0, atol=1e-12)

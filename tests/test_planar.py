@@ -121,7 +121,11 @@ def test_mass_matrix_equals_the_element_and_body_matrices_summed_by_hand():
 
 #: Each formula of the geometry modules, as a pattern of its code (not of prose).
 FORMULAS = {
-    "angle wrap": r"(floor|ceil)\(\s*\(\s*\w+\s*[-+]\s*(np\.pi|M_PI)",
+    # floor((a + pi) / (2 pi)) of any expression a, or the modulo spellings a % (2 pi),
+    # fmod(a, 2 pi), np.mod / np.remainder of a turn
+    "angle wrap": (r"(floor|ceil)\(\s*\([^()]*[-+]\s*(np\.pi|M_PI)\s*\)"
+                   r"|%\s*\(?\s*2(\.0)?\s*\*\s*(np\.pi|M_PI|math\.pi)"
+                   r"|\b(fmod|mod|remainder)\([^()]*,\s*2(\.0)?\s*\*\s*(np\.pi|M_PI|math\.pi)"),
     "body point / A(d) u": r"\w+\[0\] \* \w+\[(\.\.\., )?[02]\] - \w+\[1\] \* \w+\[(\.\.\., )?[13]\]",
     "A(d)^T a": r"-\w+\[1\] \* \w+\[0\] \+ \w+\[0\] \* \w+\[1\]",
     "joint angle": r"(atan2|arctan2)\(\s*\w+\[0\] \* \w+\[1\] - ",

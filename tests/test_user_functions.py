@@ -134,3 +134,78 @@ def test_a_function_must_return_real_numbers(where, value):
     else:
         assert res.status == "failed" and words in res.message
         assert isinstance(res.error, ValueError)
+
+
+#: Every run that calls user functions, (kind, method, formulation): the planar recursion and
+#: DAE, the spatial recursion and DAE, a reduced model and statics (planar and spatial).
+EVERY_RUN = ([("planar", m, "recursive") for m in ("rk4", "dopri5", "scipy:RK45", "scipy:BDF",
+                                                   "scipy:LSODA", "newmark", "hht",
+                                                   "generalized-alpha", "generalized-alpha-s",
+                                                   "backward-euler")]
+             + [("planar", "auto", "auto")]
+             + [("planar", m, "dae") for m in ("newmark", "hht", "generalized-alpha",
+                                                "generalized-alpha-s", "backward-euler")]
+             + [("spatial", m, "auto") for m in ("rk4", "dopri5", "generalized-alpha",
+                                                  "generalized-alpha-s", "auto")]
+             + [("spatial", m, "dae") for m in ("generalized-alpha", "generalized-alpha-s",
+                                                 "backward-euler")]
+             + [("reduced", "backward-euler", "dae"), ("static", None, None),
+                ("spatial static", None, None)])
+
+
+def raising_from(t_fail):
+    """A function of t (and q, qd) returning 0 before ``t_fail`` (s), raising from it on."""
+    def f(t, *state):
+        if t >= t_fail:
+            raise TwoArgumentError(5, "sensor lost")
+        return 0.0
+    return f
+
+
+def run_of(kind, method, formulation, where, f):
+    """The run ``kind`` of a pinned beam whose ``where`` ("effort", "force") function is f:
+    steps of 50 us to 5 ms (within the spatial beam's RK4 limit, 90 us)."""
+    spatial = kind.startswith("spatial")
+    m = rancf.Model(dim=3 if spatial else 2, gravity=(0.0, 0.0, -9.81) if spatial else
+                    (0.0, -9.81), **({"elastic_model": "berzeri"} if kind == "reduced" else {}))
+    if spatial:
+        b = m.add_beam(0.5, 2, E=2e8, rho=RHO, A=AREA, I=(8.3e-10, 1.7e-9), J=2e-9, G=2e8 / 2.6,
+                       start=(0.0, 0.0, 0.0), direction=(1.0, 0.0, 0.0), up=(0.0, 0.6, 0.8))
+        joint = dict(axis=(0.0, 1.0, 0.0))
+        point = m.ground.point(0, 0, 0)
+        force = lambda t: (0.0, 0.0, f(t))                              # noqa: E731
+    else:
+        b = m.add_beam(1.0, 2, E, RHO, AREA, INERTIA)
+        joint, point = {}, m.ground.point(0, 0)
+        force = lambda t: (0.0, f(t))                                   # noqa: E731
+    m.add_joint("revolute", point, b.start, **joint, **({"effort": f} if where == "effort"
+                                                        else {}))
+    if where == "force":
+        m.add_force(b.end, force=force)
+    if kind.endswith("static"):
+        return rancf.static(m)
+    if kind == "reduced":
+        return rancf.simulate(rancf.reduce(m, 4, 8), 0.005, 5e-5)
+    return rancf.simulate(m, 0.005, 5e-5, method=method, formulation=formulation)
+
+
+@pytest.mark.parametrize("where", ["effort", "force"])
+@pytest.mark.parametrize("kind, method, formulation", EVERY_RUN,
+                         ids=[" ".join(str(p) for p in run) for run in EVERY_RUN])
+def test_one_rule_for_a_function_raising_at_the_start_or_later(kind, method, formulation,
+                                                              where):
+    """One rule, every method (rancf.UserFunctionError's docstring): a function raising at
+    the start state (t = 0, where the set-up evaluates every function once) raises out of the
+    run, which has no output yet; one raising later (t >= 1.5 ms) fails the run, which keeps
+    the outputs before (statics evaluates at t = 0 only: its failure at a later Newton
+    iterate is test_a_raising_effort_fails_statics_and_keeps_the_last_equilibrium)."""
+    with pytest.raises(rancf.UserFunctionError, match=f"{where} of (joint|load) 0 raised "
+                       "TwoArgumentError at t = 0 s") as info:
+        run_of(kind, method, formulation, where, raising_from(0.0))
+    assert type(info.value.__cause__) is TwoArgumentError
+    if kind.endswith("static"):
+        return
+    res = run_of(kind, method, formulation, where, raising_from(1.5e-3))
+    assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+    assert res.error.t >= 1.5e-3 and 1 < len(res.t) and res.t[-1] <= res.error.t
+    assert type(res.error.__cause__) is TwoArgumentError

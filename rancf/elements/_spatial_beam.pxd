@@ -1,5 +1,5 @@
 # Kernels of the spatial beam element on the SE(3) strain (see rancf/elements/_spatial_beam.pyx;
-# theory: Spatial beams, DESIGN.md 7). The element's coordinates are those of its second node
+# theory: Spatial beams). The element's coordinates are those of its second node
 # relative to its first: e = (u, psi), the relative displacement (m) and rotation vector (rad).
 
 # The sizes of this element kind, named once (rancf.elements.spatial_beam.SpatialBeam states the

@@ -1,5 +1,5 @@
 """Cython kernels of the spatial beam element on the SE(3) strain (theory: Spatial beams;
-DESIGN.md 7; Sonneville, Cardona and Bruls, CMAME 2014).
+Sonneville, Cardona and Bruls, CMAME 2014).
 
 An element joins node k-1 to node k. Its coordinates ``e = (u, psi)`` (m, rad) are the motion
 of node k seen from node k-1: the relative position ``d = s + u`` and rotation
@@ -378,10 +378,11 @@ def sections(const double[:, ::1] pose0, const double[:, ::1] pose1,
              const double[:, ::1] Q, const double[::1] l, const double[:, ::1] C,
              const double[:, ::1] strain0, const double[::1] c, double[:, ::1] sigma):
     """Section forces of m elements from their end nodes' poses and velocities, into sigma
-    (m, 6): each row's element coordinates from the poses (DESIGN.md 7),
-    ``u = A0^T (r1 - r0) - s``, ``psi = log(A0^T A1 Q^T)``, and their rates from the
-    velocities, ``u' = A0^T (v1 - v0 - w0 x (r1 - r0))``, ``psi' = J_l(psi)^-1 A0^T (w1 - w0)``
-    (the inverse of the velocity map ``v1 = v0 + w0 x (r1 - r0) + A0 u'``,
+    (m, 6): each row's element coordinates from the poses (theory: Nodes and element
+    coordinates), ``u = A0^T (r1 - r0) - s``, ``psi = log(A0^T A1 Q^T)``, and their rates
+    from the velocities, ``u' = A0^T (v1 - v0 - w0 x (r1 - r0))``,
+    ``psi' = J_l(psi)^-1 A0^T (w1 - w0)`` (the inverse of the velocity map
+    ``v1 = v0 + w0 x (r1 - r0) + A0 u'``,
     ``w1 = w0 + A0 J_l(psi) psi'``), then :c:func:`element_force`'s sigma. ``pose`` rows are
     ``(r, A row-major)`` (12), ``rate`` rows ``(v, w)`` (6), global; s (m, 3), Q (m, 9), l (m,),
     C, strain0 (m, 6), c (m,) the element's constants. A row whose rotation psi is not below pi

@@ -110,6 +110,30 @@ def body_point(X, d):
                                   d[1] * X[..., 2] + d[0] * X[..., 3]], axis=-1)
 
 
+def whole_turns(angle):
+    """The whole turns ``m = floor((a + pi) / (2 pi))`` that :func:`wrap` takes off an angle a
+    (``wrap(a) = a - 2 pi m``); of an angle's step from one output to the next, the turns by
+    which it passed +-pi.
+
+    Parameters
+    ----------
+    angle : float or ndarray
+        rad.
+
+    Returns
+    -------
+    float or ndarray
+        A whole number (as floats).
+
+    Examples
+    --------
+    >>> from rancf.elements import planar
+    >>> float(planar.whole_turns(3 * np.pi / 2)), float(planar.whole_turns(-0.5))
+    (1.0, 0.0)
+    """
+    return np.floor((angle + np.pi) / (2.0 * np.pi))
+
+
 def wrap(angle):
     """An angle wrapped into ``[-pi, pi)``: ``a - 2 pi floor((a + pi) / (2 pi))``.
 
@@ -129,7 +153,7 @@ def wrap(angle):
     >>> float(planar.wrap(3 * np.pi / 2))
     -1.5707963267948966
     """
-    return angle - 2.0 * np.pi * np.floor((angle + np.pi) / (2.0 * np.pi))
+    return angle - 2.0 * np.pi * whole_turns(angle)
 
 
 def joint_angle(p, c):

@@ -1,5 +1,5 @@
 """The spatial beam element on the SE(3) strain, in relative nodal coordinates (theory: Spatial
-beams; DESIGN.md 7; Sonneville, Cardona and Bruls, CMAME 2014).
+beams; Sonneville, Cardona and Bruls, CMAME 2014).
 
 A beam has nodes k = 0..n, each a rigid body with a position ``r_k`` (m) and a frame ``A_k``
 (columns: beam axis x, section axes y and z). Element k joins node k-1 to node k; its six
@@ -227,9 +227,9 @@ def section_forces(pose0, pose1, rate0, rate1, s, Q, l, C, strain0, c):
     compiled ``sections``, through :c:func:`element_force`).
 
     The element coordinates follow from the node poses, ``u = A0^T (r1 - r0) - s`` and
-    ``psi = log(A0^T A1 Q^T)`` (DESIGN.md 7), their rates from the node velocities by the
-    inverse of the velocity map, ``u' = A0^T (v1 - v0 - w0 x (r1 - r0))`` and
-    ``psi' = J_l(psi)^-1 A0^T (w1 - w0)``; then ``sigma = C (eps - eps0 + c eps')`` as
+    ``psi = log(A0^T A1 Q^T)`` (theory: Nodes and element coordinates), their rates from the
+    node velocities by the inverse of the velocity map, ``u' = A0^T (v1 - v0 - w0 x (r1 - r0))``
+    and ``psi' = J_l(psi)^-1 A0^T (w1 - w0)``; then ``sigma = C (eps - eps0 + c eps')`` as
     :func:`element_force` gives it. The strains are constant along an element: sigma holds
     for its whole length, in its section frame (the SE(3) curve's own frame). Vectorized: the
     loop over the m elements (of every output) is compiled.
@@ -433,6 +433,9 @@ class SpatialBeam:
     element_size = 6
     #: Coordinates of a point.
     dimension = 3
+    #: A node's pose as the outputs hold it (``Result.nodes``, a State's x; a rigid body's
+    #: and a drawn cable node's alike): its position, then its frame row-major (m, 1).
+    pose_size = dimension + dimension * dimension
 
     def __repr__(self):
         return "SpatialBeam()"

@@ -365,7 +365,7 @@ cdef class DAEKernel(StepProblem):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every output, deferred to when the Result is first asked for
-        them (DECISIONS 32: a stored frame holds the state): ``nodes`` a
+        them (a stored frame holds the state; developer: Results, files and sweeps): ``nodes`` a
         :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
         states and branches, on a DAE of the assembly made then
         (:func:`~rancf.formulations.dae.stored_frames`: the run's kernel and factors are not

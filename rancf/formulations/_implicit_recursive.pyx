@@ -613,8 +613,8 @@ cdef class RecursiveProblem(StepProblem):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every output, deferred to when the Result is first asked for
-        them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
-        :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
+        them (a stored frame holds the state; developer: Results, files and sweeps): ``nodes``
+        is a :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
         states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own."""
         from rancf.formulations.recursive import StoredFrames
         frames = StoredFrames(self.frames, t, q, v, branches,

@@ -1112,7 +1112,8 @@ cdef class RecursiveKernel(ODEProblem):
         """Node coordinates and velocities, joint coordinates, rates and reactions, work,
         dissipated energy and the generalized velocities ``beta`` at the outputs (by the owning
         formulation, :meth:`rancf.formulations.recursive.Recursive.observe`), all but the
-        state's own deferred to when the Result is asked for them (DECISIONS 32)."""
+        state's own deferred to when the Result is asked for them (developer: Results, files and
+        sweeps)."""
         return self.owner.observe(t, Y, branches, deferred=True)
 
     def frames(self, t, Y, branches, bint held):

@@ -1,4 +1,4 @@
-"""O(n) dynamics of a spatial tree (theory: Spatial trees; DESIGN section 7).
+"""O(n) dynamics of a spatial tree (theory: Spatial trees).
 
 The tree is :class:`rancf.model.spatial_tree.SpatialTree`: bodies (rigid bodies and beam nodes
 with lumped masses), each on a link to its parent with coordinates q_i, a
@@ -1025,7 +1025,8 @@ cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexce
     with its element's 6 x 6 blocks M_pp, M_pc, M_cp (parent side p, child side c; M the
     element's matrix, :func:`_cable_block`), ``a_i = z - G a_p`` with ``G = D^-1 M_cp``, so
     ``W = G + I`` (``qdd = z - W a_p``) and ``I^A_p += M_pp - M_pc G``: the consistent mass
-    coupling e_p and e_i (DESIGN section 7), absorbed as the planar recursion absorbs its
+    coupling e_p and e_i (theory: The cable in the recursion), absorbed as the planar recursion
+    absorbs its
     8 x 8 element mass."""
     cdef double col[6]
     cdef double* W = d.W + 36 * i

@@ -1969,7 +1969,7 @@ cdef class SpatialProblem(StepProblem):
     cdef public double load_factor
     cdef int nb, c0, n_joint_rows, n_cable_el, n_driven, n_J, n_vals, n_items, n_item_vals
     cdef bint has_loads, has_items, damped, cable_damped, timed
-    # the model's arrays (read-only, DECISIONS 33)
+    # the model's arrays (read-only; developer: Thread safety)
     cdef const double[::1] mass, gravity, cable_gravity, cable_l, cable_EA, cable_EI, cable_c
     cdef const double[::1] cable_mass_data
     cdef const int[::1] cable_mass_indptr, cable_mass_indices
@@ -3462,7 +3462,7 @@ cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
     ``JointSpringKind``): its coordinate q and rate qd, returns its force g. A
     revolute's angle is continued from its reference angle ``ref`` (rad, the angle of the last
     accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), so that it is the
-    recursion's continuous angle (DECISIONS 4) wherever it turns by less than pi from the
+    recursion's continuous angle (theory: Joint coordinates) wherever it turns by less than pi from the
     reference (a prismatic's and a spherical's ``ref`` is unused: a spherical spring's theta
     is the shortest turn from rest, ``|theta| <= pi``, as the recursion's)."""
     cdef double Ap[9]

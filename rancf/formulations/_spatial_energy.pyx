@@ -1,4 +1,4 @@
-"""The energy balance of a spatial tree (theory: The energy balance; DECISIONS 6): the power of
+"""The energy balance of a spatial tree (theory: The energy balance): the power of
 the applied forces and moments, the joint efforts and the drives, and the power the element
 damping dissipates, at the state of the last evaluation of rancf/formulations/_spatial.pyx.
 
@@ -22,6 +22,9 @@ from libc.math cimport isfinite
 import numpy as np
 
 from rancf.elements._rotation cimport cross
+# a body's twist (v, w), its acceleration, a link's wrench or bias force: a node's six numbers;
+# a link's 6 x 6 blocks (its motion subspace H, articulated inertia I^A)
+from rancf.elements._spatial_beam cimport SPATIAL_BLOCK, SPATIAL_NODE
 from rancf.formulations._problem cimport ODE_OK, ODE_NONFINITE
 from rancf.joints._codes cimport M_ELEMENT
 
@@ -40,8 +43,8 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
     cdef double Mo[3]
     cdef double g[3]
     cdef double x[3]
-    cdef double Wa[6]
-    cdef double Wb[6]
+    cdef double Wa[SPATIAL_NODE]
+    cdef double Wb[SPATIAL_NODE]
     cdef const double* V
     cdef double P = 0.0
     cdef int j, k, i
@@ -49,10 +52,11 @@ cdef double applied_power(SpatialData* d) noexcept nogil:
         if d.load_arc[j] >= 0:
             # the two nodes' wrenches of a load between them, at their velocities
             arc_load(d, j, Wa, Wb)
-            for k in range(6):
-                P += Wa[k] * d.V[6 * d.load_body[j] + k] + Wb[k] * d.V[6 * d.load_arc[j] + k]
+            for k in range(SPATIAL_NODE):
+                P += (Wa[k] * d.V[SPATIAL_NODE * d.load_body[j] + k]
+                      + Wb[k] * d.V[SPATIAL_NODE * d.load_arc[j] + k])
             continue
-        V = d.V + 6 * d.load_body[j]
+        V = d.V + SPATIAL_NODE * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
         cross(V + 3, g, x)
         for k in range(3):
@@ -82,15 +86,15 @@ cdef double drive_power(SpatialData* d, bint articulated) noexcept nogil:
         off = d.q_offset[i]
         if d.q_offset[i + 1] - off != 1 or d.smap[off] >= 0:
             continue
-        H = d.H + 36 * i
-        IA = d.IA + 36 * i
-        a = d.acc + 6 * i
-        for r in range(6):
-            W = d.pA[6 * i + r]
+        H = d.H + SPATIAL_BLOCK * i
+        IA = d.IA + SPATIAL_BLOCK * i
+        a = d.acc + SPATIAL_NODE * i
+        for r in range(SPATIAL_NODE):
+            W = d.pA[SPATIAL_NODE * i + r]
             if articulated:
-                for k in range(6):
-                    W += IA[6 * r + k] * a[k]
-            P += H[6 * r] * W * d.drive[3 * off + 1]
+                for k in range(SPATIAL_NODE):
+                    W += IA[SPATIAL_NODE * r + k] * a[k]
+            P += H[SPATIAL_NODE * r] * W * d.drive[3 * off + 1]
     return P
 
 

@@ -1,6 +1,6 @@
 """Implicit steps and statics of a spatial tree as a compiled
-:class:`~rancf.formulations._problem.StepProblem` (theory: Spatial trees; DESIGN.md 7,
-"Implicit steps in O(n)"; DECISIONS 13).
+:class:`~rancf.formulations._problem.StepProblem` (theory: Implicit steps and statics of
+spatial trees).
 
 Coordinates: the free link coordinates q of :mod:`rancf.formulations.spatial` (n = n_free, no
 constraints, m = 0); the loop's unknown is their acceleration a. The motion is
@@ -14,7 +14,7 @@ Residual, exact and O(n): ``c_m M a - c_f F`` by the Newton-Euler recursion
 c_f c_i`` (a_i: link i's part of a) root to leaves, link wrenches ``W_i = M_i A_i - c_f f_i +
 sum X_c^T W_c`` leaves to root, ``r_i = H_i^T W_i - c_f tau_i``.
 
-Newton matrix, approximate (DECISIONS 13): ::
+Newton matrix, approximate (theory: Implicit steps and statics of spatial trees): ::
 
     S = c_m B^T M_b B + c_c D + c_k K
 
@@ -1251,7 +1251,8 @@ cdef class SpatialProblem(StepProblem):
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output in one call of the formulation's
         (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions and the energies
-        deferred to when the Result is asked for them (DECISIONS 32); statics keeps the
+        deferred to when the Result is asked for them (developer: Results, files and sweeps);
+        statics keeps the
         per-output path (its reactions are the scaled loads', :meth:`static_reactions`)."""
         self._forget()
         if self.static:

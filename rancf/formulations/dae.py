@@ -454,8 +454,9 @@ def state_branch(assembly, state):
 
 class HeldReactions:
     """The reactions (n_out, n_joints) of a DAE run's held joints at its stored frames, computed
-    when called: ``Result.reactions`` calls it when first read (DECISIONS 32: a stored frame
-    holds the state), so a run pays for them only when they are asked for.
+    when called: ``Result.reactions`` calls it when first read (a stored frame holds
+    the state; developer: Results, files and sweeps), so a run pays for them only when they are
+    asked for.
 
     Each frame's are those of the state's own multipliers (:meth:`DAE.multipliers`: the
     scheme's are not the state's for Newmark and generalized-alpha-S), on the frame's branch of
@@ -502,7 +503,7 @@ class HeldReactions:
 
 
 def stored_frames(assembly, t, q, v, branches):
-    """The deferred outputs of a DAE run (DECISIONS 32): a
+    """The deferred outputs of a DAE run (developer: Results, files and sweeps): a
     :class:`~rancf.formulations.recursive.StoredFrames` giving the node coordinates and
     velocities and the joint coordinates and rates of the stored states (q, v) (n_out, n_x) at
     the times t, each on its branch (``branches`` (n_out, n_joints), the rows the loop kept),

@@ -237,14 +237,14 @@ class Recursive:
         and the generalized velocities ``beta`` (n_out, n_dof). ``branches[i]`` picks the
         branch of the joint angles at output i (None: from output i - 1's).
 
-        With ``deferred`` (a run's outputs, DECISIONS 32) the states' own parts (``work``,
-        ``dissipated``, ``beta``: views of Y) are returned as they are and the rest is left to
-        a :class:`StoredFrames` of t, Y and branches (kept, not copied: the run's arrays),
-        which the Result calls when one of them is first read (mapped here where the model
-        has input functions, so that they are called during the run): ``nodes`` is the StoredFrames,
-        ``reactions`` its :meth:`~StoredFrames.reactions`. A stored output then costs the
-        loop's copy of the state; the mapping (a kinematics pass an output, O(n), or the
-        forward dynamics where joints are held) is paid once, on the first read, all outputs
+        With ``deferred`` (a run's outputs; developer: Results, files and sweeps) the states'
+        own parts (``work``, ``dissipated``, ``beta``: views of Y) are returned as they are and
+        the rest is left to a :class:`StoredFrames` of t, Y and branches (kept, not copied: the
+        run's arrays), which the Result calls when one of them is first read (mapped here where
+        the model has input functions, so that they are called during the run): ``nodes`` is the
+        StoredFrames, ``reactions`` its :meth:`~StoredFrames.reactions`. A stored output then
+        costs the loop's copy of the state; the mapping (a kinematics pass an output, O(n), or
+        the forward dynamics where joints are held) is paid once, on the first read, all outputs
         in one compiled call (:meth:`~rancf.formulations._recursive.RecursiveKernel.frames`).
         """
         own = {"work": Y[:, -2], "dissipated": Y[:, -1],
@@ -377,9 +377,10 @@ class _SpringRates:
 class StoredFrames:
     """What a run of the recursive formulation maps its stored states to (node coordinates and
     velocities, joint coordinates, rates and reactions), computed on the first call
-    (DECISIONS 32: a stored frame holds the state). The Result calls it when ``nodes``,
-    ``velocities``, ``joint_q`` or ``joint_qd`` is first read, and :meth:`reactions` when the
-    reactions are; both come from one pass over the outputs, made once.
+    (a stored frame holds the state; developer: Results, files and sweeps). The Result calls it
+    when ``nodes``, ``velocities``, ``joint_q`` or ``joint_qd`` is first read, and
+    :meth:`reactions` when the reactions are; both come from one pass over the outputs, made
+    once.
 
     Parameters
     ----------

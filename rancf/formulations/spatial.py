@@ -729,7 +729,8 @@ class Spatial:
     def reactions(self, t, y):
         """The reaction of every joint (n_joints, 6): ``[fx, fy, fz, mx, my, mz]``, the force
         and moment the parent exerts on the child through the joint, global, the moment about
-        the joint point (N, N m; DECISIONS 29). From the recursion at (t, y): the link wrench
+        the joint point (N, N m; theory: Reactions of spatial joints). From the recursion at
+        (t, y): the link wrench
         at the child's origin is ``W = I^A V' + p^A`` (the articulated inertia and bias force
         of the child's subtree), moved to the joint point ``x = r + A offset`` by
         ``M_x = M - (A offset) x F``. NaN if the evaluation failed."""
@@ -778,8 +779,9 @@ class Spatial:
         (:meth:`~rancf.formulations._spatial.SpatialKernel.frames`; a call a frame, after the
         inputs at its t, when loads or drives are functions of t); the joints at cable points
         and the cable frames are computed for all frames at once (:meth:`_cable_joint_values`,
-        closed form). With ``deferred`` and ``deferred_energies`` (a run's outputs, DECISIONS
-        32) nothing is computed here: ``nodes`` is a callable giving ``nodes``, ``velocities``,
+        closed form). With ``deferred`` and ``deferred_energies`` (a run's outputs;
+        developer: Results, files and sweeps) nothing is computed here: ``nodes`` is a callable
+        giving ``nodes``, ``velocities``,
         ``joint_q`` and ``joint_qd``, ``cable_nodes`` and ``cable_velocities`` are callables
         giving theirs (:class:`rancf.Result` calls them when one of them, or its ``extra``, is
         first read), ``energies`` a callable returning the three energies
@@ -870,7 +872,8 @@ class Spatial:
         if not lazy or self.inputs.time_dependent:
             # inputs that are functions of t are called during the run, not when read
             kinematics()
-        # a run's outputs wait for the Result to be asked for them (DECISIONS 32): the
+        # a run's outputs wait for the Result to be asked for them (developer: Results, files
+        # and sweeps): the
         # kinematics pass of every frame, the cables' coordinates, drawn poses and joints
         cables = {"cable_nodes": lambda: kinematics()["cable_e"].reshape(m, -1),
                   "cable_velocities": lambda: kinematics()["cable_v"].reshape(m, -1),

@@ -5,8 +5,8 @@ body in absolute coordinates ``x_i = (r_i, p_i)``: the position of its origin (m
 parameters** ``p = (p0, e)`` of its frame (a unit quaternion, scalar first), 7 per body, with the
 norm constraint ``(p . p - 1) / 2 = 0``. Every link that is not a beam element is a joint whose
 kind adds constraint rows with analytic Jacobians; a beam element adds its strain energy, computed
-from its two nodes' frames by the element kernel of :mod:`rancf.elements.spatial_beam` (DESIGN
-section 7, "Closed loops")::
+from its two nodes' frames by the element kernel of :mod:`rancf.elements.spatial_beam` (theory:
+The spatial DAE formulation)::
 
     u = A_p^T (r_c - r_p) - s,    psi = log(A_p^T A_c Q^T),    F = (de/dx)^T f(u, psi, u', psi')
 
@@ -132,11 +132,11 @@ its second, ``f = k (l - l0) + c l'``; an end at a point between two nodes of a 
 element's two nodes that do its virtual work (:class:`rancf.formulations._spatial_dae.
 ArcSpringKernel`, its tangents by central differences in its own columns). The angles the springs and effort functions see (a
 revolute's, a cylindrical joint's, a universal joint's two) are continuous, as the recursion's
-(DECISIONS 4): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the angle of the
-last accepted step (moved by the compiled problem's ``accept``, never at Newton's iterates:
-``SpatialDAE._accept_angles`` is its reference), so that a spring's rest angle or an effort's
-``-k q`` holds past +-pi; the references are the run's (this formulation's, one made for each
-run), kept beside each output for its energies and reactions. An effort function of a
+(theory: Joint coordinates): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), ref the
+angle of the last accepted step (moved by the compiled problem's ``accept``, never at Newton's
+iterates: ``SpatialDAE._accept_angles`` is its reference), so that a spring's rest angle or an
+effort's ``-k q`` holds past +-pi; the references are the run's (this formulation's, one made
+for each run), kept beside each output for its energies and reactions. An effort function of a
 spherical or free joint gets its rotation vector as the recursion has it: that continues past pi
 within a step and is re-centred to ``log(R)`` (angle at most pi) after it
 (:mod:`rancf.formulations.spatial`), so the DAE moves ``log(R)`` to the other vector of the
@@ -195,6 +195,7 @@ from scipy.spatial.transform import Rotation
 from threadpoolctl import OpenBLASController, ThreadpoolController
 
 from ..elements import _spatial_beam, ancf_cable
+from ..elements.planar import whole_turns, wrap
 from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
                              CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
                              ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
@@ -1301,7 +1302,7 @@ class SpatialDAE(IndexThreeDAE):
         ref)`` (the compiled problem does this itself before :meth:`_efforts_at`)."""
         ref, a = self._probe_ref, self._probe_angle
         c = np.array(c, dtype=float)
-        c[a] = ref[a] + _wrapped(c[a] - ref[a])
+        c[a] = ref[a] + wrap(c[a] - ref[a])
         return c
 
     def _psi_continued(self, c, cd):
@@ -1324,7 +1325,8 @@ class SpatialDAE(IndexThreeDAE):
         ``SpatialProblem.accept`` does in C (this: its reference), which the loop calls at the
         start and after every accepted step, never at Newton's iterates, so each evaluation
         continues its angles from the last accepted step's (turning by less than pi within a
-        step), and a run follows the recursion's continuous angles (DECISIONS 4) past +-pi."""
+        step), and a run follows the recursion's continuous angles (theory: Joint coordinates)
+        past +-pi."""
         d = self._joint_springs
         if len(d["law"]):
             d["ref"][:] = self._joint_spring_values(*self._item_states(q, v, d), d)[0]
@@ -2025,7 +2027,7 @@ class SpatialDAE(IndexThreeDAE):
         for w, k in zip(_D1, range(_TAUS.size)):
             if w != 0.0:
                 c = values[:, k].copy()
-                c[:, a] = c0[:, a] + _wrapped(c[:, a] - c0[:, a])
+                c[:, a] = c0[:, a] + wrap(c[:, a] - c0[:, a])
                 rate += w * c
         return c0, np.where((scale > 0.0)[:, None], rate / h[:, None], 0.0)
 
@@ -2138,7 +2140,8 @@ class SpatialDAE(IndexThreeDAE):
         S, n = len(t), self.n_bodies
         if last is None and S and self._n_branch:
             # a run's first output has the angles its references continue (a static start's,
-            # turned past pi by the load steps: DECISIONS 4), not those within (-pi, pi]
+            # turned past pi by the load steps; theory: Joint coordinates), not those within
+            # (-pi, pi]
             ref = self._angle_ref if branches is None else np.asarray(
                 branches, dtype=float).reshape(S, -1)[0]
             at, to = self._reference_columns()
@@ -2160,7 +2163,8 @@ class SpatialDAE(IndexThreeDAE):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output of a run, deferred to when the Result is
-        first asked for them (DECISIONS 32: a stored frame holds the state): ``nodes`` is a
+        first asked for them (a stored frame holds the state; developer: Results, files and
+        sweeps): ``nodes`` is a
         :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
         vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
         output; the values of the model's input functions at the outputs recorded here, in
@@ -2293,8 +2297,8 @@ class SpatialDAE(IndexThreeDAE):
 class SpatialFrames:
     """The outputs of a spatial DAE run at its stored frames but the reactions (``nodes``,
     ``velocities``, ``joint_q``, ``joint_qd`` and the energies: :meth:`SpatialDAE._frames`),
-    computed when called: the Result calls it when one of them is first read (DECISIONS 32: a
-    stored frame holds the state, so a run's time is its steps').
+    computed when called: the Result calls it when one of them is first read (a stored frame
+    holds the state, so a run's time is its steps'; developer: Results, files and sweeps).
 
     Parameters
     ----------
@@ -2323,8 +2327,9 @@ class SpatialFrames:
 
 class SpatialReactions:
     """The joints' reactions (n_out, 6 n_joints) of a spatial DAE run at its stored frames,
-    computed when called: ``Result.reactions`` calls it when first read (DECISIONS 32: a stored
-    frame holds the state), as the planar :class:`rancf.formulations.dae.HeldReactions`.
+    computed when called: ``Result.reactions`` calls it when first read (a stored frame
+    holds the state; developer: Results, files and sweeps), as the planar
+    :class:`rancf.formulations.dae.HeldReactions`.
 
     Each frame's are :meth:`SpatialDAE.reactions` of the state's own multipliers
     (:meth:`SpatialDAE.multipliers`: the scheme's are not the state's for Newmark and
@@ -2445,17 +2450,12 @@ def _continued(t, JQ, angles, last):
     later[1:] = t[1:] > t[:-1]
     later[0] = last is not None and t[0] > last[0]
     prev[0] = last[1][angles] if later[0] else raw[0]
-    step = np.where(later[:, None], np.floor((raw - prev + np.pi) / (2 * np.pi)), 0.0)
+    step = np.where(later[:, None], whole_turns(raw - prev), 0.0)
     # the first output's turns are measured from last's continued angles, not its raw ones
     turns = np.cumsum(-step, axis=0)
     restart = np.maximum.accumulate(np.where(later, 0, np.arange(len(t))))
     turns -= np.where((restart > 0)[:, None], turns[restart], 0.0)
     JQ[:, angles] = raw + 2 * np.pi * turns
-
-
-def _wrapped(a):
-    """Angles a (rad) wrapped to [-pi, pi)."""
-    return (a + np.pi) % (2 * np.pi) - np.pi
 
 
 def _logs(R):

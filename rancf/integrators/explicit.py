@@ -17,6 +17,7 @@ import time
 import numpy as np
 import scipy.integrate
 
+from ..errors import UserFunctionError
 from ..formulations._problem import ODEStatus, TurnedOver
 from ..progress import RunProgress
 from . import _explicit
@@ -129,7 +130,14 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     Solution
         ``y`` the states, the model-level arrays from ``problem.observe``; a run stopped by a
         divergence, a failure or Ctrl-C keeps the outputs before it.
+
+    Raises
+    ------
+    rancf.UserFunctionError, ValueError
+        An input function raised, or returned no valid number, at the start state (y0 at
+        t = 0: :func:`start_inputs`): the run has no output yet.
     """
+    start_inputs(problem, y0)
     run = _run_compiled if method in SCHEMES else _run_scipy
     t, Y, branches, status, message, stats, wall, error = run(problem, method, y0, t_out, dt,
                                                               rtol, atol, bound, progress)
@@ -139,6 +147,22 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     return Solution(t=t, y=Y, status=status, message=message, method=method,
                     formulation=problem.formulation, stats=stats, wall_time=wall, error=error,
                     extra=extra, **model)
+
+
+def start_inputs(problem, y0):
+    """The set-up's evaluation of the input functions at the start state (y0 at t = 0), as
+    the implicit methods' initial accelerations and statics' first residual make it: one that
+    raises there (or returns no valid number) raises out of the run, which has no output yet
+    (:class:`rancf.UserFunctionError`: one rule for every method; without this, the explicit
+    loops met it in their first stage and failed the run instead). The value is not kept: the
+    loops evaluate the start again (bitwise the same run). A singular mass or a turned-over
+    state there is left to the loop, which reports it as it does at any step."""
+    try:
+        problem.derivative(0.0, y0)
+    except (UserFunctionError, ValueError):
+        raise
+    except (ArithmeticError, RuntimeError):
+        pass
 
 
 def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):

@@ -44,8 +44,9 @@ class Solution:
         The model's node coordinates and their rates (m, 1, m/s, 1/s), from the formulation;
         or ``nodes`` a callable giving ``nodes``, ``velocities``, ``joint_q`` and ``joint_qd``
         (a dict; ``velocities``, ``joint_q``, ``joint_qd`` then None), which the Result calls
-        when one of them is first read (DECISIONS 32: the recursive formulation's runs, planar
-        and with :class:`~rancf.formulations.recursive.StoredFrames`, and the spatial DAE's).
+        when one of them is first read (developer: Results, files and sweeps: the recursive
+        formulation's runs, planar and with :class:`~rancf.formulations.recursive.StoredFrames`,
+        and the spatial DAE's).
     joint_q, joint_qd, reactions : ndarray (n_out, n_joints)
         Joint coordinates (rad or m, unwrapped), rates, and the reactions of fixed and driven
         joints (N m or N), from the formulation; the DAE gives the reactions of its held joints

@@ -1,14 +1,14 @@
 """The builder of a spatial model's :class:`~rancf.model.spatial_tree.SpatialTree` (theory:
 Spatial trees).
 
-Bodies: every beam node (its lumped mass and rotary inertia, DESIGN section 7) and every rigid
-body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT``). An item hangs
-from the ground through the joint whose child it is; following joints from parent to child
-reaches every item once. A joint that reaches an item a second time closes a loop: it is kept as
-a loop-closing link between the two bodies it joins (the tree's ``loop_*`` arrays), which the
-spatial DAE formulation runs and the recursion cannot; so is a joint at a point between two
-nodes of a beam (``beam.at(s)``), and the item it would hang is then a free body of the tree
-(the DAE holds it by the joint's rows). A beam jointed at node j is two chains
+Bodies: every beam node (its lumped mass and rotary inertia; theory: Lumped masses) and every
+rigid body. Links: every joint (its kind's ``Motion``) and every element (``M_ELEMENT``). An
+item hangs from the ground through the joint whose child it is; following joints from parent to
+child reaches every item once. A joint that reaches an item a second time closes a loop: it is
+kept as a loop-closing link between the two bodies it joins (the tree's ``loop_*`` arrays),
+which the spatial DAE formulation runs and the recursion cannot; so is a joint at a point
+between two nodes of a beam (``beam.at(s)``), and the item it would hang is then a free body of
+the tree (the DAE holds it by the joint's rows). A beam jointed at node j is two chains
 from that node: nodes j+1..n through the elements forward, nodes j-1..0 through them reversed
 (the link from node k+1 to node k). Bodies are numbered item after item in the order the tree reaches them, and within a beam j,
 j+1..n, j-1..0: a parent always comes first.

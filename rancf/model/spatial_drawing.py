@@ -29,6 +29,7 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d import Axes3D
 
+from ..elements.spatial_beam import SpatialBeam
 from .drawing import GROUND_STYLE, _attached_points, _body_artists, _joint_markers, _polyline
 from .spatial_build import build_tree, point_body
 
@@ -175,7 +176,7 @@ class _Mechanism:
     def update(self, pose):
         """Move the artists to the poses (n_bodies * 12,) or (n_bodies, 12)."""
         L = self.L
-        pose = np.asarray(pose, dtype=float).reshape(-1, 12)
+        pose = np.asarray(pose, dtype=float).reshape(-1, SpatialBeam.pose_size)
         frames = pose[:, 3:].reshape(-1, 3, 3)
         for bodies, line, ticks in zip(L.beam_bodies, self.beams, self.sections):
             r = pose[bodies, :3]

@@ -208,8 +208,8 @@ class SpatialBeam:
     """A spatial beam of the relative-nodal-coordinate formulation (theory: Spatial beams).
 
     Not constructed directly: :meth:`rancf.Model.add_beam` of a spatial model returns it. Its
-    nodes carry lumped masses; its elements the SE(3) strain (DESIGN section 7). Uniform section
-    and material; straight (``length``, ``start``, ``direction``) or curved (``points``,
+    nodes carry lumped masses; its elements the SE(3) strain (theory: Spatial beams). Uniform
+    section and material; straight (``length``, ``start``, ``direction``) or curved (``points``,
     ``tangents``), unstressed in the reference configuration.
 
     Attributes
@@ -370,7 +370,8 @@ class SpatialBeam:
         return self.node(self.n_elements)
 
     def reference_elements(self, reverse=False):
-        """The elements' reference relative poses, lengths and strains (DESIGN section 7).
+        """The elements' reference relative poses, lengths and strains (theory: Nodes and
+        element coordinates).
 
         Element k (1..n) joins node k-1 to node k: ``s_k = A0_{k-1}^T (r0_k - r0_{k-1})``,
         ``C_k = A0_{k-1}^T A0_k``. Reversed (the link from node k to node k-1, for a beam
@@ -441,7 +442,7 @@ class SpatialBeam:
                                 const(self.E * Iy), const(self.E * Iz)])
 
     def node_masses(self):
-        """Lumped node masses and rotary inertias (DESIGN section 7).
+        """Lumped node masses and rotary inertias (theory: Lumped masses).
 
         Node k carries half of each adjacent element: ``m_k = rho A (l_k + l_{k+1}) / 2`` and
         ``rho diag(I_y + I_z, I_y, I_z) (l_k + l_{k+1}) / 2`` in its frame (``l_0 = l_{n+1} =
@@ -603,8 +604,11 @@ def _transported_frames(tangents):
     # one node per call, the frame before as its base with its x set to the tangent before
     # (equal to round-off): the rotation then comes from unit tangents alone, not from the
     # frames carried so far, whose round-off it would double at every node
-    e, rest = np.zeros((1, 6)), np.zeros((1, 6))
-    base, pose, rates = np.empty((1, 3, 3)), np.empty((1, 12)), np.empty((1, 6))
+    # a cable node's coordinates [r, r'], its drawn pose (origin, frame) and twist (v, w)
+    node, kind = ancf_cable.SpatialANCFCable.node_size, spatial_beam.SpatialBeam
+    e, rest = np.zeros((1, node)), np.zeros((1, node))
+    base, pose, rates = np.empty((1, 3, 3)), np.empty((1, kind.pose_size)), \
+        np.empty((1, kind.node_size))
     for k in range(1, n):
         base[0] = frames[k - 1]
         base[0, :, 0] = tangents[k - 1]

@@ -10,6 +10,7 @@ import reprlib
 import numpy as np
 
 from .. import checks
+from ..elements.planar import wrap
 from ..errors import raised
 from ..joints import REGISTRY
 from ..joints._codes import Motion
@@ -181,7 +182,7 @@ class SpatialJoint(Joint):
         """
         q = self.drive_values(0.0)[0]
         unit = self.type.spatial.units[0]
-        mismatch = abs(q) if unit == "m" else abs(np.remainder(q + np.pi, 2.0 * np.pi) - np.pi)
+        mismatch = abs(q) if unit == "m" else abs(wrap(q))
         if mismatch > (tol if unit == "m" else 1e-8):
             raise ValueError(f"joint {self.index} ({self.kind}): drive q(0) = {q:.6g} {unit}, "
                              "but a spatial joint's coordinate is 0 in the reference "

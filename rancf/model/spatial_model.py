@@ -28,7 +28,7 @@ class SpatialModel(Model):
     gravity : sequence of 3 floats
         Gravitational acceleration (m/s^2), default ``(0, 0, -9.81)`` (z up).
     elastic_model : None
-        Planar only: a spatial beam's elements have the SE(3) strain (DESIGN section 7).
+        Planar only: a spatial beam's elements have the SE(3) strain (theory: Spatial beams).
 
     Raises
     ------

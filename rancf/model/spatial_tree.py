@@ -12,8 +12,8 @@ with ``q`` the link's coordinates, ``Q`` the reference relative orientation (so 
 reference configuration), ``anchor`` the link's point in the parent's frame and ``offset`` the
 same point in the child's frame (the ground's frame is the identity at the origin). A joint of
 the model is a link; an element of a beam is an ``M_ELEMENT`` link from node k-1 to node k
-(``anchor = s_k``, ``Q = C_k``, ``offset = 0``: DESIGN section 7). Bodies are numbered so that
-a parent comes before its children.
+(``anchor = s_k``, ``Q = C_k``, ``offset = 0``; theory: Nodes and element coordinates). Bodies
+are numbered so that a parent comes before its children.
 
 A joint that reaches a body the tree already reaches closes a loop: it is kept beside the tree
 as a **loop-closing link** between two bodies (the ``loop_*`` arrays, the same fields as a tree

@@ -16,9 +16,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..elements.beam import PlanarANCFBeam
+from ..integrators.solution import Solution
 from ..memory import available_memory
 from ..model.model import Model
-from .result import SPATIAL_POSE, SPATIAL_VELOCITY, STATUSES, Result
+from .result import SPATIAL_POSE, SPATIAL_VELOCITY, STATUSES, built
 
 FORMAT_VERSION = 2
 
@@ -499,9 +500,15 @@ def load(path, model=None):
     if model is not None:
         _check_model(path, model, meta, arrays)
     extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
-    return Result(model, arrays["t"], arrays["nodes"], arrays["velocities"], arrays["joint_q"],
-                  arrays["joint_qd"], arrays["reactions"], arrays["work"], arrays["dissipated"],
-                  status=meta["status"], message=meta["message"], method=meta["method"],
-                  method_reason=meta["method_reason"], formulation=meta["formulation"],
-                  stats=meta["stats"], extra=extra, wall_time=meta["wall_time"],
-                  energy_table={k: arrays[k] for k in ("kinetic", "elastic", "gravity")})
+    # the energies the run computed, as saved (the model, if given, is not re-evaluated)
+    extra["energies"] = {k: arrays[k] for k in ("kinetic", "elastic", "gravity")}
+    stored = Solution(t=arrays["t"], nodes=arrays["nodes"], velocities=arrays["velocities"],
+                      joint_q=arrays["joint_q"], joint_qd=arrays["joint_qd"],
+                      reactions=arrays["reactions"], work=arrays["work"],
+                      dissipated=arrays["dissipated"], status=meta["status"],
+                      message=meta["message"], method=meta["method"],
+                      formulation=meta["formulation"], stats=meta["stats"],
+                      wall_time=meta["wall_time"], extra=extra)
+    result = built(model, stored)
+    result.method_reason = meta["method_reason"]
+    return result

@@ -1,8 +1,8 @@
 """Outputs of a :class:`~rancf.results.result.Result` computed from its stored frames when
-asked (DECISIONS 32: a stored frame holds the state): the joints' full reactions, the
-accelerations of the nodes, the velocities and accelerations of points, the internal forces
-of beams and the deflections of points relative to a body's rigid motion; planar, and for
-spatial models the accelerations and deflections (:func:`spatial_accelerations`,
+asked (a stored frame holds the state; developer: Results, files and sweeps): the joints' full
+reactions, the accelerations of the nodes, the velocities and accelerations of points, the
+internal forces of beams and the deflections of points relative to a body's rigid motion;
+planar, and for spatial models the accelerations and deflections (:func:`spatial_accelerations`,
 :func:`spatial_acceleration`, :func:`spatial_deflection`).
 
 The reactions and accelerations come from one evaluation of the forward dynamics of the
@@ -16,8 +16,17 @@ are computed once per Result and kept on it.
 import numpy as np
 
 from ..elements import hermite
+from ..elements.ancf_cable import SpatialANCFCable
+from ..elements.spatial_beam import SpatialBeam
 from ..joints._codes import ANGLE
 from ..model.items import ARC, GROUND, Beam, RigidBody
+
+#: A spatial body's entries in the outputs (its pose: origin, frame row-major; its twist and
+#: its acceleration: v, w), a cable node's ([r, r']), a joint's reaction ([f, m], dual to a
+#: twist): the element kinds' sizes.
+FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
+CABLE_NODE = SpatialANCFCable.node_size
+WRENCH = TWIST
 
 
 def dynamics(result):
@@ -63,9 +72,9 @@ def dynamics(result):
         branch = A.joint_q0
         if A.n_joints and finite.size:
             # the frames follow each other's branch from the first's: a static frame, or a run
-            # started from one, may hold an angle statics turned past pi (DECISIONS 4), which
-            # the reference branch wraps by a turn (a spring pushing the other way, the pin of
-            # an off-centre body reacting to that spurious torque)
+            # started from one, may hold an angle statics turned past pi (theory: Joint
+            # coordinates), which the reference branch wraps by a turn (a spring pushing the
+            # other way, the pin of an off-centre body reacting to that spurious torque)
             angle = np.array([j.type.coordinate == ANGLE for j in A.joints], dtype=bool)
             branch = np.where(angle, on_turns(A.joint_q0, result.joint_q[finite[0]]),
                               A.joint_q0)
@@ -238,7 +247,7 @@ def spatial_accelerations(result):
         for i, y in zip(finite, Y):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
             if not status:
-                acc[i] = formulation.kernel.arrays["acc"][:6 * n].reshape(n, 6)
+                acc[i] = formulation.kernel.arrays["acc"][:TWIST * n].reshape(n, TWIST)
     result._spatial_accelerations = acc
     return acc
 
@@ -248,7 +257,7 @@ def on_stored_turns(model, formulation, jq, Y):
     :class:`rancf.State`'s), every free angle (a revolute joint's, a cylindrical joint's
     second coordinate, a universal joint's two) moved by the whole turns that take it
     nearest its continuous joint coordinate in jq (m, n_joint_q: rows of ``Result.joint_q``,
-    DECISIONS 4; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
+    theory: Joint coordinates; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
     of a spherical or free link put on the branch of its vector in jq
     (:func:`_on_stored_branch`), in place; returns Y. An entry of jq that is not the
     coordinates' own modulo a turn (:func:`rancf.formulations.turns.agreeing`: a State of
@@ -335,12 +344,13 @@ def _state_accelerations(result, frames):
              for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
         for k, (i, y) in enumerate(zip(frames, Y)):
             status, _ = formulation.kernel.evaluate(result.t[i], y)
-            out[k] = np.nan if status else formulation.kernel.arrays["acc"][:6 * N].reshape(N, 6)
+            out[k] = np.nan if status else \
+                formulation.kernel.arrays["acc"][:TWIST * N].reshape(N, TWIST)
     if not nc:
         return out
     # a cable node's row from the slope's second rate to its drawn frame's alpha
-    e = np.array([s.x[12 * n:] for s in states]).reshape(-1, nc, 6)
-    ed = np.array([s.v[6 * n:] for s in states]).reshape(-1, nc, 6)
+    e = np.array([s.x[FRAME * n:] for s in states]).reshape(-1, nc, CABLE_NODE)
+    ed = np.array([s.v[TWIST * n:] for s in states]).reshape(-1, nc, CABLE_NODE)
     s, sd, sdd = e[..., 3:], ed[..., 3:], out[:, n:, 3:].copy()
     length = np.linalg.norm(s, axis=2)[..., None]
     t = s / length
@@ -421,8 +431,8 @@ def spatial_axis_reaction(result, index):
         frame = result.nodes[:, body, 3:].reshape(n, 3, 3)
         axis = frame @ (tree.A0[body].T @ joint.axis)
     column = 3 if joint.kind == "revolute" else 0
-    return np.einsum("ni,ni->n", axis, result.reactions[:, 6 * index + column:
-                                                         6 * index + column + 3])
+    return np.einsum("ni,ni->n", axis, result.reactions[:, WRENCH * index + column:
+                                                         WRENCH * index + column + 3])
 
 
 def _rotation_vectors(R):
@@ -473,8 +483,8 @@ def spatial_arc_motion(tree, point, poses, rates=None):
     (``beam.at(s)``) for the bodies' poses (and velocities) of m frames.
 
     The element joining nodes k and k + 1 has constant strain: its centreline and section
-    frames are the SE(3) curve ``g(xi) = g_k exp(xi log(g_k^-1 g_k+1))`` (DESIGN.md 7; g a
-    node's pose), ``xi`` the point's place in it. With ``p = log(A_k^T A_k+1)`` and ``d =
+    frames are the SE(3) curve ``g(xi) = g_k exp(xi log(g_k^-1 g_k+1))`` (theory: Spatial beams;
+    g a node's pose), ``xi`` the point's place in it. With ``p = log(A_k^T A_k+1)`` and ``d =
     A_k^T (r_k+1 - r_k)``: ``A(xi) = A_k exp(xi p^)`` and ``r(xi) = r_k + A_k J_l(xi p) xi
     J_l(p)^-1 d`` (:func:`_arc_local`), the nodes' own poses at xi = 0 and 1. Its velocity
     is ``v_k + w_k x (r - r_k) + A_k L'``, with L' the rate of ``_arc_local`` along the
@@ -551,7 +561,7 @@ def link_states(formulation, X, V):
                                  M_SPHERICAL, M_UNIVERSAL)
     tree = formulation.tree
     m, n = len(X), tree.n_bodies
-    X, V = X.reshape(m, n, 12), V.reshape(m, n, 6)
+    X, V = X.reshape(m, n, FRAME), V.reshape(m, n, TWIST)
     r, A = X[..., :3], X[..., 3:].reshape(m, n, 3, 3)
     q, qd = np.zeros((m, tree.n_q)), np.zeros((m, tree.n_q))
     for i in range(n):

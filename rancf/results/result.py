@@ -155,12 +155,13 @@ class Result:
         else:
             sizes = (model.build().node_size,) * 2
         # a callable ``nodes`` (the spatial DAE's stored states) gives nodes, velocities,
-        # joint_q, joint_qd and the energies when one of them is first read (DECISIONS 32)
+        # joint_q, joint_qd and the energies when one of them is first read (developer: Results,
+        # files and sweeps)
         self._sizes, self._frames = sizes, (nodes if callable(nodes) else None)
         if self._frames is None:
             self._store_frames(nodes, velocities, joint_q, joint_qd)
         # a callable (a DAE run's held joints: their multipliers' solves) is evaluated when
-        # the reactions are first read (DECISIONS 32)
+        # the reactions are first read (developer: Results, files and sweeps)
         self._reactions = reactions if callable(reactions) else \
             np.asarray(reactions, dtype=float).reshape(n, -1)
         self.work = np.asarray(work, dtype=float).reshape(n)
@@ -174,7 +175,7 @@ class Result:
         self.stats.update({k: (int(v) if isinstance(v, (int, np.integer)) else v)
                            for k, v in (stats or {}).items()})
         # a callable entry (a run's cable coordinates, made from its stored states) is
-        # evaluated when ``extra`` is first read (DECISIONS 32)
+        # evaluated when ``extra`` is first read (developer: Results, files and sweeps)
         extra = extra or {}
         if any(callable(v) for v in extra.values()):
             self._extra = extra
@@ -184,7 +185,8 @@ class Result:
         self.error = error
         if energy_table is None and model is None:
             raise ValueError("a Result needs its model or its energy table")
-        # the energy table, computed from the outputs when first asked for (DECISIONS 32)
+        # the energy table, computed from the outputs when first asked for (developer: Results,
+        # files and sweeps)
         self._energy_table, self._energy = energy_table, None
         # the deferred outputs are computed on the run's formulation, whose scratch arrays two
         # threads reading one Result at once would share: one computes, the other waits
@@ -255,7 +257,8 @@ class Result:
             if self._energy is None:
                 table = self._energy_table
                 if callable(table):
-                    # the formulation's energies of the stored frames (DECISIONS 32)
+                    # the formulation's energies of the stored frames (developer: Results, files
+                    # and sweeps)
                     table = table()
                 if table is None:
                     e = energies(self.model.build(), self.nodes, self.velocities, self.joint_q)
@@ -776,8 +779,8 @@ class Result:
 
         Spatial: normal force, two shear forces, torsion and two bending moments in the
         element's section frame (normal along its axis x, section axes y and z). Each
-        element's strains are constant along it (the SE(3) strain: DESIGN.md 7), so its
-        section forces ``C (eps - eps0)`` (plus the Kelvin-Voigt part ``c C eps'`` when the
+        element's strains are constant along it (the SE(3) strain; theory: Spatial beams), so
+        its section forces ``C (eps - eps0)`` (plus the Kelvin-Voigt part ``c C eps'`` when the
         beam has damping) hold for its whole length, from the element coordinates
         ``u = A_{k-1}^T (r_k - r_{k-1}) - s_k``, ``psi = log(A_{k-1}^T A_k C_k^T)`` and their
         rates. In statics with a small deflection, an element's force is the section force at
@@ -1239,8 +1242,8 @@ class Result:
 def result_of(model, solution):
     """The :class:`Result` of a run: what an integrator returned, for the model it ran.
 
-    The one place a Result is made from a run (:func:`rancf.load` makes one from a file). The
-    Solution carries the model-level arrays at its outputs (node coordinates and velocities,
+    The one place a Result is made from a run (:func:`built` its constructor path, which
+    :func:`rancf.load` takes too, with a file's arrays as a Solution). The Solution carries the model-level arrays at its outputs (node coordinates and velocities,
     joint coordinates, rates and reactions, work and dissipated energy), which its formulation
     mapped from the integrator's states; ``extra`` gains the implicit loop's monitors
     (``constraint_violation``, ``newton_iterations``, ``lambda``) where it kept them.
@@ -1259,21 +1262,25 @@ def result_of(model, solution):
         then comes back whole with status "interrupted".
     """
     with held_interrupt() as caught:
-        result = _built(model, solution)
+        result = built(model, solution)
     result.status, result.message = after_steps(result.status, result.message, caught,
                                                 result.t[-1] if len(result.t) else 0.0)
     return result
 
 
-def _built(model, solution):
-    """The Result of ``solution`` (:func:`result_of`, without its guard)."""
+def built(model, solution):
+    """The Result of ``solution`` (:func:`result_of`, without its guard): the one path from
+    what a run or a file (:func:`rancf.load`) holds to a :class:`Result`. A Solution whose
+    ``extra["energies"]`` holds the energy table (a spatial run's, or the one a file stored)
+    gives it to the Result in place of energies computed from ``model`` (None for a file
+    read without its model)."""
     s = solution
     extra = {name: value for name, value in (("constraint_violation", s.violations),
                                              ("newton_iterations", s.newton_iterations),
                                              ("lambda", s.lam)) if value is not None}
     extra.update(s.extra)
     energy_table, work, dissipated = None, s.work, s.dissipated
-    if model.dim == 3 and ("energies" in extra or not callable(s.nodes)):
+    if "energies" in extra or (model.dim == 3 and not callable(s.nodes)):
         # the spatial formulation evaluates the energies with the states (its elastic energy
         # needs the element coordinates, which the poses in nodes hold only implicitly), or
         # gives a callable that does when the Result is first asked for them

@@ -1,5 +1,5 @@
 """Section forces of a spatial result's beams, computed from the stored frames when asked
-(:meth:`rancf.Result.internal_forces` of a spatial model; DECISIONS 32).
+(:meth:`rancf.Result.internal_forces` of a spatial model; developer: Results, files and sweeps).
 
 Element k of a beam joins its nodes k and k + 1. Its coordinates follow from the two nodes'
 stored poses, its strain rates from their stored velocities, and its section forces
