@@ -15,8 +15,10 @@ folder), so that the others fill the remaining processes beside it; a case that 
 written and the report rebuilt at once, and a process that dies leaves an error record. The
 timed cases follow, one after the other in this process, alone (developer: The validation
 layer); a timed case's part that measures no time (``Case.prepare``: scaling's instruction count
-under valgrind) runs in a process of its own beside the untimed cases. The untimed studies inside the cases (:mod:`validation.parallel`: the runs of
-``rod-slider``, the E sweep of ``rigid-limit``, the sampling seeds of ``modal``) go to a local
+under valgrind, modal's untimed runs) runs in a process of its own beside the untimed cases,
+and the timed cases start when every such part has ended. The untimed studies inside the cases
+(:mod:`validation.parallel`: the runs of ``rod-slider``, the E sweep of ``rigid-limit``, the
+untimed runs of ``modal``) go to a local
 dask cluster of ``--jobs`` processes, started when the case first asks for one
 (``--workers`` / ``--scheduler``: another cluster; ``--jobs 1``: serial); every value but a
 wall time is the serial run's. A run of every default case records its wall time in ``<out>/run.json``
@@ -119,7 +121,7 @@ def parse(argv):
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=workers, metavar="N",
                        help="run the untimed studies inside cases (the runs of rod-slider, the E "
-                            "sweep of rigid-limit, the sampling seeds of modal) on a local dask "
+                            "sweep of rigid-limit, the untimed runs of modal) on a local dask "
                             "cluster of N processes; timed runs (the DOF sweep of scaling, the "
                             "timings of modal, rrr, implicit-stiff, peers) stay serial and alone "
                             "in this process; the values are the serial run's (wall times aside). "
@@ -243,13 +245,15 @@ def _child(entry, quick: bool, out: Path, conn, studies: dict) -> None:
     conn.close()
 
 
-def _prepare_child(entry, quick: bool, conn) -> None:
+def _prepare_child(entry, quick: bool, conn, studies: dict) -> None:
     """Send ``("value", entry.prepare(quick))`` or ``("raised", traceback)`` through ``conn``;
-    in a process group of its own, as :func:`_child`."""
+    in a process group of its own, as :func:`_child`, its untimed studies under ``studies``
+    (as :func:`_child`'s)."""
     os.setpgid(0, 0)
     case_module._progress_hook = None
     try:
-        message = ("value", entry.prepare(quick))
+        with engine(**studies):
+            message = ("value", entry.prepare(quick))
     except BaseException:
         message = ("raised", traceback.format_exc())
     conn.send(message)
@@ -258,26 +262,36 @@ def _prepare_child(entry, quick: bool, conn) -> None:
 
 class Prepared:
     """``entry.prepare(quick)`` (:class:`validation.case.Case`) running in a forked process of
-    its own while the untimed cases run; :meth:`result` waits for its value."""
+    its own while the untimed cases run, its untimed studies under ``studies`` (the keywords of
+    :func:`validation.parallel.engine`; default: serial); :meth:`wait` waits for it to end,
+    :meth:`result` for its value."""
 
-    def __init__(self, entry, quick: bool):
+    def __init__(self, entry, quick: bool, studies: dict | None = None):
         context = multiprocessing.get_context("fork")
         self.name = entry.name
         self.reader, writer = context.Pipe(duplex=False)
-        self.process = context.Process(target=_prepare_child, args=(entry, quick, writer),
+        self.process = context.Process(target=_prepare_child, args=(entry, quick, writer, studies or {}),
                                        name=f"validation {entry.name} (prepare)")
         self.process.start()
         writer.close()
+        self._message = None
+
+    def wait(self) -> None:
+        """Wait until ``prepare`` has ended (its value or its error is kept for :meth:`result`)."""
+        if self._message is not None:
+            return
+        try:
+            self._message = self.reader.recv()
+        except EOFError:
+            self.process.join()
+            self._message = ("raised", f"its process ended with exit code {self.process.exitcode}")
+        self.process.join()
 
     def result(self):
         """The value ``prepare`` returned; RuntimeError with its traceback when it raised or its
         process died."""
-        try:
-            kind, payload = self.reader.recv()
-        except EOFError:
-            self.process.join()
-            kind, payload = "raised", f"its process ended with exit code {self.process.exitcode}"
-        self.process.join()
+        self.wait()
+        kind, payload = self._message
         if kind == "raised":
             raise RuntimeError(f"the untimed part of {self.name} (Case.prepare) failed:\n{payload}")
         return payload
@@ -392,17 +406,21 @@ def main(argv=None) -> int:
     prepared = {}
     try:
         if serial is not names:
-            prepared = {n: Prepared(cases[n], args.quick) for n in serial
+            parallel_studies = {**studies, "on_first_use": studies["workers"] is not None}
+            prepared = {n: Prepared(cases[n], args.quick, parallel_studies) for n in serial
                         if getattr(cases[n], "prepare", None) is not None}
             progress.begin(0, f"{len(untimed)} untimed cases, {args.jobs} at once")
             with contextlib.closing(run_parallel([cases[n] for n in longest_first(untimed, args.out, args.quick)],
-                                                 args.quick, args.out, args.jobs,
-                                                 {**studies, "on_first_use": studies["workers"] is not None}
+                                                 args.quick, args.out, args.jobs, parallel_studies
                                                  )) as records:
                 for i, record in enumerate(records, 1):
                     progress.index = i
                     progress.end(record["status"], record["seconds"], record["name"])
                     finished(record)
+            # the timed cases run alone: after the untimed parts of every one of them
+            progress.note("the timed cases' untimed parts")
+            for job in prepared.values():
+                job.wait()
         with engine(**studies):
             for i, name in enumerate(serial, len(names) - len(serial) + 1):
                 progress.begin(i, name)

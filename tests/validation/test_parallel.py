@@ -124,14 +124,21 @@ def prepare(quick):
         # tells the untimed case that prepare has ended, so it does not wait out its minute
         (out / "prepare raised").write_text("")
         raise ValueError("no valgrind here")
-    (out / "prepared").write_text("")
+    if mode == "late":  # ends after every untimed case
+        while not all((out / name / "result.json").exists() for name in ("untimed", "other")):
+            time.sleep(0.05)
+        # a runner that did not wait would start "early" meanwhile
+        deadline = time.monotonic() + 10.0
+        while not (out / "early started").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    (out / "prepared").write_text(str(time.time()))
     return {"pid": os.getpid(), "quick": quick}
 
 def outcome():
     return Outcome(checks=[Check("x", "claim", value=1.0, limit=2.0, source="measured")])
 
 def untimed(quick):
-    if jobs == "2":  # the parallel phase: prepare runs beside this case
+    if jobs == "2" and mode != "late":  # the parallel phase: prepare runs beside this case
         deadline = time.monotonic() + 60.0
         while (not (out / "prepared").exists() and not (out / "prepare raised").exists()
                and time.monotonic() < deadline):
@@ -143,7 +150,12 @@ def timed(quick, prepared):
     (out / "timed.json").write_text(json.dumps({"prepared": prepared, "pid": os.getpid()}))
     return outcome()
 
-cases = {"timed": Case("timed", "Timed", "claims", timed, timed=True, prepare=prepare),
+def early(quick):
+    (out / "early started").write_text(str(time.time()))
+    return outcome()
+
+cases = {"early": Case("early", "Early", "claims", early, timed=True),
+         "timed": Case("timed", "Timed", "claims", timed, timed=True, prepare=prepare),
          "untimed": Case("untimed", "Untimed", "claims", untimed),
          "other": Case("other", "Other", "claims", lambda quick: outcome())}
 runner.discover = lambda: cases
@@ -166,6 +178,15 @@ def test_a_timed_cases_untimed_part_runs_beside_the_untimed_cases(tmp_path, jobs
         assert timed["prepared"]["pid"] != timed["pid"]
     else:
         assert timed["prepared"]["pid"] == timed["pid"]
+
+
+def test_the_timed_cases_start_when_every_untimed_part_has_ended(tmp_path):
+    """The timed cases run alone: the first ("early", without an untimed part of its own) starts
+    after the untimed part of a later one ("timed"), which ends after the untimed cases."""
+    proc = subprocess.run([sys.executable, "-c", PREPARE_SCRIPT, str(tmp_path), "2", "late"], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert float((tmp_path / "early started").read_text()) >= float((tmp_path / "prepared").read_text())
 
 
 def test_an_untimed_part_that_raises_is_the_timed_cases_error(tmp_path):

@@ -11,6 +11,12 @@ the free end kept, over several seeds; all run by the one implicit stepping loop
 (Berzeri model): implicit RANCF with the same backward Euler, and RK4 converged in time. The
 adaptive runs are compared with the full one on the flexible part of the motion (the tip's
 distance from an independent rigid pendulum), and a study varies the number of samples.
+
+The case is timed (table 2's times per step); its runs that measure no time (the other sampling
+runs, implicit RANCF, the full solver at h/2 and h/4, the Reissner model's runs and both RK4
+references) are its ``Case.prepare`` (:func:`untimed`), which ``python -m validation`` runs
+beside the untimed cases; the timed full runs, the first adaptive run and the samples study (its
+time per step) run alone.
 """
 from __future__ import annotations
 
@@ -125,44 +131,110 @@ def _agreement(tip, full_tip, flexible):
     return dy.max(), distance / PAPER["length"], distance / flexible[:n].max(), dy
 
 
-def _study_run(model, full_tip, flexible, cfg, name, seed):
-    """One adaptive run of the sampling study: its Result and its row of the table."""
-    progress(f"adaptive modal, sampling {name}, seed {seed}")
-    reduced, res = _adaptive(model, cfg, cfg["n_samples"], seed, SAMPLINGS[name],
-                             cfg["t_adaptive"])
-    dy_max, distance, relative, dy = _agreement(res.tip(), full_tip, flexible)
+def _sampling_row(name, seed, t, tip, status, rows_sampled, wall, full_tip, flexible):
+    """A sampling run's row of the table: its agreement with the full solver (``full_tip``,
+    ``flexible`` as in :func:`_agreement`); ``rows_sampled``: the free end's x, y rows drawn
+    ("1, 0")."""
+    dy_max, distance, relative, dy = _agreement(tip, full_tip, flexible)
+    return {"sampling": name, "seed": seed, "status": status,
+            "free-end x, y rows sampled": rows_sampled,
+            "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
+            "max |tip - tip_full| / flexible part": relative,
+            f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(t, dy, AGREEMENT),
+            "wall time (s)": wall}
+
+
+def _sampling_run(model, cfg, name, seed):
+    """One adaptive run of the sampling study: its Result and the free end's x, y rows drawn."""
+    reduced, res = _adaptive(model, cfg, cfg["n_samples"], seed, SAMPLINGS[name], cfg["t_adaptive"])
     tip_node = model.build().n_x - 4  # first row of the free end's equations
-    return res, {"sampling": name, "seed": seed, "status": res.status,
-                 "free-end x, y rows sampled": f"{int(tip_node in reduced.rows)}, "
-                                                f"{int(tip_node + 1 in reduced.rows)}",
-                 "max |dy_tip| / L": dy_max, "max |tip - tip_full| / L": distance,
-                 "max |tip - tip_full| / flexible part": relative,
-                 f"first |dy_tip| > {AGREEMENT:.0%} L": _first_above(res.t, dy, AGREEMENT),
-                 "wall time (s)": res.wall_time}
+    return res, f"{int(tip_node in reduced.rows)}, {int(tip_node + 1 in reduced.rows)}"
 
 
-def _untimed(model, full_tip, flexible, cfg, name, seed):
-    """:func:`_study_run`'s tip (n, 2) and row (a Result does not pickle)."""
-    res, row = _study_run(model, full_tip, flexible, cfg, name, seed)
-    return res.tip(), row
+def _model(cfg):
+    """The case's pendulum (Berzeri element model)."""
+    p = PAPER
+    return pendulum(cfg["n_elements"], p["length"], p["E"], p["rho"], p["A"], p["I"])
 
 
-def _sampling_study(model, full, flexible, cfg):
+#: RANCF's RK4 step for the references: below its stability limit (3.2e-5 s for 160 elements),
+#: output on the 5 ms grid
+DT_RANCF = 5e-3 / 170
+
+
+def _untimed_run(kind, quick, name="", seed=0, h=0.0):
+    """One run of the case that measures no time (a wall time it returns is tabled, never
+    judged), as arrays (a Result does not pickle): the unit of :func:`untimed`.
+
+    ``kind``: "sampling" (adaptive run ``name``, ``seed``), "recursive" (implicit RANCF, BDF-1
+    at the paper's h), "dae" (full ANCF, BDF-1 at ``h``), "reissner" (full ANCF of the
+    Reissner element model, BDF-1 at the paper's h), "rk4" / "rk4 reissner" (RANCF with RK4 at
+    :data:`DT_RANCF`, Berzeri / Reissner element model).
+    """
+    cfg, p = _settings(quick), PAPER
+    if kind == "sampling":
+        res, rows_sampled = _sampling_run(_model(cfg), cfg, name, int(seed))
+        return {"t": res.t, "tip": res.tip(), "status": res.status, "rows": rows_sampled,
+                "wall": res.wall_time}
+    if kind == "rk4" or kind == "rk4 reissner":
+        model = _model(cfg) if kind == "rk4" else _reissner(cfg)
+        res = rancf.simulate(model, cfg["t_full"], DT_RANCF, method="rk4", output_every=170)
+    elif kind == "recursive":
+        res = _backward_euler(_model(cfg), cfg["t_full"], p["h"], "recursive")
+    elif kind == "dae":
+        res = _backward_euler(_model(cfg), cfg["t_full"], float(h), "dae")
+    elif kind == "reissner":
+        res = _backward_euler(_reissner(cfg), cfg["t_full"], p["h"], "dae")
+    else:
+        raise ValueError(f"kind must be 'sampling', 'recursive', 'dae', 'reissner', 'rk4' or "
+                         f"'rk4 reissner', got {kind!r}")
+    return {"t": res.t, "tip": res.tip(), "nodes": res.nodes if kind == "recursive" else None,
+            "wall": res.wall_time}
+
+
+def untimed(quick: bool) -> dict:
+    """The case's part that measures no time (``Case.prepare``: the runner runs it beside the
+    untimed cases, its runs on their own workers): the sampling study's runs but the timed one
+    (ours, first seed), implicit RANCF, the full solver at h/2 and h/4, the Reissner model's
+    runs and the RK4 references (:func:`_untimed_run`). Returns {(kind, name, seed, h): run}."""
+    cfg, p = _settings(quick), PAPER
+    first = OURS, cfg["seeds"][0]
+    # the longest first (RK4: 37,400 steps), so that the workers end together
+    sets = ([("rk4", "", 0, 0.0), ("rk4 reissner", "", 0, 0.0)]
+            + [("sampling", name, seed, 0.0) for name in SAMPLINGS for seed in cfg["seeds"]
+               if (name, seed) != first]
+            + [("recursive", "", 0, 0.0), ("dae", "", 0, p["h"] / 4), ("dae", "", 0, p["h"] / 2),
+               ("reissner", "", 0, 0.0)])
+    progress(f"{len(sets)} untimed runs")
+    runs = map_runs(partial(_untimed_run, quick=quick),
+                    [{"kind": k, "name": n, "seed": s, "h": h} for k, n, s, h in sets])
+    return dict(zip(sets, runs))
+
+
+def _sampling_study(model, full, flexible, cfg, untimed_runs):
     """Adaptive runs for every sampling and seed; the first (ours, first seed) is the case's run,
-    timed (table 2), so it runs here alone; the others through validation.parallel.
+    timed (table 2), so it runs here alone; the others come from :func:`untimed`
+    (``untimed_runs``).
 
     Returns the case's run, the tips {(sampling, seed): (n, 2) array} and a table of their
     agreement with the full solver (``flexible``: the flexible part per output, as in
     :func:`_agreement`)."""
     first = OURS, cfg["seeds"][0]
     full_tip = full.tip()
-    adaptive, row = _study_run(model, full_tip, flexible, cfg, *first)
-    others = [{"name": name, "seed": seed} for name in SAMPLINGS for seed in cfg["seeds"]
-              if (name, seed) != first]
-    runs = map_runs(partial(_untimed, model, full_tip, flexible, cfg), others)
-    tips = {first: adaptive.tip(),
-            **{(o["name"], o["seed"]): tip for o, (tip, _) in zip(others, runs)}}
-    return adaptive, tips, pd.DataFrame([row] + [r for _, r in runs])
+    progress(f"adaptive modal, sampling {first[0]}, seed {first[1]}, timed")
+    adaptive, rows_sampled = _sampling_run(model, cfg, *first)
+    rows = [_sampling_row(*first, adaptive.t, adaptive.tip(), adaptive.status, rows_sampled,
+                          adaptive.wall_time, full_tip, flexible)]
+    tips = {first: adaptive.tip()}
+    for name in SAMPLINGS:
+        for seed in cfg["seeds"]:
+            if (name, seed) == first:
+                continue
+            r = untimed_runs["sampling", name, seed, 0.0]
+            tips[name, seed] = r["tip"]
+            rows.append(_sampling_row(name, seed, r["t"], r["tip"], r["status"], r["rows"], r["wall"],
+                                      full_tip, flexible))
+    return adaptive, tips, pd.DataFrame(rows)
 
 
 def _samples_study(model, full, flexible, cfg):
@@ -195,10 +267,12 @@ def _backward_euler(model, t_end, h, formulation):
                           output_every=int(round(5e-3 / h)), tol=PAPER["tol"])
 
 
-def run(quick: bool) -> Outcome:
+def run(quick: bool, prepared: dict | None = None) -> Outcome:
+    """The case; ``prepared``: :func:`untimed`'s result when the runner ran it beforehand."""
     cfg = _settings(quick)
     p = PAPER
-    model = pendulum(cfg["n_elements"], p["length"], p["E"], p["rho"], p["A"], p["I"])
+    untimed_runs = untimed(quick) if prepared is None else prepared
+    model = _model(cfg)
     progress("full ANCF (DAE), backward Euler + Newton, timed")
     full = simulate_timed(model, cfg["t_full"], p["h"], output_every=5, tol=p["tol"])
     progress("full ANCF (DAE), compiled")
@@ -209,52 +283,49 @@ def run(quick: bool) -> Outcome:
     rigid = simulate_rigid(RigidChain(lengths=[p["length"]], masses=[p["rho"] * p["A"] * p["length"]],
                                       gravity=9.81), float(full.t[-1]), t_eval=full.t)
     flexible = np.linalg.norm(full.tip() - rigid.tip(), axis=1)
-    adaptive, tips, sampling = _sampling_study(model, full, flexible, cfg)
+    adaptive, tips, sampling = _sampling_study(model, full, flexible, cfg, untimed_runs)
     samples = _samples_study(model, full, flexible, cfg)
 
-    progress("implicit RANCF, the same backward Euler")
-    same = _backward_euler(model, cfg["t_full"], p["h"], "recursive")
-    same_dev = np.abs(compiled.nodes - same.nodes).max() / p["length"]
+    same = untimed_runs["recursive", "", 0, 0.0]  # implicit RANCF, the same backward Euler
+    same_dev = np.abs(compiled.nodes - same["nodes"]).max() / p["length"]
     timed_dev = np.abs(compiled.nodes - full.nodes).max() / p["length"]
     # modified Newton leaves an error below tol per step (rancf.integrators.implicit); backward
     # Euler is contractive, so the two solutions of the same equations differ by at most that
     # much per step
     same_limit = full.stats["steps"] * p["tol"] / p["length"]
-    progress("RANCF reference (RK4) and the full solver at h/2, h/4")
-    # below the RK4 stability limit (3.2e-5 s for 160 elements), output on the 5 ms grid
-    dt_rancf = 5e-3 / 170
-    ref = rancf.simulate(model, cfg["t_full"], dt_rancf, method="rk4", output_every=170)
+    # the RANCF reference (RK4), converged in time
+    dt_rancf = DT_RANCF
+    ref = untimed_runs["rk4", "", 0, 0.0]
 
     # BDF-1 is first order: the full solver's distance to RANCF should halve with h
     convergence = []
     for h in (p["h"], p["h"] / 2, p["h"] / 4):
-        res = compiled if h == p["h"] else _backward_euler(model, cfg["t_full"], h, "dae")
-        t_ref = np.interp(res.t, ref.t, ref.tip()[:, 0]), np.interp(res.t, ref.t, ref.tip()[:, 1])
-        dev = np.hypot(res.tip()[:, 0] - t_ref[0], res.tip()[:, 1] - t_ref[1]).max() / p["length"]
+        res = ({"t": compiled.t, "tip": compiled.tip(), "wall": compiled.wall_time} if h == p["h"]
+               else untimed_runs["dae", "", 0, h])
+        t_ref = np.interp(res["t"], ref["t"], ref["tip"][:, 0]), np.interp(res["t"], ref["t"], ref["tip"][:, 1])
+        dev = np.hypot(res["tip"][:, 0] - t_ref[0], res["tip"][:, 1] - t_ref[1]).max() / p["length"]
         convergence.append({"h (s)": h, "max |tip - tip_RANCF| / L": dev,
-                            "wall time (s)": res.wall_time})
+                            "wall time (s)": res["wall"]})
     convergence = pd.DataFrame(convergence)
     dev_c = convergence["max |tip - tip_RANCF| / L"].to_numpy()
     orders = np.log2(dev_c[:-1] / dev_c[1:])
 
     # the element model the paper's method needs (Berzeri, DECISIONS 10) against the Reissner model
     # that Exudyn's cable element shares (peers): the same mesh, step and BDF-1
-    progress("full ANCF with the Reissner element model, the same backward Euler")
-    reissner = _backward_euler(_reissner(cfg), cfg["t_full"], p["h"], "dae")
-    bdf1_gap = np.linalg.norm(compiled.tip() - reissner.tip(), axis=1)
-    progress("RANCF reference (RK4) with the Reissner element model")
-    reissner_ref = rancf.simulate(_reissner(cfg), cfg["t_full"], dt_rancf, method="rk4", output_every=170)
-    model_gap = np.linalg.norm(ref.tip() - reissner_ref.tip(), axis=1)
+    reissner = untimed_runs["reissner", "", 0, 0.0]  # full ANCF, the same backward Euler
+    bdf1_gap = np.linalg.norm(compiled.tip() - reissner["tip"], axis=1)
+    reissner_ref = untimed_runs["rk4 reissner", "", 0, 0.0]  # RANCF (RK4)
+    model_gap = np.linalg.norm(ref["tip"] - reissner_ref["tip"], axis=1)
 
     tip_full = full.tip()
-    tip_ref = np.column_stack([np.interp(full.t, ref.t, ref.tip()[:, j]) for j in range(2)])
+    tip_ref = np.column_stack([np.interp(full.t, ref["t"], ref["tip"][:, j]) for j in range(2)])
     rancf_dev = np.linalg.norm(tip_full - tip_ref, axis=1) / p["length"]
 
     tip = pd.DataFrame({"t (s)": full.t, "full x (m)": tip_full[:, 0], "full y (m)": tip_full[:, 1],
                         "RANCF RK4 x (m)": tip_ref[:, 0], "RANCF RK4 y (m)": tip_ref[:, 1],
                         "rigid x (m)": rigid.tip()[:, 0], "rigid y (m)": rigid.tip()[:, 1],
-                        "Reissner BDF-1 x (m)": reissner.tip()[:, 0], "Reissner BDF-1 y (m)": reissner.tip()[:, 1],
-                        **{f"Reissner RK4 {c} (m)": np.interp(full.t, reissner_ref.t, reissner_ref.tip()[:, j])
+                        "Reissner BDF-1 x (m)": reissner["tip"][:, 0], "Reissner BDF-1 y (m)": reissner["tip"][:, 1],
+                        **{f"Reissner RK4 {c} (m)": np.interp(full.t, reissner_ref["t"], reissner_ref["tip"][:, j])
                            for j, c in enumerate("xy")}})
     for name in SAMPLINGS:
         run_tip = tips[name, cfg["seeds"][0]]
@@ -289,7 +360,7 @@ def run(quick: bool) -> Outcome:
               value=same_dev, limit=same_limit, unit="of L",
               source="rancf target: the Newton tolerance (1e-11 m) per step, over the steps",
               detail=f"max |nodes_DAE - nodes_RANCF| over {full.t[-1]:g} s (implicit RANCF "
-                     f"{same.wall_time:.1f} s, DAE {compiled.wall_time:.1f} s wall); the timed run "
+                     f"{same['wall']:.1f} s, DAE {compiled.wall_time:.1f} s wall); the timed run "
                      f"of the same DAE differs from the compiled one by {timed_dev:.1e} L"),
         Check("full ANCF converges to RANCF at BDF-1's order",
               "backward Euler is first order: the tip distance to the converged solution halves "
@@ -307,7 +378,7 @@ def run(quick: bool) -> Outcome:
               "(case peers), gives another motion of the same pendulum: max |tip_Berzeri - "
               "tip_Reissner| over the run, both converged in time", value=model_gap.max() / p["length"],
               unit="of L", source="measured", no_verdict=MODEL_GAP_REASON,
-              detail=f"{model_gap.max():.3g} m at t = {ref.t[int(np.argmax(model_gap))]:.3g} s, "
+              detail=f"{model_gap.max():.3g} m at t = {ref['t'][int(np.argmax(model_gap))]:.3g} s, "
                      f"{cfg['n_elements']} elements, RANCF with RK4 at dt = {dt_rancf:.3g} s for "
                      f"both models; at the paper's backward Euler (h = {p['h']:g} s, compiled DAE, "
                      f"both models) {bdf1_gap.max():.3g} m; over {full.t[-1]:g} s; the adaptive "
@@ -497,4 +568,5 @@ def _samples_figure(samples):
 CASE = Case(name="modal", title="Adaptive modal selection: free-falling pendulum (Liu et al. 2023, 3.1)",
             claim="The adaptive modal method reproduces the full ANCF tip response and is at least "
                   "30 % faster (787.071 s vs 531.855 s in MATLAB).",
-            claim_by="adaptive-modal paper (Liu et al. 2023)", run=run, timed=True)
+            claim_by="adaptive-modal paper (Liu et al. 2023)", run=run, timed=True,
+            prepare=untimed)
