@@ -14,8 +14,11 @@ pendulum its restoring stiffness ``m g d``). Every joint row stays a constraint:
 driven coordinates are frozen (a drive at its value at t = 0). With ``N`` a basis of the null
 space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric eigenproblem
 ``N^T K_t N y = omega^2 N^T M N y``, and their shapes are ``dx = N y``, normalized to unit
-modal mass ``dx^T M dx = 1``. The reduced problem is dense: its cost is O(n^3) in the number of
-coordinates n (a few seconds at n = 2000).
+modal mass ``dx^T M dx = 1``; the frequencies are the Rayleigh-Ritz values of K_t and M on
+the solver's shapes (:func:`_rayleigh_ritz`: the solver's own are off by eps times the
+largest eigenvalue, a slender beam's stretch, which is 1e9 times its first bending one).
+The reduced problem is dense: its cost is O(n^3) in the number of coordinates n (a few
+seconds at n = 2000).
 
 A spatial tree (``rancf.Model(dim=3)``) is linearized in its own coordinates, the free link
 coordinates q of the O(n) recursion (:mod:`rancf.formulations.spatial`; no constraints, so no
@@ -413,6 +416,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     K_r = N.T @ (0.5 * (K + K.T)) @ N
     M_r = N.T @ (dae.M @ N)
     omega2, y = scipy.linalg.eigh(K_r, M_r, subset_by_index=[0, n - 1])
+    omega2, shapes = _rayleigh_ritz(0.5 * (K + K.T), dae.M, N @ y)
     largest = max(np.abs(scipy.linalg.eigh(K_r, M_r, eigvals_only=True,
                                            subset_by_index=[N.shape[1] - 1] * 2))[0], 1e-300)
     rigid = np.abs(omega2) <= RIGID_BODY * largest
@@ -420,7 +424,7 @@ def modes(model, state=None, n=10, tol=1e-10):
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
-    shapes = (N @ y).T
+    shapes = shapes.T
     biggest = np.abs(shapes).argmax(axis=1)
     shapes *= np.sign(shapes[np.arange(n), biggest])[:, None]
     omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
@@ -617,10 +621,8 @@ def _spatial_modes(model, state, n, tol):
     n = min(n, n_free)
     omega2, dq = scipy.linalg.eigh(K, M, subset_by_index=[0, n - 1])
     # M of a long chain in relative coordinates is ill-conditioned (1e10 at 64 elements), and
-    # the solver's eigenvalues of a near-double pair are off by 0.3 %; the Rayleigh-Ritz
-    # values on the vectors it found are exact to second order in their error
-    omega2, turn = scipy.linalg.eigh(dq.T @ K @ dq, dq.T @ M @ dq)
-    dq = dq @ turn
+    # the solver's eigenvalues of a near-double pair are off by 0.3 %
+    omega2, dq = _rayleigh_ritz(K, M, dq)
     # the stiffness a mode y meets, |y|^T |K| |y|, against the differences' error of K's
     # entries: a rigid-body mode meets none. Not omega^2 against the largest: a slender
     # beam's shear-rotation modes make that 1e12 times its first bending one, below the
@@ -791,6 +793,7 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     M = M.toarray() if hasattr(M, "toarray") else np.asarray(M)
     K_r, M_r = N.T @ (0.5 * (K + K.T)) @ N, N.T @ M @ N
     omega2, y = scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), subset_by_index=[0, n - 1])
+    omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ y)
     largest = max(abs(scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), eigvals_only=True,
                                         subset_by_index=[N.shape[1] - 1] * 2)[0]), 1e-300)
     rigid = np.abs(omega2) <= RIGID_BODY * largest
@@ -798,7 +801,7 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
                          f"{omega2[k]:.6g} (rad/s)^2 < 0")
-    dx = (N @ y).T
+    dx = dx.T
     bodies = dx[:, :POSE_SIZE * nb].reshape(n, nb, POSE_SIZE)
     p = x[:POSE_SIZE * nb].reshape(nb, POSE_SIZE)[:, 3:]
     shapes = np.concatenate([bodies[:, :, :3], 2.0 * np.einsum("bia,nba->nbi", _E(p),
@@ -813,6 +816,25 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     return Modes(model, State(np.concatenate([seen["nodes"][:FRAME * nb], x[POSE_SIZE * nb:]]),
                               np.zeros(TWIST * nb + CABLE_NODE * nc)), omega, shapes, rigid,
                  linear=(dae, x, dx))
+
+
+def _rayleigh_ritz(K, M, V):
+    """The Rayleigh-Ritz values and vectors of ``K v = omega^2 M v`` on the span of the
+    columns of V (n_x, n): ``omega^2`` (n,) ascending and the vectors (n_x, n), unit modal
+    mass, from the n x n problem ``V^T K V z = omega^2 V^T M V z``.
+
+    Applied to the vectors a dense solver found, the values are exact to second order in
+    the vectors' error. The solver's own eigenvalues are not: their absolute error is about
+    eps times the largest eigenvalue of the problem it transformed, and a slender beam's
+    stretch modes make that 1e9 times its first bending one (16 elements, ``A L^2 / I =
+    1e6``), an error of 1e-7 of the first frequency that the BLAS kernels round
+    differently. The products ``V^T K V`` keep K's structure (a straight beam's bending
+    apart from its stretch), so the values' round-off is that of the bending alone."""
+    import scipy.linalg
+
+    K_v, M_v = V.T @ (K @ V), V.T @ (M @ V)
+    omega2, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
+    return omega2, V @ turn
 
 
 def _stiffness(problem, q, lengths):
