@@ -98,10 +98,11 @@ cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
 #: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
 cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
 cdef double[POSE] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-#: The layout's sizes for the Python formulation (:mod:`rancf.formulations.spatial_dae`): a
+#: The layout's sizes for the Python formulations (:mod:`rancf.formulations.spatial_dae`,
+#: :mod:`rancf.formulations.spatial`) and the outputs (:mod:`rancf.results.result`): a
 #: body's coordinates, a link's columns (two bodies'), a body's entries in the outputs' nodes
-#: and velocities.
-POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE = POSE, MAX_COLS, FRAME, TWIST
+#: and velocities, a force and a moment (a joint's reaction).
+POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE = POSE, MAX_COLS, FRAME, TWIST, WRENCH
 
 
 cdef inline const double* _pose(const double* q, long b) noexcept nogil:
