@@ -1021,10 +1021,13 @@ ctypedef fused Links:
 
 
 cdef inline void _jacobian_lambda(Links links, int k, const double* y, const double* targets,
-                                  const double* lk, double* J, double* out) noexcept nogil:
-    """out (n_cols[k]) = ``J^T lambda`` of link k at y (:func:`_link_curvature`'s y), J its
-    block's work (MAX_ROWS x ARC_MAX_COLS), lk its rows' multipliers."""
-    cdef int i, j, nr = links.n_rows[k], nc = links.n_cols[k]
+                                  const double* lk, int nr, int nc, double* J,
+                                  const double* plus, double two_h, double* out) noexcept nogil:
+    """``J^T lambda`` (n_cols[k] = nc) of link k at y (:func:`_link_curvature`'s y), J its
+    block's work (MAX_ROWS x ARC_MAX_COLS), lk its rows' (nr) multipliers: into out (nc) where
+    ``plus`` is NULL; else the central difference ``(plus - J^T lambda) / two_h`` into out at
+    the stride nc (a column of the curvature block)."""
+    cdef int i, j
     cdef double s
     if Links is LinkKernel:
         links._jacobian(k, y, targets + EULER * k, J)
@@ -1034,7 +1037,10 @@ cdef inline void _jacobian_lambda(Links links, int k, const double* y, const dou
         s = 0.0
         for j in range(nr):
             s += J[nc * j + i] * lk[j]
-        out[i] = s
+        if plus == NULL:
+            out[i] = s
+        else:
+            out[nc * i] = (plus[i] - s) / two_h
 
 
 cdef void _link_curvature(Links links, const double* x, const double* targets,
@@ -1048,18 +1054,17 @@ cdef void _link_curvature(Links links, const double* x, const double* targets,
     14 entries ``[r_p, p_p, r_c, p_c]`` of which its columns are the last n_cols (a ground
     link's 7: the parent is the ground's fixed pose); a :class:`GatheredLinks` link's takes its
     gathered columns alone (``targets`` unused)."""
-    cdef int k, i, c, nc, c0 = 0
+    cdef int k, i, c, nr, nc, c0 = 0
     cdef double h, s, keep
     cdef double y[ARC_MAX_COLS]
     cdef double J[MAX_ROWS * ARC_MAX_COLS]
     cdef double fp[ARC_MAX_COLS]
-    cdef double fm[ARC_MAX_COLS]
     cdef double* z
     cdef double* o
     cdef const double* lk
     for k in range(links.n):
-        nc = links.n_cols[k]
-        if links.n_rows[k] == 0:
+        nr, nc = links.n_rows[k], links.n_cols[k]
+        if nr == 0:
             continue
         if Links is LinkKernel:
             c0 = MAX_COLS - nc
@@ -1076,12 +1081,10 @@ cdef void _link_curvature(Links links, const double* x, const double* targets,
         for c in range(nc):
             keep = z[c]
             z[c] = keep + h
-            _jacobian_lambda(links, k, y, targets, lk, J, fp)
+            _jacobian_lambda(links, k, y, targets, lk, nr, nc, J, NULL, 0.0, fp)
             z[c] = keep - h
-            _jacobian_lambda(links, k, y, targets, lk, J, fm)
+            _jacobian_lambda(links, k, y, targets, lk, nr, nc, J, fp, 2.0 * h, o + c)
             z[c] = keep
-            for i in range(nc):
-                o[nc * i + c] = (fp[i] - fm[i]) / (2.0 * h)
 
 
 cdef class CableLinkKernel(GatheredLinks):
