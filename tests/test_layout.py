@@ -182,6 +182,38 @@ SPATIAL_CLEAN = [
     "out = np.zeros((len(self.joint_links), 6))",
 ]
 
+#: The spatial recursion's formulation (``rancf/formulations/spatial.py``) reads its sizes by name
+#: too: a body's entries in the outputs' nodes and velocities FRAME_SIZE (12: r, then A row-major)
+#: and TWIST_SIZE (6: v, then w) and a joint's reaction WRENCH_SIZE (6), named once by the spatial
+#: kernels (``_spatial_dae.pyx``, which ``rancf.results.result`` reads as well), a 6 x 6 block on
+#: twists (36), a cable node's CABLE_NODE (6) and element's CABLE_ELEMENT (12, its block 144),
+#: the cable kind's. A position or a rotation's 3 is no such size.
+SPATIAL_RECURSION = ROOT / "formulations" / "spatial.py"
+OUTPUT_PATTERNS = {
+    "a pose, twist, wrench or cable size": re.compile(
+        r"(?<![\w.])(?<!e-)(?:6|12|36|144)(?![\w.])"),
+}
+
+#: Lines of the spatial recursion as they were written before: each must be caught.
+OUTPUT_SAMPLES = [
+    "poses, rates = np.empty((n, 12)), np.empty((n, 6))",
+    "e = x[12 * n:].reshape(-1, 6)",
+    'H = a["H"][:36 * n].reshape(n, 6, 6)',
+    "c_mass=np.array(mass).reshape(-1, 144), c_gravity=np.array(gravity).reshape(-1, 12),",
+    "M = np.roll(np.roll(M, 6, axis=0), 6, axis=1)",
+    "done.update(cable_e=nodes[:, n:, :6].copy(), cable_v=vel[:, n:].copy(),",
+    "out = np.empty((len(t), 6 * len(self.tree.joint_body)))",
+]
+
+#: The same by name, and the file's other numbers: none may be caught.
+OUTPUT_CLEAN = [
+    "poses, rates = np.empty((n, FRAME_SIZE)), np.empty((n, TWIST_SIZE))",
+    "e = x[FRAME_SIZE * n:].reshape(-1, CABLE_NODE)",
+    "r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)",
+    "c3 = np.where(small, 1.0 / 12.0 + a2 * (1.0 / 720.0 + a2 * (1.0 / 30240.0 + a2 * (",
+    "MIN_SLOPE = 1e-3",
+]
+
 
 def code_lines(text):
     """Each line of Python or Cython source with its comments and strings blanked."""
@@ -214,19 +246,22 @@ def sources():
             yield path
 
 
-def cases(lines, spatial_lines):
-    """(patterns, line) of each line, the spatial DAE's with its own patterns."""
+def cases(lines, spatial_lines, output_lines):
+    """(patterns, line) of each line, the spatial DAE's and the spatial recursion's with their
+    own patterns."""
     return ([pytest.param(PATTERNS, line, id=line) for line in lines]
             + [pytest.param(SPATIAL_PATTERNS, line, id=f"spatial: {line}")
-               for line in spatial_lines])
+               for line in spatial_lines]
+            + [pytest.param(OUTPUT_PATTERNS, line, id=f"outputs: {line}")
+               for line in output_lines])
 
 
-@pytest.mark.parametrize("patterns, line", cases(SAMPLES, SPATIAL_SAMPLES))
+@pytest.mark.parametrize("patterns, line", cases(SAMPLES, SPATIAL_SAMPLES, OUTPUT_SAMPLES))
 def test_patterns_catch_each_old_form(patterns, line):
     assert offending(line, patterns), f"no pattern catches {line!r}"
 
 
-@pytest.mark.parametrize("patterns, line", cases(CLEAN, SPATIAL_CLEAN))
+@pytest.mark.parametrize("patterns, line", cases(CLEAN, SPATIAL_CLEAN, OUTPUT_CLEAN))
 def test_patterns_leave_named_sizes_and_other_numbers(patterns, line):
     assert not offending(line, patterns), f"{line!r} caught by {offending(line, patterns)}"
 
@@ -281,4 +316,13 @@ def test_no_literal_pose_or_link_size_in_the_spatial_layout(path):
              and (path.name, line.strip()) not in SPATIAL_ALLOWED]
     assert not found, ("literal pose, link or element sizes in a spatial module (name them in the "
                        "spatial DAE's extern block, or read the element kind's):\n"
+                       + "\n".join(found))
+
+
+def test_no_literal_output_or_cable_size_in_the_spatial_recursion():
+    found = [f"{SPATIAL_RECURSION.relative_to(ROOT.parent)}:{number}: {line.strip()}"
+             for number, line in enumerate(code_lines(SPATIAL_RECURSION.read_text()), 1)
+             if offending(line, OUTPUT_PATTERNS)]
+    assert not found, ("literal output or cable sizes in the spatial recursion (import the "
+                       "kernels' FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE, the cable kind's sizes):\n"
                        + "\n".join(found))

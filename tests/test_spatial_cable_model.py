@@ -66,7 +66,7 @@ def test_slack_cable_between_two_pins_hangs_as_the_inextensible_catenary():
     its stiffness matrix singular out of its plane in the reference, where rancf.static used
     to refuse it), rho A = 1 kg/m, EA = 1e6 times its weight (1.2e7 N), EI = 1e-6 N m^2,
     32 elements, gravity 9.81 m/s^2 along -y, in its plane: ``rancf.static`` solves it
-    (its first load step by the shifted Newton iteration, theory: Curved cables) and it hangs
+    (its first load step by pseudo-transient continuation, theory: Curved cables) and it hangs
     as the inextensible catenary ``2 a sinh(D / (2 a)) = L`` (L the drawn cable's length,
     ``c.length``; sag ``a (cosh(D / (2 a)) - 1)`` = 0.29 m, H = rho A g a, end tension
     ``sqrt(H^2 + (w L / 2)^2)`` = 7.5 N). Limits set before running, from the estimates:
@@ -98,8 +98,8 @@ def test_slack_cable_between_two_pins_hangs_as_the_inextensible_catenary():
 def test_slack_cable_loaded_out_of_its_plane_is_refused():
     """The slack cable above with gravity along -z, normal to its plane: the loads drive its
     directions without stiffness in the reference (its swing about the pins), which the
-    shifted first step is not for: ``rancf.static`` refuses it with the plane curved cable's
-    reason, as before."""
+    pseudo-transient first step is not for: ``rancf.static`` refuses it with the plane curved
+    cable's reason, as before."""
     m, c, pins = slack_cable((0.0, 0.0, -9.81))
     with pytest.raises(ValueError, match=r"singular in the reference configuration, and it holds "
                                          r"the plane curved cable cable\[0\]"):

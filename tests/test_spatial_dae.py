@@ -8,8 +8,9 @@ import pytest
 from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE, quaternion, qmul, rotation
 from rancf.joints._codes import Motion
-from validation.spatial_trees import (ALL, drive_tree, loaded_tree, make_tree, random_tree,
-                                     recursion_accelerations, small_tree)
+from validation.spatial_trees import (ALL, dae_against_recursion, drive_tree, loaded_tree,
+                                     make_tree, random_tree, recursion_and_dae,
+                                     small_tree_reference)
 
 
 def test_quaternion_maps_compose_like_rotations():
@@ -26,18 +27,13 @@ def test_accelerations_and_reactions_equal_the_recursion(seed):
     """Every joint kind, a branched random tree, elastic damped elements, rigid bodies, a fixed
     and a follower load, gravity: at the recursion's state mapped to absolute coordinates, the
     DAE's body accelerations and joint reactions (from its multipliers) equal the recursion's."""
-    rng, tree, values = loaded_tree(seed)
-    rec, dae = Spatial(tree, loads=values), SpatialDAE(tree, loads=values)
-    t = 0.3
-    y = np.concatenate([rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
-    acc, reactions = recursion_accelerations(rec, t, y)
-    x, v = dae.state_of(y, t)
+    rec, dae, t, y = recursion_and_dae("loads", seed)
+    d = dae_against_recursion(rec, dae, t, y)
     # the mapped state is consistent: positions and velocities on the constraints
-    assert np.abs(dae.constraint(x, t)).max() <= 1e-14 * tree.size * 10
-    assert np.abs(dae.constraint_jacobian(x, t) @ v + dae.velocity_bias(x, t)).max() <= 1e-13
-    a, lam = dae.multipliers(x, v, t)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
-    assert np.abs(dae.reactions(x, lam, t) - reactions).max() <= 1e-10 * np.abs(reactions).max()
+    assert d["position"] <= 1e-14 * rec.tree.size * 10
+    assert d["velocity"] <= 1e-13
+    assert d["accelerations"] <= 1e-10
+    assert d["reactions"] <= 1e-10
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -45,17 +41,12 @@ def test_drives_equal_the_recursion(seed):
     """A driven revolute (angle, rate and acceleration all non-zero), a driven prismatic and a
     held revolute: rheonomic rows whose Phi_t and xi make the DAE's accelerations and reactions
     those of the recursion, where the drives are out of the unknowns."""
-    rng, tree, drives = drive_tree(seed)
-    rec, dae = Spatial(tree, drives=drives), SpatialDAE(tree, drives=drives)
-    t = 0.7
-    y = rng.uniform(-1, 1, rec.n_y)
-    acc, reactions = recursion_accelerations(rec, t, y)
-    x, v = dae.state_of(y, t)
-    assert np.abs(dae.constraint(x, t)).max() <= 1e-13
-    assert np.abs(dae.constraint_jacobian(x, t) @ v + dae.velocity_bias(x, t)).max() <= 1e-13
-    a, lam = dae.multipliers(x, v, t)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
-    assert np.abs(dae.reactions(x, lam, t) - reactions).max() <= 1e-10 * np.abs(reactions).max()
+    rec, dae, t, y = recursion_and_dae("drives", seed)
+    d = dae_against_recursion(rec, dae, t, y)
+    assert d["position"] <= 1e-13
+    assert d["velocity"] <= 1e-13
+    assert d["accelerations"] <= 1e-10
+    assert d["reactions"] <= 1e-10
 
 
 def central(f, x, h):
@@ -117,14 +108,8 @@ def test_implicit_runs_converge_to_the_recursion_at_second_order(method, paramet
     step far below (its error under 1e-9 m): body positions at t = 0.2 s converge at the
     schemes' second order."""
     from rancf import implicit
-    from rancf.integrators import explicit
-    rng, tree = small_tree()
-    rec, dae = Spatial(tree), SpatialDAE(tree)
-    y0 = rec.initial_state(qd=rng.uniform(-2, 2, rec.n_free))
     T = 0.2
-    ref = explicit.integrate(rec.kernel, y0, np.array([0.0, T]), 2e-5, "rk4", 1e-12, 1e-12, 1e3)
-    r_ref = rec.kinematics(ref.y[-1])[0]
-    x0, v0 = dae.state_of(y0)
+    dae, x0, v0, r_ref = small_tree_reference(T)
     errors = []
     for dt in (4e-3, 2e-3):
         sol = implicit.integrate(dae, x0, v0, T, dt, method=method, tol=1e-11,
@@ -139,14 +124,8 @@ def test_projection_holds_the_constraints_and_converges():
     """Projection of q, q', q'' (paper eq. 15-17) after every step: the velocity and
     acceleration constraints held to round-off, the positions still at second order."""
     from rancf import implicit
-    from rancf.integrators import explicit
-    rng, tree = small_tree()
-    rec, dae = Spatial(tree), SpatialDAE(tree)
-    y0 = rec.initial_state(qd=rng.uniform(-2, 2, rec.n_free))
     T = 0.1
-    ref = explicit.integrate(rec.kernel, y0, np.array([0.0, T]), 2e-5, "rk4", 1e-12, 1e-12, 1e3)
-    r_ref = rec.kinematics(ref.y[-1])[0]
-    x0, v0 = dae.state_of(y0)
+    dae, x0, v0, r_ref = small_tree_reference(T)
     errors = []
     for dt in (4e-3, 2e-3):
         sol = implicit.integrate(dae, x0, v0, T, dt, method="generalized-alpha", rho_inf=0.8,

@@ -10,8 +10,8 @@ from rancf.elements import spatial_beam
 from rancf.formulations.spatial import Spatial
 from rancf.integrators import explicit
 from rancf.joints._codes import Motion
-from validation.spatial_trees import (ALL, expm, loaded_tree, make_tree, random_inertia,
-                                     random_rotation, random_tree, reference, skew)
+from validation.spatial_trees import (ALL, expm, linear_stiffness, loaded_tree, make_tree,
+                                     random_link, random_tree, reference, skew)
 
 
 def dense_accelerations(tree, q, qd, load_values, efforts, driven=None, wrenches=False):
@@ -239,19 +239,13 @@ def test_recentring_keeps_the_pose_and_the_velocities():
 
 
 def free_chain(rng, gravity=(0.0, 0.0, 0.0)):
+    """A chain (each link the child of the one before) of a free root and every other joint
+    kind: random links of small inertia and anchors and offsets within 0.5 m."""
     motions = [Motion.M_FREE, Motion.M_REVOLUTE, Motion.M_UNIVERSAL, Motion.M_SPHERICAL,
                Motion.M_CYLINDRICAL, Motion.M_ELEMENT, Motion.M_PRISMATIC]
-    links = []
-    for i, m in enumerate(motions):
-        a0 = rng.standard_normal(3)
-        a0 /= np.linalg.norm(a0)
-        a1 = np.cross(a0, rng.standard_normal(3))
-        a1 /= np.linalg.norm(a1)
-        links.append(dict(parent=i - 1, motion=m, mass=rng.uniform(0.5, 2.0),
-                          inertia=random_inertia(rng) * 0.1, anchor=rng.uniform(-0.5, 0.5, 3),
-                          offset=rng.uniform(-0.5, 0.5, 3), relative=random_rotation(rng),
-                          axes=(a0, a1)))
-    return make_tree(links, gravity=gravity)
+    return make_tree([random_link(rng, m, i - 1, point=lambda rng: rng.uniform(-0.5, 0.5, 3),
+                                  inertia_scale=0.1) for i, m in enumerate(motions)],
+                     gravity=gravity)
 
 
 def test_free_floating_chain_conserves_energy_and_momenta():
@@ -364,17 +358,8 @@ def test_element_damping_dissipates():
 
 def linear_frequencies(model):
     """omega (rad/s) of the motion linearised at rest in the reference configuration:
-    ``qdd = -K q`` by central differences of the accelerations in q."""
-    n = model.n_q
-    K = np.empty((n, n))
-    h = 1e-7
-    for j in range(n):
-        y = np.zeros(2 * n)
-        y[j] = h
-        ap = model.derivative(0.0, y)[n:]
-        y[j] = -h
-        K[:, j] = -(ap - model.derivative(0.0, y)[n:]) / (2 * h)
-    return np.sort(np.sqrt(np.linalg.eigvals(K).real))
+    ``qdd = -K q``, K by central differences of the accelerations in q."""
+    return np.sort(np.sqrt(np.linalg.eigvals(linear_stiffness(model)).real))
 
 
 def test_cantilever_bending_frequencies_converge_to_euler_bernoulli():

@@ -3,18 +3,24 @@
 An independent numpy model of the link kinematics (:func:`reference`: origins, frames and the
 velocity map ``B``, complex-safe for a complex step), a
 :class:`~rancf.model.spatial_tree.SpatialTree` built from plain link dictionaries
-(:func:`make_tree`), random branched trees of any joint kinds (:func:`random_tree`; :data:`ALL`
-holds every kind, elements and rigid bodies), the fixed trees of the recursion-against-DAE checks
-(:func:`drive_tree`, :func:`small_tree`) and the recursion's body accelerations and reactions at a
-state (:func:`recursion_accelerations`). The tests (tests/test_spatial_recursion.py,
-test_spatial_dae.py and their neighbours) and the report's ``spatial-dae`` case import them from
-here, so both check the same models.
+(:func:`make_tree`), random links (:func:`random_link`) and branched trees of any joint kinds
+(:func:`random_tree`; :data:`ALL` holds every kind, elements and rigid bodies), the fixed trees of
+the recursion-against-DAE checks (:func:`drive_tree`, :func:`small_tree`), the recursion's body
+accelerations and reactions at a state (:func:`recursion_accelerations`) and the DAE against them
+(:func:`recursion_and_dae`, :func:`dae_against_recursion`), the recursion's trajectory that the
+DAE's runs are checked against (:func:`small_tree_reference`) and its linearization
+(:func:`linear_stiffness`). The tests
+(tests/test_spatial_recursion.py, test_spatial_dae.py and their neighbours) and the report's
+``spatial-dae`` case import them from here, so both check the same models the same way.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from rancf.elements import spatial_beam
+from rancf.formulations.spatial import Spatial
+from rancf.formulations.spatial_dae import SpatialDAE
+from rancf.integrators import explicit
 from rancf.joints._codes import Motion
 from rancf.model.spatial_tree import SpatialTree
 
@@ -143,17 +149,29 @@ def random_inertia(rng):
     return L @ L.T + 0.5 * np.eye(3)
 
 
+def random_link(rng, motion, parent, point=None, inertia_scale=1.0):
+    """One link of a random tree (a dict for :func:`make_tree`): unit axes ``a0`` and ``a1``
+    normal to it, a mass in [0.5, 2] kg, a random inertia times ``inertia_scale``, the anchor
+    in the parent and the offset in the body drawn by ``point(rng)`` (default: standard normal,
+    m), a random relative rotation. ``parent``: the parent's index, or a function of rng that
+    draws it (after the axes: the order of the draws is the trees' seeds)."""
+    a0 = rng.standard_normal(3)
+    a0 /= np.linalg.norm(a0)
+    a1 = np.cross(a0, rng.standard_normal(3))
+    a1 /= np.linalg.norm(a1)
+    parent = parent(rng) if callable(parent) else parent
+    point = point or (lambda rng: rng.standard_normal(3))
+    return dict(parent=parent, motion=motion, mass=rng.uniform(0.5, 2.0),
+                inertia=random_inertia(rng) * inertia_scale, anchor=point(rng),
+                offset=point(rng), relative=random_rotation(rng), axes=(a0, a1))
+
+
 def random_tree(rng, motions, loads=()):
+    """A random branched tree of the joint kinds ``motions`` (each link's parent drawn among
+    those before it), random gravity, the ``loads``; an element link is elastic and damped."""
     links = []
     for i, m in enumerate(motions):
-        a0 = rng.standard_normal(3)
-        a0 /= np.linalg.norm(a0)
-        a1 = np.cross(a0, rng.standard_normal(3))
-        a1 /= np.linalg.norm(a1)
-        links.append(dict(parent=int(rng.integers(-1, i)) if i else -1, motion=m,
-                          mass=rng.uniform(0.5, 2.0), inertia=random_inertia(rng),
-                          anchor=rng.standard_normal(3), offset=rng.standard_normal(3),
-                          relative=random_rotation(rng), axes=(a0, a1)))
+        links.append(random_link(rng, m, lambda rng: int(rng.integers(-1, i)) if i else -1))
         if m == Motion.M_ELEMENT:
             # an elastic, damped element from node to node (offset 0, as a beam's)
             links[-1].update(offset=np.zeros(3), C=rng.uniform(1.0, 10.0, 6),
@@ -187,6 +205,39 @@ def recursion_accelerations(rec, t, y):
     return acc, rec.reactions(t, y)
 
 
+def recursion_and_dae(kind, seed):
+    """``(rec, dae, t, y)``: the recursion and the spatial DAE of one tree, at a time t (s) and
+    a state y of the recursion: ``kind`` "loads", :func:`loaded_tree` at t = 0.3 s with joint
+    rates to 2 rad/s; "drives", :func:`drive_tree` at t = 0.7 s."""
+    if kind == "drives":
+        rng, tree, drives = drive_tree(seed)
+        rec, dae = Spatial(tree, drives=drives), SpatialDAE(tree, drives=drives)
+        return rec, dae, 0.7, rng.uniform(-1, 1, rec.n_y)
+    rng, tree, values = loaded_tree(seed)
+    rec, dae = Spatial(tree, loads=values), SpatialDAE(tree, loads=values)
+    return rec, dae, 0.3, np.concatenate([rng.uniform(-1.5, 1.5, tree.n_q),
+                                          rng.uniform(-2, 2, tree.n_q)])
+
+
+def dae_against_recursion(rec, dae, t, y):
+    """The spatial DAE at the recursion's state (t, y) mapped to absolute coordinates, against
+    the recursion (the two formulations share nothing but the tree): ``position``, the largest
+    constraint row ``|Phi(x, t)|`` (m), ``velocity``, ``|Phi_x v + Phi_t|`` (the mapped state
+    is consistent), and the largest differences of the body accelerations (``(r'', w')``)
+    and of the joint reactions (from the DAE's multipliers), each relative to the recursion's
+    largest (``accelerations``, ``reactions``)."""
+    acc, reactions = recursion_accelerations(rec, t, y)
+    x, v = dae.state_of(y, t)
+    a, lam = dae.multipliers(x, v, t)
+    return {"position": float(np.abs(dae.constraint(x, t)).max()),
+            "velocity": float(np.abs(dae.constraint_jacobian(x, t) @ v
+                                     + dae.velocity_bias(x, t)).max()),
+            "accelerations": float(np.abs(dae.accelerations(x, v, a) - acc).max()
+                                   / np.abs(acc).max()),
+            "reactions": float(np.abs(dae.reactions(x, lam, t) - reactions).max()
+                               / np.abs(reactions).max())}
+
+
 def drive_tree(seed):
     rng = np.random.default_rng(seed)
     tree = random_tree(rng, [Motion.M_REVOLUTE, Motion.M_PRISMATIC, Motion.M_ELEMENT,
@@ -212,3 +263,34 @@ def small_tree():
              dict(parent=0, motion=Motion.M_UNIVERSAL, mass=0.6, inertia=J(),
                   anchor=np.array([0.1, 0.2, 0]), offset=np.array([0, -0.2, 0.0]), axes=(z, x))]
     return rng, make_tree(links)
+
+
+def small_tree_reference(T, step=2e-5):
+    """The tree of :func:`small_tree` started moving (joint rates drawn up to 2 rad/s) on the
+    recursion and on the spatial DAE: ``(dae, x0, v0, r_ref)``, the DAE, its start mapped from
+    the recursion's, and the recursion's body origins (n, 3; m) at T (s) by RK4 at ``step``
+    (s; at 2e-5 s its error is under 1e-9 m over 0.2 s): the reference of the DAE's runs."""
+    rng, tree = small_tree()
+    rec, dae = Spatial(tree), SpatialDAE(tree)
+    y0 = rec.initial_state(qd=rng.uniform(-2, 2, rec.n_free))
+    ref = explicit.integrate(rec.kernel, y0, np.array([0.0, T]), step, "rk4", 1e-12, 1e-12, 1e3)
+    if ref.status != "ok":
+        raise RuntimeError(f"recursion, RK4: {ref.status}: {ref.message}")
+    x0, v0 = dae.state_of(y0)
+    return dae, x0, v0, rec.kinematics(ref.y[-1])[0]
+
+
+def linear_stiffness(rec):
+    """``K`` (n_free x n_free) with ``qdd = -K q`` of the motion linearized at rest in the
+    reference configuration: central differences (step 1e-7) of the accelerations of the
+    recursion ``rec`` (a :class:`~rancf.formulations.spatial.Spatial`) in its coordinates."""
+    n = rec.n_free
+    K = np.empty((n, n))
+    h = 1e-7
+    for j in range(n):
+        y = np.zeros(2 * n)
+        y[j] = h
+        ap = rec.derivative(0.0, y)[n:]
+        y[j] = -h
+        K[:, j] = -(ap - rec.derivative(0.0, y)[n:]) / (2 * h)
+    return K

@@ -9,7 +9,7 @@ rows along a line (the velocity and acceleration biases) and the central differe
 ``Phi_x^T lambda`` (the curvature), for all links in one call. :class:`CableLinkKernel` does the
 same for the joints at cable points (:class:`rancf.formulations.spatial_dae._CableLink`),
 :class:`ArcLinkKernel` for those at points between two nodes of a beam, both over the loops of
-:class:`GatheredLinks`.
+:class:`GatheredLinks`; the curvature's loop (:func:`_link_curvature`) is the same for all three.
 :class:`ElementKernel` holds the beam elements (links of motion ``M_ELEMENT``): the map
 ``x -> e = (u, psi)`` with its chain rule ``B = de/dx`` (6 x 14), the element forces ``B^T f``
 from the element kind's kernel (:mod:`rancf.elements._spatial_beam`), their central-difference
@@ -113,10 +113,11 @@ cdef double[3] ZERO3 = [0.0, 0.0, 0.0]
 #: the ground's state (origin, unit quaternion) and rates, a force item's side on the ground
 cdef double[POSE] GROUND_X = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
 cdef double[POSE] GROUND_V = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-#: The layout's sizes for the Python formulation (:mod:`rancf.formulations.spatial_dae`): a
+#: The layout's sizes for the Python formulations (:mod:`rancf.formulations.spatial_dae`,
+#: :mod:`rancf.formulations.spatial`) and the outputs (:mod:`rancf.results.result`): a
 #: body's coordinates, a link's columns (two bodies'), a body's entries in the outputs' nodes
-#: and velocities.
-POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE = POSE, MAX_COLS, FRAME, TWIST
+#: and velocities, a force and a moment (a joint's reaction).
+POSE_SIZE, LINK_SIZE, FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE = POSE, MAX_COLS, FRAME, TWIST, WRENCH
 
 
 cdef inline const double* _pose(const double* q, long b) noexcept nogil:
@@ -540,44 +541,8 @@ cdef class LinkKernel:
                           double* out) noexcept nogil:
         """``d(Phi_x^T lambda)/dx`` of each link with rows on its columns (n_cols x n_cols,
         row-major, entry (i, j) the derivative of the i-th component along the j-th column),
-        into out (n_square): central differences of the analytic ``J^T lambda`` with the steps
-        ``1e-6 max(1, max |x[columns]|)``."""
-        cdef int k, i, j, c, nr, nc, c0
-        cdef double h, s, keep
-        cdef double y[MAX_COLS]
-        cdef double J[MAX_ROWS * MAX_COLS]
-        cdef double fp[MAX_COLS]
-        cdef double* o
-        cdef const double* lk
-        for k in range(self.n):
-            nr, nc = self.n_rows[k], self.n_cols[k]
-            if nr == 0:
-                continue
-            c0 = MAX_COLS - nc
-            self._local(k, x, y)
-            s = 1.0
-            for i in range(nc):
-                s = max(s, fabs(y[c0 + i]))
-            h = 1e-6 * s
-            lk = lam + self.row0[k]
-            o = out + self.sq0[k]
-            for c in range(nc):
-                keep = y[c0 + c]
-                y[c0 + c] = keep + h
-                self._jacobian(k, y, targets + EULER * k, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    fp[i] = s
-                y[c0 + c] = keep - h
-                self._jacobian(k, y, targets + EULER * k, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                y[c0 + c] = keep
+        into out (n_square): :func:`_link_curvature` at the drives' targets (n, 4)."""
+        _link_curvature(self, x, targets, lam, out)
 
 
 cdef inline void _mat4(const double* A, const double* B, double* C) noexcept nogil:
@@ -1035,43 +1000,8 @@ cdef class GatheredLinks:
 
     cdef void c_curvature(self, const double* x, const double* lam, double* out) noexcept nogil:
         """``d(Phi_x^T lambda)/dx`` of each link with rows on its columns (n_cols x n_cols,
-        row-major), into out (n_square): central differences of the analytic ``J^T lambda``
-        with the steps ``1e-6 max(1, max |x[columns]|)``, as :meth:`LinkKernel.c_curvature`."""
-        cdef int k, i, j, c, nr, nc
-        cdef double h, s, keep
-        cdef double z[ARC_MAX_COLS]
-        cdef double J[MAX_ROWS * ARC_MAX_COLS]
-        cdef double fp[ARC_MAX_COLS]
-        cdef double* o
-        cdef const double* lk
-        for k in range(self.n):
-            nr, nc = self.n_rows[k], self.n_cols[k]
-            if nr == 0:
-                continue
-            self._gather(k, x, z)
-            s = 1.0
-            for i in range(nc):
-                s = max(s, fabs(z[i]))
-            h = 1e-6 * s
-            lk = lam + self.row0[k]
-            o = out + self.sq0[k]
-            for c in range(nc):
-                keep = z[c]
-                z[c] = keep + h
-                self._jacobian(k, z, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    fp[i] = s
-                z[c] = keep - h
-                self._jacobian(k, z, J)
-                for i in range(nc):
-                    s = 0.0
-                    for j in range(nr):
-                        s += J[nc * j + i] * lk[j]
-                    o[nc * i + c] = (fp[i] - s) / (2.0 * h)
-                z[c] = keep
+        row-major), into out (n_square): :func:`_link_curvature`."""
+        _link_curvature(self, x, NULL, lam, out)
 
     def rows(self, const double[::1] x):
         """The links' rows (their row0 offsets from the first link's) at the coordinates x."""
@@ -1098,6 +1028,78 @@ cdef class GatheredLinks:
                 self._jacobian(k, z, &b[0])
             out.append(block)
         return out
+
+
+ctypedef fused Links:
+    LinkKernel
+    GatheredLinks
+
+
+cdef inline void _jacobian_lambda(Links links, int k, const double* y, const double* targets,
+                                  const double* lk, int nr, int nc, double* J,
+                                  const double* plus, double two_h, double* out) noexcept nogil:
+    """``J^T lambda`` (n_cols[k] = nc) of link k at y (:func:`_link_curvature`'s y), J its
+    block's work (MAX_ROWS x ARC_MAX_COLS), lk its rows' (nr) multipliers: into out (nc) where
+    ``plus`` is NULL; else the central difference ``(plus - J^T lambda) / two_h`` into out at
+    the stride nc (a column of the curvature block)."""
+    cdef int i, j
+    cdef double s
+    if Links is LinkKernel:
+        links._jacobian(k, y, targets + EULER * k, J)
+    else:
+        links._jacobian(k, y, J)
+    for i in range(nc):
+        s = 0.0
+        for j in range(nr):
+            s += J[nc * j + i] * lk[j]
+        if plus == NULL:
+            out[i] = s
+        else:
+            out[nc * i] = (plus[i] - s) / two_h
+
+
+cdef void _link_curvature(Links links, const double* x, const double* targets,
+                          const double* lam, double* out) noexcept nogil:
+    """``d(Phi_x^T lambda)/dx`` of each of ``links``' links with rows, on its columns (n_cols x
+    n_cols, row-major, entry (i, j) the derivative of the i-th component along the j-th
+    column), into out (n_square): central differences of the analytic ``J^T lambda``, O(h^2),
+    with the steps ``h = 1e-6 max(1, max |x[columns]|)``. The loop of both kinds of link
+    kernel, specialized at compile time (a fused type: no dispatch added): a
+    :class:`LinkKernel` link's Jacobian takes its drive's target (``targets`` (n, 4)) and the
+    14 entries ``[r_p, p_p, r_c, p_c]`` of which its columns are the last n_cols (a ground
+    link's 7: the parent is the ground's fixed pose); a :class:`GatheredLinks` link's takes its
+    gathered columns alone (``targets`` unused)."""
+    cdef int k, i, c, nr, nc, c0 = 0
+    cdef double h, s, keep
+    cdef double y[ARC_MAX_COLS]
+    cdef double J[MAX_ROWS * ARC_MAX_COLS]
+    cdef double fp[ARC_MAX_COLS]
+    cdef double* z
+    cdef double* o
+    cdef const double* lk
+    for k in range(links.n):
+        nr, nc = links.n_rows[k], links.n_cols[k]
+        if nr == 0:
+            continue
+        if Links is LinkKernel:
+            c0 = MAX_COLS - nc
+            links._local(k, x, y)
+        else:
+            links._gather(k, x, y)
+        z = y + c0                  # the link's columns
+        s = 1.0
+        for i in range(nc):
+            s = max(s, fabs(z[i]))
+        h = 1e-6 * s
+        lk = lam + links.row0[k]
+        o = out + links.sq0[k]
+        for c in range(nc):
+            keep = z[c]
+            z[c] = keep + h
+            _jacobian_lambda(links, k, y, targets, lk, nr, nc, J, NULL, 0.0, fp)
+            z[c] = keep - h
+            _jacobian_lambda(links, k, y, targets, lk, nr, nc, J, fp, 2.0 * h, o + c)
+            z[c] = keep
 
 
 cdef class CableLinkKernel(GatheredLinks):

@@ -25,11 +25,18 @@ from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_CYLINDRICAL, M_ELEM
                              M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL, P_ARC)
 from ..model.spatial_build import ARC_MESSAGE, LOOP_MESSAGE
 from . import _spatial_dae
+from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
 from .inputs import failure_message
 from .recursive import rates_in_words
+
+#: A cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's.
+#: A body's entries in the outputs' nodes and velocities (FRAME_SIZE, TWIST_SIZE) and a
+#: joint's reaction (WRENCH_SIZE) are the spatial DAE kernels' layout, named there once.
+CABLE_NODE = ancf_cable.SpatialANCFCable.node_size
+CABLE_ELEMENT = ancf_cable.SpatialANCFCable.element_size
 
 
 class Inputs:
@@ -178,7 +185,7 @@ def cable_layout(tree):
     root = {}
     parent = np.concatenate([np.asarray(tree.parent), np.full(nc, -1)]).astype(np.int64)
     motion = np.concatenate([np.asarray(tree.motion), np.full(nc, C_NODE)]).astype(np.int64)
-    sizes = np.concatenate([np.diff(tree.q_offset), np.full(nc, 6)]).astype(np.int64)
+    sizes = np.concatenate([np.diff(tree.q_offset), np.full(nc, CABLE_NODE)]).astype(np.int64)
     anchor = np.concatenate([tree.anchor, np.zeros((nc, 3))])
     joint_body = np.array(tree.joint_body, dtype=np.int64)
     joint_node = {}
@@ -262,7 +269,7 @@ def cable_layout(tree):
             l, rhoA, flip = key
             M = ancf_cable.mass_matrix(rhoA, 1.0, l)
             if flip:
-                M = np.roll(np.roll(M, 6, axis=0), 6, axis=1)
+                M = np.roll(np.roll(M, CABLE_NODE, axis=0), CABLE_NODE, axis=1)
             constants[key] = (M, ancf_cable.gravity_force(rhoA, 1.0, l, tree.gravity))
         mass.append(constants[key][0])
         gravity.append(constants[key][1])
@@ -281,8 +288,9 @@ def cable_layout(tree):
         relative=np.concatenate([tree.relative, np.tile(np.eye(3), (nc, 1, 1))]),
         axes=np.concatenate([tree.axes, np.zeros((nc, 2, 3))]),
         order=order, c_element=c_element, c_nodes=nb + elements, c_flip=c_flip,
-        c_x0=np.concatenate([np.zeros((nb, 6)), tree.cable_x0]), c_axis=axis,
-        c_mass=np.array(mass).reshape(-1, 144), c_gravity=np.array(gravity).reshape(-1, 12),
+        c_x0=np.concatenate([np.zeros((nb, CABLE_NODE)), tree.cable_x0]), c_axis=axis,
+        c_mass=np.array(mass).reshape(-1, CABLE_ELEMENT ** 2),
+        c_gravity=np.array(gravity).reshape(-1, CABLE_ELEMENT),
         c_length=tree.cable_length, c_EA=tree.cable_EA, c_EI=tree.cable_EI,
         c_damping=tree.cable_damping, c_rest=tree.cable_rest,
         c_curved=np.asarray(tree.cable_rest).any(axis=1), joint_node=joint_node)
@@ -317,7 +325,7 @@ def cable_frames(e, ed, frame0):
     velocity ``t x t'``; as the spatial DAE's ``cable_poses`` (compiled:
     :func:`rancf.elements._ancf_cable.node_frames`)."""
     n = len(e)
-    poses, rates = np.empty((n, 12)), np.empty((n, 6))
+    poses, rates = np.empty((n, FRAME_SIZE)), np.empty((n, TWIST_SIZE))
     _ancf_cable.node_frames(np.ascontiguousarray(e, dtype=float),
                             np.ascontiguousarray(ed, dtype=float),
                             np.ascontiguousarray(frame0, dtype=float), poses, rates)
@@ -354,8 +362,8 @@ def cable_spins(e, ed, frame0):
     spins = np.empty((n, 3))
     _ancf_cable.node_frames(np.ascontiguousarray(e, dtype=float),
                             np.ascontiguousarray(ed, dtype=float),
-                            np.ascontiguousarray(frame0, dtype=float), np.empty((n, 12)),
-                            np.empty((n, 6)), spins)
+                            np.ascontiguousarray(frame0, dtype=float), np.empty((n, FRAME_SIZE)),
+                            np.empty((n, TWIST_SIZE)), spins)
     return spins
 
 
@@ -488,8 +496,8 @@ class Spatial:
         """
         tree, n = self.tree, self.tree.n_bodies
         x = np.asarray(x, dtype=float)
-        e = x[12 * n:].reshape(-1, 6)
-        x = x[:12 * n].reshape(n, 12)
+        e = x[FRAME_SIZE * n:].reshape(-1, CABLE_NODE)
+        x = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)
         r, A = x[:, :3], x[:, 3:].reshape(n, 3, 3)
         qo = np.asarray(tree.q_offset)
         q = np.zeros(self.n_q)
@@ -571,10 +579,11 @@ class Spatial:
         tree, n = self.tree, self.tree.n_bodies
         nc = self.model_tree.n_cable_nodes if self.cables is not None else 0
         x, v = np.asarray(x, dtype=float), np.asarray(v, dtype=float)
-        e, ed = x[12 * n:].reshape(nc, 6), v[6 * n:].reshape(nc, 6)
+        e = x[FRAME_SIZE * n:].reshape(nc, CABLE_NODE)
+        ed = v[TWIST_SIZE * n:].reshape(nc, CABLE_NODE)
         _check_slopes(e[:, 3:])
-        X = x[:12 * n].reshape(n, 12)
-        V = v[:6 * n].reshape(n, 6)
+        X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)
+        V = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
         r, A = X[:, :3], X[:, 3:].reshape(n, 3, 3)
         qo = np.asarray(tree.q_offset)
         q = self.link_coordinates(x)
@@ -596,7 +605,7 @@ class Spatial:
                              "model)")
         # rates root to leaves: H (6 x n_i, row stride 6) and d = r_i - r_p at these q
         a = self.kernel.arrays
-        H = a["H"][:36 * n].reshape(n, 6, 6)
+        H = a["H"][:TWIST_SIZE ** 2 * n].reshape(n, TWIST_SIZE, TWIST_SIZE)
         d = a["d"][:3 * n].reshape(n, 3)
         qd = np.zeros(self.n_q)
         for i in range(n):
@@ -606,8 +615,12 @@ class Spatial:
                 continue
             p = tree.parent[i]
             # on a cable node: its point's velocity, no turn (the kernel's cable parent)
-            known = np.zeros(6) if p < 0 else np.concatenate([ed[p - n, :3], np.zeros(3)]) \
-                if p >= n else np.concatenate([V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
+            if p < 0:
+                known = np.zeros(TWIST_SIZE)
+            elif p >= n:
+                known = np.concatenate([ed[p - n, :3], np.zeros(3)])
+            else:
+                known = np.concatenate([V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
             cols = k - qo[i]
             qd[k] = np.linalg.lstsq(H[i][:, cols], V[i] - known, rcond=None)[0]
         if nc:
@@ -690,7 +703,7 @@ class Spatial:
         self.kernel.kinematics(y)
         a, n = self.kernel.arrays, self.tree.n_bodies
         return (a["r"][:3 * n].reshape(n, 3).copy(), a["A"][:9 * n].reshape(n, 3, 3).copy(),
-                a["V"][:6 * n].reshape(n, 6).copy())
+                a["V"][:TWIST_SIZE * n].reshape(n, TWIST_SIZE).copy())
 
     def energy(self, y):
         """``{"kinetic", "gravity", "elastic"}`` (J) at y: ``1/2 sum (m v.v + w.A J A^T w)``,
@@ -709,12 +722,12 @@ class Spatial:
             e, ed = self.cable_coordinates()
             nb = t.n_bodies
             pairs = c["c_nodes"] - nb
-            E, Ed = e[pairs].reshape(-1, 12), ed[pairs].reshape(-1, 12)
+            E, Ed = e[pairs].reshape(-1, CABLE_ELEMENT), ed[pairs].reshape(-1, CABLE_ELEMENT)
             flip = c["c_flip"].astype(bool)
-            Edf = np.where(flip[:, None], np.roll(Ed, 6, axis=1), Ed)
-            M = c["c_mass"].reshape(-1, 12, 12)
+            Edf = np.where(flip[:, None], np.roll(Ed, CABLE_NODE, axis=1), Ed)
+            M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
             kinetic += 0.5 * float(np.einsum("ni,nij,nj->", Edf, M, Edf))
-            gravity -= float(np.einsum("ni,ni->", c["c_gravity"].reshape(-1, 12), E))
+            gravity -= float(np.einsum("ni,ni->", c["c_gravity"].reshape(-1, CABLE_ELEMENT), E))
         return {"kinetic": float(kinetic), "gravity": gravity,
                 "elastic": float(self.kernel.elastic_energy(y))}
 
@@ -723,8 +736,8 @@ class Spatial:
         kinematics."""
         a, nb = self.kernel.arrays, self.tree.n_bodies
         n = nb + self.model_tree.n_cable_nodes
-        return (a["ce"][6 * nb:6 * n].reshape(-1, 6).copy(),
-                a["V"][6 * nb:6 * n].reshape(-1, 6).copy())
+        return (a["ce"][CABLE_NODE * nb:CABLE_NODE * n].reshape(-1, CABLE_NODE).copy(),
+                a["V"][TWIST_SIZE * nb:TWIST_SIZE * n].reshape(-1, CABLE_NODE).copy())
 
     def reactions(self, t, y):
         """The reaction of every joint (n_joints, 6): ``[fx, fy, fz, mx, my, mz]``, the force
@@ -738,12 +751,13 @@ class Spatial:
         n, joints = tree.n_bodies, np.asarray(tree.joint_body, dtype=int)
         status, _ = k.evaluate(t, y)
         if status:
-            return np.full((len(joints), 6), np.nan)
+            return np.full((len(joints), WRENCH_SIZE), np.nan)
         a = k.arrays
         N = k.n_bodies
-        return self.joint_reactions(np.einsum("nik,nk->ni", a["IA"][:36 * N].reshape(N, 6, 6),
-                                              a["acc"][:6 * N].reshape(N, 6))
-                                    + a["pA"][:6 * N].reshape(N, 6))
+        inertia = a["IA"][:TWIST_SIZE ** 2 * N].reshape(N, TWIST_SIZE, TWIST_SIZE)
+        return self.joint_reactions(np.einsum("nik,nk->ni", inertia,
+                                              a["acc"][:TWIST_SIZE * N].reshape(N, TWIST_SIZE))
+                                    + a["pA"][:WRENCH_SIZE * N].reshape(N, WRENCH_SIZE))
 
     def joint_reactions(self, W):
         """The joints' reactions (n_joints, 6) of the link wrenches W (n_nodes, 6; at each
@@ -759,7 +773,7 @@ class Spatial:
         o = np.einsum("jik,jk->ji", a["A"][:9 * N].reshape(N, 3, 3)[body],
                       np.concatenate([tree.offset, np.zeros((N - n, 3))])[body])
         W[~cable, 3:] -= np.cross(o, W[:, :3])[~cable]
-        slope = a["ce"][:6 * N].reshape(N, 6)[body[cable], 3:]
+        slope = a["ce"][:CABLE_NODE * N].reshape(N, CABLE_NODE)[body[cable], 3:]
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
@@ -820,7 +834,7 @@ class Spatial:
             if "nodes" in done:
                 return done
             Y = states()
-            nodes, vel = np.empty((m, N, 12)), np.empty((m, N, 6))
+            nodes, vel = np.empty((m, N, FRAME_SIZE)), np.empty((m, N, TWIST_SIZE))
             q, qd = np.empty((m, nq)), np.empty((m, nq))
             if self.inputs.time_dependent:
                 for i in range(m):
@@ -829,7 +843,7 @@ class Spatial:
                                        vel[i:i + 1])
             elif m:
                 self.kernel.frames(Y, q, qd, nodes, vel)
-            done.update(cable_e=nodes[:, n:, :6].copy(), cable_v=vel[:, n:].copy(),
+            done.update(cable_e=nodes[:, n:, :CABLE_NODE].copy(), cable_v=vel[:, n:].copy(),
                         nodes=nodes.reshape(m, -1), vel=vel.reshape(m, -1),
                         jq=q[:, self._joint_columns], jqd=qd[:, self._joint_columns])
             return done
@@ -854,9 +868,10 @@ class Spatial:
             # the drawn poses of every frame's cable nodes at once, each from its base at
             # that output (the reference frame until the tangent turns far from it)
             bases = bases_of()
-            poses, rates = cable_frames(cable_e.reshape(-1, 6), cable_v.reshape(-1, 6),
-                                        bases.reshape(-1, 3, 3))
-            nodes[:, 12 * n:], vel[:, 6 * n:] = poses.reshape(m, -1), rates.reshape(m, -1)
+            poses, rates = cable_frames(cable_e.reshape(-1, CABLE_NODE),
+                                        cable_v.reshape(-1, CABLE_NODE), bases.reshape(-1, 3, 3))
+            nodes[:, FRAME_SIZE * n:] = poses.reshape(m, -1)
+            vel[:, TWIST_SIZE * n:] = rates.reshape(m, -1)
             joints = self._with_cable_joints(jq, jqd, self._cable_joint_values(
                 nodes, vel, cable_e, cable_v, bases))
             return {"nodes": nodes, "velocities": vel, "joint_q": joints[0],
@@ -941,8 +956,8 @@ class Spatial:
         values at t)."""
         tree, m = self.tree, len(t)
         n = tree.n_bodies
-        x = nodes.reshape(m, -1, 12)[:, :n]
-        V = velocities.reshape(m, -1, 6)[:, :n]
+        x = nodes.reshape(m, -1, FRAME_SIZE)[:, :n]
+        V = velocities.reshape(m, -1, TWIST_SIZE)[:, :n]
         A = x[..., 3:].reshape(m, n, 3, 3)
         w = V[..., 3:]
         # w . A J A^T w = (A^T w) . J (A^T w)
@@ -954,14 +969,15 @@ class Spatial:
             # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element
             c = self.cables
             pairs = c["c_nodes"] - n
-            E = cable_e[:, pairs].reshape(m, -1, 12)
-            Ed = cable_v[:, pairs].reshape(m, -1, 12)
+            E = cable_e[:, pairs].reshape(m, -1, CABLE_ELEMENT)
+            Ed = cable_v[:, pairs].reshape(m, -1, CABLE_ELEMENT)
             flip = c["c_flip"].astype(bool)
-            Ed = np.where(flip[None, :, None], np.roll(Ed, 6, axis=2), Ed)
-            M = c["c_mass"].reshape(-1, 12, 12)
+            Ed = np.where(flip[None, :, None], np.roll(Ed, CABLE_NODE, axis=2), Ed)
+            M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
             kinetic = kinetic + 0.5 * np.einsum("sej,sej->s", (Ed[:, :, None, :] @ M)[:, :, 0],
                                                 Ed)
-            gravity = gravity - np.einsum("ei,sei->s", c["c_gravity"].reshape(-1, 12), E)
+            gravity = gravity - np.einsum("ei,sei->s",
+                                          c["c_gravity"].reshape(-1, CABLE_ELEMENT), E)
         elastic = np.empty(m)
         for i in range(m):
             self.inputs.at_time(t[i])
@@ -970,7 +986,7 @@ class Spatial:
 
     def _reactions_of(self, t, Y):
         """:meth:`reactions` of every state Y (n_out, n_y) at the times t: (n_out, 6 n_joints)."""
-        out = np.empty((len(t), 6 * len(self.tree.joint_body)))
+        out = np.empty((len(t), WRENCH_SIZE * len(self.tree.joint_body)))
         for i in range(len(t)):
             out[i] = self.reactions(t[i], Y[i]).ravel()
         return out
@@ -1002,13 +1018,13 @@ class Spatial:
         if not joints:
             return np.zeros((m, 0)), np.zeros((m, 0))
         n = self.tree.n_bodies
-        poses = nodes.reshape(m, -1, 12)
+        poses = nodes.reshape(m, -1, FRAME_SIZE)
 
         def frame(i):
             """Side i's frames (m, 3, 3): its poses' columns 3 to 12 (one side's, not all)."""
             return poses[:, i, 3:].reshape(m, 3, 3)
 
-        velocities = velocities.reshape(m, -1, 6)
+        velocities = velocities.reshape(m, -1, TWIST_SIZE)
 
         def spin(i):
             """Side i's angular velocities (m, 3)."""

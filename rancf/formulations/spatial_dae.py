@@ -205,8 +205,8 @@ from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
 from .turns import agreeing, on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import (Spatial, _check_slopes, _link_coordinates, _vector, cable_bases,
-                      cable_frames)
+from .spatial import (CABLE_ELEMENT, CABLE_NODE, Spatial, _check_slopes, _link_coordinates,
+                      _vector, cable_bases, cable_frames)
 
 #: the coordinates of a joint's kind (its effort's size)
 _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
@@ -215,9 +215,6 @@ _SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
 N_EULER = 4
 #: the most coordinates of a joint (a free joint's): the width of the kernels' joint values
 _MOST = max(_SIZES.values())
-#: a cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's
-CABLE_NODE = ancf_cable.SpatialANCFCable.node_size
-CABLE_ELEMENT = ancf_cable.SpatialANCFCable.element_size
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
 #: (LAPACK getrf): below it SuperLU's ordering, redone at every factorization, costs more than
 #: the dense elimination it saves

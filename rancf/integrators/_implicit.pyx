@@ -88,7 +88,8 @@ cdef class Stepper:
     ----------
     problem : StepProblem
     am, af, gamma, beta : float
-        Scheme coefficients in the paper's convention (rancf.integrators.implicit).
+        Scheme coefficients in the paper's convention (rancf.integrators.implicit); ``am``
+        may be set between steps (read by each step's start).
     intermediate : bool
         Equilibrium at the intermediate point (generalized-alpha-S).
     bdf1 : bool
@@ -105,7 +106,10 @@ cdef class Stepper:
     """
 
     cdef StepProblem p
-    cdef readonly double am, af, gamma, beta, h, tol, t, theta
+    # am settable between steps: the pseudo-time steps of statics' first load step
+    # (rancf.integrators.static._pseudo_transient_first_step) change it from step to step
+    cdef public double am
+    cdef readonly double af, gamma, beta, h, tol, t, theta
     cdef readonly bint intermediate, bdf1, reuse, static
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e

@@ -164,9 +164,9 @@ def _loads_in_cable_planes(model):
     """Whether ``model`` holds plane curved cables and gravity and every load at t = 0 lie in
     each one's plane (forces normal to its normal, moments along it; to 1e-12 of their size):
     then nothing drives the cables' directions without stiffness in the reference (out of
-    their planes), and :func:`_shifted_first_step` can start statics. A load out of a plane
-    drives them at zero stiffness (a mechanism at the reference: the cable's swing about its
-    pins), which that iteration is not for."""
+    their planes), and :func:`_pseudo_transient_first_step` can start statics. A load out
+    of a plane drives them at zero stiffness (a mechanism at the reference: the cable's swing
+    about its pins), which that continuation is not for."""
     planes = _plane_curved_cables(model)
     if not planes:
         return False
@@ -186,15 +186,22 @@ def _loads_in_cable_planes(model):
     return True
 
 
-def _shifted_first_step(dae, x, v, lam, tol, max_iter):
+def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
     """The equilibrium ``(x, lambda)`` of the first load step of a model whose Newton matrix
     is singular at the reference x (its plane curved cables, loaded in their planes), or None
-    where the iteration below does not reach it or nothing loads the model (no tension can
-    build).
+    where the steps below do not reach it or nothing loads the model (no tension can build).
 
-    Newton's residual is unchanged, ``r = F(x) - Phi_x^T lambda`` and ``-Phi(x)``; its matrix
-    is shifted by the mass (Levenberg-Marquardt with the scaling ``D = M``, or pseudo-transient
-    continuation: each step an implicit Euler step of size ``1/sqrt(mu)`` on the mass)::
+    Pseudo-transient continuation in the one implicit loop: steps of the
+    :class:`~rancf.integrators.implicit.Static` scheme with the inertia coefficient
+    ``alpha_m = mu`` (1/s^2) instead of 0 (:func:`_static_stepper`), each a backward-Euler step
+    of pseudo-time ``1/mu`` of the gradient flow ``M dx/dtau = F - Phi_x^T lambda`` from the
+    last state at rest (the unknown is the displacement d, ``h^2 beta = 1``)::
+
+        mu M d - F(x + d) + Phi_x^T lambda = 0,    Phi(x + d) = 0
+
+    linearly implicit: the loop's tolerance is infinite, so a step is one Newton iteration
+    from ``d = 0``, the residual unchanged (``r = F(x) - Phi_x^T lambda`` and ``-Phi(x)``) and
+    the matrix shifted by the mass (Levenberg-Marquardt with the scaling ``D = M``)::
 
         [[K + d(Phi_x^T lambda)/dx + mu M, Phi_x^T], [Phi_x, 0]] [dx; dlambda] = [r; -Phi]
 
@@ -203,23 +210,23 @@ def _shifted_first_step(dae, x, v, lam, tol, max_iter):
     that builds gives them the string's stiffness, so only the start is singular. ``mu M`` is
     positive definite on every coordinate (a stiffness of mu N/m per kg), so the matrix is
     regular at every iterate and the undriven out-of-plane coordinates get no increment;
-    and it damps the in-plane steps too, which a slack, nearly bending-free cable needs:
-    undamped Newton from its drawn shape diverges, even with the out-of-plane coordinates
-    alone shifted. The minimum-norm step would need a rank decision on a matrix
-    whose in-plane part is itself ill-conditioned, and the linear statics' tension would leave
-    those in-plane steps undamped.
+    and it damps the in-plane steps too, which a slack, nearly bending-free
+    cable needs: undamped Newton from its drawn shape diverges, even with the out-of-plane
+    coordinates alone shifted. The minimum-norm step would need a rank decision on a matrix
+    whose in-plane part is itself ill-conditioned.
 
-    ``mu_0 = |a_0| / (0.1 size)``, a_0 the constrained acceleration ``M^-1 r`` at the start,
-    so the first step moves no point by more than about a tenth of the model's size; then
-    ``mu_{k+1} = mu_k |r_{k+1}| / |r_k|`` (switched evolution relaxation, Mulder and van Leer
-    1985), so mu falls with the residual and the last steps are Newton's, converging
-    quadratically where tension holds the cable. The residual is not asked to fall at every
-    step (an in-plane step that turns the cable stretches it at first order, and EA is large):
-    a step is refused, and mu multiplied by 10, only where the residual is not finite or the
-    matrix singular. It stops when ``max |dx| <= tol`` (m, the loop's own test), or after
-    ``20 max_iter`` steps."""
-    t = 0.0
-    n = x.size
+    ``mu_0 = |a_0| / (0.1 size)``, a_0 the constrained acceleration ``M^-1 r`` at the start
+    (r the static residual), so the first step moves no point by more than about a tenth of
+    the model's size; then ``mu_{k+1} = mu_k |r_{k+1}| / |r_k|`` (switched evolution
+    relaxation, Mulder and van Leer 1985), so the pseudo-time step grows as the residual
+    falls and the last steps are Newton's, converging quadratically where tension holds the
+    cable. The residual is not asked to fall at every step (an in-plane step that turns the
+    cable stretches it at first order, and EA is large): a step is refused, and mu multiplied
+    by 10, only where the residual is not finite or the matrix singular. It stops when a step
+    moves no coordinate by more than ``tol`` (m, the loop's own test), or after
+    ``20 max_iter`` steps; the load steps go on from there."""
+    t, n = 0.0, x.size
+    v = np.zeros(n)
 
     def residual(x, lam):
         return dae.force(x, v, t) - dae.constraint_force(x, lam, t), -dae.constraint(x, t)
@@ -235,19 +242,25 @@ def _shifted_first_step(dae, x, v, lam, tol, max_iter):
     if not np.all(np.isfinite(a0)) or not np.abs(a0).max():
         return None
     mu = np.abs(a0).max() / (0.1 * dae.tree.size)
+    # one Newton iteration a step: the loop's test on it passes at tol = inf
+    stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu)
+    stepper.start_at_rest(t, x, lam)
     for _ in range(20 * max_iter):
+        stepper.am = mu
         try:
-            dx, dlam = dae.newton_matrix(x, np.zeros(n), lam, v, t, x, t, mu, 0.0, 1.0, 0.0,
-                                         1.0).solve(r, c)
-            r1, c1 = residual(x + dx, lam + dlam)
-        except (ArithmeticError, RuntimeError, ValueError):
+            stepper.advance()
+            _, x1, _, _, lam1 = stepper.state()
+            r1, _ = residual(x1, lam1)
+        except (StepFailure, ArithmeticError, RuntimeError, ValueError):
             r1 = None
         if r1 is None or not np.all(np.isfinite(r1)):
             mu *= 10.0
+            stepper.start_at_rest(t, x, lam)        # back to the last state
             continue
-        x, lam, ratio = x + dx, lam + dlam, np.linalg.norm(r1) / np.linalg.norm(r)
-        r, c = r1, c1
-        if np.abs(dx).max() <= tol or not ratio:
+        moved = np.abs(x1 - x).max()
+        x, lam, ratio = x1, lam1, np.linalg.norm(r1) / np.linalg.norm(r)
+        r = r1
+        if moved <= tol or not ratio:
             return x, lam
         mu *= ratio
     return None
@@ -255,8 +268,8 @@ def _shifted_first_step(dae, x, v, lam, tol, max_iter):
 
 def _stable_out_of_plane(dae, model, x, lam):
     """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
-    the last load step's after :func:`_shifted_first_step`) is stable out of the planes of
-    the plane curved cables of ``model``: ``Z^T K_o Z`` positive definite (a Cholesky
+    the last load step's after :func:`_pseudo_transient_first_step`) is stable out of the
+    planes of the plane curved cables of ``model``: ``Z^T K_o Z`` positive definite (a Cholesky
     factorization), K_o Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` on the cables'
     out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal) and
     Z a basis of the null space of the constraint Jacobian's columns there (the joints'
@@ -297,7 +310,7 @@ def _refuse_plane_curved_cables(model, unstable=False):
     """Raise the ValueError that explains a singular stiffness matrix in the reference
     configuration of a model holding curved cables that lie in a plane (theory: Curved
     cables); return if it holds none. ``unstable``: the message adds that the equilibrium
-    reached under loads in the planes (:func:`_shifted_first_step` and the load steps) is
+    reached under loads in the planes (:func:`_pseudo_transient_first_step` and the load steps) is
     unstable out of them (:func:`_stable_out_of_plane`).
 
     Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
@@ -378,8 +391,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
     lambda). Where that start's matrix is singular because of plane curved cables loaded in
-    their planes, the first load step is solved by :func:`_shifted_first_step` and the load
-    steps go on from it; the equilibrium is returned if :func:`_stable_out_of_plane`, else
+    their planes, the first load step is solved by :func:`_pseudo_transient_first_step` and
+    the load steps go on from it; the equilibrium is returned if :func:`_stable_out_of_plane`, else
     refused. On ``dae`` (the model's, given by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
@@ -410,11 +423,11 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
     if reason == "singular" and not iterations and _loads_in_cable_planes(model):
-        # a plane curved cable, loaded in its plane: the first load step by the shifted
-        # Newton iteration, then the load steps from its equilibrium
+        # a plane curved cable, loaded in its plane: the first load step by pseudo-transient
+        # continuation in the loop, then the load steps from its equilibrium
         set_load_factor(1.0 / load_steps)
-        first = _shifted_first_step(
-            dae, x, v, np.zeros(dae.n_constraints) if lam0 is None else lam0,
+        first = _pseudo_transient_first_step(
+            dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
             tol * dae.tree.size, max_iter)
         if first is not None:
             stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
@@ -473,11 +486,13 @@ def _linear_static_multipliers(dae, x, v):
     return lam if np.all(np.isfinite(lam)) else None
 
 
-def _static_stepper(problem, tol, max_iter):
+def _static_stepper(problem, tol, max_iter, inertia=0.0):
     """The one implicit loop as statics runs it (:class:`~rancf.integrators.implicit.Static`:
-    a step is a load step, Newton from the last equilibrium to ``tol``, the loop's own test)."""
+    a step is a load step, Newton from the last equilibrium to ``tol``, the loop's own test).
+    ``inertia``: its ``alpha_m`` (1/s^2), 0 for a load step; ``mu > 0`` makes a step the
+    backward-Euler step of pseudo-time ``1/mu`` of :func:`_pseudo_transient_first_step`."""
     scheme = Static()
-    return Stepper(problem, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
+    return Stepper(problem, scheme.alpha_m + inertia, scheme.alpha_f, scheme.gamma, scheme.beta,
                    scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
                    static=scheme.static)
 

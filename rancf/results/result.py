@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from ..formulations._spatial_dae import FRAME_SIZE, TWIST_SIZE
 from ..integrators.held_interrupt import after_steps, held_interrupt
 from ..joints._codes import DIRECTION_HELD
 from ..model.items import ARC, Point
@@ -17,8 +18,9 @@ COUNTERS = ("steps", "nfev", "njev", "nlu", "newton_iterations", "rejected")
 #: Values of Result.status.
 STATUSES = ("ok", "diverged", "failed", "interrupted")
 #: A spatial body's entries in ``Result.nodes`` (its origin r, then its frame A row-major) and
-#: in ``Result.velocities`` (v, then the angular velocity w; global coordinates).
-SPATIAL_POSE, SPATIAL_VELOCITY = 12, 6
+#: in ``Result.velocities`` (v, then the angular velocity w; global coordinates): the spatial
+#: formulations' layout, named once in their kernels.
+SPATIAL_POSE, SPATIAL_VELOCITY = FRAME_SIZE, TWIST_SIZE
 
 
 def energies(assembly, nodes, velocities, joint_q=None):

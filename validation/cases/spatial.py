@@ -24,6 +24,7 @@ import rancf
 from rancf.formulations import spatial as spatial_formulation
 from validation import bend45, cable_statics
 from validation.case import Case, Check, Outcome, progress
+from validation.spatial_trees import linear_stiffness
 
 BEND_MESHES = (8, 16, 32, 64)
 ORDER_BAND = (1.7, 2.3)  # observed order of a second-order element, from three meshes
@@ -109,18 +110,9 @@ def roll_up(n, fraction, load_steps):
 
 def linearized(model):
     """``K`` with ``qdd = -K q`` at rest in the reference configuration, by central differences
-    of the recursion's accelerations in q (n_free x n_free)."""
-    f = spatial_formulation.of_model(model)
-    n = f.n_free
-    K = np.empty((n, n))
-    h = 1e-7
-    for j in range(n):
-        y = np.zeros(2 * n)
-        y[j] = h
-        ap = f.derivative(0.0, y)[n:]
-        y[j] = -h
-        K[:, j] = -(ap - f.derivative(0.0, y)[n:]) / (2 * h)
-    return K
+    of the recursion's accelerations in q (n_free x n_free; :func:`validation.spatial_trees.
+    linear_stiffness`)."""
+    return linear_stiffness(spatial_formulation.of_model(model))
 
 
 #: Coordinate families of a straight cantilever along x in element coordinates (u, psi):
@@ -160,6 +152,19 @@ def frequency_study():
     return pd.DataFrame(rows)
 
 
+def timed(label, run):
+    """``(run(), wall time (s))``, ``label`` told to the runner first; a RuntimeError naming
+    ``label`` where the Result (what run returns, or its first item) did not end "ok"."""
+    progress(label)
+    start = time.perf_counter()
+    out = run()
+    wall = time.perf_counter() - start
+    res = out[0] if isinstance(out, tuple) else out
+    if res.status != "ok":
+        raise RuntimeError(f"{label}: {res.status}: {res.message}")
+    return out, wall
+
+
 def top_run():
     p = TOP
     tilt = rotation_matrix(np.array([p["tilt"], 0.0, 0.0]))
@@ -171,12 +176,9 @@ def top_run():
     centre = tilt @ [0.0, 0.0, p["l"]]
     state = rancf.State(np.r_[centre, tilt.ravel()], np.r_[np.cross(w0, centre), w0])
     n_out = 200
-    start = time.perf_counter()
-    res = rancf.simulate(m, p["t_end"], p["dt"], method="rk4", state=state,
-                         output_every=round(p["t_end"] / p["dt"] / n_out))
-    wall = time.perf_counter() - start
-    if res.status != "ok":
-        raise RuntimeError(f"heavy top: {res.status}: {res.message}")
+    res, wall = timed("heavy symmetric top", lambda: rancf.simulate(
+        m, p["t_end"], p["dt"], method="rk4", state=state,
+        output_every=round(p["t_end"] / p["dt"] / n_out)))
     A = res.orientation(body.centre)
     axial = p["I3"] * np.einsum("ni,ni->n", A[:, :, 2], res.angular_velocity(body.centre))
     e = res.energy()
@@ -237,22 +239,14 @@ def cable_statics_study():
     rancf.static through the public API: a one-row-per-quantity DataFrame, the catenary's
     relative errors (sag, end tensions) and the cantilever's tip displacement."""
     p = cable_statics.CATENARY
-    progress("cable between two pins (elastic catenary)")
-    start = time.perf_counter()
-    res, c, pins = cable_statics.hanging_cable()
-    wall_catenary = time.perf_counter() - start
-    if res.status != "ok":
-        raise RuntimeError(f"hanging cable: {res.message}")
+    (res, c, pins), wall_catenary = timed("cable between two pins (elastic catenary)",
+                                          cable_statics.hanging_cable)
     H, sag = cable_statics.elastic_catenary(p["length"], p["length"], p["rho_A"], p["g"], p["EA"])
     tension = np.hypot(H, p["rho_A"] * p["g"] * p["length"] / 2)
     sag_rancf = -res.position(c.node(p["n"] // 2))[0, 1]
     tensions = [float(np.linalg.norm(res.reaction(j)[0, :3])) for j in pins]
-    progress("Exudyn's cable cantilever")
-    start = time.perf_counter()
-    res_e, c_e, _ = cable_statics.exudyn_cantilever()
-    wall_exudyn = time.perf_counter() - start
-    if res_e.status != "ok":
-        raise RuntimeError(f"Exudyn's cable cantilever: {res_e.message}")
+    (res_e, c_e, _), wall_exudyn = timed("Exudyn's cable cantilever",
+                                         cable_statics.exudyn_cantilever)
     tip_dx = float(res_e.position(c_e.end)[-1, 0] - cable_statics.EXUDYN_CANTILEVER["length"])
     table = pd.DataFrame([
         {"quantity": "catenary: mid-span sag (m)", "rancf": sag_rancf, "reference": sag,
@@ -274,13 +268,9 @@ def slack_cable_study():
     the mid-span sag, of the two end tensions (the pins' reactions) and of the shape (node
     heights against the catenary at the nodes' x, over the sag), the values and the wall
     time."""
-    progress("slack cable between two pins (inextensible catenary)")
     m, c, pins = cable_statics.slack_cable()
-    start = time.perf_counter()
-    res = rancf.static(m, load_steps=10, tol=1e-12)
-    wall = time.perf_counter() - start
-    if res.status != "ok":
-        raise RuntimeError(f"slack cable: {res.message}")
+    res, wall = timed("slack cable between two pins (inextensible catenary)",
+                      lambda: rancf.static(m, load_steps=10, tol=1e-12))
     w, span = 9.81, 1.0
     a, sag, H = cable_statics.inextensible_catenary(c.length, span, w)
     tension = np.hypot(H, w * c.length / 2)
@@ -437,7 +427,6 @@ def run(quick: bool) -> Outcome:
                    f"{f['analytic (rad/s)'].iloc[-1]:.6g} rad/s"))
 
     # --- heavy symmetric top -----------------------------------------------------------------
-    progress("heavy symmetric top")
     top, top_wall = top_run()
     e, h = top["energy (J)"].to_numpy(), top["axial momentum (kg m^2/s)"].to_numpy()
     checks.append(Check(

@@ -21,11 +21,9 @@ import numpy as np
 import pandas as pd
 
 from rancf import implicit
-from rancf.formulations.spatial import Spatial
-from rancf.formulations.spatial_dae import SpatialDAE
-from rancf.integrators import explicit
 from validation.case import Case, Check, Outcome, progress
-from validation.spatial_trees import drive_tree, loaded_tree, recursion_accelerations, small_tree
+from validation.spatial_trees import (dae_against_recursion, recursion_and_dae,
+                                      small_tree_reference)
 
 #: Relative difference of accelerations and reactions: both solves are exact linear algebra on
 #: the same equations; round-off in a twelve-link tree's condition stays far below (issue 23's 1e-10).
@@ -48,43 +46,24 @@ def acceleration_rows():
     for kind, seeds in (("every joint kind, loads", TREE_SEEDS), ("drives", DRIVE_SEEDS)):
         for seed in seeds:
             progress(f"accelerations, {kind}, seed {seed}")
-            if kind == "drives":
-                rng, tree, drives = drive_tree(seed)
-                rec, dae = Spatial(tree, drives=drives), SpatialDAE(tree, drives=drives)
-                t = 0.7
-                y = rng.uniform(-1, 1, rec.n_y)
-            else:
-                rng, tree, values = loaded_tree(seed)
-                rec, dae = Spatial(tree, loads=values), SpatialDAE(tree, loads=values)
-                t = 0.3
-                y = np.concatenate([rng.uniform(-1.5, 1.5, tree.n_q), rng.uniform(-2, 2, tree.n_q)])
-            acc, reactions = recursion_accelerations(rec, t, y)
-            x, v = dae.state_of(y, t)
-            a, lam = dae.multipliers(x, v, t)
-            d_acc = np.abs(dae.accelerations(x, v, a) - acc).max() / np.abs(acc).max()
-            d_reac = np.abs(dae.reactions(x, lam, t) - reactions).max() / np.abs(reactions).max()
+            rec, dae, t, y = recursion_and_dae("drives" if kind == "drives" else "loads", seed)
+            d = dae_against_recursion(rec, dae, t, y)
+            tree = rec.tree
             rows.append({"tree": kind, "seed": seed, "bodies": tree.n_bodies,
                          "joint coordinates": tree.n_q, "DAE coordinates": dae.n_coordinates,
                          "constraint rows": dae.n_constraints,
-                         "position constraint residual": float(np.abs(dae.constraint(x, t)).max()),
-                         "accelerations: max |DAE - recursion| / max |recursion|": d_acc,
-                         "reactions: max |DAE - recursion| / max |recursion|": d_reac})
+                         "position constraint residual": d["position"],
+                         "accelerations: max |DAE - recursion| / max |recursion|":
+                             d["accelerations"],
+                         "reactions: max |DAE - recursion| / max |recursion|": d["reactions"]})
     return pd.DataFrame(rows)
 
 
 def trajectory_rows():
     """Body positions at T_END on the DAE (each scheme, each step) against the recursion by RK4
     at REFERENCE_STEP: the largest difference (m) and the Newton work (a DataFrame)."""
-    rng, tree = small_tree()
-    rec, dae = Spatial(tree), SpatialDAE(tree)
-    y0 = rec.initial_state(qd=rng.uniform(-2, 2, rec.n_free))
     progress("trajectories: the recursion by RK4")
-    ref = explicit.integrate(rec.kernel, y0, np.array([0.0, T_END]), REFERENCE_STEP, "rk4",
-                             1e-12, 1e-12, 1e3)
-    if ref.status != "ok":
-        raise RuntimeError(f"recursion, RK4: {ref.status}: {ref.message}")
-    r_ref = rec.kinematics(ref.y[-1])[0]
-    x0, v0 = dae.state_of(y0)
+    dae, x0, v0, r_ref = small_tree_reference(T_END, REFERENCE_STEP)
     rows = []
     for method, parameters in SCHEMES:
         for dt in STEPS:
