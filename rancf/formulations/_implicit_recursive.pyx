@@ -281,11 +281,9 @@ cdef class RecursiveProblem(StepProblem):
         self._kinematics(q, v, t)
         self._forces(t)
         s = c_m / c_f
-        for i in range(n):
-            self.g[i] = s * a[i]
         with nogil:
             # A = B (c_m / c_f) a + A_b, f = c_f (M A - F), out = B^T f
-            apply_B(self.d, &self.g[0], &self.A[0], True)
+            apply_B(self.d, a, &self.A[0], True, s)
             block_mass_times(self.md, &self.A[0], &self.f[0])
             for i in range(self.d.n_x):
                 self.f[i] = c_f * (self.f[i] - self.F[i])

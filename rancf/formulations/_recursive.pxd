@@ -63,7 +63,8 @@ cdef void track_joints(Tree* d) noexcept nogil
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil
 cdef int factorize(Tree* d) noexcept nogil
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
-cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil
+cdef void apply_B(Tree* d, const double* beta, double* V, bint bias,
+                  double scale=*) noexcept nogil
 cdef void apply_BT(Tree* d, double* F, double* out) noexcept nogil
 cdef void mass_times(Tree* d, const double* a, double* V, double* f, double* out) noexcept nogil
 cdef void newton_times(Tree* d, const double* beta, double* V, double* f,

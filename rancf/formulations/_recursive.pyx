@@ -876,26 +876,34 @@ cdef double drive_power(Tree* d) noexcept nogil:
     return power
 
 
-cdef void apply_B(Tree* d, const double* beta, double* V, bint bias) noexcept nogil:
-    """V = B beta (n_x) at the last kinematics (root to leaves): node velocities of the rates
-    beta without the drives' terms, or, with ``bias``, the node accelerations
-    ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta."""
+cdef void apply_B(Tree* d, const double* beta, double* V, bint bias,
+                  double scale=1.0) noexcept nogil:
+    """V = B (scale beta) (n_x) at the last kinematics (root to leaves): node velocities of the
+    rates beta without the drives' terms, or, with ``bias``, the node accelerations
+    ``A_c = chi A_p + eps beta_c + c`` of the generalized accelerations beta. The rates are
+    scaled as they are read (``scale beta`` rounded as a separate product would round it): a
+    caller's pass over the rates to scale them first would be one more trip to memory on a
+    long chain."""
     cdef int idx, v, pv, i, b, nb
     cdef double* Vv
     cdef const double* eps
+    cdef double eta[RATES]
     for idx in range(d.n_v):
         v = d.order[idx]
         b = d.boff[v]
         Vv = V + NODE * v
         if d.code[v] == FREE:
-            memcpy(Vv, beta + b, NODE * sizeof(double))
+            for i in range(NODE):
+                Vv[i] = scale * beta[b + i]
             continue
         pv = d.parent[v]
         nb = d.nb[v]
         eps = d.eps + NODE * d.joff[v]
         for i in range(NODE):
             Vv[i] = d.c[NODE * v + i] if bias else 0.0
-        _add_eps(eps, nb, beta + b, Vv)
+        for i in range(nb):
+            eta[i] = scale * beta[b + i]
+        _add_eps(eps, nb, eta, Vv)
         if pv >= 0:
             _gemv4(d.chi + NODE_BLOCK * v, V + NODE * pv, 1.0, Vv)
 

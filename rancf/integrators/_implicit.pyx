@@ -81,6 +81,18 @@ cdef inline double _maxabs(const double* x, int n) noexcept nogil:
     return m
 
 
+cdef inline double _maxabs_added(const double* x, double* y, int n) noexcept nogil:
+    """``max |x|`` (as :func:`_maxabs`: NaN propagates) and ``y += x`` in one pass: on a long chain
+    the vectors outgrow the caches and each pass over them is a trip to memory."""
+    cdef double m = 0.0
+    cdef int i
+    for i in range(n):
+        if not fabs(x[i]) <= m:
+            m = fabs(x[i])
+        y[i] += x[i]
+    return m
+
+
 cdef class Stepper:
     """State, scheme and work arrays of the loop (see the module docstring).
 
@@ -226,10 +238,14 @@ cdef class Stepper:
                 self.a_e[i] = self.a_old[i] + am * a1[i]
         return 0
 
-    cdef int residual(self, const double* a1, const double* lam, double* r) except -1:
-        """r = [r_dyn (n); r_con (m)] at (a1, lam) (rancf.integrators.implicit's docstring)."""
+    cdef int residual(self, const double* a1, const double* lam, double* r,
+                      bint negated=False) except -1:
+        """r = [r_dyn (n); r_con (m)] at (a1, lam) (rancf.integrators.implicit's docstring), or
+        ``-r`` where ``negated`` (Newton's right-hand side). Without constraints the old step's
+        part, the finiteness check and the sign take one pass over r (a long chain's vectors
+        outgrow the caches)."""
         cdef int i, n = self.n, m = self.m
-        cdef double af = self.af, am = self.am
+        cdef double af = self.af, am = self.am, s
         self._point(a1)
         if self.intermediate:
             self.p.dynamic_residual(&self.q_e[0], &self.v_e[0], self.t_e, &self.a_e[0], 1.0, 1.0, r)
@@ -239,9 +255,9 @@ cdef class Stepper:
                     r[i] += self.f[i]
         else:
             self.p.dynamic_residual(&self.q1[0], &self.v1[0], self.t1, a1, am, af, r)
-            for i in range(n):
-                r[i] += self.r_old[i]
             if m:
+                for i in range(n):
+                    r[i] += self.r_old[i]
                 self.p.constraint_force(&self.q1[0], lam, self.t1, &self.f[0])
                 for i in range(n):
                     r[i] += af * self.f[i]
@@ -250,9 +266,18 @@ cdef class Stepper:
             self.p.constraint(&self.q1[0], self.t1, r + n)
             for i in range(m):
                 r[n + i] /= self.hb
+        if not self.intermediate and not m:
+            for i in range(n):
+                s = r[i] + self.r_old[i]
+                if not isfinite(s):
+                    raise StepFailure("diverged", f"non-finite residual{self._where()}")
+                r[i] = -s if negated else s
+            return 0
         for i in range(n + m):
             if not isfinite(r[i]):
                 raise StepFailure("diverged", f"non-finite residual{self._where()}")
+            if negated:
+                r[i] = -r[i]
         return 0
 
     cdef int factor(self, const double* a1, const double* lam) except -1:
@@ -290,17 +315,16 @@ cdef class Stepper:
         cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
         for it in range(1, self.max_iter + 1):
-            self.residual(&self.a1[0], &self.lam1[0], x)
-            for i in range(n + m):
-                x[i] = -x[i]
+            self.residual(&self.a1[0], &self.lam1[0], x, True)
             if full or not self.factored:
                 self.factor(&self.a1[0], &self.lam1[0])
             self.p.solve(x)
-            dq = self.hb * _maxabs(x, n)
             if it == 1 and self.probing:
-                dq = self._probe(dq)
-            for i in range(n):
-                self.a1[i] += x[i]
+                dq = self._probe(self.hb * _maxabs(x, n))
+                for i in range(n):
+                    self.a1[i] += x[i]
+            else:
+                dq = self.hb * _maxabs_added(x, &self.a1[0], n)
             for i in range(m):
                 self.lam1[i] += x[n + i]
             self.newton_iterations += 1
@@ -404,9 +428,7 @@ cdef class Stepper:
         self.probing = False
         for i in range(n):
             self.a_probe[i] = (self.q[i] - self.q_pred[i]) / self.hb
-        self.residual(&self.a_probe[0], &self.lam1[0], xp)
-        for i in range(n + m):
-            xp[i] = -xp[i]
+        self.residual(&self.a_probe[0], &self.lam1[0], xp, True)
         self.p.solve(xp)
         dq_q = self.hb * _maxabs(xp, n)
         if not dq_q < dq:
@@ -449,14 +471,17 @@ cdef class Stepper:
             memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
             self.probing = not self.static
             return
-        for i in range(self.n):
-            by_a = max(by_a, fabs(self.a[i] - self.a_prev[i]))
-            by_q = max(by_q, fabs(self.q[i] - self.q_prev[i]))
         if self.history == 2:
             by_increment = 0.0
-            for i in range(self.n):
+            for i in range(self.n):     # one pass: a long chain's vectors outgrow the caches
+                by_a = max(by_a, fabs(self.a[i] - self.a_prev[i]))
+                by_q = max(by_q, fabs(self.q[i] - self.q_prev[i]))
                 by_increment = max(by_increment,
                                    fabs(self.q[i] - 2.0 * self.q_prev[i] + self.q_prev2[i]))
+        else:
+            for i in range(self.n):
+                by_a = max(by_a, fabs(self.a[i] - self.a_prev[i]))
+                by_q = max(by_q, fabs(self.q[i] - self.q_prev[i]))
         if by_increment < by_q and by_increment < self.hb * by_a:
             for i in range(self.n):
                 self.a1[i] = (2.0 * self.q[i] - self.q_prev[i] - self.q_pred[i]) / self.hb
@@ -474,9 +499,9 @@ cdef class Stepper:
         cdef long made
         self._prepare()
         self._old_residual()
-        memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
         memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
         if self.strategy is not None:
+            memcpy(&self.a1[0], &self.a[0], n * sizeof(double))
             a1, lam1, it = self.strategy.solve(self.equations, np.asarray(self.a1)[:n].copy(),
                                                np.asarray(self.lam1)[:m].copy())
             np.asarray(self.a1)[:n] = a1
@@ -510,17 +535,17 @@ cdef class Stepper:
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
         self.p.recentre(&self.q1[0], &self.v1[0], &self.a1[0])
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
-        memcpy(&self.q_prev2[0], &self.q_prev[0], n * sizeof(double))
-        memcpy(&self.q_prev[0], &self.q[0], n * sizeof(double))
-        memcpy(&self.a_prev[0], &self.a[0], n * sizeof(double))
+        # the history moves on by turning the buffers, not copying them (six passes over the
+        # state a step, each a trip to memory on a long chain): q_prev2 <- q_prev <- q <- q1,
+        # a_prev <- a <- a1, v <- v1; q1, v1 and a1 are rewritten before they are next read
+        # (_point, _start)
+        self.q_prev2, self.q_prev, self.q, self.q1 = self.q_prev, self.q, self.q1, self.q_prev2
+        self.a_prev, self.a, self.a1 = self.a, self.a1, self.a_prev
+        self.v, self.v1 = self.v1, self.v
         self.history = min(self.history + 1, 2)
-        memcpy(&self.q[0], &self.q1[0], n * sizeof(double))
-        memcpy(&self.v[0], &self.v1[0], n * sizeof(double))
         if self.static:
             # a1 was the displacement; at an equilibrium the acceleration is zero
             memset(&self.a[0], 0, n * sizeof(double))
-        else:
-            memcpy(&self.a[0], &self.a1[0], n * sizeof(double))
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
         self.steps += 1
