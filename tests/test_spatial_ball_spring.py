@@ -278,14 +278,17 @@ def _skew(axis):
 
 @pytest.mark.parametrize("load_steps", [10, 40])
 @pytest.mark.parametrize("k, rest", [(20.0, 3.0 * _skew([1.0, -2.0, 0.7])),
-                                     (1.0, 3.0 * _skew([0.2, 1.0, 0.1]))])
+                                     (1.0, 3.0 * _skew([0.2, 1.0, 0.1])),
+                                     (0.2, 3.0 * _skew([1.0, -2.0, 0.7])),
+                                     (0.1, 3.0 * _skew([0.2, 1.0, 0.1]))])
 def test_statics_steps_a_rest_rotation_turned_by_3_rad(k, rest, load_steps):
     """The body on its ball spring (no damper) of rest turned by 3 rad about a skew axis, in
-    the tree (the recursion) and with the joint closing a loop (the DAE, whose load steps
-    ramp the rest rotation ``s r_0``: rancf.integrators.static.ramp_rest): both reach the
+    the tree (the recursion) and with the joint closing a loop (the DAE), their load steps
+    ramping the rest rotation ``s r_0`` (rancf.integrators.static.ramp_rest): both reach the
     equilibrium ``k log(R R_0^T) = (R c) x m g`` (1e-8 N m, as above) at 10 and 40 load steps,
-    the same pose (1e-8). Left whole, the DAE's first load step failed at 40 steps for the
-    first spring and at 10 for the second (Newton not contracting from the reference)."""
+    the same pose (1e-8). Left whole, a load step failed (Newton not contracting): the DAE's
+    first at 40 steps for the first spring and at 10 for the second; for the weak third
+    spring both formulations' at 40 steps, for the fourth the recursion's at 10."""
     poses = []
     for loop in (False, True):
         m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))

@@ -126,11 +126,13 @@ def ramp_rest(set_factor, law, reference, rotations=None, balls=None):
     place: the run's own arrays, built for this solve or restored at s = 1); ``reference``
     (j,) or scalar: q_r, the joint coordinate of the model's reference configuration; a row
     with k = 0 is left alone. Planar statics ramps its torsion springs (q_r the joints'
-    reference angles), spatial statics on the DAE its revolute and prismatic joints' springs
-    (q_r = 0, the reference configuration being the zero of every spatial joint coordinate).
+    reference angles), spatial statics (recursion and DAE) its revolute and prismatic joints'
+    springs (q_r = 0, the reference configuration being the zero of every spatial joint
+    coordinate).
     ``rotations`` (b, 3), written in place at the rows where ``balls`` (b,) bool is set: the
     spherical joints' rest rotation vectors (the spatial DAE's
-    ``SpatialDAE.joint_spring_rotations``); None where there are none to step.
+    ``SpatialDAE.joint_spring_rotations``, the recursion's kernel array ``js_rest``); None
+    where there are none to step.
 
     Why: a spring whose rest value is not the reference one is pre-stressed, its force
     ``k (q_0 - q_r)`` at the reference a load like the others. Left whole, the first load step
@@ -346,7 +348,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
     (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
-    docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers."""
+    docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
+    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`)."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
@@ -355,15 +358,21 @@ def _spatial_static(model, load_steps, tol, max_iter):
     q = formulation.initial_state()[:n]
     stepper = _static_stepper(problem, tol * tree.size, max_iter)
     stepper.start_at_rest(0.0, q, np.zeros(0))
+    # the joint spring-dampers' rest values and rest rotations, the kernel's own arrays (a
+    # revolute's or prismatic's rest rotation row is zero, scaled alike)
+    springs, kernel = len(tree.joint_spring_body), formulation.kernel.arrays
+    set_load_factor = ramp_rest(lambda s: setattr(problem, "load_factor", s),
+                                kernel["js_law"][:3 * springs].reshape(-1, 3), 0.0,
+                                kernel["js_rest"][:3 * springs].reshape(-1, 3),
+                                np.ones(springs, dtype=bool))
     # the cable frames carried from load step to load step, as a run's from output to output
     status, message, error, reached, iterations, reason = step_loads(
-        stepper, lambda s: setattr(problem, "load_factor", s), load_steps,
-        formulation.carry_cable_frames)
+        stepper, set_load_factor, load_steps, formulation.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, q, v, _, _ = stepper.state()
-    problem.load_factor = reached
+    set_load_factor(reached)
     with held_interrupt() as caught:
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     status, message = _after_loads(status, message, caught)
