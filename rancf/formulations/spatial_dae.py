@@ -958,10 +958,20 @@ class SpatialDAE(IndexThreeDAE):
     def joint_spring_law(self):
         """The joint spring-dampers' ``(k, c, q0)`` rows (j, 3: the tree's, then those on
         joints that close loops; three rows of q0 = 0 for a spherical joint's, whose rest
-        rotation is not stepped), the array the compiled problem reads: statics steps their
-        rest values q0 with its load factor (:func:`rancf.integrators.static.ramp_rest`,
-        q0 again at load factor 1)."""
+        rotation is in :attr:`joint_spring_rotations`), the array the compiled problem reads:
+        statics steps their rest values q0 with its load factor
+        (:func:`rancf.integrators.static.ramp_rest`, q0 again at load factor 1)."""
         return self._joint_springs["law"]
+
+    @property
+    def joint_spring_rotations(self):
+        """The joint spring-dampers' ``axis`` rows (j, 3), the array the compiled problem
+        reads, and which of them (j,) bool are a spherical joint's (each of its three rows
+        holding its rest rotation vector r_0, rad, parent's frame; the others a revolute's or
+        prismatic's axis): statics steps r_0 with its load factor (``s r_0``,
+        :func:`rancf.integrators.static.ramp_rest`, r_0 again at load factor 1)."""
+        d = self._joint_springs
+        return d["axis"], d["kind"] >= _spatial_dae.JS_BALL
 
     def _arc_load_cols(self):
         """The columns (``LINK_SIZE``: node a's, then node b's) of each load between two

@@ -115,17 +115,24 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     wall_time=time.perf_counter() - start, error=error)
 
 
-def ramp_rest(set_factor, law, reference):
+def ramp_rest(set_factor, law, reference, rotations=None, balls=None):
     """The ``set_load_factor(s)`` of statics: ``set_factor(s)`` (the applied forces scaled by
     s) and the rest value q_0 of every joint spring-damper moved from its joint's reference
-    value q_r with them, ``q_0(s) = q_0 - (1 - s) (q_0 - q_r)`` (exactly q_0 at s = 1).
+    value q_r with them, ``q_0(s) = q_0 - (1 - s) (q_0 - q_r)`` (exactly q_0 at s = 1), and
+    the rest rotation vector r_0 of every spherical joint's spring-damper with them,
+    ``r_0(s) = s r_0``.
 
     ``law`` (j, 3): the springs' ``(k, c, q_0)`` rows the force kernel reads (written in
     place: the run's own arrays, built for this solve or restored at s = 1); ``reference``
     (j,) or scalar: q_r, the joint coordinate of the model's reference configuration; a row
     with k = 0 is left alone. Planar statics ramps its torsion springs (q_r the joints'
-    reference angles), spatial statics on the DAE its revolute and prismatic joints' springs
-    (q_r = 0, the reference configuration being the zero of every spatial joint coordinate).
+    reference angles), spatial statics (recursion and DAE) its revolute and prismatic joints'
+    springs (q_r = 0, the reference configuration being the zero of every spatial joint
+    coordinate).
+    ``rotations`` (b, 3), written in place at the rows where ``balls`` (b,) bool is set: the
+    spherical joints' rest rotation vectors (the spatial DAE's
+    ``SpatialDAE.joint_spring_rotations``, the recursion's kernel array ``js_rest``); None
+    where there are none to step.
 
     Why: a spring whose rest value is not the reference one is pre-stressed, its force
     ``k (q_0 - q_r)`` at the reference a load like the others. Left whole, the first load step
@@ -133,13 +140,23 @@ def ramp_rest(set_factor, law, reference):
     beyond the reach of Newton's method on a body's direction vector or Euler parameters (a
     beam turned by 2.6 rad in one load step). Stepped, each load step turns it by
     ``(q_e - q_r) / load_steps``. The equilibrium at s = 1 is the model's; one at s < 1 (a
-    failed solve's) is that of the loads and pre-stress scaled by s."""
+    failed solve's) is that of the loads and pre-stress scaled by s.
+
+    A spherical joint's reference relative rotation is the identity, so ``s r_0`` is the same
+    homotopy: ``R_0(s) = exp(s r_0^)`` runs along the geodesic from the identity (s = 0: the
+    spring unstressed at the reference, where nothing is loaded) to ``R_0`` (s = 1, exactly:
+    ``|r_0| <= pi``), continuous in s, and ``log(R_0(s) R_0(s')^T) = (s - s') r_0``, so each
+    load step turns the rest by ``|r_0| / load_steps``: the pre-stress ``k log(R R_0(s)^T)``
+    at the last equilibrium R changes by at most ``k |r_0| / load_steps``, as a revolute's."""
     rest = law[:, 2].copy()
     shift = np.where(law[:, 0] != 0.0, rest - reference, 0.0)
+    turned = None if rotations is None else rotations[balls].copy()
 
     def set_load_factor(s):
         set_factor(s)
         law[:, 2] = rest - (1.0 - s) * shift
+        if turned is not None:
+            rotations[balls] = s * turned
     return set_load_factor
 
 
@@ -344,7 +361,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
     (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
-    docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers."""
+    docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
+    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`)."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
@@ -353,15 +371,21 @@ def _spatial_static(model, load_steps, tol, max_iter):
     q = formulation.initial_state()[:n]
     stepper = _static_stepper(problem, tol * tree.size, max_iter)
     stepper.start_at_rest(0.0, q, np.zeros(0))
+    # the joint spring-dampers' rest values and rest rotations, the kernel's own arrays (a
+    # revolute's or prismatic's rest rotation row is zero, scaled alike)
+    springs, kernel = len(tree.joint_spring_body), formulation.kernel.arrays
+    set_load_factor = ramp_rest(lambda s: setattr(problem, "load_factor", s),
+                                kernel["js_law"][:3 * springs].reshape(-1, 3), 0.0,
+                                kernel["js_rest"][:3 * springs].reshape(-1, 3),
+                                np.ones(springs, dtype=bool))
     # the cable frames carried from load step to load step, as a run's from output to output
     status, message, error, reached, iterations, reason = step_loads(
-        stepper, lambda s: setattr(problem, "load_factor", s), load_steps,
-        formulation.carry_cable_frames)
+        stepper, set_load_factor, load_steps, formulation.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, q, v, _, _ = stepper.state()
-    problem.load_factor = reached
+    set_load_factor(reached)
     with held_interrupt() as caught:
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     status, message = _after_loads(status, message, caught)
@@ -385,8 +409,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     through the implicit loop's Newton iteration
     (the :class:`~rancf.integrators.implicit.Static` scheme) on the spatial DAE, its gravity and
     loads scaled by its ``load_factor``; the unknowns its coordinates and multipliers, as the
-    planar statics', and its joint spring-dampers' rest values stepped with them from the
-    reference configuration's (:func:`ramp_rest`). Newton starts each load step from the last
+    planar statics', and its joint spring-dampers' rest values (a spherical joint's rest
+    rotation) stepped with them from the reference configuration's (:func:`ramp_rest`). Newton starts each load step from the last
     equilibrium, the first from the
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
@@ -400,7 +424,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     x, _ = dae.consistent_state(dae.initial_state()[0], np.zeros(dae.n_coordinates))
     v = np.zeros_like(x)
     set_load_factor = ramp_rest(lambda s: setattr(dae, "load_factor", s),
-                                dae.joint_spring_law, 0.0)
+                                dae.joint_spring_law, 0.0, *dae.joint_spring_rotations)
     set_load_factor(1.0 / load_steps)
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
