@@ -2415,6 +2415,16 @@ class RecordedCalls:
 
     def __init__(self, dae, t, X, V, branches):
         self.values = {}
+        slots = _input_functions(dae)
+        # functions of t alone (loads and drives) called directly at each output time: the
+        # inputs' own evaluation of every load and drive there would cost several times more
+        of_t = [(n, entries[i][at]) for n, (entries, i, at) in enumerate(slots)
+                if entries is dae.inputs.timed or entries is dae._loop_drives]
+        for tk in np.asarray(t, dtype=float).tolist():
+            for n, f in of_t:
+                self.values[n, tk] = copy.deepcopy(f(tk))
+        if len(of_t) == len(slots):
+            return
 
         def recording(n, f):
             def call(tk, *args):
@@ -2423,10 +2433,9 @@ class RecordedCalls:
                 return value
             return call
 
+        # effort functions of the joints' coordinates, called as the run calls them
         with _functions_replaced(dae, recording):
             for (x, v), tk in zip(dae._on_branches(X, V, branches), t):
-                dae.inputs.at_time(float(tk))
-                dae._loop_drive_values(float(tk))
                 dae._effort_values(x, v, float(tk))
 
     def played(self, n, f):
