@@ -2403,6 +2403,19 @@ def _functions_replaced(dae, make):
         dae.inputs.t = np.nan
 
 
+def _kept(value):
+    """A copy of an input function's value that later changes to what it returned cannot
+    reach: numbers and tuples of numbers as they are (immutable), arrays copied, anything else
+    deep-copied (``copy.deepcopy`` of every value cost more than the call it records)."""
+    if isinstance(value, (float, int)):
+        return value
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple) and all(isinstance(v, (float, int)) for v in value):
+        return value
+    return copy.deepcopy(value)
+
+
 class RecordedCalls:
     """The values a spatial DAE's input functions gave at a run's output times, recorded in
     the run and played back in their place when the reactions are computed after it
@@ -2422,14 +2435,14 @@ class RecordedCalls:
                 if entries is dae.inputs.timed or entries is dae._loop_drives]
         for tk in np.asarray(t, dtype=float).tolist():
             for n, f in of_t:
-                self.values[n, tk] = copy.deepcopy(f(tk))
+                self.values[n, tk] = _kept(f(tk))
         if len(of_t) == len(slots):
             return
 
         def recording(n, f):
             def call(tk, *args):
                 value = f(tk, *args)
-                self.values[n, float(tk)] = copy.deepcopy(value)
+                self.values[n, float(tk)] = _kept(value)
                 return value
             return call
 
@@ -2442,7 +2455,7 @@ class RecordedCalls:
         """The function that plays back function n's values (f: the model's, unused)."""
         def call(tk, *args):
             try:
-                return copy.deepcopy(self.values[n, float(tk)])
+                return _kept(self.values[n, float(tk)])
             except KeyError:
                 raise RuntimeError(f"no input values were recorded at t = {tk!r} s (only at "
                                    "the run's output times)") from None
