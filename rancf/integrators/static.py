@@ -364,7 +364,8 @@ def _stable_out_of_plane(dae, model, x, lam):
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
     K = (B.T @ S[:n, :n] @ B).toarray()
-    Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints else np.eye(B.shape[1])
+    Z = (scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints
+         else np.eye(B.shape[1]))
     try:
         np.linalg.cholesky(Z.T @ (0.5 * (K + K.T)) @ Z)
     except np.linalg.LinAlgError:
@@ -469,7 +470,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     the first load step is solved by :func:`_pseudo_transient_first_step` and the load steps
     go on from it; an equilibrium :func:`_unstable_in_plane` is left along its unstable
     direction by the continuation at the full load (three times at most), and the last is
-    returned if :func:`_stable_out_of_plane`, else refused. On ``dae`` (the model's, given by :func:`static`) or one made here."""
+    returned if :func:`_stable_out_of_plane`, else refused. On ``dae`` (the model's, given
+    by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     start = time.perf_counter()
@@ -498,7 +500,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
-    if (_bent_plane_cables(model) or (status == "failed" and not iterations)) and _loads_in_cable_planes(model):
+    if ((_bent_plane_cables(model) or (status == "failed" and not iterations))
+            and _loads_in_cable_planes(model)):
         # a plane curved cable, loaded in its plane, whose first load step plain Newton does
         # not reach (its matrix singular, or not contracting), or one drawn bent off its
         # straight rest shape (where plain Newton may reach a crumpled, unstable
