@@ -733,9 +733,10 @@ def _spatial_dae_start(model, dae, state):
         return x0, v0
     if state is None:
         x0, v0 = dae.initial_state()
-    elif _needs_dae(dae.tree):
-        # statics of a loop run this formulation, on the run's own (one set-up, not two;
-        # the reference angles its load steps continued kept): its coordinates are the start's
+    elif _needs_dae(dae.tree) or statics._bent_plane_cables(model):
+        # statics of a loop (or of plane cables drawn off their straight rest shape) run this
+        # formulation, on the run's own (one set-up, not two; the reference angles its load
+        # steps continued kept): its coordinates are the start's
         x0, v0 = _equilibrium(model, dae).q[-1], np.zeros(dae.n_coordinates)
         dae.restart()
     else:
@@ -782,7 +783,17 @@ def _spatial_start(model, formulation, state):
         return formulation.initial_state()
     if isinstance(state, str):
         eq = _equilibrium(model)
-        y = formulation.initial_state(q=eq.q[-1])
+        if eq.formulation == "dae":
+            # statics ran the spatial DAE on this tree (:func:`~rancf.integrators.static.
+            # static`: plane cables drawn off their straight rest shape): its equilibrium's
+            # poses and cable coordinates, at rest
+            n, nc = formulation.tree.n_bodies, formulation.model_tree.n_cable_nodes
+            x = np.concatenate([eq.nodes[-1].ravel()[:SpatialBeam.pose_size * n],
+                                eq.q[-1][eq.q.shape[1] - SpatialANCFCable.node_size * nc:]])
+            y = formulation.state_of(x, np.zeros(SpatialBeam.node_size * n
+                                                 + SpatialANCFCable.node_size * nc))
+        else:
+            y = formulation.initial_state(q=eq.q[-1])
         # the cable frames go on from the equilibrium's, carried through its load steps
         formulation.start_cable_frames(_cable_bases_of(eq, -1), y[:formulation.n_free])
         return y

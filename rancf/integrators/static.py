@@ -77,7 +77,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
     if model.dim == 3:
         tree = model.build()
-        if len(tree.loop_joint) or spatial.cable_refusal(tree):
+        if len(tree.loop_joint) or spatial.cable_refusal(tree) or _bent_plane_cables(model):
             return _spatial_dae_static(model, load_steps, tol, max_iter, spatial_dae)
         return _spatial_static(model, load_steps, tol, max_iter)
     A = model.build()
@@ -167,14 +167,28 @@ def _plane_curved_cables(model):
     for cable in model.beams:
         if getattr(cable, "element", None) != "ancf-cable" or not cable.curved:
             continue
-        if not np.any(cable.rest_state()[:, 5:] > 0.0):
-            continue                        # points on a line: a straight cable
         h = cable.length / cable.n_elements
         points = np.concatenate([cable.positions, cable.positions + h * cable.tangents])
         _, spread, axes = np.linalg.svd(points - points.mean(axis=0))
+        if spread[1] <= 1e-9 * spread[0]:
+            continue                        # points on a line: a straight cable
         if spread[2] <= 1e-9 * spread[0]:
             plane.append((cable, axes[2]))
     return plane
+
+
+def _bent_plane_cables(model):
+    """Whether ``model`` holds plane curved cables drawn bent off their straight rest shape
+    (``rest="straight"``) and loaded in their planes (:func:`_loads_in_cable_planes`): their
+    statics starts by :func:`_pseudo_transient_first_step` on the spatial DAE, whose
+    equilibrium is then tested for stability (:func:`_unstable_in_plane`,
+    :func:`_stable_out_of_plane`), even in a tree. Plain Newton from the drawn shape of a
+    slack, nearly bending-free cable wanders: it fails or reaches a crumpled equilibrium;
+    and the recursion's Newton matrix leaves out gravity's configuration dependence, the
+    only stiffness of a cable's swing about its pin, so it contracts slowly and cannot test
+    what it reaches."""
+    return (any(cable.rest == "straight" for cable, _ in _plane_curved_cables(model))
+            and _loads_in_cable_planes(model))
 
 
 def _loads_in_cable_planes(model):
@@ -234,12 +248,17 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
 
     ``mu_0 = |a_0| / (0.1 size)``, a_0 the constrained acceleration ``M^-1 r`` at the start
     (r the static residual), so the first step moves no point by more than about a tenth of
-    the model's size; then ``mu_{k+1} = mu_k |r_{k+1}| / |r_k|`` (switched evolution
-    relaxation, Mulder and van Leer 1985), so the pseudo-time step grows as the residual
-    falls and the last steps are Newton's, converging quadratically where tension holds the
-    cable. The residual is not asked to fall at every step (an in-plane step that turns the
-    cable stretches it at first order, and EA is large): a step is refused, and mu multiplied
-    by 10, only where the residual is not finite or the matrix singular. It stops when a step
+    the model's size; then, with ``rho = |r_{k+1}| / |r_k|``, ``mu_{k+1} = mu_k min(rho,
+    0.1)`` where the residual fell and ``mu_k sqrt(rho)`` where it rose (switched evolution
+    relaxation, Mulder and van Leer 1985, ``mu`` proportional to the residual, made to fall
+    faster and rise slower), so the pseudo-time step grows as the residual falls and the
+    last steps are Newton's, converging quadratically where tension holds the cable. Plain
+    SER lets mu fall only as fast as the residual, which on a slack cable its axial forces
+    dominate and the flow hardly lowers: the cable's swing (a stiffness of order g / L per
+    kg) took mu / (g / L) steps, hundreds. The residual is not asked to fall at every step
+    (an in-plane step that turns the cable stretches it at first order, and EA is large): a
+    step is refused, and mu multiplied by 10, only where the residual is not finite or the
+    matrix singular. It stops when a step
     moves no coordinate by more than ``tol`` (m, the loop's own test), or after
     ``20 max_iter`` steps; the load steps go on from there."""
     t, n = 0.0, x.size
@@ -279,8 +298,49 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
         r = r1
         if moved <= tol or not ratio:
             return x, lam
-        mu *= ratio
+        mu *= np.sqrt(ratio) if ratio > 1.0 else min(ratio, 0.1)
     return None
+
+
+def _out_of_plane_coordinates(dae, model):
+    """The selector B (n, k) of the out-of-plane coordinates of the plane curved cables of
+    ``model`` in the spatial DAE ``dae``: ``n . r`` and ``n . r'`` of each of their nodes (n
+    the plane's normal), one column each."""
+    tree = dae.tree
+    rows, cols, vals = [], [], []
+    k = 0
+    for cable, normal in _plane_curved_cables(model):
+        body = tree.node_body[tree.beam_nodes[cable.index] + np.arange(cable.n_nodes)]
+        base = dae._c0 + CABLE_NODE * (body - dae.n_bodies)
+        for first in np.concatenate([base, base + 3]):
+            rows.append(first + np.arange(3))
+            cols.append(np.full(3, k))
+            vals.append(normal)
+            k += 1
+    return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                         shape=(dae.n_coordinates, k))
+
+
+def _unstable_in_plane(dae, model, x, lam):
+    """The direction dx (n,) in which the equilibrium ``(x, lambda)`` of the spatial DAE
+    ``dae`` (its plane curved cables loaded in their planes) is unstable in those planes, or
+    None where it is stable there: the eigenvector of the least eigenvalue of ``Z^T K Z``
+    where that is negative (below ``-1e-9`` of the largest's magnitude: round-off), K
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (dense) and Z a basis of the
+    displacements that keep the constraints (``Phi_x dx = 0``) and every cable in its plane
+    (:func:`_out_of_plane_coordinates` zero). A cable folded back on itself under its weight
+    is such an equilibrium (its upturned part compressed): Newton's steps, which the
+    pseudo-transient continuation ends with, converge to it as to any other."""
+    n = dae.n_coordinates
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = S[:n, :n].toarray()
+    Z = scipy.linalg.null_space(sp.vstack([S[n:, :n], _out_of_plane_coordinates(
+        dae, model).T]).toarray())
+    w, V = np.linalg.eigh(Z.T @ (0.5 * (K + K.T)) @ Z)
+    if w[0] >= -1e-9 * np.abs(w).max():
+        return None
+    return Z @ V[:, 0]
 
 
 def _stable_out_of_plane(dae, model, x, lam):
@@ -299,23 +359,13 @@ def _stable_out_of_plane(dae, model, x, lam):
     such an equilibrium is unstable out of the plane, and statics refuses it as it refuses
     the reference. (The sign of the nodes' strain does not decide: on a nearly inextensible
     cable the strain is smaller than its scatter between Hermite elements.)"""
-    tree, n = dae.tree, dae.n_coordinates
-    rows, cols, vals = [], [], []
-    k = 0
-    for cable, normal in _plane_curved_cables(model):
-        body = tree.node_body[tree.beam_nodes[cable.index] + np.arange(cable.n_nodes)]
-        base = dae._c0 + CABLE_NODE * (body - dae.n_bodies)
-        for first in np.concatenate([base, base + 3]):
-            rows.append(first + np.arange(3))
-            cols.append(np.full(3, k))
-            vals.append(normal)
-            k += 1
-    B = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                      shape=(n, k))
+    n = dae.n_coordinates
+    B = _out_of_plane_coordinates(dae, model)
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
     K = (B.T @ S[:n, :n] @ B).toarray()
-    Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints else np.eye(k)
+    Z = (scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints
+         else np.eye(B.shape[1]))
     try:
         np.linalg.cholesky(Z.T @ (0.5 * (K + K.T)) @ Z)
     except np.linalg.LinAlgError:
@@ -415,9 +465,13 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
     lambda). Where that start's matrix is singular because of plane curved cables loaded in
-    their planes, the first load step is solved by :func:`_pseudo_transient_first_step` and
-    the load steps go on from it; the equilibrium is returned if :func:`_stable_out_of_plane`, else
-    refused. On ``dae`` (the model's, given by :func:`static`) or one made here."""
+    their planes, or where plain Newton's first load step fails on such a model, or where
+    it holds plane cables drawn off their straight rest shape (:func:`_bent_plane_cables`),
+    the first load step is solved by :func:`_pseudo_transient_first_step` and the load steps
+    go on from it; an equilibrium :func:`_unstable_in_plane` is left along its unstable
+    direction by the continuation at the full load (three times at most), and the last is
+    returned if :func:`_stable_out_of_plane`, else refused. On ``dae`` (the model's, given
+    by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     start = time.perf_counter()
@@ -446,9 +500,13 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
-    if reason == "singular" and not iterations and _loads_in_cable_planes(model):
-        # a plane curved cable, loaded in its plane: the first load step by pseudo-transient
-        # continuation in the loop, then the load steps from its equilibrium
+    if ((_bent_plane_cables(model) or (status == "failed" and not iterations))
+            and _loads_in_cable_planes(model)):
+        # a plane curved cable, loaded in its plane, whose first load step plain Newton does
+        # not reach (its matrix singular, or not contracting), or one drawn bent off its
+        # straight rest shape (where plain Newton may reach a crumpled, unstable
+        # equilibrium): the first load step by pseudo-transient continuation in the loop,
+        # then the load steps from its equilibrium
         set_load_factor(1.0 / load_steps)
         first = _pseudo_transient_first_step(
             dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
@@ -460,6 +518,24 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 status, message, error, reached, iterations, reason = step_loads(
                     stepper, set_load_factor, load_steps, dae.carry_cable_frames)
             set_load_factor(reached)
+            for _ in range(3 if status == "ok" else 0):
+                # an equilibrium unstable in the plane (a cable folded back on itself): on
+                # along its unstable direction, by a tenth of the model's size, the
+                # continuation from there at the full load
+                x1, lam1 = stepper.state()[1::3]
+                down = _unstable_in_plane(dae, model, x1, lam1)
+                if down is None:
+                    break
+                first = _pseudo_transient_first_step(
+                    dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
+                    tol * dae.tree.size, max_iter)
+                if first is None:
+                    status, message = "failed", (
+                        "the equilibrium reached is unstable in the plane of its curved "
+                        "cables, and the continuation from it along its unstable direction "
+                        "did not converge; the result is that unstable equilibrium")
+                    break
+                stepper.start_at_rest(0.0, *first)
             if iterations and not _stable_out_of_plane(dae, model, *stepper.state()[1::3]):
                 # an equilibrium unstable out of the plane (an arch, compressed) is none to
                 # return: the refusal's reasons hold for it
