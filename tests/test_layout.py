@@ -10,8 +10,10 @@ written before, and names each file:line that writes one again. The spatial DAE'
 (``rancf/formulations/_spatial_dae.pyx``) and its Python formulation (``spatial_dae.py``, which
 reads the kernels' sizes from their module and the cable's from its kind) are held likewise to
 the names of their own layout: a pose, two poses, E(p) and G(p), a beam or cable element and
-their blocks, a body's entries in the outputs; so are the other modules that lay out spatial
-bodies (modes, the run's start, the energy balance, the outputs, the drawing).
+their blocks, a body's entries in the outputs; so are the spatial recursion's kernels
+(``_spatial.pyx``, ``_spatial_implicit.pyx``: a body's twist and its 6 x 6 blocks, a cable
+element and its block) and the other modules that lay out spatial bodies (modes, the run's
+start, the energy balance, the outputs, the drawing).
 """
 import io
 import pathlib
@@ -99,7 +101,19 @@ SPATIAL_DAE = [ROOT / "formulations" / name for name in ("_spatial_dae.pyx", "sp
 #: (``SpatialBeam.pose_size``, ``node_size``, ``SpatialANCFCable.node_size``), the DAE's pose
 #: from its kernels (``POSE_SIZE``), and the spatial recursion's blocks from the beam kind's
 #: ``_spatial_beam.pxd`` (``SPATIAL_NODE``, ``SPATIAL_BLOCK``).
-SPATIAL_LAYOUT = SPATIAL_DAE + [ROOT / name for name in (
+#: The spatial recursion's kernels (``_spatial.pyx``, its implicit steps' ``_spatial_implicit.pyx``)
+#: likewise: a body's six velocity coordinates (its twist (v, w), a wrench on it, the row stride of
+#: its 6 x n_i blocks H, U, W, L and of its 6 x 6 blocks I^A, X) are the beam kind's SPATIAL_NODE,
+#: a 6 x 6 block SPATIAL_BLOCK (36; its diagonal steps by SPATIAL_NODE + 1), a beam element's
+#: coordinates (stiffness, rest strain) SPATIAL_NODE; a cable node's CABLE_NODE, a cable element's
+#: CABLE_ELEMENT (12) and its block CABLE_ELEMENT_BLOCK (144), the cable kind's; a link's two axes
+#: AXES (2 x 3), the kernel's own. The rule for 3 and 9: they stay where they are a vector in space
+#: and a 3 x 3 matrix (r, anchor, offset, A, Ig and their strides ``3 * i``, ``9 * i``; an output
+#: frame's ``3 + 9``: r, then A), never for a part of a twist or a block; the free link's rotation
+#: coordinates (``q_offset + 3`` up to ``+ 6``) are the joint's.
+SPATIAL_RECURSION_KERNELS = [ROOT / "formulations" / name
+                             for name in ("_spatial.pyx", "_spatial_implicit.pyx")]
+SPATIAL_LAYOUT = SPATIAL_DAE + SPATIAL_RECURSION_KERNELS + [ROOT / name for name in (
     "vibration.py", "simulate.py", "formulations/_spatial_energy.pyx", "results/outputs.py",
     "model/spatial_drawing.py", "model/spatial_items.py")]
 #: Numbers of those files that are not sizes, by file and code.
@@ -119,6 +133,13 @@ SPATIAL_PATTERNS = {
     "an element's coordinates as a stride": re.compile(
         r"(?<![\w.])(?<!e-)6 \*(?!\*)|(?<!\*)\* 6(?![\w.])"),
 }
+#: The spatial recursion's kernels loop over a twist's or a block row's six entries by name too
+#: (a loop over a link's coordinates runs to its n_i, so no ``range(6)`` there is a joint's).
+RECURSION_PATTERNS = {**SPATIAL_PATTERNS, "a loop over a twist": re.compile(
+    r"range\((?:3, )?6\)")}
+RECURSION_SAMPLES = ["for k in range(6):", "for k in range(3, 6):"]
+RECURSION_CLEAN = ["for k in range(SPATIAL_NODE):", "for k in range(3):",
+                   "for k in range(d.q_offset[i] + 3, min(d.q_offset[i] + 6, d.q_offset[i + 1])):"]
 
 #: Lines of the spatial DAE as they were written before: each must be caught.
 SPATIAL_SAMPLES = [
@@ -160,6 +181,13 @@ SPATIAL_SAMPLES = [
     "cdef double Wa[6]",
     "V = d.V + 6 * d.load_body[j]",
     "H = d.H + 36 * i",
+    # the spatial recursion's kernels'
+    "H[7 * k] = 1.0",
+    "B[12 * i + j] = c_m * M[12 * i + j] + c_k * K[12 * fi + fj]",
+    "return d.c_mass + 144 * el",
+    "cdef double M[144]",
+    "self.E = np.zeros(36 * max(nb, 1))",
+    "link(d.motion[i], d.axes + 6 * i, q + off, qd + off, True, t, R, T, J, jd)",
 ]
 
 #: The same lines by name, and the file's other numbers: none may be caught.
@@ -180,6 +208,10 @@ SPATIAL_CLEAN = [
     "c = POSE_SIZE * nb + CABLE_NODE * (body - nb)",
     "X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)",
     "out = np.zeros((len(self.joint_links), 6))",
+    "H[(SPATIAL_NODE + 1) * k] = 1.0",
+    "D[6], D[7], D[8] = -dd[1], dd[0], 0.0",
+    "or x.shape[1] != d.n or x.shape[2] != 3 + 9 or v.shape[1] != d.n",
+    "cdef const double* off = d.s_offset + 3 * (2 * s + e)",
 ]
 
 #: The spatial recursion's formulation (``rancf/formulations/spatial.py``) reads its sizes by name
@@ -307,12 +339,23 @@ def test_kernel_sizes_are_the_kinds():
     assert value("SHAPES") * value("DIM") == kind.element_size
 
 
+@pytest.mark.parametrize("line", RECURSION_SAMPLES)
+def test_the_recursion_patterns_catch_a_loop_over_a_twist(line):
+    assert offending(line, RECURSION_PATTERNS) and not offending(line, SPATIAL_PATTERNS)
+
+
+@pytest.mark.parametrize("line", RECURSION_CLEAN)
+def test_the_recursion_patterns_leave_named_loops(line):
+    assert not offending(line, RECURSION_PATTERNS)
+
+
 @pytest.mark.parametrize("path", SPATIAL_LAYOUT, ids=lambda path: path.name)
 def test_no_literal_pose_or_link_size_in_the_spatial_layout(path):
+    patterns = RECURSION_PATTERNS if path in SPATIAL_RECURSION_KERNELS else SPATIAL_PATTERNS
     found = [f"{path.relative_to(ROOT.parent)}:{number}: {line.strip()}  "
-             f"({', '.join(offending(line, SPATIAL_PATTERNS))})"
+             f"({', '.join(offending(line, patterns))})"
              for number, line in enumerate(code_lines(path.read_text()), 1)
-             if offending(line, SPATIAL_PATTERNS)
+             if offending(line, patterns)
              and (path.name, line.strip()) not in SPATIAL_ALLOWED]
     assert not found, ("literal pose, link or element sizes in a spatial module (name them in the "
                        "spatial DAE's extern block, or read the element kind's):\n"

@@ -48,8 +48,10 @@ import numpy as np
 from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, logm, matmul, matmulT, matTvec,
                                        matvec)
-from rancf.elements._spatial_beam cimport element_energy, element_force
-from rancf.elements._ancf_cable cimport cable_force_rest
+from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_energy,
+                                          element_force)
+from rancf.elements._ancf_cable cimport (CABLE_DIM, CABLE_ELEMENT, CABLE_ELEMENT_BLOCK,
+                                         CABLE_NODE, cable_force_rest)
 from rancf.formulations._inputs cimport call_inputs
 from rancf.formulations._spatial_arc cimport arc_motion, arc_wrenches
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
@@ -62,8 +64,15 @@ cnp.import_array()
 # the cable node motions (``CableMotion`` of _spatial.pxd) as module names, for the layout
 globals().update(CableMotion.__members__)
 
+# a link's axes a0, a1 (``SpatialData.axes``): two vectors of 3
+cdef extern from *:
+    """
+    #define RANCF_SPATIAL_AXES (2 * 3)
+    """
+    const long AXES "RANCF_SPATIAL_AXES"
+
 cdef double[9] EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
-cdef double[6] ZERO6 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+cdef double[SPATIAL_NODE] ZERO6 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 
 
 # --- one link --------------------------------------------------------------------------------
@@ -91,7 +100,7 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
         expm(p, R)
         if rates:
             for i in range(3):
-                J[6 * i] = ax[i]
+                J[SPATIAL_NODE * i] = ax[i]
     elif motion == M_PRISMATIC or motion == M_CYLINDRICAL:
         for i in range(3):
             t[i] = q[0] * ax[i]
@@ -101,9 +110,9 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
             expm(p, R)
         if rates:
             for i in range(3):
-                T[6 * i] = ax[i]
+                T[SPATIAL_NODE * i] = ax[i]
                 if motion == M_CYLINDRICAL:
-                    J[6 * i + 1] = ax[i]
+                    J[SPATIAL_NODE * i + 1] = ax[i]
     elif motion == M_UNIVERSAL:
         for i in range(3):
             p[i] = q[0] * ax[i]
@@ -115,8 +124,8 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
         if rates:
             matvec(R0, ax + 3, b1)
             for i in range(3):
-                J[6 * i] = ax[i]
-                J[6 * i + 1] = b1[i]
+                J[SPATIAL_NODE * i] = ax[i]
+                J[SPATIAL_NODE * i + 1] = b1[i]
             # d/dt (exp(q0 a0^) a1) = q0' a0 x b1
             cross(ax, b1, p)
             for i in range(3):
@@ -129,7 +138,7 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
             matvec(Jd, qd, jd)
             for i in range(3):
                 for j in range(3):
-                    J[6 * i + j] = Jl[3 * i + j]
+                    J[SPATIAL_NODE * i + j] = Jl[3 * i + j]
     elif motion == M_FREE or motion == M_ELEMENT:
         memcpy(t, q, 3 * sizeof(double))
         expm(q + 3, R)
@@ -138,9 +147,9 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
             left_jacobian_rate(q + 3, qd + 3, Jd)
             matvec(Jd, qd + 3, jd)
             for i in range(3):
-                T[6 * i + i] = 1.0
+                T[SPATIAL_NODE * i + i] = 1.0
                 for j in range(3):
-                    J[6 * i + 3 + j] = Jl[3 * i + j]
+                    J[SPATIAL_NODE * i + 3 + j] = Jl[3 * i + j]
 
 
 cdef inline void pose(SpatialData* d, int i, const double* Ap, const double* rp, const double* R,
@@ -176,7 +185,7 @@ cdef void poses(SpatialData* d, const double* q) noexcept nogil:
         if i >= d.nb:
             cable_node(d, i, q, NULL, False)
             continue
-        link(d.motion[i], d.axes + 6 * i, q + d.q_offset[i], NULL, False, t, R, NULL, NULL, NULL)
+        link(d.motion[i], d.axes + AXES * i, q + d.q_offset[i], NULL, False, t, R, NULL, NULL, NULL)
         if p >= 0:
             pose(d, i, d.A + 9 * p, d.r + 3 * p, R, t, o)
         else:
@@ -193,13 +202,13 @@ cdef void cable_node(SpatialData* d, int i, const double* q, const double* qd,
     ``s = (1 + q) b``, ``b = A_p a``, has ``s' = q' b + w_p x s`` and
     ``c_s = 2 q' w_p x b + w_p x (w_p x s)``. An element's node (C_NODE) is linear in q:
     ``e = e_p + (e0 - e0_p) + q``, ``V = V_p + qd``, ``c = 0``."""
-    cdef double* e = d.ce + 6 * i
-    cdef double* V = d.V + 6 * i
-    cdef double* c = d.c + 6 * i
-    cdef double* H = d.H + 36 * i
+    cdef double* e = d.ce + CABLE_NODE * i
+    cdef double* V = d.V + SPATIAL_NODE * i
+    cdef double* c = d.c + SPATIAL_NODE * i
+    cdef double* H = d.H + SPATIAL_BLOCK * i
     cdef double* o = d.d + 3 * i
     cdef double* sl = d.cs + 3 * i
-    cdef const double* x0 = d.c_x0 + 6 * i
+    cdef const double* x0 = d.c_x0 + CABLE_NODE * i
     cdef const double* Ap = EYE
     cdef const double* rp = ZERO6
     cdef const double* vp = ZERO6
@@ -213,19 +222,20 @@ cdef void cable_node(SpatialData* d, int i, const double* q, const double* qd,
     cdef int k
     memcpy(d.A + 9 * i, EYE, 9 * sizeof(double))
     if rates:
-        memset(H, 0, 36 * sizeof(double))
-        memset(c, 0, 6 * sizeof(double))
+        memset(H, 0, SPATIAL_BLOCK * sizeof(double))
+        memset(c, 0, SPATIAL_NODE * sizeof(double))
     if m == C_NODE:
-        for k in range(6):
-            e[k] = d.ce[6 * p + k] + x0[k] - d.c_x0[6 * p + k] + q[off + k]
+        for k in range(CABLE_NODE):
+            e[k] = d.ce[CABLE_NODE * p + k] + x0[k] - d.c_x0[CABLE_NODE * p + k] + q[off + k]
             if rates:
-                V[k] = d.V[6 * p + k] + qd[off + k]
-                H[7 * k] = 1.0
+                V[k] = d.V[SPATIAL_NODE * p + k] + qd[off + k]
+                H[(SPATIAL_NODE + 1) * k] = 1.0
     else:
         if p >= d.nb:
-            rp, vp = d.ce + 6 * p, d.V + 6 * p
+            rp, vp = d.ce + CABLE_NODE * p, d.V + SPATIAL_NODE * p
         elif p >= 0:
-            Ap, rp, vp, wp = d.A + 9 * p, d.r + 3 * p, d.V + 6 * p, d.V + 6 * p + 3
+            Ap, rp = d.A + 9 * p, d.r + 3 * p
+            vp, wp = d.V + SPATIAL_NODE * p, d.V + SPATIAL_NODE * p + 3
         matvec(Ap, d.anchor + 3 * i, o)
         for k in range(3):
             e[k] = rp[k] + o[k]
@@ -249,12 +259,12 @@ cdef void cable_node(SpatialData* d, int i, const double* q, const double* qd,
                 cross(wp, b, x)
                 for k in range(3):
                     V[3 + k] = qd[off] * b[k] + (1.0 + q[off]) * x[k]
-                    H[6 * (3 + k)] = b[k]
+                    H[SPATIAL_NODE * (3 + k)] = b[k]
                     c[3 + k] = 2.0 * qd[off] * x[k] + y[k]
             else:
                 for k in range(3):
                     V[3 + k] = qd[off + k]
-                    H[6 * (3 + k) + k] = 1.0
+                    H[SPATIAL_NODE * (3 + k) + k] = 1.0
     for k in range(3):
         d.r[3 * i + k] = e[k]
 
@@ -267,13 +277,13 @@ cdef void _link_X(const SpatialData* d, int i, int p, double* X) noexcept nogil:
     cdef const double* o = d.d + 3 * i
     cdef const double* sl = d.cs + 3 * i
     cdef int k
-    memset(X, 0, 36 * sizeof(double))
+    memset(X, 0, SPATIAL_BLOCK * sizeof(double))
     for k in range(3):
-        X[7 * k] = 1.0
+        X[(SPATIAL_NODE + 1) * k] = 1.0
     if p >= d.nb:
         if d.motion[i] == C_NODE:
-            for k in range(3, 6):
-                X[7 * k] = 1.0
+            for k in range(3, SPATIAL_NODE):
+                X[(SPATIAL_NODE + 1) * k] = 1.0
         return
     X[4], X[5] = o[2], -o[1]
     X[9], X[11] = -o[2], o[0]
@@ -290,39 +300,40 @@ cdef inline bint _standard(const SpatialData* d, int i, int p) noexcept nogil:
 
 cdef void _add_force(SpatialData* d, int i, int p, const double* pa) noexcept nogil:
     """``p^A_p += X_i^T pa`` (p >= 0)."""
-    cdef double X[36]
+    cdef double X[SPATIAL_BLOCK]
     cdef double x[3]
     cdef int k, r
     if _standard(d, i, p):
         cross(d.d + 3 * i, pa, x)
         for k in range(3):
-            d.pA[6 * p + k] += pa[k]
-            d.pA[6 * p + 3 + k] += pa[3 + k] + x[k]
+            d.pA[SPATIAL_NODE * p + k] += pa[k]
+            d.pA[SPATIAL_NODE * p + 3 + k] += pa[3 + k] + x[k]
         return
     _link_X(d, i, p, X)
-    for k in range(6):
-        for r in range(6):
-            d.pA[6 * p + k] += X[6 * r + k] * pa[r]
+    for k in range(SPATIAL_NODE):
+        for r in range(SPATIAL_NODE):
+            d.pA[SPATIAL_NODE * p + k] += X[SPATIAL_NODE * r + k] * pa[r]
 
 
 cdef void _add_inertia(SpatialData* d, int i, int p, const double* S) noexcept nogil:
     """``I^A_p += X_i^T S X_i`` (p >= 0)."""
-    cdef double X[36]
-    cdef double Y[36]
+    cdef double X[SPATIAL_BLOCK]
+    cdef double Y[SPATIAL_BLOCK]
     cdef int a, b, k
     if _standard(d, i, p):
-        add_transformed(S, d.d + 3 * i, d.IA + 36 * p)
+        add_transformed(S, d.d + 3 * i, d.IA + SPATIAL_BLOCK * p)
         return
     _link_X(d, i, p, X)
-    for a in range(6):
-        for b in range(6):
-            Y[6 * a + b] = 0.0
-            for k in range(6):
-                Y[6 * a + b] += S[6 * a + k] * X[6 * k + b]
-    for a in range(6):
-        for b in range(6):
-            for k in range(6):
-                d.IA[36 * p + 6 * a + b] += X[6 * k + a] * Y[6 * k + b]
+    for a in range(SPATIAL_NODE):
+        for b in range(SPATIAL_NODE):
+            Y[SPATIAL_NODE * a + b] = 0.0
+            for k in range(SPATIAL_NODE):
+                Y[SPATIAL_NODE * a + b] += S[SPATIAL_NODE * a + k] * X[SPATIAL_NODE * k + b]
+    for a in range(SPATIAL_NODE):
+        for b in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                d.IA[SPATIAL_BLOCK * p + SPATIAL_NODE * a + b] += (X[SPATIAL_NODE * k + a]
+                                                                   * Y[SPATIAL_NODE * k + b])
 
 
 cdef const double* _cable_block(const SpatialData* d, int el, double* scratch) noexcept nogil:
@@ -330,11 +341,11 @@ cdef const double* _cable_block(const SpatialData* d, int el, double* scratch) n
     or ``d.c_m`` times its mass (written into scratch unless c_m is 1)."""
     cdef int k
     if d.c_blocks != NULL:
-        return d.c_blocks + 144 * el
+        return d.c_blocks + CABLE_ELEMENT_BLOCK * el
     if d.c_m == 1.0:
-        return d.c_mass + 144 * el
-    for k in range(144):
-        scratch[k] = d.c_m * d.c_mass[144 * el + k]
+        return d.c_mass + CABLE_ELEMENT_BLOCK * el
+    for k in range(CABLE_ELEMENT_BLOCK):
+        scratch[k] = d.c_m * d.c_mass[CABLE_ELEMENT_BLOCK * el + k]
     return scratch
 
 
@@ -373,37 +384,38 @@ cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept 
         off = d.q_offset[i]
         n_i = d.q_offset[i + 1] - off
         J = d.Jr + 18 * i
-        link(d.motion[i], d.axes + 6 * i, q + off, qd + off, True, t, R, T, J, jd)
+        link(d.motion[i], d.axes + AXES * i, q + off, qd + off, True, t, R, T, J, jd)
         if p >= d.nb:
             # on a cable node: its point r moves the child, its slope does not turn it
-            Ap, rp, vp, wp = EYE, d.r + 3 * p, d.V + 6 * p, ZERO6
+            Ap, rp, vp, wp = EYE, d.r + 3 * p, d.V + SPATIAL_NODE * p, ZERO6
         elif p >= 0:
-            Ap, rp, vp, wp = d.A + 9 * p, d.r + 3 * p, d.V + 6 * p, d.V + 6 * p + 3
+            Ap, rp = d.A + 9 * p, d.r + 3 * p
+            vp, wp = d.V + SPATIAL_NODE * p, d.V + SPATIAL_NODE * p + 3
         else:
             Ap, rp, vp, wp = EYE, ZERO6, ZERO6, ZERO6
         pose(d, i, Ap, rp, R, t, o)
         dd = d.d + 3 * i
-        H = d.H + 36 * i
-        V = d.V + 6 * i
-        c = d.c + 6 * i
+        H = d.H + SPATIAL_BLOCK * i
+        V = d.V + SPATIAL_NODE * i
+        c = d.c + SPATIAL_NODE * i
         # H columns: (A_p T_j + o x A_p Jr_j, A_p Jr_j)
         for j in range(n_i):
             for k in range(3):
-                x[k] = T[6 * k + j]
-                y[k] = J[6 * k + j]
+                x[k] = T[SPATIAL_NODE * k + j]
+                y[k] = J[SPATIAL_NODE * k + j]
             matvec(Ap, x, u)
             matvec(Ap, y, wr)
             cross(o, wr, col)
             for k in range(3):
-                H[6 * k + j] = u[k] + col[k]
-                H[6 * (3 + k) + j] = wr[k]
+                H[SPATIAL_NODE * k + j] = u[k] + col[k]
+                H[SPATIAL_NODE * (3 + k) + j] = wr[k]
         # relative rates u = A_p T qd, w_r = A_p Jr qd, ud = A_p Jr' qd
         for k in range(3):
             tq[k] = 0.0
             jq[k] = 0.0
             for j in range(n_i):
-                tq[k] += T[6 * k + j] * qd[off + j]
-                jq[k] += J[6 * k + j] * qd[off + j]
+                tq[k] += T[SPATIAL_NODE * k + j] * qd[off + j]
+                jq[k] += J[SPATIAL_NODE * k + j] * qd[off + j]
         matvec(Ap, tq, u)
         matvec(Ap, jq, wr)
         matvec(Ap, jd, ud)
@@ -427,8 +439,8 @@ cdef int kinematics(SpatialData* d, const double* q, const double* qd) noexcept 
         for k in range(3):
             c[k] += y[k] + col[k]
         if n_i == 1 and d.smap[off] < 0:
-            for k in range(6):
-                c[k] += H[6 * k] * d.drive[3 * off + 2]
+            for k in range(SPATIAL_NODE):
+                c[k] += H[SPATIAL_NODE * k] * d.drive[3 * off + 2]
     return 0
 
 
@@ -472,7 +484,8 @@ def arc_point_motion(ra, Aa, rb, Ab, Va, Vb, double xi):
     ``arc_motion`` of rancf/formulations/_spatial_arc.pxd, for the tests."""
     cdef double[::1] pa = checked("ra", ra, 3), pb = checked("rb", rb, 3)
     cdef double[::1] fa = checked("Aa", np.ravel(Aa), 9), fb = checked("Ab", np.ravel(Ab), 9)
-    cdef double[::1] va = checked("Va", Va, 6), vb = checked("Vb", Vb, 6)
+    cdef double[::1] va = checked("Va", Va, SPATIAL_NODE)
+    cdef double[::1] vb = checked("Vb", Vb, SPATIAL_NODE)
     out = np.zeros((2, 3))
     cdef double[:, ::1] o = out
     arc_motion(&pa[0], &fa[0], &pb[0], &fb[0], &va[0], &vb[0], xi, &o[0, 0], &o[1, 0])
@@ -487,7 +500,7 @@ def arc_point_wrenches(ra, Aa, rb, Ab, double xi, force, moment, bint follower):
     cdef double[::1] pa = checked("ra", ra, 3), pb = checked("rb", rb, 3)
     cdef double[::1] fa = checked("Aa", np.ravel(Aa), 9), fb = checked("Ab", np.ravel(Ab), 9)
     cdef double[::1] fo = checked("force", force, 3), mo = checked("moment", moment, 3)
-    out = np.zeros((2, 6))
+    out = np.zeros((2, SPATIAL_NODE))
     cdef double[:, ::1] W = out
     arc_wrenches(&pa[0], &fa[0], &pb[0], &fb[0], xi, &fo[0], &mo[0], follower, &W[0, 0],
                  &W[1, 0])
@@ -508,8 +521,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef double x[3]
     cdef double F[3]
     cdef double Mo[3]
-    cdef double Wa[6]
-    cdef double Wb[6]
+    cdef double Wa[SPATIAL_NODE]
+    cdef double Wb[SPATIAL_NODE]
     cdef double* f
     cdef const double* A
     cdef const double* w
@@ -518,23 +531,23 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     rotated_inertias(d)
     for i in range(d.nb):
         A = d.A + 9 * i
-        w = d.V + 6 * i + 3
-        f = d.f + 6 * i
+        w = d.V + SPATIAL_NODE * i + 3
+        f = d.f + SPATIAL_NODE * i
         matvec(d.Ig + 9 * i, w, Iw)
         cross(w, Iw, x)
         for k in range(3):
             f[k] = d.mass[i] * d.gravity[k]
             f[3 + k] = -x[k]
     # a cable node has no mass of its own: its elements' weight follows
-    memset(d.f + 6 * d.nb, 0, 6 * (d.n - d.nb) * sizeof(double))
+    memset(d.f + SPATIAL_NODE * d.nb, 0, SPATIAL_NODE * (d.n - d.nb) * sizeof(double))
     for j in range(d.n_loads):
         if d.load_arc[j] >= 0:
             arc_load(d, j, Wa, Wb)
-            for k in range(6):
-                d.f[6 * d.load_body[j] + k] += Wa[k]
-                d.f[6 * d.load_arc[j] + k] += Wb[k]
+            for k in range(SPATIAL_NODE):
+                d.f[SPATIAL_NODE * d.load_body[j] + k] += Wa[k]
+                d.f[SPATIAL_NODE * d.load_arc[j] + k] += Wb[k]
             continue
-        f = d.f + 6 * d.load_body[j]
+        f = d.f + SPATIAL_NODE * d.load_body[j]
         load_vectors(d, j, F, Mo, g)
         cross(g, F, x)
         for k in range(3):
@@ -543,9 +556,10 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     d.dissipation = 0.0
     for b in range(d.n_cable_elements):
         # the cables' weight F_G, a load like the bodies' (statics scales it)
-        for k in range(6):
-            d.f[6 * d.c_nodes[2 * b] + k] += d.c_gravity[12 * b + k]
-            d.f[6 * d.c_nodes[2 * b + 1] + k] += d.c_gravity[12 * b + 6 + k]
+        for k in range(SPATIAL_NODE):
+            d.f[SPATIAL_NODE * d.c_nodes[2 * b] + k] += d.c_gravity[CABLE_ELEMENT * b + k]
+            d.f[SPATIAL_NODE * d.c_nodes[2 * b + 1] + k] += \
+                d.c_gravity[CABLE_ELEMENT * b + CABLE_NODE + k]
     for i in range(d.n):
         off = d.q_offset[i]
         n_i = d.q_offset[i + 1] - off
@@ -553,8 +567,8 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         Jr = d.Jr + 18 * i
         if m == M_SPHERICAL:
             for j in range(3):
-                d.tau[off + j] = Jr[j] * d.effort[off] + Jr[6 + j] * d.effort[off + 1] \
-                    + Jr[6 * 2 + j] * d.effort[off + 2]
+                d.tau[off + j] = Jr[j] * d.effort[off] + Jr[SPATIAL_NODE + j] * d.effort[off + 1] \
+                    + Jr[SPATIAL_NODE * 2 + j] * d.effort[off + 2]
         elif m == M_FREE:
             for j in range(3):
                 d.tau[off + j] = d.effort[off + j]
@@ -563,8 +577,9 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         elif m == M_ELEMENT:
             b = d.element[i]
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
-                             d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
-                             d.tau + off, NULL, NULL, &P):
+                             d.length[b], d.stiffness + SPATIAL_NODE * b,
+                             d.strain0 + SPATIAL_NODE * b, d.damping[b], d.tau + off, NULL, NULL,
+                             &P):
                 d.failed = i + 1
                 return ODE_TURNED_OVER
             d.dissipation += P
@@ -579,24 +594,24 @@ cdef void cable_forces(SpatialData* d) noexcept nogil:
     rancf/elements/_ancf_cable.pyx, relative to its rest state) on its two nodes' f (6 each, on ``[r, r']``), its
     dissipated power to ``d.dissipation``; after :func:`kinematics` (by
     :func:`spring_forces`: not a load, never scaled)."""
-    cdef double e[12]
-    cdef double ed[12]
-    cdef double fe[12]
+    cdef double e[CABLE_ELEMENT]
+    cdef double ed[CABLE_ELEMENT]
+    cdef double fe[CABLE_ELEMENT]
     cdef double P
     cdef int el, a, b, k
     for el in range(d.n_cable_elements):
         a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
-        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
-        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
-        memcpy(ed, d.V + 6 * a, 6 * sizeof(double))
-        memcpy(ed + 6, d.V + 6 * b, 6 * sizeof(double))
+        memcpy(e, d.ce + CABLE_NODE * a, CABLE_NODE * sizeof(double))
+        memcpy(e + CABLE_NODE, d.ce + CABLE_NODE * b, CABLE_NODE * sizeof(double))
+        memcpy(ed, d.V + CABLE_NODE * a, CABLE_NODE * sizeof(double))
+        memcpy(ed + CABLE_NODE, d.V + CABLE_NODE * b, CABLE_NODE * sizeof(double))
         P = 0.0
         cable_force_rest(e, ed, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el],
                          cable_rest(d, el), fe, NULL, NULL, &P)
         d.dissipation += P
-        for k in range(6):
-            d.f[6 * a + k] += fe[k]
-            d.f[6 * b + k] += fe[6 + k]
+        for k in range(SPATIAL_NODE):
+            d.f[SPATIAL_NODE * a + k] += fe[k]
+            d.f[SPATIAL_NODE * b + k] += fe[CABLE_NODE + k]
 
 
 # --- spring-dampers --------------------------------------------------------------------------
@@ -606,7 +621,7 @@ cdef void spring_point(const SpatialData* d, int s, int e, double* x, double* o)
     ground point; for a point between two nodes, ``x - r`` of its element's first node, the
     point on the element's curve, ``arc_motion``)."""
     cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e]
-    cdef const double* off = d.s_offset + 6 * s + 3 * e
+    cdef const double* off = d.s_offset + 3 * (2 * s + e)
     cdef int k
     if b < 0:
         for k in range(3):
@@ -632,12 +647,13 @@ cdef void spring_velocity(const SpatialData* d, const double* V, int s, int e,
     cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e], k
     cdef double x[3]
     if c >= 0:
-        arc_motion(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c, V + 6 * b, V + 6 * c,
-                   d.s_offset[6 * s + 3 * e], x, u)
+        arc_motion(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c, V + SPATIAL_NODE * b,
+                   V + SPATIAL_NODE * c,
+                   d.s_offset[3 * (2 * s + e)], x, u)
         return
-    cross(V + 6 * b + 3, o, u)
+    cross(V + SPATIAL_NODE * b + 3, o, u)
     for k in range(3):
-        u[k] += V[6 * b + k]
+        u[k] += V[SPATIAL_NODE * b + k]
 
 
 cdef void spring_wrenches(const SpatialData* d, int s, int e, const double* o,
@@ -646,22 +662,22 @@ cdef void spring_wrenches(const SpatialData* d, int s, int e, const double* o,
     on the ground): ``(F, o x F)`` on its body, or for a point between two nodes the two
     nodes' wrenches that do its virtual work (``arc_wrenches``)."""
     cdef int b = d.s_body[2 * s + e], c = d.s_arc[2 * s + e], k
-    cdef double Wa[6]
-    cdef double Wb[6]
+    cdef double Wa[SPATIAL_NODE]
+    cdef double Wb[SPATIAL_NODE]
     cdef double zero[3]
     cdef double m[3]
     if c >= 0:
         zero[0] = zero[1] = zero[2] = 0.0
         arc_wrenches(d.r + 3 * b, d.A + 9 * b, d.r + 3 * c, d.A + 9 * c,
-                     d.s_offset[6 * s + 3 * e], F, zero, False, Wa, Wb)
-        for k in range(6):
-            W[6 * b + k] += Wa[k]
-            W[6 * c + k] += Wb[k]
+                     d.s_offset[3 * (2 * s + e)], F, zero, False, Wa, Wb)
+        for k in range(SPATIAL_NODE):
+            W[SPATIAL_NODE * b + k] += Wa[k]
+            W[SPATIAL_NODE * c + k] += Wb[k]
         return
     cross(o, F, m)
     for k in range(3):
-        W[6 * b + k] += F[k]
-        W[6 * b + 3 + k] += m[k]
+        W[SPATIAL_NODE * b + k] += F[k]
+        W[SPATIAL_NODE * b + 3 + k] += m[k]
 
 
 cdef double spring_line(const SpatialData* d, int s, double* n, double* l,
@@ -858,18 +874,18 @@ cdef void ball_spring_block(const double* q, const double* rest, const double* l
                     K[3 * i + j] += J[3 * m + i] * A[3 * m + j]
         for i in range(3):
             for j in range(3):
-                E[6 * i + j] += c_k * law[0] * 0.5 * (K[3 * i + j] + K[3 * j + i])
+                E[SPATIAL_NODE * i + j] += c_k * law[0] * 0.5 * (K[3 * i + j] + K[3 * j + i])
     if c_c != 0.0 and law[1] != 0.0:
         for i in range(3):
             for j in range(3):
-                E[6 * i + j] += c_c * law[1] * (J[i] * J[j] + J[3 + i] * J[3 + j]
+                E[SPATIAL_NODE * i + j] += c_c * law[1] * (J[i] * J[j] + J[3 + i] * J[3 + j]
                                                 + J[6 + i] * J[6 + j])
 
 
 # --- 6 x 6 blocks (row-major) ----------------------------------------------------------------
 cdef inline void add_transformed(const double* S, const double* dd, double* out) noexcept nogil:
     """out += X^T S X for ``X = [[I, -d^], [0, I]]`` and a 6 x 6 S."""
-    cdef double Y[36]
+    cdef double Y[SPATIAL_BLOCK]
     cdef double D[9]
     cdef int i, j, k
     # d^ (row-major)
@@ -877,18 +893,18 @@ cdef inline void add_transformed(const double* S, const double* dd, double* out)
     D[3], D[4], D[5] = dd[2], 0.0, -dd[0]
     D[6], D[7], D[8] = -dd[1], dd[0], 0.0
     # Y = S X: the right column block S_:,3: - S_:,:3 d^
-    for i in range(6):
+    for i in range(SPATIAL_NODE):
         for j in range(3):
-            Y[6 * i + j] = S[6 * i + j]
-            Y[6 * i + 3 + j] = S[6 * i + 3 + j]
+            Y[SPATIAL_NODE * i + j] = S[SPATIAL_NODE * i + j]
+            Y[SPATIAL_NODE * i + 3 + j] = S[SPATIAL_NODE * i + 3 + j]
             for k in range(3):
-                Y[6 * i + 3 + j] -= S[6 * i + k] * D[3 * k + j]
+                Y[SPATIAL_NODE * i + 3 + j] -= S[SPATIAL_NODE * i + k] * D[3 * k + j]
     # X^T Y: the bottom row block Y_3:,: + d^ Y_:3,:
     for i in range(3):
-        for j in range(6):
-            out[6 * i + j] += Y[6 * i + j]
-            out[6 * (3 + i) + j] += Y[6 * (3 + i) + j] + D[3 * i] * Y[j] \
-                + D[3 * i + 1] * Y[6 + j] + D[3 * i + 2] * Y[6 * 2 + j]
+        for j in range(SPATIAL_NODE):
+            out[SPATIAL_NODE * i + j] += Y[SPATIAL_NODE * i + j]
+            out[SPATIAL_NODE * (3 + i) + j] += Y[SPATIAL_NODE * (3 + i) + j] + D[3 * i] * Y[j] \
+                + D[3 * i + 1] * Y[SPATIAL_NODE + j] + D[3 * i + 2] * Y[SPATIAL_NODE * 2 + j]
 
 
 cdef inline int ldl(double* D, int n, bint positive) noexcept nogil:
@@ -900,18 +916,18 @@ cdef inline int ldl(double* D, int n, bint positive) noexcept nogil:
     cdef int i, j, k
     cdef double s, p
     for j in range(n):
-        p = D[6 * j + j]
+        p = D[SPATIAL_NODE * j + j]
         for k in range(j):
-            p -= D[6 * j + k] * D[6 * j + k] * D[6 * k + k]
+            p -= D[SPATIAL_NODE * j + k] * D[SPATIAL_NODE * j + k] * D[SPATIAL_NODE * k + k]
         if not isfinite(p) or (positive and not p > 0.0) or \
-                not fabs(p) > 1e-13 * fabs(D[6 * j + j]):
+                not fabs(p) > 1e-13 * fabs(D[SPATIAL_NODE * j + j]):
             return -1
-        D[6 * j + j] = p
+        D[SPATIAL_NODE * j + j] = p
         for i in range(j + 1, n):
-            s = D[6 * i + j]
+            s = D[SPATIAL_NODE * i + j]
             for k in range(j):
-                s -= D[6 * i + k] * D[6 * j + k] * D[6 * k + k]
-            D[6 * i + j] = s / p
+                s -= D[SPATIAL_NODE * i + k] * D[SPATIAL_NODE * j + k] * D[SPATIAL_NODE * k + k]
+            D[SPATIAL_NODE * i + j] = s / p
     return 0
 
 
@@ -920,12 +936,12 @@ cdef inline void ldl_solve(const double* L, int n, double* x) noexcept nogil:
     cdef int i, k
     for i in range(n):
         for k in range(i):
-            x[i] -= L[6 * i + k] * x[k]
+            x[i] -= L[SPATIAL_NODE * i + k] * x[k]
     for i in range(n):
-        x[i] /= L[6 * i + i]
+        x[i] /= L[SPATIAL_NODE * i + i]
     for i in range(n - 1, -1, -1):
         for k in range(i + 1, n):
-            x[i] -= L[6 * k + i] * x[k]
+            x[i] -= L[SPATIAL_NODE * k + i] * x[k]
 
 
 cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
@@ -939,9 +955,9 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     I^A, U, L and W per body for :func:`sweeps`. Returns 0, or body + 1 whose D is not
     positive definite (without E: a mass) or is singular (with E: a Newton matrix's block,
     which the element stiffness of a strained element may make indefinite)."""
-    cdef double S[36]
-    cdef double col[6]
-    cdef double M[144]
+    cdef double S[SPATIAL_BLOCK]
+    cdef double col[SPATIAL_NODE]
+    cdef double M[CABLE_ELEMENT_BLOCK]
     cdef double* IA
     cdef double* H
     cdef double* W
@@ -950,72 +966,74 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     cdef const double* Ei
     cdef const double* Me
     cdef int s, i, j, k, r, p, n_i, el
-    memset(d.IA, 0, 36 * d.n * sizeof(double))
+    memset(d.IA, 0, SPATIAL_BLOCK * d.n * sizeof(double))
     d.c_m = c_m
     for i in range(d.nb, d.n):
         # an element's node starts from the element's own block on it
         el = d.c_element[i]
         if el >= 0:
             Me = _cable_block(d, el, M)
-            for r in range(6):
-                for k in range(6):
-                    d.IA[36 * i + 6 * r + k] = Me[12 * (6 + r) + 6 + k]
+            for r in range(SPATIAL_NODE):
+                for k in range(SPATIAL_NODE):
+                    d.IA[SPATIAL_BLOCK * i + SPATIAL_NODE * r + k] = \
+                        Me[CABLE_ELEMENT * (CABLE_NODE + r) + CABLE_NODE + k]
     for i in range(d.nb):
-        IA = d.IA + 36 * i
+        IA = d.IA + SPATIAL_BLOCK * i
         for k in range(3):
-            IA[7 * k] = c_m * d.mass[i]
+            IA[(SPATIAL_NODE + 1) * k] = c_m * d.mass[i]
             for j in range(3):
-                IA[6 * (3 + k) + 3 + j] = c_m * d.Ig[9 * i + 3 * k + j]
+                IA[SPATIAL_NODE * (3 + k) + 3 + j] = c_m * d.Ig[9 * i + 3 * k + j]
         if d.body_blocks != NULL:
-            for k in range(36):
-                IA[k] += d.body_blocks[36 * i + k]
+            for k in range(SPATIAL_BLOCK):
+                IA[k] += d.body_blocks[SPATIAL_BLOCK * i + k]
     for s in range(d.n - 1, -1, -1):
         i = d.order[s]
-        IA = d.IA + 36 * i
-        H = d.H + 36 * i
-        W = d.W + 36 * i
-        U = d.U + 36 * i
-        L = d.L + 36 * i
+        IA = d.IA + SPATIAL_BLOCK * i
+        H = d.H + SPATIAL_BLOCK * i
+        W = d.W + SPATIAL_BLOCK * i
+        U = d.U + SPATIAL_BLOCK * i
+        L = d.L + SPATIAL_BLOCK * i
         p = d.parent[i]
         n_i = free_size(d, i)
-        Ei = E + 36 * i if E != NULL else NULL
+        Ei = E + SPATIAL_BLOCK * i if E != NULL else NULL
         if i >= d.nb and d.motion[i] == C_NODE:
             # an element's node: H = I, so U = I^A and D = I^A + E_i
-            for k in range(36):
+            for k in range(SPATIAL_BLOCK):
                 U[k] = IA[k]
                 L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
         else:
             # U = I^A H (6 x n_i), D = H^T U + E_i
-            for r in range(6):
+            for r in range(SPATIAL_NODE):
                 for j in range(n_i):
-                    U[6 * r + j] = 0.0
-                    for k in range(6):
-                        U[6 * r + j] += IA[6 * r + k] * H[6 * k + j]
+                    U[SPATIAL_NODE * r + j] = 0.0
+                    for k in range(SPATIAL_NODE):
+                        U[SPATIAL_NODE * r + j] += (IA[SPATIAL_NODE * r + k]
+                                                    * H[SPATIAL_NODE * k + j])
             for j in range(n_i):
                 for k in range(n_i):
-                    L[6 * j + k] = 0.0 if Ei == NULL else Ei[6 * j + k]
-                    for r in range(6):
-                        L[6 * j + k] += H[6 * r + j] * U[6 * r + k]
+                    L[SPATIAL_NODE * j + k] = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
+                    for r in range(SPATIAL_NODE):
+                        L[SPATIAL_NODE * j + k] += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
         if ldl(L, n_i, E == NULL):
             return i + 1
         if i >= d.nb and d.motion[i] == C_NODE:
             _cable_eliminate(d, i, p, M)
             continue
         # W = D^-1 U^T (n_i x 6)
-        for r in range(6):
+        for r in range(SPATIAL_NODE):
             for j in range(n_i):
-                col[j] = U[6 * r + j]
+                col[j] = U[SPATIAL_NODE * r + j]
             ldl_solve(L, n_i, col)
             for j in range(n_i):
-                W[6 * j + r] = col[j]
+                W[SPATIAL_NODE * j + r] = col[j]
         if p < 0:
             continue
         # to the parent: X^T (I^A - U W) X
-        for r in range(6):
-            for k in range(6):
-                S[6 * r + k] = IA[6 * r + k]
+        for r in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                S[SPATIAL_NODE * r + k] = IA[SPATIAL_NODE * r + k]
                 for j in range(n_i):
-                    S[6 * r + k] -= U[6 * r + j] * W[6 * j + k]
+                    S[SPATIAL_NODE * r + k] -= U[SPATIAL_NODE * r + j] * W[SPATIAL_NODE * j + k]
         _add_inertia(d, i, p, S)
     return 0
 
@@ -1028,26 +1046,26 @@ cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexce
     coupling e_p and e_i (theory: The cable in the recursion), absorbed as the planar recursion
     absorbs its
     8 x 8 element mass."""
-    cdef double col[6]
-    cdef double* W = d.W + 36 * i
-    cdef double* IA = d.IA + 36 * p
+    cdef double col[SPATIAL_NODE]
+    cdef double* W = d.W + SPATIAL_BLOCK * i
+    cdef double* IA = d.IA + SPATIAL_BLOCK * p
     cdef double s
     cdef int j, r, k
     cdef const double* M = _cable_block(d, d.c_element[i], scratch)
-    for r in range(6):
-        for j in range(6):
-            col[j] = M[12 * (6 + j) + r]
-        ldl_solve(d.L + 36 * i, 6, col)
-        for j in range(6):
-            W[6 * j + r] = col[j]
-    for r in range(6):
-        for k in range(6):
-            s = M[12 * r + k]
-            for j in range(6):
-                s -= M[12 * r + 6 + j] * W[6 * j + k]
-            IA[6 * r + k] += s
-    for j in range(6):
-        W[7 * j] += 1.0
+    for r in range(SPATIAL_NODE):
+        for j in range(SPATIAL_NODE):
+            col[j] = M[CABLE_ELEMENT * (CABLE_NODE + j) + r]
+        ldl_solve(d.L + SPATIAL_BLOCK * i, SPATIAL_NODE, col)
+        for j in range(SPATIAL_NODE):
+            W[SPATIAL_NODE * j + r] = col[j]
+    for r in range(SPATIAL_NODE):
+        for k in range(SPATIAL_NODE):
+            s = M[CABLE_ELEMENT * r + k]
+            for j in range(SPATIAL_NODE):
+                s -= M[CABLE_ELEMENT * r + CABLE_NODE + j] * W[SPATIAL_NODE * j + k]
+            IA[SPATIAL_NODE * r + k] += s
+    for j in range(SPATIAL_NODE):
+        W[(SPATIAL_NODE + 1) * j] += 1.0
 
 
 cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil:
@@ -1058,8 +1076,8 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     ``u = tau - H^T p^A - U^T c``, ``z = D^-1 u``, ``p^A_p += X^T (p^A + I^A c + U z)``; root
     to leaves: ``qdd = z - W X a_p``, ``a = X a_p + H qdd + c``. A driven link's qdd is its
     drive's (bias) or left as it is."""
-    cdef double pa[6]
-    cdef double xa[6]
+    cdef double pa[SPATIAL_NODE]
+    cdef double xa[SPATIAL_NODE]
     cdef double x[3]
     cdef double* IA
     cdef double* pA
@@ -1069,52 +1087,52 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef double* z
     cdef const double* c
     cdef const double* Me
-    cdef double M[144]
+    cdef double M[CABLE_ELEMENT_BLOCK]
     cdef int s, i, j, k, r, p, n_i, off
     cdef bint node
     for i in range(d.n):
-        for k in range(6):
-            d.pA[6 * i + k] = -d.f[6 * i + k] if bias else 0.0
+        for k in range(SPATIAL_NODE):
+            d.pA[SPATIAL_NODE * i + k] = -d.f[SPATIAL_NODE * i + k] if bias else 0.0
     for s in range(d.n - 1, -1, -1):
         i = d.order[s]
-        IA = d.IA + 36 * i
-        pA = d.pA + 6 * i
-        U = d.U + 36 * i
-        z = d.z + 6 * i
-        c = d.c + 6 * i
+        IA = d.IA + SPATIAL_BLOCK * i
+        pA = d.pA + SPATIAL_NODE * i
+        U = d.U + SPATIAL_BLOCK * i
+        z = d.z + SPATIAL_NODE * i
+        c = d.c + SPATIAL_NODE * i
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
         node = i >= d.nb and d.motion[i] == C_NODE
         if node:
             # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
-            for j in range(6):
+            for j in range(SPATIAL_NODE):
                 z[j] = tau[off + j] - pA[j]
         else:
             for j in range(n_i):
                 z[j] = tau[off + j]
-                for r in range(6):
-                    z[j] -= d.H[36 * i + 6 * r + j] * pA[r]
+                for r in range(SPATIAL_NODE):
+                    z[j] -= d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * pA[r]
                     if bias:
-                        z[j] -= U[6 * r + j] * c[r]
-        ldl_solve(d.L + 36 * i, n_i, z)
+                        z[j] -= U[SPATIAL_NODE * r + j] * c[r]
+        ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
         if p < 0:
             continue
         if node:
             # the link force tau and the element's parent side M_pc z (_cable_eliminate)
             Me = _cable_block(d, d.c_element[i], M)
-            for r in range(6):
-                d.pA[6 * p + r] += tau[off + r]
-                for j in range(6):
-                    d.pA[6 * p + r] += Me[12 * r + 6 + j] * z[j]
+            for r in range(SPATIAL_NODE):
+                d.pA[SPATIAL_NODE * p + r] += tau[off + r]
+                for j in range(SPATIAL_NODE):
+                    d.pA[SPATIAL_NODE * p + r] += Me[CABLE_ELEMENT * r + CABLE_NODE + j] * z[j]
             continue
-        for r in range(6):
+        for r in range(SPATIAL_NODE):
             pa[r] = pA[r]
             if bias:
-                for k in range(6):
-                    pa[r] += IA[6 * r + k] * c[k]
+                for k in range(SPATIAL_NODE):
+                    pa[r] += IA[SPATIAL_NODE * r + k] * c[k]
             for j in range(n_i):
-                pa[r] += U[6 * r + j] * z[j]
+                pa[r] += U[SPATIAL_NODE * r + j] * z[j]
         _add_force(d, i, p, pa)
     for s in range(d.n):
         i = d.order[s]
@@ -1124,25 +1142,25 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         if bias and n_i == 0 and d.q_offset[i + 1] > off:
             qdd[off] = d.drive[3 * off + 2]
         _transform_acceleration(d, i, p, xa)
-        W = d.W + 36 * i
-        H = d.H + 36 * i
+        W = d.W + SPATIAL_BLOCK * i
+        H = d.H + SPATIAL_BLOCK * i
         if i >= d.nb and d.motion[i] == C_NODE:
             # H = I, c = 0: a = a_p + qdd
-            for j in range(6):
-                qdd[off + j] = d.z[6 * i + j]
-                for k in range(6):
-                    qdd[off + j] -= W[6 * j + k] * xa[k]
-                d.acc[6 * i + j] = xa[j] + qdd[off + j]
+            for j in range(SPATIAL_NODE):
+                qdd[off + j] = d.z[SPATIAL_NODE * i + j]
+                for k in range(SPATIAL_NODE):
+                    qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
+                d.acc[SPATIAL_NODE * i + j] = xa[j] + qdd[off + j]
             continue
         for j in range(n_i):
-            qdd[off + j] = d.z[6 * i + j]
+            qdd[off + j] = d.z[SPATIAL_NODE * i + j]
             if p >= 0:
-                for k in range(6):
-                    qdd[off + j] -= W[6 * j + k] * xa[k]
-        for r in range(6):
-            d.acc[6 * i + r] = xa[r] + (d.c[6 * i + r] if bias else 0.0)
+                for k in range(SPATIAL_NODE):
+                    qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
+        for r in range(SPATIAL_NODE):
+            d.acc[SPATIAL_NODE * i + r] = xa[r] + (d.c[SPATIAL_NODE * i + r] if bias else 0.0)
             for j in range(n_i):
-                d.acc[6 * i + r] += H[6 * r + j] * qdd[off + j]
+                d.acc[SPATIAL_NODE * i + r] += H[SPATIAL_NODE * r + j] * qdd[off + j]
 
 
 cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
@@ -1168,7 +1186,7 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
     wrenches ``W_i = M_i a_i - c_f f_i + sum_children X_c^T W_c`` (into ``pA``), and
     ``out_i = H_i^T W_i - c_f tau_i``. The term whose coefficient is zero is not evaluated
     (with ``c_m = 0`` qdd is not read)."""
-    cdef double xa[6]
+    cdef double xa[SPATIAL_NODE]
     cdef double x[3]
     cdef double* a
     cdef double* w
@@ -1179,57 +1197,58 @@ cdef void inverse_dynamics(SpatialData* d, const double* qdd, double c_m, double
         off = d.q_offset[i]
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
-        a = d.acc + 6 * i
-        w = d.pA + 6 * i
+        a = d.acc + SPATIAL_NODE * i
+        w = d.pA + SPATIAL_NODE * i
         el = d.c_element[i] if i >= d.nb else -1
         if el >= 0:
             # an element's node: H = I, c = 0 (cable_node), no mass of its own
-            for r in range(6):
+            for r in range(SPATIAL_NODE):
                 a[r] = xa[r] + c_m * qdd[off + r] if c_m != 0.0 else xa[r]
         else:
-            for r in range(6):
+            for r in range(SPATIAL_NODE):
                 a[r] = xa[r]
                 if c_f != 0.0:
-                    a[r] += c_f * d.c[6 * i + r]
+                    a[r] += c_f * d.c[SPATIAL_NODE * i + r]
                 if c_m != 0.0:
                     for j in range(n_i):
-                        a[r] += c_m * d.H[36 * i + 6 * r + j] * qdd[off + j]
+                        a[r] += c_m * d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * qdd[off + j]
             Ig = d.Ig + 9 * i
             for k in range(3):
                 w[k] = d.mass[i] * a[k]
                 w[3 + k] = Ig[3 * k] * a[3] + Ig[3 * k + 1] * a[4] + Ig[3 * k + 2] * a[5]
         if el >= 0:
             # an element's node: its child side ``M_cp a_p + M_cc a_i``
-            _cable_mass_rows(d.c_mass + 144 * el, 2, d.acc + 6 * d.parent[i], a, w)
+            _cable_mass_rows(d.c_mass + CABLE_ELEMENT_BLOCK * el, 2,
+                             d.acc + SPATIAL_NODE * d.parent[i], a, w)
         if c_f != 0.0:
-            for k in range(6):
-                w[k] -= c_f * d.f[6 * i + k]
+            for k in range(SPATIAL_NODE):
+                w[k] -= c_f * d.f[SPATIAL_NODE * i + k]
     for s in range(d.n - 1, -1, -1):
         i = d.order[s]
-        w = d.pA + 6 * i
+        w = d.pA + SPATIAL_NODE * i
         off = d.q_offset[i]
         n_i = free_size(d, i)
         p = d.parent[i]
         if i >= d.nb and d.motion[i] == C_NODE:
             # H = I
-            for j in range(6):
+            for j in range(SPATIAL_NODE):
                 out[off + j] = w[j] - c_f * d.tau[off + j] if c_f != 0.0 else w[j]
         else:
             for k in range(d.q_offset[i + 1] - off):
                 out[off + k] = 0.0
             for j in range(n_i):
-                for r in range(6):
-                    out[off + j] += d.H[36 * i + 6 * r + j] * w[r]
+                for r in range(SPATIAL_NODE):
+                    out[off + j] += d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * w[r]
                 if c_f != 0.0:
                     out[off + j] -= c_f * d.tau[off + j]
         if p < 0:
             continue
         if i >= d.nb and d.motion[i] == C_NODE:
             # and the element's parent side ``M_pp a_p + M_pc a_i``
-            _cable_mass_rows(d.c_mass + 144 * d.c_element[i], 0, d.acc + 6 * p, d.acc + 6 * i,
-                             xa)
-            for r in range(6):
-                d.pA[6 * p + r] += w[r] + xa[r]
+            _cable_mass_rows(d.c_mass + CABLE_ELEMENT_BLOCK * d.c_element[i], 0,
+                             d.acc + SPATIAL_NODE * p, d.acc + SPATIAL_NODE * i, xa)
+            for r in range(SPATIAL_NODE):
+                d.pA[SPATIAL_NODE * p + r] += w[r] + xa[r]
             continue
         _add_force(d, i, p, w)
 
@@ -1246,8 +1265,8 @@ cdef inline void _cable_mass_rows(const double* M, int side, const double* ap,
         for k in range(3):
             s = 0.0
             for b in range(2):
-                s += M[36 * (side + v) + 3 * b] * ap[3 * b + k] \
-                    + M[36 * (side + v) + 3 * (2 + b)] * a[3 * b + k]
+                s += M[CABLE_DIM * CABLE_ELEMENT * (side + v) + 3 * b] * ap[3 * b + k] \
+                    + M[CABLE_DIM * CABLE_ELEMENT * (side + v) + 3 * (2 + b)] * a[3 * b + k]
             out[3 * v + k] = s
 
 
@@ -1256,21 +1275,21 @@ cdef inline void _transform_acceleration(SpatialData* d, int i, int p, double* x
     :func:`_link_X`'s by a link that touches a cable node."""
     cdef const double* ap
     cdef double x[3]
-    cdef double X[36]
+    cdef double X[SPATIAL_BLOCK]
     cdef int k, r
     if p < 0:
-        memset(xa, 0, 6 * sizeof(double))
+        memset(xa, 0, SPATIAL_NODE * sizeof(double))
         return
-    ap = d.acc + 6 * p
+    ap = d.acc + SPATIAL_NODE * p
     if i >= d.nb and d.motion[i] == C_NODE:
-        memcpy(xa, ap, 6 * sizeof(double))
+        memcpy(xa, ap, SPATIAL_NODE * sizeof(double))
         return
     if not _standard(d, i, p):
         _link_X(d, i, p, X)
-        for r in range(6):
+        for r in range(SPATIAL_NODE):
             xa[r] = 0.0
-            for k in range(6):
-                xa[r] += X[6 * r + k] * ap[k]
+            for k in range(SPATIAL_NODE):
+                xa[r] += X[SPATIAL_NODE * r + k] * ap[k]
         return
     cross(ap + 3, d.d + 3 * i, x)
     for k in range(3):
@@ -1282,17 +1301,18 @@ cdef void accelerations(SpatialData* d, const double* qdd) noexcept nogil:
     """Body accelerations ``acc`` of given link accelerations qdd (n_q; a driven link's are
     in c already), after :func:`kinematics`: ``V_i' = X_i V_p' + H_i qdd + c_i`` root to
     leaves."""
-    cdef double xa[6]
+    cdef double xa[SPATIAL_NODE]
     cdef int s, i, r, j, off, n_i
     for s in range(d.n):
         i = d.order[s]
         off = d.q_offset[i]
         n_i = free_size(d, i)
         _transform_acceleration(d, i, d.parent[i], xa)
-        for r in range(6):
-            d.acc[6 * i + r] = xa[r] + d.c[6 * i + r]
+        for r in range(SPATIAL_NODE):
+            d.acc[SPATIAL_NODE * i + r] = xa[r] + d.c[SPATIAL_NODE * i + r]
             for j in range(n_i):
-                d.acc[6 * i + r] += d.H[36 * i + 6 * r + j] * qdd[off + j]
+                d.acc[SPATIAL_NODE * i + r] += (d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j]
+                                                * qdd[off + j])
 
 
 cdef void gather(SpatialData* d, const double* y) noexcept nogil:
@@ -1367,14 +1387,14 @@ cdef int recentre(SpatialData* d, double* y) noexcept nogil:
 
 cdef double _cable_energy(SpatialData* d) noexcept nogil:
     """The cables' strain energy (J) after :func:`poses` (``cable_force_rest`` without rates)."""
-    cdef double e[12]
-    cdef double fe[12]
+    cdef double e[CABLE_ELEMENT]
+    cdef double fe[CABLE_ELEMENT]
     cdef double P, U = 0.0
     cdef int el, a, b
     for el in range(d.n_cable_elements):
         a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
-        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
-        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
+        memcpy(e, d.ce + CABLE_NODE * a, CABLE_NODE * sizeof(double))
+        memcpy(e + CABLE_NODE, d.ce + CABLE_NODE * b, CABLE_NODE * sizeof(double))
         U += cable_force_rest(e, NULL, d.c_length[el], d.c_EA[el], d.c_EI[el], 0.0,
                               cable_rest(d, el), fe, NULL, NULL, &P)
     return U
@@ -1454,9 +1474,12 @@ cdef class SpatialKernel(ODEProblem):
         ints["smap"] = np.arange(nq, dtype=np.intc)
         work = dict(load_force=3 * nl, load_moment=3 * nl, effort=nq, drive=3 * nq, q=nq, qd=nq,
                     qdd=nq, r=3 * n,
-                    A=9 * n, V=6 * n, acc=6 * n, c=6 * n, d=3 * n, H=36 * n, Jr=18 * n,
-                    Ig=9 * n, f=6 * n, IA=36 * n, pA=6 * n, W=36 * n, U=36 * n, L=36 * n, z=6 * n,
-                    tau=nq, ce=6 * n, cs=3 * n)
+                    A=9 * n, V=SPATIAL_NODE * n, acc=SPATIAL_NODE * n, c=SPATIAL_NODE * n,
+                    d=3 * n, H=SPATIAL_BLOCK * n, Jr=3 * SPATIAL_NODE * n, Ig=9 * n,
+                    f=SPATIAL_NODE * n, IA=SPATIAL_BLOCK * n, pA=SPATIAL_NODE * n,
+                    W=SPATIAL_BLOCK * n, U=SPATIAL_BLOCK * n, L=SPATIAL_BLOCK * n,
+                    z=SPATIAL_NODE * n,
+                    tau=nq, ce=CABLE_NODE * n, cs=3 * n)
         # every array at least one entry, so that every pointer is valid
         self.arrays = pack({**{k: v if v.size else np.zeros(1, v.dtype) for k, v in ints.items()},
                             **{k: v if v.size else np.zeros(1) for k, v in floats.items()},
@@ -1656,8 +1679,8 @@ cdef class SpatialKernel(ODEProblem):
         cdef Py_ssize_t m = Y.shape[0], k, i
         if (Y.shape[1] != self.n_y or q.shape[0] != m or qd.shape[0] != m or x.shape[0] != m
                 or v.shape[0] != m or q.shape[1] != d.n_q or qd.shape[1] != d.n_q
-                or x.shape[1] != d.n or x.shape[2] != 12 or v.shape[1] != d.n
-                or v.shape[2] != 6):
+                or x.shape[1] != d.n or x.shape[2] != 3 + 9 or v.shape[1] != d.n
+                or v.shape[2] != SPATIAL_NODE):
             raise ValueError(f"frames: Y (m, {self.n_y}), q and qd (m, {d.n_q}), x (m, {d.n}, "
                              f"12) and v (m, {d.n}, 6) of one m; got Y "
                              f"{(Y.shape[0], Y.shape[1])}, q {(q.shape[0], q.shape[1])}, "
@@ -1677,8 +1700,8 @@ cdef class SpatialKernel(ODEProblem):
                     memcpy(&x[k, i, 0], d.r + 3 * i, 3 * sizeof(double))
                     memcpy(&x[k, i, 3], d.A + 9 * i, 9 * sizeof(double))
                 for i in range(d.nb, d.n):
-                    memcpy(&x[k, i, 0], d.ce + 6 * i, 6 * sizeof(double))
-                memcpy(&v[k, 0, 0], d.V, 6 * d.n * sizeof(double))
+                    memcpy(&x[k, i, 0], d.ce + CABLE_NODE * i, CABLE_NODE * sizeof(double))
+                memcpy(&v[k, 0, 0], d.V, SPATIAL_NODE * d.n * sizeof(double))
 
     def elastic_energy(self, y):
         """The elastic energy (J) at the state y (n_y,): the elements' strain energy
@@ -1692,7 +1715,8 @@ cdef class SpatialKernel(ODEProblem):
             if d.motion[i] == M_ELEMENT:
                 b, off = d.element[i], d.q_offset[i]
                 U += element_energy(d.anchor + 3 * i, d.relative + 9 * i, d.q + off,
-                                    d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b)
+                                    d.length[b], d.stiffness + SPATIAL_NODE * b,
+                                    d.strain0 + SPATIAL_NODE * b)
         if d.n_cable_elements:
             poses(d, d.q)
             U += _cable_energy(d)

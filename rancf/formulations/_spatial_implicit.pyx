@@ -132,7 +132,8 @@ import numpy as np
 
 from rancf.elements._rotation cimport (cross, dot, left_jacobian, left_jacobian_inverse,
                                        left_jacobian_rate, matvec)
-from rancf.elements._ancf_cable cimport cable_stiffness_damping
+from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
+                                         cable_stiffness_damping)
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
@@ -151,10 +152,12 @@ cnp.import_array()
 
 #: The kernel's per-body and per-coordinate work arrays Newton's workspace has its own of
 #: (sizes per body, per coordinate).
-_NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(6, 0), acc=(6, 0), c=(6, 0), d=(3, 0), H=(36, 0),
-                      Jr=(18, 0), Ig=(9, 0), f=(6, 0), IA=(36, 0), pA=(6, 0), W=(36, 0),
-                      U=(36, 0), L=(36, 0), z=(6, 0), q=(0, 1), qd=(0, 1), qdd=(0, 1),
-                      tau=(0, 1), ce=(6, 0), cs=(3, 0))
+_NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(SPATIAL_NODE, 0), acc=(SPATIAL_NODE, 0),
+                      c=(SPATIAL_NODE, 0), d=(3, 0), H=(SPATIAL_BLOCK, 0),
+                      Jr=(3 * SPATIAL_NODE, 0), Ig=(9, 0), f=(SPATIAL_NODE, 0),
+                      IA=(SPATIAL_BLOCK, 0), pA=(SPATIAL_NODE, 0), W=(SPATIAL_BLOCK, 0),
+                      U=(SPATIAL_BLOCK, 0), L=(SPATIAL_BLOCK, 0), z=(SPATIAL_NODE, 0), q=(0, 1),
+                      qd=(0, 1), qdd=(0, 1), tau=(0, 1), ce=(CABLE_NODE, 0), cs=(3, 0))
 
 #: GMRES of the step's Newton equation (module docstring): Krylov vectors per cycle, cycles, the
 #: linear residual sought relative to the right-hand side's (2-norms), and the finite-difference
@@ -266,20 +269,20 @@ cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
         if d.motion[i] != M_ELEMENT:
             continue
         b, off = d.element[i], d.q_offset[i]
-        Ei = E + 36 * i
-        memset(Ei, 0, 36 * sizeof(double))
+        Ei = E + SPATIAL_BLOCK * i
+        memset(Ei, 0, SPATIAL_BLOCK * sizeof(double))
         if c_k != 0.0:
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.qd + off,
-                             d.length[b], d.stiffness + 6 * b, d.strain0 + 6 * b, d.damping[b],
-                             f, K, NULL, NULL):
+                             d.length[b], d.stiffness + SPATIAL_NODE * b,
+                             d.strain0 + SPATIAL_NODE * b, d.damping[b], f, K, NULL, NULL):
                 return i + 1
-            for k in range(36):
+            for k in range(SPATIAL_BLOCK):
                 Ei[k] = c_k * K[k]
         if c_c != 0.0 and d.damping[b] != 0.0:
             if element_damping(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.length[b],
-                               d.stiffness + 6 * b, d.damping[b], K):
+                               d.stiffness + SPATIAL_NODE * b, d.damping[b], K):
                 return i + 1
-            for k in range(36):
+            for k in range(SPATIAL_BLOCK):
                 Ei[k] += c_c * K[k]
     return 0
 
@@ -295,29 +298,31 @@ cdef void _cable_blocks(SpatialData* d, double c_m, double c_k, double c_c,
     the mass does (the elimination's ``_cable_eliminate``), but for the damping force's
     derivative in the coordinates, left out as for the beam elements (module docstring): it is
     not symmetric, and the elimination's blocks are factored as symmetric ones."""
-    cdef double e[12]
-    cdef double K[144]
-    cdef double C[144]
+    cdef double e[CABLE_ELEMENT]
+    cdef double K[CABLE_ELEMENT_BLOCK]
+    cdef double C[CABLE_ELEMENT_BLOCK]
     cdef double* B
     cdef const double* M
     cdef const double* rest
     cdef int el, a, b, i, j, fi, fj, flip
     for el in range(d.n_cable_elements):
         a, b = d.c_nodes[2 * el], d.c_nodes[2 * el + 1]
-        memcpy(e, d.ce + 6 * a, 6 * sizeof(double))
-        memcpy(e + 6, d.ce + 6 * b, 6 * sizeof(double))
+        memcpy(e, d.ce + CABLE_NODE * a, CABLE_NODE * sizeof(double))
+        memcpy(e + CABLE_NODE, d.ce + CABLE_NODE * b, CABLE_NODE * sizeof(double))
         rest = cable_rest(d, el)
         cable_stiffness_damping(e, d.c_length[el], d.c_EA[el], d.c_EI[el], d.c_damping[el], rest,
                                 K, C if d.c_damping[el] != 0.0 else NULL)
-        B, M, flip = out + 144 * el, d.c_mass + 144 * el, d.c_flip[el]
-        for i in range(12):
+        B, M = out + CABLE_ELEMENT_BLOCK * el, d.c_mass + CABLE_ELEMENT_BLOCK * el
+        flip = d.c_flip[el]
+        for i in range(CABLE_ELEMENT):
             # the kernel's node order (A, B) to the parent side's first
-            fi = (i + 6) % 12 if flip else i
-            for j in range(12):
-                fj = (j + 6) % 12 if flip else j
-                B[12 * i + j] = c_m * M[12 * i + j] + c_k * K[12 * fi + fj]
+            fi = (i + CABLE_NODE) % CABLE_ELEMENT if flip else i
+            for j in range(CABLE_ELEMENT):
+                fj = (j + CABLE_NODE) % CABLE_ELEMENT if flip else j
+                B[CABLE_ELEMENT * i + j] = (c_m * M[CABLE_ELEMENT * i + j]
+                                            + c_k * K[CABLE_ELEMENT * fi + fj])
                 if d.c_damping[el] != 0.0:
-                    B[12 * i + j] += c_c * C[12 * fi + fj]
+                    B[CABLE_ELEMENT * i + j] += c_c * C[CABLE_ELEMENT * fi + fj]
 
 
 cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nogil:
@@ -408,10 +413,10 @@ cdef void _body_block(const double* K, const double* o, double* B) noexcept nogi
             s = 0.0
             for k in range(3):
                 s += OK[3 * a + k] * Oh[3 * k + b]
-            B[6 * a + b] += K[3 * a + b]
-            B[6 * a + 3 + b] -= KO[3 * a + b]
-            B[6 * (3 + a) + b] += OK[3 * a + b]
-            B[6 * (3 + a) + 3 + b] -= s
+            B[SPATIAL_NODE * a + b] += K[3 * a + b]
+            B[SPATIAL_NODE * a + 3 + b] -= KO[3 * a + b]
+            B[SPATIAL_NODE * (3 + a) + b] += OK[3 * a + b]
+            B[SPATIAL_NODE * (3 + a) + 3 + b] -= s
 
 
 cdef inline int _unknowns(const SpatialData* d, int i) noexcept nogil:
@@ -431,18 +436,18 @@ cdef void _rate_motion(const SpatialData* d, const double* z, double* Vz) noexce
     cdef int i, p, r, j, off, n_i
     for i in range(d.n):
         p, off, n_i = d.parent[i], d.q_offset[i], _unknowns(d, i)
-        V = Vz + 6 * i
+        V = Vz + SPATIAL_NODE * i
         if p >= 0:
-            Vp = Vz + 6 * p
+            Vp = Vz + SPATIAL_NODE * p
             cross(Vp + 3, d.d + 3 * i, x)
             for r in range(3):
                 V[r] = Vp[r] + x[r]
                 V[3 + r] = Vp[3 + r]
         else:
-            memset(V, 0, 6 * sizeof(double))
-        for r in range(6):
+            memset(V, 0, SPATIAL_NODE * sizeof(double))
+        for r in range(SPATIAL_NODE):
             for j in range(n_i):
-                V[r] += d.H[36 * i + 6 * r + j] * z[off + j]
+                V[r] += d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * z[off + j]
 
 
 cdef void _spring_rate(const SpatialData* d, int s, const double* Vz, double* w) noexcept nogil:
@@ -473,7 +478,7 @@ cdef void _spring_transposed(const SpatialData* d, int s, const double* a, doubl
     cdef double* W
     cdef double* Wp
     cdef int e, b, k, i, p, j, r, off, n_i
-    memset(Wz, 0, 6 * d.n * sizeof(double))
+    memset(Wz, 0, SPATIAL_NODE * d.n * sizeof(double))
     for e in range(2):
         b = d.s_body[2 * s + e]
         if b < 0:
@@ -483,16 +488,16 @@ cdef void _spring_transposed(const SpatialData* d, int s, const double* a, doubl
             x[k] = a[k] if e else -a[k]
         spring_wrenches(d, s, e, o, x, Wz)
     for i in range(d.n - 1, -1, -1):
-        off, n_i, W = d.q_offset[i], _unknowns(d, i), Wz + 6 * i
+        off, n_i, W = d.q_offset[i], _unknowns(d, i), Wz + SPATIAL_NODE * i
         for j in range(d.q_offset[i + 1] - off):
             out[off + j] = 0.0
             if j < n_i:
-                for r in range(6):
-                    out[off + j] += d.H[36 * i + 6 * r + j] * W[r]
+                for r in range(SPATIAL_NODE):
+                    out[off + j] += d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * W[r]
         p = d.parent[i]
         if p < 0:
             continue
-        Wp = Wz + 6 * p
+        Wp = Wz + SPATIAL_NODE * p
         cross(d.d + 3 * i, W, x)
         for k in range(3):
             Wp[k] += W[k]
@@ -617,12 +622,12 @@ cdef class SpatialProblem(StepProblem):
         nd.W, nd.U, nd.L, nd.z = _ptr(a, "W"), _ptr(a, "U"), _ptr(a, "L"), _ptr(a, "z")
         nd.q, nd.qd, nd.qdd, nd.tau = _ptr(a, "q"), _ptr(a, "qd"), _ptr(a, "qdd"), _ptr(a, "tau")
         nd.ce, nd.cs = _ptr(a, "ce"), _ptr(a, "cs")
-        self.cable_blocks = np.zeros(max(144 * nd.n_cable_elements, 1))
+        self.cable_blocks = np.zeros(max(CABLE_ELEMENT_BLOCK * nd.n_cable_elements, 1))
         nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.zero = np.zeros(max(self.n, 1))
         self.power_out = np.zeros(max(self.n, 1))
-        self.E = np.zeros(36 * max(nb, 1))
+        self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
         # kinematics, element tangents and the elimination against the residual's kinematics,
         # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
@@ -638,12 +643,12 @@ cdef class SpatialProblem(StepProblem):
         pairs = np.flatnonzero((law >= 0).all(axis=1) | arc) if len(law) else np.zeros(0, int)
         self.n_pairs, self.woodbury = len(pairs), 0
         self.pairs = np.asarray(pairs, dtype=np.intc) if len(pairs) else np.zeros(1, np.intc)
-        self.blocks = np.zeros(36 * max(nb, 1))
+        self.blocks = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         nd.body_blocks = &self.blocks[0] if len(ground) else NULL
         w = 3 * self.n_pairs
         self.Z, self.Ks = np.zeros(max(w * nq, 1)), np.zeros(max(3 * w, 1))
         self.small, self.pivots = np.zeros(max(w * w, 1)), np.zeros(max(w, 1), np.intc)
-        self.Vz, self.Wz = np.zeros(6 * max(nb, 1)), np.zeros(6 * max(nb, 1))
+        self.Vz, self.Wz = np.zeros(SPATIAL_NODE * max(nb, 1)), np.zeros(SPATIAL_NODE * max(nb, 1))
         self.ys = np.zeros(max(w, 1))
         self.krylov_iterations = 0
         self.kept_q, self.kept_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
@@ -781,7 +786,7 @@ cdef class SpatialProblem(StepProblem):
             raise ArithmeticError(self._turned_over(d.failed, t))
         if c_f != 0.0 and lf != 1.0:
             # statics: the applied wrenches (at rest: gravity and loads) and the efforts
-            for k in range(6 * d.n):
+            for k in range(SPATIAL_NODE * d.n):
                 d.f[k] *= lf
             for k in range(d.n):
                 if d.motion[k] != M_ELEMENT:
@@ -883,17 +888,17 @@ cdef class SpatialProblem(StepProblem):
         for s in range(nd.n_joint_springs):
             for i in range(3):
                 for j in range(3):
-                    self.E[36 * nd.js_body[s] + 6 * i + j] = 0.0
+                    self.E[SPATIAL_BLOCK * nd.js_body[s] + SPATIAL_NODE * i + j] = 0.0
         for s in range(nd.n_joint_springs):
             b = nd.js_body[s]
             if nd.motion[b] == M_SPHERICAL:
                 ball_spring_block(nd.q + nd.q_offset[b], nd.js_rest + 3 * s, nd.js_law + 3 * s,
-                                  c_k, c_c, &self.E[36 * b])
+                                  c_k, c_c, &self.E[SPATIAL_BLOCK * b])
             else:
-                self.E[36 * b] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
+                self.E[SPATIAL_BLOCK * b] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         if nd.body_blocks == NULL:
             return
-        memset(nd.body_blocks, 0, 36 * nd.n * sizeof(double))
+        memset(nd.body_blocks, 0, SPATIAL_BLOCK * nd.n * sizeof(double))
         for s in range(nd.n_springs):
             e = 1 if nd.s_body[2 * s] < 0 else 0
             b = nd.s_body[2 * s + e]
@@ -901,7 +906,7 @@ cdef class SpatialProblem(StepProblem):
                 continue
             _spring_tangent(nd, s, c_k, c_c, K)
             spring_point(nd, s, e, x, o)
-            _body_block(K, o, nd.body_blocks + 36 * b)
+            _body_block(K, o, nd.body_blocks + SPATIAL_BLOCK * b)
 
     cdef int _spring_matrix(self, double c_k, double c_c) noexcept nogil:
         """The Woodbury terms of the spring-dampers between two bodies, after the elimination
@@ -984,7 +989,8 @@ cdef class SpatialProblem(StepProblem):
         for i in range(nd.n):
             if nd.motion[i] == M_ELEMENT:
                 idx = [nd.smap[k] for k in range(nd.q_offset[i], nd.q_offset[i + 1])]
-                S[np.ix_(idx, idx)] += E[36 * i:36 * i + 36].reshape(6, 6)
+                block = E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)]
+                S[np.ix_(idx, idx)] += block.reshape(SPATIAL_NODE, SPATIAL_NODE)
         self._dense_springs(S, c_k, c_c)
         return S
 
@@ -996,7 +1002,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] z = np.zeros(max(nd.n_q, 1))
         cdef double[::1] K = np.zeros(9)
         cdef double[::1] u = np.zeros(3)
-        cdef double[::1] B = np.zeros(36)
+        cdef double[::1] B = np.zeros(SPATIAL_BLOCK)
         cdef int s, j, k, i
         if not (nd.n_springs or nd.n_joint_springs):
             return
@@ -1008,7 +1014,7 @@ cdef class SpatialProblem(StepProblem):
                 ball_spring_block(nd.q + j, nd.js_rest + 3 * s, nd.js_law + 3 * s, c_k, c_c,
                                   &B[0])
                 idx = [nd.smap[j + i] for i in range(3)]
-                S[np.ix_(idx, idx)] += np.asarray(B).reshape(6, 6)[:3, :3]
+                S[np.ix_(idx, idx)] += np.asarray(B).reshape(SPATIAL_NODE, SPATIAL_NODE)[:3, :3]
                 continue
             k = nd.smap[j]
             S[k, k] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
@@ -1233,7 +1239,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &self.zero[0], t, &self.zero[0], 0.0, 1.0, &out[0])
         a, n = self.kernel.arrays, self.kernel.n_bodies
-        return self.owner.joint_reactions(a["pA"][:6 * n].reshape(n, 6))
+        return self.owner.joint_reactions(a["pA"][:SPATIAL_NODE * n].reshape(n, SPATIAL_NODE))
 
     def observe(self, q, v, a, t, lam):
         """The outputs of the formulation (:meth:`rancf.formulations.spatial.Spatial.observe`)
