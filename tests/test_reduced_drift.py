@@ -140,16 +140,23 @@ def test_the_gallery_example_is_not_flagged():
 
 
 def test_a_soft_beam_with_16_modes_drifts_and_is_flagged():
-    """E = 2e9 with 16 modes, 32 samples: the tip leaves the full DAE backward Euler run by more
-    than 10 cm of the 1 m beam (24 modes follow it to 0.2 mm), and the passive pendulum gains
-    energy: flagged."""
+    """E = 2e9 with 16 modes, 32 samples: the passive pendulum gains energy, more than the drift
+    check's limit ENERGY_GAIN of the energy scale m |g| L (the scale of a pendulum at rest and
+    unstressed): flagged. The gain is recomputed here from the model's energy functions, the
+    independent evidence that the motion is wrong (a passive model under backward Euler only
+    loses energy; the full DAE run loses some).
+
+    The run is chaotic: given random initial rates of 1e-9 m/s (1e-12 m a step), 8 runs keep
+    the tip within 5-24 mm of the full run's up to 0.05 s, then leave it by at most anywhere
+    from 0.11 to 1.96 m: that departure is no premise a test can hold. Their energy gains are
+    0.98 to 76 times the scale, at least 19 times the limit 0.05."""
     m = pendulum(2e9)
     res = rancf.simulate(rancf.reduce(m, 16, 32), 0.2, 1e-3)
-    full = rancf.simulate(m, 0.2, 1e-3, method="backward-euler", formulation="dae")
-    assert np.abs(res.tip() - full.tip()).max() > 0.1
     total = total_energy(m, 2e9, res)
-    assert np.max(total - total[0]) > ENERGY_GAIN * SCALE
-    assert res.status == "diverged" and "energy gain" in res.message
+    gain = np.max(total - total[0])
+    assert gain > ENERGY_GAIN * SCALE
+    assert res.status == "diverged"
+    assert value_in(res.message, "energy gain") == pytest.approx(gain, rel=1e-3)
 
 
 def test_only_passive_models_have_their_energy_judged():
