@@ -3461,12 +3461,12 @@ cdef double joint_spring(const double* Xp, const double* Vp, const double* Xc,
                          const double* QT, const double* axis, int kind,
                          const double* law, double ref, double* q, double* qd) noexcept nogil:
     """One joint spring-damper row (:func:`joint_spring_values`; ``kind`` as
-    ``JointSpringKind``): its coordinate q and rate qd, returns its force g. A
-    revolute's angle is continued from its reference angle ``ref`` (rad, the angle of the last
-    accepted step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), so that it is the
-    recursion's continuous angle (theory: Joint coordinates) wherever it turns by less than pi from the
-    reference (a prismatic's and a spherical's ``ref`` is unused: a spherical spring's theta
-    is the shortest turn from rest, ``|theta| <= pi``, as the recursion's)."""
+    ``JointSpringKind``): its coordinate q and rate qd, returns its force g. A revolute's
+    angle is continued from its reference angle ``ref`` (rad, the angle of the last accepted
+    step): ``q = ref + wrap(log(R) . a0 - ref)``, wrap to [-pi, pi), so that it is the
+    recursion's continuous angle (theory: Joint coordinates) wherever it turns by less than
+    pi from the reference (a prismatic's and a spherical's ``ref`` is unused: a spherical
+    spring's theta is the shortest turn from rest, ``|theta| <= pi``, as the recursion's)."""
     cdef double Ap[9]
     cdef double Ac[9]
     cdef double T[9]

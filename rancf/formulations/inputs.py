@@ -78,13 +78,14 @@ class Inputs:
 
 
 class Recorded:
-    """The values a model's input functions (drives, loads of t, efforts of (t, q, qd)) gave at
-    a run's output times, recorded in the run and played back in their place when the
-    Result's deferred outputs are computed (developer: Results, files and sweeps): called
-    then, the functions would give the values of that time (a drive replaced since, a closure over a variable a
-    parameter study's loop has changed), not the run's. Recording costs one call of each
-    function an output; computing the deferred outputs in the run instead (a saddle-point LU
-    an output for the DAE's reactions) would cost several times the run at an output a step.
+    """The values a model's input functions (drives, loads of t, efforts of (t, q, qd)) gave
+    at a run's output times, recorded in the run and played back in their place when the Result's
+    deferred outputs are computed (developer: Results, files and sweeps): called then, the
+    functions would give the values of that time (a drive replaced since, a closure over a
+    variable a parameter study's loop has changed), not the run's. Recording costs one call
+    of each function an output; computing the deferred outputs in the run instead (a
+    saddle-point LU an output for the DAE's reactions) would cost several times the run at
+    an output a step.
 
     Parameters
     ----------

@@ -2170,14 +2170,13 @@ class SpatialDAE(IndexThreeDAE):
 
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output of a run, deferred to when the Result is
-        first asked for them (a stored frame holds the state; developer: Results, files and
-        sweeps): ``nodes`` is a
-        :class:`SpatialFrames` (poses, joint coordinates and energies of all outputs in one
-        vectorized pass), ``reactions`` a :class:`SpatialReactions` (a saddle-point solve an
-        output; the values of the model's input functions at the outputs recorded here, in
-        the run, :class:`RecordedCalls`), each on its output's reference angles (``branches``, the rows the loop kept:
-        :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored states'
-        own."""
+        first asked for them (a stored frame holds the state; developer: Results, files and sweeps):
+        ``nodes`` is a :class:`SpatialFrames` (poses, joint coordinates and energies of all
+        outputs in one vectorized pass), ``reactions`` a :class:`SpatialReactions` (a
+        saddle-point solve an output; the values of the model's input functions at the
+        outputs recorded here, in the run, :class:`RecordedCalls`), each on its output's
+        reference angles (``branches``, the rows the loop kept: :meth:`_on_branches`); the
+        cable nodes' coordinates and rates are the stored states' own."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)

@@ -460,8 +460,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     (the :class:`~rancf.integrators.implicit.Static` scheme) on the spatial DAE, its gravity and
     loads scaled by its ``load_factor``; the unknowns its coordinates and multipliers, as the
     planar statics', and its joint spring-dampers' rest values (a spherical joint's rest
-    rotation) stepped with them from the reference configuration's (:func:`ramp_rest`). Newton starts each load step from the last
-    equilibrium, the first from the
+    rotation) stepped with them from the reference configuration's (:func:`ramp_rest`). Newton
+    starts each load step from the last equilibrium, the first from the
     reference configuration with the multipliers that best balance the first load step
     (least squares: a body hanging from a joint has no stiffness but the weight's through
     lambda). Where that start's matrix is singular because of plane curved cables loaded in

@@ -1245,8 +1245,9 @@ def result_of(model, solution):
     """The :class:`Result` of a run: what an integrator returned, for the model it ran.
 
     The one place a Result is made from a run (:func:`built` its constructor path, which
-    :func:`rancf.load` takes too, with a file's arrays as a Solution). The Solution carries the model-level arrays at its outputs (node coordinates and velocities,
-    joint coordinates, rates and reactions, work and dissipated energy), which its formulation
+    :func:`rancf.load` takes too, with a file's arrays as a Solution). The Solution carries the
+    model-level arrays at its outputs (node coordinates and velocities, joint coordinates, rates
+    and reactions, work and dissipated energy), which its formulation
     mapped from the integrator's states; ``extra`` gains the implicit loop's monitors
     (``constraint_violation``, ``newton_iterations``, ``lambda``) where it kept them.
 
