@@ -232,6 +232,7 @@ def _child(entry, quick: bool, out: Path, conn, studies: dict) -> None:
     (writing its results failed) back through ``conn``. ``studies``: the keywords of
     :func:`validation.parallel.engine` for the case's untimed studies."""
     os.setpgid(0, 0)  # a Ctrl-C at the terminal reaches the runner only, which stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the runner's handler is the runner's only
     case_module._progress_hook = None
     try:
         with engine(**studies):
@@ -250,6 +251,7 @@ def _prepare_child(entry, quick: bool, conn, studies: dict) -> None:
     in a process group of its own, as :func:`_child`, its untimed studies under ``studies``
     (as :func:`_child`'s)."""
     os.setpgid(0, 0)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     case_module._progress_hook = None
     try:
         with engine(**studies):
@@ -299,8 +301,10 @@ class Prepared:
     def close(self) -> None:
         """Stop the process (and what it started: its process group) if it still runs."""
         if self.process.is_alive():
-            with contextlib.suppress(ProcessLookupError):
+            try:
                 os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:  # not yet the leader of its group
+                self.process.terminate()
             self.process.join()
         self.reader.close()
 
@@ -349,7 +353,11 @@ def run_parallel(entries: list, quick: bool, out: Path, jobs: int, studies: dict
                 yield payload
     finally:
         for process, entry, _ in running.values():
-            process.terminate()
+            # its process group: what the case started (a local cluster's workers) stops with it
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:  # not yet the leader of its group
+                process.terminate()
         for reader, (process, entry, _) in running.items():
             process.join()
             reader.close()
@@ -368,6 +376,13 @@ def longest_first(names: list, out: Path, quick: bool) -> list:
         return record.get("seconds", math.inf) if record.get("quick") == quick else math.inf
 
     return sorted(names, key=lambda name: -last(name))
+
+
+def _exit_on_sigterm(signum, frame):
+    """SIGTERM in the runner: ``SystemExit(128 + signum)``, so that :func:`main`'s cleanup runs
+    (the case processes stop, with what they started) instead of the runner vanishing and
+    leaving them running."""
+    raise SystemExit(128 + signum)
 
 
 def main(argv=None) -> int:
@@ -404,6 +419,8 @@ def main(argv=None) -> int:
                "on_first_use": on_demand}
     # the untimed parts of the timed cases (Case.prepare) run beside the untimed cases
     prepared = {}
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous_sigterm = signal.signal(signal.SIGTERM, _exit_on_sigterm) if on_main_thread else None
     try:
         if serial is not names:
             parallel_studies = {**studies, "on_first_use": studies["workers"] is not None}
@@ -437,6 +454,8 @@ def main(argv=None) -> int:
         for job in prepared.values():
             job.close()
         progress.close()
+        if on_main_thread:
+            signal.signal(signal.SIGTERM, previous_sigterm)
     if not args.names:
         run = save_run(args.out, seconds=time.monotonic() - start, quick=args.quick, jobs=args.jobs,
                        cases=names)

@@ -1,11 +1,13 @@
 """``python -m validation`` under SIGINT (issue 26, finding 2): the case running stops, its
-previous results are kept (not replaced by an error record), the exit status is 130.
+previous results are kept (not replaced by an error record), the exit status is 130; under
+SIGTERM the runner stops the processes running cases before it exits (143).
 
 The runner runs in a subprocess whose registry holds one case (the runner's ``discover``
 replaced) that behaves as the probe's did: a first run, then runs in a loop, compared with it or
 not: a run cut short by Ctrl-C (rancf returns its Result with status "interrupted") raises a
 broadcast ValueError in the comparison; without it, the loop would go on forever. A marker file
-says when the case is in its loop; then the test sends SIGINT."""
+says when the case is in its loop (and holds the pid of the process running it); then the
+test sends the signal."""
 import json
 import os
 import signal
@@ -20,6 +22,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = textwrap.dedent("""
+    import os
     import sys
     from pathlib import Path
 
@@ -40,7 +43,7 @@ SCRIPT = textwrap.dedent("""
     def endless(quick):
         m = rancf.pendulum(n_bodies=2, elements_per_body=5)
         reference = rancf.simulate(m, 20.0, 1e-4, output_every=1000).tip()
-        (out / "looping").write_text("")
+        (out / "looping").write_text(str(os.getpid()))
         while True:
             tip = rancf.simulate(m, 20.0, 1e-4, output_every=1000).tip()
             if mode == "compares":
@@ -93,3 +96,37 @@ def test_sigint_stops_the_case_keeps_its_previous_record_and_exits_130(tmp_path,
     if mode == "parallel":
         assert json.loads((tmp_path / "other" / "result.json").read_text())["status"] == "pass"
         assert "## other:" in (tmp_path / "README.md").read_text()
+
+
+def test_sigterm_stops_the_case_processes_too(tmp_path):
+    """SIGTERM to the runner in its parallel phase: the forked process running the endless case
+    ends with it (before, the runner died alone and its case processes ran on), the exit
+    status is 128 + 15 and the previous record of the case is kept."""
+    first = runner(tmp_path, "fine")
+    assert first.wait(timeout=300) == 0, first.stderr.read()
+    before = json.loads((tmp_path / "case" / "result.json").read_text())
+    second = runner(tmp_path, "parallel")
+    try:
+        for _ in range(3000):
+            if (tmp_path / "looping").exists() or second.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert (tmp_path / "looping").exists(), second.stderr.read()
+        time.sleep(0.5)                           # the pid is written with the file's creation
+        case_pid = int((tmp_path / "looping").read_text())
+        assert case_pid != second.pid
+        second.send_signal(signal.SIGTERM)
+        code = second.wait(timeout=120)
+    finally:
+        if second.poll() is None:
+            second.kill()
+            second.wait()
+            pytest.fail("python -m validation did not stop after SIGTERM")
+    # the runner joined its case processes before it exited: nothing left to wait for
+    left = Path(f"/proc/{case_pid}").exists() and \
+        Path(f"/proc/{case_pid}/stat").read_text().split()[2] != "Z"
+    if left:  # the defect: an endless case orphaned; stop it so that it holds no pipe of ours
+        os.kill(case_pid, signal.SIGKILL)
+    assert not left
+    assert code == 128 + signal.SIGTERM, second.stderr.read()
+    assert json.loads((tmp_path / "case" / "result.json").read_text()) == before
