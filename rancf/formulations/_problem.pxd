@@ -26,6 +26,11 @@ cdef class StepProblem:
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
                         double* out) except -1
     cdef int project(self, double* q, double* v, double* a, double t) except -1
+    cdef double* _projection_buffer(self)
+    cdef int project_positions(self, double* q, double t, double tol, bint relative,
+                               int max_iter) except -1
+    cdef int least_change(self, const double* q, const double* v, double* x, double t,
+                          bint acceleration, bint mass) except -1
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1
     cdef int saddle_solve(self, double* x) except -1
     cdef int accept(self, const double* q, const double* v, double t) except -1

@@ -16,7 +16,12 @@ The projection of paper eq. 15-17 (:meth:`StepProblem.project`) is written once,
 class, over the contract: a problem that projects provides the factorization and solve of the
 saddle-point matrix ``[W Phi_q^T; Phi_q 0]`` (W = I or M) and its velocity bias; the compiled
 DAE by its own LU, :class:`PythonProblem` by the Gram matrix ``Phi_q Phi_q^T`` of its problem
-(:meth:`~rancf.formulations.problem.IndexThreeDAE.gram_solver`) and its Newton matrix.
+(:meth:`~rancf.formulations.problem.IndexThreeDAE.gram_solver`) and its Newton matrix. Its two
+parts, Gauss-Newton on ``Phi = 0`` (:meth:`StepProblem.project_positions`) and the least change
+onto the linear velocity or acceleration rows (:meth:`StepProblem.least_change`), are also the
+projection of initial states (:meth:`StepProblem.consistent`, which
+:meth:`~rancf.formulations.problem.IndexThreeDAE.consistent_state` runs on any problem through
+:class:`PythonProblem`): the library projects in this one place.
 
 :class:`ODEProblem` lists what the explicit Runge-Kutta loop of :mod:`rancf.integrators.explicit`
 calls (``y' = f(t, y)``, the checks on a state and the branch of the joint angles), ``noexcept
@@ -112,33 +117,56 @@ cdef class StepProblem:
         return 0
 
     cdef int project(self, double* q, double* v, double* a, double t) except -1:
-        """Paper eq. 15-17, when ``projection`` is "euclidean" or "mass": q onto Phi = 0 by
-        Gauss-Newton steps, each the least Euclidean change ``[I Phi_q^T; Phi_q 0] [dq; mu] =
-        [0; -Phi]`` (Phi_q at the current iterate), until ``max |Phi| <= 1e-15 (1 + max |q|)``
-        (at most 10); then v onto ``Phi_q v + Phi_t = 0`` and a onto ``Phi_q a + xi = 0`` as
-        the least change in the metric W, ``[W Phi_q^T; Phi_q 0] [v'; mu] = [W v; -Phi_t]``
-        and ``[W Phi_q^T; Phi_q 0] [a'; mu] = [W a; -xi]``: W = I ("euclidean") or the mass
-        matrix M ("mass", the kinetic-energy metric). q, v, a (n) are changed in place."""
+        """Paper eq. 15-17 after a step, when ``projection`` is "euclidean" or "mass": q onto
+        Phi = 0 (:meth:`project_positions`, ``max |Phi| <= 1e-15 (1 + max |q|)``, at most 10
+        steps, a state still off after them kept: the loop's monitors report it), then v onto
+        ``Phi_q v + Phi_t = 0`` and a onto ``Phi_q a + xi = 0`` (:meth:`least_change`) in the
+        metric W = I ("euclidean") or M ("mass", the kinetic-energy metric). q, v, a (n) are
+        changed in place."""
+        cdef bint mass = self.projection == "mass"
+        if not self.projection or not self.m:
+            return 0
+        self.project_positions(q, t, 1e-15, True, 10)
+        self.saddle_factor(q, t, mass)
+        self.least_change(q, v, v, t, False, mass)
+        self.least_change(q, v, a, t, True, mass)
+        return 0
+
+    cdef double* _projection_buffer(self):
+        """The (n + m,) work array of the projection, made on first use."""
+        cdef double[::1] work
+        if self._projection_work is None:
+            self._projection_work = np.zeros(self.n + self.m)
+        work = self._projection_work
+        return &work[0]
+
+    cdef int project_positions(self, double* q, double t, double tol, bint relative,
+                               int max_iter) except -1:
+        """q (n) onto ``Phi(q, t) = 0`` in place by Gauss-Newton: each step the least Euclidean
+        change of the constraints linearized at the iterate, ``[I Phi_q^T; Phi_q 0] [dq; mu] =
+        [0; -Phi]``, i.e. ``dq = -Phi_q^+ Phi`` (the minimum-norm step; its limit is a point of
+        the manifold within O(|Phi(q_0)|^2) of the nearest one). Stops before a step once
+        ``max |Phi| <= tol (1 + max |q|)`` (relative) or ``<= tol`` (m); at most ``max_iter``
+        steps. Returns 1 if the bound was met, 0 if not (q then holds the last iterate).
+
+        The metric of the position steps is Euclidean for every projection kind: the steps go
+        to round-off, where the metric moves the limit only at second order, and W = I needs no
+        mass matrix at each iterate."""
         cdef int it, i, n = self.n, m = self.m
         cdef double worst, scale
-        cdef double[::1] work
-        cdef double* x
-        cdef bint mass = self.projection == "mass"
-        if not self.projection or not m:
-            return 0
-        if self._projection_work is None:
-            self._projection_work = np.zeros(n + m)
-        work = self._projection_work
-        x = &work[0]
-        for it in range(10):
+        cdef double* x = self._projection_buffer()
+        for it in range(max_iter + 1):
             self.constraint(q, t, x + n)
             worst, scale = 0.0, 1.0
             for i in range(m):
                 worst = max(worst, fabs(x[n + i]))
-            for i in range(n):
-                scale = max(scale, 1.0 + fabs(q[i]))
-            if worst <= 1e-15 * scale:
-                break
+            if relative:
+                for i in range(n):
+                    scale = max(scale, 1.0 + fabs(q[i]))
+            if worst <= tol * scale:
+                return 1
+            if it == max_iter:
+                return 0
             self.saddle_factor(q, t, False)
             for i in range(n):
                 x[i] = 0.0
@@ -147,28 +175,58 @@ cdef class StepProblem:
             self.saddle_solve(x)
             for i in range(n):
                 q[i] += x[i]
-        self.saddle_factor(q, t, mass)
-        # v: [W v'; mu] = [W v; -Phi_t]
-        if mass:
-            self.mass_action(q, t, v, x)
-        else:
-            memcpy(x, v, n * sizeof(double))
-        self.velocity_bias(q, t, x + n)
-        for i in range(m):
-            x[n + i] = -x[n + i]
-        self.saddle_solve(x)
-        memcpy(v, x, n * sizeof(double))
-        # a: [W a'; mu] = [W a; -xi]
-        if mass:
-            self.mass_action(q, t, a, x)
-        else:
-            memcpy(x, a, n * sizeof(double))
-        self.acceleration_bias(q, v, t, x + n)
-        for i in range(m):
-            x[n + i] = -x[n + i]
-        self.saddle_solve(x)
-        memcpy(a, x, n * sizeof(double))
         return 0
+
+    cdef int least_change(self, const double* q, const double* v, double* x, double t,
+                          bint acceleration, bint mass) except -1:
+        """x (n) in place onto the linear rows at q: ``Phi_q x + Phi_t = 0`` (velocities) or,
+        if ``acceleration``, ``Phi_q x + xi(q, v) = 0`` (accelerations), as the least change in
+        the metric W: ``[W Phi_q^T; Phi_q 0] [x'; mu] = [W x; -b]``, W = M if ``mass`` else I.
+        Exact (the rows are linear in x); the caller has factored the saddle-point matrix at q
+        with this W (:meth:`saddle_factor`). x may be v (a velocity projection in place)."""
+        cdef int i, n = self.n, m = self.m
+        cdef double* w = self._projection_buffer()
+        if mass:
+            self.mass_action(q, t, x, w)
+        else:
+            memcpy(w, x, n * sizeof(double))
+        if acceleration:
+            self.acceleration_bias(q, v, t, w + n)
+        else:
+            self.velocity_bias(q, t, w + n)
+        for i in range(m):
+            w[n + i] = -w[n + i]
+        self.saddle_solve(w)
+        memcpy(x, w, n * sizeof(double))
+        return 0
+
+    def projected(self, q, v, a, t):
+        """Copies of (q, v, a) projected as after a step (see :meth:`project`)."""
+        cdef double[::1] qq = checked("q", q, self.n).copy()
+        cdef double[::1] vv = checked("v", v, self.n).copy()
+        cdef double[::1] aa = checked("a", a, self.n).copy()
+        self.project(&qq[0], &vv[0], &aa[0], t)
+        return np.asarray(qq), np.asarray(vv), np.asarray(aa)
+
+    def consistent(self, q, v, double t, double tol, int max_iter, positions=True,
+                   mass=False):
+        """The Python entry of the projection, for initial states: copies of q (n) onto
+        ``Phi = 0`` by :meth:`project_positions` (``max |Phi| <= tol``, in m; skipped when
+        ``positions`` is False) and of v (n) onto ``Phi_q v + Phi_t = 0`` by
+        :meth:`least_change` in the metric M (``mass``) or I. Returns ``(q, v, converged)``;
+        converged is False when the positions were still off after ``max_iter`` steps (v is
+        then not projected)."""
+        cdef double[::1] qq = checked("q", q, self.n).copy()
+        cdef double[::1] vv = checked("v", v, self.n).copy()
+        if max_iter < 0:
+            raise ValueError(f"max_iter must be >= 0, got {max_iter}")
+        if not self.m:
+            return np.asarray(qq), np.asarray(vv), True
+        if positions and not self.project_positions(&qq[0], t, tol, False, max_iter):
+            return np.asarray(qq), np.asarray(vv), False
+        self.saddle_factor(&qq[0], t, mass)
+        self.least_change(&qq[0], &vv[0], &vv[0], t, False, mass)
+        return np.asarray(qq), np.asarray(vv), True
 
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
         """Factor ``[W Phi_q(q, t)^T; Phi_q(q, t) 0]`` (W = M if mass, else I) for
@@ -376,14 +434,6 @@ cdef class PythonProblem(StepProblem):
         out[1] = np.abs(p.constraint_rate(qq, vv, t) + p.velocity_bias(qq, t)).max()
         out[2] = np.abs(p.constraint_rate(qq, aa, t) + p.acceleration_bias(qq, vv, t)).max()
         return 0
-
-    def projected(self, q, v, a, t):
-        """Copies of (q, v, a) projected as after a step (see :meth:`project`)."""
-        cdef double[::1] qq = checked("q", q, self.n).copy()
-        cdef double[::1] vv = checked("v", v, self.n).copy()
-        cdef double[::1] aa = checked("a", a, self.n).copy()
-        self.project(&qq[0], &vv[0], &aa[0], t)
-        return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
         """W = M: the problem's Newton matrix with ``c_m = 1`` alone; W = I: Phi_q and the

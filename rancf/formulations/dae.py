@@ -405,11 +405,8 @@ class DAE(IndexThreeDAE):
                 if off > tol * (np.abs(v).max() + 1.0):
                     raise ValueError(f"the velocities do not satisfy the joints (off by {off:.3g})")
             return x, v
-        v = np.zeros(A.n_x)
-        if m:
-            fac = self.newton_matrix(x, v, np.zeros(m), v, t, x, t, 1.0, 0.0, 0.0, 0.0, 1.0)
-            v = fac.solve(np.zeros(A.n_x), -self.velocity_bias(x, t))[0]
-        return x, v
+        # from rest, the least change in the kinetic-energy metric (the positions checked)
+        return self.consistent_state(x, np.zeros(A.n_x), t, "mass", positions=False)
 
 
 def branch_of(assembly, joint_q):

@@ -503,6 +503,58 @@ class IndexThreeDAE:
         return lambda r: _potrs(c, r, lower=False)[0]
 
 
+    def consistent_state(self, q, v, t=0.0, metric="euclidean", tol=1e-12, max_iter=20,
+                         positions=True, advice=""):
+        """``(q, v)`` moved onto the constraints at t: the one projection of the library
+        (:meth:`rancf.formulations._problem.StepProblem.consistent`, the routine the implicit
+        loop projects with after a step) run on this problem through
+        :class:`~rancf.formulations._problem.PythonProblem`.
+
+        Positions by Gauss-Newton's minimum-norm steps ``dq = -Phi_q^+ Phi`` (Euclidean) until
+        ``max |Phi| <= tol``; velocities by the least change in the metric W,
+        ``[W Phi_q^T; Phi_q 0] [v'; mu] = [W v; -Phi_t]``: W = I ("euclidean", the nearest
+        velocities in the coordinates) or W = M ("mass", the kinetic-energy metric: from
+        ``v = 0``, the motion of least kinetic energy that the drives impose).
+
+        Parameters
+        ----------
+        q, v : ndarray (n,)
+            Coordinates and velocities.
+        t : float
+            Time (s).
+        metric : {"euclidean", "mass"}
+            W of the velocity projection.
+        tol : float
+            Bound on ``max |Phi|`` (the constraints' units, m for positions).
+        max_iter : int
+            Gauss-Newton steps at most.
+        positions : bool
+            Move q (True) or take it as it is (False: the caller has checked it).
+        advice : str
+            Appended to the error's message (what the user may change).
+
+        Returns
+        -------
+        q, v : ndarray (n,)
+            New arrays.
+
+        Raises
+        ------
+        ValueError
+            ``max |Phi|`` still above tol after ``max_iter`` steps; metric not one of the two.
+        """
+        from ._problem import PythonProblem
+        if metric not in ("euclidean", "mass"):
+            raise ValueError(f"metric must be 'euclidean' or 'mass', got {metric!r}")
+        q, v, ok = PythonProblem(self).consistent(q, v, t, tol, max_iter, positions,
+                                                  metric == "mass")
+        if not ok:
+            raise ValueError(f"the initial positions do not satisfy the joints (off by "
+                             f"{np.abs(self.constraint(q, t)).max():.3g} after {max_iter} "
+                             f"Gauss-Newton steps){advice}")
+        return q, v
+
+
 def _dense(mat):
     if isinstance(mat, np.ndarray):
         return mat

@@ -1590,9 +1590,10 @@ class SpatialDAE(IndexThreeDAE):
         return q, qd
 
     def consistent_state(self, x, v, t=0.0, tol=1e-12, max_iter=20):
-        """``(x, v)`` moved onto the constraints at t: positions by Gauss-Newton's least-change
-        steps ``dx = -Phi_x^+ Phi`` while ``|Phi| > tol`` times the model size, velocities
-        by the least-change projection ``v - Phi_x^+ (Phi_x v + Phi_t)`` (Euclidean in the
+        """``(x, v)`` moved onto the constraints at t (:meth:`IndexThreeDAE.consistent_state`,
+        the library's one projection): positions by Gauss-Newton's least-change steps
+        ``dx = -Phi_x^+ Phi`` while ``|Phi| > tol`` times the model size, velocities by the
+        least-change projection ``v - Phi_x^+ (Phi_x v + Phi_t)`` (Euclidean in the
         coordinates: what a run's start needs, velocities that satisfy the rows).
 
         A model's reference configuration holds the tree's joints, and its loops to the
@@ -1607,19 +1608,9 @@ class SpatialDAE(IndexThreeDAE):
             The positions did not reach the constraints within ``max_iter`` steps (a loop
             that does not close near the reference configuration).
         """
-        x = np.array(x, dtype=float)
-        for _ in range(max_iter):
-            phi = self.constraint(x, t)
-            if np.abs(phi).max(initial=0.0) <= tol * self.tree.size:
-                break
-            x -= _least_change(self.constraint_jacobian(x, t), phi)
-        else:
-            raise ValueError(f"the initial positions do not satisfy the joints (off by "
-                             f"{np.abs(phi).max():.3g} after {max_iter} Gauss-Newton steps); "
-                             "check that the loop closes in the reference configuration")
-        v = np.asarray(v, dtype=float)
-        J = self.constraint_jacobian(x, t)
-        return x, v - _least_change(J, J @ v + self.velocity_bias(x, t))
+        return IndexThreeDAE.consistent_state(
+            self, x, v, t, "euclidean", tol * self.tree.size, max_iter,
+            advice="; check that the loop closes in the reference configuration")
 
     # --- mass ------------------------------------------------------------------------------
     def _rotary(self, x):
@@ -2515,9 +2506,3 @@ def _structure(rows, cols, n_rows, n_cols):
     indptr = np.searchsorted(uniq // n_cols, np.arange(n_rows + 1)).astype(np.int32)
     return index.ravel(), indices, indptr, uniq.size
 
-
-def _least_change(J, b):
-    """The least-norm solution of ``J dx = b`` (J sparse with full row rank):
-    ``J^T (J J^T)^{-1} b``."""
-    J = sp.csr_matrix(J)
-    return J.T @ spla.spsolve(sp.csc_matrix(J @ J.T), b)
