@@ -19,7 +19,7 @@ LAYERS = [
     ("integrators", ("rancf.integrators",)),
     ("results", ("rancf.results",)),
     ("studies", ("rancf.sweep", "rancf.studies")),
-    ("api", ("rancf.simulate", "rancf.vibration")),
+    ("api", ("rancf.simulate", "rancf.starts", "rancf.vibration")),
 ]
 RANK = {name: k for k, (name, _) in enumerate(LAYERS)}
 
