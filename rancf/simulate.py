@@ -4,7 +4,7 @@ import contextlib
 
 import numpy as np
 
-from . import checks
+from .utilities import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .elements.ancf_cable import SpatialANCFCable
@@ -22,11 +22,11 @@ from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .joints._codes import P_NODE
-from .memory import available_memory
+from .utilities.memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
 from .model.state import State
-from .progress import check as check_progress
+from .integrators.progress import check as check_progress
 from .results import result_of
 from .starts import STARTS, spatial_dae_start, spatial_start, static_start
 
@@ -410,8 +410,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         :mod:`~rancf.formulations.reduced.drift`),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
         floor, a held slope turned over, an input function raised: then ``error`` holds its
-        :class:`~rancf.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with ``message``
-        saying what, when and what to change, and the results up to that time.
+        :class:`~rancf.utilities.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with
+        ``message`` saying what, when and what to change, and the results up to that time.
 
     Raises
     ------
