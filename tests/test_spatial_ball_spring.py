@@ -272,19 +272,14 @@ def test_ball_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
     recursion), or also hung from the ground by a free joint so that the spherical joint, with
     its spring-damper, closes a loop (the DAE's loop spring rows): the same body accelerations
     at a moving state, to 1e-10 (the DAE's against the recursion's, as for a revolute's)."""
-    from rancf.formulations.spatial_dae import SpatialDAE
-    from validation.spatial_trees import recursion_accelerations
+    from test_spatial_dae_forces import tree_and_loop_accelerations
 
     (mt, bt), (ml, bl) = looped(False), looped(True)
     tree = ml.build()
     assert list(tree.loop_joint) == [bl.index] and list(tree.loop_spring_joint) == [bl.index]
-    rec = spatial.of_model(mt)
     y = np.array([0.4, -0.9, 1.3, 2.0, -1.5, 0.7])
-    acc, _ = recursion_accelerations(rec, 0.0, y)
-    x, v = SpatialDAE(mt.build(), *spatial.model_inputs(mt)).state_of(y, 0.0)
-    dae = SpatialDAE(tree, *spatial.model_inputs(ml))
-    a, _ = dae.multipliers(x, v, 0.0)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    acc, closed, (dae, x, v) = tree_and_loop_accelerations(mt, ml, y)
+    assert np.abs(closed - acc).max() <= 1e-10 * np.abs(acc).max()
     assert abs(dae.energy(x, v)["elastic"] - potential(y[:3], K, REST)) <= 1e-12 * K
 
 
