@@ -860,7 +860,10 @@ def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
     the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
     mechanism's free turn about its load has no stiffness); stops when the step is below tol
     (m, the model's size times the Newton tolerance) or after max_iter steps, the last
-    iterate returned (the caller checks it)."""
+    iterate returned (the caller checks it). The test is on the step taken, so a start off
+    the equilibrium by more than tol takes two iterations even where the first lands on it
+    (a weight that only stretches a hanging beam: the residual left is the axial forces'
+    round-off, ``EA eps``), the second step far below tol."""
     zero = np.zeros(len(q))
     for _ in range(max_iter):
         K = _stiffness(problem, q, lengths)
