@@ -1,5 +1,6 @@
-"""``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its
-integrator run, its Solution made a :class:`rancf.Result` (:func:`rancf.results.result_of`)."""
+"""``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its start
+made (:mod:`rancf.starts`), its integrator run, its Solution made a :class:`rancf.Result`
+(:func:`rancf.results.result_of`)."""
 import contextlib
 
 import numpy as np
@@ -748,7 +749,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
                   max_iter=25, jacobian="reuse", **parameters):
     """The implicit methods on the DAE or the implicit recursive formulation (``reason``: why
     method "auto" chose it, for the messages), from (x0, v0) on the branch of joint angles
-    ``branch`` (None: the reference configuration's; :func:`static_start`)."""
+    ``branch`` (None: the reference configuration's; :func:`~rancf.starts.static_start`)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
