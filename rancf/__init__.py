@@ -11,15 +11,15 @@ Quick start::
     result.position(b.end), result.energy()
 """
 from . import elements
-from .errors import UserFunctionError
+from .utilities.errors import UserFunctionError
 from .integrators import implicit
 from .formulations.reduced import reduce
 from .model import Model, pendulum
 from .model.state import State
 from .results import Result, load
 from .simulate import simulate, static
-from .sweep import sweep
-from .vibration import Modes, modes
+from .studies.sweep import sweep
+from .studies.vibration import Modes, modes
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",
            "elements", "implicit", "sweep", "UserFunctionError", "modes", "Modes"]

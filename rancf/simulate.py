@@ -1,17 +1,18 @@
-"""``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its
-integrator run, its Solution made a :class:`rancf.Result` (:func:`rancf.results.result_of`)."""
+"""``rancf.simulate`` and ``rancf.static``: a model's formulation and method chosen, its start
+made (:mod:`rancf.starts`), its integrator run, its Solution made a :class:`rancf.Result`
+(:func:`rancf.results.result_of`)."""
 import contextlib
 
 import numpy as np
 
-from . import checks
+from .utilities import checks
 from .elements import beam as beam_element
 from .elements import rigid as rigid_element
 from .elements.ancf_cable import SpatialANCFCable
 from .elements.spatial_beam import SpatialBeam
 from .formulations import recursive, spatial
 from .formulations._spatial_dae import POSE_SIZE
-from .formulations.dae import DAE, branch_of, state_branch
+from .formulations.dae import DAE, state_branch
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
@@ -22,13 +23,13 @@ from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .joints._codes import P_NODE
-from .memory import available_memory
+from .utilities.memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
 from .model.state import State
-from .progress import check as check_progress
+from .integrators.progress import check as check_progress
 from .results import result_of
-from .results.outputs import on_stored_turns
+from .starts import STARTS, spatial_dae_start, spatial_start, static_start
 
 try:
     from threadpoolctl import threadpool_limits
@@ -36,8 +37,6 @@ except ImportError:  # optional: without it BLAS keeps its default thread count
     threadpool_limits = None
 
 FORMULATIONS = ("auto", "recursive", "dae")
-#: What ``simulate(state=...)`` takes besides a State: the start it names.
-STARTS = ("static",)
 
 
 def output_times(t_end, dt, output_every):
@@ -412,8 +411,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         :mod:`~rancf.formulations.reduced.drift`),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
         floor, a held slope turned over, an input function raised: then ``error`` holds its
-        :class:`~rancf.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with ``message``
-        saying what, when and what to change, and the results up to that time.
+        :class:`~rancf.utilities.errors.UserFunctionError`) or "interrupted" (Ctrl-C), with
+        ``message`` saying what, when and what to change, and the results up to that time.
 
     Raises
     ------
@@ -569,68 +568,6 @@ def _chosen(result, reason):
     return result
 
 
-def static_start(model):
-    """The coordinates x (n_x,) of ``state="static"``: the static equilibrium of
-    :func:`static` (its default load steps and tolerance) at t = 0, drives at q(0); and the
-    branch (n_joints,) its run starts on: the reference configuration's joint angles moved by
-    the whole turns that take each nearest the equilibrium's continuous angle (the load
-    steps continue them; theory: Joint coordinates), so that springs and efforts see an angle
-    that statics turned past pi as statics did, not wrapped by a turn; where none turned past
-    pi, the reference configuration's angles, bit for bit
-    (:func:`~rancf.formulations.dae.branch_of`).
-
-    Raises
-    ------
-    ValueError
-        The equilibrium was not found (static's message, and how to pass a start found with
-        other load steps).
-    KeyboardInterrupt
-        Ctrl-C while it was sought (static's message).
-    """
-    eq, A = _equilibrium(model), model.build()
-    return eq.nodes[0].ravel().copy(), branch_of(A, eq.joint_q[0])
-
-
-def _equilibrium(model, dae=None):
-    """The :class:`~rancf.integrators.solution.Solution` of :func:`static` with its defaults,
-    the start of ``state="static"`` (on the run's spatial DAE ``dae`` where statics runs one);
-    ValueError with static's message if it was not found, KeyboardInterrupt if Ctrl-C stopped
-    it (before the run's first step: no Result to return, the run is not made)."""
-    eq = statics.static(model, 10, 1e-10, 50, "sparse", spatial_dae=dae)
-    if eq.status == "interrupted":
-        raise KeyboardInterrupt(eq.message)
-    if eq.status != "ok":
-        factor = np.asarray(eq.extra.get("load_factor", [np.nan]))
-        # a first load step that fails is most often a mechanism that gravity alone holds only
-        # hanging (a free joint drawn horizontal): its equilibrium, a quarter turn away, is out
-        # of Newton's reach from the reference configuration (user guide: Statics)
-        first = bool(factor.size and factor[-1] == 0.0)
-        hint = (" If a free joint holds a link that the loads hold only hanging, draw it "
-                "hanging (along gravity) or start from the reference configuration (state "
-                "unset, the default).") if first else ""
-        raise ValueError(f"state='static': the static equilibrium was not found ({eq.message}); "
-                         "find it with rancf.static(model, load_steps=...) and pass its "
-                         f"state(0).{hint}")
-    return eq
-
-
-def _spatial_poses(state, n, n_cable=0):
-    """The poses x (12 n, then 6 n_cable) and velocities v (6 n, then 6 n_cable) of a
-    :class:`State` of a spatial model of n bodies and n_cable cable nodes, checked (ValueError
-    naming the sizes)."""
-    x, v = np.asarray(state.x), np.asarray(state.v)
-    frame, twist, node = SpatialBeam.pose_size, SpatialBeam.node_size, SpatialANCFCable.node_size
-    n_x, n_v = frame * n + node * n_cable, twist * n + node * n_cable
-    if x.shape != (n_x,) or v.shape != (n_v,):
-        cables = (f", then the coordinates [r, r'] of its {n_cable} cable nodes (6 a node) "
-                  "and their rates") if n_cable else ""
-        raise ValueError(f"state: a state of this spatial model has the poses of its {n} bodies "
-                         f"in x (12 numbers a body) and their velocities in v (6 a "
-                         f"body){cables}: {n_x} and {n_v} numbers, got {x.size} and {v.size}; "
-                         "pass a state of this model (Result.state(i) of a run of it)")
-    return state.checked(n_x, n_v)
-
-
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
                  max_displacement, check_stability, max_memory, progress, implicit_options):
     """A spatial tree on the O(n) spatial formulation from ``state`` (None, ``"static"`` or
@@ -676,7 +613,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
-    y0 = _spatial_start(model, formulation, state)
+    y0 = spatial_start(model, formulation, state)
     reason = ""
     if method == "auto":
         method, reason = _spatial_method(formulation, y0, dt)
@@ -707,49 +644,10 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         raise TypeError("max_displacement applies to the explicit methods; the implicit "
                         "methods stop when Newton fails or the state exceeds 1e8")
     dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
-    x0, v0 = _spatial_dae_start(model, dae, state)
+    x0, v0 = spatial_dae_start(model, dae, state)
     return _chosen(result_of(model, _spatial_dae_implicit(dae, x0, v0, t_end, dt, method,
                                                          output_every, progress,
                                                          **implicit_options)), reason)
-
-
-def _spatial_dae_start(model, dae, state):
-    """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
-    at rest but for the drives), ``"static"`` (the static equilibrium of :func:`static`, at
-    rest but for the drives) or a :class:`State` of the bodies' poses and velocities and the
-    cable nodes' coordinates and rates (its positions checked against every joint; its
-    reference angles and first output's angles on the turns of its joint coordinates, where
-    it has them: :meth:`~rancf.formulations.spatial_dae.SpatialDAE.start_on_stored`), moved onto
-    the constraints (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the
-    loops' of a start from the tree's coordinates, the velocity rows of a State, which an
-    index-3 run holds only to its step's error)."""
-    if isinstance(state, State):
-        x0, v0 = dae.consistent_state(*dae.state_of_poses(
-            *_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes)))
-        stored = state.checked_joint_q(_n_joint_q(model))
-        if stored is not None:
-            dae.start_on_stored(x0, v0, stored)
-        dae.start_cable_frames(state.checked_cable_bases(dae.n_cable_nodes), x0)
-        return x0, v0
-    if state is None:
-        x0, v0 = dae.initial_state()
-    elif _needs_dae(dae.tree) or statics._bent_plane_cables(model):
-        # statics of a loop (or of plane cables drawn off their straight rest shape) run this
-        # formulation, on the run's own (one set-up, not two; the reference angles its load
-        # steps continued kept): its coordinates are the start's
-        x0, v0 = _equilibrium(model, dae).q[-1], np.zeros(dae.n_coordinates)
-        dae.restart()
-    else:
-        # statics of a tree run the recursion, whose joint angles its load steps continue: the
-        # DAE's reference angles start on them (from a new DAE's zeros an angle that statics
-        # turned past pi wraps by a turn, and the run starts off its equilibrium)
-        eq = _equilibrium(model)
-        x0, v0 = dae.consistent_state(*dae.state_of(dae.recursion.initial_state(q=eq.q[-1])))
-        dae.accept_stored_angles(x0, v0, eq.joint_q[-1])
-        # the cable frames go on from the equilibrium's, carried through its load steps
-        dae.start_cable_frames(_cable_bases_of(eq, -1), x0)
-        return x0, v0
-    return dae.consistent_state(x0, v0)
 
 
 def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress, tol=1e-10,
@@ -770,53 +668,6 @@ def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress
         return integrate(dae.compiled, x0, v0, t_end, dt, method=method,
                          output_every=output_every, tol=tol, max_iter=max_iter,
                          jacobian=jacobian, progress=progress, **parameters)
-
-
-def _spatial_start(model, formulation, state):
-    """The spatial formulation's initial state y0 (n_y,) of ``state``: None (the reference
-    configuration at rest but for the drives), ``"static"`` (the free link coordinates of
-    :func:`static`'s equilibrium, at rest but for the drives) or a :class:`State` of the
-    bodies' poses and velocities and the cable nodes' coordinates and rates (its angles and
-    rotation vectors on the turns of its joint coordinates, where it has them:
-    :func:`~rancf.results.outputs.on_stored_turns`)."""
-    if state is None:
-        return formulation.initial_state()
-    if isinstance(state, str):
-        eq = _equilibrium(model)
-        if eq.formulation == "dae":
-            # statics ran the spatial DAE on this tree (:func:`~rancf.integrators.static.
-            # static`: plane cables drawn off their straight rest shape): its equilibrium's
-            # poses and cable coordinates, at rest
-            n, nc = formulation.tree.n_bodies, formulation.model_tree.n_cable_nodes
-            x = np.concatenate([eq.nodes[-1].ravel()[:SpatialBeam.pose_size * n],
-                                eq.q[-1][eq.q.shape[1] - SpatialANCFCable.node_size * nc:]])
-            y = formulation.state_of(x, np.zeros(SpatialBeam.node_size * n
-                                                 + SpatialANCFCable.node_size * nc))
-        else:
-            y = formulation.initial_state(q=eq.q[-1])
-        # the cable frames go on from the equilibrium's, carried through its load steps
-        formulation.start_cable_frames(_cable_bases_of(eq, -1), y[:formulation.n_free])
-        return y
-    nc = formulation.model_tree.n_cable_nodes
-    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies, nc))
-    stored = state.checked_joint_q(_n_joint_q(model))
-    if stored is not None:
-        on_stored_turns(model, formulation, stored[None], y[None])
-    formulation.start_cable_frames(state.checked_cable_bases(nc), y[:formulation.n_free])
-    return y
-
-
-def _cable_bases_of(solution, i):
-    """The cable frames' bases (c, 3, 3) at output i of a Solution (``extra["cable_bases"]``),
-    or None where it has none (a model without cables)."""
-    bases = solution.extra.get("cable_bases")
-    return None if bases is None else np.asarray(bases[i], dtype=float).reshape(-1, 3, 3)
-
-
-def _n_joint_q(model):
-    """The number of joint coordinates of a spatial model (the columns of its runs'
-    ``Result.joint_q``: each joint's kind's)."""
-    return sum(j.type.spatial.n_coordinates for j in model.joints)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
@@ -898,7 +749,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
                   max_iter=25, jacobian="reuse", **parameters):
     """The implicit methods on the DAE or the implicit recursive formulation (``reason``: why
     method "auto" chose it, for the messages), from (x0, v0) on the branch of joint angles
-    ``branch`` (None: the reference configuration's; :func:`static_start`)."""
+    ``branch`` (None: the reference configuration's; :func:`~rancf.starts.static_start`)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "

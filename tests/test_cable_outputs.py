@@ -165,11 +165,11 @@ def test_hanging_chain_shapes_are_the_bessel_function_with_unit_modal_mass():
 def test_modes_cable_stiffness_equals_differences_of_the_generalized_forces(curved):
     """The stiffness ``rancf.modes`` linearizes a cable model in (the cables' elastic share
     written out from the elements' tangent stiffness and the curvature of the map to their
-    coordinates, the rest by differences: ``rancf.vibration._cable_stiffness``) equals central
-    differences of the whole generalized force (its own Newton-Euler residual) to 1e-6 of its
-    largest entry, at a state 0.01 off the reference: on the hub (a clamp on a turning body
-    and a payload), or a curved cable on the hub."""
-    from rancf import vibration
+    coordinates, the rest by differences: ``rancf.studies.vibration._cable_stiffness``) equals
+    central differences of the whole generalized force (its own Newton-Euler residual) to 1e-6
+    of its largest entry, at a state 0.01 off the reference: on the hub (a clamp on a turning
+    body and a payload), or a curved cable on the hub."""
+    from rancf.studies import vibration
     from rancf.formulations import spatial
 
     m, c, r = _hub()

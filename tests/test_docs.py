@@ -33,11 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["rancf.model.model", "rancf.model.items", "rancf.model.joints", "rancf.model.state",
            "rancf.results.result", "rancf.results.files", "rancf.simulate",
            "rancf.integrators.static", "rancf.integrators.solution",
-           "rancf.formulations.reduced.reductor", "rancf.sweep", "rancf.results.plotting",
+           "rancf.formulations.reduced.reductor", "rancf.studies.sweep", "rancf.results.plotting",
            "rancf.elements.beam", "rancf.elements.rigid", "rancf.elements.planar", "rancf.integrators.implicit",
-           "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.errors",
+           "rancf.formulations.problem", "rancf.integrators._implicit", "rancf.utilities.errors",
            "rancf.elements.spatial_beam", "rancf.elements.ancf_cable", "rancf.elements.hermite",
-           "rancf.vibration"]
+           "rancf.studies.vibration"]
 
 
 @pytest.fixture(autouse=True)

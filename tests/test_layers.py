@@ -11,15 +11,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "rancf"
 
 #: Layers bottom to top; a module's layer is the first prefix of its dotted name listed here.
 LAYERS = [
-    ("utilities", ("rancf.checks", "rancf.errors", "rancf.memory", "rancf.workspace",
-                   "rancf.progress")),
+    ("utilities", ("rancf.utilities",)),
     ("elements", ("rancf.elements", "rancf.joints")),
     ("model", ("rancf.model",)),
     ("formulations", ("rancf.formulations",)),
     ("integrators", ("rancf.integrators",)),
     ("results", ("rancf.results",)),
-    ("studies", ("rancf.sweep", "rancf.studies")),
-    ("api", ("rancf.simulate", "rancf.vibration")),
+    ("studies", ("rancf.studies",)),
+    ("api", ("rancf.simulate", "rancf.starts")),
 ]
 RANK = {name: k for k, (name, _) in enumerate(LAYERS)}
 
@@ -146,7 +145,7 @@ def test_an_import_going_up_is_found(source, module, is_package, suffix, expecte
 
 
 def test_an_import_going_down_is_not_reported():
-    source = ("from ..formulations._problem cimport ODEProblem\nfrom .. import checks\n"
+    source = ("from ..formulations._problem cimport ODEProblem\nfrom ..utilities import checks\n"
               "import numpy as np\n")
     assert upward("rancf.integrators._explicit",
                   cython_imports(source, "rancf.integrators._explicit", False)) == []

@@ -114,8 +114,8 @@ SPATIAL_DAE = [ROOT / "formulations" / name for name in ("_spatial_dae.pyx", "sp
 SPATIAL_RECURSION_KERNELS = [ROOT / "formulations" / name
                              for name in ("_spatial.pyx", "_spatial_implicit.pyx")]
 SPATIAL_LAYOUT = SPATIAL_DAE + SPATIAL_RECURSION_KERNELS + [ROOT / name for name in (
-    "vibration.py", "simulate.py", "formulations/_spatial_energy.pyx", "results/outputs.py",
-    "model/spatial_drawing.py", "model/spatial_items.py")]
+    "studies/vibration.py", "simulate.py", "starts.py", "formulations/_spatial_energy.pyx",
+    "results/outputs.py", "model/spatial_drawing.py", "model/spatial_items.py")]
 #: Numbers of those files that are not sizes, by file and code.
 SPATIAL_ALLOWED = {
     # a marker's size in points

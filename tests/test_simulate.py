@@ -11,7 +11,7 @@ from scipy.special import ellipk
 import rancf
 from rancf.formulations import recursive
 from rancf.integrators.explicit import SCHEMES
-from rancf.progress import RunProgress
+from rancf.integrators.progress import RunProgress
 from models import AREA, INERTIA, RHO, branched_tree
 
 

@@ -41,6 +41,24 @@ def potential(q, k, rest):
 
 
 REST = np.array([0.3, -0.5, 0.8])
+#: Step of the central differences (rad, rad/s): their rounding is about 1e-16 of the force
+#: over the step (1e-10 of k here), their truncation h^2 times its third derivative (1e-12).
+H = 1e-6
+
+
+def unloaded(k=K, c=0.0, rest=None):
+    """The spatial recursion of the body on its spring-damper (k, c, ``rest``) without gravity,
+    and its implicit problem, whose residual at rest and zero acceleration is minus the
+    spring-damper's generalized force alone."""
+    m, _ = hung(k=k, c=c, rest=rest, gravity=0.0)
+    f = spatial.of_model(m)
+    return f, spatial.implicit_problem(f)
+
+
+def at_rest(p, q, qd=None):
+    """The implicit problem p's residual (3,) at rotation vector q, rate qd (default 0), zero
+    acceleration, t = 0: minus the generalized force (N m)."""
+    return p.residual(q, np.zeros(3) if qd is None else qd, 0.0, np.zeros(3), 0.0, 1.0)
 
 
 def test_force_is_minus_the_gradient_of_the_potential():
@@ -49,19 +67,14 @@ def test_force_is_minus_the_gradient_of_the_potential():
     about 1e-10 of k) of ``k/2 |log(R(q) R_0^T)|^2`` computed with scipy's rotations, at
     random rotation vectors up to 2.5 rad from a rest rotation of 1 rad; and the recursion's
     elastic energy is that potential (1e-12)."""
-    m, ball = hung(rest=REST, gravity=0.0)
-    f = spatial.of_model(m)
-    p = spatial.implicit_problem(f)
+    f, p = unloaded(rest=REST)
     rng = np.random.default_rng(5)
-    zero = np.zeros(3)
-    h = 1e-6
     for _ in range(5):
         q = rng.uniform(-1.4, 1.4, 3)
-        grad = np.array([(potential(q + h * e, K, REST) - potential(q - h * e, K, REST))
-                         / (2 * h) for e in np.eye(3)])
-        r = p.residual(q, zero, 0.0, zero, 0.0, 1.0)
-        assert np.abs(r - grad).max() <= 1e-8 * K
-        y = np.concatenate([q, zero])
+        grad = np.array([(potential(q + H * e, K, REST) - potential(q - H * e, K, REST))
+                         / (2 * H) for e in np.eye(3)])
+        assert np.abs(at_rest(p, q) - grad).max() <= 1e-8 * K
+        y = np.concatenate([q, np.zeros(3)])
         f.kinematics(y)
         assert abs(f.energy(y)["elastic"] - potential(q, K, REST)) <= 1e-12 * K
 
@@ -74,24 +87,18 @@ def test_newton_block_is_the_derivative_of_the_force(rest):
     of its largest entry (the differences' rounding, 1e-16 of the force over the step, and
     truncation, 1e-12): ``d^2 U / dq^2`` and ``c J_l^T J_l``, both exact; at rest 0 the
     stiffness is ``k I`` within |q| < pi."""
-    m, ball = hung(k=K, c=0.7, rest=rest, gravity=0.0)
-    f = spatial.of_model(m)
-    p = spatial.implicit_problem(f)
+    _, p = unloaded(c=0.7, rest=rest)
     rng = np.random.default_rng(8)
-    zero = np.zeros(3)
-    h = 1e-6
     for _ in range(3):
         q = rng.uniform(-1.4, 1.4, 3)
         for c_k, c_c in ((1.0, 0.0), (0.0, 1.0)):
-            S = p.matrix(q, q, [], zero, 0.0, q, 0.0, 0.0, 0.0, c_k, c_c, 1.0)
+            S = p.matrix(q, q, [], np.zeros(3), 0.0, q, 0.0, 0.0, 0.0, c_k, c_c, 1.0)
             fd = np.zeros((3, 3))
-            for j, e in enumerate(h * np.eye(3)):
+            for j, e in enumerate(H * np.eye(3)):
                 if c_k:
-                    fd[:, j] = (p.residual(q + e, zero, 0.0, zero, 0.0, 1.0)
-                                - p.residual(q - e, zero, 0.0, zero, 0.0, 1.0)) / (2 * h)
+                    fd[:, j] = (at_rest(p, q + e) - at_rest(p, q - e)) / (2 * H)
                 else:
-                    fd[:, j] = (p.residual(q, e, 0.0, zero, 0.0, 1.0)
-                                - p.residual(q, -e, 0.0, zero, 0.0, 1.0)) / (2 * h)
+                    fd[:, j] = (at_rest(p, q, e) - at_rest(p, q, -e)) / (2 * H)
             assert np.abs(S - fd).max() <= 1e-8 * np.abs(fd).max()
             if rest is None and c_k:
                 assert np.abs(S - K * np.eye(3)).max() <= 1e-8 * K
@@ -140,6 +147,18 @@ def turned(q, w):
     return rancf.State(np.concatenate([r, R.ravel()]), np.concatenate([np.cross(w, r), w]))
 
 
+def tumbling(angle):
+    """The moving start of the runs: the hanging body turned by ``angle`` (rad) about
+    (1, 1, 0) / sqrt 2 and spinning at (3, 2, -4) rad/s (:func:`turned`)."""
+    return turned(angle * np.array([1.0, 1.0, 0.0]) / np.sqrt(2), (3.0, 2.0, -4.0))
+
+
+def mechanical(E):
+    """Kinetic + gravity + the spring's potential energy (J) at the outputs of a Result's
+    ``energy()``."""
+    return E["kinetic"] + E["gravity"] + E["elastic"]
+
+
 @pytest.mark.parametrize("c", [0.0, 0.3])
 def test_rk4_keeps_the_energy_balance(c):
     """RK4 at 0.2 ms over 1.5 s from a state turned 1.2 rad about (1, 1, 0) / sqrt 2 and
@@ -147,11 +166,10 @@ def test_rk4_keeps_the_energy_balance(c):
     the energies exchanged (its error, about 1e-11 a step at these rates: omega up to about
     20 rad/s), the spring's potential ``k/2 |log(R R_0^T)|^2`` (scipy) at the outputs."""
     m, ball = hung(c=c, rest=REST)
-    q0 = 1.2 * np.array([1.0, 1.0, 0.0]) / np.sqrt(2)
-    res = rancf.simulate(m, t_end=1.5, dt=2e-4, method="rk4", state=turned(q0, (3.0, 2.0, -4.0)))
+    res = rancf.simulate(m, t_end=1.5, dt=2e-4, method="rk4", state=tumbling(1.2))
     assert res.status == "ok"
     E = res.energy()
-    total = E["kinetic"] + E["gravity"] + E["elastic"] + E["dissipated"]
+    total = mechanical(E) + E["dissipated"]
     scale = E["kinetic"].max() + E["elastic"].max()
     assert np.abs(total - total.iloc[0]).max() <= 1e-8 * scale
     q = res.joint(ball)[0]
@@ -190,12 +208,10 @@ def test_implicit_energy_drift_falls_at_the_documented_order(formulation, method
     drift = []
     for dt in (1e-3, 5e-4):
         m, ball = hung(rest=REST)
-        q0 = 1.2 * np.array([1.0, 1.0, 0.0]) / np.sqrt(2)
         res = rancf.simulate(m, t_end=0.5, dt=dt, method=method, formulation=formulation,
-                             state=turned(q0, (3.0, 2.0, -4.0)))
+                             state=tumbling(1.2))
         assert res.status == "ok"
-        E = res.energy()
-        total = E["kinetic"] + E["gravity"] + E["elastic"]
+        total = mechanical(res.energy())
         drift.append(float((total - total.iloc[0]).abs().max()))
     assert abs(drift[0] / drift[1] / 2**order - 1.0) <= 0.15
 
@@ -207,13 +223,12 @@ def test_a_stiff_ball_spring_is_in_newton_s_matrix(formulation):
     the same motion (to 1e-6 rad: both converge to 1e-10), in fewer Newton iterations a step
     (measured 5.7 against 12.8 on the recursion, 6.3 against 12.8 on the DAE; here at most
     0.6 times)."""
-    q0 = 0.3 * np.array([1.0, 1.0, 0.0]) / np.sqrt(2)
     runs = []
     for effort in (False, True):
         m, ball = hung(k=3e4, effort=effort)
         res = rancf.simulate(m, t_end=0.1, dt=1e-3, method="generalized-alpha",
                              formulation=formulation, output_every=1,
-                             state=turned(q0, (3.0, 2.0, -4.0)))
+                             state=tumbling(0.3))
         assert res.status == "ok"
         runs.append((res.joint(ball)[0], res.extra["newton_iterations"][1:].mean()))
     (q_spring, its_spring), (q_effort, its_effort) = runs
@@ -221,16 +236,35 @@ def test_a_stiff_ball_spring_is_in_newton_s_matrix(formulation):
     assert its_spring <= 0.6 * its_effort
 
 
-def looped(loop):
-    """The body hung on its sprung ball joint (rest REST, damped), and with ``loop`` also from
-    the ground by a free joint (no rows), so that the spherical joint closes a loop."""
+def looped(loop, k=K, c=0.7, rest=REST):
+    """The body hung on its ball joint with a spring-damper (k, c, ``rest``), and with ``loop``
+    also from the ground by a free joint (no rows), so that the spherical joint closes a
+    loop."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
     body = m.add_rigid_body(MASS, INERTIA, position=(0.0, 0.0, -L))
     if loop:
         m.add_joint("free", m.ground.point(0, 0, -L), body.centre)
     ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0, 0, L))
-    m.add_rotational_spring_damper(ball, K, 0.7, rest_angle=REST)
+    m.add_rotational_spring_damper(ball, k, c, rest_angle=rest)
     return m, ball
+
+
+def equilibrium_pose(m, load_steps=10):
+    """The pose (12: centre, frame row-major) of the body at the static equilibrium of
+    ``rancf.static(m, load_steps)``, checked to be one at the full load."""
+    res = rancf.static(m, load_steps=load_steps)
+    assert res.status == "ok" and res.extra["load_factor"][0] == 1.0
+    return np.asarray(res.nodes[-1]).ravel()[:12]
+
+
+def assert_balanced(pose, k, rest):
+    """The spring's torque ``k log(R R_0^T)`` balances the weight's moment about the joint,
+    ``(R c) x m g`` with c the centre's reference offset, at ``pose`` (1e-8 N m: Newton's
+    tolerance 1e-10 on the coordinates times stiffnesses of order 10 N m/rad, with margin)."""
+    theta = (Rotation.from_matrix(pose[3:].reshape(3, 3))
+             * Rotation.from_rotvec(rest).inv()).as_rotvec()
+    moment = np.cross(pose[:3], (0.0, 0.0, -MASS * G))
+    np.testing.assert_allclose(k * theta, moment, rtol=0, atol=1e-8)
 
 
 def test_ball_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
@@ -238,19 +272,14 @@ def test_ball_spring_on_a_loop_closing_joint_acts_as_on_a_tree_joint():
     recursion), or also hung from the ground by a free joint so that the spherical joint, with
     its spring-damper, closes a loop (the DAE's loop spring rows): the same body accelerations
     at a moving state, to 1e-10 (the DAE's against the recursion's, as for a revolute's)."""
-    from rancf.formulations.spatial_dae import SpatialDAE
-    from validation.spatial_trees import recursion_accelerations
+    from test_spatial_dae_forces import tree_and_loop_accelerations
 
     (mt, bt), (ml, bl) = looped(False), looped(True)
     tree = ml.build()
     assert list(tree.loop_joint) == [bl.index] and list(tree.loop_spring_joint) == [bl.index]
-    rec = spatial.of_model(mt)
     y = np.array([0.4, -0.9, 1.3, 2.0, -1.5, 0.7])
-    acc, _ = recursion_accelerations(rec, 0.0, y)
-    x, v = SpatialDAE(mt.build(), *spatial.model_inputs(mt)).state_of(y, 0.0)
-    dae = SpatialDAE(tree, *spatial.model_inputs(ml))
-    a, _ = dae.multipliers(x, v, 0.0)
-    assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-10 * np.abs(acc).max()
+    acc, closed, (dae, x, v) = tree_and_loop_accelerations(mt, ml, y)
+    assert np.abs(closed - acc).max() <= 1e-10 * np.abs(acc).max()
     assert abs(dae.energy(x, v)["elastic"] - potential(y[:3], K, REST)) <= 1e-12 * K
 
 
@@ -259,17 +288,9 @@ def test_statics_against_a_rest_rotation_in_both_formulations():
     with the joint closing a loop (the DAE's): the same pose (1e-8), where the spring's torque
     balances the weight's moment about the joint, ``k log(R R_0^T) = (R c) x m g`` with c the
     centre's reference offset (1e-8 N m)."""
-    poses = []
-    for loop in (False, True):
-        m, ball = looped(loop)
-        res = rancf.static(m)
-        assert res.status == "ok"
-        poses.append(np.asarray(res.nodes[-1]).ravel()[:12])
+    poses = [equilibrium_pose(looped(loop)[0]) for loop in (False, True)]
     assert np.abs(poses[0] - poses[1]).max() <= 1e-8
-    R = poses[0][3:].reshape(3, 3)
-    theta = (Rotation.from_matrix(R) * Rotation.from_rotvec(REST).inv()).as_rotvec()
-    moment = np.cross(poses[0][:3], (0.0, 0.0, -MASS * G))
-    np.testing.assert_allclose(K * theta, moment, rtol=0, atol=1e-8)
+    assert_balanced(poses[0], K, REST)
 
 
 def _skew(axis):
@@ -289,20 +310,8 @@ def test_statics_steps_a_rest_rotation_turned_by_3_rad(k, rest, load_steps):
     the same pose (1e-8). Left whole, a load step failed (Newton not contracting): the DAE's
     first at 40 steps for the first spring and at 10 for the second; for the weak third
     spring both formulations' at 40 steps, for the fourth the recursion's at 10."""
-    poses = []
-    for loop in (False, True):
-        m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
-        body = m.add_rigid_body(MASS, INERTIA, position=(0.0, 0.0, -L))
-        if loop:
-            m.add_joint("free", m.ground.point(0, 0, -L), body.centre)
-        ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0, 0, L))
-        m.add_rotational_spring_damper(ball, k, 0.0, rest_angle=rest)
-        res = rancf.static(m, load_steps=load_steps)
-        assert res.status == "ok" and res.extra["load_factor"][0] == 1.0
-        pose = np.asarray(res.nodes[-1]).ravel()[:12]
-        theta = (Rotation.from_matrix(pose[3:].reshape(3, 3))
-                 * Rotation.from_rotvec(rest).inv()).as_rotvec()
-        moment = np.cross(pose[:3], (0.0, 0.0, -MASS * G))
-        np.testing.assert_allclose(k * theta, moment, rtol=0, atol=1e-8)
-        poses.append(pose)
+    poses = [equilibrium_pose(looped(loop, k, 0.0, rest)[0], load_steps)
+             for loop in (False, True)]
+    for pose in poses:
+        assert_balanced(pose, k, rest)
     assert np.abs(poses[0] - poses[1]).max() <= 1e-8

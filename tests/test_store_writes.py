@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-import rancf  # noqa: F401  (rancf.sweep the module, below)
+import rancf  # noqa: F401  (rancf.studies.sweep the module, below)
 
-store_module = sys.modules["rancf.sweep"]
+store_module = sys.modules["rancf.studies.sweep"]
 
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, OSError])
@@ -31,7 +31,7 @@ def test_a_store_write_stopped_midway_leaves_the_previous_file(tmp_path, monkeyp
 KILLED_WRITE = """
 import os, signal, sys
 import rancf  # noqa: F401
-store_module = sys.modules["rancf.sweep"]
+store_module = sys.modules["rancf.studies.sweep"]
 store_module._atomic_write(sys.argv[1], b"E,status\\n1.0,ok\\n")
 os.fsync = lambda fd: os.kill(os.getpid(), signal.SIGKILL)   # kill -9 before the rename
 store_module._atomic_write(sys.argv[1], b"E,status\\n1.0,ok\\n2.0,ok\\n")

@@ -1,7 +1,7 @@
 """The kernels' arrays in one buffer: disjoint views, on cache lines, with the values given."""
 import numpy as np
 
-from rancf.workspace import arena, pack
+from rancf.utilities.workspace import arena, pack
 
 
 def test_arena_arrays_are_disjoint_zeroed_and_cache_line_aligned():

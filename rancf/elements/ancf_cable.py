@@ -57,7 +57,7 @@ functions here check their input and call them.
 """
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from . import _ancf_cable, hermite
 
 #: Numbers of an element's rest state (the kernels' ``CABLE_REST``): the axial strain eps0 at

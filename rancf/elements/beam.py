@@ -30,7 +30,7 @@ interpolation, thin elements lock under bending when few are used; refine the me
 """
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from . import _beam, hermite
 
 #: Elastic model names and their kernel codes.

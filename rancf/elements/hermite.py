@@ -14,7 +14,7 @@ The compiled kernels hold the same functions and their Gauss rules in
 """
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 
 
 def shape_values(xi, l):

@@ -33,7 +33,7 @@ turns by much less than a half turn relative to its neighbour.
 """
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from . import _spatial_beam
 
 

@@ -43,7 +43,7 @@ from rancf.elements._beam cimport (beam_force, beam_tangent, gather, DIM, NODE, 
 from rancf.elements._planar cimport (body_point, direction, joint_angle, point_map,
                                      point_map_transposed,
                                      rotate, wrap)
-from rancf.workspace import pack
+from rancf.utilities.workspace import pack
 
 # the coordinates of a joint's child and parent vertex (load_tangents), typed as NODE is
 cdef extern from *:
@@ -813,7 +813,7 @@ def model_arrays(assembly):
 
     Every array is C-contiguous and has at least one entry (padded), so the kernels can take
     pointers to them; the counts in :class:`ModelData` say how many entries are used. They are
-    views of one buffer (:func:`rancf.workspace.pack`: huge pages on long chains).
+    views of one buffer (:func:`rancf.utilities.workspace.pack`: huge pages on long chains).
     """
     A = assembly
     pad = lambda arr, dtype, width=1: np.ascontiguousarray(

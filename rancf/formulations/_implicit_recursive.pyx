@@ -70,7 +70,7 @@ from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.elements._beam cimport NODE_BLOCK, ELEMENT_BLOCK
 from rancf.formulations._forces import checked
-from rancf.workspace import arena
+from rancf.utilities.workspace import arena
 
 cnp.import_array()
 

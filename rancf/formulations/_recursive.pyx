@@ -45,7 +45,7 @@ from rancf.formulations._inputs cimport call_inputs
 from rancf.elements._beam cimport DIM, NODE, ELEMENT, NODE_BLOCK, ELEMENT_BLOCK
 from rancf.elements._planar cimport direction, point_map, point_map_rows, rotate
 from rancf.formulations._forces import checked, model_arrays
-from rancf.workspace import pack
+from rancf.utilities.workspace import pack
 
 # the most rates eta a joint gives (three: a slot's beam child, the slide and the slope's two),
 # typed as NODE is: the room of the kernels' local blocks. The blocks kept per first vertex

@@ -57,7 +57,7 @@ from rancf.formulations._spatial_arc cimport arc_motion, arc_wrenches
 from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
                                   M_SPHERICAL, M_FREE, M_ELEMENT)
 from rancf.formulations._forces import checked
-from rancf.workspace import pack
+from rancf.utilities.workspace import pack
 
 cnp.import_array()
 

@@ -146,7 +146,7 @@ from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_sprin
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
 from rancf.formulations._forces import checked
-from rancf.workspace import arena
+from rancf.utilities.workspace import arena
 
 cnp.import_array()
 

@@ -32,7 +32,7 @@ from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs, Recorded
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
-from .turns import agreeing, on_turns
+from .turns import on_agreeing_turns, on_turns
 
 
 class _Form:
@@ -426,7 +426,7 @@ def state_branch(assembly, state):
     """The branch (n_joints,) a planar run from a :class:`rancf.State` starts on
     (:func:`branch_of` of its ``joint_q``), or None where it has no joint coordinates for this
     model. An angle of ``state.joint_q`` is used only where it equals the angle read from
-    the state's coordinates modulo 2 pi (:func:`~rancf.formulations.turns.agreeing`); where
+    the state's coordinates modulo 2 pi (:func:`~rancf.formulations.turns.on_agreeing_turns`); where
     not (the State of another model with as many joints), the angle read from the
     coordinates is, as for a State without joint_q: the coordinates are the state, joint_q
     only names their turns, and an entry that is not their angle names none. (Not refused:
@@ -445,7 +445,8 @@ def state_branch(assembly, state):
                                             np.resize(assembly.joint_q0, nj).astype(float),
                                             read, rate)
     angle = np.array([j.type.coordinate == ANGLE for j in assembly.joints], dtype=bool)
-    stored = np.where(angle, agreeing(stored, read[:assembly.n_joints]), stored)
+    stored = np.where(angle, on_agreeing_turns(read[:assembly.n_joints], stored,
+                                                keep_stored=True), stored)
     return branch_of(assembly, stored)
 
 

@@ -11,7 +11,7 @@ run: the kernel returns a status and the exception is kept in ``error`` (a
 """
 import numpy as np
 
-from ..errors import UserFunctionError
+from ..utilities.errors import UserFunctionError
 
 
 class Inputs:

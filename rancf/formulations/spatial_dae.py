@@ -202,7 +202,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              Motion)
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
-from .turns import agreeing, on_agreeing_turns, on_branch, on_turns
+from .turns import on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (CABLE_ELEMENT, CABLE_NODE, Spatial, _check_slopes, _link_coordinates,
@@ -1352,7 +1352,7 @@ class SpatialDAE(IndexThreeDAE):
         the run's angles past +-pi at a stored frame (its accelerations after the run:
         :func:`rancf.results.outputs.spatial_accelerations`); an angle of jq that is not
         the state's own modulo a turn (a State of another model:
-        :func:`~rancf.formulations.turns.agreeing`) leaves its reference as read."""
+        :func:`~rancf.formulations.turns.on_agreeing_turns`) leaves its reference as read."""
         self._accept_angles(q, v)
         at, to = self._reference_columns()
         self._angle_ref[at] = on_agreeing_turns(self._angle_ref[at],
@@ -1368,8 +1368,8 @@ class SpatialDAE(IndexThreeDAE):
         jq = np.array(jq, dtype=float)
         self.accept_stored_angles(q, v, jq)
         if len(self._angles):
-            jq[self._angles] = agreeing(jq[self._angles], self.joint_coordinates(q, v)[0][
-                self._angles])
+            jq[self._angles] = on_agreeing_turns(self.joint_coordinates(q, v)[0][self._angles],
+                                                 jq[self._angles], keep_stored=True)
         self._last_seen = (-np.inf, jq)
 
     def _reference_columns(self):

@@ -30,7 +30,7 @@ def on_branch(psi, rate, near):
 
 
 #: How far (rad) a stored joint angle (``State.joint_q``) may be from the angle read from the
-#: coordinates, modulo whole turns, and still name the state's turns (:func:`agreeing`). A
+#: coordinates, modulo whole turns, and still name the state's turns (:func:`on_agreeing_turns`). A
 #: State taken from a run holds the angles of its own coordinates: the DAE reads them from
 #: the coordinates themselves, the recursion maps its angles to the coordinates through sines
 #: and cosines, whose rounding moves an angle read back by a few 1e-16 rad per unit angle
@@ -38,16 +38,6 @@ def on_branch(psi, rate, near):
 #: model's joint (a State of a model with as many joints) is unrelated to this model's, so a
 #: chance agreement within it has odds of about 1e-6 / pi an angle.
 AGREEING_ANGLE = 1e-6
-
-
-def agreeing(stored, read):
-    """The stored angles (a State's ``joint_q`` entries, rad) where each equals the angle read
-    from the coordinates modulo 2 pi (within :data:`AGREEING_ANGLE`), and the read angle
-    elsewhere: an entry that does not agree is not the coordinates' angle (a State of another
-    model), and the turns it names are not theirs. Arrays of one shape."""
-    stored, read = np.asarray(stored, dtype=float), np.asarray(read, dtype=float)
-    near = on_turns(read, stored)
-    return np.where(np.abs(stored - near) <= AGREEING_ANGLE, stored, read)
 
 
 def agrees_on_branch(psi, stored):
@@ -61,10 +51,15 @@ def agrees_on_branch(psi, stored):
             | (np.linalg.norm(stored - other, axis=-1) <= AGREEING_ANGLE))
 
 
-def on_agreeing_turns(a, stored):
-    """The angles a (rad, read from coordinates) moved onto the turns of the stored angles
-    (:func:`on_turns`) where those equal them modulo 2 pi (:func:`agreeing`), and a itself
-    elsewhere. Arrays of one shape."""
-    a = np.asarray(a, dtype=float)
-    moved = on_turns(a, stored)
-    return np.where(np.abs(np.asarray(stored, dtype=float) - moved) <= AGREEING_ANGLE, moved, a)
+def on_agreeing_turns(read, stored, keep_stored=False):
+    """The angles read from coordinates (rad) moved onto the turns of the stored angles (a
+    State's ``joint_q`` entries: :func:`on_turns`) where those equal them modulo 2 pi (within
+    :data:`AGREEING_ANGLE`), and the read angles elsewhere: a stored entry that does not agree
+    is not the coordinates' angle (a State of another model), and the turns it names are not
+    theirs. Where they agree, ``keep_stored`` gives the stored angles themselves (the State's
+    continuous angle, bit for bit: the branch a run starts on) rather than the read ones
+    moved. Arrays of one shape."""
+    read, stored = np.asarray(read, dtype=float), np.asarray(stored, dtype=float)
+    moved = on_turns(read, stored)
+    return np.where(np.abs(stored - moved) <= AGREEING_ANGLE, stored if keep_stored else moved,
+                    read)

@@ -58,9 +58,9 @@ from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
 from rancf.formulations._forces import checked
-from rancf.workspace import arena
+from rancf.utilities.workspace import arena
 from rancf.formulations._problem cimport StepProblem
-from rancf.errors import UserFunctionError
+from rancf.utilities.errors import UserFunctionError
 from rancf.formulations.problem import StepFailure
 from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 

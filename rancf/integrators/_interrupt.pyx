@@ -10,8 +10,8 @@ reported as 1: the loop stops and the caller returns the results so far with sta
 second whatever a step costs.
 
 At the same looks, a ``progress(t, steps)`` callable given to :c:func:`start_watch` receives the
-simulated time and the steps taken (a progress bar: :mod:`rancf.progress`), so it is fed every
-0.1 s of wall time, whatever the size of the model, and costs nothing between looks. An
+simulated time and the steps taken (a progress bar: :mod:`rancf.integrators.progress`), so it
+is fed every 0.1 s of wall time, whatever the size of the model, and costs nothing between looks. An
 exception it raises (but a KeyboardInterrupt, which interrupts) is reported as a
 RuntimeWarning and the reports stop; the run goes on.
 """

@@ -17,9 +17,9 @@ import time
 import numpy as np
 import scipy.integrate
 
-from ..errors import UserFunctionError
+from ..utilities.errors import UserFunctionError
 from ..formulations._problem import ODEStatus, TurnedOver
-from ..progress import RunProgress
+from .progress import RunProgress
 from . import _explicit
 from .held_interrupt import after_steps, held_interrupt
 from .solution import Solution, split
@@ -123,7 +123,7 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     bound : float
         Largest admissible distance of a node from the origin along x or y (m).
     progress : bool or "always"
-        A progress bar (:class:`rancf.progress.RunProgress`).
+        A progress bar (:class:`rancf.integrators.progress.RunProgress`).
 
     Returns
     -------

@@ -82,10 +82,10 @@ import time
 
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from ..formulations._problem import PythonProblem, StepProblem
 from ..formulations.problem import IndexThreeDAE, projection_kind
-from ..progress import RunProgress
+from .progress import RunProgress
 from ._implicit import StepEquations, StepFailure, Stepper
 from .held_interrupt import after_steps, held_interrupt
 from .solution import Solution, split
@@ -379,8 +379,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         iteration (full Newton).
     progress : bool or "always"
         A tqdm bar of the simulated time and the steps per second, fed by the loop every 0.1 s
-        of wall time (:func:`rancf.progress.bar`: True shows it when stderr is a terminal,
-        "always" also when it is not).
+        of wall time (:func:`rancf.integrators.progress.bar`: True shows it when stderr is a
+        terminal, "always" also when it is not).
     **parameters
         ``alpha`` for "hht", ``rho_inf`` for the generalized-alpha methods.
 

@@ -25,7 +25,7 @@ import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .. import checks
+from ..utilities import checks
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure

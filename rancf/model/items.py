@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from ..elements import planar
 from ..joints._codes import P_ARC as ARC, P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 

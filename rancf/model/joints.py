@@ -13,8 +13,8 @@ import reprlib
 
 import numpy as np
 
-from .. import checks
-from ..errors import raised
+from ..utilities import checks
+from ..utilities.errors import raised
 from ..joints import REGISTRY
 from ..joints._codes import COINCIDENT
 from .dimension import refuse

@@ -13,7 +13,7 @@ coincide, drives start where the geometry is, every item is connected to the gro
 """
 import inspect
 
-from .. import checks
+from ..utilities import checks
 from ..elements import beam as beam_element
 from .assembly import Assembly
 from .dimension import refuse_parameters, refuse_shape

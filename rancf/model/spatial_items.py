@@ -9,7 +9,7 @@ reference configuration is where every joint coordinate is 0 (:mod:`rancf.model.
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from .. import checks
+from ..utilities import checks
 from ..elements import _ancf_cable, ancf_cable, spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape

@@ -9,9 +9,9 @@ import reprlib
 
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 from ..elements.planar import wrap
-from ..errors import raised
+from ..utilities.errors import raised
 from ..joints import REGISTRY
 from ..joints._codes import Motion
 from .dimension import refuse, refuse_shape

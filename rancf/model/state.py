@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import checks
+from ..utilities import checks
 
 
 @dataclass(frozen=True)

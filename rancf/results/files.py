@@ -17,7 +17,7 @@ import numpy as np
 
 from ..elements.beam import PlanarANCFBeam
 from ..integrators.solution import Solution
-from ..memory import available_memory
+from ..utilities.memory import available_memory
 from ..model.model import Model
 from .result import SPATIAL_POSE, SPATIAL_VELOCITY, STATUSES, built
 

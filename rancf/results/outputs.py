@@ -260,7 +260,7 @@ def on_stored_turns(model, formulation, jq, Y):
     theory: Joint coordinates; :func:`rancf.formulations.turns.on_turns`), and every rotation vector
     of a spherical or free link put on the branch of its vector in jq
     (:func:`_on_stored_branch`), in place; returns Y. An entry of jq that is not the
-    coordinates' own modulo a turn (:func:`rancf.formulations.turns.agreeing`: a State of
+    coordinates' own modulo a turn (:func:`rancf.formulations.turns.on_agreeing_turns`: a State of
     another model) leaves its angle or vector as read. A driven angle is its drive's at t,
     continuous already."""
     from ..formulations.turns import agrees_on_branch, on_agreeing_turns

@@ -21,7 +21,7 @@ from matplotlib import animation
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
-from .. import checks
+from ..utilities import checks
 from ..model.drawing import _axes
 from ..model.items import Point
 from ..model.joints import Joint

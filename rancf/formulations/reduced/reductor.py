@@ -45,7 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ... import checks
+from ...utilities import checks
 from ...elements.beam import PlanarANCFBeam
 from ...model.items import ARC, NODE
 from ...model.model import Model

@@ -25,9 +25,9 @@ import warnings
 
 import numpy as np
 
-from . import checks
-from .progress import bar as progress_bar
-from .progress import check as check_progress
+from ..utilities import checks
+from ..integrators.progress import bar as progress_bar
+from ..integrators.progress import check as check_progress
 
 #: Columns the sweep adds to every row; neither a parameter nor an output may take these names.
 SWEEP_COLUMNS = ("status", "message", "wall_time")
@@ -316,7 +316,7 @@ def _atomic_write(path, data):
     temporary file in the same folder, synced, then renamed (a reader sees the old file or the
     whole new one, never a part); the file gets the user's umask, and a temporary that a
     killed write left in the folder is removed by the next."""
-    from .results.files import atomic_write
+    from ..results.files import atomic_write
     with atomic_write(path, ".tmp") as tmp:
         with open(tmp, "wb") as f:
             f.write(data)

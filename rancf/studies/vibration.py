@@ -41,12 +41,12 @@ is linearized on the spatial DAE, as a closed loop is (:func:`_spatial_loop_mode
 """
 import numpy as np
 
-from . import checks
-from .elements.ancf_cable import SpatialANCFCable
-from .elements.spatial_beam import SpatialBeam
-from .formulations._spatial_dae import POSE_SIZE
-from .model.model import Model
-from .model.state import State
+from ..utilities import checks
+from ..elements.ancf_cable import SpatialANCFCable
+from ..elements.spatial_beam import SpatialBeam
+from ..formulations._spatial_dae import POSE_SIZE
+from ..model.model import Model
+from ..model.state import State
 
 #: A spatial body's entries in a State's x (its pose: origin, frame row-major) and v (its
 #: twist: v, w), a cable node's in both ([r, r'] and their rates), a joint's reaction
@@ -169,9 +169,9 @@ class Modes:
 
         The class example shows it in use.
         """
-        from .formulations.dae import DAE
-        from .integrators.solution import Solution
-        from .results import result_of
+        from ..formulations.dae import DAE
+        from ..integrators.solution import Solution
+        from ..results import result_of
 
         i = self._index(i)
         n_frames = checks.integer("n_frames", n_frames, 2, 10**6)
@@ -196,9 +196,9 @@ class Modes:
     def _spatial_motion(self, i, a, t, period):
         """:meth:`motion` of a spatial model: the link coordinates ``q* + a sin(omega t) dq``
         through the tree's kinematics (the Result's poses exact for these coordinates)."""
-        from .formulations.spatial_dae import SpatialDAE
-        from .integrators.solution import Solution
-        from .results import result_of
+        from ..formulations.spatial_dae import SpatialDAE
+        from ..integrators.solution import Solution
+        from ..results import result_of
 
         formulation, q, dq = self._linear
         if isinstance(formulation, SpatialDAE):
@@ -219,8 +219,8 @@ class Modes:
     def _dae_motion(self, i, a, t, period):
         """:meth:`motion` of a spatial model with a loop: the spatial DAE's coordinates
         ``x* + a sin(omega t) dx`` (frames normalized by the DAE's poses) and their rates."""
-        from .integrators.solution import Solution
-        from .results import result_of
+        from ..integrators.solution import Solution
+        from ..results import result_of
 
         dae, x, dx = self._linear
         w = 2.0 * np.pi / period
@@ -294,7 +294,7 @@ class Modes:
 def modes(model, state=None, n=10, tol=1e-10):
     """Natural frequencies and mode shapes of ``model`` linearized about an equilibrium.
 
-    The equations (module :mod:`rancf.vibration`): the DAE formulation's mass matrix and its
+    The equations (module :mod:`rancf.studies.vibration`): the DAE formulation's mass matrix and its
     tangent stiffness at the equilibrium, including the load stiffness and the joints' forces
     acting through their curvature, restricted to the motions every joint allows (held and
     driven coordinates frozen, drives at t = 0 or at a given state's coordinates); a dense
@@ -306,7 +306,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     model : rancf.Model
         A planar model (trees and closed loops) or a spatial model (``dim=3``: a tree
         linearized in its link coordinates, a model with a closed loop on the spatial DAE's
-        absolute coordinates, module :mod:`rancf.vibration`; the beams' damping and efforts'
+        absolute coordinates, module :mod:`rancf.studies.vibration`; the beams' damping and efforts'
         dependence on rates left out, as the planar damping is).
     state : rancf.State, optional
         The equilibrium (its velocities are ignored); its driven joints are held at the
@@ -365,8 +365,8 @@ def modes(model, state=None, n=10, tol=1e-10):
     """
     import scipy.linalg
 
-    from .formulations.dae import DAE, state_branch
-    from .integrators.static import static
+    from ..formulations.dae import DAE, state_branch
+    from ..integrators.static import static
 
     if not isinstance(model, Model):
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
@@ -486,7 +486,7 @@ def _frozen(model, x=None, elastic_cables=True):
     :func:`_cable_stiffness` gives theirs)."""
     import dataclasses
 
-    from .formulations import spatial
+    from ..formulations import spatial
 
     base = spatial.of_model(model)
     if x is None:
@@ -513,8 +513,8 @@ def _length_coordinates(tree, cables=None):
     angles (rad) and a cable's slopes (dimensionless), (n_q,); with ``cables`` (the recursion's
     :func:`~rancf.formulations.spatial.cable_layout`) the cable nodes' coordinates after the
     bodies' (an element's ``z`` is a position difference, then a slope difference)."""
-    from .formulations._spatial import C_NODE
-    from .joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
+    from ..formulations._spatial import C_NODE
+    from ..joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
 
     offsets = tree.q_offset if cables is None else cables["q_offset"]
     mask = np.zeros(int(offsets[-1]), bool)
@@ -535,9 +535,9 @@ def _spatial_modes(model, state, n, tol):
     link coordinates, a dense symmetric eigenproblem."""
     import scipy.linalg
 
-    from .formulations import spatial
-    from .integrators import static as statics
-    from .results.outputs import on_stored_turns
+    from ..formulations import spatial
+    from ..integrators import static as statics
+    from ..results.outputs import on_stored_turns
 
     tree = model.build()
     if state is not None and not isinstance(state, State):
@@ -659,8 +659,8 @@ def _cable_stiffness(formulation, q, Jc):
     among the bodies' coordinates and the clamped roots' stretch (a clamp on a turning body):
     central differences of those columns of Jc (steps 1e-6, times the model size for
     lengths), zero for a cable hung from the ground."""
-    from .elements import ancf_cable
-    from .formulations._spatial import C_CLAMP
+    from ..elements import ancf_cable
+    from ..formulations._spatial import C_CLAMP
 
     tree, cables = formulation.model_tree, formulation.cables
     n = formulation.n_free
@@ -721,7 +721,7 @@ def _cable_mass(tree, Jc):
     coordinates ``[r, r']`` (:func:`rancf.elements.ancf_cable.mass_matrix`,
     :func:`~rancf.elements.ancf_cable.gravity_force`) and ``Jc_e`` (12, n_free) the rates of
     those coordinates of unit link rates."""
-    from .elements import ancf_cable
+    from ..elements import ancf_cable
 
     pairs = np.asarray(tree.cable_element, dtype=int).reshape(-1, 2)
     M, F = 0.0, 0.0
@@ -746,9 +746,9 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     (``State.joint_q``: its springs' and efforts' angles on their turns), or None."""
     import scipy.linalg
 
-    from .formulations import spatial
-    from .formulations.spatial_dae import SpatialDAE, _E, quaternion
-    from .integrators import static as statics
+    from ..formulations import spatial
+    from ..formulations.spatial_dae import SpatialDAE, _E, quaternion
+    from ..integrators import static as statics
 
     tree = model.build()
     dae = SpatialDAE(tree, *spatial.model_inputs(model))
@@ -860,7 +860,10 @@ def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
     the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
     mechanism's free turn about its load has no stiffness); stops when the step is below tol
     (m, the model's size times the Newton tolerance) or after max_iter steps, the last
-    iterate returned (the caller checks it)."""
+    iterate returned (the caller checks it). The test is on the step taken, so a start off
+    the equilibrium by more than tol takes two iterations even where the first lands on it
+    (a weight that only stretches a hanging beam: the residual left is the axial forces'
+    round-off, ``EA eps``), the second step far below tol."""
     zero = np.zeros(len(q))
     for _ in range(max_iter):
         K = _stiffness(problem, q, lengths)
