@@ -213,3 +213,41 @@ def test_rest_is_checked():
                    points=P, tangents=T, rest="straight")
     with pytest.raises(ValueError, match="rest"):
         rancf.Model().add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=1e-9, rest="straight")
+
+
+@pytest.mark.parametrize("case", ["catenary", "hanging"])
+def test_statics_counts_the_continuations_newton_iterations(case, monkeypatch):
+    """``stats["newton_iterations"]`` (and ``njev``, ``nlu``: full Newton, a factorization an
+    iteration) of statics that starts a slack cable by pseudo-transient continuation counts
+    every Newton iteration it made: the continuation's steps, the fold escape's, a first try
+    of plain Newton that failed, and the load steps'. The independent count: every call of
+    the loop's ``advance`` seen from Python (a subclass of the loop), adding what a
+    converged call returns (a continuation step returns 1) and ``max_iter`` for a load step
+    that failed after its ``max_iter`` iterations (its message says so; no other failure
+    happens here). The slack catenary (16 elements) and the arc hanging from one pin (16,
+    folded on the way, so escaped) both count more than their converged load steps'
+    ``extra["iterations"]``, which left the continuation out."""
+    from rancf.formulations.problem import StepFailure
+    from rancf.integrators import static as statics
+    calls = []
+
+    class Counted(statics.Stepper):
+        def advance(self):
+            try:
+                it = super().advance()
+            except Exception as exc:
+                calls.append(exc)
+                raise
+            calls.append(it)
+            return it
+
+    monkeypatch.setattr(statics, "Stepper", Counted)
+    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    eq = rancf.static(m, max_iter=50)
+    assert eq.status == "ok"
+    failed = [c for c in calls if not isinstance(c, int)]
+    assert all(isinstance(c, StepFailure) and "(50 iterations," in c.message for c in failed)
+    count = sum(c for c in calls if isinstance(c, int)) + 50 * len(failed)
+    assert eq.stats["newton_iterations"] == eq.stats["njev"] == eq.stats["nlu"] == count
+    assert eq.stats["steps"] == 10
+    assert count > eq.extra["iterations"].sum()

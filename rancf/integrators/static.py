@@ -108,8 +108,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=lam[None], status=status, message=message, method="newton",
                     formulation="dae",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, [stepper]),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start, error=error)
@@ -217,7 +216,7 @@ def _loads_in_cable_planes(model):
     return True
 
 
-def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
+def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
     """The equilibrium ``(x, lambda)`` of the first load step of a model whose Newton matrix
     is singular at the reference x (its plane curved cables, loaded in their planes), or None
     where the steps below do not reach it or nothing loads the model (no tension can build).
@@ -260,7 +259,8 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
     step is refused, and mu multiplied by 10, only where the residual is not finite or the
     matrix singular. It stops when a step
     moves no coordinate by more than ``tol`` (m, the loop's own test), or after
-    ``20 max_iter`` steps; the load steps go on from there."""
+    ``20 max_iter`` steps; the load steps go on from there. ``made``: a list the loop it
+    runs is appended to (its work counters, :func:`_work`), or None."""
     t, n = 0.0, x.size
     v = np.zeros(n)
 
@@ -279,7 +279,7 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
         return None
     mu = np.abs(a0).max() / (0.1 * dae.tree.size)
     # one Newton iteration a step: the loop's test on it passes at tol = inf
-    stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu)
+    stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(t, x, lam)
     for _ in range(20 * max_iter):
         stepper.am = mu
@@ -447,8 +447,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=np.zeros((1, 0)), status=status, message=message, method="newton",
                     formulation="spatial",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, [stepper]),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]), **extra},
                     wall_time=time.perf_counter() - start, error=error)
@@ -482,6 +481,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     set_load_factor(1.0 / load_steps)
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
+    made = []                       # every loop this solve runs: its work counters
     with one_blas_thread():
         for retry in (False, True):
             if retry:
@@ -496,7 +496,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 lam0 = _linear_static_multipliers(dae, x, v)
                 if lam0 is None:
                     break
-            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
@@ -510,9 +510,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
         set_load_factor(1.0 / load_steps)
         first = _pseudo_transient_first_step(
             dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
-            tol * dae.tree.size, max_iter)
+            tol * dae.tree.size, max_iter, made)
         if first is not None:
-            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, *first)
             with one_blas_thread():
                 status, message, error, reached, iterations, reason = step_loads(
@@ -528,7 +528,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     break
                 first = _pseudo_transient_first_step(
                     dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
-                    tol * dae.tree.size, max_iter)
+                    tol * dae.tree.size, max_iter, made)
                 if first is None:
                     status, message = "failed", (
                         "the equilibrium reached is unstable in the plane of its curved "
@@ -556,8 +556,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     joint_qd=seen["joint_qd"][None], reactions=seen["reactions"][None],
                     work=np.zeros(1), dissipated=np.zeros(1), lam=lam[None], status=status,
                     message=message, method="newton", formulation="dae",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, made),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]),
                         **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
@@ -586,15 +585,33 @@ def _linear_static_multipliers(dae, x, v):
     return lam if np.all(np.isfinite(lam)) else None
 
 
-def _static_stepper(problem, tol, max_iter, inertia=0.0):
+def _static_stepper(problem, tol, max_iter, inertia=0.0, made=None):
     """The one implicit loop as statics runs it (:class:`~rancf.integrators.implicit.Static`:
     a step is a load step, Newton from the last equilibrium to ``tol``, the loop's own test).
     ``inertia``: its ``alpha_m`` (1/s^2), 0 for a load step; ``mu > 0`` makes a step the
-    backward-Euler step of pseudo-time ``1/mu`` of :func:`_pseudo_transient_first_step`."""
+    backward-Euler step of pseudo-time ``1/mu`` of :func:`_pseudo_transient_first_step`.
+    ``made``: a list it is appended to (the solve's loops, whose work :func:`_work` sums), or
+    None."""
     scheme = Static()
-    return Stepper(problem, scheme.alpha_m + inertia, scheme.alpha_f, scheme.gamma, scheme.beta,
-                   scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
-                   static=scheme.static)
+    stepper = Stepper(problem, scheme.alpha_m + inertia, scheme.alpha_f, scheme.gamma,
+                      scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
+                      static=scheme.static)
+    if made is not None:
+        made.append(stepper)
+    return stepper
+
+
+def _work(iterations, steppers):
+    """The ``stats`` of a static solve: ``steps`` the converged load steps (``iterations``,
+    their Newton iterations), and ``newton_iterations``, ``njev``, ``nlu`` every Newton
+    iteration and factorization of the solve, the counters of the loops it ran
+    (``steppers``): the load steps', a failed one's, a first try's that failed, and each
+    step of :func:`_pseudo_transient_first_step` (one Newton iteration a step, a refused one
+    too where its matrix was factored) with the continuations of the fold escape. The work,
+    not the converged steps' share of it (``extra["iterations"]``), as a run's stats."""
+    return {"steps": len(iterations),
+            **{k: int(sum(getattr(s, k) for s in steppers))
+               for k in ("newton_iterations", "njev", "nlu")}}
 
 
 def step_loads(stepper, set_load_factor, load_steps, accepted=None):
