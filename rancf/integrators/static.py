@@ -324,23 +324,81 @@ def _out_of_plane_coordinates(dae, model):
 def _unstable_in_plane(dae, model, x, lam):
     """The direction dx (n,) in which the equilibrium ``(x, lambda)`` of the spatial DAE
     ``dae`` (its plane curved cables loaded in their planes) is unstable in those planes, or
-    None where it is stable there: the eigenvector of the least eigenvalue of ``Z^T K Z``
-    where that is negative (below ``-1e-9`` of the largest's magnitude: round-off), K
-    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (dense) and Z a basis of the
-    displacements that keep the constraints (``Phi_x dx = 0``) and every cable in its plane
-    (:func:`_out_of_plane_coordinates` zero). A cable folded back on itself under its weight
-    is such an equilibrium (its upturned part compressed): Newton's steps, which the
-    pseudo-transient continuation ends with, converge to it as to any other."""
+    None where it is stable there: where ``Z^T K Z`` has eigenvalues below ``-eps``, the
+    eigenvector of the one nearest -eps; K Newton's stiffness ``K + d(Phi_x^T lambda)/dx``
+    (symmetrized), Z an orthonormal basis of the displacements that keep the constraints
+    (``Phi_x dx = 0``) and every cable in its plane (:func:`_out_of_plane_coordinates`
+    zero), ``eps = 1e-9 |K|_inf`` (round-off: ``|K|_inf`` bounds the eigenvalues'
+    magnitude). A cable folded back on itself under its weight is such an equilibrium (its
+    upturned part compressed): Newton's steps, which the pseudo-transient continuation ends
+    with, converge to it as to any other.
+
+    O(n) in the cable's coordinates (sparse factorizations; no dense Z, O(n^3)):
+
+    - The cables are held in their planes by the stiffness ``beta = 2 |K|_inf`` on their
+      out-of-plane coordinates (B), ``K_p = K + beta B B^T``, which lifts those eigenvalues
+      above every in-plane one, instead of adding B's rows to the constraints (they repeat
+      the joints' rows at the cable ends: a singular saddle-point matrix). Exact where the
+      plane mirrors the model (the in-plane loads' case these cables are solved in): K then
+      has no terms between in- and out-of-plane coordinates. Elsewhere the in-plane
+      eigenvalues move by at most ``|K_io|^2 / |K|_inf``, ``K_io`` that coupling.
+    - The count of eigenvalues below -eps, the inertia of ``Z^T A Z``, ``A = K_p + eps
+      I``: the saddle-point matrix ``[[A, J^T], [J, 0]]`` (J = Phi_x, full row rank) has
+      the inertia of ``Z^T A Z`` plus m positive and m negative eigenvalues, and by
+      Haynsworth's additivity that of A plus that of its Schur complement ``-J A^-1 J^T``
+      (m x m, dense): ``neg(Z^T A Z) = neg(A) + pos(J A^-1 J^T) - m``. ``neg(A)`` is the
+      count of negative pivots of A's LDL^T (sparse LU with diagonal pivots alone, a
+      symmetric fill-reducing order: ``U = D L^T``, Sylvester's law of inertia).
+    - Where it is positive, the direction: the eigenvector of the least eigenvalue nu of
+      the shift-inverted operator ``r -> x``, ``[[A, J^T], [J, 0]] [x; y] = [r; 0]``
+      (``Z (Z^T A Z)^-1 Z^T``: ``nu = 1 / (theta + eps)``, negative exactly for theta below
+      -eps) by Lanczos (ARPACK, ``eigsh``)."""
     n = dae.n_coordinates
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
-    K = S[:n, :n].toarray()
-    Z = scipy.linalg.null_space(sp.vstack([S[n:, :n], _out_of_plane_coordinates(
-        dae, model).T]).toarray())
-    w, V = np.linalg.eigh(Z.T @ (0.5 * (K + K.T)) @ Z)
-    if w[0] >= -1e-9 * np.abs(w).max():
+    K = S[:n, :n]
+    K = 0.5 * (K + K.T)
+    bound = float(abs(K).sum(axis=1).max())
+    if not bound:
         return None
-    return Z @ V[:, 0]
+    eps = 1e-9 * bound
+    B = _out_of_plane_coordinates(dae, model)
+    A = (K + 2.0 * bound * (B @ B.T) + eps * sp.identity(n)).tocsc()
+    J = S[n:, :n].tocsc()
+    m = J.shape[0]
+    try:
+        ldl = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                        options={"SymmetricMode": True})
+    except RuntimeError:
+        return None         # -eps itself an eigenvalue of A: at the threshold, not beyond
+    # SuperLU keeps the diagonal pivots unless one is exactly zero: then U holds no
+    # inertia, and the sign of Lanczos' least eigenvalue below decides alone
+    counted = bool(np.all(ldl.perm_r == ldl.perm_c))
+    if counted:
+        negative = int(np.count_nonzero(ldl.U.diagonal() < 0.0))
+        if m:
+            schur = J @ ldl.solve(J.T.toarray())
+            negative += int(np.count_nonzero(np.linalg.eigvalsh(0.5 * (schur + schur.T))
+                                             > 0.0)) - m
+        if negative <= 0:
+            return None
+    try:
+        saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
+    except RuntimeError:
+        return None         # singular: -eps itself an eigenvalue of Z^T K Z
+
+    def shift_invert(r):
+        return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
+    op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
+    start = shift_invert(np.random.default_rng(0).standard_normal(n))
+    try:
+        nu, v = spla.eigsh(op, k=1, which="SA", v0=start, tol=1e-8)
+    except spla.ArpackNoConvergence as exc:
+        # none converged: the equilibrium goes on to the out-of-plane test as it is
+        if not exc.eigenvalues.size:
+            return None
+        nu, v = exc.eigenvalues, exc.eigenvectors
+    return v[:, 0] if counted or nu[0] < 0.0 else None
 
 
 def _stable_out_of_plane(dae, model, x, lam):
