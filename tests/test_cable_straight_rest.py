@@ -381,3 +381,46 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
             rancf.static(m, tol=tol)
         residual, violation, w, scale = constrained_check(*last[0])
         assert w[0] < -len(x) * np.finfo(float).eps * scale
+
+
+@pytest.mark.parametrize("case, verdict", [("catenary", True), ("hanging", True),
+                                           ("folded", False)])
+def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
+        case, verdict, monkeypatch):
+    """``_stable_out_of_plane`` (the inertia count of :func:`_negative_count`, the in-plane
+    coordinates held by a stiffness) against the dense test it replaced: a Cholesky
+    factorization of ``Z^T K_o Z`` (K_o Newton's stiffness on the cables' out-of-plane
+    coordinates, Z the orthonormal null space of the constraint Jacobian's columns there)
+    and the least eigenvalue of that matrix, at the equilibria statics tests: the slack
+    catenary and the hanging arc (stable, 16 elements) and the hanging arc with the fold
+    escape left out (the folded cable: unstable, statics refuses it)."""
+    import scipy.linalg
+    from rancf.integrators import static as statics
+    from rancf.integrators.static import _out_of_plane_coordinates
+    asked = []
+    sparse = statics._stable_out_of_plane
+
+    def recorded(dae, model, x, lam):
+        stable = sparse(dae, model, x, lam)
+        asked.append((dae, model, x.copy(), lam.copy(), stable))
+        return stable
+
+    monkeypatch.setattr(statics, "_stable_out_of_plane", recorded)
+    if case == "folded":
+        monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
+    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    if verdict:
+        assert rancf.static(m).status == "ok"
+    else:
+        with pytest.raises(ValueError, match="unstable out of it"):
+            rancf.static(m)
+    assert len(asked) == 1
+    dae, model, x, lam, stable = asked[0]
+    n = dae.n_coordinates
+    B = _out_of_plane_coordinates(dae, model)
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = (B.T @ S[:n, :n] @ B).toarray()
+    Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray())
+    w = np.linalg.eigvalsh(Z.T @ (0.5 * (K + K.T)) @ Z)
+    assert stable == verdict == bool(w[0] > 0.0)

@@ -21,7 +21,6 @@ factor between the loop's steps.
 import time
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
@@ -334,59 +333,121 @@ def _unstable_in_plane(dae, model, x, lam):
     upturned part compressed): Newton's steps, which the pseudo-transient continuation ends
     with, converge to it as to any other.
 
-    O(n) in the cable's coordinates (sparse factorizations; no dense Z, O(n^3)):
+    O(n) in the cable's coordinates, without a dense Z (O(n^3)): the count of those
+    eigenvalues by :func:`_negative_count` (the out-of-plane coordinates held by
+    :func:`_held_stiffness`), and, where it is positive, the direction by
+    :func:`_least_mode`: the eigenvector of the least eigenvalue nu of the shift-inverted
+    operator ``Z (Z^T A Z)^-1 Z^T`` (``A = K_p + eps I``: ``nu = 1 / (theta + eps)``,
+    negative exactly for theta below -eps)."""
+    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
+    if not bound:
+        return None
+    A = (A + 1e-9 * bound * sp.identity(A.shape[0])).tocsc()
+    negative = _negative_count(A, J)
+    if negative == 0:
+        return None
+    nu, v = _least_mode(A, J)
+    return v if v is not None and (negative or nu < 0.0) else None
 
-    - The cables are held in their planes by the stiffness ``beta = 2 |K|_inf`` on their
-      out-of-plane coordinates (B), ``K_p = K + beta B B^T``, which lifts those eigenvalues
-      above every in-plane one, instead of adding B's rows to the constraints (they repeat
-      the joints' rows at the cable ends: a singular saddle-point matrix). Exact where the
-      plane mirrors the model (the in-plane loads' case these cables are solved in): K then
-      has no terms between in- and out-of-plane coordinates. Elsewhere the in-plane
-      eigenvalues move by at most ``|K_io|^2 / |K|_inf``, ``K_io`` that coupling.
-    - The count of eigenvalues below -eps, the inertia of ``Z^T A Z``, ``A = K_p + eps
-      I``: the saddle-point matrix ``[[A, J^T], [J, 0]]`` (J = Phi_x, full row rank) has
-      the inertia of ``Z^T A Z`` plus m positive and m negative eigenvalues, and by
-      Haynsworth's additivity that of A plus that of its Schur complement ``-J A^-1 J^T``
-      (m x m, dense): ``neg(Z^T A Z) = neg(A) + pos(J A^-1 J^T) - m``. ``neg(A)`` is the
-      count of negative pivots of A's LDL^T (sparse LU with diagonal pivots alone, a
-      symmetric fill-reducing order: ``U = D L^T``, Sylvester's law of inertia).
-    - Where it is positive, the direction: the eigenvector of the least eigenvalue nu of
-      the shift-inverted operator ``r -> x``, ``[[A, J^T], [J, 0]] [x; y] = [r; 0]``
-      (``Z (Z^T A Z)^-1 Z^T``: ``nu = 1 / (theta + eps)``, negative exactly for theta below
-      -eps) by Lanczos (ARPACK, ``eigsh``)."""
+
+def _stable_out_of_plane(dae, model, x, lam):
+    """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
+    the last load step's after :func:`_pseudo_transient_first_step`) is stable out of the
+    planes of the plane curved cables of ``model``: ``Z^T K Z`` positive definite, K
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (symmetrized) and Z an orthonormal
+    basis of the displacements that keep the constraints and move only the cables'
+    out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal;
+    every other coordinate held by :func:`_held_stiffness`): no negative eigenvalue
+    (:func:`_negative_count`, O(n)) and none zero (A singular). With the loads in the plane
+    and a model that the plane mirrors (a cable between pins on the ground) the matrix has
+    no terms between those and the in-plane coordinates, so this block alone decides
+    (elsewhere it is the part of the test that the cables' own coordinates make). A cable
+    in tension has the string's positive stiffness there; a compressed one (an arch under
+    its weight) a negative one, and so has a cable bent less than its rest curvature where
+    its bending outweighs its tension (theory: Curved cables): such an equilibrium is
+    unstable out of the plane, and statics refuses it as it refuses the reference. (The
+    sign of the nodes' strain does not decide: on a nearly inextensible cable the strain is
+    smaller than its scatter between Hermite elements.)"""
+    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), False)
+    negative = _negative_count(A, J)
+    if negative is None:
+        nu, v = _least_mode(A, J)
+        return v is not None and nu > 0.0
+    return negative == 0
+
+
+def _held_stiffness(dae, x, lam, B, held_is_B):
+    """``(K_p, J, |K|_inf)`` of the equilibrium ``(x, lambda)`` of the spatial DAE ``dae``:
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, with the coordinates that
+    a stability test leaves out held by the stiffness ``beta = 2 |K|_inf``: ``K_p = K +
+    beta B B^T`` (``held_is_B``: the selector B (n, k) of :func:`_out_of_plane_coordinates`,
+    orthonormal columns, the in-plane test) or ``K + beta (I - B B^T)`` (all but those, the
+    out-of-plane test), sparse; J = Phi_x (m, n), full row rank.
+
+    ``beta`` lifts the held directions' eigenvalues above every other one (``|K|_inf``
+    bounds their magnitude) instead of adding their rows to the constraints (they repeat
+    the joints' rows at the cable ends: a singular saddle-point matrix). Exact where the
+    plane mirrors the model (the in-plane loads' case these cables are solved in): K then
+    has no terms between in- and out-of-plane coordinates, and the constrained directions
+    split into the two; elsewhere the eigenvalues move by at most about ``|K_io|^2 /
+    |K|_inf``, ``K_io`` that coupling."""
     n = dae.n_coordinates
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
     K = S[:n, :n]
     K = 0.5 * (K + K.T)
     bound = float(abs(K).sum(axis=1).max())
-    if not bound:
-        return None
-    eps = 1e-9 * bound
-    B = _out_of_plane_coordinates(dae, model)
-    A = (K + 2.0 * bound * (B @ B.T) + eps * sp.identity(n)).tocsc()
-    J = S[n:, :n].tocsc()
-    m = J.shape[0]
+    held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
+    return (K + 2.0 * bound * held).tocsc(), S[n:, :n].tocsc(), bound
+
+
+def _negative_count(A, J):
+    """The number of negative eigenvalues of ``Z^T A Z`` (A (n, n) sparse symmetric, Z an
+    orthonormal basis of the null space of J (m, n), full row rank), O(n) for a banded A
+    and few rows; None where it cannot be counted (SuperLU pivoted off the diagonal) or A
+    or the saddle-point matrix is singular (a zero eigenvalue).
+
+    The saddle-point matrix ``[[A, J^T], [J, 0]]`` has the inertia of ``Z^T A Z`` plus m
+    positive and m negative eigenvalues, and by Haynsworth's additivity that of A plus that
+    of its Schur complement ``-J A^-1 J^T`` (m x m, dense): ``neg(Z^T A Z) = neg(A) +
+    pos(J A^-1 J^T) - m``. ``neg(A)`` is the count of negative pivots of A's LDL^T (SuperLU
+    with diagonal pivots alone, a symmetric fill-reducing order: ``U = D L^T``,
+    Sylvester's law of inertia). A is taken as ``A + gamma J^T J`` (gamma = A's largest
+    diagonal entry, J's rows of order 1): the same ``Z^T A Z``, and regular where A alone
+    is not (a cable's free motions that only the joints hold, a rigid shift out of its
+    plane)."""
+    if J.shape[0]:
+        A = (A + abs(A.diagonal()).max() * (J.T @ J)).tocsc()
     try:
         ldl = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
                         options={"SymmetricMode": True})
     except RuntimeError:
-        return None         # -eps itself an eigenvalue of A: at the threshold, not beyond
-    # SuperLU keeps the diagonal pivots unless one is exactly zero: then U holds no
-    # inertia, and the sign of Lanczos' least eigenvalue below decides alone
-    counted = bool(np.all(ldl.perm_r == ldl.perm_c))
-    if counted:
-        negative = int(np.count_nonzero(ldl.U.diagonal() < 0.0))
-        if m:
-            schur = J @ ldl.solve(J.T.toarray())
-            negative += int(np.count_nonzero(np.linalg.eigvalsh(0.5 * (schur + schur.T))
-                                             > 0.0)) - m
-        if negative <= 0:
+        return None
+    # SuperLU keeps the diagonal pivots unless one is exactly zero: then U holds no inertia
+    if np.any(ldl.perm_r != ldl.perm_c):
+        return None
+    negative = int(np.count_nonzero(ldl.U.diagonal() < 0.0))
+    if J.shape[0]:
+        schur = J @ ldl.solve(J.T.toarray())
+        w = np.linalg.eigvalsh(0.5 * (schur + schur.T))
+        if not np.all(w):
             return None
+        negative += int(np.count_nonzero(w > 0.0)) - J.shape[0]
+    return negative
+
+
+def _least_mode(A, J):
+    """``(nu, v)``: the least eigenvalue nu of the shift-inverted operator ``r -> x``,
+    ``[[A, J^T], [J, 0]] [x; y] = [r; 0]`` (``Z (Z^T A Z)^-1 Z^T``, zero on J's rows: nu is
+    ``1 / theta`` of the eigenvalue theta of ``Z^T A Z`` nearest zero among the negative
+    ones, where there are any) and its eigenvector v (n,), by Lanczos (ARPACK,
+    ``eigsh``); ``(nan, None)`` where the saddle-point matrix is singular or Lanczos
+    converged to nothing."""
+    n, m = A.shape[0], J.shape[0]
     try:
         saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
     except RuntimeError:
-        return None         # singular: -eps itself an eigenvalue of Z^T K Z
+        return np.nan, None
 
     def shift_invert(r):
         return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
@@ -395,41 +456,10 @@ def _unstable_in_plane(dae, model, x, lam):
     try:
         nu, v = spla.eigsh(op, k=1, which="SA", v0=start, tol=1e-8)
     except spla.ArpackNoConvergence as exc:
-        # none converged: the equilibrium goes on to the out-of-plane test as it is
         if not exc.eigenvalues.size:
-            return None
+            return np.nan, None
         nu, v = exc.eigenvalues, exc.eigenvectors
-    return v[:, 0] if counted or nu[0] < 0.0 else None
-
-
-def _stable_out_of_plane(dae, model, x, lam):
-    """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
-    the last load step's after :func:`_pseudo_transient_first_step`) is stable out of the
-    planes of the plane curved cables of ``model``: ``Z^T K_o Z`` positive definite (a Cholesky
-    factorization), K_o Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` on the cables'
-    out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal) and
-    Z a basis of the null space of the constraint Jacobian's columns there (the joints'
-    holds). With the loads in the plane and a model that the plane mirrors (a cable between
-    pins on the ground) the matrix has no terms between those and the in-plane coordinates,
-    so this block alone decides (elsewhere it is the part of the test that the cables' own
-    coordinates make). A cable in tension has the string's positive stiffness there; a
-    compressed one (an arch under its weight) a negative one, and so has a cable bent less
-    than its rest curvature where its bending outweighs its tension (theory: Curved cables):
-    such an equilibrium is unstable out of the plane, and statics refuses it as it refuses
-    the reference. (The sign of the nodes' strain does not decide: on a nearly inextensible
-    cable the strain is smaller than its scatter between Hermite elements.)"""
-    n = dae.n_coordinates
-    B = _out_of_plane_coordinates(dae, model)
-    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
-                          1.0, factor=False).tocsr()
-    K = (B.T @ S[:n, :n] @ B).toarray()
-    Z = (scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints
-         else np.eye(B.shape[1]))
-    try:
-        np.linalg.cholesky(Z.T @ (0.5 * (K + K.T)) @ Z)
-    except np.linalg.LinAlgError:
-        return False
-    return True
+    return float(nu[0]), v[:, 0]
 
 
 def _refuse_plane_curved_cables(model, unstable=False):
