@@ -879,7 +879,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         output (continuous where a tangent turns past 120 degrees from its reference, if no
         load step turns it by 120 degrees: raise ``load_steps`` otherwise).
         ``extra["load_factor"]`` is the load factor reached (1 when ``status == "ok"``);
-        ``extra["iterations"]`` the Newton iterations of each load step. A step that does
+        ``extra["iterations"]`` the Newton iterations of each converged load step;
+        ``stats["newton_iterations"]`` (``njev``, ``nlu``) all of the solve's, a failed
+        step's and a slack cable's pseudo-transient start's included. A step that does
         not converge stops with ``status == "failed"``, a message naming the step, and the
         last equilibrium found;
         Ctrl-C once the load steps have begun (in them, in a load or effort function, or

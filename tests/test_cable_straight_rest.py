@@ -213,3 +213,214 @@ def test_rest_is_checked():
                    points=P, tangents=T, rest="straight")
     with pytest.raises(ValueError, match="rest"):
         rancf.Model().add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=1e-9, rest="straight")
+
+
+@pytest.mark.parametrize("case", ["catenary", "hanging"])
+def test_statics_counts_the_continuations_newton_iterations(case, monkeypatch):
+    """``stats["newton_iterations"]`` (and ``njev``, ``nlu``: full Newton, a factorization an
+    iteration) of statics that starts a slack cable by pseudo-transient continuation counts
+    every Newton iteration it made: the continuation's steps, the fold escape's, a first try
+    of plain Newton that failed, and the load steps'. The independent count: every call of
+    the loop's ``advance`` seen from Python (a subclass of the loop), adding what a
+    converged call returns (a continuation step returns 1) and ``max_iter`` for a load step
+    that failed after its ``max_iter`` iterations (its message says so; no other failure
+    happens here). The slack catenary (16 elements) and the arc hanging from one pin (16,
+    folded on the way, so escaped) both count more than their converged load steps'
+    ``extra["iterations"]``, which left the continuation out."""
+    from rancf.formulations.problem import StepFailure
+    from rancf.integrators import static as statics
+    calls = []
+
+    class Counted(statics.Stepper):
+        def advance(self):
+            try:
+                it = super().advance()
+            except Exception as exc:
+                calls.append(exc)
+                raise
+            calls.append(it)
+            return it
+
+    monkeypatch.setattr(statics, "Stepper", Counted)
+    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    eq = rancf.static(m, max_iter=50)
+    assert eq.status == "ok"
+    failed = [c for c in calls if not isinstance(c, int)]
+    assert all(isinstance(c, StepFailure) and "(50 iterations," in c.message for c in failed)
+    count = sum(c for c in calls if isinstance(c, int)) + 50 * len(failed)
+    assert eq.stats["newton_iterations"] == eq.stats["njev"] == eq.stats["nlu"] == count
+    assert eq.stats["steps"] == 10
+    assert count > eq.extra["iterations"].sum()
+
+
+def dense_in_plane_spectrum(dae, model, x, lam):
+    """The reference of the sparse stability test: the eigenvalues w and eigenvectors V of
+    ``Z^T K Z`` by dense linear algebra, Z the orthonormal null space (SVD) of the
+    constraint rows stacked on the out-of-plane selector, K Newton's stiffness symmetrized;
+    with Z and K."""
+    import scipy.linalg
+    import scipy.sparse as sp
+    from rancf.integrators.static import _out_of_plane_coordinates
+    n = dae.n_coordinates
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = S[:n, :n].toarray()
+    K = 0.5 * (K + K.T)
+    Z = scipy.linalg.null_space(sp.vstack([S[n:, :n], _out_of_plane_coordinates(
+        dae, model).T]).toarray())
+    w, V = np.linalg.eigh(Z.T @ K @ Z)
+    return w, V, Z, K
+
+
+@pytest.mark.parametrize("case", ["catenary", "hanging"])
+def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case, monkeypatch):
+    """``_unstable_in_plane`` (inertia by a sparse LDL^T and a Schur complement, the
+    direction by shift-invert Lanczos) at every state statics asks it about (the slack
+    catenary, 16 elements: stable; the arc hanging from one pin, 16 elements: first the
+    cable folded back on itself, four eigenvalues below zero, then the vertical), against
+    the dense spectrum of ``Z^T K Z``: it returns a direction exactly where the least
+    eigenvalue is below ``-1e-9 max|w|``; the direction lies in the restricted space (its
+    part off Z below 1e-9 of it: the out-of-plane stiffness' and the saddle solve's
+    round-off), its Rayleigh quotient is below that threshold, and it is an eigenvector of
+    ``Z^T K Z`` to within 1e-6 |K|_inf (Lanczos' tolerance 1e-8 on the shift-inverted
+    eigenvalue, times the norm, with a margin of 100), of an eigenvalue the dense spectrum
+    holds to within that."""
+    from rancf.integrators import static as statics
+    asked = []
+    sparse = statics._unstable_in_plane
+
+    def recorded(dae, model, x, lam):
+        d = sparse(dae, model, x, lam)
+        asked.append((dae, model, x.copy(), lam.copy(), d))
+        return d
+
+    monkeypatch.setattr(statics, "_unstable_in_plane", recorded)
+    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    assert rancf.static(m).status == "ok"
+    assert asked
+    unstable = 0
+    for dae, model, x, lam, d in asked:
+        w, V, Z, K = dense_in_plane_spectrum(dae, model, x, lam)
+        threshold = -1e-9 * np.abs(w).max()
+        assert (d is None) == (w[0] >= threshold)
+        if d is None:
+            continue
+        unstable += 1
+        d = d / np.linalg.norm(d)
+        u = Z.T @ d
+        assert np.linalg.norm(d - Z @ u) <= 1e-9
+        theta = u @ (Z.T @ K @ Z) @ u
+        assert theta < threshold
+        scale = np.abs(K).sum(axis=1).max()
+        assert np.linalg.norm(Z.T @ K @ Z @ u - theta * u) <= 1e-6 * scale
+        assert np.abs(w - theta).min() <= 1e-6 * scale
+    assert unstable == (1 if case == "hanging" else 0)
+
+
+def constrained_check(dae, x, lam):
+    """The independent check of a spatial DAE equilibrium ``(x, lambda)``: the static
+    residual ``F(x) - Phi_x^T lambda`` and constraints ``Phi(x)`` (largest entries), and the
+    eigenvalues of ``Z^T K Z`` (dense; Z the orthonormal null space of the constraint rows,
+    in and out of the cables' planes alike, K Newton's stiffness symmetrized) with
+    ``|K|_inf``."""
+    import scipy.linalg
+    n = dae.n_coordinates
+    v = np.zeros(n)
+    r = dae.force(x, v, 0.0) - dae.constraint_force(x, lam, 0.0)
+    S = dae.newton_matrix(x, np.zeros(n), lam, v, 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0,
+                          factor=False).tocsr()
+    K = S[:n, :n].toarray()
+    K = 0.5 * (K + K.T)
+    Z = scipy.linalg.null_space(S[n:, :n].toarray())
+    return (np.abs(r).max(), np.abs(dae.constraint(x, 0.0)).max(),
+            np.linalg.eigvalsh(Z.T @ K @ Z), np.abs(K).sum(axis=1).max())
+
+
+@pytest.mark.parametrize("case, escapes", [("hanging", 1), ("catenary", 0)])
+def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
+        case, escapes, monkeypatch):
+    """The fold escape (statics' continuation along an in-plane unstable direction, at most
+    three times): the arc hanging from one pin (16 elements) needs it once (its first
+    equilibrium is the cable folded back on itself), the slack catenary (16 elements) not
+    at all. The equilibrium returned, checked independently (dense, on every constrained
+    direction, out of the plane too): the static residual below ``|K|_inf tol size`` (the
+    stiffness times the last Newton increment's bound: 7.7e-4 N and 0.1 N; measured 2.6e-10
+    N and 3.2e-8 N, Newton's last step quadratic), the constraints to 1e-14 m, and
+    ``Z^T K Z`` positive definite: its least eigenvalue above the dense eigensolver's
+    round-off, ``n eps |K|_inf`` (1e-6 and 1.2e-5; measured 0.014 and 0.17, the hanging
+    cable's swing and the catenary's sway). With the escape
+    left out, the hanging arc stops on the folded state (four eigenvalues down to -2.9e6),
+    which statics refuses as unstable out of the plane."""
+    from rancf.integrators import static as statics
+    found, last = [], []
+    unstable, stable = statics._unstable_in_plane, statics._stable_out_of_plane
+
+    def recorded_unstable(dae, model, x, lam):
+        d = unstable(dae, model, x, lam)
+        found.append(d is not None)
+        return d
+
+    def recorded_stable(dae, model, x, lam):
+        last[:] = [(dae, x.copy(), lam.copy())]
+        return stable(dae, model, x, lam)
+
+    monkeypatch.setattr(statics, "_unstable_in_plane", recorded_unstable)
+    monkeypatch.setattr(statics, "_stable_out_of_plane", recorded_stable)
+    m, c = hanging_cable(16) if case == "hanging" else slack_cable(16, "straight", 1e-4)[:2]
+    tol = 1e-10
+    eq = rancf.static(m, tol=tol)
+    assert eq.status == "ok" and sum(found) == escapes and not found[-1]
+    dae, x, lam = last[0]
+    residual, violation, w, scale = constrained_check(dae, x, lam)
+    assert residual <= scale * tol * dae.tree.size
+    assert violation <= 1e-14
+    assert w[0] > len(x) * np.finfo(float).eps * scale
+    if case == "hanging":
+        monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
+        with pytest.raises(ValueError, match="unstable out of it"):
+            rancf.static(m, tol=tol)
+        residual, violation, w, scale = constrained_check(*last[0])
+        assert w[0] < -len(x) * np.finfo(float).eps * scale
+
+
+@pytest.mark.parametrize("case, verdict", [("catenary", True), ("hanging", True),
+                                           ("folded", False)])
+def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
+        case, verdict, monkeypatch):
+    """``_stable_out_of_plane`` (the inertia count of :func:`_negative_count`, the in-plane
+    coordinates held by a stiffness) against the dense test it replaced: a Cholesky
+    factorization of ``Z^T K_o Z`` (K_o Newton's stiffness on the cables' out-of-plane
+    coordinates, Z the orthonormal null space of the constraint Jacobian's columns there)
+    and the least eigenvalue of that matrix, at the equilibria statics tests: the slack
+    catenary and the hanging arc (stable, 16 elements) and the hanging arc with the fold
+    escape left out (the folded cable: unstable, statics refuses it)."""
+    import scipy.linalg
+    from rancf.integrators import static as statics
+    from rancf.integrators.static import _out_of_plane_coordinates
+    asked = []
+    sparse = statics._stable_out_of_plane
+
+    def recorded(dae, model, x, lam):
+        stable = sparse(dae, model, x, lam)
+        asked.append((dae, model, x.copy(), lam.copy(), stable))
+        return stable
+
+    monkeypatch.setattr(statics, "_stable_out_of_plane", recorded)
+    if case == "folded":
+        monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
+    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    if verdict:
+        assert rancf.static(m).status == "ok"
+    else:
+        with pytest.raises(ValueError, match="unstable out of it"):
+            rancf.static(m)
+    assert len(asked) == 1
+    dae, model, x, lam, stable = asked[0]
+    n = dae.n_coordinates
+    B = _out_of_plane_coordinates(dae, model)
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = (B.T @ S[:n, :n] @ B).toarray()
+    Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray())
+    w = np.linalg.eigvalsh(Z.T @ (0.5 * (K + K.T)) @ Z)
+    assert stable == verdict == bool(w[0] > 0.0)

@@ -137,9 +137,9 @@ def test_spatial_dae_outputs_are_computed_when_first_read(monkeypatch):
     calls = []
     many = SpatialDAE._joint_coordinates_many
 
-    def counted(self, Q, V):
+    def counted(self, Q, V, *bases):
         calls.append(len(Q))
-        return many(self, Q, V)
+        return many(self, Q, V, *bases)
 
     monkeypatch.setattr(SpatialDAE, "_joint_coordinates_many", counted)
     res = rancf.simulate(m, 0.02, 1e-3, method="generalized-alpha", output_every=2)

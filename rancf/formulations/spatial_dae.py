@@ -2005,9 +2005,10 @@ class SpatialDAE(IndexThreeDAE):
                                                np.asarray(v, dtype=float)[None])
         return jq[0], jqd[0]
 
-    def _joint_coordinates_many(self, Q, V):
+    def _joint_coordinates_many(self, Q, V, cable_bases=None):
         """:meth:`joint_coordinates` of the states (Q, V) (S, n): every state's seven stencil
-        points in one :meth:`_link_values` call."""
+        points in one :meth:`_link_values` call; ``cable_bases`` (S, n_c, 3, 3), the bases of
+        their cable frames (None: :meth:`_cable_bases` of Q now)."""
         S = len(Q)
         scale = np.abs(V).max(axis=1, initial=0.0)
         h = 1e-3 / np.where(scale > 0.0, scale, 1.0)
@@ -2015,8 +2016,9 @@ class SpatialDAE(IndexThreeDAE):
         # a state at rest has rates zero: its stencil points are its coordinates
         points = Q[:, None, :] + (taus * (scale > 0.0)[:, None])[:, :, None] * V[:, None, :]
         # the stencil points of a state turn its cable frames from that state's bases
-        bases = None if not self._jc_cables else np.repeat(self._cable_bases(Q), _TAUS.size,
-                                                            axis=0)
+        if self._jc_cables and cable_bases is None:
+            cable_bases = self._cable_bases(Q)
+        bases = None if not self._jc_cables else np.repeat(cable_bases, _TAUS.size, axis=0)
         values = self._link_values(points.reshape(-1, Q.shape[1]), bases).reshape(
             S, _TAUS.size, -1)
         c0 = values[:, list(_TAUS).index(0.0)]
@@ -2127,14 +2129,15 @@ class SpatialDAE(IndexThreeDAE):
             out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
         return out
 
-    def _frames(self, t, Q, V, JQ, JQD, last, branches=None):
+    def _frames(self, t, Q, V, JQ, JQD, last, branches=None, cable_bases=None):
         """:meth:`observe`'s arrays but the reactions, of the states (Q, V) (S, n) at the
         times t (S,) with their joint coordinates and rates (JQ, JQD) (S, n_c), stacked
         along a first axis of outputs, each output's angles continued from the previous
         one's, the first's from ``last`` (its time and joint coordinates; None: on the whole
         turns of its reference angles, ``branches``' first row, :func:`on_turns`) (JQ in
         place, :func:`_continued`), the springs' energies on each output's reference angles
-        (``branches``, :meth:`_on_branches`)."""
+        (``branches``, :meth:`_on_branches`), the cables' frames turned from ``cable_bases``
+        (S, n_c, 3, 3; None: :meth:`_cable_bases` of Q now)."""
         S, n = len(t), self.n_bodies
         if last is None and S and self._n_branch:
             # a run's first output has the angles its references continue (a static start's,
@@ -2150,7 +2153,7 @@ class SpatialDAE(IndexThreeDAE):
         velocities = self.velocities(Q, V).reshape(S, TWIST_SIZE * n)
         cables = {}
         if self.n_cable_nodes:
-            bases = self._cable_bases(Q)
+            bases = self._cable_bases(Q) if cable_bases is None else cable_bases
             poses, rates = self.cable_poses(Q, V, bases)
             nodes = np.concatenate([nodes, poses.reshape(S, -1)], axis=1)
             velocities = np.concatenate([velocities, rates.reshape(S, -1)], axis=1)
@@ -2173,12 +2176,21 @@ class SpatialDAE(IndexThreeDAE):
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
         branches = np.array(branches, dtype=float)
         out = {"reactions": SpatialReactions(self, t, q, v, branches)}
+        # the bases the outputs' cable frames move on from: this call's (the run's start),
+        # not those a later output, statics' load steps or start leave on the formulation;
+        # computed once, when first read
+        last, done = self._cable_last, []
+
+        def bases():
+            if not done:
+                done.append(self._cable_bases(q, last))
+            return done[0]
         if len(t):
-            out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches)
+            out["nodes"] = SpatialFrames(self, t, q, v, self._last_seen, branches,
+                                         bases if self.n_cable_nodes else None)
         if self.n_cable_nodes:
-            # the bases of the drawn frames (SpatialFrames'), computed when first read
             out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:],
-                       cable_bases=lambda: self._cable_bases(q).reshape(len(t), -1))
+                       cable_bases=lambda: bases().reshape(len(t), -1))
         return out
 
     def cable_poses(self, q, v, bases=None):
@@ -2201,15 +2213,18 @@ class SpatialDAE(IndexThreeDAE):
         poses, rates = cable_frames(c, cd, F0)
         return poses.reshape(lead + (-1, FRAME_SIZE)), rates.reshape(lead + (-1, TWIST_SIZE))
 
-    def _cable_bases(self, Q):
+    def _cable_bases(self, Q, last=False):
         """The base frames (S, n_c, 3, 3) of the cable frames of the states Q (S, n),
-        successive outputs of a run, the first after :meth:`observe`'s last, as the
+        successive outputs of a run, the first after :meth:`observe`'s last (``last``: that
+        output's ``(t, bases, frames)`` as :attr:`_cable_last` held it, None for the
+        reference frames; False: :attr:`_cable_last` now), as the
         recursion's (:func:`rancf.formulations.spatial.cable_bases`): the reference frames
         while a tangent stays within 120 degrees of its reference, past that the frame of the
         output before, so that the frames stay defined and continuous where a cable end
         swings over."""
         Q = np.asarray(Q, dtype=float)
-        last = self._cable_last
+        if last is False:
+            last = self._cable_last
         start, previous = (self.tree.cable_frame0, None) if last is None else last[1:]
         return cable_bases(np.arange(len(Q), dtype=float),
                            Q[:, self._c0:].reshape(len(Q), -1, CABLE_NODE), start, previous)
@@ -2310,16 +2325,20 @@ class SpatialFrames:
         last observed output when the run ended), or None.
     branches : ndarray (n_out, n_branch)
         Their reference angles (the joint springs' energies: :meth:`SpatialDAE._on_branches`).
+    cable_bases : callable or None
+        Returns the bases (n_out, n_c, 3, 3) of their cable frames, those of the run (moved on
+        from its start's, :meth:`SpatialDAE._cable_bases`); None: no cables.
     """
 
-    def __init__(self, dae, t, X, V, last, branches):
+    def __init__(self, dae, t, X, V, last, branches, cable_bases=None):
         self.dae, self.t, self.X, self.V, self.last = dae, t, X, V, last
-        self.branches = branches
+        self.branches, self.cable_bases = branches, cable_bases
 
     def __call__(self):
+        bases = None if self.cable_bases is None else self.cable_bases()
         return self.dae._frames(self.t, self.X, self.V,
-                                *self.dae._joint_coordinates_many(self.X, self.V), self.last,
-                                self.branches)
+                                *self.dae._joint_coordinates_many(self.X, self.V, bases),
+                                self.last, self.branches, bases)
 
 
 class SpatialReactions:

@@ -21,7 +21,6 @@ factor between the loop's steps.
 import time
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
@@ -108,8 +107,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=lam[None], status=status, message=message, method="newton",
                     formulation="dae",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, [stepper]),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))])},
                     wall_time=time.perf_counter() - start, error=error)
@@ -169,7 +167,8 @@ def _plane_curved_cables(model):
             continue
         h = cable.length / cable.n_elements
         points = np.concatenate([cable.positions, cable.positions + h * cable.tangents])
-        _, spread, axes = np.linalg.svd(points - points.mean(axis=0))
+        # the thin SVD: the full one's left factor is (2 n_nodes)^2, 0.5 GB at 4096 elements
+        _, spread, axes = np.linalg.svd(points - points.mean(axis=0), full_matrices=False)
         if spread[1] <= 1e-9 * spread[0]:
             continue                        # points on a line: a straight cable
         if spread[2] <= 1e-9 * spread[0]:
@@ -183,10 +182,15 @@ def _bent_plane_cables(model):
     statics starts by :func:`_pseudo_transient_first_step` on the spatial DAE, whose
     equilibrium is then tested for stability (:func:`_unstable_in_plane`,
     :func:`_stable_out_of_plane`), even in a tree. Plain Newton from the drawn shape of a
-    slack, nearly bending-free cable wanders: it fails or reaches a crumpled equilibrium;
-    and the recursion's Newton matrix leaves out gravity's configuration dependence, the
-    only stiffness of a cable's swing about its pin, so it contracts slowly and cannot test
-    what it reaches."""
+    slack, nearly bending-free cable wanders: it fails or reaches a crumpled equilibrium.
+    So does the recursion's (its full tangent by GMRES, gravity's stiffness included): the
+    tangent at the drawn shape is nearly singular (the swing about the pin has only
+    gravity's stiffness, the bending a tiny EI against gravity's moments), its first
+    increments turn the joints by tens of thousands of radians, and the iterates wander
+    among turned shapes until one falls in Newton's quadratic basin (the arc on one pin, 4
+    elements, 1 load step: increments between 1e-2 and 49 rad for 60 iterations, then
+    quadratic in the last 5 of 70; the loop's "contracting by 0.81" is the mean rate of
+    the attempt, not a contraction). And the recursion cannot test what it reaches."""
     return (any(cable.rest == "straight" for cable, _ in _plane_curved_cables(model))
             and _loads_in_cable_planes(model))
 
@@ -217,7 +221,7 @@ def _loads_in_cable_planes(model):
     return True
 
 
-def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
+def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
     """The equilibrium ``(x, lambda)`` of the first load step of a model whose Newton matrix
     is singular at the reference x (its plane curved cables, loaded in their planes), or None
     where the steps below do not reach it or nothing loads the model (no tension can build).
@@ -260,7 +264,8 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
     step is refused, and mu multiplied by 10, only where the residual is not finite or the
     matrix singular. It stops when a step
     moves no coordinate by more than ``tol`` (m, the loop's own test), or after
-    ``20 max_iter`` steps; the load steps go on from there."""
+    ``20 max_iter`` steps; the load steps go on from there. ``made``: a list the loop it
+    runs is appended to (its work counters, :func:`_work`), or None."""
     t, n = 0.0, x.size
     v = np.zeros(n)
 
@@ -279,7 +284,7 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter):
         return None
     mu = np.abs(a0).max() / (0.1 * dae.tree.size)
     # one Newton iteration a step: the loop's test on it passes at tol = inf
-    stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu)
+    stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(t, x, lam)
     for _ in range(20 * max_iter):
         stepper.am = mu
@@ -324,53 +329,142 @@ def _out_of_plane_coordinates(dae, model):
 def _unstable_in_plane(dae, model, x, lam):
     """The direction dx (n,) in which the equilibrium ``(x, lambda)`` of the spatial DAE
     ``dae`` (its plane curved cables loaded in their planes) is unstable in those planes, or
-    None where it is stable there: the eigenvector of the least eigenvalue of ``Z^T K Z``
-    where that is negative (below ``-1e-9`` of the largest's magnitude: round-off), K
-    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (dense) and Z a basis of the
-    displacements that keep the constraints (``Phi_x dx = 0``) and every cable in its plane
-    (:func:`_out_of_plane_coordinates` zero). A cable folded back on itself under its weight
-    is such an equilibrium (its upturned part compressed): Newton's steps, which the
-    pseudo-transient continuation ends with, converge to it as to any other."""
-    n = dae.n_coordinates
-    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
-                          1.0, factor=False).tocsr()
-    K = S[:n, :n].toarray()
-    Z = scipy.linalg.null_space(sp.vstack([S[n:, :n], _out_of_plane_coordinates(
-        dae, model).T]).toarray())
-    w, V = np.linalg.eigh(Z.T @ (0.5 * (K + K.T)) @ Z)
-    if w[0] >= -1e-9 * np.abs(w).max():
+    None where it is stable there: where ``Z^T K Z`` has eigenvalues below ``-eps``, the
+    eigenvector of the one nearest -eps; K Newton's stiffness ``K + d(Phi_x^T lambda)/dx``
+    (symmetrized), Z an orthonormal basis of the displacements that keep the constraints
+    (``Phi_x dx = 0``) and every cable in its plane (:func:`_out_of_plane_coordinates`
+    zero), ``eps = 1e-9 |K|_inf`` (round-off: ``|K|_inf`` bounds the eigenvalues'
+    magnitude). A cable folded back on itself under its weight is such an equilibrium (its
+    upturned part compressed): Newton's steps, which the pseudo-transient continuation ends
+    with, converge to it as to any other.
+
+    O(n) in the cable's coordinates, without a dense Z (O(n^3)): the count of those
+    eigenvalues by :func:`_negative_count` (the out-of-plane coordinates held by
+    :func:`_held_stiffness`), and, where it is positive, the direction by
+    :func:`_least_mode`: the eigenvector of the least eigenvalue nu of the shift-inverted
+    operator ``Z (Z^T A Z)^-1 Z^T`` (``A = K_p + eps I``: ``nu = 1 / (theta + eps)``,
+    negative exactly for theta below -eps)."""
+    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
+    if not bound:
         return None
-    return Z @ V[:, 0]
+    A = (A + 1e-9 * bound * sp.identity(A.shape[0])).tocsc()
+    negative = _negative_count(A, J)
+    if negative == 0:
+        return None
+    nu, v = _least_mode(A, J)
+    return v if v is not None and (negative or nu < 0.0) else None
 
 
 def _stable_out_of_plane(dae, model, x, lam):
     """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
     the last load step's after :func:`_pseudo_transient_first_step`) is stable out of the
-    planes of the plane curved cables of ``model``: ``Z^T K_o Z`` positive definite (a Cholesky
-    factorization), K_o Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` on the cables'
-    out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal) and
-    Z a basis of the null space of the constraint Jacobian's columns there (the joints'
-    holds). With the loads in the plane and a model that the plane mirrors (a cable between
-    pins on the ground) the matrix has no terms between those and the in-plane coordinates,
-    so this block alone decides (elsewhere it is the part of the test that the cables' own
-    coordinates make). A cable in tension has the string's positive stiffness there; a
-    compressed one (an arch under its weight) a negative one, and so has a cable bent less
-    than its rest curvature where its bending outweighs its tension (theory: Curved cables):
-    such an equilibrium is unstable out of the plane, and statics refuses it as it refuses
-    the reference. (The sign of the nodes' strain does not decide: on a nearly inextensible
-    cable the strain is smaller than its scatter between Hermite elements.)"""
+    planes of the plane curved cables of ``model``: ``Z^T K Z`` positive definite, K
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (symmetrized) and Z an orthonormal
+    basis of the displacements that keep the constraints and move only the cables'
+    out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal;
+    every other coordinate held by :func:`_held_stiffness`): no negative eigenvalue
+    (:func:`_negative_count`, O(n)) and none zero (A singular). With the loads in the plane
+    and a model that the plane mirrors (a cable between pins on the ground) the matrix has
+    no terms between those and the in-plane coordinates, so this block alone decides
+    (elsewhere it is the part of the test that the cables' own coordinates make). A cable
+    in tension has the string's positive stiffness there; a compressed one (an arch under
+    its weight) a negative one, and so has a cable bent less than its rest curvature where
+    its bending outweighs its tension (theory: Curved cables): such an equilibrium is
+    unstable out of the plane, and statics refuses it as it refuses the reference. (The
+    sign of the nodes' strain does not decide: on a nearly inextensible cable the strain is
+    smaller than its scatter between Hermite elements.)"""
+    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), False)
+    negative = _negative_count(A, J)
+    if negative is None:
+        nu, v = _least_mode(A, J)
+        return v is not None and nu > 0.0
+    return negative == 0
+
+
+def _held_stiffness(dae, x, lam, B, held_is_B):
+    """``(K_p, J, |K|_inf)`` of the equilibrium ``(x, lambda)`` of the spatial DAE ``dae``:
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, with the coordinates that
+    a stability test leaves out held by the stiffness ``beta = 2 |K|_inf``: ``K_p = K +
+    beta B B^T`` (``held_is_B``: the selector B (n, k) of :func:`_out_of_plane_coordinates`,
+    orthonormal columns, the in-plane test) or ``K + beta (I - B B^T)`` (all but those, the
+    out-of-plane test), sparse; J = Phi_x (m, n), full row rank.
+
+    ``beta`` lifts the held directions' eigenvalues above every other one (``|K|_inf``
+    bounds their magnitude) instead of adding their rows to the constraints (they repeat
+    the joints' rows at the cable ends: a singular saddle-point matrix). Exact where the
+    plane mirrors the model (the in-plane loads' case these cables are solved in): K then
+    has no terms between in- and out-of-plane coordinates, and the constrained directions
+    split into the two; elsewhere the eigenvalues move by at most about ``|K_io|^2 /
+    |K|_inf``, ``K_io`` that coupling."""
     n = dae.n_coordinates
-    B = _out_of_plane_coordinates(dae, model)
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
-    K = (B.T @ S[:n, :n] @ B).toarray()
-    Z = (scipy.linalg.null_space((S[n:, :n] @ B).toarray()) if dae.n_constraints
-         else np.eye(B.shape[1]))
+    K = S[:n, :n]
+    K = 0.5 * (K + K.T)
+    bound = float(abs(K).sum(axis=1).max())
+    held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
+    return (K + 2.0 * bound * held).tocsc(), S[n:, :n].tocsc(), bound
+
+
+def _negative_count(A, J):
+    """The number of negative eigenvalues of ``Z^T A Z`` (A (n, n) sparse symmetric, Z an
+    orthonormal basis of the null space of J (m, n), full row rank), O(n) for a banded A
+    and few rows; None where it cannot be counted (SuperLU pivoted off the diagonal) or A
+    or the saddle-point matrix is singular (a zero eigenvalue).
+
+    The saddle-point matrix ``[[A, J^T], [J, 0]]`` has the inertia of ``Z^T A Z`` plus m
+    positive and m negative eigenvalues, and by Haynsworth's additivity that of A plus that
+    of its Schur complement ``-J A^-1 J^T`` (m x m, dense): ``neg(Z^T A Z) = neg(A) +
+    pos(J A^-1 J^T) - m``. ``neg(A)`` is the count of negative pivots of A's LDL^T (SuperLU
+    with diagonal pivots alone, a symmetric fill-reducing order: ``U = D L^T``,
+    Sylvester's law of inertia). A is taken as ``A + gamma J^T J`` (gamma = A's largest
+    diagonal entry, J's rows of order 1): the same ``Z^T A Z``, and regular where A alone
+    is not (a cable's free motions that only the joints hold, a rigid shift out of its
+    plane)."""
+    if J.shape[0]:
+        A = (A + abs(A.diagonal()).max() * (J.T @ J)).tocsc()
     try:
-        np.linalg.cholesky(Z.T @ (0.5 * (K + K.T)) @ Z)
-    except np.linalg.LinAlgError:
-        return False
-    return True
+        ldl = spla.splu(A, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                        options={"SymmetricMode": True})
+    except RuntimeError:
+        return None
+    # SuperLU keeps the diagonal pivots unless one is exactly zero: then U holds no inertia
+    if np.any(ldl.perm_r != ldl.perm_c):
+        return None
+    negative = int(np.count_nonzero(ldl.U.diagonal() < 0.0))
+    if J.shape[0]:
+        schur = J @ ldl.solve(J.T.toarray())
+        w = np.linalg.eigvalsh(0.5 * (schur + schur.T))
+        if not np.all(w):
+            return None
+        negative += int(np.count_nonzero(w > 0.0)) - J.shape[0]
+    return negative
+
+
+def _least_mode(A, J):
+    """``(nu, v)``: the least eigenvalue nu of the shift-inverted operator ``r -> x``,
+    ``[[A, J^T], [J, 0]] [x; y] = [r; 0]`` (``Z (Z^T A Z)^-1 Z^T``, zero on J's rows: nu is
+    ``1 / theta`` of the eigenvalue theta of ``Z^T A Z`` nearest zero among the negative
+    ones, where there are any) and its eigenvector v (n,), by Lanczos (ARPACK,
+    ``eigsh``); ``(nan, None)`` where the saddle-point matrix is singular or Lanczos
+    converged to nothing."""
+    n, m = A.shape[0], J.shape[0]
+    try:
+        saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
+    except RuntimeError:
+        return np.nan, None
+
+    def shift_invert(r):
+        return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
+    op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
+    start = shift_invert(np.random.default_rng(0).standard_normal(n))
+    try:
+        nu, v = spla.eigsh(op, k=1, which="SA", v0=start, tol=1e-8)
+    except spla.ArpackNoConvergence as exc:
+        if not exc.eigenvalues.size:
+            return np.nan, None
+        nu, v = exc.eigenvalues, exc.eigenvectors
+    return float(nu[0]), v[:, 0]
 
 
 def _refuse_plane_curved_cables(model, unstable=False):
@@ -447,8 +541,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=np.zeros((1, 0)), status=status, message=message, method="newton",
                     formulation="spatial",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, [stepper]),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]), **extra},
                     wall_time=time.perf_counter() - start, error=error)
@@ -482,6 +575,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     set_load_factor(1.0 / load_steps)
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
+    made = []                       # every loop this solve runs: its work counters
     with one_blas_thread():
         for retry in (False, True):
             if retry:
@@ -496,7 +590,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 lam0 = _linear_static_multipliers(dae, x, v)
                 if lam0 is None:
                     break
-            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
@@ -510,9 +604,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
         set_load_factor(1.0 / load_steps)
         first = _pseudo_transient_first_step(
             dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
-            tol * dae.tree.size, max_iter)
+            tol * dae.tree.size, max_iter, made)
         if first is not None:
-            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter)
+            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, *first)
             with one_blas_thread():
                 status, message, error, reached, iterations, reason = step_loads(
@@ -528,7 +622,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     break
                 first = _pseudo_transient_first_step(
                     dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
-                    tol * dae.tree.size, max_iter)
+                    tol * dae.tree.size, max_iter, made)
                 if first is None:
                     status, message = "failed", (
                         "the equilibrium reached is unstable in the plane of its curved "
@@ -556,8 +650,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     joint_qd=seen["joint_qd"][None], reactions=seen["reactions"][None],
                     work=np.zeros(1), dissipated=np.zeros(1), lam=lam[None], status=status,
                     message=message, method="newton", formulation="dae",
-                    stats={"steps": len(iterations), "newton_iterations": int(sum(iterations)),
-                           "njev": int(sum(iterations)), "nlu": int(sum(iterations))},
+                    stats=_work(iterations, made),
                     extra={"load_factor": np.array([reached]), "iterations": np.array(
                         [iterations + [0] * (load_steps - len(iterations))]),
                         **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
@@ -586,15 +679,33 @@ def _linear_static_multipliers(dae, x, v):
     return lam if np.all(np.isfinite(lam)) else None
 
 
-def _static_stepper(problem, tol, max_iter, inertia=0.0):
+def _static_stepper(problem, tol, max_iter, inertia=0.0, made=None):
     """The one implicit loop as statics runs it (:class:`~rancf.integrators.implicit.Static`:
     a step is a load step, Newton from the last equilibrium to ``tol``, the loop's own test).
     ``inertia``: its ``alpha_m`` (1/s^2), 0 for a load step; ``mu > 0`` makes a step the
-    backward-Euler step of pseudo-time ``1/mu`` of :func:`_pseudo_transient_first_step`."""
+    backward-Euler step of pseudo-time ``1/mu`` of :func:`_pseudo_transient_first_step`.
+    ``made``: a list it is appended to (the solve's loops, whose work :func:`_work` sums), or
+    None."""
     scheme = Static()
-    return Stepper(problem, scheme.alpha_m + inertia, scheme.alpha_f, scheme.gamma, scheme.beta,
-                   scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
-                   static=scheme.static)
+    stepper = Stepper(problem, scheme.alpha_m + inertia, scheme.alpha_f, scheme.gamma,
+                      scheme.beta, scheme.intermediate, scheme.bdf1, 1.0, tol, max_iter, False,
+                      static=scheme.static)
+    if made is not None:
+        made.append(stepper)
+    return stepper
+
+
+def _work(iterations, steppers):
+    """The ``stats`` of a static solve: ``steps`` the converged load steps (``iterations``,
+    their Newton iterations), and ``newton_iterations``, ``njev``, ``nlu`` every Newton
+    iteration and factorization of the solve, the counters of the loops it ran
+    (``steppers``): the load steps', a failed one's, a first try's that failed, and each
+    step of :func:`_pseudo_transient_first_step` (one Newton iteration a step, a refused one
+    too where its matrix was factored) with the continuations of the fold escape. The work,
+    not the converged steps' share of it (``extra["iterations"]``), as a run's stats."""
+    return {"steps": len(iterations),
+            **{k: int(sum(getattr(s, k) for s in steppers))
+               for k in ("newton_iterations", "njev", "nlu")}}
 
 
 def step_loads(stepper, set_load_factor, load_steps, accepted=None):
