@@ -339,3 +339,70 @@ def test_dae_reactions_are_those_of_the_inputs_the_run_had(dim, loop):
     reactions = a.reactions
     assert np.abs(reactions).max() > 0
     np.testing.assert_array_equal(reactions, b.reactions)
+
+
+@pytest.mark.parametrize("method", ["generalized-alpha", "generalized-alpha-s"])
+@pytest.mark.parametrize("every", [1, 5])
+def test_planar_dae_reactions_are_those_of_the_functions_at_the_outputs(method, every):
+    """A planar DAE run with a drive, a load of t and an effort of (t, q, qd) plays back the
+    values its loop kept at each output; its reactions equal a dense saddle-point solve of
+    each stored state with the functions called there (:func:`dense_reactions`, the model's
+    own functions, unchanged), to 1e-8 of the largest (the two LUs' round-off, as
+    test_held_reactions_are_solved_when_first_read). generalized-alpha-S takes its power at
+    the intermediate point, so its loop calls the functions again at the outputs."""
+    m, _ = _driven_arm(2, [1.0])
+    res = rancf.simulate(m, 0.05, 1e-3, method=method, formulation="dae", output_every=every)
+    assert res.status == "ok", res.message
+    expected = dense_reactions(m, res)
+    scale = np.abs(expected).max()
+    assert scale > 0
+    assert np.abs(res.reactions - expected).max() <= 1e-8 * scale
+
+
+@pytest.mark.parametrize("method", ["generalized-alpha", "generalized-alpha-s"])
+@pytest.mark.parametrize("loop", [False, True])
+def test_spatial_dae_reactions_are_those_of_the_functions_at_the_outputs(method, loop):
+    """A spatial DAE run with a drive and effort functions (one of a joint closing a loop)
+    plays back the values its loop kept at each output; its reactions equal those a fresh
+    formulation computes at each stored state (the run's coordinates and reference angles)
+    with the model's functions called there, unchanged, to 1e-12 of the largest: the same
+    solve of the same states, so any difference in the input values would show above
+    round-off."""
+    from rancf.formulations import spatial
+    from rancf.formulations.spatial_dae import SpatialDAE
+    m, _ = _driven_arm(3, [1.0], loop)
+    res = rancf.simulate(m, 0.05, 1e-3, method=method, formulation="dae", output_every=2)
+    assert res.status == "ok", res.message
+    stored = res._reactions
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    expected = np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
+                         for (x, v), t in zip(dae._on_branches(stored.X, stored.V,
+                                                               stored.branches), res.t)])
+    scale = np.abs(expected).max()
+    assert scale > 0
+    assert np.abs(res.reactions - expected).max() <= 1e-12 * scale
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_outputs_call_no_input_function_beyond_the_steps(dim):
+    """The loop keeps the input values its last evaluation at each output's converged state
+    computed (generalized-alpha: its power there): a run with an output every step calls the
+    effort function as often as one with an output every 10 steps, and reading the
+    reactions calls it no more."""
+    runs = []
+    for every in (1, 10):
+        calls = []
+
+        def effort(t, q, qd):
+            calls.append(t)
+            return -(5.0 * q + 0.1 * qd)
+        m, _ = _driven_arm(dim, [1.0])
+        m.joints[-1].effort = effort
+        res = rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha", formulation="dae",
+                             output_every=every)
+        assert res.status == "ok", res.message
+        n = len(calls)
+        _ = res.reactions, res.joint_q
+        assert len(calls) == n
+        runs.append(n)
+    assert runs[0] == runs[1] > 0

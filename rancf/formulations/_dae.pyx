@@ -282,6 +282,8 @@ cdef class DAEKernel(StepProblem):
     cdef readonly object csc_indices, csc_indptr, csc_map
     cdef double[::1] q_j, qd_j, qref
     cdef double last_t
+    cdef list kept                  # the input functions' values at the run's outputs
+    cdef tuple kept_names           # the inputs' arrays those functions write
     cdef public object owner
 
     def __init__(self, ForceKernel forces, inputs, table, parts, diagonal, fd_x, fd_v, qref0,
@@ -346,6 +348,10 @@ cdef class DAEKernel(StepProblem):
         np.asarray(self.qref)[:len(qref0)] = qref0
         self.n_branch = self.md.n_joints
         self.last_t = np.nan
+        self.kept = []
+        self.kept_names = ((("drive",) if inputs.driven else ()) +
+                           (("load_force", "load_moment") if inputs.timed else ()) +
+                           (("effort",) if inputs.effort_joints else ()))
 
     @property
     def linear_system(self):
@@ -371,16 +377,19 @@ cdef class DAEKernel(StepProblem):
         (:func:`~rancf.formulations.dae.stored_frames`: the run's kernel and factors are not
         kept); the reactions of held joints (a saddle-point solve per output for the state's
         multipliers) a :class:`~rancf.formulations.dae.HeldReactions`, zeros where no joint
-        is held."""
+        is held. Both play back the values the model's input functions gave at the outputs,
+        kept by the loop (:meth:`keep_inputs`)."""
         from rancf.formulations.dae import HeldReactions, stored_frames
+        from rancf.formulations.inputs import Recorded
         cdef Py_ssize_t n_out = len(t)
         t = np.array(t, dtype=float)
         branches = np.ascontiguousarray(branches, dtype=float).reshape(n_out, self.n_branch)
         table = self.owner.table
-        nodes = stored_frames(self.owner.assembly, t, q, v, branches)
+        recorded = Recorded(t, self.kept[:n_out]) if self.kept_names else None
+        nodes = stored_frames(self.owner.assembly, t, q, v, branches, recorded)
         if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
             reactions = HeldReactions(self.owner.assembly, t, np.asarray(q).reshape(n_out, -1),
-                                      np.asarray(v).reshape(n_out, -1), branches, nodes)
+                                      np.asarray(v).reshape(n_out, -1), branches, recorded)
         else:
             reactions = np.zeros((n_out, self.md.n_joints))
         return {"nodes": nodes, "reactions": reactions}
@@ -472,6 +481,33 @@ cdef class DAEKernel(StepProblem):
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd_j)
             self.inputs.efforts(t)
         return 0
+
+    def keep_inputs(self, long k, double t, const double[::1] x, const double[::1] v):
+        """Keeps the values the model's input functions give at the loop's output k, the
+        converged state (x, v) (n) at t (the implicit loop calls it at each output): the drive,
+        load and effort arrays they write (:class:`~rancf.formulations.inputs.Recorded`, built
+        from them by :meth:`observe_frames`). The loop's last evaluation there computed them
+        (its power at the converged state, after :meth:`accept`'s): they are copied; a function
+        is called only where that evaluation was at another state or time (generalized-alpha-S
+        takes its power at the intermediate point). Output 0 starts a new run's record."""
+        cdef int j, nj = self.md.n_joints
+        cdef double[::1] held_q, held_qd
+        cdef bint same
+        if k == 0:
+            self.kept = []
+        if not self.kept_names:
+            return
+        self._at(t)
+        if self.effort_timed:
+            joint_coordinates(self.md, &x[0], &v[0], &self.qref[0], &self.q_j[0], &self.qd_j[0])
+            held_q, held_qd = self.inputs.q, self.inputs.qd
+            # the inputs' arrays hold the values of their last call, at their q, qd
+            same = t == self.inputs.effort_t
+            for j in range(nj):
+                same = same and held_q[j] == self.q_j[j] and held_qd[j] == self.qd_j[j]
+            if not same:
+                self._joints(&x[0], &v[0], t)
+        self.kept.append({name: getattr(self.inputs, name).copy() for name in self.kept_names})
 
     cdef int _loads(self, const double* x, const double* v, double t, double* out) except -1:
         """Loads, efforts and spring-dampers (no gravity, no element forces) at (x, v, t): the

@@ -2023,6 +2023,13 @@ cdef class SpatialProblem(StepProblem):
     cdef const double[:, ::1] pr_offset, pr_anchor, pr_a0, pr_a1
     cdef const double[:, :, ::1] pr_QT
     cdef double[:, ::1] pr_q, pr_qd
+    # the arguments of the last call of the effort functions (keep_inputs: was it at a state?)
+    cdef double[:, ::1] last_q, last_qd
+    cdef double last_effort_t
+    cdef long last_effort_call       # the owner's effort_calls after that call
+    # the values of the model's input functions at the run's outputs (keep_inputs)
+    cdef list kept
+    cdef object kept_slots
     # the owner's reference angles (``SpatialDAE._angle_ref``, this run's: the path's branch)
     cdef double[::1] branch, js_ref
     cdef double[:, ::1] pr_ref
@@ -2211,6 +2218,9 @@ cdef class SpatialProblem(StepProblem):
         self.pr_a0, self.pr_a1 = floats(d["f"], (-1, 3)), floats(d["mp"], (-1, 3))
         self.pr_QT = floats(d["QT"], (-1, 3, 3))
         self.pr_q, self.pr_qd = np.zeros((self.n_pr, 6)), np.zeros((self.n_pr, 6))
+        self.last_q, self.last_qd = np.zeros((self.n_pr, 6)), np.zeros((self.n_pr, 6))
+        self.last_effort_t = np.nan
+        self.kept = []
         self.item_Q = np.zeros(MAX_COLS * max(self.n_items, 1))
         self.item_K = np.zeros(MAX_BLOCK * max(self.n_items, 1))
         self.item_C = np.zeros(MAX_BLOCK * max(self.n_items, 1))
@@ -2221,7 +2231,40 @@ cdef class SpatialProblem(StepProblem):
         self.projection = kind
 
     def observe_frames(self, t, q, v, a, lam, branches):
-        return self.owner.observe_frames(t, q, v, a, lam, branches)
+        """The owner's ``observe_frames``, given the input values :meth:`keep_inputs` kept."""
+        return self.owner.observe_frames(t, q, v, a, lam, branches, self.kept[:len(t)])
+
+    def keep_inputs(self, long k, double t, const double[::1] q, const double[::1] v):
+        """Keeps the values the model's input functions give at the loop's output k, the
+        converged state (q, v) (n) at t (the implicit loop calls it at each output): each
+        function's, as the owner's arrays hold it (``SpatialDAE._input_values``; a
+        :class:`~rancf.formulations.inputs.Recorded` built from them by
+        :meth:`observe_frames`). The loop's last evaluation there computed them (its power at
+        the converged state): they are copied; a function is called only where that
+        evaluation was at another state or time (generalized-alpha-S takes its power at the
+        intermediate point). Output 0 starts a new run's record."""
+        cdef int i, j
+        cdef bint same
+        owner = self.owner
+        if k == 0:
+            self.kept = []
+            self.kept_slots = owner._input_slots()
+        if not self.kept_slots:
+            return
+        self._inputs(t)
+        if self.n_loop_drives:
+            owner._loop_drive_values(t, again=False)
+        if self.effort_functions and self.n_ef:
+            self._probe(&q[0], &v[0])
+            # the arrays hold the last call's values if no other call came after it
+            same = t == self.last_effort_t and owner.effort_calls == self.last_effort_call
+            for i in range(self.n_pr):
+                for j in range(self.pr_q.shape[1]):
+                    same = same and (self.pr_q[i, j] == self.last_q[i, j]
+                                     and self.pr_qd[i, j] == self.last_qd[i, j])
+            if not same:
+                self._efforts_of_probe(t)
+        self.kept.append(owner._input_values(self.kept_slots))
 
     # --- inputs ---------------------------------------------------------------------------
     cdef const double* _jets(self, double t) except NULL:
@@ -2295,30 +2338,48 @@ cdef class SpatialProblem(StepProblem):
         """The efforts' values times the load factor (ef_g) at (q, v, t): the constants, or
         with effort functions the owner's ``_efforts_at`` (Python: the functions) of their
         joints' coordinates and rates (:func:`link_values`)."""
-        cdef int i, k
-        cdef long p, c
+        cdef int i
         cdef const double[::1] g
         if not self.n_ef:
             return 0
         if self.effort_functions:
-            for i in range(self.n_pr):
-                p, c = self.pr_parent[i], self.pr_child[i]
-                link_values(self.pr_motion[i], _pose(q, p), _rate(v, p), _pose(q, c),
-                            _rate(v, c), &self.pr_offset[i, 0],
-                            &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
-                            &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
-                # the angles continued from the last accepted step's (SpatialDAE._efforts_at
-                # continues the rotation vectors)
-                for k in range(6):
-                    if self.pr_angle[i, k]:
-                        self.pr_q[i, k] = self.pr_ref[i, k] + wrap(
-                            self.pr_q[i, k] - self.pr_ref[i, k])
-            g = self.owner._efforts_at(self.pr_q, self.pr_qd, t)
+            self._probe(q, v)
+            g = self._efforts_of_probe(t)
         else:
             g = self.ef_values
         for i in range(self.n_ef):
             self.ef_g[i] = self.load_factor * g[i]
         return 0
+
+    cdef void _probe(self, const double* q, const double* v) noexcept:
+        """The effort functions' joints' coordinates and rates (pr_q, pr_qd) at (q, v)
+        (:func:`link_values`), the angles continued from the last accepted step's
+        (SpatialDAE._efforts_at continues the rotation vectors)."""
+        cdef int i, k
+        cdef long p, c
+        for i in range(self.n_pr):
+            p, c = self.pr_parent[i], self.pr_child[i]
+            link_values(self.pr_motion[i], _pose(q, p), _rate(v, p), _pose(q, c),
+                        _rate(v, c), &self.pr_offset[i, 0],
+                        &self.pr_anchor[i, 0], &self.pr_QT[i, 0, 0], &self.pr_a0[i, 0],
+                        &self.pr_a1[i, 0], &self.pr_q[i, 0], &self.pr_qd[i, 0])
+            for k in range(6):
+                if self.pr_angle[i, k]:
+                    self.pr_q[i, k] = self.pr_ref[i, k] + wrap(
+                        self.pr_q[i, k] - self.pr_ref[i, k])
+
+    cdef object _efforts_of_probe(self, double t):
+        """The owner's ``_efforts_at`` (Python: the functions) of :meth:`_probe`'s
+        coordinates and rates at t, their arguments kept (:meth:`keep_inputs`)."""
+        cdef Py_ssize_t size = self.pr_q.shape[0] * self.pr_q.shape[1]
+        self.last_effort_t = np.nan
+        g = self.owner._efforts_at(self.pr_q, self.pr_qd, t)
+        self.last_effort_call = self.owner.effort_calls
+        if size:
+            memcpy(&self.last_q[0, 0], &self.pr_q[0, 0], size * sizeof(double))
+            memcpy(&self.last_qd[0, 0], &self.pr_qd[0, 0], size * sizeof(double))
+        self.last_effort_t = t
+        return g
 
     cdef void _item_force(self, int k, const double* Xp, const double* Vp, const double* Xc,
                           const double* Vc, double* out) noexcept nogil:

@@ -30,7 +30,7 @@ from ..elements import hermite
 from ..model.items import ARC, GROUND, NODE
 from ._dae import DAEKernel
 from ._forces import ForceKernel
-from .inputs import Inputs, Recorded
+from .inputs import Inputs
 from .problem import LINEAR_SOLVERS, IndexThreeDAE, projection_kind
 from .turns import on_agreeing_turns, on_turns
 
@@ -461,9 +461,8 @@ class HeldReactions:
     the joint angles, by a DAE of the assembly made for the purpose (the run's own kernel and
     factors are not kept). Cost per output: a sparse LU of the saddle-point matrix (0.7 ms on
     the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs. The
-    model's input functions are not called then: the values they gave at the outputs are
-    recorded when this is made, in the run (:class:`~rancf.formulations.inputs.Recorded`: a
-    call of each an output), and played back.
+    model's input functions are not called then: the values they gave at the outputs, kept
+    by the run's loop, are played back.
 
     Parameters
     ----------
@@ -474,24 +473,13 @@ class HeldReactions:
         Their coordinates and velocities.
     branches : ndarray (n_out, n_joints)
         The branch of the joint angles the loop kept with each frame.
-    frames : rancf.formulations.recursive.StoredFrames, optional
-        The run's frames of the same outputs (:func:`stored_frames`), mapped in the run where
-        the model has input functions: their joint coordinates, for the efforts' records.
+    recorded : rancf.formulations.inputs.Recorded or None
+        The values of the model's input functions at the frames (None: it has none).
     """
 
-    def __init__(self, assembly, t, X, V, branches, frames=None):
+    def __init__(self, assembly, t, X, V, branches, recorded=None):
         self.assembly, self.t, self.X, self.V, self.branches = assembly, t, X, V, branches
-        # the values the input functions give at the outputs, recorded now (in the run) and
-        # played back when the reactions are computed (:class:`~.inputs.Recorded`); the
-        # efforts read the outputs' joint coordinates, the run's mapped frames' where given
-        self.recorded = None
-        if assembly.has_callables:
-            dae = DAE(assembly)
-            if frames is None:
-                _, _, joint_q, joint_qd = dae.compiled.frames(t, X, V, branches)
-            else:
-                joint_q, joint_qd = frames()["joint_q"], frames()["joint_qd"]
-            self.recorded = Recorded(dae.inputs, t, joint_q, joint_qd)
+        self.recorded = recorded
 
     def __call__(self):
         dae = DAE(self.assembly)
@@ -500,17 +488,23 @@ class HeldReactions:
         return dae.held_reactions(self.X, lam)
 
 
-def stored_frames(assembly, t, q, v, branches):
+def stored_frames(assembly, t, q, v, branches, recorded=None):
     """The deferred outputs of a DAE run (developer: Results, files and sweeps): a
     :class:`~rancf.formulations.recursive.StoredFrames` giving the node coordinates and
     velocities and the joint coordinates and rates of the stored states (q, v) (n_out, n_x) at
     the times t, each on its branch (``branches`` (n_out, n_joints), the rows the loop kept),
     by :meth:`DAEKernel.frames <rancf.formulations._dae.DAEKernel.frames>` of a DAE of the
-    assembly made when they are first read (the run's kernel and factors are not kept). Cost
-    per output: the joints' coordinates and rates (the inputs at t where they depend on it)."""
+    assembly made when they are first read (the run's kernel and factors are not kept), the
+    values of the model's input functions at the outputs played back from ``recorded`` (a
+    :class:`~rancf.formulations.inputs.Recorded`; None: the model has none; a driven joint's
+    angle is on its drive's branch). Cost per output: the joints' coordinates and rates."""
     from .recursive import StoredFrames
-    return StoredFrames(lambda *args: DAE(assembly).compiled.frames(*args), t, q, v, branches,
-                        now=assembly.has_callables)
+
+    def frames(*args):
+        dae = DAE(assembly)
+        dae.inputs.played = recorded
+        return dae.compiled.frames(*args)
+    return StoredFrames(frames, t, q, v, branches)
 
 
 def wrenches(assembly, X, Q):

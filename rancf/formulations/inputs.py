@@ -38,6 +38,7 @@ class Inputs:
         self.time_dependent = bool(self.driven or self.timed)
         self.effort_dependent = bool(self.effort_joints)
         self.error = None
+        self.effort_t = np.nan
         #: a :class:`Recorded` played back in place of the functions, or None
         self.played = None
 
@@ -51,11 +52,15 @@ class Inputs:
             self.load_force[k], self.load_moment[k] = load.values(t)
 
     def efforts(self, t):
-        """Effort functions at (t, q, qd) of their joints."""
+        """Effort functions at (t, q, qd) of their joints; ``effort_t`` the time of the values
+        ``effort`` holds then, at ``q`` and ``qd`` (NaN while a call is under way)."""
+        self.effort_t = np.nan
         if self.played is not None:
-            return self.played.write(self, t, ("effort",))
-        for k, j in self.effort_joints:
-            self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
+            self.played.write(self, t, ("effort",))
+        else:
+            for k, j in self.effort_joints:
+                self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
+        self.effort_t = t
 
     def effort_slopes(self, t, tau_q, tau_qd):
         """The derivatives ``dtau/dq`` and ``dtau/dqd`` of the effort functions at (t, q, qd)
@@ -79,50 +84,62 @@ class Inputs:
 
 class Recorded:
     """The values a model's input functions (drives, loads of t, efforts of (t, q, qd)) gave
-    at a run's output times, recorded in the run and played back in their place when the Result's
-    deferred outputs are computed (developer: Results, files and sweeps): called then, the
-    functions would give the values of that time (a drive replaced since, a closure over a
-    variable a parameter study's loop has changed), not the run's. Recording costs one call
-    of each function an output; computing the deferred outputs in the run instead (a
-    saddle-point LU an output for the DAE's reactions) would cost several times the run at
-    an output a step.
+    at a run's outputs, kept by the run's loop at each output's converged state and played back
+    in their place when the Result's deferred outputs are computed (developer: Results, files
+    and sweeps): called then, the functions would give the values of that time (a drive
+    replaced since, a closure over a variable a parameter study's loop has changed), not the
+    run's. One type for both dimensions: the planar DAE keeps the arrays its inputs write
+    (:meth:`write`), the spatial DAE the value each function returned (:meth:`played`).
+
+    The loop keeps them (``keep_inputs`` of the DAE problems, at each output) from its last
+    evaluation at the converged state, so that recording calls no function where that
+    evaluation was there (its power there); an output costs a copy of the values. Computing
+    the deferred outputs in the run instead (a saddle-point LU an output for the reactions)
+    would cost several times the run at an output a step.
 
     Parameters
     ----------
-    inputs : Inputs
-        The inputs of a formulation of the run's assembly (its own arrays are written).
     t : ndarray (n_out,)
         The output times (s), distinct (a row is found by its time).
-    joint_q, joint_qd : ndarray (n_out, n_joints)
-        The joint coordinates and rates of the outputs, which the efforts read.
+    rows : sequence of dict
+        One per output: ``{key: value}``, the key an inputs array's name (planar: ``drive``,
+        ``load_force``, ``load_moment``, ``effort``) or a function's number (spatial:
+        :func:`rancf.formulations.spatial_dae._input_functions` order), the value copied.
     """
 
-    def __init__(self, inputs, t, joint_q, joint_qd):
+    def __init__(self, t, rows):
+        if len(rows) != len(t):
+            raise ValueError(f"rows must give the input values of each of the {len(t)} "
+                             f"outputs, got {len(rows)} (the loop keeps one at each output)")
         self.row = {float(tk): k for k, tk in enumerate(t)}
-        # the arrays the functions write (the others hold constants the formulation sets)
-        names = (("drive",) if inputs.driven else ()) + \
-            (("load_force", "load_moment") if inputs.timed else ()) + \
-            (("effort",) if inputs.effort_joints else ())
-        self.values = {name: np.empty((len(t),) + getattr(inputs, name).shape)
-                       for name in names}
-        nj = np.shape(joint_q)[1] if np.ndim(joint_q) == 2 else 0
-        for k, tk in enumerate(t):
-            inputs.at_time(float(tk))
-            if inputs.effort_joints:
-                inputs.q[:nj], inputs.qd[:nj] = joint_q[k], joint_qd[k]
-                inputs.efforts(float(tk))
-            for name in names:
-                self.values[name][k] = getattr(inputs, name)
+        self.rows = list(rows)
+        self.keys = set(self.rows[0]) if self.rows else set()
 
-    def write(self, inputs, t, names):
-        """Write the recorded values ``names`` of the output at time t into inputs' arrays."""
+    def value(self, key, t):
+        """The value ``key`` kept at the output at time t (s) (the kept object: copy it
+        before writing to it)."""
         k = self.row.get(float(t))
         if k is None:
             raise RuntimeError(f"no input values were recorded at t = {t!r} s (only at the "
                                "run's output times)")
+        return self.rows[k][key]
+
+    def write(self, inputs, t, names):
+        """Write the kept arrays ``names`` of the output at time t into inputs' arrays (those
+        the run's functions did not write hold constants, left alone)."""
         for name in names:
-            if name in self.values:
-                getattr(inputs, name)[...] = self.values[name][k]
+            if name in self.keys:
+                getattr(inputs, name)[...] = self.value(name, t)
+
+    def played(self, n, f):
+        """The function that plays back function n's values (f: the model's, unused): its
+        value at the output of time t, whatever its other arguments (the deferred outputs
+        ask for it at that output's state)."""
+        def call(t, *args):
+            value = self.value(n, t)
+            # a copy: what the caller does with it cannot reach the record
+            return value.copy() if isinstance(value, np.ndarray) else value
+        return call
 
 
 def failure_message(exc):

@@ -185,7 +185,6 @@ all frames at once (:class:`SpatialFrames`; the joints' coordinates by
 (:class:`SpatialReactions`, one saddle-point solve per output).
 """
 import contextlib
-import copy
 import threading
 
 import numpy as np
@@ -202,6 +201,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              Motion)
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
+from .inputs import Recorded
 from .turns import on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
@@ -782,6 +782,8 @@ class SpatialDAE(IndexThreeDAE):
         self._angles = _angle_columns([self.links[k] for k in self.joint_links])
         self._coordinate_setup()
         self._last_seen = None
+        self._looped = None     # the last loop drives' time and values
+        self.effort_calls = 0
         #: the time, cable frames' bases and cable frames (c, 3, 3 each) of the last output
         #: :meth:`observe` kept, from which the next output's move on (:meth:`_cable_bases`)
         self._cable_last = None
@@ -1002,13 +1004,45 @@ class SpatialDAE(IndexThreeDAE):
         equal to what a new one computes there."""
         self.load_factor = 1.0
         self._last_seen = None
+        self._looped = None     # the last loop drives' time and values
 
-    def _loop_drive_values(self, t):
+    def _loop_drive_values(self, t, again=True):
         """The drives of the joints that close loops at t: (q, q', q'') each (n, 3), a
-        function of t or a coordinate held."""
-        return np.array([value(t) if callable(value) else
-                         (_vector("drives", value, 1)[0], 0.0, 0.0)
-                         for _, value in self._loop_drives], dtype=float).reshape(-1, 3)
+        function of t or a coordinate held; the last time's kept (``_looped``), returned
+        without calling again where ``again`` is False and t is that time."""
+        if not again and self._looped is not None and self._looped[0] == t:
+            return self._looped[1]
+        self._looped = None
+        out = np.array([value(t) if callable(value) else
+                        (_vector("drives", value, 1)[0], 0.0, 0.0)
+                        for _, value in self._loop_drives], dtype=float).reshape(-1, 3)
+        self._looped = (t, out)
+        return out
+
+    def _input_slots(self):
+        """Where the model's input functions are (:func:`_input_functions`), for
+        :meth:`_input_values`."""
+        return _input_functions(self)
+
+    def _input_values(self, slots):
+        """``{n: value}`` of each input function n of ``slots`` (:meth:`_input_slots`) as
+        this DAE's arrays hold it after its last evaluation: a load's or drive's of t the
+        inputs' row, a loop's drive its row of the last :meth:`_loop_drive_values`, an
+        effort function's the inputs' or the loops' effort entries (a number for a
+        one-coordinate joint), copied (a :class:`~rancf.formulations.inputs.Recorded`'s row)."""
+        out = {}
+        for n, (entries, i, _) in enumerate(slots):
+            entry = entries[i]
+            if entries is self.inputs.timed:
+                out[n] = entry[0].copy()
+            elif entries is self._loop_drives:
+                out[n] = self._looped[1][i].copy()
+            else:
+                held = self.inputs.effort if entries is self.inputs.effort_functions else \
+                    self._loop_effort
+                value = held[entry[1]]
+                out[n] = float(value[0]) if len(value) == 1 else value.copy()
+        return out
 
     def _X(self, x):
         """The bodies' coordinates of x as (n_bodies, 7)."""
@@ -1413,7 +1447,9 @@ class SpatialDAE(IndexThreeDAE):
         (n_probed, 6: :meth:`_joint_values` of ``_probe``, the angles continued,
         :meth:`_angles_continued`; None without effort functions) at t: the compiled problem
         computes c and cd itself; the rotation vectors are continued here
-        (:meth:`_psi_continued`)."""
+        (:meth:`_psi_continued`). Counts its calls (``effort_calls``: the compiled problem's
+        ``keep_inputs`` tells by it whether the arrays still hold its own call's values)."""
+        self.effort_calls += 1
         inputs = self.inputs
         functions = [e for e in self._loop_efforts if callable(e[2])]
         if c is not None:
@@ -2162,20 +2198,22 @@ class SpatialDAE(IndexThreeDAE):
         return {"nodes": nodes, "velocities": velocities, "joint_q": JQ, "joint_qd": JQD,
                 **self._energies(Q, V, branches), **cables}
 
-    def observe_frames(self, t, q, v, a, lam, branches):
+    def observe_frames(self, t, q, v, a, lam, branches, kept=None):
         """:meth:`observe` of every stored output of a run, deferred to when the Result is
         first asked for them (a stored frame holds the state; developer: Results, files and sweeps):
         ``nodes`` is a :class:`SpatialFrames` (poses, joint coordinates and energies of all
         outputs in one vectorized pass), ``reactions`` a :class:`SpatialReactions` (a
         saddle-point solve an output; the values of the model's input functions at the
-        outputs recorded here, in the run, :class:`RecordedCalls`), each on its output's
-        reference angles (``branches``, the rows the loop kept: :meth:`_on_branches`); the
-        cable nodes' coordinates and rates are the stored states' own."""
+        outputs, ``kept`` by the loop (one ``{n: value}`` of :meth:`_input_values` an output),
+        played back), each on its output's reference angles (``branches``, the rows the loop
+        kept: :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored
+        states' own."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
         branches = np.array(branches, dtype=float)
-        out = {"reactions": SpatialReactions(self, t, q, v, branches)}
+        recorded = Recorded(t, kept) if kept is not None and _input_functions(self) else None
+        out = {"reactions": SpatialReactions(self, t, q, v, branches, recorded)}
         # the bases the outputs' cable frames move on from: this call's (the run's start),
         # not those a later output, statics' load steps or start leave on the formulation;
         # computed once, when first read
@@ -2364,13 +2402,14 @@ class SpatialReactions:
     branches : ndarray (n_out, n_branch)
         Their reference angles (the joint springs' and effort functions' angles continue
         from them: :meth:`SpatialDAE._on_branches`).
+    recorded : rancf.formulations.inputs.Recorded or None
+        The values of the model's input functions at the frames, kept by the run's loop and
+        played back in their place (None: it has none).
     """
 
-    def __init__(self, dae, t, X, V, branches):
+    def __init__(self, dae, t, X, V, branches, recorded=None):
         self.dae, self.t, self.X, self.V, self.branches = dae, t, X, V, branches
-        # the values the input functions give at the outputs, recorded now (in the run) and
-        # played back when the reactions are computed
-        self.recorded = RecordedCalls(dae, t, X, V, branches) if _input_functions(dae) else None
+        self.recorded = recorded
 
     def __call__(self):
         dae = self.dae
@@ -2410,65 +2449,6 @@ def _functions_replaced(dae, make):
         for (entries, i, _), entry in zip(slots, old):
             entries[i] = entry
         dae.inputs.t = np.nan
-
-
-def _kept(value):
-    """A copy of an input function's value that later changes to what it returned cannot
-    reach: numbers and tuples of numbers as they are (immutable), arrays copied, anything else
-    deep-copied (``copy.deepcopy`` of every value cost more than the call it records)."""
-    if isinstance(value, (float, int)):
-        return value
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, tuple) and all(isinstance(v, (float, int)) for v in value):
-        return value
-    return copy.deepcopy(value)
-
-
-class RecordedCalls:
-    """The values a spatial DAE's input functions gave at a run's output times, recorded in
-    the run and played back in their place when the reactions are computed after it
-    (:class:`SpatialReactions`; as the planar :class:`rancf.formulations.inputs.Recorded`):
-    called then, a drive replaced since or a closure over a changed variable would give
-    other values than the run's. Each function is called once an output here (drives and
-    loads at t, efforts at the output's joint coordinates, :meth:`SpatialDAE._effort_values`);
-    a played function returns its value of that time, whatever its other arguments (the
-    efforts are asked for at the same output's coordinates)."""
-
-    def __init__(self, dae, t, X, V, branches):
-        self.values = {}
-        slots = _input_functions(dae)
-        # functions of t alone (loads and drives) called directly at each output time: the
-        # inputs' own evaluation of every load and drive there would cost several times more
-        of_t = [(n, entries[i][at]) for n, (entries, i, at) in enumerate(slots)
-                if entries is dae.inputs.timed or entries is dae._loop_drives]
-        for tk in np.asarray(t, dtype=float).tolist():
-            for n, f in of_t:
-                self.values[n, tk] = _kept(f(tk))
-        if len(of_t) == len(slots):
-            return
-
-        def recording(n, f):
-            def call(tk, *args):
-                value = f(tk, *args)
-                self.values[n, float(tk)] = _kept(value)
-                return value
-            return call
-
-        # effort functions of the joints' coordinates, called as the run calls them
-        with _functions_replaced(dae, recording):
-            for (x, v), tk in zip(dae._on_branches(X, V, branches), t):
-                dae._effort_values(x, v, float(tk))
-
-    def played(self, n, f):
-        """The function that plays back function n's values (f: the model's, unused)."""
-        def call(tk, *args):
-            try:
-                return _kept(self.values[n, float(tk)])
-            except KeyError:
-                raise RuntimeError(f"no input values were recorded at t = {tk!r} s (only at "
-                                   "the run's output times)") from None
-        return call
 
 
 def _continued(t, JQ, angles, last):

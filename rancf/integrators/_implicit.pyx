@@ -143,6 +143,7 @@ cdef class Stepper:
     cdef object strategy
     cdef object equations
     cdef readonly object error     # what an input function of the problem raised, ending run()
+    cdef object keep_inputs        # the problem's keep_inputs(k, t, q, v), or None (_record)
 
     def __init__(self, StepProblem problem, double am, double af, double gamma, double beta,
                  bint intermediate, bint bdf1, double h, double tol, int max_iter, bint reuse,
@@ -608,7 +609,9 @@ cdef class Stepper:
         the last; ``progress(t, steps)`` is called every 0.1 s of wall time
         (rancf.integrators._interrupt). Returns ``(status, message)``; :meth:`outputs` gives
         the kept states, also after a failure or Ctrl-C. An output costs a copy of the state
-        (no Python call): the problem maps the states to its outputs once, afterwards
+        and, where the problem has a ``keep_inputs(k, t, q, v)`` (the DAEs, whose model has
+        input functions), a copy of the values its input functions gave there: the problem
+        maps the states to its outputs once, afterwards
         (:meth:`~rancf.formulations._problem.StepProblem.observe_frames`)."""
         cdef long k
         cdef long n_out = 2 + n_steps // output_every
@@ -620,6 +623,7 @@ cdef class Stepper:
         self.out_branch = np.empty((n_out, self.p.n_branch))
         self.out_iterations = np.empty(n_out, dtype=np.int_)
         self.n_kept = 0
+        self.keep_inputs = getattr(self.p, "keep_inputs", None)
         cdef int it, i, worst_it = 0, tracked
         cdef double p_old[2]
         cdef double p_new[2]
@@ -698,6 +702,10 @@ cdef class Stepper:
         self.out_energy[k, 0], self.out_energy[k, 1] = energy[0], energy[1]
         if self.p.n_branch:
             self.p.keep_branch(&self.out_branch[k, 0])
+        if self.keep_inputs is not None:
+            # the values of the model's input functions at the output, those the loop's last
+            # evaluation at this state computed (rancf.formulations.inputs.Recorded)
+            self.keep_inputs(k, self.t, self.q, self.v)
         self.out_iterations[k] = iterations
         self.n_kept = k + 1
         return 0
