@@ -858,8 +858,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         spatial DAE (its bodies' positions and Euler parameters and the multipliers, as the
         planar statics').
     load_steps : int
-        Number of equal load increments (>= 1); raise it when a step does not converge. In a
-        planar model the rest angles of torsion spring-dampers are stepped with the loads,
+        Nominal number of equal load increments (>= 1). A load step on which Newton fails
+        is cut: its increment halved and the step retried from the last equilibrium, at
+        most 6 times (down to 1/64 of ``1 / load_steps``), the increment grown back after
+        each converged step; raise it when a step fails even so. In a planar model the rest angles of torsion spring-dampers are stepped with the loads,
         from their joints' reference angles (their pre-stress is a load).
     tol : float
         Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
@@ -879,11 +881,14 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         output (continuous where a tangent turns past 120 degrees from its reference, if no
         load step turns it by 120 degrees: raise ``load_steps`` otherwise).
         ``extra["load_factor"]`` is the load factor reached (1 when ``status == "ok"``);
-        ``extra["iterations"]`` the Newton iterations of each converged load step;
+        ``extra["iterations"]`` and ``extra["load_factors"]`` the Newton iterations and the
+        load factor of each converged load step (more than ``load_steps`` where steps were
+        cut); ``stats["load_step_cuts"]`` the halvings (the message says how many, where
+        any);
         ``stats["newton_iterations"]`` (``njev``, ``nlu``) all of the solve's, a failed
         step's and a slack cable's pseudo-transient start's included. A step that does
-        not converge stops with ``status == "failed"``, a message naming the step, and the
-        last equilibrium found;
+        not converge at the smallest increment stops with ``status == "failed"``, a message
+        naming the step and that increment, and the last equilibrium found;
         Ctrl-C once the load steps have begun (in them, in a load or effort function, or
         while the equilibrium is mapped to the outputs) with ``status == "interrupted"`` and
         the last equilibrium found.

@@ -214,7 +214,7 @@ def test_a_regular_matrix_that_does_not_converge_fails_without_a_reason():
                       static=scheme.static)
     x = dae.initial_state()[0]
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0))
-    status, message, _, reached, _, reason = step_loads(stepper, dae.kernel.set_load_factor, 1)
+    status, message, _, reached, _, reason, _ = step_loads(stepper, dae.kernel.set_load_factor, 1)
     assert status == "failed" and "did not converge" in message
     assert reached == 0.0 and reason is None
 

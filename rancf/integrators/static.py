@@ -8,7 +8,10 @@ efforts) scaled by the load factor s::
     F_K(x) - s Q(x) + Phi_x(x)^T lambda = 0,        Phi(x, 0) = 0
 
 are solved by Newton's method for ``s = 1/n, 2/n, ..., 1`` (``n = load_steps``), each load step
-starting from the last equilibrium (the force kernels scale the applied forces by s). The Newton matrix is the DAE's with ``c_k = 1``:
+starting from the last equilibrium (the force kernels scale the applied forces by s); a load
+step on which Newton fails is cut, its increment halved (at most :data:`CUTS` times) and
+retried from the last equilibrium, and grown back after each converged step
+(:func:`step_loads`, one loop for every formulation). The Newton matrix is the DAE's with ``c_k = 1``:
 ``[[K + d(Phi_x^T lambda)/dx, Phi_x^T], [Phi_x, 0]]``.
 
 Newton's iterations are those of the implicit stepping loop (``rancf/integrators/_implicit.pyx``)
@@ -25,6 +28,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..utilities import checks
+from ..utilities.errors import UserFunctionError
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
@@ -90,7 +94,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                                 dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
                                 A.joint_q0)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
-    status, message, error, reached, iterations, _ = step_loads(
+    status, message, error, reached, iterations, _, steps = step_loads(
         stepper, set_load_factor, load_steps)
     _, x, _, _, lam = stepper.state()
     if not iterations:
@@ -107,9 +111,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=lam[None], status=status, message=message, method="newton",
                     formulation="dae",
-                    stats=_work(iterations, [stepper]),
-                    extra={"load_factor": np.array([reached]), "iterations": np.array(
-                        [iterations + [0] * (load_steps - len(iterations))])},
+                    stats=_work(iterations, [stepper], steps),
+                    extra=_load_steps_extra(reached, iterations, steps, load_steps),
                     wall_time=time.perf_counter() - start, error=error)
 
 
@@ -523,7 +526,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
                                 kernel["js_rest"][:3 * springs].reshape(-1, 3),
                                 np.ones(springs, dtype=bool))
     # the cable frames carried from load step to load step, as a run's from output to output
-    status, message, error, reached, iterations, reason = step_loads(
+    status, message, error, reached, iterations, reason, steps = step_loads(
         stepper, set_load_factor, load_steps, formulation.carry_cable_frames)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
@@ -541,9 +544,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=np.zeros((1, 0)), status=status, message=message, method="newton",
                     formulation="spatial",
-                    stats=_work(iterations, [stepper]),
-                    extra={"load_factor": np.array([reached]), "iterations": np.array(
-                        [iterations + [0] * (load_steps - len(iterations))]), **extra},
+                    stats=_work(iterations, [stepper], steps),
+                    extra={**_load_steps_extra(reached, iterations, steps, load_steps), **extra},
                     wall_time=time.perf_counter() - start, error=error)
 
 
@@ -592,7 +594,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     break
             stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, x, lam0)
-            status, message, error, reached, iterations, reason = step_loads(
+            status, message, error, reached, iterations, reason, steps = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
     if ((_bent_plane_cables(model) or (status == "failed" and not iterations))
             and _loads_in_cable_planes(model)):
@@ -609,7 +611,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, *first)
             with one_blas_thread():
-                status, message, error, reached, iterations, reason = step_loads(
+                status, message, error, reached, iterations, reason, steps = step_loads(
                     stepper, set_load_factor, load_steps, dae.carry_cable_frames)
             set_load_factor(reached)
             for _ in range(3 if status == "ok" else 0):
@@ -650,9 +652,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     joint_qd=seen["joint_qd"][None], reactions=seen["reactions"][None],
                     work=np.zeros(1), dissipated=np.zeros(1), lam=lam[None], status=status,
                     message=message, method="newton", formulation="dae",
-                    stats=_work(iterations, made),
-                    extra={"load_factor": np.array([reached]), "iterations": np.array(
-                        [iterations + [0] * (load_steps - len(iterations))]),
+                    stats=_work(iterations, made, steps),
+                    extra={**_load_steps_extra(reached, iterations, steps, load_steps),
                         **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
                         **{k: seen[k][None] for k in CABLE_OUTPUTS if k in seen}},
                     wall_time=time.perf_counter() - start, error=error)
@@ -695,31 +696,69 @@ def _static_stepper(problem, tol, max_iter, inertia=0.0, made=None):
     return stepper
 
 
-def _work(iterations, steppers):
+def _work(iterations, steppers, steps):
     """The ``stats`` of a static solve: ``steps`` the converged load steps (``iterations``,
-    their Newton iterations), and ``newton_iterations``, ``njev``, ``nlu`` every Newton
+    their Newton iterations), ``load_step_cuts`` the halvings of a load step's increment
+    where Newton failed on it (``steps["cuts"]`` of :func:`step_loads`; their failed tries'
+    iterations are among the work below), and ``newton_iterations``, ``njev``, ``nlu`` every Newton
     iteration and factorization of the solve, the counters of the loops it ran
     (``steppers``): the load steps', a failed one's, a first try's that failed, and each
     step of :func:`_pseudo_transient_first_step` (one Newton iteration a step, a refused one
     too where its matrix was factored) with the continuations of the fold escape. The work,
     not the converged steps' share of it (``extra["iterations"]``), as a run's stats."""
-    return {"steps": len(iterations),
+    return {"steps": len(iterations), "load_step_cuts": steps["cuts"],
             **{k: int(sum(getattr(s, k) for s in steppers))
                for k in ("newton_iterations", "njev", "nlu")}}
 
 
+#: How many times a load step's increment may be halved after Newton fails on it: down to
+#: ``1 / 2**CUTS`` of the nominal increment ``1 / load_steps`` (1/64), then the solve stops.
+CUTS = 6
+
+
+def _load_steps_extra(reached, iterations, steps, load_steps):
+    """The ``extra`` of a static solve's load steps: ``load_factor`` (1,) the load factor
+    reached; ``iterations`` and ``load_factors`` (1, k): each converged load step's Newton
+    iterations and load factor (``steps["factors"]`` of :func:`step_loads`), zero-padded to
+    k = load_steps where fewer converged (k the converged count where cut steps made more)."""
+    k = max(load_steps, len(iterations))
+    pad = [0] * (k - len(iterations))
+    return {"load_factor": np.array([reached]), "iterations": np.array([iterations + pad]),
+            "load_factors": np.array([steps["factors"] + [0.0] * (k - len(steps["factors"]))])}
+
+
 def step_loads(stepper, set_load_factor, load_steps, accepted=None):
-    """The load steps of a static solve: the load factor ``s = k / load_steps`` set by
-    ``set_load_factor(s)``, then one step of the stepper (Newton from the last equilibrium),
-    for k = 1, 2, ... until the last, the first that fails or a Ctrl-C; ``accepted(q)``, where
-    given, after each converged step with its equilibrium's coordinates q (what follows the
-    load steps from one to the next: the cable frames).
+    """The load steps of a static solve, with the load factor's increment cut where Newton
+    fails: the load factor s set by ``set_load_factor(s)``, then one step of the stepper
+    (Newton from the last equilibrium), until s = 1, the first step that fails at the smallest
+    increment, or a Ctrl-C; ``accepted(q)``, where given, after each converged step with its
+    equilibrium's coordinates q (what follows the load steps from one to the next: the cable
+    frames).
+
+    The increment is nominally ``1 / load_steps``. Where Newton fails on a step (no
+    convergence, a divergence, an element turned by half a turn, a non-finite force) the
+    increment is halved and the step tried again from the last equilibrium (the stepper
+    restarted there at rest), down to ``1 / (2**CUTS load_steps)``; after each converged step
+    it is doubled again, up to the nominal one, and never carried past the next nominal
+    factor ``k / load_steps`` (each is an equilibrium reached). The factors lie on the grid
+    ``j / (2**CUTS load_steps)`` (exact fractions), so a solve that needs no cut takes exactly
+    the steps ``s = k / load_steps``. Not cut: a failure whose reason is ``"singular"`` (the
+    Newton matrix singular at the last equilibrium itself, whatever the increment), and an
+    input function's own error (:class:`~rancf.utilities.errors.UserFunctionError`: the
+    user's to fix, and a retry would call the function again).
+
+    Why: Newton converges from close enough only; a soft beam's large deflection is out of
+    reach of the nominal increment where it is at its largest (a cantilever's first steps,
+    before the stiffening of its turned shape), and the user of Abaqus, Chrono or Exudyn
+    expects the solver, not them, to find the increments there.
 
     Returns
     -------
     status : {"ok", "failed", "interrupted"}
     message : str
-        What failed, at which load step and factor, and which equilibrium the result holds.
+        What failed, at which load step and factor, the smallest increment tried, and which
+        equilibrium the result holds; for an "ok" solve that cut its steps, how often ("" if
+        none).
     error : Exception or None
         What an input function raised (or the ValueError of what it returned), for the Result.
     reached : float
@@ -729,45 +768,82 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
     reason : {None, "singular"}
         The failed step's :attr:`~rancf.formulations.problem.StepFailure.reason`
         (``"singular"``: its Newton matrix was singular at the last equilibrium itself).
+    steps : dict
+        ``factors``: the load factor of each converged step (list of float); ``cuts``: the
+        number of halvings (failed tries); ``smallest``: the smallest increment tried.
     """
     status, message, error, reached, iterations, reason = "ok", "", None, 0.0, [], None
+    grid = 2**CUTS * load_steps                 # the factors are j / grid
+    nominal = 2**CUTS
+    at, size = 0, nominal                       # the last equilibrium's j, the increment's
+    factors, cuts, smallest = [], 0, nominal
+    last = stepper.state()                      # the last equilibrium, to retry from
+    base, s, tried = stepper.steps, 0.0, stepper.newton_iterations
     try:
-        for k in range(1, load_steps + 1):
-            s = k / load_steps
+        while at < grid:
+            # not past the next nominal factor: each k / load_steps is an equilibrium reached
+            size = min(size, nominal - at % nominal)
+            s = (at + size) / grid
             set_load_factor(s)
+            smallest = min(smallest, size)
+            tried = stepper.newton_iterations
             try:
                 iterations.append(stepper.advance())
-            except StepFailure as exc:
-                status, reason = "failed", exc.reason
-                # the loop's message says what to change, except for a divergence it only
-                # detected
-                advice = "; raise load_steps" if exc.status == "diverged" else ""
-                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): "
-                           f"{exc.message}; the result is the equilibrium at load factor "
+            except (StepFailure, ArithmeticError, ValueError, RuntimeError) as exc:
+                failure = isinstance(exc, StepFailure)
+                # an input function's own error is the user's to fix, not Newton's reach;
+                # a matrix singular at the last equilibrium is so at every increment
+                if (size > 1 and not isinstance(exc, UserFunctionError)
+                        and not (failure and exc.reason == "singular")):
+                    size //= 2
+                    cuts += 1
+                    stepper.start_at_rest(last[0], last[1], last[4])
+                    continue
+                step = -(-(at + size) // nominal)               # the nominal step it is in
+                where = f"load step {step} of {load_steps} (load factor {s:.4g})"
+                if size < nominal:
+                    where += (f", its increment cut to {size / grid:.4g} ({size}/{nominal} of "
+                              f"the nominal {1 / load_steps:.4g}), the smallest tried")
+                if failure:
+                    status, reason = "failed", exc.reason
+                    what = exc.message
+                    # the loop's message says what to change, except for a divergence it only
+                    # detected; a cut step's failure, that smaller increments did not help
+                    advice = ("; raise load_steps or max_iter" if size < nominal else
+                              "; raise load_steps" if exc.status == "diverged" else "")
+                else:
+                    # an input function raised (or returned no number) at Newton's iterate, or
+                    # a spatial element turned by half a turn: stop, as the implicit loop
+                    # does, with the equilibrium reached so far
+                    status, error, what, advice = "failed", exc, str(exc), ""
+                message = (f"{where}: {what}; the result is the equilibrium at load factor "
                            f"{reached:.4g}{advice}")
                 break
-            except (ArithmeticError, ValueError, RuntimeError) as exc:
-                # an input function raised (or returned no number) at Newton's iterate, or a
-                # spatial element turned by half a turn: stop, as the implicit loop does, with
-                # the equilibrium reached so far
-                status, error = "failed", exc
-                message = (f"load step {k} of {load_steps} (load factor {s:.4g}): {exc}; the "
-                           f"result is the equilibrium at load factor {reached:.4g}")
-                break
+            at += size
             reached = s
+            factors.append(s)
+            size = min(2 * size, nominal)
+            last = stepper.state()
             if accepted is not None:
-                accepted(stepper.state()[1])
+                accepted(last[1])
     except KeyboardInterrupt:
         # Ctrl-C inside a load step leaves the stepper at the last equilibrium; one that arrives
-        # as a step returns finds it accepted, its iterations not yet appended: the stepper's
-        # counts say how far it got
-        done = stepper.steps
-        if done > len(iterations):
-            iterations.append(stepper.newton_iterations - sum(iterations))
-        reached, status = done / load_steps, "interrupted"
-        message = (f"interrupted (Ctrl-C) in load step {done + 1} of {load_steps}; the result "
-                   f"is the equilibrium at load factor {reached:.4g}")
-    return status, message, error, reached, iterations, reason
+        # as a step returns finds it accepted, its iterations and factor not yet recorded: the
+        # stepper's count says whether it got there
+        if stepper.steps - base > len(factors):
+            if len(iterations) < stepper.steps - base:
+                iterations.append(stepper.newton_iterations - tried)
+            reached = s
+            factors.append(s)
+        status = "interrupted"
+        message = (f"interrupted (Ctrl-C) in the load step after load factor {reached:.4g} "
+                   f"({load_steps} nominal load steps); the result is the equilibrium at load "
+                   f"factor {reached:.4g}")
+    if status == "ok" and cuts:
+        message = (f"{load_steps} nominal load steps, {len(factors)} taken: increments "
+                   f"halved {cuts} times where Newton failed, the smallest {smallest / grid:.4g}")
+    return status, message, error, reached, iterations, reason, {
+        "factors": factors, "cuts": cuts, "smallest": smallest / grid}
 
 
 def _after_loads(status, message, caught):
