@@ -49,6 +49,19 @@ def output_times(t_end, dt, output_every):
     return t
 
 
+def most_outputs(t_end, dt, output_every):
+    """The outputs a run keeps at the most, for its memory check: :func:`output_times` gives as
+    many, or one fewer where t_end falls on an output time."""
+    return int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+
+
+def _methods():
+    """The names ``method`` takes: "auto", the explicit schemes, SciPy's (``"scipy:..."``)
+    and the implicit methods."""
+    return ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
+        sorted(IMPLICIT_METHODS)
+
+
 def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
                  advice="raise output_every, shorten t_end, use fewer elements, or pass "
                         "max_memory (bytes) to allow more"):
@@ -503,15 +516,14 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
                             atol, max_displacement, check_stability, max_memory, progress,
                             implicit_options)
-    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
-        sorted(IMPLICIT_METHODS)
+    known = _methods()
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
     # the whole run's memory before the build allocates any of it (33 doubles a coordinate:
     # gigabytes for ten million); "auto" counts the dearer implicit formulations
     n_x, n_joints = coordinates(model)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
                  workspace_memory(n_x, method, formulation,
                                   implicit_options.get("linear_solver", "sparse")),
@@ -565,8 +577,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     state (:meth:`~rancf.formulations.spatial.Spatial.tracked`), the implicit ones through the
     implicit loop (:func:`rancf.formulations.spatial.implicit_problem`), which integrates them
     by the trapezoidal rule. Closed loops are not available in this version."""
-    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
-        sorted(IMPLICIT_METHODS)
+    known = _methods()
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
@@ -575,7 +586,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     # of the 7 a body has in the DAE); method "auto" and the static start count the implicit
     # methods' (statics'), the dearer
     n_bodies, n_joint_q = spatial_size(model)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     dae = formulation == "dae" or (formulation == "auto" and spatial_dae_likely(model))
     if dae:
         what = (f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
@@ -780,7 +791,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
     if blas_threads is not None:
         blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
     n_x, n_joints = reduced.n_x, len(reduced.model.joints)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
                  workspace_memory(n_x, method, "dae"),
                  f"the full model's DAE ({n_x:,} coordinates)")
