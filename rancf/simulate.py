@@ -49,6 +49,19 @@ def output_times(t_end, dt, output_every):
     return t
 
 
+def most_outputs(t_end, dt, output_every):
+    """The outputs a run keeps at the most, for its memory check: :func:`output_times` gives as
+    many, or one fewer where t_end falls on an output time."""
+    return int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+
+
+def _methods():
+    """The names ``method`` takes: "auto", the explicit schemes, SciPy's (``"scipy:..."``)
+    and the implicit methods."""
+    return ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
+        sorted(IMPLICIT_METHODS)
+
+
 def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
                  advice="raise output_every, shorten t_end, use fewer elements, or pass "
                         "max_memory (bytes) to allow more"):
@@ -492,9 +505,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         reason = ""
         if method == "auto":
             method, reason = choose_method(model, dt)
-        return _chosen(_run_reduced(model, t_end, dt, method, output_every, state, formulation,
-                                    max_displacement, max_memory, progress,
-                                    **implicit_options), reason)
+        return _run_reduced(model, t_end, dt, method, output_every, state, formulation,
+                            max_displacement, max_memory, progress, reason, **implicit_options)
     if isinstance(state, str) and state not in STARTS:
         raise ValueError(f"state must be a rancf.State or one of {list(STARTS)}, got {state!r}")
     if state is not None and not isinstance(state, (State, str)):
@@ -504,15 +516,14 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         return _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol,
                             atol, max_displacement, check_stability, max_memory, progress,
                             implicit_options)
-    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
-        sorted(IMPLICIT_METHODS)
+    known = _methods()
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
     # the whole run's memory before the build allocates any of it (33 doubles a coordinate:
     # gigabytes for ten million); "auto" counts the dearer implicit formulations
     n_x, n_joints = coordinates(model)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
                  workspace_memory(n_x, method, formulation,
                                   implicit_options.get("linear_solver", "sparse")),
@@ -535,8 +546,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
                             f"methods stop when Newton fails or the state exceeds 1e8{_as(reason)}")
-        return _chosen(_run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch,
-                                     formulation, progress, reason, **implicit_options), reason)
+        return _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch,
+                             formulation, progress, reason, **implicit_options)
     if implicit_options:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
                         f"{sorted(IMPLICIT_METHODS)} only{_as(reason)}")
@@ -550,22 +561,12 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return _chosen(result_of(model, solution), reason)
+    return result_of(model, solution, reason)
 
 
 def _as(reason):
     """The end of an error message about a method that ``"auto"`` chose: the choice and why."""
     return f"; {reason}" if reason else ""
-
-
-def _chosen(result, reason):
-    """``result`` with the reason of its method (:attr:`Result.method_reason`; "" when the
-    method was named), also its ``message`` when the run has nothing else to say (a failure's
-    message is kept; developer: Results, files and sweeps)."""
-    result.method_reason = reason
-    if reason and not result.message:
-        result.message = reason
-    return result
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -576,8 +577,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     state (:meth:`~rancf.formulations.spatial.Spatial.tracked`), the implicit ones through the
     implicit loop (:func:`rancf.formulations.spatial.implicit_problem`), which integrates them
     by the trapezoidal rule. Closed loops are not available in this version."""
-    known = ["auto"] + sorted(SCHEMES) + [f"scipy:{m}" for m in SCIPY_METHODS] + \
-        sorted(IMPLICIT_METHODS)
+    known = _methods()
     if method not in known:
         raise ValueError(f"method must be one of {known} for a spatial model, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
@@ -586,7 +586,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     # of the 7 a body has in the DAE); method "auto" and the static start count the implicit
     # methods' (statics'), the dearer
     n_bodies, n_joint_q = spatial_size(model)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     dae = formulation == "dae" or (formulation == "auto" and spatial_dae_likely(model))
     if dae:
         what = (f"the spatial DAE's state, sparse Newton matrix and SuperLU factors "
@@ -617,9 +617,9 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
     reason = ""
     if method == "auto":
         method, reason = _spatial_method(formulation, y0, dt)
-    return _chosen(_run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
-                                       rtol, atol, max_displacement, check_stability and not reason,
-                                       progress, implicit_options), reason)
+    return _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol,
+                               atol, max_displacement, check_stability and not reason, progress,
+                               reason, implicit_options)
 
 
 def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
@@ -645,34 +645,14 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                         "methods stop when Newton fails or the state exceeds 1e8")
     dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     x0, v0 = spatial_dae_start(model, dae, state)
-    return _chosen(result_of(model, _spatial_dae_implicit(dae, x0, v0, t_end, dt, method,
-                                                         output_every, progress,
-                                                         **implicit_options)), reason)
-
-
-def _spatial_dae_implicit(dae, x0, v0, t_end, dt, method, output_every, progress, tol=1e-10,
-                          max_iter=25, jacobian="reuse", projection=False, linear_solver=None,
-                          **parameters):
-    """The implicit loop on the spatial DAE from (x0, v0)."""
-    if linear_solver not in (None, "sparse"):
-        raise ValueError(f"linear_solver of the spatial DAE must be 'sparse' (its matrices are "
-                         f"scipy.sparse), got {linear_solver!r}")
-    steps = t_end / dt
-    if abs(steps - round(steps)) > 1e-9 * steps:
-        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
-    tol = checks.tolerance("tol", tol, dae.tree.size)
-    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
-    # the compiled problem runs the loop and projects (StepProblem.project)
-    dae.compiled.project_with(projection_kind(projection))
-    with one_blas_thread():
-        return integrate(dae.compiled, x0, v0, t_end, dt, method=method,
-                         output_every=output_every, tol=tol, max_iter=max_iter,
-                         jacobian=jacobian, progress=progress, **parameters)
+    return result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method, output_every,
+                                              progress, **implicit_options), reason)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
-                        max_displacement, check_stability, progress, implicit_options):
-    """:func:`_run_spatial` once the method is known."""
+                        max_displacement, check_stability, progress, reason, implicit_options):
+    """:func:`_run_spatial` once the method is known (``reason``: why method "auto" chose it,
+    for the Result)."""
     implicit = method in IMPLICIT_METHODS
     if implicit_options and not implicit:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
@@ -682,8 +662,10 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
                         "methods stop when Newton fails or the state exceeds 1e8")
     tree = formulation.tree
     if implicit:
-        return result_of(model, _spatial_implicit(formulation, y0, t_end, dt, method,
-                                                  output_every, progress, **implicit_options))
+        n = formulation.n_free
+        return result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt, method,
+                                                  output_every, progress, **implicit_options),
+                         reason)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
@@ -693,24 +675,48 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   output_times(t_end, dt, output_every), dt, method, rtol, atol,
                                   bound, progress)
-    return result_of(model, solution)
+    return result_of(model, solution, reason)
 
 
-def _spatial_implicit(formulation, y0, t_end, dt, method, output_every, progress, tol=1e-10,
-                      max_iter=25, jacobian="reuse", projection=None, linear_solver=None,
-                      **parameters):
-    """The implicit loop on a spatial formulation from its state y0 = (q0, v0)."""
-    if projection is not None or linear_solver is not None:
+def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,
+                      tol=1e-10, max_iter=25, jacobian="reuse", **parameters):
+    """The implicit loop on a spatial formulation from (q0, v0): the absolute-coordinate DAE
+    (a :class:`~rancf.formulations.spatial_dae.SpatialDAE`; q0, v0 its coordinates and rates,
+    (n_coordinates,) each), which takes the options ``projection`` (default False) and
+    ``linear_solver`` (None or "sparse") and solves its sparse matrices on one BLAS thread, or
+    the recursion (a :class:`~rancf.formulations.spatial.Spatial`; its state's q and qd,
+    (n_free,) each), which refuses both options but None."""
+    dae = isinstance(formulation, SpatialDAE)
+    if dae:
+        projection = parameters.pop("projection", False)
+        linear_solver = parameters.pop("linear_solver", None)
+        if linear_solver not in (None, "sparse"):
+            raise ValueError(f"linear_solver of the spatial DAE must be 'sparse' (its matrices "
+                             f"are scipy.sparse), got {linear_solver!r}")
+    elif any([parameters.pop(name, None) is not None for name in ("projection", "linear_solver")]):
         raise TypeError("projection and linear_solver apply to formulation='dae' only")
+    tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, formulation.tree.size)
+    if dae:
+        # the compiled problem runs the loop and projects (StepProblem.project)
+        formulation.compiled.project_with(projection_kind(projection))
+        problem = formulation.compiled
+    else:
+        problem = spatial.implicit_problem(formulation)
+    with one_blas_thread() if dae else contextlib.nullcontext():
+        return integrate(problem, q0, v0, t_end, dt, method=method, output_every=output_every,
+                         tol=tol, max_iter=max_iter, jacobian=jacobian, progress=progress,
+                         **parameters)
+
+
+def _implicit_options(t_end, dt, tol, max_iter, size, reason=""):
+    """``(tol, max_iter)`` of an implicit run checked (``tol`` against the model size ``size``,
+    m), and its span a whole number of steps (``reason``: why method "auto" chose the
+    method, for the message)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
-        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got {steps!r}")
-    tol = checks.tolerance("tol", tol, formulation.tree.size)
-    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
-    n = formulation.n_free
-    return integrate(spatial.implicit_problem(formulation), y0[:n], y0[n:], t_end, dt,
-                     method=method, output_every=output_every, tol=tol, max_iter=max_iter,
-                     jacobian=jacobian, progress=progress, **parameters)
+        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
+                         f"{steps!r}{_as(reason)}")
+    return checks.tolerance("tol", tol, size), checks.integer("max_iter", max_iter, 1, 10**6)
 
 
 def output_numbers(n_x, n_joints):
@@ -750,12 +756,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
     """The implicit methods on the DAE or the implicit recursive formulation (``reason``: why
     method "auto" chose it, for the messages), from (x0, v0) on the branch of joint angles
     ``branch`` (None: the reference configuration's; :func:`~rancf.starts.static_start`)."""
-    steps = t_end / dt
-    if abs(steps - round(steps)) > 1e-9 * steps:
-        raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
-                         f"{steps!r}{_as(reason)}")
-    tol = checks.tolerance("tol", tol, A.size)
-    max_iter = checks.integer("max_iter", max_iter, 1, 10**6)
+    tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, A.size, reason)
     if formulation == "dae":
         dae = DAE(A, linear_solver, projection, branch)
         q0, qd0 = dae.initial_state(x0, v0)
@@ -771,14 +772,15 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
     return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
                                       output_every=output_every, projection=projection, tol=tol,
                                       max_iter=max_iter, jacobian=jacobian, progress=progress,
-                                      **parameters))
+                                      **parameters), reason)
 
 
 def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
-                 max_displacement, max_memory, progress, blas_threads=1):
+                 max_displacement, max_memory, progress, reason="", blas_threads=1):
     """A reduced model (the adaptive modal method) in the implicit loop, its step solved by
     greedy Gauss-Newton on the sampled rows; the options :func:`simulate` checked, the memory of
-    the full model's sparse DAE, which the method samples."""
+    the full model's sparse DAE, which the method samples (``reason``: why method "auto" chose
+    the method, for the Result)."""
     if method != "backward-euler":
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")
@@ -789,7 +791,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
     if blas_threads is not None:
         blas_threads = checks.integer("blas_threads", blas_threads, 1, 4096)
     n_x, n_joints = reduced.n_x, len(reduced.model.joints)
-    n_out = int(np.floor(t_end / (dt * output_every) + 1e-9)) + 2
+    n_out = most_outputs(t_end, dt, output_every)
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,
                  workspace_memory(n_x, method, "dae"),
                  f"the full model's DAE ({n_x:,} coordinates)")
@@ -801,7 +803,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         progress=progress)
-    result = result_of(reduced.model, sol)
+    result = result_of(reduced.model, sol, reason)
     result.status, result.message = drift_check(reduced, result)
     return result
 

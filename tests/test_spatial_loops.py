@@ -208,7 +208,7 @@ def test_a_static_start_runs_on_the_formulation_its_statics_solved_on(monkeypatc
     from rancf.formulations.spatial_dae import SpatialDAE
     from rancf.integrators import static as statics
     from rancf.results import result_of
-    from rancf.simulate import _spatial_dae_implicit
+    from rancf.simulate import _spatial_implicit
 
     built, make = [], SpatialDAE.__init__
 
@@ -225,8 +225,8 @@ def test_a_static_start_runs_on_the_formulation_its_statics_solved_on(monkeypatc
     dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
     assert len(built) == 3
     x0, v0 = dae.consistent_state(eq.q[-1], np.zeros(dae.n_coordinates))
-    ref = result_of(m, _spatial_dae_implicit(dae, x0, v0, T, dt, "generalized-alpha", 2,
-                                             False))
+    ref = result_of(m, _spatial_implicit(dae, x0, v0, T, dt, "generalized-alpha", 2,
+                                         False))
     assert ref.status == "ok" and res.stats == ref.stats
     for name in ("t", "nodes", "velocities", "joint_q", "joint_qd", "reactions"):
         assert np.array_equal(getattr(res, name), getattr(ref, name)), name

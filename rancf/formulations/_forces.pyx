@@ -85,25 +85,14 @@ cdef inline void _arc_point(const double* offset, const double* X, double* r,
         p[1] += Sx[i] * X[2 * i + 1]
 
 
-cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
-                     const double* x, const double* v, double* r, double* p, double* vr,
-                     double* vp) noexcept nogil:
-    """Position r, direction p and their rates vr, vp of a point (rates skipped if v is NULL)."""
-    cdef const double* X
-    if kind == P_GROUND:
-        r[0] = offset[0]
-        r[1] = offset[1]
-        direction(angle, p)
-        if v != NULL:
-            vr[0] = vr[1] = vp[0] = vp[1] = 0.0
-        return
+cdef inline void _vertex_point(int kind, const double* offset, const double* X, double* r,
+                               double* p) noexcept nogil:
+    """r and p of a point on a node (its position and slope), a rigid body (its point at
+    ``offset``, p the body's direction) or an arc (:func:`_arc_point`), from the coordinates
+    starting at X: linear in them, so of their rates the same map gives the rates."""
     if kind == P_ARC:
-        # linear in the element's coordinates: the rates are the same map of the velocities
-        _arc_point(offset, x + NODE * vertex, r, p)
-        if v != NULL:
-            _arc_point(offset, v + NODE * vertex, vr, vp)
+        _arc_point(offset, X, r, p)
         return
-    X = x + NODE * vertex
     p[0] = X[2]
     p[1] = X[3]
     if kind == P_NODE:
@@ -111,16 +100,23 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
         r[1] = X[1]
     else:
         body_point(X, offset, r)
-    if v == NULL:
+
+
+cdef void attachment(const ModelData* d, int kind, int vertex, const double* offset, double angle,
+                     const double* x, const double* v, double* r, double* p, double* vr,
+                     double* vp) noexcept nogil:
+    """Position r, direction p and their rates vr, vp of a point (rates skipped if v is NULL)."""
+    if kind == P_GROUND:
+        r[0] = offset[0]
+        r[1] = offset[1]
+        direction(angle, p)
+        if v != NULL:
+            vr[0] = vr[1] = vp[0] = vp[1] = 0.0
         return
-    X = v + NODE * vertex
-    vp[0] = X[2]
-    vp[1] = X[3]
-    if kind == P_NODE:
-        vr[0] = X[0]
-        vr[1] = X[1]
-    else:
-        body_point(X, offset, vr)
+    # linear in the coordinates: the rates are the same map of the velocities
+    _vertex_point(kind, offset, x + NODE * vertex, r, p)
+    if v != NULL:
+        _vertex_point(kind, offset, v + NODE * vertex, vr, vp)
 
 
 cdef void _rail(const ModelData* d, int j, const double* p, double* a) noexcept nogil:

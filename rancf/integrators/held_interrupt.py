@@ -7,7 +7,8 @@ mapping would raise out of the integrator and lose a run whose steps are all don
 :func:`held_interrupt` SIGINT only sets a flag; the integrator then returns its outputs with
 status "interrupted" (the run's steps are all there; the message says when the Ctrl-C came).
 Signal handlers belong to the main thread: elsewhere the block runs as it is (Ctrl-C reaches
-the main thread only).
+the main thread only). A serial sweep notes a Ctrl-C the same way but passes it on
+(``pass_on=True``), so that the row it stops is recorded "interrupted".
 """
 import contextlib
 import signal
@@ -25,18 +26,29 @@ class Caught:
 
 
 @contextlib.contextmanager
-def held_interrupt():
-    """A block in which SIGINT sets ``caught`` instead of raising KeyboardInterrupt; the
-    previous handler is restored on leaving it. Yields a :class:`Caught`."""
+def held_interrupt(pass_on=False):
+    """A block in which a SIGINT sets ``caught``; the previous handler is restored on leaving
+    it. Yields a :class:`Caught`.
+
+    ``pass_on`` False: the SIGINT is held back (no KeyboardInterrupt), what a finished run's
+    mapping needs. True: it is noted and then handled as before (the previous handler called:
+    a sweep's row is interrupted and the sweep knows it even when the row's code swallows the
+    KeyboardInterrupt); under a previous handler not Python's (``SIG_IGN``, ``SIG_DFL``, one
+    installed from C) the block runs as it is and ``caught`` stays False. Outside the main
+    thread the block runs as it is either way (signal handlers belong to the main thread)."""
     caught = Caught()
-    if threading.current_thread() is not threading.main_thread():
+    previous = signal.getsignal(signal.SIGINT) \
+        if threading.current_thread() is threading.main_thread() else None
+    if previous is None or (pass_on and not callable(previous)):
         yield caught
         return
 
     def note(signum, frame):
         caught.signal = True
+        if pass_on:
+            previous(signum, frame)
 
-    previous = signal.signal(signal.SIGINT, note)
+    signal.signal(signal.SIGINT, note)
     try:
         yield caught
     finally:

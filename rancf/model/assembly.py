@@ -21,8 +21,6 @@ Topology. Following joints from parent to child away from the ground gives a spa
 (joints taken in the order added); the joints it leaves out close loops. ``recursive_reason``
 says why the recursive formulation cannot run the model (None when it can).
 """
-import collections
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -31,6 +29,7 @@ from ..elements import planar
 from ..elements import rigid as rigid_element
 from ..elements import hermite
 from .items import ARC, GROUND, NODE
+from .topology import grounded, spanning_tree
 
 
 class NodeBlock:
@@ -400,18 +399,7 @@ class Assembly:
         item = lambda p: (-1 if p.kind == GROUND else
                           p.item.index if p.kind in (NODE, ARC) else len(self.beams) + p.item.index)
         edges = [(item(j.parent), item(j.child)) for j in self.joints]
-        # undirected reachability from the ground (adjacency lists: linear in the joints)
-        neighbours = collections.defaultdict(list)
-        for a, b in edges:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-        seen, frontier = {-1}, [-1]
-        while frontier:
-            u = frontier.pop()
-            for v in neighbours[u]:
-                if v not in seen:
-                    seen.add(v)
-                    frontier.append(v)
+        seen = grounded(edges)
         loose = [k for k in range(n_items) if k not in seen]
         if loose:
             names = [repr(self.beams[k]) if k < len(self.beams) else
@@ -419,18 +407,10 @@ class Assembly:
             raise ValueError(f"{', '.join(names)} not connected to the ground by any chain of "
                              "joints; every item must be (no free-floating bodies)")
         # directed spanning tree, parent to child, joints in the order added
+        order, reached, visited = spanning_tree(edges)
         parent_joint = np.full(n_items, -1, dtype=int)
-        visited = {-1}
-        order = []
-        changed = True
-        while changed:
-            changed = False
-            for k, (a, b) in enumerate(edges):
-                if a in visited and b not in visited:
-                    visited.add(b)
-                    parent_joint[b] = k
-                    order.append(b)
-                    changed = True
+        for b, k in reached.items():
+            parent_joint[b] = k
         tree = set(parent_joint[parent_joint >= 0].tolist())
         self.loop_joints = [k for k in range(len(edges)) if k not in tree]
         self.item_parent_joint = parent_joint

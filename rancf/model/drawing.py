@@ -216,18 +216,24 @@ def _draw_loads(ax, A, x):
     return ends
 
 
+def zigzag(a, b, across):
+    """The points (15, 2 or 3) of a spring's zigzag line from ``a`` to ``b`` (m): six teeth,
+    each reaching a twentieth of ``across`` to either side, straight at both ends; ``across``
+    is perpendicular to ``b - a`` and as long (a tooth as wide as a tenth of the length).
+    The planar and the spatial drawings' springs."""
+    s = np.linspace(0.0, 1.0, 15)
+    side = np.zeros_like(s)
+    side[1:-1:2], side[2:-1:2] = 0.05, -0.05
+    side[[1, -2]] = 0.0
+    return a + np.outer(s, b - a) + np.outer(side, across)
+
+
 def _draw_springs(ax, A, x):
-    """A zigzag line between the two points of each spring-damper (six teeth, as wide as a
-    tenth of its length), its ground points as the joints' ground."""
+    """A zigzag line between the two points of each spring-damper (:func:`zigzag`, across it
+    in the plane), its ground points as the joints' ground."""
     for spring in A.springs:
         a, b = (A.point_position(p, x) for p in spring.points)
-        d = b - a
-        s = np.linspace(0.0, 1.0, 15)
-        side = np.zeros_like(s)
-        side[1:-1:2], side[2:-1:2] = 0.05, -0.05
-        side[[1, -2]] = 0.0
-        normal = np.array([-d[1], d[0]])
-        pts = a + np.outer(s, d) + np.outer(side, normal)
+        pts = zigzag(a, b, np.array([a[1] - b[1], b[0] - a[0]]))
         ax.plot(pts[:, 0], pts[:, 1], color="0.3", lw=1.0, gid=f"spring {spring.index}")
         for p, r in zip(spring.points, (a, b)):
             if p.kind == GROUND:

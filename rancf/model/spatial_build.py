@@ -22,6 +22,7 @@ from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEME
                              P_BODY, P_GROUND, P_NODE)
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
+from .topology import grounded, spanning_tree
 
 #: The joint kinds a cable point takes, and the code of each in ``SpatialTree.cable_joint_kind``:
 #: a spherical joint holds the position; ``fixed`` clamps it, the position and the slope's
@@ -504,32 +505,14 @@ def _tree(model):
     name = lambda k: repr(beams[k]) if k < n_beams else repr(bodies[k - n_beams])
     edges = [(item(j.parent), item(j.child)) for j in joints]
     n_items = n_beams + len(bodies)
-    # undirected reachability from the ground
-    seen, frontier = {-1}, [-1]
-    while frontier:
-        nxt = []
-        for a, b in edges:
-            for u, v in ((a, b), (b, a)):
-                if u in frontier and v not in seen:
-                    seen.add(v)
-                    nxt.append(v)
-        frontier = nxt
+    seen = grounded(edges)
     loose = [name(k) for k in range(n_items) if k not in seen]
     if loose:
         raise ValueError(f"{', '.join(loose)} not connected to the ground by any chain of joints; "
                          "every item must be (a floating body hangs from the ground by a 'free' "
                          "joint)")
     # parent to child from the ground, joints in the order added
-    placed, order, parent_joint = {-1}, [], {}
-    changed = True
-    while changed:
-        changed = False
-        for k, (a, b) in enumerate(edges):
-            if a in placed and b not in placed:
-                placed.add(b)
-                parent_joint[b] = k
-                order.append(b)
-                changed = True
+    order, parent_joint, placed = spanning_tree(edges)
     if len(order) < n_items:
         k = next(k for k, (a, b) in enumerate(edges) if b in placed and a not in placed)
         j = joints[k]

@@ -30,7 +30,8 @@ from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d import Axes3D
 
 from ..elements.spatial_beam import SpatialBeam
-from .drawing import GROUND_STYLE, _attached_points, _body_artists, _joint_markers, _polyline
+from .drawing import (GROUND_STYLE, _attached_points, _body_artists, _joint_markers, _polyline,
+                      zigzag)
 from .spatial_build import build_tree, point_body
 
 #: Length of a node's section tick, of a rigid body's x axis, of the largest force or moment
@@ -238,19 +239,15 @@ def _draw_loads(ax, L, pose):
 
 
 def _draw_springs(ax, L, pose):
-    """A zigzag line between the two points of each spring-damper (six teeth, as wide as a
-    tenth of its length, across it in the plane of its line and the global axis least along
-    it), its ground points as the joints' ground."""
+    """A zigzag line between the two points of each spring-damper (:func:`~.drawing.zigzag`,
+    across it perpendicular to its line and the global axis least along it), its ground points
+    as the joints' ground."""
     for spring in L.springs:
         a, b = (L.position(p, pose) for p in spring.points)
         d = b - a
         across = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
         across *= np.linalg.norm(d) / max(np.linalg.norm(across), 1e-300)
-        s = np.linspace(0.0, 1.0, 15)
-        side = np.zeros_like(s)
-        side[1:-1:2], side[2:-1:2] = 0.05, -0.05
-        side[[1, -2]] = 0.0
-        pts = a + np.outer(s, d) + np.outer(side, across)
+        pts = zigzag(a, b, across)
         ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], color="0.3", lw=1.0,
                 gid=f"spring {spring.index}")
         for p, r in zip(spring.points, (a, b)):

@@ -509,6 +509,5 @@ def load(path, model=None):
                       message=meta["message"], method=meta["method"],
                       formulation=meta["formulation"], stats=meta["stats"],
                       wall_time=meta["wall_time"], extra=extra)
-    result = built(model, stored)
-    result.method_reason = meta["method_reason"]
-    return result
+    # a stored message already holds the reason where the run had nothing else to say
+    return built(model, stored, meta["method_reason"])

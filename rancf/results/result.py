@@ -1241,7 +1241,7 @@ class Result:
         save(self, path)
 
 
-def result_of(model, solution):
+def result_of(model, solution, method_reason=""):
     """The :class:`Result` of a run: what an integrator returned, for the model it ran.
 
     The one place a Result is made from a run (:func:`built` its constructor path, which
@@ -1256,6 +1256,10 @@ def result_of(model, solution):
     model : rancf.Model
         The model that was run (the energies are computed from it).
     solution : rancf.integrators.solution.Solution
+    method_reason : str
+        Why :func:`rancf.simulate`'s method "auto" chose the method ("" when it was named):
+        :attr:`Result.method_reason`, and the message of a run that has nothing else to say
+        (a failure's or a Ctrl-C's message is kept; developer: Results, files and sweeps).
 
     Returns
     -------
@@ -1265,18 +1269,18 @@ def result_of(model, solution):
         then comes back whole with status "interrupted".
     """
     with held_interrupt() as caught:
-        result = built(model, solution)
+        result = built(model, solution, method_reason)
     result.status, result.message = after_steps(result.status, result.message, caught,
                                                 result.t[-1] if len(result.t) else 0.0)
     return result
 
 
-def built(model, solution):
+def built(model, solution, method_reason=""):
     """The Result of ``solution`` (:func:`result_of`, without its guard): the one path from
     what a run or a file (:func:`rancf.load`) holds to a :class:`Result`. A Solution whose
     ``extra["energies"]`` holds the energy table (a spatial run's, or the one a file stored)
     gives it to the Result in place of energies computed from ``model`` (None for a file
-    read without its model)."""
+    read without its model). ``method_reason`` as :func:`result_of` takes it."""
     s = solution
     extra = {name: value for name, value in (("constraint_violation", s.violations),
                                              ("newton_iterations", s.newton_iterations),
@@ -1290,6 +1294,6 @@ def built(model, solution):
         energy_table = extra.pop("energies") if "energies" in extra else \
             {name: extra.pop(name) for name in ("kinetic", "elastic", "gravity")}
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
-                  dissipated, status=s.status, message=s.message, method=s.method,
+                  dissipated, status=s.status, message=s.message or method_reason, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
-                  energy_table=energy_table, error=s.error)
+                  energy_table=energy_table, error=s.error, method_reason=method_reason)

@@ -10,7 +10,6 @@ bounds.
 dask.distributed, tqdm and pyarrow are the optional dependencies of the ``sweep`` extra
 (``pip install "rancf[sweep]"``); the serial scheduler needs none of them.
 """
-import contextlib
 import functools
 import hashlib
 import io
@@ -18,16 +17,15 @@ import itertools
 import math
 import numbers
 import os
-import signal
-import threading
 import time
 import warnings
 
 import numpy as np
 
-from ..utilities import checks
+from ..integrators.held_interrupt import held_interrupt
 from ..integrators.progress import bar as progress_bar
 from ..integrators.progress import check as check_progress
+from ..utilities import checks
 
 #: Columns the sweep adds to every row; neither a parameter nor an output may take these names.
 SWEEP_COLUMNS = ("status", "message", "wall_time")
@@ -502,36 +500,13 @@ def _serial(run, jobs):
     A Ctrl-C during a row interrupts it even when it does not escape ``run``: rancf turns one
     into a Result of status "interrupted", which ``run`` may not return (its outputs would then
     be stored as finished). The row is "interrupted" whatever ``run`` returned."""
-    with _noting_sigint() as seen:
+    with held_interrupt(pass_on=True) as seen:
         for i, row in jobs:
             record = _execute(run, row)
             if seen:
                 record = {"outputs": {}, "status": "interrupted",
                           "message": "interrupted (Ctrl-C)", "wall_time": record["wall_time"]}
             yield i, record
-
-
-@contextlib.contextmanager
-def _noting_sigint():
-    """A list that receives an entry at every SIGINT, the signal handled as before (in the main
-    thread, where Python handles signals; elsewhere, or under a handler not Python's, the list
-    stays empty)."""
-    seen = []
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):
-        yield seen
-        return
-
-    def note(signum, frame):
-        seen.append(signum)
-        previous(signum, frame)
-    signal.signal(signal.SIGINT, note)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _check_scheduler(scheduler):

@@ -411,7 +411,7 @@ def modes(model, state=None, n=10, tol=1e-10):
                          "on the motion make the system non-conservative")
     N = scipy.linalg.null_space(G) if G.shape[0] else np.eye(n_x)
     if state is not None:
-        _refuse_off_equilibrium(residual, scale, K, N, A.size, tol)
+        _refuse_unbalanced(residual, K, scale, A.size, tol, N)
     n = min(n, N.shape[1])
     K_r = N.T @ (0.5 * (K + K.T)) @ N
     M_r = N.T @ (dae.M @ N)
@@ -445,7 +445,7 @@ class _Held:
 def _multipliers(dae, x):
     """The multipliers that best hold ``x`` in equilibrium, the least-squares solution of
     ``Phi_x^T lambda = F``, the force they leave unbalanced and the forces' scale
-    (``max(|F|, 1)``, N): :func:`_refuse_off_equilibrium` judges them."""
+    (``max(|F|, 1)``, N): :func:`_refuse_unbalanced` judges them."""
     force = dae.force(x, np.zeros_like(x), 0.0)
     if not dae.n_constraints:
         lam, residual = np.zeros(0), force
@@ -455,26 +455,6 @@ def _multipliers(dae, x):
         lam = np.linalg.lstsq(G.T, force, rcond=None)[0]
         residual = force - G.T @ lam
     return lam, residual, max(np.abs(force).max(), 1.0)
-
-
-def _refuse_off_equilibrium(residual, scale, K, N, size, tol):
-    """Refuse a given state that is not an equilibrium, as the spatial trees'
-    :func:`_refuse_unbalanced`: along the motions the constraints allow (the columns of N) the
-    unbalanced force must be the stiffness of a displacement below ``max(tol, 1e-8)`` times
-    the model size (Newton's own test in :func:`rancf.static`; a stiff model's exact
-    equilibrium leaves the round-off of its large element forces), and what no stiffness can
-    balance below ``1e-8`` of the forces' scale."""
-    force = N.T @ residual
-    K_r = N.T @ K @ N
-    move = np.linalg.lstsq(K_r, force, rcond=1e-12)[0] if K_r.any() else np.zeros_like(force)
-    displacement = np.abs(N @ move).max(initial=0.0)
-    left = np.abs(force - K_r @ move).max(initial=0.0)
-    if displacement > max(tol, 1e-8) * size or left > 1e-8 * scale:
-        raise ValueError(f"modes: state is not an equilibrium (unbalanced force "
-                         f"{np.abs(residual).max():.3g} N of {scale:.3g}: a displacement of "
-                         f"{displacement:.3g} m or {left:.3g} N along free motions); pass a "
-                         "static equilibrium (rancf.static(model).state(0)) or leave "
-                         "state=None")
 
 
 def _frozen(model, x=None, elastic_cables=True):
@@ -609,8 +589,8 @@ def _spatial_modes(model, state, n, tol):
         K = _stiffness(problem, q, lengths)
     if checked_state:
         zero = np.zeros(n_free)
-        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K, weight,
-                           tree.size, tol, failure)
+        _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K,
+                           max(1.0, np.abs(weight).max()), tree.size, tol, failure=failure)
     biggest = max(np.abs(K).max(), 1e-300)
     asymmetry = np.abs(K - K.T).max()
     if asymmetry > 1e-8 * biggest:
@@ -784,7 +764,7 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     G = dae.constraint_jacobian(x, 0.0)
     N = scipy.linalg.null_space(G.toarray() if hasattr(G, "toarray") else np.asarray(G))
     if poses is not None:
-        _refuse_off_equilibrium(residual, scale, K, N, tree.size, tol)
+        _refuse_unbalanced(residual, K, scale, tree.size, tol, N)
     if not N.shape[1]:
         raise ValueError("modes: the model has no free motion (the joints and drives hold "
                          "every body): nothing can vibrate")
@@ -874,20 +854,28 @@ def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
     return q
 
 
-def _refuse_unbalanced(force, K, weight, size, tol, failure=None):
-    """Refuse a given spatial state that is not an equilibrium: the generalized force left at
-    rest (n_free,) must be the stiffness of a displacement below ``max(tol, 1e-8)`` times the
-    model size (m; Newton's own test in :func:`rancf.static`), and what no stiffness can
-    balance (along rigid-body motions) below ``1e-8`` of the weight's generalized force
-    (n_free,)."""
-    move = np.linalg.lstsq(K, force, rcond=1e-12)[0] if K.any() else np.zeros_like(force)
-    scale = max(1.0, np.abs(weight).max())
-    left = np.abs(force - K @ move).max()
-    if np.abs(move).max() > max(tol, 1e-8) * size or left > 1e-8 * scale:
+def _refuse_unbalanced(force, K, scale, size, tol, N=None, failure=None):
+    """Refuse a given state that is not an equilibrium, for the planar DAE, the spatial DAE
+    and the spatial trees alike.
+
+    The generalized force left at rest ``force`` (n,) is split, by least squares along the
+    motions the constraints allow (the orthonormal columns of ``N``, (n, k); None: every
+    coordinate is free, the trees' relative coordinates), into the stiffness ``K`` (n, n) of a
+    displacement and what no stiffness can balance (along rigid-body motions): the
+    displacement must stay below ``max(tol, 1e-8)`` times the model size ``size`` (m;
+    Newton's own test in :func:`rancf.static`: a stiff model's exact equilibrium leaves the
+    round-off of its large element forces), the rest below ``1e-8`` of the forces' scale
+    ``scale`` (``max(|F|, 1)`` of the applied forces or the weight's generalized force).
+    ``failure``: the message to raise in place of the generic one."""
+    f, K_r = (force, K) if N is None else (N.T @ force, N.T @ K @ N)
+    move = np.linalg.lstsq(K_r, f, rcond=1e-12)[0] if K_r.any() else np.zeros_like(f)
+    displacement = np.abs(move if N is None else N @ move).max(initial=0.0)
+    left = np.abs(f - K_r @ move).max(initial=0.0)
+    if displacement > max(tol, 1e-8) * size or left > 1e-8 * scale:
         if failure is not None:
             raise ValueError(failure)
         raise ValueError(f"modes: state is not an equilibrium (unbalanced generalized force "
-                         f"{np.abs(force).max():.3g}, a displacement of "
-                         f"{np.abs(move).max():.3g} or {left:.3g} along free motions); pass "
-                         "a static equilibrium (rancf.static(model).state(0)) or leave "
+                         f"{np.abs(force).max(initial=0.0):.3g} of {scale:.3g}: a displacement "
+                         f"of {displacement:.3g} or {left:.3g} along free motions); pass a "
+                         "static equilibrium (rancf.static(model).state(0)) or leave "
                          "state=None")

@@ -317,6 +317,18 @@ def _counts(res, steps):
     return res.stats["newton_iterations"] / steps, res.stats["nlu"] / steps
 
 
+def _timing_row(r, wall_e, st, res, steps):
+    """The timing table's row of repeat r (from 0) of a dynamic run of ``steps`` steps in both
+    codes: Exudyn's wall time ``wall_e`` (s) and counters ``st``, rancf's Result ``res``."""
+    its, nlu = _counts(res, steps)
+    return {"repeat": r + 1, "Exudyn wall time (s)": wall_e, "rancf wall time (s)": res.wall_time,
+            "ratio rancf / Exudyn": res.wall_time / wall_e,
+            "Exudyn Newton iterations per step": st["newton_iterations"] / steps,
+            "Exudyn Jacobians per step": st["jacobians"] / steps,
+            "rancf Newton iterations per step": its, "rancf factorizations per step": nlu,
+            "rancf formulation": res.formulation}
+
+
 def cable_pendulum(quick):
     """The 256-element cable pendulum (:mod:`validation.peers3d_models`) in both codes at h and
     h/2; the timed runs at h alternately, ``repeats`` of each. Returns the timing table, the
@@ -333,13 +345,7 @@ def cable_pendulum(quick):
         data = mbs.GetSensorStoredData(sensor)
         model, cable = pm.rancf_cable_pendulum(CABLE_ELEMENTS)
         res = _rancf_run(model, t_end, H)
-        its, nlu = _counts(res, steps)
-        rows.append({"repeat": r + 1, "Exudyn wall time (s)": wall_e, "rancf wall time (s)": res.wall_time,
-                     "ratio rancf / Exudyn": res.wall_time / wall_e,
-                     "Exudyn Newton iterations per step": st["newton_iterations"] / steps,
-                     "Exudyn Jacobians per step": st["jacobians"] / steps,
-                     "rancf Newton iterations per step": its, "rancf factorizations per step": nlu,
-                     "rancf formulation": res.formulation})
+        rows.append(_timing_row(r, wall_e, st, res, steps))
         if r == 0:
             tips[f"Exudyn h = {H:g}"] = pm.on_grid(data[:, 0], data[:, 1:4], grid)
             tips[f"rancf h = {H:g}"] = pm.on_grid(res.t, res.position(cable.end), grid)
@@ -403,13 +409,7 @@ def four_bar(quick):
         progress(f"steel four-bar, repeat {r + 1} of {repeats}")
         wall_e, st, phi_e = exudyn(H)
         res, phi_r, theta = ours(H)
-        its, nlu = _counts(res, steps)
-        rows.append({"repeat": r + 1, "Exudyn wall time (s)": wall_e, "rancf wall time (s)": res.wall_time,
-                     "ratio rancf / Exudyn": res.wall_time / wall_e,
-                     "Exudyn Newton iterations per step": st["newton_iterations"] / steps,
-                     "Exudyn Jacobians per step": st["jacobians"] / steps,
-                     "rancf Newton iterations per step": its, "rancf factorizations per step": nlu,
-                     "rancf formulation": res.formulation})
+        rows.append(_timing_row(r, wall_e, st, res, steps))
         if r == 0:
             phi[f"Exudyn h = {H:g}"], phi[f"rancf h = {H:g}"] = phi_e, phi_r
             phi["closed form (rigid)"] = fb.output(theta)
