@@ -553,7 +553,8 @@ CASES = [
     ("simulate", "dt", st.floats(0.00201, 1e300)),
     ("simulate", "dt", st.floats(5e-324, 1.9e-18)), ("simulate", "t_end", st.floats(1.1e12, 1e308)),
     ("simulate", "method", bad_choice(["rk4", "dopri5", "scipy:RK45", "scipy:DOP853",
-                                       "scipy:Radau", "scipy:BDF", "scipy:LSODA", *IMPLICIT])),
+                                       "scipy:Radau", "scipy:BDF", "scipy:LSODA", *IMPLICIT,
+                                       "auto"])),
     ("simulate", "output_every", bad_integer(1, 10**9)),
     ("simulate", "state", st.sampled_from([np.zeros(12), (np.zeros(12), np.zeros(12)), "x", 1])),
     ("simulate", "formulation", bad_choice(["auto", "recursive", "dae"])),
@@ -637,7 +638,7 @@ CASES += [
     ("simulate-spatial", "t_end", st.floats(1.1e12, 1e308)),
     ("simulate-spatial", "method", bad_choice(["rk4", "dopri5", "scipy:RK45", "scipy:DOP853",
                                                "scipy:Radau", "scipy:BDF", "scipy:LSODA",
-                                               *IMPLICIT])),
+                                               *IMPLICIT, "auto"])),
     *[(entry, "output_every", bad_integer(1, 10**9))
       for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")],
     *[(entry, "formulation", bad_choice(["auto", "recursive", "dae"]))
