@@ -119,6 +119,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
     cdef double[::1] E, tau_q, tau_qd, acc
     cdef double last_t
+    cdef list kept_rows     # the input values at the run's outputs (keep_inputs)
     cdef object lu          # None, or the sparse LU of the scaled matrix, until the next factor
     cdef double[::1] lu_scale
     # the spring-dampers between two vertices (module docstring): their numbers, W^T by rows
@@ -164,6 +165,7 @@ cdef class RecursiveProblem(StepProblem):
                            or np.asarray(forces.arrays["j_has_effort"])[:self.md.n_joints].any())
         self.tau_q, self.tau_qd = np.zeros(nj), np.zeros(nj)
         self.last_t = np.nan
+        self.kept_rows = []
         self.lu, self.warned, self._always_lu = None, False, False
         kinds = np.asarray(forces.arrays["s_kind"]).reshape(-1, 2)[:self.md.n_springs]
         # two_ended of _forces.pyx: both points on items, or one at an arc length (two nodes)
@@ -609,14 +611,62 @@ cdef class RecursiveProblem(StepProblem):
                 "reactions": np.asarray(<double[:max(nj, 1)]> self.d.reaction)[:nj].copy(),
                 "beta": np.asarray(vv).copy()}
 
+    def keep_inputs(self, long k, double t, const double[::1] q, const double[::1] v):
+        """Keeps the values the model's input functions give at the implicit loop's output k,
+        the converged state (q, v) (n) at t (a :class:`~rancf.formulations.inputs.Recorded`
+        row, :meth:`rancf.formulations.inputs.Inputs.keep`). The loop's power took the
+        kinematics and efforts there: the arrays hold them (copied, no function called); the
+        efforts are called again only where their arguments (time, joint coordinates and
+        rates, from a kinematics pass at the output) are not those of their last call
+        (generalized-alpha-S takes its power at the intermediate point). Output 0 starts a new
+        run's record."""
+        cdef int j, nj = self.md.n_joints
+        cdef bint same
+        cdef double[::1] held_q, held_qd
+        if k == 0:
+            self.kept_rows = []
+        if not (self.timed or self.effort_timed):
+            return
+        self._at_time(t)
+        if self.effort_timed:
+            self._kinematics(&q[0] if self.n else &self.zero[0],
+                             &v[0] if self.n else &self.zero[0], t)
+            joint_coordinates(self.md, self.d.X, self.d.V, &self.qref[0], &self.q[0],
+                              &self.qd[0])
+            held_q, held_qd = self.inputs.q, self.inputs.qd
+            same = t == self.inputs.effort_t
+            for j in range(nj):
+                same = same and held_q[j] == self.q[j] and held_qd[j] == self.qd[j]
+            if not same:
+                self._joints(t)
+        del self.kept_rows[k:]
+        self.kept_rows.append(self.inputs.keep())
+
+    def _played_frames(self, recorded, t, q, v, branches):
+        """:meth:`frames` with the values ``recorded`` at the outputs (a
+        :class:`~rancf.formulations.inputs.Recorded`) in place of the input functions."""
+        self.inputs.played, self.last_t = recorded, np.nan
+        try:
+            return self.frames(t, q, v, branches)
+        finally:
+            self.inputs.played, self.last_t = None, np.nan
+
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every output, deferred to when the Result is first asked for
         them (a stored frame holds the state; developer: Results, files and sweeps): ``nodes``
         is a :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
-        states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own."""
+        states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own.
+        The values of the input functions at the outputs, kept by the loop
+        (:meth:`keep_inputs`), are played back."""
         from rancf.formulations.recursive import StoredFrames
-        frames = StoredFrames(self.frames, t, q, v, branches,
-                              now=self.timed or self.effort_timed)
+        from rancf.formulations.inputs import Recorded
+        m = len(t)
+        if (self.timed or self.effort_timed) and len(self.kept_rows) >= m:
+            recorded = Recorded(np.array(t, dtype=float), self.kept_rows[:m])
+            frames = StoredFrames(self._played_frames, recorded, t, q, v, branches)
+        else:
+            frames = StoredFrames(self.frames, t, q, v, branches,
+                                  now=self.timed or self.effort_timed)
         return {"nodes": frames, "reactions": frames.reactions, "beta": np.asarray(v)}
 
     def frames(self, t, q, v, branches):

@@ -60,3 +60,4 @@ cdef class ODEProblem:
     cdef void accept(self) noexcept nogil
     cdef int recentre(self, double* y) noexcept nogil
     cdef void keep_branch(self, double* out) noexcept nogil
+    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept

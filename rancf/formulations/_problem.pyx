@@ -527,6 +527,14 @@ cdef class ODEProblem:
         for i in range(self.n_branch):
             out[i] = 0.0
 
+    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
+        """Appends to the list ``kept`` the values the problem's input functions give at the
+        output (t, y) (one :class:`~rancf.formulations.inputs.Recorded` row; the explicit loop
+        calls it, with the GIL, where :attr:`keeps_inputs`): ``fresh`` says that its last
+        :meth:`rate` was at (t, y), so that its arrays hold them (copied, no function called);
+        otherwise it evaluates there. Returns an :class:`ODEStatus` (this base: nothing kept)."""
+        return ODE_OK
+
     def derivative(self, double t, y):
         """``y'`` (n_y,) at (t, y).
 

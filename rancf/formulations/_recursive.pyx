@@ -1103,6 +1103,32 @@ cdef class RecursiveKernel(ODEProblem):
     cdef void keep_branch(self, double* out) noexcept nogil:
         memcpy(out, self.data.qref, self.n_branch * sizeof(double))
 
+    @property
+    def keeps_inputs(self):
+        """Whether the explicit loop keeps the input functions' values at its outputs
+        (:meth:`keep_inputs`): the model has drives, loads of t or effort functions."""
+        return self.inputs is not None and bool(self.data.callbacks or self.data.effort_callbacks)
+
+    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
+        """Appends the inputs' row at the output (t, y) (:meth:`rancf.formulations.inputs.
+        Inputs.keep`): the arrays' values when the last :meth:`rate` was there (``fresh``),
+        else after one evaluation there."""
+        cdef double[::1] work
+        cdef int status
+        if not self.keeps_inputs:
+            return ODE_OK
+        if not fresh:
+            work = np.empty(max(self.n_y, 1))
+            status = self.rate(t, y, &work[0])
+            if status:
+                return status
+        try:
+            kept.append(self.inputs.keep())
+        except BaseException as exc:
+            self.inputs.error = exc
+            return ODE_INPUT_RAISED
+        return ODE_OK
+
     def failure(self, int status, double t):
         """What a status of :func:`rhs` at time t (s) means, in words."""
         if status == ODE_INPUT_RAISED:
@@ -1116,13 +1142,13 @@ cdef class RecursiveKernel(ODEProblem):
         the owning formulation's power iteration)."""
         return "" if self.owner is None else self.owner.stiffness(y)
 
-    def observe(self, t, Y, branches):
+    def observe(self, t, Y, branches, kept=None):
         """Node coordinates and velocities, joint coordinates, rates and reactions, work,
         dissipated energy and the generalized velocities ``beta`` at the outputs (by the owning
         formulation, :meth:`rancf.formulations.recursive.Recursive.observe`), all but the
         state's own deferred to when the Result is asked for them (developer: Results, files and
-        sweeps)."""
-        return self.owner.observe(t, Y, branches, deferred=True)
+        sweeps; the input values ``kept`` by the loop played back)."""
+        return self.owner.observe(t, Y, branches, deferred=True, kept=kept)
 
     def frames(self, t, Y, branches, bint held):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,) in one

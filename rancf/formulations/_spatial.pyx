@@ -1593,6 +1593,32 @@ cdef class SpatialKernel(ODEProblem):
         ``|q| = 2 pi``, which a spinning link would otherwise reach. Returns 1 if y changed."""
         return recentre(&self.data, y)
 
+    @property
+    def keeps_inputs(self):
+        """Whether the explicit loop keeps the input functions' values at its outputs
+        (:meth:`keep_inputs`): the model has functions of t or effort functions."""
+        return self.inputs is not None and bool(self.data.callbacks or self.data.effort_callbacks)
+
+    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
+        """Appends the inputs' row at the output (t, y) (:meth:`rancf.formulations.spatial.
+        Inputs.keep`): the arrays' values when the last :meth:`rate` was there (``fresh``),
+        else after one evaluation there."""
+        cdef double[::1] work
+        cdef int status
+        if not self.keeps_inputs:
+            return ODE_OK
+        if not fresh:
+            work = np.empty(max(self.n_y, 1))
+            status = self.rate(t, y, &work[0])
+            if status:
+                return status
+        try:
+            kept.append(self.inputs.keep())
+        except BaseException as exc:
+            self.inputs.error = exc
+            return ODE_INPUT_RAISED
+        return ODE_OK
+
     def recentred(self, y):
         """A copy of the state y (n_y,) with its rotation vectors re-centred (as after an
         accepted step of the compiled loop)."""
@@ -1616,11 +1642,12 @@ cdef class SpatialKernel(ODEProblem):
     def stiffness(self, y):
         return "" if self.owner is None else self.owner.stiffness(y)
 
-    def observe(self, t, Y, branches):
+    def observe(self, t, Y, branches, kept=None):
         """Body poses and velocities, joint coordinates and rates and energies at the outputs
         (by the owning formulation, :meth:`rancf.formulations.spatial.Spatial.observe`), the
-        reactions deferred to when the Result is asked for them."""
-        return self.owner.observe(t, Y, branches, deferred=True)
+        reactions deferred to when the Result is asked for them (the input values ``kept``
+        by the loop played back)."""
+        return self.owner.observe(t, Y, branches, deferred=True, kept=kept)
 
     def set_inputs(self, inputs):
         """The object whose ``at_time(t)`` and ``efforts(t)`` write the loads and efforts into

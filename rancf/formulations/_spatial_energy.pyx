@@ -137,18 +137,28 @@ cdef class TrackedKernel(ODEProblem):
     cdef int recentre(self, double* y) noexcept nogil:
         return self.kernel.recentre(y)
 
+    @property
+    def keeps_inputs(self):
+        return self.kernel.keeps_inputs
+
+    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
+        # the motion's part of y is the kernel's state
+        return self.kernel.keep_inputs(kept, t, y, fresh)
+
     def failure(self, int status, double t):
         return self.kernel.failure(status, t)
 
     def stiffness(self, y):
         return self.kernel.stiffness(np.asarray(y)[:self.kernel.n_y])
 
-    def observe(self, t, Y, branches):
+    def observe(self, t, Y, branches, kept=None):
         """The kernel's outputs (:meth:`rancf.formulations.spatial.Spatial.observe`, the
-        reactions and the energies deferred to when the Result is asked for them) of the
-        motion's part of Y, and ``work``, ``dissipated`` (J) the last two columns."""
+        reactions and the energies deferred to when the Result is asked for them, the input
+        values ``kept`` by the loop played back) of the motion's part of Y, and ``work``,
+        ``dissipated`` (J) the last two columns."""
         Y = np.asarray(Y)
         n = self.kernel.n_y
-        out = self.owner.observe(t, Y[:, :n], branches, deferred=True, deferred_energies=True)
+        out = self.owner.observe(t, Y[:, :n], branches, deferred=True, deferred_energies=True,
+                                 kept=kept)
         out["work"], out["dissipated"] = Y[:, n].copy(), Y[:, n + 1].copy()
         return out

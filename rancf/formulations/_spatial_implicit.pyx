@@ -596,6 +596,7 @@ cdef class SpatialProblem(StepProblem):
     cdef double[::1] kept_q, kept_v
     cdef double kept_t, kept_lf
     cdef bint kept, kept_forces, keep
+    cdef list kept_rows     # the input values at the run's outputs (keep_inputs)
     cdef double[::1] accepted_q     # the last accepted state's q (_turned_over)
     cdef bint has_accepted
 
@@ -653,6 +654,7 @@ cdef class SpatialProblem(StepProblem):
         self.krylov_iterations = 0
         self.kept_q, self.kept_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
         self.kept = self.keep = False
+        self.kept_rows = []
         self.accepted_q, self.has_accepted = np.zeros(max(self.n, 1)), False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
@@ -1254,6 +1256,30 @@ cdef class SpatialProblem(StepProblem):
             out["reactions"] = self.static_reactions(q, t).ravel()
         return out
 
+    def keep_inputs(self, long k, double t, const double[::1] q, const double[::1] v):
+        """Keeps the values the model's input functions give at the implicit loop's output k,
+        the converged state (q, v) (n) at t (one :class:`~rancf.formulations.inputs.Recorded`
+        row, :meth:`rancf.formulations.spatial.Inputs.keep`): the loop's power took the
+        residual there, so the inputs' arrays hold them (copied, no function called); where
+        the last residual with forces was elsewhere (generalized-alpha-S's intermediate
+        point), the efforts are evaluated once at the output. Output 0 starts a new run's
+        record."""
+        cdef size_t size = self.n * sizeof(double)
+        if k == 0:
+            self.kept_rows = []
+        if self.static or not (self.timed or self.effort_timed):
+            return
+        self._at_time(t)
+        if self.effort_timed and not (
+                self.n == 0 or (self.kept and self.kept_forces and t == self.kept_t
+                                and self.kept_lf == 1.0
+                                and memcmp(&q[0], &self.kept_q[0], size) == 0
+                                and memcmp(&v[0], &self.kept_v[0], size) == 0)):
+            self.keep = True
+            self.dynamic_residual(&q[0], &v[0], t, &self.zero[0], 1.0, 1.0, &self.power_out[0])
+        del self.kept_rows[k:]
+        self.kept_rows.append(self.inputs.keep())
+
     def observe_frames(self, t, q, v, a, lam, branches):
         """:meth:`observe` of every stored output in one call of the formulation's
         (:meth:`rancf.formulations.spatial.Spatial.observe`), the reactions and the energies
@@ -1267,9 +1293,10 @@ cdef class SpatialProblem(StepProblem):
         q, v = np.asarray(q, dtype=float).reshape(m, -1), np.asarray(v, dtype=float).reshape(m, -1)
         # the states (q, v) stacked when the Result first needs them, not here: a run's
         # outputs of a few MB are not copied before they are read
+        kept = self.kept_rows[:m] if len(self.kept_rows) >= m else None
         seen = self.owner.observe(np.asarray(t, dtype=float),
                                   lambda: np.concatenate([q, v], axis=1), None, deferred=True,
-                                  deferred_energies=True)
+                                  deferred_energies=True, kept=kept)
         self.last_t = np.nan        # the owner wrote the inputs, without the statics' hold
         return seen
 

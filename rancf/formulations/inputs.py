@@ -62,6 +62,16 @@ class Inputs:
                 self.effort[k] = j.effort_value(t, float(self.q[k]), float(self.qd[k]))
         self.effort_t = t
 
+    def keep(self):
+        """The arrays the functions write (``drive``, ``load_force``, ``load_moment``,
+        ``effort``: those of the kinds the model has), copied: a :class:`Recorded` row. A loop
+        calls it at an output whose time and state its last evaluation was at (an output then
+        costs these copies, no call)."""
+        names = (("drive",) if self.driven else ()) + \
+            (("load_force", "load_moment") if self.timed else ()) + \
+            (("effort",) if self.effort_joints else ())
+        return {name: getattr(self, name).copy() for name in names}
+
     def effort_slopes(self, t, tau_q, tau_qd):
         """The derivatives ``dtau/dq`` and ``dtau/dqd`` of the effort functions at (t, q, qd)
         of their joints, into ``tau_q``, ``tau_qd`` (n_joints; constant efforts' entries are

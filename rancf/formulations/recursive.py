@@ -23,7 +23,7 @@ from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_ARC, P_B
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
-from .inputs import Inputs
+from .inputs import Inputs, Recorded
 
 
 def tree_tables(assembly):
@@ -229,7 +229,7 @@ class Recursive:
         G = np.einsum("jik,jk->ji", H, acc) - f
         return k["A"].copy(), wrenches(A, X, G)
 
-    def observe(self, t, Y, branches, deferred=False):
+    def observe(self, t, Y, branches, deferred=False, kept=None):
         """The model-level arrays of the states Y (n_out, n_y) at the times t (n_out,), as the
         integrators keep them (:meth:`rancf.formulations._problem.ODEProblem.observe`):
         :meth:`outputs` as ``nodes``, ``velocities`` (n_out, n_x), ``joint_q``, ``joint_qd``,
@@ -246,12 +246,17 @@ class Recursive:
         costs the loop's copy of the state; the mapping (a kinematics pass an output, O(n), or
         the forward dynamics where joints are held) is paid once, on the first read, all outputs
         in one compiled call (:meth:`~rancf.formulations._recursive.RecursiveKernel.frames`).
+        Where the loop ``kept`` the input functions' values at the outputs (one
+        :meth:`~rancf.formulations.inputs.Inputs.keep` row an output), the mapping is deferred
+        too and plays them back (a :class:`~rancf.formulations.inputs.Recorded`).
         """
         own = {"work": Y[:, -2], "dissipated": Y[:, -1],
                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
         if deferred:
+            recorded = Recorded(np.asarray(t, dtype=float), kept) \
+                if kept is not None and self.assembly.has_callables else None
             frames = StoredFrames(_kernel_frames, self.assembly, t, Y, branches, self.held,
-                                  now=self.assembly.has_callables)
+                                  recorded, now=self.assembly.has_callables and recorded is None)
             return {"nodes": frames, "reactions": frames.reactions, **own}
         X, V, q, qd, reaction = self.kernel.frames(t, Y, branches, self.held)
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
@@ -425,12 +430,18 @@ class StoredFrames:
         return self._arrays()[4]
 
 
-def _kernel_frames(assembly, t, Y, branches, held):
+def _kernel_frames(assembly, t, Y, branches, held, recorded=None):
     """:meth:`RecursiveKernel.frames <rancf.formulations._recursive.RecursiveKernel.frames>`
     on the assembly's recursion, checked out for the call (:func:`checkout`: a Result read in
-    one thread while the model runs in another maps its frames on a kernel of its own)."""
+    one thread while the model runs in another maps its frames on a kernel of its own), the
+    input values ``recorded`` at the outputs played back in place of the functions (a
+    :class:`~rancf.formulations.inputs.Recorded`; None: the functions)."""
     with checkout(assembly) as rec:
-        return rec.kernel.frames(t, Y, branches, held)
+        rec.inputs.played = recorded
+        try:
+            return rec.kernel.frames(t, Y, branches, held)
+        finally:
+            rec.inputs.played = None
 
 
 def rates_in_words(omega, decay):

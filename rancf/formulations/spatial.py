@@ -14,6 +14,7 @@ rotation, with ``qd`` mapped to keep the angular velocity, since ``J_l(q)`` is s
 turn from its reference (their ``joint_q`` are the unwrapped vectors, the compiled loop's the
 re-centred ones).
 """
+import contextlib
 import dataclasses
 import functools
 
@@ -29,7 +30,7 @@ from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
-from .inputs import failure_message
+from .inputs import Recorded, failure_message
 from .recursive import rates_in_words
 
 #: A cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's.
@@ -118,16 +119,28 @@ class Inputs:
         self.error = None
         #: the time (s) whose values the arrays hold (NaN: none yet, or a function raised)
         self.t = np.nan
+        #: a :class:`~rancf.formulations.inputs.Recorded` played back in place of the
+        #: functions (:meth:`playing`), or None
+        self.played = None
 
     def at_time(self, t):
-        """Load functions at t (s)."""
+        """Load functions at t (s) (played back: the values kept at that output)."""
         self.t = np.nan
-        for out, f in self.timed:
-            out[:] = f(t)
+        if self.played is not None:
+            for n, (out, _) in enumerate(self.timed):
+                out[:] = self.played.value(n, t)
+        else:
+            for out, f in self.timed:
+                out[:] = f(t)
         self.t = t
 
     def efforts(self, t):
-        """Effort functions at (t, q, qd) of their joints."""
+        """Effort functions at (t, q, qd) of their joints (played back: the values kept at
+        the output of time t, whatever q and qd)."""
+        if self.played is not None:
+            if self.effort_functions:
+                self.effort[:] = self.played.value("effort", t)
+            return
         for j, s, f in self.effort_functions:
             q, qd = self.q[s], self.qd[s]
             if s.stop - s.start == 1:
@@ -139,6 +152,28 @@ class Inputs:
         """The message of the exception a callable raised; the exception stays in ``error``,
         for the Result (as :meth:`rancf.formulations.inputs.Inputs.failure`)."""
         return failure_message(self.error)
+
+    def keep(self):
+        """The values the functions wrote into the arrays, copied: a
+        :class:`~rancf.formulations.inputs.Recorded` row, ``{n: value}`` of the n-th function
+        of t (``timed`` order) and ``{"effort": (n_q,)}`` with effort functions. A loop calls
+        it at an output whose state and time its last evaluation was at (an output then costs
+        these copies, no call)."""
+        row = {n: out.copy() for n, (out, _) in enumerate(self.timed)}
+        if self.effort_functions:
+            row["effort"] = self.effort.copy()
+        return row
+
+    @contextlib.contextmanager
+    def playing(self, recorded):
+        """The recorded values (a :class:`~rancf.formulations.inputs.Recorded`; None: the
+        functions) in place of the functions inside the block; the values the arrays hold
+        cleared before and after (``t``)."""
+        self.played, self.t = recorded, np.nan
+        try:
+            yield
+        finally:
+            self.played, self.t = None, np.nan
 
 
 #: What the recursion does not run of a model with cables (the spatial DAE does)
@@ -777,7 +812,7 @@ class Spatial:
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
         return W
 
-    def observe(self, t, Y, branches, deferred=False, deferred_energies=False):
+    def observe(self, t, Y, branches, deferred=False, deferred_energies=False, kept=None):
         """The model-level arrays of the states Y (n_out, n_y) at the times t
         (:meth:`rancf.formulations._problem.ODEProblem.observe`): ``nodes`` (n_out, 12 n: r
         then A row-major, per body), ``velocities`` (n_out, 6 n: v, w), ``joint_q``, ``joint_qd``
@@ -804,7 +839,11 @@ class Spatial:
         of t have that pass made here, so that they are called during the run. With
         ``deferred`` ``reactions`` is such a callable (a kernel evaluation a frame), but for a
         model with drives, loads or efforts that are functions: computed here, so that the
-        Result holds the inputs the run had, not those of the time it is read. The
+        Result holds the inputs the run had, not those of the time it is read, unless the
+        loop ``kept`` the functions' values at the outputs (one :meth:`Inputs.keep` row an
+        output): then they are played back (a
+        :class:`~rancf.formulations.inputs.Recorded`) when the outputs are first read, and
+        the run's outputs cost a copy of the state and of those values. The
         deferred callables keep the states: Y itself when it is a fresh array (a
         non-contiguous Y, or a callable's), else a copy, so that the caller's later changes
         do not reach them and a run's output of a few MB a frame is not copied twice."""
@@ -814,6 +853,11 @@ class Spatial:
         N = n + nc
         times = np.array(t, dtype=float)
         done = {}
+        has_functions = self.inputs.time_dependent or self.inputs.effort_dependent
+        # the loop's values at the outputs, played back in place of the functions
+        recorded = Recorded(times, kept) if kept is not None and has_functions else None
+        playing = lambda: self.inputs.playing(recorded) if recorded is not None else \
+            contextlib.nullcontext()
         if callable(Y):
             make = Y
         else:
@@ -837,10 +881,11 @@ class Spatial:
             nodes, vel = np.empty((m, N, FRAME_SIZE)), np.empty((m, N, TWIST_SIZE))
             q, qd = np.empty((m, nq)), np.empty((m, nq))
             if self.inputs.time_dependent:
-                for i in range(m):
-                    self.inputs.at_time(times[i])
-                    self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1], nodes[i:i + 1],
-                                       vel[i:i + 1])
+                with playing():
+                    for i in range(m):
+                        self.inputs.at_time(times[i])
+                        self.kernel.frames(Y[i:i + 1], q[i:i + 1], qd[i:i + 1],
+                                           nodes[i:i + 1], vel[i:i + 1])
             elif m:
                 self.kernel.frames(Y, q, qd, nodes, vel)
             done.update(cable_e=nodes[:, n:, :CABLE_NODE].copy(), cable_v=vel[:, n:].copy(),
@@ -880,11 +925,12 @@ class Spatial:
         def energies():
             # they read the bodies' poses and the cable coordinates, not the drawn poses
             k = kinematics()
-            return self._energies_of(times, states(), k["nodes"], k["vel"], k["cable_e"],
-                                     k["cable_v"])
+            with playing():
+                return self._energies_of(times, states(), k["nodes"], k["vel"], k["cable_e"],
+                                         k["cable_v"])
 
         lazy = deferred and deferred_energies
-        if not lazy or self.inputs.time_dependent:
+        if not lazy or (self.inputs.time_dependent and recorded is None):
             # inputs that are functions of t are called during the run, not when read
             kinematics()
         # a run's outputs wait for the Result to be asked for them (developer: Results, files
@@ -896,9 +942,12 @@ class Spatial:
         out = {"nodes": frames} if lazy else frames()
         out.update(cables if lazy else {k: f() for k, f in cables.items()})
         # efforts and drives, which the reactions read at t, are called during the run too
-        out["reactions"] = (lambda: self._reactions_of(times, states())) \
-            if deferred and not (self.inputs.time_dependent or self.inputs.effort_dependent) \
-            else self._reactions_of(times, states())
+        def reactions():
+            with playing():
+                return self._reactions_of(times, states())
+
+        out["reactions"] = reactions if deferred and (recorded is not None or
+                                                     not has_functions) else reactions()
         if deferred_energies:
             out["energies"] = energies
         else:

@@ -36,7 +36,7 @@ cdef inline void _axpy(int n, double a, const double* x, double* y) noexcept nog
 def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
               double h, const double[:, ::1] A, const double[::1] b, const double[::1] c,
               const double[::1] b_err, bint fsal, int order, double rtol, double atol,
-              double bound, double[:, ::1] Y, double[:, ::1] Q, progress=None):
+              double bound, double[:, ::1] Y, double[:, ::1] Q, progress=None, kept=None):
     """Integrate y' = f(t, y) from t = 0 and store y at the times ``t_out`` into ``Y``.
 
     Parameters
@@ -66,6 +66,12 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
         The branch of the joint angles at each output.
     progress : callable, optional
         ``progress(t, steps)``, called every 0.1 s of wall time (rancf.integrators._interrupt).
+    kept : list, optional
+        Where the values of the problem's input functions at each stored output go, one row
+        an output (``problem.keep_inputs``; rancf.formulations.inputs.Recorded): taken from
+        the evaluation the loop makes at the output's state anyway (the next step's first
+        stage, or a first-same-as-last stage), so that an output costs a copy of them; the
+        last output's, or one the run stopped at, evaluated once more. None: none kept.
 
     Returns
     -------
@@ -90,6 +96,9 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
     cdef double[::1] yn = np.empty(n_work)
     cdef int n_saved = 1, status = ODE_OK, i, j, m, nfev = 0, n_acc = 0, n_rej = 0
     cdef bint have_k0 = False, hit
+    cdef bint keeping = kept is not None
+    # the stored output whose input values wait for the loop's evaluation at its state (-1: none)
+    cdef int pending = 0 if keeping else -1
     cdef double t = 0.0, hh, err, sc, e, target, factor
     cdef Watch watch
     y[:n_y] = y0
@@ -110,6 +119,13 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                 nfev += 1
                 if status:
                     break
+                if pending >= 0:
+                    # the first stage is at the pending output's time and state
+                    with gil:
+                        status = problem.keep_inputs(kept, t, &y[0], True)
+                    pending = -1
+                    if status:
+                        break
             # y + sum_j (h a_ij) k_j, term after term in j as written, each term a pass over
             # the state (a loop the compiler vectorizes; the sums keep their order, so their bits)
             for i in range(1, n_stages):
@@ -181,5 +197,25 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                     Y[n_saved, m] = y[m]
                 if problem.n_branch:
                     problem.keep_branch(&Q[n_saved, 0])
+                if keeping:
+                    if have_k0:
+                        # first-same-as-last: the last stage was at this state (its time
+                        # within round-off of t), its values are the output's
+                        with gil:
+                            status = problem.keep_inputs(kept, t, &y[0], True)
+                        if status:
+                            n_saved += 1
+                            break
+                    else:
+                        pending = n_saved
                 n_saved += 1
+    if pending >= 0 and pending < n_saved and status == ODE_OK:
+        # the last output: one evaluation at its state (a run that stopped keeps its failure's
+        # exception and hands its outputs to the formulation's own mapping: kept is short)
+        for m in range(n_y):
+            y[m] = Y[pending, m]
+        # an input function that raises there (a Ctrl-C inside it) ends the run so
+        status = problem.keep_inputs(kept, t_out[pending], &y[0], False)
+        if status:
+            del kept[pending:]
     return n_saved, status, t, nfev, n_acc, n_rej

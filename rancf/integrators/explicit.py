@@ -139,10 +139,17 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     """
     start_inputs(problem, y0)
     run = _run_compiled if method in SCHEMES else _run_scipy
+    # the input functions' values at the outputs, which the compiled loop keeps (one row an
+    # output) and the deferred outputs play back
+    kept = [] if run is _run_compiled and getattr(problem, "keeps_inputs", False) else None
     t, Y, branches, status, message, stats, wall, error = run(problem, method, y0, t_out, dt,
-                                                              rtol, atol, bound, progress)
+                                                              rtol, atol, bound, progress, kept)
     with held_interrupt() as caught:
-        model, extra = split(problem.observe(t, Y, branches))
+        if kept is not None and len(kept) == len(t):
+            seen = problem.observe(t, Y, branches, kept=kept)
+        else:
+            seen = problem.observe(t, Y, branches)
+        model, extra = split(seen)
     status, message = after_steps(status, message, caught, t[-1] if len(t) else 0.0)
     return Solution(t=t, y=Y, status=status, message=message, method=method,
                     formulation=problem.formulation, stats=stats, wall_time=wall, error=error,
@@ -165,7 +172,7 @@ def start_inputs(problem, y0):
         pass
 
 
-def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
+def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept=None):
     """The compiled loop with the scheme's tableau: (t, Y, branches, status, message, stats,
     wall, error), the branch of the joint angles at every output."""
     scheme = SCHEMES[method]
@@ -175,7 +182,7 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     start = time.perf_counter()
     n_saved, code, t, nfev, n_acc, n_rej = _explicit.integrate(
         problem, y0, t_out, dt, scheme.A, scheme.b, scheme.c, scheme.b_err, scheme.fsal,
-        scheme.error_order, rtol, atol, bound, Y, Q, report.callback)
+        scheme.error_order, rtol, atol, bound, Y, Q, report.callback, kept)
     wall = time.perf_counter() - start
     report.close(t, n_acc)
     error = None
@@ -204,7 +211,7 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
     return t_out[:n_saved], Y[:n_saved], Q[:n_saved], status, message, stats, wall, error
 
 
-def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress):
+def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept=None):
     """SciPy's solver of that name (the class ``solve_ivp`` would run), stepped here so that a
     failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output.
     Returns (t, Y, branches, status, message, stats, wall, error), the branch of the joint
