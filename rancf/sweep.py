@@ -527,8 +527,8 @@ def _noting_sigint():
     def note(signum, frame):
         seen.append(signum)
         previous(signum, frame)
-    signal.signal(signal.SIGINT, note)
-    try:
+    try:  # installed inside: an interrupt as the call returns still restores ``previous``
+        signal.signal(signal.SIGINT, note)
         yield seen
     finally:
         signal.signal(signal.SIGINT, previous)

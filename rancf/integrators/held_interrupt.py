@@ -36,8 +36,12 @@ def held_interrupt():
     def note(signum, frame):
         caught.signal = True
 
-    previous = signal.signal(signal.SIGINT, note)
+    # read before the try, installed inside it: a KeyboardInterrupt raised as the installing
+    # call returns (Python runs pending handlers there; a Ctrl-C from a timer, for one) then
+    # still restores the previous handler, instead of leaving ``note`` installed for good
+    previous = signal.getsignal(signal.SIGINT)
     try:
+        signal.signal(signal.SIGINT, note)
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
