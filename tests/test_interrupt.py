@@ -241,3 +241,27 @@ def test_ctrl_c_while_a_static_result_is_built_keeps_the_equilibrium(monkeypatch
     res = rancf.static(m, load_steps=2)
     assert whole.status == "ok" and res.status == "interrupted"
     np.testing.assert_array_equal(res.nodes, whole.nodes)
+
+
+def test_an_interrupt_as_the_handler_is_installed_restores_the_previous_one(monkeypatch):
+    """A KeyboardInterrupt raised just as held_interrupt's handler is installed (Python runs
+    pending signal handlers when the installing call returns: a Ctrl-C from a CPU timer, as in
+    test_interrupt_setup's random moments, can land there) leaves SIGINT's previous handler in
+    place. Before, ``note`` stayed installed, and every later Ctrl-C of the process was
+    swallowed (the random-moment tests failed now and then, then every interrupt test after)."""
+    from rancf.integrators.held_interrupt import held_interrupt
+    install = signal.signal
+
+    def install_then_interrupt(signum, handler):
+        previous = install(signum, handler)
+        if handler is not signal.default_int_handler:     # the install, not the restore
+            raise KeyboardInterrupt
+        return previous
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(signal, "signal", install_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupt():
+            pass
+    monkeypatch.undo()
+    assert signal.getsignal(signal.SIGINT) is before is signal.default_int_handler

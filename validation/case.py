@@ -36,6 +36,10 @@ COMPARISONS = ("<=", ">=", "within")
 PASS, FAIL, DEVIATION, UNEXPECTED_PASS, MEASURED = ("pass", "FAIL", "FAIL (known deviation)",
                                                     "pass (known deviation no longer holds)", "-")
 UNDECIDED = "undecided: noise"
+#: ``no_verdict`` of a row judged on wall times, in a quick run: what a quick run (CI's) decides
+#: must not depend on the machine's speed or load, so its timings are shown, not judged.
+QUICK_TIMING = ("quick run: the wall times are judged in the full run (a quick run is a smoke test, "
+                "and runs while the machine does other work)")
 
 
 class Check:

@@ -48,8 +48,11 @@ def held_interrupt(pass_on=False):
         if pass_on:
             previous(signum, frame)
 
-    signal.signal(signal.SIGINT, note)
+    # installed inside the try: a KeyboardInterrupt raised as the installing call returns
+    # (Python runs pending handlers there; a Ctrl-C from a timer, for one) then still restores
+    # the previous handler, instead of leaving ``note`` installed for good
     try:
+        signal.signal(signal.SIGINT, note)
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)

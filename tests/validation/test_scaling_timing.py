@@ -166,3 +166,37 @@ def test_the_spatial_rows_carry_noise_intervals():
     assert [c.verdict for c in checks] == [PASS] * 3
     # one point, in us per element: leaving one of 0.9, 0.95, 1.0, 1.05, 1.1 out
     assert checks[2].noise == pytest.approx((2 * 0.975, 2 * 1.025), rel=1e-12)
+
+
+@pytest.mark.parametrize("step", [1e-6, 1.0])
+def test_a_quick_plan_runs_the_same_steps_on_a_fast_and_a_slow_machine(monkeypatch, step):
+    """What a quick run (CI's) runs does not depend on the machine's speed: every chain is timed
+    over steps WINDOW + 1 ... 2 WINDOW and none is skipped, whether a step takes 1 us or 1 s (a
+    synthetic sample in place of the timing)."""
+    runs = []
+
+    def fake_sample(chain, kwargs, steps, pairs, checked=False):
+        runs.append(steps)
+        return {"step": step, "pair": 3 * steps * step, "newton_iterations": 2.0, "nlu": 0.0}
+
+    monkeypatch.setattr(scaling, "sample", fake_sample)
+    skipped = []
+    points = scaling.plan(scaling.FULL_NEWTON, (5, 10, 160), True, skipped)
+    assert [p.k for p in points] == [scaling.WINDOW] * 3 and not skipped
+    assert set(runs) == {scaling.WINDOW}
+
+
+def test_a_full_plan_that_times_fewer_steps_runs_the_longest_window_once(monkeypatch):
+    """A full run's slow chain, timed over fewer steps than WINDOW (its budget), is first run
+    once over the 2 WINDOW steps any machine may time: a run that fails there fails everywhere."""
+    runs = []
+
+    def fake_sample(chain, kwargs, steps, pairs, checked=False):
+        runs.append(steps)
+        return {"step": 1.0, "pair": 3.0 * steps, "newton_iterations": 2.0, "nlu": 0.0}
+
+    monkeypatch.setattr(scaling, "sample", fake_sample)
+    points = scaling.plan(scaling.FULL_NEWTON, (5, 10), False, [])
+    assert [p.k for p in points] == [2, 2]
+    # the first chain's probe, then per chain the longest window before the probe of k steps
+    assert runs == [scaling.WINDOW, scaling.WINDOW, 2, scaling.WINDOW, 2]

@@ -506,6 +506,10 @@ def test_quick_implicit_stiff(quick_run):
     c = values(quick_run[1]["implicit-stiff"])
     # against the converged RK4 reference: issue 3's 0.1 % of L
     assert c["accuracy at dt = 1e-3"]["value"] < 1e-3
+    # a ratio of wall times: judged in full runs only (a quick run shares the machine with CI's
+    # other work), like the other cases' timings
+    faster = c["faster than RK4 at its stability limit"]
+    assert faster["limit"] == 1.0 and faster["passed"] is None
 
 
 @pytest.mark.slow
@@ -639,11 +643,11 @@ def test_quick_rrr(quick_run):
     window = timing.loc["full ANCF, compiled, adaptive's window"]
     assert dense["steps"] == window["steps"] == 50
     assert c["dense and sparse LU solve the same equations"]["value"] <= 50 * 1e-11
-    # a step is timed, and the ratio row is that of the adaptive step to it, judged against the
-    # paper's 'shorter' (a ratio below 1)
+    # a step is timed, and the ratio row is that of the adaptive step to it, against the paper's
+    # 'shorter' (a ratio below 1), judged in the full run only (a quick run's wall times are not)
     assert dense["total per step (ms)"] > 0
     ratio = c["table 4: adaptive faster than the conventional method (dense DAE)"]
-    assert ratio["limit"] == 1.0 and ratio["verdict"] != MEASURED
+    assert ratio["limit"] == 1.0 and ratio["passed"] is None and ratio["no_verdict"].startswith("quick run")
     assert ratio["value"] == pytest.approx(timing.loc["adaptive modal", "total per step (ms)"]
                                            / dense["total per step (ms)"], rel=1e-9)
     # the flexible response of 20-element links equals the 100-element one (1.18698e-5 m, a
