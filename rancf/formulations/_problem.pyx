@@ -532,8 +532,31 @@ cdef class ODEProblem:
         output (t, y) (one :class:`~rancf.formulations.inputs.Recorded` row; the explicit loop
         calls it, with the GIL, where :attr:`keeps_inputs`): ``fresh`` says that its last
         :meth:`rate` was at (t, y), so that its arrays hold them (copied, no function called);
-        otherwise it evaluates there. Returns an :class:`ODEStatus` (this base: nothing kept)."""
+        otherwise it evaluates there. Returns an :class:`ODEStatus`. A problem with input
+        functions has ``inputs`` (their :class:`~rancf.formulations.inputs.Inputs`, whose
+        ``keep()`` gives the row) and says :attr:`keeps_inputs`."""
+        cdef double[::1] work
+        cdef int status
+        if not self.keeps_inputs:
+            return ODE_OK
+        if not fresh:
+            work = np.empty(max(self.n_y, 1))
+            status = self.rate(t, y, &work[0])
+            if status:
+                return status
+        inputs = self.inputs
+        try:
+            kept.append(inputs.keep())
+        except BaseException as exc:
+            inputs.error = exc
+            return ODE_INPUT_RAISED
         return ODE_OK
+
+    @property
+    def keeps_inputs(self):
+        """Whether the explicit loop keeps the input functions' values at its outputs
+        (:meth:`keep_inputs`; this base: False, it has no inputs)."""
+        return False
 
     def derivative(self, double t, y):
         """``y'`` (n_y,) at (t, y).

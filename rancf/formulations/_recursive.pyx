@@ -1109,26 +1109,6 @@ cdef class RecursiveKernel(ODEProblem):
         (:meth:`keep_inputs`): the model has drives, loads of t or effort functions."""
         return self.inputs is not None and bool(self.data.callbacks or self.data.effort_callbacks)
 
-    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
-        """Appends the inputs' row at the output (t, y) (:meth:`rancf.formulations.inputs.
-        Inputs.keep`): the arrays' values when the last :meth:`rate` was there (``fresh``),
-        else after one evaluation there."""
-        cdef double[::1] work
-        cdef int status
-        if not self.keeps_inputs:
-            return ODE_OK
-        if not fresh:
-            work = np.empty(max(self.n_y, 1))
-            status = self.rate(t, y, &work[0])
-            if status:
-                return status
-        try:
-            kept.append(self.inputs.keep())
-        except BaseException as exc:
-            self.inputs.error = exc
-            return ODE_INPUT_RAISED
-        return ODE_OK
-
     def failure(self, int status, double t):
         """What a status of :func:`rhs` at time t (s) means, in words."""
         if status == ODE_INPUT_RAISED:

@@ -1599,26 +1599,6 @@ cdef class SpatialKernel(ODEProblem):
         (:meth:`keep_inputs`): the model has functions of t or effort functions."""
         return self.inputs is not None and bool(self.data.callbacks or self.data.effort_callbacks)
 
-    cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
-        """Appends the inputs' row at the output (t, y) (:meth:`rancf.formulations.spatial.
-        Inputs.keep`): the arrays' values when the last :meth:`rate` was there (``fresh``),
-        else after one evaluation there."""
-        cdef double[::1] work
-        cdef int status
-        if not self.keeps_inputs:
-            return ODE_OK
-        if not fresh:
-            work = np.empty(max(self.n_y, 1))
-            status = self.rate(t, y, &work[0])
-            if status:
-                return status
-        try:
-            kept.append(self.inputs.keep())
-        except BaseException as exc:
-            self.inputs.error = exc
-            return ODE_INPUT_RAISED
-        return ODE_OK
-
     def recentred(self, y):
         """A copy of the state y (n_y,) with its rotation vectors re-centred (as after an
         accepted step of the compiled loop)."""

@@ -57,6 +57,23 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
+def first_record(out):
+    """Runs the runner once with the fine case; its record."""
+    first = runner(out, "fine")
+    assert first.wait(timeout=300) == 0, first.stderr.read()
+    return json.loads((out / "case" / "result.json").read_text())
+
+
+def wait_until_looping(out, proc):
+    """Waits until the endless case has written its marker (the runner may end first: then
+    the assertion shows its error output)."""
+    for _ in range(3000):
+        if (out / "looping").exists() or proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    assert (out / "looping").exists(), proc.stderr.read()
+
+
 def runner(out, mode):
     return subprocess.Popen([sys.executable, "-c", SCRIPT, str(out), mode], cwd=REPO,
                             env={**os.environ, "CI": "true"},
@@ -68,18 +85,12 @@ def test_sigint_stops_the_case_keeps_its_previous_record_and_exits_130(tmp_path,
     """"compares": the case fails on the run cut short (the probe's implicit-stiff); "runs on":
     it ignores the run's status and would run on forever (a study of many runs); "parallel":
     the case runs on in a process of the parallel phase, beside one that ends, which is kept."""
-    first = runner(tmp_path, "fine")
-    assert first.wait(timeout=300) == 0, first.stderr.read()
-    before = json.loads((tmp_path / "case" / "result.json").read_text())
+    before = first_record(tmp_path)
     assert before["status"] == "pass"
 
     second = runner(tmp_path, mode)
     try:
-        for _ in range(3000):
-            if (tmp_path / "looping").exists() or second.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert (tmp_path / "looping").exists(), second.stderr.read()
+        wait_until_looping(tmp_path, second)
         time.sleep(1.5)                           # into the first run of the loop
         second.send_signal(signal.SIGINT)
         # without the runner's handling, the case loops forever: a hang, not a timing
@@ -102,16 +113,10 @@ def test_sigterm_stops_the_case_processes_too(tmp_path):
     """SIGTERM to the runner in its parallel phase: the forked process running the endless case
     ends with it (before, the runner died alone and its case processes ran on), the exit
     status is 128 + 15 and the previous record of the case is kept."""
-    first = runner(tmp_path, "fine")
-    assert first.wait(timeout=300) == 0, first.stderr.read()
-    before = json.loads((tmp_path / "case" / "result.json").read_text())
+    before = first_record(tmp_path)
     second = runner(tmp_path, "parallel")
     try:
-        for _ in range(3000):
-            if (tmp_path / "looping").exists() or second.poll() is not None:
-                break
-            time.sleep(0.1)
-        assert (tmp_path / "looping").exists(), second.stderr.read()
+        wait_until_looping(tmp_path, second)
         time.sleep(0.5)                           # the pid is written with the file's creation
         case_pid = int((tmp_path / "looping").read_text())
         assert case_pid != second.pid
