@@ -863,8 +863,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         Nominal number of equal load increments (>= 1). A load step on which Newton fails
         is cut: its increment halved and the step retried from the last equilibrium, at
         most 6 times (down to 1/64 of ``1 / load_steps``), the increment grown back after
-        each converged step; raise it when a step fails even so. In a planar model the rest angles of torsion spring-dampers are stepped with the loads,
-        from their joints' reference angles (their pre-stress is a load).
+        each converged step; raise it when a step fails even so. In a planar model the rest
+        angles of torsion spring-dampers are stepped with the loads, from their joints'
+        reference angles (their pre-stress is a load).
     tol : float
         Newton stops when ``max |dx| <= tol`` times the model size (dimensionless, in
         (0, 0.01]: a larger one accepts equilibria wrong by more than 1 % of the model); in a

@@ -11,8 +11,8 @@ are solved by Newton's method for ``s = 1/n, 2/n, ..., 1`` (``n = load_steps``),
 starting from the last equilibrium (the force kernels scale the applied forces by s); a load
 step on which Newton fails is cut, its increment halved (at most :data:`CUTS` times) and
 retried from the last equilibrium, and grown back after each converged step
-(:func:`step_loads`, one loop for every formulation). The Newton matrix is the DAE's with ``c_k = 1``:
-``[[K + d(Phi_x^T lambda)/dx, Phi_x^T], [Phi_x, 0]]``.
+(:func:`step_loads`, one loop for every formulation). The Newton matrix is the DAE's with
+``c_k = 1``: ``[[K + d(Phi_x^T lambda)/dx, Phi_x^T], [Phi_x, 0]]``.
 
 Newton's iterations are those of the implicit stepping loop (``rancf/integrators/_implicit.pyx``)
 with the coefficients of :class:`rancf.integrators.implicit.Static`: a load step is a step of the
