@@ -304,7 +304,7 @@ def _spatial_method(formulation, y0, dt):
     decay = formulation.highest_rate(y0, "damping") if formulation.damped else 0.0
     return _within_rk4_limit(dt, omega, decay, "generalized-alpha-s",
                              "; -S because the mass of a spatial tree turns with its bodies, "
-                             "where generalized-alpha is first order")
+                             "and where it turns fast generalized-alpha is first order")
 
 
 def _spatial_dae_method(formulation):
@@ -314,8 +314,8 @@ def _spatial_dae_method(formulation):
         "a closed loop (or a cable the recursion cannot run) runs formulation 'dae', which " \
         "takes the implicit methods"
     return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
-                                   "the mass of a spatial body turns with it, where "
-                                   "generalized-alpha is first order")
+                                   "the mass of a spatial body turns with it, and where it "
+                                   "turns fast generalized-alpha is first order")
 
 
 def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
