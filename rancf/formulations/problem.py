@@ -104,6 +104,14 @@ class IndexThreeDAE:
     >>> error = np.hypot(*(sol.q[-1] - [np.cos(ref), np.sin(ref)]))
     >>> bool(error < 5e-5)                                # m; 2.1e-5 at this step
     True
+
+    :meth:`consistent_state` moves a state onto the rod: the point to the nearest one on the
+    circle (along its radius), the velocity to its tangential part:
+
+    >>> q, v = Pendulum().consistent_state([1.2, 0.5], [1.0, 1.0])
+    >>> u = np.array([1.2, 0.5]) / 1.3                    # the radial direction
+    >>> bool(np.allclose(q, u, atol=1e-12) and np.allclose(v, [1.0, 1.0] - (u @ [1.0, 1.0]) * u))
+    True
     """
 
     n_coordinates: int = 0
@@ -542,6 +550,10 @@ class IndexThreeDAE:
         ------
         ValueError
             ``max |Phi|`` still above tol after ``max_iter`` steps; metric not one of the two.
+
+        Notes
+        -----
+        The class example shows it in use.
         """
         from ._problem import PythonProblem
         if metric not in ("euclidean", "mass"):
