@@ -272,6 +272,22 @@ def dense_in_plane_spectrum(dae, model, x, lam):
     return w, V, Z, K
 
 
+def _recording(monkeypatch, name):
+    """The calls of the statics' stability test ``name`` (``_unstable_in_plane`` or
+    ``_stable_out_of_plane``), each ``(dae, model, x, lam, answer)``, in a list the test
+    reads after statics ran: the test itself runs unchanged."""
+    from rancf.integrators import static as statics
+    asked, test = [], getattr(statics, name)
+
+    def recorded(dae, model, x, lam):
+        answer = test(dae, model, x, lam)
+        asked.append((dae, model, x.copy(), lam.copy(), answer))
+        return answer
+
+    monkeypatch.setattr(statics, name, recorded)
+    return asked
+
+
 @pytest.mark.parametrize("case", ["catenary", "hanging"])
 def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case, monkeypatch):
     """``_unstable_in_plane`` (inertia by a sparse LDL^T and a Schur complement, the
@@ -285,16 +301,7 @@ def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case,
     ``Z^T K Z`` to within 1e-6 |K|_inf (Lanczos' tolerance 1e-8 on the shift-inverted
     eigenvalue, times the norm, with a margin of 100), of an eigenvalue the dense spectrum
     holds to within that."""
-    from rancf.integrators import static as statics
-    asked = []
-    sparse = statics._unstable_in_plane
-
-    def recorded(dae, model, x, lam):
-        d = sparse(dae, model, x, lam)
-        asked.append((dae, model, x.copy(), lam.copy(), d))
-        return d
-
-    monkeypatch.setattr(statics, "_unstable_in_plane", recorded)
+    asked = _recording(monkeypatch, "_unstable_in_plane")
     m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
     assert rancf.static(m).status == "ok"
     assert asked
@@ -397,15 +404,7 @@ def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
     import scipy.linalg
     from rancf.integrators import static as statics
     from rancf.integrators.static import _out_of_plane_coordinates
-    asked = []
-    sparse = statics._stable_out_of_plane
-
-    def recorded(dae, model, x, lam):
-        stable = sparse(dae, model, x, lam)
-        asked.append((dae, model, x.copy(), lam.copy(), stable))
-        return stable
-
-    monkeypatch.setattr(statics, "_stable_out_of_plane", recorded)
+    asked = _recording(monkeypatch, "_stable_out_of_plane")
     if case == "folded":
         monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
     m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]

@@ -383,28 +383,33 @@ def test_spatial_dae_reactions_are_those_of_the_functions_at_the_outputs(method,
     assert np.abs(res.reactions - expected).max() <= 1e-12 * scale
 
 
+def _effort_calls(dim, every, **run):
+    """The calls of the driven arm's effort function in a run (``run``: simulate's t_end, dt,
+    method and formulation) with an output every ``every`` steps, checked unchanged when the
+    reactions and joint coordinates are read afterwards."""
+    calls = []
+
+    def effort(t, q, qd):
+        calls.append(t)
+        return -(5.0 * q + 0.1 * qd)
+    m, _ = _driven_arm(dim, [1.0])
+    m.joints[-1].effort = effort
+    res = rancf.simulate(m, output_every=every, **run)
+    assert res.status == "ok", res.message
+    n = len(calls)
+    _ = res.reactions, res.joint_q
+    assert len(calls) == n
+    return n
+
+
 @pytest.mark.parametrize("dim", [2, 3])
 def test_outputs_call_no_input_function_beyond_the_steps(dim):
     """The loop keeps the input values its last evaluation at each output's converged state
     computed (generalized-alpha: its power there): a run with an output every step calls the
     effort function as often as one with an output every 10 steps, and reading the
     reactions calls it no more."""
-    runs = []
-    for every in (1, 10):
-        calls = []
-
-        def effort(t, q, qd):
-            calls.append(t)
-            return -(5.0 * q + 0.1 * qd)
-        m, _ = _driven_arm(dim, [1.0])
-        m.joints[-1].effort = effort
-        res = rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha", formulation="dae",
-                             output_every=every)
-        assert res.status == "ok", res.message
-        n = len(calls)
-        _ = res.reactions, res.joint_q
-        assert len(calls) == n
-        runs.append(n)
+    runs = [_effort_calls(dim, every, t_end=0.05, dt=1e-3, method="generalized-alpha",
+                          formulation="dae") for every in (1, 10)]
     assert runs[0] == runs[1] > 0
 
 
@@ -559,20 +564,6 @@ def test_planar_recursion_outputs_call_no_function_beyond_the_steps(method, dt):
     """An output every step calls the effort function as often as one every 10 steps, and
     reading the outputs calls it no more (generalized-alpha-S is left out: its power is at
     the intermediate point, so its loop calls the efforts again at each output)."""
-    runs = []
-    for every in (1, 10):
-        calls = []
-
-        def effort(t, q, qd):
-            calls.append(t)
-            return -(5.0 * q + 0.1 * qd)
-        m, _ = _driven_arm(2, [1.0])
-        m.joints[-1].effort = effort
-        res = rancf.simulate(m, 0.01, dt, method=method, formulation="recursive",
-                             output_every=every)
-        assert res.status == "ok", res.message
-        n = len(calls)
-        _ = res.reactions, res.joint_q
-        assert len(calls) == n
-        runs.append(n)
+    runs = [_effort_calls(2, every, t_end=0.01, dt=dt, method=method, formulation="recursive")
+            for every in (1, 10)]
     assert runs[0] == runs[1] > 0
