@@ -41,28 +41,59 @@ def rancf_cable_pendulum(n_elements):
     return m, cable
 
 
-def exudyn_cable_pendulum(n_elements, sensor=True):
-    """Exudyn's cable pendulum, assembled: (mbs, its SystemContainer, the tip's position sensor
-    or None). The container is returned because the system lives only as long as it does."""
-    import exudyn as exu
+def exudyn_cable(mbs, n_elements, length=CABLE_LENGTH, rho_A=CABLE_RHO_A, EA=CABLE_EA, EI=CABLE_EI,
+                 gravity=(0.0, 0.0, -GRAVITY), velocities=None, pin="joint"):
+    """Add to ``mbs`` a straight cable along +x from the origin (``n_elements`` ObjectANCFCable on
+    NodePointSlope1 nodes; length m, rho_A kg/m, EA N, EI N m^2), gravity (m/s^2, a vector) a
+    LoadMassProportional on each element, its first node held at the origin, the slope free:
+    by an ObjectJointSpherical to the ground (``pin="joint"``) or by three
+    ObjectConnectorCoordinate to a ground node (``pin="coordinates"``: the same constraint, the
+    only kind Exudyn's explicit solvers take, as they eliminate ground coordinate constraints).
+    ``velocities`` (n_elements + 1, 6): each node's initial [v, r'_t] (m/s, 1/s), else at rest.
+    Returns the node numbers."""
+    import exudyn as exu  # noqa: F401  (the item interface needs the module loaded)
     from exudyn.itemInterface import (LoadMassProportional, MarkerBodyMass, MarkerBodyPosition,
-                                      MarkerNodePosition, NodePointSlope1, ObjectANCFCable,
-                                      ObjectGround, ObjectJointSpherical, SensorNode)
+                                      MarkerNodeCoordinate, MarkerNodePosition, NodePointGround,
+                                      NodePointSlope1, ObjectANCFCable, ObjectConnectorCoordinate,
+                                      ObjectGround, ObjectJointSpherical)
+
+    if pin not in ("joint", "coordinates"):
+        raise ValueError(f"pin must be 'joint' or 'coordinates'; got {pin!r}")
+    l = length / n_elements
+    v0 = np.zeros((n_elements + 1, 6)) if velocities is None else np.asarray(velocities, float)
+    if v0.shape != (n_elements + 1, 6):
+        raise ValueError(f"velocities must have shape ({n_elements + 1}, 6); got {v0.shape}")
+    nodes = [mbs.AddNode(NodePointSlope1(referenceCoordinates=[i * l, 0, 0, 1, 0, 0],
+                                         initialVelocities=list(v0[i])))
+             for i in range(n_elements + 1)]
+    for i in range(n_elements):
+        cable = mbs.AddObject(ObjectANCFCable(length=l, massPerLength=rho_A, bendingStiffness=EI,
+                                              axialStiffness=EA, nodeNumbers=[nodes[i], nodes[i + 1]]))
+        mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=cable)),
+                                         loadVector=list(gravity)))
+    if pin == "coordinates":
+        fixed = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=mbs.AddNode(NodePointGround()), coordinate=0))
+        for k in range(3):
+            mbs.AddObject(ObjectConnectorCoordinate(markerNumbers=[
+                fixed, mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=k))]))
+    else:
+        ground = mbs.AddObject(ObjectGround())
+        mbs.AddObject(ObjectJointSpherical(markerNumbers=[
+            mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0])),
+            mbs.AddMarker(MarkerNodePosition(nodeNumber=nodes[0]))]))
+    return nodes
+
+
+def exudyn_cable_pendulum(n_elements, sensor=True):
+    """Exudyn's cable pendulum (:func:`exudyn_cable` with the module's data), assembled: (mbs,
+    its SystemContainer, the tip's position sensor or None). The container is returned because
+    the system lives only as long as it does."""
+    import exudyn as exu
+    from exudyn.itemInterface import SensorNode
 
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    l = CABLE_LENGTH / n_elements
-    nodes = [mbs.AddNode(NodePointSlope1(referenceCoordinates=[i * l, 0, 0, 1, 0, 0]))
-             for i in range(n_elements + 1)]
-    for i in range(n_elements):
-        cable = mbs.AddObject(ObjectANCFCable(length=l, massPerLength=CABLE_RHO_A, bendingStiffness=CABLE_EI,
-                                              axialStiffness=CABLE_EA, nodeNumbers=[nodes[i], nodes[i + 1]]))
-        mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=cable)),
-                                         loadVector=[0, 0, -GRAVITY]))
-    ground = mbs.AddObject(ObjectGround())
-    mbs.AddObject(ObjectJointSpherical(markerNumbers=[
-        mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0])),
-        mbs.AddMarker(MarkerNodePosition(nodeNumber=nodes[0]))]))
+    nodes = exudyn_cable(mbs, n_elements)
     tip = None
     if sensor:
         tip = mbs.AddSensor(SensorNode(nodeNumber=nodes[-1], storeInternal=True, writeToFile=False,
