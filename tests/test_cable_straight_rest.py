@@ -423,3 +423,127 @@ def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
     Z = scipy.linalg.null_space((S[n:, :n] @ B).toarray())
     w = np.linalg.eigvalsh(Z.T @ (0.5 * (K + K.T)) @ Z)
     assert stable == verdict == bool(w[0] > 0.0)
+
+
+def body_on_slack_cable(mass, n=8, upside_down=True):
+    """A model its cable's plane mirrors but does not split: the slack cable of 1.2 m drawn as a
+    circular arc (straight rest shape, EI = 1e-4 N m^2, EA = 1e7 N, ``n`` elements) in the
+    x-z plane between a pin at the origin and the top of a rigid rod (``mass`` kg, its
+    centre 0.3 m from a ground revolute joint of axis x at (1, 0, -0.5), its top at (1, 0,
+    0)), gravity 9.81 along -z. ``upside_down``: the rod stands on its joint (the centre at
+    z = -0.2, above it), else hangs from it (the joint at (1, 0, 0.5), the centre at z =
+    0.2, below it; the top at the cable's end, still). The rod turns only about x, moving
+    the cable's end out of the plane: its stability is the cable's and the rod's together."""
+    D, L = 1.0, 1.2
+    R = brentq(lambda R: 2 * R * np.sin(L / (2 * R)) - D, L / np.pi, 100.0)
+    phi = L / R * (np.arange(n + 1) / n - 0.5)
+    P = np.column_stack([D / 2 + R * np.sin(phi), 0 * phi, R * (np.cos(phi[0]) - np.cos(phi))])
+    T = np.column_stack([np.cos(phi), 0 * phi, np.sin(phi)])
+    P[0], P[-1] = (0.0, 0.0, 0.0), (D, 0.0, 0.0)
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = cable(m, P, T, 1e-4, "straight")
+    s = 1.0 if upside_down else -1.0
+    b = m.add_rigid_body(mass, 1e-2 * np.eye(3), position=(D, 0.0, -0.2 * s))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_joint("revolute", m.ground.point(D, 0.0, -0.5 * s), b.point(0, 0, -0.3 * s),
+                axis=(1.0, 0.0, 0.0))
+    m.add_joint("spherical", b.point(0, 0, 0.2 * s), c.end)
+    return m, c, b
+
+
+def test_split_is_exact_only_where_neither_stiffness_nor_constraints_couple():
+    """``_split_is_exact`` on a 4-coordinate example, B selecting coordinate 1: K diagonal
+    and J's rows on one part each (exact); a stiffness term between coordinates 0 and 1, or
+    a joint row on both parts, or two rows each on both (coupled); a row on both with one
+    on B alone (their difference on one part: exact); a term of 1e-12 of |K|_inf (round-off:
+    exact)."""
+    from scipy import sparse as sp
+    from rancf.integrators.static import _split_is_exact
+    B = sp.csr_matrix(np.eye(4)[:, [1]])
+    K = np.diag([3.0, -1.0, 2.0, 5.0])
+    J = np.array([[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
+
+    def exact(K, J):
+        K, J = sp.csr_matrix(K), sp.csr_matrix(J)
+        return _split_is_exact(K, J, B, float(abs(K).sum(axis=1).max()))
+    assert exact(K, J)
+    coupled = K.copy()
+    coupled[0, 1] = coupled[1, 0] = 0.5
+    assert not exact(coupled, J)
+    tiny = K.copy()
+    tiny[0, 1] = tiny[1, 0] = 5e-12
+    assert exact(tiny, J)
+    assert not exact(K, np.array([[1.0, 1.0, 0.0, 0.0]]))
+    assert not exact(K, np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]))
+    # a row on both parts and one on B alone: their difference is on one part, exact
+    assert exact(K, np.array([[0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 1.0]]))
+
+
+@pytest.mark.parametrize("mass", [0.1, 5.0])
+def test_a_rod_stood_on_a_slack_cable_is_found_unstable_by_the_coupled_test(mass, monkeypatch):
+    """The rod standing on its joint, held up by the slack cable's end (:func:`body_on_slack_cable`):
+    statics first reaches it upright, the cable in its drawn plane. That equilibrium is
+    unstable (the dense check :func:`constrained_check` on every constrained direction: least
+    eigenvalue below ``-n eps |K|_inf``; measured -1.4 and -19): the rod falls about x,
+    dragging the cable's end out of the plane, which the cable's sideways stiffness (its
+    tension over its span, a few N/m) does not hold against the rod's weight above its joint.
+    The split tests cannot see it (the in-plane one holds the cable's end in the plane, so
+    the rod cannot turn; the out-of-plane one holds the rod): with ``_split_is_exact``
+    forced true, statics returns it, status "ok". ``_split_is_exact`` is false here (the
+    joint at the cable's end ties the cable's out-of-plane coordinate to the rod's), the
+    coupled test finds the direction, statics leaves along it, and returns an equilibrium
+    the dense check finds stable (least eigenvalue above ``n eps |K|_inf``), its residual
+    below ``|K|_inf tol size``, the rod fallen (the cable's end over 0.1 m out of the
+    plane). With the escape left out, statics refuses the upright one, naming the coupled
+    test."""
+    from rancf.integrators import static as statics
+    asked = _recording(monkeypatch, "_unstable_in_plane")
+    last = _recording(monkeypatch, "_stable_out_of_plane")
+    m, c, b = body_on_slack_cable(mass)
+    tol = 1e-10
+    eq = rancf.static(m, tol=tol)
+    assert eq.status == "ok"
+    dae, _, x, lam, direction = asked[0]
+    _, _, w, scale = constrained_check(dae, x, lam)
+    assert w[0] < -len(x) * np.finfo(float).eps * scale
+    assert direction is not None
+    assert abs(eq.position(c.end)[0][1]) > 0.1
+    dae, _, x, lam, stable = last[-1]
+    assert stable
+    residual, violation, w, scale = constrained_check(dae, x, lam)
+    assert residual <= scale * tol * dae.tree.size and violation <= 1e-12
+    assert w[0] > len(x) * np.finfo(float).eps * scale
+    with monkeypatch.context() as patch:
+        patch.setattr(statics, "_split_is_exact", lambda *args: True)
+        wrong = rancf.static(m, tol=tol)
+        assert wrong.status == "ok" and abs(wrong.position(c.end)[0][1]) < 1e-12
+    monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
+    with pytest.raises(ValueError, match="unstable, by the coupled test"):
+        rancf.static(m, tol=tol)
+
+
+def test_a_rod_hung_from_a_slack_cable_is_stable_by_the_coupled_test(monkeypatch):
+    """The same rod hanging from its joint (:func:`body_on_slack_cable`, ``upside_down=False``):
+    statics' coupled tests find its equilibrium stable at once (no escape), the cable in its
+    drawn plane, as the dense check does (least eigenvalue above ``n eps |K|_inf``)."""
+    asked = _recording(monkeypatch, "_unstable_in_plane")
+    last = _recording(monkeypatch, "_stable_out_of_plane")
+    m, c, b = body_on_slack_cable(1.0, upside_down=False)
+    eq = rancf.static(m, tol=1e-10)
+    assert eq.status == "ok" and [d is None for *_, d in asked] == [True]
+    assert abs(eq.position(c.end)[0][1]) <= 1e-12
+    dae, _, x, lam, stable = last[-1]
+    _, _, w, scale = constrained_check(dae, x, lam)
+    assert stable and w[0] > x.size * np.finfo(float).eps * scale
+
+
+@pytest.mark.parametrize("tilt", [0.3, 1e-6])
+def test_a_slack_cable_whose_plane_is_tilted_against_gravity_is_refused(tilt):
+    """The slack cable between two pins of validation/cable_statics.py (drawn in the x-y
+    plane, 16 elements), gravity tilted out of its plane by ``tilt`` rad: the loads drive its
+    swing about the pins, which has no stiffness in the reference, and the pseudo-transient
+    start is not for that; statics refuses it with the plane curved cable's reason."""
+    from validation.cable_statics import slack_cable as drawn_slack_cable
+    m, c, _ = drawn_slack_cable(gravity=(0.0, -9.81 * np.cos(tilt), -9.81 * np.sin(tilt)), n=16)
+    with pytest.raises(ValueError, match="singular in the reference configuration"):
+        rancf.static(m)

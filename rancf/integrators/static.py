@@ -339,7 +339,9 @@ def _unstable_in_plane(dae, model, x, lam):
     zero), ``eps = 1e-9 |K|_inf`` (round-off: ``|K|_inf`` bounds the eigenvalues'
     magnitude). A cable folded back on itself under its weight is such an equilibrium (its
     upturned part compressed): Newton's steps, which the pseudo-transient continuation ends
-    with, converge to it as to any other.
+    with, converge to it as to any other. Where the split is not exact
+    (:func:`_split_is_exact`) nothing is held: the direction is any unstable one, out of the
+    planes too.
 
     O(n) in the cable's coordinates, without a dense Z (O(n^3)): the count of those
     eigenvalues by :func:`_negative_count` (the out-of-plane coordinates held by
@@ -347,15 +349,30 @@ def _unstable_in_plane(dae, model, x, lam):
     :func:`_least_mode`: the eigenvector of the least eigenvalue nu of the shift-inverted
     operator ``Z (Z^T A Z)^-1 Z^T`` (``A = K_p + eps I``: ``nu = 1 / (theta + eps)``,
     negative exactly for theta below -eps)."""
-    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
+    A, J, bound, _ = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
     if not bound:
         return None
+    return _unstable_direction(A, J, bound)[1]
+
+
+def _unstable_direction(A, J, bound):
+    """``(unstable, v)`` for ``Z^T A Z`` (A (n, n) sparse symmetric, Z an orthonormal basis of
+    the null space of J): whether it has an eigenvalue below ``-eps``, ``eps = 1e-9 bound``
+    (round-off: ``bound = |K|_inf`` bounds the eigenvalues' magnitude; zero ones, a free
+    motion such as a body's turn about the line through its two joints, are not unstable),
+    and the eigenvector v (n,) of the one nearest -eps, or None (stable, or Lanczos found
+    none). ``unstable`` is None where neither the count (:func:`_negative_count`) nor Lanczos
+    (:func:`_least_mode`) decides."""
     A = (A + 1e-9 * bound * sp.identity(A.shape[0])).tocsc()
     negative = _negative_count(A, J)
     if negative == 0:
-        return None
+        return False, None
     nu, v = _least_mode(A, J)
-    return v if v is not None and (negative or nu < 0.0) else None
+    if negative is None:
+        unstable = None if v is None else bool(nu < 0.0)
+    else:
+        unstable = True
+    return unstable, (v if unstable and v is not None else None)
 
 
 def _stable_out_of_plane(dae, model, x, lam):
@@ -367,16 +384,23 @@ def _stable_out_of_plane(dae, model, x, lam):
     out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal;
     every other coordinate held by :func:`_held_stiffness`): no negative eigenvalue
     (:func:`_negative_count`, O(n)) and none zero (A singular). With the loads in the plane
-    and a model that the plane mirrors (a cable between pins on the ground) the matrix has
-    no terms between those and the in-plane coordinates, so this block alone decides
-    (elsewhere it is the part of the test that the cables' own coordinates make). A cable
+    and a model that the plane mirrors (cables alone between points of the ground) the
+    matrix has no terms between those and the in-plane coordinates, so this block alone
+    decides. Where the split is not exact (:func:`_split_is_exact`: the plane mirrors not
+    the model, or a body or another beam is tied to a cable) the test is the coupled one:
+    no eigenvalue of ``Z^T K Z`` on every constrained displacement below ``-1e-9
+    |K|_inf`` (:func:`_unstable_direction`; zero ones, free motions, allowed). A cable
     in tension has the string's positive stiffness there; a compressed one (an arch under
     its weight) a negative one, and so has a cable bent less than its rest curvature where
     its bending outweighs its tension (theory: Curved cables): such an equilibrium is
     unstable out of the plane, and statics refuses it as it refuses the reference. (The
     sign of the nodes' strain does not decide: on a nearly inextensible cable the strain is
     smaller than its scatter between Hermite elements.)"""
-    A, J, bound = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), False)
+    A, J, bound, exact = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model),
+                                         False)
+    if not exact:
+        # the coupled test: A is K on every coordinate, nothing held
+        return _unstable_direction(A, J, bound)[0] is False
     negative = _negative_count(A, J)
     if negative is None:
         nu, v = _least_mode(A, J)
@@ -385,28 +409,57 @@ def _stable_out_of_plane(dae, model, x, lam):
 
 
 def _held_stiffness(dae, x, lam, B, held_is_B):
-    """``(K_p, J, |K|_inf)`` of the equilibrium ``(x, lambda)`` of the spatial DAE ``dae``:
-    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, with the coordinates that
-    a stability test leaves out held by the stiffness ``beta = 2 |K|_inf``: ``K_p = K +
+    """``(K_p, J, |K|_inf, exact)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
+    ``dae``: Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, with the coordinates
+    that a stability test leaves out held by the stiffness ``beta = 2 |K|_inf``: ``K_p = K +
     beta B B^T`` (``held_is_B``: the selector B (n, k) of :func:`_out_of_plane_coordinates`,
     orthonormal columns, the in-plane test) or ``K + beta (I - B B^T)`` (all but those, the
-    out-of-plane test), sparse; J = Phi_x (m, n), full row rank.
+    out-of-plane test), sparse; J = Phi_x (m, n), full row rank. Where the split into those
+    two tests is not exact (:func:`_split_is_exact`, ``exact`` False), ``K_p = K``: nothing
+    is held, and the test is the coupled one, on every coordinate.
 
     ``beta`` lifts the held directions' eigenvalues above every other one (``|K|_inf``
     bounds their magnitude) instead of adding their rows to the constraints (they repeat
-    the joints' rows at the cable ends: a singular saddle-point matrix). Exact where the
-    plane mirrors the model (the in-plane loads' case these cables are solved in): K then
-    has no terms between in- and out-of-plane coordinates, and the constrained directions
-    split into the two; elsewhere the eigenvalues move by at most about ``|K_io|^2 /
-    |K|_inf``, ``K_io`` that coupling."""
+    the joints' rows at the cable ends: a singular saddle-point matrix)."""
     n = dae.n_coordinates
     S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
                           1.0, factor=False).tocsr()
     K = S[:n, :n]
     K = 0.5 * (K + K.T)
+    J = S[n:, :n].tocsc()
     bound = float(abs(K).sum(axis=1).max())
+    exact = _split_is_exact(K, J, B, bound)
+    if not exact:
+        return K.tocsc(), J, bound, False
     held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
-    return (K + 2.0 * bound * held).tocsc(), S[n:, :n].tocsc(), bound
+    return (K + 2.0 * bound * held).tocsc(), J, bound, True
+
+
+def _split_is_exact(K, J, B, bound):
+    """Whether the stability of ``Z^T K Z`` (Z an orthonormal basis of J's null space; K (n,
+    n) sparse symmetric, J (m, n)) splits exactly into the cables' out-of-plane coordinates
+    (the selector B (n, k) of :func:`_out_of_plane_coordinates`) and the rest: K has no
+    terms between the two (``|B^T K (I - B B^T)|`` within ``1e-9 bound``, round-off;
+    ``bound = |K|_inf``) and every constrained displacement is the sum of one in each, that
+    is ``rank J = rank J B + rank J (I - B B^T)`` (each row of J then acts on one part
+    only, up to row combinations). Then the inertia of ``Z^T K Z`` is the sum of the two
+    tests'. A model that each cable's plane mirrors, cables alone between points of the
+    ground, splits so; one that a cable's plane does not mirror does not (its equilibrium
+    leaves the drawn plane), and neither does a mirrored one with a rigid body or another
+    beam tied to a cable: the body's out-of-plane motions are not B's, and the joint's rows
+    tie them to the cable's (a body held upside down by the cable's end, which the cable
+    holds in the plane and the plane holds out of it, is unstable only in the two
+    together). O(m^2 n), m the joints' rows."""
+    P = sp.identity(K.shape[0], format="csr") - B @ B.T
+    cross = B.T @ K @ P
+    if cross.nnz and abs(cross).max() > 1e-9 * bound:
+        return False
+    if not J.shape[0]:
+        return True
+    Jd = J.toarray()
+    JB = Jd @ B.toarray()
+    rank = np.linalg.matrix_rank
+    return rank(Jd) == rank(JB) + rank(Jd - JB @ B.T.toarray())
 
 
 def _negative_count(A, J):
@@ -475,7 +528,9 @@ def _refuse_plane_curved_cables(model, unstable=False):
     configuration of a model holding curved cables that lie in a plane (theory: Curved
     cables); return if it holds none. ``unstable``: the message adds that the equilibrium
     reached under loads in the planes (:func:`_pseudo_transient_first_step` and the load steps) is
-    unstable out of them (:func:`_stable_out_of_plane`).
+    unstable out of them (:func:`_stable_out_of_plane`); ``"coupled"``: that it is unstable
+    by the coupled test, on every coordinate, the planes not splitting the model
+    (:func:`_split_is_exact`).
 
     Such a cable restores only its curvature's magnitude: an out-of-plane displacement w
     changes the strains of a curved element at first order by ``t . w'`` (zero, t in the
@@ -500,7 +555,13 @@ def _refuse_plane_curved_cables(model, unstable=False):
                 "of it (compressed, or bent less than the rest curvature it is drawn with, "
                 "which its bending then seeks out of the plane against its tension, as where "
                 "a point load straightens it: draw it nearer the shape it hangs in, or refine "
-                "the mesh)" if unstable else ""))
+                "the mesh)" if unstable is True else
+                "; here the equilibrium reached under the loads in its plane is unstable, by "
+                "the coupled test on all the model's coordinates: its plane is not a mirror "
+                "plane of the model, or a body or another beam is tied to it, so its motions "
+                "out of the plane are coupled with theirs, and the continuation along the "
+                "unstable direction (three times) did not leave it for a stable one"
+                if unstable == "coupled" else ""))
 
 
 def _spatial_static(model, load_steps, tol, max_iter):
@@ -632,10 +693,13 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                         "did not converge; the result is that unstable equilibrium")
                     break
                 stepper.start_at_rest(0.0, *first)
-            if iterations and not _stable_out_of_plane(dae, model, *stepper.state()[1::3]):
-                # an equilibrium unstable out of the plane (an arch, compressed) is none to
-                # return: the refusal's reasons hold for it
-                _refuse_plane_curved_cables(model, unstable=True)
+            x1, lam1 = stepper.state()[1::3]
+            if iterations and not _stable_out_of_plane(dae, model, x1, lam1):
+                # an equilibrium unstable out of the plane (an arch, compressed), or unstable
+                # by the coupled test, is none to return: the refusal's reasons hold for it
+                exact = _held_stiffness(dae, x1, lam1, _out_of_plane_coordinates(dae, model),
+                                        False)[3]
+                _refuse_plane_curved_cables(model, unstable=True if exact else "coupled")
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
