@@ -425,6 +425,17 @@ def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
     assert stable == verdict == bool(w[0] > 0.0)
 
 
+def sagging_arc(n, span, length=1.2):
+    """Nodes and unit tangents of the circular arc of ``length`` (m) from the origin to
+    ``(span, 0, 0)`` sagging along -z in the x-z plane, ``n`` elements."""
+    R = brentq(lambda R: 2 * R * np.sin(length / (2 * R)) - span, length / np.pi, 100.0)
+    phi = length / R * (np.arange(n + 1) / n - 0.5)
+    P = np.column_stack([span / 2 + R * np.sin(phi), 0 * phi, R * (np.cos(phi[0]) - np.cos(phi))])
+    T = np.column_stack([np.cos(phi), 0 * phi, np.sin(phi)])
+    P[0], P[-1] = (0.0, 0.0, 0.0), (span, 0.0, 0.0)
+    return P, T
+
+
 def body_on_slack_cable(mass, n=8, upside_down=True):
     """A model its cable's plane mirrors but does not split: the slack cable of 1.2 m drawn as a
     circular arc (straight rest shape, EI = 1e-4 N m^2, EA = 1e7 N, ``n`` elements) in the
@@ -434,14 +445,9 @@ def body_on_slack_cable(mass, n=8, upside_down=True):
     z = -0.2, above it), else hangs from it (the joint at (1, 0, 0.5), the centre at z =
     0.2, below it; the top at the cable's end, still). The rod turns only about x, moving
     the cable's end out of the plane: its stability is the cable's and the rod's together."""
-    D, L = 1.0, 1.2
-    R = brentq(lambda R: 2 * R * np.sin(L / (2 * R)) - D, L / np.pi, 100.0)
-    phi = L / R * (np.arange(n + 1) / n - 0.5)
-    P = np.column_stack([D / 2 + R * np.sin(phi), 0 * phi, R * (np.cos(phi[0]) - np.cos(phi))])
-    T = np.column_stack([np.cos(phi), 0 * phi, np.sin(phi)])
-    P[0], P[-1] = (0.0, 0.0, 0.0), (D, 0.0, 0.0)
+    D = 1.0
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
-    c = cable(m, P, T, 1e-4, "straight")
+    c = cable(m, *sagging_arc(n, D), 1e-4, "straight")
     s = 1.0 if upside_down else -1.0
     b = m.add_rigid_body(mass, 1e-2 * np.eye(3), position=(D, 0.0, -0.2 * s))
     m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
@@ -481,21 +487,20 @@ def test_split_is_exact_only_where_neither_stiffness_nor_constraints_couple():
 
 @pytest.mark.parametrize("mass", [0.1, 5.0])
 def test_a_rod_stood_on_a_slack_cable_is_found_unstable_by_the_coupled_test(mass, monkeypatch):
-    """The rod standing on its joint, held up by the slack cable's end (:func:`body_on_slack_cable`):
-    statics first reaches it upright, the cable in its drawn plane. That equilibrium is
-    unstable (the dense check :func:`constrained_check` on every constrained direction: least
-    eigenvalue below ``-n eps |K|_inf``; measured -1.4 and -19): the rod falls about x,
-    dragging the cable's end out of the plane, which the cable's sideways stiffness (its
-    tension over its span, a few N/m) does not hold against the rod's weight above its joint.
-    The split tests cannot see it (the in-plane one holds the cable's end in the plane, so
-    the rod cannot turn; the out-of-plane one holds the rod): with ``_split_is_exact``
-    forced true, statics returns it, status "ok". ``_split_is_exact`` is false here (the
-    joint at the cable's end ties the cable's out-of-plane coordinate to the rod's), the
-    coupled test finds the direction, statics leaves along it, and returns an equilibrium
-    the dense check finds stable (least eigenvalue above ``n eps |K|_inf``), its residual
-    below ``|K|_inf tol size``, the rod fallen (the cable's end over 0.1 m out of the
-    plane). With the escape left out, statics refuses the upright one, naming the coupled
-    test."""
+    """The rod standing on its joint, held up by the slack cable's end
+    (:func:`body_on_slack_cable`): statics first reaches it upright, the cable in its drawn
+    plane. That equilibrium is unstable (the dense check :func:`constrained_check` on every
+    constrained direction: least eigenvalue below ``-n eps |K|_inf``; measured -1.4 and -19):
+    the rod falls about x, dragging the cable's end out of the plane, which the cable's sideways
+    stiffness (its tension over its span, a few N/m) does not hold against the rod's weight
+    above its joint. The split tests cannot see it (the in-plane one holds the cable's end in
+    the plane, so the rod cannot turn; the out-of-plane one holds the rod): with
+    ``_split_is_exact`` forced true, statics returns it, status "ok". ``_split_is_exact`` is
+    false here (the joint at the cable's end ties the cable's out-of-plane coordinate to the
+    rod's), the coupled test finds the direction, statics leaves along it, and returns an
+    equilibrium the dense check finds stable (least eigenvalue above ``n eps |K|_inf``), its
+    residual below ``|K|_inf tol size``, the rod fallen (the cable's end over 0.1 m out of the
+    plane). With the escape left out, statics refuses the upright one, naming the coupled test."""
     from rancf.integrators import static as statics
     asked = _recording(monkeypatch, "_unstable_in_plane")
     last = _recording(monkeypatch, "_stable_out_of_plane")
@@ -547,3 +552,31 @@ def test_a_slack_cable_whose_plane_is_tilted_against_gravity_is_refused(tilt):
     m, c, _ = drawn_slack_cable(gravity=(0.0, -9.81 * np.cos(tilt), -9.81 * np.sin(tilt)), n=16)
     with pytest.raises(ValueError, match="singular in the reference configuration"):
         rancf.static(m)
+
+
+def test_a_cable_tied_to_a_body_hung_off_its_plane_leaves_it_stable(monkeypatch):
+    """The slack cable of :func:`body_on_slack_cable` (:func:`sagging_arc`, the x-z plane,
+    gravity along -z, in it) tied at its end to a 0.5 kg body hung by a spherical joint from a
+    ground point 0.05 m off the plane (the body's centre 0.3 m below the cable's end, 0.8 m
+    below that point, both drawn 0.05 m off the plane): the plane mirrors not the model, the
+    equilibrium leaves it (the cable's end 0.04 m out, towards the body's pin),
+    ``_split_is_exact`` is false there, and statics' coupled verdict (stable: no escape taken)
+    is the dense check's (least eigenvalue above ``n eps |K|_inf``; measured 0.036 against 3.8e8
+    of ``|K|_inf``)."""
+    from rancf.integrators.static import _held_stiffness, _out_of_plane_coordinates
+    asked = _recording(monkeypatch, "_unstable_in_plane")
+    last = _recording(monkeypatch, "_stable_out_of_plane")
+    D, off = 1.0, 0.05
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = cable(m, *sagging_arc(8, D), 1e-4, "straight")
+    b = m.add_rigid_body(0.5, 1e-3 * np.eye(3), position=(D, off, -0.3))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_joint("spherical", m.ground.point(D, off, 0.5), b.point(0, 0, 0.8))
+    m.add_joint("spherical", b.point(0, -off, 0.3), c.end)
+    eq = rancf.static(m, tol=1e-10)
+    assert eq.status == "ok" and not any(d is not None for *_, d in asked)
+    assert eq.position(c.end)[0][1] > 0.01
+    dae, model, x, lam, stable = last[-1]
+    assert not _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), False)[3]
+    _, _, w, scale = constrained_check(dae, x, lam)
+    assert stable and w[0] > x.size * np.finfo(float).eps * scale
