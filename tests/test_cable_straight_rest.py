@@ -554,6 +554,21 @@ def test_a_slack_cable_whose_plane_is_tilted_against_gravity_is_refused(tilt):
         rancf.static(m)
 
 
+def body_hung_off_plane(off, D=1.0):
+    """The slack cable of :func:`sagging_arc` (8 elements, EI = 1e-4 N m^2, EA = 1e7 N,
+    straight rest shape) from a pin at the origin to a 0.5 kg body hung by a spherical joint
+    from the ground point ``(D, off, 0.5)``, the body's centre drawn at ``(D, off, -0.3)``,
+    the cable's end at ``(D, 0, 0)``; gravity 9.81 along -z. Returns the model and the
+    cable."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = cable(m, *sagging_arc(8, D), 1e-4, "straight")
+    b = m.add_rigid_body(0.5, 1e-3 * np.eye(3), position=(D, off, -0.3))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_joint("spherical", m.ground.point(D, off, 0.5), b.point(0, 0, 0.8))
+    m.add_joint("spherical", b.point(0, -off, 0.3), c.end)
+    return m, c
+
+
 def test_a_cable_tied_to_a_body_hung_off_its_plane_leaves_it_stable(monkeypatch):
     """The slack cable of :func:`body_on_slack_cable` (:func:`sagging_arc`, the x-z plane,
     gravity along -z, in it) tied at its end to a 0.5 kg body hung by a spherical joint from a
@@ -566,13 +581,7 @@ def test_a_cable_tied_to_a_body_hung_off_its_plane_leaves_it_stable(monkeypatch)
     from rancf.integrators.static import _held_stiffness, _out_of_plane_coordinates
     asked = _recording(monkeypatch, "_unstable_in_plane")
     last = _recording(monkeypatch, "_stable_out_of_plane")
-    D, off = 1.0, 0.05
-    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
-    c = cable(m, *sagging_arc(8, D), 1e-4, "straight")
-    b = m.add_rigid_body(0.5, 1e-3 * np.eye(3), position=(D, off, -0.3))
-    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
-    m.add_joint("spherical", m.ground.point(D, off, 0.5), b.point(0, 0, 0.8))
-    m.add_joint("spherical", b.point(0, -off, 0.3), c.end)
+    m, c = body_hung_off_plane(0.05)
     eq = rancf.static(m, tol=1e-10)
     assert eq.status == "ok" and not any(d is not None for *_, d in asked)
     assert eq.position(c.end)[0][1] > 0.01
@@ -607,3 +616,30 @@ def test_the_rods_verdicts_agree_with_a_perturbed_dynamic_run(upside_down, monke
         assert y[-1] > 10.0 * y[:7].max()
     else:
         assert y[11:].max() <= 2.0 * y[:11].max()
+
+
+@pytest.mark.parametrize("load_steps", [1, 2])
+def test_statics_verdict_on_a_body_hung_far_off_the_plane_is_the_dense_one(load_steps, monkeypatch):
+    """The body of :func:`body_hung_off_plane` hung 0.3 m off the cable's plane, statics in
+    one and in two load steps (``max_iter=100``): the equilibrium lies far from the drawn
+    plane, and the continuation may or may not reach a stable one (measured: in one load step
+    it does, in two the escape's continuation does not converge). Whatever it does, its
+    verdict is the dense check's: an equilibrium returned is stable (least eigenvalue above
+    ``n eps |K|_inf``), one refused, with the coupled test's reason, is unstable (below
+    ``-n eps |K|_inf``; measured -1.66). (Before the coupled test, the two-step solve gave a
+    status "failed" with that unstable state, which the out-of-plane test had passed.)"""
+    last = _recording(monkeypatch, "_stable_out_of_plane")
+    m, c = body_hung_off_plane(0.3)
+    try:
+        eq = rancf.static(m, load_steps=load_steps, max_iter=100)
+    except ValueError as exc:
+        assert "unstable, by the coupled test" in str(exc)
+        refused = True
+    else:
+        assert eq.status == "ok"
+        refused = False
+    dae, _, x, lam, stable = last[-1]
+    assert stable is not refused
+    _, _, w, scale = constrained_check(dae, x, lam)
+    threshold = x.size * np.finfo(float).eps * scale
+    assert (w[0] < -threshold) if refused else (w[0] > threshold)

@@ -559,8 +559,8 @@ def _refuse_plane_curved_cables(model, unstable=False):
                 "; here the equilibrium reached under the loads in its plane is unstable, by "
                 "the coupled test on all the model's coordinates: its plane is not a mirror "
                 "plane of the model, or a body or another beam is tied to it, so its motions "
-                "out of the plane are coupled with theirs, and the continuation along the "
-                "unstable direction (three times) did not leave it for a stable one"
+                "out of the plane are coupled with theirs, and the continuation along its "
+                "unstable direction did not reach a stable one"
                 if unstable == "coupled" else ""))
 
 
