@@ -654,10 +654,17 @@ def test_quick_rrr(quick_run):
     # finer mesh run separately) to 1e-4
     assert c["platform off the prescribed circle"]["value"] == pytest.approx(1.18698e-5, rel=1e-4)
     # smoke run: no verdict on accuracy, but closer to the full model than a rigid answer, which
-    # scores 1 (the flexible part is the reference scale)
-    for name in ("fig. 10: platform x, y, adaptive vs full ANCF (flexible part)",
-                 "fig. 10: platform theta, adaptive vs full ANCF (flexible part)"):
-        assert c[name]["limit"] is None and c[name]["value"] < 1.0
+    # scores 1 on the flexible part and on theta (zero in the rigid kinematics), and within the
+    # figure's resolution (1 % of the circle's radius) on x, y
+    for name, most in (("platform x, y, adaptive vs full ANCF: the flexible part", 1.0),
+                       ("fig. 10: platform theta, adaptive vs full ANCF", 1.0),
+                       ("fig. 10: platform x, y, adaptive vs full ANCF", 0.01)):
+        assert c[name]["limit"] is None and c[name]["value"] < most
+    # the paper's word read by rancf: the fig. 10 rows say so; the flexible part is rancf's own
+    for name in ("fig. 10: platform theta, adaptive vs full ANCF",
+                 "fig. 10: platform x, y, adaptive vs full ANCF"):
+        assert "rancf reads it" in c[name]["source"]
+    assert c["platform x, y, adaptive vs full ANCF: the flexible part"]["source"].startswith("rancf target")
 
 
 @pytest.mark.slow
