@@ -14,13 +14,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
 
 import rancf
 from rancf.simulate import simulate_timed
 from validation import mechanisms
 from validation.case import QUICK_TIMING, Case, Check, Outcome, progress
-from validation.modal_timing import FULL_TIMING, adaptive_cost, dense_step, outcomes, timing_table
+from validation.modal_timing import (FULL_TIMING, adaptive_cost, dense_step, one_blas_thread,
+                                     outcomes, timing_table)
 
 H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
@@ -143,14 +143,12 @@ def window_runs(rrr, t_end, repeats=REPEATS):
     solvers of the compiled DAE, ``repeats`` runs each, interleaved (dense, sparse, dense, ...)
     so that a change of the machine's load falls on both; the same backward Euler, step H,
     tolerance TOL and outputs as the case's other runs, with one BLAS thread as the adaptive run
-    (a reduced model's ``blas_threads`` in :func:`rancf.simulate`): on cores shared with other
-    processes, two threads waiting for each other at every BLAS call of the dense solves time
-    the machine's load, not the method.
+    (:func:`validation.modal_timing.one_blas_thread`).
 
     ``"dense"`` is the paper's conventional method: Newton's saddle-point matrix factored by a
     dense LU (LAPACK dgetrf); ``"sparse"`` rancf's banded one. Returns {solver: [Result, ...]}."""
     runs = {"dense": [], "sparse": []}
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         for _ in range(repeats):
             for solver, results in runs.items():
                 results.append(rancf.simulate(rrr.model, t_end, H, method="backward-euler",
