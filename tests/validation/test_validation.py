@@ -15,7 +15,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import rancf  # noqa: E402
 import validation.report as report  # noqa: E402
+from validation import mechanisms  # noqa: E402
 from validation.__main__ import run_one  # noqa: E402
 from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Case, Check, Outcome  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
@@ -650,9 +652,17 @@ def test_quick_rrr(quick_run):
     assert ratio["limit"] == 1.0 and ratio["passed"] is None and ratio["no_verdict"].startswith("quick run")
     assert ratio["value"] == pytest.approx(timing.loc["adaptive modal", "total per step (ms)"]
                                            / dense["total per step (ms)"], rel=1e-9)
-    # the flexible response of 20-element links equals the 100-element one (1.18698e-5 m, a
-    # finer mesh run separately) to 1e-4
-    assert c["platform off the prescribed circle"]["value"] == pytest.approx(1.18698e-5, rel=1e-4)
+    # the flexible response of the quick run's 20-element links against the paper's 100-element
+    # links, run here (the compiled DAE, not the case's timed loop; 0.3 s) over the same 0.05 s.
+    # rel 1e-4: 1.2 nm of the 12 um distance, far below the 10 % the case's flexible-part rows
+    # compare at, and above what two solutions within the Newton tolerance (1e-11 m per step,
+    # 50 steps: 5e-10 m) can differ by; the cubic elements' discretization error is smaller still
+    rrr = mechanisms.three_rrr(100)
+    fine = rancf.simulate(rrr.model, 0.05, 1e-3, method="backward-euler", formulation="dae",
+                          output_every=5, state=rrr.state, tol=1e-11)
+    circle = np.array([rrr.geometry.platform(t)[0][:2] for t in fine.t])
+    reference = np.linalg.norm(rrr.platform_pose(fine)[:, :2] - circle, axis=1).max()
+    assert c["platform off the prescribed circle"]["value"] == pytest.approx(reference, rel=1e-4)
     # smoke run: no verdict on accuracy, but closer to the full model than a rigid answer, which
     # scores 1 on the flexible part and on theta (zero in the rigid kinematics), and within the
     # figure's resolution (1 % of the circle's radius) on x, y
