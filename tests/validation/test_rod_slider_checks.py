@@ -8,7 +8,7 @@ import pytest
 from validation.case import DEVIATION, FAIL, PASS
 from validation.cases.rod_slider import (
     CONSTRAINT_FACTOR, DISSIPATES, DRIFT_FLOOR, HOLDS, PAPER, PROJECTIONS, SCHEMES, constraint_checks,
-    dissipation_checks, drift_window, energy_drift)
+    dissipation_checks, drift_window, energy_band, energy_drift)
 
 H0 = 40.0  # J, of the order of the case's H(0)
 T = np.linspace(0.0, 300.0, 30001)
@@ -119,3 +119,29 @@ def test_constraint_checks_hold_the_paper_columns_within_the_factor():
     constant["max |Phi'|"] = constant["max |Phi''|"] = 1e9
     assert all(c.verdict == PASS for c in constraint_checks(table, constant, 300.0, quick=False))
     assert all(c.passed is None for c in constraint_checks(table, None, 20.0, quick=True))
+
+
+def test_energy_band_is_the_spread_between_plausible_variants():
+    """S: the largest ratio of one scheme's energy error between two variants whose unprojected
+    Newmark stops within table 1's window [10, 21.04] s; a variant whose Newmark stops outside
+    it (or completes) is not the paper's state and does not count, nor does a run that did not
+    complete, nor our kinetic-energy metric (not a projection of table 1)."""
+    rows = []
+    for variant, newmark, errors in (("a", ("failed", 15.0), {"x": 1.0, "y": 2.0}),
+                                     ("b", ("failed", 11.0), {"x": 8.0, "y": 4.0}),
+                                     ("c", ("failed", 36.0), {"x": 1e-4, "y": 1e-4}),
+                                     ("d", ("ok", 20.0), {"x": 1e-4, "y": 1e-4})):
+        rows.append({"variant": variant, "scheme": "Newmark", "projection": "False",
+                     "status": newmark[0], "reached t (s)": newmark[1], "max |energy error| (J)": 1e6})
+        for scheme, e in errors.items():
+            rows.append({"variant": variant, "scheme": scheme, "projection": "False", "status": "ok",
+                         "reached t (s)": 300.0, "max |energy error| (J)": e})
+        rows.append({"variant": variant, "scheme": "x", "projection": "mass", "status": "ok",
+                     "reached t (s)": 300.0, "max |energy error| (J)": 1e3 if variant == "a" else 1.0})
+        rows.append({"variant": variant, "scheme": "y", "projection": "euclidean",
+                     "status": "diverged" if variant == "a" else "ok", "reached t (s)": 100.0,
+                     "max |energy error| (J)": 1e9 if variant == "a" else 1.0})
+    factor, text = energy_band(pd.DataFrame(rows))
+    assert factor == pytest.approx(8.0) and "x, 1 J to 8 J" in text and "a; b" in text
+    one = pd.DataFrame([r for r in rows if r["variant"] != "b"])
+    assert np.isnan(energy_band(one)[0])

@@ -15,7 +15,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import rancf  # noqa: E402
 import validation.report as report  # noqa: E402
+from validation import mechanisms  # noqa: E402
 from validation.__main__ import run_one  # noqa: E402
 from validation.case import DEVIATION, FAIL, MEASURED, PASS, UNEXPECTED_PASS, Case, Check, Outcome  # noqa: E402
 from validation.registry import Broken, discover  # noqa: E402
@@ -548,6 +550,7 @@ def test_quick_peers(quick_run):
 @pytest.mark.slow
 def test_quick_rod_slider(quick_run):
     c = values(quick_run[1]["rod-slider"])
+    out = quick_run[2]
     assert c["order: Newmark and generalized-alpha-S"]["value"] == pytest.approx(2.0, abs=0.02)
     assert c["order: HHT-I3 and generalized-alpha with M(q)"]["value"] == pytest.approx(1.0, abs=0.02)
     euclid = c["order: the paper's projection keeps the scheme's order"]
@@ -565,7 +568,12 @@ def test_quick_rod_slider(quick_run):
     assert c["order: HHT-I3 and generalized-alpha with a constant M"]["value"] == pytest.approx(2.0, abs=0.05)
     constant = c["table 1, constant M: generalized-alpha rho=0.9: completes with the paper's energy error"]
     exact = c["table 1: generalized-alpha rho=0.9: completes with the paper's energy error"]
-    assert constant["limit"] == exact["limit"] == pytest.approx([0.02321, 2.321])
+    # the band's factor: the spread of the variants' energy errors (energy_band), recomputed
+    # from the run's table 'variants'; the exact and constant-M rows share it
+    from validation.cases.rod_slider import energy_band
+    factor, _ = energy_band(pd.read_csv(out / "rod-slider" / "variants.csv"))
+    assert 1.0 < factor < np.inf
+    assert constant["limit"] == exact["limit"] == pytest.approx([0.2321 / factor, 0.2321 * factor])
     assert constant["passed"] is None
     # figs. 3-4's drift rule and table 1's unprojected |Phi'|, |Phi''| within a factor 10 of the
     # paper's (3.2530e-4 for HHT-I3 alpha = 0.9): shown without a verdict in the quick run
@@ -650,14 +658,29 @@ def test_quick_rrr(quick_run):
     assert ratio["limit"] == 1.0 and ratio["passed"] is None and ratio["no_verdict"].startswith("quick run")
     assert ratio["value"] == pytest.approx(timing.loc["adaptive modal", "total per step (ms)"]
                                            / dense["total per step (ms)"], rel=1e-9)
-    # the flexible response of 20-element links equals the 100-element one (1.18698e-5 m, a
-    # finer mesh run separately) to 1e-4
-    assert c["platform off the prescribed circle"]["value"] == pytest.approx(1.18698e-5, rel=1e-4)
+    # the flexible response of the quick run's 20-element links against the paper's 100-element
+    # links, run here (the compiled DAE, not the case's timed loop; 0.3 s) over the same 0.05 s.
+    # rel 1e-4: 1.2 nm of the 12 um distance, far below the 10 % the case's flexible-part rows
+    # compare at, and above what two solutions within the Newton tolerance (1e-11 m per step,
+    # 50 steps: 5e-10 m) can differ by; the cubic elements' discretization error is smaller still
+    rrr = mechanisms.three_rrr(100)
+    fine = rancf.simulate(rrr.model, 0.05, 1e-3, method="backward-euler", formulation="dae",
+                          output_every=5, state=rrr.state, tol=1e-11)
+    circle = np.array([rrr.geometry.platform(t)[0][:2] for t in fine.t])
+    reference = np.linalg.norm(rrr.platform_pose(fine)[:, :2] - circle, axis=1).max()
+    assert c["platform off the prescribed circle"]["value"] == pytest.approx(reference, rel=1e-4)
     # smoke run: no verdict on accuracy, but closer to the full model than a rigid answer, which
-    # scores 1 (the flexible part is the reference scale)
-    for name in ("fig. 10: platform x, y, adaptive vs full ANCF (flexible part)",
-                 "fig. 10: platform theta, adaptive vs full ANCF (flexible part)"):
-        assert c[name]["limit"] is None and c[name]["value"] < 1.0
+    # scores 1 on the flexible part and on theta (zero in the rigid kinematics), and within the
+    # figure's resolution (1 % of the circle's radius) on x, y
+    for name, most in (("platform x, y, adaptive vs full ANCF: the flexible part", 1.0),
+                       ("fig. 10: platform theta, adaptive vs full ANCF", 1.0),
+                       ("fig. 10: platform x, y, adaptive vs full ANCF", 0.01)):
+        assert c[name]["limit"] is None and c[name]["value"] < most
+    # the paper's word read by rancf: the fig. 10 rows say so; the flexible part is rancf's own
+    for name in ("fig. 10: platform theta, adaptive vs full ANCF",
+                 "fig. 10: platform x, y, adaptive vs full ANCF"):
+        assert "rancf reads it" in c[name]["source"]
+    assert c["platform x, y, adaptive vs full ANCF: the flexible part"]["source"].startswith("rancf target")
 
 
 @pytest.mark.slow

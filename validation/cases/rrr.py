@@ -14,20 +14,28 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
 
 import rancf
 from rancf.simulate import simulate_timed
 from validation import mechanisms
 from validation.case import QUICK_TIMING, Case, Check, Outcome, progress
-from validation.modal_timing import FULL_TIMING, adaptive_cost, dense_step, outcomes, timing_table
+from validation.modal_timing import (FULL_TIMING, adaptive_cost, dense_step, one_blas_thread,
+                                     outcomes, timing_table)
 
 H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
 PAPER_TIMES = {"full ANCF": (566.2836, 766.148, 1390.966),
                "adaptive modal": (184.131, 223.639, 421.281)}
-#: adaptive - full, relative to the flexible part of the response (the platform's deviation from
-#: the rigid kinematics, which a rigid answer misses by 100 %)
+#: fig. 10's 'highly consistent' has no number; rancf reads it, before the run, as the figure's
+#: resolution, as the 'modal' case reads fig. 6: two curves a figure calls consistent differ by
+#: less than 1 % of the range it plots them over. For x and y that range is the circle's (0.1 m
+#: radius): a rigid answer, 12 um off, passes it, but a wrong flexible model, a drift or a broken
+#: step does not. theta is zero in the rigid kinematics, so its plot's range is the full model's
+#: flexible rotation itself, and a rigid answer misses it by 100 %.
+FIGURE_RESOLUTION = 0.01
+#: a target of rancf's, stricter than any figure: adaptive - full within 10 % of the flexible part
+#: of the response (the platform's distance from the rigid kinematics' circle, the passive link's
+#: deflection), which a rigid answer misses by 100 %
 AGREEMENT = 0.1
 #: simulated time of the adaptive run (s), see _settings
 ADAPTIVE_SPAN = 0.25
@@ -135,14 +143,12 @@ def window_runs(rrr, t_end, repeats=REPEATS):
     solvers of the compiled DAE, ``repeats`` runs each, interleaved (dense, sparse, dense, ...)
     so that a change of the machine's load falls on both; the same backward Euler, step H,
     tolerance TOL and outputs as the case's other runs, with one BLAS thread as the adaptive run
-    (a reduced model's ``blas_threads`` in :func:`rancf.simulate`): on cores shared with other
-    processes, two threads waiting for each other at every BLAS call of the dense solves time
-    the machine's load, not the method.
+    (:func:`validation.modal_timing.one_blas_thread`).
 
     ``"dense"`` is the paper's conventional method: Newton's saddle-point matrix factored by a
     dense LU (LAPACK dgetrf); ``"sparse"`` rancf's banded one. Returns {solver: [Result, ...]}."""
     runs = {"dense": [], "sparse": []}
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         for _ in range(repeats):
             for solver, results in runs.items():
                 results.append(rancf.simulate(rrr.model, t_end, H, method="backward-euler",
@@ -245,22 +251,38 @@ def run(quick: bool) -> Outcome:
     steps_tol = full.stats["steps"] * TOL
     limit = None if quick else AGREEMENT
     no_verdict = " (quick run: 20 elements and 16 modes per passive link; no verdict)" if quick else ""
-    reading = (f"paper: 'highly consistent' read as {AGREEMENT:.0%} of the flexible part of the "
-               "response (the platform's deviation from the rigid kinematics, which a rigid answer "
-               "misses by 100 %)")
+    resolution = ("paper: 'highly consistent' has no number; rancf reads it as the figure's "
+                  f"resolution, {FIGURE_RESOLUTION:.0%} of the range a curve is plotted over, as the "
+                  "'modal' case reads fig. 6")
     theta_full = np.abs(pose_full[:n_ad, 2]).max()
     checks = [
-        Check("fig. 10: platform x, y, adaptive vs full ANCF (flexible part)", CLAIM_FIG10,
+        Check("fig. 10: platform x, y, adaptive vs full ANCF", CLAIM_FIG10,
+              value=pos_diff.max() / geo.radius, limit=None if quick else FIGURE_RESOLUTION,
+              unit="of the circle's radius (x, y amplitude)",
+              source=resolution + f": the circle's {geo.radius:g} m radius "
+                     f"({FIGURE_RESOLUTION * geo.radius * 1e3:g} mm); a rigid answer passes it (row "
+                     "'flexible part' below does not)",
+              detail=f"max |(x, y)_adaptive - (x, y)_full| = {pos_diff.max():.2e} m over "
+                     f"{adaptive.t[-1]:g} s{no_verdict}"),
+        Check("fig. 10: platform theta, adaptive vs full ANCF", CLAIM_FIG10,
+              value=theta_diff.max() / theta_full, limit=None if quick else FIGURE_RESOLUTION,
+              unit="of max |theta| (theta's plotted range)",
+              source=resolution + ": theta is zero in the rigid kinematics, so its range is the "
+                     "full model's flexible rotation, which a rigid answer misses by 100 %",
+              detail=f"{theta_diff.max():.2e} rad against |theta| up to {theta_full:.2e} rad, over "
+                     f"{adaptive.t[-1]:g} s{no_verdict}"),
+        Check("platform x, y, adaptive vs full ANCF: the flexible part",
+              "the adaptive model reproduces the flexible part of the platform's motion, not only "
+              "the rigid kinematics: max |(x, y)_adaptive - (x, y)_full| over the full model's "
+              "largest distance from the prescribed circle",
               value=pos_diff.max() / circle_dev[:n_ad].max(), limit=limit,
-              unit="of the platform's distance from the circle", source=reading,
+              unit="of the platform's distance from the circle",
+              source=f"rancf target (not the paper's): {AGREEMENT:.0%} of the flexible part of the "
+                     "response, the platform's distance from the rigid kinematics' circle, which a "
+                     "rigid answer misses by 100 %",
               detail=f"{pos_diff.max():.2e} m against the full model's platform off the prescribed "
                      f"circle by up to {circle_dev[:n_ad].max():.2e} m, over {adaptive.t[-1]:g} s "
                      f"({pos_diff.max() / geo.radius:.1e} of the 0.1 m radius){no_verdict}"),
-        Check("fig. 10: platform theta, adaptive vs full ANCF (flexible part)", CLAIM_FIG10,
-              value=theta_diff.max() / theta_full, limit=limit, unit="of max |theta|",
-              source=reading + "; theta = 0 for rigid links",
-              detail=f"{theta_diff.max():.2e} rad against |theta| up to {theta_full:.2e} rad, over "
-                     f"{adaptive.t[-1]:g} s{no_verdict}"),
         Check("table 4: adaptive faster than full ANCF", CLAIM_TABLE4, value=ratio, limit=1.0,
               unit="time per step, adaptive / full",
               source="paper: table 4, 421.281 s / 1390.966 s = 0.30; 'faster' read as a ratio "
@@ -291,8 +313,8 @@ def run(quick: bool) -> Outcome:
               "the flexible response itself (no paper figure): max |deflection difference| / "
               "max deflection", value=deflection_diff.max() / deflection[:n_ad].max(), limit=limit,
               unit="of max deflection",
-              source=f"rancf target: {AGREEMENT:.0%} of the deflection, the reading of fig. 10 "
-                     "above applied to the link itself",
+              source=f"rancf target: {AGREEMENT:.0%} of the deflection, the flexible-part "
+                     "target above applied to the link itself",
               detail=f"{deflection_diff.max():.2e} m of {deflection[:n_ad].max():.2e} m over "
                      f"{adaptive.t[-1]:g} s{no_verdict}"),
         Check("fig. 9: passive links visibly deform", CLAIM_FIG9,
