@@ -27,7 +27,9 @@ increment repeated, ``q_{n+1} = 2 q_n - q_{n-1}``, whichever would have missed t
 solution by the least (the first step: the one whose first increment is the smaller;
 ``Stepper._start``): the accelerations of unresolved stiff modes would put the first iterate far
 out in a turned configuration, and where they alternate from step to step (an ANCF cable's root)
-the repeated increment misses by far less than the last positions. A step that took k iterations starts the next one with a new
+the repeated increment misses by far less than the last positions. A start outside the problem's
+domain (its residual raises ArithmeticError there) is replaced by the last positions. A step that
+took k iterations starts the next one with a new
 matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`` over the ``3``
 steps a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
 iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
@@ -131,6 +133,7 @@ cdef class Stepper:
     # last one, q_prev2 the positions before that (_start)
     cdef int history
     cdef bint probing       # the first iteration compares the two starts (_start)
+    cdef bint at_last       # the start is the last positions, q_{n+1} = q_n (_start)
     # the outputs of run(), filled row by row (n_kept rows so far)
     cdef double[::1] out_t
     cdef double[:, ::1] out_q, out_v, out_a, out_lam, out_viol, out_energy, out_branch
@@ -171,6 +174,7 @@ cdef class Stepper:
         self.q_prev, self.q_prev2, self.a_prev = w["q_prev"], w["q_prev2"], w["a_prev"]
         self.history = 0
         self.a_probe, self.x_probe, self.probing = w["a_probe"], w["x_probe"], False
+        self.at_last = False
         self.lam, self.lam1 = w["lam"], w["lam1"]
         self.x, self.viol = w["x"], w["viol"]
         self.strategy = strategy
@@ -316,7 +320,18 @@ cdef class Stepper:
         cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
         for it in range(1, self.max_iter + 1):
-            self.residual(&self.a1[0], &self.lam1[0], x, True)
+            if it == 1:
+                self._start_residual(x)
+            elif full:
+                self.residual(&self.a1[0], &self.lam1[0], x, True)
+            else:
+                try:
+                    self.residual(&self.a1[0], &self.lam1[0], x, True)
+                except ArithmeticError:
+                    # the kept matrix led the iterate out of the problem's domain: the step
+                    # is retried with full Newton (step), where the error propagates
+                    self._last_dq, self._rate = dq, INFINITY
+                    return -1
             if full or not self.factored:
                 self.factor(&self.a1[0], &self.lam1[0])
             self.p.solve(x)
@@ -350,6 +365,32 @@ cdef class Stepper:
         # the mean contraction per iteration of the whole attempt
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
+
+    cdef int _start_residual(self, double* x) except -1:
+        """Newton's right-hand side ``-r`` in x at its start (:meth:`_start`). A start at which
+        the problem cannot evaluate its residual (it raises ArithmeticError: a spatial element
+        turned by half a turn, a planar element inverted) is replaced by the last positions,
+        ``q_{n+1} = q_n``, which the problem evaluated when it accepted them; there the
+        error propagates. The start at ``a_n`` (or at the repeated increment) moves the
+        positions by ``h^2 a_n / 2``: where ``a_n`` holds an unresolved stiff mode's
+        acceleration that is far out (a ball spring of k = 300 N m/rad with a rest rotation of
+        0.5 rad at a steel beam's root: 3.6e7 rad/s^2 there, the first element turned by more
+        than pi at h = 1 ms, tests/test_spatial_ball_spring.py), and the first step, which has
+        no history to choose by, took it and stopped there. An iterate of the kept matrix that
+        leaves the domain ends that attempt (the step is retried with full Newton,
+        :meth:`_newton`)."""
+        cdef int i
+        try:
+            self.residual(&self.a1[0], &self.lam1[0], x, True)
+            return 0
+        except ArithmeticError:
+            if self.at_last:
+                raise
+        self.probing, self.at_last = False, True
+        for i in range(self.n):
+            self.a1[i] = (self.q[i] - self.q_pred[i]) / self.hb
+        self.residual(&self.a1[0], &self.lam1[0], x, True)
+        return 0
 
     cdef str _where(self):
         """Where a failure happened, for its message: the time of the step (nothing in
@@ -465,12 +506,17 @@ cdef class Stepper:
         increment from ``q_n`` with the same matrix, going on from the start whose increment
         is the smaller (:meth:`_probe`; one residual and one solve more a run); the second has
         no increment to repeat. In statics ``q_pred = q_n`` and ``a_n = 0``: the first two
-        starts are the last equilibrium, whose miss (zero) the increment never beats."""
+        starts are the last equilibrium, whose miss (zero) the increment never beats. A start
+        at which the problem cannot evaluate its residual is replaced by ``q_n``
+        (:meth:`_start_residual`)."""
         cdef int i
         cdef double by_a = 0.0, by_q = 0.0, by_increment = INFINITY
+        self.at_last = False
         if not self.history:
             memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
             self.probing = not self.static
+            # in statics a_n = 0 and q_pred = q_n: this start is the last equilibrium
+            self.at_last = self.static
             return
         if self.history == 2:
             by_increment = 0.0
@@ -489,7 +535,9 @@ cdef class Stepper:
             return
         if self.hb * by_a <= by_q:
             memcpy(&self.a1[0], &self.a[0], self.n * sizeof(double))
+            self.at_last = self.static
             return
+        self.at_last = True
         for i in range(self.n):
             self.a1[i] = (self.q[i] - self.q_pred[i]) / self.hb
 
