@@ -234,7 +234,9 @@ class SpatialModel(Model):
             kg, > 0.
         inertia : array (3, 3)
             Inertia tensor about the centre of mass in the body frame (kg m^2): symmetric
-            (within 1e-9 of its largest entry) and positive definite.
+            (within 1e-9 of its largest entry), positive definite, and that of a mass
+            distribution: each principal moment at most the sum of the other two (within
+            1e-12 of the trace; a flat plate's (Ix, Iy, Ix + Iy) is the limit).
         position : sequence of 3 floats
             Reference centre of mass (m).
         orientation : array (3, 3) or sequence of 4 floats, optional
@@ -251,8 +253,9 @@ class SpatialModel(Model):
         Raises
         ------
         ValueError
-            A parameter out of its range: an inertia that is not symmetric positive definite,
-            an orientation that is not a rotation; a planar body's parameter (``angle``, a
+            A parameter out of its range: an inertia that is not symmetric positive definite
+            or breaks the triangle inequality (named with its principal moments), an
+            orientation that is not a rotation; a planar body's parameter (``angle``, a
             2-vector ``position``, a scalar ``inertia``), named with the dimension.
         RuntimeError
             The model is frozen.
