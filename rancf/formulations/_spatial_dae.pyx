@@ -47,7 +47,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_energy, element_force)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
-                                         CABLE_REST, cable_force_rest)
+                                         CABLE_REST, cable_force_rest, cable_moment)
 from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPLICE,
                                   DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
                                   M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
@@ -2492,7 +2492,7 @@ cdef class SpatialProblem(StepProblem):
     cdef void _load(self, int k, const double* q, double* out) noexcept nogil:
         """Adds load k's generalized forces at q to out (n): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
-        on its position; a load between two nodes of a beam as the wrenches on both that do its
+        on its position and ``(M x r') / |r'|^2`` on its slope (``cable_moment``); a load between two nodes of a beam as the wrenches on both that do its
         virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
         as a load at its node's origin."""
         cdef double A[9]
@@ -2508,9 +2508,12 @@ cdef class SpatialProblem(StepProblem):
         cdef long b = self.ld_body[k]
         cdef int i, j, c
         if b >= self.nb:
+            # a cable node: F on r, the moment's (M x r') / |r'|^2 on r' (cable_moment)
             c = self.c0 + CABLE_NODE * (b - self.nb)
+            cable_moment(q + c + 3, &self.ld_moment[k, 0], M)
             for i in range(3):
                 out[c + i] += self.ld_force[k, i]
+                out[c + 3 + i] += M[i]
             return
         p = q + POSE * b + 3
         pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]

@@ -193,7 +193,7 @@ import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 from threadpoolctl import OpenBLASController, ThreadpoolController
 
-from ..elements import _spatial_beam, ancf_cable
+from ..elements import _ancf_cable, _spatial_beam, ancf_cable
 from ..elements.planar import whole_turns, wrap
 from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
                              CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -1703,10 +1703,11 @@ class SpatialDAE(IndexThreeDAE):
         for k, b in enumerate(np.asarray(t.load_body, dtype=int)):
             F, Mo = self._load_force[k], self._load_moment[k]
             if b >= self.n_bodies:
-                # a cable node: a global force on its position (no moment, no follower: the
-                # model refuses them)
+                # a cable node: a global force on its position and the moment's generalized
+                # force on its slope (no follower: the model refuses it)
                 c = self._c0 + CABLE_NODE * (b - self.n_bodies)
                 out[c:c + 3] += F
+                out[c + 3:c + CABLE_NODE] += _ancf_cable.moment_force(x[c + 3:c + CABLE_NODE], Mo)
                 continue
             if t.load_arc[k] >= 0:
                 # between two nodes: the wrenches on both that do its virtual work
