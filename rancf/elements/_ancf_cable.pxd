@@ -67,3 +67,21 @@ cdef inline void cable_moment(const double* s, const double* M, double* Q) noexc
     Q[0] = (M[1] * s[2] - M[2] * s[1]) / ss
     Q[1] = (M[2] * s[0] - M[0] * s[2]) / ss
     Q[2] = (M[0] * s[1] - M[1] * s[0]) / ss
+
+
+cdef inline void cable_moment_tangent(const double* s, const double* M, double* T) noexcept nogil:
+    """T (3 x 3, row-major) = dQ/ds of :c:func:`cable_moment`'s ``Q = (M x s) / (s . s)``, M
+    held: ``[M x] / (s . s) - 2 (M x s) s^T / (s . s)^2`` ([M x] the cross-product matrix)."""
+    cdef double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2]
+    cdef double Q[3]
+    cdef int i, j
+    cable_moment(s, M, Q)
+    for i in range(3):
+        for j in range(3):
+            T[3 * i + j] = -2.0 * Q[i] * s[j] / ss
+    T[1] += -M[2] / ss
+    T[2] += M[1] / ss
+    T[3] += M[2] / ss
+    T[5] += -M[0] / ss
+    T[6] += -M[1] / ss
+    T[7] += M[0] / ss
