@@ -86,8 +86,27 @@ def curved(damping=1e-3):
     return m
 
 
+def with_moments():
+    """Moments at cable nodes (they bend it through its slopes: ``(M x r') / |r'|^2``): a
+    constant one normal to the cable at the end of a cable clamped to a hub, a function of t
+    (its axial part, at a turned state, dropped) at an inner node and at the end of a second
+    cable on a spherical joint to the first one's end."""
+    m = rancf.Model(dim=3, gravity=(0.0, -3.0, -9.81))
+    hub = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0, 0, 0))
+    m.add_joint("revolute", m.ground.point(0, 0, 0), hub.centre, axis=(0, 0, 1))
+    c = m.add_beam(1.0, 3, start=(0.2, 0, 0), **CABLE)
+    m.add_joint("fixed", hub.point(0.2, 0, 0), c.start)
+    d = m.add_beam(0.5, 2, start=(1.2, 0, 0), **CABLE)
+    m.add_joint("spherical", c.end, d.start)
+    m.add_force(c.end, moment=(0.0, 2e-3, -1e-3))
+    m.add_force(c.node(1), force=(0.0, 0.1, 0.0),
+                moment=lambda t: (0.5e-3 * t, 1e-3 * np.cos(3 * t), 2e-3 * np.sin(t)))
+    m.add_force(d.end, moment=lambda t: (1e-3, -1e-3 * t, 0.0))
+    return m
+
+
 @pytest.mark.parametrize("build", [ground_pendulum, clamped, on_a_hub_with_a_payload,
-                                   beam_and_cables, curved])
+                                   beam_and_cables, curved, with_moments])
 @pytest.mark.parametrize("seed", range(2))
 def test_accelerations_equal_the_spatial_daes(build, seed):
     """At a random state of the recursion (its coordinates 0.1 off the reference, random

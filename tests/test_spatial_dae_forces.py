@@ -832,7 +832,8 @@ def test_compiled_accept_moves_the_references_as_its_reference():
 def loaded_model():
     """Loads of every kind the DAE takes: a follower force and moment at an offset point of a
     rigid body on a free joint, on a beam (revolute to the ground) a global load function of t
-    at a node and loads between two nodes (follower and global), a force on a cable node."""
+    at a node and loads between two nodes (follower and global), a force and a moment (normal
+    to it: it acts on the slope, through r') on a cable node."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     body = m.add_rigid_body(1.2, np.diag([0.02, 0.05, 0.04]), position=(0.3, -0.4, 0.2))
     m.add_joint("free", m.ground.point(0.3, -0.4, 0.2), body.centre)
@@ -848,7 +849,7 @@ def loaded_model():
     cable = m.add_beam(0.5, 2, E=1e7, rho=1000.0, A=1e-4, I=1e-9, start=(0.0, 1.0, 0.0),
                        element="ancf-cable")
     m.add_joint("spherical", m.ground.point(0.0, 1.0, 0.0), cable.start)
-    m.add_force(cable.end, force=(0.0, 1.0, -2.0))
+    m.add_force(cable.end, force=(0.0, 1.0, -2.0), moment=(0.0, 0.3, -0.2))
     return m
 
 

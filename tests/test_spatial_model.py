@@ -14,6 +14,7 @@ import pytest
 import rancf
 from rancf.joints import REGISTRY, JointKind, register, unregister
 from rancf.joints._codes import M_ELEMENT, Motion
+from rancf.model.spatial_items import TRIANGLE_TOLERANCE
 from rancf.model.spatial_model import SpatialModel
 
 STEEL = dict(E=2.1e11, rho=7800.0, A=1e-4, I=(8e-10, 1.2e-9), J=1.5e-9, G=8e10)
@@ -424,6 +425,9 @@ def spatial_model():
      "inertia must be positive definite"),
     (lambda m, b, r: m.add_rigid_body(1.0, [[1, 0.1, 0], [0, 1, 0], [0, 0, 1]]), ValueError,
      "inertia must be symmetric"),
+    (lambda m, b, r: m.add_rigid_body(1.0, np.diag([1.0, 1.0, 3.0])), ValueError,
+     r"inertia must be the inertia of a mass distribution: its principal moments 1, 1, 3 "
+     r"kg m\^2 break the triangle inequality"),
     (lambda m, b, r: m.add_rigid_body(1.0, np.eye(2)), ValueError, "inertia must be a 3 x 3"),
     (lambda m, b, r: m.add_rigid_body(1.0, CUBE, orientation=[[1, 0.1, 0], [0, 1, 0], [0, 0, 1]]),
      ValueError, r"orientation must be an orthogonal matrix .*\|R\^T R - I\| = 0.1\)"),
@@ -441,6 +445,37 @@ def spatial_model():
 def test_bad_spatial_input_is_named(call, error, match):
     with pytest.raises(error, match=match):
         call(*spatial_model())
+
+
+def point_cloud_inertia(masses, points):
+    """sum m_i (|r_i|^2 1 - r_i r_i^T) about the cloud's centre of mass (kg m^2)."""
+    r = points - np.average(points, axis=0, weights=masses)
+    return sum(mi * (ri @ ri * np.eye(3) - np.outer(ri, ri)) for mi, ri in zip(masses, r))
+
+
+def test_inertia_is_that_of_a_mass_distribution_up_to_its_limit():
+    """The principal moments obey I3 <= I1 + I2 (I1 + I2 - I3 = 2 int z^2 dm); a flat body is the
+    limit, equality, and is accepted as a computed (rotated, rounded) tensor; past it, refused."""
+    rng = np.random.default_rng(7)
+    masses = rng.uniform(0.5, 2.0, 40)
+    flat = np.column_stack([rng.uniform(-0.3, 0.3, 40), rng.uniform(-0.1, 0.1, 40), np.zeros(40)])
+    R = np.linalg.qr(rng.normal(size=(3, 3)))[0]           # an orthogonal matrix
+    plate = point_cloud_inertia(masses, flat @ R.T)        # a plate in a tilted plane
+    moments = np.linalg.eigvalsh(plate)
+    assert abs(moments[2] - moments[0] - moments[1]) < 1e-14 * moments.sum()   # on the limit
+    m = rancf.Model(dim=3)
+    m.add_rigid_body(masses.sum(), plate)
+    a, b = 0.6, 0.2                                        # a rectangular plate: Iz = Ix + Iy
+    m.add_rigid_body(2.0, np.diag([2.0 * b**2 / 12, 2.0 * a**2 / 12, 2.0 * (a**2 + b**2) / 12]))
+    rod = 2.0 * 1.0**2 / 12                                # a thin rod with a little thickness
+    m.add_rigid_body(2.0, np.diag([rod, rod, 1e-9 * rod]))
+    solid = point_cloud_inertia(masses, rng.normal(size=(40, 3)))
+    m.add_rigid_body(masses.sum(), solid)
+    trace = float(np.trace(np.diag([1.0, 2.0, 3.0])))
+    past = np.diag([1.0, 2.0, 3.0 + 10 * TRIANGLE_TOLERANCE * trace])
+    with pytest.raises(ValueError, match="principal moments 1, 2, 3 kg m"):
+        m.add_rigid_body(1.0, past)
+    m.add_rigid_body(1.0, np.diag([1.0, 2.0, 3.0 + 0.1 * TRIANGLE_TOLERANCE * trace]))
 
 
 @pytest.mark.parametrize("call", [

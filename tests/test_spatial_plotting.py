@@ -358,15 +358,29 @@ def test_an_interrupted_vtk_write_leaves_no_file_under_the_final_names(run, tmp_
     assert os.path.exists(first)
 
 
+def test_vtk_makes_a_missing_folder_and_its_parents(run, tmp_path):
+    m, b, r, _, res = run
+    folder = tmp_path / "runs" / "swing"
+    pvd = res.to_vtk(folder, name="swing")
+    assert pvd == str(folder / "swing.pvd")
+    assert sorted(os.listdir(folder)) == ["swing.pvd"] + [f"swing_{k:05d}.vtu"
+                                                          for k in range(len(res.t))]
+    # the same files as an export into a folder made beforehand
+    made = tmp_path / "made"
+    made.mkdir()
+    res.to_vtk(made, name="swing")
+    for file in os.listdir(made):
+        assert (made / file).read_bytes() == (folder / file).read_bytes()
+
+
 def test_vtk_errors_are_named(run, tmp_path, monkeypatch):
     m, b, r, _, res = run
-    missing = tmp_path / "nowhere"
-    with pytest.raises(FileNotFoundError, match="nowhere"):
-        res.to_vtk(missing)
     a_file = tmp_path / "a_file"
     a_file.write_text("")
     with pytest.raises(NotADirectoryError, match="a_file"):
         res.to_vtk(a_file)
+    with pytest.raises(NotADirectoryError, match="cannot make the folder .*a_file/below"):
+        res.to_vtk(a_file / "below")                      # a parent that is a file
     with pytest.raises(ValueError, match="name"):
         res.to_vtk(tmp_path, name="sub/run")
 

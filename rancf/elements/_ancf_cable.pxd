@@ -55,3 +55,33 @@ cdef inline void cable_gather(const double* x, const int* vertices, double* e) n
 # w and, returned, the frame's spin about the tangent
 cdef double cable_frame(const double* base, const double* s, const double* sd, double* F,
                         double* w) noexcept nogil
+
+
+cdef inline void cable_moment(const double* s, const double* M, double* Q) noexcept nogil:
+    """Q (3) = ``(M x s) / (s . s)``: the generalized force on a node's slope s = r' of a moment
+    M (N m, global) at the node (nothing on r). The cable's tangent d = s / |s| turns by
+    ``dtheta = (s x ds) / |s|^2`` (its turn about the axis is not a coordinate), so
+    ``M . dtheta = ds . (M x s) / |s|^2``: only M's part normal to s does work, the axial part
+    none (the cable has no torsion)."""
+    cdef double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2]
+    Q[0] = (M[1] * s[2] - M[2] * s[1]) / ss
+    Q[1] = (M[2] * s[0] - M[0] * s[2]) / ss
+    Q[2] = (M[0] * s[1] - M[1] * s[0]) / ss
+
+
+cdef inline void cable_moment_tangent(const double* s, const double* M, double* T) noexcept nogil:
+    """T (3 x 3, row-major) = dQ/ds of :c:func:`cable_moment`'s ``Q = (M x s) / (s . s)``, M
+    held: ``[M x] / (s . s) - 2 (M x s) s^T / (s . s)^2`` ([M x] the cross-product matrix)."""
+    cdef double ss = s[0] * s[0] + s[1] * s[1] + s[2] * s[2]
+    cdef double Q[3]
+    cdef int i, j
+    cable_moment(s, M, Q)
+    for i in range(3):
+        for j in range(3):
+            T[3 * i + j] = -2.0 * Q[i] * s[j] / ss
+    T[1] += -M[2] / ss
+    T[2] += M[1] / ss
+    T[3] += M[2] / ss
+    T[5] += -M[0] / ss
+    T[6] += -M[1] / ss
+    T[7] += M[0] / ss

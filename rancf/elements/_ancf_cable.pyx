@@ -620,6 +620,34 @@ cdef const double* _rest(reference) except? NULL:
     return &r[0]
 
 
+def moment_force(slope, moment):
+    """Python entry to :c:func:`cable_moment`: the generalized force (3,) on a cable node's
+    slope (3,) of a moment (3,, N m, global) at the node, ``(M x r') / |r'|^2``."""
+    cdef double[::1] s = np.ascontiguousarray(slope, dtype=np.float64)
+    cdef double[::1] M = np.ascontiguousarray(moment, dtype=np.float64)
+    if s.shape[0] != 3 or M.shape[0] != 3:
+        raise ValueError(f"slope and moment must have 3 entries, got {s.shape[0]} and "
+                         f"{M.shape[0]}")
+    out = np.empty(3)
+    cdef double[::1] Q = out
+    cable_moment(&s[0], &M[0], &Q[0])
+    return out
+
+
+def moment_tangent(slope, moment):
+    """Python entry to :c:func:`cable_moment_tangent`: ``d/dr' [(M x r') / |r'|^2]`` (3, 3),
+    the moment held."""
+    cdef double[::1] s = np.ascontiguousarray(slope, dtype=np.float64)
+    cdef double[::1] M = np.ascontiguousarray(moment, dtype=np.float64)
+    if s.shape[0] != 3 or M.shape[0] != 3:
+        raise ValueError(f"slope and moment must have 3 entries, got {s.shape[0]} and "
+                         f"{M.shape[0]}")
+    out = np.empty((3, 3))
+    cdef double[:, ::1] T = out
+    cable_moment_tangent(&s[0], &M[0], &T[0, 0])
+    return out
+
+
 def force(const double[::1] e, const double[::1] edot, double l, double EA, double EI,
           double c, double[::1] f, reference=None):
     """Python entry to :c:func:`cable_force_rest` (``reference`` None: the straight cable's

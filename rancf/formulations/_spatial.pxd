@@ -1,6 +1,6 @@
 # O(n) dynamics of a spatial tree (see rancf/formulations/_spatial.pyx).
 
-from rancf.elements._ancf_cable cimport CABLE_REST
+from rancf.elements._ancf_cable cimport CABLE_NODE, CABLE_REST, cable_moment
 from rancf.elements._rotation cimport matvec
 from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
                                           ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
@@ -113,9 +113,17 @@ cpdef enum CableMotion:
 cdef inline void load_vectors(const SpatialData* d, int j, double* F, double* Mo,
                               double* g) noexcept nogil:
     """Load j's force F and moment Mo (global; a follower load's turned by its body's frame)
-    and its point's offset from the body origin, g = A offset (global)."""
+    and its point's offset from the body origin, g = A offset (global). On a cable node (its
+    wrench acts on ``[r, r']``; no offset, no follower) Mo is the moment's generalized force
+    on the slope, ``cable_moment`` of rancf/elements/_ancf_cable.pxd, and g is zero."""
     cdef const double* A = d.A + 9 * d.load_body[j]
     cdef int k
+    if d.load_body[j] >= d.nb:
+        for k in range(3):
+            F[k] = d.load_force[3 * j + k]
+            g[k] = 0.0
+        cable_moment(d.ce + CABLE_NODE * d.load_body[j] + 3, d.load_moment + 3 * j, Mo)
+        return
     if d.load_follower[j]:
         matvec(A, d.load_force + 3 * j, F)
         matvec(A, d.load_moment + 3 * j, Mo)

@@ -47,7 +47,8 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_energy, element_force)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
-                                         CABLE_REST, cable_force_rest)
+                                         CABLE_REST, cable_force_rest, cable_moment,
+                                         cable_moment_tangent)
 from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPLICE,
                                   DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
                                   M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
@@ -2016,6 +2017,9 @@ cdef class SpatialProblem(StepProblem):
     cdef int n_arc_loads
     cdef const long[::1] arc_loads
     cdef double[::1] al_K
+    # the loads on cable nodes and their nodes' slope blocks in the cable elements' blocks
+    cdef int n_cable_loads
+    cdef const long[::1] cable_loads, cable_load_slots
     # the joints of effort functions (the owner's _probe): their coordinates and rates
     cdef int n_pr
     cdef const long[::1] pr_parent, pr_child
@@ -2131,6 +2135,11 @@ cdef class SpatialProblem(StepProblem):
         self.arc_loads = np.ascontiguousarray(owner._arc_loads, dtype=np.int64) \
             if len(owner._arc_loads) else np.zeros(1, dtype=np.int64)
         self.n_arc_loads = len(owner._arc_loads)
+        self.n_cable_loads = len(owner._cable_loads)
+        self.cable_loads = np.ascontiguousarray(owner._cable_loads, dtype=np.int64) \
+            if self.n_cable_loads else np.zeros(1, dtype=np.int64)
+        self.cable_load_slots = owner._cable_load_slots if self.n_cable_loads \
+            else np.zeros(1, dtype=np.int64)
         self.al_K = np.zeros(MAX_BLOCK * max(self.n_arc_loads, 1))
         N = self.n + self.m
         self.lu = _LU(N, sparse, at, unit_at, indices, indptr)
@@ -2492,7 +2501,7 @@ cdef class SpatialProblem(StepProblem):
     cdef void _load(self, int k, const double* q, double* out) noexcept nogil:
         """Adds load k's generalized forces at q to out (n): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
-        on its position; a load between two nodes of a beam as the wrenches on both that do its
+        on its position and ``(M x r') / |r'|^2`` on its slope (``cable_moment``); a load between two nodes of a beam as the wrenches on both that do its
         virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
         as a load at its node's origin."""
         cdef double A[9]
@@ -2508,9 +2517,12 @@ cdef class SpatialProblem(StepProblem):
         cdef long b = self.ld_body[k]
         cdef int i, j, c
         if b >= self.nb:
+            # a cable node: F on r, the moment's (M x r') / |r'|^2 on r' (cable_moment)
             c = self.c0 + CABLE_NODE * (b - self.nb)
+            cable_moment(q + c + 3, &self.ld_moment[k, 0], M)
             for i in range(3):
                 out[c + i] += self.ld_force[k, i]
+                out[c + 3 + i] += M[i]
             return
         p = q + POSE * b + 3
         pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]
@@ -2847,10 +2859,12 @@ cdef class SpatialProblem(StepProblem):
         """vals = ``[[c_m M + c_mq d(M a)/dx + c_k (K + d(Phi_x^T lambda)/dx) + c_c C,
         w Phi_x^T], [Phi_x, 0]]``'s values in the pattern's order (spatial_dae.py,
         ``SpatialDAE._patterns``): per body its 7 x 7 block, the elements', the links'
-        curvatures, the cable elements', the force items', the spring-dampers' and loads'
-        between two nodes, w G, B."""
+        curvatures, the cable elements' (with the moments' tangents on cable nodes'
+        slopes), the force items', the spring-dampers' and loads' between two nodes, w G,
+        B."""
         cdef int b, i, j, k, bad, nb = self.nb
         cdef double s
+        cdef double M3[9]
         cdef double* val = &self.vals[0]
         cdef double* blk
         cdef double* pp = &self.Kb[0]
@@ -2922,6 +2936,16 @@ cdef class SpatialProblem(StepProblem):
                     s = s + c_k * self.Kc[k]
                     s = s + (c_c * self.Cc[k] if self.cable_damped else 0.0)
                 o[k] = s
+            if c_k != 0.0:
+                # the moments on cable nodes' slopes: -lf dQ/dr' (inputs at t_e, as
+                # _body_tangents set them)
+                for i in range(self.n_cable_loads):
+                    k = self.cable_loads[i]
+                    b = self.c0 + CABLE_NODE * (self.ld_body[k] - nb) + 3
+                    cable_moment_tangent(q_e + b, &self.ld_moment[k, 0], M3)
+                    blk = o + self.cable_load_slots[i]
+                    for j in range(9):
+                        blk[CABLE_ELEMENT * (j // 3) + j % 3] -= c_k * self.load_factor * M3[j]
             o = o + CABLE_ELEMENT_BLOCK * self.n_cable_el
         # the force items' blocks
         if self.n_item_vals:

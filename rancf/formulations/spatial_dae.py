@@ -193,7 +193,7 @@ import scipy.sparse.linalg as spla
 from scipy.spatial.transform import Rotation
 from threadpoolctl import OpenBLASController, ThreadpoolController
 
-from ..elements import _spatial_beam, ancf_cable
+from ..elements import _ancf_cable, _spatial_beam, ancf_cable
 from ..elements.planar import whole_turns, wrap
 from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
                              CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
@@ -803,6 +803,18 @@ class SpatialDAE(IndexThreeDAE):
                             + np.arange(CABLE_NODE))
         self._cable_dofs = np.ascontiguousarray(self._cable_dofs.reshape(-1, CABLE_ELEMENT),
                                                 dtype=np.int_)
+        #: the loads on cable nodes (their indices) and, for each, where its node's slope block
+        #: lies in the cable elements' blocks (n_e, 12, 12) of Newton's matrix (flat, the
+        #: block's first entry; an element that holds the node): a moment's tangent goes there
+        on_node = np.asarray(t.load_body, dtype=int) - self.n_bodies
+        self._cable_loads = np.flatnonzero(on_node >= 0)
+        elements = np.asarray(t.cable_element, dtype=int).reshape(-1, 2)
+        slots = []
+        for k in self._cable_loads:
+            e, side = np.argwhere(elements == on_node[k])[0]
+            corner = CABLE_NODE * side + 3
+            slots.append(CABLE_ELEMENT * CABLE_ELEMENT * e + (CABLE_ELEMENT + 1) * corner)
+        self._cable_load_slots = np.array(slots, dtype=np.int64)
         self._cable_l, self._cable_EA, self._cable_EI, self._cable_c = (
             np.ascontiguousarray(a, dtype=float) for a in (t.cable_length, t.cable_EA,
                                                            t.cable_EI, t.cable_damping))
@@ -1703,10 +1715,11 @@ class SpatialDAE(IndexThreeDAE):
         for k, b in enumerate(np.asarray(t.load_body, dtype=int)):
             F, Mo = self._load_force[k], self._load_moment[k]
             if b >= self.n_bodies:
-                # a cable node: a global force on its position (no moment, no follower: the
-                # model refuses them)
+                # a cable node: a global force on its position and the moment's generalized
+                # force on its slope (no follower: the model refuses it)
                 c = self._c0 + CABLE_NODE * (b - self.n_bodies)
                 out[c:c + 3] += F
+                out[c + 3:c + CABLE_NODE] += _ancf_cable.moment_force(x[c + 3:c + CABLE_NODE], Mo)
                 continue
             if t.load_arc[k] >= 0:
                 # between two nodes: the wrenches on both that do its virtual work
@@ -1767,7 +1780,8 @@ class SpatialDAE(IndexThreeDAE):
         """``K = -dF/dq``: the elements' by central differences of their forces (the exact
         ``B^T K B`` plus the geometric part), the loads' and gyroscopic forces' likewise (a
         load between two nodes on both nodes' columns,
-        ``SpatialProblem.py_arc_load_tangents``)."""
+        ``SpatialProblem.py_arc_load_tangents``; a moment on a cable node's slope exactly,
+        ``_ancf_cable.moment_tangent``)."""
         self.inputs.at_time(t)
         q = np.asarray(q, dtype=float)
         rows, cols = self._element_columns()
@@ -1794,6 +1808,13 @@ class SpatialDAE(IndexThreeDAE):
                 (self.compiled.py_arc_load_tangents(q, t).ravel(),
                  (np.concatenate([np.repeat(c, c.size) for c in cols]),
                   np.concatenate([np.tile(c, c.size) for c in cols]))), shape=(n, n))
+        for k in self._cable_loads:
+            # a moment on a cable node's slope: -lf dQ/dr' (its force on r is constant)
+            s = self._c0 + CABLE_NODE * (int(self.tree.load_body[k]) - self.n_bodies) + 3
+            T = _ancf_cable.moment_tangent(q[s:s + 3], self._load_moment[k])
+            idx = np.arange(s, s + 3)
+            K = K + sp.csr_matrix((-self.load_factor * T.ravel(),
+                                   (np.repeat(idx, 3), np.tile(idx, 3))), shape=(n, n))
         return K
 
     def _arc_spring_tangents(self, q, v):

@@ -697,12 +697,21 @@ class SpatialRigidBody:
         return self.point()
 
 
+#: Relative slack of the triangle inequality on the principal moments, times their sum (round-off
+#: in a tensor computed or rotated by the user; the limit, equality, of a flat plate passes).
+TRIANGLE_TOLERANCE = 1e-12
+
+
 def inertia_tensor(name, value):
-    """``value`` as a symmetric positive definite 3 x 3 tensor.
+    """``value`` as the inertia tensor of a mass distribution: symmetric positive definite
+    3 x 3, its principal moments obeying the triangle inequality.
 
     Symmetric within 1e-9 of its largest entry (the symmetric part is kept), all eigenvalues
     positive (a body with a zero principal moment, a rod or a point mass, has no rotational
-    dynamics about that axis for the recursion to solve).
+    dynamics about that axis for the recursion to solve). The principal moments are
+    I1 = int (y^2 + z^2) dm and its cyclic ones, so I1 + I2 - I3 = 2 int z^2 dm >= 0: each is at
+    most the sum of the other two, within ``TRIANGLE_TOLERANCE`` times their sum (the trace); a
+    tensor breaking it, such as diag(1, 1, 3), belongs to no body.
     """
     try:
         J = np.array(value, dtype=float)
@@ -717,8 +726,16 @@ def inertia_tensor(name, value):
         raise ValueError(f"{name} must be symmetric (within {UNIT_TOLERANCE:g} of its largest "
                          f"entry), got {J.tolist()}")
     J = 0.5 * (J + J.T)
-    lowest = float(np.linalg.eigvalsh(J)[0]) if scale > 0.0 else 0.0
+    moments = np.linalg.eigvalsh(J) if scale > 0.0 else np.zeros(3)
+    lowest = float(moments[0])
     if lowest <= 0.0:
         raise ValueError(f"{name} must be positive definite, got {J.tolist()} (smallest "
                          f"eigenvalue {lowest:.6g} kg m^2)")
+    trace = float(np.sum(moments))
+    if moments[2] - moments[0] - moments[1] > TRIANGLE_TOLERANCE * trace:
+        raise ValueError(
+            f"{name} must be the inertia of a mass distribution: its principal moments "
+            f"{', '.join(f'{v:.6g}' for v in moments)} kg m^2 break the triangle inequality "
+            f"(the largest, {moments[2]:.6g}, exceeds the sum of the other two, "
+            f"{moments[0] + moments[1]:.6g}, by more than {TRIANGLE_TOLERANCE:g} of the trace)")
     return J

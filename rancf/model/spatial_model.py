@@ -234,7 +234,9 @@ class SpatialModel(Model):
             kg, > 0.
         inertia : array (3, 3)
             Inertia tensor about the centre of mass in the body frame (kg m^2): symmetric
-            (within 1e-9 of its largest entry) and positive definite.
+            (within 1e-9 of its largest entry), positive definite, and that of a mass
+            distribution: each principal moment at most the sum of the other two (within
+            1e-12 of the trace; a flat plate's (Ix, Iy, Ix + Iy) is the limit).
         position : sequence of 3 floats
             Reference centre of mass (m).
         orientation : array (3, 3) or sequence of 4 floats, optional
@@ -251,8 +253,9 @@ class SpatialModel(Model):
         Raises
         ------
         ValueError
-            A parameter out of its range: an inertia that is not symmetric positive definite,
-            an orientation that is not a rotation; a planar body's parameter (``angle``, a
+            A parameter out of its range: an inertia that is not symmetric positive definite
+            or breaks the triangle inequality (named with its principal moments), an
+            orientation that is not a rotation; a planar body's parameter (``angle``, a
             2-vector ``position``, a scalar ``inertia``), named with the dimension.
         RuntimeError
             The model is frozen.
@@ -485,7 +488,11 @@ class SpatialModel(Model):
         force : sequence of 3 floats or callable
             N, or ``force(t) -> (fx, fy, fz)``.
         moment : sequence of 3 floats or callable
-            N m, or ``moment(t) -> (mx, my, mz)``.
+            N m, or ``moment(t) -> (mx, my, mz)``. At a node of an ANCF cable it bends the
+            cable: it turns the tangent ``d = r'/|r'|``, by ``(r' x dr')/|r'|^2``, so its
+            generalized force on the node's slope is ``(M x r')/|r'|^2`` (none on r); its part
+            along the current tangent does no work (the cable has no torsion): a constant one
+            must be normal to the reference tangent there.
         follower : bool
             False: force and moment in global coordinates; True: in the frame of the point's
             body (a beam node's frame, a rigid body's), turning with it.
@@ -498,9 +505,10 @@ class SpatialModel(Model):
         ------
         ValueError
             A ground point; a force or moment that is not three finite numbers (a planar
-            load's two-component force or scalar moment is named with the dimension); a
-            moment (non-zero or a function) or a follower load at a cable point (a cable has
-            no torsion and no frame).
+            load's two-component force or scalar moment is named with the dimension); at a
+            cable point a follower load (a cable node has no frame) or a constant moment
+            with a part about the cable's axis (its reference tangent; more than 1e-9 of the
+            moment: a cable has no torsion).
         RuntimeError
             The model is frozen.
 
@@ -622,16 +630,30 @@ class SpatialModel(Model):
         return plot_model(self, ax)
 
 
+#: A constant moment at a cable node is refused when its part along the node's reference tangent
+#: exceeds this fraction of its size (round-off in a moment computed normal to the tangent).
+CABLE_AXIAL_TOLERANCE = 1e-9
+
+
 def _check_cable_load(load):
-    """Refuse at a cable point a moment (the cable has no torsion, and splitting a moment into
-    its bending part is left to the user) and a follower load (a cable node has no frame)."""
+    """Refuse at a cable node a follower load (a cable node has no frame) and a constant moment
+    with a part about the cable's axis (its reference tangent there), which does no work: the
+    cable has no torsion. A moment normal to the cable bends it: its generalized force on the
+    node's slope r' is ``(M x r') / |r'|^2`` (``cable_moment`` of
+    rancf/elements/_ancf_cable.pxd), which drops the part along the current tangent."""
     moment = load.moment
-    if callable(moment) or np.any(np.asarray(moment) != 0.0):
-        raise ValueError(f"moment={moment!r} at the cable point {load.point!r}: a cable takes "
-                         "no moment (it has no torsion, and no section frame to split a moment "
-                         "into bending and twist); apply forces, or a moment to a rigid body "
-                         "joined to the cable")
+    if not callable(moment) and np.any(moment != 0.0):
+        cable, node = load.point.item, load.point.node
+        tangent = cable.tangents[node]
+        axial = float(moment @ tangent)
+        if abs(axial) > CABLE_AXIAL_TOLERANCE * float(np.linalg.norm(moment)):
+            raise ValueError(
+                f"moment={moment.tolist()} at the cable point {load.point!r} has a part "
+                f"{axial:.6g} N m about the cable's axis (its tangent {tangent.tolist()} there; "
+                f"more than {CABLE_AXIAL_TOLERANCE:g} of the moment): a cable has no torsion, "
+                "so that part does no work; give the moment normal to the cable (it bends it), "
+                "or join a rigid body or an SE(3) beam to carry a twist")
     if load.follower:
         raise ValueError(f"follower=True at the cable point {load.point!r}: a cable node has no "
-                         "frame to turn the load with; give the force in global coordinates "
-                         "(follower=False)")
+                         "frame to turn the load with; give the force and moment in global "
+                         "coordinates (follower=False)")

@@ -1163,14 +1163,15 @@ class Result:
         ANCF cable is a polyline through its nodes (points after the bodies') carrying its
         own: ``normal_force`` and the moment vector ``cable_bending_moment`` (N m, global;
         NaN on the other cells), its other components NaN (:mod:`rancf.results.vtk`).
-        Written with meshio (``pip install rancf[vtk]``), atomically: every frame goes to a
-        temporary name in ``folder``, the frames are renamed when all are written, the
-        collection last, so an interrupted write leaves no file under the final names.
+        Written with meshio (``pip install rancf[vtk]``) into ``folder``, made with its
+        missing parents when it does not exist, atomically: every frame goes to a temporary
+        name in ``folder``, the frames are renamed when all are written, the collection last,
+        so an interrupted write leaves no file under the final names (a folder it made stays).
 
         Parameters
         ----------
         folder : str or os.PathLike
-            An existing folder.
+            The folder of the files; made, with its missing parents, when it does not exist.
         name : str
             The files are ``<name>_00000.vtu``, ``<name>_00001.vtu``, ... and ``<name>.pvd``.
 
@@ -1181,8 +1182,8 @@ class Result:
 
         Raises
         ------
-        FileNotFoundError, NotADirectoryError
-            ``folder`` does not exist, or is a file.
+        NotADirectoryError
+            ``folder``, or one of its parents, is a file.
         OSError
             ``folder`` cannot be written (the message names the file).
         ValueError

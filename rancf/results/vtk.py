@@ -39,16 +39,24 @@ PVD_TAIL = "  </Collection>\n</VTKFile>\n"
 
 
 def _folder(folder):
-    """``folder`` as a path to an existing directory, with an error naming it otherwise."""
+    """``folder`` as a path, with an error naming it when it is a file (a missing folder is
+    made by :func:`_make`, when the files are about to be written)."""
     if not isinstance(folder, (str, os.PathLike)):
         raise TypeError(f"folder must be a path to a folder (str or os.PathLike), got {folder!r}")
     folder = os.fspath(folder)
-    if not os.path.exists(folder):
-        raise FileNotFoundError(f"cannot write VTK files to {folder}: there is no such folder "
-                                "(create it first)")
-    if not os.path.isdir(folder):
+    if os.path.exists(folder) and not os.path.isdir(folder):
         raise NotADirectoryError(f"cannot write VTK files to {folder}: it is a file, not a folder")
     return folder
+
+
+def _make(folder):
+    """Make ``folder`` and its missing parents (nothing when it exists), as an output call is
+    expected to; an error names the folder (a parent that is a file, no permission)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise type(error)(error.errno, f"cannot make the folder {folder} for the VTK files: "
+                          f"{error.strerror}") from error
 
 
 def _name(name):
@@ -106,6 +114,7 @@ def to_vtk(res, folder, name="result"):
     n_vertices = len(tree.rigid_body)
     width = max(5, len(str(n_out - 1)))
     files = [f"{name}_{k:0{width}d}.vtu" for k in range(n_out)]
+    _make(folder)
     # every frame to a temporary name first, renamed together when all are written, the
     # collection last: an interrupted write leaves no file under the final names
     with contextlib.ExitStack() as written:
