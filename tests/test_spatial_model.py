@@ -142,12 +142,12 @@ def test_every_item_is_a_body_and_every_link_has_its_coordinates():
     assert sorted(np.concatenate([tree.node_body, tree.rigid_body])) == list(range(tree.n_bodies))
     # coordinates per motion, read from the comment of each code in _codes.pxd
     text = (Path(rancf.__file__).parent / "joints" / "_codes.pxd").read_text()
-    count = {int(v): int(c) for v, c in re.findall(r"M_\w+ = (\d+) +#.*\((\d)\)\s*$", text, re.M)}
-    count[int(Motion.M_FIXED)] = 0
+    count = {int(Motion[name]): int(c)
+             for name, c in re.findall(r"(M_\w+) = [^#\n]*#.*\((\d)[^)]*\)\s*$", text, re.M)}
     assert len(count) == len(Motion)
     assert np.array_equal(np.diff(tree.q_offset), [count[c] for c in tree.motion])
     kinds = [j.kind for j in m.joints]
-    assert [REGISTRY[k].spatial.motion for k in kinds] == list(tree.motion[tree.joint_body])
+    assert [REGISTRY[k].spatial.code for k in kinds] == list(tree.motion[tree.joint_body])
     elements = tree.element[tree.motion == M_ELEMENT]
     assert sorted(elements) == list(range(sum(b.n_elements for b in m.beams)))
     assert np.all(tree.element[tree.motion != M_ELEMENT] == -1)
@@ -155,7 +155,7 @@ def test_every_item_is_a_body_and_every_link_has_its_coordinates():
     assert list(tree.element_reversed) == [False] * 5 + [True] * 3 + [False] * 3
     for kind in REGISTRY.values():
         if kind.spatial is not None:
-            assert kind.spatial.n_coordinates == count[int(kind.spatial.motion)]
+            assert kind.spatial.n_coordinates == count[int(kind.spatial.code)]
 
 
 def test_axes_are_stored_in_the_parent_frame():
@@ -656,14 +656,14 @@ def test_docstring_examples(name):
 def test_a_spatial_kind_is_a_plug_in():
     """A kind of one's own, spatial only, registered in one line: the model takes its axes and
     the tree its motion and coordinates; a kind of no dimension, or a motion that is not a
-    joint's, is refused."""
-    from rancf.joints._codes import M_CYLINDRICAL
+    joint's primitive, is refused."""
+    from rancf.joints._codes import M_CYLINDRICAL, R_AXIS, T_AXIS
     from rancf.joints.kind import SpatialMotion
 
     class Screwless(JointKind):
         name = "screwless"
         planar = False
-        spatial = SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "rad"))
+        spatial = SpatialMotion(T_AXIS, R_AXIS)
 
     register(Screwless)
     try:
@@ -684,7 +684,7 @@ def test_a_spatial_kind_is_a_plug_in():
 
     with pytest.raises(ValueError, match="neither planar nor spatial"):
         register(Nowhere)
-    with pytest.raises(ValueError, match="motion must be a joint's Motion code"):
-        SpatialMotion(M_ELEMENT, axes=0, units=("m",) * 6)
-    with pytest.raises(ValueError, match="units must be a tuple of 'rad' and 'm'"):
-        SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "deg"))
+    with pytest.raises(ValueError, match="translation must be a Translation code"):
+        SpatialMotion(M_ELEMENT, R_AXIS)
+    with pytest.raises(ValueError, match="rotation must be a Rotation code"):
+        SpatialMotion(T_AXIS, 7)

@@ -54,8 +54,8 @@ from rancf.elements._ancf_cable cimport (CABLE_DIM, CABLE_ELEMENT, CABLE_ELEMENT
                                          CABLE_NODE, cable_force_rest)
 from rancf.formulations._inputs cimport call_inputs
 from rancf.formulations._spatial_arc cimport arc_motion, arc_wrenches
-from rancf.joints._codes cimport (M_FIXED, M_REVOLUTE, M_PRISMATIC, M_CYLINDRICAL, M_UNIVERSAL,
-                                  M_SPHERICAL, M_FREE, M_ELEMENT)
+from rancf.joints._codes cimport (M_ELEMENT, R_AXIS, R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE,
+                                  motion_rotation, motion_translation, translation_size)
 from rancf.formulations._forces import checked
 from rancf.utilities.workspace import pack
 
@@ -79,8 +79,10 @@ cdef double[SPATIAL_NODE] ZERO6 = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 cdef inline void link(int motion, const double* ax, const double* q, const double* qd,
                       bint rates, double* t, double* R, double* T, double* J,
                       double* jd) noexcept nogil:
-    """The link's translation t(q) and rotation R(q) (``rancf.joints._codes.Motion``), and if
-    ``rates`` its Jacobians T, Jr (3 x n_i, row stride 6, parent frame) and ``jd = Jr' qd``."""
+    """The link's translation t(q) and rotation R(q), each of its primitive
+    (``rancf.joints._codes.Translation``, ``Rotation``; the translation's coordinates first),
+    and if ``rates`` its Jacobians T, Jr (3 x n_i, row stride 6, parent frame) and
+    ``jd = Jr' qd``."""
     cdef double p[3]
     cdef double R0[9]
     cdef double R1[9]
@@ -88,68 +90,58 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
     cdef double Jd[9]
     cdef double b1[3]
     cdef int i, j
+    cdef int tk = motion_translation(motion), rk = motion_rotation(motion)
+    cdef int n = translation_size(tk)     # the rotation's first coordinate
     memset(t, 0, 3 * sizeof(double))
     memcpy(R, EYE, 9 * sizeof(double))
     if rates:
         memset(T, 0, 18 * sizeof(double))
         memset(J, 0, 18 * sizeof(double))
         memset(jd, 0, 3 * sizeof(double))
-    if motion == M_REVOLUTE:
-        for i in range(3):
-            p[i] = q[0] * ax[i]
-        expm(p, R)
-        if rates:
-            for i in range(3):
-                J[SPATIAL_NODE * i] = ax[i]
-    elif motion == M_PRISMATIC or motion == M_CYLINDRICAL:
+    if tk == T_AXIS:
         for i in range(3):
             t[i] = q[0] * ax[i]
-        if motion == M_CYLINDRICAL:
-            for i in range(3):
-                p[i] = q[1] * ax[i]
-            expm(p, R)
         if rates:
             for i in range(3):
                 T[SPATIAL_NODE * i] = ax[i]
-                if motion == M_CYLINDRICAL:
-                    J[SPATIAL_NODE * i + 1] = ax[i]
-    elif motion == M_UNIVERSAL:
+    elif tk == T_FREE:
+        memcpy(t, q, 3 * sizeof(double))
+        if rates:
+            for i in range(3):
+                T[SPATIAL_NODE * i + i] = 1.0
+    if rk == R_AXIS:
         for i in range(3):
-            p[i] = q[0] * ax[i]
+            p[i] = q[n] * ax[i]
+        expm(p, R)
+        if rates:
+            for i in range(3):
+                J[SPATIAL_NODE * i + n] = ax[i]
+    elif rk == R_TWO_AXES:
+        for i in range(3):
+            p[i] = q[n] * ax[i]
         expm(p, R0)
         for i in range(3):
-            p[i] = q[1] * ax[3 + i]
+            p[i] = q[n + 1] * ax[3 + i]
         expm(p, R1)
         matmul(R0, R1, R)
         if rates:
             matvec(R0, ax + 3, b1)
             for i in range(3):
-                J[SPATIAL_NODE * i] = ax[i]
-                J[SPATIAL_NODE * i + 1] = b1[i]
+                J[SPATIAL_NODE * i + n] = ax[i]
+                J[SPATIAL_NODE * i + n + 1] = b1[i]
             # d/dt (exp(q0 a0^) a1) = q0' a0 x b1
             cross(ax, b1, p)
             for i in range(3):
-                jd[i] = qd[0] * qd[1] * p[i]
-    elif motion == M_SPHERICAL:
-        expm(q, R)
+                jd[i] = qd[n] * qd[n + 1] * p[i]
+    elif rk == R_VECTOR:
+        expm(q + n, R)
         if rates:
-            left_jacobian(q, Jl)
-            left_jacobian_rate(q, qd, Jd)
-            matvec(Jd, qd, jd)
+            left_jacobian(q + n, Jl)
+            left_jacobian_rate(q + n, qd + n, Jd)
+            matvec(Jd, qd + n, jd)
             for i in range(3):
                 for j in range(3):
-                    J[SPATIAL_NODE * i + j] = Jl[3 * i + j]
-    elif motion == M_FREE or motion == M_ELEMENT:
-        memcpy(t, q, 3 * sizeof(double))
-        expm(q + 3, R)
-        if rates:
-            left_jacobian(q + 3, Jl)
-            left_jacobian_rate(q + 3, qd + 3, Jd)
-            matvec(Jd, qd + 3, jd)
-            for i in range(3):
-                T[SPATIAL_NODE * i + i] = 1.0
-                for j in range(3):
-                    J[SPATIAL_NODE * i + 3 + j] = Jl[3 * i + j]
+                    J[SPATIAL_NODE * i + n + j] = Jl[3 * i + j]
 
 
 cdef inline void pose(SpatialData* d, int i, const double* Ap, const double* rp, const double* R,
@@ -527,7 +519,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     cdef const double* A
     cdef const double* w
     cdef const double* Jr
-    cdef int i, j, k, b, off, n_i, m
+    cdef int i, j, k, b, off, n_i, m, n
     rotated_inertias(d)
     for i in range(d.nb):
         A = d.A + 9 * i
@@ -565,16 +557,7 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
         n_i = d.q_offset[i + 1] - off
         m = d.motion[i]
         Jr = d.Jr + 18 * i
-        if m == M_SPHERICAL:
-            for j in range(3):
-                d.tau[off + j] = Jr[j] * d.effort[off] + Jr[SPATIAL_NODE + j] * d.effort[off + 1] \
-                    + Jr[SPATIAL_NODE * 2 + j] * d.effort[off + 2]
-        elif m == M_FREE:
-            for j in range(3):
-                d.tau[off + j] = d.effort[off + j]
-                d.tau[off + 3 + j] = Jr[3 + j] * d.effort[off + 3] \
-                    + Jr[9 + j] * d.effort[off + 4] + Jr[15 + j] * d.effort[off + 5]
-        elif m == M_ELEMENT:
+        if m == M_ELEMENT:
             b = d.element[i]
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
                              d.length[b], d.stiffness + SPATIAL_NODE * b,
@@ -583,6 +566,16 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
                 d.failed = i + 1
                 return ODE_TURNED_OVER
             d.dissipation += P
+        elif i < d.nb and motion_rotation(m) == R_VECTOR:
+            # the translation's efforts as they are, the rotation vector's a torque vector in
+            # the parent's frame: Jr^T times it
+            n = n_i - 3
+            for j in range(n):
+                d.tau[off + j] = d.effort[off + j]
+            for j in range(3):
+                d.tau[off + n + j] = Jr[n + j] * d.effort[off + n] \
+                    + Jr[SPATIAL_NODE + n + j] * d.effort[off + n + 1] \
+                    + Jr[SPATIAL_NODE * 2 + n + j] * d.effort[off + n + 2]
         else:
             for j in range(n_i):
                 d.tau[off + j] = d.effort[off + j]
@@ -754,7 +747,8 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
         law = d.js_law + 3 * s
-        if d.motion[d.js_body[s]] == M_SPHERICAL:
+        if motion_rotation(d.motion[d.js_body[s]]) == R_VECTOR:
+            # on a spherical joint (rancf.model.spatial_joints.SpatialJointSpringDamper)
             ball_spring(d.q + i, d.qd + i, d.js_rest + 3 * s, law, F, &g)
             d.dissipation += g
             for k in range(3):
@@ -786,7 +780,7 @@ cdef double spring_energy(const SpatialData* d) noexcept nogil:
         U += 0.5 * d.s_law[3 * s] * l * l
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
-        if d.motion[d.js_body[s]] == M_SPHERICAL:
+        if motion_rotation(d.motion[d.js_body[s]]) == R_VECTOR:
             U += ball_spring(d.q + i, NULL, d.js_rest + 3 * s, d.js_law + 3 * s, x1, &e)
             continue
         e = d.q[i] - d.js_law[3 * s + 2]
@@ -1356,8 +1350,8 @@ cdef int rhs(SpatialData* d, double t, const double* y, double* ydot) noexcept n
 
 
 cdef int recentre(SpatialData* d, double* y) noexcept nogil:
-    """Re-centre the rotation vectors of spherical and free links in y (SpatialKernel.recentre);
-    1 if one changed."""
+    """Re-centre the rotation vectors (links of rotation ``R_VECTOR``: spherical, free, not an
+    element's) in y (SpatialKernel.recentre); 1 if one changed."""
     cdef double J[9]
     cdef double w[3]
     cdef double* p
@@ -1366,10 +1360,10 @@ cdef int recentre(SpatialData* d, double* y) noexcept nogil:
     cdef int i, k, m, changed = 0
     for i in range(d.n):
         m = d.motion[i]
-        if m != M_SPHERICAL and m != M_FREE:
+        if i >= d.nb or m == M_ELEMENT or motion_rotation(m) != R_VECTOR:
             continue
-        # spherical and free links are never driven: their coordinates are the state's
-        p = y + d.smap[d.q_offset[i] + (3 if m == M_FREE else 0)]
+        # links of a rotation vector are never driven: their coordinates are the state's
+        p = y + d.smap[d.q_offset[i] + translation_size(motion_translation(m))]
         pd = p + d.n_free
         a = sqrt(dot(p, p))
         if a <= M_PI:

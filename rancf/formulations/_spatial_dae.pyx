@@ -50,11 +50,11 @@ from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CAB
                                          CABLE_REST, cable_force_rest, cable_moment,
                                          cable_moment_tangent)
 from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPLICE,
-                                  DRIVE_PRISMATIC, DRIVE_REVOLUTE, M_CYLINDRICAL,
-                                  M_ELEMENT, M_FIXED, M_FREE, M_PRISMATIC, M_REVOLUTE,
-                                  M_SPHERICAL, M_UNIVERSAL, ROT_AXIS, ROT_LOCK, ROT_NONE,
-                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, TR_LOCK,
-                                  TR_NONE, TR_PLANE)
+                                  DRIVE_PRISMATIC, DRIVE_REVOLUTE, R_AXIS, R_NONE, R_TWO_AXES,
+                                  R_VECTOR, ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL,
+                                  SIDE_BODY, SIDE_CABLE, SIDE_GROUND, T_AXIS, T_FREE, TR_LOCK,
+                                  TR_NONE, TR_PLANE, motion_rotation, motion_translation,
+                                  translation_size)
 
 # A joint spring-damper row's kind (``SpatialDAE._joint_springs["kind"]``): on a revolute's
 # angle, a prismatic's slide, or component ``kind - JS_BALL`` (0, 1, 2) of a spherical joint's
@@ -3257,27 +3257,25 @@ def link_coordinates(const double[:, ::1] X, const int[::1] parent, const int[::
                 for i in range(3):
                     t[i] -= anchor[k, i]
                 o = &out[s, col0[k]]
-                c = motion[k]
-                if c == M_REVOLUTE:
+                # the translation's coordinates, then the rotation's from o + c
+                c = motion_translation(motion[k])
+                if c == T_AXIS:
+                    o[0] = rot.dot(t, &a0[k, 0])
+                elif c == T_FREE:
+                    o[0], o[1], o[2] = t[0], t[1], t[2]
+                o += translation_size(c)
+                c = motion_rotation(motion[k])
+                if c == R_AXIS:
                     rot.logm(R, psi)
                     o[0] = rot.dot(psi, &a0[k, 0])
-                elif c == M_PRISMATIC:
-                    o[0] = rot.dot(t, &a0[k, 0])
-                elif c == M_CYLINDRICAL:
-                    rot.logm(R, psi)
-                    o[0] = rot.dot(t, &a0[k, 0])
-                    o[1] = rot.dot(psi, &a0[k, 0])
-                elif c == M_UNIVERSAL:
+                elif c == R_TWO_AXES:
                     rot.cross(&a0[k, 0], &a1[k, 0], nrm)
                     rot.matTvec(R, &a0[k, 0], b)
                     rot.matvec(R, &a1[k, 0], cc)
                     o[0] = atan2(rot.dot(cc, nrm), rot.dot(cc, &a1[k, 0]))
                     o[1] = atan2(rot.dot(b, nrm), rot.dot(b, &a0[k, 0]))
-                elif c == M_SPHERICAL:
+                elif c == R_VECTOR:
                     rot.logm(R, o)
-                elif c == M_FREE or c == M_ELEMENT:
-                    rot.logm(R, o + 3)
-                    o[0], o[1], o[2] = t[0], t[1], t[2]
 
 
 def rotation_logs(const double[:, :, ::1] R, double[:, ::1] out):
@@ -3452,13 +3450,13 @@ cdef int link_values(int motion, const double* Xp, const double* Vp, const doubl
     translation ``t = A_p^T d - anchor`` (``d = X - r_p``, X the joint point), with the rates
     of ``R' = W^ R``, ``W = A_p^T (w_c - w_p)``, and ``A_p t' = v_X - v_p - w_p x d``:
 
-    - revolute: ``log(R) . a0`` (within (-pi, pi]), rate ``(w_c - w_p) . A_p a0``;
-    - prismatic: ``A_p a0 . d - anchor . a0``, rate ``A_p a0 . A_p t'``;
-    - cylindrical: the prismatic's slide and the revolute's angle;
-    - universal: ``atan2(c . n, c . a1)``, ``atan2(b . n, b . a0)`` of ``c = R a1``,
+the translation's primitive's coordinates, then the rotation's:
+
+    - ``T_AXIS``: ``A_p a0 . d - anchor . a0``, rate ``A_p a0 . A_p t'``; ``T_FREE``: t, t';
+    - ``R_AXIS``: ``log(R) . a0`` (within (-pi, pi]), rate ``(w_c - w_p) . A_p a0``;
+    - ``R_TWO_AXES``: ``atan2(c . n, c . a1)``, ``atan2(b . n, b . a0)`` of ``c = R a1``,
       ``b = R^T a0``, ``n = a0 x a1``, rates by ``c' = W x c``, ``b' = -R^T (W x a0)``;
-    - spherical: ``psi = log(R)`` (angle at most pi), rate ``J_l(psi)^-1 W``;
-    - free: t then psi, rates t' then psi'.
+    - ``R_VECTOR``: ``psi = log(R)`` (angle at most pi), rate ``J_l(psi)^-1 W``.
 
     On the manifold a revolute's ``log(R)`` lies along a0, where ``a0 . J_l^-1 W = a0 . W``:
     the rates are those of the coordinates along the motion."""
@@ -3477,53 +3475,49 @@ cdef int link_values(int motion, const double* Xp, const double* Vp, const doubl
     cdef double c[3]
     cdef double n[3]
     cdef double z[3]
-    cdef int i
+    cdef int i, k, tk, rk
     joint_frames(Xp, Vp, Xc, Vc, Ap, wp, Ac, wc)
     joint_point(Xc, Ac, offset, o, X)
     for i in range(3):
         d[i] = X[i] - Xp[i]
-    if motion == M_PRISMATIC or motion == M_CYLINDRICAL:
+    # the translation's coordinates, then the rotation's from k
+    tk, rk = motion_translation(motion), motion_rotation(motion)
+    k = translation_size(tk)
+    if tk == T_AXIS:
         slide_value(Ap, wp, wc, o, d, Vp, Vc, anchor, a0, q, qd)
-    if motion == M_PRISMATIC:
-        return 1
-    if motion == M_REVOLUTE:
-        angle_value(Ap, Ac, wp, wc, QT, a0, q, qd)
-        return 1
-    if motion == M_CYLINDRICAL:
-        angle_value(Ap, Ac, wp, wc, QT, a0, q + 1, qd + 1)
-        return 2
-    if motion == M_FIXED:
-        return 0
-    rot.matTmul(Ap, Ac, T)
-    rot.matmul(T, QT, R)
-    for i in range(3):
-        u[i] = wc[i] - wp[i]
-    rot.matTvec(Ap, u, W)
-    if motion == M_UNIVERSAL:
-        rot.cross(a0, a1, n)
-        rot.matvec(R, a1, c)
-        rot.matTvec(R, a0, b)
-        q[0] = atan2(rot.dot(c, n), rot.dot(c, a1))
-        q[1] = atan2(rot.dot(b, n), rot.dot(b, a0))
-        rot.cross(W, c, z)
-        qd[0] = angle_rate(rot.dot(c, a1), rot.dot(c, n), rot.dot(z, a1), rot.dot(z, n))
-        rot.cross(W, a0, u)
-        rot.matTvec(R, u, z)
-        qd[1] = angle_rate(rot.dot(b, a0), rot.dot(b, n), -rot.dot(z, a0), -rot.dot(z, n))
-        return 2
-    i = 0
-    if motion == M_FREE:
+    elif tk == T_FREE:
         rot.matTvec(Ap, d, z)
         point_rate(wp, wc, o, d, Vp, Vc, u)
         rot.matTvec(Ap, u, qd)
         for i in range(3):
             q[i] = z[i] - anchor[i]
-        i = 3
-    # spherical, and a free joint's rotation
-    rot.logm(R, q + i)
-    rot.left_jacobian_inverse(q + i, T)
-    rot.matvec(T, W, qd + i)
-    return i + 3
+    if rk == R_NONE:
+        return k
+    if rk == R_AXIS:
+        angle_value(Ap, Ac, wp, wc, QT, a0, q + k, qd + k)
+        return k + 1
+    rot.matTmul(Ap, Ac, T)
+    rot.matmul(T, QT, R)
+    for i in range(3):
+        u[i] = wc[i] - wp[i]
+    rot.matTvec(Ap, u, W)
+    if rk == R_TWO_AXES:
+        rot.cross(a0, a1, n)
+        rot.matvec(R, a1, c)
+        rot.matTvec(R, a0, b)
+        q[k] = atan2(rot.dot(c, n), rot.dot(c, a1))
+        q[k + 1] = atan2(rot.dot(b, n), rot.dot(b, a0))
+        rot.cross(W, c, z)
+        qd[k] = angle_rate(rot.dot(c, a1), rot.dot(c, n), rot.dot(z, a1), rot.dot(z, n))
+        rot.cross(W, a0, u)
+        rot.matTvec(R, u, z)
+        qd[k + 1] = angle_rate(rot.dot(b, a0), rot.dot(b, n), -rot.dot(z, a0), -rot.dot(z, n))
+        return k + 2
+    # a rotation vector (spherical, free)
+    rot.logm(R, q + k)
+    rot.left_jacobian_inverse(q + k, T)
+    rot.matvec(T, W, qd + k)
+    return k + 3
 
 
 def joint_values(const double[:, ::1] Xp, const double[:, ::1] Vp, const double[:, ::1] Xc,

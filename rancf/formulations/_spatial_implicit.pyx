@@ -144,8 +144,10 @@ from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_sprin
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
-from rancf.joints._codes cimport M_ELEMENT, M_FREE, M_SPHERICAL
+from rancf.joints._codes cimport (M_ELEMENT, R_VECTOR, motion_rotation, motion_translation,
+                                  translation_size)
 from rancf.formulations._forces import checked
+from rancf.joints import motion_words
 from rancf.utilities.workspace import arena
 
 cnp.import_array()
@@ -342,10 +344,10 @@ cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nog
     cdef int i, k, m, changed = 0
     for i in range(d.n):
         m = d.motion[i]
-        if m != M_SPHERICAL and m != M_FREE:
+        if i >= d.nb or m == M_ELEMENT or motion_rotation(m) != R_VECTOR:
             continue
-        # spherical and free links are never driven: their coordinates are the loop's
-        k = d.smap[d.q_offset[i] + (3 if m == M_FREE else 0)]
+        # links of a rotation vector are never driven: their coordinates are the loop's
+        k = d.smap[d.q_offset[i] + translation_size(motion_translation(m))]
         p, pd, pdd = q + k, v + k, a + k
         r = sqrt(dot(p, p))
         if r <= M_PI:
@@ -893,7 +895,7 @@ cdef class SpatialProblem(StepProblem):
                     self.E[SPATIAL_BLOCK * nd.js_body[s] + SPATIAL_NODE * i + j] = 0.0
         for s in range(nd.n_joint_springs):
             b = nd.js_body[s]
-            if nd.motion[b] == M_SPHERICAL:
+            if motion_rotation(nd.motion[b]) == R_VECTOR:
                 ball_spring_block(nd.q + nd.q_offset[b], nd.js_rest + 3 * s, nd.js_law + 3 * s,
                                   c_k, c_c, &self.E[SPATIAL_BLOCK * b])
             else:
@@ -950,9 +952,7 @@ cdef class SpatialProblem(StepProblem):
 
     cdef str _singular(self, int body, double c_m):
         """Why the joint block of a body is not positive definite, in words."""
-        kinds = {M_ELEMENT: "a beam element", M_FREE: "a free joint",
-                 M_SPHERICAL: "a spherical joint"}
-        kind = kinds.get(self.nd.motion[body], "a joint")
+        kind = motion_words(self.nd.motion[body])
         if c_m == 0.0 and self.nd.motion[body] != M_ELEMENT:
             return (f"the link of body {body} ({kind}) has no stiffness: in statics a joint "
                     "that is neither held nor driven makes the model a mechanism, whose "
@@ -1011,7 +1011,7 @@ cdef class SpatialProblem(StepProblem):
         kinematics(nd, nd.q, nd.qd)
         for s in range(nd.n_joint_springs):
             j = nd.q_offset[nd.js_body[s]]
-            if nd.motion[nd.js_body[s]] == M_SPHERICAL:
+            if motion_rotation(nd.motion[nd.js_body[s]]) == R_VECTOR:
                 B[:] = 0.0
                 ball_spring_block(nd.q + j, nd.js_rest + 3 * s, nd.js_law + 3 * s, c_k, c_c,
                                   &B[0])

@@ -22,8 +22,9 @@ import numpy as np
 
 from ..elements import _ancf_cable, ancf_cable
 from ..elements._spatial_beam import rotation_log
-from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_CYLINDRICAL, M_ELEMENT, M_FREE,
-                             M_PRISMATIC, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL, P_ARC)
+from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_SPHERICAL, P_ARC, R_AXIS,
+                             R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE, motion_size)
+from ..joints.kind import link_motion
 from ..model.spatial_build import ARC_MESSAGE, LOOP_MESSAGE
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
@@ -247,7 +248,7 @@ def cable_layout(tree):
             if C in joint_body or parent[C] >= 0:
                 raise ValueError(f"{what} hangs body {C} from a cable point, but the body has "
                                  f"another joint: a closed loop; {CABLE_DAE}")
-            parent[C], motion[C], sizes[C] = P, M_SPHERICAL, 3
+            parent[C], motion[C], sizes[C] = P, M_SPHERICAL, motion_size(M_SPHERICAL)
             anchor[C] = 0.0
             joint_body[int(j)] = C
             continue
@@ -1159,21 +1160,21 @@ def _link_coordinates(motion, axes, R, t):
     ``R = exp(q0 a0^) exp(q1 a1^)`` gives ``R^T a0 = exp(-q1 a1^) a0`` and
     ``R a1 = exp(q0 a0^) a1`` (a0, a1 orthogonal)."""
     a0, a1 = axes
-    if motion == M_REVOLUTE:
-        return [_rotation_vector(R) @ a0]
-    if motion == M_PRISMATIC:
-        return [t @ a0]
-    if motion == M_CYLINDRICAL:
-        return [t @ a0, _rotation_vector(R) @ a0]
-    if motion == M_UNIVERSAL:
+    kind = link_motion(int(motion))
+    out = []
+    if kind.translation == T_AXIS:
+        out.append(t @ a0)
+    elif kind.translation == T_FREE:
+        out += list(t)
+    if kind.rotation == R_AXIS:
+        out.append(_rotation_vector(R) @ a0)
+    elif kind.rotation == R_TWO_AXES:
         n = np.cross(a0, a1)
         b, c = R.T @ a0, R @ a1
-        return [np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)]
-    if motion == M_SPHERICAL:
-        return _rotation_vector(R)
-    if motion in (M_FREE, M_ELEMENT):
-        return np.concatenate([t, _rotation_vector(R)])
-    return []
+        out += [np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)]
+    elif kind.rotation == R_VECTOR:
+        out += list(_rotation_vector(R))
+    return np.array(out, dtype=float)
 
 
 def implicit_problem(formulation, static=False):

@@ -48,18 +48,21 @@ Constraints of a link (parent p, ground: ``r_p = 0``, ``p_p = (1, 0, 0, 0)``, no
 ``delta = A(p_p)^T (r_c + A(p_c) o - r_p) - anchor = t(q)`` the joint point's relative position
 in the parent's frame; ``b1, b2`` unit vectors completing the axis a0):
 
-Rows by kind (rotation rows; translation rows):
+Rows by primitive: a link holds what its motion's primitives do not free
+(:class:`rancf.joints.kind.SpatialMotion`), its rotation rows by the rotation's, its translation
+rows by the translation's:
 
-- fixed: ``vec(rq) = 0`` (3); ``delta = 0`` (3).
-- revolute: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta = 0`` (3). Driven, the rotation
-  rows are ``vec(conj(q_d(t)) (x) rq) = 0`` (3) with ``q_d = (cos theta/2, sin theta/2 a0)``.
-- prismatic: ``vec(rq) = 0`` (3); ``delta . b1 = delta . b2 = 0`` (2). Driven, the
-  translation rows are ``delta - s(t) a0 = 0`` (3).
-- cylindrical: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2); ``delta . b1 = delta . b2 = 0`` (2).
-- universal: ``(A(p_p) a0) . (A(p_c) Q^T a1) - a0 . a1 = 0`` (1: ``a0 . R a1`` is constant for
-  ``R = exp(q0 a0^) exp(q1 a1^)``); ``delta = 0`` (3).
-- spherical: none; ``delta = 0`` (3).
-- free: none; none.
+- ``R_NONE``: ``vec(rq) = 0`` (3); ``R_AXIS``: ``vec(rq) . b1 = vec(rq) . b2 = 0`` (2);
+  ``R_TWO_AXES``: ``(A(p_p) a0) . (A(p_c) Q^T a1) - a0 . a1 = 0`` (1: ``a0 . R a1`` is constant
+  for ``R = exp(q0 a0^) exp(q1 a1^)``); ``R_VECTOR``: none.
+- ``T_NONE``: ``delta = 0`` (3); ``T_AXIS``: ``delta . b1 = delta . b2 = 0`` (2); ``T_FREE``:
+  none.
+- A drive prescribes a one-coordinate motion's coordinate: an angle (``R_AXIS``), whose rotation
+  rows are then ``vec(conj(q_d(t)) (x) rq) = 0`` (3) with ``q_d = (cos theta/2, sin theta/2
+  a0)``; a slide (``T_AXIS``), whose translation rows are then ``delta - s(t) a0 = 0`` (3).
+
+So fixed has 3 + 3 rows, revolute 2 + 3, prismatic 3 + 2, cylindrical 2 + 2, universal 1 + 3,
+spherical 0 + 3, free none.
 
 Joints that close loops add the rows of their kind between two bodies of the tree; a driven
 revolute or prismatic one its driven rows as a tree joint's (the model's ``drives`` of those
@@ -196,9 +199,12 @@ from threadpoolctl import OpenBLASController, ThreadpoolController
 from ..elements import _ancf_cable, _spatial_beam, ancf_cable
 from ..elements.planar import whole_turns, wrap
 from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPHERICAL,
-                             CABLE_SPLICE, ROT_AXIS, ROT_LOCK, ROT_NONE,
-                             ROT_UNIVERSAL, TR_LOCK, TR_NONE, TR_PLANE, LinkDrive, LinkSide,
-                             Motion)
+                             CABLE_SPLICE, R_AXIS, R_NONE, R_TWO_AXES, R_VECTOR, ROT_AXIS,
+                             ROT_LOCK, ROT_NONE, ROT_UNIVERSAL, T_AXIS, T_FREE, T_NONE, TR_LOCK,
+                             TR_NONE, TR_PLANE, MOTION_ELEMENT, LinkDrive, LinkSide, Motion,
+                             motion_primitives, motion_size)
+from ..joints import motion_words
+from ..joints.kind import SpatialMotion
 from . import _spatial_dae
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
 from .inputs import Recorded
@@ -208,13 +214,10 @@ from .problem import IndexThreeDAE, NewtonFactor
 from .spatial import (CABLE_ELEMENT, CABLE_NODE, Spatial, _check_slopes, _link_coordinates,
                       _vector, cable_bases, cable_frames)
 
-#: the coordinates of a joint's kind (its effort's size)
-_SIZES = {Motion.M_REVOLUTE: 1, Motion.M_PRISMATIC: 1, Motion.M_CYLINDRICAL: 2,
-          Motion.M_UNIVERSAL: 2, Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
 #: the most coordinates of a joint (a free joint's): the width of the kernels' joint values
-_MOST = max(_SIZES.values())
+_MOST = motion_size(Motion.M_FREE)
 #: Unknowns (coordinates and multipliers) up to which the Newton matrix is factored dense
 #: (LAPACK getrf): below it SuperLU's ordering, redone at every factorization, costs more than
 #: the dense elimination it saves
@@ -365,13 +368,11 @@ def _complement(a):
     return np.array([b1, np.cross(a, b1)])
 
 
-# the rotation and translation row kinds of a link (module docstring's table)
-_KINDS = {
-    Motion.M_FIXED: (ROT_LOCK, TR_LOCK), Motion.M_REVOLUTE: (ROT_AXIS, TR_LOCK),
-    Motion.M_PRISMATIC: (ROT_LOCK, TR_PLANE), Motion.M_CYLINDRICAL: (ROT_AXIS, TR_PLANE),
-    Motion.M_UNIVERSAL: (ROT_UNIVERSAL, TR_LOCK), Motion.M_SPHERICAL: (ROT_NONE, TR_LOCK),
-    Motion.M_FREE: (ROT_NONE, TR_NONE),
-}
+# the rotation and translation rows of a link (module docstring's table): what its motion's
+# primitive does not free, the link holds
+_HELD_ROTATION = {R_NONE: ROT_LOCK, R_AXIS: ROT_AXIS, R_TWO_AXES: ROT_UNIVERSAL,
+                  R_VECTOR: ROT_NONE}
+_HELD_TRANSLATION = {T_NONE: TR_LOCK, T_AXIS: TR_PLANE, T_FREE: TR_NONE}
 
 # the seven-point stencil of the first derivative, exact for polynomials of degree seven
 _TAUS = np.arange(-3, 4, dtype=float)
@@ -387,12 +388,14 @@ class _Link:
 
     def __init__(self, parent, body, motion, anchor, offset, Q, a0, a1, qQ, driven=-1):
         self.body, self.parent = int(body), int(parent)
-        m = Motion(int(motion))
-        if m not in _KINDS:
-            raise ValueError(f"a joint's motion must be one of {sorted(k.name for k in _KINDS)}, "
-                             f"got {m.name}")
-        self.rot, self.tr = _KINDS[m]
-        self.motion = m
+        if not 0 <= int(motion) < MOTION_ELEMENT:
+            raise ValueError(f"motion must be a joint's Motion code (a composition of a "
+                             f"Translation and a Rotation), got {motion!r}")
+        self.motion = int(motion)
+        #: its primitives (rancf.joints.kind.SpatialMotion)
+        self.spatial = SpatialMotion(*motion_primitives(motion))
+        self.rot = _HELD_ROTATION[self.spatial.rotation]
+        self.tr = _HELD_TRANSLATION[self.spatial.translation]
         self.anchor = np.array(anchor, dtype=float)
         self.offset = np.array(offset, dtype=float)
         Q = np.array(Q, dtype=float)
@@ -403,9 +406,12 @@ class _Link:
         self.a1c = Q.T @ self.a1                  # a1 in the child's frame
         self.a01 = float(self.a0 @ self.a1)
         self.driven = driven
-        if self.driven >= 0 and m == Motion.M_REVOLUTE:
+        # a drive prescribes the one coordinate of a one-coordinate motion: the angle about
+        # a0 (the rotation then locked at it) or the slide along a0 (the translation)
+        self.turns = self.spatial.rotation == R_AXIS and self.spatial.n_coordinates == 1
+        if self.driven >= 0 and self.turns:
             self.rot = ROT_LOCK
-        if self.driven >= 0 and m == Motion.M_PRISMATIC:
+        elif self.driven >= 0:
             self.tr = TR_LOCK
         self.B = _complement(self.a0) if (self.rot == ROT_AXIS or self.tr == TR_PLANE) \
             else None
@@ -428,13 +434,13 @@ class _Link:
     def target(self, value):
         """The drive's target from its coordinate value: the quaternion ``q_d`` of a revolute
         drive, the slide s of a prismatic one (both enter the rows linearly)."""
-        if self.motion == Motion.M_REVOLUTE:
+        if self.turns:
             return np.concatenate([[np.cos(value / 2)], np.sin(value / 2) * self.a0])
         return value
 
     def target_jet(self, q, qd, qdd):
         """The target and its first two time derivatives (for Phi_t and xi)."""
-        if self.motion == Motion.M_REVOLUTE:
+        if self.turns:
             c, s = np.cos(q / 2), np.sin(q / 2)
             d1 = np.concatenate([[-s / 2], c / 2 * self.a0])
             d2 = -np.concatenate([[c], s * self.a0]) / 4.0
@@ -459,8 +465,8 @@ class _Link:
         if self.rot != ROT_NONE and self.rot != ROT_UNIVERSAL:
             rq = qmul(qmul(_CONJ @ pp, pc), self.qQc)
             if self.rot == ROT_LOCK:
-                v = qmul(_CONJ @ target, rq)[1:] if self.driven >= 0 and \
-                    self.motion == Motion.M_REVOLUTE else rq[1:]
+                v = qmul(_CONJ @ target, rq)[1:] if self.driven >= 0 and self.turns \
+                    else rq[1:]
                 out.append(v)
             else:
                 out.append(self.B @ rq[1:])
@@ -470,7 +476,7 @@ class _Link:
             Ap = rotation(pp) if self.parent >= 0 else np.eye(3)
             delta = Ap.T @ (rc + rotation(pc) @ self.offset - rp) - self.anchor
             if self.tr == TR_LOCK:
-                if self.driven >= 0 and self.motion == Motion.M_PRISMATIC:
+                if self.driven >= 0 and not self.turns:
                     delta = delta - target * self.a0
                 out.append(delta)
             else:
@@ -484,8 +490,7 @@ class _Link:
         ground = self.parent < 0
         blocks = []            # each (rows, d/dr_p, d/dp_p, d/dr_c, d/dp_c)
         if self.rot in (ROT_LOCK, ROT_AXIS):
-            lead = _CONJ @ target if self.driven >= 0 and self.motion == Motion.M_REVOLUTE \
-                else _EYE4[0]
+            lead = _CONJ @ target if self.driven >= 0 and self.turns else _EYE4[0]
             # v = vec(lead (x) conj(pp) (x) pc (x) qQc)
             d_pc = (qleft(qmul(lead, _CONJ @ pp)) @ qright(self.qQc))[1:]
             d_pp = (qleft(lead) @ qright(qmul(pc, self.qQc)) @ _CONJ)[1:]
@@ -531,6 +536,7 @@ class _CableLink:
         nb = tree.n_bodies
         self.kind = int(tree.cable_joint_kind[k])
         self.motion = Motion.M_FIXED if self.kind else Motion.M_SPHERICAL
+        self.spatial = SpatialMotion(*motion_primitives(self.motion))
         self.n_bodies = nb
         self.sides = []
         for body, offset in ((tree.cable_joint_parent[k], tree.cable_joint_anchor[k]),
@@ -631,8 +637,8 @@ class _ArcLink:
         parent, child, motion, anchor, offset, Q, a0, a1 = tree.loops[k]
         self.index = index
         self.inner = _Link(0 if parent >= 0 else -1, 1, motion, anchor, offset, Q, a0, a1, qQ)
-        for name in ("motion", "rot", "tr", "B", "n_rows", "anchor", "offset", "qQc", "QT",
-                     "a0", "a1", "a1c", "a01"):
+        for name in ("motion", "spatial", "turns", "rot", "tr", "B", "n_rows", "anchor",
+                     "offset", "qQc", "QT", "a0", "a1", "a1c", "a01"):
             setattr(self, name, getattr(self.inner, name))
         self.parent, self.body = parent, child
         arc = np.asarray(tree.loop_arc[k], dtype=int)
@@ -720,10 +726,11 @@ class SpatialDAE(IndexThreeDAE):
         drives = dict(drives or {})
         self._loop_drives = [(j, drives.pop(j)) for j in sorted(drives) if j in closing]
         for j, _ in self._loop_drives:
-            m = Motion(int(tree.loop_motion[list(tree.loop_joint).index(j)]))
-            if m not in (Motion.M_REVOLUTE, Motion.M_PRISMATIC):
-                raise ValueError(f"drives: joint {j} has {_SIZES.get(m, 0)} coordinates; only "
-                                 "one-coordinate joints (revolute, prismatic) can be driven")
+            m = int(tree.loop_motion[list(tree.loop_joint).index(j)])
+            if motion_size(m) != 1:
+                raise ValueError(f"drives: joint {j} ({motion_words(m)}) has {motion_size(m)} "
+                                 "coordinates; only one-coordinate joints (revolute, prismatic) "
+                                 "can be driven")
         # the recursion parses and checks the inputs, and maps joint coordinates to poses
         self.recursion = Spatial(tree, loads, efforts, drives)
         self.inputs = self.recursion.inputs
@@ -738,7 +745,7 @@ class SpatialDAE(IndexThreeDAE):
         self.n_coordinates = POSE_SIZE * nb + CABLE_NODE * self.n_cable_nodes
         qo = np.asarray(tree.q_offset)
         driven = set(self.inputs.driven)
-        jointed = [b for b in range(nb) if tree.motion[b] != Motion.M_ELEMENT]
+        jointed = [b for b in range(nb) if tree.element[b] < 0]
         # the quaternions of all joint links' Q, the tree's and the loops', in one call
         qQ = quaternion(np.array([tree.relative[b] for b in jointed]
                                  + [lk[5] for lk in list(tree.loops) + list(loops)],
@@ -763,7 +770,7 @@ class SpatialDAE(IndexThreeDAE):
         self.links += [_CableLink(tree, k) for k in range(len(tree.cable_joint))]
         n_cable_links = len(self.links)
         self.links += [_ArcLink(tree, k, i, qQ_loops[k]) for i, k in enumerate(arc_loops)]
-        self.elements = [b for b in range(nb) if tree.motion[b] == Motion.M_ELEMENT]
+        self.elements = [b for b in range(nb) if tree.element[b] >= 0]
         starts = np.cumsum([0] + [lk.n_rows for lk in self.links])
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
         self.n_joint_rows = int(starts[-1])
@@ -879,8 +886,7 @@ class SpatialDAE(IndexThreeDAE):
         self._driven = [k for k, lk in enumerate(links) if lk.driven >= 0]
         drive = np.zeros(len(links), dtype=int)
         for k in self._driven:
-            drive[k] = LinkDrive.DRIVE_REVOLUTE if links[k].motion == Motion.M_REVOLUTE \
-                else LinkDrive.DRIVE_PRISMATIC
+            drive[k] = LinkDrive.DRIVE_REVOLUTE if links[k].turns else LinkDrive.DRIVE_PRISMATIC
         self._link_kernel = _spatial_dae.LinkKernel(
             [lk.parent for lk in links], [lk.body for lk in links], [lk.rot for lk in links],
             [lk.tr for lk in links], drive, [lk.anchor for lk in links],
@@ -1118,27 +1124,27 @@ class SpatialDAE(IndexThreeDAE):
         for j in sorted(efforts) + sorted(loop_efforts):
             lk = self.links[self.joint_links[j]]
             if j in loop_efforts:
-                size = _SIZES.get(lk.motion, 0)
+                size = lk.spatial.n_coordinates
                 self._loop_efforts.append((j, slice(n_loop, n_loop + size), loop_efforts[j]))
                 i = tree.n_q + n_loop
                 n_loop += size
             else:
                 i = int(qo[int(tree.joint_body[j])])
             z = np.zeros(3)
-            m = lk.motion
-            n0 = len(rows)
-            if m == Motion.M_REVOLUTE:
-                rows += [(lk, i, z, lk.a0, z)]
-            elif m == Motion.M_PRISMATIC:
+            n0, kind = len(rows), lk.spatial
+            # the transpose of the motion subspace: the translation's coordinates first (a
+            # force along a0, or a force vector), then the rotation's (a moment about a0, about
+            # a0 and a1 for two axes, or a torque vector)
+            if kind.translation == T_AXIS:
                 rows += [(lk, i, lk.a0, z, z)]
-            elif m == Motion.M_CYLINDRICAL:
-                rows += [(lk, i, lk.a0, z, z), (lk, i + 1, z, lk.a0, z)]
-            elif m == Motion.M_SPHERICAL:
-                rows += [(lk, i + k, z, e[k], z) for k in range(3)]
-            elif m == Motion.M_FREE:
+            elif kind.translation == T_FREE:
                 rows += [(lk, i + k, e[k], z, z) for k in range(3)]
-                rows += [(lk, i + 3 + k, z, e[k], z) for k in range(3)]
-            elif m == Motion.M_UNIVERSAL:
+            i += kind.n_translation
+            if kind.rotation == R_AXIS:
+                rows += [(lk, i, z, lk.a0, z)]
+            elif kind.rotation == R_VECTOR:
+                rows += [(lk, i + k, z, e[k], z) for k in range(3)]
+            elif kind.rotation == R_TWO_AXES:
                 c = lk.a01
                 rows += [(lk, i, z, lk.a0 / (1 - c * c), -c * lk.a1c / (1 - c * c)),
                          (lk, i + 1, z, -c * lk.a0 / (1 - c * c), lk.a1c / (1 - c * c))]
@@ -1167,14 +1173,14 @@ class SpatialDAE(IndexThreeDAE):
         z = np.zeros(3)
         for j, row, q0 in zip(joints, law, rest):
             lk = self.links[self.joint_links[j]]
-            if lk.motion == Motion.M_SPHERICAL:
+            if lk.spatial.rotation == R_VECTOR:
                 for k in range(3):
                     rows.append((lk, k, z, np.eye(3)[k], z, j))
                     kinds.append(_spatial_dae.JS_BALL + k)
                     axes.append(q0)
                     laws.append(row)
                 continue
-            prismatic = lk.motion == Motion.M_PRISMATIC
+            prismatic = lk.spatial.translation == T_AXIS
             rows.append((lk, 0, lk.a0 if prismatic else z, z if prismatic else lk.a0, z, j))
             kinds.append(_spatial_dae.JS_PRISMATIC if prismatic else _spatial_dae.JS_REVOLUTE)
             axes.append(lk.a0)
@@ -1210,7 +1216,7 @@ class SpatialDAE(IndexThreeDAE):
                        (body[~on][i, e], arc[~on][i, e]))] or [np.zeros(0, int)]).astype(int)
             for i in range(len(kind))]
         # where each tree joint's coordinates sit among joint_coordinates' (effort functions)
-        start = np.cumsum([0] + [_SIZES.get(self.links[k].motion, 0) for k in self.joint_links])
+        start = np.cumsum([0] + [self.links[k].spatial.n_coordinates for k in self.joint_links])
         self._jq_start = start
         to, fro = [], []
         for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
@@ -1228,7 +1234,7 @@ class SpatialDAE(IndexThreeDAE):
         self._probe = self._joint_rows([(lk, 0, lk.a0, lk.a1, z, j)
                                         for lk, j in zip(links, called)])
         self._probe["motion"] = np.array([int(lk.motion) for lk in links], dtype=np.intc)
-        sizes = [_SIZES[lk.motion] for lk in links]
+        sizes = [lk.spatial.n_coordinates for lk in links]
         #: where each probed coordinate goes in joint_coordinates' vector, and comes from in
         #: the kernel's (n_probed, 6)
         self._probe_to = np.array([self._jq_start[j] + i for j, k in zip(called, sizes)
@@ -1238,13 +1244,11 @@ class SpatialDAE(IndexThreeDAE):
         # the angles the joint spring-dampers and effort functions see are continued from
         # reference angles, those of the last accepted step (:meth:`_accept_angles`): this
         # run's, one vector (the compiled problem's branch, kept beside each output)
-        angle = {Motion.M_REVOLUTE: [0], Motion.M_CYLINDRICAL: [1], Motion.M_UNIVERSAL: [0, 1]}
         self._probe_angle = np.zeros((len(links), 6), dtype=bool)
         for r, lk in enumerate(links):
-            self._probe_angle[r, angle.get(lk.motion, [])] = True
+            self._probe_angle[r, list(lk.spatial.angles)] = True
         #: where a probed joint's rotation vector starts (spherical 0, free 3; -1: none)
-        self._probe_psi = np.array([{Motion.M_SPHERICAL: 0, Motion.M_FREE: 3}.get(lk.motion, -1)
-                                    for lk in links], dtype=int)
+        self._probe_psi = np.array([lk.spatial.vector for lk in links], dtype=int)
         self._psi_rows = [(r, slice(int(k), int(k) + 3))
                           for r, k in enumerate(self._probe_psi) if k >= 0]
         n_js = len(self._joint_springs["law"])
@@ -2094,7 +2098,7 @@ class SpatialDAE(IndexThreeDAE):
         (:func:`rancf.formulations._spatial_dae.link_coordinates`)."""
         links = [self.links[k] for k in self.joint_links]
         sizes = [(3 if lk.kind == CABLE_SPHERICAL else 0) if isinstance(lk, _CableLink)
-                 else _SIZES.get(lk.motion, 0) for lk in links]
+                 else lk.spatial.n_coordinates for lk in links]
         start = np.cumsum([0] + sizes)
         self._n_jc = int(start[-1])
         bodies = [(lk, int(c)) for lk, c in zip(links, start[:-1])
@@ -2509,10 +2513,8 @@ def _angle_columns(links):
     among the links' coordinates concatenated (their kinds' ``link_coordinates`` order)."""
     out = []
     for lk in links:
-        m = lk.motion
-        out += {Motion.M_REVOLUTE: [True], Motion.M_PRISMATIC: [False],
-                Motion.M_CYLINDRICAL: [False, True], Motion.M_UNIVERSAL: [True, True],
-                Motion.M_SPHERICAL: [False] * 3, Motion.M_FREE: [False] * _MOST}.get(m, [])
+        angles = lk.spatial.angles
+        out += [k in angles for k in range(lk.spatial.n_coordinates)]
     return np.array(out, dtype=bool)
 
 

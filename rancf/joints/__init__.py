@@ -11,6 +11,7 @@ of its dimension.
 from .cylindrical import Cylindrical
 from .fixed import Fixed
 from .free import Free
+from ._codes import MOTION_ELEMENT, motion_primitives
 from .kind import JointKind, SpatialMotion
 from .prismatic import Prismatic
 from .revolute import Revolute
@@ -68,6 +69,19 @@ def unregister(name, registry=None):
     del registry[name]
 
 
+def motion_words(code):
+    """A spatial link's ``Motion`` code in words, for messages: ``"a beam element"``, ``"a
+    <name> joint"`` for the registered kind of that composition, else its primitives'
+    (``"a joint of T_AXIS, R_VECTOR"``)."""
+    code = int(code)
+    if code >= MOTION_ELEMENT:
+        return "a beam element"
+    names = [n for n, k in REGISTRY.items() if k.spatial is not None and k.spatial.code == code]
+    if names:
+        return f"a {names[0]} joint"
+    return "a joint of {}, {}".format(*(c.name for c in motion_primitives(code)))
+
+
 register(Revolute)
 register(Prismatic)
 register(Fixed)
@@ -76,4 +90,4 @@ register(Universal)
 register(Spherical)
 register(Free)
 
-__all__ = ["JointKind", "REGISTRY", "SpatialMotion", "register", "unregister"]
+__all__ = ["JointKind", "REGISTRY", "SpatialMotion", "motion_words", "register", "unregister"]

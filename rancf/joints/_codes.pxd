@@ -52,18 +52,64 @@ cpdef enum TermMode:
     SIN = 2           # sin q(t)
     LINEAR = 3        # q(t)
 
+cpdef enum Translation:
+    # the translation primitive of a spatial motion: t(q) in the parent's frame (its
+    # coordinates come first in the link's q)
+    T_NONE = 0         # t = 0 (no coordinate)
+    T_AXIS = 1         # t = q a0 (one coordinate, m)
+    T_FREE = 2         # t = q[0:3] (three, m)
+
+cpdef enum Rotation:
+    # the rotation primitive: R(q) (its coordinates follow the translation's)
+    R_NONE = 0         # R = I (no coordinate)
+    R_AXIS = 1         # R = exp(q a0^) (one, rad)
+    R_TWO_AXES = 2     # R = exp(q0 a0^) exp(q1 a1^), a universal joint (two, rad)
+    R_VECTOR = 3       # R = exp(q^), q a rotation vector (three, rad)
+
+cpdef enum MotionCode:
+    # how a link's code (``Motion``) composes its primitives
+    MOTION_ROTATION = 4    # the rotation's place value (above every Translation)
+    MOTION_ELEMENT = 16    # the element flag (above every composition)
+
 cpdef enum Motion:
     # how a spatial link moves its child body relative to its parent body (theory: Spatial
     # trees): r_c = r_p + A_p (anchor + t(q)) - A_c offset, A_c = A_p R(q) Q, with the axes a0, a1
-    # in the parent's frame (rancf/formulations/_spatial.pyx)
-    M_FIXED = 0        # t = 0, R = I (no coordinate)
-    M_REVOLUTE = 1     # R = exp(q a0^) (1)
-    M_PRISMATIC = 2    # t = q a0 (1)
-    M_CYLINDRICAL = 3  # t = q0 a0, R = exp(q1 a0^) (2)
-    M_UNIVERSAL = 4    # R = exp(q0 a0^) exp(q1 a1^) (2)
-    M_SPHERICAL = 5    # R = exp(q^), q a rotation vector (3)
-    M_FREE = 6         # t = q[0:3], R = exp(q[3:6]^) (6)
-    M_ELEMENT = 7      # as M_FREE, with the beam element's elastic and damping forces (6)
+    # in the parent's frame (rancf/formulations/_spatial.pyx). A link's code is the composition
+    # translation + MOTION_ROTATION rotation of its two primitives (motion_translation,
+    # motion_rotation below read them back), MOTION_ELEMENT added for a beam element's link;
+    # the joint kinds' compositions are named here for trees built by hand and for tests, and
+    # any other composition is a code as valid (rancf.joints.kind.SpatialMotion.code)
+    M_FIXED = T_NONE + MOTION_ROTATION * R_NONE            # (0 coordinates)
+    M_REVOLUTE = T_NONE + MOTION_ROTATION * R_AXIS         # (1)
+    M_PRISMATIC = T_AXIS + MOTION_ROTATION * R_NONE        # (1)
+    M_CYLINDRICAL = T_AXIS + MOTION_ROTATION * R_AXIS      # t = q0 a0, R = exp(q1 a0^) (2)
+    M_UNIVERSAL = T_NONE + MOTION_ROTATION * R_TWO_AXES    # (2)
+    M_SPHERICAL = T_NONE + MOTION_ROTATION * R_VECTOR      # (3)
+    M_FREE = T_FREE + MOTION_ROTATION * R_VECTOR           # (6)
+    # a beam element's link: as M_FREE, with the element's elastic and damping forces
+    M_ELEMENT = M_FREE + MOTION_ELEMENT                    # (6)
+
+
+cdef inline int motion_translation(int motion) noexcept nogil:
+    """A link code's ``Translation``."""
+    return motion % MOTION_ROTATION
+
+
+cdef inline int motion_rotation(int motion) noexcept nogil:
+    """A link code's ``Rotation``."""
+    return (motion % MOTION_ELEMENT) // MOTION_ROTATION
+
+
+cdef inline int translation_size(int translation) noexcept nogil:
+    """The coordinates of a ``Translation``: 0, 1 or 3."""
+    return 3 if translation == T_FREE else (1 if translation == T_AXIS else 0)
+
+
+cdef inline int rotation_size(int rotation) noexcept nogil:
+    """The coordinates of a ``Rotation``: 0, 1, 2 or 3."""
+    return 3 if rotation == R_VECTOR else (2 if rotation == R_TWO_AXES else
+                                           (1 if rotation == R_AXIS else 0))
+
 
 cpdef enum LinkRotation:
     # what a link of the spatial DAE holds of its two bodies' relative rotation

@@ -4,7 +4,7 @@ Coordinates q = (slide (m), angle (rad)) from the reference configuration: ``t =
 ``R = exp(q1 a0^)``, a0 the axis (a global unit vector of the reference configuration, stored in
 the parent's frame).
 """
-from ._codes import M_CYLINDRICAL
+from ._codes import R_AXIS, T_AXIS
 from .kind import JointKind, SpatialMotion
 
 
@@ -14,4 +14,4 @@ class Cylindrical(JointKind):
     name = "cylindrical"
     planar = False
     style = dict(marker="h", markersize=8, markerfacecolor="white", markeredgecolor="k")
-    spatial = SpatialMotion(M_CYLINDRICAL, axes=1, units=("m", "rad"))
+    spatial = SpatialMotion(T_AXIS, R_AXIS)

@@ -8,7 +8,7 @@ slope length s as its one rate, a rigid body is lumped into its parent.
 Spatial: the child's pose relative to the parent held at the reference configuration (no
 coordinate).
 """
-from ._codes import ANGLE, COINCIDENT, DIRECTION_HELD, M_FIXED
+from ._codes import ANGLE, COINCIDENT, DIRECTION_HELD, R_NONE, T_NONE
 from .kind import JointKind, SpatialMotion
 
 
@@ -21,7 +21,7 @@ class Fixed(JointKind):
     coordinate = ANGLE
     parameters = ()
     style = dict(marker="s", markersize=6, markerfacecolor="k", markeredgecolor="k")
-    spatial = SpatialMotion(M_FIXED, axes=0, units=())
+    spatial = SpatialMotion(T_NONE, R_NONE)
 
     def check(self, joint, registered):
         if joint.drive is not None or joint.effort is not None:

@@ -3,7 +3,7 @@
 Coordinates q = (translation (m), rotation vector (rad)) of the child from the reference
 configuration, both in the parent's frame: ``t = q[0:3]``, ``R = exp(q[3:6]^)``.
 """
-from ._codes import M_FREE
+from ._codes import R_VECTOR, T_FREE
 from .kind import JointKind, SpatialMotion
 
 
@@ -13,4 +13,4 @@ class Free(JointKind):
     name = "free"
     planar = False
     style = dict(marker="*", markersize=10, markerfacecolor="white", markeredgecolor="k")
-    spatial = SpatialMotion(M_FREE, axes=0, units=("m", "m", "m", "rad", "rad", "rad"))
+    spatial = SpatialMotion(T_FREE, R_VECTOR)

@@ -28,12 +28,15 @@ formulations, explicit and implicit, without an edit outside its module.
 **Both dimensions.** A kind module says what the kind is in a planar model (the primitives
 above; ``planar = False`` for a kind that has no planar form) and in a spatial model (its
 ``spatial`` attribute, a :class:`SpatialMotion`, or None for a kind that is planar only). A
-spatial kind is a motion of the spatial recursion (a ``Motion`` code of
-:mod:`rancf.joints._codes`, whose comment states t(q) and R(q)), the number of axes it takes
-(global unit vectors of the reference configuration, stored in the parent body's frame), and the
-units of its coordinates, which count them. Drives and efforts apply to the kinds of one
-coordinate.
+spatial kind is a composition of two primitives, as a planar one is: a translation t(q) (none,
+along an axis, free) and a rotation R(q) (none, about an axis, about two axes, a rotation
+vector); the axes it takes (global unit vectors of the reference configuration, stored in the
+parent body's frame), the units of its coordinates and its efforts follow from them. Drives
+apply to the kinds of one coordinate. The spatial kernels switch on the primitives, so a new
+composition runs on the spatial recursion and DAE without an edit outside its module
+(``tests/test_spatial_joint_kinds.py`` registers one).
 """
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -42,7 +45,8 @@ import numpy as np
 from ..elements import planar
 from ._codes import (ANGLE, AT_DRIVEN_SLIDE, AT_POINT, COINCIDENT, COS, DIRECTION_FREE,
                      DIRECTION_HELD, HELD_AT_Q, HELD_AT_THETA0, LINEAR, ON_RAIL, ON_SLIDE, P_ARC,
-                     P_NODE, SIN, SLIDE, TURN_FREE, Motion)
+                     P_NODE, R_AXIS, R_NONE, R_TWO_AXES, R_VECTOR, SIN, SLIDE, T_AXIS, T_FREE,
+                     T_NONE, TURN_FREE, Rotation, Translation, motion_code, motion_primitives)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
@@ -50,56 +54,144 @@ PARAMETERS = ("axis", "drive", "effort")
 
 @dataclass(frozen=True)
 class SpatialMotion:
-    """What a joint kind is in a spatial model (``rancf.Model(dim=3)``).
+    """What a joint kind is in a spatial model (``rancf.Model(dim=3)``): a composition of a
+    translation and a rotation primitive (:mod:`rancf.joints._codes`).
+
+    The link moves the child body by ``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) -
+    A_c offset`` (:mod:`rancf.model.spatial_tree`), its q the translation's coordinates (m)
+    then the rotation's (rad):
+
+    ========== ============================== ======================================
+    primitive  t(q) or R(q)                   coordinates
+    ========== ============================== ======================================
+    T_NONE     t = 0                          0
+    T_AXIS     t = q a0                       1 (m)
+    T_FREE     t = q[0:3]                     3 (m)
+    R_NONE     R = I                          0
+    R_AXIS     R = exp(q a0^)                 1 (rad)
+    R_TWO_AXES R = exp(q0 a0^) exp(q1 a1^)    2 (rad), a universal joint
+    R_VECTOR   R = exp(q^)                    3 (rad), a rotation vector
+    ========== ============================== ======================================
+
+    Every kernel of the spatial formulations switches on the two primitives (of the link's
+    :attr:`code`), so any composition runs on the recursion, explicit and implicit, and on the
+    spatial DAE (whose link holds what the motion does not free).
 
     Attributes
     ----------
-    motion : int
-        Its ``Motion`` code (:mod:`rancf.joints._codes`): how the link moves the child body,
-        ``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) - A_c offset``
-        (:mod:`rancf.model.spatial_tree`).
-    axes : int
-        How many axes it takes: 0; 1 (``axis=(ax, ay, az)``, the motion's ``a0``); 2
-        (``axes=(a0, a1)``, orthogonal). Unit vectors in global coordinates of the reference
-        configuration.
-    units : tuple of str
-        The unit of each coordinate (``"rad"`` or ``"m"``) in the order of q; their number is
-        the motion's number of coordinates.
+    translation : int
+        A ``Translation`` code.
+    rotation : int
+        A ``Rotation`` code.
 
     Examples
     --------
     >>> from rancf.joints import REGISTRY
     >>> REGISTRY["cylindrical"].spatial.units
     ('m', 'rad')
+    >>> REGISTRY["cylindrical"].spatial.axes
+    1
     """
 
-    motion: int
-    axes: int
-    units: tuple
+    translation: int
+    rotation: int
 
     def __post_init__(self):
-        if self.motion not in set(Motion) - {Motion.M_ELEMENT}:
-            raise ValueError(f"motion must be a joint's Motion code (rancf.joints._codes), got "
-                             f"{self.motion!r}")
-        if self.axes not in (0, 1, 2):
-            raise ValueError(f"axes must be 0, 1 or 2, got {self.axes!r}")
-        if not (isinstance(self.units, tuple) and set(self.units) <= {"rad", "m"}):
-            raise ValueError(f"units must be a tuple of 'rad' and 'm', got {self.units!r}")
+        if self.translation not in set(Translation):
+            raise ValueError(f"translation must be a Translation code ({_names(Translation)}), "
+                             f"got {self.translation!r}")
+        if self.rotation not in set(Rotation):
+            raise ValueError(f"rotation must be a Rotation code ({_names(Rotation)}), got "
+                             f"{self.rotation!r}")
+        object.__setattr__(self, "translation", Translation(self.translation))
+        object.__setattr__(self, "rotation", Rotation(self.rotation))
+
+    @property
+    def code(self):
+        """The link's ``Motion`` code, ``translation + MOTION_ROTATION rotation`` (what the tree
+        stores and the kernels read back)."""
+        return motion_code(self.translation, self.rotation)
+
+    @property
+    def axes(self):
+        """How many axes it takes: 0; 1 (``axis=(ax, ay, az)``, the primitives' ``a0``); 2
+        (``axes=(a0, a1)``, orthogonal; ``R_TWO_AXES``). Unit vectors in global coordinates of
+        the reference configuration."""
+        if self.rotation == R_TWO_AXES:
+            return 2
+        return int(self.translation == T_AXIS or self.rotation == R_AXIS)
+
+    @property
+    def n_translation(self):
+        """Coordinates of the translation (0, 1 or 3; they come first in q)."""
+        return {T_NONE: 0, T_AXIS: 1, T_FREE: 3}[self.translation]
+
+    @property
+    def n_rotation(self):
+        """Coordinates of the rotation (0 to 3; after the translation's)."""
+        return {R_NONE: 0, R_AXIS: 1, R_TWO_AXES: 2, R_VECTOR: 3}[self.rotation]
+
+    @property
+    def units(self):
+        """The unit of each coordinate (``"m"`` then ``"rad"``) in the order of q."""
+        return ("m",) * self.n_translation + ("rad",) * self.n_rotation
 
     @property
     def n_coordinates(self):
         """Number of coordinates of the joint (0 to 6)."""
-        return len(self.units)
+        return self.n_translation + self.n_rotation
+
+    @property
+    def angles(self):
+        """Indices in q of its angles about axes (``R_AXIS``, ``R_TWO_AXES``: what wraps)."""
+        return tuple(range(self.n_translation, self.n_coordinates)) \
+            if self.rotation in (R_AXIS, R_TWO_AXES) else ()
+
+    @property
+    def vector(self):
+        """Index in q of its rotation vector (``R_VECTOR``), else -1."""
+        return self.n_translation if self.rotation == R_VECTOR else -1
 
     @property
     def takes_drive(self):
-        """True when it takes a drive and an effort (a kind of one coordinate)."""
+        """True when it takes a drive (a kind of one coordinate, which the drive prescribes)."""
         return self.n_coordinates == 1
+
+    @property
+    def effort_size(self):
+        """The numbers an effort is: 1 for a kind of one coordinate; for a kind whose
+        coordinates are vectors (a rotation vector, a free translation) and at most one slide,
+        all of them (a slide's force along a0 (N), a force vector (N), a torque vector (N m),
+        in the parent's frame); 0 for a kind that takes no effort (cylindrical, universal)."""
+        n = self.n_coordinates
+        vectors = self.rotation == R_VECTOR or (self.translation == T_FREE
+                                                and self.rotation == R_NONE)
+        return n if n == 1 or vectors else 0
+
+    @property
+    def effort_words(self):
+        """What an effort of several numbers is, in words (for messages)."""
+        parts = {T_AXIS: ["a force along the axis (N)"],
+                 T_FREE: ["a force (N)"]}.get(self.translation, [])
+        if self.rotation == R_VECTOR:
+            parts.append("a torque (N m)")
+        return " then ".join(parts) + ", vectors in the parent's frame"
 
     @property
     def effort_unit(self):
         """Unit of the effort and reaction of a one-coordinate kind: ``"N m"`` or ``"N"``."""
         return "N" if self.units == ("m",) else "N m"
+
+
+@functools.lru_cache(maxsize=None)
+def link_motion(code):
+    """The :class:`SpatialMotion` of a link's ``Motion`` code (a tree's ``motion``, an
+    element's ``M_ELEMENT`` read as its free motion)."""
+    return SpatialMotion(*motion_primitives(code))
+
+
+def _names(codes):
+    return ", ".join(f"{c.name} = {int(c)}" for c in codes)
 
 
 class RecursionMaps(NamedTuple):

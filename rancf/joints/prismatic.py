@@ -11,7 +11,7 @@ Spatial: the child slides along ``axis`` (a global unit vector of the reference 
 and keeps its orientation relative to the parent; q the slide (m) from the reference
 configuration, ``t = q a0``.
 """
-from ._codes import DIRECTION_HELD, M_PRISMATIC, ON_RAIL, SLIDE
+from ._codes import DIRECTION_HELD, ON_RAIL, R_NONE, SLIDE, T_AXIS
 from .kind import JointKind, SpatialMotion
 
 
@@ -24,4 +24,4 @@ class Prismatic(JointKind):
     coordinate = SLIDE
     parameters = ("axis", "drive", "effort")
     style = dict(marker="D", markersize=6, markerfacecolor="white", markeredgecolor="k")
-    spatial = SpatialMotion(M_PRISMATIC, axes=1, units=("m",))
+    spatial = SpatialMotion(T_AXIS, R_NONE)

@@ -9,7 +9,7 @@ the fixed joint.
 Spatial: the child turns about ``axis`` (a global unit vector of the reference configuration)
 through the joint point; q the angle (rad) from the reference configuration, ``R = exp(q a0^)``.
 """
-from ._codes import ANGLE, COINCIDENT, DIRECTION_FREE, M_REVOLUTE
+from ._codes import ANGLE, COINCIDENT, DIRECTION_FREE, R_AXIS, T_NONE
 from .kind import JointKind, SpatialMotion
 
 
@@ -22,4 +22,4 @@ class Revolute(JointKind):
     coordinate = ANGLE
     parameters = ("drive", "effort")
     style = dict(marker="o", markersize=7, markerfacecolor="white", markeredgecolor="k")
-    spatial = SpatialMotion(M_REVOLUTE, axes=1, units=("rad",))
+    spatial = SpatialMotion(T_NONE, R_AXIS)

@@ -3,7 +3,7 @@
 Coordinates q: the rotation vector (rad) of the child's rotation from the reference
 configuration, in the parent's frame: ``R = exp(q^)``.
 """
-from ._codes import M_SPHERICAL
+from ._codes import R_VECTOR, T_NONE
 from .kind import JointKind, SpatialMotion
 
 
@@ -13,4 +13,4 @@ class Spherical(JointKind):
     name = "spherical"
     planar = False
     style = dict(marker="o", markersize=9, markerfacecolor="0.75", markeredgecolor="k")
-    spatial = SpatialMotion(M_SPHERICAL, axes=0, units=("rad", "rad", "rad"))
+    spatial = SpatialMotion(T_NONE, R_VECTOR)

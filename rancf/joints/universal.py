@@ -5,7 +5,7 @@ the parent, a1 turns with the first rotation (the cross of a Cardan joint). Coor
 two angles (rad) from the reference configuration: ``R = exp(q0 a0^) exp(q1 a1^)``, both axes
 stored in the parent's frame.
 """
-from ._codes import M_UNIVERSAL
+from ._codes import R_TWO_AXES, T_NONE
 from .kind import JointKind, SpatialMotion
 
 
@@ -15,4 +15,4 @@ class Universal(JointKind):
     name = "universal"
     planar = False
     style = dict(marker="P", markersize=8, markerfacecolor="white", markeredgecolor="k")
-    spatial = SpatialMotion(M_UNIVERSAL, axes=2, units=("rad", "rad"))
+    spatial = SpatialMotion(T_NONE, R_TWO_AXES)

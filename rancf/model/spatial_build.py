@@ -19,7 +19,7 @@ from scipy.spatial.transform import Rotation
 from ..elements import spatial_beam
 from ..elements.ancf_cable import REST_SIZE
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEMENT, M_FREE, P_ARC,
-                             P_BODY, P_GROUND, P_NODE)
+                             P_BODY, P_GROUND, P_NODE, motion_size)
 from .spatial_items import SpatialCable
 from .spatial_tree import SpatialTree
 from .topology import grounded, spanning_tree
@@ -114,7 +114,7 @@ def build_tree(model):
             # tree; the recursion refuses it): a beam from its element's first node
             anchor[c] = point_position(j.child) if j.child.kind != P_ARC else \
                 j.child.item.positions[j.child.node]
-            motion[c], n_q[c] = M_FREE, 6
+            motion[c], n_q[c] = M_FREE, motion_size(M_FREE)
             A_p = np.eye(3)
         else:
             joint_body[j.index] = c
@@ -123,7 +123,7 @@ def build_tree(model):
             given = j.axes if j.axes is not None else ([j.axis] if j.axis is not None else [])
             for k, a in enumerate(given):
                 axes[c, k] = A_p.T @ a
-            motion[c], n_q[c] = j.type.spatial.motion, j.type.spatial.n_coordinates
+            motion[c], n_q[c] = j.type.spatial.code, j.type.spatial.n_coordinates
         if j.child.kind == P_BODY:
             r = j.child.item
             rigid_body[r.index] = c
@@ -365,7 +365,7 @@ def _loop_links(joints, tree_joints, body_of):
     out = dict(loop_joint=np.array([j.index for j in k], dtype=np.int64),
                loop_parent=np.full(n, -1, dtype=np.int64),
                loop_child=np.full(n, -1, dtype=np.int64),
-               loop_motion=np.array([j.type.spatial.motion for j in k], dtype=np.int64),
+               loop_motion=np.array([j.type.spatial.code for j in k], dtype=np.int64),
                loop_anchor=np.zeros((n, 3)), loop_offset=np.zeros((n, 3)),
                loop_relative=np.zeros((n, 3, 3)), loop_axes=np.zeros((n, 2, 3)))
     out["loop_arc"] = np.full((n, 2), -1, dtype=np.int64)

@@ -1,9 +1,9 @@
 """Joints and loads of a spatial mechanism (theory: Spatial trees).
 
 A spatial joint moves its child relative to its parent by its kind's motion
-(:class:`rancf.joints.kind.SpatialMotion`, a ``Motion`` code): ``A_c = A_p R(q) Q``,
-``r_c = r_p + A_p (anchor + t(q)) - A_c offset`` (:mod:`rancf.model.spatial_tree`), with q = 0 in
-the reference configuration. Axes are global unit vectors of the reference configuration.
+(:class:`rancf.joints.kind.SpatialMotion`, a translation and a rotation primitive):
+``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) - A_c offset``
+(:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global unit vectors of the reference configuration.
 """
 import reprlib
 
@@ -13,7 +13,7 @@ from ..utilities import checks
 from ..elements.planar import wrap
 from ..utilities.errors import raised
 from ..joints import REGISTRY
-from ..joints._codes import Motion
+from ..joints._codes import R_VECTOR, T_NONE
 from .dimension import refuse, refuse_shape
 from .items import GROUND
 from .joints import (Joint, Load, RotationalSpringDamper, _checked_drive, _checked_effort,
@@ -76,13 +76,13 @@ class SpatialJoint(Joint):
                 if value is not None:
                     raise ValueError(f"a {kind} joint takes no {name}, got {name}={value!r}")
         drive = _checked_drive(drive)
-        size = effort_size(motion)
+        size = motion.effort_size
         if drive is not None and not motion.takes_drive:
             takers = sorted(n for n, k in kinds.items() if k.spatial.takes_drive)
             raise ValueError(f"a {kind} joint takes no drive (drives act on joints of one "
                              f"coordinate: {', '.join(takers)}), got drive={drive!r}")
         if effort is not None and size == 0:
-            takers = sorted(n for n, k in kinds.items() if effort_size(k.spatial))
+            takers = sorted(n for n, k in kinds.items() if k.spatial.effort_size)
             raise ValueError(f"a {kind} joint takes no effort (efforts act on {', '.join(takers)}"
                              f" joints), got effort={effort!r}")
         if effort is not None and not callable(effort):
@@ -92,7 +92,7 @@ class SpatialJoint(Joint):
                 vector = _finite(effort, (size,))
                 if vector is None:
                     raise ValueError(f"effort of a {kind} joint must be {size} finite numbers "
-                                     f"({EFFORT_WORDS[size]}) or a callable effort(t, q, qd), "
+                                     f"({motion.effort_words}) or a callable effort(t, q, qd), "
                                      f"got {reprlib.repr(effort)}")
                 effort = vector
         if drive is not None and effort is not None:
@@ -151,7 +151,7 @@ class SpatialJoint(Joint):
         >>> ball.effort_value(0.0, np.array([0.1, 0.3, 0.2]), np.ones(3))
         array([-0.3, -0.7, -0.5])
         """
-        size = effort_size(self.type.spatial)
+        size = self.type.spatial.effort_size
         if size == 1:
             return Joint.effort_value(self, t, q, qd)
         if not callable(self.effort):
@@ -163,7 +163,7 @@ class SpatialJoint(Joint):
         value = _finite(returned, (size,))
         if value is None:
             raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
-                             f"finite numbers ({EFFORT_WORDS[size]}), got "
+                             f"finite numbers ({self.type.spatial.effort_words}), got "
                              f"{reprlib.repr(returned)} at t = {t:g} s")
         return value
 
@@ -187,20 +187,6 @@ class SpatialJoint(Joint):
             raise ValueError(f"joint {self.index} ({self.kind}): drive q(0) = {q:.6g} {unit}, "
                              "but a spatial joint's coordinate is 0 in the reference "
                              "configuration" + ("" if unit == "m" else " (modulo 2 pi)"))
-
-
-#: The effort of a joint of several coordinates, in words, by its size.
-EFFORT_WORDS = {3: "a torque vector in the parent's frame, N m",
-                6: "a force (N) then a torque (N m), vectors in the parent's frame"}
-
-
-def effort_size(motion):
-    """The numbers an effort of a joint of this :class:`~rancf.joints.kind.SpatialMotion` is:
-    1 for a joint of one coordinate, 3 (a torque) for a spherical joint, 6 (force and torque)
-    for a free one; 0 for a kind that takes no effort."""
-    if motion.takes_drive:
-        return 1
-    return {Motion.M_SPHERICAL: 3, Motion.M_FREE: 6}.get(motion.motion, 0)
 
 
 def two_axes(axes):
@@ -326,7 +312,10 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
         if not isinstance(joint, SpatialJoint):
             raise TypeError(f"joint must be a joint of a spatial model (returned by add_joint), "
                             f"got {joint!r}")
-        if joint.kind not in ("revolute", "prismatic", "spherical"):
+        motion = joint.type.spatial
+        # a rotation vector alone (spherical), or one coordinate (revolute, prismatic)
+        ball = motion.translation == T_NONE and motion.rotation == R_VECTOR
+        if not (ball or motion.n_coordinates == 1):
             raise ValueError(f"joint must be a revolute, prismatic or spherical joint, got joint "
                              f"{joint.index} of kind {joint.kind!r}: a joint spring-damper acts "
                              "on a joint's one coordinate or a spherical joint's rotation")
@@ -337,15 +326,16 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
         self.index, self.joint = index, joint
         self.k = checks.non_negative("k", k)
         self.c = checks.non_negative("c", c)
-        if joint.kind == "spherical":
+        if ball:
             self.rest_angle = rest_rotation(rest_angle)
         else:
             self.rest_angle = 0.0 if rest_angle is None else checks.real("rest_angle",
                                                                          rest_angle)
 
     def __repr__(self):
-        unit = "N/m" if self.joint.kind == "prismatic" else "N m/rad"
-        damping = "N s/m" if self.joint.kind == "prismatic" else "N m s/rad"
+        slide = self.joint.type.spatial.units == ("m",)
+        unit = "N/m" if slide else "N m/rad"
+        damping = "N s/m" if slide else "N m s/rad"
         return (f"JointSpringDamper({self.index}: k={self.k:g} {unit}, c={self.c:g} {damping}, "
                 f"joint {self.joint.index} ({self.joint.kind}))")
 

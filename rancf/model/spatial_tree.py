@@ -48,7 +48,9 @@ class SpatialTree:
     A0 : float (n, 3, 3)
         Reference frame (rotation matrix, columns the body axes in global coordinates).
     motion : int64 (n,)
-        The link's motion, a ``rancf.joints._codes.Motion`` code.
+        The link's motion, a ``rancf.joints._codes.Motion`` code: the composition
+        ``translation + MOTION_ROTATION rotation`` of its primitives
+        (:class:`rancf.joints.kind.SpatialMotion`), ``MOTION_ELEMENT`` added for an element.
     q_offset : int64 (n + 1,)
         Coordinates of body i's link are ``q[q_offset[i]:q_offset[i + 1]]``.
     anchor : float (n, 3)

@@ -264,9 +264,7 @@ def on_stored_turns(model, formulation, jq, Y):
     another model) leaves its angle or vector as read. A driven angle is its drive's at t,
     continuous already."""
     from ..formulations.turns import agrees_on_branch, on_agreeing_turns
-    from ..joints._codes import M_CYLINDRICAL, M_FREE, M_REVOLUTE, M_SPHERICAL, M_UNIVERSAL
-    angles = {M_REVOLUTE: (0,), M_CYLINDRICAL: (1,), M_UNIVERSAL: (0, 1)}
-    vectors = {M_SPHERICAL: 0, M_FREE: 3}
+    from ..joints.kind import link_motion
     tree = formulation.tree
     start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in model.joints])
     smap = formulation.kernel.arrays["smap"]
@@ -275,14 +273,14 @@ def on_stored_turns(model, formulation, jq, Y):
     for j, b in enumerate(np.asarray(tree.joint_body, dtype=int)):
         if not 0 <= b < tree.n_bodies:          # closing a loop, or at a cable node
             continue
-        motion = int(tree.motion[b])
-        for c in angles.get(motion, ()):
+        motion = link_motion(int(tree.motion[b]))
+        for c in motion.angles:
             s = int(smap[int(tree.q_offset[b]) + c])
             if s >= 0:
                 Y[:, s] = on_agreeing_turns(Y[:, s], jq[:, start[j] + c])
-        if motion in vectors:
+        if motion.vector >= 0:
             # never driven: the three coordinates are the state's
-            c = vectors[motion]
+            c = motion.vector
             s = smap[int(tree.q_offset[b]) + c + np.arange(3)]
             vector = jq[:, start[j] + c:start[j] + c + 3]
             p, pd = _on_stored_branch(Y[:, s], Y[:, n_free + s], vector)
@@ -418,7 +416,7 @@ def spatial_axis_reaction(result, index):
     the child is ``reaction * qd``. A joint free about its axis transmits none (0 to round-off).
     """
     joint = result.model.joints[index]
-    if joint.kind not in ("revolute", "prismatic"):
+    if not joint.type.spatial.takes_drive:
         raise ValueError(f"what='torque' needs a revolute or prismatic joint (one coordinate "
                          f"along an axis), got a {joint.kind} joint; its reaction is "
                          f"reaction(joint), (n_out, 6)")
@@ -430,7 +428,8 @@ def spatial_axis_reaction(result, index):
         tree = result.model.build()
         frame = result.nodes[:, body, 3:].reshape(n, 3, 3)
         axis = frame @ (tree.A0[body].T @ joint.axis)
-    column = 3 if joint.kind == "revolute" else 0
+    # the moment's about a turning axis, the force's along a sliding one
+    column = 3 if joint.type.spatial.units == ("rad",) else 0
     return np.einsum("ni,ni->n", axis, result.reactions[:, WRENCH * index + column:
                                                          WRENCH * index + column + 3])
 
@@ -557,8 +556,8 @@ def link_states(formulation, X, V):
     rotation vectors (angle at most pi) with rates ``J_l(q)^-1 w_r``; a universal link's
     rates are ``w_r`` along its two axes (orthogonal: ``a0`` and ``exp(q0 a0^) a1``).
     """
-    from ..joints._codes import (M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC, M_REVOLUTE,
-                                 M_SPHERICAL, M_UNIVERSAL)
+    from ..joints._codes import R_AXIS, R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE
+    from ..joints.kind import link_motion
     tree = formulation.tree
     m, n = len(X), tree.n_bodies
     X, V = X.reshape(m, n, FRAME), V.reshape(m, n, TWIST)
@@ -582,28 +581,25 @@ def link_states(formulation, X, V):
         t = t - tree.anchor[i]
         k = slice(int(tree.q_offset[i]), int(tree.q_offset[i + 1]))
         a0, a1 = tree.axes[i]
-        motion = tree.motion[i]
-        if motion == M_REVOLUTE:
-            q[:, k], qd[:, k] = (_rotation_vectors(R) @ a0)[:, None], (w_r @ a0)[:, None]
-        elif motion == M_PRISMATIC:
-            q[:, k], qd[:, k] = (t @ a0)[:, None], (t_rate @ a0)[:, None]
-        elif motion == M_CYLINDRICAL:
-            q[:, k] = np.column_stack([t @ a0, _rotation_vectors(R) @ a0])
-            qd[:, k] = np.column_stack([t_rate @ a0, w_r @ a0])
-        elif motion == M_UNIVERSAL:
+        motion = link_motion(int(tree.motion[i]))
+        # the translation's coordinates, then the rotation's from c
+        c = k.start + motion.n_translation
+        if motion.translation == T_AXIS:
+            q[:, k.start], qd[:, k.start] = t @ a0, t_rate @ a0
+        elif motion.translation == T_FREE:
+            q[:, k.start:c], qd[:, k.start:c] = t, t_rate
+        if motion.rotation == R_AXIS:
+            q[:, c], qd[:, c] = _rotation_vectors(R) @ a0, w_r @ a0
+        elif motion.rotation == R_TWO_AXES:
             normal = np.cross(a0, a1)
-            b, c = np.einsum("mji,j->mi", R, a0), R @ a1
-            q0 = np.arctan2(c @ normal, c @ a1)
-            q[:, k] = np.column_stack([q0, np.arctan2(b @ normal, b @ a0)])
+            b, cc = np.einsum("mji,j->mi", R, a0), R @ a1
+            q0 = np.arctan2(cc @ normal, cc @ a1)
+            q[:, c:k.stop] = np.column_stack([q0, np.arctan2(b @ normal, b @ a0)])
             b1 = np.cos(q0)[:, None] * a1 + np.sin(q0)[:, None] * normal    # a0 _|_ a1
-            qd[:, k] = np.column_stack([w_r @ a0, np.einsum("mi,mi->m", w_r, b1)])
-        elif motion == M_SPHERICAL:
-            q[:, k] = _rotation_vectors(R)
-            qd[:, k] = _left_jacobian_inverse(q[:, k], w_r)
-        elif motion in (M_FREE, M_ELEMENT):
-            q[:, k.start:k.start + 3], qd[:, k.start:k.start + 3] = t, t_rate
-            q[:, k.start + 3:k.stop] = _rotation_vectors(R)
-            qd[:, k.start + 3:k.stop] = _left_jacobian_inverse(q[:, k.start + 3:k.stop], w_r)
+            qd[:, c:k.stop] = np.column_stack([w_r @ a0, np.einsum("mi,mi->m", w_r, b1)])
+        elif motion.rotation == R_VECTOR:
+            q[:, c:k.stop] = _rotation_vectors(R)
+            qd[:, c:k.stop] = _left_jacobian_inverse(q[:, c:k.stop], w_r)
     smap = formulation.kernel.arrays["smap"][:tree.n_q]
     free = smap >= 0
     Y = np.zeros((m, formulation.n_y))

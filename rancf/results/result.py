@@ -750,7 +750,8 @@ class Result:
         if self.model is not None and self.model.dim == 3:
             if what is None:
                 return self.reactions[:, 6 * k:6 * k + 6].copy()
-            names = ("torque", "slide" if self.model.joints[k].kind == "prismatic" else "angle")
+            one = self.model.joints[k].type.spatial.units
+            names = ("torque", "slide" if one == ("m",) else "angle")
             if what not in names:
                 raise ValueError(f"what must be None (the full reaction) or one of {names}, got "
                                  f"{what!r}")

@@ -494,16 +494,14 @@ def _length_coordinates(tree, cables=None):
     :func:`~rancf.formulations.spatial.cable_layout`) the cable nodes' coordinates after the
     bodies' (an element's ``z`` is a position difference, then a slope difference)."""
     from ..formulations._spatial import C_NODE
-    from ..joints._codes import M_CYLINDRICAL, M_ELEMENT, M_FREE, M_PRISMATIC
+    from ..joints.kind import link_motion
 
     offsets = tree.q_offset if cables is None else cables["q_offset"]
     mask = np.zeros(int(offsets[-1]), bool)
     for i, motion in enumerate(tree.motion):
+        # the translation's coordinates come first
         first = int(tree.q_offset[i])
-        if motion in (M_PRISMATIC, M_CYLINDRICAL):
-            mask[first] = True
-        elif motion in (M_FREE, M_ELEMENT):
-            mask[first:first + 3] = True
+        mask[first:first + link_motion(int(motion)).n_translation] = True
     if cables is not None:
         for i in np.flatnonzero(cables["motion"] == C_NODE):
             mask[int(offsets[i]):int(offsets[i]) + 3] = True
