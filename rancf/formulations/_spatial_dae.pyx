@@ -1911,16 +1911,22 @@ cdef class _LU:
         cdef int k, info = 0, N = self.N
         cdef double* w = &self.work[0]
         cdef const long* at = &self.at[0]
-        memset(w, 0, self.work.shape[0] * sizeof(double))
-        for k in range(n_values):
-            w[at[k]] += values[k]
-        for k in range(n_unit):
-            w[self.unit_at[k]] = 1.0
+        cdef const long* unit_at = &self.unit_at[0] if n_unit else NULL
+        cdef int* ipiv = &self.ipiv[0]
+        cdef Py_ssize_t size = self.work.shape[0]
+        # without the GIL (runs in other threads go on meanwhile) but for SuperLU's Python call
+        with nogil:
+            memset(w, 0, size * sizeof(double))
+            for k in range(n_values):
+                w[at[k]] += values[k]
+            for k in range(n_unit):
+                w[unit_at[k]] = 1.0
+            if not self.sparse:
+                dgetrf(&N, &N, w, &N, ipiv, &info)
         if self.sparse:
             self.lu = spla.splu(sp.csc_matrix((self.data, self.indices, self.indptr),
                                               shape=(N, N)))
             return 0
-        dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
         if info > 0:
             # as SuperLU and rancf.formulations.problem.NewtonFactor say it
             raise RuntimeError(f"Factor is exactly singular (pivot {info} of the LU factors "
@@ -1931,11 +1937,14 @@ cdef class _LU:
         cdef int info = 0, one = 1, N = self.N
         cdef char trans = b'N'
         cdef double[::1] sol
+        cdef double* w = &self.work[0]
+        cdef int* ipiv = &self.ipiv[0]
         if self.sparse:
             sol = self.lu.solve(np.asarray(<double[:N]> x))
             memcpy(x, &sol[0], N * sizeof(double))
             return 0
-        dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
+        with nogil:
+            dgetrs(&trans, &N, &one, w, &N, ipiv, x, &N, &info)
         return 0
 
 
