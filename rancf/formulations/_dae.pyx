@@ -16,9 +16,10 @@ the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddl
 The Jacobians of loads and efforts are central differences on the coordinates they touch.
 
 The arithmetic runs without the GIL, so that runs in threads go on together: the forces, the
-element blocks of Newton's matrix, the mass products and every LU factorization and solve
-(Newton's and the projection's; a dense matrix factored by blocks excepted, which looks at
-Ctrl-C between them). What needs Python is done before it, with the GIL: the model's input
+element blocks of Newton's matrix and every LU factorization and solve (Newton's and the
+projection's; a dense matrix factored by blocks excepted, which looks at Ctrl-C between them),
+each from ``NOGIL_FLOPS`` operations on (a small model's keep it: releasing it would cost more
+than the threads gain). What needs Python is done before it, with the GIL: the model's input
 functions (drives and load functions of t, ``_at``; efforts at the joint coordinates,
 ``_joints``). The projection calls no effort; its drives at t are evaluated by its first
 constraint evaluation and kept for the rest of it.
@@ -43,7 +44,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.elements._beam cimport ELEMENT_BLOCK
 from rancf.elements._planar cimport rotate
 from rancf.formulations._forces import checked
-from rancf.formulations._problem import factor_cost
+from rancf.formulations._problem import ELEMENT_FORCE_FLOPS, NOGIL_FLOPS, factor_cost
 
 cnp.import_array()
 
@@ -151,7 +152,7 @@ cdef class LinearSystem:
     """
 
     cdef int N, n, kl, ku, ldab
-    cdef bint banded
+    cdef bint banded, release_factor, release_solve
     cdef int[::1] rows, cols, iperm, ipiv
     cdef double[::1] work, rhs, scale
 
@@ -176,6 +177,9 @@ cdef class LinearSystem:
         else:
             self.iperm = np.arange(max(N, 1), dtype=np.intc)
             self.work = np.zeros(max(N * N, 1))
+        factor_flops, solve_flops = self.flops()
+        self.release_factor = factor_flops >= NOGIL_FLOPS
+        self.release_solve = solve_flops >= NOGIL_FLOPS
 
     def flops(self):
         """(factorization, solve) floating-point operations: banded ``2 N kl (kl + ku + 1)``,
@@ -216,15 +220,18 @@ cdef class LinearSystem:
     cdef int factor(self, const double* values) except -1:
         """Factor the matrix with ``values[k]`` at ``(rows[k], cols[k])`` (duplicates summed),
         equilibrated. Without the GIL (C and LAPACK only; runs in other threads go on meanwhile)
-        but for a dense matrix factored by blocks, whose looks at Ctrl-C need it."""
+        from ``NOGIL_FLOPS`` on, but for a dense matrix factored by blocks, whose looks at Ctrl-C
+        need it."""
         cdef int info = 0, N = self.N
-        if self.banded or N <= BLOCKED_ABOVE:
-            with nogil:
-                info = self._factor(values)
-        else:
+        if not self.banded and N > BLOCKED_ABOVE:
             self._scatter(values)
             # by blocks, with a look at Ctrl-C between them
             info = dense_lu(N, &self.work[0], &self.ipiv[0])
+        elif self.release_factor:
+            with nogil:
+                info = self._factor(values)
+        else:
+            info = self._factor(values)
         if info > 0:
             raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
         return 0
@@ -259,8 +266,11 @@ cdef class LinearSystem:
         return info
 
     cdef int solve(self, double* x) except -1:
-        """x <- S^-1 x with the last factors, without the GIL."""
-        with nogil:
+        """x <- S^-1 x with the last factors, without the GIL from ``NOGIL_FLOPS`` on."""
+        if self.release_solve:
+            with nogil:
+                self._solve(x)
+        else:
             self._solve(x)
         return 0
 
@@ -309,6 +319,7 @@ cdef class DAEKernel(StepProblem):
     cdef int[::1] g_rows, g_cols
     cdef double[::1] gvals, body_diag, values, blocks, xs, vs, Fp, Fm, scratch
     cdef double[::1] no_lam         # zeros (m): the multipliers of the projection's matrix
+    cdef bint release_forces        # the forces run without the GIL (NOGIL_FLOPS)
     cdef int[::1] fdx_cols, fdx_ptr, fdx_rows, fdv_cols, fdv_ptr, fdv_rows
     cdef int off_el, off_body, off_fdx, off_fdv, off_curv, off_B, off_G, nnz_parts
     cdef int[::1] diag_pos
@@ -378,6 +389,7 @@ cdef class DAEKernel(StepProblem):
         n = self.n
         self.xs, self.vs, self.Fp, self.Fm, self.scratch = (np.zeros(n) for _ in range(5))
         self.no_lam = np.zeros(max(self.m, 1))
+        self.release_forces = self.n_el * ELEMENT_FORCE_FLOPS >= NOGIL_FLOPS
         nj = max(self.md.n_joints, 1)
         self.q_j, self.qd_j, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(qref0)] = qref0
@@ -618,24 +630,29 @@ cdef class DAEKernel(StepProblem):
                 "joint)")
 
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1:
-        with nogil:
-            mass_times(self.md, a, out)
+        mass_times(self.md, a, out)
         return 0
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
         """The model's Python inputs first (drives and loads of t, efforts at the joint
-        coordinates), then the forces in C without the GIL."""
-        cdef double U
-        cdef const double* qj = &self.q_j[0]
-        cdef const double* qdj = &self.qd_j[0]
+        coordinates), then the forces in C, without the GIL from ``NOGIL_FLOPS`` on."""
         self._at(t)
         self._joints(q, v, t)
-        with nogil:
-            memset(out, 0, self.n * sizeof(double))
-            applied_forces(self.md, q, v, qj, qdj, out)
-            element_forces(self.md, q, v, out, &U)
-            spring_forces(self.md, q, v, qj, qdj, out)
+        if self.release_forces:
+            with nogil:
+                self._forces(q, v, out)
+        else:
+            self._forces(q, v, out)
         return 0
+
+    cdef void _forces(self, const double* q, const double* v, double* out) noexcept nogil:
+        """out (n) = applied, element and spring-damper forces at (q, v), the inputs and joint
+        coordinates where :meth:`force` left them."""
+        cdef double U
+        memset(out, 0, self.n * sizeof(double))
+        applied_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
+        element_forces(self.md, q, v, out, &U)
+        spring_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
 
     # --- constraints --------------------------------------------------------------------------
     cdef void _phi(self, const double* q, int which, double* out) noexcept:
