@@ -16,7 +16,7 @@ from .formulations.dae import DAE, state_branch
 from .formulations.problem import projection_kind
 from .formulations.spatial_dae import SpatialDAE, one_blas_thread
 from .formulations.reduced import ReducedModel, Timer, TimedDAE, initial_state
-from .formulations.reduced.drift import drift_check
+from .formulations.reduced.drift import drift_checked
 from .integrators import explicit
 from .integrators import static as statics
 from .integrators.explicit import SCHEMES, SCIPY_METHODS
@@ -803,9 +803,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         progress=progress)
-    result = result_of(reduced.model, sol, reason)
-    result.status, result.message = drift_check(reduced, result)
-    return result
+    return result_of(reduced.model, drift_checked(reduced, sol), reason)
 
 
 def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max_iter=25):

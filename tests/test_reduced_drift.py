@@ -76,6 +76,32 @@ def test_too_few_modes_gain_energy_and_are_flagged(runs):
     assert "sparsity" in res.message and "n_samples" in res.message
 
 
+def test_the_check_is_part_of_the_run():
+    """The checks judge the Solution the implicit loop returns, before the one Result of the run
+    is made: ``result_of`` receives status "diverged" and the message, every frame is kept, and
+    the energies the check computed (which the Result keeps) are the full model's, recomputed
+    here from the element strain energy, the mass matrix and the gravity force. Round-off of
+    sums of about 1e3 terms of up to the energy scale bounds their difference: 1e-10 of it."""
+    from rancf.formulations.reduced.drift import drift_checked
+    from rancf.results import result_of
+    m = pendulum(2e11)
+    reduced = rancf.reduce(m, 8, 16)
+    problem, x0, v0 = reduced.equations()
+    sol = rancf.implicit.integrate(problem, x0, v0, 0.2, 1e-3, method="backward-euler",
+                                   output_every=10, tol=reduced.tol, max_iter=reduced.max_iter)
+    assert sol.status == "ok" and len(sol.t) == 21       # the loop alone does not judge
+    checked = drift_checked(reduced, sol)
+    assert checked.status == "diverged" and "energy gain" in checked.message
+    res = result_of(m, checked)
+    assert res.status == "diverged" and res.message == checked.message
+    assert len(res.t) == 21 and res.t[-1] == pytest.approx(0.2)
+    assert np.array_equal(res.nodes.reshape(len(res.t), -1), sol.nodes.reshape(len(sol.t), -1))
+    total = total_energy(m, 2e11, res)
+    assert np.abs(res.energy().total - total).max() < 1e-10 * SCALE
+    assert value_in(res.message, "energy gain") == pytest.approx(np.max(total - total[0]),
+                                                                 rel=1e-3)
+
+
 #: the spun beam's angular velocity (rad/s)
 OMEGA = 20.0
 

@@ -117,6 +117,10 @@ THREAD_RUNS = {
                                         formulation="dae")),
     "four-bar-dae": (lambda: SphericalFourBar().rigid()[0],
                      dict(t_end=1.0, dt=2e-3, method="newmark")),
+    # the dense LU factors and solves (Newton's and the projection's) without the GIL
+    "four-bar-dae-projected": (lambda: SphericalFourBar().flexible()[0],
+                               dict(t_end=0.1, dt=4e-3, method="newmark", formulation="dae",
+                                    projection="mass", tol=1e-11)),
     "cable-rk4": (cable, dict(t_end=1e-3, dt=1e-6, method="rk4", output_every=100)),
     "cable-newmark": (cable, dict(t_end=1.0, dt=1e-3, method="newmark")),
     "cable-newmark-dae": (cable, dict(t_end=0.2, dt=1e-3, method="newmark",

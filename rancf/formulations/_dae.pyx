@@ -14,6 +14,15 @@ the symbolic analysis, done once. The projection of paper eq. 15-17 solves saddl
 ``[W Phi_x^T; Phi_x 0]`` (W = I or M) with the same solver and its own factors.
 
 The Jacobians of loads and efforts are central differences on the coordinates they touch.
+
+The arithmetic runs without the GIL, so that runs in threads go on together: the forces, the
+element blocks of Newton's matrix and every LU factorization and solve (Newton's and the
+projection's; a dense matrix factored by blocks excepted, which looks at Ctrl-C between them),
+each from ``NOGIL_FLOPS`` operations on (a small model's keep it: releasing it would cost more
+than the threads gain). What needs Python is done before it, with the GIL: the model's input
+functions (drives and load functions of t, ``_at``; efforts at the joint coordinates,
+``_joints``). The projection calls no effort; its drives at t are evaluated by its first
+constraint evaluation and kept for the rest of it.
 """
 cimport numpy as cnp
 from libc.math cimport cos, sin, fabs, sqrt, isfinite
@@ -35,7 +44,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.elements._beam cimport ELEMENT_BLOCK
 from rancf.elements._planar cimport rotate
 from rancf.formulations._forces import checked
-from rancf.formulations._problem import factor_cost
+from rancf.formulations._problem import ELEMENT_FORCE_FLOPS, NOGIL_FLOPS, factor_cost
 
 cnp.import_array()
 
@@ -143,7 +152,7 @@ cdef class LinearSystem:
     """
 
     cdef int N, n, kl, ku, ldab
-    cdef bint banded
+    cdef bint banded, release_factor, release_solve
     cdef int[::1] rows, cols, iperm, ipiv
     cdef double[::1] work, rhs, scale
 
@@ -168,6 +177,9 @@ cdef class LinearSystem:
         else:
             self.iperm = np.arange(max(N, 1), dtype=np.intc)
             self.work = np.zeros(max(N * N, 1))
+        factor_flops, solve_flops = self.flops()
+        self.release_factor = factor_flops >= NOGIL_FLOPS
+        self.release_solve = solve_flops >= NOGIL_FLOPS
 
     def flops(self):
         """(factorization, solve) floating-point operations: banded ``2 N kl (kl + ku + 1)``,
@@ -182,7 +194,7 @@ cdef class LinearSystem:
         """(kl, ku) of the renumbered matrix (banded), or None (dense)."""
         return (self.kl, self.ku) if self.banded else None
 
-    cdef void _equilibrate(self, const double* values) noexcept:
+    cdef void _equilibrate(self, const double* values) noexcept nogil:
         """The scaling D of the class docstring from the values (duplicates summed on the
         diagonal; a constraint row's largest entry taken term by term, which is as good a
         scale)."""
@@ -207,8 +219,27 @@ cdef class LinearSystem:
 
     cdef int factor(self, const double* values) except -1:
         """Factor the matrix with ``values[k]`` at ``(rows[k], cols[k])`` (duplicates summed),
-        equilibrated."""
-        cdef int k, r, c, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab
+        equilibrated. Without the GIL (C and LAPACK only; runs in other threads go on meanwhile)
+        from ``NOGIL_FLOPS`` on, but for a dense matrix factored by blocks, whose looks at Ctrl-C
+        need it."""
+        cdef int info = 0, N = self.N
+        if not self.banded and N > BLOCKED_ABOVE:
+            self._scatter(values)
+            # by blocks, with a look at Ctrl-C between them
+            info = dense_lu(N, &self.work[0], &self.ipiv[0])
+        elif self.release_factor:
+            with nogil:
+                info = self._factor(values)
+        else:
+            info = self._factor(values)
+        if info > 0:
+            raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
+        return 0
+
+    cdef void _scatter(self, const double* values) noexcept nogil:
+        """The equilibrated matrix into ``work``: banded (LAPACK's band storage, rows and columns
+        renumbered) or dense (column-major)."""
+        cdef int k, r, c, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab
         cdef double* w = &self.work[0]
         cdef const double* d = &self.scale[0]
         self._equilibrate(values)
@@ -217,20 +248,33 @@ cdef class LinearSystem:
             for k in range(self.rows.shape[0]):
                 r, c = self.iperm[self.rows[k]], self.iperm[self.cols[k]]
                 w[kl + ku + r - c + c * ldab] += values[k] * d[self.rows[k]] * d[self.cols[k]]
-            dgbtrf(&N, &N, &kl, &ku, w, &ldab, &self.ipiv[0], &info)
         else:
             memset(w, 0, N * N * sizeof(double))
             for k in range(self.rows.shape[0]):
                 r, c = self.rows[k], self.cols[k]
                 w[r + c * N] += values[k] * d[r] * d[c]
-            # by blocks when large, with a look at Ctrl-C between them
-            info = dense_lu(N, w, &self.ipiv[0])
-        if info > 0:
-            raise ArithmeticError(f"the matrix is singular (LAPACK pivot {info} is zero)")
-        return 0
+
+    cdef int _factor(self, const double* values) noexcept nogil:
+        """:meth:`factor` of a banded matrix or a dense one of at most ``BLOCKED_ABOVE``
+        unknowns (one dgetrf call): LAPACK's info."""
+        cdef int info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab
+        self._scatter(values)
+        if self.banded:
+            dgbtrf(&N, &N, &kl, &ku, &self.work[0], &ldab, &self.ipiv[0], &info)
+        else:
+            dgetrf(&N, &N, &self.work[0], &N, &self.ipiv[0], &info)
+        return info
 
     cdef int solve(self, double* x) except -1:
-        """x <- S^-1 x with the last factors."""
+        """x <- S^-1 x with the last factors, without the GIL from ``NOGIL_FLOPS`` on."""
+        if self.release_solve:
+            with nogil:
+                self._solve(x)
+        else:
+            self._solve(x)
+        return 0
+
+    cdef void _solve(self, double* x) noexcept nogil:
         cdef int i, info = 0, N = self.N, kl = self.kl, ku = self.ku, ldab = self.ldab, one = 1
         cdef char trans = b'N'
         cdef const double* d = &self.scale[0]
@@ -247,7 +291,6 @@ cdef class LinearSystem:
             dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
             for i in range(N):
                 x[i] *= d[i]
-        return 0
 
 
 cdef class DAEKernel(StepProblem):
@@ -275,6 +318,8 @@ cdef class DAEKernel(StepProblem):
     cdef bint terms_valid
     cdef int[::1] g_rows, g_cols
     cdef double[::1] gvals, body_diag, values, blocks, xs, vs, Fp, Fm, scratch
+    cdef double[::1] no_lam         # zeros (m): the multipliers of the projection's matrix
+    cdef bint release_forces        # the forces run without the GIL (NOGIL_FLOPS)
     cdef int[::1] fdx_cols, fdx_ptr, fdx_rows, fdv_cols, fdv_ptr, fdv_rows
     cdef int off_el, off_body, off_fdx, off_fdv, off_curv, off_B, off_G, nnz_parts
     cdef int[::1] diag_pos
@@ -343,6 +388,8 @@ cdef class DAEKernel(StepProblem):
         self.fdv_cols, self.fdv_ptr, self.fdv_rows = (ints(a) for a in fd_v[2:])
         n = self.n
         self.xs, self.vs, self.Fp, self.Fm, self.scratch = (np.zeros(n) for _ in range(5))
+        self.no_lam = np.zeros(max(self.m, 1))
+        self.release_forces = self.n_el * ELEMENT_FORCE_FLOPS >= NOGIL_FLOPS
         nj = max(self.md.n_joints, 1)
         self.q_j, self.qd_j, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(qref0)] = qref0
@@ -587,14 +634,25 @@ cdef class DAEKernel(StepProblem):
         return 0
 
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1:
-        cdef double U
+        """The model's Python inputs first (drives and loads of t, efforts at the joint
+        coordinates), then the forces in C, without the GIL from ``NOGIL_FLOPS`` on."""
         self._at(t)
         self._joints(q, v, t)
+        if self.release_forces:
+            with nogil:
+                self._forces(q, v, out)
+        else:
+            self._forces(q, v, out)
+        return 0
+
+    cdef void _forces(self, const double* q, const double* v, double* out) noexcept nogil:
+        """out (n) = applied, element and spring-damper forces at (q, v), the inputs and joint
+        coordinates where :meth:`force` left them."""
+        cdef double U
         memset(out, 0, self.n * sizeof(double))
         applied_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
         element_forces(self.md, q, v, out, &U)
         spring_forces(self.md, q, v, &self.q_j[0], &self.qd_j[0], out)
-        return 0
 
     # --- constraints --------------------------------------------------------------------------
     cdef void _phi(self, const double* q, int which, double* out) noexcept:
@@ -790,8 +848,7 @@ cdef class DAEKernel(StepProblem):
         projection is :meth:`StepProblem.project`)."""
         cdef int i
         cdef double* val = &self.values[0]
-        cdef double[::1] zero = np.zeros(max(self.m, 1))
-        self._assemble(q, q, &zero[0], q, t, q, t, 1.0 if mass else 0.0, 0.0, 0.0, 1.0)
+        self._assemble(q, q, &self.no_lam[0], q, t, q, t, 1.0 if mass else 0.0, 0.0, 0.0, 1.0)
         if not mass:
             for i in range(self.diag_pos.shape[0]):
                 val[self.diag_pos[i]] = 1.0

@@ -300,6 +300,12 @@ cdef class StepProblem:
 #: 300 for the force at three to five Gauss points, ten times that for the tangents).
 ELEMENT_FORCE_FLOPS = 300.0
 ELEMENT_TANGENT_FLOPS = 3000.0
+#: Operations (flops) from which a compiled formulation runs a section of a step (a
+#: factorization, a solve, the element forces) without the GIL, so that runs in other threads
+#: go on meanwhile: releasing and taking it back costs about 25 ns, 1 % of the 5e3 flops of a
+#: small band solve (on a pendulum of 2 elements, whose DAE step takes 4 us, releasing it 17
+#: times a step cost 10 % of the run); a smaller section keeps it.
+NOGIL_FLOPS = 5e3
 
 
 def factor_cost(int n_elements, double factor_flops, double solve_flops):

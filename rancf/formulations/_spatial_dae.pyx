@@ -44,6 +44,7 @@ cimport rancf.elements._rotation as rot
 from rancf.elements._planar cimport wrap
 from rancf.formulations._spatial_arc cimport arc_gradient, arc_local, arc_motion, arc_wrenches
 from rancf.formulations._problem cimport StepProblem
+from rancf.formulations._problem import NOGIL_FLOPS
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_energy, element_force)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
@@ -1882,6 +1883,18 @@ cdef double[STENCIL] _D2 = [2.0 / 180.0, -27.0 / 180.0, 270.0 / 180.0, -490.0 / 
                             270.0 / 180.0, -27.0 / 180.0, 2.0 / 180.0]
 
 
+cdef inline void _sum_values(double* w, Py_ssize_t size, const long* at, const double* values,
+                             int n_values, const long* unit_at, int n_unit) noexcept nogil:
+    """w (size) = the values summed at their positions ``at``, then 1 at the n_unit positions
+    ``unit_at`` (the projection's W = I)."""
+    cdef int k
+    memset(w, 0, size * sizeof(double))
+    for k in range(n_values):
+        w[at[k]] += values[k]
+    for k in range(n_unit):
+        w[unit_at[k]] = 1.0
+
+
 cdef class _LU:
     """LU factors of an (N, N) matrix given by its values on a fixed pattern, value k summed
     at ``at[k]``: LAPACK's dense getrf/getrs (``at`` the column-major position ``row + N col``)
@@ -1890,7 +1903,7 @@ cdef class _LU:
     whose own work then dominates)."""
 
     cdef int N
-    cdef bint sparse
+    cdef bint sparse, release_factor, release_solve
     cdef long[::1] at, unit_at
     cdef double[::1] work
     cdef int[::1] ipiv
@@ -1904,24 +1917,34 @@ cdef class _LU:
         self.ipiv = np.zeros(max(N, 1), dtype=np.intc)
         self.work = np.zeros(max(len(indices) if sparse else N * N, 1))
         self.data = np.asarray(self.work)
+        # the dense LU's operations (getrf 2 N^3 / 3, getrs 2 N^2) against NOGIL_FLOPS
+        self.release_factor = 2.0 * N ** 3 / 3.0 >= NOGIL_FLOPS
+        self.release_solve = 2.0 * N * N >= NOGIL_FLOPS
 
     cdef int factor(self, const double* values, int n_values, int n_unit) except -1:
         """Factor the matrix of the values (duplicates summed in their order), its first
         n_unit diagonal entries (at ``unit_at``) set to 1 (the projection's W = I, where the
         rest of that block is zero)."""
-        cdef int k, info = 0, N = self.N
+        cdef int info = 0, N = self.N
         cdef double* w = &self.work[0]
         cdef const long* at = &self.at[0]
-        memset(w, 0, self.work.shape[0] * sizeof(double))
-        for k in range(n_values):
-            w[at[k]] += values[k]
-        for k in range(n_unit):
-            w[self.unit_at[k]] = 1.0
+        cdef const long* unit_at = &self.unit_at[0] if n_unit else NULL
+        cdef int* ipiv = &self.ipiv[0]
+        cdef Py_ssize_t size = self.work.shape[0]
+        # without the GIL from NOGIL_FLOPS on (runs in other threads go on meanwhile), but for
+        # SuperLU's Python call
+        if self.release_factor and not self.sparse:
+            with nogil:
+                _sum_values(w, size, at, values, n_values, unit_at, n_unit)
+                dgetrf(&N, &N, w, &N, ipiv, &info)
+        else:
+            _sum_values(w, size, at, values, n_values, unit_at, n_unit)
+            if not self.sparse:
+                dgetrf(&N, &N, w, &N, ipiv, &info)
         if self.sparse:
             self.lu = spla.splu(sp.csc_matrix((self.data, self.indices, self.indptr),
                                               shape=(N, N)))
             return 0
-        dgetrf(&N, &N, w, &N, &self.ipiv[0], &info)
         if info > 0:
             # as SuperLU and rancf.formulations.problem.NewtonFactor say it
             raise RuntimeError(f"Factor is exactly singular (pivot {info} of the LU factors "
@@ -1932,11 +1955,17 @@ cdef class _LU:
         cdef int info = 0, one = 1, N = self.N
         cdef char trans = b'N'
         cdef double[::1] sol
+        cdef double* w = &self.work[0]
+        cdef int* ipiv = &self.ipiv[0]
         if self.sparse:
             sol = self.lu.solve(np.asarray(<double[:N]> x))
             memcpy(x, &sol[0], N * sizeof(double))
             return 0
-        dgetrs(&trans, &N, &one, &self.work[0], &N, &self.ipiv[0], x, &N, &info)
+        if self.release_solve:
+            with nogil:
+                dgetrs(&trans, &N, &one, w, &N, ipiv, x, &N, &info)
+        else:
+            dgetrs(&trans, &N, &one, w, &N, ipiv, x, &N, &info)
         return 0
 
 

@@ -380,6 +380,31 @@ class Assembly:
         self.torsion_rest = np.array([self.joint_q0[t.joint.index] if t.rest_angle is None
                                       else t.rest_angle for t in torsions], dtype=float)
 
+    def energies(self, nodes, velocities, joint_q=None):
+        """Kinetic, elastic and gravity energy (J) at every output, (n_out, 3).
+
+        Kinetic ``1/2 sum V_E^T M_E V_E + 1/2 sum (m |r'|^2 + I_G |u'|^2)``, elastic ``sum U(e)``
+        plus the spring-dampers' potentials ``1/2 k (l - l0)^2`` and ``1/2 k (q - q0)^2`` (the
+        latter on the joint coordinates ``joint_q`` (n_out, n_joints), needed when the model has
+        torsion spring-dampers), gravity ``-F_G . x`` (a linear potential in absolute
+        coordinates). ``nodes``, ``velocities`` (n_out, n_vertices, node_size): the coordinates and
+        their rates at the outputs (m, 1, m/s, 1/s).
+        """
+        nodes = np.ascontiguousarray(nodes, dtype=float)
+        velocities = np.ascontiguousarray(velocities, dtype=float)
+        out = np.zeros((len(nodes), 3))
+        if self.n_elements:
+            out[:, :2] = self.element_kind.energies(
+                self.element_vertices, self.element_length, self.element_EA, self.element_EI,
+                self.element_mass, nodes, velocities)
+        if len(self.bodies):
+            out[:, 0] += self.body_kind.kinetic_energies(self.body_mass, self.body_inertia,
+                                                         velocities[:, self.body_vertex, :])
+        out[:, 2] = -nodes.reshape(len(nodes), -1) @ self.gravity_force
+        if len(self.springs) or len(self.torsions):
+            out[:, 1] += self.spring_energy(nodes.reshape(len(nodes), -1), joint_q)
+        return out
+
     def spring_energy(self, x, joint_q):
         """Potential of the spring-dampers (J) at coordinates x (n_out, n_x) and joint
         coordinates joint_q (n_out, n_joints): ``sum 1/2 k (l - l0)^2 + sum 1/2 k (q - q0)^2``."""

@@ -24,27 +24,9 @@ SPATIAL_POSE, SPATIAL_VELOCITY = FRAME_SIZE, TWIST_SIZE
 
 
 def energies(assembly, nodes, velocities, joint_q=None):
-    """Kinetic, elastic and gravity energy (J) at every output, (n_out, 3).
-
-    Kinetic ``1/2 sum V_E^T M_E V_E + 1/2 sum (m |r'|^2 + I_G |u'|^2)``, elastic ``sum U(e)``
-    plus the spring-dampers' potentials ``1/2 k (l - l0)^2`` and ``1/2 k (q - q0)^2`` (the
-    latter on the joint coordinates ``joint_q`` (n_out, n_joints), needed when the model has
-    torsion spring-dampers), gravity ``-F_G . x`` (a linear potential in absolute coordinates).
-    """
-    A = assembly
-    nodes = np.ascontiguousarray(nodes, dtype=float)
-    velocities = np.ascontiguousarray(velocities, dtype=float)
-    out = np.zeros((len(nodes), 3))
-    if A.n_elements:
-        out[:, :2] = A.element_kind.energies(A.element_vertices, A.element_length, A.element_EA,
-                                             A.element_EI, A.element_mass, nodes, velocities)
-    if len(A.bodies):
-        out[:, 0] += A.body_kind.kinetic_energies(A.body_mass, A.body_inertia,
-                                                  velocities[:, A.body_vertex, :])
-    out[:, 2] = -nodes.reshape(len(nodes), -1) @ A.gravity_force
-    if len(A.springs) or len(A.torsions):
-        out[:, 1] += A.spring_energy(nodes.reshape(len(nodes), -1), joint_q)
-    return out
+    """Kinetic, elastic and gravity energy (J) at every output, (n_out, 3):
+    :meth:`rancf.model.Assembly.energies` of ``assembly``."""
+    return assembly.energies(nodes, velocities, joint_q)
 
 
 _warned = []

@@ -5,9 +5,11 @@ With too few modes (``sparsity``) or sampled equations (``n_samples``) the sampl
 equations no longer determine the motion: greedy Gauss-Newton then solves them (often at its
 iteration cap) for states the full model would never reach, and the run ends "ok" with a motion
 that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot fail
-them and judged on the finished Result (computed from the full model's energy function at the
-reconstructed states), turn such a run into ``status = "diverged"``, with a message naming the
-check, its value and limit and what to change; the run keeps every output.
+them and judged on the finished run (the full model's energy function at the reconstructed
+states), turn such a run into ``status = "diverged"``, with a message naming the
+check, its value and limit and what to change; the run keeps every output. The checks are part
+of the run (:func:`drift_checked`, on the Solution the implicit loop returns), so the Result is
+made once, with its final status.
 
 1. **Energy gain** (passive models only: no drive, no effort, no time-dependent force or
    moment, so that nothing feeds energy in). The balance ``total = kinetic + elastic + gravity -
@@ -36,6 +38,8 @@ cap).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .greedy_gauss_newton import STATUSES
@@ -58,12 +62,13 @@ def passive(model):
 
 def energy_scale(assembly, energy):
     """E_s = m |g| L + kinetic(0) + elastic(0) (J) of the module docstring; ``assembly`` the
-    model's frozen arrays, ``energy`` the Result's :meth:`~rancf.Result.energy` table."""
+    model's frozen arrays, ``energy`` (n_out, 3) its kinetic, elastic and gravity energy at the
+    outputs (:meth:`rancf.model.Assembly.energies`)."""
     A, model = assembly, assembly.model
     mass = sum(b.rho * b.A * b.length for b in model.beams) + \
         sum(r.mass for r in model.rigid_bodies)
     return (mass * float(np.linalg.norm(A.gravity)) * A.size
-            + float(energy.kinetic.iloc[0]) + float(energy.elastic.iloc[0]))
+            + float(energy[0, 0]) + float(energy[0, 1]))
 
 
 def stretch(assembly, nodes):
@@ -73,8 +78,8 @@ def stretch(assembly, nodes):
     ----------
     assembly : rancf.model.Assembly
         The model's frozen arrays (element vertices and lengths).
-    nodes : ndarray (n_out, n_vertices, 4)
-        The Result's vertex coordinates at the outputs (a vertex's position is its first two).
+    nodes : ndarray (n_out, n_vertices, node_size)
+        The vertex coordinates at the outputs (a vertex's position is its first two).
 
     Returns
     -------
@@ -89,42 +94,54 @@ def stretch(assembly, nodes):
     return float(np.max(chord / assembly.element_length) - 1.0)
 
 
-def drift_check(reduced, result):
-    """The run's status and message after the checks of the module docstring.
+def drift_checked(reduced, solution):
+    """The finished run ``solution`` with its status and message after the checks of the
+    module docstring: part of the reduced model's run, so that the Result made of it
+    (:func:`rancf.results.result_of`) has its final status from the start.
 
     Parameters
     ----------
     reduced : ReducedModel
         The model that was run.
-    result : rancf.Result
-        Its finished run.
+    solution : rancf.integrators.solution.Solution
+        Its run, as the implicit loop returned it (model-level arrays at the outputs).
 
     Returns
     -------
-    status, message : str
-        ``result``'s own unless it is "ok" and a check fails: then "diverged" and a message
-        with each failed check's value and limit, the greedy steps at the iteration cap and
-        what to change.
+    Solution
+        ``solution`` itself unless it is "ok" with two outputs or more; else a copy (arrays
+        shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
+        takes them, :func:`rancf.results.result.built`), and, when a check fails, status
+        "diverged" and a message with each failed check's value and limit, the greedy steps at
+        the iteration cap and what to change. Every output is kept.
     """
-    if result.status != "ok" or len(result.t) < 2:
-        return result.status, result.message
-    failed = []
+    s = solution
+    if s.status != "ok" or len(s.t) < 2:
+        return s
+    A = reduced.assembly
+    n = len(s.t)
+    nodes = np.asarray(s.nodes, dtype=float).reshape(n, -1, A.node_size)
+    failed, extra = [], dict(s.extra)
     if passive(reduced.model):
-        e = result.energy()
-        gain = float(np.max(e.total - e.total.iloc[0]))
-        scale = energy_scale(reduced.assembly, e)
+        e = A.energies(nodes, np.asarray(s.velocities, dtype=float).reshape(nodes.shape),
+                       s.joint_q)
+        extra["energies"] = {"kinetic": e[:, 0], "elastic": e[:, 1], "gravity": e[:, 2]}
+        total = e.sum(axis=1) - np.asarray(s.work, dtype=float) + \
+            np.asarray(s.dissipated, dtype=float)
+        gain = float(np.max(total - total[0]))
+        scale = energy_scale(A, e)
         # scale 0: no gravity and at rest, nothing moves and round-off is all a gain can be
         if scale > 0.0 and gain > ENERGY_GAIN * scale:
             failed.append(f"energy gain {gain:.4g} J > {ENERGY_GAIN:g} of the energy scale "
                           f"m|g|L + kinetic(0) + elastic(0) = {scale:.4g} J of a passive model")
-    s = stretch(reduced.assembly, result.nodes)
-    if s > STRETCH:
-        failed.append(f"element stretch {s:.4g} > {STRETCH:g} (an element's chord against its "
-                      "length: the beam's length is not kept)")
+    stretched = stretch(A, nodes)
+    if stretched > STRETCH:
+        failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
+                      "against its length: the beam's length is not kept)")
     if not failed:
-        return result.status, result.message
-    steps = int(sum(result.stats.get(f"greedy_{k}", 0) for k in STATUSES))
-    capped = int(result.stats.get("greedy_max_iter", 0))
+        return replace(s, extra=extra)
+    steps = int(sum(s.stats.get(f"greedy_{k}", 0) for k in STATUSES))
+    capped = int(s.stats.get("greedy_max_iter", 0))
     message = (f"{'; '.join(failed)}; {capped} of {steps} greedy Gauss-Newton steps ended at "
                f"max_iter; {ADVICE}")
-    return "diverged", message
+    return replace(s, status="diverged", message=message, extra=extra)
