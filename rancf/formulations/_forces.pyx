@@ -398,26 +398,51 @@ cdef double spring_forces(const ModelData* d, const double* x, const double* v, 
 
 
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
-                           double c_k, double c_c, double* out) noexcept nogil:
+                           double c_k, double c_c, double* out, double* H=NULL) noexcept nogil:
     """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
-    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v)."""
+    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v).
+
+    M_s is read as ``kron(m, I2)`` (``d.el_mass_kron``, 16 numbers an element; :func:`mass_times`):
+    the same numbers as ``el_mass``, a quarter of its memory. Where ``H`` (NODE_BLOCK per vertex)
+    is given, each element's two diagonal node blocks are also added to its vertices' blocks
+    there, while the element's matrix is in the cache: the first pass of the recursive
+    formulation's block elimination (rancf/formulations/_recursive.pyx ``eliminate``), fused
+    with this one so that a long chain's element matrices (512 bytes an element) are not read
+    back from memory once more."""
     cdef double e[ELEMENT]
     cdef double ed[ELEMENT]
     cdef double K[ELEMENT_BLOCK]
     cdef double C[ELEMENT_BLOCK]
-    cdef int s, i
+    cdef const double* m
+    cdef double* o
+    cdef double* hu
+    cdef double* hv
+    cdef int s, i, j, row, col
     for s in range(d.n_el):
         gather(x, d.el_vertices + 2 * s, e)
         gather(v, d.el_vertices + 2 * s, ed)
         if c_k != 0.0 or c_c != 0.0:
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
-        for i in range(ELEMENT_BLOCK):
-            out[ELEMENT_BLOCK * s + i] = c_m * d.el_mass[ELEMENT_BLOCK * s + i]
-            if c_k != 0.0:
-                out[ELEMENT_BLOCK * s + i] += c_k * K[i]
-            if c_c != 0.0:
-                out[ELEMENT_BLOCK * s + i] += c_c * C[i]
+        m = d.el_mass_kron + SHAPES * SHAPES * s
+        o = out + ELEMENT_BLOCK * s
+        for row in range(ELEMENT):
+            for col in range(ELEMENT):
+                i = ELEMENT * row + col
+                # el_mass[row, col] = m[row // DIM, col // DIM] on equal components, else 0
+                o[i] = c_m * (m[SHAPES * (row // DIM) + col // DIM] if row % DIM == col % DIM
+                              else 0.0)
+                if c_k != 0.0:
+                    o[i] += c_k * K[i]
+                if c_c != 0.0:
+                    o[i] += c_c * C[i]
+        if H != NULL:
+            hu = H + NODE_BLOCK * d.el_vertices[2 * s]
+            hv = H + NODE_BLOCK * d.el_vertices[2 * s + 1]
+            for i in range(NODE):
+                for j in range(NODE):
+                    hu[NODE * i + j] += o[ELEMENT * i + j]
+                    hv[NODE * i + j] += o[ELEMENT * (NODE + i) + NODE + j]
 
 
 cdef inline void _angle_curvature(const double* dd, double sign, double* g,

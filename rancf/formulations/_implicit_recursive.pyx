@@ -65,7 +65,8 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
 from rancf.joints._codes cimport HELD_AT_Q, P_ARC, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
-                                            apply_BT, bind_factors, drive_power, factorize,
+                                            apply_BT, bind_factors, drive_power, eliminate,
+                                            factorize,
                                             kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.elements._beam cimport NODE_BLOCK, ELEMENT_BLOCK
@@ -293,9 +294,11 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     cdef int _newton_blocks(self, const double* q_e, const double* v_e, double t_e, double c_m,
-                            double c_k, double c_c) except -1:
+                            double c_k, double c_c, bint summed) except -1:
         """The blocks of Newton's matrix at (q_e, v_e, t_e): kinematics, the bodies' diagonals,
-        the element matrices and the blocks of moments and efforts (module docstring)."""
+        the element matrices and the blocks of moments and efforts (module docstring); where
+        ``summed``, the element matrices' diagonal node blocks also summed into the tree's H as
+        they are computed (the elimination's first pass, then :func:`eliminate`)."""
         cdef int i
         self._kinematics(q_e, v_e, t_e)
         for i in range(self.body.shape[0]):
@@ -311,7 +314,10 @@ cdef class RecursiveProblem(StepProblem):
             self.d.E = &self.E[0]
         self.coupled = self.n_pair > 0 and (c_k != 0.0 or c_c != 0.0)
         with nogil:
-            element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
+            if summed:
+                memset(self.d.H, 0, NODE_BLOCK * self.d.n_v * sizeof(double))
+            element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0],
+                             self.d.H if summed else NULL)
             if self.coupled:
                 self._spring_rows(c_k, c_c)
         return 0
@@ -340,10 +346,10 @@ cdef class RecursiveProblem(StepProblem):
         """The block elimination of Newton's matrix (O(n)); where it meets a singular pivot,
         the sparse LU of the assembled matrix (:meth:`_fall_back`)."""
         cdef int status
-        self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c)
+        self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c, True)
         self.lu = None
         with nogil:
-            status = factorize(self.d)
+            status = eliminate(self.d)
             if status == 0 and self.coupled and self._capacitance():
                 status = -1
         if status or self._always_lu:
@@ -489,7 +495,7 @@ cdef class RecursiveProblem(StepProblem):
         # the solve of the last factorization reads the springs' rows: kept as they were
         kept = (np.asarray(self.WT).copy(), np.asarray(self.Kpair).copy(), self.coupled)
         self._newton_blocks(&qq[0] if self.n else &self.zero[0],
-                            &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c)
+                            &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c, False)
         try:
             return self._assembled()
         finally:

@@ -62,6 +62,7 @@ cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
 cdef void track_joints(Tree* d) noexcept nogil
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil
 cdef int factorize(Tree* d) noexcept nogil
+cdef int eliminate(Tree* d) noexcept nogil
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
 cdef void apply_B(Tree* d, const double* beta, double* V, bint bias,
                   double scale=*) noexcept nogil
