@@ -404,15 +404,17 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
 
     M_s is read as ``kron(m, I2)`` (``d.el_mass_kron``, 16 numbers an element; :func:`mass_times`):
     the same numbers as ``el_mass``, a quarter of its memory. Where ``H`` (NODE_BLOCK per vertex)
-    is given, each element's two diagonal node blocks are also added to its vertices' blocks
-    there, while the element's matrix is in the cache: the first pass of the recursive
-    formulation's block elimination (rancf/formulations/_recursive.pyx ``eliminate``), fused
-    with this one so that a long chain's element matrices (512 bytes an element) are not read
-    back from memory once more."""
+    is given, the recursive formulation's block elimination is fed instead (rancf/formulations/
+    _recursive.pyx ``eliminate``): each element's two diagonal node blocks are added to its
+    vertices' blocks in H and only its off-diagonal ones are kept, ``out[s] = [M21, M12]``
+    (n_el x 2 NODE_BLOCK): on a long chain an element's 8 x 8 matrix (512 bytes) is then
+    neither written to memory nor read back from it, the pass costing a quarter of the memory
+    traffic."""
     cdef double e[ELEMENT]
     cdef double ed[ELEMENT]
     cdef double K[ELEMENT_BLOCK]
     cdef double C[ELEMENT_BLOCK]
+    cdef double local[ELEMENT_BLOCK]
     cdef const double* m
     cdef double* o
     cdef double* hu
@@ -425,7 +427,10 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
         m = d.el_mass_kron + SHAPES * SHAPES * s
-        o = out + ELEMENT_BLOCK * s
+        if H != NULL:
+            o = &local[0]
+        else:
+            o = out + ELEMENT_BLOCK * s
         for row in range(ELEMENT):
             for col in range(ELEMENT):
                 i = ELEMENT * row + col
@@ -443,6 +448,8 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
                 for j in range(NODE):
                     hu[NODE * i + j] += o[ELEMENT * i + j]
                     hv[NODE * i + j] += o[ELEMENT * (NODE + i) + NODE + j]
+                    out[2 * NODE_BLOCK * s + NODE * i + j] = o[ELEMENT * (NODE + i) + j]
+                    out[2 * NODE_BLOCK * s + NODE_BLOCK + NODE * i + j] = o[ELEMENT * i + NODE + j]
 
 
 cdef inline void _angle_curvature(const double* dd, double sign, double* g,

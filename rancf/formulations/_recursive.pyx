@@ -497,6 +497,7 @@ cdef void bind_factors(Tree* d, dict a) except *:
     elimination's workspace (``H`` ... ``chiTHa``) at the arrays of a (sized as
     :class:`RecursiveKernel`'s): a second set of factors over the same kinematics."""
     d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
+    d.Moff = NULL
     d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
     d.A = <double*>cnp.PyArray_DATA(a["A"])
     d.f = <double*>cnp.PyArray_DATA(a["f"])
@@ -628,9 +629,11 @@ cdef int factorize(Tree* d) noexcept nogil:
 
 cdef int eliminate(Tree* d) noexcept nogil:
     """:func:`factorize` once the elements' diagonal node blocks of d.Mel are summed into d.H
-    (zeroed first): adds the rigid bodies' diagonals and d.E, then eliminates. The implicit
-    formulation sums them as it computes the element matrices
-    (rancf.formulations._forces ``element_matrices`` with H), in the same order."""
+    (zeroed first): adds the rigid bodies' diagonals and d.E, then eliminates, reading the
+    elements' off-diagonal blocks from d.Moff where it is set, else from d.Mel. The implicit
+    formulation sums the diagonal blocks as it computes the element matrices and keeps only
+    the off-diagonal ones (rancf.formulations._forces ``element_matrices`` with H), in the same
+    order."""
     cdef int v, idx, u, i, j, k, nb, pv
     cdef const double* M8
     cdef double B[NODE_BLOCK]
@@ -661,14 +664,21 @@ cdef int eliminate(Tree* d) noexcept nogil:
                 return v + 1
             M8 = d.Mel + ELEMENT_BLOCK * d.elem[v]
             u = d.pred[v]
-            _block(M8, 1, 0, B)     # M21
+            if d.Moff != NULL:      # M21
+                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v], NODE_BLOCK * sizeof(double))
+            else:
+                _block(M8, 1, 0, B)
             for i in range(NODE):
                 for j in range(NODE):
                     d.G[NODE_BLOCK * v + NODE * i + j] = 0.0
                     for k in range(NODE):
                         d.G[NODE_BLOCK * v + NODE * i + j] += \
                             d.Hinv[NODE_BLOCK * v + NODE * i + k] * B[NODE * k + j]
-            _block(M8, 0, 1, B)     # M12
+            if d.Moff != NULL:      # M12
+                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v] + NODE_BLOCK,
+                       NODE_BLOCK * sizeof(double))
+            else:
+                _block(M8, 0, 1, B)
             for i in range(NODE):
                 for j in range(NODE):
                     d.L[NODE_BLOCK * v + NODE * i + j] = 0.0
