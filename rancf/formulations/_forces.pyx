@@ -420,6 +420,7 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
     cdef double* hu
     cdef double* hv
     cdef int s, i, j, row, col
+    cdef double mass, zero = c_m * 0.0
     for s in range(d.n_el):
         gather(x, d.el_vertices + 2 * s, e)
         gather(v, d.el_vertices + 2 * s, ed)
@@ -431,16 +432,19 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
             o = &local[0]
         else:
             o = out + ELEMENT_BLOCK * s
-        for row in range(ELEMENT):
-            for col in range(ELEMENT):
-                i = ELEMENT * row + col
-                # el_mass[row, col] = m[row // DIM, col // DIM] on equal components, else 0
-                o[i] = c_m * (m[SHAPES * (row // DIM) + col // DIM] if row % DIM == col % DIM
-                              else 0.0)
-                if c_k != 0.0:
-                    o[i] += c_k * K[i]
-                if c_c != 0.0:
-                    o[i] += c_c * C[i]
+        # el_mass[DIM row + i, DIM col + j] = m[row, col] where i == j, else 0 (times c_m: zero)
+        for row in range(SHAPES):
+            for col in range(SHAPES):
+                mass = c_m * m[SHAPES * row + col]
+                for i in range(DIM):
+                    for j in range(DIM):
+                        o[ELEMENT * (DIM * row + i) + DIM * col + j] = mass if i == j else zero
+        if c_k != 0.0:
+            for i in range(ELEMENT_BLOCK):
+                o[i] += c_k * K[i]
+        if c_c != 0.0:
+            for i in range(ELEMENT_BLOCK):
+                o[i] += c_c * C[i]
         if H != NULL:
             hu = H + NODE_BLOCK * d.el_vertices[2 * s]
             hv = H + NODE_BLOCK * d.el_vertices[2 * s + 1]
