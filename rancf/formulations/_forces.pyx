@@ -398,26 +398,62 @@ cdef double spring_forces(const ModelData* d, const double* x, const double* v, 
 
 
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
-                           double c_k, double c_c, double* out) noexcept nogil:
+                           double c_k, double c_c, double* out, double* H=NULL) noexcept nogil:
     """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
-    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v)."""
+    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v).
+
+    M_s is read as ``kron(m, I2)`` (``d.el_mass_kron``, 16 numbers an element; :func:`mass_times`):
+    the same numbers as ``el_mass``, a quarter of its memory. Where ``H`` (NODE_BLOCK per vertex)
+    is given, the recursive formulation's block elimination is fed instead (rancf/formulations/
+    _recursive.pyx ``eliminate``): each element's two diagonal node blocks are added to its
+    vertices' blocks in H and only its off-diagonal ones are kept, ``out[s] = [M21, M12]``
+    (n_el x 2 NODE_BLOCK): on a long chain an element's 8 x 8 matrix (512 bytes) is then
+    neither written to memory nor read back from it, the pass costing a quarter of the memory
+    traffic."""
     cdef double e[ELEMENT]
     cdef double ed[ELEMENT]
     cdef double K[ELEMENT_BLOCK]
     cdef double C[ELEMENT_BLOCK]
-    cdef int s, i
+    cdef double local[ELEMENT_BLOCK]
+    cdef const double* m
+    cdef double* o
+    cdef double* hu
+    cdef double* hv
+    cdef int s, i, j, row, col
+    cdef double mass, zero = c_m * 0.0
     for s in range(d.n_el):
         gather(x, d.el_vertices + 2 * s, e)
         gather(v, d.el_vertices + 2 * s, ed)
         if c_k != 0.0 or c_c != 0.0:
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
-        for i in range(ELEMENT_BLOCK):
-            out[ELEMENT_BLOCK * s + i] = c_m * d.el_mass[ELEMENT_BLOCK * s + i]
-            if c_k != 0.0:
-                out[ELEMENT_BLOCK * s + i] += c_k * K[i]
-            if c_c != 0.0:
-                out[ELEMENT_BLOCK * s + i] += c_c * C[i]
+        m = d.el_mass_kron + SHAPES * SHAPES * s
+        if H != NULL:
+            o = &local[0]
+        else:
+            o = out + ELEMENT_BLOCK * s
+        # el_mass[DIM row + i, DIM col + j] = m[row, col] where i == j, else 0 (times c_m: zero)
+        for row in range(SHAPES):
+            for col in range(SHAPES):
+                mass = c_m * m[SHAPES * row + col]
+                for i in range(DIM):
+                    for j in range(DIM):
+                        o[ELEMENT * (DIM * row + i) + DIM * col + j] = mass if i == j else zero
+        if c_k != 0.0:
+            for i in range(ELEMENT_BLOCK):
+                o[i] += c_k * K[i]
+        if c_c != 0.0:
+            for i in range(ELEMENT_BLOCK):
+                o[i] += c_c * C[i]
+        if H != NULL:
+            hu = H + NODE_BLOCK * d.el_vertices[2 * s]
+            hv = H + NODE_BLOCK * d.el_vertices[2 * s + 1]
+            for i in range(NODE):
+                for j in range(NODE):
+                    hu[NODE * i + j] += o[ELEMENT * i + j]
+                    hv[NODE * i + j] += o[ELEMENT * (NODE + i) + NODE + j]
+                    out[2 * NODE_BLOCK * s + NODE * i + j] = o[ELEMENT * (NODE + i) + j]
+                    out[2 * NODE_BLOCK * s + NODE_BLOCK + NODE * i + j] = o[ELEMENT * i + NODE + j]
 
 
 cdef inline void _angle_curvature(const double* dd, double sign, double* g,

@@ -65,7 +65,8 @@ from rancf.formulations._forces cimport (ModelData, ForceKernel, applied_forces,
 from rancf.joints._codes cimport HELD_AT_Q, P_ARC, P_GROUND
 from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._recursive cimport (Tree, RecursiveKernel, apply_B,
-                                            apply_BT, bind_factors, drive_power, factorize,
+                                            apply_BT, bind_factors, drive_power, eliminate,
+                                            factorize,
                                             kinematics, mass_times, newton_times, solve)
 from rancf.formulations._forces cimport mass_times as block_mass_times
 from rancf.elements._beam cimport NODE_BLOCK, ELEMENT_BLOCK
@@ -116,7 +117,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef Tree dyn          # the forward dynamics of the state (reactions): d's kinematics
     cdef dict dyn_arrays   # and its own factors
     cdef ModelData* md
-    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
+    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, off, scratch, g, zero, body, body_mass
     cdef double[::1] E, tau_q, tau_qd, acc
     cdef double last_t
     cdef list kept_rows     # the input values at the run's outputs (keep_inputs)
@@ -139,8 +140,11 @@ cdef class RecursiveProblem(StepProblem):
         self.n, self.m = kernel.n_beta, 0
         n_x = kernel.n_x
         n = max(self.n, 1)
+        # off: the element matrices' off-diagonal node blocks, all the elimination reads of them
         w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, A=n_x, F=n_x, f=n_x, scratch=n_x,
-                       E=3 * NODE_BLOCK * max(self.md.n_v, 1)))
+                       E=3 * NODE_BLOCK * max(self.md.n_v, 1),
+                       off=2 * NODE_BLOCK * max(self.md.n_el, 1)))
+        self.off = w["off"]
         self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
         self.A, self.F, self.f, self.scratch, self.E = w["A"], w["F"], w["f"], w["scratch"], w["E"]
         nj = max(self.md.n_joints, 1)
@@ -293,9 +297,13 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     cdef int _newton_blocks(self, const double* q_e, const double* v_e, double t_e, double c_m,
-                            double c_k, double c_c) except -1:
+                            double c_k, double c_c, bint summed) except -1:
         """The blocks of Newton's matrix at (q_e, v_e, t_e): kinematics, the bodies' diagonals,
-        the element matrices and the blocks of moments and efforts (module docstring)."""
+        the element matrices and the blocks of moments and efforts (module docstring); where
+        ``summed``, the element matrices' diagonal node blocks summed into the tree's H as they
+        are computed and only their off-diagonal blocks kept (``off``: the elimination's first
+        pass, then :func:`eliminate`), else the whole element matrices (``blocks``: the
+        assembled matrix's)."""
         cdef int i
         self._kinematics(q_e, v_e, t_e)
         for i in range(self.body.shape[0]):
@@ -311,7 +319,13 @@ cdef class RecursiveProblem(StepProblem):
             self.d.E = &self.E[0]
         self.coupled = self.n_pair > 0 and (c_k != 0.0 or c_c != 0.0)
         with nogil:
-            element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
+            if summed:
+                memset(self.d.H, 0, NODE_BLOCK * self.d.n_v * sizeof(double))
+            if summed:
+                element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.off[0],
+                                 self.d.H)
+            else:
+                element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
             if self.coupled:
                 self._spring_rows(c_k, c_c)
         return 0
@@ -338,15 +352,19 @@ cdef class RecursiveProblem(StepProblem):
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
         """The block elimination of Newton's matrix (O(n)); where it meets a singular pivot,
-        the sparse LU of the assembled matrix (:meth:`_fall_back`)."""
+        the sparse LU of the assembled matrix (:meth:`_fall_back`), from the whole element
+        matrices computed again."""
         cdef int status
-        self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c)
+        self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c, True)
         self.lu = None
         with nogil:
-            status = factorize(self.d)
+            self.d.Moff = &self.off[0]
+            status = eliminate(self.d)
+            self.d.Moff = NULL
             if status == 0 and self.coupled and self._capacitance():
                 status = -1
         if status or self._always_lu:
+            self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c, False)
             self._fall_back(status, t_e)
         return 0
 
@@ -489,7 +507,7 @@ cdef class RecursiveProblem(StepProblem):
         # the solve of the last factorization reads the springs' rows: kept as they were
         kept = (np.asarray(self.WT).copy(), np.asarray(self.Kpair).copy(), self.coupled)
         self._newton_blocks(&qq[0] if self.n else &self.zero[0],
-                            &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c)
+                            &vv[0] if self.n else &self.zero[0], t_e, c_m, c_k, c_c, False)
         try:
             return self._assembled()
         finally:

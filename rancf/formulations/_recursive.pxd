@@ -27,6 +27,8 @@ cdef struct Tree:
                           # there are NODE x nb (row stride nb), packed first vertex by first
                           # vertex, none for a free node
     const double* Mel     # element matrices factored (mass, or a Newton matrix): n_el x 64
+    const double* Moff    # NULL, or the elements' off-diagonal node blocks M21 then M12
+                          # (2 x 16 an element), which eliminate() reads in place of Mel's
     const double* Mbody   # rigid-body matrix diagonals: 4 per vertex
     const double* E       # NULL, or Newton blocks of moments and efforts, 48 per vertex: the
                           # vertex's own (4 x 4), then for a first vertex whose joint has an
@@ -62,6 +64,7 @@ cdef int rhs(Tree* d, double t, const double* y, double* ydot) noexcept nogil
 cdef void track_joints(Tree* d) noexcept nogil
 cdef void kinematics(Tree* d, const double* y, const double* beta) noexcept nogil
 cdef int factorize(Tree* d) noexcept nogil
+cdef int eliminate(Tree* d) noexcept nogil
 cdef void solve(Tree* d, const double* g, bint bias, double* out) noexcept nogil
 cdef void apply_B(Tree* d, const double* beta, double* V, bint bias,
                   double scale=*) noexcept nogil

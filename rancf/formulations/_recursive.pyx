@@ -497,6 +497,7 @@ cdef void bind_factors(Tree* d, dict a) except *:
     elimination's workspace (``H`` ... ``chiTHa``) at the arrays of a (sized as
     :class:`RecursiveKernel`'s): a second set of factors over the same kinematics."""
     d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
+    d.Moff = NULL
     d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
     d.A = <double*>cnp.PyArray_DATA(a["A"])
     d.f = <double*>cnp.PyArray_DATA(a["f"])
@@ -610,8 +611,30 @@ cdef int factorize(Tree* d) noexcept nogil:
     a first vertex's ``D = eps^T H eps`` (1 x 1 to 3 x 3) when its determinant is not above
     1e-14 of its terms' size (:func:`_pivot_scale`: what is left is rounding). The block
     inverses are pivoted, not Cholesky: an indefinite matrix passes, only a singular pivot
-    stops the elimination."""
-    cdef int s, v, idx, u, i, j, k, nb, pv
+    stops the elimination. Its first pass sums the elements' diagonal node blocks into H;
+    :func:`eliminate` does the rest."""
+    cdef int s, v, u, i, j
+    cdef const double* M8
+    memset(d.H, 0, NODE_BLOCK * d.n_v * sizeof(double))
+    for s in range(d.m.n_el):
+        M8 = d.Mel + ELEMENT_BLOCK * s
+        u = d.m.el_vertices[2 * s]
+        v = d.m.el_vertices[2 * s + 1]
+        for i in range(NODE):
+            for j in range(NODE):
+                d.H[NODE_BLOCK * u + NODE * i + j] += M8[ELEMENT * i + j]
+                d.H[NODE_BLOCK * v + NODE * i + j] += M8[ELEMENT * (NODE + i) + NODE + j]
+    return eliminate(d)
+
+
+cdef int eliminate(Tree* d) noexcept nogil:
+    """:func:`factorize` once the elements' diagonal node blocks of d.Mel are summed into d.H
+    (zeroed first): adds the rigid bodies' diagonals and d.E, then eliminates, reading the
+    elements' off-diagonal blocks from d.Moff where it is set, else from d.Mel. The implicit
+    formulation sums the diagonal blocks as it computes the element matrices and keeps only
+    the off-diagonal ones (rancf.formulations._forces ``element_matrices`` with H), in the same
+    order."""
+    cdef int v, idx, u, i, j, k, nb, pv
     cdef const double* M8
     cdef double B[NODE_BLOCK]
     cdef double Ha[NODE_BLOCK]
@@ -626,15 +649,6 @@ cdef int factorize(Tree* d) noexcept nogil:
     cdef double* W
     cdef const double* eps
     cdef const double* chi
-    memset(d.H, 0, NODE_BLOCK * d.n_v * sizeof(double))
-    for s in range(d.m.n_el):
-        M8 = d.Mel + ELEMENT_BLOCK * s
-        u = d.m.el_vertices[2 * s]
-        v = d.m.el_vertices[2 * s + 1]
-        for i in range(NODE):
-            for j in range(NODE):
-                d.H[NODE_BLOCK * u + NODE * i + j] += M8[ELEMENT * i + j]
-                d.H[NODE_BLOCK * v + NODE * i + j] += M8[ELEMENT * (NODE + i) + NODE + j]
     for v in range(d.n_v):
         for i in range(NODE):
             d.H[NODE_BLOCK * v + (NODE + 1) * i] += d.Mbody[NODE * v + i]
@@ -650,14 +664,21 @@ cdef int factorize(Tree* d) noexcept nogil:
                 return v + 1
             M8 = d.Mel + ELEMENT_BLOCK * d.elem[v]
             u = d.pred[v]
-            _block(M8, 1, 0, B)     # M21
+            if d.Moff != NULL:      # M21
+                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v], NODE_BLOCK * sizeof(double))
+            else:
+                _block(M8, 1, 0, B)
             for i in range(NODE):
                 for j in range(NODE):
                     d.G[NODE_BLOCK * v + NODE * i + j] = 0.0
                     for k in range(NODE):
                         d.G[NODE_BLOCK * v + NODE * i + j] += \
                             d.Hinv[NODE_BLOCK * v + NODE * i + k] * B[NODE * k + j]
-            _block(M8, 0, 1, B)     # M12
+            if d.Moff != NULL:      # M12
+                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v] + NODE_BLOCK,
+                       NODE_BLOCK * sizeof(double))
+            else:
+                _block(M8, 0, 1, B)
             for i in range(NODE):
                 for j in range(NODE):
                     d.L[NODE_BLOCK * v + NODE * i + j] = 0.0
