@@ -7,8 +7,8 @@ import pytest
 
 from validation.case import DEVIATION, FAIL, PASS
 from validation.cases.rod_slider import (
-    CONSTRAINT_FACTOR, DISSIPATES, DRIFT_FLOOR, HOLDS, PAPER, PROJECTIONS, SCHEMES, constraint_checks,
-    dissipation_checks, drift_window, energy_band, energy_drift)
+    CONSTRAINT_FACTOR, DISSIPATES, DRIFT_FLOOR, HOLDS, PAPER, PROJECTIONS, SCHEMES, band_limits,
+    constraint_checks, dissipation_checks, drift_window, energy_band, energy_drift)
 
 H0 = 40.0  # J, of the order of the case's H(0)
 T = np.linspace(0.0, 300.0, 30001)
@@ -145,3 +145,12 @@ def test_energy_band_is_the_spread_between_plausible_variants():
     assert factor == pytest.approx(8.0) and "x, 1 J to 8 J" in text and "a; b" in text
     one = pd.DataFrame([r for r in rows if r["variant"] != "b"])
     assert np.isnan(energy_band(one)[0])
+
+
+def test_band_limits_never_admit_the_whole_energy():
+    """A "completes" row's band: the paper's error within S either way, its upper end at most
+    H(0), however wide S is (an error as large as the system's energy is not a completing
+    scheme's); no band without S."""
+    assert band_limits(0.2321, 10.0, 39.7) == pytest.approx((0.02321, 2.321))
+    assert band_limits(4.4524, 65.0, 39.7) == pytest.approx((4.4524 / 65.0, 39.7))
+    assert band_limits(4.4524, np.nan, 39.7) is None
