@@ -152,3 +152,22 @@ def test_the_chain_conserves_energy_at_rk4_order(kinds):
         drifts.append(res.energy_drift())
     assert drifts[1] < 1e-6, drifts
     assert drifts[0] / drifts[1] >= 10.0, drifts
+
+
+def test_motion_words_name_cable_nodes_elements_and_compositions(kinds):
+    """A message names a link by its code: the cable node codes (``CableMotion``, above every
+    ``Motion`` code) as cable nodes, not beam elements; an element's code as a beam element; a
+    registered composition by its kind; any other by its primitives; a code that is neither is
+    refused."""
+    from rancf.formulations._spatial import C_CLAMP, C_NODE, C_SPHERICAL
+    from rancf.joints import motion_words
+    from rancf.joints._codes import M_ELEMENT, M_SPHERICAL, R_AXIS, motion_code
+    assert motion_words(C_NODE) == "a cable node"
+    assert motion_words(C_SPHERICAL) == "a cable node on a spherical joint"
+    assert motion_words(C_CLAMP) == "a cable node on a clamp"
+    assert motion_words(M_ELEMENT) == "a beam element"
+    assert motion_words(M_SPHERICAL) == "a spherical joint"
+    assert motion_words(PointOnLine.spatial.code) == "a point-on-line joint"
+    assert motion_words(motion_code(T_FREE, R_AXIS)) == "a joint of T_FREE, R_AXIS"
+    with pytest.raises(ValueError, match="code must be a Motion code or a CableMotion code"):
+        motion_words(C_CLAMP + 1)

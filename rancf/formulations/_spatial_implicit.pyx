@@ -144,8 +144,8 @@ from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_sprin
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
-from rancf.joints._codes cimport (M_ELEMENT, R_VECTOR, motion_rotation, motion_translation,
-                                  translation_size)
+from rancf.joints._codes cimport (M_ELEMENT, MOTION_ELEMENT, R_VECTOR, motion_rotation,
+                                  motion_translation, translation_size)
 from rancf.formulations._forces import checked
 from rancf.joints import motion_words
 from rancf.utilities.workspace import arena
@@ -951,9 +951,10 @@ cdef class SpatialProblem(StepProblem):
         return _lu(&self.small[0], w, &self.pivots[0])
 
     cdef str _singular(self, int body, double c_m):
-        """Why the joint block of a body is not positive definite, in words."""
+        """Why the joint block of a body is not positive definite, in words (a joint's, below
+        the element and cable node codes, may lack stiffness in statics)."""
         kind = motion_words(self.nd.motion[body])
-        if c_m == 0.0 and self.nd.motion[body] != M_ELEMENT:
+        if c_m == 0.0 and self.nd.motion[body] < MOTION_ELEMENT:
             return (f"the link of body {body} ({kind}) has no stiffness: in statics a joint "
                     "that is neither held nor driven makes the model a mechanism, whose "
                     "equilibrium this Newton matrix cannot find (hold or drive it)")
