@@ -3,7 +3,8 @@
 A spatial joint moves its child relative to its parent by its kind's motion
 (:class:`rancf.joints.kind.SpatialMotion`, a translation and a rotation primitive):
 ``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) - A_c offset``
-(:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global unit vectors of the reference configuration.
+(:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global
+unit vectors of the reference configuration.
 """
 import reprlib
 
