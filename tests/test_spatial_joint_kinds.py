@@ -18,7 +18,8 @@ import rancf
 from rancf.formulations.spatial import Spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.joints import JointKind, register, unregister
-from rancf.joints._codes import R_NONE, R_VECTOR, T_AXIS, T_FREE
+from rancf.joints._codes import (R_NONE, R_VECTOR, T_AXIS, T_FREE, Rotation, Translation,
+                                 rotation_coordinates, translation_coordinates)
 from rancf.joints.kind import SpatialMotion
 from validation.spatial_trees import dae_against_recursion
 
@@ -80,6 +81,10 @@ def test_the_kinds_are_their_primitives(kinds):
     assert PointOnLine.spatial.units == ("m", "rad", "rad", "rad")
     assert PointOnLine.spatial.axes == 1 and Translational.spatial.axes == 0
     assert Translational.spatial.units == ("m", "m", "m")
+    # the counts the kernels use (_codes.pxd): t = 0, q a0, q[0:3]; R = I, exp(q a0^),
+    # exp(q0 a0^) exp(q1 a1^), exp(q^)
+    assert [translation_coordinates(t) for t in Translation] == [0, 1, 3]
+    assert [rotation_coordinates(r) for r in Rotation] == [0, 1, 2, 3]
     m, a, b = chain()
     tree = m.build()
     assert list(np.diff(tree.q_offset)) == [4, 3]
