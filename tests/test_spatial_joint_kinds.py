@@ -159,23 +159,25 @@ def test_the_chain_conserves_energy_at_rk4_order(kinds):
     assert drifts[0] / drifts[1] >= 10.0, drifts
 
 
-def test_motion_words_name_cable_nodes_elements_and_compositions(kinds):
-    """A message names a link by its code: the cable node codes (``CableMotion``, above every
-    ``Motion`` code) as cable nodes, not beam elements; an element's code as a beam element; a
-    registered composition by its kind; any other by its primitives; a code that is neither is
-    refused."""
+def test_link_words_name_cable_nodes_elements_and_compositions(kinds):
+    """A message names a link by its code: the cable node codes (``CableMotion``, the
+    formulation's, above every ``Motion`` code) as cable nodes, not beam elements; an element's
+    code as a beam element; a registered composition by its kind; any other by its primitives.
+    The tree's words (rancf.joints.motion_words) refuse a code that is no ``Motion`` code."""
     from rancf.formulations._spatial import C_CLAMP, C_NODE, C_SPHERICAL
+    from rancf.formulations.link_words import link_words
     from rancf.joints import motion_words
     from rancf.joints._codes import M_ELEMENT, M_SPHERICAL, R_AXIS, motion_code
-    assert motion_words(C_NODE) == "a cable node"
-    assert motion_words(C_SPHERICAL) == "a cable node on a spherical joint"
-    assert motion_words(C_CLAMP) == "a cable node on a clamp"
-    assert motion_words(M_ELEMENT) == "a beam element"
-    assert motion_words(M_SPHERICAL) == "a spherical joint"
-    assert motion_words(PointOnLine.spatial.code) == "a point-on-line joint"
-    assert motion_words(motion_code(T_FREE, R_AXIS)) == "a joint of T_FREE, R_AXIS"
-    with pytest.raises(ValueError, match="code must be a Motion code or a CableMotion code"):
-        motion_words(C_CLAMP + 1)
+    assert link_words(C_NODE) == "a cable node"
+    assert link_words(C_SPHERICAL) == "a cable node on a spherical joint"
+    assert link_words(C_CLAMP) == "a cable node on a clamp"
+    assert link_words(M_ELEMENT) == motion_words(M_ELEMENT) == "a beam element"
+    assert link_words(M_SPHERICAL) == "a spherical joint"
+    assert link_words(PointOnLine.spatial.code) == "a point-on-line joint"
+    assert link_words(motion_code(T_FREE, R_AXIS)) == "a joint of T_FREE, R_AXIS"
+    for code in (C_NODE, C_CLAMP + 1, -1):
+        with pytest.raises(ValueError, match="code must be a Motion code, 0 to 31"):
+            link_words(code) if code != C_NODE else motion_words(code)
 
 
 #: the point-on-line joint's spring-damper on its rotation vector (q[1:4], after the slide):

@@ -147,7 +147,7 @@ from rancf.formulations._spatial_energy cimport applied_power, drive_power
 from rancf.joints._codes cimport (M_ELEMENT, MOTION_ELEMENT, R_VECTOR, motion_rotation,
                                   motion_translation, translation_size)
 from rancf.formulations._forces import checked
-from rancf.joints import motion_words
+from rancf.formulations.link_words import link_words
 from rancf.utilities.workspace import arena
 
 cnp.import_array()
@@ -959,7 +959,7 @@ cdef class SpatialProblem(StepProblem):
     cdef str _singular(self, int body, double c_m):
         """Why the joint block of a body is not positive definite, in words (a joint's, below
         the element and cable node codes, may lack stiffness in statics)."""
-        kind = motion_words(self.nd.motion[body])
+        kind = link_words(self.nd.motion[body])
         if c_m == 0.0 and self.nd.motion[body] < MOTION_ELEMENT:
             return (f"the link of body {body} ({kind}) has no stiffness: in statics a joint "
                     "that is neither held nor driven makes the model a mechanism, whose "

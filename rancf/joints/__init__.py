@@ -70,21 +70,15 @@ def unregister(name, registry=None):
 
 
 def motion_words(code):
-    """A spatial link's code in words, for messages: a cable node's (``CableMotion`` of
-    rancf/formulations/_spatial.pxd, codes from ``C_NODE``) ``"a cable node"`` (``"... on a
-    spherical joint"``, ``"... on a clamp"``), ``"a beam element"`` (``Motion`` codes from
-    ``MOTION_ELEMENT``), ``"a <name> joint"`` for the registered kind of that composition, else
-    its primitives' (``"a joint of T_AXIS, R_VECTOR"``)."""
-    # imported here: the formulations import this package
-    from ..formulations._spatial import CableMotion
+    """A spatial tree link's ``Motion`` code in words, for messages: ``"a beam element"`` (the
+    element flag ``MOTION_ELEMENT`` added), ``"a <name> joint"`` for the registered kind of
+    that composition, else its primitives' (``"a joint of T_AXIS, R_VECTOR"``). A cable
+    node's code is the formulation's, not the tree's (``CableMotion`` of
+    rancf/formulations/_spatial.pxd, above these; :func:`rancf.formulations.link_words`)."""
     code = int(code)
-    if code >= min(CableMotion):
-        if code not in set(CableMotion):
-            raise ValueError(f"code must be a Motion code or a CableMotion code "
-                             f"{sorted(int(c) for c in CableMotion)}, got {code}")
-        return {CableMotion.C_NODE: "a cable node",
-                CableMotion.C_SPHERICAL: "a cable node on a spherical joint",
-                CableMotion.C_CLAMP: "a cable node on a clamp"}[CableMotion(code)]
+    if not 0 <= code < 2 * MOTION_ELEMENT:
+        raise ValueError(f"code must be a Motion code, 0 to {2 * MOTION_ELEMENT - 1}, got "
+                         f"{code}")
     if code >= MOTION_ELEMENT:
         return "a beam element"
     names = [n for n, k in REGISTRY.items() if k.spatial is not None and k.spatial.code == code]
