@@ -2,8 +2,8 @@
 its generalized force ``(M x r') / |r'|^2`` on r' (``cable_moment`` of
 rancf/elements/_ancf_cable.pxd), each test against something independent: the rotation of the
 tangent, a finite-difference gradient and tangent, the circle arc of a cantilever under an end
-moment; and the schemes' energy balance with it. The two formulations' accelerations with cable moments are compared in
-tests/test_spatial_cable_recursion.py (``with_moments``)."""
+moment; and the schemes' energy balance with it. The two formulations' accelerations with
+cable moments are compared in tests/test_spatial_cable_recursion.py (``with_moments``)."""
 import numpy as np
 import pytest
 
