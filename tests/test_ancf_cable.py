@@ -5,8 +5,6 @@ energies of rigid motions, rigid-motion invariance, uniform stretch, the curvatu
 circular arc within the cubic's interpolation bound, the planar beam's Reissner model, and
 two statics: Exudyn's 3D cable test and the inextensible catenary (theory: The spatial ANCF
 cable)."""
-import contextlib
-
 import numpy as np
 import pytest
 from scipy.linalg import eigh
@@ -16,11 +14,8 @@ from scipy.spatial.transform import Rotation
 from rancf.elements import _ancf_cable as kernels
 from rancf.elements import ancf_cable as cable
 from rancf.elements import beam
-
-try:
-    from threadpoolctl import threadpool_limits
-except ImportError:                     # an optional dependency (rancf.simulate's too)
-    threadpool_limits = None
+# one BLAS thread: a 200 x 200 solve's threads only wait for each other on a busy machine
+from rancf.formulations.spatial_dae import one_blas_thread
 
 L, E, A, I = 0.8, 2.1e7, 9e-4, 6.75e-8
 
@@ -457,14 +452,6 @@ def static_equilibrium(x, free, lengths, EA, EI, load, steps, tol=1e-12):
     increment."""
     with one_blas_thread():
         return _newton(x, free, lengths, EA, EI, load, steps, tol)
-
-
-def one_blas_thread():
-    """The threads of BLAS on a 200 x 200 solve only wait for each other on a busy machine
-    (50 times slower here with 7 processes on 2 cores): one thread."""
-    if threadpool_limits is None:
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _newton(x, free, lengths, EA, EI, load, steps, tol):

@@ -1,9 +1,9 @@
 """A moment at a node of a spatial ANCF cable: it bends the cable through the node's slope r',
 its generalized force ``(M x r') / |r'|^2`` on r' (``cable_moment`` of
 rancf/elements/_ancf_cable.pxd), each test against something independent: the rotation of the
-tangent, a finite-difference gradient, the circle arc of a cantilever under an end moment, the
-energy balance. The two formulations' accelerations with cable moments are compared in
-tests/test_spatial_cable_recursion.py (``with_moments``)."""
+tangent, a finite-difference gradient and tangent, the circle arc of a cantilever under an end
+moment; and the schemes' energy balance with it. The two formulations' accelerations with
+cable moments are compared in tests/test_spatial_cable_recursion.py (``with_moments``)."""
 import numpy as np
 import pytest
 
@@ -44,6 +44,30 @@ def test_the_slopes_force_is_the_gradient_of_a_plane_moments_work():
     np.testing.assert_allclose(moment_force(s, (0.0, M, 0.0)), -gradient, atol=1e-9)
 
 
+def test_the_slopes_force_tangent_is_its_central_difference():
+    """``moment_tangent`` (``cable_moment_tangent``: the Newton matrix's block of a moment on a
+    cable node, rancf/formulations/_spatial_dae.pyx and spatial_dae.py) against central
+    differences of ``Q(s) = (M x s) / (s . s)`` written here, at random slopes and moments,
+    step ``h = 1e-5 |s|``. Along a unit direction e, ``Q = (M x s + x M x e) g(x)`` with ``g =
+    1 / |s + x e|^2``, whose second and third derivatives are at most 6 / |s|^4 and 24 / |s|^5:
+    the third derivative of Q is at most ``(24 + 3 * 6) |M| / |s|^4``, so the truncation (h^2 / 6
+    times it) is below 7e-10 ``|M| / |s|^2`` and the round-off ``eps |Q| / h`` near 1e-11 of it:
+    each entry within 1e-9 ``|M| / |s|^2``."""
+    from rancf.elements._ancf_cable import moment_tangent
+
+    def Q(s, M):
+        return np.cross(M, s) / (s @ s)
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        s = rng.standard_normal(3) * rng.uniform(0.5, 2.0)
+        M = rng.standard_normal(3)
+        h = 1e-5 * np.linalg.norm(s)
+        fd = np.column_stack([(Q(s + h * e, M) - Q(s - h * e, M)) / (2 * h) for e in np.eye(3)])
+        bound = 1e-9 * np.linalg.norm(M) / (s @ s)
+        np.testing.assert_allclose(moment_tangent(s, M), fd, rtol=0, atol=bound)
+
+
 def cantilever(n, moment):
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
     c = m.add_beam(L, n, E=E, rho=1000.0, A=A, I=I, element="ancf-cable")
@@ -76,10 +100,12 @@ def test_an_end_moment_bends_a_cantilever_to_the_circle_arc():
 @pytest.mark.parametrize("formulation", ["recursive", "dae"])
 def test_a_moments_work_is_in_the_energy_balance(formulation):
     """A clamped cable under an end moment normal to it that varies in time, no gravity, no
-    damping: the energy (kinetic + elastic) gained is the work of the moment, the record's
-    ``work`` (the power Q . d r'/dt the run integrates), to the scheme's order: the balance's
-    drift at dt = 1e-4 s at most 1e-3 of the work (rk4 on the recursion, generalized-alpha
-    without numerical damping on the DAE)."""
+    damping: the energy (kinetic + elastic) gained is the record's ``work``, to the scheme's
+    order: the balance's drift at dt = 1e-4 s at most 1e-3 of the work (rk4 on the recursion,
+    generalized-alpha without numerical damping on the DAE). A check of the schemes' energy
+    balance with a moment's load, not of Q: the work is the power ``Q . d r'/dt`` integrated
+    from the same Q the run applies, so a wrong Q would balance as well (Q is checked by the
+    tests above)."""
     m, c = cantilever(4, lambda t: (0.0, 2e-3 * np.sin(40.0 * t), 1e-3 * t))
     method = "rk4" if formulation == "recursive" else "generalized-alpha"
     extra = {} if formulation == "recursive" else {"rho_inf": 1.0}

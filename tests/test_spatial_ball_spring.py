@@ -332,12 +332,12 @@ def rooted(k, c=0.0):
 
 
 def test_the_first_step_s_start_past_half_a_turn_is_replaced():
-    """At k = 300 N m/rad the consistent start's accelerations (``M a_0 = F``: 3.6e7 rad/s^2 at
-    the root, measured) put Newton's first start of a 1 ms step, ``a_1 = a_0`` (positions
+    """At k = 300 N m/rad the consistent start's accelerations (``M a_0 = F``, above 1e7
+    rad/s^2 at the root) put Newton's first start of a 1 ms step, ``a_1 = a_0`` (positions
     ``h^2 a_0 / 2`` on, rates ``h a_0``), where the first element is turned by more than pi:
-    the recursion cannot evaluate its residual there, and the loop used to stop at that
-    start. It now starts from the last positions (rancf/integrators/_implicit.pyx
-    ``_start_residual``): generalized-alpha-S runs (below, against the DAE)."""
+    the recursion cannot evaluate its residual there. The step then starts from the last
+    positions (rancf/integrators/_implicit.pyx ``_start_residual``), so generalized-alpha-S
+    runs (below, against the DAE)."""
     m, _ = rooted(300.0)
     f = spatial.of_model(m)
     p = spatial.implicit_problem(f)
@@ -358,9 +358,9 @@ def test_the_first_step_s_start_past_half_a_turn_is_replaced():
 #: Where the recursion's Newton iteration (matrix S) still fails at 1 ms (open, issue 22): S
 #: leaves out the turning of the link accelerations ``c_mq d(M a)/dq``, which the unresolved
 #: mode's accelerations (1e7 to 1e8 rad/s^2, cancelling between the joint and the first element)
-#: make ``h^2 beta |a|`` (about 10 at k = 300) times the kept mass term: from the last positions
-#: the iteration contracts by 0.75 an iteration or diverges, with or without damped updates
-#: (measured). At k = 3000 the DAE's generalized-alpha fails at 1 ms too.
+#: make ``h^2 beta |a|`` (about 10 at k = 300) times the kept mass term, so from the last
+#: positions the iteration contracts slowly or diverges. At k = 3000 the DAE's generalized-alpha
+#: fails at 1 ms too.
 OPEN = pytest.mark.xfail(strict=True, reason="the recursion's Newton matrix at an unresolved "
                          "stiff root mode (issue 22, open)")
 
@@ -375,9 +375,7 @@ def test_a_stiff_ball_spring_at_a_beam_s_root_follows_the_dae(k, method):
     the recursion and on the spatial DAE (absolute coordinates: no domain limit at pi, no
     turning of relative accelerations): the tips at 0.5 ms within the sum of the two runs'
     error estimates, ``max |x(h) - x(h/2)|`` each (for generalized-alpha, first order on a
-    spatial tree, the error at h/2 itself; for -S, second order, three times it). Measured:
-    1.4e-5 m against 6e-4 (k = 30, generalized-alpha), 4e-7 against 4e-4 (k = 30, -S), 7e-5
-    against 3.5e-3 m (k = 300, -S)."""
+    spatial tree, the error at h/2 itself; for -S, second order, three times it)."""
     tips = {}
     for formulation in ("recursive", "dae"):
         for dt in (1e-3, 5e-4):
@@ -390,23 +388,35 @@ def test_a_stiff_ball_spring_at_a_beam_s_root_follows_the_dae(k, method):
     assert np.abs(tips["recursive", 5e-4] - tips["dae", 5e-4]).max() <= estimate
 
 
+#: The energy gained is not yet in the range where it falls as ``C h^p (1 + d h)`` at 1 to
+#: 0.25 ms: the ratio of one halving grows as h halves instead of nearing 2^p, and at k = 30
+#: generalized-alpha-S gains nothing at 0.25 ms (open: what the unresolved modes' share of it is).
+PRE_ASYMPTOTIC = pytest.mark.xfail(strict=True, reason="the energy gained is pre-asymptotic "
+                                   "at 1 to 0.25 ms (open)")
+
+
+@PRE_ASYMPTOTIC
 @pytest.mark.parametrize("k, method, order", [(30.0, "generalized-alpha", 1),
                                               (30.0, "generalized-alpha-s", 2),
                                               (300.0, "generalized-alpha-s", 2)])
 def test_energy_gained_at_a_stiff_ball_spring_falls_at_the_scheme_s_order(k, method, order):
     """Without damping the beam of :func:`rooted` keeps kinetic + gravity + elastic energy (the
     spring's included); the schemes (rho_inf = 0.9) only take energy out of the modes a step
-    does not resolve, so what a run gains, ``max (E - E_0)`` over 0.1 s, is its error: it
-    falls by at least 0.85 times 2^order when the step halves from 1 to 0.5 ms (first order for
-    generalized-alpha on a spatial tree, second for -S, as in
-    test_implicit_energy_drift_falls_at_the_documented_order). Measured: 2.7, 8.5 and 4.6.
+    does not resolve, so what a run gains, ``max (E - E_0)`` over 0.1 s, is its error, and it
+    falls at the scheme's order p (first for generalized-alpha on a spatial tree, second for
+    -S, as in test_implicit_energy_drift_falls_at_the_documented_order). At 1, 0.5 and 0.25 ms
+    the ratios ``r_1 = g(1) / g(0.5)``, ``r_2 = g(0.5) / g(0.25)`` of ``g(h) = C h^p (1 + d h
+    + ...)`` are ``r = 2^p (1 + d h / 2 + ...)``: their deviation from 2^p halves with h, so
+    ``r_1 - r_2`` estimates ``r_2``'s, and the extrapolated ratio ``2 r_2 - r_1`` is 2^p within
+    what the expansion's next term leaves, less than the correction ``|r_1 - r_2|`` itself.
     The DAE gains far less (0.18 J against the recursion's 9.4 J of 37.5 at k = 300, 1 ms)."""
     gained = []
-    for dt in (1e-3, 5e-4):
+    for dt in (1e-3, 5e-4, 2.5e-4):
         m, _ = rooted(k)
         res = rancf.simulate(m, t_end=0.1, dt=dt, method=method, output_every=1)
         assert res.status == "ok", res.message
         total = mechanical(res.energy())
         gained.append(float((total - total.iloc[0]).max()))
-    assert gained[1] > 0.0
-    assert gained[0] / gained[1] >= 0.85 * 2**order
+    assert gained[2] > 0.0
+    r1, r2 = gained[0] / gained[1], gained[1] / gained[2]
+    assert abs(2.0 * r2 - r1 - 2**order) <= abs(r1 - r2), (r1, r2)

@@ -1,21 +1,17 @@
 """The time-accounting table of the adaptive-modal paper (tables 2 and 4), ours beside the paper's."""
 import numpy as np
 import pandas as pd
-from threadpoolctl import threadpool_limits
 
 from rancf.formulations.reduced.greedy_gauss_newton import STATUSES
+# the cases' context of one BLAS thread: rancf's, which holds across threads (its docstring)
+from rancf.formulations.spatial_dae import one_blas_thread  # noqa: F401
 
-#: BLAS threads of every timed run of the adaptive-modal cases (``modal``, ``rrr``): the full
-#: model's sparse and dense DAE and the adaptive step run alike, whatever the environment says
-#: (:mod:`validation` sets one where it says nothing); two threads waiting for each other at
-#: every BLAS call of a dense solve on cores shared with other processes time the load, not the
-#: method.
+#: BLAS threads of every timed run of the adaptive-modal cases (``modal``, ``rrr``, inside
+#: :func:`one_blas_thread`): the full model's sparse and dense DAE and the adaptive step run
+#: alike, whatever the environment says (:mod:`validation` sets one where it says nothing); two
+#: threads waiting for each other at every BLAS call of a dense solve on cores shared with other
+#: processes time the load, not the method.
 BLAS_THREADS = 1
-
-
-def one_blas_thread():
-    """Context in which BLAS runs :data:`BLAS_THREADS` threads (threadpoolctl)."""
-    return threadpool_limits(limits=BLAS_THREADS, user_api="blas")
 
 
 #: our full step, the compiled sparse DAE's, as :func:`adaptive_cost` describes it

@@ -303,8 +303,8 @@ ELEMENT_TANGENT_FLOPS = 3000.0
 #: Operations (flops) from which a compiled formulation runs a section of a step (a
 #: factorization, a solve, the element forces) without the GIL, so that runs in other threads
 #: go on meanwhile: releasing and taking it back costs about 25 ns, 1 % of the 5e3 flops of a
-#: small band solve (on a pendulum of 2 elements, whose DAE step takes 4 us, releasing it 17
-#: times a step cost 10 % of the run); a smaller section keeps it.
+#: small band solve; a smaller section keeps it, as on a small model (a few elements, a step of
+#: microseconds) the many short sections of a step would spend a tenth of it on the GIL.
 NOGIL_FLOPS = 5e3
 
 

@@ -748,7 +748,9 @@ cdef void spring_forces(SpatialData* d) noexcept nogil:
         i = d.q_offset[d.js_body[s]]
         law = d.js_law + 3 * s
         if motion_rotation(d.motion[d.js_body[s]]) == R_VECTOR:
-            # on a spherical joint (rancf.model.spatial_joints.SpatialJointSpringDamper)
+            # on a link's rotation vector, after its translation's coordinates (a spherical
+            # joint's; rancf.model.spatial_joints.SpatialJointSpringDamper)
+            i += translation_size(motion_translation(d.motion[d.js_body[s]]))
             ball_spring(d.q + i, d.qd + i, d.js_rest + 3 * s, law, F, &g)
             d.dissipation += g
             for k in range(3):
@@ -781,6 +783,7 @@ cdef double spring_energy(const SpatialData* d) noexcept nogil:
     for s in range(d.n_joint_springs):
         i = d.q_offset[d.js_body[s]]
         if motion_rotation(d.motion[d.js_body[s]]) == R_VECTOR:
+            i += translation_size(motion_translation(d.motion[d.js_body[s]]))
             U += ball_spring(d.q + i, NULL, d.js_rest + 3 * s, d.js_law + 3 * s, x1, &e)
             continue
         e = d.q[i] - d.js_law[3 * s + 2]

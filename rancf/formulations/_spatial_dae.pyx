@@ -2530,9 +2530,10 @@ cdef class SpatialProblem(StepProblem):
     cdef void _load(self, int k, const double* q, double* out) noexcept nogil:
         """Adds load k's generalized forces at q to out (n): on a body ``F`` and
         ``2 E(p)^T (M + A o x F) / (p . p)`` (follower loads turned by A), on a cable node F
-        on its position and ``(M x r') / |r'|^2`` on its slope (``cable_moment``); a load between two nodes of a beam as the wrenches on both that do its
-        virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering
-        as a load at its node's origin."""
+        on its position and ``(M x r') / |r'|^2`` on its slope (``cable_moment``); a load
+        between two nodes of a beam as the wrenches on both that do its virtual work
+        (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), each entering as a load at
+        its node's origin."""
         cdef double A[9]
         cdef double Ab[9]
         cdef double W[2 * WRENCH]

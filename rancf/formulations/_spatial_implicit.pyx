@@ -144,10 +144,10 @@ from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_sprin
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
-from rancf.joints._codes cimport (M_ELEMENT, R_VECTOR, motion_rotation, motion_translation,
-                                  translation_size)
+from rancf.joints._codes cimport (M_ELEMENT, MOTION_ELEMENT, R_VECTOR, motion_rotation,
+                                  motion_translation, translation_size)
 from rancf.formulations._forces import checked
-from rancf.joints import motion_words
+from rancf.formulations.link_words import link_words
 from rancf.utilities.workspace import arena
 
 cnp.import_array()
@@ -888,16 +888,22 @@ cdef class SpatialProblem(StepProblem):
         cdef double K[9]
         cdef double x[3]
         cdef double o[3]
-        cdef int s, b, e, i, j
+        cdef int s, b, e, i, j, t
         for s in range(nd.n_joint_springs):
+            # a rotation vector's block follows the translation's coordinates
+            b = nd.js_body[s]
+            t = translation_size(motion_translation(nd.motion[b])) \
+                if motion_rotation(nd.motion[b]) == R_VECTOR else 0
             for i in range(3):
                 for j in range(3):
-                    self.E[SPATIAL_BLOCK * nd.js_body[s] + SPATIAL_NODE * i + j] = 0.0
+                    self.E[SPATIAL_BLOCK * b + SPATIAL_NODE * (t + i) + t + j] = 0.0
         for s in range(nd.n_joint_springs):
             b = nd.js_body[s]
             if motion_rotation(nd.motion[b]) == R_VECTOR:
-                ball_spring_block(nd.q + nd.q_offset[b], nd.js_rest + 3 * s, nd.js_law + 3 * s,
-                                  c_k, c_c, &self.E[SPATIAL_BLOCK * b])
+                t = translation_size(motion_translation(nd.motion[b]))
+                ball_spring_block(nd.q + nd.q_offset[b] + t, nd.js_rest + 3 * s,
+                                  nd.js_law + 3 * s, c_k, c_c,
+                                  &self.E[SPATIAL_BLOCK * b + (SPATIAL_NODE + 1) * t])
             else:
                 self.E[SPATIAL_BLOCK * b] += c_k * nd.js_law[3 * s] + c_c * nd.js_law[3 * s + 1]
         if nd.body_blocks == NULL:
@@ -951,9 +957,10 @@ cdef class SpatialProblem(StepProblem):
         return _lu(&self.small[0], w, &self.pivots[0])
 
     cdef str _singular(self, int body, double c_m):
-        """Why the joint block of a body is not positive definite, in words."""
-        kind = motion_words(self.nd.motion[body])
-        if c_m == 0.0 and self.nd.motion[body] != M_ELEMENT:
+        """Why the joint block of a body is not positive definite, in words (a joint's, below
+        the element and cable node codes, may lack stiffness in statics)."""
+        kind = link_words(self.nd.motion[body])
+        if c_m == 0.0 and self.nd.motion[body] < MOTION_ELEMENT:
             return (f"the link of body {body} ({kind}) has no stiffness: in statics a joint "
                     "that is neither held nor driven makes the model a mechanism, whose "
                     "equilibrium this Newton matrix cannot find (hold or drive it)")
@@ -1012,6 +1019,7 @@ cdef class SpatialProblem(StepProblem):
         for s in range(nd.n_joint_springs):
             j = nd.q_offset[nd.js_body[s]]
             if motion_rotation(nd.motion[nd.js_body[s]]) == R_VECTOR:
+                j += translation_size(motion_translation(nd.motion[nd.js_body[s]]))
                 B[:] = 0.0
                 ball_spring_block(nd.q + j, nd.js_rest + 3 * s, nd.js_law + 3 * s, c_k, c_c,
                                   &B[0])

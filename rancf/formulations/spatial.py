@@ -21,7 +21,6 @@ import functools
 import numpy as np
 
 from ..elements import _ancf_cable, ancf_cable
-from ..elements._spatial_beam import rotation_log
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_SPHERICAL, P_ARC, R_AXIS,
                              R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE, motion_size)
 from ..joints.kind import link_motion
@@ -1146,35 +1145,34 @@ class Spatial:
         return float(np.sqrt(best)) if which == "stiffness" else best
 
 
-def _rotation_vector(R):
-    """log(R) (3,): the rotation vector, angle at most pi (the kernels' ``logm``)."""
-    p = np.zeros(3)
-    rotation_log(np.ascontiguousarray(R, dtype=float).ravel(), p)
-    return p
-
-
 def _link_coordinates(motion, axes, R, t):
     """A link's coordinates of its relative rotation R (3, 3) and translation t (3,) in the
     parent's frame (the inverse of the kernel's ``link``; ``axes`` (2, 3) its unit axes):
-    angles about and slides along the axes, rotation vectors. A universal link's
-    ``R = exp(q0 a0^) exp(q1 a1^)`` gives ``R^T a0 = exp(-q1 a1^) a0`` and
-    ``R a1 = exp(q0 a0^) a1`` (a0, a1 orthogonal)."""
+    angles about and slides along the axes, rotation vectors (the kernels' ``logm``, angle at
+    most pi). A universal link's ``R = exp(q0 a0^) exp(q1 a1^)`` gives ``R^T a0 = exp(-q1 a1^)
+    a0`` and ``R a1 = exp(q0 a0^) a1`` (a0, a1 orthogonal); t may be None for a link without
+    a translation. Of m frames at once, R (m, 3, 3) and t (m, 3), they are (m, n)
+    (:func:`rancf.results.outputs.link_states`)."""
+    one = np.ndim(R) == 2
+    R = np.asarray(R, dtype=float).reshape(-1, 3, 3)
+    t = None if t is None else np.asarray(t, dtype=float).reshape(-1, 3)
     a0, a1 = axes
     kind = link_motion(int(motion))
     out = []
     if kind.translation == T_AXIS:
-        out.append(t @ a0)
+        out.append((t @ a0)[:, None])
     elif kind.translation == T_FREE:
-        out += list(t)
+        out.append(t)
     if kind.rotation == R_AXIS:
-        out.append(_rotation_vector(R) @ a0)
+        out.append((rotation_logs(R) @ a0)[:, None])
     elif kind.rotation == R_TWO_AXES:
         n = np.cross(a0, a1)
-        b, c = R.T @ a0, R @ a1
-        out += [np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)]
+        b, c = np.einsum("mji,j->mi", R, a0), R @ a1
+        out.append(np.column_stack([np.arctan2(c @ n, c @ a1), np.arctan2(b @ n, b @ a0)]))
     elif kind.rotation == R_VECTOR:
-        out += list(_rotation_vector(R))
-    return np.array(out, dtype=float)
+        out.append(rotation_logs(R))
+    q = np.hstack(out) if out else np.zeros((len(R), 0))
+    return q[0] if one else q
 
 
 def implicit_problem(formulation, static=False):

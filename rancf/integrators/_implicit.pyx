@@ -371,12 +371,11 @@ cdef class Stepper:
         the problem cannot evaluate its residual (it raises ArithmeticError: a spatial element
         turned by half a turn, a planar element inverted) is replaced by the last positions,
         ``q_{n+1} = q_n``, which the problem evaluated when it accepted them; there the
-        error propagates. The start at ``a_n`` (or at the repeated increment) moves the
-        positions by ``h^2 a_n / 2``: where ``a_n`` holds an unresolved stiff mode's
-        acceleration that is far out (a ball spring of k = 300 N m/rad with a rest rotation of
-        0.5 rad at a steel beam's root: 3.6e7 rad/s^2 there, the first element turned by more
-        than pi at h = 1 ms, tests/test_spatial_ball_spring.py), and the first step, which has
-        no history to choose by, took it and stopped there. An iterate of the kept matrix that
+        error propagates. Why: the start at ``a_n`` (or at the repeated increment) moves the
+        positions by ``h^2 a_n / 2``, which is far out where ``a_n`` holds an unresolved stiff
+        mode's acceleration (a stiff ball spring at a beam's root turns its first element by
+        more than pi in one step, tests/test_spatial_ball_spring.py), and the first step has
+        no history to choose another start by. An iterate of the kept matrix that
         leaves the domain ends that attempt (the step is retried with full Newton,
         :meth:`_newton`)."""
         cdef int i

@@ -70,10 +70,15 @@ def unregister(name, registry=None):
 
 
 def motion_words(code):
-    """A spatial link's ``Motion`` code in words, for messages: ``"a beam element"``, ``"a
-    <name> joint"`` for the registered kind of that composition, else its primitives'
-    (``"a joint of T_AXIS, R_VECTOR"``)."""
+    """A spatial tree link's ``Motion`` code in words, for messages: ``"a beam element"`` (the
+    element flag ``MOTION_ELEMENT`` added), ``"a <name> joint"`` for the registered kind of
+    that composition, else its primitives' (``"a joint of T_AXIS, R_VECTOR"``). A cable
+    node's code is the formulation's, not the tree's (``CableMotion`` of
+    rancf/formulations/_spatial.pxd, above these; :func:`rancf.formulations.link_words`)."""
     code = int(code)
+    if not 0 <= code < 2 * MOTION_ELEMENT:
+        raise ValueError(f"code must be a Motion code, 0 to {2 * MOTION_ELEMENT - 1}, got "
+                         f"{code}")
     if code >= MOTION_ELEMENT:
         return "a beam element"
     names = [n for n, k in REGISTRY.items() if k.spatial is not None and k.spatial.code == code]

@@ -3,10 +3,12 @@
 Each ``cpdef enum`` of the ``.pxd`` is an :class:`enum.IntEnum` here (``PointKind``,
 ``Position``, ``Direction``, ``Coordinate``, ``RecursionCode``, ``Place``, ``Turn``,
 ``TermMode``, the spatial primitives ``Translation`` and ``Rotation``, ``MotionCode``,
-``Motion``, the spatial DAE's ``LinkRotation``, ``LinkTranslation``,
-``LinkDrive``, ``LinkSide``, the arc points' ``ArcSide`` and the cable joints' ``CableJoint``), with the values the kernels
-cimport: the one definition of every code. Their members are module names too (``from rancf.joints._codes import P_NODE``), as they
-are to the kernels.
+``Motion``, the spatial DAE's ``LinkRotation``, ``LinkTranslation``, ``LinkDrive``,
+``LinkSide``, the arc points' ``ArcSide`` and the cable joints' ``CableJoint``), with the values
+the kernels cimport: the one definition of every code. Their members are module names too
+(``from rancf.joints._codes import P_NODE``), as they are to the kernels. The primitives'
+coordinate counts are the kernels' too (:func:`translation_coordinates`,
+:func:`rotation_coordinates`, :func:`motion_size`).
 """
 ENUMS = (PointKind, Position, Direction, Coordinate, RecursionCode, Place, Turn, TermMode,
          Translation, Rotation, MotionCode, Motion, LinkRotation, LinkTranslation, LinkDrive,
@@ -26,6 +28,18 @@ def motion_primitives(motion):
     """The ``(Translation, Rotation)`` of a link code (``Motion``, element or not)."""
     m = int(motion)
     return Translation(motion_translation(m)), Rotation(motion_rotation(m))
+
+
+def translation_coordinates(translation):
+    """The number of coordinates of a ``Translation`` (0, 1 or 3): the kernels' own
+    ``translation_size``."""
+    return translation_size(int(translation))
+
+
+def rotation_coordinates(rotation):
+    """The number of coordinates of a ``Rotation`` (0, 1, 2 or 3): the kernels' own
+    ``rotation_size``."""
+    return rotation_size(int(rotation))
 
 
 def motion_size(motion):

@@ -46,7 +46,8 @@ from ..elements import planar
 from ._codes import (ANGLE, AT_DRIVEN_SLIDE, AT_POINT, COINCIDENT, COS, DIRECTION_FREE,
                      DIRECTION_HELD, HELD_AT_Q, HELD_AT_THETA0, LINEAR, ON_RAIL, ON_SLIDE, P_ARC,
                      P_NODE, R_AXIS, R_NONE, R_TWO_AXES, R_VECTOR, SIN, SLIDE, T_AXIS, T_FREE,
-                     T_NONE, TURN_FREE, Rotation, Translation, motion_code, motion_primitives)
+                     TURN_FREE, Rotation, Translation, motion_code, motion_primitives,
+                     rotation_coordinates, translation_coordinates)
 
 #: The parameters of :meth:`rancf.Model.add_joint` a kind may take.
 PARAMETERS = ("axis", "drive", "effort")
@@ -124,12 +125,12 @@ class SpatialMotion:
     @property
     def n_translation(self):
         """Coordinates of the translation (0, 1 or 3; they come first in q)."""
-        return {T_NONE: 0, T_AXIS: 1, T_FREE: 3}[self.translation]
+        return translation_coordinates(self.translation)
 
     @property
     def n_rotation(self):
         """Coordinates of the rotation (0 to 3; after the translation's)."""
-        return {R_NONE: 0, R_AXIS: 1, R_TWO_AXES: 2, R_VECTOR: 3}[self.rotation]
+        return rotation_coordinates(self.rotation)
 
     @property
     def units(self):

@@ -3,7 +3,8 @@
 A spatial joint moves its child relative to its parent by its kind's motion
 (:class:`rancf.joints.kind.SpatialMotion`, a translation and a rotation primitive):
 ``A_c = A_p R(q) Q``, ``r_c = r_p + A_p (anchor + t(q)) - A_c offset``
-(:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global unit vectors of the reference configuration.
+(:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global
+unit vectors of the reference configuration.
 """
 import reprlib
 
@@ -13,7 +14,7 @@ from ..utilities import checks
 from ..elements.planar import wrap
 from ..utilities.errors import raised
 from ..joints import REGISTRY
-from ..joints._codes import R_VECTOR, T_NONE
+from ..joints._codes import R_VECTOR
 from .dimension import refuse, refuse_shape
 from .items import GROUND
 from .joints import (Joint, Load, RotationalSpringDamper, _checked_drive, _checked_effort,
@@ -279,7 +280,9 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
     spring pulls back along the shortest turn to the rest rotation and the damper dissipates
     ``c |w|^2`` (W). The recursion's generalized force is ``J_l(q)^T M`` (``-dU/dq`` for the
     spring: ``J_l(q)^T theta = q`` at ``q0 = 0``), the spatial DAE applies M between the
-    bodies' frames: the same force.
+    bodies' frames: the same force. A joint kind whose rotation vector follows a translation
+    (a free joint, a plug-in's slide and rotation vector) takes it on its rotation alike, the
+    translation's coordinates left free.
 
     Universal and cylindrical joints take none: their coordinates are two angles about
     different axes (or an angle and a slide), where one isotropic k is not what one means;
@@ -290,7 +293,8 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
     index : int
         Its number among the model's joint spring-dampers.
     joint : SpatialJoint
-        A revolute, prismatic or spherical joint, not driven.
+        A revolute, prismatic or spherical joint (or another of a rotation vector), not
+        driven.
     k : float
         N m/rad (revolute, spherical) or N/m (prismatic), >= 0.
     c : float
@@ -313,12 +317,13 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
             raise TypeError(f"joint must be a joint of a spatial model (returned by add_joint), "
                             f"got {joint!r}")
         motion = joint.type.spatial
-        # a rotation vector alone (spherical), or one coordinate (revolute, prismatic)
-        ball = motion.translation == T_NONE and motion.rotation == R_VECTOR
+        # on a rotation vector (spherical; any translation's coordinates before it), or on
+        # one coordinate (revolute, prismatic)
+        ball = motion.rotation == R_VECTOR
         if not (ball or motion.n_coordinates == 1):
             raise ValueError(f"joint must be a revolute, prismatic or spherical joint, got joint "
                              f"{joint.index} of kind {joint.kind!r}: a joint spring-damper acts "
-                             "on a joint's one coordinate or a spherical joint's rotation")
+                             "on a joint's one coordinate or on its rotation vector")
         if joint.drive is not None:
             raise ValueError(f"joint {joint.index} ({joint.kind}) is driven: its coordinate is "
                              "prescribed, so a spring-damper on it would not act on the motion; "

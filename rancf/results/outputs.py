@@ -265,6 +265,7 @@ def on_stored_turns(model, formulation, jq, Y):
     continuous already."""
     from ..formulations.turns import agrees_on_branch, on_agreeing_turns
     from ..joints.kind import link_motion
+    from ..formulations.spatial import _link_coordinates
     tree = formulation.tree
     start = np.cumsum([0] + [j.type.spatial.n_coordinates for j in model.joints])
     smap = formulation.kernel.arrays["smap"]
@@ -558,6 +559,7 @@ def link_states(formulation, X, V):
     """
     from ..joints._codes import R_AXIS, R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE
     from ..joints.kind import link_motion
+    from ..formulations.spatial import _link_coordinates
     tree = formulation.tree
     m, n = len(X), tree.n_bodies
     X, V = X.reshape(m, n, FRAME), V.reshape(m, n, TWIST)
@@ -581,24 +583,21 @@ def link_states(formulation, X, V):
         t = t - tree.anchor[i]
         k = slice(int(tree.q_offset[i]), int(tree.q_offset[i + 1]))
         a0, a1 = tree.axes[i]
+        q[:, k] = _link_coordinates(int(tree.motion[i]), tree.axes[i], R, t)
         motion = link_motion(int(tree.motion[i]))
-        # the translation's coordinates, then the rotation's from c
+        # the translation's rates, then the rotation's from c
         c = k.start + motion.n_translation
         if motion.translation == T_AXIS:
-            q[:, k.start], qd[:, k.start] = t @ a0, t_rate @ a0
+            qd[:, k.start] = t_rate @ a0
         elif motion.translation == T_FREE:
-            q[:, k.start:c], qd[:, k.start:c] = t, t_rate
+            qd[:, k.start:c] = t_rate
         if motion.rotation == R_AXIS:
-            q[:, c], qd[:, c] = _rotation_vectors(R) @ a0, w_r @ a0
+            qd[:, c] = w_r @ a0
         elif motion.rotation == R_TWO_AXES:
-            normal = np.cross(a0, a1)
-            b, cc = np.einsum("mji,j->mi", R, a0), R @ a1
-            q0 = np.arctan2(cc @ normal, cc @ a1)
-            q[:, c:k.stop] = np.column_stack([q0, np.arctan2(b @ normal, b @ a0)])
-            b1 = np.cos(q0)[:, None] * a1 + np.sin(q0)[:, None] * normal    # a0 _|_ a1
+            q0 = q[:, c]
+            b1 = np.cos(q0)[:, None] * a1 + np.sin(q0)[:, None] * np.cross(a0, a1)  # a0 _|_ a1
             qd[:, c:k.stop] = np.column_stack([w_r @ a0, np.einsum("mi,mi->m", w_r, b1)])
         elif motion.rotation == R_VECTOR:
-            q[:, c:k.stop] = _rotation_vectors(R)
             qd[:, c:k.stop] = _left_jacobian_inverse(q[:, c:k.stop], w_r)
     smap = formulation.kernel.arrays["smap"][:tree.n_q]
     free = smap >= 0

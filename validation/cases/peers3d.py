@@ -41,9 +41,9 @@ each code's convergence in step from its tip's change when h halves; the four-ba
 angles at the finest mesh of its study, against each code's own error estimates (its rocker's
 change from half that mesh, the codes' gap's change from 2 h to h), a small fraction of the
 links' flexible deflection (the rocker's distance from the rigid closed form), so that a rigid
-model would fail it, and the gap's fall when the links are refined. Every speed row says where rancf's time goes:
-where a short profiled run of the same model spends its own time (by module or compiled
-routine).
+model would fail it, and the gap's fall when the links are refined. Every speed row says
+where rancf's time goes: where a short profiled run of the same model spends its own time (by
+module or compiled routine).
 """
 from __future__ import annotations
 
