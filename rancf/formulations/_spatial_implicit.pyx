@@ -588,6 +588,7 @@ cdef class SpatialProblem(StepProblem):
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
+    cdef bint identity          # every coordinate free, in the state's order (smap[k] = k)
     cdef public long krylov_iterations
     cdef double c_m, c_k, c_c                   # the last factor's coefficients
     cdef double lin_t, lin_cm, lin_cf           # the last residual's time and coefficients
@@ -628,6 +629,9 @@ cdef class SpatialProblem(StepProblem):
         self.cable_blocks = np.zeros(max(CABLE_ELEMENT_BLOCK * nd.n_cable_elements, 1))
         nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
+        self.identity = nq == self.n
+        for k in range(nq):
+            self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
@@ -816,9 +820,15 @@ cdef class SpatialProblem(StepProblem):
     cdef void _recursion(self, const double* a, double c_m, double c_f,
                          double* out) noexcept nogil:
         """out (n) <- ``c_m M a - c_f F`` by the Newton-Euler recursion (``inverse_dynamics``)
-        on the kinematics and forces in the residual's workspace."""
+        on the kinematics and forces in the residual's workspace. Without drives the link
+        coordinates are the state's (:attr:`identity`): the recursion reads a and writes out
+        themselves (it reads all of a before it writes, and a not at all for ``c_m = 0``),
+        without the two copies through the link-coordinate vectors."""
         cdef SpatialData* d = self.d
         cdef int k, s
+        if self.identity:
+            inverse_dynamics(d, a, c_m, c_f, out)
+            return
         for k in range(d.n_q):
             s = d.smap[k]
             self.full_a[k] = a[s] if s >= 0 and c_m != 0.0 else 0.0
@@ -1132,9 +1142,17 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef int _precondition(self, double* x) except -1:
-        """x (n) <- ``S^-1 x`` by the two sweeps of the factored elimination."""
+        """x (n) <- ``S^-1 x`` by the two sweeps of the factored elimination, in place without
+        drives (:attr:`identity`; the sweeps read all of their right-hand side before they
+        write the solution)."""
         cdef SpatialData* nd = &self.nd
         cdef int k, s
+        if self.identity:
+            with nogil:
+                sweeps(nd, x, False, x)
+                if self.woodbury:
+                    self._spring_correction(x)
+            return 0
         with nogil:
             for k in range(nd.n_q):
                 s = nd.smap[k]
