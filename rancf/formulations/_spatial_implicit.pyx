@@ -588,6 +588,7 @@ cdef class SpatialProblem(StepProblem):
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
+    cdef bint identity          # every coordinate free, in the state's order (smap[k] = k)
     cdef public long krylov_iterations
     cdef double c_m, c_k, c_c                   # the last factor's coefficients
     cdef double lin_t, lin_cm, lin_cf           # the last residual's time and coefficients
@@ -628,6 +629,9 @@ cdef class SpatialProblem(StepProblem):
         self.cable_blocks = np.zeros(max(CABLE_ELEMENT_BLOCK * nd.n_cable_elements, 1))
         nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
+        self.identity = nq == self.n
+        for k in range(nq):
+            self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
@@ -750,10 +754,17 @@ cdef class SpatialProblem(StepProblem):
 
     cdef int _residual(self, const double* q, const double* v, double t, const double* a,
                        double c_m, double c_f, double* out) except -1:
-        """``c_m M a - c_f F`` by one kinematics pass, the forces and the Newton-Euler
-        recursion (module docstring). At the point (q, v, t) of the last call, whose forces it
-        evaluated, only the recursion runs: the loop asks for the work integrals' power at an
-        accepted state (:meth:`power`) and then for the next step's old-step residual
+        """``c_m M a - c_f F`` by one kinematics pass, the forces (:meth:`_state`) and the
+        Newton-Euler recursion (module docstring)."""
+        self._state(q, v, t, c_f)
+        self._recursion(a, c_m, c_f, out)
+        return 0
+
+    cdef int _state(self, const double* q, const double* v, double t, double c_f) except -1:
+        """The kinematics at (q, v) and, for ``c_f != 0``, the forces at t in the residual's
+        workspace. At the point (q, v, t) of the last call, whose forces it evaluated, nothing
+        is done: the loop asks for the work integrals' power at an accepted state
+        (:meth:`power`) and then for the next step's old-step residual
         ``(1 - am) M a_n - (1 - af) F_n`` at the same state, so the kinematics and the forces
         (the elements' above all) are evaluated once for both. Only the calls at a state
         (:meth:`power`, :meth:`force`, which set ``keep``) keep their point: a Newton
@@ -772,7 +783,6 @@ cdef class SpatialProblem(StepProblem):
                 and memcmp(v, &self.kept_v[0], size) == 0):
             # the inputs at t too, which a factorization elsewhere in time may have moved
             self._at_time(t)
-            self._recursion(a, c_m, c_f, out)
             return 0
         self.kept = False
         self._at_time(t)
@@ -805,15 +815,20 @@ cdef class SpatialProblem(StepProblem):
             memcpy(&self.kept_v[0], v, size)
             self.kept_t, self.kept_lf, self.kept_forces = t, lf, c_f != 0.0
             self.kept = True
-        self._recursion(a, c_m, c_f, out)
         return 0
 
     cdef void _recursion(self, const double* a, double c_m, double c_f,
                          double* out) noexcept nogil:
         """out (n) <- ``c_m M a - c_f F`` by the Newton-Euler recursion (``inverse_dynamics``)
-        on the kinematics and forces in the residual's workspace."""
+        on the kinematics and forces in the residual's workspace. Without drives the link
+        coordinates are the state's (:attr:`identity`): the recursion reads a and writes out
+        themselves (it reads all of a before it writes, and a not at all for ``c_m = 0``),
+        without the two copies through the link-coordinate vectors."""
         cdef SpatialData* d = self.d
         cdef int k, s
+        if self.identity:
+            inverse_dynamics(d, a, c_m, c_f, out)
+            return
         for k in range(d.n_q):
             s = d.smap[k]
             self.full_a[k] = a[s] if s >= 0 and c_m != 0.0 else 0.0
@@ -1135,9 +1150,17 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef int _precondition(self, double* x) except -1:
-        """x (n) <- ``S^-1 x`` by the two sweeps of the factored elimination."""
+        """x (n) <- ``S^-1 x`` by the two sweeps of the factored elimination, in place without
+        drives (:attr:`identity`; the sweeps read all of their right-hand side before they
+        write the solution)."""
         cdef SpatialData* nd = &self.nd
         cdef int k, s
+        if self.identity:
+            with nogil:
+                sweeps(nd, x, False, x)
+                if self.woodbury:
+                    self._spring_correction(x)
+            return 0
         with nogil:
             for k in range(nd.n_q):
                 s = nd.smap[k]
@@ -1173,13 +1196,18 @@ cdef class SpatialProblem(StepProblem):
                    const double* lam, double* p) except -1:
         """p[0] the power of loads, efforts and drives, p[1] the power the element damping
         dissipates (W) at the state (q, v, a, t) (rancf/formulations/_spatial_energy.pyx),
-        for the loop's trapezoidal work integrals: the residual's recursion gives the link
-        wrenches, from which the drives' forces follow. Statics tracks no work (returns 1)."""
+        for the loop's trapezoidal work integrals. The loads', efforts' and damping's follow
+        from the kinematics and the forces (:meth:`_state`, which the next step's old-step
+        residual then reuses); only a drive's needs the link wrench its parent exerts, the
+        residual's recursion ``M a - F`` at the state, which runs only where a link is driven
+        (it is two passes over the chain's workspace). Statics tracks no work (returns 1)."""
         cdef SpatialData* d = self.d
         if self.static:
             return 1
         self.keep = True
-        self.dynamic_residual(q, v, t, a, 1.0, 1.0, &self.power_out[0])
+        self._state(q, v, t, 1.0)
+        if d.n_free < d.n_q:
+            self._recursion(a, 1.0, 1.0, &self.power_out[0])
         with nogil:
             p[0] = applied_power(d) + drive_power(d, False)
             p[1] = d.dissipation
