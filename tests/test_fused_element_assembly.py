@@ -3,13 +3,12 @@ elimination's blocks as it computes them (rancf.formulations._forces ``element_m
 H, then rancf.formulations._recursive ``eliminate``), and reads the element mass matrices as
 ``kron(m, I2)``: checked against the unfused paths, the 8 x 8 mass matrices and the assembled
 Newton matrix factored by a sparse LU."""
-import warnings
 
 import numpy as np
 
 import rancf
-from rancf.formulations import recursive
 from rancf.formulations._forces import ForceKernel
+from test_implicit_recursive_fallback import block_and_lu_runs
 
 
 def chain():
@@ -46,20 +45,9 @@ def test_full_newton_on_the_scaling_chain_takes_the_steps_of_the_sparse_lu():
     matrix assembled from the element matrices (``_always_lu``: no fused sums, no
     elimination) take the same steps, to Newton's tolerance (1e-12 m; the increments differ by
     the solves' rounding, below it). Bound stated before the run: 1e-12."""
-    A = chain()
-    y0 = recursive.of(A).initial_state()
-    runs = []
-    for forced in (False, True):
-        problem = recursive.implicit_problem(A, y0)
-        problem._always_lu = forced
-        q0 = problem.theta(y0)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)   # the fallback's notice
-            sol = rancf.implicit.integrate(problem, q0, np.zeros(q0.size), 0.02, 1e-3,
-                                           method="generalized-alpha", tol=1e-12,
-                                           jacobian="every-iteration")
+    runs = [sol for sol, _ in block_and_lu_runs(chain(), 0.02, jacobian="every-iteration")]
+    for sol in runs:
         assert sol.status == "ok"
         assert sol.stats["nlu"] >= sol.stats["newton_iterations"]
-        runs.append(sol)
     assert np.abs(runs[0].q - runs[1].q).max() < 1e-12
     assert np.abs(runs[0].q[-1] - runs[0].q[0]).max() > 1e-4      # it swings

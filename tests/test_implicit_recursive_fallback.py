@@ -100,11 +100,11 @@ def test_a_singular_newton_matrix_stops_the_run():
     assert res.t[0] == 0.0
 
 
-def test_the_fallback_takes_the_steps_of_the_block_elimination():
-    """Forced at every factorization (the tests' switch), the LU of the assembled matrix takes
-    the steps the block elimination takes, to the Newton tolerance, on the tree with every joint
-    kind, efforts, moments and drives (generalized-alpha, reused Jacobians), warning once."""
-    A = branched_tree(smooth=True).build()
+def block_and_lu_runs(A, t_end, **kwargs):
+    """Two runs of the implicit recursion of the built model ``A`` from its initial state
+    (generalized-alpha, 1 ms, Newton to 1e-12, ``kwargs`` to the loop): with the block
+    elimination, then with the LU of the assembled matrix forced at every factorization (the
+    tests' switch). Returns ``[(solution, warnings caught)]`` in that order."""
     y0 = recursive.of(A).initial_state()
     runs = []
     for forced in (False, True):
@@ -113,10 +113,21 @@ def test_the_fallback_takes_the_steps_of_the_block_elimination():
         q0 = problem.theta(y0)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            sol = rancf.implicit.integrate(problem, q0, np.zeros(q0.size), 0.05, 1e-3,
-                                           method="generalized-alpha", tol=1e-12)
+            sol = rancf.implicit.integrate(problem, q0, np.zeros(q0.size), t_end, 1e-3,
+                                           method="generalized-alpha", tol=1e-12, **kwargs)
+        runs.append((sol, caught))
+    return runs
+
+
+def test_the_fallback_takes_the_steps_of_the_block_elimination():
+    """Forced at every factorization (the tests' switch), the LU of the assembled matrix takes
+    the steps the block elimination takes, to the Newton tolerance, on the tree with every joint
+    kind, efforts, moments and drives (generalized-alpha, reused Jacobians), warning once."""
+    runs = []
+    for forced, (sol, caught) in enumerate(block_and_lu_runs(branched_tree(smooth=True).build(),
+                                                             0.05)):
         assert sol.status == "ok"
-        assert len([w for w in caught if issubclass(w.category, RuntimeWarning)]) == int(forced)
+        assert len([w for w in caught if issubclass(w.category, RuntimeWarning)]) == forced
         runs.append(sol)
     # the coordinates move by 0.1 in 50 steps and agree to 1.3e-14 (Newton's tolerance 1e-12)
     assert np.abs(runs[0].q - runs[1].q).max() < 1e-12
