@@ -418,6 +418,9 @@ PAPER_PER_DOF = 1472
 #: The paper's bound for the matrix processing alone (section 1.4: "< 10 x 8^3 Nbar").
 PAPER_FACTOR_PER_ELEMENT = 10 * 8**3
 INSTRUMENTED = {"rhs": "*_recursive_rhs", "factorize": "*_recursive_factorize"}
+#: The compiled functions whose products are the factorization's (``factorize`` and the
+#: elimination it calls); every other function run inside the collected calls is the evaluation's.
+FACTORIZATION_FUNCTIONS = ("_recursive_factorize", "_recursive_eliminate")
 
 
 def derived_multiplications(n_bodies: int, elements_per_body: int) -> dict:
@@ -590,8 +593,9 @@ def _products(costs: dict) -> dict:
             tables[library] = _disassembly(library)
         instructions, starts = tables[library]
         function, mnemonic, operands = instructions.get(address, ("", "", ""))
-        # factorize calls nothing that multiplies (its 4 x 4 inverse is inlined; memset does not)
-        which = "factorization" if function.endswith("_recursive_factorize") else "evaluation"
+        # factorize sums the element blocks and calls eliminate, the elimination; neither
+        # calls anything else that multiplies (the 4 x 4 inverse is inlined; memset does not)
+        which = "factorization" if function.endswith(FACTORIZATION_FUNCTIONS) else "evaluation"
         products[which] += executed * np.array(_mnemonic_products(mnemonic, operands))
         if function.endswith(("_recursive_factorize", "_recursive_rhs")) and address == starts[function]:
             entries[which] += executed
