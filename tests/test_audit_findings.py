@@ -1,0 +1,107 @@
+"""Defects found by the audit of the spatial public API (issues 22, 23), each a failing test
+marked ``xfail(strict=True)`` with the defect named: the fix turns it into a pass and the strict
+mark into a failure that asks to remove it. Each compares against something independent: the
+recursive formulation of the same tree, or the run before it was saved."""
+import os
+
+import numpy as np
+import pytest
+
+import rancf
+
+
+def _cable_on_driven_slider(n_elements):
+    """A 1 kg body on a prismatic joint along y driven at 1 m/s^2 from rest, an ANCF cable of
+    1 m (8 elements, EA = 1e3 N, rho A = 0.1 kg/m) hanging from it by a spherical joint: a
+    tree, so both formulations run it."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    body = m.add_rigid_body(1.0, np.eye(3) * 1e-3)
+    slide = m.add_joint("prismatic", m.ground.point(0, 0, 0), body.centre, axis=(0, 1, 0),
+                        drive=lambda t: (0.5 * t**2, t, 1.0))
+    cable = m.add_beam(1.0, n_elements, E=1e6, rho=100.0, A=1e-3, I=1e-9,
+                       element="ancf-cable")
+    m.add_joint("spherical", body.centre, cable.start)
+    return m, slide, cable
+
+
+@pytest.mark.xfail(strict=True, reason="defect: the spatial DAE's drive work and velocity-level "
+                   "constraint violation blow up (1e120, then inf/NaN) on a driven joint carrying "
+                   "an ANCF cable, while the motion is right and status is 'ok'")
+def test_dae_drive_work_with_a_cable_matches_the_recursion():
+    """The drive's work (``energy()["work"]``) of the spatial DAE against the recursion's on the
+    same tree, same scheme and step. The two runs' cable tips agree to 1e-11 m (measured), so
+    the work, the same integral of the same motion, must agree to the schemes' O(dt^2) error:
+    1e-3 of the work (about 0.05 J) is a bound with a wide margin. The DAE's velocity-level
+    constraint violation must stay finite and small: the drive's rows are held to the Newton
+    tolerance at the position level, so their rate's violation is O(dt) at most (1e-2 m/s at
+    dt = 1e-3 s for this drive, of rate up to 0.3 m/s)."""
+    m, _, cable = _cable_on_driven_slider(8)
+    kw = dict(method="generalized-alpha-s", output_every=20)
+    rec = rancf.simulate(m, 0.3, 1e-3, formulation="recursive", **kw)
+    dae = rancf.simulate(m, 0.3, 1e-3, formulation="dae", **kw)
+    assert rec.status == dae.status == "ok"
+    assert np.abs(dae.position(cable.end) - rec.position(cable.end)).max() < 1e-8
+    w_rec = rec.energy()["work"].to_numpy()
+    w_dae = dae.energy()["work"].to_numpy()
+    assert np.all(np.isfinite(w_dae))
+    assert np.abs(w_dae - w_rec).max() <= 1e-3 * np.abs(w_rec).max()
+    assert np.all(dae.extra["constraint_violation"][:, 1] < 1e-2)
+
+
+def _sphere_and_hinge_run(tmp_path):
+    """A body on a spherical joint (3 coordinates) and a second body on a revolute joint (1
+    coordinate) at its end; RK4 for 0.1 s; saved."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(1, 0, 0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.point(-1, 0, 0))
+    c = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(2, 0, 0))
+    hinge = m.add_joint("revolute", b.point(1, 0, 0), c.point(0, 0, 0), axis=(0, 1, 0))
+    res = rancf.simulate(m, 0.1, 1e-3, method="rk4")
+    path = os.path.join(tmp_path, "run.npz")
+    res.save(path)
+    return res, hinge, path
+
+
+@pytest.mark.xfail(strict=True, reason="defect: Result.joint(i) of a spatial result loaded "
+                   "without its model reads joint_q as one column a joint (the planar layout): "
+                   "spherical joint 0 gets (n_out,) of its x rotation, revolute joint 1 the "
+                   "spherical joint's y rotation")
+@pytest.mark.parametrize("index", [0, 1], ids=["spherical", "revolute"])
+def test_loaded_spatial_result_without_model_gives_the_joint_it_was_asked_for(tmp_path, index):
+    """``rancf.load(path)`` documents that the joints are there without the model. Joint
+    ``index`` must then be the run's own coordinates (spherical: (n_out, 3); revolute:
+    (n_out,)), or a ValueError must say that the model is needed, as position() and
+    reaction() do; today joint 0 returns column 0 of ``joint_q`` and joint 1 column 1, the
+    spherical joint's y rotation (here the negative of the hinge angle: silently wrong)."""
+    res, _, path = _sphere_and_hinge_run(tmp_path)
+    loaded = rancf.load(path)
+    try:
+        q, _ = loaded.joint(index)
+    except ValueError as err:
+        assert "model" in str(err), str(err)
+        return
+    assert np.array_equal(q, res.joint(index)[0])
+
+
+def _joint_twice():
+    """A body held by two spherical joints at the same point: the second joint's three rows
+    repeat the first's."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(1, 0, 0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.point(-1, 0, 0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.point(-1, 0, 0))
+    return m
+
+
+@pytest.mark.xfail(strict=True, reason="defect: redundant joints (a joint twice on one child) "
+                   "make simulate, static and modes raise SciPy's 'RuntimeError: Factor is "
+                   "exactly singular', naming no joint")
+@pytest.mark.parametrize("run", [lambda m: rancf.simulate(m, 0.1, 1e-3),
+                                 lambda m: rancf.static(m),
+                                 lambda m: rancf.modes(m, n=2)],
+                         ids=["simulate", "static", "modes"])
+def test_redundant_joint_is_refused_naming_it(run):
+    """Bad input is a ValueError naming what is wrong: here joint 1, whose rows repeat joint
+    0's (the constraint Jacobian has rank 3, not 6, in the reference configuration)."""
+    with pytest.raises(ValueError, match=r"joint"):
+        run(_joint_twice())
