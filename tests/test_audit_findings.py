@@ -123,3 +123,22 @@ def test_rk4_refusal_advises_a_step_that_is_accepted():
     advised = float(re.search(r"use dt <= ([0-9.e+-]+) s", str(err.value)).group(1))
     res = rancf.simulate(m, 0.01, advised, method="rk4")
     assert res.status == "ok"
+
+
+@pytest.mark.xfail(strict=True, reason="defect: rancf.static of an ANCF cable hanging from one "
+                   "spherical joint (4 elements, reference horizontal) returns status 'ok' with "
+                   "the cable standing upright above the pin, an unstable equilibrium "
+                   "(rancf.modes there: omega^2 = -1222 (rad/s)^2); 8 elements hang it down")
+def test_static_cable_on_a_pin_is_not_reported_standing_upright():
+    """A 1 m cable (EA = 1e3 N, EI = 1e-3 N m^2, rho A = 0.1 kg/m) on a spherical joint under
+    gravity -z: its one stable equilibrium hangs straight down, the end at z = -(1 + eps) m
+    (eps = rho A g L / (2 EA) ~ 5e-4). Statics must return that, or fail saying that the
+    pin leaves the cable free to swing (as it says for an SE(3) beam on the same pin); a
+    status 'ok' with the end above the pin is an unstable equilibrium reported as the
+    answer, and ``state="static"`` starts runs from it."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    cable = m.add_beam(1.0, 4, E=1e6, rho=100.0, A=1e-3, I=1e-9, element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0, 0, 0), cable.start)
+    res = rancf.static(m)
+    if res.status == "ok":
+        assert res.position(cable.end)[-1, 2] < -0.99
