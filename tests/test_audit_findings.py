@@ -167,3 +167,24 @@ def test_auto_method_does_not_refuse_a_step_for_the_method_it_chose():
         assert "auto" in str(err), str(err)
         return
     assert res.status == "ok" and abs(res.t[-1] - 0.2) < 1e-12
+
+
+@pytest.mark.xfail(strict=True, reason="defect: a door on two ball joints (one redundant row: "
+                   "the distance between the hinges) makes simulate raise SciPy's "
+                   "'RuntimeError: Factor is exactly singular (pivot 14 ...)', naming no joint; "
+                   "static calls it 'a mechanism?'")
+def test_door_on_two_ball_joints_is_refused_naming_the_redundancy():
+    """Two spherical joints on one body hold 6 rows of rank 5 (the body keeps its turn about
+    the hinge line), the textbook redundant constraint. A ValueError naming a joint (or a
+    result whose message names it) tells the user to make one of them, say, a cylindrical or
+    point-on-line joint."""
+    m = rancf.Model(dim=3, gravity=(0.0, -9.81, 0.0))
+    door = m.add_rigid_body(10.0, np.diag([1.0, 0.5, 0.6]), position=(0.4, 0, 1.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0.2), door.point(-0.4, 0, -0.8))
+    m.add_joint("spherical", m.ground.point(0, 0, 1.8), door.point(-0.4, 0, 0.8))
+    try:
+        res = rancf.simulate(m, 0.1, 1e-3)
+    except ValueError as err:
+        assert "joint" in str(err)
+        return
+    assert "joint" in res.message and "redundant" in res.message
