@@ -347,7 +347,9 @@ def test_bad_joints_and_loads_at_cable_points_are_refused():
     m.add_force(c.end, moment=(0.5e-9, 0.0, 1.0))
     with pytest.raises(ValueError, match="about the cable's axis"):
         m.add_force(c.end, moment=(2e-9, 0.0, 1.0))
-    m.add_force(c.end, moment=lambda t: (0.0, 0.0, t))     # a function: its axial part dropped
+    # a function: accepted here, each value held to the rule when it is called
+    # (test_cable_moments.py)
+    m.add_force(c.end, moment=lambda t: (0.0, 0.0, t))
     with pytest.raises(ValueError, match="follower=True at the cable point"):
         m.add_force(c.end, force=(1.0, 0, 0), follower=True)
     m.add_force(c.end, force=(0.0, 0.0, -1.0))            # a force is fine

@@ -88,9 +88,10 @@ def curved(damping=1e-3):
 
 def with_moments():
     """Moments at cable nodes (they bend it through its slopes: ``(M x r') / |r'|^2``): a
-    constant one normal to the cable at the end of a cable clamped to a hub, a function of t
-    (its axial part, at a turned state, dropped) at an inner node and at the end of a second
-    cable on a spherical joint to the first one's end."""
+    constant one normal to the cable at the end of a cable clamped to a hub, functions of t
+    normal to the cables' reference tangent (x; their part along the tangent of a turned
+    state dropped) at an inner node and at the end of a second cable on a spherical joint to
+    the first one's end."""
     m = rancf.Model(dim=3, gravity=(0.0, -3.0, -9.81))
     hub = m.add_rigid_body(1.0, np.diag([0.01, 0.02, 0.03]), position=(0, 0, 0))
     m.add_joint("revolute", m.ground.point(0, 0, 0), hub.centre, axis=(0, 0, 1))
@@ -100,8 +101,8 @@ def with_moments():
     m.add_joint("spherical", c.end, d.start)
     m.add_force(c.end, moment=(0.0, 2e-3, -1e-3))
     m.add_force(c.node(1), force=(0.0, 0.1, 0.0),
-                moment=lambda t: (0.5e-3 * t, 1e-3 * np.cos(3 * t), 2e-3 * np.sin(t)))
-    m.add_force(d.end, moment=lambda t: (1e-3, -1e-3 * t, 0.0))
+                moment=lambda t: (0.0, 1e-3 * np.cos(3 * t), 2e-3 * np.sin(t)))
+    m.add_force(d.end, moment=lambda t: (0.0, -1e-3 * t, 1e-3))
     return m
 
 

@@ -347,7 +347,8 @@ class Load:
         ------
         ValueError
             A force that is not two finite real numbers or a moment that is not a finite real
-            number (spatial: three each).
+            number (spatial: three each; at a node of an ANCF cable a moment with a part about
+            the cable's axis, :func:`rancf.model.spatial_joints.cable_moment_refusal`).
         rancf.UserFunctionError
             A load function raised (its exception chained), naming the load and the time.
 
@@ -361,9 +362,10 @@ class Load:
         """
         return self.value("force", t), self.value("moment", t)
 
-    def _checked_value(self, function, returned):
-        """What a load function returned as its value (None if it is not one) and what it
-        must be: the force two finite numbers, the moment one (a spatial load: three each)."""
+    def _checked_value(self, function, returned, t):
+        """What a load function returned at t (s) as its value (None if it is not one) and
+        what it must be: the force two finite numbers, the moment one (a spatial load: three
+        each)."""
         if function == "force":
             value = _numbers(returned)
             ok = value is not None and value.shape == (2,) and np.all(np.isfinite(value))
@@ -407,7 +409,7 @@ class Load:
             returned = getattr(self, function)(t)
         except Exception as exc:
             raise raised(exc, function, "load", self.index, t) from exc
-        value, what = self._checked_value(function, returned)
+        value, what = self._checked_value(function, returned, t)
         if value is None:
             raise ValueError(f"{function} of load {self.index} must return {what}, got "
                              f"{reprlib.repr(returned)} at t = {t:g} s")

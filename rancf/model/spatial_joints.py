@@ -6,6 +6,7 @@ A spatial joint moves its child relative to its parent by its kind's motion
 (:mod:`rancf.model.spatial_tree`), with q = 0 in the reference configuration. Axes are global
 unit vectors of the reference configuration.
 """
+import math
 import reprlib
 
 import numpy as np
@@ -14,7 +15,7 @@ from ..utilities import checks
 from ..elements.planar import wrap
 from ..utilities.errors import raised
 from ..joints import REGISTRY
-from ..joints._codes import R_VECTOR
+from ..joints._codes import P_NODE, R_VECTOR
 from .dimension import refuse, refuse_shape
 from .items import GROUND
 from .joints import (Joint, Load, RotationalSpringDamper, _checked_drive, _checked_effort,
@@ -225,6 +226,10 @@ class SpatialLoad(Load):
     follower : bool
         True: force and moment are given in the point's body frame and turn with it; False:
         global.
+    cable_tangent : tuple of 3 floats or None
+        At a node of an ANCF cable its reference unit tangent, the axis the moment must be
+        normal to (:func:`cable_moment_refusal`): a function's value is held to it at every
+        call (:meth:`~rancf.Load.value`); None elsewhere.
 
     Examples
     --------
@@ -243,16 +248,80 @@ class SpatialLoad(Load):
         refuse_shape(3, "moment", moment, ())
         self.moment = moment if callable(moment) else vector3("moment", moment)
         self.follower = checks.boolean("follower", follower)
+        cable = point.kind == P_NODE and isinstance(point.item, SpatialCable)
+        self.cable_tangent = tuple(point.item.tangents[point.node].tolist()) if cable else None
 
     def __repr__(self):
         return f"Load({self.index}: {self.point!r}{', follower' if self.follower else ''})"
 
-    def _checked_value(self, function, returned):
+    def _checked_value(self, function, returned, t):
         """A spatial force or moment function must return three finite real numbers (in the
-        point's body frame for a follower load)."""
+        point's body frame for a follower load); at a cable node a moment function's value
+        must also meet the rule a constant one met when it was added (no part along the
+        node's reference tangent, :func:`cable_moment_refusal`), a ValueError naming the
+        load's point, the time, the value, its axial part and the tangent otherwise: raised
+        here, where the runs call the function (:meth:`rancf.Load.value`, at every
+        evaluation), it stops a run with status "failed" as a value that is not finite does.
+        A load elsewhere pays one test of ``cable_tangent`` for it."""
         value = _numbers(returned)
         ok = value is not None and value.shape == (3,) and np.all(np.isfinite(value))
+        if ok and self.cable_tangent is not None and function == "moment":
+            refusal = cable_moment_refusal(value, self.cable_tangent, self.point, self.index, t)
+            if refusal:
+                raise ValueError(refusal)
         return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
+
+
+#: A moment at a cable node is refused when its part along the node's reference tangent
+#: exceeds this fraction of its size (round-off in a moment computed normal to the tangent).
+CABLE_AXIAL_TOLERANCE = 1e-9
+
+
+def cable_moment_refusal(moment, tangent, point, index=None, t=None):
+    """Why a moment may not act at a cable node, or "" when it may: the rule for a constant
+    moment (checked by :meth:`rancf.Model.add_force`) and for each value of a moment function
+    (at every call, :meth:`rancf.Load.value`).
+
+    A cable has no torsion: a moment M bends it through the node's slope r', its generalized
+    force ``(M x r') / |r'|^2`` (``cable_moment`` of rancf/elements/_ancf_cable.pxd), which
+    drops the part along the current tangent, so that part does no work. M is refused when its
+    part along the node's reference tangent t exceeds :data:`CABLE_AXIAL_TOLERANCE` of it,
+    ``|M . t| > 1e-9 |M|``: judged against the reference, known when the model is built, the
+    rule does not depend on the motion.
+
+    Parameters
+    ----------
+    moment : ndarray (3,)
+        N m, finite, global.
+    tangent : tuple of 3 floats
+        The node's reference unit tangent (:attr:`SpatialLoad.cable_tangent`).
+    point : SpatialPoint
+        The cable node, for the message.
+    index : int, optional
+        The load's number, for the message of a function's value.
+    t : float, optional
+        s: the time of a function's value (None: a constant moment).
+
+    Returns
+    -------
+    str
+        The message (the moment, its axial part, the tangent and what to do), "" for a moment
+        normal to the tangent.
+    """
+    # in Python floats: a run pays this at every call of the function, and NumPy's dot of
+    # two 3-vectors alone costs more than the whole test
+    a, b, c = moment.tolist()
+    x, y, z = tangent
+    axial = a * x + b * y + c * z
+    if abs(axial) <= CABLE_AXIAL_TOLERANCE * math.hypot(a, b, c):
+        return ""
+    what = (f"moment={[a, b, c]}" if t is None else
+            f"the value {[a, b, c]} of moment(t) of load {index} at t = {t:g} s")
+    return (f"{what} at the cable point {point!r} has a part {axial:.6g} N m about the cable's "
+            f"axis (its reference tangent {list(tangent)} there; more than "
+            f"{CABLE_AXIAL_TOLERANCE:g} of the moment): a cable has no torsion, so that part "
+            "does no work; give the moment normal to the cable (it bends it), or join a rigid "
+            "body or an SE(3) beam to carry a twist")
 
 
 class SpatialJointSpringDamper(RotationalSpringDamper):

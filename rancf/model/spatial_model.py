@@ -14,7 +14,8 @@ from .model import Model
 from ..joints._codes import P_ARC, P_NODE
 from .spatial_build import build_tree, check_arc_joint, check_cable_joint, point_body
 from .spatial_items import SpatialBeam, SpatialCable, SpatialGround, SpatialRigidBody, vector3
-from .spatial_joints import SpatialJoint, SpatialJointSpringDamper, SpatialLoad
+from .spatial_joints import (SpatialJoint, SpatialJointSpringDamper, SpatialLoad,
+                             cable_moment_refusal)
 
 #: The element kinds of ``add_beam``: the relative-nodal SE(3) beam and the ANCF cable.
 ELEMENTS = ("se3-beam", "ancf-cable")
@@ -491,8 +492,13 @@ class SpatialModel(Model):
             N m, or ``moment(t) -> (mx, my, mz)``. At a node of an ANCF cable it bends the
             cable: it turns the tangent ``d = r'/|r'|``, by ``(r' x dr')/|r'|^2``, so its
             generalized force on the node's slope is ``(M x r')/|r'|^2`` (none on r); its part
-            along the current tangent does no work (the cable has no torsion): a constant one
-            must be normal to the reference tangent there.
+            along the current tangent does no work (the cable has no torsion). So the moment
+            must be normal to the cable's reference tangent t there, ``|M . t| <= 1e-9 |M|``
+            (:func:`~rancf.model.spatial_joints.cable_moment_refusal`): a constant one is
+            checked here, a function's value at every call, one breaking the rule stopping
+            the run (status "failed", a ValueError in ``Result.error``, the outputs before
+            it kept; raised out of the call at t = 0, and by ``rancf.static``, which
+            evaluates the functions at t = 0).
         follower : bool
             False: force and moment in global coordinates; True: in the frame of the point's
             body (a beam node's frame, a rigid body's), turning with it.
@@ -507,8 +513,7 @@ class SpatialModel(Model):
             A ground point; a force or moment that is not three finite numbers (a planar
             load's two-component force or scalar moment is named with the dimension); at a
             cable point a follower load (a cable node has no frame) or a constant moment
-            with a part about the cable's axis (its reference tangent; more than 1e-9 of the
-            moment: a cable has no torsion).
+            with a part about the cable's axis (the rule under ``moment``).
         RuntimeError
             The model is frozen.
 
@@ -630,29 +635,15 @@ class SpatialModel(Model):
         return plot_model(self, ax)
 
 
-#: A constant moment at a cable node is refused when its part along the node's reference tangent
-#: exceeds this fraction of its size (round-off in a moment computed normal to the tangent).
-CABLE_AXIAL_TOLERANCE = 1e-9
-
-
 def _check_cable_load(load):
     """Refuse at a cable node a follower load (a cable node has no frame) and a constant moment
-    with a part about the cable's axis (its reference tangent there), which does no work: the
-    cable has no torsion. A moment normal to the cable bends it: its generalized force on the
-    node's slope r' is ``(M x r') / |r'|^2`` (``cable_moment`` of
-    rancf/elements/_ancf_cable.pxd), which drops the part along the current tangent."""
+    with a part about the cable's axis (:func:`~rancf.model.spatial_joints.cable_moment_refusal`,
+    which :meth:`rancf.Load.value` applies to each value of a moment function)."""
     moment = load.moment
-    if not callable(moment) and np.any(moment != 0.0):
-        cable, node = load.point.item, load.point.node
-        tangent = cable.tangents[node]
-        axial = float(moment @ tangent)
-        if abs(axial) > CABLE_AXIAL_TOLERANCE * float(np.linalg.norm(moment)):
-            raise ValueError(
-                f"moment={moment.tolist()} at the cable point {load.point!r} has a part "
-                f"{axial:.6g} N m about the cable's axis (its tangent {tangent.tolist()} there; "
-                f"more than {CABLE_AXIAL_TOLERANCE:g} of the moment): a cable has no torsion, "
-                "so that part does no work; give the moment normal to the cable (it bends it), "
-                "or join a rigid body or an SE(3) beam to carry a twist")
+    if not callable(moment):
+        refusal = cable_moment_refusal(moment, load.cable_tangent, load.point)
+        if refusal:
+            raise ValueError(refusal)
     if load.follower:
         raise ValueError(f"follower=True at the cable point {load.point!r}: a cable node has no "
                          "frame to turn the load with; give the force and moment in global "
