@@ -5,9 +5,11 @@ and the energy balance."""
 import numpy as np
 import pytest
 
-from rancf.formulations.spatial import Spatial
+import rancf
+from rancf.formulations.spatial import Spatial, model_inputs
 from rancf.formulations.spatial_dae import SpatialDAE, quaternion, qmul, rotation
 from rancf.joints._codes import Motion
+from rancf.starts import spatial_dae_start
 from validation.spatial_trees import (ALL, dae_against_recursion, drive_tree, loaded_tree,
                                      make_tree, random_tree, recursion_and_dae,
                                      small_tree_reference)
@@ -98,6 +100,67 @@ def test_newton_matrix_terms_equal_central_differences():
     for matrix, expected in pairs:
         assert np.abs(matrix.toarray() - expected).max() <= 1e-7 * np.abs(expected).max()
 
+
+def _cable_on_a_driven_slider(n_elements):
+    """A body on a prismatic joint driven at 1 m/s^2 from rest, an ANCF cable hanging from it
+    by a spherical joint: rows of a drive and rows at a cable point (the audit's tree,
+    tests/test_audit_findings.py)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    body = m.add_rigid_body(1.0, np.eye(3) * 1e-3)
+    m.add_joint("prismatic", m.ground.point(0, 0, 0), body.centre, axis=(0, 1, 0),
+                drive=lambda t: (0.5 * t**2, t, 1.0))
+    cable = m.add_beam(1.0, n_elements, E=1e6, rho=100.0, A=1e-3, I=1e-9,
+                       element="ancf-cable")
+    m.add_joint("spherical", body.centre, cable.start)
+    dae = SpatialDAE(m.build(), *model_inputs(m))
+    return dae, spatial_dae_start(m, dae, None)
+
+
+def test_biases_depend_on_the_state_alone_with_rows_at_a_cable_point():
+    """``Phi_t`` and ``xi`` are functions of (x, v, t) alone, however many calls came before
+    (the compiled problem keeps the last ``Phi_t`` and fills the violations' rows in one
+    buffer): at two states off the constraints taken in turn, at 60 times, each equals central
+    differences of Phi along ``(x + tau v, t + tau)`` (step 1e-4: truncation about 1e-8 of
+    the rows' scale, 1, and round-off 1e-16 / 1e-8 in the second; bounds 1e-7 and 1e-5).
+    A row left out of a bias's sum (the cable point's, before) kept its last value, scaled
+    by 1/h = 2 at each call: 2^60 times its first rounding (1e-19 here) at the end."""
+    dae, (x0, v0) = _cable_on_a_driven_slider(4)
+    rng = np.random.default_rng(3)
+    states = [(x0 + 1e-3 * rng.standard_normal(x0.size), rng.standard_normal(x0.size))
+              for _ in range(2)]
+    h = 1e-4
+    for k, t in enumerate(np.linspace(0.01, 0.6, 60)):
+        x, v = states[k % 2]
+        path = lambda tau: dae.constraint(x + tau * v, t + tau)
+        first = (path(h) - path(-h)) / (2 * h)
+        second = (path(h) - 2 * path(0.0) + path(-h)) / h ** 2
+        phi_t = (dae.constraint(x, t + h) - dae.constraint(x, t - h)) / (2 * h)
+        assert np.abs(dae.velocity_bias(x, t) - phi_t).max() <= 1e-7
+        J = dae.constraint_jacobian(x, t)
+        assert np.abs(J @ v + dae.velocity_bias(x, t) - first).max() <= 1e-7
+        assert np.abs(dae.acceleration_bias(x, v, t) - second).max() <= 1e-5
+
+
+def test_run_reports_the_violations_of_its_states():
+    """The loop's velocity and acceleration violations at each step (the compiled problem's,
+    through its kept ``Phi_t`` and one buffer) against ``|Phi_x v + Phi_t|`` and
+    ``|Phi_x a + xi|`` of the stored states, each evaluated alone: ``Phi_t`` by central
+    differences in t of step 1e-3 (exact for the drive's quadratic target but for round-off,
+    1e-15), ``xi`` by a fresh call. Index 3 holds positions only: the violations are small but
+    not zero (up to 1e-14 m/s and 1e-10 m/s^2 in this run), so each must match to round-off
+    of its terms: ``|Phi_x| |v|`` about 5 and ``|Phi_x| |a|`` about 500, times 1e-16 and a
+    margin of 100: 1e-13 and 1e-11."""
+    from rancf import implicit
+    dae, (x0, v0) = _cable_on_a_driven_slider(8)
+    sol = implicit.integrate(dae.compiled, x0, v0, 0.1, 1e-3, method="generalized-alpha-s",
+                             output_every=1)
+    assert sol.status == "ok"
+    h = 1e-3
+    for t, x, v, a, viol in zip(sol.t, sol.q, sol.v, sol.a, sol.violations):
+        J = dae.constraint_jacobian(x, t)
+        phi_t = (dae.constraint(x, t + h) - dae.constraint(x, t - h)) / (2 * h)
+        assert abs(viol[1] - np.abs(J @ v + phi_t).max()) <= 1e-13
+        assert abs(viol[2] - np.abs(J @ a + dae.acceleration_bias(x, v, t)).max()) <= 1e-11
 
 # --- the implicit loop ------------------------------------------------------------------------
 @pytest.mark.parametrize("method, parameters", [("newmark", {}), ("hht", {"alpha": 0.9}),

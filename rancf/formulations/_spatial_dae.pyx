@@ -514,16 +514,14 @@ cdef class LinkKernel:
     cdef void c_along(self, const double* x, const double* v, const double* targets,
                       const double* weights, const double* taus, int n_points,
                       double* out) noexcept nogil:
-        """``sum_s weights[s] Phi(x + taus[s] v, targets[s])`` of the link rows into out
-        (n_rows_total): a stencil along a line (the targets (n_points, n, 4) given per
-        point)."""
+        """Adds ``sum_s weights[s] Phi(x + taus[s] v, targets[s])`` of the links into out at
+        their rows (n_rows_total): a stencil along a line (the targets (n_points, n, 4) given
+        per point)."""
         cdef int k, s, i, nr
         cdef double y[MAX_COLS]
         cdef double yv[MAX_COLS]
         cdef double r[MAX_ROWS]
         cdef double* o
-        for i in range(self.n_rows_total):
-            out[i] = 0.0
         for s in range(n_points):
             if weights[s] == 0.0:
                 continue
@@ -2842,6 +2840,9 @@ cdef class SpatialProblem(StepProblem):
             w[s] = _D2[s] if second else _D1[s]
             taus[s] = (s - 3.0) * h
         memset(T, 0, POSE * nl * EULER * sizeof(double))
+        # the link kernels add their stencils: every row from zero (out may hold earlier
+        # values: velocity_bias's kept Phi_t, the violations' rate)
+        memset(out, 0, self.m * sizeof(double))
         for s in range(STENCIL):
             tau = taus[s]
             for i in range(self.n_driven):
