@@ -130,8 +130,8 @@ def redundant_joints(jacobian, position_columns, size, base_rows, base_labels, g
         residual = part
         for _ in range(2):
             residual = residual - (residual @ basis.T) @ basis
-        # the SVD of the group's few rows through the QR of their transpose (LAPACK's SVD of
-        # a wide matrix costs 40 times more at n = 7000)
+        # the SVD of the group's few rows through the QR of their transpose: LAPACK's SVD
+        # of the wide rows themselves is far slower at thousands of columns
         Qr, Rr = np.linalg.qr(residual.T)
         U, s, Vt = np.linalg.svd(Rr.T)
         Vt = Vt @ Qr.T
