@@ -94,9 +94,6 @@ def _joint_twice():
     return m
 
 
-@pytest.mark.xfail(strict=True, reason="defect: redundant joints (a joint twice on one child) "
-                   "make simulate, static and modes raise SciPy's 'RuntimeError: Factor is "
-                   "exactly singular', naming no joint")
 @pytest.mark.parametrize("run", [lambda m: rancf.simulate(m, 0.1, 1e-3),
                                  lambda m: rancf.static(m),
                                  lambda m: rancf.modes(m, n=2)],
@@ -170,10 +167,6 @@ def test_auto_method_does_not_refuse_a_step_for_the_method_it_chose():
     assert res.status == "ok" and abs(res.t[-1] - 0.2) < 1e-12
 
 
-@pytest.mark.xfail(strict=True, reason="defect: a door on two ball joints (one redundant row: "
-                   "the distance between the hinges) makes simulate raise SciPy's "
-                   "'RuntimeError: Factor is exactly singular (pivot 14 ...)', naming no joint; "
-                   "static calls it 'a mechanism?'")
 def test_door_on_two_ball_joints_is_refused_naming_the_redundancy():
     """Two spherical joints on one body hold 6 rows of rank 5 (the body keeps its turn about
     the hinge line), the textbook redundant constraint. The run must handle it (status 'ok'),

@@ -2765,16 +2765,21 @@ cdef class SpatialProblem(StepProblem):
 
     cdef int _jacobian(self, const double* q, double t, double* out) except -1:
         """Phi_x's values at (q, t) in the pattern's order (n_J)."""
-        cdef int b, i
         cdef double* T = &self.T[0, 0]
         self._targets(self._jets(t), T)
+        self._jacobian_at(q, T, out)
+        return 0
+
+    cdef void _jacobian_at(self, const double* q, const double* T, double* out) noexcept nogil:
+        """Phi_x's values at q and the drives' targets T (n_links, 4) in the pattern's
+        order (n_J)."""
+        cdef int b, i
         self.links.c_jacobian(q, T, out)
         self.cables.c_jacobian(q, out + self.links.n_values)
         self.arcs.c_jacobian(q, out + self.links.n_values + self.cables.n_values)
         b = self.links.n_values + self.cables.n_values + self.arcs.n_values
         for i in range(self.nb):
             memcpy(out + b + EULER * i, q + POSE * i + 3, EULER * sizeof(double))
-        return 0
 
     cdef const double* _kept_jacobian(self, const double* q, double t) except NULL:
         """Phi_x's values at (q, t), kept: the loop asks at one state for the constraint
@@ -3128,12 +3133,22 @@ cdef class SpatialProblem(StepProblem):
         self.constraint(&qq[0], t, &o[0])
         return out[:self.m]
 
-    def py_jacobian_values(self, q, double t):
-        """Phi_x's values in the pattern's order (n_J,)."""
+    def py_jacobian_values(self, q, double t, targets=None):
+        """Phi_x's values in the pattern's order (n_J,) at (q, t), or, ``targets`` given
+        ((n_links, 4): a revolute drive's quaternion, a prismatic drive's slide first; the
+        other links' rows unused), at q with the drives at those targets (the model's
+        functions not called)."""
         cdef double[::1] qq = np.ascontiguousarray(q, dtype=float)
+        cdef double[:, ::1] tt
         out = np.zeros(max(self.n_J, 1))
         cdef double[::1] o = out
-        self._jacobian(&qq[0], t, &o[0])
+        if targets is None:
+            self._jacobian(&qq[0], t, &o[0])
+        else:
+            tt = np.zeros((max(self.links.n, 1), EULER))
+            np.asarray(tt)[:self.links.n] = np.asarray(targets, dtype=float).reshape(
+                self.links.n, EULER)
+            self._jacobian_at(&qq[0], &tt[0, 0], &o[0])
         return out[:self.n_J]
 
     def py_constraint_force(self, q, lam, double t):

@@ -25,9 +25,10 @@ import scipy.sparse as sp
 import scipy.sparse.linalg
 
 from ..elements import planar
-from ..joints._codes import ANGLE, CONSTANT
+from ..joints._codes import ANGLE, CONSTANT, COS, LINEAR, SIN
 from ..elements import hermite
 from ..model.items import ARC, GROUND, NODE
+from . import redundancy
 from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
@@ -223,6 +224,49 @@ class DAE(IndexThreeDAE):
                                   linear_solver == "sparse", projection)
         self.compiled.owner = self
         self._row_joint = None      # the joint of each constraint row, -1 a body's own
+        self._refuse_redundant_joints()
+
+    def reference_jacobian(self):
+        """``Phi_x`` (CSR, n_constraints x n_x) at the reference configuration (``x0``), the
+        drives at their q(0), which the assembly checks against the reference geometry
+        (``joint_q0``): the table's terms summed in numpy, without the compiled kernel's
+        inputs (the model's functions are not called)."""
+        A, L, Q = self.assembly, self.table.lin, self.table.quad
+        q = np.append(np.asarray(A.joint_q0, dtype=float), 0.0)     # joint -1: no drive
+
+        def factor(mode, joint):
+            return np.select([mode == COS, mode == SIN, mode == LINEAR],
+                             [np.cos(q[joint]), np.sin(q[joint]), q[joint]], 1.0)
+        x = A.x0
+        fl = L["coef"] * factor(L["mode"], L["joint"])
+        fq = Q["coef"] * factor(Q["mode"], Q["joint"])
+        rows = np.concatenate([L["row"], Q["row"], Q["row"]])
+        cols = np.concatenate([L["col"], Q["i"], Q["k"]])
+        values = np.concatenate([fl, fq * x[Q["k"]], fq * x[Q["i"]]])
+        return sp.csr_matrix((values, (rows, cols)), shape=(self.n_constraints, self.n_coordinates))
+
+    def _refuse_redundant_joints(self):
+        """Refuse a model whose joints that close loops hold directions twice
+        (:mod:`rancf.formulations.redundancy`, at the reference configuration): the tree's
+        joints and the bodies' axis norms are the base, each loop-closing joint a group, in the
+        order added. A tree is not checked (its rows are independent by construction)."""
+        A = self.assembly
+        if not A.loop_joints:
+            return
+        loops = set(A.loop_joints)
+        row_joint = np.full(self.n_constraints, -1)
+        for k, rows in enumerate(self.table.joint_rows):
+            row_joint[list(rows)] = k
+        base = np.flatnonzero(~np.isin(row_joint, list(loops)))
+        groups = [(k, list(self.table.joint_rows[k])) for k in sorted(loops)]
+        positions = (A.node_size * np.arange(A.n_vertices)[:, None] + np.arange(2)).ravel()
+        found = redundancy.redundant_joints(self.reference_jacobian(), positions, A.size, base,
+                                            row_joint[base], groups)
+        if found:
+            redundancy.refuse(found, lambda k: f"joint {k} (a {A.joints[k].kind} joint)",
+                              "a revolute or a prismatic joint holds 2, a fixed joint 3; or a "
+                              "kind of your own, such as a slot (ON_RAIL, DIRECTION_FREE) "
+                              "registered by rancf.joints.register")
 
     @staticmethod
     def _fd_pattern(groups):

@@ -205,7 +205,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              motion_primitives, motion_size)
 from ..joints import motion_words
 from ..joints.kind import SpatialMotion
-from . import _spatial_dae
+from . import _spatial_dae, redundancy
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
 from .inputs import Recorded
 from .turns import on_agreeing_turns, on_branch, on_turns
@@ -800,6 +800,68 @@ class SpatialDAE(IndexThreeDAE):
         self._kernels(n_loop_links, n_cable_links)
         self._force_setup(efforts, loop_efforts)
         self._patterns()
+        self._refuse_redundant_joints()
+
+    def reference_coordinates(self):
+        """The coordinates x (n_coordinates,) of the reference configuration: each body's
+        reference origin and the Euler parameters of its reference frame, each cable node's
+        reference ``[r, r']``."""
+        t = self.tree
+        bodies = np.concatenate([np.asarray(t.r0, dtype=float).reshape(-1, 3),
+                                 quaternion(np.asarray(t.A0, dtype=float).reshape(-1, 3, 3))],
+                                axis=1)
+        return np.concatenate([bodies.ravel(), np.asarray(t.cable_x0, dtype=float).ravel()])
+
+    def reference_jacobian(self):
+        """``Phi_x`` (CSR, n_constraints x n_coordinates) at :meth:`reference_coordinates`,
+        each drive at its joint's reference coordinate (a revolute drive's angle 0, a
+        prismatic drive's slide 0: the rows the reference configuration satisfies; the
+        model's drive functions are not called)."""
+        targets = np.zeros((self._link_kernel.n, N_EULER))
+        for k in self._driven:
+            if self.links[k].turns:
+                targets[k] = _EYE4[0]
+        data = np.bincount(self._J_index, weights=self.compiled.py_jacobian_values(
+            self.reference_coordinates(), 0.0, targets), minlength=self._J_nnz)
+        return sp.csr_matrix((data, self._J_indices, self._J_indptr),
+                             shape=(self.n_constraints, self.n_coordinates))
+
+    def _refuse_redundant_joints(self):
+        """Refuse a model whose joints that close loops hold directions twice
+        (:mod:`rancf.formulations.redundancy`, at the reference configuration): the tree's
+        joint links and the bodies' norms are the base, each other link (a joint that closes
+        a loop, one at a cable point or between two nodes of a beam) a group, in the order of
+        the model's joints (then the loops given). A tree of bodies is not checked (its rows
+        are independent by construction)."""
+        if len(self.links) == self.n_tree_links:
+            return
+        n_joints = len(self.tree.joint_body)
+        label = {k: j for j, k in enumerate(self.joint_links)}
+        row_label = np.full(self.n_constraints, -1)
+        for k, rows in enumerate(self.link_rows):
+            row_label[rows] = label.get(k, -1)
+        base = np.concatenate([np.arange(self.link_rows[self.n_tree_links - 1].stop
+                                         if self.n_tree_links else 0),
+                               np.arange(self.n_joint_rows, self.n_constraints)])
+        groups = [(j, np.arange(self.link_rows[k].start, self.link_rows[k].stop))
+                  for j, k in enumerate(self.joint_links) if k >= self.n_tree_links]
+        positions = np.concatenate([
+            (POSE_SIZE * np.arange(self.n_bodies)[:, None] + np.arange(3)).ravel(),
+            (self._c0 + CABLE_NODE * np.arange(self.n_cable_nodes)[:, None]
+             + np.arange(3)).ravel()]).astype(int)
+        found = redundancy.redundant_joints(self.reference_jacobian(), positions,
+                                            self.tree.size, base, row_label[base], groups)
+
+        def words(j):
+            kind = motion_words(self.links[self.joint_links[j]].motion)
+            return f"joint {j} ({kind})" if j < n_joints else \
+                f"the loop {j - n_joints} given ({kind})"
+        if found:
+            redundancy.refuse(found, words,
+                              "a spherical joint holds 3, a universal or a cylindrical joint "
+                              "4, a revolute or a prismatic joint 5; or a kind of your own, "
+                              "such as a point on a line, SpatialMotion(T_AXIS, R_VECTOR), "
+                              "registered by rancf.joints.register")
 
     def _cable_setup(self):
         """The cables' constant mass matrix (sparse, on the cable coordinates) and gravity
