@@ -48,7 +48,10 @@ Timing method (issue 24; chosen before its first result, and not changed after):
    allocates its arrays afresh), not between rounds or processes; with independent samples a
    second run's median of five falls within the first's range with one round left out 26 % of
    the time, within its second to fourth smallest sample 48 %, and leaving out two samples
-   still absorbs a round hit by a burst of load.
+   still absorbs a round hit by a burst of load. Not in any interval from one run's rounds: a
+   load shared by the whole run (at a load average of 5 - 9 on 2 cores the longest chains ran
+   1.1 - 7 times slower in wall time, and up to 7.5 times in CPU time): the load averages of
+   item 7 say whether the machine was quiet.
 """
 from __future__ import annotations
 
@@ -1073,7 +1076,9 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "takes the median of any three of its five rounds: the spread of the longest chains is "
             "between samples, so one round left out, the method's first interval, showed about half "
             "of what a second run finds); where a limit lies within it (or between it and the value) the check is "
-            "'undecided: noise', not pass or FAIL. Machines are shared and noisy: compare ratios "
+            "'undecided: noise', not pass or FAIL. A load shared by the whole run is in no interval (at "
+            "a load average of 5 - 9 on 2 cores the 1e5-DOF chains ran up to 7 times slower). Machines "
+            "are shared and noisy: compare ratios "
             "measured in this one run; the load averages are in the parameters.",
             f"Beyond 880 DOF, points stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
             "(extrapolated from the last two points): " + ("; ".join(skipped) or "no point skipped") + ".",
