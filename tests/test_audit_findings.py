@@ -67,10 +67,6 @@ def _sphere_and_hinge_run(tmp_path):
     return res, hinge, path
 
 
-@pytest.mark.xfail(strict=True, reason="defect: Result.joint(i) of a spatial result loaded "
-                   "without its model reads joint_q as one column a joint (the planar layout): "
-                   "spherical joint 0 gets (n_out,) of its x rotation, revolute joint 1 the "
-                   "spherical joint's y rotation")
 @pytest.mark.parametrize("index", [0, 1], ids=["spherical", "revolute"])
 def test_loaded_spatial_result_without_model_gives_the_joint_it_was_asked_for(tmp_path, index):
     """``rancf.load(path)`` documents that the joints are there without the model. Joint

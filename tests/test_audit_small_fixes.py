@@ -67,3 +67,114 @@ def test_spatial_last_output_time_is_t_end():
     m.add_joint("spherical", m.ground.point(0, 0, 0), b.point(-1, 0, 0))
     res = rancf.simulate(m, 0.2, 1e-3, method="generalized-alpha-s")
     assert res.t[-1] == 0.2
+
+
+# --- loaded results: their joints without the model (finding 3), a model of other parameters
+# (finding 5) -------------------------------------------------------------------------------
+def _sphere_and_hinge(E_scale=1.0):
+    """A body on a spherical joint (3 coordinates), a second body on a revolute joint (1),
+    and, for the parameter checks, a beam on a fixed joint (E = 2e7 Pa times E_scale)."""
+    import warnings
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(1, 0, 0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.point(-1, 0, 0))
+    c = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(2, 0, 0))
+    m.add_joint("revolute", b.point(1, 0, 0), c.point(0, 0, 0), axis=(0, 1, 0))
+    beam = m.add_beam(0.3, 2, E=2e7 * E_scale, rho=950.0, A=6e-4, I=(2e-8, 4.5e-8), J=4.7e-8,
+                      G=7e6, start=(0, 2, 0))
+    m.add_joint("fixed", m.ground.point(0, 2, 0), beam.start)
+    return m
+
+
+@pytest.fixture(scope="module")
+def sphere_and_hinge_run(tmp_path_factory):
+    m = _sphere_and_hinge()
+    res = rancf.simulate(m, 0.02, 1e-3, method="generalized-alpha-s", output_every=5)
+    path = tmp_path_factory.mktemp("loaded") / "run.npz"
+    res.save(path)
+    return m, res, path
+
+
+def _as_an_earlier_version(path, new_path, drop):
+    """The file at ``path`` rewritten without the meta entries ``drop`` (what files of earlier
+    versions did not record)."""
+    import json
+    with np.load(path, allow_pickle=False) as f:
+        arrays = {k: f[k] for k in f.files}
+    meta = json.loads(str(arrays["meta"]))
+    for key in drop:
+        meta.pop(key, None)
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(new_path, **arrays)
+    return new_path
+
+
+@pytest.mark.parametrize("index, shape", [(0, (5, 3)), (1, (5,)), (2, (5, 0))])
+def test_loaded_joint_without_model_is_the_runs(sphere_and_hinge_run, tmp_path, index, shape):
+    """Each joint's coordinates, loaded without the model, are the run's own (spherical 3,
+    revolute 1, fixed 0), from this version's file, from a file of an earlier version that
+    records the layout only (the joint kinds give the columns), and from a file re-saved
+    from a Result loaded without its model."""
+    _, res, path = sphere_and_hinge_run
+    older = _as_an_earlier_version(path, tmp_path / "older.npz", ["joint_coordinates"])
+    resaved = tmp_path / "resaved.npz"
+    rancf.load(path).save(resaved)
+    for p in (path, older, resaved):
+        q, qd = rancf.load(p).joint(index)
+        assert q.shape == shape
+        assert np.array_equal(q, res.joint(index)[0]) and np.array_equal(qd, res.joint(index)[1])
+
+
+def test_loaded_joint_of_an_old_file_without_layout_needs_the_model(sphere_and_hinge_run,
+                                                                     tmp_path):
+    """A file of an earlier version saved without its model (no layout, no joints'
+    coordinates): 4 columns for 3 joints cannot be told apart, so joint() says the model is
+    needed, and with the model gives the run's coordinates. The index range is the joints'
+    (3 joints: [0, 2]; the 4 columns are not joints)."""
+    m, res, path = sphere_and_hinge_run
+    old = _as_an_earlier_version(path, tmp_path / "old.npz",
+                                 ["joint_coordinates", "layout", "parameters"])
+    with pytest.raises(ValueError, match="needs the model"):
+        rancf.load(old).joint(1)
+    with pytest.raises(ValueError, match=r"\[0, 2\]"):
+        rancf.load(old).joint(3)
+    assert np.array_equal(rancf.load(old, model=m).joint(0)[0], res.joint(0)[0])
+
+
+def test_loaded_spatial_reaction_without_model(sphere_and_hinge_run):
+    """The full reaction of a spatial joint is stored (its six entries): loaded without the
+    model it is the run's; the reaction along the axis needs the axis, so the model."""
+    _, res, path = sphere_and_hinge_run
+    loaded = rancf.load(path)
+    assert np.array_equal(loaded.reaction(1), res.reaction(1))
+    with pytest.raises(ValueError, match="needs the model"):
+        loaded.reaction(1, "torque")
+
+
+def test_load_onto_a_model_of_other_parameters_warns_naming_them(sphere_and_hinge_run):
+    """The same layout with the beam's E doubled: loading warns, naming E and both values,
+    and still loads (the stored arrays are the run's)."""
+    _, res, path = sphere_and_hinge_run
+    with pytest.warns(UserWarning, match=r"beam 0 E is 20000000.0 in the file, 40000000.0 in "
+                                         r"the model"):
+        loaded = rancf.load(path, model=_sphere_and_hinge(E_scale=2.0))
+    assert np.array_equal(loaded.nodes, res.nodes)
+
+
+def test_load_onto_the_same_model_or_an_old_file_does_not_warn(sphere_and_hinge_run, tmp_path):
+    """A model built again with the same parameters gives no warning; neither does a file of
+    an earlier version (no parameters recorded, nothing to compare)."""
+    import warnings
+    _, _, path = sphere_and_hinge_run
+    old = _as_an_earlier_version(path, tmp_path / "old.npz", ["parameters"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rancf.load(path, model=_sphere_and_hinge())
+        rancf.load(old, model=_sphere_and_hinge(E_scale=2.0))
+
+
+def test_axis_reaction_refusal_echoes_what_was_asked(sphere_and_hinge_run):
+    """reaction(spherical, "angle") is refused naming "angle", the word the user wrote."""
+    _, res, _ = sphere_and_hinge_run
+    with pytest.raises(ValueError, match="what='angle' needs a revolute or prismatic"):
+        res.reaction(0, "angle")
