@@ -130,13 +130,13 @@ def test_loaded_joint_of_an_old_file_without_layout_needs_the_model(sphere_and_h
     """A file of an earlier version saved without its model (no layout, no joints'
     coordinates): 4 columns for 3 joints cannot be told apart, so joint() says the model is
     needed, and with the model gives the run's coordinates. The index range is the joints'
-    (3 joints: [0, 2]; the 4 columns are not joints)."""
+    (3 joints: [-3, 2]; the 4 columns are not joints)."""
     m, res, path = sphere_and_hinge_run
     old = _as_an_earlier_version(path, tmp_path / "old.npz",
                                  ["joint_coordinates", "layout", "parameters"])
     with pytest.raises(ValueError, match="needs the model"):
         rancf.load(old).joint(1)
-    with pytest.raises(ValueError, match=r"\[0, 2\]"):
+    with pytest.raises(ValueError, match=r"\[-3, 2\]"):
         rancf.load(old).joint(3)
     assert np.array_equal(rancf.load(old, model=m).joint(0)[0], res.joint(0)[0])
 
@@ -178,3 +178,60 @@ def test_axis_reaction_refusal_echoes_what_was_asked(sphere_and_hinge_run):
     _, res, _ = sphere_and_hinge_run
     with pytest.raises(ValueError, match="what='angle' needs a revolute or prismatic"):
         res.reaction(0, "angle")
+
+
+# --- minor findings ---------------------------------------------------------------------------
+@pytest.mark.parametrize("method, option, accepted",
+                         [("generalized-alpha", "rho_infty", "rho_inf"),
+                          ("generalized-alpha-s", "rho_infty", "rho_inf"),
+                          ("hht", "alpah", "alpha"), ("newmark", "rho_inf", "no parameters")])
+def test_a_misspelt_option_is_named_with_the_accepted_ones(method, option, accepted):
+    """The TypeError names the option, its value and what the method takes, not the
+    scheme's private _set_parameters."""
+    m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
+    with pytest.raises(TypeError) as err:
+        rancf.simulate(m, 0.01, 1e-3, method=method, **{option: 0.5})
+    words = str(err.value)
+    assert f"{option} = 0.5" in words and accepted in words and "_set_parameters" not in words
+
+
+def test_state_and_joint_indices_count_from_the_end_and_name_their_range(sphere_and_hinge_run):
+    """state(i) and joint(i) both take negative indices (from the end, as Python's do) and
+    name their valid range when out of it."""
+    m, res, _ = sphere_and_hinge_run
+    n_out, n_joints = len(res.t), len(m.joints)
+    assert np.array_equal(res.state(-1).x, res.state(n_out - 1).x)
+    assert np.array_equal(res.joint(-1)[0], res.joint(n_joints - 1)[0])
+    assert np.array_equal(res.reaction(-2), res.reaction(n_joints - 2))
+    with pytest.raises(IndexError, match=rf"\[{-n_out}, {n_out - 1}\].*got {n_out}"):
+        res.state(n_out)
+    with pytest.raises(ValueError, match=rf"\[{-n_joints}, {n_joints - 1}\].*got {-n_joints - 1}"):
+        res.joint(-n_joints - 1)
+
+
+@pytest.mark.parametrize("formulation", ["recursive", "dae"])
+@pytest.mark.parametrize("frame, words", [(np.diag([1.0, 1.0, 1.1]), "not orthogonal"),
+                                          (np.diag([1.0, 1.0, -1.0]), "a reflection")])
+def test_a_state_whose_frame_is_not_a_rotation_is_named_so(sphere_and_hinge_run, formulation,
+                                                           frame, words):
+    """A State whose body 0 has a stretched or mirrored frame: the refusal says the frame
+    is not a rotation (both formulations), not that the joints are not satisfied."""
+    m, res, _ = sphere_and_hinge_run
+    state = res.state(-1)
+    x = state.x.copy()
+    x[3:12] = (frame @ x[3:12].reshape(3, 3)).ravel()
+    with pytest.raises(ValueError, match=f"frame of body 0 .* is {words}"):
+        rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha-s", formulation=formulation,
+                       state=rancf.State(x, state.v))
+
+
+def test_cable_at_gives_a_node_or_says_that_points_are_nodes():
+    """cable.at(s) at a node's arc length gives that node (as beam.at does); between nodes a
+    ValueError names the nearest node; out of range, beam.at's ValueError."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    cable = m.add_beam(1.0, 4, E=1e6, rho=100.0, A=1e-3, I=1e-9, element="ancf-cable")
+    assert repr(cable.at(0.25)) == repr(cable.node(1)) and repr(cable.at(1.0)) == repr(cable.end)
+    with pytest.raises(ValueError, match=r"between nodes.*node\(1\)"):
+        cable.at(0.3)
+    with pytest.raises(ValueError, match=r"in \[0, 1\] m"):
+        cable.at(1.5)

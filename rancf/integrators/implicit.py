@@ -78,6 +78,7 @@ dissipated energy integrated by the loop at every step (trapezoidal rule).
 """
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
@@ -146,11 +147,19 @@ class Scheme:
     static = False
 
     def __init__(self, **parameters):
+        own = [name for name in inspect.signature(self._set_parameters).parameters
+               if name != "parameters"]
+        unknown = [name for name in parameters if name not in own]
+        if unknown:
+            takes = ", ".join(own) if own else "no parameters of its own"
+            raise TypeError(
+                f"unknown option {unknown[0]} = {parameters[unknown[0]]!r} for method "
+                f"{self.name!r}, which takes {takes}; every implicit method takes tol, "
+                f"max_iter and jacobian, and formulation 'dae' projection and linear_solver")
         self._set_parameters(**parameters)
 
-    def _set_parameters(self, **parameters):
-        if parameters:
-            raise TypeError(f"{self.name} takes no parameters, got {sorted(parameters)}")
+    def _set_parameters(self):
+        """Set the scheme's coefficients from its options (a subclass's keywords)."""
 
 class Newmark(Scheme):
     """Newmark's average-acceleration scheme (gamma = 1/2, beta = 1/4), paper eq. 3-6.

@@ -638,9 +638,12 @@ class Result:
             if self.model is not None and joint.child.item.model is not self.model:
                 raise ValueError(f"joint {joint!r} belongs to another model")
             return joint.index
-        if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and 0 <= joint < n:
-            return int(joint)
-        raise ValueError(f"joint must be a Joint of the model or an index in [0, {n - 1}], got {joint!r}")
+        # a negative index counts from the end, as state(i) and beam.node(i) do
+        if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and \
+                -n <= joint < n:
+            return int(joint) % n
+        raise ValueError(f"joint must be a Joint of the model or an index in [{-n}, {n - 1}] "
+                         f"(negative counts from the end), got {joint!r}")
 
     def _joint_columns(self, joint):
         """The columns of a joint's coordinates in joint_q: one per planar joint; a spatial
@@ -669,7 +672,8 @@ class Result:
         Parameters
         ----------
         joint : Joint or int
-            A joint of the model (from :meth:`Model.add_joint`) or its index.
+            A joint of the model (from :meth:`Model.add_joint`) or its index (negative counts
+            from the end).
 
         Returns
         -------
@@ -894,7 +898,9 @@ class Result:
         Raises
         ------
         IndexError
-            ``i`` out of range.
+            ``i`` out of ``[-n_out, n_out - 1]`` (the message gives the range).
+        TypeError
+            ``i`` not an int.
 
         Examples
         --------
@@ -905,6 +911,13 @@ class Result:
         >>> dae.status
         'ok'
         """
+        n_out = len(self.t)
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"i must be an output index (an int), got {i!r}")
+        if not -n_out <= i < n_out:
+            raise IndexError(f"i must be an output index in [{-n_out}, {n_out - 1}] (this "
+                             f"Result has {n_out} outputs; negative counts from the end), "
+                             f"got {i!r}")
         joint_q = self.joint_q[i].copy()
         if "cable_nodes" not in self.extra:
             return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy(),
