@@ -694,13 +694,14 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
 
 
 def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,
-                      reason, tol=1e-10, max_iter=25, jacobian="reuse", **parameters):
+                      reason="", tol=1e-10, max_iter=25, jacobian="reuse", **parameters):
     """The implicit loop on a spatial formulation from (q0, v0): the absolute-coordinate DAE
     (a :class:`~rancf.formulations.spatial_dae.SpatialDAE`; q0, v0 its coordinates and rates,
     (n_coordinates,) each), which takes the options ``projection`` (default False) and
     ``linear_solver`` (None or "sparse") and solves its sparse matrices on one BLAS thread, or
     the recursion (a :class:`~rancf.formulations.spatial.Spatial`; its state's q and qd,
-    (n_free,) each), which refuses both options but None."""
+    (n_free,) each), which refuses both options but None. ``reason``: why method "auto"
+    chose the method ("" when it was named), for the message of a refused step."""
     dae = isinstance(formulation, SpatialDAE)
     if dae:
         projection = parameters.pop("projection", False)
