@@ -235,3 +235,23 @@ def test_cable_at_gives_a_node_or_says_that_points_are_nodes():
         cable.at(0.3)
     with pytest.raises(ValueError, match=r"in \[0, 1\] m"):
         cable.at(1.5)
+
+
+def test_a_planar_file_with_springs_loads_onto_its_model_without_a_warning(tmp_path):
+    """A planar model with a spring of no rest length given (None) and a rotational spring:
+    saved and loaded onto the same model, nothing differs; with the spring's k changed, the
+    warning names it."""
+    import warnings
+
+    def model(k):
+        m = rancf.pendulum(n_bodies=2, elements_per_body=2, body_length=1.0)
+        m.add_spring_damper(m.beams[0].end, m.ground.point(1.0, 1.0), k=k)
+        m.add_rotational_spring_damper(m.joints[1], k=2.0)
+        return m
+    path = tmp_path / "springs.npz"
+    rancf.simulate(model(10.0), 0.01, 1e-3).save(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rancf.load(path, model=model(10.0))
+    with pytest.warns(UserWarning, match="spring 0 k is 10.0 in the file, 20.0 in the model"):
+        rancf.load(path, model=model(20.0))

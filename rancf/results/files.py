@@ -201,9 +201,12 @@ def parameters(model):
     for kind, items, names in ITEM_PARAMETERS:
         for i, item in enumerate(getattr(model, items, ())):
             for name in names:
-                value = getattr(item, name, None)
-                if value is not None:
-                    found[f"{kind} {i} {name}"] = [float(v) for v in np.ravel(value)]
+                try:        # a number or an array of them (an item of a plug-in may differ)
+                    value = np.asarray(getattr(item, name), dtype=float).ravel()
+                except (AttributeError, TypeError, ValueError):
+                    continue
+                if np.all(np.isfinite(value)):      # None (a rest length not given) is NaN
+                    found[f"{kind} {i} {name}"] = [float(v) for v in value]
     return found
 
 
