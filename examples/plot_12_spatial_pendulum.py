@@ -38,7 +38,7 @@ omega = np.sqrt(5 / 6 * G * h * h / (rho * h**4 / 12))
 print(f"length {rod.length:.4f} m; sqrt(k G A / (rho I)) = {omega:.4g} rad/s, "
       f"RK4 limit {2 * np.sqrt(2) / omega:.3g} s")
 try:
-    rancf.simulate(model, t_end=2.0, dt=3e-4)
+    rancf.simulate(model, t_end=2.0, dt=3e-4, method="rk4")
 except ValueError as err:
     print(err)
 

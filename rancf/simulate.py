@@ -2,6 +2,7 @@
 made (:mod:`rancf.starts`), its integrator run, its Solution made a :class:`rancf.Result`
 (:func:`rancf.results.result_of`)."""
 import contextlib
+import math
 
 import numpy as np
 
@@ -47,6 +48,17 @@ def output_times(t_end, dt, output_every):
     if t[-1] < t_end - 1e-9 * step:
         t = np.append(t, t_end)
     return t
+
+
+def on_time(solution, t_out, t_end):
+    """``solution`` (of an explicit run to the times ``t_out`` of :func:`output_times`) with
+    its last time t_end exactly where it reached the last of them: ``step * n`` can miss t_end
+    by a rounding (0.7 s in 700 outputs of 1 ms is 0.7000000000000001). Only the time: the
+    run stepped to ``t_out``, whose last step's length the state's bits depend on."""
+    t = solution.t
+    if len(t) == len(t_out) and t[-1] != t_end:
+        solution.t = np.concatenate([t[:-1], [t_end]])
+    return solution
 
 
 def most_outputs(t_end, dt, output_every):
@@ -357,7 +369,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``dt`` is within RK4's stability limit at the initial state (the limit the
         ``check_stability`` check computes), ``"generalized-alpha"`` (rho_inf = 0.9 unless
         given) otherwise: beyond that limit, a closed loop, ``formulation="dae"``; spatial
-        trees likewise; reduced models: ``"backward-euler"``. The Result's ``method`` says
+        models likewise, but ``"generalized-alpha-s"`` where a planar one gets
+        ``"generalized-alpha"`` (a spatial body's mass turns with it, which makes
+        generalized-alpha first order: :func:`choose_method`); reduced models:
+        ``"backward-euler"``. The Result's ``method`` says
         which ran and its ``method_reason`` why. Name the method for a run that must not
         switch between models (a study over stiffness, a convergence test).
         Explicit (recursive formulation): ``"rk4"`` (fixed step, Cython, GIL released),
@@ -561,7 +576,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return result_of(model, solution, reason)
+    return result_of(model, on_time(solution, t_out, t_end), reason)
 
 
 def _as(reason):
@@ -646,7 +661,7 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
     dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
     x0, v0 = spatial_dae_start(model, dae, state)
     return result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method, output_every,
-                                              progress, **implicit_options), reason)
+                                              progress, reason, **implicit_options), reason)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
@@ -664,28 +679,29 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     if implicit:
         n = formulation.n_free
         return result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt, method,
-                                                  output_every, progress, **implicit_options),
-                         reason)
+                                                  output_every, progress, reason,
+                                                  **implicit_options), reason)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
         check_step(method, dt, formulation.highest_rate(y0, "stiffness"),
                    formulation.highest_rate(y0, "damping") if formulation.damped else 0.0)
     # the work of the inputs and the dissipation integrated with the motion, from 0
+    t_out = output_times(t_end, dt, output_every)
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
-                                  output_times(t_end, dt, output_every), dt, method, rtol, atol,
-                                  bound, progress)
-    return result_of(model, solution, reason)
+                                  t_out, dt, method, rtol, atol, bound, progress)
+    return result_of(model, on_time(solution, t_out, t_end), reason)
 
 
 def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,
-                      tol=1e-10, max_iter=25, jacobian="reuse", **parameters):
+                      reason="", tol=1e-10, max_iter=25, jacobian="reuse", **parameters):
     """The implicit loop on a spatial formulation from (q0, v0): the absolute-coordinate DAE
     (a :class:`~rancf.formulations.spatial_dae.SpatialDAE`; q0, v0 its coordinates and rates,
     (n_coordinates,) each), which takes the options ``projection`` (default False) and
     ``linear_solver`` (None or "sparse") and solves its sparse matrices on one BLAS thread, or
     the recursion (a :class:`~rancf.formulations.spatial.Spatial`; its state's q and qd,
-    (n_free,) each), which refuses both options but None."""
+    (n_free,) each), which refuses both options but None. ``reason``: why method "auto"
+    chose the method ("" when it was named), for the message of a refused step."""
     dae = isinstance(formulation, SpatialDAE)
     if dae:
         projection = parameters.pop("projection", False)
@@ -695,7 +711,7 @@ def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, prog
                              f"are scipy.sparse), got {linear_solver!r}")
     elif any([parameters.pop(name, None) is not None for name in ("projection", "linear_solver")]):
         raise TypeError("projection and linear_solver apply to formulation='dae' only")
-    tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, formulation.tree.size)
+    tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, formulation.tree.size, reason)
     if dae:
         # the compiled problem runs the loop and projects (StepProblem.project)
         formulation.compiled.project_with(projection_kind(projection))
@@ -714,8 +730,16 @@ def _implicit_options(t_end, dt, tol, max_iter, size, reason=""):
     method, for the message)."""
     steps = t_end / dt
     if abs(steps - round(steps)) > 1e-9 * steps:
+        if reason:
+            # the user named no method: say which one "auto" chose, and why, and what runs
+            raise ValueError(
+                f"t_end / dt must be an integer for the implicit methods, got {steps!r}, "
+                f"and no method was named: {reason}. Pass a dt that divides t_end (dt = "
+                f"{t_end / math.ceil(steps)!r} s, {math.ceil(steps)} steps), or name a "
+                f"method (an adaptive one, \"dopri5\", takes any t_end)")
         raise ValueError(f"t_end / dt must be an integer for the implicit methods, got "
-                         f"{steps!r}{_as(reason)}")
+                         f"{steps!r}; pass a dt that divides t_end (dt = "
+                         f"{t_end / math.ceil(steps)!r} s, {math.ceil(steps)} steps)")
     return checks.tolerance("tol", tol, size), checks.integer("max_iter", max_iter, 1, 10**6)
 
 
@@ -737,9 +761,21 @@ def check_step(method, dt, omega, decay):
     limit = SCHEMES[method].stable_step(top_eigenvalue(omega, decay))
     if dt > limit:
         raise ValueError(
-            f"dt = {dt:g} s exceeds the {method} stability limit {limit:.3g} s of this model "
+            f"dt = {dt:g} s exceeds the {method} stability limit {limit:.4g} s of this model "
             f"({recursive.rates_in_words(omega, decay)} at the initial state); use "
-            f"dt <= {limit:.3g} s or an adaptive or implicit method")
+            f"dt <= {rounded_down(limit):.3g} s or an adaptive or implicit method")
+
+
+def rounded_down(x, digits=3):
+    """``x`` > 0 rounded down to ``digits`` significant digits: a limit advised in a message,
+    which the value printed (``:.{digits}g``) must not exceed (rounding to nearest can print
+    a step just beyond the limit, which is then refused)."""
+    unit = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    down = math.floor(x / unit) * unit
+    # x / unit may round up across an integer; the printed value is then x's own rounding
+    while float(f"{down:.{digits}g}") > x:
+        down -= unit
+    return down
 
 
 def top_eigenvalue(omega, decay):

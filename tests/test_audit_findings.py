@@ -63,10 +63,6 @@ def _sphere_and_hinge_run(tmp_path):
     return res, hinge, path
 
 
-@pytest.mark.xfail(strict=True, reason="defect: Result.joint(i) of a spatial result loaded "
-                   "without its model reads joint_q as one column a joint (the planar layout): "
-                   "spherical joint 0 gets (n_out,) of its x rotation, revolute joint 1 the "
-                   "spherical joint's y rotation")
 @pytest.mark.parametrize("index", [0, 1], ids=["spherical", "revolute"])
 def test_loaded_spatial_result_without_model_gives_the_joint_it_was_asked_for(tmp_path, index):
     """``rancf.load(path)`` documents that the joints are there without the model. Joint
@@ -110,9 +106,6 @@ def test_redundant_joint_is_refused_naming_it(run):
     assert getattr(res, "status", "ok") == "ok"
 
 
-@pytest.mark.xfail(strict=True, reason="defect: the RK4 refusal rounds the limit it advises up "
-                   "('use dt <= 6.64e-05 s'), and that dt is then refused ('6.64e-05 s exceeds "
-                   "the rk4 stability limit 6.64e-05 s')")
 def test_rk4_refusal_advises_a_step_that_is_accepted():
     """The message's advice, taken literally, must run. The beam of the spatial guide's arm,
     clamped (its limit, 2 sqrt(2) / omega_max = 6.636e-5 s with omega_max from all 36 of its
@@ -147,10 +140,6 @@ def test_static_cable_on_a_pin_is_not_reported_standing_upright():
         assert res.position(cable.end)[-1, 2] < -0.99
 
 
-@pytest.mark.xfail(strict=True, reason="defect: method='auto' beyond RK4's limit picks an "
-                   "implicit method, which then refuses t_end / dt = 666.67 ('must be an "
-                   "integer for the implicit methods') without saying that 'auto' chose it; "
-                   "RK4 takes the same ratio (gallery 12 prints this error instead of RK4's)")
 def test_auto_method_does_not_refuse_a_step_for_the_method_it_chose():
     """``rancf.simulate(m, 0.2, 3e-4)`` on the guide's arm beam, clamped (RK4 limit 6.6e-5 s):
     the user named no method. The run must go (the implicit loop shortening its last step, as

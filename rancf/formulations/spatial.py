@@ -443,6 +443,23 @@ def _check_slopes(slopes):
             f"finite with |r'| >= {MIN_SLOPE:g} (1 where unstretched)")
 
 
+def _check_frames(frames, tol):
+    """ValueError naming the first body whose frame (n, 3, 3) is not a rotation to ``tol``
+    (``max |A^T A - I| > tol``, or a reflection, ``det A < 0``), before the poses are checked
+    against the joints: a frame that is not a rotation satisfies no joint, and saying so names
+    what is wrong (the recursion's state and the spatial DAE's ``state_of_poses`` check it)."""
+    off = np.abs(np.einsum("nki,nkj->nij", frames, frames) - np.eye(3)).max(axis=(1, 2),
+                                                                          initial=0.0)
+    bad = np.flatnonzero(~(off <= tol) | (np.linalg.det(frames) < 0.0))
+    if len(bad):
+        k = bad[0]
+        what = (f"not orthogonal (max |A^T A - I| = {off[k]:.3g}, more than {tol:g})"
+                if not off[k] <= tol else "a reflection (det A < 0)")
+        raise ValueError(f"state: the frame of body {k} (its pose's entries 3 to 11) is "
+                         f"{what}; a pose's frame must be a rotation matrix (Result.state of a "
+                         "run of this model gives one)")
+
+
 def _vector(name, value, n):
     v = np.asarray(value, dtype=float).reshape(-1)
     if v.shape != (n,) or not np.all(np.isfinite(v)):
@@ -607,9 +624,10 @@ class Spatial:
         Raises
         ------
         ValueError
-            The poses or velocities do not satisfy the joints (the body, or the cable node
-            and its joint, and the gap named), or a cable slope of norm below 1e-3 or not
-            finite (the spatial DAE's ``state_of_poses`` says why).
+            A body's frame is not a rotation (not orthogonal to ``tol``, or a reflection: the
+            body named); the poses or velocities do not satisfy the joints (the body, or the
+            cable node and its joint, and the gap named), or a cable slope of norm below 1e-3
+            or not finite (the spatial DAE's ``state_of_poses`` says why).
         """
         tree, n = self.tree, self.tree.n_bodies
         nc = self.model_tree.n_cable_nodes if self.cables is not None else 0
@@ -620,6 +638,8 @@ class Spatial:
         X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)
         V = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
         r, A = X[:, :3], X[:, 3:].reshape(n, 3, 3)
+        if check:
+            _check_frames(A, tol)
         qo = np.asarray(tree.q_offset)
         q = self.link_coordinates(x)
         self.inputs.at_time(t)

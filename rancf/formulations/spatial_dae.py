@@ -211,8 +211,8 @@ from .inputs import Recorded
 from .turns import on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
-from .spatial import (CABLE_ELEMENT, CABLE_NODE, Spatial, _check_slopes, _link_coordinates,
-                      _vector, cable_bases, cable_frames)
+from .spatial import (CABLE_ELEMENT, CABLE_NODE, Spatial, _check_frames, _check_slopes,
+                      _link_coordinates, _vector, cable_bases, cable_frames)
 
 #: Euler parameters per body (a unit quaternion, scalar first)
 N_EULER = 4
@@ -1682,9 +1682,10 @@ class SpatialDAE(IndexThreeDAE):
         Raises
         ------
         ValueError
-            The poses do not satisfy the joints (the largest gap named); a cable node's slope
-            of norm below 1e-3 (a cable squeezed to a thousandth of its length, or a
-            zero slope, where the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
+            A body's frame is not a rotation (not orthogonal to ``tol``, or a reflection: the
+            body named); the poses do not satisfy the joints (the largest gap named); a cable
+            node's slope of norm below 1e-3 (a cable squeezed to a thousandth of its length,
+            or a zero slope, where the strains ``|r'| - 1`` and ``r' x r'' / |r'|^2`` have no
             direction: the run would fill with NaN) or not finite.
         """
         n = self.n_bodies
@@ -1692,6 +1693,7 @@ class SpatialDAE(IndexThreeDAE):
         _check_slopes(x[FRAME_SIZE * n:].reshape(-1, CABLE_NODE)[:, 3:])
         X = x[:FRAME_SIZE * n].reshape(n, FRAME_SIZE)
         V = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
+        _check_frames(X[:, 3:].reshape(n, 3, 3), tol)
         p = quaternion(X[:, 3:].reshape(n, 3, 3))
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
         q = np.concatenate([np.concatenate([X[:, :3], p], axis=1).ravel(), x[FRAME_SIZE * n:]])

@@ -78,6 +78,7 @@ dissipated energy integrated by the loop at every step (trapezoidal rule).
 """
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
@@ -146,11 +147,19 @@ class Scheme:
     static = False
 
     def __init__(self, **parameters):
+        own = [name for name in inspect.signature(self._set_parameters).parameters
+               if name != "parameters"]
+        unknown = [name for name in parameters if name not in own]
+        if unknown:
+            takes = ", ".join(own) if own else "no parameters of its own"
+            raise TypeError(
+                f"unknown option {unknown[0]} = {parameters[unknown[0]]!r} for method "
+                f"{self.name!r}, which takes {takes}; every implicit method takes tol, "
+                f"max_iter and jacobian, and formulation 'dae' projection and linear_solver")
         self._set_parameters(**parameters)
 
-    def _set_parameters(self, **parameters):
-        if parameters:
-            raise TypeError(f"{self.name} takes no parameters, got {sorted(parameters)}")
+    def _set_parameters(self):
+        """Set the scheme's coefficients from its options (a subclass's keywords)."""
 
 class Newmark(Scheme):
     """Newmark's average-acceleration scheme (gamma = 1/2, beta = 1/4), paper eq. 3-6.
@@ -336,6 +345,18 @@ METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, Generalized
                                      BackwardEuler)}
 
 
+def step_times(t, t0, t_end, dt, n_steps):
+    """The output times of a run of ``n_steps`` steps dt from t0 to t_end: ``t0 + k dt`` for
+    the step number k of each output (from the times ``t`` the stepper reached, sums of dt
+    that gather a rounding error a step: 0.2 s in 200 steps of 1 ms ends at
+    0.20000000000000015), and t_end exactly at the last step. Only the times: the states
+    were computed at the stepper's."""
+    k = np.rint((np.asarray(t, dtype=float) - t0) / dt)
+    times = t0 + k * dt
+    times[k == n_steps] = t_end
+    return times
+
+
 def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
               projection=False, tol=1e-10, max_iter=25, solver=None, jacobian="reuse",
               progress=False, **parameters):
@@ -479,7 +500,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     model, extra = split(seen) if compiled.formulation else ({}, seen)
     run_stats = getattr(problem, "run_stats", None)
     return Solution(
-        t=out["t"], q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
+        t=step_times(out["t"], t0, t_end, dt, n_steps), q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
         violations=out["violations"], newton_iterations=out["iterations"],
         work=out["energy"][:, 0], dissipated=out["energy"][:, 1], status=status,
         message=message, method=method, formulation=compiled.formulation,

@@ -13,7 +13,7 @@ from ..utilities import checks
 from ..elements import _ancf_cable, ancf_cable, spatial_beam
 from ..joints._codes import P_BODY as BODY, P_GROUND as GROUND, P_NODE as NODE
 from .dimension import refuse, refuse_shape
-from .items import Ground, Point, arc_point
+from .items import ArcPoint, Ground, Point, arc_point
 
 #: Tolerance on unit vectors, orthogonality and symmetry of what the user gives (relative).
 UNIT_TOLERANCE = 1e-9
@@ -563,6 +563,40 @@ class SpatialCable:
     node = SpatialBeam.node
     start = SpatialBeam.start
     end = SpatialBeam.end
+
+    def at(self, s):
+        """The node at arc length s (within 1e-12 of the length), as ``beam.at(s)`` gives one.
+
+        An ANCF cable's points are its nodes: a point between two (which a spatial beam's
+        ``at`` gives, on its element's SE(3) curve) is not available for cables, whose
+        outputs, joints and loads act at nodes (:meth:`node`).
+
+        Parameters
+        ----------
+        s : float
+            Arc length from the start along the reference centreline (m; the elements' arc
+            lengths, :meth:`element_lengths`), in ``[0, length]``.
+
+        Returns
+        -------
+        SpatialPoint
+
+        Raises
+        ------
+        TypeError
+            s not a real number.
+        ValueError
+            s outside ``[0, length]``, or between two nodes (the message names the nearest).
+        """
+        lengths = np.concatenate([[0.0], np.cumsum(self.element_lengths())])
+        point = arc_point(self, s, lengths)
+        if isinstance(point, ArcPoint):
+            k = int(np.argmin(np.abs(lengths - point.s)))
+            raise ValueError(
+                f"s = {point.s!r} m falls between nodes of {self!r}: an ANCF cable's points are "
+                f"its nodes (at s = {lengths[k]:.6g} m the nearest, node({k})); take node(i), "
+                f"or mesh the cable so that a node falls at s")
+        return point
 
     def element_lengths(self):
         """Element lengths (n_elements,) (m): equal, ``length / n_elements``, on a straight

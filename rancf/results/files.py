@@ -10,12 +10,14 @@ import reprlib
 import secrets
 import socket
 import stat
+import warnings
 import zipfile
 from typing import NamedTuple
 
 import numpy as np
 
 from ..elements.beam import PlanarANCFBeam
+from ..joints import REGISTRY
 from ..integrators.solution import Solution
 from ..utilities.memory import available_memory
 from ..model.model import Model
@@ -36,7 +38,12 @@ def save(result, path):
                       for k, v in result.stats.items()},
             "wall_time": result.wall_time}
     if result.model is not None:
-        meta["layout"] = layout(result.model)
+        meta.update({"layout": layout(result.model),
+                     "joint_coordinates": joint_coordinates(result.model),
+                     "parameters": parameters(result.model)})
+    else:
+        # a Result loaded without its model keeps what its file recorded of it
+        meta.update(result._stored_model or {})
     arrays = {"t": result.t, "nodes": result.nodes, "velocities": result.velocities,
               "joint_q": result.joint_q, "joint_qd": result.joint_qd,
               "reactions": result.reactions, "work": result.work, "dissipated": result.dissipated,
@@ -165,6 +172,103 @@ def layout(model):
                                        for j, p, c in zip(model.joints, parents, children)]}
 
 
+def joint_coordinates(model):
+    """The number of coordinates of each joint, in ``joint_q``'s order (spatial: its kind's
+    ``spatial.n_coordinates``, 0 to 6; planar: one each): how a Result loaded without its model
+    finds a joint's columns."""
+    if model.dim == 3:
+        return [int(j.type.spatial.n_coordinates) for j in model.joints]
+    return [1] * len(model.joints)
+
+
+#: The parameters :func:`parameters` records of each kind of item (those it has).
+ITEM_PARAMETERS = (
+    ("beam", "beams", ("length", "E", "rho", "A", "I", "J", "G", "damping", "kappa")),
+    ("body", "rigid_bodies", ("mass", "inertia")),
+    ("spring", "spring_dampers", ("k", "c", "rest_length")),
+    ("rotational spring", "rotational_spring_dampers", ("k", "c", "rest_angle")))
+
+
+def parameters(model):
+    """The physical parameters of ``model``, as a JSON-ready record ``{name: [numbers]}``
+    (``"gravity"``, ``"beam 0 E"``, ``"body 1 inertia"``, ``"spring 0 k"``, ...; a planar
+    model's ``"elastic_model"`` a name): what a file keeps to tell a model loaded onto it
+    that has the file's layout but other parameters (:func:`load` warns). Geometry, drives
+    and loads (functions) are not in it."""
+    found = {"gravity": [float(g) for g in model.gravity]}
+    if getattr(model, "elastic_model", None) is not None and model.dim != 3:
+        found["elastic_model"] = str(model.elastic_model)
+    for kind, items, names in ITEM_PARAMETERS:
+        for i, item in enumerate(getattr(model, items, ())):
+            for name in names:
+                try:        # a number or an array of them (an item of a plug-in may differ)
+                    value = np.asarray(getattr(item, name), dtype=float).ravel()
+                except (AttributeError, TypeError, ValueError):
+                    continue
+                if np.all(np.isfinite(value)):      # None (a rest length not given) is NaN
+                    found[f"{kind} {i} {name}"] = [float(v) for v in value]
+    return found
+
+
+def _is_parameters(value):
+    """Whether ``value`` has the form :func:`parameters` gives."""
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and (isinstance(v, str) or isinstance(v, list)
+                                and all(_is_real(x) for x in v)) for k, v in value.items())
+
+
+def _parameter_differences(theirs, ours):
+    """The parameters that differ between a file's record and a model's, in words."""
+    words = []
+    for name in sorted(set(theirs) | set(ours)):
+        a, b = theirs.get(name), ours.get(name)
+        if a != b:
+            def said(v, where):
+                return f"absent {where}" if v is None else \
+                    f"{v[0] if isinstance(v, list) and len(v) == 1 else v} {where}"
+            words.append(f"{name} is {said(a, 'in the file')}, {said(b, 'in the model')}")
+    return words
+
+
+def _check_parameters(path, model, meta):
+    """Warn when ``model`` has the layout of the file but other parameters than the model it
+    was saved from (files of earlier versions record none: nothing to compare). Not refused:
+    loading a run onto a changed model can be meant."""
+    if "parameters" not in meta:
+        return
+    found = _parameter_differences(meta["parameters"], parameters(model))
+    if found:
+        more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+        warnings.warn(f"{path}: saved from a model of other parameters than the model given "
+                      f"({'; '.join(found[:3])}{more}): the stored arrays are the saved "
+                      "model's run, what is computed from the model (positions of points, "
+                      "section forces) uses the given one's parameters", UserWarning,
+                      stacklevel=3)
+
+
+def _joint_counts(path, meta, arrays):
+    """The number of coordinates of each joint of a file's run (:func:`joint_coordinates`),
+    checked against its arrays; for a file of an earlier version, from its layout's joint
+    kinds, or one a joint where the columns of ``joint_q`` and the joints are as many; None
+    for a spatial file that cannot tell (its joints' columns need the model)."""
+    columns = arrays["joint_q"].shape[1]
+    spatial = arrays["nodes"].shape[2] == SPATIAL_POSE
+    n_joints = arrays["reactions"].shape[1] // 6 if spatial else columns
+    counts = meta.get("joint_coordinates")
+    if counts is None and "layout" in meta:
+        kinds = [j[0] for j in meta["layout"]["joints"]]
+        if not spatial:
+            counts = [1] * len(kinds)
+        elif all(k in REGISTRY and REGISTRY[k].spatial is not None for k in kinds):
+            counts = [REGISTRY[k].spatial.n_coordinates for k in kinds]
+    if counts is None:
+        return [1] * n_joints if n_joints == columns else None
+    if len(counts) != n_joints or sum(counts) != columns:
+        raise ValueError(f"{path}: the joints' coordinates {reprlib.repr(counts)} do not match "
+                         f"{n_joints} joints of {columns} columns of joint_q")
+    return counts
+
+
 #: A node's entries in ``nodes`` and in ``velocities``: the planar kinds' coordinates, a spatial
 #: body's pose and velocity.
 NODE_SIZES = {PlanarANCFBeam.node_size: PlanarANCFBeam.node_size, SPATIAL_POSE: SPATIAL_VELOCITY}
@@ -206,6 +310,14 @@ def _check_meta(path, meta):
     if "layout" in meta and not _is_layout(meta["layout"]):
         raise ValueError(f"{path}: the model layout must hold lists of items [kind, count] and "
                          f"of joints [kind, parent, child], got {reprlib.repr(meta['layout'])}")
+    counts = meta.get("joint_coordinates", [])
+    if not (isinstance(counts, list) and all(isinstance(k, int) and not isinstance(k, bool)
+                                             and 0 <= k <= 6 for k in counts)):
+        raise ValueError(f"{path}: joint_coordinates must be a list of numbers of coordinates "
+                         f"(0 to 6), got {reprlib.repr(counts)}")
+    if "parameters" in meta and not _is_parameters(meta["parameters"]):
+        raise ValueError(f"{path}: parameters must map names to lists of numbers, got "
+                         f"{reprlib.repr(meta['parameters'])}")
 
 
 def _is_layout(value):
@@ -452,7 +564,9 @@ def load(path, model=None):
         are there, but not what needs the model (positions of points, the tip, pictures);
         with it, the file must have been saved from a model of the same layout (items and
         joints, :func:`layout`; a file saved without a model: the same numbers of vertices
-        and joints).
+        and joints). A spatial file of an earlier version that records neither its layout
+        nor its joints' coordinates gives a joint's values (:meth:`Result.joint`) only with
+        the model.
 
     Returns
     -------
@@ -472,6 +586,13 @@ def load(path, model=None):
         without being expanded).
     MemoryError
         The arrays its headers declare would not fit in the memory available.
+
+    Warns
+    -----
+    UserWarning
+        ``model`` has the file's layout but other parameters (:func:`parameters`: materials,
+        sections, masses, springs, gravity) than the model the file was saved from, naming
+        them. Not refused: a run can be loaded onto a changed model on purpose.
 
     Notes
     -----
@@ -497,8 +618,10 @@ def load(path, model=None):
     f, size = _open(path)
     with f:
         meta, arrays = _read(path, f, size)
+    counts = _joint_counts(path, meta, arrays)
     if model is not None:
         _check_model(path, model, meta, arrays)
+        _check_parameters(path, model, meta)
     extra = {k[len("extra__"):]: v for k, v in arrays.items() if k.startswith("extra__")}
     # the energies the run computed, as saved (the model, if given, is not re-evaluated)
     extra["energies"] = {k: arrays[k] for k in ("kinetic", "elastic", "gravity")}
@@ -510,4 +633,12 @@ def load(path, model=None):
                       formulation=meta["formulation"], stats=meta["stats"],
                       wall_time=meta["wall_time"], extra=extra)
     # a stored message already holds the reason where the run had nothing else to say
-    return built(model, stored, meta["method_reason"])
+    result = built(model, stored, meta["method_reason"])
+    if model is None:
+        result._joint_counts = counts
+        # (not the layout: a file re-saved without its model is checked by its counts)
+        result._stored_model = {k: meta[k] for k in ("joint_coordinates", "parameters")
+                                if k in meta}
+        if counts is not None:
+            result._stored_model["joint_coordinates"] = counts
+    return result

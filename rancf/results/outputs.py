@@ -405,7 +405,7 @@ def spatial_deflection(result, point, body):
     return local - tree.A0[b].T @ (p0 - tree.r0[b])
 
 
-def spatial_axis_reaction(result, index):
+def spatial_axis_reaction(result, index, what="torque"):
     """The generalized reaction of a spatial revolute or prismatic joint's coordinate at every
     output (n_out,), N m or N (:meth:`rancf.Result.reaction` with ``what="torque"``).
 
@@ -415,10 +415,12 @@ def spatial_axis_reaction(result, index):
     child at the joint point is projected on it: ``a . m`` for a revolute joint (the motor
     torque of a drive, the torque holding the angle), ``a . f`` for a prismatic one. Its power on
     the child is ``reaction * qd``. A joint free about its axis transmits none (0 to round-off).
+    ``what``: the name the caller asked for (``"torque"``, ``"angle"``, ``"slide"``), which a
+    refusal repeats.
     """
     joint = result.model.joints[index]
     if not joint.type.spatial.takes_drive:
-        raise ValueError(f"what='torque' needs a revolute or prismatic joint (one coordinate "
+        raise ValueError(f"what={what!r} needs a revolute or prismatic joint (one coordinate "
                          f"along an axis), got a {joint.kind} joint; its reaction is "
                          f"reaction(joint), (n_out, 6)")
     body, _ = result.model.body_of(joint.parent)

@@ -125,6 +125,12 @@ class Result:
     (5, 6, 4)
     """
 
+    #: A Result loaded without its model (:func:`rancf.load`): the number of coordinates of
+    #: each joint (None where the file cannot tell), and what the file recorded of its model
+    #: (joints' coordinates, parameters), which its :meth:`save` writes again.
+    _joint_counts = None
+    _stored_model = None
+
     def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
                  dissipated, status="ok", message="", method="", formulation="", stats=None,
                  extra=None, wall_time=0.0, energy_table=None, error=None, method_reason=""):
@@ -617,24 +623,46 @@ class Result:
             raise ValueError("the model has no beam, so no tip")
         return self.position(self.model.beams[-1].end)
 
+    @property
+    def _spatial(self):
+        return self._sizes[0] == SPATIAL_POSE
+
     def _joint_index(self, joint):
-        n = len(self.model.joints) if self.model is not None else self.joint_q.shape[1]
+        if self.model is not None:
+            n = len(self.model.joints)
+        elif self._joint_counts is not None:
+            n = len(self._joint_counts)
+        else:   # a spatial joint's reaction has six entries
+            n = self.reactions.shape[1] // 6 if self._spatial else self.joint_q.shape[1]
         if isinstance(joint, Joint):
             if self.model is not None and joint.child.item.model is not self.model:
                 raise ValueError(f"joint {joint!r} belongs to another model")
             return joint.index
-        if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and 0 <= joint < n:
-            return int(joint)
-        raise ValueError(f"joint must be a Joint of the model or an index in [0, {n - 1}], got {joint!r}")
+        # a negative index counts from the end, as state(i) and beam.node(i) do
+        if isinstance(joint, (int, np.integer)) and not isinstance(joint, bool) and \
+                -n <= joint < n:
+            return int(joint) % n
+        raise ValueError(f"joint must be a Joint of the model or an index in [{-n}, {n - 1}] "
+                         f"(negative counts from the end), got {joint!r}")
 
     def _joint_columns(self, joint):
         """The columns of a joint's coordinates in joint_q: one per planar joint; a spatial
         joint's coordinates (its kind's ``spatial.n_coordinates``) follow those of the joints
         added before it."""
         k = self._joint_index(joint)
-        if self.model is None or self.model.dim != 3:
+        if self.model is None:
+            counts = self._joint_counts
+            if counts is None:
+                raise ValueError(
+                    "this spatial Result was loaded without its model from a file that does "
+                    "not record its joints' coordinates (an earlier version's, saved without "
+                    "its model): joint() needs the model, rancf.load(path, model=...)")
+        elif self.model.dim != 3:
             return k
-        counts = [j.type.spatial.n_coordinates for j in self.model.joints]
+        else:
+            counts = [j.type.spatial.n_coordinates for j in self.model.joints]
+        if not self._spatial:
+            return k
         first = sum(counts[:k])
         return first if counts[k] == 1 else slice(first, first + counts[k])
 
@@ -644,7 +672,8 @@ class Result:
         Parameters
         ----------
         joint : Joint or int
-            A joint of the model (from :meth:`Model.add_joint`) or its index.
+            A joint of the model (from :meth:`Model.add_joint`) or its index (negative counts
+            from the end).
 
         Returns
         -------
@@ -729,16 +758,17 @@ class Result:
         (3.83, 3.83)
         """
         k = self._joint_index(joint)
-        if self.model is not None and self.model.dim == 3:
+        if self._spatial:
             if what is None:
                 return self.reactions[:, 6 * k:6 * k + 6].copy()
+            self._assembly(f"reaction(joint, {what!r}) of a spatial joint (its axis)")
             one = self.model.joints[k].type.spatial.units
             names = ("torque", "slide" if one == ("m",) else "angle")
             if what not in names:
                 raise ValueError(f"what must be None (the full reaction) or one of {names}, got "
                                  f"{what!r}")
             from .outputs import spatial_axis_reaction
-            return spatial_axis_reaction(self, k)
+            return spatial_axis_reaction(self, k, what)
         if what is None:
             if self.model is not None:
                 _warn_changed(self.model.joints[k])
@@ -868,7 +898,9 @@ class Result:
         Raises
         ------
         IndexError
-            ``i`` out of range.
+            ``i`` out of ``[-n_out, n_out - 1]`` (the message gives the range).
+        TypeError
+            ``i`` not an int.
 
         Examples
         --------
@@ -879,6 +911,13 @@ class Result:
         >>> dae.status
         'ok'
         """
+        n_out = len(self.t)
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"i must be an output index (an int), got {i!r}")
+        if not -n_out <= i < n_out:
+            raise IndexError(f"i must be an output index in [{-n_out}, {n_out - 1}] (this "
+                             f"Result has {n_out} outputs; negative counts from the end), "
+                             f"got {i!r}")
         joint_q = self.joint_q[i].copy()
         if "cable_nodes" not in self.extra:
             return State(self.nodes[i].ravel().copy(), self.velocities[i].ravel().copy(),
