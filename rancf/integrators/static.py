@@ -32,7 +32,8 @@ from ..utilities.errors import UserFunctionError
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
-from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread
+from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
+from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
 from ..model.model import Model
 from ._implicit import Stepper
 from .held_interrupt import held_interrupt
@@ -422,17 +423,29 @@ def _held_stiffness(dae, x, lam, B, held_is_B):
     bounds their magnitude) instead of adding their rows to the constraints (they repeat
     the joints' rows at the cable ends: a singular saddle-point matrix)."""
     n = dae.n_coordinates
-    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
-                          1.0, factor=False).tocsr()
-    K = S[:n, :n]
-    K = 0.5 * (K + K.T)
-    J = S[n:, :n].tocsc()
-    bound = float(abs(K).sum(axis=1).max())
+    K, J, bound, _ = _stiffness(dae, x, lam)
     exact = _split_is_exact(K, J, B, bound)
     if not exact:
         return K.tocsc(), J, bound, False
     held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
     return (K + 2.0 * bound * held).tocsc(), J, bound, True
+
+
+def _stiffness(dae, x, lam):
+    """``(K, J, |K|_inf, skew)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
+    ``dae``: Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (n, n) symmetrized, sparse CSR,
+    ``J = Phi_x`` (m, n) CSC, the blocks of its Newton matrix with ``c_k = 1`` alone, and
+    ``skew``, the largest entry of its antisymmetric part ``|K - K^T| / 2`` (N/m): nonzero
+    where a load is not conservative (a moment fixed in space, a follower force), whose
+    equilibrium's stability an energy's second variation does not decide."""
+    n = dae.n_coordinates
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = S[:n, :n]
+    skew = 0.5 * (K - K.T)
+    K = 0.5 * (K + K.T)
+    return (K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()),
+            float(abs(skew).max()) if skew.nnz else 0.0)
 
 
 def _split_is_exact(K, J, B, bound):
@@ -570,7 +583,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
     (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
     docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
-    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`)."""
+    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`).
+    The equilibrium the load steps reach is tested for stability, and an unstable one left
+    for a stable one, on the model's spatial DAE (:func:`_leave_unstable_tree_equilibrium`)."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
@@ -592,6 +607,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
+    made = [stepper]
+    if status == "ok":
+        status, message = _leave_unstable_tree_equilibrium(
+            model, formulation, stepper, tol * tree.size, max_iter, made, message)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
     with held_interrupt() as caught:
@@ -605,9 +624,96 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=np.zeros((1, 0)), status=status, message=message, method="newton",
                     formulation="spatial",
-                    stats=_work(iterations, [stepper], steps),
+                    stats=_work(iterations, made, steps),
                     extra={**_load_steps_extra(reached, iterations, steps, load_steps), **extra},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+#: How many times :func:`_leave_unstable_tree_equilibrium` leaves an unstable equilibrium
+#: of the recursion's statics along its unstable direction before it gives up (as the fold
+#: escape of :func:`_spatial_dae_static`).
+ESCAPES = 3
+
+
+def _leave_unstable_tree_equilibrium(model, formulation, stepper, tol, max_iter, made,
+                                     message):
+    """``(status, message)`` of the recursion's statics of a spatial tree whose load steps
+    reached an equilibrium (the stepper's state, at load factor 1), which is left for a
+    stable one where it is unstable: the fold escape of :func:`_spatial_dae_static` on the
+    same model's spatial DAE.
+
+    The test: the equilibrium's poses (its coordinates x, the multipliers lambda that hold it,
+    least squares) and the coupled test of :func:`_unstable_direction`, an eigenvalue of
+    ``Z^T K Z`` below ``-1e-9 |K|_inf`` (K Newton's stiffness ``K + d(Phi_x^T lambda)/dx``, Z
+    the motions the joints allow), O(n). Where it is unstable: on along its unstable
+    direction by a tenth of the model's size, :func:`_pseudo_transient_first_step` at the
+    full load from there (a damped descent of the potential: Newton alone goes back to the
+    unstable equilibrium as readily as to another), and Newton's load step of the recursion
+    at load factor 1 from its poses; :data:`ESCAPES` times at most. Not tested: an
+    equilibrium under loads that are not conservative (a moment fixed in space, a follower
+    force: K's antisymmetric part above ``1e-8 |K|_inf``, where :func:`rancf.modes` refuses
+    them too), which no energy's minimum decides, and one whose multipliers are not finite
+    (rows the joints repeat). Where the continuation fails, or the last is
+    still unstable, ``"failed"``, the stepper back at the unstable equilibrium reached last
+    (the result), its message naming it. ``tol`` (m) the loop's tolerance; ``made`` the
+    solve's loops, which this appends to (:func:`_work`); ``message`` the load steps' (kept
+    where the equilibrium is stable).
+
+    Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
+    A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
+    the first load steps' swing but gravity's; the increments' halving can land it on the
+    upright branch (4 elements, 1 m: its end at z = +0.9995 m, ``omega^2 = -1222``), which
+    the pin leaves free to fall. (A rigid body on a pin is refused before: its link has no
+    stiffness of its own, a mechanism.)"""
+    size = formulation.model_tree.size
+    n = formulation.n_free
+    dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
+    nb, nc = dae.n_bodies, dae.n_cable_nodes
+    for attempt in range(ESCAPES + 1):
+        q = stepper.state()[1].copy()
+        r, A, _ = formulation.kinematics(np.concatenate([q, np.zeros(n)]))
+        x = np.concatenate([np.concatenate([r, quaternion(A)], axis=1).ravel(),
+                            formulation.cable_coordinates()[0].ravel()
+                            if formulation.cables is not None else np.zeros(0)])
+        J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
+        lam = (spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, np.zeros_like(x), 0.0))
+               if J.shape[0] else np.zeros(0))
+        if not np.all(np.isfinite(lam)):
+            return "ok", message
+        K, J, bound, skew = _stiffness(dae, x, lam)
+        if skew > 1e-8 * bound:
+            # a load that is not conservative: no energy to be a minimum of
+            return "ok", message
+        unstable, down = _unstable_direction(K.tocsc(), J, bound)
+        if not unstable:
+            return "ok", message
+        if down is None or attempt == ESCAPES:
+            break
+        with one_blas_thread():
+            first = _pseudo_transient_first_step(
+                dae, x + down * (0.1 * size / np.abs(down).max()), lam, tol, max_iter, made)
+        if first is None:
+            break
+        r1, A1 = dae.poses(first[0])
+        poses = np.concatenate([np.concatenate([r1, A1.reshape(nb, 9)], axis=1).ravel(),
+                                first[0][POSE_SIZE * nb:]])
+        q1 = formulation.state_of(poses, np.zeros(TWIST_SIZE * nb + CABLE_NODE * nc),
+                                  check=False)[:n]
+        stepper.start_at_rest(0.0, q1, np.zeros(0))
+        try:
+            stepper.advance()
+        except (StepFailure, ArithmeticError, ValueError, RuntimeError):
+            break
+        formulation.carry_cable_frames(stepper.state()[1])
+    # back at the unstable equilibrium reached last (its cable frames carried there)
+    stepper.start_at_rest(0.0, q, np.zeros(0))
+    return "failed", (
+        "the equilibrium reached is unstable (its stiffness on the motions the joints allow "
+        "has a negative eigenvalue: a body or cable held by a spherical or revolute joint "
+        "above it, which leaves it free to swing down, as an SE(3) beam on a pin is left "
+        "free to turn), and the continuation from it along its unstable direction did not "
+        "reach a stable one; the result is that unstable equilibrium: draw the model nearer "
+        "the equilibrium it hangs in, or raise load_steps")
 
 
 def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
