@@ -658,7 +658,8 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     force: K's antisymmetric part above ``1e-8 |K|_inf``, where :func:`rancf.modes` refuses
     them too), which no energy's minimum decides, and one whose multipliers are not finite.
     Where the continuation fails, or the last is still unstable, ``"failed"``, the stepper
-    back at the unstable equilibrium reached last (the result), its message naming it.
+    back at the unstable equilibrium reached last (the result), its message naming it; a
+    Ctrl-C in here, ``"interrupted"``, back at the last equilibrium reached.
     ``tol`` (m) the loop's tolerance; ``made`` the solve's loops, which this appends to
     (:func:`_work`); ``message`` the load steps' (kept where the equilibrium is stable).
 
@@ -670,26 +671,34 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
     rigid body on a pin is refused before: its link has no stiffness of its own, a
     mechanism.)"""
-    for attempt in range(ESCAPES + 1):
-        last = stepper.state()
-        x, lam = absolute(last)
-        if not np.all(np.isfinite(lam)):
-            return "ok", message
-        K, J, bound, skew = _stiffness(dae, x, lam)
-        if skew > 1e-8 * bound:
-            # a load that is not conservative: no energy to be a minimum of
-            return "ok", message
-        unstable, down = _unstable_direction(K.tocsc(), J, bound)
-        if not unstable:
-            return "ok", message
-        if down is None or attempt == ESCAPES:
-            break
-        with one_blas_thread():
-            first = _pseudo_transient_first_step(
-                dae, x + down * (0.1 * dae.tree.size / np.abs(down).max()), lam, tol,
-                max_iter, made)
-        if first is None or not solve_from(*first):
-            break
+    last = stepper.state()
+    try:
+        for attempt in range(ESCAPES + 1):
+            last = stepper.state()
+            x, lam = absolute(last)
+            if not np.all(np.isfinite(lam)):
+                return "ok", message
+            K, J, bound, skew = _stiffness(dae, x, lam)
+            if skew > 1e-8 * bound:
+                # a load that is not conservative: no energy to be a minimum of
+                return "ok", message
+            unstable, down = _unstable_direction(K.tocsc(), J, bound)
+            if not unstable:
+                return "ok", message
+            if down is None or attempt == ESCAPES:
+                break
+            with one_blas_thread():
+                first = _pseudo_transient_first_step(
+                    dae, x + down * (0.1 * dae.tree.size / np.abs(down).max()), lam, tol,
+                    max_iter, made)
+            if first is None or not solve_from(*first):
+                break
+    except KeyboardInterrupt:
+        # as in the load steps: the result is the last equilibrium reached, whole
+        stepper.start_at_rest(0.0, last[1], last[4])
+        return "interrupted", ("interrupted (Ctrl-C) after the last load step, while the "
+                               "equilibrium's stability was tested: the result is the "
+                               "equilibrium at load factor 1, untested")
     # back at the unstable equilibrium reached last (its cable frames carried there)
     stepper.start_at_rest(0.0, last[1], last[4])
     return "failed", (
