@@ -121,10 +121,6 @@ def test_rk4_refusal_advises_a_step_that_is_accepted():
     assert res.status == "ok"
 
 
-@pytest.mark.xfail(strict=True, reason="defect: rancf.static of an ANCF cable hanging from one "
-                   "spherical joint (4 elements, reference horizontal) returns status 'ok' with "
-                   "the cable standing upright above the pin, an unstable equilibrium "
-                   "(rancf.modes there: omega^2 = -1222 (rad/s)^2); 8 elements hang it down")
 def test_static_cable_on_a_pin_is_not_reported_standing_upright():
     """A 1 m cable (EA = 1e3 N, EI = 1e-3 N m^2, rho A = 0.1 kg/m) on a spherical joint under
     gravity -z: its one stable equilibrium hangs straight down, the end at z = -(1 + eps) m

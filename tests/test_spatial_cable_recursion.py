@@ -419,3 +419,52 @@ def test_implicit_newton_matrix_is_the_residuals_exact_jacobian(build):
           - P.residual(q - h * c_k * z, v - h * c_c * z, 0.0, a - h * c_m * z)) / (2 * h)
     x = P.newton_solve(q, v, 0.0, Jz, c_m, c_k, c_c)
     assert np.abs(x - z).max() <= 1e-6 * np.abs(z).max()
+
+
+def pinned_cable(n, direction):
+    """A 1 m cable (EA = 1e3 N, rho A = 0.1 kg/m) on a spherical joint at the origin, drawn
+    along ``direction``, gravity -z: the audit's model (tests/test_audit_findings.py)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, n, E=1e6, rho=100.0, A=1e-3, I=1e-9, element="ancf-cable",
+                   direction=direction)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    return m, c
+
+
+@pytest.mark.parametrize("n", [4, 8, 16])
+@pytest.mark.parametrize("direction", [(1.0, 0.0, 0.0), (0.0, 0.0, 1.0)])
+def test_statics_of_a_cable_on_a_pin_hangs_it_down(n, direction):
+    """Drawn horizontal (the load steps' swing lands 4 elements upright) or upright (Newton
+    converges to the compressed straight cable above the pin, where it starts), the
+    recursion's statics must leave that unstable equilibrium for the one it hangs in:
+    straight down, tension ``T(s) = rho A g (L - s)``, so a node at arc length s sits at
+    ``z = -(s + rho A g (L s - s^2 / 2) / EA)`` (the stretch is quadratic in s, which the
+    cubic Hermite elements hold exactly). Bound 1e-9 m: Newton's tolerance (1e-10 of the
+    1 m size) and round-off. Its stability by the other linearization: rancf.modes there
+    (the recursion's dense stiffness in link coordinates) finds every omega^2 positive."""
+    m, c = pinned_cable(n, direction)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    rhoA, g, EA = 0.1, 9.81, 1e3
+    s = np.linspace(0.0, 1.0, n + 1)
+    nodes = res.extra["cable_nodes"][0].reshape(-1, 6)[:, :3]
+    expected = np.stack([0 * s, 0 * s, -(s + rhoA * g * (s - s**2 / 2) / EA)], axis=1)
+    np.testing.assert_allclose(nodes, expected, rtol=0, atol=1e-9)
+    found = rancf.modes(m, state=res.state(0), n=3)
+    assert np.all(found.frequencies > 0.0)
+
+
+def test_statics_says_so_where_it_cannot_leave_an_unstable_equilibrium(monkeypatch):
+    """Where the continuation off the unstable equilibrium finds nothing (patched to fail),
+    statics returns that equilibrium as 'failed', its message saying it is unstable and that
+    the joint leaves the cable free to swing; rancf.modes there (the independent, dense
+    linearization) refuses it as unstable."""
+    from rancf.integrators import static as statics
+    monkeypatch.setattr(statics, "_pseudo_transient_first_step", lambda *args: None)
+    m, c = pinned_cable(4, (0.0, 0.0, 1.0))
+    res = rancf.static(m)
+    assert res.status == "failed"
+    assert "unstable" in res.message and "free to swing" in res.message, res.message
+    assert res.position(c.end)[0, 2] > 0.99            # the upright equilibrium, compressed
+    with pytest.raises(ValueError, match="unstable"):
+        rancf.modes(m, state=res.state(0), n=3)

@@ -369,3 +369,27 @@ def test_a_loop_mode_moves_as_its_shape():
     assert np.abs(ends).max() < 1e-6
     mid = motion.position(b.node(2))[:, 2]
     assert np.ptp(mid) == pytest.approx(2e-3 / np.pi, rel=0.1)
+
+
+@pytest.mark.parametrize("n", [4, 8, 16])
+def test_statics_of_a_cable_standing_between_two_pins_is_not_ok_unstable(n):
+    """A 1 m cable (EA = 1e3 N, EI = 1e-3 N m^2, rho A = 0.1 kg/m) drawn straight up between
+    pins at z = 0 and z = 1 m (the spatial DAE: the recursion cannot run a cable pinned at
+    both ends): its weight compresses its lower part, which its bending cannot hold
+    straight. Statics' load steps reach that straight equilibrium; it must leave it for a
+    stable one ('ok', which rancf.modes there, the dense linearization on the constraints'
+    null space, accepts: no negative omega^2, a zero one the bulged cable's free turn about
+    the line through the pins) or fail saying it is unstable (rancf.modes refuses the
+    state)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    c = m.add_beam(1.0, n, E=1e6, rho=100.0, A=1e-3, I=1e-9, element="ancf-cable",
+                   direction=(0.0, 0.0, 1.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
+    m.add_joint("spherical", m.ground.point(0, 0, 1), c.end)
+    res = rancf.static(m)
+    if res.status == "ok":
+        assert np.all(rancf.modes(m, state=res.state(0), n=3).frequencies >= 0.0)
+    else:
+        assert "unstable" in res.message, res.message
+        with pytest.raises(ValueError, match="unstable"):
+            rancf.modes(m, state=res.state(0), n=3)

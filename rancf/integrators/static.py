@@ -32,7 +32,8 @@ from ..utilities.errors import UserFunctionError
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
-from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread
+from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
+from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
 from ..model.model import Model
 from ._implicit import Stepper
 from .held_interrupt import held_interrupt
@@ -422,17 +423,29 @@ def _held_stiffness(dae, x, lam, B, held_is_B):
     bounds their magnitude) instead of adding their rows to the constraints (they repeat
     the joints' rows at the cable ends: a singular saddle-point matrix)."""
     n = dae.n_coordinates
-    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
-                          1.0, factor=False).tocsr()
-    K = S[:n, :n]
-    K = 0.5 * (K + K.T)
-    J = S[n:, :n].tocsc()
-    bound = float(abs(K).sum(axis=1).max())
+    K, J, bound, _ = _stiffness(dae, x, lam)
     exact = _split_is_exact(K, J, B, bound)
     if not exact:
         return K.tocsc(), J, bound, False
     held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
     return (K + 2.0 * bound * held).tocsc(), J, bound, True
+
+
+def _stiffness(dae, x, lam):
+    """``(K, J, |K|_inf, skew)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
+    ``dae``: Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (n, n) symmetrized, sparse CSR,
+    ``J = Phi_x`` (m, n) CSC, the blocks of its Newton matrix with ``c_k = 1`` alone, and
+    ``skew``, the largest entry of its antisymmetric part ``|K - K^T| / 2`` (N/m): nonzero
+    where a load is not conservative (a moment fixed in space, a follower force), whose
+    equilibrium's stability an energy's second variation does not decide."""
+    n = dae.n_coordinates
+    S = dae.newton_matrix(x, np.zeros(n), lam, np.zeros(n), 0.0, x, 0.0, 0.0, 0.0, 1.0, 0.0,
+                          1.0, factor=False).tocsr()
+    K = S[:n, :n]
+    skew = 0.5 * (K - K.T)
+    K = 0.5 * (K + K.T)
+    return (K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()),
+            float(abs(skew).max()) if skew.nnz else 0.0)
 
 
 def _split_is_exact(K, J, B, bound):
@@ -570,7 +583,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
     (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
     docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
-    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`)."""
+    spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`).
+    The equilibrium the load steps reach is tested for stability, and an unstable one left
+    for a stable one, on the model's spatial DAE (:func:`_leave_unstable_equilibrium`)."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
@@ -592,6 +607,12 @@ def _spatial_static(model, load_steps, tol, max_iter):
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
+    made = [stepper]
+    if status == "ok":
+        dae = SpatialDAE(tree, *spatial.model_inputs(model))
+        status, message = _leave_unstable_equilibrium(
+            dae, stepper, *_tree_in_dae(formulation, dae, stepper), tol * tree.size,
+            max_iter, made, message)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
     with held_interrupt() as caught:
@@ -605,9 +626,134 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=np.zeros((1, 0)), status=status, message=message, method="newton",
                     formulation="spatial",
-                    stats=_work(iterations, [stepper], steps),
+                    stats=_work(iterations, made, steps),
                     extra={**_load_steps_extra(reached, iterations, steps, load_steps), **extra},
                     wall_time=time.perf_counter() - start, error=error)
+
+
+#: How many times :func:`_leave_unstable_equilibrium` leaves an unstable equilibrium along its
+#: unstable direction before it gives up (as the fold escape of :func:`_spatial_dae_static`).
+ESCAPES = 3
+
+
+def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter, made,
+                                message):
+    """``(status, message)`` of a spatial static solve whose load steps reached an
+    equilibrium (the stepper's state, at load factor 1), which is left for a stable one
+    where it is unstable: the fold escape of :func:`_spatial_dae_static`, on every
+    coordinate, for a spatial model of any kind (the recursion's, through the same model's
+    spatial DAE ``dae``).
+
+    ``absolute(state)``: ``(x, lambda)`` of the DAE at the stepper's ``state()`` (the
+    recursion's link coordinates mapped to the poses, the multipliers that hold them by
+    least squares); ``solve_from(x, lambda)``: Newton's load step at load factor 1 from
+    there, on the stepper, True where it converged. The test: the coupled test of
+    :func:`_unstable_direction`, an eigenvalue of ``Z^T K Z`` below ``-1e-9 |K|_inf`` (K
+    Newton's stiffness ``K + d(Phi_x^T lambda)/dx``, Z the motions the joints allow), O(n).
+    Where it is unstable: on along its unstable direction by a tenth of the model's size,
+    :func:`_pseudo_transient_first_step` at the full load from there (a damped descent of
+    the potential: Newton alone goes back to the unstable equilibrium as readily as to
+    another), and ``solve_from`` its end; :data:`ESCAPES` times at most. Not tested: an
+    equilibrium under loads that are not conservative (a moment fixed in space, a follower
+    force: K's antisymmetric part above ``1e-8 |K|_inf``, where :func:`rancf.modes` refuses
+    them too), which no energy's minimum decides, and one whose multipliers are not finite.
+    Where the continuation fails, or the last is still unstable, ``"failed"``, the stepper
+    back at the unstable equilibrium reached last (the result), its message naming it; a
+    Ctrl-C in here, ``"interrupted"``, back at the last equilibrium reached.
+    ``tol`` (m) the loop's tolerance; ``made`` the solve's loops, which this appends to
+    (:func:`_work`); ``message`` the load steps' (kept where the equilibrium is stable).
+
+    Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
+    A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
+    the first load steps' swing but gravity's; the increments' halving can land it on the
+    upright branch (4 elements, 1 m: its end at z = +0.9995 m, ``omega^2 = -1222``), which
+    the pin leaves free to fall; a cable drawn straight up between two pins is compressed
+    below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
+    rigid body on a pin is refused before: its link has no stiffness of its own, a
+    mechanism.)"""
+    last = stepper.state()
+    try:
+        for attempt in range(ESCAPES + 1):
+            last = stepper.state()
+            x, lam = absolute(last)
+            if not np.all(np.isfinite(lam)):
+                return "ok", message
+            K, J, bound, skew = _stiffness(dae, x, lam)
+            if skew > 1e-8 * bound:
+                # a load that is not conservative: no energy to be a minimum of
+                return "ok", message
+            unstable, down = _unstable_direction(K.tocsc(), J, bound)
+            if not unstable:
+                return "ok", message
+            if down is None or attempt == ESCAPES:
+                break
+            with one_blas_thread():
+                first = _pseudo_transient_first_step(
+                    dae, x + down * (0.1 * dae.tree.size / np.abs(down).max()), lam, tol,
+                    max_iter, made)
+            if first is None or not solve_from(*first):
+                break
+    except KeyboardInterrupt:
+        # as in the load steps: the result is the last equilibrium reached, whole
+        stepper.start_at_rest(0.0, last[1], last[4])
+        return "interrupted", ("interrupted (Ctrl-C) after the last load step, while the "
+                               "equilibrium's stability was tested: the result is the "
+                               "equilibrium at load factor 1, untested")
+    # back at the unstable equilibrium reached last (its cable frames carried there)
+    stepper.start_at_rest(0.0, last[1], last[4])
+    return "failed", (
+        "the equilibrium reached is unstable (its stiffness on the motions the joints allow "
+        "has a negative eigenvalue: a cable or body held above a spherical or revolute "
+        "joint, which leaves it free to swing down, as an SE(3) beam on a pin is left free "
+        "to turn, or a member its loads compress), and the continuation from it along its "
+        "unstable direction did not reach a stable one; the result is that unstable "
+        "equilibrium: draw the model nearer the equilibrium it hangs in, or raise "
+        "load_steps")
+
+
+def _solve_from(stepper, q, lam, accepted):
+    """Newton's load step on ``stepper`` from ``(q, lambda)`` at rest (its load factor
+    unchanged), then ``accepted(q)`` at its equilibrium (the cable frames carried there):
+    True where it converged, False where it failed (the stepper then left at its start)."""
+    stepper.start_at_rest(0.0, q, lam)
+    try:
+        stepper.advance()
+    except (StepFailure, ArithmeticError, ValueError, RuntimeError):
+        return False
+    accepted(stepper.state()[1])
+    return True
+
+
+def _tree_in_dae(formulation, dae, stepper):
+    """``(absolute, solve_from)`` of :func:`_leave_unstable_equilibrium` for the recursion's
+    statics (:func:`_spatial_static`, its ``stepper``) of ``formulation``, through the same
+    model's spatial
+    DAE ``dae``: the link coordinates q to the DAE's x (the bodies' origins and Euler
+    parameters, the cable nodes' ``[r, r']``) by the recursion's kinematics, the
+    multipliers by least squares, ``lambda = (J J^T)^-1 J F``; and x back to q
+    (:meth:`~rancf.formulations.spatial.Spatial.state_of` of its poses), Newton's step
+    on the recursion."""
+    n, nb, nc = formulation.n_free, dae.n_bodies, dae.n_cable_nodes
+
+    def absolute(last):
+        r, A, _ = formulation.kinematics(np.concatenate([last[1], np.zeros(n)]))
+        x = np.concatenate([np.concatenate([r, quaternion(A)], axis=1).ravel(),
+                            formulation.cable_coordinates()[0].ravel()
+                            if formulation.cables is not None else np.zeros(0)])
+        J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
+        if not J.shape[0]:
+            return x, np.zeros(0)
+        return x, spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, np.zeros_like(x), 0.0))
+
+    def solve_from(x, lam):
+        r, A = dae.poses(x)
+        poses = np.concatenate([np.concatenate([r, A.reshape(nb, 9)], axis=1).ravel(),
+                                x[POSE_SIZE * nb:]])
+        q = formulation.state_of(poses, np.zeros(TWIST_SIZE * nb + CABLE_NODE * nc),
+                                 check=False)[:n]
+        return _solve_from(stepper, q, np.zeros(0), formulation.carry_cable_frames)
+
+    return absolute, solve_from
 
 
 def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
@@ -657,6 +803,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason, steps = step_loads(
                 stepper, set_load_factor, load_steps, dae.carry_cable_frames)
+    tested = False                  # by the plane curved cables' own tests below
     if ((_bent_plane_cables(model) or (status == "failed" and not iterations))
             and _loads_in_cable_planes(model)):
         # a plane curved cable, loaded in its plane, whose first load step plain Newton does
@@ -675,6 +822,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 status, message, error, reached, iterations, reason, steps = step_loads(
                     stepper, set_load_factor, load_steps, dae.carry_cable_frames)
             set_load_factor(reached)
+            tested = True
             for _ in range(3 if status == "ok" else 0):
                 # an equilibrium unstable in the plane (a cable folded back on itself): on
                 # along its unstable direction, by a tenth of the model's size, the
@@ -700,6 +848,11 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 exact = _held_stiffness(dae, x1, lam1, _out_of_plane_coordinates(dae, model),
                                         False)[3]
                 _refuse_plane_curved_cables(model, unstable=True if exact else "coupled")
+    if status == "ok" and not tested:
+        status, message = _leave_unstable_equilibrium(
+            dae, stepper, lambda last: (last[1], last[4]),
+            lambda x1, lam1: _solve_from(stepper, x1, lam1, dae.carry_cable_frames),
+            tol * dae.tree.size, max_iter, made, message)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
