@@ -41,24 +41,19 @@ FORMULATIONS = ("auto", "recursive", "dae")
 
 
 def output_times(t_end, dt, output_every):
-    """Output times ``0, dt*output_every, 2 dt*output_every, ...`` plus ``t_end`` (s)."""
+    """Output times (s): ``k dt`` at the step numbers ``k = 0, output_every, 2 output_every,
+    ...`` (from the integers, as the implicit loop times its steps), and ``t_end`` exactly
+    last, also where ``k dt`` misses it by a rounding (0.7 s in 700 steps of 1 ms is
+    0.7000000000000001): the explicit loop steps to these times, so every state is computed
+    at the time it is labelled with."""
     step = dt * output_every
     n = int(np.floor(t_end / step + 1e-9))
-    t = step * np.arange(n + 1)
+    t = dt * (output_every * np.arange(n + 1))
     if t[-1] < t_end - 1e-9 * step:
         t = np.append(t, t_end)
+    else:
+        t[-1] = t_end
     return t
-
-
-def on_time(solution, t_out, t_end):
-    """``solution`` (of an explicit run to the times ``t_out`` of :func:`output_times`) with
-    its last time t_end exactly where it reached the last of them: ``step * n`` can miss t_end
-    by a rounding (0.7 s in 700 outputs of 1 ms is 0.7000000000000001). Only the time: the
-    run stepped to ``t_out``, whose last step's length the state's bits depend on."""
-    t = solution.t
-    if len(t) == len(t_out) and t[-1] != t_end:
-        solution.t = np.concatenate([t[:-1], [t_end]])
-    return solution
 
 
 def most_outputs(t_end, dt, output_every):
@@ -576,7 +571,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return result_of(model, on_time(solution, t_out, t_end), reason)
+    return result_of(model, solution, reason)
 
 
 def _as(reason):
@@ -690,7 +685,7 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     t_out = output_times(t_end, dt, output_every)
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   t_out, dt, method, rtol, atol, bound, progress)
-    return result_of(model, on_time(solution, t_out, t_end), reason)
+    return result_of(model, solution, reason)
 
 
 def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,

@@ -133,6 +133,10 @@ cdef class Stepper:
     # last one, q_prev2 the positions before that (_start)
     cdef int history
     cdef bint probing       # the first iteration compares the two starts (_start)
+    # step k after the start is at t_origin + k h, from the integer k (a sum of h's gathers a
+    # rounding a step, and the outputs are labelled t0 + k dt), and step k_final at t_final
+    cdef double t_origin, t_final
+    cdef long k_origin, k_final
     cdef bint at_last       # the start is the last positions, q_{n+1} = q_n (_start)
     # the outputs of run(), filled row by row (n_kept rows so far)
     cdef double[::1] out_t
@@ -192,7 +196,12 @@ cdef class Stepper:
         """Predictors and the old-step parts of the step from t to t + h."""
         cdef int i, n = self.n
         cdef double h = self.h, am = self.am, af = self.af
-        self.t1 = self.t if self.static else self.t + h
+        if self.static:
+            self.t1 = self.t
+        elif self.steps + 1 == self.k_final:
+            self.t1 = self.t_final
+        else:
+            self.t1 = self.t_origin + (self.steps + 1 - self.k_origin) * h
         self.hb, self.hg = h * h * self.beta, h * self.gamma
         for i in range(n):
             if self.bdf1:
@@ -605,7 +614,7 @@ cdef class Stepper:
         """Set the state at t0 and its consistent acceleration and multipliers:
         ``[M Phi_q^T; Phi_q 0] [a; lam] = [F; -xi]``."""
         cdef int n = self.n, m = self.m
-        self.t = t0
+        self._origin(t0)
         np.asarray(self.q)[:n] = q0
         np.asarray(self.v)[:n] = v0
         self.p.accept(&self.q[0], &self.v[0], t0)
@@ -630,7 +639,7 @@ cdef class Stepper:
         """Set the state at t0 to q0 at rest: zero velocities and accelerations, multipliers
         lam0 (m,) (the start of statics, where Newton finds the multipliers with the
         coordinates)."""
-        self.t = t0
+        self._origin(t0)
         np.asarray(self.q)[:self.n] = q0
         np.asarray(self.v)[:] = 0.0
         np.asarray(self.a)[:] = 0.0
@@ -638,6 +647,11 @@ cdef class Stepper:
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.factored = False
         self.history = 0
+
+    cdef void _origin(self, double t0):
+        """The state is at t0: the steps from here are at ``t0 + k h`` (:meth:`_prepare`)."""
+        self.t = self.t_origin = t0
+        self.k_origin, self.k_final = self.steps, -1
 
     def advance(self):
         """One step (a load step in statics) from Python; returns Newton's iterations, or
@@ -651,7 +665,7 @@ cdef class Stepper:
         return (self.t, np.asarray(self.q)[:n].copy(), np.asarray(self.v)[:n].copy(),
                 np.asarray(self.a)[:n].copy(), np.asarray(self.lam)[:self.m].copy())
 
-    def run(self, long n_steps, long output_every, progress=None):
+    def run(self, long n_steps, long output_every, progress=None, t_end=None):
         """Take n_steps steps, keeping the state at the start, at every output step and at
         the last; ``progress(t, steps)`` is called every 0.1 s of wall time
         (rancf.integrators._interrupt). Returns ``(status, message)``; :meth:`outputs` gives
@@ -659,8 +673,11 @@ cdef class Stepper:
         and, where the problem has a ``keep_inputs(k, t, q, v)`` (the DAEs, whose model has
         input functions), a copy of the values its input functions gave there: the problem
         maps the states to its outputs once, afterwards
-        (:meth:`~rancf.formulations._problem.StepProblem.observe_frames`)."""
+        (:meth:`~rancf.formulations._problem.StepProblem.observe_frames`). ``t_end``: the time
+        of the last step, exactly (``t0 + n_steps h`` can miss it by a rounding)."""
         cdef long k
+        if t_end is not None:
+            self.k_final, self.t_final = self.steps + n_steps, t_end
         cdef long n_out = 2 + n_steps // output_every
         self.out_t = np.empty(n_out)
         self.out_q, self.out_v, self.out_a = (np.empty((n_out, self.n)) for _ in range(3))

@@ -345,18 +345,6 @@ METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, Generalized
                                      BackwardEuler)}
 
 
-def step_times(t, t0, t_end, dt, n_steps):
-    """The output times of a run of ``n_steps`` steps dt from t0 to t_end: ``t0 + k dt`` for
-    the step number k of each output (from the times ``t`` the stepper reached, sums of dt
-    that gather a rounding error a step: 0.2 s in 200 steps of 1 ms ends at
-    0.20000000000000015), and t_end exactly at the last step. Only the times: the states
-    were computed at the stepper's."""
-    k = np.rint((np.asarray(t, dtype=float) - t0) / dt)
-    times = t0 + k * dt
-    times[k == n_steps] = t_end
-    return times
-
-
 def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
               projection=False, tol=1e-10, max_iter=25, solver=None, jacobian="reuse",
               progress=False, **parameters):
@@ -488,7 +476,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     try:
         # Ctrl-C in the start (its factorization) raises KeyboardInterrupt: no step was taken
         stepper.start(float(t0), q0, v0)
-        status, message = stepper.run(n_steps, int(output_every), report.callback)
+        status, message = stepper.run(n_steps, int(output_every), report.callback, float(t_end))
     finally:
         report.close(stepper.t, stepper.steps)
     out = stepper.outputs()
@@ -500,7 +488,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     model, extra = split(seen) if compiled.formulation else ({}, seen)
     run_stats = getattr(problem, "run_stats", None)
     return Solution(
-        t=step_times(out["t"], t0, t_end, dt, n_steps), q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
+        t=out["t"], q=out["q"], v=out["v"], a=out["a"], lam=out["lam"],
         violations=out["violations"], newton_iterations=out["iterations"],
         work=out["energy"][:, 0], dissipated=out["energy"][:, 1], status=status,
         message=message, method=method, formulation=compiled.formulation,

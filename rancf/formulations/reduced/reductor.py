@@ -456,14 +456,8 @@ class ReducedProblem(FullEquations):
         """
         out = super().observe(q, v, a, t, lam)
         log, red = self.step_solver.log, self.reduced
-        times = log["t"]
-        k = bisect.bisect_left(times, t)
-        k = min((j for j in (k - 1, k) if 0 <= j < len(times)),
-                key=lambda j: abs(times[j] - t), default=None)
-        # the log's times are the loop's (sums of the step), an output's t0 + k h
-        # (:func:`rancf.integrators.implicit.step_times`): equal to the rounding of n sums,
-        # n eps |t|, far below a step up to 1e7 steps
-        if k is not None and abs(times[k] - t) <= 1e-9 * max(abs(t), abs(times[k])):
+        k = bisect.bisect_left(log["t"], t)
+        if k < len(log["t"]) and log["t"][k] == t:
             step = (log["support"][k], log["residual_norm"][k], log["iterations"][k])
         else:
             step = (np.zeros(red.candidates.size, dtype=bool), 0.0, 0)
