@@ -173,6 +173,32 @@ def test_load_onto_the_same_model_or_an_old_file_does_not_warn(sphere_and_hinge_
         rancf.load(old, model=_sphere_and_hinge(E_scale=2.0))
 
 
+@pytest.mark.parametrize("scale, warns", [(0.1 * 3 / 0.3, False), (1.0 + 1e-9, True)],
+                         ids=["a rounding apart", "1e-9 apart"])
+def test_load_compares_parameters_to_a_rounding(sphere_and_hinge_run, scale, warns):
+    """E computed another way (0.1 * 3 / 0.3 = 1 + 2.2e-16) is the same model: no warning;
+    1e-9 apart, far above any rounding (files.PARAMETER_RTOL = 1e-12), is another: it warns."""
+    import warnings
+    _, _, path = sphere_and_hinge_run
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rancf.load(path, model=_sphere_and_hinge(E_scale=scale))
+    assert any("beam 0 E" in str(w.message) for w in caught) == warns
+
+
+@pytest.mark.parametrize("every", [1, 7])
+def test_explicit_and_implicit_runs_give_the_same_output_times(every):
+    """The output times are a property of (t_end, dt, output_every), not of the method:
+    RK4's and generalized-alpha's equal to the bit, k dt from the step numbers k and t_end
+    last."""
+    m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0, E=2e7)
+    t = [rancf.simulate(m, 0.21, 3e-4, method=method, output_every=every).t
+         for method in ("rk4", "generalized-alpha")]
+    assert np.array_equal(t[0], t[1])
+    steps = np.r_[np.arange(0, 700, every), 700]
+    assert np.array_equal(t[0][:-1], np.unique(steps)[:-1] * 3e-4) and t[0][-1] == 0.21
+
+
 def test_axis_reaction_refusal_echoes_what_was_asked(sphere_and_hinge_run):
     """reaction(spherical, "angle") is refused naming "angle", the word the user wrote."""
     _, res, _ = sphere_and_hinge_run

@@ -217,12 +217,25 @@ def _is_parameters(value):
                                 and all(_is_real(x) for x in v)) for k, v in value.items())
 
 
+#: Parameters equal to this relative tolerance are the same (a value computed two ways, say
+#: 0.1 * 3 and 0.3, differs by a rounding: not another model).
+PARAMETER_RTOL = 1e-12
+
+
+def _same(a, b):
+    """Whether two recorded parameters (a list of floats, a name, or None: absent) agree."""
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return bool(np.allclose(a, b, rtol=PARAMETER_RTOL, atol=0.0))
+    return a == b
+
+
 def _parameter_differences(theirs, ours):
-    """The parameters that differ between a file's record and a model's, in words."""
+    """The parameters that differ (:data:`PARAMETER_RTOL`) between a file's record and a
+    model's, in words."""
     words = []
     for name in sorted(set(theirs) | set(ours)):
         a, b = theirs.get(name), ours.get(name)
-        if a != b:
+        if not _same(a, b):
             def said(v, where):
                 return f"absent {where}" if v is None else \
                     f"{v[0] if isinstance(v, list) and len(v) == 1 else v} {where}"
