@@ -7,7 +7,8 @@ median of repeated timings taken in this one run; linear fit with R^2 for RANCF 
 log-log slopes for all. RANCF paper eq. 57: the recursion costs fewer than 1472 n multiplications
 per evaluation; counted here from the kernels' loops and by running them under valgrind.
 
-Timing method (issue 24; chosen before its first result, and not changed after):
+Timing method (issue 24; chosen before its first result; item 8 changed after two full runs
+disagreed, said there):
 
 1. *Points*: every (formulation, chain) the case times, planar and spatial.
 2. *Plan* (discarded): per formulation in order of size, one pair of runs per chain sizes its
@@ -40,18 +41,16 @@ Timing method (issue 24; chosen before its first result, and not changed after):
    The limits are the issues' (1.3, 0.98, 1.15, 1.1, 5 us, 2 - 3), unchanged.
 7. *Load*: the machine's load averages (as ``uptime`` prints them) at the start and the end of
    the timings are in the case's parameters.
-8. *Noise, changed* (issue 24, after two full runs 30 minutes apart flipped the verdicts at 1e5
-   DOF): the noise interval of item 5 is now the least to the largest value over the medians in
-   which every point, independently of the others, takes the median of any ``n - 2`` of its
-   ``n`` rounds (with five rounds: anything from its second to its fourth smallest sample;
-   :func:`noise_interval`). The spread of the longest chains is between samples (each run
-   allocates its arrays afresh), not between rounds or processes; with independent samples a
-   second run's median of five falls within the first's range with one round left out 26 % of
-   the time, within its second to fourth smallest sample 48 %, and leaving out two samples
-   still absorbs a round hit by a burst of load. Not in any interval from one run's rounds: a
-   load shared by the whole run (at a load average of 5 - 9 on 2 cores the longest chains ran
-   1.1 - 7 times slower in wall time, and up to 7.5 times in CPU time): the load averages of
-   item 7 say whether the machine was quiet.
+8. *Noise, changed* (issue 24, after two full runs 30 minutes apart gave opposite verdicts at
+   1e5 DOF, which item 5's interval did not hold): the noise interval is now the least to the
+   largest value over the medians in which every point, independently of the others, takes the
+   median of any ``n - 2`` of its ``n`` rounds (of five: anything from its second to its fourth
+   smallest sample; :func:`noise_interval`). Why: the longest chains' spread is between samples
+   (every run allocates its arrays afresh), not between rounds or processes, so a second run's
+   median falls outside the one-round-left-out range more often than not; leaving out two
+   samples still absorbs a round hit by a burst of load. A load shared by the whole run is in
+   no interval: the load averages of item 7 say whether the machine was quiet. (The
+   measurements behind this change are in the commit that made it.)
 """
 from __future__ import annotations
 
