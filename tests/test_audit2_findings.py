@@ -14,27 +14,29 @@ G = 9.81
 @pytest.mark.xfail(strict=True, reason="defect: planar rancf.modes calls a mode rigid (0 Hz) "
                    "when its omega^2 is below RIGID_BODY = 1e-12 of the largest, which the "
                    "axial modes of a fine or slender mesh reach: a 64-element steel pendulum's "
-                   "swing (0.61 Hz), a slender pinned beam's bending (0.124 Hz), both resisted")
-@pytest.mark.parametrize("case", ["pendulum-64-elements", "slender-32-elements"])
+                   "swing (0.61 Hz); a slender clamped cantilever's first bending (0.09 Hz, "
+                   "I / A = 1e-9 m^2, 32 elements), a model with no rigid motion at all")
+@pytest.mark.parametrize("case", ["pendulum-64-elements", "slender-clamped-32-elements"])
 def test_planar_modes_keep_resisted_modes_of_fine_meshes(case):
-    """Two modes that a stiffness resists, against closed forms. A 1 m steel beam (rho A =
+    """Two lowest modes that a stiffness resists, against closed forms. A 1 m steel beam (rho A =
     7.8 kg/m, EI = 2e4 N m^2) hanging from a pin: its swing is a rigid bar's, ``omega^2 = 3 g
     / (2 L)`` (0.6105 Hz; bending lowers it by ``(0.61 / 124)^2 ~ 2e-5``; 8 to 32 elements
-    give 0.61052 Hz). A slender steel beam (A = 1e-4 m^2, I = 1e-14 m^4) on a pin without
-    gravity: one rigid turn, then the pinned-free bending mode ``3.9266^2 sqrt(EI / (rho A
-    L^4)) / (2 pi)`` = 0.1243 Hz (4 elements give it to 1e-5). Bound 1e-3: the mesh error of
-    cubic elements at 32 and 64 elements is far below it. The dense eigensolver's error,
-    1e-16 of the largest omega^2 (about 1e13 (rad/s)^2 here), is 1e-3 (rad/s)^2, below both
-    modes' omega^2 (14.7 and 0.61)."""
+    give 0.61052 Hz). A slender steel beam (A = 1e-4 m^2, I = 1e-13 m^4) without
+    gravity, clamped: no rigid motion, the first mode ``1.8751^2 sqrt(EI / (rho A L^4)) / (2 pi)``
+    = 0.0896 Hz (its second, 22.03 / 3.516 times higher, comes out right). Bound 1e-3: the
+    mesh error of cubic elements at 32 and 64 elements is far below it. The dense
+    eigensolver's error, 1e-16 of the largest omega^2 (1.5e14 and 2.4e12 (rad/s)^2,
+    computed), is 1.5e-2 and 2.4e-4 (rad/s)^2, far below the modes' omega^2 (14.7 and 0.32);
+    the rule's 1e-12 of the largest is 150 and 2.4."""
     if case.startswith("pendulum"):
         m = rancf.Model(gravity=(0.0, -G))
         b = m.add_beam(1.0, 64, E=2e11, rho=7800.0, A=1e-3, I=1e-7, angle=-np.pi / 2)
         k, exact = 0, np.sqrt(1.5 * G / 1.0) / (2 * np.pi)
     else:
         m = rancf.Model(gravity=(0.0, 0.0))
-        b = m.add_beam(1.0, 32, E=2e11, rho=7800.0, A=1e-4, I=1e-14)
-        k, exact = 1, 3.9266023**2 * np.sqrt(2e11 * 1e-14 / 0.78) / (2 * np.pi)
-    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+        b = m.add_beam(1.0, 32, E=2e11, rho=7800.0, A=1e-4, I=1e-13)
+        k, exact = 0, 1.8751041**2 * np.sqrt(2e11 * 1e-13 / 0.78) / (2 * np.pi)
+    m.add_joint("fixed" if "clamped" in case else "revolute", m.ground.point(0.0, 0.0), b.start)
     found = rancf.modes(m, n=2)
     assert not found.rigid[k]
     assert abs(found.frequencies[k] / exact - 1.0) < 1e-3
