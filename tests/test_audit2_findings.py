@@ -126,3 +126,41 @@ def test_serial_sweep_keeps_finished_rows_when_a_run_calls_sys_exit():
     assert list(table.status) == ["ok", "ok", "error", "ok"]
     ok = table.status == "ok"
     assert np.array_equal(table.y[ok].to_numpy(), 10.0 * table.a[ok].to_numpy())
+
+
+def _reduced_pendulum():
+    """The reduction guide's pendulum, coarse: a 1 m beam of 8 elements on a pin, reduced to
+    4 modal coordinates and 8 sampled equations."""
+    m = rancf.Model(gravity=(0.0, -G), elastic_model="berzeri")
+    beam = m.add_beam(1.0, 8, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), beam.start)
+    return m
+
+
+@pytest.mark.xfail(strict=True, reason="defect: rancf.reduce(seed='a' / 1.5 / -1) raises NumPy's "
+                   "'SeedSequence expects int ... not a' or 'expected non-negative integer', "
+                   "which name neither the parameter nor what it accepts")
+@pytest.mark.parametrize("seed", ["a", 1.5, -1])
+def test_reduce_names_a_bad_seed(seed):
+    """The project's rule for bad input (every other argument of rancf.reduce follows it:
+    ``sparsity``, ``n_samples``, ``sample``, ``tol``): the error names the parameter and the
+    value. ``seed`` is documented as an int or a NumPy Generator."""
+    with pytest.raises((TypeError, ValueError)) as err:
+        rancf.reduce(_reduced_pendulum(), 4, 8, seed=seed)
+    assert "seed" in str(err.value) and repr(seed) in str(err.value)
+
+
+@pytest.mark.xfail(strict=True, reason="defect: rancf.simulate(reduced, state='static') says "
+                   "'state must be a rancf.State, got str', though 'static' is a documented "
+                   "value of state: it should say a reduced model has no static start (or run it)")
+def test_reduced_run_explains_that_it_has_no_static_start():
+    """``state="static"`` is one of simulate's documented values (start from
+    ``rancf.static``); a reduced model refuses it, and the refusal must name that value and
+    the reduced model, not call the string a wrong type."""
+    reduced = rancf.reduce(_reduced_pendulum(), 4, 8)
+    try:
+        res = rancf.simulate(reduced, 0.01, 1e-3, state="static")
+    except (TypeError, ValueError) as err:
+        assert "static" in str(err) and "reduced" in str(err), str(err)
+        return
+    assert res.status == "ok"
