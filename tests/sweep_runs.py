@@ -71,3 +71,15 @@ def crash(x):
     if x == 2:
         os._exit(1)
     return {"y": 2 * x}
+
+
+def exits(a, code=3):
+    """Row a = 2 calls ``sys.exit(code)`` (as a command-line tool's main called from a run
+    does); the others return y = 10 a."""
+    import sys
+
+    if a == 2:
+        if code is None:
+            sys.exit()
+        sys.exit(code)
+    return {"y": 10.0 * a}

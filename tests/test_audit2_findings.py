@@ -110,11 +110,6 @@ def _exits_on_one_row(a):
     return {"y": 10.0 * a}
 
 
-@pytest.mark.xfail(strict=True, reason="defect: rancf.sweep(scheduler='serial') lets a run's "
-                   "SystemExit (sys.exit in run) escape: the whole study stops and the rows "
-                   "that finished are lost (no table), where the local cluster records that row "
-                   "as 'error' and keeps the others; the docs promise the same table from "
-                   "every scheduler")
 def test_serial_sweep_keeps_finished_rows_when_a_run_calls_sys_exit():
     """Four rows, the third calling ``sys.exit(3)``: the table the docs promise (rows are
     independent; a run that raises is recorded as "error", neither stops the sweep; every

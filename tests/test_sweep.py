@@ -71,6 +71,32 @@ def test_a_row_that_kills_its_worker_is_the_only_row_lost():
     assert "{'x': 2}" in table.message[2]
 
 
+def test_a_run_calling_sys_exit_is_an_error_row_on_every_scheduler(cluster):
+    # the promise (every scheduler, the same table): the exit is that row's "error", the other
+    # rows keep their run's y = 10 a; on a cluster the worker survives (the set of workers is
+    # the same after: a worker killed and restarted by its nanny comes back at a new address)
+    workers = set(cluster.scheduler_info()["workers"])
+    serial = rancf.sweep(sweep_runs.exits, {"a": [0, 1, 2, 3]}, scheduler="serial",
+                         progress=False)
+    on_cluster = rancf.sweep(sweep_runs.exits, {"a": [0, 1, 2, 3]}, scheduler=cluster,
+                             progress=False)
+    assert set(cluster.scheduler_info()["workers"]) == workers
+    pd.testing.assert_frame_equal(numbers(on_cluster), numbers(serial), check_exact=True)
+    assert list(serial.status) == ["ok", "ok", "error", "ok"]
+    assert list(serial.y[serial.status == "ok"]) == [0.0, 10.0, 30.0]
+    assert serial.message[2].startswith("SystemExit: run called sys.exit(3)")
+
+
+@pytest.mark.parametrize("code, call", [(None, "sys.exit()"), (0, "sys.exit(0)"),
+                                        ("bad input", "sys.exit('bad input')")])
+def test_the_row_message_of_sys_exit_names_the_call(code, call):
+    # an exit with status 0 (success for a shell) still ends the run without outputs: "error"
+    table = rancf.sweep(sweep_runs.exits, {"a": [1, 2], "code": [code]}, scheduler="serial",
+                        progress=False)
+    assert list(table.status) == ["ok", "error"]
+    assert table.message[1].startswith(f"SystemExit: run called {call}")
+
+
 def test_local_cluster_workers_keep_the_allocator_default(cluster, monkeypatch):
     # dask's nannies set MALLOC_TRIM_THRESHOLD_=65536, which doubled the time of an adaptive
     # modal run in a worker; the sweep's local cluster leaves the variable unset

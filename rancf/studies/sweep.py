@@ -254,12 +254,22 @@ def _outputs(returned, parameters):
     return outputs, status, "" if message is None else str(message)
 
 
+def _exit_message(exc):
+    """The row message of a SystemExit raised by ``run``: the call and its code (``sys.exit()``
+    has code None; ``sys.exit("text")`` a text, which Python would print)."""
+    call = "sys.exit()" if exc.code is None else f"sys.exit({exc.code!r})"
+    return (f"SystemExit: run called {call} (or raised SystemExit); the sweep records it as "
+            "this row's error and goes on")
+
+
 def _execute(run, row):
     """Call ``run(**row)``; a record (outputs, status, message, wall_time) whatever happens.
 
     An exception is the row's status "error" with the exception's message (developer: Results,
-    files and sweeps); KeyboardInterrupt is "interrupted", which stops the sweep and is never
-    stored. """
+    files and sweeps); so is a SystemExit (``sys.exit`` in ``run``, or in a command-line tool's
+    main called from it), which would otherwise end the serial sweep's process or a dask
+    worker: every scheduler records it alike (:func:`_exit_message`). KeyboardInterrupt is
+    "interrupted", which stops the sweep and is never stored. """
     start = time.perf_counter()
     try:
         returned = run(**row)
@@ -267,6 +277,9 @@ def _execute(run, row):
         wall = time.perf_counter() - start
         return {"outputs": {}, "status": "interrupted",
                 "message": "interrupted (KeyboardInterrupt)", "wall_time": wall}
+    except SystemExit as exc:
+        return {"outputs": {}, "status": "error", "message": _exit_message(exc),
+                "wall_time": time.perf_counter() - start}
     except Exception as exc:
         return {"outputs": {}, "status": "error", "message": f"{type(exc).__name__}: {exc}",
                 "wall_time": time.perf_counter() - start}
@@ -656,9 +669,10 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
     """Run ``run(**row)`` for every parameter set; one row of results per set.
 
     Each row is independent: a run that raises is recorded (status "error" and the exception's
-    message), a run that reports a status (``"diverged"``, ``"failed"``, from its Result) keeps
-    it; neither stops the sweep. Ctrl-C (or a run raising KeyboardInterrupt)
-    stops it: the finished rows are stored and returned, the others have status "interrupted".
+    message; a ``sys.exit`` in it too, on every scheduler), a run that reports a status
+    (``"diverged"``, ``"failed"``, from its Result) keeps it; neither stops the sweep. Ctrl-C
+    (or a run raising KeyboardInterrupt) stops it: the finished rows are stored and returned,
+    the others have status "interrupted".
 
     On ``scheduler=None`` (a local cluster of processes) the calling script must start the sweep
     under ``if __name__ == "__main__":``: the workers are new processes that import the script.
