@@ -132,9 +132,6 @@ def _reduced_pendulum():
     return m
 
 
-@pytest.mark.xfail(strict=True, reason="defect: rancf.reduce(seed='a' / 1.5 / -1) raises NumPy's "
-                   "'SeedSequence expects int ... not a' or 'expected non-negative integer', "
-                   "which name neither the parameter nor what it accepts")
 @pytest.mark.parametrize("seed", ["a", 1.5, -1])
 def test_reduce_names_a_bad_seed(seed):
     """The project's rule for bad input (every other argument of rancf.reduce follows it:

@@ -263,11 +263,23 @@ def test_latin_hypercube_rows_distinct_and_seeded():
     ({"sparsity": [4, 4], "n_samples": 8}, TypeError, "sparsity"),
     ({"sparsity": 4, "n_samples": 8, "max_support": 3}, ValueError, "max_support"),
     ({"sparsity": 4, "n_samples": 8, "tol": 0.0}, ValueError, "tol"),
-    ({"sparsity": 4, "n_samples": 8, "max_iter": 0}, ValueError, "max_iter")])
+    ({"sparsity": 4, "n_samples": 8, "max_iter": 0}, ValueError, "max_iter"),
+    ({"sparsity": 4, "n_samples": 8, "seed": True}, TypeError, "seed"),
+    ({"sparsity": 4, "n_samples": 8, "seed": np.int64(-2)}, ValueError, "seed")])
 def test_reduce_rejects_bad_parameters(kwargs, error, name):
     model = pendulum(4)  # 4 interior nodes, 16 interior equations
     with pytest.raises(error, match=name):
         rancf.reduce(model, **kwargs)
+
+
+def test_reduce_takes_every_documented_kind_of_seed():
+    # the sample is NumPy's for the same generator stream: an integer of any type seeds
+    # default_rng alike, and a Generator given is used as it is (default_rng returns it)
+    model = pendulum(10)
+    rows = rancf.reduce(model, 8, 20, seed=5).rows
+    assert np.array_equal(rancf.reduce(model, 8, 20, seed=np.int64(5)).rows, rows)
+    assert np.array_equal(rancf.reduce(model, 8, 20, seed=np.random.default_rng(5)).rows, rows)
+    assert rancf.reduce(model, 8, 20, seed=None).rows.size == rows.size
 
 
 def test_row_sampling_count_and_free_end():

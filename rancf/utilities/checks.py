@@ -90,6 +90,23 @@ def choice(name, value, options):
     return value
 
 
+def seed(name, value):
+    """``value`` if it seeds :func:`numpy.random.default_rng`: None (fresh entropy from the
+    system), an integer >= 0 (as an int), or a ``numpy.random`` Generator, BitGenerator or
+    SeedSequence (as given). NumPy's own refusal of another value names neither the parameter
+    nor what it takes."""
+    random = np.random
+    if value is None or isinstance(value, (random.Generator, random.BitGenerator,
+                                           random.SeedSequence)):
+        return value
+    accepted = "None, an integer >= 0 or a numpy.random.Generator"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {accepted}, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be {accepted}, got {value!r}")
+    return int(value)
+
+
 #: The smallest and largest normal positive floats. A quantity computed from parameters (an
 #: element's mass, its stiffness) must lie between them: below, it loses digits and then
 #: becomes zero (a singular matrix); above, it is infinite.

@@ -186,6 +186,7 @@ class ReducedModel:
                 f"stiffness for the Craig-Bampton modes); the model has "
                 f"elastic_model={model.elastic_model!r}")
         checks.choice("sample", sample, SAMPLE_UNITS)
+        seed = checks.seed("seed", seed)
         if not isinstance(free_ends, (bool, np.bool_)):
             raise TypeError(f"free_ends must be True or False, got {free_ends!r}")
         self.tol = checks.positive("tol", tol)
@@ -511,8 +512,9 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     n_samples : int or sequence of int
         Interior equations kept per beam (Latin hypercube, eq. 30-32); with ``sample="node"``
         a multiple of 4.
-    seed : int or numpy Generator
-        Seed of the sampling.
+    seed : int or numpy Generator, optional
+        Seed of the sampling: an integer >= 0 (the same seed, the same equations), a
+        ``numpy.random.Generator``, or None (fresh entropy: another sample each call).
     sample : {"node", "row"}
         Draw whole interior nodes (default) or single interior equations (the literal reading).
     free_ends : bool
@@ -537,11 +539,12 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     Raises
     ------
     TypeError
-        ``model`` is not a :class:`rancf.Model`; ``free_ends`` not a bool.
+        ``model`` is not a :class:`rancf.Model`; ``free_ends`` not a bool; ``seed`` neither
+        None, an integer nor a NumPy Generator.
     ValueError
         An elastic model other than "berzeri"; a beam in no joint; ``sparsity``,
         ``n_samples`` or ``max_support`` out of range for a beam (the message gives the
-        range).
+        range); a negative ``seed``.
 
     Examples
     --------
