@@ -470,7 +470,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     dense QR factorizations, which threads slow down, all the more when other processes
     compete for the cores); it runs as a problem of the implicit loop
     (:class:`~rancf.formulations.reduced.ReducedProblem`: its outputs and counters are in the
-    Result's ``extra`` and ``stats``).
+    Result's ``extra`` and ``stats``). It starts from the reference configuration or from a
+    State of its full model (``rancf.static(reduced.model).state(0)``: the full model's
+    equilibrium); ``state="static"`` is not offered (there is no static solver of the reduced
+    equations).
     The user guide's pages on formulations and integrators say which to choose.
 
     Examples
@@ -812,6 +815,12 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
     greedy Gauss-Newton on the sampled rows; the options :func:`simulate` checked, the memory of
     the full model's sparse DAE, which the method samples (``reason``: why method "auto" chose
     the method, for the Result)."""
+    if isinstance(state, str) and state in STARTS:
+        raise ValueError(
+            f"state={state!r} is not offered for a reduced model (rancf.reduce): there is no "
+            "static solver of the reduced equations; start it from the reference "
+            "configuration (state=None) or from a rancf.State of its full model, e.g. the "
+            "full model's equilibrium: state=rancf.static(reduced.model).state(0)")
     if method != "backward-euler":
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")

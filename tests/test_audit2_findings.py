@@ -142,9 +142,6 @@ def test_reduce_names_a_bad_seed(seed):
     assert "seed" in str(err.value) and repr(seed) in str(err.value)
 
 
-@pytest.mark.xfail(strict=True, reason="defect: rancf.simulate(reduced, state='static') says "
-                   "'state must be a rancf.State, got str', though 'static' is a documented "
-                   "value of state: it should say a reduced model has no static start (or run it)")
 def test_reduced_run_explains_that_it_has_no_static_start():
     """``state="static"`` is one of simulate's documented values (start from
     ``rancf.static``); a reduced model refuses it, and the refusal must name that value and
