@@ -288,6 +288,11 @@ def test_run_the_workers_cannot_import_is_named(tmp_path, monkeypatch, cluster):
     (dict(progress="yes"), ValueError, "progress must be True, False or 'always'"),
     (dict(store="study.txt"), ValueError, "store must be a path ending in one of"),
     (dict(write_every=-1.0), ValueError, "write_every must be finite and in"),
+    # a misspelt name (run is where(x)) or one run does not take: refused before any row runs
+    (dict(parameters={"X": [1]}), ValueError,
+     r"parameter\(s\) \['X'\] are not arguments of run \(where\), .* takes \['x'\]"),
+    (dict(run=sweep_runs.echo, parameters={"a": [1], "c": [2]}), ValueError,
+     r"run \(echo\) needs argument\(s\) \['b'\], which no parameter gives"),
 ])
 def test_bad_input_is_named(kwargs, error, match):
     args = dict(run=sweep_runs.where, parameters={"x": [1]}, scheduler="serial") | kwargs

@@ -12,6 +12,7 @@ dask.distributed, tqdm and pyarrow are the optional dependencies of the ``sweep`
 """
 import functools
 import hashlib
+import inspect
 import io
 import itertools
 import math
@@ -173,6 +174,30 @@ def _parameter_table(parameters):
     if len(set(names)) != len(names):
         raise ValueError(f"parameter names must be unique, got {names}")
     return table
+
+
+def _check_arguments(run, names):
+    """Refuse, before any row runs, a table whose columns ``run(**row)`` cannot take: a name
+    that is not a keyword argument of ``run`` (a misspelling would make every row an "error"),
+    or an argument without default that no column gives. Skipped where ``run`` takes
+    ``**kwargs`` (any name) or has no signature Python can read (some builtins)."""
+    try:
+        signature = inspect.signature(run)
+    except (TypeError, ValueError):
+        return
+    params = signature.parameters.values()
+    keyword = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    what = getattr(run, "__qualname__", type(run).__name__)
+    if not any(p.kind == p.VAR_KEYWORD for p in params):
+        unknown = [n for n in names if n not in keyword]
+        if unknown:
+            raise ValueError(f"parameter(s) {unknown} are not arguments of run ({what}), which "
+                             f"is called as run(**row) and takes {keyword}")
+    missing = [p.name for p in params if p.default is p.empty
+               and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in names]
+    if missing:
+        raise ValueError(f"run ({what}) needs argument(s) {missing}, which no parameter gives "
+                         f"(the parameters are {list(names)}; run is called as run(**row))")
 
 
 def _canonical(value, name, row):
@@ -689,7 +714,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
         One parameter set per row, its columns ``run``'s keyword arguments (values: numbers,
         strings, bools, None); or a dict of lists, the full grid in the order given (the first
         key varies slowest); or :func:`rancf.sweep.sample(bounds, n) <sample>` (quasi-random
-        within bounds).
+        within bounds). Its names are checked against ``run``'s signature before any run.
     scheduler : None, "serial", str or distributed.Client
         None: a ``LocalCluster`` of ``n_workers`` processes with one thread each, started and
         closed by the sweep. ``"serial"``: this process, in order (debugging; no dask needed).
@@ -729,8 +754,9 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
         another type, a parameter value that is not a scalar, a ``store`` that is not a path.
     ValueError
         Empty parameters, a parameter name that is not an identifier or is taken by the
-        sweep's columns, a store of another suffix or kind, ``n_workers`` without the local
-        cluster, an invalid ``progress``.
+        sweep's columns or is not an argument of ``run`` (unless it takes ``**kwargs``), an
+        argument of ``run`` without default that no parameter gives, a store of another
+        suffix or kind, ``n_workers`` without the local cluster, an invalid ``progress``.
     ImportError
         dask.distributed (any scheduler but "serial"), tqdm (a progress bar) or pyarrow (a
         .parquet store) is not installed: ``pip install "rancf[sweep]"``.
@@ -772,6 +798,7 @@ def sweep(run, parameters, scheduler=None, progress=True, store=None, n_workers=
 
     rows = table.to_dict("records")          # Python scalars, each column its own type
     keys = _row_keys(rows)
+    _check_arguments(run, list(table.columns))
     storage = None if store is None else _Store(store)
     stored = {} if storage is None else storage.stored(set(table.columns))
     records = [None] * len(rows)
