@@ -929,12 +929,13 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         ``stats["newton_iterations"]`` (``njev``, ``nlu``) all of the solve's, a failed
         step's and a slack cable's pseudo-transient start's included. A step that does
         not converge at the smallest increment stops with ``status == "failed"``, a message
-        naming the step and that increment, and the last equilibrium found. A spatial
-        tree's equilibrium is tested for stability (its stiffness on the motions the
-        joints allow, under conservative loads): an unstable one (a cable on a pin that the
-        load steps stood upright) is left along its unstable direction for a stable one,
-        and where that fails it is returned with ``status == "failed"`` and a message
-        saying it is unstable;
+        naming the step and that increment, and the last equilibrium found. The
+        equilibrium (planar or spatial) is tested for stability (its stiffness on the
+        motions the joints allow, under conservative loads): an unstable one (a cable on a
+        pin that the load steps stood upright, a body drawn standing on a pin) is left along
+        its unstable direction for a stable one, the message saying so (a body drawn
+        standing comes back hanging), and where that fails it is returned with ``status ==
+        "failed"`` and a message saying it is unstable;
         Ctrl-C once the load steps have begun (in them, in a load or effort function, or
         while the equilibrium is mapped to the outputs) with ``status == "interrupted"`` and
         the last equilibrium found.

@@ -67,11 +67,6 @@ def test_spatial_modes_of_a_slender_beam_match_euler_bernoulli():
     assert abs(found.frequencies[1] / clamped - 1.0) < 1e-2
 
 
-@pytest.mark.xfail(strict=True, reason="defect: planar rancf.static returns status 'ok' and an "
-                   "empty message for an unstable equilibrium (a rigid body balanced upright "
-                   "on a free pin; a parallelogram four-bar standing up on a weak spring), "
-                   "which rancf.modes then refuses as unstable; state='static' starts runs "
-                   "from it")
 @pytest.mark.parametrize("case", ["upright-body", "four-bar"])
 def test_static_does_not_report_an_unstable_equilibrium_as_ok(case):
     """Two planar mechanisms whose reference configuration is an equilibrium that gravity

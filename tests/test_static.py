@@ -322,3 +322,73 @@ def test_a_pre_stressed_spatial_joint_spring_is_stepped_with_the_loads(item, loo
                                atol=1e-9)
     assert eq.energy()["elastic"].to_numpy() == pytest.approx(0.5 * k * (angle - rest)**2,
                                                                abs=1e-9)
+
+
+def standing_body(k):
+    """A 1 kg body (0.01 kg m^2 about its centre) standing on a free pin at the origin, its
+    centre 0.5 m above it, gravity -y, with a torsion spring of k N m/rad at the pin (0:
+    none): the audit's model (tests/test_audit2_findings.py), upright an equilibrium at
+    every load factor, unstable for ``k < m g l = 4.905`` N m/rad."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    body = m.add_rigid_body(mass=1.0, inertia=0.01, position=(0.0, 0.5))
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(0.0, -0.5))
+    if k:
+        m.add_rotational_spring_damper(pin, k)
+    return m, body, pin
+
+
+@pytest.mark.parametrize("k", [0.0, 2.0, 4.0])
+def test_a_body_standing_on_a_pin_leaves_it_for_the_stable_equilibrium(k):
+    """Statics must not return the upright equilibrium (``V'' = k - m g l < 0``) but the
+    stable one: turned by theta from upright where ``k theta = m g l sin theta`` (brentq;
+    theta = pi hanging, without a spring), either way (the model is symmetric). Closed
+    forms: the centre at ``l (-sin theta, cos theta)``, the gravity energy ``m g l cos
+    theta``; and rancf.modes there (the dense linearization on the constraints' null space)
+    finds the one mode, ``omega^2 = (k - m g l cos theta) / (I + m l^2)``. Bounds: 1e-9 m
+    and rad from Newton's tolerance (1e-10 of the 1 m size) and round-off; 1e-6 for the
+    frequency (the eigenproblem's round-off, the equilibrium's error squared). The message
+    says the load steps' equilibrium was left as unstable."""
+    from scipy.optimize import brentq
+    m, body, pin = standing_body(k)
+    mgl, l, inertia = 9.81 * 0.5, 0.5, 0.01 + 0.5**2
+    theta = brentq(lambda t: k * t - mgl * np.sin(t), 0.1, np.pi) if k else np.pi
+    eq = rancf.static(m)
+    assert eq.status == "ok" and "unstable" in eq.message, eq.message
+    turned = eq.joint(pin)[0][0]
+    assert abs(turned) == pytest.approx(theta, abs=1e-9)
+    side = np.sign(turned) if k else 1.0
+    np.testing.assert_allclose(eq.position(body.centre)[0],
+                               [-side * l * np.sin(theta), l * np.cos(theta)], rtol=0,
+                               atol=1e-9)
+    assert eq.energy().gravity.iloc[0] == pytest.approx(mgl * np.cos(theta), abs=1e-8)
+    found = rancf.modes(m, state=eq.state(0), n=1)
+    omega = np.sqrt((k - mgl * np.cos(theta)) / inertia)
+    assert found.frequencies[0] == pytest.approx(omega / (2 * np.pi), rel=1e-6)
+
+
+def test_planar_statics_says_so_where_it_cannot_leave_an_unstable_equilibrium(monkeypatch):
+    """Where the continuation off the unstable equilibrium finds nothing (patched to fail),
+    statics returns the upright body as 'failed', its message saying it is unstable;
+    rancf.modes there refuses it as unstable, and ``state="static"`` refuses to start a run
+    from it."""
+    from rancf.integrators import static as statics
+    monkeypatch.setattr(statics, "_pseudo_transient_first_step", lambda *args: None)
+    m, body, _ = standing_body(0.0)
+    eq = rancf.static(m)
+    assert eq.status == "failed" and "unstable" in eq.message, eq.message
+    np.testing.assert_allclose(eq.position(body.centre)[0], [0.0, 0.5], rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="unstable"):
+        rancf.modes(m, state=eq.state(0), n=1)
+    with pytest.raises(ValueError, match="unstable"):
+        rancf.simulate(m, t_end=0.01, dt=1e-3, state="static")
+
+
+def test_a_static_start_of_a_body_standing_on_a_pin_hangs_it():
+    """``state="static"`` starts a run from the stable equilibrium statics finds (hanging),
+    where the body stays: its centre within 1e-9 m of (0, -0.5) over the run (the start's
+    residual, 1e-10 of the size, accelerates it by at most ~1e-9 m/s^2 over 0.1 s)."""
+    m, body, _ = standing_body(0.0)
+    res = rancf.simulate(m, t_end=0.1, dt=1e-3, state="static")
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(body.centre), np.tile([0.0, -0.5], (len(res.t), 1)),
+                               rtol=0, atol=1e-9)

@@ -142,11 +142,18 @@ def test_a_given_equilibrium_gives_the_same_modes_as_the_static_solve():
 
 
 def test_an_inverted_pendulum_is_unstable():
+    """The upright state (its reference, an equilibrium) is refused as unstable; without a
+    state, modes takes the equilibrium of rancf.static, which leaves the upright one for the
+    hanging pendulum: ``omega^2 = m g l / (I + m l^2)``."""
     m = rancf.Model(gravity=(0.0, -9.81))
     body = m.add_rigid_body(1.0, 0.01, position=(0.0, 0.5))
     m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(0.0, -0.5))
+    A = m.build()
     with pytest.raises(ValueError, match="unstable: mode 0 has omega"):
-        rancf.modes(m)
+        rancf.modes(m, state=rancf.State(A.x0, np.zeros(A.n_x)))
+    hanging = rancf.modes(m, n=1)
+    omega = np.sqrt(9.81 * 0.5 / (0.01 + 0.5**2))
+    assert hanging.frequencies[0] == pytest.approx(omega / (2 * np.pi), rel=1e-6)
 
 
 def test_bad_input_is_named():

@@ -59,6 +59,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     second one (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.restart` before its first
     step); None: one made here. Ignored where statics runs another formulation.
 
+    A planar model's equilibrium, its DAE's, is tested for stability and left for a stable
+    one where it is unstable by :func:`_leave_unstable_equilibrium`, as a spatial model's.
+
     Examples
     --------
     A cantilever under a small tip force P sags by ``P L^3 / (3 E I)`` (linear theory; the
@@ -97,6 +100,13 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     status, message, error, reached, iterations, _, steps = step_loads(
         stepper, set_load_factor, load_steps)
+    made = [stepper]
+    if status == "ok":
+        # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
+        status, message = _leave_unstable_equilibrium(
+            dae, stepper, lambda last: (last[1], last[4]),
+            lambda x1, lam1: _solve_from(stepper, x1, lam1, lambda q: None),
+            tol * A.size, max_iter, made, message)
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
@@ -112,7 +122,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     reactions=seen["reactions"][None], work=np.zeros(1), dissipated=np.zeros(1),
                     lam=lam[None], status=status, message=message, method="newton",
                     formulation="dae",
-                    stats=_work(iterations, [stepper], steps),
+                    stats=_work(iterations, made, steps),
                     extra=_load_steps_extra(reached, iterations, steps, load_steps),
                     wall_time=time.perf_counter() - start, error=error)
 
@@ -286,7 +296,7 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
         return None
     if not np.all(np.isfinite(a0)) or not np.abs(a0).max():
         return None
-    mu = np.abs(a0).max() / (0.1 * dae.tree.size)
+    mu = np.abs(a0).max() / (0.1 * _size(dae))
     # one Newton iteration a step: the loop's test on it passes at tol = inf
     stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(t, x, lam)
@@ -446,6 +456,14 @@ def _stiffness(dae, x, lam):
     K = 0.5 * (K + K.T)
     return (K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()),
             float(abs(skew).max()) if skew.nnz else 0.0)
+
+
+def _size(dae):
+    """The model size (m) of ``dae``, planar (:class:`~rancf.formulations.dae.DAE`, its
+    assembly's) or spatial (:class:`~rancf.formulations.spatial_dae.SpatialDAE`, its tree's):
+    the length the steps off an unstable equilibrium and the continuation's first step are
+    measured against."""
+    return (dae.tree if isinstance(dae, SpatialDAE) else dae.assembly).size
 
 
 def _split_is_exact(K, J, B, bound):
@@ -638,10 +656,11 @@ ESCAPES = 3
 
 def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter, made,
                                 message):
-    """``(status, message)`` of a spatial static solve whose load steps reached an
-    equilibrium (the stepper's state, at load factor 1), which is left for a stable one
-    where it is unstable: the fold escape of :func:`_spatial_dae_static`, on every
-    coordinate, for a spatial model of any kind (the recursion's, through the same model's
+    """``(status, message)`` of a static solve whose load steps reached an equilibrium (the
+    stepper's state, at load factor 1), which is left for a stable one where it is unstable:
+    the fold escape of :func:`_spatial_dae_static`, on every coordinate, for a model of
+    either dimension: planar (its DAE ``dae``, :class:`~rancf.formulations.dae.DAE`, that
+    the load steps ran) or spatial of any kind (the recursion's, through the same model's
     spatial DAE ``dae``).
 
     ``absolute(state)``: ``(x, lambda)`` of the DAE at the stepper's ``state()`` (the
@@ -659,7 +678,9 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     them too), which no energy's minimum decides, and one whose multipliers are not finite.
     Where the continuation fails, or the last is still unstable, ``"failed"``, the stepper
     back at the unstable equilibrium reached last (the result), its message naming it; a
-    Ctrl-C in here, ``"interrupted"``, back at the last equilibrium reached.
+    Ctrl-C in here, ``"interrupted"``, back at the last equilibrium reached. Where it was
+    left for a stable one, ``"ok"``, the message saying so (the result can be far from the
+    drawn configuration: a body drawn standing on a pin comes back hanging).
     ``tol`` (m) the loop's tolerance; ``made`` the solve's loops, which this appends to
     (:func:`_work`); ``message`` the load steps' (kept where the equilibrium is stable).
 
@@ -669,8 +690,10 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     upright branch (4 elements, 1 m: its end at z = +0.9995 m, ``omega^2 = -1222``), which
     the pin leaves free to fall; a cable drawn straight up between two pins is compressed
     below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
-    rigid body on a pin is refused before: its link has no stiffness of its own, a
-    mechanism.)"""
+    spatial rigid body on a pin is refused before: its link has no stiffness of its own, a
+    mechanism.) A planar model drawn in an equilibrium is one at every load factor, where
+    Newton stays: a rigid body standing on a free pin, a parallelogram four-bar standing up
+    against a spring weaker than its weight's moment."""
     last = stepper.state()
     try:
         for attempt in range(ESCAPES + 1):
@@ -684,12 +707,18 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                 return "ok", message
             unstable, down = _unstable_direction(K.tocsc(), J, bound)
             if not unstable:
+                if attempt:
+                    left = (f"the equilibrium the load steps reached was unstable; left along "
+                            f"its unstable direction ({attempt} time{'s' * (attempt > 1)}), "
+                            "the result is the stable one reached from there, which can be "
+                            "far from the drawn configuration")
+                    message = f"{message}; {left}" if message else left
                 return "ok", message
             if down is None or attempt == ESCAPES:
                 break
             with one_blas_thread():
                 first = _pseudo_transient_first_step(
-                    dae, x + down * (0.1 * dae.tree.size / np.abs(down).max()), lam, tol,
+                    dae, x + down * (0.1 * _size(dae) / np.abs(down).max()), lam, tol,
                     max_iter, made)
             if first is None or not solve_from(*first):
                 break
@@ -703,11 +732,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     stepper.start_at_rest(0.0, last[1], last[4])
     return "failed", (
         "the equilibrium reached is unstable (its stiffness on the motions the joints allow "
-        "has a negative eigenvalue: a cable or body held above a spherical or revolute "
-        "joint, which leaves it free to swing down, as an SE(3) beam on a pin is left free "
-        "to turn, or a member its loads compress), and the continuation from it along its "
-        "unstable direction did not reach a stable one; the result is that unstable "
-        "equilibrium: draw the model nearer the equilibrium it hangs in, or raise "
+        "has a negative eigenvalue: a cable, body or mechanism held above a spherical or "
+        "revolute joint, which leaves it free to swing down, as an SE(3) beam on a pin is "
+        "left free to turn, or a member its loads compress), and the continuation from it "
+        "along its unstable direction did not reach a stable one; the result is that "
+        "unstable equilibrium: draw the model nearer the equilibrium it hangs in, or raise "
         "load_steps")
 
 
