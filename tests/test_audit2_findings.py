@@ -11,11 +11,6 @@ import rancf
 G = 9.81
 
 
-@pytest.mark.xfail(strict=True, reason="defect: planar rancf.modes calls a mode rigid (0 Hz) "
-                   "when its omega^2 is below RIGID_BODY = 1e-12 of the largest, which the "
-                   "axial modes of a fine or slender mesh reach: a 64-element steel pendulum's "
-                   "swing (0.61 Hz); a slender clamped cantilever's first bending (0.09 Hz, "
-                   "I / A = 1e-9 m^2, 32 elements), a model with no rigid motion at all")
 @pytest.mark.parametrize("case", ["pendulum-64-elements", "slender-clamped-32-elements"])
 def test_planar_modes_keep_resisted_modes_of_fine_meshes(case):
     """Two lowest modes that a stiffness resists, against closed forms. A 1 m steel beam (rho A =

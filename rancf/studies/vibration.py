@@ -17,6 +17,8 @@ space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric
 modal mass ``dx^T M dx = 1``; the frequencies are the Rayleigh-Ritz values of K_t and M on
 the solver's shapes (:func:`_rayleigh_ritz`: the solver's own are off by eps times the
 largest eigenvalue, a slender beam's stretch, which is 1e9 times its first bending one).
+A mode is rigid (zero frequency) when its omega^2 is below the eigensolver's backward error
+for it, the stiffness's rounding over the mode's own mass (:func:`_rigid`).
 The reduced problem is dense: its cost is O(n^3) in the number of coordinates n (a few
 seconds at n = 2000).
 
@@ -27,7 +29,8 @@ Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T di
 A_i J_i A_i^T) J_i``, and ``K = -dF/dq`` at rest by central differences of the generalized
 forces F, evaluated by the Newton-Euler recursion (the implicit loop's residual: no M^-1, so
 the differences are good to about 1e-13 of K's largest entry); the eigenvalues are refined by
-Rayleigh-Ritz on the solver's vectors (M of a long chain is ill-conditioned). Its shapes
+Rayleigh-Ritz on the vectors of a dense shift-invert (:func:`_lowest`: M of a long chain is
+ill-conditioned, and ``eigh(K, M)`` would factor it). Its shapes
 are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
 :meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
 vector (rad), global, 6 numbers. A tree with ANCF cables is linearized on the recursion too
@@ -55,10 +58,9 @@ FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
 CABLE_NODE = SpatialANCFCable.node_size
 WRENCH = TWIST
 
-#: Size of omega^2 relative to the largest below which a mode is a rigid-body mode: round-off
-#: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
-#: it 1e10 times its first bending one).
-RIGID_BODY = 1e-12
+#: A mode y (unit modal mass) is a rigid-body mode when ``|omega^2| <= RESOLUTION (||K||_1 +
+#: ||K - K^T||_1 / eps) |y|^2`` (:func:`_rigid`): the dense eigensolver's backward error.
+RESOLUTION = np.finfo(float).eps
 #: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
 #: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
 #: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
@@ -91,8 +93,9 @@ class Modes:
         consistent mass in the modal mass.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
-        (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
-        stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
+        (``|omega^2|`` below what the matrices and the eigensolver resolve, ``(eps ||K||_1 +
+        ||K - K^T||_1) |y|^2`` for the mode y of unit modal mass, :func:`_rigid`; spatial
+        trees: the stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
         ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
@@ -417,9 +420,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     M_r = N.T @ (dae.M @ N)
     omega2, y = scipy.linalg.eigh(K_r, M_r, subset_by_index=[0, n - 1])
     omega2, shapes = _rayleigh_ritz(0.5 * (K + K.T), dae.M, N @ y)
-    largest = max(np.abs(scipy.linalg.eigh(K_r, M_r, eigvals_only=True,
-                                           subset_by_index=[N.shape[1] - 1] * 2))[0], 1e-300)
-    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    rigid = _rigid(K, omega2, shapes)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -771,9 +772,7 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     K_r, M_r = N.T @ (0.5 * (K + K.T)) @ N, N.T @ M @ N
     omega2, y = scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), subset_by_index=[0, n - 1])
     omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ y)
-    largest = max(abs(scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), eigvals_only=True,
-                                        subset_by_index=[N.shape[1] - 1] * 2)[0]), 1e-300)
-    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    rigid = _rigid(K, omega2, dx)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -828,6 +827,26 @@ def _lowest(K, M, n):
     except np.linalg.LinAlgError:
         values, V = scipy.linalg.eig(K, M)
         return V[:, np.argsort(values.real)[:n]].real
+
+
+def _rigid(K, omega2, shapes):
+    """Which modes are rigid-body modes (n,) bool: ``omega2`` (n,) and ``shapes`` (n_x, n) of
+    ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
+    computed (its asymmetry the error of a K by differences made visible).
+
+    A mode is rigid when its omega^2 is below what the matrices and the dense eigensolver
+    resolve: ``|omega^2| <= (eps ||K||_1 + ||K - K^T||_1) |y|^2``. A backward-stable dense
+    solver's pairs are exact for a K perturbed by ``E``, ``||E||_2 <= p(n) eps ||K||_2``
+    (``||K||_1`` bounds ``||K||_2`` for a symmetric K), so ``y^T K y`` is resolved to ``eps
+    ||K|| |y|^2``; a K by differences adds its own error, of the size of its asymmetry.
+    With unit modal mass ``|y|^2`` is one over the mode's own mass (kg), so the bound is
+    the stiffness's rounding over the mode's mass, not a share of the largest omega^2: that
+    is ``||K||`` over the smallest mass (a fine mesh's slopes', a slender beam's node
+    rotations'), so a share of it buried resisted modes (a 64-element pendulum's swing, a
+    slender cantilever's first bending). Rigid turns measured at up to 6e-3 of the bound
+    (4 to 256 elements), the swing of a 256-element steel pendulum at 31 times it."""
+    bound = RESOLUTION * np.abs(K).sum(axis=0).max() + np.abs(K - K.T).sum(axis=0).max()
+    return np.abs(omega2) <= bound * (shapes**2).sum(axis=0)
 
 
 def _rayleigh_ritz(K, M, V):
