@@ -148,3 +148,30 @@ def test_spatial_stiff_pendulum_swings_at_three_g_over_two_l(slenderness):
         assert not f.rigid.any(), (g, f.frequencies)
         assert abs(f.frequencies[0] / exact - 1.0) < 1e-3, (g, f.frequencies[0], exact)
     assert np.isclose(found[0].frequencies[0], found[1].frequencies[0], rtol=1e-8)
+
+
+@pytest.mark.parametrize("slenderness", SLENDERNESS[1:])
+def test_spatial_loop_beam_converges_to_euler_bernoulli_for_any_n(slenderness):
+    """A spatial beam clamped at one end and held by a spherical joint at the other (a closed
+    loop: the spatial DAE's modes), no gravity: no rigid mode, its first bending (a double
+    pair, both planes) ``3.9266^2 sqrt(E I / (rho A L^4)) / (2 pi)`` (clamped-pinned). The
+    elements are second order: from 8 to 16 elements the error must fall about 4 times (3.5
+    to 4.5) and Richardson's ``(4 f_16 - f_8) / 3`` be within 1e-3 of the closed form (the
+    next term is of order the square of the 8-element error, 2 % there). I / A from 1e-6
+    (the rotary inertia's change, 1e-5, below the bound) to 1e-10; n = 1, 2 and 10."""
+    I = slenderness * A
+    exact = bending(PINNED, I)
+    for n in COUNTS:
+        first = []
+        for n_elements in (8, 16):
+            m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+            b = m.add_beam(L, n_elements, E=E, rho=RHO, A=A, I=(I, I), J=2 * I, G=8e10,
+                           shear=False)
+            m.add_joint("fixed", m.ground.point(0, 0, 0), b.start)
+            m.add_joint("spherical", m.ground.point(L, 0, 0), b.end)
+            f = rancf.modes(m, n=n)
+            assert not f.rigid.any(), (n, n_elements, f.frequencies)
+            first.append(f.frequencies[0])
+        e8, e16 = first[0] / exact - 1.0, first[1] / exact - 1.0
+        assert 3.5 < e8 / e16 < 4.5, (n, e8, e16)
+        assert abs((4.0 * first[1] - first[0]) / 3.0 / exact - 1.0) < 1e-3, (n, e8, e16)

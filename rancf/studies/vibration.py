@@ -58,8 +58,9 @@ FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
 CABLE_NODE = SpatialANCFCable.node_size
 WRENCH = TWIST
 
-#: A mode y (unit modal mass) is a rigid-body mode when ``|omega^2| <= RESOLUTION (||K||_1 +
-#: ||K - K^T||_1 / eps) |y|^2`` (:func:`_rigid`): the dense eigensolver's backward error.
+#: A mode y (unit modal mass) is a rigid-body mode when ``|omega^2| <= RESOLUTION ||K||_1 |y|^2
+#: + |y|^T |K - K^T| |y|`` (:func:`_rigid`): the dense eigensolver's backward error, and the
+#: error of a K by differences.
 RESOLUTION = np.finfo(float).eps
 #: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
 #: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
@@ -93,8 +94,8 @@ class Modes:
         consistent mass in the modal mass.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
-        (``|omega^2|`` below what the matrices and the eigensolver resolve, ``(eps ||K||_1 +
-        ||K - K^T||_1) |y|^2`` for the mode y of unit modal mass, :func:`_rigid`; spatial
+        (``|omega^2|`` below what the matrices and the eigensolver resolve, ``eps ||K||_1
+        |y|^2 + |y|^T |K - K^T| |y|`` for the mode y of unit modal mass, :func:`_rigid`; spatial
         trees: the stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
         ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
     equilibrium : rancf.State
@@ -770,8 +771,9 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     M = dae.mass(x)
     M = M.toarray() if hasattr(M, "toarray") else np.asarray(M)
     K_r, M_r = N.T @ (0.5 * (K + K.T)) @ N, N.T @ M @ N
-    omega2, y = scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), subset_by_index=[0, n - 1])
-    omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ y)
+    # a slender beam's bodies carry a tiny rotary inertia: M_r is ill-conditioned, as a
+    # tree's M (_lowest)
+    omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ _lowest(K_r, 0.5 * (M_r + M_r.T), n))
     rigid = _rigid(K, omega2, dx)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
@@ -834,19 +836,22 @@ def _rigid(K, omega2, shapes):
     ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
     computed (its asymmetry the error of a K by differences made visible).
 
-    A mode is rigid when its omega^2 is below what the matrices and the dense eigensolver
-    resolve: ``|omega^2| <= (eps ||K||_1 + ||K - K^T||_1) |y|^2``. A backward-stable dense
+    A mode is rigid when its omega^2 is below what the eigensolver and the matrices resolve:
+    ``|omega^2| <= eps ||K||_1 |y|^2 + |y|^T |K - K^T| |y|``. A backward-stable dense
     solver's pairs are exact for a K perturbed by ``E``, ``||E||_2 <= p(n) eps ||K||_2``
     (``||K||_1`` bounds ``||K||_2`` for a symmetric K), so ``y^T K y`` is resolved to ``eps
-    ||K|| |y|^2``; a K by differences adds its own error, of the size of its asymmetry.
-    With unit modal mass ``|y|^2`` is one over the mode's own mass (kg), so the bound is
-    the stiffness's rounding over the mode's mass, not a share of the largest omega^2: that
-    is ``||K||`` over the smallest mass (a fine mesh's slopes', a slender beam's node
-    rotations'), so a share of it buried resisted modes (a 64-element pendulum's swing, a
-    slender cantilever's first bending). Rigid turns measured at up to 6e-3 of the bound
+    ||K|| |y|^2``; with unit modal mass ``|y|^2`` is one over the mode's own mass (kg), so
+    the bound is the stiffness's rounding over the mode's mass, not a share of the largest
+    omega^2 (that is ``||K||`` over the smallest mass, a fine mesh's slopes', a slender
+    beam's node rotations', and a share of it buried resisted modes: a 64-element
+    pendulum's swing, a slender cantilever's first bending). A K by differences (the
+    spatial DAE's elements) adds its entries' error, where it lies: the asymmetry's
+    entries along the mode (the largest sit on the stretch's entries, which a bending mode
+    hardly meets). Rigid turns of planar beams measured at up to 6e-3 of the first term
     (4 to 256 elements), the swing of a 256-element steel pendulum at 31 times it."""
-    bound = RESOLUTION * np.abs(K).sum(axis=0).max() + np.abs(K - K.T).sum(axis=0).max()
-    return np.abs(omega2) <= bound * (shapes**2).sum(axis=0)
+    bound = RESOLUTION * np.abs(K).sum(axis=0).max() * (shapes**2).sum(axis=0) + \
+        np.einsum("km,kl,lm->m", np.abs(shapes), np.abs(K - K.T), np.abs(shapes))
+    return np.abs(omega2) <= bound
 
 
 def _rayleigh_ritz(K, M, V):
