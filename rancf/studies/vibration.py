@@ -847,8 +847,9 @@ def _rigid(K, omega2, shapes):
     pendulum's swing, a slender cantilever's first bending). A K by differences (the
     spatial DAE's elements) adds its entries' error, where it lies: the asymmetry's
     entries along the mode (the largest sit on the stretch's entries, which a bending mode
-    hardly meets). Rigid turns of planar beams measured at up to 6e-3 of the first term
-    (4 to 256 elements), the swing of a 256-element steel pendulum at 31 times it."""
+    hardly meets). Margins: a planar beam's rigid turn lies 1e2 or more below the first
+    term (4 to 256 elements), a 256-element steel pendulum's swing 31 times above it; a
+    much finer mesh's swing would fall under it, where the solver no longer resolves it."""
     bound = RESOLUTION * np.abs(K).sum(axis=0).max() * (shapes**2).sum(axis=0) + \
         np.einsum("km,kl,lm->m", np.abs(shapes), np.abs(K - K.T), np.abs(shapes))
     return np.abs(omega2) <= bound
