@@ -11,11 +11,6 @@ import rancf
 G = 9.81
 
 
-@pytest.mark.xfail(strict=True, reason="defect: planar rancf.modes calls a mode rigid (0 Hz) "
-                   "when its omega^2 is below RIGID_BODY = 1e-12 of the largest, which the "
-                   "axial modes of a fine or slender mesh reach: a 64-element steel pendulum's "
-                   "swing (0.61 Hz); a slender clamped cantilever's first bending (0.09 Hz, "
-                   "I / A = 1e-9 m^2, 32 elements), a model with no rigid motion at all")
 @pytest.mark.parametrize("case", ["pendulum-64-elements", "slender-clamped-32-elements"])
 def test_planar_modes_keep_resisted_modes_of_fine_meshes(case):
     """Two lowest modes that a stiffness resists, against closed forms. A 1 m steel beam (rho A =
@@ -42,12 +37,6 @@ def test_planar_modes_keep_resisted_modes_of_fine_meshes(case):
     assert abs(found.frequencies[k] / exact - 1.0) < 1e-3
 
 
-@pytest.mark.xfail(strict=True, reason="defect: spatial rancf.modes of a slender beam gives "
-                   "frequencies that depend on n, the number of modes asked: I / A = 1e-9 m^2, "
-                   "32 elements, first bending 19 % high with n=2, 0.01 % with n=8, and n=1 "
-                   "loses the rigid turn; I / A = 1e-10 is 49 % high at the default n=10. "
-                   "eigh(subset_by_index) of the ill-conditioned M, then Rayleigh-Ritz on only "
-                   "those n vectors")
 def test_spatial_modes_of_a_slender_beam_match_euler_bernoulli():
     """A 1 m steel beam (A = 1e-4 m^2, I = 1e-13 m^4 in both planes, shear-rigid) on a
     revolute joint about z, no gravity: a rigid turn about z, then bending across z with the

@@ -255,3 +255,20 @@ def test_modes_at_a_state_of_a_driven_model_hold_the_drives_there():
     held = rancf.modes(driven, state=at_pose, n=6)
     expected = rancf.modes(fixed, n=6)
     np.testing.assert_allclose(held.frequencies, expected.frequencies, rtol=1e-9)
+
+
+def test_an_inverted_rigid_pendulum_is_refused_with_its_negative_omega_squared():
+    """A body balanced at d above a revolute joint about x: the equilibrium is unstable with
+    ``omega^2 = -m g d / (I_x + m d^2)`` (-16.35 (rad/s)^2 here). Its K + sigma M is not
+    positive definite (sigma, the shift of the modes' solver, is 1e-6 of K's scale, gravity's
+    stiffness), so this takes the pencil's QZ: the value named in the message (6 digits)
+    must be the closed form's."""
+    mass, d, g = 2.0, 0.5, 9.81
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    body = m.add_rigid_body(mass, np.diag([0.1, 0.2, 0.3]), position=(0.0, 0.0, d))
+    m.add_joint("revolute", m.ground.point(0.0, 0.0, 0.0), body.point(0.0, 0.0, -d),
+                axis=(1, 0, 0))
+    with pytest.raises(ValueError, match="unstable: mode 0") as refused:
+        rancf.modes(m, n=1)
+    named = float(str(refused.value).split("omega^2 = ")[1].split()[0])
+    assert np.isclose(named, -mass * g * d / (0.1 + mass * d * d), rtol=1e-5)

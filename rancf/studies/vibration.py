@@ -17,6 +17,8 @@ space of ``Phi_x`` (the motions the joints allow), the modes solve the symmetric
 modal mass ``dx^T M dx = 1``; the frequencies are the Rayleigh-Ritz values of K_t and M on
 the solver's shapes (:func:`_rayleigh_ritz`: the solver's own are off by eps times the
 largest eigenvalue, a slender beam's stretch, which is 1e9 times its first bending one).
+A mode is rigid (zero frequency) when its omega^2 is below the eigensolver's backward error
+for it, the stiffness's rounding over the mode's own mass (:func:`_rigid`).
 The reduced problem is dense: its cost is O(n^3) in the number of coordinates n (a few
 seconds at n = 2000).
 
@@ -27,7 +29,8 @@ Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T di
 A_i J_i A_i^T) J_i``, and ``K = -dF/dq`` at rest by central differences of the generalized
 forces F, evaluated by the Newton-Euler recursion (the implicit loop's residual: no M^-1, so
 the differences are good to about 1e-13 of K's largest entry); the eigenvalues are refined by
-Rayleigh-Ritz on the solver's vectors (M of a long chain is ill-conditioned). Its shapes
+Rayleigh-Ritz on the vectors of a dense shift-invert (:func:`_lowest`: M of a long chain is
+ill-conditioned, and ``eigh(K, M)`` would factor it). Its shapes
 are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
 :meth:`rancf.Model.body_of` says) the displacement of its origin (m) and its small rotation
 vector (rad), global, 6 numbers. A tree with ANCF cables is linearized on the recursion too
@@ -55,10 +58,10 @@ FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
 CABLE_NODE = SpatialANCFCable.node_size
 WRENCH = TWIST
 
-#: Size of omega^2 relative to the largest below which a mode is a rigid-body mode: round-off
-#: of the dense eigensolver is about 1e-16 of the largest (a slender beam's axial modes make
-#: it 1e10 times its first bending one).
-RIGID_BODY = 1e-12
+#: A mode y (unit modal mass) is a rigid-body mode when ``|omega^2| <= RESOLUTION ||K||_1 |y|^2
+#: + |y|^T |K - K^T| |y|`` (:func:`_rigid`): the dense eigensolver's backward error, and the
+#: error of a K by differences.
+RESOLUTION = np.finfo(float).eps
 #: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
 #: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
 #: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
@@ -91,8 +94,9 @@ class Modes:
         consistent mass in the modal mass.
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
-        (``omega^2`` below ``RIGID_BODY`` times the largest one found; spatial: the
-        stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
+        (``|omega^2|`` below what the matrices and the eigensolver resolve, ``eps ||K||_1
+        |y|^2 + |y|^T |K - K^T| |y|`` for the mode y of unit modal mass, :func:`_rigid`; spatial
+        trees: the stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
         ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
@@ -417,9 +421,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     M_r = N.T @ (dae.M @ N)
     omega2, y = scipy.linalg.eigh(K_r, M_r, subset_by_index=[0, n - 1])
     omega2, shapes = _rayleigh_ritz(0.5 * (K + K.T), dae.M, N @ y)
-    largest = max(np.abs(scipy.linalg.eigh(K_r, M_r, eigvals_only=True,
-                                           subset_by_index=[N.shape[1] - 1] * 2))[0], 1e-300)
-    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    rigid = _rigid(K, omega2, shapes)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -597,10 +599,9 @@ def _spatial_modes(model, state, n, tol):
                          "on the motion make the system non-conservative")
     K = 0.5 * (K + K.T)
     n = min(n, n_free)
-    omega2, dq = scipy.linalg.eigh(K, M, subset_by_index=[0, n - 1])
-    # M of a long chain in relative coordinates is ill-conditioned (1e10 at 64 elements), and
-    # the solver's eigenvalues of a near-double pair are off by 0.3 %
-    omega2, dq = _rayleigh_ritz(K, M, dq)
+    # M of a long chain in relative coordinates is ill-conditioned (1e12 for a slender beam
+    # of 32 elements): eigh(K, M) would factor M; _lowest factors K + sigma M instead
+    omega2, dq = _rayleigh_ritz(K, M, _lowest(K, M, n))
     # the stiffness a mode y meets, |y|^T |K| |y|, against the differences' error of K's
     # entries: a rigid-body mode meets none. Not omega^2 against the largest: a slender
     # beam's shear-rotation modes make that 1e12 times its first bending one, below the
@@ -770,11 +771,10 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     M = dae.mass(x)
     M = M.toarray() if hasattr(M, "toarray") else np.asarray(M)
     K_r, M_r = N.T @ (0.5 * (K + K.T)) @ N, N.T @ M @ N
-    omega2, y = scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), subset_by_index=[0, n - 1])
-    omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ y)
-    largest = max(abs(scipy.linalg.eigh(K_r, 0.5 * (M_r + M_r.T), eigvals_only=True,
-                                        subset_by_index=[N.shape[1] - 1] * 2)[0]), 1e-300)
-    rigid = np.abs(omega2) <= RIGID_BODY * largest
+    # a slender beam's bodies carry a tiny rotary inertia: M_r is ill-conditioned, as a
+    # tree's M (_lowest)
+    omega2, dx = _rayleigh_ritz(0.5 * (K + K.T), M, N @ _lowest(K_r, 0.5 * (M_r + M_r.T), n))
+    rigid = _rigid(K, omega2, dx)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -794,6 +794,65 @@ def _spatial_loop_modes(model, poses, n, tol, stored=None):
     return Modes(model, State(np.concatenate([seen["nodes"][:FRAME * nb], x[POSE_SIZE * nb:]]),
                               np.zeros(TWIST * nb + CABLE_NODE * nc)), omega, shapes, rigid,
                  linear=(dae, x, dx))
+
+
+#: The shift of :func:`_lowest`, a share of K's scale over M's: ``sigma = SHIFT max|K| /
+#: max|M|`` (1/s^2).
+SHIFT = 1e-6
+
+
+def _lowest(K, M, n):
+    """The vectors (n_x, n) of the n lowest eigenvalues of ``K v = omega^2 M v`` (K, M
+    symmetric, n_x x n_x, M positive definite), by a dense shift-invert: the n largest
+    ``mu = 1 / (omega^2 + sigma)`` of ``M v = mu (K + sigma M) v``, sigma = ``SHIFT max|K| /
+    max|M|``; the caller refines their values by :func:`_rayleigh_ritz`.
+
+    Why not ``eigh(K, M)``: it factors M, and the round-off of ``L^-1 K L^-T`` is eps
+    ``|K| |M^-1|``. A chain's mass in relative coordinates is ill-conditioned (a slender
+    beam's node rotations carry its tiny rotary inertia: cond M = 2.4e12 at 32 elements, I /
+    A = 1e-9 m^2) while K holds its axial stiffness (EA / EI = 1e9): that round-off is 1e6
+    times its first bending omega^2. Shifted and inverted, the lowest modes are the largest
+    mu, resolved to eps of mu_max = 1 / (omega_1^2 + sigma). sigma lifts the rigid-body modes
+    (omega^2 = 0, K singular) 1e7 above the differences' error of K (1e-13 of max|K|) and
+    keeps the low modes apart (mu_i differ in their omega_i^2 relative to sigma).
+
+    Where ``K + sigma M`` is not positive definite (an unstable equilibrium: a negative
+    omega^2 below -sigma), the pencil's QZ decomposition (``scipy.linalg.eig(K, M)``,
+    backward stable in K and M separately, no factor of either; a few times slower),
+    its n lowest real parts."""
+    import scipy.linalg
+
+    sigma = SHIFT * max(np.abs(K).max(), 1e-300) / np.abs(M).max()
+    try:
+        _, V = scipy.linalg.eigh(M, K + sigma * M, subset_by_index=[len(K) - n, len(K) - 1])
+        return V[:, ::-1]
+    except np.linalg.LinAlgError:
+        values, V = scipy.linalg.eig(K, M)
+        return V[:, np.argsort(values.real)[:n]].real
+
+
+def _rigid(K, omega2, shapes):
+    """Which modes are rigid-body modes (n,) bool: ``omega2`` (n,) and ``shapes`` (n_x, n) of
+    ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
+    computed (its asymmetry the error of a K by differences made visible).
+
+    A mode is rigid when its omega^2 is below what the eigensolver and the matrices resolve:
+    ``|omega^2| <= eps ||K||_1 |y|^2 + |y|^T |K - K^T| |y|``. A backward-stable dense
+    solver's pairs are exact for a K perturbed by ``E``, ``||E||_2 <= p(n) eps ||K||_2``
+    (``||K||_1`` bounds ``||K||_2`` for a symmetric K), so ``y^T K y`` is resolved to ``eps
+    ||K|| |y|^2``; with unit modal mass ``|y|^2`` is one over the mode's own mass (kg), so
+    the bound is the stiffness's rounding over the mode's mass, not a share of the largest
+    omega^2 (that is ``||K||`` over the smallest mass, a fine mesh's slopes', a slender
+    beam's node rotations', and a share of it buried resisted modes: a 64-element
+    pendulum's swing, a slender cantilever's first bending). A K by differences (the
+    spatial DAE's elements) adds its entries' error, where it lies: the asymmetry's
+    entries along the mode (the largest sit on the stretch's entries, which a bending mode
+    hardly meets). Margins: a planar beam's rigid turn lies 1e2 or more below the first
+    term (4 to 256 elements), a 256-element steel pendulum's swing 31 times above it; a
+    much finer mesh's swing would fall under it, where the solver no longer resolves it."""
+    bound = RESOLUTION * np.abs(K).sum(axis=0).max() * (shapes**2).sum(axis=0) + \
+        np.einsum("km,kl,lm->m", np.abs(shapes), np.abs(K - K.T), np.abs(shapes))
+    return np.abs(omega2) <= bound
 
 
 def _rayleigh_ritz(K, M, V):
