@@ -97,11 +97,14 @@ def _joint_twice():
 def test_redundant_joint_is_refused_naming_it(run):
     """Joint 1's rows repeat joint 0's (the constraint Jacobian has rank 3, not 6, in the
     reference configuration). The call must either handle the redundancy (a result, its
-    status 'ok') or say what is wrong: a ValueError naming a joint, as bad input is."""
+    status 'ok') or say what is wrong: a ValueError that says the joints are redundant (the
+    Jacobian rank-deficient) and names joint 1, whose rows repeat, as bad input is."""
     try:
         res = run(_joint_twice())
     except ValueError as err:
-        assert "joint" in str(err)
+        msg = str(err)
+        assert "redundant" in msg and "rank" in msg, msg
+        assert "3 of the 3 directions that joint 1" in msg, msg
         return
     assert getattr(res, "status", "ok") == "ok"
 
@@ -164,6 +167,9 @@ def test_door_on_two_ball_joints_is_refused_naming_the_redundancy():
     try:
         res = rancf.simulate(m, 0.1, 1e-3)
     except ValueError as err:
-        assert "joint" in str(err)
+        msg = str(err)
+        assert "redundant" in msg and "rank" in msg, msg
+        assert "1 of the 3 directions that joint 1" in msg and "by joint 0" in msg, msg
         return
-    assert res.status == "ok" or "joint" in res.message    # handled, or the joint named
+    # handled, or the redundancy and the joint named
+    assert res.status == "ok" or ("redundant" in res.message and "joint 1" in res.message)

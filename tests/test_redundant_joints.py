@@ -5,6 +5,7 @@ the mechanism, known in closed form, less the Gruebler-Kutzbach count of its joi
 the rank of the dense constraint Jacobian (numpy's SVD), or of stacked random rows."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import rancf
 from rancf.formulations import redundancy
@@ -29,12 +30,13 @@ def spatial_dae(model):
 
 
 # --- the method on random rows ------------------------------------------------------------------
-def test_groups_repeat_what_the_rank_of_stacked_rows_says():
-    """Random base rows (sparse, independent) and groups whose rows are random rows or
-    random combinations of rows before them: each group's repeated count equals its rows less
-    the rank it adds to those before it (numpy's matrix_rank of the stacked dense rows), and the
-    joints named are those the combinations were made of."""
-    rng = np.random.default_rng(3)
+def random_rows(seed, kinds=("new", "copy-0", "new", "mix", "half")):
+    """Random base rows (12, banded: sparse, independent; labels 0, 1, 2 and a body's -1)
+    and groups of 3 rows (labels 3, 4, ...) on 40 columns, one of each of ``kinds``: "new"
+    random rows, "copy-0" joint 0's rows turned, "mix" base joint 2's and group 3's rows
+    combined, "half" one row of joint 1's and two new. Returns the dense rows, the base's
+    labels, the groups and the labels each group's repeated rows are made of."""
+    rng = np.random.default_rng(seed)
     n = 40
     base = np.zeros((12, n))
     for i in range(12):                       # banded: full rank, sparse
@@ -43,7 +45,7 @@ def test_groups_repeat_what_the_rank_of_stacked_rows_says():
     rows = [base]
     groups, made_of = [], []
     label = 3
-    for kind in ("new", "copy-0", "new", "mix", "half"):
+    for kind in kinds:
         k = 3
         if kind == "new":
             g, parts = rng.normal(size=(k, n)), set()
@@ -60,7 +62,15 @@ def test_groups_repeat_what_the_rank_of_stacked_rows_says():
                                         sum(r.shape[0] for r in rows))))
         made_of.append(parts | {label} if parts else set())
         label += 1
-    J = np.vstack(rows)
+    return np.vstack(rows), base_labels, groups, made_of
+
+
+def test_groups_repeat_what_the_rank_of_stacked_rows_says():
+    """Random base rows (sparse, independent) and groups whose rows are random rows or
+    random combinations of rows before them: each group's repeated count equals its rows less
+    the rank it adds to those before it (numpy's matrix_rank of the stacked dense rows), and the
+    joints named are those the combinations were made of."""
+    J, base_labels, groups, made_of = random_rows(3)
     found = redundancy.redundant_joints(J, np.zeros(0, int), 1.0, np.arange(12), base_labels,
                                         groups)
     expected = []
@@ -71,6 +81,70 @@ def test_groups_repeat_what_the_rank_of_stacked_rows_says():
             expected.append((label, r.size - added, tuple(sorted(parts))))
     assert [(f.joint, f.n_repeated, f.joints) for f in found] == expected
     assert [e[0] for e in expected] == [4, 6, 7]            # the construction's
+
+
+def unit_rows(J):
+    return sp.csr_matrix(J / np.linalg.norm(J, axis=1)[:, None])
+
+
+@pytest.mark.parametrize("kinds", [("new",) * 5, ("new", "copy-0", "new", "mix", "half"),
+                                   ("half", "new"), ("new", "new", "mix")])
+@pytest.mark.parametrize("seed", range(8))
+def test_fast_check_refuses_and_accepts_as_the_naming_routine(seed, kinds):
+    """The Gram matrix's pivots (``full_rank``) pass exactly the random row sets whose
+    stacked rows have full rank (numpy's SVD of the unit rows: smallest singular value above
+    the tolerance; the random rows leave it O(0.1) or round-off), and
+    ``redundant_joints`` (the fast check first) returns what the naming routine alone
+    returns: the same joints refused, the same accepted."""
+    J, base_labels, groups, _ = random_rows(seed, kinds)
+    W = unit_rows(J)
+    sigma_min = np.linalg.svd(W.toarray(), compute_uv=False)[-1]
+    assert redundancy.full_rank(W) == (sigma_min > redundancy.RANK_TOLERANCE)
+    fast = redundancy.redundant_joints(J, np.zeros(0, int), 1.0, np.arange(12), base_labels,
+                                       groups)
+    assert fast == redundancy.named_groups(W, np.arange(12), base_labels, groups)
+    assert bool(fast) == (kinds != ("new",) * len(kinds))
+
+
+def kahan_rows(n=60, c=0.3):
+    """Rows of the unit lower triangle with -c below the diagonal (Kahan's example turned),
+    scaled to unit length: row k's part off the span of rows 0..k-1 is its diagonal entry,
+    1 / sqrt(1 + k c^2) >= 0.16 at n = 60, yet the rows nearly repeat, the smallest singular
+    value about (1 + c)^-n / sqrt(n) (3e-7 at n = 60: below the tolerance)."""
+    T = np.eye(n) - c * np.tril(np.ones((n, n)), -1)
+    return T / np.linalg.norm(T, axis=1)[:, None]
+
+
+def test_rows_nearly_dependent_without_a_small_pivot_go_to_the_naming_routine():
+    """A small pivot is not needed for a small singular value: in the natural order the Kahan
+    rows' Cholesky pivots are all above tol^2 while numpy's SVD puts sigma_min below tol.
+    ``full_rank`` does not pass them (the estimate of ||G^-1||), and ``redundant_joints``
+    returns the naming routine's verdict, which depends on the groups' order (in the natural
+    order each row's part off those before it is >= 0.16, nothing named; reversed, the last
+    row is held by the others): in both orders the same as the routine alone."""
+    T = kahan_rows()
+    tol = redundancy.RANK_TOLERANCE
+    assert np.diag(np.linalg.cholesky(T @ T.T)).min() ** 2 > tol ** 2
+    assert np.linalg.svd(T, compute_uv=False)[-1] < tol
+    assert not redundancy.full_rank(sp.csr_matrix(T))
+    none = np.zeros(0, int)
+    for order in (1, -1):
+        groups = [(k, np.array([k])) for k in range(T.shape[0])][::order]
+        fast = redundancy.redundant_joints(T, none, 1.0, none, none, groups)
+        assert fast == redundancy.named_groups(sp.csr_matrix(T), none, none, groups)
+        assert bool(fast) == (order == -1)
+
+
+def test_singular_base_is_refused_without_naming_a_joint():
+    """Base rows that repeat each other (a degenerate tree joint: rows 0 and 1 equal) give
+    no joint to name (``None``); ``refuse`` then raises saying the tree's rows are
+    rank-deficient."""
+    J = np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    found = redundancy.redundant_joints(J, np.zeros(0, int), 1.0, [0, 1], [0, 1],
+                                        [(2, np.array([2]))])
+    assert found is None
+    with pytest.raises(ValueError, match="rank-deficient"):
+        redundancy.refuse(found, str, "")
 
 
 # --- spatial --------------------------------------------------------------------------------

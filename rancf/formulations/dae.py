@@ -249,7 +249,8 @@ class DAE(IndexThreeDAE):
         """Refuse a model whose joints that close loops hold directions twice
         (:mod:`rancf.formulations.redundancy`, at the reference configuration): the tree's
         joints and the bodies' axis norms are the base, each loop-closing joint a group, in the
-        order added. A tree is not checked (its rows are independent by construction)."""
+        order added; a base that is itself singular (a degenerate tree joint) is refused naming
+        no joint. A tree is not checked (its rows are independent by construction)."""
         A = self.assembly
         if not A.loop_joints:
             return
@@ -262,7 +263,7 @@ class DAE(IndexThreeDAE):
         positions = (A.node_size * np.arange(A.n_vertices)[:, None] + np.arange(2)).ravel()
         found = redundancy.redundant_joints(self.reference_jacobian(), positions, A.size, base,
                                             row_joint[base], groups)
-        if found:
+        if found is None or found:         # None: the tree's rows singular
             redundancy.refuse(found, lambda k: f"joint {k} (a {A.joints[k].kind} joint)",
                               "a revolute or a prismatic joint holds 2, a fixed joint 3; or a "
                               "kind of your own, such as a slot (ON_RAIL, DIRECTION_FREE) "

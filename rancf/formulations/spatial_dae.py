@@ -831,8 +831,9 @@ class SpatialDAE(IndexThreeDAE):
         (:mod:`rancf.formulations.redundancy`, at the reference configuration): the tree's
         joint links and the bodies' norms are the base, each other link (a joint that closes
         a loop, one at a cable point or between two nodes of a beam) a group, in the order of
-        the model's joints (then the loops given). A tree of bodies is not checked (its rows
-        are independent by construction)."""
+        the model's joints (then the loops given); a base that is itself singular (a degenerate
+        tree joint) is refused naming no joint. A tree of bodies is not checked (its rows are
+        independent by construction)."""
         if len(self.links) == self.n_tree_links:
             return
         n_joints = len(self.tree.joint_body)
@@ -856,7 +857,7 @@ class SpatialDAE(IndexThreeDAE):
             kind = motion_words(self.links[self.joint_links[j]].motion)
             return f"joint {j} ({kind})" if j < n_joints else \
                 f"the loop {j - n_joints} given ({kind})"
-        if found:
+        if found is None or found:         # None: the tree's rows singular
             redundancy.refuse(found, words,
                               "a spherical joint holds 3, a universal or a cylindrical joint "
                               "4, a revolute or a prismatic joint 5; or a kind of your own, "
