@@ -354,3 +354,21 @@ def test_planar_four_bar_is_not_refused_and_its_reference_jacobian_is_the_kernel
     assert dense_deficiency(J) == 0
     K = dae.constraint_jacobian(dae.assembly.x0, 0.0)
     assert abs(J - K).max() <= 1e-15 * abs(K).max()
+
+
+def test_the_rank_check_leaves_the_user_s_random_stream_alone():
+    """The check's norm estimate draws random start vectors: NumPy's global stream must be
+    where the user left it (a DAE run between two draws does not change the second draw)."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    a = m.add_rigid_body(1.0, 0.01, position=(0.0, 0.5), angle=np.pi / 2)
+    c = m.add_rigid_body(1.0, 0.01, position=(0.5, 1.0), angle=0.0)
+    b = m.add_rigid_body(1.0, 0.01, position=(1.0, 0.5), angle=np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0, 0), a.point(-0.5, 0))
+    m.add_joint("revolute", a.point(0.5, 0), c.point(-0.5, 0))
+    m.add_joint("revolute", c.point(0.5, 0), b.point(0.5, 0))
+    m.add_joint("revolute", b.point(-0.5, 0), m.ground.point(1, 0))
+    np.random.seed(0)
+    expected = np.random.rand()
+    np.random.seed(0)
+    assert rancf.simulate(m, 0.01, 1e-3, formulation="dae").status == "ok"
+    assert np.random.rand() == expected

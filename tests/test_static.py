@@ -392,3 +392,18 @@ def test_a_static_start_of_a_body_standing_on_a_pin_hangs_it():
     assert res.status == "ok", res.message
     np.testing.assert_allclose(res.position(body.centre), np.tile([0.0, -0.5], (len(res.t), 1)),
                                rtol=0, atol=1e-9)
+
+
+def test_above_the_stability_rows_the_message_says_the_test_was_not_run(monkeypatch):
+    """Above STABILITY_ROWS constraint rows statics does not test stability (the test is
+    O(m^3)): the body standing on a pin (its DAE: 2 joint rows and a norm row) then stays
+    upright, status 'ok', and the message must say the stability was not tested, so no
+    user reads the upright state as tested stable; rancf.modes there refuses it."""
+    from rancf.integrators import static as static_module
+    monkeypatch.setattr(static_module, "STABILITY_ROWS", 1)
+    m, body, _ = standing_body(0.0)
+    eq = rancf.static(m)
+    assert eq.status == "ok" and "stability not tested" in eq.message, eq.message
+    np.testing.assert_allclose(eq.position(body.centre)[0], [0.0, 0.5], atol=1e-9)
+    with pytest.raises(ValueError, match="unstable"):
+        rancf.modes(m, eq.state(0))
