@@ -135,3 +135,21 @@ def test_restart_off_a_drive_names_the_drive(formulation):
         rancf.simulate(m, 0.1, 1e-3, method="generalized-alpha", formulation=formulation,
                        state=res.state(-1))
     assert "joint 0" in str(err.value) and "drive" in str(err.value), str(err.value)
+
+
+@pytest.mark.xfail(strict=True, reason="simulate accepts rtol and atol with the fixed-step "
+                   "methods (rk4 and every implicit one) and ignores them, although it refuses "
+                   "every other option that does not apply to the method it runs "
+                   "(max_displacement with an implicit method, max_iter with dopri5): a user "
+                   "who tightens rtol for accuracy gets the same run, silently")
+@pytest.mark.parametrize("method", ["rk4", "generalized-alpha"])
+def test_tolerances_of_the_adaptive_methods_are_refused_by_fixed_step_ones(method):
+    """``rtol, atol: Tolerances of the adaptive methods`` (simulate's docstring). Named with
+    a fixed-step method they can have no effect; simulate's own rule for an option that does
+    not apply ("max_displacement applies to the explicit methods", "options ['max_iter']
+    apply to the implicit methods ... only") is a TypeError naming it."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    body = m.add_rigid_body(1.0, 0.01, position=(0.5, 0.0))
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(-0.5, 0.0))
+    with pytest.raises(TypeError, match="rtol"):
+        rancf.simulate(m, 0.01, 1e-3, method=method, rtol=1e-2)
