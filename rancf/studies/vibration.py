@@ -817,9 +817,7 @@ def _lowest(K, M, n):
     keeps the low modes apart (mu_i differ in their omega_i^2 relative to sigma).
 
     Where ``K + sigma M`` is not positive definite (an unstable equilibrium: a negative
-    omega^2 below -sigma), the pencil's QZ decomposition (``scipy.linalg.eig(K, M)``,
-    backward stable in K and M separately, no factor of either; a few times slower),
-    its n lowest real parts."""
+    omega^2 below -sigma), the pencil's QZ decomposition (:func:`_lowest_qz`)."""
     import scipy.linalg
 
     sigma = SHIFT * max(np.abs(K).max(), 1e-300) / np.abs(M).max()
@@ -827,8 +825,39 @@ def _lowest(K, M, n):
         _, V = scipy.linalg.eigh(M, K + sigma * M, subset_by_index=[len(K) - n, len(K) - 1])
         return V[:, ::-1]
     except np.linalg.LinAlgError:
-        values, V = scipy.linalg.eig(K, M)
-        return V[:, np.argsort(values.real)[:n]].real
+        return _lowest_qz(K, M, n)
+
+
+def _lowest_qz(K, M, n):
+    """The vectors (n_x, n) of the n lowest eigenvalues of ``K v = omega^2 M v`` (K, M
+    symmetric, M positive definite) from the pencil's real QZ decomposition
+    ``Q^T K Z = S``, ``Q^T M Z = T`` (backward stable in K and M separately, no factor of
+    either; a few times slower than :func:`_lowest`'s shift-invert, which it stands in for
+    where ``K + sigma M`` is indefinite).
+
+    QZ does not keep the symmetry: a double eigenvalue (a symmetric body's two equal swings)
+    can come out as a pair ``omega^2 +- i delta`` with delta of the order of the round-off,
+    a 2 x 2 block of S and T whose eigenvectors are complex conjugates; the real parts of
+    the two are one vector, and the pair's second mode would be lost. So the n lowest real
+    parts are reordered to the front of the Schur form (``scipy.linalg.ordqz``; a pair is
+    moved whole), and the leading columns of Z, orthonormal and real, span their deflating
+    subspace: of the n modes, or n + 1 where the n-th is one of a pair. The Rayleigh-Ritz
+    values of the symmetric K and M on that subspace are real, and its n lowest vectors
+    are returned."""
+    import scipy.linalg
+
+    def lowest(alpha, beta):
+        # beta > 0 for a positive definite M: no infinite eigenvalue
+        real = (alpha / beta).real
+        return real <= np.sort(real)[n - 1]
+
+    S, _, _, _, _, Z = scipy.linalg.ordqz(K, M, sort=lowest, output="real")
+    # the n leading columns, and one more where they end inside a 2 x 2 block
+    m = n + int(n < len(K) and S[n, n - 1] != 0.0)
+    V = Z[:, :m]
+    K_v, M_v = V.T @ K @ V, V.T @ M @ V
+    _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
+    return V @ turn[:, :n]
 
 
 def _rigid(K, omega2, shapes):
