@@ -924,23 +924,39 @@ def _lowest_qz(K, M, n):
     QZ does not keep the symmetry: a double eigenvalue (a symmetric body's two equal swings)
     can come out as a pair ``omega^2 +- i delta`` with delta of the order of the round-off,
     a 2 x 2 block of S and T whose eigenvectors are complex conjugates; the real parts of
-    the two are one vector, and the pair's second mode would be lost. So the n lowest real
-    parts are reordered to the front of the Schur form (``scipy.linalg.ordqz``; a pair is
-    moved whole), and the leading columns of Z, orthonormal and real, span their deflating
-    subspace: of the n modes, or n + 1 where the n-th is one of a pair. The Rayleigh-Ritz
-    values of the symmetric K and M on that subspace are real, and its n lowest vectors
-    are returned."""
+    the two are one vector, and the pair's second mode would be lost. So the eigenvalues
+    whose real parts are at most the n-th lowest's, or above it by less than 1e-8 of the
+    largest magnitude (a near-double eigenvalue that the cut would split asks QZ for an
+    ill-conditioned swap), are reordered to the front of the Schur form
+    (``scipy.linalg.ordqz``; a pair is moved whole, its real parts equal), and the leading
+    columns of Z, orthonormal and real, span their deflating subspace: the n modes' and
+    maybe a few more. The Rayleigh-Ritz values of the symmetric K and M on that subspace
+    are real, and its n lowest vectors are returned. Where QZ still refuses the reordering
+    (``ValueError``: a swap too ill-conditioned), the real and imaginary parts of the
+    chosen eigenvectors (``scipy.linalg.eig``), a pair's both, span the subspace instead."""
     import scipy.linalg
 
-    def lowest(alpha, beta):
+    cut = []
+
+    def chosen(alpha, beta):
         # beta > 0 for a positive definite M: no infinite eigenvalue
         real = (alpha / beta).real
-        return real <= np.sort(real)[n - 1]
+        if not cut:
+            lowest = np.sort(real)[n - 1]
+            cut.append(lowest + 1e-8 * max(np.abs(real).max(), 1e-300))
+        return real <= cut[0]
 
-    S, _, _, _, _, Z = scipy.linalg.ordqz(K, M, sort=lowest, output="real")
-    # the n leading columns, and one more where they end inside a 2 x 2 block
-    m = n + int(n < len(K) and S[n, n - 1] != 0.0)
-    V = Z[:, :m]
+    try:
+        S, _, alpha, beta, _, Z = scipy.linalg.ordqz(K, M, sort=chosen, output="real")
+        m = int(chosen(alpha, beta).sum())
+        # the reordered values' round-off must not end the columns inside a 2 x 2 block
+        V = Z[:, :m + int(0 < m < len(K) and S[m, m - 1] != 0.0)]
+    except ValueError:
+        values, W = scipy.linalg.eig(K, M)
+        W = W[:, chosen(values, np.ones(len(values)))]
+        U, sizes, _ = np.linalg.svd(np.concatenate([W.real, W.imag], axis=1),
+                                    full_matrices=False)
+        V = U[:, sizes > 1e-8 * sizes[0]]
     K_v, M_v = V.T @ K @ V, V.T @ M @ V
     _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
     return V @ turn[:, :n]
