@@ -129,3 +129,23 @@ def test_a_spatial_bodys_rigid_turn_has_its_kinetic_energy():
                                          rel=1e-12)
     assert np.abs(e.elastic.values).max() + np.abs(rises(e.gravity)).max() \
         <= 1e-12 * e.kinetic[0]
+
+
+def test_a_spatial_loops_rigid_spin_has_its_kinetic_energy():
+    """A spatial beam between two spherical joints (a loop: the spatial DAE) spins freely
+    about the line through them: a rigid-body mode, drawn at the default scale, whose
+    kinetic energy is the nodes' rotary inertia about the axis, ``1/2 rho (I_y + I_z) L
+    w^2`` (w the bodies' rate about x at the equilibrium frame; no translation), and whose
+    elastic energy stays zero (a spin turns every node alike)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    b = m.add_beam(L, 4, E=E, rho=RHO, A=AREA, I=(1e-9, 1e-9), J=2e-9, G=8e10, shear=False)
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    m.add_joint("spherical", m.ground.point(L, 0, 0), b.end)
+    found = rancf.modes(m, n=1)
+    assert found.rigid[0]
+    motion = found.motion(0, n_frames=8)
+    e = motion.energy()
+    w = motion.velocities[0, :, 3]
+    np.testing.assert_allclose(w, w[0], rtol=1e-9)
+    assert e.kinetic[0] == pytest.approx(0.5 * RHO * 2e-9 * L * w[0] ** 2, rel=1e-9)
+    assert np.abs(e.elastic.values).max() <= 1e-12 * e.kinetic[0]
