@@ -117,9 +117,11 @@ class Modes:
     >>> anim = found.animate(0)                  # or found.animate(0, "mode0.gif")
     """
 
-    def __init__(self, model, equilibrium, omega, shapes, rigid, linear=None):
-        # a spatial model's frozen formulation, link coordinates q* and the modes' dq (n, n_q)
+    def __init__(self, model, equilibrium, omega, shapes, rigid, linear=None, dae=None):
+        # a spatial model's frozen formulation, link coordinates q* and the modes' dq (n, n_q);
+        # a planar model's DAE, its drives held as the modes held them
         self._linear = linear
+        self._dae = dae
         self.model = model
         self.equilibrium = equilibrium
         self.omega = omega
@@ -156,6 +158,19 @@ class Modes:
         ``x(t) = x* + a sin(omega t) shape`` with ``a`` such that the largest displacement is
         ``scale`` times the model's size; a rigid-body mode is drawn over a unit time.
 
+        A planar model's frames, and a spatial model's with a closed loop (absolute
+        coordinates), are moved back onto the joints (:func:`_on_joints`: the straight line
+        leaves them at second order in ``a``, a pendulum's bob off its arc) and their energies
+        are the linearized motion's (:func:`_modal_energies`): kinetic ``1/2 v^T M v``,
+        gravity's potential on the frames, and the elastic energy the rest of the linearized
+        potential ``1/2 (a sin(omega t))^2 omega^2`` (unit modal mass), so that
+        kinetic + elastic + gravity is constant (a rigid-body mode's drawn oscillation, not a
+        free motion, excepted). The elastic energy of the frames themselves would be wrong:
+        the line turns slopes and positions without the second-order shortening a rotation
+        brings, and stretches a beam by ``(a theta)^2 / 2`` at a turn ``a theta``, an energy of
+        order ``E A (a theta)^4`` that outgrows the mode's ``E I (a kappa)^2`` once ``a`` is of
+        the section's radius of gyration.
+
         Parameters
         ----------
         i : int
@@ -187,15 +202,25 @@ class Modes:
             return self._spatial_motion(i, a, t, period)
         x = self.equilibrium.x + a * phase[:, None] * self.shapes[i]
         v = (a * 2.0 * np.pi / period) * np.cos(2.0 * np.pi * t / period)[:, None] * self.shapes[i]
-        dae = DAE(self.model.build())
-        seen = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints)) for xk, vk in zip(x, v)]
-        stack = {key: np.array([s[key] for s in seen]) for key in ("joint_q", "joint_qd")}
+        A = self.model.build()
+        dae = self._dae if self._dae is not None else DAE(A)
+        x, v = _on_joints(dae, x, v)
+        frames = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints))
+                  for xk, vk in zip([self.equilibrium.x, *x], [np.zeros_like(v[0]), *v])]
+        stack = {key: np.array([s[key] for s in frames]) for key in ("joint_q", "joint_qd")}
+        e = A.energies(np.concatenate([self.equilibrium.x[None], x]).reshape(len(t) + 1, -1,
+                                                                             A.node_size),
+                       np.concatenate([np.zeros_like(v[:1]), v]).reshape(len(t) + 1, -1,
+                                                                         A.node_size),
+                       stack["joint_q"])
+        energies = _modal_energies(*e.T, a * phase, 0.0 if self.rigid[i] else self.omega[i])
         zeros = np.zeros(len(t))
         return result_of(self.model, Solution(
-            t=t, q=x, nodes=x, velocities=v, joint_q=stack["joint_q"],
-            joint_qd=stack["joint_qd"], reactions=np.zeros_like(stack["joint_q"]), work=zeros,
-            dissipated=zeros, status="ok", message=f"mode {i}, {self.frequencies[i]:.6g} Hz",
-            method="modes", formulation="dae"))
+            t=t, q=x, nodes=x, velocities=v, joint_q=stack["joint_q"][1:],
+            joint_qd=stack["joint_qd"][1:], reactions=np.zeros_like(stack["joint_q"][1:]),
+            work=zeros, dissipated=zeros, status="ok",
+            message=f"mode {i}, {self.frequencies[i]:.6g} Hz", method="modes",
+            formulation="dae", extra={"energies": energies}))
 
     def _spatial_motion(self, i, a, t, period):
         """:meth:`motion` of a spatial model: the link coordinates ``q* + a sin(omega t) dq``
@@ -230,10 +255,17 @@ class Modes:
         w = 2.0 * np.pi / period
         X = x + a * np.sin(w * t)[:, None] * dx[i]
         V = (a * w) * np.cos(w * t)[:, None] * dx[i]
+        X, V = _on_joints(dae, X, V)
         seen = [dae.observe(xk, vk, 0.0, np.zeros(dae.n_constraints)) for xk, vk in zip(X, V)]
         stack = {key: np.array([s[key] for s in seen]) for key in
                  ("nodes", "velocities", "joint_q", "joint_qd", "kinetic", "gravity",
                   "elastic", "cable_nodes", "cable_velocities") if key in seen[0]}
+        rest = dae.observe(x, np.zeros_like(x), 0.0, np.zeros(dae.n_constraints))
+        energies = _modal_energies(
+            *(np.concatenate([[rest[key]], stack[key]]) for key in
+              ("kinetic", "elastic", "gravity")),
+            a * np.sin(w * t), 0.0 if self.rigid[i] else self.omega[i])
+        stack.update(energies)
         zeros = np.zeros(len(t))
         return result_of(self.model, Solution(
             t=t, q=X, nodes=stack.pop("nodes"), velocities=stack.pop("velocities"),
@@ -430,7 +462,7 @@ def modes(model, state=None, n=10, tol=1e-10):
     biggest = np.abs(shapes).argmax(axis=1)
     shapes *= np.sign(shapes[np.arange(n), biggest])[:, None]
     omega = np.where(rigid, 0.0, np.sqrt(np.abs(omega2)))
-    return Modes(model, State(x.copy(), v0), omega, shapes, rigid)
+    return Modes(model, State(x.copy(), v0), omega, shapes, rigid, dae=dae)
 
 
 class _Held:
@@ -442,6 +474,60 @@ class _Held:
 
     def drive_values(self, t):
         return self.q, 0.0, 0.0
+
+
+def _on_joints(dae, X, V, iterations=10):
+    """Frames of a motion along a mode moved onto the joints: each row of ``X`` (n_frames,
+    n_x), on the straight line ``x* + s dx`` that satisfies the constraints ``Phi`` of the
+    planar or spatial ``dae`` to first order in s only, by Gauss-Newton steps of least norm
+    ``-Phi_x^+ Phi`` (only the coordinates the joints hold move; spatial: the Euler
+    parameters normalized) until ``|Phi|`` stops falling; each row of ``V`` made tangent,
+    ``V - Phi_x^+ Phi_x V``, and scaled back to its kinetic energy ``1/2 V^T M V`` (M at the
+    frame): the projection alone would slow a turn by ``cos`` of its angle, a second-order
+    loss of the line's exact kinetic energy. Returns new arrays."""
+    X, V = np.array(X, dtype=float), np.array(V, dtype=float)
+    if not dae.n_constraints:
+        return X, V
+
+    def dense(G):
+        return G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+
+    for k in range(len(X)):
+        gap = np.abs(dae.constraint(X[k], 0.0)).max()
+        for _ in range(iterations):
+            step = np.linalg.lstsq(dense(dae.constraint_jacobian(X[k], 0.0)),
+                                   dae.constraint(X[k], 0.0), rcond=None)[0]
+            moved = X[k] - step
+            after = np.abs(dae.constraint(moved, 0.0)).max()
+            if not after < gap:
+                break
+            X[k], gap = moved, after
+        G = dense(dae.constraint_jacobian(X[k], 0.0))
+        tangent = V[k] - np.linalg.lstsq(G, G @ V[k], rcond=None)[0]
+        M = dense(dae.mass(X[k]) if callable(getattr(dae, "mass", None)) else dae.M)
+        moving = tangent @ M @ tangent
+        V[k] = tangent * np.sqrt((V[k] @ M @ V[k]) / moving) if moving > 0.0 else tangent
+    return X, V
+
+
+def _modal_energies(kinetic, elastic, gravity, s, omega):
+    """The energies (J) of a motion along a mode of angular frequency ``omega`` (rad/s; 0 for a
+    rigid-body mode) with its shape's amplitude ``s`` (n_frames,) at the frames, unit modal
+    mass: ``kinetic``, ``elastic``, ``gravity`` (n_frames + 1,) those the formulation
+    evaluates at the equilibrium and then at the frames (on the joints, :func:`_on_joints`).
+    The linearized motion's potential is ``V* + 1/2 s^2 omega^2`` (``1/2 s^2 shape^T K
+    shape``); gravity's potential is that of the frames (on the joints, right to second
+    order); the elastic energy (the elements' and springs', with the share of K of any load
+    that depends on the coordinates) is the rest, ``elastic* + 1/2 s^2 omega^2 - (gravity -
+    gravity*)``. The split is the linearization's: a rigid pendulum's elastic column moves
+    by a rest of fourth order in its swing theta, below theta^2 of its energy (4.5 % at
+    0.245 rad). The frames' own elastic energy is not used: the straight line stretches the
+    elements at fourth order in s (:meth:`Modes.motion`). Returns ``{kinetic, elastic,
+    gravity}`` (n_frames,)."""
+    kinetic, elastic, gravity = (np.asarray(e, dtype=float) for e in (kinetic, elastic, gravity))
+    potential = 0.5 * (np.asarray(s) * omega) ** 2
+    return {"kinetic": kinetic[1:], "gravity": gravity[1:],
+            "elastic": elastic[0] + potential - (gravity[1:] - gravity[0])}
 
 
 def _multipliers(dae, x):
@@ -817,9 +903,7 @@ def _lowest(K, M, n):
     keeps the low modes apart (mu_i differ in their omega_i^2 relative to sigma).
 
     Where ``K + sigma M`` is not positive definite (an unstable equilibrium: a negative
-    omega^2 below -sigma), the pencil's QZ decomposition (``scipy.linalg.eig(K, M)``,
-    backward stable in K and M separately, no factor of either; a few times slower),
-    its n lowest real parts."""
+    omega^2 below -sigma), the pencil's QZ decomposition (:func:`_lowest_qz`)."""
     import scipy.linalg
 
     sigma = SHIFT * max(np.abs(K).max(), 1e-300) / np.abs(M).max()
@@ -827,8 +911,55 @@ def _lowest(K, M, n):
         _, V = scipy.linalg.eigh(M, K + sigma * M, subset_by_index=[len(K) - n, len(K) - 1])
         return V[:, ::-1]
     except np.linalg.LinAlgError:
-        values, V = scipy.linalg.eig(K, M)
-        return V[:, np.argsort(values.real)[:n]].real
+        return _lowest_qz(K, M, n)
+
+
+def _lowest_qz(K, M, n):
+    """The vectors (n_x, n) of the n lowest eigenvalues of ``K v = omega^2 M v`` (K, M
+    symmetric, M positive definite) from the pencil's real QZ decomposition
+    ``Q^T K Z = S``, ``Q^T M Z = T`` (backward stable in K and M separately, no factor of
+    either; a few times slower than :func:`_lowest`'s shift-invert, which it stands in for
+    where ``K + sigma M`` is indefinite).
+
+    QZ does not keep the symmetry: a double eigenvalue (a symmetric body's two equal swings)
+    can come out as a pair ``omega^2 +- i delta`` with delta of the order of the round-off,
+    a 2 x 2 block of S and T whose eigenvectors are complex conjugates; the real parts of
+    the two are one vector, and the pair's second mode would be lost. So the eigenvalues
+    whose real parts are at most the n-th lowest's, or above it by less than 1e-8 of the
+    largest magnitude (a near-double eigenvalue that the cut would split asks QZ for an
+    ill-conditioned swap), are reordered to the front of the Schur form
+    (``scipy.linalg.ordqz``; a pair is moved whole, its real parts equal), and the leading
+    columns of Z, orthonormal and real, span their deflating subspace: the n modes' and
+    maybe a few more. The Rayleigh-Ritz values of the symmetric K and M on that subspace
+    are real, and its n lowest vectors are returned. Where QZ still refuses the reordering
+    (``ValueError``: a swap too ill-conditioned), the real and imaginary parts of the
+    chosen eigenvectors (``scipy.linalg.eig``), a pair's both, span the subspace instead."""
+    import scipy.linalg
+
+    cut = []
+
+    def chosen(alpha, beta):
+        # beta > 0 for a positive definite M: no infinite eigenvalue
+        real = (alpha / beta).real
+        if not cut:
+            lowest = np.sort(real)[n - 1]
+            cut.append(lowest + 1e-8 * max(np.abs(real).max(), 1e-300))
+        return real <= cut[0]
+
+    try:
+        S, _, alpha, beta, _, Z = scipy.linalg.ordqz(K, M, sort=chosen, output="real")
+        m = int(chosen(alpha, beta).sum())
+        # the reordered values' round-off must not end the columns inside a 2 x 2 block
+        V = Z[:, :m + int(0 < m < len(K) and S[m, m - 1] != 0.0)]
+    except ValueError:
+        values, W = scipy.linalg.eig(K, M)
+        W = W[:, chosen(values, np.ones(len(values)))]
+        U, sizes, _ = np.linalg.svd(np.concatenate([W.real, W.imag], axis=1),
+                                    full_matrices=False)
+        V = U[:, sizes > 1e-8 * sizes[0]]
+    K_v, M_v = V.T @ K @ V, V.T @ M @ V
+    _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
+    return V @ turn[:, :n]
 
 
 def _rigid(K, omega2, shapes):
