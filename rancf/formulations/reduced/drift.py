@@ -1,15 +1,15 @@
-"""Checks that a finished reduced run still follows its model (issues 24, 26: nothing silently
-wrong).
+"""Checks that a reduced run still follows its model (issues 24, 26: nothing silently wrong).
 
 With too few modes (``sparsity``) or sampled equations (``n_samples``) the sampled step
 equations no longer determine the motion: greedy Gauss-Newton then solves them (often at its
-iteration cap) for states the full model would never reach, and the run ends "ok" with a motion
-that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot fail
-them and judged on the finished run (the full model's energy function at the reconstructed
-states), turn such a run into ``status = "diverged"``, with a message naming the
-check, its value and limit and what to change; the run keeps every output. The checks are part
-of the run (:func:`drift_checked`, on the Solution the implicit loop returns), so the Result is
-made once, with its final status.
+iteration cap) for states the full model would never reach, and the run would end "ok" with a
+motion that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot
+fail them (the full model's energy function at the reconstructed states), turn such a run into
+``status = "diverged"``, with a message naming the check, its value and limit and what to
+change. They run at every step (:class:`StepWatch`: the run stops at the first step that fails,
+keeping the outputs before it) and on the finished run (:func:`drift_checked`, on the Solution
+the implicit loop returns, for what a step cannot judge), so the Result is made once, with its
+final status.
 
 1. **Energy gain** (passive models only: no drive, no effort, no time-dependent force or
    moment, so that nothing feeds energy in). The balance ``total = kinetic + elastic + gravity -
