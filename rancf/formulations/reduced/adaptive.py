@@ -58,6 +58,10 @@ class AdaptiveModalSolver:
     timer : Timer
         Residual and Jacobian evaluations are charged to "update", modal projections and the
         least-squares work to "matrix" (the paper's table 2).
+    watch : callable, optional
+        ``watch(t, q, v, sampled, full)`` on every step's solution (a
+        :class:`~rancf.formulations.reduced.drift.StepWatch`: raises StepFailure to stop the
+        run where it leaves its model).
 
     Attributes
     ----------
@@ -65,20 +69,23 @@ class AdaptiveModalSolver:
         ``t`` (the step's new time, s), ``support`` (bool over the modal coordinates: the
         selected modes), ``residual_norm`` (the sampled residual at the step's solution, m),
         ``decrement`` (its Gauss-Newton decrement ``||Q^T f||``, m: the distance from the
-        least-squares point of the support), ``iterations``, ``status`` (the greedy
-        Gauss-Newton outcome).
+        least-squares point of the support), ``full_residual_norm`` (every row's residual
+        at the step's solution, m: the sampled rows are the method's training set, the others
+        a free check of it, since the full DAE computes them all), ``iterations``, ``status``
+        (the greedy Gauss-Newton outcome).
     """
 
-    def __init__(self, reduced, mass_diagonal, n_constraints, timer):
-        self.reduced, self.timer = reduced, timer
+    def __init__(self, reduced, mass_diagonal, n_constraints, timer, watch=None):
+        self.reduced, self.timer, self.watch = reduced, timer, watch
         self.n, self.m = reduced.n_x, int(n_constraints)
         self.eta = 1.0 / float(np.mean(mass_diagonal))
         self.rows = np.concatenate([reduced.rows, self.n + np.arange(self.m)])
         self.candidates = reduced.candidates
         self.known = np.setdiff1d(np.arange(self.n + self.m), self.candidates)
         self.log = {"t": [], "support": [], "residual_norm": [], "decrement": [],
-                    "iterations": [], "status": []}
+                    "full_residual_norm": [], "iterations": [], "status": []}
         self._maps = None
+        self._last = (None, None)  # (c, every row's residual at c) of the last evaluation
 
     def _build_maps(self, indices, indptr):
         """Index maps from the Jacobian's fixed CSC pattern to its sampled parts, and the
@@ -127,8 +134,11 @@ class AdaptiveModalSolver:
                 if with_jacobian:
                     raise
                 # a trial point of the line search with a non-finite residual: it is rejected
+                self._last = (np.array(c), np.full(self.n + self.m, np.inf))
                 return np.full(self.rows.size, np.inf)
-            f = np.concatenate([self.eta * h2 * r_dyn, h2 * r_con])[self.rows]
+            full = np.concatenate([self.eta * h2 * r_dyn, h2 * r_con])
+            self._last = (np.array(c), full)
+            f = full[self.rows]
             if not with_jacobian:
                 return f
             J = eq.matrix(a, lam, factor=False)
@@ -174,10 +184,18 @@ class AdaptiveModalSolver:
         if not np.all(np.isfinite(result.x)):
             raise StepFailure("diverged", f"greedy Gauss-Newton left a non-finite state at "
                                           f"t = {eq.t1:.6g} s ({result.status})")
+        c, full = self._last
+        if c is None or not np.array_equal(c, result.x):
+            self._residual(result.x, False)
+            full = self._last[1]
+        full_norm = float(np.linalg.norm(full))
         for key, value in (("t", eq.t1), ("support", result.support.copy()),
                            ("residual_norm", result.residual_norm),
-                           ("decrement", result.decrement),
+                           ("decrement", result.decrement), ("full_residual_norm", full_norm),
                            ("iterations", result.iterations), ("status", result.status)):
             self.log[key].append(value)
         a, lam = self._loop_unknowns(self._physical(result.x))
+        if self.watch is not None:
+            self.watch(eq.t1, eq.q_pred + eq.hb * a, eq.v_pred + eq.hg * a,
+                       result.residual_norm, full_norm)
         return a, lam, result.iterations

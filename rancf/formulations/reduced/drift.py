@@ -1,15 +1,15 @@
-"""Checks that a finished reduced run still follows its model (issues 24, 26: nothing silently
-wrong).
+"""Checks that a reduced run still follows its model (issues 24, 26: nothing silently wrong).
 
 With too few modes (``sparsity``) or sampled equations (``n_samples``) the sampled step
 equations no longer determine the motion: greedy Gauss-Newton then solves them (often at its
-iteration cap) for states the full model would never reach, and the run ends "ok" with a motion
-that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot fail
-them and judged on the finished run (the full model's energy function at the reconstructed
-states), turn such a run into ``status = "diverged"``, with a message naming the
-check, its value and limit and what to change; the run keeps every output. The checks are part
-of the run (:func:`drift_checked`, on the Solution the implicit loop returns), so the Result is
-made once, with its final status.
+iteration cap) for states the full model would never reach, and the run would end "ok" with a
+motion that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot
+fail them (the full model's energy function at the reconstructed states), turn such a run into
+``status = "diverged"``, with a message naming the check, its value and limit and what to
+change. They run at every step (:class:`StepWatch`: the run stops at the first step that fails,
+keeping the outputs before it) and on the finished run (:func:`drift_checked`, on the Solution
+the implicit loop returns, for what a step cannot judge), so the Result is made once, with its
+final status.
 
 1. **Energy gain** (passive models only: no drive, no effort, no time-dependent force or
    moment, so that nothing feeds energy in). The balance ``total = kinetic + elastic + gravity -
@@ -31,6 +31,14 @@ made once, with its final status.
    beyond the small strains the Berzeri-Shabana axial law, which the reduction needs, is a model
    of; the chord is shorter than the arc, so bending alone never raises it.
 
+Both checks also run at every step (:class:`StepWatch`, called by the adaptive step on its
+solution): a run that fails one stops there with status "diverged" and keeps the outputs so far,
+instead of running on to states billions of joules away (a 10-element pendulum with 10 of its
+40 modes and 20 of its 40 interior equations reached 5e11 J and a stretch of 465 by 0.5 s).
+At a step the energy check needs no integrated work: it runs on passive models without loads
+and torsion spring-dampers (gravity and the spring-dampers' forces are potentials; damping only
+lowers the total, so the in-step check flags no run the finished-run check would pass).
+
 The fraction of greedy Gauss-Newton steps at the iteration cap (``stats["greedy_max_iter"]``)
 is reported in a flagged run's message but is no verdict: it does not tell a drifting run from
 a correct one (a pendulum whose energy grows by a fifth of its scale can end no step at the
@@ -42,6 +50,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..problem import StepFailure
 from .greedy_gauss_newton import STATUSES
 
 #: energy gain limit, a fraction of the energy scale E_s (module docstring)
@@ -49,8 +58,18 @@ ENERGY_GAIN = 0.05
 #: element stretch limit, dimensionless (module docstring)
 STRETCH = 1.0
 
-ADVICE = ("the reduced motion has left the model's: keep more modes (sparsity) or sample more "
-          "equations (n_samples) in rancf.reduce, e.g. twice as many, and compare the two runs")
+ADVICE = ("the reduced motion has left the model's: keep more modes (sparsity, or max_support "
+          "to let a step's support grow) or sample more equations (n_samples) in rancf.reduce, "
+          "e.g. twice as many, and compare the two runs")
+
+
+def advice(reduced):
+    """:data:`ADVICE` with each beam's settings against its sizes: a small model (tens of
+    elements) needs most of its modes and equations, which only the numbers tell."""
+    sizes = "; ".join(f"beam {k}: sparsity {reduced.sparsity[k]}, n_samples "
+                      f"{reduced.n_samples[k]} of its {b.a.size} interior coordinates"
+                      for k, b in enumerate(reduced.blocks))
+    return f"{ADVICE} ({sizes})"
 
 
 def passive(model):
@@ -94,6 +113,56 @@ def stretch(assembly, nodes):
     return float(np.max(chord / assembly.element_length) - 1.0)
 
 
+class StepWatch:
+    """The checks of the module docstring at every step of a run (see its last paragraph).
+
+    Parameters
+    ----------
+    reduced : ReducedModel
+        The model that is run.
+    x0, v0 : ndarray (n_x,)
+        The run's initial coordinates and velocities (its energy and energy scale).
+
+    Calling it with a step's time (s), coordinates q and velocities v (n_x,) and the step's
+    residuals (m; the sampled and the full rows, for the message) raises
+    :class:`~rancf.formulations.problem.StepFailure` ("diverged", with the failed check, its
+    value and limit, the residuals and :func:`advice`) when a check fails.
+    """
+
+    def __init__(self, reduced, x0, v0):
+        A, model = reduced.assembly, reduced.model
+        self.reduced, self.assembly = reduced, A
+        self.energy = (passive(model) and not model.loads
+                       and not model.rotational_spring_dampers)
+        if self.energy:
+            e = self._energies(x0, v0)
+            self.total0, self.scale = float(e.sum()), energy_scale(A, e)
+            # scale 0: no gravity and at rest, nothing moves (module docstring)
+            self.energy = self.scale > 0.0
+
+    def _energies(self, q, v):
+        shape = (1, -1, self.assembly.node_size)
+        return self.assembly.energies(np.reshape(q, shape), np.reshape(v, shape))
+
+    def __call__(self, t, q, v, sampled, full):
+        failed = []
+        if self.energy:
+            gain = float(self._energies(q, v).sum()) - self.total0
+            if gain > ENERGY_GAIN * self.scale:
+                failed.append(f"energy gain {gain:.4g} J > {ENERGY_GAIN:g} of the energy "
+                              f"scale m|g|L + kinetic(0) + elastic(0) = {self.scale:.4g} J of "
+                              "a passive model")
+        stretched = stretch(self.assembly, np.reshape(q, (1, -1, self.assembly.node_size)))
+        if stretched > STRETCH:
+            failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
+                          "against its length: the beam's length is not kept)")
+        if failed:
+            raise StepFailure("diverged", (
+                f"at t = {t:.6g} s: {'; '.join(failed)}; the step's residual is {sampled:.3g} "
+                f"m on the sampled equations and {full:.3g} m on all of them; "
+                f"{advice(self.reduced)}"))
+
+
 def drift_checked(reduced, solution):
     """The finished run ``solution`` with its status and message after the checks of the
     module docstring: part of the reduced model's run, so that the Result made of it
@@ -109,13 +178,23 @@ def drift_checked(reduced, solution):
     Returns
     -------
     Solution
-        ``solution`` itself unless it is "ok" with two outputs or more; else a copy (arrays
-        shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
+        ``solution`` itself unless it is "ok" with two outputs or more, or "failed" or
+        "diverged" by the loop (then a copy whose message adds that the reduction is the
+        likelier cause, its residuals and :func:`advice`); else a copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
         takes them, :func:`rancf.results.result.built`), and, when a check fails, status
         "diverged" and a message with each failed check's value and limit, the greedy steps at
         the iteration cap and what to change. Every output is kept.
     """
     s = solution
+    if s.status in ("failed", "diverged") and ADVICE not in s.message:
+        # the loop's own verdicts (a joint turned over, a non-finite residual, ...) advise on
+        # the step and the model; in a reduced run the reduction is the likelier cause
+        return replace(s, message=(
+            f"{s.message}; in a reduced run this usually means the reduced motion left the "
+            f"model's (largest residual of all equations at a step "
+            f"{s.stats.get('greedy_full_residual_max', float('nan')):.3g} m, of the sampled "
+            f"ones {s.stats.get('greedy_residual_max', float('nan')):.3g} m): "
+            f"{advice(reduced)}"))
     if s.status != "ok" or len(s.t) < 2:
         return s
     A = reduced.assembly
@@ -143,5 +222,5 @@ def drift_checked(reduced, solution):
     steps = int(sum(s.stats.get(f"greedy_{k}", 0) for k in STATUSES))
     capped = int(s.stats.get("greedy_max_iter", 0))
     message = (f"{'; '.join(failed)}; {capped} of {steps} greedy Gauss-Newton steps ended at "
-               f"max_iter; {ADVICE}")
+               f"max_iter; {advice(reduced)}")
     return replace(s, status="diverged", message=message, extra=extra)
