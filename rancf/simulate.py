@@ -950,10 +950,12 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         plane (no first-order stiffness out of it: theory, Curved cables), unless its loads,
         in that plane, pull it taut between joints at both ends to an equilibrium stable out
         of the plane (a slack cable between two pins: solved).
-    rancf.UserFunctionError
-        A drive, effort or load function raised at the start (t = 0, the reference
-        configuration: the build and the first residual); at a later Newton iterate it stops
-        the solve with status "failed" and the last equilibrium.
+    rancf.UserFunctionError, rancf.ReturnedValueError
+        A drive, effort or load function raised (or returned what is not a value) at the
+        start (t = 0, the reference configuration: the build and the first residual); at a
+        later Newton iterate it stops the solve at once (no load step is cut for it) with
+        status "failed", a message naming the function and its error, and the last
+        equilibrium.
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

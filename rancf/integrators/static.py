@@ -28,9 +28,10 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..utilities import checks
-from ..utilities.errors import UserFunctionError
+from ..utilities.errors import USER_FUNCTION_ERRORS
 from ..formulations import spatial
 from ..formulations.dae import DAE
+from ..formulations.inputs import Recorded
 from ..formulations.problem import StepFailure
 from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
 from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
@@ -98,8 +99,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                                 dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
                                 A.joint_q0)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
+    # the input functions' values at the last equilibrium (its accept evaluated them there)
+    kept = [dae.inputs.keep()]
     status, message, error, reached, iterations, _, steps = step_loads(
-        stepper, set_load_factor, load_steps)
+        stepper, set_load_factor, load_steps, lambda q: kept.__setitem__(0, dae.inputs.keep()))
     made = [stepper]
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
@@ -113,6 +116,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     set_load_factor(reached)
+    if error is not None:
+        # an input function stopped the solve: its values at the equilibrium kept are played
+        # back (called again, one that raises on every call would lose the equilibrium)
+        dae.inputs.played = Recorded(np.zeros(1), kept)
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
     status, message = _after_loads(status, message, caught)
@@ -1002,8 +1009,11 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
     ``j / (2**CUTS load_steps)`` (exact fractions), so a solve that needs no cut takes exactly
     the steps ``s = k / load_steps``. Not cut: a failure whose reason is ``"singular"`` (the
     Newton matrix singular at the last equilibrium itself, whatever the increment), and an
-    input function's own error (:class:`~rancf.utilities.errors.UserFunctionError`: the
-    user's to fix, and a retry would call the function again).
+    input function's own error, that it raised
+    (:class:`~rancf.utilities.errors.UserFunctionError`) or returned what is not a value
+    (:class:`~rancf.utilities.errors.ReturnedValueError`): the user's to fix, which no
+    smaller increment helps, and a retry would call the function again; the solve stops at
+    once, "failed", the message naming the function and its error.
 
     Why: Newton converges from close enough only; a soft beam's large deflection is out of
     reach of the nominal increment where it is at its largest (a cantilever's first steps,
@@ -1018,7 +1028,8 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
         equilibrium the result holds; for an "ok" solve that cut its steps, how often ("" if
         none).
     error : Exception or None
-        What an input function raised (or the ValueError of what it returned), for the Result.
+        What an input function raised (or the ReturnedValueError of what it returned), for the
+        Result.
     reached : float
         The load factor of the last equilibrium (0: none).
     iterations : list of int
@@ -1049,9 +1060,10 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
                 iterations.append(stepper.advance())
             except (StepFailure, ArithmeticError, ValueError, RuntimeError) as exc:
                 failure = isinstance(exc, StepFailure)
-                # an input function's own error is the user's to fix, not Newton's reach;
-                # a matrix singular at the last equilibrium is so at every increment
-                if (size > 1 and not isinstance(exc, UserFunctionError)
+                # an input function's own error (it raised, or returned no value) is the
+                # user's to fix, not Newton's reach; a matrix singular at the last
+                # equilibrium is so at every increment
+                if (size > 1 and not isinstance(exc, USER_FUNCTION_ERRORS)
                         and not (failure and exc.reason == "singular")):
                     size //= 2
                     cuts += 1
