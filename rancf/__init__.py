@@ -11,7 +11,7 @@ Quick start::
     result.position(b.end), result.energy()
 """
 from . import elements
-from .utilities.errors import UserFunctionError
+from .utilities.errors import ReturnedValueError, UserFunctionError
 from .integrators import implicit
 from .formulations.reduced import reduce
 from .model import Model, pendulum
@@ -22,5 +22,6 @@ from .studies.sweep import sweep
 from .studies.vibration import Modes, modes
 
 __all__ = ["Model", "pendulum", "State", "simulate", "static", "reduce", "Result", "load",
-           "elements", "implicit", "sweep", "UserFunctionError", "modes", "Modes"]
+           "elements", "implicit", "sweep", "UserFunctionError", "ReturnedValueError", "modes",
+           "Modes"]
 __version__ = "0.2.0"

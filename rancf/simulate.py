@@ -929,7 +929,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         ``stats["newton_iterations"]`` (``njev``, ``nlu``) all of the solve's, a failed
         step's and a slack cable's pseudo-transient start's included. A step that does
         not converge at the smallest increment stops with ``status == "failed"``, a message
-        naming the step and that increment, and the last equilibrium found. The
+        naming the step and that increment (and, where a joint coordinate that nothing holds
+        is driven by the loads there, saying the model is a mechanism and naming the joint),
+        and the last equilibrium found. The
         equilibrium (planar or spatial) is tested for stability (its stiffness on the
         motions the joints allow, under conservative loads): an unstable one (a cable on a
         pin that the load steps stood upright, a body drawn standing on a pin) is left along
@@ -950,10 +952,12 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         plane (no first-order stiffness out of it: theory, Curved cables), unless its loads,
         in that plane, pull it taut between joints at both ends to an equilibrium stable out
         of the plane (a slack cable between two pins: solved).
-    rancf.UserFunctionError
-        A drive, effort or load function raised at the start (t = 0, the reference
-        configuration: the build and the first residual); at a later Newton iterate it stops
-        the solve with status "failed" and the last equilibrium.
+    rancf.UserFunctionError, rancf.ReturnedValueError
+        A drive, effort or load function raised (or returned what is not a value) at the
+        start (t = 0, the reference configuration: the build and the first residual); at a
+        later Newton iterate it stops the solve at once (no load step is cut for it) with
+        status "failed", a message naming the function and its error, and the last
+        equilibrium.
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

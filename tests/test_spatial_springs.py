@@ -262,3 +262,36 @@ def test_statics_of_a_bar_on_a_torsion_spring():
     q = rancf.static(m).joint(hinge)[0].ravel()[-1]
     expected = brentq(lambda a: k * a - mass * g * d * np.cos(a), 0.0, 1.0)
     assert abs(q - expected) < 1e-10
+
+
+@pytest.mark.parametrize("kind", ["revolute", "spherical", "prismatic"])
+def test_model_plot_draws_each_joint_spring_at_its_joint(kind):
+    """A joint spring-damper is drawn (``"rotational spring 0"``) at its joint at (0.2, 0.1,
+    0): a coil about it across the axis (0.6, 0, 0.8) of a revolute joint (every point in the
+    plane through the joint normal to the axis, the angle about the axis sweeping more than a
+    turn), across z for a spherical one; a zigzag along a prismatic joint's axis, centred on
+    the joint."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    joint, axis = np.array([0.2, 0.1, 0.0]), np.array([0.6, 0.0, 0.8])
+    m = rancf.Model(dim=3)
+    body = m.add_rigid_body(1.0, INERTIA, position=tuple(joint + (0.0, 0.0, -0.5)))
+    spatial = {} if kind == "spherical" else {"axis": tuple(axis)}
+    j = m.add_joint(kind, m.ground.point(*joint), body.point(0.0, 0.0, 0.5), **spatial)
+    m.add_rotational_spring_damper(j, 10.0)
+    ax = m.plot()
+    drawn = [line for line in ax.lines if line.get_gid() == "rotational spring 0"]
+    assert len(drawn) == 1
+    d = np.column_stack(drawn[0].get_data_3d()) - joint
+    if kind == "prismatic":
+        along = d @ axis
+        np.testing.assert_allclose(along[0], -along[-1], atol=1e-15)
+        assert along[0] < 0.0 and np.all(np.diff(along) > 0.0)
+    else:
+        normal = axis if kind == "revolute" else np.array([0.0, 0.0, 1.0])
+        np.testing.assert_allclose(d @ normal, 0.0, atol=1e-15)
+        u = np.cross(normal, [0.0, 1.0, 0.0])
+        angle = np.unwrap(np.arctan2(d @ np.cross(normal, u), d @ u))
+        assert abs(angle[-1] - angle[0]) > 2 * np.pi and np.linalg.norm(d, axis=1).min() > 0.0
+    plt.close(ax.figure)

@@ -191,7 +191,34 @@ def test_mechanism_is_reported():
     m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
     eq = rancf.static(m)
     assert eq.status == "failed" and "load step 1 of 10" in eq.message
-    assert "mechanism" in eq.message and eq.extra["load_factor"][0] == 0.0
+    assert "mechanism: joint 0 (revolute) turns freely" in eq.message
+    assert "raise load_steps" not in eq.message and eq.extra["load_factor"][0] == 0.0
+    np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
+
+
+@pytest.mark.parametrize("kind, load_steps", [("revolute", 10), ("revolute", 100),
+                                               ("prismatic", 10)])
+def test_a_free_joint_under_load_is_named_and_more_load_steps_not_advised(kind, load_steps):
+    """A 1 m beam (0.78 kg, E = 2e9 Pa) on a free pin, drawn horizontal under gravity: the
+    weight's moment about the pin, m g L / 2 = 3.8 N m, drives a turn nothing resists at the
+    drawn configuration, and its equilibrium at every load factor above 0 hangs a quarter
+    turn away; on a free prismatic joint along the beam (no gravity) a 5 N axial force
+    drives a slide nothing resists, with no equilibrium at all. Raising load_steps from 10
+    to 100 fails the same way, so the message must say it is a mechanism, name the joint,
+    and not advise raising load_steps (a cantilever whose steps are too few keeps that
+    advice: test_failed_load_step_is_reported_with_the_last_equilibrium). The result is the
+    reference, load factor 0."""
+    m = rancf.Model(gravity=(0.0, -9.81 if kind == "revolute" else 0.0))
+    b = m.add_beam(1.0, 4, E=2e9, rho=RHO, A=1e-4, I=1e-9)
+    m.add_joint(kind, m.ground.point(0.0, 0.0), b.start)
+    if kind == "prismatic":
+        m.add_force(b.end, force=(5.0, 0.0))
+    eq = rancf.static(m, load_steps=load_steps)
+    assert eq.status == "failed" and eq.extra["load_factor"][0] == 0.0
+    verb = "turns" if kind == "revolute" else "slides"
+    assert f"mechanism: joint 0 ({kind}) {verb} freely" in eq.message, eq.message
+    assert "no static equilibrium" in eq.message and "help only by chance" in eq.message
+    assert "raise load_steps" not in eq.message and "spring" in eq.message
     np.testing.assert_allclose(eq.nodes[0].ravel(), m.build().x0)
 
 

@@ -8,6 +8,7 @@ SE(3) beam elements); its small-load twin against Euler-Bernoulli's sag ``q L^4 
 and the schedule itself on a stepper that fails where the increment exceeds a bound."""
 import numpy as np
 import pytest
+from scipy.optimize import brentq
 
 import rancf
 from rancf.formulations.problem import StepFailure
@@ -156,3 +157,41 @@ def test_the_increment_is_halved_then_grown_back_to_the_nominal():
     status, _, _, _, _, _, steps = step_loads(stepper, stepper.set, 4)
     assert status == "ok" and steps["cuts"] == 1
     assert steps["factors"] == [0.25, 0.375, 0.5, 0.75, 1.0]
+
+
+@pytest.mark.parametrize("fault", ["raises", "returns nan"])
+def test_an_input_functions_error_stops_the_load_steps_at_once(fault):
+    """An effort function that fails beyond |q| = 0.3 rad (raises, or returns NaN: a
+    rancf.ReturnedValueError) stops statics at the first load step whose Newton iterate goes
+    there, without a cut: no smaller increment helps, and a retry would call it again. A
+    horizontal beam of mass m on a pin with a torsion spring k under its weight and a constant
+    effort T0, both scaled by the load factor s: ``k |q| = s (T0 + m g L/2 cos q)``, whose
+    root passes 0.3 between s = 0.4 (0.274 rad) and s = 0.5 (0.340 rad). The result is the
+    equilibrium at s = 0.4, to the beam's bending (EI = 2e5 N m^2 against moments of 6 N m:
+    1e-6 rad); the function is not called again after it failed (its value at the
+    equilibrium is played back for the outputs)."""
+    L, k, rho, A, T0, g = 1.0, 20.0, 7800.0, 1e-4, 10.0, 9.81
+    calls = []
+
+    def effort(t, q, qd):
+        calls.append(q)
+        if abs(q) > 0.3:
+            if fault == "raises":
+                raise KeyError("beyond the table")
+            return float("nan")
+        return -T0
+    m = rancf.Model(gravity=(0.0, -g))
+    b = m.add_beam(L, 2, E=2e11, rho=rho, A=A, I=1e-6)
+    pin = m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=effort)
+    m.add_rotational_spring_damper(pin, k)
+    res = rancf.static(m, load_steps=10)
+    assert res.status == "failed" and res.stats["load_step_cuts"] == 0
+    error = rancf.UserFunctionError if fault == "raises" else rancf.ReturnedValueError
+    assert isinstance(res.error, error) and res.error.function == "effort"
+    assert "load step 5 of 10" in res.message and "effort of joint 0" in res.message
+    assert ("KeyError" if fault == "raises" else "nan") in res.message
+    assert abs(calls[-1]) > 0.3 and all(abs(q) <= 0.3 for q in calls[:-1])
+    s = 0.4
+    assert res.extra["load_factor"][0] == s
+    theta = brentq(lambda q: k * q - s * (T0 + rho * A * L * g * L / 2 * np.cos(q)), 0, 1)
+    assert abs(abs(res.joint_q[0, 0]) - theta) < 1e-5

@@ -24,13 +24,15 @@ factor between the loop's steps.
 import time
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..utilities import checks
-from ..utilities.errors import UserFunctionError
+from ..utilities.errors import USER_FUNCTION_ERRORS
 from ..formulations import spatial
 from ..formulations.dae import DAE
+from ..formulations.inputs import Recorded
 from ..formulations.problem import StepFailure
 from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
 from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
@@ -98,8 +100,11 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                                 dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
                                 A.joint_q0)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
+    # the input functions' values at the last equilibrium (its accept evaluated them there)
+    kept = [dae.inputs.keep()]
     status, message, error, reached, iterations, _, steps = step_loads(
-        stepper, set_load_factor, load_steps)
+        stepper, set_load_factor, load_steps, lambda q: kept.__setitem__(0, dae.inputs.keep()),
+        lambda last: free_motion_under_load(dae, last[1], last[4]))
     made = [stepper]
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
@@ -113,6 +118,10 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     set_load_factor(reached)
+    if error is not None:
+        # an input function stopped the solve: its values at the equilibrium kept are played
+        # back (called again, one that raises on every call would lose the equilibrium)
+        dae.inputs.played = Recorded(np.zeros(1), kept)
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
     status, message = _after_loads(status, message, caught)
@@ -985,13 +994,19 @@ def _load_steps_extra(reached, iterations, steps, load_steps):
             "load_factors": np.array([steps["factors"] + [0.0] * (k - len(steps["factors"]))])}
 
 
-def step_loads(stepper, set_load_factor, load_steps, accepted=None):
+def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=None):
     """The load steps of a static solve, with the load factor's increment cut where Newton
     fails: the load factor s set by ``set_load_factor(s)``, then one step of the stepper
     (Newton from the last equilibrium), until s = 1, the first step that fails at the smallest
     increment, or a Ctrl-C; ``accepted(q)``, where given, after each converged step with its
     equilibrium's coordinates q (what follows the load steps from one to the next: the cable
-    frames).
+    frames). ``diagnose(state)``, where given, where the solve stops on a failed step (not an
+    input function's error), with the last equilibrium's ``state()`` (the failed step's load
+    factor set): a sentence saying why no load step helped (:func:`free_motion_under_load`),
+    the message's reason in place of Newton's and its advice, or None. Called only then, not
+    before each cut: a free motion at the drawn configuration can be stiffened by the
+    first load step's stress (a beam hanging from a pin, pushed sideways: its tension), which
+    the cut steps reach.
 
     The increment is nominally ``1 / load_steps``. Where Newton fails on a step (no
     convergence, a divergence, an element turned by half a turn, a non-finite force) the
@@ -1002,8 +1017,11 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
     ``j / (2**CUTS load_steps)`` (exact fractions), so a solve that needs no cut takes exactly
     the steps ``s = k / load_steps``. Not cut: a failure whose reason is ``"singular"`` (the
     Newton matrix singular at the last equilibrium itself, whatever the increment), and an
-    input function's own error (:class:`~rancf.utilities.errors.UserFunctionError`: the
-    user's to fix, and a retry would call the function again).
+    input function's own error, that it raised
+    (:class:`~rancf.utilities.errors.UserFunctionError`) or returned what is not a value
+    (:class:`~rancf.utilities.errors.ReturnedValueError`): the user's to fix, which no
+    smaller increment helps, and a retry would call the function again; the solve stops at
+    once, "failed", the message naming the function and its error.
 
     Why: Newton converges from close enough only; a soft beam's large deflection is out of
     reach of the nominal increment where it is at its largest (a cantilever's first steps,
@@ -1018,7 +1036,8 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
         equilibrium the result holds; for an "ok" solve that cut its steps, how often ("" if
         none).
     error : Exception or None
-        What an input function raised (or the ValueError of what it returned), for the Result.
+        What an input function raised (or the ReturnedValueError of what it returned), for the
+        Result.
     reached : float
         The load factor of the last equilibrium (0: none).
     iterations : list of int
@@ -1049,20 +1068,26 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None):
                 iterations.append(stepper.advance())
             except (StepFailure, ArithmeticError, ValueError, RuntimeError) as exc:
                 failure = isinstance(exc, StepFailure)
-                # an input function's own error is the user's to fix, not Newton's reach;
-                # a matrix singular at the last equilibrium is so at every increment
-                if (size > 1 and not isinstance(exc, UserFunctionError)
+                user = isinstance(exc, USER_FUNCTION_ERRORS)
+                # an input function's own error (it raised, or returned no value) is the
+                # user's to fix, not Newton's reach; a matrix singular at the last
+                # equilibrium is so at every increment
+                if (size > 1 and not user
                         and not (failure and exc.reason == "singular")):
                     size //= 2
                     cuts += 1
                     stepper.start_at_rest(last[0], last[1], last[4])
                     continue
+                # the solve stops: a free motion under load says why no increment helped
+                why = None if diagnose is None or user else diagnose(last)
                 step = -(-(at + size) // nominal)               # the nominal step it is in
                 where = f"load step {step} of {load_steps} (load factor {s:.4g})"
                 if size < nominal:
                     where += (f", its increment cut to {size / grid:.4g} ({size}/{nominal} of "
                               f"the nominal {1 / load_steps:.4g}), the smallest tried")
-                if failure:
+                if why is not None:
+                    status, reason, what, advice = "failed", getattr(exc, "reason", None), why, ""
+                elif failure:
                     status, reason = "failed", exc.reason
                     what = exc.message
                     # the loop's message says what to change, except for a divergence it only
@@ -1128,3 +1153,80 @@ def _least_squares_multipliers(dae, x, s):
     dae.kernel.set_load_factor(s)
     J = dae.constraint_jacobian(x, 0.0)
     return dae.gram_solver(J)(J @ dae.force(x, np.zeros_like(x), 0.0))
+
+
+#: The most coordinates for which a failed load step's model is tested for a free motion under
+#: load (:func:`free_motion_under_load`): its dense null space and reduced stiffness cost
+#: O(n^3) (1000 coordinates: about 0.3 s), on the failure path only.
+FREE_MOTION_COORDINATES = 1000
+
+
+def free_motion_under_load(dae, x, lam):
+    """What is wrong with a planar model whose load step failed from the equilibrium ``(x,
+    lambda)`` of its DAE ``dae`` (the load factor of the failed step set), where it is a
+    mechanism whose free motion the loads drive: a sentence saying so, naming the joints that
+    move and what to do; None where it is not (then Newton's reach may be the cause, and a
+    smaller load step may help), or where the model has more than
+    :data:`FREE_MOTION_COORDINATES` coordinates or :data:`STABILITY_ROWS` constraint rows.
+
+    The test: the reduced stiffness ``Z^T K Z`` (K Newton's stiffness ``K + d(Phi_x^T
+    lambda)/dx``, symmetrized; Z an orthonormal basis of the motions the joints allow, the
+    null space of ``Phi_x``) has eigenvalues within ``1e-9 max(|K|_inf, (|Z^T F| +
+    |lambda|_inf) / size)`` of zero (round-off: a motion nothing resists to first order, a
+    joint coordinate neither held, driven nor sprung; the second scale, the stiffness the
+    loads and reactions give through the geometry, N/m, is the one of a model of rigid
+    bodies, whose K holds the multipliers' term alone), and the generalized force of the
+    step's loads along one such motion w, ``w^T Z^T F(x)`` (F the applied less the elastic
+    forces at the step's load factor), is above ``1e-6 |Z^T F|``. Then Newton's first
+    increment along w is the force over a zero stiffness, unbounded at every load
+    increment: more load steps or iterations help only where the iterates happen to wander
+    onto a far equilibrium (a beam drawn horizontal on a free pin under gravity, whose
+    equilibrium at every load factor above 0 hangs a quarter turn away; a body on a pin
+    pushed sideways). Asked where the load steps stopped, after their cuts
+    (:func:`step_loads`): a free motion that the first steps' stress stiffens (a beam
+    hanging from a pin pushed sideways, by its tension) is reached by the cut steps and
+    never asked about. The joints named are those whose coordinate rate along w is
+    above a tenth of the largest."""
+    n, m = dae.n_coordinates, lam.size
+    if n > FREE_MOTION_COORDINATES or m > STABILITY_ROWS or not np.all(np.isfinite(lam)):
+        return None
+    try:
+        K, J, bound, _ = _stiffness(dae, x, lam)
+        f = dae.force(x, np.zeros(n), 0.0)
+    except (ArithmeticError, ValueError, RuntimeError):
+        return None
+    Z = scipy.linalg.null_space(J.toarray()) if m else np.eye(n)
+    if not Z.shape[1] or not np.all(np.isfinite(f)):
+        return None
+    mu, W = np.linalg.eigh(Z.T @ (K @ Z))
+    fr = Z.T @ f
+    # round-off of K's entries, of the multipliers' term among them where K holds no other
+    free = np.abs(mu) <= 1e-9 * max(bound, (np.linalg.norm(fr) + np.abs(lam).max(initial=0.0))
+                                    / _size(dae))
+    driven = free & (np.abs(W.T @ fr) > 1e-6 * np.linalg.norm(fr))
+    if not driven.any():
+        return None
+    w = Z @ W[:, np.argmax(np.where(driven, np.abs(W.T @ fr), 0.0))]
+    try:
+        _, rates = dae.compiled.joints(np.ascontiguousarray(x), w, 0.0)
+    except (ArithmeticError, ValueError, RuntimeError):     # an effort function: no name
+        rates = np.zeros(0)
+    rates = np.abs(np.asarray(rates, dtype=float))
+    kinds = [j.kind for j in dae.assembly.joints]
+    moving = list(np.flatnonzero(rates > 0.1 * rates.max())) if rates.size and rates.max() \
+        else []
+    if len(moving) == 1:
+        verb = {"revolute": "turns", "prismatic": "slides"}.get(kinds[moving[0]], "moves")
+        what = f"joint {moving[0]} ({kinds[moving[0]]}) {verb} freely"
+    elif moving:
+        what = f"joints {', '.join(f'{k} ({kinds[k]})' for k in moving)} move freely"
+    else:
+        what = "a motion no joint holds is free"
+    return (f"the model is a mechanism: {what} (no stiffness, spring, drive or effort holds "
+            "it) under loads that drive it, so there is no static equilibrium near the "
+            "drawn configuration: Newton's first increment along that motion is unbounded at "
+            "any load step, so more load steps help only by chance (where its iterates "
+            "wander onto a far equilibrium); add a spring-damper "
+            "(add_rotational_spring_damper) or a drive to the joint, make it a fixed joint, "
+            "draw the model in its equilibrium, or find where it comes to rest with "
+            "rancf.simulate and damping")

@@ -14,7 +14,8 @@ model size), moments curved arrows around it (counter-clockwise for a positive m
 artist carries a ``gid`` naming what it shows (``"beam 0"``, ``"rigid body 0 frame"``,
 ``"rigid body 0 links"``, ``"joints revolute"``, ``"rails"``, ``"ground"``, ``"load 0"``), to
 find it again. A spring-damper between points is a zigzag line between them (``"spring 0"``),
-its ground points grey triangles.
+its ground points grey triangles; a joint's torsion spring-damper a coil about the joint's
+point (:func:`coil`, ``"rotational spring 0"``), in the springs' style.
 
 The model layer draws itself so that :meth:`rancf.Model.plot` imports nothing above it;
 matplotlib is imported when this module is (on first use, not by ``import rancf``).
@@ -34,6 +35,11 @@ POINTS_PER_ELEMENT = 17
 #: Length of a rigid body's frame axis, of the largest force arrow, half length of a prismatic
 #: rail and radius of a moment arrow, as fractions of the model size (Assembly.size).
 FRAME, FORCE_ARROW, RAIL, MOMENT_ARROW = 0.06, 0.2, 0.12, 0.05
+#: Outer radius of a joint spring-damper's coil (:func:`coil`), as a fraction of the model
+#: size: a little smaller than a moment arrow, so that both show at one joint.
+COIL = 0.04
+#: How a spring-damper is drawn (a zigzag between points, a coil at a joint).
+SPRING_STYLE = dict(color="0.3", lw=1.0)
 #: Gap between the axes and the colorbar of time (fraction of the axes' width; matplotlib's
 #: default).
 COLORBAR_PAD = 0.05
@@ -228,16 +234,33 @@ def zigzag(a, b, across):
     return a + np.outer(s, b - a) + np.outer(side, across)
 
 
+def coil(centre, radius, u, v):
+    """The points (33, 2 or 3) of a joint spring-damper's coil about ``centre`` (m): a spiral
+    of one and a half turns in the plane of the orthonormal ``u``, ``v``, its distance from
+    the centre growing evenly with the angle from ``0.3 radius`` to ``radius``: the usual
+    symbol of a torsion spring, which a zigzag (a spring between two points) is not. The
+    planar and the spatial drawings' joint springs."""
+    phi = np.linspace(0.0, 3.0 * np.pi, 33)
+    rho = radius * (0.3 + 0.7 * phi / phi[-1])
+    return (np.asarray(centre, dtype=float) + np.outer(rho * np.cos(phi), u)
+            + np.outer(rho * np.sin(phi), v))
+
+
 def _draw_springs(ax, A, x):
     """A zigzag line between the two points of each spring-damper (:func:`zigzag`, across it
-    in the plane), its ground points as the joints' ground."""
+    in the plane), its ground points as the joints' ground; a coil (:func:`coil`) about the
+    child's point of each joint with a torsion spring-damper."""
     for spring in A.springs:
         a, b = (A.point_position(p, x) for p in spring.points)
         pts = zigzag(a, b, np.array([a[1] - b[1], b[0] - a[0]]))
-        ax.plot(pts[:, 0], pts[:, 1], color="0.3", lw=1.0, gid=f"spring {spring.index}")
+        ax.plot(pts[:, 0], pts[:, 1], gid=f"spring {spring.index}", **SPRING_STYLE)
         for p, r in zip(spring.points, (a, b)):
             if p.kind == GROUND:
                 ax.plot(*r, **GROUND_STYLE)
+    for torsion in A.torsions:
+        pts = coil(A.point_position(torsion.joint.child, x), COIL * A.size, (1.0, 0.0),
+                   (0.0, 1.0))
+        ax.plot(pts[:, 0], pts[:, 1], gid=f"rotational spring {torsion.index}", **SPRING_STYLE)
 
 
 def _finish(ax, extra_points=()):

@@ -14,7 +14,7 @@ import reprlib
 import numpy as np
 
 from ..utilities import checks
-from ..utilities.errors import raised
+from ..utilities.errors import ReturnedValueError, raised
 from ..joints import REGISTRY
 from ..joints._codes import COINCIDENT
 from .dimension import refuse
@@ -181,7 +181,7 @@ class Joint:
 
         Raises
         ------
-        ValueError
+        rancf.ReturnedValueError (a ValueError)
             The drive does not return three finite real numbers.
         rancf.UserFunctionError
             The drive raised (its exception chained), naming the joint and the time.
@@ -208,8 +208,9 @@ class Joint:
                 return np.array(returned)
         values = _numbers(returned)
         if values is None or values.shape != (3,) or not np.all(np.isfinite(values)):
-            raise ValueError(f"drive of joint {self.index} must return three finite numbers "
-                             f"(q, qd, qdd), got {reprlib.repr(returned)} at t = {t:g} s")
+            raise ReturnedValueError(
+                f"drive of joint {self.index} must return three finite numbers (q, qd, qdd), "
+                f"got {reprlib.repr(returned)} at t = {t:g} s", "drive", self.index, t)
         return values
 
     def effort_value(self, t, q, qd):
@@ -229,7 +230,7 @@ class Joint:
 
         Raises
         ------
-        ValueError
+        rancf.ReturnedValueError (a ValueError)
             The effort is not a finite real number.
         ArithmeticError
             q or qd is not finite (the joint's coordinate is undefined at the state).
@@ -258,8 +259,9 @@ class Joint:
             raise raised(exc, "effort", "joint", self.index, t) from exc
         value = _number(returned)
         if value is None or not math.isfinite(value):
-            raise ValueError(f"effort of joint {self.index} must return a finite number, got "
-                             f"{reprlib.repr(returned)} at t = {t:g} s")
+            raise ReturnedValueError(f"effort of joint {self.index} must return a finite "
+                                     f"number, got {reprlib.repr(returned)} at t = {t:g} s",
+                                     "effort", self.index, t)
         return value
 
 
@@ -345,7 +347,7 @@ class Load:
 
         Raises
         ------
-        ValueError
+        rancf.ReturnedValueError (a ValueError)
             A force that is not two finite real numbers or a moment that is not a finite real
             number (spatial: three each; at a node of an ANCF cable a moment with a part about
             the cable's axis, :func:`rancf.model.spatial_joints.cable_moment_refusal`).
@@ -411,8 +413,9 @@ class Load:
             raise raised(exc, function, "load", self.index, t) from exc
         value, what = self._checked_value(function, returned, t)
         if value is None:
-            raise ValueError(f"{function} of load {self.index} must return {what}, got "
-                             f"{reprlib.repr(returned)} at t = {t:g} s")
+            raise ReturnedValueError(f"{function} of load {self.index} must return {what}, "
+                                     f"got {reprlib.repr(returned)} at t = {t:g} s",
+                                     function, self.index, t)
         return value
 
 

@@ -592,9 +592,10 @@ class Model:
         Beams are drawn as their centrelines through the element shape functions (nodes
         marked), rigid bodies as their centre and frame with lines to their joint and load
         points, joints by kind (revolute, prismatic with its rail, fixed, driven), ground
-        points, spring-dampers as zigzag lines, and forces and moments as arrows (callable loads
-        at t = 0; the longest force arrow is a fifth of the model size). The model is checked
-        as when it is built (joint points must coincide) but not frozen. Imports matplotlib.
+        points, spring-dampers as zigzag lines (a joint's as a coil at the joint), and forces
+        and moments as arrows (callable loads at t = 0; the longest force arrow is a fifth of
+        the model size). The model is checked as when it is built (joint points must
+        coincide) but not frozen. Imports matplotlib.
 
         Parameters
         ----------

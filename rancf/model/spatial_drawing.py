@@ -22,7 +22,10 @@ its three axes: limits around what is drawn and a box of their proportions
 (``set_box_aspect``). Every artist carries a ``gid``: ``"beam 0"``, ``"beam 0 sections"``,
 ``"rigid body 0 frame"``, ``"rigid body 0 links"``, ``"joints spherical"``, ``"joint axes"``,
 ``"ground"``, ``"load 0"``, ``"load 0 moment"``; in the reference configuration
-(:func:`plot_model`) a spring-damper is a zigzag line between its points, ``"spring 0"``.
+(:func:`plot_model`) a spring-damper is a zigzag line between its points, ``"spring 0"``,
+and a joint's spring-damper ``"rotational spring 0"``: a coil (:func:`~.drawing.coil`) about
+the joint's point across a revolute joint's axis (a spherical joint's: across z), a zigzag
+along a prismatic joint's axis (``AXIS`` times the model size each way).
 """
 import matplotlib.pyplot as plt
 import numpy as np
@@ -30,8 +33,8 @@ from matplotlib.ticker import MaxNLocator
 from mpl_toolkits.mplot3d import Axes3D
 
 from ..elements.spatial_beam import SpatialBeam
-from .drawing import (GROUND_STYLE, _attached_points, _body_artists, _joint_markers, _polyline,
-                      zigzag)
+from .drawing import (COIL, GROUND_STYLE, SPRING_STYLE, _attached_points, _body_artists,
+                      _joint_markers, _polyline, coil, zigzag)
 from .spatial_build import build_tree, point_body
 
 #: Length of a node's section tick, of a rigid body's x axis, of the largest force or moment
@@ -241,19 +244,41 @@ def _draw_loads(ax, L, pose):
 def _draw_springs(ax, L, pose):
     """A zigzag line between the two points of each spring-damper (:func:`~.drawing.zigzag`,
     across it perpendicular to its line and the global axis least along it), its ground points
-    as the joints' ground."""
+    as the joints' ground; each joint spring-damper at its joint's point: a coil across a
+    revolute joint's axis (a spherical joint's: across z), a zigzag along a prismatic
+    joint's."""
     for spring in L.springs:
         a, b = (L.position(p, pose) for p in spring.points)
         d = b - a
-        across = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
-        across *= np.linalg.norm(d) / max(np.linalg.norm(across), 1e-300)
-        pts = zigzag(a, b, across)
-        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], color="0.3", lw=1.0,
-                gid=f"spring {spring.index}")
+        pts = zigzag(a, b, _across(d))
+        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], gid=f"spring {spring.index}", **SPRING_STYLE)
         for p, r in zip(spring.points, (a, b)):
             if L.locate(p)[0] < 0:
                 ax.plot(*r[:, None], linestyle="none", marker="^", markersize=12, color="0.6",
                         zorder=2.5, gid="ground")
+    axes = {j.index: (body, a) for j, body, a in reversed(_joint_axes(L))}     # the first
+    for torsion in L.model.rotational_spring_dampers:
+        j = torsion.joint
+        centre = L.position(j.child, pose)
+        body, a = axes.get(j.index, (-1, np.array([0.0, 0.0, 1.0])))
+        a = L.frame(body, pose) @ a
+        a = a / np.linalg.norm(a)
+        if j.kind == "prismatic":
+            d = AXIS * L.size * a
+            pts = zigzag(centre - d, centre + d, _across(2.0 * d))
+        else:
+            u = _across(a)
+            u /= np.linalg.norm(u)
+            pts = coil(centre, COIL * L.size, u, np.cross(a, u))
+        ax.plot(pts[:, 0], pts[:, 1], pts[:, 2], gid=f"rotational spring {torsion.index}",
+                **SPRING_STYLE)
+
+
+def _across(d):
+    """A vector (3,) perpendicular to ``d`` (3,) and as long: across it, from the global axis
+    least along it."""
+    across = np.cross(d, np.eye(3)[int(np.argmin(np.abs(d)))])
+    return across * np.linalg.norm(d) / max(np.linalg.norm(across), 1e-300)
 
 
 def _equal_box(ax, low, high):

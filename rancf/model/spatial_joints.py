@@ -13,7 +13,7 @@ import numpy as np
 
 from ..utilities import checks
 from ..elements.planar import wrap
-from ..utilities.errors import raised
+from ..utilities.errors import ReturnedValueError, raised
 from ..joints import REGISTRY
 from ..joints._codes import P_NODE, R_VECTOR
 from .dimension import refuse, refuse_shape
@@ -137,7 +137,7 @@ class SpatialJoint(Joint):
 
         Raises
         ------
-        ValueError
+        rancf.ReturnedValueError (a ValueError)
             The effort is not a finite real number, or not 3 (spherical) or 6 (free) of them.
         rancf.UserFunctionError
             The effort function raised (its exception chained), naming the joint and the time.
@@ -164,9 +164,10 @@ class SpatialJoint(Joint):
             raise raised(exc, "effort", "joint", self.index, t) from exc
         value = _finite(returned, (size,))
         if value is None:
-            raise ValueError(f"effort of joint {self.index} ({self.kind}) must return {size} "
-                             f"finite numbers ({self.type.spatial.effort_words}), got "
-                             f"{reprlib.repr(returned)} at t = {t:g} s")
+            raise ReturnedValueError(
+                f"effort of joint {self.index} ({self.kind}) must return {size} finite numbers "
+                f"({self.type.spatial.effort_words}), got {reprlib.repr(returned)} at "
+                f"t = {t:g} s", "effort", self.index, t)
         return value
 
     def drive_start(self, tol):
@@ -268,7 +269,7 @@ class SpatialLoad(Load):
         if ok and self.cable_tangent is not None and function == "moment":
             refusal = cable_moment_refusal(value, self.cable_tangent, self.point, self.index, t)
             if refusal:
-                raise ValueError(refusal)
+                raise ReturnedValueError(refusal, function, self.index, t)
         return (value if ok else None), f"three finite numbers (the {function}'s x, y, z)"
 
 

@@ -649,9 +649,10 @@ def load(path, model=None):
     result = built(model, stored, meta["method_reason"])
     if model is None:
         result._joint_counts = counts
-        # (not the layout: a file re-saved without its model is checked by its counts)
-        result._stored_model = {k: meta[k] for k in ("joint_coordinates", "parameters")
-                                if k in meta}
+        # all three records, the layout too: saved again, the file is this one bit for bit
+        # (a model loaded onto it is checked by its layout, not by the counts alone)
+        result._stored_model = {k: meta[k] for k in ("layout", "joint_coordinates",
+                                                     "parameters") if k in meta}
         if counts is not None:
             result._stored_model["joint_coordinates"] = counts
     return result

@@ -1,5 +1,6 @@
-"""The exception of a function given to a model that raised: one type for every drive, effort
-and load function, the function's own exception chained to it unchanged."""
+"""The exceptions of a function given to a model: one that raised (one type for every drive,
+effort and load function, the function's own exception chained to it unchanged), and one that
+returned what is not a value."""
 
 
 class UserFunctionError(RuntimeError):
@@ -61,6 +62,35 @@ class UserFunctionError(RuntimeError):
     def __init__(self, message, function=None, index=None, t=None):
         super().__init__(message)
         self.function, self.index, self.t = function, index, t
+
+
+class ReturnedValueError(ValueError):
+    """A function given to a model returned what is not a value of its kind (not a number, the
+    wrong number of them, not finite): a joint's ``drive(t)`` or ``effort(t, q, qd)``, a
+    load's ``force(t)`` or ``moment(t)``. The message names the function, its joint or load,
+    what it must return, what it returned and the time.
+
+    A ``ValueError`` (what the function gave is not a value, as an argument out of range is),
+    of its own type so that a run can tell it from what its own arithmetic raises: like a
+    :class:`UserFunctionError`, it is the user's to fix, and no smaller step or load step
+    helps (statics' load stepping stops at once, :func:`rancf.integrators.static.step_loads`).
+    The same rule as :class:`UserFunctionError` otherwise: out of the call at the start, a
+    run stopped with status ``"failed"`` later, held in :attr:`rancf.Result.error`.
+
+    Attributes
+    ----------
+    function, index, t
+        As :class:`UserFunctionError`'s.
+    """
+
+    def __init__(self, message, function=None, index=None, t=None):
+        super().__init__(message)
+        self.function, self.index, self.t = function, index, t
+
+
+#: The exceptions that say a function given to a model failed (raised, or returned no value):
+#: the user's to fix, not the solver's reach.
+USER_FUNCTION_ERRORS = (UserFunctionError, ReturnedValueError)
 
 
 def raised(exc, function, owner, index, t):
