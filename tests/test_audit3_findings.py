@@ -53,10 +53,6 @@ def test_dae_generalized_alpha_converges_when_the_step_is_refined():
     assert fine <= coarse / 8.0, (coarse, fine)
 
 
-@pytest.mark.xfail(strict=True, reason="asv_benchmarks/benchmarks/cases.py RodSliderCase unpacks "
-                   "validation.cases.rod_slider.SCHEMES as 3-tuples; the entries are 4-tuples "
-                   "(name, method, parameters, ours) since the rod-slider rework: ValueError in "
-                   "setup, so all 27 rod-slider benchmarks fail")
 def test_asv_rod_slider_benchmark_sets_up():
     """The asv suite's ``cases.RodSliderCase`` benchmark (27 combinations of the rod-slider
     case's integrators and projections) must at least set up on the working tree (as

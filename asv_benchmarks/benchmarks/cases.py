@@ -45,7 +45,8 @@ class RodSliderCase:
         self.run_scheme, schemes, projections = require(
             "validation.cases.rod_slider", "run_scheme", "SCHEMES", "PROJECTIONS",
             feature="rod-slider")
-        found = [(method, parameters) for name, method, parameters in schemes if name == label]
+        found = [(method, parameters) for name, method, parameters, _ours in schemes
+                 if name == label]
         if not found or projection not in projections:
             raise NotImplementedError(f"the rod-slider case has no {label!r}, {projection!r}")
         self.method, self.parameters = found[0]
