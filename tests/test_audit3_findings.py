@@ -133,11 +133,6 @@ def test_restart_off_a_drive_names_the_drive(formulation):
     assert "joint 0" in str(err.value) and "drive" in str(err.value), str(err.value)
 
 
-@pytest.mark.xfail(strict=True, reason="simulate accepts rtol and atol with the fixed-step "
-                   "methods (rk4 and every implicit one) and ignores them, although it refuses "
-                   "every other option that does not apply to the method it runs "
-                   "(max_displacement with an implicit method, max_iter with dopri5): a user "
-                   "who tightens rtol for accuracy gets the same run, silently")
 @pytest.mark.parametrize("method", ["rk4", "generalized-alpha"])
 def test_tolerances_of_the_adaptive_methods_are_refused_by_fixed_step_ones(method):
     """``rtol, atol: Tolerances of the adaptive methods`` (simulate's docstring). Named with
