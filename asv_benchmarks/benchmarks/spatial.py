@@ -253,8 +253,10 @@ class CableKernels:
     compiled loop over elements (``rancf.formulations._spatial_dae.cable_elements``): the force
     alone (what an explicit step and a Newton residual call) and the force with K and C (what a
     Newton matrix calls), undamped and damped, straight and curved at rest. Divide by
-    ``KERNEL_ELEMENTS`` for the time per element; the section is the 256-element cable
-    pendulum's (issue 23: EA = 1e6 N, EI = 833.33 N m^2)."""
+    ``KERNEL_ELEMENTS`` for the time per element. The section is that of the ``peers3d``
+    case's 256-element cable pendulum (issue 23, validation/peers3d_models.py: EA = 1e6 N,
+    EI = 833.33 N m^2), not that of this file's :func:`cable_pendulum` (the tether of
+    :class:`CableSteps`: EA = 1e3 N, EI = 1e-2 N m^2)."""
 
     params = (["force", "force and tangents"], [0.0, 1e-3], [False, True])
     param_names = ["output", "damping", "curved"]
