@@ -338,7 +338,7 @@ def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
 
 
 def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formulation="auto",
-             rtol=1e-6, atol=1e-8, max_displacement=None, check_stability=True, max_memory=None,
+             rtol=None, atol=None, max_displacement=None, check_stability=True, max_memory=None,
              progress=False, **implicit_options):
     """Integrate the motion of ``model`` from ``state`` (default: its reference configuration at
     rest, but for the drives; ``"static"``: its static equilibrium) to ``t_end``.
@@ -395,8 +395,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``"dae"``: absolute coordinates, every joint a constraint (any topology, implicit
         methods). ``"auto"``: recursive where it applies, DAE otherwise (a closed loop; a
         spatial closed loop runs the spatial DAE, and ``"recursive"`` on it is refused).
-    rtol, atol : float
-        Tolerances of the adaptive methods.
+    rtol, atol : float, optional
+        Relative and absolute tolerances of the adaptive methods (``"dopri5"`` and SciPy's),
+        by default 1e-6 and 1e-8; > 0. A fixed-step method has no use for them and refuses
+        them (so does ``method="auto"`` when it chooses one).
     max_displacement : float, optional
         Explicit methods: a vertex farther than this from the origin along x or y (m) counts
         as divergence; default 100 times the model size.
@@ -441,8 +443,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     ------
     TypeError
         ``model`` or ``state`` of the wrong type; implicit options with an explicit method,
-        ``max_displacement`` with an implicit one, ``projection`` or ``linear_solver`` with
-        the recursive formulation.
+        ``rtol`` or ``atol`` with a fixed-step one, ``max_displacement`` with an implicit one,
+        ``projection`` or ``linear_solver`` with the recursive formulation.
     ValueError
         A parameter out of its range (named in the message); an unknown method or start; the
         static equilibrium of ``state="static"`` not found (the message is static's); a
@@ -509,7 +511,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         raise TypeError(f"model must be a rancf.Model, got {type(model).__name__}")
     t_end, dt = checks.time_span(t_end, dt)
     output_every = checks.integer("output_every", output_every, 1, 10**9)
-    rtol, atol = checks.positive("rtol", rtol), checks.positive("atol", atol)
+    rtol = None if rtol is None else checks.positive("rtol", rtol)
+    atol = None if atol is None else checks.positive("atol", atol)
     check_progress(progress)
     check_stability = checks.boolean("check_stability", check_stability)
     if max_memory is not None:
@@ -518,8 +521,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         reason = ""
         if method == "auto":
             method, reason = choose_method(model, dt)
-        return _run_reduced(model, t_end, dt, method, output_every, state, formulation,
-                            max_displacement, max_memory, progress, reason, **implicit_options)
+        return _run_reduced(model, t_end, dt, method, output_every, state, formulation, rtol,
+                            atol, max_displacement, max_memory, progress, reason,
+                            **implicit_options)
     if isinstance(state, str) and state not in STARTS:
         raise ValueError(f"state must be a rancf.State or one of {list(STARTS)}, got {state!r}")
     if state is not None and not isinstance(state, (State, str)):
@@ -555,6 +559,7 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     if method == "auto":
         method, reason = choose_method(model, dt, formulation, x0, v0)
     formulation = choose_formulation(A, method, formulation)
+    rtol, atol = tolerances(method, rtol, atol, reason)
     if method in IMPLICIT_METHODS:
         if max_displacement is not None:
             raise TypeError("max_displacement applies to the explicit methods; the implicit "
@@ -580,6 +585,32 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
 def _as(reason):
     """The end of an error message about a method that ``"auto"`` chose: the choice and why."""
     return f"; {reason}" if reason else ""
+
+
+#: The default tolerances of the adaptive methods: relative, and absolute (in the units of
+#: the state, m and m/s: 1e-8 m is 1e-9 of a 10 m model).
+TOLERANCES = {"rtol": 1e-6, "atol": 1e-8}
+
+
+def adaptive_methods():
+    """The methods that choose their steps from ``rtol`` and ``atol``: DOPRI5 (an explicit
+    scheme with an error estimate) and SciPy's."""
+    return sorted(m for m in SCHEMES if not fixed_step(m)) + \
+        [f"scipy:{m}" for m in SCIPY_METHODS]
+
+
+def tolerances(method, rtol, atol, reason=""):
+    """``(rtol, atol)`` of a run of ``method`` (a known one; ``reason``: why ``"auto"`` chose
+    it), None meaning the default of :data:`TOLERANCES`. A fixed-step method (RK4, every
+    implicit one) has no use for them: given to it, they are refused (TypeError), as every
+    other option that does not apply to the method is, since it would run unchanged."""
+    given = [name for name, value in (("rtol", rtol), ("atol", atol)) if value is not None]
+    adaptive = adaptive_methods()
+    if given and method not in adaptive:
+        raise TypeError(f"options {given} apply to the adaptive methods {adaptive} only; "
+                        f"{method} takes a fixed step{_as(reason)}")
+    return (TOLERANCES["rtol"] if rtol is None else rtol,
+            TOLERANCES["atol"] if atol is None else atol)
 
 
 def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -624,7 +655,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         raise ValueError(f"formulation 'recursive' cannot run this model's cables: {refusal}")
     if formulation == "dae" or _needs_dae(tree):
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
-                                max_displacement, progress, implicit_options)
+                                rtol, atol, max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
     y0 = spatial_start(model, formulation, state)
     reason = ""
@@ -635,7 +666,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
                                reason, implicit_options)
 
 
-def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
+def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation, rtol, atol,
                      max_displacement, progress, implicit_options):
     """A spatial model on the absolute-coordinate DAE
     (:class:`~rancf.formulations.spatial_dae.SpatialDAE`: a model with a closed loop, or
@@ -653,6 +684,7 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
                          f"but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")
+    tolerances(method, rtol, atol, reason)
     if max_displacement is not None:
         raise TypeError("max_displacement applies to the explicit methods; the implicit "
                         "methods stop when Newton fails or the state exceeds 1e8")
@@ -667,6 +699,7 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     """:func:`_run_spatial` once the method is known (``reason``: why method "auto" chose it,
     for the Result)."""
     implicit = method in IMPLICIT_METHODS
+    rtol, atol = tolerances(method, rtol, atol, reason)
     if implicit_options and not implicit:
         raise TypeError(f"options {sorted(implicit_options)} apply to the implicit methods "
                         f"{sorted(IMPLICIT_METHODS)} only")
@@ -809,7 +842,7 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
                                       **parameters), reason)
 
 
-def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
+def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, rtol, atol,
                  max_displacement, max_memory, progress, reason="", blas_threads=1):
     """A reduced model (the adaptive modal method) in the implicit loop, its step solved by
     greedy Gauss-Newton on the sampled rows; the options :func:`simulate` checked, the memory of
@@ -825,6 +858,7 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
         raise ValueError(f"method must be 'backward-euler' for a reduced model (the "
                          f"adaptive modal method's BDF-1), got {method!r}")
     checks.choice("formulation", formulation, ("auto", "dae"))
+    tolerances(method, rtol, atol, reason)
     if max_displacement is not None:
         raise TypeError("max_displacement applies to the explicit methods; a reduced model runs "
                         "the implicit 'backward-euler', which stops when Newton fails")

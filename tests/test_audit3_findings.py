@@ -53,10 +53,6 @@ def test_dae_generalized_alpha_converges_when_the_step_is_refined():
     assert fine <= coarse / 8.0, (coarse, fine)
 
 
-@pytest.mark.xfail(strict=True, reason="asv_benchmarks/benchmarks/cases.py RodSliderCase unpacks "
-                   "validation.cases.rod_slider.SCHEMES as 3-tuples; the entries are 4-tuples "
-                   "(name, method, parameters, ours) since the rod-slider rework: ValueError in "
-                   "setup, so all 27 rod-slider benchmarks fail")
 def test_asv_rod_slider_benchmark_sets_up():
     """The asv suite's ``cases.RodSliderCase`` benchmark (27 combinations of the rod-slider
     case's integrators and projections) must at least set up on the working tree (as
@@ -137,11 +133,6 @@ def test_restart_off_a_drive_names_the_drive(formulation):
     assert "joint 0" in str(err.value) and "drive" in str(err.value), str(err.value)
 
 
-@pytest.mark.xfail(strict=True, reason="simulate accepts rtol and atol with the fixed-step "
-                   "methods (rk4 and every implicit one) and ignores them, although it refuses "
-                   "every other option that does not apply to the method it runs "
-                   "(max_displacement with an implicit method, max_iter with dopri5): a user "
-                   "who tightens rtol for accuracy gets the same run, silently")
 @pytest.mark.parametrize("method", ["rk4", "generalized-alpha"])
 def test_tolerances_of_the_adaptive_methods_are_refused_by_fixed_step_ones(method):
     """``rtol, atol: Tolerances of the adaptive methods`` (simulate's docstring). Named with

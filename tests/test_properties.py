@@ -558,7 +558,9 @@ CASES = [
     ("simulate", "output_every", bad_integer(1, 10**9)),
     ("simulate", "state", st.sampled_from([np.zeros(12), (np.zeros(12), np.zeros(12)), "x", 1])),
     ("simulate", "formulation", bad_choice(["auto", "recursive", "dae"])),
-    ("simulate", "rtol", bad_positive()), ("simulate", "atol", bad_positive()),
+    # None is their default
+    ("simulate", "rtol", bad_positive().filter(lambda v: v is not None)),
+    ("simulate", "atol", bad_positive().filter(lambda v: v is not None)),
     ("simulate", "max_displacement", bad_positive().filter(lambda v: v is not None)),
     ("simulate", "max_memory", bad_positive().filter(lambda v: v is not None)),
     ("simulate", "projection", st.sampled_from([True, "mass"])),
@@ -571,6 +573,9 @@ CASES = [
     ("simulate-implicit", "max_iter", bad_integer(1, 10**6)),
     ("simulate-implicit", "jacobian", bad_choice(["reuse", "every-iteration"])),
     ("simulate-implicit", "max_displacement", st.just(1.0)),
+    # the adaptive methods' tolerances, valid but given to a fixed-step method: refused
+    *[(entry, tolerance, st.just(1e-3)) for entry in ("simulate-implicit", "simulate-dae")
+      for tolerance in ("rtol", "atol")],
     ("simulate-implicit", "projection", st.sampled_from([True, "mass"])),
     ("simulate-dae", "projection", st.one_of(bad_choice(["euclidean", "mass"]).filter(
         lambda v: not (isinstance(v, int) and v in (0, 1))), st.just(2))),
@@ -644,7 +649,9 @@ CASES += [
       for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")],
     *[(entry, "formulation", bad_choice(["auto", "recursive", "dae"]))
       for entry in ("simulate-spatial", "simulate-spatial-dae")],
-    ("simulate-spatial", "rtol", bad_positive()), ("simulate-spatial", "atol", bad_positive()),
+    # None is their default
+    ("simulate-spatial", "rtol", bad_positive().filter(lambda v: v is not None)),
+    ("simulate-spatial", "atol", bad_positive().filter(lambda v: v is not None)),
     ("simulate-spatial", "max_displacement", bad_positive().filter(lambda v: v is not None)),
     *[(entry, "max_memory", bad_positive().filter(lambda v: v is not None))
       for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")],
@@ -660,6 +667,9 @@ CASES += [
       for entry in ("simulate-spatial-implicit", "simulate-spatial-dae")],
     *[(entry, "max_displacement", st.just(1.0))
       for entry in ("simulate-spatial-implicit", "simulate-spatial-dae")],
+    *[(entry, tolerance, st.just(1e-3))
+      for entry in ("simulate-spatial", "simulate-spatial-implicit", "simulate-spatial-dae")
+      for tolerance in ("rtol", "atol")],
     ("simulate-spatial-implicit", "projection", st.sampled_from([True, "mass"])),
     ("simulate-spatial-dae", "projection", st.one_of(bad_choice(["euclidean", "mass"]).filter(
         lambda v: not (isinstance(v, int) and v in (0, 1))), st.just(2))),

@@ -297,6 +297,33 @@ def test_bad_simulate_arguments_are_named(pendulum, kwargs, error, match):
         rancf.simulate(pendulum, **args)
 
 
+def test_tolerances_apply_to_the_adaptive_methods_only():
+    """rtol and atol: DOPRI5 uses them (a looser rtol takes fewer steps: its step grows as
+    rtol^(1/5)), every fixed-step method refuses them, named, also when method "auto" chose
+    it (then with its reason) and on a reduced model (backward Euler)."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    body = m.add_rigid_body(1.0, 0.01, position=(0.5, 0.0))
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(-0.5, 0.0))
+    loose, tight = (rancf.simulate(m, 1.0, 1e-3, method="dopri5", rtol=r, atol=1e-12)
+                    for r in (1e-3, 1e-9))
+    assert loose.stats["steps"] < tight.stats["steps"], (loose.stats, tight.stats)
+    for method in ("rk4", "newmark", "generalized-alpha"):
+        with pytest.raises(TypeError, match=r"\['atol'\] apply to the adaptive methods"):
+            rancf.simulate(m, 0.01, 1e-3, method=method, atol=1e-9)
+    with pytest.raises(TypeError, match=r"\['rtol', 'atol'\].*method 'auto'"):
+        rancf.simulate(m, 0.01, 1e-3, rtol=1e-9, atol=1e-9)
+    assert rancf.simulate(m, 0.01, 1e-3).status == "ok"
+
+
+def test_a_reduced_model_refuses_the_tolerances():
+    m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
+    b = m.add_beam(1.0, 8, 2e8, RHO, AREA, INERTIA)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    reduced = rancf.reduce(m, sparsity=4, n_samples=8)
+    with pytest.raises(TypeError, match=r"\['rtol'\] apply to the adaptive methods"):
+        rancf.simulate(reduced, 0.01, 1e-3, rtol=1e-9)
+
+
 def test_simulate_needs_a_model():
     with pytest.raises(TypeError, match="model must be a rancf.Model"):
         rancf.simulate("pendulum", 1.0, 1e-3)

@@ -8,7 +8,7 @@ method, which also checks the kernel's status and copies the node accelerations 
 """
 import numpy as np
 
-from .common import DOFS, memoized, reference_system, require
+from .common import DOFS, batch, memoized, reference_system, require
 
 
 @memoized
@@ -35,10 +35,12 @@ class RightHandSide:
         self.kernel = formulation.kernel
         # Samples of about 20 ms (about 200 ns per DOF and call), so that a
         # microsecond call is not timed alone.
-        self.number = max(1, 100_000 // n_dof)
+        batch(self, 100_000 // n_dof)
 
     def time_rhs(self, n_dof):
-        self.kernel.rhs(0.0, self.y, self.ydot)
+        rhs, y, ydot = self.kernel.rhs, self.y, self.ydot
+        for _ in self.calls:
+            rhs(0.0, y, ydot)
 
 
 class Accelerations:
@@ -50,7 +52,9 @@ class Accelerations:
 
     def setup(self, n_dof):
         self.formulation, self.y, _ = kernel_inputs(n_dof)
-        self.number = max(1, 10_000 // n_dof)
+        batch(self, 10_000 // n_dof)
 
     def time_accelerations(self, n_dof):
-        self.formulation.accelerations(0.0, self.y)
+        accelerations, y = self.formulation.accelerations, self.y
+        for _ in self.calls:
+            accelerations(0.0, y)

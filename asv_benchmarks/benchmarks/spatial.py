@@ -18,7 +18,7 @@ time the first ``STEPS`` steps of the fall, the same at every commit.
 """
 import numpy as np
 
-from .common import E_SOFT, RHO, SIDE, memoized, require
+from .common import E_SOFT, RHO, SIDE, batch, memoized, require
 
 #: Beam elements of the right-hand side and RK4 benchmarks (6 n + 3 coordinates).
 ELEMENTS = [10, 100, 1000, 10000]
@@ -110,10 +110,12 @@ class RightHandSide:
     def setup(self, n_elements):
         self.formulation, self.y = pendulum_formulation(n_elements)
         # samples of about 10 ms (about 1 us per element and call)
-        self.number = max(1, 10_000 // n_elements)
+        batch(self, 10_000 // n_elements)
 
     def time_derivative(self, n_elements):
-        self.formulation.derivative(0.0, self.y)
+        derivative, y = self.formulation.derivative, self.y
+        for _ in self.calls:
+            derivative(0.0, y)
 
 
 class Steps:
@@ -253,8 +255,10 @@ class CableKernels:
     compiled loop over elements (``rancf.formulations._spatial_dae.cable_elements``): the force
     alone (what an explicit step and a Newton residual call) and the force with K and C (what a
     Newton matrix calls), undamped and damped, straight and curved at rest. Divide by
-    ``KERNEL_ELEMENTS`` for the time per element; the section is the 256-element cable
-    pendulum's (issue 23: EA = 1e6 N, EI = 833.33 N m^2)."""
+    ``KERNEL_ELEMENTS`` for the time per element. The section is that of the ``peers3d``
+    case's 256-element cable pendulum (issue 23, validation/peers3d_models.py: EA = 1e6 N,
+    EI = 833.33 N m^2), not that of this file's :func:`cable_pendulum` (the tether of
+    :class:`CableSteps`: EA = 1e3 N, EI = 1e-2 N m^2)."""
 
     params = (["force", "force and tangents"], [0.0, 1e-3], [False, True])
     param_names = ["output", "damping", "curved"]

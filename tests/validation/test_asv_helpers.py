@@ -7,6 +7,7 @@ asv run of the working tree cannot show.
 """
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -119,3 +120,33 @@ def test_mechanism_states_start_the_runs_they_are_for():
     assert A.loop_joints and A.recursive_reason is not None
     DAE(A).initial_state(state.x, state.v)
     assert np.abs(state.v).max() > 0.1
+
+
+@pytest.mark.parametrize("name", ["recursive.RightHandSide.time_rhs-0",
+                                  "recursive.Accelerations.time_accelerations-0",
+                                  "mechanisms.BranchedTreeRightHandSide.time_rhs-0",
+                                  "spatial.RightHandSide.time_derivative-0"])
+def test_a_batched_benchmark_sets_up_once_per_sample(name):
+    """common.batch: run by asv's own runner (discovery, setup, run: what ``asv run`` does in
+    its benchmark process), a sample is one timed call of ``calls`` calls, with setup before
+    it and not between the calls (asv_runner 0.3 re-runs setup between the ``number`` calls
+    of a benchmark with a setup), and the samples are seconds per call: one sample's wall time
+    over ``calls``, checked against the same calls timed here."""
+    discovery = pytest.importorskip("asv_runner.discovery")
+    bench = discovery.get_benchmark_from_name(
+        str(REPO / "asv_benchmarks" / "benchmarks"), name,
+        extra_params={"repeat": 3, "warmup_time": 0.0})
+    setups = []
+    bench._setups = [lambda *a, _s=s: setups.append(_s(*a)) for s in bench._setups]
+    bench.do_setup()
+    result = bench.do_run()
+    instance = bench._attr_sources[2]     # [ExtraBenchmarkAttrs, method, instance, module]
+    calls = len(instance.calls)
+    assert result["number"] == 1 and calls > 1
+    # the first setup, then one before each sample but the first
+    assert len(setups) == len(result["samples"]), (len(setups), result)
+    start = time.perf_counter()
+    bench.func(*bench._current_params)
+    one_sample = (time.perf_counter() - start) / calls
+    # a loaded machine: within a factor 10 of a batch timed here, not a factor calls (~1e3)
+    assert one_sample / 10 < min(result["samples"]) < 10 * one_sample, (one_sample, result)
