@@ -569,12 +569,13 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     t_out = output_times(t_end, dt, output_every)
     with recursive.checkout(A) as rec:
         y0 = rec.initial_state(x0, v0, branch=branch)
+        note = rec.start_note
         if check_stability and fixed_step(method) and not reason:    # "auto" checked it
             check_step(method, dt, rec.highest_frequency(y0),
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return result_of(model, solution, reason)
+    return noted(result_of(model, solution, reason), note)
 
 
 def _as(reason):
@@ -793,20 +794,29 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
     tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, A.size, reason)
     if formulation == "dae":
         dae = DAE(A, linear_solver, projection, branch)
-        q0, qd0 = dae.initial_state(x0, v0)
-        problem, projection = dae.compiled, False     # the kernel projects
+        q0, qd0 = dae.initial_state(x0, v0, newton_tol=tol)
+        problem, projection, note = dae.compiled, False, dae.start_note   # the kernel projects
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
         with recursive.checkout(A) as rec:
             y0 = rec.initial_state(x0, v0, branch=branch)
             qd0 = y0[rec.n_x:rec.n_x + rec.n_dof].copy()
+            note = rec.start_note
         problem = recursive.implicit_problem(A, y0, branch)
         q0 = problem.theta(y0)
-    return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
-                                      output_every=output_every, projection=projection, tol=tol,
-                                      max_iter=max_iter, jacobian=jacobian, progress=progress,
-                                      **parameters), reason)
+    return noted(result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
+                                            output_every=output_every, projection=projection,
+                                            tol=tol, max_iter=max_iter, jacobian=jacobian,
+                                            progress=progress, **parameters), reason), note)
+
+
+def noted(result, note):
+    """``result`` with ``note`` (how its start was moved onto the joints, "" none:
+    :mod:`rancf.formulations.start_check`) appended to its message."""
+    if note:
+        result.message = f"{result.message}; {note}" if result.message else note
+    return result
 
 
 def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation,
