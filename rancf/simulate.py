@@ -627,6 +627,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
+    formulation.start_note = ""
     y0 = spatial_start(model, formulation, state)
     reason = ""
     if method == "auto":
@@ -658,9 +659,12 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         raise TypeError("max_displacement applies to the explicit methods; the implicit "
                         "methods stop when Newton fails or the state exceeds 1e8")
     dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
-    x0, v0 = spatial_dae_start(model, dae, state)
-    return result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method, output_every,
-                                              progress, reason, **implicit_options), reason)
+    x0, v0 = spatial_dae_start(model, dae, state, checks.tolerance(
+        "tol", implicit_options.get("tol", 1e-10), dae.tree.size))
+    return noted(result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method,
+                                                    output_every, progress, reason,
+                                                    **implicit_options), reason),
+                 dae.start_note)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
@@ -677,9 +681,10 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     tree = formulation.tree
     if implicit:
         n = formulation.n_free
-        return result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt, method,
-                                                  output_every, progress, reason,
-                                                  **implicit_options), reason)
+        return noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
+                                                        method, output_every, progress, reason,
+                                                        **implicit_options), reason),
+                     formulation.start_note)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
@@ -689,7 +694,7 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     t_out = output_times(t_end, dt, output_every)
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   t_out, dt, method, rtol, atol, bound, progress)
-    return result_of(model, solution, reason)
+    return noted(result_of(model, solution, reason), formulation.start_note)
 
 
 def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,

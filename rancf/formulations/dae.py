@@ -491,10 +491,10 @@ class DAE(IndexThreeDAE):
         joints = self.table.joint_rows
         n_joint_rows = joints[-1].stop if joints else 0
         if row >= n_joint_rows:
-            return start_check.refusal(self.assembly, None, level, off, x, v, t,
+            return start_check.planar_refusal(self.assembly, None, level, off, x, v, t,
                                        body=row - n_joint_rows)
         joint = next(k for k, rows in enumerate(joints) if row in rows)
-        return start_check.refusal(self.assembly, joint, level, off, x, v, t)
+        return start_check.planar_refusal(self.assembly, joint, level, off, x, v, t)
 
 
 def branch_of(assembly, joint_q):

@@ -138,7 +138,7 @@ class Recursive:
         gap = np.abs(X - x).reshape(-1, A.node_size).max(axis=1)
         if gap.max(initial=0.0) > tol * A.size:
             vertex = self._first_off(gap > tol * A.size)
-            raise ValueError(start_check.refusal(A, self._joint_of(vertex), "coordinates",
+            raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "coordinates",
                                                  gap[vertex], x, v, t))
         if v is None:
             return y
@@ -151,7 +151,7 @@ class Recursive:
         off = gap.max(initial=0.0)
         if off > start_check.velocity_bound(v, 1e-12):
             vertex = self._first_off(gap > start_check.velocity_bound(v, 1e-12))
-            raise ValueError(start_check.refusal(A, self._joint_of(vertex), "velocities",
+            raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "velocities",
                                                  gap[vertex], x, v, t))
         if off > tol * np.abs(v).max() + 1e-12:
             self.start_note = start_check.correction_note(0.0, off, 0.0, off)

@@ -1,12 +1,15 @@
-"""A planar run's given start state against its model's joints: how far a state that a run
-left may be off them (and be moved onto them), and the message that refuses one further off,
-naming the joint (its number and kind) and, for a driven joint, its drive's value at the
-start against the state's.
+"""A run's given start state against its model's joints: how far a state that a run left may
+be off them (and be moved onto them), the note saying it was, and the message that refuses
+one further off, naming the joint (its number and kind) and, for a driven joint, its drive's
+value at the start against the state's.
 
-Both planar formulations take a :class:`rancf.State` through this: the DAE
-(:meth:`rancf.formulations.dae.DAE.initial_state`, rows of the constraints) and the
-recursion (:meth:`rancf.formulations.recursive.Recursive.initial_state`, vertices of the
-tree), so a restart off its drive reads the same in either.
+The formulations take a :class:`rancf.State` through this: the planar DAE
+(:meth:`rancf.formulations.dae.DAE.initial_state`, rows of the constraints) and recursion
+(:meth:`rancf.formulations.recursive.Recursive.initial_state`, vertices of the tree), the
+spatial recursion (:meth:`rancf.formulations.spatial.Spatial.state_of`, bodies) and DAE
+(:func:`rancf.starts.spatial_dae_start`, which moves any velocities onto the rows, as it
+always has: a kick given to an equilibrium), so a restart off its drive reads the same in
+each.
 
 Why a run's own state is off its joints at all: an implicit run on the DAE holds the position
 rows to its Newton tolerance, and the velocity rows ``Phi_x v + Phi_t = 0`` only to its
@@ -48,41 +51,53 @@ def read_joints(assembly, x, v):
     return q[:A.n_joints], qd[:A.n_joints]
 
 
-def refusal(assembly, joint, level, off, x, v, t=0.0, body=None):
+def refusal(joint, level, off, unit, given=None, t=0.0):
     """The ValueError's message for a start state whose coordinates (``level``
-    ``"coordinates"``) or velocities (``"velocities"``) are off ``joint`` (its number; None
-    with ``body``, the number of a rigid body whose axis is not a unit vector) by ``off``.
+    ``"coordinates"``) or velocities (``"velocities"``) are off ``joint`` (a planar or
+    spatial :class:`rancf.Joint`; its coordinate's ``unit``, "rad" or "m") by ``off``
+    (``level`` "poses": a spatial state's coordinates).
 
-    A driven joint's adds its drive's value at the run's start t (s) and the state's (read
-    from x, v; an angle modulo 2 pi), and how a continued run meets it: its times restart at
-    0, so a state taken at t0 > 0 of a driven run needs the drive's time origin moved there."""
-    x = np.asarray(x, dtype=float)
+    A driven joint's adds its drive's value at the run's start t (s) and the state's
+    (``given``, its joint coordinate or rate; None: not known), and how a continued run meets
+    it: its times restart at 0, so a state taken at t0 > 0 of a driven run needs the drive's
+    time origin moved there, which the drive's check against the reference configuration
+    allows only in a model drawn where the state is."""
+    head = (f"state: the {level} do not satisfy the joints: joint {joint.index} ({joint.kind}) "
+            f"is off by {off:.3g}")
+    if not joint.driven:
+        return (f"{head}; pass {level} that satisfy every joint (Result.state of a run of "
+                "this model)")
+    drive = joint.drive_values(t)
+    if level != "velocities":
+        wanted, name = drive[0], "q"
+        if given is not None and unit == "rad":
+            given = wanted + planar.wrap(given - wanted)
+    else:
+        wanted, name, unit = drive[1], "qd", f"{unit}/s"
+    state = "" if given is None else f", and the state has {name} = {given:.6g} {unit}"
+    return (f"{head}: its drive gives {name} = {wanted:.6g} {unit} at t = {t:g} s, where the "
+            f"run starts{state}. A run's times start at 0, a continued run's too "
+            "(Result.state(-1) of a run that ended at t0), and the model's drive must meet its "
+            "reference configuration at t = 0: continue a driven run in one piece (simulate "
+            "to the later end), or build the model drawn where the state is, with the drive "
+            "moved to that time origin, drive=lambda t: f(t + t0)")
+
+
+def planar_refusal(assembly, joint, level, off, x, v, t=0.0, body=None):
+    """:func:`refusal` of a planar state (x, v) (n_x,) off the joint numbered ``joint`` (None
+    with ``body``: the number of a rigid body whose axis is not a unit vector), the state's
+    joint coordinate and rate read from x and v."""
     if joint is None:
         return (f"state: the {level} do not satisfy the joints: the axis of rigid body {body} "
                 f"is not a unit vector (its row off by {off:.3g}); pass a state of this model "
                 "(Result.state of a run of it)")
-    A = assembly
-    j = A.joints[joint]
-    head = (f"state: the {level} do not satisfy the joints: joint {joint} ({j.kind}) is off "
-            f"by {off:.3g}")
-    if not j.driven:
-        return (f"{head}; pass {level} that satisfy every joint (Result.state of a run of "
-                "this model)")
-    unit = j.type.unit
-    q, qd = read_joints(A, x, np.zeros_like(x) if v is None else v)
-    drive = j.drive_values(t)
-    if level == "coordinates":
-        given, wanted, name = q[joint], drive[0], "q"
-        if j.type.coordinate == ANGLE:
-            given = wanted + planar.wrap(given - wanted)
-    else:
-        given, wanted, name, unit = qd[joint], drive[1], "qd", f"{unit}/s"
-    return (f"{head}: its drive gives {name} = {wanted:.6g} {unit} at t = {t:g} s, where the "
-            f"run starts, and the state has {name} = {given:.6g} {unit}. A run's times start "
-            "at 0, a continued run's too (Result.state(-1) of a run that ended at t0), and the "
-            "model's drive must meet its reference configuration at t = 0: continue a driven "
-            "run in one piece (simulate to the later end), or build the model drawn where the "
-            "state is, with the drive moved to that time origin, drive=lambda t: f(t + t0)")
+    j = assembly.joints[joint]
+    given = None
+    if j.driven:
+        x = np.asarray(x, dtype=float)
+        q, qd = read_joints(assembly, x, np.zeros_like(x) if v is None else v)
+        given = (q if level == "coordinates" else qd)[joint]
+    return refusal(j, level, off, j.type.unit, given, t)
 
 
 def correction_note(dx, dv, off_x, off_v):
