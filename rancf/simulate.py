@@ -378,7 +378,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
     state : State or "static", optional
-        Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run).
+        Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run: a
+        run's state, off its joints by its Newton tolerance and its step's error, is moved
+        onto them, and the Result's message says by how much; rancf/formulations/
+        start_check.py).
         ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
         loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
         drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
