@@ -898,8 +898,9 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     dae = TimedDAE(A, Timer(), state_branch(A, state))
     x0, v0 = initial_state(dae, state)
     dae.timer = Timer()  # the initial state is not a step
-    return result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",
-                                      output_every=output_every, tol=tol, max_iter=max_iter))
+    return noted(result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",
+                                            output_every=output_every, tol=tol,
+                                            max_iter=max_iter)), dae.start_note)
 
 
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):

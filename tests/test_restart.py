@@ -149,6 +149,17 @@ def test_a_dae_state_of_a_tree_continues_on_the_recursion():
                                atol=5e-3)
 
 
+def test_the_timed_run_continues_a_closed_loop_and_says_so():
+    """``simulate_timed`` (the adaptive-modal paper's timed full model, backward Euler on the
+    DAE) starts from a state the same way: the parallelogram's backward-Euler state is moved
+    onto the velocity rows, and its Result says so."""
+    from rancf.simulate import simulate_timed
+    m, _ = _parallelogram()
+    first = rancf.simulate(m, 3.0, 1e-3, method="backward-euler")
+    timed = simulate_timed(m, 0.01, 1e-3, state=first.state(-1))
+    assert timed.status == "ok" and "velocities by" in timed.message, timed.message
+
+
 # --- spatial ----------------------------------------------------------------------------------
 def test_a_spatial_loop_continues_from_a_backward_euler_state():
     """The passive rigid spherical four-bar falling for 1 s by backward Euler (dt = 1e-2 s:
