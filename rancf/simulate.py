@@ -378,7 +378,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     output_every : int
         Results are kept every ``output_every * dt`` seconds (and at ``t_end``).
     state : State or "static", optional
-        Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run).
+        Initial coordinates and velocities (e.g. ``result.state(-1)`` to continue a run: a
+        run's state, off its joints by its Newton tolerance and its step's error, is moved
+        onto them, and the Result's message says by how much; rancf/formulations/
+        start_check.py).
         ``"static"``: the static equilibrium of :func:`rancf.static` (its defaults) under the
         loads and the drives at t = 0 (each driven joint at q(0)), at rest but for the
         drives' rates: a gravity-loaded arm starts at rest instead of dropping from its
@@ -574,12 +577,13 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     t_out = output_times(t_end, dt, output_every)
     with recursive.checkout(A) as rec:
         y0 = rec.initial_state(x0, v0, branch=branch)
+        note = rec.start_note
         if check_stability and fixed_step(method) and not reason:    # "auto" checked it
             check_step(method, dt, rec.highest_frequency(y0),
                        rec.highest_decay_rate(y0) if A.element_damping.any() else 0.0)
         solution = explicit.integrate(rec.kernel, y0, t_out, dt, method, rtol, atol, bound,
                                       progress)
-    return result_of(model, solution, reason)
+    return noted(result_of(model, solution, reason), note)
 
 
 def _as(reason):
@@ -657,6 +661,7 @@ def _run_spatial(model, t_end, dt, method, output_every, state, formulation, rto
         return _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                                 rtol, atol, max_displacement, progress, implicit_options)
     formulation = spatial.of_model(model)
+    formulation.start_note = ""
     y0 = spatial_start(model, formulation, state)
     reason = ""
     if method == "auto":
@@ -689,9 +694,12 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
         raise TypeError("max_displacement applies to the explicit methods; the implicit "
                         "methods stop when Newton fails or the state exceeds 1e8")
     dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
-    x0, v0 = spatial_dae_start(model, dae, state)
-    return result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method, output_every,
-                                              progress, reason, **implicit_options), reason)
+    x0, v0 = spatial_dae_start(model, dae, state, checks.tolerance(
+        "tol", implicit_options.get("tol", 1e-10), dae.tree.size))
+    return noted(result_of(model, _spatial_implicit(dae, x0, v0, t_end, dt, method,
+                                                    output_every, progress, reason,
+                                                    **implicit_options), reason),
+                 dae.start_note)
 
 
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
@@ -709,9 +717,10 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     tree = formulation.tree
     if implicit:
         n = formulation.n_free
-        return result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt, method,
-                                                  output_every, progress, reason,
-                                                  **implicit_options), reason)
+        return noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
+                                                        method, output_every, progress, reason,
+                                                        **implicit_options), reason),
+                     formulation.start_note)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
@@ -721,7 +730,7 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     t_out = output_times(t_end, dt, output_every)
     solution = explicit.integrate(formulation.tracked(), np.concatenate([y0, [0.0, 0.0]]),
                                   t_out, dt, method, rtol, atol, bound, progress)
-    return result_of(model, solution, reason)
+    return noted(result_of(model, solution, reason), formulation.start_note)
 
 
 def _spatial_implicit(formulation, q0, v0, t_end, dt, method, output_every, progress,
@@ -826,20 +835,29 @@ def _run_implicit(model, A, t_end, dt, method, output_every, x0, v0, branch, for
     tol, max_iter = _implicit_options(t_end, dt, tol, max_iter, A.size, reason)
     if formulation == "dae":
         dae = DAE(A, linear_solver, projection, branch)
-        q0, qd0 = dae.initial_state(x0, v0)
-        problem, projection = dae.compiled, False     # the kernel projects
+        q0, qd0 = dae.initial_state(x0, v0, newton_tol=tol)
+        problem, projection, note = dae.compiled, False, dae.start_note   # the kernel projects
     else:
         if projection is not False or linear_solver != "sparse":
             raise TypeError("projection and linear_solver apply to formulation='dae' only")
         with recursive.checkout(A) as rec:
             y0 = rec.initial_state(x0, v0, branch=branch)
             qd0 = y0[rec.n_x:rec.n_x + rec.n_dof].copy()
+            note = rec.start_note
         problem = recursive.implicit_problem(A, y0, branch)
         q0 = problem.theta(y0)
-    return result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
-                                      output_every=output_every, projection=projection, tol=tol,
-                                      max_iter=max_iter, jacobian=jacobian, progress=progress,
-                                      **parameters), reason)
+    return noted(result_of(model, integrate(problem, q0, qd0, t_end, dt, method=method,
+                                            output_every=output_every, projection=projection,
+                                            tol=tol, max_iter=max_iter, jacobian=jacobian,
+                                            progress=progress, **parameters), reason), note)
+
+
+def noted(result, note):
+    """``result`` with ``note`` (how its start was moved onto the joints, "" none:
+    :mod:`rancf.formulations.start_check`) appended to its message."""
+    if note:
+        result.message = f"{result.message}; {note}" if result.message else note
+    return result
 
 
 def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, rtol, atol,
@@ -914,8 +932,9 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
     dae = TimedDAE(A, Timer(), state_branch(A, state))
     x0, v0 = initial_state(dae, state)
     dae.timer = Timer()  # the initial state is not a step
-    return result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",
-                                      output_every=output_every, tol=tol, max_iter=max_iter))
+    return noted(result_of(model, integrate(dae, x0, v0, t_end, dt, method="backward-euler",
+                                            output_every=output_every, tol=tol,
+                                            max_iter=max_iter)), dae.start_note)
 
 
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse"):

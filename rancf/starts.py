@@ -10,6 +10,7 @@ import numpy as np
 
 from .elements.ancf_cable import SpatialANCFCable
 from .elements.spatial_beam import SpatialBeam
+from .formulations import start_check
 from .formulations.dae import branch_of
 from .integrators import static as statics
 from .model.state import State
@@ -81,7 +82,7 @@ def _spatial_poses(state, n, n_cable=0):
     return state.checked(n_x, n_v)
 
 
-def spatial_dae_start(model, dae, state):
+def spatial_dae_start(model, dae, state, newton_tol=0.0):
     """The spatial DAE's initial ``(x0, v0)`` of ``state``: None (the reference configuration
     at rest but for the drives), ``"static"`` (the static equilibrium of :func:`rancf.static`, at
     rest but for the drives) or a :class:`State` of the bodies' poses and velocities and the
@@ -90,11 +91,27 @@ def spatial_dae_start(model, dae, state):
     it has them: :meth:`~rancf.formulations.spatial_dae.SpatialDAE.start_on_stored`), moved onto
     the constraints (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.consistent_state`: the
     loops' of a start from the tree's coordinates, the velocity rows of a State, which an
-    index-3 run holds only to its step's error)."""
+    index-3 run holds only to its step's error).
+
+    A State's positions are taken within ``newton_tol`` (the run's Newton tolerance, m) of
+    the rows (what a run leaves: :mod:`rancf.formulations.start_check`), further off refused
+    naming the joint, and a driven joint's drive; its velocities, whatever they are, are
+    moved onto the velocity rows by their least change (a State may be a run's, or an
+    equilibrium given a kick that the rows then shape), and ``dae.start_note`` states how far
+    either was moved."""
+    dae.start_note = ""
     if isinstance(state, State):
-        x0, v0 = dae.consistent_state(*dae.state_of_poses(
-            *_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes)))
         stored = state.checked_joint_q(_n_joint_q(model))
+        x, v = dae.state_of_poses(*_spatial_poses(state, dae.n_bodies, dae.n_cable_nodes),
+                                  newton_tol=newton_tol, joints=model.joints, joint_q=stored)
+        off_v = float(np.abs(dae.constraint_jacobian(x, 0.0) @ v
+                             + dae.velocity_bias(x, 0.0)).max(initial=0.0))
+        x0, v0 = dae.consistent_state(x, v)
+        dx, dv = np.abs(x0 - x).max(initial=0.0), np.abs(v0 - v).max(initial=0.0)
+        # a run's state moved by more than rounding: say so in its Result
+        if dx > 1e-8 * dae.tree.size or dv > 1e-8 * (np.abs(v).max(initial=0.0) + 1.0):
+            off_x = float(np.abs(dae.constraint(x, 0.0)).max(initial=0.0))
+            dae.start_note = start_check.correction_note(dx, dv, off_x, off_v)
         if stored is not None:
             dae.start_on_stored(x0, v0, stored)
         dae.start_cable_frames(state.checked_cable_bases(dae.n_cable_nodes), x0)
@@ -146,8 +163,9 @@ def spatial_start(model, formulation, state):
         formulation.start_cable_frames(_cable_bases_of(eq, -1), y[:formulation.n_free])
         return y
     nc = formulation.model_tree.n_cable_nodes
-    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies, nc))
     stored = state.checked_joint_q(_n_joint_q(model))
+    y = formulation.state_of(*_spatial_poses(state, formulation.tree.n_bodies, nc),
+                             joints=model.joints, joint_q=stored)
     if stored is not None:
         on_stored_turns(model, formulation, stored[None], y[None])
     formulation.start_cable_frames(state.checked_cable_bases(nc), y[:formulation.n_free])

@@ -88,11 +88,6 @@ def _parallelogram():
 
 
 @pytest.mark.parametrize("method", ["auto", "newmark", "backward-euler"])
-@pytest.mark.xfail(strict=True, reason="DAE.initial_state checks a given state's velocity "
-                   "constraints to 1e-8 (|v| + 1), tighter than the drift of |Phi'| that the "
-                   "implicit methods without projection leave (2.7e-8 after 3 s of "
-                   "generalized-alpha, 2.5e-6 for Newmark, 2e-4 for backward Euler): the "
-                   "documented restart state=res.state(-1) of a closed loop raises ValueError")
 def test_a_closed_loop_run_continues_from_its_last_state(method):
     """results.rst, "To continue a run: rancf.simulate(m, t_more, dt, state=res.state(-1))":
     the state a run ended in must start the next one. A parallelogram run for 3 s (the
@@ -110,11 +105,6 @@ def test_a_closed_loop_run_continues_from_its_last_state(method):
                                whole.position(coupler.centre)[-1], atol=1e-4)
 
 
-@pytest.mark.xfail(strict=True, reason="a state whose driven joint is off its drive's q(0) is "
-                   "refused as 'the coordinates do not satisfy the constraints (row 2 off by "
-                   "0.909)' (DAE) or '... at vertex 0 (off by 1.42)' (recursion): neither names "
-                   "the joint nor its drive, although the model check does so for the reference "
-                   "configuration")
 @pytest.mark.parametrize("formulation", ["dae", "recursive"])
 def test_restart_off_a_drive_names_the_drive(formulation):
     """A motor turning a body at 2 rad/s for 1 s, continued from its last state as the docs

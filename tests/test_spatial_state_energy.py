@@ -152,8 +152,9 @@ def test_a_state_of_another_model_is_refused_clearly():
     with pytest.raises(ValueError, match="12 numbers a body"):
         rancf.simulate(m, 0.01, 1e-4, method="rk4", state=planar.state(-1))
     moved = rancf.State(res.state(-1).x.copy(), res.state(-1).v)
-    moved.x[12 * 4 + 1] += 0.01                  # a beam node 1 cm off its element's chord
-    with pytest.raises(ValueError, match="poses do not satisfy the joints at body 4"):
+    moved.x[12 * 4 + 1] += 0.01                  # the second beam's first node 1 cm off the
+    # revolute that holds it to the first beam's end: the joint named
+    with pytest.raises(ValueError, match=r"poses do not satisfy the joints: joint 1 \(revolute\)"):
         rancf.simulate(m, 0.01, 1e-4, method="rk4", state=moved)
     spun = rancf.State(res.state(-1).x, res.state(-1).v.copy())
     spun.v[6 * 3 + 3:6 * 3 + 6] += 1.0           # the revolute child turning off its axis

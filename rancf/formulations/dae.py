@@ -28,7 +28,7 @@ from ..elements import planar
 from ..joints._codes import ANGLE, CONSTANT, COS, LINEAR, SIN
 from ..elements import hermite
 from ..model.items import ARC, GROUND, NODE
-from . import redundancy
+from . import redundancy, start_check
 from ._dae import DAEKernel
 from ._forces import ForceKernel
 from .inputs import Inputs
@@ -224,6 +224,8 @@ class DAE(IndexThreeDAE):
                                   linear_solver == "sparse", projection)
         self.compiled.owner = self
         self._row_joint = None      # the joint of each constraint row, -1 a body's own
+        #: how :meth:`initial_state` moved a given start onto the rows ("" when it did not)
+        self.start_note = ""
         self._refuse_redundant_joints()
 
     def reference_jacobian(self):
@@ -430,28 +432,69 @@ class DAE(IndexThreeDAE):
                                       * np.linalg.norm(c[i]))
         return reaction
 
-    def initial_state(self, x=None, v=None, t=0.0, tol=1e-8):
+    def initial_state(self, x=None, v=None, t=0.0, tol=1e-8, newton_tol=0.0):
         """(x0, v0) checked against the constraints; v0 by default the mass-weighted least
         change from rest that satisfies ``Phi_x v = -Phi_t`` (theory: Assembly and the initial
-        state)."""
+        state).
+
+        A given state may be a run's (``Result.state(-1)``, to continue it), which holds the
+        rows only as its scheme does (:mod:`rancf.formulations.start_check`): the positions to
+        its Newton tolerance, the velocity rows to its step's error. So the coordinates
+        are taken as they are within ``tol`` times the model size, moved onto the rows by
+        Gauss-Newton within ``newton_tol`` (the run's; a continued run's own tolerance stands
+        for the earlier run's: measured, a run leaves ``|Phi|`` below 0.3 of it); the
+        velocities as they are within ``tol (max |v| + 1)``, moved by the least change in the
+        kinetic-energy metric within :func:`~rancf.formulations.start_check.velocity_bound`
+        (0.05 of the largest velocity: a first-order scheme's ``h omega / 2`` with a body
+        turning at most 0.1 rad a step). :attr:`start_note` then states the correction
+        ("" when none), for the run's Result. Further off is refused, naming the joint of the
+        row furthest off and, if driven, its drive's value at t against the state's.
+        """
         A = self.assembly
+        self.start_note = ""
         x = A.x0.copy() if x is None else np.array(x, dtype=float)
         m = self.n_constraints
+        off_x = 0.0
         if m:
             phi = self.constraint(x, t)
-            if np.abs(phi).max() > tol * A.size:
+            off_x = float(np.abs(phi).max())
+            if off_x > max(tol * A.size, newton_tol):
                 k = int(np.argmax(np.abs(phi)))
-                raise ValueError(f"the coordinates do not satisfy the constraints (row {k} off by "
-                                 f"{abs(phi[k]):.3g}); pass coordinates that satisfy every joint")
-        if v is not None:
-            v = np.array(v, dtype=float)
-            if m:
-                off = np.abs(self.constraint_jacobian(x, t) @ v + self.velocity_bias(x, t)).max()
-                if off > tol * (np.abs(v).max() + 1.0):
-                    raise ValueError(f"the velocities do not satisfy the joints (off by {off:.3g})")
+                raise ValueError(self._refusal(k, "coordinates", abs(phi[k]), x, v, t))
+        moved = off_x > tol * A.size
+        if v is None:
+            # from rest, the least change in the kinetic-energy metric (the positions moved
+            # only where they are off)
+            x0, v0 = self.consistent_state(x, np.zeros(A.n_x), t, "mass", positions=moved)
+            if moved:
+                self.start_note = start_check.correction_note(np.abs(x0 - x).max(), 0.0, off_x,
+                                                              0.0)
+            return x0, v0
+        v = np.array(v, dtype=float)
+        if not m:
             return x, v
-        # from rest, the least change in the kinetic-energy metric (the positions checked)
-        return self.consistent_state(x, np.zeros(A.n_x), t, "mass", positions=False)
+        res = self.constraint_jacobian(x, t) @ v + self.velocity_bias(x, t)
+        off_v = float(np.abs(res).max())
+        if off_v > start_check.velocity_bound(v, tol):
+            k = int(np.argmax(np.abs(res)))
+            raise ValueError(self._refusal(k, "velocities", abs(res[k]), x, v, t))
+        if not moved and off_v <= tol * (np.abs(v).max() + 1.0):
+            return x, v
+        x0, v0 = self.consistent_state(x, v, t, "mass", positions=moved)
+        self.start_note = start_check.correction_note(np.abs(x0 - x).max(), np.abs(v0 - v).max(),
+                                                      off_x, off_v)
+        return x0, v0
+
+    def _refusal(self, row, level, off, x, v, t):
+        """The message refusing a start whose ``level`` rows are off, the furthest ``row``:
+        its joint's, or its body's (a body's axis row, after the joints')."""
+        joints = self.table.joint_rows
+        n_joint_rows = joints[-1].stop if joints else 0
+        if row >= n_joint_rows:
+            return start_check.planar_refusal(self.assembly, None, level, off, x, v, t,
+                                       body=row - n_joint_rows)
+        joint = next(k for k, rows in enumerate(joints) if row in rows)
+        return start_check.planar_refusal(self.assembly, joint, level, off, x, v, t)
 
 
 def branch_of(assembly, joint_q):

@@ -20,6 +20,7 @@ import numpy as np
 from ..elements import hermite, planar
 from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_ARC, P_BODY,
                              P_GROUND, P_NODE)
+from . import start_check
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
 from ._recursive import RecursiveKernel
@@ -84,6 +85,8 @@ class Recursive:
     def __init__(self, assembly):
         self.assembly = assembly
         self.tables = tree_tables(assembly)
+        #: how :meth:`initial_state` took a given start's velocities ("" as given)
+        self.start_note = ""
         self.kernel = RecursiveKernel(assembly, self.tables)
         arrays = self.kernel.arrays
         self.inputs = Inputs(assembly, arrays, arrays["q"], arrays["qd"])
@@ -111,24 +114,32 @@ class Recursive:
         """``y0`` (n_y,) from coordinates x and velocities v (n_x,), checked against the joints.
 
         Default: the reference configuration at rest but for the drives (theory: Assembly and the
-        initial state). The coordinates must satisfy every joint to ``tol`` times the model size,
-        the velocities to ``tol`` times their largest entry (plus 1e-12). ``branch``
+        initial state). The coordinates must satisfy every joint to ``tol`` times the model size.
+        The velocities are taken as the joint rates whose node velocities are nearest v
+        (least squares, joint by joint); they must give v back to ``tol`` times its largest
+        entry (plus 1e-12), or, for a state a DAE run left (its velocity rows held only to its
+        step's error, :mod:`rancf.formulations.start_check`), to
+        :func:`~rancf.formulations.start_check.velocity_bound` (0.05 of the largest
+        velocity), which :attr:`start_note` then states ("" when none). Further off is
+        refused naming the joint of the first vertex off (root to leaves) and, if driven,
+        its drive's value at t against the state's. ``branch``
         (n_joints,): the angles (rad) that x's joint angles are taken nearest, the branch the
         run starts on (default the reference configuration's, ``assembly.joint_q0``: a start
         turned past pi from it, the equilibrium of ``state="static"``, gives its own
         continuous angles, or its springs and efforts would see them wrapped by a turn).
         """
         A = self.assembly
+        self.start_note = ""
         x = A.x0.copy() if x is None else np.array(x, dtype=float)
         y = np.concatenate([x, np.zeros(self.n_dof + 2)])
         self.kernel.arrays["qref"][:A.n_joints] = A.joint_q0 if branch is None else branch
         self._kinematics(t, y)
         X = self.kernel.arrays["X"]
         gap = np.abs(X - x).reshape(-1, A.node_size).max(axis=1)
-        bad = np.flatnonzero(gap > tol * A.size)
-        if bad.size:
-            raise ValueError(f"the coordinates do not satisfy the joints at vertex {bad[0]} (off by "
-                             f"{gap[bad[0]]:.3g}); pass coordinates that satisfy every joint")
+        if gap.max(initial=0.0) > tol * A.size:
+            vertex = self._first_off(gap > tol * A.size)
+            raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "coordinates",
+                                                 gap[vertex], x, v, t))
         if v is None:
             return y
         v = np.asarray(v, dtype=float)
@@ -136,11 +147,27 @@ class Recursive:
         y[self.n_x:self.n_x + self.n_dof] = beta
         self._kinematics(t, y)
         V = self.kernel.arrays["V"]
-        off = np.abs(V - v).max()
+        gap = np.abs(V - v).reshape(-1, A.node_size).max(axis=1)
+        off = gap.max(initial=0.0)
+        if off > start_check.velocity_bound(v, 1e-12):
+            vertex = self._first_off(gap > start_check.velocity_bound(v, 1e-12))
+            raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "velocities",
+                                                 gap[vertex], x, v, t))
         if off > tol * np.abs(v).max() + 1e-12:
-            raise ValueError(f"the velocities do not satisfy the joints (off by {off:.3g}); pass "
-                             "velocities that satisfy every joint")
+            self.start_note = start_check.correction_note(0.0, off, 0.0, off)
         return y
+
+    def _first_off(self, off):
+        """The first vertex, root to leaves, where ``off`` (n_vertices,) is True."""
+        order = self.tables["order"]
+        return int(order[np.flatnonzero(off[order])[0]])
+
+    def _joint_of(self, vertex):
+        """The joint that places ``vertex``: its item's joint to its parent."""
+        t = self.tables
+        while t["code"][vertex] == FREE:
+            vertex = t["pred"][vertex]
+        return int(t["joint"][vertex])
 
     def _rates_of(self, v):
         """beta whose node velocities are closest to v, joint by joint root to leaves."""

@@ -25,7 +25,7 @@ from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_SPHERICAL, P_ARC, R
                              R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE, motion_size)
 from ..joints.kind import link_motion
 from ..model.spatial_build import ARC_MESSAGE, LOOP_MESSAGE
-from . import _spatial_dae
+from . import _spatial_dae, start_check
 from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
@@ -497,6 +497,8 @@ class Spatial:
         if tree.n_cable_nodes and not cable_refusal(tree):
             tree, self.cables = cable_layout(tree)
         self.tree = tree
+        #: how :meth:`state_of` took a State's velocities ("" as given)
+        self.start_note = ""
         self.kernel = SpatialKernel(tree, self.cables)
         self.inputs = Inputs(tree, self.kernel.arrays, loads, efforts, drives)
         self.kernel.set_inputs(self.inputs)
@@ -586,7 +588,7 @@ class Spatial:
                 b = (A[p] if 0 <= p < n else np.eye(3)) @ c["c_axis"][i]
                 q[s] = e[k, 3:] @ b / (b @ b) - 1.0
 
-    def state_of(self, x, v, t=0.0, tol=1e-8, check=True):
+    def state_of(self, x, v, t=0.0, tol=1e-8, check=True, joints=None, joint_q=None):
         """``y0 = (q, qd)`` (n_y,) of the bodies' poses x and velocities v (and a model's cable
         nodes' coordinates and rates after them), checked against the joints: the inverse of
         :meth:`kinematics`, as the planar
@@ -601,7 +603,10 @@ class Spatial:
         cable node's V its rates ``(r', r'')``). The poses and velocities these coordinates
         give must equal x and v: the positions (a cable node's r too) to ``tol`` times the
         model size, the frames and the cable slopes to ``tol`` (times the slope's length),
-        the velocities to ``tol`` times their largest entry (plus 1e-12).
+        the velocities to ``tol`` times their largest entry (plus 1e-12), or, for the state of
+        a DAE run (its velocity rows held only to its step's error), to
+        :func:`~rancf.formulations.start_check.velocity_bound` (0.05 of the largest), which
+        :attr:`start_note` then states ("" when none; :mod:`rancf.formulations.start_check`).
 
         Parameters
         ----------
@@ -616,6 +621,10 @@ class Spatial:
         check : bool
             False: the coordinates without the checks of the poses and velocities (a stored
             frame of a run, which holds the joints to its own tolerance).
+        joints : list of rancf.Joint, optional
+            The model's joints, for the message refusing a state off a driven joint (its
+            drive's value at t against the state's, ``joint_q``: the state's joint
+            coordinates, a row of ``Result.joint_q``; None: not known).
 
         Returns
         -------
@@ -654,10 +663,8 @@ class Spatial:
                          np.abs(A1 - A).reshape(n, 9).max(axis=1)) if n else np.zeros(0)
         bad = np.flatnonzero(check & (gap > tol))
         if bad.size:
-            raise ValueError(f"state: the poses do not satisfy the joints at body {bad[0]} (off "
-                             f"by {gap[bad[0]]:.3g} of the model size or in its frame); pass "
-                             "poses that satisfy every joint (Result.state of a run of this "
-                             "model)")
+            raise ValueError(self._start_refusal(int(bad[0]), "poses", gap[bad[0]], t, joints,
+                                                 joint_q, " of the model size or in its frame"))
         # rates root to leaves: H (6 x n_i, row stride 6) and d = r_i - r_p at these q
         a = self.kernel.arrays
         H = a["H"][:TWIST_SIZE ** 2 * n].reshape(n, TWIST_SIZE, TWIST_SIZE)
@@ -688,17 +695,38 @@ class Spatial:
             V1 = np.concatenate([V1, self.cable_coordinates()[1]])
             V = np.concatenate([V, ed])
         gaps = np.abs(V1 - V).max(axis=1) if len(V) else np.zeros(0)
-        if gaps.size and gaps.max() > tol * np.abs(V).max() + 1e-12:
+        self.start_note = ""
+        bound = start_check.velocity_bound(V, 1e-12)
+        if gaps.size and gaps.max() > bound:
             body = int(gaps.argmax())
             if nc:
                 # the first off in the tree's order, root first: its subtree inherits its gap
-                bad = gaps > tol * np.abs(V).max() + 1e-12
+                bad = gaps > bound
                 body = int(next(i for i in self.cables["order"] if bad[i]))
-            where = f"body {body}" if body < n else f"cable node {body - n}"
-            raise ValueError(f"state: the velocities do not satisfy the joints at {where} "
-                             f"(off by {gaps[body]:.3g}); pass velocities that satisfy every "
-                             "joint")
+            raise ValueError(self._start_refusal(body, "velocities", gaps[body], t, joints))
+        if gaps.size and gaps.max() > tol * np.abs(V).max() + 1e-12:
+            self.start_note = start_check.correction_note(0.0, gaps.max(), 0.0, gaps.max())
         return y
+
+    def _start_refusal(self, body, level, off, t, joints=None, joint_q=None, measure=""):
+        """The message refusing a start whose ``level`` ("poses" or "velocities") is off at
+        ``body`` (n_bodies + k: cable node k) by ``off`` (``measure``: in what): the joint
+        that places the body, with its drive where ``joints`` (the model's) are given
+        (:func:`rancf.formulations.start_check.refusal`; the state's coordinate from
+        ``joint_q``, a row of ``Result.joint_q``)."""
+        n = self.tree.n_bodies
+        placing = np.flatnonzero(np.asarray(self.tree.joint_body) == body) if body < n else []
+        if joints is None or not len(placing):
+            where = f"body {body}" if body < n else f"cable node {body - n}"
+            return (f"state: the {level} do not satisfy the joints at {where} (off by "
+                    f"{off:.3g}{measure}); pass {level} that satisfy every joint "
+                    "(Result.state of a run of this model)")
+        j = joints[int(placing[0])]
+        given = None
+        if joint_q is not None and level == "poses" and j.driven:
+            given = float(joint_q[sum(i.type.spatial.n_coordinates
+                                      for i in joints[:j.index])])
+        return start_check.refusal(j, level, off, j.type.spatial.units[0], given, t)
 
     def _check_cable_poses(self, e, tol):
         """ValueError unless the cable nodes' coordinates e (c, 6) are those of the last

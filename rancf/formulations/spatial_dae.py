@@ -205,7 +205,7 @@ from ..joints._codes import (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE
                              motion_primitives, motion_size)
 from ..joints import motion_words
 from ..joints.kind import SpatialMotion
-from . import _spatial_dae, redundancy
+from . import _spatial_dae, redundancy, start_check
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
 from .inputs import Recorded
 from .turns import on_agreeing_turns, on_branch, on_turns
@@ -775,6 +775,8 @@ class SpatialDAE(IndexThreeDAE):
         self.link_rows = [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
         self.n_joint_rows = int(starts[-1])
         self.n_constraints = self.n_joint_rows + nb
+        #: how :func:`rancf.starts.spatial_dae_start` moved a State onto the rows ("" not)
+        self.start_note = ""
         self._link_of_body = {lk.body: k for k, lk in enumerate(self.links[:self.n_tree_links])}
         # the link of each joint of the model (tree.joint_body's order; a joint that closes a
         # loop, joint_body -1, the tree's loop link of it), then the loops given
@@ -1652,7 +1654,8 @@ class SpatialDAE(IndexThreeDAE):
         return np.concatenate([A_[:, :3], 2.0 * np.einsum("nia,na->ni", _E(X[:, 3:]),
                                                           A_[:, 3:])], axis=1)
 
-    def state_of_poses(self, x, v, t=0.0, tol=1e-8):
+    def state_of_poses(self, x, v, t=0.0, tol=1e-8, newton_tol=0.0, joints=None,
+                       joint_q=None):
         """The absolute state ``(x, v)`` of a :class:`rancf.State` of a spatial model (what
         ``Result.state(i)`` of a spatial run holds): the bodies' poses and velocities in the
         layout of :attr:`rancf.Result.nodes` and ``velocities``, then the cable nodes'
@@ -1672,7 +1675,15 @@ class SpatialDAE(IndexThreeDAE):
         t : float
             The time of the drives (s).
         tol : float
-            The rows must hold to ``tol`` times the model size.
+            The rows must hold to ``tol`` times the model size, or to ``newton_tol`` (m) where
+            larger: a run holds them to its Newton tolerance
+            (:mod:`rancf.formulations.start_check`; :meth:`consistent_state` moves them on).
+        newton_tol : float
+            The Newton tolerance (m) of the run the state is from (a continued run's own).
+        joints : list of rancf.Joint, optional
+            The model's joints, for the message: a driven joint's drive is named with its
+            value at t against the state's (``joint_q``: the state's joint coordinates, a row
+            of ``Result.joint_q``; None: not known).
 
         Returns
         -------
@@ -1699,12 +1710,36 @@ class SpatialDAE(IndexThreeDAE):
         pd = 0.5 * np.einsum("nia,ni->na", _E(p), V[:, 3:])
         q = np.concatenate([np.concatenate([X[:, :3], p], axis=1).ravel(), x[FRAME_SIZE * n:]])
         qd = np.concatenate([np.concatenate([V[:, :3], pd], axis=1).ravel(), v[TWIST_SIZE * n:]])
-        gap = float(np.abs(self.constraint(q, t)).max(initial=0.0))
-        if gap > tol * self.tree.size:
-            raise ValueError(f"state: the poses do not satisfy the joints (a constraint off by "
-                             f"{gap:.3g}, more than {tol:g} of the model size); pass poses that "
-                             "satisfy every joint (Result.state of a run of this model)")
+        phi = np.abs(self.constraint(q, t))
+        gap = float(phi.max(initial=0.0))
+        if gap > max(tol * self.tree.size, newton_tol):
+            raise ValueError(self.start_refusal(int(phi.argmax()), "poses", gap, t, joints,
+                                                joint_q))
         return q, qd
+
+    def start_refusal(self, row, level, off, t=0.0, joints=None, joint_q=None):
+        """The message refusing a start whose ``level`` ("poses" or "velocities") rows are
+        off by ``off``, the furthest the row ``row``: the joint it belongs to
+        (:func:`rancf.formulations.start_check.refusal`, with its drive where ``joints``, the
+        model's, are given; the state's coordinate from ``joint_q``, a row of
+        ``Result.joint_q``), a loop given, or a body's Euler parameters."""
+        head = f"state: the {level} do not satisfy the joints"
+        if row >= self.n_joint_rows:
+            return (f"{head}: body {row - self.n_joint_rows}'s Euler parameters are off unit "
+                    f"norm by {off:.3g}; pass a state of this model (Result.state of a run "
+                    "of it)")
+        link = next(k for k, rows in enumerate(self.link_rows) if rows.start <= row < rows.stop)
+        joint = self.joint_links.index(link) if link in self.joint_links else None
+        if joint is None or joints is None or joint >= len(joints):
+            what = f"the joint of link {link}" if joint is None else f"joint {joint}"
+            return (f"{head}: {what} ({motion_words(self.links[link].motion)}) is off by "
+                    f"{off:.3g}; pass {level} that satisfy every joint (Result.state of a run "
+                    "of this model)")
+        j = joints[joint]
+        given = None
+        if joint_q is not None and level == "poses" and j.driven:
+            given = float(joint_q[sum(i.type.spatial.n_coordinates for i in joints[:joint])])
+        return start_check.refusal(j, level, off, j.type.spatial.units[0], given, t)
 
     def consistent_state(self, x, v, t=0.0, tol=1e-12, max_iter=20):
         """``(x, v)`` moved onto the constraints at t (:meth:`IndexThreeDAE.consistent_state`,

@@ -12,7 +12,9 @@ class State:
     """Absolute coordinates and velocities of a model: an initial state for a run.
 
     ``rancf.simulate(model, ..., state=State(x, v))`` starts from it; the coordinates must
-    satisfy every joint and the velocities every joint's velocity condition.
+    satisfy every joint and the velocities every joint's velocity condition, to what a run
+    leaves (its Newton tolerance, its step's error: the run moves such a state onto them and
+    its message says so; rancf/formulations/start_check.py).
     :meth:`rancf.Result.state` gives the state of an output (to continue a run, or to start
     two formulations from the same state).
 
