@@ -834,7 +834,7 @@ def _lowest(K, M, n):
 def _rigid(K, omega2, shapes):
     """Which modes are rigid-body modes (n,) bool: ``omega2`` (n,) and ``shapes`` (n_x, n) of
     ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
-    computed (its asymmetry the error of a K by differences made visible).
+    computed (its asymmetry the error of a K by differences made visible), dense or sparse.
 
     A mode is rigid when its omega^2 is below what the eigensolver and the matrices resolve:
     ``|omega^2| <= eps ||K||_1 |y|^2 + |y|^T |K - K^T| |y|``. A backward-stable dense
@@ -850,8 +850,9 @@ def _rigid(K, omega2, shapes):
     hardly meets). Margins: a planar beam's rigid turn lies 1e2 or more below the first
     term (4 to 256 elements), a 256-element steel pendulum's swing 31 times above it; a
     much finer mesh's swing would fall under it, where the solver no longer resolves it."""
-    bound = RESOLUTION * np.abs(K).sum(axis=0).max() * (shapes**2).sum(axis=0) + \
-        np.einsum("km,kl,lm->m", np.abs(shapes), np.abs(K - K.T), np.abs(shapes))
+    y = np.abs(shapes)
+    bound = RESOLUTION * float(abs(K).sum(axis=0).max()) * (shapes**2).sum(axis=0) + \
+        (y * (abs(K - K.T) @ y)).sum(axis=0)
     return np.abs(omega2) <= bound
 
 
