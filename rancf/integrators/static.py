@@ -30,13 +30,13 @@ import scipy.sparse.linalg as spla
 
 from ..utilities import checks
 from ..utilities.errors import UserFunctionError
+from ..utilities.resolution import rigid
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.problem import StepFailure
 from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
 from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
 from ..model.model import Model
-from ..studies.vibration import _rigid
 from ._implicit import Stepper
 from .held_interrupt import held_interrupt
 from .implicit import Static
@@ -285,7 +285,8 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
     least mu, and where positive mu is not raised as the residual rises (the escape from an
     unstable equilibrium, :data:`ESCAPE_WAYS`: there the residual rises first, the force
     growing with the distance from it, and raising mu with it shrinks the steps to a stall
-    before the potential's descent turns)."""
+    before the potential's descent turns), and dropped where a step at it moves less than
+    ``tol`` (a slow descent, not convergence)."""
     t, n = 0.0, x.size
     v = np.zeros(n)
 
@@ -581,7 +582,7 @@ def _unstable_mode(K, skew, M, J, bound):
     ``Z^T K Z y = omega^2 Z^T M Z y`` (Z a basis of J's null space, the motions the joints
     allow; omega^2 in 1/s^2) has a mode whose omega^2 is negative beyond its round-off,
     ``omega^2 < -(eps |K|_1 |y|^2 + |y|^T |K - K^T| |y|)`` for the mode y of unit modal
-    mass ``y^T M y = 1`` (:func:`rancf.studies.vibration._rigid`, the test
+    mass ``y^T M y = 1`` (:func:`rancf.utilities.resolution.rigid`, the test
     :func:`rancf.modes` refuses an unstable equilibrium by: a backward-stable eigensolver's
     pairs are exact for a K perturbed by ``eps |K|``, which moves ``y^T K y`` by ``eps |K|
     |y|^2``, the stiffness's rounding over the mode's own mass); the eigenvector v (n,) of
@@ -611,16 +612,21 @@ def _unstable_mode(K, skew, M, J, bound):
     if n - m <= LANCZOS_SPACE:
         # fewer free motions than Lanczos' space: the dense problem on them
         Z = scipy.linalg.null_space(J.toarray()) if m else np.eye(n)
+        if not Z.shape[1]:
+            return False, None, np.nan
         Mz = Z.T @ (M @ Z)
-        omega2, V = scipy.linalg.eigh(Z.T @ (K @ Z), 0.5 * (Mz + Mz.T),
-                                      subset_by_index=[0, min(k, Z.shape[1]) - 1])
+        try:
+            omega2, V = scipy.linalg.eigh(Z.T @ (K @ Z), 0.5 * (Mz + Mz.T),
+                                          subset_by_index=[0, min(k, Z.shape[1]) - 1])
+        except (np.linalg.LinAlgError, ValueError):
+            return None, None, np.nan
         V = Z @ V
     else:
         omega2, V = _modes_below(A, M, J, tau, k)
     if omega2 is None or not omega2.size:
         return None, None, np.nan
     V = V / np.sqrt(np.einsum("ij,ij->j", V, M @ V))
-    unstable = (omega2 < 0.0) & ~_rigid(K + skew, omega2, V)
+    unstable = (omega2 < 0.0) & ~rigid(K + skew, omega2, V)
     if not unstable.any():
         return (False if negative is not None and k == negative else None), None, np.nan
     least = int(np.flatnonzero(unstable)[np.argmin(omega2[unstable])])
