@@ -410,6 +410,74 @@ def test_planar_statics_says_so_where_it_cannot_leave_an_unstable_equilibrium(mo
         rancf.simulate(m, t_end=0.01, dt=1e-3, state="static")
 
 
+def standing_column(n_elements, side):
+    """A steel column (1 m, ``side`` m square, E = 210 GPa, rho = 7800 kg/m^3) standing on a
+    free pin at the origin, along +y, gravity -y: upright an equilibrium at every load
+    factor, whose swing has the geometric stiffness ``-m g L / 2`` alone, 1e-9 of the
+    elements' axial stiffness EA / l; ``omega^2 = -3 g / (2 L)`` as a rigid bar's."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    b = m.add_beam(1.0, n_elements, E=2.1e11, rho=RHO, A=side**2, I=side**4 / 12,
+                   angle=np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    return m, b
+
+
+@pytest.mark.parametrize("n_elements", [2, 4, 8])
+def test_a_steel_column_on_a_pin_is_unstable_by_its_swing_omega_squared(n_elements,
+                                                                        monkeypatch):
+    """The stability test must flag the standing steel column (the continuation patched to
+    find nothing, so that statics returns the equilibrium it tested): 'failed', its message
+    saying it is unstable, and rancf.modes there (the dense eigenproblem on the
+    constraints' null space) refuses it with ``omega^2 = -3 g / (2 L) = -14.715`` (rad/s)^2,
+    the rigid bar's. Bound 1e-4: the bending it couples to lowers it by about the ratio of
+    the swing's omega^2 to the first bending one's (``22.4^2 sqrt(EI / (rho A L^4))``
+    squared, 1e6 (rad/s)^2), 1.5e-5. A threshold that is a share of ``|K|`` (the stretch,
+    EA / l = 1.5e9 N/m at 8 elements) misses it: the swing's stiffness on its unit vector
+    is 3 N/m."""
+    import re
+
+    from rancf.integrators import static as statics
+    monkeypatch.setattr(statics, "_pseudo_transient_first_step", lambda *args: None)
+    m, _ = standing_column(n_elements, 0.03)
+    eq = rancf.static(m)
+    assert eq.status == "failed" and "unstable" in eq.message, eq.message
+    with pytest.raises(ValueError, match="unstable") as refused:
+        rancf.modes(m, state=eq.state(0), n=1)
+    omega2 = float(re.search(r"omega\^2 = (\S+)", str(refused.value)).group(1))
+    assert omega2 == pytest.approx(-1.5 * 9.81 / 1.0, rel=1e-4)
+
+
+@pytest.mark.parametrize("n_elements, side", [(2, 0.01), (2, 0.03), (2, 0.1), (4, 0.03),
+                                              (8, 0.03), (8, 0.1)])
+def test_a_steel_column_on_a_pin_comes_back_hanging(n_elements, side):
+    """Statics leaves the standing column for the hanging one: the tip at ``(0, -(L + rho g
+    L^2 / (2 E)))``, the stretch under its own weight (the axial force falls linearly to
+    the tip, a quadratic displacement that cubic elements hold exactly), to 1e-9 m (Newton's
+    tolerance, 1e-10 of the 1 m size, and round-off), and rancf.modes there finds the swing
+    of a hanging rigid bar, ``omega^2 = 3 g / (2 L)``, to 1e-4 (the bending it couples to,
+    as above). The push along the unstable mode is a straight line in the ANCF
+    coordinates, which stretches the beam (its slopes are coordinates): the continuation
+    from there must still descend, not climb back."""
+    m, b = standing_column(n_elements, side)
+    eq = rancf.static(m)
+    assert eq.status == "ok" and "unstable" in eq.message, eq.message
+    np.testing.assert_allclose(eq.position(b.end)[0],
+                               [0.0, -(1.0 + RHO * 9.81 / (2 * 2.1e11))], rtol=0, atol=1e-9)
+    found = rancf.modes(m, state=eq.state(0), n=1)
+    assert (2 * np.pi * found.frequencies[0])**2 == pytest.approx(1.5 * 9.81, rel=1e-4)
+
+
+def test_a_hanging_steel_beam_is_stable_at_once():
+    """No false alarm: the same column drawn hanging (8 elements, 0.03 m square) is a stable
+    equilibrium (its swing ``omega^2 = +3 g / (2 L)``), which statics returns as the load
+    steps reach it, its message saying nothing of instability."""
+    m = rancf.Model(gravity=(0.0, -9.81))
+    b = m.add_beam(1.0, 8, E=2.1e11, rho=RHO, A=0.03**2, I=0.03**4 / 12, angle=-np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    eq = rancf.static(m)
+    assert eq.status == "ok" and "unstable" not in eq.message, eq.message
+
+
 def test_a_static_start_of_a_body_standing_on_a_pin_hangs_it():
     """``state="static"`` starts a run from the stable equilibrium statics finds (hanging),
     where the body stays: its centre within 1e-9 m of (0, -0.5) over the run (the start's

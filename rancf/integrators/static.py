@@ -30,6 +30,7 @@ import scipy.sparse.linalg as spla
 
 from ..utilities import checks
 from ..utilities.errors import USER_FUNCTION_ERRORS
+from ..utilities.resolution import rigid
 from ..formulations import spatial
 from ..formulations.dae import DAE
 from ..formulations.inputs import Recorded
@@ -244,7 +245,7 @@ def _loads_in_cable_planes(model):
     return True
 
 
-def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
+def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.0):
     """The equilibrium ``(x, lambda)`` of the first load step of a model whose Newton matrix
     is singular at the reference x (its plane curved cables, loaded in their planes), or None
     where the steps below do not reach it or nothing loads the model (no tension can build).
@@ -288,7 +289,12 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
     matrix singular. It stops when a step
     moves no coordinate by more than ``tol`` (m, the loop's own test), or after
     ``20 max_iter`` steps; the load steps go on from there. ``made``: a list the loop it
-    runs is appended to (its work counters, :func:`_work`), or None."""
+    runs is appended to (its work counters, :func:`_work`), or None. ``floor`` (1/s^2): the
+    least mu, and where positive mu is not raised as the residual rises (the escape from an
+    unstable equilibrium, :data:`ESCAPE_WAYS`: there the residual rises first, the force
+    growing with the distance from it, and raising mu with it shrinks the steps to a stall
+    before the potential's descent turns), and dropped where a step at it moves less than
+    ``tol`` (a slow descent, not convergence)."""
     t, n = 0.0, x.size
     v = np.zeros(n)
 
@@ -305,7 +311,7 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
         return None
     if not np.all(np.isfinite(a0)) or not np.abs(a0).max():
         return None
-    mu = np.abs(a0).max() / (0.1 * _size(dae))
+    mu = max(np.abs(a0).max() / (0.1 * _size(dae)), floor)
     # one Newton iteration a step: the loop's test on it passes at tol = inf
     stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(t, x, lam)
@@ -324,9 +330,15 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None):
         moved = np.abs(x1 - x).max()
         x, lam, ratio = x1, lam1, np.linalg.norm(r1) / np.linalg.norm(r)
         r = r1
-        if moved <= tol or not ratio:
+        if (moved <= tol and not floor) or not ratio:
             return x, lam
-        mu *= np.sqrt(ratio) if ratio > 1.0 else min(ratio, 0.1)
+        if moved <= tol:
+            # still at the floor: a slow descent, not convergence; on without it
+            floor = 0.0
+        if ratio > 1.0:
+            mu = mu if floor else mu * np.sqrt(ratio)
+        else:
+            mu = max(mu * min(ratio, 0.1), floor)
     return None
 
 
@@ -454,7 +466,7 @@ def _stiffness(dae, x, lam):
     """``(K, J, |K|_inf, skew)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
     ``dae``: Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (n, n) symmetrized, sparse CSR,
     ``J = Phi_x`` (m, n) CSC, the blocks of its Newton matrix with ``c_k = 1`` alone, and
-    ``skew``, the largest entry of its antisymmetric part ``|K - K^T| / 2`` (N/m): nonzero
+    ``skew``, its antisymmetric part ``(K - K^T) / 2`` (N/m, sparse CSR): nonzero
     where a load is not conservative (a moment fixed in space, a follower force), whose
     equilibrium's stability an energy's second variation does not decide."""
     n = dae.n_coordinates
@@ -463,8 +475,7 @@ def _stiffness(dae, x, lam):
     K = S[:n, :n]
     skew = 0.5 * (K - K.T)
     K = 0.5 * (K + K.T)
-    return (K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()),
-            float(abs(skew).max()) if skew.nnz else 0.0)
+    return K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()), skew.tocsr()
 
 
 def _size(dae):
@@ -561,6 +572,100 @@ def _least_mode(A, J):
             return np.nan, None
         nu, v = exc.eigenvalues, exc.eigenvectors
     return float(nu[0]), v[:, 0]
+
+
+#: The most modes :func:`_unstable_mode` resolves below its shift (Lanczos' k): the
+#: equilibria statics meets have one or two unstable modes (a body or a column on a pin,
+#: a mechanism's one motion) besides rigid ones at round-off.
+MODES_TESTED = 4
+#: Below this many free motions (coordinates less constraint rows) :func:`_unstable_mode`
+#: solves the dense problem on them: ARPACK's default Lanczos space, 20 vectors, needs more.
+LANCZOS_SPACE = 20
+
+
+def _unstable_mode(K, skew, M, J, bound):
+    """``(unstable, v, omega2)`` of an equilibrium whose stiffness is K (n, n) sparse
+    symmetric, ``skew`` its antisymmetric part (the error of a K by differences), M (n, n)
+    its mass matrix, J = Phi_x (m, n), full row rank, ``bound = |K|_inf`` (N/m): whether
+    ``Z^T K Z y = omega^2 Z^T M Z y`` (Z a basis of J's null space, the motions the joints
+    allow; omega^2 in 1/s^2) has a mode whose omega^2 is negative beyond its round-off,
+    ``omega^2 < -(eps |K|_1 |y|^2 + |y|^T |K - K^T| |y|)`` for the mode y of unit modal
+    mass ``y^T M y = 1`` (:func:`rancf.utilities.resolution.rigid`, the test
+    :func:`rancf.modes` refuses an unstable equilibrium by: a backward-stable eigensolver's
+    pairs are exact for a K perturbed by ``eps |K|``, which moves ``y^T K y`` by ``eps |K|
+    |y|^2``, the stiffness's rounding over the mode's own mass); the eigenvector v (n,) of
+    the least such omega^2 (unit modal mass) and that omega^2, or None and nan. ``unstable``
+    is None where neither the count nor Lanczos decides.
+
+    Why the generalized problem: the sign of ``y^T K y`` alone needs a threshold in N/m,
+    and one that is a share of ``|K|`` (the stretch of a steel beam, EA / l) buries the
+    small stiffness of a real instability (a steel column on a pin: ``-m g L / 2``, 1e-9 of
+    EA / l); omega^2 against its own round-off is invariant to the units and to the
+    stiffness of coordinates the mode does not move.
+
+    O(n) for a banded K and few rows: the count of omega^2 below ``-tau``, ``tau = eps
+    |K|_inf / |M|_inf`` (``|M|_inf`` bounds M's largest eigenvalue, so ``|y|^2 >= 1 /
+    |M|_inf`` and tau is below every mode's round-off), is that of the negative eigenvalues
+    of ``Z^T (K + tau M) Z`` (Sylvester: M positive definite on Z), :func:`_negative_count`;
+    where there are any, those modes (at most :data:`MODES_TESTED`) by
+    :func:`_modes_below` (dense on the free motions where they are fewer than
+    :data:`LANCZOS_SPACE`) and the test above for each."""
+    n, m = K.shape[0], J.shape[0]
+    tau = np.finfo(float).eps * bound / max(float(abs(M).sum(axis=1).max()), 1e-300)
+    A = (K + tau * M).tocsc()
+    negative = _negative_count(A, J)
+    if negative == 0:
+        return False, None, np.nan
+    k = min(MODES_TESTED if negative is None else negative, MODES_TESTED)
+    if n - m <= LANCZOS_SPACE:
+        # fewer free motions than Lanczos' space: the dense problem on them
+        Z = scipy.linalg.null_space(J.toarray()) if m else np.eye(n)
+        if not Z.shape[1]:
+            return False, None, np.nan
+        Mz = Z.T @ (M @ Z)
+        try:
+            omega2, V = scipy.linalg.eigh(Z.T @ (K @ Z), 0.5 * (Mz + Mz.T),
+                                          subset_by_index=[0, min(k, Z.shape[1]) - 1])
+        except (np.linalg.LinAlgError, ValueError):
+            return None, None, np.nan
+        V = Z @ V
+    else:
+        omega2, V = _modes_below(A, M, J, tau, k)
+    if omega2 is None or not omega2.size:
+        return None, None, np.nan
+    V = V / np.sqrt(np.einsum("ij,ij->j", V, M @ V))
+    unstable = (omega2 < 0.0) & ~rigid(K + skew, omega2, V)
+    if not unstable.any():
+        return (False if negative is not None and k == negative else None), None, np.nan
+    least = int(np.flatnonzero(unstable)[np.argmin(omega2[unstable])])
+    return True, V[:, least], float(omega2[least])
+
+
+def _modes_below(A, M, J, tau, k):
+    """``(omega2, V)``: the k modes of ``Z^T K Z y = omega^2 Z^T M Z y`` below ``-tau`` (A =
+    ``K + tau M`` (n, n) sparse, M (n, n), J (m, n); k at most their count), by Lanczos in
+    ARPACK's generalized shift-invert mode about ``-tau``, whose inverse on the constraints
+    is the saddle-point solve ``[[A, J^T], [J, 0]]``: ``nu = 1 / (omega^2 + tau)``, the k
+    least are those below ``-tau``; omega^2 (k,) and the vectors (n, k); (None, None) where
+    the saddle-point matrix is singular or Lanczos fails."""
+    n, m = A.shape[0], J.shape[0]
+    try:
+        saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
+    except RuntimeError:
+        return None, None
+
+    def shift_invert(r):
+        return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
+    op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
+    start = shift_invert(M @ np.random.default_rng(0).standard_normal(n))
+    try:
+        # eigsh returns omega^2 = -tau + 1 / nu
+        return spla.eigsh(op, k=k, M=M, sigma=-tau, which="SA", OPinv=op, v0=start,
+                          tol=1e-10)
+    except spla.ArpackNoConvergence as exc:
+        return exc.eigenvalues, exc.eigenvectors
+    except (RuntimeError, ValueError):
+        return None, None
 
 
 def _refuse_plane_curved_cables(model, unstable=False):
@@ -662,6 +767,25 @@ def _spatial_static(model, load_steps, tol, max_iter):
 #: unstable direction before it gives up (as the fold escape of :func:`_spatial_dae_static`).
 ESCAPES = 3
 
+#: The ways :func:`_leave_unstable_equilibrium` leaves an unstable equilibrium, tried in turn
+#: until one reaches an equilibrium: ``(push, floor)``, a step along the unstable mode of
+#: ``push`` times the model's size, then :func:`_pseudo_transient_first_step` with its mu
+#: (1/s^2) kept at least ``floor |omega^2|`` (omega^2 < 0 the mode's). The push is a
+#: straight line in the coordinates, which strains an ANCF beam or cable (its slopes are
+#: coordinates: turned by a straight step of angle a, stretched by ``a^2 / 2``): 1e-3 of the
+#: size strains it by 5e-7, where a tenth strained a steel column by 5e-3, whose axial force
+#: the continuation's first steps then relaxed, mu falling tenfold a step with the residual
+#: until it fell below ``|omega^2|``: there a step is Newton's, which goes back up to the
+#: unstable equilibrium (a parallelogram four-bar climbed back so). With ``mu > |omega^2|``
+#: a step's matrix ``K + mu M`` is positive definite along the mode, a step of the gradient
+#: flow that lowers the potential; at 4, a step grows the displacement along it by 4/3
+#: (``d = |omega^2| / (mu - |omega^2|) dx``), and the margin covers the more negative
+#: curvature met on the way down (a slender cable's buckling as it falls). The second way
+#: (the straight push of a tenth, no floor) where the first finds nothing: a slender cable
+#: drawn upright (compressed, many unstable modes) reached a crumpled state by the first at
+#: some meshes, and this one at others.
+ESCAPE_WAYS = ((1e-3, 4.0), (0.1, 0.0))
+
 
 #: Above this many constraint rows statics does not test the stability of its equilibrium
 #: (:func:`_leave_unstable_equilibrium`): the test is dense in the rows (an eigenvalue problem
@@ -682,13 +806,17 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     ``absolute(state)``: ``(x, lambda)`` of the DAE at the stepper's ``state()`` (the
     recursion's link coordinates mapped to the poses, the multipliers that hold them by
     least squares); ``solve_from(x, lambda)``: Newton's load step at load factor 1 from
-    there, on the stepper, True where it converged. The test: the coupled test of
-    :func:`_unstable_direction`, an eigenvalue of ``Z^T K Z`` below ``-1e-9 |K|_inf`` (K
-    Newton's stiffness ``K + d(Phi_x^T lambda)/dx``, Z the motions the joints allow), O(n).
-    Where it is unstable: on along its unstable direction by a tenth of the model's size,
-    :func:`_pseudo_transient_first_step` at the full load from there (a damped descent of
-    the potential: Newton alone goes back to the unstable equilibrium as readily as to
-    another), and ``solve_from`` its end; :data:`ESCAPES` times at most. Not tested: an
+    there, on the stepper, True where it converged. The test: :func:`_unstable_mode`, a mode
+    of ``Z^T K Z y = omega^2 Z^T M Z y`` (K Newton's stiffness ``K + d(Phi_x^T
+    lambda)/dx``, M the DAE's mass matrix, Z the motions the joints allow) whose omega^2
+    (1/s^2) is negative beyond its round-off ``eps |K|_1 |y|^2`` (y of unit modal mass), the
+    test :func:`rancf.modes` refuses an unstable equilibrium by, O(n). Where it is unstable:
+    a step along that mode, then :func:`_pseudo_transient_first_step` at the full load from
+    there, its mu kept above ``|omega^2|`` (a damped descent of the potential: Newton alone
+    goes back to the unstable equilibrium as readily as to another, and so do the
+    continuation's steps once mu falls below ``|omega^2|``), the ways of
+    :data:`ESCAPE_WAYS` in turn, and ``solve_from`` its end;
+    :data:`ESCAPES` times at most. Not tested: an
     equilibrium under loads that are not conservative (a moment fixed in space, a follower
     force: K's antisymmetric part above ``1e-8 |K|_inf``, where :func:`rancf.modes` refuses
     them too), which no energy's minimum decides, and one whose multipliers are not finite.
@@ -723,10 +851,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                            "more than the solve (rancf.modes at the result tests it)")
                 return "ok", f"{message}; {skipped}" if message else skipped
             K, J, bound, skew = _stiffness(dae, x, lam)
-            if skew > 1e-8 * bound:
+            if skew.nnz and abs(skew).max() > 1e-8 * bound:
                 # a load that is not conservative: no energy to be a minimum of
                 return "ok", message
-            unstable, down = _unstable_direction(K.tocsc(), J, bound)
+            unstable, down, omega2 = _unstable_mode(K, skew, sp.csr_matrix(dae.mass(x)), J,
+                                                    bound)
             if not unstable:
                 if attempt:
                     left = (f"the equilibrium the load steps reached was unstable; left along "
@@ -737,11 +866,14 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                 return "ok", message
             if down is None or attempt == ESCAPES:
                 break
-            with one_blas_thread():
-                first = _pseudo_transient_first_step(
-                    dae, x + down * (0.1 * _size(dae) / np.abs(down).max()), lam, tol,
-                    max_iter, made)
-            if first is None or not solve_from(*first):
+            for push, floor in ESCAPE_WAYS:
+                with one_blas_thread():
+                    first = _pseudo_transient_first_step(
+                        dae, x + down * (push * _size(dae) / np.abs(down).max()), lam, tol,
+                        max_iter, made, -floor * omega2)
+                if first is not None and solve_from(*first):
+                    break
+            else:
                 break
     except KeyboardInterrupt:
         # as in the load steps: the result is the last equilibrium reached, whole

@@ -18,7 +18,8 @@ modal mass ``dx^T M dx = 1``; the frequencies are the Rayleigh-Ritz values of K_
 the solver's shapes (:func:`_rayleigh_ritz`: the solver's own are off by eps times the
 largest eigenvalue, a slender beam's stretch, which is 1e9 times its first bending one).
 A mode is rigid (zero frequency) when its omega^2 is below the eigensolver's backward error
-for it, the stiffness's rounding over the mode's own mass (:func:`_rigid`).
+for it, the stiffness's rounding over the mode's own mass
+(:func:`~rancf.utilities.resolution.rigid`).
 The reduced problem is dense: its cost is O(n^3) in the number of coordinates n (a few
 seconds at n = 2000).
 
@@ -45,6 +46,7 @@ is linearized on the spatial DAE, as a closed loop is (:func:`_spatial_loop_mode
 import numpy as np
 
 from ..utilities import checks
+from ..utilities.resolution import rigid as _rigid
 from ..elements.ancf_cable import SpatialANCFCable
 from ..elements.spatial_beam import SpatialBeam
 from ..formulations._spatial_dae import POSE_SIZE
@@ -58,10 +60,6 @@ FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
 CABLE_NODE = SpatialANCFCable.node_size
 WRENCH = TWIST
 
-#: A mode y (unit modal mass) is a rigid-body mode when ``|omega^2| <= RESOLUTION ||K||_1 |y|^2
-#: + |y|^T |K - K^T| |y|`` (:func:`_rigid`): the dense eigensolver's backward error, and the
-#: error of a K by differences.
-RESOLUTION = np.finfo(float).eps
 #: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
 #: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
 #: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
@@ -95,9 +93,10 @@ class Modes:
     rigid : ndarray of bool (n,)
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``|omega^2|`` below what the matrices and the eigensolver resolve, ``eps ||K||_1
-        |y|^2 + |y|^T |K - K^T| |y|`` for the mode y of unit modal mass, :func:`_rigid`; spatial
-        trees: the stiffness it meets, ``|y|^T |K| |y|``, at the differences' error of K,
-        ``SPATIAL_RIGID_BODY`` times ``max |K| (sum |y|)^2``).
+        |y|^2 + |y|^T |K - K^T| |y|`` for the mode y of unit modal mass,
+        :func:`~rancf.utilities.resolution.rigid`; spatial trees: the stiffness it meets,
+        ``|y|^T |K| |y|``, at the differences' error of K, ``SPATIAL_RIGID_BODY`` times ``max
+        |K| (sum |y|)^2``).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
         (:meth:`rancf.Result.state`'s layout).
@@ -960,30 +959,6 @@ def _lowest_qz(K, M, n):
     K_v, M_v = V.T @ K @ V, V.T @ M @ V
     _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
     return V @ turn[:, :n]
-
-
-def _rigid(K, omega2, shapes):
-    """Which modes are rigid-body modes (n,) bool: ``omega2`` (n,) and ``shapes`` (n_x, n) of
-    ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
-    computed (its asymmetry the error of a K by differences made visible).
-
-    A mode is rigid when its omega^2 is below what the eigensolver and the matrices resolve:
-    ``|omega^2| <= eps ||K||_1 |y|^2 + |y|^T |K - K^T| |y|``. A backward-stable dense
-    solver's pairs are exact for a K perturbed by ``E``, ``||E||_2 <= p(n) eps ||K||_2``
-    (``||K||_1`` bounds ``||K||_2`` for a symmetric K), so ``y^T K y`` is resolved to ``eps
-    ||K|| |y|^2``; with unit modal mass ``|y|^2`` is one over the mode's own mass (kg), so
-    the bound is the stiffness's rounding over the mode's mass, not a share of the largest
-    omega^2 (that is ``||K||`` over the smallest mass, a fine mesh's slopes', a slender
-    beam's node rotations', and a share of it buried resisted modes: a 64-element
-    pendulum's swing, a slender cantilever's first bending). A K by differences (the
-    spatial DAE's elements) adds its entries' error, where it lies: the asymmetry's
-    entries along the mode (the largest sit on the stretch's entries, which a bending mode
-    hardly meets). Margins: a planar beam's rigid turn lies 1e2 or more below the first
-    term (4 to 256 elements), a 256-element steel pendulum's swing 31 times above it; a
-    much finer mesh's swing would fall under it, where the solver no longer resolves it."""
-    bound = RESOLUTION * np.abs(K).sum(axis=0).max() * (shapes**2).sum(axis=0) + \
-        np.einsum("km,kl,lm->m", np.abs(shapes), np.abs(K - K.T), np.abs(shapes))
-    return np.abs(omega2) <= bound
 
 
 def _rayleigh_ritz(K, M, V):
