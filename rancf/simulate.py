@@ -1010,9 +1010,11 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     rancf.UserFunctionError, rancf.ReturnedValueError
         A drive, effort or load function raised (or returned what is not a value) at the
         start (t = 0, the reference configuration: the build and the first residual); at a
-        later Newton iterate it stops the solve at once (no load step is cut for it) with
-        status "failed", a message naming the function and its error, and the last
-        equilibrium.
+        later Newton iterate it stops the solve at once (no load step is cut for it, no
+        continuation step retried: the one that starts the load steps of plane curved
+        cables, the one off an unstable equilibrium) with status "failed", a message naming
+        the function and its error, and the last equilibrium, whose outputs are mapped with
+        the function's values there (it is not called again).
     MemoryError
         Newton's matrix and factors would not fit in the available memory (estimated
         before the model is built).

@@ -21,6 +21,7 @@ loop with zero inertia and damping, whose unknown is the displacement from the l
 that of x; its matrix is refactored at every iteration (full Newton); this module steps the load
 factor between the loop's steps.
 """
+import contextlib
 import time
 
 import numpy as np
@@ -36,7 +37,8 @@ from ..formulations.dae import DAE
 from ..formulations.inputs import Recorded
 from ..formulations.problem import StepFailure
 from ..formulations._spatial_dae import POSE_SIZE, TWIST_SIZE
-from ..formulations.spatial_dae import CABLE_NODE, SpatialDAE, one_blas_thread, quaternion
+from ..formulations.spatial_dae import (CABLE_NODE, SpatialDAE, _functions_replaced,
+                                        one_blas_thread, quaternion)
 from ..model.model import Model
 from ._implicit import Stepper
 from .held_interrupt import held_interrupt
@@ -103,15 +105,18 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
     # the input functions' values at the last equilibrium (its accept evaluated them there)
     kept = [dae.inputs.keep()]
+
+    def keep(q):
+        kept[0] = dae.inputs.keep()
     status, message, error, reached, iterations, _, steps = step_loads(
-        stepper, set_load_factor, load_steps, lambda q: kept.__setitem__(0, dae.inputs.keep()),
+        stepper, set_load_factor, load_steps, keep,
         lambda last: free_motion_under_load(dae, last[1], last[4]))
     made = [stepper]
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
-        status, message = _leave_unstable_equilibrium(
+        status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
-            lambda x1, lam1: _solve_from(stepper, x1, lam1, lambda q: None),
+            lambda x1, lam1: _solve_from(stepper, x1, lam1, keep),
             tol * A.size, max_iter, made, message)
     _, x, _, _, lam = stepper.state()
     if not iterations:
@@ -294,7 +299,12 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
     unstable equilibrium, :data:`ESCAPE_WAYS`: there the residual rises first, the force
     growing with the distance from it, and raising mu with it shrinks the steps to a stall
     before the potential's descent turns), and dropped where a step at it moves less than
-    ``tol`` (a slow descent, not convergence)."""
+    ``tol`` (a slow descent, not convergence).
+
+    An input function's error (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`: it
+    raised, or returned what is not a value) is raised at once, not taken for a refused
+    step: no larger mu helps it, and a retry would call the function again (the callers
+    stop the solve with the last equilibrium, as :func:`step_loads` does)."""
     t, n = 0.0, x.size
     v = np.zeros(n)
 
@@ -307,6 +317,8 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
     try:
         a0, _ = dae.newton_matrix(x, np.zeros(n), lam, v, t, x, t, 1.0, 0.0, 0.0, 0.0,
                                   1.0).solve(r, c)
+    except USER_FUNCTION_ERRORS:
+        raise
     except (ArithmeticError, RuntimeError, ValueError):
         return None
     if not np.all(np.isfinite(a0)) or not np.abs(a0).max():
@@ -321,6 +333,8 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
             stepper.advance()
             _, x1, _, _, lam1 = stepper.state()
             r1, _ = residual(x1, lam1)
+        except USER_FUNCTION_ERRORS:
+            raise
         except (StepFailure, ArithmeticError, RuntimeError, ValueError):
             r1 = None
         if r1 is None or not np.all(np.isfinite(r1)):
@@ -733,21 +747,42 @@ def _spatial_static(model, load_steps, tol, max_iter):
                                 kernel["js_law"][:3 * springs].reshape(-1, 3), 0.0,
                                 kernel["js_rest"][:3 * springs].reshape(-1, 3),
                                 np.ones(springs, dtype=bool))
-    # the cable frames carried from load step to load step, as a run's from output to output
+    # the input functions' values at the last equilibrium (played back for the outputs where
+    # one stopped the solve: test_an_input_functions_error_keeps_the_spatial_equilibrium)
+    inputs, zero = formulation.inputs, np.zeros(n)
+
+    def values_at(q):
+        if inputs.time_dependent or inputs.effort_dependent:
+            # the functions at the equilibrium itself: Newton's last residual was at the
+            # iterate before its last increment, and its matrix's products at others
+            problem.residual(q, zero, 0.0, zero, 0.0, 1.0)
+        return inputs.keep()
+    # at the start, as the other formulations' set-up: a function that fails there raises
+    # out of the call (UserFunctionError's rule: nothing computed, no output to keep)
+    kept = [values_at(q)]
+
+    def accepted(q):
+        kept[0] = values_at(q)
+        # the cable frames carried from load step to load step, as a run's from output to
+        # output
+        formulation.carry_cable_frames(q)
     status, message, error, reached, iterations, reason, steps = step_loads(
-        stepper, set_load_factor, load_steps, formulation.carry_cable_frames)
+        stepper, set_load_factor, load_steps, accepted)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     made = [stepper]
     if status == "ok":
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
-        status, message = _leave_unstable_equilibrium(
-            dae, stepper, *_tree_in_dae(formulation, dae, stepper), tol * tree.size,
+        status, message, error = _leave_or_stop(
+            dae, stepper, *_tree_in_dae(formulation, dae, stepper, accepted), tol * tree.size,
             max_iter, made, message)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
-    with held_interrupt() as caught:
+    # where an input function stopped the solve, its values at the equilibrium kept are
+    # played back (called again, one that fails on every call would lose the equilibrium)
+    with held_interrupt() as caught, (inputs.playing(Recorded(np.zeros(1), kept))
+                                      if error is not None else contextlib.nullcontext()):
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     status, message = _after_loads(status, message, caught)
     extra = {name: np.atleast_1d(seen[name]) for name in ("kinetic", "gravity", "elastic")}
@@ -893,20 +928,49 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
         "load_steps")
 
 
+def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, message):
+    """``(status, message, error)``: :func:`_leave_unstable_equilibrium` (the same arguments),
+    ``error`` None; or, where an input function fails in its stability test or its
+    continuation (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`, raised by
+    :func:`_pseudo_transient_first_step` and :func:`_solve_from`), ``"failed"`` at once,
+    the message naming the function and its error, ``error`` that exception, the stepper at
+    the last equilibrium reached (neither the test nor the continuation moves it, and
+    :func:`_solve_from` puts it back). Why at once: no other way off the equilibrium helps
+    the user's function, and each would call it again."""
+    try:
+        return (*_leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter,
+                                             made, message), None)
+    except USER_FUNCTION_ERRORS as exc:
+        stopped = (f"the stability test of the equilibrium at load factor 1, or the "
+                   f"continuation off it where unstable, stopped: {exc}; the result is the "
+                   "last equilibrium reached (load factor 1), which may be unstable")
+        return "failed", f"{message}; {stopped}" if message else stopped, exc
+
+
 def _solve_from(stepper, q, lam, accepted):
     """Newton's load step on ``stepper`` from ``(q, lambda)`` at rest (its load factor
     unchanged), then ``accepted(q)`` at its equilibrium (the cable frames carried there):
-    True where it converged, False where it failed (the stepper then left at its start)."""
+    True where it converged, False where it failed (the stepper then left at its start).
+    An input function's error (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`, in the
+    step or in ``accepted``) is raised, the stepper back at the state it held before (the
+    last equilibrium): no other start helps it, and a retry would call the function again."""
+    before = stepper.state()
     stepper.start_at_rest(0.0, q, lam)
     try:
-        stepper.advance()
-    except (StepFailure, ArithmeticError, ValueError, RuntimeError):
-        return False
-    accepted(stepper.state()[1])
+        try:
+            stepper.advance()
+        except USER_FUNCTION_ERRORS:
+            raise
+        except (StepFailure, ArithmeticError, ValueError, RuntimeError):
+            return False
+        accepted(stepper.state()[1])
+    except USER_FUNCTION_ERRORS:
+        stepper.start_at_rest(before[0], before[1], before[4])
+        raise
     return True
 
 
-def _tree_in_dae(formulation, dae, stepper):
+def _tree_in_dae(formulation, dae, stepper, accepted):
     """``(absolute, solve_from)`` of :func:`_leave_unstable_equilibrium` for the recursion's
     statics (:func:`_spatial_static`, its ``stepper``) of ``formulation``, through the same
     model's spatial
@@ -914,7 +978,8 @@ def _tree_in_dae(formulation, dae, stepper):
     parameters, the cable nodes' ``[r, r']``) by the recursion's kinematics, the
     multipliers by least squares, ``lambda = (J J^T)^-1 J F``; and x back to q
     (:meth:`~rancf.formulations.spatial.Spatial.state_of` of its poses), Newton's step
-    on the recursion."""
+    on the recursion, ``accepted(q)`` at its equilibrium (the load steps': the input values
+    kept, the cable frames carried)."""
     n, nb, nc = formulation.n_free, dae.n_bodies, dae.n_cable_nodes
 
     def absolute(last):
@@ -933,7 +998,7 @@ def _tree_in_dae(formulation, dae, stepper):
                                 x[POSE_SIZE * nb:]])
         q = formulation.state_of(poses, np.zeros(TWIST_SIZE * nb + CABLE_NODE * nc),
                                  check=False)[:n]
-        return _solve_from(stepper, q, np.zeros(0), formulation.carry_cable_frames)
+        return _solve_from(stepper, q, np.zeros(0), accepted)
 
     return absolute, solve_from
 
@@ -967,6 +1032,24 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
     lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
     made = []                       # every loop this solve runs: its work counters
+    # the input functions' values at the last equilibrium, played back for the outputs where
+    # one stopped the solve (called again, one that fails on every call would lose it)
+    slots = dae._input_slots()
+    functions = bool(slots)
+
+    def values_at(q):
+        """The functions' values at the equilibrium q, a Recorded row: the arrays made to
+        hold them there by ``keep_inputs`` (which calls a function only where its last call
+        was elsewhere), copied."""
+        if not functions:
+            return {}
+        dae.compiled.keep_inputs(0, 0.0, q, v)
+        return dae._input_values(slots)
+    kept = [values_at(x)]
+
+    def accepted(q):
+        kept[0] = values_at(q)
+        dae.carry_cable_frames(q)
     with one_blas_thread():
         for retry in (False, True):
             if retry:
@@ -984,63 +1067,83 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason, steps = step_loads(
-                stepper, set_load_factor, load_steps, dae.carry_cable_frames)
+                stepper, set_load_factor, load_steps, accepted)
     tested = False                  # by the plane curved cables' own tests below
-    if ((_bent_plane_cables(model) or (status == "failed" and not iterations))
-            and _loads_in_cable_planes(model)):
-        # a plane curved cable, loaded in its plane, whose first load step plain Newton does
-        # not reach (its matrix singular, or not contracting), or one drawn bent off its
-        # straight rest shape (where plain Newton may reach a crumpled, unstable
-        # equilibrium): the first load step by pseudo-transient continuation in the loop,
-        # then the load steps from its equilibrium
-        set_load_factor(1.0 / load_steps)
-        first = _pseudo_transient_first_step(
-            dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
-            tol * dae.tree.size, max_iter, made)
-        if first is not None:
-            stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
-            stepper.start_at_rest(0.0, *first)
-            with one_blas_thread():
-                status, message, error, reached, iterations, reason, steps = step_loads(
-                    stepper, set_load_factor, load_steps, dae.carry_cable_frames)
-            set_load_factor(reached)
-            tested = True
-            for _ in range(3 if status == "ok" else 0):
-                # an equilibrium unstable in the plane (a cable folded back on itself): on
-                # along its unstable direction, by a tenth of the model's size, the
-                # continuation from there at the full load
-                x1, lam1 = stepper.state()[1::3]
-                down = _unstable_in_plane(dae, model, x1, lam1)
-                if down is None:
-                    break
-                first = _pseudo_transient_first_step(
-                    dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
-                    tol * dae.tree.size, max_iter, made)
-                if first is None:
-                    status, message = "failed", (
-                        "the equilibrium reached is unstable in the plane of its curved "
-                        "cables, and the continuation from it along its unstable direction "
-                        "did not converge; the result is that unstable equilibrium")
-                    break
+    if error is None and ((_bent_plane_cables(model) or (status == "failed" and not iterations))
+                          and _loads_in_cable_planes(model)):
+        try:
+            # a plane curved cable, loaded in its plane, whose first load step plain Newton
+            # does not reach (its matrix singular, or not contracting), or one drawn bent off
+            # its straight rest shape (where plain Newton may reach a crumpled, unstable
+            # equilibrium): the first load step by pseudo-transient continuation in the loop,
+            # then the load steps from its equilibrium
+            set_load_factor(1.0 / load_steps)
+            doing = (f"load step 1 of {load_steps} (load factor {1 / load_steps:.4g}), "
+                     "started by pseudo-transient continuation (plane curved cables)")
+            first = _pseudo_transient_first_step(
+                dae, x, np.zeros(dae.n_constraints) if lam0 is None else lam0,
+                tol * dae.tree.size, max_iter, made)
+            if first is not None:
+                kept[0] = values_at(first[0])
+                stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter,
+                                          made=made)
                 stepper.start_at_rest(0.0, *first)
-            x1, lam1 = stepper.state()[1::3]
-            if iterations and not _stable_out_of_plane(dae, model, x1, lam1):
-                # an equilibrium unstable out of the plane (an arch, compressed), or unstable
-                # by the coupled test, is none to return: the refusal's reasons hold for it
-                exact = _held_stiffness(dae, x1, lam1, _out_of_plane_coordinates(dae, model),
-                                        False)[3]
-                _refuse_plane_curved_cables(model, unstable=True if exact else "coupled")
+                with one_blas_thread():
+                    status, message, error, reached, iterations, reason, steps = step_loads(
+                        stepper, set_load_factor, load_steps, accepted)
+                set_load_factor(reached)
+                tested = True
+                doing = (f"the stability test of the equilibrium at load factor {reached:.4g} "
+                         "in and out of the plane of its curved cables, or the continuation off "
+                         "it where unstable")
+                for _ in range(3 if status == "ok" else 0):
+                    # an equilibrium unstable in the plane (a cable folded back on itself): on
+                    # along its unstable direction, by a tenth of the model's size, the
+                    # continuation from there at the full load
+                    x1, lam1 = stepper.state()[1::3]
+                    down = _unstable_in_plane(dae, model, x1, lam1)
+                    if down is None:
+                        break
+                    first = _pseudo_transient_first_step(
+                        dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
+                        tol * dae.tree.size, max_iter, made)
+                    if first is None:
+                        status, message = "failed", (
+                            "the equilibrium reached is unstable in the plane of its curved "
+                            "cables, and the continuation from it along its unstable direction "
+                            "did not converge; the result is that unstable equilibrium")
+                        break
+                    kept[0] = values_at(first[0])
+                    stepper.start_at_rest(0.0, *first)
+                x1, lam1 = stepper.state()[1::3]
+                if (iterations and error is None
+                        and not _stable_out_of_plane(dae, model, x1, lam1)):
+                    # an equilibrium unstable out of the plane (an arch, compressed), or
+                    # unstable by the coupled test, is none to return: the refusal's reasons
+                    # hold for it
+                    exact = _held_stiffness(dae, x1, lam1,
+                                            _out_of_plane_coordinates(dae, model), False)[3]
+                    _refuse_plane_curved_cables(model, unstable=True if exact else "coupled")
+        except USER_FUNCTION_ERRORS as exc:
+            # an input function failed in the continuation or the cables' stability tests:
+            # stopped at once (no other start helps it, a retry would call it again), the
+            # stepper at the last equilibrium reached (each continuation has its own loop)
+            status, error = "failed", exc
+            message = (f"{doing}: {exc}; the result is the equilibrium at load factor "
+                       f"{reached:.4g}")
     if status == "ok" and not tested:
-        status, message = _leave_unstable_equilibrium(
+        status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
-            lambda x1, lam1: _solve_from(stepper, x1, lam1, dae.carry_cable_frames),
+            lambda x1, lam1: _solve_from(stepper, x1, lam1, accepted),
             tol * dae.tree.size, max_iter, made, message)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
-    with held_interrupt() as caught:
+    with held_interrupt() as caught, (
+            _functions_replaced(dae, Recorded(np.zeros(1), kept).played)
+            if error is not None and functions else contextlib.nullcontext()):
         seen = dae.observe(x, v, 0.0, lam)
         # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
         # state off equilibrium would have, where a load step failed)
@@ -1132,13 +1235,15 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
     (Newton from the last equilibrium), until s = 1, the first step that fails at the smallest
     increment, or a Ctrl-C; ``accepted(q)``, where given, after each converged step with its
     equilibrium's coordinates q (what follows the load steps from one to the next: the cable
-    frames). ``diagnose(state)``, where given, where the solve stops on a failed step (not an
-    input function's error), with the last equilibrium's ``state()`` (the failed step's load
-    factor set): a sentence saying why no load step helped (:func:`free_motion_under_load`),
-    the message's reason in place of Newton's and its advice, or None. Called only then, not
-    before each cut: a free motion at the drawn configuration can be stiffened by the
-    first load step's stress (a beam hanging from a pin, pushed sideways: its tension), which
-    the cut steps reach.
+    frames, the input functions' values there); an input function's error in it (where it
+    evaluates them at the equilibrium) fails the step as one in the step would, the stepper
+    back at the last equilibrium. ``diagnose(state)``, where given, where the solve stops on
+    a failed step (not an input function's error), with the last equilibrium's ``state()``
+    (the failed step's load factor set): a sentence saying why no load step helped
+    (:func:`free_motion_under_load`), the message's reason in place of Newton's and its
+    advice, or None. Called only then, not before each cut: a free motion at the drawn
+    configuration can be stiffened by the first load step's stress (a beam hanging from a
+    pin, pushed sideways: its tension), which the cut steps reach.
 
     The increment is nominally ``1 / load_steps``. Where Newton fails on a step (no
     convergence, a divergence, an element turned by half a turn, a non-finite force) the
@@ -1198,6 +1303,15 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
             tried = stepper.newton_iterations
             try:
                 iterations.append(stepper.advance())
+                if accepted is not None:
+                    try:
+                        accepted(stepper.state()[1])
+                    except USER_FUNCTION_ERRORS:
+                        # an input function failed at the step's equilibrium (its values kept
+                        # there): the step did not reach it, the stepper back at the last one
+                        iterations.pop()
+                        stepper.start_at_rest(last[0], last[1], last[4])
+                        raise
             except (StepFailure, ArithmeticError, ValueError, RuntimeError) as exc:
                 failure = isinstance(exc, StepFailure)
                 user = isinstance(exc, USER_FUNCTION_ERRORS)
@@ -1239,8 +1353,6 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
             factors.append(s)
             size = min(2 * size, nominal)
             last = stepper.state()
-            if accepted is not None:
-                accepted(last[1])
     except KeyboardInterrupt:
         # Ctrl-C inside a load step leaves the stepper at the last equilibrium; one that arrives
         # as a step returns finds it accepted, its iterations and factor not yet recorded: the
