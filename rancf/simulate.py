@@ -985,7 +985,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
         step's and a slack cable's pseudo-transient start's included. A step that does
         not converge at the smallest increment stops with ``status == "failed"``, a message
         naming the step and that increment (and, where a joint coordinate that nothing holds
-        is driven by the loads there, saying the model is a mechanism and naming the joint),
+        is driven by the loads there, saying the model is a mechanism and naming the joint:
+        planar statics and the spatial DAE's; the spatial recursion's names the link that
+        has no stiffness),
         and the last equilibrium found. The
         equilibrium (planar or spatial) is tested for stability (its stiffness on the
         motions the joints allow, under conservative loads): an unstable one (a cable on a

@@ -1019,7 +1019,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     the first load step is solved by :func:`_pseudo_transient_first_step` and the load steps
     go on from it; an equilibrium :func:`_unstable_in_plane` is left along its unstable
     direction by the continuation at the full load (three times at most), and the last is
-    returned if :func:`_stable_out_of_plane`, else refused. On ``dae`` (the model's, given
+    returned if :func:`_stable_out_of_plane`, else refused. A load step that fails where the
+    model is a mechanism its loads drive says so, naming the joint
+    (:func:`free_motion_under_load`, as planar statics). On ``dae`` (the model's, given
     by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
@@ -1050,6 +1052,11 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     def accepted(q):
         kept[0] = values_at(q)
         dae.carry_cable_frames(q)
+    kinds = [j.kind for j in model.joints]
+
+    def diagnose(last):
+        # where the solve stops: is it a mechanism its loads drive?
+        return free_motion_under_load(dae, last[1], last[4], kinds)
     with one_blas_thread():
         for retry in (False, True):
             if retry:
@@ -1067,7 +1074,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             stepper = _static_stepper(dae.compiled, tol * dae.tree.size, max_iter, made=made)
             stepper.start_at_rest(0.0, x, lam0)
             status, message, error, reached, iterations, reason, steps = step_loads(
-                stepper, set_load_factor, load_steps, accepted)
+                stepper, set_load_factor, load_steps, accepted, diagnose)
     tested = False                  # by the plane curved cables' own tests below
     if error is None and ((_bent_plane_cables(model) or (status == "failed" and not iterations))
                           and _loads_in_cable_planes(model)):
@@ -1090,7 +1097,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 stepper.start_at_rest(0.0, *first)
                 with one_blas_thread():
                     status, message, error, reached, iterations, reason, steps = step_loads(
-                        stepper, set_load_factor, load_steps, accepted)
+                        stepper, set_load_factor, load_steps, accepted, diagnose)
                 set_load_factor(reached)
                 tested = True
                 doing = (f"the stability test of the equilibrium at load factor {reached:.4g} "
@@ -1405,9 +1412,27 @@ def _least_squares_multipliers(dae, x, s):
 FREE_MOTION_COORDINATES = 1000
 
 
-def free_motion_under_load(dae, x, lam):
-    """What is wrong with a planar model whose load step failed from the equilibrium ``(x,
-    lambda)`` of its DAE ``dae`` (the load factor of the failed step set), where it is a
+def _joint_rates(dae, x, w):
+    """The rate (n_joints,) of each joint of the model of ``dae`` along the motion w (n,) from
+    x: planar, its coordinate's ``|qd|``; spatial, the norm of its coordinates' rates
+    (:meth:`~rancf.formulations.spatial_dae.SpatialDAE.joint_coordinates`), zero for a joint
+    that holds nothing (no constraint row: a free joint, which any motion moves)."""
+    if not isinstance(dae, SpatialDAE):
+        _, rates = dae.compiled.joints(np.ascontiguousarray(x), w, 0.0)
+        return np.abs(np.asarray(rates, dtype=float))
+    _, jqd = dae.joint_coordinates(x, w)
+    start, n = dae._jq_start, len(dae.tree.joint_body)
+    links = dae.joint_links[:n]
+    return np.array([np.linalg.norm(jqd[start[j]:start[j + 1]])
+                     if dae.link_rows[k].stop > dae.link_rows[k].start else 0.0
+                     for j, k in enumerate(links)])
+
+
+def free_motion_under_load(dae, x, lam, kinds=None):
+    """What is wrong with a model whose load step failed from the equilibrium ``(x, lambda)``
+    of its DAE ``dae``, planar (:class:`~rancf.formulations.dae.DAE`) or spatial
+    (:class:`~rancf.formulations.spatial_dae.SpatialDAE`; ``kinds``, its model's joints'
+    kinds, which it does not hold) (the load factor of the failed step set), where it is a
     mechanism whose free motion the loads drive: a sentence saying so, naming the joints that
     move and what to do; None where it is not (then Newton's reach may be the cause, and a
     smaller load step may help), or where the model has more than
@@ -1430,7 +1455,8 @@ def free_motion_under_load(dae, x, lam):
     (:func:`step_loads`): a free motion that the first steps' stress stiffens (a beam
     hanging from a pin pushed sideways, by its tension) is reached by the cut steps and
     never asked about. The joints named are those whose coordinate rate along w is
-    above a tenth of the largest."""
+    above a tenth of the largest (:func:`_joint_rates`; a spatial joint that holds nothing,
+    a free joint, is not named)."""
     n, m = dae.n_coordinates, lam.size
     if n > FREE_MOTION_COORDINATES or m > STABILITY_ROWS or not np.all(np.isfinite(lam)):
         return None
@@ -1452,11 +1478,11 @@ def free_motion_under_load(dae, x, lam):
         return None
     w = Z @ W[:, np.argmax(np.where(driven, np.abs(W.T @ fr), 0.0))]
     try:
-        _, rates = dae.compiled.joints(np.ascontiguousarray(x), w, 0.0)
+        rates = _joint_rates(dae, x, w)
     except (ArithmeticError, ValueError, RuntimeError):     # an effort function: no name
         rates = np.zeros(0)
-    rates = np.abs(np.asarray(rates, dtype=float))
-    kinds = [j.kind for j in dae.assembly.joints]
+    if kinds is None:
+        kinds = [j.kind for j in dae.assembly.joints]
     moving = list(np.flatnonzero(rates > 0.1 * rates.max())) if rates.size and rates.max() \
         else []
     if len(moving) == 1:
