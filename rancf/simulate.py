@@ -3,6 +3,7 @@ made (:mod:`rancf.starts`), its integrator run, its Solution made a :class:`ranc
 (:func:`rancf.results.result_of`)."""
 import contextlib
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -896,6 +897,8 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, r
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         progress=progress)
+    # the reduction's counters over the accepted steps only (not the step the run stopped at)
+    sol = replace(sol, stats={**sol.stats, **problem.run_stats(sol.stats["steps"])})
     return result_of(reduced.model, drift_checked(reduced, sol), reason)
 
 

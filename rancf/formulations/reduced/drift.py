@@ -51,6 +51,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..problem import StepFailure
+from ...utilities.errors import USER_FUNCTION_ERRORS
 from .greedy_gauss_newton import STATUSES
 
 #: energy gain limit, a fraction of the energy scale E_s (module docstring)
@@ -179,16 +180,21 @@ def drift_checked(reduced, solution):
     -------
     Solution
         ``solution`` itself unless it is "ok" with two outputs or more, or "failed" or
-        "diverged" by the loop (then a copy whose message adds that the reduction is the
-        likelier cause, its residuals and :func:`advice`); else a copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
+        "diverged" by the loop for another reason than a function given to the model
+        (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`; then a copy whose message adds
+        that the reduction is the likelier cause, its residuals and :func:`advice`); else a
+        copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
         takes them, :func:`rancf.results.result.built`), and, when a check fails, status
         "diverged" and a message with each failed check's value and limit, the greedy steps at
         the iteration cap and what to change. Every output is kept.
     """
     s = solution
-    if s.status in ("failed", "diverged") and ADVICE not in s.message:
+    if (s.status in ("failed", "diverged") and ADVICE not in s.message
+            and not isinstance(s.error, USER_FUNCTION_ERRORS)):
         # the loop's own verdicts (a joint turned over, a non-finite residual, ...) advise on
-        # the step and the model; in a reduced run the reduction is the likelier cause
+        # the step and the model; in a reduced run the reduction is the likelier cause. A
+        # function given to the model that raised (or returned no value) is the user's to fix
+        # whatever the modes: its message stands alone
         return replace(s, message=(
             f"{s.message}; in a reduced run this usually means the reduced motion left the "
             f"model's (largest residual of all equations at a step "
