@@ -200,14 +200,23 @@ def spatial_dae_likely(model):
     return any(held != 1 for held in cables.values())
 
 
+def ode_method(method):
+    """What an explicit or SciPy ``method`` is, for a message refusing it a formulation: SciPy's
+    "Radau" and "BDF" are implicit, but they, like every ``"scipy:..."`` method, integrate the
+    recursive formulation's ODE (solve_ivp), not the DAE."""
+    if isinstance(method, str) and method.startswith("scipy:"):
+        return (f"method {method!r} is SciPy's solve_ivp on an ODE and runs the recursive "
+                "formulation")
+    return f"method {method!r} is explicit and runs the recursive formulation"
+
+
 def choose_formulation(assembly, method, formulation):
     """The formulation ``"auto"`` stands for: recursive for trees (and for the implicit methods
     only where the recursion's velocity map is constant), DAE otherwise."""
     checks.choice("formulation", formulation, FORMULATIONS)
     explicit = method in SCHEMES or (isinstance(method, str) and method.startswith("scipy:"))
     if formulation == "dae" and explicit:
-        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation; "
-                         f"formulation 'dae' takes the implicit methods {sorted(IMPLICIT_METHODS)}")
+        raise ValueError(f"{ode_method(method)}; formulation 'dae' takes the implicit methods {sorted(IMPLICIT_METHODS)}")
     if formulation != "auto":
         return formulation
     if assembly.recursive_reason is not None:
@@ -402,7 +411,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     rtol, atol : float, optional
         Relative and absolute tolerances of the adaptive methods (``"dopri5"`` and SciPy's),
         by default 1e-6 and 1e-8; > 0. A fixed-step method has no use for them and refuses
-        them (so does ``method="auto"`` when it chooses one).
+        them; so does ``method="auto"``, which only chooses fixed-step methods (RK4 or an
+        implicit one): name an adaptive method to give them.
     max_displacement : float, optional
         Explicit methods: a vertex farther than this from the origin along x or y (m) counts
         as divergence; default 100 times the model size.
@@ -688,8 +698,7 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
             if spatial.cable_refusal(model.build()) \
             else spatial.arc_refusal(model, model.build()) \
             or "the model has a closed loop, which runs formulation 'dae'"
-        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
-                         f"but {why}; formulation 'dae' takes the implicit methods "
+        raise ValueError(f"{ode_method(method)}, but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")
     tolerances(method, rtol, atol, reason)
     if max_displacement is not None:
