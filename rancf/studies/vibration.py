@@ -520,8 +520,8 @@ def _modal_energies(kinetic, elastic, gravity, s, omega):
     order); the elastic energy (the elements' and springs', with the share of K of any load
     that depends on the coordinates) is the rest, ``elastic* + 1/2 s^2 omega^2 - (gravity -
     gravity*)``. The split is the linearization's: a rigid pendulum's elastic column moves
-    by a rest of fourth order in its swing theta, below theta^2 of its energy (4.5 % at
-    0.245 rad). The frames' own elastic energy is not used: the straight line stretches the
+    by a rest of fourth order in its swing theta, a fraction of order theta^2 of its energy
+    (gravity's potential is right only to second order). The frames' own elastic energy is not used: the straight line stretches the
     elements at fourth order in s (:meth:`Modes.motion`). Returns ``{kinetic, elastic,
     gravity}`` (n_frames,)."""
     kinetic, elastic, gravity = (np.asarray(e, dtype=float) for e in (kinetic, elastic, gravity))
@@ -943,6 +943,10 @@ def _lowest_qz(K, M, n):
         real = (alpha / beta).real
         if not cut:
             lowest = np.sort(real)[n - 1]
+            # near-tie margin 1e-8 ~ sqrt(eps) of the largest magnitude: a double eigenvalue
+            # of a nonsymmetric pencil (a nearly defective pair, the complex pair above)
+            # perturbed by eps ||K|| splits by up to sqrt(eps) of the scale, so values closer
+            # than that to the n-th may be its twin
             cut.append(lowest + 1e-8 * max(np.abs(real).max(), 1e-300))
         return real <= cut[0]
 
@@ -956,6 +960,9 @@ def _lowest_qz(K, M, n):
         W = W[:, chosen(values, np.ones(len(values)))]
         U, sizes, _ = np.linalg.svd(np.concatenate([W.real, W.imag], axis=1),
                                     full_matrices=False)
+        # the eigenvectors of a (near-)double eigenvalue are resolved only to sqrt(eps) ~ 1e-8
+        # (as the cut's margin): singular values below 1e-8 of the largest are that error in
+        # columns that are dependent in exact arithmetic (a pair's real and imaginary parts)
         V = U[:, sizes > 1e-8 * sizes[0]]
     K_v, M_v = V.T @ K @ V, V.T @ M @ V
     _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))
