@@ -476,6 +476,23 @@ class _Held:
         return self.q, 0.0, 0.0
 
 
+def _least_norm(G, full_rank):
+    """The least-norm solver ``r -> Phi_x^+ r`` of a constraint Jacobian ``G`` (m, n_x),
+    sparse or dense. Of full row rank (``full_rank``): ``G^T (G G^T)^{-1} r`` with one sparse
+    LU of the m x m ``G G^T`` (a joint's rows touch a few coordinates, so it stays sparse and
+    small; its condition is G's squared, of order one for rows of unit-scale positions and
+    slopes). Else (redundant joints) dense least squares, whose SVD takes the rank."""
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
+    if full_rank:
+        G = sp.csr_matrix(G)
+        lu = spla.splu(sp.csc_matrix(G @ G.T))
+        return lambda r: G.T @ lu.solve(np.asarray(r, dtype=float))
+    D = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+    return lambda r: np.linalg.lstsq(D, r, rcond=None)[0]
+
+
 def _on_joints(dae, X, V, iterations=10):
     """Frames of a motion along a mode moved onto the joints: each row of ``X`` (n_frames,
     n_x), on the straight line ``x* + s dx`` that satisfies the constraints ``Phi`` of the
@@ -484,10 +501,32 @@ def _on_joints(dae, X, V, iterations=10):
     parameters normalized) until ``|Phi|`` stops falling; each row of ``V`` made tangent,
     ``V - Phi_x^+ Phi_x V``, and scaled back to its kinetic energy ``1/2 V^T M V`` (M at the
     frame): the projection alone would slow a turn by ``cos`` of its angle, a second-order
-    loss of the line's exact kinetic energy. Returns new arrays."""
+    loss of the line's exact kinetic energy. ``Phi_x^+`` by :func:`_least_norm` (sparse when
+    ``Phi_x`` has full row rank, judged once at the first frame), M sparse: a frame costs
+    O(n_x) on a chain. Returns new arrays."""
     X, V = np.array(X, dtype=float), np.array(V, dtype=float)
-    if not dae.n_constraints:
+    if not dae.n_constraints or not len(X):
         return X, V
+    G = dae.constraint_jacobian(X[0], 0.0)
+    dense = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+    full_rank = np.linalg.matrix_rank(dense) == dae.n_constraints
+    del dense
+    for k in range(len(X)):
+        gap = np.abs(dae.constraint(X[k], 0.0)).max()
+        for _ in range(iterations):
+            step = _least_norm(dae.constraint_jacobian(X[k], 0.0), full_rank)(
+                dae.constraint(X[k], 0.0))
+            moved = X[k] - step
+            after = np.abs(dae.constraint(moved, 0.0)).max()
+            if not after < gap:
+                break
+            X[k], gap = moved, after
+        G = dae.constraint_jacobian(X[k], 0.0)
+        tangent = V[k] - _least_norm(G, full_rank)(G @ V[k])
+        M = dae.mass(X[k]) if callable(getattr(dae, "mass", None)) else dae.M
+        moving = tangent @ (M @ tangent)
+        V[k] = tangent * np.sqrt((V[k] @ (M @ V[k])) / moving) if moving > 0.0 else tangent
+    return X, V
 
     def dense(G):
         return G.toarray() if hasattr(G, "toarray") else np.asarray(G)
