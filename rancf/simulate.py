@@ -448,9 +448,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     Result
         ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound; a
         reduced run whose motion left its model's: stopped at the first step whose element
-        stretch or, on a passive model without loads and torsion spring-dampers, whose energy
-        gain fails its check, else flagged on the finished run, whose energy balance counts
-        the loads' work and the springs' energy:
+        stretch or, on a passive model without torsion spring-dampers and load moments,
+        whose energy gain fails its check, else flagged on the finished run, whose energy
+        balance counts the loads' work and the springs' energy:
         :mod:`~rancf.formulations.reduced.drift`),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
         floor, a held slope turned over, an input function raised: then ``error`` holds its
