@@ -3,6 +3,7 @@ made (:mod:`rancf.starts`), its integrator run, its Solution made a :class:`ranc
 (:func:`rancf.results.result_of`)."""
 import contextlib
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -199,14 +200,23 @@ def spatial_dae_likely(model):
     return any(held != 1 for held in cables.values())
 
 
+def ode_method(method):
+    """What an explicit or SciPy ``method`` is, for a message refusing it a formulation: SciPy's
+    "Radau" and "BDF" are implicit, but they, like every ``"scipy:..."`` method, integrate the
+    recursive formulation's ODE (solve_ivp), not the DAE."""
+    if isinstance(method, str) and method.startswith("scipy:"):
+        return (f"method {method!r} is SciPy's solve_ivp on an ODE and runs the recursive "
+                "formulation")
+    return f"method {method!r} is explicit and runs the recursive formulation"
+
+
 def choose_formulation(assembly, method, formulation):
     """The formulation ``"auto"`` stands for: recursive for trees (and for the implicit methods
     only where the recursion's velocity map is constant), DAE otherwise."""
     checks.choice("formulation", formulation, FORMULATIONS)
     explicit = method in SCHEMES or (isinstance(method, str) and method.startswith("scipy:"))
     if formulation == "dae" and explicit:
-        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation; "
-                         f"formulation 'dae' takes the implicit methods {sorted(IMPLICIT_METHODS)}")
+        raise ValueError(f"{ode_method(method)}; formulation 'dae' takes the implicit methods {sorted(IMPLICIT_METHODS)}")
     if formulation != "auto":
         return formulation
     if assembly.recursive_reason is not None:
@@ -401,7 +411,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     rtol, atol : float, optional
         Relative and absolute tolerances of the adaptive methods (``"dopri5"`` and SciPy's),
         by default 1e-6 and 1e-8; > 0. A fixed-step method has no use for them and refuses
-        them (so does ``method="auto"`` when it chooses one).
+        them; so does ``method="auto"``, which only chooses fixed-step methods (RK4 or an
+        implicit one): name an adaptive method to give them.
     max_displacement : float, optional
         Explicit methods: a vertex farther than this from the origin along x or y (m) counts
         as divergence; default 100 times the model size.
@@ -436,7 +447,10 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     -------
     Result
         ``status`` is "ok"; or "diverged" (the state became non-finite or left its bound; a
-        reduced run whose motion left its model's, stopped at the first step that shows it:
+        reduced run whose motion left its model's: stopped at the first step whose element
+        stretch or, on a passive model without torsion spring-dampers and load moments,
+        whose energy gain fails its check, else flagged on the finished run, whose energy
+        balance counts the loads' work and the springs' energy:
         :mod:`~rancf.formulations.reduced.drift`),
         "failed" (Newton did not converge, a singular matrix, the step size fell below its
         floor, a held slope turned over, an input function raised: then ``error`` holds its
@@ -687,8 +701,7 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
             if spatial.cable_refusal(model.build()) \
             else spatial.arc_refusal(model, model.build()) \
             or "the model has a closed loop, which runs formulation 'dae'"
-        raise ValueError(f"method {method!r} is explicit and runs the recursive formulation, "
-                         f"but {why}; formulation 'dae' takes the implicit methods "
+        raise ValueError(f"{ode_method(method)}, but {why}; formulation 'dae' takes the implicit methods "
                          f"{sorted(IMPLICIT_METHODS)}")
     tolerances(method, rtol, atol, reason)
     if max_displacement is not None:
@@ -896,6 +909,8 @@ def _run_reduced(reduced, t_end, dt, method, output_every, state, formulation, r
         sol = integrate(problem, x0, v0, t_end, dt, method="backward-euler",
                         output_every=output_every, tol=reduced.tol, max_iter=reduced.max_iter,
                         progress=progress)
+    # the reduction's counters over the accepted steps only (not the step the run stopped at)
+    sol = replace(sol, stats={**sol.stats, **problem.run_stats(sol.stats["steps"])})
     return result_of(reduced.model, drift_checked(reduced, sol), reason)
 
 

@@ -179,6 +179,21 @@ def test_recursive_formulation_refuses_loops_and_auto_picks_dae():
         rancf.simulate(m, 0.01, 1e-3, method="rk4")
 
 
+@pytest.mark.parametrize("method, what", [
+    ("rk4", "is explicit"), ("scipy:RK45", "SciPy's solve_ivp"),
+    ("scipy:Radau", "SciPy's solve_ivp"), ("scipy:BDF", "SciPy's solve_ivp")])
+def test_formulation_dae_refuses_an_ode_method_and_says_what_it_is(method, what):
+    """Radau and BDF are implicit: the refusal says what they are, SciPy's ODE solvers on the
+    recursive formulation, not that they are explicit."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    with pytest.raises(ValueError, match="formulation 'dae' takes the implicit methods") as info:
+        rancf.simulate(m, 0.01, 1e-3, method=method, formulation="dae")
+    assert what in str(info.value)
+    assert method.startswith("rk") or "explicit" not in str(info.value)
+
+
 @pytest.mark.parametrize("method,params", [("newmark", {}), ("generalized-alpha", {"rho_inf": 0.8}),
                                            ("backward-euler", {})])
 def test_implicit_recursive_takes_the_same_steps_as_the_dae(method, params):

@@ -222,3 +222,23 @@ def test_only_passive_models_have_their_energy_judged():
         driven.add_joint("revolute", driven.ground.point(0.0, 0.0), b.start,
                          **{kind: (lambda t: (t, 1.0, 0.0)) if kind == "drive" else 1.0})
         assert not passive(driven)
+
+
+def test_a_loaded_run_is_stopped_at_the_step_that_gains_energy():
+    """The soft pendulum of the test above with a constant 1 N downward force at its tip: a
+    passive model whose force is the potential ``-F . r_tip`` (J), counted at every step, so
+    the run stops at the first step past the limit (its message's "at t =" the step after
+    the last output) instead of running to the end and being flagged there. Every output
+    before it is within the limit, recomputed here from the energy functions, the tip's
+    position and the scale ``(m |g| + |F|) L`` of the module docstring (at rest,
+    unstressed)."""
+    force = 1.0
+    m = pendulum(2e9)
+    m.add_force(m.beams[0].end, force=(0.0, -force))
+    res = rancf.simulate(rancf.reduce(m, 16, 32), 0.2, 1e-3, output_every=1)
+    assert res.status == "diverged" and res.t[-1] < 0.2
+    assert stop_time(res.message) == pytest.approx(res.t[-1] + 1e-3, abs=1e-9)
+    total = total_energy(m, 2e9, res) + force * res.tip()[:, 1]
+    scale = SCALE + force * LENGTH
+    assert np.max(total - total[0]) <= ENERGY_GAIN * scale * (1 + 1e-9)
+    assert value_in(res.message, "energy gain") > ENERGY_GAIN * scale

@@ -165,15 +165,11 @@ def batch(bench, calls):
     """Make the timing benchmark ``bench`` (from its ``setup``) time ``calls`` back-to-back
     calls per sample and report seconds per call.
 
-    asv's ``number`` attribute was the way: ``number`` calls per sample, with ``setup`` run
-    before the sample, not between its calls (asv's documentation, Benchmark attributes). But
-    asv_runner 0.3 runs a benchmark that has a ``setup`` differently (asv#966: every timed
-    call sees freshly set-up state): with ``number > 1`` it re-runs ``setup`` before every
-    call and times each call alone, two clock reads around a call of microseconds. So the
-    benchmark makes the calls itself, in one timed call per sample (``number = 1``), looping
-    over ``bench.calls`` (a ``range``), and asv reads a clock in units of ``calls``
-    (``timer``: wall time / ``calls``), so that its samples stay seconds per call, under
-    either behaviour of the runner."""
+    The benchmark makes the calls itself, in one timed call per sample (``number = 1``),
+    looping over ``bench.calls`` (a ``range``), and asv reads a clock in units of ``calls``
+    (``timer``: wall time / ``calls``), so that its samples stay seconds per call. Why not
+    asv's ``number``: with a ``setup``, asv_runner may re-run ``setup`` before every call and
+    time each call alone (asv#966), two clock reads around a call of microseconds."""
     calls = max(1, int(calls))
     bench.number = 1
     bench.calls = range(calls)

@@ -1473,6 +1473,11 @@ def free_motion_under_load(dae, x, lam, kinds=None):
     # round-off of K's entries, of the multipliers' term among them where K holds no other
     free = np.abs(mu) <= 1e-9 * max(bound, (np.linalg.norm(fr) + np.abs(lam).max(initial=0.0))
                                     / _size(dae))
+    # driven: the load's share along a free motion above 1e-6 of its norm in the free space.
+    # Relative to |Z^T F| so that the units of the load cancel; 1e-6 lies far above the share
+    # round-off gives a stiff direction (eigh's vectors tilt by about eps ||K|| / gap, 1e-16
+    # times a conditioning up to 1e10) and far below what a load along the free motion gives
+    # (a share of order one of its norm)
     driven = free & (np.abs(W.T @ fr) > 1e-6 * np.linalg.norm(fr))
     if not driven.any():
         return None
@@ -1483,6 +1488,10 @@ def free_motion_under_load(dae, x, lam, kinds=None):
         rates = np.zeros(0)
     if kinds is None:
         kinds = [j.kind for j in dae.assembly.joints]
+    # named: the joints moving at a tenth of the fastest or more (relative, so units cancel).
+    # Along a free motion every joint of a chain beyond the free one moves too, at rates the
+    # geometry sets; a tenth keeps the ones that carry the motion and leaves out those it
+    # drags a little, so the message names the joint to hold, not the whole chain
     moving = list(np.flatnonzero(rates > 0.1 * rates.max())) if rates.size and rates.max() \
         else []
     if len(moving) == 1:

@@ -475,6 +475,23 @@ class _Held:
         return self.q, 0.0, 0.0
 
 
+def _least_norm(G, full_rank):
+    """The least-norm solver ``r -> Phi_x^+ r`` of a constraint Jacobian ``G`` (m, n_x),
+    sparse or dense. Of full row rank (``full_rank``): ``G^T (G G^T)^{-1} r`` with one sparse
+    LU of the m x m ``G G^T`` (a joint's rows touch a few coordinates, so it stays sparse and
+    small; its condition is G's squared, of order one for rows of unit-scale positions and
+    slopes). Else (redundant joints) dense least squares, whose SVD takes the rank."""
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
+    if full_rank:
+        G = sp.csr_matrix(G)
+        lu = spla.splu(sp.csc_matrix(G @ G.T))
+        return lambda r: G.T @ lu.solve(np.asarray(r, dtype=float))
+    D = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+    return lambda r: np.linalg.lstsq(D, r, rcond=None)[0]
+
+
 def _on_joints(dae, X, V, iterations=10):
     """Frames of a motion along a mode moved onto the joints: each row of ``X`` (n_frames,
     n_x), on the straight line ``x* + s dx`` that satisfies the constraints ``Phi`` of the
@@ -483,10 +500,32 @@ def _on_joints(dae, X, V, iterations=10):
     parameters normalized) until ``|Phi|`` stops falling; each row of ``V`` made tangent,
     ``V - Phi_x^+ Phi_x V``, and scaled back to its kinetic energy ``1/2 V^T M V`` (M at the
     frame): the projection alone would slow a turn by ``cos`` of its angle, a second-order
-    loss of the line's exact kinetic energy. Returns new arrays."""
+    loss of the line's exact kinetic energy. ``Phi_x^+`` by :func:`_least_norm` (sparse when
+    ``Phi_x`` has full row rank, judged once at the first frame), M sparse: a frame costs
+    O(n_x) on a chain. Returns new arrays."""
     X, V = np.array(X, dtype=float), np.array(V, dtype=float)
-    if not dae.n_constraints:
+    if not dae.n_constraints or not len(X):
         return X, V
+    G = dae.constraint_jacobian(X[0], 0.0)
+    dense = G.toarray() if hasattr(G, "toarray") else np.asarray(G)
+    full_rank = np.linalg.matrix_rank(dense) == dae.n_constraints
+    del dense
+    for k in range(len(X)):
+        gap = np.abs(dae.constraint(X[k], 0.0)).max()
+        for _ in range(iterations):
+            step = _least_norm(dae.constraint_jacobian(X[k], 0.0), full_rank)(
+                dae.constraint(X[k], 0.0))
+            moved = X[k] - step
+            after = np.abs(dae.constraint(moved, 0.0)).max()
+            if not after < gap:
+                break
+            X[k], gap = moved, after
+        G = dae.constraint_jacobian(X[k], 0.0)
+        tangent = V[k] - _least_norm(G, full_rank)(G @ V[k])
+        M = dae.mass(X[k]) if callable(getattr(dae, "mass", None)) else dae.M
+        moving = tangent @ (M @ tangent)
+        V[k] = tangent * np.sqrt((V[k] @ (M @ V[k])) / moving) if moving > 0.0 else tangent
+    return X, V
 
     def dense(G):
         return G.toarray() if hasattr(G, "toarray") else np.asarray(G)
@@ -519,8 +558,8 @@ def _modal_energies(kinetic, elastic, gravity, s, omega):
     order); the elastic energy (the elements' and springs', with the share of K of any load
     that depends on the coordinates) is the rest, ``elastic* + 1/2 s^2 omega^2 - (gravity -
     gravity*)``. The split is the linearization's: a rigid pendulum's elastic column moves
-    by a rest of fourth order in its swing theta, below theta^2 of its energy (4.5 % at
-    0.245 rad). The frames' own elastic energy is not used: the straight line stretches the
+    by a rest of fourth order in its swing theta, a fraction of order theta^2 of its energy
+    (gravity's potential is right only to second order). The frames' own elastic energy is not used: the straight line stretches the
     elements at fourth order in s (:meth:`Modes.motion`). Returns ``{kinetic, elastic,
     gravity}`` (n_frames,)."""
     kinetic, elastic, gravity = (np.asarray(e, dtype=float) for e in (kinetic, elastic, gravity))
@@ -942,6 +981,10 @@ def _lowest_qz(K, M, n):
         real = (alpha / beta).real
         if not cut:
             lowest = np.sort(real)[n - 1]
+            # near-tie margin 1e-8 ~ sqrt(eps) of the largest magnitude: a double eigenvalue
+            # of a nonsymmetric pencil (a nearly defective pair, the complex pair above)
+            # perturbed by eps ||K|| splits by up to sqrt(eps) of the scale, so values closer
+            # than that to the n-th may be its twin
             cut.append(lowest + 1e-8 * max(np.abs(real).max(), 1e-300))
         return real <= cut[0]
 
@@ -955,6 +998,9 @@ def _lowest_qz(K, M, n):
         W = W[:, chosen(values, np.ones(len(values)))]
         U, sizes, _ = np.linalg.svd(np.concatenate([W.real, W.imag], axis=1),
                                     full_matrices=False)
+        # the eigenvectors of a (near-)double eigenvalue are resolved only to sqrt(eps) ~ 1e-8
+        # (as the cut's margin): singular values below 1e-8 of the largest are that error in
+        # columns that are dependent in exact arithmetic (a pair's real and imaginary parts)
         V = U[:, sizes > 1e-8 * sizes[0]]
     K_v, M_v = V.T @ K @ V, V.T @ M @ V
     _, turn = scipy.linalg.eigh(0.5 * (K_v + K_v.T), 0.5 * (M_v + M_v.T))

@@ -17,11 +17,12 @@ final status.
    backward Euler, the reduced model's scheme, only removes energy (its numerical damping). The
    gain ``max_t total(t) - total(0)`` is compared with the system's energy scale
 
-       E_s = m |g| L + kinetic(0) + elastic(0)      (J),
+       E_s = (m |g| + sum_i |F_i|) L + kinetic(0) + elastic(0)      (J),
 
-   m the model's mass (kg), ``L`` its size (the largest distance between reference points,
-   m): the potential energy that moving the mass across the model exchanges, plus the initial
-   energy (a model at rest without gravity has none and is not checked). The limit is
+   m the model's mass (kg), F_i its constant point forces (N), ``L`` its size (the largest
+   distance between reference points, m): the potential energy that moving the mass and the
+   loads' points across the model exchanges, plus the initial energy (a model at rest without
+   gravity or forces has none and is not checked). The limit is
    ``ENERGY_GAIN = 0.05`` of it: a reduced solution within a few percent of L of the full one
    (the method's accuracy when it works) changes the potential by about that fraction of
    ``m |g| L``, and the full model's backward Euler loses energy.
@@ -33,11 +34,17 @@ final status.
 
 Both checks also run at every step (:class:`StepWatch`, called by the adaptive step on its
 solution): a run that fails one stops there with status "diverged" and keeps the outputs so far,
-instead of running on to states billions of joules away (a 10-element pendulum with 10 of its
-40 modes and 20 of its 40 interior equations reached 5e11 J and a stretch of 465 by 0.5 s).
-At a step the energy check needs no integrated work: it runs on passive models without loads
-and torsion spring-dampers (gravity and the spring-dampers' forces are potentials; damping only
-lowers the total, so the in-step check flags no run the finished-run check would pass).
+instead of running on to states arbitrarily far from the model's (greedy Gauss-Newton meets
+the sampled equations with any state that fits them).
+At a step the energy check needs no integrated work: it runs on passive models without
+torsion spring-dampers or load moments, where every force is a potential of the step's
+coordinates (gravity ``-F_G . x``, a constant point force ``-F . r(x)``, ``r`` its point's
+position, the point spring-dampers' ``1/2 k (l - l0)^2``; damping only lowers the total, so
+the in-step check flags no run the finished-run check would pass). On a passive model with a
+torsion spring-damper or a load moment only the stretch is checked at each step, and the
+energy gain on the finished run: a moment's work and a torsion spring's energy need the
+rotation since the start counted in turns (the joint coordinates the loop tracks at its
+outputs, :attr:`rancf.Result.joint_q`), which the step's coordinates alone do not give.
 
 The fraction of greedy Gauss-Newton steps at the iteration cap (``stats["greedy_max_iter"]``)
 is reported in a flagged run's message but is no verdict: it does not tell a drifting run from
@@ -51,6 +58,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..problem import StepFailure
+from ...utilities.errors import USER_FUNCTION_ERRORS
 from .greedy_gauss_newton import STATUSES
 
 #: energy gain limit, a fraction of the energy scale E_s (module docstring)
@@ -80,14 +88,22 @@ def passive(model):
 
 
 def energy_scale(assembly, energy):
-    """E_s = m |g| L + kinetic(0) + elastic(0) (J) of the module docstring; ``assembly`` the
-    model's frozen arrays, ``energy`` (n_out, 3) its kinetic, elastic and gravity energy at the
-    outputs (:meth:`rancf.model.Assembly.energies`)."""
+    """E_s = (m |g| + sum |F_i|) L + kinetic(0) + elastic(0) (J) of the module docstring;
+    ``assembly`` the model's frozen arrays, ``energy`` (n_out, 3) its kinetic, elastic and
+    gravity energy at the outputs (:meth:`rancf.model.Assembly.energies`)."""
     A, model = assembly, assembly.model
     mass = sum(b.rho * b.A * b.length for b in model.beams) + \
         sum(r.mass for r in model.rigid_bodies)
-    return (mass * float(np.linalg.norm(A.gravity)) * A.size
+    forces = sum(float(np.linalg.norm(f.force)) for f in model.loads if not callable(f.force))
+    return ((mass * float(np.linalg.norm(A.gravity)) + forces) * A.size
             + float(energy[0, 0]) + float(energy[0, 1]))
+
+
+def load_potential(assembly, x):
+    """``-sum F_i . r_i(x)`` (J) of the model's constant point forces at coordinates x
+    (n_x,); r_i the position of load i's point (m)."""
+    return -sum(float(f.force @ assembly.point_position(f.point, x))
+                for f in assembly.model.loads if not callable(f.force))
 
 
 def stretch(assembly, nodes):
@@ -132,12 +148,13 @@ class StepWatch:
     def __init__(self, reduced, x0, v0):
         A, model = reduced.assembly, reduced.model
         self.reduced, self.assembly = reduced, A
-        self.energy = (passive(model) and not model.loads
-                       and not model.rotational_spring_dampers)
+        self.energy = (passive(model) and not model.rotational_spring_dampers
+                       and all(f.moment == 0.0 for f in model.loads))
         if self.energy:
             e = self._energies(x0, v0)
-            self.total0, self.scale = float(e.sum()), energy_scale(A, e)
-            # scale 0: no gravity and at rest, nothing moves (module docstring)
+            self.total0 = float(e.sum()) + load_potential(A, np.asarray(x0, dtype=float))
+            self.scale = energy_scale(A, e)
+            # scale 0: no gravity or force and at rest, nothing moves (module docstring)
             self.energy = self.scale > 0.0
 
     def _energies(self, q, v):
@@ -147,11 +164,12 @@ class StepWatch:
     def __call__(self, t, q, v, sampled, full):
         failed = []
         if self.energy:
-            gain = float(self._energies(q, v).sum()) - self.total0
+            gain = (float(self._energies(q, v).sum())
+                    + load_potential(self.assembly, np.asarray(q, dtype=float)) - self.total0)
             if gain > ENERGY_GAIN * self.scale:
                 failed.append(f"energy gain {gain:.4g} J > {ENERGY_GAIN:g} of the energy "
-                              f"scale m|g|L + kinetic(0) + elastic(0) = {self.scale:.4g} J of "
-                              "a passive model")
+                              f"scale (m|g| + sum|F|) L + kinetic(0) + elastic(0) = "
+                              f"{self.scale:.4g} J of a passive model")
         stretched = stretch(self.assembly, np.reshape(q, (1, -1, self.assembly.node_size)))
         if stretched > STRETCH:
             failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
@@ -179,16 +197,21 @@ def drift_checked(reduced, solution):
     -------
     Solution
         ``solution`` itself unless it is "ok" with two outputs or more, or "failed" or
-        "diverged" by the loop (then a copy whose message adds that the reduction is the
-        likelier cause, its residuals and :func:`advice`); else a copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
+        "diverged" by the loop for another reason than a function given to the model
+        (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`; then a copy whose message adds
+        that the reduction is the likelier cause, its residuals and :func:`advice`); else a
+        copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
         takes them, :func:`rancf.results.result.built`), and, when a check fails, status
         "diverged" and a message with each failed check's value and limit, the greedy steps at
         the iteration cap and what to change. Every output is kept.
     """
     s = solution
-    if s.status in ("failed", "diverged") and ADVICE not in s.message:
+    if (s.status in ("failed", "diverged") and ADVICE not in s.message
+            and not isinstance(s.error, USER_FUNCTION_ERRORS)):
         # the loop's own verdicts (a joint turned over, a non-finite residual, ...) advise on
-        # the step and the model; in a reduced run the reduction is the likelier cause
+        # the step and the model; in a reduced run the reduction is the likelier cause. A
+        # function given to the model that raised (or returned no value) is the user's to fix
+        # whatever the modes: its message stands alone
         return replace(s, message=(
             f"{s.message}; in a reduced run this usually means the reduced motion left the "
             f"model's (largest residual of all equations at a step "
@@ -212,7 +235,8 @@ def drift_checked(reduced, solution):
         # scale 0: no gravity and at rest, nothing moves and round-off is all a gain can be
         if scale > 0.0 and gain > ENERGY_GAIN * scale:
             failed.append(f"energy gain {gain:.4g} J > {ENERGY_GAIN:g} of the energy scale "
-                          f"m|g|L + kinetic(0) + elastic(0) = {scale:.4g} J of a passive model")
+                          f"(m|g| + sum|F|) L + kinetic(0) + elastic(0) = {scale:.4g} J of a "
+                          "passive model")
     stretched = stretch(A, nodes)
     if stretched > STRETCH:
         failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
