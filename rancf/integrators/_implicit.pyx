@@ -7,41 +7,21 @@ constraint monitors, the outputs and the Ctrl-C watch. It calls the problem thro
 contract of :class:`rancf.formulations._problem.StepProblem`: for a compiled formulation no
 Python runs inside a step (Python input functions of a model excepted, once per evaluation).
 
-A step stops when the iteration just made moved its new positions by at most tol and its new
-velocities by at most tol per second: ``h^2 beta max|da| <= tol`` and ``h gamma max|da| eta_k <=
-tol``, where ``eta_k = theta_k / (1 - theta_k)`` when the step's last two increments contract by
-``theta_k = |dq_k| / |dq_{k-1}| < theta`` (the error they leave, Hairer and Wanner, Solving ODEs
-II, IV.8, eq. 8.14), else 1 (``Stepper._converged``). Why the velocities: the unknown is the
-acceleration, and an error ``da`` left in it moves the new positions by ``h^2 beta da`` but the
-new velocities by ``h gamma da``, ``gamma / (beta h)`` times more (2000 at 1 ms), which every later
-step carries into the positions. A test on the positions alone admits acceleration errors of
-``tol / (h^2 beta)``, growing as the step shrinks, so that refining the step stops converging
-(a bead on a spinning rod against its closed form, tests/test_audit3_findings.py).
-One tol for both, in m and m/s (rad and rad/s), is the scalar absolute tolerance of an ODE
-solver on the state (q, v). The velocity test is waived where the position increment is at the
-round-off of the positions (``ROUNDOFF`` times the largest coordinate): the velocity increment is
-``gamma / (beta h)`` times it and cannot fall below that multiple of its round-off. Statics has no
-velocities (``gamma = 0``): its test is the position test.
-
 Newton's matrix is kept across iterations and steps (``reuse=True``, modified Newton) while
 the iteration contracts well: an increment larger than ``theta`` (0.5) times the previous one
 asks for a new matrix at the current iterate, so the iteration kept contracts at a rate below
-theta and the error left in the positions when their increment stops it is below ``tol theta /
-(1 - theta) <= tol`` (Hairer and Wanner, IV.8); a step that does not converge with a kept
+theta and the error left when ``max |dq| <= tol`` stops it is below ``tol theta / (1 - theta)
+<= tol`` (Hairer and Wanner, Solving ODEs II, IV.8); a step that does not converge with a kept
 matrix is retried once from its start with a matrix refactored at every iteration (full
-Newton), as stiff solvers do. The position test is on the increment, not on the error estimated
-from the ratio ``theta_k``, which would save the last iteration where ``theta_k`` is small: with
-a kept matrix the contraction is not geometric (the components of the max norm contract at
-different rates, and with the spatial formulation's approximate matrix the ratios alternate
-between about 1e-3 and 0.7 to 1.3 on a chain), so the first two increments underestimate the
-error left and a step stopped so can end beyond tol from its solution (tests/test_newton_stop.py
-checks every step against its equations solved to round-off); and the renewal rules below,
-seeing two iterations a step, would no longer renew a matrix gone stale. The velocity test takes
-the estimate: it is ``gamma / (beta h)`` times stricter than the position test, so that an
-underestimate by the 15 measured on the spatial chain still leaves the positions far within tol,
-and without it most steps would take the iteration it saves.
-
-Newton starts at ``a_{n+1} = a_n`` while the last step shows the
+Newton), as stiff solvers do. The loop stops on the increment, not on the error estimated from
+the ratio ``theta_k`` of the last two increments, ``theta_k / (1 - theta_k) max |dq_k|`` (their
+eq. 8.14), which would save the last iteration where ``theta_k`` is small: with a kept matrix the
+contraction is not geometric (the components of the max norm contract at different rates, and
+with the spatial formulation's approximate matrix the ratios alternate between about 1e-3 and
+0.7 to 1.3 on a chain), so the first two increments underestimate the error left and a step
+stopped so can end beyond tol from its solution (tests/test_newton_stop.py checks every step
+against its equations solved to round-off); and the renewal rules below, seeing two iterations
+a step, would no longer renew a matrix gone stale. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
 accelerations resolved, else at the last positions ``q_{n+1} = q_n`` or at the last step's
 increment repeated, ``q_{n+1} = 2 q_n - q_{n-1}``, whichever would have missed the last step's
 solution by the least (the first step: the one whose first increment is the smaller;
@@ -92,10 +72,6 @@ from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 #: before it is as stale as the old.
 cdef int FRESH_ITERATIONS = 2
 cdef int HORIZON = 3
-#: The round-off of the positions in Newton's stop test, in units of the largest coordinate:
-#: the cable pendulum of validation/peers3d_models.py (coordinates up to 2 m) stalls at position
-#: increments of 6.7e-14 m, 150 times the double precision of 2 m.
-cdef double ROUNDOFF = 1e3 * 2.220446049250313e-16
 
 
 cdef inline double _maxabs(const double* x, int n) noexcept nogil:
@@ -170,7 +146,7 @@ cdef class Stepper:
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
     cdef int last_iterations, fresh_iterations, age, staleness
-    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate, _roundoff
+    cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate
     cdef object strategy
     cdef object equations
     cdef readonly object error     # what an input function of the problem raised, ending run()
@@ -352,7 +328,6 @@ cdef class Stepper:
         cdef int it, i, n = self.n, m = self.m
         cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
-        self._roundoff = ROUNDOFF * _maxabs(&self.q[0], n)
         for it in range(1, self.max_iter + 1):
             if it == 1:
                 self._start_residual(x)
@@ -380,7 +355,7 @@ cdef class Stepper:
             self.newton_iterations += 1
             if not isfinite(dq):
                 raise StepFailure("diverged", f"non-finite Newton increment{self._where()}")
-            if self._converged(dq, dq_prev, it):
+            if dq <= self.tol:
                 return it
             if dq > 1e8:
                 # beyond the loop's state bound: the iterates diverge (left alone they went on
@@ -399,26 +374,6 @@ cdef class Stepper:
         # the mean contraction per iteration of the whole attempt
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
-
-    cdef bint _converged(self, double dq, double dq_prev, int it) noexcept:
-        """Newton's stop test (the module docstring gives the criterion and why): the position
-        increment ``dq = h^2 beta max|da|`` of the iteration just made at most tol, and the
-        error its velocities are left with at most tol per second, estimated as the velocity
-        increment ``h gamma max|da|`` times ``theta_k / (1 - theta_k)`` where the step's last
-        two increments contract by ``theta_k = dq_k / dq_{k-1} < theta`` (Hairer and Wanner,
-        Solving ODEs II, IV.8, eq. 8.14), else times 1; the velocity test is waived where the
-        position increment is at the round-off of the positions (``_roundoff``), below which
-        the velocity increment cannot fall."""
-        cdef double dv, th
-        if not dq <= self.tol:
-            return False
-        if self.hg <= self.hb or dq <= self._roundoff:
-            return True
-        dv = dq * (self.hg / self.hb)
-        if it >= 2 and dq < self.theta * dq_prev:
-            th = dq / dq_prev
-            dv *= th / (1.0 - th)
-        return dv <= self.tol
 
     cdef int _start_residual(self, double* x) except -1:
         """Newton's right-hand side ``-r`` in x at its start (:meth:`_start`). A start at which
