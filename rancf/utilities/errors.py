@@ -77,10 +77,34 @@ class ReturnedValueError(ValueError):
     The same rule as :class:`UserFunctionError` otherwise: out of the call at the start, a
     run stopped with status ``"failed"`` later, held in :attr:`rancf.Result.error`.
 
+    Parameters
+    ----------
+    message : str
+        What the function returned, where and when (the message).
+    function, index, t
+        The attributes below (None when not known).
+
     Attributes
     ----------
-    function, index, t
-        As :class:`UserFunctionError`'s.
+    function : {"drive", "effort", "force", "moment"}
+        Which function returned it.
+    index : int
+        The number of its joint (``drive``, ``effort``) or load (``force``, ``moment``).
+    t : float
+        The time of the call (s).
+
+    Examples
+    --------
+    >>> m = rancf.Model()
+    >>> b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    >>> def effort(t, q, qd):
+    ...     return float("nan") if t > 0.01 else 0.0
+    >>> j = m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=effort)
+    >>> res = rancf.simulate(m, 0.05, 1e-4)      # RK4, outputs every 1 ms
+    >>> res.status, float(res.t[-1])             # the outputs before the failure are kept
+    ('failed', 0.01)
+    >>> res.error
+    ReturnedValueError('effort of joint 0 must return a finite number, got nan at t = 0.01005 s')
     """
 
     def __init__(self, message, function=None, index=None, t=None):
