@@ -86,12 +86,8 @@ class ReturnedValueError(ValueError):
 
     Attributes
     ----------
-    function : {"drive", "effort", "force", "moment"}
-        Which function returned it.
-    index : int
-        The number of its joint (``drive``, ``effort``) or load (``force``, ``moment``).
-    t : float
-        The time of the call (s).
+    function, index, t
+        As :class:`UserFunctionError`'s (which function, its joint or load, the time in s).
 
     Examples
     --------
