@@ -45,3 +45,21 @@ def test_static_finds_the_equilibrium_of_a_joint_held_by_an_effort(kind):
         angle = brentq(lambda a: K * a - G * ARM * np.cos(a), 0.0, 1.0)
         expected = [angle] if kind == "revolute" else [0.0, angle, 0.0]
     np.testing.assert_allclose(q, expected, rtol=0, atol=1e-8)
+
+
+@pytest.mark.xfail(strict=True, reason="open: a spatial curved-beam call (points=, tangents=, "
+                   "I=(I_y, I_z), J, G, up) in a planar model raises Python's TypeError 'missing "
+                   "1 required positional argument: length' instead of the ValueError naming the "
+                   "dimension that issue 22 asks for a spatial item in a planar model (the "
+                   "straight spatial call gets it)")
+def test_a_curved_spatial_beam_in_a_planar_model_is_refused_naming_the_dimension():
+    """Issue 22, The model: 'A planar item, joint or load in a spatial model (or the reverse)
+    is a ValueError naming the dimension'; the straight spatial beam in a planar model gets
+    'belongs to a spatial model (rancf.Model(dim=3)); this model is planar (dim=2)'."""
+    a = np.linspace(0.0, np.pi / 2, 3)
+    points = np.column_stack([np.sin(a), 1.0 - np.cos(a), 0.0 * a])
+    tangents = np.column_stack([np.cos(a), np.sin(a), 0.0 * a])
+    m = rancf.Model()
+    with pytest.raises(ValueError, match=r"spatial model \(rancf.Model\(dim=3\)\)"):
+        m.add_beam(n_elements=2, points=points, tangents=tangents, E=2e11, rho=7800.0, A=1e-4,
+                   I=(1e-9, 1e-9), J=2e-9, G=8e10, up=(0.0, 0.0, 1.0))
