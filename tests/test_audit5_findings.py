@@ -47,11 +47,6 @@ def test_static_finds_the_equilibrium_of_a_joint_held_by_an_effort(kind):
     np.testing.assert_allclose(q, expected, rtol=0, atol=1e-8)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a spatial curved-beam call (points=, tangents=, "
-                   "I=(I_y, I_z), J, G, up) in a planar model raises Python's TypeError 'missing "
-                   "1 required positional argument: length' instead of the ValueError naming the "
-                   "dimension that issue 22 asks for a spatial item in a planar model (the "
-                   "straight spatial call gets it)")
 def test_a_curved_spatial_beam_in_a_planar_model_is_refused_naming_the_dimension():
     """Issue 22, The model: 'A planar item, joint or load in a spatial model (or the reverse)
     is a ValueError naming the dimension'; the straight spatial beam in a planar model gets

@@ -560,6 +560,13 @@ def test_planar_models_still_list_planar_kinds_only():
         m.add_joint("spherical", b.end, r.centre)
     with pytest.raises(TypeError, match="unexpected keyword argument 'lenght'"):
         m.add_beam(1.0, 2, E=1e9, rho=1e3, A=1e-4, I=1e-9, lenght=1.0)
+    # a planar call missing a parameter (its defaults of None let a spatial curved call reach
+    # the dimension's check) is still the TypeError naming it
+    for missing in ("length", "E"):
+        given = dict(length=1.0, n_elements=2, E=1e9, rho=1e3, A=1e-4, I=1e-9)
+        del given[missing]
+        with pytest.raises(TypeError, match=rf"add_beam\(\) missing the parameter {missing}$"):
+            m.add_beam(**given)
 
 
 # --- refused models: the whole model is checked when it is built -------------------------------

@@ -130,8 +130,8 @@ class Model:
             raise ValueError(f"{name} {point!r} belongs to another model")
         return point
 
-    def add_beam(self, length, n_elements, E, rho, A, I, start=(0.0, 0.0), angle=0.0,
-                 damping=0.0, **spatial):
+    def add_beam(self, length=None, n_elements=None, E=None, rho=None, A=None, I=None,
+                 start=(0.0, 0.0), angle=0.0, damping=0.0, **spatial):
         """Add a straight, unstressed, uniform beam of ``n_elements`` equal elements.
 
         Parameters
@@ -164,6 +164,10 @@ class Model:
         ValueError
             A parameter out of its range (the message names it); a spatial beam's parameter
             (or a 3-vector ``start``, a pair ``I``), named with the dimension.
+        TypeError
+            A missing parameter (length, n_elements, E, rho, A and I have no value of their
+            own: their default None lets a spatial beam's call, whose curved form gives no
+            length, be refused naming the dimension first).
         RuntimeError
             The model is frozen (it has been simulated or solved).
 
@@ -180,6 +184,10 @@ class Model:
         """
         self._check_open()
         refuse_parameters(2, "add_beam", spatial, SPATIAL_PARAMETERS["add_beam"])
+        # every parameter defaults to None so that a spatial call (a curved beam gives no
+        # length) is refused above, naming the dimension, before one is missed here
+        checks.given("add_beam", ("length", length), ("n_elements", n_elements), ("E", E),
+                     ("rho", rho), ("A", A), ("I", I))
         refuse_shape(2, "start", start, (3,))
         refuse_shape(2, "I", I, (2,))
         b = Beam(self, len(self._beams), length, n_elements, E, rho, A, I, start, angle, damping)

@@ -8,6 +8,7 @@ loads (:mod:`rancf.model.spatial_joints`) and builder (:mod:`rancf.model.spatial
 """
 import numpy as np
 
+from ..utilities import checks
 from .dimension import refuse, refuse_parameters
 from .joints import SpringDamper
 from .model import Model
@@ -188,10 +189,8 @@ class SpatialModel(Model):
         if rest != "drawn":
             raise ValueError(f"rest={rest!r} applies to element='ancf-cable'; an SE(3) beam "
                              "(element='se3-beam') is stress-free as drawn: rest='drawn'")
-        for name, value in (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
-                            ("I", I), ("J", J), ("G", G)):
-            if value is None:
-                raise TypeError(f"add_beam() missing the parameter {name}")
+        checks.given("add_beam", ("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
+                     ("I", I), ("J", J), ("G", G))
         b = SpatialBeam(self, len(self._beams), length, n_elements, E, rho, A, I, J, G, start,
                         direction, up, shear, kappa, damping, points, tangents)
         self._beams.append(b)
@@ -214,12 +213,9 @@ class SpatialModel(Model):
                              "n_elements, E, rho, A, I, damping, and length, start, direction "
                              "(straight) or points, tangents (curved)")
         curved = points is not None or tangents is not None
-        for name, value in (((("length", length),) if not curved else ())
-                            + (("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A),
-                               ("I", I))):
-            if value is None:
-                raise TypeError(f"add_beam() missing the parameter {name} (element="
-                                "'ancf-cable')")
+        checks.given("add_beam", *((("length", length),) if not curved else ()),
+                     ("n_elements", n_elements), ("E", E), ("rho", rho), ("A", A), ("I", I),
+                     note="element='ancf-cable'")
         c = SpatialCable(self, len(self._beams), length, n_elements, E, rho, A, I, start,
                          direction, damping, points, tangents, rest)
         self._beams.append(c)

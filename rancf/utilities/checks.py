@@ -53,6 +53,18 @@ def integer(name, value, low=None, high=None):
     return value
 
 
+def given(method, *pairs, note=""):
+    """Refuse the first parameter of ``pairs`` ((name, value) each) left at None: a TypeError
+    saying ``method`` misses it, as Python says of a missing argument (``note``: a phrase in
+    parentheses after it). For a parameter that has a default of None only so that a call of
+    another form (a curved beam's points, the other dimension's parameters) reaches its own
+    check first."""
+    for name, value in pairs:
+        if value is None:
+            raise TypeError(f"{method}() missing the parameter {name}"
+                            + (f" ({note})" if note else ""))
+
+
 def boolean(name, value):
     """``value`` if it is a bool (numpy's included), as a bool."""
     if not isinstance(value, (bool, np.bool_)):
