@@ -24,11 +24,6 @@ def effort_held_rod(kind):
     return m, joint
 
 
-@pytest.mark.xfail(strict=True, reason="open: rancf.static of a spatial tree refuses a joint "
-                   "held only by an effort function of q ('the stiffness matrix is singular ... "
-                   "has no stiffness'), though statics.rst solves 'under all its loads ... and "
-                   "efforts' and counts an effort among what holds a joint; the planar statics "
-                   "and rancf.modes of the same spatial model take the effort's stiffness")
 @pytest.mark.parametrize("kind", ["revolute", "spherical", "prismatic"])
 def test_static_finds_the_equilibrium_of_a_joint_held_by_an_effort(kind):
     """The weight's moment about the pin, ``m g l cos(q)`` about +y, balances the effort ``K q``

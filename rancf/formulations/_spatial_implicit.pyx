@@ -58,6 +58,17 @@ O(n), and the full tangent (:attr:`krylov`, GMRES) has it. Where a stiff spring 
 step's equations curve too much in the relative coordinates, the full tangent fails as S does,
 where the spatial DAE (absolute coordinates) runs. A joint spring-damper has no such term: its
 force depends on its own coordinate only, so its term in S is exact.
+
+An effort function ``e(t, q, qd)`` of a joint acts on its link's coordinates alone, like a joint
+spring-damper: its generalized force is ``tau = T^T e`` (T the identity on a translation,
+``J_l(q)`` on a rotation vector), and S takes ``-T^T (c_k de/dq + c_c de/dqd)`` (times the load
+factor in statics) on the link's joint block, the slopes by central differences of the function
+at Newton's q, qd and t (``Inputs.effort_slopes`` of rancf/formulations/spatial.py: four calls a
+coordinate a factorization, outside the compiled elimination as the loop calls the inputs), its
+symmetric part (the blocks are factored as symmetric ones; a follower torque's skew part stays
+in the residual only). Left out: the turning of T (``dT^T/dq e``, zero at q = 0 or e = 0). A
+model without effort functions passes none of this. Where T is the identity (one- and
+two-coordinate joints) and de/dq symmetric, the term is exact but for the differences' error.
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
@@ -65,7 +76,7 @@ Left out of S (the residual keeps them all, so the step converges to the same so
   a follower or a fixed-direction end force has) and of the bias accelerations;
 - ``dF/dv`` but for the element damping: the gyroscopic and Coriolis terms;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
-  and the slopes of effort functions.
+  and of a rotation-vector effort's map ``J_l(q)^T`` (above).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -104,8 +115,9 @@ evaluates the residual at its iterate right before it solves), with the coordina
 that step). Newton then converges quadratically: on the bend at 64 elements the increments
 fall 6e-3, 8e-5, 2e-8, 2e-15 in a load step, 4 iterations a load step with 8 to 10 GMRES
 products each; statics of the bend at 64 elements took 0.13 s. In statics (``c_m = c_c =
-0``) S is the elements' stiffness alone: a mechanism (a joint with no stiffness, a free body)
-makes a joint block singular, which fails with a message naming the body.
+0``) S is the stiffness of the elements, spring-dampers and effort functions alone: a
+mechanism (a joint that nothing holds, a free body) makes a joint block singular, which fails
+with a message naming the body.
 A product costs two residuals and an iteration of GMRES also one sweep pair of S, so an
 iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
 the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in 2 to 3
@@ -585,6 +597,9 @@ cdef class SpatialProblem(StepProblem):
     cdef double[::1] full_a, full_out, zero, E, scratch, power_out
     cdef double[::1] blocks, Z, Ks, small, Vz, Wz, ys  # spring-dampers (_spring_matrix)
     cdef double[::1] cable_blocks                       # _cable_blocks
+    cdef double[::1] effort_slopes      # de/dq, de/dqd of each effort function (_efforts)
+    cdef int[::1] effort_body
+    cdef int n_efforts
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -662,6 +677,13 @@ cdef class SpatialProblem(StepProblem):
         self.kept = self.keep = False
         self.kept_rows = []
         self.accepted_q, self.has_accepted = np.zeros(max(self.n, 1)), False
+        # effort functions: the link each acts on (its coordinates are the function's)
+        functions = self.inputs.effort_functions
+        spans = [(nd.q_offset[i], nd.q_offset[i + 1]) for i in range(nd.n)] if functions else []
+        bodies = [spans.index((s.start, s.stop)) for _, s, _ in functions]
+        self.n_efforts = len(bodies)
+        self.effort_body = np.asarray(bodies if bodies else [0], dtype=np.intc)
+        self.effort_slopes = np.zeros(2 * SPATIAL_BLOCK * max(self.n_efforts, 1))
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
 
@@ -874,11 +896,15 @@ cdef class SpatialProblem(StepProblem):
         self.exact = c_k == 0.0
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
+        if self.n_efforts:
+            self._slopes(t_e, c_k, c_c)
         with nogil:
             kinematics(nd, nd.q, nd.qd)
             rotated_inertias(nd)
             status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
             self._ground_springs(c_k, c_c)
+            if self.n_efforts:
+                self._efforts(c_k, c_c)
             if nd.n_cable_elements:
                 _cable_blocks(nd, c_m, c_k, c_c, nd.c_blocks)
         if status:
@@ -894,6 +920,77 @@ cdef class SpatialProblem(StepProblem):
                                   "singular")
         return 0
 
+    cdef int _slopes(self, double t, double c_k, double c_c) except -1:
+        """The effort functions' slopes ``de/dq``, ``de/dqd`` at Newton's q, qd and t
+        (``Inputs.effort_slopes`` of rancf/formulations/spatial.py: central differences, four
+        calls a coordinate) into :attr:`effort_slopes` (two blocks at row stride 6 a function),
+        where S weighs them (c_k or c_c not zero)."""
+        cdef int k, m, r, c, n_i
+        if c_k == 0.0 and c_c == 0.0:
+            return 0
+        found = self.inputs.effort_slopes(t, self.newton_arrays["q"], self.newton_arrays["qd"])
+        for k in range(self.n_efforts):
+            for m in range(2):
+                block = found[k][m]
+                n_i = block.shape[0]
+                for r in range(n_i):
+                    for c in range(n_i):
+                        self.effort_slopes[SPATIAL_BLOCK * (2 * k + m) + SPATIAL_NODE * r + c] = \
+                            block[r, c]
+        return 0
+
+    cdef void _efforts(self, double c_k, double c_c) noexcept nogil:
+        """The effort functions' terms on their links' joint blocks of E, at Newton's
+        kinematics, after :meth:`_ground_springs` (which zeroes the blocks of the links with a
+        joint spring-damper and adds its terms; the others are zeroed here): the link's
+        generalized force is ``tau = T^T e`` with T the identity on the translation and
+        ``J_l(q)`` on a rotation vector (``forces`` of
+        rancf/formulations/_spatial.pyx, ``Jr``), so ``-dtau/dq = -T^T de/dq`` but for the
+        turning of T (``dT^T/dq e``, zero at q = 0 or e = 0: left out, as the load stiffness),
+        and ``-dtau/dqd = -T^T de/dqd``; each times the load factor (statics scales the
+        efforts), weighed ``c_k`` and ``c_c``, and its symmetric part taken (the elimination
+        factors the joint blocks as symmetric ones: an effort whose slope is not symmetric, a
+        follower torque, keeps its skew part in the residual only)."""
+        cdef SpatialData* nd = &self.nd
+        cdef double T[SPATIAL_BLOCK]
+        cdef const double* G
+        cdef const double* Jr
+        cdef double* Eb
+        cdef double w, lf = self.load_factor
+        cdef int k, m, b, n_i, t, r, c, j
+        cdef bint held
+        for k in range(self.n_efforts):
+            b = self.effort_body[k]
+            Eb = &self.E[SPATIAL_BLOCK * b]
+            n_i = nd.q_offset[b + 1] - nd.q_offset[b]
+            held = False
+            for j in range(nd.n_joint_springs):
+                held = held or nd.js_body[j] == b
+            if not held:
+                memset(Eb, 0, SPATIAL_BLOCK * sizeof(double))
+            # the rows T^T maps: those of a rotation vector, after its translation's
+            t = translation_size(motion_translation(nd.motion[b])) \
+                if motion_rotation(nd.motion[b]) == R_VECTOR else n_i
+            Jr = nd.Jr + 3 * SPATIAL_NODE * b
+            for m in range(2):
+                w = -lf * (c_k if m == 0 else c_c)
+                if w == 0.0:
+                    continue
+                G = &self.effort_slopes[SPATIAL_BLOCK * (2 * k + m)]
+                for r in range(n_i):
+                    for c in range(n_i):
+                        if r < t:
+                            T[SPATIAL_NODE * r + c] = G[SPATIAL_NODE * r + c]
+                        else:
+                            T[SPATIAL_NODE * r + c] = 0.0
+                            for j in range(3):
+                                T[SPATIAL_NODE * r + c] += (Jr[SPATIAL_NODE * j + r]
+                                                            * G[SPATIAL_NODE * (t + j) + c])
+                for r in range(n_i):
+                    for c in range(n_i):
+                        Eb[SPATIAL_NODE * r + c] += 0.5 * w * (T[SPATIAL_NODE * r + c]
+                                                               + T[SPATIAL_NODE * c + r])
+
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
         spherical link's 3 x 3 block: :func:`ball_spring_block`), and the
@@ -903,15 +1000,10 @@ cdef class SpatialProblem(StepProblem):
         cdef double K[9]
         cdef double x[3]
         cdef double o[3]
-        cdef int s, b, e, i, j, t
+        cdef int s, b, e, t
         for s in range(nd.n_joint_springs):
-            # a rotation vector's block follows the translation's coordinates
-            b = nd.js_body[s]
-            t = translation_size(motion_translation(nd.motion[b])) \
-                if motion_rotation(nd.motion[b]) == R_VECTOR else 0
-            for i in range(3):
-                for j in range(3):
-                    self.E[SPATIAL_BLOCK * b + SPATIAL_NODE * (t + i) + t + j] = 0.0
+            # the whole joint block: an effort function's terms follow (_efforts)
+            memset(&self.E[SPATIAL_BLOCK * nd.js_body[s]], 0, SPATIAL_BLOCK * sizeof(double))
         for s in range(nd.n_joint_springs):
             b = nd.js_body[s]
             if motion_rotation(nd.motion[b]) == R_VECTOR:
@@ -985,7 +1077,8 @@ cdef class SpatialProblem(StepProblem):
                double c_mq, double c_k, double c_c, double w):
         """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
         arguments of ``factor``, assembled column by column from ``mass_action``, the element
-        blocks and the spring-dampers' terms (:meth:`_dense_springs`), without the
+        blocks, the effort functions' (:meth:`_efforts`) and the spring-dampers' terms
+        (:meth:`_dense_springs`), without the
         elimination: O(n^2), for tests and Python solvers. Not for a model with cables (their
         blocks couple nodes: ``newton_solve`` has them)."""
         self._forget()
@@ -1015,6 +1108,18 @@ cdef class SpatialProblem(StepProblem):
                 idx = [nd.smap[k] for k in range(nd.q_offset[i], nd.q_offset[i + 1])]
                 block = E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)]
                 S[np.ix_(idx, idx)] += block.reshape(SPATIAL_NODE, SPATIAL_NODE)
+        if self.n_efforts:
+            kinematics(nd, nd.q, nd.qd)
+            self._slopes(t_e, c_k, c_c)
+            links = [self.effort_body[k] for k in range(self.n_efforts)]
+            for i in links:
+                E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)] = 0.0
+            self._efforts(c_k, c_c)
+            for i in links:
+                idx = [nd.smap[j] for j in range(nd.q_offset[i], nd.q_offset[i + 1])]
+                block = E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)]
+                S[np.ix_(idx, idx)] += \
+                    block.reshape(SPATIAL_NODE, SPATIAL_NODE)[:len(idx), :len(idx)]
         self._dense_springs(S, c_k, c_c)
         return S
 

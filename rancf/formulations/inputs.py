@@ -75,15 +75,12 @@ class Inputs:
     def effort_slopes(self, t, tau_q, tau_qd):
         """The derivatives ``dtau/dq`` and ``dtau/dqd`` of the effort functions at (t, q, qd)
         of their joints, into ``tau_q``, ``tau_qd`` (n_joints; constant efforts' entries are
-        left alone), by central differences with steps ``1e-6 max(1, |q|)`` and
-        ``1e-6 max(1, |qd|)`` (exact for the affine spring-dampers ``-k q - c qd``): four
-        calls of each function."""
+        left alone), by :func:`slopes` (exact for the affine spring-dampers ``-k q - c qd``):
+        four calls of each function."""
         for k, j in self.effort_joints:
             q, qd = float(self.q[k]), float(self.qd[k])
-            h, hd = 1e-6 * max(1.0, abs(q)), 1e-6 * max(1.0, abs(qd))
-            tau_q[k] = (j.effort_value(t, q + h, qd) - j.effort_value(t, q - h, qd)) / (2.0 * h)
-            tau_qd[k] = ((j.effort_value(t, q, qd + hd) - j.effort_value(t, q, qd - hd))
-                         / (2.0 * hd))
+            tau_q[k] = slopes(lambda x: j.effort_value(t, float(x[0]), qd), [q])[0, 0]
+            tau_qd[k] = slopes(lambda x: j.effort_value(t, q, float(x[0])), [qd])[0, 0]
 
     def failure(self):
         """The message of the exception a callable raised (:func:`failure_message`). The
@@ -150,6 +147,27 @@ class Recorded:
             # a copy: what the caller does with it cannot reach the record
             return value.copy() if isinstance(value, np.ndarray) else value
         return call
+
+
+#: The relative step of :func:`slopes`: the error of a central difference is of order its
+#: square times the third derivative, its rounding of order 1e-16 / 1e-6 = 1e-10 of the values.
+SLOPE_STEP = 1e-6
+
+
+def slopes(f, x):
+    """The Jacobian ``df/dx`` (m x n) of an input function f of x (n,) returning m numbers (a
+    number: m = 1), by central differences with steps ``SLOPE_STEP max(1, |x_k|)``: 2 n calls
+    of f, exact for an affine f (an effort ``-k q - c qd``). Newton's matrices take an effort
+    function's slopes so (the planar recursion's and the spatial recursion's)."""
+    x = np.array(x, dtype=float)
+    columns = []
+    for k in range(x.size):
+        h = SLOPE_STEP * max(1.0, abs(x[k]))
+        up, down = x.copy(), x.copy()
+        up[k] += h
+        down[k] -= h
+        columns.append((np.atleast_1d(f(up)) - np.atleast_1d(f(down))) / (2.0 * h))
+    return np.column_stack(columns)
 
 
 def failure_message(exc):

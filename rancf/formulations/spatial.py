@@ -30,7 +30,7 @@ from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
-from .inputs import Recorded, failure_message
+from .inputs import Recorded, failure_message, slopes
 from .recursive import rates_in_words
 
 #: A cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's.
@@ -147,6 +147,29 @@ class Inputs:
                 self.effort[s] = f(t, float(q[0]), float(qd[0]))
             else:
                 self.effort[s] = f(t, q.copy(), qd.copy())
+
+    def effort_slopes(self, t, q, qd):
+        """The slopes ``(de/dq, de/dqd)`` (n_i x n_i each, n_i its joint's coordinates) of each
+        effort function (``effort_functions`` order) at (t, q, qd) (n_q each: Newton's
+        workspace's, not the arrays :meth:`efforts` reads), by
+        :func:`~rancf.formulations.inputs.slopes`: 4 n_i calls of each function. The values e
+        are the function's own (a spherical joint's torque vector, not its generalized force).
+        Played back, the values do not depend on q and qd: the slopes are zero."""
+        found = []
+        for _, s, f in self.effort_functions:
+            n = s.stop - s.start
+            if self.played is not None:
+                found.append((np.zeros((n, n)), np.zeros((n, n))))
+                continue
+            x, xd = q[s].copy(), qd[s].copy()
+            if n == 1:
+                def call(a, b, f=f):
+                    return f(t, float(a[0]), float(b[0]))
+            else:
+                def call(a, b, f=f):
+                    return f(t, a, b)
+            found.append((slopes(lambda a: call(a, xd), x), slopes(lambda b: call(x, b), xd)))
+        return found
 
     def failure(self):
         """The message of the exception a callable raised; the exception stays in ``error``,
