@@ -376,86 +376,64 @@ def _out_of_plane_coordinates(dae, model):
 
 
 def _unstable_in_plane(dae, model, x, lam):
-    """The direction dx (n,) in which the equilibrium ``(x, lambda)`` of the spatial DAE
-    ``dae`` (its plane curved cables loaded in their planes) is unstable in those planes, or
-    None where it is stable there: where ``Z^T K Z`` has eigenvalues below ``-eps``, the
-    eigenvector of the one nearest -eps; K Newton's stiffness ``K + d(Phi_x^T lambda)/dx``
-    (symmetrized), Z an orthonormal basis of the displacements that keep the constraints
-    (``Phi_x dx = 0``) and every cable in its plane (:func:`_out_of_plane_coordinates`
-    zero), ``eps = 1e-9 |K|_inf`` (round-off: ``|K|_inf`` bounds the eigenvalues'
-    magnitude). A cable folded back on itself under its weight is such an equilibrium (its
-    upturned part compressed): Newton's steps, which the pseudo-transient continuation ends
-    with, converge to it as to any other. Where the split is not exact
-    (:func:`_split_is_exact`) nothing is held: the direction is any unstable one, out of the
-    planes too.
-
-    O(n) in the cable's coordinates, without a dense Z (O(n^3)): the count of those
-    eigenvalues by :func:`_negative_count` (the out-of-plane coordinates held by
-    :func:`_held_stiffness`), and, where it is positive, the direction by
-    :func:`_least_mode`: the eigenvector of the least eigenvalue nu of the shift-inverted
-    operator ``Z (Z^T A Z)^-1 Z^T`` (``A = K_p + eps I``: ``nu = 1 / (theta + eps)``,
-    negative exactly for theta below -eps)."""
-    A, J, bound, _ = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
-    if not bound:
-        return None
-    return _unstable_direction(A, J, bound)[1]
-
-
-def _unstable_direction(A, J, bound):
-    """``(unstable, v)`` for ``Z^T A Z`` (A (n, n) sparse symmetric, Z an orthonormal basis of
-    the null space of J): whether it has an eigenvalue below ``-eps``, ``eps = 1e-9 bound``
-    (round-off: ``bound = |K|_inf`` bounds the eigenvalues' magnitude; zero ones, a free
-    motion such as a body's turn about the line through its two joints, are not unstable),
-    and the eigenvector v (n,) of the one nearest -eps, or None (stable, or Lanczos found
-    none). ``unstable`` is None where neither the count (:func:`_negative_count`) nor Lanczos
-    (:func:`_least_mode`) decides."""
-    A = (A + 1e-9 * bound * sp.identity(A.shape[0])).tocsc()
-    negative = _negative_count(A, J)
-    if negative == 0:
-        return False, None
-    nu, v = _least_mode(A, J)
-    if negative is None:
-        unstable = None if v is None else bool(nu < 0.0)
-    else:
-        unstable = True
-    return unstable, (v if unstable and v is not None else None)
+    """``(dx, omega2)``: the direction dx (n,) in which the equilibrium ``(x, lambda)`` of the
+    spatial DAE ``dae`` (its plane curved cables loaded in their planes) is unstable in those
+    planes and its omega^2 (1/s^2, negative), or None where it is stable there (or
+    undecided, :func:`_unstable_mode` None): the mode of unit modal mass of the least omega^2 that
+    :func:`_unstable_mode` finds negative beyond its round-off, of ``Z^T K Z y = omega^2 Z^T M
+    Z y`` (K Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, M the DAE's mass
+    matrix) on the displacements that keep the constraints (``Phi_x dx = 0``) and every
+    cable in its plane (:func:`_out_of_plane_coordinates` zero, held by
+    :func:`_held_stiffness`): the rule :func:`rancf.modes` and
+    :func:`_leave_unstable_equilibrium` call an equilibrium unstable by
+    (:func:`rancf.utilities.resolution.rigid`), O(n). A cable folded back on itself under
+    its weight is such an equilibrium (its upturned part compressed): Newton's steps, which
+    the pseudo-transient continuation ends with, converge to it as to any other. Where the
+    split is not exact (:func:`_split_is_exact`) nothing is held: the direction is any
+    unstable one, out of the planes too."""
+    unstable, v, omega2 = _held_mode(dae, x, lam, _out_of_plane_coordinates(dae, model), True)
+    return (v, omega2) if unstable else None
 
 
 def _stable_out_of_plane(dae, model, x, lam):
     """Whether the equilibrium ``(x, lambda)`` of the spatial DAE ``dae`` (in-plane loads,
     the last load step's after :func:`_pseudo_transient_first_step`) is stable out of the
-    planes of the plane curved cables of ``model``: ``Z^T K Z`` positive definite, K
-    Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` (symmetrized) and Z an orthonormal
+    planes of the plane curved cables of ``model``: no mode of ``Z^T K Z y = omega^2 Z^T M Z
+    y`` whose omega^2 is negative beyond its round-off (:func:`_unstable_mode`, the rule of
+    :func:`rancf.modes`; a mode within it, a free motion, is not unstable), K Newton's
+    stiffness ``K + d(Phi_x^T lambda)/dx`` (symmetrized), M the DAE's mass matrix and Z a
     basis of the displacements that keep the constraints and move only the cables'
     out-of-plane coordinates (``n . r`` and ``n . r'`` of each node, n the plane's normal;
-    every other coordinate held by :func:`_held_stiffness`): no negative eigenvalue
-    (:func:`_negative_count`, O(n)) and none zero (A singular). With the loads in the plane
+    every other coordinate held by :func:`_held_stiffness`). With the loads in the plane
     and a model that the plane mirrors (cables alone between points of the ground) the
     matrix has no terms between those and the in-plane coordinates, so this block alone
     decides. Where the split is not exact (:func:`_split_is_exact`: the plane mirrors not
-    the model, or a body or another beam is tied to a cable) the test is the coupled one:
-    no eigenvalue of ``Z^T K Z`` on every constrained displacement below ``-1e-9
-    |K|_inf`` (:func:`_unstable_direction`; zero ones, free motions, allowed). A cable
-    in tension has the string's positive stiffness there; a compressed one (an arch under
-    its weight) a negative one, and so has a cable bent less than its rest curvature where
-    its bending outweighs its tension (theory: Curved cables): such an equilibrium is
-    unstable out of the plane, and statics refuses it as it refuses the reference. (The
-    sign of the nodes' strain does not decide: on a nearly inextensible cable the strain is
-    smaller than its scatter between Hermite elements.)"""
-    A, J, bound, exact = _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model),
-                                         False)
-    if not exact:
-        # the coupled test: A is K on every coordinate, nothing held
-        return _unstable_direction(A, J, bound)[0] is False
-    negative = _negative_count(A, J)
-    if negative is None:
-        nu, v = _least_mode(A, J)
-        return v is not None and nu > 0.0
-    return negative == 0
+    the model, or a body or another beam is tied to a cable) the test is the coupled one,
+    on every constrained displacement. A cable in tension has the string's positive
+    stiffness there; a compressed one (an arch under its weight) a negative one, and so
+    has a cable bent less than its rest curvature where its bending outweighs its tension
+    (theory: Curved cables): such an equilibrium is unstable out of the plane, and statics
+    refuses it as it refuses the reference. (The sign of the nodes' strain does not decide:
+    on a nearly inextensible cable the strain is smaller than its scatter between Hermite
+    elements.) Undecided (:func:`_unstable_mode` None) is not stable."""
+    return _held_mode(dae, x, lam, _out_of_plane_coordinates(dae, model), False)[0] is False
+
+
+def _held_mode(dae, x, lam, B, held_is_B):
+    """:func:`_unstable_mode` ``(unstable, v, omega2)`` of the equilibrium ``(x, lambda)`` of
+    the spatial DAE ``dae`` on the stiffness of :func:`_held_stiffness` (``B``,
+    ``held_is_B``: which coordinates are held) and the DAE's mass matrix. The held
+    coordinates' stiffness ``2 |K|_inf`` puts their modes' omega^2 far above every other
+    and raises ``|K|_1``, so the round-off bound of :func:`~rancf.utilities.resolution.rigid`,
+    by three times at most: a mode between that and the bound of K alone is taken as
+    resolved to zero, not unstable (at stake only an omega^2 a few eps |K| |y|^2 below
+    zero)."""
+    A, J, bound, _, skew = _held_stiffness(dae, x, lam, B, held_is_B)
+    return _unstable_mode(A, skew, sp.csr_matrix(dae.mass(x)), J, bound)
 
 
 def _held_stiffness(dae, x, lam, B, held_is_B):
-    """``(K_p, J, |K|_inf, exact)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
+    """``(K_p, J, |K|_inf, exact, skew)`` of the equilibrium ``(x, lambda)`` of the spatial DAE
     ``dae``: Newton's stiffness ``K + d(Phi_x^T lambda)/dx`` symmetrized, with the coordinates
     that a stability test leaves out held by the stiffness ``beta = 2 |K|_inf``: ``K_p = K +
     beta B B^T`` (``held_is_B``: the selector B (n, k) of :func:`_out_of_plane_coordinates`,
@@ -468,12 +446,12 @@ def _held_stiffness(dae, x, lam, B, held_is_B):
     bounds their magnitude) instead of adding their rows to the constraints (they repeat
     the joints' rows at the cable ends: a singular saddle-point matrix)."""
     n = dae.n_coordinates
-    K, J, bound, _ = _stiffness(dae, x, lam)
+    K, J, bound, skew = _stiffness(dae, x, lam)
     exact = _split_is_exact(K, J, B, bound)
     if not exact:
-        return K.tocsc(), J, bound, False
+        return K.tocsc(), J, bound, False, skew
     held = B @ B.T if held_is_B else sp.identity(n) - B @ B.T
-    return (K + 2.0 * bound * held).tocsc(), J, bound, True
+    return (K + 2.0 * bound * held).tocsc(), J, bound, True, skew
 
 
 def _stiffness(dae, x, lam):
@@ -562,32 +540,6 @@ def _negative_count(A, J):
     return negative
 
 
-def _least_mode(A, J):
-    """``(nu, v)``: the least eigenvalue nu of the shift-inverted operator ``r -> x``,
-    ``[[A, J^T], [J, 0]] [x; y] = [r; 0]`` (``Z (Z^T A Z)^-1 Z^T``, zero on J's rows: nu is
-    ``1 / theta`` of the eigenvalue theta of ``Z^T A Z`` nearest zero among the negative
-    ones, where there are any) and its eigenvector v (n,), by Lanczos (ARPACK,
-    ``eigsh``); ``(nan, None)`` where the saddle-point matrix is singular or Lanczos
-    converged to nothing."""
-    n, m = A.shape[0], J.shape[0]
-    try:
-        saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
-    except RuntimeError:
-        return np.nan, None
-
-    def shift_invert(r):
-        return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
-    op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
-    start = shift_invert(np.random.default_rng(0).standard_normal(n))
-    try:
-        nu, v = spla.eigsh(op, k=1, which="SA", v0=start, tol=1e-8)
-    except spla.ArpackNoConvergence as exc:
-        if not exc.eigenvalues.size:
-            return np.nan, None
-        nu, v = exc.eigenvalues, exc.eigenvectors
-    return float(nu[0]), v[:, 0]
-
-
 #: The most modes :func:`_unstable_mode` resolves below its shift (Lanczos' k): the
 #: equilibria statics meets have one or two unstable modes (a body or a column on a pin,
 #: a mechanism's one motion) besides rigid ones at round-off.
@@ -658,10 +610,58 @@ def _unstable_mode(K, skew, M, J, bound):
 def _modes_below(A, M, J, tau, k):
     """``(omega2, V)``: the k modes of ``Z^T K Z y = omega^2 Z^T M Z y`` below ``-tau`` (A =
     ``K + tau M`` (n, n) sparse, M (n, n), J (m, n); k at most their count), by Lanczos in
-    ARPACK's generalized shift-invert mode about ``-tau``, whose inverse on the constraints
-    is the saddle-point solve ``[[A, J^T], [J, 0]]``: ``nu = 1 / (omega^2 + tau)``, the k
-    least are those below ``-tau``; omega^2 (k,) and the vectors (n, k); (None, None) where
-    the saddle-point matrix is singular or Lanczos fails."""
+    ARPACK's generalized shift-invert mode (:func:`_modes_about`): first about ``-tau``,
+    ``nu = 1 / (omega^2 + tau)``, the k least are those below ``-tau``; where that does not
+    converge all k, about a shift sigma below the least omega^2, the k largest ``nu = 1 /
+    (omega^2 - sigma)`` (:func:`_shift_below`). omega^2 (k,) or fewer, and the vectors (n,
+    k); (None, None) where the saddle-point matrix is singular or Lanczos fails.
+
+    Why the second shift: about ``-tau`` an omega^2 far below zero maps to a nu near zero,
+    among those of the stiff modes far above (a 16-element cable folded under its weight,
+    EA 1e6 N: omega^2 of -2.1e9 and -2.2e8 1/s^2 at nu -5e-10 and -5e-9, the stretch's
+    modes at 1e-12 and the swing's at 0.06), and Lanczos, which finds the ends of the
+    spectrum, converged to one in 1,000 iterations, its vector scattered from call to call
+    (the continuation along it reached the hanging cable or not). About a shift at most four
+    times below the least, those modes are the largest nu, separated from every other."""
+    first = _modes_about(A, M, J, -tau, k, "SA")
+    if first[0] is not None and first[0].size >= k:
+        return first
+    sigma = _shift_below(A, M, J, tau)
+    if sigma is None:
+        return first
+    second = _modes_about((A - (tau + sigma) * M).tocsc(), M, J, sigma, k, "LA")
+    if second[0] is None or (first[0] is not None and first[0].size > second[0].size):
+        return first
+    return second
+
+
+#: The most times :func:`_shift_below` multiplies its shift by 4, from ``-tau``: 4^60 times
+#: ``tau = eps |K|_inf / |M|_inf`` lies beyond any omega^2.
+SHIFTS = 60
+
+
+def _shift_below(A, M, J, tau):
+    """A shift sigma (1/s^2) below the least omega^2 of ``Z^T K Z y = omega^2 Z^T M Z y``
+    (A = ``K + tau M``, M, J as :func:`_modes_below`) and above a quarter of it: ``-tau
+    4^j``, the first j at which ``Z^T (K - sigma M) Z`` has no negative eigenvalue (the
+    count of omega^2 below sigma, :func:`_negative_count`, Sylvester), O(n) each; None
+    where none is found within :data:`SHIFTS`."""
+    sigma = -tau
+    for _ in range(SHIFTS):
+        sigma *= 4.0
+        if _negative_count((A - (tau + sigma) * M).tocsc(), J) == 0:
+            return sigma
+    return None
+
+
+def _modes_about(A, M, J, sigma, k, which):
+    """``(omega2, V)``: k modes of ``Z^T K Z y = omega^2 Z^T M Z y`` by Lanczos in ARPACK's
+    generalized shift-invert mode about ``sigma`` (1/s^2; A = ``K - sigma M`` (n, n) sparse,
+    M (n, n), J (m, n)), ``which`` of ``nu = 1 / (omega^2 - sigma)`` (``"SA"`` the least,
+    ``"LA"`` the largest), whose inverse on the constraints is the saddle-point solve
+    ``[[A, J^T], [J, 0]]``: omega^2 (k,) and the vectors (n, k), those that converged where
+    not all did (fewer); (None, None) where the saddle-point matrix is singular or ARPACK
+    fails."""
     n, m = A.shape[0], J.shape[0]
     try:
         saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
@@ -673,8 +673,8 @@ def _modes_below(A, M, J, tau, k):
     op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
     start = shift_invert(M @ np.random.default_rng(0).standard_normal(n))
     try:
-        # eigsh returns omega^2 = -tau + 1 / nu
-        return spla.eigsh(op, k=k, M=M, sigma=-tau, which="SA", OPinv=op, v0=start,
+        # eigsh returns omega^2 = sigma + 1 / nu
+        return spla.eigsh(op, k=k, M=M, sigma=sigma, which=which, OPinv=op, v0=start,
                           tol=1e-10)
     except spla.ArpackNoConvergence as exc:
         return exc.eigenvalues, exc.eigenvectors
@@ -822,6 +822,42 @@ ESCAPES = 3
 ESCAPE_WAYS = ((1e-3, 4.0), (0.1, 0.0))
 
 
+#: The ways :func:`_spatial_dae_static`'s fold escape leaves an equilibrium of plane curved
+#: cables unstable in their planes (:func:`_escape`): the straight push of a tenth of the
+#: model's size alone. The first of :data:`ESCAPE_WAYS` (a push of 1e-3, mu floored at 4
+#: |omega^2|) reached from such states other unstable ones, crumpled (a 0.1 kg rod stood on
+#: a slack cable, the arc folded on one pin at EA 1e5 N), where this reaches the stable one.
+FOLD_ESCAPE_WAYS = ((0.1, 0.0),)
+
+
+def _escape(dae, x, lam, down, omega2, tol, max_iter, made, landed=lambda first: True,
+            ways=ESCAPE_WAYS):
+    """The equilibrium ``(x, lambda)`` reached from the unstable equilibrium ``(x, lambda)``
+    of ``dae`` along its unstable mode ``down`` (n,) of ``omega2`` (1/s^2, negative), or
+    None: the ``ways`` (``(push, floor)`` pairs, :data:`ESCAPE_WAYS`) in turn, each to either
+    side of the equilibrium,
+    ``down`` first signed so that its largest entry is positive; a step of ``push`` times
+    the model's size along it, then :func:`_pseudo_transient_first_step` (``tol``,
+    ``max_iter``, ``made``) with mu kept above ``floor |omega^2|``; the first end that
+    ``landed(end)`` accepts (a load step from there that converges, for
+    :func:`_leave_unstable_equilibrium`). Why both sides: the mode's sign is the
+    eigensolver's arbitrary choice, and the potential falls to either side at second order,
+    but the continuation from one side can stall where the other's reaches an equilibrium
+    (a 16-element cable hanging from a pin, EA 1e6 N, folded back on itself: from one side
+    its continuation fails both ways, from the other it reaches the cable hanging straight
+    down)."""
+    down = down * np.sign(down[np.argmax(np.abs(down))])
+    step = _size(dae) / np.abs(down).max()
+    for push, floor in ways:
+        for side in (1.0, -1.0):
+            with one_blas_thread():
+                end = _pseudo_transient_first_step(dae, x + side * push * step * down, lam,
+                                                   tol, max_iter, made, -floor * omega2)
+            if end is not None and landed(end):
+                return end
+    return None
+
+
 #: Above this many constraint rows statics does not test the stability of its equilibrium
 #: (:func:`_leave_unstable_equilibrium`): the test is dense in the rows (an eigenvalue problem
 #: and solves with as many right-hand sides), O(m^3), which at 3,600 rows took 35 times the
@@ -901,14 +937,8 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                 return "ok", message
             if down is None or attempt == ESCAPES:
                 break
-            for push, floor in ESCAPE_WAYS:
-                with one_blas_thread():
-                    first = _pseudo_transient_first_step(
-                        dae, x + down * (push * _size(dae) / np.abs(down).max()), lam, tol,
-                        max_iter, made, -floor * omega2)
-                if first is not None and solve_from(*first):
-                    break
-            else:
+            if _escape(dae, x, lam, down, omega2, tol, max_iter, made,
+                       lambda first: solve_from(*first)) is None:
                 break
     except KeyboardInterrupt:
         # as in the load steps: the result is the last equilibrium reached, whole
@@ -1105,15 +1135,14 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                          "it where unstable")
                 for _ in range(3 if status == "ok" else 0):
                     # an equilibrium unstable in the plane (a cable folded back on itself): on
-                    # along its unstable direction, by a tenth of the model's size, the
-                    # continuation from there at the full load
+                    # along its unstable mode, by a tenth of the model's size to either side,
+                    # the continuation from there at the full load (:func:`_escape`)
                     x1, lam1 = stepper.state()[1::3]
-                    down = _unstable_in_plane(dae, model, x1, lam1)
-                    if down is None:
+                    found = _unstable_in_plane(dae, model, x1, lam1)
+                    if found is None:
                         break
-                    first = _pseudo_transient_first_step(
-                        dae, x1 + down * (0.1 * dae.tree.size / np.abs(down).max()), lam1,
-                        tol * dae.tree.size, max_iter, made)
+                    first = _escape(dae, x1, lam1, *found, tol * dae.tree.size, max_iter,
+                                    made, ways=FOLD_ESCAPE_WAYS)
                     if first is None:
                         status, message = "failed", (
                             "the equilibrium reached is unstable in the plane of its curved "
