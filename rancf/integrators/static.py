@@ -124,10 +124,11 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     set_load_factor(reached)
-    if error is not None:
-        # an input function stopped the solve: its values at the equilibrium kept are played
-        # back (called again, one that raises on every call would lose the equilibrium)
-        dae.inputs.played = Recorded(np.zeros(1), kept)
+    # the input functions' values at the equilibrium kept, played back for its outputs here
+    # and for those the Result computes when asked (called again, one that stopped the solve
+    # would lose the equilibrium, one that fails after the solve its reactions)
+    recorded = Recorded(np.zeros(1), kept) if kept[0] else None
+    dae.inputs.played = recorded
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
     status, message = _after_loads(status, message, caught)
@@ -139,7 +140,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     formulation="dae",
                     stats=_work(iterations, made, steps),
                     extra=_load_steps_extra(reached, iterations, steps, load_steps),
-                    wall_time=time.perf_counter() - start, error=error)
+                    wall_time=time.perf_counter() - start, error=error, inputs=recorded)
 
 
 def ramp_rest(set_factor, law, reference, rotations=None, balls=None):

@@ -20,6 +20,7 @@ from ..elements.ancf_cable import SpatialANCFCable
 from ..elements.spatial_beam import SpatialBeam
 from ..joints._codes import ANGLE
 from ..model.items import ARC, GROUND, Beam, RigidBody
+from ..utilities.errors import USER_FUNCTION_ERRORS
 
 #: A spatial body's entries in the outputs (its pose: origin, frame row-major; its twist and
 #: its acceleration: v, w), a cable node's ([r, r']), a joint's reaction ([f, m], dual to a
@@ -35,6 +36,9 @@ def dynamics(result):
     joint point, global coordinates) at the stored states of a planar Result, computed on the
     first call and kept on the Result.
 
+    The model's input functions are not called where the run kept their values at the
+    outputs: those are played back (:func:`played_inputs`).
+
     Cost per output: one evaluation of the recursive formulation's right-hand side (O(n), a
     compiled kernel; 0.1-0.2 ms on the 110-coordinate 5 x 5 pendulum, about one RK4 stage),
     or one LU of the DAE's saddle-point matrix and its constraint Jacobian (0.5-1 ms there,
@@ -44,6 +48,7 @@ def dynamics(result):
     if kept is not None:
         return kept
     A = result._assembly("the reactions and accelerations")
+    recorded = played_inputs(result, "the reactions and accelerations")
     n_out = len(result.t)
     acc = np.full((n_out, A.n_x), np.nan)
     wrench = np.full((n_out, A.n_joints, 3), np.nan)
@@ -61,9 +66,13 @@ def dynamics(result):
                 for i in finite:
                     beta[i] = rec._rates_of(V[i])
             tail = np.zeros(2)
-            for i in finite:
-                y = np.concatenate([X[i], beta[i], tail])
-                acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
+            rec.inputs.played = recorded
+            try:
+                for i in finite:
+                    y = np.concatenate([X[i], beta[i], tail])
+                    acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
+            finally:
+                rec.inputs.played = None
             # the kernel is shared by the runs of this model: the next run starts from its
             # own reference branch (Recursive.initial_state), so nothing is left to reset
     else:
@@ -79,6 +88,7 @@ def dynamics(result):
             branch = np.where(angle, on_turns(A.joint_q0, result.joint_q[finite[0]]),
                               A.joint_q0)
         dae = DAE(A, branch=branch)
+        dae.inputs.played = recorded
         factor = result.extra.get("load_factor")
         if factor is not None:
             # a static frame: the loads at the load factor reached
@@ -89,6 +99,31 @@ def dynamics(result):
             wrench[i] = dae.joint_reactions(X[i], lam, result.t[i])
     result._dynamics = kept = (acc, wrench)
     return kept
+
+
+def played_inputs(result, what):
+    """The values of the model's input functions at the outputs that the outputs a Result
+    computes from its stored frames play back in the functions' place (``Result._inputs``,
+    the run's :class:`~rancf.formulations.inputs.Recorded`), or None where the model has none
+    or the run kept none (a file, SciPy's methods): the functions are called at the stored
+    frames then. ``what``: the outputs asked for, which a refusal names.
+
+    Raises
+    ------
+    RuntimeError
+        The run kept none and an input function stopped it (:attr:`rancf.Result.error`):
+        called again at the stored frames, it would fail again (one that fails on every call
+        from then on) or give the value of another call than the run's; the message names it.
+    """
+    recorded = result.__dict__.get("_inputs")
+    error = result.error
+    if recorded is None and isinstance(error, USER_FUNCTION_ERRORS):
+        raise RuntimeError(
+            f"{what}: the run was stopped by an input function ({error}), and it kept no "
+            "values of the model's input functions at its outputs to play back; computing "
+            f"them would call the {error.function} function again, which failed; run it "
+            "again with the function fixed")
+    return recorded
 
 
 def planar_position(assembly, point, x):
