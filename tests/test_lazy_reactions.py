@@ -2,6 +2,8 @@
 (DECISIONS 32, issue 25: a stored frame holds the state): no saddle-point solve during the
 run, one per frame at the first read, none after; their values are the state's, against a
 dense saddle-point solve of each stored state."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -567,3 +569,72 @@ def test_planar_recursion_outputs_call_no_function_beyond_the_steps(method, dt):
     runs = [_effort_calls(2, every, t_end=0.01, dt=dt, method=method, formulation="recursive")
             for every in (1, 10)]
     assert runs[0] == runs[1] > 0
+
+
+RUNS = [(2, False, "rk4", "auto", 2e-5), (2, False, "generalized-alpha", "recursive", 1e-3),
+        (2, False, "generalized-alpha", "dae", 1e-3), (3, False, "rk4", "auto", 1e-4),
+        (3, False, "generalized-alpha", "auto", 1e-3), (3, True, "generalized-alpha", "dae", 1e-3)]
+
+
+@pytest.mark.parametrize("dim, loop, method, formulation, dt", RUNS)
+def test_accelerations_and_full_reactions_play_back_the_inputs_the_run_had(
+        dim, loop, method, formulation, dt):
+    """The outputs a Result computes from the forward dynamics at its stored frames (the
+    full reactions of every joint, planar; the accelerations) call no input function once
+    the run is over: read when every function raises, they equal those of the same run read
+    with the functions called at the stored frames (the run's Recorded values left out:
+    ``_inputs`` None), to 1e-12 of the largest (the same solve at the same states: a value
+    of another call would show far above round-off). Before, they called the functions
+    again, and raised."""
+    runs = []
+    for _ in range(2):
+        rate = [1.0]
+        m, joint = _driven_arm(dim, rate, loop)
+        res = rancf.simulate(m, 0.01, dt, method=method, formulation=formulation,
+                             output_every=100 if dt < 1e-4 else 2)
+        assert res.status == "ok", res.message
+        runs.append((m, res, rate))
+    (m_a, a, _), (m_b, b, rate_b) = runs
+    a._inputs = None            # a: the functions called at its stored frames
+    point_a, point_b = m_a.joints[-1].child, m_b.joints[-1].child
+    with warnings.catch_warnings():
+        # (planar: the warning that reaction(joint) is the full reaction now)
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = [a.acceleration(point_a)] + [a.reaction(j) for j in range(len(m_a.joints))]
+        rate_b[0] = None        # b: every function raises from now on (None * t)
+        got = [b.acceleration(point_b)] + [b.reaction(j) for j in range(len(m_b.joints))]
+    for e, g in zip(expected, got):
+        scale = np.abs(e).max()
+        assert scale > 0 and np.abs(g - e).max() <= 1e-12 * scale
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_a_run_an_input_function_stopped_keeps_its_values_or_refuses(dim):
+    """A run an effort stopped (it raises from t = 5 ms on): its compiled loop's Result
+    plays the kept values back, calling nothing (the effort raising at every call after its
+    first failure); a SciPy run, whose loop keeps none (it maps its frames at the run's end,
+    calling the functions there: the effort raising only past 5 ms), refuses the
+    accelerations (RuntimeError naming the effort) rather than call the function that
+    failed."""
+    for method, sticky in (("rk4", True), ("scipy:RK45", False)):
+        failed, calls = [], []
+
+        def effort(t, q, qd):
+            calls.append(t)
+            if (failed and sticky) or t > 5e-3:
+                failed.append(t)
+                raise KeyError("the table is closed")
+            return -(5.0 * q + 0.1 * qd)
+        m, _ = _driven_arm(dim, [1.0])
+        m.joints[-1].effort = effort
+        res = rancf.simulate(m, 0.01, 1e-4 if dim == 3 else 2e-5, method=method,
+                             output_every=10)
+        assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+        made = len(calls)
+        point = m.joints[-1].child
+        if sticky:
+            assert np.isfinite(res.acceleration(point)).all()
+        else:
+            with pytest.raises(RuntimeError, match="call the effort function again"):
+                res.acceleration(point)
+        assert len(calls) == made

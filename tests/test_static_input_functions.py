@@ -4,6 +4,8 @@ status "failed", the message naming the function, the last equilibrium kept as t
 and mapped to the outputs without calling the function again (its values there played back).
 References: the spring/gravity balance of a pendulum (brentq), the upright equilibrium of a
 body standing on a pin, the reaction of the weight."""
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import brentq
@@ -63,9 +65,10 @@ def test_an_input_functions_error_keeps_the_spatial_equilibrium(dim, loop, formu
     fails and the equilibrium was lost: raised out of rancf.static on the recursion and the
     spatial DAE). The result is the equilibrium at s = 0.4: its angle the brentq root within
     1e-8 rad (Newton's tolerance, 1e-10 of the 1 m size, times the stiffness ratio), the
-    pin's reaction the weight s m g and the moment s m g l cos q it balances about the pin
-    (through the spring and the effort, those played back) within 1e-8 of them (spatial:
-    a planar Result computes its reactions when they are read, by the model's functions)."""
+    pin's reaction the weight s m g and (spatial) the moment s m g l cos q it balances about
+    the pin (through the spring and the effort, those played back) within 1e-8 of them (a
+    planar reaction leaves the spring and effort out, as applied torques:
+    test_a_statics_results_outputs_call_no_input_function)."""
     calls = []
     m, body, pin = pendulum(dim, loop, failing(calls, 0.3, fault, -T0, sticky=True))
     res = rancf.static(m, load_steps=10)
@@ -78,11 +81,15 @@ def test_an_input_functions_error_keeps_the_spatial_equilibrium(dim, loop, formu
     assert res.extra["load_factor"][0] == s
     theta = brentq(lambda q: K * q - s * (T0 + MASS * G * ARM * np.cos(q)), 0.0, 1.0)
     assert abs(abs(res.joint(pin)[0][0]) - theta) <= 1e-8
-    if dim == 3:
-        # (a planar Result's reactions are computed when read, by the model's functions)
+    made = len(calls)
+    with warnings.catch_warnings():
+        # (planar: the warning that reaction(joint) is the full reaction now)
+        warnings.simplefilter("ignore", FutureWarning)
         reaction = np.asarray(res.reaction(pin)[0], dtype=float)
-        weight, moment = s * MASS * G, s * MASS * G * ARM * np.cos(theta)
-        assert abs(np.linalg.norm(reaction[:3]) - weight) <= 1e-8 * weight
+    assert len(calls) == made
+    weight, moment = s * MASS * G, s * MASS * G * ARM * np.cos(theta)
+    assert abs(np.linalg.norm(reaction[:dim]) - weight) <= 1e-8 * weight
+    if dim == 3:
         assert abs(abs(reaction[5]) - moment) <= 1e-8 * moment
 
 
@@ -154,3 +161,133 @@ def test_the_pseudo_transient_continuation_raises_an_input_functions_error_at_on
     with pytest.raises(error):
         _pseudo_transient_first_step(dae, x, lam, 1e-10, 50)
     assert abs(calls[-1]) > 0.3 and all(abs(q) <= 0.3 for q in calls[:-1])
+
+
+F = 3.0         # N, the load function's force on the body's centre, down
+
+
+def closing(calls, kind, dim, after):
+    """The input function of ``kind`` of the pendulum: ``"effort"`` -T0, ``"force"`` F down
+    on the body's centre, ``"drive"`` the pin held at its drawn angle 0; it appends each
+    call's arguments to ``calls`` and raises KeyError on every call after its first
+    ``after`` (a table closed then)."""
+    def function(*args):
+        calls.append(args)
+        if len(calls) > after:
+            raise KeyError("the table is closed")
+        if kind == "effort":
+            return -T0
+        if kind == "drive":
+            return 0.0, 0.0, 0.0
+        return (0.0, -F) if dim == 2 else (0.0, -F, 0.0)
+    return function
+
+
+def pendulum_with(dim, loop, kind, function):
+    """:func:`pendulum` with ``function`` as its pin's effort, its pin's drive (then no
+    spring: a driven joint takes none) or a load on the body's centre."""
+    if kind == "effort":
+        return pendulum(dim, loop, function)
+    origin, lever = ((0.0, 0.0), (-ARM, 0.0)) if dim == 2 else ((0.0,) * 3, (-ARM, 0.0, 0.0))
+    if dim == 2:
+        m = rancf.Model(gravity=(0.0, -G))
+        body = m.add_rigid_body(MASS, 0.01, position=(ARM, 0.0))
+    else:
+        m = rancf.Model(dim=3, gravity=(0.0, -G, 0.0))
+        body = m.add_rigid_body(MASS, np.diag([0.01, 0.01, 0.01]), position=(ARM, 0.0, 0.0))
+        if loop:
+            m.add_joint("free", m.ground.point(*origin), body.point(*lever))
+    axis = {} if dim == 2 else {"axis": (0.0, 0.0, 1.0)}
+    drive = {"drive": function} if kind == "drive" else {}
+    pin = m.add_joint("revolute", m.ground.point(*origin), body.point(*lever), **axis, **drive)
+    if kind == "force":
+        m.add_force(body.centre, force=function)
+        m.add_rotational_spring_damper(pin, K)
+    return m, body, pin
+
+
+@pytest.mark.parametrize("dim, loop, formulation", FORMULATIONS)
+@pytest.mark.parametrize("kind", ["effort", "force", "drive"])
+def test_a_statics_results_outputs_call_no_input_function(dim, loop, formulation, kind):
+    """A statics Result's outputs computed when asked (the reactions, planar by a saddle-point
+    solve at the stored frame; the accelerations; the energies, joints, frames) play back
+    the values the run's input functions gave at the equilibrium kept, and call none of
+    them: the effort fails from its call half way through the solve on (the solve stops,
+    the equilibrium kept that of the last load step), the force and the drive from their
+    first call after the solve on (a successful solve; before, the planar reaction and
+    acceleration called them again and raised). The values are the free body's: the angle
+    the root of the moments about the pin (brentq: ``K q = s (T0 + m g l cos q)``, ``K q =
+    s (m g + F) l cos q``, 0 driven), the pin's force the weight and load ``s (m g + F)`` up,
+    its moment about the pin that of all the applied forces (planar: weight and load, the
+    spring and effort being applied torques, their sum zero but for the drive's; spatial:
+    weight and load, the joint's spring and effort its own), within 1e-8 of them (Newton's
+    tolerance 1e-10 of the 1 m size); the accelerations zero (an equilibrium)."""
+    calls = []
+    rancf.static(pendulum_with(dim, loop, kind, closing(calls, kind, dim, np.inf))[0])
+    after = len(calls) // 2 if kind == "effort" else len(calls)
+    calls = []
+    m, body, pin = pendulum_with(dim, loop, kind, closing(calls, kind, dim, after))
+    res = rancf.static(m)
+    assert res.formulation == formulation
+    if kind == "effort":
+        assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+        assert res.error.function == "effort" and len(calls) == after + 1
+    else:
+        assert res.status == "ok" and len(calls) == after
+    made = len(calls)
+    s = float(res.extra["load_factor"][0])
+    assert 0.0 < s <= 1.0
+    with warnings.catch_warnings():
+        # (planar: the warning that reaction(joint) is the full reaction now)
+        warnings.simplefilter("ignore", FutureWarning)
+        reaction = np.asarray(res.reaction(pin))[0]
+    torque = res.reaction(pin, "torque")[0]
+    acceleration = res.acceleration(body.centre)[0]
+    res.energy(), res.joint(pin), res.to_frame(), res.state(0), res.reactions
+    assert len(calls) == made
+    # the free body's values
+    weight = s * (MASS * G + (F if kind == "force" else 0.0))
+    if kind == "drive":
+        theta = 0.0
+    else:
+        applied = s * T0 if kind == "effort" else 0.0
+        theta = -brentq(lambda q: K * q - applied - weight * ARM * np.cos(q), 0.0, 1.0)
+    assert abs(res.joint(pin)[0][0] - theta) <= 1e-8
+    about_pin = weight * ARM * np.cos(theta)        # the reaction's, against weight and load
+    force = reaction[:dim]
+    np.testing.assert_allclose(force, np.eye(dim)[1] * weight, rtol=0, atol=1e-8 * weight)
+    if dim == 2:
+        # the spring's and effort's torques on the child are applied, not the reaction's
+        springs = 0.0 if kind == "drive" else -K * theta + (-s * T0 if kind == "effort" else 0.0)
+        assert abs(reaction[2] - (about_pin - springs)) <= 1e-8 * about_pin
+        assert abs(torque - reaction[2]) <= 1e-8 * about_pin
+    else:
+        np.testing.assert_allclose(reaction[3:], [0.0, 0.0, about_pin], rtol=0,
+                                   atol=1e-8 * about_pin)
+        assert abs(torque - about_pin) <= 1e-8 * about_pin
+    if dim == 2 or res.status == "ok":
+        # (the spatial accelerations of a failed statics are NaN, its frame not tested)
+        np.testing.assert_allclose(acceleration, 0.0, rtol=0, atol=1e-7)
+
+
+def test_a_result_that_kept_no_input_values_refuses_to_call_the_one_that_failed():
+    """A Result whose run an input function stopped and which kept no values of the
+    functions to play back (a run that keeps none: its Solution's ``inputs`` None) refuses
+    the outputs that would call them at its frames again: a RuntimeError naming the
+    function, and no call."""
+    from rancf.integrators.static import static
+    from rancf.results.result import result_of
+    calls = []
+    m, body, pin = pendulum(2, False, failing(calls, 0.3, "raises", -T0, sticky=True))
+    solution = static(m)
+    assert isinstance(solution.error, rancf.UserFunctionError) and solution.inputs is not None
+    solution.inputs = None
+    res = result_of(m, solution)
+    made = len(calls)
+    with pytest.raises(RuntimeError, match="call the effort function again"), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        res.reaction(pin)
+    with pytest.raises(RuntimeError, match="call the effort function again"):
+        res.acceleration(body.centre)
+    assert len(calls) == made

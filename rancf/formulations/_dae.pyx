@@ -425,7 +425,9 @@ cdef class DAEKernel(StepProblem):
         kept); the reactions of held joints (a saddle-point solve per output for the state's
         multipliers) a :class:`~rancf.formulations.dae.HeldReactions`, zeros where no joint
         is held. Both play back the values the model's input functions gave at the outputs,
-        kept by the loop (:meth:`keep_inputs`)."""
+        kept by the loop (:meth:`keep_inputs`), which are ``inputs`` too (a
+        :class:`~rancf.formulations.inputs.Recorded`, or None), for the Result's other
+        outputs."""
         from rancf.formulations.dae import HeldReactions, stored_frames
         from rancf.formulations.inputs import Recorded
         cdef Py_ssize_t n_out = len(t)
@@ -439,7 +441,7 @@ cdef class DAEKernel(StepProblem):
                                       np.asarray(v).reshape(n_out, -1), branches, recorded)
         else:
             reactions = np.zeros((n_out, self.md.n_joints))
-        return {"nodes": nodes, "reactions": reactions}
+        return {"nodes": nodes, "reactions": reactions, "inputs": recorded}
 
     def frames(self, t, q, v, branches):
         """The node coordinates and velocities (n_out, n: copies of q and v) and the joint

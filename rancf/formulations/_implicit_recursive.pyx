@@ -675,17 +675,22 @@ cdef class RecursiveProblem(StepProblem):
         is a :class:`~rancf.formulations.recursive.StoredFrames` of :meth:`frames` of the kept
         states and branches, ``reactions`` its reactions; ``beta`` (= v) is the state's own.
         The values of the input functions at the outputs, kept by the loop
-        (:meth:`keep_inputs`), are played back."""
+        (:meth:`keep_inputs`), are played back, and given as ``inputs`` (a
+        :class:`~rancf.formulations.inputs.Recorded`, or None) for the Result's other
+        outputs."""
         from rancf.formulations.recursive import StoredFrames
         from rancf.formulations.inputs import Recorded
         m = len(t)
+        recorded = None
         if (self.timed or self.effort_timed) and len(self.kept_rows) >= m:
             recorded = Recorded(np.array(t, dtype=float), self.kept_rows[:m])
             frames = StoredFrames(self._played_frames, recorded, t, q, v, branches)
         else:
             frames = StoredFrames(self.frames, t, q, v, branches,
                                   now=self.timed or self.effort_timed)
-        return {"nodes": frames, "reactions": frames.reactions, "beta": np.asarray(v)}
+        # ``inputs``: for the outputs the Result computes later (Solution.inputs)
+        return {"nodes": frames, "reactions": frames.reactions, "beta": np.asarray(v),
+                "inputs": recorded}
 
     def frames(self, t, q, v, branches):
         """The node coordinates and velocities (n_out, n_x), joint coordinates, rates and

@@ -275,7 +275,9 @@ class Recursive:
         in one compiled call (:meth:`~rancf.formulations._recursive.RecursiveKernel.frames`).
         Where the loop ``kept`` the input functions' values at the outputs (one
         :meth:`~rancf.formulations.inputs.Inputs.keep` row an output), the mapping is deferred
-        too and plays them back (a :class:`~rancf.formulations.inputs.Recorded`).
+        too and plays them back (a :class:`~rancf.formulations.inputs.Recorded`, also given as
+        ``inputs``, for the Result's other outputs, :attr:`Solution.inputs
+        <rancf.integrators.solution.Solution.inputs>`).
         """
         own = {"work": Y[:, -2], "dissipated": Y[:, -1],
                "beta": Y[:, self.n_x:self.n_x + self.n_dof]}
@@ -284,7 +286,7 @@ class Recursive:
                 if kept is not None and self.assembly.has_callables else None
             frames = StoredFrames(_kernel_frames, self.assembly, t, Y, branches, self.held,
                                   recorded, now=self.assembly.has_callables and recorded is None)
-            return {"nodes": frames, "reactions": frames.reactions, **own}
+            return {"nodes": frames, "reactions": frames.reactions, "inputs": recorded, **own}
         X, V, q, qd, reaction = self.kernel.frames(t, Y, branches, self.held)
         return {"nodes": X, "velocities": V, "joint_q": q, "joint_qd": qd, "reactions": reaction,
                 **own}

@@ -1023,6 +1023,9 @@ class Spatial:
             out["energies"] = energies
         else:
             out.update(energies())
+        if recorded is not None:
+            # for the outputs the Result computes later (Solution.inputs)
+            out["inputs"] = recorded
         return out
 
     def carry_cable_frames(self, q):

@@ -2332,7 +2332,8 @@ class SpatialDAE(IndexThreeDAE):
         outputs, ``kept`` by the loop (one ``{n: value}`` of :meth:`_input_values` an output),
         played back), each on its output's reference angles (``branches``, the rows the loop
         kept: :meth:`_on_branches`); the cable nodes' coordinates and rates are the stored
-        states' own."""
+        states' own; ``inputs`` the Recorded values (None: none), for the Result's other
+        outputs."""
         t = np.array(t, dtype=float)
         q = np.array(q, dtype=float).reshape(len(t), self.n_coordinates)
         v = np.array(v, dtype=float).reshape(len(t), self.n_coordinates)
@@ -2354,6 +2355,8 @@ class SpatialDAE(IndexThreeDAE):
         if self.n_cable_nodes:
             out.update(cable_nodes=q[:, self._c0:], cable_velocities=v[:, self._c0:],
                        cable_bases=lambda: bases().reshape(len(t), -1))
+        # for the outputs the Result computes later (Solution.inputs)
+        out["inputs"] = recorded
         return out
 
     def cable_poses(self, q, v, bases=None):

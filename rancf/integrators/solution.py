@@ -18,6 +18,10 @@ import numpy as np
 #: any other key it returns goes to ``extra``.
 MODEL_ARRAYS = ("nodes", "velocities", "joint_q", "joint_qd", "reactions", "work", "dissipated")
 
+#: The fields of a Solution a contract's ``observe`` may return: the model-level arrays and
+#: ``inputs``, the input functions' values it kept at the outputs.
+MODEL_FIELDS = MODEL_ARRAYS + ("inputs",)
+
 
 @dataclass
 class Solution:
@@ -77,6 +81,13 @@ class Solution:
     extra : dict of ndarray
         What the problem's ``observe`` returned at every output besides the model-level arrays
         (stacked), and what a formulation adds (the reduced model's modal coordinates).
+    inputs : rancf.formulations.inputs.Recorded or None
+        The values the model's input functions (drives, loads of t, efforts) gave at each
+        output's state in the run, which every output the Result computes later from a stored
+        frame plays back in their place (:func:`rancf.results.outputs.played_inputs`): called
+        then, a function would give another call's value, or fail again where it stopped the
+        run (statics keeps the last equilibrium where one failed). None: the model has no
+        input function, or the run did not keep their values (SciPy's methods, a file).
 
     Examples
     --------
@@ -116,9 +127,11 @@ class Solution:
     wall_time: float = 0.0
     error: BaseException = None
     extra: Dict[str, np.ndarray] = field(default_factory=dict)
+    inputs: object = None
 
 
 def split(arrays):
-    """``(model-level arrays, the others)`` of a dict of stacked arrays (:data:`MODEL_ARRAYS`)."""
+    """``(the Solution's fields, the others)`` of what a contract's ``observe`` returned
+    (:data:`MODEL_FIELDS`: the stacked model-level arrays and the kept input values)."""
     arrays = dict(arrays)
-    return {name: arrays.pop(name) for name in MODEL_ARRAYS if name in arrays}, arrays
+    return {name: arrays.pop(name) for name in MODEL_FIELDS if name in arrays}, arrays

@@ -124,10 +124,11 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     set_load_factor(reached)
-    if error is not None:
-        # an input function stopped the solve: its values at the equilibrium kept are played
-        # back (called again, one that raises on every call would lose the equilibrium)
-        dae.inputs.played = Recorded(np.zeros(1), kept)
+    # the input functions' values at the equilibrium kept, played back for its outputs here
+    # and for those the Result computes when asked (called again, one that stopped the solve
+    # would lose the equilibrium, one that fails after the solve its reactions)
+    recorded = Recorded(np.zeros(1), kept) if kept[0] else None
+    dae.inputs.played = recorded
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
     status, message = _after_loads(status, message, caught)
@@ -139,7 +140,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     formulation="dae",
                     stats=_work(iterations, made, steps),
                     extra=_load_steps_extra(reached, iterations, steps, load_steps),
-                    wall_time=time.perf_counter() - start, error=error)
+                    wall_time=time.perf_counter() - start, error=error, inputs=recorded)
 
 
 def ramp_rest(set_factor, law, reference, rotations=None, balls=None):
@@ -781,7 +782,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
     set_load_factor(reached)
     # where an input function stopped the solve, its values at the equilibrium kept are
     # played back (called again, one that fails on every call would lose the equilibrium)
-    with held_interrupt() as caught, (inputs.playing(Recorded(np.zeros(1), kept))
+    recorded = Recorded(np.zeros(1), kept) if kept[0] else None
+    with held_interrupt() as caught, (inputs.playing(recorded)
                                       if error is not None else contextlib.nullcontext()):
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
     status, message = _after_loads(status, message, caught)
@@ -795,7 +797,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     formulation="spatial",
                     stats=_work(iterations, made, steps),
                     extra={**_load_steps_extra(reached, iterations, steps, load_steps), **extra},
-                    wall_time=time.perf_counter() - start, error=error)
+                    wall_time=time.perf_counter() - start, error=error, inputs=recorded)
 
 
 #: How many times :func:`_leave_unstable_equilibrium` leaves an unstable equilibrium along its
@@ -1177,8 +1179,9 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
+    recorded = Recorded(np.zeros(1), kept) if functions else None
     with held_interrupt() as caught, (
-            _functions_replaced(dae, Recorded(np.zeros(1), kept).played)
+            _functions_replaced(dae, recorded.played)
             if error is not None and functions else contextlib.nullcontext()):
         seen = dae.observe(x, v, 0.0, lam)
         # the equilibrium's reactions are its multipliers' (observe's solve adds the inertia a
@@ -1194,7 +1197,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                     extra={**_load_steps_extra(reached, iterations, steps, load_steps),
                         **{k: np.atleast_1d(seen[k]) for k in ("kinetic", "gravity", "elastic")},
                         **{k: seen[k][None] for k in CABLE_OUTPUTS if k in seen}},
-                    wall_time=time.perf_counter() - start, error=error)
+                    wall_time=time.perf_counter() - start, error=error, inputs=recorded)
 
 
 def _linear_static_multipliers(dae, x, v):

@@ -20,6 +20,7 @@ from ..elements.ancf_cable import SpatialANCFCable
 from ..elements.spatial_beam import SpatialBeam
 from ..joints._codes import ANGLE
 from ..model.items import ARC, GROUND, Beam, RigidBody
+from ..utilities.errors import USER_FUNCTION_ERRORS
 
 #: A spatial body's entries in the outputs (its pose: origin, frame row-major; its twist and
 #: its acceleration: v, w), a cable node's ([r, r']), a joint's reaction ([f, m], dual to a
@@ -35,6 +36,9 @@ def dynamics(result):
     joint point, global coordinates) at the stored states of a planar Result, computed on the
     first call and kept on the Result.
 
+    The model's input functions are not called where the run kept their values at the
+    outputs: those are played back (:func:`played_inputs`).
+
     Cost per output: one evaluation of the recursive formulation's right-hand side (O(n), a
     compiled kernel; 0.1-0.2 ms on the 110-coordinate 5 x 5 pendulum, about one RK4 stage),
     or one LU of the DAE's saddle-point matrix and its constraint Jacobian (0.5-1 ms there,
@@ -44,6 +48,7 @@ def dynamics(result):
     if kept is not None:
         return kept
     A = result._assembly("the reactions and accelerations")
+    recorded = played_inputs(result, "the reactions and accelerations")
     n_out = len(result.t)
     acc = np.full((n_out, A.n_x), np.nan)
     wrench = np.full((n_out, A.n_joints, 3), np.nan)
@@ -61,9 +66,13 @@ def dynamics(result):
                 for i in finite:
                     beta[i] = rec._rates_of(V[i])
             tail = np.zeros(2)
-            for i in finite:
-                y = np.concatenate([X[i], beta[i], tail])
-                acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
+            rec.inputs.played = recorded
+            try:
+                for i in finite:
+                    y = np.concatenate([X[i], beta[i], tail])
+                    acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
+            finally:
+                rec.inputs.played = None
             # the kernel is shared by the runs of this model: the next run starts from its
             # own reference branch (Recursive.initial_state), so nothing is left to reset
     else:
@@ -79,6 +88,7 @@ def dynamics(result):
             branch = np.where(angle, on_turns(A.joint_q0, result.joint_q[finite[0]]),
                               A.joint_q0)
         dae = DAE(A, branch=branch)
+        dae.inputs.played = recorded
         factor = result.extra.get("load_factor")
         if factor is not None:
             # a static frame: the loads at the load factor reached
@@ -89,6 +99,31 @@ def dynamics(result):
             wrench[i] = dae.joint_reactions(X[i], lam, result.t[i])
     result._dynamics = kept = (acc, wrench)
     return kept
+
+
+def played_inputs(result, what):
+    """The values of the model's input functions at the outputs that the outputs a Result
+    computes from its stored frames play back in the functions' place (``Result._inputs``,
+    the run's :class:`~rancf.formulations.inputs.Recorded`), or None where the model has none
+    or the run kept none (a file, SciPy's methods): the functions are called at the stored
+    frames then. ``what``: the outputs asked for, which a refusal names.
+
+    Raises
+    ------
+    RuntimeError
+        The run kept none and an input function stopped it (:attr:`rancf.Result.error`):
+        called again at the stored frames, it would fail again (one that fails on every call
+        from then on) or give the value of another call than the run's; the message names it.
+    """
+    recorded = result.__dict__.get("_inputs")
+    error = result.error
+    if recorded is None and isinstance(error, USER_FUNCTION_ERRORS):
+        raise RuntimeError(
+            f"{what}: the run was stopped by an input function ({error}), and it kept no "
+            "values of the model's input functions at its outputs to play back; computing "
+            f"them would call the {error.function} function again, which failed; run it "
+            "again with the function fixed")
+    return recorded
 
 
 def planar_position(assembly, point, x):
@@ -209,7 +244,8 @@ def spatial_accelerations(result):
     the spatial recursion: computed on the first call and kept on the Result. A model with
     cables has its cable nodes' rows after the bodies' (:func:`_state_accelerations`,
     which also runs the spatial DAE where that ran); a model with a closed loop runs the
-    spatial DAE (the recursion runs trees).
+    spatial DAE (the recursion runs trees), and so does a spatial DAE run of a tree whose
+    input functions' values it kept (they are the DAE's, played back on it).
 
     The stored poses and velocities give back the link coordinates and rates of every
     frame (:func:`link_states`, vectorized over the frames), and one evaluation of the
@@ -226,6 +262,7 @@ def spatial_accelerations(result):
     kept = getattr(result, "_spatial_accelerations", None)
     if kept is not None:
         return kept
+    import contextlib
     from ..formulations import spatial
     tree = result.model.build()
     n_out, n = len(result.t), tree.n_bodies
@@ -237,17 +274,22 @@ def spatial_accelerations(result):
         if result.status == "ok":
             acc[finite] = 0.0
     else:
-        if tree.n_cable_nodes or len(tree.loop_joint):
-            acc[finite] = _state_accelerations(result, finite)
+        recorded = played_inputs(result, "the accelerations")
+        # the values kept are those of the formulation that ran (its functions' numbering):
+        # a spatial DAE run's played back on the spatial DAE, a tree's too
+        if tree.n_cable_nodes or len(tree.loop_joint) or (recorded is not None and
+                                                          result.formulation == "dae"):
+            acc[finite] = _state_accelerations(result, finite, recorded)
             result._spatial_accelerations = acc
             return acc
         formulation = spatial.of_model(result.model)
         Y = on_stored_turns(result.model, formulation, np.asarray(result.joint_q)[finite],
                             link_states(formulation, X[finite], V[finite]))
-        for i, y in zip(finite, Y):
-            status, _ = formulation.kernel.evaluate(result.t[i], y)
-            if not status:
-                acc[i] = formulation.kernel.arrays["acc"][:TWIST * n].reshape(n, TWIST)
+        with formulation.inputs.playing(recorded):
+            for i, y in zip(finite, Y):
+                status, _ = formulation.kernel.evaluate(result.t[i], y)
+                if not status:
+                    acc[i] = formulation.kernel.arrays["acc"][:TWIST * n].reshape(n, TWIST)
     result._spatial_accelerations = acc
     return acc
 
@@ -304,23 +346,26 @@ def _on_stored_branch(p, pd, stored):
     return p, pd
 
 
-def _state_accelerations(result, frames):
-    """:func:`spatial_accelerations` of a model with ANCF cables or closed loops at the
-    finite frames (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the
+def _state_accelerations(result, frames, recorded=None):
+    """:func:`spatial_accelerations` of a model with ANCF cables or closed loops (or of a
+    spatial DAE run that kept its input values) at the finite frames (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the
     recursion (the link coordinates and rates of each frame's poses and cable coordinates,
     :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, the angles on the run's
     turns, :func:`on_stored_turns`, and one evaluation of the O(n) recursion) or the
     spatial DAE (its saddle-point solve at each frame's absolute coordinates,
     :meth:`~rancf.formulations.spatial_dae.SpatialDAE.multipliers`, its reference angles
-    on the run's, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.accept_stored_angles`).
+    on the run's, :meth:`~rancf.formulations.spatial_dae.SpatialDAE.accept_stored_angles`);
+    ``recorded`` the run's values of the input functions at the outputs played back in their
+    place (a :class:`~rancf.formulations.inputs.Recorded`; None: the functions).
     The stored poses hold a cable node's tangent, not its slope's length: the state is the
     run's ``extra["cable_nodes"]`` and ``extra["cable_velocities"]`` (``Result.state``). A
     cable node's row is ``(r_tt, alpha)``: its point's acceleration and the angular
     acceleration of its drawn frame (angular velocity ``t x t_t``), ``alpha = t x t_tt = (t x
     s_tt - 2 (t . s_t) (t x t_t)) / |s|`` with s = r' its slope, ``t = s / |s|``, ``t_t =
     (s_t - t (t . s_t)) / |s|`` (subscript t: time derivatives)."""
+    import contextlib
     from ..formulations import spatial
-    from ..formulations.spatial_dae import SpatialDAE
+    from ..formulations.spatial_dae import SpatialDAE, _functions_replaced
 
     model, tree = result.model, result.model.build()
     n, nc = tree.n_bodies, tree.n_cable_nodes
@@ -329,22 +374,25 @@ def _state_accelerations(result, frames):
     if result.formulation == "dae":
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
         jq = np.asarray(result.joint_q)
-        for k, (i, state) in enumerate(zip(frames, states)):
-            x, v = dae.state_of_poses(state.x, state.v, result.t[i], tol=np.inf)
-            dae.accept_stored_angles(x, v, jq[i])
-            a, _ = dae.multipliers(x, v, result.t[i])
-            out[k, :n] = dae.accelerations(x, v, a)
-            out[k, n:] = a[dae._c0:].reshape(nc, 6)
+        with (contextlib.nullcontext() if recorded is None else
+              _functions_replaced(dae, recorded.played)):
+            for k, (i, state) in enumerate(zip(frames, states)):
+                x, v = dae.state_of_poses(state.x, state.v, result.t[i], tol=np.inf)
+                dae.accept_stored_angles(x, v, jq[i])
+                a, _ = dae.multipliers(x, v, result.t[i])
+                out[k, :n] = dae.accelerations(x, v, a)
+                out[k, n:] = a[dae._c0:].reshape(nc, 6)
     else:
         formulation = spatial.of_model(model)
         N = n + nc
-        Y = on_stored_turns(model, formulation, np.asarray(result.joint_q)[frames], np.array(
-            [formulation.state_of(s.x, s.v, result.t[i], check=False)
-             for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
-        for k, (i, y) in enumerate(zip(frames, Y)):
-            status, _ = formulation.kernel.evaluate(result.t[i], y)
-            out[k] = np.nan if status else \
-                formulation.kernel.arrays["acc"][:TWIST * N].reshape(N, TWIST)
+        with formulation.inputs.playing(recorded):
+            Y = on_stored_turns(model, formulation, np.asarray(result.joint_q)[frames], np.array(
+                [formulation.state_of(s.x, s.v, result.t[i], check=False)
+                 for i, s in zip(frames, states)]).reshape(len(frames), formulation.n_y))
+            for k, (i, y) in enumerate(zip(frames, Y)):
+                status, _ = formulation.kernel.evaluate(result.t[i], y)
+                out[k] = np.nan if status else \
+                    formulation.kernel.arrays["acc"][:TWIST * N].reshape(N, TWIST)
     if not nc:
         return out
     # a cable node's row from the slope's second rate to its drawn frame's alpha

@@ -112,6 +112,11 @@ class Result:
         effort, a load function; the function's own exception is its ``__cause__``), or the
         check of what such a function returned. None otherwise, and for a loaded Result (a
         file keeps the message only).
+    inputs : rancf.formulations.inputs.Recorded or None
+        The values the model's input functions gave at the outputs in the run
+        (:attr:`rancf.integrators.solution.Solution.inputs`), played back in their place by
+        the outputs computed from the stored frames when asked (:meth:`reaction`,
+        :meth:`acceleration`); None: the model has none, or the run did not keep them.
 
     Examples
     --------
@@ -133,8 +138,10 @@ class Result:
 
     def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
                  dissipated, status="ok", message="", method="", formulation="", stats=None,
-                 extra=None, wall_time=0.0, energy_table=None, error=None, method_reason=""):
+                 extra=None, wall_time=0.0, energy_table=None, error=None, method_reason="",
+                 inputs=None):
         self.model = model
+        self._inputs = inputs
         self.t = np.asarray(t, dtype=float)
         n = len(self.t)
         # a file read without its model keeps the node sizes it was saved with
@@ -1319,4 +1326,5 @@ def built(model, solution, method_reason=""):
     return Result(model, s.t, s.nodes, s.velocities, s.joint_q, s.joint_qd, s.reactions, work,
                   dissipated, status=s.status, message=s.message or method_reason, method=s.method,
                   formulation=s.formulation, stats=s.stats, extra=extra, wall_time=s.wall_time,
-                  energy_table=energy_table, error=s.error, method_reason=method_reason)
+                  energy_table=energy_table, error=s.error, method_reason=method_reason,
+                  inputs=s.inputs)
