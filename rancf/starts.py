@@ -96,9 +96,11 @@ def spatial_dae_start(model, dae, state, newton_tol=0.0):
     A State's positions are taken within ``newton_tol`` (the run's Newton tolerance, m) of
     the rows (what a run leaves: :mod:`rancf.formulations.start_check`), further off refused
     naming the joint, and a driven joint's drive; its velocities, whatever they are, are
-    moved onto the velocity rows by their least change (a State may be a run's, or an
-    equilibrium given a kick that the rows then shape), and ``dae.start_note`` states how far
-    either was moved."""
+    moved onto the velocity rows by their least change of kinetic energy (a State may be a
+    run's, or an equilibrium given a kick that the rows then shape: the joints' impulses
+    ``M (v0 - v) = -Phi_x^T mu`` give exactly that change, in any units; the Euclidean least
+    change in the coordinates weighed m/s against quaternion rates), and ``dae.start_note``
+    states how far either was moved."""
     dae.start_note = ""
     if isinstance(state, State):
         stored = state.checked_joint_q(_n_joint_q(model))
@@ -106,10 +108,15 @@ def spatial_dae_start(model, dae, state, newton_tol=0.0):
                                   newton_tol=newton_tol, joints=model.joints, joint_q=stored)
         off_v = float(np.abs(dae.constraint_jacobian(x, 0.0) @ v
                              + dae.velocity_bias(x, 0.0)).max(initial=0.0))
-        x0, v0 = dae.consistent_state(x, v)
+        x0, v0 = dae.consistent_state(x, v, metric="mass")
+        M = dae.mass(x0)
+        held = start_check.velocity_verdict(v, M @ v, v0 - v, M @ (v0 - v), 1e-8) == "held"
+        if held and np.array_equal(x0, x):
+            v0 = v          # on the rows to rounding: as given, not re-solved
         dx, dv = np.abs(x0 - x).max(initial=0.0), np.abs(v0 - v).max(initial=0.0)
-        # a run's state moved by more than rounding: say so in its Result
-        if dx > 1e-8 * dae.tree.size or dv > 1e-8 * (np.abs(v).max(initial=0.0) + 1.0):
+        # a run's state moved by more than rounding (1e-8 of the model size, of the motion in
+        # the kinetic-energy metric): say so in its Result
+        if dx > 1e-8 * dae.tree.size or not held:
             off_x = float(np.abs(dae.constraint(x, 0.0)).max(initial=0.0))
             dae.start_note = start_check.correction_note(dx, dv, off_x, off_v)
         if stored is not None:

@@ -375,10 +375,12 @@ def test_the_recursion_and_the_dae_from_one_state_agree_at_the_schemes_order(kin
 def test_a_state_off_the_cables_joints_is_refused_with_the_gap():
     """The recursion refuses a State its tree cannot hold, naming the cable node, its joint
     and the gap: the root node moved 1e-3 m off the pin, a clamped slope turned off the
-    clamp's axis by 1e-4, the root's point moving at 0.1 m/s off a ground pin (more than
-    the 0.05 of the largest velocity, 0.99 m/s, that a DAE run's state may be off:
-    rancf/formulations/start_check.py); at 0.01 m/s it is moved onto the pin and the
-    Result's message says so."""
+    clamp's axis by 1e-4, the root's point moving at delta = 0.1 m/s off a ground pin: the
+    recursion's rates of the nodes are relative to the root's, so its correction moves the
+    whole cable (rho A L = 0.1 kg) by -delta, of energy ``0.1 delta^2`` against the state's
+    ``rho A omega^2 L^3 / 3``: a relative ``delta sqrt(3) / omega`` = 0.13, more than the
+    0.05 a DAE run's state may be off (rancf/formulations/start_check.py); at 0.01 m/s (0.013)
+    it is moved onto the pin and the Result's message says so."""
     m, c, state, _ = _turned_cable("spherical")
     x = state.x.copy()
     x[2] += 1e-3

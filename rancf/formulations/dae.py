@@ -443,12 +443,14 @@ class DAE(IndexThreeDAE):
         are taken as they are within ``tol`` times the model size, moved onto the rows by
         Gauss-Newton within ``newton_tol`` (the run's; a continued run's own tolerance stands
         for the earlier run's: measured, a run leaves ``|Phi|`` below 0.3 of it); the
-        velocities as they are within ``tol (max |v| + 1)``, moved by the least change in the
-        kinetic-energy metric within :func:`~rancf.formulations.start_check.velocity_bound`
-        (0.05 of the largest velocity: a first-order scheme's ``h omega / 2`` with a body
-        turning at most 0.1 rad a step). :attr:`start_note` then states the correction
-        ("" when none), for the run's Result. Further off is refused, naming the joint of the
-        row furthest off and, if driven, its drive's value at t against the state's.
+        velocities moved by their least change dv in the kinetic-energy metric, taken as they
+        are where ``dv^T M dv <= tol^2 v^T M v``, moved where within 0.05^2 of it
+        (:func:`~rancf.formulations.start_check.velocity_verdict`: a first-order scheme's
+        ``h omega / 2`` with a body turning at most 0.1 rad a step, in one unit whatever the
+        coordinates'). :attr:`start_note` then states the correction ("" when none), for the
+        run's Result. Further off is refused, naming the joint of the row with the largest
+        share of the correction's energy (:meth:`_row_of`) and, if driven, its drive's value
+        at t against the state's.
         """
         A = self.assembly
         self.start_note = ""
@@ -475,15 +477,28 @@ class DAE(IndexThreeDAE):
             return x, v
         res = self.constraint_jacobian(x, t) @ v + self.velocity_bias(x, t)
         off_v = float(np.abs(res).max())
-        if off_v > start_check.velocity_bound(v, tol):
-            k = int(np.argmax(np.abs(res)))
-            raise ValueError(self._refusal(k, "velocities", abs(res[k]), x, v, t))
-        if not moved and off_v <= tol * (np.abs(v).max() + 1.0):
-            return x, v
         x0, v0 = self.consistent_state(x, v, t, "mass", positions=moved)
-        self.start_note = start_check.correction_note(np.abs(x0 - x).max(), np.abs(v0 - v).max(),
+        dv = v0 - v
+        verdict = start_check.velocity_verdict(v, self.M @ v, dv, self.M @ dv, tol)
+        if verdict == "refused":
+            k = self._row_of(x0, v, dv, t)
+            raise ValueError(self._refusal(k, "velocities", abs(res[k]), x, v, t))
+        if not moved and verdict == "held":
+            return x, v
+        self.start_note = start_check.correction_note(np.abs(x0 - x).max(), np.abs(dv).max(),
                                                       off_x, off_v)
         return x0, v0
+
+    def _row_of(self, x, v, dv, t):
+        """The row with the largest share of the correction's energy: with ``M dv = -Phi_x^T
+        mu`` (the projection's multipliers mu, here by least squares) and ``Phi_x dv = -res``
+        (res the rows' miss at x), ``dv^T M dv = sum_k mu_k res_k``, each term in J whatever
+        its row's unit (m/s, 1/s)."""
+        J = self.constraint_jacobian(x, t)
+        res = J @ v + self.velocity_bias(x, t)
+        mu = scipy.sparse.linalg.lsqr(sp.csr_matrix(J.T), -(self.M @ dv), atol=1e-14,
+                                    btol=1e-14)[0]
+        return int(np.argmax(mu * res))
 
     def _refusal(self, row, level, off, x, v, t):
         """The message refusing a start whose ``level`` rows are off, the furthest ``row``:

@@ -116,13 +116,16 @@ class Recursive:
         Default: the reference configuration at rest but for the drives (theory: Assembly and the
         initial state). The coordinates must satisfy every joint to ``tol`` times the model size.
         The velocities are taken as the joint rates whose node velocities are nearest v
-        (least squares, joint by joint); they must give v back to ``tol`` times its largest
-        entry (plus 1e-12), or, for a state a DAE run left (its velocity rows held only to its
-        step's error, :mod:`rancf.formulations.start_check`), to
-        :func:`~rancf.formulations.start_check.velocity_bound` (0.05 of the largest
-        velocity), which :attr:`start_note` then states ("" when none). Further off is
-        refused naming the joint of the first vertex off (root to leaves) and, if driven,
-        its drive's value at t against the state's. ``branch``
+        (least squares joint by joint, root to leaves, each in its vertex's own kinetic-energy
+        metric: :func:`~rancf.formulations.start_check.weighted_fit`); the change dv they make
+        must be within ``tol`` of v in the kinetic-energy metric (``dv^T M dv <= tol^2 v^T M
+        v``), or, for a state a DAE run left (its velocity rows held only to its step's error,
+        :mod:`rancf.formulations.start_check`), within 0.05 of it
+        (:func:`~rancf.formulations.start_check.velocity_verdict`), which :attr:`start_note`
+        then states ("" when none). Further off is refused naming the joint of the first
+        vertex (root to leaves) with more than its share of the correction's energy
+        (:func:`~rancf.formulations.start_check.first_off`) and, if driven, its drive's value
+        at t against the state's. ``branch``
         (n_joints,): the angles (rad) that x's joint angles are taken nearest, the branch the
         run starts on (default the reference configuration's, ``assembly.joint_q0``: a start
         turned past pi from it, the equilibrium of ``state="static"``, gives its own
@@ -143,17 +146,22 @@ class Recursive:
         if v is None:
             return y
         v = np.asarray(v, dtype=float)
-        beta = self._rates_of(v)
+        M = A.mass_matrix()
+        beta = self._rates_of(v, A.mass_diagonal_blocks)
         y[self.n_x:self.n_x + self.n_dof] = beta
         self._kinematics(t, y)
         V = self.kernel.arrays["V"]
-        gap = np.abs(V - v).reshape(-1, A.node_size).max(axis=1)
-        off = gap.max(initial=0.0)
-        if off > start_check.velocity_bound(v, 1e-12):
-            vertex = self._first_off(gap > start_check.velocity_bound(v, 1e-12))
+        dv = V - v
+        Mv, Mdv = M @ v, M @ dv
+        verdict = start_check.velocity_verdict(v, Mv, dv, Mdv, tol)
+        gap = np.abs(dv).reshape(-1, A.node_size).max(axis=1)
+        if verdict == "refused":
+            shares = (dv * Mdv).reshape(-1, A.node_size).sum(axis=1)
+            vertex = start_check.first_off(shares, self.tables["order"], v, Mv)
             raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "velocities",
                                                  gap[vertex], x, v, t))
-        if off > tol * np.abs(v).max() + 1e-12:
+        if verdict == "moved":
+            off = gap.max(initial=0.0)
             self.start_note = start_check.correction_note(0.0, off, 0.0, off)
         return y
 
@@ -169,8 +177,10 @@ class Recursive:
             vertex = t["pred"][vertex]
         return int(t["joint"][vertex])
 
-    def _rates_of(self, v):
-        """beta whose node velocities are closest to v, joint by joint root to leaves."""
+    def _rates_of(self, v, mass):
+        """beta whose node velocities are closest to v, joint by joint root to leaves, each
+        vertex's in the metric of its own mass block ``mass[vertex]`` (n_vertices, node,
+        node): :func:`~rancf.formulations.start_check.weighted_fit`."""
         k = self.kernel.arrays
         t = self.tables
         beta = np.zeros(self.n_dof)
@@ -190,7 +200,8 @@ class Recursive:
             pv, j = t["parent"][vtx], t["joint"][vtx]
             known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)
             if nb:
-                beta[b:b + nb] = np.linalg.lstsq(eps, v[ns * vtx:ns * vtx + ns] - known, rcond=None)[0]
+                beta[b:b + nb] = start_check.weighted_fit(eps, v[ns * vtx:ns * vtx + ns] - known,
+                                                          mass[vtx])
             V[ns * vtx:ns * vtx + ns] = known + eps @ beta[b:b + nb]
         return beta
 

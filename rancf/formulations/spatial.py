@@ -623,12 +623,14 @@ class Spatial:
         and element links; a driven link's are its drive's at t; a cable's as
         :meth:`_cable_link_coordinates` gives them. The rates, link by link root to leaves, are
         the least-squares solution of ``H qd = V - X V_p`` (the parent's given velocity; a
-        cable node's V its rates ``(r', r'')``). The poses and velocities these coordinates
-        give must equal x and v: the positions (a cable node's r too) to ``tol`` times the
-        model size, the frames and the cable slopes to ``tol`` (times the slope's length),
-        the velocities to ``tol`` times their largest entry (plus 1e-12), or, for the state of
-        a DAE run (its velocity rows held only to its step's error), to
-        :func:`~rancf.formulations.start_check.velocity_bound` (0.05 of the largest), which
+        cable node's V its rates ``(r', r'')``) in the body's kinetic-energy metric
+        ``diag(m I3, A J A^T)`` (:func:`~rancf.formulations.start_check.weighted_fit`). The
+        poses and velocities these coordinates give must equal x and v: the positions (a
+        cable node's r too) to ``tol`` times the model size, the frames and the cable slopes
+        to ``tol`` (times the slope's length); the velocities' change dv to ``tol`` of them in
+        the kinetic-energy metric (``dv^T M dv <= tol^2 v^T M v``, :meth:`_kinetic_action`),
+        or, for the state of a DAE run (its velocity rows held only to its step's error), to
+        0.05 of them (:func:`~rancf.formulations.start_check.velocity_verdict`), which
         :attr:`start_note` then states ("" when none; :mod:`rancf.formulations.start_check`).
 
         Parameters
@@ -707,7 +709,10 @@ class Spatial:
             else:
                 known = np.concatenate([V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
             cols = k - qo[i]
-            qd[k] = np.linalg.lstsq(H[i][:, cols], V[i] - known, rcond=None)[0]
+            W = np.zeros((TWIST_SIZE, TWIST_SIZE))
+            W[:3, :3] = tree.mass[i] * np.eye(3)
+            W[3:, 3:] = A[i] @ tree.inertia[i] @ A[i].T
+            qd[k] = start_check.weighted_fit(H[i][:, cols], V[i] - known, W)
         if nc:
             self._cable_rates(A, V, e, ed, qd)
         y[self.n_free + smap[free]] = qd[free]
@@ -717,19 +722,48 @@ class Spatial:
         if nc:
             V1 = np.concatenate([V1, self.cable_coordinates()[1]])
             V = np.concatenate([V, ed])
+        dv = (V1 - V).ravel()
         gaps = np.abs(V1 - V).max(axis=1) if len(V) else np.zeros(0)
         self.start_note = ""
-        bound = start_check.velocity_bound(V, 1e-12)
-        if gaps.size and gaps.max() > bound:
-            body = int(gaps.argmax())
-            if nc:
-                # the first off in the tree's order, root first: its subtree inherits its gap
-                bad = gaps > bound
-                body = int(next(i for i in self.cables["order"] if bad[i]))
+        Mv, Mdv = self._kinetic_action(A, V.ravel()), self._kinetic_action(A, dv)
+        verdict = start_check.velocity_verdict(V.ravel(), Mv, dv, Mdv, tol)
+        if verdict == "refused":
+            # the first off in the tree's order, root first: its subtree inherits its miss
+            shares = (dv * Mdv).reshape(len(V), -1).sum(axis=1)
+            order = self.cables["order"] if nc else np.arange(n)
+            body = start_check.first_off(shares, order, V.ravel(), Mv)
             raise ValueError(self._start_refusal(body, "velocities", gaps[body], t, joints))
-        if gaps.size and gaps.max() > tol * np.abs(V).max() + 1e-12:
+        if verdict == "moved":
             self.start_note = start_check.correction_note(0.0, gaps.max(), 0.0, gaps.max())
         return y
+
+    def _kinetic_action(self, A, v):
+        """``M v`` (n_v,) of the velocities v (6 n_bodies + 6 n_cable_nodes,) of bodies whose
+        frames are A (n_bodies, 3, 3): a body's ``(m v, A J A^T w)`` (its momentum and its
+        angular momentum about its centre, the origin), a cable element's ``M_e`` on its two
+        nodes' rates, so that ``v . M v`` is twice the kinetic energy (J) as
+        :meth:`_energies_of` computes it."""
+        n = self.tree.n_bodies
+        out = np.zeros_like(v)
+        body = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
+        own = out[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
+        own[:, :3] = self.tree.mass[:, None] * body[:, :3]
+        own[:, 3:] = np.einsum("nij,njk,nlk,nl->ni", A, self.tree.inertia, A, body[:, 3:])
+        if self.cables is not None and v.size > TWIST_SIZE * n:
+            c = self.cables
+            rates = v[TWIST_SIZE * n:].reshape(-1, CABLE_NODE)
+            acted = out[TWIST_SIZE * n:].reshape(-1, CABLE_NODE)
+            M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
+            pairs = c["c_nodes"] - n
+            flip = c["c_flip"].astype(bool)[:, None]
+            # a flipped element's nodes in its matrix's order, as _energies_of
+            Ed = rates[pairs].reshape(len(pairs), CABLE_ELEMENT)
+            Ed = np.where(flip, np.roll(Ed, CABLE_NODE, axis=1), Ed)
+            f = np.einsum("eij,ej->ei", M, Ed)
+            f = np.where(flip, np.roll(f, CABLE_NODE, axis=1), f)
+            np.add.at(acted, pairs[:, 0], f[:, :CABLE_NODE])
+            np.add.at(acted, pairs[:, 1], f[:, CABLE_NODE:])
+        return out
 
     def _start_refusal(self, body, level, off, t, joints=None, joint_q=None, measure=""):
         """The message refusing a start whose ``level`` ("poses" or "velocities") is off at

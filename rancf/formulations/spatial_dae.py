@@ -1741,12 +1741,16 @@ class SpatialDAE(IndexThreeDAE):
             given = float(joint_q[sum(i.type.spatial.n_coordinates for i in joints[:joint])])
         return start_check.refusal(j, level, off, j.type.spatial.units[0], given, t)
 
-    def consistent_state(self, x, v, t=0.0, tol=1e-12, max_iter=20):
+    def consistent_state(self, x, v, t=0.0, tol=1e-12, max_iter=20, metric="euclidean"):
         """``(x, v)`` moved onto the constraints at t (:meth:`IndexThreeDAE.consistent_state`,
         the library's one projection): positions by Gauss-Newton's least-change steps
         ``dx = -Phi_x^+ Phi`` while ``|Phi| > tol`` times the model size, velocities by the
-        least-change projection ``v - Phi_x^+ (Phi_x v + Phi_t)`` (Euclidean in the
-        coordinates: what a run's start needs, velocities that satisfy the rows).
+        least-change projection ``v - Phi_x^+ (Phi_x v + Phi_t)`` (``metric`` "euclidean" in
+        the coordinates: what a start from the tree's coordinates needs, velocities that
+        satisfy the rows), or its least change of kinetic energy (``"mass"``: M is singular
+        only along a quaternion's own direction, which its norm row holds, so the saddle
+        point is regular; a given State's velocities, in any units:
+        :func:`rancf.starts.spatial_dae_start`).
 
         A model's reference configuration holds the tree's joints, and its loops to the
         1e-9 of the model size its builder allows (joint points may be that far apart); a
@@ -1761,7 +1765,7 @@ class SpatialDAE(IndexThreeDAE):
             that does not close near the reference configuration).
         """
         return IndexThreeDAE.consistent_state(
-            self, x, v, t, "euclidean", tol * self.tree.size, max_iter,
+            self, x, v, t, metric, tol * self.tree.size, max_iter,
             advice="; check that the loop closes in the reference configuration")
 
     # --- mass ------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ The formulations take a :class:`rancf.State` through this: the planar DAE
 (:meth:`rancf.formulations.recursive.Recursive.initial_state`, vertices of the tree), the
 spatial recursion (:meth:`rancf.formulations.spatial.Spatial.state_of`, bodies) and DAE
 (:func:`rancf.starts.spatial_dae_start`, which moves any velocities onto the rows, as it
-always has: a kick given to an equilibrium), so a restart off its drive reads the same in
-each.
+always has: a kick given to an equilibrium; by the same least change of kinetic energy as
+the others' corrections), so a restart off its drive reads the same in each.
 
 Why a run's own state is off its joints at all: an implicit run on the DAE holds the position
 rows to its Newton tolerance, and the velocity rows ``Phi_x v + Phi_t = 0`` only to its
@@ -17,9 +17,37 @@ scheme's error, as it does not impose them. Backward Euler's ``v = (x_n+1 - x_n)
 two states on the rows leaves ``Phi_x v = (h / 2) v^T Phi_xx v + O(h^2)``: a joint's
 centripetal acceleration times h / 2, a fraction ``h omega / 2`` of the velocities (omega a
 body's rate of turn); the second-order schemes leave ``O(h^2)``. A run that resolves its
-motion turns a body by less than 0.1 rad a step, so its state's velocity rows are off by less
-than :data:`VELOCITY_DRIFT` = 0.05 of its largest velocity. Velocities further off are not a
-run's (another model's or time's, or a drive's rate not met): refused.
+motion turns a body by less than 0.1 rad a step, so the least change ``dv`` that puts its
+velocities back on the rows is less than :data:`VELOCITY_DRIFT` = 0.05 of them. Velocities
+further off are not a run's (another model's or time's, or a drive's rate not met): refused.
+
+How "0.05 of them" is measured (:func:`velocity_verdict`): in the kinetic-energy metric, the
+one norm in which a state's velocities (m/s of points, rad/s of axes, 1/s of ANCF slopes) add
+up in one unit::
+
+    dv^T M dv  <=  VELOCITY_DRIFT^2  v^T M v                                      (1)
+
+(both sides twice a kinetic energy, J; M the formulation's mass matrix in its velocity
+coordinates). ``h omega / 2`` is a relative size of the velocities that a body turning at
+omega moves with, so it bounds (1)'s ratio as it bounds each body's, and (1) is the norm the
+DAE's projection minimizes (:meth:`rancf.formulations.dae.DAE.initial_state`), so the verdict
+is on the correction made. Drawn in other units of length (lengths, velocities and loads
+times s, inertias times s^2) both sides scale by s^2: the verdict is the same and the
+corrected velocities scale by s. A bound on the rows against the largest velocity coordinate
+compared m/s with rad/s: it changed with the unit of length, and a fast spin of little energy
+let a large miss of a translation through (tests/test_start_units.py).
+
+Explicitly: a state at rest (``v^T M v = 0``) is accepted only as it is (``dv = 0``: no joint
+driven at a nonzero rate at the start), any correction being the whole of its motion. A
+direction of little mass (a body of small inertia; the builders refuse none) carries little
+energy: a miss there is taken from it (the least-energy change moves the light direction,
+the joints setting its velocity from the massive ones) and refuses a start only by its
+energy, which is that direction's part in the motion. A driven or held joint is one more
+row, its rate's miss measured like any other: a drive's rate not met by the state moves the
+bodies it drives, by that energy (a state at rest under a drive turning at the start is
+refused).
+The part (vertex, body or cable node) a refusal names is found by
+:func:`first_off`.
 """
 import numpy as np
 
@@ -27,16 +55,47 @@ from ..elements import planar
 from ..joints._codes import ANGLE
 from ._forces import ForceKernel
 
-#: The largest violation of the velocity rows a run's state may have, relative to its largest
-#: velocity: ``h omega / 2`` with a body turning at most 0.1 rad a step (module docstring).
+#: The largest change of a run's velocities that puts them on the joints, relative to them in
+#: the kinetic-energy metric (module docstring, (1)): ``h omega / 2`` with a body turning at
+#: most 0.1 rad a step.
 VELOCITY_DRIFT = 0.05
 
 
-def velocity_bound(v, tol):
-    """The largest violation of the velocity rows (m/s; 1/s for slopes and axes) a start with
-    velocities v (n_x,) may have and be moved onto the joints: :data:`VELOCITY_DRIFT` of its
-    largest velocity, plus ``tol`` (a state at rest holds its rows to rounding)."""
-    return VELOCITY_DRIFT * float(np.abs(v).max(initial=0.0)) + tol
+def velocity_verdict(v, Mv, dv, Mdv, tol):
+    """What a start does with its velocities v (n,), whose least change onto the joints is dv
+    (n,), by (1) of the module docstring: ``"held"`` (``dv^T M dv <= tol^2 v^T M v``, v taken
+    as it is: the rows hold to ``tol`` of the motion, rounding), ``"moved"`` (within
+    ``VELOCITY_DRIFT^2 v^T M v``: take v + dv, and say so) or ``"refused"``. ``Mv``, ``Mdv``
+    (n,): M v and M dv in the caller's mass matrix (kg m/s per m/s coordinate; a body's
+    twist: its momentum and angular momentum). At rest (``v^T M v = 0``) only dv = 0 holds."""
+    e_v, e_dv = float(np.dot(v, Mv)), float(np.dot(dv, Mdv))
+    if e_dv <= tol * tol * e_v:
+        return "held"
+    return "moved" if e_dv <= VELOCITY_DRIFT ** 2 * e_v else "refused"
+
+
+def first_off(shares, order, v, Mv):
+    """The part a refused start names: the first, in ``order`` (root to leaves: a part's miss
+    is inherited by its subtree), whose share of the correction's energy (``shares`` (n_parts,),
+    ``dv . M dv`` summed over its coordinates) exceeds ``VELOCITY_DRIFT^2 v^T M v / n_parts``,
+    its even share of what (1) allows; one does, as they add up to more than (1) allows."""
+    shares = np.asarray(shares, dtype=float)
+    bound = VELOCITY_DRIFT ** 2 * float(np.dot(v, Mv)) / max(len(shares), 1)
+    for k in order:
+        if shares[k] > bound:
+            return int(k)
+    return int(np.argmax(shares))
+
+
+def weighted_fit(H, r, W):
+    """The rates b (n_b,) whose motion ``H b`` (H (n, n_b)) is nearest r (n,) in the metric W
+    (n, n), a part's own mass block: ``min (H b - r)^T W (H b - r)``, a least change of its
+    kinetic energy, in any units (``b`` scales as r over H whatever the coordinates'). W is
+    positive definite (the builders refuse a body without inertia; elements have mass in
+    every direction), so b is unique where H has full rank, the least-norm one where not."""
+    w, U = np.linalg.eigh(W)
+    S = np.sqrt(np.clip(w, 0.0, None))[:, None] * U.T
+    return np.linalg.lstsq(S @ H, S @ r, rcond=None)[0]
 
 
 def read_joints(assembly, x, v):

@@ -63,8 +63,9 @@ def dynamics(result):
             if beta.shape[1:] != (rec.n_dof,):
                 # rates of another layout: the recursion's own, from the node velocities
                 beta = np.zeros((n_out, rec.n_dof))
+                blocks = A.mass_diagonal_blocks
                 for i in finite:
-                    beta[i] = rec._rates_of(V[i])
+                    beta[i] = rec._rates_of(V[i], blocks)
             tail = np.zeros(2)
             rec.inputs.played = recorded
             try:
