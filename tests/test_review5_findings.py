@@ -90,3 +90,37 @@ def test_a_results_documented_inputs_attribute_exists():
     res = rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", formulation="dae")
     assert isinstance(res.__dict__.get("_inputs"), Recorded)
     assert isinstance(getattr(res, "inputs", None), Recorded)
+
+
+# --- a SciPy run stopped by a load function: its earlier outputs' reactions refused ------------
+
+@pytest.mark.xfail(strict=True, reason="review5: played_inputs (rancf/results/outputs.py:119) "
+                   "refuses every output of a run that kept no input values once a function "
+                   "stopped it, also those at times where the function gives its value")
+def test_a_scipy_run_stopped_by_a_load_function_gives_its_first_reaction():
+    """A uniform rod (1 kg, 1 m) pinned at one end, released at rest horizontal under gravity
+    and a load function of 1 N down on its centre that raises after t = 0.05 s (a table that
+    ends there). SciPy's RK45 keeps no input values; the run stops "failed" at the call past
+    0.05 s. At its first output (t = 0, where the function gives its value) the pin's force is
+    the rigid rod's closed form: ``I_pivot qdd = -(m g + F) L / 2``, ``I_pivot = m L^2 / 3``,
+    the centre's acceleration ``qdd L / 2 = -3 (m g + F) / 4 m``, so the pin pushes up by
+    ``(m g + F) / 4`` (2.7025 N). Before the merge the reaction called the function at t = 0
+    (its value there is the run's); now a RuntimeError refuses every output."""
+    import warnings
+    G, F = 9.81, 1.0
+    m = rancf.Model(gravity=(0.0, -G))
+    rod = m.add_rigid_body(1.0, 1.0 / 12, position=(0.5, 0.0))
+    pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), rod.point(-0.5, 0.0))
+
+    def table(t):
+        if t > 0.05:
+            raise KeyError("the table ends at 0.05 s")
+        return (0.0, -F)
+    m.add_force(rod.centre, force=table)
+    res = rancf.simulate(m, 0.1, 1e-3, method="scipy:RK45", output_every=10)
+    assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+    assert res.t[0] == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        reaction = np.asarray(res.reaction(pin), dtype=float)[0]
+    np.testing.assert_allclose(reaction[:2], [0.0, (G + F) / 4], rtol=0, atol=1e-9)
