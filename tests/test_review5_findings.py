@@ -61,12 +61,12 @@ def _light_heavy_chain(dim):
 @pytest.mark.parametrize("dim", [2, 3])
 def test_the_recursions_move_a_light_bodys_miss_by_the_least_kinetic_energy(dim):
     """Module comment above: the start is moved (not refused), the heavy bar's rate kept to
-    sqrt(I1 DELTA^2 / I2) = 9.5e-3 rad/s. The planar DAE, the reference route, is checked
-    too (it passes)."""
+    sqrt(I1 DELTA^2 / I2) = 9.5e-3 rad/s. The DAEs, the least-change route, are checked
+    first (they pass)."""
     bound = np.sqrt((M1 * DELTA ** 2 / 12) / (M2 / 12))
     column = 3 if dim == 2 else 5          # the heavy bar's u_y' (planar) or w_z (spatial)
     method = "generalized-alpha" if dim == 2 else "generalized-alpha-s"
-    for formulation in (["dae"] if dim == 2 else []) + ["recursive"]:
+    for formulation in ("dae", "recursive"):
         m, x, v = _light_heavy_chain(dim)
         res = rancf.simulate(m, 1e-3, 1e-3, method=method, formulation=formulation,
                              output_every=1, state=rancf.State(x, v))
@@ -104,8 +104,11 @@ def test_a_scipy_run_stopped_by_a_load_function_gives_its_first_reaction():
     0.05 s. At its first output (t = 0, where the function gives its value) the pin's force is
     the rigid rod's closed form: ``I_pivot qdd = -(m g + F) L / 2``, ``I_pivot = m L^2 / 3``,
     the centre's acceleration ``qdd L / 2 = -3 (m g + F) / 4 m``, so the pin pushes up by
-    ``(m g + F) / 4`` (2.7025 N). Before the merge the reaction called the function at t = 0
-    (its value there is the run's); now a RuntimeError refuses every output."""
+    ``(m g + F) / 4`` (2.7025 N). The function's value at t = 0 is the run's (the run called
+    it there, and SciPy's loop maps its frames calling it at the outputs); a RuntimeError
+    refuses every output instead. (tests/test_lazy_reactions.py's
+    test_a_run_an_input_function_stopped_keeps_its_values_or_refuses asserts that refusal:
+    it goes with the fix.)"""
     import warnings
     G, F = 9.81, 1.0
     m = rancf.Model(gravity=(0.0, -G))
