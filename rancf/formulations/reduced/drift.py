@@ -3,15 +3,13 @@
 With too few modes (``sparsity``) or sampled equations (``n_samples``) the sampled step
 equations no longer determine the motion: greedy Gauss-Newton then solves them (often at its
 iteration cap) for states the full model would never reach, and the run would end "ok" with a
-motion that gains energy or stretches its beams, or that follows another path than the full
-model's. Two checks, chosen so that a correct run cannot fail them (the full model's energy
-function at the reconstructed states), and a third, an estimate of the distance from the full
-model's run (the residual of the unsampled equations), turn such a run into ``status =
-"diverged"``, with a message naming the check, its value and limit and what to change. The
-first two run at every step (:class:`StepWatch`: the run stops at the first step that fails,
-keeping the outputs before it); all three on the finished run (:func:`drift_checked`, on the
-Solution the implicit loop returns, for what a step cannot judge), so the Result is made once,
-with its final status.
+motion that gains energy or stretches its beams. Two checks, chosen so that a correct run cannot
+fail them (the full model's energy function at the reconstructed states), turn such a run into
+``status = "diverged"``, with a message naming the check, its value and limit and what to
+change. They run at every step (:class:`StepWatch`: the run stops at the first step that fails,
+keeping the outputs before it) and on the finished run (:func:`drift_checked`, on the Solution
+the implicit loop returns, for what a step cannot judge), so the Result is made once, with its
+final status.
 
 1. **Energy gain** (passive models only: no drive, no effort, no time-dependent force or
    moment, so that nothing feeds energy in). The balance ``total = kinetic + elastic + gravity -
@@ -34,33 +32,10 @@ with its final status.
    beyond the small strains the Berzeri-Shabana axial law, which the reduction needs, is a model
    of; the chord is shorter than the arc, so bending alone never raises it.
 
-3. **Residual of all equations, summed over the steps** (every model). A step solves the
-   sampled rows only; the full DAE evaluates every row at the step's solution anyway (its
-   ``full_residual_norm``, :class:`~rancf.formulations.reduced.adaptive.AdaptiveModalSolver`),
-   so the unsampled rows check the sample at no cost. In the step's scaled rows (``eta M``
-   about one on position rows, ``eta h^2 K`` adding to it) a residual ``rho_k`` (m) at step
-   k's solution puts its position about ``rho_k`` from the full model's step from the same
-   state: a local error. Their sum
-
-       S = sum_k rho_k      (m, over the accepted steps)
-
-   is how far the run can be from the full model's when the local errors add in one direction
-   and the dynamics neither grow nor damp them (the first-order reading of a global error as
-   the sum of the local ones). The limit is ``RESIDUAL_SUM = 0.05`` of the model's size L: the
-   few percent of L that the energy check reads as the method's accuracy when it works. S is
-   an estimate, not a bound either way (a velocity error carried over many steps grows the
-   distance, which ``stats["error_estimate"]`` takes as its worst case; backward Euler damps
-   an error in the stiff directions). This check sees what the other two
-   cannot: a reduced motion that follows another path at an energy the check cannot judge
-   (backward Euler removes energy, so a loss is no verdict) and at a normal stretch, e.g.
-   where a row sample leaves a stretch of the beam without the equations of one direction.
-   It judges the finished run only: the states stay the model's kind (energy, stretch), so
-   every output is kept for the user to compare.
-
-The first two checks also run at every step (:class:`StepWatch`, called by the adaptive step
-on its solution): a run that fails one stops there with status "diverged" and keeps the
-outputs so far, instead of running on to states arbitrarily far from the model's (greedy
-Gauss-Newton meets the sampled equations with any state that fits them).
+Both checks also run at every step (:class:`StepWatch`, called by the adaptive step on its
+solution): a run that fails one stops there with status "diverged" and keeps the outputs so far,
+instead of running on to states arbitrarily far from the model's (greedy Gauss-Newton meets
+the sampled equations with any state that fits them).
 At a step the energy check needs no integrated work: it runs on passive models without
 torsion spring-dampers or load moments, where every force is a potential of the step's
 coordinates (gravity ``-F_G . x``, a constant point force ``-F . r(x)``, ``r`` its point's
@@ -90,9 +65,6 @@ from .greedy_gauss_newton import STATUSES
 ENERGY_GAIN = 0.05
 #: element stretch limit, dimensionless (module docstring)
 STRETCH = 1.0
-#: limit of the residual of all equations summed over the steps, a fraction of the model's
-#: size L (module docstring)
-RESIDUAL_SUM = 0.05
 
 ADVICE = ("the reduced motion has left the model's: keep more modes (sparsity, or max_support "
           "to let a step's support grow) or sample more equations (n_samples) in rancf.reduce, "
@@ -231,9 +203,7 @@ def drift_checked(reduced, solution):
         copy (arrays shared) whose ``extra["energies"]`` holds the energies the check computed (the Result
         takes them, :func:`rancf.results.result.built`), and, when a check fails, status
         "diverged" and a message with each failed check's value and limit, the greedy steps at
-        the iteration cap and what to change. Every output is kept. The residual sum is
-        ``stats["greedy_full_residual_sum"]`` (:meth:`ReducedProblem.run_stats
-        <rancf.formulations.reduced.reductor.ReducedProblem.run_stats>`; not judged without).
+        the iteration cap and what to change. Every output is kept.
     """
     s = solution
     if (s.status in ("failed", "diverged") and ADVICE not in s.message
@@ -271,12 +241,6 @@ def drift_checked(reduced, solution):
     if stretched > STRETCH:
         failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
                       "against its length: the beam's length is not kept)")
-    summed = float(s.stats.get("greedy_full_residual_sum", 0.0))
-    if summed > RESIDUAL_SUM * A.size:
-        failed.append(f"residual of all equations summed over the steps {summed:.4g} m > "
-                      f"{RESIDUAL_SUM:g} of the model's size {A.size:.4g} m (the unsampled "
-                      "equations' estimate of the distance from the full model's run: the "
-                      "sample does not determine the motion)")
     if not failed:
         return replace(s, extra=extra)
     steps = int(sum(s.stats.get(f"greedy_{k}", 0) for k in STATUSES))

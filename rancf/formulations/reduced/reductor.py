@@ -492,11 +492,9 @@ class ReducedProblem(FullEquations):
             the unknowns on a full support: the least-squares problem of a step is
             overdetermined when the rows are more), ``greedy_full_residual_median`` and
             ``greedy_full_residual_max`` (the residual of all rows, sampled or not, at the
-            steps' solutions, m), ``greedy_full_residual_sum`` (m, its sum over the steps: the
-            drift check's estimate of the distance from the full run,
-            :mod:`~rancf.formulations.reduced.drift`), ``error_estimate`` (m, below),
-            ``time_update`` and ``time_matrix`` (s, the paper's table 2; the total is the
-            Solution's ``wall_time``).
+            steps' solutions, m), ``error_estimate`` (m, below), ``time_update`` and
+            ``time_matrix`` (s, the paper's table 2; the total is the Solution's
+            ``wall_time``).
 
         ``error_estimate`` ``sum_k rho_k (1 + N - k)`` over the N steps, ``rho_k`` step k's
         residual of all rows: in the scaled rows (module docstring of
@@ -524,7 +522,6 @@ class ReducedProblem(FullEquations):
                 "greedy_unknowns": int(solver.known.size + cap.sum()),
                 "greedy_full_residual_median": float(np.median(full)) if full.size else 0.0,
                 "greedy_full_residual_max": float(full.max(initial=0.0)),
-                "greedy_full_residual_sum": float(full.sum()),
                 "error_estimate": float(full @ (full.size - np.arange(full.size))),
                 **self.step_solver.timer.stats()}
 
