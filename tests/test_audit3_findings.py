@@ -34,12 +34,6 @@ def _bead_on_a_spinning_rod(dt, **options):
     return np.abs(s0 + q - s0 * np.cosh(w * res.t)).max()
 
 
-@pytest.mark.xfail(strict=True, reason="open: the implicit loop stops on the position increment "
-                   "h^2 beta |da| <= tol, which leaves velocity errors of gamma / (beta h) tol a "
-                   "step: refining the step of a DAE run stops converging (3.6e-6, 2.0e-6, 1.3e-6 "
-                   "m at dt = 1e-3, 5e-4, 2.5e-4 s). A velocity test at tol m/s fixed it but asks "
-                   "position increments of tol beta h / gamma (5e-14 m at 1 ms), round-off on a "
-                   "10,000-element spatial chain: 9 iterations and 4.6 factorizations a step")
 def test_dae_generalized_alpha_converges_when_the_step_is_refined():
     """Generalized-alpha on the DAE (constant mass: second order, the implicit guide) checked
     the way the integrator guide asks ("step from accuracy; check by halving it"): from

@@ -7,21 +7,53 @@ constraint monitors, the outputs and the Ctrl-C watch. It calls the problem thro
 contract of :class:`rancf.formulations._problem.StepProblem`: for a compiled formulation no
 Python runs inside a step (Python input functions of a model excepted, once per evaluation).
 
+A step stops when the iteration just made moved its new positions by at most tol and left its
+new velocities within tol per second: ``h^2 beta max|da| <= tol`` and ``h gamma max|da| eta_k <=
+tol``, where ``eta_k = theta_k / (1 - theta_k)`` estimates the error the iteration leaves from its
+contraction ``theta_k`` (Hairer and Wanner, Solving ODEs II, IV.8, eq. 8.14), ``theta_k`` the
+smaller of the ratios ``|dq_k| / |dq_{k-1}|`` and ``|dq_{k-1}| / |dq_{k-2}|`` of the step's last
+three increments (``eta_k = 1`` at the first iteration); an iteration that no longer contracts
+(``|dq_k| >= theta |dq_{k-1}|``) stops on the position test alone (``Stepper._converged``).
+
+Why the velocities: the unknown is the acceleration, and an error ``da`` left in it moves the new
+positions by ``h^2 beta da`` but the new velocities by ``h gamma da``, ``gamma / (beta h)`` times
+more (2000 at 1 ms), which every later step carries into the positions; with a kept matrix the
+error has the same sign step after step. A test on the positions alone admits acceleration
+errors of ``tol / (h^2 beta)``, growing as the step shrinks, so that refining the step stops
+converging (a bead on a spinning rod against its closed form, tests/test_audit3_findings.py). One
+tol for both, in m and m/s (rad and rad/s), is the scalar absolute tolerance of an ODE solver on
+the state (q, v). The smaller of two ratios: with the spatial formulation's approximate matrix the
+ratios alternate between about 1e-4 and 0.1 to 0.8 on the scaling case's 1,000-element chain, and
+the error left after a step's third increment is the fourth's size (about 1e-4 times the third),
+which the last ratio alone overestimates 1e3 times and would make nearly every step take a fourth
+iteration; where the contraction is geometric both ratios are the same. The position test alone
+where the iteration no longer contracts: the velocity test asks for position increments ``beta h
+/ gamma`` times tol (5e-14 m at 1 ms), which the round-off of a long chain's solve does not reach
+(a 10,000-element spatial chain stalls at 1e-12 m, its increments then as likely to grow as to
+shrink), and no more iterations with that matrix can improve them; where the matrix has gone
+stale the renewal rules below see the step's iterations. Statics has no velocities (``gamma =
+0``): its test is the position test.
+
 Newton's matrix is kept across iterations and steps (``reuse=True``, modified Newton) while
 the iteration contracts well: an increment larger than ``theta`` (0.5) times the previous one
 asks for a new matrix at the current iterate, so the iteration kept contracts at a rate below
-theta and the error left when ``max |dq| <= tol`` stops it is below ``tol theta / (1 - theta)
-<= tol`` (Hairer and Wanner, Solving ODEs II, IV.8); a step that does not converge with a kept
+theta and the error left in the positions when their increment stops it is below ``tol theta /
+(1 - theta) <= tol`` (Hairer and Wanner, IV.8); a step that does not converge with a kept
 matrix is retried once from its start with a matrix refactored at every iteration (full
-Newton), as stiff solvers do. The loop stops on the increment, not on the error estimated from
-the ratio ``theta_k`` of the last two increments, ``theta_k / (1 - theta_k) max |dq_k|`` (their
-eq. 8.14), which would save the last iteration where ``theta_k`` is small: with a kept matrix the
-contraction is not geometric (the components of the max norm contract at different rates, and
-with the spatial formulation's approximate matrix the ratios alternate between about 1e-3 and
-0.7 to 1.3 on a chain), so the first two increments underestimate the error left and a step
-stopped so can end beyond tol from its solution (tests/test_newton_stop.py checks every step
-against its equations solved to round-off); and the renewal rules below, seeing two iterations
-a step, would no longer renew a matrix gone stale. Newton starts at ``a_{n+1} = a_n`` while the last step shows the
+Newton), as stiff solvers do. The position test is on the increment, not on the error estimated
+from the ratio ``theta_k``, which would save the last iteration where ``theta_k`` is small: with
+a kept matrix the contraction is not geometric (the components of the max norm contract at
+different rates, and with the spatial formulation's approximate matrix the ratios alternate
+between about 1e-3 and 0.7 to 1.3 on a chain), so the first two increments underestimate the
+error left and a step stopped so can end beyond tol from its solution (tests/test_newton_stop.py
+checks every step against its equations solved to round-off); and the renewal rules below,
+seeing two iterations a step, would no longer renew a matrix gone stale. The velocity test takes
+the estimate: it is ``gamma / (beta h)`` times stricter than the position test, so that an
+underestimate by the 15 measured on the spatial chain still leaves the positions far within tol,
+and without it most steps would take the iteration it saves; where it underestimates, the
+velocities are no worse than a position test alone leaves them.
+
+Newton starts at ``a_{n+1} = a_n`` while the last step shows the
 accelerations resolved, else at the last positions ``q_{n+1} = q_n`` or at the last step's
 increment repeated, ``q_{n+1} = 2 q_n - q_{n-1}``, whichever would have missed the last step's
 solution by the least (the first step: the one whose first increment is the smaller;
@@ -326,7 +358,7 @@ cdef class Stepper:
         """Newton iterations from the current (a1, lam1); the iteration count, or -1 when it does
         not converge within max_iter."""
         cdef int it, i, n = self.n, m = self.m
-        cdef double dq = 0.0, dq_prev = 0.0, dq_first = 0.0
+        cdef double dq = 0.0, dq_prev = 0.0, dq_prev2 = 0.0, dq_first = 0.0
         cdef double* x = &self.x[0]
         for it in range(1, self.max_iter + 1):
             if it == 1:
@@ -355,7 +387,7 @@ cdef class Stepper:
             self.newton_iterations += 1
             if not isfinite(dq):
                 raise StepFailure("diverged", f"non-finite Newton increment{self._where()}")
-            if dq <= self.tol:
+            if self._converged(dq, dq_prev, dq_prev2, it):
                 return it
             if dq > 1e8:
                 # beyond the loop's state bound: the iterates diverge (left alone they went on
@@ -366,6 +398,7 @@ cdef class Stepper:
                 self.factored = False       # slow contraction: a new matrix next iteration
             if it == 1:
                 dq_first = dq
+            dq_prev2 = dq_prev
             dq_prev = dq
             # Ctrl-C between iterations (a flag read; the handler runs if it is set): an
             # iteration of a large dense model takes seconds, and run() looks once a step
@@ -374,6 +407,29 @@ cdef class Stepper:
         # the mean contraction per iteration of the whole attempt
         self._rate = (dq / dq_first) ** (1.0 / (self.max_iter - 1)) if self.max_iter > 1 else 1.0
         return -1
+
+    cdef bint _converged(self, double dq, double dq_prev, double dq_prev2, int it) noexcept:
+        """Newton's stop test (the module docstring gives the criterion and why) after the
+        iteration ``it`` whose position increment is ``dq = h^2 beta max|da|`` (m), the last
+        two before it ``dq_prev`` and ``dq_prev2`` (unset before the second and third
+        iterations): ``dq`` at most tol, and the velocity increment ``h gamma max|da|`` times
+        ``theta_k / (1 - theta_k)`` (``theta_k`` the smaller of ``dq / dq_prev`` and ``dq_prev /
+        dq_prev2``; 1 at the first iteration) at most tol per second, unless the iteration no
+        longer contracts (``dq >= theta dq_prev``: round-off, or a matrix gone stale)."""
+        cdef double dv, th
+        if not dq <= self.tol:
+            return False
+        if self.hg <= self.hb:
+            return True         # statics: no velocities
+        dv = dq * (self.hg / self.hb)
+        if it >= 2:
+            if not dq < self.theta * dq_prev:
+                return True
+            th = dq / dq_prev
+            if it >= 3 and dq_prev < th * dq_prev2:
+                th = dq_prev / dq_prev2
+            dv *= th / (1.0 - th)
+        return dv <= self.tol
 
     cdef int _start_residual(self, double* x) except -1:
         """Newton's right-hand side ``-r`` in x at its start (:meth:`_start`). A start at which
