@@ -213,7 +213,8 @@ def run(quick: bool) -> Outcome:
             "'work'.",
             f"The convergence runs use Newton tolerance {NEWTON_TOL:g} (m on the position increment h^2 beta "
             "da, m/s on the velocity increment h gamma da, the latter's error estimated from the iteration's "
-            "contraction, waived where it no longer contracts by 1/2): a tolerance below the schemes' own error at these steps, so that "
+            "contraction, waived where it no longer contracts by 1/2, loosened to 1e-3 of the step's own "
+            "velocity error where that is larger): a tolerance below the schemes' own error at these steps, so that "
             "the orders measured are the schemes'.",
         ],
     )
