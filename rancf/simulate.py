@@ -438,7 +438,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``projection`` (DAE: False, True / "euclidean", "mass"), ``linear_solver`` (DAE: "dense"
         | "sparse", default "sparse"), ``alpha`` ("hht", in [2/3, 1]), ``rho_inf``
         (generalized-alpha methods, in [0, 1]), ``tol`` (Newton tolerance on the position
-        increment, m, at most 1 % of the model's size; default 1e-10), ``max_iter`` (Newton
+        increment, m, at most 1 % of the model's size, and on the velocity increment, m/s;
+        default 1e-10), ``max_iter`` (Newton
         iterations per step), ``jacobian`` ("every-iteration" or "reuse": Newton's matrix kept
         while the iteration contracts).
 
@@ -930,7 +931,8 @@ def simulate_timed(model, t_end, dt, output_every=10, state=None, tol=1e-10, max
         Initial state (default: the reference configuration, theory: Assembly and the initial
         state); its joint angles on the turns of its ``joint_q``, where it has them.
     tol : float
-        Newton tolerance on the position increment (m).
+        Newton tolerance on the position increment (m) and, in dynamics, on the velocity
+        increment (m/s; rancf.implicit.integrate).
     max_iter : int
         Newton iterations per step.
 

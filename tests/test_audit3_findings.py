@@ -34,12 +34,6 @@ def _bead_on_a_spinning_rod(dt, **options):
     return np.abs(s0 + q - s0 * np.cosh(w * res.t)).max()
 
 
-@pytest.mark.xfail(strict=True, reason="open: the implicit loop stops on the position increment "
-                   "h^2 beta |da| <= tol, which leaves velocity errors of gamma / (beta h) tol a "
-                   "step: refining the step of a DAE run stops converging (3.6e-6, 2.0e-6, 1.3e-6 "
-                   "m at dt = 1e-3, 5e-4, 2.5e-4 s). A velocity test at tol m/s fixed it but asks "
-                   "position increments of tol beta h / gamma (5e-14 m at 1 ms), round-off on a "
-                   "10,000-element spatial chain: 9 iterations and 4.6 factorizations a step")
 def test_dae_generalized_alpha_converges_when_the_step_is_refined():
     """Generalized-alpha on the DAE (constant mass: second order, the implicit guide) checked
     the way the integrator guide asks ("step from accuracy; check by halving it"): from
@@ -54,6 +48,92 @@ def test_dae_generalized_alpha_converges_when_the_step_is_refined():
     fine = _bead_on_a_spinning_rod(2.5e-4, method="generalized-alpha", formulation="dae")
     assert fine <= coarse / 8.0, (coarse, fine)
 
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Newton's velocity tolerance KAPPA h max|a_n - 2 a_{n-1} + a_{n-2}| is loose under "
+    "Newmark, whose accelerations on the DAE oscillate step to step undamped (the second "
+    "difference reaches 1e3 at 0.25 ms, tol_v 4e-4 m/s): 1.92e-6, 5.15e-7, 2.90e-6 m (as "
+    "before the velocity test); with KAPPA = 0, 1.94e-6, 4.83e-7, 1.21e-7 m"))
+def test_dae_newmark_converges_when_the_step_is_refined():
+    """The bead under Newmark's scheme (second order: 16 from 1 to 0.25 ms), the same line
+    of 8 as generalized-alpha's. Full Newton (every-iteration, tol 1e-13): 1.93e-6, 4.84e-7,
+    1.21e-7 m."""
+    coarse = _bead_on_a_spinning_rod(1e-3, method="newmark", formulation="dae")
+    fine = _bead_on_a_spinning_rod(2.5e-4, method="newmark", formulation="dae")
+    assert fine <= coarse / 8.0, (coarse, fine)
+
+
+
+def _halving_ratios(error):
+    """Ratios of ``error(dt)`` at 1 and 0.5 ms and at 0.5 and 0.25 ms."""
+    e = [error(dt) for dt in (1e-3, 5e-4, 2.5e-4)]
+    return e[0] / e[1], e[1] / e[2]
+
+
+def _angle_history(omega2, th0, t):
+    """theta(t) of ``theta'' = -omega2 sin(theta)`` from rest at th0 (DOP853 at rtol 1e-13: an
+    independent reference, its error far below the runs' 1e-6 m)."""
+    from scipy.integrate import solve_ivp
+    sol = solve_ivp(lambda _, y: [y[1], -omega2 * np.sin(y[0])], (0.0, t[-1]), [th0, 0.0],
+                    method="DOP853", rtol=1e-13, atol=1e-14, t_eval=t)
+    return sol.y[0]
+
+
+def _pendulum_error(dt, method):
+    """A 1 kg, 1 m rigid bar hinged at its end, released at 2 rad from hanging, 2 s on the
+    DAE: the largest distance of its centre from the reference (m)."""
+    th0, a, mass, inertia = 2.0, 0.5, 1.0, 1.0 / 12
+    m = rancf.Model(gravity=(0.0, -9.81))
+    bar = m.add_rigid_body(mass, inertia, position=(a * np.sin(th0), -a * np.cos(th0)),
+                           angle=th0 - np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), bar.point(-a, 0.0))
+    res = rancf.simulate(m, 2.0, dt, method=method, formulation="dae",
+                         output_every=int(round(0.01 / dt)))
+    assert res.status == "ok", res.message
+    th = _angle_history(mass * 9.81 * a / (inertia + mass * a * a), th0, res.t)
+    return np.abs(res.position(bar.centre) - np.c_[a * np.sin(th), -a * np.cos(th)]).max()
+
+
+def _parallelogram_error(dt, method):
+    """The parallelogram released at 1 rad, 2 s on the DAE: the largest distance of the
+    coupler's centre from the reference (m). Crank and rocker turn together by theta and the
+    coupler translates, so ``theta'' = -(9 g / (8 l)) sin(theta)`` (potential 3 m g l cos,
+    inertia 2 m l^2 / 3 + 2 m l^2 with l = 0.5 m)."""
+    l, d, th0 = 0.5, 0.8, 1.0
+    m, coupler = _parallelogram(th0)
+    res = rancf.simulate(m, 2.0, dt, method=method, formulation="dae",
+                         output_every=int(round(0.01 / dt)))
+    assert res.status == "ok", res.message
+    th = _angle_history(9.0 * 9.81 / (8.0 * l), th0, res.t)
+    ref = np.c_[d / 2 + l * np.sin(th), -l * np.cos(th)]
+    return np.abs(res.position(coupler.centre) - ref).max()
+
+
+@pytest.mark.parametrize("method", ["generalized-alpha", "newmark"])
+def test_a_large_swing_pendulum_converges_when_the_step_is_refined(method):
+    """The bead's check on a model not used to set Newton's stop: both schemes are second
+    order on the DAE (constant mass), so halving the step must cut the error by about 4; the
+    line is 3 on each halving (order 1.6), set before running. With jacobian="every-iteration"
+    at tol 1e-13 the errors are 2.73e-5, 6.83e-6, 1.71e-6 m (4.00, 4.00), so the Newton
+    tolerance is not the floor when Newton's stop keeps its velocities' error within bounds."""
+    r1, r2 = _halving_ratios(lambda dt: _pendulum_error(dt, method))
+    assert r1 >= 3.0 and r2 >= 3.0, (r1, r2)
+
+
+@pytest.mark.parametrize("method", [
+    "generalized-alpha", "hht",
+    pytest.param("newmark", marks=pytest.mark.xfail(strict=True, reason=(
+        "the velocity tolerance's floor KAPPA h max|a_n - 2 a_{n-1} + a_{n-2}| lets Newton's "
+        "error through at 0.25 ms: 1.69e-5, 4.34e-6, 6.04e-6 m; with KAPPA = 0 the ratios "
+        "are 4.00, 3.97")))])
+def test_a_parallelogram_converges_when_the_step_is_refined(method):
+    """As the pendulum, on a closed loop of rigid bars (the DAE's multipliers at work):
+    halving the step must cut the error by at least 3 each time (about 4 expected, second
+    order; HHT at its default alpha 0.9 too). Full Newton (every-iteration, tol 1e-13):
+    1.67e-5, 4.18e-6, 1.04e-6 m (generalized-alpha), 2.07e-5, 5.17e-6, 1.29e-6 m (HHT),
+    1.65e-5, 4.12e-6, 1.03e-6 m (Newmark)."""
+    r1, r2 = _halving_ratios(lambda dt: _parallelogram_error(dt, method))
+    assert r1 >= 3.0 and r2 >= 3.0, (r1, r2)
 
 def test_asv_rod_slider_benchmark_sets_up():
     """The asv suite's ``cases.RodSliderCase`` benchmark (27 combinations of the rod-slider
@@ -70,11 +150,11 @@ def test_asv_rod_slider_benchmark_sets_up():
     assert bench.method == "newmark"
 
 
-def _parallelogram():
+def _parallelogram(th0=0.1):
     """A four-bar of rigid bars (a closed loop: the DAE): crank and rocker of 1 kg, 0.5 m,
     hanging from ground pins 0.8 m apart, a 2 kg coupler of 0.8 m between their ends, released
-    at 0.1 rad from hanging. Returns (model, coupler)."""
-    l, d, th0 = 0.5, 0.8, 0.1
+    at ``th0`` rad from hanging. Returns (model, coupler)."""
+    l, d = 0.5, 0.8
     s, c = np.sin(th0), np.cos(th0)
     m = rancf.Model(gravity=(0.0, -9.81))
     crank = m.add_rigid_body(1.0, l * l / 12, position=(l / 2 * s, -l / 2 * c),

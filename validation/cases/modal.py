@@ -489,7 +489,10 @@ def run(quick: bool, prepared: dict | None = None) -> Outcome:
     ]
     assumptions = [
         "Backward Euler (BDF-1, paper eq. 34) of the one implicit stepping loop for every run; "
-        "full model: the loop's modified Newton, converged when max |dq| <= 1e-11 m.",
+        "full model: the loop's modified Newton, converged when max |dq| <= 1e-11 m and max |dv| <= "
+        "1e-11 m/s (the velocity increment's error estimated from the iteration's contraction; waived "
+        "where it no longer contracts by 1/2, loosened to 1e-3 of the step's own velocity "
+        "error where that is larger).",
         "Greedy Gauss-Newton: P_lambda keeps the sparsity largest non-zero modal coordinates of "
         "the predictor; the support grows by the maximum-descent index (eq. 37) of each beam up "
         "to the sparsity, then exchanges its smallest coordinate for it; an exchange that does "

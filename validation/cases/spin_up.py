@@ -37,9 +37,9 @@ T_END = 20.0  # s
 H = 1e-3  # s, the case's step
 OUTPUT_DT = 2e-2  # s, a multiple of every step used
 ELEMENTS = 8  # the mesh of the side-by-side runs
-#: m: Newton's tolerance on the position increment of the full run, below the time error at h / 8
-#: (rancf's default 1e-10 m admits acceleration errors of tol / (beta h^2), visible there; the
-#: quick run, whose finest step is h, keeps the default)
+#: Newton's tolerance of the full run (m on the position increment, m/s on the velocity increment
+#: or its estimated error), below the time error at h / 8 (the quick run, whose finest step is h,
+#: keeps the default 1e-10)
 NEWTON_TOL = 1e-12
 SETTLED = 16.0  # s: the steady state is measured from 1 s after the spin-up ends
 STRETCH = RHO_A * W**2 * L**3 / (3 * EA)  # m, 5.14e-4
