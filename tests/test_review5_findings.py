@@ -77,8 +77,6 @@ def test_the_recursions_move_a_light_bodys_miss_by_the_least_kinetic_energy(dim)
 
 # --- Result.inputs: documented, absent ---------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="review5: Result documents an attribute 'inputs' "
-                   "(rancf/results/result.py:115), but stores it as the private _inputs")
 def test_a_results_documented_inputs_attribute_exists():
     """Result's Attributes list ``inputs``: the Recorded values of the model's input
     functions at the outputs (here a load function of t, run on the planar DAE, which keeps

@@ -263,7 +263,6 @@ def spatial_accelerations(result):
     kept = getattr(result, "_spatial_accelerations", None)
     if kept is not None:
         return kept
-    import contextlib
     from ..formulations import spatial
     tree = result.model.build()
     n_out, n = len(result.t), tree.n_bodies

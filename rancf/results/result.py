@@ -270,6 +270,11 @@ class Result:
             return self._energy
 
     @property
+    def inputs(self):
+        """The input functions' values recorded at the outputs (the class docstring), read-only."""
+        return self._inputs
+
+    @property
     def reactions(self):
         """ndarray (n_out, n_joints): the torque (N m) or force (N) that holds the coordinate of
         a fixed or driven joint (the class docstring); a DAE run computes them from its stored
