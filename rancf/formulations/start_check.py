@@ -33,9 +33,7 @@ omega moves with, so it bounds (1)'s ratio as it bounds each body's, and (1) is 
 DAE's projection minimizes (:meth:`rancf.formulations.dae.DAE.initial_state`), so the verdict
 is on the correction made. Drawn in other units of length (lengths, velocities and loads
 times s, inertias times s^2) both sides scale by s^2: the verdict is the same and the
-corrected velocities scale by s. A bound on the rows against the largest velocity coordinate
-compared m/s with rad/s: it changed with the unit of length, and a fast spin of little energy
-let a large miss of a translation through (tests/test_start_units.py).
+corrected velocities scale by s (tests/test_start_units.py).
 
 Explicitly: a state at rest (``v^T M v = 0``) is accepted only as it is (``dv = 0``: no joint
 driven at a nonzero rate at the start), any correction being the whole of its motion. A

@@ -582,12 +582,12 @@ cdef class Stepper:
         step to step by more than ``|q''| / beta``, as the generalized-alpha family's do (they
         alternate in sign, the scheme's amplification at ``omega h -> infinity`` being
         ``-rho_inf``): the slope of an ANCF cable's root node on a spherical joint, whose
-        acceleration flips sign from step to step. The accelerations are not extrapolated: their alternation would grow the
-        miss (``2 a_n - a_{n-1}`` doubles it). Each step takes the start that would have missed
-        the last step's solution by the least, ``h^2 beta max|a_n - a_{n-1}|``, ``max|q_n -
-        q_{n-1}|`` and ``max|q_n - 2 q_{n-1} + q_{n-2}|`` (the norm of Newton's test; the
-        increment only when it is strictly the least). The first
-        step has no history: it starts at ``a_n`` and its first iteration also takes the
+        acceleration flips sign from step to step. The accelerations are not extrapolated:
+        their alternation would grow the miss (``2 a_n - a_{n-1}`` doubles it). Each step
+        takes the start that would have missed the last step's solution by the least, ``h^2
+        beta max|a_n - a_{n-1}|``, ``max|q_n - q_{n-1}|`` and ``max|q_n - 2 q_{n-1} +
+        q_{n-2}|`` (the norm of Newton's test; the increment only when it is strictly the
+        least). The first step has no history: it starts at ``a_n`` and its first iteration also takes the
         increment from ``q_n`` with the same matrix, going on from the start whose increment
         is the smaller (:meth:`_probe`; one residual and one solve more a run); the second has
         no increment to repeat. In statics ``q_pred = q_n`` and ``a_n = 0``: the first two

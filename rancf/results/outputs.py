@@ -348,8 +348,8 @@ def _on_stored_branch(p, pd, stored):
 
 def _state_accelerations(result, frames, recorded=None):
     """:func:`spatial_accelerations` of a model with ANCF cables or closed loops (or of a
-    spatial DAE run that kept its input values) at the finite frames (m, n_bodies + n_cable_nodes, 6), from the formulation that ran: the
-    recursion (the link coordinates and rates of each frame's poses and cable coordinates,
+    spatial DAE run that kept its input values) at the finite frames (m, n_bodies +
+    n_cable_nodes, 6), from the formulation that ran: the recursion (the link coordinates and rates of each frame's poses and cable coordinates,
     :meth:`~rancf.formulations.spatial.Spatial.state_of` unchecked, the angles on the run's
     turns, :func:`on_stored_turns`, and one evaluation of the O(n) recursion) or the
     spatial DAE (its saddle-point solve at each frame's absolute coordinates,
