@@ -123,28 +123,26 @@ def test_force_tangents_equal_central_differences():
 @pytest.mark.parametrize("make", [forced_tree, every_kind_probed])
 def test_newton_matrix_of_the_force_items_equals_central_differences(make):
     """The compiled Newton matrix's force part, ``c_k K + c_c C`` (the items' blocks by the
-    compiled central differences in their bodies' states, effort values held), against central
-    differences of the whole compiled force in x and v (steps 1e-6): effort functions held at
-    their values of the state, constant efforts and spring-dampers on every joint kind."""
+    compiled central differences in their bodies' states, and the effort functions' own
+    slopes through their joints' coordinates: ``SpatialDAE._effort_tangents``), against
+    central differences of the whole compiled force, the functions called (``sin q`` on a
+    revolute, affine on every joint kind), in x and v (steps 1e-6); the Python reference
+    (``stiffness``, ``damping``) likewise. Constant efforts and spring-dampers on every joint
+    kind."""
     rng, tree, efforts = make(11)
-    # an effort function's own dependence on q, q' is held in Newton's matrix: held here too
     dae = SpatialDAE(tree, efforts=efforts)
     y = np.concatenate([rng.uniform(-1, 1, tree.n_q), rng.uniform(-1, 1, tree.n_q)])
     x, v = dae.state_of(y)
     t, h, n = 0.1, 1e-6, dae.n_coordinates
-    held = dict(efforts)
-    for j, e in efforts.items():
-        if callable(e):
-            held[j] = dae._effort_values(x, v, t)[dae._efforts["joint"] == j]
-            held[j] = float(held[j][0]) if held[j].size == 1 else held[j]
-    fixed = SpatialDAE(tree, efforts=held)
     zero = np.zeros(n)
-    for c_k, c_c, moved in ((1.0, 0.0, 0), (0.0, 1.0, 1)):
+    for c_k, c_c, moved, reference in ((1.0, 0.0, 0, dae.stiffness),
+                                       (0.0, 1.0, 1, dae.damping)):
         S = dae.newton_matrix(x, zero, np.zeros(dae.n_constraints), v, t, x, t, 0.0, 0.0, c_k,
                               c_c, 0.0, factor=False).toarray()[:n, :n]
-        f = (lambda z: fixed.force(z, v, t)) if moved == 0 else (lambda w: fixed.force(x, w, t))
+        f = (lambda z: dae.force(z, v, t)) if moved == 0 else (lambda w: dae.force(x, w, t))
         expected = -central(f, (x, v)[moved], h)
-        assert np.abs(S - expected).max() <= 1e-6 * np.abs(expected).max()
+        for found in (S, reference(x, v, t).toarray()):
+            assert np.abs(found - expected).max() <= 1e-6 * np.abs(expected).max()
 
 
 # --- closed loops: the spherical four-bar -----------------------------------------------------

@@ -1982,7 +1982,8 @@ cdef class SpatialProblem(StepProblem):
     (:meth:`_loads`) and their Jacobian (:meth:`_load_tangents`), the efforts' and
     spring-dampers' forces, tangents and power
     (:func:`joint_wrench`, :func:`joint_spring`, :func:`point_spring`; the tangents by central
-    differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``) and the
+    differences in each item's two bodies' states, as ``SpatialDAE._item_tangents``; the
+    effort functions' own slopes by the owner's ``_effort_tangents``, Python) and the
     coordinates and rates an effort function is given (:func:`link_values`) are computed in C.
     The outputs are mapped by the owner's ``observe_frames`` when the Result asks for them.
     """
@@ -2517,6 +2518,20 @@ cdef class SpatialProblem(StepProblem):
                     for o in range(MAX_COLS):
                         out[MAX_COLS * o + i] = -(Qp[o] - Qm[o]) / (2 * h)
 
+    cdef int _effort_tangents(self, const double* q, const double* v, double t) except -1:
+        """Adds the effort functions' own slopes to the effort rows' blocks of item_K and
+        item_C (the first n_ef items'): the owner's ``_effort_tangents`` (Python: the
+        functions, 4 calls a coordinate), which a model without effort functions never runs."""
+        cdef Py_ssize_t k
+        cdef const double[::1] Ke, Ce
+        Kp, Cp = self.owner._effort_tangents(np.array(<double[:self.n]> <double*> q),
+                                             np.array(<double[:self.n]> <double*> v), t)
+        Ke, Ce = np.ascontiguousarray(Kp).ravel(), np.ascontiguousarray(Cp).ravel()
+        for k in range(Ke.shape[0]):
+            self.item_K[k] += Ke[k]
+            self.item_C[k] += Ce[k]
+        return 0
+
     cdef void _loads(self, const double* q, double* out) noexcept nogil:
         """The loads' generalized forces (n) at q, their values at the time of the last
         ``inputs.at_time`` (``SpatialDAE._loads``): each load's :meth:`_load`."""
@@ -2992,6 +3007,8 @@ cdef class SpatialProblem(StepProblem):
                     s = max(s, fabs(v_e[i]))
                 self._item_tangents(q_e, v_e, 1e-7, 1e-7 * max(1.0, s), &self.item_K[0],
                                     &self.item_C[0])
+                if self.effort_functions:
+                    self._effort_tangents(q_e, v_e, t_e)
                 for i in range(self.n_item_vals):
                     k = self.item_keep[i]
                     o[i] = c_k * self.item_K[k] + c_c * self.item_C[k]

@@ -150,11 +150,13 @@ their damping in the dissipation, the efforts' power in the work. All items of a
 compiled call (:mod:`rancf.formulations._spatial_dae`: ``joint_wrenches``, ``joint_spring_values``,
 ``point_springs``) on their bodies' states; Newton's matrix gets their stiffness and damping
 blocks by central differences of each item's force in its two bodies' states (all items and
-their 28 perturbations in one call a kind), an effort function's own dependence on (q, qd) left
-out (the efforts' values held). An effort function gets its joint's coordinates and rates from
-one compiled call for all of them (``joint_values``: the map of
+their 28 perturbations in one call a kind, the efforts' values held), and an effort function's
+own slopes through its joint's coordinates (``SpatialDAE._effort_tangents``: a joint an effort
+such as ``-K q`` alone holds has its stiffness there). An effort function gets its joint's
+coordinates and rates from one compiled call for all of them (``joint_values``: the map of
 :meth:`SpatialDAE.joint_coordinates` with exact rates, every joint kind); the function itself
-runs once per evaluation. A model without efforts or spring-dampers runs none of this.
+runs once per evaluation, and 4 times a coordinate per Newton matrix (its slopes). A model
+without efforts or spring-dampers runs none of this.
 
 Work. :meth:`SpatialDAE.power` gives the loop the power of the loads, of the drives
 (``lambda . Phi_t``), of the efforts and the elements' and spring-dampers' dissipation, so a
@@ -207,7 +209,7 @@ from ..joints import motion_words
 from ..joints.kind import SpatialMotion
 from . import _spatial_dae, redundancy, start_check
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
-from .inputs import Recorded
+from .inputs import Recorded, slopes
 from .turns import on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
@@ -1547,6 +1549,76 @@ class SpatialDAE(IndexThreeDAE):
         return np.concatenate([np.asarray(inputs.effort)[:self.tree.n_q],
                                self._loop_effort])[self._effort_index]
 
+    def _effort_tangents(self, q, v, t):
+        """The effort functions' own slopes in Newton's matrix: the blocks ``(-dQ/dx,
+        -dQ/dv)`` (n_ef, 14, 14 each: the effort rows', on their columns as
+        :meth:`_item_tangents`) that the change of each row's value g adds to those of its
+        held value (zero rows for constant efforts). A row's force is ``g W(x)`` (W the
+        wrench of a unit value, :meth:`_joint_wrenches`), ``g = s e(c, c')`` (s the
+        :attr:`load_factor`, e its joint's effort function of the joint's coordinates c and
+        rates c', :meth:`_joint_values`), so by the chain rule::
+
+            -dQ/dx = -s W (de/dc dc/dx + de/dc' dc'/dx),    -dQ/dv = -s W de/dc' dc'/dv
+
+        with ``de/dc``, ``de/dc'`` (n_i x n_i) by :func:`~rancf.formulations.inputs.slopes`
+        of the function at the continued coordinates it is called with (4 n_i calls), and the
+        joint map's ``dc/dx``, ``dc'/dx``, ``dc'/dv`` (6 x 14) by central differences in its
+        two bodies' states (steps as :meth:`_item_tangents`', an angle's difference wrapped;
+        all functions' joints and 28 perturbations in one :meth:`_joint_values` call). Exact
+        up to the differences' error for an affine function ``-K c - D c'`` (the value's
+        chain rule the DAE's own); a rotation vector re-centred by :meth:`_psi_continued` in
+        the step is differenced as ``log(R)``. Played back (``inputs.played``: a Result's
+        outputs), the values do not depend on the state: zero blocks."""
+        n_ef = len(self._effort_index)
+        K, C = np.zeros((n_ef, LINK_SIZE, LINK_SIZE)), np.zeros((n_ef, LINK_SIZE, LINK_SIZE))
+        d = self._probe
+        n_pr = len(d["joint"])
+        if not n_pr or self.inputs.played is not None:
+            return K, C
+        Xp, Vp, Xc, Vc = self._item_states(q, v, d)
+        c0, cd0 = self._probe_continued(*self._joint_values(Xp, Vp, Xc, Vc, d))
+        # the joints' coordinates and rates at the 2 x 28 perturbations of their states
+        hx = 1e-7
+        hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
+        X, V = np.concatenate([Xp, Xc], axis=1), np.concatenate([Vp, Vc], axis=1)
+        steps = np.concatenate([np.eye(LINK_SIZE), -np.eye(LINK_SIZE)])
+        tile = {key: np.tile(a, (2 * len(steps),) + (1,) * (a.ndim - 1)) for key, a in d.items()}
+        Z = [np.tile(X, (2 * len(steps), 1)), np.tile(V, (2 * len(steps), 1))]
+        moved = hx * np.repeat(steps, n_pr, axis=0)
+        Z[0][:len(moved)] += moved
+        Z[1][len(moved):] += moved * (hv / hx)
+        c, cd = self._joint_values(*(np.ascontiguousarray(z) for z in (
+            Z[0][:, :POSE_SIZE], Z[1][:, :POSE_SIZE], Z[0][:, POSE_SIZE:],
+            Z[1][:, POSE_SIZE:])), tile)
+        c, cd = c.reshape(2, 2, LINK_SIZE, n_pr, 6), cd.reshape(2, 2, LINK_SIZE, n_pr, 6)
+        dc = c[:, 0] - c[:, 1]                                  # (x or v, 14, n_pr, 6)
+        dc[..., self._probe_angle] = wrap(dc[..., self._probe_angle])
+        dc /= 2 * np.array([hx, hv])[:, None, None, None]
+        dcd = (cd[:, 0] - cd[:, 1]) / (2 * np.array([hx, hv])[:, None, None, None])
+        # the functions' slopes at the continued coordinates, one probe row each
+        row = {int(j): r for r, j in enumerate(d["joint"])}
+        functions = [(j, f) for j, _, f in self.inputs.effort_functions] \
+            + [(j, f) for j, _, f in self._loop_efforts if callable(f)]
+        gx, gv = np.zeros((n_ef, LINK_SIZE)), np.zeros((n_ef, LINK_SIZE))
+        for j, f in functions:
+            r = row[j]
+            n = self.links[self.joint_links[j]].spatial.n_coordinates
+            a, b = c0[r, :n].copy(), cd0[r, :n].copy()
+            if n == 1:
+                def call(x, y, f=f):
+                    return f(t, float(x[0]), float(y[0]))
+            else:
+                def call(x, y, f=f):
+                    return f(t, x, y)
+            Sq, Sd = slopes(lambda x: call(x, b), a), slopes(lambda y: call(a, y), b)
+            at = np.flatnonzero(self._efforts["joint"] == j)     # its rows, coordinates' order
+            gx[at] = Sq @ dc[0, :, r, :n].T + Sd @ dcd[0, :, r, :n].T
+            gv[at] = Sd @ dcd[1, :, r, :n].T
+        W = self._joint_wrenches(*self._item_states(q, v, self._efforts), self._efforts,
+                                 np.ones(n_ef))
+        s = -self.load_factor
+        return s * W[:, :, None] * gx[:, None, :], s * W[:, :, None] * gv[:, None, :]
+
     def _groups(self, q, v, t):
         """The force items by group ``(data, values, states)``: efforts (their values,
         :meth:`_effort_values`, times :attr:`load_factor` as the recursion's statics scales
@@ -1574,9 +1646,9 @@ class SpatialDAE(IndexThreeDAE):
         """The items' ``(-dQ/dx, -dQ/dv)`` blocks (n_items, 14, 14) on their columns (parent's
         then child's), by central differences of each item's force in its own two bodies'
         states (steps 1e-7 in x, ``1e-7 max(1, max |v|)`` in v), all items and all 28
-        perturbations of a group in one vectorized call. The efforts' values are held: an
-        effort function's own dependence on q and q' is left out of Newton's matrix
-        (converged residuals do not depend on it)."""
+        perturbations of a group in one vectorized call, the efforts' values held; an effort
+        function's own dependence on q and q' then added (:meth:`_effort_tangents`), so that
+        a joint an effort function alone holds has its stiffness there."""
         hx = 1e-7
         hv = 1e-7 * max(1.0, float(np.abs(np.asarray(v)).max(initial=0.0)))
         K, C = [], []
@@ -1595,7 +1667,12 @@ class SpatialDAE(IndexThreeDAE):
                 out.append(-np.transpose(Q[:LINK_SIZE] - Q[LINK_SIZE:], (1, 2, 0)) / (2 * h))
         if not K:
             return np.zeros((0, LINK_SIZE, LINK_SIZE)), np.zeros((0, LINK_SIZE, LINK_SIZE))
-        return np.concatenate(K), np.concatenate(C)
+        K, C = np.concatenate(K), np.concatenate(C)
+        if len(self._probe["joint"]):
+            Ke, Ce = self._effort_tangents(q, v, t)
+            K[:len(Ke)] += Ke
+            C[:len(Ce)] += Ce
+        return K, C
 
     # --- states ------------------------------------------------------------------------------
     def state_of(self, y, t=0.0):
