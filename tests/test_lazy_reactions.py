@@ -9,6 +9,7 @@ import pytest
 
 import rancf
 from rancf.formulations.dae import DAE
+from rancf.results.outputs import played_inputs
 from concurrent_runs import in_threads
 from models import branched_tree
 
@@ -610,18 +611,19 @@ def test_accelerations_and_full_reactions_play_back_the_inputs_the_run_had(
 
 @pytest.mark.parametrize("dim", [2, 3])
 def test_a_run_an_input_function_stopped_keeps_its_values_or_refuses(dim):
-    """A run an effort stopped (it raises from t = 5 ms on): its compiled loop's Result
-    plays the kept values back, calling nothing (the effort raising at every call after its
-    first failure); a SciPy run, whose loop keeps none (it maps its frames at the run's end,
-    calling the functions there: the effort raising only past 5 ms), refuses the
-    accelerations (RuntimeError naming the effort) rather than call the function that
-    failed."""
-    for method, sticky in (("rk4", True), ("scipy:RK45", False)):
+    """A run an effort stopped (it raises from t = 5 ms on, and at every call after its first
+    failure): its Result plays the kept values back, calling nothing, whether the compiled
+    loop or SciPy's ran (which records them at each output as it produces it: before, it
+    mapped its frames at the run's end, calling the effort, and raised out of the run). The
+    same Result with its record left out (``_inputs`` None, as a run that kept none) refuses
+    the accelerations (:func:`~rancf.results.outputs.played_inputs`: RuntimeError naming the
+    effort) rather than call the function that failed."""
+    for method in ("rk4", "scipy:RK45"):
         failed, calls = [], []
 
         def effort(t, q, qd):
             calls.append(t)
-            if (failed and sticky) or t > 5e-3:
+            if failed or t > 5e-3:
                 failed.append(t)
                 raise KeyError("the table is closed")
             return -(5.0 * q + 0.1 * qd)
@@ -630,11 +632,11 @@ def test_a_run_an_input_function_stopped_keeps_its_values_or_refuses(dim):
         res = rancf.simulate(m, 0.01, 1e-4 if dim == 3 else 2e-5, method=method,
                              output_every=10)
         assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+        assert 1 < len(res.t) and res.t[-1] <= 5e-3 < res.error.t
         made = len(calls)
         point = m.joints[-1].child
-        if sticky:
-            assert np.isfinite(res.acceleration(point)).all()
-        else:
-            with pytest.raises(RuntimeError, match="call the effort function again"):
-                res.acceleration(point)
+        assert np.isfinite(res.acceleration(point)).all()
+        res._inputs = None
+        with pytest.raises(RuntimeError, match="call the effort function again"):
+            played_inputs(res, "the accelerations")
         assert len(calls) == made

@@ -536,7 +536,8 @@ cdef class ODEProblem:
     cdef int keep_inputs(self, object kept, double t, const double* y, bint fresh) noexcept:
         """Appends to the list ``kept`` the values the problem's input functions give at the
         output (t, y) (one :class:`~rancf.formulations.inputs.Recorded` row; the explicit loop
-        calls it, with the GIL, where :attr:`keeps_inputs`): ``fresh`` says that its last
+        calls it, with the GIL, and SciPy's runs through :meth:`keep_inputs_at`, where
+        :attr:`keeps_inputs`): ``fresh`` says that its last
         :meth:`rate` was at (t, y), so that its arrays hold them (copied, no function called);
         otherwise it evaluates there. Returns an :class:`ODEStatus`. A problem with input
         functions has ``inputs`` (their :class:`~rancf.formulations.inputs.Inputs`, whose
@@ -557,6 +558,15 @@ cdef class ODEProblem:
             inputs.error = exc
             return ODE_INPUT_RAISED
         return ODE_OK
+
+    def keep_inputs_at(self, kept, double t, y):
+        """:meth:`keep_inputs` at an output (t, y) (y (n_y,)) that no evaluation was at, from
+        Python: SciPy's runs, whose outputs are their dense output's states, call it at each
+        output as they produce it (one more evaluation an output, where
+        :attr:`keeps_inputs`). Returns an :class:`ODEStatus`; on ``ODE_INPUT_RAISED`` the
+        exception is in ``inputs.error``, and ``kept`` has no row for that output."""
+        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        return self.keep_inputs(kept, t, &yy[0], False)
 
     @property
     def keeps_inputs(self):

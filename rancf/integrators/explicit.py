@@ -139,9 +139,10 @@ def integrate(problem, y0, t_out, dt, method, rtol, atol, bound, progress=False)
     """
     start_inputs(problem, y0)
     run = _run_compiled if method in SCHEMES else _run_scipy
-    # the input functions' values at the outputs, which the compiled loop keeps (one row an
-    # output) and the deferred outputs play back
-    kept = [] if run is _run_compiled and getattr(problem, "keeps_inputs", False) else None
+    # the input functions' values at the outputs, which both loops keep (one row an output, as
+    # the output is produced) and the deferred outputs play back: mapped after the run instead,
+    # the frames would call the functions again, and one that failed would fail there
+    kept = [] if getattr(problem, "keeps_inputs", False) else None
     t, Y, branches, status, message, stats, wall, error = run(problem, method, y0, t_out, dt,
                                                               rtol, atol, bound, progress, kept)
     with held_interrupt() as caught:
@@ -172,6 +173,18 @@ def start_inputs(problem, y0):
         pass
 
 
+def _failed(problem, code, t):
+    """(status, message, error) of a run stopped by the problem's evaluation at time t (s)
+    with ``code`` (ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER): "failed", in the problem's
+    words, with the input function's exception; a Ctrl-C that arrived while an input function
+    ran (the kernel caught it with the functions' own exceptions) interrupts the run instead."""
+    error = problem.inputs.error if code == ODEStatus.ODE_INPUT_RAISED else None
+    if isinstance(error, KeyboardInterrupt):
+        problem.inputs.error = None
+        return "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s", None
+    return "failed", problem.failure(code, t), error
+
+
 def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept=None):
     """The compiled loop with the scheme's tableau: (t, Y, branches, status, message, stats,
     wall, error), the branch of the joint angles at every output."""
@@ -186,10 +199,6 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress, k
     wall = time.perf_counter() - start
     report.close(t, n_acc)
     error = None
-    if code == ODEStatus.ODE_INPUT_RAISED and isinstance(problem.inputs.error, KeyboardInterrupt):
-        # Ctrl-C arrived while an input function ran: the kernel caught it with the functions'
-        # own exceptions, but it interrupts the run rather than failing it
-        problem.inputs.error, code = None, ODEStatus.ODE_INTERRUPTED
     if code == ODEStatus.ODE_STEP_FLOOR:
         status = "failed"
         rates = problem.stiffness(Y[n_saved - 1])
@@ -199,9 +208,7 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress, k
                    "'generalized-alpha', which damps what it cannot resolve)")
     elif code in (ODEStatus.ODE_SINGULAR, ODEStatus.ODE_INPUT_RAISED,
                   ODEStatus.ODE_TURNED_OVER):
-        if code == ODEStatus.ODE_INPUT_RAISED:
-            error = problem.inputs.error
-        status, message = "failed", problem.failure(code, t)
+        status, message, error = _failed(problem, code, t)
     elif code == ODEStatus.ODE_INTERRUPTED:
         status, message = "interrupted", f"interrupted (Ctrl-C) at t = {t:.6g} s"
     else:
@@ -216,7 +223,12 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept
     failure, a divergence or Ctrl-C keeps the outputs so far; outputs from its dense output.
     Returns (t, Y, branches, status, message, stats, wall, error), the branch of the joint
     angles given at the start only (None after it: SciPy keeps none, so they are unwrapped
-    output to output)."""
+    output to output).
+
+    With ``kept`` (a list) each output, as it is produced, also appends the input functions'
+    values at its state (``problem.keep_inputs_at``: one more evaluation of the equations an
+    output; the dense output's state is at no evaluation of the solver); a function that fails
+    there ends the run with that output left out, so ``kept`` has a row for every output."""
     report = RunProgress(progress, 0.0, t_out[-1], method, unit="evaluations")
     reached = [0.0]
     turned = []
@@ -246,6 +258,14 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept
     inputs = getattr(problem, "inputs", None)
     if inputs is not None:
         inputs.error = None
+    code = problem.keep_inputs_at(kept, 0.0, y0) if kept is not None else ODEStatus.ODE_OK
+    if code:
+        # the start state, which start_inputs and the solver's first call evaluated already:
+        # only a function that fails at its third call at t = 0 gets here, and raises as there
+        report.close(0.0)
+        if code == ODEStatus.ODE_INPUT_RAISED and inputs.error is not None:
+            raise inputs.error
+        raise RuntimeError(problem.failure(code, 0.0))
     try:
         while solver.status == "running":
             t_old = solver.t
@@ -266,8 +286,14 @@ def _run_scipy(problem, method, y0, t_out, dt, rtol, atol, bound, progress, kept
                 break
             turned.clear()
             due = t_out[len(Y):][t_out[len(Y):] <= solver.t]
-            if len(due):
-                Y.extend(solver.dense_output()(due).T)
+            for t_k, y_k in zip(due, solver.dense_output()(due).T if len(due) else ()):
+                code = problem.keep_inputs_at(kept, t_k, y_k) if kept is not None else 0
+                if code:
+                    status, message, error = _failed(problem, code, t_k)
+                    break
+                Y.append(y_k)
+            if status != "ok":
+                break
     except (ArithmeticError, RuntimeError, ValueError) as exc:
         # a singular mass, an input function, or the solver's own linear algebra meeting the
         # NaN of a turned-over state (Radau's LU of a differenced Jacobian); the input

@@ -106,7 +106,7 @@ def played_inputs(result, what):
     """The values of the model's input functions at the outputs that the outputs a Result
     computes from its stored frames play back in the functions' place (``Result._inputs``,
     the run's :class:`~rancf.formulations.inputs.Recorded`), or None where the model has none
-    or the run kept none (a file, SciPy's methods): the functions are called at the stored
+    or the run kept none (a file): the functions are called at the stored
     frames then. ``what``: the outputs asked for, which a refusal names.
 
     Raises
