@@ -92,9 +92,6 @@ def test_a_results_documented_inputs_attribute_exists():
 
 # --- a SciPy run stopped by a load function: its earlier outputs' reactions refused ------------
 
-@pytest.mark.xfail(strict=True, reason="review5: played_inputs (rancf/results/outputs.py:119) "
-                   "refuses every output of a run that kept no input values once a function "
-                   "stopped it, also those at times where the function gives its value")
 def test_a_scipy_run_stopped_by_a_load_function_gives_its_first_reaction():
     """A uniform rod (1 kg, 1 m) pinned at one end, released at rest horizontal under gravity
     and a load function of 1 N down on its centre that raises after t = 0.05 s (a table that
