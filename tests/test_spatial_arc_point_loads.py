@@ -125,7 +125,7 @@ def assert_dae_is_the_recursion(m):
     x, v = dae.state_of(y, t)
     a, lam = dae.multipliers(x, v, t)
     assert np.abs(dae.accelerations(x, v, a) - acc).max() <= 1e-9 * np.abs(acc).max()
-    assert np.abs(dae.reactions(x, lam, t, v) - reactions).max() \
+    assert np.abs(dae.reactions(x, lam, t) - reactions).max() \
         <= 1e-9 * np.abs(reactions).max()
 
 

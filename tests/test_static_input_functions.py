@@ -65,10 +65,9 @@ def test_an_input_functions_error_keeps_the_spatial_equilibrium(dim, loop, formu
     fails and the equilibrium was lost: raised out of rancf.static on the recursion and the
     spatial DAE). The result is the equilibrium at s = 0.4: its angle the brentq root within
     1e-8 rad (Newton's tolerance, 1e-10 of the 1 m size, times the stiffness ratio), the
-    pin's reaction the weight s m g and (spatial) the moment s m g l cos q it balances about
-    the pin (through the spring and the effort, those played back) within 1e-8 of them (a
-    planar reaction leaves the spring and effort out, as applied torques:
-    test_a_statics_results_outputs_call_no_input_function)."""
+    pin's reaction the weight s m g, and no moment about the pin within 1e-8 of the weight's
+    s m g l cos q: the spring and the effort (those played back) balance it, applied torques
+    that a reaction leaves out (test_a_statics_results_outputs_call_no_input_function)."""
     calls = []
     m, body, pin = pendulum(dim, loop, failing(calls, 0.3, fault, -T0, sticky=True))
     res = rancf.static(m, load_steps=10)
@@ -89,8 +88,9 @@ def test_an_input_functions_error_keeps_the_spatial_equilibrium(dim, loop, formu
     assert len(calls) == made
     weight, moment = s * MASS * G, s * MASS * G * ARM * np.cos(theta)
     assert abs(np.linalg.norm(reaction[:dim]) - weight) <= 1e-8 * weight
-    if dim == 3:
-        assert abs(abs(reaction[5]) - moment) <= 1e-8 * moment
+    # the spring and the effort (played back) balance the weight's moment about the pin:
+    # applied torques, not the pin's reaction, which holds none about its axis
+    assert abs(reaction[-1]) <= 1e-8 * moment
 
 
 def standing(dim, loop, effort):
@@ -218,10 +218,10 @@ def test_a_statics_results_outputs_call_no_input_function(dim, loop, formulation
     acceleration called them again and raised). The values are the free body's: the angle
     the root of the moments about the pin (brentq: ``K q = s (T0 + m g l cos q)``, ``K q =
     s (m g + F) l cos q``, 0 driven), the pin's force the weight and load ``s (m g + F)`` up,
-    its moment about the pin that of all the applied forces (planar: weight and load, the
-    spring and effort being applied torques, their sum zero but for the drive's; spatial:
-    weight and load, the joint's spring and effort its own), within 1e-8 of them (Newton's
-    tolerance 1e-10 of the 1 m size); the accelerations zero (an equilibrium)."""
+    its moment about the pin that of the weight and load less the spring's and effort's
+    (applied torques, not the reaction's: zero but for the drive's, in both dimensions),
+    within 1e-8 of them (Newton's tolerance 1e-10 of the 1 m size); the accelerations zero
+    (an equilibrium)."""
     calls = []
     rancf.static(pendulum_with(dim, loop, kind, closing(calls, kind, dim, np.inf))[0])
     after = len(calls) // 2 if kind == "effort" else len(calls)
@@ -256,15 +256,14 @@ def test_a_statics_results_outputs_call_no_input_function(dim, loop, formulation
     about_pin = weight * ARM * np.cos(theta)        # the reaction's, against weight and load
     force = reaction[:dim]
     np.testing.assert_allclose(force, np.eye(dim)[1] * weight, rtol=0, atol=1e-8 * weight)
-    if dim == 2:
-        # the spring's and effort's torques on the child are applied, not the reaction's
-        springs = 0.0 if kind == "drive" else -K * theta + (-s * T0 if kind == "effort" else 0.0)
-        assert abs(reaction[2] - (about_pin - springs)) <= 1e-8 * about_pin
-        assert abs(torque - reaction[2]) <= 1e-8 * about_pin
-    else:
-        np.testing.assert_allclose(reaction[3:], [0.0, 0.0, about_pin], rtol=0,
-                                   atol=1e-8 * about_pin)
-        assert abs(torque - about_pin) <= 1e-8 * about_pin
+    # the spring's and effort's torques on the child are applied, not the reaction's (both
+    # dimensions): the pin holds the moment of the weight and load less theirs
+    springs = 0.0 if kind == "drive" else -K * theta + (-s * T0 if kind == "effort" else 0.0)
+    held = about_pin - springs
+    moment = reaction[2:] if dim == 2 else reaction[3:]
+    np.testing.assert_allclose(moment, [held] if dim == 2 else [0.0, 0.0, held], rtol=0,
+                               atol=1e-8 * about_pin)
+    assert abs(torque - held) <= 1e-8 * about_pin
     if dim == 2 or res.status == "ok":
         # (the spatial accelerations of a failed statics are NaN, its frame not tested)
         np.testing.assert_allclose(acceleration, 0.0, rtol=0, atol=1e-7)

@@ -234,7 +234,7 @@ def dae_against_recursion(rec, dae, t, y):
                                      + dae.velocity_bias(x, t)).max()),
             "accelerations": float(np.abs(dae.accelerations(x, v, a) - acc).max()
                                    / np.abs(acc).max()),
-            "reactions": float(np.abs(dae.reactions(x, lam, t, v) - reactions).max()
+            "reactions": float(np.abs(dae.reactions(x, lam, t) - reactions).max()
                                / np.abs(reactions).max())}
 
 

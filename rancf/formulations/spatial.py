@@ -23,7 +23,7 @@ import numpy as np
 from ..elements import _ancf_cable, ancf_cable
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, M_SPHERICAL, P_ARC, R_AXIS,
                              R_TWO_AXES, R_VECTOR, T_AXIS, T_FREE, motion_size)
-from ..joints.kind import link_motion
+from ..joints.kind import effort_wrenches, link_motion
 from ..model.spatial_build import ARC_MESSAGE, LOOP_MESSAGE
 from . import _spatial_dae, start_check
 from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
@@ -483,6 +483,39 @@ def _check_frames(frames, tol):
                          "run of this model gives one)")
 
 
+def _effort_rows(arrays, links):
+    """The rows of the joints' efforts and spring-dampers in the recursion's reactions
+    (:meth:`Spatial.joint_reactions`), one per coordinate of every joint link ``(joint,
+    body)`` in ``links``, from the kernel's ``arrays`` (``parent``, ``motion``,
+    ``q_offset``, ``axes``, ``relative``): ``joint``, ``index`` (its coordinate's in tau),
+    ``parent``, ``child``, the directions ``f``, ``mp``, ``mc`` (n, 3 each;
+    :meth:`rancf.joints.kind.SpatialMotion.effort_directions`); and of the links with a
+    rotation vector their ``vector_body``, ``vector_at`` (the vector's first coordinate in
+    tau) and ``vector_column`` (in the link)."""
+    rows = {k: [] for k in ("joint", "index", "parent", "child", "f", "mp", "mc",
+                            "vector_body", "vector_at", "vector_column")}
+    parent, motion, qo = (np.asarray(arrays[k]) for k in ("parent", "motion", "q_offset"))
+    for j, b in links:
+        # (a tree without bodies has no links: its kernel arrays hold one entry)
+        axes = np.asarray(arrays["axes"]).reshape(-1, 2, 3)
+        relative = np.asarray(arrays["relative"]).reshape(-1, 3, 3)
+        kind = link_motion(int(motion[b]))
+        f, mp, mc = kind.effort_directions(axes[b, 0], axes[b, 1], relative[b])
+        k = len(f)
+        rows["joint"] += [j] * k
+        rows["index"] += list(range(int(qo[b]), int(qo[b]) + k))
+        rows["parent"] += [int(parent[b])] * k
+        rows["child"] += [b] * k
+        for name, value in (("f", f), ("mp", mp), ("mc", mc)):
+            rows[name] += list(value)
+        if kind.vector >= 0:
+            rows["vector_body"].append(b)
+            rows["vector_at"].append(int(qo[b]) + kind.vector)
+            rows["vector_column"].append(kind.vector)
+    return {k: (np.array(v, dtype=float).reshape(-1, 3) if k in ("f", "mp", "mc")
+                else np.array(v, dtype=int)) for k, v in rows.items()}
+
+
 def _vector(name, value, n):
     v = np.asarray(value, dtype=float).reshape(-1)
     if v.shape != (n,) or not np.all(np.isfinite(v)):
@@ -532,6 +565,9 @@ class Spatial:
         self._joint_columns = np.concatenate(
             [np.arange(qo[b], qo[b + 1]) for b in tree.joint_body] or [np.zeros(0, int)]
         ).astype(int)
+        self._efforts = _effort_rows(self.kernel.arrays, [
+            (j, int(b)) for j, b in enumerate(tree.joint_body)
+            if b >= 0 and j not in (self.cables["joint_node"] if self.cables else {})])
 
     @property
     def damped(self):
@@ -886,7 +922,8 @@ class Spatial:
         (t, y): the link wrench
         at the child's origin is ``W = I^A V' + p^A`` (the articulated inertia and bias force
         of the child's subtree), moved to the joint point ``x = r + A offset`` by
-        ``M_x = M - (A offset) x F``. NaN if the evaluation failed."""
+        ``M_x = M - (A offset) x F``, less the joint's effort and spring-damper
+        (:meth:`joint_reactions`). NaN if the evaluation failed."""
         k, tree = self.kernel, self.tree
         n, joints = tree.n_bodies, np.asarray(tree.joint_body, dtype=int)
         status, _ = k.evaluate(t, y)
@@ -901,8 +938,11 @@ class Spatial:
 
     def joint_reactions(self, W):
         """The joints' reactions (n_joints, 6) of the link wrenches W (n_nodes, 6; at each
-        child's origin, global) of the last kinematics: moved to the joint point by ``M_x = M -
-        (A offset) x F``; at a cable node the force on r and the moment ``r' x F_{r'}`` of the
+        child's origin, global) of the last evaluation of the forces: moved to the joint point
+        by ``M_x = M - (A offset) x F``, less the wrench of the joint's own efforts and
+        spring-dampers (:meth:`_applied_wrenches`: the link wrench holds ``H^T W = tau``, and
+        the reaction is what the joint's constraint transmits, as the DAE's multipliers
+        give it); at a cable node the force on r and the moment ``r' x F_{r'}`` of the
         link's generalized force on the slope (the spatial DAE's convention)."""
         tree, a, N = self.tree, self.kernel.arrays, self.kernel.n_bodies
         n, joints = tree.n_bodies, np.asarray(tree.joint_body, dtype=int)
@@ -915,7 +955,32 @@ class Spatial:
         W[~cable, 3:] -= np.cross(o, W[:, :3])[~cable]
         slope = a["ce"][:CABLE_NODE * N].reshape(N, CABLE_NODE)[body[cable], 3:]
         W[cable, 3:] = np.cross(slope, W[cable, 3:])
+        np.subtract.at(W, self._efforts["joint"], self._applied_wrenches())
         return W
+
+    def _applied_wrenches(self):
+        """The wrenches (one per row of the joints' efforts, :func:`_effort_rows`) that the
+        joints' efforts and spring-dampers exert on their children at the last evaluation of
+        the forces: the generalized forces tau of the joint links (their efforts and springs,
+        in statics scaled as the run scaled them), a rotation vector's turned back into the
+        torque in the parent's frame ``T = Jr^-T tau``, acting along the kinds' directions
+        (:func:`rancf.joints.kind.effort_wrenches`)."""
+        rows, a, N = self._efforts, self.kernel.arrays, self.kernel.n_bodies
+        if not rows["joint"].size:
+            return np.zeros((0, WRENCH_SIZE))
+        g = a["tau"][:self.n_q].copy()
+        vb, vi = rows["vector_body"], rows["vector_at"]
+        if vb.size:
+            Jr = a["Jr"][:3 * TWIST_SIZE * N].reshape(N, 3, TWIST_SIZE)
+            # Jr[b, k, c]: the turn's component k per rate of the link's coordinate c
+            J = Jr[vb[:, None, None], np.arange(3)[None, :, None],
+                   rows["vector_column"][:, None, None] + np.arange(3)[None, None, :]]
+            at = vi[:, None] + np.arange(3)
+            g[at] = np.linalg.solve(J.transpose(0, 2, 1), g[at][..., None])[..., 0]
+        frames = np.concatenate([a["A"][:9 * N].reshape(N, 3, 3), np.eye(3)[None]])
+        parent = rows["parent"]
+        return effort_wrenches(g[rows["index"]], frames[np.where(parent < 0, N, parent)],
+                               frames[rows["child"]], rows["f"], rows["mp"], rows["mc"])
 
     def observe(self, t, Y, branches, deferred=False, deferred_energies=False, kept=None):
         """The model-level arrays of the states Y (n_out, n_y) at the times t

@@ -114,14 +114,16 @@ differences of the analytic ``Phi_x^T lambda``.
 Reactions. The generalized constraint force on a joint's child is ``-Phi_{x_c}^T lambda``: its
 position part is the force F, its Euler-parameter part ``Q_p`` the moment ``E(p_c) Q_p / 2`` about
 the child's origin, moved to the joint point by ``M_x = M - (A_c o) x F`` (the recursion's
-convention, :meth:`rancf.formulations.spatial.Spatial.reactions`).
+convention, :meth:`rancf.formulations.spatial.Spatial.reactions`): what the joint's rows
+transmit, the joint's effort and spring-damper (applied forces) not part of it.
 
 Efforts and spring-dampers. A joint's effort, one generalized force g per coordinate of the
 joint (the recursion's, :class:`rancf.formulations.spatial.Inputs`), acts as the pair of wrenches
 whose power is ``g q'``: on the child the force ``g A_p f`` at the joint point and the moment
-``g (A_p m_p + A_c m_c)``, on the parent their opposites (f, m_p, m_c per kind in
-:meth:`SpatialDAE._force_setup`: a revolute's moment about its axis, a prismatic's force along
-it, a spherical joint's torque and a free joint's force and torque in the parent's frame), so the
+``g (A_p m_p + A_c m_c)``, on the parent their opposites (f, m_p, m_c per kind:
+:meth:`rancf.joints.kind.SpatialMotion.effort_directions`, a revolute's moment about its axis, a
+prismatic's force along it, a spherical joint's torque and a free joint's force and torque in the
+parent's frame), so the
 DAE's accelerations are the recursion's. Efforts act on the tree's joints and on joints that close
 loops; an effort function ``effort(t, q, qd)`` gets the joint's coordinates and rates of
 :meth:`SpatialDAE.joint_coordinates`. A joint spring-damper is such a generalized force,
@@ -400,7 +402,7 @@ class _Link:
         self.tr = _HELD_TRANSLATION[self.spatial.translation]
         self.anchor = np.array(anchor, dtype=float)
         self.offset = np.array(offset, dtype=float)
-        Q = np.array(Q, dtype=float)
+        self.Q = Q = np.array(Q, dtype=float)
         self.qQc = _CONJ @ qQ                     # conj(q_Q)
         self.QT = rotation(self.qQc)              # its matrix, Q^T (the joint coordinates')
         self.a0 = np.array(a0, dtype=float)
@@ -518,6 +520,12 @@ class _Link:
         if not blocks:
             return np.zeros((0, len(self.columns)))
         return np.vstack([np.hstack(b if not ground else b[2:]) for b in blocks])
+
+
+def _directions(lk):
+    """The effort directions ``(f, m_p, m_c)`` (n_coordinates, 3 each) of a joint's link
+    (:meth:`rancf.joints.kind.SpatialMotion.effort_directions`)."""
+    return lk.spatial.effort_directions(lk.a0, lk.a1, lk.Q)
 
 
 class _CableLink:
@@ -1175,17 +1183,13 @@ class SpatialDAE(IndexThreeDAE):
         joint spring-damper's ``-k (q - q0) - c q'``) applied as the pair of wrenches whose
         power is ``g q'``: on the child the force ``g A_p f`` at the joint point
         ``X = r_c + A_c o`` and the moment ``g (A_p m_p + A_c m_c)``, on the parent their
-        opposites (the force at the same point X). The directions, per kind: revolute
-        ``m_p = a0``; prismatic ``f = a0``; cylindrical ``(f, m_p) = a0`` for its slide and
-        angle; spherical ``m_p = e_i`` (the recursion's torque in the parent's frame, whose
-        generalized force is ``Jr^T tau``); free ``f = e_i`` then ``m_p = e_i``; universal, of
-        ``c = a0 . a1``, ``(m_p, m_c) = (a0, -c a1_c) / (1 - c^2)`` and
-        ``(-c a0, a1_c) / (1 - c^2)`` (the moment whose components along the joint's two
-        turning axes ``A_p a0``, ``A_c a1_c`` are the two generalized forces)."""
+        opposites (the force at the same point X), with the directions ``(f, m_p, m_c)`` of
+        the joint's kind (:meth:`rancf.joints.kind.SpatialMotion.effort_directions`: a
+        revolute's moment about a0, a prismatic's force along it, a spherical joint's torque
+        in the parent's frame, whose generalized force is the recursion's ``Jr^T tau``)."""
         tree = self.tree
         qo = np.asarray(tree.q_offset)
-        e = np.eye(3)
-        rows = []          # (link, effort index, f, m_p, m_c)
+        rows = []          # (link, effort index, f, m_p, m_c, joint)
         # a loop joint's effort values follow the tree's (n_q) in the values' vector
         self._loop_efforts, n_loop = [], 0
         for j in sorted(efforts) + sorted(loop_efforts):
@@ -1197,25 +1201,8 @@ class SpatialDAE(IndexThreeDAE):
                 n_loop += size
             else:
                 i = int(qo[int(tree.joint_body[j])])
-            z = np.zeros(3)
-            n0, kind = len(rows), lk.spatial
-            # the transpose of the motion subspace: the translation's coordinates first (a
-            # force along a0, or a force vector), then the rotation's (a moment about a0, about
-            # a0 and a1 for two axes, or a torque vector)
-            if kind.translation == T_AXIS:
-                rows += [(lk, i, lk.a0, z, z)]
-            elif kind.translation == T_FREE:
-                rows += [(lk, i + k, e[k], z, z) for k in range(3)]
-            i += kind.n_translation
-            if kind.rotation == R_AXIS:
-                rows += [(lk, i, z, lk.a0, z)]
-            elif kind.rotation == R_VECTOR:
-                rows += [(lk, i + k, z, e[k], z) for k in range(3)]
-            elif kind.rotation == R_TWO_AXES:
-                c = lk.a01
-                rows += [(lk, i, z, lk.a0 / (1 - c * c), -c * lk.a1c / (1 - c * c)),
-                         (lk, i + 1, z, -c * lk.a0 / (1 - c * c), lk.a1c / (1 - c * c))]
-            rows[n0:] = [r + (j,) for r in rows[n0:]]
+            # one row per coordinate: the translation's first, then the rotation's
+            rows += [(lk, i + k, *row, j) for k, row in enumerate(zip(*_directions(lk)))]
         self._effort_index = np.array([r[1] for r in rows], dtype=int)
         self._loop_effort = np.zeros(n_loop)
         for j, sl, value in self._loop_efforts:
@@ -1237,18 +1224,19 @@ class SpatialDAE(IndexThreeDAE):
                               np.asarray(tree.loop_spring_law, dtype=float).reshape(-1, 3)])
         rest = np.concatenate([np.asarray(tree.joint_spring_rest, dtype=float).reshape(-1, 3),
                                np.asarray(tree.loop_spring_rest, dtype=float).reshape(-1, 3)])
-        z = np.zeros(3)
         for j, row, q0 in zip(joints, law, rest):
             lk = self.links[self.joint_links[j]]
+            f, mp, mc = _directions(lk)
             if lk.spatial.rotation == R_VECTOR:
                 for k in range(3):
-                    rows.append((lk, k, z, np.eye(3)[k], z, j))
+                    v = lk.spatial.vector + k
+                    rows.append((lk, k, f[v], mp[v], mc[v], j))
                     kinds.append(_spatial_dae.JS_BALL + k)
                     axes.append(q0)
                     laws.append(row)
                 continue
             prismatic = lk.spatial.translation == T_AXIS
-            rows.append((lk, 0, lk.a0 if prismatic else z, z if prismatic else lk.a0, z, j))
+            rows.append((lk, 0, f[0], mp[0], mc[0], j))
             kinds.append(_spatial_dae.JS_PRISMATIC if prismatic else _spatial_dae.JS_REVOLUTE)
             axes.append(lk.a0)
             laws.append(row)
@@ -2156,15 +2144,15 @@ class SpatialDAE(IndexThreeDAE):
         sol = spla.spsolve(sp.csc_matrix(S), rhs)
         return sol[:self.n_coordinates], sol[self.n_coordinates:]
 
-    def reactions(self, q, lam, t, v=None):
+    def reactions(self, q, lam, t):
         """The reaction of every joint (n_joints + n_loops, 6), the model's joints in the order
         of ``tree.joint_body`` (those that close loops among them), then the loops given to
         the constructor: force and moment the parent
         exerts on the child through the joint, global, the moment about the joint point (the
-        module docstring), from the multipliers lam, and the joint's own effort and
-        spring-damper (their wrench on the child, :meth:`_force_setup`: what the recursion's
-        reactions hold) at the velocities v (zero if not given: a joint spring's damping and an
-        effort function's rates then left at zero)."""
+        module docstring), from the multipliers lam: what the joint's rows transmit. The
+        joint's own effort and spring-damper are applied forces, not part of it
+        (:meth:`rancf.Result.reaction`; the recursion takes their wrench out of its link
+        wrench, :meth:`rancf.formulations.spatial.Spatial.joint_reactions`)."""
         J = self.constraint_jacobian(q, t)
         X = self._X(q)
         r, A = self.poses(q)
@@ -2182,21 +2170,6 @@ class SpatialDAE(IndexThreeDAE):
             p = X[b, 3:]
             out[j, :3] = g[:3]
             out[j, 3:] = 0.5 * _E(p) @ g[3:] / (p @ p) - np.cross(A[b] @ lk.offset, g[:3])
-        if len(self._effort_index) or len(self._joint_springs["law"]):
-            v = np.zeros(self.n_coordinates) if v is None else np.asarray(v, dtype=float)
-            self.inputs.at_time(t)
-            for d, g, S in self._groups(q, v, t):
-                if "offsets" in d:
-                    continue
-                if g is None:
-                    g = self._joint_spring_values(*S, d)[2]
-                frames = np.concatenate([A, np.eye(3)[None]])
-                Ap = frames[np.where(d["parent"] < 0, self.n_bodies, d["parent"])]
-                Ac = frames[d["child"]]
-                F = g[:, None] * np.einsum("nij,nj->ni", Ap, d["f"])
-                M = g[:, None] * (np.einsum("nij,nj->ni", Ap, d["mp"])
-                                  + np.einsum("nij,nj->ni", Ac, d["mc"]))
-                np.add.at(out, d["joint"], np.concatenate([F, M], axis=1))
         return out
 
     def _cable_reaction(self, q, lk, g):
@@ -2368,7 +2341,7 @@ class SpatialDAE(IndexThreeDAE):
             self._cable_last = (t, self._cable_bases(q[None])[0],
                                 frames.reshape(-1, 3, 3).copy())
         if reactions:
-            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t, v).ravel()
+            out["reactions"] = self.reactions(q, self.multipliers(q, v, t)[1], t).ravel()
         return out
 
     def _frames(self, t, Q, V, JQ, JQD, last, branches=None, cable_bases=None):
@@ -2625,7 +2598,7 @@ class SpatialReactions:
         played = contextlib.nullcontext() if self.recorded is None else \
             _functions_replaced(dae, self.recorded.played)
         with played:
-            return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t, v).ravel()
+            return np.array([dae.reactions(x, dae.multipliers(x, v, t)[1], t).ravel()
                              for (x, v), t in zip(dae._on_branches(self.X, self.V,
                                                                    self.branches), self.t)]
                             ).reshape(len(self.t), -1)

@@ -183,6 +183,69 @@ class SpatialMotion:
         """Unit of the effort and reaction of a one-coordinate kind: ``"N m"`` or ``"N"``."""
         return "N" if self.units == ("m",) else "N m"
 
+    def effort_directions(self, a0, a1, Q):
+        """How a generalized force g on each coordinate (an effort's, a joint
+        spring-damper's) acts across the joint: rows ``(f, m_p, m_c)`` (3 each), one per
+        coordinate in the order of q, such that the child takes the force ``g A_p f`` at the
+        joint point and the moment ``g (A_p m_p + A_c m_c)``, the parent their opposites
+        (:func:`effort_wrenches`; A_p, A_c the bodies' frames). Their power is ``g q'``.
+
+        Per primitive: ``T_AXIS`` a force along a0, ``T_FREE`` the force vector (rows e_i,
+        parent's frame); ``R_AXIS`` a moment about a0, ``R_VECTOR`` the torque vector in the
+        parent's frame (rows e_i; the recursion's generalized force is ``Jr^T`` of it),
+        ``R_TWO_AXES`` the moment in the plane of the turning axes ``A_p a0`` and
+        ``A_c a1_c`` whose components along them are the two forces:
+        ``(m_p, m_c) = (a0, -c a1_c) / (1 - c^2)`` and ``(-c a0, a1_c) / (1 - c^2)``,
+        ``c = a0 . a1``, ``a1_c = Q^T a1``. Each is the least wrench at the joint point that
+        does the coordinate's work: the joint's constraint does none on its coordinates, so
+        a reaction on the child is the wrench through the joint less these
+        (:meth:`rancf.Result.reaction`).
+
+        Parameters
+        ----------
+        a0, a1 : array_like (3,)
+            The joint's axes in the parent's frame (unit; unused ones any value).
+        Q : array_like (3, 3)
+            The reference relative orientation ``A0_p^T A0_c``.
+
+        Returns
+        -------
+        f, m_p, m_c : ndarray (n_coordinates, 3) each
+        """
+        a0 = np.asarray(a0, dtype=float)
+        e, z = np.eye(3), np.zeros(3)
+        rows = []
+        if self.translation == T_AXIS:
+            rows.append((a0, z, z))
+        elif self.translation == T_FREE:
+            rows += [(e[k], z, z) for k in range(3)]
+        if self.rotation == R_AXIS:
+            rows.append((z, a0, z))
+        elif self.rotation == R_VECTOR:
+            rows += [(z, e[k], z) for k in range(3)]
+        elif self.rotation == R_TWO_AXES:
+            a1c = np.asarray(Q, dtype=float).T @ np.asarray(a1, dtype=float)
+            c = float(a0 @ np.asarray(a1, dtype=float))
+            rows += [(z, a0 / (1 - c * c), -c * a1c / (1 - c * c)),
+                     (z, -c * a0 / (1 - c * c), a1c / (1 - c * c))]
+        out = np.zeros((3, len(rows), 3))
+        for i, row in enumerate(rows):
+            out[:, i] = row
+        return out[0], out[1], out[2]
+
+
+def effort_wrenches(g, Ap, Ac, f, mp, mc):
+    """The wrenches (n, 6) ``[F, M]`` on the children of generalized forces g (n,) acting
+    along rows ``(f, m_p, m_c)`` (n, 3 each; :meth:`SpatialMotion.effort_directions`) of
+    joints whose parents' and children's frames are Ap, Ac (n, 3, 3): ``F = g A_p f`` (N, at
+    the joint point) and ``M = g (A_p m_p + A_c m_c)`` (N m), global. The spatial DAE's
+    compiled kernel ``joint_wrenches`` applies the same wrench (and its opposite on the
+    parent) as generalized forces."""
+    g = np.asarray(g, dtype=float)[:, None]
+    F = g * np.einsum("nij,nj->ni", Ap, f)
+    M = g * (np.einsum("nij,nj->ni", Ap, mp) + np.einsum("nij,nj->ni", Ac, mc))
+    return np.concatenate([F, M], axis=1)
+
 
 @functools.lru_cache(maxsize=None)
 def link_motion(code):

@@ -462,7 +462,8 @@ def spatial_axis_reaction(result, index, what="torque"):
     axis given in the reference configuration. The reaction ``[f, m]`` the parent exerts on the
     child at the joint point is projected on it: ``a . m`` for a revolute joint (the motor
     torque of a drive, the torque holding the angle), ``a . f`` for a prismatic one. Its power on
-    the child is ``reaction * qd``. A joint free about its axis transmits none (0 to round-off).
+    the child is ``reaction * qd``. A joint free about its axis transmits none (0 to round-off),
+whatever its effort or spring-damper (applied forces, not part of the reaction).
     ``what``: the name the caller asked for (``"torque"``, ``"angle"``, ``"slide"``), which a
     refusal repeats.
     """

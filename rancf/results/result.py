@@ -716,7 +716,20 @@ class Result:
 
     def reaction(self, joint, what=None):
         """The reaction of a joint on its child: the force and moment (planar and spatial), or
-        the torque or force that holds a fixed or driven joint's coordinate (planar).
+        the torque or force that holds a fixed or driven joint's coordinate.
+
+        One convention in both dimensions and every formulation: the reaction is what the
+        joint's constraint transmits, the force and moment that hold what the joint does not
+        free. Its effort and its rotational spring-damper act across the joint too, but they
+        are applied forces, as loads and gravity are, and not part of it: a revolute joint's
+        reaction has no moment about its axis, a spherical joint's no moment at all, a free
+        joint's is zero, whatever spring or effort acts on them. A drive holds its
+        coordinate: its torque or force is a reaction. The DAEs' joint multipliers are the
+        constraint's alone; the planar recursion applies efforts and springs as node forces,
+        which its articulated residual leaves out; the spatial recursion takes their wrench
+        out of its link wrench (:meth:`rancf.joints.kind.SpatialMotion.effort_directions`: a
+        revolute's moment about its axis, a prismatic's force along it, a spherical joint's
+        torque). Each formulation gives the same reaction at a state.
 
         Parameters
         ----------
@@ -733,16 +746,20 @@ class Result:
         -------
         ndarray (n_out, 3), (n_out, 6) or (n_out,)
             Planar, full: ``[fx, fy, m]``, the force (N) and the moment (N m, about the child's
-            joint point) the parent exerts on the child, in global coordinates. Efforts,
-            loads and gravity are not part of it (they are applied forces). For a joint
-            written with the ground as child (:attr:`rancf.Joint.reversed`), the child is
-            the item. Computed from the stored frames on the first call and kept: by the
-            formulation that ran (the recursive formulation's articulated forces, the DAE's
-            multipliers of each stored state).
+            joint point) the parent exerts on the child through the joint's constraint, in
+            global coordinates. Efforts, joint spring-dampers, loads and gravity are not
+            part of it (they are applied forces). For a joint written with the ground as
+            child (:attr:`rancf.Joint.reversed`), the child is the item. Computed from the
+            stored frames on the first call and kept: by the formulation that ran (the
+            recursive formulation's articulated forces, the DAE's multipliers of each
+            stored state).
             Spatial: ``[fx, fy, fz, mx, my, mz]``, the force (N) and moment (N m) the parent
-            exerts on the child at the joint point, in global coordinates.
+            exerts on the child through the constraint at the joint point, in global
+            coordinates; the joint's effort and spring-damper are not part of it.
             ``"torque"``: N m (revolute, fixed) or N (prismatic), acting on the child; 0 for
-            a free joint. For a drive, the motor torque; its power is ``reaction * qd``.
+            a joint free along its coordinate, whatever its effort or spring. For a drive,
+            the motor torque (a spring on the driven joint is the motor's load, not part of
+            it); its power is ``reaction * qd``.
             Spatial ``"torque"``: N m (revolute) or N (prismatic), likewise.
 
         Raises
