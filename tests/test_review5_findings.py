@@ -55,9 +55,6 @@ def _light_heavy_chain(dim):
     return m, x, v
 
 
-@pytest.mark.xfail(strict=True, reason="review5: Recursive.initial_state and Spatial.state_of "
-                   "judge the root-to-leaves fit's change, not the least change of kinetic "
-                   "energy: a miss on a light body is pushed into the heavy one and refused")
 @pytest.mark.parametrize("dim", [2, 3])
 def test_the_recursions_move_a_light_bodys_miss_by_the_least_kinetic_energy(dim):
     """Module comment above: the start is moved (not refused), the heavy bar's rate kept to

@@ -157,7 +157,19 @@ def test_a_state_of_another_model_is_refused_clearly():
     with pytest.raises(ValueError, match=r"poses do not satisfy the joints: joint 1 \(revolute\)"):
         rancf.simulate(m, 0.01, 1e-4, method="rk4", state=moved)
     spun = rancf.State(res.state(-1).x, res.state(-1).v.copy())
-    spun.v[6 * 3 + 3:6 * 3 + 6] += 1.0           # the revolute child turning off its axis
+    # the revolute child turning off its axis, at 3 rad/s about each axis: its least change
+    # onto the joints (the spatial DAE's projection, which moves any start) is 0.12 of the
+    # motion in the kinetic-energy metric, over start_check's 0.05. (At 1 rad/s it is 0.04,
+    # a light node's spin the least change takes from it: moved, not refused.)
+    spun.v[6 * 3 + 3:6 * 3 + 6] += 3.0
+    dae = rancf.simulate(m, 1e-4, 1e-4, method="generalized-alpha-s", formulation="dae",
+                         state=spun, output_every=1)
+    frames = np.asarray(spun.x).reshape(-1, 12)[:, 3:].reshape(-1, 3, 3)
+    tree = m.build()
+    twist = lambda w: np.concatenate([tree.mass[:, None] * w.reshape(-1, 6)[:, :3], np.einsum(
+        "nij,njk,nlk,nl->ni", frames, tree.inertia, frames, w.reshape(-1, 6)[:, 3:])], axis=1)
+    dv = np.asarray(dae.velocities[0]).ravel() - spun.v
+    assert dv @ twist(dv).ravel() > 0.05 ** 2 * (spun.v @ twist(spun.v).ravel())
     with pytest.raises(ValueError, match="velocities do not satisfy the joints"):
         rancf.simulate(m, 0.01, 1e-4, method="rk4", state=spun)
     with pytest.raises(TypeError, match="state"):

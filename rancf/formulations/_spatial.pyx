@@ -1671,6 +1671,38 @@ cdef class SpatialKernel(ODEProblem):
             with nogil:
                 accelerations(d, d.qdd)
 
+    def mass_solve(self, f):
+        """The free link rates x (n_free,, the state's order) of ``B^T M B x = B^T f`` at the
+        last :meth:`kinematics`: f (6 n,) a wrench per node (a body's force and moment at its
+        origin, global, N and N m; a cable node's generalized force on ``[r, r']``), B the map
+        from the free link rates to the nodes' velocities (V = B qd without the drives' part),
+        M the block mass. The articulated-body factorization of the generalized mass
+        (:func:`factor`) and its sweeps (:func:`sweeps`) with f as the applied wrenches, the
+        bias accelerations c set to zero and no link forces: the forward dynamics' O(n) solve.
+        With ``f = M (V - V_d)`` it gives the rates whose velocities are nearest V in the
+        kinetic-energy metric (``min (B x + V_d - V)^T M (B x + V_d - V)``). Overwrites the
+        last evaluation's f, c and accelerations. ValueError where a pivot D is not positive
+        definite (a body without mass in a direction its link moves), naming the body."""
+        cdef SpatialData* d = &self.data
+        cdef double[::1] tau = np.zeros(max(self.n_q, 1))
+        cdef int failed
+        a = checked("f", f, SPATIAL_NODE * d.n)
+        self.arrays["f"][:SPATIAL_NODE * d.n] = a
+        self.arrays["c"][:SPATIAL_NODE * d.n] = 0.0
+        with nogil:
+            rotated_inertias(d)
+            failed = factor(d, 1.0, NULL)
+            if not failed:
+                sweeps(d, &tau[0], True, d.qdd)
+        d.failed = failed
+        if failed:
+            raise ValueError(f"the articulated inertia of body {failed - 1} seen through its "
+                             "link (D = H^T I^A H) is not positive definite at these poses")
+        smap = self.arrays["smap"][:self.n_q]
+        out = np.zeros(self.n_free)
+        out[smap[smap >= 0]] = self.arrays["qdd"][:self.n_q][smap >= 0]
+        return out
+
     def frames(self, const double[:, ::1] Y, double[:, ::1] q, double[:, ::1] qd,
                double[:, :, ::1] x, double[:, :, ::1] v):
         """The kinematics of many states at once, for the outputs: for each row k of Y

@@ -115,9 +115,9 @@ class Recursive:
 
         Default: the reference configuration at rest but for the drives (theory: Assembly and the
         initial state). The coordinates must satisfy every joint to ``tol`` times the model size.
-        The velocities are taken as the joint rates whose node velocities are nearest v
-        (least squares joint by joint, root to leaves, each in its vertex's own kinetic-energy
-        metric: :func:`~rancf.formulations.start_check.weighted_fit`); the change dv they make
+        The velocities are taken as the joint rates whose node velocities are nearest v in the
+        kinetic-energy metric (the least change of the whole motion, :meth:`_rates_of`, as the
+        DAE's projection makes it); the change dv they make
         must be within ``tol`` of v in the kinetic-energy metric (``dv^T M dv <= tol^2 v^T M
         v``), or, for a state a DAE run left (its velocity rows held only to its step's error,
         :mod:`rancf.formulations.start_check`), within 0.05 of it
@@ -147,8 +147,7 @@ class Recursive:
             return y
         v = np.asarray(v, dtype=float)
         M = A.mass_matrix()
-        beta = self._rates_of(v, A.mass_diagonal_blocks)
-        y[self.n_x:self.n_x + self.n_dof] = beta
+        y[self.n_x:self.n_x + self.n_dof] = self._rates_of(t, x, v, M)
         self._kinematics(t, y)
         V = self.kernel.arrays["V"]
         dv = V - v
@@ -177,32 +176,29 @@ class Recursive:
             vertex = t["pred"][vertex]
         return int(t["joint"][vertex])
 
-    def _rates_of(self, v, mass):
-        """beta whose node velocities are closest to v, joint by joint root to leaves, each
-        vertex's in the metric of its own mass block ``mass[vertex]`` (n_vertices, node,
-        node): :func:`~rancf.formulations.start_check.weighted_fit`."""
-        k = self.kernel.arrays
-        t = self.tables
-        beta = np.zeros(self.n_dof)
-        V = np.zeros(self.n_x)
-        drive = k["drive"].reshape(-1, 3)
-        ns = self.assembly.node_size
-        for vtx in t["order"]:
-            b, nb = t["boff"][vtx], t["nb"][vtx]
-            if t["code"][vtx] == FREE:
-                beta[b:b + ns] = V[ns * vtx:ns * vtx + ns] = v[ns * vtx:ns * vtx + ns]
-                continue
-            # the kernel's joint maps: chi (node x node) a vertex, eps (node x nb) a first vertex
-            chi = k["chi"][ns * ns * vtx:ns * ns * (vtx + 1)].reshape(ns, ns)
-            e = ns * t["joff"][vtx]
-            eps = k["eps"][e:e + ns * nb].reshape(ns, nb)
-            bh = k["bh"][ns * vtx:ns * vtx + ns]
-            pv, j = t["parent"][vtx], t["joint"][vtx]
-            known = bh * drive[j, 1] + (chi @ V[ns * pv:ns * pv + ns] if pv >= 0 else 0.0)
-            if nb:
-                beta[b:b + nb] = start_check.weighted_fit(eps, v[ns * vtx:ns * vtx + ns] - known,
-                                                          mass[vtx])
-            V[ns * vtx:ns * vtx + ns] = known + eps @ beta[b:b + nb]
+    def _rates_of(self, t, x, v, M):
+        """The rates beta (n_beta,) whose node velocities ``V = B beta + V_d`` are nearest v
+        (n_x,) in the kinetic-energy metric at the coordinates x (n_x,) and time t (s): ``min
+        (B beta + V_d - v)^T M (B beta + V_d - v)``, the normal equations ``B^T M B beta = B^T
+        M (v - V_d)`` (B the map from the rates to the node velocities at x, V_d the drives'
+        part: the kinematics with beta = 0, M the mass matrix, ``assembly.mass_matrix()``). ``B^T M B`` is the generalized
+        mass the forward dynamics factors and solves (O(n), the kernel's ``factorize`` and
+        ``solve`` with the node forces ``M (v - V_d)``), then once more with the miss ``v - V``
+        it leaves (one step of iterative refinement: the normal equations' rounding, about
+        their condition number times 1e-16 of the rates, taken back to that of the rates' own
+        rounding, so that the velocities of a run's state come back as they were, a
+        restart continuing the run). Leaves the kinematics at (t, x, beta)."""
+        y = np.concatenate([x, np.zeros(self.n_dof + 2)])
+        self._kinematics(t, y)
+        if not self.tables["constant"] and self.kernel.factorize():
+            raise ValueError("the generalized mass matrix of this model is singular at this "
+                             "state")
+        beta, step, g = np.zeros(self.n_dof), np.zeros(self.n_dof), np.zeros(self.n_dof)
+        for _ in range(2):
+            self.kernel.solve(M @ (v - self.kernel.arrays["V"]), g, False, step)
+            beta += step
+            y[self.n_x:self.n_x + self.n_dof] = beta
+            self._kinematics(t, y)
         return beta
 
     # --- evaluations --------------------------------------------------------------------------

@@ -657,10 +657,13 @@ class Spatial:
         A_p^T A Q^T``, ``t(q) = A_p^T (r - r_p + A offset) - anchor``): an angle or a slide
         along the link's axes, a rotation vector (``log``, angle at most pi) for spherical, free
         and element links; a driven link's are its drive's at t; a cable's as
-        :meth:`_cable_link_coordinates` gives them. The rates, link by link root to leaves, are
-        the least-squares solution of ``H qd = V - X V_p`` (the parent's given velocity; a
-        cable node's V its rates ``(r', r'')``) in the body's kinetic-energy metric
-        ``diag(m I3, A J A^T)`` (:func:`~rancf.formulations.start_check.weighted_fit`). The
+        :meth:`_cable_link_coordinates` gives them. The free rates are those whose velocities
+        ``B qd + V_d`` (V_d the drives' part; a cable node's V its rates ``(r', r'')``) are
+        nearest v in the kinetic-energy metric, the least change of the whole motion as the
+        DAE's projection makes it: ``B^T M B qd = B^T M (v - V_d)``, M per body ``diag(m I3,
+        A J A^T)`` and the cables' element masses (:meth:`_kinetic_action`), solved by the
+        forward dynamics' O(n) factorization
+        (:meth:`~rancf.formulations._spatial.SpatialKernel.mass_solve`). The
         poses and velocities these coordinates give must equal x and v: the positions (a
         cable node's r too) to ``tol`` times the model size, the frames and the cable slopes
         to ``tol`` (times the slope's length); the velocities' change dv to ``tol`` of them in
@@ -710,14 +713,13 @@ class Spatial:
         r, A = X[:, :3], X[:, 3:].reshape(n, 3, 3)
         if check:
             _check_frames(A, tol)
-        qo = np.asarray(tree.q_offset)
         q = self.link_coordinates(x)
         self.inputs.at_time(t)
         smap = self.kernel.arrays["smap"][:self.n_q]
         free = smap >= 0
         y = np.zeros(self.n_y)
         y[smap[free]] = q[free]
-        r1, A1, _ = self.kinematics(y)
+        r1, A1, V_d = self.kinematics(y)
         if nc and check:
             self._check_cable_poses(e, tol)
         gap = np.maximum(np.abs(r1 - r).max(axis=1) / tree.size,
@@ -726,38 +728,21 @@ class Spatial:
         if bad.size:
             raise ValueError(self._start_refusal(int(bad[0]), "poses", gap[bad[0]], t, joints,
                                                  joint_q, " of the model size or in its frame"))
-        # rates root to leaves: H (6 x n_i, row stride 6) and d = r_i - r_p at these q
-        a = self.kernel.arrays
-        H = a["H"][:TWIST_SIZE ** 2 * n].reshape(n, TWIST_SIZE, TWIST_SIZE)
-        d = a["d"][:3 * n].reshape(n, 3)
-        qd = np.zeros(self.n_q)
-        for i in range(n):
-            k = np.arange(qo[i], qo[i + 1])
-            k = k[free[k]]
-            if not k.size:
-                continue
-            p = tree.parent[i]
-            # on a cable node: its point's velocity, no turn (the kernel's cable parent)
-            if p < 0:
-                known = np.zeros(TWIST_SIZE)
-            elif p >= n:
-                known = np.concatenate([ed[p - n, :3], np.zeros(3)])
-            else:
-                known = np.concatenate([V[p, :3] + np.cross(V[p, 3:], d[i]), V[p, 3:]])
-            cols = k - qo[i]
-            W = np.zeros((TWIST_SIZE, TWIST_SIZE))
-            W[:3, :3] = tree.mass[i] * np.eye(3)
-            W[3:, 3:] = A[i] @ tree.inertia[i] @ A[i].T
-            qd[k] = start_check.weighted_fit(H[i][:, cols], V[i] - known, W)
-        if nc:
-            self._cable_rates(A, V, e, ed, qd)
-        y[self.n_free + smap[free]] = qd[free]
+        # the rates of the least change of kinetic energy at these q: the normal equations'
+        # O(n) solve with the miss of the velocities V1 of the rates so far (first the drives'
+        # part, the kinematics above with the free rates zero), twice: one step of iterative
+        # refinement takes the normal equations' rounding (their condition number times 1e-16)
+        # back to the rates' own, so that a run's state gives back its velocities
+        given, V1 = (np.concatenate([V, ed]) if nc else V), V_d
+        for _ in range(2):
+            V1 = np.concatenate([V1, self.cable_coordinates()[1]]) if nc else V1
+            y[self.n_free:] += self.kernel.mass_solve(self._kinetic_action(A1,
+                                                                           (given - V1).ravel()))
+            V1 = self.kinematics(y)[2]
         if not check:
             return y
-        _, _, V1 = self.kinematics(y)
-        if nc:
-            V1 = np.concatenate([V1, self.cable_coordinates()[1]])
-            V = np.concatenate([V, ed])
+        V1 = np.concatenate([V1, self.cable_coordinates()[1]]) if nc else V1
+        V = given
         dv = (V1 - V).ravel()
         gaps = np.abs(V1 - V).max(axis=1) if len(V) else np.zeros(0)
         self.start_note = ""
@@ -847,27 +832,6 @@ class Spatial:
         raise ValueError(f"state: the poses do not satisfy the joints ({gap}) at cable node {k} "
                          f"(of the model's cable nodes, in order) on {what}; pass poses that "
                          "satisfy every joint (Result.state of a run of this model)")
-
-    def _cable_rates(self, A, V, e, ed, qd):
-        """The cable nodes' link rates written into qd (the kernel's ``cable_node``
-        differentiated): an element's ``z' = e_k' - e_p'``; a root's slope rate ``q' = r''``
-        on a spherical joint, ``q' = (r'' - w_p x r').b / b.b`` on a clamp (``r' = (1 + q)
-        b``, b turning with the parent at w_p). A root's point velocity is what the joint
-        holds: :meth:`state_of` checks it."""
-        c, n = self.cables, self.tree.n_bodies
-        parent, motion, qo = c["parent"], c["motion"], c["q_offset"]
-        for k in range(len(e)):
-            i = n + k
-            p, m, s = int(parent[i]), int(motion[i]), slice(int(qo[i]), int(qo[i + 1]))
-            if m == C_NODE:
-                qd[s] = ed[k] - ed[p - n]
-            elif m == C_SPHERICAL:
-                qd[s] = ed[k, 3:]
-            else:
-                on_body = 0 <= p < n
-                b = (A[p] if on_body else np.eye(3)) @ c["c_axis"][i]
-                w = V[p, 3:] if on_body else np.zeros(3)
-                qd[s] = (ed[k, 3:] - np.cross(w, e[k, 3:])) @ b / (b @ b)
 
     def derivative(self, t, y):
         """``y' = (qd, qdd)`` (n_y,) at (t, y); raises as

@@ -31,7 +31,13 @@ up in one unit::
 coordinates). ``h omega / 2`` is a relative size of the velocities that a body turning at
 omega moves with, so it bounds (1)'s ratio as it bounds each body's, and (1) is the norm the
 DAE's projection minimizes (:meth:`rancf.formulations.dae.DAE.initial_state`), so the verdict
-is on the correction made. Drawn in other units of length (lengths, velocities and loads
+is on the correction made. The recursions make the same least change: the joint rates beta
+of ``min (E beta + V_d - v)^T M (E beta + V_d - v)`` (E the map from the rates to the
+velocities, V_d the drives' part), by the normal equations ``E^T M E beta = E^T M (v -
+V_d)``, whose matrix is their generalized mass, solved by their forward dynamics' O(n)
+factorization (:meth:`rancf.formulations.recursive.Recursive._rates_of`,
+:meth:`rancf.formulations._spatial.SpatialKernel.mass_solve`): a miss on a light body is taken
+from it, not handed down the tree to the heavy bodies its joints carry. Drawn in other units of length (lengths, velocities and loads
 times s, inertias times s^2) both sides scale by s^2: the verdict is the same and the
 corrected velocities scale by s (tests/test_start_units.py).
 
@@ -83,17 +89,6 @@ def first_off(shares, order, v, Mv):
         if shares[k] > bound:
             return int(k)
     return int(np.argmax(shares))
-
-
-def weighted_fit(H, r, W):
-    """The rates b (n_b,) whose motion ``H b`` (H (n, n_b)) is nearest r (n,) in the metric W
-    (n, n), a part's own mass block: ``min (H b - r)^T W (H b - r)``, a least change of its
-    kinetic energy, in any units (``b`` scales as r over H whatever the coordinates'). W is
-    positive definite (the builders refuse a body without inertia; elements have mass in
-    every direction), so b is unique where H has full rank, the least-norm one where not."""
-    w, U = np.linalg.eigh(W)
-    S = np.sqrt(np.clip(w, 0.0, None))[:, None] * U.T
-    return np.linalg.lstsq(S @ H, S @ r, rcond=None)[0]
 
 
 def read_joints(assembly, x, v):

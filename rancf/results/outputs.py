@@ -60,15 +60,17 @@ def dynamics(result):
     if result.formulation == "recursive" and beta is not None and A.recursive_reason is None:
         from ..formulations import recursive
         with recursive.checkout(A) as rec:
-            if beta.shape[1:] != (rec.n_dof,):
-                # rates of another layout: the recursion's own, from the node velocities
-                beta = np.zeros((n_out, rec.n_dof))
-                blocks = A.mass_diagonal_blocks
-                for i in finite:
-                    beta[i] = rec._rates_of(V[i], blocks)
+            # rates of another layout: the recursion's own, from the node velocities (at each
+            # output's time: its drives' rates, the recorded inputs played back)
+            fit = beta.shape[1:] != (rec.n_dof,)
+            beta = np.zeros((n_out, rec.n_dof)) if fit else beta
             tail = np.zeros(2)
             rec.inputs.played = recorded
             try:
+                if fit:
+                    M = A.mass_matrix()
+                    for i in finite:
+                        beta[i] = rec._rates_of(result.t[i], X[i], V[i], M)
                 for i in finite:
                     y = np.concatenate([X[i], beta[i], tail])
                     acc[i], wrench[i] = rec.motion(result.t[i], y, result.joint_q[i])
