@@ -368,23 +368,31 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
         case, escapes, monkeypatch):
     """The fold escape (statics' continuation along an in-plane unstable direction, at most
     three times): the arc hanging from one pin (16 elements) needs it (its first
-    equilibrium is the cable folded back on itself; how many times depends on where each
-    continuation lands, and is no reference), the slack catenary (16 elements) not at all. The equilibrium returned, checked independently (dense, on every constrained
-    direction, out of the plane too): the static residual below ``|K|_inf tol size`` (the
-    stiffness times the last Newton increment's bound: 7.7e-4 N and 0.1 N; measured 2.6e-10
-    N and 3.2e-8 N, Newton's last step quadratic), the constraints to 1e-14 m, and
-    ``Z^T K Z`` positive definite: its least eigenvalue above the dense eigensolver's
-    round-off, ``n eps |K|_inf`` (1e-6 and 1.2e-5; measured 0.014 and 0.17, the hanging
-    cable's swing and the catenary's sway). With the escape
-    left out, the hanging arc stops on the folded state (four eigenvalues down to -2.9e6),
-    which statics refuses as unstable out of the plane."""
+    equilibrium is the cable folded back on itself), the slack catenary (16 elements) not at
+    all. How many times is checked against the dense in-plane spectrum (:func:`dense_modes`) at
+    every equilibrium statics tested, not against a count: it escapes from exactly those the
+    dense spectrum finds unstable (an omega^2 below its round-off's negative), all but the
+    last, and stops at the first it finds stable. The hanging arc's last is its global minimum
+    of the potential (gravity's and the strain energy, the DAE's ``energy``): the chain hanging
+    straight down has the least gravity potential of any shape of its length, and its strain
+    energy is the stretch's alone, (rho g)^2 L^3 / (6 EA), 2e-4 J; so it lies below every
+    equilibrium before it, by more than 1e-9 J (round-off on energies of order 1e3 J). The
+    equilibrium returned, checked independently (dense, on every constrained direction, out of
+    the plane too): the static residual below ``|K|_inf tol size`` (the stiffness times the
+    last Newton increment's bound: 7.7e-4 N and 0.1 N; measured 2.6e-10 N and 3.2e-8 N,
+    Newton's last step quadratic), the constraints to 1e-14 m, and ``Z^T K Z`` positive
+    definite: its least eigenvalue above the dense eigensolver's round-off, ``n eps |K|_inf``
+    (1e-6 and 1.2e-5; measured 0.014 and 0.17, the hanging cable's swing and the catenary's
+    sway). With the escape left out, the hanging arc stops on the folded state (four
+    eigenvalues down to -2.9e6), which statics refuses as unstable out of the plane."""
     from rancf.integrators import static as statics
-    found, last = [], []
+    found, last, tested = [], [], []
     unstable, stable = statics._unstable_in_plane, statics._stable_out_of_plane
 
     def recorded_unstable(dae, model, x, lam):
         d = unstable(dae, model, x, lam)
         found.append(d is not None)
+        tested.append((dae, model, x.copy(), lam.copy()))
         return d
 
     def recorded_stable(dae, model, x, lam):
@@ -396,7 +404,16 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
     m, c = hanging_cable(16) if case == "hanging" else slack_cable(16, "straight", 1e-4)[:2]
     tol = 1e-10
     eq = rancf.static(m, tol=tol)
-    assert eq.status == "ok" and any(found) == escapes and not found[-1]
+    assert eq.status == "ok" and any(found) == escapes
+    negative, potential = [], []
+    for dae, model, x, lam in tested:
+        w, _, resolution, _, _, _ = dense_modes(dae, model, x, lam, "in")
+        negative.append(int(np.sum(w < -resolution)))
+        energy = dae.energy(x, np.zeros_like(x))
+        potential.append(energy["gravity"] + energy["elastic"])
+    assert found == [True] * (len(found) - 1) + [False]
+    assert [count > 0 for count in negative] == found
+    assert all(potential[-1] < earlier - 1e-9 for earlier in potential[:-1])
     dae, x, lam = last[0]
     residual, violation, w, scale = constrained_check(dae, x, lam)
     assert residual <= scale * tol * dae.tree.size
