@@ -170,6 +170,20 @@ def slopes(f, x):
     return np.column_stack(columns)
 
 
+def effort_slopes(f, t, q, qd):
+    """The slopes ``(de/dq, de/dqd)`` (n x n each) of a spatial joint's effort function
+    ``e = f(t, q, qd)`` at its coordinates q, qd (n,) by :func:`slopes` (4 n calls); a joint of
+    one coordinate (revolute, prismatic) is called with numbers, as its effort is."""
+    q, qd = np.array(q, dtype=float), np.array(qd, dtype=float)
+    if q.size == 1:
+        def call(a, b):
+            return f(t, float(a[0]), float(b[0]))
+    else:
+        def call(a, b):
+            return f(t, a, b)
+    return slopes(lambda a: call(a, qd), q), slopes(lambda b: call(q, b), qd)
+
+
 def failure_message(exc):
     """The message of an exception an input function raised (a UserFunctionError's names the
     function and its exception already); ``exc`` None: an input function failed."""

@@ -30,7 +30,7 @@ from ._spatial_dae import FRAME_SIZE, TWIST_SIZE, WRENCH_SIZE
 from ._spatial import C_CLAMP, C_NODE, C_SPHERICAL, SpatialKernel
 from ._spatial_energy import TrackedKernel
 from ._spatial_implicit import SpatialProblem
-from .inputs import Recorded, failure_message, slopes
+from .inputs import Recorded, effort_slopes, failure_message
 from .recursive import rates_in_words
 
 #: A cable node's coordinates ``[r, r']`` and a cable element's (its two nodes'), the kind's.
@@ -152,7 +152,7 @@ class Inputs:
         """The slopes ``(de/dq, de/dqd)`` (n_i x n_i each, n_i its joint's coordinates) of each
         effort function (``effort_functions`` order) at (t, q, qd) (n_q each: Newton's
         workspace's, not the arrays :meth:`efforts` reads), by
-        :func:`~rancf.formulations.inputs.slopes`: 4 n_i calls of each function. The values e
+        :func:`~rancf.formulations.inputs.effort_slopes`: 4 n_i calls of each function. The values e
         are the function's own (a spherical joint's torque vector, not its generalized force).
         Played back, the values do not depend on q and qd: the slopes are zero."""
         found = []
@@ -161,14 +161,7 @@ class Inputs:
             if self.played is not None:
                 found.append((np.zeros((n, n)), np.zeros((n, n))))
                 continue
-            x, xd = q[s].copy(), qd[s].copy()
-            if n == 1:
-                def call(a, b, f=f):
-                    return f(t, float(a[0]), float(b[0]))
-            else:
-                def call(a, b, f=f):
-                    return f(t, a, b)
-            found.append((slopes(lambda a: call(a, xd), x), slopes(lambda b: call(x, b), xd)))
+            found.append(effort_slopes(f, t, q[s], qd[s]))
         return found
 
     def failure(self):

@@ -211,7 +211,7 @@ from ..joints import motion_words
 from ..joints.kind import SpatialMotion
 from . import _spatial_dae, redundancy, start_check
 from ._spatial_dae import FRAME_SIZE, LINK_SIZE, POSE_SIZE, TWIST_SIZE
-from .inputs import Recorded, slopes
+from .inputs import Recorded, effort_slopes
 from .turns import on_agreeing_turns, on_branch, on_turns
 from ._spatial import arc_point_wrenches
 from .problem import IndexThreeDAE, NewtonFactor
@@ -1548,7 +1548,7 @@ class SpatialDAE(IndexThreeDAE):
 
             -dQ/dx = -s W (de/dc dc/dx + de/dc' dc'/dx),    -dQ/dv = -s W de/dc' dc'/dv
 
-        with ``de/dc``, ``de/dc'`` (n_i x n_i) by :func:`~rancf.formulations.inputs.slopes`
+        with ``de/dc``, ``de/dc'`` (n_i x n_i) by :func:`~rancf.formulations.inputs.effort_slopes`
         of the function at the continued coordinates it is called with (4 n_i calls), and the
         joint map's ``dc/dx``, ``dc'/dx``, ``dc'/dv`` (6 x 14) by central differences in its
         two bodies' states (steps as :meth:`_item_tangents`', an angle's difference wrapped;
@@ -1591,14 +1591,7 @@ class SpatialDAE(IndexThreeDAE):
         for j, f in functions:
             r = row[j]
             n = self.links[self.joint_links[j]].spatial.n_coordinates
-            a, b = c0[r, :n].copy(), cd0[r, :n].copy()
-            if n == 1:
-                def call(x, y, f=f):
-                    return f(t, float(x[0]), float(y[0]))
-            else:
-                def call(x, y, f=f):
-                    return f(t, x, y)
-            Sq, Sd = slopes(lambda x: call(x, b), a), slopes(lambda y: call(a, y), b)
+            Sq, Sd = effort_slopes(f, t, c0[r, :n], cd0[r, :n])
             at = np.flatnonzero(self._efforts["joint"] == j)     # its rows, coordinates' order
             gx[at] = Sq @ dc[0, :, r, :n].T + Sd @ dcd[0, :, r, :n].T
             gv[at] = Sd @ dcd[1, :, r, :n].T
