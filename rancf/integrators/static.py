@@ -22,6 +22,7 @@ that of x; its matrix is refactored at every iteration (full Newton); this modul
 factor between the loop's steps.
 """
 import contextlib
+import inspect
 import time
 
 import numpy as np
@@ -664,6 +665,13 @@ def _shift_below(A, M, J, tau):
     return -tau * 4.0**high if high <= SHIFTS else None
 
 
+#: Whether :func:`scipy.sparse.linalg.eigsh` takes ``rng``, the generator of ARPACK's
+#: restart vectors (SciPy's C ARPACK, which draws them from fresh entropy without it).
+#: Older SciPy's Fortran ARPACK draws them from its own seed, fixed at import and carried
+#: from call to call: the same sequence of calls gives the same bits, but it cannot be set.
+_EIGSH_SEEDABLE = "rng" in inspect.signature(spla.eigsh).parameters
+
+
 def _modes_about(A, M, J, sigma, k, which):
     """``(omega2, V)``: k modes of ``Z^T K Z y = omega^2 Z^T M Z y`` by Lanczos in ARPACK's
     generalized shift-invert mode about ``sigma`` (1/s^2; A = ``K - sigma M`` (n, n) sparse,
@@ -671,7 +679,15 @@ def _modes_about(A, M, J, sigma, k, which):
     ``"LA"`` the largest), whose inverse on the constraints is the saddle-point solve
     ``[[A, J^T], [J, 0]]``: omega^2 (k,) and the vectors (n, k), those that converged where
     not all did (fewer); (None, None) where the saddle-point matrix is singular or ARPACK
-    fails."""
+    fails.
+
+    Reproducible: the start vector and every restart vector ARPACK asks for are drawn from
+    one generator seeded here (:data:`_EIGSH_SEEDABLE`), so the same inputs give the same
+    bits in every call and every process. ARPACK asks for restart vectors even when given
+    ``v0`` (after an invariant subspace or a restart of the Lanczos basis); from an unseeded
+    generator those differ from run to run, and so, in their last digits, do the mode and
+    everything that follows it (the continuation along it, which reached a stable
+    equilibrium or not)."""
     n, m = A.shape[0], J.shape[0]
     try:
         saddle = spla.splu(sp.bmat([[A, J.T], [J, None]], format="csc"))
@@ -681,11 +697,13 @@ def _modes_about(A, M, J, sigma, k, which):
     def shift_invert(r):
         return saddle.solve(np.concatenate([np.ravel(r), np.zeros(m)]))[:n]
     op = spla.LinearOperator((n, n), matvec=shift_invert, dtype=float)
-    start = shift_invert(M @ np.random.default_rng(0).standard_normal(n))
+    random = np.random.default_rng(0)
+    start = shift_invert(M @ random.standard_normal(n))
+    seeded = {"rng": random} if _EIGSH_SEEDABLE else {}
     try:
         # eigsh returns omega^2 = sigma + 1 / nu
         return spla.eigsh(op, k=k, M=M, sigma=sigma, which=which, OPinv=op, v0=start,
-                          tol=1e-10)
+                          tol=1e-10, **seeded)
     except spla.ArpackNoConvergence as exc:
         return exc.eigenvalues, exc.eigenvectors
     except (RuntimeError, ValueError):
