@@ -827,9 +827,12 @@ def _spatial_static(model, load_steps, tol, max_iter):
                     wall_time=time.perf_counter() - start, error=error, inputs=recorded)
 
 
-#: How many times :func:`_leave_unstable_equilibrium` leaves an unstable equilibrium along its
-#: unstable direction before it gives up (as the fold escape of :func:`_spatial_dae_static`).
-ESCAPES = 3
+#: How many times :func:`_leave_unstable_equilibrium` and the fold escape of
+#: :func:`_spatial_dae_static` leave an unstable equilibrium along its unstable direction before
+#: they give up. Each escape ends at an equilibrium of lower potential, which may itself be
+#: unstable (a rod falling off a slack cable passes two to four such, as round-off picks the
+#: way down), so the budget is a few times that.
+ESCAPES = 6
 
 #: The ways :func:`_leave_unstable_equilibrium` leaves an unstable equilibrium, tried in turn
 #: until one reaches an equilibrium: ``(push, floor)``, a step along the unstable mode of
@@ -1077,8 +1080,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     it holds plane cables drawn off their straight rest shape (:func:`_bent_plane_cables`),
     the first load step is solved by :func:`_pseudo_transient_first_step` and the load steps
     go on from it; an equilibrium :func:`_unstable_in_plane` is left along its unstable
-    direction by the continuation at the full load (three times at most), and the last is
-    returned if :func:`_stable_out_of_plane`, else refused. A load step that fails where the
+    direction by the continuation at the full load (:data:`ESCAPES` times at most), and the
+    last is returned if :func:`_stable_out_of_plane`, else refused. A load step that fails where the
     model is a mechanism its loads drive says so, naming the joint
     (:func:`free_motion_under_load`, as planar statics). On ``dae`` (the model's, given
     by :func:`static`) or one made here."""
@@ -1162,7 +1165,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                 doing = (f"the stability test of the equilibrium at load factor {reached:.4g} "
                          "in and out of the plane of its curved cables, or the continuation off "
                          "it where unstable")
-                for _ in range(3 if status == "ok" else 0):
+                for _ in range(ESCAPES if status == "ok" else 0):
                     # an equilibrium unstable in the plane (a cable folded back on itself): on
                     # along its unstable mode, by a tenth of the model's size to either side,
                     # the continuation from there at the full load (:func:`_escape`)
