@@ -561,6 +561,15 @@ cdef void _lu_solve(const double* M, int n, const int* piv, double* x) noexcept 
         x[i] /= M[n * i + i]
 
 
+
+def _vector(name, x, n):
+    """x (n,) checked (:func:`rancf.formulations._forces.checked`), copied into an array of at
+    least one entry, so that ``&x[0]`` is valid where the model has no free coordinate (statics
+    of a model whose every joint is driven or held)."""
+    out = np.zeros(max(n, 1))
+    out[:n] = checked(name, x, n)
+    return out
+
 cdef class SpatialProblem(StepProblem):
     """A spatial tree for the implicit loop and statics (module docstring).
 
@@ -1085,8 +1094,8 @@ cdef class SpatialProblem(StepProblem):
         if self.nd.n_cable_elements:
             raise ValueError("matrix: not available for a model with cables (newton_solve "
                              "solves with their Newton matrix)")
-        cdef double[::1] qq = checked("q_e", q_e, self.n)
-        cdef double[::1] vv = checked("v_e", v_e, self.n)
+        cdef double[::1] qq = _vector("q_e", q_e, self.n)
+        cdef double[::1] vv = _vector("v_e", v_e, self.n)
         cdef double[::1] e = np.zeros(max(self.n, 1))
         cdef double[::1] col = np.zeros(max(self.n, 1))
         cdef SpatialData* nd = &self.nd
@@ -1327,18 +1336,18 @@ cdef class SpatialProblem(StepProblem):
         """Copies of (q, v, a) (n,) with their rotation vectors re-centred (as the loop does
         after every accepted step)."""
         self._forget()
-        cdef double[::1] qq = checked("q", q, self.n).copy()
-        cdef double[::1] vv = checked("v", v, self.n).copy()
-        cdef double[::1] aa = checked("a", a, self.n).copy()
+        cdef double[::1] qq = _vector("q", q, self.n)
+        cdef double[::1] vv = _vector("v", v, self.n)
+        cdef double[::1] aa = _vector("a", a, self.n)
         _recentre(self.d, &qq[0], &vv[0], &aa[0])
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 
     def residual(self, q, v, double t, a, double c_m=1.0, double c_f=1.0):
         """``c_m M(q) a - c_f F(q, v, t)`` (n,) (tests)."""
         self._forget()
-        cdef double[::1] qq = checked("q", q, self.n)
-        cdef double[::1] vv = checked("v", v, self.n)
-        cdef double[::1] aa = checked("a", a, self.n)
+        cdef double[::1] qq = _vector("q", q, self.n)
+        cdef double[::1] vv = _vector("v", v, self.n)
+        cdef double[::1] aa = _vector("a", a, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_m, c_f, &out[0])
         return np.asarray(out)[:self.n].copy()
@@ -1347,9 +1356,9 @@ cdef class SpatialProblem(StepProblem):
         """``S^-1 r`` (n,) by the O(n) elimination, S the Newton matrix at (q, v, t) with these
         coefficients (tests; :meth:`matrix` assembles the same S)."""
         self._forget()
-        cdef double[::1] qq = checked("q", q, self.n)
-        cdef double[::1] vv = checked("v", v, self.n)
-        cdef double[::1] x = checked("r", r, self.n).copy()
+        cdef double[::1] qq = _vector("q", q, self.n)
+        cdef double[::1] vv = _vector("v", v, self.n)
+        cdef double[::1] x = _vector("r", r, self.n)
         self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
         self._precondition(&x[0])
         return np.asarray(x)[:self.n].copy()
@@ -1361,10 +1370,10 @@ cdef class SpatialProblem(StepProblem):
         c_c), then :meth:`solve` of r: with :attr:`krylov` ``J^-1 r``, J the derivative of that
         residual along ``(dq, dv, da) = (c_k / c_res_f, c_c / c_res_f, c_m / c_res_m) dx``."""
         self._forget()
-        cdef double[::1] qq = checked("q", q, self.n)
-        cdef double[::1] vv = checked("v", v, self.n)
-        cdef double[::1] aa = checked("a", a, self.n)
-        cdef double[::1] x = checked("r", r, self.n).copy()
+        cdef double[::1] qq = _vector("q", q, self.n)
+        cdef double[::1] vv = _vector("v", v, self.n)
+        cdef double[::1] aa = _vector("a", a, self.n)
+        cdef double[::1] x = _vector("r", r, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_res_m, c_res_f, &out[0])
         self.factor(&qq[0], &aa[0], NULL, &vv[0], t, &qq[0], t, c_m, c_res_m * c_k / c_res_f,
@@ -1378,7 +1387,7 @@ cdef class SpatialProblem(StepProblem):
         link wrench ``W_i = -f_i + sum X_c^T W_c`` of the Newton-Euler recursion at rest, moved
         from the child's origin to the joint point."""
         self._forget()
-        cdef double[::1] qq = checked("q", q, self.n)
+        cdef double[::1] qq = _vector("q", q, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &self.zero[0], t, &self.zero[0], 0.0, 1.0, &out[0])
         a, n = self.kernel.arrays, self.kernel.n_bodies
