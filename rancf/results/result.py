@@ -271,7 +271,20 @@ class Result:
 
     @property
     def inputs(self):
-        """The input functions' values recorded at the outputs (the class docstring), read-only."""
+        """The input functions' values recorded at the outputs (the class docstring), read-only.
+
+        Examples
+        --------
+        A pendulum under a force that grows with time: the run keeps the force's values.
+
+        >>> m = rancf.Model(gravity=(0.0, -9.81))
+        >>> b = m.add_rigid_body(1.0, 0.1, position=(0.5, 0.0))
+        >>> pin = m.add_joint("revolute", m.ground.point(0.0, 0.0), b.point(-0.5, 0.0))
+        >>> load = m.add_force(b.centre, force=lambda t: (0.0, -t))
+        >>> res = rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", formulation="dae")
+        >>> res.inputs is not None
+        True
+        """
         return self._inputs
 
     @property
