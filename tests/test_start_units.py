@@ -28,6 +28,8 @@ delta and gravity times s, inertia times s^2, times and masses kept) the same nu
 The bound that compared the rows with 0.05 of the largest velocity coordinate (rad/s and
 1/s against m/s) refused delta = 0.055 s at s = 1000 (its largest is omega L / 2) and
 accepted delta = 0.2 s at s = 0.1 (its largest is the axis rate omega)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -263,3 +265,55 @@ def test_the_spatial_kinetic_metric_is_twice_the_kinetic_energy():
             want += (0.2 * np.sum(np.cross([0, 0, omega], c) ** 2)
                      + w @ R @ np.diag([1e-3, 2e-3, 3e-3]) @ R.T @ w)
         assert got == pytest.approx(want, rel=1e-12), (payload, got, want)
+
+
+def _hand_mass(dim):
+    """The pendulum's (s = 1) mass matrix in its velocity coordinates: planar the model's own
+    ``build().mass_matrix()`` in ``[x, y, u_x, u_y]`` (diag(m, m, I, I): ``|u'| = omega``
+    for a unit axis u); spatial by hand, ``diag(m I3, A J A^T)`` with the frame A = I and the
+    inertia J = diag(1e-3, 1, 1) / 12 that :func:`_pendulum` gives the bar."""
+    if dim == 2:
+        return _pendulum(2, 1.0).build().mass_matrix().toarray()
+    return np.diag(np.concatenate([np.ones(3), np.array([1e-3, 1.0, 1.0]) / 12]))
+
+
+def _judged(text):
+    """The two kinetic energies (J) and their ratio the refusal states."""
+    found = re.search(r"dv\^T M dv / 2 = (\S+) J against the state's v\^T M v / 2 = (\S+) J, "
+                      r"a ratio (\S+) above the 0\.0025 \(= 0\.05\^2\)", text)
+    assert found, text
+    return tuple(float(g) for g in found.groups())
+
+
+@pytest.mark.parametrize("dim,formulation", FORMULATIONS)
+@pytest.mark.parametrize("driven", [False, True])
+def test_a_velocity_refusal_states_the_energies_it_judged(dim, formulation, driven):
+    """Every formulation that refuses velocities states what (1) of start_check judged, in
+    the same words: ``dv^T M dv / 2`` and ``v^T M v / 2`` (J) and their ratio against
+    0.05^2, and the parameter to change (State.v). The numbers against a hand calculation
+    with the mass matrix (:func:`_hand_mass`) of the closed-form corrections: the radial
+    miss delta = 0.2 m/s, ``dv = [-delta, 0, 0, 0]`` (module docstring); the driven bar given
+    1.08 times its drive's velocities v_d, ``dv = -0.08 v_d`` (it is moved to v_d exactly,
+    test_a_driven_joint_s_rate_is_met). Printed to 6 and 4 significant digits: to 1e-5 and
+    1e-3 relative."""
+    x, v = _pendulum_state(dim, 1.0, 0.0 if driven else 0.2)
+    if driven:
+        dv, v = -0.08 * v, 1.08 * v
+        model = _driven(dim)
+    else:
+        dv = np.zeros_like(v)
+        dv[0] = -0.2
+        model = _pendulum(dim, 1.0)
+    out, text = _start(model, x, v, formulation)
+    assert out is None, text
+    M = _hand_mass(dim)
+    e_dv, e_v = 0.5 * dv @ M @ dv, 0.5 * v @ M @ v
+    got_dv, got_v, ratio = _judged(text)
+    assert got_dv == pytest.approx(e_dv, rel=1e-5), text
+    assert got_v == pytest.approx(e_v, rel=1e-5), text
+    assert ratio == pytest.approx(e_dv / e_v, rel=1e-3), text
+    assert ratio > 0.05 ** 2
+    assert "joint 0 (revolute) takes the largest share of their change" in text, text
+    assert "change the state's velocities (State.v)" in text, text
+    if driven:
+        assert "drive gives qd = 2 rad/s" in text, text

@@ -449,8 +449,9 @@ class DAE(IndexThreeDAE):
         ``h omega / 2`` with a body turning at most 0.1 rad a step, in one unit whatever the
         coordinates'). :attr:`start_note` then states the correction ("" when none), for the
         run's Result. Further off is refused, naming the joint of the row with the largest
-        share of the correction's energy (:meth:`_row_of`) and, if driven, its drive's value
-        at t against the state's.
+        share of the correction's energy (:meth:`_row_of`), stating the energies judged
+        (:func:`~rancf.formulations.start_check.velocity_miss`) and, if driven, its drive's
+        value at t against the state's.
         """
         A = self.assembly
         self.start_note = ""
@@ -479,10 +480,12 @@ class DAE(IndexThreeDAE):
         off_v = float(np.abs(res).max())
         x0, v0 = self.consistent_state(x, v, t, "mass", positions=moved)
         dv = v0 - v
-        verdict = start_check.velocity_verdict(v, self.M @ v, dv, self.M @ dv, tol)
+        Mv, Mdv = self.M @ v, self.M @ dv
+        verdict = start_check.velocity_verdict(v, Mv, dv, Mdv, tol)
         if verdict == "refused":
-            k = self._row_of(x0, v, dv, t)
-            raise ValueError(self._refusal(k, "velocities", abs(res[k]), x, v, t))
+            miss = start_check.velocity_miss(v, Mv, dv, Mdv)
+            raise ValueError(self._refusal(self._row_of(x0, v, dv, t), "velocities", miss, x,
+                                           v, t))
         if not moved and verdict == "held":
             return x, v
         self.start_note = start_check.correction_note(np.abs(x0 - x).max(), np.abs(dv).max(),
@@ -502,7 +505,9 @@ class DAE(IndexThreeDAE):
 
     def _refusal(self, row, level, off, x, v, t):
         """The message refusing a start whose ``level`` rows are off, the furthest ``row``:
-        its joint's, or its body's (a body's axis row, after the joints')."""
+        its joint's, or its body's (a body's axis row, after the joints'); ``off`` the row's
+        miss, or for velocities :func:`~rancf.formulations.start_check.velocity_miss`'s
+        text."""
         joints = self.table.joint_rows
         n_joint_rows = joints[-1].stop if joints else 0
         if row >= n_joint_rows:

@@ -124,8 +124,9 @@ class Recursive:
         (:func:`~rancf.formulations.start_check.velocity_verdict`), which :attr:`start_note`
         then states ("" when none). Further off is refused naming the joint of the first
         vertex (root to leaves) with more than its share of the correction's energy
-        (:func:`~rancf.formulations.start_check.first_off`) and, if driven, its drive's value
-        at t against the state's. ``branch``
+        (:func:`~rancf.formulations.start_check.first_off`), stating the energies judged
+        (:func:`~rancf.formulations.start_check.velocity_miss`) and, if driven, its drive's
+        value at t against the state's. ``branch``
         (n_joints,): the angles (rad) that x's joint angles are taken nearest, the branch the
         run starts on (default the reference configuration's, ``assembly.joint_q0``: a start
         turned past pi from it, the equilibrium of ``state="static"``, gives its own
@@ -153,14 +154,14 @@ class Recursive:
         dv = V - v
         Mv, Mdv = M @ v, M @ dv
         verdict = start_check.velocity_verdict(v, Mv, dv, Mdv, tol)
-        gap = np.abs(dv).reshape(-1, A.node_size).max(axis=1)
         if verdict == "refused":
             shares = (dv * Mdv).reshape(-1, A.node_size).sum(axis=1)
             vertex = start_check.first_off(shares, self.tables["order"], v, Mv)
-            raise ValueError(start_check.planar_refusal(A, self._joint_of(vertex), "velocities",
-                                                 gap[vertex], x, v, t))
+            raise ValueError(start_check.planar_refusal(
+                A, self._joint_of(vertex), "velocities",
+                start_check.velocity_miss(v, Mv, dv, Mdv), x, v, t))
         if verdict == "moved":
-            off = gap.max(initial=0.0)
+            off = np.abs(dv).max(initial=0.0)
             self.start_note = start_check.correction_note(0.0, off, 0.0, off)
         return y
 

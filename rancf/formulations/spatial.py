@@ -663,7 +663,9 @@ class Spatial:
         the kinetic-energy metric (``dv^T M dv <= tol^2 v^T M v``, :meth:`_kinetic_action`),
         or, for the state of a DAE run (its velocity rows held only to its step's error), to
         0.05 of them (:func:`~rancf.formulations.start_check.velocity_verdict`), which
-        :attr:`start_note` then states ("" when none; :mod:`rancf.formulations.start_check`).
+        :attr:`start_note` then states ("" when none; :mod:`rancf.formulations.start_check`);
+        further off is refused stating the energies judged
+        (:func:`~rancf.formulations.start_check.velocity_miss`).
 
         Parameters
         ----------
@@ -746,7 +748,9 @@ class Spatial:
             shares = (dv * Mdv).reshape(len(V), -1).sum(axis=1)
             order = self.cables["order"] if nc else np.arange(n)
             body = start_check.first_off(shares, order, V.ravel(), Mv)
-            raise ValueError(self._start_refusal(body, "velocities", gaps[body], t, joints))
+            raise ValueError(self._start_refusal(
+                body, "velocities", start_check.velocity_miss(V.ravel(), Mv, dv, Mdv), t,
+                joints))
         if verdict == "moved":
             self.start_note = start_check.correction_note(0.0, gaps.max(), 0.0, gaps.max())
         return y
@@ -781,7 +785,8 @@ class Spatial:
 
     def _start_refusal(self, body, level, off, t, joints=None, joint_q=None, measure=""):
         """The message refusing a start whose ``level`` ("poses" or "velocities") is off at
-        ``body`` (n_bodies + k: cable node k) by ``off`` (``measure``: in what): the joint
+        ``body`` (n_bodies + k: cable node k) by ``off`` (``measure``: in what; velocities:
+        :func:`~rancf.formulations.start_check.velocity_miss`'s text): the joint
         that places the body, with its drive where ``joints`` (the model's) are given
         (:func:`rancf.formulations.start_check.refusal`; the state's coordinate from
         ``joint_q``, a row of ``Result.joint_q``)."""
@@ -789,9 +794,11 @@ class Spatial:
         placing = np.flatnonzero(np.asarray(self.tree.joint_body) == body) if body < n else []
         if joints is None or not len(placing):
             where = f"body {body}" if body < n else f"cable node {body - n}"
-            return (f"state: the {level} do not satisfy the joints at {where} (off by "
-                    f"{off:.3g}{measure}); pass {level} that satisfy every joint "
-                    "(Result.state of a run of this model)")
+            head = f"state: the {level} do not satisfy the joints at {where}"
+            if level == "velocities":
+                return f"{head}, which takes the largest share of their change: {off}"
+            return (f"{head} (off by {off:.3g}{measure}); pass {level} that satisfy every "
+                    "joint (Result.state of a run of this model)")
         j = joints[int(placing[0])]
         given = None
         if joint_q is not None and level == "poses" and j.driven:

@@ -51,7 +51,10 @@ row, its rate's miss measured like any other: a drive's rate not met by the stat
 bodies it drives, by that energy (a state at rest under a drive turning at the start is
 refused).
 The part (vertex, body or cable node) a refusal names is found by
-:func:`first_off`.
+:func:`first_off`; what it says was judged, (1)'s two sides as kinetic energies (J), their
+ratio against ``VELOCITY_DRIFT^2`` and the parameter to change (the state's velocities), by
+:func:`velocity_miss`, the same words in the three formulations that refuse (the spatial DAE
+moves any velocities, above).
 """
 import numpy as np
 
@@ -76,6 +79,22 @@ def velocity_verdict(v, Mv, dv, Mdv, tol):
     if e_dv <= tol * tol * e_v:
         return "held"
     return "moved" if e_dv <= VELOCITY_DRIFT ** 2 * e_v else "refused"
+
+
+def velocity_miss(v, Mv, dv, Mdv):
+    """What a refusal of velocities v (n,) says was judged, the same words in every
+    formulation: the kinetic energies of their least change dv (n,) onto the joints and of v
+    itself (J, half of (1)'s two sides, ``Mv``, ``Mdv`` (n,) as :func:`velocity_verdict`'s),
+    their ratio against ``VELOCITY_DRIFT^2`` and the parameter to change, the state's
+    velocities. A row's miss in its own unit (m/s, rad/s, 1/s) is not what (1) judges: a
+    small miss on a heavy body outweighs a large one on a light body."""
+    e_v, e_dv = 0.5 * float(np.dot(v, Mv)), 0.5 * float(np.dot(dv, Mdv))
+    ratio = f"{e_dv / e_v:.4g}" if e_v > 0.0 else "infinite (the state is at rest)"
+    return (f"the least change of the velocities that satisfies the joints has kinetic energy "
+            f"dv^T M dv / 2 = {e_dv:.6g} J against the state's v^T M v / 2 = {e_v:.6g} J, a "
+            f"ratio {ratio} above the {VELOCITY_DRIFT ** 2:g} (= {VELOCITY_DRIFT:g}^2) that a "
+            "run's own state may be off by; change the state's velocities (State.v) to ones "
+            "that satisfy every joint (Result.state of a run of this model has them)")
 
 
 def first_off(shares, order, v, Mv):
@@ -107,18 +126,21 @@ def refusal(joint, level, off, unit, given=None, t=0.0):
     """The ValueError's message for a start state whose coordinates (``level``
     ``"coordinates"``) or velocities (``"velocities"``) are off ``joint`` (a planar or
     spatial :class:`rancf.Joint`; its coordinate's ``unit``, "rad" or "m") by ``off``
-    (``level`` "poses": a spatial state's coordinates).
+    (``level`` "poses": a spatial state's coordinates; velocities: :func:`velocity_miss`'s
+    text, the joint the one :func:`first_off` names).
 
     A driven joint's adds its drive's value at the run's start t (s) and the state's
     (``given``, its joint coordinate or rate; None: not known), and how a continued run meets
     it: its times restart at 0, so a state taken at t0 > 0 of a driven run needs the drive's
     time origin moved there, which the drive's check against the reference configuration
     allows only in a model drawn where the state is."""
-    head = (f"state: the {level} do not satisfy the joints: joint {joint.index} ({joint.kind}) "
-            f"is off by {off:.3g}")
+    head = f"state: the {level} do not satisfy the joints: joint {joint.index} ({joint.kind}) "
+    head += (f"is off by {off:.3g}" if level != "velocities"
+             else f"takes the largest share of their change: {off}")
     if not joint.driven:
-        return (f"{head}; pass {level} that satisfy every joint (Result.state of a run of "
-                "this model)")
+        return head if level == "velocities" else (
+            f"{head}; pass {level} that satisfy every joint (Result.state of a run of this "
+            "model)")
     drive = joint.drive_values(t)
     if level != "velocities":
         wanted, name = drive[0], "q"
@@ -127,7 +149,8 @@ def refusal(joint, level, off, unit, given=None, t=0.0):
     else:
         wanted, name, unit = drive[1], "qd", f"{unit}/s"
     state = "" if given is None else f", and the state has {name} = {given:.6g} {unit}"
-    return (f"{head}: its drive gives {name} = {wanted:.6g} {unit} at t = {t:g} s, where the "
+    head += ". Its" if level == "velocities" else ": its"
+    return (f"{head} drive gives {name} = {wanted:.6g} {unit} at t = {t:g} s, where the "
             f"run starts{state}. A run's times start at 0, a continued run's too "
             "(Result.state(-1) of a run that ended at t0), and the model's drive must meet its "
             "reference configuration at t = 0: continue a driven run in one piece (simulate "
@@ -140,9 +163,12 @@ def planar_refusal(assembly, joint, level, off, x, v, t=0.0, body=None):
     with ``body``: the number of a rigid body whose axis is not a unit vector), the state's
     joint coordinate and rate read from x and v."""
     if joint is None:
-        return (f"state: the {level} do not satisfy the joints: the axis of rigid body {body} "
-                f"is not a unit vector (its row off by {off:.3g}); pass a state of this model "
-                "(Result.state of a run of it)")
+        head = f"state: the {level} do not satisfy the joints: "
+        if level == "velocities":
+            return (f"{head}the rate of rigid body {body}'s axis (not normal to the axis) "
+                    f"takes the largest share of their change: {off}")
+        return (f"{head}the axis of rigid body {body} is not a unit vector (its row off by "
+                f"{off:.3g}); pass a state of this model (Result.state of a run of it)")
     j = assembly.joints[joint]
     given = None
     if j.driven:
