@@ -53,6 +53,17 @@ from .solution import Solution
 CABLE_OUTPUTS = ("cable_nodes", "cable_velocities", "cable_bases")
 
 
+def _kept_at_equilibrium(kept):
+    """The input functions' values at the equilibrium, as the :class:`Recorded` of statics'
+    one output: ``kept`` is a one-item list holding the row (``{key: value}``, empty for a
+    model without input functions: then None) kept at the last converged load step. Its time
+    is 0, that of the Solution's one row, by which the Result's deferred outputs look the
+    values up (statics holds the drives at t = 0 and steps the load factor, not time). Why
+    kept and not called again: a function that stopped the solve would lose the equilibrium,
+    one that fails after the solve its reactions."""
+    return Recorded(np.zeros(1), kept) if kept[0] else None
+
+
 def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
            spatial_dae=None):
     """The :class:`~rancf.integrators.solution.Solution` of :func:`rancf.static`, whose
@@ -125,10 +136,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         # load factor 0 the unstressed reference holds no force
         lam = np.zeros_like(lam)
     set_load_factor(reached)
-    # the input functions' values at the equilibrium kept, played back for its outputs here
-    # and for those the Result computes when asked (called again, one that stopped the solve
-    # would lose the equilibrium, one that fails after the solve its reactions)
-    recorded = Recorded(np.zeros(1), kept) if kept[0] else None
+    # played back for its outputs here and for those the Result computes when asked
+    recorded = _kept_at_equilibrium(kept)
     dae.inputs.played = recorded
     with held_interrupt() as caught:
         seen = dae.observe(x, v, 0.0, lam)
@@ -807,9 +816,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
             max_iter, made, message)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
-    # where an input function stopped the solve, its values at the equilibrium kept are
-    # played back (called again, one that fails on every call would lose the equilibrium)
-    recorded = Recorded(np.zeros(1), kept) if kept[0] else None
+    # played back here where an input function stopped the solve
+    recorded = _kept_at_equilibrium(kept)
     with held_interrupt() as caught, (inputs.playing(recorded)
                                       if error is not None else contextlib.nullcontext()):
         seen = problem.observe(q, v, np.zeros(n), 0.0, np.zeros(0))
@@ -1209,7 +1217,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
         _refuse_plane_curved_cables(model)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
-    recorded = Recorded(np.zeros(1), kept) if functions else None
+    recorded = _kept_at_equilibrium(kept)
     with held_interrupt() as caught, (
             _functions_replaced(dae, recorded.played)
             if error is not None and functions else contextlib.nullcontext()):
