@@ -516,6 +516,42 @@ def _vector(name, value, n):
     return v
 
 
+def _element_rates(cables, rates, n_bodies):
+    """Each cable element's node rates in its mass matrix's order, (..., n_elements, 12), of
+    the cable nodes' rates (..., c, 6) (or coordinates: any per-node six numbers): its two
+    nodes' (``c_nodes``, numbered after the ``n_bodies`` bodies), swapped where the element is
+    flipped (``c_flip``: drawn from its second node, its matrix in that order)."""
+    pairs = cables["c_nodes"] - n_bodies
+    Ed = rates[..., pairs, :].reshape(rates.shape[:-2] + (len(pairs), CABLE_ELEMENT))
+    flip = cables["c_flip"].astype(bool)[:, None]
+    return np.where(flip, np.roll(Ed, CABLE_NODE, axis=-1), Ed)
+
+
+def _kinetic_and_gravity(tree, cables, r, A, V, e, ed):
+    """The kinetic energy ``1/2 sum (m v.v + w.A J A^T w)`` plus the cables' ``1/2 ed^T M_e
+    ed`` and the gravity potential ``-sum m g.r`` plus the cables' ``-F_G . e`` (J, (s,) each)
+    of s states: the bodies' origins r (s, n, 3), frames A (s, n, 3, 3) and velocities V (s,
+    n, 6), the cable nodes' coordinates e and rates ed (s, c, 6; ``cables`` None: none).
+    ``v . M v`` of :meth:`Spatial._kinetic_action` in sums of the energy's own form (``w . A J
+    A^T w = (A^T w) . J (A^T w)``)."""
+    w = V[..., 3:]
+    wb = np.einsum("snji,snj->sni", A, w)
+    kinetic = 0.5 * (np.einsum("n,sni,sni->s", tree.mass, V[..., :3], V[..., :3])
+                     + np.einsum("sni,nij,snj->s", wb, tree.inertia, wb))
+    gravity = -np.einsum("n,sni,i->s", tree.mass, r, tree.gravity)
+    if cables is not None:
+        # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element, F_G in the nodes' order
+        n = tree.n_bodies
+        pairs = cables["c_nodes"] - n
+        E = e[:, pairs].reshape(len(e), -1, CABLE_ELEMENT)
+        Ed = _element_rates(cables, ed, n)
+        M = cables["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
+        kinetic = kinetic + 0.5 * np.einsum("sej,sej->s", (Ed[:, :, None, :] @ M)[:, :, 0], Ed)
+        gravity = gravity - np.einsum("ei,sei->s",
+                                      cables["c_gravity"].reshape(-1, CABLE_ELEMENT), E)
+    return kinetic, gravity
+
+
 class Spatial:
     """A spatial tree in the O(n) formulation (see the module docstring).
 
@@ -760,7 +796,7 @@ class Spatial:
         frames are A (n_bodies, 3, 3): a body's ``(m v, A J A^T w)`` (its momentum and its
         angular momentum about its centre, the origin), a cable element's ``M_e`` on its two
         nodes' rates, so that ``v . M v`` is twice the kinetic energy (J) as
-        :meth:`_energies_of` computes it."""
+        :func:`_kinetic_and_gravity` computes it."""
         n = self.tree.n_bodies
         out = np.zeros_like(v)
         body = v[:TWIST_SIZE * n].reshape(n, TWIST_SIZE)
@@ -773,12 +809,9 @@ class Spatial:
             acted = out[TWIST_SIZE * n:].reshape(-1, CABLE_NODE)
             M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
             pairs = c["c_nodes"] - n
-            flip = c["c_flip"].astype(bool)[:, None]
-            # a flipped element's nodes in its matrix's order, as _energies_of
-            Ed = rates[pairs].reshape(len(pairs), CABLE_ELEMENT)
-            Ed = np.where(flip, np.roll(Ed, CABLE_NODE, axis=1), Ed)
-            f = np.einsum("eij,ej->ei", M, Ed)
-            f = np.where(flip, np.roll(f, CABLE_NODE, axis=1), f)
+            f = np.einsum("eij,ej->ei", M, _element_rates(c, rates, n))
+            # back to the nodes' order
+            f = np.where(c["c_flip"].astype(bool)[:, None], np.roll(f, CABLE_NODE, axis=1), f)
             np.add.at(acted, pairs[:, 0], f[:, :CABLE_NODE])
             np.add.at(acted, pairs[:, 1], f[:, CABLE_NODE:])
         return out
@@ -850,25 +883,12 @@ class Spatial:
         the gravity potential ``-sum m g.r`` and the elastic energy of the elements and the
         spring-dampers (:meth:`~rancf.formulations._spatial.SpatialKernel.elastic_energy`)."""
         r, A, V = self.kinematics(y)
-        t = self.tree
-        Ig = np.einsum("nij,njk,nlk->nil", A, t.inertia, A)
-        w = V[:, 3:]
-        kinetic = 0.5 * (t.mass @ np.einsum("ni,ni->n", V[:, :3], V[:, :3])
-                         + np.einsum("ni,nij,nj->", w, Ig, w))
-        gravity = -float(t.mass @ (r @ t.gravity))
-        if self.cables is not None:
-            # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element (kinematics above)
-            c = self.cables
-            e, ed = self.cable_coordinates()
-            nb = t.n_bodies
-            pairs = c["c_nodes"] - nb
-            E, Ed = e[pairs].reshape(-1, CABLE_ELEMENT), ed[pairs].reshape(-1, CABLE_ELEMENT)
-            flip = c["c_flip"].astype(bool)
-            Edf = np.where(flip[:, None], np.roll(Ed, CABLE_NODE, axis=1), Ed)
-            M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
-            kinetic += 0.5 * float(np.einsum("ni,nij,nj->", Edf, M, Edf))
-            gravity -= float(np.einsum("ni,ni->", c["c_gravity"].reshape(-1, CABLE_ELEMENT), E))
-        return {"kinetic": float(kinetic), "gravity": gravity,
+        # one state: the sums of many (Result.energy's), on a first axis of one
+        cable = ([a[None] for a in self.cable_coordinates()] if self.cables is not None
+                 else [None, None])
+        kinetic, gravity = _kinetic_and_gravity(self.tree, self.cables, r[None], A[None],
+                                                V[None], *cable)
+        return {"kinetic": float(kinetic[0]), "gravity": float(gravity[0]),
                 "elastic": float(self.kernel.elastic_energy(y))}
 
     def cable_coordinates(self):
@@ -1145,25 +1165,8 @@ class Spatial:
         x = nodes.reshape(m, -1, FRAME_SIZE)[:, :n]
         V = velocities.reshape(m, -1, TWIST_SIZE)[:, :n]
         A = x[..., 3:].reshape(m, n, 3, 3)
-        w = V[..., 3:]
-        # w . A J A^T w = (A^T w) . J (A^T w)
-        wb = np.einsum("snji,snj->sni", A, w)
-        kinetic = 0.5 * (np.einsum("n,sni,sni->s", tree.mass, V[..., :3], V[..., :3])
-                         + np.einsum("sni,nij,snj->s", wb, tree.inertia, wb))
-        gravity = -np.einsum("n,sni,i->s", tree.mass, x[..., :3], tree.gravity)
-        if self.cables is not None:
-            # the cables' ``ed^T M ed / 2`` and ``-F_G . e`` per element
-            c = self.cables
-            pairs = c["c_nodes"] - n
-            E = cable_e[:, pairs].reshape(m, -1, CABLE_ELEMENT)
-            Ed = cable_v[:, pairs].reshape(m, -1, CABLE_ELEMENT)
-            flip = c["c_flip"].astype(bool)
-            Ed = np.where(flip[None, :, None], np.roll(Ed, CABLE_NODE, axis=2), Ed)
-            M = c["c_mass"].reshape(-1, CABLE_ELEMENT, CABLE_ELEMENT)
-            kinetic = kinetic + 0.5 * np.einsum("sej,sej->s", (Ed[:, :, None, :] @ M)[:, :, 0],
-                                                Ed)
-            gravity = gravity - np.einsum("ei,sei->s",
-                                          c["c_gravity"].reshape(-1, CABLE_ELEMENT), E)
+        kinetic, gravity = _kinetic_and_gravity(tree, self.cables, x[..., :3], A, V, cable_e,
+                                                cable_v)
         elastic = np.empty(m)
         for i in range(m):
             self.inputs.at_time(t[i])
