@@ -21,6 +21,7 @@ from ..elements.ancf_cable import REST_SIZE
 from ..joints._codes import (CABLE_CLAMP, CABLE_SPHERICAL, CABLE_SPLICE, M_ELEMENT, M_FREE, P_ARC,
                              P_BODY, P_GROUND, P_NODE, motion_size)
 from .spatial_items import SpatialCable
+from .spatial_joints import check_undriven
 from .spatial_tree import SpatialTree
 from .topology import grounded, spanning_tree
 
@@ -327,6 +328,9 @@ def _spring_arrays(model, body_of, node_body_of, joint_body, tol):
             else:
                 body[i, e], offset[i, e] = body_of(p)
         law[i] = s.k, s.c, s.rest_length
+    for s in rotational:
+        # add_rotational_spring_damper checked it; a drive set on the joint since is not
+        check_undriven(s.joint)
     # a spring-damper on a joint that closes a loop (no body of its own) is the spatial DAE's
     tree = [s for s in rotational if joint_body[s.joint.index] >= 0]
     loop = [s for s in rotational if joint_body[s.joint.index] < 0]

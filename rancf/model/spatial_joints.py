@@ -325,6 +325,18 @@ def cable_moment_refusal(moment, tangent, point, index=None, t=None):
             "body or an SE(3) beam to carry a twist")
 
 
+def check_undriven(joint):
+    """ValueError naming ``joint`` (a :class:`SpatialJoint`) where it is driven, for a joint
+    spring-damper on it: its coordinate is prescribed, so the spring would not act on the
+    motion. Checked when the spring-damper is added and again when the model is built (a
+    drive assigned to ``joint.drive`` after it), as the spatial recursion's work of the
+    drives leaves out what a drive does against its own joint's spring."""
+    if joint.drive is not None:
+        raise ValueError(f"joint {joint.index} ({joint.kind}) is driven: its coordinate is "
+                         "prescribed, so a spring-damper on it would not act on the motion; "
+                         "put it on a joint that is not driven")
+
+
 class SpatialJointSpringDamper(RotationalSpringDamper):
     """A spring-damper on a revolute, prismatic or spherical joint of a spatial model.
 
@@ -394,10 +406,7 @@ class SpatialJointSpringDamper(RotationalSpringDamper):
             raise ValueError(f"joint must be a revolute, prismatic or spherical joint, got joint "
                              f"{joint.index} of kind {joint.kind!r}: a joint spring-damper acts "
                              "on a joint's one coordinate or on its rotation vector")
-        if joint.drive is not None:
-            raise ValueError(f"joint {joint.index} ({joint.kind}) is driven: its coordinate is "
-                             "prescribed, so a spring-damper on it would not act on the motion; "
-                             "put it on a joint that is not driven")
+        check_undriven(joint)
         self.index, self.joint = index, joint
         self.k = checks.non_negative("k", k)
         self.c = checks.non_negative("c", c)
