@@ -125,3 +125,53 @@ def test_a_load_failing_at_its_second_call_at_the_start_raises(method, dim):
     with pytest.raises(rancf.UserFunctionError, match="force of load 0 raised RuntimeError"):
         run(dim, f, method)
     assert f.failed == [0.0]
+
+
+def others(dim, kind, trigger):
+    """A beam of :func:`pinned_beam` under the load of :func:`load` whose pin has an effort
+    ``-0.5 q + 2 t`` (``kind`` "effort") or a drive ``q = t^2`` ("drive"), that one failing
+    (raising) as :func:`failing` says; and the one function made to fail."""
+    calls, failed = [], []
+    if kind == "effort":
+        def good(t, q, qd):
+            return -0.5 * q + 2.0 * t
+    else:
+        def good(t):
+            return (t * t, 2.0 * t, 2.0)
+
+    def f(t, *args):
+        calls.append(t)
+        if failed or trigger(t, calls.count(t)):
+            failed.append(t)
+            raise RuntimeError("sensor lost")
+        return good(t, *args)
+    f.calls, f.failed, f.good = calls, failed, good
+    m, end = pinned_beam(dim, load(dim))
+    setattr(m.joints[0], kind, f)
+    return m, end, f
+
+
+def run_model(m, dim, method, t_end=T_END):
+    dt = 1e-4 if dim == 2 else 5e-5
+    return rancf.simulate(m, t_end, dt, method=method, output_every=OUTPUTS)
+
+
+@pytest.mark.parametrize("trigger", ["at-output", "step-from-output"])
+@pytest.mark.parametrize("kind", ["effort", "drive"])
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("method", ["rk4", "dopri5"])
+def test_an_effort_or_drive_failing_keeps_the_frames(method, dim, kind, trigger):
+    """The same with the function that fails an effort of (t, q, qd) or a drive."""
+    t_out = output_times(dim)
+    m, end, f = others(dim, kind, TRIGGERS[trigger](t_out))
+    res = run_model(m, dim, method)
+    assert res.status == "failed" and isinstance(res.error, rancf.UserFunctionError)
+    assert f"{kind} of joint 0 raised RuntimeError" in res.message
+    assert np.array_equal(res.t, t_out[t_out < f.failed[0]])
+    good, end_good, g = others(dim, kind, lambda t, n: False)
+    same = run_model(good, dim, method, t_end=res.t[-1])
+    assert np.array_equal(res.nodes, same.nodes)
+    assert res.inputs is not None and len(res.inputs.rows) == len(res.t)
+    calls = len(f.calls)
+    assert np.array_equal(res.acceleration(end), same.acceleration(end_good))
+    assert len(f.calls) == calls
