@@ -71,7 +71,10 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
         an output (``problem.keep_inputs``; rancf.formulations.inputs.Recorded): taken from
         the evaluation the loop makes at the output's state anyway (the next step's first
         stage, or a first-same-as-last stage), so that an output costs a copy of them; the
-        last output's, or one the run stopped at, evaluated once more. None: none kept.
+        last output's evaluated once more. An output where that evaluation fails (an input
+        function raises or returns no number, the mass is singular) is not stored: the run
+        stops with that status, its outputs the ones before, each with its row (a run without
+        input functions keeps that output). None: none kept.
 
     Returns
     -------
@@ -118,6 +121,11 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                 status = problem.rate(t, &y[0], &k[0, 0])
                 nfev += 1
                 if status:
+                    if pending >= 0:
+                        # at the pending output's state: its input values cannot be kept, so
+                        # it is left out as the outputs after a failure are (``kept`` has a
+                        # row for every stored output; the frames end at the last good one)
+                        n_saved = pending
                     break
                 if pending >= 0:
                     # the first stage is at the pending output's time and state
@@ -210,12 +218,14 @@ def integrate(ODEProblem problem, const double[::1] y0, const double[::1] t_out,
                         pending = n_saved
                 n_saved += 1
     if pending >= 0 and pending < n_saved and status == ODE_OK:
-        # the last output: one evaluation at its state (a run that stopped keeps its failure's
-        # exception and hands its outputs to the formulation's own mapping: kept is short)
+        # the last output: one evaluation at its state (a run that stopped kept the values of
+        # every output it stored, the one it stopped at left out)
         for m in range(n_y):
             y[m] = Y[pending, m]
-        # an input function that raises there (a Ctrl-C inside it) ends the run so
+        # an input function that fails there (a Ctrl-C inside it) ends the run so, that
+        # output left out
         status = problem.keep_inputs(kept, t_out[pending], &y[0], False)
         if status:
             del kept[pending:]
+            n_saved = pending
     return n_saved, status, t, nfev, n_acc, n_rej

@@ -199,6 +199,13 @@ def _run_compiled(problem, method, y0, t_out, dt, rtol, atol, bound, progress, k
     wall = time.perf_counter() - start
     report.close(t, n_acc)
     error = None
+    if n_saved == 0:
+        # the start's input values (kept) failed: only a function that fails at its second call
+        # at t = 0 (start_inputs made the first) gets here; the run has no output, and raises
+        # as start_inputs does (SciPy's runs alike)
+        if code == ODEStatus.ODE_INPUT_RAISED and problem.inputs.error is not None:
+            raise problem.inputs.error
+        raise RuntimeError(problem.failure(code, 0.0))
     if code == ODEStatus.ODE_STEP_FLOOR:
         status = "failed"
         rates = problem.stiffness(Y[n_saved - 1])

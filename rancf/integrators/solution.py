@@ -87,7 +87,8 @@ class Solution:
         frame plays back in their place (:func:`rancf.results.outputs.played_inputs`): called
         then, a function would give another call's value, or fail again where it stopped the
         run (statics keeps the last equilibrium where one failed). None: the model has no
-        input function, or the run did not keep their values (a file).
+        input function, or the run did not keep their values (a file of format 2; one of
+        format 3 keeps them, :func:`rancf.load`).
 
     Examples
     --------

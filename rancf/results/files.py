@@ -1,7 +1,8 @@
 """The file format of a :class:`~rancf.results.result.Result`: a compressed NumPy archive of its
-arrays and energies with a JSON meta record (format, status, texts, counters, wall time and the
-layout of the model it ran), written atomically by :func:`save` and read back, checked whole, by
-:func:`load`."""
+arrays and energies, the values its model's input functions gave at the outputs (``inputs__``
+members, one a recorded key), with a JSON meta record (format, status, texts, counters, wall
+time, the recorded inputs' keys and the layout of the model it ran), written atomically by
+:func:`save` and read back, checked whole, by :func:`load`."""
 import contextlib
 import json
 import math
@@ -23,7 +24,15 @@ from ..utilities.memory import available_memory
 from ..model.model import Model
 from .result import SPATIAL_POSE, SPATIAL_VELOCITY, STATUSES, built
 
-FORMAT_VERSION = 2
+#: The format :func:`save` writes: 3 adds the recorded input values (``inputs__`` members, the
+#: meta record's ``inputs``) to 2.
+FORMAT_VERSION = 3
+#: The formats :func:`load` reads: a file of format 2 has no recorded input values.
+READABLE_FORMATS = (2, 3)
+#: The prefix of the members that hold the recorded input values, one a key of
+#: :class:`~rancf.formulations.inputs.Recorded`: ``inputs__load_force`` (planar: an inputs
+#: array's name), ``inputs__0`` (spatial: a function's number), (n_out, ...) each.
+INPUTS = "inputs__"
 
 
 def save(result, path):
@@ -44,18 +53,55 @@ def save(result, path):
     else:
         # a Result loaded without its model keeps what its file recorded of it
         meta.update(result._stored_model or {})
+    # the values the input functions gave at the outputs, which the outputs computed from the
+    # frames play back (a loaded Result never calls the model's functions)
+    meta["inputs"], recorded = recorded_arrays(result)
     arrays = {"t": result.t, "nodes": result.nodes, "velocities": result.velocities,
               "joint_q": result.joint_q, "joint_qd": result.joint_qd,
               "reactions": result.reactions, "work": result.work, "dissipated": result.dissipated,
               "kinetic": energy.kinetic.to_numpy(), "elastic": energy.elastic.to_numpy(),
               "gravity": energy.gravity.to_numpy(), "meta": np.array(json.dumps(meta))}
     arrays.update({"extra__" + k: v for k, v in result.extra.items()})
+    arrays.update({INPUTS + str(k): v for k, v in recorded.items()})
     with atomic_write(path, ".npz") as tmp:
         try:
             with open(tmp, "wb") as f:
                 np.savez_compressed(f, **arrays)
         except OSError as exc:
             raise OSError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def recorded_arrays(result):
+    """The recorded input values of ``result`` (:attr:`Result.inputs
+    <rancf.results.result.Result.inputs>`) as the file keeps them: (keys, {key: array (n_out,
+    ...)}), each key's values at the outputs stacked in output order; (None, {}) for a Result
+    that has none. The keys are JSON's (an inputs array's name, a function's number)."""
+    recorded = result.inputs
+    if recorded is None:
+        return None, {}
+    keys = sorted(recorded.keys, key=lambda k: (isinstance(k, str), k))
+    return keys, {k: np.array([np.asarray(recorded.value(k, t), dtype=float) for t in result.t])
+                  for k in keys}
+
+
+def _recorded(path, meta, arrays):
+    """The :class:`~rancf.formulations.inputs.Recorded` of a file's ``inputs__`` members (None
+    where it has none: format 2, or a run that kept none), checked against the keys its meta
+    record lists: each listed once, as a member, and no other member."""
+    keys = meta.get("inputs")
+    members = sorted(k[len(INPUTS):] for k in arrays if k.startswith(INPUTS))
+    if keys is None:
+        if members:
+            raise ValueError(f"{path}: it holds recorded input values ({', '.join(members)}) "
+                             "its meta record does not list")
+        return None
+    if sorted(str(k) for k in keys) != members or len(set(map(str, keys))) != len(keys):
+        raise ValueError(f"{path}: the recorded input values {reprlib.repr(members)} do not "
+                         f"match the keys its meta record lists, {reprlib.repr(keys)}")
+    from ..formulations.inputs import Recorded
+    values = {k: arrays.pop(INPUTS + str(k)) for k in keys}
+    return Recorded(arrays["t"], [{k: v[i] for k, v in values.items()}
+                                  for i in range(len(arrays["t"]))])
 
 
 @contextlib.contextmanager
@@ -301,9 +347,18 @@ def _check_meta(path, meta):
         raise ValueError(f"{path}: the meta record must be a JSON object, got "
                          f"{type(meta).__name__}")
     found = meta.get("format")
-    if not (isinstance(found, int) and not isinstance(found, bool) and found == FORMAT_VERSION):
-        raise ValueError(f"{path}: not a rancf Result of format {FORMAT_VERSION} "
-                         f"(found {found!r})")
+    if not (isinstance(found, int) and not isinstance(found, bool)
+            and found in READABLE_FORMATS):
+        raise ValueError(f"{path}: not a rancf Result of format "
+                         f"{' or '.join(map(str, READABLE_FORMATS))} (found {found!r})")
+    if found >= 3 and "inputs" not in meta:
+        raise ValueError(f"{path}: the meta record lacks inputs (format {found})")
+    keys = meta.get("inputs")
+    if not (keys is None or isinstance(keys, list) and all(
+            isinstance(k, str) and k.isidentifier() or isinstance(k, int)
+            and not isinstance(k, bool) and 0 <= k for k in keys)):
+        raise ValueError(f"{path}: inputs must be null or a list of the recorded inputs' keys "
+                         f"(names, numbers >= 0), got {reprlib.repr(keys)}")
     missing = [k for k in ("status", "message", "method", "formulation", "stats", "wall_time")
                if k not in meta]
     if missing:
@@ -386,18 +441,19 @@ def _check_file(path, a):
         if a[k].shape != (n,):
             raise ValueError(f"{path}: {k} must be (n_out,) = ({n},), got {a[k].shape}")
     for k, v in a.items():
-        if k.startswith("extra__") and (v.ndim < 1 or v.shape[0] != n):
+        if k.startswith(("extra__", INPUTS)) and (v.ndim < 1 or v.shape[0] != n):
             raise ValueError(f"{path}: {k} must have n_out = {n} rows, got shape {v.shape}")
 
 
 def _check_values(path, name, value):
     """The values of an array of a Result file: finite times, strictly increasing (each output
-    is a later state), and finite coordinates, joint values and energies (a run keeps only
-    finite states: one that diverges stops before); work and dissipation finite or unknown."""
+    is a later state), and finite coordinates, joint values, energies and recorded input
+    values (a run keeps only finite states: one that diverges stops before; a function's value
+    that is not finite stops it); work and dissipation finite or unknown."""
     # work and dissipation may be unknown (NaN: a spatial run with inputs does not integrate
     # them), never infinite
     finite = ~np.isinf(value) if name in ("work", "dissipated") else np.isfinite(value)
-    if name in ARRAYS and not np.all(finite):
+    if (name in ARRAYS or name.startswith(INPUTS)) and not np.all(finite):
         k = int(np.flatnonzero(~finite.reshape(-1))[0])
         raise ValueError(f"{path}: {name} must be finite, got {value.reshape(-1)[k]!r} at flat "
                          f"index {k}")
@@ -483,7 +539,7 @@ def _header(path, archive, member):
     name = member.filename
     key = name[:-len(".npy")]
     if not (name.endswith(".npy") and (key in ARRAYS or key == "meta"
-                                       or key.startswith("extra__"))):
+                                       or key.startswith(("extra__", INPUTS)))):
         raise ValueError(f"{path}: not a rancf Result file (it holds {name!r})")
     if member.flag_bits & 0x1 or member.compress_type not in (zipfile.ZIP_STORED,
                                                               zipfile.ZIP_DEFLATED):
@@ -591,8 +647,9 @@ def load(path, model=None):
         ``path`` is not a path, or ``model`` not a Model.
     ValueError
         The file cannot be read, is not a regular file (a FIFO, a directory, a device), is not
-        a rancf Result of this format, its meta record or arrays are damaged, disagree or hold
-        values no run writes (non-finite coordinates or energies, times that do not increase
+        a rancf Result of a format it reads (:data:`READABLE_FORMATS`), its meta record, arrays
+        or recorded input values are damaged, disagree or hold values no run writes
+        (non-finite coordinates, energies or input values, times that do not increase
         strictly), or it does not match ``model``: the message names ``path`` and what is
         wrong. The whole file is checked, and every array's header, against the others and the
         sizes the archive records, before any data is decompressed (a zip bomb is refused
@@ -611,6 +668,15 @@ def load(path, model=None):
     -----
     Loading never runs code from the file (no pickles), and never reads more than the
     headers declare.
+
+    A file of format 3 (:data:`FORMAT_VERSION`) holds the values the model's input
+    functions gave at the outputs (:attr:`Result.inputs <rancf.results.result.Result.inputs>`):
+    the loaded Result's accelerations and reactions are the saved one's, computed without
+    calling a function. A file of format 2 has none: it loads, and the outputs that would
+    need the functions (:meth:`~rancf.results.result.Result.acceleration`, the reactions of
+    :meth:`~rancf.results.result.Result.reaction` beyond the stored ones) raise a
+    RuntimeError that names the file, if the model has input functions: a Result read from a
+    file never calls them (they may have changed since the run).
 
     Examples
     --------
@@ -632,6 +698,7 @@ def load(path, model=None):
     with f:
         meta, arrays = _read(path, f, size)
     counts = _joint_counts(path, meta, arrays)
+    recorded = _recorded(path, meta, arrays)
     if model is not None:
         _check_model(path, model, meta, arrays)
         _check_parameters(path, model, meta)
@@ -644,9 +711,12 @@ def load(path, model=None):
                       dissipated=arrays["dissipated"], status=meta["status"],
                       message=meta["message"], method=meta["method"],
                       formulation=meta["formulation"], stats=meta["stats"],
-                      wall_time=meta["wall_time"], extra=extra)
+                      wall_time=meta["wall_time"], extra=extra, inputs=recorded)
     # a stored message already holds the reason where the run had nothing else to say
     result = built(model, stored, meta["method_reason"])
+    # where the file recorded no input values, the outputs computed from the frames refuse to
+    # call the model's functions (rancf.results.outputs.played_inputs)
+    result._read_from = path, meta["format"]
     if model is None:
         result._joint_counts = counts
         # all three records, the layout too: saved again, the file is this one bit for bit

@@ -107,9 +107,9 @@ def dynamics(result):
 def played_inputs(result, what):
     """The values of the model's input functions at the outputs that the outputs a Result
     computes from its stored frames play back in the functions' place (``Result._inputs``,
-    the run's :class:`~rancf.formulations.inputs.Recorded`), or None where the model has none
-    or the run kept none (a file): the functions are called at the stored
-    frames then. ``what``: the outputs asked for, which a refusal names.
+    the run's :class:`~rancf.formulations.inputs.Recorded`, or the one its file kept), or
+    None where the model has none or the run kept none: the functions are called at the
+    stored frames then. ``what``: the outputs asked for, which a refusal names.
 
     Raises
     ------
@@ -117,9 +117,24 @@ def played_inputs(result, what):
         The run kept none and an input function stopped it (:attr:`rancf.Result.error`):
         called again at the stored frames, it would fail again (one that fails on every call
         from then on) or give the value of another call than the run's; the message names it.
+        Or the Result was read from a file that holds none (format 2, or a run that kept
+        none) and its model has input functions: a Result read from a file never calls them
+        (they may have changed since the run); the message names the file.
     """
     recorded = result.__dict__.get("_inputs")
     error = result.error
+    read_from = result._read_from
+    if (recorded is None and read_from is not None and result.model is not None
+            and has_input_functions(result.model)):
+        path, version = read_from
+        why = (f"its format {version} keeps none" if version < 3 else
+               "the run kept none")
+        raise RuntimeError(
+            f"{what}: {path} holds no values of the model's input functions at its outputs "
+            f"({why}), and a Result read from a file does not call them (they may have "
+            "changed since the run, and would give other values than the run's); its stored "
+            "arrays (nodes, velocities, joint values, reactions, energies) are there; run the "
+            "model again for these")
     if recorded is None and isinstance(error, USER_FUNCTION_ERRORS):
         raise RuntimeError(
             f"{what}: the run was stopped by an input function ({error}), and it kept no "
@@ -127,6 +142,13 @@ def played_inputs(result, what):
             f"them would call the {error.function} function again, which failed; run it "
             "again with the function fixed")
     return recorded
+
+
+def has_input_functions(model):
+    """Whether ``model`` (planar or spatial) has input functions: a drive or an effort given as
+    a function, a load of t."""
+    return (any(callable(j.drive) or callable(j.effort) for j in model.joints)
+            or any(load.time_dependent for load in model.loads))
 
 
 def planar_position(assembly, point, x):

@@ -116,7 +116,8 @@ class Result:
         The values the model's input functions gave at the outputs in the run
         (:attr:`rancf.integrators.solution.Solution.inputs`), played back in their place by
         the outputs computed from the stored frames when asked (:meth:`reaction`,
-        :meth:`acceleration`); None: the model has none, or the run did not keep them.
+        :meth:`acceleration`); None: the model has none, or the run did not keep them. A
+        file keeps them (:meth:`save`), so that a loaded Result plays them back too.
 
     Examples
     --------
@@ -135,6 +136,8 @@ class Result:
     #: (joints' coordinates, parameters), which its :meth:`save` writes again.
     _joint_counts = None
     _stored_model = None
+    #: A Result read by :func:`rancf.load`: (the file's path, its format), else None.
+    _read_from = None
 
     def __init__(self, model, t, nodes, velocities, joint_q, joint_qd, reactions, work,
                  dissipated, status="ok", message="", method="", formulation="", stats=None,
@@ -272,6 +275,14 @@ class Result:
     @property
     def inputs(self):
         """The input functions' values recorded at the outputs (the class docstring), read-only.
+
+        The outputs computed from the stored frames (:meth:`acceleration`, :meth:`reaction`)
+        play them back instead of calling the functions, which may have changed since the run
+        or fail at the frames (a run stopped by one). :meth:`save` stores them and
+        :func:`rancf.load` reads them back, so that a loaded Result gives the saved one's
+        accelerations and reactions, bit for bit, without calling a function. A file of format
+        2 (written before they were stored) has none: a Result read from it refuses those
+        outputs, if its model has input functions, rather than call them.
 
         Examples
         --------
@@ -1277,7 +1288,9 @@ class Result:
         :func:`rancf.load` reads them back without the model (the model itself is not stored:
         drives and efforts are Python functions), and the model's layout
         (:func:`rancf.results.files.layout`), so that it loads only onto a model of the same
-        items and joints.
+        items and joints. The values the input functions gave at the outputs
+        (:attr:`inputs`) are stored too (format 3): the loaded Result's accelerations and
+        reactions are this one's, computed without calling the model's functions.
 
         Parameters
         ----------
