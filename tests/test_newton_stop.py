@@ -1,6 +1,6 @@
 """Newton's stopping test in the implicit loop (rancf/integrators/_implicit.pyx, module
 docstring): a step stops when its position increment ``dq = h^2 beta max |da|`` is at most tol
-(and, from a run's third step on, its velocities' estimated error is within the velocity
+(and, from a run's fourth step on, its velocities' estimated error is within the velocity
 tolerance, which the closed form's single step does not reach), and its positions are then within
 tol of the solution of the step's equations. Checked on a
 linear spring whose Newton matrix is off by a chosen factor (the contraction is then a known

@@ -376,8 +376,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         Newton stops when the position increment ``max|dq| <= tol`` (dq = h^2 beta da) and the
         velocity increment ``h gamma max|da|`` (its error estimated from the iteration's
         contraction; waived where the iteration no longer contracts by 1/2) is at most tol per
-        second, or 1e-3 of the step's own velocity error ``h max|a_n - 2 a_{n-1} + a_{n-2}|``
-        where that is larger: an absolute tolerance in the units of q and v (m and m/s for node
+        second, or 1e-3 of the step's own velocity error, the third difference of the
+        velocities ``max|v_n - 3 v_{n-1} + 3 v_{n-2} - v_{n-3}|``, where that is larger: an absolute tolerance in the units of q and v (m and m/s for node
         coordinates), so that formulations with different coordinates (absolute nodes, relative
         minimal coordinates) stop alike, and so that the errors Newton leaves in the
         accelerations do not grow as dt shrinks (the loop's module docstring,
