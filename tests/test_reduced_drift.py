@@ -207,7 +207,8 @@ def test_a_soft_beam_with_16_modes_drifts_and_is_flagged():
 
 def test_only_passive_models_have_their_energy_judged():
     """A drive, an effort or a load that changes in time feeds energy in: no energy verdict;
-    constant loads and springs keep a model passive."""
+    constant loads, constant efforts (their work is a potential's) and springs keep a model
+    passive."""
     from rancf.formulations.reduced.drift import passive
     m = pendulum(2e11)
     assert passive(m)
@@ -216,12 +217,61 @@ def test_only_passive_models_have_their_energy_judged():
     timed = pendulum(2e11)
     timed.add_force(timed.beams[0].end, force=lambda t: (0.0, -t))
     assert not passive(timed)
-    for kind in ("drive", "effort"):
+    for kind, value, expected in (("drive", lambda t: (t, 1.0, 0.0), False),
+                                  ("effort", lambda t, q, qd: 1.0, False),
+                                  ("effort", 1.0, True)):
         driven = rancf.Model(gravity=(0.0, -G), elastic_model="berzeri")
         b = driven.add_beam(LENGTH, N_ELEMENTS, E=2e11, rho=RHO, A=AREA, I=INERTIA)
-        driven.add_joint("revolute", driven.ground.point(0.0, 0.0), b.start,
-                         **{kind: (lambda t: (t, 1.0, 0.0)) if kind == "drive" else 1.0})
-        assert not passive(driven)
+        driven.add_joint("revolute", driven.ground.point(0.0, 0.0), b.start, **{kind: value})
+        assert passive(driven) is expected
+
+
+def spun(torque):
+    """The audit's beam without gravity, pinned at its start, turned by a constant torque (N m)
+    at the pin from rest: no energy but the effort's work."""
+    m = rancf.Model(gravity=(0.0, 0.0), elastic_model="berzeri")
+    b = m.add_beam(LENGTH, N_ELEMENTS, E=7e7, rho=RHO, A=AREA, I=INERTIA)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start, effort=torque)
+    return m
+
+
+def test_a_run_turned_by_a_constant_effort_that_gains_energy_is_flagged():
+    """0.5 N m on the spun beam, 16 of 32 modes: the reduced beam folds (chords to 0.73 of
+    their length, shorter: no stretch) and its nodes reach 20 m/s within 0.15 s, where the
+    full model's tip moves at centimetres per second (validation.reduced_error W11: 8.5 times
+    the tip's travel off at 1 s, "ok" before constant efforts counted as passive). The
+    balance with the effort's work (the loop's ``work``, checked here against tau times the
+    full run's joint angle, its potential) is what flags it: "diverged" at the finished run
+    (an effort's work needs the angle in turns, which a step does not have), every output
+    kept, the gain far above the limit of the scale with the effort's term."""
+    torque, t_end = 0.5, 0.3
+    full = rancf.simulate(spun(torque), t_end, 1e-3, method="backward-euler",
+                          formulation="recursive", tol=1e-12, output_every=5)
+    full_dae = rancf.simulate(spun(torque), t_end, 1e-3, method="backward-euler",
+                              formulation="dae", tol=1e-12, output_every=5)
+    # the work is the effort's potential: tau times the recursion's joint angle, up to the
+    # trapezoidal rule's start (power 0 at rest, then the first step's: an offset of about
+    # tau |dtheta_1| / 2, measured 0.006 J), within 5 % of the work at the end
+    work = torque * (np.asarray(full.joint_q)[:, 0] - full.joint_q[0][0])
+    np.testing.assert_allclose(np.asarray(full_dae.work), work, rtol=0, atol=0.05 * work[-1])
+    res = rancf.simulate(rancf.reduce(spun(torque), 16, 32, seed=0), t_end, 1e-3,
+                         output_every=5)
+    assert res.status == "diverged", res.message
+    assert len(res.t) == len(full.t)
+    scale = torque * max(1.0, float(np.max(np.abs(np.asarray(res.joint_q)[:, 0]))))
+    assert value_in(res.message, "energy gain") > 10 * ENERGY_GAIN * scale
+
+
+def test_a_run_turned_by_a_constant_effort_that_follows_is_not_flagged():
+    """0.05 N m, 24 of 32 modes, 1 s (validation.reduced_error W9, measured 0.01 % of the
+    tip's travel off): "ok", within 1 % of the full recursion's tip travel."""
+    full = rancf.simulate(spun(0.05), 1.0, 1e-3, method="backward-euler",
+                          formulation="recursive", tol=1e-12, output_every=5)
+    res = rancf.simulate(rancf.reduce(spun(0.05), 24, 32, seed=0), 1.0, 1e-3, output_every=5)
+    assert res.status == "ok", res.message
+    tip = full.tip()
+    travel = np.hypot(*(tip - tip[0]).T).max()
+    assert np.hypot(*(res.tip() - tip).T).max() < 0.01 * travel
 
 
 def test_a_loaded_run_is_stopped_at_the_step_that_gains_energy():

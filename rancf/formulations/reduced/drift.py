@@ -11,18 +11,25 @@ keeping the outputs before it) and on the finished run (:func:`drift_checked`, o
 the implicit loop returns, for what a step cannot judge), so the Result is made once, with its
 final status.
 
-1. **Energy gain** (passive models only: no drive, no effort, no time-dependent force or
-   moment, so that nothing feeds energy in). The balance ``total = kinetic + elastic + gravity -
-   work + dissipated`` (:meth:`rancf.Result.energy`) is conserved by the exact motion, and
-   backward Euler, the reduced model's scheme, only removes energy (its numerical damping). The
-   gain ``max_t total(t) - total(0)`` is compared with the system's energy scale
+1. **Energy gain** (passive models only: no drive, no effort given as a function, no
+   time-dependent force or moment, so that nothing feeds energy in but through a potential).
+   The balance ``total = kinetic + elastic + gravity - work + dissipated``
+   (:meth:`rancf.Result.energy`; ``work`` that of the constant loads and joint efforts) is
+   conserved by the exact motion, and backward Euler, the reduced model's scheme, only
+   removes energy (its numerical damping). The gain ``max_t total(t) - total(0)`` is compared
+   with the system's energy scale
 
-       E_s = (m |g| + sum_i |F_i|) L + kinetic(0) + elastic(0)      (J),
+       E_s = (m |g| + sum_i |F_i|) L + sum_j |tau_j| max(u_j, max_t |q_j(t) - q_j(0)|)
+             + kinetic(0) + elastic(0)      (J),
 
    m the model's mass (kg), F_i its constant point forces (N), ``L`` its size (the largest
    distance between reference points, m): the potential energy that moving the mass and the
-   loads' points across the model exchanges, plus the initial energy (a model at rest without
-   gravity or forces has none and is not checked). The limit is
+   loads' points across the model exchanges; tau_j joint j's constant effort (N m or N), q_j
+   its coordinate in the run (rad or m, unwrapped) and u_j = 1 rad (a rotation error of a few
+   hundredths of a radian is a position error of a few percent of L at a distance L) or L
+   (a sliding joint, as a force): the work the effort has done, at least over that unit; plus
+   the initial energy (a model at rest without gravity, forces or efforts has none and is not
+   checked). The limit is
    ``ENERGY_GAIN = 0.05`` of it: a reduced solution within a few percent of L of the full one
    (the method's accuracy when it works) changes the potential by about that fraction of
    ``m |g| L``, and the full model's backward Euler loses energy.
@@ -37,12 +44,13 @@ solution): a run that fails one stops there with status "diverged" and keeps the
 instead of running on to states arbitrarily far from the model's (greedy Gauss-Newton meets
 the sampled equations with any state that fits them).
 At a step the energy check needs no integrated work: it runs on passive models without
-torsion spring-dampers or load moments, where every force is a potential of the step's
+torsion spring-dampers, load moments or joint efforts, where every force is a potential of the step's
 coordinates (gravity ``-F_G . x``, a constant point force ``-F . r(x)``, ``r`` its point's
 position, the point spring-dampers' ``1/2 k (l - l0)^2``; damping only lowers the total, so
 the in-step check flags no run the finished-run check would pass). On a passive model with a
-torsion spring-damper or a load moment only the stretch is checked at each step, and the
-energy gain on the finished run: a moment's work and a torsion spring's energy need the
+torsion spring-damper, a load moment or a joint effort only the stretch is checked at each
+step, and the energy gain on the finished run: a moment's or effort's work and a torsion
+spring's energy need the
 rotation since the start counted in turns (the joint coordinates the loop tracks at its
 outputs, :attr:`rancf.Result.joint_q`), which the step's coordinates alone do not give.
 
@@ -81,21 +89,35 @@ def advice(reduced):
 
 
 def passive(model):
-    """Whether nothing feeds energy into ``model``: no joint drive or effort, no force or
-    moment given as a function of time (constant loads, springs and dampers are passive)."""
-    return (not any(j.drive is not None or j.effort is not None for j in model.joints)
+    """Whether nothing feeds energy into ``model`` but through a potential: no joint drive, no
+    effort, force or moment given as a function (constant loads and efforts, springs and
+    dampers are passive: their work is the loop's ``work``, or a spring's energy)."""
+    return (not any(j.drive is not None or callable(j.effort) for j in model.joints)
             and not any(callable(f.force) or callable(f.moment) for f in model.loads))
 
 
-def energy_scale(assembly, energy):
-    """E_s = (m |g| + sum |F_i|) L + kinetic(0) + elastic(0) (J) of the module docstring;
-    ``assembly`` the model's frozen arrays, ``energy`` (n_out, 3) its kinetic, elastic and
-    gravity energy at the outputs (:meth:`rancf.model.Assembly.energies`)."""
+def efforts(model):
+    """The joints with a constant non-zero effort: [(index, effort, unit)], unit 1 (rad) for a
+    rotation, else None (a length: the model's size)."""
+    return [(j.index, float(j.effort), 1.0 if j.type.unit == "rad" else None)
+            for j in model.joints if j.effort is not None and not callable(j.effort)
+            and float(j.effort) != 0.0]
+
+
+def energy_scale(assembly, energy, joint_q=None):
+    """E_s of the module docstring (J); ``assembly`` the model's frozen arrays, ``energy``
+    (n_out, 3) its kinetic, elastic and gravity energy at the outputs
+    (:meth:`rancf.model.Assembly.energies`), ``joint_q`` (n_out, n_joints) the joint
+    coordinates there (rad or m; needed when a joint has a constant effort)."""
     A, model = assembly, assembly.model
     mass = sum(b.rho * b.A * b.length for b in model.beams) + \
         sum(r.mass for r in model.rigid_bodies)
     forces = sum(float(np.linalg.norm(f.force)) for f in model.loads if not callable(f.force))
-    return ((mass * float(np.linalg.norm(A.gravity)) + forces) * A.size
+    work = 0.0
+    for k, tau, unit in efforts(model):
+        q = np.asarray(joint_q, dtype=float)[:, k]
+        work += abs(tau) * max(A.size if unit is None else unit, float(np.max(np.abs(q - q[0]))))
+    return ((mass * float(np.linalg.norm(A.gravity)) + forces) * A.size + work
             + float(energy[0, 0]) + float(energy[0, 1]))
 
 
@@ -149,7 +171,7 @@ class StepWatch:
         A, model = reduced.assembly, reduced.model
         self.reduced, self.assembly = reduced, A
         self.energy = (passive(model) and not model.rotational_spring_dampers
-                       and all(f.moment == 0.0 for f in model.loads))
+                       and all(f.moment == 0.0 for f in model.loads) and not efforts(model))
         if self.energy:
             e = self._energies(x0, v0)
             self.total0 = float(e.sum()) + load_potential(A, np.asarray(x0, dtype=float))
@@ -231,12 +253,12 @@ def drift_checked(reduced, solution):
         total = e.sum(axis=1) - np.asarray(s.work, dtype=float) + \
             np.asarray(s.dissipated, dtype=float)
         gain = float(np.max(total - total[0]))
-        scale = energy_scale(A, e)
+        scale = energy_scale(A, e, s.joint_q)
         # scale 0: no gravity and at rest, nothing moves and round-off is all a gain can be
         if scale > 0.0 and gain > ENERGY_GAIN * scale:
             failed.append(f"energy gain {gain:.4g} J > {ENERGY_GAIN:g} of the energy scale "
-                          f"(m|g| + sum|F|) L + kinetic(0) + elastic(0) = {scale:.4g} J of a "
-                          "passive model")
+                          f"(m|g| + sum|F|) L + sum|tau| max(u, |dq|) + kinetic(0) + elastic(0) "
+                          f"= {scale:.4g} J of a passive model")
     stretched = stretch(A, nodes)
     if stretched > STRETCH:
         failed.append(f"element stretch {stretched:.4g} > {STRETCH:g} (an element's chord "
