@@ -930,8 +930,7 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
     A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
     the first load steps' swing but gravity's; the increments' halving can land it on the
-    upright branch (4 elements, 1 m: its end at z = +0.9995 m, ``omega^2 = -1222``), which
-    the pin leaves free to fall; a cable drawn straight up between two pins is compressed
+    upright branch, which the pin leaves free to fall; a cable drawn straight up between two pins is compressed
     below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
     spatial rigid body on a pin is refused before: its link has no stiffness of its own, a
     mechanism.) A planar model drawn in an equilibrium is one at every load factor, where
