@@ -1235,8 +1235,8 @@ def _linear_static_multipliers(dae, x, v):
     Each joint carries what holds its child: a hung body's weight goes through its joint,
     whose multipliers then give the body's swing the weight's stiffness. ``c = 1e-6`` 1/s^2
     (``c M`` a stiffness 1e-6 N/m per kg) stands in for that stiffness, absent at zero
-    multipliers; it changes the multipliers by its work on dx (on the 4-element cantilever
-    with a 0.5 kg pendulum: 1e-6 relative, as Newton's start)."""
+    multipliers; it changes the multipliers by its work on dx, small next to the weights the
+    joints carry, and Newton's iterations from this start correct it."""
     try:
         solver = dae.newton_matrix(x, np.zeros_like(x), np.zeros(dae.n_constraints), v, 0.0,
                                    x, 0.0, 1e-6, 0.0, 1.0, 0.0, 1.0)
