@@ -85,8 +85,9 @@ iterations a step. The dropped load stiffness matters where it is of the order o
 elements' own: a slender beam whose tension gives it more lateral stiffness than its bending
 stiffness (``T l^2 > E I`` per element: a soft pendulum, a cable) needs smaller steps, and in
 statics a large fixed-direction force or moment that bends a beam out of its plane makes the
-plain iteration diverge at any number of load steps (the 45-degree bend of Bathe and Bolourchi,
-tests/test_spatial_bend.py), which is why statics takes the full tangent below.
+plain iteration diverge at any number of load steps (the 45-degree bend of Bathe and
+Bolourchi, which tests/test_spatial_bend.py solves), which is why statics takes the full tangent
+below.
 
 On a long chain a step takes more iterations, for two reasons that grow with its length L.
 In relative coordinates a link near the root carries everything beyond it, so the residual's
@@ -118,8 +119,8 @@ A product costs two residuals and an iteration of GMRES also one sweep pair of S
 iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
 the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in a few
 iterations a step, GMRES saves no iteration and its products make each iteration dearer, so
-it is off there; it pays where the dropped terms are of the elements' order (the soft pendulum
-above, where it cuts the iterations a step).
+it is off there, though it cuts the iterations a step where the dropped terms are of the
+elements' order (the soft pendulum above).
 
 Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are held at their
 value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
