@@ -91,28 +91,24 @@ def check_memory(n_out, per_output, max_memory, workspace=0.0, what="",
             f"while the Result is built){rest}; {have.format(limit / 2**30)}: {advice}")
 
 
-#: Doubles per coordinate of a run's state and workspaces, by what runs (the peaks tracemalloc
-#: measured on chains of 2,000 to 8,000 elements, 10 to 25 % added): the assembly (its arrays
-#: and mass matrix: 33 measured); the recursive formulation with an explicit method (kernel,
-#: tables, stages: 112); the implicit recursive formulation (its kernels and the recursive
-#: one: 222); the DAE with its sparse Newton matrix and SuperLU factors (a chain's banded
-#: fill; statics alike: 317); the spatial DAE, 7 coordinates a body, with its tree, its
-#: scipy.sparse matrices and SuperLU factors (a spatial beam closed into a loop: tracemalloc
-#: 425 to 400 at 60 to 3,000 elements, the build included; the resident peak, which SuperLU's
-#: own allocations enter, 550 and 490 at 200 and 800). Per squared coordinate: the dense
-#: DAE's matrix and LU (1.3 measured), SciPy's implicit solvers' Jacobians and LU (Radau 28,
-#: BDF 20, LSODA 4).
+#: Doubles per coordinate of a run's state and workspaces, by what runs: the assembly (its
+#: arrays and mass matrix); the recursive formulation with an explicit method (kernel, tables,
+#: stages); the implicit recursive formulation (its kernels and the recursive one's); the DAE
+#: with its sparse Newton matrix and SuperLU factors (a chain's banded fill; statics alike); the
+#: spatial DAE, 7 coordinates a body, with its tree, its scipy.sparse matrices and SuperLU
+#: factors. Per squared coordinate: the dense DAE's matrix and LU, SciPy's implicit solvers'
+#: Jacobians and LU. Each is the peak a run allocates on long chains (tracemalloc, and the
+#: resident size where SuperLU allocates outside it) with a margin of 10 to 25 %, so that the
+#: estimate bounds the run; tests/test_memory.py checks it against tracemalloc's peak.
 PER_COORDINATE = {"assembly": 40, "recursive": 140, "implicit recursive": 300, "dae": 380,
                   "spatial dae": 650, "spatial recursive": 240, "spatial implicit": 400}
 #: Coordinates of a body in the spatial DAE: its origin and Euler parameters.
 SPATIAL_DAE_COORDINATES = POSE_SIZE
 #: Coordinates of a body or a cable node in the spatial recursion (6 a link; a cable node's
-#: ``[r, r']``). Its doubles per coordinate (the peaks of tracemalloc and of the resident size,
-#: the build included, on one beam and one cable of 2,000 and 8,000 elements; "spatial
-#: recursive" and "spatial implicit" in :data:`PER_COORDINATE` add 26 % and 24 % to the
-#: cable's, the dearer): the explicit methods, beam 130, cable 190; the implicit methods
-#: (beam 195, cable 304) and statics (beam 227, cable 323), whose problem holds the recursion,
-#: its tangent's workspaces and GMRES's basis.
+#: ``[r, r']``). "spatial recursive" and "spatial implicit" in :data:`PER_COORDINATE` bound the
+#: peaks of a beam and of a cable, the dearer, with their build, with a margin of about 25 %:
+#: the implicit methods' and statics' problems also hold the recursion's tangent workspaces and
+#: GMRES's basis.
 SPATIAL_COORDINATES = 6
 PER_SQUARED_COORDINATE = {"dense": 1.5, "scipy:Radau": 30, "scipy:BDF": 22, "scipy:LSODA": 5}
 
@@ -245,8 +241,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     A spatial tree is chosen for the same way, with its formulation's estimates, but gets
     ``"generalized-alpha-s"`` beyond RK4's limit: its mass matrix turns with its bodies, and
     generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1} a_{n+1}`` is then
-    first order (a body tumbling at 15 rad/s: frame errors halve, not quarter, when h halves;
-    -S and Newmark quarter them). A reduced
+    first order (on a tumbling body its frame errors halve, not quarter, when h halves; -S and
+    Newmark quarter them: tests/test_spatial_simulate.py checks it). A reduced
     model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
 
     Parameters
@@ -555,8 +551,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     if method not in known:
         raise ValueError(f"method must be one of {known}, got {method!r}")
     checks.choice("formulation", formulation, FORMULATIONS)
-    # the whole run's memory before the build allocates any of it (33 doubles a coordinate:
-    # gigabytes for ten million); "auto" counts the dearer implicit formulations
+    # the whole run's memory before the build allocates any of it (the assembly alone takes
+    # gigabytes for ten million coordinates); "auto" counts the dearer implicit formulations
     n_x, n_joints = coordinates(model)
     n_out = most_outputs(t_end, dt, output_every)
     check_memory(n_out, output_numbers(n_x, n_joints), max_memory,

@@ -4,9 +4,9 @@
 # element's coordinates or hold its matrices cimport them, so the one place that says what a
 # node is stays here (rancf.elements.beam.PlanarANCFBeam states the same numbers to Python;
 # a rigid body's node [r_G, u] has the same size, rancf.elements.rigid.RigidBody).
-# C sees the int constants the literals were; Cython types them long, as it typed the literals,
-# so the kernels compile to the code of before (as a cdef enum, typed int, the index temporaries
-# became int and the recursion's factorization took 0.5 % more instructions under callgrind).
+# C sees int constants; Cython types them long, as it types integer literals, so the index
+# temporaries over them are long, the pointers' width (a cdef enum, typed int, would make them
+# int, widened again at every access).
 cdef extern from *:
     """
     #define RANCF_BEAM_DIM 2

@@ -51,11 +51,11 @@ cnp.import_array()
 from rancf.joints._codes cimport CONSTANT, COS, SIN, LINEAR
 
 
-#: Unknowns above which dense_lu factors by blocks. Up to it one dgetrf call (2000 unknowns:
-#: 0.9 to 1.3 s on 2 cores shared with other processes, within the second Ctrl-C may wait),
-#: whose factors stay LAPACK's own, bit for bit, at its speed: blocks take 0.93 to 1.04 times
-#: dgetrf's time with one or two BLAS threads on idle cores (3000 and 4000 unknowns), but up to
-#: 2.3 times with two on busy cores, whose threads then wait for each other at every BLAS call.
+#: Unknowns above which dense_lu factors by blocks. Up to it one dgetrf call, whose factors
+#: stay LAPACK's own, bit for bit, at its speed, and which is short enough (about a second on
+#: 2 cores) for a second Ctrl-C to wait for it; beyond it the blocks let Ctrl-C in between them,
+#: at about dgetrf's cost on idle cores, more on busy ones, where threaded BLAS waits for its
+#: threads at every call.
 cdef int BLOCKED_ABOVE = 2048
 #: Columns of a panel; floating-point operations of a chunk of the update right of it (0.05 s
 #: at 20 GFlop/s): the longest stretch without a look at the signals.

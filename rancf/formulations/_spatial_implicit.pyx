@@ -80,16 +80,14 @@ Left out of S (the residual keeps them all, so the step converges to the same so
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
-kept ones. Measured with full Newton (``jacobian="every-iteration"``, ``tol = 1e-10``,
-generalized-alpha, 8 elements of 1 m steel beams, 1 ms steps): 2.2 iterations a step (at most
-3) on a cantilever under gravity, 3 (at most 3) on a pendulum on a spherical joint; with the
-matrix kept across iterations and steps (the default) about 3 and 4. The dropped load stiffness
-matters where it is of the order of the elements' own: a slender beam whose tension gives it
-more lateral stiffness than its bending stiffness (``T l^2 > E I`` per element: a soft
-pendulum, a cable) needs smaller steps (a 1 m pendulum with E I = 0.02 N m^2 failed at 1 ms,
-took 3.4 iterations a step at 0.25 ms), and in statics a large fixed-direction force or moment
-that bends a beam out of its plane makes the plain iteration diverge (the 45-degree bend of
-Bathe and Bolourchi above a load factor of about 0.6, at any number of load steps).
+kept ones: on stiff beams, whose elements' stiffness dominates the dropped terms, a few
+iterations a step. The dropped load stiffness matters where it is of the order of the
+elements' own: a slender beam whose tension gives it more lateral stiffness than its bending
+stiffness (``T l^2 > E I`` per element: a soft pendulum, a cable) needs smaller steps, and in
+statics a large fixed-direction force or moment that bends a beam out of its plane makes the
+plain iteration diverge at any number of load steps (the 45-degree bend of Bathe and
+Bolourchi, which tests/test_spatial_bend.py solves), which is why statics takes the full tangent
+below.
 
 On a long chain a step takes more iterations, for two reasons that grow with its length L.
 In relative coordinates a link near the root carries everything beyond it, so the residual's
@@ -112,20 +110,17 @@ central difference of the residual along the direction the loop's unknown moves 
 a (:meth:`_jacobian_action`), at the point of the loop's last residual evaluation (the loop
 evaluates the residual at its iterate right before it solves), with the coordinates moved by
 ``1e-6 (1 + max |q|)`` (error of order its square; round-off of order 1e-16 of the forces over
-that step). Newton then converges quadratically: on the bend at 64 elements the increments
-fall 6e-3, 8e-5, 2e-8, 2e-15 in a load step, 4 iterations a load step with 8 to 10 GMRES
-products each; statics of the bend at 64 elements took 0.13 s. In statics (``c_m = c_c =
+that step). Newton then converges quadratically (the ``spatial`` case of the report lists
+the bend's iterations per load step). In statics (``c_m = c_c =
 0``) S is the stiffness of the elements, spring-dampers and effort functions alone: a
 mechanism (a joint that nothing holds, a free body) makes a joint block singular, which fails
 with a message naming the body.
 A product costs two residuals and an iteration of GMRES also one sweep pair of S, so an
 iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
-the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in 2 to 3
-iterations a step, GMRES saves no iteration (steel beams, 8 elements, 1 ms: 3.0 and 3.0
-iterations a step clamped, 3.15 and 2.96 on a spherical joint) and made a run of 1000 elements
-1.7 times as expensive, so it is off there (the soft pendulum above at 1 ms, up to 0.138 s
-where an element reaches half a turn either way: 3.1 iterations a step, at most 6, with it
-against 5.9, at most 23, without).
+the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in a few
+iterations a step, GMRES saves no iteration and its products make each iteration dearer, so
+it is off there, though it cuts the iterations a step where the dropped terms are of the
+elements' order (the soft pendulum above).
 
 Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are held at their
 value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
@@ -660,9 +655,10 @@ cdef class SpatialProblem(StepProblem):
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
-        # kinematics, element tangents and the elimination against the residual's kinematics,
-        # element forces and Newton-Euler sweeps: a factorization and a solve took 2.3 us per
-        # element, a residual 1.0 (1000 elements)
+        # a factorization and a solve, in residuals: its kinematics, element tangents and
+        # elimination against the residual's kinematics, element forces and Newton-Euler
+        # sweeps, both O(n), the first about twice the second: the cost the loop's matrix
+        # renewal weighs (rancf/integrators/_implicit.pyx)
         self.factor_cost = 2.0
         # spring-dampers: those to the ground as body blocks, those between two bodies by the
         # Woodbury identity (_spring_matrix)

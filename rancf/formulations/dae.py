@@ -344,10 +344,10 @@ class DAE(IndexThreeDAE):
         motion through the state (q, v, t): the solution of
         ``[[M, Phi_x^T], [Phi_x, 0]] [a; lambda] = [F; -gamma]``.
 
-        ``compiled`` False: scipy's sparse LU of the assembled matrix (0.7 ms on the
-        110-coordinate 5 x 5 pendulum), which leaves the kernel's factors alone, as a stepping
-        loop that asks at its outputs needs. True: the kernel's own LU (0.26 ms there), which
-        overwrites those factors: for a DAE that no run is stepping.
+        ``compiled`` False: scipy's sparse LU of the assembled matrix, which leaves the
+        kernel's factors alone, as a stepping loop that asks at its outputs needs. True: the
+        kernel's own LU, the cheaper, which overwrites those factors: for a DAE that no run is
+        stepping.
         """
         x = np.ascontiguousarray(q, dtype=float)
         args = (x, np.zeros_like(x), np.zeros(self.n_constraints), v, t, x, t,
@@ -442,7 +442,7 @@ class DAE(IndexThreeDAE):
         its Newton tolerance, the velocity rows to its step's error. So the coordinates
         are taken as they are within ``tol`` times the model size, moved onto the rows by
         Gauss-Newton within ``newton_tol`` (the run's; a continued run's own tolerance stands
-        for the earlier run's: measured, a run leaves ``|Phi|`` below 0.3 of it); the
+        for the earlier run's, whose Newton iteration left ``|Phi|`` below it); the
         velocities moved by their least change dv in the kinetic-energy metric, taken as they
         are where ``dv^T M dv <= tol^2 v^T M v``, moved where within 0.05^2 of it
         (:func:`~rancf.formulations.start_check.velocity_verdict`: a first-order scheme's
@@ -567,8 +567,8 @@ class HeldReactions:
     Each frame's are those of the state's own multipliers (:meth:`DAE.multipliers`: the
     scheme's are not the state's for Newmark and generalized-alpha-S), on the frame's branch of
     the joint angles, by a DAE of the assembly made for the purpose (the run's own kernel and
-    factors are not kept). Cost per output: a sparse LU of the saddle-point matrix (0.7 ms on
-    the 110-coordinate 5 x 5 pendulum), about what a step of the implicit loop costs. The
+    factors are not kept). Cost per output: a sparse LU of the saddle-point matrix, about
+    what a step of the implicit loop costs. The
     model's input functions are not called then: the values they gave at the outputs, kept
     by the run's loop, are played back.
 

@@ -27,10 +27,10 @@ change. The price is one constraint row per body and a mass matrix that depends 
 A rotation vector on the Lie group would need a multiplicative update inside the loop (new
 machinery in the compiled stepper), and a plain rotation vector is singular at ``2 pi``.
 Because M turns with the body, the loop's generalized-alpha form (``(1 - am) M_n a_n + am
-M_{n+1} a_{n+1}``, exact for a constant M) is first order on fast rotations (a body tumbling at
-15 rad/s: frame errors 1.3e-2, 6.2e-3, 3.0e-3 at 4, 2, 1 ms over 0.3 s); Newmark, HHT
-(``am = 1``) and generalized-alpha-S, which evaluates ``M(q_f) a_m`` at one point, stay second
-order (1.7e-3, 4.2e-4, 1.0e-4 for -S).
+M_{n+1} a_{n+1}``, exact for a constant M) is first order on fast rotations (a tumbling body's
+frame errors halve as h halves); Newmark, HHT (``am = 1``) and generalized-alpha-S, which
+evaluates ``M(q_f) a_m`` at one point, stay second order (tests/test_spatial_dae.py checks
+-S's order on tumbling bodies; tests/test_spatial_simulate.py both orders in the recursion).
 
 Kinematics (``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]``, 3 x 4, linear in p):
 ``A(p) = E G^T`` (quadratic in p, a rotation where ``|p| = 1``), global angular velocity
@@ -246,9 +246,10 @@ def one_blas_thread():
 
     threadpoolctl (3.8 and later) lets one Python thread at a time set the count of an OpenBLAS
     built on pthreads, the first to set it, until it clears its control, and silently ignores
-    the others: once a run in the main thread had set and restored the count, a run in any
-    other thread (a sweep's thread pool, a GUI's worker) kept BLAS's default threads, and a
-    restore from a thread other than the controlling one left one thread for good. The counts
+    the others: were the count set without that control, after a run in the main thread a
+    run in any other thread (a sweep's thread pool, a GUI's worker) would keep BLAS's default
+    threads, and a restore from a thread other than the controlling one would leave one thread
+    for good. The counts
     are set here under the lock, so each set takes the control
     (:func:`_set_blas_threads`) and gives it back."""
     with _BLAS_LOCK:

@@ -7,9 +7,9 @@ The formulations take a :class:`rancf.State` through this: the planar DAE
 (:meth:`rancf.formulations.dae.DAE.initial_state`, rows of the constraints) and recursion
 (:meth:`rancf.formulations.recursive.Recursive.initial_state`, vertices of the tree), the
 spatial recursion (:meth:`rancf.formulations.spatial.Spatial.state_of`, bodies) and DAE
-(:func:`rancf.starts.spatial_dae_start`, which moves any velocities onto the rows, as it
-always has: a kick given to an equilibrium; by the same least change of kinetic energy as
-the others' corrections), so a restart off its drive reads the same in each.
+(:func:`rancf.starts.spatial_dae_start`, which moves any velocities onto the rows, a kick
+given to an equilibrium, by the same least change of kinetic energy as the others'
+corrections), so a restart off its drive reads the same in each.
 
 Why a run's own state is off its joints at all: an implicit run on the DAE holds the position
 rows to its Newton tolerance, and the velocity rows ``Phi_x v + Phi_t = 0`` only to its

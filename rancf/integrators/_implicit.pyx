@@ -14,8 +14,8 @@ contraction ``theta_k`` (Hairer and Wanner, Solving ODEs II, IV.8, eq. 8.14), ``
 smaller of the ratios ``|dq_k| / |dq_{k-1}|`` and ``|dq_{k-1}| / |dq_{k-2}|`` of the step's last
 three increments (``eta_k = 1`` at the first iteration); an iteration that no longer contracts
 (``|dq_k| >= theta |dq_{k-1}|``) stops on the position test alone (``Stepper._converged``).
-``tol_v`` is tol per second, or ``KAPPA`` (1e-3) times the step's own velocity error where that
-is larger, estimated by the third difference of the velocities: every scheme here advances
+``tol_v`` is tol per second, or ``KAPPA`` times the step's own velocity error where that is
+larger, estimated by the third difference of the velocities: every scheme here advances
 ``v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})``, so that ``max|v_n - 3 v_{n-1} + 3 v_{n-2}
 - v_{n-3}| = h max|gamma D2a_n + (1 - gamma) D2a_{n-1}|`` (``D2a_n = a_n - 2 a_{n-1} + a_{n-2}``),
 which is ``h^3 v''' + O(h^4)``, the order of a second-order scheme's local error in v (its
@@ -25,37 +25,34 @@ run continued from a state steps as the uninterrupted run does (tests/test_cable
 Why the velocities' difference and not the accelerations' own ``h max|D2a_n|`` (the same
 ``h^3 v'''`` where a is smooth): on an index-3 DAE an undamped scheme (Newmark) leaves the
 accelerations and multipliers an alternating part ``(-1)^n e`` that the velocity update sums
-out (at ``gamma = 1/2``, ``(a_n + a_{n+1}) / 2`` cancels it) but that ``D2a`` sees at ``4 e``.
-It is no error of the velocities, yet it loosened ``tol_v``, and the Newton errors let through
-fed the undamped alternation, which grew step after step: refining the step stopped converging
-(the parallelogram four-bar and the bead of tests/test_audit3_findings.py). Where an alternation
-does reach the velocities (a damped scheme's ``gamma > 1/2`` passes ``2 gamma - 1`` of it, and
-an unresolved stiff mode's) the third difference carries it at the size it has there.
+out (at ``gamma = 1/2``, ``(a_n + a_{n+1}) / 2`` cancels it) but that ``D2a`` sees at ``4 e``: it
+is no error of the velocities, and a tolerance loosened by it lets Newton errors through that
+feed the undamped alternation, so that refining the step stops converging (the parallelogram
+four-bar and the bead of tests/test_audit3_findings.py). Where an alternation does reach the
+velocities (a damped scheme's ``gamma > 1/2`` passes ``2 gamma - 1`` of it, and an unresolved
+stiff mode's) the third difference carries it at the size it has there.
 
 Why the velocities: the unknown is the acceleration, and an error ``da`` left in it moves the new
 positions by ``h^2 beta da`` but the new velocities by ``h gamma da``, ``gamma / (beta h)`` times
-more (2000 at 1 ms), which every later step carries into the positions; with a kept matrix the
-error has the same sign step after step. A test on the positions alone admits acceleration
-errors of ``tol / (h^2 beta)``, growing as the step shrinks, so that refining the step stops
-converging (a bead on a spinning rod against its closed form, tests/test_audit3_findings.py). One
-tol for both, in m and m/s (rad and rad/s), is the scalar absolute tolerance of an ODE solver on
-the state (q, v). Newton need not be more accurate than the step (Hairer and Wanner's Newton
-tolerance, a fraction of the local error's): where a model's accelerations change fast from step
-to step (a long chain's unresolved stiff modes) its velocity error is far above tol per second,
-and asking tol per second there cost the 1,000-element spatial chain two iterations a step more
-(its swinging chain's iteration contracts by ~0.07, so that its fourth iterate's velocities are
-~2e-9 m/s off). The largest third difference over all coordinates sets it, so a stiff mode's
-loosens the test for the smooth coordinates too. The smaller of two ratios: with the spatial
-formulation's approximate matrix the ratios alternate between about 1e-4 and 0.1 to 0.8 on the
-scaling case's 1,000-element chain at rest, and the error left after a step's third increment is
-the fourth's size (about 1e-4 times the third), which the last ratio alone overestimates 1e3
-times; where the contraction is geometric both ratios are the same. The position test alone
-where the iteration no longer contracts: the velocity test asks for position increments ``beta h
-/ gamma`` times tol (5e-14 m at 1 ms), which the round-off of a long chain's solve does not reach
-(a 10,000-element spatial chain stalls at 1e-12 m, its increments then as likely to grow as to
-shrink), and no more iterations with that matrix can improve them; where the matrix has gone
-stale the renewal rules below see the step's iterations. Statics has no velocities (``gamma =
-0``): its test is the position test.
+more, which every later step carries into the positions; with a kept matrix the error has the
+same sign step after step. A test on the positions alone admits acceleration errors of ``tol /
+(h^2 beta)``, growing as the step shrinks, so that refining the step stops converging (a bead on
+a spinning rod against its closed form, tests/test_audit3_findings.py). One tol for both, in m
+and m/s (rad and rad/s), is the scalar absolute tolerance of an ODE solver on the state (q, v).
+Why ``KAPPA`` times the step's velocity error: Newton need not be more accurate than the step
+(Hairer and Wanner's Newton tolerance, a fraction of the local error's), and where a model's
+accelerations change fast from step to step (a long chain's unresolved stiff modes) its velocity
+error is far above tol per second, so that asking tol per second there costs iterations and
+buys no accuracy. The largest third difference over all coordinates sets it, so a stiff mode's
+loosens the test for the smooth coordinates too. Why the smaller of two ratios: with an
+approximate Newton matrix (the spatial formulation's) the ratios can alternate between a small
+and a large value, and the last ratio alone then overestimates the error left; where the
+contraction is geometric both ratios are the same. Why the position test alone where the
+iteration no longer contracts: the velocity test asks for position increments ``beta h / gamma``
+times tol, which the round-off of a long chain's solve may not reach (its increments are then
+as likely to grow as to shrink), and no more iterations with that matrix can improve them; where
+the matrix has gone stale the renewal rules below see the step's iterations. Statics has no
+velocities (``gamma = 0``): its test is the position test.
 
 Newton's matrix is kept across iterations and steps (``reuse=True``, modified Newton) while
 the iteration contracts well: an increment larger than ``theta`` (0.5) times the previous one
@@ -66,36 +63,36 @@ matrix is retried once from its start with a matrix refactored at every iteratio
 Newton), as stiff solvers do. The position test is on the increment, not on the error estimated
 from the ratio ``theta_k``, which would save the last iteration where ``theta_k`` is small: with
 a kept matrix the contraction is not geometric (the components of the max norm contract at
-different rates, and with the spatial formulation's approximate matrix the ratios alternate
-between about 1e-3 and 0.7 to 1.3 on a chain), so the first two increments underestimate the
-error left and a step stopped so can end beyond tol from its solution (tests/test_newton_stop.py
-checks every step against its equations solved to round-off); and the renewal rules below,
-seeing two iterations a step, would no longer renew a matrix gone stale. The velocity test takes
-the estimate: it is ``gamma / (beta h)`` times stricter than the position test, so that an
-underestimate by the 15 measured on the spatial chain still leaves the positions far within tol,
-and without it most steps would take the iteration it saves; where it underestimates, the
-velocities are no worse than a position test alone leaves them.
+different rates, and an approximate matrix's ratios alternate), so the first two increments can
+underestimate the error left and a step stopped so can end beyond tol from its solution
+(tests/test_newton_stop.py checks every step against its equations solved to round-off); and
+the renewal rules below, seeing two iterations a step, would no longer renew a matrix gone
+stale. The velocity test takes the estimate: it is ``gamma / (beta h)`` times stricter than the
+position test, so that an underestimate of the error by a factor far below that still leaves the
+positions within tol, and without it most steps would take the iteration it saves; where it
+underestimates, the velocities are no worse than a position test alone leaves them.
 
 Newton starts at ``a_{n+1} = a_n`` while the last step shows the
 accelerations resolved, else at the last positions ``q_{n+1} = q_n`` or at the last step's
 increment repeated, ``q_{n+1} = 2 q_n - q_{n-1}``, whichever would have missed the last step's
 solution by the least (the first step: the one whose first increment is the smaller;
-``Stepper._start``): the accelerations of unresolved stiff modes would put the first iterate far
-out in a turned configuration, and where they alternate from step to step (an ANCF cable's root)
-the repeated increment misses by far less than the last positions. A start outside the problem's
-domain (its residual raises ArithmeticError there) is replaced by the last positions. A step that
-took k iterations starts the next one with a new
-matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`` over the ``3``
-steps a new matrix serves, cost more than a factorization (the problem's ``factor_cost``, in
-iterations): a matrix kept across steps drifts as the configuration turns, and finding that out
-within a step wastes iterations. ``k_fresh`` is what a new matrix achieves: the iterations of
-the last step that started with one (2 before any has), not a constant, since where the step's
-equations curve so that even the exact matrix leaves more than the tolerance after one iteration
-(a long spatial chain in relative coordinates: the root carries the whole chain, and Newton's
-quadratic term grows with its length), a new matrix saves nothing and refactoring at every step
-would only add its cost. A matrix that went stale within one step (the step after a new one took
-more iterations than it by more than a factorization's cost, the last time one was kept) is
-renewed at every step. ``reuse=False`` refactors at every iteration (full Newton).
+``Stepper._start``; tests/test_newton_start.py): the accelerations of unresolved stiff modes
+would put the first iterate far out in a turned configuration, and where they alternate from
+step to step (an ANCF cable's root) the repeated increment misses by far less than the last
+positions. A start outside the problem's domain (its residual raises ArithmeticError there) is
+replaced by the last positions. A step that took k iterations starts the next one with a new
+matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`` over the
+``HORIZON`` steps a new matrix serves, cost more than a factorization (the problem's
+``factor_cost``, in iterations): a matrix kept across steps drifts as the configuration turns,
+and finding that out within a step wastes iterations. ``k_fresh`` is what a new matrix achieves:
+the iterations of the last step that started with one (``FRESH_ITERATIONS`` before any has),
+not a constant, since where the step's equations curve so that even the exact matrix leaves more
+than the tolerance after one iteration (a long spatial chain in relative coordinates: the root
+carries the whole chain, and Newton's quadratic term grows with its length), a new matrix saves
+nothing and refactoring at every step would only add its cost
+(tests/test_newton_matrix_renewal.py). A matrix that went stale within one step (the step after
+a new one took more iterations than it by more than a factorization's cost, the last time one
+was kept) is renewed at every step. ``reuse=False`` refactors at every iteration (full Newton).
 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
@@ -123,17 +120,15 @@ from rancf.integrators._interrupt cimport Watch, start_watch, interrupted
 
 
 #: Iterations a step takes with a Newton matrix made at its predictor until a step has shown
-#: it (2 on the stiff pendulum, 2 to 3 on the modal one), and the steps a new matrix serves
-#: before it is as stale as the old.
+#: it (a matrix made near the solution converges quadratically: its second increment is
+#: the one below tol), and the steps a new matrix serves before it is as stale as the old.
 cdef int FRESH_ITERATIONS = 2
 cdef int HORIZON = 3
 #: Newton's velocity tolerance as a fraction of the step's own velocity error, estimated by
-#: the third difference of the velocities (module docstring; ``Stepper._start``), as Hairer
-#: and Wanner's Newton tolerance is a fraction of the local error. Set with the accelerations'
-#: second difference as the estimate, between the spatial scaling chains' lower edge (1e-4: they
-#: keep the position test's iterations from there up) and the bead's on a spun rod (5e-3: it
-#: loses second order, tests/test_audit3_findings.py), and kept with the third difference, under
-#: which the same chains keep the same iterations.
+#: the third difference of the velocities (module docstring; ``Stepper._start``): small enough
+#: that the bead on a spun rod keeps second order (tests/test_audit3_findings.py), large enough
+#: that a long chain's unresolved modes do not ask Newton for iterations beyond the step's own
+#: accuracy.
 cdef double KAPPA = 1e-3
 
 

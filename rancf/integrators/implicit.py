@@ -390,7 +390,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         (default: the problem's ``step_solver`` if it has one, else the loop's Newton).
     jacobian : {"reuse", "every-iteration"}
         Newton's matrix kept while the iteration contracts (modified Newton, the default: as
-        accurate and 1.4 to 4 times faster on the reference cases), or refactored at every
+        accurate and faster, as it saves factorizations), or refactored at every
         iteration (full Newton).
     progress : bool or "always"
         A tqdm bar of the simulated time and the steps per second, fed by the loop every 0.1 s

@@ -226,11 +226,10 @@ def _bent_plane_cables(model):
     So does the recursion's (its full tangent by GMRES, gravity's stiffness included): the
     tangent at the drawn shape is nearly singular (the swing about the pin has only
     gravity's stiffness, the bending a tiny EI against gravity's moments), its first
-    increments turn the joints by tens of thousands of radians, and the iterates wander
-    among turned shapes until one falls in Newton's quadratic basin (the arc on one pin, 4
-    elements, 1 load step: increments between 1e-2 and 49 rad for 60 iterations, then
-    quadratic in the last 5 of 70; the loop's "contracting by 0.81" is the mean rate of
-    the attempt, not a contraction). And the recursion cannot test what it reaches."""
+    increments turn the joints by many revolutions, and the iterates wander among turned
+    shapes until one falls in Newton's quadratic basin (the mean rate a failure message
+    reports is then the attempt's, not a contraction). And the recursion cannot test what
+    it reaches."""
     return (any(cable.rest == "straight" for cable, _ in _plane_curved_cables(model))
             and _loads_in_cable_planes(model))
 
@@ -299,7 +298,7 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
     last steps are Newton's, converging quadratically where tension holds the cable. Plain
     SER lets mu fall only as fast as the residual, which on a slack cable its axial forces
     dominate and the flow hardly lowers: the cable's swing (a stiffness of order g / L per
-    kg) took mu / (g / L) steps, hundreds. The residual is not asked to fall at every step
+    kg) would take mu / (g / L) steps. The residual is not asked to fall at every step
     (an in-plane step that turns the cable stretches it at first order, and EA is large): a
     step is refused, and mu multiplied by 10, only where the residual is not finite or the
     matrix singular. It stops when a step
@@ -628,12 +627,12 @@ def _modes_below(A, M, J, tau, k):
     k); (None, None) where the saddle-point matrix is singular or Lanczos fails.
 
     Why the second shift: about ``-tau`` an omega^2 far below zero maps to a nu near zero,
-    among those of the stiff modes far above (a 16-element cable folded under its weight,
-    EA 1e6 N: omega^2 of -2.1e9 and -2.2e8 1/s^2 at nu -5e-10 and -5e-9, the stretch's
-    modes at 1e-12 and the swing's at 0.06), and Lanczos, which finds the ends of the
-    spectrum, converged to one in 1,000 iterations, its vector scattered from call to call
-    (the continuation along it reached the hanging cable or not). About a shift at most four
-    times below the least, those modes are the largest nu, separated from every other."""
+    among those of the stiff modes far above (a cable folded under its weight: its unstable
+    modes' nu lie between the stretch's and the swing's), and Lanczos, which finds the ends
+    of the spectrum, converges slowly to such an interior one, its vector scattered from
+    call to call (so the continuation along it would reach the hanging cable or not). About
+    a shift at most four times below the least, those modes are the largest nu, separated
+    from every other."""
     first = _modes_about(A, M, J, -tau, k, "SA")
     if first[0] is not None and first[0].size >= k:
         return first
@@ -658,8 +657,7 @@ def _shift_below(A, M, J, tau):
     negative eigenvalue (the count of omega^2 below sigma, :func:`_negative_count`,
     Sylvester; O(n) each), by bisection on j (the count falls as sigma does, so the j
     without one are those from the least on): ``log2(SHIFTS + 1)``, 6, counts where
-    stepping j took j (24 at a 16-element cable's omega^2 of -2e9 1/s^2); None where none
-    is found within :data:`SHIFTS`."""
+    stepping j takes j; None where none is found within :data:`SHIFTS`."""
     def below(j):
         return _negative_count((A - (tau - tau * 4.0**j) * M).tocsc(), J) == 0
     # j = 0 (sigma = -tau) is not tried, as if it had a count; j = SHIFTS + 1 none, as if
@@ -883,9 +881,7 @@ def _escape(dae, x, lam, down, omega2, tol, max_iter, made, landed=lambda first:
     :func:`_leave_unstable_equilibrium`). Why both sides: the mode's sign is the
     eigensolver's arbitrary choice, and the potential falls to either side at second order,
     but the continuation from one side can stall where the other's reaches an equilibrium
-    (a 16-element cable hanging from a pin, EA 1e6 N, folded back on itself: from one side
-    its continuation fails both ways, from the other it reaches the cable hanging straight
-    down)."""
+    (a cable hanging from a pin folded back on itself: tests/test_cable_straight_rest.py)."""
     down = down * np.sign(down[np.argmax(np.abs(down))])
     step = _size(dae) / np.abs(down).max()
     for push, floor in ways:
@@ -900,8 +896,8 @@ def _escape(dae, x, lam, down, omega2, tol, max_iter, made, landed=lambda first:
 
 #: Above this many constraint rows statics does not test the stability of its equilibrium
 #: (:func:`_leave_unstable_equilibrium`): the test is dense in the rows (an eigenvalue problem
-#: and solves with as many right-hand sides), O(m^3), which at 3,600 rows took 35 times the
-#: solve itself (900 rows: 7 times); the result's message says it was not tested.
+#: and solves with as many right-hand sides), O(m^3), so that on larger models it would cost
+#: many times the solve itself; the result's message says it was not tested.
 STABILITY_ROWS = 500
 
 
@@ -942,8 +938,7 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
     A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
     the first load steps' swing but gravity's; the increments' halving can land it on the
-    upright branch (4 elements, 1 m: its end at z = +0.9995 m, ``omega^2 = -1222``), which
-    the pin leaves free to fall; a cable drawn straight up between two pins is compressed
+    upright branch, which the pin leaves free to fall; a cable drawn straight up between two pins is compressed
     below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
     spatial rigid body on a pin is refused before: its link has no stiffness of its own, a
     mechanism.) A planar model drawn in an equilibrium is one at every load factor, where
@@ -1248,8 +1243,8 @@ def _linear_static_multipliers(dae, x, v):
     Each joint carries what holds its child: a hung body's weight goes through its joint,
     whose multipliers then give the body's swing the weight's stiffness. ``c = 1e-6`` 1/s^2
     (``c M`` a stiffness 1e-6 N/m per kg) stands in for that stiffness, absent at zero
-    multipliers; it changes the multipliers by its work on dx (on the 4-element cantilever
-    with a 0.5 kg pendulum: 1e-6 relative, as Newton's start)."""
+    multipliers; it changes the multipliers by its work on dx, small next to the weights the
+    joints carry, and Newton's iterations from this start correct it."""
     try:
         solver = dae.newton_matrix(x, np.zeros_like(x), np.zeros(dae.n_constraints), v, 0.0,
                                    x, 0.0, 1e-6, 0.0, 1.0, 0.0, 1.0)
@@ -1478,7 +1473,7 @@ def _least_squares_multipliers(dae, x, s):
 
 #: The most coordinates for which a failed load step's model is tested for a free motion under
 #: load (:func:`free_motion_under_load`): its dense null space and reduced stiffness cost
-#: O(n^3) (1000 coordinates: about 0.3 s), on the failure path only.
+#: O(n^3), on the failure path only, and this bound keeps that below a second.
 FREE_MOTION_COORDINATES = 1000
 
 

@@ -40,9 +40,8 @@ def dynamics(result):
     outputs: those are played back (:func:`played_inputs`).
 
     Cost per output: one evaluation of the recursive formulation's right-hand side (O(n), a
-    compiled kernel; 0.1-0.2 ms on the 110-coordinate 5 x 5 pendulum, about one RK4 stage),
-    or one LU of the DAE's saddle-point matrix and its constraint Jacobian (0.5-1 ms there,
-    the Jacobian's assembly by scipy half of it).
+    compiled kernel, about one RK4 stage), or one LU of the DAE's saddle-point matrix and its
+    constraint Jacobian (about a step of the implicit loop).
     """
     kept = getattr(result, "_dynamics", None)
     if kept is not None:

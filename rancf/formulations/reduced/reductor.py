@@ -30,11 +30,10 @@ plain reading):
   condition) fix the stretch, and the stretch is carried by the boundary slopes through the
   constraint modes, which are not sparse.
 
-On the paper's pendulum (308 of 640 rows) a sample without the x- and y-equations of the free
-end lets the stretch drift: the sampled residual stays near 1e-8 while the unsampled one grows
-to O(1) and the beam runs away (row sampling for every seed tried, once the beam swings towards
-the vertical; node sampling exactly for the seeds whose sample misses the tip node). Validation
-case ``modal`` measures both.
+A sample without the x- and y-equations of the free end lets the stretch drift: the sampled
+residual stays small while the unsampled one grows and the beam runs away (row sampling, and
+node sampling where its draw misses the tip node), so ``free_ends=True`` is the default; the
+validation case ``modal`` runs both samplings over several seeds (its table 'sampling').
 """
 from __future__ import annotations
 
@@ -504,8 +503,8 @@ class ReducedProblem(FullEquations):
         of the distance of the final coordinates from the full model's run at the same step:
         an indicator, not a bound. It neglects how the dynamics grow or damp an error, and the
         residual of a slope row moves a slope more (its mass is smaller); on the small models
-        of ``tests/test_reduced_small.py`` it is 12 to 1400 times the tip's distance from the
-        full run, and nothing keeps it above that distance on another model.
+        of ``tests/test_reduced_small.py`` it lies above the tip's distance from the full
+        run, and nothing keeps it above that distance on another model.
         """
         solver, red = self.step_solver, self.reduced
         kept = slice(None) if steps is None else slice(0, int(steps))
@@ -582,7 +581,8 @@ def reduce(model, sparsity, n_samples, seed=0, sample="node", free_ends=True, to
     A free-falling flexible pendulum (the adaptive-modal paper's case, 10 instead of 160
     elements), reduced and run against the full model over 0.1 s. A model this small needs most
     of its modes and equations (here 30 of the 40 modal coordinates and all 40 interior
-    equations): with 10 and 20 the run leaves the full one and stops "diverged" at 0.055 s.
+    equations): with 10 and 20 the run leaves the full one and stops "diverged"
+    (tests/test_reduced_small.py).
 
     >>> m = rancf.Model(gravity=(0.0, -9.81), elastic_model="berzeri")
     >>> b = m.add_beam(1.0, 10, E=7e5, rho=7200.0, A=4e-4, I=1.333e-8)
