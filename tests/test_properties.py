@@ -39,6 +39,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import zipfile
 from contextlib import contextmanager
 
 import numpy as np
@@ -811,6 +812,25 @@ def test_a_damaged_result_file_is_refused_naming_it(damage):
 
 
 # --- defects the properties found (regression tests, each with its minimal reproducer) --------
+def test_a_file_claiming_an_unknown_zip_version_is_refused_naming_it():
+    """A byte flipped in the archive's central directory made zipfile raise NotImplementedError
+    ("zip file version 10.9") out of rancf.load (found by the property above): here the first
+    central-directory record's "version needed to extract" (offset 6 of its ``PK\\1\\2``
+    signature) is set to 10.9, past what zipfile reads."""
+    path = os.path.join(result_folder(), "zip_version.npz")
+    small_result()[0].save(path)
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    at = raw.index(b"PK\x01\x02") + 6
+    raw[at:at + 2] = (109).to_bytes(2, "little")
+    with open(path, "wb") as f:
+        f.write(raw)
+    with pytest.raises(NotImplementedError):        # the damage is what zipfile refuses so
+        zipfile.ZipFile(path)
+    with pytest.raises(ValueError, match=re.escape(path)):
+        rancf.load(path, model=small_result()[1])
+
+
 @pytest.mark.parametrize("value", ["no", np.zeros(2)], ids=["str", "array"])
 def test_check_stability_must_be_a_bool(value):
     named_error(lambda: _simulate(t_end=0.002, dt=0.001, check_stability=value),

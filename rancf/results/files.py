@@ -582,7 +582,8 @@ def _read(path, f, size):
     (finite), each checked as it is read."""
     try:
         archive = zipfile.ZipFile(f)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+    # NotImplementedError: a damaged header can claim a zip version zipfile does not read
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
         raise ValueError(f"{path}: not a readable rancf Result file (not a .npz archive of "
                          f"arrays: {exc})") from exc
     with archive:
