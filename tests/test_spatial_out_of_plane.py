@@ -14,7 +14,11 @@ times a step (300 elements, full Newton, tol 1e-12: 2e-8, 9e-6, 1.3e-3, 0.13 rad
 1 to 4) until Newton fails (a link turned by half a turn, or no contraction), with the plain
 Newton matrix and with the turning of the link wrenches in it alike. The schemes that take the
 equation at one configuration (Newmark, generalized-alpha-S) run the chain (1000 elements,
-generalized-alpha-S: twist accelerations 1e-13 rad/s^2 over 20 steps) and follow the DAE.
+generalized-alpha-S: twist accelerations 1e-13 rad/s^2 over 20 steps) and follow the DAE; so
+does generalized-alpha itself in Arnold and Bruls' form (the equation at t_n+1, the
+pseudo-accelerations carrying the alpha weights), written in Python on this problem's residual
+and Newton matrix: 1000 elements, 3 iterations a step, twist accelerations 1e-17 rad/s^2, where
+the same loop with the two configurations fails at the third step on 300 elements.
 """
 import numpy as np
 import pytest
