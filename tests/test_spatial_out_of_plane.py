@@ -86,3 +86,12 @@ def test_out_of_plane_chain_follows_the_dae(n, method):
 def test_long_out_of_plane_chain_follows_the_dae():
     """1000 elements, generalized-alpha-S, 20 ms."""
     follows_the_dae(1000, "generalized-alpha-s", 0.02)
+
+
+@pytest.mark.parametrize("method", ["generalized-alpha", "hht"])
+def test_a_failed_two_configuration_run_names_the_one_configuration_schemes(method):
+    """Where such a run fails, its message says why and names the schemes that run the chain
+    (generalized-alpha-S and Newmark, checked against the DAE above)."""
+    res = rancf.simulate(tilted(300), 0.02, 1e-3, method=method, formulation="recursive")
+    assert res.status == "failed"
+    assert "two configurations" in res.message and "generalized-alpha-s" in res.message
