@@ -429,12 +429,11 @@ cdef class DAEKernel(StepProblem):
         :class:`~rancf.formulations.inputs.Recorded`, or None), for the Result's other
         outputs."""
         from rancf.formulations.dae import HeldReactions, stored_frames
-        from rancf.formulations.inputs import Recorded
         cdef Py_ssize_t n_out = len(t)
         t = np.array(t, dtype=float)
         branches = np.ascontiguousarray(branches, dtype=float).reshape(n_out, self.n_branch)
         table = self.owner.table
-        recorded = Recorded(t, self.kept[:n_out]) if self.kept_names else None
+        recorded = self.recorded(t)
         nodes = stored_frames(self.owner.assembly, t, q, v, branches, recorded)
         if ((np.asarray(table.slide_row) >= 0) | (np.asarray(table.angle_row) >= 0)).any():
             reactions = HeldReactions(self.owner.assembly, t, np.asarray(q).reshape(n_out, -1),
@@ -530,6 +529,13 @@ cdef class DAEKernel(StepProblem):
             np.asarray(self.inputs.qd)[:] = np.asarray(self.qd_j)
             self.inputs.efforts(t)
         return 0
+
+    def recorded(self, t):
+        """The input values :meth:`keep_inputs` kept at the outputs of times t (n_out,), s: a
+        :class:`~rancf.formulations.inputs.Recorded`, or None where the model has no input
+        function."""
+        from rancf.formulations.inputs import Recorded
+        return Recorded(t, self.kept[:len(t)]) if self.kept_names else None
 
     def keep_inputs(self, long k, double t, const double[::1] x, const double[::1] v):
         """Keeps the values the model's input functions give at the loop's output k, the

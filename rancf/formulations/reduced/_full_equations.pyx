@@ -101,5 +101,14 @@ cdef class FullEquations(StepProblem):
         """The full problem's outputs: the model-level arrays of the coordinates q."""
         return self.full.observe(q, v, a, t, lam)
 
+    def keep_inputs(self, long k, double t, const double[::1] q, const double[::1] v):
+        """The full problem's: keeps its input functions' values at the loop's output k."""
+        self.full.keep_inputs(k, t, q, v)
+
+    def recorded(self, t):
+        """The full problem's record of the values :meth:`keep_inputs` kept at the outputs of
+        times t (a :class:`~rancf.formulations.inputs.Recorded`, or None)."""
+        return self.full.recorded(t)
+
     def newton_advice(self):
         return self.full.newton_advice()

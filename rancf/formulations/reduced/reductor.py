@@ -434,6 +434,14 @@ class ReducedProblem(FullEquations):
         super().__init__(full)
         self.reduced, self.step_solver = reduced, step_solver
 
+    def observe_frames(self, t, q, v, a, lam, branches):
+        """:meth:`observe` frame by frame, and ``inputs``: the values the model's input
+        functions gave at the outputs, kept by the loop (:meth:`keep_inputs`), which the
+        Result's deferred outputs play back (and its file keeps) in the functions' place."""
+        frames = super().observe_frames(t, q, v, a, lam, branches)
+        frames["inputs"] = self.recorded(np.asarray(t, dtype=float))
+        return frames
+
     def observe(self, q, v, a, t, lam):
         """The full DAE's outputs of the coordinates q and what the reduction adds at an output.
 
