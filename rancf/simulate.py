@@ -25,6 +25,7 @@ from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .joints._codes import P_NODE
+from .utilities.errors import USER_FUNCTION_ERRORS
 from .utilities.memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
@@ -743,8 +744,9 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
                                                           method, output_every, progress, reason,
                                                           **implicit_options), reason),
                        formulation.start_note)
-        return noted(result, TWO_CONFIGURATIONS.get(method, "") if result.status == "failed"
-                     else "")
+        newton_failed = result.status == "failed" and not isinstance(result.error,
+                                                                     USER_FUNCTION_ERRORS)
+        return noted(result, TWO_CONFIGURATIONS.get(method, "") if newton_failed else "")
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):

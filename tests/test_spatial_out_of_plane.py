@@ -95,3 +95,19 @@ def test_a_failed_two_configuration_run_names_the_one_configuration_schemes(meth
     res = rancf.simulate(tilted(300), 0.02, 1e-3, method=method, formulation="recursive")
     assert res.status == "failed"
     assert "two configurations" in res.message and "generalized-alpha-s" in res.message
+
+
+def test_a_run_stopped_by_its_load_function_gets_no_scheme_advice():
+    """The advice is for a failed Newton iteration: a run that a user function stopped says
+    that, not that the scheme may be unstable."""
+    m = spatial_chain(10)
+
+    def load(t):
+        if t > 0.0025:
+            raise RuntimeError("sensor lost")
+        return (0.0, 0.0, -1.0)
+
+    m.add_force(m.beams[0].end, force=load)
+    res = rancf.simulate(m, 0.01, 1e-3, method="generalized-alpha", formulation="recursive")
+    assert res.status == "failed" and "sensor lost" in res.message
+    assert "two configurations" not in res.message
