@@ -86,13 +86,13 @@ matrix made at its predictor when the iterations it would save, ``(k - k_fresh)`
 ``factor_cost``, in iterations): a matrix kept across steps drifts as the configuration turns,
 and finding that out within a step wastes iterations. ``k_fresh`` is what a new matrix achieves:
 the iterations of the last step that started with one (``FRESH_ITERATIONS`` before any has),
-not a constant, since where the step's equations curve so that even the exact matrix leaves more
-than the tolerance after one iteration (a long spatial chain in relative coordinates: the root
-carries the whole chain, and Newton's quadratic term grows with its length), a new matrix saves
-nothing and refactoring at every step would only add its cost
-(tests/test_newton_matrix_renewal.py). A matrix that went stale within one step (the step after
-a new one took more iterations than it by more than a factorization's cost, the last time one
-was kept) is renewed at every step. ``reuse=False`` refactors at every iteration (full Newton).
+not a constant, since where even a new matrix leaves more than the tolerance after one
+iteration (a long spatial chain in relative coordinates, whose approximate matrix leaves a
+transient in the iteration that grows with the chain's length), a new matrix saves nothing and
+refactoring at every step would only add its cost (tests/test_newton_matrix_renewal.py). A
+matrix that went stale within one step (the step after a new one took more iterations than it by
+more than a factorization's cost, the last time one was kept) is renewed at every step.
+``reuse=False`` refactors at every iteration (full Newton).
 
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
