@@ -148,8 +148,13 @@ chain's iterations grow with its length whatever the matrix: with full Newton 2.
 4.0 at 100, 1000 and 10,000 elements without the turning, 2.0, 2.9 and 3.0 with it (the
 curvature above).
 The chain tilted out of its plane (tests/test_spatial_out_of_plane.py) excites the links'
-rotations about the beam axis, whose inertia is tiny: there the plain S's contraction (37.6 at
-1000 elements) is the turning's to fix (1.4e-4), but HHT and generalized-alpha fail on that
+rotations about the beam axis, whose inertia is tiny: there the plain S's contraction at
+accepted states (37.6 at 1000 elements) is the turning's (1.4e-4), yet in the loop the turning
+does not pay there either: generalized-alpha-S with the kept matrix takes 16 iterations and 11
+factorizations a step at 1000 elements where the plain S takes 5.3 and 2.6 (the kept matrix's
+first attempt fails and full Newton retries), and fails at 10,000 elements (3 ms; with full
+Newton too, 4 ms), where full Newton with the plain S takes 2 iterations a step
+(validation/turning_pay.py). HHT and generalized-alpha fail on that
 chain with either matrix, their converged steps' twist accelerations growing 30 to 100 times a
 step (the scheme weighs the equation at two configurations); Newmark and generalized-alpha-S
 run it with the plain S.
