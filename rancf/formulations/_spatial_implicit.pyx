@@ -110,7 +110,7 @@ Left out of S (the residual keeps them all, so the step converges to the same so
   the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
   and of a rotation-vector effort's map ``J_l(q)^T`` (above);
-- in statics (``c_m = 0``) the turning altogether: :attr:`krylov` has it there.
+- in statics (``c_m = 0``) none of the above where :attr:`exact_static` holds (below).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -187,6 +187,25 @@ Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are h
 value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
 loads, efforts) are scaled by ``load_factor``; the elements' forces are not.
 
+Statics' direct Newton matrix (:attr:`exact_static`): at rest and without inertia the
+residual is ``H_i^T W_i - tau_i`` with W_i the wrench of the applied loads beyond link i, and
+its derivative in q has, beside the elements', springs' and efforts' blocks of S, the
+turning of the link wrenches of :meth:`_link_turning` at zero accelerations (``Z = H``: no
+inertia to turn, terms (b) and (c)) and the part of the applied wrenches' change that the
+rigid turning ``h x* f`` does not give: a force of fixed direction (gravity, a
+non-follower load) turned with its point, a moment of fixed direction not turned at all
+(:meth:`_load_blocks`: ``-s B_b``, an unsymmetric 6 x 6 block per body congruent with the
+twists as the mass is, which the elimination takes in its place; a follower load turns
+rigidly and needs none). With them the matrix is the static residual's whole derivative
+(tests/test_spatial_static_tangent.py, against central differences, every joint kind but the
+cylindrical, whose sliding only a spring-damper between points holds), factored once an
+iteration by the unsymmetric elimination (LU joint blocks), O(n), and solved directly: no
+GMRES. ``exact_static`` is set where nothing the matrix leaves out is in the model: no
+cables, no spring-dampers between points (their own turning), no effort functions (their
+slopes are differences, symmetric part only), no loads between two nodes (drives are
+held: their links' coordinates are not unknowns); and at each factorization no effort torque on
+a rotation vector (``J_l(q)^T e`` turns with q). Elsewhere statics runs GMRES as above.
+
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
 iterations and steps while the loop reuses the matrix); both share the kernel's constants and
@@ -208,7 +227,7 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_spring_block,
                                           cable_rest, factor as factorize, forces,
                                           inverse_dynamics,
-                                          kinematics, rotated_inertias, spring_forces,
+                                          kinematics, load_vectors, rotated_inertias, spring_forces,
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
@@ -238,6 +257,13 @@ cdef int CYCLES = 8
 cdef double KRYLOV_TOL = 1e-8
 cdef double DIFFERENCE_STEP = 1e-6
 cdef double[9] _EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+
+
+cdef inline void _skew(const double* a, double* X) noexcept nogil:
+    """X (3 x 3, row-major) <- a^, the cross-product matrix: ``a^ b = a x b``."""
+    X[0], X[1], X[2] = 0.0, -a[2], a[1]
+    X[3], X[4], X[5] = a[2], 0.0, -a[0]
+    X[6], X[7], X[8] = -a[1], a[0], 0.0
 
 
 cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
@@ -649,6 +675,10 @@ cdef class SpatialProblem(StepProblem):
         Jacobian-vector products GMRES made so far.
     turning : bool
         The turning of the link wrenches in the Newton matrix (module docstring); default off.
+    exact_static : bool
+        In statics, the Newton matrix with the turning of the link wrenches and the loads'
+        own turning, the residual's whole derivative, solved directly (module docstring,
+        "Statics' direct Newton matrix"); set where the model holds nothing it leaves out.
     """
 
     formulation = "spatial"
@@ -671,6 +701,8 @@ cdef class SpatialProblem(StepProblem):
     cdef int n_efforts
     cdef double[::1] tangents                           # _link_turning: Z, u per body
     cdef public bint turning
+    cdef public bint exact_static       # statics' matrix is the residual's derivative (factor)
+    cdef bint ground_blocks             # spring-dampers to the ground: body blocks
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -744,6 +776,7 @@ cdef class SpatialProblem(StepProblem):
         self.pairs = np.asarray(pairs, dtype=np.intc) if len(pairs) else np.zeros(1, np.intc)
         self.blocks = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         nd.body_blocks = &self.blocks[0] if len(ground) else NULL
+        self.ground_blocks = len(ground) > 0
         w = 3 * self.n_pairs
         self.Z, self.Ks = np.zeros(max(w * nq, 1)), np.zeros(max(3 * w, 1))
         self.small, self.pivots = np.zeros(max(w * w, 1)), np.zeros(max(w, 1), np.intc)
@@ -765,6 +798,12 @@ cdef class SpatialProblem(StepProblem):
         self.at_iterate = self.within_step = False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
+        # statics' Newton matrix with the turning is the residual's whole derivative where
+        # nothing it leaves out is in the model (module docstring, "Statics"): then no GMRES
+        arcs = [nd.load_arc[k] for k in range(nd.n_loads)]
+        self.exact_static = bool(static and not nd.n_cable_elements and nd.n_springs == 0
+                                 and not self.n_efforts
+                                 and all(c < 0 for c in arcs))
 
     # --- inputs ---------------------------------------------------------------------------
     cdef int _at_time(self, double t) except -1:
@@ -975,10 +1014,15 @@ cdef class SpatialProblem(StepProblem):
         self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
         # without stiffness (the start's mass matrix) S is the Jacobian itself
         self.exact = c_k == 0.0
+        cdef bint statics = (self.exact_static and c_m == 0.0 and c_k > 0.0
+                             and self._no_turning_efforts())
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
         if self.n_efforts:
             self._slopes(t_e, c_k, c_c)
+        # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
+        # _ground_springs zeroes first
+        nd.body_blocks = &self.blocks[0] if statics or self.ground_blocks else NULL
         with nogil:
             kinematics(nd, nd.q, nd.qd)
             rotated_inertias(nd)
@@ -1009,6 +1053,13 @@ cdef class SpatialProblem(StepProblem):
             if status:
                 raise ArithmeticError(self._turned_over(status, t_e))
             nd.tangent = &self.tangents[0]
+        elif statics:
+            with nogil:
+                status = self._link_turning(&self.zero[0], 0.0, 0.0, c_k)
+            if status:
+                raise ArithmeticError(self._turned_over(status, t_e))
+            nd.tangent = &self.tangents[0]
+            self.exact = True
         self.within_step = self.has_accel
         with nogil:
             status = factorize(nd, c_m, &self.E[0])
@@ -1118,13 +1169,25 @@ cdef class SpatialProblem(StepProblem):
         cdef double x[3]
         cdef double y[3]
         cdef int i, j, k, m, r, s, p, off, n_i, rs
+        cdef double lf = self.load_factor
         nd.failed = 0
         if forces(nd, nd.q, nd.qd):
             return nd.failed
+        if lf != 1.0:
+            # statics: the applied wrenches and efforts scaled as the residual's (_state)
+            for k in range(SPATIAL_NODE * nd.n):
+                nd.f[k] *= lf
+            for k in range(nd.n):
+                if nd.motion[k] != M_ELEMENT:
+                    for s in range(nd.q_offset[k], nd.q_offset[k + 1]):
+                        nd.tau[s] *= lf
         for k in range(nd.n_q):
             s = nd.smap[k]
-            nd.qdd[k] = a_e[s] if s >= 0 else 0.0
+            nd.qdd[k] = a_e[s] if (s >= 0 and c_m != 0.0) else 0.0
         inverse_dynamics(nd, nd.qdd, c_mq, c_k, &self.full_out[0])
+        if c_m == 0.0:
+            # statics: the loads' own turning as unsymmetric body blocks (_load_blocks)
+            self._load_blocks(c_k)
         for i in range(nd.nb):
             n_i = _unknowns(nd, i)
             Z = &self.tangents[2 * SPATIAL_BLOCK * i]
@@ -1141,14 +1204,20 @@ cdef class SpatialProblem(StepProblem):
             for j in range(n_i):
                 for k in range(3):
                     hv[k], hw[k] = H[SPATIAL_NODE * k + j], H[SPATIAL_NODE * (3 + k) + j]
-                # Y = abar x h = (alpha x h_v + a x h_w, alpha x h_w); Z = H + Y / c_m
-                cross(abar + 3, hv, x)
-                cross(abar, hw, y)
-                for k in range(3):
-                    Z[SPATIAL_NODE * k + j] = hv[k] + (x[k] + y[k]) / c_m
-                cross(abar + 3, hw, x)
-                for k in range(3):
-                    Z[SPATIAL_NODE * (3 + k) + j] = hw[k] + x[k] / c_m
+                if c_m == 0.0:
+                    # statics: no inertia; gravity's turning is in the body blocks
+                    for k in range(3):
+                        Z[SPATIAL_NODE * k + j] = hv[k]
+                        Z[SPATIAL_NODE * (3 + k) + j] = hw[k]
+                else:
+                    # Y = abar x h = (alpha x h_v + a x h_w, alpha x h_w); Z = H + Y / c_m
+                    cross(abar + 3, hv, x)
+                    cross(abar, hw, y)
+                    for k in range(3):
+                        Z[SPATIAL_NODE * k + j] = hv[k] + (x[k] + y[k]) / c_m
+                    cross(abar + 3, hw, x)
+                    for k in range(3):
+                        Z[SPATIAL_NODE * (3 + k) + j] = hw[k] + x[k] / c_m
                 # u = h x* W = (h_w x F, h_w x N + h_v x F)
                 cross(hw, w, x)
                 for k in range(3):
@@ -1176,7 +1245,8 @@ cdef class SpatialProblem(StepProblem):
                     dH[r], dH[3 + r] = y[r], x[r]
                 for r in range(SPATIAL_NODE):
                     Ei[SPATIAL_NODE] += dH[r] * w[r]
-                    Z[SPATIAL_NODE * r] += c_mq / c_m * dH[r] * nd.qdd[off + 1]
+                    if c_m != 0.0:
+                        Z[SPATIAL_NODE * r] += c_mq / c_m * dH[r] * nd.qdd[off + 1]
                 continue
             for k in range(n_i):
                 if k >= rs:
@@ -1202,8 +1272,76 @@ cdef class SpatialProblem(StepProblem):
                             dH[r], dH[3 + r] = y[r], 0.0
                     for r in range(SPATIAL_NODE):
                         Ei[SPATIAL_NODE * j + k] += dH[r] * w[r]
-                        Z[SPATIAL_NODE * r + k] += c_mq / c_m * dH[r] * nd.qdd[off + j]
+                        if c_m != 0.0:
+                            Z[SPATIAL_NODE * r + k] += c_mq / c_m * dH[r] * nd.qdd[off + j]
         return 0
+
+    cdef bint _no_turning_efforts(self) noexcept nogil:
+        """Whether no rotation-vector link (spherical, free) carries an effort: its generalized
+        force ``J_l(q)^T e`` turns with q, which the Newton matrix leaves out (module
+        docstring), so statics keeps GMRES where one does."""
+        cdef SpatialData* nd = &self.nd
+        cdef int i, k
+        for i in range(nd.nb):
+            if motion_rotation(nd.motion[i]) == R_VECTOR and nd.motion[i] != M_ELEMENT:
+                # the rotation vector's torque: the link's last three coordinates
+                for k in range(nd.q_offset[i + 1] - 3, nd.q_offset[i + 1]):
+                    if nd.effort[k] != 0.0:
+                        return False
+        return True
+
+    cdef void _load_blocks(self, double c_k) noexcept nogil:
+        """Statics' body blocks (``SpatialData.body_blocks``, zeroed by :meth:`_ground_springs`
+        before): the part of the applied wrenches' derivative that the rigid turning of
+        :meth:`_link_turning` misses. A force F of fixed direction at the point g from body b's
+        origin (gravity: ``m g`` at the origin) and a moment Mo of fixed direction do not turn
+        with the body; ``h x* f`` turns them, so the change of the body's wrench under the
+        twist ``h = (v, w)`` (at its origin) is that less ``(w x F, g x (w x F) + w x Mo)``::
+
+            B h = [[0, F^], [0, g^ F^ + Mo^]] h          (6 x 6, unsymmetric)
+
+        (a^ the cross-product matrix), and the residual's ``-c_k s f`` takes ``-c_k s B`` into
+        the body's block (s the load factor), on both sides congruent with the twists as the
+        mass is, so the elimination takes it as it takes ``c_m M_b``. A follower load turns
+        with its body: nothing. Loads between two nodes (``load_arc``) are not taken (the
+        caller's :attr:`exact_static` excludes them)."""
+        cdef SpatialData* nd = &self.nd
+        cdef double lf = self.load_factor
+        cdef double F[3]
+        cdef double Mo[3]
+        cdef double g[3]
+        cdef double Fx[9]
+        cdef double gx[9]
+        cdef double* Bb
+        cdef int i, j, k, r, c
+        for i in range(nd.nb):
+            Bb = nd.body_blocks + SPATIAL_BLOCK * i
+            for k in range(3):
+                F[k] = -c_k * lf * nd.mass[i] * nd.gravity[k]
+            _skew(F, Fx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+        for j in range(nd.n_loads):
+            if nd.load_follower[j] or nd.load_arc[j] >= 0:
+                continue
+            i = nd.load_body[j]
+            Bb = nd.body_blocks + SPATIAL_BLOCK * i
+            load_vectors(nd, j, F, Mo, g)
+            for k in range(3):
+                F[k] *= -c_k * lf
+                Mo[k] *= -c_k * lf
+            _skew(F, Fx)
+            _skew(g, gx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += (
+                        gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
+            _skew(Mo, Fx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += Fx[3 * r + c]
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
@@ -1568,17 +1706,18 @@ cdef class SpatialProblem(StepProblem):
     def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
         """``S^-1 r`` (n,) by the O(n) elimination, S the symmetric Newton matrix at (q, v, t)
         with these coefficients, without the turning of the link wrenches (which needs the
-        accelerations: :meth:`step_solve` has it) (tests; :meth:`matrix` assembles the same
-        S)."""
+        accelerations: :meth:`step_solve` has it) nor statics' (:attr:`exact_static`) (tests;
+        :meth:`matrix` assembles the same S)."""
         self._forget()
         cdef double[::1] qq = _vector("q", q, self.n)
         cdef double[::1] vv = _vector("v", v, self.n)
         cdef double[::1] x = _vector("r", r, self.n)
         turning, self.turning = self.turning, False
+        exact, self.exact_static = self.exact_static, False
         try:
             self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
         finally:
-            self.turning = turning
+            self.turning, self.exact_static = turning, exact
         self._precondition(&x[0])
         return np.asarray(x)[:self.n].copy()
 
