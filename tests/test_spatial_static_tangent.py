@@ -136,3 +136,47 @@ def test_direct_statics_converges_quadratically_on_the_bend():
     res = rancf.static(m, load_steps=10)
     assert res.status == "ok", res.message
     assert res.extra["iterations"].max() <= 4
+
+
+def test_a_stable_equilibrium_is_decided_by_the_pivots(monkeypatch):
+    """The bend's equilibrium (8 elements, a force of fixed direction: a potential) is decided
+    stable by the direct matrix's pivots, without the spatial DAE's test (made to fail here
+    if it ran); independently, the static residual's Jacobian there by central differences
+    is symmetric (to 1e-6 of its largest entry: the differences' error) and positive
+    definite, as the pivots said."""
+    from rancf.integrators import static as static_module
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the spatial DAE's stability test ran")
+    monkeypatch.setattr(static_module, "SpatialDAE", refused)
+    m, _ = bend45.model(8)
+    res = static_module.static(m, load_steps=10)     # the Solution: its link coordinates
+    assert res.status == "ok", res.message
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f, static=True)
+    q, z = res.q[-1][:f.n_free], np.zeros(f.n_free)
+    step = 1e-6
+    J = np.column_stack([(p.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
+                          - p.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
+                         for e in np.eye(f.n_free)])
+    assert np.abs(J - J.T).max() <= 1e-6 * np.abs(J).max()
+    assert np.linalg.eigvalsh(0.5 * (J + J.T)).min() > 0.0
+
+
+def test_loads_without_a_potential_keep_the_dae_s_stability_test(monkeypatch):
+    """A follower force and a moment fixed in space have no potential: the pivots decide
+    nothing there, and the spatial DAE is built for the stability test as before."""
+    from rancf.integrators import static as static_module
+    built = []
+    original = static_module.SpatialDAE
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(static_module, "SpatialDAE", counted)
+    for follower, moment in ((True, (0.0, 0.0, 0.0)), (False, (0.0, 50.0, 0.0))):
+        m, beam = bend45.model(8)
+        m.add_force(beam.node(4), force=(0.0, 0.0, -100.0), moment=moment, follower=follower)
+        built.clear()
+        assert rancf.static(m, load_steps=10).status == "ok"
+        assert built

@@ -703,6 +703,12 @@ cdef class SpatialProblem(StepProblem):
     cdef public bint turning
     cdef public bint exact_static       # statics' matrix is the residual's derivative (factor)
     cdef bint ground_blocks             # spring-dampers to the ground: body blocks
+    cdef bint static_factored           # the last factor was statics' direct matrix
+    cdef bint conservative              # of loads with a potential (_load_blocks)
+    cdef double factored_load_factor    # at this load factor
+    cdef double[::1] wrench_q           # the residual's last point in statics (_residual)
+    cdef double wrench_lf, wrench_cf, wrench_t
+    cdef bint wrench_valid, reuse_wrenches
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -756,6 +762,8 @@ cdef class SpatialProblem(StepProblem):
         for k in range(nq):
             self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
+        self.wrench_q = np.zeros(max(self.n, 1))
+        self.wrench_valid = self.reuse_wrenches = False
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
@@ -898,6 +906,12 @@ cdef class SpatialProblem(StepProblem):
         Newton-Euler recursion (module docstring)."""
         self._state(q, v, t, c_f)
         self._recursion(a, c_m, c_f, out)
+        # statics' direct matrix takes the link wrenches of the residual at its own point
+        # (factor): the loop evaluates the residual at the iterate right before it factors
+        self.wrench_valid = self.exact_static and c_m == 0.0 and v != NULL
+        if self.wrench_valid:
+            memcpy(&self.wrench_q[0], q, self.n * sizeof(double))
+            self.wrench_lf, self.wrench_cf, self.wrench_t = self.load_factor, c_f, t
         return 0
 
     cdef int _state(self, const double* q, const double* v, double t, double c_f) except -1:
@@ -981,6 +995,7 @@ cdef class SpatialProblem(StepProblem):
     cdef void _forget(self) noexcept:
         """The residual's workspace is no longer that of the last residual's point."""
         self.kept = False
+        self.wrench_valid = False
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
         self._forget()
@@ -1053,7 +1068,14 @@ cdef class SpatialProblem(StepProblem):
             if status:
                 raise ArithmeticError(self._turned_over(status, t_e))
             nd.tangent = &self.tangents[0]
-        elif statics:
+        self.static_factored = statics
+        self.factored_load_factor = self.load_factor
+        if nd.tangent == NULL and statics:
+            # the residual's link wrenches at this very point, where the loop evaluated it
+            self.reuse_wrenches = (self.wrench_valid and self.wrench_lf == self.load_factor
+                                   and self.wrench_cf == c_k and self.wrench_t == t_e
+                                   and memcmp(q_e, &self.wrench_q[0],
+                                              self.n * sizeof(double)) == 0)
             with nogil:
                 status = self._link_turning(&self.zero[0], 0.0, 0.0, c_k)
             if status:
@@ -1151,26 +1173,37 @@ cdef class SpatialProblem(StepProblem):
         of the link wrenches"). A link's own H turning (term (c)) is taken for the spherical,
         free, element and universal links; the other compositions of a rotation vector or two
         axes with a translation (rancf/joints/_codes.pxd) leave it out, as the plain S does.
-        Returns 0, or body + 1 of an element turned to pi."""
+        Returns 0, or body + 1 of an element turned to pi.
+
+        In statics at the point of the residual the loop evaluated right before (``factor``'s
+        ``reuse_wrenches``) the link wrenches are that residual's, not computed again."""
         cdef SpatialData* nd = &self.nd
-        cdef double* Z
-        cdef double* u
-        cdef double* Ei
-        cdef const double* H
-        cdef const double* Ap
-        cdef const double* w
-        cdef double abar[SPATIAL_NODE]
-        cdef double dH[SPATIAL_NODE]
-        cdef double Jd[9]
-        cdef double e[3]
-        cdef double hv[3]
-        cdef double hw[3]
-        cdef double o[3]
-        cdef double x[3]
-        cdef double y[3]
-        cdef int i, j, k, m, r, s, p, off, n_i, rs
-        cdef double lf = self.load_factor
+        cdef int k, status
         nd.failed = 0
+        if self.reuse_wrenches and c_m == 0.0:
+            # statics at the residual's own point (factor): its link wrenches, the same
+            # forces and recursion (c_m = 0, c_f = c_k) at the same q, load factor and t
+            self.reuse_wrenches = False
+            memcpy(nd.pA, self.d.pA, SPATIAL_NODE * nd.n * sizeof(double))
+            for k in range(nd.n_q):
+                nd.qdd[k] = 0.0
+            self._load_blocks(c_k)
+        else:
+            status = self._turning_wrenches(a_e, c_m, c_mq, c_k)
+            if status:
+                return status
+        return self._turning_columns(c_m, c_mq, c_k)
+
+    cdef int _turning_wrenches(self, const double* a_e, double c_m, double c_mq,
+                               double c_k) noexcept nogil:
+        """The link wrenches (``nd.pA``) of :meth:`_link_turning` at Newton's kinematics: the
+        forces (scaled by the load factor in statics, as the residual's) and the
+        Newton-Euler recursion at the accelerations a_e (none in statics, ``c_m = 0``, whose
+        load blocks it adds: :meth:`_load_blocks`). Returns 0, or body + 1 of an element
+        turned to pi."""
+        cdef SpatialData* nd = &self.nd
+        cdef double lf = self.load_factor
+        cdef int k, s
         if forces(nd, nd.q, nd.qd):
             return nd.failed
         if lf != 1.0:
@@ -1188,6 +1221,28 @@ cdef class SpatialProblem(StepProblem):
         if c_m == 0.0:
             # statics: the loads' own turning as unsymmetric body blocks (_load_blocks)
             self._load_blocks(c_k)
+        return 0
+
+    cdef int _turning_columns(self, double c_m, double c_mq, double c_k) noexcept nogil:
+        """Z, u and the links' own terms in E of :meth:`_link_turning` from the link wrenches
+        in ``nd.pA`` and the accelerations in ``nd.qdd``."""
+        cdef SpatialData* nd = &self.nd
+        cdef double* Z
+        cdef double* u
+        cdef double* Ei
+        cdef const double* H
+        cdef const double* Ap
+        cdef const double* w
+        cdef double abar[SPATIAL_NODE]
+        cdef double dH[SPATIAL_NODE]
+        cdef double Jd[9]
+        cdef double e[3]
+        cdef double hv[3]
+        cdef double hw[3]
+        cdef double o[3]
+        cdef double x[3]
+        cdef double y[3]
+        cdef int i, j, k, m, r, p, off, n_i, rs
         for i in range(nd.nb):
             n_i = _unknowns(nd, i)
             Z = &self.tangents[2 * SPATIAL_BLOCK * i]
@@ -1314,6 +1369,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double gx[9]
         cdef double* Bb
         cdef int i, j, k, r, c
+        self.conservative = True
         for i in range(nd.nb):
             Bb = nd.body_blocks + SPATIAL_BLOCK * i
             for k in range(3):
@@ -1323,11 +1379,18 @@ cdef class SpatialProblem(StepProblem):
                 for c in range(3):
                     Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
         for j in range(nd.n_loads):
-            if nd.load_follower[j] or nd.load_arc[j] >= 0:
+            if nd.load_arc[j] >= 0:
                 continue
+            load_vectors(nd, j, F, Mo, g)
+            if nd.load_follower[j] or Mo[0] != 0.0 or Mo[1] != 0.0 or Mo[2] != 0.0:
+                # a follower load, a moment fixed in space: no potential (static_stable)
+                if (nd.load_follower[j] and (F[0] != 0.0 or F[1] != 0.0 or F[2] != 0.0)) \
+                        or Mo[0] != 0.0 or Mo[1] != 0.0 or Mo[2] != 0.0:
+                    self.conservative = False
+                if nd.load_follower[j]:
+                    continue
             i = nd.load_body[j]
             Bb = nd.body_blocks + SPATIAL_BLOCK * i
-            load_vectors(nd, j, F, Mo, g)
             for k in range(3):
                 F[k] *= -c_k * lf
                 Mo[k] *= -c_k * lf
@@ -1702,6 +1765,27 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_m, c_f, &out[0])
         return np.asarray(out)[:self.n].copy()
+
+    def static_stable(self):
+        """Whether the last factorization was statics' direct matrix (:attr:`exact_static`)
+        at load factor 1 under loads with a potential (gravity, forces of fixed direction: no
+        follower load, no moment fixed in space) and every pivot of its elimination is
+        positive. That matrix is then the Hessian of the potential in the link coordinates,
+        symmetric, and the block elimination a congruence whose LU blocks, unpivoted, are
+        its LDL^T: by Sylvester's law of inertia it is positive definite, the equilibrium a
+        strict minimum of the potential (stable; the spatial DAE's test,
+        rancf/integrators/static.py ``_leave_unstable_equilibrium``, finds no negative
+        omega^2 there). False says nothing: that test decides."""
+        cdef SpatialData* nd = &self.nd
+        cdef int i, k
+        if not (self.static_factored and self.conservative
+                and self.factored_load_factor == 1.0):
+            return False
+        for i in range(nd.nb):
+            for k in range(_unknowns(nd, i)):
+                if not nd.L[SPATIAL_BLOCK * i + (SPATIAL_NODE + 1) * k] > 0.0:
+                    return False
+        return True
 
     def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
         """``S^-1 r`` (n,) by the O(n) elimination, S the symmetric Newton matrix at (q, v, t)
