@@ -167,3 +167,26 @@ def random_state(model, rng, t=0.3, amplitude=0.05):
         rec.kernel.kinematics(t, y)
         y[:A.n_x] = rec.kernel.arrays["X"]
     return y, rec.kernel.arrays["X"].copy(), rec.kernel.arrays["V"].copy()
+
+
+def every_joint_kind():
+    """A spatial chain of every joint kind in motion: a soft beam of 4 elements on a spherical
+    joint, below its end rigid bodies (0.3 kg) on a universal, a cylindrical, a driven
+    revolute, a prismatic, a revolute and a free joint with a spring effort, a sideways
+    force of 15 rad/s on the beam, under gravity (rates above 1 rad/s within 1 s)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(0.8, 4, E=5e7, rho=1000.0, A=1e-3, I=(2e-8, 3e-8), J=4e-8, G=2e7,
+                   direction=(1.0, 0.0, -1.0), up=(0.0, 1.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    parent, below = b.end, b.positions[-1]
+    axis = (0.0, 0.6, 0.8)
+    joints = [("universal", dict(axes=((1, 0, 0), (0, 1, 0)))), ("cylindrical", dict(axis=axis)),
+              ("revolute", dict(axis=axis, drive=lambda t: (np.sin(t), np.cos(t), -np.sin(t)))),
+              ("prismatic", dict(axis=axis)), ("revolute", dict(axis=axis)),
+              ("free", dict(effort=lambda t, q, qd: -10.0 * q))]
+    for kind, options in joints:
+        body = m.add_rigid_body(0.3, np.diag([1e-3, 2e-3, 3e-3]), position=below - (0, 0, 0.1))
+        m.add_joint(kind, parent, body.point(0.0, 0.0, 0.1), **options)
+        parent, below = body.point(0.0, 0.0, -0.1), below - (0, 0, 0.2)
+    m.add_force(b.node(2), force=lambda t: (0.0, 2.0 * np.sin(15.0 * t), 0.0))
+    return m

@@ -7,6 +7,7 @@ import pytest
 from scipy.spatial.transform import Rotation
 
 import rancf
+from models import every_joint_kind
 
 STEEL = dict(E=2.1e11, rho=7800.0, A=1e-4, I=(1e-9, 4e-9), J=2e-9, G=8.1e10)
 
@@ -148,21 +149,7 @@ def test_link_states_of_the_stored_frames_are_those_of_the_per_frame_inverse():
     from rancf.formulations import spatial
     from rancf.results.outputs import link_states
 
-    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
-    b = m.add_beam(0.8, 4, E=5e7, rho=1000.0, A=1e-3, I=(2e-8, 3e-8), J=4e-8, G=2e7,
-                   direction=(1.0, 0.0, -1.0), up=(0.0, 1.0, 0.0))
-    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
-    parent, below = b.end, b.positions[-1]
-    axis = (0.0, 0.6, 0.8)
-    joints = [("universal", dict(axes=((1, 0, 0), (0, 1, 0)))), ("cylindrical", dict(axis=axis)),
-              ("revolute", dict(axis=axis, drive=lambda t: (np.sin(t), np.cos(t), -np.sin(t)))),
-              ("prismatic", dict(axis=axis)), ("revolute", dict(axis=axis)),
-              ("free", dict(effort=lambda t, q, qd: -10.0 * q))]
-    for kind, options in joints:
-        body = m.add_rigid_body(0.3, np.diag([1e-3, 2e-3, 3e-3]), position=below - (0, 0, 0.1))
-        m.add_joint(kind, parent, body.point(0.0, 0.0, 0.1), **options)
-        parent, below = body.point(0.0, 0.0, -0.1), below - (0, 0, 0.2)
-    m.add_force(b.node(2), force=lambda t: (0.0, 2.0 * np.sin(15.0 * t), 0.0))
+    m = every_joint_kind()
     res = rancf.simulate(m, t_end=1.0, dt=2e-4, method="generalized-alpha-s", output_every=500)
     assert res.status == "ok", res.message
     formulation = spatial.of_model(m)

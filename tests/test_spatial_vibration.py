@@ -262,13 +262,21 @@ def test_an_inverted_rigid_pendulum_is_refused_with_its_negative_omega_squared()
     ``omega^2 = -m g d / (I_x + m d^2)`` (-16.35 (rad/s)^2 here). Its K + sigma M is not
     positive definite (sigma, the shift of the modes' solver, is 1e-6 of K's scale, gravity's
     stiffness), so this takes the pencil's QZ: the value named in the message (6 digits)
-    must be the closed form's."""
+    must be the closed form's. The drawn (inverted) configuration at rest is given as the
+    state: by default statics, whose Newton matrix has gravity's turning, finds the balanced
+    equilibrium, leaves it as unstable and hangs the body below the joint, where the one mode
+    is the closed form's ``omega^2 = m g d / (I_x + m d^2)``, positive (to the eigensolver's
+    1e-9)."""
     mass, d, g = 2.0, 0.5, 9.81
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
     body = m.add_rigid_body(mass, np.diag([0.1, 0.2, 0.3]), position=(0.0, 0.0, d))
     m.add_joint("revolute", m.ground.point(0.0, 0.0, 0.0), body.point(0.0, 0.0, -d),
                 axis=(1, 0, 0))
+    drawn = rancf.simulate(m, t_end=1e-3, dt=1e-3, method="rk4").state(0)
     with pytest.raises(ValueError, match="unstable: mode 0") as refused:
-        rancf.modes(m, n=1)
+        rancf.modes(m, state=drawn, n=1)
     named = float(str(refused.value).split("omega^2 = ")[1].split()[0])
-    assert np.isclose(named, -mass * g * d / (0.1 + mass * d * d), rtol=1e-5)
+    closed = mass * g * d / (0.1 + mass * d * d)
+    assert np.isclose(named, -closed, rtol=1e-5)
+    hanging = rancf.modes(m, n=1)
+    assert np.isclose((2.0 * np.pi * hanging.frequencies[0]) ** 2, closed, rtol=1e-9)

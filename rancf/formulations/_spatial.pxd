@@ -76,6 +76,10 @@ cdef struct SpatialData:
     double spring_power            # W: the joint springs' power in tau at the last
                                    # spring_forces (a potential and a dissipation, not a work)
     double* body_blocks            # 36 per body added to c_m M in ``factor`` (NULL: none)
+    double* tangent                # 72 per body: Z (6 x n_i, row stride 6) in place of H in
+                                   # ``factor``'s U = I^A Z + u and in the sweeps' body
+                                   # accelerations, then u (6 x n_i); NULL: the symmetric
+                                   # elimination (``factor``)
     # spatial ANCF cables (the theory page's "The cable in the recursion"): their nodes are
     # the kernel's nodes nb .. n - 1 (tree body n_bodies + k is cable node k), visited with the
     # bodies in ``order`` (parents first); every per-body workspace above has n entries

@@ -941,6 +941,40 @@ cdef inline void ldl_solve(const double* L, int n, double* x) noexcept nogil:
             x[i] -= L[SPATIAL_NODE * k + i] * x[k]
 
 
+cdef inline int lu(double* D, int n) noexcept nogil:
+    """D (n x n, row stride 6, unsymmetric) <- its factors ``D = L U`` without pivoting (L unit
+    lower triangular below the diagonal, U on and above it): the joint blocks of
+    :func:`factor` with ``d.tangent``, whose unsymmetric part (the turning of the link wrenches)
+    is small beside their symmetric one. -1 if a pivot is not finite or not above 1e-13 of the
+    block's largest entry (a singular block)."""
+    cdef int i, j, k
+    cdef double p, scale = 0.0
+    for i in range(n):
+        for j in range(n):
+            scale = max(scale, fabs(D[SPATIAL_NODE * i + j]))
+    for k in range(n):
+        p = D[(SPATIAL_NODE + 1) * k]
+        if not isfinite(p) or not fabs(p) > 1e-13 * scale:
+            return -1
+        for i in range(k + 1, n):
+            D[SPATIAL_NODE * i + k] /= p
+            for j in range(k + 1, n):
+                D[SPATIAL_NODE * i + j] -= D[SPATIAL_NODE * i + k] * D[SPATIAL_NODE * k + j]
+    return 0
+
+
+cdef inline void lu_solve(const double* F, int n, double* x) noexcept nogil:
+    """x <- (L U)^-1 x with the factors of :func:`lu`."""
+    cdef int i, k
+    for i in range(n):
+        for k in range(i):
+            x[i] -= F[SPATIAL_NODE * i + k] * x[k]
+    for i in range(n - 1, -1, -1):
+        for k in range(i + 1, n):
+            x[i] -= F[SPATIAL_NODE * i + k] * x[k]
+        x[i] /= F[(SPATIAL_NODE + 1) * i]
+
+
 cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     """The leaves-to-root factorization of ``c_m B^T M B + E`` (the generalized mass for
     ``c_m = 1`` and no E; an implicit step's Newton matrix otherwise), after
@@ -951,7 +985,14 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     spring-dampers to the ground, symmetric: ``J_b^T P^T K P J_b`` is a body's term). Keeps
     I^A, U, L and W per body for :func:`sweeps`. Returns 0, or body + 1 whose D is not
     positive definite (without E: a mass) or is singular (with E: a Newton matrix's block,
-    which the element stiffness of a strained element may make indefinite)."""
+    which the element stiffness of a strained element may make indefinite).
+
+    With ``d.tangent`` (a body's Z and u, 6 x n_i each; not on cable nodes) the matrix is the
+    unsymmetric ``B^T I B~ + E`` whose entry for links i, j is ``H_i^T I^c_k Z_j`` (I^c_k the
+    composite inertia beyond the deeper of the two) plus ``H_i^T u_j`` where j is i or beyond
+    it: the same elimination with ``U = I^A Z + u``, D factored by :func:`lu`, and ``W = D^-1
+    H^T I^A``, since the body accelerations are then ``a_i = X_i a_p + Z_i qdd_i`` and the link
+    wrenches ``W_i = I_i a_i + u_i qdd_i + sum_c X_c^T W_c``."""
     cdef double S[SPATIAL_BLOCK]
     cdef double col[SPATIAL_NODE]
     cdef double M[CABLE_ELEMENT_BLOCK]
@@ -960,6 +1001,7 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     cdef double* W
     cdef double* U
     cdef double* L
+    cdef const double* Z
     cdef const double* Ei
     cdef const double* Me
     cdef int s, i, j, k, r, p, n_i, el
@@ -999,28 +1041,40 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
                 U[k] = IA[k]
                 L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
         else:
-            # U = I^A H (6 x n_i), D = H^T U + E_i
+            # U = I^A H (6 x n_i), or I^A Z + u, D = H^T U + E_i
+            Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
             for r in range(SPATIAL_NODE):
                 for j in range(n_i):
-                    U[SPATIAL_NODE * r + j] = 0.0
+                    # u, the second block of d.tangent's body entry
+                    U[SPATIAL_NODE * r + j] = 0.0 if Z == H else \
+                        Z[SPATIAL_BLOCK + SPATIAL_NODE * r + j]
                     for k in range(SPATIAL_NODE):
                         U[SPATIAL_NODE * r + j] += (IA[SPATIAL_NODE * r + k]
-                                                    * H[SPATIAL_NODE * k + j])
+                                                    * Z[SPATIAL_NODE * k + j])
             for j in range(n_i):
                 for k in range(n_i):
                     L[SPATIAL_NODE * j + k] = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
                     for r in range(SPATIAL_NODE):
                         L[SPATIAL_NODE * j + k] += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
-        if ldl(L, n_i, E == NULL):
-            return i + 1
         if i >= d.nb and d.motion[i] == C_NODE:
+            if ldl(L, n_i, E == NULL):
+                return i + 1
             _cable_eliminate(d, i, p, M)
             continue
-        # W = D^-1 U^T (n_i x 6)
+        if (lu(L, n_i) if d.tangent != NULL else ldl(L, n_i, E == NULL)):
+            return i + 1
+        # W = D^-1 U^T (n_i x 6), or D^-1 H^T I^A
         for r in range(SPATIAL_NODE):
-            for j in range(n_i):
-                col[j] = U[SPATIAL_NODE * r + j]
-            ldl_solve(L, n_i, col)
+            if d.tangent == NULL:
+                for j in range(n_i):
+                    col[j] = U[SPATIAL_NODE * r + j]
+                ldl_solve(L, n_i, col)
+            else:
+                for j in range(n_i):
+                    col[j] = 0.0
+                    for k in range(SPATIAL_NODE):
+                        col[j] += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
+                lu_solve(L, n_i, col)
             for j in range(n_i):
                 W[SPATIAL_NODE * j + r] = col[j]
         if p < 0:
@@ -1071,7 +1125,8 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     the applied wrenches f and the bias accelerations c (the forward dynamics; without it the
     solve of the factored matrix). Leaves to root, from ``p^A = -f`` (or 0):
     ``u = tau - H^T p^A - U^T c``, ``z = D^-1 u``, ``p^A_p += X^T (p^A + I^A c + U z)``; root
-    to leaves: ``qdd = z - W X a_p``, ``a = X a_p + H qdd + c``. A driven link's qdd is its
+    to leaves: ``qdd = z - W X a_p``, ``a = X a_p + H qdd + c`` (Z for H with ``d.tangent``,
+    bias off only: :func:`factor`). A driven link's qdd is its
     drive's (bias) or left as it is."""
     cdef double pa[SPATIAL_NODE]
     cdef double xa[SPATIAL_NODE]
@@ -1112,7 +1167,10 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
                     z[j] -= d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * pA[r]
                     if bias:
                         z[j] -= U[SPATIAL_NODE * r + j] * c[r]
-        ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
+        if d.tangent != NULL and not node:
+            lu_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
+        else:
+            ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
         if p < 0:
             continue
         if node:
@@ -1140,7 +1198,8 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
             qdd[off] = d.drive[3 * off + 2]
         _transform_acceleration(d, i, p, xa)
         W = d.W + SPATIAL_BLOCK * i
-        H = d.H + SPATIAL_BLOCK * i
+        # the body accelerations by Z with d.tangent (factor)
+        H = d.H + SPATIAL_BLOCK * i if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
         if i >= d.nb and d.motion[i] == C_NODE:
             # H = I, c = 0: a = a_p + qdd
             for j in range(SPATIAL_NODE):
@@ -1540,6 +1599,7 @@ cdef class SpatialKernel(ODEProblem):
         d.js_rest = <const double*>_ptr(a, "js_rest")
         d.spring_power = 0.0
         d.body_blocks = NULL
+        d.tangent = NULL
         d.nb = nb
         d.order = <const int*>_ptr(a, "order")
         d.n_cable_elements = len(cable.get("c_length", ()))

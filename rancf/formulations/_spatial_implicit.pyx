@@ -69,14 +69,48 @@ symmetric part (the blocks are factored as symmetric ones; a follower torque's s
 in the residual only). Left out: the turning of T (``dT^T/dq e``, zero at q = 0 or e = 0). A
 model without effort functions passes none of this. Where T is the identity (one- and
 two-coordinate joints) and de/dq symmetric, the term is exact but for the differences' error.
+
+The turning of the link wrenches (:attr:`turning`, off by default: see below; in dynamics
+only; ``_link_turning``): in
+relative coordinates a link near the root carries the wrench of everything beyond it, so the
+derivative of ``c_m M a - c_f F`` in q grows with the chain. Moving link j's coordinate turns
+the bodies beyond it rigidly by the twist h (a column of H_j). Had the wrenches turned with
+them, ``H_i^T W_i`` would not change; what changes it is (a) the part of the bodies' wrench
+that does not turn: gravity and the inertia of the acceleration ``abar_j`` the link itself
+gives them (its parent's and its own, less the velocity terms), ``-I_b (h x abar_j)`` on
+every body b beyond j; (b) for a link i before j, the wrench ``W_j`` turned while H_i is not,
+``h x* W_j``; (c) the link's own H turning with its own coordinates other than rigidly (the
+rotation vectors' ``J_l``, a ball joint's or an element's; the joint point's translation).
+(a) has the structure of the mass term, ``H_i^T I^c Y_j`` with ``Y_j = abar_j x h``, so it
+joins it as ``B^T M_b B~``, B~ of the columns ``Z = H + Y / c_m``; (b) is a wrench ``u_j =
+h x* W_j`` per unit of link j's acceleration added to its link wrench; (c) is local, a block
+of E. The elimination then runs unchanged but unsymmetric (``factor`` of
+rancf/formulations/_spatial.pyx with ``SpatialData.tangent``: LU joint blocks), O(n): one
+more residual's work (forces and the Newton-Euler recursion at Newton's point) per
+factorization. W and abar depend on the accelerations, so where they change fast the matrix
+is only as good as the accelerations it is taken at. A step's first matrix takes those of the
+last accepted step, not the start's: a start far from the solution (the last positions, whose
+accelerations put the stiff modes at ``(q_n - q_pred) / (h^2 beta)``) would turn the matrix by
+inertia forces the solution does not have (on the 10,000-element chain such starts made the
+iterates diverge); the loop's first step, which has none, keeps the symmetric S. A matrix made
+later within the step (the loop's renewal on slow contraction, its full-Newton retry) takes
+the iterate's, which Newton has corrected: on the chain of every joint kind of
+tests/test_spatial_point_outputs.py, whose end whips at 3000 rad/s^2 changing by 400 rad/s^2 a
+step, the matrix at the last step's accelerations contracted by 0.66 an iteration where the
+step at t = 0.975 s failed, at the iterate's 0.0025 (the exact derivative's but for the rates'
+slope, below). At zero rates the matrix is then the step residual's exact derivative
+(tests/test_spatial_turning.py, against central differences); at rates, its derivative through
+q and a but for the velocity terms' own turning (1e-5 at bodies' rates of 25 rad/s). It is off
+by default: see the measurements below.
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
-- ``c_mq d(M a)/dq`` and the configuration dependence of ``B^T (f - M_b c)``: the turning of
-  the mass matrix, of gravity's and the loads' generalized forces (the load stiffness, which
-  a follower or a fixed-direction end force has) and of the bias accelerations;
-- ``dF/dv`` but for the element damping: the gyroscopic and Coriolis terms;
+- ``dF/dv`` but for the element damping: the gyroscopic and Coriolis terms (a contraction of
+  ``h gamma |omega|``, 7e-5 on the ``scaling`` chain after 15 ms, whatever its length);
+- the loads' own turning (a fixed-direction force's, which a rigid turning does not give),
+  the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
-  and of a rotation-vector effort's map ``J_l(q)^T`` (above).
+  and of a rotation-vector effort's map ``J_l(q)^T`` (above);
+- in statics (``c_m = 0``) none of the above where :attr:`exact_static` holds (below).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -94,10 +128,37 @@ In relative coordinates a link near the root carries everything beyond it, so th
 curvature grows like L: what one exact Newton step leaves is quadratic in the start's miss and
 grows with L, so on chains of thousands of elements the tolerance takes a third iteration
 whatever the matrix (curvature, not conditioning: it stays far above the residual's rounding).
-And S drops the turning of the inertia forces (``d(M a)/dq``) and of gravity, which nearly
-cancel on a chain falling freely away from its root but not quite, so S's contraction worsens
-with L; only the exact tangent (both terms and the bias accelerations' turning) would save the
-iteration S then adds. The implicit loop renews S only where a new one saves iterations
+And without the turning S drops the turning of the inertia forces and of gravity, each of
+contraction ``rho(S^-1 (J - S))`` growing like L^2 (4.1 and 3.8 at 100 elements of the
+``scaling`` chain) and nearly cancelling on a chain falling freely away from its root, but
+not quite: their sum had 0.0038, 0.034, 0.375, 3.4 and 37.7 at 10, 30, 100, 300 and 1000
+elements, on a complex pair of modes of the root's ball joint and first four elements (power
+iteration on central differences of the step residual); with the turning, 7e-5, 2.8e-4 and
+5e-4 at 10, 100 and 1000. With full Newton the 10,000-element chain then takes 3 iterations a
+step instead of 4 (steps 1 to 20 from rest). With the matrix kept across steps (the default)
+the turning does not pay: it costs a factorization one more residual (3 iterations' work
+instead of 2, callgrind at 100 elements) and its matrix ages faster, as the accelerations it
+is taken at change. Iterations and factorizations a step, steps 11 to 20 (the ``scaling``
+case's), without and with the turning: 2.3, 0.3 and 2.3, 0.3 at 10 and at 100 elements;
+2.8, 0.3 and 3.2, 0.2 at 1000; 4.0, 0.1 and 3.9, 0.1 at 10,000. A new matrix every step
+gives 3.0 at 10,000 with the turning (3.8 without) but costs more than the iteration it
+saves; over 200 steps (work counted as iterations plus 2 or 3 a factorization) the turning
+saves 6 % and 17 % at 10 and 100 elements, nothing at 1000 and adds 7 % at 10,000. The
+chain's iterations grow with its length whatever the matrix: with full Newton 2.0, 2.5 and
+4.0 at 100, 1000 and 10,000 elements without the turning, 2.0, 2.9 and 3.0 with it (the
+curvature above).
+The chain tilted out of its plane (tests/test_spatial_out_of_plane.py) excites the links'
+rotations about the beam axis, whose inertia is tiny: there the plain S's contraction at
+accepted states (37.6 at 1000 elements) is the turning's (1.4e-4), yet in the loop the turning
+does not pay there either: generalized-alpha-S with the kept matrix takes 16 iterations and 11
+factorizations a step at 1000 elements where the plain S takes 5.3 and 2.6 (the kept matrix's
+first attempt fails and full Newton retries), and fails at 10,000 elements (3 ms; with full
+Newton too, 4 ms), where full Newton with the plain S takes 2 iterations a step
+(validation/turning_pay.py). HHT and generalized-alpha fail on that
+chain with either matrix, their converged steps' twist accelerations growing 30 to 100 times a
+step (the scheme weighs the equation at two configurations); Newmark and generalized-alpha-S
+run it with the plain S.
+The implicit loop renews S only where a new one saves iterations
 (rancf/integrators/_implicit.pyx). The measurements are in the ``scaling`` case of the report.
 
 Newton with the full tangent (:attr:`krylov`, the default in statics): :meth:`solve` finds the
@@ -126,6 +187,25 @@ Statics (``static=True``, :func:`rancf.integrators.static.static`): drives are h
 value at t (their rates and accelerations taken as zero), and the applied forces (gravity,
 loads, efforts) are scaled by ``load_factor``; the elements' forces are not.
 
+Statics' direct Newton matrix (:attr:`exact_static`): at rest and without inertia the
+residual is ``H_i^T W_i - tau_i`` with W_i the wrench of the applied loads beyond link i, and
+its derivative in q has, beside the elements', springs' and efforts' blocks of S, the
+turning of the link wrenches of :meth:`_link_turning` at zero accelerations (``Z = H``: no
+inertia to turn, terms (b) and (c)) and the part of the applied wrenches' change that the
+rigid turning ``h x* f`` does not give: a force of fixed direction (gravity, a
+non-follower load) turned with its point, a moment of fixed direction not turned at all
+(:meth:`_load_blocks`: ``-s B_b``, an unsymmetric 6 x 6 block per body congruent with the
+twists as the mass is, which the elimination takes in its place; a follower load turns
+rigidly and needs none). With them the matrix is the static residual's whole derivative
+(tests/test_spatial_static_tangent.py, against central differences, every joint kind but the
+cylindrical, whose sliding only a spring-damper between points holds), factored once an
+iteration by the unsymmetric elimination (LU joint blocks), O(n), and solved directly: no
+GMRES. ``exact_static`` is set where nothing the matrix leaves out is in the model: no
+cables, no spring-dampers between points (their own turning), no effort functions (their
+slopes are differences, symmetric part only), no loads between two nodes (drives are
+held: their links' coordinates are not unknowns); and at each factorization no effort torque on
+a rotation vector (``J_l(q)^T e`` turns with q). Elsewhere statics runs GMRES as above.
+
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
 iterations and steps while the loop reuses the matrix); both share the kernel's constants and
@@ -147,11 +227,12 @@ from rancf.formulations._problem cimport StepProblem
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_spring_block,
                                           cable_rest, factor as factorize, forces,
                                           inverse_dynamics,
-                                          kinematics, rotated_inertias, spring_forces,
+                                          kinematics, load_vectors, rotated_inertias, spring_forces,
                                           spring_line, spring_point, spring_velocity,
                                           spring_wrenches, sweeps)
 from rancf.formulations._spatial_energy cimport applied_power, drive_power
-from rancf.joints._codes cimport (M_ELEMENT, MOTION_ELEMENT, R_VECTOR, motion_rotation,
+from rancf.joints._codes cimport (M_ELEMENT, M_FREE, M_SPHERICAL, M_UNIVERSAL,
+                                  MOTION_ELEMENT, R_VECTOR, motion_rotation,
                                   motion_translation, translation_size)
 from rancf.formulations._forces import checked
 from rancf.formulations.link_words import link_words
@@ -175,6 +256,14 @@ cdef int RESTART = 25
 cdef int CYCLES = 8
 cdef double KRYLOV_TOL = 1e-8
 cdef double DIFFERENCE_STEP = 1e-6
+cdef double[9] _EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+
+
+cdef inline void _skew(const double* a, double* X) noexcept nogil:
+    """X (3 x 3, row-major) <- a^, the cross-product matrix: ``a^ b = a x b``."""
+    X[0], X[1], X[2] = 0.0, -a[2], a[1]
+    X[3], X[4], X[5] = a[2], 0.0, -a[0]
+    X[6], X[7], X[8] = -a[1], a[0], 0.0
 
 
 cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
@@ -584,6 +673,12 @@ cdef class SpatialProblem(StepProblem):
         the approximate matrix (module docstring); default: in statics.
     krylov_iterations : int
         Jacobian-vector products GMRES made so far.
+    turning : bool
+        The turning of the link wrenches in the Newton matrix (module docstring); default off.
+    exact_static : bool
+        In statics, the Newton matrix with the turning of the link wrenches and the loads'
+        own turning, the residual's whole derivative, solved directly (module docstring,
+        "Statics' direct Newton matrix"); set where the model holds nothing it leaves out.
     """
 
     formulation = "spatial"
@@ -604,6 +699,16 @@ cdef class SpatialProblem(StepProblem):
     cdef double[::1] effort_slopes      # de/dq, de/dqd of each effort function (_efforts)
     cdef int[::1] effort_body
     cdef int n_efforts
+    cdef double[::1] tangents                           # _link_turning: Z, u per body
+    cdef public bint turning
+    cdef public bint exact_static       # statics' matrix is the residual's derivative (factor)
+    cdef bint ground_blocks             # spring-dampers to the ground: body blocks
+    cdef bint static_factored           # the last factor was statics' direct matrix
+    cdef bint conservative              # of loads with a potential (_load_blocks)
+    cdef double factored_load_factor    # at this load factor
+    cdef double[::1] wrench_q           # the residual's last point in statics (_residual)
+    cdef double wrench_lf, wrench_cf, wrench_t
+    cdef bint wrench_valid, reuse_wrenches
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -620,6 +725,9 @@ cdef class SpatialProblem(StepProblem):
     cdef bint kept, kept_forces, keep
     cdef list kept_rows     # the input values at the run's outputs (keep_inputs)
     cdef double[::1] accepted_q     # the last accepted state's q (_turned_over)
+    cdef double[::1] accepted_a     # and its accelerations (recentre; factor's turning)
+    cdef bint has_accel, at_iterate     # at_iterate: step_solve's turning at its own a
+    cdef bint within_step       # a matrix made since the last accepted step (factor's turning)
     cdef bint has_accepted
 
     def __init__(self, owner, bint static=False):
@@ -647,11 +755,15 @@ cdef class SpatialProblem(StepProblem):
         nd.ce, nd.cs = _ptr(a, "ce"), _ptr(a, "cs")
         self.cable_blocks = np.zeros(max(CABLE_ELEMENT_BLOCK * nd.n_cable_elements, 1))
         nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
+        self.tangents = np.zeros(2 * SPATIAL_BLOCK * max(nb, 1))
+        self.turning = False
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.identity = nq == self.n
         for k in range(nq):
             self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
+        self.wrench_q = np.zeros(max(self.n, 1))
+        self.wrench_valid = self.reuse_wrenches = False
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
@@ -672,6 +784,7 @@ cdef class SpatialProblem(StepProblem):
         self.pairs = np.asarray(pairs, dtype=np.intc) if len(pairs) else np.zeros(1, np.intc)
         self.blocks = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         nd.body_blocks = &self.blocks[0] if len(ground) else NULL
+        self.ground_blocks = len(ground) > 0
         w = 3 * self.n_pairs
         self.Z, self.Ks = np.zeros(max(w * nq, 1)), np.zeros(max(3 * w, 1))
         self.small, self.pivots = np.zeros(max(w * w, 1)), np.zeros(max(w, 1), np.intc)
@@ -689,8 +802,16 @@ cdef class SpatialProblem(StepProblem):
         self.n_efforts = len(bodies)
         self.effort_body = np.asarray(bodies if bodies else [0], dtype=np.intc)
         self.effort_slopes = np.zeros(2 * SPATIAL_BLOCK * max(self.n_efforts, 1))
+        self.accepted_a, self.has_accel = np.zeros(max(self.n, 1)), False
+        self.at_iterate = self.within_step = False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
+        # statics' Newton matrix with the turning is the residual's whole derivative where
+        # nothing it leaves out is in the model (module docstring, "Statics"): then no GMRES
+        arcs = [nd.load_arc[k] for k in range(nd.n_loads)]
+        self.exact_static = bool(static and not nd.n_cable_elements and nd.n_springs == 0
+                                 and not self.n_efforts
+                                 and all(c < 0 for c in arcs))
 
     # --- inputs ---------------------------------------------------------------------------
     cdef int _at_time(self, double t) except -1:
@@ -785,6 +906,12 @@ cdef class SpatialProblem(StepProblem):
         Newton-Euler recursion (module docstring)."""
         self._state(q, v, t, c_f)
         self._recursion(a, c_m, c_f, out)
+        # statics' direct matrix takes the link wrenches of the residual at its own point
+        # (factor): the loop evaluates the residual at the iterate right before it factors
+        self.wrench_valid = self.exact_static and c_m == 0.0 and v != NULL
+        if self.wrench_valid:
+            memcpy(&self.wrench_q[0], q, self.n * sizeof(double))
+            self.wrench_lf, self.wrench_cf, self.wrench_t = self.load_factor, c_f, t
         return 0
 
     cdef int _state(self, const double* q, const double* v, double t, double c_f) except -1:
@@ -868,6 +995,7 @@ cdef class SpatialProblem(StepProblem):
     cdef void _forget(self) noexcept:
         """The residual's workspace is no longer that of the last residual's point."""
         self.kept = False
+        self.wrench_valid = False
 
     cdef int accept(self, const double* q, const double* v, double t) except -1:
         self._forget()
@@ -892,20 +1020,32 @@ cdef class SpatialProblem(StepProblem):
                     const double* v_e, double t_e, const double* q_new, double t_new, double c_m,
                     double c_mq, double c_k, double c_c, double w) except -1:
         """``S = c_m B^T M_b B + c_c D + c_k K`` at (q_e, v_e, t_e) in Newton's workspace, by the
-        articulated-body elimination (module docstring; c_mq is not used: the terms it weighs
-        are left out)."""
+        articulated-body elimination, with :attr:`turning` (and c_m, c_k > 0, no cables) the
+        turning of the link wrenches (module docstring; :meth:`_link_turning`, whose
+        coefficients c_mq and c_k are the residual's mass and force coefficients times
+        ``dq/dx``)."""
         cdef SpatialData* nd = &self.nd
-        cdef int status
+        cdef int status, k
         self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
         # without stiffness (the start's mass matrix) S is the Jacobian itself
         self.exact = c_k == 0.0
+        cdef bint statics = (self.exact_static and c_m == 0.0 and c_k > 0.0
+                             and self._no_turning_efforts())
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
         if self.n_efforts:
             self._slopes(t_e, c_k, c_c)
+        # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
+        # _ground_springs zeroes first
+        nd.body_blocks = &self.blocks[0] if statics or self.ground_blocks else NULL
         with nogil:
             kinematics(nd, nd.q, nd.qd)
             rotated_inertias(nd)
+            # the links' own turning terms (_link_turning) are added to E afresh, and a
+            # matrix without them leaves none of an earlier one's
+            for k in range(nd.nb):
+                if nd.motion[k] != M_ELEMENT:
+                    memset(&self.E[SPATIAL_BLOCK * k], 0, SPATIAL_BLOCK * sizeof(double))
             status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
             self._ground_springs(c_k, c_c)
             if self.n_efforts:
@@ -914,6 +1054,35 @@ cdef class SpatialProblem(StepProblem):
                 _cable_blocks(nd, c_m, c_k, c_c, nd.c_blocks)
         if status:
             raise ArithmeticError(self._turned_over(status, t_e))
+        nd.tangent = NULL
+        # the loop's first step has no accepted accelerations: its start's may hold an
+        # unresolved stiff mode (module docstring), so it keeps the symmetric S
+        # the step's first matrix turns at the accepted accelerations, a later one within the
+        # step (Newton has corrected the start) at the iterate's (module docstring)
+        if (self.turning and c_m > 0.0 and c_k > 0.0 and not nd.n_cable_elements
+                and (self.has_accel or self.at_iterate)):
+            with nogil:
+                status = self._link_turning(
+                    a_e if self.at_iterate or self.within_step else &self.accepted_a[0],
+                    c_m, c_mq, c_k)
+            if status:
+                raise ArithmeticError(self._turned_over(status, t_e))
+            nd.tangent = &self.tangents[0]
+        self.static_factored = statics
+        self.factored_load_factor = self.load_factor
+        if nd.tangent == NULL and statics:
+            # the residual's link wrenches at this very point, where the loop evaluated it
+            self.reuse_wrenches = (self.wrench_valid and self.wrench_lf == self.load_factor
+                                   and self.wrench_cf == c_k and self.wrench_t == t_e
+                                   and memcmp(q_e, &self.wrench_q[0],
+                                              self.n * sizeof(double)) == 0)
+            with nogil:
+                status = self._link_turning(&self.zero[0], 0.0, 0.0, c_k)
+            if status:
+                raise ArithmeticError(self._turned_over(status, t_e))
+            nd.tangent = &self.tangents[0]
+            self.exact = True
+        self.within_step = self.has_accel
         with nogil:
             status = factorize(nd, c_m, &self.E[0])
         if status:
@@ -995,6 +1164,247 @@ cdef class SpatialProblem(StepProblem):
                     for c in range(n_i):
                         Eb[SPATIAL_NODE * r + c] += 0.5 * w * (T[SPATIAL_NODE * r + c]
                                                                + T[SPATIAL_NODE * c + r])
+
+    cdef int _link_turning(self, const double* a_e, double c_m, double c_mq,
+                           double c_k) noexcept nogil:
+        """Z and u of every body (``SpatialData.tangent``; ``factor`` of
+        rancf/formulations/_spatial.pyx) and the links' own terms in E, at Newton's kinematics:
+        the turning of the link wrenches with the coordinates (module docstring, "The turning
+        of the link wrenches"). A link's own H turning (term (c)) is taken for the spherical,
+        free, element and universal links; the other compositions of a rotation vector or two
+        axes with a translation (rancf/joints/_codes.pxd) leave it out, as the plain S does.
+        Returns 0, or body + 1 of an element turned to pi.
+
+        In statics at the point of the residual the loop evaluated right before (``factor``'s
+        ``reuse_wrenches``) the link wrenches are that residual's, not computed again."""
+        cdef SpatialData* nd = &self.nd
+        cdef int k, status
+        nd.failed = 0
+        if self.reuse_wrenches and c_m == 0.0:
+            # statics at the residual's own point (factor): its link wrenches, the same
+            # forces and recursion (c_m = 0, c_f = c_k) at the same q, load factor and t
+            self.reuse_wrenches = False
+            memcpy(nd.pA, self.d.pA, SPATIAL_NODE * nd.n * sizeof(double))
+            for k in range(nd.n_q):
+                nd.qdd[k] = 0.0
+            self._load_blocks(c_k)
+        else:
+            status = self._turning_wrenches(a_e, c_m, c_mq, c_k)
+            if status:
+                return status
+        return self._turning_columns(c_m, c_mq, c_k)
+
+    cdef int _turning_wrenches(self, const double* a_e, double c_m, double c_mq,
+                               double c_k) noexcept nogil:
+        """The link wrenches (``nd.pA``) of :meth:`_link_turning` at Newton's kinematics: the
+        forces (scaled by the load factor in statics, as the residual's) and the
+        Newton-Euler recursion at the accelerations a_e (none in statics, ``c_m = 0``, whose
+        load blocks it adds: :meth:`_load_blocks`). Returns 0, or body + 1 of an element
+        turned to pi."""
+        cdef SpatialData* nd = &self.nd
+        cdef double lf = self.load_factor
+        cdef int k, s
+        if forces(nd, nd.q, nd.qd):
+            return nd.failed
+        if lf != 1.0:
+            # statics: the applied wrenches and efforts scaled as the residual's (_state)
+            for k in range(SPATIAL_NODE * nd.n):
+                nd.f[k] *= lf
+            for k in range(nd.n):
+                if nd.motion[k] != M_ELEMENT:
+                    for s in range(nd.q_offset[k], nd.q_offset[k + 1]):
+                        nd.tau[s] *= lf
+        for k in range(nd.n_q):
+            s = nd.smap[k]
+            nd.qdd[k] = a_e[s] if (s >= 0 and c_m != 0.0) else 0.0
+        inverse_dynamics(nd, nd.qdd, c_mq, c_k, &self.full_out[0])
+        if c_m == 0.0:
+            # statics: the loads' own turning as unsymmetric body blocks (_load_blocks)
+            self._load_blocks(c_k)
+        return 0
+
+    cdef int _turning_columns(self, double c_m, double c_mq, double c_k) noexcept nogil:
+        """Z, u and the links' own terms in E of :meth:`_link_turning` from the link wrenches
+        in ``nd.pA`` and the accelerations in ``nd.qdd``."""
+        cdef SpatialData* nd = &self.nd
+        cdef double* Z
+        cdef double* u
+        cdef double* Ei
+        cdef const double* H
+        cdef const double* Ap
+        cdef const double* w
+        cdef double abar[SPATIAL_NODE]
+        cdef double dH[SPATIAL_NODE]
+        cdef double Jd[9]
+        cdef double e[3]
+        cdef double hv[3]
+        cdef double hw[3]
+        cdef double o[3]
+        cdef double x[3]
+        cdef double y[3]
+        cdef int i, j, k, m, r, p, off, n_i, rs
+        for i in range(nd.nb):
+            n_i = _unknowns(nd, i)
+            Z = &self.tangents[2 * SPATIAL_BLOCK * i]
+            u = Z + SPATIAL_BLOCK
+            Ei = &self.E[SPATIAL_BLOCK * i]
+            H = nd.H + SPATIAL_BLOCK * i
+            w = nd.pA + SPATIAL_NODE * i
+            off, p = nd.q_offset[i], nd.parent[i]
+            # abar: the body's acceleration less its bias and gravity, all s times
+            for k in range(SPATIAL_NODE):
+                abar[k] = nd.acc[SPATIAL_NODE * i + k] - c_k * nd.c[SPATIAL_NODE * i + k]
+            for k in range(3):
+                abar[k] -= c_k * self.load_factor * nd.gravity[k]
+            for j in range(n_i):
+                for k in range(3):
+                    hv[k], hw[k] = H[SPATIAL_NODE * k + j], H[SPATIAL_NODE * (3 + k) + j]
+                if c_m == 0.0:
+                    # statics: no inertia; gravity's turning is in the body blocks
+                    for k in range(3):
+                        Z[SPATIAL_NODE * k + j] = hv[k]
+                        Z[SPATIAL_NODE * (3 + k) + j] = hw[k]
+                else:
+                    # Y = abar x h = (alpha x h_v + a x h_w, alpha x h_w); Z = H + Y / c_m
+                    cross(abar + 3, hv, x)
+                    cross(abar, hw, y)
+                    for k in range(3):
+                        Z[SPATIAL_NODE * k + j] = hv[k] + (x[k] + y[k]) / c_m
+                    cross(abar + 3, hw, x)
+                    for k in range(3):
+                        Z[SPATIAL_NODE * (3 + k) + j] = hw[k] + x[k] / c_m
+                # u = h x* W = (h_w x F, h_w x N + h_v x F)
+                cross(hw, w, x)
+                for k in range(3):
+                    u[SPATIAL_NODE * k + j] = x[k]
+                cross(hw, w + 3, x)
+                cross(hv, w, y)
+                for k in range(3):
+                    u[SPATIAL_NODE * (3 + k) + j] = x[k] + y[k]
+            # the link's own parametrization: its rotation columns A_p J_l(theta) about the
+            # joint point c = r_p + A_p (anchor + t), seen from the body's origin (o = A_i
+            # offset = c - r_i): dH_m / dq_k beside the rigid turning the terms above take
+            m = nd.motion[i]
+            rs = 0 if m == M_SPHERICAL else (3 if m == M_ELEMENT or m == M_FREE else -1)
+            if n_i == 0 or (rs < 0 and m != M_UNIVERSAL):
+                continue        # a revolute's, prismatic's or cylindrical's H does not turn
+            Ap = nd.A + 9 * p if p >= 0 else _EYE
+            matvec(nd.A + 9 * i, nd.offset + 3 * i, o)
+            if m == M_UNIVERSAL:
+                # the second axis turns with the first coordinate: dw_1 / dq_0 = w_0 x w_1
+                for r in range(3):
+                    hv[r], hw[r] = H[SPATIAL_NODE * (3 + r)], H[SPATIAL_NODE * (3 + r) + 1]
+                cross(hv, hw, x)
+                cross(o, x, y)
+                for r in range(3):
+                    dH[r], dH[3 + r] = y[r], x[r]
+                for r in range(SPATIAL_NODE):
+                    Ei[SPATIAL_NODE] += dH[r] * w[r]
+                    if c_m != 0.0:
+                        Z[SPATIAL_NODE * r] += c_mq / c_m * dH[r] * nd.qdd[off + 1]
+                continue
+            for k in range(n_i):
+                if k >= rs:
+                    memset(e, 0, 3 * sizeof(double))
+                    e[k - rs] = 1.0
+                    left_jacobian_rate(nd.q + off + rs, e, Jd)
+                for j in range(rs, rs + 3):
+                    if k >= rs:
+                        # dw = A_p dJ_l/dtheta_k e_m; dH = (o x dw, dw)
+                        for r in range(3):
+                            y[r] = Jd[3 * r + j - rs]
+                        matvec(Ap, y, x)
+                        cross(o, x, y)
+                        for r in range(3):
+                            dH[r], dH[3 + r] = y[r], x[r]
+                    else:
+                        # the joint point moves by A_p e_k: dH = (A_p e_k x w_m, 0)
+                        for r in range(3):
+                            x[r] = Ap[3 * r + k]
+                            hw[r] = H[SPATIAL_NODE * (3 + r) + j]
+                        cross(x, hw, y)
+                        for r in range(3):
+                            dH[r], dH[3 + r] = y[r], 0.0
+                    for r in range(SPATIAL_NODE):
+                        Ei[SPATIAL_NODE * j + k] += dH[r] * w[r]
+                        if c_m != 0.0:
+                            Z[SPATIAL_NODE * r + k] += c_mq / c_m * dH[r] * nd.qdd[off + j]
+        return 0
+
+    cdef bint _no_turning_efforts(self) noexcept nogil:
+        """Whether no rotation-vector link (spherical, free) carries an effort: its generalized
+        force ``J_l(q)^T e`` turns with q, which the Newton matrix leaves out (module
+        docstring), so statics keeps GMRES where one does."""
+        cdef SpatialData* nd = &self.nd
+        cdef int i, k
+        for i in range(nd.nb):
+            if motion_rotation(nd.motion[i]) == R_VECTOR and nd.motion[i] != M_ELEMENT:
+                # the rotation vector's torque: the link's last three coordinates
+                for k in range(nd.q_offset[i + 1] - 3, nd.q_offset[i + 1]):
+                    if nd.effort[k] != 0.0:
+                        return False
+        return True
+
+    cdef void _load_blocks(self, double c_k) noexcept nogil:
+        """Statics' body blocks (``SpatialData.body_blocks``, zeroed by :meth:`_ground_springs`
+        before): the part of the applied wrenches' derivative that the rigid turning of
+        :meth:`_link_turning` misses. A force F of fixed direction at the point g from body b's
+        origin (gravity: ``m g`` at the origin) and a moment Mo of fixed direction do not turn
+        with the body; ``h x* f`` turns them, so the change of the body's wrench under the
+        twist ``h = (v, w)`` (at its origin) is that less ``(w x F, g x (w x F) + w x Mo)``::
+
+            B h = [[0, F^], [0, g^ F^ + Mo^]] h          (6 x 6, unsymmetric)
+
+        (a^ the cross-product matrix), and the residual's ``-c_k s f`` takes ``-c_k s B`` into
+        the body's block (s the load factor), on both sides congruent with the twists as the
+        mass is, so the elimination takes it as it takes ``c_m M_b``. A follower load turns
+        with its body: nothing. Loads between two nodes (``load_arc``) are not taken (the
+        caller's :attr:`exact_static` excludes them)."""
+        cdef SpatialData* nd = &self.nd
+        cdef double lf = self.load_factor
+        cdef double F[3]
+        cdef double Mo[3]
+        cdef double g[3]
+        cdef double Fx[9]
+        cdef double gx[9]
+        cdef double* Bb
+        cdef int i, j, k, r, c
+        self.conservative = True
+        for i in range(nd.nb):
+            Bb = nd.body_blocks + SPATIAL_BLOCK * i
+            for k in range(3):
+                F[k] = -c_k * lf * nd.mass[i] * nd.gravity[k]
+            _skew(F, Fx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+        for j in range(nd.n_loads):
+            if nd.load_arc[j] >= 0:
+                continue
+            load_vectors(nd, j, F, Mo, g)
+            if nd.load_follower[j] or Mo[0] != 0.0 or Mo[1] != 0.0 or Mo[2] != 0.0:
+                # a follower load, a moment fixed in space: no potential (static_stable)
+                if (nd.load_follower[j] and (F[0] != 0.0 or F[1] != 0.0 or F[2] != 0.0)) \
+                        or Mo[0] != 0.0 or Mo[1] != 0.0 or Mo[2] != 0.0:
+                    self.conservative = False
+                if nd.load_follower[j]:
+                    continue
+            i = nd.load_body[j]
+            Bb = nd.body_blocks + SPATIAL_BLOCK * i
+            for k in range(3):
+                F[k] *= -c_k * lf
+                Mo[k] *= -c_k * lf
+            _skew(F, Fx)
+            _skew(g, gx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += (
+                        gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
+            _skew(Mo, Fx)
+            for r in range(3):
+                for c in range(3):
+                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += Fx[3 * r + c]
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
@@ -1080,7 +1490,8 @@ cdef class SpatialProblem(StepProblem):
 
     def matrix(self, q_e, a_e, lam, v_e, double t_e, q_new, double t_new, double c_m,
                double c_mq, double c_k, double c_c, double w):
-        """The Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (n x n, dense) at these
+        """The symmetric Newton matrix ``c_m M(q_e) + blockdiag(c_k K + c_c D)`` (without the
+        turning of the link wrenches: :meth:`newton_solve`'s) (n x n, dense) at these
         arguments of ``factor``, assembled column by column from ``mass_action``, the element
         blocks, the effort functions' (:meth:`_efforts`) and the spring-dampers' terms
         (:meth:`_dense_springs`), without the
@@ -1324,8 +1735,15 @@ cdef class SpatialProblem(StepProblem):
         return 0
 
     cdef int recentre(self, double* q, double* v, double* a) except -1:
-        """Rotation vectors of spherical and free links past pi re-centred (``_recentre``)."""
-        return _recentre(self.d, q, v, a)
+        """Rotation vectors of spherical and free links past pi re-centred (``_recentre``);
+        the accelerations of the step just accepted kept for the turning terms of the next
+        Newton matrices (:meth:`factor`)."""
+        _recentre(self.d, q, v, a)
+        if self.n:
+            memcpy(&self.accepted_a[0], a, self.n * sizeof(double))
+            self.has_accel = True
+        self.within_step = False
+        return 0
 
     # --- Python level -----------------------------------------------------------------------
     def recentred(self, q, v, a):
@@ -1348,14 +1766,42 @@ cdef class SpatialProblem(StepProblem):
         self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_m, c_f, &out[0])
         return np.asarray(out)[:self.n].copy()
 
+    def static_stable(self):
+        """Whether the last factorization was statics' direct matrix (:attr:`exact_static`)
+        at load factor 1 under loads with a potential (gravity, forces of fixed direction: no
+        follower load, no moment fixed in space) and every pivot of its elimination is
+        positive. That matrix is then the Hessian of the potential in the link coordinates,
+        symmetric, and the block elimination a congruence whose LU blocks, unpivoted, are
+        its LDL^T: by Sylvester's law of inertia it is positive definite, the equilibrium a
+        strict minimum of the potential (stable; the spatial DAE's test,
+        rancf/integrators/static.py ``_leave_unstable_equilibrium``, finds no negative
+        omega^2 there). False says nothing: that test decides."""
+        cdef SpatialData* nd = &self.nd
+        cdef int i, k
+        if not (self.static_factored and self.conservative
+                and self.factored_load_factor == 1.0):
+            return False
+        for i in range(nd.nb):
+            for k in range(_unknowns(nd, i)):
+                if not nd.L[SPATIAL_BLOCK * i + (SPATIAL_NODE + 1) * k] > 0.0:
+                    return False
+        return True
+
     def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
-        """``S^-1 r`` (n,) by the O(n) elimination, S the Newton matrix at (q, v, t) with these
-        coefficients (tests; :meth:`matrix` assembles the same S)."""
+        """``S^-1 r`` (n,) by the O(n) elimination, S the symmetric Newton matrix at (q, v, t)
+        with these coefficients, without the turning of the link wrenches (which needs the
+        accelerations: :meth:`step_solve` has it) nor statics' (:attr:`exact_static`) (tests;
+        :meth:`matrix` assembles the same S)."""
         self._forget()
         cdef double[::1] qq = _vector("q", q, self.n)
         cdef double[::1] vv = _vector("v", v, self.n)
         cdef double[::1] x = _vector("r", r, self.n)
-        self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
+        turning, self.turning = self.turning, False
+        exact, self.exact_static = self.exact_static, False
+        try:
+            self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
+        finally:
+            self.turning, self.exact_static = turning, exact
         self._precondition(&x[0])
         return np.asarray(x)[:self.n].copy()
 
@@ -1364,7 +1810,9 @@ cdef class SpatialProblem(StepProblem):
         """The loop's Newton step (n,) at a point (tests): the residual ``c_res_m M(q) a -
         c_res_f F(q, v, t)`` evaluated there, the Newton matrix factored there with (c_m, c_k,
         c_c), then :meth:`solve` of r: with :attr:`krylov` ``J^-1 r``, J the derivative of that
-        residual along ``(dq, dv, da) = (c_k / c_res_f, c_c / c_res_f, c_m / c_res_m) dx``."""
+        residual along ``(dq, dv, da) = (c_k / c_res_f, c_c / c_res_f, c_m / c_res_m) dx``.
+        With :attr:`turning` the matrix turns the link wrenches at a (the loop, after its first
+        step, at the last accepted accelerations)."""
         self._forget()
         cdef double[::1] qq = _vector("q", q, self.n)
         cdef double[::1] vv = _vector("v", v, self.n)
@@ -1372,8 +1820,12 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] x = _vector("r", r, self.n)
         cdef double[::1] out = np.zeros(max(self.n, 1))
         self.dynamic_residual(&qq[0], &vv[0], t, &aa[0], c_res_m, c_res_f, &out[0])
-        self.factor(&qq[0], &aa[0], NULL, &vv[0], t, &qq[0], t, c_m, c_res_m * c_k / c_res_f,
-                    c_k, c_c, c_res_f)
+        self.at_iterate = True
+        try:
+            self.factor(&qq[0], &aa[0], NULL, &vv[0], t, &qq[0], t, c_m,
+                        c_res_m * c_k / c_res_f, c_k, c_c, c_res_f)
+        finally:
+            self.at_iterate = False
         self.solve(&x[0])
         return np.asarray(x)[:self.n].copy()
 
@@ -1447,8 +1899,9 @@ cdef class SpatialProblem(StepProblem):
         return seen
 
     def newton_advice(self):
-        """Newton's matrix leaves out the turning of the mass, the loads and the gyroscopic
-        terms (module docstring): a smaller step converges faster."""
-        return ("this formulation's Newton matrix leaves out the configuration dependence of "
-                "the mass, gravity, loads and gyroscopic terms, which a smaller step makes "
-                "smaller")
+        """Newton's matrix leaves out the gyroscopic terms and the loads' own turning, and
+        takes the turning of the link wrenches at the last step's accelerations (module
+        docstring): a smaller step converges faster."""
+        return ("this formulation's Newton matrix leaves out the gyroscopic terms and the "
+                "loads' own turning and takes the turning of the inertia forces at the last "
+                "step's accelerations, which a smaller step makes closer")

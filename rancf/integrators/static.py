@@ -762,11 +762,16 @@ def _spatial_static(model, load_steps, tol, max_iter):
     """Statics of a spatial tree: the same load steps through the same loop, on the spatial
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
-    (the load stiffness included: GMRES preconditioned by the elements' stiffness, the
+    (the load stiffness included: factored directly, O(n), where the model holds nothing
+    that matrix leaves out, else GMRES preconditioned by the elements' stiffness; the
     docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
     spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`).
     The equilibrium the load steps reach is tested for stability, and an unstable one left
-    for a stable one, on the model's spatial DAE (:func:`_leave_unstable_equilibrium`)."""
+    for a stable one, on the model's spatial DAE (:func:`_leave_unstable_equilibrium`),
+    but where the last Newton matrix, statics' direct one of loads with a potential, has
+    only positive pivots: it is then the potential's Hessian, positive definite, and the
+    equilibrium a strict minimum (``static_stable`` of
+    rancf/formulations/_spatial_implicit.pyx), which that test would find stable too."""
     tree = model.build()
     formulation = spatial.of_model(model)
     problem = spatial.implicit_problem(formulation, static=True)
@@ -807,7 +812,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
     made = [stepper]
-    if status == "ok":
+    # the direct matrix's pivots decide a stable equilibrium where the loads have a potential
+    # (SpatialProblem.static_stable): then no spatial DAE is built to test it
+    if status == "ok" and not problem.static_stable():
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
         status, message, error = _leave_or_stop(
             dae, stepper, *_tree_in_dae(formulation, dae, stepper, accepted), tol * tree.size,
@@ -939,9 +946,9 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
     the first load steps' swing but gravity's; the increments' halving can land it on the
     upright branch, which the pin leaves free to fall; a cable drawn straight up between two pins is compressed
-    below by its weight, an equilibrium that its tiny bending stiffness cannot hold. (A
-    spatial rigid body on a pin is refused before: its link has no stiffness of its own, a
-    mechanism.) A planar model drawn in an equilibrium is one at every load factor, where
+    below by its weight, an equilibrium that its tiny bending stiffness cannot hold. A
+    spatial rigid body drawn standing on a pin, which the recursion's direct statics matrix
+    holds by gravity's turning alone, comes back hanging. A planar model drawn in an equilibrium is one at every load factor, where
     Newton stays: a rigid body standing on a free pin, a parallelogram four-bar standing up
     against a spring weaker than its weight's moment."""
     last = stepper.state()

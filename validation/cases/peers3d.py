@@ -20,8 +20,8 @@ short study in the case (``linearSolver.solverType`` EXUdense, its default, or E
 full or modified Newton).
 
 rancf: :func:`rancf.static`, the same load steps and criterion (Newton with the full tangent:
-GMRES on its residual's derivative, preconditioned by the O(n) elimination of the elements'
-stiffness; rancf/formulations/_spatial_implicit.pyx); its wall time is its own clock's, the load
+the residual's derivative, the loads' turning included, factored by the O(n) elimination;
+rancf/formulations/_spatial_implicit.pyx, "Statics' direct Newton matrix"); its wall time is its own clock's, the load
 steps without building the model.
 
 Dynamics (issue 23). Both codes run generalized-alpha with spectral radius 0.9 (Exudyn's

@@ -1,0 +1,182 @@
+"""Statics' Newton matrix of the spatial recursion (the module docstring of
+rancf/formulations/_spatial_implicit.pyx, "Statics"): with the turning of the link wrenches
+and the loads' own turning it is the static residual's whole derivative, against central
+differences of that residual, for every joint kind, gravity, follower and fixed-direction
+forces and moments; and the solve it makes direct (no GMRES) reaches the same equilibria."""
+import numpy as np
+import pytest
+
+import rancf
+from rancf.formulations import spatial
+from validation import bend45
+
+#: the load factor the matrices are compared at (the loads scaled, the elements' forces not)
+LOAD_FACTOR = 0.7
+
+
+def every_joint_kind_at_rest():
+    """A soft beam of 4 elements on a spherical joint (with a rotational spring) from the
+    ground, below its end rigid bodies on a universal, a driven revolute, a prismatic (with a
+    spring), a revolute and a free joint, under gravity; a fixed-direction force and moment
+    at an offset point of the free body and a follower force and moment at an offset point
+    of the universal joint's body and on a beam node. Every coordinate has stiffness: the
+    elements', the springs', gravity's and the loads' turning (the pendulums), and the free
+    joint's translation an effort function's (a linear spring: T is the identity there, so
+    its term is exact but for the differences' error). No cylindrical joint: nothing but a
+    spring-damper between points (which statics solves by GMRES) holds its sliding under
+    loads of fixed size, so its statics matrix is singular; the dynamics' turning test
+    (tests/test_spatial_turning.py) has it."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    b = m.add_beam(0.8, 4, E=5e5, rho=1000.0, A=1e-3, I=(2e-8, 3e-8), J=4e-8, G=2e5,
+                   direction=(1.0, 0.0, -1.0), up=(0.0, 1.0, 0.0))
+    root = m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    m.add_rotational_spring_damper(root, 5.0)
+    parent, below = b.end, b.positions[-1]
+    axis = (0.0, 0.6, 0.8)
+    joints = [("universal", dict(axes=((1, 0, 0), (0, 1, 0)))),
+              ("revolute", dict(axis=axis, drive=lambda t: (0.0, 0.0, 0.0))),
+              ("prismatic", dict(axis=axis)), ("revolute", dict(axis=(1.0, 0.0, 0.0))),
+              ("free", dict(effort=lambda t, q, qd: np.concatenate([-30.0 * q[:3], np.zeros(3)])))]
+    bodies = []
+    for kind, options in joints:
+        body = m.add_rigid_body(0.3, np.diag([1e-3, 2e-3, 3e-3]), position=below - (0, 0, 0.1))
+        joint = m.add_joint(kind, parent, body.point(0.0, 0.0, 0.1), **options)
+        if kind == "prismatic":
+            m.add_rotational_spring_damper(joint, 40.0)
+        bodies.append(body)
+        parent, below = body.point(0.0, 0.0, -0.1), below - (0, 0, 0.2)
+    m.add_force(bodies[-1].point(0.05, 0.02, -0.03), force=(1.0, -2.0, 0.5),
+                moment=(0.1, 0.2, -0.1))
+    m.add_force(bodies[0].point(0.04, -0.03, 0.0), force=(0.5, 1.0, -1.5),
+                moment=(-0.05, 0.1, 0.02), follower=True)
+    m.add_force(b.node(2), force=(0.0, 0.3, 0.2), moment=(0.01, 0.0, 0.02), follower=True)
+    return m
+
+
+def bend_with_loads():
+    """Bathe and Bolourchi's bend (8 elements, :mod:`validation.bend45`) with gravity along -y,
+    its tip force (fixed direction) and a follower force and moment at an offset point of
+    node 4: no effort functions, spring-dampers or cables, so statics takes the direct
+    solve by itself (``exact_static``)."""
+    m, beam = bend45.model(8)
+    m.gravity = (0.0, -2.0, 0.0)
+    m.add_force(beam.node(4), force=(0.0, 0.0, -200.0), moment=(30.0, -20.0, 10.0),
+                follower=True)
+    return m
+
+
+def matrices(m, exact, seed, scale, load_factor=LOAD_FACTOR):
+    """At a random configuration (coordinates ``scale`` times standard normal) at rest: the
+    static residual's Jacobian J at ``load_factor`` and J_0 at load factor 0 (the elements'
+    and springs' part alone: ``J - J_0`` is the loads' part, gravity's and the applied
+    loads' turning) by central differences, and Newton's matrix at ``load_factor`` (dense,
+    the inverse of the loop's solve applied to the unit vectors; ``exact``: statics' direct
+    matrix forced on, None: the problem's own choice, which must be it)."""
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f, static=True)
+    if exact is None:
+        assert p.exact_static
+    else:
+        p.exact_static = exact
+    n = f.n_free
+    q = scale * np.random.default_rng(seed).standard_normal(n)
+    z = np.zeros(n)
+
+    def jacobian(s):
+        p.load_factor = s
+        step = 1e-6
+        return np.column_stack([(p.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
+                                 - p.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
+                                for e in np.eye(n)])
+
+    J0, J = jacobian(0.0), jacobian(load_factor)
+    krylov = p.krylov_iterations
+    S = np.linalg.inv(np.column_stack([p.step_solve(q, z, 0.0, z, e, 0.0, 1.0, 0.0, 1.0, 0.0)
+                                       for e in np.eye(n)]))
+    assert p.krylov_iterations == krylov        # the direct solve: no GMRES product
+    return J, J0, S
+
+
+@pytest.mark.parametrize("model, exact, scale", [(every_joint_kind_at_rest, True, 0.2),
+                                                 (bend_with_loads, None, 0.05)])
+@pytest.mark.parametrize("load_factor", [LOAD_FACTOR, 0.2])
+def test_static_newton_matrix_is_the_residual_s_derivative(model, exact, scale, load_factor):
+    """Bound, stated before the run: ``|S - J| <= 1e-6 max |J|`` and ``<= 1e-4`` of the loads'
+    part of J (``J - J_0``: the turning of the link wrenches, gravity's and the loads' own,
+    which the plain S leaves out): the central differences' error at a step of 1e-6
+    (truncation ~1e-12 relative, round-off of the residual's ~1e-16 over the step ~1e-10 of
+    |J|) and the effort slopes' own differences, with a wide margin. At two load factors:
+    the load blocks and link wrenches scale as the residual's loads do."""
+    J, J0, S = matrices(model(), exact, seed=5, scale=scale, load_factor=load_factor)
+    loads = np.abs(J - J0).max()
+    assert loads > 1e-4 * np.abs(J).max()     # the loads' part is not negligible here
+    assert np.abs(S - J).max() <= min(1e-6 * np.abs(J).max(), 1e-4 * loads)
+
+
+def test_efforts_on_a_rotation_vector_keep_gmres():
+    """A spherical joint's effort torque turns with its rotation vector (``J_l(q)^T e``), which
+    the matrix leaves out: statics keeps GMRES there (no direct solve), and the problem says
+    so (``exact_static`` off where there is an effort function at all)."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    body = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(0.5, 0.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(-0.5, 0.0, 0.0),
+                effort=lambda t, q, qd: -20.0 * q)
+    p = spatial.implicit_problem(spatial.of_model(m), static=True)
+    assert not p.exact_static and p.krylov
+
+
+def test_direct_statics_converges_quadratically_on_the_bend():
+    """The bend at 16 elements by rancf.static (its tip against an independent full Newton:
+    tests/test_spatial_bend.py): at most 4 Newton iterations a load step, the number an exact
+    tangent needs (a miss of about 1e-1 of the load step's motion after the predictor falls
+    to 1e-2, 1e-4, 1e-8 and 1e-16 of it, under the tolerance 1e-10 of the size at the
+    fourth), where the plain S, which leaves out the load's turning, diverges at any number
+    of load steps (the module docstring)."""
+    m, beam = bend45.model(16)
+    res = rancf.static(m, load_steps=10)
+    assert res.status == "ok", res.message
+    assert res.extra["iterations"].max() <= 4
+
+
+def test_a_stable_equilibrium_is_decided_by_the_pivots(monkeypatch):
+    """The bend's equilibrium (8 elements, a force of fixed direction: a potential) is decided
+    stable by the direct matrix's pivots, without the spatial DAE's test (made to fail here
+    if it ran); independently, the static residual's Jacobian there by central differences
+    is symmetric (to 1e-6 of its largest entry: the differences' error) and positive
+    definite, as the pivots said."""
+    from rancf.integrators import static as static_module
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the spatial DAE's stability test ran")
+    monkeypatch.setattr(static_module, "SpatialDAE", refused)
+    m, _ = bend45.model(8)
+    res = static_module.static(m, load_steps=10)     # the Solution: its link coordinates
+    assert res.status == "ok", res.message
+    f = spatial.of_model(m)
+    p = spatial.implicit_problem(f, static=True)
+    q, z = res.q[-1][:f.n_free], np.zeros(f.n_free)
+    step = 1e-6
+    J = np.column_stack([(p.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
+                          - p.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
+                         for e in np.eye(f.n_free)])
+    assert np.abs(J - J.T).max() <= 1e-6 * np.abs(J).max()
+    assert np.linalg.eigvalsh(0.5 * (J + J.T)).min() > 0.0
+
+
+def test_loads_without_a_potential_keep_the_dae_s_stability_test(monkeypatch):
+    """A follower force and a moment fixed in space have no potential: the pivots decide
+    nothing there, and the spatial DAE is built for the stability test as before."""
+    from rancf.integrators import static as static_module
+    built = []
+    original = static_module.SpatialDAE
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(static_module, "SpatialDAE", counted)
+    for follower, moment in ((True, (0.0, 0.0, 0.0)), (False, (0.0, 50.0, 0.0))):
+        m, beam = bend45.model(8)
+        m.add_force(beam.node(4), force=(0.0, 0.0, -100.0), moment=moment, follower=follower)
+        built.clear()
+        assert rancf.static(m, load_steps=10).status == "ok"
+        assert built
