@@ -25,7 +25,6 @@ from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .joints._codes import P_NODE
-from .utilities.errors import USER_FUNCTION_ERRORS
 from .utilities.memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
@@ -713,18 +712,6 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                  dae.start_note)
 
 
-#: What a failed run of the spatial recursion adds to its message for the schemes that weigh
-#: the equation of motion at the old and the new configuration (rancf.integrators.implicit):
-#: there the links' rotations about their own axes, whose inertia is small, resolve what the two
-#: configurations' projections of the link wrenches leave, and that can grow from step to step
-#: however short the step (tests/test_spatial_out_of_plane.py).
-TWO_CONFIGURATIONS = {
-    name: (f"{name} weighs the equation of motion at two configurations, which a spatial tree's "
-           "twist (its links' rotation about their own axes) can make unstable however short "
-           "the step: method=\"generalized-alpha-s\" or \"newmark\" take it at one, or "
-           "formulation=\"dae\"") for name in ("generalized-alpha", "hht")}
-
-
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
                         max_displacement, check_stability, progress, reason, implicit_options):
     """:func:`_run_spatial` once the method is known (``reason``: why method "auto" chose it,
@@ -740,13 +727,10 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     tree = formulation.tree
     if implicit:
         n = formulation.n_free
-        result = noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
-                                                          method, output_every, progress, reason,
-                                                          **implicit_options), reason),
-                       formulation.start_note)
-        newton_failed = result.status == "failed" and not isinstance(result.error,
-                                                                     USER_FUNCTION_ERRORS)
-        return noted(result, TWO_CONFIGURATIONS.get(method, "") if newton_failed else "")
+        return noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
+                                                            method, output_every, progress, reason,
+                                                            **implicit_options), reason),
+                     formulation.start_note)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):
