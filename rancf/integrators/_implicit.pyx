@@ -16,7 +16,8 @@ three increments (``eta_k = 1`` at the first iteration); an iteration that no lo
 (``|dq_k| >= theta |dq_{k-1}|``) stops on the position test alone (``Stepper._converged``).
 ``tol_v`` is tol per second, or ``KAPPA`` times the step's own velocity error where that is
 larger, estimated by the third difference of the velocities: every scheme here advances
-``v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})``, so that ``max|v_n - 3 v_{n-1} + 3 v_{n-2}
+``v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})`` (a the scheme's accelerations, the
+pseudo-accelerations in HHT and generalized-alpha, below), so that ``max|v_n - 3 v_{n-1} + 3 v_{n-2}
 - v_{n-3}| = h max|gamma D2a_n + (1 - gamma) D2a_{n-1}|`` (``D2a_n = a_n - 2 a_{n-1} + a_{n-2}``),
 which is ``h^3 v''' + O(h^4)``, the order of a second-order scheme's local error in v (its
 leading term, ``C h^3 v'''``; Hairer, Norsett and Wanner, Solving ODEs I, II.3). The first three
@@ -94,6 +95,17 @@ matrix that went stale within one step (the step after a new one took more itera
 more than a factorization's cost, the last time one was kept) is renewed at every step.
 ``reuse=False`` refactors at every iteration (full Newton).
 
+HHT and generalized-alpha run in Arnold and Bruls' form (``pseudo``; the equations are in
+rancf.integrators.implicit's docstring): the scheme's state ``a`` (and the Newton unknown
+``a1``) are the pseudo-accelerations ``a'``, which q and v advance with, and ``at``, ``at1``
+the true ones, ``at1 = (am a1 + (1 - am) a'_n - (1 - af) a_n) / af``, at which the equation of
+motion holds at the step's end: its residual ``af (M a - F + Phi_q^T lambda)_{n+1}`` has the
+derivative ``am M + af h^2 beta (K + d(M a)/dq) + af h gamma C`` in a1, so that the rest of
+the loop (the start, the stop test, the kept matrix, the projection, a Python solver) is
+Newmark's with the predictors of a'. The outputs, power and monitors take the true
+accelerations. Newmark, backward Euler, -S and statics keep a = at (``_alias``). A start sets
+``a' = a`` (a run continued from a state too), as does a re-centred rotation vector.
+
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
 are the loop's own.
@@ -163,7 +175,8 @@ cdef class Stepper:
         Scheme coefficients in the paper's convention (rancf.integrators.implicit); ``am``
         may be set between steps (read by each step's start).
     intermediate : bool
-        Equilibrium at the intermediate point (generalized-alpha-S).
+        Equilibrium at the intermediate point (generalized-alpha-S); otherwise, unless ``am =
+        af = 1`` or ``static``, Arnold and Bruls' form (``pseudo``, module docstring).
     bdf1 : bool
         Backward Euler's predictor ``q + h v, v`` instead of Newmark's.
     h, tol, max_iter
@@ -953,7 +966,8 @@ cdef class StepEquations:
 
     Not constructed directly: the loop of :func:`rancf.implicit.integrate` passes it to the
     ``solve(equations, a, lam) -> (a, lam, iterations)`` method of the ``solver=`` object at
-    every step. Unknowns ``(a_{n+1}, lambda)``; ``q_{n+1} = q_pred + hb a``,
+    every step. Unknowns ``(a_{n+1}, lambda)`` (in HHT and generalized-alpha ``a`` is Arnold
+    and Bruls' pseudo-acceleration, rancf.integrators.implicit); ``q_{n+1} = q_pred + hb a``,
     ``v_{n+1} = v_pred + hg a``. :meth:`residual` and :meth:`matrix` are the loop's own, with
     its work counters.
 
