@@ -69,7 +69,7 @@ def test_out_of_plane_chain_follows_the_dae(n, method):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method", ["generalized-alpha-s", "generalized-alpha"])
+@pytest.mark.parametrize("method", ["generalized-alpha-s", "generalized-alpha", "hht"])
 def test_long_out_of_plane_chain_follows_the_dae(method):
     """1000 elements, 20 ms."""
     follows_the_dae(1000, method, 0.02)
