@@ -25,7 +25,6 @@ from .integrators.explicit import SCHEMES, SCIPY_METHODS
 from .integrators.implicit import METHODS as IMPLICIT_METHODS
 from .integrators.implicit import integrate
 from .joints._codes import P_NODE
-from .utilities.errors import USER_FUNCTION_ERRORS
 from .utilities.memory import available_memory
 from .model.model import Model
 from .model.spatial_items import SpatialCable
@@ -240,10 +239,10 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     unconditionally stable): a step beyond that limit, a closed loop or another model the
     recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
     A spatial tree is chosen for the same way, with its formulation's estimates, but gets
-    ``"generalized-alpha-s"`` beyond RK4's limit: its mass matrix turns with its bodies, and
-    generalized-alpha's weighted equilibrium ``(1 - am) M_n a_n + am M_{n+1} a_{n+1}`` is then
-    first order (on a tumbling body its frame errors halve, not quarter, when h halves; -S and
-    Newmark quarter them: tests/test_spatial_simulate.py checks it). A reduced
+    ``"generalized-alpha-s"`` beyond RK4's limit: both are second order where the mass matrix
+    turns with the bodies (tests/test_spatial_simulate.py), and -S's Newton iterations also
+    converge at a stiff spring at a beam's root that the step does not resolve, where
+    generalized-alpha's fail (tests/test_spatial_ball_spring.py). A reduced
     model (:func:`rancf.reduce`) gets ``"backward-euler"``, the one it runs.
 
     Parameters
@@ -317,8 +316,9 @@ def _spatial_method(formulation, y0, dt):
     omega = formulation.highest_rate(y0, "stiffness")
     decay = formulation.highest_rate(y0, "damping") if formulation.damped else 0.0
     return _within_rk4_limit(dt, omega, decay, "generalized-alpha-s",
-                             "; -S because the mass of a spatial tree turns with its bodies, "
-                             "and where it turns fast generalized-alpha is first order")
+                             "; -S because on a spatial tree its Newton iterations also "
+                             "converge at a stiff spring the step does not resolve, where "
+                             "generalized-alpha's can fail")
 
 
 def _spatial_dae_method(formulation):
@@ -328,8 +328,8 @@ def _spatial_dae_method(formulation):
         "a closed loop (or a cable the recursion cannot run) runs formulation 'dae', which " \
         "takes the implicit methods"
     return "generalized-alpha-s", (f"generalized-alpha-s (method 'auto'): {why}; -S because "
-                                   "the mass of a spatial body turns with it, and where it "
-                                   "turns fast generalized-alpha is first order")
+                                   "its Newton iterations also converge at a stiff spring the "
+                                   "step does not resolve, where generalized-alpha's can fail")
 
 
 def _within_rk4_limit(dt, omega, decay, implicit="generalized-alpha", why=""):
@@ -372,8 +372,9 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         ``check_stability`` check computes), ``"generalized-alpha"`` (rho_inf = 0.9 unless
         given) otherwise: beyond that limit, a closed loop, ``formulation="dae"``; spatial
         models likewise, but ``"generalized-alpha-s"`` where a planar one gets
-        ``"generalized-alpha"`` (a spatial body's mass turns with it, which makes
-        generalized-alpha first order: :func:`choose_method`); reduced models:
+        ``"generalized-alpha"`` (both second order; -S's Newton iterations converge at a
+        stiff spring at a beam's root that the step does not resolve, where
+        generalized-alpha's fail: tests/test_spatial_ball_spring.py); reduced models:
         ``"backward-euler"``. The Result's ``method`` says
         which ran and its ``method_reason`` why. Name the method for a run that must not
         switch between models (a study over stiffness, a convergence test).
@@ -713,18 +714,6 @@ def _run_spatial_dae(model, t_end, dt, method, output_every, state, formulation,
                  dae.start_note)
 
 
-#: What a failed run of the spatial recursion adds to its message for the schemes that weigh
-#: the equation of motion at the old and the new configuration (rancf.integrators.implicit):
-#: there the links' rotations about their own axes, whose inertia is small, resolve what the two
-#: configurations' projections of the link wrenches leave, and that can grow from step to step
-#: however short the step (tests/test_spatial_out_of_plane.py).
-TWO_CONFIGURATIONS = {
-    name: (f"{name} weighs the equation of motion at two configurations, which a spatial tree's "
-           "twist (its links' rotation about their own axes) can make unstable however short "
-           "the step: method=\"generalized-alpha-s\" or \"newmark\" take it at one, or "
-           "formulation=\"dae\"") for name in ("generalized-alpha", "hht")}
-
-
 def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every, rtol, atol,
                         max_displacement, check_stability, progress, reason, implicit_options):
     """:func:`_run_spatial` once the method is known (``reason``: why method "auto" chose it,
@@ -740,13 +729,10 @@ def _run_spatial_method(model, formulation, y0, t_end, dt, method, output_every,
     tree = formulation.tree
     if implicit:
         n = formulation.n_free
-        result = noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
-                                                          method, output_every, progress, reason,
-                                                          **implicit_options), reason),
-                       formulation.start_note)
-        newton_failed = result.status == "failed" and not isinstance(result.error,
-                                                                     USER_FUNCTION_ERRORS)
-        return noted(result, TWO_CONFIGURATIONS.get(method, "") if newton_failed else "")
+        return noted(result_of(model, _spatial_implicit(formulation, y0[:n], y0[n:], t_end, dt,
+                                                            method, output_every, progress, reason,
+                                                            **implicit_options), reason),
+                     formulation.start_note)
     bound = 100.0 * tree.size if max_displacement is None else \
         checks.positive("max_displacement", max_displacement)
     if check_stability and fixed_step(method):

@@ -351,13 +351,14 @@ def test_drive_work_of_implicit_recursive_is_the_dae_s_at_second_order():
 
 
 @pytest.mark.parametrize("method,order", [("newmark", 2.0), ("generalized-alpha-s", 2.0),
-                                          ("generalized-alpha", 1.0)])
+                                          ("generalized-alpha", 2.0)])
 def test_implicit_recursive_on_a_tree_with_every_joint_kind(method, order):
     """Implicit RANCF in the joints' position coordinates on the branched tree (rigid bodies,
     fixed, driven and prismatic joints: Omega depends on the configuration) against the
-    recursive DOPRI5 solution from the same state: Newmark and generalized-alpha-S converge at
-    second order, generalized-alpha's weighted equilibrium at first (Ding & Pan's point, the
-    documented limit); the reactions of the held joints are those of the state."""
+    recursive DOPRI5 solution from the same state: Newmark, generalized-alpha-S and
+    generalized-alpha in Arnold and Bruls' form converge at second order (Chung and Hulbert's
+    weighted equilibrium converged at first here, Ding & Pan's point); the reactions of the held
+    joints are those of the state."""
     m = branched_tree(smooth=True)
     L = m.build().size
     ref = rancf.simulate(m, 0.3, 1e-3, method="dopri5", rtol=1e-11, atol=1e-11, output_every=100)

@@ -127,9 +127,10 @@ def solved_to_roundoff(s):
     """The last step's equations (the loop keeps them until its next step), solved by Newton
     in Python from the loop's solution, with a Jacobian by central differences of the residual
     (its own error only slows this Newton, whose root is the residual's) until the position
-    increment is at rounding. Returns the loop's accelerations and the solved ones."""
+    increment is at rounding. Returns the loop's unknowns (the pseudo-accelerations of Arnold
+    and Bruls' generalized-alpha) and the solved ones."""
     eq = StepEquations(s)
-    a_loop = s.state()[3]
+    a_loop = s.pseudo_acceleration()
     a, lam = a_loop.copy(), np.zeros(0)
     n = a.size
     d = 1e-7 / eq.hb            # moves the positions by 1e-7 m (rad)

@@ -37,14 +37,12 @@ factorization, with a warning: O(n^2) to assemble, a rare fallback.
 
 The reactions of fixed and driven joints (the drives' power, :meth:`RecursiveProblem.observe`)
 are those of the state (q, v, t): from its true accelerations, one forward-dynamics
-factorization and solve of the generalized mass (O(n)) in a second workspace, not from the
-loop's accelerations, which generalized-alpha shifts in time by ``(alpha_m - alpha_f) h``
-(a first-order error in the drives' work).
+factorization and solve of the generalized mass (O(n)) in a second workspace.
 
 Where Omega depends on theta (rigid bodies, fixed, driven and prismatic joints), HHT and
-generalized-alpha weight the equilibrium (Ding & Pan eq. 9, 12) and drop to first order (the
-DAE formulation, whose mass is constant, keeps them second order); Newmark and
-generalized-alpha-S stay second order.
+generalized-alpha in Chung and Hulbert's weighted equilibrium (Ding & Pan eq. 9, 12) drop to
+first order; the loop runs them in Arnold and Bruls' form (rancf.integrators.implicit), second
+order as Newmark and generalized-alpha-S are.
 """
 cimport numpy as cnp
 from libc.math cimport fabs

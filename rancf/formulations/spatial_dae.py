@@ -26,11 +26,12 @@ change. The price is one constraint row per body and a mass matrix that depends 
 (``4 G^T J G``), which the loop's contract already carries (``mass_derivative``, the -S scheme).
 A rotation vector on the Lie group would need a multiplicative update inside the loop (new
 machinery in the compiled stepper), and a plain rotation vector is singular at ``2 pi``.
-Because M turns with the body, the loop's generalized-alpha form (``(1 - am) M_n a_n + am
-M_{n+1} a_{n+1}``, exact for a constant M) is first order on fast rotations (a tumbling body's
-frame errors halve as h halves); Newmark, HHT (``am = 1``) and generalized-alpha-S, which
-evaluates ``M(q_f) a_m`` at one point, stay second order (tests/test_spatial_dae.py checks
--S's order on tumbling bodies; tests/test_spatial_simulate.py both orders in the recursion).
+M turns with the body: Chung and Hulbert's weighted form of generalized-alpha (``(1 - am) M_n
+a_n + am M_{n+1} a_{n+1}``, exact for a constant M) would be first order on fast rotations;
+the loop runs HHT and generalized-alpha in Arnold and Bruls' form (the equation at the new
+step), second order as Newmark and generalized-alpha-S, which evaluates ``M(q_f) a_m`` at one
+point, are (tests/test_spatial_dae.py checks -S's order on tumbling bodies;
+tests/test_spatial_simulate.py the schemes' in the recursion).
 
 Kinematics (``E(p) = [-e, e^ + p0 I]``, ``G(p) = [-e, -e^ + p0 I]``, 3 x 4, linear in p):
 ``A(p) = E G^T`` (quadratic in p, a rotation where ``|p| = 1``), global angular velocity

@@ -16,7 +16,8 @@ three increments (``eta_k = 1`` at the first iteration); an iteration that no lo
 (``|dq_k| >= theta |dq_{k-1}|``) stops on the position test alone (``Stepper._converged``).
 ``tol_v`` is tol per second, or ``KAPPA`` times the step's own velocity error where that is
 larger, estimated by the third difference of the velocities: every scheme here advances
-``v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})``, so that ``max|v_n - 3 v_{n-1} + 3 v_{n-2}
+``v_{n+1} = v_n + h ((1 - gamma) a_n + gamma a_{n+1})`` (a the scheme's accelerations, the
+pseudo-accelerations in HHT and generalized-alpha, below), so that ``max|v_n - 3 v_{n-1} + 3 v_{n-2}
 - v_{n-3}| = h max|gamma D2a_n + (1 - gamma) D2a_{n-1}|`` (``D2a_n = a_n - 2 a_{n-1} + a_{n-2}``),
 which is ``h^3 v''' + O(h^4)``, the order of a second-order scheme's local error in v (its
 leading term, ``C h^3 v'''``; Hairer, Norsett and Wanner, Solving ODEs I, II.3). The first three
@@ -94,6 +95,17 @@ matrix that went stale within one step (the step after a new one took more itera
 more than a factorization's cost, the last time one was kept) is renewed at every step.
 ``reuse=False`` refactors at every iteration (full Newton).
 
+HHT and generalized-alpha run in Arnold and Bruls' form (``pseudo``; the equations are in
+rancf.integrators.implicit's docstring): the scheme's state ``a`` (and the Newton unknown
+``a1``) are the pseudo-accelerations ``a'``, which q and v advance with, and ``at``, ``at1``
+the true ones, ``at1 = (am a1 + (1 - am) a'_n - (1 - af) a_n) / af``, at which the equation of
+motion holds at the step's end: its residual ``af (M a - F + Phi_q^T lambda)_{n+1}`` has the
+derivative ``am M + af h^2 beta (K + d(M a)/dq) + af h gamma C`` in a1, so that the rest of
+the loop (the start, the stop test, the kept matrix, the projection, a Python solver) is
+Newmark's with the predictors of a'. The outputs, power and monitors take the true
+accelerations. Newmark, backward Euler, -S and statics keep a = at (``_alias``). A start sets
+``a' = a`` (a run continued from a state too), as does a re-centred rotation vector.
+
 A nonlinear solver written in Python (the adaptive modal method) replaces the Newton
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
 are the loop's own.
@@ -163,7 +175,8 @@ cdef class Stepper:
         Scheme coefficients in the paper's convention (rancf.integrators.implicit); ``am``
         may be set between steps (read by each step's start).
     intermediate : bool
-        Equilibrium at the intermediate point (generalized-alpha-S).
+        Equilibrium at the intermediate point (generalized-alpha-S); otherwise, unless ``am =
+        af = 1`` or ``static``, Arnold and Bruls' form (``pseudo``, module docstring).
     bdf1 : bool
         Backward Euler's predictor ``q + h v, v`` instead of Newmark's.
     h, tol, max_iter
@@ -182,11 +195,15 @@ cdef class Stepper:
     # (rancf.integrators.static._pseudo_transient_first_step) change it from step to step
     cdef public double am
     cdef readonly double af, gamma, beta, h, tol, t, theta
-    cdef readonly bint intermediate, bdf1, reuse, static
+    cdef readonly bint intermediate, bdf1, reuse, static, pseudo
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
     cdef double[::1] q_old, v_old, a_old, r_old, f, x, viol, q_prev, q_prev2, a_prev, a_prev2
     cdef double[::1] a_prev3
+    # the true accelerations of the state and of the iterate: Arnold and Bruls' schemes
+    # (pseudo) keep the pseudo-accelerations in a, a1 and the true ones here; the others
+    # alias a, a1 (_alias)
+    cdef double[::1] at, at1
     cdef double[::1] a_probe
     cdef double[::1] x_probe
     # the accepted steps behind the state, up to 3: q_prev and a_prev hold the state before the
@@ -230,7 +247,7 @@ cdef class Stepper:
                        v_e=n1, a_e=n1, q_old=n1, v_old=n1, a_old=n1, r_old=n1, f=n1,
                        lam=max(m, 1), lam1=max(m, 1), x=max(n + m, 1), viol=3, q_prev=n1,
                        q_prev2=n1, a_prev=n1, a_prev2=n1, a_prev3=n1, a_probe=n1,
-                       x_probe=max(n + m, 1)))
+                       x_probe=max(n + m, 1), at=n1, at1=n1))
         self.q, self.v, self.a = w["q"], w["v"], w["a"]
         self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
         self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
@@ -239,6 +256,11 @@ cdef class Stepper:
         self.r_old, self.f = w["r_old"], w["f"]
         self.q_prev, self.q_prev2, self.a_prev = w["q_prev"], w["q_prev2"], w["a_prev"]
         self.a_prev2, self.a_prev3 = w["a_prev2"], w["a_prev3"]
+        # Arnold and Bruls' weighting: the dynamic schemes whose equation is not at the step's
+        # end alone (Newmark's and backward Euler's coefficients are, and statics is a load step)
+        self.pseudo = not (intermediate or static or (am == 1.0 and af == 1.0))
+        self.at, self.at1 = w["at"], w["at1"]
+        self._alias()
         self.history = 0
         self.a_probe, self.x_probe, self.probing = w["a_probe"], w["x_probe"], False
         self.at_last = False
@@ -253,6 +275,12 @@ cdef class Stepper:
         # served, and the iterations the step after a new matrix took more than it, last time
         self.fresh_iterations = FRESH_ITERATIONS
         self.age = self.staleness = 0
+
+    cdef void _alias(self) noexcept:
+        """Outside Arnold and Bruls' schemes the accelerations of the scheme are the true ones:
+        at, at1 are a, a1."""
+        if not self.pseudo:
+            self.at, self.at1 = self.a, self.a1
 
     # --- the step's equations -----------------------------------------------------------------
     cdef void _prepare(self):
@@ -280,15 +308,23 @@ cdef class Stepper:
                 self.q_old[i] = (1.0 - af) * self.q[i]
                 self.v_old[i] = (1.0 - af) * self.v[i]
                 self.a_old[i] = (1.0 - am) * self.a[i]
+        elif self.pseudo:
+            # the true acceleration of an iterate is at1 = (am/af) a1 + a_old (_point)
+            self.t_e = self.t1
+            self.w, self.c_mq = af, af * self.hb
+            for i in range(n):
+                self.a_old[i] = ((1.0 - am) * self.a[i] - (1.0 - af) * self.at[i]) / af
         else:
             self.t_e = self.t1
             self.w, self.c_mq = af, am * self.hb
 
     cdef int _old_residual(self) except -1:
-        """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark, and
-        for statics: a_n = 0, af = 1)."""
+        """r_old = (1 - am) M(q_n) a_n + (1 - af) (Phi_q^T lam_n - F_n) (zero for Newmark, for
+        statics: a_n = 0, af = 1, and for Arnold and Bruls' schemes, whose equation holds at
+        the step's end)."""
         cdef int i, n = self.n
-        if self.intermediate or (self.am == 1.0 and self.af == 1.0) or self.static:
+        if (self.intermediate or self.pseudo or (self.am == 1.0 and self.af == 1.0)
+                or self.static):
             for i in range(n):
                 self.r_old[i] = 0.0
             return 0
@@ -303,9 +339,16 @@ cdef class Stepper:
         return 0
 
     cdef int _point(self, const double* a1) except -1:
-        """q1, v1 of the iterate a1 and the point (q_e, v_e, a_e) of the equation of motion."""
+        """q1, v1 of the iterate a1 and the point (q_e, v_e, a_e) of the equation of motion (in
+        Arnold and Bruls' schemes the iterate's true acceleration at1)."""
         cdef int i
-        cdef double af = self.af, am = self.am
+        cdef double af = self.af, am = self.am, c = self.am / self.af
+        if self.pseudo:
+            for i in range(self.n):
+                self.q1[i] = self.q_pred[i] + self.hb * a1[i]
+                self.v1[i] = self.v_pred[i] + self.hg * a1[i]
+                self.at1[i] = c * a1[i] + self.a_old[i]
+            return 0
         for i in range(self.n):
             self.q1[i] = self.q_pred[i] + self.hb * a1[i]
             self.v1[i] = self.v_pred[i] + self.hg * a1[i]
@@ -330,6 +373,14 @@ cdef class Stepper:
                 self.p.constraint_force(&self.q_e[0], lam, self.t_e, &self.f[0])
                 for i in range(n):
                     r[i] += self.f[i]
+        elif self.pseudo:
+            # af (M a - F)_{n+1}, a the true acceleration: the equation at the step's end,
+            # scaled so that its derivative in a1 is am M (the Newton matrix's, factor)
+            self.p.dynamic_residual(&self.q1[0], &self.v1[0], self.t1, &self.at1[0], af, af, r)
+            if m:
+                self.p.constraint_force(&self.q1[0], lam, self.t1, &self.f[0])
+                for i in range(n):
+                    r[i] += af * self.f[i]
         else:
             self.p.dynamic_residual(&self.q1[0], &self.v1[0], self.t1, a1, am, af, r)
             if m:
@@ -366,6 +417,8 @@ cdef class Stepper:
         self._point(a1)
         if self.intermediate:
             qe, ve, ae = &self.q_e[0], &self.v_e[0], &self.a_e[0]
+        elif self.pseudo:
+            qe, ve, ae = &self.q1[0], &self.v1[0], &self.at1[0]
         else:
             qe, ve, ae = &self.q1[0], &self.v1[0], a1
         try:
@@ -686,10 +739,13 @@ cdef class Stepper:
             if it < 0:
                 raise StepFailure("failed", self._newton_failure())
         self._point(&self.a1[0])
-        self.p.project(&self.q1[0], &self.v1[0], &self.a1[0], self.t1)
+        self.p.project(&self.q1[0], &self.v1[0], &self.at1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
-        self.p.recentre(&self.q1[0], &self.v1[0], &self.a1[0])
+        if self.p.recentre(&self.q1[0], &self.v1[0], &self.at1[0]) and self.pseudo:
+            # another chart of the rotations: the pseudo-accelerations, a state of the scheme
+            # in the old one, restart at the true accelerations (as a run from a state does)
+            memcpy(&self.a1[0], &self.at1[0], n * sizeof(double))
         self.p.accept(&self.q1[0], &self.v1[0], self.t1)
         # the history moves on by turning the buffers, not copying them (six passes over the
         # state a step, each a trip to memory on a long chain): q_prev2 <- q_prev <- q <- q1,
@@ -699,6 +755,10 @@ cdef class Stepper:
         (self.a_prev3, self.a_prev2, self.a_prev, self.a,
          self.a1) = self.a_prev2, self.a_prev, self.a, self.a1, self.a_prev3
         self.v, self.v1 = self.v1, self.v
+        if self.pseudo:
+            self.at, self.at1 = self.at1, self.at
+        else:
+            self._alias()
         self.history = min(self.history + 1, 3)
         if self.static:
             # a1 was the displacement; at an equilibrium the acceleration is zero
@@ -731,6 +791,8 @@ cdef class Stepper:
         self.nlu += 1
         self.p.solve(&self.x[0])
         np.asarray(self.a)[:n] = np.asarray(self.x)[:n]
+        # Arnold and Bruls' pseudo-accelerations start at the true ones (a restart too)
+        np.asarray(self.at)[:n] = np.asarray(self.x)[:n]
         np.asarray(self.lam)[:m] = np.asarray(self.x)[n:n + m]
         self.factored = False       # the mass matrix is not the step's Newton matrix
         self.history = 0
@@ -743,6 +805,7 @@ cdef class Stepper:
         np.asarray(self.q)[:self.n] = q0
         np.asarray(self.v)[:] = 0.0
         np.asarray(self.a)[:] = 0.0
+        np.asarray(self.at)[:] = 0.0
         np.asarray(self.lam)[:self.m] = lam0
         self.p.accept(&self.q[0], &self.v[0], t0)
         self.factored = False
@@ -760,10 +823,16 @@ cdef class Stepper:
         return self.step()
 
     def state(self):
-        """(t, q, v, a, lam) copies of the current state."""
+        """(t, q, v, a, lam) copies of the current state, a the true accelerations."""
         n = self.n
         return (self.t, np.asarray(self.q)[:n].copy(), np.asarray(self.v)[:n].copy(),
-                np.asarray(self.a)[:n].copy(), np.asarray(self.lam)[:self.m].copy())
+                np.asarray(self.at)[:n].copy(), np.asarray(self.lam)[:self.m].copy())
+
+    def pseudo_acceleration(self):
+        """A copy of the scheme's acceleration state (n,): Arnold and Bruls' pseudo-acceleration
+        ``a'_n`` in their schemes (the unknown of :class:`StepEquations`), the accelerations of
+        :meth:`state` in the others."""
+        return np.asarray(self.a)[:self.n].copy()
 
     def run(self, long n_steps, long output_every, progress=None, t_end=None):
         """Take n_steps steps, keeping the state at the start, at every output step and at
@@ -799,7 +868,7 @@ cdef class Stepper:
         cdef int n = self.n
         energy[0] = energy[1] = through[0] = through[1] = 0.0
         worst[0] = worst[1] = worst[2] = 0.0
-        tracked = self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_old) == 0
+        tracked = self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0], p_old) == 0
         t_node = self.t
         self._record(0, energy)
         start_watch(&watch, progress)
@@ -823,12 +892,12 @@ cdef class Stepper:
                         p_old[i] = p_new[i]
                     t_node = self.t_e
                 elif tracked:
-                    self.p.power(&self.q[0], &self.v[0], &self.a[0], self.t, &self.lam[0], p_new)
+                    self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0], p_new)
                     energy[0] += 0.5 * self.h * (p_old[0] + p_new[0])
                     energy[1] += 0.5 * self.h * (p_old[1] + p_new[1])
                     p_old[0], p_old[1] = p_new[0], p_new[1]
                 if self.m:
-                    self.p.violations(&self.q[0], &self.v[0], &self.a[0], self.t, &self.viol[0])
+                    self.p.violations(&self.q[0], &self.v[0], &self.at[0], self.t, &self.viol[0])
                     for i in range(3):
                         worst[i] = max(worst[i], self.viol[i])
                 worst_it = max(worst_it, it)
@@ -854,12 +923,12 @@ cdef class Stepper:
         an interruption never leaves a half-written row)."""
         cdef long k = self.n_kept
         if self.steps == 0 and self.m:
-            self.p.violations(&self.q[0], &self.v[0], &self.a[0], self.t, &self.viol[0])
+            self.p.violations(&self.q[0], &self.v[0], &self.at[0], self.t, &self.viol[0])
         self.out_t[k] = self.t
         if self.n:
             memcpy(&self.out_q[k, 0], &self.q[0], self.n * sizeof(double))
             memcpy(&self.out_v[k, 0], &self.v[0], self.n * sizeof(double))
-            memcpy(&self.out_a[k, 0], &self.a[0], self.n * sizeof(double))
+            memcpy(&self.out_a[k, 0], &self.at[0], self.n * sizeof(double))
         if self.m:
             memcpy(&self.out_lam[k, 0], &self.lam[0], self.m * sizeof(double))
         memcpy(&self.out_viol[k, 0], &self.viol[0], 3 * sizeof(double))
@@ -897,7 +966,8 @@ cdef class StepEquations:
 
     Not constructed directly: the loop of :func:`rancf.implicit.integrate` passes it to the
     ``solve(equations, a, lam) -> (a, lam, iterations)`` method of the ``solver=`` object at
-    every step. Unknowns ``(a_{n+1}, lambda)``; ``q_{n+1} = q_pred + hb a``,
+    every step. Unknowns ``(a_{n+1}, lambda)`` (in HHT and generalized-alpha ``a`` is Arnold
+    and Bruls' pseudo-acceleration, rancf.integrators.implicit); ``q_{n+1} = q_pred + hb a``,
     ``v_{n+1} = v_pred + hg a``. :meth:`residual` and :meth:`matrix` are the loop's own, with
     its work counters.
 
@@ -1089,7 +1159,7 @@ cdef class StepEquations:
         af = s.af
         qe = np.asarray(s.q_e if s.intermediate else s.q1).copy()
         ve = np.asarray(s.v_e if s.intermediate else s.v1).copy()
-        ae = np.asarray(s.a_e if s.intermediate else aa).copy()
+        ae = np.asarray(s.a_e if s.intermediate else s.at1 if s.pseudo else aa).copy()
         q1 = qe if not s.intermediate else np.asarray(s.q1).copy()
         s.njev += 1
         return s.p.matrix(qe, ae, np.asarray(ll)[:s.m].copy(), ve, s.t_e, q1, s.t1, s.am,

@@ -9,35 +9,57 @@ constraints are ``Phi' = Phi_q q' + Phi_t = 0`` and ``Phi'' = Phi_q q'' + xi(q, 
 with ``xi = (Phi_q q')_q q' + 2 Phi_qt q' + Phi_tt``.
 
 Every scheme of the family updates positions and velocities with Newmark's formulas
-(paper eq. 3 and 5)::
+(paper eq. 3 and 5) in the scheme's accelerations ``a'``::
 
-    q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) a_n + h^2 beta a_{n+1}
-    v_{n+1} = v_n + h (1 - gamma) a_n + h gamma a_{n+1}
+    q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) a'_n + h^2 beta a'_{n+1}
+    v_{n+1} = v_n + h (1 - gamma) a'_n + h gamma a'_{n+1}
 
 and differs in where the equilibrium is enforced. In the paper's convention (weights on the
 *new* step, so ``alpha = 1`` is Newmark):
 
-* ``intermediate = False`` (Newmark, HHT-I3, generalized-alpha; paper eq. 6, 9, 12)::
+* Newmark and backward Euler (``am = af = 1``): ``a' = a``, the equation of motion at the new
+  step, ``M_{n+1} a_{n+1} + (Phi_q^T lambda - F)_{n+1} = 0``.
 
-      (1 - am) M_n a_n + am M_{n+1} a_{n+1}
-          + (1 - af) (Phi_q^T lambda - F)_n + af (Phi_q^T lambda - F)_{n+1} = 0
+* HHT and generalized-alpha (``intermediate = False``), in Arnold and Bruls' form (Multibody
+  Syst Dyn 18 (2007) 185-202; their alpha_m, alpha_f are 1 - ours): the equation
+  of motion at the new step alone, with the true acceleration ``a_{n+1}``::
 
-* ``intermediate = True`` (generalized-alpha-S, paper eq. 14): the equation of motion is
-  evaluated once, at the intermediate state ``q_f = (1 - af) q_n + af q_{n+1}`` (same for
-  v and t), with acceleration ``a_m = (1 - am) a_n + am a_{n+1}`` and the unknown multiplier
-  taken as ``lambda`` at that point::
+      M(q_{n+1}) a_{n+1} + Phi_q(q_{n+1})^T lambda_{n+1} - F(q_{n+1}, v_{n+1}, t_{n+1}) = 0
+
+  and the weights carried by the pseudo-accelerations ``a'``, a state of the scheme::
+
+      am a'_{n+1} + (1 - am) a'_n = af a_{n+1} + (1 - af) a_n
+
+  A run's start sets ``a'_0 = a_0``, the consistent acceleration (so does a run started from a
+  Result or a state: a restart), and so does a step after which a spatial rotation vector is
+  re-centred (the old chart's a' means nothing in the new one). On a linear problem with
+  constant coefficients this is Chung and Hulbert's scheme (paper eq. 9, 12: ``(1 - am) M_n
+  a_n + am M_{n+1} a_{n+1} + (1 - af) (Phi_q^T lambda - F)_n + af (...)_{n+1} = 0``) with
+  ``a'`` as its acceleration, the same positions; with a configuration-dependent M that form
+  is first order (the rod-slider, a spatial tree), and on a spatial tree in relative
+  coordinates the two configurations' projections of the link wrenches leave the links'
+  twist rows a difference that grows step by step (tests/test_spatial_out_of_plane.py);
+  Arnold and Bruls' form is second order in q and v there (measured on the rod-slider
+  against its minimal coordinates: 2.00 for both, and on a spatial double pendulum) and runs
+  the out-of-plane chain. The Solution's ``a`` is the true acceleration.
+
+* generalized-alpha-S (``intermediate = True``, paper eq. 14): ``a' = a``; the equation of
+  motion is evaluated once, at the intermediate state ``q_f = (1 - af) q_n + af q_{n+1}``
+  (same for v and t), with acceleration ``a_m = (1 - am) a_n + am a_{n+1}`` and the unknown
+  multiplier taken as ``lambda`` at that point::
 
       M(q_f) a_m + Phi_q(q_f)^T lambda - F(q_f, v_f, t_f) = 0
 
-and ``Phi(q_{n+1}, t_{n+1}) = 0`` in both. The unknowns ``a_{n+1}`` and ``lambda`` are found by Newton
-iterations on the full system; the constraint row is divided by ``h^2 beta`` so the Newton
+and ``Phi(q_{n+1}, t_{n+1}) = 0`` in all. The unknowns ``a'_{n+1}`` and ``lambda`` are found by
+Newton iterations on the full system (Arnold and Bruls' residual scaled by af, so that its
+derivative in a' is ``am M``); the constraint row is divided by ``h^2 beta`` so the Newton
 matrix stays O(1) as h -> 0::
 
-    [ am M + cmq d(M a)/dq + af h^2 beta (K + d(Phi_q^T lambda)/dq) + af h gamma C   w Phi_q^T ] [da]   [-r ]
-    [ Phi_q(q_{n+1})                                                                 0        ] [dl] = [-Phi / (h^2 beta)]
+    [ am M + af h^2 beta (d(M a)/dq + K + d(Phi_q^T lambda)/dq) + af h gamma C   w Phi_q^T ] [da']   [-r ]
+    [ Phi_q(q_{n+1})                                                             0        ] [dl ] = [-Phi / (h^2 beta)]
 
-(``K = -dF/dq``, ``C = -dF/dv``; ``w = af`` without, ``w = 1`` with the intermediate point;
-``cmq = am h^2 beta`` or ``af h^2 beta``).
+(``K = -dF/dq``, ``C = -dF/dv``, ``d(M a)/dq`` at the true acceleration; ``w = af`` at the new
+step, ``w = 1`` at the intermediate point).
 
 With ``projection=True`` each converged step is followed by the projections of paper
 eq. 15-17: q onto ``Phi = 0`` (Gauss-Newton iterations ``q <- q - Phi_q^T (Phi_q Phi_q^T)^-1 Phi``,
@@ -64,7 +86,8 @@ generalized-alpha(rho) (2 - rho)/(rho + 1)    1/(rho + 1)           1/2 + am - a
 =====================  =====================  ====================  ================  =======================
 
 (generalized-alpha-S uses the generalized-alpha coefficients.) All are second-order accurate
-in q and v (Arnold & Bruls 2007); tests check it on problems with known solutions.
+in q and v, also with a configuration-dependent mass and on the index-3 DAE (measured:
+tests/test_arnold_bruls.py, tests/validation/test_rod_slider_integrators.py).
 ``"backward-euler"`` (:class:`BackwardEuler`, BDF-1 as in the adaptive-modal paper, eq. 34) is
 first order and shares the Newton loop with am = af = gamma = beta = 1 and its own predictor.
 
@@ -180,7 +203,9 @@ class Newmark(Scheme):
 
 
 class HHT(Scheme):
-    """HHT-I3 in the paper's convention (eq. 9): ``alpha`` in [2/3, 1], 1 is Newmark.
+    """HHT-I3 in the paper's convention (eq. 9): ``alpha`` in [2/3, 1], 1 is Newmark; run in
+    Arnold and Bruls' form (the module docstring: the equation at the new step, the weight on
+    the pseudo-accelerations).
 
     alpha_m = 1, alpha_f = alpha, gamma = 3/2 - alpha, beta = (2 - alpha)^2 / 4
     (the classical HHT parameter is alpha - 1 in [-1/3, 0]).
@@ -212,7 +237,8 @@ class HHT(Scheme):
 
 
 class GeneralizedAlpha(Scheme):
-    """Generalized-alpha (paper eq. 12) with spectral radius at infinity ``rho_inf`` in [0, 1].
+    """Generalized-alpha (paper eq. 12) with spectral radius at infinity ``rho_inf`` in [0, 1],
+    run in Arnold and Bruls' form (the module docstring).
 
     1 - alpha_m = (2 rho - 1)/(rho + 1), 1 - alpha_f = rho/(rho + 1),
     gamma = 1/2 + alpha_m - alpha_f, beta = (1 + alpha_m - alpha_f)^2 / 4.
