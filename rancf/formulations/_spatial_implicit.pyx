@@ -1737,13 +1737,13 @@ cdef class SpatialProblem(StepProblem):
     cdef int recentre(self, double* q, double* v, double* a) except -1:
         """Rotation vectors of spherical and free links past pi re-centred (``_recentre``);
         the accelerations of the step just accepted kept for the turning terms of the next
-        Newton matrices (:meth:`factor`)."""
-        _recentre(self.d, q, v, a)
+        Newton matrices (:meth:`factor`). Returns 1 if a rotation vector was re-centred."""
+        cdef int changed = _recentre(self.d, q, v, a)
         if self.n:
             memcpy(&self.accepted_a[0], a, self.n * sizeof(double))
             self.has_accel = True
         self.within_step = False
-        return 0
+        return changed
 
     # --- Python level -----------------------------------------------------------------------
     def recentred(self, q, v, a):
