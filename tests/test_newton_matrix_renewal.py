@@ -138,3 +138,41 @@ def test_a_matrix_that_diverges_when_kept_is_made_at_every_iteration():
     assert full < 0.75 * kept
     _, iterations, factorizations = orbit("reuse")
     assert iterations + COST * factorizations <= 1.1 * full
+
+
+class BrakedOrbit(Orbit):
+    """The orbit braked by a drag ``-c v`` (c in 1/s) between t0 and t1 (s)."""
+
+    def __init__(self, k, c, t0, t1):
+        super().__init__(k)
+        self.c, self.t0, self.t1 = c, t0, t1
+
+    def force(self, q, v, t):
+        drag = self.c * v if self.t0 <= t < self.t1 else 0.0 * v
+        return super().force(q, v, t) - drag
+
+    def damping(self, q, v, t):
+        return (self.c if self.t0 <= t < self.t1 else 0.0) * np.eye(2)
+
+
+def test_the_kept_matrix_returns_when_the_motion_calms():
+    """The orbit of the test above braked from 30 rad/s to about 1e-3 of it between 0.05 and
+    0.1 s (drag 200/s, ``exp(-10)``), then free: once the mass hardly moves the kept matrix
+    serves for many steps. The loop has made steps with full Newton for at most 100 steps by
+    then; its stretches double, so it tries the kept matrix again within as many steps, by
+    0.2 s. Over 0.2 - 0.3 s its steps then take two or three iterations with a new matrix at
+    most every other step (as the in-plane chain's, validation/renewal_pay.py), at most 4
+    iterations' worth a step: less than three quarters of full Newton's least, two iterations
+    and two factorizations a step (6)."""
+    stats = []
+    for t_end in (0.2, 0.3):
+        problem = PythonProblem(BrakedOrbit(4e9, 200.0, 0.05, 0.1))
+        problem.factor_cost = COST
+        sol = rancf.implicit.integrate(problem, [1.0, 0.0], [0.0, 30.0], t_end, H, tol=1e-10,
+                                       method="newmark")
+        assert sol.status == "ok"
+        stats.append(sol.stats)
+    steps = stats[1]["steps"] - stats[0]["steps"]
+    iterations = (stats[1]["newton_iterations"] - stats[0]["newton_iterations"]) / steps
+    factorizations = (stats[1]["nlu"] - stats[0]["nlu"]) / steps
+    assert iterations + COST * factorizations < 0.75 * (1.0 + COST) * 2
