@@ -93,6 +93,23 @@ transient in the iteration that grows with the chain's length), a new matrix sav
 refactoring at every step would only add its cost (tests/test_newton_matrix_renewal.py). A
 matrix that went stale within one step (the step after a new one took more iterations than it by
 more than a factorization's cost, the last time one was kept) is renewed at every step.
+Where the steps made with the kept matrix (since the last full Newton) cost more on average
+than a step of full Newton, counted in iterations (``k + factor_cost l`` for a step's k
+iterations and l factorizations, against ``(1 + factor_cost) k_full`` for the ``k_full``
+iterations of the last step made with a new matrix at every iteration, ``FRESH_ITERATIONS``
+before any), the next steps are made with full Newton (``Stepper._price``). The average, not
+the last step: a renewal at a step's start pays off over the steps after it, so a single kept
+step that renews twice within itself can cost more than full Newton where the kept steps
+around it cost less (Newmark on the tilted chain of 100 elements: 6.5 against 9). Where the configuration turns fast along a direction the matrix weighs
+heavily (the spatial chain tilted out of its plane, whose links' twist about the beam axis has
+a tiny inertia), a matrix made at a step's start leaves the iteration diverging from its second
+or third use on, so that a kept step pays a diverging increment and two to four new matrices,
+10 to 16 iterations' worth where full Newton takes 6 (two iterations and two factorizations;
+validation/renewal_pay.py), and a new matrix at the step's start, the one renewal the rule above
+prices, does not help. The kept matrix is tried again after a stretch of full-Newton steps
+that doubles each time the try confirms full Newton (one step at first): a run of N steps tries
+it about log2 N times, and a model whose motion calms returns to it within as many steps as it
+has run with full Newton (tests/test_newton_matrix_renewal.py).
 ``reuse=False`` refactors at every iteration (full Newton).
 
 HHT and generalized-alpha run in Arnold and Bruls' form (``pseudo``; the equations are in
@@ -182,7 +199,8 @@ cdef class Stepper:
     h, tol, max_iter
         Step (s), Newton tolerance on ``max |dq|`` and iteration cap.
     reuse : bool
-        Keep Newton's matrix while the iteration contracts by ``theta`` (default 0.5).
+        Keep Newton's matrix while the iteration contracts by ``theta`` (default 0.5), or make
+        one at every iteration where a step costs less so (module docstring).
     strategy : optional
         A Python nonlinear solver, ``solve(equations, a, lam) -> (a, lam, iterations)``.
     static : bool
@@ -224,6 +242,8 @@ cdef class Stepper:
     cdef public long nfev, njev, nlu, newton_iterations, steps
     cdef bint factored
     cdef int last_iterations, fresh_iterations, age, staleness
+    cdef int full_iterations, full_left, full_span, kept_steps
+    cdef double kept_cost
     cdef double hb, hg, t1, t_e, w, c_mq, _last_dq, _rate, _tol_v
     cdef object strategy
     cdef object equations
@@ -275,6 +295,12 @@ cdef class Stepper:
         # served, and the iterations the step after a new matrix took more than it, last time
         self.fresh_iterations = FRESH_ITERATIONS
         self.age = self.staleness = 0
+        # the iterations of the last step made with full Newton, the steps left to make with
+        # it, the steps the next such stretch will last, and the steps made with the kept
+        # matrix since the last and their cost in iterations (_price)
+        self.full_iterations = FRESH_ITERATIONS
+        self.full_left, self.full_span = 0, 1
+        self.kept_steps, self.kept_cost = 0, 0.0
 
     cdef void _alias(self) noexcept:
         """Outside Arnold and Bruls' schemes the accelerations of the scheme are the true ones:
@@ -704,8 +730,8 @@ cdef class Stepper:
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
-        cdef bint fresh
-        cdef long made
+        cdef bint fresh, whole
+        cdef long made, spent
         self._prepare()
         self._old_residual()
         memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
@@ -716,28 +742,34 @@ cdef class Stepper:
             np.asarray(self.a1)[:n] = a1
             np.asarray(self.lam1)[:m] = lam1
         else:
-            if ((self.last_iterations - self.fresh_iterations) * HORIZON > self.p.factor_cost
-                    or (self.age == 1 and self.staleness > self.p.factor_cost)):
+            whole = not self.reuse or self.full_left > 0     # a new matrix at every iteration
+            if not whole and ((self.last_iterations - self.fresh_iterations) * HORIZON
+                              > self.p.factor_cost
+                              or (self.age == 1 and self.staleness > self.p.factor_cost)):
                 self.factored = False       # the kept matrix has grown stale: a new one now
             fresh = not self.factored
-            made = self.nlu
+            made, spent = self.nlu, self.newton_iterations
             self._start()
-            it = self._newton(not self.reuse)
+            it = self._newton(whole)
             if it > 0 and self.nlu > made:
                 self.age = 1
-                if fresh:
+                if fresh and not whole:
                     self.fresh_iterations = it
             elif it > 0:
                 if self.age == 1:
                     self.staleness = it - self.fresh_iterations
                 self.age += 1
-            if it < 0 and self.reuse:
+            if it < 0 and self.reuse and not whole:
                 # retry once from the same start with full Newton
                 self._start()
                 memcpy(&self.lam1[0], &self.lam[0], max(m, 1) * sizeof(double))
                 it = self._newton(True)
+                if it > 0:
+                    self.full_iterations = it
             if it < 0:
                 raise StepFailure("failed", self._newton_failure())
+            if self.reuse:
+                self._price(whole, it, self.newton_iterations - spent, self.nlu - made)
         self._point(&self.a1[0])
         self.p.project(&self.q1[0], &self.v1[0], &self.at1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
@@ -768,6 +800,30 @@ cdef class Stepper:
         self.steps += 1
         self.last_iterations = it
         return it
+
+    cdef void _price(self, bint whole, int it, long spent, long made) noexcept:
+        """Whether the next steps make a new Newton matrix at every iteration (module
+        docstring), after a step that took ``spent`` iterations and ``made`` factorizations with
+        the kept matrix (``whole`` false; a retry with full Newton included), or ``it``
+        iterations with full Newton (``whole``). Full Newton for the next ``full_span`` steps
+        where the kept steps since the last full Newton cost more on average than a full-Newton
+        step, in iterations: ``kept_cost > (1 + factor_cost) full_iterations kept_steps``,
+        ``kept_cost`` the sum of ``spent + factor_cost made``. The span doubles each time and
+        is one again once the kept matrix has lasted as many steps as it."""
+        cdef double c = self.p.factor_cost
+        if whole:
+            self.full_iterations = it
+            if self.full_left > 0:
+                self.full_left -= 1
+            return
+        self.kept_steps += 1
+        self.kept_cost += spent + c * made
+        if self.kept_cost > (1.0 + c) * self.full_iterations * self.kept_steps:
+            self.full_left = self.full_span
+            self.full_span *= 2
+            self.kept_steps, self.kept_cost = 0, 0.0
+        elif self.kept_steps >= self.full_span:
+            self.full_span = 1
 
     # --- start and run ------------------------------------------------------------------------
     def start(self, double t0, q0, v0):
