@@ -111,8 +111,7 @@ Left out of S (the residual keeps them all, so the step converges to the same so
   the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
   and of a rotation-vector effort's map ``J_l(q)^T`` (above);
-- in statics (``c_m = 0``) none of the above but the spring-dampers' between points and the
-  loads' between nodes (below).
+- in statics (``c_m = 0``) none of the above but at points between two nodes (below).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -176,7 +175,7 @@ evaluates the residual at its iterate right before it solves), with the coordina
 that step). Newton then converges quadratically (the ``spatial`` case of the report lists
 the bend's iterations per load step). In statics (``c_m = c_c =
 0``) the preconditioner is statics' matrix below (:attr:`static_turning`), which misses only
-the spring-dampers' between points and the loads' between nodes own turning; with cables, S,
+the turning of loads and spring-dampers at points between two nodes; with cables, S,
 the stiffness of the elements, spring-dampers and effort functions alone: a mechanism (a
 joint that nothing holds, a free body) makes a joint block singular, which fails with a
 message naming the body.
@@ -198,7 +197,8 @@ its derivative in q has, beside the elements' and springs' blocks of S and the e
 turning of the link wrenches of :meth:`_link_turning` at zero accelerations (``Z = H``: no
 inertia to turn, terms (b) and (c)) and the part of the applied wrenches' change that the
 rigid turning ``h x* f`` does not give: a force of fixed direction (gravity, a
-non-follower load) turned with its point, a moment of fixed direction not turned at all
+non-follower load, a spring-damper's force, whose change with its points' positions is S's
+spring term) turned with its point, a moment of fixed direction not turned at all
 (:meth:`_load_blocks`: ``-s B_b``, an unsymmetric 6 x 6 block per body congruent with the
 twists as the mass is, which the elimination takes in its place; a follower load turns
 rigidly and needs none). With them the matrix is the static residual's whole derivative
@@ -206,15 +206,15 @@ rigidly and needs none). With them the matrix is the static residual's whole der
 cylindrical, whose sliding only a spring-damper between points holds; effort functions but
 for their slopes' differences), factored once an iteration by the unsymmetric elimination
 (LU joint blocks), O(n), and solved directly: no GMRES. ``exact_static`` is set where nothing
-the matrix leaves out is in the model: no cables, no spring-dampers between points (their
-force's turning with both points: the term couples the two bodies' paths, no body block), no
-loads between two nodes (the same: their point moves with both nodes); drives are held, their
-links' coordinates are not unknowns. Where the matrix leaves one of these out (not with
+the matrix leaves out is in the model: no cables, no loads or spring-dampers at points
+between two nodes (the point moves with both nodes' coordinates: no body block); drives are
+held, their links' coordinates are not unknowns. (The turning of a spring's force through
+the tree, which S leaves out above, is here the link wrenches' turning, the spring's
+wrench in W, and its body blocks.) Where the matrix leaves such a point out (not with
 cables: :attr:`static_turning`), statics runs GMRES as above preconditioned by it, which
-leaves GMRES the left-out terms alone: 2 to 5 times fewer products than the elements'
-stiffness as preconditioner (the bend at 64 elements, 10 load steps: a spring-damper from
-the tip to the ground 388 -> 141 products, between the tips of two cantilevers 294 -> 155,
-a tip force between two nodes 331 -> 134; the iterations and the equilibria the same).
+leaves GMRES the left-out terms alone: the bend at 64 elements with its tip force between
+two nodes, 10 load steps, 134 products where the elements' stiffness as preconditioner
+took 331 (the iterations and the equilibrium the same).
 
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
@@ -274,6 +274,21 @@ cdef inline void _skew(const double* a, double* X) noexcept nogil:
     X[0], X[1], X[2] = 0.0, -a[2], a[1]
     X[3], X[4], X[5] = a[2], 0.0, -a[0]
     X[6], X[7], X[8] = -a[1], a[0], 0.0
+
+
+cdef inline void _force_block(const double* F, const double* g, double* B) noexcept nogil:
+    """B (6 x 6, row-major) += ``[[0, F^], [0, g^ F^]]``: a force F of fixed direction at the
+    point g from a body's origin, not turned by the body's twist (SpatialProblem._load_blocks)."""
+    cdef double Fx[9]
+    cdef double gx[9]
+    cdef int r, c
+    _skew(F, Fx)
+    _skew(g, gx)
+    for r in range(3):
+        for c in range(3):
+            B[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+            B[SPATIAL_NODE * (3 + r) + 3 + c] += (
+                gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
 
 
 cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
@@ -824,8 +839,9 @@ cdef class SpatialProblem(StepProblem):
         self.krylov = static
         # statics' Newton matrix with the turning is the residual's whole derivative where
         # nothing it leaves out is in the model (module docstring, "Statics"): then no GMRES
-        arcs = [nd.load_arc[k] for k in range(nd.n_loads)]
-        self.exact_static = bool(static and not nd.n_cable_elements and nd.n_springs == 0
+        arcs = ([nd.load_arc[k] for k in range(nd.n_loads)]
+                + [nd.s_arc[k] for k in range(2 * nd.n_springs)])
+        self.exact_static = bool(static and not nd.n_cable_elements
                                  and all(c < 0 for c in arcs))
         # elsewhere (but with cables) the same matrix preconditions GMRES
         self.static_turning = bool(static and not nd.n_cable_elements)
@@ -1262,6 +1278,9 @@ cdef class SpatialProblem(StepProblem):
                 if nd.motion[k] != M_ELEMENT:
                     for s in range(nd.q_offset[k], nd.q_offset[k + 1]):
                         nd.tau[s] *= lf
+        if c_m == 0.0:
+            # statics: the spring-dampers' forces in the link wrenches, unscaled (_state)
+            spring_forces(nd)
         for k in range(nd.n_q):
             s = nd.smap[k]
             nd.qdd[k] = a_e[s] if (s >= 0 and c_m != 0.0) else 0.0
@@ -1392,17 +1411,22 @@ cdef class SpatialProblem(StepProblem):
         (a^ the cross-product matrix), and the residual's ``-c_k s f`` takes ``-c_k s B`` into
         the body's block (s the load factor), on both sides congruent with the twists as the
         mass is, so the elimination takes it as it takes ``c_m M_b``. A follower load turns
-        with its body: nothing. Loads between two nodes (``load_arc``) are not taken (the
-        caller's :attr:`exact_static` excludes them)."""
+        with its body: nothing. A spring-damper's force ``+-f n`` on each of its points is one of
+        fixed direction here (unscaled: springs are not loads): its change with the points'
+        positions is S's spring term (``P^T K_s P`` to the ground, Woodbury's ``D^T K_s D``
+        between bodies). Loads and spring-dampers at points between two nodes (``load_arc``,
+        ``s_arc``) are not taken (the caller's :attr:`exact_static` excludes them)."""
         cdef SpatialData* nd = &self.nd
         cdef double lf = self.load_factor
         cdef double F[3]
         cdef double Mo[3]
         cdef double g[3]
         cdef double Fx[9]
-        cdef double gx[9]
+        cdef double n[3]
+        cdef double x[3]
         cdef double* Bb
-        cdef int i, j, k, r, c
+        cdef double f, l, ldot
+        cdef int i, j, k, r, c, e
         self.conservative = True
         for i in range(nd.nb):
             Bb = nd.body_blocks + SPATIAL_BLOCK * i
@@ -1428,17 +1452,23 @@ cdef class SpatialProblem(StepProblem):
             for k in range(3):
                 F[k] *= -c_k * lf
                 Mo[k] *= -c_k * lf
-            _skew(F, Fx)
-            _skew(g, gx)
-            for r in range(3):
-                for c in range(3):
-                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
-                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += (
-                        gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
+            _force_block(F, g, Bb)
             _skew(Mo, Fx)
             for r in range(3):
                 for c in range(3):
                     Bb[SPATIAL_NODE * (3 + r) + 3 + c] += Fx[3 * r + c]
+        for j in range(nd.n_springs):
+            # a spring-damper's force on each of its points depends on their positions, not on
+            # the bodies' turning: a force of fixed direction to the rigid turning, unscaled
+            f = spring_line(nd, j, n, &l, &ldot)
+            for e in range(2):
+                i = nd.s_body[2 * j + e]
+                if i < 0:
+                    continue
+                spring_point(nd, j, e, x, g)
+                for k in range(3):
+                    F[k] = c_k * f * n[k] if e else -c_k * f * n[k]
+                _force_block(F, g, nd.body_blocks + SPATIAL_BLOCK * i)
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
@@ -1804,7 +1834,8 @@ cdef class SpatialProblem(StepProblem):
         """Whether the last factorization was statics' direct matrix (:attr:`exact_static`)
         at load factor 1 under loads with a potential (gravity, forces of fixed direction: no
         follower load, no moment fixed in space, no effort function, whose slope need not be
-        symmetric) and every pivot of its elimination is
+        symmetric; no spring-damper between two bodies, whose Woodbury term the pivots do not
+        see) and every pivot of its elimination is
         positive. That matrix is then the Hessian of the potential in the link coordinates,
         symmetric, and the block elimination a congruence whose LU blocks, unpivoted, are
         its LDL^T: by Sylvester's law of inertia it is positive definite, the equilibrium a
@@ -1814,7 +1845,7 @@ cdef class SpatialProblem(StepProblem):
         cdef SpatialData* nd = &self.nd
         cdef int i, k
         if not (self.static_factored and self.conservative and not self.n_efforts
-                and self.factored_load_factor == 1.0):
+                and not self.woodbury and self.factored_load_factor == 1.0):
             return False
         for i in range(nd.nb):
             for k in range(_unknowns(nd, i)):
