@@ -21,22 +21,27 @@ def every_joint_kind_at_rest():
     at an offset point of the free body and a follower force and moment at an offset point
     of the universal joint's body and on a beam node. Every coordinate has stiffness: the
     elements', the springs', gravity's and the loads' turning (the pendulums), and the free
-    joint's translation an effort function's (a linear spring: T is the identity there, so
-    its term is exact but for the differences' error). No cylindrical joint: nothing but a
+    joint's translation an effort function's, of unsymmetric slope (T is the identity there:
+    statics' matrix takes the slope whole), and the free joint's rotation and the spherical
+    root effort torques, not zero at any configuration (the turning of their map
+    ``J_l(q)^T e``). No cylindrical joint: nothing but a
     spring-damper between points (which statics solves by GMRES) holds its sliding under
     loads of fixed size, so its statics matrix is singular; the dynamics' turning test
     (tests/test_spatial_turning.py) has it."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
     b = m.add_beam(0.8, 4, E=5e5, rho=1000.0, A=1e-3, I=(2e-8, 3e-8), J=4e-8, G=2e5,
                    direction=(1.0, 0.0, -1.0), up=(0.0, 1.0, 0.0))
-    root = m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    root = m.add_joint("spherical", m.ground.point(0, 0, 0), b.start,
+                       effort=lambda t, q, qd: np.array([0.4, -0.3, 0.2]) - 3.0 * q)
     m.add_rotational_spring_damper(root, 5.0)
     parent, below = b.end, b.positions[-1]
     axis = (0.0, 0.6, 0.8)
     joints = [("universal", dict(axes=((1, 0, 0), (0, 1, 0)))),
               ("revolute", dict(axis=axis, drive=lambda t: (0.0, 0.0, 0.0))),
               ("prismatic", dict(axis=axis)), ("revolute", dict(axis=(1.0, 0.0, 0.0))),
-              ("free", dict(effort=lambda t, q, qd: np.concatenate([-30.0 * q[:3], np.zeros(3)])))]
+              ("free", dict(effort=lambda t, q, qd: np.concatenate(
+                  [-np.array([[30.0, 8.0, 0.0], [-5.0, 30.0, 0.0], [0.0, 0.0, 30.0]]) @ q[:3],
+                   np.array([0.02, -0.01, 0.03]) - 0.5 * q[3:]])))]
     bodies = []
     for kind, options in joints:
         body = m.add_rigid_body(0.3, np.diag([1e-3, 2e-3, 3e-3]), position=below - (0, 0, 0.1))
@@ -58,10 +63,35 @@ def bend_with_loads():
     its tip force (fixed direction) and a follower force and moment at an offset point of
     node 4: no effort functions, spring-dampers or cables, so statics takes the direct
     solve by itself (``exact_static``)."""
+    return loaded_bend()[0]
+
+
+def loaded_bend():
+    """:func:`bend_with_loads` and its beam."""
     m, beam = bend45.model(8)
     m.gravity = (0.0, -2.0, 0.0)
     m.add_force(beam.node(4), force=(0.0, 0.0, -200.0), moment=(30.0, -20.0, 10.0),
                 follower=True)
+    return m, beam
+
+
+def bend_with_springs():
+    """:func:`bend_with_loads` with a spring-damper from a ground point to an offset point of a
+    rigid body on a revolute joint at node 6, and a second cantilever (3 elements, another
+    branch from the ground) whose tip a spring-damper ties to an offset point of node 3: each
+    spring's force turns with neither body (its change with the points' positions is S's
+    spring term), the second couples two branches (Woodbury)."""
+    m, beam = loaded_bend()
+    node = bend45.arc(8)[0][6]
+    body = m.add_rigid_body(5.0, np.diag([2.0, 3.0, 4.0]), position=node + (2.0, -1.0, 5.0))
+    m.add_joint("revolute", beam.node(6), body.point(-2.0, 1.0, -5.0), axis=(0.0, 0.6, 0.8))
+    m.add_spring_damper(m.ground.point(80.0, 40.0, 40.0), body.point(1.0, -2.0, 3.0), k=30.0,
+                        c=1.0, rest_length=20.0)
+    other = m.add_beam(30.0, 3, start=(0.0, 40.0, 0.0), direction=(1.0, 0.0, 0.0),
+                       up=(0.0, 0.0, 1.0), E=1e7, rho=1.0, A=1.0, I=(1.0 / 12, 1.0 / 12),
+                       J=1.0 / 6, G=5e6)
+    m.add_joint("fixed", m.ground.point(0.0, 40.0, 0.0), other.start)
+    m.add_spring_damper(other.end, beam.node(3), k=50.0, rest_length=20.0)
     return m
 
 
@@ -97,8 +127,9 @@ def matrices(m, exact, seed, scale, load_factor=LOAD_FACTOR):
     return J, J0, S
 
 
-@pytest.mark.parametrize("model, exact, scale", [(every_joint_kind_at_rest, True, 0.2),
-                                                 (bend_with_loads, None, 0.05)])
+@pytest.mark.parametrize("model, exact, scale", [(every_joint_kind_at_rest, None, 0.2),
+                                                 (bend_with_loads, None, 0.05),
+                                                 (bend_with_springs, None, 0.05)])
 @pytest.mark.parametrize("load_factor", [LOAD_FACTOR, 0.2])
 def test_static_newton_matrix_is_the_residual_s_derivative(model, exact, scale, load_factor):
     """Bound, stated before the run: ``|S - J| <= 1e-6 max |J|`` and ``<= 1e-4`` of the loads'
@@ -113,16 +144,26 @@ def test_static_newton_matrix_is_the_residual_s_derivative(model, exact, scale, 
     assert np.abs(S - J).max() <= min(1e-6 * np.abs(J).max(), 1e-4 * loads)
 
 
-def test_efforts_on_a_rotation_vector_keep_gmres():
-    """A spherical joint's effort torque turns with its rotation vector (``J_l(q)^T e``), which
-    the matrix leaves out: statics keeps GMRES there (no direct solve), and the problem says
-    so (``exact_static`` off where there is an effort function at all)."""
-    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
-    body = m.add_rigid_body(1.0, np.eye(3) * 1e-2, position=(0.5, 0.0, 0.0))
-    m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(-0.5, 0.0, 0.0),
-                effort=lambda t, q, qd: -20.0 * q)
+def test_a_spring_to_the_ground_is_solved_directly():
+    """A spring-damper between points is in the direct matrix (no GMRES product): statics
+    reaches the equilibrium of the same tip force applied as a fixed-direction load in place
+    of the spring (the spring's force at the converged state: the balance of the tip does not
+    depend on which of the two held it), to the Newton tolerance."""
+    m, beam = bend45.model(8)
+    anchor = np.array([60.0, 40.0, 20.0])
+    m.add_spring_damper(m.ground.point(*anchor), beam.end, k=20.0, rest_length=30.0)
     p = spatial.implicit_problem(spatial.of_model(m), static=True)
-    assert not p.exact_static and p.krylov
+    assert p.exact_static
+    res = rancf.static(m, load_steps=10)
+    assert res.status == "ok", res.message
+    tip = res.position(beam.end)[-1]
+    d = anchor - tip
+    pull = 20.0 * (np.linalg.norm(d) - 30.0) * d / np.linalg.norm(d)
+    m2, beam2 = bend45.model(8)
+    m2.add_force(beam2.end, force=tuple(pull))
+    res2 = rancf.static(m2, load_steps=10)
+    np.testing.assert_allclose(res2.position(beam2.end)[-1], tip, rtol=0,
+                               atol=1e-8 * np.abs(tip).max())
 
 
 def test_direct_statics_converges_quadratically_on_the_bend():

@@ -66,7 +66,8 @@ factor in statics) on the link's joint block, the slopes by central differences 
 at Newton's q, qd and t (``Inputs.effort_slopes`` of rancf/formulations/spatial.py: four calls a
 coordinate a factorization, outside the compiled elimination as the loop calls the inputs), its
 symmetric part (the blocks are factored as symmetric ones; a follower torque's skew part stays
-in the residual only). Left out: the turning of T (``dT^T/dq e``, zero at q = 0 or e = 0). A
+in the residual only). Left out: the turning of T (``dT^T/dq e``, zero at q = 0 or e = 0); in
+statics' direct matrix (below) neither is: it takes the slope whole and that turning. A
 model without effort functions passes none of this. Where T is the identity (one- and
 two-coordinate joints) and de/dq symmetric, the term is exact but for the differences' error.
 
@@ -110,7 +111,7 @@ Left out of S (the residual keeps them all, so the step converges to the same so
   the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
   and of a rotation-vector effort's map ``J_l(q)^T`` (above);
-- in statics (``c_m = 0``) none of the above where :attr:`exact_static` holds (below).
+- in statics (``c_m = 0``) none of the above but at points between two nodes (below).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -173,9 +174,11 @@ evaluates the residual at its iterate right before it solves), with the coordina
 ``1e-6 (1 + max |q|)`` (error of order its square; round-off of order 1e-16 of the forces over
 that step). Newton then converges quadratically (the ``spatial`` case of the report lists
 the bend's iterations per load step). In statics (``c_m = c_c =
-0``) S is the stiffness of the elements, spring-dampers and effort functions alone: a
-mechanism (a joint that nothing holds, a free body) makes a joint block singular, which fails
-with a message naming the body.
+0``) the preconditioner is statics' matrix below (:attr:`static_turning`), which misses only
+the turning of loads and spring-dampers at points between two nodes; with cables, S,
+the stiffness of the elements, spring-dampers and effort functions alone: a mechanism (a
+joint that nothing holds, a free body) makes a joint block singular, which fails with a
+message naming the body.
 A product costs two residuals and an iteration of GMRES also one sweep pair of S, so an
 iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
 the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in a few
@@ -189,22 +192,29 @@ loads, efforts) are scaled by ``load_factor``; the elements' forces are not.
 
 Statics' direct Newton matrix (:attr:`exact_static`): at rest and without inertia the
 residual is ``H_i^T W_i - tau_i`` with W_i the wrench of the applied loads beyond link i, and
-its derivative in q has, beside the elements', springs' and efforts' blocks of S, the
+its derivative in q has, beside the elements' and springs' blocks of S and the efforts'
+(their slope whole and the turning of a rotation vector's map: :meth:`_efforts`), the
 turning of the link wrenches of :meth:`_link_turning` at zero accelerations (``Z = H``: no
 inertia to turn, terms (b) and (c)) and the part of the applied wrenches' change that the
 rigid turning ``h x* f`` does not give: a force of fixed direction (gravity, a
-non-follower load) turned with its point, a moment of fixed direction not turned at all
+non-follower load, a spring-damper's force, whose change with its points' positions is S's
+spring term) turned with its point, a moment of fixed direction not turned at all
 (:meth:`_load_blocks`: ``-s B_b``, an unsymmetric 6 x 6 block per body congruent with the
 twists as the mass is, which the elimination takes in its place; a follower load turns
 rigidly and needs none). With them the matrix is the static residual's whole derivative
 (tests/test_spatial_static_tangent.py, against central differences, every joint kind but the
-cylindrical, whose sliding only a spring-damper between points holds), factored once an
-iteration by the unsymmetric elimination (LU joint blocks), O(n), and solved directly: no
-GMRES. ``exact_static`` is set where nothing the matrix leaves out is in the model: no
-cables, no spring-dampers between points (their own turning), no effort functions (their
-slopes are differences, symmetric part only), no loads between two nodes (drives are
-held: their links' coordinates are not unknowns); and at each factorization no effort torque on
-a rotation vector (``J_l(q)^T e`` turns with q). Elsewhere statics runs GMRES as above.
+cylindrical, whose sliding only a spring-damper between points holds; effort functions but
+for their slopes' differences), factored once an iteration by the unsymmetric elimination
+(LU joint blocks), O(n), and solved directly: no GMRES. ``exact_static`` is set where nothing
+the matrix leaves out is in the model: no cables, no loads or spring-dampers at points
+between two nodes (the point moves with both nodes' coordinates: no body block); drives are
+held, their links' coordinates are not unknowns. (The turning of a spring's force through
+the tree, which S leaves out above, is here the link wrenches' turning, the spring's
+wrench in W, and its body blocks.) Where the matrix leaves such a point out (not with
+cables: :attr:`static_turning`), statics runs GMRES as above preconditioned by it, which
+leaves GMRES the left-out terms alone: the bend at 64 elements with its tip force between
+two nodes, 10 load steps, 134 products where the elements' stiffness as preconditioner
+took 331 (the iterations and the equilibrium the same).
 
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
@@ -264,6 +274,21 @@ cdef inline void _skew(const double* a, double* X) noexcept nogil:
     X[0], X[1], X[2] = 0.0, -a[2], a[1]
     X[3], X[4], X[5] = a[2], 0.0, -a[0]
     X[6], X[7], X[8] = -a[1], a[0], 0.0
+
+
+cdef inline void _force_block(const double* F, const double* g, double* B) noexcept nogil:
+    """B (6 x 6, row-major) += ``[[0, F^], [0, g^ F^]]``: a force F of fixed direction at the
+    point g from a body's origin, not turned by the body's twist (SpatialProblem._load_blocks)."""
+    cdef double Fx[9]
+    cdef double gx[9]
+    cdef int r, c
+    _skew(F, Fx)
+    _skew(g, gx)
+    for r in range(3):
+        for c in range(3):
+            B[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
+            B[SPATIAL_NODE * (3 + r) + 3 + c] += (
+                gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
 
 
 cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
@@ -679,6 +704,9 @@ cdef class SpatialProblem(StepProblem):
         In statics, the Newton matrix with the turning of the link wrenches and the loads'
         own turning, the residual's whole derivative, solved directly (module docstring,
         "Statics' direct Newton matrix"); set where the model holds nothing it leaves out.
+    static_turning : bool
+        In statics, that matrix made where :attr:`exact_static` is off as GMRES's
+        preconditioner (set without cables; off: the elements' and springs' stiffness S).
     """
 
     formulation = "spatial"
@@ -697,11 +725,13 @@ cdef class SpatialProblem(StepProblem):
     cdef double[::1] blocks, Z, Ks, small, Vz, Wz, ys  # spring-dampers (_spring_matrix)
     cdef double[::1] cable_blocks                       # _cable_blocks
     cdef double[::1] effort_slopes      # de/dq, de/dqd of each effort function (_efforts)
+    cdef double[::1] effort_now         # e of each effort function at Newton's point (_slopes)
     cdef int[::1] effort_body
     cdef int n_efforts
     cdef double[::1] tangents                           # _link_turning: Z, u per body
     cdef public bint turning
     cdef public bint exact_static       # statics' matrix is the residual's derivative (factor)
+    cdef public bint static_turning     # statics' matrix has the turning (factor)
     cdef bint ground_blocks             # spring-dampers to the ground: body blocks
     cdef bint static_factored           # the last factor was statics' direct matrix
     cdef bint conservative              # of loads with a potential (_load_blocks)
@@ -802,16 +832,19 @@ cdef class SpatialProblem(StepProblem):
         self.n_efforts = len(bodies)
         self.effort_body = np.asarray(bodies if bodies else [0], dtype=np.intc)
         self.effort_slopes = np.zeros(2 * SPATIAL_BLOCK * max(self.n_efforts, 1))
+        self.effort_now = np.zeros(SPATIAL_NODE * max(self.n_efforts, 1))
         self.accepted_a, self.has_accel = np.zeros(max(self.n, 1)), False
         self.at_iterate = self.within_step = False
         self.kV = np.zeros(0)           # GMRES's work arrays: made when krylov is set
         self.krylov = static
         # statics' Newton matrix with the turning is the residual's whole derivative where
         # nothing it leaves out is in the model (module docstring, "Statics"): then no GMRES
-        arcs = [nd.load_arc[k] for k in range(nd.n_loads)]
-        self.exact_static = bool(static and not nd.n_cable_elements and nd.n_springs == 0
-                                 and not self.n_efforts
+        arcs = ([nd.load_arc[k] for k in range(nd.n_loads)]
+                + [nd.s_arc[k] for k in range(2 * nd.n_springs)])
+        self.exact_static = bool(static and not nd.n_cable_elements
                                  and all(c < 0 for c in arcs))
+        # elsewhere (but with cables) the same matrix preconditions GMRES
+        self.static_turning = bool(static and not nd.n_cable_elements)
 
     # --- inputs ---------------------------------------------------------------------------
     cdef int _at_time(self, double t) except -1:
@@ -908,7 +941,7 @@ cdef class SpatialProblem(StepProblem):
         self._recursion(a, c_m, c_f, out)
         # statics' direct matrix takes the link wrenches of the residual at its own point
         # (factor): the loop evaluates the residual at the iterate right before it factors
-        self.wrench_valid = self.exact_static and c_m == 0.0 and v != NULL
+        self.wrench_valid = self.static_turning and c_m == 0.0 and v != NULL
         if self.wrench_valid:
             memcpy(&self.wrench_q[0], q, self.n * sizeof(double))
             self.wrench_lf, self.wrench_cf, self.wrench_t = self.load_factor, c_f, t
@@ -1029,15 +1062,17 @@ cdef class SpatialProblem(StepProblem):
         self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
         # without stiffness (the start's mass matrix) S is the Jacobian itself
         self.exact = c_k == 0.0
-        cdef bint statics = (self.exact_static and c_m == 0.0 and c_k > 0.0
-                             and self._no_turning_efforts())
+        # statics' matrix with the turning (static_turning), exact where nothing it leaves out
+        # is in the model (exact_static): then solved directly, else GMRES's preconditioner
+        cdef bint turned = (self.static_turning or self.exact_static) and c_m == 0.0 and c_k > 0.0
+        cdef bint statics = turned and self.exact_static
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
         if self.n_efforts:
-            self._slopes(t_e, c_k, c_c)
+            self._slopes(t_e, c_k, c_c, turned)
         # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
         # _ground_springs zeroes first
-        nd.body_blocks = &self.blocks[0] if statics or self.ground_blocks else NULL
+        nd.body_blocks = &self.blocks[0] if turned or self.ground_blocks else NULL
         with nogil:
             kinematics(nd, nd.q, nd.qd)
             rotated_inertias(nd)
@@ -1049,7 +1084,7 @@ cdef class SpatialProblem(StepProblem):
             status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
             self._ground_springs(c_k, c_c)
             if self.n_efforts:
-                self._efforts(c_k, c_c)
+                self._efforts(c_k, c_c, turned)
             if nd.n_cable_elements:
                 _cable_blocks(nd, c_m, c_k, c_c, nd.c_blocks)
         if status:
@@ -1070,7 +1105,7 @@ cdef class SpatialProblem(StepProblem):
             nd.tangent = &self.tangents[0]
         self.static_factored = statics
         self.factored_load_factor = self.load_factor
-        if nd.tangent == NULL and statics:
+        if nd.tangent == NULL and turned:
             # the residual's link wrenches at this very point, where the loop evaluated it
             self.reuse_wrenches = (self.wrench_valid and self.wrench_lf == self.load_factor
                                    and self.wrench_cf == c_k and self.wrench_t == t_e
@@ -1081,7 +1116,7 @@ cdef class SpatialProblem(StepProblem):
             if status:
                 raise ArithmeticError(self._turned_over(status, t_e))
             nd.tangent = &self.tangents[0]
-            self.exact = True
+            self.exact = statics
         self.within_step = self.has_accel
         with nogil:
             status = factorize(nd, c_m, &self.E[0])
@@ -1094,15 +1129,22 @@ cdef class SpatialProblem(StepProblem):
                                   "singular")
         return 0
 
-    cdef int _slopes(self, double t, double c_k, double c_c) except -1:
+    cdef int _slopes(self, double t, double c_k, double c_c, bint values=False) except -1:
         """The effort functions' slopes ``de/dq``, ``de/dqd`` at Newton's q, qd and t
         (``Inputs.effort_slopes`` of rancf/formulations/spatial.py: central differences, four
         calls a coordinate) into :attr:`effort_slopes` (two blocks at row stride 6 a function),
-        where S weighs them (c_k or c_c not zero)."""
+        where S weighs them (c_k or c_c not zero); with ``values`` (statics' matrix with the
+        turning: :meth:`_efforts`) also the values e there (one more call a function) into
+        ``effort_now`` (stride 6)."""
         cdef int k, m, r, c, n_i
         if c_k == 0.0 and c_c == 0.0:
             return 0
-        found = self.inputs.effort_slopes(t, self.newton_arrays["q"], self.newton_arrays["qd"])
+        q, qd = self.newton_arrays["q"], self.newton_arrays["qd"]
+        if values:
+            for k, e in enumerate(self.inputs.effort_values(t, q, qd)):
+                for r in range(len(e)):
+                    self.effort_now[SPATIAL_NODE * k + r] = e[r]
+        found = self.inputs.effort_slopes(t, q, qd)
         for k in range(self.n_efforts):
             for m in range(2):
                 block = found[k][m]
@@ -1113,7 +1155,7 @@ cdef class SpatialProblem(StepProblem):
                             block[r, c]
         return 0
 
-    cdef void _efforts(self, double c_k, double c_c) noexcept nogil:
+    cdef void _efforts(self, double c_k, double c_c, bint whole) noexcept nogil:
         """The effort functions' terms on their links' joint blocks of E, at Newton's
         kinematics, after :meth:`_ground_springs` (which zeroes the blocks of the links with a
         joint spring-damper and adds its terms; the others are zeroed here): the link's
@@ -1124,9 +1166,17 @@ cdef class SpatialProblem(StepProblem):
         and ``-dtau/dqd = -T^T de/dqd``; each times the load factor (statics scales the
         efforts), weighed ``c_k`` and ``c_c``, and its symmetric part taken (the elimination
         factors the joint blocks as symmetric ones: an effort whose slope is not symmetric, a
-        follower torque, keeps its skew part in the residual only)."""
+        follower torque, keeps its skew part in the residual only).
+
+        ``whole`` (statics' matrix with the turning, whose elimination takes LU joint blocks):
+        the slope itself, not its symmetric part, and the turning of T on a rotation vector
+        theta, ``d(J_l^T e)/dtheta_k = (dJ_l/dtheta_k)^T e`` (:func:`left_jacobian_rate`
+        along the unit vector k, e the function's value at Newton's point: :meth:`_slopes`):
+        then the block is ``-s dtau/dq`` itself, exact but for the slopes' differences."""
         cdef SpatialData* nd = &self.nd
         cdef double T[SPATIAL_BLOCK]
+        cdef double Jd[9]
+        cdef double u[3]
         cdef const double* G
         cdef const double* Jr
         cdef double* Eb
@@ -1162,8 +1212,22 @@ cdef class SpatialProblem(StepProblem):
                                                             * G[SPATIAL_NODE * (t + j) + c])
                 for r in range(n_i):
                     for c in range(n_i):
-                        Eb[SPATIAL_NODE * r + c] += 0.5 * w * (T[SPATIAL_NODE * r + c]
-                                                               + T[SPATIAL_NODE * c + r])
+                        if whole:
+                            Eb[SPATIAL_NODE * r + c] += w * T[SPATIAL_NODE * r + c]
+                        else:
+                            Eb[SPATIAL_NODE * r + c] += 0.5 * w * (T[SPATIAL_NODE * r + c]
+                                                                   + T[SPATIAL_NODE * c + r])
+            if whole and t < n_i and c_k != 0.0:
+                # (dJ_l/dtheta_c)^T e on the rotation vector's rows and columns
+                w = -lf * c_k
+                for c in range(3):
+                    memset(u, 0, 3 * sizeof(double))
+                    u[c] = 1.0
+                    left_jacobian_rate(nd.q + nd.q_offset[b] + t, u, Jd)
+                    for r in range(3):
+                        for j in range(3):
+                            Eb[SPATIAL_NODE * (t + r) + t + c] += (
+                                w * Jd[3 * j + r] * self.effort_now[SPATIAL_NODE * k + t + j])
 
     cdef int _link_turning(self, const double* a_e, double c_m, double c_mq,
                            double c_k) noexcept nogil:
@@ -1214,6 +1278,9 @@ cdef class SpatialProblem(StepProblem):
                 if nd.motion[k] != M_ELEMENT:
                     for s in range(nd.q_offset[k], nd.q_offset[k + 1]):
                         nd.tau[s] *= lf
+        if c_m == 0.0:
+            # statics: the spring-dampers' forces in the link wrenches, unscaled (_state)
+            spring_forces(nd)
         for k in range(nd.n_q):
             s = nd.smap[k]
             nd.qdd[k] = a_e[s] if (s >= 0 and c_m != 0.0) else 0.0
@@ -1331,20 +1398,6 @@ cdef class SpatialProblem(StepProblem):
                             Z[SPATIAL_NODE * r + k] += c_mq / c_m * dH[r] * nd.qdd[off + j]
         return 0
 
-    cdef bint _no_turning_efforts(self) noexcept nogil:
-        """Whether no rotation-vector link (spherical, free) carries an effort: its generalized
-        force ``J_l(q)^T e`` turns with q, which the Newton matrix leaves out (module
-        docstring), so statics keeps GMRES where one does."""
-        cdef SpatialData* nd = &self.nd
-        cdef int i, k
-        for i in range(nd.nb):
-            if motion_rotation(nd.motion[i]) == R_VECTOR and nd.motion[i] != M_ELEMENT:
-                # the rotation vector's torque: the link's last three coordinates
-                for k in range(nd.q_offset[i + 1] - 3, nd.q_offset[i + 1]):
-                    if nd.effort[k] != 0.0:
-                        return False
-        return True
-
     cdef void _load_blocks(self, double c_k) noexcept nogil:
         """Statics' body blocks (``SpatialData.body_blocks``, zeroed by :meth:`_ground_springs`
         before): the part of the applied wrenches' derivative that the rigid turning of
@@ -1358,17 +1411,22 @@ cdef class SpatialProblem(StepProblem):
         (a^ the cross-product matrix), and the residual's ``-c_k s f`` takes ``-c_k s B`` into
         the body's block (s the load factor), on both sides congruent with the twists as the
         mass is, so the elimination takes it as it takes ``c_m M_b``. A follower load turns
-        with its body: nothing. Loads between two nodes (``load_arc``) are not taken (the
-        caller's :attr:`exact_static` excludes them)."""
+        with its body: nothing. A spring-damper's force ``+-f n`` on each of its points is one of
+        fixed direction here (unscaled: springs are not loads): its change with the points'
+        positions is S's spring term (``P^T K_s P`` to the ground, Woodbury's ``D^T K_s D``
+        between bodies). Loads and spring-dampers at points between two nodes (``load_arc``,
+        ``s_arc``) are not taken (the caller's :attr:`exact_static` excludes them)."""
         cdef SpatialData* nd = &self.nd
         cdef double lf = self.load_factor
         cdef double F[3]
         cdef double Mo[3]
         cdef double g[3]
         cdef double Fx[9]
-        cdef double gx[9]
+        cdef double n[3]
+        cdef double x[3]
         cdef double* Bb
-        cdef int i, j, k, r, c
+        cdef double f, l, ldot
+        cdef int i, j, k, r, c, e
         self.conservative = True
         for i in range(nd.nb):
             Bb = nd.body_blocks + SPATIAL_BLOCK * i
@@ -1394,17 +1452,23 @@ cdef class SpatialProblem(StepProblem):
             for k in range(3):
                 F[k] *= -c_k * lf
                 Mo[k] *= -c_k * lf
-            _skew(F, Fx)
-            _skew(g, gx)
-            for r in range(3):
-                for c in range(3):
-                    Bb[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
-                    Bb[SPATIAL_NODE * (3 + r) + 3 + c] += (
-                        gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
+            _force_block(F, g, Bb)
             _skew(Mo, Fx)
             for r in range(3):
                 for c in range(3):
                     Bb[SPATIAL_NODE * (3 + r) + 3 + c] += Fx[3 * r + c]
+        for j in range(nd.n_springs):
+            # a spring-damper's force on each of its points depends on their positions, not on
+            # the bodies' turning: a force of fixed direction to the rigid turning, unscaled
+            f = spring_line(nd, j, n, &l, &ldot)
+            for e in range(2):
+                i = nd.s_body[2 * j + e]
+                if i < 0:
+                    continue
+                spring_point(nd, j, e, x, g)
+                for k in range(3):
+                    F[k] = c_k * f * n[k] if e else -c_k * f * n[k]
+                _force_block(F, g, nd.body_blocks + SPATIAL_BLOCK * i)
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
@@ -1530,7 +1594,7 @@ cdef class SpatialProblem(StepProblem):
             links = [self.effort_body[k] for k in range(self.n_efforts)]
             for i in links:
                 E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)] = 0.0
-            self._efforts(c_k, c_c)
+            self._efforts(c_k, c_c, False)
             for i in links:
                 idx = [nd.smap[j] for j in range(nd.q_offset[i], nd.q_offset[i + 1])]
                 block = E[SPATIAL_BLOCK * i:SPATIAL_BLOCK * (i + 1)]
@@ -1769,7 +1833,9 @@ cdef class SpatialProblem(StepProblem):
     def static_stable(self):
         """Whether the last factorization was statics' direct matrix (:attr:`exact_static`)
         at load factor 1 under loads with a potential (gravity, forces of fixed direction: no
-        follower load, no moment fixed in space) and every pivot of its elimination is
+        follower load, no moment fixed in space, no effort function, whose slope need not be
+        symmetric; no spring-damper between two bodies, whose Woodbury term the pivots do not
+        see) and every pivot of its elimination is
         positive. That matrix is then the Hessian of the potential in the link coordinates,
         symmetric, and the block elimination a congruence whose LU blocks, unpivoted, are
         its LDL^T: by Sylvester's law of inertia it is positive definite, the equilibrium a
@@ -1778,8 +1844,8 @@ cdef class SpatialProblem(StepProblem):
         omega^2 there). False says nothing: that test decides."""
         cdef SpatialData* nd = &self.nd
         cdef int i, k
-        if not (self.static_factored and self.conservative
-                and self.factored_load_factor == 1.0):
+        if not (self.static_factored and self.conservative and not self.n_efforts
+                and not self.woodbury and self.factored_load_factor == 1.0):
             return False
         for i in range(nd.nb):
             for k in range(_unknowns(nd, i)):
@@ -1790,7 +1856,7 @@ cdef class SpatialProblem(StepProblem):
     def newton_solve(self, q, v, double t, r, double c_m, double c_k, double c_c):
         """``S^-1 r`` (n,) by the O(n) elimination, S the symmetric Newton matrix at (q, v, t)
         with these coefficients, without the turning of the link wrenches (which needs the
-        accelerations: :meth:`step_solve` has it) nor statics' (:attr:`exact_static`) (tests;
+        accelerations: :meth:`step_solve` has it) nor statics' (:attr:`static_turning`) (tests;
         :meth:`matrix` assembles the same S)."""
         self._forget()
         cdef double[::1] qq = _vector("q", q, self.n)
@@ -1798,10 +1864,11 @@ cdef class SpatialProblem(StepProblem):
         cdef double[::1] x = _vector("r", r, self.n)
         turning, self.turning = self.turning, False
         exact, self.exact_static = self.exact_static, False
+        turned, self.static_turning = self.static_turning, False
         try:
             self.factor(&qq[0], &qq[0], NULL, &vv[0], t, &qq[0], t, c_m, 0.0, c_k, c_c, 1.0)
         finally:
-            self.turning, self.exact_static = turning, exact
+            self.turning, self.exact_static, self.static_turning = turning, exact, turned
         self._precondition(&x[0])
         return np.asarray(x)[:self.n].copy()
 

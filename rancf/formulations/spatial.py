@@ -164,6 +164,22 @@ class Inputs:
             found.append(effort_slopes(f, t, q[s], qd[s]))
         return found
 
+    def effort_values(self, t, q, qd):
+        """The values e of each effort function (``effort_functions`` order) at (t, q, qd)
+        (n_q each: Newton's workspace's, as :meth:`effort_slopes`), arrays of the joint's
+        coordinates' size; played back, the values kept at the output of time t."""
+        if self.played is not None:
+            kept = self.played.value("effort", t)
+            return [np.atleast_1d(kept[s]) for _, s, _ in self.effort_functions]
+        found = []
+        for _, s, f in self.effort_functions:
+            if s.stop - s.start == 1:
+                e = f(t, float(q[s.start]), float(qd[s.start]))
+            else:
+                e = f(t, q[s].copy(), qd[s].copy())
+            found.append(np.atleast_1d(np.asarray(e, dtype=float)))
+        return found
+
     def failure(self):
         """The message of the exception a callable raised; the exception stays in ``error``,
         for the Result (as :meth:`rancf.formulations.inputs.Inputs.failure`)."""

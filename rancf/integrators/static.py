@@ -763,7 +763,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
     formulation's problem (:func:`rancf.formulations.spatial.implicit_problem` with
     ``static=True``): unknowns its free link coordinates, Newton's step the full tangent's
     (the load stiffness included: factored directly, O(n), where the model holds nothing
-    that matrix leaves out, else GMRES preconditioned by the elements' stiffness; the
+    that matrix leaves out, else GMRES preconditioned by that matrix, or with cables by the
+    elements' stiffness; the
     docstring of rancf/formulations/_spatial_implicit.pyx), no multipliers; the joint
     spring-dampers' rest values and rest rotations stepped with the loads (:func:`ramp_rest`).
     The equilibrium the load steps reach is tested for stability, and an unstable one left
