@@ -6,7 +6,7 @@ cdef class StepProblem:
     cdef public double factor_cost
     cdef object _work      # (n,) work array of dynamic_residual, made on first use
     cdef readonly object projection     # False, "euclidean" or "mass" (see project)
-    cdef object _projection_work        # (n + m,) work array of project, made on first use
+    cdef object _projection_work        # (2 n + m,) work array of project, made on first use
     cdef int mass_action(self, const double* q, double t, const double* a, double* out) except -1
     cdef int force(self, const double* q, const double* v, double t, double* out) except -1
     cdef int dynamic_residual(self, const double* q, const double* v, double t, const double* a,
@@ -25,7 +25,7 @@ cdef class StepProblem:
                    const double* lam, double* p) except -1
     cdef int violations(self, const double* q, const double* v, const double* a, double t,
                         double* out) except -1
-    cdef int project(self, double* q, double* v, double* a, double t) except -1
+    cdef int project(self, double* q, double* v, double* a, double* lam, double t) except -1
     cdef double* _projection_buffer(self)
     cdef int project_positions(self, double* q, double t, double tol, bint relative,
                                int max_iter) except -1

@@ -116,27 +116,44 @@ cdef class StepProblem:
         out[0] = out[1] = out[2] = 0.0
         return 0
 
-    cdef int project(self, double* q, double* v, double* a, double t) except -1:
+    cdef int project(self, double* q, double* v, double* a, double* lam, double t) except -1:
         """Paper eq. 15-17 after a step, when ``projection`` is "euclidean" or "mass": q onto
         Phi = 0 (:meth:`project_positions`, ``max |Phi| <= 1e-15 (1 + max |q|)``, at most 10
         steps, a state still off after them kept: the loop's monitors report it), then v onto
         ``Phi_q v + Phi_t = 0`` and a onto ``Phi_q a + xi = 0`` (:meth:`least_change`) in the
-        metric W = I ("euclidean") or M ("mass", the kinetic-energy metric). q, v, a (n) are
-        changed in place."""
+        metric W = I ("euclidean") or M ("mass", the kinetic-energy metric); then, unless lam
+        is NULL, the multipliers (m) of the projected state: the least change of the equation
+        of motion's residual in the same metric, ``[W Phi_q^T; Phi_q 0] [x; lam] = [F - M a;
+        0]``, so that ``Phi_q^T lam`` is the part of ``F - M a`` along the constraints. Newton's
+        lam belongs to the state before the projection, whose O(h) change of a would leave the
+        reactions first order. q, v, a, lam are changed in place."""
         cdef bint mass = self.projection == "mass"
+        cdef int i, n = self.n
+        cdef double* w
         if not self.projection or not self.m:
             return 0
         self.project_positions(q, t, 1e-15, True, 10)
         self.saddle_factor(q, t, mass)
         self.least_change(q, v, v, t, False, mass)
         self.least_change(q, v, a, t, True, mass)
+        if lam != NULL:
+            w = self._projection_buffer()
+            self.force(q, v, t, w)
+            self.mass_action(q, t, a, w + n + self.m)
+            for i in range(n):
+                w[i] -= w[n + self.m + i]
+            for i in range(self.m):
+                w[n + i] = 0.0
+            self.saddle_solve(w)
+            memcpy(lam, w + n, self.m * sizeof(double))
         return 0
 
     cdef double* _projection_buffer(self):
-        """The (n + m,) work array of the projection, made on first use."""
+        """The (n + m + n,) work array of the projection, made on first use: a saddle system's
+        right-hand side and, behind it, M a for the multipliers (:meth:`project`)."""
         cdef double[::1] work
         if self._projection_work is None:
-            self._projection_work = np.zeros(self.n + self.m)
+            self._projection_work = np.zeros(2 * self.n + self.m)
         work = self._projection_work
         return &work[0]
 
@@ -205,7 +222,7 @@ cdef class StepProblem:
         cdef double[::1] qq = checked("q", q, self.n).copy()
         cdef double[::1] vv = checked("v", v, self.n).copy()
         cdef double[::1] aa = checked("a", a, self.n).copy()
-        self.project(&qq[0], &vv[0], &aa[0], t)
+        self.project(&qq[0], &vv[0], &aa[0], NULL, t)
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 
     def consistent(self, q, v, double t, double tol, int max_iter, positions=True,

@@ -771,7 +771,7 @@ cdef class Stepper:
             if self.reuse:
                 self._price(whole, it, self.newton_iterations - spent, self.nlu - made)
         self._point(&self.a1[0])
-        self.p.project(&self.q1[0], &self.v1[0], &self.at1[0], self.t1)
+        self.p.project(&self.q1[0], &self.v1[0], &self.at1[0], &self.lam1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
         if self.p.recentre(&self.q1[0], &self.v1[0], &self.at1[0]) and self.pseudo:

@@ -72,8 +72,8 @@ cdef class FullEquations(StepProblem):
                         double* out) except -1:
         return self.full.violations(q, v, a, t, out)
 
-    cdef int project(self, double* q, double* v, double* a, double t) except -1:
-        return self.full.project(q, v, a, t)
+    cdef int project(self, double* q, double* v, double* a, double* lam, double t) except -1:
+        return self.full.project(q, v, a, lam, t)
 
     cdef int saddle_factor(self, const double* q, double t, bint mass) except -1:
         return self.full.saddle_factor(q, t, mass)
