@@ -730,7 +730,7 @@ cdef class Stepper:
     cdef int step(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
-        cdef bint fresh, whole
+        cdef bint fresh, whole, rechart
         cdef long made, spent
         self._prepare()
         self._old_residual()
@@ -774,7 +774,8 @@ cdef class Stepper:
         self.p.project(&self.q1[0], &self.v1[0], &self.at1[0], &self.lam1[0], self.t1)
         if not (_maxabs(&self.q1[0], n) < 1e8 and _maxabs(&self.v1[0], n) < 1e8):
             raise StepFailure("diverged", f"state exceeded 1e+08{self._where()}")
-        if self.p.recentre(&self.q1[0], &self.v1[0], &self.at1[0]) and self.pseudo:
+        rechart = self.p.recentre(&self.q1[0], &self.v1[0], &self.at1[0])
+        if rechart and self.pseudo:
             # another chart of the rotations: the pseudo-accelerations, a state of the scheme
             # in the old one, restart at the true accelerations (as a run from a state does)
             memcpy(&self.a1[0], &self.at1[0], n * sizeof(double))
@@ -791,7 +792,9 @@ cdef class Stepper:
             self.at, self.at1 = self.at1, self.at
         else:
             self._alias()
-        self.history = min(self.history + 1, 3)
+        # the steps before a new chart are in the old one: no differences across it (the
+        # predictor's and the velocity floor's), the next step starts as a run's first does
+        self.history = 0 if rechart else min(self.history + 1, 3)
         if self.static:
             # a1 was the displacement; at an equilibrium the acceleration is zero
             memset(&self.a[0], 0, n * sizeof(double))
