@@ -552,7 +552,10 @@ def test_quick_rod_slider(quick_run):
     c = values(quick_run[1]["rod-slider"])
     out = quick_run[2]
     assert c["order: Newmark and generalized-alpha-S"]["value"] == pytest.approx(2.0, abs=0.02)
-    assert c["order: HHT-I3 and generalized-alpha with M(q)"]["value"] == pytest.approx(1.0, abs=0.02)
+    # rancf runs them in Arnold and Brüls' form, second order with M(q) too (their 2007 paper),
+    # where the paper's weighted eq. 9 and 12 lose it: a known deviation from the paper's claim
+    mq = c["order: HHT-I3 and generalized-alpha with M(q)"]
+    assert mq["value"] == pytest.approx(2.0, abs=0.02) and mq["verdict"] == DEVIATION
     euclid = c["order: the paper's projection keeps the scheme's order"]
     assert euclid["verdict"] == DEVIATION and euclid["value"] == pytest.approx(1.0, abs=0.03)
     assert c["order: the kinetic-energy projection keeps the scheme's order"]["value"] == pytest.approx(2.0, abs=0.02)
