@@ -495,6 +495,18 @@ cdef int _recentre(SpatialData* d, double* q, double* v, double* a) noexcept nog
 
 
 # --- spring-dampers in the Newton matrix (module docstring) ----------------------------------
+cdef void _scale_loads(SpatialData* d, double lf) noexcept nogil:
+    """Statics' load stepping: the applied wrenches (at rest: gravity and loads) and the joint
+    efforts times the load factor lf, in place; the spring-dampers are not loads (never scaled)."""
+    cdef int k, s
+    for k in range(SPATIAL_NODE * d.n):
+        d.f[k] *= lf
+    for k in range(d.n):
+        if d.motion[k] != M_ELEMENT:
+            for s in range(d.q_offset[k], d.q_offset[k + 1]):
+                d.tau[s] *= lf
+
+
 cdef void _spring_tangent(const SpatialData* d, int s, double c_k, double c_c,
                           double* K) noexcept nogil:
     """K (3 x 3, row-major) <- ``c_k (k n n^T + f / l (I - n n^T)) + c_c c n n^T``: the
@@ -986,13 +998,7 @@ cdef class SpatialProblem(StepProblem):
         if status:
             raise ArithmeticError(self._turned_over(d.failed, t))
         if c_f != 0.0 and lf != 1.0:
-            # statics: the applied wrenches (at rest: gravity and loads) and the efforts
-            for k in range(SPATIAL_NODE * d.n):
-                d.f[k] *= lf
-            for k in range(d.n):
-                if d.motion[k] != M_ELEMENT:
-                    for s in range(d.q_offset[k], d.q_offset[k + 1]):
-                        d.tau[s] *= lf
+            _scale_loads(d, lf)
         if c_f != 0.0:
             # the spring-dampers are not loads: never scaled
             with nogil:
@@ -1271,13 +1277,7 @@ cdef class SpatialProblem(StepProblem):
         if forces(nd, nd.q, nd.qd):
             return nd.failed
         if lf != 1.0:
-            # statics: the applied wrenches and efforts scaled as the residual's (_state)
-            for k in range(SPATIAL_NODE * nd.n):
-                nd.f[k] *= lf
-            for k in range(nd.n):
-                if nd.motion[k] != M_ELEMENT:
-                    for s in range(nd.q_offset[k], nd.q_offset[k + 1]):
-                        nd.tau[s] *= lf
+            _scale_loads(nd, lf)
         if c_m == 0.0:
             # statics: the spring-dampers' forces in the link wrenches, unscaled (_state)
             spring_forces(nd)
