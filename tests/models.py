@@ -1,9 +1,12 @@
-"""Test models: a branched tree with every joint kind, a closed four-bar linkage, and random
-states that satisfy every joint (rebuilt by the recursion from random coordinates)."""
+"""Test models: a branched tree with every joint kind, a closed four-bar linkage, random
+states that satisfy every joint (rebuilt by the recursion from random coordinates), and a
+rigid pendulum written as a Cartesian DAE with its angle ODE as reference."""
 import numpy as np
+from scipy.integrate import solve_ivp
 
 import rancf
 from rancf.formulations import recursive
+from rancf.integrators.implicit import IndexThreeDAE
 
 E, RHO, AREA, INERTIA = 5e6, 2000.0, 4e-4, 2e-8
 
@@ -190,3 +193,36 @@ def every_joint_kind():
         parent, below = body.point(0.0, 0.0, -0.1), below - (0, 0, 0.2)
     m.add_force(b.node(2), force=lambda t: (0.0, 2.0 * np.sin(15.0 * t), 0.0))
     return m
+
+
+class RigidPendulum(IndexThreeDAE):
+    """Point mass m on a massless rod of length L pinned at the origin: q = (x, y)."""
+
+    n_coordinates, n_constraints = 2, 1
+
+    def __init__(self, m=1.0, L=1.0, g=9.81, linear_solver="dense"):
+        self.m, self.L, self.g, self.linear_solver = m, L, g, linear_solver
+
+    def mass(self, q):
+        return self.m * np.eye(2)
+
+    def force(self, q, v, t):
+        return np.array([0.0, -self.m * self.g])
+
+    def constraint(self, q, t):
+        return np.array([0.5 * (q @ q - self.L ** 2)])
+
+    def constraint_jacobian(self, q, t):
+        return q[None, :].copy()
+
+    def constraint_curvature(self, q, lam, t):
+        return lam[0] * np.eye(2)
+
+    def acceleration_bias(self, q, v, t):
+        return np.array([v @ v])
+
+    def reference(self, t, phi0):
+        sol = solve_ivp(lambda _, y: [y[1], -self.g / self.L * np.cos(y[0])], (0, t), [phi0, 0.0],
+                        method="DOP853", rtol=1e-12, atol=1e-12)
+        phi = sol.y[0, -1]
+        return self.L * np.array([np.cos(phi), np.sin(phi)])

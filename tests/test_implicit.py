@@ -7,41 +7,9 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
+from models import RigidPendulum
 from rancf.integrators.implicit import (HHT, METHODS, GeneralizedAlpha, IndexThreeDAE, Newmark,
                                        integrate)
-
-
-class RigidPendulum(IndexThreeDAE):
-    """Point mass m on a massless rod of length L pinned at the origin: q = (x, y)."""
-
-    n_coordinates, n_constraints = 2, 1
-
-    def __init__(self, m=1.0, L=1.0, g=9.81, linear_solver="dense"):
-        self.m, self.L, self.g, self.linear_solver = m, L, g, linear_solver
-
-    def mass(self, q):
-        return self.m * np.eye(2)
-
-    def force(self, q, v, t):
-        return np.array([0.0, -self.m * self.g])
-
-    def constraint(self, q, t):
-        return np.array([0.5 * (q @ q - self.L ** 2)])
-
-    def constraint_jacobian(self, q, t):
-        return q[None, :].copy()
-
-    def constraint_curvature(self, q, lam, t):
-        return lam[0] * np.eye(2)
-
-    def acceleration_bias(self, q, v, t):
-        return np.array([v @ v])
-
-    def reference(self, t, phi0):
-        sol = solve_ivp(lambda _, y: [y[1], -self.g / self.L * np.cos(y[0])], (0, t), [phi0, 0.0],
-                        method="DOP853", rtol=1e-12, atol=1e-12)
-        phi = sol.y[0, -1]
-        return self.L * np.array([np.cos(phi), np.sin(phi)])
 
 
 CASES = [("newmark", {}), ("hht", {"alpha": 0.9}), ("hht", {"alpha": 2 / 3}),

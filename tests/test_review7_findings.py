@@ -28,33 +28,12 @@ from scipy.integrate import solve_ivp
 import rancf
 from rancf.formulations import spatial
 from rancf.formulations.dae import DAE
-from rancf.integrators.implicit import IndexThreeDAE, integrate
+from models import RigidPendulum
+from rancf.integrators.implicit import integrate
 
 
-class Pendulum(IndexThreeDAE):
-    """Unit point mass on a rod of unit length pinned at the origin, q = (x, y) (m), g = 9.81."""
-
-    n_coordinates, n_constraints = 2, 1
-    g = 9.81
-
-    def mass(self, q):
-        return np.eye(2)
-
-    def force(self, q, v, t):
-        return np.array([0.0, -self.g])
-
-    def constraint(self, q, t):
-        return np.array([0.5 * (q @ q - 1.0)])
-
-    def constraint_jacobian(self, q, t):
-        return q[None, :].copy()
-
-    def constraint_curvature(self, q, lam, t):
-        return lam[0] * np.eye(2)
-
-    def acceleration_bias(self, q, v, t):
-        return np.array([v @ v])
-
+#: gravity of tests/models.py's RigidPendulum, the unit point mass on a unit rod (m/s^2)
+G = RigidPendulum().g
 
 PHI0, T_END = -0.3, 1.0
 
@@ -62,12 +41,12 @@ PHI0, T_END = -0.3, 1.0
 def _reference():
     """q, v, a, lambda at T_END from the angle ODE (DOP853, 1e-13): with ``Phi = (q.q - 1)/2``
     the multiplier is ``lambda = q.F + v.v`` and ``a = F - q lambda``."""
-    s = solve_ivp(lambda _, y: [y[1], -Pendulum.g * np.cos(y[0])], (0.0, T_END), [PHI0, 0.0],
+    s = solve_ivp(lambda _, y: [y[1], -G * np.cos(y[0])], (0.0, T_END), [PHI0, 0.0],
                   method="DOP853", rtol=1e-13, atol=1e-13)
     phi, w = s.y[:, -1]
     q = np.array([np.cos(phi), np.sin(phi)])
     v = w * np.array([-np.sin(phi), np.cos(phi)])
-    F = np.array([0.0, -Pendulum.g])
+    F = np.array([0.0, -G])
     lam = q @ F + v @ v
     return q, v, F - q * lam, lam
 
@@ -78,7 +57,7 @@ def _errors(method, steps, projection=False, **params):
     q0 = np.array([np.cos(PHI0), np.sin(PHI0)])
     rows = []
     for n in steps:
-        sol = integrate(Pendulum(), q0, np.zeros(2), T_END, T_END / n, method=method, tol=1e-13,
+        sol = integrate(RigidPendulum(), q0, np.zeros(2), T_END, T_END / n, method=method, tol=1e-13,
                         projection=projection, **params)
         assert sol.status == "ok", sol.message
         rows.append([np.abs(sol.q[-1] - q_ref).max(), np.abs(sol.v[-1] - v_ref).max(),

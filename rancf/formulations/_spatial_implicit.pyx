@@ -95,18 +95,15 @@ accelerations put the stiff modes at ``(q_n - q_pred) / (h^2 beta)``) would turn
 inertia forces the solution does not have (on the 10,000-element chain such starts made the
 iterates diverge); the loop's first step, which has none, keeps the symmetric S. A matrix made
 later within the step (the loop's renewal on slow contraction, its full-Newton retry) takes
-the iterate's, which Newton has corrected: on the chain of every joint kind of
-tests/test_spatial_point_outputs.py, whose end whips at 3000 rad/s^2 changing by 400 rad/s^2 a
-step, the matrix at the last step's accelerations contracted by 0.66 an iteration where the
-step at t = 0.975 s failed, at the iterate's 0.0025 (the exact derivative's but for the rates'
-slope, below). At zero rates the matrix is then the step residual's exact derivative
-(tests/test_spatial_turning.py, against central differences); at rates, its derivative through
-q and a but for the velocity terms' own turning (1e-5 at bodies' rates of 25 rad/s). It is off
-by default: see the measurements below.
+the iterate's, which Newton has corrected (a whipping end's accelerations change too fast
+from step to step for the last step's to serve). At zero rates the matrix is then the step
+residual's exact derivative (tests/test_spatial_turning.py, against central differences); at
+rates, its derivative through
+q and a but for the velocity terms' own turning. It is off by default (below).
 Left out of S (the residual keeps them all, so the step converges to the same solution):
 
 - ``dF/dv`` but for the element damping: the gyroscopic and Coriolis terms (a contraction of
-  ``h gamma |omega|``, 7e-5 on the ``scaling`` chain after 15 ms, whatever its length);
+  ``h gamma |omega|``, whatever the chain's length);
 - the loads' own turning (a fixed-direction force's, which a rigid turning does not give),
   the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
@@ -129,40 +126,22 @@ In relative coordinates a link near the root carries everything beyond it, so th
 curvature grows like L: what one exact Newton step leaves is quadratic in the start's miss and
 grows with L, so on chains of thousands of elements the tolerance takes a third iteration
 whatever the matrix (curvature, not conditioning: it stays far above the residual's rounding).
-And without the turning S drops the turning of the inertia forces and of gravity, each of
-contraction ``rho(S^-1 (J - S))`` growing like L^2 (4.1 and 3.8 at 100 elements of the
-``scaling`` chain) and nearly cancelling on a chain falling freely away from its root, but
-not quite: their sum had 0.0038, 0.034, 0.375, 3.4 and 37.7 at 10, 30, 100, 300 and 1000
-elements, on a complex pair of modes of the root's ball joint and first four elements (power
-iteration on central differences of the step residual); with the turning, 7e-5, 2.8e-4 and
-5e-4 at 10, 100 and 1000. With full Newton the 10,000-element chain then takes 3 iterations a
-step instead of 4 (steps 1 to 20 from rest). With the matrix kept across steps (the default)
-the turning does not pay: it costs a factorization one more residual (3 iterations' work
-instead of 2, callgrind at 100 elements) and its matrix ages faster, as the accelerations it
-is taken at change. Iterations and factorizations a step, steps 11 to 20 (the ``scaling``
-case's), without and with the turning: 2.3, 0.3 and 2.3, 0.3 at 10 and at 100 elements;
-2.8, 0.3 and 3.2, 0.2 at 1000; 4.0, 0.1 and 3.9, 0.1 at 10,000. A new matrix every step
-gives 3.0 at 10,000 with the turning (3.8 without) but costs more than the iteration it
-saves; over 200 steps (work counted as iterations plus 2 or 3 a factorization) the turning
-saves 6 % and 17 % at 10 and 100 elements, nothing at 1000 and adds 7 % at 10,000. The
-chain's iterations grow with its length whatever the matrix: with full Newton 2.0, 2.5 and
-4.0 at 100, 1000 and 10,000 elements without the turning, 2.0, 2.9 and 3.0 with it (the
-curvature above).
-The chain tilted out of its plane (tests/test_spatial_out_of_plane.py) excites the links'
-rotations about the beam axis, whose inertia is tiny: there the plain S's contraction at
-accepted states (37.6 at 1000 elements) is the turning's (1.4e-4), yet in the loop the turning
-does not pay there either: generalized-alpha-S with the kept matrix takes 16 iterations and 11
-factorizations a step at 1000 elements where the plain S takes 5.3 and 2.6 (the kept matrix's
-first attempt fails and full Newton retries), and fails at 10,000 elements (3 ms; with full
-Newton too, 4 ms), where full Newton with the plain S takes 2 iterations a step
-(validation/turning_pay.py). HHT and generalized-alpha fail on that
-chain with either matrix, their converged steps' twist accelerations growing 30 to 100 times a
-step (the scheme weighs the equation at two configurations); Newmark and generalized-alpha-S
-run it with the plain S.
+And without the turning S drops the turning of the inertia forces and of gravity, each of a
+contraction growing like L^2 and nearly cancelling on a chain falling freely away from its
+root, but not quite: their sum grows with the chain on a pair of modes of the root's ball
+joint and first elements, which the turning brings down by orders of magnitude. With the
+matrix kept across steps (the default) the turning still does not pay: it costs one more
+residual a factorization and its matrix ages faster, as the accelerations it is taken at
+change, so that it saves no iteration on long chains, in their plane or swung out of it
+(where the links' rotations about the beam axis, of tiny inertia, are excited); the loop's
+switch to full Newton with the plain S is the cheaper remedy there
+(rancf/integrators/_implicit.pyx; the measurements in validation/renewal_pay.py and the
+commit bodies of the turning's port).
 The implicit loop renews S only where a new one saves iterations
 (rancf/integrators/_implicit.pyx). The measurements are in the ``scaling`` case of the report.
 
-Newton with the full tangent (:attr:`krylov`, the default in statics): :meth:`solve` finds the
+Newton with the full tangent (:attr:`krylov`: statics where its direct matrix, below, misses
+terms): :meth:`solve` finds the
 step ``J y = x`` with J the Jacobian of the step residual itself, every term above included,
 by restarted GMRES (Saad, Iterative Methods for Sparse Linear Systems, 6.5; ``RESTART`` = 25
 vectors a cycle, at most ``CYCLES`` = 8 cycles, until the linear residual is below
@@ -971,7 +950,7 @@ cdef class SpatialProblem(StepProblem):
         moves the residual's workspace (the formulation's outputs, reactions, Python calls)
         drops the point (:meth:`_forget`)."""
         cdef SpatialData* d = self.d
-        cdef int k, s, status = 0
+        cdef int status = 0
         cdef double lf = self.load_factor
         cdef size_t size = self.n * sizeof(double)
         cdef bint keep = self.keep

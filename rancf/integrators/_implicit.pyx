@@ -100,13 +100,12 @@ iterations of the last step made with a new matrix at every iteration, ``FRESH_I
 before any), the next steps are made with full Newton (``Stepper._price``). The average, not
 the last step: a renewal at a step's start pays off over the steps after it, so a single kept
 step that renews twice within itself can cost more than full Newton where the kept steps
-around it cost less (Newmark on the tilted chain of 100 elements: 6.5 against 9). Where the configuration turns fast along a direction the matrix weighs
+around it cost less. Where the configuration turns fast along a direction the matrix weighs
 heavily (the spatial chain tilted out of its plane, whose links' twist about the beam axis has
 a tiny inertia), a matrix made at a step's start leaves the iteration diverging from its second
 or third use on, so that a kept step pays a diverging increment and two to four new matrices,
-10 to 16 iterations' worth where full Newton takes 6 (two iterations and two factorizations;
-validation/renewal_pay.py), and a new matrix at the step's start, the one renewal the rule above
-prices, does not help. The kept matrix is tried again after a stretch of full-Newton steps
+several times what a full-Newton step costs (validation/renewal_pay.py), and a new matrix at
+the step's start, the one renewal the rule above prices, does not help. The kept matrix is tried again after a stretch of full-Newton steps
 that doubles each time the try confirms full Newton (one step at first): a run of N steps tries
 it about log2 N times, and a model whose motion calms returns to it within as many steps as it
 has run with full Newton (tests/test_newton_matrix_renewal.py).
