@@ -140,6 +140,17 @@ commit bodies of the turning's port).
 The implicit loop renews S only where a new one saves iterations
 (rancf/integrators/_implicit.pyx). The measurements are in the ``scaling`` case of the report.
 
+Where a step does not resolve a stiff mode at a beam's root (a stiff ball spring acting on the
+root node's own tiny rotary inertia), no Newton matrix helps: the mode swings the root node by
+a finite angle every step, with accelerations that cancel between the joint and the first
+element's relative rotation, and in the relative coordinates the step's equations curve over
+that swing (the first element's relative translation, for one, turns along a circle against
+its axial stiffness), so that Newton with their exact derivative, the turning included, fails
+as with S from every start the loop has, where the spatial DAE in absolute coordinates runs
+(tests/test_spatial_ball_spring.py, open). So the loop's first step keeps S there too: the
+turning would converge that step where S does not, but not the next. The DAE is the remedy
+there (a step of half the size fails alike).
+
 Newton with the full tangent (:attr:`krylov`: statics where its direct matrix, below, misses
 terms): :meth:`solve` finds the
 step ``J y = x`` with J the Jacobian of the step residual itself, every term above included,
