@@ -357,6 +357,19 @@ def test_the_first_step_s_start_past_half_a_turn_is_replaced():
     assert res.status == "ok", res.message
 
 
+def test_a_failure_at_an_unresolved_root_mode_points_to_the_dae():
+    """Where the recursion's first step fails at the stiff root mode (an OPEN case below), the
+    failure's message names what runs there, and it does: the spatial DAE, absolute
+    coordinates, at the same step (0.05 s of the run)."""
+    m, _ = rooted(300.0)
+    res = rancf.simulate(m, t_end=0.05, dt=1e-3, method="generalized-alpha")
+    assert res.status == "failed"
+    assert "formulation 'dae'" in res.message
+    m, _ = rooted(300.0)
+    res = rancf.simulate(m, t_end=0.05, dt=1e-3, method="generalized-alpha", formulation="dae")
+    assert res.status == "ok", res.message
+
+
 #: Where the recursion's step equations are beyond Newton's reach at 1 and 0.5 ms (open, issue
 #: 22), whatever its matrix: the stiff root mode, unresolved, swings the root node by 0.04 to
 #: 0.2 rad a step, with accelerations (1e7 to 1e8 rad/s^2) that cancel between the ball joint

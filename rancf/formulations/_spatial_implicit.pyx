@@ -1956,9 +1956,17 @@ cdef class SpatialProblem(StepProblem):
         return seen
 
     def newton_advice(self):
-        """Newton's matrix leaves out the gyroscopic terms and the loads' own turning, and
-        takes the turning of the link wrenches at the last step's accelerations (module
-        docstring): a smaller step converges faster."""
-        return ("this formulation's Newton matrix leaves out the gyroscopic terms and the "
-                "loads' own turning and takes the turning of the inertia forces at the last "
-                "step's accelerations, which a smaller step makes closer")
+        """What to try where Newton does not contract (module docstring): the matrix leaves
+        out the gyroscopic terms and the loads' own turning, and the turning of the link
+        wrenches unless :attr:`turning` is set (then it takes them at the last step's
+        accelerations), all of which a smaller step makes smaller; a stiff mode the step does
+        not resolve curves the step's equations in relative coordinates beyond any matrix,
+        where the spatial DAE, in absolute coordinates, runs."""
+        left = ("the gyroscopic terms and the loads' own turning and takes the turning of the "
+                "inertia forces at the last step's accelerations" if self.turning else
+                "the gyroscopic terms, the loads' own turning and the turning of the inertia "
+                "forces")
+        return (f"this formulation's Newton matrix leaves out {left}, which a smaller step "
+                "makes closer; where "
+                "the step does not resolve a stiff mode (a stiff spring on a node's small "
+                "rotary inertia), formulation 'dae' (absolute coordinates) may run")
