@@ -107,12 +107,6 @@ def test_no_newton_loop_on_the_residual_outside_the_integrators():
     assert loops == [], loops
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: the peers3d case's known deviation for the bend's "
-                   "wall time says rancf.static's Newton step is a GMRES (about 9 products an "
-                   "iteration), but a spatial tree's statics with its loads at nodes (the bend) "
-                   "factors its exact O(n) tangent and solves directly, no GMRES "
-                   "(docs/user_guide/spatial.rst, Running it; _spatial_implicit.pyx): the "
-                   "report's explanation is stale (validation/cases/peers3d.py)")
 def test_peers3d_explains_the_bend_time_by_the_solver_that_runs():
     """The docs' statement (spatial.rst: 'In statics that tangent is itself O(n) ...
     factored by the same recursion and solved directly: the bend at 64 elements takes about
@@ -124,10 +118,6 @@ def test_peers3d_explains_the_bend_time_by_the_solver_that_runs():
     assert "step is a GMRES" not in source
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: in a spatial model body.point(dx, dy) (the planar "
-                   "call, two coordinates) is taken silently as a spatial point with dz = 0, "
-                   "where ground.point(x, y) is refused with a ValueError naming the dimension "
-                   "(issue 22: a planar item in a spatial model is a ValueError naming it)")
 def test_a_planar_body_point_in_a_spatial_model_is_refused():
     """Issue 22: 'A planar item, joint or load in a spatial model (or the reverse) is a
     ValueError naming the dimension'; the ground's point does so (checked first), a body's
@@ -140,12 +130,8 @@ def test_a_planar_body_point_in_a_spatial_model_is_refused():
         body.point(0.1, 0.0)
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: a curved beam whose two nodes coincide is refused "
-                   "with 'tangents ... must point from points[0] towards points[1] (the element "
-                   "turns by less than a right angle)', chord [0, 0, 0]: the message blames the "
-                   "tangents, not the zero-length element")
 def test_a_curved_beam_with_coincident_points_names_them():
-    """COMMON.md's rule for bad input (a ValueError naming the parameter and what is wrong
+    """The project's rule for bad input (a ValueError naming the parameter and what is wrong
     with it): two equal rows of ``points`` make an element of zero length, which is what the
     message should say."""
     m = rancf.Model(dim=3)

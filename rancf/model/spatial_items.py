@@ -190,6 +190,13 @@ def curve_nodes(n_nodes, points, tangents):
                          f"got tangents[{bad[0]}] = {T[bad[0]].tolist()} of norm "
                          f"{norms[bad[0]]:.12g}")
     chords = np.diff(P, axis=0)
+    lengths = np.linalg.norm(chords, axis=1)
+    # a chord at round-off of the longest is two equal points, not a short element
+    bad = np.flatnonzero(lengths <= 1e-12 * lengths.max())
+    if bad.size:
+        k = bad[0]
+        raise ValueError(f"points[{k}] and points[{k + 1}] coincide ({P[k].tolist()}): element "
+                         f"{k} would have zero length; give distinct points along the centreline")
     # each element's chord must point ahead along both end tangents: an element that turns
     # by a right angle or more is a mistake in the input (points out of order, a tangent
     # reversed), not a mesh
@@ -710,8 +717,10 @@ class SpatialRigidBody:
     def __repr__(self):
         return f"rigid_body[{self.index}]"
 
-    def point(self, dx=0.0, dy=0.0, dz=0.0):
-        """A point of the body, given in its frame from the centre of mass (m).
+    def point(self, dx=None, dy=None, dz=None):
+        """A point of the body, given in its frame from the centre of mass (m); coordinates
+        not given are zero, but dz is required with dx or dy (as the ground's z is: the
+        planar call ``point(dx, dy)`` is refused, not read as dz = 0).
 
         Returns
         -------
@@ -720,10 +729,14 @@ class SpatialRigidBody:
         Raises
         ------
         ValueError
-            A coordinate that is not a finite number.
+            A coordinate that is not a finite number; dx or dy without dz (a planar body point).
         """
+        if dz is None and (dx is not None or dy is not None):
+            given = ", ".join(repr(c) for c in (dx, dy) if c is not None)
+            refuse(3, f"body.point({given}) without dz")
+        zero = lambda c: 0.0 if c is None else c
         return SpatialPoint(self, BODY, offset=np.array(
-            [checks.real("dx", dx), checks.real("dy", dy), checks.real("dz", dz)]))
+            [checks.real("dx", zero(dx)), checks.real("dy", zero(dy)), checks.real("dz", zero(dz))]))
 
     @property
     def centre(self):
