@@ -9,8 +9,9 @@ Arnold and Bruls' form they are second order there. The recursion's Newton matri
 the state dependence of B and of the bias (rancf/formulations/_implicit_recursive.pyx): its
 residual is exact, so only its Newton iterations can suffer.
 
-Models (every one a tree the recursion runs and ``auto`` sends to the DAE today), each at the
-step and over a span of its case or test (``MODELS``):
+Models (every one a tree the recursion runs whose velocity map is not constant: ``auto`` sent
+them all to the DAE under the implicit methods when this study was written), each at the step
+and over a span of its case or test (:func:`models`):
 
 * ``prismatic-chain``: validation/cases/prismatic_chain.py (beams and rigid bodies, two
   prismatic joints with springs), h = 2e-4 s, 0.5 s;
@@ -52,11 +53,23 @@ at h/2 is ``ok`` and either the DAE's is not, or all of
 A method goes to the recursion under ``auto`` only if the recursion wins on every model for it;
 otherwise the default stays, and the table says where and why the recursion loses.
 
+Outside the rule, :func:`large_steps`: status and Newton iterations of both formulations at the
+coarse steps 16, 32 and 64 ms, where the recursion's approximate Newton matrix is furthest from
+the exact one.
+
+The result (validation/data/auto_formulation.csv and auto_formulation_large_steps.csv): the
+recursion won on all nine models under Newmark, HHT and generalized-alpha, which
+``choose_formulation`` now runs on it (rancf.simulate.RECURSIVE_IMPLICIT); under
+generalized-alpha-S it lost on the spin-up beam (3.2 times the DAE's error over 3 s).
+
 Run::
 
-    python -m validation.auto_formulation [--quick] [--out FILE.csv]
+    python -m validation.auto_formulation [--quick] [--models NAME ...] [--out FILE.csv]
+        (FILE.csv: the study's table; FILE_large_steps.csv: :func:`large_steps`'s)
+    python -m validation.auto_formulation --one MODEL METHOD FORMULATION [--times N]
 
-``--quick``: the first three models, one timing pair.
+``--quick``: the first three models, one timing pair. ``--one``: one run, N times, for a
+whole-process timer or ``valgrind --tool=callgrind`` (the comparison of two such commands).
 """
 from __future__ import annotations
 
@@ -70,12 +83,13 @@ import numpy as np
 import pandas as pd
 
 import rancf
-from rancf.simulate import choose_formulation
+from rancf.formulations import recursive
+from rancf.simulate import choose_method
 from validation.cases import prismatic_chain, rigid_period, spin_up
 
 METHODS = ("newmark", "hht", "generalized-alpha", "generalized-alpha-s")
 REF_TOL = 1e-11  # DOPRI5 rtol = atol of the reference
-REPEATS = 3  # timing pairs at h
+REPEATS = 9  # timing pairs at h
 ACCURATE, FLOOR, ORDER_SLACK, FASTER = 1.25, 1e-9, 0.2, 0.9  # the rule of the docstring
 
 
@@ -162,7 +176,8 @@ def study(names=None, repeats=REPEATS) -> pd.DataFrame:
         if names is not None and name not in names:
             continue
         A = model.build()
-        assert choose_formulation(A, "generalized-alpha", "auto") == "dae", name
+        assert A.recursive_reason is None and not (recursive.tree_tables(A)["constant"]
+                                                   and not len(A.bodies)), name
         ref = rancf.simulate(model, t_end, out, method="dopri5", rtol=REF_TOL, atol=REF_TOL,
                              output_every=1, formulation="recursive")
         if ref.status != "ok":
@@ -194,6 +209,34 @@ def study(names=None, repeats=REPEATS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+LARGE_STEPS = (0.016, 0.032, 0.064)  # s
+LARGE_SPAN = 2.0  # s
+
+
+def large_steps(names=None) -> pd.DataFrame:
+    """Outside the rule: status and Newton iterations per step of every model and method on
+    both formulations at the coarse steps ``LARGE_STEPS`` over ``LARGE_SPAN`` (where the
+    recursion's approximate Newton matrix is furthest from the exact one), and the method
+    ``method="auto"`` picks there."""
+    rows = []
+    for name, (model, _, _, _) in models().items():
+        if names is not None and name not in names:
+            continue
+        for H in LARGE_STEPS:
+            row0 = {"model": name, "h (s)": H, "auto picks": choose_method(model, H)[0]}
+            for method in METHODS:
+                row = dict(row0, method=method)
+                for formulation in ("recursive", "dae"):
+                    res = rancf.simulate(model, round(LARGE_SPAN / H) * H, H, method=method,
+                                         formulation=formulation, output_every=1)
+                    f = formulation[0].upper()
+                    row[f"{f} status"], row[f"{f} reached (s)"] = res.status, res.t[-1]
+                    row[f"{f} newton/step"] = res.stats["newton_iterations"] / max(res.stats["steps"], 1)
+                rows.append(row)
+                print(pd.Series(row).to_string(), "\n", flush=True)
+    return pd.DataFrame(rows)
+
+
 def verdict(row) -> tuple[bool, str]:
     """The docstring's rule on one (model, method) row: (recursion wins, the reason)."""
     if row["R status"] != "ok":
@@ -216,13 +259,26 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--models", nargs="*")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--one", nargs=3, metavar=("MODEL", "METHOD", "FORMULATION"),
+                        help="only run MODEL with METHOD on FORMULATION at its h (for a "
+                             "whole-process timer or callgrind), --times times")
+    parser.add_argument("--times", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.one:
+        name, method, formulation = args.one
+        model, h, t_end, out = models()[name]
+        for _ in range(args.times):
+            res, _ = run(model, t_end, h, method, formulation, out, None)
+        return 0 if res.status == "ok" else 1
     names = args.models or (list(models())[:3] if args.quick else None)
     table = study(names, 1 if args.quick else REPEATS)
+    coarse = large_steps(names)
     with pd.option_context("display.width", 250, "display.max_columns", 30):
         print(table.drop(columns=["T (s)"]).to_string(index=False, float_format=lambda v: f"{v:.3g}"))
+        print(coarse.to_string(index=False, float_format=lambda v: f"{v:.3g}"))
     if args.out:
         table.to_csv(args.out, index=False, float_format="%.4g")
+        coarse.to_csv(args.out.replace(".csv", "_large_steps.csv"), index=False, float_format="%.4g")
     wins = table.groupby("method")["R wins"].all()
     print("\nrecursion wins on every model:", wins.to_dict())
 
