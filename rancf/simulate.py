@@ -219,15 +219,13 @@ def choose_formulation(assembly, method, formulation):
     revolute joints, no rigid body), the others on the DAE.
 
     The recursion's Newton matrix leaves the state dependence of its velocity map out (theory:
-    Implicit RANCF), which costs it Newton iterations but not accuracy (its residual is exact);
-    its factorization is O(n) and its coordinates fewer. On nine trees with rigid bodies and
-    prismatic, fixed or driven joints (validation/auto_formulation.py) it was, under Newmark,
-    HHT and generalized-alpha, as accurate as the DAE against a converged reference, second
-    order where the DAE is, and faster (CPU time 0.49 to 0.88 of the DAE's); at the coarse
-    steps 16 to 64 ms the recursion's Newton failed in 6 of 108 runs where the DAE's converged,
-    the DAE's in 4 where the recursion's did.
-    Generalized-alpha-S lost on one model (3.2 times the DAE's error on the spin-up beam over
-    3 s), so it keeps the DAE on such trees; backward Euler was not measured."""
+    Implicit RANCF), which may cost it Newton iterations but not accuracy (its residual is
+    exact), and its factorization is O(n) on fewer coordinates. The choice per method is
+    measured, by a rule fixed before the runs, on trees with rigid bodies and prismatic, fixed
+    and driven joints (validation/auto_formulation.py): under Newmark, HHT and
+    generalized-alpha the recursion was as accurate as the DAE, of the same order and faster
+    on every one; under generalized-alpha-S it was less accurate on one, and backward Euler
+    was not measured, so those keep the DAE there."""
     checks.choice("formulation", formulation, FORMULATIONS)
     explicit = method in SCHEMES or (isinstance(method, str) and method.startswith("scipy:"))
     if formulation == "dae" and explicit:
