@@ -488,7 +488,9 @@ def test_generalized_alpha_gains_energy_at_a_large_unresolved_rotation_as_the_sc
       displacement the unresolved mode's energy grows for some steps before it decays) but
       does the blow-up; the DAE has no chart change (Euler parameters, nothing re-centred);
     - it depends on the amplitude, as a nonlinear instability does: at 0.2 rad off (a sixth
-      of the energy) the same run gains 2.7 J at most and ends 3.9 J below its start;
+      of the energy) the same run gains 2.7 J at most and ends 3.9 J below its start; a single
+      rigid body shows the same on the Euler parameters where the rotation vector is linear
+      (the next test);
     - HHT (alpha 0.9) runs the 0.5 rad case and loses energy; so do generalized-alpha at 0.5
       ms and generalized-alpha-S, which "auto" takes for spatial models.
 
@@ -519,3 +521,53 @@ def test_generalized_alpha_gains_energy_at_a_large_unresolved_rotation_as_the_sc
     for case, (status, gained) in runs.items():
         if case != (0.5, "generalized-alpha", 1e-3):
             assert status == "ok" and gained < 0.0, (case, runs)
+
+
+def test_a_turn_that_is_linear_in_the_recursion_blows_up_in_euler_parameters():
+    """A rigid body (isotropic inertia I, no gravity) on a ball spring k = 3000 N m/rad started
+    0.5 rad off its rest rotation about y turns about y alone: in the recursion's rotation
+    vector that is the linear oscillator (``w = theta'``, moment ``-k (theta - rest)``), in
+    the DAE's Euler parameters a point on a circle (``p = (cos theta/2, sin theta/2)`` about y)
+    held by ``|p| = 1``, nonlinear. Generalized-alpha (rho_inf 0.9), 1 ms, omega h = 1:
+
+    - recursion: the energy at every step is that of the amplification matrix's powers
+      (tests/test_arnold_bruls.py's :func:`amplification`, from ``a'_0 = a_0``), to 1e-6 of
+      the start's (Newton's tolerance 1e-10 rad against the 0.5 rad amplitude, over 200
+      steps whose map does not amplify at omega h = 1);
+    - DAE: the energy grows above ten times its start and Newton fails (measured 11 times,
+      at 0.043 s; the same scheme in numpy on the circle alone, no rancf, does the same: a
+      property of generalized-alpha on the Euler parameters' nonlinear coordinates at a step
+      that resolves the turn coarsely, omega h 0.6 to 2, from about 0.5 rad; at 0.2 rad it
+      decays);
+    - HHT (alpha 0.9), which damps more at omega h = 1 (spectral radius 0.994 against
+      0.9999; 0.962 against 0.9994 at 2), runs the DAE and ends below its start."""
+    from test_arnold_bruls import amplification
+    from rancf.integrators import implicit
+
+    k, h, rest = 3000.0, 1e-3, 0.5
+    inertia = k * h * h        # omega h = 1
+
+    def model():
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        body = m.add_rigid_body(0.1, inertia * np.eye(3))
+        ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0, 0, 0))
+        m.add_rotational_spring_damper(ball, k, 0.0, rest_angle=(0.0, rest, 0.0))
+        return m
+
+    res = rancf.simulate(model(), 0.2, h, method="generalized-alpha", formulation="recursive",
+                         output_every=1)
+    assert res.status == "ok", res.message
+    A = amplification(implicit.METHODS["generalized-alpha"](rho_inf=0.9), 1.0)
+    x, predicted = np.array([-rest, 0.0, rest]), []     # (theta - rest, h theta', h^2 a')
+    for _ in range(201):
+        predicted.append(0.5 * k * (x[0]**2 + x[1]**2))
+        x = A @ x
+    measured = mechanical(res.energy()).values
+    assert np.abs(measured - np.array(predicted)).max() <= 1e-6 * predicted[0]
+    dae = rancf.simulate(model(), 0.2, h, method="generalized-alpha", formulation="dae",
+                         output_every=1)
+    energy = mechanical(dae.energy()).values
+    assert dae.status == "failed" and energy.max() > 10.0 * energy[0], dae.message
+    hht = rancf.simulate(model(), 0.2, h, method="hht", formulation="dae", output_every=1)
+    energy = mechanical(hht.energy()).values
+    assert hht.status == "ok" and energy[-1] < energy[0], hht.message
