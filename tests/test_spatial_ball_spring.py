@@ -12,6 +12,8 @@ from scipy.spatial.transform import Rotation
 
 import rancf
 from rancf.formulations import spatial
+from rancf.formulations.spatial_dae import SpatialDAE
+from rancf.starts import spatial_dae_start
 
 INERTIA = np.diag([0.01, 0.02, 0.03])
 K, MASS, L, G = 20.0, 1.5, 0.4, 9.81
@@ -319,17 +321,17 @@ def test_statics_steps_a_rest_rotation_turned_by_3_rad(k, rest, load_steps):
     assert np.abs(poses[0] - poses[1]).max() <= 1e-8
 
 
-def rooted(k, c=0.0):
+def rooted(k, c=0.0, rest=0.5):
     """A steel beam of 1 m in 4 elements (1.5 cm square section, E I = 880 N m^2) along x under
-    gravity, on a spherical joint at its root with a spring-damper (k, c) of rest rotation 0.5
-    rad about y: at rest the spring's moment ``0.5 k`` acts on the root node's own rotary
+    gravity, on a spherical joint at its root with a spring-damper (k, c) of rest rotation
+    ``rest`` (0.5) rad about y: at rest the spring's moment ``0.5 k`` acts on the root node's own rotary
     inertia (of order 1e-6 kg m^2), a stiff mode no step of 1 ms resolves."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
     w, E = 0.015, 2.1e11
     b = m.add_beam(1.0, 4, E=E, rho=7800.0, A=w * w, I=(w**4 / 12, w**4 / 12), J=0.141 * w**4,
                    G=E / 2.6, direction=(1.0, 0.0, 0.0), up=(0.0, 0.6, 0.8))
     ball = m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
-    m.add_rotational_spring_damper(ball, k, c, rest_angle=(0.0, 0.5, 0.0))
+    m.add_rotational_spring_damper(ball, k, c, rest_angle=(0.0, rest, 0.0))
     return m, b
 
 
@@ -448,3 +450,148 @@ def test_energy_gained_at_a_stiff_ball_spring_falls_at_the_scheme_s_order(k, met
     assert gained[2] > 0.0
     r1, r2 = gained[0] / gained[1], gained[1] / gained[2]
     assert abs(2.0 * r2 - r1 - 2**order) <= abs(r1 - r2), (r1, r2)
+
+
+def arnold_bruls(dae, q, v, h, steps, rho_inf):
+    """Generalized-alpha in Arnold and Bruls' form (rancf/integrators/implicit.py's docstring)
+    written again in numpy on the DAE's own equations in Python (``mass``, ``force``,
+    ``constraint``, ``constraint_jacobian``), dense, full Newton on ``[a'; lambda]`` with a
+    forward-difference Jacobian from the last positions: the energies ``dae.energy`` at the
+    steps (steps + 1,)."""
+    n = len(q)
+    am, af = (2.0 - rho_inf) / (rho_inf + 1.0), 1.0 / (rho_inf + 1.0)
+    g, b = 0.5 + am - af, (1.0 + am - af) ** 2 / 4.0
+    dense = lambda A: A.toarray() if hasattr(A, "toarray") else np.asarray(A)
+    M, J = dense(dae.mass(q)), dense(dae.constraint_jacobian(q, 0.0))
+    m = len(J)
+    x = np.linalg.solve(np.block([[M, J.T], [J, np.zeros((m, m))]]),
+                        np.concatenate([dae.force(q, v, 0.0), -dae.acceleration_bias(q, v, 0.0)]))
+    a, ap, lam = x[:n], x[:n].copy(), x[n:]
+    energies = [sum(dae.energy(q, v).values())]
+    for k in range(1, steps + 1):
+        t = k * h
+        qp, vp = q + h * v + h * h * (0.5 - b) * ap, v + h * (1.0 - g) * ap
+
+        def residual(x):
+            q1, v1 = qp + h * h * b * x[:n], vp + h * g * x[:n]
+            a1 = (am * x[:n] + (1.0 - am) * ap - (1.0 - af) * a) / af
+            return np.concatenate([dense(dae.mass(q1)) @ a1 - dae.force(q1, v1, t)
+                                   + dense(dae.constraint_jacobian(q1, t)).T @ x[n:],
+                                   dae.constraint(q1, t) / (h * h * b)])
+
+        x = np.concatenate([(q - qp) / (h * h * b), lam])
+        for _ in range(30):
+            r = residual(x)
+            e = 1e-7 * (1.0 + np.abs(x))
+            D = np.column_stack([(residual(x + e[i] * u) - r) / e[i]
+                                 for i, u in enumerate(np.eye(len(x)))])
+            dx = np.linalg.solve(D, -r)
+            x += dx
+            if h * h * b * np.abs(dx[:n]).max() <= 1e-12:
+                break
+        else:
+            raise AssertionError(f"numpy Newton failed at step {k}")
+        q, v = qp + h * h * b * x[:n], vp + h * g * x[:n]
+        a, ap, lam = (am * x[:n] + (1.0 - am) * ap - (1.0 - af) * a) / af, x[:n], x[n:]
+        energies.append(sum(dae.energy(q, v).values()))
+    return np.array(energies)
+
+
+def test_generalized_alpha_gains_energy_at_a_large_unresolved_rotation_as_the_scheme_does():
+    """Generalized-alpha (rho_inf 0.9, Arnold and Bruls' form) on the spatial DAE at 1 ms
+    gains energy at :func:`rooted` (3000 N m/rad, no damping), where the root node's rotation
+    (its own inertia, the spring and the first element: a mode no 1 ms step resolves) starts
+    0.5 rad off its equilibrium; Newton fails at 0.062 s with the nodes spinning at 1000 to
+    2000 rad/s. A property of the scheme, not of the loop:
+
+    - the loop's energies over the first 10 steps are those of the same scheme written again
+      in numpy on the DAE's equations (:func:`arnold_bruls`; both Newton iterations stop at
+      1e-10 m or less, and the energy moves by about k theta dtheta = 3000 * 0.5 * 1e-10 J,
+      so within 1e-6 J);
+    - linear theory does not forbid the first gain (tests/test_arnold_bruls.py: from a
+      displacement the unresolved mode's energy grows for some steps before it decays) but
+      does the blow-up; the DAE has no chart change (Euler parameters, nothing re-centred);
+    - it depends on the amplitude, as a nonlinear instability does: at 0.2 rad off (a sixth
+      of the energy) the same run gains 2.7 J at most and ends 3.9 J below its start; a single
+      rigid body shows the same on the Euler parameters where the rotation vector is linear
+      (the next test);
+    - HHT (alpha 0.9) runs the 0.5 rad case and loses energy; so do generalized-alpha at 0.5
+      ms and generalized-alpha-S, which "auto" takes for spatial models.
+
+    Generalized-alpha's unconditional stability is a linear one; no result gives it on
+    nonlinear problems (OpenSees' GeneralizedAlpha page says so; Erlicher, Bonaventura and
+    Bursi, Comput Mech 28 (2002) 83-104, analyse its loss there; Kuhl and Crisfield, Int J
+    Numer Meth Eng 45 (1999) 569-599, compare it with energy-decaying schemes)."""
+    m, _ = rooted(3000.0)
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    x0, v0 = spatial_dae_start(m, dae, None, 1e-10)
+    steps, h = 10, 1e-3
+    loop = rancf.simulate(m, steps * h, h, method="generalized-alpha", formulation="dae",
+                          output_every=1)
+    assert loop.status == "ok", loop.message
+    numpy_run = arnold_bruls(dae, x0, v0, h, steps, 0.9)
+    assert np.abs(mechanical(loop.energy()).values - numpy_run).max() <= 1e-6
+    assert numpy_run[5] - numpy_run[0] > 1.0           # it gains (6.9 J by 5 ms)
+    runs = {}
+    for rest, method, dt in [(0.5, "generalized-alpha", 1e-3), (0.2, "generalized-alpha", 1e-3),
+                             (0.5, "hht", 1e-3), (0.5, "generalized-alpha", 5e-4),
+                             (0.5, "generalized-alpha-s", 1e-3)]:
+        m, _ = rooted(3000.0, rest=rest)
+        res = rancf.simulate(m, 0.2, dt, method=method, formulation="dae", output_every=1)
+        total = mechanical(res.energy()).values
+        runs[rest, method, dt] = res.status, total[-1] - total[0]
+    status, gained = runs[0.5, "generalized-alpha", 1e-3]
+    assert status == "failed" and gained > 375.0, runs     # more than the spring's start
+    for case, (status, gained) in runs.items():
+        if case != (0.5, "generalized-alpha", 1e-3):
+            assert status == "ok" and gained < 0.0, (case, runs)
+
+
+def test_a_turn_that_is_linear_in_the_recursion_blows_up_in_euler_parameters():
+    """A rigid body (isotropic inertia I, no gravity) on a ball spring k = 3000 N m/rad started
+    0.5 rad off its rest rotation about y turns about y alone: in the recursion's rotation
+    vector that is the linear oscillator (``w = theta'``, moment ``-k (theta - rest)``), in
+    the DAE's Euler parameters a point on a circle (``p = (cos theta/2, sin theta/2)`` about y)
+    held by ``|p| = 1``, nonlinear. Generalized-alpha (rho_inf 0.9), 1 ms, omega h = 1:
+
+    - recursion: the energy at every step is that of the amplification matrix's powers
+      (tests/test_arnold_bruls.py's :func:`amplification`, from ``a'_0 = a_0``), to 1e-6 of
+      the start's (Newton's tolerance 1e-10 rad against the 0.5 rad amplitude, over 200
+      steps whose map does not amplify at omega h = 1);
+    - DAE: the energy grows above ten times its start and Newton fails (measured 11 times,
+      at 0.043 s; the same scheme in numpy on the circle alone, no rancf, does the same: a
+      property of generalized-alpha on the Euler parameters' nonlinear coordinates at a step
+      that resolves the turn coarsely, omega h 0.6 to 2, from about 0.5 rad; at 0.2 rad it
+      decays);
+    - HHT (alpha 0.9), which damps more at omega h = 1 (spectral radius 0.994 against
+      0.9999; 0.962 against 0.9994 at 2), runs the DAE and ends below its start."""
+    from test_arnold_bruls import amplification
+    from rancf.integrators import implicit
+
+    k, h, rest = 3000.0, 1e-3, 0.5
+    inertia = k * h * h        # omega h = 1
+
+    def model():
+        m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+        body = m.add_rigid_body(0.1, inertia * np.eye(3))
+        ball = m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0, 0, 0))
+        m.add_rotational_spring_damper(ball, k, 0.0, rest_angle=(0.0, rest, 0.0))
+        return m
+
+    res = rancf.simulate(model(), 0.2, h, method="generalized-alpha", formulation="recursive",
+                         output_every=1)
+    assert res.status == "ok", res.message
+    A = amplification(implicit.METHODS["generalized-alpha"](rho_inf=0.9), 1.0)
+    x, predicted = np.array([-rest, 0.0, rest]), []     # (theta - rest, h theta', h^2 a')
+    for _ in range(201):
+        predicted.append(0.5 * k * (x[0]**2 + x[1]**2))
+        x = A @ x
+    measured = mechanical(res.energy()).values
+    assert np.abs(measured - np.array(predicted)).max() <= 1e-6 * predicted[0]
+    dae = rancf.simulate(model(), 0.2, h, method="generalized-alpha", formulation="dae",
+                         output_every=1)
+    energy = mechanical(dae.energy()).values
+    assert dae.status == "failed" and energy.max() > 10.0 * energy[0], dae.message
+    hht = rancf.simulate(model(), 0.2, h, method="hht", formulation="dae", output_every=1)
+    energy = mechanical(hht.energy()).values
+    assert hht.status == "ok" and energy[-1] < energy[0], hht.message
