@@ -48,14 +48,6 @@ def test_the_unloaded_strip_has_its_torsion_frequency():
     assert abs(found.frequencies[2] / torsion[0] - 1.0) < 0.01
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: rancf.modes labels the first torsion mode of a "
-                   "clamped strip under a 1 mN tip force a rigid-body mode (frequency 0, in "
-                   "third place: the list is no longer ascending), though a clamped beam has no "
-                   "rigid-body mode; unloaded, the same mode is found at 21.34 Hz. The spatial "
-                   "rigid-body test of rancf/studies/vibration.py takes as its noise floor 100 "
-                   "times the asymmetry of the central-difference stiffness, which the load "
-                   "raises above the soft torsion's stiffness (SPATIAL_RIGID_BODY at 1e-20 "
-                   "changes nothing)")
 def test_modes_of_a_loaded_clamped_strip_has_no_rigid_body_mode():
     """The strip of the control above under a tip force of 1 mN along its section's y axis:
     0.3 % of its lateral-torsional buckling load (``4.013 sqrt(E I_y G J) / L^2``, 0.37 N), so
