@@ -81,11 +81,6 @@ def _residual_solve_loops(path):
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: issue 27 asks for one Newton loop (statics the "
-                   "implicit stepper's, with its load stepping), but rancf.modes keeps a second "
-                   "one, _mechanism_equilibrium in rancf/studies/vibration.py (dense "
-                   "central-difference K, least-squares steps on the residual), run where "
-                   "rancf.static fails")
 def test_no_newton_loop_on_the_residual_outside_the_integrators():
     """Issue 27, Done when: 'one Newton loop, one stepping loop per family'. Outside
     ``rancf/integrators/`` no loop should iterate linear solves on a formulation's residual.

@@ -343,9 +343,13 @@ def modes(model, state=None, n=10, tol=1e-10):
         The equilibrium (its velocities are ignored); its driven joints are held at the
         coordinates the state has (a state of a driven run at any time), not at their t = 0
         values. Default: the static equilibrium under
-        the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
-        as a pendulum, by Newton on the dense linearization from the reference
-        configuration).
+        the loads at t = 0 (:func:`rancf.static`). A spatial mechanism (a joint nothing
+        holds: a pendulum, a floating body) statics refuses, its Newton matrix singular:
+        its modes are then those at the state statics stops at, the reference
+        configuration, taken as given where it is an equilibrium (as a given ``state`` is
+        checked: a pendulum drawn hanging, a body nothing loads), else refused (a pendulum
+        drawn off its equilibrium: pass ``state=``); an equilibrium statics reaches but
+        finds unstable is refused as unstable, naming its mode.
     n : int
         Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
         motions).
@@ -663,13 +667,13 @@ def _spatial_modes(model, state, n, tol):
         q = np.array(solution.q[-1], dtype=float)
         checked_state = solution.status != "ok"
         if checked_state:
-            # the static solve refuses a mechanism (a joint neither held nor driven: a
-            # pendulum, a floating body); Newton on the dense K from its reference
-            # configuration, least-squares steps along the motions no stiffness resists
-            failure = (f"modes: no static equilibrium found ({solution.message}); pass "
-                       "state= an equilibrium")
-            q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
-                                       tol * tree.size)
+            # statics refuses a mechanism (a joint neither held nor driven: a pendulum, a
+            # floating body; its Newton matrix singular) or stops at an unstable
+            # equilibrium it cannot leave: the state it stops at (the reference
+            # configuration where its first load step fails) is taken as given, checked
+            # below as a given state is, and refused where it is no equilibrium
+            failure = (f"modes: no static equilibrium found ({solution.message}), and the "
+                       "state statics stopped at is none; pass state= an equilibrium")
     else:
         y = formulation.state_of(x, np.zeros(TWIST * n_b + CABLE_NODE * n_c))
         if stored is not None:
@@ -1050,25 +1054,6 @@ def _stiffness(problem, q, lengths):
         return K
     K = differences(1e-6)
     return K, np.maximum(np.abs(K - differences(2e-6)), np.abs(K - K.T))
-
-
-def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
-    """Newton for ``F(q) = 0`` at rest with the dense K of :func:`_stiffness` (gravity's and
-    the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
-    mechanism's free turn about its load has no stiffness); stops when the step is below tol
-    (m, the model's size times the Newton tolerance) or after max_iter steps, the last
-    iterate returned (the caller checks it). The test is on the step taken, so a start off
-    the equilibrium by more than tol takes two iterations even where the first lands on it
-    (a weight that only stretches a hanging beam: the residual left is the axial forces'
-    round-off, ``EA eps``), the second step far below tol."""
-    zero = np.zeros(len(q))
-    for _ in range(max_iter):
-        K = _stiffness(problem, q, lengths)[0]
-        move = np.linalg.lstsq(K, problem.residual(q, zero, 0.0, zero, 0.0, 1.0), rcond=1e-10)[0]
-        q = q - move
-        if np.abs(move).max() <= tol:
-            break
-    return q
 
 
 def _refuse_unbalanced(force, K, scale, size, tol, N=None, failure=None):
