@@ -48,14 +48,6 @@ def test_the_unloaded_strip_has_its_torsion_frequency():
     assert abs(found.frequencies[2] / torsion[0] - 1.0) < 0.01
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: rancf.modes labels the first torsion mode of a "
-                   "clamped strip under a 1 mN tip force a rigid-body mode (frequency 0, in "
-                   "third place: the list is no longer ascending), though a clamped beam has no "
-                   "rigid-body mode; unloaded, the same mode is found at 21.34 Hz. The spatial "
-                   "rigid-body test of rancf/studies/vibration.py takes as its noise floor 100 "
-                   "times the asymmetry of the central-difference stiffness, which the load "
-                   "raises above the soft torsion's stiffness (SPATIAL_RIGID_BODY at 1e-20 "
-                   "changes nothing)")
 def test_modes_of_a_loaded_clamped_strip_has_no_rigid_body_mode():
     """The strip of the control above under a tip force of 1 mN along its section's y axis:
     0.3 % of its lateral-torsional buckling load (``4.013 sqrt(E I_y G J) / L^2``, 0.37 N), so
@@ -89,11 +81,6 @@ def _residual_solve_loops(path):
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="audit7: issue 27 asks for one Newton loop (statics the "
-                   "implicit stepper's, with its load stepping), but rancf.modes keeps a second "
-                   "one, _mechanism_equilibrium in rancf/studies/vibration.py (dense "
-                   "central-difference K, least-squares steps on the residual), run where "
-                   "rancf.static fails")
 def test_no_newton_loop_on_the_residual_outside_the_integrators():
     """Issue 27, Done when: 'one Newton loop, one stepping loop per family'. Outside
     ``rancf/integrators/`` no loop should iterate linear solves on a formulation's residual.

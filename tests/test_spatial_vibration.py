@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rancf
+from rancf.elements.spatial_beam import SpatialBeam
 
 matplotlib.use("Agg")
 
@@ -129,7 +130,8 @@ def test_a_cantilever_loses_stability_at_the_lateral_torsional_buckling_load():
 
 def test_a_hanging_flexible_pendulum_swings_as_its_lumped_masses():
     """A stiff beam hanging from a spherical joint under gravity (a mechanism, which
-    rancf.static refuses here: modes find its equilibrium by their own Newton): one rigid-body mode
+    rancf.static refuses: modes take its reference configuration, drawn hanging, which is its
+    equilibrium but for the stretch under its weight, 4e-10 m): one rigid-body mode
     (the turn about the vertical), then the two swings at the compound pendulum's
     ``omega^2 = g sum m_i d_i / sum (m_i d_i^2 + I_i)`` of its lumped node masses m_i at
     depths d_i and their rotary inertias I_i about each swing axis. The beam's flexibility
@@ -146,6 +148,30 @@ def test_a_hanging_flexible_pendulum_swings_as_its_lumped_masses():
     expected = [g * (mass * depth).sum() / ((mass * depth**2).sum() + inertia[:, k, k].sum())
                 for k in (1, 2)]
     np.testing.assert_allclose(found.omega[1:]**2, np.sort(expected), rtol=1e-5)
+
+
+def test_a_spherical_pendulum_drawn_off_its_equilibrium_is_refused_with_statics_reason():
+    """A body drawn at d beside a spherical joint (its arm horizontal): rancf.static refuses
+    the mechanism (its Newton matrix singular about the vertical) at the reference
+    configuration, which is no equilibrium (gravity's moment ``m g d`` about the joint is
+    unbalanced, and no stiffness resists the swing there): modes say so and ask for a state,
+    and take the hanging equilibrium given as one (a swing about y at the closed form's
+    ``omega^2 = m g d / (I_y + m d^2)`` of the body's axes turned with it)."""
+    mass, d, g = 2.0, 0.5, 9.81
+    inertia = np.diag([0.1, 0.2, 0.3])
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
+    body = m.add_rigid_body(mass, inertia, position=(d, 0.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), body.point(-d, 0.0, 0.0))
+    with pytest.raises(ValueError, match=r"no static equilibrium found \(.*mechanism.*pass "
+                                         r"state="):
+        rancf.modes(m)
+    # the hanging pose: the body turned by a quarter turn about y, its x axis down
+    pose = np.concatenate([[0.0, 0.0, -d], [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]]],
+                          axis=None)
+    hanging = rancf.modes(m, state=rancf.State(pose, np.zeros(SpatialBeam.node_size)))
+    assert list(hanging.rigid) == [True, False, False]
+    expected = np.sort(mass * g * d / (np.diag(inertia)[[1, 2]] + mass * d * d))
+    np.testing.assert_allclose(hanging.omega[1:]**2, expected, rtol=1e-7)
 
 
 def test_a_free_free_body_lists_six_rigid_body_modes_first():

@@ -29,7 +29,12 @@ null space): ``M(q*) dq'' + K dq = 0`` with M the tree's mass matrix, assembled 
 Jacobians ``J`` (``V = J qd``, n calls of the kinematics pass) as ``sum J_i^T diag(m_i,
 A_i J_i A_i^T) J_i``, and ``K = -dF/dq`` at rest by central differences of the generalized
 forces F, evaluated by the Newton-Euler recursion (the implicit loop's residual: no M^-1, so
-the differences are good to about 1e-13 of K's largest entry); the eigenvalues are refined by
+the differences are good to about 1e-13 of K's largest entry; statics' exact tangent,
+``exact_static`` of rancf/formulations/_spatial_implicit.pyx, exists only as its O(n) factor,
+and not for cables or loads between nodes); taken at two steps, they also give K's error
+entry by entry (:func:`_stiffness`), which decides a rigid-body mode as for the planar DAE
+(:func:`~rancf.utilities.resolution.rigid`: omega^2 within the eigensolver's and K's error
+along the mode); the eigenvalues are refined by
 Rayleigh-Ritz on the vectors of a dense shift-invert (:func:`_lowest`: M of a long chain is
 ill-conditioned, and ``eigh(K, M)`` would factor it). Its shapes
 are the bodies' small motions ``J y``: per body (beam node or rigid body, numbered as
@@ -60,14 +65,6 @@ FRAME, TWIST = SpatialBeam.pose_size, SpatialBeam.node_size
 CABLE_NODE = SpatialANCFCable.node_size
 WRENCH = TWIST
 
-#: Spatial trees: a mode y (unit modal mass) is a rigid-body mode when the stiffness it meets,
-#: ``|y|^T |K| |y|``, is below this share of ``max |K| (sum |y|)^2`` (or below 100 times K's
-#: asymmetry, the differences' error made visible, times ``(sum |y|)^2``): the linearized
-#: stiffness comes from central differences, their asymmetry 1e-15 to 1e-13 of its largest
-#: entry. A pendulum's swing meets only gravity's stiffness, 1e-9 of a stiff beam's entries.
-SPATIAL_RIGID_BODY = 1e-12
-
-
 class Modes:
     """Vibration modes of a mechanism about an equilibrium.
 
@@ -94,9 +91,8 @@ class Modes:
         The modes of zero frequency: motions the joints allow that no stiffness resists
         (``|omega^2|`` below what the matrices and the eigensolver resolve, ``eps ||K||_1
         |y|^2 + |y|^T |K - K^T| |y|`` for the mode y of unit modal mass,
-        :func:`~rancf.utilities.resolution.rigid`; spatial trees: the stiffness it meets,
-        ``|y|^T |K| |y|``, at the differences' error of K, ``SPATIAL_RIGID_BODY`` times ``max
-        |K| (sum |y|)^2``).
+        :func:`~rancf.utilities.resolution.rigid`; spatial trees: K's error estimated from
+        its differences at two steps in place of ``|K - K^T|``, :func:`_stiffness`).
     equilibrium : rancf.State
         The state linearized about (velocities zero); of a spatial model, its bodies' poses
         (:meth:`rancf.Result.state`'s layout).
@@ -347,9 +343,13 @@ def modes(model, state=None, n=10, tol=1e-10):
         The equilibrium (its velocities are ignored); its driven joints are held at the
         coordinates the state has (a state of a driven run at any time), not at their t = 0
         values. Default: the static equilibrium under
-        the loads at t = 0 (:func:`rancf.static`; a spatial mechanism that it refuses, such
-        as a pendulum, by Newton on the dense linearization from the reference
-        configuration).
+        the loads at t = 0 (:func:`rancf.static`). A spatial mechanism (a joint nothing
+        holds: a pendulum, a floating body) statics refuses, its Newton matrix singular:
+        its modes are then those at the state statics stops at, the reference
+        configuration, taken as given where it is an equilibrium (as a given ``state`` is
+        checked: a pendulum drawn hanging, a body nothing loads), else refused (a pendulum
+        drawn off its equilibrium: pass ``state=``); an equilibrium statics reaches but
+        finds unstable is refused as unstable, naming its mode.
     n : int
         Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
         motions).
@@ -667,13 +667,13 @@ def _spatial_modes(model, state, n, tol):
         q = np.array(solution.q[-1], dtype=float)
         checked_state = solution.status != "ok"
         if checked_state:
-            # the static solve refuses a mechanism (a joint neither held nor driven: a
-            # pendulum, a floating body); Newton on the dense K from its reference
-            # configuration, least-squares steps along the motions no stiffness resists
-            failure = (f"modes: no static equilibrium found ({solution.message}); pass "
-                       "state= an equilibrium")
-            q = _mechanism_equilibrium(problem, formulation.initial_state()[:n_free], lengths,
-                                       tol * tree.size)
+            # statics refuses a mechanism (a joint neither held nor driven: a pendulum, a
+            # floating body; its Newton matrix singular) or stops at an unstable
+            # equilibrium it cannot leave: the state it stops at (the reference
+            # configuration where its first load step fails) is taken as given, checked
+            # below as a given state is, and refused where it is no equilibrium
+            failure = (f"modes: no static equilibrium found ({solution.message}), and the "
+                       "state statics stopped at is none; pass state= an equilibrium")
     else:
         y = formulation.state_of(x, np.zeros(TWIST * n_b + CABLE_NODE * n_c))
         if stored is not None:
@@ -708,9 +708,10 @@ def _spatial_modes(model, state, n, tol):
         # the cables' elastic stiffness written out: differences of their large elastic
         # forces (EA |r'| - EA, round-off eps EA) would bury the chain's gravity stiffness
         bare = spatial.implicit_problem(_frozen(model, x, elastic_cables=False))
-        K = _stiffness(bare, q, lengths) + _cable_stiffness(formulation, q, Jc)
+        K, error = _stiffness(bare, q, lengths)
+        K = K + _cable_stiffness(formulation, q, Jc)
     else:
-        K = _stiffness(problem, q, lengths)
+        K, error = _stiffness(problem, q, lengths)
     if checked_state:
         zero = np.zeros(n_free)
         _refuse_unbalanced(-problem.residual(q, zero, 0.0, zero, 0.0, 1.0), K,
@@ -726,13 +727,10 @@ def _spatial_modes(model, state, n, tol):
     # M of a long chain in relative coordinates is ill-conditioned (1e12 for a slender beam
     # of 32 elements): eigh(K, M) would factor M; _lowest factors K + sigma M instead
     omega2, dq = _rayleigh_ritz(K, M, _lowest(K, M, n))
-    # the stiffness a mode y meets, |y|^T |K| |y|, against the differences' error of K's
-    # entries: a rigid-body mode meets none. Not omega^2 against the largest: a slender
-    # beam's shear-rotation modes make that 1e12 times its first bending one, below the
-    # dense eigensolver's round-off of a zero omega^2 (1e-16 of the largest)
-    terms = np.einsum("km,kl,lm->m", np.abs(dq), np.abs(K), np.abs(dq))
-    noise = max(SPATIAL_RIGID_BODY * biggest, 100.0 * asymmetry)
-    rigid = terms <= noise * np.abs(dq).sum(axis=0)**2
+    # rigid: omega^2 within the eigensolver's and K's error along the mode (the shared
+    # rule, K's error the differences' own estimate), not a share of the largest omega^2: a
+    # slender beam's shear-rotation modes make that 1e12 times its first bending one
+    rigid = _rigid(K, omega2, dq, error)
     if ((omega2 < 0.0) & ~rigid).any():
         k = int(np.flatnonzero((omega2 < 0.0) & ~rigid)[0])
         raise ValueError(f"modes: the equilibrium is unstable: mode {k} has omega^2 = "
@@ -1027,40 +1025,35 @@ def _rayleigh_ritz(K, M, V):
 
 
 def _stiffness(problem, q, lengths):
-    """``K = -dF/dq`` (n, n) at rest at q: central differences of the generalized forces F by
-    the Newton-Euler recursion (the implicit loop's residual ``-F`` at rest: no M^-1 and its
-    round-off), steps of 1e-6 of ``lengths`` (the model size for lengths, 1 rad for angles)
-    or of the coordinate."""
+    """``K = -dF/dq`` (n, n) at rest at q and an estimate of its entries' error (n, n), >= 0:
+    central differences of the generalized forces F by the Newton-Euler recursion (the
+    implicit loop's residual ``-F`` at rest: no M^-1 and its round-off), steps h of 1e-6 of
+    ``lengths`` (the model size for lengths, 1 rad for angles) or of the coordinate.
+
+    The error of a central difference is ``T h^2 + R / h``: truncation (T the third
+    derivative's) and F's round-off R over the step, ``eps |f|`` of the largest forces f that
+    make an entry (an element's axial force, ``EA`` times its strain: a loaded stiff strip's
+    entries are off by 1e-3 N m/rad at h = 1e-6 where its torsion entries are 0.57).
+    The same differences at 2h are off by ``4 T h^2 + R' / (2 h)`` with an independent
+    round-off R', so ``|K_h - K_2h|`` samples that error (the truncation's three times over);
+    K's asymmetry ``|K_h - K_h^T|`` is a second sample (at an equilibrium of a conservative
+    system K is the potential's Hessian, symmetric); the estimate is the larger of the two,
+    entry by entry."""
     n = len(q)
-    step = 1e-6 * np.maximum(lengths, np.abs(q))
     zero = np.zeros(n)
-    K = np.zeros((n, n))
-    for k in range(n):
-        plus, minus = q.copy(), q.copy()
-        plus[k] += step[k]
-        minus[k] -= step[k]
-        K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
-                   - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
-    return K
 
-
-def _mechanism_equilibrium(problem, q, lengths, tol, max_iter=50):
-    """Newton for ``F(q) = 0`` at rest with the dense K of :func:`_stiffness` (gravity's and
-    the loads' stiffness in it, so a pendulum's swing is resisted), least-squares steps (a
-    mechanism's free turn about its load has no stiffness); stops when the step is below tol
-    (m, the model's size times the Newton tolerance) or after max_iter steps, the last
-    iterate returned (the caller checks it). The test is on the step taken, so a start off
-    the equilibrium by more than tol takes two iterations even where the first lands on it
-    (a weight that only stretches a hanging beam: the residual left is the axial forces'
-    round-off, ``EA eps``), the second step far below tol."""
-    zero = np.zeros(len(q))
-    for _ in range(max_iter):
-        K = _stiffness(problem, q, lengths)
-        move = np.linalg.lstsq(K, problem.residual(q, zero, 0.0, zero, 0.0, 1.0), rcond=1e-10)[0]
-        q = q - move
-        if np.abs(move).max() <= tol:
-            break
-    return q
+    def differences(factor):
+        step = factor * np.maximum(lengths, np.abs(q))
+        K = np.zeros((n, n))
+        for k in range(n):
+            plus, minus = q.copy(), q.copy()
+            plus[k] += step[k]
+            minus[k] -= step[k]
+            K[:, k] = (problem.residual(plus, zero, 0.0, zero, 0.0, 1.0)
+                       - problem.residual(minus, zero, 0.0, zero, 0.0, 1.0)) / (2.0 * step[k])
+        return K
+    K = differences(1e-6)
+    return K, np.maximum(np.abs(K - differences(2e-6)), np.abs(K - K.T))
 
 
 def _refuse_unbalanced(force, K, scale, size, tol, N=None, failure=None):

@@ -11,10 +11,13 @@ import numpy as np
 RESOLUTION = np.finfo(float).eps
 
 
-def rigid(K, omega2, shapes):
+def rigid(K, omega2, shapes, error=None):
     """Which modes are rigid-body modes (n,) bool: ``omega2`` (n,) and ``shapes`` (n_x, n) of
     ``K v = omega^2 M v``, unit modal mass ``y^T M y = 1``, K (n_x, n_x) the stiffness as
-    computed (its asymmetry the error of a K by differences made visible), dense or sparse.
+    computed (its asymmetry the error of a K by differences made visible), dense or sparse;
+    ``error`` (n_x, n_x), entries >= 0: an estimate of K's entries' error in place of
+    ``|K - K^T|`` (the spatial trees' K, whose differences are taken at two steps:
+    :func:`rancf.studies.vibration._stiffness`), or None.
 
     A mode is rigid when its omega^2 is below what the eigensolver and the matrices resolve:
     ``|omega^2| <= eps ||K||_1 |y|^2 + |y|^T |K - K^T| |y|``. A backward-stable dense
@@ -31,6 +34,7 @@ def rigid(K, omega2, shapes):
     term (4 to 256 elements), a 256-element steel pendulum's swing 31 times above it; a
     much finer mesh's swing would fall under it, where the solver no longer resolves it."""
     y = np.abs(shapes)
+    error = abs(K - K.T) if error is None else error
     bound = RESOLUTION * float(abs(K).sum(axis=0).max()) * (shapes**2).sum(axis=0) + \
-        (y * (abs(K - K.T) @ y)).sum(axis=0)
+        (y * (error @ y)).sum(axis=0)
     return np.abs(omega2) <= bound
