@@ -975,6 +975,61 @@ cdef inline void lu_solve(const double* F, int n, double* x) noexcept nogil:
         x[i] /= F[(SPATIAL_NODE + 1) * i]
 
 
+cdef inline int _link_block(const double* IA, const double* H, const double* Z, const double* Ei,
+                            double* U, double* L, double* W, double* S, int n, bint tangent,
+                            bint positive, bint parent) noexcept nogil:
+    """A link's step of :func:`factor` (n its free coordinates): ``U = I^A Z + u`` (6 x n; Z =
+    H and no u without ``tangent``), ``D = H^T U + E_i`` (Ei or NULL) factored into L
+    (:func:`lu` with ``tangent``, else :func:`ldl`, ``positive`` as it asks), ``W = D^-1 U^T``
+    (or ``D^-1 H^T I^A``), and with ``parent`` ``S = I^A - U W`` (6 x 6), which :func:`factor`
+    moves to the parent. Returns -1 where D is singular (not positive definite), else 0.
+
+    Inline, so that :func:`factor`'s call with ``n = SPATIAL_NODE`` (an element link, a free
+    joint's) has loops of known length, which the compiler unrolls; the sums run in a local,
+    not in the output through its pointer, which the compiler must otherwise assume may alias
+    the inputs (the same terms in the same order either way)."""
+    cdef double col[SPATIAL_NODE]
+    cdef double t
+    cdef int r, j, k
+    for r in range(SPATIAL_NODE):
+        for j in range(n):
+            # u, the second block of d.tangent's body entry
+            t = Z[SPATIAL_BLOCK + SPATIAL_NODE * r + j] if tangent else 0.0
+            for k in range(SPATIAL_NODE):
+                t += IA[SPATIAL_NODE * r + k] * Z[SPATIAL_NODE * k + j]
+            U[SPATIAL_NODE * r + j] = t
+    for j in range(n):
+        for k in range(n):
+            t = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
+            for r in range(SPATIAL_NODE):
+                t += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
+            L[SPATIAL_NODE * j + k] = t
+    if (lu(L, n) if tangent else ldl(L, n, positive)):
+        return -1
+    for r in range(SPATIAL_NODE):
+        if not tangent:
+            for j in range(n):
+                col[j] = U[SPATIAL_NODE * r + j]
+            ldl_solve(L, n, col)
+        else:
+            for j in range(n):
+                t = 0.0
+                for k in range(SPATIAL_NODE):
+                    t += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
+                col[j] = t
+            lu_solve(L, n, col)
+        for j in range(n):
+            W[SPATIAL_NODE * j + r] = col[j]
+    if parent:
+        for r in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                t = IA[SPATIAL_NODE * r + k]
+                for j in range(n):
+                    t -= U[SPATIAL_NODE * r + j] * W[SPATIAL_NODE * j + k]
+                S[SPATIAL_NODE * r + k] = t
+    return 0
+
+
 cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     """The leaves-to-root factorization of ``c_m B^T M B + E`` (the generalized mass for
     ``c_m = 1`` and no E; an implicit step's Newton matrix otherwise), after
@@ -994,7 +1049,6 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     H^T I^A``, since the body accelerations are then ``a_i = X_i a_p + Z_i qdd_i`` and the link
     wrenches ``W_i = I_i a_i + u_i qdd_i + sum_c X_c^T W_c``."""
     cdef double S[SPATIAL_BLOCK]
-    cdef double col[SPATIAL_NODE]
     cdef double M[CABLE_ELEMENT_BLOCK]
     cdef double* IA
     cdef double* H
@@ -1040,52 +1094,19 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
             for k in range(SPATIAL_BLOCK):
                 U[k] = IA[k]
                 L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
-        else:
-            # U = I^A H (6 x n_i), or I^A Z + u, D = H^T U + E_i
-            Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
-            for r in range(SPATIAL_NODE):
-                for j in range(n_i):
-                    # u, the second block of d.tangent's body entry
-                    U[SPATIAL_NODE * r + j] = 0.0 if Z == H else \
-                        Z[SPATIAL_BLOCK + SPATIAL_NODE * r + j]
-                    for k in range(SPATIAL_NODE):
-                        U[SPATIAL_NODE * r + j] += (IA[SPATIAL_NODE * r + k]
-                                                    * Z[SPATIAL_NODE * k + j])
-            for j in range(n_i):
-                for k in range(n_i):
-                    L[SPATIAL_NODE * j + k] = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
-                    for r in range(SPATIAL_NODE):
-                        L[SPATIAL_NODE * j + k] += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
-        if i >= d.nb and d.motion[i] == C_NODE:
             if ldl(L, n_i, E == NULL):
                 return i + 1
             _cable_eliminate(d, i, p, M)
             continue
-        if (lu(L, n_i) if d.tangent != NULL else ldl(L, n_i, E == NULL)):
+        # a link: its block's products, sizes known to the compiler where n_i is a node's
+        Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
+        if (_link_block(IA, H, Z, Ei, U, L, W, S, SPATIAL_NODE, d.tangent != NULL, E == NULL,
+                        p >= 0) if n_i == SPATIAL_NODE else
+                _link_block(IA, H, Z, Ei, U, L, W, S, n_i, d.tangent != NULL, E == NULL, p >= 0)):
             return i + 1
-        # W = D^-1 U^T (n_i x 6), or D^-1 H^T I^A
-        for r in range(SPATIAL_NODE):
-            if d.tangent == NULL:
-                for j in range(n_i):
-                    col[j] = U[SPATIAL_NODE * r + j]
-                ldl_solve(L, n_i, col)
-            else:
-                for j in range(n_i):
-                    col[j] = 0.0
-                    for k in range(SPATIAL_NODE):
-                        col[j] += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
-                lu_solve(L, n_i, col)
-            for j in range(n_i):
-                W[SPATIAL_NODE * j + r] = col[j]
-        if p < 0:
-            continue
-        # to the parent: X^T (I^A - U W) X
-        for r in range(SPATIAL_NODE):
-            for k in range(SPATIAL_NODE):
-                S[SPATIAL_NODE * r + k] = IA[SPATIAL_NODE * r + k]
-                for j in range(n_i):
-                    S[SPATIAL_NODE * r + k] -= U[SPATIAL_NODE * r + j] * W[SPATIAL_NODE * j + k]
-        _add_inertia(d, i, p, S)
+        if p >= 0:
+            # to the parent: X^T (I^A - U W) X
+            _add_inertia(d, i, p, S)
     return 0
 
 
