@@ -343,6 +343,25 @@ cdef inline double* _ptr(dict a, str name):
     return <double*>cnp.PyArray_DATA(a[name])
 
 
+cdef void _copy_kinematics(const SpatialData* d, SpatialData* nd) noexcept nogil:
+    """Newton's workspace nd gets the kinematics of the residual's d at the same q and qd
+    (what :func:`kinematics` and :func:`rotated_inertias` write: frames, origins, the joint
+    offsets d, velocities, bias accelerations, motion subspaces H, the rotation vectors'
+    Jacobians and the rotated inertias), where :meth:`SpatialProblem.factor` is at the
+    residual's point in statics: copies cost a fraction of the kinematics' rotations and
+    products, and give the same bits. Not for cables (their nodes' kinematics write more):
+    statics' matrix with the turning, the only caller, has none."""
+    cdef int n = d.n
+    memcpy(nd.r, d.r, 3 * n * sizeof(double))
+    memcpy(nd.A, d.A, 9 * n * sizeof(double))
+    memcpy(nd.d, d.d, 3 * n * sizeof(double))
+    memcpy(nd.V, d.V, SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.c, d.c, SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.H, d.H, SPATIAL_BLOCK * n * sizeof(double))
+    memcpy(nd.Jr, d.Jr, 3 * SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.Ig, d.Ig, 9 * n * sizeof(double))
+
+
 cdef void _gather(SpatialData* d, const double* q, const double* v) noexcept nogil:
     """Every link coordinate and rate (``d.q``, ``d.qd``) from the loop's q, v (n_free; v
     NULL: zero rates) and the drives."""
@@ -727,7 +746,7 @@ cdef class SpatialProblem(StepProblem):
     cdef bint static_factored           # the last factor was statics' direct matrix
     cdef bint conservative              # of loads with a potential (_load_blocks)
     cdef double factored_load_factor    # at this load factor
-    cdef double[::1] wrench_q           # the residual's last point in statics (_residual)
+    cdef double[::1] wrench_q, wrench_v     # the residual's last point in statics (_residual)
     cdef double wrench_lf, wrench_cf, wrench_t
     cdef bint wrench_valid, reuse_wrenches
     cdef int[::1] pairs, pivots
@@ -783,7 +802,7 @@ cdef class SpatialProblem(StepProblem):
         for k in range(nq):
             self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
-        self.wrench_q = np.zeros(max(self.n, 1))
+        self.wrench_q, self.wrench_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
         self.wrench_valid = self.reuse_wrenches = False
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
@@ -935,6 +954,7 @@ cdef class SpatialProblem(StepProblem):
         self.wrench_valid = self.static_turning and c_m == 0.0 and v != NULL
         if self.wrench_valid:
             memcpy(&self.wrench_q[0], q, self.n * sizeof(double))
+            memcpy(&self.wrench_v[0], v, self.n * sizeof(double))
             self.wrench_lf, self.wrench_cf, self.wrench_t = self.load_factor, c_f, t
         return 0
 
@@ -1044,6 +1064,7 @@ cdef class SpatialProblem(StepProblem):
         ``dq/dx``)."""
         cdef SpatialData* nd = &self.nd
         cdef int status, k
+        cdef bint at_residual
         self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
         # without stiffness (the start's mass matrix) S is the Jacobian itself
         self.exact = c_k == 0.0
@@ -1055,12 +1076,22 @@ cdef class SpatialProblem(StepProblem):
         _gather(nd, q_e, v_e)
         if self.n_efforts:
             self._slopes(t_e, c_k, c_c, turned)
+        # statics at the point of the residual the loop evaluated right before (its q and v,
+        # load factor, force coefficient and t): its kinematics and link wrenches are this
+        # matrix's, copied, not computed again
+        at_residual = (turned and self.wrench_valid and self.wrench_lf == self.load_factor
+                       and self.wrench_cf == c_k and self.wrench_t == t_e
+                       and memcmp(q_e, &self.wrench_q[0], self.n * sizeof(double)) == 0
+                       and memcmp(v_e, &self.wrench_v[0], self.n * sizeof(double)) == 0)
         # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
         # _ground_springs zeroes first
         nd.body_blocks = &self.blocks[0] if turned or self.ground_blocks else NULL
         with nogil:
-            kinematics(nd, nd.q, nd.qd)
-            rotated_inertias(nd)
+            if at_residual:
+                _copy_kinematics(self.d, nd)
+            else:
+                kinematics(nd, nd.q, nd.qd)
+                rotated_inertias(nd)
             # the links' own turning terms (_link_turning) are added to E afresh, and a
             # matrix without them leaves none of an earlier one's
             for k in range(nd.nb):
@@ -1092,10 +1123,7 @@ cdef class SpatialProblem(StepProblem):
         self.factored_load_factor = self.load_factor
         if nd.tangent == NULL and turned:
             # the residual's link wrenches at this very point, where the loop evaluated it
-            self.reuse_wrenches = (self.wrench_valid and self.wrench_lf == self.load_factor
-                                   and self.wrench_cf == c_k and self.wrench_t == t_e
-                                   and memcmp(q_e, &self.wrench_q[0],
-                                              self.n * sizeof(double)) == 0)
+            self.reuse_wrenches = at_residual
             with nogil:
                 status = self._link_turning(&self.zero[0], 0.0, 0.0, c_k)
             if status:
