@@ -1140,6 +1140,61 @@ cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexce
         W[(SPATIAL_NODE + 1) * j] += 1.0
 
 
+cdef inline void _sweep_up(const double* H, const double* U, const double* IA, const double* L,
+                           const double* pA, const double* c, const double* tau, double* z,
+                           double* pa, int n, bint bias, bint tangent, bint parent) noexcept nogil:
+    """A link's step of the leaves-to-root sweep of :func:`sweeps` (n its free coordinates,
+    tau its own): ``z = D^-1 (tau - H^T p^A - U^T c)`` (c with ``bias``; D's factors L by
+    :func:`lu` with ``tangent``, else :func:`ldl`) and with ``parent`` the wrench ``pa = p^A
+    + I^A c + U z`` that :func:`sweeps` moves to the parent. Inline, called with ``n =
+    SPATIAL_NODE`` where it is, for the reasons of :func:`_link_block`."""
+    cdef double t
+    cdef int j, k, r
+    for j in range(n):
+        t = tau[j]
+        for r in range(SPATIAL_NODE):
+            t -= H[SPATIAL_NODE * r + j] * pA[r]
+            if bias:
+                t -= U[SPATIAL_NODE * r + j] * c[r]
+        z[j] = t
+    if tangent:
+        lu_solve(L, n, z)
+    else:
+        ldl_solve(L, n, z)
+    if parent:
+        for r in range(SPATIAL_NODE):
+            t = pA[r]
+            if bias:
+                for k in range(SPATIAL_NODE):
+                    t += IA[SPATIAL_NODE * r + k] * c[k]
+            for j in range(n):
+                t += U[SPATIAL_NODE * r + j] * z[j]
+            pa[r] = t
+
+
+cdef inline void _sweep_down(const double* W, const double* H, const double* c, const double* z,
+                             const double* xa, double* qdd, double* acc, int n, bint bias,
+                             bint parent) noexcept nogil:
+    """A link's step of the root-to-leaves sweep of :func:`sweeps` (n its free coordinates,
+    qdd and acc its own): ``qdd = z - W X a_p`` (``xa = X a_p``; z alone at the root, without
+    ``parent``) and ``acc = X a_p + H qdd + c`` (c with ``bias``; H is Z with
+    ``d.tangent``). Inline, called with ``n = SPATIAL_NODE`` where it is, as
+    :func:`_link_block`."""
+    cdef double t
+    cdef int j, k, r
+    for j in range(n):
+        t = z[j]
+        if parent:
+            for k in range(SPATIAL_NODE):
+                t -= W[SPATIAL_NODE * j + k] * xa[k]
+        qdd[j] = t
+    for r in range(SPATIAL_NODE):
+        t = xa[r] + (c[r] if bias else 0.0)
+        for j in range(n):
+            t += H[SPATIAL_NODE * r + j] * qdd[j]
+        acc[r] = t
+
+
 cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil:
     """The two sweeps of the factorization of :func:`factor`: link accelerations qdd (n_q)
     and body accelerations ``acc`` of the generalized forces tau (n_q), and with ``bias`` of
@@ -1162,7 +1217,6 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef const double* Me
     cdef double M[CABLE_ELEMENT_BLOCK]
     cdef int s, i, j, k, r, p, n_i, off
-    cdef bint node
     for i in range(d.n):
         for k in range(SPATIAL_NODE):
             d.pA[SPATIAL_NODE * i + k] = -d.f[SPATIAL_NODE * i + k] if bias else 0.0
@@ -1176,40 +1230,29 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        node = i >= d.nb and d.motion[i] == C_NODE
-        if node:
-            # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
-            for j in range(SPATIAL_NODE):
-                z[j] = tau[off + j] - pA[j]
-        else:
-            for j in range(n_i):
-                z[j] = tau[off + j]
-                for r in range(SPATIAL_NODE):
-                    z[j] -= d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * pA[r]
-                    if bias:
-                        z[j] -= U[SPATIAL_NODE * r + j] * c[r]
-        if d.tangent != NULL and not node:
-            lu_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
-        else:
-            ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
+        if not (i >= d.nb and d.motion[i] == C_NODE):
+            # a link: sizes known to the compiler where n_i is a node's (_link_block)
+            if n_i == SPATIAL_NODE:
+                _sweep_up(d.H + SPATIAL_BLOCK * i, U, IA, d.L + SPATIAL_BLOCK * i, pA, c,
+                          tau + off, z, pa, SPATIAL_NODE, bias, d.tangent != NULL, p >= 0)
+            else:
+                _sweep_up(d.H + SPATIAL_BLOCK * i, U, IA, d.L + SPATIAL_BLOCK * i, pA, c,
+                          tau + off, z, pa, n_i, bias, d.tangent != NULL, p >= 0)
+            if p >= 0:
+                _add_force(d, i, p, pa)
+            continue
+        # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
+        for j in range(SPATIAL_NODE):
+            z[j] = tau[off + j] - pA[j]
+        ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
         if p < 0:
             continue
-        if node:
-            # the link force tau and the element's parent side M_pc z (_cable_eliminate)
-            Me = _cable_block(d, d.c_element[i], M)
-            for r in range(SPATIAL_NODE):
-                d.pA[SPATIAL_NODE * p + r] += tau[off + r]
-                for j in range(SPATIAL_NODE):
-                    d.pA[SPATIAL_NODE * p + r] += Me[CABLE_ELEMENT * r + CABLE_NODE + j] * z[j]
-            continue
+        # the node's link force tau and the element's parent side M_pc z (_cable_eliminate)
+        Me = _cable_block(d, d.c_element[i], M)
         for r in range(SPATIAL_NODE):
-            pa[r] = pA[r]
-            if bias:
-                for k in range(SPATIAL_NODE):
-                    pa[r] += IA[SPATIAL_NODE * r + k] * c[k]
-            for j in range(n_i):
-                pa[r] += U[SPATIAL_NODE * r + j] * z[j]
-        _add_force(d, i, p, pa)
+            d.pA[SPATIAL_NODE * p + r] += tau[off + r]
+            for j in range(SPATIAL_NODE):
+                d.pA[SPATIAL_NODE * p + r] += Me[CABLE_ELEMENT * r + CABLE_NODE + j] * z[j]
     for s in range(d.n):
         i = d.order[s]
         p = d.parent[i]
@@ -1229,15 +1272,12 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
                     qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
                 d.acc[SPATIAL_NODE * i + j] = xa[j] + qdd[off + j]
             continue
-        for j in range(n_i):
-            qdd[off + j] = d.z[SPATIAL_NODE * i + j]
-            if p >= 0:
-                for k in range(SPATIAL_NODE):
-                    qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
-        for r in range(SPATIAL_NODE):
-            d.acc[SPATIAL_NODE * i + r] = xa[r] + (d.c[SPATIAL_NODE * i + r] if bias else 0.0)
-            for j in range(n_i):
-                d.acc[SPATIAL_NODE * i + r] += H[SPATIAL_NODE * r + j] * qdd[off + j]
+        if n_i == SPATIAL_NODE:
+            _sweep_down(W, H, d.c + SPATIAL_NODE * i, d.z + SPATIAL_NODE * i, xa, qdd + off,
+                        d.acc + SPATIAL_NODE * i, SPATIAL_NODE, bias, p >= 0)
+        else:
+            _sweep_down(W, H, d.c + SPATIAL_NODE * i, d.z + SPATIAL_NODE * i, xa, qdd + off,
+                        d.acc + SPATIAL_NODE * i, n_i, bias, p >= 0)
 
 
 cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:
