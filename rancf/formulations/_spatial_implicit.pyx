@@ -1921,8 +1921,13 @@ cdef class SpatialProblem(StepProblem):
         :attr:`load_factor` (:meth:`static_reactions`)."""
         self._forget()
         y = np.concatenate([np.asarray(q, dtype=float), np.asarray(v, dtype=float)])
-        seen = self.owner.observe(np.array([t]), y[None], None)
+        # in statics the owner's reactions (those of the motion, a kernel evaluation) give way
+        # to static_reactions': asked deferred, the owner leaves them uncomputed (but where
+        # input functions of t are to be read at t: computed, as a run's)
+        seen = self.owner.observe(np.array([t]), y[None], None, deferred=self.static)
         self.last_t = np.nan        # the owner wrote the inputs at t, without the statics' hold
+        if self.static:
+            seen.pop("reactions")
         out = {k: np.asarray(value)[0] for k, value in seen.items()}
         if self.static:
             out["reactions"] = self.static_reactions(q, t).ravel()
