@@ -91,15 +91,17 @@ def model(n_elements: int, J: float = J_POLAR, force: float = FORCE):
 
 
 def solve(n_elements: int, J: float = J_POLAR, load_steps: int = 10, tol: float = 1e-10):
-    """The bend's equilibrium by :func:`rancf.static` (Newton with the full tangent: GMRES on
-    the residual's derivative, rancf/formulations/_spatial_implicit.pyx).
+    """The bend's equilibrium by :func:`rancf.static` (Newton with the full tangent: the
+    residual's derivative, factored directly in O(n), rancf/formulations/_spatial_implicit.pyx,
+    "Statics' direct Newton matrix").
 
     Returns
     -------
     dict
         ``tip`` (3,) the tip displacement, ``nodes`` (n + 1, 3) the deformed centreline,
         ``iterations`` Newton's per load step, ``wall`` the solve's wall time (s, rancf's own
-        clock: the load steps, not building the model), ``load_factor`` the load factor
+        clock: Newton's set-up and the load steps, not building the model and its
+        formulation), ``load_factor`` the load factor
         reached (1 unless rancf.static failed).
     """
     m, beam = model(n_elements, J)

@@ -975,6 +975,61 @@ cdef inline void lu_solve(const double* F, int n, double* x) noexcept nogil:
         x[i] /= F[(SPATIAL_NODE + 1) * i]
 
 
+cdef inline int _link_block(const double* IA, const double* H, const double* Z, const double* Ei,
+                            double* U, double* L, double* W, double* S, int n, bint tangent,
+                            bint positive, bint parent) noexcept nogil:
+    """A link's step of :func:`factor` (n its free coordinates): ``U = I^A Z + u`` (6 x n; Z =
+    H and no u without ``tangent``), ``D = H^T U + E_i`` (Ei or NULL) factored into L
+    (:func:`lu` with ``tangent``, else :func:`ldl`, ``positive`` as it asks), ``W = D^-1 U^T``
+    (or ``D^-1 H^T I^A``), and with ``parent`` ``S = I^A - U W`` (6 x 6), which :func:`factor`
+    moves to the parent. Returns -1 where D is singular (not positive definite), else 0.
+
+    Inline, so that :func:`factor`'s call with ``n = SPATIAL_NODE`` (an element link, a free
+    joint's) has loops of known length, which the compiler unrolls; the sums run in a local,
+    not in the output through its pointer, which the compiler must otherwise assume may alias
+    the inputs (the same terms in the same order either way)."""
+    cdef double col[SPATIAL_NODE]
+    cdef double t
+    cdef int r, j, k
+    for r in range(SPATIAL_NODE):
+        for j in range(n):
+            # u, the second block of d.tangent's body entry
+            t = Z[SPATIAL_BLOCK + SPATIAL_NODE * r + j] if tangent else 0.0
+            for k in range(SPATIAL_NODE):
+                t += IA[SPATIAL_NODE * r + k] * Z[SPATIAL_NODE * k + j]
+            U[SPATIAL_NODE * r + j] = t
+    for j in range(n):
+        for k in range(n):
+            t = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
+            for r in range(SPATIAL_NODE):
+                t += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
+            L[SPATIAL_NODE * j + k] = t
+    if (lu(L, n) if tangent else ldl(L, n, positive)):
+        return -1
+    for r in range(SPATIAL_NODE):
+        if not tangent:
+            for j in range(n):
+                col[j] = U[SPATIAL_NODE * r + j]
+            ldl_solve(L, n, col)
+        else:
+            for j in range(n):
+                t = 0.0
+                for k in range(SPATIAL_NODE):
+                    t += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
+                col[j] = t
+            lu_solve(L, n, col)
+        for j in range(n):
+            W[SPATIAL_NODE * j + r] = col[j]
+    if parent:
+        for r in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                t = IA[SPATIAL_NODE * r + k]
+                for j in range(n):
+                    t -= U[SPATIAL_NODE * r + j] * W[SPATIAL_NODE * j + k]
+                S[SPATIAL_NODE * r + k] = t
+    return 0
+
+
 cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     """The leaves-to-root factorization of ``c_m B^T M B + E`` (the generalized mass for
     ``c_m = 1`` and no E; an implicit step's Newton matrix otherwise), after
@@ -994,7 +1049,6 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     H^T I^A``, since the body accelerations are then ``a_i = X_i a_p + Z_i qdd_i`` and the link
     wrenches ``W_i = I_i a_i + u_i qdd_i + sum_c X_c^T W_c``."""
     cdef double S[SPATIAL_BLOCK]
-    cdef double col[SPATIAL_NODE]
     cdef double M[CABLE_ELEMENT_BLOCK]
     cdef double* IA
     cdef double* H
@@ -1040,52 +1094,19 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
             for k in range(SPATIAL_BLOCK):
                 U[k] = IA[k]
                 L[k] = IA[k] if Ei == NULL else Ei[k] + IA[k]
-        else:
-            # U = I^A H (6 x n_i), or I^A Z + u, D = H^T U + E_i
-            Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
-            for r in range(SPATIAL_NODE):
-                for j in range(n_i):
-                    # u, the second block of d.tangent's body entry
-                    U[SPATIAL_NODE * r + j] = 0.0 if Z == H else \
-                        Z[SPATIAL_BLOCK + SPATIAL_NODE * r + j]
-                    for k in range(SPATIAL_NODE):
-                        U[SPATIAL_NODE * r + j] += (IA[SPATIAL_NODE * r + k]
-                                                    * Z[SPATIAL_NODE * k + j])
-            for j in range(n_i):
-                for k in range(n_i):
-                    L[SPATIAL_NODE * j + k] = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
-                    for r in range(SPATIAL_NODE):
-                        L[SPATIAL_NODE * j + k] += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
-        if i >= d.nb and d.motion[i] == C_NODE:
             if ldl(L, n_i, E == NULL):
                 return i + 1
             _cable_eliminate(d, i, p, M)
             continue
-        if (lu(L, n_i) if d.tangent != NULL else ldl(L, n_i, E == NULL)):
+        # a link: its block's products, sizes known to the compiler where n_i is a node's
+        Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
+        if (_link_block(IA, H, Z, Ei, U, L, W, S, SPATIAL_NODE, d.tangent != NULL, E == NULL,
+                        p >= 0) if n_i == SPATIAL_NODE else
+                _link_block(IA, H, Z, Ei, U, L, W, S, n_i, d.tangent != NULL, E == NULL, p >= 0)):
             return i + 1
-        # W = D^-1 U^T (n_i x 6), or D^-1 H^T I^A
-        for r in range(SPATIAL_NODE):
-            if d.tangent == NULL:
-                for j in range(n_i):
-                    col[j] = U[SPATIAL_NODE * r + j]
-                ldl_solve(L, n_i, col)
-            else:
-                for j in range(n_i):
-                    col[j] = 0.0
-                    for k in range(SPATIAL_NODE):
-                        col[j] += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
-                lu_solve(L, n_i, col)
-            for j in range(n_i):
-                W[SPATIAL_NODE * j + r] = col[j]
-        if p < 0:
-            continue
-        # to the parent: X^T (I^A - U W) X
-        for r in range(SPATIAL_NODE):
-            for k in range(SPATIAL_NODE):
-                S[SPATIAL_NODE * r + k] = IA[SPATIAL_NODE * r + k]
-                for j in range(n_i):
-                    S[SPATIAL_NODE * r + k] -= U[SPATIAL_NODE * r + j] * W[SPATIAL_NODE * j + k]
-        _add_inertia(d, i, p, S)
+        if p >= 0:
+            # to the parent: X^T (I^A - U W) X
+            _add_inertia(d, i, p, S)
     return 0
 
 
@@ -1119,6 +1140,61 @@ cdef void _cable_eliminate(SpatialData* d, int i, int p, double* scratch) noexce
         W[(SPATIAL_NODE + 1) * j] += 1.0
 
 
+cdef inline void _sweep_up(const double* H, const double* U, const double* IA, const double* L,
+                           const double* pA, const double* c, const double* tau, double* z,
+                           double* pa, int n, bint bias, bint tangent, bint parent) noexcept nogil:
+    """A link's step of the leaves-to-root sweep of :func:`sweeps` (n its free coordinates,
+    tau its own): ``z = D^-1 (tau - H^T p^A - U^T c)`` (c with ``bias``; D's factors L by
+    :func:`lu` with ``tangent``, else :func:`ldl`) and with ``parent`` the wrench ``pa = p^A
+    + I^A c + U z`` that :func:`sweeps` moves to the parent. Inline, called with ``n =
+    SPATIAL_NODE`` where it is, for the reasons of :func:`_link_block`."""
+    cdef double t
+    cdef int j, k, r
+    for j in range(n):
+        t = tau[j]
+        for r in range(SPATIAL_NODE):
+            t -= H[SPATIAL_NODE * r + j] * pA[r]
+            if bias:
+                t -= U[SPATIAL_NODE * r + j] * c[r]
+        z[j] = t
+    if tangent:
+        lu_solve(L, n, z)
+    else:
+        ldl_solve(L, n, z)
+    if parent:
+        for r in range(SPATIAL_NODE):
+            t = pA[r]
+            if bias:
+                for k in range(SPATIAL_NODE):
+                    t += IA[SPATIAL_NODE * r + k] * c[k]
+            for j in range(n):
+                t += U[SPATIAL_NODE * r + j] * z[j]
+            pa[r] = t
+
+
+cdef inline void _sweep_down(const double* W, const double* H, const double* c, const double* z,
+                             const double* xa, double* qdd, double* acc, int n, bint bias,
+                             bint parent) noexcept nogil:
+    """A link's step of the root-to-leaves sweep of :func:`sweeps` (n its free coordinates,
+    qdd and acc its own): ``qdd = z - W X a_p`` (``xa = X a_p``; z alone at the root, without
+    ``parent``) and ``acc = X a_p + H qdd + c`` (c with ``bias``; H is Z with
+    ``d.tangent``). Inline, called with ``n = SPATIAL_NODE`` where it is, as
+    :func:`_link_block`."""
+    cdef double t
+    cdef int j, k, r
+    for j in range(n):
+        t = z[j]
+        if parent:
+            for k in range(SPATIAL_NODE):
+                t -= W[SPATIAL_NODE * j + k] * xa[k]
+        qdd[j] = t
+    for r in range(SPATIAL_NODE):
+        t = xa[r] + (c[r] if bias else 0.0)
+        for j in range(n):
+            t += H[SPATIAL_NODE * r + j] * qdd[j]
+        acc[r] = t
+
+
 cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noexcept nogil:
     """The two sweeps of the factorization of :func:`factor`: link accelerations qdd (n_q)
     and body accelerations ``acc`` of the generalized forces tau (n_q), and with ``bias`` of
@@ -1141,7 +1217,6 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
     cdef const double* Me
     cdef double M[CABLE_ELEMENT_BLOCK]
     cdef int s, i, j, k, r, p, n_i, off
-    cdef bint node
     for i in range(d.n):
         for k in range(SPATIAL_NODE):
             d.pA[SPATIAL_NODE * i + k] = -d.f[SPATIAL_NODE * i + k] if bias else 0.0
@@ -1155,40 +1230,29 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
         p = d.parent[i]
         off = d.q_offset[i]
         n_i = free_size(d, i)
-        node = i >= d.nb and d.motion[i] == C_NODE
-        if node:
-            # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
-            for j in range(SPATIAL_NODE):
-                z[j] = tau[off + j] - pA[j]
-        else:
-            for j in range(n_i):
-                z[j] = tau[off + j]
-                for r in range(SPATIAL_NODE):
-                    z[j] -= d.H[SPATIAL_BLOCK * i + SPATIAL_NODE * r + j] * pA[r]
-                    if bias:
-                        z[j] -= U[SPATIAL_NODE * r + j] * c[r]
-        if d.tangent != NULL and not node:
-            lu_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
-        else:
-            ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
+        if not (i >= d.nb and d.motion[i] == C_NODE):
+            # a link: sizes known to the compiler where n_i is a node's (_link_block)
+            if n_i == SPATIAL_NODE:
+                _sweep_up(d.H + SPATIAL_BLOCK * i, U, IA, d.L + SPATIAL_BLOCK * i, pA, c,
+                          tau + off, z, pa, SPATIAL_NODE, bias, d.tangent != NULL, p >= 0)
+            else:
+                _sweep_up(d.H + SPATIAL_BLOCK * i, U, IA, d.L + SPATIAL_BLOCK * i, pA, c,
+                          tau + off, z, pa, n_i, bias, d.tangent != NULL, p >= 0)
+            if p >= 0:
+                _add_force(d, i, p, pa)
+            continue
+        # an element's node: H = I, c = 0 (cable_node), so u = tau - p^A
+        for j in range(SPATIAL_NODE):
+            z[j] = tau[off + j] - pA[j]
+        ldl_solve(d.L + SPATIAL_BLOCK * i, n_i, z)
         if p < 0:
             continue
-        if node:
-            # the link force tau and the element's parent side M_pc z (_cable_eliminate)
-            Me = _cable_block(d, d.c_element[i], M)
-            for r in range(SPATIAL_NODE):
-                d.pA[SPATIAL_NODE * p + r] += tau[off + r]
-                for j in range(SPATIAL_NODE):
-                    d.pA[SPATIAL_NODE * p + r] += Me[CABLE_ELEMENT * r + CABLE_NODE + j] * z[j]
-            continue
+        # the node's link force tau and the element's parent side M_pc z (_cable_eliminate)
+        Me = _cable_block(d, d.c_element[i], M)
         for r in range(SPATIAL_NODE):
-            pa[r] = pA[r]
-            if bias:
-                for k in range(SPATIAL_NODE):
-                    pa[r] += IA[SPATIAL_NODE * r + k] * c[k]
-            for j in range(n_i):
-                pa[r] += U[SPATIAL_NODE * r + j] * z[j]
-        _add_force(d, i, p, pa)
+            d.pA[SPATIAL_NODE * p + r] += tau[off + r]
+            for j in range(SPATIAL_NODE):
+                d.pA[SPATIAL_NODE * p + r] += Me[CABLE_ELEMENT * r + CABLE_NODE + j] * z[j]
     for s in range(d.n):
         i = d.order[s]
         p = d.parent[i]
@@ -1208,15 +1272,12 @@ cdef void sweeps(SpatialData* d, const double* tau, bint bias, double* qdd) noex
                     qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
                 d.acc[SPATIAL_NODE * i + j] = xa[j] + qdd[off + j]
             continue
-        for j in range(n_i):
-            qdd[off + j] = d.z[SPATIAL_NODE * i + j]
-            if p >= 0:
-                for k in range(SPATIAL_NODE):
-                    qdd[off + j] -= W[SPATIAL_NODE * j + k] * xa[k]
-        for r in range(SPATIAL_NODE):
-            d.acc[SPATIAL_NODE * i + r] = xa[r] + (d.c[SPATIAL_NODE * i + r] if bias else 0.0)
-            for j in range(n_i):
-                d.acc[SPATIAL_NODE * i + r] += H[SPATIAL_NODE * r + j] * qdd[off + j]
+        if n_i == SPATIAL_NODE:
+            _sweep_down(W, H, d.c + SPATIAL_NODE * i, d.z + SPATIAL_NODE * i, xa, qdd + off,
+                        d.acc + SPATIAL_NODE * i, SPATIAL_NODE, bias, p >= 0)
+        else:
+            _sweep_down(W, H, d.c + SPATIAL_NODE * i, d.z + SPATIAL_NODE * i, xa, qdd + off,
+                        d.acc + SPATIAL_NODE * i, n_i, bias, p >= 0)
 
 
 cdef int articulated(SpatialData* d, double* qdd) noexcept nogil:

@@ -354,6 +354,25 @@ cdef inline double* _ptr(dict a, str name):
     return <double*>cnp.PyArray_DATA(a[name])
 
 
+cdef void _copy_kinematics(const SpatialData* d, SpatialData* nd) noexcept nogil:
+    """Newton's workspace nd gets the kinematics of the residual's d at the same q and qd
+    (what :func:`kinematics` and :func:`rotated_inertias` write: frames, origins, the joint
+    offsets d, velocities, bias accelerations, motion subspaces H, the rotation vectors'
+    Jacobians and the rotated inertias), where :meth:`SpatialProblem.factor` is at the
+    residual's point in statics: copies cost a fraction of the kinematics' rotations and
+    products, and give the same bits. Not for cables (their nodes' kinematics write more):
+    statics' matrix with the turning, the only caller, has none."""
+    cdef int n = d.n
+    memcpy(nd.r, d.r, 3 * n * sizeof(double))
+    memcpy(nd.A, d.A, 9 * n * sizeof(double))
+    memcpy(nd.d, d.d, 3 * n * sizeof(double))
+    memcpy(nd.V, d.V, SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.c, d.c, SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.H, d.H, SPATIAL_BLOCK * n * sizeof(double))
+    memcpy(nd.Jr, d.Jr, 3 * SPATIAL_NODE * n * sizeof(double))
+    memcpy(nd.Ig, d.Ig, 9 * n * sizeof(double))
+
+
 cdef void _gather(SpatialData* d, const double* q, const double* v) noexcept nogil:
     """Every link coordinate and rate (``d.q``, ``d.qd``) from the loop's q, v (n_free; v
     NULL: zero rates) and the drives."""
@@ -738,7 +757,7 @@ cdef class SpatialProblem(StepProblem):
     cdef bint static_factored           # the last factor was statics' direct matrix
     cdef bint conservative              # of loads with a potential (_load_blocks)
     cdef double factored_load_factor    # at this load factor
-    cdef double[::1] wrench_q           # the residual's last point in statics (_residual)
+    cdef double[::1] wrench_q, wrench_v     # the residual's last point in statics (_residual)
     cdef double wrench_lf, wrench_cf, wrench_t
     cdef bint wrench_valid, reuse_wrenches
     cdef int[::1] pairs, pivots
@@ -794,7 +813,7 @@ cdef class SpatialProblem(StepProblem):
         for k in range(nq):
             self.identity = self.identity and nd.smap[k] == k
         self.zero = np.zeros(max(self.n, 1))
-        self.wrench_q = np.zeros(max(self.n, 1))
+        self.wrench_q, self.wrench_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
         self.wrench_valid = self.reuse_wrenches = False
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
@@ -946,6 +965,7 @@ cdef class SpatialProblem(StepProblem):
         self.wrench_valid = self.static_turning and c_m == 0.0 and v != NULL
         if self.wrench_valid:
             memcpy(&self.wrench_q[0], q, self.n * sizeof(double))
+            memcpy(&self.wrench_v[0], v, self.n * sizeof(double))
             self.wrench_lf, self.wrench_cf, self.wrench_t = self.load_factor, c_f, t
         return 0
 
@@ -1055,6 +1075,7 @@ cdef class SpatialProblem(StepProblem):
         ``dq/dx``)."""
         cdef SpatialData* nd = &self.nd
         cdef int status, k
+        cdef bint at_residual
         self.c_m, self.c_k, self.c_c = c_m, c_k, c_c
         # without stiffness (the start's mass matrix) S is the Jacobian itself
         self.exact = c_k == 0.0
@@ -1066,12 +1087,22 @@ cdef class SpatialProblem(StepProblem):
         _gather(nd, q_e, v_e)
         if self.n_efforts:
             self._slopes(t_e, c_k, c_c, turned)
+        # statics at the point of the residual the loop evaluated right before (its q and v,
+        # load factor, force coefficient and t): its kinematics and link wrenches are this
+        # matrix's, copied, not computed again
+        at_residual = (turned and self.wrench_valid and self.wrench_lf == self.load_factor
+                       and self.wrench_cf == c_k and self.wrench_t == t_e
+                       and memcmp(q_e, &self.wrench_q[0], self.n * sizeof(double)) == 0
+                       and memcmp(v_e, &self.wrench_v[0], self.n * sizeof(double)) == 0)
         # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
         # _ground_springs zeroes first
         nd.body_blocks = &self.blocks[0] if turned or self.ground_blocks else NULL
         with nogil:
-            kinematics(nd, nd.q, nd.qd)
-            rotated_inertias(nd)
+            if at_residual:
+                _copy_kinematics(self.d, nd)
+            else:
+                kinematics(nd, nd.q, nd.qd)
+                rotated_inertias(nd)
             # the links' own turning terms (_link_turning) are added to E afresh, and a
             # matrix without them leaves none of an earlier one's
             for k in range(nd.nb):
@@ -1103,10 +1134,7 @@ cdef class SpatialProblem(StepProblem):
         self.factored_load_factor = self.load_factor
         if nd.tangent == NULL and turned:
             # the residual's link wrenches at this very point, where the loop evaluated it
-            self.reuse_wrenches = (self.wrench_valid and self.wrench_lf == self.load_factor
-                                   and self.wrench_cf == c_k and self.wrench_t == t_e
-                                   and memcmp(q_e, &self.wrench_q[0],
-                                              self.n * sizeof(double)) == 0)
+            self.reuse_wrenches = at_residual
             with nogil:
                 status = self._link_turning(&self.zero[0], 0.0, 0.0, c_k)
             if status:
@@ -1904,8 +1932,13 @@ cdef class SpatialProblem(StepProblem):
         :attr:`load_factor` (:meth:`static_reactions`)."""
         self._forget()
         y = np.concatenate([np.asarray(q, dtype=float), np.asarray(v, dtype=float)])
-        seen = self.owner.observe(np.array([t]), y[None], None)
+        # in statics the owner's reactions (those of the motion, a kernel evaluation) give way
+        # to static_reactions': asked deferred, the owner leaves them uncomputed (but where
+        # input functions of t are to be read at t: computed, as a run's)
+        seen = self.owner.observe(np.array([t]), y[None], None, deferred=self.static)
         self.last_t = np.nan        # the owner wrote the inputs at t, without the statics' hold
+        if self.static:
+            seen.pop("reactions")
         out = {k: np.asarray(value)[0] for k, value in seen.items()}
         if self.static:
             out["reactions"] = self.static_reactions(q, t).ravel()

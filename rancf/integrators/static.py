@@ -775,8 +775,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
     rancf/formulations/_spatial_implicit.pyx), which that test would find stable too."""
     tree = model.build()
     formulation = spatial.of_model(model)
-    problem = spatial.implicit_problem(formulation, static=True)
+    # the wall time from Newton's set-up (its matrix's workspaces) on, as a solver's own span
+    # (Exudyn's SolveStatic, after Assemble: the model's build and formulation here)
     start = time.perf_counter()
+    problem = spatial.implicit_problem(formulation, static=True)
     n = formulation.n_free
     q = formulation.initial_state()[:n]
     stepper = _static_stepper(problem, tol * tree.size, max_iter)
