@@ -7,6 +7,16 @@ cdef extern from *:
     # a spring-damper's Newton block K_s: 2 x 2, row-major (in the plane of its two points)
     const long SPRING_BLOCK "RANCF_SPRING_BLOCK"
 
+cdef extern from *:
+    """
+    #define RANCF_KIND_MASS 4
+    #define RANCF_KIND_WIDTH (RANCF_KIND_MASS + RANCF_BEAM_SHAPES * RANCF_BEAM_SHAPES)
+    """
+    # a row of ModelData.el_kinds: length, EA, EI, damping, then (from KIND_MASS) the element's
+    # m of kron(m, I2) = el_mass (SHAPES x SHAPES, row-major); KIND_WIDTH numbers a row
+    const long KIND_MASS "RANCF_KIND_MASS"
+    const long KIND_WIDTH "RANCF_KIND_WIDTH"
+
 
 from rancf.joints._codes cimport P_GROUND, P_NODE, P_BODY, P_ARC, ANGLE, SLIDE, DIRECTION_FREE
 
@@ -19,9 +29,15 @@ cdef struct ModelData:
     const double* el_EI        # N m^2
     const double* el_damping   # s
     const double* el_mass      # n_el x 8 x 8
-    const double* el_mass_kron # n_el x 4 x 4: m of el_mass = kron(m, I2), for mass_times
+    const int* el_kind         # n_el: the element's row of el_kinds
+    const double* el_kinds     # the distinct rows (length, EA, EI, damping, m of el_mass =
+                               # kron(m, I2)) of the elements, KIND_WIDTH each: the kernels run
+                               # at every evaluation (element_forces, mass_times) read an
+                               # element's constants there, one int an element in memory
+                               # (a chain of equal elements has one row)
     const double* gravity      # n_x: assembled gravity force
-    const double* body_mass    # 4 per vertex: diag(m, m, I, I) for a rigid body, else 0
+    const double* body_mass    # 4 per vertex: diag(m, m, I, I) for a rigid body, else 0;
+                               # NULL where the model has no rigid body
     const int* j_coordinate    # ANGLE | SLIDE (rancf.joints.kind)
     const int* j_direction     # DIRECTION_FREE | DIRECTION_HELD
     const int* j_driven
@@ -57,7 +73,8 @@ cdef void attachment(const ModelData* d, int kind, int vertex, const double* off
 cdef void joint_coordinates(const ModelData* d, const double* x, const double* v,
                             const double* qref, double* q, double* qd) noexcept nogil
 cdef double applied_forces(const ModelData* d, const double* x, const double* v,
-                           const double* q, const double* qd, double* F) noexcept nogil
+                           const double* q, const double* qd, double* F,
+                           bint assign=*) noexcept nogil
 cdef double element_forces(const ModelData* d, const double* x, const double* v, double* F,
                            double* U) noexcept nogil
 cdef double spring_forces(const ModelData* d, const double* x, const double* v, const double* q,

@@ -224,8 +224,11 @@ cdef inline void _add_moment(const double* x, double* F, int kind, int vertex,
 
 
 cdef double applied_forces(const ModelData* d, const double* x, const double* v,
-                           const double* q, const double* qd, double* F) noexcept nogil:
+                           const double* q, const double* qd, double* F,
+                           bint assign=False) noexcept nogil:
     """F += gravity, loads and efforts at (x, v); returns the power of loads and efforts (W).
+    Where ``assign``, F (n_x) is first set to zero: F = gravity + loads + efforts, in the one
+    pass over F that adds gravity (a caller's memset would be a second pass over n_x).
 
     Gravity is a potential: its power is not counted (theory: The energy balance). ``d.gravity``
     may be NULL (no gravity added).
@@ -238,9 +241,14 @@ cdef double applied_forces(const ModelData* d, const double* x, const double* v,
     cdef double c[2]
     cdef double a[2]
     cdef double power = 0.0, tau, fx, fy, mz, s = d.load_factor
-    if d.gravity != NULL:
+    if d.gravity != NULL and assign:
+        for i in range(NODE * d.n_v):
+            F[i] = 0.0 + s * d.gravity[i]
+    elif d.gravity != NULL:
         for i in range(NODE * d.n_v):
             F[i] += s * d.gravity[i]
+    elif assign:
+        memset(F, 0, NODE * d.n_v * sizeof(double))
     for k in range(d.n_loads):
         attachment(d, d.l_kind[k], d.l_vertex[k], d.l_offset + 2 * k, 0.0, x, v, r, p, vr, vp)
         fx = s * d.load_force[2 * k]
@@ -274,16 +282,17 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
     cdef double ed[ELEMENT]
     cdef double f[ELEMENT]
     cdef double diss, power = 0.0, energy = 0.0
+    cdef const double* k
     cdef int s, i, a, b
     for s in range(d.n_el):
         a = NODE * d.el_vertices[2 * s]
         b = NODE * d.el_vertices[2 * s + 1]
+        k = d.el_kinds + KIND_WIDTH * d.el_kind[s]      # length, EA, EI, damping
         gather(x, d.el_vertices + 2 * s, e)
-        if d.el_damping[s] != 0.0:
+        if k[3] != 0.0:
             gather(v, d.el_vertices + 2 * s, ed)
         diss = 0.0
-        energy += beam_force(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s],
-                             d.el_damping[s], f, &diss)
+        energy += beam_force(d.model, e, ed, k[0], k[1], k[2], k[3], f, &diss)
         power += diss
         for i in range(NODE):
             F[a + i] -= f[i]
@@ -402,7 +411,7 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
     """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
     K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v).
 
-    M_s is read as ``kron(m, I2)`` (``d.el_mass_kron``, 16 numbers an element; :func:`mass_times`):
+    M_s is read as ``kron(m, I2)`` (m in ``d.el_kinds``, 16 numbers; :func:`mass_times`):
     the same numbers as ``el_mass``, a quarter of its memory. Where ``H`` (NODE_BLOCK per vertex)
     is given, the recursive formulation's block elimination is fed instead (rancf/formulations/
     _recursive.pyx ``eliminate``): each element's two diagonal node blocks are added to its
@@ -427,7 +436,7 @@ cdef void element_matrices(const ModelData* d, const double* x, const double* v,
         if c_k != 0.0 or c_c != 0.0:
             beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
                          K, C)
-        m = d.el_mass_kron + SHAPES * SHAPES * s
+        m = d.el_kinds + KIND_WIDTH * d.el_kind[s] + KIND_MASS
         if H != NULL:
             o = &local[0]
         else:
@@ -685,9 +694,10 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
     vertices, ``diag(m, m, I_G, I_G)`` on a rigid body) times a.
 
     An element mass matrix is ``kron(m, I2)`` (``S = [s_k I2]``; :func:`bind_model` checks it),
-    so ``m`` (``d.el_mass_kron``, 16 numbers an element) acts on the x and the y components
-    alike: 32 multiplications an element instead of 64, reading a quarter of the 8 x 8 matrix's
-    memory (the product is memory-bound on long chains)."""
+    so ``m`` (16 numbers, in the element's row of ``d.el_kinds``) acts on the x and the y
+    components alike: 32 multiplications an element instead of 64. The product is memory-bound
+    on long chains: m is read from the table of distinct elements (one int an element; a row
+    shared by a chain's equal elements stays in cache), not from 16 numbers an element."""
     cdef const double* M
     cdef const double* au
     cdef const double* av
@@ -697,7 +707,7 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
     cdef int s, i, k
     memset(out, 0, NODE * d.n_v * sizeof(double))
     for s in range(d.n_el):
-        M = d.el_mass_kron + SHAPES * SHAPES * s
+        M = d.el_kinds + KIND_WIDTH * d.el_kind[s] + KIND_MASS
         au = a + NODE * d.el_vertices[2 * s]
         av = a + NODE * d.el_vertices[2 * s + 1]
         ou = out + NODE * d.el_vertices[2 * s]
@@ -714,8 +724,9 @@ cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept 
             else:
                 ov[DIM * k - NODE] += sx
                 ov[DIM * k - NODE + 1] += sy
-    for i in range(NODE * d.n_v):
-        out[i] += d.body_mass[i] * a[i]
+    if d.body_mass != NULL:
+        for i in range(NODE * d.n_v):
+            out[i] += d.body_mass[i] * a[i]
 
 
 cdef void powers(const ModelData* d, const double* x, const double* v, const double* qd,
@@ -809,9 +820,13 @@ cdef void bind_model(ModelData* d, dict a) except *:
             and np.all(M[:, :, 0, :, 0] == M[:, :, 1, :, 1])):
         raise ValueError("element mass matrices must be kron(m, I2) (mass_times relies on it)")
     d.el_mass = <const double*>_ptr(a, "el_mass", np.float64)
-    d.el_mass_kron = <const double*>_ptr(a, "el_mass_kron", np.float64)
+    d.el_kind = <const int*>_ptr(a, "el_kind", np.intc)
+    d.el_kinds = <const double*>_ptr(a, "el_kinds", np.float64)
     d.gravity = <const double*>_ptr(a, "gravity", np.float64)
     d.body_mass = <const double*>_ptr(a, "body_mass", np.float64)
+    if not np.any(a["body_mass"]):
+        # no rigid body: mass_times skips their diagonals (a pass over n_x zeros)
+        d.body_mass = NULL
     d.j_coordinate = <const int*>_ptr(a, "j_coordinate", np.intc)
     d.j_direction = <const int*>_ptr(a, "j_direction", np.intc)
     d.j_driven = <const int*>_ptr(a, "j_driven", np.intc)
@@ -838,6 +853,22 @@ cdef void bind_model(ModelData* d, dict a) except *:
     d.s_offset = <const double*>_ptr(a, "s_offset", np.float64)
     d.s_law = <const double*>_ptr(a, "s_law", np.float64)
     d.t_law = <const double*>_ptr(a, "t_law", np.float64)
+
+
+def _distinct_rows(rows):
+    """The distinct rows of ``rows`` (n, w) in their first order and each row's index among
+    them (n,). A chain's equal elements come in runs: only the first row of each run is
+    looked up (np.unique along an axis sorts the rows as bytes, 0.2 s at 20,000 rows)."""
+    n = rows.shape[0]
+    starts = np.flatnonzero(np.concatenate([[True], (rows[1:] != rows[:-1]).any(axis=1)])) \
+        if n else np.zeros(0, dtype=np.intp)
+    seen, of_run = {}, np.empty(starts.size, dtype=np.intp)
+    for r, i in enumerate(starts):
+        of_run[r] = seen.setdefault(rows[i].tobytes(), len(seen))
+    first = np.empty(len(seen), dtype=np.intp)
+    first[of_run[::-1]] = starts[::-1]
+    kind = np.repeat(of_run, np.diff(np.append(starts, n)))
+    return rows[first], kind
 
 
 def model_arrays(assembly):
@@ -868,13 +899,21 @@ def model_arrays(assembly):
     torsion[:, 2] = np.divide(torsion[:, 2], torsion[:, 0], out=np.zeros(len(torsion)),
                               where=torsion[:, 0] != 0.0)
     springs = np.column_stack([A.spring_k, A.spring_c, A.spring_rest])
+    # the elements' distinct constants (ModelData.el_kinds) and each element's row
+    kron = np.reshape(A.element_mass, (-1, SHAPES, DIM, SHAPES, DIM))[:, :, 0, :, 0]
+    rows = np.column_stack([np.reshape(c, (-1, 1)) for c in (A.element_length, A.element_EA,
+                                                            A.element_EI, A.element_damping)]
+                           + [kron.reshape(-1, SHAPES * SHAPES)]).astype(np.float64)
+    if rows.shape[1] != KIND_WIDTH:
+        raise AssertionError(f"element kind rows of {rows.shape[1]} numbers, not {KIND_WIDTH}")
+    kinds, kind = _distinct_rows(rows)
     return pack({
         "el_vertices": pad(A.element_vertices, np.intc, 2),
         "el_length": pad(A.element_length, np.float64), "el_EA": pad(A.element_EA, np.float64),
         "el_EI": pad(A.element_EI, np.float64), "el_damping": pad(A.element_damping, np.float64),
         "el_mass": pad(A.element_mass, np.float64, ELEMENT_BLOCK),
-        "el_mass_kron": pad(np.reshape(A.element_mass, (-1, SHAPES, DIM, SHAPES, DIM))[:, :, 0, :, 0],
-                            np.float64, SHAPES * SHAPES),
+        "el_kind": pad(np.reshape(kind, -1), np.intc),
+        "el_kinds": pad(kinds, np.float64, KIND_WIDTH),
         "gravity": pad(A.gravity_force, np.float64), "body_mass": pad(A.body_mass_diagonal, np.float64),
         "j_coordinate": pad(A.joint_coordinate, np.intc),
         "j_direction": pad(A.joint_direction, np.intc), "j_driven": pad(A.joint_driven, np.intc),

@@ -138,13 +138,17 @@ cdef class RecursiveProblem(StepProblem):
         self.n, self.m = kernel.n_beta, 0
         n_x = kernel.n_x
         n = max(self.n, 1)
-        # off: the element matrices' off-diagonal node blocks, all the elimination reads of them
-        w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, A=n_x, F=n_x, f=n_x, scratch=n_x,
+        # off: the element matrices' off-diagonal node blocks, all the elimination reads of them.
+        # A and f, the residual's node accelerations and forces, are the kernel's, which the
+        # solve uses as its work arrays: each is dead when the other pass starts, and one pair
+        # of n_x arrays instead of two keeps a long chain's working set smaller
+        w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, F=n_x, scratch=n_x,
                        E=3 * NODE_BLOCK * max(self.md.n_v, 1),
                        off=2 * NODE_BLOCK * max(self.md.n_el, 1)))
         self.off = w["off"]
         self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
-        self.A, self.F, self.f, self.scratch, self.E = w["A"], w["F"], w["f"], w["scratch"], w["E"]
+        self.F, self.scratch, self.E = w["F"], w["scratch"], w["E"]
+        self.A, self.f = kernel.arrays["A"], kernel.arrays["f"]
         nj = max(self.md.n_joints, 1)
         self.q, self.qd, self.qref = np.zeros(nj), np.zeros(nj), np.zeros(nj)
         np.asarray(self.qref)[:len(q0)] = q0
@@ -256,8 +260,7 @@ cdef class RecursiveProblem(StepProblem):
         """F = applied + internal node forces at the last kinematics (efforts evaluated)."""
         cdef double U
         self._joints(t)
-        memset(&self.F[0], 0, self.d.n_x * sizeof(double))
-        applied_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
+        applied_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0], True)
         element_forces(self.md, self.d.X, self.d.V, &self.F[0], &U)
         spring_forces(self.md, self.d.X, self.d.V, &self.q[0], &self.qd[0], &self.F[0])
         return 0
@@ -516,8 +519,10 @@ cdef class RecursiveProblem(StepProblem):
         if self.lu is not None:
             return self._lu_solve(x)
         memset(self.d.f, 0, self.d.n_x * sizeof(double))
-        memcpy(&self.g[0], x, self.n * sizeof(double))
-        solve(self.d, &self.g[0], False, x)
+        # x is both the right-hand side and the result: the leaves-to-root sweep reads all of
+        # it before the root-to-leaves sweep writes any, and a first vertex's rows are read
+        # before they are written (no copy: one pass fewer over n)
+        solve(self.d, x, False, x)
         if self.coupled:
             self._woodbury(x)
         return 0

@@ -1016,8 +1016,7 @@ cdef int evaluate(Tree* d, double t, const double* y, double* F, double* power) 
         memcpy(d.qref, d.q, d.m.n_joints * sizeof(double))
         if d.effort_callbacks and call_inputs(d.inputs, 1, t):
             return ODE_INPUT_RAISED
-    memset(F, 0, d.n_x * sizeof(double))
-    power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F)
+    power[0] = applied_forces(d.m, d.X, d.V, d.q, d.qd, F, True)
     power[1] = element_forces(d.m, d.X, d.V, F, &U)
     power[1] += spring_forces(d.m, d.X, d.V, d.q, d.qd, F)
     return ODE_OK
