@@ -62,8 +62,8 @@ largest vertex distance between the two (the O(n) recursion against the DAE's sp
 
 The result (validation/data/auto_formulation_oos.csv, _supplement.csv, _large.csv): the
 recursion wins 26 of the 27 pairs and loses one on CPU alone (rrr-leg under HHT, 0.91 against
-the 0.9 bar; 0.88 and 0.87 under the other two: a small model whose Python drive takes a share
-of both runs), none on accuracy or status: the change stands. The DAE failed where the
+the 0.9 bar, 0.89 in instructions counted by callgrind; 0.88 and 0.87 under the other two: a
+small model whose Python drive takes a share of both runs), none on accuracy or status: the change stands. The DAE failed where the
 recursion did not on gallery-tree (Newmark at h, generalized-alpha at h) and chain-10 (Newmark
 at h). Where the errors are not at second order (hub-motor, rrr-leg and crane near order 1 or
 0: stiff modes neither formulation resolves at h; gallery-tree: see above) the two formulations'
