@@ -170,9 +170,11 @@ def error(res, ref, size) -> float:
     return float(np.abs(res.nodes[:, :, :2] - ref.nodes[:, :, :2]).max() / size)
 
 
-def study(names=None, repeats=REPEATS) -> pd.DataFrame:
+def study(names=None, repeats=REPEATS, catalogue=None, methods=METHODS) -> pd.DataFrame:
+    """The docstring's measurement and rule on every model of ``catalogue`` (name: (model, h,
+    span, output interval), :func:`models`'s by default) and every method of ``methods``."""
     rows = []
-    for name, (model, h, t_end, out) in models().items():
+    for name, (model, h, t_end, out) in (catalogue or models()).items():
         if names is not None and name not in names:
             continue
         A = model.build()
@@ -183,7 +185,7 @@ def study(names=None, repeats=REPEATS) -> pd.DataFrame:
         if ref.status != "ok":
             raise RuntimeError(f"{name}: reference {ref.status}: {ref.message}")
         state = ref.state(0)
-        for method in METHODS:
+        for method in methods:
             row = {"model": name, "method": method, "h (s)": h, "T (s)": t_end}
             cpu = {"recursive": [], "dae": []}
             for k in range(repeats):
