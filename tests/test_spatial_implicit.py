@@ -389,9 +389,13 @@ def test_quarter_and_full_roll_up_under_an_end_moment():
 
 
 def test_static_of_a_mechanism_fails_clearly():
-    """A rigid body on a spherical joint under gravity has no stiffness about the joint: the
-    load step fails with a message naming the mechanism, the result at load factor 0."""
+    """A rigid body on a spherical joint under gravity and a constant moment about the
+    vertical has no equilibrium at all (gravity holds its swing hanging, nothing its turn
+    about the vertical, which the moment drives): the load steps and the damped steps after
+    them (tests/test_static_mechanisms.py) fail, with a message naming the mechanism, the
+    result at load factor 0. (Without the moment it hangs: test_static_mechanisms.py.)"""
     m, body, pin = spherical_pendulum()
+    m.add_force(body.centre, moment=(0.0, 0.0, 1.0))
     res = rancf.static(m)
     assert res.status == "failed"
     assert "mechanism" in res.message and "load factor 0" in res.message

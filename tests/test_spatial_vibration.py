@@ -150,27 +150,29 @@ def test_a_hanging_flexible_pendulum_swings_as_its_lumped_masses():
     np.testing.assert_allclose(found.omega[1:]**2, np.sort(expected), rtol=1e-5)
 
 
-def test_a_spherical_pendulum_drawn_off_its_equilibrium_is_refused_with_statics_reason():
-    """A body drawn at d beside a spherical joint (its arm horizontal): rancf.static refuses
-    the mechanism (its Newton matrix singular about the vertical) at the reference
-    configuration, which is no equilibrium (gravity's moment ``m g d`` about the joint is
-    unbalanced, and no stiffness resists the swing there): modes say so and ask for a state,
-    and take the hanging equilibrium given as one (a swing about y at the closed form's
-    ``omega^2 = m g d / (I_y + m d^2)`` of the body's axes turned with it)."""
+def test_a_spherical_pendulum_drawn_off_its_equilibrium_takes_the_hanging_one():
+    """A body drawn at d beside a spherical joint (its arm horizontal): the reference
+    configuration is no equilibrium (gravity's moment ``m g d`` about the joint is
+    unbalanced, and no stiffness resists the swing there), and plain Newton's matrix is
+    singular there; statics' damped steps (rancf/integrators/static.py ``_damped_newton``)
+    reach the hanging one, a family turned about the vertical, whose modes (state=None) are
+    those of the hanging pose given as a state: a rigid spin about the vertical and two swings
+    at the closed form's ``omega^2 = m g d / (I + m d^2)`` of the body's axes turned with it
+    (invariant to the turn about the vertical)."""
     mass, d, g = 2.0, 0.5, 9.81
     inertia = np.diag([0.1, 0.2, 0.3])
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -g))
     body = m.add_rigid_body(mass, inertia, position=(d, 0.0, 0.0))
     m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), body.point(-d, 0.0, 0.0))
-    with pytest.raises(ValueError, match=r"no static equilibrium found \(.*mechanism.*pass "
-                                         r"state="):
-        rancf.modes(m)
+    expected = np.sort(mass * g * d / (np.diag(inertia)[[1, 2]] + mass * d * d))
+    found = rancf.modes(m, n=3)
+    assert list(found.rigid) == [True, False, False]
+    np.testing.assert_allclose(found.omega[1:]**2, expected, rtol=1e-7)
     # the hanging pose: the body turned by a quarter turn about y, its x axis down
     pose = np.concatenate([[0.0, 0.0, -d], [[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]]],
                           axis=None)
     hanging = rancf.modes(m, state=rancf.State(pose, np.zeros(SpatialBeam.node_size)))
     assert list(hanging.rigid) == [True, False, False]
-    expected = np.sort(mass * g * d / (np.diag(inertia)[[1, 2]] + mass * d * d))
     np.testing.assert_allclose(hanging.omega[1:]**2, expected, rtol=1e-7)
 
 

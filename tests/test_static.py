@@ -183,12 +183,15 @@ def test_pendulum_under_a_sideways_load_finds_its_equilibrium():
 
 
 def test_mechanism_is_reported():
-    """A pinned rigid body under a sideways load has no equilibrium near its reference: the
-    stiffness matrix is singular (docs/user_guide/statics.rst), the run fails at the first load
-    step and keeps the reference configuration."""
-    m = rancf.Model(gravity=(9.81, 0.0))
+    """A pinned rigid body under a constant moment that nothing resists has no equilibrium
+    at all: the stiffness matrix is singular (docs/user_guide/statics.rst), the damped steps
+    after the load steps reach nothing, the run fails at the first load step and keeps the
+    reference configuration. (Under a sideways gravity alone it has one, a quarter turn
+    away, which the damped steps reach: tests/test_static_mechanisms.py.)"""
+    m = rancf.Model(gravity=(0.0, 0.0))
     r = m.add_rigid_body(2.0, 0.1, position=(0.0, -0.5), angle=-np.pi / 2)
     m.add_joint("revolute", m.ground.point(0.0, 0.0), r.point(-0.5, 0.0))
+    m.add_force(r.centre, moment=1.0)
     eq = rancf.static(m)
     assert eq.status == "failed" and "load step 1 of 10" in eq.message
     assert "mechanism: joint 0 (revolute) turns freely" in eq.message
@@ -199,20 +202,23 @@ def test_mechanism_is_reported():
 @pytest.mark.parametrize("kind, load_steps", [("revolute", 10), ("revolute", 100),
                                                ("prismatic", 10)])
 def test_a_free_joint_under_load_is_named_and_more_load_steps_not_advised(kind, load_steps):
-    """A 1 m beam (0.78 kg, E = 2e9 Pa) on a free pin, drawn horizontal under gravity: the
-    weight's moment about the pin, m g L / 2 = 3.8 N m, drives a turn nothing resists at the
-    drawn configuration, and its equilibrium at every load factor above 0 hangs a quarter
-    turn away; on a free prismatic joint along the beam (no gravity) a 5 N axial force
-    drives a slide nothing resists, with no equilibrium at all. Raising load_steps from 10
-    to 100 fails the same way, so the message must say it is a mechanism, name the joint,
-    and not advise raising load_steps (a cantilever whose steps are too few keeps that
-    advice: test_failed_load_step_is_reported_with_the_last_equilibrium). The result is the
-    reference, load factor 0."""
-    m = rancf.Model(gravity=(0.0, -9.81 if kind == "revolute" else 0.0))
+    """A 1 m beam (0.78 kg, E = 2e9 Pa) on a free pin under a 3.8 N m moment at its end, no
+    gravity: the moment drives a turn nothing resists, with no equilibrium at all; on a free
+    prismatic joint along the beam a 5 N axial force drives a slide nothing resists, with no
+    equilibrium either. Raising load_steps from 10 to 100 fails the same way, and so do the
+    damped steps after the load steps, so the message must say it is a mechanism, name the
+    joint, and not advise raising load_steps (a cantilever whose steps are too few keeps
+    that advice: test_failed_load_step_is_reported_with_the_last_equilibrium). The result
+    is the reference, load factor 0. (Under gravity, drawn horizontal, a body on a pin has
+    an equilibrium a quarter turn away, which the damped steps reach:
+    tests/test_static_mechanisms.py.)"""
+    m = rancf.Model(gravity=(0.0, 0.0))
     b = m.add_beam(1.0, 4, E=2e9, rho=RHO, A=1e-4, I=1e-9)
     m.add_joint(kind, m.ground.point(0.0, 0.0), b.start)
     if kind == "prismatic":
         m.add_force(b.end, force=(5.0, 0.0))
+    else:
+        m.add_force(b.end, moment=3.8)
     eq = rancf.static(m, load_steps=load_steps)
     assert eq.status == "failed" and eq.extra["load_factor"][0] == 0.0
     verb = "turns" if kind == "revolute" else "slides"

@@ -1081,7 +1081,10 @@ cdef class SpatialProblem(StepProblem):
         self.exact = c_k == 0.0
         # statics' matrix with the turning (static_turning), exact where nothing it leaves out
         # is in the model (exact_static): then solved directly, else GMRES's preconditioner
-        cdef bint turned = (self.static_turning or self.exact_static) and c_m == 0.0 and c_k > 0.0
+        # (with c_m > 0 in statics too: the damped Newton steps of a mechanism's statics,
+        # K + c_m M at rest, rancf.integrators.static._damped_newton)
+        cdef bint turned = ((self.static_turning or self.exact_static) and c_k > 0.0
+                            and (c_m == 0.0 or self.static))
         cdef bint statics = turned and self.exact_static
         self._at_time(t_e)
         _gather(nd, q_e, v_e)
@@ -1130,7 +1133,8 @@ cdef class SpatialProblem(StepProblem):
             if status:
                 raise ArithmeticError(self._turned_over(status, t_e))
             nd.tangent = &self.tangents[0]
-        self.static_factored = statics
+        # the potential's Hessian alone (static_stable): not with the mass added
+        self.static_factored = statics and c_m == 0.0
         self.factored_load_factor = self.load_factor
         if nd.tangent == NULL and turned:
             # the residual's link wrenches at this very point, where the loop evaluated it

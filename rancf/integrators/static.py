@@ -120,15 +120,32 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
 
     def keep(q):
         kept[0] = dae.inputs.keep()
-    status, message, error, reached, iterations, _, steps = step_loads(
-        stepper, set_load_factor, load_steps, keep,
-        lambda last: free_motion_under_load(dae, last[1], last[4]))
+    loads = step_loads(stepper, set_load_factor, load_steps, keep,
+                       lambda last: free_motion_under_load(dae, last[1], last[4]))
     made = [stepper]
+    gravity = float(np.linalg.norm(model.gravity))
+
+    def residual(x, lam):
+        f, c = dae.force(x, v, 0.0) - dae.constraint_force(x, lam, 0.0), dae.constraint(x, 0.0)
+        return np.hypot(np.linalg.norm(f), np.linalg.norm(c)), f, c
+
+    def mass_solve(x, lam):
+        # the residual's constrained acceleration, not below gravity's
+        a, _ = dae.newton_matrix(x, np.zeros_like(x), lam, v, 0.0, x, 0.0, 1.0, 0.0, 0.0, 0.0,
+                                 1.0).solve(dae.force(x, v, 0.0) - dae.constraint_force(
+                                     x, lam, 0.0), -dae.constraint(x, 0.0))
+        return max(np.abs(a).max(initial=0.0), gravity)
+
+    def damped(x, lam):
+        return _damped_equilibrium(stepper, dae.compiled, x, lam, residual, mass_solve, A.size,
+                                   tol * A.size, max_iter, made, keep)
+    status, message, error, reached, iterations, _, steps = _settle_mechanism(
+        stepper, set_load_factor, damped, made, loads)
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
         status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
-            lambda x1, lam1: _solve_from(stepper, x1, lam1, keep),
+            lambda x1, lam1: _solve_from(stepper, x1, lam1, keep) or damped(x1, lam1),
             tol * A.size, max_iter, made, message)
     _, x, _, _, lam = stepper.state()
     if not iterations:
@@ -809,19 +826,43 @@ def _spatial_static(model, load_steps, tol, max_iter):
         # the cable frames carried from load step to load step, as a run's from output to
         # output
         formulation.carry_cable_frames(q)
-    status, message, error, reached, iterations, reason, steps = step_loads(
-        stepper, set_load_factor, load_steps, accepted)
-    if reason == "singular" and not iterations:
+    loads = step_loads(stepper, set_load_factor, load_steps, accepted)
+    if loads[5] == "singular" and not loads[4]:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
+
+    def residual(q, lam):
+        f = -problem.residual(q, zero, 0.0, zero, 0.0, 1.0)
+        return np.linalg.norm(f), f, np.zeros(0)
+
+    def mass_solve(q, lam):
+        # the applied loads' part of the residual (the elements' forces are not scaled)
+        s = problem.load_factor
+        problem.load_factor = 0.0
+        try:
+            unloaded = problem.residual(q, zero, 0.0, zero, 0.0, 1.0)
+        finally:
+            problem.load_factor = s
+        a = problem.newton_solve(q, zero, 0.0, unloaded - problem.residual(q, zero, 0.0, zero,
+                                                                           0.0, 1.0),
+                                 1.0, 0.0, 0.0)
+        # not below gravity's: the link coordinates' generalized forces vanish where the
+        # model hangs, though the joints carry its weight
+        return max(np.abs(a).max(initial=0.0), float(np.linalg.norm(model.gravity)))
+
+    def damped(q, lam):
+        return _damped_equilibrium(stepper, problem, q, lam, residual, mass_solve, tree.size,
+                                   tol * tree.size, max_iter, made, accepted)
     made = [stepper]
+    status, message, error, reached, iterations, reason, steps = _settle_mechanism(
+        stepper, set_load_factor, damped, made, loads)
     # the direct matrix's pivots decide a stable equilibrium where the loads have a potential
     # (SpatialProblem.static_stable): then no spatial DAE is built to test it
     if status == "ok" and not problem.static_stable():
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
         status, message, error = _leave_or_stop(
-            dae, stepper, *_tree_in_dae(formulation, dae, stepper, accepted), tol * tree.size,
-            max_iter, made, message)
+            dae, stepper, *_tree_in_dae(formulation, dae, stepper, accepted, damped),
+            tol * tree.size, max_iter, made, message)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
     # played back here where an input function stopped the solve
@@ -1045,7 +1086,7 @@ def _solve_from(stepper, q, lam, accepted):
     return True
 
 
-def _tree_in_dae(formulation, dae, stepper, accepted):
+def _tree_in_dae(formulation, dae, stepper, accepted, damped=None):
     """``(absolute, solve_from)`` of :func:`_leave_unstable_equilibrium` for the recursion's
     statics (:func:`_spatial_static`, its ``stepper``) of ``formulation``, through the same
     model's spatial
@@ -1054,7 +1095,9 @@ def _tree_in_dae(formulation, dae, stepper, accepted):
     multipliers by least squares, ``lambda = (J J^T)^-1 J F``; and x back to q
     (:meth:`~rancf.formulations.spatial.Spatial.state_of` of its poses), Newton's step
     on the recursion, ``accepted(q)`` at its equilibrium (the load steps': the input values
-    kept, the cable frames carried)."""
+    kept, the cable frames carried); where that fails, ``damped(q, lam)`` where given
+    (:func:`_damped_equilibrium`: a family of equilibria, a hanging chain of bodies on ball
+    joints, whose spins about the vertical make every Newton matrix singular)."""
     n, nb, nc = formulation.n_free, dae.n_bodies, dae.n_cable_nodes
 
     def absolute(last):
@@ -1073,7 +1116,8 @@ def _tree_in_dae(formulation, dae, stepper, accepted):
                                 x[POSE_SIZE * nb:]])
         q = formulation.state_of(poses, np.zeros(TWIST_SIZE * nb + CABLE_NODE * nc),
                                  check=False)[:n]
-        return _solve_from(stepper, q, np.zeros(0), accepted)
+        return (_solve_from(stepper, q, np.zeros(0), accepted)
+                or (damped is not None and damped(q, np.zeros(0))))
 
     return absolute, solve_from
 
@@ -1279,6 +1323,180 @@ def _static_stepper(problem, tol, max_iter, inertia=0.0, made=None):
         made.append(stepper)
     return stepper
 
+
+#: The least mu of :func:`_damped_newton`, as a share of its first: there a step's error along
+#: a neutral direction, the residual's round-off over ``mu M`` (``eps |M^-1 r_0| / mu``),
+#: stays below ``tol`` (``|M^-1 r_0|`` about ``mu_0`` times a tenth of the model's size,
+#: ``tol`` 1e-10 of it: ``mu > 2e-7 mu_0``), and a direction of stiffness k (per unit mass)
+#: above a thousandth of mu_0 (gravity's on a pendulum, ``g / L``, about mu_0 / 10) converges
+#: by ``mu / (k + mu)``, 1e-3 or less, a step.
+DAMPED_FLOOR = 1e-6
+
+#: The most a step of :func:`_damped_newton` moves a coordinate, as a share of the model's
+#: size: a longer one is refused and mu raised. Why: a step straight along the coordinates
+#: turns an ANCF beam's slopes linearly, stretching it at second order (by a^2 / 2 for a turn
+#: a), whose axial force then dominates the residual and its ratios (a flexible double
+#: pendulum drawn horizontal reached crumpled, unstable equilibria with unlimited steps).
+DAMPED_REACH = 0.25
+
+
+def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
+    """The equilibrium ``(x, lambda)`` of a mechanism held by its loads alone (a beam or body
+    on a ball or universal joint under gravity), reached from ``(x, lambda)`` at the load
+    factor set, or None: Newton's steps of the one implicit loop on ``problem`` (the
+    recursion's or a DAE's) with the matrix regularized, ``K + mu M`` (Levenberg-Marquardt
+    with the scaling M, a pseudo-transient step of pseudo-time ``1 / mu``), the residual the
+    static one (a step of the :class:`~rancf.integrators.implicit.Static` scheme with
+    ``alpha_m = mu``, one Newton iteration from the last state at rest, whose inertia term
+    ``mu M d`` is zero at ``d = 0``: :func:`_pseudo_transient_first_step`'s steps)::
+
+        (K + mu M) dx = r,    r = s Q(x) - F_K(x) - Phi_x^T lambda
+
+    Why: where K is singular along a mechanism's motion (a horizontal beam on a universal
+    joint: gravity's stiffness is zero there) Newton's increment is unbounded; where a
+    direction is neutral at every state (a beam's spin about its own axis on a ball joint,
+    a family of equilibria turned about the vertical) every Newton matrix is singular.
+    ``mu M`` is positive definite: the step is bounded, and zero along a truly neutral
+    direction, where the residual has no component.
+
+    ``residual(x, lambda)``: ``(|r|, f, c)``, the static residual's norm (any consistent
+    norm: only its ratios are used), its force part ``f = s Q - F_K - Phi_x^T lambda`` (n,)
+    and its constraint part ``c = Phi(x)`` (m,); ``a0`` (m/s^2): an acceleration of the
+    loads, so that ``mu_0 = a0 / (0.1 size)`` moves no point by more than about a tenth of the
+    model's ``size`` (m) in the first step, as :func:`_pseudo_transient_first_step`'s.
+
+    A step is refused (back to the last state) where it fails (a matrix that cannot be
+    factored, a non-finite residual: mu times 10), where it moves a coordinate by more than
+    :data:`DAMPED_REACH` times the size (mu times 1.5 the excess: a step of ``mu M`` alone
+    scales as ``1 / mu``), and where it goes uphill, ``dx^T (K + mu M) dx = dx^T f + c^T
+    dlambda <= 0`` (the step's own equations; K + mu M indefinite along it, mu below a
+    negative curvature's ``|omega^2|``: a step towards an unstable equilibrium, a chain
+    folding up; mu times 10). An accepted step that moved more than a tenth of the reach is
+    on its way: mu halved where the residual fell and the step took less than half the reach
+    (the residual's ratio says little of the distance left: a swing's falls as the cosine
+    of its angle). Nearer, with ``rho`` the residual's ratio step to step, ``mu <- mu min(rho,
+    0.1)`` where it fell and ``mu sqrt(rho)`` where it rose (switched evolution relaxation),
+    never below ``DAMPED_FLOOR mu_0``. It stops at a step taken at the floor that moves no
+    coordinate by more than ``tol`` (the loop's own test, m); None after ``10 max_iter``
+    steps (a model with no equilibrium, a free body under gravity: its residual never
+    falls). ``made``: the solve's loops, which this one joins (:func:`_work`). An input
+    function's error is raised, as in :func:`_pseudo_transient_first_step`."""
+    if not (np.isfinite(a0) and a0 > 0.0):
+        return None
+    mu = a0 / (0.1 * size)
+    floor = DAMPED_FLOOR * mu
+    r, f, c = residual(x, lam)
+    stepper = _static_stepper(problem, np.inf, max_iter, inertia=mu, made=made)
+    stepper.start_at_rest(0.0, x, lam)
+    for _ in range(10 * max_iter):
+        stepper.am = mu
+        try:
+            stepper.advance()
+            _, x1, _, _, lam1 = stepper.state()
+            r1, f1, c1 = residual(x1, lam1)
+        except USER_FUNCTION_ERRORS:
+            raise
+        except (StepFailure, ArithmeticError, RuntimeError, ValueError):
+            r1 = np.nan
+        moved = np.abs(x1 - x).max() if np.isfinite(r1) else np.inf
+        reach = DAMPED_REACH * size
+        if np.isfinite(r1) and moved > reach:
+            # beyond the step's reach: a step of mu M alone scales as 1 / mu
+            mu *= 1.5 * moved / reach
+            stepper.start_at_rest(0.0, x, lam)
+            continue
+        # uphill: dx^T (K + mu M) dx <= 0
+        if not np.isfinite(r1) or (moved > tol and (x1 - x) @ f + c @ (lam1 - lam) <= 0.0):
+            mu *= 10.0
+            stepper.start_at_rest(0.0, x, lam)      # back to the last state
+            continue
+        ratio = r1 / r if r else 0.0
+        x, lam, r, f, c = x1, lam1, r1, f1, c1
+        if not r or (moved <= tol and mu <= floor):
+            return x, lam
+        if moved > 0.1 * reach:
+            # still on its way: longer steps while the residual falls (its ratio says little
+            # of the distance left: a swing's residual falls as the cosine of its angle)
+            mu = mu * 0.5 if ratio < 1.0 and moved < 0.5 * reach else mu
+            continue
+        # a residual at its round-off rises as readily as it falls: mu falls on there
+        mu = (max(mu * min(ratio, 0.1), floor) if ratio <= 1.0 or moved <= tol
+              else mu * np.sqrt(ratio))
+    return None
+
+
+def _damped_equilibrium(stepper, problem, q, lam, residual, mass_solve, size, tol, max_iter,
+                        made, accepted):
+    """How the equilibrium at the load factor set was reached from ``(q, lambda)`` by
+    :func:`_damped_newton` on ``problem``, then Newton's load step from there on ``stepper``:
+    ``"isolated"`` where that step converged (the loop's own test, its matrix regular),
+    ``"family"`` where it failed (its matrix singular: a family of equilibria along a
+    neutral direction, a spin about the vertical, of which the damped steps' end is kept);
+    the stepper then at it at rest and ``accepted(q)`` called there; False, the stepper
+    untouched, where
+    the damped steps reach nothing (no equilibrium: a free body under gravity, a torque that
+    nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_solve(q,
+    lam)``: an acceleration scale (m/s^2) of the loads, ``|M^-1 Q|_max`` there (Q the
+    applied loads at the load factor set) or gravity's: not of the residual, which is zero
+    where the start is an equilibrium already (the end of an escape, :func:`_tree_in_dae`);
+    ``size`` (m); ``made`` the solve's loops."""
+    try:
+        end = _damped_newton(problem, q, lam, residual, mass_solve(q, lam), size, tol,
+                             max_iter, made)
+    except USER_FUNCTION_ERRORS:
+        raise
+    except (ArithmeticError, RuntimeError, ValueError):
+        end = None
+    if end is None:
+        return False
+    if _solve_from(stepper, end[0], end[1], accepted):
+        return "isolated"
+    # singular at the end too: a neutral direction (a family of equilibria)
+    stepper.start_at_rest(0.0, end[0], end[1])
+    accepted(end[0])
+    return "family"
+
+
+def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
+    """The load steps' result ``loads`` (:func:`step_loads`' tuple) where they failed, not
+    on an input function's error: ``damped(q, lam)`` (:func:`_damped_equilibrium`, its
+    other arguments bound, ``made`` the solve's loops, which it joins) at load factor 1
+    from the last equilibrium; where it reaches one,
+    the tuple says ``"ok"``, load factor 1, the damped steps' and the last Newton step's
+    iterations as one more load step's, and the message so (and, at a family of equilibria,
+    that its zero stiffness is a neutral direction, which the stability test that follows
+    takes as a free motion, not an instability); else ``loads`` unchanged, the
+    load factor back at the last equilibrium.
+
+    Why only after a failure: every model the plain load steps solve is solved as before,
+    with the same iterations; those they fail on as mechanisms that only their loads hold
+    (a singular matrix at the start, a divergence along a motion without stiffness) are
+    tried again so, at the full load at once (the loads' scale does not change where a
+    rigid mechanism hangs, and the damping is itself the globalization load steps are)."""
+    status, message, error, reached, iterations, reason, steps = loads
+    if status != "failed" or error is not None:
+        return loads
+    last = stepper.state()
+    set_load_factor(1.0)
+    tried = stepper.newton_iterations
+    known = len(made)
+    found = damped(last[1], last[4])
+    if not found:
+        set_load_factor(reached)
+        stepper.start_at_rest(last[0], last[1], last[4])
+        return loads
+    spent = sum(s.newton_iterations for s in made[known:]) + stepper.newton_iterations - tried
+    settled = (f"the load steps stopped at load factor {reached:.4g} (a mechanism that only "
+               f"its loads hold: its Newton matrix singular or the iteration diverging); the "
+               f"equilibrium at load factor 1 was reached from there in {spent} damped "
+               "Newton iterations (K + mu M)")
+    if found == "family":
+        settled += ("; its Newton matrix is singular there too: it is one of a family of "
+                    "equilibria (a motion no stiffness resists and no load drives, a spin "
+                    "about the vertical), whose zero stiffness is a neutral direction, not an "
+                    "instability (rancf.modes lists it as a rigid-body mode)")
+    steps = {**steps, "factors": steps["factors"] + [1.0]}
+    return "ok", settled, None, 1.0, iterations + [spent], reason, steps
 
 def _work(iterations, steppers, steps):
     """The ``stats`` of a static solve: ``steps`` the converged load steps (``iterations``,
