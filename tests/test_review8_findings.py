@@ -193,3 +193,15 @@ def test_an_input_function_raising_in_the_damped_steps_fails_the_solve(dim):
     assert isinstance(res.error, rancf.UserFunctionError) and res.error.function == "effort"
     assert res.extra["load_factor"][0] == 0.0
     np.testing.assert_allclose(res.position(body.centre)[0], drawn, rtol=0, atol=1e-15)
+
+
+@pytest.mark.xfail(strict=True, reason="review8: SpatialRigidBody.point(dy=0.2) is refused "
+                   "as 'body.point(0.2) without dz': the message drops the keyword, so it "
+                   "reads as dx = 0.2, not the dy the caller gave")
+def test_a_body_point_without_dz_names_the_coordinates_given():
+    """The refusal must show the call as made: dy=0.2 (the caller's own argument)."""
+    m = rancf.Model(dim=3)
+    body = m.add_rigid_body(1.0, np.eye(3))
+    with pytest.raises(ValueError) as refused:
+        body.point(dy=0.2)
+    assert "dy=0.2" in str(refused.value), str(refused.value)
