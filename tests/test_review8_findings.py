@@ -136,11 +136,6 @@ def test_the_hanging_beam_is_not_called_unstable():
     assert "unstable" not in res.message, res.message
 
 
-@pytest.mark.xfail(strict=True, reason="review8: rancf.modes' docstring (state) says statics "
-                   "refuses a spatial mechanism and that a pendulum drawn off its equilibrium "
-                   "is refused (pass state=); since the damped statics fallback statics "
-                   "reaches its hanging equilibrium and modes runs from there "
-                   "(test_static_mechanisms.py's test_modes_of_a_ball_jointed_pendulum_...)")
 def test_modes_docstring_does_not_refuse_what_modes_runs():
     """A rigid body on a ball joint drawn 0.3 rad below horizontal (off its equilibrium):
     modes runs (the two swings' frequencies above zero, bound: positive), so the docstring
@@ -195,9 +190,6 @@ def test_an_input_function_raising_in_the_damped_steps_fails_the_solve(dim):
     np.testing.assert_allclose(res.position(body.centre)[0], drawn, rtol=0, atol=1e-15)
 
 
-@pytest.mark.xfail(strict=True, reason="review8: SpatialRigidBody.point(dy=0.2) is refused "
-                   "as 'body.point(0.2) without dz': the message drops the keyword, so it "
-                   "reads as dx = 0.2, not the dy the caller gave")
 def test_a_body_point_without_dz_names_the_coordinates_given():
     """The refusal must show the call as made: dy=0.2 (the caller's own argument)."""
     m = rancf.Model(dim=3)

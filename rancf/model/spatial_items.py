@@ -732,7 +732,8 @@ class SpatialRigidBody:
             A coordinate that is not a finite number; dx or dy without dz (a planar body point).
         """
         if dz is None and (dx is not None or dy is not None):
-            given = ", ".join(repr(c) for c in (dx, dy) if c is not None)
+            given = ", ".join(f"{name}={c!r}" for name, c in (("dx", dx), ("dy", dy))
+                              if c is not None)
             refuse(3, f"body.point({given}) without dz")
         zero = lambda c: 0.0 if c is None else c
         return SpatialPoint(self, BODY, offset=np.array(

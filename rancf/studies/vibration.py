@@ -343,13 +343,13 @@ def modes(model, state=None, n=10, tol=1e-10):
         The equilibrium (its velocities are ignored); its driven joints are held at the
         coordinates the state has (a state of a driven run at any time), not at their t = 0
         values. Default: the static equilibrium under
-        the loads at t = 0 (:func:`rancf.static`). A spatial mechanism (a joint nothing
-        holds: a pendulum, a floating body) statics refuses, its Newton matrix singular:
-        its modes are then those at the state statics stops at, the reference
-        configuration, taken as given where it is an equilibrium (as a given ``state`` is
-        checked: a pendulum drawn hanging, a body nothing loads), else refused (a pendulum
-        drawn off its equilibrium: pass ``state=``); an equilibrium statics reaches but
-        finds unstable is refused as unstable, naming its mode.
+        the loads at t = 0 (:func:`rancf.static`, which reaches the equilibrium of a
+        mechanism its loads hold, a pendulum drawn off it, by damped Newton steps). Where
+        statics finds none (a floating body, a torque nothing resists), the modes are those
+        at the state it stops at, taken as given where it is an equilibrium (as a given
+        ``state`` is checked: a body nothing loads), else refused (pass ``state=``); an
+        equilibrium statics reaches but finds unstable is refused as unstable, naming its
+        mode.
     n : int
         Number of modes, the lowest first (>= 1; fewer when the joints leave fewer free
         motions).
@@ -667,11 +667,10 @@ def _spatial_modes(model, state, n, tol):
         q = np.array(solution.q[-1], dtype=float)
         checked_state = solution.status != "ok"
         if checked_state:
-            # statics refuses a mechanism (a joint neither held nor driven: a pendulum, a
-            # floating body; its Newton matrix singular) or stops at an unstable
-            # equilibrium it cannot leave: the state it stops at (the reference
-            # configuration where its first load step fails) is taken as given, checked
-            # below as a given state is, and refused where it is no equilibrium
+            # statics finds no equilibrium (a floating body; a torque nothing resists) or
+            # stops at an unstable one it cannot leave: the state it stops at (the
+            # reference configuration where its first load step fails) is taken as given,
+            # checked below as a given state is, and refused where it is no equilibrium
             failure = (f"modes: no static equilibrium found ({solution.message}), and the "
                        "state statics stopped at is none; pass state= an equilibrium")
     else:
