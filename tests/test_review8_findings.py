@@ -43,11 +43,6 @@ def von_mises_truss(load):
     return m, b1, force
 
 
-@pytest.mark.xfail(strict=True, reason="review8: statics' damped fallback (_settle_mechanism) "
-                   "runs after any failed load path, not only a mechanism's, and its message "
-                   "then calls a clamped cantilever 'a mechanism that only its loads hold' "
-                   "whose Newton matrix was singular or diverging, where Newton merely ran "
-                   "out of max_iter (base b69b859 said so and advised raising max_iter)")
 def test_a_clamped_cantilever_short_of_max_iter_is_not_called_a_mechanism():
     """With max_iter=3 and one load step the load path stops (Newton contracting, short of
     iterations); the fallback then reaches the right equilibrium (the one 20 load steps of
@@ -64,9 +59,6 @@ def test_a_clamped_cantilever_short_of_max_iter_is_not_called_a_mechanism():
     assert "only its loads hold" not in short.message, short.message
 
 
-@pytest.mark.xfail(strict=True, reason="review8: the same message on a von Mises truss (no "
-                   "mechanism: a triangle of bars) whose load path stops on max_iter; the "
-                   "equilibrium reached is the right one (the analytic near root)")
 def test_a_truss_short_of_max_iter_is_not_called_a_mechanism():
     """At 0.8 of the truss's limit load (the analytic ``force(y)``'s maximum over ``0 < y <
     H``) the near, stable root is y = 0.1366 m; the fallback reaches it (bound 1e-6 m: the
@@ -105,12 +97,6 @@ def beam_on_a_ball_joint(tilt):
 HANGING_TIP = [0.0, 0.0, -(1.0 + STEEL_RHO * G * 1.0 / (2.0 * STEEL_E))]
 
 
-@pytest.mark.xfail(strict=True, reason="review8: a beam on a ball joint drawn 2.5 rad from "
-                   "upright: statics ends at the stable hanging equilibrium (tip straight "
-                   "down) yet fails, calling it 'the equilibrium reached is unstable ... the "
-                   "result is that unstable equilibrium': the spatial stability test after "
-                   "the damped fallback's family of equilibria takes the neutral spin of the "
-                   "hanging beam for an instability (drawn at 0.3, 1.2, 2.0, 3.0 rad it passes)")
 def test_a_beam_on_a_ball_joint_drawn_near_hanging_hangs():
     """Independent: a straight beam hanging below its pivot is a minimum of the potential
     (gravity's swing stiffness m g L / 2 > 0, the spin about its own axis neutral); the tip
@@ -121,11 +107,6 @@ def test_a_beam_on_a_ball_joint_drawn_near_hanging_hangs():
     assert res.status == "ok", res.message
 
 
-@pytest.mark.xfail(strict=True, reason="review8: where statics does reach the hanging beam on "
-                   "a ball joint (drawn 2.0 rad from upright), its message says that hanging "
-                   "equilibrium 'was unstable' and was left along its unstable direction 5 "
-                   "times, right after calling it one of a family of equilibria whose zero "
-                   "stiffness is 'not an instability'")
 def test_the_hanging_beam_is_not_called_unstable():
     """The same beam drawn 2.0 rad from upright: status ok at HANGING_TIP (bound 1e-9 m), a
     stable equilibrium (as above), which the message must not call unstable."""
@@ -158,12 +139,6 @@ def failing_effort(t, q, qd):
     return 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="review8: where the damped fallback (_damped_newton) "
-                   "calls an input function that raises, rancf.static raises "
-                   "UserFunctionError out of the solve instead of the contract of "
-                   "tests/test_static_input_functions.py (every path of the solve: status "
-                   "'failed', res.error the function's, the last equilibrium kept); base "
-                   "b69b859 returned failed at load factor 0")
 @pytest.mark.parametrize("dim", [2, 3])
 def test_an_input_function_raising_in_the_damped_steps_fails_the_solve(dim):
     """A 1 kg body on a pin drawn horizontal (0.5 m arm), gravity -y, the pin's effort

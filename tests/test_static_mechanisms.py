@@ -124,3 +124,67 @@ def test_a_free_body_under_gravity_still_fails_clearly():
     res = rancf.static(m)
     assert res.status == "failed" and "load factor 0" in res.message, res.message
     np.testing.assert_allclose(res.position(body.centre)[0], [0.5, 0.0, 0.0], atol=1e-15)
+
+
+def beam_drawn(tilt):
+    """The steel beam of :func:`beam_on` (4 elements) on a ball joint, drawn straight at
+    ``tilt`` (rad) from the upward vertical in the x-z plane."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
+    b = m.add_beam(1.0, 4, E=E, rho=RHO, A=W * W, I=(W**4 / 12, W**4 / 12), J=0.141 * W**4,
+                   G=8e10, direction=(np.sin(tilt), 0.0, np.cos(tilt)), up=(0.0, 1.0, 0.0))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), b.start)
+    return m, b
+
+
+@pytest.mark.parametrize("tilt", [0.3, 1.2, 2.0, 2.5, 3.0])
+def test_the_hanging_beam_is_stable_whatever_it_is_drawn_at(tilt):
+    """Drawn anywhere off upright, the beam ends hanging straight down (tip as above, bound
+    1e-9 m), "ok", and the message never calls an equilibrium unstable: the load steps stop
+    near the drawn state (no stiffness against the swing but gravity's), the damped steps
+    reach the hanging beam directly, a minimum of the potential (gravity's swing stiffness
+    m g L / 2 > 0), its spin about its own axis neutral (the forces do not change along it at
+    all; a K by single-coordinate differences gave it omega^2 = -0.13 1/s^2, an instability,
+    before the stability test measured each unstable mode's curvature along the mode)."""
+    m, b = beam_drawn(tilt)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(b.end)[0], [0.0, 0.0, -(1.0 + RHO * G / (2 * E))],
+                               rtol=0, atol=1e-9)
+    assert "unstable" not in res.message, res.message
+
+
+def test_the_beam_standing_upright_is_not_returned_as_an_equilibrium():
+    """Drawn exactly upright the beam is an equilibrium at every load factor, a maximum of
+    the potential (its swings' stiffness -m g L / 2): the stability test must still call it
+    unstable (the check along the mode keeps a real negative curvature: the swings measure
+    -14.27 1/s^2 along themselves, to 1e-4). Either statics leaves it and ends hanging (bound
+    1e-9 m), or it fails saying the equilibrium is unstable; never "ok" standing."""
+    m, b = beam_drawn(0.0)
+    res = rancf.static(m)
+    if res.status == "ok":
+        np.testing.assert_allclose(res.position(b.end)[0],
+                                   [0.0, 0.0, -(1.0 + RHO * G / (2 * E))], rtol=0, atol=1e-9)
+    else:
+        assert res.status == "failed" and "unstable" in res.message, res.message
+
+
+def test_a_body_standing_upright_on_a_ball_joint_hangs_and_says_so_in_order():
+    """A rigid body standing exactly upright on a ball joint: the load steps stop at once
+    (Newton's matrix singular: the spin about the vertical), the damped steps stay there (an
+    equilibrium, the residual zero), the stability test finds it unstable (a maximum of the
+    potential, its swings' omega^2 -m g d / (I + m d^2)) and leaves it: the centre ends 0.5 m
+    below the pivot (bound 1e-9 m). The message tells that in order: the upright state
+    reached at load factor 1 was unstable and left; it does not say the load steps reached
+    it (they reached nothing), and a note that the result is one of a family of equilibria,
+    if any, comes after, about the result."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
+    body = m.add_rigid_body(2.0, np.diag([0.04, 0.03, 0.02]), position=(0.0, 0.0, 0.5))
+    m.add_joint("spherical", m.ground.point(0, 0, 0), body.point(0.0, 0.0, -0.5))
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(body.centre)[0], [0.0, 0.0, -0.5], rtol=0,
+                               atol=1e-9)
+    assert "was unstable" in res.message and "load steps reached" not in res.message, \
+        res.message
+    if "family of equilibria" in res.message:
+        assert res.message.index("family of equilibria") > res.message.index("was unstable")

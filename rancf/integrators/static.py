@@ -110,8 +110,14 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     x, _ = dae.initial_state()
     v = np.zeros(A.n_x)
     stepper = _static_stepper(dae.compiled, tol * A.size, max_iter)
+    # the load factor set (the kernel's, which keeps no copy to read)
+    factor = [1.0]
+
+    def scale_loads(s):
+        factor[0] = s
+        dae.kernel.set_load_factor(s)
     # the torsion spring-dampers' rest angles, from the joints' reference angles
-    set_load_factor = ramp_rest(dae.kernel.set_load_factor,
+    set_load_factor = ramp_rest(scale_loads,
                                 dae.kernel.arrays["t_law"].reshape(-1, 3)[:A.n_joints],
                                 A.joint_q0)
     stepper.start_at_rest(0.0, x, _least_squares_multipliers(dae, x, 1.0 / load_steps))
@@ -130,23 +136,30 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         return np.hypot(np.linalg.norm(f), np.linalg.norm(c)), f, c
 
     def mass_solve(x, lam):
-        # the residual's constrained acceleration, not below gravity's
+        # the applied loads' constrained acceleration (the elements' forces are not scaled:
+        # the force at the load factor set less that at 0), not below gravity's
+        dae.kernel.set_load_factor(0.0)
+        try:
+            unloaded = dae.force(x, v, 0.0)
+        finally:
+            dae.kernel.set_load_factor(factor[0])
         a, _ = dae.newton_matrix(x, np.zeros_like(x), lam, v, 0.0, x, 0.0, 1.0, 0.0, 0.0, 0.0,
-                                 1.0).solve(dae.force(x, v, 0.0) - dae.constraint_force(
-                                     x, lam, 0.0), -dae.constraint(x, 0.0))
+                                 1.0).solve(dae.force(x, v, 0.0) - unloaded,
+                                            np.zeros(lam.size))
         return max(np.abs(a).max(initial=0.0), gravity)
 
-    def damped(x, lam):
-        return _damped_equilibrium(stepper, dae.compiled, x, lam, residual, mass_solve, A.size,
-                                   tol * A.size, max_iter, made, keep)
+    family = [False]
+    damped = _recording(family, lambda x, lam: _damped_equilibrium(
+        stepper, dae.compiled, x, lam, residual, mass_solve, A.size, tol * A.size, max_iter,
+        made, keep))
     status, message, error, reached, iterations, _, steps = _settle_mechanism(
         stepper, set_load_factor, damped, made, loads)
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
         status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
-            lambda x1, lam1: _solve_from(stepper, x1, lam1, keep) or damped(x1, lam1),
-            tol * A.size, max_iter, made, message)
+            _landing(stepper, keep, damped, family), tol * A.size, max_iter, made, message)
+    message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     if not iterations:
         # no load step converged: the stepper holds Newton's start, not an equilibrium's; at
@@ -497,6 +510,39 @@ def _stiffness(dae, x, lam):
     return K, S[n:, :n].tocsc(), float(abs(K).sum(axis=1).max()), skew.tocsr()
 
 
+def _curvature_along(dae, x, lam):
+    """``along(Y)`` of :func:`_unstable_mode` at the equilibrium ``(x, lambda)`` of ``dae``
+    (planar or spatial DAE): for each mode y (a column of Y (n, k), unit modal mass) the
+    central differences of the static residual ``r(x) = F(x) - Phi_x(x)^T lambda``
+    (lambda held) along the mode itself::
+
+        c(h) = -y^T (r(x + h y) - r(x - h y)) / (2 h)       (1/s^2)
+
+    at the steps ``h = 1e-6 size / |y|_max`` (no coordinate moves by more than 1e-6 of the
+    model's size, the elements' own differences' step) and 2h: ``(c(h), |c(h) - c(2h)|)``,
+    the measure and its error (the truncation three times over and an independent round-off,
+    as :func:`rancf.studies.vibration._stiffness` estimates a K's). Along the straight line
+    (which leaves the constraints at second order) the derivative of r with lambda held is
+    ``-(K + d(Phi_x^T lambda)/dx) y``, the stiffness of :func:`_stiffness`, so ``c(h) ->
+    y^T K y``, omega^2; but only the forces that the mode changes enter it: along a neutral
+    spin none do, and c is zero to round-off, where K's column differences summed along
+    the mode leave their own round-off. Four residuals a mode, O(n) each."""
+    zero = np.zeros_like(x)
+
+    def r(z):
+        return dae.force(z, zero, 0.0) - dae.constraint_force(z, lam, 0.0)
+
+    def along(Y):
+        c, error = np.zeros(Y.shape[1]), np.zeros(Y.shape[1])
+        for k in range(Y.shape[1]):
+            y = Y[:, k]
+            h = 1e-6 * _size(dae) / np.abs(y).max()
+            ch, c2h = (-(y @ (r(x + s * y) - r(x - s * y))) / (2.0 * s) for s in (h, 2.0 * h))
+            c[k], error[k] = ch, abs(ch - c2h)
+        return c, error
+    return along
+
+
 def _size(dae):
     """The model size (m) of ``dae``, planar (:class:`~rancf.formulations.dae.DAE`, its
     assembly's) or spatial (:class:`~rancf.formulations.spatial_dae.SpatialDAE`, its tree's):
@@ -576,7 +622,7 @@ MODES_TESTED = 4
 LANCZOS_SPACE = 20
 
 
-def _unstable_mode(K, skew, M, J, bound):
+def _unstable_mode(K, skew, M, J, bound, along=None):
     """``(unstable, v, omega2)`` of an equilibrium whose stiffness is K (n, n) sparse
     symmetric, ``skew`` its antisymmetric part (the error of a K by differences), M (n, n)
     its mass matrix, J = Phi_x (m, n), full row rank, ``bound = |K|_inf`` (N/m): whether
@@ -589,6 +635,17 @@ def _unstable_mode(K, skew, M, J, bound):
     |y|^2``, the stiffness's rounding over the mode's own mass); the eigenvector v (n,) of
     the least such omega^2 (unit modal mass) and that omega^2, or None and nan. ``unstable``
     is None where neither the count nor Lanczos decides.
+
+    ``along(Y)``, where given (:func:`_curvature_along`): each such mode's curvature
+    ``y^T K y`` (its omega^2) measured again along the mode itself and that measure's error,
+    ``(c, error)`` (k,) each of the modes Y (n, k); a mode stays unstable only where ``c <
+    -(error + eps |K|_1 |y|^2)`` too. Why: a K by central differences of single coordinates
+    (the spatial DAE's beam elements) carries the round-off of the large forces each
+    coordinate's step meets (a stiff beam's stretch and shear), which a neutral direction's
+    curvature does not cancel and K's asymmetry does not always show: the spin of a steel
+    beam hanging on a ball joint, whose forces do not change at all along it, came out at
+    omega^2 = -0.13 1/s^2 (``y^T K y`` 20 times ``eps |K|_1 |y|^2``), an instability, and
+    its continuation went round the spin back to the same state until it gave up.
 
     Why the generalized problem: the sign of ``y^T K y`` alone needs a threshold in N/m,
     and one that is a share of ``|K|`` (the stretch of a steel beam, EA / l) buries the
@@ -628,6 +685,12 @@ def _unstable_mode(K, skew, M, J, bound):
         return None, None, np.nan
     V = V / np.sqrt(np.einsum("ij,ij->j", V, M @ V))
     unstable = (omega2 < 0.0) & ~rigid(K + skew, omega2, V)
+    if along is not None and unstable.any():
+        # each mode's curvature measured again along the mode itself
+        c, error = along(V[:, unstable])
+        resolution = np.finfo(float).eps * float(abs(K).sum(axis=0).max()) * \
+            (V[:, unstable]**2).sum(axis=0)
+        unstable[unstable] = c < -(error + resolution)
     if not unstable.any():
         return (False if negative is not None and k == negative else None), None, np.nan
     least = int(np.flatnonzero(unstable)[np.argmin(omega2[unstable])])
@@ -850,9 +913,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
         # model hangs, though the joints carry its weight
         return max(np.abs(a).max(initial=0.0), float(np.linalg.norm(model.gravity)))
 
-    def damped(q, lam):
-        return _damped_equilibrium(stepper, problem, q, lam, residual, mass_solve, tree.size,
-                                   tol * tree.size, max_iter, made, accepted)
+    family = [False]
+    damped = _recording(family, lambda q, lam: _damped_equilibrium(
+        stepper, problem, q, lam, residual, mass_solve, tree.size, tol * tree.size, max_iter,
+        made, accepted))
     made = [stepper]
     status, message, error, reached, iterations, reason, steps = _settle_mechanism(
         stepper, set_load_factor, damped, made, loads)
@@ -861,8 +925,10 @@ def _spatial_static(model, load_steps, tol, max_iter):
     if status == "ok" and not problem.static_stable():
         dae = SpatialDAE(tree, *spatial.model_inputs(model))
         status, message, error = _leave_or_stop(
-            dae, stepper, *_tree_in_dae(formulation, dae, stepper, accepted, damped),
+            dae, stepper, *_tree_in_dae(formulation, dae,
+                                        _landing(stepper, accepted, damped, family)),
             tol * tree.size, max_iter, made, message)
+    message = _family_noted(status, message, family)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
     # played back here where an input function stopped the solve
@@ -1012,13 +1078,14 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                 # a load that is not conservative: no energy to be a minimum of
                 return "ok", message
             unstable, down, omega2 = _unstable_mode(K, skew, sp.csr_matrix(dae.mass(x)), J,
-                                                    bound)
+                                                    bound, _curvature_along(dae, x, lam))
             if not unstable:
                 if attempt:
-                    left = (f"the equilibrium the load steps reached was unstable; left along "
-                            f"its unstable direction ({attempt} time{'s' * (attempt > 1)}), "
-                            "the result is the stable one reached from there, which can be "
-                            "far from the drawn configuration")
+                    left = (f"the equilibrium reached at load factor 1 was unstable; left "
+                            f"along its unstable direction ({attempt} "
+                            f"time{'s' * (attempt > 1)}), the result is the stable one "
+                            "reached from there, which can be far from the drawn "
+                            "configuration")
                     message = f"{message}; {left}" if message else left
                 return "ok", message
             if down is None or attempt == ESCAPES:
@@ -1086,18 +1153,16 @@ def _solve_from(stepper, q, lam, accepted):
     return True
 
 
-def _tree_in_dae(formulation, dae, stepper, accepted, damped=None):
+def _tree_in_dae(formulation, dae, land):
     """``(absolute, solve_from)`` of :func:`_leave_unstable_equilibrium` for the recursion's
-    statics (:func:`_spatial_static`, its ``stepper``) of ``formulation``, through the same
-    model's spatial
+    statics (:func:`_spatial_static`) of ``formulation``, through the same model's spatial
     DAE ``dae``: the link coordinates q to the DAE's x (the bodies' origins and Euler
     parameters, the cable nodes' ``[r, r']``) by the recursion's kinematics, the
     multipliers by least squares, ``lambda = (J J^T)^-1 J F``; and x back to q
-    (:meth:`~rancf.formulations.spatial.Spatial.state_of` of its poses), Newton's step
-    on the recursion, ``accepted(q)`` at its equilibrium (the load steps': the input values
-    kept, the cable frames carried); where that fails, ``damped(q, lam)`` where given
-    (:func:`_damped_equilibrium`: a family of equilibria, a hanging chain of bodies on ball
-    joints, whose spins about the vertical make every Newton matrix singular)."""
+    (:meth:`~rancf.formulations.spatial.Spatial.state_of` of its poses), then ``land(q,
+    lam)`` there (:func:`_landing`: Newton's step on the recursion, or where that fails the
+    damped steps: a family of equilibria, a hanging chain of bodies on ball joints, whose
+    spins about the vertical make every Newton matrix singular)."""
     n, nb, nc = formulation.n_free, dae.n_bodies, dae.n_cable_nodes
 
     def absolute(last):
@@ -1116,8 +1181,7 @@ def _tree_in_dae(formulation, dae, stepper, accepted, damped=None):
                                 x[POSE_SIZE * nb:]])
         q = formulation.state_of(poses, np.zeros(TWIST_SIZE * nb + CABLE_NODE * nc),
                                  check=False)[:n]
-        return (_solve_from(stepper, q, np.zeros(0), accepted)
-                or (damped is not None and damped(q, np.zeros(0))))
+        return land(q, np.zeros(0))
 
     return absolute, solve_from
 
@@ -1461,18 +1525,28 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     """The load steps' result ``loads`` (:func:`step_loads`' tuple) where they failed, not
     on an input function's error: ``damped(q, lam)`` (:func:`_damped_equilibrium`, its
     other arguments bound, ``made`` the solve's loops, which it joins) at load factor 1
-    from the last equilibrium; where it reaches one,
-    the tuple says ``"ok"``, load factor 1, the damped steps' and the last Newton step's
-    iterations as one more load step's, and the message so (and, at a family of equilibria,
-    that its zero stiffness is a neutral direction, which the stability test that follows
-    takes as a free motion, not an instability); else ``loads`` unchanged, the
-    load factor back at the last equilibrium.
+    from the last equilibrium; where it reaches one, the tuple says ``"ok"``, load factor 1,
+    the damped steps' and the last Newton step's iterations as one more load step's, and
+    the message what happened: where the load steps stopped and that the damped steps
+    reached the equilibrium at load factor 1 from there, at the full load, not along the
+    load path (:func:`_family_noted` adds, at the end of the solve, whether the result is one
+    of a family of equilibria); else ``loads`` unchanged, the load factor back at the last
+    equilibrium. Where an input function fails in the damped steps
+    (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`): ``"failed"`` at once, the
+    message naming it, ``error`` that exception, the result the last equilibrium (the load
+    factor and the stepper back there), as the load steps' own contract
+    (tests/test_static_input_functions.py).
 
-    Why only after a failure: every model the plain load steps solve is solved as before,
-    with the same iterations; those they fail on as mechanisms that only their loads hold
-    (a singular matrix at the start, a divergence along a motion without stiffness) are
-    tried again so, at the full load at once (the loads' scale does not change where a
-    rigid mechanism hangs, and the damping is itself the globalization load steps are)."""
+    Why after any failure, not a mechanism's alone: the failures a mechanism that only its
+    loads hold gives (a Newton matrix singular at the start, Newton diverging along a motion
+    without stiffness) are not told reliably from a path's others (a load step out of
+    Newton's reach, max_iter too small) by what the loop reports; every model the plain load
+    steps solve is solved as before, with the same iterations, and the damped steps end at a
+    true equilibrium (the static residual's, checked by a plain Newton step where its matrix
+    is regular). The message does not call the model a mechanism, which nothing here
+    established; it says that the path was left, since where a model has several equilibria
+    (a truss past its limit load) the damped steps at the full load can reach another than
+    the load path would."""
     status, message, error, reached, iterations, reason, steps = loads
     if status != "failed" or error is not None:
         return loads
@@ -1480,23 +1554,71 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     set_load_factor(1.0)
     tried = stepper.newton_iterations
     known = len(made)
-    found = damped(last[1], last[4])
+    stopped = (f"the load steps stopped at load factor {reached:.4g} (Newton failed on "
+               f"{steps['stopped']}" + (": its matrix singular at the last equilibrium"
+                                        if reason == "singular" else "") + ")")
+    try:
+        found = damped(last[1], last[4])
+    except USER_FUNCTION_ERRORS as exc:
+        set_load_factor(reached)
+        stepper.start_at_rest(last[0], last[1], last[4])
+        return "failed", (f"{stopped}; the damped Newton steps (K + mu M) from there stopped: "
+                          f"{exc}; the result is the equilibrium at load factor "
+                          f"{reached:.4g}"), exc, reached, iterations, reason, steps
     if not found:
         set_load_factor(reached)
         stepper.start_at_rest(last[0], last[1], last[4])
         return loads
     spent = sum(s.newton_iterations for s in made[known:]) + stepper.newton_iterations - tried
-    settled = (f"the load steps stopped at load factor {reached:.4g} (a mechanism that only "
-               f"its loads hold: its Newton matrix singular or the iteration diverging); the "
-               f"equilibrium at load factor 1 was reached from there in {spent} damped "
-               "Newton iterations (K + mu M)")
-    if found == "family":
-        settled += ("; its Newton matrix is singular there too: it is one of a family of "
-                    "equilibria (a motion no stiffness resists and no load drives, a spin "
-                    "about the vertical), whose zero stiffness is a neutral direction, not an "
-                    "instability (rancf.modes lists it as a rigid-body mode)")
+    settled = (f"{stopped}; the equilibrium at load factor 1 was reached from there by "
+               f"{spent} damped Newton iterations (K + mu M) at the full load, not along the "
+               "load path (where the model has several equilibria, more load steps or "
+               "iterations may reach another)")
     steps = {**steps, "factors": steps["factors"] + [1.0]}
     return "ok", settled, None, 1.0, iterations + [spent], reason, steps
+
+
+def _recording(family, damped):
+    """``damped`` (:func:`_damped_equilibrium`, its other arguments bound) that also sets
+    ``family[0]`` to whether the equilibrium it reached is one of a family (``"family"``),
+    where it reached one: what :func:`_family_noted` reports of the result."""
+    def recorded(q, lam):
+        found = damped(q, lam)
+        if found:
+            family[0] = found == "family"
+        return found
+    return recorded
+
+
+def _landing(stepper, accepted, damped, family):
+    """The ``solve_from(q, lam)`` of :func:`_leave_unstable_equilibrium` (the landing of an
+    escape): Newton's load step from there (:func:`_solve_from`, ``accepted`` at its end;
+    an isolated equilibrium: ``family[0]`` False), or where it fails ``damped(q, lam)``
+    (:func:`_recording`'s, which sets ``family[0]``); True where either reached one."""
+    def land(q, lam):
+        if _solve_from(stepper, q, lam, accepted):
+            family[0] = False
+            return True
+        return bool(damped(q, lam))
+    return land
+
+
+def _family_noted(status, message, family):
+    """``message`` of a static solve that ends ``status``, with the note that its result is
+    one of a family of equilibria where ``family[0]`` (the damped steps reached it last and
+    Newton's matrix is singular there: :func:`_damped_equilibrium`'s ``"family"``) and the
+    solve is "ok": a motion that no stiffness resists and no load drives (a spin about the
+    vertical on a ball joint), which the stability test took for a neutral direction. At the
+    end, so that it speaks of the result, not of an equilibrium left on the way (a body
+    standing upright on a ball joint is such a family too, and unstable)."""
+    if status != "ok" or not family[0]:
+        return message
+    note = ("the result is one of a family of equilibria (its Newton matrix singular there: "
+            "a motion no stiffness resists and no load drives, a spin about the vertical), "
+            "whose zero stiffness is a neutral direction, not an instability (rancf.modes "
+            "lists it as a rigid-body mode)")
+    return f"{message}; {note}" if message else note
+
 
 def _work(iterations, steppers, steps):
     """The ``stats`` of a static solve: ``steps`` the converged load steps (``iterations``,
@@ -1584,9 +1706,12 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
         (``"singular"``: its Newton matrix was singular at the last equilibrium itself).
     steps : dict
         ``factors``: the load factor of each converged step (list of float); ``cuts``: the
-        number of halvings (failed tries); ``smallest``: the smallest increment tried.
+        number of halvings (failed tries); ``smallest``: the smallest increment tried;
+        ``stopped``: where a failed solve stopped (``"load step k of n (load factor s)"``,
+        with the increment where cut), or None.
     """
     status, message, error, reached, iterations, reason = "ok", "", None, 0.0, [], None
+    stopped = None
     grid = 2**CUTS * load_steps                 # the factors are j / grid
     nominal = 2**CUTS
     at, size = 0, nominal                       # the last equilibrium's j, the increment's
@@ -1647,6 +1772,7 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
                     status, error, what, advice = "failed", exc, str(exc), ""
                 message = (f"{where}: {what}; the result is the equilibrium at load factor "
                            f"{reached:.4g}{advice}")
+                stopped = where
                 break
             at += size
             reached = s
@@ -1670,7 +1796,7 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
         message = (f"{load_steps} nominal load steps, {len(factors)} taken: increments "
                    f"halved {cuts} times where Newton failed, the smallest {smallest / grid:.4g}")
     return status, message, error, reached, iterations, reason, {
-        "factors": factors, "cuts": cuts, "smallest": smallest / grid}
+        "factors": factors, "cuts": cuts, "smallest": smallest / grid, "stopped": stopped}
 
 
 def _after_loads(status, message, caught):
