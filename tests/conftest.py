@@ -19,3 +19,18 @@ def ctrl_c_raises():
     yield
     if previous == signal.SIG_IGN:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def spatial_dae_builds(monkeypatch):
+    """A list that gets one entry each time statics builds a spatial DAE (for its stability
+    test): empty where the static tangent's pivots decided stability alone."""
+    from rancf.integrators import static as static_module
+    built = []
+    original = static_module.SpatialDAE
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(static_module, "SpatialDAE", counted)
+    return built

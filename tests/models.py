@@ -226,3 +226,13 @@ class RigidPendulum(IndexThreeDAE):
                         method="DOP853", rtol=1e-12, atol=1e-12)
         phi = sol.y[0, -1]
         return self.L * np.array([np.cos(phi), np.sin(phi)])
+
+
+def static_jacobian(problem, q, step=1e-6):
+    """The static residual's Jacobian at the link coordinates q of a spatial statics problem
+    (``spatial.implicit_problem(f, static=True)``), by central differences of step ``step``:
+    the independent value the direct matrix and its pivots are checked against."""
+    z = np.zeros(len(q))
+    return np.column_stack([(problem.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
+                             - problem.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
+                            for e in np.eye(len(q))])

@@ -28,7 +28,7 @@ from scipy.integrate import solve_ivp
 import rancf
 from rancf.formulations import spatial
 from rancf.formulations.dae import DAE
-from models import RigidPendulum
+from models import RigidPendulum, static_jacobian
 from rancf.integrators.implicit import integrate
 
 
@@ -161,20 +161,14 @@ def _every_allowed_kind():
     return m
 
 
-def test_pivots_decide_stability_only_on_a_symmetric_positive_tangent(monkeypatch):
+def test_pivots_decide_stability_only_on_a_symmetric_positive_tangent(spatial_dae_builds):
     """Where statics decides an equilibrium stable by the pivots (no spatial DAE built for the
     test), the static residual's Jacobian there (central differences, step 1e-6) is symmetric
     to 1e-6 of its largest entry (the differences' error, as
     tests/test_spatial_static_tangent.py bounds it) and positive definite: Sylvester's law,
     which the shortcut relies on, applies."""
     from rancf.integrators import static as static_module
-    built = []
-    original = static_module.SpatialDAE
-
-    def counted(*args, **kwargs):
-        built.append(1)
-        return original(*args, **kwargs)
-    monkeypatch.setattr(static_module, "SpatialDAE", counted)
+    built = spatial_dae_builds
     m = _every_allowed_kind()
     f = spatial.of_model(m)
     p = spatial.implicit_problem(f, static=True)
@@ -182,10 +176,7 @@ def test_pivots_decide_stability_only_on_a_symmetric_positive_tangent(monkeypatc
     res = static_module.static(m, load_steps=10)     # the Solution: its link coordinates
     assert res.status == "ok", res.message
     assert not built                                  # the pivots decided
-    q, z = res.q[-1][:f.n_free], np.zeros(f.n_free)
-    J = np.column_stack([(p.residual(q + 1e-6 * e, z, 0.0, z, 0.0, 1.0)
-                          - p.residual(q - 1e-6 * e, z, 0.0, z, 0.0, 1.0)) / 2e-6
-                         for e in np.eye(f.n_free)])
+    J = static_jacobian(p, res.q[-1][:f.n_free])
     assert np.abs(J - J.T).max() <= 1e-6 * np.abs(J).max()
     assert np.linalg.eigvalsh(0.5 * (J + J.T)).min() > 0.0
 

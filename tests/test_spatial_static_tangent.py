@@ -9,6 +9,7 @@ import pytest
 import rancf
 from rancf.formulations import spatial
 from validation import bend45
+from models import static_jacobian
 
 #: the load factor the matrices are compared at (the loads scaled, the elements' forces not)
 LOAD_FACTOR = 0.7
@@ -114,10 +115,7 @@ def matrices(m, exact, seed, scale, load_factor=LOAD_FACTOR):
 
     def jacobian(s):
         p.load_factor = s
-        step = 1e-6
-        return np.column_stack([(p.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
-                                 - p.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
-                                for e in np.eye(n)])
+        return static_jacobian(p, q)
 
     J0, J = jacobian(0.0), jacobian(load_factor)
     krylov = p.krylov_iterations
@@ -195,26 +193,15 @@ def test_a_stable_equilibrium_is_decided_by_the_pivots(monkeypatch):
     assert res.status == "ok", res.message
     f = spatial.of_model(m)
     p = spatial.implicit_problem(f, static=True)
-    q, z = res.q[-1][:f.n_free], np.zeros(f.n_free)
-    step = 1e-6
-    J = np.column_stack([(p.residual(q + step * e, z, 0.0, z, 0.0, 1.0)
-                          - p.residual(q - step * e, z, 0.0, z, 0.0, 1.0)) / (2.0 * step)
-                         for e in np.eye(f.n_free)])
+    J = static_jacobian(p, res.q[-1][:f.n_free])
     assert np.abs(J - J.T).max() <= 1e-6 * np.abs(J).max()
     assert np.linalg.eigvalsh(0.5 * (J + J.T)).min() > 0.0
 
 
-def test_loads_without_a_potential_keep_the_dae_s_stability_test(monkeypatch):
+def test_loads_without_a_potential_keep_the_dae_s_stability_test(spatial_dae_builds):
     """A follower force and a moment fixed in space have no potential: the pivots decide
     nothing there, and the spatial DAE is built for the stability test as before."""
-    from rancf.integrators import static as static_module
-    built = []
-    original = static_module.SpatialDAE
-
-    def counted(*args, **kwargs):
-        built.append(1)
-        return original(*args, **kwargs)
-    monkeypatch.setattr(static_module, "SpatialDAE", counted)
+    built = spatial_dae_builds
     for follower, moment in ((True, (0.0, 0.0, 0.0)), (False, (0.0, 50.0, 0.0))):
         m, beam = bend45.model(8)
         m.add_force(beam.node(4), force=(0.0, 0.0, -100.0), moment=moment, follower=follower)
