@@ -513,22 +513,24 @@ def test_above_the_stability_rows_the_message_says_the_test_was_not_run(monkeypa
 @pytest.mark.parametrize("kind", ["revolute", "prismatic"])
 def test_spatial_dae_statics_names_the_free_joint_its_loads_drive(kind):
     """The spatial DAE's statics (a free joint at the pin closes a loop: it holds nothing)
-    of a 1 kg body on a free revolute joint about z, its arm of 0.5 m drawn horizontal under
-    gravity -y (the weight's moment about the pin, 4.9 N m, turns it with nothing resisting
-    at the drawn configuration; its equilibrium hangs a quarter turn away), or on a free
-    prismatic joint along the arm under an axial force of 5 N (no gravity; no equilibrium
-    at all): the first load step's Newton matrix is singular, and the message says it is a
-    mechanism, naming the joint that moves (not the free joint, which any motion moves), as
-    planar statics does, with no advice to raise load_steps. The result is the drawn
-    configuration, load factor 0."""
-    gravity = (0.0, -9.81, 0.0) if kind == "revolute" else (0.0, 0.0, 0.0)
-    m = rancf.Model(dim=3, gravity=gravity)
+    of a 1 kg body on a free revolute joint about z, its arm of 0.5 m drawn horizontal,
+    under a moment of 1 N m about z, or on a free prismatic joint along the arm under an
+    axial force of 5 N (no gravity; no equilibrium at all, which the damped steps after the
+    load steps do not find either): the first load step's Newton matrix is singular, and
+    the message says it is a mechanism, naming the joint that moves (not the free joint,
+    which any motion moves), as planar statics does, with no advice to raise load_steps.
+    The result is the drawn configuration, load factor 0. (Under gravity -y instead the
+    body has an equilibrium a quarter turn away, which the damped steps reach:
+    tests/test_static_dae_mechanisms.py.)"""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
     body = m.add_rigid_body(1.0, np.diag([0.01, 0.01, 0.01]), position=(0.5, 0.0, 0.0))
     m.add_joint("free", m.ground.point(0.0, 0.0, 0.0), body.point(-0.5, 0.0, 0.0))
     axis = (0.0, 0.0, 1.0) if kind == "revolute" else (1.0, 0.0, 0.0)
     m.add_joint(kind, m.ground.point(0.0, 0.0, 0.0), body.point(-0.5, 0.0, 0.0), axis=axis)
     if kind == "prismatic":
         m.add_force(body.centre, force=(5.0, 0.0, 0.0))
+    else:
+        m.add_force(body.centre, moment=(0.0, 0.0, 1.0))
     eq = rancf.static(m)
     assert eq.status == "failed" and eq.formulation == "dae"
     verb = "turns" if kind == "revolute" else "slides"

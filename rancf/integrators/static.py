@@ -129,25 +129,8 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     loads = step_loads(stepper, set_load_factor, load_steps, keep,
                        lambda last: free_motion_under_load(dae, last[1], last[4]))
     made = [stepper]
-    gravity = float(np.linalg.norm(model.gravity))
-
-    def residual(x, lam):
-        f, c = dae.force(x, v, 0.0) - dae.constraint_force(x, lam, 0.0), dae.constraint(x, 0.0)
-        return np.hypot(np.linalg.norm(f), np.linalg.norm(c)), f, c
-
-    def mass_solve(x, lam):
-        # the applied loads' constrained acceleration (the elements' forces are not scaled:
-        # the force at the load factor set less that at 0), not below gravity's
-        dae.kernel.set_load_factor(0.0)
-        try:
-            unloaded = dae.force(x, v, 0.0)
-        finally:
-            dae.kernel.set_load_factor(factor[0])
-        a, _ = dae.newton_matrix(x, np.zeros_like(x), lam, v, 0.0, x, 0.0, 1.0, 0.0, 0.0, 0.0,
-                                 1.0).solve(dae.force(x, v, 0.0) - unloaded,
-                                            np.zeros(lam.size))
-        return max(np.abs(a).max(initial=0.0), gravity)
-
+    residual, mass_solve = _dae_measures(dae, lambda: factor[0], dae.kernel.set_load_factor,
+                                         model.gravity)
     family = [False]
     damped = _recording(family, lambda x, lam: _damped_equilibrium(
         stepper, dae.compiled, x, lam, residual, mass_solve, A.size, tol * A.size, max_iter,
@@ -181,6 +164,42 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                     stats=_work(iterations, made, steps),
                     extra=_load_steps_extra(reached, iterations, steps, load_steps),
                     wall_time=time.perf_counter() - start, error=error, inputs=recorded)
+
+
+def _dae_measures(dae, factor, scale, gravity):
+    """``(residual, mass_solve)`` of :func:`_damped_equilibrium` for a DAE ``dae``, planar
+    (:class:`~rancf.formulations.dae.DAE`) or spatial
+    (:class:`~rancf.formulations.spatial_dae.SpatialDAE`), whose load factor ``factor()``
+    returns and ``scale(s)`` sets (the force kernel's: only the applied forces scale);
+    ``gravity`` the model's (m/s^2, 2 or 3 components).
+
+    ``residual(x, lambda)``: ``(|r|, f, c)``, the static residual at rest ``f = s Q(x) -
+    F_K(x) - Phi_x^T lambda`` (n,) and ``c = Phi(x)`` (m,), |r| the norm of both (N and m
+    together: only its ratios step to step are used). ``mass_solve(x, lambda)`` (m/s^2): the
+    applied loads' constrained acceleration ``|a|_max``, ``[[M, Phi_x^T], [Phi_x, 0]] [a;
+    .] = [Q_s; 0]`` (``Q_s`` the force at the load factor set less that at 0: the elements'
+    forces are not scaled), not below ``|g|``: a chain hanging on its joints has ``Q_s``
+    balanced by the joints along the constraints, where the constrained acceleration is
+    zero, yet the swing its weight drives scales as g."""
+    v = np.zeros(dae.n_coordinates)
+    floor = float(np.linalg.norm(gravity))
+
+    def residual(x, lam):
+        f, c = dae.force(x, v, 0.0) - dae.constraint_force(x, lam, 0.0), dae.constraint(x, 0.0)
+        return np.hypot(np.linalg.norm(f), np.linalg.norm(c)), f, c
+
+    def mass_solve(x, lam):
+        s = factor()
+        scale(0.0)
+        try:
+            unloaded = dae.force(x, v, 0.0)
+        finally:
+            scale(s)
+        a, _ = dae.newton_matrix(x, np.zeros_like(x), lam, v, 0.0, x, 0.0, 1.0, 0.0, 0.0, 0.0,
+                                 1.0).solve(dae.force(x, v, 0.0) - unloaded,
+                                            np.zeros(lam.size))
+        return max(np.abs(a).max(initial=0.0), floor)
+    return residual, mass_solve
 
 
 def ramp_rest(set_factor, law, reference, rotations=None, balls=None):
@@ -1204,7 +1223,14 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     direction by the continuation at the full load (:data:`ESCAPES` times at most), and the
     last is returned if :func:`_stable_out_of_plane`, else refused. A load step that fails where the
     model is a mechanism its loads drive says so, naming the joint
-    (:func:`free_motion_under_load`, as planar statics). On ``dae`` (the model's, given
+    (:func:`free_motion_under_load`, as planar statics), unless the damped Newton steps
+    at the full load from where they stopped reach an equilibrium (:func:`_settle_mechanism`,
+    on this DAE's residual and load acceleration, :func:`_dae_measures`: a loop of rods on
+    ball joints drawn off its hanging state, whose rods' spins make every Newton matrix
+    singular), as the planar and the recursion's statics; an escape off an unstable
+    equilibrium lands by them where Newton's step fails (:func:`_landing`), and the message
+    notes a family of equilibria (:func:`_family_noted`). Not where the plane curved cables'
+    path above ran: its own tests decide that equilibrium. On ``dae`` (the model's, given
     by :func:`static`) or one made here."""
     if dae is None:
         dae = SpatialDAE(model.build(), *spatial.model_inputs(model))
@@ -1214,8 +1240,12 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     set_load_factor = ramp_rest(lambda s: setattr(dae, "load_factor", s),
                                 dae.joint_spring_law, 0.0, *dae.joint_spring_rotations)
     set_load_factor(1.0 / load_steps)
-    J = sp.csr_matrix(dae.constraint_jacobian(x, 0.0))
-    lam0 = spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(x, v, 0.0))
+
+    def balancing(q):
+        # the multipliers that best balance the loads at the load factor set, at q
+        J = sp.csr_matrix(dae.constraint_jacobian(q, 0.0))
+        return spla.spsolve(sp.csc_matrix(J @ J.T), J @ dae.force(q, v, 0.0))
+    lam0 = balancing(x)
     made = []                       # every loop this solve runs: its work counters
     # the input functions' values at the last equilibrium, played back for the outputs where
     # one stopped the solve (called again, one that fails on every call would lose it)
@@ -1238,8 +1268,14 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     kinds = [j.kind for j in model.joints]
 
     def diagnose(last):
-        # where the solve stops: is it a mechanism its loads drive?
-        return free_motion_under_load(dae, last[1], last[4], kinds)
+        # where the solve stops: is it a mechanism its loads drive? Where no load step
+        # converged, the state's multipliers are Newton's start, not an equilibrium's: the
+        # retry's linear statics ones (_linear_static_multipliers) load a free motion
+        # against the stand-in stiffness c M alone (a 0.1 N m moment about a free pin gave
+        # 3.8e4 on one row), whose term in K hides the motion; there the least-squares
+        # ones of the failed step's loads
+        lam = balancing(x) if np.array_equal(last[1], x) else last[4]
+        return free_motion_under_load(dae, last[1], lam, kinds)
     with one_blas_thread():
         for retry in (False, True):
             if retry:
@@ -1320,14 +1356,30 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             status, error = "failed", exc
             message = (f"{doing}: {exc}; the result is the equilibrium at load factor "
                        f"{reached:.4g}")
-    if status == "ok" and not tested:
-        status, message, error = _leave_or_stop(
-            dae, stepper, lambda last: (last[1], last[4]),
-            lambda x1, lam1: _solve_from(stepper, x1, lam1, accepted),
-            tol * dae.tree.size, max_iter, made, message)
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
+    family = [False]
+    if not tested:
+        # a mechanism its loads alone hold (a loop of bodies on ball joints drawn off its
+        # hanging state): the damped steps at the full load where the load steps failed, and
+        # where an escape's landing fails Newton's step (a family of equilibria)
+        residual, mass_solve = _dae_measures(dae, lambda: dae.load_factor,
+                                             lambda s: setattr(dae, "load_factor", s),
+                                             model.gravity)
+        damped = _recording(family, lambda q, lam: _damped_equilibrium(
+            stepper, dae.compiled, q, lam, residual, mass_solve, dae.tree.size,
+            tol * dae.tree.size, max_iter, made, accepted))
+        with one_blas_thread():
+            status, message, error, reached, iterations, reason, steps = _settle_mechanism(
+                stepper, set_load_factor, damped, made,
+                (status, message, error, reached, iterations, reason, steps))
+        if status == "ok":
+            status, message, error = _leave_or_stop(
+                dae, stepper, lambda last: (last[1], last[4]),
+                _landing(stepper, accepted, damped, family), tol * dae.tree.size, max_iter,
+                made, message)
+    message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
     recorded = _kept_at_equilibrium(kept)
@@ -1403,6 +1455,18 @@ DAMPED_FLOOR = 1e-6
 #: pendulum drawn horizontal reached crumpled, unstable equilibria with unlimited steps).
 DAMPED_REACH = 0.25
 
+#: The static residual's round-off in :func:`_damped_newton`, as a share of the largest
+#: residual its steps met: at or below it the steps stop, at an equilibrium to round-off.
+#: Why: a direction neutral at every state with little inertia (a coupler's spin about the
+#: line of its two ball joints, 1e-4 kg m^2) is moved by the residual's round-off over ``mu M``
+#: at the floor by more than ``tol`` a step (measured 1e-9 m a step at a residual of 5e-15 N,
+#: 3e-16 of the first, 19 N), so that the test on the step's length never passes there.
+#: 1e3 eps: the sums of forces of the size of the first residual (the unbalanced weight) err
+#: by a few eps of it. A larger first residual (a stretched beam's elastic force) makes the
+#: bound looser than the round-off of the remaining loads; the plain Newton step that follows
+#: (:func:`_damped_equilibrium`) corrects the end where its matrix is regular.
+DAMPED_ROUNDOFF = 1e3 * np.finfo(float).eps
+
 
 def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
     """The equilibrium ``(x, lambda)`` of a mechanism held by its loads alone (a beam or body
@@ -1441,7 +1505,9 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
     of its angle). Nearer, with ``rho`` the residual's ratio step to step, ``mu <- mu min(rho,
     0.1)`` where it fell and ``mu sqrt(rho)`` where it rose (switched evolution relaxation),
     never below ``DAMPED_FLOOR mu_0``. It stops at a step taken at the floor that moves no
-    coordinate by more than ``tol`` (the loop's own test, m); None after ``10 max_iter``
+    coordinate by more than ``tol`` (the loop's own test, m), or at a residual at its
+    round-off, :data:`DAMPED_ROUNDOFF` times the largest met (where a neutral direction of
+    little inertia drifts by more than ``tol`` a step); None after ``10 max_iter``
     steps (a model with no equilibrium, a free body under gravity: its residual never
     falls). ``made``: the solve's loops, which this one joins (:func:`_work`). An input
     function's error is raised, as in :func:`_pseudo_transient_first_step`."""
@@ -1450,6 +1516,7 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
     mu = a0 / (0.1 * size)
     floor = DAMPED_FLOOR * mu
     r, f, c = residual(x, lam)
+    largest = r
     stepper = _static_stepper(problem, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(0.0, x, lam)
     for _ in range(10 * max_iter):
@@ -1476,7 +1543,8 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
             continue
         ratio = r1 / r if r else 0.0
         x, lam, r, f, c = x1, lam1, r1, f1, c1
-        if not r or (moved <= tol and mu <= floor):
+        largest = max(largest, r)
+        if not r or (moved <= tol and mu <= floor) or r <= DAMPED_ROUNDOFF * largest:
             return x, lam
         if moved > 0.1 * reach:
             # still on its way: longer steps while the residual falls (its ratio says little
