@@ -194,16 +194,11 @@ def test_statics_hangs_a_crank_on_a_shaft_in_one_bearing():
     np.testing.assert_allclose(res.position(body.centre)[-1], [0.0, 0.0, -0.3], atol=1e-3)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "statics of a spatial closed loop (the spatial DAE) has no damped Newton steps after the "
-    "load steps fail, which the user guide (Statics) states without that limit: the shaft in "
-    "two bearings ends 'failed' at load factor 0.0016 in 0.1 s, the body drawn horizontal "
-    "(centre 0.42 m from the hanging one), 'the model is a mechanism: joints ... move freely "
-    "... there is no static equilibrium near the drawn configuration'; the same shaft in one "
-    "bearing (a tree) hangs 'ok' in 0.0 s; and so with two ball joints"))
 def test_statics_hangs_a_crank_on_a_shaft_in_two_bearings():
     """The shaft of the control in two bearings (a loop, the ball joint adding no motion the
-    bearing allows): the same hanging equilibrium, within 1e-3 m of ``(0, 0, -0.3)``."""
+    bearing allows): the same hanging equilibrium, within 1e-3 m of ``(0, 0, -0.3)``. A strict
+    xfail until the spatial DAE's statics had the damped Newton steps: it ended 'failed' at
+    load factor 0.0016, 'the model is a mechanism', the body still drawn horizontal."""
     m, body = _shaft_with_crank(closed=True)
     res = rancf.static(m)
     assert res.status == "ok", res.message
