@@ -1,9 +1,9 @@
 """Defects found by the ninth audit (issue 22, spatial mechanisms, used as its researchers
 would: models built from the README and the user guide, every joint kind with drives and
 efforts, follower loads, curved beams, quaternion orientations, branched trees, outputs, files
-and statics of odd models), each a failing test marked ``xfail(strict=True)`` with the defect
-named: the fix turns it into a pass and the strict mark into a failure that asks to remove it.
-Each compares against something independent of the code under test (a closed form, the
+and statics of odd models), each a test that failed because of the defect (a strict xfail
+until it was fixed: statics' escape off an unstable equilibrium at 10 elements and more, and
+the damped Newton steps on the spatial DAE's statics). Each compares against something independent of the code under test (a closed form, the
 planar model of the same motion, a potential energy argument), beside a control that passes
 where the same check is met.
 
@@ -19,7 +19,6 @@ node equal the statics of the cut; save and load, ``to_vtk`` and ``to_frame`` ke
 output; the bad inputs tried name the parameter, its value and the range.
 """
 import numpy as np
-import pytest
 from scipy.optimize import brentq
 from scipy.special import ellipk
 
@@ -63,18 +62,14 @@ def test_statics_finds_the_buckled_column_of_four_elements():
     assert abs(np.hypot(tip[0], tip[1]) / lateral - 1.0) < 0.01
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "statics leaves an unstable equilibrium for a stable one at 4 elements but not at 10 or "
-    "more: the same column at 10 elements (and 12, 16, 20) ends with status 'failed', "
-    "'the continuation from it along its unstable direction did not reach a stable one', "
-    "the tip straight above the foot (0.99997 m up, 0 lateral; elastica 0.7886 m lateral), "
-    "after 4.4 s (16 elements: 45 s); at 8 elements it fails or succeeds with the last bits "
-    "of P (1.5 P_cr rounded two ways); the planar model of the same column at 16 elements "
-    "reaches the elastica in 0.8 s"))
 def test_statics_finds_the_buckled_column_of_ten_elements():
     """A column of 10 elements, 1.5 times Euler's load: the post-buckled elastica, as the
     planar model and the 4-element control find it (lateral tip deflection within 1 % of
-    ``2 k L / lambda``)."""
+    ``2 k L / lambda``).
+
+    A strict xfail until statics' escape took the solve's own damped steps from a small push
+    (the descent off a maximum by its curvature): it ended 'failed', 'the continuation from it
+    along its unstable direction did not reach a stable one'."""
     m, column, lateral = _column(10, 1.5)
     res = rancf.static(m)
     assert res.status == "ok", res.message
@@ -114,13 +109,13 @@ def test_a_beam_on_two_ball_joints_of_eight_elements_rolls_to_its_weak_axis():
     assert abs(np.hypot(mid[1], mid[2]) / sag - 1.0) < 0.05
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the same beam at 16 elements: status 'failed', 'the continuation from it along its "
-    "unstable direction did not reach a stable one', the strong-axis sag (3.17e-5 m, half "
-    "the stable 6.39e-5 m) after 6.3 s; the 8-element beam reaches the stable sag in 0.3 s"))
 def test_a_beam_on_two_ball_joints_of_sixteen_elements_rolls_to_its_weak_axis():
     """The beam of the control at 16 elements: the stable weak-axis sag, within 2 % of
-    ``5 w L^4 / (384 E I_y)`` (the lumped weight's error at 16 elements, 0.6 %)."""
+    ``5 w L^4 / (384 E I_y)`` (the lumped weight's error at 16 elements, 0.6 %).
+
+    A strict xfail until statics' escape took the solve's own damped steps from a small push
+    (the descent off a maximum by its curvature): it ended 'failed', 'the continuation from it
+    along its unstable direction did not reach a stable one'."""
     m, beam, sag = _ball_ball_beam(16)
     res = rancf.static(m)
     assert res.status == "ok", res.message
@@ -151,13 +146,12 @@ def test_an_upright_beam_of_four_elements_on_a_ball_joint_comes_down():
     np.testing.assert_allclose(res.position(beam.end)[-1], hanging, rtol=0, atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "at 16 elements statics ends with status 'failed', 'the continuation from it along its "
-    "unstable direction did not reach a stable one', the beam standing (tip at z = +1.0 m; "
-    "hanging: -1.0 m) after 7 s; 4 and 8 elements come down (1.7 s, 7.8 s), and so do 16 "
-    "drawn 0.3 rad from upright (0.1 s)"))
 def test_an_upright_beam_of_sixteen_elements_on_a_ball_joint_comes_down():
-    """The beam of the control at 16 elements: hanging straight down, tip within 1e-6 m."""
+    """The beam of the control at 16 elements: hanging straight down, tip within 1e-6 m.
+
+    A strict xfail until statics' escape took the solve's own damped steps from a small push
+    (the descent off a maximum by its curvature): it ended 'failed', 'the continuation from it
+    along its unstable direction did not reach a stable one'."""
     m, beam, hanging = _upright_beam(16)
     res = rancf.static(m)
     assert res.status == "ok", res.message

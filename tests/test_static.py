@@ -400,12 +400,14 @@ def test_a_body_standing_on_a_pin_leaves_it_for_the_stable_equilibrium(k):
 
 
 def test_planar_statics_says_so_where_it_cannot_leave_an_unstable_equilibrium(monkeypatch):
-    """Where the continuation off the unstable equilibrium finds nothing (patched to fail),
+    """Where the continuations off the unstable equilibrium find nothing (patched to fail),
     statics returns the upright body as 'failed', its message saying it is unstable;
     rancf.modes there refuses it as unstable, and ``state="static"`` refuses to start a run
     from it."""
     from rancf.integrators import static as statics
     monkeypatch.setattr(statics, "_pseudo_transient_first_step", lambda *args: None)
+    # and the damped steps, the descent tried first
+    monkeypatch.setattr(statics, "_damped_newton", lambda *args: None)
     m, body, _ = standing_body(0.0)
     eq = rancf.static(m)
     assert eq.status == "failed" and "unstable" in eq.message, eq.message
@@ -444,6 +446,8 @@ def test_a_steel_column_on_a_pin_is_unstable_by_its_swing_omega_squared(n_elemen
 
     from rancf.integrators import static as statics
     monkeypatch.setattr(statics, "_pseudo_transient_first_step", lambda *args: None)
+    # and the damped steps, the descent tried first
+    monkeypatch.setattr(statics, "_damped_newton", lambda *args: None)
     m, _ = standing_column(n_elements, 0.03)
     eq = rancf.static(m)
     assert eq.status == "failed" and "unstable" in eq.message, eq.message

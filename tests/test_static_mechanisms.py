@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rancf
+from rancf.integrators import static as statics
 
 G, E, RHO, W = 9.81, 2e11, 7800.0, 0.01
 
@@ -188,3 +189,123 @@ def test_a_body_standing_upright_on_a_ball_joint_hangs_and_says_so_in_order():
         res.message
     if "family of equilibria" in res.message:
         assert res.message.index("family of equilibria") > res.message.index("was unstable")
+
+
+def work_bound(size, start):
+    """A bound on the Newton iterations (every loop's, ``stats["newton_iterations"]``) of
+    statics on a mechanism drawn ``start`` (rad) from a maximum of its potential that it
+    leaves by the damped steps of rancf/integrators/static.py ``_damped_newton`` (``size``
+    the model's, m; link coordinates in rad, a swing of pi at most): twice the count of
+    their ideal schedule,
+
+    * ``CUTS + 1`` load-step tries, each failing at its first factorization (the matrix
+      singular along the spin about the beam's own axis);
+    * ``log2(reach / start)`` steps leaving the maximum, each doubling the distance from it
+      (mu at twice the curvature along the step), up to the reach ``DAMPED_REACH size``;
+    * ``pi / reach`` steps of the swing at the reach;
+    * ``log10(1 / DAMPED_FLOOR)`` steps of mu falling tenfold to its floor at the bottom,
+      and 3 of the last Newton step's iterations (quadratic from there).
+
+    Why twice: the doubling holds at the maximum itself; along the swing the curvature
+    changes (as the cosine of the angle) and mu follows it a step late, and a step refused
+    (uphill, beyond the reach) counts too."""
+    reach = statics.DAMPED_REACH * size
+    ideal = (statics.CUTS + 1 + np.log2(reach / start) + np.pi / reach
+             + np.log10(1.0 / statics.DAMPED_FLOOR) + 3)
+    return 2.0 * ideal
+
+
+def descent_start(tilt):
+    """Where the damped steps start from, in rad off upright: the drawn tilt, or where the
+    load steps converged to the upright state itself (Newton's iteration on ``sin theta``
+    goes to its nearest zero, cubically: ``theta - tan theta``), the push off it along its
+    unstable mode, ``DESCENT_PUSH`` of the size (a beam or arm of about the size's length:
+    as many rad); the lesser of the two bounds the work from either."""
+    return min(tilt, statics.DESCENT_PUSH)
+
+
+@pytest.mark.parametrize("tilt", [1e-6, 1e-4, 1e-3, 3e-3, 0.01, 0.1])
+def test_the_beam_drawn_near_upright_hangs_within_a_bounded_work(tilt):
+    """Drawn within 0.1 rad of upright, the beam on a ball joint ends hanging straight down
+    (tip as above, bound 1e-9 m), its Newton iterations within :func:`work_bound`. Before,
+    the damped steps' mu rose with the residual, which rises as the beam leaves the maximum:
+    from 1e-4 and 1e-3 rad statics failed (the 500 damped steps allowed ended short of the
+    swing), from 3e-3 rad it took 127 of them; from 0.1 rad the load steps reached the
+    upright state and the continuation off it took 8409 iterations."""
+    m, b = beam_drawn(tilt)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(b.end)[0], [0.0, 0.0, -(1.0 + RHO * G / (2 * E))],
+                               rtol=0, atol=1e-9)
+    assert res.stats["newton_iterations"] <= work_bound(m.build().size, descent_start(tilt)), \
+        res.stats
+
+
+def planar_drawn(kind, tilt):
+    """A planar model on a pin at the origin under gravity along -y, drawn straight at
+    ``tilt`` (rad) from the upward vertical: the steel beam of :func:`beam_drawn` (4
+    elements), or a rigid body of 2 kg whose centre is 0.5 m along its arm from the pin.
+    Returns the model, the point that hangs, and where it hangs: the beam's tip at ``-(1 +
+    rho g L / (2 E)) L``, the body's centre 0.5 m below the pin."""
+    m = rancf.Model(gravity=(0.0, -G))
+    if kind == "beam":
+        b = m.add_beam(1.0, 4, E=E, rho=RHO, A=W * W, I=W**4 / 12, angle=np.pi / 2 - tilt)
+        m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+        return m, b.end, [0.0, -(1.0 + RHO * G / (2 * E))]
+    body = m.add_rigid_body(2.0, 0.05, position=(0.5 * np.sin(tilt), 0.5 * np.cos(tilt)),
+                            angle=np.pi / 2 - tilt)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(-0.5, 0.0))
+    return m, body.centre, [0.0, -0.5]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 1e-6, 1e-3, 0.1])
+@pytest.mark.parametrize("kind", ["body", "beam"])
+def test_a_planar_beam_or_body_drawn_near_upright_hangs(kind, tilt):
+    """The planar analogue, on the DAE: Newton's load steps converge to the upright state
+    (an equilibrium at every load factor; Newton on ``sin theta`` is drawn to its nearest
+    zero), the stability test finds it unstable and the damped steps leave it, from a push
+    of ``DESCENT_PUSH``: the beam's tip and the body's centre end hanging (bound 1e-9 m),
+    the message saying the upright state was left. Work: the load steps' own iterations
+    (converged, not bounded here) and :func:`work_bound` for the rest, twice that for the
+    ANCF beam, whose straight steps in its slopes stretch it at second order (a turn a by
+    ``a^2 / 2``), so that a step of the swing is followed by one relaxing that stretch."""
+    m, point, hanging = planar_drawn(kind, tilt)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(point)[0], hanging, rtol=0, atol=1e-9)
+    assert "was unstable" in res.message, res.message
+    descent = res.stats["newton_iterations"] - int(res.extra["iterations"].sum())
+    assert descent <= (2 if kind == "beam" else 1) * work_bound(
+        m.build().size, statics.DESCENT_PUSH), res.stats
+
+
+@pytest.mark.parametrize("tilt", [0.0, 1e-6, 1e-3, 0.1, 1.0])
+def test_a_body_or_a_chain_of_two_beams_drawn_near_upright_hangs(tilt):
+    """A rigid body on a ball joint (:func:`body_on_ball`'s, its arm drawn at ``tilt`` from
+    upright) and two 0.5 m halves of the steel beam on ball joints end to end, drawn
+    straight at ``tilt``: the body's centre ends 0.5 m below the pivot, the chain's end 1 m
+    stretched by its weight, ``-(1 + rho g L / (2 E)) L`` (each half's axial force
+    ``rho A g (L - s)`` as the whole beam's), bound 1e-9 m. Drawn exactly upright (tilt 0)
+    each is an equilibrium at every load factor: found unstable and left. Before, the chain
+    failed from 1e-3 and 0.1 rad: its lower joint's rotation vector, carried past pi by a
+    damped step and re-centred by the loop, counted as a step of nearly a full turn, which
+    the reach refused."""
+    body_model, body = body_on_ball(tilt - np.pi / 2)
+    res = rancf.static(body_model)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(body.centre)[0], [0.0, 0.0, -0.5], rtol=0,
+                               atol=1e-9)
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
+    d = np.array([np.sin(tilt), 0.0, np.cos(tilt)])
+    parent, ends = m.ground.point(0, 0, 0), []
+    for k in range(2):
+        b = m.add_beam(0.5, 2, E=E, rho=RHO, A=W * W, I=(W**4 / 12, W**4 / 12),
+                       J=0.141 * W**4, G=8e10, start=tuple(0.5 * k * d), direction=tuple(d),
+                       up=(0.0, 1.0, 0.0))
+        m.add_joint("spherical", parent, b.start)
+        parent = b.end
+        ends.append(b.end)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    np.testing.assert_allclose(res.position(ends[-1])[0],
+                               [0.0, 0.0, -(1.0 + RHO * G / (2 * E))], rtol=0, atol=1e-9)

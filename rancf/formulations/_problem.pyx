@@ -311,6 +311,12 @@ cdef class StepProblem:
         iterations do not converge on this problem ("" if nothing)."""
         return ""
 
+    def chart_step(self, q0, q1):
+        """The displacement (n,) of a step from ``q0`` to ``q1`` (n,) in ``q0``'s chart of the
+        coordinates: ``q1 - q0`` here, where the coordinates have one chart (a formulation
+        whose loop re-centres rotation vectors after a step overrides it)."""
+        return np.asarray(q1, dtype=float) - np.asarray(q0, dtype=float)
+
 
 #: Operation counts (flops) of one beam element's force and of its tangent matrices, the
 #: element's share of a residual and of a Newton matrix (from rancf/elements/_beam.pyx: about

@@ -1842,6 +1842,39 @@ cdef class SpatialProblem(StepProblem):
         _recentre(self.d, &qq[0], &vv[0], &aa[0])
         return np.asarray(qq), np.asarray(vv), np.asarray(aa)
 
+    def chart_step(self, q0, q1):
+        """The displacement (n,) of a step from ``q0`` to ``q1`` (n,) in ``q0``'s chart: each
+        spherical or free link's rotation vector p1 of ``q1`` taken as its other
+        representative ``p1 (1 - 2 pi / |p1|)`` (the same rotation) where that is nearer
+        ``q0``'s p0. Why: the loop re-centres a rotation vector that a step carried past
+        ``|p| = pi`` (``_recentre``), so that ``q1 - q0`` there is nearly a full turn, 2 pi
+        less twice the step, for a step of a few degrees (statics' damped steps refused such
+        steps as too long, and stalled at a link half a turn from its reference)."""
+        cdef double[::1] a0 = _vector("q0", q0, self.n)
+        cdef double[::1] a1 = _vector("q1", q1, self.n)
+        cdef SpatialData* d = self.d
+        cdef double other[3]
+        cdef double r, s, near, far
+        cdef int i, j, k, m
+        for i in range(d.n):
+            m = d.motion[i]
+            if i >= d.nb or m == M_ELEMENT or motion_rotation(m) != R_VECTOR:
+                continue
+            k = d.smap[d.q_offset[i] + translation_size(motion_translation(m))]
+            r = sqrt(a1[k] * a1[k] + a1[k + 1] * a1[k + 1] + a1[k + 2] * a1[k + 2])
+            if r == 0.0:
+                continue
+            s = 1.0 - 2.0 * M_PI / r
+            near, far = 0.0, 0.0
+            for j in range(3):
+                other[j] = s * a1[k + j]
+                near += (other[j] - a0[k + j]) ** 2
+                far += (a1[k + j] - a0[k + j]) ** 2
+            if near < far:
+                for j in range(3):
+                    a1[k + j] = other[j]
+        return np.asarray(a1)[:self.n] - np.asarray(a0)[:self.n]
+
     def residual(self, q, v, double t, a, double c_m=1.0, double c_f=1.0):
         """``c_m M(q) a - c_f F(q, v, t)`` (n,) (tests)."""
         self._forget()

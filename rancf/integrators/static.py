@@ -133,15 +133,16 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                                          model.gravity)
     family = [False]
     damped = _recording(family, lambda x, lam: _damped_equilibrium(
-        stepper, dae.compiled, x, lam, residual, mass_solve, A.size, tol * A.size, max_iter,
-        made, keep))
+        stepper, dae.compiled, x, lam, residual, lambda x, d: d @ (dae.mass(x) @ d),
+        mass_solve, A.size, tol * A.size, max_iter, made, keep))
     status, message, error, reached, iterations, _, steps = _settle_mechanism(
         stepper, set_load_factor, damped, made, loads)
     if status == "ok":
         # the stepper's state is the DAE's own (x, lambda); no cable frames to carry
         status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
-            _landing(stepper, keep, damped, family), tol * A.size, max_iter, made, message)
+            _landing(stepper, keep, damped, family), tol * A.size, max_iter, made, message,
+            damped)
     message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     if not iterations:
@@ -934,8 +935,9 @@ def _spatial_static(model, load_steps, tol, max_iter):
 
     family = [False]
     damped = _recording(family, lambda q, lam: _damped_equilibrium(
-        stepper, problem, q, lam, residual, mass_solve, tree.size, tol * tree.size, max_iter,
-        made, accepted))
+        stepper, problem, q, lam, residual,
+        lambda q, d: d @ problem.residual(q, zero, 0.0, d, 1.0, 0.0), mass_solve, tree.size,
+        tol * tree.size, max_iter, made, accepted))
     made = [stepper]
     status, message, error, reached, iterations, reason, steps = _settle_mechanism(
         stepper, set_load_factor, damped, made, loads)
@@ -946,7 +948,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
         status, message, error = _leave_or_stop(
             dae, stepper, *_tree_in_dae(formulation, dae,
                                         _landing(stepper, accepted, damped, family)),
-            tol * tree.size, max_iter, made, message)
+            tol * tree.size, max_iter, made, message, _tree_in_dae(formulation, dae, damped)[1])
     message = _family_noted(status, message, family)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
@@ -1018,16 +1020,34 @@ def _escape(dae, x, lam, down, omega2, tol, max_iter, made, landed=lambda first:
     eigensolver's arbitrary choice, and the potential falls to either side at second order,
     but the continuation from one side can stall where the other's reaches an equilibrium
     (a cable hanging from a pin folded back on itself: tests/test_cable_straight_rest.py)."""
-    down = down * np.sign(down[np.argmax(np.abs(down))])
-    step = _size(dae) / np.abs(down).max()
     for push, floor in ways:
-        for side in (1.0, -1.0):
+        for start in _pushes(dae, x, down, push):
             with one_blas_thread():
-                end = _pseudo_transient_first_step(dae, x + side * push * step * down, lam,
-                                                   tol, max_iter, made, -floor * omega2)
+                end = _pseudo_transient_first_step(dae, start, lam, tol, max_iter, made,
+                                                   -floor * omega2)
             if end is not None and landed(end):
                 return end
     return None
+
+
+def _pushes(dae, x, down, push):
+    """The two starts off the equilibrium x (n,) of ``dae`` along its unstable mode ``down``
+    (n,): ``x +- push size down / |down|_max`` (no coordinate moved by more than ``push``
+    times the model's size), ``down`` first signed so that its largest entry is positive
+    (the eigensolver's sign is arbitrary; the order of the two sides is then the same from
+    run to run)."""
+    down = down * np.sign(down[np.argmax(np.abs(down))])
+    step = push * _size(dae) / np.abs(down).max()
+    return x + step * down, x - step * down
+
+
+#: The push of :func:`_leave_unstable_equilibrium`'s first way off an unstable equilibrium,
+#: the damped steps of the statics' own loop (``descend``) from it, as a share of the model's
+#: size: that of the first of :data:`ESCAPE_WAYS`, for the same reason (an ANCF element turned
+#: straight by 1e-3 is stretched by 5e-7 only). From there :func:`_damped_newton` doubles the
+#: distance from the maximum a step (mu at twice the curvature along its steps) within its
+#: reach: about ``log2(1e3)`` = 10 steps to leave it.
+DESCENT_PUSH = 1e-3
 
 
 #: Above this many constraint rows statics does not test the stability of its equilibrium
@@ -1038,7 +1058,7 @@ STABILITY_ROWS = 500
 
 
 def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter, made,
-                                message):
+                                message, descend=None):
     """``(status, message)`` of a static solve whose load steps reached an equilibrium (the
     stepper's state, at load factor 1), which is left for a stable one where it is unstable:
     the fold escape of :func:`_spatial_dae_static`, on every coordinate, for a model of
@@ -1053,8 +1073,14 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     of ``Z^T K Z y = omega^2 Z^T M Z y`` (K Newton's stiffness ``K + d(Phi_x^T
     lambda)/dx``, M the DAE's mass matrix, Z the motions the joints allow) whose omega^2
     (1/s^2) is negative beyond its round-off ``eps |K|_1 |y|^2`` (y of unit modal mass), the
-    test :func:`rancf.modes` refuses an unstable equilibrium by, O(n). Where it is unstable:
-    a step along that mode, then :func:`_pseudo_transient_first_step` at the full load from
+    test :func:`rancf.modes` refuses an unstable equilibrium by, O(n). Where it is unstable
+    and ``descend(x, lambda)`` is given (the damped steps of the solve's own loop,
+    :func:`_damped_equilibrium` through :func:`_recording`, from a DAE state; True where they
+    reached an equilibrium): first that, from a push of :data:`DESCENT_PUSH` times the
+    model's size along the mode to either side (:func:`_pushes`): the damped steps leave a
+    maximum at a doubling of the distance a step (:func:`_damped_newton`). Where that
+    reaches none, or is not given (the spatial DAE's statics): a step along that mode, then
+    :func:`_pseudo_transient_first_step` at the full load from
     there, its mu kept above ``|omega^2|`` (a damped descent of the potential: Newton alone
     goes back to the unstable equilibrium as readily as to another, and so do the
     continuation's steps once mu falls below ``|omega^2|``), the ways of
@@ -1109,8 +1135,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
                 return "ok", message
             if down is None or attempt == ESCAPES:
                 break
-            if _escape(dae, x, lam, down, omega2, tol, max_iter, made,
-                       lambda first: solve_from(*first)) is None:
+            if not (descend is not None
+                    and any(descend(start, lam)
+                            for start in _pushes(dae, x, down, DESCENT_PUSH))
+                    or _escape(dae, x, lam, down, omega2, tol, max_iter, made,
+                               lambda first: solve_from(*first)) is not None):
                 break
     except KeyboardInterrupt:
         # as in the load steps: the result is the last equilibrium reached, whole
@@ -1130,7 +1159,8 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
         "load_steps")
 
 
-def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, message):
+def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, message,
+                   descend=None):
     """``(status, message, error)``: :func:`_leave_unstable_equilibrium` (the same arguments),
     ``error`` None; or, where an input function fails in its stability test or its
     continuation (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`, raised by
@@ -1141,7 +1171,7 @@ def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, mess
     the user's function, and each would call it again."""
     try:
         return (*_leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter,
-                                             made, message), None)
+                                             made, message, descend), None)
     except USER_FUNCTION_ERRORS as exc:
         stopped = (f"the stability test of the equilibrium at load factor 1, or the "
                    f"continuation off it where unstable, stopped: {exc}; the result is the "
@@ -1368,8 +1398,8 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                                              lambda s: setattr(dae, "load_factor", s),
                                              model.gravity)
         damped = _recording(family, lambda q, lam: _damped_equilibrium(
-            stepper, dae.compiled, q, lam, residual, mass_solve, dae.tree.size,
-            tol * dae.tree.size, max_iter, made, accepted))
+            stepper, dae.compiled, q, lam, residual, lambda q, d: d @ (dae.mass(q) @ d),
+            mass_solve, dae.tree.size, tol * dae.tree.size, max_iter, made, accepted))
         with one_blas_thread():
             status, message, error, reached, iterations, reason, steps = _settle_mechanism(
                 stepper, set_load_factor, damped, made,
@@ -1378,7 +1408,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             status, message, error = _leave_or_stop(
                 dae, stepper, lambda last: (last[1], last[4]),
                 _landing(stepper, accepted, damped, family), tol * dae.tree.size, max_iter,
-                made, message)
+                made, message, damped)
     message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
@@ -1468,7 +1498,7 @@ DAMPED_REACH = 0.25
 DAMPED_ROUNDOFF = 1e3 * np.finfo(float).eps
 
 
-def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
+def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_iter, made):
     """The equilibrium ``(x, lambda)`` of a mechanism held by its loads alone (a beam or body
     on a ball or universal joint under gravity), reached from ``(x, lambda)`` at the load
     factor set, or None: Newton's steps of the one implicit loop on ``problem`` (the
@@ -1489,7 +1519,8 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
 
     ``residual(x, lambda)``: ``(|r|, f, c)``, the static residual's norm (any consistent
     norm: only its ratios are used), its force part ``f = s Q - F_K - Phi_x^T lambda`` (n,)
-    and its constraint part ``c = Phi(x)`` (m,); ``a0`` (m/s^2): an acceleration of the
+    and its constraint part ``c = Phi(x)`` (m,); ``mass_along(x, dx)``: ``dx^T M(x) dx``,
+    the mass along a step; ``a0`` (m/s^2): an acceleration of the
     loads, so that ``mu_0 = a0 / (0.1 size)`` moves no point by more than about a tenth of the
     model's ``size`` (m) in the first step, as :func:`_pseudo_transient_first_step`'s.
 
@@ -1499,12 +1530,30 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
     scales as ``1 / mu``), and where it goes uphill, ``dx^T (K + mu M) dx = dx^T f + c^T
     dlambda <= 0`` (the step's own equations; K + mu M indefinite along it, mu below a
     negative curvature's ``|omega^2|``: a step towards an unstable equilibrium, a chain
-    folding up; mu times 10). An accepted step that moved more than a tenth of the reach is
-    on its way: mu halved where the residual fell and the step took less than half the reach
-    (the residual's ratio says little of the distance left: a swing's falls as the cosine
-    of its angle). Nearer, with ``rho`` the residual's ratio step to step, ``mu <- mu min(rho,
-    0.1)`` where it fell and ``mu sqrt(rho)`` where it rose (switched evolution relaxation),
-    never below ``DAMPED_FLOOR mu_0``. It stops at a step taken at the floor that moves no
+    folding up; mu times 10). The steps are measured in the start's chart of the
+    coordinates (``problem.chart_step``: a rotation vector the loop re-centred past pi is
+    taken back, not counted as a step of nearly a full turn, which the reach refused: two
+    beams on ball joints stalled with the lower one's half a turn from its reference).
+
+    After an accepted step, its curvature ``kappa = dx^T K dx / dx^T M dx = dx^T (K + mu
+    M) dx / dx^T M dx - mu`` (1/s^2, exact for the matrix solved). Where it is negative the
+    step falls off a maximum or a saddle (a beam drawn near upright on a ball joint: gravity's
+    swing stiffness ``-m g L / 2``): mu <- ``max(2 |kappa|, mu / 10)``, with which the step
+    ``dx = |kappa| / (mu - |kappa|) d`` doubles the distance d from the maximum, so that
+    leaving it from d takes ``log2(reach / d)`` steps. Why not by the residual: off a maximum
+    the residual rises with the distance, as it should, and raising mu with it (switched
+    evolution relaxation) shrinks the steps, mu growing with the steps and the distance as
+    mu squared: from 1e-4 rad the 500 steps allowed ended short of the swing (statics
+    failed there, and took 127 steps from 3e-3 rad). Else, an accepted step that moved more
+    than a tenth of the reach is on its way: mu halved where the residual fell and the step
+    took less than half the reach (the residual's ratio says little of the distance left: a
+    swing's falls as the cosine of its angle). Nearer, with ``rho`` the residual's ratio
+    step to step, ``mu <- mu / 10`` where it fell and ``mu sqrt(rho)`` where it rose
+    (switched evolution relaxation, its fall limited to tenfold a step: a residual that falls
+    by more in one step is a stiff direction's relaxed, an ANCF beam's stretch by the last
+    straight step, not the swing's converging; mu at its full ratio fell to the floor, and
+    the next steps went uphill), never below ``DAMPED_FLOOR mu_0``. It stops at
+    a step taken at the floor that moves no
     coordinate by more than ``tol`` (the loop's own test, m), or at a residual at its
     round-off, :data:`DAMPED_ROUNDOFF` times the largest met (where a neutral direction of
     little inertia drifts by more than ``tol`` a step); None after ``10 max_iter``
@@ -1529,7 +1578,9 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
             raise
         except (StepFailure, ArithmeticError, RuntimeError, ValueError):
             r1 = np.nan
-        moved = np.abs(x1 - x).max() if np.isfinite(r1) else np.inf
+        # the step in the start's chart (a rotation vector carried past pi is re-centred)
+        dx = problem.chart_step(x, x1) if np.isfinite(r1) else None
+        moved = np.abs(dx).max(initial=0.0) if dx is not None else np.inf
         reach = DAMPED_REACH * size
         if np.isfinite(r1) and moved > reach:
             # beyond the step's reach: a step of mu M alone scales as 1 / mu
@@ -1537,28 +1588,36 @@ def _damped_newton(problem, x, lam, residual, a0, size, tol, max_iter, made):
             stepper.start_at_rest(0.0, x, lam)
             continue
         # uphill: dx^T (K + mu M) dx <= 0
-        if not np.isfinite(r1) or (moved > tol and (x1 - x) @ f + c @ (lam1 - lam) <= 0.0):
+        stiff = dx @ f + c @ (lam1 - lam) if dx is not None else np.nan
+        if not np.isfinite(r1) or (moved > tol and stiff <= 0.0):
             mu *= 10.0
             stepper.start_at_rest(0.0, x, lam)      # back to the last state
             continue
+        # the curvature along the step, dx^T K dx / dx^T M dx (1/s^2), of the matrix it solved
+        kappa = stiff / mass_along(x, dx) - mu if moved > tol else 0.0
         ratio = r1 / r if r else 0.0
         x, lam, r, f, c = x1, lam1, r1, f1, c1
         largest = max(largest, r)
         if not r or (moved <= tol and mu <= floor) or r <= DAMPED_ROUNDOFF * largest:
             return x, lam
+        if kappa < 0.0:
+            # falling off a maximum or a saddle, where the residual rises as it should: mu
+            # at 2 |kappa| doubles the distance from it a step (no faster than tenfold down)
+            mu = max(-2.0 * kappa, 0.1 * mu, floor)
+            continue
         if moved > 0.1 * reach:
             # still on its way: longer steps while the residual falls (its ratio says little
             # of the distance left: a swing's residual falls as the cosine of its angle)
             mu = mu * 0.5 if ratio < 1.0 and moved < 0.5 * reach else mu
             continue
         # a residual at its round-off rises as readily as it falls: mu falls on there
-        mu = (max(mu * min(ratio, 0.1), floor) if ratio <= 1.0 or moved <= tol
+        mu = (max(mu * 0.1, floor) if ratio <= 1.0 or moved <= tol
               else mu * np.sqrt(ratio))
     return None
 
 
-def _damped_equilibrium(stepper, problem, q, lam, residual, mass_solve, size, tol, max_iter,
-                        made, accepted):
+def _damped_equilibrium(stepper, problem, q, lam, residual, mass_along, mass_solve, size, tol,
+                        max_iter, made, accepted):
     """How the equilibrium at the load factor set was reached from ``(q, lambda)`` by
     :func:`_damped_newton` on ``problem``, then Newton's load step from there on ``stepper``:
     ``"isolated"`` where that step converged (the loop's own test, its matrix regular),
@@ -1567,14 +1626,15 @@ def _damped_equilibrium(stepper, problem, q, lam, residual, mass_solve, size, to
     the stepper then at it at rest and ``accepted(q)`` called there; False, the stepper
     untouched, where
     the damped steps reach nothing (no equilibrium: a free body under gravity, a torque that
-    nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_solve(q,
+    nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_along(q,
+    dq)``: ``dq^T M(q) dq`` (:func:`_damped_newton`'s curvature along a step); ``mass_solve(q,
     lam)``: an acceleration scale (m/s^2) of the loads, ``|M^-1 Q|_max`` there (Q the
     applied loads at the load factor set) or gravity's: not of the residual, which is zero
     where the start is an equilibrium already (the end of an escape, :func:`_tree_in_dae`);
     ``size`` (m); ``made`` the solve's loops."""
     try:
-        end = _damped_newton(problem, q, lam, residual, mass_solve(q, lam), size, tol,
-                             max_iter, made)
+        end = _damped_newton(problem, q, lam, residual, mass_along, mass_solve(q, lam), size,
+                             tol, max_iter, made)
     except USER_FUNCTION_ERRORS:
         raise
     except (ArithmeticError, RuntimeError, ValueError):
