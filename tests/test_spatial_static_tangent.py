@@ -24,8 +24,9 @@ def every_joint_kind_at_rest():
 
 
 def joint_kinds():
-    """The model of :func:`every_joint_kind_at_rest`, its beam and its rigid bodies: a soft beam of 4 elements on a spherical joint (with a rotational spring) from the
-    ground, below its end rigid bodies on a universal, a driven revolute, a prismatic (with a
+    """The model of :func:`every_joint_kind_at_rest`, its beam and its rigid bodies: a soft beam
+    of 4 elements on a spherical joint (with a rotational spring) from the ground, below its
+    end rigid bodies on a universal, a driven revolute, a prismatic (with a
     spring), a revolute and a free joint, under gravity; a fixed-direction force and moment
     at an offset point of the free body and a follower force and moment at an offset point
     of the universal joint's body and on a beam node. Every coordinate has stiffness: the

@@ -292,6 +292,12 @@ cdef double DIFFERENCE_STEP = 1e-6
 #: The step of :func:`_arc_derivative`'s differences: rad in a node's rotation, times the
 #: element's chord in its translation.
 cdef double ARC_STEP = 1e-3
+#: Its stencil's shifts (times the step) and weights (over 12 steps), and the size of the two
+#: nodes' twists it differentiates in.
+cdef int STENCIL = 4
+cdef double[4] _SHIFT = [1.0, -1.0, 2.0, -2.0]
+cdef double[4] _WEIGHT = [8.0, -8.0, -1.0, 1.0]
+cdef int PAIR = 2 * SPATIAL_NODE
 cdef double[9] _EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
 
 
@@ -319,55 +325,54 @@ cdef inline void _force_block(const double* F, const double* g, double* B) noexc
 
 cdef void _arc_derivative(const SpatialData* d, int a, int b, double xi, const double* F,
                           const double* M, bint follower, double* B) noexcept nogil:
-    """B (12 x 12, row-major) <- the derivative of the wrenches ``(Wa, Wb)`` on the nodes a, b
-    that do the virtual work of the force F and moment M at the point xi of their element
-    (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd, at the last kinematics) in the
-    nodes' twists ``(h_a, h_b)`` (``h = (v, w)``: origin moved by v, frame turned by ``exp(w^)``,
-    global), less the rigid turning of each node's own wrench, ``(w x F_e, w x N_e)`` (the
-    part :meth:`SpatialProblem._link_turning` takes; N_e is about the node's origin, which
-    moves with it: the ``v x F_e`` of ``h x* W`` is the moment's change about a fixed point).
+    """B (PAIR x PAIR: 12 x 12, row-major) <- the derivative of the wrenches ``(Wa, Wb)`` on the
+    nodes a, b that do the virtual work of the force F and moment M at the point xi of their
+    element (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd, at the last kinematics)
+    in the nodes' twists ``(h_a, h_b)`` (``h = (v, w)``: origin moved by v, frame turned by
+    ``exp(w^)``, global), less the rigid turning of each node's own wrench, ``(w x F_e, w x
+    N_e)`` (the part :meth:`SpatialProblem._link_turning` takes; N_e is about the node's
+    origin, which moves with it: the ``v x F_e`` of ``h x* W`` is the moment's change about a
+    fixed point).
 
     By differences of fourth order, ``(8 (W(s) - W(-s)) - (W(2 s) - W(-2 s))) / (12 s)``, at
     ``s = ARC_STEP`` (rad; times the chord ``|r_b - r_a|`` in a translation): the truncation
     is ``s^4 / 30`` of the wrenches' fifth derivative, 1e-13 of them, and the round-off
     1e-16 / s, 1e-13: the derivative to the digits the forces have. 48 evaluations of
     ``arc_wrenches`` a point, O(1)."""
-    cdef double r[6]
-    cdef double A[18]
-    cdef double W[12]
+    cdef double r[2 * 3]
+    cdef double A[2 * 9]
+    cdef double W[2 * SPATIAL_NODE]
     cdef double Q[9]
     cdef double w[3]
     cdef double x[3]
     cdef double chord = 0.0, step, weight, t
     cdef int col, e, k, m, i
     cdef const double* base
-    cdef double[4] sign = [1.0, -1.0, 2.0, -2.0]
-    cdef double[4] weights = [8.0, -8.0, -1.0, 1.0]
     for k in range(3):
         t = d.r[3 * b + k] - d.r[3 * a + k]
         chord += t * t
     chord = sqrt(chord)
-    memset(B, 0, 144 * sizeof(double))
-    for col in range(12):
+    memset(B, 0, PAIR * PAIR * sizeof(double))
+    for col in range(PAIR):
         e, k = col // SPATIAL_NODE, col % SPATIAL_NODE
         step = ARC_STEP * (chord if k < 3 else 1.0)
-        for m in range(4):
+        for m in range(STENCIL):
             memcpy(r, d.r + 3 * a, 3 * sizeof(double))
             memcpy(r + 3, d.r + 3 * b, 3 * sizeof(double))
             memcpy(A, d.A + 9 * a, 9 * sizeof(double))
             memcpy(A + 9, d.A + 9 * b, 9 * sizeof(double))
             if k < 3:
-                r[3 * e + k] += sign[m] * step
+                r[3 * e + k] += _SHIFT[m] * step
             else:
                 w[0] = w[1] = w[2] = 0.0
-                w[k - 3] = sign[m] * step
+                w[k - 3] = _SHIFT[m] * step
                 expm(w, Q)
                 base = d.A + 9 * (b if e else a)
                 matmul(Q, base, A + 9 * e)
             arc_wrenches(r, A, r + 3, A + 9, xi, F, M, follower, W, W + SPATIAL_NODE)
-            weight = weights[m] / (12.0 * step)
-            for i in range(12):
-                B[12 * i + col] += weight * W[i]
+            weight = _WEIGHT[m] / (12.0 * step)
+            for i in range(PAIR):
+                B[PAIR * i + col] += weight * W[i]
     # the rigid turning of each node's own wrench, at the nodes' poses
     arc_wrenches(d.r + 3 * a, d.A + 9 * a, d.r + 3 * b, d.A + 9 * b, xi, F, M, follower, W,
                  W + SPATIAL_NODE)
@@ -378,10 +383,10 @@ cdef void _arc_derivative(const SpatialData* d, int a, int b, double xi, const d
             col = SPATIAL_NODE * e + 3 + k
             cross(w, W + SPATIAL_NODE * e, x)
             for i in range(3):
-                B[12 * (SPATIAL_NODE * e + i) + col] -= x[i]
+                B[PAIR * (SPATIAL_NODE * e + i) + col] -= x[i]
             cross(w, W + SPATIAL_NODE * e + 3, x)
             for i in range(3):
-                B[12 * (SPATIAL_NODE * e + 3 + i) + col] -= x[i]
+                B[PAIR * (SPATIAL_NODE * e + 3 + i) + col] -= x[i]
 
 
 cdef inline void _mul6(const double* X, const double* Y, double* out) noexcept nogil:
@@ -1634,7 +1639,7 @@ cdef class SpatialProblem(StepProblem):
         (``conservative``)."""
         cdef SpatialData* nd = &self.nd
         cdef double lf = self.load_factor
-        cdef double B[144]
+        cdef double B[2 * SPATIAL_NODE * 2 * SPATIAL_NODE]     # PAIR x PAIR
         cdef double F[3]
         cdef double Mo[3]
         cdef double n[3]
@@ -1694,19 +1699,20 @@ cdef class SpatialProblem(StepProblem):
         cdef double* Ec
         cdef double* Bb
         cdef double t
-        cdef int p, c, ip, ic, r, k, j, n_c
+        cdef int p, c, ip, ic, op, oc, r, k, j, n_c
         if nd.parent[b] == a:
             p, c, ip, ic = a, b, 0, 1
         elif nd.parent[a] == b:
             p, c, ip, ic = b, a, 1, 0
         else:
             return      # no element of a tree's beam (exact_static is off: GMRES has it)
+        op, oc = SPATIAL_NODE * ip, SPATIAL_NODE * ic
         for r in range(SPATIAL_NODE):
             for k in range(SPATIAL_NODE):
-                Bpp[SPATIAL_NODE * r + k] = B[12 * (SPATIAL_NODE * ip + r) + SPATIAL_NODE * ip + k]
-                Bpc[SPATIAL_NODE * r + k] = B[12 * (SPATIAL_NODE * ip + r) + SPATIAL_NODE * ic + k]
-                Bcp[SPATIAL_NODE * r + k] = B[12 * (SPATIAL_NODE * ic + r) + SPATIAL_NODE * ip + k]
-                Bcc[SPATIAL_NODE * r + k] = B[12 * (SPATIAL_NODE * ic + r) + SPATIAL_NODE * ic + k]
+                Bpp[SPATIAL_NODE * r + k] = B[PAIR * (op + r) + op + k]
+                Bpc[SPATIAL_NODE * r + k] = B[PAIR * (op + r) + oc + k]
+                Bcp[SPATIAL_NODE * r + k] = B[PAIR * (oc + r) + op + k]
+                Bcc[SPATIAL_NODE * r + k] = B[PAIR * (oc + r) + oc + k]
                 Xi[SPATIAL_NODE * r + k] = 1.0 if r == k else 0.0
         _skew(nd.d + 3 * c, dx)
         for r in range(3):
