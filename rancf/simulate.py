@@ -987,9 +987,9 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse")
     model : Model
         Planar (the DAE formulation's absolute coordinates and multipliers), or a spatial tree
         (``rancf.Model(dim=3)``: its link coordinates, through the same loop; Newton's step
-        solves the full tangent, factored in O(n) and solved directly, or by GMRES
-        preconditioned by that matrix where a load or spring-damper acts at a point between
-        two nodes, rancf/formulations/_spatial_implicit.pyx, so a
+        solves the full tangent, factored in O(n) and solved directly (with cables by GMRES
+        preconditioned by the elements' stiffness), rancf/formulations/_spatial_implicit.pyx,
+        so a
         mechanism, a joint that is neither held nor driven, fails with a message saying so);
         a spatial model with a closed loop on the spatial DAE (its bodies' positions and
         Euler parameters and the multipliers, as the planar statics').

@@ -80,6 +80,9 @@ cdef struct SpatialData:
                                    # ``factor``'s U = I^A Z + u and in the sweeps' body
                                    # accelerations, then u (6 x n_i); NULL: the symmetric
                                    # elimination (``factor``)
+    double* rows                   # 36 per body: R (n_i x 6, row stride 6) added to the row
+                                   # side ``H^T I^A`` of ``factor`` with ``tangent`` (statics'
+                                   # loads between two nodes); NULL: none
     # spatial ANCF cables (the theory page's "The cable in the recursion"): their nodes are
     # the kernel's nodes nb .. n - 1 (tree body n_bodies + k is cable node k), visited with the
     # bodies in ``order`` (parents first); every per-body workspace above has n entries

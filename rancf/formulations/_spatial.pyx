@@ -976,13 +976,14 @@ cdef inline void lu_solve(const double* F, int n, double* x) noexcept nogil:
 
 
 cdef inline int _link_block(const double* IA, const double* H, const double* Z, const double* Ei,
-                            double* U, double* L, double* W, double* S, int n, bint tangent,
-                            bint positive, bint parent) noexcept nogil:
+                            const double* R, double* U, double* L, double* W, double* S, int n,
+                            bint tangent, bint positive, bint parent) noexcept nogil:
     """A link's step of :func:`factor` (n its free coordinates): ``U = I^A Z + u`` (6 x n; Z =
-    H and no u without ``tangent``), ``D = H^T U + E_i`` (Ei or NULL) factored into L
+    H and no u without ``tangent``), ``D = H^T U + R Z + E_i`` (Ei, R or NULL) factored into L
     (:func:`lu` with ``tangent``, else :func:`ldl`, ``positive`` as it asks), ``W = D^-1 U^T``
-    (or ``D^-1 H^T I^A``), and with ``parent`` ``S = I^A - U W`` (6 x 6), which :func:`factor`
-    moves to the parent. Returns -1 where D is singular (not positive definite), else 0.
+    (or ``D^-1 (H^T I^A + R)``), and with ``parent`` ``S = I^A - U W`` (6 x 6), which
+    :func:`factor` moves to the parent. Returns -1 where D is singular (not positive definite),
+    else 0.
 
     Inline, so that :func:`factor`'s call with ``n = SPATIAL_NODE`` (an element link, a free
     joint's) has loops of known length, which the compiler unrolls; the sums run in a local,
@@ -1003,6 +1004,8 @@ cdef inline int _link_block(const double* IA, const double* H, const double* Z, 
             t = 0.0 if Ei == NULL else Ei[SPATIAL_NODE * j + k]
             for r in range(SPATIAL_NODE):
                 t += H[SPATIAL_NODE * r + j] * U[SPATIAL_NODE * r + k]
+                if R != NULL:
+                    t += R[SPATIAL_NODE * j + r] * Z[SPATIAL_NODE * r + k]
             L[SPATIAL_NODE * j + k] = t
     if (lu(L, n) if tangent else ldl(L, n, positive)):
         return -1
@@ -1013,7 +1016,7 @@ cdef inline int _link_block(const double* IA, const double* H, const double* Z, 
             ldl_solve(L, n, col)
         else:
             for j in range(n):
-                t = 0.0
+                t = 0.0 if R == NULL else R[SPATIAL_NODE * j + r]
                 for k in range(SPATIAL_NODE):
                     t += H[SPATIAL_NODE * k + j] * IA[SPATIAL_NODE * k + r]
                 col[j] = t
@@ -1047,7 +1050,13 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     composite inertia beyond the deeper of the two) plus ``H_i^T u_j`` where j is i or beyond
     it: the same elimination with ``U = I^A Z + u``, D factored by :func:`lu`, and ``W = D^-1
     H^T I^A``, since the body accelerations are then ``a_i = X_i a_p + Z_i qdd_i`` and the link
-    wrenches ``W_i = I_i a_i + u_i qdd_i + sum_c X_c^T W_c``."""
+    wrenches ``W_i = I_i a_i + u_i qdd_i + sum_c X_c^T W_c``. With ``d.rows`` too (R, n_i x 6
+    a link) link i's row has ``R_i a_i`` beside ``H_i^T W_i``: its entry for link j (i itself
+    or a link before it) is ``R_i X_ij Z_j`` (X_ij the motion transform from body j to i), the
+    coupling of a link's coordinates with its body's twist that statics' loads between two
+    nodes have (rancf/formulations/_spatial_implicit.pyx, ``_arc_blocks``); it enters link i's
+    own equation only, so the elimination takes ``W = D^-1 (H^T I^A + R)`` and ``D = H^T U +
+    R Z + E_i``, the sweeps unchanged."""
     cdef double S[SPATIAL_BLOCK]
     cdef double M[CABLE_ELEMENT_BLOCK]
     cdef double* IA
@@ -1057,6 +1066,7 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
     cdef double* L
     cdef const double* Z
     cdef const double* Ei
+    cdef const double* R
     cdef const double* Me
     cdef int s, i, j, k, r, p, n_i, el
     memset(d.IA, 0, SPATIAL_BLOCK * d.n * sizeof(double))
@@ -1100,9 +1110,11 @@ cdef int factor(SpatialData* d, double c_m, const double* E) noexcept nogil:
             continue
         # a link: its block's products, sizes known to the compiler where n_i is a node's
         Z = H if d.tangent == NULL else d.tangent + 2 * SPATIAL_BLOCK * i
-        if (_link_block(IA, H, Z, Ei, U, L, W, S, SPATIAL_NODE, d.tangent != NULL, E == NULL,
-                        p >= 0) if n_i == SPATIAL_NODE else
-                _link_block(IA, H, Z, Ei, U, L, W, S, n_i, d.tangent != NULL, E == NULL, p >= 0)):
+        R = d.rows + SPATIAL_BLOCK * i if d.tangent != NULL and d.rows != NULL else NULL
+        if (_link_block(IA, H, Z, Ei, R, U, L, W, S, SPATIAL_NODE, d.tangent != NULL,
+                        E == NULL, p >= 0) if n_i == SPATIAL_NODE else
+                _link_block(IA, H, Z, Ei, R, U, L, W, S, n_i, d.tangent != NULL, E == NULL,
+                            p >= 0)):
             return i + 1
         if p >= 0:
             # to the parent: X^T (I^A - U W) X
@@ -1660,6 +1672,7 @@ cdef class SpatialKernel(ODEProblem):
         d.js_rest = <const double*>_ptr(a, "js_rest")
         d.spring_power = 0.0
         d.body_blocks = NULL
+        d.rows = NULL
         d.tangent = NULL
         d.nb = nb
         d.order = <const int*>_ptr(a, "order")

@@ -108,7 +108,7 @@ Left out of S (the residual keeps them all, so the step converges to the same so
   the spring-dampers' wrenches in W;
 - the derivative of the element damping force in the coordinates (``d(B_e^T C B_e ed)/de``)
   and of a rotation-vector effort's map ``J_l(q)^T`` (above);
-- in statics (``c_m = 0``) none of the above but at points between two nodes (below).
+- in statics (``c_m = 0``) none of the above (below).
 
 With S itself as Newton's matrix (:meth:`solve` without :attr:`krylov`, the default in
 dynamics) Newton converges linearly, at a rate of about the ratio of the dropped terms to the
@@ -164,8 +164,9 @@ evaluates the residual at its iterate right before it solves), with the coordina
 ``1e-6 (1 + max |q|)`` (error of order its square; round-off of order 1e-16 of the forces over
 that step). Newton then converges quadratically (the ``spatial`` case of the report lists
 the bend's iterations per load step). In statics (``c_m = c_c =
-0``) the preconditioner is statics' matrix below (:attr:`static_turning`), which misses only
-the turning of loads and spring-dampers at points between two nodes; with cables, S,
+0``) the preconditioner is statics' matrix below (:attr:`static_turning`), the residual's
+whole derivative but for cables (there it runs only where forced: ``exact_static`` off); with
+cables, S,
 the stiffness of the elements, spring-dampers and effort functions alone: a mechanism (a
 joint that nothing holds, a free body) makes a joint block singular, which fails with a
 message naming the body.
@@ -196,15 +197,46 @@ rigidly and needs none). With them the matrix is the static residual's whole der
 cylindrical, whose sliding only a spring-damper between points holds; effort functions but
 for their slopes' differences), factored once an iteration by the unsymmetric elimination
 (LU joint blocks), O(n), and solved directly: no GMRES. ``exact_static`` is set where nothing
-the matrix leaves out is in the model: no cables, no loads or spring-dampers at points
-between two nodes (the point moves with both nodes' coordinates: no body block); drives are
-held, their links' coordinates are not unknowns. (The turning of a spring's force through
-the tree, which S leaves out above, is here the link wrenches' turning, the spring's
-wrench in W, and its body blocks.) Where the matrix leaves such a point out (not with
-cables: :attr:`static_turning`), statics runs GMRES as above preconditioned by it, which
-leaves GMRES the left-out terms alone: the bend at 64 elements with its tip force between
-two nodes, 10 load steps, 134 products where the elements' stiffness as preconditioner
-took 331 (the iterations and the equilibrium the same).
+the matrix leaves out is in the model: no cables (with them statics runs GMRES preconditioned
+by S); drives are held, their links' coordinates are not unknowns. (The turning of a
+spring's force through the tree, which S leaves out above, is here the link wrenches'
+turning, the spring's wrench in W, and its body blocks.)
+
+Loads between two nodes in statics' matrix (:meth:`_arc_blocks`): a load at the point xi of
+the element between nodes a and b acts by the wrenches ``(W_a, W_b)`` on both that do its
+virtual work (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd), functions of both
+nodes' poses: the point moves with both nodes' coordinates, and the change of its force's
+wrenches is no body block. Their derivative in the nodes' twists, less each node's rigid
+turning ``h x* W`` that the link wrenches' turning takes, is a 12 x 12 block B
+(:func:`_arc_derivative`: differences of fourth order of ``arc_wrenches`` in the two poses,
+to 1e-13 of the wrenches: the derivative to the digits they have; O(1) a load). One node,
+p, is the other's, c's, parent (the element is c's link: the second node's, or the first's
+where the tree runs from the beam's end), so ``h_c = X h_p + H_c dq_c`` (X the motion
+transform from p to c, H_c the element link's motion subspace, dq_c its coordinates) and, with
+``h_p = X^-1 (h_c - H_c dq_c)`` and ``T = X^-T``, the loads' part ``J_p^T dW_p + J_c^T dW_c``
+of the derivative (J the bodies' Jacobians) is ::
+
+    J_c^T (T dW_p + dW_c) - P_c^T H_c^T T dW_p          (P_c: link c's coordinates)
+
+which B splits into four terms on c alone (:meth:`_pair_terms`): a 6 x 6 body block
+(``J_c^T . J_c``, the mass's place), a column term on link c (``J_c^T . dq_c``: a wrench per
+unit of its coordinates, the u of the link wrenches' turning), a block of its joint block E,
+and a row term ``R_c`` (n_c x 6: ``P_c^T R_c J_c``, link c's coordinates against c's twist).
+The row term is the one new kind: from one side it couples link c with every link before it
+(``R_c X_cj H_j`` for a link j on c's path), as no congruence does. It enters link c's own
+equation only, not the wrench c passes to its parent, so the elimination takes it there:
+``W = D^-1 (H^T I^A + R)``, ``D = H^T U + R H + E`` (``factor`` of
+rancf/formulations/_spatial.pyx with ``SpatialData.rows``), the sweeps unchanged: still O(n),
+O(1) more a load. A spring-damper's force at such a point is a force of fixed direction there
+(its change with the points' positions is Woodbury's ``D^T K_s D``, whose D has the point's
+motion from both nodes): the same terms. So the matrix is the static residual's whole
+derivative with loads and spring-dampers between two nodes, follower or not, and statics
+solves directly (tests/test_spatial_static_tangent.py). The bend at 64 elements with its tip
+force at the middle of its last element, 10 load steps: 39 iterations (4 a step, as with the
+force on the tip node) and no GMRES product, where GMRES preconditioned by the matrix without
+these terms made 138 products; its load steps 39 -> 15 ms (medians of 9 interleaved runs, a
+loaded machine), about 1.1 times the tip node's (the differences, 48 evaluations of
+``arc_wrenches`` a factorization).
 
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
@@ -217,13 +249,14 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from rancf.elements._rotation cimport (cross, dot, left_jacobian, left_jacobian_inverse,
-                                       left_jacobian_rate, matvec)
+from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
+                                       left_jacobian_rate, matmul, matvec)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
                                          cable_stiffness_damping)
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
                                            element_force)
 from rancf.formulations._problem cimport StepProblem
+from rancf.formulations._spatial_arc cimport arc_wrenches
 from rancf.formulations._spatial cimport (SpatialData, SpatialKernel, ball_spring_block,
                                           cable_rest, factor as factorize, forces,
                                           inverse_dynamics,
@@ -256,6 +289,15 @@ cdef int RESTART = 25
 cdef int CYCLES = 8
 cdef double KRYLOV_TOL = 1e-8
 cdef double DIFFERENCE_STEP = 1e-6
+#: The step of :func:`_arc_derivative`'s differences: rad in a node's rotation, times the
+#: element's chord in its translation.
+cdef double ARC_STEP = 1e-3
+#: Its stencil's shifts (times the step) and weights (over 12 steps), and the size of the two
+#: nodes' twists it differentiates in.
+cdef int STENCIL = 4
+cdef double[4] _SHIFT = [1.0, -1.0, 2.0, -2.0]
+cdef double[4] _WEIGHT = [8.0, -8.0, -1.0, 1.0]
+cdef int PAIR = 2 * SPATIAL_NODE
 cdef double[9] _EYE = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
 
 
@@ -279,6 +321,84 @@ cdef inline void _force_block(const double* F, const double* g, double* B) noexc
             B[SPATIAL_NODE * r + 3 + c] += Fx[3 * r + c]
             B[SPATIAL_NODE * (3 + r) + 3 + c] += (
                 gx[3 * r] * Fx[c] + gx[3 * r + 1] * Fx[3 + c] + gx[3 * r + 2] * Fx[6 + c])
+
+
+cdef void _arc_derivative(const SpatialData* d, int a, int b, double xi, const double* F,
+                          const double* M, bint follower, double* B) noexcept nogil:
+    """B (PAIR x PAIR: 12 x 12, row-major) <- the derivative of the wrenches ``(Wa, Wb)`` on the
+    nodes a, b that do the virtual work of the force F and moment M at the point xi of their
+    element (``arc_wrenches`` of rancf/formulations/_spatial_arc.pxd, at the last kinematics)
+    in the nodes' twists ``(h_a, h_b)`` (``h = (v, w)``: origin moved by v, frame turned by
+    ``exp(w^)``, global), less the rigid turning of each node's own wrench, ``(w x F_e, w x
+    N_e)`` (the part :meth:`SpatialProblem._link_turning` takes; N_e is about the node's
+    origin, which moves with it: the ``v x F_e`` of ``h x* W`` is the moment's change about a
+    fixed point).
+
+    By differences of fourth order, ``(8 (W(s) - W(-s)) - (W(2 s) - W(-2 s))) / (12 s)``, at
+    ``s = ARC_STEP`` (rad; times the chord ``|r_b - r_a|`` in a translation): the truncation
+    is ``s^4 / 30`` of the wrenches' fifth derivative, 1e-13 of them, and the round-off
+    1e-16 / s, 1e-13: the derivative to the digits the forces have. 48 evaluations of
+    ``arc_wrenches`` a point, O(1)."""
+    cdef double r[2 * 3]
+    cdef double A[2 * 9]
+    cdef double W[2 * SPATIAL_NODE]
+    cdef double Q[9]
+    cdef double w[3]
+    cdef double x[3]
+    cdef double chord = 0.0, step, weight, t
+    cdef int col, e, k, m, i
+    cdef const double* base
+    for k in range(3):
+        t = d.r[3 * b + k] - d.r[3 * a + k]
+        chord += t * t
+    chord = sqrt(chord)
+    memset(B, 0, PAIR * PAIR * sizeof(double))
+    for col in range(PAIR):
+        e, k = col // SPATIAL_NODE, col % SPATIAL_NODE
+        step = ARC_STEP * (chord if k < 3 else 1.0)
+        for m in range(STENCIL):
+            memcpy(r, d.r + 3 * a, 3 * sizeof(double))
+            memcpy(r + 3, d.r + 3 * b, 3 * sizeof(double))
+            memcpy(A, d.A + 9 * a, 9 * sizeof(double))
+            memcpy(A + 9, d.A + 9 * b, 9 * sizeof(double))
+            if k < 3:
+                r[3 * e + k] += _SHIFT[m] * step
+            else:
+                w[0] = w[1] = w[2] = 0.0
+                w[k - 3] = _SHIFT[m] * step
+                expm(w, Q)
+                base = d.A + 9 * (b if e else a)
+                matmul(Q, base, A + 9 * e)
+            arc_wrenches(r, A, r + 3, A + 9, xi, F, M, follower, W, W + SPATIAL_NODE)
+            weight = _WEIGHT[m] / (12.0 * step)
+            for i in range(PAIR):
+                B[PAIR * i + col] += weight * W[i]
+    # the rigid turning of each node's own wrench, at the nodes' poses
+    arc_wrenches(d.r + 3 * a, d.A + 9 * a, d.r + 3 * b, d.A + 9 * b, xi, F, M, follower, W,
+                 W + SPATIAL_NODE)
+    for e in range(2):
+        for k in range(3):
+            w[0] = w[1] = w[2] = 0.0
+            w[k] = 1.0
+            col = SPATIAL_NODE * e + 3 + k
+            cross(w, W + SPATIAL_NODE * e, x)
+            for i in range(3):
+                B[PAIR * (SPATIAL_NODE * e + i) + col] -= x[i]
+            cross(w, W + SPATIAL_NODE * e + 3, x)
+            for i in range(3):
+                B[PAIR * (SPATIAL_NODE * e + 3 + i) + col] -= x[i]
+
+
+cdef inline void _mul6(const double* X, const double* Y, double* out) noexcept nogil:
+    """out (6 x 6) <- X Y, all row-major 6 x 6."""
+    cdef double t
+    cdef int r, c, k
+    for r in range(SPATIAL_NODE):
+        for c in range(SPATIAL_NODE):
+            t = 0.0
+            for k in range(SPATIAL_NODE):
+                t += X[SPATIAL_NODE * r + k] * Y[SPATIAL_NODE * k + c]
+            out[SPATIAL_NODE * r + c] = t
 
 
 cdef inline double _dot(const double* x, const double* y, int n) noexcept nogil:
@@ -750,6 +870,8 @@ cdef class SpatialProblem(StepProblem):
     cdef int[::1] effort_body
     cdef int n_efforts
     cdef double[::1] tangents                           # _link_turning: Z, u per body
+    cdef double[::1] rows               # statics' row terms R per body (_arc_blocks)
+    cdef bint arcs                      # loads or spring-dampers between two nodes
     cdef public bint turning
     cdef public bint exact_static       # statics' matrix is the residual's derivative (factor)
     cdef public bint static_turning     # statics' matrix has the turning (factor)
@@ -807,6 +929,7 @@ cdef class SpatialProblem(StepProblem):
         self.cable_blocks = np.zeros(max(CABLE_ELEMENT_BLOCK * nd.n_cable_elements, 1))
         nd.c_blocks = &self.cable_blocks[0] if nd.n_cable_elements else NULL
         self.tangents = np.zeros(2 * SPATIAL_BLOCK * max(nb, 1))
+        self.rows = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.turning = False
         self.full_a, self.full_out = np.zeros(max(nq, 1)), np.zeros(max(nq, 1))
         self.identity = nq == self.n
@@ -860,10 +983,16 @@ cdef class SpatialProblem(StepProblem):
         self.krylov = static
         # statics' Newton matrix with the turning is the residual's whole derivative where
         # nothing it leaves out is in the model (module docstring, "Statics"): then no GMRES
-        arcs = ([nd.load_arc[k] for k in range(nd.n_loads)]
-                + [nd.s_arc[k] for k in range(2 * nd.n_springs)])
-        self.exact_static = bool(static and not nd.n_cable_elements
-                                 and all(c < 0 for c in arcs))
+        # a point between two nodes: its element's nodes (the first and the second)
+        arcs = ([(nd.load_body[k], nd.load_arc[k]) for k in range(nd.n_loads)
+                 if nd.load_arc[k] >= 0]
+                + [(nd.s_body[k], nd.s_arc[k]) for k in range(2 * nd.n_springs)
+                   if nd.s_arc[k] >= 0])
+        self.arcs = len(arcs) > 0
+        # their terms fold into the elimination where one node is the other's parent
+        # (_arc_blocks), as every element of a beam in the tree has them
+        self.exact_static = bool(static and not nd.n_cable_elements and all(
+            nd.parent[b_] == a_ or nd.parent[a_] == b_ for a_, b_ in arcs))
         # elsewhere (but with cables) the same matrix preconditions GMRES
         self.static_turning = bool(static and not nd.n_cable_elements)
 
@@ -1100,6 +1229,8 @@ cdef class SpatialProblem(StepProblem):
         # statics' load blocks (_load_blocks) join the spring-dampers' body blocks, which
         # _ground_springs zeroes first
         nd.body_blocks = &self.blocks[0] if turned or self.ground_blocks else NULL
+        # and the row terms of the loads and spring-dampers between two nodes (_arc_blocks)
+        nd.rows = &self.rows[0] if turned and self.arcs else NULL
         with nogil:
             if at_residual:
                 _copy_kinematics(self.d, nd)
@@ -1284,7 +1415,11 @@ cdef class SpatialProblem(StepProblem):
             status = self._turning_wrenches(a_e, c_m, c_mq, c_k)
             if status:
                 return status
-        return self._turning_columns(c_m, c_mq, c_k)
+        status = self._turning_columns(c_m, c_mq, c_k)
+        if c_m == 0.0 and nd.rows != NULL:
+            # statics: after the columns, whose u it adds to
+            self._arc_blocks(c_k)
+        return status
 
     cdef int _turning_wrenches(self, const double* a_e, double c_m, double c_mq,
                                double c_k) noexcept nogil:
@@ -1437,7 +1572,7 @@ cdef class SpatialProblem(StepProblem):
         fixed direction here (unscaled: springs are not loads): its change with the points'
         positions is S's spring term (``P^T K_s P`` to the ground, Woodbury's ``D^T K_s D``
         between bodies). Loads and spring-dampers at points between two nodes (``load_arc``,
-        ``s_arc``) are not taken (the caller's :attr:`exact_static` excludes them)."""
+        ``s_arc``) move with two bodies: :meth:`_arc_blocks`."""
         cdef SpatialData* nd = &self.nd
         cdef double lf = self.load_factor
         cdef double F[3]
@@ -1485,12 +1620,144 @@ cdef class SpatialProblem(StepProblem):
             f = spring_line(nd, j, n, &l, &ldot)
             for e in range(2):
                 i = nd.s_body[2 * j + e]
-                if i < 0:
-                    continue
+                if i < 0 or nd.s_arc[2 * j + e] >= 0:
+                    continue        # a point between two nodes: _arc_blocks
                 spring_point(nd, j, e, x, g)
                 for k in range(3):
                     F[k] = c_k * f * n[k] if e else -c_k * f * n[k]
                 _force_block(F, g, nd.body_blocks + SPATIAL_BLOCK * i)
+
+    cdef void _arc_blocks(self, double c_k) noexcept nogil:
+        """Statics' terms of the loads and spring-dampers' forces at points between two nodes,
+        after :meth:`_turning_columns`: the part of their node wrenches' derivative that the
+        rigid turning misses (module docstring, "Loads between two nodes in statics' matrix"),
+        as the elimination takes it: a body block of the child node (``body_blocks``), a
+        column term of its link (``u``), a row term (``rows``) and a block of its joint block
+        (E). A load's force and moment are scaled ``-c_k s`` as the residual's (s the load
+        factor), a spring-damper's force ``f n`` on its first point ``-c_k`` (unscaled) as in
+        :meth:`_load_blocks`. A follower load or a moment here has no potential
+        (``conservative``)."""
+        cdef SpatialData* nd = &self.nd
+        cdef double lf = self.load_factor
+        cdef double B[2 * SPATIAL_NODE * 2 * SPATIAL_NODE]     # PAIR x PAIR
+        cdef double F[3]
+        cdef double Mo[3]
+        cdef double n[3]
+        cdef double f, l, ldot
+        cdef int j, k, e
+        memset(nd.rows, 0, SPATIAL_BLOCK * nd.n * sizeof(double))
+        for j in range(nd.n_loads):
+            if nd.load_arc[j] < 0:
+                continue
+            for k in range(3):
+                F[k] = -c_k * lf * nd.load_force[3 * j + k]
+                Mo[k] = -c_k * lf * nd.load_moment[3 * j + k]
+            if (Mo[0] != 0.0 or Mo[1] != 0.0 or Mo[2] != 0.0 or (nd.load_follower[j] and (
+                    F[0] != 0.0 or F[1] != 0.0 or F[2] != 0.0))):
+                self.conservative = False
+            _arc_derivative(nd, nd.load_body[j], nd.load_arc[j], nd.load_offset[3 * j], F, Mo,
+                            nd.load_follower[j], B)
+            self._pair_terms(nd.load_body[j], nd.load_arc[j], B)
+        Mo[0] = Mo[1] = Mo[2] = 0.0
+        for j in range(nd.n_springs):
+            f = spring_line(nd, j, n, &l, &ldot)
+            for e in range(2):
+                if nd.s_arc[2 * j + e] < 0:
+                    continue
+                for k in range(3):
+                    F[k] = c_k * f * n[k] if e else -c_k * f * n[k]
+                _arc_derivative(nd, nd.s_body[2 * j + e], nd.s_arc[2 * j + e],
+                                nd.s_offset[3 * (2 * j + e)], F, Mo, False, B)
+                self._pair_terms(nd.s_body[2 * j + e], nd.s_arc[2 * j + e], B)
+
+    cdef void _pair_terms(self, int a, int b, const double* B) noexcept nogil:
+        """The terms of the derivative B (12 x 12: rows the wrenches on a and b, columns their
+        twists; :func:`_arc_derivative`) of two nodes a and b of which one, p, is the other's,
+        c's, parent, in the elimination (module docstring, "Loads between two nodes in statics'
+        matrix"): with ``X^-1 = [[I, d^], [0, I]]`` (``h_p = X^-1 (h_c - H_c dq_c)``, d = r_c -
+        r_p) and ``T = X^-T`` (a wrench at p to c's origin), ``Y = T (B_pp X^-1 + B_pc)``::
+
+            body block of c  += Y + B_cp X^-1 + B_cc
+            u_c              -= (T B_pp + B_cp) X^-1 H_c
+            R_c              -= H_c^T Y
+            E_c              += H_c^T T B_pp X^-1 H_c"""
+        cdef SpatialData* nd = &self.nd
+        cdef double Bpp[SPATIAL_BLOCK]
+        cdef double Bpc[SPATIAL_BLOCK]
+        cdef double Bcp[SPATIAL_BLOCK]
+        cdef double Bcc[SPATIAL_BLOCK]
+        cdef double Xi[SPATIAL_BLOCK]
+        cdef double T[SPATIAL_BLOCK]
+        cdef double P[SPATIAL_BLOCK]
+        cdef double Y[SPATIAL_BLOCK]
+        cdef double G[SPATIAL_BLOCK]
+        cdef double K[SPATIAL_BLOCK]
+        cdef double dx[9]
+        cdef const double* H
+        cdef double* u
+        cdef double* R
+        cdef double* Ec
+        cdef double* Bb
+        cdef double t
+        cdef int p, c, ip, ic, op, oc, r, k, j, n_c
+        if nd.parent[b] == a:
+            p, c, ip, ic = a, b, 0, 1
+        elif nd.parent[a] == b:
+            p, c, ip, ic = b, a, 1, 0
+        else:
+            return      # no element of a tree's beam (exact_static is off: GMRES has it)
+        op, oc = SPATIAL_NODE * ip, SPATIAL_NODE * ic
+        for r in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                Bpp[SPATIAL_NODE * r + k] = B[PAIR * (op + r) + op + k]
+                Bpc[SPATIAL_NODE * r + k] = B[PAIR * (op + r) + oc + k]
+                Bcp[SPATIAL_NODE * r + k] = B[PAIR * (oc + r) + op + k]
+                Bcc[SPATIAL_NODE * r + k] = B[PAIR * (oc + r) + oc + k]
+                Xi[SPATIAL_NODE * r + k] = 1.0 if r == k else 0.0
+        _skew(nd.d + 3 * c, dx)
+        for r in range(3):
+            for k in range(3):
+                Xi[SPATIAL_NODE * r + 3 + k] = dx[3 * r + k]
+        for r in range(SPATIAL_NODE):
+            for k in range(SPATIAL_NODE):
+                T[SPATIAL_NODE * r + k] = Xi[SPATIAL_NODE * k + r]
+        # Y = T (B_pp X^-1 + B_pc); the body block Y + B_cp X^-1 + B_cc
+        _mul6(Bpp, Xi, P)
+        for k in range(SPATIAL_BLOCK):
+            P[k] += Bpc[k]
+        _mul6(T, P, Y)
+        _mul6(Bcp, Xi, P)
+        Bb = nd.body_blocks + SPATIAL_BLOCK * c
+        for k in range(SPATIAL_BLOCK):
+            Bb[k] += Y[k] + P[k] + Bcc[k]
+        # G = (T B_pp + B_cp) X^-1 (P holds B_cp X^-1); K = T B_pp X^-1
+        _mul6(T, Bpp, G)
+        _mul6(G, Xi, K)
+        for k in range(SPATIAL_BLOCK):
+            G[k] = K[k] + P[k]
+        H = nd.H + SPATIAL_BLOCK * c
+        u = &self.tangents[2 * SPATIAL_BLOCK * c + SPATIAL_BLOCK]
+        R = nd.rows + SPATIAL_BLOCK * c
+        Ec = &self.E[SPATIAL_BLOCK * c]
+        n_c = _unknowns(nd, c)
+        for j in range(n_c):
+            for r in range(SPATIAL_NODE):
+                t = 0.0
+                for k in range(SPATIAL_NODE):
+                    t += G[SPATIAL_NODE * r + k] * H[SPATIAL_NODE * k + j]
+                u[SPATIAL_NODE * r + j] -= t
+                t = 0.0
+                for k in range(SPATIAL_NODE):
+                    t += H[SPATIAL_NODE * k + j] * Y[SPATIAL_NODE * k + r]
+                R[SPATIAL_NODE * j + r] -= t
+            # E_c row j: (H^T K H)_j, through K H's columns
+            for k in range(n_c):
+                t = 0.0
+                for r in range(SPATIAL_NODE):
+                    for ip in range(SPATIAL_NODE):
+                        t += H[SPATIAL_NODE * r + j] * K[SPATIAL_NODE * r + ip] \
+                            * H[SPATIAL_NODE * ip + k]
+                Ec[SPATIAL_NODE * j + k] += t
 
     cdef void _ground_springs(self, double c_k, double c_c) noexcept nogil:
         """The joint spring-dampers' ``c_k k + c_c c`` on their links' diagonal of E (a
