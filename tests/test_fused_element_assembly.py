@@ -1,8 +1,9 @@
-"""Implicit RANCF's factorization sums the element matrices' diagonal node blocks into the
-elimination's blocks as it computes them (rancf.formulations._forces ``element_matrices`` with
-H, then rancf.formulations._recursive ``eliminate``), and reads the element mass matrices as
-``kron(m, I2)``: checked against the unfused paths, the 8 x 8 mass matrices and the assembled
-Newton matrix factored by a sparse LU."""
+"""Implicit RANCF's factorization makes each element matrix inside the elimination's sweep
+as it meets the element (rancf.formulations._recursive ``eliminate`` with ``fused``, by
+rancf.formulations._forces ``element_matrix``), sums its diagonal node blocks into the
+elimination's blocks there, and reads the element mass matrices as ``kron(m, I2)``: checked
+against the unfused paths, the 8 x 8 mass matrices and the assembled Newton matrix factored by
+a sparse LU."""
 
 import numpy as np
 

@@ -80,8 +80,10 @@ cdef double element_forces(const ModelData* d, const double* x, const double* v,
 cdef double spring_forces(const ModelData* d, const double* x, const double* v, const double* q,
                           const double* qd, double* F) noexcept nogil
 cdef void bind_model(ModelData* d, dict arrays) except *
+cdef void element_matrix(const ModelData* d, int s, const double* x, const double* v, double c_m,
+                         double c_k, double c_c, double* o) noexcept nogil
 cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
-                           double c_k, double c_c, double* out, double* H=*) noexcept nogil
+                           double c_k, double c_c, double* out) noexcept nogil
 cdef void mass_times(const ModelData* d, const double* a, double* out) noexcept nogil
 cdef void load_tangents(const ModelData* d, const double* x, const double* v,
                         const double* q, const double* qd, const double* tau_q,

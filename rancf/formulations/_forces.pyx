@@ -406,63 +406,50 @@ cdef double spring_forces(const ModelData* d, const double* x, const double* v, 
     return power
 
 
-cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
-                           double c_k, double c_c, double* out, double* H=NULL) noexcept nogil:
-    """out[s] = c_m M_s + c_k K_s + c_c C_s (n_el x 64) with the element tangents
-    K_s = d(F_K + F_D)/de and damping matrices C_s = dF_D/dedot at (x, v).
+cdef void element_matrix(const ModelData* d, int s, const double* x, const double* v, double c_m,
+                         double c_k, double c_c, double* o) noexcept nogil:
+    """o (8 x 8, row-major) = c_m M_s + c_k K_s + c_c C_s of element s, with its tangent
+    K_s = d(F_K + F_D)/de and damping matrix C_s = dF_D/dedot at (x, v).
 
     M_s is read as ``kron(m, I2)`` (m in ``d.el_kinds``, 16 numbers; :func:`mass_times`):
-    the same numbers as ``el_mass``, a quarter of its memory. Where ``H`` (NODE_BLOCK per vertex)
-    is given, the recursive formulation's block elimination is fed instead (rancf/formulations/
-    _recursive.pyx ``eliminate``): each element's two diagonal node blocks are added to its
-    vertices' blocks in H and only its off-diagonal ones are kept, ``out[s] = [M21, M12]``
-    (n_el x 2 NODE_BLOCK): on a long chain an element's 8 x 8 matrix (512 bytes) is then
-    neither written to memory nor read back from it, the pass costing a quarter of the memory
-    traffic."""
+    the same numbers as ``el_mass``, a quarter of its memory. The recursive formulation's
+    block elimination calls it element by element as it meets them (rancf/formulations/
+    _recursive.pyx ``eliminate``), so that a long chain's element matrices are never written
+    to memory and read back."""
     cdef double e[ELEMENT]
     cdef double ed[ELEMENT]
     cdef double K[ELEMENT_BLOCK]
     cdef double C[ELEMENT_BLOCK]
-    cdef double local[ELEMENT_BLOCK]
     cdef const double* m
-    cdef double* o
-    cdef double* hu
-    cdef double* hv
-    cdef int s, i, j, row, col
+    cdef int i, j, row, col
     cdef double mass, zero = c_m * 0.0
+    gather(x, d.el_vertices + 2 * s, e)
+    gather(v, d.el_vertices + 2 * s, ed)
+    if c_k != 0.0 or c_c != 0.0:
+        beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
+                     K, C)
+    m = d.el_kinds + KIND_WIDTH * d.el_kind[s] + KIND_MASS
+    # el_mass[DIM row + i, DIM col + j] = m[row, col] where i == j, else 0 (times c_m: zero)
+    for row in range(SHAPES):
+        for col in range(SHAPES):
+            mass = c_m * m[SHAPES * row + col]
+            for i in range(DIM):
+                for j in range(DIM):
+                    o[ELEMENT * (DIM * row + i) + DIM * col + j] = mass if i == j else zero
+    if c_k != 0.0:
+        for i in range(ELEMENT_BLOCK):
+            o[i] += c_k * K[i]
+    if c_c != 0.0:
+        for i in range(ELEMENT_BLOCK):
+            o[i] += c_c * C[i]
+
+
+cdef void element_matrices(const ModelData* d, const double* x, const double* v, double c_m,
+                           double c_k, double c_c, double* out) noexcept nogil:
+    """out[s] = :func:`element_matrix` of every element s (n_el x 64)."""
+    cdef int s
     for s in range(d.n_el):
-        gather(x, d.el_vertices + 2 * s, e)
-        gather(v, d.el_vertices + 2 * s, ed)
-        if c_k != 0.0 or c_c != 0.0:
-            beam_tangent(d.model, e, ed, d.el_length[s], d.el_EA[s], d.el_EI[s], d.el_damping[s],
-                         K, C)
-        m = d.el_kinds + KIND_WIDTH * d.el_kind[s] + KIND_MASS
-        if H != NULL:
-            o = &local[0]
-        else:
-            o = out + ELEMENT_BLOCK * s
-        # el_mass[DIM row + i, DIM col + j] = m[row, col] where i == j, else 0 (times c_m: zero)
-        for row in range(SHAPES):
-            for col in range(SHAPES):
-                mass = c_m * m[SHAPES * row + col]
-                for i in range(DIM):
-                    for j in range(DIM):
-                        o[ELEMENT * (DIM * row + i) + DIM * col + j] = mass if i == j else zero
-        if c_k != 0.0:
-            for i in range(ELEMENT_BLOCK):
-                o[i] += c_k * K[i]
-        if c_c != 0.0:
-            for i in range(ELEMENT_BLOCK):
-                o[i] += c_c * C[i]
-        if H != NULL:
-            hu = H + NODE_BLOCK * d.el_vertices[2 * s]
-            hv = H + NODE_BLOCK * d.el_vertices[2 * s + 1]
-            for i in range(NODE):
-                for j in range(NODE):
-                    hu[NODE * i + j] += o[ELEMENT * i + j]
-                    hv[NODE * i + j] += o[ELEMENT * (NODE + i) + NODE + j]
-                    out[2 * NODE_BLOCK * s + NODE * i + j] = o[ELEMENT * (NODE + i) + j]
-                    out[2 * NODE_BLOCK * s + NODE_BLOCK + NODE * i + j] = o[ELEMENT * i + NODE + j]
+        element_matrix(d, s, x, v, c_m, c_k, c_c, out + ELEMENT_BLOCK * s)
 
 
 cdef inline void _angle_curvature(const double* dd, double sign, double* g,

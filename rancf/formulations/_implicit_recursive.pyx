@@ -115,7 +115,7 @@ cdef class RecursiveProblem(StepProblem):
     cdef Tree dyn          # the forward dynamics of the state (reactions): d's kinematics
     cdef dict dyn_arrays   # and its own factors
     cdef ModelData* md
-    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, off, scratch, g, zero, body, body_mass
+    cdef double[::1] y, beta, A, F, f, q, qd, qref, blocks, scratch, g, zero, body, body_mass
     cdef double[::1] E, tau_q, tau_qd, acc
     cdef double last_t
     cdef list kept_rows     # the input values at the run's outputs (keep_inputs)
@@ -125,6 +125,7 @@ cdef class RecursiveProblem(StepProblem):
     # (2 a spring, n each), their 2 x 2 blocks, Z^T by rows, the LU of I + K_s W Z (its pivots)
     cdef int n_pair
     cdef bint coupled       # the last blocks hold the springs' term (c_k or c_c nonzero)
+    cdef bint h_zero        # the kernel's H is zero: its last fused elimination succeeded
     cdef int[::1] pairs, pivots
     cdef double[:, ::1] WT, ZT
     cdef double[::1] Ks, Kpair, cap, small, node
@@ -138,14 +139,11 @@ cdef class RecursiveProblem(StepProblem):
         self.n, self.m = kernel.n_beta, 0
         n_x = kernel.n_x
         n = max(self.n, 1)
-        # off: the element matrices' off-diagonal node blocks, all the elimination reads of them.
         # A and f, the residual's node accelerations and forces, are the kernel's, which the
         # solve uses as its work arrays: each is dead when the other pass starts, and one pair
         # of n_x arrays instead of two keeps a long chain's working set smaller
         w = arena(dict(y=kernel.n_y, beta=n, zero=n, g=n, acc=n, F=n_x, scratch=n_x,
-                       E=3 * NODE_BLOCK * max(self.md.n_v, 1),
-                       off=2 * NODE_BLOCK * max(self.md.n_el, 1)))
-        self.off = w["off"]
+                       E=3 * NODE_BLOCK * max(self.md.n_v, 1)))
         self.y, self.beta, self.zero, self.g, self.acc = w["y"], w["beta"], w["zero"], w["g"], w["acc"]
         self.F, self.scratch, self.E = w["F"], w["scratch"], w["E"]
         self.A, self.f = kernel.arrays["A"], kernel.arrays["f"]
@@ -298,17 +296,18 @@ cdef class RecursiveProblem(StepProblem):
         return 0
 
     cdef int _newton_blocks(self, const double* q_e, const double* v_e, double t_e, double c_m,
-                            double c_k, double c_c, bint summed) except -1:
-        """The blocks of Newton's matrix at (q_e, v_e, t_e): kinematics, the bodies' diagonals,
-        the element matrices and the blocks of moments and efforts (module docstring); where
-        ``summed``, the element matrices' diagonal node blocks summed into the tree's H as they
-        are computed and only their off-diagonal blocks kept (``off``: the elimination's first
-        pass, then :func:`eliminate`), else the whole element matrices (``blocks``: the
-        assembled matrix's)."""
+                            double c_k, double c_c, bint fused) except -1:
+        """The blocks of Newton's matrix at (q_e, v_e, t_e): kinematics, the bodies' diagonals
+        and the blocks of moments and efforts (module docstring); where ``fused``, H zero (as
+        the last fused elimination left it, else zeroed here) and the coefficients set for
+        :func:`eliminate` to make each element matrix as it meets it (its sweep the only pass
+        over the elements), else the whole element matrices (``blocks``: the assembled
+        matrix's)."""
         cdef int i
         self._kinematics(q_e, v_e, t_e)
-        for i in range(self.body.shape[0]):
-            self.body[i] = c_m * self.body_mass[i]
+        if self.md.body_mass != NULL:       # else zeros, as they were made
+            for i in range(self.body.shape[0]):
+                self.body[i] = c_m * self.body_mass[i]
         self.d.E = NULL
         if self.loaded and (c_k != 0.0 or c_c != 0.0):
             self._joints(t_e)
@@ -319,14 +318,12 @@ cdef class RecursiveProblem(StepProblem):
                           &self.E[0])
             self.d.E = &self.E[0]
         self.coupled = self.n_pair > 0 and (c_k != 0.0 or c_c != 0.0)
+        self.d.c_m, self.d.c_k, self.d.c_c = c_m, c_k, c_c
         with nogil:
-            if summed:
-                memset(self.d.H, 0, NODE_BLOCK * self.d.n_v * sizeof(double))
-            if summed:
-                element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.off[0],
-                                 self.d.H)
-            else:
+            if not fused:
                 element_matrices(self.md, self.d.X, self.d.V, c_m, c_k, c_c, &self.blocks[0])
+            elif not self.h_zero:
+                memset(self.d.H, 0, NODE_BLOCK * self.d.n_v * sizeof(double))
             if self.coupled:
                 self._spring_rows(c_k, c_c)
         return 0
@@ -359,9 +356,12 @@ cdef class RecursiveProblem(StepProblem):
         self._newton_blocks(q_e, v_e, t_e, c_m, c_k, c_c, True)
         self.lu = None
         with nogil:
-            self.d.Moff = &self.off[0]
+            self.d.fused = 1
             status = eliminate(self.d)
-            self.d.Moff = NULL
+            self.d.fused = 0
+        # a fused elimination that succeeds leaves H zero (eliminate), one that stops does not
+        self.h_zero = status == 0
+        with nogil:
             if status == 0 and self.coupled and self._capacitance():
                 status = -1
         if status or self._always_lu:

@@ -27,8 +27,9 @@ cdef struct Tree:
                           # there are NODE x nb (row stride nb), packed first vertex by first
                           # vertex, none for a free node
     const double* Mel     # element matrices factored (mass, or a Newton matrix): n_el x 64
-    const double* Moff    # NULL, or the elements' off-diagonal node blocks M21 then M12
-                          # (2 x 16 an element), which eliminate() reads in place of Mel's
+    int fused             # eliminate() makes each element's matrix c_m M + c_k K + c_c C at
+    double c_m, c_k, c_c  # (X, V) as it meets it, Mel unread (rancf.formulations._forces
+                          # element_matrix), its diagonal node blocks not summed into H before
     const double* Mbody   # rigid-body matrix diagonals: 4 per vertex
     const double* E       # NULL, or Newton blocks of moments and efforts, 48 per vertex: the
                           # vertex's own (4 x 4), then for a first vertex whose joint has an

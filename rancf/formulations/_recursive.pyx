@@ -37,7 +37,8 @@ from libc.string cimport memset, memcpy
 import numpy as np
 
 from rancf.formulations._forces cimport (ModelData, P_GROUND, P_NODE, P_BODY,
-                                         applied_forces, element_forces, joint_coordinates,
+                                         applied_forces, element_forces, element_matrix,
+                                         joint_coordinates,
                                          spring_forces,
                                          bind_model)
 from rancf.formulations._forces cimport mass_times as block_mass_times
@@ -497,7 +498,7 @@ cdef void bind_factors(Tree* d, dict a) except *:
     elimination's workspace (``H`` ... ``chiTHa``) at the arrays of a (sized as
     :class:`RecursiveKernel`'s): a second set of factors over the same kinematics."""
     d.Mel = <const double*>cnp.PyArray_DATA(a["Mel"])
-    d.Moff = NULL
+    d.fused = 0
     d.Mbody = <const double*>cnp.PyArray_DATA(a["Mbody"])
     d.A = <double*>cnp.PyArray_DATA(a["A"])
     d.f = <double*>cnp.PyArray_DATA(a["f"])
@@ -629,13 +630,21 @@ cdef int factorize(Tree* d) noexcept nogil:
 
 cdef int eliminate(Tree* d) noexcept nogil:
     """:func:`factorize` once the elements' diagonal node blocks of d.Mel are summed into d.H
-    (zeroed first): adds the rigid bodies' diagonals and d.E, then eliminates, reading the
-    elements' off-diagonal blocks from d.Moff where it is set, else from d.Mel. The implicit
-    formulation sums the diagonal blocks as it computes the element matrices and keeps only
-    the off-diagonal ones (rancf.formulations._forces ``element_matrices`` with H), in the same
-    order."""
+    (zeroed first), or, where ``d.fused``, with d.H zeroed alone: adds the rigid bodies'
+    diagonals (where the model has any) and d.E, then eliminates. Fused, each element's matrix
+    ``c_m M + c_k K + c_c C`` is made when the sweep meets the free node v it ends at (the
+    element between pred[v] and v, ``elem[v]``; every element is one of these) and its
+    diagonal node blocks are added to H_v and H_pred there: the leaves-to-root order has
+    already added every other term of H_v (the elements and children beyond v), and adds no
+    term of H_pred that is read before pred is met. A long chain's element matrices are then
+    never written to memory and read back (Newton's matrix of the implicit formulation;
+    the sums' order differs from the unfused one's: H_v's terms summed in another order,
+    results equal to rounding). Fused, each H_v is zeroed once read, so that an elimination
+    that succeeds leaves H zero for the next (no pass of its own to zero it: H_v is then
+    written where the sweep has it in cache, not streamed from memory once more)."""
     cdef int v, idx, u, i, j, k, nb, pv
     cdef const double* M8
+    cdef double Mloc[ELEMENT_BLOCK]
     cdef double B[NODE_BLOCK]
     cdef double Ha[NODE_BLOCK]
     cdef double tmp[NODE_BLOCK]
@@ -643,15 +652,17 @@ cdef int eliminate(Tree* d) noexcept nogil:
     cdef double Ds[RATES * RATES]
     cdef double det
     cdef double* H
+    cdef double* Hu
     cdef double* HE
     cdef double* EH
     cdef double* Di
     cdef double* W
     cdef const double* eps
     cdef const double* chi
-    for v in range(d.n_v):
-        for i in range(NODE):
-            d.H[NODE_BLOCK * v + (NODE + 1) * i] += d.Mbody[NODE * v + i]
+    if d.m.body_mass != NULL:       # else d.Mbody is zero (rancf.formulations._forces bind_model)
+        for v in range(d.n_v):
+            for i in range(NODE):
+                d.H[NODE_BLOCK * v + (NODE + 1) * i] += d.Mbody[NODE * v + i]
     if d.E != NULL:
         for v in range(d.n_v):
             for i in range(NODE_BLOCK):
@@ -660,33 +671,36 @@ cdef int eliminate(Tree* d) noexcept nogil:
         v = d.order[idx]
         H = d.H + NODE_BLOCK * v
         if d.code[v] == FREE:
+            u = d.pred[v]
+            Hu = d.H + NODE_BLOCK * u
+            if d.fused:
+                element_matrix(d.m, d.elem[v], d.X, d.V, d.c_m, d.c_k, d.c_c, Mloc)
+                M8 = Mloc
+                for i in range(NODE):
+                    for j in range(NODE):
+                        Hu[NODE * i + j] += M8[ELEMENT * i + j]
+                        H[NODE * i + j] += M8[ELEMENT * (NODE + i) + NODE + j]
+            else:
+                M8 = d.Mel + ELEMENT_BLOCK * d.elem[v]
             if _inv4(H, d.Hinv + NODE_BLOCK * v):
                 return v + 1
-            M8 = d.Mel + ELEMENT_BLOCK * d.elem[v]
-            u = d.pred[v]
-            if d.Moff != NULL:      # M21
-                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v], NODE_BLOCK * sizeof(double))
-            else:
-                _block(M8, 1, 0, B)
+            if d.fused:
+                memset(H, 0, NODE_BLOCK * sizeof(double))
+            _block(M8, 1, 0, B)     # M21
             for i in range(NODE):
                 for j in range(NODE):
                     d.G[NODE_BLOCK * v + NODE * i + j] = 0.0
                     for k in range(NODE):
                         d.G[NODE_BLOCK * v + NODE * i + j] += \
                             d.Hinv[NODE_BLOCK * v + NODE * i + k] * B[NODE * k + j]
-            if d.Moff != NULL:      # M12
-                memcpy(B, d.Moff + 2 * NODE_BLOCK * d.elem[v] + NODE_BLOCK,
-                       NODE_BLOCK * sizeof(double))
-            else:
-                _block(M8, 0, 1, B)
+            _block(M8, 0, 1, B)     # M12
             for i in range(NODE):
                 for j in range(NODE):
                     d.L[NODE_BLOCK * v + NODE * i + j] = 0.0
                     for k in range(NODE):
                         d.L[NODE_BLOCK * v + NODE * i + j] += \
                             B[NODE * i + k] * d.Hinv[NODE_BLOCK * v + NODE * k + j]
-                        d.H[NODE_BLOCK * u + NODE * i + j] -= \
-                            B[NODE * i + k] * d.G[NODE_BLOCK * v + NODE * k + j]
+                        Hu[NODE * i + j] -= B[NODE * i + k] * d.G[NODE_BLOCK * v + NODE * k + j]
             continue
         nb = d.nb[v]
         eps = d.eps + NODE * d.joff[v]
@@ -735,6 +749,8 @@ cdef int eliminate(Tree* d) noexcept nogil:
                 for j in range(NODE):
                     for k in range(nb):
                         Ha[NODE * i + j] -= tmp[nb * i + k] * EH[NODE * k + j]
+        if d.fused:
+            memset(H, 0, NODE_BLOCK * sizeof(double))
         pv = d.parent[v]
         if pv < 0:
             continue
