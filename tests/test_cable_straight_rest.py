@@ -174,6 +174,44 @@ def hanging_cable(n, EA_=1e5, EI=1e-3):
     return m, c
 
 
+#: EI (N m^2) of the cable :func:`started_upright` stands up: its weight's ``rho g L^3 / EI``
+#: (0.98) far below the free-standing heavy column's buckling load (7.84 with a clamped
+#: base), so that standing up it has one unstable mode in the plane, the inverted
+#: pendulum's (omega^2 near the rigid rod's ``-3 g / (2 L)``, -14.7 1/s^2; measured -14.73),
+#: the next stable (+2.3e3).
+UPRIGHT_EI = 10.0
+
+
+def started_upright(monkeypatch, EA_=1e5):
+    """The arc on one pin (:func:`hanging_cable`, 16 elements, EI :data:`UPRIGHT_EI`), whose
+    statics is started standing straight up: statics' ``_pseudo_transient_first_step``,
+    called from the drawn arc (its start of the load steps), is given the cable along +z
+    from the pin (nodes ``(0, 0, s)``, slopes ``(0, 0, 1)``) instead, its calls from
+    elsewhere (the escapes) unchanged. Why: an unstable equilibrium statics reaches on every
+    machine. That start is mirror symmetric about the z axis in the cable's plane, so its
+    residual has no component along x but round-off and the continuation converges to the
+    upright equilibrium, compressed by the weight (its x coordinates measured below 1e-22
+    m): unstable in the plane and out of it by one mode each (the inverted pendulum's).
+    From the drawn arc, the continuation's first steps amplify round-off about tenfold a
+    step (measured: iterates of OpenBLAS's Haswell and SkylakeX kernels 1e-13 m apart after
+    the first step, 1e-8 after 13, 1e-3 after 20, mu then below 1e-5 1/s^2), so whether it
+    first reaches the cable folded back on itself (Haswell) or the hanging state (SkylakeX)
+    is the BLAS kernels' choice. Returns the model and the cable."""
+    from rancf.integrators import static as statics
+    m, c = hanging_cable(16, EA_, UPRIGHT_EI)
+    first, drawn = statics._pseudo_transient_first_step, arc(16)[0]
+
+    def upright(dae, x, lam, *args, **kwargs):
+        if np.abs(x.reshape(-1, 6)[:, :3] - drawn).max() <= 1e-12:
+            x = np.zeros_like(x)
+            x.reshape(-1, 6)[:, 2] = np.linspace(0.0, c.length, c.n_elements + 1)
+            x.reshape(-1, 6)[:, 5] = 1.0
+        return first(dae, x, lam, *args, **kwargs)
+
+    monkeypatch.setattr(statics, "_pseudo_transient_first_step", upright)
+    return m, c
+
+
 @pytest.mark.parametrize("n, load_steps", [(4, 1), (4, 10), (4, 100), (16, 10)])
 def test_a_cable_drawn_curved_on_one_pin_hangs_vertical(n, load_steps):
     """The arc on one pin, drawn curved with a straight rest shape, hangs straight down:
@@ -215,7 +253,7 @@ def test_rest_is_checked():
         rancf.Model().add_beam(1.0, 4, E=2e11, rho=7800.0, A=1e-4, I=1e-9, rest="straight")
 
 
-@pytest.mark.parametrize("case", ["catenary", "hanging"])
+@pytest.mark.parametrize("case", ["catenary", "hanging", "upright"])
 def test_statics_counts_the_continuations_newton_iterations(case, monkeypatch):
     """``stats["newton_iterations"]`` (and ``njev``, ``nlu``: full Newton, a factorization an
     iteration) of statics that starts a slack cable by pseudo-transient continuation counts
@@ -224,9 +262,11 @@ def test_statics_counts_the_continuations_newton_iterations(case, monkeypatch):
     the loop's ``advance`` seen from Python (a subclass of the loop), adding what a
     converged call returns (a continuation step returns 1) and ``max_iter`` for a load step
     that failed after its ``max_iter`` iterations (its message says so; no other failure
-    happens here). The slack catenary (16 elements) and the arc hanging from one pin (16,
-    folded on the way, so escaped) both count more than their converged load steps'
-    ``extra["iterations"]``, which left the continuation out."""
+    happens here). The slack catenary (16 elements), the arc hanging from one pin (16,
+    folded on the way and escaped where round-off makes it so: :func:`started_upright`) and
+    the arc started standing up (:func:`started_upright`: escaped on every machine) all count
+    more than their converged load steps' ``extra["iterations"]``, which left the
+    continuation out."""
     from rancf.formulations.problem import StepFailure
     from rancf.integrators import static as statics
     calls = []
@@ -242,7 +282,8 @@ def test_statics_counts_the_continuations_newton_iterations(case, monkeypatch):
             return it
 
     monkeypatch.setattr(statics, "Stepper", Counted)
-    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else hanging_cable(16)[0]
+    m = (slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else
+         hanging_cable(16)[0] if case == "hanging" else started_upright(monkeypatch)[0])
     eq = rancf.static(m, max_iter=50)
     assert eq.status == "ok"
     failed = [c for c in calls if not isinstance(c, int)]
@@ -301,15 +342,19 @@ def _recording(monkeypatch, name):
     return asked
 
 
-@pytest.mark.parametrize("case, EA_", [("catenary", EA), ("hanging", 1e5), ("hanging", 1e6)])
+@pytest.mark.parametrize("case, EA_", [("catenary", EA), ("hanging", 1e5), ("hanging", 1e6),
+                                       ("upright", 1e5), ("upright", 1e6)])
 def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case, EA_,
                                                                            monkeypatch):
     """``_unstable_in_plane`` (the rule of rancf.modes: a mode of ``K y = omega^2 M y`` on
     the constrained in-plane displacements whose omega^2 is negative beyond its round-off;
     the inertia by a sparse LDL^T and a Schur complement, the modes by shift-invert Lanczos)
     at every state statics asks it about (the slack catenary, 16 elements: stable; the arc
-    hanging from one pin, 16 elements, EA 1e5 and 1e6 N: first the cable folded back on
-    itself, then the vertical), against the dense generalized eigenproblem
+    hanging from one pin, 16 elements, EA 1e5 and 1e6 N: with some BLAS kernels first the
+    cable folded back on itself, then the vertical, with others the vertical at once
+    (:func:`started_upright` says why); the same arc, stiffer, started standing straight
+    up (:func:`started_upright`): first that, unstable, on every machine, then the
+    vertical), against the dense generalized eigenproblem
     (:func:`dense_modes`): it returns a direction exactly where a dense omega^2 lies below
     its round-off's negative (none lies between that and three times it, where the held
     coordinates' stiffness, which raises ``|K|_1`` threefold at most, could tip the
@@ -318,12 +363,13 @@ def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case,
     (to 1e-9), and its omega^2 (the Rayleigh quotient, and the one returned) is the least
     dense omega^2 to 1e-6 of it (Lanczos' tolerance 1e-10 on the shifted eigenvalue, with a
     margin); the least, not any: the equilibria here have at most 4 unstable in-plane
-    modes, all of which it resolves. The folded cable's spectrum is far from round-off
-    (omega^2 down to -2e9 1/s^2 at EA 1e6 N, its round-off about 1e-5): at EA 1e6 N
+    modes (the upright cable one), all of which it resolves. The folded cable's spectrum is
+    far from round-off (omega^2 down to -2e9 1/s^2 at EA 1e6 N, its round-off about 1e-5):
+    at EA 1e6 N
     statics once refused it, Lanczos about zero not converging to its modes."""
     asked = _recording(monkeypatch, "_unstable_in_plane")
-    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else \
-        hanging_cable(16, EA_)[0]
+    m = (slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else
+         hanging_cable(16, EA_)[0] if case == "hanging" else started_upright(monkeypatch, EA_)[0])
     assert rancf.static(m).status == "ok"
     assert asked
     unstable = 0
@@ -339,9 +385,11 @@ def test_the_sparse_in_plane_stability_test_agrees_with_the_dense_spectrum(case,
         assert abs(d @ M @ d - 1.0) <= 1e-9
         assert abs(d @ K @ d - omega2) <= 1e-6 * abs(omega2)
         assert abs(omega2 - w[0]) <= 1e-6 * abs(w[0])
-    # the catenary stable at once; the hanging arc first folded, last hanging
-    assert (asked[0][-1] is not None) == (case == "hanging") and asked[-1][-1] is None
-    assert (unstable > 0) == (case == "hanging")
+    # the catenary stable at once, the upright cable first unstable; each last stable (the
+    # hanging arc's first state is round-off's choice, its verdict checked above)
+    assert asked[-1][-1] is None
+    if case != "hanging":
+        assert (asked[0][-1] is not None) == (unstable > 0) == (case == "upright")
 
 
 def constrained_check(dae, x, lam):
@@ -363,16 +411,22 @@ def constrained_check(dae, x, lam):
             np.linalg.eigvalsh(Z.T @ K @ Z), np.abs(K).sum(axis=1).max())
 
 
-@pytest.mark.parametrize("case, escapes", [("hanging", True), ("catenary", False)])
+@pytest.mark.parametrize("case, escapes", [("hanging", None), ("upright", True),
+                                           ("catenary", False)])
 def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
         case, escapes, monkeypatch):
     """The fold escape (statics' continuation along an in-plane unstable direction, at most
-    three times): the arc hanging from one pin (16 elements) needs it (its first
-    equilibrium is the cable folded back on itself), the slack catenary (16 elements) not at
-    all. How many times is checked against the dense in-plane spectrum (:func:`dense_modes`) at
+    three times): the arc on one pin (16 elements) started standing straight up
+    (:func:`started_upright`) needs it on every machine, the slack catenary (16 elements) not
+    at all, the arc hanging from one pin (16 elements) where round-off makes its first
+    equilibrium the cable folded back on itself (with OpenBLAS's Haswell kernels, not its
+    SkylakeX ones: :func:`started_upright`). The upright one is left by the second of
+    ``FOLD_ESCAPE_WAYS`` (a push of 1e-3, mu floored): from the push of a tenth the
+    continuation climbs back to it, to either side, which is no escape. How many times is
+    checked against the dense in-plane spectrum (:func:`dense_modes`) at
     every equilibrium statics tested, not against a count: it escapes from exactly those the
     dense spectrum finds unstable (an omega^2 below its round-off's negative), all but the
-    last, and stops at the first it finds stable. The hanging arc's last is its global minimum
+    last, and stops at the first it finds stable. The arc's last is its global minimum
     of the potential (gravity's and the strain energy, the DAE's ``energy``): the chain hanging
     straight down has the least gravity potential of any shape of its length, and its strain
     energy is the stretch's alone, (rho g)^2 L^3 / (6 EA), 2e-4 J; so it lies below every
@@ -383,8 +437,11 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
     Newton's last step quadratic), the constraints to 1e-14 m, and ``Z^T K Z`` positive
     definite: its least eigenvalue above the dense eigensolver's round-off, ``n eps |K|_inf``
     (1e-6 and 1.2e-5; measured 0.014 and 0.17, the hanging cable's swing and the catenary's
-    sway). With the escape left out, the hanging arc stops on the folded state (four
-    eigenvalues down to -2.9e6), which statics refuses as unstable out of the plane."""
+    sway), and it is the arc hanging straight down (its tip against the analytic stretch, as
+    in :func:`test_a_cable_drawn_curved_on_one_pin_hangs_vertical`). With the escape left
+    out, the upright arc stops standing, which statics refuses as unstable out of the plane,
+    as the dense check finds it (its least eigenvalue below ``-n eps |K|_inf``); so did the
+    hanging arc where it folded (four eigenvalues down to -2.9e6)."""
     from rancf.integrators import static as statics
     found, last, tested = [], [], []
     unstable, stable = statics._unstable_in_plane, statics._stable_out_of_plane
@@ -401,10 +458,11 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
 
     monkeypatch.setattr(statics, "_unstable_in_plane", recorded_unstable)
     monkeypatch.setattr(statics, "_stable_out_of_plane", recorded_stable)
-    m, c = hanging_cable(16) if case == "hanging" else slack_cable(16, "straight", 1e-4)[:2]
+    m, c = (hanging_cable(16) if case == "hanging" else started_upright(monkeypatch)
+            if case == "upright" else slack_cable(16, "straight", 1e-4)[:2])
     tol = 1e-10
     eq = rancf.static(m, tol=tol)
-    assert eq.status == "ok" and any(found) == escapes
+    assert eq.status == "ok" and escapes in (None, any(found))
     negative, potential = [], []
     for dae, model, x, lam in tested:
         w, _, resolution, _, _, _ = dense_modes(dae, model, x, lam, "in")
@@ -419,7 +477,11 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
     assert residual <= scale * tol * dae.tree.size
     assert violation <= 1e-14
     assert w[0] > len(x) * np.finfo(float).eps * scale
-    if case == "hanging":
+    if case != "catenary":
+        stretch = RHO_A * 9.81 * c.length ** 2 / (2.0 * 1e5)
+        np.testing.assert_allclose(eq.position(c.end)[0], [0.0, 0.0, -(c.length + stretch)],
+                                   rtol=0, atol=1e-7)
+    if case == "upright":
         monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
         with pytest.raises(ValueError, match="unstable out of it"):
             rancf.static(m, tol=tol)
@@ -428,7 +490,8 @@ def test_the_fold_escape_leaves_an_unstable_equilibrium_for_a_stable_one(
 
 
 @pytest.mark.parametrize("case, verdict", [("catenary", True), ("hanging", True),
-                                           ("hanging-1e6", True), ("folded", False)])
+                                           ("hanging-1e6", True), ("folded", None),
+                                           ("upright", False)])
 def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
         case, verdict, monkeypatch):
     """``_stable_out_of_plane`` (the rule of rancf.modes on the cables' out-of-plane
@@ -437,25 +500,31 @@ def test_the_sparse_out_of_plane_stability_test_agrees_with_the_dense_one(
     (:func:`dense_modes`, ``"out"``): stable exactly where no dense omega^2 lies below its
     round-off's negative (none lies between that and three times it, where the held
     coordinates' stiffness could tip the verdict), at the equilibria statics tests: the
-    slack catenary and the hanging arc (stable, 16 elements; the arc at EA 1e5 and 1e6 N)
-    and the hanging arc with the fold escape left out (the folded cable: unstable, statics
-    refuses it)."""
+    slack catenary and the hanging arc (stable, 16 elements; the arc at EA 1e5 and 1e6 N),
+    and with the fold escape left out, the arc started standing up (:func:`started_upright`:
+    unstable, statics refuses it, on every machine) and the hanging arc (where round-off
+    makes its first equilibrium the folded cable: unstable, refused; else the hanging one,
+    returned)."""
     from rancf.integrators import static as statics
     asked = _recording(monkeypatch, "_stable_out_of_plane")
-    if case == "folded":
+    if case in ("folded", "upright"):
         monkeypatch.setattr(statics, "_unstable_in_plane", lambda *args: None)
-    m = slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else \
-        hanging_cable(16, 1e6 if case == "hanging-1e6" else 1e5)[0]
-    if verdict:
+    m = (slack_cable(16, "straight", 1e-4)[0] if case == "catenary" else
+         started_upright(monkeypatch)[0] if case == "upright" else
+         hanging_cable(16, 1e6 if case == "hanging-1e6" else 1e5)[0])
+    try:
         assert rancf.static(m).status == "ok"
+    except ValueError as exc:
+        assert "unstable out of it" in str(exc)
+        returned = False
     else:
-        with pytest.raises(ValueError, match="unstable out of it"):
-            rancf.static(m)
+        returned = True
     assert len(asked) == 1
     dae, model, x, lam, stable = asked[0]
     w, _, resolution, *_ = dense_modes(dae, model, x, lam, "out")
     assert not np.any((w < -resolution) & (w >= -3.0 * resolution))
-    assert stable == verdict == (not np.any(w < -resolution))
+    assert stable == returned == (not np.any(w < -resolution))
+    assert verdict in (None, stable)
 
 
 @pytest.mark.parametrize("EA_", [1e5, 1e6, 1e7])
@@ -473,9 +542,10 @@ def test_the_arc_on_one_pin_hangs_straight_down_and_stable_at_each_stiffness(
     round-off's negative, and the least is the hanging chain's first swing, ``(j_01 / 2)^2 g
     / L`` (j_01 = 2.405 the first zero of J_0; 14.18 1/s^2), within 1e-3 of it: estimates
     of the bending's share ``EI / (rho A L^4)`` over it (7e-5), the cubic mesh's (``(1 /
-    n)^4``, 2.4e-4 at 8 elements) and the stretch's (5e-5). At 16 elements and EA 1e6 N statics first reaches the cable
-    folded back on itself (omega^2 down to -2e9 1/s^2), which it once refused: the
-    Lanczos iteration about zero did not converge to those modes."""
+    n)^4``, 2.4e-4 at 8 elements) and the stretch's (5e-5). At 16 elements and EA 1e6 N
+    statics first reaches the cable folded back on itself with OpenBLAS's Haswell kernels
+    (omega^2 down to -2e9 1/s^2; :func:`started_upright` says why), which it once refused:
+    the Lanczos iteration about zero did not converge to those modes."""
     import scipy.linalg
     last = _recording(monkeypatch, "_stable_out_of_plane")
     m, c = hanging_cable(n, EA_)
@@ -648,25 +718,46 @@ def body_hung_off_plane(off, D=1.0):
     return m, c
 
 
+def returned_state(m, eq):
+    """``(dae, x, lambda)``: the spatial DAE of the model m (built anew, at load factor 1)
+    and statics' equilibrium ``eq`` on it, its coordinates (the poses of ``eq.state(0)``
+    mapped to the DAE's, positions and Euler parameters) and multipliers; to test the
+    equilibrium statics returned, whichever way it reached it."""
+    from rancf.formulations import spatial
+    from rancf.formulations.spatial_dae import SpatialDAE
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    state = eq.state(0)
+    return dae, dae.state_of_poses(state.x, state.v)[0], eq.extra["lambda"][0]
+
+
 def test_a_cable_tied_to_a_body_hung_off_its_plane_leaves_it_stable(monkeypatch):
     """The slack cable of :func:`body_on_slack_cable` (:func:`sagging_arc`, the x-z plane,
     gravity along -z, in it) tied at its end to a 0.5 kg body hung by a spherical joint from a
     ground point 0.05 m off the plane (the body's centre 0.3 m below the cable's end, 0.8 m
     below that point, both drawn 0.05 m off the plane): the plane mirrors not the model, the
     equilibrium leaves it (the cable's end 0.04 m out, towards the body's pin),
-    ``_split_is_exact`` is false there, and statics' coupled verdict (stable: no escape taken)
-    is the dense check's (least eigenvalue above ``n eps |K|_inf``)."""
-    from rancf.integrators.static import _held_stiffness, _out_of_plane_coordinates
+    ``_split_is_exact`` is false there, and the coupled tests' verdict on it (in the plane:
+    no unstable direction; out of it: stable) is the dense check's (least eigenvalue above
+    ``n eps |K|_inf``), its residual below ``|K|_inf tol size``. Statics' own tests on the way
+    take no escape. Which way statics reaches it is round-off's choice: with OpenBLAS's
+    Haswell kernels the pseudo-transient start converges (61 steps) and the plane curved
+    cables' tests decide; with its SkylakeX ones that start fails (1000 steps), the load
+    steps reach it (increments halved 6 times) and the general test decides; so the coupled
+    tests are asked here about the equilibrium returned."""
+    from rancf.integrators.static import (_held_stiffness, _out_of_plane_coordinates,
+                                          _stable_out_of_plane, _unstable_in_plane)
     asked = _recording(monkeypatch, "_unstable_in_plane")
-    last = _recording(monkeypatch, "_stable_out_of_plane")
     m, c = body_hung_off_plane(0.05)
-    eq = rancf.static(m, tol=1e-10)
+    tol = 1e-10
+    eq = rancf.static(m, tol=tol)
     assert eq.status == "ok" and not any(d is not None for *_, d in asked)
     assert eq.position(c.end)[0][1] > 0.01
-    dae, model, x, lam, stable = last[-1]
-    assert not _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, model), False)[3]
-    _, _, w, scale = constrained_check(dae, x, lam)
-    assert stable and w[0] > x.size * np.finfo(float).eps * scale
+    dae, x, lam = returned_state(m, eq)
+    assert not _held_stiffness(dae, x, lam, _out_of_plane_coordinates(dae, m), False)[3]
+    assert _unstable_in_plane(dae, m, x, lam) is None and _stable_out_of_plane(dae, m, x, lam)
+    residual, violation, w, scale = constrained_check(dae, x, lam)
+    assert residual <= scale * tol * dae.tree.size and violation <= 1e-12
+    assert w[0] > x.size * np.finfo(float).eps * scale
 
 
 @pytest.mark.parametrize("upside_down", [True, False])
@@ -708,21 +799,28 @@ def test_statics_verdict_on_a_body_hung_far_off_the_plane_is_the_dense_one(load_
     one and in two load steps (``max_iter=100``): the equilibrium lies far from the drawn
     plane, and the continuation may or may not reach a stable one. Whatever it does, its
     verdict is the dense check's: an equilibrium returned is stable (least eigenvalue above
-    ``n eps |K|_inf``), one refused, with the coupled test's reason, is unstable (below
-    ``-n eps |K|_inf``): the out-of-plane test alone passes such a state, the coupled test
-    must refuse it."""
+    ``n eps |K|_inf``, and so by the coupled test asked about it), one refused, with the
+    coupled test's reason, is unstable (below ``-n eps |K|_inf``): the out-of-plane test alone
+    passes such a state, the coupled test must refuse it. Which way statics goes is
+    round-off's choice (in two load steps, OpenBLAS's Haswell kernels: the pseudo-transient
+    start, an escape, the cables' tests; its SkylakeX ones: that start fails after 2000
+    steps, damped Newton at the full load reaches an equilibrium, the general test passes
+    it)."""
+    from rancf.integrators.static import _stable_out_of_plane
     last = _recording(monkeypatch, "_stable_out_of_plane")
     m, c = body_hung_off_plane(0.3)
     try:
         eq = rancf.static(m, load_steps=load_steps, max_iter=100)
     except ValueError as exc:
         assert "unstable, by the coupled test" in str(exc)
+        dae, _, x, lam, stable = last[-1]
+        assert not stable
         refused = True
     else:
         assert eq.status == "ok"
+        dae, x, lam = returned_state(m, eq)
+        assert _stable_out_of_plane(dae, m, x, lam)
         refused = False
-    dae, _, x, lam, stable = last[-1]
-    assert stable is not refused
     _, _, w, scale = constrained_check(dae, x, lam)
     threshold = x.size * np.finfo(float).eps * scale
     assert (w[0] < -threshold) if refused else (w[0] > threshold)
