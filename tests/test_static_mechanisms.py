@@ -264,8 +264,12 @@ def test_a_planar_beam_or_body_drawn_near_upright_hangs(kind, tilt):
     """The planar analogue, on the DAE: Newton's load steps converge to the upright state
     (an equilibrium at every load factor; Newton on ``sin theta`` is drawn to its nearest
     zero), the stability test finds it unstable and the damped steps leave it, from a push
-    of ``DESCENT_PUSH``: the beam's tip and the body's centre end hanging (bound 1e-9 m),
-    the message saying the upright state was left. Work: the load steps' own iterations
+    of ``DESCENT_PUSH``: the beam's tip and the body's centre end hanging (bound 1e-9 m).
+    Drawn exactly upright, by symmetry on every machine, the message says the upright state
+    was left; drawn off it, which zero Newton's iterates near ``sin theta``'s are drawn to is
+    the round-off's (with OpenBLAS's Haswell kernels the beam's load steps from 1e-3 and 0.1
+    rad reach the hanging state directly, with its SkylakeX kernels the upright one), so
+    there only the end is asserted. Work: the load steps' own iterations
     (converged, not bounded here) and :func:`work_bound` for the rest, twice that for the
     ANCF beam, whose straight steps in its slopes stretch it at second order (a turn a by
     ``a^2 / 2``), so that a step of the swing is followed by one relaxing that stretch."""
@@ -273,7 +277,8 @@ def test_a_planar_beam_or_body_drawn_near_upright_hangs(kind, tilt):
     res = rancf.static(m)
     assert res.status == "ok", res.message
     np.testing.assert_allclose(res.position(point)[0], hanging, rtol=0, atol=1e-9)
-    assert "was unstable" in res.message, res.message
+    if tilt == 0.0:
+        assert "was unstable" in res.message, res.message
     descent = res.stats["newton_iterations"] - int(res.extra["iterations"].sum())
     assert descent <= (2 if kind == "beam" else 1) * work_bound(
         m.build().size, statics.DESCENT_PUSH), res.stats
