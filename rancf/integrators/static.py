@@ -700,7 +700,7 @@ def _unstable_mode(K, skew, M, J, bound, along=None):
             return None, None, np.nan
         V = Z @ V
     else:
-        omega2, V = _modes_below(A, M, J, tau, k)
+        omega2, V = _modes_below(A, M, J, tau, k, negative)
     if omega2 is None or not omega2.size:
         return None, None, np.nan
     V = V / np.sqrt(np.einsum("ij,ij->j", V, M @ V))
@@ -717,25 +717,33 @@ def _unstable_mode(K, skew, M, J, bound, along=None):
     return True, V[:, least], float(omega2[least])
 
 
-def _modes_below(A, M, J, tau, k):
-    """``(omega2, V)``: the k modes of ``Z^T K Z y = omega^2 Z^T M Z y`` below ``-tau`` (A =
-    ``K + tau M`` (n, n) sparse, M (n, n), J (m, n); k at most their count), by Lanczos in
-    ARPACK's generalized shift-invert mode (:func:`_modes_about`): first about ``-tau``,
-    ``nu = 1 / (omega^2 + tau)``, the k least are those below ``-tau``; where that does not
-    converge all k, about a shift sigma below the least omega^2, the k largest ``nu = 1 /
+def _modes_below(A, M, J, tau, k, count):
+    """``(omega2, V)``: the k least modes of ``Z^T K Z y = omega^2 Z^T M Z y``, those below
+    ``-tau`` (A = ``K + tau M`` (n, n) sparse, M (n, n), J (m, n); ``count``: how many lie
+    below ``-tau``, :func:`_negative_count`, or None where it is not known; k at most
+    ``count``), by Lanczos in ARPACK's generalized shift-invert mode (:func:`_modes_about`):
+    where k is the count, first about ``-tau``, ``nu = 1 / (omega^2 + tau)``, whose k least
+    are then the modes below ``-tau``; where that does not converge all k, or more than k
+    lie below, about a shift sigma below the least omega^2, the k largest ``nu = 1 /
     (omega^2 - sigma)`` (:func:`_shift_below`). omega^2 (k,) or fewer, and the vectors (n,
     k); (None, None) where the saddle-point matrix is singular or Lanczos fails.
 
-    Why the second shift: about ``-tau`` an omega^2 far below zero maps to a nu near zero,
-    among those of the stiff modes far above (a cable folded under its weight: its unstable
-    modes' nu lie between the stretch's and the swing's), and Lanczos, which finds the ends
-    of the spectrum, converges slowly to such an interior one, its vector scattered from
-    call to call (so the continuation along it would reach the hanging cable or not). About
-    a shift at most four times below the least, those modes are the largest nu, separated
-    from every other."""
-    first = _modes_about(A, M, J, -tau, k, "SA")
-    if first[0] is not None and first[0].size >= k:
-        return first
+    Why not about ``-tau`` where more than k lie below: its k least nu are the k modes
+    nearest ``-tau``, not the least (a cable folded under its weight and turned out of its
+    plane: six unstable modes, omega^2 from -2.07e8 to -228 1/s^2; about ``-tau`` the four
+    from -46495 on, all converged, and the least returned was the third).
+    Why the second shift at all: about ``-tau`` an omega^2 far below zero maps to a nu near
+    zero, among those of the stiff modes far above (a cable folded under its weight: its
+    unstable modes' nu lie between the stretch's and the swing's), and Lanczos, which finds
+    the ends of the spectrum, converges slowly to such an interior one, its vector scattered
+    from call to call (so the continuation along it would reach the hanging cable or not).
+    About a shift at most four times below the least, those modes are the largest nu,
+    separated from every other."""
+    first = (None, None)
+    if count is None or count == k:
+        first = _modes_about(A, M, J, -tau, k, "SA")
+        if first[0] is not None and first[0].size >= k:
+            return first
     sigma = _shift_below(A, M, J, tau)
     if sigma is None:
         return first
