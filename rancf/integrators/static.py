@@ -1134,6 +1134,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     drawn configuration: a body drawn standing on a pin comes back hanging).
     ``tol`` (m) the loop's tolerance; ``made`` the solve's loops, which this appends to
     (:func:`_work`); ``message`` the load steps' (kept where the equilibrium is stable).
+    ``family``: the solve's one-item list (:func:`_recording`, :func:`_landing`), or None;
+    where it holds a verdict of the damped steps (they reached the equilibrium last) and the
+    equilibrium is found stable, set to ``"family"`` where its least mode on the motions the
+    joints allow is a rigid-body mode (:func:`_neutral_mode`), else ``"isolated"``: what
+    :func:`_family_noted` reports, decided by the stiffness, not by Newton's last step.
 
     Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
     A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
@@ -1736,10 +1741,11 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     load path (:func:`_family_noted` adds, at the end of the solve, whether the result is one
     of a family of equilibria); else ``loads`` with its message saying that the damped steps
     were tried and reached none (a model with no equilibrium, or one they stalled short of:
-    the two are not told apart), the load factor back at the last equilibrium. Where an input function fails in the damped steps
-    (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`): ``"failed"`` at once, the
-    message naming it, ``error`` that exception, the result the last equilibrium (the load
-    factor and the stepper back there), as the load steps' own contract
+    the two are not told apart), the load factor back at the last equilibrium. Where an
+    input function fails in the damped steps
+    (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`): ``"failed"`` at once, the message
+    naming it, ``error`` that exception, the result the last equilibrium (the load factor
+    and the stepper back there), as the load steps' own contract
     (tests/test_static_input_functions.py).
 
     Why after any failure, not a mechanism's alone: the failures a mechanism that only its
@@ -1747,11 +1753,12 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     without stiffness) are not told reliably from a path's others (a load step out of
     Newton's reach, max_iter too small) by what the loop reports; every model the plain load
     steps solve is solved as before, with the same iterations, and the damped steps end at a
-    true equilibrium (the static residual's, checked by a plain Newton step where its matrix
-    is regular). The message does not call the model a mechanism, which nothing here
-    established; it says that the path was left, since where a model has several equilibria
-    (a truss past its limit load) the damped steps at the full load can reach another than
-    the load path would."""
+    true equilibrium (the static residual's, to the loop's tolerance off the directions in
+    which it is one of a family: :func:`_off_neutral`; then a plain Newton step, which ends
+    the solve where it converges). The message does not call the model a mechanism, which
+    nothing here established; it says that the path was left, since where a model has
+    several equilibria (a truss past its limit load) the damped steps at the full load can
+    reach another than the load path would."""
     status, message, error, reached, iterations, reason, steps = loads
     if status != "failed" or error is not None:
         return loads
@@ -2137,8 +2144,8 @@ def free_motion_under_load(dae, x, lam, kinds=None):
         what = "a motion no joint holds is free"
     return (f"the model is a mechanism: {what} (no stiffness, spring, drive or effort holds "
             "it) under loads that drive it: Newton's first increment along that motion is "
-            "unbounded at any load step, so more load steps help only by chance (where its iterates "
-            "wander onto a far equilibrium); add a spring-damper "
+            "unbounded at any load step, so more load steps help only by chance (where its "
+            "iterates wander onto a far equilibrium); add a spring-damper "
             "(add_rotational_spring_damper) or a drive to the joint, make it a fixed joint, "
             "draw the model in its equilibrium, or find where it comes to rest with "
             "rancf.simulate and damping")
