@@ -123,3 +123,19 @@ def test_the_rssr_four_bar_reached_by_the_damped_steps_is_called_a_family():
         np.testing.assert_allclose(res.position(body.centre)[0], centre, rtol=0, atol=1e-9)
     assert rancf.modes(m, n=2).rigid.sum() == 1
     assert "family of equilibria" in res.message, res.message
+
+
+def test_a_model_with_no_equilibrium_says_the_damped_steps_were_tried():
+    """A 1 m beam on a free pin under a 3.8 N m moment at its end, no gravity (test_static.py's
+    model without an equilibrium: nothing resists the turn, analytically). The load steps
+    fail and so do the damped steps after them; the message says both (review 9: it said
+    only that the load steps failed and that no equilibrium lies near the drawn
+    configuration, which the damped steps, when they stall, do not establish)."""
+    m = rancf.Model(gravity=(0.0, 0.0))
+    b = m.add_beam(1.0, 4, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), b.start)
+    m.add_force(b.end, moment=3.8)
+    res = rancf.static(m)
+    assert res.status == "failed", res.message
+    assert "damped Newton steps (K + mu M) tried at the full load" in res.message, res.message
+    assert "near the drawn configuration" not in res.message, res.message
