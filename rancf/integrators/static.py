@@ -1665,10 +1665,7 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     (switched evolution relaxation, its fall limited to tenfold a step: a residual that falls
     by more in one step is a stiff direction's relaxed, an ANCF beam's stretch by the last
     straight step, not the swing's converging; mu at its full ratio fell to the floor, and
-    the next steps went uphill), never below ``DAMPED_FLOOR mu_0``. A step downhill on which
-    the residual rose more than tenfold is followed by :func:`_stiff_relaxed`'s at
-    :data:`STIFF_RELAXED` mu (a stiff direction stretched at second order by the straight
-    step, relaxed before mu follows the residual). It stops at
+    the next steps went uphill), never below ``DAMPED_FLOOR mu_0``. It stops at
     a step taken at the floor whose part off the neutral directions (:func:`_off_neutral`,
     one more step from the same state at twice mu) moves no coordinate by more than ``tol``
     (the loop's own test, m, on the step that does not scale as ``1 / mu``: a neutral
@@ -1679,11 +1676,10 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     straight steps, 7e7 N, where the weights are 14 N). Not on the residual's size: its
     round-off is that of the stiffest terms, ``eps |K| |x|`` (1e-6 N on a cable of EA 1e9
     N), which says nothing of the soft directions (its swing, 12 N m per rad, off by 4e-8
-    m at a residual of 1e-5 N). None after ``10 max_iter`` steps (a model with no
-    equilibrium, a free body under gravity: its residual never falls), counting every
-    solve, those of :func:`_off_neutral` and :func:`_stiff_relaxed` too. ``made``: the
-    solve's loops, which this one joins (:func:`_work`). An input function's error is
-    raised, as in :func:`_pseudo_transient_first_step`."""
+    m at a residual of 1e-5 N). None after ``10 max_iter``
+    steps (a model with no equilibrium, a free body under gravity: its residual never
+    falls). ``made``: the solve's loops, which this one joins (:func:`_work`). An input
+    function's error is raised, as in :func:`_pseudo_transient_first_step`."""
     if not (np.isfinite(a0) and a0 > 0.0):
         return None
     mu = a0 / (0.1 * size)
