@@ -1566,45 +1566,6 @@ def _off_neutral(stepper, x, lam, dx, mu, problem):
     return None if twice is None else 2.0 * twice - dx
 
 
-#: The mu of :func:`_stiff_relaxed`'s step, as a multiple of the damped steps' own: along a
-#: direction of stiffness k per unit mass far above it the step is Newton's, along one below
-#: the damped steps' mu it moves less than 1e-3 of their step.
-STIFF_RELAXED = 1e3
-
-
-def _stiff_relaxed(stepper, x, lam, r, f, c, residual, mu):
-    """``(x, lambda, |r|, f, c)`` (:func:`_damped_newton`'s state and residual) after one
-    step from ``(x, lambda)`` at ``STIFF_RELAXED mu`` (:data:`STIFF_RELAXED`) on
-    ``stepper``, where it lowers the residual; else the state given, the stepper put back
-    there at rest.
-
-    Why: a straight step in an ANCF cable's slopes turns them at first order and stretches
-    the cable at second (by ``a^2 / 2`` for a turn a); on a stiff, light cable (EA 1e9 N,
-    0.01 kg/m) that stretch's force, 25 N where the weights are 0.1 N, is the whole
-    residual after a step of 5e-4 m, mu rose by its ratio, the next step relaxed it (a
-    stiff direction: Newton's step whatever mu) and mu fell again, the residual
-    alternating between 0.25 N and 25 N for all the steps allowed, the swing not advancing.
-    At a mu far above the damped steps' this step is Newton's along the stiff directions
-    alone, moving the soft ones (the swing) by less than 1e-3 of a damped step: it puts the
-    step back on the stiff directions' equilibrium, and mu then follows the residual of the
-    soft ones, that of the distance left."""
-    stepper.am = STIFF_RELAXED * mu
-    try:
-        stepper.advance()
-        _, x2, _, _, lam2 = stepper.state()
-        r2, f2, c2 = residual(x2, lam2)
-    except USER_FUNCTION_ERRORS:
-        raise
-    except (StepFailure, ArithmeticError, RuntimeError, ValueError):
-        r2 = np.nan
-    finally:
-        stepper.am = mu
-    if np.isfinite(r2) and r2 < r:
-        return x2, lam2, r2, f2, c2
-    stepper.start_at_rest(0.0, x, lam)
-    return x, lam, r, f, c
-
-
 def _within(dx, tol):
     """Whether the step dx (n,) moves no coordinate by more than ``tol``; False where it is
     None (not computed)."""
@@ -1688,10 +1649,6 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     stepper = _static_stepper(problem, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(0.0, x, lam)
     for _ in range(10 * max_iter):
-        # the budget counts every solve: the steps, refused ones, and those of _off_neutral
-        # and _stiff_relaxed (a matrix that cannot be factored counts as a step alone)
-        if stepper.newton_iterations >= 10 * max_iter:
-            break
         stepper.am = mu
         try:
             stepper.advance()
@@ -1722,14 +1679,6 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
         if not r1 or (mu <= floor and (moved <= tol or _within(
                 _off_neutral(stepper, x, lam, dx, mu, problem), tol))):
             return x1, lam1
-        if ratio > 10.0 and moved > tol and kappa >= 0.0:
-            # the residual rose tenfold on a step downhill: a stiff direction's, stretched at
-            # second order by the straight step (an ANCF cable's slopes turned), relaxed at
-            # once. Not at a lesser rise: a residual near its round-off rises by a few times
-            # as readily as it falls (at any rise the triangle's solve took 206 iterations
-            # where 138 without; 153 at tenfold)
-            x1, lam1, r1, f1, c1 = _stiff_relaxed(stepper, x1, lam1, r1, f1, c1, residual, mu)
-            ratio = r1 / r
         x, lam, r, f, c = x1, lam1, r1, f1, c1
         if kappa < 0.0:
             # falling off a maximum or a saddle, where the residual rises as it should: mu
