@@ -131,7 +131,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
     made = [stepper]
     residual, mass_solve = _dae_measures(dae, lambda: factor[0], dae.kernel.set_load_factor,
                                          model.gravity)
-    family = [False]
+    family = [None]
     damped = _recording(family, lambda x, lam: _damped_equilibrium(
         stepper, dae.compiled, x, lam, residual, lambda x, d: d @ (dae.mass(x) @ d),
         mass_solve, A.size, tol * A.size, max_iter, made, keep))
@@ -142,7 +142,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
         status, message, error = _leave_or_stop(
             dae, stepper, lambda last: (last[1], last[4]),
             _landing(stepper, keep, damped, family), tol * A.size, max_iter, made, message,
-            damped)
+            damped, family)
     message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     if not iterations:
@@ -688,17 +688,9 @@ def _unstable_mode(K, skew, M, J, bound, along=None):
         return False, None, np.nan
     k = min(MODES_TESTED if negative is None else negative, MODES_TESTED)
     if n - m <= LANCZOS_SPACE:
-        # fewer free motions than Lanczos' space: the dense problem on them
-        Z = scipy.linalg.null_space(J.toarray()) if m else np.eye(n)
-        if not Z.shape[1]:
+        omega2, V = _least_modes_dense(K, M, J, k)
+        if V is not None and not V.shape[1]:
             return False, None, np.nan
-        Mz = Z.T @ (M @ Z)
-        try:
-            omega2, V = scipy.linalg.eigh(Z.T @ (K @ Z), 0.5 * (Mz + Mz.T),
-                                          subset_by_index=[0, min(k, Z.shape[1]) - 1])
-        except (np.linalg.LinAlgError, ValueError):
-            return None, None, np.nan
-        V = Z @ V
     else:
         omega2, V = _modes_below(A, M, J, tau, k, negative)
     if omega2 is None or not omega2.size:
@@ -715,6 +707,51 @@ def _unstable_mode(K, skew, M, J, bound, along=None):
         return (False if negative is not None and k == negative else None), None, np.nan
     least = int(np.flatnonzero(unstable)[np.argmin(omega2[unstable])])
     return True, V[:, least], float(omega2[least])
+
+
+def _least_modes_dense(K, M, J, k):
+    """``(omega2, V)``: the k least modes of ``Z^T K Z y = omega^2 Z^T M Z y`` (K, M (n, n)
+    sparse, J (m, n); Z an orthonormal basis of J's null space), dense on the free motions
+    (fewer than :data:`LANCZOS_SPACE`): omega^2 (k,) and the vectors (n, k), none (n, 0)
+    where the joints allow no motion; (None, None) where the eigensolver fails."""
+    n, m = K.shape[0], J.shape[0]
+    Z = scipy.linalg.null_space(J.toarray()) if m else np.eye(n)
+    if not Z.shape[1]:
+        return np.zeros(0), Z
+    Mz = Z.T @ (M @ Z)
+    try:
+        omega2, V = scipy.linalg.eigh(Z.T @ (K @ Z), 0.5 * (Mz + Mz.T),
+                                      subset_by_index=[0, min(k, Z.shape[1]) - 1])
+    except (np.linalg.LinAlgError, ValueError):
+        return None, None
+    return omega2, Z @ V
+
+
+def _neutral_mode(K, skew, M, J, bound):
+    """Whether an equilibrium that :func:`_unstable_mode` found stable (its arguments) is one
+    of a family: the least mode of ``Z^T K Z y = omega^2 Z^T M Z y`` is a rigid-body mode,
+    its omega^2 within its resolution (:func:`rancf.utilities.resolution.rigid`, the test
+    by which :func:`rancf.modes` lists it as one), a motion that no stiffness resists and no
+    load drives (a body's spin about the vertical on a ball joint, a coupler's about the
+    line of its two ball joints). Dense on the free motions where they are fewer than
+    :data:`LANCZOS_SPACE`, else Lanczos about ``-tau`` (:func:`_modes_about`, ``tau`` as
+    :func:`_unstable_mode`'s): the two ``nu = 1 / (omega^2 + tau)`` largest in magnitude,
+    the omega^2 nearest zero on either side (a neutral spin's, by a K of differences, can
+    fall below ``-tau`` within its resolution: a steel beam's on a ball joint). False where
+    the eigensolver fails. Why the stiffness, not Newton's step: a
+    Newton matrix singular along such a motion need not fail (the residual has no component
+    there and the factorization meets a round-off pivot: the coupler's spin), and one can
+    fail elsewhere."""
+    n, m = K.shape[0], J.shape[0]
+    if n - m <= LANCZOS_SPACE:
+        omega2, V = _least_modes_dense(K, M, J, 1)
+    else:
+        tau = np.finfo(float).eps * bound / max(float(abs(M).sum(axis=1).max()), 1e-300)
+        omega2, V = _modes_about((K + tau * M).tocsc(), M, J, -tau, 2, "LM")
+    if omega2 is None or not omega2.size:
+        return False
+    V = V / np.sqrt(np.einsum("ij,ij->j", V, M @ V))
+    return bool(rigid(K + skew, omega2, V).any())
 
 
 def _modes_below(A, M, J, tau, k, count):
@@ -941,7 +978,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
         # model hangs, though the joints carry its weight
         return max(np.abs(a).max(initial=0.0), float(np.linalg.norm(model.gravity)))
 
-    family = [False]
+    family = [None]
     damped = _recording(family, lambda q, lam: _damped_equilibrium(
         stepper, problem, q, lam, residual,
         lambda q, d: d @ problem.residual(q, zero, 0.0, d, 1.0, 0.0), mass_solve, tree.size,
@@ -956,7 +993,8 @@ def _spatial_static(model, load_steps, tol, max_iter):
         status, message, error = _leave_or_stop(
             dae, stepper, *_tree_in_dae(formulation, dae,
                                         _landing(stepper, accepted, damped, family)),
-            tol * tree.size, max_iter, made, message, _tree_in_dae(formulation, dae, damped)[1])
+            tol * tree.size, max_iter, made, message, _tree_in_dae(formulation, dae, damped)[1],
+            family)
     message = _family_noted(status, message, family)
     _, q, v, _, _ = stepper.state()
     set_load_factor(reached)
@@ -1078,7 +1116,7 @@ STABILITY_ROWS = 500
 
 
 def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter, made,
-                                message, descend=None):
+                                message, descend=None, family=None):
     """``(status, message)`` of a static solve whose load steps reached an equilibrium (the
     stepper's state, at load factor 1), which is left for a stable one where it is unstable:
     the fold escape of :func:`_spatial_dae_static`, on every coordinate, for a model of
@@ -1116,6 +1154,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
     drawn configuration: a body drawn standing on a pin comes back hanging).
     ``tol`` (m) the loop's tolerance; ``made`` the solve's loops, which this appends to
     (:func:`_work`); ``message`` the load steps' (kept where the equilibrium is stable).
+    ``family``: the solve's one-item list (:func:`_recording`, :func:`_landing`), or None;
+    where it holds a verdict of the damped steps (they reached the equilibrium last) and the
+    equilibrium is found stable, set to ``"family"`` where its least mode on the motions the
+    joints allow is a rigid-body mode (:func:`_neutral_mode`), else ``"isolated"``: what
+    :func:`_family_noted` reports, decided by the stiffness, not by Newton's last step.
 
     Why: Newton's load steps converge to an equilibrium, not to a minimum of the potential.
     A cable on a spherical joint, drawn horizontal under gravity, has no stiffness against
@@ -1145,6 +1188,11 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
             unstable, down, omega2 = _unstable_mode(K, skew, sp.csr_matrix(dae.mass(x)), J,
                                                     bound, _curvature_along(dae, x, lam))
             if not unstable:
+                if family is not None and family[0]:
+                    # reached by the damped steps: one of a family where its stiffness on
+                    # the motions the joints allow has a zero mode (rancf.modes' rigid one)
+                    family[0] = ("family" if _neutral_mode(K, skew, sp.csr_matrix(dae.mass(x)),
+                                                           J, bound) else "isolated")
                 if attempt:
                     left = (f"the equilibrium reached at load factor 1 was unstable; left "
                             f"along its unstable direction ({attempt} "
@@ -1180,7 +1228,7 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
 
 
 def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, message,
-                   descend=None):
+                   descend=None, family=None):
     """``(status, message, error)``: :func:`_leave_unstable_equilibrium` (the same arguments),
     ``error`` None; or, where an input function fails in its stability test or its
     continuation (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`, raised by
@@ -1191,7 +1239,7 @@ def _leave_or_stop(dae, stepper, absolute, solve_from, tol, max_iter, made, mess
     the user's function, and each would call it again."""
     try:
         return (*_leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_iter,
-                                             made, message, descend), None)
+                                             made, message, descend, family), None)
     except USER_FUNCTION_ERRORS as exc:
         stopped = (f"the stability test of the equilibrium at load factor 1, or the "
                    f"continuation off it where unstable, stopped: {exc}; the result is the "
@@ -1409,7 +1457,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
     if reason == "singular" and not iterations:
         # the matrix was singular at Newton's start, the reference configuration
         _refuse_plane_curved_cables(model)
-    family = [False]
+    family = [None]
     if not tested:
         # a mechanism its loads alone hold (a loop of bodies on ball joints drawn off its
         # hanging state): the damped steps at the full load where the load steps failed, and
@@ -1428,7 +1476,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
             status, message, error = _leave_or_stop(
                 dae, stepper, lambda last: (last[1], last[4]),
                 _landing(stepper, accepted, damped, family), tol * dae.tree.size, max_iter,
-                made, message, damped)
+                made, message, damped, family)
     message = _family_noted(status, message, family)
     _, x, _, _, lam = stepper.state()
     set_load_factor(reached)
@@ -1505,17 +1553,43 @@ DAMPED_FLOOR = 1e-6
 #: pendulum drawn horizontal reached crumpled, unstable equilibria with unlimited steps).
 DAMPED_REACH = 0.25
 
-#: The static residual's round-off in :func:`_damped_newton`, as a share of the largest
-#: residual its steps met: at or below it the steps stop, at an equilibrium to round-off.
-#: Why: a direction neutral at every state with little inertia (a coupler's spin about the
-#: line of its two ball joints, 1e-4 kg m^2) is moved by the residual's round-off over ``mu M``
-#: at the floor by more than ``tol`` a step (measured 1e-9 m a step at a residual of 5e-15 N,
-#: 3e-16 of the first, 19 N), so that the test on the step's length never passes there.
-#: 1e3 eps: the sums of forces of the size of the first residual (the unbalanced weight) err
-#: by a few eps of it. A larger first residual (a stretched beam's elastic force) makes the
-#: bound looser than the round-off of the remaining loads; the plain Newton step that follows
-#: (:func:`_damped_equilibrium`) corrects the end where its matrix is regular.
-DAMPED_ROUNDOFF = 1e3 * np.finfo(float).eps
+def _off_neutral(stepper, x, lam, dx, mu, problem):
+    """The damped step's part off the directions neutral at ``(x, lambda)`` (n,): ``2 dx(2
+    mu) - dx(mu)``, ``dx = dx(mu)`` the step :func:`_damped_newton` took from there at mu,
+    ``dx(2 mu)`` one more step from the same state at twice mu (on ``stepper``, left at the
+    state it held after ``dx``), both in the start's chart (``problem.chart_step``); None
+    where that second step fails.
+
+    Why: along a direction of stiffness k per unit mass (omega^2, 1/s^2) the step is
+    ``r_k / (k + mu)``, so that the combination is ``r_k k / ((k + mu) (k + 2 mu))``:
+    Newton's step ``r_k / k`` where ``k >> mu``, and exactly zero where ``k = 0``, whatever
+    the residual's component there. A neutral direction of little inertia (a coupler's spin
+    about the line of its two ball joints, 1e-4 kg m^2) is moved at the floor by the
+    residual's round-off over ``mu M``, more than ``tol`` a step (measured: 1e-9 m a step at
+    5e-15 N; a stiff cable's stretch, EA 1e9 N, makes that round-off 1e-6 N), which this
+    cancels, the same residual at the same state entering both steps; what it leaves is the
+    step that the loop's test on a step's length should measure, the distance to the
+    equilibrium off the family."""
+    after = stepper.state()
+    stepper.start_at_rest(0.0, x, lam)
+    stepper.am = 2.0 * mu
+    try:
+        stepper.advance()
+        twice = problem.chart_step(x, stepper.state()[1])
+    except USER_FUNCTION_ERRORS:
+        raise
+    except (StepFailure, ArithmeticError, RuntimeError, ValueError):
+        twice = None
+    finally:
+        stepper.am = mu
+        stepper.start_at_rest(0.0, after[1], after[4])
+    return None if twice is None else 2.0 * twice - dx
+
+
+def _within(dx, tol):
+    """Whether the step dx (n,) moves no coordinate by more than ``tol``; False where it is
+    None (not computed)."""
+    return dx is not None and np.abs(dx).max(initial=0.0) <= tol
 
 
 def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_iter, made):
@@ -1573,10 +1647,17 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     by more in one step is a stiff direction's relaxed, an ANCF beam's stretch by the last
     straight step, not the swing's converging; mu at its full ratio fell to the floor, and
     the next steps went uphill), never below ``DAMPED_FLOOR mu_0``. It stops at
-    a step taken at the floor that moves no
-    coordinate by more than ``tol`` (the loop's own test, m), or at a residual at its
-    round-off, :data:`DAMPED_ROUNDOFF` times the largest met (where a neutral direction of
-    little inertia drifts by more than ``tol`` a step); None after ``10 max_iter``
+    a step taken at the floor whose part off the neutral directions (:func:`_off_neutral`,
+    one more step from the same state at twice mu) moves no coordinate by more than ``tol``
+    (the loop's own test, m, on the step that does not scale as ``1 / mu``: a neutral
+    direction of little inertia drifts by more than ``tol`` a step on the residual's
+    round-off alone), or at a step at the floor that moves none by more than ``tol`` itself;
+    so the end is an equilibrium to the loop's tolerance off the directions in which it is
+    one of a family, whatever the residual met on the way (a stiff cable's stretch by the
+    straight steps, 7e7 N, where the weights are 14 N). Not on the residual's size: its
+    round-off is that of the stiffest terms, ``eps |K| |x|`` (1e-6 N on a cable of EA 1e9
+    N), which says nothing of the soft directions (its swing, 12 N m per rad, off by 4e-8
+    m at a residual of 1e-5 N). None after ``10 max_iter``
     steps (a model with no equilibrium, a free body under gravity: its residual never
     falls). ``made``: the solve's loops, which this one joins (:func:`_work`). An input
     function's error is raised, as in :func:`_pseudo_transient_first_step`."""
@@ -1585,7 +1666,6 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     mu = a0 / (0.1 * size)
     floor = DAMPED_FLOOR * mu
     r, f, c = residual(x, lam)
-    largest = r
     stepper = _static_stepper(problem, np.inf, max_iter, inertia=mu, made=made)
     stepper.start_at_rest(0.0, x, lam)
     for _ in range(10 * max_iter):
@@ -1616,10 +1696,10 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
         # the curvature along the step, dx^T K dx / dx^T M dx (1/s^2), of the matrix it solved
         kappa = stiff / mass_along(x, dx) - mu if moved > tol else 0.0
         ratio = r1 / r if r else 0.0
+        if not r1 or (mu <= floor and (moved <= tol or _within(
+                _off_neutral(stepper, x, lam, dx, mu, problem), tol))):
+            return x1, lam1
         x, lam, r, f, c = x1, lam1, r1, f1, c1
-        largest = max(largest, r)
-        if not r or (moved <= tol and mu <= floor) or r <= DAMPED_ROUNDOFF * largest:
-            return x, lam
         if kappa < 0.0:
             # falling off a maximum or a saddle, where the residual rises as it should: mu
             # at 2 |kappa| doubles the distance from it a step (no faster than tenfold down)
@@ -1640,11 +1720,12 @@ def _damped_equilibrium(stepper, problem, q, lam, residual, mass_along, mass_sol
                         max_iter, made, accepted):
     """How the equilibrium at the load factor set was reached from ``(q, lambda)`` by
     :func:`_damped_newton` on ``problem``, then Newton's load step from there on ``stepper``:
-    ``"isolated"`` where that step converged (the loop's own test, its matrix regular),
-    ``"family"`` where it failed (its matrix singular: a family of equilibria along a
-    neutral direction, a spin about the vertical, of which the damped steps' end is kept);
-    the stepper then at it at rest and ``accepted(q)`` called there; False, the stepper
-    untouched, where
+    ``"isolated"`` where that step converged (the loop's own test), ``"family"`` where it
+    failed (its matrix singular: a neutral direction, a spin about the vertical), the damped
+    steps' end kept, which they certified off the neutral directions to ``tol``
+    (:func:`_off_neutral`); the stepper then at it at rest and ``accepted(q)`` called there.
+    Newton's verdict is provisional: where the stability test runs, it decides a family by
+    the stiffness (:func:`_neutral_mode`). False, the stepper untouched, where
     the damped steps reach nothing (no equilibrium: a free body under gravity, a torque that
     nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_along(q,
     dq)``: ``dq^T M(q) dq`` (:func:`_damped_newton`'s curvature along a step); ``mass_solve(q,
@@ -1663,7 +1744,7 @@ def _damped_equilibrium(stepper, problem, q, lam, residual, mass_along, mass_sol
         return False
     if _solve_from(stepper, end[0], end[1], accepted):
         return "isolated"
-    # singular at the end too: a neutral direction (a family of equilibria)
+    # singular at the end too: a neutral direction; the end certified off it
     stepper.start_at_rest(0.0, end[0], end[1])
     accepted(end[0])
     return "family"
@@ -1678,11 +1759,13 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     the message what happened: where the load steps stopped and that the damped steps
     reached the equilibrium at load factor 1 from there, at the full load, not along the
     load path (:func:`_family_noted` adds, at the end of the solve, whether the result is one
-    of a family of equilibria); else ``loads`` unchanged, the load factor back at the last
-    equilibrium. Where an input function fails in the damped steps
-    (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`): ``"failed"`` at once, the
-    message naming it, ``error`` that exception, the result the last equilibrium (the load
-    factor and the stepper back there), as the load steps' own contract
+    of a family of equilibria); else ``loads`` with its message saying that the damped steps
+    were tried and reached none (a model with no equilibrium, or one they stalled short of:
+    the two are not told apart), the load factor back at the last equilibrium. Where an
+    input function fails in the damped steps
+    (:data:`~rancf.utilities.errors.USER_FUNCTION_ERRORS`): ``"failed"`` at once, the message
+    naming it, ``error`` that exception, the result the last equilibrium (the load factor
+    and the stepper back there), as the load steps' own contract
     (tests/test_static_input_functions.py).
 
     Why after any failure, not a mechanism's alone: the failures a mechanism that only its
@@ -1690,11 +1773,12 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
     without stiffness) are not told reliably from a path's others (a load step out of
     Newton's reach, max_iter too small) by what the loop reports; every model the plain load
     steps solve is solved as before, with the same iterations, and the damped steps end at a
-    true equilibrium (the static residual's, checked by a plain Newton step where its matrix
-    is regular). The message does not call the model a mechanism, which nothing here
-    established; it says that the path was left, since where a model has several equilibria
-    (a truss past its limit load) the damped steps at the full load can reach another than
-    the load path would."""
+    true equilibrium (the static residual's, to the loop's tolerance off the directions in
+    which it is one of a family: :func:`_off_neutral`; then a plain Newton step, which ends
+    the solve where it converges). The message does not call the model a mechanism, which
+    nothing here established; it says that the path was left, since where a model has
+    several equilibria (a truss past its limit load) the damped steps at the full load can
+    reach another than the load path would."""
     status, message, error, reached, iterations, reason, steps = loads
     if status != "failed" or error is not None:
         return loads
@@ -1713,11 +1797,15 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
         return "failed", (f"{stopped}; the damped Newton steps (K + mu M) from there stopped: "
                           f"{exc}; the result is the equilibrium at load factor "
                           f"{reached:.4g}"), exc, reached, iterations, reason, steps
+    spent = sum(s.newton_iterations for s in made[known:]) + stepper.newton_iterations - tried
     if not found:
         set_load_factor(reached)
         stepper.start_at_rest(last[0], last[1], last[4])
-        return loads
-    spent = sum(s.newton_iterations for s in made[known:]) + stepper.newton_iterations - tried
+        none = (f"the damped Newton steps (K + mu M) tried at the full load from there "
+                f"reached no static equilibrium either ({spent} iterations: where the model "
+                "has one, they stalled short of it)")
+        return (status, f"{message}; {none}" if message else none, error, reached,
+                iterations, reason, steps)
     settled = (f"{stopped}; the equilibrium at load factor 1 was reached from there by "
                f"{spent} damped Newton iterations (K + mu M) at the full load, not along the "
                "load path (where the model has several equilibria, more load steps or "
@@ -1728,12 +1816,14 @@ def _settle_mechanism(stepper, set_load_factor, damped, made, loads):
 
 def _recording(family, damped):
     """``damped`` (:func:`_damped_equilibrium`, its other arguments bound) that also sets
-    ``family[0]`` to whether the equilibrium it reached is one of a family (``"family"``),
-    where it reached one: what :func:`_family_noted` reports of the result."""
+    ``family[0]`` to its verdict (``"family"`` or ``"isolated"``) where it reached an
+    equilibrium: that the damped steps reached the result, which the stability test then
+    decides by its stiffness (:func:`_leave_unstable_equilibrium`), and what
+    :func:`_family_noted` reports where that test did not run."""
     def recorded(q, lam):
         found = damped(q, lam)
         if found:
-            family[0] = found == "family"
+            family[0] = found
         return found
     return recorded
 
@@ -1741,11 +1831,11 @@ def _recording(family, damped):
 def _landing(stepper, accepted, damped, family):
     """The ``solve_from(q, lam)`` of :func:`_leave_unstable_equilibrium` (the landing of an
     escape): Newton's load step from there (:func:`_solve_from`, ``accepted`` at its end;
-    an isolated equilibrium: ``family[0]`` False), or where it fails ``damped(q, lam)``
+    ``family[0]`` None: not the damped steps'), or where it fails ``damped(q, lam)``
     (:func:`_recording`'s, which sets ``family[0]``); True where either reached one."""
     def land(q, lam):
         if _solve_from(stepper, q, lam, accepted):
-            family[0] = False
+            family[0] = None
             return True
         return bool(damped(q, lam))
     return land
@@ -1753,18 +1843,22 @@ def _landing(stepper, accepted, damped, family):
 
 def _family_noted(status, message, family):
     """``message`` of a static solve that ends ``status``, with the note that its result is
-    one of a family of equilibria where ``family[0]`` (the damped steps reached it last and
-    Newton's matrix is singular there: :func:`_damped_equilibrium`'s ``"family"``) and the
-    solve is "ok": a motion that no stiffness resists and no load drives (a spin about the
-    vertical on a ball joint), which the stability test took for a neutral direction. At the
-    end, so that it speaks of the result, not of an equilibrium left on the way (a body
-    standing upright on a ball joint is such a family too, and unstable)."""
-    if status != "ok" or not family[0]:
+    one of a family of equilibria where ``family[0]`` is ``"family"`` and the solve is "ok":
+    the damped steps reached it last, and its stiffness on the motions the joints allow has
+    a zero mode within its resolution (:func:`_neutral_mode`, set by the stability test of
+    :func:`_leave_unstable_equilibrium`; where that test did not run, a model of more than
+    :data:`STABILITY_ROWS` rows, loads that are not conservative, Newton's last step failed
+    there, :func:`_damped_equilibrium`'s verdict): a motion that no stiffness resists and no
+    load drives (a spin about the vertical on a ball joint, a coupler's about the line of its
+    two ball joints), a neutral direction, not an instability. At the end, so that it
+    speaks of the result, not of an equilibrium left on the way (a body standing upright on
+    a ball joint is such a family too, and unstable)."""
+    if status != "ok" or family[0] != "family":
         return message
-    note = ("the result is one of a family of equilibria (its Newton matrix singular there: "
-            "a motion no stiffness resists and no load drives, a spin about the vertical), "
-            "whose zero stiffness is a neutral direction, not an instability (rancf.modes "
-            "lists it as a rigid-body mode)")
+    note = ("the result is one of a family of equilibria (a motion no stiffness resists and "
+            "no load drives, a spin about the vertical or about the line of two ball joints: "
+            "a zero mode of its stiffness on the motions the joints allow), a neutral "
+            "direction, not an instability (rancf.modes lists it as a rigid-body mode)")
     return f"{message}; {note}" if message else note
 
 
@@ -2069,10 +2163,9 @@ def free_motion_under_load(dae, x, lam, kinds=None):
     else:
         what = "a motion no joint holds is free"
     return (f"the model is a mechanism: {what} (no stiffness, spring, drive or effort holds "
-            "it) under loads that drive it, so there is no static equilibrium near the "
-            "drawn configuration: Newton's first increment along that motion is unbounded at "
-            "any load step, so more load steps help only by chance (where its iterates "
-            "wander onto a far equilibrium); add a spring-damper "
+            "it) under loads that drive it: Newton's first increment along that motion is "
+            "unbounded at any load step, so more load steps help only by chance (where its "
+            "iterates wander onto a far equilibrium); add a spring-damper "
             "(add_rotational_spring_damper) or a drive to the joint, make it a fixed joint, "
             "draw the model in its equilibrium, or find where it comes to rest with "
             "rancf.simulate and damping")
