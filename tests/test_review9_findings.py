@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import rancf
+from test_static_dae_mechanisms import at, rod
 
 G = 9.81
 
@@ -15,21 +16,6 @@ G = 9.81
 #: hanging in the vertical plane of the pivots, the apex at (0.5, 0, -0.6) (the rods rigid:
 #: exact whatever the loads at the apex, all vertical).
 HANGING_CENTRES = ([0.25, 0.0, -0.3], [0.75, 0.0, -0.3])
-
-
-def rod(m, a, b, mass):
-    """A slender rigid rod of ``mass`` (kg) from a to b (test_static_dae_mechanisms.py's:
-    ``mass L^2 / 12`` across it, 1e-4 kg m^2 more about every axis)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    L = np.linalg.norm(b - a)
-    e = (b - a) / L
-    J = mass * L**2 / 12.0 * (np.eye(3) - np.outer(e, e)) + 1e-4 * np.eye(3)
-    return m.add_rigid_body(mass, J, position=(a + b) / 2.0)
-
-
-def at(body, point):
-    """The body's point drawn at ``point`` (global)."""
-    return body.point(*(np.asarray(point, dtype=float) - body.position))
 
 
 def triangle_with_cable(EA, rho_A, mass):
