@@ -1185,14 +1185,14 @@ def _leave_unstable_equilibrium(dae, stepper, absolute, solve_from, tol, max_ite
             if skew.nnz and abs(skew).max() > 1e-8 * bound:
                 # a load that is not conservative: no energy to be a minimum of
                 return "ok", message
-            unstable, down, omega2 = _unstable_mode(K, skew, sp.csr_matrix(dae.mass(x)), J,
-                                                    bound, _curvature_along(dae, x, lam))
+            M = sp.csr_matrix(dae.mass(x))
+            unstable, down, omega2 = _unstable_mode(K, skew, M, J, bound,
+                                                    _curvature_along(dae, x, lam))
             if not unstable:
                 if family is not None and family[0]:
                     # reached by the damped steps: one of a family where its stiffness on
                     # the motions the joints allow has a zero mode (rancf.modes' rigid one)
-                    family[0] = ("family" if _neutral_mode(K, skew, sp.csr_matrix(dae.mass(x)),
-                                                           J, bound) else "isolated")
+                    family[0] = "family" if _neutral_mode(K, skew, M, J, bound) else "isolated"
                 if attempt:
                     left = (f"the equilibrium reached at load factor 1 was unstable; left "
                             f"along its unstable direction ({attempt} "
