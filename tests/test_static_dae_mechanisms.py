@@ -276,27 +276,82 @@ def test_a_loop_falling_freely_still_fails_clearly():
     assert res.stats["newton_iterations"] <= 2 * 7 * 50 + 10 * 50, res.stats
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the load steps converge to a crumpled equilibrium (the cable folded, omega^2 = -1.0e6 "
-    "1/s^2), and neither of the escape's continuations from it lands; a damped descent "
-    "from the escape's push (tried) lands on a state where the clamp holds the cable's "
-    "slope reversed against the body's axis (its rows (A b_i) . r' = 0 allow r' of either "
-    "sign), an equilibrium of the DAE, not the hanging one"))
-def test_a_cable_with_a_body_clamped_at_its_tip_hangs_straight_down():
+def clamped_at_tip(angle, mass):
     """A 1 m cable (4 elements, rho A = 0.5 kg/m, EA = 1e5 N, EI = 1e-3 N m^2) on a ball
-    joint at the origin, drawn horizontal along x, a 1 kg rod of 0.4 m clamped at its tip
-    along it (the recursion does not run a body clamped to a cable point: the spatial DAE
-    does): it should hang straight down, the rod's centre at ``z = -(L (1 + eps) + 0.2)``
-    (eps the cable's mean stretch, ``(rho A L / 2 + m) g / EA``; bound 1e-7 m)."""
+    joint at the origin, drawn straight at ``angle`` (rad) above the horizontal in the x-z
+    plane, a rod of ``mass`` (kg) and 0.4 m clamped at its tip along it (joint 1, "fixed";
+    the recursion does not run a body clamped to a cable point: the spatial DAE does):
+    ``(model, rod, EA)``."""
     m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
     EA, A = 1e5, 1e-4
-    c = m.add_beam(1.0, 4, E=EA / A, rho=0.5 / A, A=A, I=1e-3 * A / EA,
-                   direction=(1.0, 0.0, 0.0), element="ancf-cable")
+    d = np.array([np.cos(angle), 0.0, np.sin(angle)])
+    c = m.add_beam(1.0, 4, E=EA / A, rho=0.5 / A, A=A, I=1e-3 * A / EA, direction=tuple(d),
+                   element="ancf-cable")
     m.add_joint("spherical", m.ground.point(0, 0, 0), c.start)
-    tip = rod(m, (1.0, 0.0, 0.0), (1.4, 0.0, 0.0), 1.0)
-    m.add_joint("fixed", c.end, at(tip, (1.0, 0.0, 0.0)))
-    res = rancf.static(m)
+    tip = rod(m, d, 1.4 * d, mass)
+    m.add_joint("fixed", c.end, at(tip, d))
+    return m, tip, EA
+
+
+@pytest.mark.parametrize("angle, mass, load_steps", [
+    (0.0, 1.0, 10), (np.pi / 6, 1.0, 10), (0.0, 2.0, 10), (np.pi / 18, 2.0, 5)],
+    ids=["horizontal", "drawn 30 deg up", "2 kg", "2 kg drawn 10 deg up, 5 load steps"])
+def test_a_cable_with_a_body_clamped_at_its_tip_hangs_straight_down(angle, mass, load_steps):
+    """The cable of :func:`clamped_at_tip`, drawn horizontal with a 1 kg rod, drawn 30
+    degrees up, with a 2 kg rod, or with a 2 kg rod drawn 10 degrees up in 5 load steps,
+    should hang straight down, the rod's centre at ``z = -(L (1 + eps) + 0.2)`` (eps the
+    cable's mean stretch, ``(rho A L / 2 + m) g / EA``; bound 1e-7 m), an equilibrium of the
+    DAE built here, stable but for one neutral motion (the rod's spin about the vertical,
+    which the torsion-free cable does not resist), the cable's slope at the clamp along the
+    rod's axis (r' = -(1 + m g / EA) e_z). Before the clamp refused its slope turned over
+    (``SpatialProblem.accept``), each returned "ok" on a state where the clamp held the
+    slope reversed against the rod (the rod's centre at z = -0.917 m, -0.931 m with 2 kg):
+    the first load steps' Newton iterates go 1e6 m out (the horizontal cable's first tangent
+    has the bending stiffness EI alone against the weight) and landed there; refused, the
+    load steps fail down to the smallest increment, and the damped steps from the drawn
+    configuration at the full load reach the hanging state (or the load steps do). In the
+    last, the load steps end on a refusal at the smallest increment (measured: the slope at
+    the clamp -6e-8 at load factor 0.209), which fails as Newton's failure would, so that
+    the damped steps run from there (``step_loads``; before, it stopped the solve, "failed"
+    with the refusal as ``Result.error``)."""
+    m, tip, EA = clamped_at_tip(angle, mass)
+    res = rancf.static(m, load_steps=load_steps)
     assert res.status == "ok", res.message
-    stretch = (0.5 * 1.0 / 2.0 + 1.0) * G / EA
+    stretch = (0.5 * 1.0 / 2.0 + mass) * G / EA
     np.testing.assert_allclose(res.position(tip.centre)[0], [0.0, 0.0, -(1.0 + stretch + 0.2)],
                                rtol=0, atol=1e-7)
+    np.testing.assert_allclose(res.extra["cable_nodes"][0][-3:],
+                               [0.0, 0.0, -(1.0 + mass * G / EA)], rtol=0, atol=1e-7)
+    check_equilibrium(m, res, neutral=1)
+
+
+def test_a_clamp_holding_the_cable_slope_reversed_is_refused():
+    """The clamp's rows ``(A(p) b_i) . r' = 0`` hold with r' along the rod's axis of either
+    sign: the model of :func:`clamped_at_tip` as drawn, and with the rod turned half a turn
+    about the vertical through the tip (its centre at (0.8, 0, 0), Euler parameters (0, 0,
+    0, 1)), satisfy every row to round-off. The compiled kernel's measure of the slope along
+    the axis the clamp holds, ``r' . (A(p) (b_1 x b_2))``, against the one written here (the
+    tip node's slope on the rod's x axis, scipy's rotation of the Euler parameters; the
+    cable's tangent is the rod's x axis as drawn, of unit length): 1 as drawn, -1 turned.
+    The loop (statics' stepper, the dynamics' loop) takes the drawn state as a start and
+    refuses the turned one, ArithmeticError naming the joint; a load step or time step that
+    converges there is cut or fails so (the test above)."""
+    from scipy.spatial.transform import Rotation
+    from rancf.integrators.static import _static_stepper
+    m, tip, _ = clamped_at_tip(0.0, 1.0)
+    dae = SpatialDAE(m.build(), *spatial.model_inputs(m))
+    drawn = dae.initial_state()[0]
+    turned = drawn.copy()
+    turned[:7] = [0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    for x, sign in ((drawn, 1.0), (turned, -1.0)):
+        assert np.abs(dae.constraint(x, 0.0)).max() <= 1e-15
+        p = x[3:7]
+        axis = Rotation.from_quat([p[1], p[2], p[3], p[0]]).apply([1.0, 0.0, 0.0])
+        held = x[-3:] @ axis
+        assert held == pytest.approx(sign, abs=1e-15)
+        np.testing.assert_allclose(dae._cable_kernel.held(x), [1.0, held], rtol=0, atol=1e-15)
+    stepper = _static_stepper(dae.compiled, 1e-10, 50)
+    stepper.start_at_rest(0.0, drawn, np.zeros(dae.n_constraints))
+    with pytest.raises(ArithmeticError, match=r"joint 1 \(fixed, at a cable point\).*turned "
+                       r"over against the axis the clamp holds \(r' along it -1,"):
+        stepper.start_at_rest(0.0, turned, np.zeros(dae.n_constraints))

@@ -113,11 +113,13 @@ def test_a_step_that_cannot_converge_fails_at_the_smallest_increment():
 class Reach:
     """A stepper whose step converges (in 3 iterations) where the load factor's increment
     from its last equilibrium is at most ``reach`` and fails (after max_iter = 5) otherwise,
-    and at its first try at the factor ``fail_at``."""
+    and at its first try at the factor ``fail_at``; ``failure``: what a failed step raises
+    (Newton's StepFailure, or the ArithmeticError of a state the problem refuses at its
+    accept)."""
 
-    def __init__(self, reach, fail_at=None):
+    def __init__(self, reach, fail_at=None, failure=StepFailure("failed", "did not converge")):
         self.reach, self.s, self.s_try, self.steps, self.newton_iterations = reach, 0.0, 0.0, 0, 0
-        self.fail_at = fail_at
+        self.fail_at, self.failure = fail_at, failure
 
     def set(self, s):
         self.s_try = s
@@ -126,7 +128,7 @@ class Reach:
         if self.s_try - self.s > self.reach * (1 + 1e-12) or self.s_try == self.fail_at:
             self.fail_at = None
             self.newton_iterations += 5
-            raise StepFailure("failed", "did not converge")
+            raise self.failure
         self.newton_iterations += 3
         self.s, self.steps = self.s_try, self.steps + 1
         return 3
@@ -158,6 +160,26 @@ def test_the_increment_is_halved_then_grown_back_to_the_nominal():
     status, _, _, _, _, _, steps = step_loads(stepper, stepper.set, 4)
     assert status == "ok" and steps["cuts"] == 1
     assert steps["factors"] == [0.25, 0.375, 0.5, 0.75, 1.0]
+
+
+def test_a_refused_state_is_cut_and_fails_as_newton_does():
+    """A step that converges to a state the problem refuses at its accept (ArithmeticError:
+    a spatial element turned by half a turn, a clamped cable's slope turned over) is cut as
+    one on which Newton failed (the schedule of the test above: 13 cuts), and where it is
+    refused at the smallest increment the load steps fail as Newton's would, the refusal
+    its message, no ``error`` (an input function's alone): the damped steps are tried after
+    them (``_settle_mechanism``), not skipped as after an input function's error."""
+    refused = ArithmeticError("joint 1 (fixed, at a cable point): turned over")
+    stepper = Reach(0.07, failure=refused)
+    status, _, error, reached, _, _, steps = step_loads(stepper, stepper.set, 4)
+    assert status == "ok" and reached == 1.0 and steps["cuts"] == 13 and error is None
+    stepper = Reach(0.0, failure=refused)
+    status, message, error, reached, iterations, reason, steps = step_loads(stepper,
+                                                                            stepper.set, 4)
+    assert status == "failed" and error is None and reason is None and reached == 0.0
+    assert steps["cuts"] == CUTS and not iterations
+    assert message.startswith("load step 1 of 4 (load factor 0.003906), its increment cut")
+    assert "joint 1 (fixed, at a cable point): turned over" in message, message
 
 
 @pytest.mark.parametrize("fault", ["raises", "returns nan"])

@@ -50,12 +50,12 @@ from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
                                          CABLE_REST, cable_force_rest, cable_moment,
                                          cable_moment_tangent)
-from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_SPLICE,
-                                  DRIVE_PRISMATIC, DRIVE_REVOLUTE, R_AXIS, R_NONE, R_TWO_AXES,
-                                  R_VECTOR, ROT_AXIS, ROT_LOCK, ROT_NONE, ROT_UNIVERSAL,
-                                  SIDE_BODY, SIDE_CABLE, SIDE_GROUND, T_AXIS, T_FREE, TR_LOCK,
-                                  TR_NONE, TR_PLANE, motion_rotation, motion_translation,
-                                  translation_size)
+from rancf.joints._codes cimport (ARC_SIDE_ARC, ARC_SIDE_BODY, ARC_SIDE_GROUND, CABLE_CLAMP,
+                                  CABLE_SPLICE, DRIVE_PRISMATIC, DRIVE_REVOLUTE, R_AXIS, R_NONE,
+                                  R_TWO_AXES, R_VECTOR, ROT_AXIS, ROT_LOCK, ROT_NONE,
+                                  ROT_UNIVERSAL, SIDE_BODY, SIDE_CABLE, SIDE_GROUND, T_AXIS,
+                                  T_FREE, TR_LOCK, TR_NONE, TR_PLANE, motion_rotation,
+                                  motion_translation, translation_size)
 
 # A joint spring-damper row's kind (``SpatialDAE._joint_springs["kind"]``): on a revolute's
 # angle, a prismatic's slide, or component ``kind - JS_BALL`` (0, 1, 2) of a spherical joint's
@@ -1194,6 +1194,54 @@ cdef class CableLinkKernel(GatheredLinks):
                 rot.matvec(A, &self.B[k, 3 * i], Ab)
                 out[3 + i] = rot.dot(Ab, slope_r)
 
+    cdef double _held(self, int k, const double* x) noexcept nogil:
+        """Clamp k's slope along the axis it holds, ``r' . (A(p_o) (b_1 x b_2))`` at x (o the
+        side that is not the cable, ``A(p_o)`` its frame times ``p_o . p_o``, the identity
+        for the ground); 1 for a link that is no clamp (a ball joint, a splice).
+        ``b_1 x b_2 = a``, the cable's reference tangent in o's frame (``SpatialTree.
+        cable_joint_axes``: ``b_2 = a x b_1``, b_1 a unit vector normal to a), so that the
+        drawn configuration holds ``|r'_0|^2 > 0``."""
+        cdef double y[ARC_MAX_COLS]
+        cdef double A[9]
+        cdef double axis[3]
+        cdef double held[3]
+        cdef int sl = self.slope[k]
+        # the sides' columns in y, side 0's first: the cable node's [r, r'], the other's
+        cdef int c_slope = self._width(k, 0) if sl else 0
+        cdef int c_other = 0 if sl else self._width(k, 0)
+        if self.clamp[k] != CABLE_CLAMP:
+            return 1.0
+        self._gather(k, x, y)
+        rot.cross(&self.B[k, 0], &self.B[k, 3], axis)
+        if self.side_kind[k, 1 - sl] == SIDE_BODY:
+            rotation(y + c_other + 3, A)
+            rot.matvec(A, axis, held)
+        else:
+            memcpy(held, axis, 3 * sizeof(double))
+        return rot.dot(held, y + c_slope + 3)
+
+    cdef int turned_over(self, const double* x) noexcept nogil:
+        """The first clamp whose slope has turned over against the axis it holds at x
+        (:meth:`_held` not positive), or -1: its rows ``(A(p_o) b_i) . r' = 0`` hold r'
+        along that axis with either sign, and the reversed one is no state of the clamp (the
+        cable's slope would have passed through zero length there: its material line
+        inverted at the clamp, an equilibrium of the rows that no motion from the drawn
+        configuration reaches), as the planar DAE's held angles (``_dae.pyx``, ``_held``)."""
+        cdef int k
+        for k in range(self.n):
+            if not self._held(k, x) > 0.0:
+                return k
+        return -1
+
+    def held(self, const double[::1] x):
+        """:meth:`_held` of every link at the coordinates x (n,), for the tests and the
+        message of a refused state."""
+        out = np.ones(self.n)
+        cdef int k
+        for k in range(self.n):
+            out[k] = self._held(k, &x[0])
+        return out
+
     cdef void _jacobian(self, int k, const double* y, double* out) noexcept nogil:
         """The block (n_rows x n_cols, row-major) at the column coordinates y."""
         cdef int s, i, j, a, c = 0, kind, nc = self.n_cols[k], sl = self.slope[k]
@@ -2186,10 +2234,21 @@ cdef class SpatialProblem(StepProblem):
         angles and the effort functions' angles continued from the last references, a
         rotation vector's its ``log(R)`` (the recursion re-centres its own after each step).
         Every evaluation until the next accepted state, Newton's iterates and a retried or
-        restarted step among them, continues its angles from these."""
+        restarted step among them, continues its angles from these.
+
+        First, a state where a clamp at a cable point holds the cable's slope turned over
+        against its axis (``CableLinkKernel.turned_over``) is refused, ``ArithmeticError``
+        naming the joint (``SpatialDAE._clamp_turned_over``): its rows hold there, but it is
+        not the clamp's state; a load step or a time step that converged to it is cut or
+        fails as one that left an element's domain, and statics' damped steps refuse it as
+        a failed step. Not Newton's iterates: they may pass through it on the way."""
         cdef int s, i, k
         cdef long a, b
         cdef double jq, jqd
+        k = self.cables.turned_over(q)
+        if k >= 0:
+            state = np.array(<double[:self.n]> q)       # a copy: q is the loop's buffer
+            raise ArithmeticError(self.owner._clamp_turned_over(k, state))
         if not self.has_angles:
             return 0
         for s in range(self.n_js):

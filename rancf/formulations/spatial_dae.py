@@ -81,9 +81,16 @@ on from (:meth:`SpatialDAE.start_cable_frames`). A joint at a cable point
 a side is the ground, a body point ``r + A(p) o`` or a cable node's r) and, for a clamp
 (``fixed``), ``(A(p_o) b_i) . r' = 0`` (i = 1, 2; b_i of the other side's frame, normal to the
 cable's reference tangent): r' stays along that side's axis and its length, the stretch at the
-clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``); between
-two nodes of one cable (a ring's end on its start) a clamp is a splice,
-``r'_child - r'_parent = 0`` (3): the cable continues through it as through a node. Their
+clamp, is free (as Exudyn's clamp, slope y and z held, and Chrono's ``ChLinkDirFrame``). The
+rows hold with r' along that axis of either sign; the reversed sign, the cable's slope turned
+over against the axis, is no state of the clamp (it passed through zero length there, its
+material line inverted), and the compiled problem's accept refuses a state where
+``r' . (A(p_o) (b_1 x b_2))`` is not positive, as the planar DAE refuses a held angle turned
+half a turn: a load step that converges there is cut, a time step fails
+(``CableLinkKernel.turned_over``; a horizontal cable with a body clamped at its tip reached
+that state from its first load step). Between two nodes of one cable (a ring's end on its
+start) a clamp is a splice, ``r'_child - r'_parent = 0`` (3): the cable continues through it
+as through a node. Their
 reaction on a cable node is the force on r and the moment ``r' x g_{r'}`` of the clamp's
 generalized force on the slope.
 
@@ -537,10 +544,10 @@ class _CableLink:
 
     Rows: the child's point less the parent's (3, global), and for a clamp
     ``(A(p_o) b_i) . r' = 0`` (i = 1, 2) with o the side that is not the cable and b_i its
-    ``cable_joint_axes``: r' stays along the axis normal to both, its length free (module
-    docstring); for a splice (a clamp between two points of one cable: a ring's end on its
-    start) the child's slope less the parent's (3): the cable continues through it as through
-    a node."""
+    ``cable_joint_axes``: r' stays along the axis normal to both, on the side drawn (a state
+    with it reversed is refused: module docstring), its length free; for a splice (a clamp
+    between two points of one cable: a ring's end on its start) the child's slope less the
+    parent's (3): the cable continues through it as through a node."""
 
     driven = -1
 
@@ -1914,6 +1921,19 @@ class SpatialDAE(IndexThreeDAE):
         if bad >= 0:
             raise FloatingPointError(f"element of body {self.elements[bad]}: its rotation "
                                      "reached pi")
+
+    def _clamp_turned_over(self, k, q):
+        """The message of a state q (n,) refused where clamp k at a cable point (its index
+        among the tree's ``cable_joint``) holds the cable's slope turned over against the
+        axis it holds (``CableLinkKernel.turned_over``, at the compiled problem's accept)."""
+        j = int(self.tree.cable_joint[k])
+        held = float(self._cable_kernel.held(np.ascontiguousarray(q, dtype=float))[k])
+        return (f"joint {j} (fixed, at a cable point): the cable's slope at the clamp has "
+                f"turned over against the axis the clamp holds (r' along it {held:.3g}, "
+                "positive as drawn): the clamp's rows hold there too, but the cable would "
+                "have passed through zero length at the clamp to reach it, which is no motion "
+                "of the model; the step is too large for this model (raise load_steps, or "
+                "reduce dt) or the cable too soft for its load near the clamp")
 
     def force(self, q, v, t):
         """Gravity and loads (times :attr:`load_factor`), the gyroscopic force, the elements'

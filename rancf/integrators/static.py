@@ -386,7 +386,12 @@ def _pseudo_transient_first_step(dae, x, lam, tol, max_iter, made=None, floor=0.
     mu = max(np.abs(a0).max() / (0.1 * _size(dae)), floor)
     # one Newton iteration a step: the loop's test on it passes at tol = inf
     stepper = _static_stepper(dae.compiled, np.inf, max_iter, inertia=mu, made=made)
-    stepper.start_at_rest(t, x, lam)
+    try:
+        stepper.start_at_rest(t, x, lam)
+    except ArithmeticError:
+        # a start the problem refuses (an escape's push that turned a clamped cable's slope
+        # over, ``SpatialProblem.accept``): no continuation from there
+        return None
     for _ in range(20 * max_iter):
         stepper.am = mu
         try:
@@ -1910,11 +1915,13 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
     pin, pushed sideways: its tension), which the cut steps reach.
 
     The increment is nominally ``1 / load_steps``. Where Newton fails on a step (no
-    convergence, a divergence, an element turned by half a turn, a non-finite force) the
-    increment is halved and the step tried again from the last equilibrium (the stepper
-    restarted there at rest), down to ``1 / (2**CUTS load_steps)``; after each converged step
-    it is doubled again, up to the nominal one, and never carried past the next nominal
-    factor ``k / load_steps`` (each is an equilibrium reached). The factors lie on the grid
+    convergence, a divergence, a non-finite force, or a state the problem refuses at its
+    accept, ``ArithmeticError``: an element turned by half a turn, a held angle or a clamped
+    cable's slope turned over) the increment is halved and the step tried again from the
+    last equilibrium (the stepper restarted there at rest), down to ``1 / (2**CUTS
+    load_steps)``; after each converged step it is doubled again, up to the nominal one, and
+    never carried past the next nominal factor ``k / load_steps`` (each is an equilibrium
+    reached). The factors lie on the grid
     ``j / (2**CUTS load_steps)`` (exact fractions), so a solve that needs no cut takes exactly
     the steps ``s = k / load_steps``. Not cut: a failure whose reason is ``"singular"`` (the
     Newton matrix singular at the last equilibrium itself, whatever the increment), and an
@@ -1922,7 +1929,11 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
     (:class:`~rancf.utilities.errors.UserFunctionError`) or returned what is not a value
     (:class:`~rancf.utilities.errors.ReturnedValueError`): the user's to fix, which no
     smaller increment helps, and a retry would call the function again; the solve stops at
-    once, "failed", the message naming the function and its error.
+    once, "failed", the message naming the function and its error. A refused state at the
+    smallest increment fails as Newton's failure does, its message the refusal's, no
+    ``error``: Newton's reach, not the user's function, so that the damped steps after the
+    load steps (:func:`_settle_mechanism`) try from the last equilibrium (a cable with a
+    body clamped at its tip: tests/test_static_dae_mechanisms.py).
 
     Why: Newton converges from close enough only; a soft beam's large deflection is out of
     reach of the nominal increment where it is at its largest (a cantilever's first steps,
@@ -2007,10 +2018,15 @@ def step_loads(stepper, set_load_factor, load_steps, accepted=None, diagnose=Non
                     # detected; a cut step's failure, that smaller increments did not help
                     advice = ("; raise load_steps or max_iter" if size < nominal else
                               "; raise load_steps" if exc.status == "diverged" else "")
+                elif isinstance(exc, ArithmeticError) and not user:
+                    # the problem refused the state Newton reached (a spatial element turned
+                    # by half a turn, a held angle or a clamped cable's slope turned over):
+                    # Newton's reach, as a failure to converge (the damped steps try after)
+                    status, what, advice = "failed", str(exc), ""
                 else:
-                    # an input function raised (or returned no number) at Newton's iterate, or
-                    # a spatial element turned by half a turn: stop, as the implicit loop
-                    # does, with the equilibrium reached so far
+                    # an input function raised (or returned no number) at Newton's iterate,
+                    # or the problem raised another error than a refusal: stop, as the
+                    # implicit loop does, with the equilibrium reached so far
                     status, error, what, advice = "failed", exc, str(exc), ""
                 message = (f"{where}: {what}; the result is the equilibrium at load factor "
                            f"{reached:.4g}{advice}")
