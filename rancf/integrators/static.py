@@ -133,7 +133,7 @@ def static(model, load_steps=10, tol=1e-10, max_iter=50, linear_solver="sparse",
                                          model.gravity)
     family = [None]
     damped = _recording(family, lambda x, lam: _damped_equilibrium(
-        stepper, dae.compiled, x, lam, residual, lambda x, d: d @ (dae.mass(x) @ d),
+        stepper, dae.compiled, x, lam, residual, lambda x, d: dae.mass(x) @ d,
         mass_solve, A.size, tol * A.size, max_iter, made, keep))
     status, message, error, reached, iterations, _, steps = _settle_mechanism(
         stepper, set_load_factor, damped, made, loads)
@@ -986,7 +986,7 @@ def _spatial_static(model, load_steps, tol, max_iter):
     family = [None]
     damped = _recording(family, lambda q, lam: _damped_equilibrium(
         stepper, problem, q, lam, residual,
-        lambda q, d: d @ problem.residual(q, zero, 0.0, d, 1.0, 0.0), mass_solve, tree.size,
+        lambda q, d: problem.residual(q, zero, 0.0, d, 1.0, 0.0), mass_solve, tree.size,
         tol * tree.size, max_iter, made, accepted))
     made = [stepper]
     status, message, error, reached, iterations, reason, steps = _settle_mechanism(
@@ -1471,7 +1471,7 @@ def _spatial_dae_static(model, load_steps, tol, max_iter, dae=None):
                                              lambda s: setattr(dae, "load_factor", s),
                                              model.gravity)
         damped = _recording(family, lambda q, lam: _damped_equilibrium(
-            stepper, dae.compiled, q, lam, residual, lambda q, d: d @ (dae.mass(q) @ d),
+            stepper, dae.compiled, q, lam, residual, lambda q, d: dae.mass(q) @ d,
             mass_solve, dae.tree.size, tol * dae.tree.size, max_iter, made, accepted))
         with one_blas_thread():
             status, message, error, reached, iterations, reason, steps = _settle_mechanism(
@@ -1597,7 +1597,7 @@ def _within(dx, tol):
     return dx is not None and np.abs(dx).max(initial=0.0) <= tol
 
 
-def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_iter, made):
+def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_iter, made):
     """The equilibrium ``(x, lambda)`` of a mechanism held by its loads alone (a beam or body
     on a ball or universal joint under gravity), reached from ``(x, lambda)`` at the load
     factor set, or None: Newton's steps of the one implicit loop on ``problem`` (the
@@ -1618,10 +1618,37 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
 
     ``residual(x, lambda)``: ``(|r|, f, c)``, the static residual's norm (any consistent
     norm: only its ratios are used), its force part ``f = s Q - F_K - Phi_x^T lambda`` (n,)
-    and its constraint part ``c = Phi(x)`` (m,); ``mass_along(x, dx)``: ``dx^T M(x) dx``,
-    the mass along a step; ``a0`` (m/s^2): an acceleration of the
+    and its constraint part ``c = Phi(x)`` (m,); ``mass_times(x, dx)``: ``M(x) dx`` (n,),
+    the mass matrix on a step; ``a0`` (m/s^2): an acceleration of the
     loads, so that ``mu_0 = a0 / (0.1 size)`` moves no point by more than about a tenth of the
     model's ``size`` (m) in the first step, as :func:`_pseudo_transient_first_step`'s.
+
+    A step is straight, that one Newton iteration, or solved: where a straight step near the
+    end (one whose mu the residual's ratio sets, below: it moves no coordinate by more than
+    a tenth of the reach, and its curvature kappa is not negative) leaves a residual off its
+    linear model, its chord's error ``|(f(x_1) - mu M dx, Phi(x_1))|`` (the linear model
+    leaves ``mu M dx`` of the force and no constraint violation), larger than the start's
+    residual, the same pseudo-time step is iterated to the loop's tolerance, ``mu M (x_1 -
+    x) = r(x_1)`` (backward Euler of ``M x' = r``; where the loads have a potential Pi,
+    the proximal step ``min_y Pi(y) + mu |y - x|_M^2 / 2``), and taken instead where it is a
+    step near the end too. Why: a straight step along the coordinates turns an ANCF cable's
+    slopes linearly, stretching it at second order, and that stretch's force is then its
+    residual, not the progress along the soft directions. Measured on the triangle of 0.01
+    kg rods on ball joints with a 1 m cable of EA 1e9 N and 0.01 kg/m
+    (tests/test_review9_findings.py): the first step's residual 3.5e4 N from 0.14 N, mu
+    raised 500-fold by it, then alternating between 2.4e4 and 2.4e5 1/s^2 (up by the
+    stretch's rise, down by its relaxing), the residual between 0.25 and 25 N, the swing
+    (about 3 1/s^2) advancing by 5e-4 m a step: the 500 steps allowed ended short of it. The
+    step solved has the residual ``mu M dx``, to the tolerance: its second iteration is the
+    second-order correction of Transtrum and Sethna's geodesic acceleration (the straight
+    step taken back onto the stiff directions' manifold), the next converge it; the
+    triangle then hangs in 84 damped iterations, its first step solved (5). Not every
+    step: the straight steps of a swing (farther than a tenth of the reach) and off a
+    maximum keep their chord's error, which the next step relaxes, where mu does not follow
+    the ratio (a step solved off a maximum at mu below ``|kappa|``, backward Euler beyond
+    its stability, goes back towards it); solved wherever the chord's error exceeded the
+    start's residual, the steps off the planar steel beam drawn upright took 209 iterations
+    (105 straight, 116 to 119 as here).
 
     A step is refused (back to the last state) where it fails (a matrix that cannot be
     factored, a non-finite residual: mu times 10), where it moves a coordinate by more than
@@ -1635,7 +1662,9 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     beams on ball joints stalled with the lower one's half a turn from its reference).
 
     After an accepted step, its curvature ``kappa = dx^T K dx / dx^T M dx = dx^T (K + mu
-    M) dx / dx^T M dx - mu`` (1/s^2, exact for the matrix solved). Where it is negative the
+    M) dx / dx^T M dx - mu`` (1/s^2, exact for the matrix solved; for a step solved, where
+    ``f(x_1) = mu M dx``, the same formula is its secant ``dx^T (f(x) - f(x_1)) / dx^T M
+    dx``). Where it is negative the
     step falls off a maximum or a saddle (a beam drawn near upright on a ball joint: gravity's
     swing stiffness ``-m g L / 2``): mu <- ``max(2 |kappa|, mu / 10)``, with which the step
     ``dx = |kappa| / (mu - |kappa|) d`` doubles the distance d from the maximum, so that
@@ -1662,18 +1691,26 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     straight steps, 7e7 N, where the weights are 14 N). Not on the residual's size: its
     round-off is that of the stiffest terms, ``eps |K| |x|`` (1e-6 N on a cable of EA 1e9
     N), which says nothing of the soft directions (its swing, 12 N m per rad, off by 4e-8
-    m at a residual of 1e-5 N). None after ``10 max_iter``
-    steps (a model with no equilibrium, a free body under gravity: its residual never
-    falls). ``made``: the solve's loops, which this one joins (:func:`_work`). An input
-    function's error is raised, as in :func:`_pseudo_transient_first_step`."""
+    m at a residual of 1e-5 N). None once the steps' Newton iterations reach ``10
+    max_iter`` (a straight step's one; a model with no equilibrium, a free body under
+    gravity: its residual never falls). ``made``: the solve's loops, which this one joins
+    (:func:`_work`). An input function's error is raised, as in
+    :func:`_pseudo_transient_first_step`."""
     if not (np.isfinite(a0) and a0 > 0.0):
         return None
     mu = a0 / (0.1 * size)
     floor = DAMPED_FLOOR * mu
     r, f, c = residual(x, lam)
-    stepper = _static_stepper(problem, np.inf, max_iter, inertia=mu, made=made)
-    stepper.start_at_rest(0.0, x, lam)
-    for _ in range(10 * max_iter):
+    reach = DAMPED_REACH * size
+    # the straight step (one Newton iteration) and the step solved (to the loop's tolerance)
+    straight, solved = (_static_stepper(problem, step_tol, max_iter, inertia=mu, made=made)
+                        for step_tol in (np.inf, tol))
+
+    def step(stepper):
+        # the pseudo-time step at mu from (x, lambda) on stepper: its end, residual, the step
+        # in the start's chart (a rotation vector carried past pi is re-centred), the most it
+        # moves a coordinate, dx^T (K + mu M) dx and M dx; None where it fails
+        stepper.start_at_rest(0.0, x, lam)
         stepper.am = mu
         try:
             stepper.advance()
@@ -1682,24 +1719,48 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
         except USER_FUNCTION_ERRORS:
             raise
         except (StepFailure, ArithmeticError, RuntimeError, ValueError):
-            r1 = np.nan
-        # the step in the start's chart (a rotation vector carried past pi is re-centred)
-        dx = problem.chart_step(x, x1) if np.isfinite(r1) else None
-        moved = np.abs(dx).max(initial=0.0) if dx is not None else np.inf
-        reach = DAMPED_REACH * size
-        if np.isfinite(r1) and moved > reach:
+            return None
+        if not np.isfinite(r1):
+            return None
+        dx = problem.chart_step(x, x1)
+        return (x1, lam1, r1, f1, c1, dx, np.abs(dx).max(initial=0.0),
+                dx @ f + c @ (lam1 - lam), mass_times(x, dx))
+
+    def near(taken):
+        # a step near the end, where the residual's ratio sets mu (below): no farther than a
+        # tenth of the reach, its curvature dx^T K dx not negative
+        _, _, _, _, _, dx, moved, stiff, pushed = taken
+        return tol < moved <= 0.1 * reach and stiff >= mu * (dx @ pushed)
+
+    def chord(taken):
+        # the residual's part off the step's linear model (mu M dx, Phi = 0)
+        _, _, _, f1, c1, _, _, _, pushed = taken
+        return np.hypot(np.linalg.norm(f1 - mu * pushed), np.linalg.norm(c1))
+
+    def spent():
+        return straight.newton_iterations + solved.newton_iterations
+    while spent() < 10 * max_iter:
+        stepper, taken = straight, step(straight)
+        if taken is not None and near(taken) and chord(taken) > r and spent() < 10 * max_iter:
+            # the straight step's residual is its chord's error, not its progress: the step
+            # solved instead, where that is a step near the end too
+            again = step(solved)
+            if again is not None and near(again):
+                stepper, taken = solved, again
+        if taken is None:
+            mu *= 10.0
+            continue
+        x1, lam1, r1, f1, c1, dx, moved, stiff, pushed = taken
+        if moved > reach:
             # beyond the step's reach: a step of mu M alone scales as 1 / mu
             mu *= 1.5 * moved / reach
-            stepper.start_at_rest(0.0, x, lam)
             continue
-        # uphill: dx^T (K + mu M) dx <= 0
-        stiff = dx @ f + c @ (lam1 - lam) if dx is not None else np.nan
-        if not np.isfinite(r1) or (moved > tol and stiff <= 0.0):
+        if moved > tol and stiff <= 0.0:
+            # uphill: dx^T (K + mu M) dx <= 0
             mu *= 10.0
-            stepper.start_at_rest(0.0, x, lam)      # back to the last state
             continue
         # the curvature along the step, dx^T K dx / dx^T M dx (1/s^2), of the matrix it solved
-        kappa = stiff / mass_along(x, dx) - mu if moved > tol else 0.0
+        kappa = stiff / (dx @ pushed) - mu if moved > tol else 0.0
         ratio = r1 / r if r else 0.0
         if not r1 or (mu <= floor and (moved <= tol or _within(
                 _off_neutral(stepper, x, lam, dx, mu, problem), tol))):
@@ -1721,7 +1782,7 @@ def _damped_newton(problem, x, lam, residual, mass_along, a0, size, tol, max_ite
     return None
 
 
-def _damped_equilibrium(stepper, problem, q, lam, residual, mass_along, mass_solve, size, tol,
+def _damped_equilibrium(stepper, problem, q, lam, residual, mass_times, mass_solve, size, tol,
                         max_iter, made, accepted):
     """How the equilibrium at the load factor set was reached from ``(q, lambda)`` by
     :func:`_damped_newton` on ``problem``, then Newton's load step from there on ``stepper``:
@@ -1732,14 +1793,14 @@ def _damped_equilibrium(stepper, problem, q, lam, residual, mass_along, mass_sol
     Newton's verdict is provisional: where the stability test runs, it decides a family by
     the stiffness (:func:`_neutral_mode`). False, the stepper untouched, where
     the damped steps reach nothing (no equilibrium: a free body under gravity, a torque that
-    nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_along(q,
-    dq)``: ``dq^T M(q) dq`` (:func:`_damped_newton`'s curvature along a step); ``mass_solve(q,
+    nothing resists). ``residual(q, lam)``: the static residual's norm; ``mass_times(q,
+    dq)``: ``M(q) dq`` (:func:`_damped_newton`'s linear model and curvature); ``mass_solve(q,
     lam)``: an acceleration scale (m/s^2) of the loads, ``|M^-1 Q|_max`` there (Q the
     applied loads at the load factor set) or gravity's: not of the residual, which is zero
     where the start is an equilibrium already (the end of an escape, :func:`_tree_in_dae`);
     ``size`` (m); ``made`` the solve's loops."""
     try:
-        end = _damped_newton(problem, q, lam, residual, mass_along, mass_solve(q, lam), size,
+        end = _damped_newton(problem, q, lam, residual, mass_times, mass_solve(q, lam), size,
                              tol, max_iter, made)
     except USER_FUNCTION_ERRORS:
         raise
