@@ -1633,22 +1633,16 @@ def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_ite
     the proximal step ``min_y Pi(y) + mu |y - x|_M^2 / 2``), and taken instead where it is a
     step near the end too. Why: a straight step along the coordinates turns an ANCF cable's
     slopes linearly, stretching it at second order, and that stretch's force is then its
-    residual, not the progress along the soft directions. Measured on the triangle of 0.01
-    kg rods on ball joints with a 1 m cable of EA 1e9 N and 0.01 kg/m
-    (tests/test_review9_findings.py): the first step's residual 3.5e4 N from 0.14 N, mu
-    raised 500-fold by it, then alternating between 2.4e4 and 2.4e5 1/s^2 (up by the
-    stretch's rise, down by its relaxing), the residual between 0.25 and 25 N, the swing
-    (about 3 1/s^2) advancing by 5e-4 m a step: the 500 steps allowed ended short of it. The
-    step solved has the residual ``mu M dx``, to the tolerance: its second iteration is the
-    second-order correction of Transtrum and Sethna's geodesic acceleration (the straight
-    step taken back onto the stiff directions' manifold), the next converge it; the
-    triangle then hangs in 84 damped iterations, its first step solved (5). Not every
-    step: the straight steps of a swing (farther than a tenth of the reach) and off a
-    maximum keep their chord's error, which the next step relaxes, where mu does not follow
-    the ratio (a step solved off a maximum at mu below ``|kappa|``, backward Euler beyond
-    its stability, goes back towards it); solved wherever the chord's error exceeded the
-    start's residual, the steps off the planar steel beam drawn upright took 209 iterations
-    (105 straight, 116 to 119 as here).
+    residual, not the progress along the soft directions: mu, set by the residual's ratio,
+    then follows the stretch up and down while the swing hardly advances (a light cable of
+    EA 1e9 N on 0.01 kg rods, tests/test_review9_findings.py). The step solved has the
+    residual ``mu M dx``, to the tolerance: its second iteration is the second-order
+    correction of Transtrum and Sethna's geodesic acceleration (the straight step taken back
+    onto the stiff directions' manifold), the next converge it. Not every step: the
+    straight steps of a swing (farther than a tenth of the reach) and off a maximum keep
+    their chord's error, which the next step relaxes, where mu does not follow the ratio (a
+    step solved off a maximum at mu below ``|kappa|``, backward Euler beyond its stability,
+    goes back towards it), and solving them costs more iterations than it saves.
 
     A step is refused (back to the last state) where it fails (a matrix that cannot be
     factored, a non-finite residual: mu times 10), where it moves a coordinate by more than
