@@ -114,6 +114,21 @@ def test_left_jacobian_rate_is_derivative_of_left_jacobian():
         assert np.abs(left_jacobian_rate(p, pd) - fd).max() <= 1e-9 * np.linalg.norm(pd)
 
 
+def test_left_jacobian_gradient_is_derivative_of_left_jacobian_times_a_vector():
+    # d(J_l(p) x)/dp and d(J_l(p)^T x)/dp, column k against central differences along e_k of
+    # left_jacobian (scipy-checked above), at every angle of ANGLES
+    rng = np.random.default_rng(61)
+    h = 1e-6
+    for p in vectors(62, 2):
+        x = rng.standard_normal(3)
+        for sign, J in ((1.0, left_jacobian), (-1.0, lambda p: left_jacobian(p).T)):
+            G = np.empty(9)
+            kernels.rotation_left_jacobian_gradient(np.ascontiguousarray(p), x, sign, G)
+            fd = np.column_stack([(J(p + h * e) @ x - J(p - h * e) @ x) / (2 * h)
+                                  for e in np.eye(3)])
+            assert np.abs(G.reshape(3, 3) - fd).max() <= 1e-9 * np.linalg.norm(x)
+
+
 def test_left_jacobian_inverse_is_dense_inverse():
     # |p| < pi: J_l is invertible (singular only at 2 pi)
     for p in vectors(8):

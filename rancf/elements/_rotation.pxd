@@ -176,6 +176,42 @@ cdef inline void left_jacobian_rate(const double* p, const double* pd,
                     + c2 * (Pd[3 * i + k] * P[3 * k + j] + P[3 * i + k] * Pd[3 * k + j])
 
 
+cdef inline void left_jacobian_gradient(const double* p, const double* x, double sign,
+                                        double* G) noexcept nogil:
+    """G (3 x 3, row-major) = d(J x)/dp for a fixed vector x, with ``J = I + sign c1 P + c2
+    P^2``: J_l(p) for sign = 1, its transpose ``J_l(p)^T = J_l(-p)`` for sign = -1. With
+    ``P x = p x x``, ``P^2 x = p (p . x) - a^2 x`` and ``dc_k/dp = d_k p^T`` (:func:`rates_of`)::
+
+        G = (sign d1 p x x + d2 (p (p . x) - a^2 x) - 2 c2 x) p^T - sign c1 X
+            + c2 ((p . x) I + p x^T)
+
+    (X = x^). Why: the column k of G is ``(dJ/dp_k) x``, which :func:`left_jacobian_rate`
+    along e_k gives as a whole 3 x 3 matrix before its product with x (27 terms a column, where
+    this takes a few): the turning of a rotation vector's motion subspace in statics' matrix
+    needs ``x^T dJ_l/dp_k`` for one x (rancf/formulations/_spatial_implicit.pyx,
+    ``_turning_columns``)."""
+    cdef double s1, c1, c2, d1, d2, a2 = dot(p, p), px = dot(p, x)
+    cdef double y[3]
+    cdef double u[3]
+    cdef int i, k
+    coefficients(sqrt(a2), &s1, &c1, &c2)
+    rates_of(sqrt(a2), s1, c1, c2, &d1, &d2)
+    cross(p, x, y)
+    for i in range(3):
+        u[i] = sign * d1 * y[i] + d2 * (p[i] * px - a2 * x[i]) - 2.0 * c2 * x[i]
+    for i in range(3):
+        for k in range(3):
+            G[3 * i + k] = u[i] * p[k] + c2 * p[i] * x[k]
+        G[4 * i] += c2 * px
+    # - sign c1 X
+    G[1] += sign * c1 * x[2]
+    G[2] -= sign * c1 * x[1]
+    G[3] -= sign * c1 * x[2]
+    G[5] += sign * c1 * x[0]
+    G[6] += sign * c1 * x[1]
+    G[7] -= sign * c1 * x[0]
+
+
 cdef inline void inverse_coefficients(double a, double* c3, double* d3, double* e3) noexcept nogil:
     """The coefficient of J_l^-1 and its rates (a >= 0, rad; |a| < 2 pi):
     ``c3 = 1/a^2 - (1 + cos a) / (2 a sin a) = 1/a^2 - t / (2 a)``, ``t = cot(a / 2)``,

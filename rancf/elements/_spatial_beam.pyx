@@ -446,6 +446,13 @@ def rotation_left_jacobian_rate(const double[::1] p, const double[::1] pd, doubl
     rot.left_jacobian_rate(&p[0], &pd[0], &Jd[0])
 
 
+def rotation_left_jacobian_gradient(const double[::1] p, const double[::1] x, double sign,
+                                    double[::1] G):
+    """G (9) = d(J x)/dp, J = J_l(p) for sign = 1, J_l(p)^T for sign = -1
+    (_rotation.left_jacobian_gradient)."""
+    rot.left_jacobian_gradient(&p[0], &x[0], sign, &G[0])
+
+
 def rotation_left_jacobian_inverse(const double[::1] p, double[::1] Ji):
     """Ji (9) = J_l(p)^-1 (_rotation.left_jacobian_inverse)."""
     rot.left_jacobian_inverse(&p[0], &Ji[0])

@@ -83,6 +83,10 @@ cdef struct SpatialData:
     double* rows                   # 36 per body: R (n_i x 6, row stride 6) added to the row
                                    # side ``H^T I^A`` of ``factor`` with ``tangent`` (statics'
                                    # loads between two nodes); NULL: none
+    double* element_K              # 36 per body: where not NULL, ``forces`` writes there
+                                   # each element link's Hessian K of ``element_force`` (statics'
+                                   # residual, whose point the Newton matrix is made at next:
+                                   # rancf/formulations/_spatial_implicit.pyx, ``_state``)
     # spatial ANCF cables (the theory page's "The cable in the recursion"): their nodes are
     # the kernel's nodes nb .. n - 1 (tree body n_bodies + k is cable node k), visited with the
     # bodies in ``order`` (parents first); every per-body workspace above has n entries

@@ -137,8 +137,10 @@ cdef inline void link(int motion, const double* ax, const double* q, const doubl
         expm(q + n, R)
         if rates:
             left_jacobian(q + n, Jl)
-            left_jacobian_rate(q + n, qd + n, Jd)
-            matvec(Jd, qd + n, jd)
+            # jd = J_l' qd is zero at rest (statics: every iterate), left zeroed above
+            if qd[n] != 0.0 or qd[n + 1] != 0.0 or qd[n + 2] != 0.0:
+                left_jacobian_rate(q + n, qd + n, Jd)
+                matvec(Jd, qd + n, jd)
             for i in range(3):
                 for j in range(3):
                     J[SPATIAL_NODE * i + n + j] = Jl[3 * i + j]
@@ -503,9 +505,10 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
     """Applied wrenches f at the origins (gravity, gyroscopic, loads: global) and generalized
     link forces tau (efforts; spherical and free links' force and torque vectors in the
     parent's frame through T^T and Jr^T; an element link's elastic and damping force
-    ``element_force`` of rancf/elements/_spatial_beam.pyx), after :func:`kinematics`, and the
-    power the elements' damping dissipates, ``d.dissipation`` (W; the energy balance's, from the
-    same evaluation). Returns ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an
+    ``element_force`` of rancf/elements/_spatial_beam.pyx, with its Hessian into
+    ``d.element_K`` where that is not NULL), after :func:`kinematics`, and the power the
+    elements' damping dissipates, ``d.dissipation`` (W; the energy balance's, from the same
+    evaluation). Returns ODE_OK, or ODE_TURNED_OVER (``d.failed`` = body + 1) if an
     element's rotation reached pi."""
     cdef double P
     cdef double Iw[3]
@@ -561,8 +564,9 @@ cdef int forces(SpatialData* d, const double* q, const double* qd) noexcept nogi
             b = d.element[i]
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, q + off, qd + off,
                              d.length[b], d.stiffness + SPATIAL_NODE * b,
-                             d.strain0 + SPATIAL_NODE * b, d.damping[b], d.tau + off, NULL, NULL,
-                             &P):
+                             d.strain0 + SPATIAL_NODE * b, d.damping[b], d.tau + off,
+                             d.element_K + SPATIAL_BLOCK * i if d.element_K != NULL else NULL,
+                             NULL, &P):
                 d.failed = i + 1
                 return ODE_TURNED_OVER
             d.dissipation += P
@@ -1674,6 +1678,7 @@ cdef class SpatialKernel(ODEProblem):
         d.body_blocks = NULL
         d.rows = NULL
         d.tangent = NULL
+        d.element_K = NULL
         d.nb = nb
         d.order = <const int*>_ptr(a, "order")
         d.n_cable_elements = len(cable.get("c_length", ()))

@@ -241,7 +241,11 @@ loaded machine), about 1.1 times the tip node's (the differences, 48 evaluations
 Two workspaces: the residual's (the kernel's own, also used by :meth:`observe` and by GMRES's
 differences) and Newton's (its kinematics, articulated inertias and factors, kept across
 iterations and steps while the loop reuses the matrix); both share the kernel's constants and
-inputs. GMRES's vectors (n x 26, made when :attr:`krylov` is set) are the problem's own.
+inputs. In statics the loop makes the matrix at the point of the residual it evaluated right
+before (full Newton: every iteration), so the residual's kinematics, link wrenches and
+elements' Hessians (evaluated with its element forces, ``SpatialData.element_K``) are the
+matrix's, copied rather than evaluated again (``factor``'s ``at_residual``). GMRES's vectors
+(n x 26, made when :attr:`krylov` is set) are the problem's own.
 """
 cimport numpy as cnp
 from libc.math cimport M_PI, fabs, hypot, sqrt
@@ -249,8 +253,9 @@ from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
 
-from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_inverse,
-                                       left_jacobian_rate, matmul, matvec)
+from rancf.elements._rotation cimport (cross, dot, expm, left_jacobian, left_jacobian_gradient,
+                                       left_jacobian_inverse, left_jacobian_rate, matmul,
+                                       matvec)
 from rancf.elements._ancf_cable cimport (CABLE_ELEMENT, CABLE_ELEMENT_BLOCK, CABLE_NODE,
                                          cable_stiffness_damping)
 from rancf.elements._spatial_beam cimport (SPATIAL_BLOCK, SPATIAL_NODE, element_damping,
@@ -508,11 +513,13 @@ cdef void _gather(SpatialData* d, const double* q, const double* v) noexcept nog
 
 
 cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
-                         double* scratch) noexcept nogil:
+                         double* scratch, const double* known=NULL) noexcept nogil:
     """E (36 per body, row-major) <- ``c_k K + c_c D`` of every element link at ``d.q``,
     ``d.qd`` (zero blocks elsewhere are never written); scratch holds a block and a node's
-    force (SPATIAL_BLOCK + SPATIAL_NODE numbers). Returns 0, or body + 1 whose element
-    rotation is out of its domain."""
+    force (SPATIAL_BLOCK + SPATIAL_NODE numbers). ``known``: the Hessians K at that very
+    point, 36 per body (statics' residual's, ``SpatialData.element_K``), taken instead of
+    evaluated again, or NULL. Returns 0, or body + 1 whose element rotation is out of its
+    domain."""
     cdef double* K = scratch
     cdef double* f = scratch + SPATIAL_BLOCK
     cdef double* Ei
@@ -523,7 +530,10 @@ cdef int _element_blocks(SpatialData* d, double c_k, double c_c, double* E,
         b, off = d.element[i], d.q_offset[i]
         Ei = E + SPATIAL_BLOCK * i
         memset(Ei, 0, SPATIAL_BLOCK * sizeof(double))
-        if c_k != 0.0:
+        if c_k != 0.0 and known != NULL:
+            for k in range(SPATIAL_BLOCK):
+                Ei[k] = c_k * known[SPATIAL_BLOCK * i + k]
+        elif c_k != 0.0:
             if element_force(d.anchor + 3 * i, d.relative + 9 * i, d.q + off, d.qd + off,
                              d.length[b], d.stiffness + SPATIAL_NODE * b,
                              d.strain0 + SPATIAL_NODE * b, d.damping[b], f, K, NULL, NULL):
@@ -882,6 +892,8 @@ cdef class SpatialProblem(StepProblem):
     cdef double[::1] wrench_q, wrench_v     # the residual's last point in statics (_residual)
     cdef double wrench_lf, wrench_cf, wrench_t
     cdef bint wrench_valid, reuse_wrenches
+    cdef double[::1] hessians   # the element Hessians of the residual's forces (_state)
+    cdef bint hessians_valid    # evaluated with the residual workspace's last forces
     cdef int[::1] pairs, pivots
     cdef int n_pairs, woodbury
     cdef bint _krylov, exact
@@ -938,6 +950,8 @@ cdef class SpatialProblem(StepProblem):
         self.zero = np.zeros(max(self.n, 1))
         self.wrench_q, self.wrench_v = np.zeros(max(self.n, 1)), np.zeros(max(self.n, 1))
         self.wrench_valid = self.reuse_wrenches = False
+        self.hessians = np.zeros(SPATIAL_BLOCK * max(nd.n, 1))
+        self.hessians_valid = False
         self.power_out = np.zeros(max(self.n, 1))
         self.E = np.zeros(SPATIAL_BLOCK * max(nb, 1))
         self.scratch = np.zeros(SPATIAL_BLOCK + SPATIAL_NODE)
@@ -1111,6 +1125,7 @@ cdef class SpatialProblem(StepProblem):
         drops the point (:meth:`_forget`)."""
         cdef SpatialData* d = self.d
         cdef int status = 0
+        cdef bint hessians
         cdef double lf = self.load_factor
         cdef size_t size = self.n * sizeof(double)
         cdef bint keep = self.keep
@@ -1127,13 +1142,20 @@ cdef class SpatialProblem(StepProblem):
         _gather(d, q, v)
         if self.effort_timed and c_f != 0.0:
             self.inputs.efforts(t)
+        # statics' matrix with the turning is made next at this point (factor's at_residual):
+        # the element forces' Hessians with the forces, not from a second evaluation
+        hessians = c_f != 0.0 and self.static_turning
         with nogil:
             kinematics(d, d.q, d.qd)
             if c_f != 0.0:
                 d.failed = 0
+                d.element_K = &self.hessians[0] if hessians else NULL
                 status = forces(d, d.q, d.qd)
+                d.element_K = NULL
             else:
                 rotated_inertias(d)
+        if c_f != 0.0:
+            self.hessians_valid = hessians and not status
         if status:
             raise ArithmeticError(self._turned_over(d.failed, t))
         if c_f != 0.0 and lf != 1.0:
@@ -1242,7 +1264,9 @@ cdef class SpatialProblem(StepProblem):
             for k in range(nd.nb):
                 if nd.motion[k] != M_ELEMENT:
                     memset(&self.E[SPATIAL_BLOCK * k], 0, SPATIAL_BLOCK * sizeof(double))
-            status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0])
+            status = _element_blocks(nd, c_k, c_c, &self.E[0], &self.scratch[0],
+                                     &self.hessians[0]
+                                     if at_residual and self.hessians_valid else NULL)
             self._ground_springs(c_k, c_c)
             if self.n_efforts:
                 self._efforts(c_k, c_c, turned)
@@ -1461,6 +1485,7 @@ cdef class SpatialProblem(StepProblem):
         cdef double dH[SPATIAL_NODE]
         cdef double Jd[9]
         cdef double e[3]
+        cdef double hq[3]
         cdef double hv[3]
         cdef double hw[3]
         cdef double o[3]
@@ -1527,32 +1552,47 @@ cdef class SpatialProblem(StepProblem):
                     if c_m != 0.0:
                         Z[SPATIAL_NODE * r] += c_mq / c_m * dH[r] * nd.qdd[off + 1]
                 continue
-            for k in range(n_i):
-                if k >= rs:
-                    memset(e, 0, 3 * sizeof(double))
-                    e[k - rs] = 1.0
-                    left_jacobian_rate(nd.q + off + rs, e, Jd)
-                for j in range(rs, rs + 3):
-                    if k >= rs:
-                        # dw = A_p dJ_l/dtheta_k e_m; dH = (o x dw, dw)
-                        for r in range(3):
-                            y[r] = Jd[3 * r + j - rs]
-                        matvec(Ap, y, x)
-                        cross(o, x, y)
-                        for r in range(3):
-                            dH[r], dH[3 + r] = y[r], x[r]
-                    else:
-                        # the joint point moves by A_p e_k: dH = (A_p e_k x w_m, 0)
-                        for r in range(3):
-                            x[r] = Ap[3 * r + k]
-                            hw[r] = H[SPATIAL_NODE * (3 + r) + j]
-                        cross(x, hw, y)
-                        for r in range(3):
-                            dH[r], dH[3 + r] = y[r], 0.0
-                    for r in range(SPATIAL_NODE):
-                        Ei[SPATIAL_NODE * j + k] += dH[r] * w[r]
-                        if c_m != 0.0:
-                            Z[SPATIAL_NODE * r + k] += c_mq / c_m * dH[r] * nd.qdd[off + j]
+            # the joint point moves by A_p e_k (k < rs): dH = (A_p e_k x w_m, 0) for the
+            # rotation column m, so that dH . W = A_p e_k . (w_m x F), and its columns along
+            # the rotation's accelerations sum to A_p e_k x (sum_m w_m qdd_m)
+            memset(hq, 0, 3 * sizeof(double))
+            for j in range(rs, rs + 3):
+                for r in range(3):
+                    hw[r] = H[SPATIAL_NODE * (3 + r) + j]
+                    hq[r] += hw[r] * nd.qdd[off + j]
+                cross(hw, w, y)
+                for k in range(rs):
+                    Ei[SPATIAL_NODE * j + k] += Ap[k] * y[0] + Ap[3 + k] * y[1] + Ap[6 + k] * y[2]
+            if c_m != 0.0:
+                for k in range(rs):
+                    for r in range(3):
+                        x[r] = Ap[3 * r + k]
+                    cross(x, hq, y)
+                    for r in range(3):
+                        Z[SPATIAL_NODE * r + k] += c_mq / c_m * y[r]
+            # the rotation vector theta's columns, dw_m / dtheta_k = A_p (dJ_l/dtheta_k) e_m,
+            # dH = (o x dw, dw): dH . W = dw . g with g = F x o + N, so that
+            # Ei[m, k] += (d(J_l^T A_p^T g)/dtheta)[m, k]; along the accelerations,
+            # sum_m dw qdd_m = A_p (d(J_l a)/dtheta) e_k (a: theta's qdd)
+            cross(w, o, x)
+            for r in range(3):
+                x[r] += w[3 + r]
+            for r in range(3):
+                e[r] = Ap[r] * x[0] + Ap[3 + r] * x[1] + Ap[6 + r] * x[2]
+            left_jacobian_gradient(nd.q + off + rs, e, -1.0, Jd)
+            for j in range(3):
+                for k in range(3):
+                    Ei[SPATIAL_NODE * (rs + j) + rs + k] += Jd[3 * j + k]
+            if c_m != 0.0:
+                left_jacobian_gradient(nd.q + off + rs, nd.qdd + off + rs, 1.0, Jd)
+                for k in range(3):
+                    for r in range(3):
+                        y[r] = Jd[3 * r + k]
+                    matvec(Ap, y, x)
+                    cross(o, x, y)
+                    for r in range(3):
+                        Z[SPATIAL_NODE * r + rs + k] += c_mq / c_m * y[r]
+                        Z[SPATIAL_NODE * (3 + r) + rs + k] += c_mq / c_m * x[r]
         return 0
 
     cdef void _load_blocks(self, double c_k) noexcept nogil:
