@@ -191,9 +191,10 @@ def statics() -> Outcome:
               known_deviation="the target was set against Exudyn's 328 s; with its sparse solver Exudyn "
                               "solves the bend in a few tenths of a second, and rancf.static's full "
                               "Newton makes and factors its direct matrix at each of its 39 "
-                              "iterations (the elimination, the link wrenches' turning and the "
-                              "elements' Hessians: 70 % of the load steps' instructions, the "
-                              "residual 23 %: rancf/formulations/_spatial_implicit.pyx)",
+                              "iterations (55 % of the load steps' instructions, the O(n) "
+                              "elimination alone 38 % at about 6,500 instructions per 6 x 6 "
+                              "block; the residual, which also makes the elements' Hessians, "
+                              "36 %: rancf/formulations/_spatial_implicit.pyx)",
               detail=f"medians of {REPEATS} interleaved runs: rancf {med_r:.3g} s, Exudyn {med_e:.3g} s "
                      f"({solver}, {'modified' if modified else 'full'} Newton)"),
         Check("rancf.static on the bend", "rancf.static reaches the full load at 64 elements, 10 load steps",
