@@ -1686,8 +1686,9 @@ def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_ite
     round-off is that of the stiffest terms, ``eps |K| |x|`` (1e-6 N on a cable of EA 1e9
     N), which says nothing of the soft directions (its swing, 12 N m per rad, off by 4e-8
     m at a residual of 1e-5 N). None once the steps' Newton iterations reach ``10
-    max_iter`` (a straight step's one; a model with no equilibrium, a free body under
-    gravity: its residual never falls). ``made``: the solve's loops, which this one joins
+    max_iter`` (a straight step's one, a step failed before its first one too: a matrix
+    singular at every mu; a model with no equilibrium, a free body under gravity: its
+    residual never falls). ``made``: the solve's loops, which this one joins
     (:func:`_work`). An input function's error is raised, as in
     :func:`_pseudo_transient_first_step`."""
     if not (np.isfinite(a0) and a0 > 0.0):
@@ -1700,12 +1701,17 @@ def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_ite
     straight, solved = (_static_stepper(problem, step_tol, max_iter, inertia=mu, made=made)
                         for step_tol in (np.inf, tol))
 
+    # the steps that failed before Newton's first iteration (a matrix not factored): each
+    # counts as one, so that a failure at every mu still ends the steps
+    unsolved = [0]
+
     def step(stepper):
         # the pseudo-time step at mu from (x, lambda) on stepper: its end, residual, the step
         # in the start's chart (a rotation vector carried past pi is re-centred), the most it
         # moves a coordinate, dx^T (K + mu M) dx and M dx; None where it fails
         stepper.start_at_rest(0.0, x, lam)
         stepper.am = mu
+        before = stepper.newton_iterations
         try:
             stepper.advance()
             _, x1, _, _, lam1 = stepper.state()
@@ -1713,6 +1719,7 @@ def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_ite
         except USER_FUNCTION_ERRORS:
             raise
         except (StepFailure, ArithmeticError, RuntimeError, ValueError):
+            unsolved[0] += stepper.newton_iterations == before
             return None
         if not np.isfinite(r1):
             return None
@@ -1732,7 +1739,7 @@ def _damped_newton(problem, x, lam, residual, mass_times, a0, size, tol, max_ite
         return np.hypot(np.linalg.norm(f1 - mu * pushed), np.linalg.norm(c1))
 
     def spent():
-        return straight.newton_iterations + solved.newton_iterations
+        return straight.newton_iterations + solved.newton_iterations + unsolved[0]
     while spent() < 10 * max_iter:
         stepper, taken = straight, step(straight)
         if taken is not None and near(taken) and chord(taken) > r and spent() < 10 * max_iter:
