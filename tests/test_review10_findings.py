@@ -51,3 +51,88 @@ def test_the_damped_steps_stop_where_every_step_fails(monkeypatch):
                                 max_iter, [])
     assert end is None
     assert calls[0] <= 10 * max_iter
+
+
+def clamp_drawn_rotated(end):
+    """A 1 m ANCF cable (4 elements) drawn along d = (0.3, -0.5, 0.8) / |.|, a body of
+    reference frame R0 (a rotation vector (0.3, 2.5, -1.0): no axis of it along d) clamped to
+    it ("fixed"): at the cable's start as the joint's parent (``end`` False; the body on a
+    ball joint to the ground behind it), or at its end as the joint's child (the cable's
+    start on a ball joint to the ground). ``(dae, R0, d, slope)``, slope the coordinates'
+    slice of the clamped node's r'."""
+    import rancf
+    from scipy.spatial.transform import Rotation
+    from rancf.formulations import spatial
+    from rancf.formulations.spatial_dae import SpatialDAE
+    EA, A = 1e5, 1e-4
+    d = np.array([0.3, -0.5, 0.8])
+    d /= np.linalg.norm(d)
+    R0 = Rotation.from_rotvec([0.3, 2.5, -1.0]).as_matrix()
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -9.81))
+    J = np.diag([0.01, 0.02, 0.03])
+    if end:
+        c = m.add_beam(1.0, 4, E=EA / A, rho=0.5 / A, A=A, I=1e-3 * A / EA, direction=tuple(d),
+                       element="ancf-cable")
+        m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), c.start)
+        b = m.add_rigid_body(1.0, J, position=tuple(1.2 * d), orientation=R0)
+        m.add_joint("fixed", c.end, b.point(*(R0.T @ (-0.2 * d))))
+        slope = slice(-3, None)
+    else:
+        b = m.add_rigid_body(1.0, J, position=tuple(-0.2 * d), orientation=R0)
+        m.add_joint("spherical", m.ground.point(*(-0.4 * d)), b.point(*(R0.T @ (-0.2 * d))))
+        c = m.add_beam(1.0, 4, E=EA / A, rho=0.5 / A, A=A, I=1e-3 * A / EA, direction=tuple(d),
+                       element="ancf-cable")
+        m.add_joint("fixed", b.point(*(R0.T @ (0.2 * d))), c.start)
+        slope = slice(10, 13)
+    return SpatialDAE(m.build(), *spatial.model_inputs(m)), R0, d, slope
+
+
+@pytest.mark.parametrize("end", [False, True], ids=["body parent at the start",
+                                                     "body child at the end"])
+def test_a_clamp_drawn_at_an_angle_measures_its_slope_against_the_drawn_tangent(end):
+    """The clamp's measure ``r' . (A(p) (b_1 x b_2))`` (``CableLinkKernel.held``), for a
+    clamp drawn at an arbitrary angle to a body of a rotated reference frame, with the body
+    as the joint's parent at the cable's start or as its child at the end, against the one
+    written here: the clamped node's r' on the drawn tangent d carried by the body's turn
+    from its reference, ``R(p) R0^T d`` (scipy's rotation of the unit Euler parameters, times
+    ``|p|^2`` as the kernel's unnormalized A(p)), at random bodies' parameters (not unit)
+    and slopes. As drawn it is ``|d|^2 = 1``, positive: the sign reference is the cable's own
+    tangent whichever end and side. Bound 1e-13 (round-off of a few products of order 1)."""
+    from scipy.spatial.transform import Rotation
+    dae, R0, d, slope = clamp_drawn_rotated(end)
+    x = dae.initial_state()[0]
+    assert dae._cable_kernel.held(x)[-1] == pytest.approx(1.0, abs=1e-13)
+    rng = np.random.default_rng(17)
+    for _ in range(5):
+        y = x + rng.standard_normal(x.size)
+        p = y[3:7]
+        R = Rotation.from_quat([p[1], p[2], p[3], p[0]]).as_matrix() * (p @ p)
+        assert dae._cable_kernel.held(y)[-1] == pytest.approx(y[slope] @ (R @ R0.T @ d),
+                                                              abs=1e-13 * (1 + p @ p))
+
+
+@pytest.mark.parametrize("angle", [0.0, 1e-9, 1e-4, 0.25 - 1e-12, 0.25, 0.25 + 1e-12, 0.3, 1.0,
+                                   np.pi - 1e-6, np.pi, np.pi + 1e-6, 4.0, 6.2])
+def test_left_jacobian_gradient_near_zero_the_series_switch_and_pi(angle):
+    """``left_jacobian_gradient`` (d(J x)/dp, J = J_l(p) or J_l(p)^T) against central
+    differences of ``left_jacobian`` (step 1e-6: error ~1e-12 truncation, ~1e-10 round-off)
+    at angles near 0, at the coefficients' switch to their series (0.25 rad, where the
+    rates' closed form cancels most: d2 to 5e-12 relative), near and at pi and beyond, on
+    random axes and vectors x. Bound 1e-8 of |x| (measured 4e-10 at most)."""
+    from rancf.elements import _spatial_beam as kernels
+    rng = np.random.default_rng(int(1e6 * angle) % 1000)
+    h = 1e-6
+
+    def J(p):
+        out = np.empty(9)
+        kernels.rotation_left_jacobian(np.ascontiguousarray(p), out)
+        return out.reshape(3, 3)
+    for _ in range(4):
+        u = rng.standard_normal(3)
+        p, x = angle * u / np.linalg.norm(u), rng.standard_normal(3)
+        for sign, Js in ((1.0, J), (-1.0, lambda p: J(p).T)):
+            G = np.empty(9)
+            kernels.rotation_left_jacobian_gradient(p, x, sign, G)
+            fd = np.column_stack([(Js(p + h * e) - Js(p - h * e)) @ x / (2 * h)
+                                  for e in np.eye(3)])
+            assert np.abs(G.reshape(3, 3) - fd).max() <= 1e-8 * np.linalg.norm(x)
