@@ -1,7 +1,8 @@
 """Review 10's findings on the merges e563fa1..d974dd6 (statics' damped steps solving a step
 misread by its chord, the clamp at a cable point refusing its slope turned over, the
-elements' Hessians reused from the residual, the closed-form gradient of J_l), each against
-something independent of the code under review.
+elements' Hessians reused from the residual, the closed-form gradient of J_l: tested
+against central differences in tests/test_spatial_beam.py), each against something
+independent of the code under review.
 """
 import numpy as np
 import pytest
@@ -109,30 +110,3 @@ def test_a_clamp_drawn_at_an_angle_measures_its_slope_against_the_drawn_tangent(
         R = Rotation.from_quat([p[1], p[2], p[3], p[0]]).as_matrix() * (p @ p)
         assert dae._cable_kernel.held(y)[-1] == pytest.approx(y[slope] @ (R @ R0.T @ d),
                                                               abs=1e-13 * (1 + p @ p))
-
-
-@pytest.mark.parametrize("angle", [0.0, 1e-9, 1e-4, 0.25 - 1e-12, 0.25, 0.25 + 1e-12, 0.3, 1.0,
-                                   np.pi - 1e-6, np.pi, np.pi + 1e-6, 4.0, 6.2])
-def test_left_jacobian_gradient_near_zero_the_series_switch_and_pi(angle):
-    """``left_jacobian_gradient`` (d(J x)/dp, J = J_l(p) or J_l(p)^T) against central
-    differences of ``left_jacobian`` (step 1e-6: error ~1e-12 truncation, ~1e-10 round-off)
-    at angles near 0, at the coefficients' switch to their series (0.25 rad, where the
-    rates' closed form cancels most: d2 to 5e-12 relative), near and at pi and beyond, on
-    random axes and vectors x. Bound 1e-8 of |x| (measured 4e-10 at most)."""
-    from rancf.elements import _spatial_beam as kernels
-    rng = np.random.default_rng(int(1e6 * angle) % 1000)
-    h = 1e-6
-
-    def J(p):
-        out = np.empty(9)
-        kernels.rotation_left_jacobian(np.ascontiguousarray(p), out)
-        return out.reshape(3, 3)
-    for _ in range(4):
-        u = rng.standard_normal(3)
-        p, x = angle * u / np.linalg.norm(u), rng.standard_normal(3)
-        for sign, Js in ((1.0, J), (-1.0, lambda p: J(p).T)):
-            G = np.empty(9)
-            kernels.rotation_left_jacobian_gradient(p, x, sign, G)
-            fd = np.column_stack([(Js(p + h * e) - Js(p - h * e)) @ x / (2 * h)
-                                  for e in np.eye(3)])
-            assert np.abs(G.reshape(3, 3) - fd).max() <= 1e-8 * np.linalg.norm(x)

@@ -116,10 +116,12 @@ def test_left_jacobian_rate_is_derivative_of_left_jacobian():
 
 def test_left_jacobian_gradient_is_derivative_of_left_jacobian_times_a_vector():
     # d(J_l(p) x)/dp and d(J_l(p)^T x)/dp, column k against central differences along e_k of
-    # left_jacobian (scipy-checked above), at every angle of ANGLES
+    # left_jacobian (scipy-checked above), at every angle of ANGLES and at and beyond pi (a
+    # rotation vector in statics' chart may pass pi before it is re-centred)
     rng = np.random.default_rng(61)
     h = 1e-6
-    for p in vectors(62, 2):
+    beyond = [a * unit(rng) for a in (np.pi, np.pi + 1e-6, 4.0, 6.2) for _ in range(2)]
+    for p in vectors(62, 2) + beyond:
         x = rng.standard_normal(3)
         for sign, J in ((1.0, left_jacobian), (-1.0, lambda p: left_jacobian(p).T)):
             G = np.empty(9)
