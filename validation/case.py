@@ -17,9 +17,11 @@ run), the comparison, the unit and where the limit comes from; the verdict is co
 never given. A row that only informs (a figure true by construction, or a quick run too short
 for the claim) carries no verdict and says why (``no_verdict``). A claim of a paper that does not hold in our runs is a *known deviation*: it shows
 FAIL against the paper with its reason and does not fail the run, like pytest's xfail; if it
-starts to hold, the run fails, so the reason is revisited. A value measured with noise (a
-timing) may carry its noise interval, computed by a rule stated before the run: where the noise
-could flip the verdict, the row is *undecided* instead (:attr:`Check.undecided`).
+starts to hold, the run fails, so the reason is revisited. Every check of a timed case that
+judges a wall time (a time per step, a ratio of wall times) carries its noise interval, by one
+rule stated before the run for every case (:mod:`validation.noise`: every median of repeated
+timings may be that of any n - 2 of its n repeats): where the noise could flip the verdict, the
+row is *undecided* instead (:attr:`Check.undecided`).
 """
 from __future__ import annotations
 
@@ -79,8 +81,9 @@ class Check:
     detail : str
         What the row needs besides the numbers (where or when it was measured, the runs behind it).
     noise : (float, float), optional
-        The interval the value moves within by the noise of its measurement (e.g. its spread
-        over the rounds of repeated timings), by a rule stated before the run. Where a limit lies
+        The interval the value moves within by the noise of its measurement: for a wall time,
+        the rule of :mod:`validation.noise` (every median of repeated timings may be that of any
+        n - 2 of its n repeats). Where a limit lies
         within the hull of this interval and the value (either end of a ``within`` limit), the
         noise could flip the verdict: it is ``undecided: noise``, neither pass nor FAIL, and
         does not fail the run.

@@ -495,8 +495,10 @@ INTRO = ("Each case lists its checks: the value measured, the limit it is held t
          "the unit, where the limit comes from (the paper, an independent reference, or a target of this "
          "project) and the verdict computed from them. A paper's claim that does not hold in our runs is a "
          "known deviation: FAIL against the paper, with its reason; it does not fail the run, unless it "
-         "starts to hold. A timed value carries its noise interval (the case states how it is computed); "
-         "where the noise could flip the verdict, the row is 'undecided: noise', neither pass nor FAIL.")
+         "starts to hold. A timed value carries its noise interval, by one rule for every case: the value "
+         "recomputed with every median of repeated timings taken over any n - 2 of its n repeats "
+         "(validation/noise.py); where the noise could flip the verdict, the row is 'undecided: noise', "
+         "neither pass nor FAIL.")
 SEED_HEADER = ["case", "check", "paper's claim", "in our runs", "verdict", "reason"]
 
 

@@ -4,71 +4,21 @@ A synthetic timer replaces the machine: the time per step of a chain of n DOF is
 DOF times n, times a known noise (log-normal, and bursts of load in given spans of a simulated
 clock). The method's verdicts (:mod:`validation.cases.scaling`: rounds in shuffled order, medians,
 the noise interval over every point's medians of any three of its five rounds, "undecided: noise")
-are held to that truth, and the noise interval of one median to its order statistics.
+are held to that truth (the rule itself: test_noise.py).
 """
 import math
 
 import numpy as np
 import pytest
 
-from validation.case import FAIL, PASS, UNDECIDED, Check, Outcome
+from validation.case import FAIL, PASS, UNDECIDED, Check
 from validation.cases import scaling
-from validation.cases.scaling import FLAT_LIMIT, Point, flatness, noise_interval, run_rounds
-from validation.report import status_of
+from validation.cases.scaling import FLAT_LIMIT, Point, flatness, run_rounds
+from validation.noise import noise_interval
 
 #: The implicit planar chain's DOF in the full run (22 per body; 5 ... 40, then 80 ... 4545 bodies).
 DOF = np.array([22 * b for b in (5, 10, 15, 20, 25, 30, 35, 40, 80, 160, 320, 500, 640, 1280, 2560, 4545)],
                float)
-
-
-@pytest.mark.parametrize("value, noise, limit, comparison, verdict", [
-    (1.20, (1.15, 1.27), 1.3, "<=", PASS),       # the whole hull below the limit
-    (1.25, (1.20, 1.35), 1.3, "<=", UNDECIDED),  # the limit inside the interval
-    (1.25, (1.31, 1.40), 1.3, "<=", UNDECIDED),  # between the value and the interval
-    (1.40, (1.32, 1.50), 1.3, "<=", FAIL),
-    (1.30, (1.30, 1.30), 1.3, "<=", UNDECIDED),  # on the limit: closed hull
-    (0.99, (0.985, 0.995), 0.98, ">=", PASS),
-    (0.99, (0.97, 0.995), 0.98, ">=", UNDECIDED),
-    (2.5, (2.2, 2.8), (2.0, 3.0), "within", PASS),
-    (2.5, (2.2, 3.1), (2.0, 3.0), "within", UNDECIDED),  # either edge of a 'within' limit
-    (1.9, (1.5, 1.95), (2.0, 3.0), "within", FAIL),
-    (1.20, (1.25, math.inf), 1.3, "<=", UNDECIDED),  # a resample that could not be computed
-])
-def test_a_verdict_the_noise_could_flip_is_undecided(value, noise, limit, comparison, verdict):
-    c = Check("c", "claim", value=value, noise=noise, limit=limit, comparison=comparison, source="measured")
-    assert c.verdict == verdict
-    assert c.passed == {PASS: True, FAIL: False, UNDECIDED: None}[verdict]
-    assert not c.fails_run or verdict == FAIL
-    assert c.to_record()["noise"] == list(noise)
-
-
-def test_undecided_neither_fails_the_case_nor_passes_it():
-    undecided = Check("a", "claim", value=1.25, noise=(1.2, 1.35), limit=1.3, source="measured")
-    passed = Check("b", "claim", value=1.0, noise=(0.9, 1.1), limit=1.3, source="measured")
-    failed = Check("c", "claim", value=2.0, noise=(1.9, 2.1), limit=1.3, source="measured")
-    assert status_of(Outcome(checks=[passed, undecided])) == "undecided"
-    assert status_of(Outcome(checks=[passed, undecided, failed])) == "fail"
-    assert status_of(Outcome(checks=[passed])) == "pass"
-    # without a limit there is nothing to flip; with no_verdict neither
-    assert Check("d", "claim", value=1.3, noise=(1.0, 2.0), source="measured").verdict == "-"
-    with pytest.raises(ValueError, match="noise"):
-        Check("e", "claim", value=1.0, noise=(2.0, 1.0), limit=1.3, source="measured")
-
-
-def test_the_noise_interval_of_one_median_runs_from_its_second_to_its_fourth_timing():
-    """The medians of any three of five sorted timings x1 <= ... <= x5 run from x2 (x1, x2 and
-    one more kept) to x4 (x4, x5 and one more); of three timings, any one: x1 to x3."""
-    rng = np.random.default_rng(1)
-    for _ in range(20):
-        times = rng.lognormal(0.0, 0.3, 5)
-        x = np.sort(times)
-        assert noise_interval([times], lambda m: m[0]) == pytest.approx((x[1], x[3]), rel=1e-15)
-    assert noise_interval([np.array([3.0, 1.0, 2.0])], lambda m: m[0]) == (1.0, 3.0)
-    # points vary independently: the difference of two points reaches x4 - y2 and x2 - y4
-    a, b = np.array([1.0, 2.0, 3.0, 4.0, 5.0]), np.array([10.0, 20.0, 30.0, 40.0, 50.0])
-    assert noise_interval([a, b], lambda m: m[1] - m[0]) == (20.0 - 4.0, 40.0 - 2.0)
-    # a value that cannot be computed (a median <= 0 in a ratio) is +inf
-    assert noise_interval([np.array([1.0, 1.0, -1.0])], lambda m: flatness([m[0], 1.0])) == (1.0, math.inf)
 
 
 def leave_one_round_out(samples, statistic):

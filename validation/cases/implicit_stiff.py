@@ -18,6 +18,7 @@ import pandas as pd
 import rancf
 from rancf.formulations import recursive
 from validation.case import QUICK_TIMING, Case, Check, Outcome, progress
+from validation.noise import noise_interval
 
 SCHEMES = [("generalized-alpha", {"rho_inf": 0.9}), ("newmark", {}), ("hht", {"alpha": 0.9})]
 E = 210e9  # Pa
@@ -27,13 +28,13 @@ RK4_LIMIT = 2 * np.sqrt(2)  # h omega_max on the imaginary axis
 REPEATS = 3
 
 
-def median_run(chain, t_end, dt, repeats, **kwargs):
-    """The result of one run and the median of the wall times (s) of ``repeats`` runs."""
+def repeated_run(chain, t_end, dt, repeats, **kwargs):
+    """The result of one run and the wall times (s) of ``repeats`` runs."""
     walls = []
     for _ in range(repeats):
         res = rancf.simulate(chain, t_end, dt, **kwargs)
         walls.append(res.wall_time)
-    return res, float(np.median(walls))
+    return res, walls
 
 
 def run(quick: bool) -> Outcome:
@@ -49,16 +50,17 @@ def run(quick: bool) -> Outcome:
 
     progress(f"RK4 reference, dt = {DT_REF:g} s")
     ref = rancf.simulate(chain, t_end, DT_REF, method="rk4", output_every=int(round(DT / DT_REF)))
-    rows, errors = [], {}
+    rows, errors, walls = [], {}, {}
 
-    def add(label, formulation, method, params, dt, res, wall):
+    def add(label, formulation, method, params, dt, res, times):
         n = len(res.t)
         err = np.linalg.norm(res.tip() - ref.tip()[:n], axis=1) / L
         errors[label] = (res.t, err)
+        walls[label] = times
         rows.append({"run": label, "formulation": formulation, "method": method, "parameters": str(params),
                      "dt (s)": dt, "status": res.status, "reached t (s)": res.t[-1],
                      "max tip error / L": err.max(), "at t (s)": res.t[err.argmax()],
-                     "median wall time (s)": wall, "steps": res.stats.get("steps"),
+                     "median wall time (s)": float(np.median(times)), "steps": res.stats.get("steps"),
                      "Newton iterations": res.stats.get("newton_iterations"),
                      "energy drift": res.energy_drift()})
 
@@ -67,16 +69,16 @@ def run(quick: bool) -> Outcome:
             progress(f"{formulation_name} {method}")
             # the DAE baseline is the dense LU (no longer simulate's default)
             solver = {"linear_solver": "dense"} if formulation_name == "dae" else {}
-            res, wall = median_run(chain, t_end, DT, repeats, method=method, formulation=formulation_name,
-                                   output_every=1, **params, **solver)
-            add(f"{formulation_name} {method}", formulation_name, method, params, DT, res, wall)
+            res, times = repeated_run(chain, t_end, DT, repeats, method=method, formulation=formulation_name,
+                                      output_every=1, **params, **solver)
+            add(f"{formulation_name} {method}", formulation_name, method, params, DT, res, times)
     progress(f"RK4 at its stability limit, dt = {dt_rk4:.3g} s")
-    res, wall = median_run(chain, t_end, dt_rk4, repeats, method="rk4", output_every=k)
-    add("recursive rk4 at its stability limit", "recursive", "rk4", "", dt_rk4, res, wall)
+    res, times = repeated_run(chain, t_end, dt_rk4, repeats, method="rk4", output_every=k)
+    add("recursive rk4 at its stability limit", "recursive", "rk4", "", dt_rk4, res, times)
     above = rancf.simulate(chain, t_end, DT / (k - 1), method="rk4", output_every=k - 1,
                            check_stability=False)
     add("recursive rk4 one step size above", "recursive", "rk4", "check_stability=False", DT / (k - 1),
-        above, above.wall_time)
+        above, [above.wall_time])
     rows.append({"run": "recursive rk4 (reference)", "formulation": "recursive", "method": "rk4",
                  "parameters": "", "dt (s)": DT_REF, "status": ref.status, "reached t (s)": ref.t[-1],
                  "max tip error / L": 0.0, "median wall time (s)": ref.wall_time,
@@ -85,6 +87,10 @@ def run(quick: bool) -> Outcome:
     main = table.loc["recursive generalized-alpha"]
     rk4 = table.loc["recursive rk4 at its stability limit"]
     dae = table.loc["dae generalized-alpha"]
+
+    def ratio_noise(label, other):
+        """The noise interval of the ratio of two medians of wall times (validation.noise)."""
+        return noise_interval([walls[label], walls[other]], lambda m: m[0] / m[1])
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, (t, err) in errors.items():
@@ -109,6 +115,7 @@ def run(quick: bool) -> Outcome:
             Check("faster than RK4 at its stability limit", "implicit RANCF at dt = 1e-3 s takes less wall time "
                   "than RK4 at its own stability limit (the largest stable step)",
                   value=main["median wall time (s)"] / rk4["median wall time (s)"], limit=1.0, unit="time ratio",
+                  noise=ratio_noise("recursive generalized-alpha", "recursive rk4 at its stability limit"),
                   source="rancf target: issue 3 (a step 18 times the explicit one must pay for its Newton "
                          "iterations)",
                   no_verdict=QUICK_TIMING if quick else None,
@@ -118,6 +125,7 @@ def run(quick: bool) -> Outcome:
             Check("faster than the dense DAE", "implicit RANCF against the index-3 DAE with the same scheme "
                   "and step (dense LU)", value=main["median wall time (s)"] / dae["median wall time (s)"],
                   unit="time ratio", source="measured",
+                  noise=ratio_noise("recursive generalized-alpha", "dae generalized-alpha"),
                   detail=f"{main['median wall time (s)']:.3g} s against {dae['median wall time (s)']:.3g} s; "
                          f"tips agree to {abs(main['max tip error / L'] - dae['max tip error / L']):.2g} L"),
         ],
@@ -129,7 +137,11 @@ def run(quick: bool) -> Outcome:
                      "omega_max: power iteration (500 iterations) on the linearised recursion at the initial "
                      "state (a lower bound: the stability limit it gives is an upper bound, so the step one "
                      "size larger is run to show that it diverges)",
-                     "wall times are the stepping loops' (Result.wall_time), medians on a shared 2-core machine"],
+                     "wall times are the stepping loops' (Result.wall_time), medians of "
+                     f"{repeats} runs each on a shared 2-core machine; a ratio of two medians carries "
+                     "its noise interval (validation.noise: each median may be that of any n - 2 of "
+                     "its n runs; with three runs any one of them, so that the ratio runs from the "
+                     "least over the largest to the largest over the least)"],
     )
 
 

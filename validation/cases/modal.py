@@ -524,7 +524,8 @@ def run(quick: bool, prepared: dict | None = None) -> Outcome:
         f"Timings are wall-clock seconds on a shared 2-core machine, every timed run (full "
         f"model sparse and dense, recursion, adaptive) with {BLAS_THREADS} BLAS thread "
         "(threadpoolctl, whatever the environment says; as in rrr); the paper's are MATLAB "
-        "R2016a on an i7-7500U.",
+        "R2016a on an i7-7500U. Each timed run is run once, so the timed ratios carry no noise "
+        "interval (validation.noise's rule takes the medians of repeats; one timing has none).",
     ]
     return Outcome(tables={"tip": tip, "timing": timing, "convergence_to_rancf": convergence,
                            "sampling": sampling, "samples": samples},

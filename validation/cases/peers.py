@@ -35,6 +35,7 @@ import pandas as pd
 import rancf
 from validation.case import Case, Check, Outcome, progress
 from validation.exudyn_solve import solve_dynamic
+from validation.noise import median_range
 from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, pendulum, probe, rk4_step, timed
 
 OUTPUT_DT = 1e-3  # s
@@ -320,14 +321,29 @@ def speed_comparison(repeats: int):
                              "judged": judged.get(label, False), "every step": every,
                              "outputs": {"Exudyn": "none", EXUDYN_SENSOR: "tip, every step"}.get(
                                  label, "every step" if every else "every 100 steps"),
-                             "median wall time (s)": np.median(w), "min (s)": w.min(), "max (s)": w.max(),
-                             "steps": steps, "time per step (us)": 1e6 * np.median(w) / steps,
-                             "wall time / Exudyn": float(np.median(w / (exu_sensor if every else exu))),
+                             **timing_columns(w, exu_sensor if every else exu, steps),
                              "Newton iterations per step": st["newton_iterations"] / steps,
                              "Jacobians (factorizations) per step": st["jacobians"] / steps,
                              "threads": "1 (parallel.numberOfThreads)" if label == "Exudyn"
                              else "1 (compiled loop; BLAS 1)"})
     return pd.DataFrame(rows)
+
+
+def timing_columns(walls, reference, steps: int) -> dict:
+    """The speed table's timing columns of one run's ``walls`` (s, one per repeat) against the
+    Exudyn run's ``reference`` of the same repeats, over ``steps`` steps: the median wall time
+    (min, max), the time per step (us) and the ratio to Exudyn (the median of the per-repeat
+    ratios), each of the two with its noise interval (:func:`validation.noise.median_range`: the
+    medians of any n - 2 of the n repeats)."""
+    walls = np.asarray(walls, float)
+    ratios = walls / np.asarray(reference, float)
+    per_step = 1e6 * walls / steps
+    (step_low, step_high), (ratio_low, ratio_high) = median_range(per_step), median_range(ratios)
+    return {"repeats": len(walls), "median wall time (s)": float(np.median(walls)), "min (s)": walls.min(),
+            "max (s)": walls.max(), "steps": steps, "time per step (us)": float(np.median(per_step)),
+            "time per step (us), noise low": step_low, "time per step (us), noise high": step_high,
+            "wall time / Exudyn": float(np.median(ratios)),
+            "wall time / Exudyn, noise low": ratio_low, "wall time / Exudyn, noise high": ratio_high}
 
 
 def output_cost(repeats: int):
@@ -363,11 +379,13 @@ def output_cost(repeats: int):
                         n_out = len(res.t)
             every_step, sparse = np.array(walls[1]), np.array(walls[OUTPUT_COST_EVERY])
             ratios = every_step / sparse
+            low, high = median_range(ratios)
             rows.append({"scheme": label, "pairs": repeats, "outputs (every step)": n_out,
                          "median wall time, every step (s)": np.median(every_step),
                          f"median wall time, every {OUTPUT_COST_EVERY}th (s)": np.median(sparse),
                          "ratio (median of pairs)": float(np.median(ratios)),
                          "ratio min": ratios.min(), "ratio max": ratios.max(),
+                         "ratio, noise low": low, "ratio, noise high": high,
                          "first read of nodes and reactions (s)": np.median(reads),
                          "first read per output (us)": 1e6 * np.median(reads) / n_out})
     return pd.DataFrame(rows)
@@ -384,7 +402,7 @@ def output_cost_checks(cost, quick: bool):
             "Reissner, E = 21 MPa, 4 s at 1 ms) with an output every step within 20 % of the run "
             "without outputs (here: one every 100 steps)",
             value=r["ratio (median of pairs)"], limit=OUTPUT_COST_LIMIT, unit="time ratio",
-            source="rancf target: issue 25",
+            source="rancf target: issue 25", noise=(r["ratio, noise low"], r["ratio, noise high"]),
             no_verdict="quick run: the limit is judged in the full run (a quick run is a smoke "
                        "test, and runs while the machine does other work)" if quick else None,
             detail=f"the whole simulate call, medians {r['median wall time, every step (s)']:.3g} s "
@@ -456,6 +474,13 @@ def explicit_accuracy():
     return {k: 1e3 * np.max(np.linalg.norm(v - ref, axis=1)) for k, v in distance.items()}
 
 
+def table_noise(row, column):
+    """The noise interval of a speed-table row's ``column`` (``"wall time / Exudyn"`` or
+    ``"time per step (us)"``, :func:`timing_columns`); None from one repeat (a quick run), which
+    has none."""
+    return (row[f"{column}, noise low"], row[f"{column}, noise high"]) if row["repeats"] > 1 else None
+
+
 def speed_checks(speed, quick: bool):
     """The issue-12 targets on the speed table, like with like (limits fixed here, before any
     run). The ratios to Exudyn are measured pair by pair, so a common load on the shared machine
@@ -471,7 +496,7 @@ def speed_checks(speed, quick: bool):
         checks.append(Check(f"speed: {r['title']}, {r['formulation']} / Exudyn",
                             "issue 12: rancf at most " + ("a quarter" if limit == 0.25 else "half")
                             + " of Exudyn's wall time", value=r["wall time / Exudyn"], limit=limit,
-                            unit="time ratio", source=source,
+                            unit="time ratio", source=source, noise=table_noise(r, "wall time / Exudyn"),
                             no_verdict="quick run: the targets are judged in the full run (a quick run is a "
                                        "smoke test, and runs while the machine does other work)" if quick else None,
                             detail=f"against {exu['formulation']}; medians: rancf {r['median wall time (s)']:.3g} s, "
@@ -487,6 +512,7 @@ def speed_checks(speed, quick: bool):
                             "issue 12 and 25: rancf at most " + ("a quarter" if limit == 0.25 else "half")
                             + " of Exudyn's wall time with outputs every step in both",
                             value=r["wall time / Exudyn"], limit=limit, unit="time ratio", source=source,
+                            noise=table_noise(r, "wall time / Exudyn"),
                             no_verdict="quick run: the targets are judged in the full run (a quick run is a "
                                        "smoke test, and runs while the machine does other work)" if quick else None,
                             detail=f"against {exu['formulation']}; rancf's whole simulate call (set-up, "
@@ -498,6 +524,7 @@ def speed_checks(speed, quick: bool):
         checks.append(Check(f"speed (informs): {r['title']}, {r['formulation']} / Exudyn",
                             "another element model, formulation or scheme than Exudyn's run beside it",
                             value=r["wall time / Exudyn"], unit="time ratio", source="measured",
+                            noise=table_noise(r, "wall time / Exudyn"),
                             detail=f"{r['time per step (us)']:.3g} us per step, "
                                    f"{r['Newton iterations per step']:.2f} Newton iterations per step"))
     stiff = target.loc["stiff"]
@@ -507,6 +534,7 @@ def speed_checks(speed, quick: bool):
                         "(110 DOF, E = 210 GPa, developer: Comparisons with other codes) takes at most 30 us",
                         value=default["time per step (us)"], limit=None if quick else STEP_LIMIT_US,
                         unit="us", source="measured" if quick else "rancf target: issue 12",
+                        noise=table_noise(default, "time per step (us)"),
                         detail=f"rancf's default element (Shabana), median of the 4 s runs over 4000 steps, "
                                f"{default['Jacobians (factorizations) per step']:.2f} factorizations per step; "
                                f"with Reissner elements {stiff['time per step (us)']:.3g} us"
@@ -792,7 +820,10 @@ def run(quick: bool) -> Outcome:
             "runs with an output every step, timed over the whole simulate call, in the same repeats. "
             "rancf's Shabana element (and the modal case's Berzeri) and the DAE are timed "
             "as rows that inform. Timings on a machine shared with other jobs: the ratios are taken pair "
-            "by pair, so a common load cancels, but they are noisy.",
+            "by pair, so a common load cancels, but they are noisy: each ratio (the median of the "
+            "repeats' ratios) and each time per step (the median of the repeats') carries its noise "
+            "interval, the least to the largest median of any n - 2 of its n repeats (validation.noise; "
+            "of five, the second to the fourth smallest; one repeat, the quick run's, has none).",
             f"Newton tolerances (table newton_tolerance): Exudyn stops a step's Newton when the Euclidean "
             f"norm of the whole residual (dynamic equations in N and index-3 constraints in m, unscaled) "
             f"falls by relativeTolerance = {EXUDYN_TOLERANCE[0]:g} from its value at the step's predictor "
@@ -806,8 +837,10 @@ def run(quick: bool) -> Outcome:
             f"Output cost (table output_cost, issue 25): rancf's whole simulate call of the soft "
             f"pendulum with an output every step against one every {OUTPUT_COST_EVERY} steps, "
             f"{OUTPUT_COST_REPEATS[quick]} interleaved pairs per scheme, the ratio the median of the "
-            "pairs'; the nodes, joint coordinates and reactions are mapped from the stored states "
-            "when first read (DECISIONS 32), timed apart.",
+            "pairs', its noise interval the least to the largest median of any n - 2 of them "
+            "(validation.noise; of seven, the third to the fifth smallest); the nodes, joint "
+            "coordinates and reactions are mapped from the stored states when first read "
+            "(DECISIONS 32), timed apart.",
             "Newton iterations per step: Exudyn's from its solver statistics after the run "
             "(mbs.sys['dynamicSolver'].it.newtonStepsCount, newtonJacobiCount for the Jacobians), "
             "rancf's from Result.stats (newton_iterations, nlu).",

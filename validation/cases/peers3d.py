@@ -36,9 +36,10 @@ the residual's Euclidean norm) with ``EigenSparse``; outputs every step in both 
 state, Exudyn's sensor in memory), one thread each (``parallel.numberOfThreads = 1``; BLAS held
 to one thread). Wall times: Exudyn's ``SolveDynamic`` and rancf's ``Result.wall_time`` (the
 stepping), each repeat one run of each code, alternately, the ratio the median of the
-repeats' ratios. Accuracy: the cable's tips of the two codes at the same step (the same
-discrete equations, in either of rancf's formulations: the recursion's cable coordinates are a
-constant linear map of the DAE's; they may differ by the Newton tolerances only,
+repeats' ratios, its noise interval by the rule of :mod:`validation.noise`. Accuracy: the
+cable's tips of the two codes at the same step (the same discrete equations, in either of
+rancf's formulations: the recursion's cable coordinates are a constant linear map of the DAE's;
+they may differ by the Newton tolerances only,
 far below the time error they share, measured before the case) and at h/2 (the converged tips,
 against the two codes' time errors from their step convergence, measured before the case);
 each code's convergence in step from its tip's change when h halves; the four-bar's rocker
@@ -64,6 +65,7 @@ from validation import peers3d_models as pm
 from validation.case import Case, Check, Outcome, progress
 from validation.cases.peers import exudyn_version
 from validation.cases.spatial_loops import flexibility_bound
+from validation.noise import median_range
 from validation.spherical_four_bar import SphericalFourBar
 
 N_ELEMENTS = 64
@@ -188,6 +190,7 @@ def statics() -> Outcome:
         Check("wall time: rancf / Exudyn", "issue 22: rancf <= 0.01 x Exudyn's wall time on the bend's "
               "statics (Exudyn took 328 s on a loaded machine)", value=ratio, limit=SPEED_LIMIT,
               unit="time ratio", source="rancf target: issue 22",
+              noise=median_range(timed["ratio rancf / Exudyn"]),
               known_deviation="the target was set against Exudyn's 328 s; with its sparse solver Exudyn "
                               "solves the bend in a few tenths of a second, and rancf.static's full "
                               "Newton makes and factors its direct matrix at each of its 39 "
@@ -235,7 +238,9 @@ def statics() -> Outcome:
             "Euler parameters; rancf: relative link coordinates), so one tolerance bounds different "
             "increments.",
             "Wall times cover the solve only (Exudyn's SolveStatic, rancf.static's load steps), not "
-            "building the model; each code is run once per repeat, interleaved.",
+            "building the model; each code is run once per repeat, interleaved; the ratio is the "
+            "median of the repeats' ratios, its noise interval the least to the largest median of any "
+            "n - 2 of them (validation.noise), with three repeats their least to their largest.",
         ])
 
 
@@ -503,6 +508,12 @@ def dynamics(quick):
         cost, cost_profile = cable_cost(quick)
         bar, bar_grid, phi, mesh, bar_profile = four_bar(quick)
     no_verdict = SKIP_QUICK if quick else None
+
+    def noise(column):
+        """The noise interval of the median of a timing table's ``column`` (validation.noise);
+        None from one repeat (a quick run), which has none."""
+        return median_range(column) if len(column) > 1 else None
+
     h, h2 = f"h = {H:g}", f"h = {H / 2:g}"
 
     def dist(a, b):
@@ -548,6 +559,7 @@ def dynamics(quick):
         f"speed: cable pendulum, {CABLE_ELEMENTS} elements, rancf / Exudyn", "issue 23: rancf <= 0.25 x "
         "Exudyn's time on a 256-element cable pendulum", value=float(cable["ratio rancf / Exudyn"].median()),
         limit=DYNAMIC_SPEED_LIMIT, unit="time ratio", source="rancf target: issue 23", no_verdict=no_verdict,
+        noise=noise(cable["ratio rancf / Exudyn"]),
         detail=_speed_detail(cable, cable_profile, f"{t_cable:g} s at {h} s, outputs every step in both "
                              "(rancf's whole state, Exudyn's tip sensor)")))
     cm = cost.median(numeric_only=True)
@@ -556,6 +568,7 @@ def dynamics(quick):
         "cable's cost per element and step at 1,000 elements at least 5 x below Exudyn's sparse solver "
         "(measured at 30-40 us for its cable)", value=float(cost["ratio rancf / Exudyn"].median()),
         limit=COST_LIMIT, unit="time ratio", source="rancf target: issue 23", no_verdict=no_verdict,
+        noise=noise(cost["ratio rancf / Exudyn"]),
         detail=f"medians of {len(cost)} alternate runs of {int(cost['steps'].iloc[0])} steps from rest: rancf "
                f"{cm['rancf us per element and step']:.3g} us, Exudyn {cm['Exudyn us per element and step']:.3g} "
                f"us per element and step; Newton iterations per step rancf "
@@ -564,7 +577,8 @@ def dynamics(quick):
     for code in ("rancf", "Exudyn"):
         checks.append(Check(f"cable cost per element and step at {COST_ELEMENTS} elements, {code}",
                             "wall time / (elements x steps)", value=float(cm[f"{code} us per element and step"]),
-                            unit="us", source="measured"))
+                            unit="us", source="measured",
+                            noise=noise(cost[f"{code} us per element and step"])))
 
     fb = SphericalFourBar()
     bound = flexibility_bound(fb)
@@ -613,6 +627,7 @@ def dynamics(quick):
         "speed: steel four-bar, rancf / Exudyn", "issue 23: rancf <= 0.25 x Exudyn's time on the spatial "
         "four-bar", value=float(bar["ratio rancf / Exudyn"].median()), limit=DYNAMIC_SPEED_LIMIT,
         unit="time ratio", source="rancf target: issue 23", no_verdict=no_verdict,
+        noise=noise(bar["ratio rancf / Exudyn"]),
         detail=_speed_detail(bar, bar_profile, f"{bar_grid[-1]:g} s at {h} s, outputs every step in both")))
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
@@ -697,7 +712,9 @@ DYNAMIC_ASSUMPTIONS = [
     "rancf runs formulation='auto': today the spatial DAE for cables and loops; the ratios change "
     "when faster formulations merge, and the verdicts are computed from the values whatever they are.",
     "Timings on a machine shared with other jobs: each repeat runs both codes one after the other, "
-    "so a common load cancels in part in the ratios.",
+    "so a common load cancels in part in the ratios. Each ratio is the median of the repeats' "
+    "ratios and carries its noise interval, the least to the largest median of any n - 2 of them "
+    "(validation.noise): with the full run's three repeats, their least to their largest ratio.",
 ]
 
 

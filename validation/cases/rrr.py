@@ -21,6 +21,7 @@ from validation import mechanisms
 from validation.case import QUICK_TIMING, Case, Check, Outcome, progress
 from validation.modal_timing import (FULL_TIMING, adaptive_cost, dense_step, one_blas_thread,
                                      outcomes, timing_table)
+from validation.noise import noise_interval
 
 H, TOL = 1e-3, 1e-11
 #: paper table 4 (MATLAB R2016a, i7-7500U), seconds for 2 s
@@ -158,10 +159,10 @@ def window_runs(rrr, t_end, repeats=REPEATS):
 
 
 def median_run(results):
-    """The run of the median wall time among an odd number of runs, and the spread of their
-    times per step (min, max) in ms."""
+    """The run of the median wall time among an odd number of runs, and their times per step
+    (ms)."""
     per_step = [1e3 * r.wall_time / max(r.stats["steps"], 1) for r in results]
-    return results[int(np.argsort(per_step)[len(per_step) // 2])], (min(per_step), max(per_step))
+    return results[int(np.argsort(per_step)[len(per_step) // 2])], per_step
 
 
 def run(quick: bool) -> Outcome:
@@ -176,7 +177,7 @@ def run(quick: bool) -> Outcome:
     progress(f"full ANCF (DAE), compiled, dense and sparse LU over {cfg['t_adaptive']:g} s, "
              f"{REPEATS} runs each")
     window = window_runs(rrr, cfg["t_adaptive"])
-    dense, dense_spread = median_run(window["dense"])
+    dense, dense_times = median_run(window["dense"])
     sparse, _ = median_run(window["sparse"])
     progress("adaptive modal (greedy Gauss-Newton)")
     reduced = rancf.reduce(rrr.model, cfg["sparsity"], cfg["n_samples"], seed=0, tol=TOL,
@@ -213,6 +214,8 @@ def run(quick: bool) -> Outcome:
     per_step = timing.set_index("method")["total per step (ms)"]
     ratio = per_step["adaptive modal"] / per_step["full ANCF"]
     dense_ratio = per_step["adaptive modal"] / per_step[DENSE]
+    # the adaptive run is timed once: the ratio's noise is the dense DAE's (validation.noise)
+    dense_noise = noise_interval([dense_times], lambda m: per_step["adaptive modal"] / m[0])
 
     fig, axes = plt.subplots(4, 1, figsize=(8, 10), sharex=True)
     for ax, j, label in zip(axes, range(3), ("x (m)", "y (m)", "theta (rad)")):
@@ -300,15 +303,14 @@ def run(quick: bool) -> Outcome:
                      "saddle-point matrix (the RANCF paper's conventional method), backward Euler "
                      "at the same step and tolerance over the adaptive run's window; 'shorter' read "
                      "as a ratio below 1",
-              noise=(per_step["adaptive modal"] / dense_spread[1],
-                     per_step["adaptive modal"] / dense_spread[0]),
+              noise=dense_noise,
               known_deviation=None if quick else adaptive_cost(adaptive, dense_step(dense, unknowns)),
               no_verdict=QUICK_TIMING if quick else None,
               detail=f"{per_step['adaptive modal']:.1f} ms vs {per_step[DENSE]:.2f} ms per step "
-                     f"(median of {REPEATS} runs of the dense DAE, {dense_spread[0]:.2f} - "
-                     f"{dense_spread[1]:.2f} ms; the noise interval divides by these) over the "
-                     f"first {adaptive.t[-1]:g} s, both with one BLAS thread; rancf's sparse LU "
-                     f"over the same window {per_step[SPARSE]:.2f} ms per step"),
+                     f"(median of {REPEATS} runs of the dense DAE, {min(dense_times):.2f} - "
+                     f"{max(dense_times):.2f} ms) over the first {adaptive.t[-1]:g} s, both with "
+                     f"one BLAS thread; rancf's sparse LU over the same window "
+                     f"{per_step[SPARSE]:.2f} ms per step"),
         Check("deflection of passive link 1, adaptive vs full ANCF",
               "the flexible response itself (no paper figure): max |deflection difference| / "
               "max deflection", value=deflection_diff.max() / deflection[:n_ad].max(), limit=limit,
@@ -385,7 +387,12 @@ def run(quick: bool) -> Outcome:
                    f"steps, whose share of factorizations sets the dense step's cost), with a dense LU "
                    f"(the paper's conventional method) and with rancf's banded one; {REPEATS} runs "
                    f"of each, interleaved, the row the run of the median time. All of them and the "
-                   f"adaptive run with one BLAS thread."]
+                   f"adaptive run with one BLAS thread.",
+                   f"Noise of the timed ratios (validation.noise: every median may be that of any "
+                   f"n - 2 of its n runs): the ratio to the dense DAE's median of {REPEATS} runs "
+                   f"carries the interval of that median (with {REPEATS} runs, their least to "
+                   f"largest time per step). The adaptive run and the timed full run are run once "
+                   f"each, so the ratio of the two has no noise interval (one timing has none)."]
     return Outcome(tables={"platform": platform, "timing": timing},
                    figures={"platform": fig, "configurations": fig_conf, "modes": fig_m},
                    checks=checks,

@@ -28,7 +28,7 @@ disagreed, said there):
    median time per step and DOF; R^2 and log-log slopes by least squares over the medians.
 5. *Noise*: leave one round out: for each round r, every point's median is retaken without its
    round-r sample and the check's value recomputed from these medians; the noise interval runs
-   from the least to the largest of these values (:func:`noise_interval`). The verdict is decided
+   from the least to the largest of these values. The verdict is decided
    only where no single round decides it. (Changed before any timing with the method was run: the
    first version, a bootstrap resampling each point's samples independently, treats a burst that
    hit one round as if it could recur in three samples of five; on a synthetic flat chain whose
@@ -45,7 +45,8 @@ disagreed, said there):
    1e5 DOF, which item 5's interval did not hold): the noise interval is now the least to the
    largest value over the medians in which every point, independently of the others, takes the
    median of any ``n - 2`` of its ``n`` rounds (of five: anything from its second to its fourth
-   smallest sample; :func:`noise_interval`). Why: the longest chains' spread is between samples
+   smallest sample; :func:`validation.noise.noise_interval`, since then the rule of every timed
+   check of the report). Why: the longest chains' spread is between samples
    (every run allocates its arrays afresh), not between rounds or processes, so a second run's
    median falls outside the one-round-left-out range more often than not; leaving out two
    samples still absorbs a round hit by a burst of load. A load shared by the whole run is in
@@ -54,7 +55,6 @@ disagreed, said there):
 """
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import re
@@ -72,6 +72,7 @@ import numpy as np
 import pandas as pd
 
 from validation.case import Case, Check, Outcome, progress
+from validation.noise import noise_interval
 import rancf
 from validation.pendulum import ASSUMPTIONS, FORMULATIONS, REFERENCE, Variant, dof, pendulum, probe, timed
 
@@ -321,70 +322,6 @@ def timing_rows(points: list[Point]) -> list[dict]:
                      "Newton iterations per step": p.samples[-1]["newton_iterations"] if p.implicit else None,
                      "factorizations per step": p.samples[-1]["nlu"] if p.implicit else None})
     return rows
-
-
-def median_range(times) -> tuple[float, float]:
-    """The least and largest median of any ``n - 2`` of a point's ``n`` timings (module docstring,
-    method, item 8): of five, the second and fourth smallest; of three, the least and largest;
-    of fewer than three, the least and largest timing."""
-    times = np.asarray(times, float)
-    if len(times) < 3:
-        return float(times.min()), float(times.max())
-    medians = [np.median(times[list(keep)]) for keep in itertools.combinations(range(len(times)), len(times) - 2)]
-    return float(min(medians)), float(max(medians))
-
-
-#: Values tried for each point by :func:`noise_interval`'s search, as fractions of the way from
-#: the least to the largest of its medians (:func:`median_range`); its full median is tried too.
-NOISE_GRID = (0.0, 0.25, 0.5, 0.75, 1.0)
-
-
-def noise_interval(samples, statistic) -> tuple[float, float]:
-    """The noise interval of a value computed from medians of timings (module docstring, method,
-    items 5 and 8).
-
-    ``samples``: one sequence of timings per point; ``statistic(medians)`` the value from an array
-    of the points' medians (in the order of ``samples``). Every point may take, independently of
-    the others, any median of ``n - 2`` of its ``n`` timings (:func:`median_range`: from its
-    second to its fourth smallest of five); the interval runs from the least to the largest
-    statistic over these medians. The extremes are searched point by point (coordinate search
-    from the medians, from every point's least and from every point's largest, over
-    :data:`NOISE_GRID` of each point's range, until no point's change moves the statistic
-    further): exact for a statistic monotone in each median (a log-log slope), and at least the
-    value and the extremes the search reaches otherwise. A statistic that cannot be computed (NaN:
-    a median <= 0 in a ratio) counts as +inf, beyond any upper limit.
-    """
-    samples = [np.asarray(t, float) for t in samples]
-    medians = np.array([np.median(t) for t in samples])
-    ranges = np.array([median_range(t) for t in samples])
-    candidates = [np.unique(np.r_[lo + (hi - lo) * np.array(NOISE_GRID), m])
-                  for (lo, hi), m in zip(ranges, medians)]
-
-    def value(m):
-        v = float(statistic(m))
-        return math.inf if math.isnan(v) else v
-
-    extremes = []
-    for sign in (1.0, -1.0):  # the largest, then the least
-        best = -math.inf
-        for start in (medians, ranges[:, 0], ranges[:, 1]):
-            m = start.copy()
-            current = sign * value(m)
-            moved = True
-            while moved:
-                moved = False
-                for i, values in enumerate(candidates):
-                    kept = m[i]
-                    for c in values:
-                        m[i] = c
-                        v = sign * value(m)
-                        if v > current:
-                            current, kept, moved = v, c, True
-                    m[i] = kept
-            best = max(best, current)
-        extremes.append(sign * best)
-    value_at_medians = value(medians)
-    return min(extremes[1], value_at_medians), max(extremes[0], value_at_medians)
 
 
 def flatness(per_dof) -> float:
