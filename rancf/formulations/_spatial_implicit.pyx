@@ -158,20 +158,28 @@ by restarted GMRES (Saad, Iterative Methods for Sparse Linear Systems, 6.5; ``RE
 vectors a cycle, at most ``CYCLES`` = 8 cycles, until the linear residual is below
 ``KRYLOV_TOL`` = 1e-8 of x's, 2-norms), right-preconditioned by S (``J S^-1 u = x``, ``y =
 S^-1 u``: the O(n) sweeps), from y = 0. J is never formed: its product with a vector z is the
-central difference of the residual along the direction the loop's unknown moves its q, v and
-a (:meth:`_jacobian_action`), at the point of the loop's last residual evaluation (the loop
-evaluates the residual at its iterate right before it solves), with the coordinates moved by
-``1e-6 (1 + max |q|)`` (error of order its square; round-off of order 1e-16 of the forces over
-that step). Newton then converges quadratically (the ``spatial`` case of the report lists
-the bend's iterations per load step). In statics (``c_m = c_c =
+difference quotient of fourth order of the residual along the direction the loop's unknown
+moves its q, v and a (:meth:`_jacobian_action`), at the point of the loop's last residual
+evaluation (the loop evaluates the residual at its iterate right before it solves), with the
+coordinates moved by ``h = 1e-6 (1 + max |q|)`` (error of order ``h^4``; round-off of order
+1e-16 of the forces over h). Newton then converges quadratically (the ``spatial`` case of the
+report lists the bend's iterations per load step). Not the central difference: its error,
+``h^2 / 6`` of the residual's third derivative, is a false tension ``EA h^2 / 2`` along a
+cable's rigid turn (its stretch ``|r'| - 1`` is quadratic in the turn, its force cubic), 0.2
+N at EA 1e11 N and h 2e-6 m, twice the weight of a 1 m cable of 0.01 kg/m: the swing's
+stiffness along a Newton step was 75 to 88 1/s^2 where the residual's own differences gave 14
+to 21 (gravity's, ``3 g cos(theta) / (2 L)``, 13.6 at 0.38 rad), so each step turned it by a
+sixth of the angle left, and statics stalled (tests/test_review9_findings.py, the light stiff
+cable on a ball joint); with the difference of fourth order the two agree (29.0 and 29.4 at
+0.43 rad, 14.7 and 14.7 at the end). In statics (``c_m = c_c =
 0``) the preconditioner is statics' matrix below (:attr:`static_turning`), the residual's
 whole derivative but for cables (there it runs only where forced: ``exact_static`` off); with
 cables, S,
 the stiffness of the elements, spring-dampers and effort functions alone: a mechanism (a
 joint that nothing holds, a free body) makes a joint block singular, which fails with a
 message naming the body.
-A product costs two residuals and an iteration of GMRES also one sweep pair of S, so an
-iteration costs about 2 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
+A product costs four residuals and an iteration of GMRES also one sweep pair of S, so an
+iteration costs about 4 k + 1 residual evaluations for k products, O(n) each (plus O(k n) for
 the Gram-Schmidt orthogonalisation): in dynamics, where S already converges in a few
 iterations a step, GMRES saves no iteration and its products make each iteration dearer, so
 it is off there, though it cuts the iterations a step where the dropped terms are of the
@@ -289,7 +297,8 @@ _NEWTON_ARRAYS = dict(r=(3, 0), A=(9, 0), V=(SPATIAL_NODE, 0), acc=(SPATIAL_NODE
 
 #: GMRES of the step's Newton equation (module docstring): Krylov vectors per cycle, cycles, the
 #: linear residual sought relative to the right-hand side's (2-norms), and the finite-difference
-#: step in the coordinates relative to ``1 + max |q|``.
+#: step in the coordinates relative to ``1 + max |q|`` (of the stencil of
+#: :meth:`SpatialProblem._jacobian_action`, :data:`_SHIFT` and :data:`_WEIGHT` below).
 cdef int RESTART = 25
 cdef int CYCLES = 8
 cdef double KRYLOV_TOL = 1e-8
@@ -297,8 +306,9 @@ cdef double DIFFERENCE_STEP = 1e-6
 #: The step of :func:`_arc_derivative`'s differences: rad in a node's rotation, times the
 #: element's chord in its translation.
 cdef double ARC_STEP = 1e-3
-#: Its stencil's shifts (times the step) and weights (over 12 steps), and the size of the two
-#: nodes' twists it differentiates in.
+#: Its stencil's shifts (times the step) and weights (over 12 steps), which
+#: :meth:`SpatialProblem._jacobian_action`'s differences share, and the size of the two nodes'
+#: twists it differentiates in.
 cdef int STENCIL = 4
 cdef double[4] _SHIFT = [1.0, -1.0, 2.0, -2.0]
 cdef double[4] _WEIGHT = [8.0, -8.0, -1.0, 1.0]
@@ -1989,31 +1999,31 @@ cdef class SpatialProblem(StepProblem):
         t)`` (point and coefficients as :meth:`dynamic_residual` kept them) along ``dq = (c_k /
         c_f') z``, ``dv = (c_c / c_f') z``, ``da = (c_m / c_m') z`` (c_m, c_k, c_c of the last
         :meth:`factor`): the loop's q, v and a move so with its unknown, and ``c_m' c_k / c_f'``
-        is the factor's c_mq. Central differences with the coordinates moved by
-        ``DIFFERENCE_STEP (1 + max |q|)`` at most (error of order that step squared)."""
+        is the factor's c_mq. Differences of fourth order, ``(8 (R(h) - R(-h)) - (R(2 h) -
+        R(-2 h))) / (12 h)``, with the coordinates moved by ``h = DIFFERENCE_STEP (1 + max
+        |q|)`` at most (error of order h^4; the central difference's, of order h^2, is a false
+        tension along a stiff cable's turn: module docstring). Four residuals a product."""
         cdef int i, n = self.n
         cdef double sq = self.c_k / self.lin_cf, sv = self.c_c / self.lin_cf
         cdef double sa = self.c_m / self.lin_cm if self.lin_cm != 0.0 else 0.0
         cdef double size = fabs(sq) * _amax(z, n)
-        cdef double e
+        cdef double e, h
+        cdef int m
         if size == 0.0:
             memset(out, 0, n * sizeof(double))
             return 0
         e = DIFFERENCE_STEP * (1.0 + _amax(&self.lin_q[0], n)) / size
-        for i in range(n):
-            self.kq[i] = self.lin_q[i] + e * sq * z[i]
-            self.kv[i] = self.lin_v[i] + e * sv * z[i]
-            self.ka[i] = self.lin_a[i] + e * sa * z[i]
-        self._residual(&self.kq[0], &self.kv[0], self.lin_t, &self.ka[0], self.lin_cm,
-                       self.lin_cf, out, True)
-        for i in range(n):
-            self.kq[i] = self.lin_q[i] - e * sq * z[i]
-            self.kv[i] = self.lin_v[i] - e * sv * z[i]
-            self.ka[i] = self.lin_a[i] - e * sa * z[i]
-        self._residual(&self.kq[0], &self.kv[0], self.lin_t, &self.ka[0], self.lin_cm,
-                       self.lin_cf, &self.kr[0], True)
-        for i in range(n):
-            out[i] = (out[i] - self.kr[i]) / (2.0 * e)
+        memset(out, 0, n * sizeof(double))
+        for m in range(STENCIL):
+            h = _SHIFT[m] * e
+            for i in range(n):
+                self.kq[i] = self.lin_q[i] + h * sq * z[i]
+                self.kv[i] = self.lin_v[i] + h * sv * z[i]
+                self.ka[i] = self.lin_a[i] + h * sa * z[i]
+            self._residual(&self.kq[0], &self.kv[0], self.lin_t, &self.ka[0], self.lin_cm,
+                           self.lin_cf, &self.kr[0], True)
+            for i in range(n):
+                out[i] += _WEIGHT[m] / (12.0 * e) * self.kr[i]
         self.krylov_iterations += 1
         return 0
 
