@@ -28,13 +28,18 @@ RK4_LIMIT = 2 * np.sqrt(2)  # h omega_max on the imaginary axis
 REPEATS = 3
 
 
-def repeated_run(chain, t_end, dt, repeats, **kwargs):
-    """The result of one run and the wall times (s) of ``repeats`` runs."""
-    walls = []
-    for _ in range(repeats):
-        res = rancf.simulate(chain, t_end, dt, **kwargs)
-        walls.append(res.wall_time)
-    return res, walls
+def interleaved_runs(chain, t_end, runs, repeats):
+    """The results and wall times (s) of ``runs`` (``{label: (dt, simulate's keywords)}``), each
+    run ``repeats`` times, interleaved (every run once, then again), so that a burst of load on
+    the shared machine falls on all of them and not on one run's repeats: ``{label: (the last
+    result, [wall times])}``."""
+    out = {label: (None, []) for label in runs}
+    for r in range(repeats):
+        for label, (dt, kwargs) in runs.items():
+            progress(f"{label}, repeat {r + 1} of {repeats}")
+            res = rancf.simulate(chain, t_end, dt, **kwargs)
+            out[label] = (res, out[label][1] + [res.wall_time])
+    return out
 
 
 def run(quick: bool) -> Outcome:
@@ -64,17 +69,19 @@ def run(quick: bool) -> Outcome:
                      "Newton iterations": res.stats.get("newton_iterations"),
                      "energy drift": res.energy_drift()})
 
+    plans = {}  # label: (formulation, method, params shown, dt, simulate's keywords)
     for formulation_name in ("recursive", "dae"):
         for method, params in SCHEMES if formulation_name == "recursive" else SCHEMES[:1]:
-            progress(f"{formulation_name} {method}")
             # the DAE baseline is the dense LU (no longer simulate's default)
             solver = {"linear_solver": "dense"} if formulation_name == "dae" else {}
-            res, times = repeated_run(chain, t_end, DT, repeats, method=method, formulation=formulation_name,
-                                      output_every=1, **params, **solver)
-            add(f"{formulation_name} {method}", formulation_name, method, params, DT, res, times)
-    progress(f"RK4 at its stability limit, dt = {dt_rk4:.3g} s")
-    res, times = repeated_run(chain, t_end, dt_rk4, repeats, method="rk4", output_every=k)
-    add("recursive rk4 at its stability limit", "recursive", "rk4", "", dt_rk4, res, times)
+            plans[f"{formulation_name} {method}"] = (
+                formulation_name, method, params, DT,
+                dict(method=method, formulation=formulation_name, output_every=1, **params, **solver))
+    plans["recursive rk4 at its stability limit"] = ("recursive", "rk4", "", dt_rk4,
+                                                     dict(method="rk4", output_every=k))
+    timed = interleaved_runs(chain, t_end, {label: p[3:] for label, p in plans.items()}, repeats)
+    for label, (formulation_name, method, params, dt, _) in plans.items():
+        add(label, formulation_name, method, params, dt, *timed[label])
     above = rancf.simulate(chain, t_end, DT / (k - 1), method="rk4", output_every=k - 1,
                            check_stability=False)
     add("recursive rk4 one step size above", "recursive", "rk4", "check_stability=False", DT / (k - 1),
@@ -138,7 +145,8 @@ def run(quick: bool) -> Outcome:
                      "state (a lower bound: the stability limit it gives is an upper bound, so the step one "
                      "size larger is run to show that it diverges)",
                      "wall times are the stepping loops' (Result.wall_time), medians of "
-                     f"{repeats} runs each on a shared 2-core machine; a ratio of two medians carries "
+                     f"{repeats} runs each on a shared 2-core machine, interleaved (every timed run once, then "
+                     "again, so a burst of load falls on all of them); a ratio of two medians carries "
                      "its noise interval (validation.noise: each median may be that of any n - 2 of "
                      "its n runs; with three runs any one of them, so that the ratio runs from the "
                      "least over the largest to the largest over the least)"],
