@@ -166,12 +166,9 @@ coordinates moved by ``h = 1e-6 (1 + max |q|)`` (error of order ``h^4``; round-o
 report lists the bend's iterations per load step). Not the central difference: its error,
 ``h^2 / 6`` of the residual's third derivative, is a false tension ``EA h^2 / 2`` along a
 cable's rigid turn (its stretch ``|r'| - 1`` is quadratic in the turn, its force cubic), 0.2
-N at EA 1e11 N and h 2e-6 m, twice the weight of a 1 m cable of 0.01 kg/m: the swing's
-stiffness along a Newton step was 75 to 88 1/s^2 where the residual's own differences gave 14
-to 21 (gravity's, ``3 g cos(theta) / (2 L)``, 13.6 at 0.38 rad), so each step turned it by a
-sixth of the angle left, and statics stalled (tests/test_review9_findings.py, the light stiff
-cable on a ball joint); with the difference of fourth order the two agree (29.0 and 29.4 at
-0.43 rad, 14.7 and 14.7 at the end). In statics (``c_m = c_c =
+N at EA 1e11 N and h 2e-6 m, twice the weight of a 1 m cable of 0.01 kg/m: a stiffness
+along the swing that the swing does not have, which the damped steps of statics then stall
+on (tests/test_review9_findings.py, the light stiff cable on a ball joint). In statics (``c_m = c_c =
 0``) the preconditioner is statics' matrix below (:attr:`static_turning`), the residual's
 whole derivative but for cables (there it runs only where forced: ``exact_static`` off); with
 cables, S,
