@@ -374,7 +374,8 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
     model : Model
         Planar, or spatial (``rancf.Model(dim=3)``): a spatial tree runs the O(n) spatial
         recursion (:mod:`rancf.formulations.spatial`) with the explicit and the implicit
-        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``alpha``, ``rho_inf``); a
+        methods (the options ``tol``, ``max_iter``, ``jacobian``, ``max_cuts``, ``alpha``,
+        ``rho_inf``); a
         spatial model with a closed loop, or any spatial model with ``formulation="dae"``,
         runs the spatial DAE (:mod:`rancf.formulations.spatial_dae`: absolute coordinates,
         every joint a constraint) with the implicit methods and the options of the planar
@@ -466,7 +467,12 @@ def simulate(model, t_end, dt, method="auto", output_every=10, state=None, formu
         increment, m, at most 1 % of the model's size, and on the velocity increment, m/s;
         default 1e-10), ``max_iter`` (Newton
         iterations per step), ``jacobian`` ("every-iteration" or "reuse": Newton's matrix kept
-        while the iteration contracts).
+        while the iteration contracts), ``max_cuts`` (int in [0, 30], default 6: a step on
+        which Newton fails is halved, and its halves again, down to dt / 2**max_cuts, the
+        outputs still at the steps of dt; the Result's ``stats["step_cuts"]`` counts the
+        halvings and ``stats["smallest_step"]`` is the smallest sub-step, and an "ok" run's
+        message says where the first was; 0 fails the run at the first failure, a study that
+        must run at exactly dt: :func:`rancf.implicit.integrate`).
 
     Returns
     -------

@@ -265,7 +265,9 @@ def check_outcome(res, model, t_end):
     assert res.status in ("ok", "diverged", "failed"), (res.status, res.message)
     assert len(res.t) >= 1 and res.t[0] == 0.0
     if res.status == "ok":
-        assert res.message == ""
+        # an implicit run whose steps were cut where Newton failed says so (and nothing else)
+        assert res.message == "" or (res.stats.get("step_cuts", 0) > 0
+                                     and res.message.startswith("steps cut ")), res.message
         assert res.t[-1] == pytest.approx(t_end, rel=1e-9)
     else:
         assert isinstance(res.message, str) and res.message

@@ -126,6 +126,42 @@ A nonlinear solver written in Python (the adaptive modal method) replaces the Ne
 iterations of a step: it receives a :class:`StepEquations` whose ``residual`` and ``matrix``
 are the loop's own.
 
+A step on which Newton fails (it does not converge, after the retry with full Newton, or
+diverges, or leads to a state the problem refuses, ``ArithmeticError``) is cut: the loop goes
+back to the step's start and covers the step with two sub-steps of half the size, and where
+one of those fails, with four, down to ``dt / 2**max_cuts`` (``max_cuts``, 6 from
+:func:`rancf.implicit.integrate`: dt / 64, as statics' load steps, rancf.integrators.static
+``CUTS``), where the run fails as it did without cuts (``max_cuts=0``), its message saying
+what was tried, the state at the step's start. Not cut: a Newton matrix singular at the
+predicted state itself (a model singular there, as statics), and a step made by a solver written
+in Python (``Stepper._cut``). The sub-steps end on the grid
+``t_n + j dt / 2**max_cuts`` and the last one at the step's own time, so that the outputs stay
+on the steps of dt and the clock does not drift; the work integrals and the constraint
+monitors are taken over every sub-step (``Stepper._account``). Why back to the step's start,
+not to the failed sub-step's (a recursive bisection): sub-steps that Newton solved at a size
+that does not resolve a stiff mode can leave that mode excited beyond what the smaller
+sub-steps after them converge from (a stiff ball spring at a beam's root in relative
+coordinates, tests/test_spatial_ball_spring.py: after one sub-step of dt / 16 and one of
+dt / 32, the sub-steps of dt / 64 took 20 to 25 iterations and one failed, where a run at
+dt / 64 from the start takes 6 to 7), and a step made at one size throughout is the scheme's
+own step. Where a step was cut, the next steps are made at the sub-step that worked (a stiff
+mode a step does not resolve fails it again at the next step, and a failed attempt costs
+max_iter iterations or two) and the next coarser one is tried after ``GROW_AFTER`` (10, as
+Exudyn's ``adaptiveStepRecoverySteps``) steps of dt; a try that fails doubles the steps before
+the next (as the full-Newton stretches above),
+so that a model that needs the small sub-step pays about log2 N failed tries over N steps, and
+one whose hard part has passed returns to dt within a few steps. Every coefficient that
+depends on the step follows the sub-step (``h^2 beta``, ``h gamma``, the predictors, the
+velocity floor's ``h``), the kept Newton matrix is made again, and the history is taken as
+after a start (the start rules and the third difference assume a uniform step). Arnold and
+Bruls' pseudo-accelerations need no conversion: their recursion ``am a'_{n+1} + (1 - am) a'_n
+= af a_{n+1} + (1 - af) a_n`` does not involve h (a' approximates ``a(t_n + (af - am) h)``,
+so a change of h leaves an offset ``(af - am) (h - h') da/dt`` in it, ``af - am = -0.053`` at
+rho_inf = 0.9, once per change). Why cut rather than fail: where a stiff mode the step does
+not resolve takes Newton beyond its reach, a step that resolves it converges, and the user of
+Exudyn (its implicit solvers' adaptive step) or of statics here expects the solver, not them,
+to find it. Statics runs the loop with ``max_cuts=0``: it cuts its load steps itself.
+
 Statics (:func:`rancf.static`) is this loop's Newton iteration with the inertia and damping
 coefficients at zero (``static=True``, the coefficients of
 :class:`rancf.integrators.implicit.Static`): a step is a load step, time stays where it
@@ -135,7 +171,7 @@ kept between steps is zero, so that every load step starts Newton at the last eq
 """
 import numpy as np
 
-from libc.math cimport fabs, isfinite, ceil, log, INFINITY
+from libc.math cimport fabs, isfinite, ceil, log, ldexp, INFINITY
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -158,6 +194,16 @@ cdef int HORIZON = 3
 #: that a long chain's unresolved modes do not ask Newton for iterations beyond the step's own
 #: accuracy.
 cdef double KAPPA = 1e-3
+#: The most halvings of a step (``max_cuts``): a sub-step of dt / 2**30 (1e-9 dt) is far below
+#: any a model needs, and the sub-steps' positions within a step are counted in a long.
+cdef int MAX_CUTS = 30
+#: Steps of dt made at a sub-step before the next coarser one is tried (module docstring, step
+#: cuts): Exudyn's default (``adaptiveStepRecoverySteps``, 10). Fewer try the coarser sub-steps
+#: more often, and the tries Newton solves at a sub-step that does not resolve a stiff mode
+#: cost accuracy: the beam on a stiff ball spring of tests/test_spatial_ball_spring.py
+#: (k = 300, generalized-alpha, 1 ms) ends 14 mm off the run at dt / 32 after two steps, 3.6 mm
+#: after ten, 0.2 mm where it never returns.
+cdef int GROW_AFTER = 10
 
 
 cdef inline double _maxabs(const double* x, int n) noexcept nogil:
@@ -205,6 +251,11 @@ cdef class Stepper:
     static : bool
         Load steps of statics (module docstring): time does not advance, the acceleration
         after a step is zero, the failure messages speak of load steps.
+    max_cuts : int
+        How many times a step on which Newton fails may be halved, down to ``h / 2**max_cuts``
+        in [0, 30]
+        (module docstring, step cuts); 0 (the default, and statics', which cuts its load steps
+        itself) stops the run at the first failure.
     """
 
     cdef StepProblem p
@@ -212,6 +263,34 @@ cdef class Stepper:
     # (rancf.integrators.static._pseudo_transient_first_step) change it from step to step
     cdef public double am
     cdef readonly double af, gamma, beta, h, tol, t, theta
+    # the step of the run (dt) and the sub-steps it is cut into where Newton fails: h is the
+    # sub-step being taken, dt / 2**level (module docstring, step cuts)
+    cdef readonly double dt
+    cdef readonly int max_cuts, level
+    # the step's sub-steps in units of dt / 2**max_cuts: the step ends at unit `total`, the
+    # sub-step being taken ends at `pos_end`; t_grid the time at the step's start
+    cdef long pos_end, total
+    cdef double t_grid
+    # steps made at this level since it was entered, how many make a try at the next
+    # coarser level, and whether the level was entered by such a try (_cut, step)
+    cdef int successes, span
+    cdef bint tried
+    # cut events, the smallest sub-step taken and when the first cut happened
+    cdef readonly long cuts
+    cdef readonly double smallest, first_cut
+    cdef str cut_note     # the cuts a failed run tried, for its message (run)
+    # run()'s integrals and monitors, taken after every sub-step (_account): the power at the
+    # last (sub-)step p_old (at the intermediate point t_node in -S), the work and dissipated
+    # energy, their sum up to t_node (-S), the worst constraint violations since the last output
+    cdef bint monitoring, tracked
+    cdef double p_old[2]
+    cdef double energy[2]
+    cdef double through[2]
+    cdef double worst[3]
+    cdef double t_node
+    # the step's start, where a failed step is retried from (_save, _restore)
+    cdef double[::1] s_q, s_v, s_a, s_at, s_lam
+    cdef double s_sums[10]
     cdef readonly bint intermediate, bdf1, reuse, static, pseudo
     cdef readonly int max_iter, n, m
     cdef double[::1] q, v, a, lam, q_pred, v_pred, q1, v1, a1, lam1, q_e, v_e, a_e
@@ -251,9 +330,17 @@ cdef class Stepper:
 
     def __init__(self, StepProblem problem, double am, double af, double gamma, double beta,
                  bint intermediate, bint bdf1, double h, double tol, int max_iter, bint reuse,
-                 strategy=None, double theta=0.5, bint static=False):
+                 strategy=None, double theta=0.5, bint static=False, int max_cuts=0):
         self.p = problem
         self.static = static
+        if max_cuts < 0 or max_cuts > MAX_CUTS or (static and max_cuts):
+            raise ValueError(f"max_cuts must be in [0, {MAX_CUTS}] (0 in statics, which cuts "
+                             f"its load steps itself), got {max_cuts}")
+        self.max_cuts, self.total = max_cuts, (<long>1) << max_cuts
+        self.dt = h
+        self.level, self.successes, self.span, self.tried = 0, 0, GROW_AFTER, False
+        self.cuts, self.smallest, self.first_cut, self.cut_note = 0, h, 0.0, ""
+        self.monitoring = False
         self.n, self.m = problem.n, problem.m
         self.am, self.af, self.gamma, self.beta = am, af, gamma, beta
         self.intermediate, self.bdf1 = intermediate, bdf1
@@ -266,11 +353,14 @@ cdef class Stepper:
                        v_e=n1, a_e=n1, q_old=n1, v_old=n1, a_old=n1, r_old=n1, f=n1,
                        lam=max(m, 1), lam1=max(m, 1), x=max(n + m, 1), viol=3, q_prev=n1,
                        q_prev2=n1, a_prev=n1, a_prev2=n1, a_prev3=n1, a_probe=n1,
-                       x_probe=max(n + m, 1), at=n1, at1=n1))
+                       x_probe=max(n + m, 1), at=n1, at1=n1, s_q=n1, s_v=n1, s_a=n1,
+                       s_at=n1, s_lam=max(m, 1)))
         self.q, self.v, self.a = w["q"], w["v"], w["a"]
         self.q_pred, self.v_pred = w["q_pred"], w["v_pred"]
         self.q1, self.v1, self.a1 = w["q1"], w["v1"], w["a1"]
         self.q_e, self.v_e, self.a_e = w["q_e"], w["v_e"], w["a_e"]
+        self.s_q, self.s_v, self.s_a, self.s_at = w["s_q"], w["s_v"], w["s_a"], w["s_at"]
+        self.s_lam = w["s_lam"]
         self.q_old, self.v_old, self.a_old = w["q_old"], w["v_old"], w["a_old"]
         self.r_old, self.f = w["r_old"], w["f"]
         self.q_prev, self.q_prev2, self.a_prev = w["q_prev"], w["q_prev2"], w["a_prev"]
@@ -314,10 +404,14 @@ cdef class Stepper:
         cdef double h = self.h, am = self.am, af = self.af
         if self.static:
             self.t1 = self.t
+        elif self.pos_end < self.total:
+            # a sub-step inside the step ends on the grid of dt / 2**max_cuts from its start
+            # (exact multiples of a power of two of dt), so that they add up to no drift
+            self.t1 = self.t_grid + self.pos_end * ldexp(self.dt, -self.max_cuts)
         elif self.steps + 1 == self.k_final:
             self.t1 = self.t_final
         else:
-            self.t1 = self.t_origin + (self.steps + 1 - self.k_origin) * h
+            self.t1 = self.t_origin + (self.steps + 1 - self.k_origin) * self.dt
         self.hb, self.hg = h * h * self.beta, h * self.gamma
         for i in range(n):
             if self.bdf1:
@@ -727,6 +821,114 @@ cdef class Stepper:
             self.a1[i] = (self.q[i] - self.q_pred[i]) / self.hb
 
     cdef int step(self) except -1:
+        """One step from t to t + dt, in sub-steps where Newton fails on it (module docstring,
+        step cuts); returns the most nonlinear iterations of a sub-step (raises StepFailure, or
+        the ArithmeticError of a state the problem refused, where the step fails at the
+        smallest sub-step, the state left at the step's start)."""
+        cdef int it, most, accepted
+        cdef long size
+        self.t_grid = self.t
+        if self.max_cuts:
+            self._save()
+        while True:
+            size = (<long>1) << (self.max_cuts - self.level)
+            self.pos_end, most, accepted = 0, 0, 0
+            try:
+                while self.pos_end < self.total:
+                    self.pos_end += size
+                    it = self._substep()
+                    accepted += 1
+                    if self.monitoring:
+                        self._account()
+                    most = max(most, it)
+            except (StepFailure, ArithmeticError) as exc:
+                if self.max_cuts and accepted:
+                    self._restore()     # sub-steps of it were accepted
+                if not self._cut(exc):
+                    raise
+                continue
+            break
+        self.steps += 1
+        if self.tried:
+            self.tried, self.span = False, GROW_AFTER     # the coarser level held
+        self.successes += 1
+        if self.level and self.successes >= self.span:
+            self._resize(self.level - 1)
+            self.tried = True
+        return most
+
+    cdef bint _cut(self, exc) except -1:
+        """After the step failed with ``exc``: halve its sub-steps and return True, or return
+        False (the run fails), recording in ``cut_note`` the cuts tried, where they are already
+        ``dt / 2**max_cuts`` or the failure is one no smaller step helps (a Newton matrix
+        singular at the predicted state itself, as statics does not cut either), or where a
+        solver written in Python made the step: its failure may be a check of the motion, not
+        of its iteration (the reduced model's drift watch,
+        :class:`~rancf.formulations.reduced.drift.StepWatch`, stops the run at the first step
+        past its limit, which a smaller step would only find earlier)."""
+        if (self.level >= self.max_cuts or self.strategy is not None
+                or getattr(exc, "reason", None) == "singular"):
+            if self.level:
+                self.cut_note = (f"; the step was cut down to {self.h:.6g} s (dt / "
+                                 f"{1 << self.level}) where Newton failed, {self.cuts} times "
+                                 f"since the start, and failed there too")
+            return False
+        if self.tried:
+            # the try at this coarser level failed: try it after twice as many steps
+            self.span *= 2
+            self.tried = False
+        if not self.cuts:
+            self.first_cut = self.t
+        self.cuts += 1
+        self._resize(self.level + 1)
+        return True
+
+    cdef void _resize(self, int level) noexcept:
+        """Sub-steps of ``dt / 2**level`` from here: a new Newton matrix (its coefficients
+        ``h^2 beta``, ``h gamma`` change), and the history taken as after a start (the start
+        rules and the third difference of the velocities assume a uniform step)."""
+        self.level, self.successes = level, 0
+        self.h = ldexp(self.dt, -level)
+        self.smallest = min(self.smallest, self.h)
+        self.factored = False
+        self.history = 0
+
+    cdef void _save(self) noexcept:
+        """The state at the step's start (q, v, the scheme's and the true accelerations, the
+        multipliers) and run()'s integrals there, for :meth:`_restore`."""
+        cdef int n = self.n
+        memcpy(&self.s_q[0], &self.q[0], n * sizeof(double))
+        memcpy(&self.s_v[0], &self.v[0], n * sizeof(double))
+        memcpy(&self.s_a[0], &self.a[0], n * sizeof(double))
+        if self.pseudo:
+            memcpy(&self.s_at[0], &self.at[0], n * sizeof(double))
+        memcpy(&self.s_lam[0], &self.lam[0], max(self.m, 1) * sizeof(double))
+        memcpy(self.s_sums, self.p_old, 2 * sizeof(double))
+        memcpy(self.s_sums + 2, self.energy, 2 * sizeof(double))
+        memcpy(self.s_sums + 4, self.through, 2 * sizeof(double))
+        memcpy(self.s_sums + 6, self.worst, 3 * sizeof(double))
+        self.s_sums[9] = self.t_node
+
+    cdef int _restore(self) except -1:
+        """Back to the step's start (:meth:`_save`), accepted again by the problem (its angle
+        branches follow the accepted state) after sub-steps of it were."""
+        cdef int n = self.n
+        memcpy(&self.q[0], &self.s_q[0], n * sizeof(double))
+        memcpy(&self.v[0], &self.s_v[0], n * sizeof(double))
+        memcpy(&self.a[0], &self.s_a[0], n * sizeof(double))
+        if self.pseudo:
+            memcpy(&self.at[0], &self.s_at[0], n * sizeof(double))
+        memcpy(&self.lam[0], &self.s_lam[0], max(self.m, 1) * sizeof(double))
+        memcpy(self.p_old, self.s_sums, 2 * sizeof(double))
+        memcpy(self.energy, self.s_sums + 2, 2 * sizeof(double))
+        memcpy(self.through, self.s_sums + 4, 2 * sizeof(double))
+        memcpy(self.worst, self.s_sums + 6, 3 * sizeof(double))
+        self.t_node = self.s_sums[9]
+        self.t = self.t_grid
+        self.p.accept(&self.q[0], &self.v[0], self.t)
+        return 0
+
+    cdef int _substep(self) except -1:
         """One step from t to t + h; returns the nonlinear iterations (raises StepFailure)."""
         cdef int it, i, n = self.n, m = self.m
         cdef bint fresh, whole, rechart
@@ -799,7 +1001,6 @@ cdef class Stepper:
             memset(&self.a[0], 0, n * sizeof(double))
         memcpy(&self.lam[0], &self.lam1[0], max(m, 1) * sizeof(double))
         self.t = self.t1
-        self.steps += 1
         self.last_iterations = it
         return it
 
@@ -873,6 +1074,8 @@ cdef class Stepper:
         """The state is at t0: the steps from here are at ``t0 + k h`` (:meth:`_prepare`)."""
         self.t = self.t_origin = t0
         self.k_origin, self.k_final = self.steps, -1
+        self._resize(0)
+        self.span, self.tried = GROW_AFTER, False
 
     def advance(self):
         """One step (a load step in statics) from Python; returns Newton's iterations, or
@@ -895,8 +1098,11 @@ cdef class Stepper:
     def run(self, long n_steps, long output_every, progress=None, t_end=None):
         """Take n_steps steps, keeping the state at the start, at every output step and at
         the last; ``progress(t, steps)`` is called every 0.1 s of wall time
-        (rancf.integrators._interrupt). Returns ``(status, message)``; :meth:`outputs` gives
-        the kept states, also after a failure or Ctrl-C. An output costs a copy of the state
+        (rancf.integrators._interrupt). Returns ``(status, message)`` (an "ok" run's message
+        says how its steps were cut, :meth:`cut_summary`; "" where none was); :meth:`outputs`
+        gives the kept states, also after a failure or Ctrl-C. The steps are of dt, each in
+        sub-steps where it was cut; the integrals and monitors are taken over the sub-steps.
+        An output costs a copy of the state
         and, where the problem has a ``keep_inputs(k, t, q, v)`` (the DAEs, whose model has
         input functions), a copy of the values its input functions gave there: the problem
         maps the states to its outputs once, afterwards
@@ -915,66 +1121,83 @@ cdef class Stepper:
         self.out_iterations = np.empty(n_out, dtype=np.int_)
         self.n_kept = 0
         self.keep_inputs = getattr(self.p, "keep_inputs", None)
-        cdef int it, i, worst_it = 0, tracked
-        cdef double p_old[2]
-        cdef double p_new[2]
-        cdef double energy[2]
-        cdef double through[2]
-        cdef double t_node, slope
-        cdef double worst[3]
+        cdef int it, i, worst_it = 0
         cdef Watch watch
-        cdef int n = self.n
-        energy[0] = energy[1] = through[0] = through[1] = 0.0
-        worst[0] = worst[1] = worst[2] = 0.0
-        tracked = self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0], p_old) == 0
-        t_node = self.t
-        self._record(0, energy)
+        self.energy[0] = self.energy[1] = self.through[0] = self.through[1] = 0.0
+        self.worst[0] = self.worst[1] = self.worst[2] = 0.0
+        self.tracked = self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0],
+                                    self.p_old) == 0
+        self.t_node = self.t
+        self._record(0, self.energy)
         start_watch(&watch, progress)
-        status, message = "ok", ""
-        for k in range(1, n_steps + 1):
-            try:
-                it = self.step()
-                if tracked and self.intermediate:
-                    # generalized-alpha-S: the equation of motion, and so its multipliers and
-                    # acceleration, hold at the intermediate point t_e, not at the step's end;
-                    # the power is taken there and integrated through those points
-                    # (trapezoids, then linearly on to t), second order
-                    self._point(&self.a[0])
-                    self.p.power(&self.q_e[0], &self.v_e[0], &self.a_e[0], self.t_e,
-                                 &self.lam[0], p_new)
-                    for i in range(2):
-                        slope = (p_new[i] - p_old[i]) / (self.t_e - t_node)
-                        through[i] += 0.5 * (self.t_e - t_node) * (p_old[i] + p_new[i])
-                        energy[i] = through[i] + (self.t - self.t_e) * (
-                            p_new[i] + 0.5 * slope * (self.t - self.t_e))
-                        p_old[i] = p_new[i]
-                    t_node = self.t_e
-                elif tracked:
-                    self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0], p_new)
-                    energy[0] += 0.5 * self.h * (p_old[0] + p_new[0])
-                    energy[1] += 0.5 * self.h * (p_old[1] + p_new[1])
-                    p_old[0], p_old[1] = p_new[0], p_new[1]
-                if self.m:
-                    self.p.violations(&self.q[0], &self.v[0], &self.at[0], self.t, &self.viol[0])
-                    for i in range(3):
-                        worst[i] = max(worst[i], self.viol[i])
-                worst_it = max(worst_it, it)
-                if k % output_every == 0 or k == n_steps:
-                    self.viol[0], self.viol[1], self.viol[2] = worst[0], worst[1], worst[2]
-                    self._record(worst_it, energy)
-                    worst[0] = worst[1] = worst[2] = 0.0
-                    worst_it = 0
-            except StepFailure as exc:
-                return exc.status, exc.message
-            except (ArithmeticError, ValueError, RuntimeError) as exc:
-                # an input function of the problem raised: stop, keep the steps so far
-                self.error = exc
-                return "failed", f"at t = {self.t + self.h:.6g} s: {exc}"
-            except KeyboardInterrupt:
-                return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
-            if interrupted(&watch, self.t):
-                return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
-        return status, message
+        self.monitoring = True
+        try:
+            for k in range(1, n_steps + 1):
+                try:
+                    it = self.step()
+                    worst_it = max(worst_it, it)
+                    if k % output_every == 0 or k == n_steps:
+                        for i in range(3):
+                            self.viol[i] = self.worst[i]
+                        self._record(worst_it, self.energy)
+                        self.worst[0] = self.worst[1] = self.worst[2] = 0.0
+                        worst_it = 0
+                except StepFailure as exc:
+                    return exc.status, exc.message + self.cut_note
+                except (ArithmeticError, ValueError, RuntimeError) as exc:
+                    # an input function of the problem raised, or the problem refused the
+                    # state Newton reached at the smallest sub-step: stop, keep the steps so far
+                    self.error = exc
+                    return "failed", f"at t = {self.t1:.6g} s: {exc}{self.cut_note}"
+                except KeyboardInterrupt:
+                    return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
+                if interrupted(&watch, self.t):
+                    return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
+        finally:
+            self.monitoring = False
+        return "ok", self.cut_summary()
+
+    def cut_summary(self):
+        """What the cuts of the steps were, for an "ok" run's message ("" where none was
+        cut)."""
+        if not self.cuts:
+            return ""
+        return (f"steps cut {self.cuts} times where Newton failed (the first at t = "
+                f"{self.first_cut:.6g} s), the smallest sub-step {self.smallest:.6g} s (dt / "
+                f"{round(self.dt / self.smallest)})")
+
+    cdef int _account(self) except -1:
+        """The work integrals and the constraint monitors over the sub-step just accepted (from
+        the state before it, whose power is p_old, to t): trapezoids of the power, the worst
+        violations since the last output."""
+        cdef int i
+        cdef double slope
+        cdef double p_new[2]
+        if self.tracked and self.intermediate:
+            # generalized-alpha-S: the equation of motion, and so its multipliers and
+            # acceleration, hold at the intermediate point t_e, not at the step's end;
+            # the power is taken there and integrated through those points
+            # (trapezoids, then linearly on to t), second order
+            self._point(&self.a[0])
+            self.p.power(&self.q_e[0], &self.v_e[0], &self.a_e[0], self.t_e,
+                         &self.lam[0], p_new)
+            for i in range(2):
+                slope = (p_new[i] - self.p_old[i]) / (self.t_e - self.t_node)
+                self.through[i] += 0.5 * (self.t_e - self.t_node) * (self.p_old[i] + p_new[i])
+                self.energy[i] = self.through[i] + (self.t - self.t_e) * (
+                    p_new[i] + 0.5 * slope * (self.t - self.t_e))
+                self.p_old[i] = p_new[i]
+            self.t_node = self.t_e
+        elif self.tracked:
+            self.p.power(&self.q[0], &self.v[0], &self.at[0], self.t, &self.lam[0], p_new)
+            for i in range(2):
+                self.energy[i] += 0.5 * self.h * (self.p_old[i] + p_new[i])
+                self.p_old[i] = p_new[i]
+        if self.m:
+            self.p.violations(&self.q[0], &self.v[0], &self.at[0], self.t, &self.viol[0])
+            for i in range(3):
+                self.worst[i] = max(self.worst[i], self.viol[i])
+        return 0
 
     cdef int _record(self, int iterations, double* energy) except -1:
         """The current state into the next row of the outputs (the row counted last, so that
@@ -1015,8 +1238,12 @@ cdef class Stepper:
                 "branches": np.asarray(self.out_branch)[:k]}
 
     def stats(self):
+        """The work counters, the steps of dt taken, and the cuts: ``step_cuts`` the halvings
+        of a (sub-)step where Newton failed, ``smallest_step`` the smallest sub-step taken (s;
+        dt where none was cut)."""
         return {"nfev": self.nfev, "njev": self.njev, "nlu": self.nlu,
-                "newton_iterations": self.newton_iterations, "steps": self.steps}
+                "newton_iterations": self.newton_iterations, "steps": self.steps,
+                "step_cuts": self.cuts, "smallest_step": self.smallest}
 
 
 cdef class StepEquations:
@@ -1239,3 +1466,4 @@ cdef class _Factor:
         s.p.solve(&x[0])
         out = np.asarray(x)
         return out[:s.n].copy(), out[s.n:].copy()
+

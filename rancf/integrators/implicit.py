@@ -178,7 +178,8 @@ class Scheme:
             raise TypeError(
                 f"unknown option {unknown[0]} = {parameters[unknown[0]]!r} for method "
                 f"{self.name!r}, which takes {takes}; every implicit method takes tol, "
-                f"max_iter and jacobian, and formulation 'dae' projection and linear_solver")
+                f"max_iter, jacobian and max_cuts, and formulation 'dae' projection and "
+                f"linear_solver")
         self._set_parameters(**parameters)
 
     def _set_parameters(self):
@@ -373,7 +374,7 @@ METHODS = {cls.name: cls for cls in (Newmark, HHT, GeneralizedAlpha, Generalized
 
 def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, output_every=1,
               projection=False, tol=1e-10, max_iter=25, solver=None, jacobian="reuse",
-              progress=False, **parameters):
+              progress=False, max_cuts=6, **parameters):
     """Integrate an index-3 DAE from t0 to t_end with fixed step dt.
 
     Parameters
@@ -409,7 +410,8 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         accelerations do not grow as dt shrinks (the loop's module docstring,
         rancf/integrators/_implicit.pyx).
     max_iter : int
-        Newton iteration cap per step; reaching it stops the run with status "failed".
+        Newton iteration cap per step; reaching it (after the step's cuts, ``max_cuts``) stops
+        the run with status "failed".
     solver : optional
         A nonlinear solver written in Python replacing Newton's iterations:
         ``solve(equations, a, lam) -> (a, lam, iterations)`` on a :class:`StepEquations`
@@ -422,6 +424,16 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         A tqdm bar of the simulated time and the steps per second, fed by the loop every 0.1 s
         of wall time (:func:`rancf.integrators.progress.bar`: True shows it when stderr is a
         terminal, "always" also when it is not).
+    max_cuts : int
+        In [0, 30], default 6: a step on which Newton fails (after its retry with full Newton)
+        is covered by two of half its size from the same start, each of which may be halved
+        again, down to ``dt / 2**max_cuts`` (dt / 64, as statics' load steps); the outputs stay
+        at the steps of dt, and the next steps start at the sub-step that worked and return to
+        dt where they can (the loop's module docstring, rancf/integrators/_implicit.pyx). 0
+        stops the run at the first failure: a study that must run at exactly dt. A step made
+        by a ``solver`` written in Python is not cut: its failure ends the run. The
+        Solution's ``stats`` count the cuts (``step_cuts``) and the smallest sub-step
+        (``smallest_step``, s), and an "ok" run that cut its steps says so in its message.
     **parameters
         ``alpha`` for "hht", ``rho_inf`` for the generalized-alpha methods.
 
@@ -484,6 +496,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
         raise ValueError(f"tol must be > 0, got {tol!r}")
     if int(max_iter) < 1:
         raise ValueError(f"max_iter must be >= 1, got {max_iter!r}")
+    max_cuts = checks.integer("max_cuts", max_cuts, 0, 30)
     projection = projection_kind(projection)
     scheme = METHODS[method](**parameters)
     report = RunProgress(progress, t0, t_end, method)
@@ -504,7 +517,7 @@ def integrate(problem, q0, v0, t_end, dt, method="generalized-alpha", t0=0.0, ou
     start = time.perf_counter()
     stepper = Stepper(compiled, scheme.alpha_m, scheme.alpha_f, scheme.gamma, scheme.beta,
                       scheme.intermediate, scheme.bdf1, float(dt), float(tol), int(max_iter),
-                      jacobian == "reuse", solver)
+                      jacobian == "reuse", solver, max_cuts=max_cuts)
     try:
         # Ctrl-C in the start (its factorization) raises KeyboardInterrupt: no step was taken
         stepper.start(float(t0), q0, v0)
