@@ -147,9 +147,11 @@ dt / 64 from the start takes 6 to 7), and a step made at one size throughout is 
 own step. Where a step was cut, the next steps are made at the sub-step that worked (a stiff
 mode a step does not resolve fails it again at the next step, and a failed attempt costs
 max_iter iterations or two) and the next coarser one is tried after ``GROW_AFTER`` (10, as
-Exudyn's ``adaptiveStepRecoverySteps``) steps of dt; a try that fails doubles the steps before
-the next (as the full-Newton stretches above),
-so that a model that needs the small sub-step pays about log2 N failed tries over N steps, and
+Exudyn's ``adaptiveStepRecoverySteps``) steps of dt; a try that fails, at its first step or
+within ``GROW_AFTER`` steps of it, doubles the steps before the next (as the full-Newton
+stretches above), so that a model that needs the small sub-step pays about log2 N failed tries
+over N steps (the beam on a stiff ball spring at 0.5 ms held each try for one step and failed
+the next: counted as held, 30 failed tries in 400 steps; as failed, 5), and
 one whose hard part has passed returns to dt within a few steps. Every coefficient that
 depends on the step follows the sub-step (``h^2 beta``, ``h gamma``, the predictors, the
 velocity floor's ``h``), the kept Newton matrix is made again, and the history is taken as
@@ -272,7 +274,8 @@ cdef class Stepper:
     cdef long pos_end, total
     cdef double t_grid
     # steps made at this level since it was entered, how many make a try at the next
-    # coarser level, and whether the level was entered by such a try (_cut, step)
+    # coarser level, and whether the level was entered by such a try that has not yet held
+    # for GROW_AFTER steps (_cut, step)
     cdef int successes, span
     cdef bint tried
     # cut events, the smallest sub-step taken and when the first cut happened
@@ -849,9 +852,11 @@ cdef class Stepper:
                 continue
             break
         self.steps += 1
-        if self.tried:
-            self.tried, self.span = False, GROW_AFTER     # the coarser level held
         self.successes += 1
+        if self.tried and self.successes >= GROW_AFTER:
+            # the coarser level held as long as the finer one was kept before the try; a
+            # failure sooner is the try's (_cut doubles the span)
+            self.tried, self.span = False, GROW_AFTER
         if self.level and self.successes >= self.span:
             self._resize(self.level - 1)
             self.tried = True
