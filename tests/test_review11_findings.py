@@ -96,23 +96,39 @@ def test_an_input_function_raising_inside_a_cut_step_fails_the_run_with_its_mess
     assert res.stats["step_cuts"] == level
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "an input function's ArithmeticError (ZeroDivisionError here) is taken for a state the "
-    "problem refused: the step is cut 4 times more, down to dt / 64 (step_cuts 6, "
-    "smallest_step 0.0025 s, 446 Newton iterations against 276 for a ValueError at the same "
-    "place), and the message says 'cut down to 0.0025 s (dt / 64) where Newton failed ... "
-    "and failed there too', where Newton did not fail (_implicit.pyx Stepper.step catches "
-    "ArithmeticError for the problem's refusals, rancf.formulations' accept)"))
-def test_an_input_function_s_arithmetic_error_is_not_taken_for_a_newton_failure():
-    """The same as above with a ZeroDivisionError (an ArithmeticError) from the forcing: the
-    run fails with the function's message, as for a ValueError, not cut further nor said to be
-    a failure of Newton's."""
+def test_an_arithmetic_error_of_a_problem_is_a_refused_state_and_says_so():
+    """The same as above with a ZeroDivisionError from the forcing of a problem written for
+    :func:`rancf.implicit.integrate`: by the loop's contract an ArithmeticError of a problem is
+    a state it refuses (rancf/formulations/_problem.pyx, ``accept``; a model's own input
+    functions come wrapped in UserFunctionError, a RuntimeError, which fails the run at once),
+    so the step is cut down to dt / 64 before the run fails. The run keeps its outputs up to
+    the step's start and the function's message, and the note on the cuts says the step
+    failed, not that Newton did (review 11 found it said Newton failed)."""
     method, dt, omega, angle, level = CASES[1]
     p = RaisingPendulum(omega, 3 * dt + 0.3 * dt, ZeroDivisionError)
     res = rancf.implicit.integrate(p, [angle], [0.0], 10 * dt, dt, method=method)
     assert res.status == "failed" and "the input broke" in res.message
-    assert "Newton failed" not in res.message
-    assert res.stats["step_cuts"] == level
+    assert list(res.t) == [k * dt for k in range(4)]
+    assert "Newton failed" not in res.message and "(dt / 64) where the step failed" in res.message
+    assert res.stats["step_cuts"] == 6
+
+
+def test_a_model_s_input_function_arithmetic_error_fails_the_run_uncut():
+    """A model's effort function that raises ZeroDivisionError past 0.0105 s, in an implicit
+    run of a pinned beam: UserFunctionError (a RuntimeError, rancf/utilities/errors.py) stops
+    the run at that step with no cut, its cause the function's own exception."""
+    m = rancf.Model()
+    b = m.add_beam(1.0, 2, E=2e9, rho=7800.0, A=1e-4, I=1e-9)
+
+    def effort(t, q, qd):
+        if t > 0.0105:
+            return 1.0 / 0.0
+        return 0.0
+    m.add_joint("revolute", m.ground.point(0, 0), b.start, effort=effort)
+    res = rancf.simulate(m, 0.05, 1e-3, method="generalized-alpha", output_every=1)
+    assert res.status == "failed" and isinstance(res.error.__cause__, ZeroDivisionError)
+    assert res.stats.get("step_cuts", 0) == 0 and "cut down" not in res.message
+    assert res.t[-1] == pytest.approx(0.010)
 
 
 def richardson(R, x, z, h0, steps=6, levels=4):

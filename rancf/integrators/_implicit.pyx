@@ -875,7 +875,7 @@ cdef class Stepper:
                 or getattr(exc, "reason", None) == "singular"):
             if self.level:
                 self.cut_note = (f"; the step was cut down to {self.h:.6g} s (dt / "
-                                 f"{1 << self.level}) where Newton failed, {self.cuts} times "
+                                 f"{1 << self.level}) where the step failed, {self.cuts} times "
                                  f"since the start, and failed there too")
             return False
         if self.tried:
@@ -1167,7 +1167,7 @@ cdef class Stepper:
         cut)."""
         if not self.cuts:
             return ""
-        return (f"steps cut {self.cuts} times where Newton failed (the first at t = "
+        return (f"steps cut {self.cuts} times where they failed (the first at t = "
                 f"{self.first_cut:.6g} s), the smallest sub-step {self.smallest:.6g} s (dt / "
                 f"{round(self.dt / self.smallest)})")
 
@@ -1244,7 +1244,7 @@ cdef class Stepper:
 
     def stats(self):
         """The work counters, the steps of dt taken, and the cuts: ``step_cuts`` the halvings
-        of a (sub-)step where Newton failed, ``smallest_step`` the smallest sub-step taken (s;
+        of a (sub-)step that failed (Newton, or a state the problem refused), ``smallest_step`` the smallest sub-step taken (s;
         dt where none was cut)."""
         return {"nfev": self.nfev, "njev": self.njev, "nlu": self.nlu,
                 "newton_iterations": self.newton_iterations, "steps": self.steps,
