@@ -201,10 +201,8 @@ cdef double KAPPA = 1e-3
 cdef int MAX_CUTS = 30
 #: Steps of dt made at a sub-step before the next coarser one is tried (module docstring, step
 #: cuts): Exudyn's default (``adaptiveStepRecoverySteps``, 10). Fewer try the coarser sub-steps
-#: more often, and the tries Newton solves at a sub-step that does not resolve a stiff mode
-#: cost accuracy: the beam on a stiff ball spring of tests/test_spatial_ball_spring.py
-#: (k = 300, generalized-alpha, 1 ms) ends 14 mm off the run at dt / 32 after two steps, 3.6 mm
-#: after ten, 0.2 mm where it never returns.
+#: more often, and a try Newton solves at a sub-step that does not resolve a stiff mode costs
+#: accuracy (the beam on a stiff ball spring of tests/test_spatial_ball_spring.py).
 cdef int GROW_AFTER = 10
 
 
