@@ -1242,8 +1242,8 @@ cdef class Stepper:
 
     def stats(self):
         """The work counters, the steps of dt taken, and the cuts: ``step_cuts`` the halvings
-        of a (sub-)step that failed (Newton, or a state the problem refused), ``smallest_step`` the smallest sub-step taken (s;
-        dt where none was cut)."""
+        of a (sub-)step that failed (Newton, or a state the problem refused), ``smallest_step``
+        the smallest sub-step taken (s; dt where none was cut)."""
         return {"nfev": self.nfev, "njev": self.njev, "nlu": self.nlu,
                 "newton_iterations": self.newton_iterations, "steps": self.steps,
                 "step_cuts": self.cuts, "smallest_step": self.smallest}
@@ -1469,4 +1469,3 @@ cdef class _Factor:
         s.p.solve(&x[0])
         out = np.asarray(x)
         return out[:s.n].copy(), out[s.n:].copy()
-
