@@ -144,3 +144,30 @@ def test_statics_and_explicit_methods_take_no_cuts_of_the_loop():
     m = rancf.pendulum(n_bodies=1, elements_per_body=2, body_length=1.0)
     with pytest.raises(TypeError, match="max_cuts"):
         rancf.simulate(m, 0.01, 1e-4, method="rk4", max_cuts=3)
+
+
+class InterruptedInASubStep(ForcedPendulum):
+    """The pendulum of the Newmark case, Ctrl-C pressed (a KeyboardInterrupt raised) in the
+    second sub-step of the first step, once the first sub-step, to dt / 2, was accepted."""
+
+    def __init__(self, omega, dt):
+        super().__init__(omega)
+        self.half, self.seen_half = dt / 2, False
+
+    def force(self, q, v, t):
+        if self.seen_half and t > self.half:
+            raise KeyboardInterrupt
+        self.seen_half |= bool(np.isclose(t, self.half))
+        return super().force(q, v, t)
+
+
+def test_ctrl_c_inside_a_cut_step_names_the_last_whole_step():
+    """Interrupted inside a step the loop cut (the first: Newton fails at dt = 0.1 s, runs at
+    0.05 s), the run keeps the states up to its last whole step, t = 0, and its message names
+    that time, not the sub-step's 0.05 s where the loop was."""
+    dt = 0.1
+    res = rancf.implicit.integrate(InterruptedInASubStep(60.0, dt), [2.0], [0.0], 10 * dt, dt,
+                                   method="newmark")
+    assert res.status == "interrupted"
+    assert list(res.t) == [0.0]
+    assert res.message == "interrupted (Ctrl-C) at t = 0 s"

@@ -1153,7 +1153,9 @@ cdef class Stepper:
                     self.error = exc
                     return "failed", f"at t = {self.t1:.6g} s: {exc}{self.cut_note}"
                 except KeyboardInterrupt:
-                    return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
+                    # t may be a sub-step of a cut step: the run got as far as the last whole
+                    # step, the time an uncut step's interruption names too
+                    return "interrupted", f"interrupted (Ctrl-C) at t = {self.t_grid:.6g} s"
                 if interrupted(&watch, self.t):
                     return "interrupted", f"interrupted (Ctrl-C) at t = {self.t:.6g} s"
         finally:
