@@ -519,7 +519,9 @@ INTRO = ("Each case lists its checks: the value measured, the limit it is held t
          "repeats (validation/noise.py); where the noise could flip the verdict, the row is 'undecided: "
          "noise', neither pass nor FAIL. A value timed once (the adaptive modal runs of 'modal' and "
          "'rrr') has no interval, and its case says so. Timings are of the machine in 'Machine and "
-         "packages' only: compare ratios within one report, not times across reports.")
+         "packages' only: compare ratios within one report, not times across reports. The summary's CPU "
+         "time is the case process's own: the work of the processes it starts (--workers, --jobs' "
+         "dask cluster) is not in it, nor the time it waited for a core shared with other cases.")
 SEED_HEADER = ["case", "check", "paper's claim", "in our runs", "verdict", "reason"]
 
 
