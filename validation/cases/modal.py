@@ -20,6 +20,7 @@ time per step) run alone.
 """
 from __future__ import annotations
 
+import os
 from functools import partial
 
 import matplotlib.pyplot as plt
@@ -523,7 +524,7 @@ def run(quick: bool, prepared: dict | None = None) -> Outcome:
         "640 keeps every interior equation.",
         f"Run: full solver and RANCF over {cfg['t_full']} s, adaptive over {cfg['t_adaptive']} s.",
         FULL_TIMING,
-        f"Timings are wall-clock seconds on a shared 2-core machine, every timed run (full "
+        f"Timings are wall-clock seconds on a shared {os.cpu_count()}-core machine, every timed run (full "
         f"model sparse and dense, recursion, adaptive) with {BLAS_THREADS} BLAS thread "
         "(threadpoolctl, whatever the environment says; as in rrr); the paper's are MATLAB "
         "R2016a on an i7-7500U. Each timed run is run once, so the timed ratios carry no noise "
