@@ -147,7 +147,8 @@ def run(quick: bool) -> Outcome:
                      "state (a lower bound: the stability limit it gives is an upper bound, so the step one "
                      "size larger is run to show that it diverges)",
                      "wall times are the stepping loops' (Result.wall_time), medians of "
-                     f"{repeats} runs each on a shared {os.cpu_count()}-core machine, interleaved (every timed run once, then "
+                     f"{repeats} runs each on a shared {os.cpu_count()}-core machine, interleaved (every timed "
+                     "run once, then "
                      "again, so a burst of load falls on all of them); a ratio of two medians carries "
                      "its noise interval (validation.noise: each median may be that of any n - 2 of "
                      "its n runs; with three runs any one of them, so that the ratio runs from the "

@@ -30,8 +30,8 @@ Dynamics (issue 23). Both codes run generalized-alpha with spectral radius 0.9 (
 default) at the fixed step h = 1 ms, each with its own default Newton: rancf modified Newton
 to ``max |dq| <= 1e-10`` m and ``max |dv| <= 1e-10`` m/s (the velocity increment's error
 estimated from the iteration's contraction, waived where it no longer contracts by 1/2,
-loosened to 1e-3 of the step's own velocity error where that is larger) on ``formulation="auto"`` (the tables name the formulation it
-picked), Exudyn modified Newton (``newton.relativeTolerance`` 1e-8, ``absoluteTolerance`` 1e-10 on
+loosened to 1e-3 of the step's own velocity error where that is larger) on
+``formulation="auto"`` (the tables name the formulation it picked), Exudyn modified Newton (``newton.relativeTolerance`` 1e-8, ``absoluteTolerance`` 1e-10 on
 the residual's Euclidean norm) with ``EigenSparse``; outputs every step in both (rancf's whole
 state, Exudyn's sensor in memory), one thread each (``parallel.numberOfThreads = 1``; BLAS held
 to one thread). Wall times: Exudyn's ``SolveDynamic`` and rancf's ``Result.wall_time`` (the

@@ -1021,7 +1021,8 @@ def constraint_deviation(r, symbol, paper, histories=None):
             first = f"; {viol[1:][t[1:] <= 1.0, 2].max():.3g} over the first second, {r[column]:.3g} over the run"
         return ("at rho_inf = 1 the index-3 scheme does not damp the acceleration-level error: Phi'' alternates in "
                 "sign from step to step and is unchanged at Newton tol 1e-13 with full Newton (measured outside "
-                "the case on 20 s runs, commit cb776d0: 12.10 either way), the weak instability of rho_inf = 1 at index 3 with a nonlinear "
+                "the case on 20 s runs, commit cb776d0: 12.10 either way), the weak instability of rho_inf = 1 "
+                "at index 3 with a nonlinear "
                 f"constraint (DESIGN.md section 1){first}; compare rho = 0.9, which damps it (next rows). The paper's "
                 "0.0052, below its own rho = 0.9 value, is not reproduced")
     return None
