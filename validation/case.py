@@ -21,7 +21,8 @@ starts to hold, the run fails, so the reason is revisited. Every check of a time
 judges a wall time (a time per step, a ratio of wall times) carries its noise interval, by one
 rule stated before the run for every case (:mod:`validation.noise`: every median of repeated
 timings may be that of any n - 2 of its n repeats): where the noise could flip the verdict, the
-row is *undecided* instead (:attr:`Check.undecided`).
+row is *undecided* instead (:attr:`Check.undecided`). A wall time measured once (the adaptive
+modal runs) has no interval, and its case says so.
 """
 from __future__ import annotations
 

@@ -219,7 +219,8 @@ def save_case(out: Path, case, outcome: Outcome | None, *, seconds: float, quick
             "quick": quick, "seconds": round(seconds, 2),
             "cpu seconds": None if cpu_seconds is None else round(cpu_seconds, 2),
             "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
-            "commit": git_commit(), "traceback": error, "checks": [], "parameters": {},
+            "commit": git_commit(), "cpu": machine_info()["cpu"], "traceback": error, "checks": [],
+            "parameters": {},
             "assumptions": [], "skipped": None, "tables": [], "figures": [],
         }
         if outcome is not None:
@@ -271,7 +272,7 @@ def save_run(out: Path, *, seconds: float, quick: bool, jobs: int, cases: list) 
     except (OSError, ValueError):
         runs = {}
     entry = {"seconds": round(seconds, 1), "jobs": jobs, "cases": list(cases),
-             "cores": machine_info()["logical cores"], "commit": git_commit(),
+             "cores": machine_info()["logical cores"], "cpu": machine_info()["cpu"], "commit": git_commit(),
              "finished": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")}
     runs["quick" if quick else "full"] = entry
     atomic_write(path, json.dumps(runs, indent=1))
@@ -290,9 +291,16 @@ def run_time_text(entry: dict | None, records=()) -> str:
                 f"the sum of the wall times its {len(full)} cases stored, run one after the other "
                 f"at commit {', '.join(commits)}; the next full run writes its own time here)")
     return (f"the full report took {entry['seconds'] / 60:.1f} minutes ({entry['seconds']:.0f} s wall "
-            f"time, {len(entry['cases'])} cases, {entry['jobs']} at once, on {entry['cores']} cores; "
+            f"time, {len(entry['cases'])} cases, {entry['jobs']} at once, on {entry['cores']} cores"
+            f"{_of_cpu(entry)}; "
             f"measured by `python -m validation` itself, {entry['finished']}, commit "
             f"{entry['commit'][:12]})")
+
+
+def _of_cpu(entry: dict) -> str:
+    """The words ``of <cpu>`` for a run or case record that stored its machine's CPU (records
+    written before they did have none: the empty string)."""
+    return f" of {entry['cpu']}" if entry.get("cpu") else ""
 
 
 README_MARKERS = ("<!-- run time: written by python -m validation -->", "<!-- end of run time -->")
@@ -322,7 +330,7 @@ def load_run(out: Path) -> dict:
 def _run_lines(runs: dict) -> list[str]:
     return [f"Last {mode} run of every default case: {e['seconds']:.0f} s wall time "
             f"({e['seconds'] / 60:.1f} min; {len(e['cases'])} cases, untimed ones {e['jobs']} at "
-            f"once, on {e['cores']} cores), finished {e['finished']}, commit {e['commit'][:12]}."
+            f"once, on {e['cores']} cores{_of_cpu(e)}), finished {e['finished']}, commit {e['commit'][:12]}."
             for mode, e in sorted(runs.items())]
 
 
@@ -447,6 +455,16 @@ def _seed_rows(records):
             yield [r["name"], c["name"], c["claim"], holds, c["verdict"], c.get("known_deviation") or ""]
 
 
+def _on_machine(r, info) -> str:
+    """Where a case ran, when its record stored the CPU: its times are that machine's, and a
+    section from another machine than the report's says so."""
+    cpu = r.get("cpu")
+    if not cpu:
+        return ""
+    here = info.get("machine", {}).get("cpu")
+    return f", on {cpu}" + (" (not this report's machine: compare its times with care)" if cpu != here else "")
+
+
 def _case_blocks(r, info):
     """(kind, payload) pieces of one case section, shared by both renderers."""
     yield "h2", f"{r['name']}: {r['title']}"
@@ -454,7 +472,8 @@ def _case_blocks(r, info):
         yield "stale", (f"STALE: this section was generated at commit {r['commit']}, the report at "
                         f"{info['commit']}; rerun `python -m validation {r['name']}`.")
     yield "p", f"Status: {STATUS_TEXT.get(r['status'], r['status'])}. Run time {r['seconds']:.1f} s "\
-               f"({'quick' if r['quick'] else 'full'} mode), finished {r['finished']}, commit {r['commit']}."
+               f"({'quick' if r['quick'] else 'full'} mode), finished {r['finished']}, commit {r['commit']}"\
+               f"{_on_machine(r, info)}."
     if r["claim"]:
         by = r.get("claim_by")
         yield "p", (f"Paper's claim ({by}): " if by else "Claim (this project's): ") + r["claim"]
@@ -495,10 +514,14 @@ INTRO = ("Each case lists its checks: the value measured, the limit it is held t
          "the unit, where the limit comes from (the paper, an independent reference, or a target of this "
          "project) and the verdict computed from them. A paper's claim that does not hold in our runs is a "
          "known deviation: FAIL against the paper, with its reason; it does not fail the run, unless it "
-         "starts to hold. A timed value carries its noise interval, by one rule for every case: the value "
-         "recomputed with every median of repeated timings taken over any n - 2 of its n repeats "
-         "(validation/noise.py); where the noise could flip the verdict, the row is 'undecided: noise', "
-         "neither pass nor FAIL.")
+         "starts to hold. A value from repeated timings carries its noise interval, by one rule for every "
+         "case: the value recomputed with every median of repeated timings taken over any n - 2 of its n "
+         "repeats (validation/noise.py); where the noise could flip the verdict, the row is 'undecided: "
+         "noise', neither pass nor FAIL. A value timed once (the adaptive modal runs of 'modal' and "
+         "'rrr') has no interval, and its case says so. Timings are of the machine in 'Machine and "
+         "packages' only: compare ratios within one report, not times across reports. The summary's CPU "
+         "time is the case process's own: the work of the processes it starts (--workers, --jobs' "
+         "dask cluster) is not in it, nor the time it waited for a core shared with other cases.")
 SEED_HEADER = ["case", "check", "paper's claim", "in our runs", "verdict", "reason"]
 
 

@@ -11,6 +11,8 @@ by power iteration at the initial state; the next larger step is run too, to sho
 The DAE with the same scheme and step (dense LU) is run too, to show the speed-up of the O(n)
 Newton solve at equal results. Wall times are medians of repeated runs.
 """
+import os
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -145,7 +147,8 @@ def run(quick: bool) -> Outcome:
                      "state (a lower bound: the stability limit it gives is an upper bound, so the step one "
                      "size larger is run to show that it diverges)",
                      "wall times are the stepping loops' (Result.wall_time), medians of "
-                     f"{repeats} runs each on a shared 2-core machine, interleaved (every timed run once, then "
+                     f"{repeats} runs each on a shared {os.cpu_count()}-core machine, interleaved (every timed "
+                     "run once, then "
                      "again, so a burst of load falls on all of them); a ratio of two medians carries "
                      "its noise interval (validation.noise: each median may be that of any n - 2 of "
                      "its n runs; with three runs any one of them, so that the ratio runs from the "

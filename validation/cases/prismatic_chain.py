@@ -187,7 +187,8 @@ def run(quick: bool) -> Outcome:
                      "allows for the pre-asymptotic range",
               detail=", ".join(f"{k} {v:.2f}" for k, v in implicit_orders.items())
                      + f" (h = {IMPLICIT_STEPS[0]:g} -> {IMPLICIT_STEPS[1]:g} s, Newton tol {NEWTON_TOL:g} m, full "
-                       "Newton; generalized-alpha is documented first order on branched trees)"),
+                       "Newton; generalized-alpha, not judged here, runs in Arnold and Brüls' form, second order "
+                         "where M depends on q too: theory, Implicit RANCF)"),
         Check("rails held by the recursion", "the prismatic child stays on its rail and keeps its angle to it "
               "(theory: Chains of beams: invariants of the exact flow, only round-off remains)",
               value=max(off, turn * L) / L, limit=1e-12, unit="of L",

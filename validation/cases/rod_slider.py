@@ -895,7 +895,8 @@ def table_checks(table, variants, t_end, quick, constant=None, band=None):
             value=euclid[column].max(), limit=limit, unit=column.split()[1].strip("|"),
             source=f"paper: table 1; limit: {why}",
             detail=f"largest over the runs with the paper's projection while the energy error stays below H(0) "
-                   f"(the diverging runs' later steps have velocities of 1e8 m/s); with the kinetic-energy metric "
+                   f"(the diverging runs' later steps reach velocities of order 1e8 m/s, measured when the case "
+                   f"was written, commit e3db69d); with the kinetic-energy metric "
                    f"{table[table.projection == 'mass'][column].max():.2g}; without projection up to "
                    f"{table[(table.projection == 'False') & (table.status == 'ok')][column].max():.2g}; " + window))
     mass = table[table.projection == "mass"]
@@ -1020,7 +1021,8 @@ def constraint_deviation(r, symbol, paper, histories=None):
             first = f"; {viol[1:][t[1:] <= 1.0, 2].max():.3g} over the first second, {r[column]:.3g} over the run"
         return ("at rho_inf = 1 the index-3 scheme does not damp the acceleration-level error: Phi'' alternates in "
                 "sign from step to step and is unchanged at Newton tol 1e-13 with full Newton (measured outside "
-                "the case, see the commit), the weak instability of rho_inf = 1 at index 3 with a nonlinear "
+                "the case on 20 s runs, commit cb776d0: 12.10 either way), the weak instability of rho_inf = 1 "
+                "at index 3 with a nonlinear "
                 f"constraint (DESIGN.md section 1){first}; compare rho = 0.9, which damps it (next rows). The paper's "
                 "0.0052, below its own rho = 0.9 value, is not reproduced")
     return None
@@ -1141,7 +1143,8 @@ def order_checks(orders):
               known_deviation=None if first.max() < 1.5 else
               "rancf runs HHT-I3 and generalized-alpha in Arnold and Brüls' form (the equation of motion at "
               "t_n+1, the alpha weights on pseudo-accelerations), not the paper's eq. 9 and 12: second order "
-              "with M(q) too (the paper's forms measured 0.99-1.00 here)",
+              "with M(q) too (the paper's forms, which rancf ran before commit 2dc0fa5, measured 0.99-1.00 "
+              "there)",
               detail=f"largest of {text1} ({study})"),
         Check("order: the paper's projection keeps the scheme's order", "projecting after every step "
               "(eq. 15-17) keeps the order of the second-order schemes it follows",

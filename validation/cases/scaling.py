@@ -761,7 +761,8 @@ def spatial_checks(timings, points: list[Point], quick: bool) -> list[Check]:
         Check(f"{SPATIAL.label}: step at {SPATIAL_AT:,} elements",
               f"issue 22: an implicit step of a {SPATIAL_AT:,}-element chain ({6 * SPATIAL_AT:,} DOF) "
               f"takes at most {SPATIAL_PER_ELEMENT * 1e6:g} us per element (Exudyn's sparse solver "
-              "30-40 us on its 3D cable, measured for the issue)",
+              "30-40 us on its 3D cable, measured when the issue was set; the peers3d case "
+              "measures it again in every report)",
               value=float(at["us per element and step"].iloc[0]) if len(at) else None,
               noise=noise_interval([samples[i_at[0]]], lambda m: 1e6 * m[0] / SPATIAL_AT) if len(at) else None,
               limit=None if quick else SPATIAL_PER_ELEMENT * 1e6, unit="us per element and step",
@@ -891,8 +892,9 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
 
     fits = []
     linear_source = ("rancf target: the paper gives no measure of fit; a linear law t = a n + b must "
-                     "explain 98 % of the variance of the medians (timing noise on this shared machine "
-                     "is a few %)")
+                     "explain 98 % of the variance of the medians (timing noise was a few % on the "
+                     "AMD EPYC VM where this limit was set, commit 5eac9ea; this run's noise is the "
+                     "row's interval)")
     for label, group in timings.groupby("formulation", sort=False):
         dof = group["DOF"].to_numpy(float)
         t = group["median time per step (s)"].to_numpy()
@@ -966,6 +968,10 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
                             for v in variants])
     spatial = pd.DataFrame(spatial_rows(spatial_points))
     checks += spatial_checks(spatial, spatial_points, quick)
+    spatial_per_iteration = ", ".join(
+        f"{us / its:.2f}" for us, its in zip(spatial["us per element and step"],
+                                             spatial["Newton iterations per step"])) + " us"
+    spatial_span = f"{spatial['elements'].min():,} to {spatial['elements'].max():,}"
 
     fig_lin, fig_log = timing_figures(timings)
 
@@ -1001,9 +1007,9 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "timed'; a quick run times every chain over these steps), so "
             "every size does the same work per step (the Newton iterations and factorizations per "
             "step are in the table). Timing each chain over as many steps as a fixed budget allows, "
-            "as this case did before, compared a short chain swinging after seconds (3.9 iterations "
-            "and about one factorization in two per step) with long chains a few steps from rest "
-            "(2 iterations, none). Timing method (module docstring of validation.cases.scaling, "
+            "as this case did before (until commit 0428c78), compared a short chain swinging after "
+            "seconds (3.9 iterations and about one factorization in two per step) with long chains "
+            "a few steps from rest (2 iterations, none). Timing method (module docstring of validation.cases.scaling, "
             "fixed before its first result): a plan, discarded, sizes each point; then rounds, each "
             "timing every point (planar and spatial) once in an order shuffled afresh (fixed seed), "
             "so that a burst of load hits a random few points of one round; the median over the "
@@ -1011,9 +1017,11 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "interval (the least and largest value when every point, independently of the others, "
             "takes the median of any three of its five rounds: the spread of the longest chains is "
             "between samples, so one round left out, the method's first interval, showed about half "
-            "of what a second run finds); where a limit lies within it (or between it and the value) the check is "
+            "of what a second run finds: commit 2b78039, on an AMD EPYC VM); where a limit lies "
+            "within it (or between it and the value) the check is "
             "'undecided: noise', not pass or FAIL. A load shared by the whole run is in no interval (at "
-            "a load average of 5 - 9 on 2 cores the 1e5-DOF chains ran up to 7 times slower). Machines "
+            "a load average of 5 - 9 on 2 cores the 1e5-DOF chains ran up to 7 times slower: "
+            "commit e5c6756, on an AMD EPYC VM). Machines "
             "are shared and noisy: compare ratios "
             "measured in this one run; the load averages are in the parameters.",
             f"Beyond 880 DOF, points stop once one step is predicted to cost more than {STOP_PER_STEP:g} s "
@@ -1023,8 +1031,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "Newton, the default: the steps timed from rest reuse the first step's LU, so its times "
             "leave the factorization out) and factorized at every iteration (full Newton, two dense "
             "LU per step: the conventional method whose cost the RANCF paper calls O(n^2) or O(n^3)). "
-            "Both stop at 80 bodies (1760 DOF): every run factorizes at least once, 3 s of CPU at "
-            "160 bodies and 19 s at 320.",
+            "Both stop at 80 bodies (1760 DOF): every run factorizes at least once, 3.2 s of CPU at "
+            "160 bodies and 19 s at 320 (measured at commit d173243).",
             f"The adaptive modal method runs the same chains with Berzeri beams (the method needs its "
             f"pseudo-load split, developer: Choices of the modal method), reduced by rancf.reduce with sparsity "
             f"{REDUCTION['sparsity']} and {REDUCTION['n_samples']} sampled equations per beam (of a body's "
@@ -1039,32 +1047,39 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "counted per lane. Divisions are counted with the multiplications. With revolute joints "
             "the block factorization (the paper's 'matrix processing') is constant and runs once; "
             "the paper's bound counts it per evaluation.",
-            "Why the long chains cost more per DOF (measured outside this case, on the implicit "
-            "loop's step alone, valgrind's callgrind with simulated caches of 48 kB and 32 MB, steps "
-            "11-20 from rest): the planar implicit recursion executes the same instructions per DOF "
-            "and step at every size (1,179 at 880 DOF, 1,196 from 7,040 to 99,990 DOF) with 2 Newton "
-            "iterations and no factorization a step; its last-level cache misses are 0 per DOF and "
-            "step up to 28,160 DOF and 3.3 at 99,990 DOF (half of them the solve's factor blocks): "
-            "beyond a few tens of thousands of DOF its working set outgrows the last-level cache and "
-            "its steps wait on memory. The spatial chain's cost per Newton iteration and element is "
-            "flat (1.00, 1.04, 1.09, 1.04, 0.96 us from 30 to 10,000 elements) while its iterations "
-            "per step grow with the length (the table's counts). The growth is linear, not the "
-            "curvature of the step equations: linearized at a step's solution (step 15, J by central "
+            "What the long chains' steps execute (measured outside this case, stated at commit "
+            "16c79b5, on the implicit loop's step alone, valgrind's callgrind with "
+            "simulated caches of 48 kB and 32 MB, steps 11-20 from rest): the "
+            "planar implicit recursion executes the same instructions per DOF and step at every "
+            "size (1,179 at 880 DOF, 1,196 from 7,040 to 99,990 DOF) with 2 Newton iterations and no "
+            "factorization a step; its last-level cache misses are 0 per DOF and step up to 28,160 "
+            "DOF and 3.3 at 99,990 DOF (half of them the solve's factor blocks): beyond a few tens "
+            "of thousands of DOF its working set outgrows a 32 MB cache and its steps wait on "
+            "memory. That would explain a cost per DOF rising with the size beyond a few tens of "
+            "thousands of DOF, not a chain costing more per DOF than a longer one (the flatness "
+            "row's per-size times show whether this run has such a point). The spatial chain's cost per "
+            "Newton iteration and element, from this run's table (median time per element and step "
+            f"over the Newton iterations per step), is {spatial_per_iteration} from "
+            f"{spatial_span} elements, while its iterations per step grow with the length (the "
+            "table's counts). The growth is linear, not the curvature of the step equations: "
+            "linearized at a step's solution (step 15, J by central "
             "differences of the step residual), Newton's iteration with the kept matrix B, G = I - "
-            "B^-1 J, reproduces the increments. On the coordinates the swing moves, G's eigenvalues "
+            "B^-1 J, reproduces the increments (measured outside this case, commit 088af69, on an "
+            "AMD EPYC VM). On the coordinates the swing moves, G's eigenvalues "
             "are all below 0.006, 0.011 and 0.035 at 100, 1,000 and 10,000 elements, but G is far "
             "from normal and the second increment's share of the first, |G s1| / |s1|, grows with "
             "the length (9e-5, 2e-4, 3e-3), so that at 10,000 elements the third increment (8e-10 m) "
             "stays above tol and a fourth iteration follows. Neither secant (Broyden) updates of B "
             "nor B with the turning of the link wrenches (the loads' configuration dependence, "
             "exact in statics) lowers the count (best 3.9 and 3.9 iterations a step at 10,000 "
-            "elements; measured with Chung and Hulbert's form of generalized-alpha). On the "
+            "elements; measured with Chung and Hulbert's form of generalized-alpha, commit 088af69). On the "
             "coordinates the planar swing leaves at zero, G is far larger (eigenvalues -1.0e5, +-37 "
             "and +-12 at 1,000 elements, on the links' spin about the beam's axis near the root); "
             "this swing never excites them, a swing out of its plane does (the loop then runs "
             "full Newton where the kept matrix's steps cost more).",
             "Whether the stopping rule makes the spatial chain's iterations grow (traced inside the "
-            "loop, steps 11-20 at 100, 1,000 and 10,000 elements, the default options): it does not. "
+            "loop outside this case, commit a927ae2 on an Intel Xeon VM, steps 11-20 at 100, 1,000 "
+            "and 10,000 elements, the default options): it does not. "
             "Every extra iteration is asked by the position test (max|dq| <= tol = 1e-10); the "
             "velocity test never decides (its tolerance, 1e-3 of the step's velocity error, is "
             "1.2-2.0e-6 m/s; the velocity errors it estimates after the first iteration are at most "
@@ -1088,11 +1103,13 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             "makes a tighter tol impossible to ask for (the tol = 1e-15 references of "
             "tests/test_newton_matrix_renewal.py): nine tests of the Newton loop (in the six files "
             "run) fail with it, so the loop keeps its absolute position test. By "
-            "instruction count (callgrind, the same steps, the run of 20 steps less that of 10): "
+            "instruction count (callgrind, commit f45d985 on an Intel Xeon VM, the same steps, the "
+            "run of 20 steps less that of 10): "
             "3,799, 4,534 and 5,353 instructions per DOF and step at 100, 1,000 and 10,000 elements "
             "(1.41 times), 8,182, 7,776 and 7,647 per element and Newton iteration, a factorization "
             "counted as two (its factor_cost): the instructions grow with the iterations alone. The "
-            "simulated last-level cache (this host's 300 MB; 0.04, 0.01 and 7.45 misses per DOF and "
+            "simulated last-level cache (that VM's 300 MB L3, which valgrind took over the 32 MB asked "
+            "for; 0.04, 0.01 and 7.45 misses per DOF and "
             "step) misses at 10,000 elements mostly in the solve's sweeps (reading the factor "
             "blocks), the kinematics, the factorization and the copies of the state.",
             "Spatial chain (issue 22, table spatial_timings): one beam of 1 m elements (the reference "
@@ -1103,7 +1120,8 @@ def run(quick: bool, counts: dict | None = None) -> Outcome:
             f"over the rounds), always over steps {WINDOW + 1}-{2 * WINDOW}. 21 MPa, the planar chains' "
             "modulus, is not used: this section of that modulus in 1 m elements cannot carry its "
             "own weight beyond a few hundred elements (the first element turns half a turn within "
-            "20 ms at 1,000 elements). The work per step (Newton iterations, factorizations) is in "
+            "20 ms at 1,000 elements, measured at commit 8aacedb). The work per step (Newton "
+            "iterations, factorizations) is in "
             "the table: the longer beam's Newton iterations converge more slowly (the Newton matrix "
             "leaves out the configuration dependence of the gravity loads, DECISIONS 13).",
         ],
