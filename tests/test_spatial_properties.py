@@ -9,29 +9,30 @@ effort functions and rotational spring-dampers; constant, timed and follower for
 gravity in any direction; Kelvin-Voigt damping; E from 1e5 to 1e13 Pa, lengths from 1e-3 to
 1e3 m.
 
-(a) the recursion's body accelerations equal those of the spatial DAE (an independent second
-    formulation: absolute coordinates, Euler parameters, constraint rows; here solved densely)
-    at the initial state and at a random moving, strained state, to ``1e-9`` of the scale of
-    the terms that make them up (:func:`dae_accelerations`). That tolerance was chosen
-    before any result was seen, as the planar property's: each formulation sums terms of that
-    scale in double precision through O(depth) steps (a recursion of at most ~20 bodies here,
-    an equilibrated LU of at most a few hundred unknowns), so the round-off expected is ~1e-16
-    of that scale times a growth of 1e2..1e4; 1e-9 leaves a margin of 1e3 over the worst of
-    that and is still 1e6 times tighter than a modelling difference (a wrong term, sign or
-    frame is an O(1) fraction of its own scale). The first examples drawn showed two
-    roundings that estimate missed, measured since and added, not loosened into the 1e-9:
-    the reference's own (the DAE's strains are differences of absolute coordinates; allowed
-    :data:`ROUNDING` times its measured spread over the last place of its state), and the
-    recursion's on an ill-conditioned generalized mass (slender beams on turning joints; held
-    to :data:`CONDITIONED` times the condition number above :data:`ILL_CONDITIONED`, and kept
-    as a strict xfail at 1e-9);
+(a) the recursion's body accelerations and joint reactions equal those of the spatial DAE (an
+    independent second formulation: absolute coordinates, Euler parameters, constraint rows,
+    multipliers; here solved densely) at the initial state and at a random moving, strained
+    state, to ``1e-9`` of the scale of the terms that make them up (:func:`dae_reference`).
+    That tolerance was chosen before any result was seen, as the planar property's: each
+    formulation sums terms of that scale in double precision through O(depth) steps (a
+    recursion of at most ~20 bodies here, an equilibrated LU of at most a few hundred
+    unknowns), so the round-off expected is ~1e-16 of that scale times a growth of 1e2..1e4;
+    1e-9 leaves a margin of 1e3 over the worst of that and is still 1e6 times tighter than a
+    modelling difference (a wrong term, sign or frame is an O(1) fraction of its own scale).
+    The first examples drawn showed two roundings that estimate missed, measured since and
+    added beside the 1e-9, not loosened into it: the reference's own (the DAE's strains are
+    differences of absolute coordinates; allowed :data:`ROUNDING` times its measured spread
+    over the last place of its state), and the recursion's on an ill-conditioned generalized
+    mass (slender beams on turning joints; held to :data:`CONDITIONED` times the condition
+    number above :data:`ILL_CONDITIONED`, and kept as a strict xfail at 1e-9);
 (b) a short run of any method and formulation ends "ok" with finite results at t_end, or
     stops "diverged"/"failed" with a message naming what happened, within a time limit; an
     explicit step beyond the stability limit may be refused (a ValueError naming dt);
     ``rancf.static`` returns a finite equilibrium or raises/stops with a message likewise;
-(c) the Result of an "ok" run answers position, orientation, velocity, angular_velocity,
-    joint, reaction, internal_forces, energy and to_frame with finite values of the documented
-    shapes, and survives save -> load bit for bit.
+(c) the Result of an "ok" run answers position, orientation, velocity, acceleration,
+    angular_velocity, joint, reaction, internal_forces, energy and to_frame with finite values
+    of the documented shapes (orientations rotations, the points a joint holds together
+    together), and survives save -> load bit for bit.
 
 The profiles are tests/test_properties.py's (``HYPOTHESIS_PROFILE``): ``ci`` (the default; 60
 examples per property, derandomized, no example database; the module in about 16 s on the
@@ -143,62 +144,86 @@ def equilibrated_solve(S, rhs, sweeps=8):
 
 
 def dae_solve(dae, x, v, t):
-    """The spatial DAE's body accelerations (n, 6: ``r''`` m/s^2, ``w'`` 1/s^2) at a
-    consistent state, its coordinate accelerations a and multipliers: the solution of
-    ``[[M, G^T], [G, 0]] [a, lambda] = [F, -xi]`` (the DAE's Newton matrix at c_m = 1), dense
-    (:func:`equilibrated_solve`), mapped by ``dae.accelerations`` (``w' = 2 E(p) p''``)."""
+    """The spatial DAE at a consistent state: body accelerations (n, 6: ``r''`` m/s^2, ``w'``
+    1/s^2) and joint reactions (n_joints, 6: N and N m), from the solution of ``[[M, G^T], [G,
+    0]] [a, lambda] = [F, -xi]`` (the DAE's Newton matrix at c_m = 1), dense
+    (:func:`equilibrated_solve`), mapped by ``dae.accelerations`` (``w' = 2 E(p) p''``) and
+    ``dae.reactions``; and S, F, xi, a, lambda."""
     F = dae.force(x, v, t)
     xi = dae.acceleration_bias(x, v, t)
     n = len(x)
     S = dae.newton_matrix(x, np.zeros(n), np.zeros(dae.n_constraints), v, t, x, t, 1.0, 0.0,
                           0.0, 0.0, 1.0, factor=False).toarray()
     a, lam = np.split(equilibrated_solve(S, np.concatenate([F, -xi])), [n])
-    return dae.accelerations(x, v, a), S, F, xi, a, lam
+    return dae.accelerations(x, v, a), dae.reactions(x, lam, t), S, F, xi, a, lam
 
 
-def dae_accelerations(dae, x, v, t, rng):
-    """Body accelerations of the spatial DAE at a consistent state (:func:`dae_solve`), the
-    scale of the terms that make them up, and the spread of its answer over the rounding of
-    the state (m/s^2 and 1/s^2 alike).
+def dae_reference(dae, x, v, t, rng):
+    """The spatial DAE's body accelerations and joint reactions at a consistent state
+    (:func:`dae_solve`), each with the scale of the terms that make it up and the spread of
+    the DAE's answer over the rounding of the state: ``(acc, scale, spread, reactions,
+    reaction_scale, reaction_spread)``; a reaction's moments divided by R (below), so that
+    its six entries are forces (N).
 
-    The scale is the largest body acceleration (the map of :func:`dae_solve`, linear) of: a;
-    ``M~^-1 F`` and ``M~^-1 G^T lambda`` (the accelerations of the applied and of the
-    constraint forces alone; ``M~`` the mass with each body's Euler-parameter block made
-    regular along p, its null direction, which the normalisation row holds); the least-norm
-    a with ``G a = -xi``; and the centripetal and Coriolis terms ``w (w R + |v|)`` of the
-    fastest body (w its angular speed, |v| the largest body speed, R the largest of the model
-    size and the bodies' distances from the origin, about which a relative formulation's
-    spatial accelerations are taken). Round-off is relative to it, not to |a|, which
+    The acceleration scale is the largest body acceleration (the linear map of
+    :func:`dae_solve`) of: a; ``M~^-1 F`` and ``M~^-1 G^T lambda`` (the accelerations of the
+    applied and of the constraint forces alone; ``M~`` the mass with each body's
+    Euler-parameter block made regular along p, its null direction, which the normalisation
+    row holds); the least-norm a with ``G a = -xi``; and the centripetal and Coriolis terms
+    ``w (w R + |v|)`` of the fastest body (w its angular speed, |v| the largest body speed, R
+    the largest of the model size and the bodies' distances from the origin, about which a
+    relative formulation's spatial accelerations are taken). The reaction scale is the
+    largest force of F, ``M a`` and ``G^T lambda`` (their Euler-parameter rows, twice a
+    moment, divided by R). Round-off is relative to them, not to |a| or the reactions, which
     cancellation may leave near 0.
 
     The spread is the largest change of the answer over three states within one unit of
-    the last place of x and v (each coordinate times ``1 + 2^-52 u``, u uniform in [-1, 1]):
+    the last place of x and v (each coordinate plus ``2^-52 u`` times the largest of its kind,
+    positions, Euler parameters and their rates, u uniform in [-1, 1]: a coordinate is a sum
+    of terms of that size, and one that should be 0 is rounded to 1e-16 of it, not to 0):
     x and v are the recursion's poses and velocities, rounded, and the DAE's strains are
     differences of absolute coordinates (``A^T (r_k - r_k-1) / l - s``, ``log(A_k-1^T A_k)``)
     that cancel to the strain, so its elastic forces carry a rounding of the section
     stiffness times the coordinates' last place, which the recursion (whose coordinates are
-    the strains) does not: through a thin beam's node (rotary inertia ``rho I l``) 1e-6 1/s^2
-    beside g in the first example drawn (a clamped beam at rest under gravity), beyond 1e-9
-    of the scale.
+    the strains) does not: through a thin beam's node (rotary inertia ``rho I l``) 1.5e-6
+    1/s^2 beside g in an example drawn (a beam clamped to a body at rest under gravity),
+    beyond 1e-9 of the scale.
     """
-    body, S, F, xi, a, lam = dae_solve(dae, x, v, t)
+    acc, reactions, S, F, xi, a, lam = dae_solve(dae, x, v, t)
     n = len(x)
     M, G = S[:n, :n].copy(), S[n:, :n]
+    r, _ = dae.poses(x)
+    R = max(dae.tree.size, np.linalg.norm(r, axis=1).max())
+    reaction_scale = max(forces_of(vec.reshape(-1, 7), R) for vec in (F, M @ a, G.T @ lam))
     for b in range(dae.n_bodies):
         s = slice(7 * b + 3, 7 * b + 7)
         p = x[s] / np.linalg.norm(x[s])
         M[s, s] += np.trace(M[s, s]) / 3.0 * np.outer(p, p)
     terms = [a, np.linalg.solve(M, F), np.linalg.solve(M, G.T @ lam),
              np.linalg.lstsq(G, -xi, rcond=None)[0] if len(xi) else np.zeros(n)]
-    r, _ = dae.poses(x)
     V = dae.velocities(x, v)
     w = np.linalg.norm(V[:, 3:], axis=1).max()
-    R = max(dae.tree.size, np.linalg.norm(r, axis=1).max())
     scale = max(max(np.abs(dae.accelerations(x, v, term)).max() for term in terms),
                 w * (w * R + np.linalg.norm(V[:, :3], axis=1).max()))
-    ulp = lambda z: z * (1.0 + 2.0 ** -52 * rng.uniform(-1.0, 1.0, z.shape))
-    spread = max(np.abs(dae_solve(dae, ulp(x), ulp(v), t)[0] - body).max() for _ in range(3))
-    return body, scale, spread
+
+    def ulp(z):
+        Z = z.reshape(-1, 7)
+        size = np.abs(Z).max(axis=0)
+        size = np.concatenate([np.full(3, size[:3].max()), np.full(4, size[3:].max())])
+        return z + 2.0 ** -52 * np.tile(size, len(Z)) * rng.uniform(-1.0, 1.0, z.shape)
+    spread = reaction_spread = 0.0
+    for _ in range(3):
+        acc_u, reactions_u = dae_solve(dae, ulp(x), ulp(v), t)[:2]
+        spread = max(spread, np.abs(acc_u - acc).max())
+        reaction_spread = max(reaction_spread, forces_of(reactions_u - reactions, R))
+    return acc, scale, spread, reactions, reaction_scale, reaction_spread
+
+
+def forces_of(reactions, R):
+    """The largest entry of reactions (n, 6: force, moment), or of generalized forces (n, 7:
+    force, Euler-parameter rows), their moments divided by R (m): N."""
+    return max(np.abs(reactions[:, :3]).max(initial=0.0),
+               np.abs(reactions[:, 3:]).max(initial=0.0) / R)
 
 
 #: translation coordinates (m) of each motion; the others are angles (rad)
@@ -224,7 +249,7 @@ def moving_state(rec, rng, scale):
                              2.0 * size * rng.standard_normal(rec.n_free))
 
 
-#: The DAE's rounding allowed, in spreads of :func:`dae_accelerations`: x and v are rounded by
+#: The DAE's rounding allowed, in spreads of :func:`dae_reference`: x and v are rounded by
 #: more than one unit of their last place (the recursion's poses, through a quaternion), and
 #: three samples find less than the largest spread.
 ROUNDING = 30.0
@@ -275,8 +300,9 @@ CONDITIONED = 1e-15
 @given(spec=trees(), seed=st.integers(0, 2**32 - 1))
 def test_recursive_accelerations_equal_the_spatial_dae(spec, seed):
     """(a) On random spatial trees, at the initial state (the drives' velocities included) and
-    at a random moving, strained state, to 1e-9 of the scale of the terms (module
-    docstring)."""
+    at a random moving, strained state, the recursion's body accelerations and joint
+    reactions equal the spatial DAE's to 1e-9 of the scale of their terms, beyond the DAE's
+    own rounding (module docstring)."""
     note(f"spec = {spec!r}")
     model = build(spec)
     rec, dae = recursion_and_dae(model)
@@ -285,13 +311,20 @@ def test_recursive_accelerations_equal_the_spatial_dae(spec, seed):
     relative = 1e-9 if condition <= ILL_CONDITIONED else CONDITIONED * condition
     rng = np.random.default_rng(seed)
     for t, y in ((0.0, rec.initial_state()), (0.3, moving_state(rec, rng, spec.scale))):
-        acc, _ = recursion_accelerations(rec, t, y)
+        acc, reactions = recursion_accelerations(rec, t, y)
         x, v = dae.state_of(y, t)
-        expected, scale, spread = dae_accelerations(dae, x, v, t, rng)
+        expected, scale, spread, held, reaction_scale, reaction_spread = \
+            dae_reference(dae, x, v, t, rng)
         error = np.abs(acc - expected).max()
         note(f"t = {t}: error {error:.3g}, scale {scale:.3g}, spread {spread:.3g}")
         assert np.isfinite(scale) and error <= relative * scale + ROUNDING * spread, \
             (t, error / scale, error / max(spread, 1e-300), condition)
+        R = max(dae.tree.size, np.linalg.norm(dae.poses(x)[0], axis=1).max())
+        error = forces_of(reactions - held, R)
+        note(f"reactions: error {error:.3g} N, scale {reaction_scale:.3g}, "
+             f"spread {reaction_spread:.3g}")
+        assert error <= 1e-9 * reaction_scale + ROUNDING * reaction_spread, \
+            (t, error / reaction_scale, error / max(reaction_spread, 1e-300))
 
 
 # --- (b) short runs ------------------------------------------------------------------------------
@@ -432,11 +465,13 @@ def check_outputs(res, model):
     n, size = len(res.t), model.build().size
     for p in points_of(model):
         R = res.orientation(p)
-        assert res.position(p).shape == res.velocity(p).shape == (n, 3)
+        assert res.position(p).shape == res.velocity(p).shape == res.acceleration(p).shape \
+            == (n, 3)
         assert res.angular_velocity(p).shape == (n, 3) and R.shape == (n, 3, 3)
         assert np.abs(np.einsum("nki,nkj->nij", R, R) - np.eye(3)).max() <= 1e-9
         assert np.all(np.linalg.det(R) > 0.0)
-        for a in (res.position(p), res.velocity(p), res.angular_velocity(p)):
+        for a in (res.position(p), res.velocity(p), res.acceleration(p),
+                  res.angular_velocity(p)):
             assert np.all(np.isfinite(a)), p
     for j in model.joints:
         q, qd = res.joint(j)
@@ -474,6 +509,7 @@ def assert_same_result(a, b, model):
     outputs = [("position", p) for p in points_of(model)] \
         + [("orientation", p) for p in points_of(model)] \
         + [("velocity", p) for p in points_of(model)] \
+        + [("acceleration", p) for p in points_of(model)] \
         + [("angular_velocity", p) for p in points_of(model)] \
         + [("reaction", j) for j in model.joints] + [("internal_forces", b) for b in model.beams]
     for name, arg in outputs:
@@ -501,35 +537,35 @@ def test_an_ok_result_answers_every_output_and_survives_save_and_load(run):
 
 
 # --- defects the properties found (regression tests, each with its minimal reproducer) --------
-SLENDER_BALL = SpatialSpec(E=1e9, rho=2449.489742783179, slenderness=0.0055, aspect=0.5,
-                           items=(Item(kind="beam", joint="spherical", size=3.0, n_elements=1),))
+SLENDER_BALL = SpatialSpec(E=1e9, rho=2449.489742783179, slenderness=0.003, aspect=0.5,
+                           items=(Item(kind="beam", joint="spherical", size=4.0, n_elements=1),))
 
 
 @pytest.mark.xfail(strict=True, reason="the spatial recursion's round-off grows with the "
-                   "condition number of its generalized mass (5.7e7 here): 1.6e-9 of the "
-                   "scale; the DAE's sensitivity to its state 5e-15")
+                   "condition number of its generalized mass (3.4e8 here): 2.4e-9 of the "
+                   "scale off the DAE's, whose own spread is 2e-14 of it")
 def test_a_slender_beam_on_a_ball_joint_loses_digits_in_the_recursion():
-    """A 3 m beam of one element, 5.5 by 2.75 mm, on a spherical joint (found by property
-    (a) as a 3 m free beam at a clamped beam's node, 1.8e-9 of the scale off; shrunk by
-    hand): at a moving, strained state (seed 0) the recursion's root-node angular
-    acceleration is 13.7 1/s^2 off the DAE's beside a scale of 8.7e9 (1.6e-9 of it).
-    Perturbing the recursion's state by 2e-16 relative changes its result by 13.7 1/s^2; the
-    DAE's, perturbed alike, by 4e-5: the recursion's round-off. It grows as about 3e-17 times
-    the condition number of the equilibrated generalized mass H (:func:`mass_condition`: 5.7e7
-    here; measured 1.6e6 .. 2.3e8 for beams of 1 to 3 m and 1 to 3 elements on spherical,
-    revolute and prismatic joints, errors 1.9e-11 .. 1.7e-9 of the scale, without a
-    dependence on the distance from the origin): the root node's rotary inertia ``rho I l``
-    beside the element's ``m l^2``, in relative coordinates. A fix (a better-conditioned
-    elimination, or refinement against an exact residual) would make this pass; property
-    (a) holds the models above :data:`ILL_CONDITIONED` to :data:`CONDITIONED` times the
-    condition number until then."""
+    """A 4 m beam of one element, 3 by 1.5 mm, on a spherical joint (property (a) found it
+    as a 3 m free beam at a clamped beam's node, 1.8e-9 of the scale off; shrunk and made
+    the most slender the property draws by hand): at a moving, strained state (seed 0) the
+    recursion's root-node angular acceleration is 69 1/s^2 off the DAE's beside a scale of
+    2.9e10 (2.4e-9 of it). Perturbing the recursion's state by 2e-16 relative moves its
+    result by up to 360 1/s^2; the DAE's answer spreads by 5e-4 1/s^2 over the last place
+    of its state (:func:`dae_reference`): the recursion's round-off. Across beams of 1 to
+    4 m, 1 to 3 elements, on spherical, revolute and prismatic joints, it is 0.3e-17 to 3e-17
+    of the scale times the condition number of the equilibrated generalized mass H
+    (:func:`mass_condition`: 1.6e6 to 3.4e8 there), and independent of the distance from
+    the origin: the root node's rotary inertia ``rho I l`` beside the element's ``m l^2``,
+    in relative coordinates. A fix (a better-conditioned elimination, or refinement against
+    an exact residual) would make this pass; property (a) holds the models above
+    :data:`ILL_CONDITIONED` to :data:`CONDITIONED` times the condition number until then."""
     model = build(SLENDER_BALL)
     rec, dae = recursion_and_dae(model)
     assert mass_condition(rec, dae) > ILL_CONDITIONED
     y = moving_state(rec, np.random.default_rng(0), SLENDER_BALL.scale)
     acc, _ = recursion_accelerations(rec, 0.3, y)
     x, v = dae.state_of(y, 0.3)
-    expected, scale, spread = dae_accelerations(dae, x, v, 0.3, np.random.default_rng(1))
+    expected, scale, spread = dae_reference(dae, x, v, 0.3, np.random.default_rng(1))[:3]
     assert np.abs(acc - expected).max() <= 1e-9 * scale + ROUNDING * spread
 
 
@@ -544,6 +580,6 @@ def test_a_tree_without_free_coordinates_has_body_accelerations():
     y = rec.initial_state()
     acc, _ = recursion_accelerations(rec, 0.3, y)
     x, v = dae.state_of(y, 0.3)
-    expected, scale, spread = dae_accelerations(dae, x, v, 0.3, np.random.default_rng(1))
+    expected, scale, spread = dae_reference(dae, x, v, 0.3, np.random.default_rng(1))[:3]
     assert np.abs(acc - expected).max() <= 1e-9 * scale + ROUNDING * spread
     assert np.abs(acc[0, 3:]).max() == pytest.approx(0.9 * math.sin(0.9), rel=1e-12)
