@@ -56,8 +56,8 @@ class Item:
     ``kind``: "beam", "curved" (a beam along an arc of ``bend`` rad) or "body". ``at``: where
     on the parent, in [0, 1] (a beam's node ``round(at * n_elements)``, a body point ``0.3
     scale`` along ``(cos 2 pi at, sin 2 pi at, 0.5)`` of its frame, a ground point at ``x =
-    scale * at``); ``child_at`` the child's own point on it, likewise. ``axis``, ``axis2``: 3-vectors normalised into the joint's axes. ``effort``:
-    "none", "spring" (a rotational spring-damper of ``|strength|`` reference stiffnesses),
+    scale * at``); ``child_at`` the child's own point on it, likewise. ``axis``, ``axis2``:
+    3-vectors normalised into the joint's axes. ``effort``: "none", "spring" (a rotational spring-damper of ``|strength|`` reference stiffnesses),
     "constant" (``strength`` reference efforts; a spherical joint's along ``axis``, a free
     joint's force and torque both along it) or "function" (that times ``cos(5 t)``, minus
     ``0.1 |that| qd``). ``size``: a beam's length relative to the scale, or a body's mass

@@ -46,6 +46,7 @@ property treats apart until it is fixed.
 """
 import math
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -583,3 +584,72 @@ def test_a_tree_without_free_coordinates_has_body_accelerations():
     expected, scale, spread = dae_reference(dae, x, v, 0.3, np.random.default_rng(1))[:3]
     assert np.abs(acc - expected).max() <= 1e-9 * scale + ROUNDING * spread
     assert np.abs(acc[0, 3:]).max() == pytest.approx(0.9 * math.sin(0.9), rel=1e-12)
+
+
+def ball_damper(kind):
+    """A body (inertia 0.01 kg m^2) on a ball joint at its centre, turned by a constant moment
+    of 1 N m against a spring-damper k = 1 N m/rad, c = 10 N m s/rad: a joint spring-damper
+    (``kind="spring"``) or the same law as an effort function (``"function"``). Its modes
+    are the roots of ``0.01 s^2 + 10 s + 1``: -999.9 and -0.1 1/s."""
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, 0.0))
+    body = m.add_rigid_body(1.0, np.eye(3) * 0.01)
+    if kind == "spring":
+        joint = m.add_joint("spherical", m.ground.point(0, 0, 0), body.centre)
+        m.add_rotational_spring_damper(joint, k=1.0, c=10.0)
+    else:
+        joint = m.add_joint("spherical", m.ground.point(0, 0, 0), body.centre,
+                            effort=lambda t, q, qd: -1.0 * q - 10.0 * qd)
+    m.add_force(body.centre, moment=(0.0, 0.0, 1.0))
+    return m, joint
+
+
+@pytest.mark.parametrize("kind", ["spring", "function"])
+def test_rk4_sees_the_decay_rate_of_a_joint_damper(kind):
+    """The stability check took the decay rate of element damping only: a joint damper's
+    (c / I = 1000 1/s here; found by property (b) as an effort function ``-0.1 |e| qd`` on a
+    centimetre body, whose RK4 run went from 0.07 to 0.8 rad and -1e5 rad/s in two steps,
+    "ok", where the motion is 0.0097 rad) let a step of 0.01 s through, 3.6 times RK4's
+    limit on the real axis, ``2.7853 / 999.9 s``: the run grew 300 times a step (to 2e8 rad
+    in 5 steps, "ok"). Now refused, naming dt and that limit; method "auto" takes
+    generalized-alpha-S there."""
+    m, joint = ball_damper(kind)
+    with pytest.raises(ValueError, match=r"dt = 0\.01 s exceeds the rk4 stability limit "
+                                         r"(\S+) s") as refused:
+        rancf.simulate(m, 0.05, 0.01, method="rk4")
+    limit = float(re.search(r"stability limit (\S+) s", str(refused.value)).group(1))
+    assert limit == pytest.approx(2.7853 / 999.9, rel=1e-3)
+    m, joint = ball_damper(kind)
+    unstable = rancf.simulate(m, 0.05, 0.01, method="rk4", check_stability=False)
+    assert abs(unstable.joint(joint)[0][-1, 2]) > 1e3        # the true motion stays below 1 rad
+    m, _ = ball_damper(kind)
+    assert rancf.simulate(m, 0.05, 0.01).method == "generalized-alpha-s"
+
+
+def test_rk4_sees_the_decay_rate_of_a_planar_torsion_damper():
+    """The planar check had the same gap for spring-dampers (:func:`rancf.simulate.damped`):
+    the planar ball_damper, a body (I = 0.01 kg m^2) on a revolute joint with a torsion
+    spring-damper k = 1, c = 10, under 1 N m. RK4 at 0.01 s, 3.6 times its limit, was
+    accepted ("ok", 0.58 rad after 0.05 s, 120 times the motion's); now refused at ``2.7853 / 999.9 s``, and method "auto" takes an implicit
+    method, whose angle after 0.05 s is the exact overdamped motion's, 0.004888 rad, within
+    its five steps' error (0.4 %; allowed 2 %)."""
+    def model():
+        m = rancf.Model(gravity=(0.0, 0.0))
+        body = m.add_rigid_body(1.0, 0.01)
+        joint = m.add_joint("revolute", m.ground.point(0.0, 0.0), body.centre)
+        m.add_rotational_spring_damper(joint, k=1.0, c=10.0)
+        m.add_force(body.centre, moment=1.0)
+        return m, joint
+    with pytest.raises(ValueError, match=r"dt = 0\.01 s exceeds the rk4 stability limit "
+                                         r"(\S+) s") as refused:
+        rancf.simulate(model()[0], 0.05, 0.01, method="rk4")
+    limit = float(re.search(r"stability limit (\S+) s", str(refused.value)).group(1))
+    assert limit == pytest.approx(2.7853 / 999.9, rel=1e-3)
+    m, joint = model()
+    res = rancf.simulate(m, 0.05, 0.01)
+    assert res.method != "rk4"
+    # 0.01 q'' + 10 q' + q = 1 from rest: q = 1 - (1 + b) exp(s1 t) + b exp(s2 t),
+    # s1, s2 the roots, b = s1 / (s2 - s1)
+    s1, s2 = -0.100010002, -999.89999
+    b = s1 / (s2 - s1)
+    exact = 1.0 - (1.0 + b) * math.exp(s1 * 0.05) + b * math.exp(s2 * 0.05)
+    assert res.joint(joint)[0][-1] == pytest.approx(exact, rel=0.02)
