@@ -1806,7 +1806,11 @@ cdef class SpatialKernel(ODEProblem):
             a = checked("qdd", qdd, self.n_free)
             smap = self.arrays["smap"][:self.n_q]
             full = self.arrays["qdd"]
-            full[:self.n_q] = np.where(smap >= 0, a[np.maximum(smap, 0)], 0.0)
+            # the driven coordinates' from the drives (accelerations reads them there); a
+            # tree may have no free coordinate at all, and a is then empty
+            free = smap >= 0
+            full[:self.n_q] = 0.0
+            full[:self.n_q][free] = a[smap[free]]
             with nogil:
                 accelerations(d, d.qdd)
 

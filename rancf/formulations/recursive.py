@@ -483,11 +483,12 @@ def _kernel_frames(assembly, t, Y, branches, held, recorded=None):
 
 def rates_in_words(omega, decay):
     """The rates an explicit step must resolve, in words: the highest natural frequency omega
-    (rad/s) and the fastest decay rate of the element damping (1/s, 0 without damping)."""
+    (rad/s) and the fastest decay rate of the damping (1/s, 0 without damping: an element's
+    or a spring-damper's; in a spatial model an effort function's too)."""
     words = f"highest natural frequency >= {omega:.4g} rad/s"
     if decay:
-        words += (f", fastest decay of the element damping >= {decay:.4g} 1/s (c omega^2 for a "
-                  "damping time c)")
+        words += (f", fastest decay of the damping >= {decay:.4g} 1/s (c omega^2 for an "
+                  "element's damping time c)")
     return words
 
 

@@ -616,9 +616,17 @@ class Spatial:
 
     @property
     def damped(self):
-        """True if an element (of a beam or a cable) has Kelvin-Voigt damping."""
-        return bool(self.tree.damping.any() or (
-            self.cables is not None and np.any(self.cables["c_damping"])))
+        """True if something damps the motion: Kelvin-Voigt damping of an element (of a beam
+        or a cable), a spring-damper's c (between points or on a joint), or an effort
+        function (of the joint rates, maybe). Then the explicit step's stability limit and
+        method "auto" (rancf/simulate.py) take the fastest decay rate into account
+        (:meth:`highest_rate`); a joint damper of decay rate c / I far beyond the
+        frequencies had a step accepted 3 times beyond RK4's limit on the real axis, whose
+        run diverged while saying "ok" (tests/test_spatial_properties.py)."""
+        tree = self.tree
+        return bool(tree.damping.any() or np.any(tree.spring_law[:, 1])
+                    or np.any(tree.joint_spring_law[:, 1]) or self.inputs.effort_functions
+                    or (self.cables is not None and np.any(self.cables["c_damping"])))
 
     def initial_state(self, q=None, qd=None):
         """``y0 = (q, qd)`` (n_y,) of the free coordinates (n_free each); zeros (the
