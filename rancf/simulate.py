@@ -327,10 +327,10 @@ def damped(A):
     """True if the planar assembly A has damping whose decay rate
     :meth:`~rancf.formulations.recursive.Recursive.highest_decay_rate` estimates: an element's
     Kelvin-Voigt damping or a spring-damper's c (between points or on a joint). Then the
-    explicit step's stability limit takes it into account; a torsion damper of decay rate
-    c / I = 1000 1/s was left out before, and RK4 accepted a step 3.6 times its limit.
-    (An effort function's dependence on the rates is not in that estimate, planar; the
-    spatial one's is: :attr:`rancf.formulations.spatial.Spatial.damped`.)"""
+    explicit step's stability limit takes it into account: a damper's decay rate (c / I at a
+    torsion spring-damper) may lie far beyond the natural frequencies. (An effort function's
+    dependence on the rates is not in that estimate, planar; the spatial one's is:
+    :attr:`rancf.formulations.spatial.Spatial.damped`.)"""
     return bool(A.element_damping.any() or A.spring_c.any() or A.torsion_c.any())
 
 

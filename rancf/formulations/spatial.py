@@ -620,9 +620,8 @@ class Spatial:
         or a cable), a spring-damper's c (between points or on a joint), or an effort
         function (of the joint rates, maybe). Then the explicit step's stability limit and
         method "auto" (rancf/simulate.py) take the fastest decay rate into account
-        (:meth:`highest_rate`); a joint damper of decay rate c / I far beyond the
-        frequencies had a step accepted 3 times beyond RK4's limit on the real axis, whose
-        run diverged while saying "ok" (tests/test_spatial_properties.py)."""
+        (:meth:`highest_rate`): a damper's decay rate, c / I at a joint, may lie far beyond
+        the natural frequencies, and a step beyond RK4's limit on the real axis diverges."""
         tree = self.tree
         return bool(tree.damping.any() or np.any(tree.spring_law[:, 1])
                     or np.any(tree.joint_spring_law[:, 1]) or self.inputs.effort_functions
