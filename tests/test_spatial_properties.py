@@ -354,8 +354,9 @@ def explicit_limit(model):
 def check_outcome(res, model, t_end):
     """The contract of a finished short run (property (b)): status "ok" with results at t_end
     (a message only where implicit steps were cut, saying so), or "diverged"/"failed" with a
-    message and the outputs before; whatever the status, the outputs kept are finite, and but
-    for a divergence every driven joint follows its drive (1e-6 of its amplitude's scale)."""
+    message and the outputs before; whatever the status, the outputs kept are finite, and
+    except in a divergence every driven joint follows its drive (1e-6 of its amplitude's
+    scale)."""
     assert res.status in ("ok", "diverged", "failed"), (res.status, res.message)
     assert len(res.t) >= 1 and res.t[0] == 0.0
     if res.status == "ok":
