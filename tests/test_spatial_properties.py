@@ -59,6 +59,7 @@ import rancf
 from rancf.formulations import spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.joints._codes import P_GROUND, Motion
+from run_contract import check_status
 from spatial_property_models import KINDS, Item, Load, SpatialSpec, build
 # the profiles ("ci", "nightly") are registered and loaded there, for both modules
 from test_properties import RUN_LIMIT, log_uniform, time_limit
@@ -357,17 +358,7 @@ def check_outcome(res, model, t_end):
     message and the outputs before; whatever the status, the outputs kept are finite, and
     except in a divergence every driven joint follows its drive (1e-6 of its amplitude's
     scale)."""
-    assert res.status in ("ok", "diverged", "failed"), (res.status, res.message)
-    assert len(res.t) >= 1 and res.t[0] == 0.0
-    if res.status == "ok":
-        assert res.message == "" or (res.stats.get("step_cuts", 0) > 0
-                                     and res.message.startswith("steps cut ")), res.message
-        assert res.t[-1] == pytest.approx(t_end, rel=1e-9)
-    else:
-        assert isinstance(res.message, str) and res.message
-    for a in (res.nodes, res.velocities, res.joint_q, res.joint_qd, res.reactions, res.work,
-              res.dissipated, res.energy().to_numpy()):
-        assert np.all(np.isfinite(a)), res.message
+    check_status(res, t_end)
     if res.status == "diverged":
         return
     size = model.build().size
