@@ -59,7 +59,7 @@ import rancf
 from rancf.formulations import spatial
 from rancf.formulations.spatial_dae import SpatialDAE
 from rancf.joints._codes import P_GROUND, Motion
-from run_contract import check_status
+from run_contract import check_status, simulate_or_refused
 from spatial_property_models import KINDS, Item, Load, SpatialSpec, build
 # the profiles ("ci", "nightly") are registered and loaded there, for both modules
 from test_properties import RUN_LIMIT, log_uniform, time_limit
@@ -393,13 +393,9 @@ def short_run(run):
     dt = factor * explicit_limit(model)
     t_end = n_steps * dt
     with time_limit(RUN_LIMIT):
-        try:
-            res = rancf.simulate(model, t_end, dt, method=method, formulation=formulation,
-                                 output_every=output_every)
-        except ValueError as exc:
-            assert method == "rk4" and "dt" in str(exc) and "stability limit" in str(exc), exc
-            event("rk4: refused (stability limit)")
-            return model, t_end, None
+        res = simulate_or_refused(model, t_end, dt, method, formulation, output_every)
+    if res is None:
+        return model, t_end, None
     event(f"{method}, {res.formulation}: {res.status} {res.message[:70]}")
     return model, t_end, res
 
