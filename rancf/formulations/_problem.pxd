@@ -53,6 +53,8 @@ cpdef enum ODEStatus:
     ODE_INTERRUPTED = 6      # Ctrl-C
     ODE_TURNED_OVER = 7      # a held slope turned over: outside the motion's domain
 
+cdef double[::1] state_buffer(object y, int n_y, bint finite=*)
+
 cdef class ODEProblem:
     cdef readonly int n_y, n_branch
     cdef int rate(self, double t, const double* y, double* ydot) noexcept nogil

@@ -499,6 +499,16 @@ class TurnedOver(ArithmeticError):
     is not defined there (the message says which joint)."""
 
 
+cdef double[::1] state_buffer(object y, int n_y, bint finite=True):
+    """A copy of the state y checked (n_y,; its entries finite where ``finite``), in a buffer
+    of one entry at least: a tree whose every coordinate is driven or held has no state, and
+    the kernels take the buffer's address."""
+    cdef double[::1] yy = np.zeros(max(n_y, 1))
+    cdef double[::1] given = checked("y", y, n_y, finite=finite)
+    yy[:n_y] = given
+    return yy
+
+
 cdef class ODEProblem:
     """Base of the C-level ODE problems ``y' = f(t, y)`` of ``n_y`` states.
 
@@ -588,7 +598,7 @@ cdef class ODEProblem:
         output as they produce it (one more evaluation an output, where
         :attr:`keeps_inputs`). Returns an :class:`ODEStatus`; on ``ODE_INPUT_RAISED`` the
         exception is in ``inputs.error``, and ``kept`` has no row for that output."""
-        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        cdef double[::1] yy = state_buffer(y, self.n_y, False)
         return self.keep_inputs(kept, t, &yy[0], False)
 
     @property
@@ -610,7 +620,7 @@ cdef class ODEProblem:
             An input function raised, or returned what is not a value (``ODE_INPUT_RAISED``:
             the exception the problem's ``inputs`` kept; a RuntimeError if it kept none).
         """
-        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        cdef double[::1] yy = state_buffer(y, self.n_y, False)
         cdef double[::1] ydot = np.empty(max(self.n_y, 1))
         cdef int status
         with nogil:
@@ -632,7 +642,7 @@ cdef class ODEProblem:
     def check_state(self, y, double bound):
         """The :class:`ODEStatus` of a state y (n_y,): ``ODE_OK``, ``ODE_NONFINITE`` or
         ``ODE_UNBOUNDED`` (beyond ``bound``, m)."""
-        cdef double[::1] yy = checked("y", y, self.n_y, finite=False)
+        cdef double[::1] yy = state_buffer(y, self.n_y, False)
         return self.check(&yy[0], bound)
 
     def branch(self):

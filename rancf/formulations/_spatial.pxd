@@ -2,8 +2,9 @@
 
 from rancf.elements._ancf_cable cimport CABLE_NODE, CABLE_REST, cable_moment
 from rancf.elements._rotation cimport matvec
-from rancf.formulations._problem cimport (ODEProblem, ODE_OK, ODE_NONFINITE, ODE_UNBOUNDED,
-                                          ODE_SINGULAR, ODE_INPUT_RAISED, ODE_TURNED_OVER)
+from rancf.formulations._problem cimport (ODEProblem, state_buffer, ODE_OK, ODE_NONFINITE,
+                                          ODE_UNBOUNDED, ODE_SINGULAR, ODE_INPUT_RAISED,
+                                          ODE_TURNED_OVER)
 
 cdef struct SpatialData:
     int n, n_q, n_loads

@@ -1537,15 +1537,6 @@ cdef inline const void* _ptr(dict a, str name):
     return <const void*>cnp.PyArray_DATA(a[name])
 
 
-cdef double[::1] _state(object y, int n_y):
-    """A copy of the state y checked (n_y,), in a buffer of one entry at least: a tree whose
-    every coordinate is driven has no state, and the kernels take the buffer's address."""
-    cdef double[::1] yy = np.zeros(max(n_y, 1))
-    cdef double[::1] given = checked("y", y, n_y)
-    yy[:n_y] = given
-    return yy
-
-
 cdef class SpatialKernel(ODEProblem):
     """A spatial tree's :class:`~rancf.formulations._problem.ODEProblem`: constants, a
     preallocated workspace and the recursion (module docstring); ``y = (q, qd)``.
@@ -1738,7 +1729,7 @@ cdef class SpatialKernel(ODEProblem):
     def recentred(self, y):
         """A copy of the state y (n_y,) with its rotation vectors re-centred (as after an
         accepted step of the compiled loop)."""
-        cdef double[::1] yy = _state(y, self.n_y)
+        cdef double[::1] yy = state_buffer(y, self.n_y)
         recentre(&self.data, &yy[0])
         return np.asarray(yy)[:self.n_y]
 
@@ -1789,7 +1780,7 @@ cdef class SpatialKernel(ODEProblem):
     def full(self, y):
         """Every link coordinate and rate ``(q, qd)`` (n_q,) at the state y, the driven ones
         from the drive values last written."""
-        cdef double[::1] yy = _state(y, self.n_y)
+        cdef double[::1] yy = state_buffer(y, self.n_y)
         gather(&self.data, &yy[0])
         return self.arrays["q"][:self.n_q].copy(), self.arrays["qd"][:self.n_q].copy()
 
@@ -1797,7 +1788,7 @@ cdef class SpatialKernel(ODEProblem):
         """The root-to-leaves pass at y (n_y,): ``arrays['r']``, ``['A']``, ``['V']``,
         ``['H']``, ``['c']``; with qdd (n_free,) also the body accelerations
         ``arrays['acc']`` (``V_i' = X_i V_p' + H_i qdd + c_i``)."""
-        cdef double[::1] yy = _state(y, self.n_y)
+        cdef double[::1] yy = state_buffer(y, self.n_y)
         cdef SpatialData* d = &self.data
         gather(d, &yy[0])
         with nogil:
@@ -1885,7 +1876,7 @@ cdef class SpatialKernel(ODEProblem):
     def elastic_energy(self, y):
         """The elastic energy (J) at the state y (n_y,): the elements' strain energy
         (``element_energy``) and the spring-dampers' potential (:func:`spring_energy`)."""
-        cdef double[::1] yy = _state(y, self.n_y)
+        cdef double[::1] yy = state_buffer(y, self.n_y)
         cdef SpatialData* d = &self.data
         cdef double U = 0.0
         cdef int i, b, off
@@ -1907,7 +1898,7 @@ cdef class SpatialKernel(ODEProblem):
     def evaluate(self, double t, y):
         """The whole evaluation at (t, y): ``(status, ydot)``; the workspace (forces ``f``,
         ``tau``, accelerations ``acc``) is left in ``arrays``."""
-        cdef double[::1] yy = _state(y, self.n_y)
+        cdef double[::1] yy = state_buffer(y, self.n_y)
         cdef double[::1] ydot = np.zeros(max(self.n_y, 1))
         cdef int status
         with nogil:
