@@ -254,7 +254,8 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
     ``s^2 + d s + omega^2 = 0`` leaves RK4's stability region (``2 sqrt(2) / omega``
     undamped), omega the highest natural frequency (rad/s) and d the fastest decay rate of
     the damping (1/s: of elements and spring-dampers, :func:`damped`), both estimated at the
-    initial state as the ``"rk4"`` check does (:func:`check_step`). Otherwise ``"generalized-alpha"`` (rho_inf = 0.9 by default,
+    initial state as the ``"rk4"`` check does (:func:`check_step`). Otherwise
+    ``"generalized-alpha"`` (rho_inf = 0.9 by default,
     unconditionally stable): a step beyond that limit, a closed loop or another model the
     recursion cannot run, or ``formulation="dae"`` (which runs the implicit methods only).
     A spatial tree is chosen for the same way, with its formulation's estimates, but gets

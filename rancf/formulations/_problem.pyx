@@ -500,8 +500,8 @@ class TurnedOver(ArithmeticError):
 
 
 cdef double[::1] state_buffer(object y, int n_y, bint finite=True):
-    """A copy of the state y checked (n_y,; its entries finite where ``finite``), in a buffer
-    of one entry at least: a tree whose every coordinate is driven or held has no state, and
+    """A copy of the state y (n_y,), checked (its entries finite where ``finite``), in a
+    buffer of one entry at least: a tree whose every coordinate is driven or held has no state, and
     the kernels take the buffer's address."""
     cdef double[::1] yy = np.zeros(max(n_y, 1))
     cdef double[::1] given = checked("y", y, n_y, finite=finite)
