@@ -327,12 +327,13 @@ def choose_method(model, dt, formulation="auto", x0=None, v0=None):
 def damped(A):
     """True if the planar assembly A has damping whose decay rate
     :meth:`~rancf.formulations.recursive.Recursive.highest_decay_rate` estimates: an element's
-    Kelvin-Voigt damping or a spring-damper's c (between points or on a joint). Then the
-    explicit step's stability limit takes it into account: a damper's decay rate (c / I at a
-    torsion spring-damper) may lie far beyond the natural frequencies. (An effort function's
-    dependence on the rates is not in that estimate, planar; the spatial one's is:
-    :attr:`rancf.formulations.spatial.Spatial.damped`.)"""
-    return bool(A.element_damping.any() or A.spring_c.any() or A.torsion_c.any())
+    Kelvin-Voigt damping, a spring-damper's c (between points or on a joint) or an effort
+    function (of the joint rate, maybe). Then the explicit step's stability limit takes it into
+    account: a damper's decay rate (c / I at a torsion spring-damper) may lie far beyond the
+    natural frequencies. (The spatial counterpart: :attr:`rancf.formulations.spatial.
+    Spatial.damped`.)"""
+    return bool(A.element_damping.any() or A.spring_c.any() or A.torsion_c.any()
+                or any(callable(j.effort) for j in A.joints))
 
 
 def _needs_dae(tree):

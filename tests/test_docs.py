@@ -120,6 +120,29 @@ def test_spatial_guide_runs(capsys):
     np.testing.assert_array_equal(ns["root"], ns["sections"][:, 0])
 
 
+@pytest.mark.filterwarnings("ignore:Animation was deleted")
+@pytest.mark.parametrize("page", ["model", "results", "statics"])
+def test_user_guide_page_runs(page):
+    """The blocks of the guide's pages that no other test runs (the README's test runs the
+    tour, sweeps, implicit and reduction pages) run in order, in one namespace with ``rancf``
+    and ``np`` (the guide's convention, the model page's first block), each run they leave
+    finished; and what their comments state holds against the closed forms: the cantilever's
+    ``M(s) = -P (L - s)`` and ``Q = -P`` (results) and the driven arm's torque at rest at its
+    equilibrium, its weight's moment ``rho A g L^2 / 2`` (statics)."""
+    namespace = {"rancf": rancf, "np": np}
+    for i, code in enumerate(_python_blocks(f"user_guide/{page}.rst")):
+        exec(compile(code, f"user_guide/{page}.rst python block {i}", "exec"), namespace)
+        for name, value in namespace.items():
+            if isinstance(value, rancf.Result):
+                assert value.status == "ok", f"block {i}: {name}: {value.message}"
+    if page == "results":
+        np.testing.assert_allclose(namespace["M"], [-200.0, -100.0], rtol=1e-6)
+        np.testing.assert_allclose(namespace["Q"], [-100.0, -100.0], rtol=1e-6)
+    if page == "statics":
+        torque = namespace["res"].reaction(namespace["motor"], "torque")[0]
+        assert torque == pytest.approx(2700.0 * 1e-4 * 9.81 / 2, rel=1e-3)
+
+
 # --- citations of the theory and developer pages ---------------------------------------------
 #: A citation in code, ``(theory: Title)``, ``; theory: Title``, ``see theory: Title``, of
 #: either page (docs/developer.rst, "Citing the documentation in code").

@@ -314,6 +314,40 @@ def test_explicit_step_limit_sees_the_springs():
     assert abs(omega / np.sqrt(k / (inertia + mass * d ** 2)) - 1.0) < 1e-12
 
 
+@pytest.mark.parametrize("kind", ["prismatic", "revolute"])
+def test_explicit_step_limit_sees_the_effort_functions(kind):
+    """An effort function ``tau = -k q - c qd`` is a spring-damper on its joint's coordinate:
+    the recursion's highest frequency is the analytic sqrt(k / m) of a mass on a slide and
+    sqrt(k / I_O) of a body on a hinge (gravity off), its fastest decay rate c / m or c / I_O
+    (the effort's slopes by differences: 1e-6). An RK4 step beyond RK4's limit on the negative
+    real axis, 2.785 / (c / m), is refused, and method "auto" takes generalized-alpha there,
+    where a step within it runs RK4 (without the damping seen, the frequency's limit was at
+    least nine times longer)."""
+    k, c, mass, inertia, d = 2e4, 2e3, 2.0, 0.02, 0.4
+    m = rancf.Model(gravity=(0.0, 0.0))
+    if kind == "prismatic":
+        body = m.add_rigid_body(mass, inertia, position=(1.0, 0.0))
+        m.add_joint("prismatic", m.ground.point(1.0, 0.0), body.point(0.0, 0.0),
+                    effort=lambda t, q, qd: -k * q - c * qd)
+        moment = mass
+    else:
+        body = m.add_rigid_body(mass, inertia, position=(d, 0.0))
+        m.add_joint("revolute", m.ground.point(0.0, 0.0), body.point(-d, 0.0),
+                    effort=lambda t, q, qd: -k * q - c * qd)
+        moment = inertia + mass * d ** 2
+    rec = recursive.of(m.build())
+    y = rec.initial_state()
+    assert abs(rec.highest_frequency(y) / np.sqrt(k / moment) - 1.0) < 1e-6
+    decay = rec.highest_decay_rate(y)
+    assert abs(decay / (c / moment) - 1.0) < 1e-6
+    beyond, within = 3.0 / decay, 2.0 / decay
+    assert beyond < 2.785 / np.sqrt(k / moment)
+    with pytest.raises(ValueError, match="stability limit"):
+        rancf.simulate(m, 0.1, beyond, method="rk4")
+    assert rancf.simulate(m, 10 * beyond, beyond).method == "generalized-alpha"
+    assert rancf.simulate(m, 10 * within, within).method == "rk4"
+
+
 def test_model_plot_draws_each_torsion_spring_as_a_coil_at_its_joint():
     """A torsion spring-damper is drawn (``"rotational spring 0"``, in the zigzag's colour and
     width) as a coil about its hinge at (0.3, 0.2): every point near the hinge (within 5 cm,

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..elements import hermite, planar
 from ..joints._codes import (FIRST_BODY, FIRST_NODE, FREE, HELD_AT_Q, P_ARC, P_BODY,
-                             P_GROUND, P_NODE)
+                             P_GROUND, P_NODE, SLIDE)
 from . import start_check
 from ._forces import ForceKernel
 from ._implicit_recursive import RecursiveProblem
@@ -311,23 +311,27 @@ class Recursive:
 
     def highest_decay_rate(self, y, iterations=40):
         """A lower bound of the fastest decay rate (1/s) of the elements' damping (the largest
-        eigenvalue of ``Omega^-1 B^T C B``; ``c omega^2`` for a Kelvin-Voigt damping time c):
-        an explicit step must resolve it as well as the highest frequency."""
+        eigenvalue of ``Omega^-1 B^T C B``; ``c omega^2`` for a Kelvin-Voigt damping time c),
+        the spring-dampers' and the effort functions' (their ``-dtau/dqd``): an explicit step
+        must resolve it as well as the highest frequency."""
         return self.highest_eigenvalue(y, "damping", iterations)
 
     def highest_eigenvalue(self, y, which, iterations=40):
         """A lower bound of the largest eigenvalue of ``Omega^-1 B^T X B`` linearised at the
-        state y, X the element tangents (``which="stiffness"``) or damping matrices
-        (``"damping"``) with the spring-dampers' (:class:`_SpringRates`), 1/s^2 or 1/s.
+        state y (at t = 0), X the element tangents (``which="stiffness"``) or damping matrices
+        (``"damping"``) with the spring-dampers' and effort functions' (:class:`_ForceRates`),
+        1/s^2 or 1/s.
 
         Power iteration: the Rayleigh quotient never exceeds the largest eigenvalue, so the
         bound is safe for rejecting a step that is certainly unstable.
         """
         A = self.assembly
-        springs = _SpringRates(A, which)
-        if (A.n_elements == 0 and not springs) or self.n_dof == 0:
+        if self.n_dof == 0:
             return 0.0
         self._kinematics(0.0, y)
+        forces = _ForceRates(A, which, self._effort_slopes(which))
+        if A.n_elements == 0 and not forces:
+            return 0.0
         if not self.tables["constant"] and self.kernel.factorize():
             raise ArithmeticError("the generalized mass matrix is singular at this state")
         kind, es = A.element_kind, A.element_kind.element_size
@@ -346,7 +350,7 @@ class Recursive:
             VE = kind.gather(V, ev)
             KV = np.einsum("sij,sj->si", K, VE)
             f[:] = 0.0
-            xkx = float(np.einsum("si,si->", VE, KV)) + springs.add(X, V, f)
+            xkx = float(np.einsum("si,si->", VE, KV)) + forces.add(X, V, f)
             xmx = float(np.einsum("si,sij,sj->", VE, A.element_mass, VE) + body @ (V * V))
             best = max(best, xkx / xmx)
             kind.scatter(-KV, ev, f)
@@ -356,19 +360,45 @@ class Recursive:
             x = -out / np.abs(out).max()
         return float(best)
 
-class _SpringRates:
-    """The spring-dampers' part of :meth:`Recursive.highest_eigenvalue`: their axial stiffness
-    ``k n n^T`` (or damping ``c n n^T``) between their points and the torsions' ``k`` (or ``c``)
-    on their joint's angle rate, as a quadratic form in the node velocities V (the tension's
-    geometric term left out: the quotient stays a lower bound)."""
+    def _effort_slopes(self, which):
+        """``(joint, -dtau/dq)`` (``which="stiffness"``) or ``(joint, -dtau/dqd)`` of every
+        effort function at the joint coordinates of the last kinematics, at t = 0
+        (:meth:`~rancf.formulations.inputs.Inputs.effort_slopes`): the stiffness or damping
+        the effort adds on its coordinate, ``k`` and ``c`` of ``tau = -k q - c qd``."""
+        joints = self.inputs.effort_joints
+        if not joints:
+            return []
+        slopes = np.zeros((2, self.assembly.n_joints))
+        self.inputs.effort_slopes(0.0, slopes[0], slopes[1])
+        row = slopes[0 if which == "stiffness" else 1]
+        return [(j, -float(row[k])) for k, j in joints]
 
-    def __init__(self, A, which):
+
+class _ForceRates:
+    """The force elements' part of :meth:`Recursive.highest_eigenvalue`, as a quadratic form in
+    the node velocities V: the spring-dampers' axial stiffness ``k n n^T`` (or damping
+    ``c n n^T``) between their points, the torsions' ``k`` (or ``c``) on their joint's angle
+    rate, and the effort functions' slopes ``k = -dtau/dq`` (or ``c = -dtau/dqd``) on their
+    joint's coordinate rate: on an angle as a torsion's, on a slide as a spring's along the
+    rail ``a`` (the slide rate ``a . (v_c - v_a)``: the rail's turn ``a'`` is normal to
+    ``r_c - r_a = q a``). The tension's geometric term is left out: the quotient stays a lower
+    bound."""
+
+    def __init__(self, A, which, slopes=()):
         column = 0 if which == "stiffness" else 1
         self.A = A
-        self.points = [(s.points, (s.k, s.c)[column]) for s in A.springs
+        #: (first point, second point, the joint whose rail is the line or None, k)
+        self.points = [(*s.points, None, (s.k, s.c)[column]) for s in A.springs
                        if (s.k, s.c)[column] != 0.0]
         self.torsions = [(t.joint, (t.k, t.c)[column]) for t in A.torsions
                          if (t.k, t.c)[column] != 0.0]
+        for joint, k in slopes:
+            if k == 0.0:
+                continue
+            if joint.type.coordinate == SLIDE:
+                self.points.append((joint.parent, joint.child, joint, k))
+            else:
+                self.torsions.append((joint, k))
 
     def __bool__(self):
         return bool(self.points or self.torsions)
@@ -391,12 +421,20 @@ class _SpringRates:
         if p.kind == P_BODY:
             f[ns * v + 2:ns * v + 4] -= planar.point_map(p.offset).T @ a
 
+    def _line(self, p1, p2, rail, X):
+        """The unit direction (2,) of a spring's line (p1 to p2) or of a slide's rail."""
+        if rail is None:
+            d = self.A.point_position(p2, X) - self.A.point_position(p1, X)
+        else:
+            d = planar.rotation(rail.axis or 0.0) @ self.A.point_direction(p1, X)
+        return d / np.linalg.norm(d)
+
     def add(self, X, V, f):
-        """``V^T K_s V`` of the springs at coordinates X, node velocities V; f -= K_s V."""
+        """``V^T K_s V`` of the force elements at coordinates X, node velocities V;
+        f -= K_s V."""
         A, total = self.A, 0.0
-        for (p1, p2), k in self.points:
-            d = A.point_position(p2, X) - A.point_position(p1, X)
-            n = d / np.linalg.norm(d)
+        for p1, p2, rail, k in self.points:
+            n = self._line(p1, p2, rail, X)
             rate = n @ (self._velocity(p2, V) - self._velocity(p1, V))
             total += k * rate * rate
             self._add_at(p2, k * rate * n, f)
