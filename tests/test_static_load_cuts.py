@@ -72,6 +72,23 @@ def test_the_spatial_recursion_and_dae_reach_the_same_soft_equilibrium():
     np.testing.assert_allclose(recursion.tip()[0], dae.tip()[0], rtol=0, atol=1e-7 * L)
 
 
+def test_a_pinned_beam_under_a_sideways_force_is_cut_to_its_equilibrium():
+    """docs/user_guide/statics.rst: a mechanism its loads hold, a 1 m steel beam of 0.78 kg
+    hanging from a pin under gravity and a 5 N sideways tip force, converges at the default
+    ``load_steps`` with its steps cut, to the equilibrium of 100 equal steps (no cut: another
+    path, tests/test_static.py checks its moment balance about the pin to 1e-9). Both solve
+    the same equations to ``max |dx| <= 1e-10`` of the size; 1e-9 m allows for conditioning."""
+    m = rancf.Model(gravity=(0.0, -9.81), elastic_model="reissner")
+    beam = m.add_beam(1.0, 8, E=2e11, rho=7800.0, A=1e-4, I=1e-9, angle=-np.pi / 2)
+    m.add_joint("revolute", m.ground.point(0.0, 0.0), beam.start)
+    m.add_force(beam.end, force=(5.0, 0.0))
+    eq, reference = rancf.static(m), rancf.static(m, load_steps=100)
+    assert eq.status == reference.status == "ok", (eq.message, reference.message)
+    assert eq.stats["load_step_cuts"] > 0 and reference.stats["load_step_cuts"] == 0
+    np.testing.assert_allclose(eq.nodes[0], reference.nodes[0], rtol=0, atol=1e-9)
+    assert eq.nodes[0][-1, 0] > 0.5           # turned well away from hanging straight
+
+
 @pytest.mark.parametrize("kind, n_elements, bound", [
     ("planar", 8, 1e-6), ("spatial", 8, 2e-4), ("spatial", 16, 5e-5)])
 def test_a_case_that_needs_no_cut_takes_the_nominal_steps(kind, n_elements, bound):
