@@ -246,3 +246,22 @@ def test_the_arch_refusal_names_an_element_that_add_beam_takes():
     beam = rancf.Model(dim=3).add_beam(1.0, 2, E=2e11, rho=7800.0, A=1e-4, I=(1e-9, 1e-9),
                                        J=2e-9, G=8e10, element=element)
     assert type(beam).__name__ == "SpatialBeam"
+
+
+def test_the_section_force_at_a_cable_s_end_is_read_at_s_equal_to_its_length():
+    """A 0.5 m cable of ten elements hanging from a pin with a 0.1 kg bob: the normal force
+    at s = ``cable.length`` is the bob's weight ``M g`` and at s = 0 the whole weight
+    ``(M + rho A L) g`` (the tension is linear in s, which the cubic elements hold exactly).
+    (s = cable.length was refused, 's must be arc lengths in [0, 0.5] m ..., got 0.5': the
+    elements' running sum ends at 0.49999999999999994.)"""
+    M, rho, A, L = 0.1, 1000.0, 1e-5, 0.5
+    m = rancf.Model(dim=3, gravity=(0.0, 0.0, -G))
+    cable = m.add_beam(L, 10, E=1e9, rho=rho, A=A, I=1e-12, direction=(0.0, 0.0, -1.0),
+                       element="ancf-cable")
+    m.add_joint("spherical", m.ground.point(0.0, 0.0, 0.0), cable.start)
+    bob = m.add_rigid_body(M, np.eye(3) * 1e-6, position=(0.0, 0.0, -L))
+    m.add_joint("spherical", cable.end, bob.centre)
+    res = rancf.static(m)
+    assert res.status == "ok", res.message
+    normal = res.internal_forces(cable, s=[0.0, cable.length])[-1, :, 0]
+    np.testing.assert_allclose(normal, [(M + rho * A * L) * G, M * G], rtol=1e-6)
