@@ -894,7 +894,7 @@ def _refuse_plane_curved_cables(model, unstable=False):
             "hold both its ends and loads in its plane pull it taut (a slack cable hanging "
             "between two pins: not an arch, which they compress); run it in "
             "dynamics (rancf.simulate, with damping to settle it) or model the member as an "
-            "SE(3) beam (element=\"beam\")" + (
+            "SE(3) beam (element=\"se3-beam\")" + (
                 "; here the equilibrium reached under the loads in its plane is unstable out "
                 "of it (compressed, or bent less than the rest curvature it is drawn with, "
                 "which its bending then seeks out of the plane against its tension, as where "

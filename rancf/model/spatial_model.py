@@ -138,8 +138,10 @@ class SpatialModel(Model):
             reference, axial strain and curvature magnitude, are its rest state, so the cable
             is unstressed there, :func:`rancf.elements.ancf_cable.rest_state`); ``J``, ``G``,
             ``up``, ``shear`` and ``kappa`` describe a section frame it does not have, and are
-            refused. A model with a cable runs the spatial DAE formulation
-            (``formulation="auto"`` or ``"dae"``).
+            refused. A model with cables runs on the O(n) recursion when each cable hangs
+            by one joint (spherical or clamp) and bodies hang from cable points by
+            spherical joints, otherwise (a cable pinned at both ends, a ring) on the
+            spatial DAE (``formulation="auto"`` chooses).
         rest : {"drawn", "straight"}
             The stress-free shape of an ``"ancf-cable"``: ``"drawn"`` (default) the reference
             configuration as drawn; ``"straight"`` a straight cable as long as the drawn one,

@@ -457,7 +457,12 @@ def spatial_deflection(result, point, body):
     cantilever's tip under a small tip force P along the section's y axis has ``[~0,
     P L^3 / (3 E I_z), ~0]``.
     """
-    from ..model.spatial_items import SpatialBeam, SpatialRigidBody
+    from ..model.spatial_items import SpatialBeam, SpatialCable, SpatialRigidBody
+    if isinstance(body, SpatialCable):
+        # a cable node's frame turns freely about the tangent (no torsion): its y and z
+        # axes are not material, so there is no frame to take the rigid motion out in
+        raise ValueError(f"body={body!r} is an ANCF cable, which has no section frame to "
+                         "take the deflection in; body must be an SE(3) beam or a rigid body")
     if not isinstance(body, (SpatialBeam, SpatialRigidBody)):
         raise TypeError(f"body must be a beam or rigid body of the model, got {body!r}")
     if body.model is not result.model:

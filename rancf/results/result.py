@@ -575,7 +575,9 @@ class Result:
         TypeError
             ``point`` is not a point, ``body`` not a beam or rigid body.
         ValueError
-            A point or body of another model, or a Result loaded without its model.
+            A point or body of another model, or a Result loaded without its model; a
+            spatial ANCF cable as ``body`` (its node frames turn freely about the tangent:
+            no section frame to take the deflection in).
 
         Examples
         --------

@@ -90,7 +90,9 @@ def internal_forces(res, beam, s=None):
     b = beam_index(res.model, beam)
     beam = res.model.beams[b]
     edges = np.concatenate([[0.0], np.cumsum(beam.element_lengths())])
-    length = edges[-1]
+    # the running sum of the element lengths can end an ulp short of beam.length (ten
+    # cable elements of 0.05 m sum to 0.49999999999999994): s = beam.length is the end
+    length = max(edges[-1], beam.length)
     cable = isinstance(beam, SpatialCable)
     if s is None:
         element = np.arange(beam.n_elements)
